@@ -1,0 +1,193 @@
+/* tl-gpu.h — the only door between Tilelab's C code and CUDA.
+ *
+ * Plain C that nvcc also reads as C++: no GLib types, no VLAs, no
+ * designated initialisers.  Errors are return values; the message of the
+ * last failure on the calling thread is in tl_gpu_last_message().  Nothing
+ * behind this door prints or exits.  When CUDA is not built (or no device
+ * is present) the stub answers TL_GPU_NO_DEVICE, and the kernel registry
+ * still lists every rung so views and the CLI can show the ladder.
+ *
+ * Matrices crossing the door are host, row-major, contiguous.
+ */
+#ifndef TL_GPU_H
+#define TL_GPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum
+{
+  TL_GPU_OK = 0,
+  TL_GPU_NO_DEVICE,      /* no CUDA device, or CUDA not built in */
+  TL_GPU_OUT_OF_MEMORY,  /* message says bytes needed and available */
+  TL_GPU_BAD_SHAPE,      /* the rung cannot take this shape or dtype; message says why */
+  TL_GPU_LAUNCH_FAILED,  /* launch or API failure; the device is still usable */
+  TL_GPU_DEVICE_LOST,    /* sticky fault (illegal address...): no further GPU calls */
+  TL_GPU_CANCELLED,
+} TlGpuStatus;
+
+/* Same values as TlDtype in src/tl-matrix.h. */
+typedef enum
+{
+  TL_GPU_INT32 = 0,
+  TL_GPU_FLOAT32 = 1,
+  TL_GPU_FLOAT64 = 2,
+} TlGpuDtype;
+
+#define TL_GPU_DTYPE_BIT(d) (1u << (d))
+
+const char *tl_gpu_status_name (TlGpuStatus status);
+/* The message of the last failure on this thread ("" if none). */
+const char *tl_gpu_last_message (void);
+/* 1 when CUDA was compiled in (the stub says 0). */
+int tl_gpu_built_with_cuda (void);
+
+/* ---- devices ---------------------------------------------------------- */
+
+typedef struct
+{
+  int ordinal;
+  char name[256];
+  int cc_major, cc_minor;
+  int sm_count;
+  int clock_khz;            /* SM clock */
+  int mem_clock_khz;
+  int mem_bus_width_bits;
+  uint64_t total_mem_bytes;
+  uint64_t free_mem_bytes;  /* at the time the facts were read */
+  int l2_bytes;
+  int smem_per_block_bytes;        /* default limit */
+  int smem_per_block_optin_bytes;  /* with cudaFuncSetAttribute */
+  int smem_per_sm_bytes;
+  int regs_per_sm;
+  int regs_per_block;
+  int max_threads_per_block;
+  int max_threads_per_sm;
+  int max_blocks_per_sm;
+  int warp_size;
+  int driver_version;       /* e.g. 13000 */
+  int runtime_version;
+} TlGpuFacts;
+
+typedef struct TlGpuDevice TlGpuDevice;
+
+/* Counts devices; 0 with TL_GPU_NO_DEVICE when there are none or no driver. */
+TlGpuStatus tl_gpu_device_count (int *out_count);
+TlGpuStatus tl_gpu_device_facts (int ordinal, TlGpuFacts *out_facts);
+/* Opens (and makes current on this thread) a device.  Call from the one
+ * worker thread that owns the GPU. */
+TlGpuStatus tl_gpu_device_open (int ordinal, TlGpuDevice **out_device);
+void tl_gpu_device_close (TlGpuDevice *device);
+/* TL_GPU_DEVICE_LOST once a sticky fault happened: the caller stops using the GPU. */
+TlGpuStatus tl_gpu_device_health (TlGpuDevice *device);
+
+/* ---- the GEMM kernel registry ----------------------------------------- */
+
+typedef enum
+{
+  TL_GPU_KIND_RUNG = 0,      /* one of our kernels */
+  TL_GPU_KIND_REFERENCE = 1, /* cuBLAS */
+} TlGpuKernelKind;
+
+typedef struct
+{
+  const char *id;          /* stable, e.g. "gemm-03-smem16", "cublas-fp32" */
+  int number;              /* rung number on the ladder, 0 for references */
+  const char *title;       /* short, e.g. "shared memory 16×16" */
+  const char *lesson;      /* one line: what this rung teaches */
+  const char *seed;        /* e.g. "000, 001", or "" */
+  unsigned dtypes;         /* TL_GPU_DTYPE_BIT mask */
+  int min_cc;              /* e.g. 80 for cp.async, 90 for wgmma (needs sm_90a) */
+  int instrumentable;      /* has a per-block timed variant */
+  int tile_m, tile_n;      /* C tile one thread block computes (for grid overlays) */
+  const char *source_path; /* relative to the repo, e.g. "gpu/gemm/gemm-03-smem16.cu" */
+  TlGpuKernelKind kind;
+  const char *precision;   /* "exact", "fp32", "fp64", "tf32", "bf16" — what the math does */
+} TlGpuKernelInfo;
+
+int tl_gpu_kernel_count (void);
+const TlGpuKernelInfo *tl_gpu_kernel_info (int index);
+const TlGpuKernelInfo *tl_gpu_kernel_find (const char *id);
+
+/* ---- running a GEMM --------------------------------------------------- */
+
+/* One record per thread block of an instrumented launch.  start/end are
+ * %globaltimer nanoseconds relative to the earliest block start, so one
+ * clock serves all SMs. */
+typedef struct
+{
+  uint32_t block_x, block_y; /* blockIdx */
+  uint32_t sm;               /* %smid */
+  uint32_t launch;           /* which launch of a multi-launch rung (0..) */
+  uint64_t start_ns, end_ns;
+} TlGpuBlockRecord;
+
+/* Resource facts of the rung's (main) kernel, from the runtime. */
+typedef struct
+{
+  int regs_per_thread;
+  int static_smem_bytes;
+  int dynamic_smem_bytes;
+  int local_bytes_per_thread; /* spills and local arrays */
+  int max_threads_per_block;
+  int active_blocks_per_sm;   /* occupancy calculator */
+  int grid_x, grid_y, grid_z;
+  int block_x, block_y, block_z;
+  int launches;               /* kernels launched per multiply */
+  double waves;               /* blocks / (active_blocks_per_sm × SMs) */
+} TlGpuLaunchFacts;
+
+typedef enum
+{
+  TL_GPU_STAGE_UPLOAD,
+  TL_GPU_STAGE_WARMUP,
+  TL_GPU_STAGE_RUN,        /* step = repeat index, total = repeats */
+  TL_GPU_STAGE_INSTRUMENTED,
+  TL_GPU_STAGE_DOWNLOAD,
+} TlGpuStage;
+
+typedef void (*TlGpuProgressFn) (TlGpuStage stage, int step, int total, void *user_data);
+/* Polled between launches; returns nonzero to cancel. */
+typedef int (*TlGpuCancelFn) (void *user_data);
+
+typedef struct
+{
+  TlGpuDtype dtype;
+  int m, n, k;            /* C is m×n, A m×k, B k×n */
+  const void *a, *b;      /* host, row-major, contiguous */
+  void *c;                /* host output m×n, written after the runs (may be NULL) */
+  int warmups;            /* at least 2 are used */
+  int repeats;            /* timed launches (>= 1) */
+  int flush_l2;           /* overwrite an L2-sized buffer before each timed launch */
+  int instrument;         /* also run the per-block timed variant */
+  int instrument_repeats; /* timed instrumented launches (>= 1) */
+  TlGpuProgressFn progress;
+  TlGpuCancelFn cancelled;
+  void *user_data;
+} TlGpuGemmArgs;
+
+typedef struct
+{
+  double upload_ms;            /* A and B host→device (events) */
+  double download_ms;          /* C device→host */
+  int n_times;
+  double *times_ms;            /* n_times uninstrumented launch times; free with tl_gpu_gemm_result_clear */
+  double instrumented_median_ms; /* 0 if not instrumented */
+  TlGpuLaunchFacts launch;
+  size_t n_blocks;
+  TlGpuBlockRecord *blocks;    /* from the last instrumented launch; may be NULL */
+} TlGpuGemmResult;
+
+TlGpuStatus tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id,
+                             const TlGpuGemmArgs *args, TlGpuGemmResult *out_result);
+void tl_gpu_gemm_result_clear (TlGpuGemmResult *result);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TL_GPU_H */

@@ -1,0 +1,85 @@
+#include "tl-cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+gboolean
+tl_cli_parse (GOptionContext *context, int *argc, char ***argv)
+{
+  g_autoptr (GError) error = NULL;
+  if (g_option_context_parse (context, argc, argv, &error))
+    return TRUE;
+  g_printerr ("tilelab-cli: %s\nTry “tilelab-cli %s --help”.\n", error->message,
+              (*argc > 0 && (*argv)[0]) ? (*argv)[0] : "");
+  return FALSE;
+}
+
+int
+tl_cli_fail (const char *command, const GError *error)
+{
+  g_printerr ("tilelab-cli %s: %s\n", command, error ? error->message : "failed");
+  return TL_CLI_FAILURE;
+}
+
+int
+tl_cli_usage_error (const char *command, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_autofree char *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_printerr ("tilelab-cli %s: %s\nTry “tilelab-cli %s --help”.\n", command, message, command);
+  return TL_CLI_USAGE;
+}
+
+static gboolean
+parse_dims (const char *text, gsize *out, int want)
+{
+  g_autofree char *norm = NULL;
+  if (text == NULL || *text == '\0')
+    return FALSE;
+  /* accept x, X, × and * as separators */
+  GString *s = g_string_new (text);
+  g_string_replace (s, "×", "x", 0);
+  g_string_replace (s, "X", "x", 0);
+  g_string_replace (s, "*", "x", 0);
+  norm = g_string_free (s, FALSE);
+
+  g_auto (GStrv) parts = g_strsplit (norm, "x", -1);
+  int n = (int) g_strv_length (parts);
+  if (n != 1 && n != want)
+    return FALSE;
+  for (int i = 0; i < n; i++)
+    {
+      guint64 v;
+      if (!g_ascii_string_to_unsigned (g_strstrip (parts[i]), 10, 0, G_MAXINT32, &v, NULL))
+        return FALSE;
+      out[i] = (gsize) v;
+    }
+  for (int i = n; i < want; i++)
+    out[i] = out[0];
+  return TRUE;
+}
+
+gboolean
+tl_cli_parse_size3 (const char *text, gsize *m, gsize *k, gsize *n)
+{
+  gsize d[3];
+  if (!parse_dims (text, d, 3))
+    return FALSE;
+  *m = d[0];
+  *k = d[1];
+  *n = d[2];
+  return TRUE;
+}
+
+gboolean
+tl_cli_parse_size2 (const char *text, gsize *rows, gsize *cols)
+{
+  gsize d[2];
+  if (!parse_dims (text, d, 2))
+    return FALSE;
+  *rows = d[0];
+  *cols = d[1];
+  return TRUE;
+}

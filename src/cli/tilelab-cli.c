@@ -1,0 +1,64 @@
+/* tilelab-cli — Tilelab's jobs, headless: on a GPU server, in scripts, in CI.
+ *
+ * `tilelab-cli COMMAND [OPTIONS]`; each command lives in cli-COMMAND.c and
+ * parses its own options with GOptionContext.
+ */
+#include "tl-cli.h"
+#include "tl-config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct
+{
+  const char *name;
+  const char *summary;
+  int (*run) (int argc, char **argv);
+} TlCliCommand;
+
+static const TlCliCommand commands[] = {
+  { "devices", "List CUDA devices and their facts", tl_cli_devices },
+};
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, "Usage: tilelab-cli COMMAND [OPTION…]\n\n"
+                "Tilelab %s — see how GPU matrix kernels work.\n\nCommands:\n", TL_VERSION);
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf (out, "\nRun “tilelab-cli COMMAND --help” for a command's options.\n");
+}
+
+int
+main (int argc, char **argv)
+{
+  /* Messages follow the user's locale; numbers in files never do (all
+   * parsers and writers use g_ascii_strtod / g_ascii_formatd). */
+  setlocale (LC_ALL, "");
+
+  if (argc < 2)
+    {
+      print_usage (stderr);
+      return TL_CLI_USAGE;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0
+      || strcmp (argv[1], "help") == 0)
+    {
+      print_usage (stdout);
+      return TL_CLI_OK;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("tilelab-cli %s\n", TL_VERSION);
+      return TL_CLI_OK;
+    }
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+
+  g_printerr ("tilelab-cli: unknown command “%s”\n", argv[1]);
+  print_usage (stderr);
+  return TL_CLI_USAGE;
+}

@@ -1,0 +1,36 @@
+/* tl-cli.h — shared pieces of tilelab-cli's commands.
+ *
+ * Every command is `int tl_cli_<name> (int argc, char **argv)` in its own
+ * file cli-<name>.c, registered in the table in tilelab-cli.c.  Exit codes:
+ * 0 success, 1 runtime failure, 2 usage error.  Messages go to stderr and
+ * name the problem and, for files, the position.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+enum
+{
+  TL_CLI_OK = 0,
+  TL_CLI_FAILURE = 1,
+  TL_CLI_USAGE = 2,
+};
+
+/* Parses the command's options; on error prints it with a hint and
+ * returns FALSE (the command then returns TL_CLI_USAGE). */
+gboolean tl_cli_parse (GOptionContext *context, int *argc, char ***argv);
+/* Prints "tilelab-cli COMMAND: message" to stderr; returns TL_CLI_FAILURE. */
+int      tl_cli_fail (const char *command, const GError *error);
+/* Prints a usage error to stderr; returns TL_CLI_USAGE. */
+int      tl_cli_usage_error (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* "M×K×N", "MxKxN" or "N" (cube): returns FALSE on malformed text. */
+gboolean tl_cli_parse_size3 (const char *text, gsize *m, gsize *k, gsize *n);
+/* "R×C", "RxC" or "N" (square). */
+gboolean tl_cli_parse_size2 (const char *text, gsize *rows, gsize *cols);
+
+int tl_cli_devices (int argc, char **argv);
+int tl_cli_kernels (int argc, char **argv);
+
+G_END_DECLS
