@@ -18,7 +18,16 @@ typedef struct
 } TlCliCommand;
 
 static const TlCliCommand commands[] = {
+  /* devices and kernels */
   { "devices", "List CUDA devices and their facts", tl_cli_devices },
+
+  /* matrices: generate, convert, info */
+
+  /* GEMM: gemm, bench */
+
+  /* Gauss: lu, det, solve, rank, nullspace */
+
+  /* pictures: render */
 };
 
 static void

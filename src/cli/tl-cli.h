@@ -30,7 +30,15 @@ gboolean tl_cli_parse_size3 (const char *text, gsize *m, gsize *k, gsize *n);
 /* "R×C", "RxC" or "N" (square). */
 gboolean tl_cli_parse_size2 (const char *text, gsize *rows, gsize *cols);
 
+/* devices and kernels */
 int tl_cli_devices (int argc, char **argv);
-int tl_cli_kernels (int argc, char **argv);
+
+/* matrices */
+
+/* GEMM */
+
+/* Gauss */
+
+/* pictures */
 
 G_END_DECLS
