@@ -1,0 +1,59 @@
+// tl-gemm-rung.h — what every GEMM rung file provides (CUDA C++, internal).
+//
+// A rung file gpu/gemm/gemm-NN-name.cu defines its kernel(s) and one
+// `extern const TlGemmRung gemm_NN_name_rung` with:
+//   launch  — enqueues C = A·B on l->stream (one or more kernels).  When
+//             l->blocks is non-null, launches the instrumented variant,
+//             writing one TlGpuBlockRecord per block (tl-block-timer.cuh),
+//             launch after launch (offset the pointer by each grid's size).
+//   shape   — the main kernel's function pointer, grid, block, dynamic
+//             shared memory and launch count for this problem, so the
+//             harness can query registers, spills and occupancy, and size
+//             the block-record buffer (total_blocks over all launches).
+//   check   — optional: TL_GPU_BAD_SHAPE with a reason for shapes or dtypes
+//             the rung cannot take (most rungs take any m, n, k).
+//   workspace_bytes — optional: scratch the rung needs (e.g. BF16 copies).
+// The harness (tl-gpu-gemm.cu) owns allocation, timing, and the registry.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include "tl-gpu.h"
+
+struct TlGemmLaunch
+{
+  TlGpuDtype dtype;
+  int m, n, k;          // C m×n, A m×k, B k×n; all row-major, contiguous, on the device
+  const void *a;
+  const void *b;
+  void *c;
+  cudaStream_t stream;
+  TlGpuBlockRecord *blocks; // device; nullptr = uninstrumented (the timed path)
+  void *workspace;          // device scratch of workspace_bytes, or nullptr
+  size_t workspace_bytes;
+};
+
+struct TlGemmShape
+{
+  const void *kernel;   // main kernel, for cudaFuncGetAttributes / occupancy
+  dim3 grid;
+  dim3 block;
+  int dynamic_smem;     // bytes
+  int launches;         // kernels per multiply
+  size_t total_blocks;  // over all launches: the block-record count
+};
+
+struct TlGemmRung
+{
+  const char *id;       // must match a row in tl-gpu-registry.c
+  cudaError_t (*launch) (const TlGemmLaunch *l);
+  void (*shape) (const TlGemmLaunch *l, TlGemmShape *out);
+  TlGpuStatus (*check) (const TlGemmLaunch *l, char *why, size_t why_size); // may be null
+  size_t (*workspace_bytes) (const TlGemmLaunch *l);                       // may be null
+};
+
+static inline unsigned int
+tl_ceil_div (int a, int b)
+{
+  return (unsigned int) ((a + b - 1) / b);
+}

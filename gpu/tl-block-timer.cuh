@@ -1,0 +1,69 @@
+// tl-block-timer.cuh — per-block timing for instrumented kernel variants.
+//
+// Every instrumented kernel brackets its work with tl_block_begin() and
+// tl_block_end().  One thread per block reads %globaltimer — a nanosecond
+// clock shared by all SMs, unlike clock64() which is per SM — after a
+// barrier, so "start" means "every thread of the block is running" and
+// "end" means "every thread is done".  It also records %smid, the SM the
+// block ran on.  The host subtracts the earliest start, so the records of
+// a launch share one time origin.
+//
+// The cost: two barriers and two 64-bit timer reads per block, and one
+// 32-byte store.  For rungs with many small blocks (the naive ones) that is
+// visible; from rung 4 up it should stay under 3% (see docs/perf/).
+#pragma once
+
+#include "tl-gpu.h"
+
+__device__ __forceinline__ unsigned long long
+tl_globaltimer_ns ()
+{
+  unsigned long long t;
+  asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ __forceinline__ unsigned int
+tl_smid ()
+{
+  unsigned int id;
+  asm volatile ("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
+// Returns the start time in thread 0 (other threads: 0).  Only when the
+// kernel is instrumented (records != nullptr) does it cost anything.
+__device__ __forceinline__ unsigned long long
+tl_block_begin (const TlGpuBlockRecord *records)
+{
+  if (records == nullptr)
+    return 0;
+  __syncthreads ();
+  unsigned long long t = 0;
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+    t = tl_globaltimer_ns ();
+  return t;
+}
+
+// launch: which launch of a multi-launch rung this is.  The record slot is
+// the block's linear index in its grid; the launcher offsets `records` per
+// launch.
+__device__ __forceinline__ void
+tl_block_end (TlGpuBlockRecord *records, unsigned long long start, unsigned int launch)
+{
+  if (records == nullptr)
+    return;
+  __syncthreads ();
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+    {
+      unsigned long long end = tl_globaltimer_ns ();
+      TlGpuBlockRecord r;
+      r.block_x = blockIdx.x;
+      r.block_y = blockIdx.y;
+      r.sm = tl_smid ();
+      r.launch = launch;
+      r.start_ns = start;
+      r.end_ns = end;
+      records[blockIdx.y * gridDim.x + blockIdx.x] = r;
+    }
+}
