@@ -22,6 +22,8 @@ static const TlCliCommand commands[] = {
   { "devices", "List CUDA devices and their facts", tl_cli_devices },
 
   /* matrices: generate, convert, info */
+  { "convert", "Convert a matrix file to another format or dtype", tl_cli_convert },
+  { "info", "Describe matrix files: format, shape, dtype, range, norms", tl_cli_info },
 
   /* GEMM: gemm, bench */
 
