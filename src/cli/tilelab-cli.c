@@ -20,6 +20,7 @@ typedef struct
 static const TlCliCommand commands[] = {
   /* devices and kernels */
   { "devices", "List CUDA devices and their facts", tl_cli_devices },
+  { "kernels", "List every GEMM kernel, CPU and GPU", tl_cli_kernels },
 
   /* matrices: generate, convert, info */
 
