@@ -23,6 +23,7 @@ static const TlCliCommand commands[] = {
   { "kernels", "List every GEMM kernel, CPU and GPU", tl_cli_kernels },
 
   /* matrices: generate, convert, info */
+  { "generate", "Write a generated matrix (ones, random, Hilbert, …) to a file", tl_cli_generate },
 
   /* GEMM: gemm, bench */
 
