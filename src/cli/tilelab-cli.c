@@ -24,6 +24,8 @@ static const TlCliCommand commands[] = {
 
   /* matrices: generate, convert, info */
   { "generate", "Write a generated matrix (ones, random, Hilbert, …) to a file", tl_cli_generate },
+  { "convert", "Convert a matrix file to another format or dtype", tl_cli_convert },
+  { "info", "Describe matrix files: format, shape, dtype, range, norms", tl_cli_info },
 
   /* GEMM: gemm, bench */
 

@@ -36,6 +36,8 @@ int tl_cli_kernels (int argc, char **argv);
 
 /* matrices */
 int tl_cli_generate (int argc, char **argv);
+int tl_cli_convert (int argc, char **argv);
+int tl_cli_info (int argc, char **argv);
 
 /* GEMM */
 
