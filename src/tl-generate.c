@@ -38,9 +38,8 @@ typedef struct
 
 typedef struct
 {
-  TlGeneratorInfo info;
+  TlGeneratorInfo info;    /* info.makes_int32: fills int32 matrices */
   ParamDef params[MAX_PARAMS];
-  gboolean int_ok; /* makes int32 matrices */
   /* validates parameters against the shape; NULL if nothing to check */
   gboolean (*check) (const double *p, gsize rows, gsize cols, GError **error);
   gboolean (*fill) (Job *job, GError **error);
@@ -469,43 +468,43 @@ fill_zero_column (Job *job, GError **error)
 
 static const Generator generators[] = {
   { { "random-uniform", N_("Random uniform"),
-      N_("uniform values in [lo, hi) (lo=-1, hi=1)"), "lo=-1,hi=1", FALSE },
-    { { "lo", -1, FALSE }, { "hi", 1, FALSE } }, FALSE, check_uniform, fill_uniform },
+      N_("uniform values in [lo, hi) (lo=-1, hi=1)"), "lo=-1,hi=1", FALSE, FALSE },
+    { { "lo", -1, FALSE }, { "hi", 1, FALSE } }, check_uniform, fill_uniform },
   { { "random-normal", N_("Random normal"),
-      N_("normally distributed values (mean=0, sd=1)"), "mean=0,sd=1", FALSE },
-    { { "mean", 0, FALSE }, { "sd", 1, FALSE } }, FALSE, check_normal, fill_normal },
+      N_("normally distributed values (mean=0, sd=1)"), "mean=0,sd=1", FALSE, FALSE },
+    { { "mean", 0, FALSE }, { "sd", 1, FALSE } }, check_normal, fill_normal },
   { { "random-int", N_("Random integers"),
       N_("integers uniform in [lo, hi], both included (lo=0, hi=4 as in seed 004)"),
-      "lo=0,hi=4", FALSE },
-    { { "lo", 0, TRUE }, { "hi", 4, TRUE } }, TRUE, check_int, fill_int },
-  { { "ones", N_("Ones"), N_("every entry 1 (seed 002)"), "", FALSE },
-    { { NULL } }, TRUE, NULL, fill_ones },
-  { { "zeros", N_("Zeros"), N_("every entry 0"), "", FALSE },
-    { { NULL } }, TRUE, NULL, fill_zeros },
-  { { "identity", N_("Identity"), N_("1 on the diagonal, 0 elsewhere"), "", TRUE },
-    { { NULL } }, TRUE, NULL, fill_identity },
+      "lo=0,hi=4", FALSE, TRUE },
+    { { "lo", 0, TRUE }, { "hi", 4, TRUE } }, check_int, fill_int },
+  { { "ones", N_("Ones"), N_("every entry 1 (seed 002)"), "", FALSE, TRUE },
+    { { NULL } }, NULL, fill_ones },
+  { { "zeros", N_("Zeros"), N_("every entry 0"), "", FALSE, TRUE },
+    { { NULL } }, NULL, fill_zeros },
+  { { "identity", N_("Identity"), N_("1 on the diagonal, 0 elsewhere"), "", TRUE, TRUE },
+    { { NULL } }, NULL, fill_identity },
   { { "hilbert", N_("Hilbert"),
-      N_("H(i,j) = 1/(i+j+1), counting from 0: famously ill-conditioned"), "", TRUE },
-    { { NULL } }, FALSE, NULL, fill_hilbert },
+      N_("H(i,j) = 1/(i+j+1), counting from 0: famously ill-conditioned"), "", TRUE, FALSE },
+    { { NULL } }, NULL, fill_hilbert },
   { { "tridiagonal", N_("Tridiagonal (−1, 2, −1)"),
-      N_("2 on the diagonal, −1 beside it: the discrete Laplacian"), "", TRUE },
-    { { NULL } }, TRUE, NULL, fill_tridiagonal },
+      N_("2 on the diagonal, −1 beside it: the discrete Laplacian"), "", TRUE, TRUE },
+    { { NULL } }, NULL, fill_tridiagonal },
   { { "diagonally-dominant", N_("Diagonally dominant"),
       N_("uniform [−1, 1) off the diagonal; diagonal = Σ|off-diagonal| + margin (margin=1)"),
-      "margin=1", TRUE },
-    { { "margin", 1, FALSE } }, FALSE, check_dominant, fill_dominant },
+      "margin=1", TRUE, FALSE },
+    { { "margin", 1, FALSE } }, check_dominant, fill_dominant },
   { { "condition", N_("Chosen condition number"),
       N_("U·diag(σ)·Vᵀ with Haar-random U, V and σ geometric from 1 to 1/kappa "
-         "(kappa=1000)"), "kappa=1000", TRUE },
-    { { "kappa", 1000, FALSE } }, FALSE, check_condition, fill_condition },
+         "(kappa=1000)"), "kappa=1000", TRUE, FALSE },
+    { { "kappa", 1000, FALSE } }, check_condition, fill_condition },
   { { "rank-deficient", N_("Rank-deficient"),
       N_("product of random rows×rank and rank×cols matrices "
-         "(rank=-1 means min(rows, cols) − 1)"), "rank=-1", FALSE },
-    { { "rank", -1, TRUE } }, FALSE, check_rank, fill_rank },
+         "(rank=-1 means min(rows, cols) − 1)"), "rank=-1", FALSE, FALSE },
+    { { "rank", -1, TRUE } }, check_rank, fill_rank },
   { { "singular-zero-column", N_("Singular: a zero column"),
       N_("uniform [−1, 1) (int32: integers −9..9) with column col all zero "
-         "(col=-1 means the last)"), "col=-1", FALSE },
-    { { "col", -1, TRUE } }, TRUE, check_zero_column, fill_zero_column },
+         "(col=-1 means the last)"), "col=-1", FALSE, TRUE },
+    { { "col", -1, TRUE } }, check_zero_column, fill_zero_column },
 };
 
 guint
@@ -656,7 +655,7 @@ tl_generate (const char *spec, TlDtype dtype, gsize rows, gsize cols, guint64 se
   if (!parse_params (gen, colon ? colon + 1 : NULL, values, error))
     return NULL;
 
-  if (dtype == TL_DTYPE_INT32 && !gen->int_ok)
+  if (dtype == TL_DTYPE_INT32 && !gen->info.makes_int32)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
                    _("generator “%s” makes real values: choose float32 or float64 "
