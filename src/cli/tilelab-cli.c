@@ -24,6 +24,8 @@ static const TlCliCommand commands[] = {
   /* matrices: generate, convert, info */
 
   /* GEMM: gemm, bench */
+  { "gemm", "Run GEMM kernels on one problem: timed, verified, a table", tl_cli_gemm },
+  { "bench", "Benchmark a suite of sizes × kernels: run records, CSV, markdown", tl_cli_bench },
 
   /* Gauss: lu, det, solve, rank, nullspace */
 

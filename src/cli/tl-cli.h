@@ -36,6 +36,8 @@ int tl_cli_devices (int argc, char **argv);
 /* matrices */
 
 /* GEMM */
+int tl_cli_gemm (int argc, char **argv);
+int tl_cli_bench (int argc, char **argv);
 
 /* Gauss */
 
