@@ -29,7 +29,8 @@ tl_gfp_inv (guint32 a, guint32 p)
   return tl_gfp_pow (a, p - 2, p);
 }
 
-/* Deterministic Miller–Rabin: bases 2, 3, 5, 7 decide every n < 3.2·10⁹. */
+/* Deterministic Miller–Rabin: bases 2, 3, 5, 7, 11 decide every n below
+ * 2.15·10¹² (2, 3, 5, 7 alone are fooled by 3215031751). */
 gboolean
 tl_gfp_is_prime (guint64 n)
 {
@@ -53,7 +54,7 @@ tl_gfp_is_prime (guint64 n)
       d >>= 1;
       s++;
     }
-  static const guint32 bases[] = { 2, 3, 5, 7 };
+  static const guint32 bases[] = { 2, 3, 5, 7, 11 };
   for (guint i = 0; i < G_N_ELEMENTS (bases); i++)
     {
       guint32 x = tl_gfp_pow (bases[i], d, p);

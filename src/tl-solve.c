@@ -4,6 +4,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <cblas.h>
+#include <lapacke.h>
 #include <float.h>
 #include <math.h>
 
@@ -94,11 +95,39 @@ dtype_eps (TlDtype dtype)
   return dtype == TL_DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
 }
 
+/* The numerical rank from the singular values, as numpy's matrix_rank:
+ * σ_k > max(m,n)·ε·σ_1.  Partial-pivoting elimination alone is not rank
+ * revealing: the remainder of a dependent column can come out a hundred
+ * times above ε·‖A‖, so the default tolerance of the elimination is put
+ * geometrically in the middle of the gap between the last kept and the
+ * first dropped singular value, where neither side can reach it. */
 double
 tl_rref_default_tol (const TlMatrix *a)
 {
   g_return_val_if_fail (a != NULL, 0.0);
-  return (double) MAX (a->rows, a->cols) * dtype_eps (a->dtype) * tl_matrix_norm (a, TL_NORM_INF);
+  gsize m = a->rows, n = a->cols, mn = MIN (m, n);
+  double eps = dtype_eps (a->dtype);
+  double fallback = (double) MAX (m, n) * eps * tl_matrix_norm (a, TL_NORM_INF);
+  if (mn == 0)
+    return fallback;
+  g_autoptr (TlMatrix) w = tl_matrix_convert (a, TL_DTYPE_FLOAT64, NULL);
+  g_autoptr (TlMatrix) c = w ? tl_matrix_copy (w, NULL) : NULL; /* contiguous */
+  if (c == NULL)
+    return fallback;
+  g_autofree double *sv = g_new0 (double, mn);
+  if (LAPACKE_dgesdd (LAPACK_ROW_MAJOR, 'N', (lapack_int) m, (lapack_int) n, c->data,
+                      (lapack_int) c->stride, sv, NULL, (lapack_int) MAX (m, 1), NULL,
+                      (lapack_int) MAX (n, 1)) != 0)
+    return fallback;
+  double cut = (double) MAX (m, n) * eps * sv[0];
+  gsize r = 0;
+  while (r < mn && sv[r] > cut)
+    r++;
+  if (r == 0)
+    return fmax (fallback, cut);
+  if (r == mn)
+    return fmin (fallback, 0.5 * sv[mn - 1]);
+  return sqrt (sv[r - 1] * fmax (sv[r], cut));
 }
 
 /* Gauss–Jordan on r (m × ncols, float64), choosing pivots in the first
@@ -182,6 +211,7 @@ tl_rref (const TlMatrix *a, double tol, gsize **out_pivot_cols, gsize *out_rank,
 gsize
 tl_rank (const TlMatrix *a, double tol)
 {
+  g_return_val_if_fail (a != NULL, 0);
   gsize rank = 0;
   g_autoptr (TlMatrix) r = tl_rref (a, tol, NULL, &rank, NULL);
   return rank;

@@ -4,7 +4,10 @@
  * right-hand sides, square nonsingular A.  The rest is Gauss–Jordan
  * elimination to the reduced row echelon form (seed 004 §3.2) with a
  * tolerance: entries at or below it count as zero.  The default tolerance
- * is max(m,n)·ε·‖A‖∞ (ε of A's dtype), as MATLAB's rref uses.
+ * (tol < 0) comes from the singular values: the numerical rank r counts
+ * σ_k > max(m,n)·ε·σ₁ (ε of A's dtype, as numpy's matrix_rank), and the
+ * elimination's threshold sits at √(σ_r·σ_{r+1}), in the middle of the gap,
+ * because partial-pivoting elimination alone is not rank revealing.
  *
  * The solution space of AX = B (any m×n A, m×k B):
  *   unique    rank = n and every column consistent: X;
