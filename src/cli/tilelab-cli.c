@@ -21,8 +21,12 @@ typedef struct
 static const TlCliCommand commands[] = {
   /* devices and kernels */
   { "devices", "List CUDA devices and their facts", tl_cli_devices },
+  { "kernels", "List every GEMM kernel, CPU and GPU", tl_cli_kernels },
 
   /* matrices: generate, convert, info */
+  { "generate", "Write a generated matrix (ones, random, Hilbert, …) to a file", tl_cli_generate },
+  { "convert", "Convert a matrix file to another format or dtype", tl_cli_convert },
+  { "info", "Describe matrix files: format, shape, dtype, range, norms", tl_cli_info },
 
   /* GEMM: gemm, bench */
 
