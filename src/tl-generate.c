@@ -226,79 +226,90 @@ fill_dominant (Job *job, GError **error)
   return TRUE;
 }
 
-/* Haar-random orthogonal n×n matrix, stored by columns (q[c * n + r]):
- * Householder QR of a normal matrix G = Q·R, then Q·diag(sign(R_jj)) so
- * the distribution is uniform over the orthogonal group (Mezzadri 2007). */
+/* Haar-random orthogonal n×n matrix, row-major: Householder QR of a
+ * normal matrix G = Q·R, then Q·diag(sign(R_jj)) so the distribution is
+ * uniform over the orthogonal group (Mezzadri 2007).  g and v are n×n
+ * scratch, d has n entries.  Every update runs along rows (c inner), so
+ * the loops vectorise without reordering any sum. */
 static void
-haar_orthogonal (TlRng *rng, gsize n, double *q, double *g, double *v)
+haar_orthogonal (TlRng *rng, gsize n, double *q, double *g, double *v, double *d)
 {
-  /* G by columns: column c is g[c * n .. c * n + n) */
-  for (gsize r = 0; r < n; r++)
-    for (gsize c = 0; c < n; c++)
-      g[c * n + r] = tl_rng_normal (rng);
+  for (gsize i = 0; i < n * n; i++)
+    g[i] = tl_rng_normal (rng);
 
-  /* v holds the Householder vectors: v[j * n + r] for r >= j, unit length */
-  double *sign = g_new (double, n);
+  /* v[j * n + r], r >= j: the j-th Householder vector, unit length */
+  g_autofree double *sign = g_new (double, n);
   for (gsize j = 0; j < n; j++)
     {
-      double *x = g + j * n;
+      double *vj = v + j * n;
       double norm2 = 0.0;
       for (gsize r = j; r < n; r++)
-        norm2 += x[r] * x[r];
+        norm2 += g[r * n + j] * g[r * n + j];
       double norm = sqrt (norm2);
-      double *vj = v + j * n;
       memset (vj, 0, n * sizeof (double));
       if (norm == 0.0)
         {
           sign[j] = 1.0;
           continue;
         }
-      double alpha = x[j] >= 0 ? -norm : norm; /* R_jj */
+      double x0 = g[j * n + j];
+      double alpha = x0 >= 0 ? -norm : norm; /* R_jj */
       sign[j] = alpha >= 0 ? 1.0 : -1.0;
-      vj[j] = x[j] - alpha;
+      vj[j] = x0 - alpha;
       for (gsize r = j + 1; r < n; r++)
-        vj[r] = x[r];
+        vj[r] = g[r * n + j];
       double vnorm2 = 0.0;
       for (gsize r = j; r < n; r++)
         vnorm2 += vj[r] * vj[r];
       double vnorm = sqrt (vnorm2);
       for (gsize r = j; r < n; r++)
         vj[r] /= vnorm;
-      /* apply H_j = I − 2 v vᵀ to the remaining columns of G */
-      for (gsize c = j + 1; c < n; c++)
+
+      /* G ← (I − 2 v vᵀ) G on columns j+1…: d = vᵀG, then G −= 2 v d */
+      memset (d, 0, n * sizeof (double));
+      for (gsize r = j; r < n; r++)
         {
-          double *y = g + c * n;
-          double d = 0.0;
-          for (gsize r = j; r < n; r++)
-            d += vj[r] * y[r];
-          for (gsize r = j; r < n; r++)
-            y[r] -= 2.0 * d * vj[r];
+          const double *gr = g + r * n;
+          double w = vj[r];
+          for (gsize c = j + 1; c < n; c++)
+            d[c] += w * gr[c];
+        }
+      for (gsize r = j; r < n; r++)
+        {
+          double *gr = g + r * n;
+          double w = 2.0 * vj[r];
+          for (gsize c = j + 1; c < n; c++)
+            gr[c] -= w * d[c];
         }
     }
 
-  /* Q = H_0 H_1 … H_{n−1} applied to I, innermost first */
+  /* Q = H_0 H_1 … H_{n−1} I, innermost first; H_j … H_{n−1} I differs
+   * from I only in rows and columns ≥ j. */
   memset (q, 0, n * n * sizeof (double));
   for (gsize c = 0; c < n; c++)
     q[c * n + c] = 1.0;
   for (gsize jj = n; jj-- > 0;)
     {
       const double *vj = v + jj * n;
-      for (gsize c = 0; c < n; c++)
+      memset (d, 0, n * sizeof (double));
+      for (gsize r = jj; r < n; r++)
         {
-          double *y = q + c * n;
-          double d = 0.0;
-          for (gsize r = jj; r < n; r++)
-            d += vj[r] * y[r];
-          if (d != 0.0)
-            for (gsize r = jj; r < n; r++)
-              y[r] -= 2.0 * d * vj[r];
+          const double *qr = q + r * n;
+          double w = vj[r];
+          for (gsize c = jj; c < n; c++)
+            d[c] += w * qr[c];
+        }
+      for (gsize r = jj; r < n; r++)
+        {
+          double *qr = q + r * n;
+          double w = 2.0 * vj[r];
+          for (gsize c = jj; c < n; c++)
+            qr[c] -= w * d[c];
         }
     }
-  for (gsize c = 0; c < n; c++)
-    if (sign[c] < 0)
-      for (gsize r = 0; r < n; r++)
-        q[c * n + r] = -q[c * n + r];
-  g_free (sign);
+  for (gsize r = 0; r < n; r++)
+    for (gsize c = 0; c < n; c++)
+      q[r * n + c] *= sign[c];
 }
 
 static gboolean
@@ -336,8 +347,9 @@ fill_condition (Job *job, GError **error)
     return FALSE;
   double *u = s_u->data, *v = s_v->data, *g = s_g->data, *h = s_h->data;
 
-  haar_orthogonal (job->rng, n, u, g, h);
-  haar_orthogonal (job->rng, n, v, g, h);
+  g_autofree double *d = g_new (double, n);
+  haar_orthogonal (job->rng, n, u, g, h, d);
+  haar_orthogonal (job->rng, n, v, g, h, d);
 
   /* σ_k = kappa^(−k/(n−1)): geometric from 1 down to exactly 1/kappa */
   g_autofree double *sigma = g_new (double, n);
@@ -348,8 +360,12 @@ fill_condition (Job *job, GError **error)
   if (n > 1)
     sigma[n - 1] = 1.0 / kappa;
 
-  /* A = U·diag(σ)·Vᵀ: A_ij = Σ_k U_ik σ_k V_jk, with U and V by columns.
-   * g becomes A row by row; every sum runs over k in order. */
+  /* A = U·diag(σ)·Vᵀ: A_ij = Σ_k U_ik σ_k V_jk.  h becomes Vᵀ so that
+   * row i of A is a sum of rows of Vᵀ; every sum runs over k in order. */
+  double *vt = h;
+  for (gsize k = 0; k < n; k++)
+    for (gsize j = 0; j < n; j++)
+      vt[k * n + j] = v[j * n + k];
   double *a = g;
   memset (a, 0, n * n * sizeof (double));
   for (gsize i = 0; i < n; i++)
@@ -357,8 +373,8 @@ fill_condition (Job *job, GError **error)
       double *ai = a + i * n;
       for (gsize k = 0; k < n; k++)
         {
-          double w = u[k * n + i] * sigma[k];
-          const double *vk = v + k * n;
+          double w = u[i * n + k] * sigma[k];
+          const double *vk = vt + k * n;
           for (gsize j = 0; j < n; j++)
             ai[j] += w * vk[j];
         }
