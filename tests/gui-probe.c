@@ -7,6 +7,7 @@
  * Not a test: a tool for docs/screenshots and docs/perf (run under Xvfb).
  */
 #include <math.h>
+#include <time.h>
 #include <gtk/gtk.h>
 
 #include "tl-application.h"
@@ -14,7 +15,17 @@
 #include "tl-window.h"
 
 static TlWindow *win;
-static gint64 last_tick, worst_gap, n_ticks;
+static gint64 last_tick, worst_gap, n_ticks, last_cpu, worst_cpu;
+
+/* CPU time of the main thread: a long gap with little CPU is the scheduler
+ * (other processes), a long gap full of CPU is our own code stalling */
+static gint64
+thread_cpu_us (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
 
 typedef gboolean (*Cond) (gpointer data);
 
@@ -90,9 +101,16 @@ static gboolean
 tick_cb (gpointer data)
 {
   gint64 now = g_get_monotonic_time ();
+  gint64 cpu = thread_cpu_us ();
   if (last_tick && now - last_tick > worst_gap)
     worst_gap = now - last_tick;
+  if (last_tick && cpu - last_cpu > worst_cpu)
+    worst_cpu = cpu - last_cpu;
+  if (last_tick && now - last_tick > 50000)
+    g_print ("gui-probe: gap of %.0f ms (main thread busy %.1f ms of it) at %.1f s\n",
+             (now - last_tick) / 1000.0, (cpu - last_cpu) / 1000.0, now / 1e6);
   last_tick = now;
+  last_cpu = cpu;
   n_ticks++;
   return G_SOURCE_CONTINUE;
 }
@@ -146,6 +164,7 @@ do_gap (gsize n)
   guint probe = g_timeout_add (5, tick_cb, NULL);
   last_tick = 0;
   worst_gap = 0;
+  worst_cpu = 0;
   n_ticks = 0;
   gint64 t0 = g_get_monotonic_time ();
   tl_window_run (win);
@@ -160,8 +179,9 @@ do_gap (gsize n)
   gint64 t1 = g_get_monotonic_time ();
   g_source_remove (probe);
   const TlRunRecord *rec = tl_window_get_record (win);
-  g_print ("gui-probe: gap n=%zu run_s=%.1f ticks=%" G_GINT64_FORMAT " worst_gap_ms=%.1f record=%s\n",
-           n, (t1 - t0) / 1e6, n_ticks, worst_gap / 1000.0, rec ? "yes" : "no");
+  g_print ("gui-probe: gap n=%zu run_s=%.1f ticks=%" G_GINT64_FORMAT " worst_gap_ms=%.1f "
+           "worst_main_thread_busy_between_ticks_ms=%.1f record=%s\n",
+           n, (t1 - t0) / 1e6, n_ticks, worst_gap / 1000.0, worst_cpu / 1000.0, rec ? "yes" : "no");
   return 0;
 }
 

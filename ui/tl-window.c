@@ -3,6 +3,11 @@
 
 #include <math.h>
 #include <glib/gi18n-lib.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "tl-chart-view.h"
 #include "tl-error.h"
@@ -687,7 +692,7 @@ update_device_label (TlWindow *self)
       tl_machine_facts_read (&m);
       g_string_append_printf (s, _("No CUDA GPU in this session%s.\n\nCPU   %s\ncores %u\nhost  %s\nOS    %s\n\n"
                                    "Open a run record made with tilelab-cli on a GPU server\n"
-                                   "(File → Open Run Record…) to see its GPU here."),
+                                   "(Open ▾ → Open Run Record…, Ctrl+J) to see its GPU here."),
                               tl_gpu_built_with_cuda () ? "" : _(" (built without CUDA)"),
                               m.cpu_model ? m.cpu_model : "?", m.cores,
                               m.host_name ? m.host_name : "?", m.os ? m.os : "?");
@@ -2001,6 +2006,28 @@ tl_window_class_init (TlWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
 }
 
+/* The runner's worker (and the CPU kernels' threads it starts, which
+ * inherit its nice value) runs at a lower priority than the main loop, so a
+ * CPU run on every core still leaves the window answering.  Threads inherit
+ * the nice value of the thread that creates them, and an unprivileged
+ * process can raise but not lower it: so a short-lived thread raises its
+ * own and creates the runner. */
+static gpointer
+runner_thread (gpointer data)
+{
+#ifdef __linux__
+  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 5);
+#endif
+  return tl_runner_new (0);
+}
+
+static TlRunner *
+new_background_runner (void)
+{
+  GThread *t = g_thread_new ("tl-runner-start", runner_thread, NULL);
+  return g_thread_join (t);
+}
+
 static GSettings *
 maybe_settings (void)
 {
@@ -2099,7 +2126,7 @@ tl_window_init (TlWindow *self)
   colour_changed_cb (NULL, self);
 
   /* one worker owns the GPU; it opens it lazily, never here */
-  self->runner = tl_runner_new (0);
+  self->runner = new_background_runner ();
   g_signal_connect (self->runner, "progress", G_CALLBACK (progress_cb), self);
   g_signal_connect (self->runner, "kernel-finished", G_CALLBACK (kernel_finished_cb), self);
 
