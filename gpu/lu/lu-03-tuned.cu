@@ -122,20 +122,49 @@ lu03_panel_kernel (T *__restrict__ a, int m, int lda, int k0, int kb, int j, int
   if (!last)
     return;
 
-  // the last block: every other block's writes are visible in L2 now
+  // The last block: every other block's candidate and row updates are in
+  // L2 now.  All its threads reduce the candidates together (L2 loads,
+  // __ldcg, issued in parallel — a serial loop over a thousand candidates
+  // would cost a thousand L2 round trips), then a warp shuffle and the
+  // per-warp slots finish the choice.
+  __threadfence ();
   __shared__ int pivot_row;
+  double bv = -1.0;
+  int bi = c;
+  for (int b = threadIdx.x; b < (int) gridDim.x; b += blockDim.x)
+    {
+      double v = __ldcg (&s->cand_v[b]);
+      int ii = __ldcg (&s->cand_i[b]);
+      if (v > bv || (v == bv && ii < bi))
+        {
+          bv = v;
+          bi = ii;
+        }
+    }
+  for (int off = 16; off > 0; off >>= 1)
+    {
+      double ov = __shfl_down_sync (0xffffffffu, bv, off);
+      int oi = __shfl_down_sync (0xffffffffu, bi, off);
+      if (ov > bv || (ov == bv && oi < bi))
+        {
+          bv = ov;
+          bi = oi;
+        }
+    }
+  __syncthreads (); // warp_v/warp_i are reused
+  if (lane == 0)
+    {
+      warp_v[warp] = bv;
+      warp_i[warp] = bi;
+    }
+  __syncthreads ();
   if (threadIdx.x == 0)
     {
-      __threadfence ();
-      volatile double *cv = s->cand_v;
-      volatile int *ci = s->cand_i;
-      double bv = cv[0];
-      int bi = ci[0];
-      for (int b = 1; b < (int) gridDim.x; b++)
-        if (cv[b] > bv || (cv[b] == bv && ci[b] < bi))
+      for (int w = 1; w < nwarps; w++)
+        if (warp_v[w] > bv || (warp_v[w] == bv && warp_i[w] < bi))
           {
-            bv = cv[b];
-            bi = ci[b];
+            bv = warp_v[w];
+            bi = warp_i[w];
           }
       pivot_row = bv > 0.0 ? bi : c;
       ipiv[c] = pivot_row;
@@ -159,15 +188,18 @@ panel (TlLuCtx *ctx, cudaStream_t stream, Lu03Scratch *s, int k0, int kb, int sm
 {
   const int m = ctx->m, lda = ctx->lda;
   const int span = m - k0;
-  // about two blocks per SM, at least 64 rows each, a multiple of 8
-  int rows = (span + 2 * sm_count - 1) / (2 * sm_count);
-  rows = rows < 64 ? 64 : ((rows + 7) / 8) * 8;
-  int blocks = (span + rows - 1) / rows;
-  if (blocks > LU03_MAX_BLOCKS)
+  // One row per warp where the grid allows: a warp's rows form a chain of
+  // dependent global loads (the multiplier, then the update), so rows per
+  // warp, not flops, set the time of a launch.  8 warps per block.
+  int per_warp = 1;
+  int blocks = (span + 8 * per_warp - 1) / (8 * per_warp);
+  while (blocks > LU03_MAX_BLOCKS)
     {
-      rows = (span + LU03_MAX_BLOCKS - 1) / LU03_MAX_BLOCKS;
-      blocks = (span + rows - 1) / rows;
+      per_warp *= 2;
+      blocks = (span + 8 * per_warp - 1) / (8 * per_warp);
     }
+  const int rows = 8 * per_warp;
+  (void) sm_count;
   size_t smem = sizeof (T) * kb;
   for (int j = 0; j <= kb; j++)
     lu03_panel_kernel<T><<<blocks, LU03_THREADS, smem, stream>>> ((T *) ctx->a, m, lda, k0, kb, j,
