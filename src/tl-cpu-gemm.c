@@ -324,6 +324,24 @@ run_openblas (const Problem *p, GError **error)
   return TRUE;
 }
 
+static gpointer
+openblas_info_once (gpointer data)
+{
+  const char *config = openblas_get_config ();
+  const char *core = openblas_get_corename ();
+  if (config == NULL)
+    config = "OpenBLAS";
+  return g_strdup_printf ("%s%s (core %s)", g_str_has_prefix (config, "OpenBLAS") ? "" : "OpenBLAS ",
+                          config, core ? core : "?");
+}
+
+const char *
+tl_cpu_openblas_info (void)
+{
+  static GOnce once = G_ONCE_INIT;
+  return g_once (&once, openblas_info_once, NULL);
+}
+
 /* ---- the table --------------------------------------------------------- */
 
 #define I32 TL_DTYPE_BIT (TL_DTYPE_INT32)

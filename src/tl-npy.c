@@ -190,7 +190,7 @@ parse_descr (HeaderParser *p, NpyInfo *info)
     }
   gboolean big = order == '>' || (order == '=' && G_BYTE_ORDER == G_BIG_ENDIAN);
   info->swap = size > 1 && (big != (G_BYTE_ORDER == G_BIG_ENDIAN));
-  (void) parse_string (p); /* step over it again */
+  g_free (parse_string (p)); /* step over it again */
   return TRUE;
 }
 

@@ -29,6 +29,8 @@ static const TlCliCommand commands[] = {
   { "info", "Describe matrix files: format, shape, dtype, range, norms", tl_cli_info },
 
   /* GEMM: gemm, bench */
+  { "gemm", "Run GEMM kernels on one problem: timed, verified, a table", tl_cli_gemm },
+  { "bench", "Benchmark a suite of sizes × kernels: run records, CSV, markdown", tl_cli_bench },
 
   /* Gauss: lu, det, solve, rank, nullspace */
   { "lu", "Gauss elimination PA = LU: pivots, info, growth, determinant; --record the steps", tl_cli_lu },

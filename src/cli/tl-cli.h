@@ -40,6 +40,8 @@ int tl_cli_convert (int argc, char **argv);
 int tl_cli_info (int argc, char **argv);
 
 /* GEMM */
+int tl_cli_gemm (int argc, char **argv);
+int tl_cli_bench (int argc, char **argv);
 
 /* Gauss */
 
