@@ -67,3 +67,28 @@ tl_block_end (TlGpuBlockRecord *records, unsigned long long start, unsigned int 
       records[blockIdx.y * gridDim.x + blockIdx.x] = r;
     }
 }
+
+// Like tl_block_end, for launches whose blocks do not map one-to-one onto
+// blockIdx (the margin kernel of rung 5 walks a 1-D grid over the edge
+// tiles of C): records `tile_x, tile_y` — the C tile the block computed —
+// at record slot `slot` of this launch.
+__device__ __forceinline__ void
+tl_block_end_tile (TlGpuBlockRecord *records, unsigned long long start, unsigned int launch,
+                   unsigned int slot, unsigned int tile_x, unsigned int tile_y)
+{
+  if (records == nullptr)
+    return;
+  __syncthreads ();
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+    {
+      unsigned long long end = tl_globaltimer_ns ();
+      TlGpuBlockRecord r;
+      r.block_x = tile_x;
+      r.block_y = tile_y;
+      r.sm = tl_smid ();
+      r.launch = launch;
+      r.start_ns = start;
+      r.end_ns = end;
+      records[slot] = r;
+    }
+}

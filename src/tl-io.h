@@ -28,6 +28,11 @@ gboolean    tl_format_from_name (const char *name, TlFormat *out_format);
 TlFormat    tl_format_from_path (const char *path);         /* TL_FORMAT_AUTO if unknown */
 
 TlMatrix   *tl_matrix_load      (const char *path, TlFormat format, GError **error);
+/* As tl_matrix_load, and tells which format the file was read as. */
+TlMatrix   *tl_matrix_load_full (const char *path, TlFormat format, TlFormat *out_format,
+                                 GError **error);
+/* A longer, human name: "Matrix Market", "NumPy .npy", … */
+const char *tl_format_title     (TlFormat format);
 gboolean    tl_matrix_save      (const TlMatrix *matrix, const char *path, TlFormat format,
                                  GError **error);
 

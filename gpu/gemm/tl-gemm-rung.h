@@ -13,6 +13,11 @@
 //   check   — optional: TL_GPU_BAD_SHAPE with a reason for shapes or dtypes
 //             the rung cannot take (most rungs take any m, n, k).
 //   workspace_bytes — optional: scratch the rung needs (e.g. BF16 copies).
+//   prepare — optional: runs once after the upload, outside every timed
+//             region (e.g. converting A and B to BF16 into the workspace,
+//             or raising a kernel's dynamic shared-memory limit).  Rungs
+//             that do such work here must say so in their header comment:
+//             the timings then cover the multiply alone.
 // The harness (tl-gpu-gemm.cu) owns allocation, timing, and the registry.
 #pragma once
 
@@ -31,6 +36,7 @@ struct TlGemmLaunch
   TlGpuBlockRecord *blocks; // device; nullptr = uninstrumented (the timed path)
   void *workspace;          // device scratch of workspace_bytes, or nullptr
   size_t workspace_bytes;
+  void *cublas;             // cublasHandle_t bound to `stream`, for the reference rungs
 };
 
 struct TlGemmShape
@@ -50,6 +56,7 @@ struct TlGemmRung
   void (*shape) (const TlGemmLaunch *l, TlGemmShape *out);
   TlGpuStatus (*check) (const TlGemmLaunch *l, char *why, size_t why_size); // may be null
   size_t (*workspace_bytes) (const TlGemmLaunch *l);                       // may be null
+  cudaError_t (*prepare) (const TlGemmLaunch *l);                          // may be null
 };
 
 static inline unsigned int

@@ -1,0 +1,178 @@
+// gemm-08-vectorized.cu — rung 8: 128-bit loads, A transposed, no bank conflicts.
+//
+// What changed from rung 7, three things:
+//   1. Global loads are float4 (LDG.128): one instruction moves 16 bytes,
+//      a quarter of the load instructions of rung 7.  A tile of A
+//      (128 rows × 8) is 256 float4 — exactly one per thread; so is B's.
+//   2. A is stored TRANSPOSED in shared memory, As[p][row], so that the 8
+//      values of A a thread needs at step p are contiguous and come in two
+//      LDS.128 (rung 7 needed 8 scalar loads, strided by BK).
+//   3. No bank conflicts.  Shared memory has 32 banks of 4 bytes.
+//      - Each thread owns rows {4·tr..4·tr+3} ∪ {64+4·tr..} and columns
+//        {4·tc..4·tc+3} ∪ {64+4·tc..} — two float4 of each, 64 apart —
+//        rather than 8 neighbours.  Then the 16 values of tc in a warp read
+//        Bs[p][4·tc] — 256 contiguous bytes, the minimum 2 wavefronts — and
+//        the float4 reads of As are broadcasts.
+//      - Writing the transposed A tile, thread t stores to As[kq+i][t/2]
+//        with kq ∈ {0, 4}.  With rows of 128 floats both kq groups would
+//        hit the same 16 banks (4·128 ≡ 0 mod 32): a 2-way conflict.  Rows
+//        padded to 128+4 floats shift the second group by 16 banks.
+// Bottleneck attacked: load instructions and shared-memory wavefronts — the
+// issue slots that are not FMAs.
+// From: no seed (S. Boehm's SGEMM ladder, kernels 6–7).
+//
+// Any m, n, k: float4 needs 16-byte alignment, so the fast path runs only
+// where a whole tile lies inside the matrix and the row length is a
+// multiple of 4 (k for A, n for B and C) with 16-byte aligned pointers.
+// The decision is per block and k-step, so it is uniform in the block (no
+// divergence); edges and misaligned leading dimensions fall back to guarded
+// scalar loads that fill zeros — the same shared-memory layout, so the
+// compute loop is shared.
+//
+// Shapes: A m×k, B k×n, C m×n row-major, float32.  Block 256 threads
+// (16×16), tile 128×128 of C, BK = 8, each thread 8×8.  Grid ⌈n/128⌉ ×
+// ⌈m/128⌉.
+#include "tl-gemm-common.cuh"
+
+template <int BM, int BN, int BK, bool INSTR>
+__global__ void __launch_bounds__ (256)
+gemm_08_vectorized_kernel (int m, int n, int k, const float *__restrict__ a,
+                           const float *__restrict__ b, float *__restrict__ c, int vec_a,
+                           int vec_b, int vec_c, TlGpuBlockRecord *records)
+{
+  constexpr int TM = 8, TN = 8, PAD = 4;
+  static_assert (BM == 128 && BN == 128 && BK == 8, "the index maps below assume 128×128×8");
+  // +PAD: see (3) above.  Rows stay multiples of 16 bytes, as float4 needs.
+  __shared__ __align__ (16) float As[BK][BM + PAD];
+  __shared__ __align__ (16) float Bs[BK][BN];
+
+  unsigned long long t0 = 0;
+  if (INSTR)
+    t0 = tl_block_begin (records);
+
+  const int tid = threadIdx.x;
+  const int tr = tid / 16, tc = tid % 16;        // 16×16 threads
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  // Loader roles: one float4 of A (row ar, k-columns aq..aq+3) and one of B.
+  const int ar = tid / 2, aq = (tid % 2) * 4;
+  const int br = tid / 32, bq = (tid % 32) * 4;
+  const bool rows_in = row0 + BM <= m, cols_in = col0 + BN <= n;
+
+  float acc[TM][TN] = {};
+  for (int kk = 0; kk < k; kk += BK)
+    {
+      const bool k_in = kk + BK <= k;
+      // ---- A: global (row-major) → shared (transposed)
+      float4 va;
+      if (vec_a && rows_in && k_in)
+        va = *reinterpret_cast<const float4 *> (&a[(row0 + ar) * k + kk + aq]);
+      else
+        {
+          const int r = row0 + ar;
+          va.x = (r < m && kk + aq + 0 < k) ? a[r * k + kk + aq + 0] : 0.0f;
+          va.y = (r < m && kk + aq + 1 < k) ? a[r * k + kk + aq + 1] : 0.0f;
+          va.z = (r < m && kk + aq + 2 < k) ? a[r * k + kk + aq + 2] : 0.0f;
+          va.w = (r < m && kk + aq + 3 < k) ? a[r * k + kk + aq + 3] : 0.0f;
+        }
+      As[aq + 0][ar] = va.x;
+      As[aq + 1][ar] = va.y;
+      As[aq + 2][ar] = va.z;
+      As[aq + 3][ar] = va.w;
+      // ---- B: global → shared, both row-major, one float4
+      float4 vb;
+      if (vec_b && cols_in && k_in)
+        vb = *reinterpret_cast<const float4 *> (&b[(kk + br) * n + col0 + bq]);
+      else
+        {
+          const int r = kk + br, cc = col0 + bq;
+          const bool rin = r < k;
+          vb.x = (rin && cc + 0 < n) ? b[r * n + cc + 0] : 0.0f;
+          vb.y = (rin && cc + 1 < n) ? b[r * n + cc + 1] : 0.0f;
+          vb.z = (rin && cc + 2 < n) ? b[r * n + cc + 2] : 0.0f;
+          vb.w = (rin && cc + 3 < n) ? b[r * n + cc + 3] : 0.0f;
+        }
+      *reinterpret_cast<float4 *> (&Bs[br][bq]) = vb;
+      __syncthreads ();
+
+      // ---- 8 outer products of 8×8, operands by LDS.128
+#pragma unroll
+      for (int p = 0; p < BK; p++)
+        {
+          const float4 a0 = *reinterpret_cast<const float4 *> (&As[p][4 * tr]);
+          const float4 a1 = *reinterpret_cast<const float4 *> (&As[p][64 + 4 * tr]);
+          const float4 b0 = *reinterpret_cast<const float4 *> (&Bs[p][4 * tc]);
+          const float4 b1 = *reinterpret_cast<const float4 *> (&Bs[p][64 + 4 * tc]);
+          const float ra[TM] = { a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w };
+          const float rb[TN] = { b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w };
+#pragma unroll
+          for (int i = 0; i < TM; i++)
+#pragma unroll
+            for (int j = 0; j < TN; j++)
+              acc[i][j] += ra[i] * rb[j];
+        }
+      __syncthreads ();
+    }
+
+  // ---- store: row i of acc is C row (i<4 ? 4tr+i : 64+4tr+i-4), columns
+  // 4tc..4tc+3 and 64+4tc..: two float4 per row when the tile is inside C.
+#pragma unroll
+  for (int i = 0; i < TM; i++)
+    {
+      const int r = row0 + (i < 4 ? 4 * tr + i : 64 + 4 * tr + i - 4);
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+        {
+          const int cc = col0 + h * 64 + 4 * tc;
+          if (vec_c && rows_in && cols_in)
+            *reinterpret_cast<float4 *> (&c[r * n + cc])
+              = make_float4 (acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]);
+          else if (r < m)
+            {
+#pragma unroll
+              for (int j = 0; j < 4; j++)
+                if (cc + j < n)
+                  c[r * n + cc + j] = acc[i][4 * h + j];
+            }
+        }
+    }
+
+  if (INSTR)
+    tl_block_end (records, t0, 0);
+}
+
+enum { BM8 = 128, BN8 = 128, BK8 = 8 };
+
+static dim3
+grid_08 (const TlGemmLaunch *l)
+{
+  return dim3 (tl_ceil_div (l->n, BN8), tl_ceil_div (l->m, BM8));
+}
+
+static cudaError_t
+gemm_08_vectorized_launch (const TlGemmLaunch *l)
+{
+  const float *a = (const float *) l->a, *b = (const float *) l->b;
+  float *c = (float *) l->c;
+  // float4 is legal where every row starts on a 16-byte boundary.
+  const int vec_a = tl_aligned16 (a) && l->k % 4 == 0;
+  const int vec_b = tl_aligned16 (b) && l->n % 4 == 0;
+  const int vec_c = tl_aligned16 (c) && l->n % 4 == 0;
+  if (l->blocks != nullptr)
+    gemm_08_vectorized_kernel<BM8, BN8, BK8, true><<<grid_08 (l), 256, 0, l->stream>>> (
+      l->m, l->n, l->k, a, b, c, vec_a, vec_b, vec_c, l->blocks);
+  else
+    gemm_08_vectorized_kernel<BM8, BN8, BK8, false><<<grid_08 (l), 256, 0, l->stream>>> (
+      l->m, l->n, l->k, a, b, c, vec_a, vec_b, vec_c, nullptr);
+  return cudaGetLastError ();
+}
+
+static void
+gemm_08_vectorized_shape (const TlGemmLaunch *l, TlGemmShape *out)
+{
+  tl_gemm_shape_one (out, (const void *) gemm_08_vectorized_kernel<BM8, BN8, BK8, false>,
+                     grid_08 (l), dim3 (256), 0);
+}
+
+extern const TlGemmRung gemm_08_vectorized_rung = {
+  "gemm-08-vectorized", gemm_08_vectorized_launch, gemm_08_vectorized_shape, nullptr, nullptr, nullptr,
+};

@@ -1,0 +1,53 @@
+// tl-gpu-internal.h — shared pieces behind tl-gpu.h (CUDA C++, internal).
+//
+// The thread-local last message, the mapping from cudaError_t to
+// TlGpuStatus, the process-wide "device lost" latch and the device handle.
+// Nothing here prints or exits.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <cublas_v2.h>
+#include <stddef.h>
+#include "tl-gpu.h"
+
+// The open device.  One worker thread owns it (tl-gpu.h).
+struct TlGpuDevice
+{
+  int ordinal;
+  int cc;                     // compute capability as 10×major + minor
+  int sm_count;
+  int l2_bytes;
+  cudaStream_t stream;        // every launch goes here, never the legacy stream
+  cublasHandle_t cublas;      // created on first use of a cuBLAS rung
+};
+
+// printf-style; stores the message for tl_gpu_last_message() and returns
+// `status` so callers can write `return tl_gpu_fail (TL_GPU_BAD_SHAPE, ...)`.
+TlGpuStatus tl_gpu_fail (TlGpuStatus status, const char *format, ...)
+  __attribute__ ((format (printf, 2, 3)));
+void tl_gpu_clear_message (void);
+
+// Maps a CUDA error to a status and records a message naming `what`.
+// Sticky errors (illegal address, launch failure, ...) latch the process
+// into TL_GPU_DEVICE_LOST: the context is corrupt, and every later call
+// answers "GPU lost, restart Tilelab".
+TlGpuStatus tl_gpu_from_cuda (cudaError_t err, const char *what);
+TlGpuStatus tl_gpu_from_cublas (cublasStatus_t st, const char *what);
+int tl_gpu_is_lost (void);
+TlGpuStatus tl_gpu_lost_status (void);
+
+// The cuBLAS handle of the device, created on first use, bound to its stream.
+TlGpuStatus tl_gpu_device_cublas (TlGpuDevice *device, cublasHandle_t *out);
+
+// The dispatch table (tl-gpu-gemm.cu) — the rungs compiled into this build.
+struct TlGemmRung;
+const TlGemmRung *tl_gpu_gemm_rung_find (const char *id);
+
+#define TL_GPU_TRY(expr, what)                               \
+  do                                                         \
+    {                                                        \
+      cudaError_t tl_err_ = (expr);                          \
+      if (tl_err_ != cudaSuccess)                            \
+        return tl_gpu_from_cuda (tl_err_, (what));           \
+    }                                                        \
+  while (0)

@@ -1,0 +1,472 @@
+/* test-record.c — run records: JSON round trips, matrices beside them,
+ * and hostile input that must end in clean errors. */
+#include "tl-error.h"
+#include "tl-record.h"
+
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+
+static TlMatrix *
+random_matrix (TlDtype dtype, gsize rows, gsize cols, guint32 seed)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  TlMatrix *m = tl_matrix_new (dtype, rows, cols, NULL);
+  for (gsize i = 0; i < rows; i++)
+    for (gsize j = 0; j < cols; j++)
+      tl_matrix_set (m, i, j, dtype == TL_DTYPE_INT32 ? g_rand_int_range (rand, -9, 10)
+                                                      : g_rand_double_range (rand, -1, 1));
+  g_rand_free (rand);
+  return m;
+}
+
+/* A record with every part filled: GPU run with launch facts and blocks,
+ * CPU run with tiles, an error and a skipped run. */
+static TlRunRecord *
+full_record (void)
+{
+  g_autoptr (TlJob) job = tl_job_new_gemm (7, 13, 5, TL_DTYPE_FLOAT32);
+  job->b.kind = TL_SOURCE_FILE;
+  g_free (job->b.generator);
+  job->b.generator = NULL;
+  job->b.path = g_strdup ("data/b.mtx");
+  job->a.seed = G_MAXUINT64 - 3; /* beyond JSON's signed integers */
+  g_strfreev (job->kernels);
+  job->kernels = g_strsplit ("gemm-03-smem16,cpu-blocked,cublas-fp32,gemm-11-wgmma,all", ",", -1);
+  job->repeats = 3;
+  job->warmups = 2;
+  job->flush_l2 = TRUE;
+  job->instrument = TRUE;
+  job->threads = 4;
+  job->device = 1;
+
+  TlRunRecord *record = tl_run_record_new (job);
+  record->command_line = g_strdup ("tilelab-cli gemm --size 7x13x5 “quoted”");
+  record->note = g_strdup ("a note");
+  record->has_device = TRUE;
+  g_strlcpy (record->device.name, "NVIDIA H200", sizeof record->device.name);
+  record->device.cc_major = 9;
+  record->device.sm_count = 132;
+  record->device.total_mem_bytes = G_GUINT64_CONSTANT (150000000000);
+  record->device.l2_bytes = 50 * 1024 * 1024;
+
+  record->a = random_matrix (TL_DTYPE_FLOAT32, 7, 13, 1);
+  record->b = random_matrix (TL_DTYPE_FLOAT32, 13, 5, 2);
+  record->reference = random_matrix (TL_DTYPE_FLOAT64, 7, 5, 3);
+  tl_matrix_stats (record->a, &record->a_stats);
+  tl_matrix_stats (record->b, &record->b_stats);
+  tl_matrix_stats (record->reference, &record->reference_stats);
+  record->has_input_stats = TRUE;
+
+  TlKernelRun *gpu = tl_kernel_run_new ("gemm-03-smem16", TL_BACKEND_GPU);
+  gpu->precision = g_strdup ("fp32");
+  const double samples[] = { 0.5, 0.25, 0.75 };
+  tl_kernel_run_set_samples (gpu, samples, 3);
+  gpu->upload_ms = 0.0625;
+  gpu->download_ms = 0.03125;
+  gpu->gflops = 1234.5;
+  gpu->bytes = 123456789012ULL;
+  gpu->gbytes_per_s = 900.25;
+  gpu->verified = TRUE;
+  gpu->max_abs = 1e-6;
+  gpu->max_rel = 3e-5;
+  gpu->rel_norm = 2.5e-7;
+  gpu->normwise = 1e-8; /* json-glib 1.6 writes "1e-08.0" unless we fix it */
+  gpu->tolerance = 1e-5;
+  gpu->passed = TRUE;
+  gpu->reference_id = g_strdup ("cublas-fp32");
+  gpu->percent_of_reference = 41.5;
+  gpu->speedup_vs_naive = 1500.0;
+  gpu->launch = (TlLaunchFacts) { TRUE, 40, 2048, 0, 8, 256, 6, 1, 1, 1, 16, 16, 1, 1, 0.25, 0.75 };
+  gpu->instrumented_median_ms = 0.55;
+  gpu->instrument_overhead_pct = 10.0;
+  gsize nb = 300;
+  TlBlockRecord *blocks = g_new (TlBlockRecord, nb);
+  for (gsize i = 0; i < nb; i++)
+    blocks[i] = (TlBlockRecord) { i % 17, i / 17, (i * 7) % 132, i % 2,
+                                  i * 1000, i * 1000 + 500 + ((i % 13) * G_GUINT64_CONSTANT (1) << 33) };
+  tl_kernel_run_take_blocks (gpu, blocks, nb, "sm");
+  gpu->block_tile_m = gpu->block_tile_n = 16;
+  gpu->c = random_matrix (TL_DTYPE_FLOAT32, 7, 5, 4);
+  tl_matrix_stats (gpu->c, &gpu->c_stats);
+  gpu->has_c_stats = TRUE;
+  g_ptr_array_add (record->runs, gpu);
+
+  TlKernelRun *cpu = tl_kernel_run_new ("cpu-blocked", TL_BACKEND_CPU);
+  cpu->precision = g_strdup ("fp32");
+  cpu->threads = 4;
+  const double one[] = { 12.0 };
+  tl_kernel_run_set_samples (cpu, one, 1);
+  TlBlockRecord *tiles = g_new (TlBlockRecord, 2);
+  tiles[0] = (TlBlockRecord) { 0, 0, 3, 0, 0, 10 };
+  tiles[1] = (TlBlockRecord) { 1, 0, 2, 0, 5, 25 };
+  tl_kernel_run_take_blocks (cpu, tiles, 2, "thread");
+  g_ptr_array_add (record->runs, cpu);
+
+  TlKernelRun *err = tl_kernel_run_new ("cublas-fp32", TL_BACKEND_GPU);
+  g_autoptr (GError) e = g_error_new (TL_ERROR, TL_ERROR_OUT_OF_MEMORY,
+                                      "needs 3 GiB, 1 GiB free");
+  tl_kernel_run_set_error (err, e);
+  g_ptr_array_add (record->runs, err);
+
+  TlKernelRun *skip = tl_kernel_run_new ("gemm-11-wgmma", TL_BACKEND_GPU);
+  tl_kernel_run_set_skipped (skip, "needs compute capability 9.0");
+  g_ptr_array_add (record->runs, skip);
+
+  JsonObject *ext = json_object_new ();
+  json_object_set_string_member (ext, "lu", "future");
+  record->extensions = ext;
+  return record;
+}
+
+static void
+assert_same_run (const TlKernelRun *x, const TlKernelRun *y)
+{
+  g_assert_cmpstr (x->kernel_id, ==, y->kernel_id);
+  g_assert_cmpint (x->backend, ==, y->backend);
+  g_assert_cmpstr (x->precision, ==, y->precision);
+  g_assert_cmpint (x->status, ==, y->status);
+  g_assert_cmpint (x->error_code, ==, y->error_code);
+  g_assert_cmpstr (x->message, ==, y->message);
+  g_assert_cmpuint (x->threads, ==, y->threads);
+  g_assert_cmpuint (x->time.count, ==, y->time.count);
+  if (x->time.count)
+    {
+      g_assert_cmpfloat (x->time.median, ==, y->time.median);
+      g_assert_cmpfloat (x->time.min, ==, y->time.min);
+      g_assert_cmpfloat (x->time.max, ==, y->time.max);
+    }
+  g_assert_cmpuint (x->n_samples, ==, y->n_samples);
+  for (guint i = 0; i < x->n_samples; i++)
+    g_assert_cmpfloat (x->samples_ms[i], ==, y->samples_ms[i]);
+#define SAME_NUM(f) g_assert_true ((isnan (x->f) && isnan (y->f)) || x->f == y->f)
+  SAME_NUM (upload_ms);
+  SAME_NUM (download_ms);
+  SAME_NUM (gflops);
+  SAME_NUM (gbytes_per_s);
+  SAME_NUM (max_abs);
+  SAME_NUM (max_rel);
+  SAME_NUM (rel_norm);
+  SAME_NUM (normwise);
+  SAME_NUM (percent_of_reference);
+  SAME_NUM (speedup_vs_naive);
+  SAME_NUM (instrumented_median_ms);
+  SAME_NUM (instrument_overhead_pct);
+  SAME_NUM (launch.waves);
+  SAME_NUM (launch.occupancy);
+  g_assert_cmpuint (x->bytes, ==, y->bytes);
+  g_assert_cmpint (x->verified, ==, y->verified);
+  g_assert_cmpint (x->passed, ==, y->passed);
+  g_assert_cmpstr (x->reference_id, ==, y->reference_id);
+  g_assert_cmpint (x->launch.valid, ==, y->launch.valid);
+  g_assert_cmpint (x->launch.regs_per_thread, ==, y->launch.regs_per_thread);
+  g_assert_cmpint (x->launch.static_smem_bytes, ==, y->launch.static_smem_bytes);
+  g_assert_cmpint (x->launch.block_y, ==, y->launch.block_y);
+  g_assert_cmpint (x->launch.active_blocks_per_sm, ==, y->launch.active_blocks_per_sm);
+  g_assert_cmpuint (x->n_blocks, ==, y->n_blocks);
+  if (x->n_blocks)
+    {
+      g_assert_cmpstr (x->block_unit, ==, y->block_unit);
+      g_assert_cmpmem (x->blocks, x->n_blocks * sizeof (TlBlockRecord), y->blocks,
+                       y->n_blocks * sizeof (TlBlockRecord));
+    }
+  g_assert_cmpuint (x->block_tile_m, ==, y->block_tile_m);
+  g_assert_cmpint (x->has_c_stats, ==, y->has_c_stats);
+  if (x->has_c_stats)
+    g_assert_cmpmem (&x->c_stats, sizeof x->c_stats, &y->c_stats, sizeof y->c_stats);
+}
+
+static void
+assert_same_record (const TlRunRecord *x, const TlRunRecord *y)
+{
+  g_assert_cmpstr (y->schema, ==, TL_RUN_RECORD_SCHEMA);
+  g_assert_cmpstr (x->tilelab_version, ==, y->tilelab_version);
+  g_assert_cmpstr (x->created, ==, y->created);
+  g_assert_cmpstr (x->command_line, ==, y->command_line);
+  g_assert_cmpstr (x->note, ==, y->note);
+  g_assert_cmpstr (x->machine.host_name, ==, y->machine.host_name);
+  g_assert_cmpstr (x->machine.cpu_model, ==, y->machine.cpu_model);
+  g_assert_cmpuint (x->machine.cores, ==, y->machine.cores);
+  g_assert_cmpint (x->has_device, ==, y->has_device);
+  g_assert_cmpstr (x->device.name, ==, y->device.name);
+  g_assert_cmpuint (x->device.total_mem_bytes, ==, y->device.total_mem_bytes);
+  g_assert_cmpint (x->device.sm_count, ==, y->device.sm_count);
+
+  const TlJob *a = x->job, *b = y->job;
+  g_assert_cmpstr (a->kind, ==, b->kind);
+  g_assert_cmpuint (a->m, ==, b->m);
+  g_assert_cmpuint (a->k, ==, b->k);
+  g_assert_cmpuint (a->n, ==, b->n);
+  g_assert_cmpint (a->dtype, ==, b->dtype);
+  g_assert_cmpint (a->a.kind, ==, b->a.kind);
+  g_assert_cmpstr (a->a.generator, ==, b->a.generator);
+  g_assert_cmpuint (a->a.seed, ==, b->a.seed);
+  g_assert_cmpint (a->b.kind, ==, b->b.kind);
+  g_assert_cmpstr (a->b.path, ==, b->b.path);
+  g_assert_true (g_strv_equal ((const char *const *) a->kernels,
+                               (const char *const *) b->kernels));
+  g_assert_cmpuint (a->repeats, ==, b->repeats);
+  g_assert_cmpuint (a->warmups, ==, b->warmups);
+  g_assert_cmpint (a->flush_l2, ==, b->flush_l2);
+  g_assert_cmpint (a->instrument, ==, b->instrument);
+  g_assert_cmpuint (a->threads, ==, b->threads);
+  g_assert_cmpint (a->device, ==, b->device);
+
+  g_assert_cmpint (x->has_input_stats, ==, y->has_input_stats);
+  g_assert_cmpmem (&x->a_stats, sizeof x->a_stats, &y->a_stats, sizeof y->a_stats);
+  g_assert_cmpmem (&x->reference_stats, sizeof x->reference_stats, &y->reference_stats,
+                   sizeof y->reference_stats);
+
+  g_assert_cmpuint (x->runs->len, ==, y->runs->len);
+  for (guint i = 0; i < x->runs->len; i++)
+    assert_same_run (x->runs->pdata[i], y->runs->pdata[i]);
+  g_assert_nonnull (y->extensions);
+  g_assert_cmpstr (json_object_get_string_member (y->extensions, "lu"), ==, "future");
+}
+
+static void
+test_round_trip_string (void)
+{
+  g_autoptr (TlRunRecord) record = full_record ();
+  g_autofree char *text = tl_run_record_to_string (record, TRUE);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) back = tl_run_record_from_data (text, -1, &error);
+  g_assert_no_error (error);
+  assert_same_record (record, back);
+
+  /* the documented layout: quantities with units, parallel block arrays */
+  g_assert_nonnull (strstr (text, "\"schema\" : \"tilelab-run/1\""));
+  g_assert_nonnull (strstr (text, "\"unit\" : \"ms\""));
+  g_assert_nonnull (strstr (text, "\"start_ns\""));
+  g_assert_nonnull (strstr (text, "\"thread\" : ["));
+  g_assert_nonnull (strstr (text, "\"code\" : \"out-of-memory\""));
+
+  /* copies are deep and equal */
+  g_autoptr (TlRunRecord) copy = tl_run_record_copy (record);
+  assert_same_record (record, copy);
+  TlKernelRun *run = tl_run_record_find_run (copy, "cpu-blocked");
+  g_assert_nonnull (run);
+  g_assert_null (tl_run_record_find_run (copy, "nope"));
+}
+
+static void
+test_locale_independent (void)
+{
+  /* a comma-decimal locale must not leak into the file */
+  const char *old = setlocale (LC_NUMERIC, NULL);
+  g_autofree char *saved = g_strdup (old);
+  if (setlocale (LC_NUMERIC, "de_DE.UTF-8") == NULL)
+    {
+      g_test_skip ("de_DE.UTF-8 locale not installed");
+      return;
+    }
+  g_autoptr (TlRunRecord) record = full_record ();
+  g_autofree char *text = tl_run_record_to_string (record, FALSE);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) back = tl_run_record_from_data (text, -1, &error);
+  setlocale (LC_NUMERIC, saved);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (text, "1234.5"));
+  assert_same_record (record, back);
+}
+
+static void
+test_round_trip_files (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-record-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *path = g_build_filename (dir, "run.json", NULL);
+
+  g_autoptr (TlRunRecord) record = full_record ();
+  g_assert_true (tl_run_record_save (record, path, TL_RECORD_SAVE_MATRICES, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (record->a_path, ==, "run.A.npy");
+  g_assert_cmpstr (record->reference_path, ==, "run.reference.npy");
+  TlKernelRun *gpu = record->runs->pdata[0];
+  g_assert_cmpstr (gpu->c_path, ==, "run.C.gemm-03-smem16.npy");
+
+  g_autoptr (TlRunRecord) back = tl_run_record_load (path, TL_RECORD_LOAD_MATRICES, &error);
+  g_assert_no_error (error);
+  assert_same_record (record, back);
+  g_assert_true (tl_matrix_equal (record->a, back->a));
+  g_assert_true (tl_matrix_equal (record->b, back->b));
+  g_assert_true (tl_matrix_equal (record->reference, back->reference));
+  TlKernelRun *gpu_back = back->runs->pdata[0];
+  g_assert_nonnull (gpu_back->c);
+  g_assert_true (tl_matrix_equal (gpu->c, gpu_back->c));
+  g_assert_cmpstr (back->base_dir, ==, dir);
+
+  /* without the flag the paths are there but nothing is loaded */
+  g_autoptr (TlRunRecord) light = tl_run_record_load (path, TL_RECORD_LOAD_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_null (light->a);
+  g_assert_cmpstr (light->a_path, ==, "run.A.npy");
+  g_autoptr (TlMatrix) a = tl_run_record_load_matrix (light, light->a_path, &error);
+  g_assert_no_error (error);
+  g_assert_true (tl_matrix_equal (a, record->a));
+
+  /* a missing matrix file is an error naming it, not a crash */
+  g_autofree char *apath = g_build_filename (dir, "run.A.npy", NULL);
+  g_unlink (apath);
+  g_autoptr (TlRunRecord) broken = tl_run_record_load (path, TL_RECORD_LOAD_MATRICES, &error);
+  g_assert_null (broken);
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+
+  /* a missing record */
+  g_autofree char *nowhere = g_build_filename (dir, "missing.json", NULL);
+  g_assert_null (tl_run_record_load (nowhere, 0, &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_IO);
+  g_clear_error (&error);
+
+  const char *names[] = { "run.json", "run.B.npy", "run.reference.npy",
+                          "run.C.gemm-03-smem16.npy" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *p = g_build_filename (dir, names[i], NULL);
+      g_unlink (p);
+    }
+  g_rmdir (dir);
+}
+
+/* Replaces the first occurrence of `from` in the full record's compact
+ * JSON by `to`: a mutation of a valid record. */
+static char *
+mutate (const char *from, const char *to)
+{
+  g_autoptr (TlRunRecord) record = full_record ();
+  g_autofree char *text = tl_run_record_to_string (record, FALSE);
+  const char *at = strstr (text, from);
+  g_assert_nonnull (at);
+  GString *s = g_string_new_len (text, at - text);
+  g_string_append (s, to);
+  g_string_append (s, at + strlen (from));
+  return g_string_free (s, FALSE);
+}
+
+static void
+test_hostile (void)
+{
+  struct { const char *from, *to, *expect; } mutations[] = {
+    { "\"schema\":\"tilelab-run/1\"", "\"schema\":\"tilelab-run/9\"", "$.schema" },
+    { "\"schema\":\"tilelab-run/1\"", "\"schema\":1", "$.schema" },
+    { "\"schema\":\"tilelab-run/1\",", "", "schema" },
+    { "\"m\":7", "\"m\":-7", "$.job.m" },
+    { "\"m\":7", "\"m\":0", "$.job.m" },
+    { "\"m\":7", "\"m\":7.5", "$.job.m" },
+    { "\"m\":7", "\"m\":\"7\"", "$.job.m" },
+    { "\"m\":7", "\"m\":99999999999999", "$.job.m" },
+    { "\"dtype\":\"float32\"", "\"dtype\":\"complex\"", "$.job.dtype" },
+    { "\"kernels\":[", "\"kernels\":[1,", "$.job.kernels[0]" },
+    { "\"kind\":\"generator\"", "\"kind\":\"magic\"", "$.job.a.kind" },
+    { "\"seed\":\"", "\"seed\":\"-", "$.job.a.seed" },
+    { "\"seed\":\"18446744073709551612\"", "\"seed\":true", "$.job.a.seed" },
+    { "\"status\":\"ok\"", "\"status\":\"fine\"", "$.runs[0].status" },
+    { "\"backend\":\"gpu\"", "\"backend\":3", "$.runs[0].backend" },
+    { "\"median\":{\"value\":0.5,\"unit\":\"ms\"}", "\"median\":{\"value\":0.5,\"unit\":\"s\"}",
+      "$.runs[0].time.median.unit" },
+    { "\"median\":{\"value\":0.5,\"unit\":\"ms\"}", "\"median\":{\"value\":\"fast\",\"unit\":\"ms\"}",
+      "$.runs[0].time.median" },
+    { "\"median\":{\"value\":0.5,\"unit\":\"ms\"},", "", "$.runs[0].time" },
+    { "\"count\":300", "\"count\":301", "$.runs[0].blocks.block_x" },
+    { "\"block_x\":[0,", "\"block_x\":[-1,", "$.runs[0].blocks.block_x[0]" },
+    { "\"block_x\":[0,", "\"block_x\":[\"a\",", "$.runs[0].blocks.block_x[0]" },
+    { "\"start_ns\":[0,", "\"start_ns\":[999999999999999999,", "$.runs[0].blocks.end_ns[0]" },
+    { "\"unit\":\"sm\"", "\"unit\":\"warp\"", "$.runs[0].blocks.unit" },
+    { "\"unit\":\"sm\"", "\"unit\":\"thread\"", "$.runs[0].blocks: missing member “thread”" },
+    { "\"passed\":true", "\"passed\":\"yes\"", "$.runs[0].verification.passed" },
+    { "\"runs\":[", "\"runs\":[7,", "$.runs[0]" },
+    { "\"runs\":[", "\"runs\":\"x\",\"r\":[", "$.runs: expected an array" },
+    { "\"machine\":{", "\"machine\":7,\"m\":{", "$.machine: expected an object" },
+    { "\"code\":\"out-of-memory\",", "", "$.runs[2].error" },
+    { "\"reason\":", "\"why\":", "$.runs[3]" },
+    { "\"path\":\"data/b.mtx\"", "\"path\":null", "$.job.b" },
+    { "\"inputs\":{\"a\":{", "\"inputs\":{\"a\":{\"path\":\"../../etc/passwd\",", "$.inputs.a.path" },
+    { "\"inputs\":{\"a\":{", "\"inputs\":{\"a\":{\"path\":\"/etc/passwd\",", "$.inputs.a.path" },
+    { "\"n_nan\":0", "\"n_nan\":1e400", "n_nan" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (mutations); i++)
+    {
+      g_autofree char *text = mutate (mutations[i].from, mutations[i].to);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (TlRunRecord) record = tl_run_record_from_data (text, -1, &error);
+      if (record != NULL || error == NULL || strstr (error->message, mutations[i].expect) == NULL)
+        g_error ("mutation %u (%s → %s): expected an error naming %s, got %s", i,
+                 mutations[i].from, mutations[i].to, mutations[i].expect,
+                 error ? error->message : "a record");
+      g_assert_error (error, TL_ERROR, TL_ERROR_PARSE);
+    }
+
+  const char *corpus[] = {
+    "", " ", "{", "}", "[]", "null", "42", "\"tilelab-run/1\"", "{\"schema\":",
+    "{\"schema\":\"tilelab-run/1\"}", "{\"schema\":\"tilelab-run/1\",\"tilelab_version\":\"x\"}",
+    "{\"schema\":\"tilelab-run/1\",\"runs\":[{}]}", "\xef\xbb\xbf{}", "{\"a\":\"\xff\xfe\"}",
+    "{\"schema\":\"tilelab-run/1\" \"x\":1}", "{'schema':'tilelab-run/1'}", "NaN",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (corpus); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (TlRunRecord) record = tl_run_record_from_data (corpus[i], -1, &error);
+      g_assert_null (record);
+      g_assert_error (error, TL_ERROR, TL_ERROR_PARSE);
+    }
+
+  /* deep nesting is refused before json-glib recurses */
+  GString *deep = g_string_new ("{\"schema\":");
+  for (int i = 0; i < 200000; i++)
+    g_string_append_c (deep, '[');
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) record = tl_run_record_from_data (deep->str, deep->len, &error);
+  g_assert_null (record);
+  g_assert_error (error, TL_ERROR, TL_ERROR_PARSE);
+  g_string_free (deep, TRUE);
+  g_clear_error (&error);
+
+  /* brackets inside strings don't count as nesting */
+  g_autoptr (TlRunRecord) full = full_record ();
+  g_free (full->note);
+  full->note = g_strnfill (500, '[');
+  g_autofree char *text = tl_run_record_to_string (full, FALSE);
+  g_autoptr (TlRunRecord) back = tl_run_record_from_data (text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (back->note, ==, full->note);
+}
+
+static void
+test_random_bytes (void)
+{
+  /* truncations and byte flips of a valid record: errors or records, never crashes */
+  g_autoptr (TlRunRecord) record = full_record ();
+  g_autofree char *text = tl_run_record_to_string (record, FALSE);
+  gsize len = strlen (text);
+  GRand *rand = g_rand_new_with_seed (11);
+  for (int trial = 0; trial < 400; trial++)
+    {
+      g_autofree char *copy = g_strdup (text);
+      gsize cut = len;
+      if (trial % 2 == 0)
+        cut = g_rand_int_range (rand, 0, len);
+      else
+        for (int f = 0; f < 3; f++)
+          copy[g_rand_int_range (rand, 0, len)] = (char) g_rand_int_range (rand, 1, 256);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (TlRunRecord) r = tl_run_record_from_data (copy, cut, &error);
+      g_assert_true ((r == NULL) != (error == NULL));
+    }
+  g_rand_free (rand);
+}
+
+int
+main (int argc, char **argv)
+{
+  setlocale (LC_ALL, "");
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/record/round-trip-string", test_round_trip_string);
+  g_test_add_func ("/record/locale", test_locale_independent);
+  g_test_add_func ("/record/round-trip-files", test_round_trip_files);
+  g_test_add_func ("/record/hostile", test_hostile);
+  g_test_add_func ("/record/random-bytes", test_random_bytes);
+  return g_test_run ();
+}
