@@ -56,6 +56,10 @@
 
 #include <stdio.h>
 
+// Device passes for GPUs older than sm_80 compile the kernels empty, and
+// then see some constants unused: keep those passes quiet.
+#pragma nv_diag_suppress 177
+
 namespace {
 
 constexpr int BM = 128;        // block tile rows (of C and A)
@@ -366,6 +370,7 @@ extern const TlGemmRung gemm_09_warptile_rung = {
   gemm_09_warptile_launch,
   gemm_09_warptile_shape,
   gemm_09_warptile_check,
+  nullptr,
   nullptr,
 };
 

@@ -18,10 +18,12 @@ nvcc $g90 $g90a "$out"/gemm-09.o "$out"/gemm-10.o "$out"/gemm-11.o "$out"/gemm-l
   -o "$out/gemm-lab" -lcublas
 grep -h -E "spill|C75|warning|error" "$out"/ptxas-*.txt | sort | uniq -c
 echo "built $out/gemm-lab"
-# A second binary with rung 10's wide warp tiles (GEMM10_FN=4), for tuning.
-if [ -n "$GEMM_LAB_WIDE" ]; then
-  nvcc $flags $g90 -DGEMM10_FN=4 $GEMM_LAB_WIDE -c gpu/gemm/gemm-10-wmma.cu -o "$out/gemm-10w.o" 2> "$out/ptxas-10w.txt"
-  nvcc $g90 $g90a "$out"/gemm-09.o "$out"/gemm-10w.o "$out"/gemm-11.o "$out"/gemm-lab.o \
-    -o "$out/gemm-lab-wide" -lcublas
-  grep -h -E "spill|registers" "$out"/ptxas-10w.txt | sort | uniq -c
+
+# Extra binaries with other rung-10 settings, for tuning:
+#   GEMM_LAB_VARIANT="-DGEMM10_H_BK=64 -DGEMM10_H_STAGES=3" tools/gemm-lab/build.sh
+if [ -n "$GEMM_LAB_VARIANT" ]; then
+  nvcc $flags $g90 $GEMM_LAB_VARIANT -c gpu/gemm/gemm-10-wmma.cu -o "$out/gemm-10v.o" 2> "$out/ptxas-10v.txt"
+  nvcc $g90 $g90a "$out"/gemm-09.o "$out"/gemm-10v.o "$out"/gemm-11.o "$out"/gemm-lab.o \
+    -o "$out/gemm-lab-variant" -lcublas
+  grep -h -E "spill|registers" "$out"/ptxas-10v.txt | sort | uniq -c
 fi

@@ -33,8 +33,6 @@ cudaError_t gemm_09_lab_b (const TlGemmLaunch *l);
 cudaError_t gemm_09_lab_c (const TlGemmLaunch *l);
 cudaError_t gemm_09_lab_d (const TlGemmLaunch *l);
 cudaError_t gemm_09_lab_e (const TlGemmLaunch *l);
-cudaError_t gemm_10_lab_bf16_kernel_only (const TlGemmLaunch *l);
-cudaError_t gemm_11_lab_kernel_only (const TlGemmLaunch *l);
 
 #define CK(x)                                                                              \
   do                                                                                       \
@@ -84,8 +82,6 @@ all_variants (bool with_lab)
       v.push_back ({ "09 tn16 bk32 s4 uk8", &gemm_09_warptile_rung, gemm_09_lab_c, "fp32", true });
       v.push_back ({ "09 tn16 bk64 s2 uk4", &gemm_09_warptile_rung, gemm_09_lab_d, "fp32", true });
       v.push_back ({ "09 tn8 bk16 s4 (old)", &gemm_09_warptile_rung, gemm_09_lab_e, "fp32", true });
-      v.push_back ({ "10-bf16 kernel only", &gemm_10_wmma_bf16_rung, gemm_10_lab_bf16_kernel_only, "bf16", true });
-      v.push_back ({ "11 kernel only", &gemm_11_wgmma_rung, gemm_11_lab_kernel_only, "bf16", true });
     }
   return v;
 }
@@ -222,7 +218,7 @@ check_shape (const std::vector<Variant> &vars, int m, int n, int k, uint64_t see
         char why[256] = "";
         if (v.rung->check && v.rung->check (&l, why, sizeof why) != TL_GPU_OK)
           {
-            printf ("  %-20s %5dx%5dx%5d  skipped: %s\n", v.name, m, n, k, why);
+            printf ("  %-22s %5dx%5dx%5d  skipped: %s\n", v.name, m, n, k, why);
             break;
           }
         TlGemmShape sh;
@@ -240,6 +236,8 @@ check_shape (const std::vector<Variant> &vars, int m, int n, int k, uint64_t see
           CK (cudaMalloc (&ws, wsb));
         l.workspace = ws;
         l.workspace_bytes = wsb;
+        if (v.rung->prepare)
+          CK (v.rung->prepare (&l));
         CK (cudaMemset (dC, 0xff, hC.size () * 4)); // NaN poison
         CK (launch_variant (v, &l));
         CK (cudaDeviceSynchronize ());
@@ -278,7 +276,7 @@ check_shape (const std::vector<Variant> &vars, int m, int n, int k, uint64_t see
               ok = false;
             CK (cudaFree (rec));
           }
-        printf ("  %-20s %5dx%5dx%5d %s rel err %.2e (tol %.0e) max abs %.2e nan %zu%s  %s\n",
+        printf ("  %-22s %5dx%5dx%5d %s rel err %.2e (tol %.0e) max abs %.2e nan %zu%s  %s\n",
                 v.name, m, n, k, instr ? "instr" : "plain", rel, tolerance (v.precision), maxabs,
                 nan_count, rec_note.c_str (), ok ? "ok" : "FAIL");
         if (!ok)
@@ -399,6 +397,9 @@ bench (const std::vector<Variant> &vars, int reps)
             CK (cudaMalloc (&ws, wsb));
           l.workspace = ws;
           l.workspace_bytes = wsb;
+          double t_prep = 0;
+          if (v.rung->prepare)
+            t_prep = time_median ([&] { CK (v.rung->prepare (&l)); }, reps);
           double t = time_median ([&] { CK (launch_variant (v, &l)); }, reps);
           TlGemmShape sh;
           v.rung->shape (&l, &sh);
@@ -414,8 +415,9 @@ bench (const std::vector<Variant> &vars, int reps)
           int occ = 0;
           CK (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&occ, sh.kernel, sh.block.x * sh.block.y, sh.dynamic_smem));
           printf ("%-22s %-16s %10.4f %10.2f %9.1f", v.name, shape, t, flop / t / 1e9, 100.0 * ref / t);
-          if (!strcmp (v.precision, "bf16"))
-            printf (" (vs cuBLAS bf16 + same-size pre-pass: %.1f%%)", 100.0 * (t_bf16 + t_conv) / t);
+          if (v.rung->prepare)
+            printf (" (prepare %.4f ms; both with their pre-passes: %.1f%%)", t_prep,
+                    100.0 * (t_bf16 + t_conv) / (t + t_prep));
           printf ("  [instr %.4f ms, %+.1f%%; %d regs, %d B local, %d blocks/SM, grid %ux%u, smem %d]\n",
                   ti, 100.0 * (ti - t) / t, fa.numRegs, (int) fa.localSizeBytes, occ, sh.grid.x, sh.grid.y, sh.dynamic_smem);
           if (ws)
