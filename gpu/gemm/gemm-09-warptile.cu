@@ -5,30 +5,30 @@
 //
 // What changed from rung 8 (vectorised, conflict-free 2-D register tiles):
 //
-//  1. Warp tiling.  The 128×128 block tile is split among 8 warps, each
-//     owning a 64×32 sub-tile; each thread owns an 8×8 register tile inside
-//     its warp's sub-tile.  A warp is the unit the hardware schedules and the
-//     unit that touches shared memory together, so giving each warp a compact
-//     region makes its shared-memory reads broadcast-friendly: the 32 lanes
-//     of a warp read only 8 different A rows and 8 different B float4s per
-//     instruction, and no two of them sit in the same bank.
+//  1. Warp tiling.  The 128×256 block tile is split among 8 warps (2 along
+//     m × 4 along n), each owning a 64×64 sub-tile; inside it the 32 lanes
+//     form an 8×4 grid and each thread owns an 8×16 register tile (rows
+//     ty, ty+8, …, ty+56; columns tx·4 + 16h + 0…3).  A warp is the unit the
+//     hardware schedules and the unit that touches shared memory together,
+//     so a compact warp region makes its shared reads broadcast-friendly:
+//     per instruction the 32 lanes read only 8 different A rows and 4
+//     different B float4s, and no two different addresses share a bank.
 //
-//  2. cp.async, 3 stages deep.  Rung 8 loaded the next tile into registers
+//  2. cp.async, 4 stages deep.  Rung 8 loaded the next tile into registers
 //     and then stored it to shared memory, so every thread spent registers
 //     and instructions on staging.  Here `cp.async` (Ampere and later) copies
 //     global memory straight into shared memory: the thread issues the copy
-//     and keeps multiplying.  With STAGES buffers, tiles k+1 and k+2 are in
-//     flight while tile k is multiplied, so the ~600-cycle latency of global
-//     memory hides behind arithmetic.  One __syncthreads per k-tile.
+//     and keeps multiplying.  With 4 buffers, tiles k+1…k+3 are in flight
+//     while tile k is multiplied, so the ~600-cycle latency of global memory
+//     hides behind arithmetic.  One __syncthreads per 32-deep k-tile.
 //
 //  3. A stays row-major in shared memory.  cp.async copies bytes as they
 //     are; it cannot transpose.  So instead of the classic "A transposed in
 //     shared memory", each thread reads a float4 *along k* from each of its
-//     8 rows: 8 LDS.128 give it A for 4 k-steps, and 8 more LDS.128 give B
-//     for the same 4 steps: 16 shared loads for 256 FFMAs, the same ratio as
-//     the transposed layout.  The row stride is BK+4 floats: a multiple of 4
-//     (so float4 reads stay 16-byte aligned) that spreads 8 consecutive rows
-//     over 8 different groups of 4 banks: no bank conflicts.
+//     8 rows: 8 LDS.128 give it A for 4 k-steps, 16 more give B for the same
+//     4 steps: 24 shared loads for 512 FFMAs.  The row stride is BK+4 floats:
+//     a multiple of 4 (float4 reads stay 16-byte aligned) that spreads 8
+//     consecutive rows over 8 different groups of 4 banks.
 //
 //  4. Any m, n, k without slowing the interior.  Out-of-range copies are
 //     issued with src-size 0 (the hardware writes zeros), so the multiply
@@ -38,15 +38,21 @@
 //
 // Bottleneck attacked: rung 8 stalls on global-memory latency at every tile
 // (load → barrier → compute → barrier) and spends issue slots on staging
-// through registers.  The target is the FFMA pipe itself: 128×128×16 per
-// tile is 262144 FMAs against 16 KB loaded, so arithmetic, not memory, is
-// what should limit this kernel.
+// through registers.  The target is the FFMA pipe itself: a 128×256×32
+// k-tile is 1 M FMAs against 48 KB loaded, so arithmetic, not DRAM, should
+// limit this kernel.  What does limit it (measured, HANDOFF.md/docs/perf):
+// shared-memory bandwidth next to FFMA issue.  Every LDS.128 costs four
+// shared-memory "wavefronts" (one per quarter-warp) however many lanes
+// share an address, so the traffic per FMA is set by the thread tile alone:
+// (TM + TN) / (TM · TN) floats.  An 8×8 tile (128×128 blocks, 2 per SM) needs
+// as many shared-memory cycles as FFMA cycles and ran at ~79 % of cuBLAS;
+// 8×16 needs 25 % fewer and runs at ~86 %.
 //
-// Occupancy and waves: 256 threads, at most 128 registers each
-// (__launch_bounds__(256, 2)) and ~55 KB of shared memory, so two blocks
-// share an SM (16 warps: while one warp waits on a shared load, others
-// issue FFMAs).  A 4096×4096 C has 1024 tiles = 3.9 waves of 2×132 blocks
-// on an H100.
+// Occupancy and waves: 256 threads with up to 255 registers each
+// (128 accumulators; __launch_bounds__(256, 1)) and 200 KB of shared
+// memory: one block per SM, 8 warps that hide latency by instruction-level
+// parallelism (128 independent FMA chains per thread) rather than by many
+// warps.  A 4096×4096 C has 16×32 = 512 tiles = 3.9 waves on 132 SMs.
 //
 // Seed: none of the lecture seeds goes this far; the structure is the
 // well-known CUTLASS-style "warp tile + multistage cp.async" SGEMM.
