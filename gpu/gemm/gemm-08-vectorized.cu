@@ -35,7 +35,7 @@
 #include "tl-gemm-common.cuh"
 
 template <int BM, int BN, int BK, bool INSTR>
-__global__ void __launch_bounds__ (256)
+__global__ void __launch_bounds__ (256, 2)
 gemm_08_vectorized_kernel (int m, int n, int k, const float *__restrict__ a,
                            const float *__restrict__ b, float *__restrict__ c, int vec_a,
                            int vec_b, int vec_c, TlGpuBlockRecord *records)
