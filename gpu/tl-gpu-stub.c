@@ -74,3 +74,17 @@ tl_gpu_gemm_result_clear (TlGpuGemmResult *result)
 {
   memset (result, 0, sizeof *result);
 }
+
+TlGpuStatus
+tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *args,
+               TlGpuLuResult *out_result)
+{
+  memset (out_result, 0, sizeof *out_result);
+  return TL_GPU_NO_DEVICE;
+}
+
+void
+tl_gpu_lu_result_clear (TlGpuLuResult *result)
+{
+  memset (result, 0, sizeof *result);
+}

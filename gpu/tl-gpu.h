@@ -189,6 +189,42 @@ TlGpuStatus tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id,
                              const TlGpuGemmArgs *args, TlGpuGemmResult *out_result);
 void tl_gpu_gemm_result_clear (TlGpuGemmResult *result);
 
+/* ---- LU: the Gauss ladder's GPU rungs (gpu/lu/) ----------------------- */
+
+/* The rungs' registry rows live in src/tl-lu.c with the CPU rows; here
+ * they are run by id: "lu-01-percolumn", "lu-02-blocked", "lu-03-tuned",
+ * "lu-cusolver".  A is host, row-major, contiguous m×n and is overwritten
+ * by the packed L\U of the LAST timed run; ipiv (min(m,n) ints) receives
+ * 0-based row swaps (LAPACK's minus one). */
+typedef struct
+{
+  TlGpuDtype dtype;        /* float32 or float64 */
+  int m, n;
+  void *a;
+  int *ipiv;
+  int block_size;          /* blocked rungs; 0: the rung's default */
+  int pivoting;            /* 1 partial, 0 none (lu-01-percolumn only) */
+  int warmups;             /* untimed factorisations first (each from a fresh copy of A) */
+  int repeats;             /* timed factorisations (>= 1) */
+  TlGpuCancelFn cancelled;
+  void *user_data;
+} TlGpuLuArgs;
+
+typedef struct
+{
+  int info;                /* 0, or 1-based first exactly zero pivot (LAPACK) */
+  int n_times;
+  double *times_ms;        /* per timed factorisation (CUDA events, device time only);
+                              free with tl_gpu_lu_result_clear */
+  double phase_ms[4];      /* panel, swap, trsm, gemm of the last run (rungs that split
+                              their time; 0 otherwise) */
+  double upload_ms, download_ms;
+} TlGpuLuResult;
+
+TlGpuStatus tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id,
+                           const TlGpuLuArgs *args, TlGpuLuResult *out_result);
+void tl_gpu_lu_result_clear (TlGpuLuResult *result);
+
 #ifdef __cplusplus
 }
 #endif

@@ -354,7 +354,8 @@ make_input (const TlSource *source, TlMatrix *given, TlDtype dtype, gsize rows, 
     switch (source->kind)
       {
       case TL_SOURCE_GENERATOR:
-        m = tl_generate (source->generator ? source->generator : "random-uniform", dtype, rows,
+        m = tl_generate (source->generator ? source->generator
+                         : dtype == TL_DTYPE_INT32 ? "random-int" : "random-uniform", dtype, rows,
                          cols, source->seed, error);
         break;
       case TL_SOURCE_FILE:

@@ -38,9 +38,8 @@ typedef struct
 
 typedef struct
 {
-  TlGeneratorInfo info;
+  TlGeneratorInfo info;    /* info.makes_int32: fills int32 matrices */
   ParamDef params[MAX_PARAMS];
-  gboolean int_ok; /* makes int32 matrices */
   /* validates parameters against the shape; NULL if nothing to check */
   gboolean (*check) (const double *p, gsize rows, gsize cols, GError **error);
   gboolean (*fill) (Job *job, GError **error);
@@ -227,79 +226,90 @@ fill_dominant (Job *job, GError **error)
   return TRUE;
 }
 
-/* Haar-random orthogonal n×n matrix, stored by columns (q[c * n + r]):
- * Householder QR of a normal matrix G = Q·R, then Q·diag(sign(R_jj)) so
- * the distribution is uniform over the orthogonal group (Mezzadri 2007). */
+/* Haar-random orthogonal n×n matrix, row-major: Householder QR of a
+ * normal matrix G = Q·R, then Q·diag(sign(R_jj)) so the distribution is
+ * uniform over the orthogonal group (Mezzadri 2007).  g and v are n×n
+ * scratch, d has n entries.  Every update runs along rows (c inner), so
+ * the loops vectorise without reordering any sum. */
 static void
-haar_orthogonal (TlRng *rng, gsize n, double *q, double *g, double *v)
+haar_orthogonal (TlRng *rng, gsize n, double *q, double *g, double *v, double *d)
 {
-  /* G by columns: column c is g[c * n .. c * n + n) */
-  for (gsize r = 0; r < n; r++)
-    for (gsize c = 0; c < n; c++)
-      g[c * n + r] = tl_rng_normal (rng);
+  for (gsize i = 0; i < n * n; i++)
+    g[i] = tl_rng_normal (rng);
 
-  /* v holds the Householder vectors: v[j * n + r] for r >= j, unit length */
-  double *sign = g_new (double, n);
+  /* v[j * n + r], r >= j: the j-th Householder vector, unit length */
+  g_autofree double *sign = g_new (double, n);
   for (gsize j = 0; j < n; j++)
     {
-      double *x = g + j * n;
+      double *vj = v + j * n;
       double norm2 = 0.0;
       for (gsize r = j; r < n; r++)
-        norm2 += x[r] * x[r];
+        norm2 += g[r * n + j] * g[r * n + j];
       double norm = sqrt (norm2);
-      double *vj = v + j * n;
       memset (vj, 0, n * sizeof (double));
       if (norm == 0.0)
         {
           sign[j] = 1.0;
           continue;
         }
-      double alpha = x[j] >= 0 ? -norm : norm; /* R_jj */
+      double x0 = g[j * n + j];
+      double alpha = x0 >= 0 ? -norm : norm; /* R_jj */
       sign[j] = alpha >= 0 ? 1.0 : -1.0;
-      vj[j] = x[j] - alpha;
+      vj[j] = x0 - alpha;
       for (gsize r = j + 1; r < n; r++)
-        vj[r] = x[r];
+        vj[r] = g[r * n + j];
       double vnorm2 = 0.0;
       for (gsize r = j; r < n; r++)
         vnorm2 += vj[r] * vj[r];
       double vnorm = sqrt (vnorm2);
       for (gsize r = j; r < n; r++)
         vj[r] /= vnorm;
-      /* apply H_j = I − 2 v vᵀ to the remaining columns of G */
-      for (gsize c = j + 1; c < n; c++)
+
+      /* G ← (I − 2 v vᵀ) G on columns j+1…: d = vᵀG, then G −= 2 v d */
+      memset (d, 0, n * sizeof (double));
+      for (gsize r = j; r < n; r++)
         {
-          double *y = g + c * n;
-          double d = 0.0;
-          for (gsize r = j; r < n; r++)
-            d += vj[r] * y[r];
-          for (gsize r = j; r < n; r++)
-            y[r] -= 2.0 * d * vj[r];
+          const double *gr = g + r * n;
+          double w = vj[r];
+          for (gsize c = j + 1; c < n; c++)
+            d[c] += w * gr[c];
+        }
+      for (gsize r = j; r < n; r++)
+        {
+          double *gr = g + r * n;
+          double w = 2.0 * vj[r];
+          for (gsize c = j + 1; c < n; c++)
+            gr[c] -= w * d[c];
         }
     }
 
-  /* Q = H_0 H_1 … H_{n−1} applied to I, innermost first */
+  /* Q = H_0 H_1 … H_{n−1} I, innermost first; H_j … H_{n−1} I differs
+   * from I only in rows and columns ≥ j. */
   memset (q, 0, n * n * sizeof (double));
   for (gsize c = 0; c < n; c++)
     q[c * n + c] = 1.0;
   for (gsize jj = n; jj-- > 0;)
     {
       const double *vj = v + jj * n;
-      for (gsize c = 0; c < n; c++)
+      memset (d, 0, n * sizeof (double));
+      for (gsize r = jj; r < n; r++)
         {
-          double *y = q + c * n;
-          double d = 0.0;
-          for (gsize r = jj; r < n; r++)
-            d += vj[r] * y[r];
-          if (d != 0.0)
-            for (gsize r = jj; r < n; r++)
-              y[r] -= 2.0 * d * vj[r];
+          const double *qr = q + r * n;
+          double w = vj[r];
+          for (gsize c = jj; c < n; c++)
+            d[c] += w * qr[c];
+        }
+      for (gsize r = jj; r < n; r++)
+        {
+          double *qr = q + r * n;
+          double w = 2.0 * vj[r];
+          for (gsize c = jj; c < n; c++)
+            qr[c] -= w * d[c];
         }
     }
-  for (gsize c = 0; c < n; c++)
-    if (sign[c] < 0)
-      for (gsize r = 0; r < n; r++)
-        q[c * n + r] = -q[c * n + r];
-  g_free (sign);
+  for (gsize r = 0; r < n; r++)
+    for (gsize c = 0; c < n; c++)
+      q[r * n + c] *= sign[c];
 }
 
 static gboolean
@@ -337,8 +347,9 @@ fill_condition (Job *job, GError **error)
     return FALSE;
   double *u = s_u->data, *v = s_v->data, *g = s_g->data, *h = s_h->data;
 
-  haar_orthogonal (job->rng, n, u, g, h);
-  haar_orthogonal (job->rng, n, v, g, h);
+  g_autofree double *d = g_new (double, n);
+  haar_orthogonal (job->rng, n, u, g, h, d);
+  haar_orthogonal (job->rng, n, v, g, h, d);
 
   /* σ_k = kappa^(−k/(n−1)): geometric from 1 down to exactly 1/kappa */
   g_autofree double *sigma = g_new (double, n);
@@ -349,8 +360,12 @@ fill_condition (Job *job, GError **error)
   if (n > 1)
     sigma[n - 1] = 1.0 / kappa;
 
-  /* A = U·diag(σ)·Vᵀ: A_ij = Σ_k U_ik σ_k V_jk, with U and V by columns.
-   * g becomes A row by row; every sum runs over k in order. */
+  /* A = U·diag(σ)·Vᵀ: A_ij = Σ_k U_ik σ_k V_jk.  h becomes Vᵀ so that
+   * row i of A is a sum of rows of Vᵀ; every sum runs over k in order. */
+  double *vt = h;
+  for (gsize k = 0; k < n; k++)
+    for (gsize j = 0; j < n; j++)
+      vt[k * n + j] = v[j * n + k];
   double *a = g;
   memset (a, 0, n * n * sizeof (double));
   for (gsize i = 0; i < n; i++)
@@ -358,8 +373,8 @@ fill_condition (Job *job, GError **error)
       double *ai = a + i * n;
       for (gsize k = 0; k < n; k++)
         {
-          double w = u[k * n + i] * sigma[k];
-          const double *vk = v + k * n;
+          double w = u[i * n + k] * sigma[k];
+          const double *vk = vt + k * n;
           for (gsize j = 0; j < n; j++)
             ai[j] += w * vk[j];
         }
@@ -469,43 +484,43 @@ fill_zero_column (Job *job, GError **error)
 
 static const Generator generators[] = {
   { { "random-uniform", N_("Random uniform"),
-      N_("uniform values in [lo, hi) (lo=-1, hi=1)"), "lo=-1,hi=1", FALSE },
-    { { "lo", -1, FALSE }, { "hi", 1, FALSE } }, FALSE, check_uniform, fill_uniform },
+      N_("uniform values in [lo, hi) (lo=-1, hi=1)"), "lo=-1,hi=1", FALSE, FALSE },
+    { { "lo", -1, FALSE }, { "hi", 1, FALSE } }, check_uniform, fill_uniform },
   { { "random-normal", N_("Random normal"),
-      N_("normally distributed values (mean=0, sd=1)"), "mean=0,sd=1", FALSE },
-    { { "mean", 0, FALSE }, { "sd", 1, FALSE } }, FALSE, check_normal, fill_normal },
+      N_("normally distributed values (mean=0, sd=1)"), "mean=0,sd=1", FALSE, FALSE },
+    { { "mean", 0, FALSE }, { "sd", 1, FALSE } }, check_normal, fill_normal },
   { { "random-int", N_("Random integers"),
       N_("integers uniform in [lo, hi], both included (lo=0, hi=4 as in seed 004)"),
-      "lo=0,hi=4", FALSE },
-    { { "lo", 0, TRUE }, { "hi", 4, TRUE } }, TRUE, check_int, fill_int },
-  { { "ones", N_("Ones"), N_("every entry 1 (seed 002)"), "", FALSE },
-    { { NULL } }, TRUE, NULL, fill_ones },
-  { { "zeros", N_("Zeros"), N_("every entry 0"), "", FALSE },
-    { { NULL } }, TRUE, NULL, fill_zeros },
-  { { "identity", N_("Identity"), N_("1 on the diagonal, 0 elsewhere"), "", TRUE },
-    { { NULL } }, TRUE, NULL, fill_identity },
+      "lo=0,hi=4", FALSE, TRUE },
+    { { "lo", 0, TRUE }, { "hi", 4, TRUE } }, check_int, fill_int },
+  { { "ones", N_("Ones"), N_("every entry 1 (seed 002)"), "", FALSE, TRUE },
+    { { NULL } }, NULL, fill_ones },
+  { { "zeros", N_("Zeros"), N_("every entry 0"), "", FALSE, TRUE },
+    { { NULL } }, NULL, fill_zeros },
+  { { "identity", N_("Identity"), N_("1 on the diagonal, 0 elsewhere"), "", TRUE, TRUE },
+    { { NULL } }, NULL, fill_identity },
   { { "hilbert", N_("Hilbert"),
-      N_("H(i,j) = 1/(i+j+1), counting from 0: famously ill-conditioned"), "", TRUE },
-    { { NULL } }, FALSE, NULL, fill_hilbert },
+      N_("H(i,j) = 1/(i+j+1), counting from 0: famously ill-conditioned"), "", TRUE, FALSE },
+    { { NULL } }, NULL, fill_hilbert },
   { { "tridiagonal", N_("Tridiagonal (−1, 2, −1)"),
-      N_("2 on the diagonal, −1 beside it: the discrete Laplacian"), "", TRUE },
-    { { NULL } }, TRUE, NULL, fill_tridiagonal },
+      N_("2 on the diagonal, −1 beside it: the discrete Laplacian"), "", TRUE, TRUE },
+    { { NULL } }, NULL, fill_tridiagonal },
   { { "diagonally-dominant", N_("Diagonally dominant"),
       N_("uniform [−1, 1) off the diagonal; diagonal = Σ|off-diagonal| + margin (margin=1)"),
-      "margin=1", TRUE },
-    { { "margin", 1, FALSE } }, FALSE, check_dominant, fill_dominant },
+      "margin=1", TRUE, FALSE },
+    { { "margin", 1, FALSE } }, check_dominant, fill_dominant },
   { { "condition", N_("Chosen condition number"),
       N_("U·diag(σ)·Vᵀ with Haar-random U, V and σ geometric from 1 to 1/kappa "
-         "(kappa=1000)"), "kappa=1000", TRUE },
-    { { "kappa", 1000, FALSE } }, FALSE, check_condition, fill_condition },
+         "(kappa=1000)"), "kappa=1000", TRUE, FALSE },
+    { { "kappa", 1000, FALSE } }, check_condition, fill_condition },
   { { "rank-deficient", N_("Rank-deficient"),
       N_("product of random rows×rank and rank×cols matrices "
-         "(rank=-1 means min(rows, cols) − 1)"), "rank=-1", FALSE },
-    { { "rank", -1, TRUE } }, FALSE, check_rank, fill_rank },
+         "(rank=-1 means min(rows, cols) − 1)"), "rank=-1", FALSE, FALSE },
+    { { "rank", -1, TRUE } }, check_rank, fill_rank },
   { { "singular-zero-column", N_("Singular: a zero column"),
       N_("uniform [−1, 1) (int32: integers −9..9) with column col all zero "
-         "(col=-1 means the last)"), "col=-1", FALSE },
-    { { "col", -1, TRUE } }, TRUE, check_zero_column, fill_zero_column },
+         "(col=-1 means the last)"), "col=-1", FALSE, TRUE },
+    { { "col", -1, TRUE } }, check_zero_column, fill_zero_column },
 };
 
 guint
@@ -656,7 +671,7 @@ tl_generate (const char *spec, TlDtype dtype, gsize rows, gsize cols, guint64 se
   if (!parse_params (gen, colon ? colon + 1 : NULL, values, error))
     return NULL;
 
-  if (dtype == TL_DTYPE_INT32 && !gen->int_ok)
+  if (dtype == TL_DTYPE_INT32 && !gen->info.makes_int32)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
                    _("generator “%s” makes real values: choose float32 or float64 "

@@ -19,6 +19,7 @@ typedef struct
   const char *description; /* one line, with its parameters and defaults */
   const char *params;      /* "lo=-1,hi=1" — the defaults, as a spec suffix */
   gboolean square_only;
+  gboolean makes_int32;    /* also fills int32 matrices (others refuse int32) */
 } TlGeneratorInfo;
 
 guint                  tl_generator_count (void);

@@ -190,7 +190,7 @@ parse_descr (HeaderParser *p, NpyInfo *info)
     }
   gboolean big = order == '>' || (order == '=' && G_BYTE_ORDER == G_BIG_ENDIAN);
   info->swap = size > 1 && (big != (G_BYTE_ORDER == G_BIG_ENDIAN));
-  (void) parse_string (p); /* step over it again */
+  g_free (parse_string (p)); /* step over it again */
   return TRUE;
 }
 
@@ -536,7 +536,24 @@ load_file (const char *path, FILE *f, GError **error)
       return NULL;
     }
 
-  /* Stream the data in chunks: element k of the file is (k / cols, k % cols)
+  /* The common case, numpy's default layout in our byte order and dtype:
+   * the bytes are the matrix. */
+  gboolean same_layout = !info.fortran && !info.swap
+                         && ((info.kind == KIND_FLOAT && info.size == (int) tl_dtype_size (dtype))
+                             || (info.kind == KIND_INT && info.size == 4));
+  if (same_layout)
+    {
+      if (data_bytes > 0 && !read_exact (f, m->data, (gsize) data_bytes))
+        {
+          int e = errno;
+          tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read the data: %s"),
+                           g_strerror (e ? e : EIO));
+          return NULL;
+        }
+      return g_steal_pointer (&m);
+    }
+
+  /* Otherwise stream the data in chunks: element k of the file is (k / cols, k % cols)
    * in C order and (k % rows, k / rows) in Fortran order. */
   g_autofree guint8 *chunk = g_malloc (NPY_CHUNK);
   gsize per_chunk = NPY_CHUNK / (gsize) info.size;

@@ -91,12 +91,21 @@ io_test_rmdir (const char *dir)
   g_rmdir (dir);
 }
 
+/* Writes a scratch file without the fsync of g_file_set_contents (tests
+ * write thousands). */
+static inline gboolean
+io_test_set (const char *path, const void *data, gsize len)
+{
+  return g_file_set_contents_full (path, data, (gssize) len, G_FILE_SET_CONTENTS_NONE, 0644,
+                                   NULL);
+}
+
 static inline char *
 io_test_write (const char *dir, const char *name, const void *data, gsize len)
 {
   g_autoptr (GError) error = NULL;
   char *path = g_build_filename (dir, name, NULL);
-  g_file_set_contents (path, data, (gssize) len, &error);
+  g_file_set_contents_full (path, data, (gssize) len, G_FILE_SET_CONTENTS_NONE, 0644, &error);
   g_assert_no_error (error);
   return path;
 }

@@ -239,6 +239,14 @@ test_condition (void)
       if (fabs (kappa / cases[c].kappa - 1.0) > 0.01)
         g_error ("%s: measured κ₂ = %g", cases[c].spec, kappa);
       g_assert_cmpfloat (fabs (s[0] - 1.0), <, 0.01);
+      /* orthogonal factors keep every σ_k = kappa^(−k/(n−1)) */
+      gsize n = cases[c].n;
+      if (cases[c].dtype == TL_DTYPE_FLOAT64 && cases[c].kappa <= 1e6)
+        for (gsize k = 0; k < n; k++)
+          {
+            double want = pow (cases[c].kappa, -(double) k / (double) (n - 1));
+            g_assert_cmpfloat (fabs (s[k] / want - 1.0), <, 1e-6);
+          }
     }
   /* a Haar-random factor spreads the values: no zero pattern, not diagonal */
   g_autoptr (TlMatrix) m = gen_ok ("condition:kappa=50", TL_DTYPE_FLOAT64, 10, 10, 4);

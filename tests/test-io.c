@@ -243,7 +243,7 @@ test_every_prefix (void)
       g_autofree char *cut = g_build_filename (dir, cut_name, NULL);
       for (gsize n = 0; n < len; n++)
         {
-          g_assert_true (g_file_set_contents (cut, bytes, (gssize) n, NULL));
+          g_assert_true (io_test_set (cut, bytes, n));
           g_autoptr (GError) error = NULL;
           g_autoptr (TlMatrix) got = tl_matrix_load (cut, TL_FORMAT_AUTO, &error);
           g_assert_true ((got == NULL) != (error == NULL));
@@ -253,6 +253,60 @@ test_every_prefix (void)
             g_error ("a truncated .npy (%zu of %zu bytes) loaded", n, len);
         }
     }
+  io_test_rmdir (dir);
+}
+
+/* Random damage to valid files: flipped bytes, inserted digits and
+ * delimiters.  Each result either loads or fails with a message naming the
+ * file; nothing crashes (run under ASan/valgrind for the full value). */
+static void
+test_mutations (void)
+{
+  g_autofree char *dir = io_test_tmpdir ();
+  static const char *const names[] = { "f.mtx", "f.npy", "f.csv", "f.txt", "f.tsv" };
+  static const char noise[] = "0123456789 \n\r\t,;.-+eE%#\"'()[]{}:nanif";
+  g_autoptr (TlMatrix) m = io_test_random (TL_DTYPE_FLOAT64, 4, 3);
+  int n_loaded = 0, n_refused = 0;
+  io_test_add_nonfinite (m);
+  for (gsize k = 0; k < G_N_ELEMENTS (names); k++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[k], NULL);
+      g_assert_true (tl_matrix_save (m, path, TL_FORMAT_AUTO, NULL));
+      g_autofree char *bytes = NULL;
+      gsize len;
+      g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+      g_autofree char *mut_name = g_strconcat ("mut-", names[k], NULL);
+      g_autofree char *mut = g_build_filename (dir, mut_name, NULL);
+      int rounds = g_test_slow () ? 5000 : 200;
+      for (int round = 0; round < rounds; round++)
+        {
+          g_autoptr (GString) b = g_string_new_len (bytes, (gssize) len);
+          int edits = g_test_rand_int_range (1, 4);
+          for (int e = 0; e < edits && b->len > 0; e++)
+            {
+              gssize at = g_test_rand_int_range (0, (gint32) b->len);
+              char c = noise[g_test_rand_int_range (0, sizeof noise - 1)];
+              switch (g_test_rand_int_range (0, 4))
+                {
+                case 0: b->str[at] = (char) g_test_rand_int_range (0, 256); break;
+                case 1: b->str[at] = c; break;
+                case 2: g_string_erase (b, at, 1); break;
+                default: g_string_insert_c (b, at, c); break;
+                }
+            }
+          g_assert_true (io_test_set (mut, b->str, b->len));
+          g_autoptr (GError) error = NULL;
+          g_autoptr (TlMatrix) got = tl_matrix_load (mut, TL_FORMAT_AUTO, &error);
+          g_assert_true ((got == NULL) != (error == NULL));
+          if (error)
+            g_assert_nonnull (strstr (error->message, "mut-"));
+          if (got)
+            n_loaded++;
+          else
+            n_refused++;
+        }
+    }
+  g_test_message ("mutated files: %d loaded, %d refused", n_loaded, n_refused);
   io_test_rmdir (dir);
 }
 
@@ -267,5 +321,6 @@ main (int argc, char **argv)
   g_test_add_func ("/io/corpus-bad", test_corpus_bad);
   g_test_add_func ("/io/corpus-good", test_corpus_good);
   g_test_add_func ("/io/every-prefix", test_every_prefix);
+  g_test_add_func ("/io/mutations", test_mutations);
   return g_test_run ();
 }

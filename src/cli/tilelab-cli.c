@@ -4,6 +4,7 @@
  * parses its own options with GOptionContext.
  */
 #include "tl-cli.h"
+#include "cli-gauss.h"
 #include "tl-config.h"
 
 #include <locale.h>
@@ -20,12 +21,23 @@ typedef struct
 static const TlCliCommand commands[] = {
   /* devices and kernels */
   { "devices", "List CUDA devices and their facts", tl_cli_devices },
+  { "kernels", "List every GEMM kernel, CPU and GPU", tl_cli_kernels },
 
   /* matrices: generate, convert, info */
+  { "generate", "Write a generated matrix (ones, random, Hilbert, …) to a file", tl_cli_generate },
+  { "convert", "Convert a matrix file to another format or dtype", tl_cli_convert },
+  { "info", "Describe matrix files: format, shape, dtype, range, norms", tl_cli_info },
 
   /* GEMM: gemm, bench */
+  { "gemm", "Run GEMM kernels on one problem: timed, verified, a table", tl_cli_gemm },
+  { "bench", "Benchmark a suite of sizes × kernels: run records, CSV, markdown", tl_cli_bench },
 
   /* Gauss: lu, det, solve, rank, nullspace */
+  { "lu", "Gauss elimination PA = LU: pivots, info, growth, determinant; --record the steps", tl_cli_lu },
+  { "det", "Determinant by Gauss elimination (sign, log|det|, value; exact with --mod P)", tl_cli_det },
+  { "solve", "Solve AX = B, or give the solution space of a singular system", tl_cli_solve },
+  { "rank", "Rank by Gauss–Jordan elimination (exact with --mod P)", tl_cli_rank },
+  { "nullspace", "A basis of the null space {x : Ax = 0}", tl_cli_nullspace },
 
   /* pictures: render */
 };

@@ -32,10 +32,16 @@ gboolean tl_cli_parse_size2 (const char *text, gsize *rows, gsize *cols);
 
 /* devices and kernels */
 int tl_cli_devices (int argc, char **argv);
+int tl_cli_kernels (int argc, char **argv);
 
 /* matrices */
+int tl_cli_generate (int argc, char **argv);
+int tl_cli_convert (int argc, char **argv);
+int tl_cli_info (int argc, char **argv);
 
 /* GEMM */
+int tl_cli_gemm (int argc, char **argv);
+int tl_cli_bench (int argc, char **argv);
 
 /* Gauss */
 

@@ -1,0 +1,30 @@
+/* cli-gemm.h — pieces shared by `tilelab-cli gemm` and `bench`. */
+#pragma once
+
+#include <stdio.h>
+
+#include "tl-record.h"
+#include "tl-runner.h"
+
+G_BEGIN_DECLS
+
+/* Checks every id in a kernel list (ids, "all", "gpu", "cpu"); on a bad
+ * one returns FALSE and sets *bad to it (free it). */
+gboolean tl_cli_check_kernel_list (const char *list, char **bad);
+
+/* The result table: kernel, median, min–max, GFLOP/s, % of reference,
+ * speed-up vs cpu-naive, error, PASS/FAIL. */
+void     tl_cli_print_gemm_table (const TlRunRecord *record, FILE *out);
+
+/* TRUE when every kernel that ran passed (skipped ones don't count). */
+gboolean tl_cli_record_all_passed (const TlRunRecord *record);
+
+/* Shows progress on stderr when it is a terminal; returns the handler id. */
+gulong   tl_cli_show_progress (TlRunner *runner);
+/* Ends a progress line. */
+void     tl_cli_end_progress (void);
+
+/* argv joined, for the record */
+char    *tl_cli_command_line (int argc, char **argv);
+
+G_END_DECLS

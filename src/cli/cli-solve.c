@@ -1,0 +1,229 @@
+/* cli-solve.c — `tilelab-cli solve`: AX = B and its solution space. */
+#include "cli-gauss.h"
+#include "tl-error.h"
+#include "tl-io.h"
+
+#include <glib/gi18n-lib.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+
+/* max over columns of ‖B − AX‖∞ / (‖A‖∞ ‖X‖∞ + ‖B‖∞) */
+static double
+rel_residual (const TlMatrix *a, const TlMatrix *x, const TlMatrix *b)
+{
+  double worst = 0;
+  for (gsize i = 0; i < a->rows; i++)
+    for (gsize c = 0; c < x->cols; c++)
+      {
+        double s = b ? tl_matrix_get (b, i, c) : 0;
+        for (gsize j = 0; j < a->cols; j++)
+          s -= tl_matrix_get (a, i, j) * tl_matrix_get (x, j, c);
+        worst = fmax (worst, fabs (s));
+      }
+  double d = tl_matrix_norm (a, TL_NORM_INF) * tl_matrix_norm (x, TL_NORM_INF)
+             + (b ? tl_matrix_norm (b, TL_NORM_INF) : 0);
+  return d > 0 ? worst / d : worst;
+}
+
+static int
+solve_exact (TlCliGauss *o, const TlMatrix *a, const TlMatrix *b)
+{
+  g_autoptr (GError) error = NULL;
+  guint32 p = (guint32) o->mod;
+  g_autoptr (TlGfpMatrix) ga = tl_gfp_from_matrix (a, p, &error);
+  g_autoptr (TlGfpMatrix) gb = ga ? tl_gfp_from_matrix (b, p, &error) : NULL;
+  g_autoptr (TlGfpSolution) s = gb ? tl_gfp_solve_space (ga, gb, &error) : NULL;
+  if (s == NULL)
+    return tl_cli_fail ("solve", error);
+  printf (_("Exact Gauss–Jordan elimination over GF(%u)\n"), p);
+  printf (_("  rank       %zu of %zu unknowns\n"), s->rank, a->cols);
+  switch (s->kind)
+    {
+    case TL_SOLUTION_NONE:
+      printf (_("  NO SOLUTION: right-hand side %zu is not a combination of A's columns\n"
+                "             (row reduction leaves an equation 0 = r with r ≠ 0 mod %u)\n"),
+              s->inconsistent_column + 1, p);
+      break;
+    case TL_SOLUTION_UNIQUE:
+      printf (_("  UNIQUE SOLUTION (mod %u):\n"), p);
+      tl_cli_print_gfp ("    ", s->particular, o->max_print);
+      break;
+    case TL_SOLUTION_INFINITE:
+      if (s->null_basis->cols == 1)
+        printf (_("  INFINITELY MANY SOLUTIONS: x = x_p + t·n1 for any t in GF(%u)\n"), p);
+      else
+        printf (_("  INFINITELY MANY SOLUTIONS: x = x_p + t1·n1 + … + t%zu·n%zu for any t in GF(%u)\n"),
+                s->null_basis->cols, s->null_basis->cols, p);
+      printf (_("  x_p, a particular solution (free variables 0):\n"));
+      tl_cli_print_gfp ("    ", s->particular, o->max_print);
+      printf (_("  null-space basis n1 … n%zu (as columns):\n"), s->null_basis->cols);
+      tl_cli_print_gfp ("    ", s->null_basis, o->max_print);
+      break;
+    }
+  return TL_CLI_OK;
+}
+
+static int
+body (TlCliGauss *o, int argc, char **argv)
+{
+  g_autoptr (GError) error = NULL;
+  int next = 1, rc = TL_CLI_OK;
+  g_autoptr (TlMatrix) a = tl_cli_gauss_input (o, argc, argv, &next, &error);
+  g_autoptr (TlMatrix) b = NULL;
+  const char *apath = o->gen ? NULL : argv[1];
+  if (a == NULL)
+    {
+      return tl_cli_fail ("solve", error);
+    }
+  if (o->augmented)
+    {
+      if (a->cols < 2)
+        {
+          g_printerr (_("tilelab-cli solve: --o->augmented needs at least two columns (A and b)\n"));
+          return TL_CLI_FAILURE;
+        }
+      g_autoptr (TlMatrix) av = tl_matrix_view (a, 0, 0, a->rows, a->cols - 1);
+      g_autoptr (TlMatrix) bv = tl_matrix_view (a, 0, a->cols - 1, a->rows, 1);
+      TlMatrix *a2 = tl_matrix_copy (av, &error);
+      b = tl_matrix_copy (bv, &error);
+      tl_matrix_unref (a);
+      a = a2;
+    }
+  else if (next < argc)
+    {
+      b = tl_cli_gauss_load (o, argv[next++], &error);
+      if (b == NULL)
+        {
+          return tl_cli_fail ("solve", error);
+        }
+    }
+  else if (o->gen)
+    {
+      b = tl_matrix_new_zeroed (a->dtype, a->rows, 1, &error);
+      for (gsize i = 0; i < a->rows; i++)
+        {
+          double s = 0;
+          for (gsize j = 0; j < a->cols; j++)
+            s += tl_matrix_get (a, i, j);
+          tl_matrix_set (b, i, 0, s);
+        }
+    }
+  else
+    {
+      return tl_cli_usage_error ("solve", "no right-hand side: give B-FILE, or --o->augmented when b is A's last column");
+    }
+  if (next < argc)
+    {
+      return tl_cli_usage_error ("solve", "unexpected argument “%s”", argv[next]);
+    }
+  if (b->rows != a->rows)
+    {
+      g_printerr (_("tilelab-cli solve: mismatched right-hand side: A has %zu rows (equations) but B has %zu\n"),
+                  a->rows, b->rows);
+      return TL_CLI_FAILURE;
+    }
+  printf (_("System: A %zu×%zu (%s), B %zu×%zu — %zu equations, %zu unknowns, %zu right-hand side%s\n"),
+          a->rows, a->cols, tl_cli_describe_source (o, apath), b->rows, b->cols, a->rows, a->cols,
+          b->cols, b->cols == 1 ? "" : "s");
+  if (o->gen && !o->augmented && next == 1 + (o->gen ? 0 : 1))
+    printf (_("        b = A·(1, …, 1)ᵀ: the exact solution is all ones\n"));
+
+  if (o->mod)
+    {
+      return solve_exact (o, a, b);
+    }
+
+  g_autoptr (TlSolution) s = tl_solve_space (a, b, o->tol, &error);
+  if (s == NULL)
+    {
+      return tl_cli_fail ("solve", error);
+    }
+  printf (_("Gauss–Jordan elimination (seed 004 §3.2), tolerance %.3g\n"), s->tol);
+  printf (_("  rank       %zu of %zu unknowns"), s->rank, a->cols);
+  if (s->rank)
+    {
+      printf (_("; pivot columns"));
+      for (gsize i = 0; i < MIN (s->rank, (gsize) 16); i++)
+        printf (" %zu", s->pivot_cols[i] + 1);
+      printf ("%s", s->rank > 16 ? " …" : "");
+    }
+  printf ("\n");
+  g_autoptr (TlMatrix) x = NULL;
+  switch (s->kind)
+    {
+    case TL_SOLUTION_NONE:
+      printf (_("  NO SOLUTION: right-hand side %zu is not a combination of A's columns —\n"
+                "             row reduction leaves the contradiction 0 = %.3g (above the tolerance)\n"),
+              s->inconsistent_column + 1, s->inconsistency);
+      break;
+    case TL_SOLUTION_UNIQUE:
+      if (a->rows == a->cols)
+        {
+          /* the accurate route for a square nonsingular system: PA = LU, then
+           * two triangular solves (getrs) */
+          TlLuOptions opt = { o->kernel, (gsize) o->block_size, o->pivoting_value, o->gemm, 0 };
+          g_autoptr (TlLuResult) r = NULL;
+          if (!tl_lu_factor_full (&opt, a, NULL, NULL, &r, &error)
+              || (x = tl_lu_solve (r, b, &error)) == NULL)
+            {
+              return tl_cli_fail ("solve", error);
+            }
+          printf (_("  UNIQUE SOLUTION (by %s and two triangular solves):\n"), r->kernel_id);
+        }
+      else
+        {
+          x = tl_matrix_ref (s->particular);
+          printf (_("  UNIQUE SOLUTION (an overdetermined but consistent system):\n"));
+        }
+      tl_cli_print_matrix ("    ", x, o->max_print);
+      printf (_("  residual   ‖B − AX‖∞ / (‖A‖∞‖X‖∞ + ‖B‖∞) = %.3g\n"), rel_residual (a, x, b));
+      break;
+    case TL_SOLUTION_INFINITE:
+      x = tl_matrix_ref (s->particular);
+      if (s->null_basis->cols == 1)
+        printf (_("  INFINITELY MANY SOLUTIONS: x = x_p + t·n1 for any number t\n"));
+      else
+        printf (_("  INFINITELY MANY SOLUTIONS: x = x_p + t1·n1 + … + t%zu·n%zu for any numbers t\n"),
+                s->null_basis->cols, s->null_basis->cols);
+      printf (_("  x_p, a particular solution (free variables set to 0):\n"));
+      tl_cli_print_matrix ("    ", x, o->max_print);
+      printf (_("  null-space basis n1 … n%zu (as columns; A·n = 0):\n"), s->null_basis->cols);
+      tl_cli_print_matrix ("    ", s->null_basis, o->max_print);
+      printf (_("  residual   ‖B − A·x_p‖ rel. = %.3g, ‖A·N‖ rel. = %.3g\n"), rel_residual (a, x, b),
+              rel_residual (a, s->null_basis, NULL));
+      break;
+    }
+  if (o->output && x && !tl_matrix_save (x, o->output, TL_FORMAT_AUTO, &error))
+    rc = tl_cli_fail ("solve", error);
+  return rc;
+}
+
+int
+tl_cli_solve (int argc, char **argv)
+{
+  TlCliGauss o = { 0 };
+  o.command = "solve";
+  g_autoptr (GOptionContext) ctx = g_option_context_new (_("[A-FILE [B-FILE]] — solve AX = B, or describe all solutions"));
+  tl_cli_gauss_add_options (ctx, &o, TRUE);
+  GOptionEntry more[] = {
+    { "augmented", 'a', 0, G_OPTION_ARG_NONE, &o.augmented, "The last column of the matrix is b (an n×(n+1) system, as in seed 004)", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Save the (particular) solution X to FILE", "FILE" },
+    { NULL },
+  };
+  g_option_context_add_main_entries (ctx, more, NULL);
+  g_option_context_set_description (ctx,
+    "Without B and with --gen, b = A·(1, …, 1)ᵀ, so the exact solution is all ones.\n"
+    "Singular or rectangular systems get their solution space: a particular solution\n"
+    "plus a null-space basis, or “no solution”.\n\nExamples:\n"
+    "  tilelab-cli solve A.mtx b.mtx\n  tilelab-cli solve --augmented system.txt\n"
+    "  tilelab-cli solve --gen condition:kappa=1e8 --size 100\n");
+  if (!tl_cli_parse (ctx, &argc, &argv) || !tl_cli_gauss_check (&o))
+    {
+      tl_cli_gauss_clear (&o);
+      return TL_CLI_USAGE;
+    }
+  int rc = body (&o, argc, argv);
+  tl_cli_gauss_clear (&o);
+  return rc;
+}

@@ -1,0 +1,171 @@
+/* tl-paint-util.c — text, ticks and numbers for the painters. */
+#include "tl-paint-util.h"
+
+#include <math.h>
+#include <stdio.h>
+
+void
+tl_paint_background (cairo_t *cr, const TlPaintStyle *style, double width, double height)
+{
+  if (style->transparent)
+    return;
+  cairo_save (cr);
+  cairo_set_source_rgb (cr, style->bg[0], style->bg[1], style->bg[2]);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_fill (cr);
+  cairo_restore (cr);
+}
+
+void
+tl_paint_set_fg (cairo_t *cr, const TlPaintStyle *style)
+{
+  cairo_set_source_rgb (cr, style->fg[0], style->fg[1], style->fg[2]);
+}
+
+void
+tl_paint_set_font (cairo_t *cr, const TlPaintStyle *style, double size, gboolean bold)
+{
+  cairo_select_font_face (cr, style->font_family ? style->font_family : "Sans",
+                          CAIRO_FONT_SLANT_NORMAL,
+                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size (cr, TL_PX (style, size));
+}
+
+double
+tl_paint_text_width (cairo_t *cr, const char *text)
+{
+  cairo_text_extents_t te;
+  cairo_text_extents (cr, text, &te);
+  return te.x_advance;
+}
+
+double
+tl_paint_text (cairo_t *cr, double x, double y, double halign, double valign,
+               const char *text)
+{
+  cairo_text_extents_t te;
+  cairo_font_extents_t fe;
+
+  cairo_text_extents (cr, text, &te);
+  cairo_font_extents (cr, &fe);
+  /* the box from ascent (top) to descent (bottom) keeps lines aligned */
+  double h = fe.ascent + fe.descent;
+  cairo_move_to (cr, x - halign * te.x_advance, y - valign * h + fe.ascent);
+  cairo_show_text (cr, text);
+  cairo_new_path (cr);
+  return te.x_advance;
+}
+
+guint
+tl_paint_nice_ticks (double lo, double hi, guint target, double *out, guint max_out)
+{
+  if (!isfinite (lo) || !isfinite (hi) || max_out == 0)
+    return 0;
+  if (hi < lo)
+    {
+      double t = lo;
+      lo = hi;
+      hi = t;
+    }
+  if (hi == lo)
+    {
+      out[0] = lo;
+      return 1;
+    }
+
+  double raw = (hi - lo) / MAX (target, 1);
+  double mag = pow (10.0, floor (log10 (raw)));
+  double f = raw / mag;
+  double step = (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
+  double first = ceil (lo / step - 1e-9) * step;
+  guint n = 0;
+
+  for (double v = first; v <= hi + step * 1e-9 && n < max_out; v += step)
+    out[n++] = fabs (v) < step * 1e-9 ? 0.0 : v;
+  return n;
+}
+
+void
+tl_paint_format_value (double v, char *buf, gsize size)
+{
+  if (isnan (v))
+    g_strlcpy (buf, "NaN", size);
+  else if (isinf (v))
+    g_strlcpy (buf, v > 0 ? "∞" : "−∞", size);
+  else if (v == 0)
+    g_strlcpy (buf, "0", size);
+  else if (fabs (v) >= 1e5 || fabs (v) < 1e-3)
+    {
+      int e = (int) floor (log10 (fabs (v)));
+      double m = v / pow (10.0, e);
+      char mb[G_ASCII_DTOSTR_BUF_SIZE];
+      g_ascii_formatd (mb, sizeof mb, "%.3g", m);
+      if (g_strcmp0 (mb, "1") == 0)
+        g_snprintf (buf, size, "1e%d", e);
+      else if (g_strcmp0 (mb, "-1") == 0)
+        g_snprintf (buf, size, "-1e%d", e);
+      else
+        g_snprintf (buf, size, "%se%d", mb, e);
+    }
+  else
+    g_ascii_formatd (buf, size, fabs (v) >= 1e4 ? "%.0f" : "%.4g", v);
+}
+
+void
+tl_paint_format_ms (double ms, char *buf, gsize size)
+{
+  char num[G_ASCII_DTOSTR_BUF_SIZE];
+  const char *unit;
+  double v;
+
+  if (ms < 1.0)
+    {
+      v = ms * 1000.0;
+      unit = "µs";
+    }
+  else if (ms < 1000.0)
+    {
+      v = ms;
+      unit = "ms";
+    }
+  else
+    {
+      v = ms / 1000.0;
+      unit = "s";
+    }
+  g_ascii_formatd (num, sizeof num, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+  g_snprintf (buf, size, "%s %s", num, unit);
+}
+
+void
+tl_paint_format_gflops (double gflops, char *buf, gsize size)
+{
+  char num[G_ASCII_DTOSTR_BUF_SIZE];
+  const char *unit = "GFLOP/s";
+  double v = gflops;
+
+  if (gflops >= 1000.0)
+    {
+      v = gflops / 1000.0;
+      unit = "TFLOP/s";
+    }
+  else if (gflops < 1.0)
+    {
+      v = gflops * 1000.0;
+      unit = "MFLOP/s";
+    }
+  g_ascii_formatd (num, sizeof num, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+  g_snprintf (buf, size, "%s %s", num, unit);
+}
+
+void
+tl_paint_series_rgb (guint index, double out_rgb[3])
+{
+  static const guint8 okabe_ito[8][3] = {
+    {0, 114, 178}, {230, 159, 0}, {0, 158, 115}, {213, 94, 0},
+    {86, 180, 233}, {204, 121, 167}, {240, 228, 66}, {0, 0, 0},
+  };
+  const guint8 *c = okabe_ito[index % 8];
+  for (int i = 0; i < 3; i++)
+    out_rgb[i] = c[i] / 255.0;
+}

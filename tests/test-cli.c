@@ -1,0 +1,297 @@
+/* test-cli.c — tilelab-cli as a user runs it: exit codes, messages, the
+ * gemm table, run records and the bench files.
+ *
+ * The program is $TL_CLI, or src/cli/tilelab-cli beside this test's build
+ * folder (G_TEST_BUILDDIR). */
+#include "tl-error.h"
+#include "tl-gpu.h"
+#include "tl-io.h"
+#include "tl-record.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static char *cli_path;
+
+typedef struct
+{
+  int status;
+  char *out, *err;
+} Result;
+
+static void
+result_clear (Result *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
+
+static void
+run_cli (Result *r, const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, cli_path);
+  va_list args;
+  va_start (args, first);
+  for (const char *a = first; a; a = va_arg (args, const char *))
+    g_ptr_array_add (argv, (char *) a);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+
+  g_autoptr (GError) error = NULL;
+  int wait_status = 0;
+  memset (r, 0, sizeof *r);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &r->out, &r->err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  r->status = WEXITSTATUS (wait_status);
+}
+
+static void
+test_usage_errors (void)
+{
+  g_auto (Result) none;
+  run_cli (&none, NULL);
+  g_assert_cmpint (none.status, ==, 2);
+  g_assert_nonnull (strstr (none.err, "Usage"));
+
+  g_auto (Result) unknown;
+  run_cli (&unknown, "frobnicate", NULL);
+  g_assert_cmpint (unknown.status, ==, 2);
+  g_assert_nonnull (strstr (unknown.err, "frobnicate"));
+
+  g_auto (Result) bad_option;
+  run_cli (&bad_option, "gemm", "--size", "10", "--bogus", NULL);
+  g_assert_cmpint (bad_option.status, ==, 2);
+  g_assert_nonnull (strstr (bad_option.err, "--bogus"));
+
+  g_auto (Result) bad_size;
+  run_cli (&bad_size, "gemm", "--size", "10x0x3", NULL);
+  g_assert_cmpint (bad_size.status, ==, 2);
+  g_assert_nonnull (strstr (bad_size.err, "--size"));
+
+  g_auto (Result) bad_kernel;
+  run_cli (&bad_kernel, "gemm", "--size", "10", "--kernel", "cpu-naive,warp-magic", NULL);
+  g_assert_cmpint (bad_kernel.status, ==, 2);
+  g_assert_nonnull (strstr (bad_kernel.err, "warp-magic"));
+
+  g_auto (Result) bad_dtype;
+  run_cli (&bad_dtype, "gemm", "--size", "10", "--dtype", "float16", NULL);
+  g_assert_cmpint (bad_dtype.status, ==, 2);
+  g_assert_nonnull (strstr (bad_dtype.err, "--dtype"));
+
+  g_auto (Result) half_files;
+  run_cli (&half_files, "gemm", "--a", "x.mtx", NULL);
+  g_assert_cmpint (half_files.status, ==, 2);
+  g_assert_nonnull (strstr (half_files.err, "--b"));
+
+  g_auto (Result) no_problem;
+  run_cli (&no_problem, "gemm", "--kernel", "cpu-naive", NULL);
+  g_assert_cmpint (no_problem.status, ==, 2);
+
+  g_auto (Result) bad_suite;
+  run_cli (&bad_suite, "bench", "--suite", "everything", NULL);
+  g_assert_cmpint (bad_suite.status, ==, 2);
+  g_assert_nonnull (strstr (bad_suite.err, "--suite"));
+
+  g_auto (Result) help;
+  run_cli (&help, "gemm", "--help", NULL);
+  g_assert_cmpint (help.status, ==, 0);
+  g_assert_nonnull (strstr (help.out, "--record"));
+}
+
+static void
+test_gemm_table (void)
+{
+  g_auto (Result) r;
+  run_cli (&r, "gemm", "--kernel", "cpu-blocked", "--size", "100x50x100", "--repeats", "3",
+           NULL);
+  if (r.status != 0)
+    g_error ("exit %d\n%s\n%s", r.status, r.out, r.err);
+  /* a row for the kernel, with a number for the time and PASS */
+  g_auto (GStrv) lines = g_strsplit (r.out, "\n", -1);
+  gboolean found = FALSE;
+  for (guint i = 0; lines[i]; i++)
+    if (g_str_has_prefix (lines[i], "cpu-blocked") && strstr (lines[i], "PASS"))
+      {
+        g_auto (GStrv) cells = g_strsplit_set (lines[i], " ", -1);
+        guint n = 0;
+        for (guint c = 0; cells[c]; c++)
+          if (*cells[c] && n++ == 1)
+            g_assert_cmpfloat (g_ascii_strtod (cells[c], NULL), >, 0.0);
+        found = TRUE;
+      }
+  g_assert_true (found);
+  g_assert_nonnull (strstr (r.out, "GFLOP/s"));
+  g_assert_nonnull (strstr (r.out, "100×50×100"));
+}
+
+static void
+test_gemm_record_and_files (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-cli-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  /* inputs from files, in two formats */
+  g_autofree char *a_path = g_build_filename (dir, "a.mtx", NULL);
+  g_autofree char *b_path = g_build_filename (dir, "b.npy", NULL);
+  g_autoptr (TlMatrix) a = tl_matrix_new (TL_DTYPE_FLOAT64, 23, 17, NULL);
+  g_autoptr (TlMatrix) b = tl_matrix_new (TL_DTYPE_FLOAT64, 17, 11, NULL);
+  for (gsize i = 0; i < 23; i++)
+    for (gsize j = 0; j < 17; j++)
+      tl_matrix_set (a, i, j, sin (i * 17.0 + j) + 0.25);
+  for (gsize i = 0; i < 17; i++)
+    for (gsize j = 0; j < 11; j++)
+      tl_matrix_set (b, i, j, cos (i * 11.0 + j) - 0.5);
+  g_assert_true (tl_matrix_save (a, a_path, TL_FORMAT_MTX, &error));
+  g_assert_true (tl_matrix_save (b, b_path, TL_FORMAT_NPY, &error));
+  g_assert_no_error (error);
+
+  g_autofree char *rec = g_build_filename (dir, "run.json", NULL);
+  g_auto (Result) r;
+  run_cli (&r, "gemm", "--kernel", "cpu-naive,cpu-openblas", "--a", a_path, "--b", b_path,
+           "--dtype", "float64", "--repeats", "2", "--record", rec, "--save-matrices", NULL);
+  if (r.status != 0)
+    g_error ("exit %d\n%s\n%s", r.status, r.out, r.err);
+
+  g_autoptr (TlRunRecord) record = tl_run_record_load (rec, TL_RECORD_LOAD_MATRICES, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (record->job->m, ==, 23);
+  g_assert_cmpuint (record->job->k, ==, 17);
+  g_assert_cmpuint (record->job->n, ==, 11);
+  g_assert_cmpint (record->job->a.kind, ==, TL_SOURCE_FILE);
+  g_assert_nonnull (strstr (record->command_line, "--save-matrices"));
+  g_assert_true (tl_matrix_equal (record->a, a));
+  g_assert_cmpuint (record->runs->len, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      TlKernelRun *run = record->runs->pdata[i];
+      g_assert_true (run->passed);
+      g_assert_nonnull (run->c);
+      TlMatrixDiff diff;
+      tl_matrix_compare (run->c, record->reference, &diff);
+      g_assert_cmpfloat (diff.rel_norm, <, 1e-13);
+    }
+
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while ((name = g_dir_read_name (d)))
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      g_unlink (p);
+    }
+  g_rmdir (dir);
+}
+
+static void
+test_gpu_kernel_without_gpu (void)
+{
+  int count = 0;
+  if (tl_gpu_device_count (&count) == TL_GPU_OK && count > 0)
+    {
+      g_test_skip ("a GPU is present");
+      return;
+    }
+  g_auto (Result) r;
+  run_cli (&r, "gemm", "--kernel", "cpu-blocked,gemm-04-smem32", "--size", "30", "--repeats",
+           "1", NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.out, "ERROR"));
+  g_assert_nonnull (strstr (r.out, "PASS"));
+}
+
+static void
+test_bench_cpu (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-bench-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_auto (Result) r;
+  run_cli (&r, "bench", "--suite", "cpu", "--sizes", "40,30x20x10", "--repeats", "2", "-o", dir,
+           NULL);
+  if (r.status != 0)
+    g_error ("exit %d\n%s\n%s", r.status, r.out, r.err);
+
+  g_autofree char *csv_path = g_build_filename (dir, "bench-cpu.csv", NULL);
+  g_autofree char *md_path = g_build_filename (dir, "bench-cpu.md", NULL);
+  g_autofree char *j1 = g_build_filename (dir, "bench-cpu-40x40x40.json", NULL);
+  g_autofree char *j2 = g_build_filename (dir, "bench-cpu-30x20x10.json", NULL);
+  g_autofree char *csv = NULL, *md = NULL;
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, &error));
+  g_assert_true (g_file_get_contents (md_path, &md, NULL, &error));
+  g_assert_no_error (error);
+  g_auto (GStrv) rows = g_strsplit (g_strchomp (csv), "\n", -1);
+  g_assert_cmpuint (g_strv_length (rows), ==, 1 + 2 * 3);
+  g_assert_true (g_str_has_prefix (rows[0], "m,k,n,dtype,kernel"));
+  g_assert_true (g_str_has_prefix (rows[1], "40,40,40,float32,"));
+  g_assert_nonnull (strstr (md, "| size m×k×n |"));
+  g_assert_nonnull (strstr (md, "Command: `tilelab-cli bench"));
+  g_assert_nonnull (strstr (md, "cpu-openblas"));
+  g_autoptr (TlRunRecord) rec = tl_run_record_load (j2, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (rec->runs->len, ==, 3);
+  g_assert_true (g_file_test (j1, G_FILE_TEST_EXISTS));
+
+  const char *files[] = { csv_path, md_path, j1, j2 };
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    g_unlink (files[i]);
+  g_rmdir (dir);
+}
+
+static void
+test_info_malformed (void)
+{
+  g_auto (Result) probe;
+  run_cli (&probe, "info", "--help", NULL);
+  if (probe.status != 0)
+    {
+      g_test_skip ("tilelab-cli has no info command yet");
+      return;
+    }
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-info-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "bad.mtx", NULL);
+  g_assert_true (g_file_set_contents (path,
+                                      "%%MatrixMarket matrix array real general\n"
+                                      "2 2\n1.0\n2.0\nthree\n4.0\n", -1, &error));
+  g_auto (Result) r;
+  run_cli (&r, "info", path, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "5")); /* the line of "three" */
+  g_assert_nonnull (strstr (r.err, "bad.mtx"));
+  /* one line */
+  g_assert_cmpuint (strlen (g_strchomp (r.err)), >, 0);
+  g_assert_null (strchr (r.err, '\n'));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  const char *env = g_getenv ("TL_CLI");
+  if (env)
+    cli_path = g_strdup (env);
+  else
+    cli_path = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                                 "..", "src", "cli", "tilelab-cli", NULL);
+  if (!g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_printerr ("tilelab-cli not found at %s (set TL_CLI)\n", cli_path);
+      return 1;
+    }
+  g_test_add_func ("/cli/usage-errors", test_usage_errors);
+  g_test_add_func ("/cli/gemm-table", test_gemm_table);
+  g_test_add_func ("/cli/gemm-record-files", test_gemm_record_and_files);
+  g_test_add_func ("/cli/gpu-kernel-without-gpu", test_gpu_kernel_without_gpu);
+  g_test_add_func ("/cli/bench-cpu", test_bench_cpu);
+  g_test_add_func ("/cli/info-malformed", test_info_malformed);
+  return g_test_run ();
+}

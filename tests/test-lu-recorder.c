@@ -1,0 +1,169 @@
+/* test-lu-recorder.c — the step recorder: counts, pivots, snapshots, JSON. */
+#include "tl-lu-recorder.h"
+#include "tl-generate.h"
+#include "tl-error.h"
+
+#include <math.h>
+
+static void
+check_against_result (const TlLuRecorder *rec, const TlLuResult *r, const TlMatrix *a)
+{
+  gsize mn = MIN (a->rows, a->cols);
+  g_assert_true (rec->finished);
+  g_assert_cmpuint (rec->steps->len, ==, mn);
+  g_assert_cmpuint (rec->n_ipiv, ==, mn);
+  for (guint k = 0; k < mn; k++)
+    {
+      const TlLuStep *s = &g_array_index (rec->steps, TlLuStep, k);
+      g_assert_cmpuint (s->k, ==, k);
+      g_assert_cmpint (s->pivot_row, ==, r->ipiv[k]);
+      g_assert_cmpint (rec->ipiv[k], ==, r->ipiv[k]);
+      g_assert_cmpint (s->swapped, ==, r->ipiv[k] != (gint32) k);
+      /* the pivot is U(k,k); the U row is the final one */
+      g_assert_cmpfloat (s->pivot_value, ==, tl_matrix_get (r->lu, k, k));
+      if (s->u_row.pool == 1)
+        for (guint t = 0; t < s->u_row.len; t++)
+          g_assert_cmpfloat (s->u_row.data[t], ==, tl_matrix_get (r->lu, k, k + t));
+      /* the searched column holds magnitudes, the pivot's among them the largest */
+      double best = 0;
+      for (guint t = 0; t < s->column.len; t++)
+        {
+          g_assert_cmpfloat (s->column.data[t], >=, 0.0);
+          best = fmax (best, s->column.data[t]);
+        }
+      g_assert_cmpfloat (fabs (fabs (s->pivot_value) - best), <=, 1e-6 * best);
+      if (s->multipliers.pool == 1)
+        for (guint t = 0; t < s->multipliers.len; t++)
+          g_assert_cmpfloat (fabs (s->multipliers.data[t]), <=, 1.0); /* partial pivoting */
+    }
+  const TlLuStep *last = &g_array_index (rec->steps, TlLuStep, mn - 1);
+  g_assert_cmpint (last->det_sign, ==, r->det_sign);
+  g_assert_cmpfloat (fabs (last->log_abs_det - r->log_abs_det), <, 1e-9 * fabs (r->log_abs_det) + 1e-9);
+  g_assert_cmpfloat (fabs (last->growth - r->growth), <, 1e-12 * r->growth);
+}
+
+static void
+test_record_64 (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 64, 64, 64, &error);
+  const char *kernels[] = { "lu-cpu-unblocked", "lu-cpu-blocked" };
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
+      g_autoptr (TlLuResult) r = NULL;
+      g_assert_true (tl_lu_factor (kernels[i], a, 16, TL_PIVOTING_PARTIAL, rec, NULL, &r, &error));
+      g_assert_no_error (error);
+      check_against_result (rec, r, a);
+      if (i == 1)
+        {
+          g_assert_cmpuint (rec->blocks->len, ==, 4);
+          const TlLuBlockStep *b = &g_array_index (rec->blocks, TlLuBlockStep, 1);
+          g_assert_cmpuint (b->k0, ==, 16);
+          g_assert_cmpuint (b->upd_row0, ==, 32);
+          g_assert_cmpuint (b->upd_rows, ==, 32);
+          g_assert_cmpint (b->phase_ns[TL_LU_PHASE_GEMM], >, 0);
+        }
+      else
+        g_assert_cmpuint (rec->blocks->len, ==, 0);
+      /* snapshots: the input first, the packed L\U last, whole at n = 64 */
+      g_assert_cmpuint (rec->snapshots->len, >=, 3);
+      const TlLuSnapshot *first = &g_array_index (rec->snapshots, TlLuSnapshot, 0);
+      const TlLuSnapshot *last = &g_array_index (rec->snapshots, TlLuSnapshot, rec->snapshots->len - 1);
+      g_assert_cmpuint (first->after_steps, ==, 0);
+      g_assert_cmpuint (last->after_steps, ==, 64);
+      g_assert_cmpuint (first->pool_r, ==, 1);
+      for (guint t = 0; t < 64 * 64; t++)
+        {
+          g_assert_cmpfloat (first->data[t], ==, tl_matrix_get (a, t / 64, t % 64));
+          g_assert_cmpfloat (last->data[t], ==, tl_matrix_get (r->lu, t / 64, t % 64));
+        }
+
+      /* JSON round trip */
+      g_autoptr (JsonNode) node = tl_lu_recorder_to_json (rec);
+      g_autoptr (TlLuRecorder) back = tl_lu_recorder_from_json (node, &error);
+      g_assert_no_error (error);
+      check_against_result (back, r, a);
+      g_assert_cmpuint (back->snapshots->len, ==, rec->snapshots->len);
+      g_assert_cmpuint (back->blocks->len, ==, rec->blocks->len);
+      g_assert_cmpstr (back->kernel_id, ==, kernels[i]);
+    }
+}
+
+/* above 512 everything is pooled; a pooled cell is the max |a| of its window */
+static void
+test_pooled (void)
+{
+  g_autoptr (GError) error = NULL;
+  gsize n = 600;
+  g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT32, n, n, 6, &error);
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (8);
+  g_autoptr (TlLuResult) r = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-blocked", a, 64, TL_PIVOTING_PARTIAL, rec, NULL, &r, &error));
+  g_assert_cmpuint (rec->steps->len, ==, n);
+  g_assert_cmpuint (rec->snapshots->len, <=, 8);
+  g_assert_cmpuint (rec->snapshots->len, >=, 2);
+  const TlLuSnapshot *s0 = &g_array_index (rec->snapshots, TlLuSnapshot, 0);
+  g_assert_cmpuint (s0->rows, <=, 256);
+  g_assert_cmpuint (s0->cols, <=, 256);
+  g_assert_cmpuint (s0->pool_r, ==, 3);
+  for (guint ci = 0; ci < s0->rows; ci += 37)
+    for (guint cj = 0; cj < s0->cols; cj += 41)
+      {
+        double best = 0;
+        for (gsize i = ci * 3; i < MIN (n, ci * 3 + 3); i++)
+          for (gsize j = cj * 3; j < MIN (n, cj * 3 + 3); j++)
+            best = fmax (best, fabs (tl_matrix_get (a, i, j)));
+        g_assert_cmpfloat (fabs (s0->data[ci * s0->cols + cj]), ==, best);
+      }
+  const TlLuStep *st = &g_array_index (rec->steps, TlLuStep, 0);
+  g_assert_cmpuint (st->column.len, <=, 256);
+  g_assert_cmpuint (st->column.pool, >, 1);
+  for (guint k = 0; k < n; k++)
+    g_assert_cmpint (g_array_index (rec->steps, TlLuStep, k).pivot_row, ==, r->ipiv[k]);
+}
+
+static void
+test_bad_json (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonParser) p = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (p, "{\"kind\":\"lu\",\"schema\":1,\"rows\":\"x\"}", -1, NULL));
+  g_autoptr (TlLuRecorder) r = tl_lu_recorder_from_json (json_parser_get_root (p), &error);
+  g_assert_null (r);
+  g_assert_error (error, TL_ERROR, TL_ERROR_PARSE);
+  g_clear_error (&error);
+  g_assert_true (json_parser_load_from_data (p, "{\"kind\":\"lu\",\"schema\":99}", -1, NULL));
+  g_assert_null (tl_lu_recorder_from_json (json_parser_get_root (p), &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED);
+  g_clear_error (&error);
+  g_assert_true (json_parser_load_from_data (p, "[1,2]", -1, NULL));
+  g_assert_null (tl_lu_recorder_from_json (json_parser_get_root (p), &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_PARSE);
+}
+
+/* singular input: zero pivots are recorded, det stays 0 */
+static void
+test_singular (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) a = tl_generate ("singular-zero-column:col=3", TL_DTYPE_FLOAT64, 10, 10, 2, &error);
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
+  g_autoptr (TlLuResult) r = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-unblocked", a, 0, TL_PIVOTING_PARTIAL, rec, NULL, &r, &error));
+  g_assert_cmpuint (r->info, ==, 4);
+  g_assert_true (g_array_index (rec->steps, TlLuStep, 3).zero_pivot);
+  g_assert_cmpint (g_array_index (rec->steps, TlLuStep, 9).det_sign, ==, 0);
+  g_assert_cmpuint (rec->info, ==, 4);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/lu-recorder/record-64", test_record_64);
+  g_test_add_func ("/lu-recorder/pooled", test_pooled);
+  g_test_add_func ("/lu-recorder/bad-json", test_bad_json);
+  g_test_add_func ("/lu-recorder/singular", test_singular);
+  return g_test_run ();
+}

@@ -1,0 +1,441 @@
+/* test-lu.c — the Gauss ladder against LAPACK's own test ratios.
+ *
+ * For LAPACK's eleven matrix types of xCHKGE (diagonal, upper and lower
+ * triangular, random with condition 2, first / last / trailing columns
+ * zero, condition √(0.1/ε) and 0.1/ε, scaled near underflow and
+ * overflow), every CPU kernel, both dtypes, sizes 0…200 and block sizes
+ * 1, 3, 20 and the default:
+ *   ‖PA − LU‖₁ / (n ‖A‖₁ ε) < 30          (xGET01)
+ *   ‖B − AX‖₁ / (‖A‖₁ ‖X‖₁ ε) < 30 per column of B (xGET02)
+ *   info = the first zero column for the zero-column types.
+ */
+#include "tl-lu.h"
+#include "tl-solve.h"
+#include "tl-generate.h"
+#include "tl-error.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#define THRESH 30.0
+
+static const gsize sizes[] = { 0, 1, 2, 3, 5, 10, 50, 200 };
+
+static double
+eps_of (TlDtype d)
+{
+  return d == TL_DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
+}
+
+/* LAPACK type number 1..11 → matrix, with expected info (izero). */
+static TlMatrix *
+make_type (int type, TlDtype dtype, gsize n, guint64 seed, gsize *out_izero)
+{
+  g_autoptr (GError) error = NULL;
+  double eps = eps_of (dtype);
+  double kappa = 2.0;
+  if (type == 8)
+    kappa = sqrt (0.1 / eps);
+  else if (type == 9)
+    kappa = 0.1 / eps;
+  /* the generator knows a 1×1 matrix has condition 1 */
+  g_autofree char *spec = n > 1 ? g_strdup_printf ("condition:kappa=%.17g", kappa)
+                                : g_strdup ("random-uniform:lo=0.5,hi=1");
+  TlMatrix *a = tl_generate (spec, TL_DTYPE_FLOAT64, n, n, seed, &error);
+  g_assert_no_error (error);
+  *out_izero = 0;
+  for (gsize i = 0; i < n; i++)
+    for (gsize j = 0; j < n; j++)
+      {
+        double v = tl_matrix_get (a, i, j);
+        if ((type == 1 && i != j) || (type == 2 && i > j) || (type == 3 && i < j))
+          v = 0.0;
+        tl_matrix_set (a, i, j, v);
+      }
+  if (n && (type == 1 || type == 2 || type == 3))
+    /* keep triangular types well conditioned: a dominant diagonal */
+    for (gsize i = 0; i < n; i++)
+      tl_matrix_set (a, i, i, (i % 2 ? -1.0 : 1.0) * (2.0 + (double) i / n));
+  gsize izero = 0;
+  if (type == 5)
+    izero = 1;
+  else if (type == 6)
+    izero = n;
+  else if (type == 7)
+    izero = n / 2 + 1;
+  if (n && izero)
+    {
+      gsize last = type == 5 ? 1 : n;
+      for (gsize j = izero - 1; j < last; j++)
+        for (gsize i = 0; i < n; i++)
+          tl_matrix_set (a, i, j, 0.0);
+      *out_izero = izero;
+    }
+  if (type == 10 || type == 11)
+    {
+      /* LAPACK's xLATB4: 0.25·safmin/ε and its inverse */
+      double safmin = dtype == TL_DTYPE_FLOAT32 ? FLT_MIN : DBL_MIN;
+      double small = 0.25 * safmin / eps, scale = type == 10 ? small : 1.0 / small;
+      for (gsize i = 0; i < n; i++)
+        for (gsize j = 0; j < n; j++)
+          tl_matrix_set (a, i, j, tl_matrix_get (a, i, j) * scale);
+    }
+  TlMatrix *out = tl_matrix_convert (a, dtype, &error);
+  g_assert_no_error (error);
+  tl_matrix_unref (a);
+  return out;
+}
+
+/* xGET01 */
+static double
+factor_ratio (const TlMatrix *a, const TlLuResult *r)
+{
+  gsize n = a->cols;
+  double anorm = tl_matrix_norm (a, TL_NORM_ONE);
+  if (n == 0 || a->rows == 0)
+    return 0.0;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) pa = tl_matrix_convert (a, TL_DTYPE_FLOAT64, &error);
+  tl_lu_apply_pivots (pa, r->ipiv, r->n_ipiv, FALSE);
+  g_autoptr (TlMatrix) lu = tl_lu_reconstruct (r, &error);
+  g_assert_no_error (error);
+  for (gsize i = 0; i < a->rows; i++)
+    for (gsize j = 0; j < n; j++)
+      tl_matrix_set (pa, i, j, tl_matrix_get (pa, i, j) - tl_matrix_get (lu, i, j));
+  double resid = tl_matrix_norm (pa, TL_NORM_ONE);
+  if (anorm == 0.0)
+    return resid == 0.0 ? 0.0 : 1.0 / eps_of (a->dtype);
+  /* scale in two steps as xGET01 does, so tiny norms don't underflow */
+  return ((resid / (double) n) / anorm) / eps_of (a->dtype);
+}
+
+/* xGET02, max over the columns of B */
+static double
+solve_ratio (const TlMatrix *a, const TlMatrix *x, const TlMatrix *b)
+{
+  gsize n = a->rows;
+  double anorm = tl_matrix_norm (a, TL_NORM_ONE), worst = 0.0;
+  for (gsize c = 0; c < b->cols; c++)
+    {
+      double rn = 0.0, xn = 0.0;
+      for (gsize i = 0; i < n; i++)
+        {
+          double s = tl_matrix_get (b, i, c);
+          for (gsize j = 0; j < n; j++)
+            s -= tl_matrix_get (a, i, j) * tl_matrix_get (x, j, c);
+          rn += fabs (s);
+          xn += fabs (tl_matrix_get (x, i, c));
+        }
+      double ratio = (anorm == 0.0 || xn == 0.0) ? (rn == 0.0 ? 0.0 : INFINITY)
+                                                 : ((rn / anorm) / xn) / eps_of (a->dtype);
+      worst = fmax (worst, ratio);
+    }
+  return worst;
+}
+
+typedef struct
+{
+  const char *kernel;
+  gsize block;
+  const char *gemm;
+} Config;
+
+static const Config configs[] = {
+  { "lu-cpu-unblocked", 0, NULL },
+  { "lu-cpu-blocked", 1, NULL },
+  { "lu-cpu-blocked", 3, NULL },
+  { "lu-cpu-blocked", 20, NULL },
+  { "lu-cpu-blocked", 0, NULL },          /* the default block */
+  { "lu-cpu-blocked", 20, "cpu-blocked" }, /* Tilelab's GEMM for the update */
+  { "lu-lapack", 0, NULL },
+};
+
+static void
+test_lapack_types (void)
+{
+  g_autoptr (GError) error = NULL;
+  guint checked = 0;
+  for (int dt = TL_DTYPE_FLOAT32; dt <= TL_DTYPE_FLOAT64; dt++)
+    for (guint si = 0; si < G_N_ELEMENTS (sizes); si++)
+      for (int type = 1; type <= 11; type++)
+        {
+          gsize n = sizes[si], izero = 0;
+          if (type >= 5 && type <= 7 && n == 0)
+            continue;
+          g_autoptr (TlMatrix) a = make_type (type, dt, n, 1000 + 17 * si + type, &izero);
+          /* B: random n×3 right-hand sides, never zeros */
+          g_autoptr (TlMatrix) b = tl_generate ("random-uniform:lo=0.5,hi=2", dt, n, 3,
+                                                99 + type, &error);
+          g_assert_no_error (error);
+          if (type == 10 || type == 11)
+            {
+              double s = tl_matrix_norm (a, TL_NORM_MAX);
+              for (gsize i = 0; i < n; i++)
+                for (gsize j = 0; j < 3; j++)
+                  tl_matrix_set (b, i, j, tl_matrix_get (b, i, j) * s);
+            }
+          for (guint ci = 0; ci < G_N_ELEMENTS (configs); ci++)
+            {
+              if (n == 200 && configs[ci].block == 1)
+                continue;
+              TlLuOptions opt = { 0 };
+              opt.kernel_id = configs[ci].kernel;
+              opt.block_size = configs[ci].block;
+              opt.gemm = configs[ci].gemm;
+              opt.pivoting = TL_PIVOTING_PARTIAL;
+              g_autoptr (TlLuResult) r = NULL;
+              g_assert_true (tl_lu_factor_full (&opt, a, NULL, NULL, &r, &error));
+              g_assert_no_error (error);
+              g_assert_cmpuint (r->n_ipiv, ==, n);
+              g_assert_cmpuint (r->info, ==, izero);
+              g_assert_false (r->breakdown);
+              double fr = factor_ratio (a, r);
+              if (!(fr < THRESH))
+                g_error ("%s b=%zu %s n=%zu type %d: ‖PA−LU‖ ratio %g", configs[ci].kernel,
+                         configs[ci].block, tl_dtype_name (dt), n, type, fr);
+              if (izero == 0)
+                {
+                  g_autoptr (TlMatrix) x = tl_lu_solve (r, b, &error);
+                  g_assert_no_error (error);
+                  double sr = solve_ratio (a, x, b);
+                  if (!(sr < THRESH))
+                    g_error ("%s b=%zu %s n=%zu type %d: ‖B−AX‖ ratio %g", configs[ci].kernel,
+                             configs[ci].block, tl_dtype_name (dt), n, type, sr);
+                }
+              else
+                {
+                  g_autoptr (TlMatrix) x = tl_lu_solve (r, b, &error);
+                  g_assert_error (error, TL_ERROR, TL_ERROR_SINGULAR);
+                  g_clear_error (&error);
+                  g_assert_null (x);
+                  g_assert_cmpint (r->det_sign, ==, 0);
+                  g_assert_cmpfloat (r->det, ==, 0.0);
+                }
+              checked++;
+            }
+        }
+  g_test_message ("%u factorisations checked", checked);
+}
+
+/* rectangular: tall and wide, ratio and info */
+static void
+test_rectangular (void)
+{
+  g_autoptr (GError) error = NULL;
+  const gsize shapes[][2] = { { 7, 3 }, { 3, 7 }, { 60, 25 }, { 25, 60 }, { 1, 5 }, { 5, 1 } };
+  for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+    for (int dt = TL_DTYPE_FLOAT32; dt <= TL_DTYPE_FLOAT64; dt++)
+      {
+        g_autoptr (TlMatrix) a = tl_generate ("random-uniform", dt, shapes[s][0], shapes[s][1],
+                                              7 + s, &error);
+        g_assert_no_error (error);
+        for (guint ci = 0; ci < G_N_ELEMENTS (configs); ci++)
+          {
+            g_autoptr (TlLuResult) r = NULL;
+            TlLuOptions opt = { configs[ci].kernel, configs[ci].block, TL_PIVOTING_PARTIAL,
+                                configs[ci].gemm, 0 };
+            g_assert_true (tl_lu_factor_full (&opt, a, NULL, NULL, &r, &error));
+            g_assert_cmpuint (r->info, ==, 0);
+            g_assert_cmpfloat (factor_ratio (a, r), <, THRESH);
+            g_assert_cmpint (r->det_sign, ==, 0); /* no determinant for rectangles */
+            g_assert_true (isnan (r->log_abs_det));
+          }
+      }
+}
+
+/* determinant: against LAPACK's log-det, a diagonal with known det, 0 when singular */
+static void
+test_determinant (void)
+{
+  g_autoptr (GError) error = NULL;
+  for (gsize n = 1; n <= 120; n += 17)
+    for (int dt = TL_DTYPE_FLOAT32; dt <= TL_DTYPE_FLOAT64; dt++)
+      {
+        g_autoptr (TlMatrix) a = tl_generate ("random-normal", dt, n, n, 500 + n, &error);
+        g_autoptr (TlLuResult) ref = NULL;
+        g_assert_true (tl_lu_factor ("lu-lapack", a, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &ref, &error));
+        for (guint ci = 0; ci < G_N_ELEMENTS (configs); ci++)
+          {
+            g_autoptr (TlLuResult) r = NULL;
+            TlLuOptions opt = { configs[ci].kernel, configs[ci].block, TL_PIVOTING_PARTIAL,
+                                configs[ci].gemm, 0 };
+            g_assert_true (tl_lu_factor_full (&opt, a, NULL, NULL, &r, &error));
+            g_assert_cmpint (r->det_sign, ==, ref->det_sign);
+            double tol = (dt == TL_DTYPE_FLOAT32 ? 1e-4 : 1e-11) * (n + 1);
+            g_assert_cmpfloat (fabs (r->log_abs_det - ref->log_abs_det), <, tol);
+            if (r->det_finite)
+              g_assert_cmpfloat (fabs (r->det - ref->det), <=, tol * fabs (ref->det));
+          }
+      }
+
+  /* a diagonal matrix with entries 10^±300: det = 1e6 exactly in log form,
+   * though the running product would overflow */
+  gsize n = 8;
+  g_autoptr (TlMatrix) d = tl_matrix_new_zeroed (TL_DTYPE_FLOAT64, n, n, &error);
+  double expect_log = 0.0;
+  for (gsize i = 0; i < n; i++)
+    {
+      double v = (i % 2 ? 1e-300 : 1e300) * (i + 1) * (i == 3 ? -1 : 1);
+      tl_matrix_set (d, (i + 1) % n, i, v); /* a cyclic shift: one permutation of odd parity? */
+      expect_log += log (fabs (v));
+    }
+  g_autoptr (TlLuResult) r = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-blocked", d, 3, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error));
+  /* cyclic shift of 8 = 7 transpositions (odd), one negative entry: +1 */
+  g_assert_cmpint (r->det_sign, ==, 1);
+  g_assert_cmpfloat (fabs (r->log_abs_det - expect_log), <, 1e-12 * fabs (expect_log) + 1e-12);
+  g_assert_true (r->det_finite);
+  g_assert_cmpfloat (fabs (r->det - exp (expect_log)), <, 1e-10 * exp (expect_log));
+
+  /* 300 × diag(1e10): det = 1e3000, not representable; sign and log are */
+  g_autoptr (TlMatrix) big = tl_matrix_new_zeroed (TL_DTYPE_FLOAT64, 300, 300, &error);
+  for (gsize i = 0; i < 300; i++)
+    tl_matrix_set (big, i, i, i == 7 ? -1e10 : 1e10);
+  g_autoptr (TlLuResult) rb = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-unblocked", big, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &rb, &error));
+  g_assert_cmpint (rb->det_sign, ==, -1);
+  g_assert_false (rb->det_finite);
+  g_assert_cmpfloat (fabs (rb->log_abs_det - 3000 * log (10.0)), <, 1e-9);
+
+  /* singular: det 0, log −inf */
+  g_autoptr (TlMatrix) s = tl_generate ("rank-deficient:rank=4", TL_DTYPE_FLOAT64, 6, 6, 3, &error);
+  for (gsize j = 0; j < 6; j++)
+    tl_matrix_set (s, 2, j, 0.0); /* a zero row makes it exactly singular in LU too */
+  for (gsize i = 0; i < 6; i++)
+    tl_matrix_set (s, i, 4, 0.0);
+  g_autoptr (TlLuResult) rs = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-blocked", s, 2, TL_PIVOTING_PARTIAL, NULL, NULL, &rs, &error));
+  g_assert_cmpuint (rs->info, >, 0);
+  g_assert_cmpint (rs->det_sign, ==, 0);
+  g_assert_cmpfloat (rs->det, ==, 0.0);
+  g_assert_true (isinf (rs->log_abs_det) && rs->log_abs_det < 0);
+}
+
+/* the Hilbert matrix: det H6 = 1/186313420339200000 ≈ 5.3673e-18 */
+static void
+test_hilbert (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) h = tl_generate ("hilbert", TL_DTYPE_FLOAT64, 6, 6, 0, &error);
+  g_assert_no_error (error);
+  g_autoptr (TlLuResult) r = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-blocked", h, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error));
+  double exact = 1.0 / 186313420339200000.0;
+  g_assert_cmpint (r->det_sign, ==, 1);
+  g_assert_cmpfloat (fabs (r->det - exact) / exact, <, 1e-8);
+  g_assert_cmpfloat (fabs (r->log_abs_det - log (exact)), <, 1e-8);
+}
+
+/* pivoting none: fine on diagonally dominant matrices, growth and
+ * breakdown where it must fail */
+static void
+test_no_pivoting (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) dd = tl_generate ("diagonally-dominant", TL_DTYPE_FLOAT64, 40, 40, 5, &error);
+  const char *kernels[] = { "lu-cpu-unblocked", "lu-cpu-blocked" };
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr (TlLuResult) r = NULL;
+      g_assert_true (tl_lu_factor (kernels[k], dd, 7, TL_PIVOTING_NONE, NULL, NULL, &r, &error));
+      g_assert_cmpuint (r->n_swaps, ==, 0);
+      g_assert_cmpfloat (factor_ratio (dd, r), <, THRESH);
+    }
+
+  /* a tiny pivot: growth ~ 1/δ without pivoting, ≤ 2 with it */
+  double data[] = { 1e-12, 1, 1, 1 };
+  g_autoptr (TlMatrix) t = tl_matrix_new (TL_DTYPE_FLOAT64, 2, 2, &error);
+  for (int i = 0; i < 4; i++)
+    tl_matrix_set (t, i / 2, i % 2, data[i]);
+  g_autoptr (TlLuResult) rn = NULL, rp = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-unblocked", t, 0, TL_PIVOTING_NONE, NULL, NULL, &rn, &error));
+  g_assert_true (tl_lu_factor ("lu-cpu-unblocked", t, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &rp, &error));
+  g_assert_cmpfloat (rn->growth, >, 1e11);
+  g_assert_cmpfloat (rp->growth, <=, 2.0);
+
+  /* [[0 1] [1 0]]: no pivot without a swap: breakdown, info 1 */
+  g_autoptr (TlMatrix) z = tl_matrix_new_zeroed (TL_DTYPE_FLOAT32, 2, 2, &error);
+  tl_matrix_set (z, 0, 1, 1);
+  tl_matrix_set (z, 1, 0, 1);
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr (TlLuResult) r = NULL;
+      g_assert_true (tl_lu_factor (kernels[k], z, 1, TL_PIVOTING_NONE, NULL, NULL, &r, &error));
+      g_assert_true (r->breakdown);
+      g_assert_cmpuint (r->info, ==, 1);
+      g_assert_false (r->det_finite);
+    }
+  /* LAPACK cannot run without pivoting: a clear error */
+  g_autoptr (TlLuResult) rl = NULL;
+  g_assert_false (tl_lu_factor ("lu-lapack", z, 0, TL_PIVOTING_NONE, NULL, NULL, &rl, &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_INVALID);
+}
+
+static void
+test_bad_input (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 5, 5, 1, &error);
+  tl_matrix_set (a, 3, 1, NAN);
+  g_autoptr (TlLuResult) r = NULL;
+  g_assert_false (tl_lu_factor ("lu-cpu-blocked", a, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "row 4, column 2"));
+  g_clear_error (&error);
+  tl_matrix_set (a, 3, 1, -INFINITY);
+  g_assert_false (tl_lu_factor ("lu-cpu-unblocked", a, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error));
+  g_assert_nonnull (strstr (error->message, "-Inf"));
+  g_clear_error (&error);
+
+  g_autoptr (TlMatrix) i32 = tl_generate ("random-int", TL_DTYPE_INT32, 4, 4, 1, &error);
+  g_assert_false (tl_lu_factor ("lu-cpu-blocked", i32, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED);
+  g_clear_error (&error);
+
+  g_assert_false (tl_lu_factor ("lu-nonsense", a, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_INVALID);
+  g_clear_error (&error);
+
+  /* the solver: right-hand sides that don't match */
+  g_autoptr (TlMatrix) ok = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 5, 5, 2, &error);
+  g_assert_true (tl_lu_factor ("lu-cpu-blocked", ok, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error));
+  g_autoptr (TlMatrix) b = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 4, 2, 2, &error);
+  g_autoptr (TlMatrix) x = tl_lu_solve (r, b, &error);
+  g_assert_null (x);
+  g_assert_error (error, TL_ERROR, TL_ERROR_SHAPE);
+}
+
+/* the registry: every row is complete and findable; GPU rows say no
+ * device (or run) rather than crash */
+static void
+test_registry (void)
+{
+  g_assert_cmpuint (tl_lu_kernel_count (), >=, 7);
+  for (guint i = 0; i < tl_lu_kernel_count (); i++)
+    {
+      const TlLuKernelInfo *k = tl_lu_kernel_get (i);
+      g_assert_nonnull (k->title);
+      g_assert_nonnull (k->lesson);
+      g_assert_true (k->dtypes != 0);
+      g_assert_true (tl_lu_kernel_find (k->id) == k);
+      g_autofree char *path = g_build_filename (g_getenv ("TL_SOURCE_DIR") ? g_getenv ("TL_SOURCE_DIR") : ".",
+                                                k->source_path, NULL);
+      if (k->backend == TL_BACKEND_CPU)
+        g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/lu/lapack-types", test_lapack_types);
+  g_test_add_func ("/lu/rectangular", test_rectangular);
+  g_test_add_func ("/lu/determinant", test_determinant);
+  g_test_add_func ("/lu/hilbert", test_hilbert);
+  g_test_add_func ("/lu/no-pivoting", test_no_pivoting);
+  g_test_add_func ("/lu/bad-input", test_bad_input);
+  g_test_add_func ("/lu/registry", test_registry);
+  return g_test_run ();
+}

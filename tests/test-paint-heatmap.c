@@ -1,0 +1,244 @@
+/* test-paint-heatmap.c — a known matrix puts known colours at known pixels. */
+#include <math.h>
+#include "tl-paint-heatmap.h"
+#include "paint-test-util.h"
+
+static const double scales[] = { 1.0, 2.0 };
+
+static TlMatrix *
+known_matrix (gsize rows, gsize cols)
+{
+  TlMatrix *m = tl_matrix_new (TL_DTYPE_FLOAT32, rows, cols, NULL);
+  for (gsize i = 0; i < rows; i++)
+    for (gsize j = 0; j < cols; j++)
+      tl_matrix_set (m, i, j, tl_test_random (-4.0, 4.0));
+  return m;
+}
+
+static cairo_surface_t *
+paint (const TlHeatmapModel *model, const TlPaintStyle *style, int w, int h)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (s);
+  tl_paint_heatmap (cr, model, style, w, h);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  return s;
+}
+
+static void
+cell_centre (const TlHeatmapLayout *lay, double i, double j, double *x, double *y)
+{
+  *x = lay->plot_x + (j + 0.5 - lay->view_col0) * lay->px_per_col;
+  *y = lay->plot_y + (i + 0.5 - lay->view_row0) * lay->px_per_row;
+}
+
+/* cells only: a 4×6 matrix in 60×40 style units gives 10-unit cells */
+static void
+test_cells (void)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (scales); k++)
+    {
+      double sc = scales[k];
+      TlPaintStyle style;
+      tl_paint_style_init (&style, sc);
+      g_autoptr (TlMatrix) m = known_matrix (4, 6);
+      tl_matrix_set (m, 2, 3, NAN);
+      g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, 1000, 1000, TL_POOL_MEAN, NULL, NULL);
+      TlHeatmapModel model;
+      tl_heatmap_model_init (&model);
+      model.grid = g;
+      model.show_axes = FALSE;
+      model.show_colorbar = FALSE;
+      tl_color_scale_init_auto (&model.scale, g->min, g->max);
+      g_assert_cmpint (model.scale.map, ==, TL_COLORMAP_RDBU);
+
+      cairo_surface_t *s = paint (&model, &style, (int) (60 * sc), (int) (40 * sc));
+      for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 6; j++)
+          {
+            double x = (j + 0.5) * 10 * sc, y = (i + 0.5) * 10 * sc;
+            guint32 want = tl_color_scale_argb (&model.scale, tl_matrix_get (m, i, j));
+            tl_assert_pixel_near (s, x, y, want, 0);
+            /* and the cell's corners (one pixel in) have the same colour */
+            tl_assert_pixel_near (s, j * 10 * sc + 1, i * 10 * sc + 1, want, 0);
+            tl_assert_pixel_near (s, (j + 1) * 10 * sc - 2, (i + 1) * 10 * sc - 2, want, 0);
+          }
+      tl_assert_pixel_near (s, 3.5 * 10 * sc, 2.5 * 10 * sc, TL_COLOR_NAN_ARGB, 0);
+
+      /* the layout maps pixels back to the same cells */
+      TlHeatmapLayout lay;
+      gsize r, c;
+      tl_paint_heatmap_layout (&model, &style, 60 * sc, 40 * sc, &lay);
+      g_assert_true (tl_heatmap_layout_cell_at (&lay, &model, 3.5 * 10 * sc, 1.5 * 10 * sc, &r, &c));
+      g_assert_cmpuint (r, ==, 1);
+      g_assert_cmpuint (c, ==, 3);
+      cairo_surface_destroy (s);
+    }
+}
+
+/* with title, axes and colorbar: cells land where the layout says, the
+ * colorbar shows both ends of the map */
+static void
+test_full (void)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (scales); k++)
+    {
+      double sc = scales[k];
+      TlPaintStyle style;
+      tl_paint_style_init (&style, sc);
+      g_autoptr (TlMatrix) m = known_matrix (7, 5);
+      for (gsize i = 0; i < 7; i++)
+        for (gsize j = 0; j < 5; j++)
+          tl_matrix_set (m, i, j, fabs (tl_matrix_get (m, i, j)) + 0.1); /* non-negative: viridis */
+      g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, 1000, 1000, TL_POOL_MEAN, NULL, NULL);
+      TlHeatmapModel model;
+      tl_heatmap_model_init (&model);
+      model.grid = g;
+      model.title = "A";
+      model.units = "value";
+      tl_color_scale_init_auto (&model.scale, g->min, g->max);
+      g_assert_cmpint (model.scale.map, ==, TL_COLORMAP_VIRIDIS);
+
+      int w = (int) (420 * sc), h = (int) (360 * sc);
+      cairo_surface_t *s = paint (&model, &style, w, h);
+      TlHeatmapLayout lay;
+      tl_paint_heatmap_layout (&model, &style, w, h, &lay);
+      g_assert_cmpfloat (lay.px_per_row, ==, lay.px_per_col);
+      g_assert_cmpfloat (lay.plot_y, >, 0);       /* room for title and column indices */
+      g_assert_cmpfloat (lay.plot_x, >, 0);       /* room for row indices */
+      g_assert_cmpfloat (lay.cb_w, >, 0);
+      g_assert_cmpfloat (lay.cb_x, >=, lay.plot_x + lay.plot_w);
+
+      for (int i = 0; i < 7; i++)
+        for (int j = 0; j < 5; j++)
+          {
+            double x, y;
+            cell_centre (&lay, i, j, &x, &y);
+            tl_assert_pixel_near (s, x, y, tl_color_scale_argb (&model.scale, tl_matrix_get (m, i, j)), 0);
+          }
+
+      /* colorbar: top is viridis(1), bottom viridis(0) */
+      double bx = lay.cb_x + 11 * sc;
+      tl_assert_pixel_near (s, bx, lay.cb_y + lay.cb_h * 0.5 - lay.cb_h * 0.45, tl_test_rgb (253, 231, 37), 20);
+      tl_assert_pixel_near (s, bx, lay.cb_y + lay.cb_h * 0.97 - 12 * sc, tl_test_rgb (68, 1, 84), 20);
+
+      /* the title is drawn: some dark pixels in the top band */
+      gboolean ink = FALSE;
+      for (int y = 0; y < lay.plot_y * 0.4 && !ink; y++)
+        for (int x = (int) lay.plot_x; x < lay.plot_x + 40 * sc && !ink; x++)
+          ink = tl_test_pixel_distance (tl_test_pixel (s, x, y), tl_test_rgb (255, 255, 255)) > 120;
+      g_assert_true (ink);
+      cairo_surface_destroy (s);
+    }
+}
+
+/* pooling: 1000×600 to at most 100×100 draws the pooled cells */
+static void
+test_pooled_and_zoom (void)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (scales); k++)
+    {
+      double sc = scales[k];
+      TlPaintStyle style;
+      tl_paint_style_init (&style, sc);
+      g_autoptr (TlMatrix) m = known_matrix (1000, 600);
+      g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, 100, 100, TL_POOL_MAX_ABS, NULL, NULL);
+      g_assert_cmpuint (g->factor_r, ==, 10);
+      g_assert_cmpuint (g->factor_c, ==, 6);
+      TlHeatmapModel model;
+      tl_heatmap_model_init (&model);
+      model.grid = g;
+      model.show_axes = FALSE;
+      model.show_colorbar = FALSE;
+      tl_color_scale_init_auto (&model.scale, g->min, g->max);
+
+      /* zoom: rows 100–199, cols 60–179 into 120×100 units → 1 unit per element */
+      model.view_row0 = 100;
+      model.view_col0 = 60;
+      model.view_rows = 100;
+      model.view_cols = 120;
+      cairo_surface_t *s = paint (&model, &style, (int) (120 * sc), (int) (100 * sc));
+      for (int gr = 10; gr < 20; gr++)
+        for (int gc = 10; gc < 30; gc++)
+          {
+            /* pooled cell (gr, gc) covers rows gr·10…, cols gc·6… */
+            double x = ((gc * 6 + 3) - 60) * sc, y = ((gr * 10 + 5) - 100) * sc;
+            tl_assert_pixel_near (s, x, y, tl_color_scale_argb (&model.scale, tl_pooled_grid_get (g, gr, gc)), 0);
+          }
+      cairo_surface_destroy (s);
+    }
+}
+
+/* tile grid and linked-hover highlight change exactly the pixels they should */
+static void
+test_overlays (void)
+{
+  for (guint k = 0; k < G_N_ELEMENTS (scales); k++)
+    {
+      double sc = scales[k];
+      TlPaintStyle style;
+      tl_paint_style_init (&style, sc);
+      g_autoptr (TlMatrix) m = tl_matrix_new (TL_DTYPE_FLOAT64, 32, 32, NULL);
+      double v = tl_test_random (1.0, 2.0);
+      tl_matrix_fill (m, v);
+      tl_matrix_set (m, 0, 0, 0.0); /* a range, so the colour is not mid-map by accident */
+      g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, 1000, 1000, TL_POOL_MEAN, NULL, NULL);
+      TlHeatmapModel model;
+      tl_heatmap_model_init (&model);
+      model.grid = g;
+      model.show_axes = FALSE;
+      model.show_colorbar = FALSE;
+      model.tile_m = model.tile_n = 8;
+      model.show_tiles = TRUE;
+      model.highlight_row = 20;
+      tl_color_scale_init_auto (&model.scale, 0.0, 2.0);
+      guint32 cell = tl_color_scale_argb (&model.scale, v);
+
+      /* 10 units per element */
+      cairo_surface_t *s = paint (&model, &style, (int) (320 * sc), (int) (320 * sc));
+      /* tile boundary at column 8 → x = 80 units: not the cell colour */
+      g_assert_cmpint (tl_test_pixel_distance (tl_test_pixel (s, 80 * sc, 45 * sc), cell), >, 30);
+      /* inside a tile: the cell colour */
+      tl_assert_pixel_near (s, 45 * sc, 45 * sc, cell, 0);
+      /* highlighted row 20 (y 200–210 units) is tinted, row 10 is not */
+      g_assert_cmpint (tl_test_pixel_distance (tl_test_pixel (s, 45 * sc, 205 * sc), cell), >, 20);
+      tl_assert_pixel_near (s, 45 * sc, 105 * sc, cell, 0);
+
+      /* the same without overlays: all plain */
+      model.show_tiles = FALSE;
+      model.highlight_row = -1;
+      model.highlight_col = 3;
+      cairo_surface_t *t = paint (&model, &style, (int) (320 * sc), (int) (320 * sc));
+      tl_assert_pixel_near (t, 80 * sc + 3, 45 * sc, cell, 0);
+      tl_assert_pixel_near (t, 45 * sc, 205 * sc, cell, 0);
+      g_assert_cmpint (tl_test_pixel_distance (tl_test_pixel (t, 35 * sc, 205 * sc), cell), >, 20);
+      cairo_surface_destroy (s);
+      cairo_surface_destroy (t);
+    }
+}
+
+static void
+test_empty (void)
+{
+  TlPaintStyle style;
+  TlHeatmapModel model;
+  tl_paint_style_init (&style, 1);
+  tl_heatmap_model_init (&model);
+  model.empty_text = "No matrix";
+  cairo_surface_t *s = paint (&model, &style, 200, 100);
+  tl_assert_pixel_near (s, 2, 2, tl_test_rgb (255, 255, 255), 0);
+  cairo_surface_destroy (s);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/heatmap/cells", test_cells);
+  g_test_add_func ("/heatmap/full", test_full);
+  g_test_add_func ("/heatmap/pooled-zoom", test_pooled_and_zoom);
+  g_test_add_func ("/heatmap/overlays", test_overlays);
+  g_test_add_func ("/heatmap/empty", test_empty);
+  return g_test_run ();
+}
