@@ -35,6 +35,7 @@
 
 #define TILE 64   /* C tile edge of cpu-blocked */
 #define KC 256    /* k-block: rows of the packed B panel */
+#define MAX_THREADS 256
 
 typedef struct
 {
@@ -253,7 +254,8 @@ run_blocked (const Problem *p, GError **error)
     return !cancelled (p->cancellable, error);
 
   guint n_threads = p->n_threads ? p->n_threads : g_get_num_processors ();
-  n_threads = MIN (n_threads, s.n_tiles);
+  /* no more threads than tiles, and a sane ceiling for oversubscription */
+  n_threads = MIN (MIN (n_threads, s.n_tiles), MAX_THREADS);
   s.records = g_new0 (TlCpuTileRecord, s.n_tiles);
   s.done = g_new0 (gboolean, s.n_tiles);
   Worker *workers = g_new0 (Worker, n_threads);
@@ -322,6 +324,24 @@ run_openblas (const Problem *p, GError **error)
     cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0,
                  p->a->data, lda, p->b->data, ldb, 0.0, p->c->data, ldc);
   return TRUE;
+}
+
+static gpointer
+openblas_info_once (gpointer data)
+{
+  const char *config = openblas_get_config ();
+  const char *core = openblas_get_corename ();
+  if (config == NULL)
+    config = "OpenBLAS";
+  return g_strdup_printf ("%s%s (core %s)", g_str_has_prefix (config, "OpenBLAS") ? "" : "OpenBLAS ",
+                          config, core ? core : "?");
+}
+
+const char *
+tl_cpu_openblas_info (void)
+{
+  static GOnce once = G_ONCE_INIT;
+  return g_once (&once, openblas_info_once, NULL);
 }
 
 /* ---- the table --------------------------------------------------------- */

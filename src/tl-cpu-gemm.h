@@ -47,4 +47,12 @@ gboolean tl_cpu_gemm (const char   *kernel_id,
                       GCancellable *cancellable,
                       GError      **error);
 
+/* The OpenBLAS behind cpu-openblas: its configuration and the CPU core its
+ * kernels were chosen for, e.g. "OpenBLAS 0.3.21 DYNAMIC_ARCH … (core
+ * SkylakeX)".  Core "Prescott" means OpenBLAS did not recognise the CPU
+ * (virtual machines often mask the model) and runs generic kernels several
+ * times slower; OPENBLAS_CORETYPE=SkylakeX (or Haswell) in the environment
+ * before Tilelab starts fixes that.  Run records should carry this line. */
+const char *tl_cpu_openblas_info (void);
+
 G_END_DECLS

@@ -171,6 +171,7 @@ tl_csv_load_data (const char *path, const char *buf, gsize len, GError **error)
   guint first_line = 0;
   char delim = 0;
   gboolean decimal_comma = FALSE, all_int = TRUE, have_header = FALSE;
+  guint64 cap = tl_matrix_byte_cap ();
 
   if (memchr (buf, '\0', len) != NULL)
     {
@@ -241,6 +242,15 @@ tl_csv_load_data (const char *path, const char *buf, gsize len, GError **error)
           g_array_append_val (values, v);
         }
       rows++;
+      /* the table is collected as float64 before its size is known */
+      if ((guint64) values->len * sizeof (double) > cap)
+        {
+          g_autoptr (GError) local = NULL;
+          tl_matrix_check_size (TL_DTYPE_FLOAT64, rows, cols, NULL, &local);
+          tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, line.number, 0, "%s",
+                           local ? local->message : _("the table is too large"));
+          return NULL;
+        }
     }
 
   if (cols == 0)

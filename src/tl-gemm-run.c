@@ -278,7 +278,7 @@ typedef struct
   TlGpuSession *gpu;
   gsize m, k, n;
   TlMatrix *a, *b, *reference;
-  double norm_a, norm_b;
+  double norm_a, norm_b, norm_ref;
   double units_total, units_done; /* progress: one unit per kernel, one for the reference */
   const char *current_id;
   double unit_start, unit_size;
@@ -451,7 +451,7 @@ verify (JobState *s, TlKernelRun *run, const TlMatrix *c)
   run->max_abs = diff.max_abs;
   run->max_rel = diff.max_rel;
   run->rel_norm = diff.rel_norm;
-  double ref_norm = tl_matrix_norm (s->reference, TL_NORM_FROBENIUS);
+  double ref_norm = s->norm_ref;
   double scale = s->norm_a * s->norm_b;
   double err_norm = diff.n_mismatch_nan ? INFINITY : diff.rel_norm * ref_norm;
   if (ref_norm == 0.0)
@@ -842,6 +842,7 @@ gemm_run (JobState *s, GError **error)
     return NULL;
   s->norm_a = tl_matrix_norm (s->a, TL_NORM_FROBENIUS);
   s->norm_b = tl_matrix_norm (s->b, TL_NORM_FROBENIUS);
+  s->norm_ref = tl_matrix_norm (s->reference, TL_NORM_FROBENIUS);
   tl_matrix_stats (s->a, &record->a_stats);
   tl_matrix_stats (s->b, &record->b_stats);
   tl_matrix_stats (s->reference, &record->reference_stats);

@@ -438,6 +438,10 @@ test_registry (void)
       g_assert_true (k->dtypes & TL_DTYPE_BIT (TL_DTYPE_FLOAT32));
       g_assert_cmpint (k->records_tiles, ==, k->tile > 0);
     }
+  const char *blas = tl_cpu_openblas_info ();
+  g_assert_true (g_str_has_prefix (blas, "OpenBLAS "));
+  g_assert_nonnull (strstr (blas, "(core "));
+  g_assert_true (blas == tl_cpu_openblas_info ());
 }
 
 int

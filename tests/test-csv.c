@@ -153,6 +153,33 @@ test_errors (void)
   io_test_rmdir (dir);
 }
 
+/* A table larger than the memory cap is refused with its line, before
+ * the whole of it is collected. */
+static void
+test_cap (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autofree char *dir = io_test_tmpdir ();
+      g_autoptr (GString) text = g_string_new (NULL);
+      for (int i = 0; i < 100; i++)
+        g_string_append (text, "1,2,3,4\n");
+      g_autofree char *p = io_test_write (dir, "big.csv", text->str, text->len);
+      /* 40 rows × 4 values × 8 bytes = 1280 bytes fit, 41 rows do not */
+      io_test_expect_error (p, TL_FORMAT_AUTO, TL_ERROR_TOO_LARGE, ":41:");
+      io_test_rmdir (dir);
+      return;
+    }
+  g_autofree char *env = g_strdup (g_getenv ("TL_MAX_MATRIX_BYTES"));
+  g_setenv ("TL_MAX_MATRIX_BYTES", "1280", TRUE);
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDOUT | G_TEST_SUBPROCESS_INHERIT_STDERR);
+  if (env)
+    g_setenv ("TL_MAX_MATRIX_BYTES", env, TRUE);
+  else
+    g_unsetenv ("TL_MAX_MATRIX_BYTES");
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -161,5 +188,6 @@ main (int argc, char **argv)
   g_test_add_func ("/csv/dialects", test_dialects);
   g_test_add_func ("/csv/locale", test_locale);
   g_test_add_func ("/csv/errors", test_errors);
+  g_test_add_func ("/csv/cap", test_cap);
   return g_test_run ();
 }

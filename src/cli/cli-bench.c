@@ -303,9 +303,10 @@ tl_cli_bench (int argc, char **argv)
                               first->tilelab_version);
       g_string_append_printf (md, "- Command: `%s`\n", command_line);
       g_string_append_printf (md, "- %s, %d timed runs after %d warm-ups (median)%s; inputs "
-                                  "random-uniform in [-1, 1], seeds 42 and 43\n\n",
+                                  "from the generator %s, seeds 42 and 43\n\n",
                               tl_dtype_name (dtype), repeats, warmups,
-                              flush_l2 ? ", L2 flushed before each run" : "");
+                              flush_l2 ? ", L2 flushed before each run" : "",
+                              first->job->a.generator ? first->job->a.generator : "?");
       g_string_append (md, "| size m×k×n | kernel | median ms | GFLOP/s | % of reference | "
                            "error (rel) | check |\n|---|---|---:|---:|---:|---:|---|\n");
       for (guint i = 0; i < records->len; i++)

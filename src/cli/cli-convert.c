@@ -46,6 +46,7 @@ tl_cli_convert (int argc, char **argv)
       N_("Allow rounding when converting to int32"), NULL },
     { NULL }
   };
+  g_set_prgname ("tilelab-cli convert");
   g_autoptr (GOptionContext) context = g_option_context_new (_("IN OUT — convert a matrix file"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,

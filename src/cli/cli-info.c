@@ -42,6 +42,7 @@ tl_cli_info (int argc, char **argv)
       N_("Read the files as F: mtx, npy, csv or text (default: by content and name)"), "F" },
     { NULL }
   };
+  g_set_prgname ("tilelab-cli info");
   g_autoptr (GOptionContext) context = g_option_context_new (_("FILE… — describe matrix files"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,

@@ -1,0 +1,302 @@
+/* test-gui.c — the window under Xvfb: launch, generate, run, cancel, bad input.
+ *
+ * One application and one window for all cases, as a user would go
+ * through them.  Exits 77 (skip) without a display.
+ */
+#include <math.h>
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "tl-application.h"
+#include "tl-record.h"
+#include "tl-window.h"
+
+static TlApplication *app;
+static TlWindow *win;
+
+typedef gboolean (*Cond) (gpointer data);
+
+static gboolean
+wait_until (Cond cond, gpointer data, double seconds)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+  while (!cond (data))
+    {
+      if (g_get_monotonic_time () > end)
+        return FALSE;
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  return TRUE;
+}
+
+static gboolean
+is_mapped (gpointer data)
+{
+  return gtk_widget_get_mapped (GTK_WIDGET (win));
+}
+
+static gboolean
+is_idle (gpointer data)
+{
+  return !tl_window_is_busy (win);
+}
+
+static gboolean
+is_running (gpointer data)
+{
+  return tl_window_is_running (win);
+}
+
+static void
+pump (double seconds)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+  while (g_get_monotonic_time () < end)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+static void
+only_kernels (const char *const *ids)
+{
+  g_auto (GStrv) active = tl_window_get_active_kernels (win);
+  for (guint i = 0; active && active[i]; i++)
+    tl_window_set_kernel_active (win, active[i], FALSE);
+  for (guint i = 0; ids[i]; i++)
+    tl_window_set_kernel_active (win, ids[i], TRUE);
+}
+
+static void
+test_launch (void)
+{
+  gint64 t0 = g_get_monotonic_time ();
+  g_application_activate (G_APPLICATION (app));
+  win = TL_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
+  g_assert_nonnull (win);
+  g_assert_true (wait_until (is_mapped, NULL, 10));
+  g_test_message ("window mapped after %.0f ms", (g_get_monotonic_time () - t0) / 1000.0);
+  g_assert_true (wait_until (is_idle, NULL, 20)); /* the GPU probe ran on its thread */
+  g_assert_null (tl_window_get_source (win, TL_TARGET_A));
+}
+
+static void
+test_generate (void)
+{
+  g_autoptr (GError) error = NULL;
+
+  /* the README's form: both N×N */
+  g_assert_true (tl_window_generate_from_option (win, "random-uniform:64", &error));
+  g_assert_no_error (error);
+  g_assert_true (wait_until (is_idle, NULL, 20));
+  TlMatrix *a = tl_window_get_source (win, TL_TARGET_A);
+  TlMatrix *b = tl_window_get_source (win, TL_TARGET_B);
+  g_assert_nonnull (a);
+  g_assert_nonnull (b);
+  g_assert_cmpuint (a->rows, ==, 64);
+  g_assert_cmpuint (b->cols, ==, 64);
+  g_assert_false (tl_matrix_equal (a, b)); /* different seeds */
+
+  g_assert_false (tl_window_generate_from_option (win, "random-uniform", &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+
+  /* odd shapes through the generator registry */
+  tl_window_generate (win, TL_TARGET_A, "random-uniform:lo=-2,hi=3", 97, 61, TL_DTYPE_FLOAT32, 11);
+  tl_window_generate (win, TL_TARGET_B, "random-normal", 61, 83, TL_DTYPE_FLOAT32, 12);
+  g_assert_true (wait_until (is_idle, NULL, 20));
+  a = tl_window_get_source (win, TL_TARGET_A);
+  b = tl_window_get_source (win, TL_TARGET_B);
+  g_assert_cmpuint (a->rows, ==, 97);
+  g_assert_cmpuint (a->cols, ==, 61);
+  g_assert_cmpuint (b->rows, ==, 61);
+  g_assert_cmpuint (b->cols, ==, 83);
+  g_assert_null (tl_window_get_info_message (win));
+}
+
+static void
+test_run_cpu (void)
+{
+  static const char *const ids[] = { "cpu-naive", "cpu-blocked", "cpu-openblas", NULL };
+  only_kernels (ids);
+  g_auto (GStrv) active = tl_window_get_active_kernels (win);
+  g_assert_cmpuint (g_strv_length (active), ==, 3);
+
+  g_assert_true (tl_window_run (win));
+  g_assert_true (tl_window_is_running (win));
+  g_assert_true (wait_until (is_idle, NULL, 120));
+  g_assert_null (tl_window_get_info_message (win));
+
+  const TlRunRecord *rec = tl_window_get_record (win);
+  g_assert_nonnull (rec);
+  g_assert_cmpuint (rec->runs->len, ==, 3);
+  g_assert_cmpuint (tl_window_get_n_live_results (win), ==, 3); /* arrived one by one */
+  g_assert_cmpuint (tl_window_get_n_bars (win), ==, 3);
+  for (guint i = 0; i < rec->runs->len; i++)
+    {
+      const TlKernelRun *r = rec->runs->pdata[i];
+      g_assert_cmpint (r->status, ==, TL_RUN_OK);
+      g_assert_true (r->verified && r->passed);
+      g_assert_nonnull (r->c);
+      g_assert_cmpuint (r->c->rows, ==, 97);
+      g_assert_cmpuint (r->c->cols, ==, 83);
+      g_assert_cmpfloat (r->time.median, >, 0);
+    }
+  g_assert_nonnull (rec->reference);
+
+  /* the views switch while idle, and back */
+  tl_window_show_view (win, "compare");
+  pump (0.2);
+  tl_window_show_view (win, "device");
+  pump (0.1);
+  tl_window_show_view (win, "matrices");
+  pump (0.2);
+}
+
+static void
+test_cancel (void)
+{
+  static const char *const ids[] = { "cpu-naive", NULL };
+
+  /* long enough to still be running when cancelled: naive 1024³, 50 repeats */
+  tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", 1024, 1024, TL_DTYPE_FLOAT64, 5);
+  g_assert_true (wait_until (is_idle, NULL, 30));
+  only_kernels (ids);
+  g_assert_true (tl_window_run (win));
+  g_assert_true (wait_until (is_running, NULL, 5));
+  pump (0.5);
+  /* while it runs, the views switch and the window keeps answering */
+  tl_window_show_view (win, "compare");
+  pump (0.1);
+  tl_window_show_view (win, "matrices");
+  g_assert_true (tl_window_is_running (win));
+  gint64 t0 = g_get_monotonic_time ();
+  tl_window_cancel (win);
+  g_assert_true (wait_until (is_idle, NULL, 30));
+  g_test_message ("cancelled after %.0f ms", (g_get_monotonic_time () - t0) / 1000.0);
+  const char *msg = tl_window_get_info_message (win);
+  g_assert_nonnull (msg);
+  g_assert_nonnull (strstr (msg, "cancelled"));
+  g_assert_null (tl_window_get_record (win));
+  /* the inputs are untouched */
+  g_assert_cmpuint (tl_window_get_source (win, TL_TARGET_A)->rows, ==, 1024);
+}
+
+static void
+test_malformed (void)
+{
+  TlMatrix *a = tl_window_get_source (win, TL_TARGET_A);
+  TlMatrix *b = tl_window_get_source (win, TL_TARGET_B);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "malformed.mtx", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  tl_window_load_source (win, TL_TARGET_A, file);
+  g_assert_true (wait_until (is_idle, NULL, 20));
+  const char *msg = tl_window_get_info_message (win);
+  g_assert_nonnull (msg);
+  g_test_message ("info bar: %s", msg);
+  g_assert_nonnull (strstr (msg, "malformed.mtx"));
+  g_assert_nonnull (strstr (msg, "Line 5"));
+  /* the previous matrices stay */
+  g_assert_true (tl_window_get_source (win, TL_TARGET_A) == a);
+  g_assert_true (tl_window_get_source (win, TL_TARGET_B) == b);
+}
+
+static void
+test_size_mismatch (void)
+{
+  tl_window_generate (win, TL_TARGET_A, "random-uniform", 30, 20, TL_DTYPE_FLOAT32, 3);
+  tl_window_generate (win, TL_TARGET_B, "random-uniform", 21, 10, TL_DTYPE_FLOAT32, 4);
+  g_assert_true (wait_until (is_idle, NULL, 20));
+  g_assert_false (tl_window_run (win));
+  const char *msg = tl_window_get_info_message (win);
+  g_assert_nonnull (msg);
+  g_assert_nonnull (strstr (msg, "30×20"));
+  g_assert_nonnull (strstr (msg, "21×10"));
+  g_assert_false (tl_window_is_running (win));
+}
+
+static void
+test_open_record (void)
+{
+  static const char *const ids[] = { "cpu-blocked", "cpu-openblas", NULL };
+  g_autoptr (GError) error = NULL;
+
+  tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", 48, 48, TL_DTYPE_FLOAT32, 8);
+  g_assert_true (wait_until (is_idle, NULL, 20));
+  only_kernels (ids);
+  g_assert_true (tl_window_run (win));
+  g_assert_true (wait_until (is_idle, NULL, 60));
+  g_autoptr (TlRunRecord) copy = tl_run_record_copy (tl_window_get_record (win));
+  g_autofree char *dir = g_dir_make_tmp ("tilelab-gui-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *path = g_build_filename (dir, "run.json", NULL);
+  g_assert_true (tl_run_record_save (copy, path, TL_RECORD_SAVE_MATRICES, &error));
+  g_assert_no_error (error);
+
+  /* a fresh problem, then the record: it comes back into every view */
+  tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", 20, 20, TL_DTYPE_FLOAT32, 9);
+  g_assert_true (wait_until (is_idle, NULL, 20));
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  GFile *files[] = { file };
+  tl_window_open_files (win, files, 1);
+  g_assert_true (wait_until (is_idle, NULL, 20));
+  const TlRunRecord *rec = tl_window_get_record (win);
+  g_assert_nonnull (rec);
+  g_assert_cmpuint (rec->runs->len, ==, 2);
+  g_assert_cmpuint (tl_window_get_n_bars (win), ==, 2);
+  g_assert_cmpuint (tl_window_get_source (win, TL_TARGET_A)->rows, ==, 48);
+
+  /* a broken record: the info bar, and the shown one stays */
+  g_autofree char *bad = g_build_filename (dir, "bad.json", NULL);
+  g_assert_true (g_file_set_contents (bad, "{ \"schema\": \"tilelab-run/1\", ", -1, NULL));
+  g_autoptr (GFile) bad_file = g_file_new_for_path (bad);
+  tl_window_open_record (win, bad_file);
+  g_assert_true (wait_until (is_idle, NULL, 20));
+  g_assert_nonnull (tl_window_get_info_message (win));
+  g_assert_true (tl_window_get_record (win) == rec);
+
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  for (const char *name; (name = g_dir_read_name (d));)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      g_unlink (p);
+    }
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check (&argc, &argv))
+    {
+      g_printerr ("no display: skipping the GUI tests\n");
+      return 77;
+    }
+
+  /* Own the main context for the whole test, as a running GMainLoop does:
+   * the runner's worker then always posts to it instead of calling in. */
+  g_assert_true (g_main_context_acquire (g_main_context_default ()));
+
+  app = tl_application_new ();
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, NULL));
+  g_application_hold (G_APPLICATION (app));
+
+  g_test_add_func ("/gui/launch", test_launch);
+  g_test_add_func ("/gui/generate", test_generate);
+  g_test_add_func ("/gui/run-cpu", test_run_cpu);
+  g_test_add_func ("/gui/cancel", test_cancel);
+  g_test_add_func ("/gui/malformed-file", test_malformed);
+  g_test_add_func ("/gui/size-mismatch", test_size_mismatch);
+  g_test_add_func ("/gui/open-record", test_open_record);
+  int rc = g_test_run ();
+
+  if (win)
+    gtk_widget_destroy (GTK_WIDGET (win));
+  g_application_release (G_APPLICATION (app));
+  g_object_unref (app);
+  return rc;
+}

@@ -1,0 +1,221 @@
+/* tl-chart-view.c — owns an immutable copy of a chart model and paints it. */
+#include "tl-chart-view.h"
+
+#include <glib/gi18n-lib.h>
+
+struct _TlChartView
+{
+  GtkDrawingArea parent_instance;
+
+  TlChartKind kind;
+  TlCompareModel bars_model;
+  GArray *bars;          /* TlCompareBar with owned strings */
+  TlSweepModel sweep_model;
+  GArray *series;        /* TlSweepSeries with owned arrays */
+  GStringChunk *strings;
+  TlPaintStyle style;
+};
+
+G_DEFINE_FINAL_TYPE (TlChartView, tl_chart_view, GTK_TYPE_DRAWING_AREA)
+
+enum { SIGNAL_BAR_ACTIVATED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static const char *
+keep (TlChartView *self, const char *s)
+{
+  return s ? g_string_chunk_insert_const (self->strings, s) : NULL;
+}
+
+static void
+clear_series (TlChartView *self)
+{
+  for (guint i = 0; i < self->series->len; i++)
+    {
+      TlSweepSeries *s = &g_array_index (self->series, TlSweepSeries, i);
+      g_free ((double *) s->n);
+      g_free ((double *) s->gflops);
+    }
+  g_array_set_size (self->series, 0);
+}
+
+void
+tl_chart_view_set_bars (TlChartView *self, const TlCompareModel *model)
+{
+  g_return_if_fail (TL_IS_CHART_VIEW (self));
+
+  TlCompareMetric metric = self->bars_model.metric;
+  gint selected = self->bars_model.selected_index;
+
+  g_array_set_size (self->bars, 0);
+  for (guint i = 0; i < model->n_bars; i++)
+    {
+      TlCompareBar b = model->bars[i];
+      b.label = keep (self, b.label);
+      b.failed = keep (self, b.failed);
+      g_array_append_val (self->bars, b);
+    }
+  self->bars_model = *model;
+  self->bars_model.bars = (const TlCompareBar *) self->bars->data;
+  self->bars_model.title = keep (self, model->title);
+  self->bars_model.reference_name = keep (self, model->reference_name);
+  self->bars_model.baseline_name = keep (self, model->baseline_name);
+  self->bars_model.metric = metric;
+  self->bars_model.selected_index = selected < (gint) model->n_bars ? selected : -1;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+tl_chart_view_set_sweep (TlChartView *self, const TlSweepModel *model)
+{
+  g_return_if_fail (TL_IS_CHART_VIEW (self));
+
+  clear_series (self);
+  for (guint i = 0; i < model->n_series; i++)
+    {
+      TlSweepSeries s = model->series[i];
+      s.label = keep (self, s.label);
+      s.n = g_memdup2 (s.n, sizeof (double) * MAX (s.count, 1));
+      s.gflops = g_memdup2 (s.gflops, sizeof (double) * MAX (s.count, 1));
+      g_array_append_val (self->series, s);
+    }
+  self->sweep_model.series = (const TlSweepSeries *) self->series->data;
+  self->sweep_model.n_series = self->series->len;
+  self->sweep_model.title = keep (self, model->title);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+tl_chart_view_set_metric (TlChartView *self, TlCompareMetric metric)
+{
+  g_return_if_fail (TL_IS_CHART_VIEW (self));
+  self->bars_model.metric = metric;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+tl_chart_view_set_selected (TlChartView *self, gint index)
+{
+  g_return_if_fail (TL_IS_CHART_VIEW (self));
+  self->bars_model.selected_index = index;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+guint
+tl_chart_view_get_n_bars (TlChartView *self)
+{
+  g_return_val_if_fail (TL_IS_CHART_VIEW (self), 0);
+  return self->bars->len;
+}
+
+void
+tl_chart_view_set_presentation (TlChartView *self, double scale, gboolean high_contrast)
+{
+  g_return_if_fail (TL_IS_CHART_VIEW (self));
+  if (scale > 1.0 || high_contrast)
+    tl_paint_style_init_presentation (&self->style, scale, high_contrast);
+  else
+    tl_paint_style_init (&self->style, 1.0);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static gboolean
+tl_chart_view_draw (GtkWidget *widget, cairo_t *cr)
+{
+  TlChartView *self = TL_CHART_VIEW (widget);
+  double w = gtk_widget_get_allocated_width (widget);
+  double h = gtk_widget_get_allocated_height (widget);
+  GtkStyleContext *ctx = gtk_widget_get_style_context (widget);
+  GdkRGBA fg;
+
+  gtk_style_context_get_color (ctx, gtk_style_context_get_state (ctx), &fg);
+  self->style.fg[0] = fg.red;
+  self->style.fg[1] = fg.green;
+  self->style.fg[2] = fg.blue;
+  self->style.transparent = TRUE;
+  gtk_render_background (ctx, cr, 0, 0, w, h);
+
+  if (self->kind == TL_CHART_BARS)
+    {
+      if (self->bars->len == 0)
+        {
+          cairo_set_source_rgb (cr, fg.red, fg.green, fg.blue);
+          cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+          cairo_set_font_size (cr, 14 * self->style.scale);
+          cairo_text_extents_t te;
+          const char *msg = _("Tick kernels and press Run: their times appear here as they finish.");
+          cairo_text_extents (cr, msg, &te);
+          cairo_move_to (cr, (w - te.width) / 2, h / 2);
+          cairo_show_text (cr, msg);
+          return FALSE;
+        }
+      tl_paint_compare (cr, &self->bars_model, &self->style, w, h);
+    }
+  else
+    tl_paint_sweep (cr, &self->sweep_model, &self->style, w, h);
+  return FALSE;
+}
+
+static gboolean
+tl_chart_view_button_press (GtkWidget *widget, GdkEventButton *event)
+{
+  TlChartView *self = TL_CHART_VIEW (widget);
+
+  if (self->kind != TL_CHART_BARS || event->button != 1 || event->type != GDK_BUTTON_PRESS)
+    return FALSE;
+  gint i = tl_paint_compare_bar_at (&self->bars_model, &self->style,
+                                    gtk_widget_get_allocated_width (widget),
+                                    gtk_widget_get_allocated_height (widget), event->x, event->y);
+  if (i >= 0)
+    {
+      tl_chart_view_set_selected (self, i);
+      g_signal_emit (self, signals[SIGNAL_BAR_ACTIVATED], 0, i);
+    }
+  return TRUE;
+}
+
+static void
+tl_chart_view_finalize (GObject *object)
+{
+  TlChartView *self = TL_CHART_VIEW (object);
+  clear_series (self);
+  g_array_unref (self->series);
+  g_array_unref (self->bars);
+  g_string_chunk_free (self->strings);
+  G_OBJECT_CLASS (tl_chart_view_parent_class)->finalize (object);
+}
+
+static void
+tl_chart_view_class_init (TlChartViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->finalize = tl_chart_view_finalize;
+  widget_class->draw = tl_chart_view_draw;
+  widget_class->button_press_event = tl_chart_view_button_press;
+  signals[SIGNAL_BAR_ACTIVATED] =
+    g_signal_new ("bar-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+  gtk_widget_class_set_css_name (widget_class, "chart");
+}
+
+static void
+tl_chart_view_init (TlChartView *self)
+{
+  self->bars = g_array_new (FALSE, TRUE, sizeof (TlCompareBar));
+  self->series = g_array_new (FALSE, TRUE, sizeof (TlSweepSeries));
+  self->strings = g_string_chunk_new (256);
+  tl_compare_model_init (&self->bars_model);
+  tl_paint_style_init (&self->style, 1.0);
+  gtk_widget_add_events (GTK_WIDGET (self), GDK_BUTTON_PRESS_MASK);
+  gtk_widget_set_size_request (GTK_WIDGET (self), 300, 200);
+}
+
+GtkWidget *
+tl_chart_view_new (TlChartKind kind)
+{
+  TlChartView *self = g_object_new (TL_TYPE_CHART_VIEW, NULL);
+  self->kind = kind;
+  return GTK_WIDGET (self);
+}

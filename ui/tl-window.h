@@ -1,0 +1,50 @@
+/* tl-window.h — Tilelab's main window: sources, kernels, runs and views. */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "tl-matrix.h"
+#include "tl-record.h"
+
+G_BEGIN_DECLS
+
+#define TL_TYPE_WINDOW (tl_window_get_type ())
+G_DECLARE_FINAL_TYPE (TlWindow, tl_window, TL, WINDOW, GtkApplicationWindow)
+
+enum
+{
+  TL_TARGET_A = 1 << 0,
+  TL_TARGET_B = 1 << 1,
+};
+
+TlWindow    *tl_window_new (GtkApplication *app);
+
+/* Opens files: matrices go to A then B (one file: the empty side, else
+ * A); .json files are run records. */
+void         tl_window_open_files (TlWindow *self, GFile **files, int n_files);
+/* Loads a matrix file into A or B off the main loop. */
+void         tl_window_load_source (TlWindow *self, guint target, GFile *file);
+/* Generates (off the main loop) into the targets: A gets seed, B seed + 1. */
+void         tl_window_generate (TlWindow *self, guint targets, const char *spec,
+                                 gsize rows, gsize cols, TlDtype dtype, guint64 seed);
+/* "random-uniform:512": A and B both 512×512.  FALSE if the form is wrong. */
+gboolean     tl_window_generate_from_option (TlWindow *self, const char *spec_n, GError **error);
+void         tl_window_open_record (TlWindow *self, GFile *file);
+
+void         tl_window_set_kernel_active (TlWindow *self, const char *kernel_id, gboolean active);
+/* the ticked kernel ids (free with g_strfreev) */
+char       **tl_window_get_active_kernels (TlWindow *self);
+gboolean     tl_window_run (TlWindow *self);
+void         tl_window_cancel (TlWindow *self);
+
+/* state, for tests and probes */
+TlMatrix    *tl_window_get_source (TlWindow *self, guint target);
+const char  *tl_window_get_info_message (TlWindow *self); /* NULL when the info bar is hidden */
+gboolean     tl_window_is_running (TlWindow *self);
+gboolean     tl_window_is_busy (TlWindow *self);          /* loading, generating or running */
+guint        tl_window_get_n_live_results (TlWindow *self);
+const TlRunRecord *tl_window_get_record (TlWindow *self);
+guint        tl_window_get_n_bars (TlWindow *self);
+void         tl_window_show_view (TlWindow *self, const char *name);
+void         tl_window_set_presentation (TlWindow *self, gboolean on);
+
+G_END_DECLS
