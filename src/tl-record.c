@@ -1726,7 +1726,11 @@ tl_run_record_save (TlRunRecord *record, const char *path, TlRecordSaveFlags fla
             return FALSE;
         }
     }
-  g_autofree char *text = tl_run_record_to_string (record, TRUE);
+  /* indented for people; on one line when block records make it big */
+  gsize n_blocks = 0;
+  for (guint i = 0; i < record->runs->len; i++)
+    n_blocks += ((TlKernelRun *) record->runs->pdata[i])->n_blocks;
+  g_autofree char *text = tl_run_record_to_string (record, n_blocks <= TL_RUN_RECORD_PRETTY_BLOCKS);
   g_autoptr (GError) local = NULL;
   if (!g_file_set_contents (path, text, -1, &local))
     {
