@@ -1286,7 +1286,7 @@ read_blocks (JsonObject *obj, const char *path, TlKernelRun *run, GError **error
   GArray *columns[G_N_ELEMENTS (names)];
   gboolean ok = TRUE;
   for (guint c = 0; c < G_N_ELEMENTS (names); c++)
-    columns[c] = g_array_sized_new (FALSE, FALSE, sizeof (guint64), count);
+    columns[c] = g_array_new (FALSE, FALSE, sizeof (guint64)); /* grows with the input, not with "count" */
   for (guint c = 0; ok && c < G_N_ELEMENTS (names); c++)
     ok = read_uint_array (obj, path, names[c], count, c < 4 ? G_MAXUINT32 : G_MAXINT64,
                           columns[c], error);

@@ -371,6 +371,8 @@ test_hostile (void)
       "$.runs[0].time.median" },
     { "\"median\":{\"value\":0.5,\"unit\":\"ms\"},", "", "$.runs[0].time" },
     { "\"count\":300", "\"count\":301", "$.runs[0].blocks.block_x" },
+    { "\"count\":300", "\"count\":67108864", "$.runs[0].blocks.block_x" },
+    { "\"count\":300", "\"count\":67108865", "$.runs[0].blocks.count" },
     { "\"block_x\":[0,", "\"block_x\":[-1,", "$.runs[0].blocks.block_x[0]" },
     { "\"block_x\":[0,", "\"block_x\":[\"a\",", "$.runs[0].blocks.block_x[0]" },
     { "\"start_ns\":[0,", "\"start_ns\":[999999999999999999,", "$.runs[0].blocks.end_ns[0]" },
