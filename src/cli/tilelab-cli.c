@@ -40,6 +40,7 @@ static const TlCliCommand commands[] = {
   { "nullspace", "A basis of the null space {x : Ax = 0}", tl_cli_nullspace },
 
   /* pictures: render */
+  { "render", "Draw a view of a record (heatmap, blocks, timeline, compare, gauss) as PNG, SVG or PDF", tl_cli_render },
 };
 
 static void
