@@ -35,6 +35,7 @@
 
 #define TILE 64   /* C tile edge of cpu-blocked */
 #define KC 256    /* k-block: rows of the packed B panel */
+#define MAX_THREADS 256
 
 typedef struct
 {
@@ -253,7 +254,8 @@ run_blocked (const Problem *p, GError **error)
     return !cancelled (p->cancellable, error);
 
   guint n_threads = p->n_threads ? p->n_threads : g_get_num_processors ();
-  n_threads = MIN (n_threads, s.n_tiles);
+  /* no more threads than tiles, and a sane ceiling for oversubscription */
+  n_threads = MIN (MIN (n_threads, s.n_tiles), MAX_THREADS);
   s.records = g_new0 (TlCpuTileRecord, s.n_tiles);
   s.done = g_new0 (gboolean, s.n_tiles);
   Worker *workers = g_new0 (Worker, n_threads);

@@ -661,7 +661,8 @@ run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, G
   fill_throughput (s, run);
 
   const TlGpuLaunchFacts *l = &result.launch;
-  run->launch.valid = TRUE;
+  /* the library references report no launch facts */
+  run->launch.valid = l->grid_x > 0;
   run->launch.regs_per_thread = l->regs_per_thread;
   run->launch.static_smem_bytes = l->static_smem_bytes;
   run->launch.dynamic_smem_bytes = l->dynamic_smem_bytes;

@@ -296,7 +296,9 @@ tl_lu_factor_full (const TlLuOptions *options,
   g_autoptr (TlLuResult) r = g_new0 (TlLuResult, 1);
   r->kernel_id = g_strdup (id);
   r->pivoting = options->pivoting;
-  r->block_size = info->blocked ? (options->block_size ? options->block_size : TL_LU_DEFAULT_BLOCK) : 0;
+  /* GPU rungs default to b = 128 (their GEMM wants it); the CPU to 64 */
+  gsize default_block = info->backend == TL_BACKEND_GPU ? 128 : TL_LU_DEFAULT_BLOCK;
+  r->block_size = info->blocked ? (options->block_size ? options->block_size : default_block) : 0;
   r->n_ipiv = MIN (a->rows, a->cols);
   r->ipiv = g_new0 (gint32, MAX (r->n_ipiv, 1));
   r->max_abs_a = tl_matrix_norm (a, TL_NORM_MAX);

@@ -116,7 +116,7 @@ typedef struct _TlLuRecorder TlLuRecorder; /* tl-lu-recorder.h */
 typedef struct
 {
   const char *kernel_id;   /* NULL: TL_LU_DEFAULT_KERNEL */
-  gsize block_size;        /* 0: TL_LU_DEFAULT_BLOCK */
+  gsize block_size;        /* 0: TL_LU_DEFAULT_BLOCK on the CPU, 128 on the GPU */
   TlPivoting pivoting;
   const char *gemm;        /* trailing update of lu-cpu-blocked: "openblas" (cblas_?gemm,
                               default) or "cpu-blocked" (Tilelab's tl_cpu_gemm) */

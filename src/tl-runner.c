@@ -92,6 +92,21 @@ emit_message_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* Runs func on context's thread, in the order of calls.  Always an idle
+ * source, never g_main_context_invoke(): that runs func right here, on the
+ * worker, whenever the worker manages to acquire the context (say, before
+ * the caller's loop runs) — the wrong thread, and out of order. */
+static void
+queue_on_context (GMainContext *context, GSourceFunc func, gpointer data, GDestroyNotify destroy)
+{
+  GSource *source = g_idle_source_new ();
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, func, data, destroy);
+  g_source_set_static_name (source, "[tilelab] runner");
+  g_source_attach (source, context);
+  g_source_unref (source);
+}
+
 static void
 post_message (TlRunnerJob *job, Message *msg)
 {
@@ -102,10 +117,9 @@ post_message (TlRunnerJob *job, Message *msg)
       message_free (msg);
       return;
     }
-  /* Same priority as GTask's return, so messages arrive in order and
-   * before the job's callback. */
-  g_main_context_invoke_full (job->context, G_PRIORITY_DEFAULT, emit_message_cb, msg,
-                              message_free);
+  /* Sources of equal priority are dispatched in the order they were
+   * attached, so messages arrive in order and before the job's callback. */
+  queue_on_context (job->context, emit_message_cb, msg, message_free);
 }
 
 TlGpuSession *
@@ -190,7 +204,7 @@ worker_main (gpointer data)
       done->result = result;
       done->result_free = job->result_free;
       done->error = error;
-      g_main_context_invoke_full (job->context, G_PRIORITY_DEFAULT, complete_cb, done, NULL);
+      queue_on_context (job->context, complete_cb, done, NULL);
       job->gpu = NULL;
       runner_job_free (job);
     }

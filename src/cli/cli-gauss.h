@@ -58,5 +58,6 @@ int tl_cli_det       (int argc, char **argv);
 int tl_cli_solve     (int argc, char **argv);
 int tl_cli_rank      (int argc, char **argv);
 int tl_cli_nullspace (int argc, char **argv);
+int tl_cli_lu_bench  (int argc, char **argv);
 
 G_END_DECLS

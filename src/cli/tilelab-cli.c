@@ -38,6 +38,7 @@ static const TlCliCommand commands[] = {
   { "solve", "Solve AX = B, or give the solution space of a singular system", tl_cli_solve },
   { "rank", "Rank by Gauss–Jordan elimination (exact with --mod P)", tl_cli_rank },
   { "nullspace", "A basis of the null space {x : Ax = 0}", tl_cli_nullspace },
+  { "lu-bench", "Benchmark the GPU LU rungs against cuSOLVER (the LU suite)", tl_cli_lu_bench },
 
   /* pictures: render */
   { "render", "Draw a view of a record (heatmap, blocks, timeline, compare, gauss) as PNG, SVG or PDF", tl_cli_render },

@@ -1,0 +1,289 @@
+// lu-03-tuned.cu — fused panel, look-ahead on a second stream, swaps by table.
+//
+// Rung 3.  What rung 2's profile shows: the panel (3 tiny launches per
+// column, most of the chip idle) and the row swaps (2 launches per
+// exchange) cost as much as the GEMM at n = 4096 and never hide.  Three
+// changes:
+//
+// 1. Fused panel: ONE launch per column, on many blocks.  Launch j does,
+//    for the rows of its block:  (a) the elimination of column c−1 inside
+//    the panel — multiplier and rank-1 update, exactly rung 1's update but
+//    only b columns wide —, then (b) the block's candidate for the pivot
+//    of column c, |a(i,c)| just updated by the same warp, so no other block
+//    has to be waited for.  The last block to finish (atomic ticket after
+//    __threadfence) picks the winner among all candidates, writes ipiv[c]
+//    and swaps the two panel rows.  The kernel boundary is the only grid-
+//    wide barrier: 1 launch per column instead of 3, all SMs helping.
+// 2. Look-ahead: after step i's U12 is known, its GEMM is split: first the
+//    b columns of the NEXT panel (a thin GEMM), then the bulk.  The next
+//    panel is factored on a second, high-priority stream while the bulk
+//    GEMM of step i runs, so from the second step on the panel hides
+//    behind the matrix multiplication (the critical path becomes the GEMM).
+// 3. Swaps by index table: one launch per side applies all b exchanges;
+//    each thread owns a column and walks the table — coalesced along rows.
+#include "tl-lu-gpu.cuh"
+
+#define LU03_THREADS 256
+#define LU03_MAX_BLOCKS 4096
+
+struct Lu03Scratch
+{
+  double cand_v[LU03_MAX_BLOCKS];
+  int cand_i[LU03_MAX_BLOCKS];
+  unsigned int ticket;
+};
+
+// One column step of the fused panel: panel columns [k0, k0+kb), rows
+// [k0, m) split into gridDim.x chunks of `rows` rows.  j = step within the
+// panel: eliminate column k0+j−1 (if j > 0), then search column k0+j (if
+// j < kb).
+template <typename T>
+__global__ void __launch_bounds__ (LU03_THREADS)
+lu03_panel_kernel (T *__restrict__ a, int m, int lda, int k0, int kb, int j, int rows,
+                   int *__restrict__ ipiv, Lu03Scratch *__restrict__ s)
+{
+  extern __shared__ unsigned char smem_raw[];
+  T *prow = (T *) smem_raw;                 // pivot row segment, kb entries
+  __shared__ double warp_v[LU03_THREADS / 32];
+  __shared__ int warp_i[LU03_THREADS / 32];
+  __shared__ bool last;
+
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nwarps = LU03_THREADS / 32;
+  const int c = k0 + j, prev = c - 1, c1 = k0 + kb;
+  const int i0 = k0 + blockIdx.x * rows, i1 = min (m, i0 + rows);
+
+  T piv = T (0);
+  if (j > 0)
+    {
+      for (int t = threadIdx.x; t < kb; t += blockDim.x)
+        prow[t] = a[(size_t) prev * lda + k0 + t];
+      __syncthreads ();
+      piv = prow[prev - k0];
+    }
+
+  double best_v = -1.0;
+  int best_i = c;
+  for (int i = i0 + warp; i < i1; i += nwarps)
+    {
+      T *row = a + (size_t) i * lda;
+      if (j > 0 && i > prev)
+        {
+          T l = row[prev];
+          l = piv != T (0) ? l / piv : T (0);
+          __syncwarp ();
+          if (lane == 0)
+            row[prev] = l;
+          if (l != T (0))
+            for (int col = prev + 1 + lane; col < c1; col += 32)
+              row[col] -= l * prow[col - k0];
+          __syncwarp ();
+        }
+      if (j < kb && i >= c && lane == 0)
+        {
+          double v = fabs ((double) row[c]);
+          if (v > best_v)
+            {
+              best_v = v;
+              best_i = i;
+            }
+        }
+    }
+  if (j == kb)
+    return;
+
+  // make this thread's row updates visible device-wide before the block
+  // takes its ticket (the last block reads rows other blocks updated)
+  __threadfence ();
+  // block winner (lane 0 of each warp holds its warp's candidate)
+  if (lane == 0)
+    {
+      warp_v[warp] = best_v;
+      warp_i[warp] = best_i;
+    }
+  __syncthreads ();
+  if (threadIdx.x == 0)
+    {
+      double bv = warp_v[0];
+      int bi = warp_i[0];
+      for (int w = 1; w < nwarps; w++)
+        if (warp_v[w] > bv || (warp_v[w] == bv && warp_i[w] < bi))
+          {
+            bv = warp_v[w];
+            bi = warp_i[w];
+          }
+      s->cand_v[blockIdx.x] = bv;
+      s->cand_i[blockIdx.x] = bi;
+      // publish the candidate and this block's row updates, then take a ticket
+      __threadfence ();
+      unsigned int ticket = atomicAdd (&s->ticket, 1u);
+      last = ticket == gridDim.x - 1;
+    }
+  __syncthreads ();
+  if (!last)
+    return;
+
+  // The last block: every other block's candidate and row updates are in
+  // L2 now.  All its threads reduce the candidates together (L2 loads,
+  // __ldcg, issued in parallel — a serial loop over a thousand candidates
+  // would cost a thousand L2 round trips), then a warp shuffle and the
+  // per-warp slots finish the choice.
+  __threadfence ();
+  __shared__ int pivot_row;
+  double bv = -1.0;
+  int bi = c;
+  for (int b = threadIdx.x; b < (int) gridDim.x; b += blockDim.x)
+    {
+      double v = __ldcg (&s->cand_v[b]);
+      int ii = __ldcg (&s->cand_i[b]);
+      if (v > bv || (v == bv && ii < bi))
+        {
+          bv = v;
+          bi = ii;
+        }
+    }
+  for (int off = 16; off > 0; off >>= 1)
+    {
+      double ov = __shfl_down_sync (0xffffffffu, bv, off);
+      int oi = __shfl_down_sync (0xffffffffu, bi, off);
+      if (ov > bv || (ov == bv && oi < bi))
+        {
+          bv = ov;
+          bi = oi;
+        }
+    }
+  __syncthreads (); // warp_v/warp_i are reused
+  if (lane == 0)
+    {
+      warp_v[warp] = bv;
+      warp_i[warp] = bi;
+    }
+  __syncthreads ();
+  if (threadIdx.x == 0)
+    {
+      for (int w = 1; w < nwarps; w++)
+        if (warp_v[w] > bv || (warp_v[w] == bv && warp_i[w] < bi))
+          {
+            bv = warp_v[w];
+            bi = warp_i[w];
+          }
+      pivot_row = bv > 0.0 ? bi : c;
+      ipiv[c] = pivot_row;
+      s->ticket = 0; // ready for the next launch
+    }
+  __syncthreads ();
+  const int p = pivot_row;
+  if (p != c)
+    for (int t = threadIdx.x; t < kb; t += blockDim.x)
+      {
+        T *x = a + (size_t) c * lda + k0 + t, *y = a + (size_t) p * lda + k0 + t;
+        T vx = __ldcg (x), vy = __ldcg (y);
+        *x = vy;
+        *y = vx;
+      }
+}
+
+template <typename T>
+static void
+panel (TlLuCtx *ctx, cudaStream_t stream, Lu03Scratch *s, int k0, int kb, int sm_count)
+{
+  const int m = ctx->m, lda = ctx->lda;
+  const int span = m - k0;
+  // One row per warp where the grid allows: a warp's rows form a chain of
+  // dependent global loads (the multiplier, then the update), so rows per
+  // warp, not flops, set the time of a launch.  8 warps per block.
+  int per_warp = 1;
+  int blocks = (span + 8 * per_warp - 1) / (8 * per_warp);
+  while (blocks > LU03_MAX_BLOCKS)
+    {
+      per_warp *= 2;
+      blocks = (span + 8 * per_warp - 1) / (8 * per_warp);
+    }
+  const int rows = 8 * per_warp;
+  (void) sm_count;
+  size_t smem = sizeof (T) * kb;
+  for (int j = 0; j <= kb; j++)
+    lu03_panel_kernel<T><<<blocks, LU03_THREADS, smem, stream>>> ((T *) ctx->a, m, lda, k0, kb, j,
+                                                                  rows, ctx->ipiv, s);
+}
+
+template <typename T>
+static void
+laswp (TlLuCtx *ctx, int k0, int k1, int c0, int c1)
+{
+  if (c1 <= c0)
+    return;
+  lu_laswp_kernel<T><<<(c1 - c0 + 127) / 128, 128, 0, ctx->stream>>> ((T *) ctx->a, ctx->lda,
+                                                                      ctx->ipiv, k0, k1, c0, c1);
+}
+
+template <typename T>
+static TlGpuStatus
+factor (TlLuCtx *ctx)
+{
+  const int m = ctx->m, n = ctx->n, mn = m < n ? m : n;
+  const int nb = ctx->block_size > 0 ? ctx->block_size : 128;
+  Lu03Scratch *s = (Lu03Scratch *) ctx->workspace;
+  cudaStream_t side = nullptr;
+  cudaEvent_t ev_cols = nullptr, ev_panel = nullptr;
+  int lo = 0, hi = 0;
+  cudaDeviceGetStreamPriorityRange (&lo, &hi);
+  TL_GPU_TRY (cudaStreamCreateWithPriority (&side, cudaStreamNonBlocking, hi), "lu-03 stream");
+  cudaEventCreateWithFlags (&ev_cols, cudaEventDisableTiming);
+  cudaEventCreateWithFlags (&ev_panel, cudaEventDisableTiming);
+  cudaMemsetAsync (&s->ticket, 0, sizeof (unsigned int), ctx->stream);
+
+  TlGpuStatus status = TL_GPU_OK;
+  cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+  if (mn > 0)
+    panel<T> (ctx, ctx->stream, s, 0, nb < mn ? nb : mn, ctx->device->sm_count);
+  for (int k0 = 0; k0 < mn && st == CUBLAS_STATUS_SUCCESS; k0 += nb)
+    {
+      const int kb = mn - k0 < nb ? mn - k0 : nb, r1 = k0 + kb;
+      const int kb2 = r1 < mn ? (mn - r1 < nb ? mn - r1 : nb) : 0;
+      laswp<T> (ctx, k0, r1, 0, k0);
+      laswp<T> (ctx, k0, r1, r1, n);
+      if (r1 < n)
+        st = tl_lu_trsm (ctx, k0, kb);
+      if (st != CUBLAS_STATUS_SUCCESS || r1 >= m || r1 >= n)
+        continue;
+      if (kb2 > 0)
+        {
+          // the next panel's columns first, then hand them to the side stream
+          st = tl_lu_gemm (ctx, k0, kb, r1, r1 + kb2);
+          cudaEventRecord (ev_cols, ctx->stream);
+          cudaStreamWaitEvent (side, ev_cols, 0);
+          panel<T> (ctx, side, s, r1, kb2, ctx->device->sm_count);
+          cudaEventRecord (ev_panel, side);
+          if (st == CUBLAS_STATUS_SUCCESS && r1 + kb2 < n)
+            st = tl_lu_gemm (ctx, k0, kb, r1 + kb2, n); // the bulk, beside the panel
+          cudaStreamWaitEvent (ctx->stream, ev_panel, 0);
+        }
+      else
+        st = tl_lu_gemm (ctx, k0, kb, r1, n);
+    }
+  if (st != CUBLAS_STATUS_SUCCESS)
+    status = tl_gpu_from_cublas (st, "lu-03 trsm/gemm");
+  cudaError_t err = cudaGetLastError ();
+  if (status == TL_GPU_OK && err != cudaSuccess)
+    status = tl_gpu_from_cuda (err, "lu-03-tuned launch");
+  // the side stream is joined into ctx->stream by the last wait; destroying
+  // it (and the events) is deferred by the runtime until their work is done
+  cudaEventDestroy (ev_cols);
+  cudaEventDestroy (ev_panel);
+  cudaStreamDestroy (side);
+  return status;
+}
+
+static TlGpuStatus
+lu_03_factor (TlLuCtx *ctx)
+{
+  return ctx->dtype == TL_GPU_FLOAT32 ? factor<float> (ctx) : factor<double> (ctx);
+}
+
+static size_t
+lu_03_workspace (const TlLuCtx *)
+{
+  return sizeof (Lu03Scratch);
+}
+
+const TlLuRung lu_03_tuned_rung = { "lu-03-tuned", 128, lu_03_factor, lu_03_workspace, 0 };

@@ -1,0 +1,220 @@
+// tl-gpu-lu.cu — the harness of the Gauss ladder's GPU rungs.
+//
+// tl_gpu_lu_run: checks, allocates (naming bytes needed and free when the
+// GPU is short), uploads A once, and then for every warm-up and timed run
+// restores the working copy from the pristine one (device to device, not
+// timed) and times one factorisation with CUDA events on the device's
+// stream.  After the timed runs, rungs that can split their time run once
+// more with phase timing (which synchronises per block step, so it is never
+// the headline number).  Downloads the packed L\U and ipiv of the last run;
+// info is read off U's diagonal as LAPACK defines it.
+#include "tl-lu-gpu.cuh"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const TlLuRung *const rungs[] = {
+  &lu_01_percolumn_rung,
+  &lu_02_blocked_rung,
+  &lu_03_tuned_rung,
+  &lu_cusolver_rung,
+};
+
+cublasStatus_t
+tl_lu_trsm (TlLuCtx *ctx, int k0, int kb)
+{
+  const int r1 = k0 + kb, n2 = ctx->n - r1, lda = ctx->lda;
+  if (n2 <= 0 || kb <= 0)
+    return CUBLAS_STATUS_SUCCESS;
+  if (ctx->dtype == TL_GPU_FLOAT32)
+    {
+      const float one = 1.0f;
+      float *a = (float *) ctx->a;
+      return cublasStrsm (ctx->cublas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
+                          CUBLAS_DIAG_UNIT, n2, kb, &one, a + (size_t) k0 * lda + k0, lda,
+                          a + (size_t) k0 * lda + r1, lda);
+    }
+  const double one = 1.0;
+  double *a = (double *) ctx->a;
+  return cublasDtrsm (ctx->cublas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
+                      CUBLAS_DIAG_UNIT, n2, kb, &one, a + (size_t) k0 * lda + k0, lda,
+                      a + (size_t) k0 * lda + r1, lda);
+}
+
+cublasStatus_t
+tl_lu_gemm (TlLuCtx *ctx, int k0, int kb, int c0, int c1)
+{
+  const int r1 = k0 + kb, m2 = ctx->m - r1, n2 = c1 - c0, lda = ctx->lda;
+  if (m2 <= 0 || n2 <= 0 || kb <= 0)
+    return CUBLAS_STATUS_SUCCESS;
+  // C = A22ᵀ (n2×m2 at A[r1][c0]), A = U12ᵀ (n2×kb at A[k0][c0]), B = L21ᵀ (kb×m2 at A[r1][k0])
+  if (ctx->dtype == TL_GPU_FLOAT32)
+    {
+      const float minus = -1.0f, one = 1.0f;
+      float *a = (float *) ctx->a;
+      return cublasSgemm (ctx->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n2, m2, kb, &minus,
+                          a + (size_t) k0 * lda + c0, lda, a + (size_t) r1 * lda + k0, lda, &one,
+                          a + (size_t) r1 * lda + c0, lda);
+    }
+  const double minus = -1.0, one = 1.0;
+  double *a = (double *) ctx->a;
+  return cublasDgemm (ctx->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n2, m2, kb, &minus,
+                      a + (size_t) k0 * lda + c0, lda, a + (size_t) r1 * lda + k0, lda, &one,
+                      a + (size_t) r1 * lda + c0, lda);
+}
+
+namespace
+{
+struct Buffers
+{
+  void *orig = nullptr, *a = nullptr, *ws = nullptr;
+  int *ipiv = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  ~Buffers ()
+  {
+    cudaFree (orig);
+    cudaFree (a);
+    cudaFree (ws);
+    cudaFree (ipiv);
+    if (start)
+      cudaEventDestroy (start);
+    if (stop)
+      cudaEventDestroy (stop);
+  }
+};
+} // namespace
+
+static TlGpuStatus
+timed_factor (const TlLuRung *rung, TlLuCtx *ctx, Buffers *b, size_t bytes, float *out_ms)
+{
+  TL_GPU_TRY (cudaMemcpyAsync (b->a, b->orig, bytes, cudaMemcpyDeviceToDevice, ctx->stream),
+              "restoring A");
+  TL_GPU_TRY (cudaEventRecord (b->start, ctx->stream), "recording an event");
+  TlGpuStatus st = rung->factor (ctx);
+  if (st != TL_GPU_OK)
+    return st;
+  TL_GPU_TRY (cudaEventRecord (b->stop, ctx->stream), "recording an event");
+  TL_GPU_TRY (cudaEventSynchronize (b->stop), "running the factorisation");
+  TL_GPU_TRY (cudaEventElapsedTime (out_ms, b->start, b->stop), "reading an event");
+  return TL_GPU_OK;
+}
+
+extern "C" TlGpuStatus
+tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *args,
+               TlGpuLuResult *out)
+{
+  if (out == nullptr || args == nullptr || kernel_id == nullptr)
+    return tl_gpu_fail (TL_GPU_LAUNCH_FAILED, "tl_gpu_lu_run: NULL argument");
+  memset (out, 0, sizeof *out);
+  if (tl_gpu_is_lost ())
+    return tl_gpu_lost_status ();
+  if (device == nullptr)
+    return tl_gpu_fail (TL_GPU_NO_DEVICE, "no device open");
+  const TlLuRung *rung = nullptr;
+  for (const TlLuRung *r : rungs)
+    if (strcmp (r->id, kernel_id) == 0)
+      rung = r;
+  if (rung == nullptr)
+    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s is not a GPU LU rung", kernel_id);
+  if (args->dtype != TL_GPU_FLOAT32 && args->dtype != TL_GPU_FLOAT64)
+    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s factors float32 and float64 only", kernel_id);
+  if (args->m < 0 || args->n < 0 || args->a == nullptr || args->ipiv == nullptr)
+    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s: bad shape or NULL matrix", kernel_id);
+  if (!args->pivoting && !rung->supports_no_pivoting)
+    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s always pivots (lu-01-percolumn runs without)", kernel_id);
+
+  TL_GPU_TRY (cudaSetDevice (device->ordinal), "cudaSetDevice");
+  TlLuCtx ctx = {};
+  ctx.device = device;
+  ctx.stream = device->stream;
+  TlGpuStatus st = tl_gpu_device_cublas (device, &ctx.cublas);
+  if (st != TL_GPU_OK)
+    return st;
+  ctx.dtype = args->dtype;
+  ctx.m = args->m;
+  ctx.n = args->n;
+  ctx.lda = args->n > 0 ? args->n : 1;
+  ctx.block_size = args->block_size > 0 ? args->block_size : rung->default_block;
+  ctx.pivoting = args->pivoting;
+  const int mn = args->m < args->n ? args->m : args->n;
+  const size_t es = args->dtype == TL_GPU_FLOAT32 ? 4 : 8;
+  const size_t bytes = es * (size_t) args->m * args->n;
+  ctx.workspace_bytes = rung->workspace_bytes ? rung->workspace_bytes (&ctx) : 0;
+  const size_t need = 2 * bytes + ctx.workspace_bytes + sizeof (int) * (mn + 1);
+  size_t free_b = 0, total_b = 0;
+  cudaMemGetInfo (&free_b, &total_b);
+  if (need > free_b)
+    return tl_gpu_fail (TL_GPU_OUT_OF_MEMORY, "%s needs %zu MiB of GPU memory, %zu MiB are free",
+                        kernel_id, need >> 20, free_b >> 20);
+
+  Buffers b;
+  TL_GPU_TRY (cudaMalloc (&b.orig, bytes > 0 ? bytes : 1), "allocating A");
+  TL_GPU_TRY (cudaMalloc (&b.a, bytes > 0 ? bytes : 1), "allocating A");
+  TL_GPU_TRY (cudaMalloc (&b.ipiv, sizeof (int) * (mn + 1)), "allocating ipiv");
+  if (ctx.workspace_bytes)
+    TL_GPU_TRY (cudaMalloc (&b.ws, ctx.workspace_bytes), "allocating the workspace");
+  TL_GPU_TRY (cudaEventCreate (&b.start), "creating events");
+  TL_GPU_TRY (cudaEventCreate (&b.stop), "creating events");
+  ctx.a = b.a;
+  ctx.ipiv = b.ipiv;
+  ctx.workspace = b.ws;
+
+  TL_GPU_TRY (cudaEventRecord (b.start, ctx.stream), "recording an event");
+  TL_GPU_TRY (cudaMemcpyAsync (b.orig, args->a, bytes, cudaMemcpyHostToDevice, ctx.stream), "uploading A");
+  TL_GPU_TRY (cudaEventRecord (b.stop, ctx.stream), "recording an event");
+  TL_GPU_TRY (cudaEventSynchronize (b.stop), "uploading A");
+  float ms = 0;
+  cudaEventElapsedTime (&ms, b.start, b.stop);
+  out->upload_ms = ms;
+
+  const int warmups = args->warmups > 0 ? args->warmups : 0;
+  const int repeats = args->repeats > 0 ? args->repeats : 1;
+  out->times_ms = (double *) calloc ((size_t) repeats, sizeof (double));
+  for (int r = 0; r < warmups + repeats; r++)
+    {
+      if (args->cancelled && args->cancelled (args->user_data))
+        return tl_gpu_fail (TL_GPU_CANCELLED, "cancelled");
+      st = timed_factor (rung, &ctx, &b, bytes, &ms);
+      if (st != TL_GPU_OK)
+        return st;
+      if (r >= warmups)
+        out->times_ms[out->n_times++] = ms;
+    }
+  if (rung == &lu_02_blocked_rung)
+    {
+      // one more run that splits its time into phases (not the headline)
+      ctx.profile = 1;
+      st = timed_factor (rung, &ctx, &b, bytes, &ms);
+      if (st != TL_GPU_OK)
+        return st;
+      memcpy (out->phase_ms, ctx.phase_ms, sizeof out->phase_ms);
+    }
+
+  TL_GPU_TRY (cudaEventRecord (b.start, ctx.stream), "recording an event");
+  TL_GPU_TRY (cudaMemcpyAsync (args->a, b.a, bytes, cudaMemcpyDeviceToHost, ctx.stream), "downloading L\\U");
+  TL_GPU_TRY (cudaMemcpyAsync (args->ipiv, b.ipiv, sizeof (int) * mn, cudaMemcpyDeviceToHost, ctx.stream),
+              "downloading ipiv");
+  TL_GPU_TRY (cudaEventRecord (b.stop, ctx.stream), "recording an event");
+  TL_GPU_TRY (cudaEventSynchronize (b.stop), "downloading L\\U");
+  cudaEventElapsedTime (&ms, b.start, b.stop);
+  out->download_ms = ms;
+
+  out->info = 0;
+  for (int k = 0; k < mn && out->info == 0; k++)
+    {
+      size_t at = (size_t) k * ctx.lda + k;
+      double u = args->dtype == TL_GPU_FLOAT32 ? ((const float *) args->a)[at] : ((const double *) args->a)[at];
+      if (u == 0.0)
+        out->info = k + 1;
+    }
+  return TL_GPU_OK;
+}
+
+extern "C" void
+tl_gpu_lu_result_clear (TlGpuLuResult *result)
+{
+  if (result == nullptr)
+    return;
+  free (result->times_ms);
+  memset (result, 0, sizeof *result);
+}

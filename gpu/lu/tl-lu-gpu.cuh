@@ -1,0 +1,171 @@
+// tl-lu-gpu.cuh — what the Gauss ladder's GPU rungs share (CUDA C++, internal).
+//
+// Storage: A is m×n ROW-MAJOR on the device with leading dimension lda (= n),
+// exactly as on the host, so the packed L\U and the 0-based ipiv come back
+// in TlLuResult's model without any reshuffling.  cuBLAS is column-major:
+// it sees our memory as Aᵀ, so every cuBLAS call below is written for the
+// transposed problem (see lu-02-blocked.cu).
+//
+// The shared kernels here are the four steps of one elimination column:
+// pivot search, row swap, scale + rank-1 update, and a batch of row swaps.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <cublas_v2.h>
+#include "tl-gpu.h"
+#include "../tl-gpu-internal.h"
+
+struct TlLuCtx
+{
+  TlGpuDevice *device;
+  cudaStream_t stream;      // the device's stream: everything of the timed path
+  cublasHandle_t cublas;    // bound to `stream`
+  TlGpuDtype dtype;
+  int m, n, lda;
+  void *a;                  // device, row-major m×n
+  int *ipiv;                // device, min(m,n), 0-based
+  int block_size;
+  int pivoting;             // 1 partial, 0 none
+  int profile;              // 1: time the phases (syncs per block step; not the timed path)
+  double phase_ms[4];       // panel, swap, trsm, gemm (profile runs)
+  void *workspace;          // rung scratch (workspace_bytes), or nullptr
+  size_t workspace_bytes;
+};
+
+struct TlLuRung
+{
+  const char *id;
+  int default_block;
+  // Enqueues one factorisation of ctx->a on ctx->stream (may use other
+  // streams it owns, joined back into ctx->stream before returning).
+  TlGpuStatus (*factor) (TlLuCtx *ctx);
+  size_t (*workspace_bytes) (const TlLuCtx *ctx); // may be null
+  int supports_no_pivoting;
+};
+
+extern const TlLuRung lu_01_percolumn_rung;
+extern const TlLuRung lu_02_blocked_rung;
+extern const TlLuRung lu_03_tuned_rung;
+extern const TlLuRung lu_cusolver_rung;
+
+// ---- the shared column kernels -------------------------------------------
+
+// Pivot search over column c, rows c..m−1, by ONE block of 1024 threads:
+// each thread keeps its largest |a(i,c)| (first index on ties, as LAPACK's
+// i?amax), then a shared-memory tree picks the block's winner.  The column
+// is strided by lda in row-major storage — every load is its own 32-byte
+// sector, which is why this step is latency-bound, not bandwidth-bound.
+template <typename T>
+__global__ void
+lu_pivot_kernel (const T *__restrict__ a, int m, int lda, int c, int *__restrict__ ipiv)
+{
+  __shared__ double best_v[1024];
+  __shared__ int best_i[1024];
+  double bv = -1.0;
+  int bi = c;
+  for (int i = c + threadIdx.x; i < m; i += blockDim.x)
+    {
+      double v = fabs ((double) a[(size_t) i * lda + c]);
+      if (v > bv)
+        {
+          bv = v;
+          bi = i;
+        }
+    }
+  best_v[threadIdx.x] = bv;
+  best_i[threadIdx.x] = bi;
+  __syncthreads ();
+  for (int s = blockDim.x / 2; s > 0; s >>= 1)
+    {
+      if (threadIdx.x < s)
+        {
+          double ov = best_v[threadIdx.x + s];
+          int oi = best_i[threadIdx.x + s];
+          if (ov > best_v[threadIdx.x] || (ov == best_v[threadIdx.x] && oi < best_i[threadIdx.x]))
+            {
+              best_v[threadIdx.x] = ov;
+              best_i[threadIdx.x] = oi;
+            }
+        }
+      __syncthreads ();
+    }
+  if (threadIdx.x == 0)
+    ipiv[c] = best_v[0] > 0.0 ? best_i[0] : c; // a zero column: no swap (LAPACK)
+}
+
+// Swap rows c and ipiv[c] in columns [c0, c1): row-major rows are
+// contiguous, so a warp moves 32 neighbouring elements per transaction.
+template <typename T>
+__global__ void
+lu_swap_kernel (T *__restrict__ a, int lda, int c, const int *__restrict__ ipiv, int c0, int c1)
+{
+  int p = ipiv[c];
+  if (p == c)
+    return;
+  for (int j = c0 + blockIdx.x * blockDim.x + threadIdx.x; j < c1; j += gridDim.x * blockDim.x)
+    {
+      T t = a[(size_t) c * lda + j];
+      a[(size_t) c * lda + j] = a[(size_t) p * lda + j];
+      a[(size_t) p * lda + j] = t;
+    }
+}
+
+// Scale and rank-1 update for column c, rows c+1..m−1, columns c+1..c1−1:
+//   l(i) = a(i,c) / a(c,c);  a(i,j) −= l(i)·a(c,j)
+// Blocks of 32×8 threads, 8 rows per block, one warp per row (launch with
+// gridDim.x = 1): the warp walks its row 32 columns at a time, so a(i,·)
+// and the pivot row (hot in L1/L2) are read coalesced.  2 flops per
+// element read and written: bound by memory bandwidth.
+template <typename T>
+__global__ void
+lu_update_kernel (T *__restrict__ a, int m, int lda, int c, int c1)
+{
+  const int i = c + 1 + blockIdx.y * blockDim.y + threadIdx.y;
+  const T piv = a[(size_t) c * lda + c];
+  if (i >= m)
+    return;
+  T l = a[(size_t) i * lda + c];
+  if (piv != T (0))
+    l = l / piv;
+  // the whole warp read the unmodified a(i,c); only then does lane 0
+  // store the multiplier in its place (seed 004: where the zero would be)
+  __syncwarp ();
+  if (threadIdx.x == 0)
+    a[(size_t) i * lda + c] = l;
+  if (l == T (0))
+    return;
+  for (int j = c + 1 + threadIdx.x; j < c1; j += blockDim.x)
+    a[(size_t) i * lda + j] -= l * a[(size_t) c * lda + j];
+}
+
+// Applies the swaps ipiv[k0..k1) (in order) to columns [c0, c1): one
+// thread per column walks the swap list — the "index table" of the tuned
+// rung.  Threads of a warp touch neighbouring columns: coalesced.
+template <typename T>
+__global__ void
+lu_laswp_kernel (T *__restrict__ a, int lda, const int *__restrict__ ipiv, int k0, int k1, int c0,
+                 int c1)
+{
+  const int j = c0 + blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= c1)
+    return;
+  for (int k = k0; k < k1; k++)
+    {
+      int p = ipiv[k];
+      if (p != k)
+        {
+          T t = a[(size_t) k * lda + j];
+          a[(size_t) k * lda + j] = a[(size_t) p * lda + j];
+          a[(size_t) p * lda + j] = t;
+        }
+    }
+}
+
+// ---- cuBLAS on row-major data ----------------------------------------------
+
+// U12 = L11⁻¹·A12 for the rows k0..k0+kb of row-major A.  cuBLAS sees Aᵀ:
+// A12ᵀ = A12ᵀ·L11⁻ᵀ, and L11's memory read column-major is L11ᵀ (upper, unit).
+cublasStatus_t tl_lu_trsm (TlLuCtx *ctx, int k0, int kb);
+// A22 −= L21·U12 for the columns [c0, c1) of the trailing part (rows
+// k0+kb..m−1).  Column-major: A22ᵀ −= U12ᵀ·L21ᵀ.
+cublasStatus_t tl_lu_gemm (TlLuCtx *ctx, int k0, int kb, int c0, int c1);

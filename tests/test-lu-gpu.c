@@ -1,0 +1,103 @@
+/* test-lu-gpu.c — the GPU rungs of the Gauss ladder against LAPACK's
+ * ratio ‖PA − LU‖₁ / (n ‖A‖₁ ε) < 30, through tl_lu_factor.
+ * Exits 77 (skip) without a CUDA device. */
+#include "tl-lu.h"
+#include "tl-solve.h"
+#include "tl-generate.h"
+#include "tl-error.h"
+#include "tl-gpu.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+
+static double
+factor_ratio (const TlMatrix *a, const TlLuResult *r)
+{
+  g_autoptr (TlMatrix) pa = tl_matrix_convert (a, TL_DTYPE_FLOAT64, NULL);
+  tl_lu_apply_pivots (pa, r->ipiv, r->n_ipiv, FALSE);
+  g_autoptr (TlMatrix) lu = tl_lu_reconstruct (r, NULL);
+  for (gsize i = 0; i < a->rows; i++)
+    for (gsize j = 0; j < a->cols; j++)
+      tl_matrix_set (pa, i, j, tl_matrix_get (pa, i, j) - tl_matrix_get (lu, i, j));
+  double an = tl_matrix_norm (a, TL_NORM_ONE);
+  if (an == 0 || a->cols == 0)
+    return 0;
+  double eps = a->dtype == TL_DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
+  return tl_matrix_norm (pa, TL_NORM_ONE) / a->cols / an / eps;
+}
+
+static const char *gpu_kernels[] = { "lu-01-percolumn", "lu-02-blocked", "lu-03-tuned", "lu-cusolver" };
+
+static void
+test_ratios (void)
+{
+  const gsize shapes[][2] = { { 1, 1 }, { 2, 2 }, { 3, 3 }, { 5, 5 }, { 10, 10 }, { 50, 50 },
+                              { 127, 127 }, { 300, 300 }, { 517, 517 }, { 200, 70 }, { 70, 200 } };
+  const gsize blocks[] = { 0, 3, 20 };
+  g_autoptr (GError) error = NULL;
+  for (int dt = TL_DTYPE_FLOAT32; dt <= TL_DTYPE_FLOAT64; dt++)
+    for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+      {
+        g_autoptr (TlMatrix) a = tl_generate ("random-uniform", dt, shapes[s][0], shapes[s][1], 31 + s, &error);
+        for (guint k = 0; k < G_N_ELEMENTS (gpu_kernels); k++)
+          for (guint b = 0; b < G_N_ELEMENTS (blocks); b++)
+            {
+              if (b > 0 && (k == 0 || k == 3))
+                continue; /* not blocked */
+              g_autoptr (TlLuResult) r = NULL;
+              if (!tl_lu_factor (gpu_kernels[k], a, blocks[b], TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error))
+                g_error ("%s %zux%zu %s: %s", gpu_kernels[k], shapes[s][0], shapes[s][1],
+                         tl_dtype_name (dt), error->message);
+              double ratio = factor_ratio (a, r);
+              if (!(ratio < 30))
+                g_error ("%s b=%zu %zux%zu %s: ratio %g", gpu_kernels[k], blocks[b], shapes[s][0],
+                         shapes[s][1], tl_dtype_name (dt), ratio);
+              g_assert_cmpuint (r->info, ==, 0);
+              /* the same pivots as the CPU's partial pivoting where no ties are near */
+              g_autoptr (TlLuResult) ref = NULL;
+              g_assert_true (tl_lu_factor ("lu-cpu-unblocked", a, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &ref, &error));
+              if (dt == TL_DTYPE_FLOAT64 && shapes[s][0] <= 50)
+                for (gsize i = 0; i < r->n_ipiv; i++)
+                  g_assert_cmpint (r->ipiv[i], ==, ref->ipiv[i]);
+            }
+      }
+}
+
+static void
+test_singular_and_no_pivoting (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) z = tl_generate ("singular-zero-column:col=37", TL_DTYPE_FLOAT64, 90, 90, 4, &error);
+  for (guint k = 0; k < G_N_ELEMENTS (gpu_kernels); k++)
+    {
+      g_autoptr (TlLuResult) r = NULL;
+      g_assert_true (tl_lu_factor (gpu_kernels[k], z, 16, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error));
+      g_assert_cmpuint (r->info, ==, 38);
+      g_assert_cmpfloat (r->det, ==, 0.0);
+      g_assert_cmpfloat (factor_ratio (z, r), <, 30);
+    }
+  g_autoptr (TlMatrix) dd = tl_generate ("diagonally-dominant", TL_DTYPE_FLOAT32, 64, 64, 5, &error);
+  g_autoptr (TlLuResult) r = NULL;
+  g_assert_true (tl_lu_factor ("lu-01-percolumn", dd, 0, TL_PIVOTING_NONE, NULL, NULL, &r, &error));
+  g_assert_cmpuint (r->n_swaps, ==, 0);
+  g_assert_cmpfloat (factor_ratio (dd, r), <, 30);
+  g_autoptr (TlLuResult) r2 = NULL;
+  g_assert_false (tl_lu_factor ("lu-03-tuned", dd, 0, TL_PIVOTING_NONE, NULL, NULL, &r2, &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_INVALID);
+}
+
+int
+main (int argc, char **argv)
+{
+  int count = 0;
+  if (tl_gpu_device_count (&count) != TL_GPU_OK || count == 0)
+    {
+      printf ("no CUDA device: skipping the GPU LU tests\n");
+      return 77;
+    }
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/lu-gpu/ratios", test_ratios);
+  g_test_add_func ("/lu-gpu/singular-and-no-pivoting", test_singular_and_no_pivoting);
+  return g_test_run ();
+}
