@@ -204,6 +204,13 @@ test_gpu_kernel_without_gpu (void)
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.out, "ERROR"));
   g_assert_nonnull (strstr (r.out, "PASS"));
+
+  /* the GPU suite says what to do instead */
+  g_auto (Result) bench;
+  run_cli (&bench, "bench", "--suite", "gemm", "-o", "/nonexistent-never-created", NULL);
+  g_assert_cmpint (bench.status, ==, 1);
+  g_assert_nonnull (strstr (bench.err, "--suite cpu"));
+  g_assert_false (g_file_test ("/nonexistent-never-created", G_FILE_TEST_EXISTS));
 }
 
 static void

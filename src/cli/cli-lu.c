@@ -3,6 +3,7 @@
 #include "cli-gauss.h"
 #include "tl-error.h"
 #include "tl-io.h"
+#include "tl-lu-record.h"
 #include "tl-lu-recorder.h"
 
 #include <float.h>
@@ -193,7 +194,17 @@ body (TlCliGauss *o, int argc, char **argv)
     }
   if (rec)
     {
-      if (!tl_lu_recorder_save (rec, o->record, &error))
+      /* a run record (tilelab-run/1) with the steps as $.extensions.lu */
+      TlSource src = { 0 };
+      src.kind = o->gen ? TL_SOURCE_GENERATOR : TL_SOURCE_FILE;
+      src.generator = o->gen;
+      src.seed = (guint64) o->seed;
+      src.path = (char *) path;
+      g_autoptr (TlRunRecord) record = a->rows && a->cols
+        ? tl_lu_run_record_new (r, a, &src, rec, &error) : NULL;
+      gboolean saved = record ? tl_run_record_save (record, o->record, TL_RECORD_SAVE_DEFAULT, &error)
+                              : tl_lu_recorder_save (rec, o->record, &error);
+      if (!saved)
         {
           return tl_cli_fail (o->command, error);
         }
