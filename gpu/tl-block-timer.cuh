@@ -31,7 +31,13 @@ tl_smid ()
   return id;
 }
 
-// Returns the start time in thread 0 (other threads: 0).  Only when the
+// Thread 0 writes the start time straight into the block's record (slot =
+// its linear index in the grid) instead of keeping it in a register for
+// the whole kernel: a value live across the main loop would cost every
+// thread registers, and a kernel whose instrumented variant gets a
+// different register budget runs at a different occupancy — the overhead
+// would then measure the compiler, not the timer.  Returns 0; the value is
+// accepted by tl_block_end for compatibility and ignored.  Only when the
 // kernel is instrumented (records != nullptr) does it cost anything.
 __device__ __forceinline__ unsigned long long
 tl_block_begin (const TlGpuBlockRecord *records)
@@ -39,10 +45,13 @@ tl_block_begin (const TlGpuBlockRecord *records)
   if (records == nullptr)
     return 0;
   __syncthreads ();
-  unsigned long long t = 0;
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-    t = tl_globaltimer_ns ();
-  return t;
+    {
+      TlGpuBlockRecord *r = const_cast<TlGpuBlockRecord *> (records)
+                            + (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+      r->start_ns = tl_globaltimer_ns ();
+    }
+  return 0;
 }
 
 // launch: which launch of a multi-launch rung this is.  The record slot is
@@ -57,21 +66,20 @@ tl_block_end (TlGpuBlockRecord *records, unsigned long long start, unsigned int 
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
     {
       unsigned long long end = tl_globaltimer_ns ();
-      TlGpuBlockRecord r;
-      r.block_x = blockIdx.x;
-      r.block_y = blockIdx.y;
-      r.sm = tl_smid ();
-      r.launch = launch;
-      r.start_ns = start;
-      r.end_ns = end;
-      records[blockIdx.y * gridDim.x + blockIdx.x] = r;
+      TlGpuBlockRecord *r = records + (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+      r->block_x = blockIdx.x;
+      r->block_y = blockIdx.y;
+      r->sm = tl_smid ();
+      r->launch = launch;
+      r->end_ns = end; // start_ns was written by tl_block_begin
     }
 }
 
 // Like tl_block_end, for launches whose blocks do not map one-to-one onto
 // blockIdx (the margin kernel of rung 5 walks a 1-D grid over the edge
-// tiles of C): records `tile_x, tile_y` — the C tile the block computed —
-// at record slot `slot` of this launch.
+// tiles of C): records `tile_x, tile_y` — the C tile the block computed.
+// `slot` must be the block's linear index, where tl_block_begin wrote the
+// start.
 __device__ __forceinline__ void
 tl_block_end_tile (TlGpuBlockRecord *records, unsigned long long start, unsigned int launch,
                    unsigned int slot, unsigned int tile_x, unsigned int tile_y)
@@ -82,13 +90,11 @@ tl_block_end_tile (TlGpuBlockRecord *records, unsigned long long start, unsigned
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
     {
       unsigned long long end = tl_globaltimer_ns ();
-      TlGpuBlockRecord r;
-      r.block_x = tile_x;
-      r.block_y = tile_y;
-      r.sm = tl_smid ();
-      r.launch = launch;
-      r.start_ns = start;
-      r.end_ns = end;
-      records[slot] = r;
+      TlGpuBlockRecord *r = records + slot;
+      r->block_x = tile_x;
+      r->block_y = tile_y;
+      r->sm = tl_smid ();
+      r->launch = launch;
+      r->end_ns = end; // start_ns was written by tl_block_begin into the same slot
     }
 }

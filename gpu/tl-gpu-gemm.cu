@@ -70,6 +70,12 @@ tl_gpu_gemm_rung_find (const char *id)
   return nullptr;
 }
 
+extern "C" int
+tl_gpu_kernel_available (const char *id)
+{
+  return id != nullptr && tl_gpu_gemm_rung_find (id) != nullptr;
+}
+
 // ---- small RAII helpers -------------------------------------------------------
 
 namespace {

@@ -18,6 +18,12 @@ tl_gpu_last_message (void)
 }
 
 int
+tl_gpu_kernel_available (const char *id)
+{
+  return 0;
+}
+
+int
 tl_gpu_built_with_cuda (void)
 {
   return 0;

@@ -110,6 +110,9 @@ typedef struct
 } TlGpuKernelInfo;
 
 int tl_gpu_kernel_count (void);
+/* 1 when the kernel's code is compiled into this build and can run (given
+ * a device); the registry lists every rung regardless (the stub says 0). */
+int tl_gpu_kernel_available (const char *id);
 const TlGpuKernelInfo *tl_gpu_kernel_info (int index);
 const TlGpuKernelInfo *tl_gpu_kernel_find (const char *id);
 

@@ -831,5 +831,22 @@ tl_lu_recorder_load (const char *path, GError **error)
       g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("Cannot read %s: %s"), path, local->message);
       return NULL;
     }
-  return tl_lu_recorder_from_json (json_parser_get_root (parser), error);
+  JsonNode *root = json_parser_get_root (parser);
+  /* a whole run record (tilelab-run/1): the recording is $.extensions.lu */
+  if (root && JSON_NODE_HOLDS_OBJECT (root)
+      && json_object_has_member (json_node_get_object (root), "schema")
+      && !json_object_has_member (json_node_get_object (root), "kind"))
+    {
+      JsonNode *ext = json_object_get_member (json_node_get_object (root), "extensions");
+      JsonNode *lu = ext && JSON_NODE_HOLDS_OBJECT (ext)
+                       ? json_object_get_member (json_node_get_object (ext), "lu") : NULL;
+      if (lu == NULL)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_PARSE,
+                       _("%s is a run record without a Gauss step recording ($.extensions.lu)"), path);
+          return NULL;
+        }
+      return tl_lu_recorder_from_json (lu, error);
+    }
+  return tl_lu_recorder_from_json (root, error);
 }

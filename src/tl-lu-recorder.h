@@ -146,6 +146,7 @@ double tl_lu_recorder_get_matrix (gconstpointer matrix, gsize i, gsize j);
 JsonNode     *tl_lu_recorder_to_json   (const TlLuRecorder *self);
 TlLuRecorder *tl_lu_recorder_from_json (JsonNode *node, GError **error);
 gboolean      tl_lu_recorder_save      (const TlLuRecorder *self, const char *path, GError **error);
+/* Reads a bare {"kind": "lu"} file or a run record holding $.extensions.lu. */
 TlLuRecorder *tl_lu_recorder_load      (const char *path, GError **error);
 
 G_END_DECLS

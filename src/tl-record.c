@@ -1286,7 +1286,7 @@ read_blocks (JsonObject *obj, const char *path, TlKernelRun *run, GError **error
   GArray *columns[G_N_ELEMENTS (names)];
   gboolean ok = TRUE;
   for (guint c = 0; c < G_N_ELEMENTS (names); c++)
-    columns[c] = g_array_sized_new (FALSE, FALSE, sizeof (guint64), count);
+    columns[c] = g_array_new (FALSE, FALSE, sizeof (guint64)); /* grows with the input, not with "count" */
   for (guint c = 0; ok && c < G_N_ELEMENTS (names); c++)
     ok = read_uint_array (obj, path, names[c], count, c < 4 ? G_MAXUINT32 : G_MAXINT64,
                           columns[c], error);
@@ -1726,7 +1726,11 @@ tl_run_record_save (TlRunRecord *record, const char *path, TlRecordSaveFlags fla
             return FALSE;
         }
     }
-  g_autofree char *text = tl_run_record_to_string (record, TRUE);
+  /* indented for people; on one line when block records make it big */
+  gsize n_blocks = 0;
+  for (guint i = 0; i < record->runs->len; i++)
+    n_blocks += ((TlKernelRun *) record->runs->pdata[i])->n_blocks;
+  g_autofree char *text = tl_run_record_to_string (record, n_blocks <= TL_RUN_RECORD_PRETTY_BLOCKS);
   g_autoptr (GError) local = NULL;
   if (!g_file_set_contents (path, text, -1, &local))
     {

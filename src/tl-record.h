@@ -24,6 +24,8 @@
 G_BEGIN_DECLS
 
 #define TL_RUN_RECORD_SCHEMA "tilelab-run/1"
+/* Saved records are indented unless they hold more block records than this. */
+#define TL_RUN_RECORD_PRETTY_BLOCKS 20000
 
 /* ---- the job ---------------------------------------------------------- */
 

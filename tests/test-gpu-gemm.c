@@ -107,7 +107,8 @@ tolerance (TlGpuDtype d, const TlGpuKernelInfo *info)
 static gboolean
 runs_here (const TlGpuKernelInfo *info, TlGpuDtype d)
 {
-  return (info->dtypes & TL_GPU_DTYPE_BIT (d)) && info->min_cc <= facts.cc_major * 10 + facts.cc_minor;
+  return (info->dtypes & TL_GPU_DTYPE_BIT (d)) && info->min_cc <= facts.cc_major * 10 + facts.cc_minor
+         && tl_gpu_kernel_available (info->id);
 }
 
 static void
@@ -262,6 +263,10 @@ main (int argc, char **argv)
     g_error ("opening GPU 0: %s", tl_gpu_last_message ());
   printf ("# %s, compute capability %d.%d, %d SMs\n", facts.name, facts.cc_major, facts.cc_minor,
           facts.sm_count);
+  for (int i = 0; i < tl_gpu_kernel_count (); i++)
+    if (!tl_gpu_kernel_available (tl_gpu_kernel_info (i)->id))
+      printf ("# NOTE: %s is in the registry but not built into this Tilelab: not tested\n",
+              tl_gpu_kernel_info (i)->id);
   for (size_t i = 0; i < G_N_ELEMENTS (shapes); i++)
     {
       char *path = g_strdup_printf ("/gpu/gemm/%dx%dx%d", shapes[i].m, shapes[i].k, shapes[i].n);

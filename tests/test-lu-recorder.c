@@ -1,8 +1,10 @@
 /* test-lu-recorder.c — the step recorder: counts, pivots, snapshots, JSON. */
+#include "tl-lu-record.h"
 #include "tl-lu-recorder.h"
 #include "tl-generate.h"
 #include "tl-error.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 
 static void
@@ -157,6 +159,48 @@ test_singular (void)
   g_assert_cmpuint (rec->info, ==, 4);
 }
 
+/* the recording inside a run record (tilelab-run/1, $.extensions.lu) */
+static void
+test_run_record (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT32, 40, 40, 40, &error);
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
+  g_autoptr (TlLuResult) r = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-blocked", a, 8, TL_PIVOTING_PARTIAL, rec, NULL, &r, &error));
+  TlSource src = { 0 };
+  src.kind = TL_SOURCE_GENERATOR;
+  src.generator = (char *) "random-uniform";
+  src.seed = 40;
+  g_autoptr (TlRunRecord) record = tl_lu_run_record_new (r, a, &src, rec, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (record->job->kind, ==, "lu");
+  g_autofree char *text = tl_run_record_to_string (record, FALSE);
+  g_autoptr (TlRunRecord) back = tl_run_record_from_data (text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (back->job->kind, ==, "lu");
+  g_assert_cmpuint (back->runs->len, ==, 1);
+  g_autoptr (TlLuRecorder) rec2 = tl_lu_recorder_from_run_record (back, &error);
+  g_assert_no_error (error);
+  check_against_result (rec2, r, a);
+
+  /* and from a file, through the same loader as bare recordings */
+  g_autofree char *dir = g_dir_make_tmp ("tl-lu-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "run.json", NULL);
+  g_assert_true (tl_run_record_save (record, path, TL_RECORD_SAVE_DEFAULT, &error));
+  g_autoptr (TlLuRecorder) rec3 = tl_lu_recorder_load (path, &error);
+  g_assert_no_error (error);
+  check_against_result (rec3, r, a);
+  g_unlink (path);
+  g_rmdir (dir);
+
+  /* a record without the section says so */
+  g_autoptr (TlRunRecord) plain = tl_lu_run_record_new (r, a, NULL, NULL, &error);
+  g_autoptr (TlLuRecorder) none = tl_lu_recorder_from_run_record (plain, &error);
+  g_assert_null (none);
+  g_assert_error (error, TL_ERROR, TL_ERROR_PARSE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -165,5 +209,6 @@ main (int argc, char **argv)
   g_test_add_func ("/lu-recorder/pooled", test_pooled);
   g_test_add_func ("/lu-recorder/bad-json", test_bad_json);
   g_test_add_func ("/lu-recorder/singular", test_singular);
+  g_test_add_func ("/lu-recorder/run-record", test_run_record);
   return g_test_run ();
 }

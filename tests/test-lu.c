@@ -312,6 +312,33 @@ test_determinant (void)
   g_assert_true (isinf (rs->log_abs_det) && rs->log_abs_det < 0);
 }
 
+/* seed 004 §3.1.2: zero rows sink to the bottom of U; as in LAPACK the
+ * factorisation completes with info = the first zero pivot */
+static void
+test_zero_rows (void)
+{
+  g_autoptr (GError) error = NULL;
+  for (guint ci = 0; ci < G_N_ELEMENTS (configs); ci++)
+    {
+      g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 9, 9, 90 + ci, &error);
+      for (gsize j = 0; j < 9; j++)
+        {
+          tl_matrix_set (a, 2, j, 0.0);
+          tl_matrix_set (a, 5, j, 0.0);
+        }
+      TlLuOptions opt = { configs[ci].kernel, configs[ci].block, TL_PIVOTING_PARTIAL, configs[ci].gemm, 0 };
+      g_autoptr (TlLuResult) r = NULL;
+      g_assert_true (tl_lu_factor_full (&opt, a, NULL, NULL, &r, &error));
+      g_assert_cmpuint (r->info, ==, 8); /* rank 7: pivots 8 and 9 are zero */
+      for (gsize i = 7; i < 9; i++)
+        for (gsize j = i; j < 9; j++)
+          g_assert_cmpfloat (tl_matrix_get (r->lu, i, j), ==, 0.0);
+      g_assert_cmpfloat (factor_ratio (a, r), <, THRESH);
+      g_assert_cmpuint (tl_rank (a, -1), ==, 7);
+      g_assert_cmpint (r->det_sign, ==, 0);
+    }
+}
+
 /* the Hilbert matrix: det H6 = 1/186313420339200000 ≈ 5.3673e-18 */
 static void
 test_hilbert (void)
@@ -406,6 +433,25 @@ test_bad_input (void)
   g_assert_error (error, TL_ERROR, TL_ERROR_SHAPE);
 }
 
+/* cancellation is an ordinary outcome: G_IO_ERROR_CANCELLED, no result */
+static void
+test_cancel (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 100, 100, 1, &error);
+  g_autoptr (GCancellable) c = g_cancellable_new ();
+  g_cancellable_cancel (c);
+  const char *kernels[] = { "lu-cpu-unblocked", "lu-cpu-blocked" };
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr (TlLuResult) r = NULL;
+      g_assert_false (tl_lu_factor (kernels[k], a, 16, TL_PIVOTING_PARTIAL, NULL, c, &r, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_assert_null (r);
+      g_clear_error (&error);
+    }
+}
+
 /* the registry: every row is complete and findable; GPU rows say no
  * device (or run) rather than crash */
 static void
@@ -434,8 +480,10 @@ main (int argc, char **argv)
   g_test_add_func ("/lu/rectangular", test_rectangular);
   g_test_add_func ("/lu/determinant", test_determinant);
   g_test_add_func ("/lu/hilbert", test_hilbert);
+  g_test_add_func ("/lu/zero-rows", test_zero_rows);
   g_test_add_func ("/lu/no-pivoting", test_no_pivoting);
   g_test_add_func ("/lu/bad-input", test_bad_input);
   g_test_add_func ("/lu/registry", test_registry);
+  g_test_add_func ("/lu/cancel", test_cancel);
   return g_test_run ();
 }

@@ -371,6 +371,8 @@ test_hostile (void)
       "$.runs[0].time.median" },
     { "\"median\":{\"value\":0.5,\"unit\":\"ms\"},", "", "$.runs[0].time" },
     { "\"count\":300", "\"count\":301", "$.runs[0].blocks.block_x" },
+    { "\"count\":300", "\"count\":67108864", "$.runs[0].blocks.block_x" },
+    { "\"count\":300", "\"count\":67108865", "$.runs[0].blocks.count" },
     { "\"block_x\":[0,", "\"block_x\":[-1,", "$.runs[0].blocks.block_x[0]" },
     { "\"block_x\":[0,", "\"block_x\":[\"a\",", "$.runs[0].blocks.block_x[0]" },
     { "\"start_ns\":[0,", "\"start_ns\":[999999999999999999,", "$.runs[0].blocks.end_ns[0]" },
@@ -458,6 +460,49 @@ test_random_bytes (void)
   g_rand_free (rand);
 }
 
+/* A record made by tilelab-cli on an H200 (docs/records/): it loads, and
+ * its per-block records cover C's tiles. */
+static void
+test_recorded_on_gpu (void)
+{
+  const char *src = g_getenv ("TL_SOURCE_DIR");
+  if (src == NULL)
+    {
+      g_test_skip ("TL_SOURCE_DIR is not set");
+      return;
+    }
+  g_autofree char *path = g_build_filename (src, "docs", "records",
+                                            "h200-gemm-1000x500x1000.json", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) r = tl_run_record_load (path, TL_RECORD_LOAD_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_true (r->has_device);
+  g_assert_nonnull (strstr (r->device.name, "H200"));
+  g_assert_cmpuint (r->job->m, ==, 1000);
+  TlKernelRun *run = tl_run_record_find_run (r, "gemm-03-smem16");
+  g_assert_nonnull (run);
+  g_assert_cmpint (run->status, ==, TL_RUN_OK);
+  g_assert_true (run->passed);
+  g_assert_cmpstr (run->block_unit, ==, "sm");
+  g_assert_cmpuint (run->block_tile_m, ==, 16);
+  g_assert_cmpuint (run->n_blocks, ==, 63 * 63);
+  /* every tile once, on a real SM */
+  g_autofree guint8 *seen = g_new0 (guint8, 63 * 63);
+  for (gsize i = 0; i < run->n_blocks; i++)
+    {
+      const TlBlockRecord *b = &run->blocks[i];
+      g_assert_cmpuint (b->block_x, <, 63);
+      g_assert_cmpuint (b->block_y, <, 63);
+      g_assert_cmpuint (b->unit, <, (guint) r->device.sm_count);
+      seen[b->block_y * 63 + b->block_x]++;
+    }
+  for (guint i = 0; i < 63 * 63; i++)
+    g_assert_cmpuint (seen[i], ==, 1);
+  TlKernelRun *cublas = tl_run_record_find_run (r, "cublas-fp32");
+  g_assert_cmpfloat (cublas->percent_of_reference, ==, 100.0);
+  g_assert_cmpfloat (run->percent_of_reference, <, 100.0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -468,5 +513,6 @@ main (int argc, char **argv)
   g_test_add_func ("/record/round-trip-files", test_round_trip_files);
   g_test_add_func ("/record/hostile", test_hostile);
   g_test_add_func ("/record/random-bytes", test_random_bytes);
+  g_test_add_func ("/record/recorded-on-gpu", test_recorded_on_gpu);
   return g_test_run ();
 }

@@ -23,7 +23,7 @@
 #include "tl-gemm-common.cuh"
 
 template <typename T, bool INSTR>
-__global__ void
+__global__ void __launch_bounds__ (1024, 2)
 gemm_01_naive_kernel (int m, int n, int k, const T *a, const T *b, T *c,
                       TlGpuBlockRecord *records)
 {

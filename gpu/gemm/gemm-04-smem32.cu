@@ -24,8 +24,10 @@
 // ⌈n/32⌉ × ⌈m/32⌉, ⌈k/32⌉ rounds.  Any m, n, k ≥ 1.
 #include "tl-gemm-common.cuh"
 
+// Launch bounds: TILE² threads, and enough blocks to fill the SM's 2048
+// threads, so both variants get the same register budget (≤ 32).
 template <typename T, int TILE, bool INSTR>
-__global__ void
+__global__ void __launch_bounds__ (TILE * TILE, 2048 / (TILE * TILE))
 gemm_04_smem32_kernel (int m, int n, int k, const T *a, const T *b, T *c,
                        TlGpuBlockRecord *records)
 {

@@ -69,7 +69,7 @@ mult (float (&acc)[ITER], const float (*rows)[BW], const float (*cols)[BW], int 
 
 // Launch 0: full tiles, full k-steps — not a single bounds check.
 template <bool INSTR>
-__global__ void __launch_bounds__ (BW * BH)
+__global__ void __launch_bounds__ (BW * BH, 6)
 gemm_05_interior_kernel (int m, int n, int k, const float *a, const float *b, float *c,
                          TlGpuBlockRecord *records)
 {
@@ -105,7 +105,7 @@ gemm_05_interior_kernel (int m, int n, int k, const float *a, const float *b, fl
 
 // Launch 1: the same tiles, the last partial k-step: reads C back, adds.
 template <bool INSTR>
-__global__ void __launch_bounds__ (BW * BH)
+__global__ void __launch_bounds__ (BW * BH, 6)
 gemm_05_last_kernel (int m, int n, int k, const float *a, const float *b, float *c,
                      TlGpuBlockRecord *records)
 {
@@ -141,7 +141,7 @@ gemm_05_last_kernel (int m, int n, int k, const float *a, const float *b, float 
 // walks the bottom row of tiles (when 32 ∤ m), the rest the right column
 // (when 32 ∤ n) above it.
 template <bool INSTR>
-__global__ void __launch_bounds__ (BW * BH)
+__global__ void __launch_bounds__ (BW * BH, 6)
 gemm_05_margin_kernel (int m, int n, int k, const float *a, const float *b, float *c,
                        TlGpuBlockRecord *records)
 {

@@ -22,7 +22,7 @@
 #include "tl-gemm-common.cuh"
 
 template <int BM, int BN, int BK, int TM, bool INSTR>
-__global__ void __launch_bounds__ (BM * BN / TM)
+__global__ void __launch_bounds__ (BM * BN / TM, 2)
 gemm_06_regtile1d_kernel (int m, int n, int k, const float *__restrict__ a,
                           const float *__restrict__ b, float *__restrict__ c,
                           TlGpuBlockRecord *records)

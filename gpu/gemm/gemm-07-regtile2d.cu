@@ -25,7 +25,7 @@
 #include "tl-gemm-common.cuh"
 
 template <int BM, int BN, int BK, int TM, int TN, bool INSTR>
-__global__ void __launch_bounds__ ((BM / TM) * (BN / TN))
+__global__ void __launch_bounds__ ((BM / TM) * (BN / TN), 2)
 gemm_07_regtile2d_kernel (int m, int n, int k, const float *__restrict__ a,
                           const float *__restrict__ b, float *__restrict__ c,
                           TlGpuBlockRecord *records)

@@ -26,7 +26,7 @@
 #include "tl-gemm-common.cuh"
 
 template <typename T, int BM, int BN, int BK, int TM, int TN, bool INSTR>
-__global__ void __launch_bounds__ ((BM / TM) * (BN / TN))
+__global__ void __launch_bounds__ ((BM / TM) * (BN / TN), 3)
 gemm_12_regtile_f64_kernel (int m, int n, int k, const T *__restrict__ a,
                             const T *__restrict__ b, T *__restrict__ c,
                             TlGpuBlockRecord *records)

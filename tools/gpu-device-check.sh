@@ -1,0 +1,42 @@
+#!/bin/sh
+# gpu-device-check.sh — run on the device machine from the repository root:
+# what the machine has, whether the bundle's binaries resolve, then the GPU
+# tests, compute-sanitizer on every rung at a small odd shape, and (when
+# asked) the benchmark.  Output under $OUT (or ./gpu-out).
+#   .gpubundle/gpu-device-check.sh [facts] [tests] [sanitize] [bench]
+b=$(cd "$(dirname "$0")" && pwd)
+out=${OUT:-./gpu-out}
+mkdir -p "$out"
+export LD_LIBRARY_PATH="$b/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export PATH="/usr/local/cuda/bin:$PATH"
+for what in "$@"; do
+  case $what in
+    facts)
+      nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv
+      ldd "$b"/bin/* | grep -E "not found|cudart|cublas|openblas" | sort -u
+      "$b/run.sh" tilelab-cli devices
+      ;;
+    tests)
+      for t in "$b"/bin/test-gpu-*; do
+        echo "== $(basename "$t")"
+        start=$(date +%s)
+        "$b/run.sh" "$(basename "$t")" > "$out/$(basename "$t").log" 2>&1
+        rc=$?
+        grep -vE "^ok|^# (gemm|cublas)" "$out/$(basename "$t").log" | tail -25
+        echo "exit $rc after $(( $(date +%s) - start )) s"
+      done
+      ;;
+    sanitize)
+      for tool in memcheck racecheck synccheck; do
+        echo "== compute-sanitizer $tool"
+        compute-sanitizer --tool "$tool" --error-exitcode 9 "$b/bin/test-gpu-gemm" -p /gpu/gemm/67x45x33 \
+          > "$out/sanitize-$tool.log" 2>&1
+        echo "exit $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|error" "$out/sanitize-$tool.log" | sort | uniq -c | head -8
+      done
+      ;;
+    bench)
+      "$b/run.sh" bench-gpu-gemm ${BENCH_ARGS:-} > "$out/bench.md" 2>&1
+      echo "bench exit $?"; cat "$out/bench.md"
+      ;;
+  esac
+done

@@ -1,0 +1,80 @@
+#!/bin/sh
+# make-gpu-bundle.sh — build tilelab-cli and the GPU tests for a lent
+# H100/H200 machine and pack them, with the shared libraries that machine
+# lacks, into one folder that travels with a device run.
+#
+#   tools/make-gpu-bundle.sh [DEST]          (default /work/main/.gpubundle)
+#
+# On the device machine:  .gpubundle/run.sh tilelab-cli devices
+#                         .gpubundle/run.sh test-gpu-gemm -p /gpu/gemm/67x45x33
+# run.sh sets LD_LIBRARY_PATH to the bundle's lib/ plus the CUDA toolkit's.
+#
+# What is NOT copied (the device image has it, checked with ldd there on
+# the first run): glibc, libstdc++, libgcc_s, and CUDA's libcudart,
+# libcublas, libcublasLt (libcublasLt alone is 540 MB, over the 64 MiB a
+# device run may carry).  OpenBLAS (used by the tests' float64 reference)
+# and its Fortran runtime are copied unless WITH_BLAS=0.
+#
+# Environment: BUILD (build dir, default build-gpubundle), CUDA_ARCH
+# (default "90", plus 90a when gpu/gemm/gemm-11-wgmma.cu exists).
+set -eu
+src=$(cd "$(dirname "$0")/.." && pwd)
+dest=${1:-/work/main/.gpubundle}
+build=${BUILD:-$src/build-gpubundle}
+with_blas=${WITH_BLAS:-1}
+. "$src/tools/env.sh"
+
+arch=${CUDA_ARCH:-90}
+if [ -z "${CUDA_ARCH:-}" ] && [ -f "$src/gpu/gemm/gemm-11-wgmma.cu" ]; then
+  arch=90,90a
+fi
+
+if [ -d "$build" ]; then
+  meson configure "$build" -Dbuildtype=release -Dgui=disabled -Dcuda=enabled -Dcuda-arch="$arch" >/dev/null
+else
+  meson setup "$build" "$src" -Dbuildtype=release -Dgui=disabled -Dcuda=enabled -Dcuda-arch="$arch" >/dev/null
+fi
+# Everything; if that fails (a half-merged area elsewhere), at least the
+# GPU tests and the benchmark, so the device run can still check the ladder.
+if ! ninja -C "$build"; then
+  echo "make-gpu-bundle: full build failed; bundling the GPU tests only" >&2
+  ninja -C "$build" tests/test-gpu-device tests/test-gpu-gemm tests/bench-gpu-gemm
+fi
+
+rm -rf "$dest"
+mkdir -p "$dest/bin" "$dest/lib"
+bins=""
+[ -x "$build/src/cli/tilelab-cli" ] && bins="$build/src/cli/tilelab-cli"
+for t in "$build"/tests/test-gpu-* "$build"/tests/bench-gpu-*; do
+  [ -f "$t" ] && [ -x "$t" ] && bins="$bins $t"
+done
+cp $bins "$dest/bin/"
+
+# Copy every resolved library except the ones the device image provides.
+ldd $bins | awk '/=> \// { print $3 }' | sort -u | while read -r lib; do
+  base=$(basename "$lib")
+  case "$base" in
+    libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|ld-linux*|libgcc_s.so*|libstdc++.so*) continue ;;
+    libcuda.so*|libcudart.so*|libcublas.so*|libcublasLt.so*) continue ;;
+    libopenblas*|libgfortran*|libquadmath*|liblapack*|libblas*)
+      [ "$with_blas" = 1 ] || continue ;;
+  esac
+  cp -L "$lib" "$dest/lib/$base"
+done
+
+cat > "$dest/run.sh" <<'RUN'
+#!/bin/sh
+# Runs a bundled program with the bundle's libraries.
+here=$(cd "$(dirname "$0")" && pwd)
+cuda_lib=""
+for d in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib; do
+  [ -d "$d" ] && cuda_lib="$cuda_lib:$d"
+done
+export LD_LIBRARY_PATH="$here/lib$cuda_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export TL_SOURCE_DIR="${TL_SOURCE_DIR:-$here/..}"
+prog=$1; shift
+exec "$here/bin/$prog" "$@"
+RUN
+chmod +x "$dest/run.sh"
+cp "$src/tools/gpu-device-check.sh" "$dest/" 2>/dev/null || true
+du -sh "$dest"
