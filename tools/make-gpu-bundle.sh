@@ -11,7 +11,7 @@
 #
 # What is NOT copied (the device image has it, checked with ldd there on
 # the first run): glibc, libstdc++, libgcc_s, and CUDA's libcudart,
-# libcublas, libcublasLt (libcublasLt alone is 540 MB, over the 64 MiB a
+# libcublas, libcublasLt, libcusolver, libcusparse, libnvJitLink (libcublasLt alone is 540 MB, over the 64 MiB a
 # device run may carry).  OpenBLAS (used by the tests' float64 reference)
 # and its Fortran runtime are copied unless WITH_BLAS=0.
 #
@@ -55,17 +55,25 @@ ldd $bins | awk '/=> \// { print $3 }' | sort -u | while read -r lib; do
   base=$(basename "$lib")
   case "$base" in
     libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|ld-linux*|libgcc_s.so*|libstdc++.so*) continue ;;
-    libcuda.so*|libcudart.so*|libcublas.so*|libcublasLt.so*) continue ;;
+    libcuda.so*|libcudart.so*|libcublas.so*|libcublasLt.so*|libcusolver*|libcusparse*|libnvJitLink*) continue ;;
     libopenblas*|libgfortran*|libquadmath*|liblapack*|libblas*)
       [ "$with_blas" = 1 ] || continue ;;
   esac
   cp -L "$lib" "$dest/lib/$base"
 done
 
+# A device run carries at most 64 MiB: the libraries travel compressed and
+# are unpacked on the device machine at the first run.sh.
+tar -C "$dest" -czf "$dest/lib.tar.gz" lib
+rm -rf "$dest/lib"
+
 cat > "$dest/run.sh" <<'RUN'
 #!/bin/sh
 # Runs a bundled program with the bundle's libraries.
 here=$(cd "$(dirname "$0")" && pwd)
+if [ ! -d "$here/lib" ]; then
+  tar -C "$here" -xzf "$here/lib.tar.gz" || exit 1
+fi
 cuda_lib=""
 for d in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib; do
   [ -d "$d" ] && cuda_lib="$cuda_lib:$d"
