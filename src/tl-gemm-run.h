@@ -8,7 +8,11 @@
  *
  * Kernel lists: ids separated by commas, or "all" (every kernel that
  * supports the dtype on the backends present; without a GPU only the CPU
- * kernels, with a note in the record), "gpu", "cpu".
+ * kernels, with a note in the record), "gpu", "cpu".  A kernel that came
+ * in through "all", "gpu" or "cpu" and cannot take the job (a shape it
+ * refuses, a rung not built in) is skipped with the reason; one named by
+ * its id fails with the error.  A kernel that needs a newer GPU than the
+ * one present is always skipped.
  */
 #pragma once
 

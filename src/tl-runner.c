@@ -316,11 +316,6 @@ tl_runner_run_func_finish (TlRunner *self, GAsyncResult *result, GError **error)
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
-typedef struct
-{
-  TlRunnerJob *job;
-} GemmCallbackData;
-
 static void
 gemm_progress_cb (const char *kernel_id, const char *stage, double fraction, gpointer user_data)
 {

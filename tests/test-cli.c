@@ -8,7 +8,9 @@
 #include "tl-io.h"
 #include "tl-record.h"
 
+#include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <signal.h>
 #include <math.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -252,6 +254,26 @@ test_bench_cpu (void)
 }
 
 static void
+test_interrupt (void)
+{
+  /* Ctrl-C stops a long job cleanly: exit 1 with a message, not a kill */
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) p = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                                                  | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                                                cli_path, "gemm", "--kernel", "cpu-naive",
+                                                "--size", "1500", "--repeats", "10", NULL);
+  g_assert_no_error (error);
+  g_usleep (1500 * 1000);
+  g_subprocess_send_signal (p, SIGINT);
+  g_autofree char *out = NULL, *err = NULL;
+  g_assert_true (g_subprocess_communicate_utf8 (p, NULL, NULL, &out, &err, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (p));
+  g_assert_cmpint (g_subprocess_get_exit_status (p), ==, 1);
+  g_assert_nonnull (strstr (err, "stopping"));
+}
+
+static void
 test_info_malformed (void)
 {
   g_autoptr (GError) error = NULL;
@@ -292,6 +314,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/gemm-record-files", test_gemm_record_and_files);
   g_test_add_func ("/cli/gpu-kernel-without-gpu", test_gpu_kernel_without_gpu);
   g_test_add_func ("/cli/bench-cpu", test_bench_cpu);
+  g_test_add_func ("/cli/interrupt", test_interrupt);
   g_test_add_func ("/cli/info-malformed", test_info_malformed);
   return g_test_run ();
 }

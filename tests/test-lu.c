@@ -433,6 +433,25 @@ test_bad_input (void)
   g_assert_error (error, TL_ERROR, TL_ERROR_SHAPE);
 }
 
+/* cancellation is an ordinary outcome: G_IO_ERROR_CANCELLED, no result */
+static void
+test_cancel (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 100, 100, 1, &error);
+  g_autoptr (GCancellable) c = g_cancellable_new ();
+  g_cancellable_cancel (c);
+  const char *kernels[] = { "lu-cpu-unblocked", "lu-cpu-blocked" };
+  for (guint k = 0; k < 2; k++)
+    {
+      g_autoptr (TlLuResult) r = NULL;
+      g_assert_false (tl_lu_factor (kernels[k], a, 16, TL_PIVOTING_PARTIAL, NULL, c, &r, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_assert_null (r);
+      g_clear_error (&error);
+    }
+}
+
 /* the registry: every row is complete and findable; GPU rows say no
  * device (or run) rather than crash */
 static void
@@ -465,5 +484,6 @@ main (int argc, char **argv)
   g_test_add_func ("/lu/no-pivoting", test_no_pivoting);
   g_test_add_func ("/lu/bad-input", test_bad_input);
   g_test_add_func ("/lu/registry", test_registry);
+  g_test_add_func ("/lu/cancel", test_cancel);
   return g_test_run ();
 }

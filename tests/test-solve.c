@@ -162,6 +162,26 @@ test_null_space_random (void)
       }
 }
 
+/* empty shapes are answered, not crashed on */
+static void
+test_empty (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) a = tl_matrix_new (TL_DTYPE_FLOAT64, 0, 3, &error);
+  g_autoptr (TlMatrix) b = tl_matrix_new (TL_DTYPE_FLOAT64, 0, 1, &error);
+  g_autoptr (TlSolution) s = tl_solve_space (a, b, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (s->kind, ==, TL_SOLUTION_INFINITE); /* no equations: every x */
+  g_assert_cmpuint (s->rank, ==, 0);
+  g_assert_cmpuint (s->null_basis->cols, ==, 3);
+  g_assert_cmpuint (tl_rank (a, -1), ==, 0);
+  g_autoptr (TlMatrix) a0 = tl_matrix_new (TL_DTYPE_FLOAT64, 0, 0, &error);
+  g_autoptr (TlLuResult) r = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-blocked", a0, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error));
+  g_assert_cmpint (r->det_sign, ==, 1); /* det of the empty matrix is 1 */
+  g_assert_cmpfloat (r->det, ==, 1.0);
+}
+
 static void
 test_nonfinite (void)
 {
@@ -182,5 +202,6 @@ main (int argc, char **argv)
   g_test_add_func ("/solve/singular-4x4", test_singular_4x4);
   g_test_add_func ("/solve/null-space-random", test_null_space_random);
   g_test_add_func ("/solve/nonfinite", test_nonfinite);
+  g_test_add_func ("/solve/empty", test_empty);
   return g_test_run ();
 }

@@ -237,6 +237,8 @@ tl_cli_bench (int argc, char **argv)
     }
 
   g_autoptr (TlRunner) runner = tl_runner_new (device);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  tl_cli_catch_interrupts (cancellable);
   tl_cli_show_progress (runner);
   g_autoptr (GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_run_record_free);
   gboolean all_passed = TRUE;
@@ -256,10 +258,11 @@ tl_cli_bench (int argc, char **argv)
       job->device = device;
 
       g_autoptr (GError) error = NULL;
-      TlRunRecord *record = tl_runner_run_gemm (runner, job, NULL, &error);
+      TlRunRecord *record = tl_cli_run_job (runner, job, cancellable, &error);
       tl_cli_end_progress ();
       if (record == NULL)
         {
+          /* what finished is still written below */
           status = tl_cli_fail ("bench", error);
           break;
         }

@@ -7,6 +7,7 @@
 #include "tl-matrix.h"
 
 #include <glib/gi18n-lib.h>
+#include <glib-unix.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -130,8 +131,9 @@ tl_cli_print_gemm_table (const TlRunRecord *record, FILE *out)
   fprintf (out, "GEMM C = A·B, %" G_GSIZE_FORMAT "×%" G_GSIZE_FORMAT "×%" G_GSIZE_FORMAT
                 " (m×k×n), %s; A: %s; B: %s\n",
            job->m, job->k, job->n, tl_dtype_name (job->dtype), a, b);
-  fprintf (out, "%u timed runs after %u warm-ups%s; CPU: %s",
-           job->repeats, job->warmups, job->flush_l2 ? ", L2 flushed" : "",
+  fprintf (out, "%u timed run%s after %u warm-up%s%s; CPU: %s",
+           job->repeats, job->repeats == 1 ? "" : "s", job->warmups,
+           job->warmups == 1 ? "" : "s", job->flush_l2 ? ", L2 flushed" : "",
            record->machine.cpu_model ? record->machine.cpu_model : "?");
   if (record->has_device)
     fprintf (out, "; GPU %d: %s", record->device.ordinal, record->device.name);
@@ -198,6 +200,55 @@ tl_cli_end_progress (void)
   if (progress_active)
     fprintf (stderr, "\r\033[K");
   progress_active = FALSE;
+}
+
+static gboolean
+interrupt_cb (gpointer user_data)
+{
+  GCancellable *cancellable = user_data;
+  if (!g_cancellable_is_cancelled (cancellable))
+    {
+      tl_cli_end_progress ();
+      g_printerr ("tilelab-cli: stopping…\n");
+    }
+  g_cancellable_cancel (cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+void
+tl_cli_catch_interrupts (GCancellable *cancellable)
+{
+  g_unix_signal_add_full (G_PRIORITY_HIGH, SIGINT, interrupt_cb, g_object_ref (cancellable),
+                          g_object_unref);
+  g_unix_signal_add_full (G_PRIORITY_HIGH, SIGTERM, interrupt_cb, g_object_ref (cancellable),
+                          g_object_unref);
+}
+
+typedef struct
+{
+  GMainLoop *loop;
+  TlRunRecord *record;
+  GError *error;
+} Wait;
+
+static void
+job_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  Wait *w = user_data;
+  w->record = tl_runner_run_gemm_finish (TL_RUNNER (source), result, &w->error);
+  g_main_loop_quit (w->loop);
+}
+
+TlRunRecord *
+tl_cli_run_job (TlRunner *runner, const TlJob *job, GCancellable *cancellable, GError **error)
+{
+  Wait w = { g_main_loop_new (NULL, FALSE), NULL, NULL };
+  tl_runner_run_gemm_async (runner, job, cancellable, job_done_cb, &w);
+  g_main_loop_run (w.loop);
+  g_main_loop_unref (w.loop);
+  if (w.error)
+    g_propagate_error (error, w.error);
+  return w.record;
 }
 
 /* ---- the command ------------------------------------------------------- */
@@ -317,9 +368,11 @@ tl_cli_gemm (int argc, char **argv)
   job->keep_matrices = save_matrices;
 
   g_autoptr (TlRunner) runner = tl_runner_new (device);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  tl_cli_catch_interrupts (cancellable);
   tl_cli_show_progress (runner);
   g_autoptr (GError) error = NULL;
-  g_autoptr (TlRunRecord) record = tl_runner_run_gemm (runner, job, NULL, &error);
+  g_autoptr (TlRunRecord) record = tl_cli_run_job (runner, job, cancellable, &error);
   tl_cli_end_progress ();
   if (record == NULL)
     return tl_cli_fail ("gemm", error);

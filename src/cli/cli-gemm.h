@@ -24,6 +24,14 @@ gulong   tl_cli_show_progress (TlRunner *runner);
 /* Ends a progress line. */
 void     tl_cli_end_progress (void);
 
+/* From now on Ctrl-C (SIGINT) and SIGTERM cancel `cancellable` (while a
+ * job runs, or the next one) instead of killing the program. */
+void         tl_cli_catch_interrupts (GCancellable *cancellable);
+/* Runs a job on the runner and waits; a cancelled job fails with
+ * G_IO_ERROR_CANCELLED. */
+TlRunRecord *tl_cli_run_job (TlRunner *runner, const TlJob *job, GCancellable *cancellable,
+                             GError **error);
+
 /* argv joined, for the record */
 char    *tl_cli_command_line (int argc, char **argv);
 

@@ -132,6 +132,22 @@ body (TlCliGauss *o, int argc, char **argv)
   for (gsize i = 0; i < MIN (r->n_ipiv, (gsize) 16); i++)
     printf (" %d", r->ipiv[i]);
   printf ("%s\n", r->n_ipiv > 16 ? " …" : "");
+  {
+    /* the permutation P as the order of A's rows in PA (1-based) */
+    g_autofree gsize *perm = g_new (gsize, MAX (a->rows, 1));
+    for (gsize i = 0; i < a->rows; i++)
+      perm[i] = i;
+    for (gsize step = 0; step < r->n_ipiv; step++)
+      {
+        gsize t = perm[step];
+        perm[step] = perm[r->ipiv[step]];
+        perm[r->ipiv[step]] = t;
+      }
+    printf (_("  P          PA takes the rows of A in this order:"));
+    for (gsize i = 0; i < MIN (a->rows, (gsize) 16); i++)
+      printf (" %zu", perm[i] + 1);
+    printf ("%s\n", a->rows > 16 ? " …" : "");
+  }
   printf (_("  rank       ≥ %zu (pivots above %.3g; `tilelab-cli rank` decides exactly)\n"), r->rank, r->rank_tol);
   printf (_("  growth     %.4g (max|U| / max|A|; partial pivoting keeps it ≤ 2^(n−1), in practice small)\n"),
           r->growth);
@@ -220,6 +236,7 @@ static int
 run (int argc, char **argv, gboolean det_only)
 {
   TlCliGauss o = { 0 };
+  gboolean list = FALSE;
   o.command = det_only ? "det" : "lu";
   g_autoptr (GOptionContext) ctx = g_option_context_new (
     det_only ? _("[FILE] — the determinant by Gauss elimination") : _("[FILE] — factor PA = LU"));
@@ -229,6 +246,7 @@ run (int argc, char **argv, gboolean det_only)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Save the packed L\\U to FILE", "FILE" },
     { "check", 0, 0, G_OPTION_ARG_NONE, &o.check, "Check ‖PA − LU‖ against LAPACK's threshold", NULL },
     { "print", 0, 0, G_OPTION_ARG_NONE, &o.print, "Print P, L and U", NULL },
+    { "list-kernels", 0, 0, G_OPTION_ARG_NONE, &list, "List the Gauss ladder (the kernels --kernel takes)", NULL },
     { NULL },
   };
   if (!det_only)
@@ -241,6 +259,19 @@ run (int argc, char **argv, gboolean det_only)
     {
       tl_cli_gauss_clear (&o);
       return TL_CLI_USAGE;
+    }
+  if (list)
+    {
+      printf (_("The Gauss ladder (seed 004 §3):\n"));
+      for (guint i = 0; i < tl_lu_kernel_count (); i++)
+        {
+          const TlLuKernelInfo *k = tl_lu_kernel_get (i);
+          printf ("  %-17s %-4s %s%s\n                    %s\n", k->id,
+                  k->backend == TL_BACKEND_GPU ? "GPU" : "CPU", _(k->title),
+                  k->reference ? _(" (reference)") : "", _(k->lesson));
+        }
+      tl_cli_gauss_clear (&o);
+      return TL_CLI_OK;
     }
   int rc = body (&o, argc, argv);
   tl_cli_gauss_clear (&o);
