@@ -16,7 +16,7 @@
 # and its Fortran runtime are copied unless WITH_BLAS=0.
 #
 # Environment: BUILD (build dir, default build-gpubundle), CUDA_ARCH
-# (default "90", plus 90a when gpu/gemm/gemm-11-wgmma.cu exists).
+# (default "90"; rung 11's file always gets sm_90a as well).
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:-/work/main/.gpubundle}
@@ -24,10 +24,8 @@ build=${BUILD:-$src/build-gpubundle}
 with_blas=${WITH_BLAS:-1}
 . "$src/tools/env.sh"
 
+# sm_90 for everything; gpu/meson.build adds sm_90a to rung 11's file alone.
 arch=${CUDA_ARCH:-90}
-if [ -z "${CUDA_ARCH:-}" ] && [ -f "$src/gpu/gemm/gemm-11-wgmma.cu" ]; then
-  arch=90,90a
-fi
 
 if [ -d "$build" ]; then
   meson configure "$build" -Dbuildtype=release -Dgui=disabled -Dcuda=enabled -Dcuda-arch="$arch" >/dev/null
