@@ -64,6 +64,42 @@ tl_compare_bar_value (const TlCompareModel *model, guint index, double *out_lo, 
   return v;
 }
 
+/* The annotation of bar i: the number (bold) and the ratios (second line). */
+static void
+bar_note (const TlCompareModel *model, guint i, char *num, gsize num_size, GString *note)
+{
+  const TlCompareBar *b = &model->bars[i];
+  const TlCompareBar *ref = NULL, *base = NULL;
+  double v = tl_compare_bar_value (model, i, NULL, NULL);
+
+  if (model->reference_index >= 0 && (guint) model->reference_index < model->n_bars
+      && bar_ok (&model->bars[model->reference_index]))
+    ref = &model->bars[model->reference_index];
+  if (model->baseline_index >= 0 && (guint) model->baseline_index < model->n_bars
+      && bar_ok (&model->bars[model->baseline_index]))
+    base = &model->bars[model->baseline_index];
+
+  g_string_truncate (note, 0);
+  num[0] = '\0';
+  if (isnan (v))
+    return;
+  if (model->metric == TL_COMPARE_GFLOPS)
+    tl_paint_format_gflops (v, num, num_size);
+  else
+    tl_paint_format_ms (v, num, num_size);
+  if (ref && b != ref)
+    g_string_append_printf (note, _("%.0f%% of %s"),
+                            100.0 * ref->median_ms / b->median_ms, model->reference_name);
+  if (base && b != base)
+    {
+      double sp = base->median_ms / b->median_ms;
+      if (note->len)
+        g_string_append (note, " · ");
+      g_string_append_printf (note, sp >= 10 ? _("%.0f× %s") : _("%.1f× %s"),
+                              sp, model->baseline_name);
+    }
+}
+
 static const char *
 metric_axis_label (TlCompareMetric metric)
 {
@@ -96,7 +132,18 @@ tl_paint_compare_layout (const TlCompareModel *model, const TlPaintStyle *style,
 
   double top = (model->title ? TL_PX (style, style->title_font_size) * 1.6 : font * 0.6);
   double bottom = font * 3.4; /* tick labels and the axis label */
-  double annot_w = MIN (font * 18, width * 0.38);
+  double annot_w = font * 6;
+  {
+    GString *note = g_string_new (NULL);
+    char num[64];
+    for (guint i = 0; i < model->n_bars; i++)
+      {
+        bar_note (model, i, num, sizeof num, note);
+        annot_w = MAX (annot_w, tl_paint_text_width (cr, note->str) + font);
+      }
+    g_string_free (note, TRUE);
+  }
+  annot_w = MIN (annot_w, width * 0.42);
 
   out->plot_x = font * 0.6 + label_w + font * 0.8;
   out->plot_y = top;
@@ -245,7 +292,7 @@ tl_paint_compare (cairo_t *cr, const TlCompareModel *model,
 
   TlCompareLayout lay;
   double font = TL_PX (style, style->font_size);
-  const TlCompareBar *ref = NULL, *base = NULL;
+  
 
   cairo_save (cr);
   tl_paint_background (cr, style, width, height);
@@ -259,13 +306,6 @@ tl_paint_compare (cairo_t *cr, const TlCompareModel *model,
     }
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   paint_value_axis (cr, model, &lay, style, TRUE);
-
-  if (model->reference_index >= 0 && (guint) model->reference_index < model->n_bars
-      && bar_ok (&model->bars[model->reference_index]))
-    ref = &model->bars[model->reference_index];
-  if (model->baseline_index >= 0 && (guint) model->baseline_index < model->n_bars
-      && bar_ok (&model->bars[model->baseline_index]))
-    base = &model->bars[model->baseline_index];
 
   for (guint i = 0; i < model->n_bars; i++)
     {
@@ -322,21 +362,7 @@ tl_paint_compare (cairo_t *cr, const TlCompareModel *model,
        * and the speed-up over the baseline */
       char num[64];
       GString *note = g_string_new (NULL);
-      if (model->metric == TL_COMPARE_GFLOPS)
-        tl_paint_format_gflops (v, num, sizeof num);
-      else
-        tl_paint_format_ms (v, num, sizeof num);
-      if (ref && b != ref)
-        g_string_append_printf (note, _("%.0f%% of %s"),
-                                100.0 * ref->median_ms / b->median_ms, model->reference_name);
-      if (base && b != base)
-        {
-          double sp = base->median_ms / b->median_ms;
-          if (note->len)
-            g_string_append (note, " · ");
-          g_string_append_printf (note, sp >= 10 ? _("%.0f× %s") : _("%.1f× %s"),
-                                  sp, model->baseline_name);
-        }
+      bar_note (model, i, num, sizeof num, note);
       double ax = lay.plot_x + lay.plot_w + font * 0.6;
       gboolean two = note->len > 0 && lay.row_h >= font * 2.4;
       cairo_save (cr);

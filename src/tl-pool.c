@@ -157,6 +157,44 @@ tl_pool_matrix (const TlMatrix *matrix,
 }
 
 TlPooledGrid *
+tl_pooled_grid_new_from_values (gsize src_rows, gsize src_cols, gsize grid_rows, gsize grid_cols,
+                                guint factor_r, guint factor_c, TlPoolMode mode,
+                                const double *values)
+{
+  g_return_val_if_fail (values != NULL || grid_rows * grid_cols == 0, NULL);
+  g_return_val_if_fail (factor_r > 0 && factor_c > 0, NULL);
+
+  TlPooledGrid *grid = g_new0 (TlPooledGrid, 1);
+  gboolean have_finite = FALSE;
+
+  grid->ref_count = 1;
+  grid->src_rows = src_rows;
+  grid->src_cols = src_cols;
+  grid->rows = src_rows;
+  grid->cols = src_cols;
+  grid->factor_r = factor_r;
+  grid->factor_c = factor_c;
+  grid->grid_rows = grid_rows;
+  grid->grid_cols = grid_cols;
+  grid->mode = mode;
+  grid->values = g_new0 (double, MAX (grid_rows * grid_cols, 1));
+  for (gsize i = 0; i < grid_rows * grid_cols; i++)
+    {
+      double v = values[i];
+      grid->values[i] = v;
+      if (isnan (v))
+        grid->n_nan_cells++;
+      else if (isfinite (v))
+        {
+          grid->min = have_finite ? MIN (grid->min, v) : v;
+          grid->max = have_finite ? MAX (grid->max, v) : v;
+          have_finite = TRUE;
+        }
+    }
+  return grid;
+}
+
+TlPooledGrid *
 tl_pooled_grid_ref (TlPooledGrid *self)
 {
   g_return_val_if_fail (self != NULL, NULL);

@@ -54,6 +54,15 @@ TlPooledGrid *tl_pool_matrix (const TlMatrix *matrix,
                               GCancellable *cancellable,
                               GError **error);
 
+/* A grid from cells pooled elsewhere (a Gauss record's snapshot): copies
+ * grid_rows × grid_cols values, each standing for factor_r × factor_c
+ * elements of a src_rows × src_cols matrix; min, max and NaN count are
+ * computed. */
+TlPooledGrid *tl_pooled_grid_new_from_values (gsize src_rows, gsize src_cols,
+                                              gsize grid_rows, gsize grid_cols,
+                                              guint factor_r, guint factor_c,
+                                              TlPoolMode mode, const double *values);
+
 TlPooledGrid *tl_pooled_grid_ref   (TlPooledGrid *self);
 void          tl_pooled_grid_unref (TlPooledGrid *self);
 

@@ -13,6 +13,17 @@ struct _TlApplication
 
 G_DEFINE_FINAL_TYPE (TlApplication, tl_application, GTK_TYPE_APPLICATION)
 
+/* TILELAB_PROBE=first-frame: print when the first frame is drawn (CLOCK_MONOTONIC,
+ * so a launcher can subtract its own start time) and quit. */
+static gboolean
+first_frame_cb (GtkWidget *widget, cairo_t *cr, gpointer app)
+{
+  g_print ("tilelab-probe: first-frame-monotonic-us %" G_GINT64_FORMAT "\n", g_get_monotonic_time ());
+  g_signal_handlers_disconnect_by_func (widget, first_frame_cb, app);
+  g_idle_add_once ((GSourceOnceFunc) g_application_quit, app);
+  return FALSE;
+}
+
 static TlWindow *
 ensure_window (TlApplication *self)
 {
@@ -20,6 +31,8 @@ ensure_window (TlApplication *self)
   if (win == NULL)
     {
       win = GTK_WINDOW (tl_window_new (GTK_APPLICATION (self)));
+      if (g_strcmp0 (g_getenv ("TILELAB_PROBE"), "first-frame") == 0)
+        g_signal_connect_after (win, "draw", G_CALLBACK (first_frame_cb), self);
       if (self->generate)
         {
           g_autoptr (GError) error = NULL;

@@ -3,6 +3,11 @@
 
 #include <math.h>
 #include <glib/gi18n-lib.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #include "tl-chart-view.h"
 #include "tl-error.h"
@@ -67,6 +72,7 @@ struct _TlWindow
   TlMatrix *src[2];
   TlSource src_source[2];
   char *src_label[2];
+  TlMatrixStats src_stats[2];   /* computed off the main loop */
   GCancellable *source_cancellable[2];
   guint n_pending_sources;
 
@@ -192,8 +198,7 @@ update_source_facts (TlWindow *self, guint i)
       return;
     }
 
-  TlMatrixStats st;
-  tl_matrix_stats (m, &st);
+  const TlMatrixStats st = self->src_stats[i];
   g_autofree char *mn = fmt (st.n_finite ? st.min : NAN);
   g_autofree char *mx = fmt (st.n_finite ? st.max : NAN);
   g_autofree char *esc = g_markup_escape_text (self->src_label[i] ? self->src_label[i] : "", -1);
@@ -204,8 +209,10 @@ update_source_facts (TlWindow *self, guint i)
 }
 
 static void
-set_source (TlWindow *self, guint i, TlMatrix *m, const TlSource *source, const char *label)
+set_source (TlWindow *self, guint i, TlMatrix *m, const TlMatrixStats *stats,
+            const TlSource *source, const char *label)
 {
+  self->src_stats[i] = *stats;
   g_clear_pointer (&self->src[i], tl_matrix_unref);
   self->src[i] = tl_matrix_ref (m);
   tl_source_clear (&self->src_source[i]);
@@ -229,6 +236,7 @@ typedef struct
   guint64 seed;
   GFile *file;
   TlMatrix *out[2];
+  TlMatrixStats stats[2];
 } SourceTask;
 
 static void
@@ -270,6 +278,7 @@ source_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel
           g_task_return_error (task, error);
           return;
         }
+      tl_matrix_stats (t->out[i], &t->stats[i]);
     }
   g_task_return_boolean (task, TRUE);
 }
@@ -319,7 +328,7 @@ source_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
           src.seed = t->seed + i;
           label = g_strdup_printf (_("%s, seed %" G_GUINT64_FORMAT), t->spec, t->seed + i);
         }
-      set_source (self, i, t->out[i], &src, label);
+      set_source (self, i, t->out[i], &t->stats[i], &src, label);
       tl_source_clear (&src);
       g_clear_object (&self->source_cancellable[i]);
     }
@@ -683,7 +692,7 @@ update_device_label (TlWindow *self)
       tl_machine_facts_read (&m);
       g_string_append_printf (s, _("No CUDA GPU in this session%s.\n\nCPU   %s\ncores %u\nhost  %s\nOS    %s\n\n"
                                    "Open a run record made with tilelab-cli on a GPU server\n"
-                                   "(File → Open Run Record…) to see its GPU here."),
+                                   "(Open ▾ → Open Run Record…, Ctrl+J) to see its GPU here."),
                               tl_gpu_built_with_cuda () ? "" : _(" (built without CUDA)"),
                               m.cpu_model ? m.cpu_model : "?", m.cores,
                               m.host_name ? m.host_name : "?", m.os ? m.os : "?");
@@ -1049,7 +1058,14 @@ update_compare (TlWindow *self)
   model.bars = (const TlCompareBar *) bars->data;
   model.n_bars = bars->len;
   model.reference_index = gpu_ref >= 0 ? gpu_ref : cpu_ref;
-  model.reference_name = model.reference_index >= 0 ? bars->len ? g_array_index (bars, TlCompareBar, model.reference_index).label : "" : "";
+  model.reference_name = "";
+  if (model.reference_index >= 0)
+    {
+      const TlKernelRun *r = runs->pdata[model.reference_index];
+      model.reference_name = g_str_has_prefix (r->kernel_id, "cublas") ? "cuBLAS"
+                             : g_strcmp0 (r->kernel_id, "cpu-openblas") == 0 ? "OpenBLAS"
+                             : g_array_index (bars, TlCompareBar, model.reference_index).label;
+    }
   model.baseline_name = _("CPU naive");
   g_autofree char *title = g_strdup_printf (_("C = A·B, %zu×%zu·%zu×%zu (%s)"), m, k, k, n,
                                             self->record && self->record->job
@@ -1415,8 +1431,11 @@ show_record (TlWindow *self, TlRunRecord *record, gboolean with_sources)
     for (int i = 0; i < 2; i++)
       {
         TlMatrix *m = i == 0 ? record->a : record->b;
+        TlMatrixStats st = { 0 };
+        if (record->has_input_stats)
+          st = i == 0 ? record->a_stats : record->b_stats;
         if (m && record->job)
-          set_source (self, i, m, i == 0 ? &record->job->a : &record->job->b,
+          set_source (self, i, m, &st, i == 0 ? &record->job->a : &record->job->b,
                       _("from the run record"));
       }
   if (with_sources && record->job)
@@ -1987,6 +2006,28 @@ tl_window_class_init (TlWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
 }
 
+/* The runner's worker (and the CPU kernels' threads it starts, which
+ * inherit its nice value) runs at a lower priority than the main loop, so a
+ * CPU run on every core still leaves the window answering.  Threads inherit
+ * the nice value of the thread that creates them, and an unprivileged
+ * process can raise but not lower it: so a short-lived thread raises its
+ * own and creates the runner. */
+static gpointer
+runner_thread (gpointer data)
+{
+#ifdef __linux__
+  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 5);
+#endif
+  return tl_runner_new (0);
+}
+
+static TlRunner *
+new_background_runner (void)
+{
+  GThread *t = g_thread_new ("tl-runner-start", runner_thread, NULL);
+  return g_thread_join (t);
+}
+
 static GSettings *
 maybe_settings (void)
 {
@@ -2085,7 +2126,7 @@ tl_window_init (TlWindow *self)
   colour_changed_cb (NULL, self);
 
   /* one worker owns the GPU; it opens it lazily, never here */
-  self->runner = tl_runner_new (0);
+  self->runner = new_background_runner ();
   g_signal_connect (self->runner, "progress", G_CALLBACK (progress_cb), self);
   g_signal_connect (self->runner, "kernel-finished", G_CALLBACK (kernel_finished_cb), self);
 
@@ -2188,4 +2229,58 @@ tl_window_set_presentation (TlWindow *self, gboolean on)
     gtk_window_fullscreen (GTK_WINDOW (self));
   else
     gtk_window_unfullscreen (GTK_WINDOW (self));
+}
+
+void
+tl_window_hover_c (TlWindow *self, gssize row, gssize col)
+{
+  g_return_if_fail (TL_IS_WINDOW (self));
+  TlMatrix *c = tl_heatmap_view_get_matrix (self->hm_c);
+  double v = c && row >= 0 && col >= 0 && (gsize) row < c->rows && (gsize) col < c->cols
+               ? tl_matrix_get (c, row, col) : NAN;
+  hover_cb (self->hm_c, row, row < 0 ? -1 : col, v, self);
+}
+
+void
+tl_window_select_bar (TlWindow *self, gint index)
+{
+  g_return_if_fail (TL_IS_WINDOW (self));
+  tl_chart_view_set_selected (self->bars, index);
+  bar_activated_cb (self->bars, index, self);
+}
+
+void
+tl_window_show_c (TlWindow *self, const char *kernel_id)
+{
+  g_return_if_fail (TL_IS_WINDOW (self));
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->c_combo), kernel_id);
+}
+
+void
+tl_window_set_tile_grid (TlWindow *self, gboolean show)
+{
+  g_return_if_fail (TL_IS_WINDOW (self));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->tiles_check), show);
+}
+
+void
+tl_window_run_sweep (TlWindow *self)
+{
+  g_return_if_fail (TL_IS_WINDOW (self));
+  start_sweep (self);
+}
+
+GtkWidget *
+tl_window_get_heatmap (TlWindow *self, const char *name)
+{
+  g_return_val_if_fail (TL_IS_WINDOW (self), NULL);
+  if (g_strcmp0 (name, "A") == 0)
+    return GTK_WIDGET (self->hm_a);
+  if (g_strcmp0 (name, "B") == 0)
+    return GTK_WIDGET (self->hm_b);
+  if (g_strcmp0 (name, "C") == 0)
+    return GTK_WIDGET (self->hm_c);
+  if (g_strcmp0 (name, "ref") == 0)
+    return GTK_WIDGET (self->hm_ref);
+  return GTK_WIDGET (self->hm_err);
 }

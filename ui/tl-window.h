@@ -45,6 +45,15 @@ guint        tl_window_get_n_live_results (TlWindow *self);
 const TlRunRecord *tl_window_get_record (TlWindow *self);
 guint        tl_window_get_n_bars (TlWindow *self);
 void         tl_window_show_view (TlWindow *self, const char *name);
+/* as if the pointer were over C[row, col] (linked hover); −1 clears */
+void         tl_window_hover_c (TlWindow *self, gssize row, gssize col);
+/* as if bar index of the comparison were clicked */
+void         tl_window_select_bar (TlWindow *self, gint index);
+void         tl_window_show_c (TlWindow *self, const char *kernel_id);
+void         tl_window_set_tile_grid (TlWindow *self, gboolean show);
+/* starts the size sweep of the ticked kernels (n = 128 … current n) */
+void         tl_window_run_sweep (TlWindow *self);
+GtkWidget   *tl_window_get_heatmap (TlWindow *self, const char *name); /* "A", "B", "C", "ref", "err" */
 void         tl_window_set_presentation (TlWindow *self, gboolean on);
 
 G_END_DECLS

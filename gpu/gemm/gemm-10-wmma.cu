@@ -72,10 +72,10 @@ namespace {
 #define GEMM10_T_STAGES 3
 #endif
 #ifndef GEMM10_H_STAGES
-#define GEMM10_H_STAGES 4
+#define GEMM10_H_STAGES 3
 #endif
 #ifndef GEMM10_H_BK
-#define GEMM10_H_BK 32
+#define GEMM10_H_BK 64
 #endif
 constexpr int FM = 4, FN = GEMM10_FN;
 constexpr int WM = 16 * FM, WN = 16 * FN;  // warp tile 64×32 (FN = 2)
@@ -357,10 +357,11 @@ gemm_10_wmma_tf32_kernel (int m, int n, int k, const float *__restrict__ A,
 // ---- BF16 ---------------------------------------------------------------
 
 constexpr int H_BK = GEMM10_H_BK, H_STAGES = GEMM10_H_STAGES;
-constexpr int H_AS = H_BK + 8;             // bf16 elements per A row (80 bytes)
+static_assert (64 % H_BK == 0, "the padded k (a multiple of 64) must be whole k-tiles");
+constexpr int H_AS = H_BK + 8;             // bf16 elements per A row (144 bytes for BK 64)
 constexpr int H_BS = BN + 8;               // bf16 elements per B row (272 bytes)
 constexpr int H_STAGE = BM * H_AS + H_BK * H_BS;   // elements per stage
-constexpr int H_SMEM = H_STAGES * H_STAGE * 2;     // 75776 B (FN = 2): 2 blocks/SM
+constexpr int H_SMEM = H_STAGES * H_STAGE * 2;     // 107520 B (FN = 2): 2 blocks/SM
 
 struct Bf16Layout
 {

@@ -41,6 +41,7 @@ static const TlCliCommand commands[] = {
   { "lu-bench", "Benchmark the GPU LU rungs against cuSOLVER (the LU suite)", tl_cli_lu_bench },
 
   /* pictures: render */
+  { "render", "Draw a view of a record (heatmap, blocks, timeline, compare, gauss) as PNG, SVG or PDF", tl_cli_render },
 };
 
 static void

@@ -46,5 +46,6 @@ int tl_cli_bench (int argc, char **argv);
 /* Gauss */
 
 /* pictures */
+int tl_cli_render (int argc, char **argv);
 
 G_END_DECLS

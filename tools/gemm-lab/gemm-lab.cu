@@ -77,11 +77,11 @@ all_variants (bool with_lab)
   };
   if (with_lab)
     {
-      v.push_back ({ "09 tn16 bk32 s3 uk2", &gemm_09_warptile_rung, gemm_09_lab_a, "fp32", true });
-      v.push_back ({ "09 tn16 bk32 s3 uk1", &gemm_09_warptile_rung, gemm_09_lab_b, "fp32", true });
-      v.push_back ({ "09 tn16 bk32 s4 uk8", &gemm_09_warptile_rung, gemm_09_lab_c, "fp32", true });
-      v.push_back ({ "09 tn16 bk64 s2 uk4", &gemm_09_warptile_rung, gemm_09_lab_d, "fp32", true });
-      v.push_back ({ "09 tn8 bk16 s4 (old)", &gemm_09_warptile_rung, gemm_09_lab_e, "fp32", true });
+      v.push_back ({ "09 tn16 bk32 j-outer", &gemm_09_warptile_rung, gemm_09_lab_a, "fp32", true });
+      v.push_back ({ "09 tn16 bk32 serpent", &gemm_09_warptile_rung, gemm_09_lab_b, "fp32", true });
+      v.push_back ({ "09 tn16 bk32 i-outer", &gemm_09_warptile_rung, gemm_09_lab_c, "fp32", true });
+      v.push_back ({ "09 tn16 bk16 j-outer", &gemm_09_warptile_rung, gemm_09_lab_d, "fp32", true });
+      v.push_back ({ "09 tn8 bk16 j-outer", &gemm_09_warptile_rung, gemm_09_lab_e, "fp32", true });
     }
   return v;
 }
@@ -407,7 +407,10 @@ bench (const std::vector<Variant> &vars, int reps)
           CK (cudaMalloc (&rec, sh.total_blocks * sizeof (TlGpuBlockRecord)));
           TlGemmLaunch li = l;
           li.blocks = rec;
-          double ti = time_median ([&] { CK (launch_variant (v, &li)); }, std::max (3, reps / 2));
+          double ti = time_median ([&] { CK (launch_variant (v, &li)); }, reps);
+          // Plain again, after the instrumented runs: tells drift (clocks,
+          // heat) from instrumentation cost.
+          double t2 = time_median ([&] { CK (launch_variant (v, &l)); }, reps);
           CK (cudaFree (rec));
           double ref = !strcmp (v.precision, "fp32") ? t_fp32 : !strcmp (v.precision, "tf32") ? t_tf32 : t_bf16;
           cudaFuncAttributes fa;
@@ -418,8 +421,8 @@ bench (const std::vector<Variant> &vars, int reps)
           if (v.rung->prepare)
             printf (" (prepare %.4f ms; both with their pre-passes: %.1f%%)", t_prep,
                     100.0 * (t_bf16 + t_conv) / (t + t_prep));
-          printf ("  [instr %.4f ms, %+.1f%%; %d regs, %d B local, %d blocks/SM, grid %ux%u, smem %d]\n",
-                  ti, 100.0 * (ti - t) / t, fa.numRegs, (int) fa.localSizeBytes, occ, sh.grid.x, sh.grid.y, sh.dynamic_smem);
+          printf ("  [instr %.4f ms, %+.1f%%, plain again %.4f; %d regs, %d B local, %d blocks/SM, grid %ux%u, smem %d]\n",
+                  ti, 100.0 * (ti - t) / t, t2, fa.numRegs, (int) fa.localSizeBytes, occ, sh.grid.x, sh.grid.y, sh.dynamic_smem);
           if (ws)
             CK (cudaFree (ws));
         }
@@ -459,6 +462,35 @@ main (int argc, char **argv)
       failures += check_shape (vars, 127, 129, 131, 5);
       failures += check_shape (vars, 130, 136, 72, 6);
       printf ("small: %d failures\n", failures);
+    }
+  else if (!strcmp (mode, "one") && argc > 5)
+    {
+      // one NAME m n k: two plain launches of one variant (for ncu)
+      int m = atoi (argv[3]), n = atoi (argv[4]), k = atoi (argv[5]);
+      for (const Variant &v : all_variants (true))
+        if (!strcmp (v.name, argv[2]))
+          {
+            float *dA, *dB, *dC;
+            CK (cudaMalloc (&dA, (size_t) m * k * 4));
+            CK (cudaMalloc (&dB, (size_t) k * n * 4));
+            CK (cudaMalloc (&dC, (size_t) m * n * 4));
+            fill_random_kernel<<<1024, 256>>> (dA, (size_t) m * k, 21);
+            fill_random_kernel<<<1024, 256>>> (dB, (size_t) k * n, 22);
+            TlGemmLaunch l = {};
+            l.dtype = TL_GPU_FLOAT32;
+            l.m = m; l.n = n; l.k = k;
+            l.a = dA; l.b = dB; l.c = dC;
+            size_t wsb = workspace_of (v, &l);
+            if (wsb)
+              CK (cudaMalloc (&l.workspace, wsb));
+            l.workspace_bytes = wsb;
+            if (v.rung->prepare)
+              CK (v.rung->prepare (&l));
+            for (int i = 0; i < 2; i++)
+              CK (launch_variant (v, &l));
+            CK (cudaDeviceSynchronize ());
+            printf ("ran %s %dx%dx%d\n", v.name, m, n, k);
+          }
     }
   else if (!strcmp (mode, "bench"))
     {

@@ -1,0 +1,109 @@
+/* tilelab-cli render — a view of a run record (or Gauss record) as PNG, SVG or PDF,
+ * drawn by the same painters as the app, without a display. */
+#include "tl-cli.h"
+
+#include <glib/gi18n-lib.h>
+#include <stdio.h>
+
+#include "tl-render.h"
+
+int
+tl_cli_render (int argc, char **argv)
+{
+  g_autofree char *view = NULL, *kernel = NULL, *matrix = NULL, *run = NULL, *output = NULL;
+  g_autofree char *color = NULL;
+  int step = 0, launch = -1;
+  double width = 1600, height = 900, scale = 1;
+  gboolean presentation = FALSE, high_contrast = FALSE, quiet = FALSE;
+
+  GOptionEntry entries[] = {
+    { "view", 'v', 0, G_OPTION_ARG_STRING, &view,
+      "heatmap, blocks, timeline, compare or gauss", "VIEW" },
+    { "run", 'r', 0, G_OPTION_ARG_FILENAME, &run,
+      "The run record (tilelab-cli gemm --record) or Gauss record (tilelab-cli lu --record)", "FILE.json" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The picture: .png, .svg or .pdf", "FILE" },
+    { "kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel,
+      "Kernel id (timeline, compare: ids separated by commas; timelines are stacked on one time scale)", "ID" },
+    { "matrix", 'm', 0, G_OPTION_ARG_STRING, &matrix, "heatmap: A, B, C, ref or error (default C)", "WHICH" },
+    { "step", 's', 0, G_OPTION_ARG_INT, &step,
+      "gauss: the frame, 0 … steps (step k before its pivot search; the last is the finished L\\U)", "N" },
+    { "color", 'c', 0, G_OPTION_ARG_STRING, &color,
+      "blocks: duration or start; timeline: duration or wave; compare: gflops or time", "BY" },
+    { "launch", 'l', 0, G_OPTION_ARG_INT, &launch,
+      "blocks, timeline: only this launch of a multi-launch kernel (default: all)", "N" },
+    { "width", 'W', 0, G_OPTION_ARG_DOUBLE, &width, "Width in pixels at scale 1 / points (default 1600)", "W" },
+    { "height", 'H', 0, G_OPTION_ARG_DOUBLE, &height, "Height (default 900)", "H" },
+    { "scale", 'S', 0, G_OPTION_ARG_DOUBLE, &scale, "PNG: pixels per unit, e.g. 2 for HiDPI (default 1)", "S" },
+    { "presentation", 'p', 0, G_OPTION_ARG_NONE, &presentation,
+      "Larger type and lines, for projectors", NULL },
+    { "high-contrast", 0, 0, G_OPTION_ARG_NONE, &high_contrast, "Black on white, thicker lines", NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing on success", NULL },
+    { NULL },
+  };
+
+  g_autoptr (GOptionContext) ctx = g_option_context_new (_("— draw a view of a record as PNG, SVG or PDF"));
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_set_description (ctx,
+    "Views:\n"
+    "  heatmap   a matrix kept beside the record (gemm --save-matrices)\n"
+    "  blocks    C's tiles coloured by their block's time (gemm --instrument)\n"
+    "  timeline  one lane per SM (CPU: thread), one bar per block, waves and tail\n"
+    "  compare   the kernels' GFLOP/s (or times) as bars\n"
+    "  gauss     one step of Gauss elimination (lu --record)\n\n"
+    "Examples:\n"
+    "  tilelab-cli gemm --kernel cpu-blocked --size 1000x500x1000 --instrument --record r.json\n"
+    "  tilelab-cli render --view timeline --run r.json -o timeline.svg\n"
+    "  tilelab-cli render --view blocks --kernel gemm-03-smem16 --run gpu.json -o blocks.png --scale 2\n"
+    "  tilelab-cli lu --gen random-uniform --size 64 --block-size 16 --record lu.json\n"
+    "  tilelab-cli render --view gauss --step 20 --run lu.json -o step20.pdf --presentation\n");
+
+  if (!tl_cli_parse (ctx, &argc, &argv))
+    return TL_CLI_USAGE;
+  if (argc > 1)
+    return tl_cli_usage_error ("render", _("unexpected argument “%s”"), argv[1]);
+
+  TlRenderOptions o;
+  tl_render_options_init (&o);
+  if (view == NULL)
+    return tl_cli_usage_error ("render", _("--view is required (heatmap, blocks, timeline, compare, gauss)"));
+  if (!tl_render_view_from_name (view, &o.view))
+    return tl_cli_usage_error ("render", _("unknown view “%s” (heatmap, blocks, timeline, compare, gauss)"), view);
+  if (run == NULL)
+    return tl_cli_usage_error ("render", _("--run FILE.json is required"));
+  if (output == NULL)
+    return tl_cli_usage_error ("render", _("-o FILE.png|svg|pdf is required"));
+  TlRenderFormat format;
+  if (!tl_render_format_for_path (output, &format))
+    return tl_cli_usage_error ("render", _("“%s”: the picture's name must end in .png, .svg or .pdf"), output);
+  if (step < 0)
+    return tl_cli_usage_error ("render", _("--step must be 0 or more, not %d"), step);
+  if (!(width >= 64 && width <= 16384 && height >= 64 && height <= 16384))
+    return tl_cli_usage_error ("render", _("--width and --height must be between 64 and 16384"));
+  if (!(scale > 0 && scale <= 8))
+    return tl_cli_usage_error ("render", _("--scale must be above 0 and at most 8"));
+
+  o.kernels = kernel;
+  o.matrix = matrix;
+  o.step = (guint) step;
+  o.color = color;
+  o.launch = launch;
+  o.width = width;
+  o.height = height;
+  o.scale = scale;
+  o.presentation = presentation;
+  o.high_contrast = high_contrast;
+
+  g_autoptr (GError) error = NULL;
+  TlRenderInput input;
+  if (!tl_render_input_load (&input, run, &error))
+    return tl_cli_fail ("render", error);
+  gboolean ok = tl_render_to_file (&input, &o, output, &error);
+  tl_render_input_clear (&input);
+  if (!ok)
+    return tl_cli_fail ("render", error);
+  if (!quiet)
+    printf (_("%s: %s view, %.0f×%.0f%s\n"), output, view, width * (format == TL_RENDER_PNG ? scale : 1),
+            height * (format == TL_RENDER_PNG ? scale : 1),
+            format == TL_RENDER_PNG ? _(" pixels") : _(" points"));
+  return TL_CLI_OK;
+}

@@ -1,0 +1,267 @@
+/* gui-probe.c — drives the real window for screenshots and measurements.
+ *
+ *   gui-probe screens OUTDIR   screenshots of every view (import -window root)
+ *   gui-probe gap N            worst main-loop gap during an N³ cpu-blocked run
+ *   gui-probe draw N           time to draw a pooled N×N heatmap
+ *
+ * Not a test: a tool for docs/screenshots and docs/perf (run under Xvfb).
+ */
+#include <math.h>
+#include <time.h>
+#include <gtk/gtk.h>
+
+#include "tl-application.h"
+#include "tl-heatmap-view.h"
+#include "tl-window.h"
+
+static TlWindow *win;
+static gint64 last_tick, worst_gap, n_ticks, last_cpu, worst_cpu;
+
+/* CPU time of the main thread: a long gap with little CPU is the scheduler
+ * (other processes), a long gap full of CPU is our own code stalling */
+static gint64
+thread_cpu_us (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
+typedef gboolean (*Cond) (gpointer data);
+
+static gboolean
+wake_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* a real main loop: blocking iterations, woken at least every 20 ms */
+static gboolean
+wait_until (Cond cond, gpointer data, double seconds)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+  guint wake = g_timeout_add (20, wake_cb, NULL);
+  gboolean ok = TRUE;
+  while (!cond (data))
+    {
+      if (g_get_monotonic_time () > end)
+        {
+          ok = FALSE;
+          break;
+        }
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_source_remove (wake);
+  return ok;
+}
+
+static gboolean
+never (gpointer data)
+{
+  return FALSE;
+}
+
+static void
+pump (double seconds)
+{
+  wait_until (never, NULL, seconds);
+}
+
+static gboolean
+is_idle (gpointer data)
+{
+  return !tl_window_is_busy (win) && !tl_heatmap_view_is_busy (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "A")))
+         && !tl_heatmap_view_is_busy (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "C")))
+         && !tl_heatmap_view_is_busy (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "err")));
+}
+
+static void
+shoot (const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *cmd = g_strdup_printf ("import -window root %s", path);
+  pump (0.6);
+  g_autoptr (GError) error = NULL;
+  if (!g_spawn_command_line_sync (cmd, NULL, NULL, NULL, &error))
+    g_printerr ("gui-probe: %s\n", error->message);
+  g_print ("gui-probe: wrote %s\n", path);
+}
+
+static void
+only_kernels (const char *const *ids)
+{
+  g_auto (GStrv) active = tl_window_get_active_kernels (win);
+  for (guint i = 0; active && active[i]; i++)
+    tl_window_set_kernel_active (win, active[i], FALSE);
+  for (guint i = 0; ids[i]; i++)
+    tl_window_set_kernel_active (win, ids[i], TRUE);
+}
+
+static gboolean
+tick_cb (gpointer data)
+{
+  gint64 now = g_get_monotonic_time ();
+  gint64 cpu = thread_cpu_us ();
+  if (last_tick && now - last_tick > worst_gap)
+    worst_gap = now - last_tick;
+  if (last_tick && cpu - last_cpu > worst_cpu)
+    worst_cpu = cpu - last_cpu;
+  if (last_tick && now - last_tick > 50000)
+    g_print ("gui-probe: gap of %.0f ms (main thread busy %.1f ms of it) at %.1f s\n",
+             (now - last_tick) / 1000.0, (cpu - last_cpu) / 1000.0, now / 1e6);
+  last_tick = now;
+  last_cpu = cpu;
+  n_ticks++;
+  return G_SOURCE_CONTINUE;
+}
+
+static int
+do_screens (const char *dir)
+{
+  static const char *const cpu3[] = { "cpu-naive", "cpu-blocked", "cpu-openblas", NULL };
+  g_mkdir_with_parents (dir, 0755);
+
+  tl_window_generate_from_option (win, "random-uniform:512", NULL);
+  wait_until (is_idle, NULL, 60);
+  shoot (dir, "01-start.png");
+
+  only_kernels (cpu3);
+  tl_window_run (win);
+  wait_until (is_idle, NULL, 300);
+  tl_window_show_c (win, "cpu-blocked");
+  tl_window_set_tile_grid (win, TRUE);
+  tl_window_hover_c (win, 200, 300);
+  wait_until (is_idle, NULL, 60);
+  shoot (dir, "02-matrices.png");
+
+  tl_window_run_sweep (win);
+  wait_until (is_idle, NULL, 600);
+  tl_window_show_view (win, "compare");
+  tl_window_select_bar (win, 1);
+  shoot (dir, "03-compare.png");
+
+  tl_window_show_view (win, "device");
+  shoot (dir, "04-device.png");
+
+  tl_window_show_view (win, "matrices");
+  g_autofree char *bad = g_test_build_filename (G_TEST_DIST, "data", "malformed.mtx", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (bad);
+  tl_window_load_source (win, TL_TARGET_B, file);
+  wait_until (is_idle, NULL, 60);
+  shoot (dir, "05-error.png");
+  return 0;
+}
+
+static int
+do_gap (gsize n)
+{
+  static const char *const ids[] = { "cpu-blocked", NULL };
+
+  tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", n, n, TL_DTYPE_FLOAT32, 1);
+  wait_until (is_idle, NULL, 600);
+  only_kernels (ids);
+
+  guint probe = g_timeout_add (5, tick_cb, NULL);
+  last_tick = 0;
+  worst_gap = 0;
+  worst_cpu = 0;
+  n_ticks = 0;
+  gint64 t0 = g_get_monotonic_time ();
+  tl_window_run (win);
+  /* meanwhile a user switches views and zooms */
+  for (int i = 0; tl_window_is_running (win); i++)
+    {
+      tl_window_show_view (win, i % 2 ? "compare" : "matrices");
+      tl_heatmap_view_zoom (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "A")), i % 4 < 2 ? 1.5 : 1 / 1.5);
+      pump (0.25);
+    }
+  wait_until (is_idle, NULL, 600);
+  gint64 t1 = g_get_monotonic_time ();
+  g_source_remove (probe);
+  const TlRunRecord *rec = tl_window_get_record (win);
+  g_print ("gui-probe: gap n=%zu run_s=%.1f ticks=%" G_GINT64_FORMAT " worst_gap_ms=%.1f "
+           "worst_main_thread_busy_between_ticks_ms=%.1f record=%s\n",
+           n, (t1 - t0) / 1e6, n_ticks, worst_gap / 1000.0, worst_cpu / 1000.0, rec ? "yes" : "no");
+  return 0;
+}
+
+static int
+do_draw (gsize n)
+{
+  tl_window_generate (win, TL_TARGET_A, "random-uniform", n, n, TL_DTYPE_FLOAT32, 1);
+  gint64 t0 = g_get_monotonic_time ();
+  wait_until (is_idle, NULL, 600);
+  g_print ("gui-probe: generate+stats+pool n=%zu took %.0f ms (off the main loop)\n", n,
+           (g_get_monotonic_time () - t0) / 1000.0);
+
+  GtkWidget *hm = tl_window_get_heatmap (win, "A");
+  int w = gtk_widget_get_allocated_width (hm), h = gtk_widget_get_allocated_height (hm);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  double times[30];
+  for (int i = 0; i < 30; i++)
+    {
+      cairo_t *cr = cairo_create (s);
+      gint64 a = g_get_monotonic_time ();
+      gtk_widget_draw (hm, cr);
+      cairo_surface_flush (s);
+      times[i] = (g_get_monotonic_time () - a) / 1000.0;
+      cairo_destroy (cr);
+    }
+  double mx = 0, sum = 0;
+  for (int i = 0; i < 30; i++)
+    {
+      mx = MAX (mx, times[i]);
+      sum += times[i];
+    }
+  TlHeatmapModel m;
+  tl_heatmap_view_get_model (TL_HEATMAP_VIEW (hm), &m);
+  g_print ("gui-probe: draw n=%zu widget=%dx%d pooled=%zux%zu factor=%u mean_ms=%.2f max_ms=%.2f\n", n, w, h,
+           m.grid ? m.grid->grid_rows : 0, m.grid ? m.grid->grid_cols : 0, m.grid ? m.grid->factor_r : 0,
+           sum / 30, mx);
+
+  /* zoomed in: the visible region is re-pooled finer, off the main loop */
+  tl_heatmap_view_zoom (TL_HEATMAP_VIEW (hm), 8);
+  pump (0.3);
+  wait_until (is_idle, NULL, 60);
+  cairo_t *cr = cairo_create (s);
+  gint64 a = g_get_monotonic_time ();
+  gtk_widget_draw (hm, cr);
+  cairo_destroy (cr);
+  tl_heatmap_view_get_model (TL_HEATMAP_VIEW (hm), &m);
+  g_print ("gui-probe: draw zoomed ×8 pooled=%zux%zu factor=%u ms=%.2f\n",
+           m.grid ? m.grid->grid_rows : 0, m.grid ? m.grid->grid_cols : 0, m.grid ? m.grid->factor_r : 0,
+           (g_get_monotonic_time () - a) / 1000.0);
+  cairo_surface_destroy (s);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (argc < 3 || !gtk_init_check (&argc, &argv))
+    {
+      g_printerr ("usage: gui-probe screens DIR | gap N | draw N (needs a display)\n");
+      return 2;
+    }
+  g_autoptr (TlApplication) app = tl_application_new ();
+  g_application_register (G_APPLICATION (app), NULL, NULL);
+  g_application_hold (G_APPLICATION (app));
+  g_main_context_acquire (g_main_context_default ());
+  g_application_activate (G_APPLICATION (app));
+  win = TL_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
+  gtk_window_move (GTK_WINDOW (win), 0, 0);
+  gtk_window_resize (GTK_WINDOW (win), 1560, 950);
+  wait_until (is_idle, NULL, 30);
+
+  int rc = 2;
+  if (g_strcmp0 (argv[1], "screens") == 0)
+    rc = do_screens (argv[2]);
+  else if (g_strcmp0 (argv[1], "gap") == 0)
+    rc = do_gap (g_ascii_strtoull (argv[2], NULL, 10));
+  else if (g_strcmp0 (argv[1], "draw") == 0)
+    rc = do_draw (g_ascii_strtoull (argv[2], NULL, 10));
+  gtk_widget_destroy (GTK_WIDGET (win));
+  g_application_release (G_APPLICATION (app));
+  return rc;
+}

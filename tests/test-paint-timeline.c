@@ -1,0 +1,223 @@
+/* test-paint-timeline.c — a known block record puts bars at known pixels,
+ * pixels map back to blocks, waves get their colours, two kernels share one
+ * time scale. */
+#include <math.h>
+#include "tl-colormap.h"
+#include "tl-paint-timeline.h"
+#include "tl-paint-util.h"
+#include "paint-test-util.h"
+
+static const double scales[] = { 1.0, 2.0 };
+
+/* 10 blocks on 4 SMs, one at a time: waves of 4, 4, 2; block i lasts
+ * (100 − i) µs × stretch */
+static void
+known_blocks (TlBlockRecord *b, double stretch)
+{
+  for (guint i = 0; i < 10; i++)
+    b[i] = (TlBlockRecord) {
+      .block_x = i % 5, .block_y = i / 5, .unit = i % 4,
+      .start_ns = (guint64) ((i / 4) * 100000 * stretch),
+      .end_ns = (guint64) (((i / 4) * 100000 + 100000 - i * 1000) * stretch),
+    };
+}
+
+static cairo_surface_t *
+paint (const TlTimelineModel *model, const TlPaintStyle *style, int w, int h)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (s);
+  tl_paint_timeline (cr, model, style, w, h);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  return s;
+}
+
+static guint32
+rgb_to_argb (const double rgb[3])
+{
+  return tl_test_rgb ((int) (rgb[0] * 255 + 0.5), (int) (rgb[1] * 255 + 0.5), (int) (rgb[2] * 255 + 0.5));
+}
+
+static void
+test_bars_at_known_pixels (void)
+{
+  TlBlockRecord b[10];
+  known_blocks (b, 1.0);
+  g_autoptr (TlBlockStats) st = tl_block_stats_new (b, 10, 4, 1, -1);
+
+  for (guint k = 0; k < G_N_ELEMENTS (scales); k++)
+    {
+      double sc = scales[k];
+      TlPaintStyle style;
+      tl_paint_style_init (&style, sc);
+      TlTimelineTrack track = { .label = "gemm-03-smem16", .blocks = b, .n_blocks = 10,
+                                .stats = st, .unit_label = "SM" };
+      TlTimelineModel model;
+      tl_timeline_model_init (&model);
+      model.tracks = &track;
+      model.n_tracks = 1;
+      model.title = "SM timeline";
+
+      int w = (int) (900 * sc), h = (int) (500 * sc);
+      cairo_surface_t *s = paint (&model, &style, w, h);
+      TlTimelineLayout lay;
+      tl_paint_timeline_layout (&model, &style, w, h, &lay);
+      const TlTimelineTrackLayout *tl = &lay.track[0];
+      g_assert_cmpuint (lay.n_tracks, ==, 1);
+      g_assert_cmpuint (tl->n_lanes, ==, 4);
+      g_assert_cmpuint (tl->slots, ==, 1);
+      g_assert_cmpfloat (lay.t_max_ns, ==, 292000.0);
+      g_assert_cmpfloat_with_epsilon (lay.px_per_ns, tl->w / 292000.0, 1e-12);
+      g_assert_cmpfloat (lay.cb_w, >, 0);
+      g_assert_cmpfloat (tl->h, >, 100 * sc);
+
+      TlColorScale scale;
+      tl_color_scale_init (&scale, TL_COLORMAP_VIRIDIS, TL_SCALE_LINEAR, 91.0, 100.0);
+      for (guint i = 0; i < 10; i++)
+        {
+          /* where block i must be: lane = its SM, x from its start and end */
+          double x = tl->x + (b[i].start_ns + b[i].end_ns) / 2.0 * tl->w / 292000.0;
+          double y = tl->y + (b[i].unit + 0.5) * tl->h / 4;
+          guint32 want = tl_color_scale_argb (&scale, (100.0 - i));
+          tl_assert_pixel_near (s, x, y, want, 1);
+          /* a quarter into the bar, too */
+          tl_assert_pixel_near (s, tl->x + (b[i].start_ns * 0.75 + b[i].end_ns * 0.25) * tl->w / 292000.0,
+                                y, want, 1);
+          guint t;
+          gsize idx;
+          g_assert_true (tl_timeline_layout_block_at (&lay, &model, x, y, &t, &idx));
+          g_assert_cmpuint (t, ==, 0);
+          g_assert_cmpuint (idx, ==, i);
+        }
+      /* SM 3 is idle in the tail (wave 3 has only 2 blocks): the tail is shaded red */
+      double tx = tl->x + 250000 * tl->w / 292000.0, ty = tl->y + 3.5 * tl->h / 4;
+      guint32 p = tl_test_pixel (s, tx, ty);
+      g_assert_cmpint ((int) ((p >> 16) & 0xff), >, (int) ((p >> 8) & 0xff) + 10);
+      gsize idx;
+      g_assert_false (tl_timeline_layout_block_at (&lay, &model, tx, ty, NULL, &idx));
+      g_assert_false (tl_timeline_layout_block_at (&lay, &model, tl->x - 3, ty, NULL, &idx));
+      cairo_surface_destroy (s);
+
+      /* highlight: an orange outline on the bar's top edge */
+      model.highlight_track = 0;
+      model.highlight_block = 5;
+      s = paint (&model, &style, w, h);
+      double bx, by, bw, bh;
+      tl_timeline_layout_bar (&lay, &model, 0, 5, &bx, &by, &bw, &bh);
+      tl_assert_pixel_near (s, bx + bw / 2, by, tl_test_rgb (255, 115, 0), 2);
+      cairo_surface_destroy (s);
+
+      /* by wave: waves 0, 1, 2 in the palette's order */
+      model.highlight_block = -1;
+      model.color = TL_TIMELINE_COLOR_WAVE;
+      s = paint (&model, &style, w, h);
+      tl_paint_timeline_layout (&model, &style, w, h, &lay);
+      g_assert_cmpfloat (lay.cb_w, ==, 0);
+      static const guint order[3] = { 0, 1, 2 };
+      for (guint i = 0; i < 10; i++)
+        {
+          double x, y, bw2, bh2, rgb[3];
+          tl_timeline_layout_bar (&lay, &model, 0, i, &x, &y, &bw2, &bh2);
+          tl_paint_series_rgb (order[i / 4], rgb);
+          tl_assert_pixel_near (s, x + bw2 / 2, y + bh2 / 2, rgb_to_argb (rgb), 1);
+        }
+      cairo_surface_destroy (s);
+    }
+}
+
+static void
+test_two_kernels_one_scale (void)
+{
+  TlBlockRecord a[10], b[10];
+  known_blocks (a, 1.0);
+  known_blocks (b, 0.5);
+  g_autoptr (TlBlockStats) sa = tl_block_stats_new (a, 10, 4, 1, -1);
+  g_autoptr (TlBlockStats) sb = tl_block_stats_new (b, 10, 4, 1, -1);
+
+  for (guint k = 0; k < G_N_ELEMENTS (scales); k++)
+    {
+      double sc = scales[k];
+      TlPaintStyle style;
+      tl_paint_style_init (&style, sc);
+      TlTimelineTrack tracks[2] = {
+        { .label = "slow", .blocks = a, .n_blocks = 10, .stats = sa, .unit_label = "SM" },
+        { .label = "fast", .blocks = b, .n_blocks = 10, .stats = sb, .unit_label = "SM" },
+      };
+      TlTimelineModel model;
+      tl_timeline_model_init (&model);
+      model.tracks = tracks;
+      model.n_tracks = 2;
+      int w = (int) (900 * sc), h = (int) (700 * sc);
+      cairo_surface_t *s = paint (&model, &style, w, h);
+      TlTimelineLayout lay;
+      tl_paint_timeline_layout (&model, &style, w, h, &lay);
+      g_assert_cmpuint (lay.n_tracks, ==, 2);
+      g_assert_cmpfloat (lay.t_max_ns, ==, 292000.0);
+      g_assert_cmpfloat (lay.track[0].x, ==, lay.track[1].x);
+      g_assert_cmpfloat (lay.track[0].w, ==, lay.track[1].w);
+      g_assert_cmpfloat (lay.track[1].y, >, lay.track[0].y + lay.track[0].h);
+
+      const TlTimelineTrackLayout *t1 = &lay.track[1];
+      /* the fast kernel's first block ends at a quarter of the slow one's span… */
+      double x = t1->x + 0.5 * 50000 * t1->w / 292000.0, y = t1->y + 0.5 * t1->h / 4;
+      TlColorScale scale;
+      tl_color_scale_init (&scale, TL_COLORMAP_VIRIDIS, TL_SCALE_LINEAR, 45.5, 100.0);
+      tl_assert_pixel_near (s, x, y, tl_color_scale_argb (&scale, 50.0), 1);
+      /* …and it is over by three quarters of the shared axis: background there */
+      tl_assert_pixel_near (s, t1->x + 0.75 * t1->w, y, tl_test_rgb (255, 255, 255), 0);
+      guint t;
+      gsize i;
+      g_assert_true (tl_timeline_layout_block_at (&lay, &model, x, y, &t, &i));
+      g_assert_cmpuint (t, ==, 1);
+      g_assert_cmpuint (i, ==, 0);
+      cairo_surface_destroy (s);
+    }
+}
+
+static void
+test_concurrent_slots (void)
+{
+  /* two blocks at once on SM 0: sub-lanes, one above the other */
+  TlBlockRecord b[] = {
+    { .unit = 0, .start_ns = 0, .end_ns = 1000 },
+    { .block_x = 1, .unit = 0, .start_ns = 0, .end_ns = 1000 },
+    { .block_x = 2, .unit = 1, .start_ns = 0, .end_ns = 500 },
+  };
+  g_autoptr (TlBlockStats) st = tl_block_stats_new (b, 3, 2, 0, -1);
+  TlTimelineTrack track = { .label = "k", .blocks = b, .n_blocks = 3, .stats = st, .unit_label = "SM" };
+  TlTimelineModel model;
+  tl_timeline_model_init (&model);
+  model.tracks = &track;
+  model.n_tracks = 1;
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1);
+  TlTimelineLayout lay;
+  tl_paint_timeline_layout (&model, &style, 600, 400, &lay);
+  g_assert_cmpuint (lay.track[0].slots, ==, 2);
+  double x0, y0, w0, h0, x1, y1, w1, h1;
+  tl_timeline_layout_bar (&lay, &model, 0, 0, &x0, &y0, &w0, &h0);
+  tl_timeline_layout_bar (&lay, &model, 0, 1, &x1, &y1, &w1, &h1);
+  g_assert_cmpfloat (x0, ==, x1);
+  g_assert_cmpfloat (y1, >=, y0 + h0);
+  g_assert_cmpfloat (y1 + h1, <=, lay.track[0].y + lay.track[0].lane_h + 1e-9);
+  guint t;
+  gsize i;
+  g_assert_true (tl_timeline_layout_block_at (&lay, &model, x1 + w1 / 2, y1 + h1 / 2, &t, &i));
+  g_assert_cmpuint (i, ==, 1);
+
+  TlTimelineColor c;
+  g_assert_true (tl_timeline_color_from_name ("wave", &c));
+  g_assert_cmpint (c, ==, TL_TIMELINE_COLOR_WAVE);
+  g_assert_false (tl_timeline_color_from_name ("start", &c));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/paint-timeline/known-pixels", test_bars_at_known_pixels);
+  g_test_add_func ("/paint-timeline/two-kernels", test_two_kernels_one_scale);
+  g_test_add_func ("/paint-timeline/slots", test_concurrent_slots);
+  return g_test_run ();
+}

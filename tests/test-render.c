@@ -1,0 +1,509 @@
+/* test-render.c — `render` draws every view to PNG, SVG and PDF, and the files
+ * read back: PNG with the right size, SVG well-formed, PDF a PDF.  A real CPU
+ * GEMM with tile records goes through the runner and its timeline is checked
+ * pixel by pixel.  Errors are clear, and the CLI exits 1 or 2. */
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "tl-error.h"
+#include "tl-lu.h"
+#include "tl-paint-timeline.h"
+#include "tl-render.h"
+#include "tl-runner.h"
+#include "paint-test-util.h"
+
+static char *tmpdir;
+static char *cli_path;
+
+static char *
+tmp_path (const char *name)
+{
+  return g_build_filename (tmpdir, name, NULL);
+}
+
+/* A GPU-looking record: one instrumented kernel on 4 SMs, one without blocks. */
+static char *
+write_gpu_record (void)
+{
+  g_autoptr (TlJob) job = tl_job_new_gemm (100, 50, 70, TL_DTYPE_FLOAT32);
+  g_autoptr (TlRunRecord) rec = tl_run_record_new (job);
+  rec->has_device = TRUE;
+  rec->device.sm_count = 4;
+  g_strlcpy (rec->device.name, "Test GPU", sizeof rec->device.name);
+
+  TlKernelRun *run = tl_kernel_run_new ("gemm-03-smem16", TL_BACKEND_GPU);
+  double samples[3] = { 0.21, 0.2, 0.25 };
+  tl_kernel_run_set_samples (run, samples, 3);
+  /* 5 × 7 tiles of 16×16 over C (100×70), 4 SMs × 2 blocks */
+  gsize n = 35;
+  TlBlockRecord *b = g_new0 (TlBlockRecord, n);
+  for (gsize i = 0; i < n; i++)
+    {
+      b[i].block_x = i % 5;
+      b[i].block_y = i / 5;
+      b[i].unit = i % 4;
+      b[i].start_ns = (i / 8) * 20000 + (i % 3) * 100;
+      b[i].end_ns = b[i].start_ns + 15000 + g_test_rand_int_range (0, 4000);
+    }
+  tl_kernel_run_take_blocks (run, b, n, "sm");
+  run->block_tile_m = run->block_tile_n = 16;
+  run->launch.valid = TRUE;
+  run->launch.active_blocks_per_sm = 2;
+  g_ptr_array_add (rec->runs, run);
+
+  TlKernelRun *naive = tl_kernel_run_new ("cpu-naive", TL_BACKEND_CPU);
+  double s2[2] = { 3.1, 3.3 };
+  tl_kernel_run_set_samples (naive, s2, 2);
+  g_ptr_array_add (rec->runs, naive);
+
+  char *path = tmp_path ("gpu.json");
+  g_autoptr (GError) error = NULL;
+  g_assert_true (tl_run_record_save (rec, path, TL_RECORD_SAVE_DEFAULT, &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+static char *
+write_lu_record (guint *n_steps)
+{
+  g_autoptr (TlMatrix) a = tl_matrix_new (TL_DTYPE_FLOAT64, 24, 24, NULL);
+  for (gsize i = 0; i < 24; i++)
+    for (gsize j = 0; j < 24; j++)
+      tl_matrix_set (a, i, j, tl_test_random (-1, 1));
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
+  g_autoptr (TlLuResult) res = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-blocked", a, 8, TL_PIVOTING_PARTIAL, rec, NULL, &res, NULL));
+  char *path = tmp_path ("lu.json");
+  g_assert_true (tl_lu_recorder_save (rec, path, NULL));
+  *n_steps = rec->steps->len;
+  return path;
+}
+
+static void
+check_png (const char *path, int w, int h)
+{
+  cairo_surface_t *s = cairo_image_surface_create_from_png (path);
+  g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (s), ==, w);
+  g_assert_cmpint (cairo_image_surface_get_height (s), ==, h);
+  /* something was drawn: not a blank page */
+  guint32 first = tl_test_pixel (s, 0, 0);
+  gboolean varied = FALSE;
+  for (int y = 0; y < h && !varied; y += 7)
+    for (int x = 0; x < w && !varied; x += 7)
+      varied = tl_test_pixel (s, x, y) != first;
+  g_assert_true (varied);
+  cairo_surface_destroy (s);
+}
+
+typedef struct
+{
+  guint elements;
+  char *root;
+  guint texts;
+} SvgCount;
+
+static void
+svg_start (GMarkupParseContext *ctx, const char *name, const char **an, const char **av,
+           gpointer data, GError **error)
+{
+  SvgCount *c = data;
+  if (c->elements++ == 0)
+    c->root = g_strdup (name);
+}
+
+static void
+check_svg (const char *path)
+{
+  g_autofree char *text = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (path, &text, &len, NULL));
+  GMarkupParser parser = { .start_element = svg_start };
+  SvgCount c = { 0 };
+  GMarkupParseContext *ctx = g_markup_parse_context_new (&parser, 0, &c, NULL);
+  g_autoptr (GError) error = NULL;
+  /* skip the XML declaration, which GMarkup treats as text */
+  const char *body = text;
+  if (g_str_has_prefix (body, "<?xml"))
+    body = strstr (body, "?>") + 2;
+  g_assert_true (g_markup_parse_context_parse (ctx, body, -1, &error));
+  g_assert_true (g_markup_parse_context_end_parse (ctx, &error));
+  g_assert_no_error (error);
+  g_markup_parse_context_free (ctx);
+  g_assert_cmpstr (c.root, ==, "svg");
+  g_assert_cmpuint (c.elements, >, 20);
+  g_free (c.root);
+}
+
+/* the last occurrence of needle in binary data (g_strrstr_len stops at a NUL) */
+static const char *
+find_last (const char *data, gsize len, const char *needle)
+{
+  gsize n = strlen (needle);
+  for (gsize i = len >= n ? len - n + 1 : 0; i > 0; i--)
+    if (memcmp (data + i - 1, needle, n) == 0)
+      return data + i - 1;
+  return NULL;
+}
+
+static void
+check_pdf (const char *path)
+{
+  g_autofree char *text = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (path, &text, &len, NULL));
+  g_assert_cmpuint (len, >, 500);
+  g_assert_true (g_str_has_prefix (text, "%PDF-1."));
+  /* a tiny parse: the trailer points at a cross-reference table that exists */
+  const char *sx = find_last (text, len, "startxref");
+  g_assert_nonnull (sx);
+  guint64 off = g_ascii_strtoull (sx + strlen ("startxref"), NULL, 10);
+  g_assert_cmpuint (off, <, len);
+  g_assert_true (strncmp (text + off, "xref", 4) == 0);
+  g_assert_nonnull (find_last (text, len, "%%EOF"));
+  g_assert_nonnull (find_last (text, len, "/Type /Page"));
+
+  /* and if poppler is installed, it reads it */
+  g_autofree char *pdftoppm = g_find_program_in_path ("pdftoppm");
+  if (pdftoppm)
+    {
+      g_autofree char *out = tmp_path ("pdfcheck");
+      const char *argv[] = { pdftoppm, "-png", "-r", "20", "-singlefile", path, out, NULL };
+      int status;
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                                   NULL, NULL, &status, NULL));
+      g_assert_true (g_spawn_check_wait_status (status, NULL));
+      g_autofree char *png = g_strconcat (out, ".png", NULL);
+      g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
+      g_unlink (png);
+    }
+}
+
+static void
+test_formats (void)
+{
+  g_autofree char *gpu = write_gpu_record ();
+  guint n_steps;
+  g_autofree char *lu = write_lu_record (&n_steps);
+  TlRenderInput in, lu_in;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (tl_render_input_load (&in, gpu, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (in.record);
+  g_assert_null (in.lu);
+  g_assert_true (tl_render_input_load (&lu_in, lu, &error));
+  g_assert_null (lu_in.record);
+  g_assert_nonnull (lu_in.lu);
+
+  const TlRenderView views[] = { TL_RENDER_BLOCKS, TL_RENDER_TIMELINE, TL_RENDER_COMPARE, TL_RENDER_GAUSS };
+  for (guint v = 0; v < G_N_ELEMENTS (views); v++)
+    {
+      const TlRenderInput *input = views[v] == TL_RENDER_GAUSS ? &lu_in : &in;
+      TlRenderOptions o;
+      tl_render_options_init (&o);
+      o.view = views[v];
+      o.width = 800;
+      o.height = 450;
+      o.step = views[v] == TL_RENDER_GAUSS ? 10 : 0;
+      for (double scale = 1; scale <= 2; scale++)
+        {
+          o.scale = scale;
+          o.presentation = scale == 2;
+          g_autofree char *png = tmp_path ("out.png");
+          g_assert_true (tl_render_to_file (input, &o, png, &error));
+          g_assert_no_error (error);
+          check_png (png, (int) (800 * scale), (int) (450 * scale));
+          g_unlink (png);
+        }
+      g_autofree char *svg = tmp_path ("out.svg");
+      g_assert_true (tl_render_to_file (input, &o, svg, &error));
+      g_assert_no_error (error);
+      check_svg (svg);
+      g_unlink (svg);
+      g_autofree char *pdf = tmp_path ("out.PDF");
+      g_assert_true (tl_render_to_file (input, &o, pdf, &error));
+      g_assert_no_error (error);
+      check_pdf (pdf);
+      g_unlink (pdf);
+    }
+
+  /* the last frame of the Gauss record is fine, one more is not */
+  TlRenderOptions o;
+  tl_render_options_init (&o);
+  o.view = TL_RENDER_GAUSS;
+  o.step = n_steps;
+  g_autofree char *png = tmp_path ("g.png");
+  g_assert_true (tl_render_to_file (&lu_in, &o, png, &error));
+  g_unlink (png);
+  o.step = n_steps + 1;
+  g_assert_false (tl_render_to_file (&lu_in, &o, png, &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "out of range"));
+  g_clear_error (&error);
+  g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+
+  tl_render_input_clear (&in);
+  tl_render_input_clear (&lu_in);
+  g_unlink (gpu);
+  g_unlink (lu);
+}
+
+static void
+test_errors (void)
+{
+  g_autofree char *gpu = write_gpu_record ();
+  TlRenderInput in;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (tl_render_input_load (&in, gpu, NULL));
+  g_autofree char *png = tmp_path ("e.png");
+  TlRenderOptions o;
+  tl_render_options_init (&o);
+
+  o.view = TL_RENDER_TIMELINE;
+  o.kernels = "gemm-99-nope";
+  g_assert_false (tl_render_to_file (&in, &o, png, &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "no kernel “gemm-99-nope”"));
+  g_assert_nonnull (strstr (error->message, "gemm-03-smem16, cpu-naive"));
+  g_clear_error (&error);
+
+  o.kernels = "cpu-naive";
+  o.view = TL_RENDER_BLOCKS;
+  g_assert_false (tl_render_to_file (&in, &o, png, &error));
+  g_assert_nonnull (strstr (error->message, "no block records"));
+  g_clear_error (&error);
+
+  o.kernels = NULL;
+  o.view = TL_RENDER_GAUSS;
+  g_assert_false (tl_render_to_file (&in, &o, png, &error));
+  g_assert_nonnull (strstr (error->message, "Gauss record"));
+  g_clear_error (&error);
+
+  o.view = TL_RENDER_HEATMAP;
+  g_assert_false (tl_render_to_file (&in, &o, png, &error));
+  g_assert_nonnull (strstr (error->message, "--save-matrices"));
+  g_clear_error (&error);
+
+  o.view = TL_RENDER_BLOCKS;
+  o.color = "wave";
+  g_assert_false (tl_render_to_file (&in, &o, png, &error));
+  g_clear_error (&error);
+  o.color = NULL;
+  o.launch = 3;
+  g_assert_false (tl_render_to_file (&in, &o, png, &error));
+  g_assert_nonnull (strstr (error->message, "launch 3"));
+  g_clear_error (&error);
+  o.launch = -1;
+
+  g_autofree char *bad = tmp_path ("e.jpg");
+  g_assert_false (tl_render_to_file (&in, &o, bad, &error));
+  g_assert_nonnull (strstr (error->message, ".png, .svg or .pdf"));
+  g_clear_error (&error);
+  g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+
+  TlRenderInput none;
+  g_autofree char *missing = tmp_path ("missing.json");
+  g_assert_false (tl_render_input_load (&none, missing, &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_IO);
+  g_clear_error (&error);
+  g_autofree char *junk = tmp_path ("junk.json");
+  g_assert_true (g_file_set_contents (junk, "[1, 2", -1, NULL));
+  g_assert_false (tl_render_input_load (&none, junk, &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_PARSE);
+  g_clear_error (&error);
+  g_unlink (junk);
+
+  tl_render_input_clear (&in);
+  g_unlink (gpu);
+}
+
+/* A real CPU GEMM with tile records through the runner, then its timeline. */
+static void
+test_cpu_run_timeline (void)
+{
+  g_autoptr (TlJob) job = tl_job_new_gemm (150, 70, 130, TL_DTYPE_FLOAT32);
+  g_strfreev (job->kernels);
+  const char *k[] = { "cpu-blocked", NULL };
+  job->kernels = g_strdupv ((char **) k);
+  job->instrument = TRUE;
+  job->threads = 2;
+  job->repeats = 2;
+  job->warmups = 1;
+  job->keep_matrices = TRUE;
+  g_autoptr (TlRunner) runner = tl_runner_new (0);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) rec = tl_runner_run_gemm (runner, job, NULL, &error);
+  g_assert_no_error (error);
+  const TlKernelRun *run = tl_run_record_find_run (rec, "cpu-blocked");
+  g_assert_nonnull (run);
+  g_assert_cmpint (run->status, ==, TL_RUN_OK);
+  g_assert_cmpuint (run->n_blocks, >, 1);
+  g_assert_cmpstr (run->block_unit, ==, "thread");
+
+  g_autoptr (TlBlockStats) st = tl_block_stats_new_for_run (rec, run, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (st->n_blocks, ==, run->n_blocks);
+  g_assert_cmpuint (st->n_units, ==, run->threads);
+  g_assert_cmpuint (st->slots, ==, 1);
+  g_assert_cmpuint (st->max_slot, ==, 1); /* a thread runs one tile at a time */
+
+  /* the same picture render draws, checked where the longest block is */
+  TlRenderInput in = { .record = rec };
+  TlRenderOptions o;
+  tl_render_options_init (&o);
+  o.view = TL_RENDER_TIMELINE;
+  TlPaintStyle style;
+  tl_render_style_init (&style, &o, 1200, 700, 1);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 700);
+  cairo_t *cr = cairo_create (s);
+  g_assert_true (tl_render_draw (cr, &in, &o, &style, 1200, 700, &error));
+  g_assert_no_error (error);
+  cairo_destroy (cr);
+
+  TlTimelineTrack track = { .label = run->kernel_id, .blocks = run->blocks, .n_blocks = run->n_blocks,
+                            .stats = st, .unit_label = "thread" };
+  TlTimelineModel model;
+  tl_timeline_model_init (&model);
+  model.tracks = &track;
+  model.n_tracks = 1;
+  TlTimelineLayout lay;
+  tl_paint_timeline_layout (&model, &style, 1200, 700, &lay);
+  gsize longest = 0;
+  for (gsize i = 0; i < run->n_blocks; i++)
+    if (run->blocks[i].end_ns - run->blocks[i].start_ns
+        > run->blocks[longest].end_ns - run->blocks[longest].start_ns)
+      longest = i;
+  double x, y, w, h;
+  tl_timeline_layout_bar (&lay, &model, 0, longest, &x, &y, &w, &h);
+  g_assert_cmpfloat (y, >=, lay.track[0].y + run->blocks[longest].unit * lay.track[0].lane_h - 1e-9);
+  g_assert_cmpfloat (x, ==, lay.track[0].x + run->blocks[longest].start_ns * lay.track[0].w / lay.t_max_ns);
+  /* a bar, not the background (white) or the lane shading */
+  guint32 p = tl_test_pixel (s, x + w / 2, y + h / 2);
+  g_assert_cmpint (tl_test_pixel_distance (p, tl_test_rgb (255, 255, 255)), >, 40);
+  g_assert_cmpint (tl_test_pixel_distance (p, tl_test_rgb (243, 243, 243)), >, 40);
+  guint t;
+  gsize idx;
+  g_assert_true (tl_timeline_layout_block_at (&lay, &model, x + w / 2, y + h / 2, &t, &idx));
+  g_assert_cmpuint (idx, ==, longest);
+  cairo_surface_destroy (s);
+
+  /* saved with its matrices: the heatmap of C and of the error render too */
+  g_autofree char *path = tmp_path ("cpu.json");
+  g_assert_true (tl_run_record_save (rec, path, TL_RECORD_SAVE_MATRICES, &error));
+  g_assert_no_error (error);
+  TlRenderInput loaded;
+  g_assert_true (tl_render_input_load (&loaded, path, &error));
+  const char *which[] = { "A", "B", "C", "ref", "error" };
+  for (guint i = 0; i < G_N_ELEMENTS (which); i++)
+    {
+      o.view = TL_RENDER_HEATMAP;
+      o.matrix = which[i];
+      o.width = 640;
+      o.height = 480;
+      g_autofree char *png = tmp_path ("hm.png");
+      g_assert_true (tl_render_to_file (&loaded, &o, png, &error));
+      g_assert_no_error (error);
+      check_png (png, 640, 480);
+      g_unlink (png);
+    }
+  o.matrix = "D";
+  g_autofree char *png = tmp_path ("hm.png");
+  g_assert_false (tl_render_to_file (&loaded, &o, png, &error));
+  g_assert_nonnull (strstr (error->message, "unknown matrix"));
+  tl_render_input_clear (&loaded);
+
+  g_autoptr (GDir) dir = g_dir_open (tmpdir, 0, NULL);
+  const char *name;
+  while ((name = g_dir_read_name (dir)))
+    if (g_str_has_prefix (name, "cpu."))
+      {
+        g_autofree char *f = tmp_path (name);
+        g_unlink (f);
+      }
+}
+
+static int
+run_cli (const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, cli_path);
+  g_ptr_array_add (argv, "render");
+  va_list args;
+  va_start (args, first);
+  for (const char *a = first; a; a = va_arg (args, const char *))
+    g_ptr_array_add (argv, (char *) a);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+  int status;
+  g_autofree char *err = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                               NULL, &err, &status, NULL));
+  g_assert_true (WIFEXITED (status));
+  if (WEXITSTATUS (status) != 0)
+    g_assert_nonnull (strstr (err, "tilelab-cli"));
+  return WEXITSTATUS (status);
+}
+
+static void
+test_cli (void)
+{
+  if (!g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("tilelab-cli not built");
+      return;
+    }
+  g_autofree char *gpu = write_gpu_record ();
+  guint n_steps;
+  g_autofree char *lu = write_lu_record (&n_steps);
+  g_autofree char *out = tmp_path ("cli.svg");
+  g_autofree char *png = tmp_path ("cli.png");
+  g_autofree char *step_ok = g_strdup_printf ("%u", n_steps);
+  g_autofree char *step_bad = g_strdup_printf ("%u", n_steps + 1);
+
+  g_assert_cmpint (run_cli ("--view", "timeline", "--run", gpu, "-o", out, NULL), ==, 0);
+  check_svg (out);
+  g_assert_cmpint (run_cli ("--view", "blocks", "--run", gpu, "-o", png, "--scale", "2", "--width", "500",
+                            "--height", "300", "--presentation", NULL), ==, 0);
+  check_png (png, 1000, 600);
+  g_assert_cmpint (run_cli ("--view", "gauss", "--step", step_ok, "--run", lu, "-o", png, NULL), ==, 0);
+  check_png (png, 1600, 900);
+
+  /* usage errors: 2 */
+  g_assert_cmpint (run_cli (NULL), ==, 2);
+  g_assert_cmpint (run_cli ("--view", "pie", "--run", gpu, "-o", out, NULL), ==, 2);
+  g_assert_cmpint (run_cli ("--view", "timeline", "--run", gpu, NULL), ==, 2);
+  g_assert_cmpint (run_cli ("--view", "timeline", "--run", gpu, "-o", "x.gif", NULL), ==, 2);
+  g_assert_cmpint (run_cli ("--view", "gauss", "--run", lu, "--step", "-3", "-o", out, NULL), ==, 2);
+  /* what the record lacks: 1 */
+  g_assert_cmpint (run_cli ("--view", "timeline", "--kernel", "nope", "--run", gpu, "-o", out, NULL), ==, 1);
+  g_assert_cmpint (run_cli ("--view", "blocks", "--kernel", "cpu-naive", "--run", gpu, "-o", out, NULL), ==, 1);
+  g_assert_cmpint (run_cli ("--view", "gauss", "--step", step_bad, "--run", lu, "-o", out, NULL), ==, 1);
+  g_autofree char *missing = tmp_path ("nope.json");
+  g_assert_cmpint (run_cli ("--view", "compare", "--run", missing, "-o", out, NULL), ==, 1);
+  g_unlink (out);
+  g_unlink (png);
+  g_unlink (gpu);
+  g_unlink (lu);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = g_dir_make_tmp ("tilelab-render-XXXXXX", NULL);
+  const char *env = g_getenv ("TL_CLI");
+  cli_path = env ? g_strdup (env)
+                 : g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                                     "..", "src", "cli", "tilelab-cli", NULL);
+  g_test_add_func ("/render/formats", test_formats);
+  g_test_add_func ("/render/errors", test_errors);
+  g_test_add_func ("/render/cpu-run-timeline", test_cpu_run_timeline);
+  g_test_add_func ("/render/cli", test_cli);
+  int rc = g_test_run ();
+  g_rmdir (tmpdir);
+  g_free (tmpdir);
+  g_free (cli_path);
+  return rc;
+}
