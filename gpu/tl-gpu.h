@@ -225,6 +225,22 @@ TlGpuStatus tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id,
                            const TlGpuLuArgs *args, TlGpuLuResult *out_result);
 void tl_gpu_lu_result_clear (TlGpuLuResult *result);
 
+/* X = A⁻¹B on the GPU from a factorisation (packed L\U and 0-based ipiv,
+ * as tl_gpu_lu_run returns them; square n×n, nonsingular): the row swaps
+ * by index table, then two triangular solves (cuBLAS) for all nrhs columns
+ * at once — LAPACK's getrs.  b is host, row-major n×nrhs, overwritten by X.
+ * out_ms (may be NULL) receives the device time of the solve alone. */
+typedef struct
+{
+  TlGpuDtype dtype;
+  int n, nrhs;
+  const void *lu;
+  const int *ipiv;
+  void *b;
+} TlGpuLuSolveArgs;
+
+TlGpuStatus tl_gpu_lu_solve (TlGpuDevice *device, const TlGpuLuSolveArgs *args, double *out_ms);
+
 #ifdef __cplusplus
 }
 #endif
