@@ -123,7 +123,7 @@ const TlGpuKernelInfo *tl_gpu_kernel_find (const char *id);
  * clock serves all SMs. */
 typedef struct
 {
-  uint32_t block_x, block_y; /* blockIdx */
+  uint32_t block_x, block_y; /* blockIdx; for rung 5's margin launch (a 1-D grid) the C tile */
   uint32_t sm;               /* %smid */
   uint32_t launch;           /* which launch of a multi-launch rung (0..) */
   uint64_t start_ns, end_ns;
@@ -224,6 +224,22 @@ typedef struct
 TlGpuStatus tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id,
                            const TlGpuLuArgs *args, TlGpuLuResult *out_result);
 void tl_gpu_lu_result_clear (TlGpuLuResult *result);
+
+/* X = A⁻¹B on the GPU from a factorisation (packed L\U and 0-based ipiv,
+ * as tl_gpu_lu_run returns them; square n×n, nonsingular): the row swaps
+ * by index table, then two triangular solves (cuBLAS) for all nrhs columns
+ * at once — LAPACK's getrs.  b is host, row-major n×nrhs, overwritten by X.
+ * out_ms (may be NULL) receives the device time of the solve alone. */
+typedef struct
+{
+  TlGpuDtype dtype;
+  int n, nrhs;
+  const void *lu;
+  const int *ipiv;
+  void *b;
+} TlGpuLuSolveArgs;
+
+TlGpuStatus tl_gpu_lu_solve (TlGpuDevice *device, const TlGpuLuSolveArgs *args, double *out_ms);
 
 #ifdef __cplusplus
 }

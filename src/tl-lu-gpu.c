@@ -84,3 +84,30 @@ tl_lu_gpu (TlLuWork *w, int ordinal, double *out_elapsed_s, GError **error)
   tl_gpu_lu_result_clear (&res);
   return TRUE;
 }
+
+gboolean
+tl_lu_solve_gpu (const TlLuResult *lu, TlMatrix *x, GError **error)
+{
+  TlGpuDevice *device = NULL;
+  TlGpuStatus status = tl_gpu_device_open (lu->gpu_ordinal, &device);
+  if (status != TL_GPU_OK)
+    {
+      set_gpu_error (error, status, lu->kernel_id);
+      return FALSE;
+    }
+  TlGpuLuSolveArgs args = { 0 };
+  args.dtype = (TlGpuDtype) x->dtype;
+  args.n = (int) lu->lu->rows;
+  args.nrhs = (int) x->cols;
+  args.lu = lu->lu->data;
+  args.ipiv = lu->ipiv;
+  args.b = x->data;
+  status = tl_gpu_lu_solve (device, &args, NULL);
+  tl_gpu_device_close (device);
+  if (status != TL_GPU_OK)
+    {
+      set_gpu_error (error, status, lu->kernel_id);
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -27,6 +27,8 @@ gboolean tl_lu_cpu_unblocked (TlLuWork *w, GError **error);
 gboolean tl_lu_cpu_blocked   (TlLuWork *w, GError **error);
 gboolean tl_lu_lapack        (TlLuWork *w, GError **error);
 gboolean tl_lu_gpu           (TlLuWork *w, int ordinal, double *out_elapsed_s, GError **error);
+/* x (n×k, contiguous, the factorisation's dtype) holds B and becomes X. */
+gboolean tl_lu_solve_gpu     (const TlLuResult *lu, TlMatrix *x, GError **error);
 
 /* The unblocked elimination of columns [0, ncols) of the sub-matrix that
  * starts at (r0, c0) of w->a and has m − r0 rows: the panel kernel of the

@@ -343,6 +343,7 @@ tl_lu_factor_full (const TlLuOptions *options,
     return FALSE;
 
   r->elapsed_s = gpu_elapsed >= 0.0 ? gpu_elapsed : (double) (t1 - t0) * 1e-9;
+  r->gpu_ordinal = options->gpu_ordinal;
   r->info = w.info;
   r->breakdown = w.breakdown;
   memcpy (r->phase_ns, w.phase_ns, sizeof r->phase_ns);

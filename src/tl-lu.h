@@ -100,6 +100,7 @@ typedef struct
   double max_abs_a;
   double elapsed_s;        /* wall time of the factorisation alone */
   gint64 phase_ns[TL_LU_N_PHASES]; /* blocked kernels: time per phase (0 otherwise) */
+  int gpu_ordinal;         /* GPU rungs: the device (tl_lu_solve solves there too) */
 } TlLuResult;
 
 void tl_lu_result_free (TlLuResult *result);

@@ -1,6 +1,7 @@
 /* tl-solve.c — getrs, Gauss–Jordan, rank, null space, solution space. */
 #include "tl-solve.h"
 #include "tl-error.h"
+#include "tl-lu-private.h"
 
 #include <glib/gi18n-lib.h>
 #include <cblas.h>
@@ -70,6 +71,17 @@ tl_lu_solve (const TlLuResult *lu, const TlMatrix *b, GError **error)
   gsize k = x->cols;
   if (n == 0 || k == 0)
     return x;
+  /* a GPU factorisation is solved on the GPU: swaps, then two TRSMs */
+  const TlLuKernelInfo *info = tl_lu_kernel_find (lu->kernel_id);
+  if (info && info->backend == TL_BACKEND_GPU)
+    {
+      if (!tl_lu_solve_gpu (lu, x, error))
+        {
+          tl_matrix_unref (x);
+          return NULL;
+        }
+      return x;
+    }
   /* P·B, then L·Y = P·B (unit lower), then U·X = Y */
   tl_lu_apply_pivots (x, lu->ipiv, lu->n_ipiv, FALSE);
   if (f->dtype == TL_DTYPE_FLOAT32)

@@ -46,7 +46,8 @@ void tl_solution_free (TlSolution *solution);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlSolution, tl_solution_free)
 
 /* X = A⁻¹B from PA = LU.  B is n×k of any float dtype; X has the
- * factorisation's dtype.  Errors: non-square A, B with the wrong number of
+ * factorisation's dtype.  Factorisations from GPU rungs are solved on the
+ * GPU (TL_ERROR_NO_DEVICE if it is gone).  Errors: non-square A, B with the wrong number of
  * rows (TL_ERROR_SHAPE), a zero pivot (TL_ERROR_SINGULAR), NaN/Inf in B. */
 TlMatrix *tl_lu_solve (const TlLuResult *lu, const TlMatrix *b, GError **error);
 

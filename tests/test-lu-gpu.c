@@ -87,6 +87,45 @@ test_singular_and_no_pivoting (void)
   g_assert_error (error, TL_ERROR, TL_ERROR_INVALID);
 }
 
+/* getrs on the GPU: ‖B − AX‖₁ / (‖A‖₁ ‖X‖₁ ε) < 30 per column (xGET02) */
+static void
+test_solve (void)
+{
+  g_autoptr (GError) error = NULL;
+  const gsize sizes[] = { 1, 17, 300 };
+  for (int dt = TL_DTYPE_FLOAT32; dt <= TL_DTYPE_FLOAT64; dt++)
+    for (guint si = 0; si < G_N_ELEMENTS (sizes); si++)
+      {
+        gsize n = sizes[si];
+        g_autoptr (TlMatrix) a = tl_generate ("random-uniform", dt, n, n, 70 + si, &error);
+        g_autoptr (TlMatrix) b = tl_generate ("random-uniform:lo=0.5,hi=2", dt, n, 7, 80 + si, &error);
+        double eps = dt == TL_DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
+        for (guint k = 0; k < G_N_ELEMENTS (gpu_kernels); k++)
+          {
+            g_autoptr (TlLuResult) r = NULL;
+            g_assert_true (tl_lu_factor (gpu_kernels[k], a, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error));
+            g_autoptr (TlMatrix) x = tl_lu_solve (r, b, &error);
+            g_assert_no_error (error);
+            double an = tl_matrix_norm (a, TL_NORM_ONE);
+            for (gsize c = 0; c < 7; c++)
+              {
+                double rn = 0, xn = 0;
+                for (gsize i = 0; i < n; i++)
+                  {
+                    double s = tl_matrix_get (b, i, c);
+                    for (gsize j = 0; j < n; j++)
+                      s -= tl_matrix_get (a, i, j) * tl_matrix_get (x, j, c);
+                    rn += fabs (s);
+                    xn += fabs (tl_matrix_get (x, i, c));
+                  }
+                double ratio = rn / an / xn / eps;
+                if (!(ratio < 30))
+                  g_error ("%s n=%zu %s: solve ratio %g", gpu_kernels[k], n, tl_dtype_name (dt), ratio);
+              }
+          }
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -99,5 +138,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/lu-gpu/ratios", test_ratios);
   g_test_add_func ("/lu-gpu/singular-and-no-pivoting", test_singular_and_no_pivoting);
+  g_test_add_func ("/lu-gpu/solve", test_solve);
   return g_test_run ();
 }
