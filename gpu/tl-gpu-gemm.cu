@@ -39,6 +39,10 @@ extern const TlGemmRung gemm_05_seed3k_rung;
 extern const TlGemmRung gemm_06_regtile1d_rung;
 extern const TlGemmRung gemm_07_regtile2d_rung;
 extern const TlGemmRung gemm_08_vectorized_rung;
+extern const TlGemmRung gemm_09_warptile_rung;
+extern const TlGemmRung gemm_10_wmma_tf32_rung;
+extern const TlGemmRung gemm_10_wmma_bf16_rung;
+extern const TlGemmRung gemm_11_wgmma_rung;
 extern const TlGemmRung gemm_12_regtile_f64_rung;
 extern const TlGemmRung cublas_fp32_rung;
 extern const TlGemmRung cublas_tf32_rung;
@@ -54,6 +58,10 @@ static const TlGemmRung *const dispatch_table[] = {
   &gemm_06_regtile1d_rung,
   &gemm_07_regtile2d_rung,
   &gemm_08_vectorized_rung,
+  &gemm_09_warptile_rung,
+  &gemm_10_wmma_tf32_rung,
+  &gemm_10_wmma_bf16_rung,
+  &gemm_11_wgmma_rung,
   &gemm_12_regtile_f64_rung,
   &cublas_fp32_rung,
   &cublas_tf32_rung,

@@ -123,7 +123,7 @@ const TlGpuKernelInfo *tl_gpu_kernel_find (const char *id);
  * clock serves all SMs. */
 typedef struct
 {
-  uint32_t block_x, block_y; /* blockIdx */
+  uint32_t block_x, block_y; /* blockIdx; for rung 5's margin launch (a 1-D grid) the C tile */
   uint32_t sm;               /* %smid */
   uint32_t launch;           /* which launch of a multi-launch rung (0..) */
   uint64_t start_ns, end_ns;

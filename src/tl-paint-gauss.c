@@ -79,7 +79,7 @@ tl_paint_gauss_layout (const TlGaussModel *model, const TlPaintStyle *style,
 
   /* right panel: a third of the width; the strip: a tenth */
   double right_w = width * 0.33;
-  double strip_w = MAX (width * 0.09, font * 5);
+  double strip_w = MAX (width * 0.07, font * 5);
   out->heat_x = 0;
   out->heat_y = top;
   out->heat_w = MAX (width - right_w - strip_w - font * 1.5, 1.0);
@@ -467,6 +467,22 @@ paint_strip (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
   cairo_restore (cr);
 }
 
+/* text at (x, y), shrunk (to 60 % at most) to fit max_w */
+static void
+fit_text (cairo_t *cr, const TlPaintStyle *style, double x, double y, double max_w, double size,
+          gboolean bold, const char *text)
+{
+  cairo_save (cr);
+  for (double f = 1.0; f >= 0.6; f -= 0.05)
+    {
+      tl_paint_set_font (cr, style, size * f, bold);
+      if (tl_paint_text_width (cr, text) <= max_w || f < 0.65)
+        break;
+    }
+  tl_paint_text (cr, x, y, 0, 0, text);
+  cairo_restore (cr);
+}
+
 static void
 paint_chart (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
              const TlPaintStyle *style)
@@ -495,17 +511,22 @@ paint_chart (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
 
   cairo_save (cr);
   tl_paint_set_fg (cr, style);
-  tl_paint_set_font (cr, style, style->font_size * 1.05, TRUE);
   double y = lay->chart_y;
-  tl_paint_text (cr, lay->chart_x, y, 0, 0, _("Time per block step (seed 004, Fig. 5)"));
+  fit_text (cr, style, lay->chart_x, y, lay->chart_w, style->font_size * 1.05, TRUE,
+            _("Time per block step (seed 004, Fig. 5)"));
   y += font * 1.5;
 
-  /* legend, two per line */
+  /* legend, two per line when they fit, else one per line */
   tl_paint_set_font (cr, style, style->font_size, FALSE);
+  double widest = 0;
+  for (guint p = 0; p < TL_LU_N_PHASES; p++)
+    widest = MAX (widest, tl_paint_text_width (cr, _(phase_labels[p])));
+  guint per_line = 2 * (widest + font * 2.0) <= lay->chart_w ? 2 : 1;
   for (guint p = 0; p < TL_LU_N_PHASES; p++)
     {
       double rgb[3];
-      double lx = lay->chart_x + (p % 2) * lay->chart_w / 2, ly = y + (p / 2) * font * 1.35;
+      double lx = lay->chart_x + (p % per_line) * lay->chart_w / 2;
+      double ly = y + (p / per_line) * font * 1.35;
       phase_rgb (p, rgb);
       cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
       cairo_rectangle (cr, lx, ly + font * 0.15, font * 0.9, font * 0.9);
@@ -513,7 +534,7 @@ paint_chart (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
       tl_paint_set_fg (cr, style);
       tl_paint_text (cr, lx + font * 1.3, ly, 0, 0, _(phase_labels[p]));
     }
-  y += font * 1.35 * 2 + font * 1.2;
+  y += font * 1.35 * (TL_LU_N_PHASES / per_line) + font * 1.2;
 
   char ylab[32];
   g_snprintf (ylab, sizeof ylab, "%s", unit);
@@ -596,20 +617,6 @@ paint_chart (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
   cairo_restore (cr);
 }
 
-/* bold text at (x, y), shrunk (to 60 % at most) to fit max_w */
-static void
-fit_text (cairo_t *cr, const TlPaintStyle *style, double x, double y, double max_w, double size,
-          const char *text)
-{
-  for (double f = 1.0; f >= 0.6; f -= 0.05)
-    {
-      tl_paint_set_font (cr, style, size * f, TRUE);
-      if (tl_paint_text_width (cr, text) <= max_w || f < 0.65)
-        break;
-    }
-  tl_paint_text (cr, x, y, 0, 0, text);
-}
-
 static void
 paint_facts (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
              const TlPaintStyle *style)
@@ -640,7 +647,7 @@ paint_facts (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
     {
       tl_paint_format_value (growth, v, sizeof v);
       g_snprintf (buf, sizeof buf, _("growth factor     %s   (max|U| / max|A|)"), v);
-      tl_paint_text (cr, x, y, 0, 0, buf);
+      fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, FALSE, buf);
       y += font * 1.4;
       if (rec->rows == rec->cols)
         {
@@ -653,7 +660,7 @@ paint_facts (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
     {
       guint64 dm = prev ? prev->det_mod : 1;
       g_snprintf (buf, sizeof buf, _("GF(%" G_GUINT64_FORMAT "): every value exact"), rec->modulus);
-      tl_paint_text (cr, x, y, 0, 0, buf);
+      fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, FALSE, buf);
       y += font * 1.4;
       g_snprintf (buf, sizeof buf, _("det so far ≡ %" G_GUINT64_FORMAT " (mod %" G_GUINT64_FORMAT ")"),
                   dm, rec->modulus);
@@ -674,21 +681,19 @@ paint_facts (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
         {
           g_snprintf (buf, sizeof buf, _("step %u: pivot %s in row %" G_GINT64_FORMAT), st->k, v,
                       st->pivot_row);
-          tl_paint_set_font (cr, style, style->font_size * 1.1, TRUE);
-          tl_paint_text (cr, x, y, 0, 0, buf);
+          fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, TRUE, buf);
           y += font * 1.4;
           g_snprintf (buf, sizeof buf, _("swap rows %u ↔ %" G_GINT64_FORMAT), st->k, st->pivot_row);
         }
       else
         {
           g_snprintf (buf, sizeof buf, _("step %u: pivot %s"), st->k, v);
-          tl_paint_set_font (cr, style, style->font_size * 1.1, TRUE);
-          tl_paint_text (cr, x, y, 0, 0, buf);
+          fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, TRUE, buf);
           y += font * 1.4;
           g_snprintf (buf, sizeof buf, _("already in row %u: no swap"), st->k);
         }
       tl_paint_set_font (cr, style, style->font_size * 1.1, TRUE);
-      fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, buf);
+      fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, TRUE, buf);
     }
   else
     {
@@ -701,7 +706,7 @@ paint_facts (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
         }
       else
         g_snprintf (buf, sizeof buf, _("done: PA = LU, rank %zu"), rec->rank);
-      fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, buf);
+      fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, TRUE, buf);
     }
   if (!f->exact)
     {

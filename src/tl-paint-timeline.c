@@ -120,11 +120,9 @@ tl_paint_timeline_layout (const TlTimelineModel *model, const TlPaintStyle *styl
 
   double left = font * 1.6 + font * 0.62 * digits (max_units) + tick + TL_PX (style, 4);
   double right = font * 1.0;
-  if (model->color == TL_TIMELINE_COLOR_DURATION)
-    {
-      out->cb_w = tl_paint_colorbar_preferred_width (style);
-      right += out->cb_w + font * 0.6;
-    }
+  /* the colorbar, or in wave mode the wave legend */
+  out->cb_w = tl_paint_colorbar_preferred_width (style);
+  right += out->cb_w + font * 0.6;
 
   double header = font * 1.5 + (model->show_summary ? 2 * font * 1.35 : 0) + font * 0.3;
   double axis = tick + font * 1.3 + font * 1.4;
@@ -348,9 +346,11 @@ paint_header (cairo_t *cr, const TlTimelineModel *model, const TlTimelineTrack *
   cairo_restore (cr);
 }
 
+/* Before the bars (labels FALSE): the tail band and the wave boundaries;
+ * after them (labels TRUE): the boundaries' names, on top. */
 static void
 paint_waves (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *lay,
-             guint t, const TlPaintStyle *style)
+             guint t, const TlPaintStyle *style, gboolean labels)
 {
   const TlTimelineTrack *tr = &model->tracks[t];
   const TlTimelineTrackLayout *tl = &lay->track[t];
@@ -358,7 +358,7 @@ paint_waves (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *
   double font = TL_PX (style, style->font_size);
 
   /* the tail: shaded from the last partial wave's start to the end */
-  if (s->last_wave_partial && s->n_waves > 0)
+  if (!labels && s->last_wave_partial && s->n_waves > 0)
     {
       double x0 = tl->x + s->tail_start_ns * lay->px_per_ns;
       double x1 = tl->x + s->t1_ns * lay->px_per_ns;
@@ -373,11 +373,16 @@ paint_waves (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *
   if (s->n_waves < 2 || s->n_waves > 24)
     return;
   double *start = g_new (double, s->n_waves);
+  guint *launch = g_new0 (guint, s->n_waves);
   for (guint w = 0; w < s->n_waves; w++)
     start[w] = INFINITY;
   for (gsize i = 0; i < tr->n_blocks; i++)
-    if (tl_block_stats_selected (s, i) && s->wave[i] < s->n_waves)
-      start[s->wave[i]] = MIN (start[s->wave[i]], (double) tr->blocks[i].start_ns);
+    if (tl_block_stats_selected (s, i) && s->wave[i] < s->n_waves
+        && tr->blocks[i].start_ns < start[s->wave[i]])
+      {
+        start[s->wave[i]] = (double) tr->blocks[i].start_ns;
+        launch[s->wave[i]] = tr->blocks[i].launch;
+      }
 
   /* boundaries only where they are far enough apart to read */
   double last_x = -INFINITY, last_label = -INFINITY;
@@ -391,16 +396,23 @@ paint_waves (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *
       if (x - last_x < TL_PX (style, 6))
         continue;
       last_x = x;
-      cairo_move_to (cr, x, tl->y);
-      cairo_line_to (cr, x, tl->y + tl->h);
-      double dash = TL_PX (style, 4);
-      cairo_set_dash (cr, &dash, 1, 0);
-      cairo_set_line_width (cr, TL_PX (style, style->line_width));
-      tl_paint_set_fg (cr, style);
-      cairo_stroke (cr);
-      cairo_set_dash (cr, NULL, 0, 0);
-      char buf[32];
-      g_snprintf (buf, sizeof buf, _("wave %u"), w + 1);
+      if (!labels)
+        {
+          cairo_move_to (cr, x, tl->y);
+          cairo_line_to (cr, x, tl->y + tl->h);
+          double dash = TL_PX (style, 4);
+          cairo_set_dash (cr, &dash, 1, 0);
+          cairo_set_line_width (cr, TL_PX (style, style->line_width));
+          tl_paint_set_fg (cr, style);
+          cairo_stroke (cr);
+          cairo_set_dash (cr, NULL, 0, 0);
+          continue;
+        }
+      char buf[48];
+      if (s->n_launches > 1 && launch[w] != launch[w - 1])
+        g_snprintf (buf, sizeof buf, _("launch %u · wave %u"), launch[w], w + 1);
+      else
+        g_snprintf (buf, sizeof buf, _("wave %u"), w + 1);
       double tw = tl_paint_text_width (cr, buf);
       if (x - last_label > tw + font * 0.6 && x + tw + font * 0.3 < tl->x + tl->w)
         {
@@ -416,6 +428,7 @@ paint_waves (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *
     }
   cairo_restore (cr);
   g_free (start);
+  g_free (launch);
 }
 
 static void
@@ -480,8 +493,9 @@ paint_bars (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *l
       cairo_fill (cr);
     }
 
-  /* the last, partial wave: outlined so the tail's blocks stand out */
-  if (model->show_waves && s->last_wave_partial)
+  /* the last, partial wave: outlined so the tail's blocks stand out (when
+   * bars are tall enough to keep their colour inside the outline) */
+  if (model->show_waves && s->last_wave_partial && tl->lane_h / tl->slots >= TL_PX (style, 7))
     {
       double lw = MIN (TL_PX (style, 2), tl->lane_h / tl->slots / 3);
       cairo_set_line_width (cr, MAX (lw, 1.0));
@@ -517,6 +531,54 @@ paint_bars (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *l
       cairo_stroke (cr);
       cairo_restore (cr);
     }
+}
+
+static void
+paint_wave_legend (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *lay,
+                   const TlPaintStyle *style)
+{
+  double font = TL_PX (style, style->font_size);
+  guint max_waves = 0;
+  for (guint t = 0; t < lay->n_tracks; t++)
+    if (model->tracks[t].stats)
+      max_waves = MAX (max_waves, model->tracks[t].stats->n_waves);
+
+  double x = lay->cb_x, y = lay->cb_y;
+  cairo_save (cr);
+  tl_paint_set_fg (cr, style);
+  tl_paint_set_font (cr, style, style->font_size, TRUE);
+  tl_paint_text (cr, x, y, 0, 0, _("colour"));
+  y += font * 1.5;
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  for (guint w = 0; w < MIN (max_waves, 4u); w++)
+    {
+      double rgb[3];
+      char buf[32];
+      wave_rgb (w, rgb);
+      cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+      cairo_rectangle (cr, x, y + font * 0.1, font * 1.0, font * 1.0);
+      cairo_fill (cr);
+      tl_paint_set_fg (cr, style);
+      g_snprintf (buf, sizeof buf, _("wave %u"), w + 1);
+      tl_paint_text (cr, x + font * 1.4, y, 0, 0, buf);
+      y += font * 1.45;
+    }
+  if (max_waves > 4)
+    {
+      tl_paint_text (cr, x, y, 0, 0, _("… repeating"));
+      y += font * 1.45;
+    }
+  y += font * 0.6;
+  cairo_set_source_rgba (cr, 0.84, 0.15, 0.16, style->high_contrast ? 0.22 : 0.12);
+  cairo_rectangle (cr, x, y + font * 0.1, font * 1.0, font * 1.0);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, 0.84, 0.10, 0.12);
+  cairo_set_line_width (cr, TL_PX (style, 2));
+  cairo_rectangle (cr, x, y + font * 0.1, font * 1.0, font * 1.0);
+  cairo_stroke (cr);
+  tl_paint_set_fg (cr, style);
+  tl_paint_text (cr, x + font * 1.4, y, 0, 0, _("tail"));
+  cairo_restore (cr);
 }
 
 void
@@ -563,15 +625,17 @@ tl_paint_timeline (cairo_t *cr, const TlTimelineModel *model, const TlPaintStyle
       /* lanes: alternate shading so a lane can be followed across */
       cairo_save (cr);
       for (guint u = 0; u < tl->n_lanes; u++)
-        if (u % 2 == 1 && tl->lane_h >= TL_PX (style, 3))
+        if (u % 2 == 1 && tl->lane_h >= TL_PX (style, 6))
           cairo_rectangle (cr, tl->x, tl->y + u * tl->lane_h, tl->w, tl->lane_h);
       cairo_set_source_rgba (cr, style->fg[0], style->fg[1], style->fg[2], 0.05);
       cairo_fill (cr);
       cairo_restore (cr);
 
       if (model->show_waves)
-        paint_waves (cr, model, &lay, t, style);
+        paint_waves (cr, model, &lay, t, style, FALSE);
       paint_bars (cr, model, &lay, t, &scale, style);
+      if (model->show_waves)
+        paint_waves (cr, model, &lay, t, style, TRUE);
 
       tl_paint_set_fg (cr, style);
       cairo_set_line_width (cr, TL_PX (style, style->line_width));
@@ -583,7 +647,9 @@ tl_paint_timeline (cairo_t *cr, const TlTimelineModel *model, const TlPaintStyle
         paint_tail_label (cr, model, &lay, t, style);
     }
 
-  if (lay.cb_w > 0)
+  if (lay.cb_w > 0 && model->color == TL_TIMELINE_COLOR_WAVE)
+    paint_wave_legend (cr, model, &lay, style);
+  else if (lay.cb_w > 0)
     {
       TlColorbarModel cb = { .scale = scale, .label = _("block time (µs)") };
       cairo_save (cr);

@@ -113,7 +113,7 @@ test_bars_at_known_pixels (void)
       model.color = TL_TIMELINE_COLOR_WAVE;
       s = paint (&model, &style, w, h);
       tl_paint_timeline_layout (&model, &style, w, h, &lay);
-      g_assert_cmpfloat (lay.cb_w, ==, 0);
+      g_assert_cmpfloat (lay.cb_w, >, 0); /* the wave legend */
       static const guint order[3] = { 0, 1, 2 };
       for (guint i = 0; i < 10; i++)
         {

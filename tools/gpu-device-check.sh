@@ -7,13 +7,15 @@
 b=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-./gpu-out}
 mkdir -p "$out"
+[ -d "$b/lib" ] || tar -C "$b" -xzf "$b/lib.tar.gz"
 export LD_LIBRARY_PATH="$b/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PATH="/usr/local/cuda/bin:$PATH"
 for what in "$@"; do
   case $what in
     facts)
       nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv
-      ldd "$b"/bin/* | grep -E "not found|cudart|cublas|openblas" | sort -u
+      ldd "$b"/bin/* | grep -E "not found|cudart|cublas|cusolver|openblas|lapack" | sort -u
+      ldconfig -p | grep -E "openblas|lapack|libblas|glib-2|json-glib|gfortran" | head
       "$b/run.sh" tilelab-cli devices
       ;;
     tests)

@@ -11,12 +11,12 @@
 #
 # What is NOT copied (the device image has it, checked with ldd there on
 # the first run): glibc, libstdc++, libgcc_s, and CUDA's libcudart,
-# libcublas, libcublasLt (libcublasLt alone is 540 MB, over the 64 MiB a
+# libcublas, libcublasLt, libcusolver, libcusparse, libnvJitLink (libcublasLt alone is 540 MB, over the 64 MiB a
 # device run may carry).  OpenBLAS (used by the tests' float64 reference)
 # and its Fortran runtime are copied unless WITH_BLAS=0.
 #
 # Environment: BUILD (build dir, default build-gpubundle), CUDA_ARCH
-# (default "90", plus 90a when gpu/gemm/gemm-11-wgmma.cu exists).
+# (default "90"; rung 11's file always gets sm_90a as well).
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:-/work/main/.gpubundle}
@@ -24,10 +24,8 @@ build=${BUILD:-$src/build-gpubundle}
 with_blas=${WITH_BLAS:-1}
 . "$src/tools/env.sh"
 
+# sm_90 for everything; gpu/meson.build adds sm_90a to rung 11's file alone.
 arch=${CUDA_ARCH:-90}
-if [ -z "${CUDA_ARCH:-}" ] && [ -f "$src/gpu/gemm/gemm-11-wgmma.cu" ]; then
-  arch=90,90a
-fi
 
 if [ -d "$build" ]; then
   meson configure "$build" -Dbuildtype=release -Dgui=disabled -Dcuda=enabled -Dcuda-arch="$arch" >/dev/null
@@ -55,17 +53,25 @@ ldd $bins | awk '/=> \// { print $3 }' | sort -u | while read -r lib; do
   base=$(basename "$lib")
   case "$base" in
     libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|ld-linux*|libgcc_s.so*|libstdc++.so*) continue ;;
-    libcuda.so*|libcudart.so*|libcublas.so*|libcublasLt.so*) continue ;;
+    libcuda.so*|libcudart.so*|libcublas.so*|libcublasLt.so*|libcusolver*|libcusparse*|libnvJitLink*) continue ;;
     libopenblas*|libgfortran*|libquadmath*|liblapack*|libblas*)
       [ "$with_blas" = 1 ] || continue ;;
   esac
   cp -L "$lib" "$dest/lib/$base"
 done
 
+# A device run carries at most 64 MiB: the libraries travel compressed and
+# are unpacked on the device machine at the first run.sh.
+tar -C "$dest" -czf "$dest/lib.tar.gz" lib
+rm -rf "$dest/lib"
+
 cat > "$dest/run.sh" <<'RUN'
 #!/bin/sh
 # Runs a bundled program with the bundle's libraries.
 here=$(cd "$(dirname "$0")" && pwd)
+if [ ! -d "$here/lib" ]; then
+  tar -C "$here" -xzf "$here/lib.tar.gz" || exit 1
+fi
 cuda_lib=""
 for d in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib; do
   [ -d "$d" ] && cuda_lib="$cuda_lib:$d"

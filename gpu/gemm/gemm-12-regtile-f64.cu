@@ -15,10 +15,12 @@
 // From: seed 003 (the lecture's matrix code uses `double`, "Real"), with the
 // register tiling of rung 7.
 //
-// Banks: doubles are 8 bytes, two banks each.  Reads of As[p][4·tr+i] are
-// broadcasts (a warp has 2 values of tr... with 16 threads each); Bs[p][4·tc+j]
-// across 16 values of tc are 16 doubles 32 bytes apart: 4-way spread over
-// the banks, served in 2 wavefronts per request.
+// Banks: doubles are 8 bytes, two banks each.  A warp holds 16 values of
+// tc and 2 of tr: its reads of As[p][4·tr+i] touch 2 addresses (broadcast
+// to 16 threads each, different banks); its reads of Bs[p][4·tc+j] touch 16
+// doubles 32 bytes apart — 512 bytes, spread so that each request takes the
+// minimum of wavefronts for 8-byte words.  The +1 on As rows spreads the
+// transposing stores (row-major A → As[p][r]) over the banks.
 //
 // Shapes: A m×k, B k×n, C m×n row-major, float64.  Block 256 threads
 // (16×16), tile 64×64, BK 8.  Grid ⌈n/64⌉ × ⌈m/64⌉.  Zero-filled loads,
