@@ -737,7 +737,10 @@ paint_title (cairo_t *cr, const TlGaussModel *model, const TlPaintStyle *style, 
                           rec->modulus ? "GF(p)" : rec->dtype ? rec->dtype : "");
   if (rec->modulus)
     g_string_append_printf (s, " p = %" G_GUINT64_FORMAT, rec->modulus);
-  g_string_append_printf (s, _(" · pivoting %s"), tl_pivoting_name (rec->pivoting));
+  if (rec->modulus > 0)
+    g_string_append (s, _(" · pivot: first nonzero (exact)"));
+  else
+    g_string_append_printf (s, _(" · pivoting %s"), tl_pivoting_name (rec->pivoting));
   if (rec->block_size > 0)
     g_string_append_printf (s, _(" · block %u"), rec->block_size);
   if (f->current)
