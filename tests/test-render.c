@@ -315,7 +315,37 @@ test_errors (void)
   g_clear_error (&error);
   g_unlink (junk);
 
+  /* stacked run records: one kernel each, or one for all */
+  g_assert_true (tl_render_input_add_run (&in, gpu, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (in.n_more, ==, 1);
+  o.view = TL_RENDER_TIMELINE;
+  o.kernels = "gemm-03-smem16,gemm-03-smem16";
+  g_assert_true (tl_render_to_file (&in, &o, png, &error));
+  g_assert_no_error (error);
+  check_png (png, 1600, 900);
+  g_unlink (png);
+  o.kernels = "gemm-03-smem16";
+  g_assert_true (tl_render_to_file (&in, &o, png, &error));
+  g_unlink (png);
+  o.kernels = "a,b,c";
+  g_assert_false (tl_render_to_file (&in, &o, png, &error));
+  g_assert_nonnull (strstr (error->message, "one per record"));
+  g_clear_error (&error);
+  o.kernels = "gemm-03-smem16,cpu-naive";
+  g_assert_false (tl_render_to_file (&in, &o, png, &error));
+  g_assert_nonnull (strstr (error->message, "run record 2: "));
+  g_assert_nonnull (strstr (error->message, "no block records"));
+  g_clear_error (&error);
+  guint n_steps;
+  g_autofree char *lu = write_lu_record (&n_steps);
+  g_assert_false (tl_render_input_add_run (&in, lu, &error));
+  g_assert_nonnull (strstr (error->message, "Gauss record"));
+  g_clear_error (&error);
+  g_unlink (lu);
+
   tl_render_input_clear (&in);
+  g_assert_cmpuint (in.n_more, ==, 0);
   g_unlink (gpu);
 }
 
@@ -464,6 +494,9 @@ test_cli (void)
 
   g_assert_cmpint (run_cli ("--view", "timeline", "--run", gpu, "-o", out, NULL), ==, 0);
   check_svg (out);
+  g_assert_cmpint (run_cli ("--view", "timeline", "--run", gpu, "--run", gpu, "-o", out, NULL), ==, 0);
+  check_svg (out);
+  g_assert_cmpint (run_cli ("--view", "blocks", "--run", gpu, "--run", gpu, "-o", out, NULL), ==, 2);
   g_assert_cmpint (run_cli ("--view", "blocks", "--run", gpu, "-o", png, "--scale", "2", "--width", "500",
                             "--height", "300", "--presentation", NULL), ==, 0);
   check_png (png, 1000, 600);
