@@ -496,7 +496,9 @@ draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
       b.label = r->kernel_id;
       b.cpu = r->backend == TL_BACKEND_CPU;
       b.reference = info && info->reference;
-      b.flops = job ? tl_stats_gemm_flops (job->m, job->k, job->n) : 0;
+      b.flops = job == NULL ? 0
+                : g_strcmp0 (job->kind, "lu") == 0 ? tl_stats_lu_flops (MIN (job->m, job->n))
+                                                   : tl_stats_gemm_flops (job->m, job->k, job->n);
       if (r->status == TL_RUN_OK && r->time.count > 0)
         {
           b.median_ms = r->time.median;
@@ -530,9 +532,12 @@ draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   model.reference_name = model.reference_index >= 0
                            ? g_array_index (bars, TlCompareBar, model.reference_index).label : NULL;
   model.baseline_name = _("CPU naive");
-  g_autofree char *title = job ? g_strdup_printf (_("C = A·B, %zu×%zu·%zu×%zu (%s)"), job->m, job->k,
-                                                  job->k, job->n, tl_dtype_name (job->dtype))
-                               : NULL;
+  g_autofree char *title = NULL;
+  if (job && g_strcmp0 (job->kind, "lu") == 0)
+    title = g_strdup_printf (_("PA = LU, %zu×%zu (%s)"), job->m, job->n, tl_dtype_name (job->dtype));
+  else if (job)
+    title = g_strdup_printf (_("C = A·B, %zu×%zu·%zu×%zu (%s)"), job->m, job->k, job->k, job->n,
+                             tl_dtype_name (job->dtype));
   model.title = title;
   tl_paint_compare (cr, &model, style, w, h);
   return TRUE;

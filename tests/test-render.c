@@ -9,6 +9,7 @@
 
 #include "tl-error.h"
 #include "tl-lu.h"
+#include "tl-lu-record.h"
 #include "tl-paint-timeline.h"
 #include "tl-render.h"
 #include "tl-runner.h"
@@ -78,6 +79,26 @@ write_lu_record (guint *n_steps)
   char *path = tmp_path ("lu.json");
   g_assert_true (tl_lu_recorder_save (rec, path, NULL));
   *n_steps = rec->steps->len;
+  return path;
+}
+
+/* The same steps inside a run record ($.extensions.lu), as `lu --record` writes. */
+static char *
+write_lu_run_record (void)
+{
+  g_autoptr (TlMatrix) a = tl_matrix_new (TL_DTYPE_FLOAT64, 20, 20, NULL);
+  for (gsize i = 0; i < 20; i++)
+    for (gsize j = 0; j < 20; j++)
+      tl_matrix_set (a, i, j, tl_test_random (-1, 1));
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
+  g_autoptr (TlLuResult) res = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-blocked", a, 8, TL_PIVOTING_PARTIAL, rec, NULL, &res, NULL));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) record = tl_lu_run_record_new (res, a, NULL, rec, &error);
+  g_assert_no_error (error);
+  char *path = tmp_path ("lu-run.json");
+  g_assert_true (tl_run_record_save (record, path, TL_RECORD_SAVE_DEFAULT, &error));
+  g_assert_no_error (error);
   return path;
 }
 
@@ -248,6 +269,26 @@ test_formats (void)
   tl_render_input_clear (&lu_in);
   g_unlink (gpu);
   g_unlink (lu);
+
+  /* a run record carrying the steps: the gauss view and the comparison both draw */
+  g_autofree char *lurun = write_lu_run_record ();
+  TlRenderInput both;
+  g_assert_true (tl_render_input_load (&both, lurun, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (both.record);
+  g_assert_nonnull (both.lu);
+  g_assert_cmpuint (both.lu->steps->len, ==, 20);
+  o.view = TL_RENDER_GAUSS;
+  o.step = 9;
+  g_assert_true (tl_render_to_file (&both, &o, png, &error));
+  g_assert_no_error (error);
+  check_png (png, 1600, 900);
+  o.view = TL_RENDER_COMPARE;
+  g_assert_true (tl_render_to_file (&both, &o, png, &error));
+  g_assert_no_error (error);
+  g_unlink (png);
+  tl_render_input_clear (&both);
+  g_unlink (lurun);
 }
 
 static void
