@@ -75,6 +75,8 @@ tl_gpu_gemm_result_clear (TlGpuGemmResult *result)
   memset (result, 0, sizeof *result);
 }
 
+/* No device: nothing runs, so a recording's observer (args->observer) is
+ * never called either. */
 TlGpuStatus
 tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *args,
                TlGpuLuResult *out_result)

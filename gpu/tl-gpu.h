@@ -191,10 +191,51 @@ void tl_gpu_gemm_result_clear (TlGpuGemmResult *result);
 
 /* ---- LU: the Gauss ladder's GPU rungs (gpu/lu/) ----------------------- */
 
+/* Recording the steps (a mode, never the headline): when TlGpuLuArgs.observer
+ * is set, lu-01-percolumn and lu-02-blocked run ONE more factorisation after
+ * the timed ones that stops after every column and downloads what a step
+ * recorder needs, handing it to these callbacks (the C side implements them
+ * with its TlLuRecorder, so gpu/ stays free of GLib).  lu-03-tuned and
+ * lu-cusolver refuse (TL_GPU_BAD_SHAPE: they have no steps to show).
+ *
+ * Host data comes as a window into the working matrix, in args->dtype:
+ * element (i, j) of the m×n matrix, row0 ≤ i < row0+rows, col0 ≤ j <
+ * col0+cols, is at data[(i − row0)·ld + (j − col0)].  Windows live only
+ * during the callback.  Indices are 0-based and global. */
+typedef struct
+{
+  const void *data;
+  int row0, col0, rows, cols, ld;
+} TlGpuLuWindow;
+
+typedef struct
+{
+  void *user_data;
+  /* Step k begins: col is column k, rows k..m−1, before the pivot search. */
+  void (*step_search) (void *user_data, int k, int block, const TlGpuLuWindow *col);
+  /* The pivot: row pivot_row was chosen (== k: no swap), U(k,k) after the swap. */
+  void (*step_pivot) (void *user_data, int k, int pivot_row, double pivot_value);
+  /* Column k eliminated: mult is column k, rows k+1..m−1 (the multipliers);
+   * the rank-1 update touched rows/cols [row0, row0+rows) × [col0, col0+cols). */
+  void (*step_eliminated) (void *user_data, int k, const TlGpuLuWindow *mult, int upd_row0,
+                           int upd_rows, int upd_col0, int upd_cols);
+  /* U rows k0..k0+kb−1 are final: rows holds them, columns k0..n−1. */
+  void (*u_rows) (void *user_data, int k0, int kb, const TlGpuLuWindow *rows);
+  /* Block step `index` (blocked rungs): its columns and the time of its
+   * panel, swap, trsm and gemm phases in ms (CUDA events, measured in the
+   * phase-timing run, which does not stop to download), and the GEMM region. */
+  void (*block) (void *user_data, int index, int k0, int kb, const double phase_ms[4],
+                 int upd_row0, int upd_rows, int upd_col0, int upd_cols);
+  /* Whether a snapshot after steps_done steps is wanted (may be NULL: never). */
+  int (*snapshot_due) (void *user_data, int steps_done);
+  /* The whole working matrix after steps_done steps. */
+  void (*snapshot) (void *user_data, int steps_done, const TlGpuLuWindow *whole);
+} TlGpuLuObserver;
+
 /* The rungs' registry rows live in src/tl-lu.c with the CPU rows; here
  * they are run by id: "lu-01-percolumn", "lu-02-blocked", "lu-03-tuned",
  * "lu-cusolver".  A is host, row-major, contiguous m×n and is overwritten
- * by the packed L\U of the LAST timed run; ipiv (min(m,n) ints) receives
+ * by the packed L\U of the LAST run (timed, or the recording run); ipiv (min(m,n) ints) receives
  * 0-based row swaps (LAPACK's minus one). */
 typedef struct
 {
@@ -208,6 +249,7 @@ typedef struct
   int repeats;             /* timed factorisations (>= 1) */
   TlGpuCancelFn cancelled;
   void *user_data;
+  const TlGpuLuObserver *observer; /* NULL: no recording (the timed path is the same either way) */
 } TlGpuLuArgs;
 
 typedef struct
@@ -219,6 +261,8 @@ typedef struct
   double phase_ms[4];      /* panel, swap, trsm, gemm of the last run (rungs that split
                               their time; 0 otherwise) */
   double upload_ms, download_ms;
+  double phase_run_ms;     /* device time of the whole phase-timing run (phase_ms sum to ≤ this) */
+  double record_ms;        /* wall time of the recording run with its downloads (observer set) */
 } TlGpuLuResult;
 
 TlGpuStatus tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id,

@@ -41,6 +41,91 @@ set_gpu_error (GError **error, TlGpuStatus status, const char *kernel_id)
                tl_gpu_last_message ());
 }
 
+/* ---- recording: the GPU door's observer feeds the TlLuRecorder -------- */
+
+typedef struct
+{
+  TlLuRecorder *rec;
+  TlDtype dtype;
+  const TlGpuLuWindow *win; /* the window of the current callback */
+} GpuRec;
+
+/* A TlLuGetFn over a downloaded window (global indices). */
+static double
+window_get (gconstpointer data, gsize i, gsize j)
+{
+  const GpuRec *g = data;
+  const TlGpuLuWindow *w = g->win;
+  g_assert (i >= (gsize) w->row0 && i < (gsize) (w->row0 + w->rows));
+  g_assert (j >= (gsize) w->col0 && j < (gsize) (w->col0 + w->cols));
+  gsize at = (i - (gsize) w->row0) * (gsize) w->ld + (j - (gsize) w->col0);
+  return g->dtype == TL_DTYPE_FLOAT32 ? ((const float *) w->data)[at] : ((const double *) w->data)[at];
+}
+
+static void
+rec_step_search (void *user_data, int k, int block, const TlGpuLuWindow *col)
+{
+  GpuRec *g = user_data;
+  g->win = col;
+  tl_lu_recorder_step_search (g->rec, (guint) k, (guint) block, window_get, g);
+}
+
+static void
+rec_step_pivot (void *user_data, int k, int pivot_row, double pivot_value)
+{
+  GpuRec *g = user_data;
+  tl_lu_recorder_step_pivot (g->rec, (guint) k, pivot_row, pivot_value, pivot_value == 0.0);
+}
+
+static void
+rec_step_eliminated (void *user_data, int k, const TlGpuLuWindow *mult, int upd_row0, int upd_rows,
+                     int upd_col0, int upd_cols)
+{
+  GpuRec *g = user_data;
+  g->win = mult;
+  tl_lu_recorder_step_eliminated (g->rec, (guint) k, window_get, g, (guint) upd_row0,
+                                  (guint) upd_rows, (guint) upd_col0, (guint) upd_cols);
+}
+
+static void
+rec_u_rows (void *user_data, int k0, int kb, const TlGpuLuWindow *rows)
+{
+  GpuRec *g = user_data;
+  g->win = rows;
+  for (int k = k0; k < k0 + kb; k++)
+    tl_lu_recorder_step_u_row (g->rec, (guint) k, window_get, g);
+}
+
+static void
+rec_block (void *user_data, int index, int k0, int kb, const double phase_ms[4], int upd_row0,
+           int upd_rows, int upd_col0, int upd_cols)
+{
+  GpuRec *g = user_data;
+  gint64 ns[TL_LU_N_PHASES];
+  for (int ph = 0; ph < TL_LU_N_PHASES; ph++)
+    ns[ph] = (gint64) (phase_ms[ph] * 1e6);
+  tl_lu_recorder_block (g->rec, (guint) index, (guint) k0, (guint) kb, ns, (guint) upd_row0,
+                        (guint) upd_rows, (guint) upd_col0, (guint) upd_cols);
+}
+
+static int
+rec_snapshot_due (void *user_data, int steps_done)
+{
+  GpuRec *g = user_data;
+  /* the final L\U is snapshot by tl_lu_factor from the result itself */
+  if ((guint) steps_done >= MIN (g->rec->rows, g->rec->cols))
+    return 0;
+  return tl_lu_recorder_snapshot_due (g->rec, (guint) steps_done);
+}
+
+static void
+rec_snapshot (void *user_data, int steps_done, const TlGpuLuWindow *whole)
+{
+  GpuRec *g = user_data;
+  g->win = whole;
+  tl_lu_recorder_snapshot (g->rec, (guint) steps_done, window_get, g);
+}
+
 gboolean
 tl_lu_gpu (TlLuWork *w, int ordinal, double *out_elapsed_s, GError **error)
 {
@@ -69,6 +154,13 @@ tl_lu_gpu (TlLuWork *w, int ordinal, double *out_elapsed_s, GError **error)
   args.repeats = 1;
   args.cancelled = cancelled_cb;
   args.user_data = w->cancellable;
+  GpuRec gpu_rec = { w->rec, A->dtype, NULL };
+  TlGpuLuObserver observer = {
+    &gpu_rec, rec_step_search, rec_step_pivot, rec_step_eliminated, rec_u_rows,
+    rec_block, rec_snapshot_due, rec_snapshot,
+  };
+  if (w->rec)
+    args.observer = &observer;
   TlGpuLuResult res = { 0 };
   status = tl_gpu_lu_run (device, w->kernel_id, &args, &res);
   tl_gpu_device_close (device);
@@ -81,6 +173,8 @@ tl_lu_gpu (TlLuWork *w, int ordinal, double *out_elapsed_s, GError **error)
   w->info = (gsize) res.info;
   for (int ph = 0; ph < TL_LU_N_PHASES; ph++)
     w->phase_ns[ph] = (gint64) (res.phase_ms[ph] * 1e6);
+  w->phase_run_ns = (gint64) (res.phase_run_ms * 1e6);
+  w->record_s = res.record_ms * 1e-3;
   *out_elapsed_s = res.n_times > 0 ? res.times_ms[res.n_times - 1] * 1e-3 : 0.0;
   tl_gpu_lu_result_clear (&res);
   return TRUE;

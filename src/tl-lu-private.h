@@ -21,6 +21,8 @@ typedef struct
   TlLuRecorder *rec;          /* NULL: not recording */
   GCancellable *cancellable;
   gint64 phase_ns[TL_LU_N_PHASES];
+  gint64 phase_run_ns;        /* GPU: the phase-timing run's device time (0: elapsed) */
+  double record_s;            /* GPU: the recording run's wall time */
 } TlLuWork;
 
 gboolean tl_lu_cpu_unblocked (TlLuWork *w, GError **error);

@@ -1,6 +1,7 @@
 /* tl-lu-record.c — LU factorisations in run records. */
 #include "tl-lu-record.h"
 #include "tl-error.h"
+#include "tl-gpu.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -35,6 +36,8 @@ tl_lu_run_record_new (const TlLuResult *result, const TlMatrix *a, const TlSourc
 
   TlRunRecord *record = tl_run_record_new (job);
   const TlLuKernelInfo *info = tl_lu_kernel_find (result->kernel_id);
+  if (info && info->backend == TL_BACKEND_GPU)
+    record->has_device = tl_gpu_device_facts (result->gpu_ordinal, &record->device) == TL_GPU_OK;
   TlKernelRun *run = tl_kernel_run_new (result->kernel_id, info ? info->backend : TL_BACKEND_CPU);
   run->precision = g_strdup (a->dtype == TL_DTYPE_FLOAT32 ? "fp32" : "fp64");
   double ms = result->elapsed_s * 1e3;

@@ -258,17 +258,25 @@ tl_lu_recorder_block (TlLuRecorder *self, guint index, guint k0, guint kb,
   g_array_append_val (self->blocks, b);
 }
 
+gboolean
+tl_lu_recorder_snapshot_due (const TlLuRecorder *self, guint steps_done)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  guint total = steps_total (self);
+  steps_done = MIN (steps_done, total);
+  return self->snapshots->len == 0 || steps_done >= self->last_snapshot + self->snapshot_interval
+         || steps_done >= total;
+}
+
 void
 tl_lu_recorder_snapshot (TlLuRecorder *self, guint steps_done, TlLuGetFn get, gconstpointer data)
 {
   g_return_if_fail (self != NULL);
+  if (!tl_lu_recorder_snapshot_due (self, steps_done))
+    return;
   guint total = steps_total (self);
   steps_done = MIN (steps_done, total);
   gboolean first = self->snapshots->len == 0;
-  gboolean due = first || steps_done >= self->last_snapshot + self->snapshot_interval
-                 || steps_done >= total;
-  if (!due)
-    return;
   guint after = MIN (steps_done, self->steps->len);
   if (first)
     after = steps_done;

@@ -131,6 +131,9 @@ void tl_lu_recorder_step_u_row  (TlLuRecorder *self, guint k, TlLuGetFn get, gco
 void tl_lu_recorder_block       (TlLuRecorder *self, guint index, guint k0, guint kb,
                                  const gint64 phase_ns[TL_LU_N_PHASES],
                                  guint upd_row0, guint upd_rows, guint upd_col0, guint upd_cols);
+/* Whether a snapshot after steps_done steps would be kept (the GPU rungs
+ * ask before downloading the whole matrix). */
+gboolean tl_lu_recorder_snapshot_due (const TlLuRecorder *self, guint steps_done);
 /* Offers a snapshot after steps_done steps; kept when due or final. */
 void tl_lu_recorder_snapshot    (TlLuRecorder *self, guint steps_done, TlLuGetFn get,
                                  gconstpointer data);

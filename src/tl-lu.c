@@ -24,10 +24,10 @@ static const TlLuKernelInfo lu_kernels[] = {
     "", F32 | F64, TL_BACKEND_CPU, TRUE, FALSE, FALSE, FALSE, "src/tl-lu-lapack.c" },
   { "lu-01-percolumn", 1, N_("GPU one launch per column"),
     N_("Each column is a pivot search, a swap, a scale and a rank-1 update: 4n launches bound by memory bandwidth"),
-    "004", F32 | F64, TL_BACKEND_GPU, FALSE, FALSE, TRUE, FALSE, "gpu/lu/lu-01-percolumn.cu" },
+    "004", F32 | F64, TL_BACKEND_GPU, FALSE, FALSE, TRUE, TRUE, "gpu/lu/lu-01-percolumn.cu" },
   { "lu-02-blocked", 2, N_("GPU blocked, cuBLAS trailing update"),
     N_("The panel on the GPU, then TRSM and GEMM from cuBLAS: the update becomes a matrix multiplication"),
-    "004", F32 | F64, TL_BACKEND_GPU, FALSE, TRUE, FALSE, FALSE, "gpu/lu/lu-02-blocked.cu" },
+    "004", F32 | F64, TL_BACKEND_GPU, FALSE, TRUE, FALSE, TRUE, "gpu/lu/lu-02-blocked.cu" },
   { "lu-03-tuned", 3, N_("GPU blocked, fused panel and look-ahead"),
     N_("One kernel factors the panel; the next panel is factored on a second stream while the big GEMM runs"),
     "004", F32 | F64, TL_BACKEND_GPU, FALSE, TRUE, FALSE, FALSE, "gpu/lu/lu-03-tuned.cu" },
@@ -276,7 +276,8 @@ tl_lu_factor_full (const TlLuOptions *options,
   if (recorder != NULL && !info->records_steps)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
-                   _("%s cannot record its steps; record with lu-cpu-unblocked or lu-cpu-blocked"), id);
+                   _("%s cannot record its steps (its panel is one fused kernel or a library call); "
+                     "record with lu-cpu-unblocked, lu-cpu-blocked, lu-01-percolumn or lu-02-blocked"), id);
       return FALSE;
     }
   if (!tl_lu_check_finite (a, error))
@@ -347,6 +348,8 @@ tl_lu_factor_full (const TlLuOptions *options,
   r->info = w.info;
   r->breakdown = w.breakdown;
   memcpy (r->phase_ns, w.phase_ns, sizeof r->phase_ns);
+  r->phase_run_ns = w.phase_run_ns > 0 ? w.phase_run_ns : (gint64) (r->elapsed_s * 1e9);
+  r->record_s = w.record_s;
   r->lu = g_steal_pointer (&work);
   tl_lu_result_finish (r);
 

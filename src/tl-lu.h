@@ -100,6 +100,10 @@ typedef struct
   double max_abs_a;
   double elapsed_s;        /* wall time of the factorisation alone */
   gint64 phase_ns[TL_LU_N_PHASES]; /* blocked kernels: time per phase (0 otherwise) */
+  gint64 phase_run_ns;     /* the factorisation phase_ns was measured in (GPU: a separate
+                              phase-timing run; CPU: elapsed_s): the phases sum to ≤ this */
+  double record_s;         /* GPU rungs with a recorder: wall time of the recording run
+                              (stops per column to download; elapsed_s stays the timed run) */
   int gpu_ordinal;         /* GPU rungs: the device (tl_lu_solve solves there too) */
 } TlLuResult;
 

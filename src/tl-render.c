@@ -700,6 +700,14 @@ draw_gauss (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   TlGaussModel model;
   tl_gauss_model_init (&model);
   model.frame = frame;
+  /* a run record says where it ran: name the GPU and the day in the title */
+  g_autofree char *title = NULL;
+  if (input->record && input->record->has_device && input->record->device.name[0])
+    title = g_strdup_printf (_("Gauss elimination · %s · %s, %.10s"),
+                             input->lu->kernel_id ? input->lu->kernel_id : "LU",
+                             input->record->device.name,
+                             input->record->created ? input->record->created : "");
+  model.title = title;
   tl_paint_gauss (cr, &model, style, w, h);
   return TRUE;
 }

@@ -305,6 +305,46 @@ test_run_record (void)
   g_assert_error (error, TL_ERROR, TL_ERROR_PARSE);
 }
 
+/* snapshot_due says exactly which offers tl_lu_recorder_snapshot keeps
+ * (the GPU rungs ask it before downloading the whole matrix) */
+static void
+test_snapshot_due (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 200, 200, 12, &error);
+  g_assert_no_error (error);
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (9); /* 7 inner snapshots: every 29 steps */
+  tl_lu_recorder_begin (rec, "test", "float64", 0, 200, 200, 0, TL_PIVOTING_PARTIAL, 1.0);
+  g_assert_true (tl_lu_recorder_snapshot_due (rec, 0)); /* the first is always due */
+  guint kept = 0;
+  for (guint k = 0; k <= 200; k++)
+    {
+      if (k > 0)
+        {
+          tl_lu_recorder_step_search (rec, k - 1, 0, tl_lu_recorder_get_matrix, a);
+          tl_lu_recorder_step_pivot (rec, k - 1, k - 1, 1.0, FALSE);
+        }
+      gboolean due = tl_lu_recorder_snapshot_due (rec, k);
+      guint before = rec->snapshots->len;
+      tl_lu_recorder_snapshot (rec, k, tl_lu_recorder_get_matrix, a);
+      const TlLuSnapshot *last = &g_array_index (rec->snapshots, TlLuSnapshot, rec->snapshots->len - 1);
+      if (due)
+        {
+          kept++;
+          g_assert_cmpuint (rec->snapshots->len, ==, before + 1);
+          g_assert_cmpuint (last->after_steps, ==, k);
+        }
+      else
+        {
+          g_assert_cmpuint (rec->snapshots->len, ==, before);
+          g_assert_cmpuint (last->after_steps, <, k);
+        }
+    }
+  g_assert_true (tl_lu_recorder_snapshot_due (rec, 200)); /* the final one always */
+  g_assert_cmpuint (kept, >, 2);
+  g_assert_cmpuint (kept, <, 20);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -315,5 +355,6 @@ main (int argc, char **argv)
   g_test_add_func ("/lu-recorder/singular", test_singular);
   g_test_add_func ("/lu-recorder/run-record", test_run_record);
   g_test_add_func ("/lu-recorder/damaged", test_damaged);
+  g_test_add_func ("/lu-recorder/snapshot-due", test_snapshot_due);
   return g_test_run ();
 }

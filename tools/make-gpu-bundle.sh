@@ -36,14 +36,14 @@ fi
 # GPU tests and the benchmark, so the device run can still check the ladder.
 if ! ninja -C "$build"; then
   echo "make-gpu-bundle: full build failed; bundling the GPU tests only" >&2
-  ninja -C "$build" tests/test-gpu-device tests/test-gpu-gemm tests/bench-gpu-gemm
+  ninja -C "$build" tests/test-gpu-device tests/test-gpu-gemm tests/bench-gpu-gemm tests/test-lu-gpu
 fi
 
 rm -rf "$dest"
 mkdir -p "$dest/bin" "$dest/lib"
 bins=""
 [ -x "$build/src/cli/tilelab-cli" ] && bins="$build/src/cli/tilelab-cli"
-for t in "$build"/tests/test-gpu-* "$build"/tests/bench-gpu-*; do
+for t in "$build"/tests/test-gpu-* "$build"/tests/bench-gpu-* "$build"/tests/test-lu-gpu; do
   [ -f "$t" ] && [ -x "$t" ] && bins="$bins $t"
 done
 cp $bins "$dest/bin/"

@@ -14,6 +14,10 @@
 //
 // It is also the rung that can run without pivoting (to show growth and
 // breakdown): then lu_pivot_kernel is skipped and ipiv[c] = c.
+//
+// Recording (--record) runs the same loop once more, untimed, stopping
+// after each launch to download the column searched, the pivot, the
+// multipliers and U row c (tl_lu_rec_* in tl-gpu-lu.cu).
 #include "tl-lu-gpu.cuh"
 
 template <typename T>
@@ -22,20 +26,32 @@ factor (TlLuCtx *ctx)
 {
   T *a = (T *) ctx->a;
   const int m = ctx->m, n = ctx->n, lda = ctx->lda, mn = m < n ? m : n;
+  // recording (a separate untimed run): stop after each launch and download
+  const bool rec = ctx->observer != nullptr;
+  TlGpuStatus rs = TL_GPU_OK;
   for (int c = 0; c < mn; c++)
     {
+      if (rec && (rs = tl_lu_rec_search (ctx, c, 0)) != TL_GPU_OK)
+        return rs;
       if (ctx->pivoting)
         {
           lu_pivot_kernel<T><<<1, 1024, 0, ctx->stream>>> (a, m, lda, c, ctx->ipiv);
           int blocks = (n + 255) / 256;
           lu_swap_kernel<T><<<blocks < 1024 ? blocks : 1024, 256, 0, ctx->stream>>> (a, lda, c, ctx->ipiv, 0, n);
         }
+      if (rec && (rs = tl_lu_rec_pivot (ctx, c)) != TL_GPU_OK)
+        return rs;
       if (c + 1 < m)
         {
           dim3 block (32, 8);
           dim3 grid (1, (m - c - 1 + 7) / 8);
           lu_update_kernel<T><<<grid, block, 0, ctx->stream>>> (a, m, lda, c, n);
         }
+      // the update reached every column: U row c is final at once
+      if (rec && ((rs = tl_lu_rec_eliminated (ctx, c, n)) != TL_GPU_OK
+                  || (rs = tl_lu_rec_u_rows (ctx, c, 1)) != TL_GPU_OK
+                  || (rs = tl_lu_rec_snapshot (ctx, c + 1)) != TL_GPU_OK))
+        return rs;
     }
   return tl_gpu_from_cuda (cudaGetLastError (), "lu-01-percolumn launch");
 }
@@ -59,4 +75,4 @@ lu_01_factor (TlLuCtx *ctx)
   return ctx->dtype == TL_GPU_FLOAT32 ? factor<float> (ctx) : factor<double> (ctx);
 }
 
-const TlLuRung lu_01_percolumn_rung = { "lu-01-percolumn", 0, lu_01_factor, nullptr, 1 };
+const TlLuRung lu_01_percolumn_rung = { "lu-01-percolumn", 0, lu_01_factor, nullptr, 1, 1 };

@@ -16,6 +16,12 @@
 //
 // cuBLAS is column-major and sees our row-major memory as Aᵀ; tl_lu_trsm
 // and tl_lu_gemm (tl-gpu-lu.cu) write the transposed calls.
+//
+// Recording (tilelab-cli lu --kernel lu-02-blocked --record): a separate
+// run, after the timed ones, calls the tl_lu_rec_* hooks between the
+// launches — per column the searched column, the pivot and the
+// multipliers, per block step the final U rows, the phase times of the
+// profile run and a snapshot when due.  The timed run never reaches them.
 #include "tl-lu-gpu.cuh"
 
 template <typename T>
@@ -30,7 +36,18 @@ factor (TlLuCtx *ctx)
     for (int e = 0; e < 5; e++)
       cudaEventCreate (&ev[e]);
 
-  for (int k0 = 0; k0 < mn; k0 += nb)
+  // recording (a separate untimed run): the hooks stop and download
+  const bool rec = ctx->observer != nullptr;
+  TlGpuStatus rs = TL_GPU_OK;
+#define REC(call)                                                                    \
+  do                                                                                 \
+    {                                                                                \
+      if (rec && (rs = (call)) != TL_GPU_OK)                                         \
+        return rs;                                                                   \
+    }                                                                                \
+  while (0)
+
+  for (int k0 = 0, bstep = 0; k0 < mn; k0 += nb, bstep++)
     {
       const int kb = mn - k0 < nb ? mn - k0 : nb, r1 = k0 + kb;
       if (ctx->profile)
@@ -39,12 +56,22 @@ factor (TlLuCtx *ctx)
       // panel: b columns, the rung-1 kernels restricted to the panel
       for (int c = k0; c < r1; c++)
         {
+          REC (tl_lu_rec_search (ctx, c, bstep));
           lu_pivot_kernel<T><<<1, 1024, 0, ctx->stream>>> (a, m, lda, c, ctx->ipiv);
           lu_swap_kernel<T><<<1, 128, 0, ctx->stream>>> (a, lda, c, ctx->ipiv, k0, r1);
+          REC (tl_lu_rec_pivot (ctx, c));
           if (c + 1 < m)
             {
               dim3 block (32, 8), grid (1, (m - c - 1 + 7) / 8);
               lu_update_kernel<T><<<grid, block, 0, ctx->stream>>> (a, m, lda, c, r1);
+            }
+          REC (tl_lu_rec_eliminated (ctx, c, r1));
+          // the last panel reaches column n−1: its U rows are final at once
+          // (as in lu-cpu-blocked), so the last block plays step by step
+          if (r1 == n)
+            {
+              REC (tl_lu_rec_u_rows (ctx, c, 1));
+              REC (tl_lu_rec_snapshot (ctx, c + 1));
             }
         }
       if (ctx->profile)
@@ -82,9 +109,17 @@ factor (TlLuCtx *ctx)
               float ms = 0;
               cudaEventElapsedTime (&ms, ev[p], ev[p + 1]);
               ctx->phase_ms[p] += ms;
+              if (ctx->block_phase_ms && bstep < ctx->n_block_phase)
+                ctx->block_phase_ms[4 * (size_t) bstep + p] = ms;
             }
         }
+      // U rows k0..r1−1 are final after the TRSM; then the block step and
+      // (when due) the whole matrix
+      REC (tl_lu_rec_u_rows (ctx, k0, kb));
+      REC (tl_lu_rec_block (ctx, bstep, k0, kb));
+      REC (tl_lu_rec_snapshot (ctx, r1));
     }
+#undef REC
   if (ctx->profile)
     for (int e = 0; e < 5; e++)
       cudaEventDestroy (ev[e]);
@@ -97,4 +132,4 @@ lu_02_factor (TlLuCtx *ctx)
   return ctx->dtype == TL_GPU_FLOAT32 ? factor<float> (ctx) : factor<double> (ctx);
 }
 
-const TlLuRung lu_02_blocked_rung = { "lu-02-blocked", 128, lu_02_factor, nullptr, 0 };
+const TlLuRung lu_02_blocked_rung = { "lu-02-blocked", 128, lu_02_factor, nullptr, 0, 1 };

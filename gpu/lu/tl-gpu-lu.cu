@@ -6,12 +6,14 @@
 // timed) and times one factorisation with CUDA events on the device's
 // stream.  After the timed runs, rungs that can split their time run once
 // more with phase timing (which synchronises per block step, so it is never
-// the headline number).  Downloads the packed L\U and ipiv of the last run;
+// the headline number), and when a recording is asked for, once more with
+// the observer (stopping after every column to download: untimed).  Downloads the packed L\U and ipiv of the last run;
 // info is read off U's diagonal as LAPACK defines it.
 #include "tl-lu-gpu.cuh"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const TlLuRung *const rungs[] = {
   &lu_01_percolumn_rung,
@@ -63,15 +65,125 @@ tl_lu_gemm (TlLuCtx *ctx, int k0, int kb, int c0, int c1)
                       a + (size_t) r1 * lda + c0, lda);
 }
 
+// ---- recording hooks ---------------------------------------------------------
+
+static size_t
+elem_size (const TlLuCtx *ctx)
+{
+  return ctx->dtype == TL_GPU_FLOAT32 ? 4 : 8;
+}
+
+// Downloads rows [row0, row0+rows) × columns [col0, col0+cols) into
+// ctx->host (packed, ld = cols) and describes it as a window.
+static TlGpuStatus
+download_window (TlLuCtx *ctx, int row0, int rows, int col0, int cols, TlGpuLuWindow *w)
+{
+  const size_t es = elem_size (ctx);
+  w->data = ctx->host;
+  w->row0 = row0;
+  w->col0 = col0;
+  w->rows = rows > 0 ? rows : 0;
+  w->cols = cols > 0 ? cols : 0;
+  w->ld = cols > 0 ? cols : 1;
+  if (rows <= 0 || cols <= 0)
+    return TL_GPU_OK;
+  const char *src = (const char *) ctx->a + ((size_t) row0 * ctx->lda + col0) * es;
+  TL_GPU_TRY (cudaMemcpy2DAsync (ctx->host, cols * es, src, ctx->lda * es, cols * es, rows,
+                                 cudaMemcpyDeviceToHost, ctx->stream),
+              "downloading a recorded step");
+  TL_GPU_TRY (cudaStreamSynchronize (ctx->stream), "downloading a recorded step");
+  return TL_GPU_OK;
+}
+
+TlGpuStatus
+tl_lu_rec_search (TlLuCtx *ctx, int k, int block)
+{
+  if ((k & 15) == 0 && ctx->cancelled && ctx->cancelled (ctx->cancel_data))
+    return tl_gpu_fail (TL_GPU_CANCELLED, "cancelled");
+  TlGpuLuWindow w;
+  TlGpuStatus st = download_window (ctx, k, ctx->m - k, k, 1, &w);
+  if (st == TL_GPU_OK && ctx->observer->step_search)
+    ctx->observer->step_search (ctx->observer->user_data, k, block, &w);
+  return st;
+}
+
+TlGpuStatus
+tl_lu_rec_pivot (TlLuCtx *ctx, int k)
+{
+  int p = k;
+  TL_GPU_TRY (cudaMemcpyAsync (&p, ctx->ipiv + k, sizeof p, cudaMemcpyDeviceToHost, ctx->stream),
+              "downloading a pivot");
+  TlGpuLuWindow w;
+  TlGpuStatus st = download_window (ctx, k, 1, k, 1, &w);
+  if (st != TL_GPU_OK)
+    return st;
+  double v = ctx->dtype == TL_GPU_FLOAT32 ? ((const float *) ctx->host)[0] : ((const double *) ctx->host)[0];
+  if (ctx->observer->step_pivot)
+    ctx->observer->step_pivot (ctx->observer->user_data, k, p, v);
+  return TL_GPU_OK;
+}
+
+TlGpuStatus
+tl_lu_rec_eliminated (TlLuCtx *ctx, int k, int c1)
+{
+  TlGpuLuWindow w;
+  const int below = ctx->m - k - 1;
+  TlGpuStatus st = download_window (ctx, k + 1, below, k, 1, &w);
+  if (st == TL_GPU_OK && ctx->observer->step_eliminated)
+    ctx->observer->step_eliminated (ctx->observer->user_data, k, &w, k + 1, below > 0 ? below : 0,
+                                    k + 1, c1 - k - 1 > 0 ? c1 - k - 1 : 0);
+  return st;
+}
+
+TlGpuStatus
+tl_lu_rec_u_rows (TlLuCtx *ctx, int k0, int kb)
+{
+  TlGpuLuWindow w;
+  TlGpuStatus st = download_window (ctx, k0, kb, k0, ctx->n - k0, &w);
+  if (st == TL_GPU_OK && ctx->observer->u_rows)
+    ctx->observer->u_rows (ctx->observer->user_data, k0, kb, &w);
+  return st;
+}
+
+TlGpuStatus
+tl_lu_rec_block (TlLuCtx *ctx, int index, int k0, int kb)
+{
+  double phase[4] = { 0, 0, 0, 0 };
+  if (ctx->block_phase_ms && index < ctx->n_block_phase)
+    memcpy (phase, ctx->block_phase_ms + 4 * (size_t) index, sizeof phase);
+  const int r1 = k0 + kb;
+  const int rows = ctx->m > r1 ? ctx->m - r1 : 0, cols = ctx->n > r1 ? ctx->n - r1 : 0;
+  if (ctx->observer->block)
+    ctx->observer->block (ctx->observer->user_data, index, k0, kb, phase, r1, rows, r1, cols);
+  return TL_GPU_OK;
+}
+
+TlGpuStatus
+tl_lu_rec_snapshot (TlLuCtx *ctx, int steps_done)
+{
+  const TlGpuLuObserver *o = ctx->observer;
+  if (o->snapshot == nullptr || o->snapshot_due == nullptr || !o->snapshot_due (o->user_data, steps_done))
+    return TL_GPU_OK;
+  TlGpuLuWindow w;
+  TlGpuStatus st = download_window (ctx, 0, ctx->m, 0, ctx->n, &w);
+  if (st == TL_GPU_OK)
+    o->snapshot (o->user_data, steps_done, &w);
+  return st;
+}
+
 namespace
 {
 struct Buffers
 {
   void *orig = nullptr, *a = nullptr, *ws = nullptr;
   int *ipiv = nullptr;
+  void *host = nullptr;
+  double *block_phase = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
   ~Buffers ()
   {
+    free (host);
+    free (block_phase);
     cudaFree (orig);
     cudaFree (a);
     cudaFree (ws);
@@ -122,6 +234,10 @@ tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *ar
     return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s: bad shape or NULL matrix", kernel_id);
   if (!args->pivoting && !rung->supports_no_pivoting)
     return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s always pivots (lu-01-percolumn runs without)", kernel_id);
+  if (args->observer && !rung->records_steps)
+    return tl_gpu_fail (TL_GPU_BAD_SHAPE,
+                        "%s does not record its steps (its panel is one fused kernel); "
+                        "record with lu-01-percolumn or lu-02-blocked", kernel_id);
 
   TL_GPU_TRY (cudaSetDevice (device->ordinal), "cudaSetDevice");
   TlLuCtx ctx = {};
@@ -182,12 +298,40 @@ tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *ar
     }
   if (rung == &lu_02_blocked_rung)
     {
-      // one more run that splits its time into phases (not the headline)
+      // one more run that splits its time into phases (not the headline),
+      // per block step as well when a recording wants them
       ctx.profile = 1;
+      if (args->observer && mn > 0)
+        {
+          ctx.n_block_phase = (mn + ctx.block_size - 1) / ctx.block_size;
+          b.block_phase = (double *) calloc ((size_t) ctx.n_block_phase * 4, sizeof (double));
+          ctx.block_phase_ms = b.block_phase;
+        }
       st = timed_factor (rung, &ctx, &b, bytes, &ms);
       if (st != TL_GPU_OK)
         return st;
       memcpy (out->phase_ms, ctx.phase_ms, sizeof out->phase_ms);
+      out->phase_run_ms = ms;
+      ctx.profile = 0;
+    }
+  if (args->observer)
+    {
+      // the recording run: stops after every column to download (untimed)
+      b.host = malloc (bytes > 0 ? bytes : 1);
+      if (b.host == nullptr)
+        return tl_gpu_fail (TL_GPU_OUT_OF_MEMORY, "%s: no host memory for the recording", kernel_id);
+      ctx.host = b.host;
+      ctx.observer = args->observer;
+      ctx.cancelled = args->cancelled;
+      ctx.cancel_data = args->user_data;
+      struct timespec t0, t1;
+      clock_gettime (CLOCK_MONOTONIC, &t0);
+      st = timed_factor (rung, &ctx, &b, bytes, &ms);
+      clock_gettime (CLOCK_MONOTONIC, &t1);
+      ctx.observer = nullptr;
+      if (st != TL_GPU_OK)
+        return st;
+      out->record_ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) * 1e-6;
     }
 
   TL_GPU_TRY (cudaEventRecord (b.start, ctx.stream), "recording an event");

@@ -30,6 +30,15 @@ struct TlLuCtx
   double phase_ms[4];       // panel, swap, trsm, gemm (profile runs)
   void *workspace;          // rung scratch (workspace_bytes), or nullptr
   size_t workspace_bytes;
+  // profile runs: phase_ms per block step (4 per step), when not null
+  double *block_phase_ms;
+  int n_block_phase;        // block steps room in block_phase_ms
+  // recording runs only (never the timed path): the observer, a host
+  // buffer of m×n elements for downloads, cancellation
+  const TlGpuLuObserver *observer;
+  void *host;
+  TlGpuCancelFn cancelled;
+  void *cancel_data;
 };
 
 struct TlLuRung
@@ -41,6 +50,7 @@ struct TlLuRung
   TlGpuStatus (*factor) (TlLuCtx *ctx);
   size_t (*workspace_bytes) (const TlLuCtx *ctx); // may be null
   int supports_no_pivoting;
+  int records_steps;        // calls the tl_lu_rec_* hooks when ctx->observer is set
 };
 
 extern const TlLuRung lu_01_percolumn_rung;
@@ -169,3 +179,24 @@ cublasStatus_t tl_lu_trsm (TlLuCtx *ctx, int k0, int kb);
 // A22 −= L21·U12 for the columns [c0, c1) of the trailing part (rows
 // k0+kb..m−1).  Column-major: A22ᵀ −= U12ᵀ·L21ᵀ.
 cublasStatus_t tl_lu_gemm (TlLuCtx *ctx, int k0, int kb, int c0, int c1);
+
+// ---- recording (ctx->observer set: a separate, untimed run) -----------------
+//
+// Each hook waits for the stream, downloads the few elements the step
+// recorder needs (a column, the pivot, a few U rows, or the whole matrix
+// when a snapshot is due) and hands them to the observer.  The rungs call
+// them between their launches only when ctx->observer is set, so the timed
+// path launches exactly what it launches without recording.
+
+// Step k begins: column k, rows k..m−1, before the pivot search.
+TlGpuStatus tl_lu_rec_search (TlLuCtx *ctx, int k, int block);
+// After the pivot search and swap of step k: ipiv[k] and U(k,k).
+TlGpuStatus tl_lu_rec_pivot (TlLuCtx *ctx, int k);
+// After the scale + rank-1 update of step k that reached columns < c1.
+TlGpuStatus tl_lu_rec_eliminated (TlLuCtx *ctx, int k, int c1);
+// U rows k0..k0+kb−1 are final.
+TlGpuStatus tl_lu_rec_u_rows (TlLuCtx *ctx, int k0, int kb);
+// Block step `index` is done (its phase times come from the profile run).
+TlGpuStatus tl_lu_rec_block (TlLuCtx *ctx, int index, int k0, int kb);
+// A snapshot after steps_done steps, when the observer wants one.
+TlGpuStatus tl_lu_rec_snapshot (TlLuCtx *ctx, int steps_done);
