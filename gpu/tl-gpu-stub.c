@@ -102,3 +102,14 @@ tl_gpu_lu_solve (TlGpuDevice *device, const TlGpuLuSolveArgs *args, double *out_
     *out_ms = 0.0;
   return TL_GPU_NO_DEVICE;
 }
+
+TlGpuStatus
+tl_gpu_gfp_lu (TlGpuDevice *device, int m, int n, uint32_t p, uint32_t *a, int *ipiv,
+               int *out_info, double *out_ms)
+{
+  if (out_info)
+    *out_info = 0;
+  if (out_ms)
+    *out_ms = 0.0;
+  return TL_GPU_NO_DEVICE;
+}

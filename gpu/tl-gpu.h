@@ -245,6 +245,14 @@ typedef struct
 
 TlGpuStatus tl_gpu_lu_solve (TlGpuDevice *device, const TlGpuLuSolveArgs *args, double *out_ms);
 
+/* Exact LU over GF(p), p a prime below 2³¹, on the GPU (gpu/lu/gfp-lu.cu):
+ * a is host, row-major m×n residues 0..p−1, overwritten by the packed L\U
+ * mod p; the pivot of column k is the first nonzero at or below the
+ * diagonal (as tl_gfp_lu on the CPU, so both give identical results);
+ * ipiv 0-based; info = 1-based first zero pivot.  out_ms: device time. */
+TlGpuStatus tl_gpu_gfp_lu (TlGpuDevice *device, int m, int n, uint32_t p, uint32_t *a, int *ipiv,
+                           int *out_info, double *out_ms);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,6 +3,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <stdlib.h>
 #include "tl-error.h"
 
 guint
@@ -117,6 +118,34 @@ replay_step (const TlLuRecorder *rec, double *a, guint k)
     }
 }
 
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* the colour range of a record (floating point): see value_range */
+static double
+record_value_range (const TlLuRecorder *rec)
+{
+  const TlLuSnapshot *last = &g_array_index (rec->snapshots, TlLuSnapshot, rec->snapshots->len - 1);
+  gsize n = (gsize) last->rows * last->cols, m = 0;
+  double *v = g_new (double, MAX (n, 1));
+  for (gsize i = 0; i < n; i++)
+    if (isfinite (last->data[i]))
+      v[m++] = fabs (last->data[i]);
+  double p98 = 0;
+  if (m > 0)
+    {
+      qsort (v, m, sizeof *v, cmp_double);
+      p98 = v[(gsize) floor (0.98 * (m - 1))];
+    }
+  g_free (v);
+  double r = MAX (isfinite (rec->max_abs_a) ? rec->max_abs_a : 0, p98);
+  return r > 0 ? r : 1.0;
+}
+
 TlGaussFrame *
 tl_gauss_frame_new (const TlLuRecorder *rec, guint step, GError **error)
 {
@@ -183,6 +212,7 @@ tl_gauss_frame_new (const TlLuRecorder *rec, guint step, GError **error)
       f->matrix_steps = nearest->after_steps;
       f->exact = nearest->after_steps == step;
     }
+  f->value_range = rec->modulus > 0 ? (double) rec->modulus - 1 : record_value_range (rec);
   return f;
 }
 

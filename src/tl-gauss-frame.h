@@ -32,6 +32,9 @@ typedef struct
   guint matrix_steps;          /* steps the matrix reflects (== step when exact) */
   gboolean exact;
   guint swaps_so_far;          /* row exchanges in steps 0..N−1 */
+  double value_range;          /* colour scale ±value_range, the same for every frame of
+                                  the record: the larger of max|A| and the 98th percentile
+                                  of |L\U| (growth saturates instead of washing out) */
 } TlGaussFrame;
 
 /* NULL with TL_ERROR_INVALID when step > number of steps or the record has

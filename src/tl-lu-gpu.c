@@ -1,6 +1,7 @@
 /* tl-lu-gpu.c — the Gauss ladder's GPU rungs through the GPU door. */
 #include "tl-lu-private.h"
 #include "tl-error.h"
+#include "tl-gfp.h"
 #include "tl-gpu.h"
 
 #include <glib/gi18n-lib.h>
@@ -110,4 +111,49 @@ tl_lu_solve_gpu (const TlLuResult *lu, TlMatrix *x, GError **error)
       return FALSE;
     }
   return TRUE;
+}
+
+TlGfpLu *
+tl_gfp_lu_gpu (const TlGfpMatrix *a, int ordinal, GError **error)
+{
+  g_return_val_if_fail (a != NULL, NULL);
+  if (a->rows > G_MAXINT32 || a->cols > G_MAXINT32)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE, _("Matrices above 2³¹ rows or columns are not supported"));
+      return NULL;
+    }
+  TlGpuDevice *device = NULL;
+  TlGpuStatus status = tl_gpu_device_open (ordinal, &device);
+  if (status != TL_GPU_OK)
+    {
+      set_gpu_error (error, status, "exact LU (GPU)");
+      return NULL;
+    }
+  g_autoptr (TlGfpLu) r = g_new0 (TlGfpLu, 1);
+  gsize m = a->rows, n = a->cols, mn = MIN (m, n);
+  r->lu = tl_gfp_matrix_copy (a);
+  r->n_ipiv = mn;
+  r->ipiv = g_new0 (gint32, MAX (mn, 1));
+  int info = 0;
+  status = tl_gpu_gfp_lu (device, (int) m, (int) n, a->p, r->lu->data, r->ipiv, &info, NULL);
+  tl_gpu_device_close (device);
+  if (status != TL_GPU_OK)
+    {
+      set_gpu_error (error, status, "exact LU (GPU)");
+      return NULL;
+    }
+  r->info = (gsize) info;
+  for (gsize k = 0; k < mn; k++)
+    if ((gsize) r->ipiv[k] != k)
+      r->n_swaps++;
+  if (m == n)
+    {
+      guint32 d = 1 % a->p;
+      for (gsize k = 0; k < n; k++)
+        d = tl_gfp_mul (d, tl_gfp_get (r->lu, k, k), a->p);
+      if (r->n_swaps % 2 && d != 0)
+        d = a->p - d;
+      r->det = d;
+    }
+  return g_steal_pointer (&r);
 }

@@ -262,7 +262,7 @@ paint_cells (cairo_t *cr, const TlBlocksLayout *lay, const double *v, const TlPa
   cairo_surface_destroy (img);
 
   /* tile borders, when tiles are big enough to carry them */
-  if (lay->cell_w >= TL_PX (style, 6) && lay->cell_h >= TL_PX (style, 6))
+  if (lay->cell_w >= TL_PX (style, 12) && lay->cell_h >= TL_PX (style, 12))
     {
       cairo_save (cr);
       for (guint x = 1; x < gx; x++)

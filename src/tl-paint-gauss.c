@@ -48,11 +48,8 @@ heat_model (const TlGaussModel *model, TlHeatmapModel *hm)
     }
   else
     {
-      /* one scale for the whole record, so colours mean the same in every
-       * frame: ±2 max|A|; larger entries (growth) saturate */
-      double m = 2 * rec->max_abs_a;
-      if (!(m > 0) || !isfinite (m))
-        m = MAX (MAX (fabs (f->matrix->min), fabs (f->matrix->max)), 1e-300);
+      /* one scale for the whole record, so colours mean the same in every frame */
+      double m = f->value_range > 0 ? f->value_range : 1.0;
       tl_color_scale_init (&hm->scale, TL_COLORMAP_RDBU, TL_SCALE_LINEAR, -m, m);
       hm->units = _("value");
     }
@@ -301,7 +298,7 @@ paint_regions (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
       if (f->current->pivot_row >= 0)
         {
           double cx, cy;
-          double r = MAX (h->px_per_col * 0.58, TL_PX (style, 7));
+          double r = MAX (h->px_per_col * 0.58, TL_PX (style, 9));
           tl_gauss_layout_cell_centre (lay, f->current->pivot_row, N, &cx, &cy);
           cairo_arc (cr, cx, cy, r, 0, 2 * G_PI);
           cairo_set_source_rgb (cr, 0, 0, 0);
@@ -712,9 +709,9 @@ paint_facts (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
     {
       y += font * 1.4;
       tl_paint_set_font (cr, style, style->font_size, FALSE);
-      g_snprintf (buf, sizeof buf, _("(matrix shown after %u steps: the record keeps pooled snapshots)"),
+      g_snprintf (buf, sizeof buf, _("(matrix as after step %u: large records keep snapshots only)"),
                   f->matrix_steps);
-      tl_paint_text (cr, x, y, 0, 0, buf);
+      fit_text (cr, style, x, y, lay->facts_w, style->font_size, FALSE, buf);
     }
   cairo_restore (cr);
 }
@@ -740,7 +737,10 @@ paint_title (cairo_t *cr, const TlGaussModel *model, const TlPaintStyle *style, 
                           rec->modulus ? "GF(p)" : rec->dtype ? rec->dtype : "");
   if (rec->modulus)
     g_string_append_printf (s, " p = %" G_GUINT64_FORMAT, rec->modulus);
-  g_string_append_printf (s, _(" · pivoting %s"), tl_pivoting_name (rec->pivoting));
+  if (rec->modulus > 0)
+    g_string_append (s, _(" · pivot: first nonzero (exact)"));
+  else
+    g_string_append_printf (s, _(" · pivoting %s"), tl_pivoting_name (rec->pivoting));
   if (rec->block_size > 0)
     g_string_append_printf (s, _(" · block %u"), rec->block_size);
   if (f->current)

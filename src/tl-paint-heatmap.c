@@ -218,16 +218,18 @@ paint_highlights (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayou
 
   if (model->highlight_row >= 0 && (gsize) model->highlight_row < model->grid->src_rows)
     {
-      double h = MAX (lay->px_per_row, min_band);
+      double span = lay->px_per_row * MAX (model->highlight_rows, 1);
+      double h = MAX (span, min_band);
       double y = lay->plot_y + (model->highlight_row - lay->view_row0) * lay->px_per_row
-                 + (lay->px_per_row - h) / 2;
+                 + (span - h) / 2;
       cairo_rectangle (cr, lay->plot_x, y, lay->plot_w, h);
     }
   if (model->highlight_col >= 0 && (gsize) model->highlight_col < model->grid->src_cols)
     {
-      double w = MAX (lay->px_per_col, min_band);
+      double span = lay->px_per_col * MAX (model->highlight_cols, 1);
+      double w = MAX (span, min_band);
       double x = lay->plot_x + (model->highlight_col - lay->view_col0) * lay->px_per_col
-                 + (lay->px_per_col - w) / 2;
+                 + (span - w) / 2;
       cairo_rectangle (cr, x, lay->plot_y, w, lay->plot_h);
     }
   cairo_set_source_rgba (cr, 1.0, 0.55, 0.0, style->high_contrast ? 0.5 : 0.25);

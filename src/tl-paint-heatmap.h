@@ -29,6 +29,8 @@ typedef struct
   gboolean show_tiles;
   gssize highlight_row;         /* -1: none (linked hover) */
   gssize highlight_col;
+  gsize highlight_rows;         /* rows from highlight_row on (0 = 1): the rows of A a tile read */
+  gsize highlight_cols;         /* columns from highlight_col on (0 = 1): B's columns */
   gboolean show_axes;           /* FALSE: cells only (thumbnails) */
   gboolean show_colorbar;
 } TlHeatmapModel;

@@ -129,12 +129,40 @@ tl_render_input_load (TlRenderInput *input, const char *path, GError **error)
   return TRUE;
 }
 
+gboolean
+tl_render_input_add_run (TlRenderInput *input, const char *path, GError **error)
+{
+  g_return_val_if_fail (input != NULL && path != NULL, FALSE);
+  if (input->n_more >= G_N_ELEMENTS (input->more))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("at most %d run records can be stacked"),
+                   (int) G_N_ELEMENTS (input->more) + 1);
+      return FALSE;
+    }
+  TlRenderInput one;
+  if (!tl_render_input_load (&one, path, error))
+    return FALSE;
+  if (one.record == NULL)
+    {
+      tl_render_input_clear (&one);
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("%s: a Gauss record cannot be stacked on a timeline; give a run record"), path);
+      return FALSE;
+    }
+  input->more[input->n_more++] = g_steal_pointer (&one.record);
+  tl_render_input_clear (&one);
+  return TRUE;
+}
+
 void
 tl_render_input_clear (TlRenderInput *input)
 {
   g_return_if_fail (input != NULL);
   g_clear_pointer (&input->record, tl_run_record_free);
   g_clear_pointer (&input->lu, tl_lu_recorder_free);
+  for (guint i = 0; i < input->n_more; i++)
+    g_clear_pointer (&input->more[i], tl_run_record_free);
+  input->n_more = 0;
 }
 
 /* ---- style ---------------------------------------------------------------- */
@@ -313,14 +341,76 @@ draw_blocks (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   return TRUE;
 }
 
+/* The timeline's tracks: kernels of one record, or one kernel of each
+ * stacked record. */
+static gboolean
+timeline_runs (const TlRenderInput *input, const char *kernels, GPtrArray *runs,
+               GPtrArray *records, GError **error)
+{
+  if (input->n_more == 0)
+    {
+      g_autoptr (GPtrArray) sel = select_runs (input->record, kernels, TRUE, FALSE, error);
+      if (sel == NULL)
+        return FALSE;
+      for (guint i = 0; i < sel->len; i++)
+        {
+          g_ptr_array_add (runs, sel->pdata[i]);
+          g_ptr_array_add (records, input->record);
+        }
+      return TRUE;
+    }
+
+  guint n_rec = input->n_more + 1;
+  g_auto (GStrv) ids = kernels && *kernels ? g_strsplit (kernels, ",", -1) : NULL;
+  guint n_ids = ids ? g_strv_length (ids) : 0;
+  if (n_ids > 1 && n_ids != n_rec)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("%u run records are stacked: give one kernel for all or one per record, "
+                     "not %u"), n_rec, n_ids);
+      return FALSE;
+    }
+  for (guint r = 0; r < n_rec; r++)
+    {
+      const TlRunRecord *rec = r == 0 ? input->record : input->more[r - 1];
+      const char *id = n_ids == 0 ? NULL : g_strstrip (ids[n_ids == 1 ? 0 : r]);
+      g_autoptr (GPtrArray) sel = select_runs (rec, id, TRUE, FALSE, error);
+      if (sel == NULL)
+        {
+          if (error && *error)
+            g_prefix_error (error, _("run record %u: "), r + 1);
+          return FALSE;
+        }
+      g_ptr_array_add (runs, sel->pdata[0]);
+      g_ptr_array_add (records, (gpointer) rec);
+    }
+  return TRUE;
+}
+
+static char *
+track_label (const TlRunRecord *record, const TlKernelRun *run, gboolean stacked)
+{
+  g_autofree char *title = kernel_title (run);
+  if (!stacked)
+    return g_steal_pointer (&title);
+  /* which record: the problem and where it ran */
+  const char *where = record->has_device && record->device.name[0] ? record->device.name
+                      : record->machine.cpu_model ? record->machine.cpu_model : "";
+  if (record->job)
+    return g_strdup_printf ("%s · %zu×%zu×%zu · %s", title, record->job->m, record->job->k,
+                            record->job->n, where);
+  return g_strdup_printf ("%s · %s", title, where);
+}
+
 static gboolean
 draw_timeline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
                const TlPaintStyle *style, double w, double h, GError **error)
 {
   if (!need_record (input, "timeline", error))
     return FALSE;
-  g_autoptr (GPtrArray) runs = select_runs (input->record, o->kernels, TRUE, FALSE, error);
-  if (runs == NULL)
+  g_autoptr (GPtrArray) runs = g_ptr_array_new ();
+  g_autoptr (GPtrArray) records = g_ptr_array_new ();
+  if (!timeline_runs (input, o->kernels, runs, records, error))
     return FALSE;
   if (runs->len > TL_TIMELINE_MAX_TRACKS)
     {
@@ -346,7 +436,8 @@ draw_timeline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o
   for (guint i = 0; i < runs->len && ok; i++)
     {
       const TlKernelRun *run = runs->pdata[i];
-      stats[i] = tl_block_stats_new_for_run (input->record, run, o->launch, error);
+      const TlRunRecord *rec = records->pdata[i];
+      stats[i] = tl_block_stats_new_for_run (rec, run, o->launch, error);
       if (stats[i] == NULL)
         {
           ok = FALSE;
@@ -359,7 +450,7 @@ draw_timeline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o
           ok = FALSE;
           break;
         }
-      labels[i] = kernel_title (run);
+      labels[i] = track_label (rec, run, input->n_more > 0);
       tracks[i].label = labels[i];
       tracks[i].blocks = run->blocks;
       tracks[i].n_blocks = run->n_blocks;
@@ -405,7 +496,9 @@ draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
       b.label = r->kernel_id;
       b.cpu = r->backend == TL_BACKEND_CPU;
       b.reference = info && info->reference;
-      b.flops = job ? tl_stats_gemm_flops (job->m, job->k, job->n) : 0;
+      b.flops = job == NULL ? 0
+                : g_strcmp0 (job->kind, "lu") == 0 ? tl_stats_lu_flops (MIN (job->m, job->n))
+                                                   : tl_stats_gemm_flops (job->m, job->k, job->n);
       if (r->status == TL_RUN_OK && r->time.count > 0)
         {
           b.median_ms = r->time.median;
@@ -439,9 +532,12 @@ draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   model.reference_name = model.reference_index >= 0
                            ? g_array_index (bars, TlCompareBar, model.reference_index).label : NULL;
   model.baseline_name = _("CPU naive");
-  g_autofree char *title = job ? g_strdup_printf (_("C = A·B, %zu×%zu·%zu×%zu (%s)"), job->m, job->k,
-                                                  job->k, job->n, tl_dtype_name (job->dtype))
-                               : NULL;
+  g_autofree char *title = NULL;
+  if (job && g_strcmp0 (job->kind, "lu") == 0)
+    title = g_strdup_printf (_("PA = LU, %zu×%zu (%s)"), job->m, job->n, tl_dtype_name (job->dtype));
+  else if (job)
+    title = g_strdup_printf (_("C = A·B, %zu×%zu·%zu×%zu (%s)"), job->m, job->k, job->k, job->n,
+                             tl_dtype_name (job->dtype));
   model.title = title;
   tl_paint_compare (cr, &model, style, w, h);
   return TRUE;

@@ -46,7 +46,9 @@ typedef struct
   TlRenderView view;
   const char *kernels;   /* a kernel id, or ids separated by commas (timeline,
                             compare); NULL: blocks/timeline the first kernel
-                            with block records, compare all, heatmap C of the first */
+                            with block records, compare all, heatmap C of the first.
+                            Timeline over several records: one id for all, or
+                            one id per record in order */
   const char *matrix;    /* heatmap: "A", "B", "C", "ref", "error" (NULL: "C") */
   guint step;            /* gauss: the frame (tl-gauss-frame.h) */
   const char *color;     /* blocks: "duration" | "start"; timeline: "duration" | "wave"; NULL: duration */
@@ -65,12 +67,19 @@ typedef struct
 {
   TlRunRecord *record;   /* may be NULL */
   TlLuRecorder *lu;      /* may be NULL */
+  /* timeline only: further run records, stacked under the first on one
+   * time scale (a GPU run over a CPU run, two sizes, two machines) */
+  TlRunRecord *more[3];
+  guint n_more;
 } TlRenderInput;
 
 /* Reads a JSON file: a run record ("schema": "tilelab-run/1", with the
  * .npy matrices beside it when it names them) or a Gauss record
  * ("kind": "lu"). */
 gboolean tl_render_input_load  (TlRenderInput *input, const char *path, GError **error);
+/* Adds a further run record (timeline); TL_ERROR_INVALID beyond 3 or for a
+ * Gauss record. */
+gboolean tl_render_input_add_run (TlRenderInput *input, const char *path, GError **error);
 void     tl_render_input_clear (TlRenderInput *input);
 
 /* The style render uses for a canvas of width × height units. */

@@ -12,6 +12,7 @@
 
 #include "tl-application.h"
 #include "tl-heatmap-view.h"
+#include "tl-lecture-pages.h"
 #include "tl-window.h"
 
 static TlWindow *win;
@@ -143,12 +144,33 @@ do_screens (const char *dir)
   tl_window_show_view (win, "device");
   shoot (dir, "04-device.png");
 
+  tl_window_show_view (win, "blocks");
+  shoot (dir, "06-blocks.png");
+
+  tl_window_show_view (win, "source");
+  tl_source_page_show_kernel (TL_SOURCE_PAGE (tl_window_get_page (win, "source")), "gemm-03-smem16");
+  shoot (dir, "07-source.png");
+
   tl_window_show_view (win, "matrices");
   g_autofree char *bad = g_test_build_filename (G_TEST_DIST, "data", "malformed.mtx", NULL);
   g_autoptr (GFile) file = g_file_new_for_path (bad);
   tl_window_load_source (win, TL_TARGET_B, file);
   wait_until (is_idle, NULL, 60);
   shoot (dir, "05-error.png");
+
+  /* Gauss: a small A, factored blocked, stopped mid-way */
+  tl_window_generate (win, TL_TARGET_A, "random-uniform", 40, 40, TL_DTYPE_FLOAT64, 4);
+  wait_until (is_idle, NULL, 60);
+  tl_window_show_view (win, "gauss");
+  TlGaussPage *gp = TL_GAUSS_PAGE (tl_window_get_page (win, "gauss"));
+  tl_gauss_page_factor (gp);
+  wait_until (is_idle, NULL, 60);
+  for (int i = 0; i < 2; i++)
+    tl_gauss_page_key (gp, GDK_KEY_Page_Down, 0);
+  tl_gauss_page_key (gp, GDK_KEY_Right, 0);
+  tl_gauss_page_key (gp, GDK_KEY_Right, 0);
+  g_print ("gui-probe: gauss step %u\n", tl_gauss_page_get_step (gp));
+  shoot (dir, "08-gauss.png");
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "tl-application.h"
+#include "tl-lecture-pages.h"
 #include "tl-record.h"
 #include "tl-window.h"
 
@@ -146,6 +147,11 @@ test_run_cpu (void)
     }
   g_assert_nonnull (rec->reference);
 
+  /* per-tile records of the blocked CPU kernel reached the Blocks view */
+  const TlKernelRun *blocked = tl_run_record_find_run (rec, "cpu-blocked");
+  g_assert_nonnull (blocked);
+  g_assert_cmpuint (blocked->n_blocks, >, 0);
+
   /* the views switch while idle, and back */
   tl_window_show_view (win, "compare");
   pump (0.2);
@@ -153,6 +159,41 @@ test_run_cpu (void)
   pump (0.1);
   tl_window_show_view (win, "matrices");
   pump (0.2);
+}
+
+static void
+test_lecture_views (void)
+{
+  TlGaussPage *gauss = TL_GAUSS_PAGE (tl_window_get_page (win, "gauss"));
+  TlSourcePage *source = TL_SOURCE_PAGE (tl_window_get_page (win, "source"));
+
+  /* Source: a GPU rung's CUDA file is bundled and shown even without a GPU */
+  tl_window_show_view (win, "source");
+  tl_source_page_show_kernel (source, "gemm-03-smem16");
+  g_assert_cmpuint (tl_source_page_get_source_length (source), >, 500);
+  tl_source_page_show_kernel (source, "cpu-blocked");
+  g_assert_cmpuint (tl_source_page_get_source_length (source), >, 500);
+
+  /* Gauss: factor a small A and step with the clicker keys */
+  tl_window_generate (win, TL_TARGET_A, "random-uniform", 24, 24, TL_DTYPE_FLOAT64, 21);
+  g_assert_true (wait_until (is_idle, NULL, 20));
+  tl_window_show_view (win, "gauss");
+  tl_gauss_page_factor (gauss);
+  g_assert_true (wait_until (is_idle, NULL, 30));
+  g_assert_nonnull (tl_gauss_page_get_record (gauss));
+  g_assert_cmpuint (tl_gauss_page_get_step (gauss), ==, 0);
+  g_assert_true (tl_gauss_page_key (gauss, GDK_KEY_Right, 0));
+  g_assert_true (tl_gauss_page_key (gauss, GDK_KEY_Right, 0));
+  g_assert_cmpuint (tl_gauss_page_get_step (gauss), ==, 2);
+  g_assert_true (tl_gauss_page_key (gauss, GDK_KEY_Left, 0));
+  g_assert_cmpuint (tl_gauss_page_get_step (gauss), ==, 1);
+  g_assert_true (tl_gauss_page_key (gauss, GDK_KEY_End, 0));
+  g_assert_cmpuint (tl_gauss_page_get_step (gauss), ==, 24);
+  g_assert_true (tl_gauss_page_key (gauss, GDK_KEY_Home, 0));
+  g_assert_cmpuint (tl_gauss_page_get_step (gauss), ==, 0);
+  g_assert_false (tl_gauss_page_key (gauss, GDK_KEY_a, 0));
+  pump (0.2);
+  tl_window_show_view (win, "matrices");
 }
 
 static void
@@ -288,6 +329,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/launch", test_launch);
   g_test_add_func ("/gui/generate", test_generate);
   g_test_add_func ("/gui/run-cpu", test_run_cpu);
+  g_test_add_func ("/gui/lecture-views", test_lecture_views);
   g_test_add_func ("/gui/cancel", test_cancel);
   g_test_add_func ("/gui/malformed-file", test_malformed);
   g_test_add_func ("/gui/size-mismatch", test_size_mismatch);

@@ -1,6 +1,7 @@
 /* test-lu-gpu.c — the GPU rungs of the Gauss ladder against LAPACK's
  * ratio ‖PA − LU‖₁ / (n ‖A‖₁ ε) < 30, through tl_lu_factor.
  * Exits 77 (skip) without a CUDA device. */
+#include "tl-gfp.h"
 #include "tl-lu.h"
 #include "tl-solve.h"
 #include "tl-generate.h"
@@ -126,6 +127,34 @@ test_solve (void)
       }
 }
 
+/* the exact mode on the GPU gives the CPU's results bit for bit */
+static void
+test_gfp (void)
+{
+  g_autoptr (GError) error = NULL;
+  const gsize shapes[][2] = { { 1, 1 }, { 7, 7 }, { 64, 64 }, { 300, 300 }, { 40, 90 }, { 90, 40 } };
+  const guint32 primes[] = { 2147483647u, 1000003u, 101u };
+  for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+    for (guint pi = 0; pi < G_N_ELEMENTS (primes); pi++)
+      {
+        g_autoptr (TlMatrix) ai = tl_generate ("random-int:lo=-9,hi=9", TL_DTYPE_INT32, shapes[s][0],
+                                               shapes[s][1], 60 + s, &error);
+        if (s == 3)
+          for (gsize i = 0; i < shapes[s][0]; i++)
+            tl_matrix_set (ai, i, 17, 0.0); /* a zero column */
+        g_autoptr (TlGfpMatrix) g = tl_gfp_from_matrix (ai, primes[pi], &error);
+        g_assert_no_error (error);
+        g_autoptr (TlGfpLu) cpu = tl_gfp_lu (g, NULL, NULL, &error);
+        g_autoptr (TlGfpLu) gpu = tl_gfp_lu_gpu (g, 0, &error);
+        g_assert_no_error (error);
+        g_assert_cmpuint (gpu->info, ==, cpu->info);
+        g_assert_cmpuint (gpu->det, ==, cpu->det);
+        g_assert_cmpmem (gpu->ipiv, sizeof (gint32) * gpu->n_ipiv, cpu->ipiv, sizeof (gint32) * cpu->n_ipiv);
+        g_assert_cmpmem (gpu->lu->data, sizeof (guint32) * g->rows * g->cols, cpu->lu->data,
+                         sizeof (guint32) * g->rows * g->cols);
+      }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -139,5 +168,6 @@ main (int argc, char **argv)
   g_test_add_func ("/lu-gpu/ratios", test_ratios);
   g_test_add_func ("/lu-gpu/singular-and-no-pivoting", test_singular_and_no_pivoting);
   g_test_add_func ("/lu-gpu/solve", test_solve);
+  g_test_add_func ("/lu-gpu/gfp", test_gfp);
   return g_test_run ();
 }

@@ -203,7 +203,7 @@ test_pivot_pixels (void)
       tl_gauss_layout_cell_centre (&lay, 3, 0, &cx, &cy);
       g_assert_cmpfloat_with_epsilon (cx, lay.heat_layout.plot_x + 0.5 * ppc, 1e-9);
       g_assert_cmpfloat_with_epsilon (cy, lay.heat_layout.plot_y + 3.5 * ppc, 1e-9);
-      double r = MAX (ppc * 0.58, 7 * sc);
+      double r = MAX (ppc * 0.58, 9 * sc);
       g_assert_true (is_orange (tl_test_pixel (s, cx + r, cy)));
       g_assert_true (is_orange (tl_test_pixel (s, cx, cy - r)));
       gsize row, col;

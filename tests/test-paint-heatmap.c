@@ -213,6 +213,17 @@ test_overlays (void)
       tl_assert_pixel_near (t, 80 * sc + 3, 45 * sc, cell, 0);
       tl_assert_pixel_near (t, 45 * sc, 205 * sc, cell, 0);
       g_assert_cmpint (tl_test_pixel_distance (tl_test_pixel (t, 35 * sc, 205 * sc), cell), >, 20);
+
+      /* a band: the 8 rows of A one tile read (rows 16…23), for the linked hover */
+      model.highlight_col = -1;
+      model.highlight_row = 16;
+      model.highlight_rows = 8;
+      cairo_surface_t *u = paint (&model, &style, (int) (320 * sc), (int) (320 * sc));
+      for (int r = 16; r < 24; r++)
+        g_assert_cmpint (tl_test_pixel_distance (tl_test_pixel (u, 45 * sc, (r * 10 + 5) * sc), cell), >, 20);
+      tl_assert_pixel_near (u, 45 * sc, 145 * sc, cell, 0);
+      tl_assert_pixel_near (u, 45 * sc, 255 * sc, cell, 0);
+      cairo_surface_destroy (u);
       cairo_surface_destroy (s);
       cairo_surface_destroy (t);
     }

@@ -9,6 +9,7 @@
 
 #include "tl-error.h"
 #include "tl-lu.h"
+#include "tl-lu-record.h"
 #include "tl-paint-timeline.h"
 #include "tl-render.h"
 #include "tl-runner.h"
@@ -78,6 +79,26 @@ write_lu_record (guint *n_steps)
   char *path = tmp_path ("lu.json");
   g_assert_true (tl_lu_recorder_save (rec, path, NULL));
   *n_steps = rec->steps->len;
+  return path;
+}
+
+/* The same steps inside a run record ($.extensions.lu), as `lu --record` writes. */
+static char *
+write_lu_run_record (void)
+{
+  g_autoptr (TlMatrix) a = tl_matrix_new (TL_DTYPE_FLOAT64, 20, 20, NULL);
+  for (gsize i = 0; i < 20; i++)
+    for (gsize j = 0; j < 20; j++)
+      tl_matrix_set (a, i, j, tl_test_random (-1, 1));
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
+  g_autoptr (TlLuResult) res = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-blocked", a, 8, TL_PIVOTING_PARTIAL, rec, NULL, &res, NULL));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) record = tl_lu_run_record_new (res, a, NULL, rec, &error);
+  g_assert_no_error (error);
+  char *path = tmp_path ("lu-run.json");
+  g_assert_true (tl_run_record_save (record, path, TL_RECORD_SAVE_DEFAULT, &error));
+  g_assert_no_error (error);
   return path;
 }
 
@@ -248,6 +269,26 @@ test_formats (void)
   tl_render_input_clear (&lu_in);
   g_unlink (gpu);
   g_unlink (lu);
+
+  /* a run record carrying the steps: the gauss view and the comparison both draw */
+  g_autofree char *lurun = write_lu_run_record ();
+  TlRenderInput both;
+  g_assert_true (tl_render_input_load (&both, lurun, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (both.record);
+  g_assert_nonnull (both.lu);
+  g_assert_cmpuint (both.lu->steps->len, ==, 20);
+  o.view = TL_RENDER_GAUSS;
+  o.step = 9;
+  g_assert_true (tl_render_to_file (&both, &o, png, &error));
+  g_assert_no_error (error);
+  check_png (png, 1600, 900);
+  o.view = TL_RENDER_COMPARE;
+  g_assert_true (tl_render_to_file (&both, &o, png, &error));
+  g_assert_no_error (error);
+  g_unlink (png);
+  tl_render_input_clear (&both);
+  g_unlink (lurun);
 }
 
 static void
@@ -315,7 +356,37 @@ test_errors (void)
   g_clear_error (&error);
   g_unlink (junk);
 
+  /* stacked run records: one kernel each, or one for all */
+  g_assert_true (tl_render_input_add_run (&in, gpu, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (in.n_more, ==, 1);
+  o.view = TL_RENDER_TIMELINE;
+  o.kernels = "gemm-03-smem16,gemm-03-smem16";
+  g_assert_true (tl_render_to_file (&in, &o, png, &error));
+  g_assert_no_error (error);
+  check_png (png, 1600, 900);
+  g_unlink (png);
+  o.kernels = "gemm-03-smem16";
+  g_assert_true (tl_render_to_file (&in, &o, png, &error));
+  g_unlink (png);
+  o.kernels = "a,b,c";
+  g_assert_false (tl_render_to_file (&in, &o, png, &error));
+  g_assert_nonnull (strstr (error->message, "one per record"));
+  g_clear_error (&error);
+  o.kernels = "gemm-03-smem16,cpu-naive";
+  g_assert_false (tl_render_to_file (&in, &o, png, &error));
+  g_assert_nonnull (strstr (error->message, "run record 2: "));
+  g_assert_nonnull (strstr (error->message, "no block records"));
+  g_clear_error (&error);
+  guint n_steps;
+  g_autofree char *lu = write_lu_record (&n_steps);
+  g_assert_false (tl_render_input_add_run (&in, lu, &error));
+  g_assert_nonnull (strstr (error->message, "Gauss record"));
+  g_clear_error (&error);
+  g_unlink (lu);
+
   tl_render_input_clear (&in);
+  g_assert_cmpuint (in.n_more, ==, 0);
   g_unlink (gpu);
 }
 
@@ -464,6 +535,9 @@ test_cli (void)
 
   g_assert_cmpint (run_cli ("--view", "timeline", "--run", gpu, "-o", out, NULL), ==, 0);
   check_svg (out);
+  g_assert_cmpint (run_cli ("--view", "timeline", "--run", gpu, "--run", gpu, "-o", out, NULL), ==, 0);
+  check_svg (out);
+  g_assert_cmpint (run_cli ("--view", "blocks", "--run", gpu, "--run", gpu, "-o", out, NULL), ==, 2);
   g_assert_cmpint (run_cli ("--view", "blocks", "--run", gpu, "-o", png, "--scale", "2", "--width", "500",
                             "--height", "300", "--presentation", NULL), ==, 0);
   check_png (png, 1000, 600);

@@ -17,6 +17,8 @@
 #include "tl-heatmap-view.h"
 #include "tl-io.h"
 #include "tl-kernels.h"
+#include "tl-lecture-pages.h"
+#include "tl-render-area.h"
 #include "tl-runner.h"
 #include "tl-stats.h"
 
@@ -67,6 +69,9 @@ struct _TlWindow
   GtkWidget *summary_label;
   TlChartView *bars;
   TlChartView *sweep;
+  TlBlocksPage *blocks_page;
+  TlGaussPage *gauss_page;
+  TlSourcePage *source_page;
 
   /* sources: immutable once set */
   TlMatrix *src[2];
@@ -223,6 +228,8 @@ set_source (TlWindow *self, guint i, TlMatrix *m, const TlMatrixStats *stats,
   g_autofree char *caption = g_strdup (tl_dtype_name (m->dtype));
   tl_heatmap_view_set_matrix (self->thumb[i], m, NULL, NULL);
   tl_heatmap_view_set_matrix (i == 0 ? self->hm_a : self->hm_b, m, i == 0 ? "A" : "B", caption);
+  if (i == 0 && self->gauss_page)
+    tl_gauss_page_set_matrix (self->gauss_page, m);
   update_source_facts (self, i);
   update_actions (self);
 }
@@ -883,7 +890,7 @@ tl_window_run (TlWindow *self)
   job->repeats = (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->repeats_spin));
   job->warmups = 1;
   job->keep_matrices = TRUE;
-  job->instrument = FALSE;
+  job->instrument = TRUE; /* per-block (per-tile) timing for the Blocks view */
   job->device = backend_device (self);
 
   hide_message (self);
@@ -891,6 +898,8 @@ tl_window_run (TlWindow *self)
   self->job_k = job->k;
   self->job_n = job->n;
   g_ptr_array_set_size (self->live_runs, 0);
+  tl_blocks_page_set_record (self->blocks_page, NULL);
+  tl_source_page_set_record (self->source_page, NULL);
   g_clear_pointer (&self->record, tl_run_record_free);
   tl_heatmap_view_set_matrix (self->hm_c, NULL, NULL, NULL);
   tl_heatmap_view_set_matrix (self->hm_err, NULL, NULL, NULL);
@@ -1453,6 +1462,8 @@ show_record (TlWindow *self, TlRunRecord *record, gboolean with_sources)
   update_c_view (self);
   update_rung_facts (self);
   update_device_label (self);
+  tl_blocks_page_set_record (self->blocks_page, self->record);
+  tl_source_page_set_record (self->source_page, self->record);
 }
 
 /* ---- hover and colour ---------------------------------------------------- */
@@ -2028,6 +2039,20 @@ new_background_runner (void)
   return g_thread_join (t);
 }
 
+/* the Gauss player's keys while its page is shown (clicker-friendly) */
+static gboolean
+key_press_cb (GtkWidget *widget, GdkEventKey *event, TlWindow *self)
+{
+  const char *page = gtk_stack_get_visible_child_name (GTK_STACK (self->view_stack));
+  if (g_strcmp0 (page, "gauss") == 0)
+    {
+      GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
+      if (focus == NULL || !GTK_IS_EDITABLE (focus))
+        return tl_gauss_page_key (self->gauss_page, event->keyval, event->state);
+    }
+  return FALSE;
+}
+
 static GSettings *
 maybe_settings (void)
 {
@@ -2127,6 +2152,20 @@ tl_window_init (TlWindow *self)
 
   /* one worker owns the GPU; it opens it lazily, never here */
   self->runner = new_background_runner ();
+
+  self->blocks_page = TL_BLOCKS_PAGE (tl_blocks_page_new ());
+  self->gauss_page = TL_GAUSS_PAGE (tl_gauss_page_new (self->runner));
+  self->source_page = TL_SOURCE_PAGE (tl_source_page_new ());
+  GtkWidget *device_page = gtk_stack_get_child_by_name (GTK_STACK (self->view_stack), "device");
+  g_object_ref (device_page);
+  gtk_container_remove (GTK_CONTAINER (self->view_stack), device_page);
+  gtk_stack_add_titled (GTK_STACK (self->view_stack), GTK_WIDGET (self->blocks_page), "blocks", _("Blocks"));
+  gtk_stack_add_titled (GTK_STACK (self->view_stack), GTK_WIDGET (self->gauss_page), "gauss", _("Gauss"));
+  gtk_stack_add_titled (GTK_STACK (self->view_stack), GTK_WIDGET (self->source_page), "source", _("Source"));
+  gtk_stack_add_titled (GTK_STACK (self->view_stack), device_page, "device", _("Device"));
+  g_object_unref (device_page);
+  tl_gauss_page_set_matrix (self->gauss_page, NULL);
+  g_signal_connect (self, "key-press-event", G_CALLBACK (key_press_cb), self);
   g_signal_connect (self->runner, "progress", G_CALLBACK (progress_cb), self);
   g_signal_connect (self->runner, "kernel-finished", G_CALLBACK (kernel_finished_cb), self);
 
@@ -2181,7 +2220,8 @@ gboolean
 tl_window_is_busy (TlWindow *self)
 {
   g_return_val_if_fail (TL_IS_WINDOW (self), FALSE);
-  return self->running || self->n_pending_sources > 0 || !self->gpu_probe_done;
+  return self->running || self->n_pending_sources > 0 || !self->gpu_probe_done
+         || tl_gauss_page_is_busy (self->gauss_page);
 }
 
 guint
@@ -2225,6 +2265,8 @@ tl_window_set_presentation (TlWindow *self, gboolean on)
     tl_heatmap_view_set_presentation (views[i], scale, FALSE);
   tl_chart_view_set_presentation (self->bars, scale, FALSE);
   tl_chart_view_set_presentation (self->sweep, scale, FALSE);
+  tl_blocks_page_set_presentation (self->blocks_page, on);
+  tl_gauss_page_set_presentation (self->gauss_page, on);
   if (on)
     gtk_window_fullscreen (GTK_WINDOW (self));
   else
@@ -2283,4 +2325,11 @@ tl_window_get_heatmap (TlWindow *self, const char *name)
   if (g_strcmp0 (name, "ref") == 0)
     return GTK_WIDGET (self->hm_ref);
   return GTK_WIDGET (self->hm_err);
+}
+
+GtkWidget *
+tl_window_get_page (TlWindow *self, const char *name)
+{
+  g_return_val_if_fail (TL_IS_WINDOW (self), NULL);
+  return gtk_stack_get_child_by_name (GTK_STACK (self->view_stack), name);
 }

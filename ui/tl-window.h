@@ -53,6 +53,7 @@ void         tl_window_show_c (TlWindow *self, const char *kernel_id);
 void         tl_window_set_tile_grid (TlWindow *self, gboolean show);
 /* starts the size sweep of the ticked kernels (n = 128 … current n) */
 void         tl_window_run_sweep (TlWindow *self);
+GtkWidget   *tl_window_get_page (TlWindow *self, const char *name); /* "blocks", "gauss", "source" */
 GtkWidget   *tl_window_get_heatmap (TlWindow *self, const char *name); /* "A", "B", "C", "ref", "err" */
 void         tl_window_set_presentation (TlWindow *self, gboolean on);
 

@@ -77,14 +77,22 @@ body (TlCliGauss *o, int argc, char **argv)
 
   if (o->mod)
     {
+      /* --kernel naming a GPU rung runs the exact elimination on the GPU */
+      const TlLuKernelInfo *ki = o->kernel ? tl_lu_kernel_find (o->kernel) : NULL;
+      gboolean on_gpu = ki && ki->backend == TL_BACKEND_GPU;
+      if (on_gpu && o->record)
+        return tl_cli_usage_error (o->command, "the GPU does not record steps; drop --kernel to record the exact elimination");
       g_autoptr (TlGfpMatrix) g = tl_gfp_from_matrix (a, (guint32) o->mod, &error);
       g_autoptr (TlLuRecorder) rec = o->record ? tl_lu_recorder_new (0) : NULL;
-      g_autoptr (TlGfpLu) lu = g ? tl_gfp_lu (g, rec, NULL, &error) : NULL;
+      g_autoptr (TlGfpLu) lu = g == NULL ? NULL
+                                : on_gpu ? tl_gfp_lu_gpu (g, 0, &error)
+                                         : tl_gfp_lu (g, rec, NULL, &error);
       if (lu == NULL)
         {
           return tl_cli_fail (o->command, error);
         }
-      printf (_("Exact Gauss elimination modulo %" G_GINT64_FORMAT " (pivot: first nonzero entry)\n"), o->mod);
+      printf (_("Exact Gauss elimination modulo %" G_GINT64_FORMAT " on the %s (pivot: first nonzero entry)\n"),
+              o->mod, on_gpu ? "GPU" : "CPU");
       print_exact (o, lu, a->rows, a->cols);
       if (o->print)
         {

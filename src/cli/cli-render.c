@@ -10,7 +10,8 @@
 int
 tl_cli_render (int argc, char **argv)
 {
-  g_autofree char *view = NULL, *kernel = NULL, *matrix = NULL, *run = NULL, *output = NULL;
+  g_autofree char *view = NULL, *kernel = NULL, *matrix = NULL, *output = NULL;
+  g_auto (GStrv) runs = NULL;
   g_autofree char *color = NULL;
   int step = 0, launch = -1;
   double width = 1600, height = 900, scale = 1;
@@ -19,8 +20,9 @@ tl_cli_render (int argc, char **argv)
   GOptionEntry entries[] = {
     { "view", 'v', 0, G_OPTION_ARG_STRING, &view,
       "heatmap, blocks, timeline, compare or gauss", "VIEW" },
-    { "run", 'r', 0, G_OPTION_ARG_FILENAME, &run,
-      "The run record (tilelab-cli gemm --record) or Gauss record (tilelab-cli lu --record)", "FILE.json" },
+    { "run", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &runs,
+      "The run record (tilelab-cli gemm --record) or Gauss record (tilelab-cli lu --record); "
+      "timeline: up to 4, stacked on one time scale", "FILE.json" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The picture: .png, .svg or .pdf", "FILE" },
     { "kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel,
       "Kernel id (timeline, compare: ids separated by commas; timelines are stacked on one time scale)", "ID" },
@@ -54,6 +56,7 @@ tl_cli_render (int argc, char **argv)
     "  tilelab-cli gemm --kernel cpu-blocked --size 1000x500x1000 --instrument --record r.json\n"
     "  tilelab-cli render --view timeline --run r.json -o timeline.svg\n"
     "  tilelab-cli render --view blocks --kernel gemm-03-smem16 --run gpu.json -o blocks.png --scale 2\n"
+    "  tilelab-cli render --view timeline --run gpu.json --run cpu.json --kernel gemm-05-seed3k,cpu-blocked -o both.pdf\n"
     "  tilelab-cli lu --gen random-uniform --size 64 --block-size 16 --record lu.json\n"
     "  tilelab-cli render --view gauss --step 20 --run lu.json -o step20.pdf --presentation\n");
 
@@ -68,8 +71,12 @@ tl_cli_render (int argc, char **argv)
     return tl_cli_usage_error ("render", _("--view is required (heatmap, blocks, timeline, compare, gauss)"));
   if (!tl_render_view_from_name (view, &o.view))
     return tl_cli_usage_error ("render", _("unknown view “%s” (heatmap, blocks, timeline, compare, gauss)"), view);
-  if (run == NULL)
+  if (runs == NULL || runs[0] == NULL)
     return tl_cli_usage_error ("render", _("--run FILE.json is required"));
+  if (runs[1] != NULL && o.view != TL_RENDER_TIMELINE)
+    return tl_cli_usage_error ("render", _("only the timeline view stacks several --run records"));
+  if (g_strv_length (runs) > 4)
+    return tl_cli_usage_error ("render", _("at most 4 --run records can be stacked"));
   if (output == NULL)
     return tl_cli_usage_error ("render", _("-o FILE.png|svg|pdf is required"));
   TlRenderFormat format;
@@ -95,8 +102,14 @@ tl_cli_render (int argc, char **argv)
 
   g_autoptr (GError) error = NULL;
   TlRenderInput input;
-  if (!tl_render_input_load (&input, run, &error))
+  if (!tl_render_input_load (&input, runs[0], &error))
     return tl_cli_fail ("render", error);
+  for (guint i = 1; runs[i]; i++)
+    if (!tl_render_input_add_run (&input, runs[i], &error))
+      {
+        tl_render_input_clear (&input);
+        return tl_cli_fail ("render", error);
+      }
   gboolean ok = tl_render_to_file (&input, &o, output, &error);
   tl_render_input_clear (&input);
   if (!ok)

@@ -1,0 +1,28 @@
+/* tl-render-area.h — a drawing area that shows one view of tl-render:
+ * the block-time grid, the SM timeline or a Gauss step of a record. */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "tl-render.h"
+
+G_BEGIN_DECLS
+
+#define TL_TYPE_RENDER_AREA (tl_render_area_get_type ())
+G_DECLARE_FINAL_TYPE (TlRenderArea, tl_render_area, TL, RENDER_AREA, GtkDrawingArea)
+
+GtkWidget *tl_render_area_new (TlRenderView view);
+
+/* Borrows record and lu (the owner keeps them alive while shown); NULL clears. */
+void  tl_render_area_set_input   (TlRenderArea *self, TlRunRecord *record, TlLuRecorder *lu);
+/* kernels, color: copied; NULL for the default */
+void  tl_render_area_set_kernels (TlRenderArea *self, const char *kernels);
+void  tl_render_area_set_color   (TlRenderArea *self, const char *color);
+void  tl_render_area_set_step    (TlRenderArea *self, guint step);
+void  tl_render_area_set_empty_text (TlRenderArea *self, const char *text);
+void  tl_render_area_set_presentation (TlRenderArea *self, gboolean on, gboolean high_contrast);
+/* the options as drawn (for export) */
+void  tl_render_area_get_options (TlRenderArea *self, TlRenderOptions *out);
+/* the error of the last draw, NULL when it drew */
+const char *tl_render_area_get_problem (TlRenderArea *self);
+
+G_END_DECLS
