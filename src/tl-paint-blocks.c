@@ -304,6 +304,8 @@ paint_axes (cairo_t *cr, const TlBlocksModel *model, const TlBlocksLayout *lay,
   n = tl_paint_nice_ticks (0, lay->grid_x - 1, target, ticks, MAX_TICKS);
   for (guint i = 0; i < n; i++)
     {
+      if (ticks[i] != floor (ticks[i]))
+        continue; /* whole tiles only */
       double x = lay->plot_x + (ticks[i] + 0.5) * lay->cell_w;
       cairo_move_to (cr, x, lay->plot_y);
       cairo_line_to (cr, x, lay->plot_y - tick);
@@ -319,6 +321,8 @@ paint_axes (cairo_t *cr, const TlBlocksModel *model, const TlBlocksLayout *lay,
   double label_left = lay->plot_x;
   for (guint i = 0; i < n; i++)
     {
+      if (ticks[i] != floor (ticks[i]))
+        continue;
       double y = lay->plot_y + (ticks[i] + 0.5) * lay->cell_h;
       cairo_move_to (cr, lay->plot_x, y);
       cairo_line_to (cr, lay->plot_x - tick, y);

@@ -69,6 +69,7 @@ tl_render_options_init (TlRenderOptions *options)
   g_return_if_fail (options != NULL);
   *options = (TlRenderOptions) {0};
   options->launch = -1;
+  options->tile_x = options->tile_y = -1;
   options->width = DEFAULT_WIDTH;
   options->height = DEFAULT_HEIGHT;
   options->scale = 1.0;
@@ -313,6 +314,8 @@ draw_blocks (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   model.blocks = run->blocks;
   model.n_blocks = run->n_blocks;
   model.launch = o->launch;
+  model.highlight_x = o->tile_x;
+  model.highlight_y = o->tile_y;
   model.tile_m = run->block_tile_m;
   model.tile_n = run->block_tile_n;
   const TlJob *job = input->record->job;
@@ -461,6 +464,22 @@ draw_timeline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o
     {
       model.tracks = tracks;
       model.n_tracks = runs->len;
+      /* the tile's block in the first track that has it */
+      for (guint i = 0; i < runs->len && o->tile_x >= 0 && o->tile_y >= 0; i++)
+        {
+          TlBlocksModel bm;
+          tl_blocks_model_init (&bm);
+          bm.blocks = tracks[i].blocks;
+          bm.n_blocks = tracks[i].n_blocks;
+          bm.launch = o->launch;
+          gssize b = tl_blocks_model_find (&bm, (guint) o->tile_x, (guint) o->tile_y);
+          if (b >= 0)
+            {
+              model.highlight_track = (gint) i;
+              model.highlight_block = b;
+              break;
+            }
+        }
       tl_paint_timeline (cr, &model, style, w, h);
     }
   for (guint i = 0; i < TL_TIMELINE_MAX_TRACKS; i++)

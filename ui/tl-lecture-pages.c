@@ -163,6 +163,14 @@ tl_blocks_page_set_record (TlBlocksPage *self, TlRunRecord *record)
 }
 
 void
+tl_blocks_page_show_kernels (TlBlocksPage *self, const char *kernel_id, const char *beside_id)
+{
+  g_return_if_fail (TL_IS_BLOCKS_PAGE (self));
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->kernel_combo), kernel_id);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->other_combo), beside_id ? beside_id : "");
+}
+
+void
 tl_blocks_page_set_presentation (TlBlocksPage *self, gboolean on)
 {
   tl_render_area_set_presentation (TL_RENDER_AREA (self->grid), on, FALSE);

@@ -15,6 +15,8 @@ GtkWidget *tl_blocks_page_new (void);
 /* borrowed: the owner keeps the record alive while it is shown */
 void       tl_blocks_page_set_record (TlBlocksPage *self, TlRunRecord *record);
 void       tl_blocks_page_set_presentation (TlBlocksPage *self, gboolean on);
+/* selects the kernel (and optionally a second one beside it, NULL: none) */
+void       tl_blocks_page_show_kernels (TlBlocksPage *self, const char *kernel_id, const char *beside_id);
 GtkWidget *tl_blocks_page_get_area (TlBlocksPage *self, gboolean timeline);
 
 #define TL_TYPE_GAUSS_PAGE (tl_gauss_page_get_type ())

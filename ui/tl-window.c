@@ -19,6 +19,7 @@
 #include "tl-kernels.h"
 #include "tl-lecture-pages.h"
 #include "tl-render-area.h"
+#include "tl-render.h"
 #include "tl-runner.h"
 #include "tl-stats.h"
 
@@ -425,16 +426,46 @@ tl_window_generate_from_option (TlWindow *self, const char *spec_n, GError **err
 
 static void show_record (TlWindow *self, TlRunRecord *record, gboolean with_sources);
 
+typedef struct
+{
+  TlRunRecord *record;  /* a GEMM run record, with its matrices when beside it */
+  TlLuRecorder *lu;     /* a Gauss record (alone, or in the run record's extensions) */
+} RecordFile;
+
+static void
+record_file_free (RecordFile *r)
+{
+  g_clear_pointer (&r->record, tl_run_record_free);
+  g_clear_pointer (&r->lu, tl_lu_recorder_free);
+  g_free (r);
+}
+
 static void
 record_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   GError *error = NULL;
   g_autofree char *path = g_file_get_path (data);
-  TlRunRecord *record = tl_run_record_load (path, TL_RECORD_LOAD_MATRICES, &error);
-  if (record == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, record, (GDestroyNotify) tl_run_record_free);
+  TlRenderInput input = {0};
+
+  /* tl-render knows both kinds: run records and Gauss records */
+  if (path == NULL || !tl_render_input_load (&input, path, &error))
+    {
+      if (error == NULL)
+        g_set_error (&error, TL_ERROR, TL_ERROR_IO, _("Only local files can be opened"));
+      g_task_return_error (task, error);
+      return;
+    }
+  RecordFile *r = g_new0 (RecordFile, 1);
+  r->lu = g_steal_pointer (&input.lu);
+  if (input.record)
+    {
+      /* again, with the matrices that travel beside it */
+      r->record = tl_run_record_load (path, TL_RECORD_LOAD_MATRICES, NULL);
+      if (r->record == NULL)
+        r->record = g_steal_pointer (&input.record);
+    }
+  tl_render_input_clear (&input);
+  g_task_return_pointer (task, r, (GDestroyNotify) record_file_free);
 }
 
 static void
@@ -443,14 +474,14 @@ record_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   TlWindow *self = TL_WINDOW (object);
   g_autoptr (GError) error = NULL;
   GFile *file = g_task_get_task_data (G_TASK (result));
-  TlRunRecord *record = g_task_propagate_pointer (G_TASK (result), &error);
+  RecordFile *r = g_task_propagate_pointer (G_TASK (result), &error);
 
   self->n_pending_sources--;
-  if (record == NULL)
+  if (r == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
-          g_autofree char *what = g_strdup_printf (_("Could not open the run record “%s”."),
+          g_autofree char *what = g_strdup_printf (_("Could not open the record “%s”; what was shown stays."),
                                                    g_file_peek_path (file));
           show_error (self, what, error);
         }
@@ -458,9 +489,19 @@ record_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
       return;
     }
   hide_message (self);
-  g_ptr_array_add (self->history, tl_run_record_copy (record));
-  show_record (self, record, TRUE);
-  update_sweep (self);
+  if (r->lu)
+    {
+      tl_gauss_page_take_record (self->gauss_page, g_steal_pointer (&r->lu));
+      if (r->record == NULL)
+        tl_window_show_view (self, "gauss");
+    }
+  if (r->record && r->record->runs->len > 0)
+    {
+      g_ptr_array_add (self->history, tl_run_record_copy (r->record));
+      show_record (self, g_steal_pointer (&r->record), TRUE);
+      update_sweep (self);
+    }
+  record_file_free (r);
   update_actions (self);
 }
 
@@ -1075,7 +1116,7 @@ update_compare (TlWindow *self)
                              : g_strcmp0 (r->kernel_id, "cpu-openblas") == 0 ? "OpenBLAS"
                              : g_array_index (bars, TlCompareBar, model.reference_index).label;
     }
-  model.baseline_name = _("CPU naive");
+  model.baseline_name = _("naive");
   g_autofree char *title = g_strdup_printf (_("C = A·B, %zu×%zu·%zu×%zu (%s)"), m, k, k, n,
                                             self->record && self->record->job
                                               ? tl_dtype_name (self->record->job->dtype)
@@ -1836,6 +1877,70 @@ copy_csv_action (GSimpleAction *a, GVariant *p, gpointer user_data)
 }
 
 static void
+export_response_cb (GtkNativeDialog *dialog, int response, TlWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr (GError) error = NULL;
+      TlRenderOptions o;
+      const char *page = gtk_stack_get_visible_child_name (GTK_STACK (self->view_stack));
+      TlRenderInput input = { .record = self->record, .lu = tl_gauss_page_get_record (self->gauss_page) };
+
+      if (g_strcmp0 (page, "gauss") == 0)
+        tl_render_area_get_options (TL_RENDER_AREA (tl_gauss_page_get_area (self->gauss_page)), &o);
+      else if (g_strcmp0 (page, "blocks") == 0)
+        tl_render_area_get_options (TL_RENDER_AREA (tl_blocks_page_get_area (self->blocks_page, TRUE)), &o);
+      else
+        {
+          tl_render_options_init (&o);
+          if (g_strcmp0 (page, "compare") == 0)
+            o.view = TL_RENDER_COMPARE;
+          else
+            {
+              o.view = TL_RENDER_HEATMAP;
+              o.matrix = "C";
+              o.kernels = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->c_combo));
+            }
+        }
+      /* slides: 1600×900 units at twice the pixels for PNG */
+      o.width = o.height = 0;
+      o.scale = 2;
+      o.presentation = self->presentation;
+      if (!tl_render_to_file (&input, &o, path, &error))
+        show_error (self, _("Could not export the view."), error);
+      else
+        {
+          g_autofree char *t = g_strdup_printf (_("Exported to %s"), path);
+          gtk_label_set_text (GTK_LABEL (self->last_label), t);
+        }
+    }
+  g_object_unref (dialog);
+}
+
+static void
+export_action (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  TlWindow *self = user_data;
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Export View"), GTK_WINDOW (self),
+                                                              GTK_FILE_CHOOSER_ACTION_SAVE,
+                                                              _("_Export"), _("_Cancel"));
+  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (dialog), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "tilelab-view.png");
+  const char *kinds[][2] = { { N_("PNG image"), "*.png" }, { N_("SVG drawing"), "*.svg" }, { N_("PDF document"), "*.pdf" } };
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      GtkFileFilter *f = gtk_file_filter_new ();
+      gtk_file_filter_set_name (f, _(kinds[i][0]));
+      gtk_file_filter_add_pattern (f, kinds[i][1]);
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), f);
+    }
+  g_signal_connect (dialog, "response", G_CALLBACK (export_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
 presentation_action (GSimpleAction *a, GVariant *p, gpointer self)
 {
   tl_window_set_presentation (self, !TL_WINDOW (self)->presentation);
@@ -1858,6 +1963,7 @@ static const GActionEntry win_entries[] = {
   { "fit", fit_action },
   { "copy-csv", copy_csv_action },
   { "presentation", presentation_action },
+  { "export", export_action },
   { "view", view_action, "s" },
 };
 
