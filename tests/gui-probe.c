@@ -171,6 +171,10 @@ do_screens (const char *dir)
   tl_gauss_page_key (gp, GDK_KEY_Right, 0);
   g_print ("gui-probe: gauss step %u\n", tl_gauss_page_get_step (gp));
   shoot (dir, "08-gauss.png");
+
+  tl_window_set_presentation (win, TRUE);
+  shoot (dir, "09-presentation-gauss.png");
+  tl_window_set_presentation (win, FALSE);
   return 0;
 }
 

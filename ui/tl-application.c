@@ -124,6 +124,7 @@ tl_application_startup (GApplication *app)
     { "win.copy-csv", { "<Control><Shift>c", NULL } },
     { "win.export", { "<Control>e", NULL } },
     { "win.presentation", { "F11", "F5", NULL } },
+    { "win.high-contrast", { "<Control>h", NULL } },
     { "win.show-help-overlay", { "F1", "<Control>question", NULL } },
     { "win.view('matrices')", { "<Alt>1", NULL } },
     { "win.view('compare')", { "<Alt>2", NULL } },

@@ -102,6 +102,9 @@ struct _TlWindow
 
   GSettings *settings;
   gboolean presentation;
+  gboolean high_contrast;
+  guint inhibit_cookie;       /* screen blanking held off while presenting */
+  gint selected_bar;
   gboolean updating_c_combo;
 };
 
@@ -1635,6 +1638,7 @@ c_combo_changed_cb (GtkComboBox *combo, TlWindow *self)
 static void
 bar_activated_cb (TlChartView *view, gint index, TlWindow *self)
 {
+  self->selected_bar = index;
   GPtrArray *runs = current_runs (self);
   if (index < 0 || (guint) index >= runs->len)
     return;
@@ -1947,6 +1951,15 @@ presentation_action (GSimpleAction *a, GVariant *p, gpointer self)
 }
 
 static void
+high_contrast_action (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  TlWindow *self = user_data;
+  self->high_contrast = !self->high_contrast;
+  g_simple_action_set_state (a, g_variant_new_boolean (self->high_contrast));
+  tl_window_set_presentation (self, self->presentation);
+}
+
+static void
 view_action (GSimpleAction *a, GVariant *p, gpointer self)
 {
   tl_window_show_view (self, g_variant_get_string (p, NULL));
@@ -1964,6 +1977,7 @@ static const GActionEntry win_entries[] = {
   { "copy-csv", copy_csv_action },
   { "presentation", presentation_action },
   { "export", export_action },
+  { "high-contrast", high_contrast_action, NULL, "false" },
   { "view", view_action, "s" },
 };
 
@@ -2050,6 +2064,9 @@ tl_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->runner, self);
   g_clear_object (&self->runner);
   g_clear_object (&self->settings);
+  if (self->inhibit_cookie && gtk_window_get_application (GTK_WINDOW (self)))
+    gtk_application_uninhibit (gtk_window_get_application (GTK_WINDOW (self)), self->inhibit_cookie);
+  self->inhibit_cookie = 0;
   G_OBJECT_CLASS (tl_window_parent_class)->dispose (object);
 }
 
@@ -2150,11 +2167,35 @@ static gboolean
 key_press_cb (GtkWidget *widget, GdkEventKey *event, TlWindow *self)
 {
   const char *page = gtk_stack_get_visible_child_name (GTK_STACK (self->view_stack));
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
+  if (focus && GTK_IS_EDITABLE (focus))
+    return FALSE;
   if (g_strcmp0 (page, "gauss") == 0)
+    return tl_gauss_page_key (self->gauss_page, event->keyval, event->state);
+
+  /* presentation clickers send Page Up / Page Down: step through kernels */
+  int dir = event->keyval == GDK_KEY_Page_Down || (self->presentation && event->keyval == GDK_KEY_Right) ? 1
+            : event->keyval == GDK_KEY_Page_Up || (self->presentation && event->keyval == GDK_KEY_Left) ? -1 : 0;
+  if (dir == 0)
+    return FALSE;
+  if (g_strcmp0 (page, "blocks") == 0)
+    return tl_blocks_page_step_kernel (self->blocks_page, dir);
+  if (g_strcmp0 (page, "compare") == 0)
     {
-      GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
-      if (focus == NULL || !GTK_IS_EDITABLE (focus))
-        return tl_gauss_page_key (self->gauss_page, event->keyval, event->state);
+      gint n = (gint) tl_chart_view_get_n_bars (self->bars);
+      gint i = CLAMP (self->selected_bar + dir, 0, n - 1);
+      if (n > 0)
+        tl_window_select_bar (self, i);
+      return n > 0;
+    }
+  if (g_strcmp0 (page, "matrices") == 0)
+    {
+      GtkComboBox *combo = GTK_COMBO_BOX (self->c_combo);
+      int n = gtk_tree_model_iter_n_children (gtk_combo_box_get_model (combo), NULL);
+      int i = gtk_combo_box_get_active (combo) + dir;
+      if (i >= 0 && i < n)
+        gtk_combo_box_set_active (combo, i);
+      return TRUE;
     }
   return FALSE;
 }
@@ -2364,15 +2405,33 @@ tl_window_set_presentation (TlWindow *self, gboolean on)
   g_return_if_fail (TL_IS_WINDOW (self));
   double scale = on ? 1.6 : 1.0;
 
+  gboolean hc = self->high_contrast;
+
   self->presentation = on;
+  /* the view fills the screen: no sidebar, no banners */
   gtk_widget_set_visible (self->sidebar, !on);
+  gtk_widget_set_visible (self->gpu_bar, !on);
   TlHeatmapView *views[] = { self->hm_a, self->hm_b, self->hm_c, self->hm_ref, self->hm_err };
   for (guint i = 0; i < G_N_ELEMENTS (views); i++)
-    tl_heatmap_view_set_presentation (views[i], scale, FALSE);
-  tl_chart_view_set_presentation (self->bars, scale, FALSE);
-  tl_chart_view_set_presentation (self->sweep, scale, FALSE);
-  tl_blocks_page_set_presentation (self->blocks_page, on);
-  tl_gauss_page_set_presentation (self->gauss_page, on);
+    tl_heatmap_view_set_presentation (views[i], scale, hc);
+  tl_chart_view_set_presentation (self->bars, scale, hc);
+  tl_chart_view_set_presentation (self->sweep, scale, hc);
+  tl_blocks_page_set_presentation (self->blocks_page, on, hc);
+  tl_gauss_page_set_presentation (self->gauss_page, on, hc);
+  if (on)
+    gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self)), "presentation");
+  else
+    gtk_style_context_remove_class (gtk_widget_get_style_context (GTK_WIDGET (self)), "presentation");
+
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  if (on && self->inhibit_cookie == 0 && app)
+    self->inhibit_cookie = gtk_application_inhibit (app, GTK_WINDOW (self), GTK_APPLICATION_INHIBIT_IDLE,
+                                                    _("Presenting"));
+  else if (!on && self->inhibit_cookie && app)
+    {
+      gtk_application_uninhibit (app, self->inhibit_cookie);
+      self->inhibit_cookie = 0;
+    }
   if (on)
     gtk_window_fullscreen (GTK_WINDOW (self));
   else
