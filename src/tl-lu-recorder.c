@@ -667,6 +667,62 @@ get_region (Reader *r, JsonObject *o, guint *r0, guint *rows, guint *c0, guint *
     }
 }
 
+/* The consistency a player relies on: indices inside the matrix, steps in
+ * order, vectors no longer than the matrix, snapshots no larger than it. */
+static gboolean
+validate (const TlLuRecorder *self, GError **error)
+{
+  const guint mn = MIN (self->rows, self->cols);
+  const char *what = NULL;
+  guint at = 0;
+  if (self->steps->len > mn)
+    what = "more steps than min(rows, cols)";
+  else if (self->n_ipiv > mn)
+    what = "more pivots than min(rows, cols)";
+  for (guint k = 0; !what && k < self->n_ipiv; k++)
+    if (self->ipiv[k] < (gint32) k || self->ipiv[k] >= (gint32) self->rows)
+      what = "a pivot row outside the matrix", at = k;
+  for (guint k = 0; !what && k < self->steps->len; k++)
+    {
+      const TlLuStep *st = &g_array_index (self->steps, TlLuStep, k);
+      at = k;
+      if (st->k != k)
+        what = "steps out of order";
+      else if (st->pivot_row < k || st->pivot_row >= self->rows)
+        what = "a pivot row outside the matrix";
+      else if (st->column.len > self->rows || st->multipliers.len > self->rows
+               || st->u_row.len > self->cols)
+        what = "a vector longer than the matrix";
+      else if ((guint64) st->upd_row0 + st->upd_rows > self->rows
+               || (guint64) st->upd_col0 + st->upd_cols > self->cols)
+        what = "an update region outside the matrix";
+    }
+  for (guint b = 0; !what && b < self->blocks->len; b++)
+    {
+      const TlLuBlockStep *bs = &g_array_index (self->blocks, TlLuBlockStep, b);
+      at = b;
+      if ((guint64) bs->k0 + bs->kb > mn
+          || (guint64) bs->upd_row0 + bs->upd_rows > self->rows
+          || (guint64) bs->upd_col0 + bs->upd_cols > self->cols)
+        what = "a block step outside the matrix";
+    }
+  for (guint i = 0; !what && i < self->snapshots->len; i++)
+    {
+      const TlLuSnapshot *sn = &g_array_index (self->snapshots, TlLuSnapshot, i);
+      at = i;
+      if (sn->pool_r == 0 || sn->pool_c == 0 || sn->rows > self->rows || sn->cols > self->cols
+          || (guint64) sn->rows * sn->pool_r < self->rows || (guint64) sn->cols * sn->pool_c < self->cols
+          || sn->after_steps > mn)
+        what = "a snapshot that does not fit the matrix";
+    }
+  if (what)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("LU record: %s (entry %u)"), what, at);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 TlLuRecorder *
 tl_lu_recorder_from_json (JsonNode *node, GError **error)
 {
@@ -798,6 +854,8 @@ tl_lu_recorder_from_json (JsonNode *node, GError **error)
     }
 
   if (!r.ok)
+    return NULL;
+  if (!validate (self, error))
     return NULL;
   return g_steal_pointer (&self);
 }

@@ -165,6 +165,10 @@ layout_with_values (const TlBlocksModel *model, const TlPaintStyle *style, doubl
   double cw = MIN (avail_w / gx, avail_h / (gy * aspect));
   out->cell_w = cw;
   out->cell_h = cw * aspect;
+  /* a long, thin grid (a 1-D launch) would shrink to a hairline: let the
+   * short side take at least a quarter of the room */
+  out->cell_w = MAX (out->cell_w, MIN (avail_w / gx, avail_w * 0.25 / gx));
+  out->cell_h = MAX (out->cell_h, MIN (avail_h / gy, avail_h * 0.25 / gy));
   out->plot_w = cw * gx;
   out->plot_h = out->cell_h * gy;
   out->plot_x = left + (avail_w - out->plot_w) / 2;
@@ -234,6 +238,31 @@ static void
 paint_cells (cairo_t *cr, const TlBlocksLayout *lay, const double *v, const TlPaintStyle *style)
 {
   guint gx = lay->grid_x, gy = lay->grid_y;
+
+  if (gx > 8192 || gy > 8192)
+    {
+      /* beyond what an image surface takes (a long 1-D grid): one rectangle per tile */
+      cairo_save (cr);
+      cairo_set_source_rgb (cr, EMPTY_RGB, EMPTY_RGB, EMPTY_RGB);
+      cairo_rectangle (cr, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
+      cairo_fill (cr);
+      for (guint y = 0; y < gy; y++)
+        for (guint x = 0; x < gx; x++)
+          {
+            double val = v[(gsize) y * gx + x];
+            guint8 rgb[3];
+            if (isnan (val))
+              continue;
+            tl_color_scale_rgb (&lay->scale, val, rgb);
+            cairo_set_source_rgb (cr, rgb[0] / 255.0, rgb[1] / 255.0, rgb[2] / 255.0);
+            cairo_rectangle (cr, lay->plot_x + x * lay->cell_w, lay->plot_y + y * lay->cell_h,
+                             MAX (lay->cell_w, 1.0), MAX (lay->cell_h, 1.0));
+            cairo_fill (cr);
+          }
+      cairo_restore (cr);
+      return;
+    }
+
   cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, gx, gy);
   unsigned char *data = cairo_image_surface_get_data (img);
   int stride = cairo_image_surface_get_stride (img);
@@ -262,7 +291,7 @@ paint_cells (cairo_t *cr, const TlBlocksLayout *lay, const double *v, const TlPa
   cairo_surface_destroy (img);
 
   /* tile borders, when tiles are big enough to carry them */
-  if (lay->cell_w >= TL_PX (style, 6) && lay->cell_h >= TL_PX (style, 6))
+  if (lay->cell_w >= TL_PX (style, 12) && lay->cell_h >= TL_PX (style, 12))
     {
       cairo_save (cr);
       for (guint x = 1; x < gx; x++)
@@ -304,6 +333,8 @@ paint_axes (cairo_t *cr, const TlBlocksModel *model, const TlBlocksLayout *lay,
   n = tl_paint_nice_ticks (0, lay->grid_x - 1, target, ticks, MAX_TICKS);
   for (guint i = 0; i < n; i++)
     {
+      if (ticks[i] != floor (ticks[i]))
+        continue; /* whole tiles only */
       double x = lay->plot_x + (ticks[i] + 0.5) * lay->cell_w;
       cairo_move_to (cr, x, lay->plot_y);
       cairo_line_to (cr, x, lay->plot_y - tick);
@@ -319,6 +350,8 @@ paint_axes (cairo_t *cr, const TlBlocksModel *model, const TlBlocksLayout *lay,
   double label_left = lay->plot_x;
   for (guint i = 0; i < n; i++)
     {
+      if (ticks[i] != floor (ticks[i]))
+        continue;
       double y = lay->plot_y + (ticks[i] + 0.5) * lay->cell_h;
       cairo_move_to (cr, lay->plot_x, y);
       cairo_line_to (cr, lay->plot_x - tick, y);

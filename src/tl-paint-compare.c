@@ -140,6 +140,10 @@ tl_paint_compare_layout (const TlCompareModel *model, const TlPaintStyle *style,
       {
         bar_note (model, i, num, sizeof num, note);
         annot_w = MAX (annot_w, tl_paint_text_width (cr, note->str) + font);
+        /* the number itself is bold */
+        tl_paint_set_font (cr, style, style->font_size, TRUE);
+        annot_w = MAX (annot_w, tl_paint_text_width (cr, num) + font);
+        tl_paint_set_font (cr, style, style->font_size, FALSE);
       }
     g_string_free (note, TRUE);
   }

@@ -69,6 +69,7 @@ tl_render_options_init (TlRenderOptions *options)
   g_return_if_fail (options != NULL);
   *options = (TlRenderOptions) {0};
   options->launch = -1;
+  options->tile_x = options->tile_y = -1;
   options->width = DEFAULT_WIDTH;
   options->height = DEFAULT_HEIGHT;
   options->scale = 1.0;
@@ -313,6 +314,8 @@ draw_blocks (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   model.blocks = run->blocks;
   model.n_blocks = run->n_blocks;
   model.launch = o->launch;
+  model.highlight_x = o->tile_x;
+  model.highlight_y = o->tile_y;
   model.tile_m = run->block_tile_m;
   model.tile_n = run->block_tile_n;
   const TlJob *job = input->record->job;
@@ -461,6 +464,22 @@ draw_timeline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o
     {
       model.tracks = tracks;
       model.n_tracks = runs->len;
+      /* the tile's block in the first track that has it */
+      for (guint i = 0; i < runs->len && o->tile_x >= 0 && o->tile_y >= 0; i++)
+        {
+          TlBlocksModel bm;
+          tl_blocks_model_init (&bm);
+          bm.blocks = tracks[i].blocks;
+          bm.n_blocks = tracks[i].n_blocks;
+          bm.launch = o->launch;
+          gssize b = tl_blocks_model_find (&bm, (guint) o->tile_x, (guint) o->tile_y);
+          if (b >= 0)
+            {
+              model.highlight_track = (gint) i;
+              model.highlight_block = b;
+              break;
+            }
+        }
       tl_paint_timeline (cr, &model, style, w, h);
     }
   for (guint i = 0; i < TL_TIMELINE_MAX_TRACKS; i++)
@@ -496,7 +515,9 @@ draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
       b.label = r->kernel_id;
       b.cpu = r->backend == TL_BACKEND_CPU;
       b.reference = info && info->reference;
-      b.flops = job ? tl_stats_gemm_flops (job->m, job->k, job->n) : 0;
+      b.flops = job == NULL ? 0
+                : g_strcmp0 (job->kind, "lu") == 0 ? tl_stats_lu_flops (MIN (job->m, job->n))
+                                                   : tl_stats_gemm_flops (job->m, job->k, job->n);
       if (r->status == TL_RUN_OK && r->time.count > 0)
         {
           b.median_ms = r->time.median;
@@ -530,9 +551,12 @@ draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   model.reference_name = model.reference_index >= 0
                            ? g_array_index (bars, TlCompareBar, model.reference_index).label : NULL;
   model.baseline_name = _("CPU naive");
-  g_autofree char *title = job ? g_strdup_printf (_("C = A·B, %zu×%zu·%zu×%zu (%s)"), job->m, job->k,
-                                                  job->k, job->n, tl_dtype_name (job->dtype))
-                               : NULL;
+  g_autofree char *title = NULL;
+  if (job && g_strcmp0 (job->kind, "lu") == 0)
+    title = g_strdup_printf (_("PA = LU, %zu×%zu (%s)"), job->m, job->n, tl_dtype_name (job->dtype));
+  else if (job)
+    title = g_strdup_printf (_("C = A·B, %zu×%zu·%zu×%zu (%s)"), job->m, job->k, job->k, job->n,
+                             tl_dtype_name (job->dtype));
   model.title = title;
   tl_paint_compare (cr, &model, style, w, h);
   return TRUE;

@@ -53,6 +53,8 @@ typedef struct
   guint step;            /* gauss: the frame (tl-gauss-frame.h) */
   const char *color;     /* blocks: "duration" | "start"; timeline: "duration" | "wave"; NULL: duration */
   gint launch;           /* blocks, timeline: one launch of a multi-launch rung, -1: all */
+  gint tile_x, tile_y;   /* blocks, timeline: a tile to point at (its block in every
+                            track), -1: none */
   double width, height;  /* style units; ≤ 0: 1600 × 900 */
   double scale;          /* PNG: pixels per unit; ≤ 0: 1 */
   gboolean presentation;

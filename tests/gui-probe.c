@@ -171,6 +171,35 @@ do_screens (const char *dir)
   tl_gauss_page_key (gp, GDK_KEY_Right, 0);
   g_print ("gui-probe: gauss step %u\n", tl_gauss_page_get_step (gp));
   shoot (dir, "08-gauss.png");
+
+  tl_window_set_presentation (win, TRUE);
+  shoot (dir, "09-presentation-gauss.png");
+  tl_window_set_presentation (win, FALSE);
+  return 0;
+}
+
+/* a run record recorded elsewhere (a GPU server), shown on this machine */
+static int
+do_record (const char *path, const char *dir)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  GFile *files[] = { file };
+  g_mkdir_with_parents (dir, 0755);
+  tl_window_open_files (win, files, 1);
+  wait_until (is_idle, NULL, 60);
+  if (tl_window_get_info_message (win))
+    g_print ("gui-probe: %s\n", tl_window_get_info_message (win));
+  tl_window_show_view (win, "compare");
+  tl_window_select_bar (win, 4);
+  shoot (dir, "record-compare.png");
+  tl_window_show_view (win, "blocks");
+  tl_blocks_page_show_kernels (TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks")), "gemm-03-smem16", "gemm-07-regtile2d");
+  shoot (dir, "record-blocks.png");
+  tl_window_show_view (win, "device");
+  shoot (dir, "record-device.png");
+  tl_window_show_view (win, "source");
+  tl_source_page_show_kernel (TL_SOURCE_PAGE (tl_window_get_page (win, "source")), "gemm-07-regtile2d");
+  shoot (dir, "record-source.png");
   return 0;
 }
 
@@ -281,6 +310,8 @@ main (int argc, char **argv)
     rc = do_screens (argv[2]);
   else if (g_strcmp0 (argv[1], "gap") == 0)
     rc = do_gap (g_ascii_strtoull (argv[2], NULL, 10));
+  else if (g_strcmp0 (argv[1], "record") == 0 && argc > 3)
+    rc = do_record (argv[2], argv[3]);
   else if (g_strcmp0 (argv[1], "draw") == 0)
     rc = do_draw (g_ascii_strtoull (argv[2], NULL, 10));
   gtk_widget_destroy (GTK_WIDGET (win));

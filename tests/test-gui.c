@@ -152,6 +152,20 @@ test_run_cpu (void)
   g_assert_nonnull (blocked);
   g_assert_cmpuint (blocked->n_blocks, >, 0);
 
+  /* presentation: fullscreen, sidebar hidden; Page Down steps through the bars */
+  tl_window_show_view (win, "compare");
+  tl_window_set_presentation (win, TRUE);
+  pump (0.3);
+  GdkEvent *ev = gdk_event_new (GDK_KEY_PRESS);
+  ev->key.window = g_object_ref (gtk_widget_get_window (GTK_WIDGET (win)));
+  ev->key.keyval = GDK_KEY_Page_Down;
+  gboolean handled = FALSE;
+  g_signal_emit_by_name (win, "key-press-event", ev, &handled);
+  g_assert_true (handled);
+  gdk_event_free (ev);
+  tl_window_set_presentation (win, FALSE);
+  pump (0.3);
+
   /* the views switch while idle, and back */
   tl_window_show_view (win, "compare");
   pump (0.2);

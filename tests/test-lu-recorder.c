@@ -144,6 +144,110 @@ test_bad_json (void)
   g_assert_error (error, TL_ERROR, TL_ERROR_PARSE);
 }
 
+/* damaged recordings: every member removed or given a wrong value in turn
+ * must give an error or a consistent recorder — never a crash */
+static void
+mutate (JsonNode *node, GRand *rng, gboolean *done)
+{
+  if (*done)
+    return;
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *o = json_node_get_object (node);
+      g_autoptr (GList) names = json_object_get_members (o);
+      guint n = g_list_length (names);
+      if (n == 0)
+        return;
+      const char *name = g_list_nth_data (names, g_rand_int_range (rng, 0, n));
+      if (g_rand_int_range (rng, 0, 4) == 0)
+        {
+          switch (g_rand_int_range (rng, 0, 4))
+            {
+            case 0:
+              json_object_remove_member (o, name);
+              break;
+            case 1:
+              json_object_set_string_member (o, name, "x");
+              break;
+            case 2:
+              json_object_set_int_member (o, name, -5);
+              break;
+            default:
+              json_object_set_int_member (o, name, 100000);
+            }
+          *done = TRUE;
+          return;
+        }
+      mutate (json_object_get_member (o, name), rng, done);
+    }
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *a = json_node_get_array (node);
+      guint n = json_array_get_length (a);
+      if (n == 0)
+        return;
+      guint i = g_rand_int_range (rng, 0, n);
+      if (g_rand_int_range (rng, 0, 4) == 0)
+        {
+          json_array_remove_element (a, i);
+          *done = TRUE;
+          return;
+        }
+      mutate (json_array_get_element (a, i), rng, done);
+    }
+  else if (g_rand_int_range (rng, 0, 2) == 0)
+    {
+      json_node_set_int (node, g_rand_int_range (rng, -3, 1000));
+      *done = TRUE;
+    }
+}
+
+static void
+test_damaged (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 9, 7, 3, &error);
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
+  g_autoptr (TlLuResult) r = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-blocked", a, 3, TL_PIVOTING_PARTIAL, rec, NULL, &r, &error));
+  g_autoptr (JsonNode) good = tl_lu_recorder_to_json (rec);
+  GRand *rng = g_rand_new_with_seed (2026);
+  guint rejected = 0;
+  for (guint t = 0; t < 3000; t++)
+    {
+      /* a deep copy through text: each try damages a fresh tree */
+      g_autofree char *text = json_to_string (good, FALSE);
+      g_autoptr (JsonNode) fresh = json_from_string (text, NULL);
+      gboolean done = FALSE;
+      for (int tries = 0; tries < 50 && !done; tries++)
+        mutate (fresh, rng, &done);
+      g_autoptr (TlLuRecorder) back = tl_lu_recorder_from_json (fresh, &error);
+      if (back == NULL)
+        {
+          g_assert_nonnull (error);
+          rejected++;
+          g_clear_error (&error);
+          continue;
+        }
+      /* accepted: every index a player uses is inside the matrix */
+      for (guint k = 0; k < back->steps->len; k++)
+        {
+          const TlLuStep *st = &g_array_index (back->steps, TlLuStep, k);
+          g_assert_cmpint (st->pivot_row, <, back->rows);
+          g_assert_cmpuint (st->u_row.len, <=, back->cols);
+        }
+      for (guint i = 0; i < back->snapshots->len; i++)
+        {
+          const TlLuSnapshot *sn = &g_array_index (back->snapshots, TlLuSnapshot, i);
+          g_assert_cmpuint (sn->rows, <=, back->rows);
+          g_assert_cmpuint (sn->cols, <=, back->cols);
+        }
+    }
+  g_rand_free (rng);
+  g_test_message ("%u of 3000 damaged recordings rejected", rejected);
+  g_assert_cmpuint (rejected, >, 1000);
+}
+
 /* singular input: zero pivots are recorded, det stays 0 */
 static void
 test_singular (void)
@@ -210,5 +314,6 @@ main (int argc, char **argv)
   g_test_add_func ("/lu-recorder/bad-json", test_bad_json);
   g_test_add_func ("/lu-recorder/singular", test_singular);
   g_test_add_func ("/lu-recorder/run-record", test_run_record);
+  g_test_add_func ("/lu-recorder/damaged", test_damaged);
   return g_test_run ();
 }

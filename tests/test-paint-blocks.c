@@ -266,6 +266,37 @@ test_highlight_and_merge (void)
     }
 }
 
+/* a long 1-D grid (more tiles than an image surface is wide) still draws */
+static void
+test_long_grid (void)
+{
+  const gsize n = 40000;
+  g_autofree TlBlockRecord *b = g_new0 (TlBlockRecord, n);
+  for (gsize i = 0; i < n; i++)
+    {
+      b[i].block_x = (guint32) i;
+      b[i].start_ns = i * 10;
+      b[i].end_ns = i * 10 + 1000 + (i >= n - 2000 ? 9000 : 0);
+    }
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1);
+  TlBlocksModel model;
+  tl_blocks_model_init (&model);
+  model.blocks = b;
+  model.n_blocks = n;
+  cairo_surface_t *s = paint (&model, &style, 800, 300);
+  TlBlocksLayout lay;
+  tl_paint_blocks_layout (&model, &style, 800, 300, &lay);
+  g_assert_cmpuint (lay.grid_x, ==, n);
+  /* the slow last 2000 tiles: the top of the colormap at the right end */
+  g_assert_cmpfloat (lay.plot_h, >=, 0.25 * (300 - lay.plot_y) - 20);
+  tl_assert_pixel_near (s, lay.plot_x + lay.plot_w - 5, lay.plot_y + lay.plot_h / 2,
+                        tl_color_scale_argb (&lay.scale, lay.scale.vmax), 2);
+  tl_assert_pixel_near (s, lay.plot_x + lay.plot_w / 2, lay.plot_y + lay.plot_h / 2,
+                        tl_color_scale_argb (&lay.scale, 1.0), 0);
+  cairo_surface_destroy (s);
+}
+
 static void
 test_empty (void)
 {
@@ -291,6 +322,7 @@ main (int argc, char **argv)
   g_test_add_func ("/block-stats/for-run", test_stats_for_run);
   g_test_add_func ("/paint-blocks/colours", test_grid_colours);
   g_test_add_func ("/paint-blocks/highlight-merge", test_highlight_and_merge);
+  g_test_add_func ("/paint-blocks/long-grid", test_long_grid);
   g_test_add_func ("/paint-blocks/empty", test_empty);
   return g_test_run ();
 }

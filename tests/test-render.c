@@ -9,6 +9,8 @@
 
 #include "tl-error.h"
 #include "tl-lu.h"
+#include "tl-lu-record.h"
+#include "tl-paint-blocks.h"
 #include "tl-paint-timeline.h"
 #include "tl-render.h"
 #include "tl-runner.h"
@@ -78,6 +80,26 @@ write_lu_record (guint *n_steps)
   char *path = tmp_path ("lu.json");
   g_assert_true (tl_lu_recorder_save (rec, path, NULL));
   *n_steps = rec->steps->len;
+  return path;
+}
+
+/* The same steps inside a run record ($.extensions.lu), as `lu --record` writes. */
+static char *
+write_lu_run_record (void)
+{
+  g_autoptr (TlMatrix) a = tl_matrix_new (TL_DTYPE_FLOAT64, 20, 20, NULL);
+  for (gsize i = 0; i < 20; i++)
+    for (gsize j = 0; j < 20; j++)
+      tl_matrix_set (a, i, j, tl_test_random (-1, 1));
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
+  g_autoptr (TlLuResult) res = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-blocked", a, 8, TL_PIVOTING_PARTIAL, rec, NULL, &res, NULL));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) record = tl_lu_run_record_new (res, a, NULL, rec, &error);
+  g_assert_no_error (error);
+  char *path = tmp_path ("lu-run.json");
+  g_assert_true (tl_run_record_save (record, path, TL_RECORD_SAVE_DEFAULT, &error));
+  g_assert_no_error (error);
   return path;
 }
 
@@ -248,6 +270,26 @@ test_formats (void)
   tl_render_input_clear (&lu_in);
   g_unlink (gpu);
   g_unlink (lu);
+
+  /* a run record carrying the steps: the gauss view and the comparison both draw */
+  g_autofree char *lurun = write_lu_run_record ();
+  TlRenderInput both;
+  g_assert_true (tl_render_input_load (&both, lurun, &error));
+  g_assert_no_error (error);
+  g_assert_nonnull (both.record);
+  g_assert_nonnull (both.lu);
+  g_assert_cmpuint (both.lu->steps->len, ==, 20);
+  o.view = TL_RENDER_GAUSS;
+  o.step = 9;
+  g_assert_true (tl_render_to_file (&both, &o, png, &error));
+  g_assert_no_error (error);
+  check_png (png, 1600, 900);
+  o.view = TL_RENDER_COMPARE;
+  g_assert_true (tl_render_to_file (&both, &o, png, &error));
+  g_assert_no_error (error);
+  g_unlink (png);
+  tl_render_input_clear (&both);
+  g_unlink (lurun);
 }
 
 static void
@@ -314,6 +356,41 @@ test_errors (void)
   g_assert_error (error, TL_ERROR, TL_ERROR_PARSE);
   g_clear_error (&error);
   g_unlink (junk);
+
+  /* --tile points at a tile: its outline in the block grid */
+  {
+    TlRenderOptions t;
+    tl_render_options_init (&t);
+    t.view = TL_RENDER_BLOCKS;
+    t.tile_x = 2;
+    t.tile_y = 3;
+    TlPaintStyle style;
+    tl_render_style_init (&style, &t, 800, 600, 1);
+    cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 800, 600);
+    cairo_t *cr = cairo_create (s);
+    g_assert_true (tl_render_draw (cr, &in, &t, &style, 800, 600, &error));
+    g_assert_no_error (error);
+    cairo_destroy (cr);
+    const TlKernelRun *run = tl_run_record_find_run (in.record, "gemm-03-smem16");
+    TlBlocksModel bm;
+    tl_blocks_model_init (&bm);
+    bm.blocks = run->blocks;
+    bm.n_blocks = run->n_blocks;
+    bm.title = "t";
+    bm.tile_m = bm.tile_n = 16;
+    bm.grid_x = 5; /* C is 100×70: 5 tile columns, 7 tile rows */
+    bm.grid_y = 7;
+    TlBlocksLayout lay;
+    tl_paint_blocks_layout (&bm, &style, 800, 600, &lay);
+    double cx, cy;
+    tl_blocks_layout_tile_centre (&lay, 2, 3, &cx, &cy);
+    tl_assert_pixel_near (s, cx + lay.cell_w / 2, cy, tl_test_rgb (255, 115, 0), 2);
+    tl_assert_pixel_near (s, cx, cy, tl_color_scale_argb (&lay.scale, tl_blocks_model_value (&bm, 2, 3)), 0);
+    tl_blocks_layout_tile_centre (&lay, 0, 3, &cx, &cy);
+    g_assert_cmpint (tl_test_pixel_distance (tl_test_pixel (s, cx + lay.cell_w / 2, cy),
+                                             tl_test_rgb (255, 115, 0)), >, 30);
+    cairo_surface_destroy (s);
+  }
 
   /* stacked run records: one kernel each, or one for all */
   g_assert_true (tl_render_input_add_run (&in, gpu, &error));
@@ -500,6 +577,8 @@ test_cli (void)
   g_assert_cmpint (run_cli ("--view", "blocks", "--run", gpu, "-o", png, "--scale", "2", "--width", "500",
                             "--height", "300", "--presentation", NULL), ==, 0);
   check_png (png, 1000, 600);
+  g_assert_cmpint (run_cli ("--view", "timeline", "--tile", "2,3", "--run", gpu, "-o", png, NULL), ==, 0);
+  g_assert_cmpint (run_cli ("--view", "blocks", "--tile", "2", "--run", gpu, "-o", png, NULL), ==, 2);
   g_assert_cmpint (run_cli ("--view", "gauss", "--step", step_ok, "--run", lu, "-o", png, NULL), ==, 0);
   check_png (png, 1600, 900);
 

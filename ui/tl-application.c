@@ -122,11 +122,16 @@ tl_application_startup (GApplication *app)
     { "win.cancel", { "Escape", NULL } },
     { "win.fit", { "<Control>0", NULL } },
     { "win.copy-csv", { "<Control><Shift>c", NULL } },
+    { "win.export", { "<Control>e", NULL } },
     { "win.presentation", { "F11", "F5", NULL } },
+    { "win.high-contrast", { "<Control>h", NULL } },
     { "win.show-help-overlay", { "F1", "<Control>question", NULL } },
     { "win.view('matrices')", { "<Alt>1", NULL } },
     { "win.view('compare')", { "<Alt>2", NULL } },
-    { "win.view('device')", { "<Alt>3", NULL } },
+    { "win.view('blocks')", { "<Alt>3", NULL } },
+    { "win.view('gauss')", { "<Alt>4", NULL } },
+    { "win.view('source')", { "<Alt>5", NULL } },
+    { "win.view('device')", { "<Alt>6", NULL } },
   };
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);

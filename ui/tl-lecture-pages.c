@@ -163,10 +163,31 @@ tl_blocks_page_set_record (TlBlocksPage *self, TlRunRecord *record)
 }
 
 void
-tl_blocks_page_set_presentation (TlBlocksPage *self, gboolean on)
+tl_blocks_page_show_kernels (TlBlocksPage *self, const char *kernel_id, const char *beside_id)
 {
-  tl_render_area_set_presentation (TL_RENDER_AREA (self->grid), on, FALSE);
-  tl_render_area_set_presentation (TL_RENDER_AREA (self->timeline), on, FALSE);
+  g_return_if_fail (TL_IS_BLOCKS_PAGE (self));
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->kernel_combo), kernel_id);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->other_combo), beside_id ? beside_id : "");
+}
+
+void
+tl_blocks_page_set_presentation (TlBlocksPage *self, gboolean on, gboolean high_contrast)
+{
+  tl_render_area_set_presentation (TL_RENDER_AREA (self->grid), on, high_contrast);
+  tl_render_area_set_presentation (TL_RENDER_AREA (self->timeline), on, high_contrast);
+}
+
+gboolean
+tl_blocks_page_step_kernel (TlBlocksPage *self, int direction)
+{
+  g_return_val_if_fail (TL_IS_BLOCKS_PAGE (self), FALSE);
+  GtkComboBox *combo = GTK_COMBO_BOX (self->kernel_combo);
+  int n = gtk_tree_model_iter_n_children (gtk_combo_box_get_model (combo), NULL);
+  int i = gtk_combo_box_get_active (combo) + (direction > 0 ? 1 : -1);
+  if (n == 0 || i < 0 || i >= n)
+    return FALSE;
+  gtk_combo_box_set_active (combo, i);
+  return TRUE;
 }
 
 GtkWidget *
@@ -525,9 +546,9 @@ tl_gauss_page_key (TlGaussPage *self, guint keyval, GdkModifierType state)
 }
 
 void
-tl_gauss_page_set_presentation (TlGaussPage *self, gboolean on)
+tl_gauss_page_set_presentation (TlGaussPage *self, gboolean on, gboolean high_contrast)
 {
-  tl_render_area_set_presentation (TL_RENDER_AREA (self->area), on, FALSE);
+  tl_render_area_set_presentation (TL_RENDER_AREA (self->area), on, high_contrast);
 }
 
 GtkWidget *

@@ -14,7 +14,11 @@ G_DECLARE_FINAL_TYPE (TlBlocksPage, tl_blocks_page, TL, BLOCKS_PAGE, GtkBox)
 GtkWidget *tl_blocks_page_new (void);
 /* borrowed: the owner keeps the record alive while it is shown */
 void       tl_blocks_page_set_record (TlBlocksPage *self, TlRunRecord *record);
-void       tl_blocks_page_set_presentation (TlBlocksPage *self, gboolean on);
+void       tl_blocks_page_set_presentation (TlBlocksPage *self, gboolean on, gboolean high_contrast);
+/* the next (+1) or previous (−1) kernel with block records; TRUE when it moved */
+gboolean   tl_blocks_page_step_kernel (TlBlocksPage *self, int direction);
+/* selects the kernel (and optionally a second one beside it, NULL: none) */
+void       tl_blocks_page_show_kernels (TlBlocksPage *self, const char *kernel_id, const char *beside_id);
 GtkWidget *tl_blocks_page_get_area (TlBlocksPage *self, gboolean timeline);
 
 #define TL_TYPE_GAUSS_PAGE (tl_gauss_page_get_type ())
@@ -30,7 +34,7 @@ gboolean   tl_gauss_page_is_busy (TlGaussPage *self);
 guint      tl_gauss_page_get_step (TlGaussPage *self);
 /* ← → PgUp PgDn Home End Space; TRUE when used */
 gboolean   tl_gauss_page_key (TlGaussPage *self, guint keyval, GdkModifierType state);
-void       tl_gauss_page_set_presentation (TlGaussPage *self, gboolean on);
+void       tl_gauss_page_set_presentation (TlGaussPage *self, gboolean on, gboolean high_contrast);
 GtkWidget *tl_gauss_page_get_area (TlGaussPage *self);
 
 #define TL_TYPE_SOURCE_PAGE (tl_source_page_get_type ())

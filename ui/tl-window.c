@@ -19,6 +19,7 @@
 #include "tl-kernels.h"
 #include "tl-lecture-pages.h"
 #include "tl-render-area.h"
+#include "tl-render.h"
 #include "tl-runner.h"
 #include "tl-stats.h"
 
@@ -101,6 +102,9 @@ struct _TlWindow
 
   GSettings *settings;
   gboolean presentation;
+  gboolean high_contrast;
+  guint inhibit_cookie;       /* screen blanking held off while presenting */
+  gint selected_bar;
   gboolean updating_c_combo;
 };
 
@@ -425,16 +429,46 @@ tl_window_generate_from_option (TlWindow *self, const char *spec_n, GError **err
 
 static void show_record (TlWindow *self, TlRunRecord *record, gboolean with_sources);
 
+typedef struct
+{
+  TlRunRecord *record;  /* a GEMM run record, with its matrices when beside it */
+  TlLuRecorder *lu;     /* a Gauss record (alone, or in the run record's extensions) */
+} RecordFile;
+
+static void
+record_file_free (RecordFile *r)
+{
+  g_clear_pointer (&r->record, tl_run_record_free);
+  g_clear_pointer (&r->lu, tl_lu_recorder_free);
+  g_free (r);
+}
+
 static void
 record_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   GError *error = NULL;
   g_autofree char *path = g_file_get_path (data);
-  TlRunRecord *record = tl_run_record_load (path, TL_RECORD_LOAD_MATRICES, &error);
-  if (record == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, record, (GDestroyNotify) tl_run_record_free);
+  TlRenderInput input = {0};
+
+  /* tl-render knows both kinds: run records and Gauss records */
+  if (path == NULL || !tl_render_input_load (&input, path, &error))
+    {
+      if (error == NULL)
+        g_set_error (&error, TL_ERROR, TL_ERROR_IO, _("Only local files can be opened"));
+      g_task_return_error (task, error);
+      return;
+    }
+  RecordFile *r = g_new0 (RecordFile, 1);
+  r->lu = g_steal_pointer (&input.lu);
+  if (input.record)
+    {
+      /* again, with the matrices that travel beside it */
+      r->record = tl_run_record_load (path, TL_RECORD_LOAD_MATRICES, NULL);
+      if (r->record == NULL)
+        r->record = g_steal_pointer (&input.record);
+    }
+  tl_render_input_clear (&input);
+  g_task_return_pointer (task, r, (GDestroyNotify) record_file_free);
 }
 
 static void
@@ -443,14 +477,14 @@ record_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   TlWindow *self = TL_WINDOW (object);
   g_autoptr (GError) error = NULL;
   GFile *file = g_task_get_task_data (G_TASK (result));
-  TlRunRecord *record = g_task_propagate_pointer (G_TASK (result), &error);
+  RecordFile *r = g_task_propagate_pointer (G_TASK (result), &error);
 
   self->n_pending_sources--;
-  if (record == NULL)
+  if (r == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
-          g_autofree char *what = g_strdup_printf (_("Could not open the run record “%s”."),
+          g_autofree char *what = g_strdup_printf (_("Could not open the record “%s”; what was shown stays."),
                                                    g_file_peek_path (file));
           show_error (self, what, error);
         }
@@ -458,9 +492,19 @@ record_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
       return;
     }
   hide_message (self);
-  g_ptr_array_add (self->history, tl_run_record_copy (record));
-  show_record (self, record, TRUE);
-  update_sweep (self);
+  if (r->lu)
+    {
+      tl_gauss_page_take_record (self->gauss_page, g_steal_pointer (&r->lu));
+      if (r->record == NULL)
+        tl_window_show_view (self, "gauss");
+    }
+  if (r->record && r->record->runs->len > 0)
+    {
+      g_ptr_array_add (self->history, tl_run_record_copy (r->record));
+      show_record (self, g_steal_pointer (&r->record), TRUE);
+      update_sweep (self);
+    }
+  record_file_free (r);
   update_actions (self);
 }
 
@@ -1075,7 +1119,7 @@ update_compare (TlWindow *self)
                              : g_strcmp0 (r->kernel_id, "cpu-openblas") == 0 ? "OpenBLAS"
                              : g_array_index (bars, TlCompareBar, model.reference_index).label;
     }
-  model.baseline_name = _("CPU naive");
+  model.baseline_name = _("naive");
   g_autofree char *title = g_strdup_printf (_("C = A·B, %zu×%zu·%zu×%zu (%s)"), m, k, k, n,
                                             self->record && self->record->job
                                               ? tl_dtype_name (self->record->job->dtype)
@@ -1594,6 +1638,7 @@ c_combo_changed_cb (GtkComboBox *combo, TlWindow *self)
 static void
 bar_activated_cb (TlChartView *view, gint index, TlWindow *self)
 {
+  self->selected_bar = index;
   GPtrArray *runs = current_runs (self);
   if (index < 0 || (guint) index >= runs->len)
     return;
@@ -1836,9 +1881,82 @@ copy_csv_action (GSimpleAction *a, GVariant *p, gpointer user_data)
 }
 
 static void
+export_response_cb (GtkNativeDialog *dialog, int response, TlWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr (GError) error = NULL;
+      TlRenderOptions o;
+      const char *page = gtk_stack_get_visible_child_name (GTK_STACK (self->view_stack));
+      TlRenderInput input = { .record = self->record, .lu = tl_gauss_page_get_record (self->gauss_page) };
+
+      if (g_strcmp0 (page, "gauss") == 0)
+        tl_render_area_get_options (TL_RENDER_AREA (tl_gauss_page_get_area (self->gauss_page)), &o);
+      else if (g_strcmp0 (page, "blocks") == 0)
+        tl_render_area_get_options (TL_RENDER_AREA (tl_blocks_page_get_area (self->blocks_page, TRUE)), &o);
+      else
+        {
+          tl_render_options_init (&o);
+          if (g_strcmp0 (page, "compare") == 0)
+            o.view = TL_RENDER_COMPARE;
+          else
+            {
+              o.view = TL_RENDER_HEATMAP;
+              o.matrix = "C";
+              o.kernels = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->c_combo));
+            }
+        }
+      /* slides: 1600×900 units at twice the pixels for PNG */
+      o.width = o.height = 0;
+      o.scale = 2;
+      o.presentation = self->presentation;
+      if (!tl_render_to_file (&input, &o, path, &error))
+        show_error (self, _("Could not export the view."), error);
+      else
+        {
+          g_autofree char *t = g_strdup_printf (_("Exported to %s"), path);
+          gtk_label_set_text (GTK_LABEL (self->last_label), t);
+        }
+    }
+  g_object_unref (dialog);
+}
+
+static void
+export_action (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  TlWindow *self = user_data;
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Export View"), GTK_WINDOW (self),
+                                                              GTK_FILE_CHOOSER_ACTION_SAVE,
+                                                              _("_Export"), _("_Cancel"));
+  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (dialog), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "tilelab-view.png");
+  const char *kinds[][2] = { { N_("PNG image"), "*.png" }, { N_("SVG drawing"), "*.svg" }, { N_("PDF document"), "*.pdf" } };
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      GtkFileFilter *f = gtk_file_filter_new ();
+      gtk_file_filter_set_name (f, _(kinds[i][0]));
+      gtk_file_filter_add_pattern (f, kinds[i][1]);
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), f);
+    }
+  g_signal_connect (dialog, "response", G_CALLBACK (export_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
 presentation_action (GSimpleAction *a, GVariant *p, gpointer self)
 {
   tl_window_set_presentation (self, !TL_WINDOW (self)->presentation);
+}
+
+static void
+high_contrast_action (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  TlWindow *self = user_data;
+  self->high_contrast = !self->high_contrast;
+  g_simple_action_set_state (a, g_variant_new_boolean (self->high_contrast));
+  tl_window_set_presentation (self, self->presentation);
 }
 
 static void
@@ -1858,6 +1976,8 @@ static const GActionEntry win_entries[] = {
   { "fit", fit_action },
   { "copy-csv", copy_csv_action },
   { "presentation", presentation_action },
+  { "export", export_action },
+  { "high-contrast", high_contrast_action, NULL, "false" },
   { "view", view_action, "s" },
 };
 
@@ -1944,6 +2064,9 @@ tl_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->runner, self);
   g_clear_object (&self->runner);
   g_clear_object (&self->settings);
+  if (self->inhibit_cookie && gtk_window_get_application (GTK_WINDOW (self)))
+    gtk_application_uninhibit (gtk_window_get_application (GTK_WINDOW (self)), self->inhibit_cookie);
+  self->inhibit_cookie = 0;
   G_OBJECT_CLASS (tl_window_parent_class)->dispose (object);
 }
 
@@ -2044,11 +2167,35 @@ static gboolean
 key_press_cb (GtkWidget *widget, GdkEventKey *event, TlWindow *self)
 {
   const char *page = gtk_stack_get_visible_child_name (GTK_STACK (self->view_stack));
+  GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
+  if (focus && GTK_IS_EDITABLE (focus))
+    return FALSE;
   if (g_strcmp0 (page, "gauss") == 0)
+    return tl_gauss_page_key (self->gauss_page, event->keyval, event->state);
+
+  /* presentation clickers send Page Up / Page Down: step through kernels */
+  int dir = event->keyval == GDK_KEY_Page_Down || (self->presentation && event->keyval == GDK_KEY_Right) ? 1
+            : event->keyval == GDK_KEY_Page_Up || (self->presentation && event->keyval == GDK_KEY_Left) ? -1 : 0;
+  if (dir == 0)
+    return FALSE;
+  if (g_strcmp0 (page, "blocks") == 0)
+    return tl_blocks_page_step_kernel (self->blocks_page, dir);
+  if (g_strcmp0 (page, "compare") == 0)
     {
-      GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
-      if (focus == NULL || !GTK_IS_EDITABLE (focus))
-        return tl_gauss_page_key (self->gauss_page, event->keyval, event->state);
+      gint n = (gint) tl_chart_view_get_n_bars (self->bars);
+      gint i = CLAMP (self->selected_bar + dir, 0, n - 1);
+      if (n > 0)
+        tl_window_select_bar (self, i);
+      return n > 0;
+    }
+  if (g_strcmp0 (page, "matrices") == 0)
+    {
+      GtkComboBox *combo = GTK_COMBO_BOX (self->c_combo);
+      int n = gtk_tree_model_iter_n_children (gtk_combo_box_get_model (combo), NULL);
+      int i = gtk_combo_box_get_active (combo) + dir;
+      if (i >= 0 && i < n)
+        gtk_combo_box_set_active (combo, i);
+      return TRUE;
     }
   return FALSE;
 }
@@ -2258,15 +2405,33 @@ tl_window_set_presentation (TlWindow *self, gboolean on)
   g_return_if_fail (TL_IS_WINDOW (self));
   double scale = on ? 1.6 : 1.0;
 
+  gboolean hc = self->high_contrast;
+
   self->presentation = on;
+  /* the view fills the screen: no sidebar, no banners */
   gtk_widget_set_visible (self->sidebar, !on);
+  gtk_widget_set_visible (self->gpu_bar, !on);
   TlHeatmapView *views[] = { self->hm_a, self->hm_b, self->hm_c, self->hm_ref, self->hm_err };
   for (guint i = 0; i < G_N_ELEMENTS (views); i++)
-    tl_heatmap_view_set_presentation (views[i], scale, FALSE);
-  tl_chart_view_set_presentation (self->bars, scale, FALSE);
-  tl_chart_view_set_presentation (self->sweep, scale, FALSE);
-  tl_blocks_page_set_presentation (self->blocks_page, on);
-  tl_gauss_page_set_presentation (self->gauss_page, on);
+    tl_heatmap_view_set_presentation (views[i], scale, hc);
+  tl_chart_view_set_presentation (self->bars, scale, hc);
+  tl_chart_view_set_presentation (self->sweep, scale, hc);
+  tl_blocks_page_set_presentation (self->blocks_page, on, hc);
+  tl_gauss_page_set_presentation (self->gauss_page, on, hc);
+  if (on)
+    gtk_style_context_add_class (gtk_widget_get_style_context (GTK_WIDGET (self)), "presentation");
+  else
+    gtk_style_context_remove_class (gtk_widget_get_style_context (GTK_WIDGET (self)), "presentation");
+
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  if (on && self->inhibit_cookie == 0 && app)
+    self->inhibit_cookie = gtk_application_inhibit (app, GTK_WINDOW (self), GTK_APPLICATION_INHIBIT_IDLE,
+                                                    _("Presenting"));
+  else if (!on && self->inhibit_cookie && app)
+    {
+      gtk_application_uninhibit (app, self->inhibit_cookie);
+      self->inhibit_cookie = 0;
+    }
   if (on)
     gtk_window_fullscreen (GTK_WINDOW (self));
   else

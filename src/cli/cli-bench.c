@@ -10,6 +10,7 @@
  */
 #include "tl-cli.h"
 #include "cli-gemm.h"
+#include "cli-gauss.h"
 
 #include "tl-error.h"
 #include "tl-gpu.h"
@@ -135,6 +136,22 @@ write_file (const char *path, const char *text, GError **error)
 int
 tl_cli_bench (int argc, char **argv)
 {
+  /* `bench --suite lu` is the Gauss ladder's benchmark: hand the remaining
+   * options to it (it has its own: --sizes, --dtypes, --block-size, …). */
+  for (int i = 1; i < argc; i++)
+    {
+      gboolean split = g_strcmp0 (argv[i], "--suite") == 0 && i + 1 < argc;
+      if ((split && g_strcmp0 (argv[i + 1], "lu") == 0) || g_strcmp0 (argv[i], "--suite=lu") == 0)
+        {
+          g_autoptr (GPtrArray) rest = g_ptr_array_new ();
+          for (int j = 0; j < argc; j++)
+            if (j != i && !(split && j == i + 1))
+              g_ptr_array_add (rest, argv[j]);
+          g_ptr_array_add (rest, NULL);
+          return tl_cli_lu_bench ((int) rest->len - 1, (char **) rest->pdata);
+        }
+    }
+
   g_autofree char *command_line = tl_cli_command_line (argc, argv);
   g_autofree char *suite_name = NULL, *sizes = NULL, *kernels = NULL, *out_dir = NULL;
   g_autofree char *dtype_name = NULL;
@@ -142,7 +159,7 @@ tl_cli_bench (int argc, char **argv)
   gboolean flush_l2 = FALSE;
 
   GOptionEntry entries[] = {
-    { "suite", 0, 0, G_OPTION_ARG_STRING, &suite_name, "gemm or cpu (default: gemm)", "NAME" },
+    { "suite", 0, 0, G_OPTION_ARG_STRING, &suite_name, "gemm, cpu or lu (default: gemm)", "NAME" },
     { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes,
       "Sizes, comma-separated, each N or M×K×N (default: the suite's)", "S[,S…]" },
     { "kernels", 'k', 0, G_OPTION_ARG_STRING, &kernels,
@@ -176,7 +193,7 @@ tl_cli_bench (int argc, char **argv)
     if (g_strcmp0 (suite_name ? suite_name : "gemm", suites[i].name) == 0)
       suite = &suites[i];
   if (suite == NULL)
-    return tl_cli_usage_error ("bench", "--suite: unknown suite “%s” (gemm, cpu)", suite_name);
+    return tl_cli_usage_error ("bench", "--suite: unknown suite “%s” (gemm, cpu, lu)", suite_name);
 
   TlDtype dtype = TL_DTYPE_FLOAT32;
   if (dtype_name && !tl_dtype_from_name (dtype_name, &dtype))

@@ -9,8 +9,8 @@ tl_cli_parse (GOptionContext *context, int *argc, char ***argv)
   g_autoptr (GError) error = NULL;
   if (g_option_context_parse (context, argc, argv, &error))
     return TRUE;
-  g_printerr ("tilelab-cli: %s\nTry “tilelab-cli %s --help”.\n", error->message,
-              (*argc > 0 && (*argv)[0]) ? (*argv)[0] : "");
+  /* prgname is "tilelab-cli COMMAND" (set by main) */
+  g_printerr ("%s: %s\nTry “%s --help”.\n", g_get_prgname (), error->message, g_get_prgname ());
   return FALSE;
 }
 

@@ -12,7 +12,7 @@ tl_cli_render (int argc, char **argv)
 {
   g_autofree char *view = NULL, *kernel = NULL, *matrix = NULL, *output = NULL;
   g_auto (GStrv) runs = NULL;
-  g_autofree char *color = NULL;
+  g_autofree char *color = NULL, *tile = NULL;
   int step = 0, launch = -1;
   double width = 1600, height = 900, scale = 1;
   gboolean presentation = FALSE, high_contrast = FALSE, quiet = FALSE;
@@ -33,6 +33,8 @@ tl_cli_render (int argc, char **argv)
       "blocks: duration or start; timeline: duration or wave; compare: gflops or time", "BY" },
     { "launch", 'l', 0, G_OPTION_ARG_INT, &launch,
       "blocks, timeline: only this launch of a multi-launch kernel (default: all)", "N" },
+    { "tile", 't', 0, G_OPTION_ARG_STRING, &tile,
+      "blocks, timeline: point at the tile in column X, row Y (blockIdx.x, blockIdx.y) and its block", "X,Y" },
     { "width", 'W', 0, G_OPTION_ARG_DOUBLE, &width, "Width in pixels at scale 1 / points (default 1600)", "W" },
     { "height", 'H', 0, G_OPTION_ARG_DOUBLE, &height, "Height (default 900)", "H" },
     { "scale", 'S', 0, G_OPTION_ARG_DOUBLE, &scale, "PNG: pixels per unit, e.g. 2 for HiDPI (default 1)", "S" },
@@ -89,6 +91,18 @@ tl_cli_render (int argc, char **argv)
   if (!(scale > 0 && scale <= 8))
     return tl_cli_usage_error ("render", _("--scale must be above 0 and at most 8"));
 
+  if (tile)
+    {
+      g_auto (GStrv) xy = g_strsplit (tile, ",", -1);
+      char *end1 = NULL, *end2 = NULL;
+      gint64 x = xy[0] ? g_ascii_strtoll (xy[0], &end1, 10) : -1;
+      gint64 y = xy[0] && xy[1] ? g_ascii_strtoll (xy[1], &end2, 10) : -1;
+      if (g_strv_length (xy) != 2 || !end1 || *end1 || !end2 || *end2 || x < 0 || y < 0
+          || x > G_MAXINT || y > G_MAXINT || xy[0][0] == '\0' || xy[1][0] == '\0')
+        return tl_cli_usage_error ("render", _("--tile wants X,Y (two whole numbers ≥ 0), not “%s”"), tile);
+      o.tile_x = (gint) x;
+      o.tile_y = (gint) y;
+    }
   o.kernels = kernel;
   o.matrix = matrix;
   o.step = (guint) step;

@@ -85,7 +85,12 @@ main (int argc, char **argv)
     }
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (argv[1], commands[i].name) == 0)
-      return commands[i].run (argc - 1, argv + 1);
+      {
+        /* GOptionContext names the program after prgname in --help and errors */
+        g_autofree char *prgname = g_strdup_printf ("tilelab-cli %s", commands[i].name);
+        g_set_prgname (prgname);
+        return commands[i].run (argc - 1, argv + 1);
+      }
 
   g_printerr (_("tilelab-cli: unknown command “%s”\n"), argv[1]);
   print_usage (stderr);
