@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "tl-application.h"
+#include "tl-heatmap-view.h"
 #include "tl-lecture-pages.h"
 #include "tl-record.h"
 #include "tl-window.h"
@@ -151,6 +152,20 @@ test_run_cpu (void)
   const TlKernelRun *blocked = tl_run_record_find_run (rec, "cpu-blocked");
   g_assert_nonnull (blocked);
   g_assert_cmpuint (blocked->n_blocks, >, 0);
+
+  /* linked hover: a tile of the block grid marks the rows of A and columns of B it read */
+  TlBlocksPage *blocks = TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks"));
+  tl_window_show_view (win, "blocks");
+  tl_blocks_page_show_kernels (blocks, "cpu-blocked", NULL);
+  tl_blocks_page_hover_tile (blocks, 1, 0); /* tile row 0, tile column 1 */
+  TlHeatmapModel ma, mb;
+  tl_heatmap_view_get_model (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "A")), &ma);
+  tl_heatmap_view_get_model (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "B")), &mb);
+  g_assert_cmpint (ma.highlight_row, ==, 0);
+  g_assert_cmpuint (ma.highlight_rows, ==, MIN (blocked->block_tile_m, 97));
+  g_assert_cmpint (mb.highlight_col, ==, (gssize) blocked->block_tile_n);
+  g_assert_cmpuint (mb.highlight_cols, ==, MIN (blocked->block_tile_n, 83 - blocked->block_tile_n));
+  tl_blocks_page_hover_tile (blocks, -1, -1);
 
   /* presentation: fullscreen, sidebar hidden; Page Down steps through the bars */
   tl_window_show_view (win, "compare");

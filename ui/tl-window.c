@@ -9,6 +9,7 @@
 #include <unistd.h>
 #endif
 
+#include "tl-block-stats.h"
 #include "tl-chart-view.h"
 #include "tl-error.h"
 #include "tl-generate.h"
@@ -2162,6 +2163,45 @@ new_background_runner (void)
   return g_thread_join (t);
 }
 
+/* A block's tile of C read rows of A and columns of B: say so, and mark them */
+static void
+tile_hovered_cb (TlBlocksPage *page, gint tx, gint ty, gpointer block_ptr, TlWindow *self)
+{
+  const TlBlockRecord *b = block_ptr;
+  const TlRunRecord *rec = self->record;
+  const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->c_combo));
+  const TlKernelRun *run = NULL;
+
+  if (tx < 0 || b == NULL || rec == NULL || rec->job == NULL)
+    {
+      tl_heatmap_view_set_highlight (self->hm_a, -1, -1);
+      tl_heatmap_view_set_highlight (self->hm_b, -1, -1);
+      tl_heatmap_view_set_highlight (self->hm_c, -1, -1);
+      return;
+    }
+  for (guint i = 0; i < rec->runs->len; i++)
+    {
+      const TlKernelRun *r = rec->runs->pdata[i];
+      if (b >= r->blocks && b < r->blocks + r->n_blocks)
+        run = r;
+    }
+  if (run == NULL || run->block_tile_m == 0 || run->block_tile_n == 0)
+    return;
+  gsize row0, rows, col0, cols;
+  tl_block_tile_extent ((guint) tx, (guint) ty, run->block_tile_m, run->block_tile_n,
+                        rec->job->m, rec->job->n, &row0, &rows, &col0, &cols);
+  g_autofree char *text = g_strdup_printf (_("block (%d, %d) on %s %u: C rows %zu–%zu, cols %zu–%zu "
+                                             "(rows of A, columns of B) · %.1f µs"),
+                                           tx, ty, g_strcmp0 (run->block_unit, "sm") == 0 ? "SM" : _("thread"),
+                                           b->unit, row0, row0 + rows - 1, col0, col0 + cols - 1,
+                                           (b->end_ns - b->start_ns) / 1000.0);
+  gtk_label_set_text (GTK_LABEL (self->hover_label), text);
+  tl_heatmap_view_set_highlight_span (self->hm_a, (gssize) row0, rows, -1, 1);
+  tl_heatmap_view_set_highlight_span (self->hm_b, -1, 1, (gssize) col0, cols);
+  if (g_strcmp0 (id, run->kernel_id) == 0)
+    tl_heatmap_view_set_highlight_span (self->hm_c, (gssize) row0, rows, (gssize) col0, cols);
+}
+
 /* the Gauss player's keys while its page is shown (clicker-friendly) */
 static gboolean
 key_press_cb (GtkWidget *widget, GdkEventKey *event, TlWindow *self)
@@ -2313,6 +2353,7 @@ tl_window_init (TlWindow *self)
   g_object_unref (device_page);
   tl_gauss_page_set_matrix (self->gauss_page, NULL);
   g_signal_connect (self, "key-press-event", G_CALLBACK (key_press_cb), self);
+  g_signal_connect (self->blocks_page, "tile-hovered", G_CALLBACK (tile_hovered_cb), self);
   g_signal_connect (self->runner, "progress", G_CALLBACK (progress_cb), self);
   g_signal_connect (self->runner, "kernel-finished", G_CALLBACK (kernel_finished_cb), self);
 
