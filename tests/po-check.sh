@@ -4,10 +4,11 @@
 #   po-check.sh potfiles SRCDIR        every file with _(), N_(), C_(), NC_(),
 #                                      g_dngettext or translatable="yes" is in
 #                                      po/POTFILES.in, and every listed file exists
-#   po-check.sh coverage SRCDIR LANG   po/LANG.po translates every message that
-#                                      xgettext extracts from the sources now:
-#                                      a new, changed, untranslated or fuzzy
-#                                      message fails (msgcmp)
+#   po-check.sh coverage SRCDIR LANG   po/LANG.po translates every message of
+#                                      po/tilelab.pot: a missing, untranslated or
+#                                      fuzzy message fails (msgcmp)
+#   po-check.sh current SRCDIR         po/tilelab.pot holds every message that
+#                                      xgettext extracts from the sources now
 #   po-check.sh cli SRCDIR LANG CLI LOCALEDIR
 #                                      `CLI --help` under LANGUAGE=LANG, with the
 #                                      catalogs of LOCALEDIR (BUILD/po), prints
@@ -51,9 +52,21 @@ potfiles)
   ;;
 coverage)
   lang=$3
+  # Without --use-fuzzy / --use-untranslated, msgcmp counts fuzzy and empty
+  # translations as missing.
+  if "$MSGCMP" "po/$lang.po" po/tilelab.pot; then
+    echo "po/$lang.po translates all $(grep -c '^msgid ' po/tilelab.pot) messages of po/tilelab.pot"
+  else
+    echo "po/$lang.po is behind po/tilelab.pot: run 'meson compile -C BUILD tilelab-update-po'"
+    echo "and translate the new and fuzzy messages"
+    exit 1
+  fi
+  ;;
+current)
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
   grep -v -e '^#' -e '^[[:space:]]*$' po/POTFILES.in > "$tmp/files"
+  # The keywords and flags of meson's glib preset (po/meson.build).
   "$XGETTEXT" --files-from="$tmp/files" --directory=. --output="$tmp/tilelab.pot" \
     --package-name=tilelab --from-code=UTF-8 --add-comments \
     --keyword=_ --keyword=N_ --keyword=C_:1c,2 --keyword=NC_:1c,2 \
@@ -64,13 +77,11 @@ coverage)
     --flag=g_error_new:3:c-format --flag=g_set_error:4:c-format \
     --flag=g_markup_printf_escaped:1:c-format --flag=g_printerr:1:c-format \
     --flag=g_print:1:c-format --flag=g_printf:1:c-format 2>/dev/null
-  # Without --use-fuzzy / --use-untranslated, msgcmp counts fuzzy and empty
-  # translations as missing.
-  if "$MSGCMP" "po/$lang.po" "$tmp/tilelab.pot"; then
-    echo "po/$lang.po translates all $(grep -c '^msgid ' "$tmp/tilelab.pot") messages of the sources"
+  if "$MSGCMP" --use-untranslated po/tilelab.pot "$tmp/tilelab.pot"; then
+    echo "po/tilelab.pot holds all $(grep -c '^msgid ' "$tmp/tilelab.pot") messages of the sources"
   else
-    echo "po/$lang.po is behind the sources: run 'meson compile -C BUILD tilelab-pot tilelab-update-po'"
-    echo "and translate the new and fuzzy messages"
+    echo "the sources have messages po/tilelab.pot lacks: run 'meson compile -C BUILD"
+    echo "tilelab-pot tilelab-update-po' and translate the new and fuzzy messages"
     exit 1
   fi
   ;;
@@ -103,7 +114,7 @@ cli)
   fi
   ;;
 *)
-  echo "usage: $0 potfiles SRCDIR | coverage SRCDIR LANG | cli SRCDIR LANG CLI LOCALEDIR" >&2
+  echo "usage: $0 potfiles SRCDIR | coverage SRCDIR LANG | current SRCDIR | cli SRCDIR LANG CLI LOCALEDIR" >&2
   exit 2
   ;;
 esac
