@@ -273,7 +273,7 @@ tl_blocks_page_set_record (TlBlocksPage *self, TlRunRecord *record)
       if (r->n_blocks == 0)
         continue;
       const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
-      const char *title = info ? info->title : r->kernel_id;
+      const char *title = info ? _(info->title) : r->kernel_id;
       gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->kernel_combo), r->kernel_id, title);
       gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->other_combo), r->kernel_id, title);
       n++;
@@ -822,8 +822,8 @@ source_update (TlSourcePage *self)
       gtk_text_buffer_set_text (buf, t, -1);
     }
 
-  g_autofree char *lesson = g_markup_escape_text (info->lesson ? info->lesson : "", -1);
-  g_string_append_printf (facts, "<b>%s</b>\n<i>%s</i>\n\n", info->title, lesson);
+  g_autofree char *lesson = g_markup_escape_text (info->lesson && *info->lesson ? _(info->lesson) : "", -1);
+  g_string_append_printf (facts, "<b>%s</b>\n<i>%s</i>\n\n", _(info->title), lesson);
   g_string_append_printf (facts, _("id  %s\nseed  %s\nfile  %s\n"), info->id,
                           info->seed && *info->seed ? info->seed : "—",
                           info->source_path ? info->source_path : "—");
@@ -873,7 +873,7 @@ tl_source_page_init (TlSourcePage *self)
   for (guint i = 0; i < tl_kernel_count (); i++)
     {
       const TlKernelInfo *k = tl_kernel_get (i);
-      gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->kernel_combo), k->id, k->title);
+      gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->kernel_combo), k->id, _(k->title));
     }
   gtk_box_pack_start (GTK_BOX (bar), self->kernel_combo, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);

@@ -178,7 +178,7 @@ static const char *
 kernel_title (const char *id)
 {
   const TlKernelInfo *info = tl_kernel_find (id);
-  return info ? info->title : id;
+  return info ? _(info->title) : id;
 }
 
 static char *
@@ -188,8 +188,8 @@ kernel_label (const char *id)
   if (info == NULL)
     return g_strdup (id);
   if (info->backend == TL_BACKEND_GPU && info->number > 0)
-    return g_strdup_printf ("%02d %s", info->number, info->title);
-  return g_strdup (info->title);
+    return g_strdup_printf ("%02d %s", info->number, _(info->title));
+  return g_strdup (_(info->title));
 }
 
 /* ---- sources ----------------------------------------------------------- */
@@ -601,8 +601,8 @@ build_kernel_list (TlWindow *self)
       g_autofree char *title_markup = g_markup_printf_escaped ("<b>%s</b>  <small>%s</small>", label,
                                                                info->backend == TL_BACKEND_CPU ? "CPU" : "GPU");
       g_autofree char *lesson = info->seed && *info->seed
-        ? g_markup_printf_escaped (_("%s <i>(seed %s)</i>"), info->lesson ? info->lesson : "", info->seed)
-        : g_markup_printf_escaped ("%s", info->lesson ? info->lesson : "");
+        ? g_markup_printf_escaped (_("%s <i>(seed %s)</i>"), info->lesson && *info->lesson ? _(info->lesson) : "", info->seed)
+        : g_markup_printf_escaped ("%s", info->lesson && *info->lesson ? _(info->lesson) : "");
       GtkWidget *t = gtk_label_new (NULL);
       GtkWidget *l = gtk_label_new (NULL);
 
@@ -1356,9 +1356,9 @@ refresh_c_panels (TlWindow *self)
       g_autofree char *label = kernel_label (r->kernel_id);
       const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
       g_string_append_printf (s, "<b>%s</b>\n", label);
-      if (info && info->lesson)
+      if (info && info->lesson && *info->lesson)
         {
-          g_autofree char *e = g_markup_escape_text (info->lesson, -1);
+          g_autofree char *e = g_markup_escape_text (_(info->lesson), -1);
           g_string_append_printf (s, "<i>%s</i>\n\n", e);
         }
       g_autoptr (GString) line = g_string_new (NULL);
@@ -1654,7 +1654,7 @@ bar_activated_cb (TlChartView *view, gint index, TlWindow *self)
   g_autofree char *pct = fmt (r->percent_of_reference), *sp = fmt (r->speedup_vs_naive);
   g_autofree char *err = fmt (r->rel_norm), *tol = fmt (r->tolerance);
 
-  g_string_append_printf (s, "%s\n%s\n\n", label, info && info->lesson ? info->lesson : "");
+  g_string_append_printf (s, "%s\n%s\n\n", label, info && info->lesson && *info->lesson ? _(info->lesson) : "");
   g_string_append_printf (s, _("id          %s\nbackend     %s\nprecision   %s\nstatus      %s\n"),
                           r->kernel_id, tl_backend_name (r->backend), r->precision ? r->precision : "—",
                           tl_run_status_name (r->status));
