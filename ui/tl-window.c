@@ -2539,3 +2539,10 @@ tl_window_get_page (TlWindow *self, const char *name)
   g_return_val_if_fail (TL_IS_WINDOW (self), NULL);
   return gtk_stack_get_child_by_name (GTK_STACK (self->view_stack), name);
 }
+
+void
+tl_window_report (TlWindow *self, GtkMessageType type, const char *text)
+{
+  g_return_if_fail (TL_IS_WINDOW (self));
+  show_message (self, type, text);
+}
