@@ -286,7 +286,7 @@ kernel_title (const TlKernelRun *run)
 {
   const TlKernelInfo *info = tl_kernel_find (run->kernel_id);
   if (info && info->title && g_strcmp0 (info->title, run->kernel_id) != 0)
-    return g_strdup_printf ("%s — %s", run->kernel_id, info->title);
+    return g_strdup_printf ("%s — %s", run->kernel_id, _(info->title));
   return g_strdup (run->kernel_id);
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #endif
 
+#include "tl-block-stats.h"
 #include "tl-chart-view.h"
 #include "tl-error.h"
 #include "tl-generate.h"
@@ -177,7 +178,7 @@ static const char *
 kernel_title (const char *id)
 {
   const TlKernelInfo *info = tl_kernel_find (id);
-  return info ? info->title : id;
+  return info ? _(info->title) : id;
 }
 
 static char *
@@ -187,8 +188,8 @@ kernel_label (const char *id)
   if (info == NULL)
     return g_strdup (id);
   if (info->backend == TL_BACKEND_GPU && info->number > 0)
-    return g_strdup_printf ("%02d %s", info->number, info->title);
-  return g_strdup (info->title);
+    return g_strdup_printf ("%02d %s", info->number, _(info->title));
+  return g_strdup (_(info->title));
 }
 
 /* ---- sources ----------------------------------------------------------- */
@@ -600,8 +601,8 @@ build_kernel_list (TlWindow *self)
       g_autofree char *title_markup = g_markup_printf_escaped ("<b>%s</b>  <small>%s</small>", label,
                                                                info->backend == TL_BACKEND_CPU ? "CPU" : "GPU");
       g_autofree char *lesson = info->seed && *info->seed
-        ? g_markup_printf_escaped (_("%s <i>(seed %s)</i>"), info->lesson ? info->lesson : "", info->seed)
-        : g_markup_printf_escaped ("%s", info->lesson ? info->lesson : "");
+        ? g_markup_printf_escaped (_("%s <i>(seed %s)</i>"), info->lesson && *info->lesson ? _(info->lesson) : "", info->seed)
+        : g_markup_printf_escaped ("%s", info->lesson && *info->lesson ? _(info->lesson) : "");
       GtkWidget *t = gtk_label_new (NULL);
       GtkWidget *l = gtk_label_new (NULL);
 
@@ -1355,9 +1356,9 @@ refresh_c_panels (TlWindow *self)
       g_autofree char *label = kernel_label (r->kernel_id);
       const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
       g_string_append_printf (s, "<b>%s</b>\n", label);
-      if (info && info->lesson)
+      if (info && info->lesson && *info->lesson)
         {
-          g_autofree char *e = g_markup_escape_text (info->lesson, -1);
+          g_autofree char *e = g_markup_escape_text (_(info->lesson), -1);
           g_string_append_printf (s, "<i>%s</i>\n\n", e);
         }
       g_autoptr (GString) line = g_string_new (NULL);
@@ -1653,7 +1654,7 @@ bar_activated_cb (TlChartView *view, gint index, TlWindow *self)
   g_autofree char *pct = fmt (r->percent_of_reference), *sp = fmt (r->speedup_vs_naive);
   g_autofree char *err = fmt (r->rel_norm), *tol = fmt (r->tolerance);
 
-  g_string_append_printf (s, "%s\n%s\n\n", label, info && info->lesson ? info->lesson : "");
+  g_string_append_printf (s, "%s\n%s\n\n", label, info && info->lesson && *info->lesson ? _(info->lesson) : "");
   g_string_append_printf (s, _("id          %s\nbackend     %s\nprecision   %s\nstatus      %s\n"),
                           r->kernel_id, tl_backend_name (r->backend), r->precision ? r->precision : "—",
                           tl_run_status_name (r->status));
@@ -2162,6 +2163,45 @@ new_background_runner (void)
   return g_thread_join (t);
 }
 
+/* A block's tile of C read rows of A and columns of B: say so, and mark them */
+static void
+tile_hovered_cb (TlBlocksPage *page, gint tx, gint ty, gpointer block_ptr, TlWindow *self)
+{
+  const TlBlockRecord *b = block_ptr;
+  const TlRunRecord *rec = self->record;
+  const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->c_combo));
+  const TlKernelRun *run = NULL;
+
+  if (tx < 0 || b == NULL || rec == NULL || rec->job == NULL)
+    {
+      tl_heatmap_view_set_highlight (self->hm_a, -1, -1);
+      tl_heatmap_view_set_highlight (self->hm_b, -1, -1);
+      tl_heatmap_view_set_highlight (self->hm_c, -1, -1);
+      return;
+    }
+  for (guint i = 0; i < rec->runs->len; i++)
+    {
+      const TlKernelRun *r = rec->runs->pdata[i];
+      if (b >= r->blocks && b < r->blocks + r->n_blocks)
+        run = r;
+    }
+  if (run == NULL || run->block_tile_m == 0 || run->block_tile_n == 0)
+    return;
+  gsize row0, rows, col0, cols;
+  tl_block_tile_extent ((guint) tx, (guint) ty, run->block_tile_m, run->block_tile_n,
+                        rec->job->m, rec->job->n, &row0, &rows, &col0, &cols);
+  g_autofree char *text = g_strdup_printf (_("block (%d, %d) on %s %u: C rows %zu–%zu, cols %zu–%zu "
+                                             "(rows of A, columns of B) · %.1f µs"),
+                                           tx, ty, g_strcmp0 (run->block_unit, "sm") == 0 ? "SM" : _("thread"),
+                                           b->unit, row0, row0 + rows - 1, col0, col0 + cols - 1,
+                                           (b->end_ns - b->start_ns) / 1000.0);
+  gtk_label_set_text (GTK_LABEL (self->hover_label), text);
+  tl_heatmap_view_set_highlight_span (self->hm_a, (gssize) row0, rows, -1, 1);
+  tl_heatmap_view_set_highlight_span (self->hm_b, -1, 1, (gssize) col0, cols);
+  if (g_strcmp0 (id, run->kernel_id) == 0)
+    tl_heatmap_view_set_highlight_span (self->hm_c, (gssize) row0, rows, (gssize) col0, cols);
+}
+
 /* the Gauss player's keys while its page is shown (clicker-friendly) */
 static gboolean
 key_press_cb (GtkWidget *widget, GdkEventKey *event, TlWindow *self)
@@ -2313,6 +2353,7 @@ tl_window_init (TlWindow *self)
   g_object_unref (device_page);
   tl_gauss_page_set_matrix (self->gauss_page, NULL);
   g_signal_connect (self, "key-press-event", G_CALLBACK (key_press_cb), self);
+  g_signal_connect (self->blocks_page, "tile-hovered", G_CALLBACK (tile_hovered_cb), self);
   g_signal_connect (self->runner, "progress", G_CALLBACK (progress_cb), self);
   g_signal_connect (self->runner, "kernel-finished", G_CALLBACK (kernel_finished_cb), self);
 
@@ -2497,4 +2538,11 @@ tl_window_get_page (TlWindow *self, const char *name)
 {
   g_return_val_if_fail (TL_IS_WINDOW (self), NULL);
   return gtk_stack_get_child_by_name (GTK_STACK (self->view_stack), name);
+}
+
+void
+tl_window_report (TlWindow *self, GtkMessageType type, const char *text)
+{
+  g_return_if_fail (TL_IS_WINDOW (self));
+  show_message (self, type, text);
 }
