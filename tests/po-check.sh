@@ -9,6 +9,9 @@
 #                                      fuzzy message fails (msgcmp)
 #   po-check.sh current SRCDIR         po/tilelab.pot holds every message that
 #                                      xgettext extracts from the sources now
+#   po-check.sh sr-latin SRCDIR        po/sr@latin.po is po/sr.po transliterated
+#                                      (po/update-sr-latin.sh was run after the
+#                                      last change to sr.po)
 #   po-check.sh cli SRCDIR LANG CLI LOCALEDIR
 #                                      `CLI --help` under LANGUAGE=LANG, with the
 #                                      catalogs of LOCALEDIR (BUILD/po), prints
@@ -85,6 +88,24 @@ current)
     exit 1
   fi
   ;;
+sr-latin)
+  if ! command -v msgfilter >/dev/null || ! command -v recode-sr-latin >/dev/null; then
+    echo "msgfilter or recode-sr-latin (gettext) is missing"
+    exit 77
+  fi
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  msgfilter --keep-header -i po/sr.po -o "$tmp/expected.po" recode-sr-latin
+  # compare the messages, not the header
+  msgattrib --no-wrap --no-location "$tmp/expected.po" | sed '1,/^$/d' > "$tmp/expected"
+  msgattrib --no-wrap --no-location po/sr@latin.po | sed '1,/^$/d' > "$tmp/actual"
+  if ! diff -u "$tmp/expected" "$tmp/actual" > "$tmp/diff"; then
+    head -n 40 "$tmp/diff"
+    echo "po/sr@latin.po is not po/sr.po transliterated: run po/update-sr-latin.sh"
+    exit 1
+  fi
+  echo "po/sr@latin.po is po/sr.po in Latin script"
+  ;;
 cli)
   lang=$3
   localedir=$5
@@ -114,7 +135,7 @@ cli)
   fi
   ;;
 *)
-  echo "usage: $0 potfiles SRCDIR | coverage SRCDIR LANG | current SRCDIR | cli SRCDIR LANG CLI LOCALEDIR" >&2
+  echo "usage: $0 potfiles SRCDIR | coverage SRCDIR LANG | current SRCDIR | sr-latin SRCDIR | cli SRCDIR LANG CLI LOCALEDIR" >&2
   exit 2
   ;;
 esac
