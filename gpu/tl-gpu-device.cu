@@ -8,6 +8,7 @@
 #include "tl-gpu-internal.h"
 
 #include <atomic>
+#include <stdint.h>
 #include <new>
 #include <stdarg.h>
 #include <stdio.h>
@@ -312,4 +313,25 @@ tl_gpu_device_cublas (TlGpuDevice *device, cublasHandle_t *out)
     }
   *out = device->cublas;
   return TL_GPU_OK;
+}
+
+// A store through a pointer into nowhere: the "illegal address" fault.
+__global__ void
+tl_gpu_fault_kernel (int *nowhere)
+{
+  *nowhere = 42;
+}
+
+extern "C" TlGpuStatus
+tl_gpu_debug_fault (TlGpuDevice *device)
+{
+  if (device == nullptr)
+    return tl_gpu_fail (TL_GPU_NO_DEVICE, "no GPU is open");
+  if (tl_gpu_is_lost ())
+    return tl_gpu_lost_status ();
+  tl_gpu_fault_kernel<<<1, 1, 0, device->stream>>> ((int *) (uintptr_t) 0x10);
+  cudaError_t err = cudaGetLastError ();
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize (device->stream);
+  return tl_gpu_from_cuda (err, "the deliberate fault");
 }

@@ -40,7 +40,7 @@ static const TlGpuKernelInfo gemm_ladder[] = {
     "128-bit loads, A stored transposed in shared memory, padded rows: no bank conflicts.",
     "", F32, 0, 1, 128, 128, "gpu/gemm/gemm-08-vectorized.cu", TL_GPU_KIND_RUNG, "fp32" },
   { "gemm-09-warptile", 9, "warp tiling + async copy",
-    "Warps own sub-tiles; cp.async double-buffers the next tile while the current one is multiplied.",
+    "Warps own sub-tiles; cp.async keeps the next tiles in flight (a 4-stage pipeline) while the current one is multiplied.",
     "", F32, 80, 1, 128, 256, "gpu/gemm/gemm-09-warptile.cu", TL_GPU_KIND_RUNG, "fp32" },
   { "gemm-10-wmma-tf32", 10, "tensor cores (WMMA, TF32)",
     "WMMA fragments on tensor cores with TF32 inputs and float accumulation.",

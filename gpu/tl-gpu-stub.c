@@ -62,6 +62,12 @@ tl_gpu_device_health (TlGpuDevice *device)
 }
 
 TlGpuStatus
+tl_gpu_debug_fault (TlGpuDevice *device)
+{
+  return TL_GPU_NO_DEVICE;
+}
+
+TlGpuStatus
 tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id, const TlGpuGemmArgs *args,
                  TlGpuGemmResult *out_result)
 {

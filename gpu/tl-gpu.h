@@ -84,6 +84,10 @@ TlGpuStatus tl_gpu_device_open (int ordinal, TlGpuDevice **out_device);
 void tl_gpu_device_close (TlGpuDevice *device);
 /* TL_GPU_DEVICE_LOST once a sticky fault happened: the caller stops using the GPU. */
 TlGpuStatus tl_gpu_device_health (TlGpuDevice *device);
+/* For tests only: launches a kernel that writes to an invalid address, so
+ * the "GPU lost" path can be checked.  Ruins the CUDA context of the
+ * process: every later call answers TL_GPU_DEVICE_LOST. */
+TlGpuStatus tl_gpu_debug_fault (TlGpuDevice *device);
 
 /* ---- the GEMM kernel registry ----------------------------------------- */
 

@@ -87,7 +87,13 @@ bar_note (const TlCompareModel *model, guint i, char *num, gsize num_size, GStri
     tl_paint_format_gflops (v, num, num_size);
   else
     tl_paint_format_ms (v, num, num_size);
-  if (ref && b != ref)
+  if (b->reference_label != NULL)
+    {
+      if (!b->reference && !isnan (b->percent_of_reference) && b->percent_of_reference > 0)
+        g_string_append_printf (note, _("%.0f%% of %s"), b->percent_of_reference,
+                                b->reference_label);
+    }
+  else if (ref && b != ref)
     g_string_append_printf (note, _("%.0f%% of %s"),
                             100.0 * ref->median_ms / b->median_ms, model->reference_name);
   if (base && b != base)

@@ -39,6 +39,12 @@ typedef struct
   gboolean reference;             /* cuBLAS / OpenBLAS */
   gboolean cpu;
   const char *failed;             /* non-NULL: why there is no bar */
+  /* This bar's share of its own yardstick — the reference of the same
+   * backend and precision (cuBLAS BF16 for a BF16 rung, OpenBLAS for a CPU
+   * kernel), as the run measured it.  When reference_label is NULL the
+   * model-wide reference_index is used instead. */
+  double percent_of_reference;
+  const char *reference_label;    /* e.g. "cuBLAS BF16" */
 } TlCompareBar;
 
 typedef struct

@@ -1,5 +1,6 @@
 /* tl-render.c — the views drawn onto image, SVG and PDF surfaces. */
 #include "tl-render.h"
+#include "tl-compare-bars.h"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -286,7 +287,7 @@ kernel_title (const TlKernelRun *run)
 {
   const TlKernelInfo *info = tl_kernel_find (run->kernel_id);
   if (info && info->title && g_strcmp0 (info->title, run->kernel_id) != 0)
-    return g_strdup_printf ("%s — %s", run->kernel_id, info->title);
+    return g_strdup_printf ("%s — %s", run->kernel_id, _(info->title));
   return g_strdup (run->kernel_id);
 }
 
@@ -501,55 +502,20 @@ draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
     return FALSE;
 
   const TlJob *job = input->record->job;
-  g_autoptr (GArray) bars = g_array_new (FALSE, TRUE, sizeof (TlCompareBar));
   g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
   TlCompareModel model;
-  gint gpu_ref = -1, cpu_ref = -1;
+  double flops = job == NULL ? 0
+                 : g_strcmp0 (job->kind, "lu") == 0 ? tl_stats_lu_flops (MIN (job->m, job->n))
+                                                    : tl_stats_gemm_flops (job->m, job->k, job->n);
 
   tl_compare_model_init (&model);
-  for (guint i = 0; i < runs->len; i++)
-    {
-      const TlKernelRun *r = runs->pdata[i];
-      const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
-      TlCompareBar b = { 0 };
-      b.label = r->kernel_id;
-      b.cpu = r->backend == TL_BACKEND_CPU;
-      b.reference = info && info->reference;
-      b.flops = job == NULL ? 0
-                : g_strcmp0 (job->kind, "lu") == 0 ? tl_stats_lu_flops (MIN (job->m, job->n))
-                                                   : tl_stats_gemm_flops (job->m, job->k, job->n);
-      if (r->status == TL_RUN_OK && r->time.count > 0)
-        {
-          b.median_ms = r->time.median;
-          b.min_ms = r->time.min;
-          b.max_ms = r->time.max;
-        }
-      else
-        {
-          char *why = g_strdup_printf ("%s: %s", tl_run_status_name (r->status),
-                                       r->message ? r->message : "");
-          g_ptr_array_add (strings, why);
-          b.failed = why;
-        }
-      if (b.reference && !b.failed)
-        {
-          if (r->backend == TL_BACKEND_GPU && gpu_ref < 0)
-            gpu_ref = (gint) bars->len;
-          else if (r->backend == TL_BACKEND_CPU && cpu_ref < 0)
-            cpu_ref = (gint) bars->len;
-        }
-      if (g_strcmp0 (r->kernel_id, "cpu-naive") == 0 && !b.failed)
-        model.baseline_index = (gint) bars->len;
-      g_array_append_val (bars, b);
-    }
+  g_autoptr (GArray) bars = tl_compare_bars_from_runs (runs, flops, FALSE, strings,
+                                                       &model.baseline_index);
   model.bars = (const TlCompareBar *) bars->data;
   model.n_bars = bars->len;
   model.metric = TL_COMPARE_GFLOPS;
   if (o->color && g_strcmp0 (o->color, "time") == 0)
     model.metric = TL_COMPARE_TIME;
-  model.reference_index = gpu_ref >= 0 ? gpu_ref : cpu_ref;
-  model.reference_name = model.reference_index >= 0
-                           ? g_array_index (bars, TlCompareBar, model.reference_index).label : NULL;
   model.baseline_name = _("CPU naive");
   g_autofree char *title = NULL;
   if (job && g_strcmp0 (job->kind, "lu") == 0)

@@ -194,6 +194,7 @@ do_record (const char *path, const char *dir)
   shoot (dir, "record-compare.png");
   tl_window_show_view (win, "blocks");
   tl_blocks_page_show_kernels (TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks")), "gemm-03-smem16", "gemm-07-regtile2d");
+  tl_blocks_page_hover_tile (TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks")), 40, 15);
   shoot (dir, "record-blocks.png");
   tl_window_show_view (win, "device");
   shoot (dir, "record-device.png");

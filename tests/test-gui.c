@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "tl-application.h"
+#include "tl-heatmap-view.h"
 #include "tl-lecture-pages.h"
 #include "tl-record.h"
 #include "tl-window.h"
@@ -117,6 +118,29 @@ test_generate (void)
   g_assert_null (tl_window_get_info_message (win));
 }
 
+/* `tilelab FILE FILE`: the first becomes A, the second B (the bundled samples) */
+static void
+test_open_files (void)
+{
+  g_autofree char *p1 = g_build_filename (g_getenv ("TL_SOURCE_DIR"), "resources", "samples",
+                                          "seed-002-ones-8x8.mtx", NULL);
+  g_autofree char *p2 = g_build_filename (g_getenv ("TL_SOURCE_DIR"), "resources", "samples",
+                                          "seed-004-int-6x6.csv", NULL);
+  g_autoptr (GFile) f1 = g_file_new_for_path (p1);
+  g_autoptr (GFile) f2 = g_file_new_for_path (p2);
+  GFile *files[] = { f1, f2 };
+
+  g_application_open (G_APPLICATION (app), files, 2, "");
+  g_assert_true (wait_until (is_idle, NULL, 20));
+  g_assert_null (tl_window_get_info_message (win));
+  TlMatrix *a = tl_window_get_source (win, TL_TARGET_A);
+  TlMatrix *b = tl_window_get_source (win, TL_TARGET_B);
+  g_assert_cmpuint (a->rows, ==, 8);
+  g_assert_cmpfloat (tl_matrix_get (a, 7, 7), ==, 1.0);
+  g_assert_cmpuint (b->rows, ==, 6);
+  g_assert_cmpuint (b->cols, ==, 6);
+}
+
 static void
 test_run_cpu (void)
 {
@@ -151,6 +175,20 @@ test_run_cpu (void)
   const TlKernelRun *blocked = tl_run_record_find_run (rec, "cpu-blocked");
   g_assert_nonnull (blocked);
   g_assert_cmpuint (blocked->n_blocks, >, 0);
+
+  /* linked hover: a tile of the block grid marks the rows of A and columns of B it read */
+  TlBlocksPage *blocks = TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks"));
+  tl_window_show_view (win, "blocks");
+  tl_blocks_page_show_kernels (blocks, "cpu-blocked", NULL);
+  tl_blocks_page_hover_tile (blocks, 1, 0); /* tile row 0, tile column 1 */
+  TlHeatmapModel ma, mb;
+  tl_heatmap_view_get_model (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "A")), &ma);
+  tl_heatmap_view_get_model (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "B")), &mb);
+  g_assert_cmpint (ma.highlight_row, ==, 0);
+  g_assert_cmpuint (ma.highlight_rows, ==, MIN (blocked->block_tile_m, 97));
+  g_assert_cmpint (mb.highlight_col, ==, (gssize) blocked->block_tile_n);
+  g_assert_cmpuint (mb.highlight_cols, ==, MIN (blocked->block_tile_n, 83 - blocked->block_tile_n));
+  tl_blocks_page_hover_tile (blocks, -1, -1);
 
   /* presentation: fullscreen, sidebar hidden; Page Down steps through the bars */
   tl_window_show_view (win, "compare");
@@ -341,6 +379,7 @@ main (int argc, char **argv)
   g_application_hold (G_APPLICATION (app));
 
   g_test_add_func ("/gui/launch", test_launch);
+  g_test_add_func ("/gui/open-files", test_open_files);
   g_test_add_func ("/gui/generate", test_generate);
   g_test_add_func ("/gui/run-cpu", test_run_cpu);
   g_test_add_func ("/gui/lecture-views", test_lecture_views);

@@ -37,7 +37,10 @@ ensure_window (TlApplication *self)
         {
           g_autoptr (GError) error = NULL;
           if (!tl_window_generate_from_option (TL_WINDOW (win), self->generate, &error))
-            g_printerr ("tilelab: %s\n", error->message);
+            {
+              g_printerr ("tilelab: %s\n", error->message);
+              tl_window_report (TL_WINDOW (win), GTK_MESSAGE_ERROR, error->message);
+            }
         }
     }
   return TL_WINDOW (win);

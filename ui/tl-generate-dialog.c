@@ -26,7 +26,7 @@ generator_changed_cb (GtkComboBox *combo, TlGenerateDialog *self)
   const TlGeneratorInfo *info = tl_generator_find (gtk_combo_box_get_active_id (combo));
   if (info == NULL)
     return;
-  gtk_label_set_text (GTK_LABEL (self->description_label), info->description ? info->description : "");
+  gtk_label_set_text (GTK_LABEL (self->description_label), info->description && *info->description ? _(info->description) : "");
   gtk_entry_set_text (GTK_ENTRY (self->params_entry), info->params ? info->params : "");
   if (info->square_only)
     gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->cols_spin),

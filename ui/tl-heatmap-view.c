@@ -35,6 +35,7 @@ struct _TlHeatmapView
   int tile_m, tile_n;
   gboolean show_tiles;
   gssize hl_row, hl_col;
+  gsize hl_rows, hl_cols;
 
   TlPaintStyle style;
   TlHeatmapLayout layout;      /* of the last draw, for hit tests */
@@ -245,6 +246,8 @@ tl_heatmap_view_get_model (TlHeatmapView *self, TlHeatmapModel *m)
   m->show_tiles = self->show_tiles;
   m->highlight_row = self->hl_row;
   m->highlight_col = self->hl_col;
+  m->highlight_rows = MAX (self->hl_rows, 1);
+  m->highlight_cols = MAX (self->hl_cols, 1);
   m->show_axes = !self->thumbnail;
   m->show_colorbar = !self->thumbnail;
 }
@@ -646,10 +649,19 @@ void
 tl_heatmap_view_set_highlight (TlHeatmapView *self, gssize row, gssize col)
 {
   g_return_if_fail (TL_IS_HEATMAP_VIEW (self));
-  if (self->hl_row == row && self->hl_col == col)
+  tl_heatmap_view_set_highlight_span (self, row, 1, col, 1);
+}
+
+void
+tl_heatmap_view_set_highlight_span (TlHeatmapView *self, gssize row, gsize rows, gssize col, gsize cols)
+{
+  g_return_if_fail (TL_IS_HEATMAP_VIEW (self));
+  if (self->hl_row == row && self->hl_col == col && self->hl_rows == rows && self->hl_cols == cols)
     return;
   self->hl_row = row;
   self->hl_col = col;
+  self->hl_rows = rows;
+  self->hl_cols = cols;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

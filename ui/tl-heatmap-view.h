@@ -36,6 +36,9 @@ gboolean  tl_heatmap_view_get_range    (TlHeatmapView *self, double *min, double
 void      tl_heatmap_view_set_pool_mode (TlHeatmapView *self, TlPoolMode mode);
 void      tl_heatmap_view_set_tiles    (TlHeatmapView *self, int tile_m, int tile_n, gboolean show);
 void      tl_heatmap_view_set_highlight (TlHeatmapView *self, gssize row, gssize col);
+/* rows [row, row+rows) and columns [col, col+cols): a block's tile */
+void      tl_heatmap_view_set_highlight_span (TlHeatmapView *self, gssize row, gsize rows,
+                                              gssize col, gsize cols);
 void      tl_heatmap_view_fit          (TlHeatmapView *self);
 void      tl_heatmap_view_zoom         (TlHeatmapView *self, double factor);
 void      tl_heatmap_view_set_presentation (TlHeatmapView *self, double scale, gboolean high_contrast);

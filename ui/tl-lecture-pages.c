@@ -4,7 +4,10 @@
 #include <math.h>
 #include <glib/gi18n-lib.h>
 
+#include "tl-block-stats.h"
 #include "tl-gauss-frame.h"
+#include "tl-paint-blocks.h"
+#include "tl-paint-timeline.h"
 #include "tl-kernels.h"
 #include "tl-lu.h"
 #include "tl-player.h"
@@ -32,9 +35,121 @@ struct _TlBlocksPage
   TlRunRecord *record;   /* borrowed */
   GtkWidget *kernel_combo, *other_combo, *grid_color, *timeline_color;
   GtkWidget *grid, *timeline, *note;
+  const TlKernelRun *runs[2];   /* shown: the kernel and the one beside it */
+  TlBlockStats *stats[2];       /* their statistics, for hit tests on the timeline */
 };
 
 G_DEFINE_FINAL_TYPE (TlBlocksPage, tl_blocks_page, GTK_TYPE_BOX)
+
+enum { SIGNAL_TILE_HOVERED, N_BLOCKS_SIGNALS };
+static guint blocks_signals[N_BLOCKS_SIGNALS];
+
+static void
+blocks_set_tile (TlBlocksPage *self, gint tx, gint ty, const TlBlockRecord *block)
+{
+  tl_render_area_set_tile (TL_RENDER_AREA (self->grid), tx, ty);
+  tl_render_area_set_tile (TL_RENDER_AREA (self->timeline), tx, ty);
+  g_signal_emit (self, blocks_signals[SIGNAL_TILE_HOVERED], 0, tx, ty, (gpointer) block);
+}
+
+/* the block of run that computed tile (tx, ty), or NULL */
+static const TlBlockRecord *
+find_block (const TlKernelRun *run, guint tx, guint ty)
+{
+  for (gsize i = 0; run && i < run->n_blocks; i++)
+    if (run->blocks[i].block_x == tx && run->blocks[i].block_y == ty)
+      return &run->blocks[i];
+  return NULL;
+}
+
+static gboolean
+grid_motion_cb (GtkWidget *area, GdkEventMotion *ev, TlBlocksPage *self)
+{
+  const TlKernelRun *run = self->runs[0];
+  TlBlocksModel m;
+  TlBlocksLayout lay;
+  TlPaintStyle style;
+  guint tx, ty;
+
+  if (run == NULL || self->record == NULL)
+    return FALSE;
+  /* the same model tl-render draws, for the same layout */
+  tl_blocks_model_init (&m);
+  m.blocks = run->blocks;
+  m.n_blocks = run->n_blocks;
+  m.tile_m = run->block_tile_m;
+  m.tile_n = run->block_tile_n;
+  const TlJob *job = self->record->job;
+  if (job && run->block_tile_m > 0 && run->block_tile_n > 0)
+    {
+      m.grid_x = (guint) ((job->n + run->block_tile_n - 1) / run->block_tile_n);
+      m.grid_y = (guint) ((job->m + run->block_tile_m - 1) / run->block_tile_m);
+    }
+  m.title = run->kernel_id;
+  m.caption = job ? "C" : NULL;
+  tl_render_area_get_style (TL_RENDER_AREA (area), &style);
+  tl_paint_blocks_layout (&m, &style, gtk_widget_get_allocated_width (area),
+                          gtk_widget_get_allocated_height (area), &lay);
+  if (tl_blocks_layout_tile_at (&lay, ev->x, ev->y, &tx, &ty))
+    blocks_set_tile (self, (gint) tx, (gint) ty, find_block (run, tx, ty));
+  else
+    blocks_set_tile (self, -1, -1, NULL);
+  return FALSE;
+}
+
+static gboolean
+timeline_motion_cb (GtkWidget *area, GdkEventMotion *ev, TlBlocksPage *self)
+{
+  TlTimelineModel m;
+  TlTimelineTrack tracks[2] = { 0 };
+  TlTimelineLayout lay;
+  TlPaintStyle style;
+  guint n = 0, track;
+  gsize block;
+
+  for (guint i = 0; i < 2; i++)
+    if (self->runs[i] && self->stats[i])
+      {
+        tracks[n].label = self->runs[i]->kernel_id;
+        tracks[n].blocks = self->runs[i]->blocks;
+        tracks[n].n_blocks = self->runs[i]->n_blocks;
+        tracks[n].stats = self->stats[i];
+        tracks[n].unit_label = tl_block_unit_label (self->runs[i]->block_unit);
+        n++;
+      }
+  if (n == 0)
+    return FALSE;
+  tl_timeline_model_init (&m);
+  m.tracks = tracks;
+  m.n_tracks = n;
+  tl_render_area_get_style (TL_RENDER_AREA (area), &style);
+  tl_paint_timeline_layout (&m, &style, gtk_widget_get_allocated_width (area),
+                            gtk_widget_get_allocated_height (area), &lay);
+  if (tl_timeline_layout_block_at (&lay, &m, ev->x, ev->y, &track, &block))
+    {
+      const TlBlockRecord *b = &tracks[track].blocks[block];
+      blocks_set_tile (self, (gint) b->block_x, (gint) b->block_y, b);
+    }
+  else
+    blocks_set_tile (self, -1, -1, NULL);
+  return FALSE;
+}
+
+static gboolean
+area_leave_cb (GtkWidget *area, GdkEventCrossing *ev, TlBlocksPage *self)
+{
+  blocks_set_tile (self, -1, -1, NULL);
+  return FALSE;
+}
+
+static void
+tl_blocks_page_finalize (GObject *object)
+{
+  TlBlocksPage *self = TL_BLOCKS_PAGE (object);
+  for (guint i = 0; i < 2; i++)
+    g_clear_pointer (&self->stats[i], tl_block_stats_free);
+  G_OBJECT_CLASS (tl_blocks_page_parent_class)->finalize (object);
+}
 
 static void
 blocks_apply (TlBlocksPage *self)
@@ -45,6 +160,16 @@ blocks_apply (TlBlocksPage *self)
 
   tl_render_area_set_kernels (TL_RENDER_AREA (self->grid), k);
   tl_render_area_set_kernels (TL_RENDER_AREA (self->timeline), both);
+
+  /* what is shown, for the hover's hit tests */
+  const char *ids[2] = { k, o && *o && g_strcmp0 (k, o) != 0 ? o : NULL };
+  for (guint i = 0; i < 2; i++)
+    {
+      g_clear_pointer (&self->stats[i], tl_block_stats_free);
+      self->runs[i] = self->record && ids[i] ? tl_run_record_find_run (self->record, ids[i]) : NULL;
+      if (self->runs[i] && self->runs[i]->n_blocks)
+        self->stats[i] = tl_block_stats_new_for_run (self->record, self->runs[i], -1, NULL);
+    }
   tl_render_area_set_color (TL_RENDER_AREA (self->grid),
                             gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->grid_color)));
   tl_render_area_set_color (TL_RENDER_AREA (self->timeline),
@@ -60,6 +185,11 @@ blocks_changed_cb (GtkWidget *w, TlBlocksPage *self)
 static void
 tl_blocks_page_class_init (TlBlocksPageClass *klass)
 {
+  G_OBJECT_CLASS (klass)->finalize = tl_blocks_page_finalize;
+  /* (tile x, tile y, const TlBlockRecord *block or NULL); −1, −1 when the pointer left */
+  blocks_signals[SIGNAL_TILE_HOVERED] =
+    g_signal_new ("tile-hovered", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 3, G_TYPE_INT, G_TYPE_INT, G_TYPE_POINTER);
 }
 
 static void
@@ -107,6 +237,10 @@ tl_blocks_page_init (TlBlocksPage *self)
   gtk_paned_set_position (GTK_PANED (paned), 380);
   gtk_box_pack_start (GTK_BOX (self), paned, TRUE, TRUE, 0);
 
+  g_signal_connect (self->grid, "motion-notify-event", G_CALLBACK (grid_motion_cb), self);
+  g_signal_connect (self->timeline, "motion-notify-event", G_CALLBACK (timeline_motion_cb), self);
+  g_signal_connect (self->grid, "leave-notify-event", G_CALLBACK (area_leave_cb), self);
+  g_signal_connect (self->timeline, "leave-notify-event", G_CALLBACK (area_leave_cb), self);
   g_signal_connect (self->kernel_combo, "changed", G_CALLBACK (blocks_changed_cb), self);
   g_signal_connect (self->other_combo, "changed", G_CALLBACK (blocks_changed_cb), self);
   g_signal_connect (self->grid_color, "changed", G_CALLBACK (blocks_changed_cb), self);
@@ -139,7 +273,7 @@ tl_blocks_page_set_record (TlBlocksPage *self, TlRunRecord *record)
       if (r->n_blocks == 0)
         continue;
       const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
-      const char *title = info ? info->title : r->kernel_id;
+      const char *title = info ? _(info->title) : r->kernel_id;
       gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->kernel_combo), r->kernel_id, title);
       gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->other_combo), r->kernel_id, title);
       n++;
@@ -188,6 +322,14 @@ tl_blocks_page_step_kernel (TlBlocksPage *self, int direction)
     return FALSE;
   gtk_combo_box_set_active (combo, i);
   return TRUE;
+}
+
+void
+tl_blocks_page_hover_tile (TlBlocksPage *self, gint tile_x, gint tile_y)
+{
+  g_return_if_fail (TL_IS_BLOCKS_PAGE (self));
+  blocks_set_tile (self, tile_x, tile_y,
+                   tile_x >= 0 ? find_block (self->runs[0], (guint) tile_x, (guint) tile_y) : NULL);
 }
 
 GtkWidget *
@@ -680,8 +822,8 @@ source_update (TlSourcePage *self)
       gtk_text_buffer_set_text (buf, t, -1);
     }
 
-  g_autofree char *lesson = g_markup_escape_text (info->lesson ? info->lesson : "", -1);
-  g_string_append_printf (facts, "<b>%s</b>\n<i>%s</i>\n\n", info->title, lesson);
+  g_autofree char *lesson = g_markup_escape_text (info->lesson && *info->lesson ? _(info->lesson) : "", -1);
+  g_string_append_printf (facts, "<b>%s</b>\n<i>%s</i>\n\n", _(info->title), lesson);
   g_string_append_printf (facts, _("id  %s\nseed  %s\nfile  %s\n"), info->id,
                           info->seed && *info->seed ? info->seed : "—",
                           info->source_path ? info->source_path : "—");
@@ -731,7 +873,7 @@ tl_source_page_init (TlSourcePage *self)
   for (guint i = 0; i < tl_kernel_count (); i++)
     {
       const TlKernelInfo *k = tl_kernel_get (i);
-      gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->kernel_combo), k->id, k->title);
+      gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->kernel_combo), k->id, _(k->title));
     }
   gtk_box_pack_start (GTK_BOX (bar), self->kernel_combo, FALSE, FALSE, 0);
   gtk_box_pack_start (GTK_BOX (self), bar, FALSE, FALSE, 0);

@@ -20,6 +20,8 @@ gboolean   tl_blocks_page_step_kernel (TlBlocksPage *self, int direction);
 /* selects the kernel (and optionally a second one beside it, NULL: none) */
 void       tl_blocks_page_show_kernels (TlBlocksPage *self, const char *kernel_id, const char *beside_id);
 GtkWidget *tl_blocks_page_get_area (TlBlocksPage *self, gboolean timeline);
+/* as if the pointer were over tile (x, y) of the grid; −1 clears */
+void       tl_blocks_page_hover_tile (TlBlocksPage *self, gint tile_x, gint tile_y);
 
 #define TL_TYPE_GAUSS_PAGE (tl_gauss_page_get_type ())
 G_DECLARE_FINAL_TYPE (TlGaussPage, tl_gauss_page, TL, GAUSS_PAGE, GtkBox)

@@ -13,6 +13,7 @@ struct _TlRenderArea
   char *color;
   char *empty_text;
   guint step;
+  gint tile_x, tile_y;
   gboolean presentation, high_contrast;
   char *problem;
 };
@@ -28,6 +29,8 @@ tl_render_area_get_options (TlRenderArea *self, TlRenderOptions *o)
   o->kernels = self->kernels;
   o->color = self->color;
   o->step = self->step;
+  o->tile_x = self->tile_x;
+  o->tile_y = self->tile_y;
   o->presentation = self->presentation;
   o->high_contrast = self->high_contrast;
   o->width = gtk_widget_get_allocated_width (GTK_WIDGET (self));
@@ -65,10 +68,7 @@ tl_render_area_draw (GtkWidget *widget, cairo_t *cr)
       return FALSE;
     }
   tl_render_area_get_options (self, &o);
-  tl_render_style_init (&style, &o, w, h, 1.0);
-  /* tl-render scales type with the canvas; on screen keep it readable */
-  style.font_size = MAX (style.font_size, self->presentation ? 20.0 : 13.0);
-  style.title_font_size = MAX (style.title_font_size, self->presentation ? 26.0 : 16.0);
+  tl_render_area_get_style (self, &style);
   cairo_save (cr);
   if (!tl_render_draw (cr, &self->input, &o, &style, w, h, &error))
     {
@@ -82,6 +82,31 @@ tl_render_area_draw (GtkWidget *widget, cairo_t *cr)
     }
   cairo_restore (cr);
   return FALSE;
+}
+
+void
+tl_render_area_get_style (TlRenderArea *self, TlPaintStyle *style)
+{
+  TlRenderOptions o;
+  double w = gtk_widget_get_allocated_width (GTK_WIDGET (self));
+  double h = gtk_widget_get_allocated_height (GTK_WIDGET (self));
+
+  tl_render_area_get_options (self, &o);
+  tl_render_style_init (style, &o, w, h, 1.0);
+  /* tl-render scales type with the canvas; on screen keep it readable */
+  style->font_size = MAX (style->font_size, self->presentation ? 20.0 : 13.0);
+  style->title_font_size = MAX (style->title_font_size, self->presentation ? 26.0 : 16.0);
+}
+
+void
+tl_render_area_set_tile (TlRenderArea *self, gint tile_x, gint tile_y)
+{
+  g_return_if_fail (TL_IS_RENDER_AREA (self));
+  if (self->tile_x == tile_x && self->tile_y == tile_y)
+    return;
+  self->tile_x = tile_x;
+  self->tile_y = tile_y;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -106,6 +131,8 @@ tl_render_area_class_init (TlRenderAreaClass *klass)
 static void
 tl_render_area_init (TlRenderArea *self)
 {
+  self->tile_x = self->tile_y = -1;
+  gtk_widget_add_events (GTK_WIDGET (self), GDK_POINTER_MOTION_MASK | GDK_LEAVE_NOTIFY_MASK);
   gtk_widget_set_size_request (GTK_WIDGET (self), 200, 160);
 }
 

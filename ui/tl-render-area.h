@@ -22,6 +22,9 @@ void  tl_render_area_set_empty_text (TlRenderArea *self, const char *text);
 void  tl_render_area_set_presentation (TlRenderArea *self, gboolean on, gboolean high_contrast);
 /* the options as drawn (for export) */
 void  tl_render_area_get_options (TlRenderArea *self, TlRenderOptions *out);
+void  tl_render_area_set_tile   (TlRenderArea *self, gint tile_x, gint tile_y); /* -1: none */
+/* the style the area draws with at its current size */
+void  tl_render_area_get_style  (TlRenderArea *self, TlPaintStyle *out);
 /* the error of the last draw, NULL when it drew */
 const char *tl_render_area_get_problem (TlRenderArea *self);
 

@@ -1,5 +1,6 @@
 /* tl-window.c — the main window: sources, kernel list, runs, and the views. */
 #include "tl-window.h"
+#include "tl-compare-bars.h"
 
 #include <math.h>
 #include <glib/gi18n-lib.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 #endif
 
+#include "tl-block-stats.h"
 #include "tl-chart-view.h"
 #include "tl-error.h"
 #include "tl-generate.h"
@@ -177,19 +179,9 @@ static const char *
 kernel_title (const char *id)
 {
   const TlKernelInfo *info = tl_kernel_find (id);
-  return info ? info->title : id;
+  return info ? _(info->title) : id;
 }
 
-static char *
-kernel_label (const char *id)
-{
-  const TlKernelInfo *info = tl_kernel_find (id);
-  if (info == NULL)
-    return g_strdup (id);
-  if (info->backend == TL_BACKEND_GPU && info->number > 0)
-    return g_strdup_printf ("%02d %s", info->number, info->title);
-  return g_strdup (info->title);
-}
 
 /* ---- sources ----------------------------------------------------------- */
 
@@ -596,12 +588,12 @@ build_kernel_list (TlWindow *self)
       GtkWidget *row = gtk_list_box_row_new ();
       GtkWidget *check = gtk_check_button_new ();
       GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-      g_autofree char *label = kernel_label (info->id);
+      g_autofree char *label = tl_kernel_display_name (info->id);
       g_autofree char *title_markup = g_markup_printf_escaped ("<b>%s</b>  <small>%s</small>", label,
                                                                info->backend == TL_BACKEND_CPU ? "CPU" : "GPU");
       g_autofree char *lesson = info->seed && *info->seed
-        ? g_markup_printf_escaped (_("%s <i>(seed %s)</i>"), info->lesson ? info->lesson : "", info->seed)
-        : g_markup_printf_escaped ("%s", info->lesson ? info->lesson : "");
+        ? g_markup_printf_escaped (_("%s <i>(seed %s)</i>"), info->lesson && *info->lesson ? _(info->lesson) : "", info->seed)
+        : g_markup_printf_escaped ("%s", info->lesson && *info->lesson ? _(info->lesson) : "");
       GtkWidget *t = gtk_label_new (NULL);
       GtkWidget *l = gtk_label_new (NULL);
 
@@ -812,7 +804,7 @@ progress_cb (TlRunner *runner, const TlRunProgress *p, TlWindow *self)
 static void
 describe_run_short (const TlKernelRun *run, double flops, GString *s)
 {
-  g_autofree char *label = kernel_label (run->kernel_id);
+  g_autofree char *label = tl_kernel_display_name (run->kernel_id);
   if (run->status != TL_RUN_OK)
     {
       g_string_append_printf (s, _("%s: %s"), label, run->message ? run->message : tl_run_status_name (run->status));
@@ -1063,62 +1055,16 @@ static void
 update_compare (TlWindow *self)
 {
   GPtrArray *runs = current_runs (self);
-  g_autoptr (GArray) bars = g_array_new (FALSE, TRUE, sizeof (TlCompareBar));
   g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
   TlCompareModel model;
   gsize m, k, n;
-  gint gpu_ref = -1, cpu_ref = -1;
 
   current_size (self, &m, &k, &n);
   tl_compare_model_init (&model);
-  for (guint i = 0; i < runs->len; i++)
-    {
-      const TlKernelRun *r = runs->pdata[i];
-      const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
-      TlCompareBar b = {0};
-      char *label = kernel_label (r->kernel_id);
-      g_ptr_array_add (strings, label);
-      b.label = label;
-      b.cpu = r->backend == TL_BACKEND_CPU;
-      b.reference = info && info->reference;
-      b.flops = tl_stats_gemm_flops (m, k, n);
-      if (r->status == TL_RUN_OK && r->time.count > 0)
-        {
-          b.median_ms = r->time.median;
-          b.min_ms = r->time.min;
-          b.max_ms = r->time.max;
-        }
-      else
-        {
-          char *why = g_strdup_printf ("%s: %s", tl_run_status_name (r->status),
-                                       r->message ? r->message : "");
-          g_ptr_array_add (strings, why);
-          b.failed = why;
-        }
-      if (b.reference && !b.failed)
-        {
-          if (r->backend == TL_BACKEND_GPU && gpu_ref < 0 && g_str_has_prefix (r->kernel_id, "cublas-fp32"))
-            gpu_ref = bars->len;
-          else if (r->backend == TL_BACKEND_GPU && gpu_ref < 0)
-            gpu_ref = bars->len;
-          else if (r->backend == TL_BACKEND_CPU && cpu_ref < 0)
-            cpu_ref = bars->len;
-        }
-      if (g_strcmp0 (r->kernel_id, "cpu-naive") == 0 && !b.failed)
-        model.baseline_index = bars->len;
-      g_array_append_val (bars, b);
-    }
+  g_autoptr (GArray) bars = tl_compare_bars_from_runs (runs, tl_stats_gemm_flops (m, k, n), TRUE,
+                                                       strings, &model.baseline_index);
   model.bars = (const TlCompareBar *) bars->data;
   model.n_bars = bars->len;
-  model.reference_index = gpu_ref >= 0 ? gpu_ref : cpu_ref;
-  model.reference_name = "";
-  if (model.reference_index >= 0)
-    {
-      const TlKernelRun *r = runs->pdata[model.reference_index];
-      model.reference_name = g_str_has_prefix (r->kernel_id, "cublas") ? "cuBLAS"
-                             : g_strcmp0 (r->kernel_id, "cpu-openblas") == 0 ? "OpenBLAS"
-                             : g_array_index (bars, TlCompareBar, model.reference_index).label;
-    }
   model.baseline_name = _("naive");
   g_autofree char *title = g_strdup_printf (_("C = A·B, %zu×%zu·%zu×%zu (%s)"), m, k, k, n,
                                             self->record && self->record->job
@@ -1175,7 +1121,7 @@ update_sweep (TlWindow *self)
             {
               const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
               l = g_new0 (SweepLine, 1);
-              l->label = kernel_label (r->kernel_id);
+              l->label = tl_kernel_display_name (r->kernel_id);
               l->reference = info && info->reference;
               l->points = g_array_new (FALSE, FALSE, sizeof (double) * 2);
               g_hash_table_insert (lines, g_strdup (r->kernel_id), l);
@@ -1314,7 +1260,7 @@ refresh_c_panels (TlWindow *self)
 
   if (r && r->c)
     {
-      g_autofree char *label = kernel_label (r->kernel_id);
+      g_autofree char *label = tl_kernel_display_name (r->kernel_id);
       g_autofree char *title = g_strdup_printf (_("C — %s"), label);
       tl_heatmap_view_set_matrix (self->hm_c, r->c, title, tl_dtype_name (r->c->dtype));
       const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
@@ -1352,12 +1298,12 @@ refresh_c_panels (TlWindow *self)
   current_size (self, &m, &k, &n);
   if (r)
     {
-      g_autofree char *label = kernel_label (r->kernel_id);
+      g_autofree char *label = tl_kernel_display_name (r->kernel_id);
       const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
       g_string_append_printf (s, "<b>%s</b>\n", label);
-      if (info && info->lesson)
+      if (info && info->lesson && *info->lesson)
         {
-          g_autofree char *e = g_markup_escape_text (info->lesson, -1);
+          g_autofree char *e = g_markup_escape_text (_(info->lesson), -1);
           g_string_append_printf (s, "<i>%s</i>\n\n", e);
         }
       g_autoptr (GString) line = g_string_new (NULL);
@@ -1393,7 +1339,7 @@ update_c_view (TlWindow *self)
       const TlKernelRun *r = runs->pdata[i];
       if (r->c == NULL)
         continue;
-      g_autofree char *label = kernel_label (r->kernel_id);
+      g_autofree char *label = tl_kernel_display_name (r->kernel_id);
       gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->c_combo), r->kernel_id, label);
       found |= g_strcmp0 (active, r->kernel_id) == 0;
     }
@@ -1425,7 +1371,7 @@ update_rung_facts (TlWindow *self)
   for (guint i = 0; i < runs->len; i++)
     {
       const TlKernelRun *r = runs->pdata[i];
-      g_autofree char *label = kernel_label (r->kernel_id);
+      g_autofree char *label = tl_kernel_display_name (r->kernel_id);
       gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->rung_combo), r->kernel_id, label);
     }
   if (!active || !gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->rung_combo), active))
@@ -1647,13 +1593,13 @@ bar_activated_cb (TlChartView *view, gint index, TlWindow *self)
   gsize m, k, n;
   current_size (self, &m, &k, &n);
   GString *s = g_string_new (NULL);
-  g_autofree char *label = kernel_label (r->kernel_id);
+  g_autofree char *label = tl_kernel_display_name (r->kernel_id);
   g_autofree char *med = fmt (r->time.median), *mn = fmt (r->time.min), *mx = fmt (r->time.max);
   g_autofree char *gf = fmt (tl_stats_gflops (tl_stats_gemm_flops (m, k, n), r->time.median));
   g_autofree char *pct = fmt (r->percent_of_reference), *sp = fmt (r->speedup_vs_naive);
   g_autofree char *err = fmt (r->rel_norm), *tol = fmt (r->tolerance);
 
-  g_string_append_printf (s, "%s\n%s\n\n", label, info && info->lesson ? info->lesson : "");
+  g_string_append_printf (s, "%s\n%s\n\n", label, info && info->lesson && *info->lesson ? _(info->lesson) : "");
   g_string_append_printf (s, _("id          %s\nbackend     %s\nprecision   %s\nstatus      %s\n"),
                           r->kernel_id, tl_backend_name (r->backend), r->precision ? r->precision : "—",
                           tl_run_status_name (r->status));
@@ -2162,6 +2108,45 @@ new_background_runner (void)
   return g_thread_join (t);
 }
 
+/* A block's tile of C read rows of A and columns of B: say so, and mark them */
+static void
+tile_hovered_cb (TlBlocksPage *page, gint tx, gint ty, gpointer block_ptr, TlWindow *self)
+{
+  const TlBlockRecord *b = block_ptr;
+  const TlRunRecord *rec = self->record;
+  const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->c_combo));
+  const TlKernelRun *run = NULL;
+
+  if (tx < 0 || b == NULL || rec == NULL || rec->job == NULL)
+    {
+      tl_heatmap_view_set_highlight (self->hm_a, -1, -1);
+      tl_heatmap_view_set_highlight (self->hm_b, -1, -1);
+      tl_heatmap_view_set_highlight (self->hm_c, -1, -1);
+      return;
+    }
+  for (guint i = 0; i < rec->runs->len; i++)
+    {
+      const TlKernelRun *r = rec->runs->pdata[i];
+      if (b >= r->blocks && b < r->blocks + r->n_blocks)
+        run = r;
+    }
+  if (run == NULL || run->block_tile_m == 0 || run->block_tile_n == 0)
+    return;
+  gsize row0, rows, col0, cols;
+  tl_block_tile_extent ((guint) tx, (guint) ty, run->block_tile_m, run->block_tile_n,
+                        rec->job->m, rec->job->n, &row0, &rows, &col0, &cols);
+  g_autofree char *text = g_strdup_printf (_("block (%d, %d) on %s %u: C rows %zu–%zu, cols %zu–%zu "
+                                             "(rows of A, columns of B) · %.1f µs"),
+                                           tx, ty, g_strcmp0 (run->block_unit, "sm") == 0 ? "SM" : _("thread"),
+                                           b->unit, row0, row0 + rows - 1, col0, col0 + cols - 1,
+                                           (b->end_ns - b->start_ns) / 1000.0);
+  gtk_label_set_text (GTK_LABEL (self->hover_label), text);
+  tl_heatmap_view_set_highlight_span (self->hm_a, (gssize) row0, rows, -1, 1);
+  tl_heatmap_view_set_highlight_span (self->hm_b, -1, 1, (gssize) col0, cols);
+  if (g_strcmp0 (id, run->kernel_id) == 0)
+    tl_heatmap_view_set_highlight_span (self->hm_c, (gssize) row0, rows, (gssize) col0, cols);
+}
+
 /* the Gauss player's keys while its page is shown (clicker-friendly) */
 static gboolean
 key_press_cb (GtkWidget *widget, GdkEventKey *event, TlWindow *self)
@@ -2313,6 +2298,7 @@ tl_window_init (TlWindow *self)
   g_object_unref (device_page);
   tl_gauss_page_set_matrix (self->gauss_page, NULL);
   g_signal_connect (self, "key-press-event", G_CALLBACK (key_press_cb), self);
+  g_signal_connect (self->blocks_page, "tile-hovered", G_CALLBACK (tile_hovered_cb), self);
   g_signal_connect (self->runner, "progress", G_CALLBACK (progress_cb), self);
   g_signal_connect (self->runner, "kernel-finished", G_CALLBACK (kernel_finished_cb), self);
 
@@ -2497,4 +2483,11 @@ tl_window_get_page (TlWindow *self, const char *name)
 {
   g_return_val_if_fail (TL_IS_WINDOW (self), NULL);
   return gtk_stack_get_child_by_name (GTK_STACK (self->view_stack), name);
+}
+
+void
+tl_window_report (TlWindow *self, GtkMessageType type, const char *text)
+{
+  g_return_if_fail (TL_IS_WINDOW (self));
+  show_message (self, type, text);
 }

@@ -45,6 +45,8 @@ guint        tl_window_get_n_live_results (TlWindow *self);
 const TlRunRecord *tl_window_get_record (TlWindow *self);
 guint        tl_window_get_n_bars (TlWindow *self);
 void         tl_window_show_view (TlWindow *self, const char *name);
+/* shows text in the window's one info bar */
+void         tl_window_report (TlWindow *self, GtkMessageType type, const char *text);
 /* as if the pointer were over C[row, col] (linked hover); −1 clears */
 void         tl_window_hover_c (TlWindow *self, gssize row, gssize col);
 /* as if bar index of the comparison were clicked */

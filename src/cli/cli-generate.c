@@ -4,6 +4,7 @@
 #include "tl-generate.h"
 #include "tl-io.h"
 
+#include <glib/gi18n-lib.h>
 #include <stdio.h>
 
 static void
@@ -15,7 +16,7 @@ print_list (void)
       const TlGeneratorInfo *g = tl_generator_get (i);
       g_autofree char *spec = *g->params ? g_strdup_printf ("%s:%s", g->name, g->params)
                                          : g_strdup (g->name);
-      printf ("  %-32s %s%s%s\n", spec, g->description,
+      printf ("  %-32s %s%s%s\n", spec, *g->description ? _(g->description) : "",
               g->square_only ? "; square only" : "",
               g->makes_int32 ? "" : "; float32/float64 only");
     }

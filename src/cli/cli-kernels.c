@@ -2,6 +2,7 @@
 #include "tl-cli.h"
 #include "tl-kernels.h"
 
+#include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 #include <stdio.h>
 #include <string.h>
@@ -93,7 +94,7 @@ print_table (GPtrArray *rows)
     {
       const TlKernelInfo *k = rows->pdata[i];
       w_id = MAX (w_id, (int) g_utf8_strlen (k->id, -1));
-      w_title = MAX (w_title, (int) g_utf8_strlen (k->title, -1));
+      w_title = MAX (w_title, (int) g_utf8_strlen (_(k->title), -1));
     }
   print_padded ("ID", w_id + 2);
   print_padded ("BACKEND", 9);
@@ -111,8 +112,8 @@ print_table (GPtrArray *rows)
       print_padded (backend, 9);
       print_padded (dt, 23);
       print_padded (*k->seed ? k->seed : "-", 10);
-      print_padded (k->title, w_title + 2);
-      printf ("%s\n", k->lesson);
+      print_padded (_(k->title), w_title + 2);
+      printf ("%s\n", *k->lesson ? _(k->lesson) : "");
     }
 }
 

@@ -7,6 +7,7 @@
 #include "cli-gauss.h"
 #include "tl-config.h"
 
+#include <glib/gi18n-lib.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,38 +21,38 @@ typedef struct
 
 static const TlCliCommand commands[] = {
   /* devices and kernels */
-  { "devices", "List CUDA devices and their facts", tl_cli_devices },
-  { "kernels", "List every GEMM kernel, CPU and GPU", tl_cli_kernels },
+  { "devices", N_("List CUDA devices and their facts"), tl_cli_devices },
+  { "kernels", N_("List every GEMM kernel, CPU and GPU"), tl_cli_kernels },
 
   /* matrices: generate, convert, info */
-  { "generate", "Write a generated matrix (ones, random, Hilbert, …) to a file", tl_cli_generate },
-  { "convert", "Convert a matrix file to another format or dtype", tl_cli_convert },
-  { "info", "Describe matrix files: format, shape, dtype, range, norms", tl_cli_info },
+  { "generate", N_("Write a generated matrix (ones, random, Hilbert, …) to a file"), tl_cli_generate },
+  { "convert", N_("Convert a matrix file to another format or dtype"), tl_cli_convert },
+  { "info", N_("Describe matrix files: format, shape, dtype, range, norms"), tl_cli_info },
 
   /* GEMM: gemm, bench */
-  { "gemm", "Run GEMM kernels on one problem: timed, verified, a table", tl_cli_gemm },
-  { "bench", "Benchmark a suite of sizes × kernels: run records, CSV, markdown", tl_cli_bench },
+  { "gemm", N_("Run GEMM kernels on one problem: timed, verified, a table"), tl_cli_gemm },
+  { "bench", N_("Benchmark a suite of sizes × kernels: run records, CSV, markdown"), tl_cli_bench },
 
   /* Gauss: lu, det, solve, rank, nullspace */
-  { "lu", "Gauss elimination PA = LU: pivots, info, growth, determinant; --record the steps", tl_cli_lu },
-  { "det", "Determinant by Gauss elimination (sign, log|det|, value; exact with --mod P)", tl_cli_det },
-  { "solve", "Solve AX = B, or give the solution space of a singular system", tl_cli_solve },
-  { "rank", "Rank by Gauss–Jordan elimination (exact with --mod P)", tl_cli_rank },
-  { "nullspace", "A basis of the null space {x : Ax = 0}", tl_cli_nullspace },
-  { "lu-bench", "Benchmark the GPU LU rungs against cuSOLVER (the LU suite)", tl_cli_lu_bench },
+  { "lu", N_("Gauss elimination PA = LU: pivots, info, growth, determinant; --record the steps"), tl_cli_lu },
+  { "det", N_("Determinant by Gauss elimination (sign, log|det|, value; exact with --mod P)"), tl_cli_det },
+  { "solve", N_("Solve AX = B, or give the solution space of a singular system"), tl_cli_solve },
+  { "rank", N_("Rank by Gauss–Jordan elimination (exact with --mod P)"), tl_cli_rank },
+  { "nullspace", N_("A basis of the null space {x : Ax = 0}"), tl_cli_nullspace },
+  { "lu-bench", N_("Benchmark the GPU LU rungs against cuSOLVER (the LU suite)"), tl_cli_lu_bench },
 
   /* pictures: render */
-  { "render", "Draw a view of a record (heatmap, blocks, timeline, compare, gauss) as PNG, SVG or PDF", tl_cli_render },
+  { "render", N_("Draw a view of a record (heatmap, blocks, timeline, compare, gauss) as PNG, SVG or PDF"), tl_cli_render },
 };
 
 static void
 print_usage (FILE *out)
 {
-  fprintf (out, "Usage: tilelab-cli COMMAND [OPTION…]\n\n"
-                "Tilelab %s — see how GPU matrix kernels work.\n\nCommands:\n", TL_VERSION);
+  fprintf (out, _("Usage: tilelab-cli COMMAND [OPTION…]\n\n"
+                  "Tilelab %s — see how GPU matrix kernels work.\n\nCommands:\n"), TL_VERSION);
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-  fprintf (out, "\nRun “tilelab-cli COMMAND --help” for a command's options.\n");
+    fprintf (out, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
+  fprintf (out, _("\nRun “tilelab-cli COMMAND --help” for a command's options.\n"));
 }
 
 int
@@ -60,6 +61,11 @@ main (int argc, char **argv)
   /* Messages follow the user's locale; numbers in files never do (all
    * parsers and writers use g_ascii_strtod / g_ascii_formatd). */
   setlocale (LC_ALL, "");
+  /* TILELAB_LOCALEDIR points at BUILD/po to run translated from the build tree */
+  const char *localedir = g_getenv ("TILELAB_LOCALEDIR");
+  bindtextdomain (GETTEXT_PACKAGE, localedir && *localedir ? localedir : TL_LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
 
   if (argc < 2)
     {
@@ -86,7 +92,7 @@ main (int argc, char **argv)
         return commands[i].run (argc - 1, argv + 1);
       }
 
-  g_printerr ("tilelab-cli: unknown command “%s”\n", argv[1]);
+  g_printerr (_("tilelab-cli: unknown command “%s”\n"), argv[1]);
   print_usage (stderr);
   return TL_CLI_USAGE;
 }

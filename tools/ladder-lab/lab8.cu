@@ -1,6 +1,9 @@
-// lab8.cu — scratch timing of rung-8 variants against cuBLAS pedantic SGEMM.
+// lab8.cu — scratch timing of rung-8 variants against cuBLAS pedantic SGEMM
+// (how the rung-8 versions in its header were measured: "lab BK8" is the
+// textbook loop, "rung 8" the kernel of gpu/gemm/gemm-08-vectorized.cu).
 // Not part of the build; compiled by hand for a device run:
-//   nvcc -O3 -std=c++17 -gencode=arch=compute_90,code=sm_90 lab8.cu -lcublas -o lab8
+//   nvcc -O3 -std=c++17 -gencode=arch=compute_90,code=sm_90 -I../../gpu -I../../gpu/gemm \
+//        lab8.cu -lcublas -o lab8
 #include <cublas_v2.h>
 #include <cstdio>
 #include <cstdlib>
@@ -180,7 +183,7 @@ int main ()
       run_rung (N, a, b, c);
       cudaMemcpy (hc.data (), c, bytes, cudaMemcpyDeviceToHost);
       double md = 0; for (size_t i = 0; i < hc.size (); i++) md = std::max (md, (double) fabsf (hc[i] - hr[i]));
-      printf ("  max |diff| BK16+prefetch vs cublas %.3g\n", md);
+      printf ("  max |diff| rung 8 vs cublas %.3g\n", md);
       cudaFree (a); cudaFree (b); cudaFree (c); cudaFree (r);
     }
 }
