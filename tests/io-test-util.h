@@ -172,3 +172,70 @@ io_test_round_trip (const TlMatrix *m, const char *path, TlFormat format, gboole
 static const struct { gsize rows, cols; } io_test_shapes[] = {
   { 1, 1 }, { 1, 17 }, { 19, 1 }, { 7, 13 }, { 32, 33 },
 };
+
+/* Called once per case of io_test_for_each_case: a fresh random matrix and
+ * a scratch path to save it to. */
+typedef void (*IoTestCaseFunc) (const TlMatrix *m, const char *path, gpointer data);
+
+/* Every dtype × every shape in io_test_shapes × with and without NaN/±Inf:
+ * a random matrix, handed to func with the path dir/name. */
+static inline void
+io_test_for_each_case (const char *dir, const char *name, IoTestCaseFunc func, gpointer data)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  for (int d = 0; d < TL_DTYPE_COUNT; d++)
+    for (gsize s = 0; s < G_N_ELEMENTS (io_test_shapes); s++)
+      for (int nonfinite = 0; nonfinite < 2; nonfinite++)
+        {
+          g_autoptr (TlMatrix) m = io_test_random (d, io_test_shapes[s].rows, io_test_shapes[s].cols);
+          if (nonfinite)
+            io_test_add_nonfinite (m);
+          func (m, path, data);
+        }
+}
+
+/* Writes text to dir/name and loads it, which must succeed. */
+static inline TlMatrix *
+io_test_load_text (const char *dir, const char *name, const char *text, TlFormat format)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *p = io_test_write_text (dir, name, text);
+  TlMatrix *m = tl_matrix_load (p, format, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (m);
+  return m;
+}
+
+/* m is rows×cols and holds want (row-major), exactly. */
+static inline void
+io_test_assert_values (const TlMatrix *m, gsize rows, gsize cols, const double *want)
+{
+  g_assert_cmpuint (m->rows, ==, rows);
+  g_assert_cmpuint (m->cols, ==, cols);
+  for (gsize i = 0; i < rows; i++)
+    for (gsize j = 0; j < cols; j++)
+      if (tl_matrix_get (m, i, j) != want[i * cols + j])
+        g_error ("(%zu, %zu) is %g, expected %g", i, j, tl_matrix_get (m, i, j), want[i * cols + j]);
+}
+
+/* A file that must not load: its text (len bytes; 0 means up to the NUL),
+ * the error code, and where the message must point (or NULL). */
+typedef struct
+{
+  const char *name, *text;
+  int code;
+  const char *where;
+  gsize len;
+} IoTestErrorCase;
+
+/* Writes each case into dir and expects its error from loading as format. */
+static inline void
+io_test_expect_errors (const char *dir, const IoTestErrorCase *cases, gsize n, TlFormat format)
+{
+  for (gsize k = 0; k < n; k++)
+    {
+      gsize len = cases[k].len ? cases[k].len : strlen (cases[k].text);
+      g_autofree char *p = io_test_write (dir, cases[k].name, cases[k].text, len);
+      io_test_expect_error (p, format, cases[k].code, cases[k].where);
+    }
+}

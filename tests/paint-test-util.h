@@ -5,6 +5,8 @@
 #include <glib.h>
 #include <stdlib.h>
 
+#include "tl-matrix.h"
+
 static inline guint32
 tl_test_pixel (cairo_surface_t *s, double x, double y)
 {
@@ -47,4 +49,16 @@ static inline double
 tl_test_random (double lo, double hi)
 {
   return g_test_rand_double_range (lo, hi);
+}
+
+/* A rows×cols matrix of fresh random values in [lo, hi). */
+static inline TlMatrix *
+tl_test_random_matrix (TlDtype dtype, gsize rows, gsize cols, double lo, double hi)
+{
+  TlMatrix *m = tl_matrix_new (dtype, rows, cols, NULL);
+  g_assert_nonnull (m);
+  for (gsize i = 0; i < rows; i++)
+    for (gsize j = 0; j < cols; j++)
+      tl_matrix_set (m, i, j, tl_test_random (lo, hi));
+  return m;
 }

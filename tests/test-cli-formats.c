@@ -2,28 +2,12 @@
  * user runs them: exit codes, one-line errors with positions. */
 #include "io-test-util.h"
 
-#include <sys/wait.h>
-
-static char *cli_path;
+#include "cli-test-util.h"
 
 static int
 run_cli (const char *const *args, char **out, char **err)
 {
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, cli_path);
-  for (int k = 0; args[k]; k++)
-    g_ptr_array_add (argv, (char *) args[k]);
-  g_ptr_array_add (argv, NULL);
-  g_autoptr (GError) error = NULL;
-  g_autofree char *out_ignored = NULL, *err_ignored = NULL;
-  int wait_status = 0;
-  /* always capture: the child's stdout would otherwise land in our TAP stream */
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               out ? out : &out_ignored, err ? err : &err_ignored,
-                               &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  return WEXITSTATUS (wait_status);
+  return cli_test_spawn (args, NULL, out, err);
 }
 
 static void
@@ -130,12 +114,8 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  cli_path = g_test_build_filename (G_TEST_BUILT, "..", "src", "cli", "tilelab-cli", NULL);
-  if (!g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE))
-    {
-      g_printerr ("tilelab-cli not found at %s\n", cli_path);
-      return 1;
-    }
+  if (!cli_test_find ())
+    return 1;
   g_test_add_func ("/cli/info", test_info);
   g_test_add_func ("/cli/convert", test_convert);
   return g_test_run ();

@@ -7,49 +7,13 @@
 #include "tl-lu-recorder.h"
 #include "tl-record.h"
 
+#include "cli-test-util.h"
+
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
-#include <sys/wait.h>
 
-static char *cli_path;
 static char *tmp_dir;
-
-typedef struct
-{
-  int status;
-  char *out, *err;
-} Result;
-
-static void
-result_clear (Result *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
-
-static void
-run_cli (Result *r, const char *first, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, cli_path);
-  va_list args;
-  va_start (args, first);
-  for (const char *a = first; a; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-  g_autoptr (GError) error = NULL;
-  int wait_status = 0;
-  memset (r, 0, sizeof *r);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &r->out, &r->err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  r->status = WEXITSTATUS (wait_status);
-}
 
 static char *
 write_file (const char *name, const char *text)
@@ -70,14 +34,14 @@ static void
 test_det_hilbert (void)
 {
   g_auto (Result) r;
-  run_cli (&r, "det", "--gen", "hilbert", "--size", "6", NULL);
+  cli_test_run (&r, "det", "--gen", "hilbert", "--size", "6", NULL);
   g_assert_cmpint (r.status, ==, 0);
   assert_has (r.out, "5.36729988");  /* 1/186313420339200000 */
   assert_has (r.out, "ln|det|    -39.766206");
   assert_has (r.out, "sign       +1");
 
   g_auto (Result) rect;
-  run_cli (&rect, "det", "--gen", "random-uniform", "--size", "3x4", NULL);
+  cli_test_run (&rect, "det", "--gen", "random-uniform", "--size", "3x4", NULL);
   g_assert_cmpint (rect.status, ==, 1);
   assert_has (rect.err, "square");
 }
@@ -94,25 +58,25 @@ test_solve_cases (void)
   g_autofree char *aug = write_file ("aug.txt", "3 4\n2 1 -1 8\n-3 -1 2 -11\n-2 1 2 -3\n");
 
   g_auto (Result) inf;
-  run_cli (&inf, "solve", a, b, NULL);
+  cli_test_run (&inf, "solve", a, b, NULL);
   g_assert_cmpint (inf.status, ==, 0);
   assert_has (inf.out, "INFINITELY MANY SOLUTIONS");
   assert_has (inf.out, "rank       3 of 4");
   assert_has (inf.out, "null-space basis");
 
   g_auto (Result) none;
-  run_cli (&none, "solve", a, bad, NULL);
+  cli_test_run (&none, "solve", a, bad, NULL);
   g_assert_cmpint (none.status, ==, 0);
   assert_has (none.out, "NO SOLUTION");
 
   g_auto (Result) exact;
-  run_cli (&exact, "solve", a, b, "--mod", "1000003", NULL);
+  cli_test_run (&exact, "solve", a, b, "--mod", "1000003", NULL);
   g_assert_cmpint (exact.status, ==, 0);
   assert_has (exact.out, "INFINITELY MANY SOLUTIONS");
 
   /* the classic 3×3 with x = (2, 3, −1), given augmented */
   g_auto (Result) uniq;
-  run_cli (&uniq, "solve", "--augmented", aug, NULL);
+  cli_test_run (&uniq, "solve", "--augmented", aug, NULL);
   g_assert_cmpint (uniq.status, ==, 0);
   assert_has (uniq.out, "UNIQUE SOLUTION");
   assert_has (uniq.out, "            2 ]");
@@ -120,12 +84,12 @@ test_solve_cases (void)
   assert_has (uniq.out, "           -1 ]");
 
   g_auto (Result) mism;
-  run_cli (&mism, "solve", a, short_b, NULL);
+  cli_test_run (&mism, "solve", a, short_b, NULL);
   g_assert_cmpint (mism.status, ==, 1);
   assert_has (mism.err, "mismatched right-hand side");
 
   g_auto (Result) norhs;
-  run_cli (&norhs, "solve", a, NULL);
+  cli_test_run (&norhs, "solve", a, NULL);
   g_assert_cmpint (norhs.status, ==, 2);
 }
 
@@ -134,7 +98,7 @@ test_lu_record (void)
 {
   g_autofree char *rec = g_build_filename (tmp_dir, "steps.json", NULL);
   g_auto (Result) r;
-  run_cli (&r, "lu", "--gen", "random-uniform", "--size", "64", "--block-size", "16", "--record", rec, NULL);
+  cli_test_run (&r, "lu", "--gen", "random-uniform", "--size", "64", "--block-size", "16", "--record", rec, NULL);
   g_assert_cmpint (r.status, ==, 0);
   assert_has (r.out, "info       0");
   assert_has (r.out, "LAPACK's test passes");
@@ -150,14 +114,14 @@ test_lu_record (void)
 
   g_auto (Result) sing;
   g_autofree char *a = write_file ("sing.txt", singular_a);
-  run_cli (&sing, "lu", a, NULL);
+  cli_test_run (&sing, "lu", a, NULL);
   g_assert_cmpint (sing.status, ==, 0); /* singular is not an error for lu */
   assert_has (sing.out, "info       4");
   assert_has (sing.out, "det        0");
 
   g_auto (Result) none;
   g_autofree char *swap = write_file ("swap.txt", "2 2\n0 1\n1 0\n");
-  run_cli (&none, "lu", swap, "--pivoting", "none", "--kernel", "lu-cpu-unblocked", NULL);
+  cli_test_run (&none, "lu", swap, "--pivoting", "none", "--kernel", "lu-cpu-unblocked", NULL);
   g_assert_cmpint (none.status, ==, 0);
   assert_has (none.out, "no LU without row swaps");
 }
@@ -166,21 +130,21 @@ static void
 test_rank_nullspace_exact (void)
 {
   g_auto (Result) r;
-  run_cli (&r, "rank", "--gen", "rank-deficient:rank=3", "--size", "8", NULL);
+  cli_test_run (&r, "rank", "--gen", "rank-deficient:rank=3", "--size", "8", NULL);
   g_assert_cmpint (r.status, ==, 0);
   assert_has (r.out, "rank       3   nullity 5");
 
   g_autofree char *a = write_file ("ns.txt", singular_a);
   g_auto (Result) n;
-  run_cli (&n, "nullspace", a, NULL);
+  cli_test_run (&n, "nullspace", a, NULL);
   g_assert_cmpint (n.status, ==, 0);
   assert_has (n.out, "rank       3   nullity 1");
   assert_has (n.out, "max |A·N| = 0");
 
   /* exact and floating point agree on an integer determinant */
   g_auto (Result) f, p;
-  run_cli (&f, "det", "--gen", "random-int", "--size", "8", NULL);
-  run_cli (&p, "det", "--gen", "random-int", "--size", "8", "--mod", "2147483647", NULL);
+  cli_test_run (&f, "det", "--gen", "random-int", "--size", "8", NULL);
+  cli_test_run (&p, "det", "--gen", "random-int", "--size", "8", "--mod", "2147483647", NULL);
   g_assert_cmpint (f.status, ==, 0);
   g_assert_cmpint (p.status, ==, 0);
   /* read "det        D" and "symmetric representative R"; D must be the integer R */
@@ -199,30 +163,30 @@ test_bad_input (void)
 {
   g_autofree char *nan = write_file ("nan.txt", "2 2\n1 nan\n3 4\n");
   g_auto (Result) r;
-  run_cli (&r, "lu", nan, NULL);
+  cli_test_run (&r, "lu", nan, NULL);
   g_assert_cmpint (r.status, ==, 1);
   assert_has (r.err, "NaN at row 1, column 2");
 
   g_auto (Result) piv;
-  run_cli (&piv, "lu", "--gen", "hilbert", "--size", "3", "--pivoting", "full", NULL);
+  cli_test_run (&piv, "lu", "--gen", "hilbert", "--size", "3", "--pivoting", "full", NULL);
   g_assert_cmpint (piv.status, ==, 2);
 
   g_auto (Result) mod;
-  run_cli (&mod, "det", "--gen", "random-int", "--size", "3", "--mod", "91", NULL);
+  cli_test_run (&mod, "det", "--gen", "random-int", "--size", "3", "--mod", "91", NULL);
   g_assert_cmpint (mod.status, ==, 2);
   assert_has (mod.err, "not a prime");
 
   g_auto (Result) frac;
-  run_cli (&frac, "det", "--gen", "hilbert", "--size", "3", "--mod", "101", NULL);
+  cli_test_run (&frac, "det", "--gen", "hilbert", "--size", "3", "--mod", "101", NULL);
   g_assert_cmpint (frac.status, ==, 1);
   assert_has (frac.err, "integers");
 
   g_auto (Result) nofile;
-  run_cli (&nofile, "rank", "/nonexistent/m.mtx", NULL);
+  cli_test_run (&nofile, "rank", "/nonexistent/m.mtx", NULL);
   g_assert_cmpint (nofile.status, ==, 1);
 
   g_auto (Result) gpu;
-  run_cli (&gpu, "lu", "--gen", "random-uniform", "--size", "8", "--kernel", "lu-nonsense", NULL);
+  cli_test_run (&gpu, "lu", "--gen", "random-uniform", "--size", "8", "--kernel", "lu-nonsense", NULL);
   g_assert_cmpint (gpu.status, ==, 1);
   assert_has (gpu.err, "Unknown LU kernel");
 }
@@ -231,17 +195,8 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  const char *env = g_getenv ("TL_CLI");
-  if (env)
-    cli_path = g_strdup (env);
-  else
-    cli_path = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
-                                 "..", "src", "cli", "tilelab-cli", NULL);
-  if (!g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE))
-    {
-      g_printerr ("tilelab-cli not found at %s (set TL_CLI)\n", cli_path);
-      return 1;
-    }
+  if (!cli_test_find ())
+    return 1;
   tmp_dir = g_dir_make_tmp ("tl-cli-gauss-XXXXXX", NULL);
   g_test_add_func ("/cli-gauss/det-hilbert", test_det_hilbert);
   g_test_add_func ("/cli-gauss/solve-cases", test_solve_cases);

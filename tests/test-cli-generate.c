@@ -7,51 +7,14 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
-#include <sys/wait.h>
 
-static char *cli_path;
-
-static int
-run_cli_env (const char *const *args, char **envp, char **out, char **err)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, cli_path);
-  for (int k = 0; args[k]; k++)
-    g_ptr_array_add (argv, (char *) args[k]);
-  g_ptr_array_add (argv, NULL);
-  g_autoptr (GError) error = NULL;
-  g_autofree char *out_text = NULL, *err_text = NULL;
-  int wait_status = 0;
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
-                               &out_text, &err_text, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  if (out)
-    *out = g_steal_pointer (&out_text);
-  if (err)
-    *err = g_steal_pointer (&err_text);
-  return WEXITSTATUS (wait_status);
-}
+#include "cli-test-util.h"
+#include "io-test-util.h"
 
 static int
 run_cli (const char *const *args, char **out, char **err)
 {
-  return run_cli_env (args, NULL, out, err);
-}
-
-static void
-remove_dir (const char *dir)
-{
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const char *name;
-  while (d && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-      g_unlink (p);
-    }
-  if (d)
-    g_dir_close (d);
-  g_rmdir (dir);
+  return cli_test_spawn (args, NULL, out, err);
 }
 
 static void
@@ -114,7 +77,7 @@ test_generate_writes (void)
   g_autoptr (TlMatrix) eye = tl_matrix_load (odd, TL_FORMAT_NPY, NULL);
   g_assert_nonnull (eye);
   g_assert_cmpfloat (tl_matrix_get (eye, 2, 2), ==, 1.0);
-  remove_dir (dir);
+  io_test_rmdir (dir);
 }
 
 static void
@@ -156,7 +119,7 @@ test_generate_errors (void)
   /* runtime failures: 1 — a size beyond the cap, a directory that isn't there */
   g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "TL_MAX_MATRIX_BYTES", "1000000",
                                          TRUE);
-  g_assert_cmpint (run_cli_env ((const char *[]) { "generate", "ones", "--size", "1000", "-o",
+  g_assert_cmpint (cli_test_spawn ((const char *[]) { "generate", "ones", "--size", "1000", "-o",
                                                    path, NULL }, env, NULL, &err), ==, 1);
   g_assert_nonnull (strstr (err, "1000×1000"));
   g_clear_pointer (&err, g_free);
@@ -168,7 +131,7 @@ test_generate_errors (void)
   g_autofree char *out = NULL;
   g_assert_cmpint (run_cli ((const char *[]) { "generate", "--help", NULL }, &out, NULL), ==, 0);
   g_assert_nonnull (strstr (out, "--seed"));
-  remove_dir (dir);
+  io_test_rmdir (dir);
 }
 
 static void
@@ -235,12 +198,8 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  cli_path = g_test_build_filename (G_TEST_BUILT, "..", "src", "cli", "tilelab-cli", NULL);
-  if (!g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE))
-    {
-      g_printerr ("tilelab-cli not found at %s\n", cli_path);
-      return 1;
-    }
+  if (!cli_test_find ())
+    return 1;
   g_test_add_func ("/cli/generate/list", test_generate_list);
   g_test_add_func ("/cli/generate/writes", test_generate_writes);
   g_test_add_func ("/cli/generate/errors", test_generate_errors);

@@ -8,101 +8,63 @@
 #include "tl-io.h"
 #include "tl-record.h"
 
+#include "cli-test-util.h"
+
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <math.h>
 #include <string.h>
-#include <sys/wait.h>
-
-static char *cli_path;
-
-typedef struct
-{
-  int status;
-  char *out, *err;
-} Result;
-
-static void
-result_clear (Result *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
-
-static void
-run_cli (Result *r, const char *first, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, cli_path);
-  va_list args;
-  va_start (args, first);
-  for (const char *a = first; a; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-
-  g_autoptr (GError) error = NULL;
-  int wait_status = 0;
-  memset (r, 0, sizeof *r);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &r->out, &r->err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  r->status = WEXITSTATUS (wait_status);
-}
 
 static void
 test_usage_errors (void)
 {
   g_auto (Result) none;
-  run_cli (&none, NULL);
+  cli_test_run (&none, NULL);
   g_assert_cmpint (none.status, ==, 2);
   g_assert_nonnull (strstr (none.err, "Usage"));
 
   g_auto (Result) unknown;
-  run_cli (&unknown, "frobnicate", NULL);
+  cli_test_run (&unknown, "frobnicate", NULL);
   g_assert_cmpint (unknown.status, ==, 2);
   g_assert_nonnull (strstr (unknown.err, "frobnicate"));
 
   g_auto (Result) bad_option;
-  run_cli (&bad_option, "gemm", "--size", "10", "--bogus", NULL);
+  cli_test_run (&bad_option, "gemm", "--size", "10", "--bogus", NULL);
   g_assert_cmpint (bad_option.status, ==, 2);
   g_assert_nonnull (strstr (bad_option.err, "--bogus"));
 
   g_auto (Result) bad_size;
-  run_cli (&bad_size, "gemm", "--size", "10x0x3", NULL);
+  cli_test_run (&bad_size, "gemm", "--size", "10x0x3", NULL);
   g_assert_cmpint (bad_size.status, ==, 2);
   g_assert_nonnull (strstr (bad_size.err, "--size"));
 
   g_auto (Result) bad_kernel;
-  run_cli (&bad_kernel, "gemm", "--size", "10", "--kernel", "cpu-naive,warp-magic", NULL);
+  cli_test_run (&bad_kernel, "gemm", "--size", "10", "--kernel", "cpu-naive,warp-magic", NULL);
   g_assert_cmpint (bad_kernel.status, ==, 2);
   g_assert_nonnull (strstr (bad_kernel.err, "warp-magic"));
 
   g_auto (Result) bad_dtype;
-  run_cli (&bad_dtype, "gemm", "--size", "10", "--dtype", "float16", NULL);
+  cli_test_run (&bad_dtype, "gemm", "--size", "10", "--dtype", "float16", NULL);
   g_assert_cmpint (bad_dtype.status, ==, 2);
   g_assert_nonnull (strstr (bad_dtype.err, "--dtype"));
 
   g_auto (Result) half_files;
-  run_cli (&half_files, "gemm", "--a", "x.mtx", NULL);
+  cli_test_run (&half_files, "gemm", "--a", "x.mtx", NULL);
   g_assert_cmpint (half_files.status, ==, 2);
   g_assert_nonnull (strstr (half_files.err, "--b"));
 
   g_auto (Result) no_problem;
-  run_cli (&no_problem, "gemm", "--kernel", "cpu-naive", NULL);
+  cli_test_run (&no_problem, "gemm", "--kernel", "cpu-naive", NULL);
   g_assert_cmpint (no_problem.status, ==, 2);
 
   g_auto (Result) bad_suite;
-  run_cli (&bad_suite, "bench", "--suite", "everything", NULL);
+  cli_test_run (&bad_suite, "bench", "--suite", "everything", NULL);
   g_assert_cmpint (bad_suite.status, ==, 2);
   g_assert_nonnull (strstr (bad_suite.err, "--suite"));
 
   g_auto (Result) help;
-  run_cli (&help, "gemm", "--help", NULL);
+  cli_test_run (&help, "gemm", "--help", NULL);
   g_assert_cmpint (help.status, ==, 0);
   g_assert_nonnull (strstr (help.out, "--record"));
 }
@@ -111,7 +73,7 @@ static void
 test_gemm_table (void)
 {
   g_auto (Result) r;
-  run_cli (&r, "gemm", "--kernel", "cpu-blocked", "--size", "100x50x100", "--repeats", "3",
+  cli_test_run (&r, "gemm", "--kernel", "cpu-blocked", "--size", "100x50x100", "--repeats", "3",
            NULL);
   if (r.status != 0)
     g_error ("exit %d\n%s\n%s", r.status, r.out, r.err);
@@ -157,7 +119,7 @@ test_gemm_record_and_files (void)
 
   g_autofree char *rec = g_build_filename (dir, "run.json", NULL);
   g_auto (Result) r;
-  run_cli (&r, "gemm", "--kernel", "cpu-naive,cpu-openblas", "--a", a_path, "--b", b_path,
+  cli_test_run (&r, "gemm", "--kernel", "cpu-naive,cpu-openblas", "--a", a_path, "--b", b_path,
            "--dtype", "float64", "--repeats", "2", "--record", rec, "--save-matrices", NULL);
   if (r.status != 0)
     g_error ("exit %d\n%s\n%s", r.status, r.out, r.err);
@@ -201,7 +163,7 @@ test_gpu_kernel_without_gpu (void)
       return;
     }
   g_auto (Result) r;
-  run_cli (&r, "gemm", "--kernel", "cpu-blocked,gemm-04-smem32", "--size", "30", "--repeats",
+  cli_test_run (&r, "gemm", "--kernel", "cpu-blocked,gemm-04-smem32", "--size", "30", "--repeats",
            "1", NULL);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.out, "ERROR"));
@@ -209,7 +171,7 @@ test_gpu_kernel_without_gpu (void)
 
   /* the GPU suite says what to do instead */
   g_auto (Result) bench;
-  run_cli (&bench, "bench", "--suite", "gemm", "-o", "/nonexistent-never-created", NULL);
+  cli_test_run (&bench, "bench", "--suite", "gemm", "-o", "/nonexistent-never-created", NULL);
   g_assert_cmpint (bench.status, ==, 1);
   g_assert_nonnull (strstr (bench.err, "--suite cpu"));
   g_assert_false (g_file_test ("/nonexistent-never-created", G_FILE_TEST_EXISTS));
@@ -222,7 +184,7 @@ test_bench_cpu (void)
   g_autofree char *dir = g_dir_make_tmp ("tl-bench-XXXXXX", &error);
   g_assert_no_error (error);
   g_auto (Result) r;
-  run_cli (&r, "bench", "--suite", "cpu", "--sizes", "40,30x20x10", "--repeats", "2", "-o", dir,
+  cli_test_run (&r, "bench", "--suite", "cpu", "--sizes", "40,30x20x10", "--repeats", "2", "-o", dir,
            NULL);
   if (r.status != 0)
     g_error ("exit %d\n%s\n%s", r.status, r.out, r.err);
@@ -283,7 +245,7 @@ test_info_malformed (void)
                                       "%%MatrixMarket matrix array real general\n"
                                       "2 2\n1.0\n2.0\nthree\n4.0\n", -1, &error));
   g_auto (Result) r;
-  run_cli (&r, "info", path, NULL);
+  cli_test_run (&r, "info", path, NULL);
   g_assert_cmpint (r.status, ==, 1);
   g_assert_nonnull (strstr (r.err, "bad.mtx:5")); /* the line of "three" */
   g_assert_nonnull (strstr (r.err, "bad.mtx"));
@@ -298,17 +260,8 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  const char *env = g_getenv ("TL_CLI");
-  if (env)
-    cli_path = g_strdup (env);
-  else
-    cli_path = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
-                                 "..", "src", "cli", "tilelab-cli", NULL);
-  if (!g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE))
-    {
-      g_printerr ("tilelab-cli not found at %s (set TL_CLI)\n", cli_path);
-      return 1;
-    }
+  if (!cli_test_find ())
+    return 1;
   g_test_add_func ("/cli/usage-errors", test_usage_errors);
   g_test_add_func ("/cli/gemm-table", test_gemm_table);
   g_test_add_func ("/cli/gemm-record-files", test_gemm_record_and_files);

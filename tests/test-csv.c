@@ -4,46 +4,27 @@
 #include <locale.h>
 
 static void
+round_trip_case (const TlMatrix *m, const char *path, gpointer data)
+{
+  /* CSV has no dtype: int32 comes back as int32, floats as float64 that
+   * convert back exactly */
+  io_test_round_trip (m, path, TL_FORMAT_AUTO, m->dtype == TL_DTYPE_INT32);
+}
+
+static void
 test_round_trip (void)
 {
   g_autofree char *dir = io_test_tmpdir ();
   static const char *const names[] = { "m.csv", "m.tsv" };
   for (gsize n = 0; n < G_N_ELEMENTS (names); n++)
-    for (int d = 0; d < TL_DTYPE_COUNT; d++)
-      for (gsize s = 0; s < G_N_ELEMENTS (io_test_shapes); s++)
-        for (int nonfinite = 0; nonfinite < 2; nonfinite++)
-          {
-            g_autoptr (TlMatrix) m = io_test_random (d, io_test_shapes[s].rows, io_test_shapes[s].cols);
-            if (nonfinite)
-              io_test_add_nonfinite (m);
-            g_autofree char *path = g_build_filename (dir, names[n], NULL);
-            /* CSV has no dtype: int32 comes back as int32, floats as
-             * float64 that convert back exactly */
-            io_test_round_trip (m, path, TL_FORMAT_AUTO, d == TL_DTYPE_INT32);
-          }
+    io_test_for_each_case (dir, names[n], round_trip_case, NULL);
   io_test_rmdir (dir);
 }
 
 static TlMatrix *
 load_text (const char *dir, const char *name, const char *text)
 {
-  g_autoptr (GError) error = NULL;
-  g_autofree char *p = io_test_write_text (dir, name, text);
-  TlMatrix *m = tl_matrix_load (p, TL_FORMAT_CSV, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (m);
-  return m;
-}
-
-static void
-assert_values (const TlMatrix *m, gsize rows, gsize cols, const double *want)
-{
-  g_assert_cmpuint (m->rows, ==, rows);
-  g_assert_cmpuint (m->cols, ==, cols);
-  for (gsize i = 0; i < rows; i++)
-    for (gsize j = 0; j < cols; j++)
-      if (tl_matrix_get (m, i, j) != want[i * cols + j])
-        g_error ("(%zu, %zu) is %g, expected %g", i, j, tl_matrix_get (m, i, j), want[i * cols + j]);
+  return io_test_load_text (dir, name, text, TL_FORMAT_CSV);
 }
 
 static void
@@ -53,27 +34,27 @@ test_dialects (void)
 
   g_autoptr (TlMatrix) a = load_text (dir, "a.csv", "1,2,3\n4,5,6\n");
   g_assert_cmpint (a->dtype, ==, TL_DTYPE_INT32);
-  assert_values (a, 2, 3, (double[]) { 1, 2, 3, 4, 5, 6 });
+  io_test_assert_values (a, 2, 3, (double[]) { 1, 2, 3, 4, 5, 6 });
 
   /* German / Italian spreadsheet export: ';' and decimal comma */
   g_autoptr (TlMatrix) b = load_text (dir, "b.csv", "1,5;2,25\n-3;4,0e1\n");
   g_assert_cmpint (b->dtype, ==, TL_DTYPE_FLOAT64);
-  assert_values (b, 2, 2, (double[]) { 1.5, 2.25, -3, 40 });
+  io_test_assert_values (b, 2, 2, (double[]) { 1.5, 2.25, -3, 40 });
 
   /* a header row, quoted fields, spaces around fields, CRLF, BOM */
   g_autoptr (TlMatrix) c = load_text (dir, "c.csv",
     "\xef\xbb\xbf\"x\",\"y, the second\",z\r\n 1.5 , \"2\" ,3\r\n4,5,6\r\n");
   g_assert_cmpint (c->dtype, ==, TL_DTYPE_FLOAT64);
-  assert_values (c, 2, 3, (double[]) { 1.5, 2, 3, 4, 5, 6 });
+  io_test_assert_values (c, 2, 3, (double[]) { 1.5, 2, 3, 4, 5, 6 });
 
   /* TSV, with a decimal comma as well */
   g_autoptr (TlMatrix) d = load_text (dir, "d.tsv", "a\tb\n0,5\t1\n2\t3.5\n");
-  assert_values (d, 2, 2, (double[]) { 0.5, 1, 2, 3.5 });
+  io_test_assert_values (d, 2, 2, (double[]) { 0.5, 1, 2, 3.5 });
 
   /* whitespace, as numpy.savetxt writes, with '#' comments and blank lines */
   g_autoptr (TlMatrix) e = load_text (dir, "e.txt",
     "# x y\n  1.000000000000000000e+00   -2.5e-01\n\n3 4\n");
-  assert_values (e, 2, 2, (double[]) { 1, -0.25, 3, 4 });
+  io_test_assert_values (e, 2, 2, (double[]) { 1, -0.25, 3, 4 });
 
   /* NaN and Inf are values */
   g_autoptr (TlMatrix) f = load_text (dir, "f.csv", "nan,inf,-inf,NaN,-Infinity\n");
@@ -87,7 +68,7 @@ test_dialects (void)
 
   /* a quote inside a quoted header */
   g_autoptr (TlMatrix) h = load_text (dir, "h.csv", "\"say \"\"hi\"\"\",b\n1,2\n");
-  assert_values (h, 1, 2, (double[]) { 1, 2 });
+  io_test_assert_values (h, 1, 2, (double[]) { 1, 2 });
   io_test_rmdir (dir);
 }
 
@@ -108,7 +89,7 @@ test_locale (void)
     }
   g_autofree char *dir = io_test_tmpdir ();
   g_autoptr (TlMatrix) a = load_text (dir, "a.csv", "1.5,2.25\n");
-  assert_values (a, 1, 2, (double[]) { 1.5, 2.25 });
+  io_test_assert_values (a, 1, 2, (double[]) { 1.5, 2.25 });
   g_autofree char *path = g_build_filename (dir, "b.csv", NULL);
   g_assert_true (tl_matrix_save (a, path, TL_FORMAT_AUTO, NULL));
   g_autofree char *text = NULL;
@@ -122,7 +103,7 @@ static void
 test_errors (void)
 {
   g_autofree char *dir = io_test_tmpdir ();
-  static const struct { const char *name, *text; int code; const char *where; } cases[] = {
+  static const IoTestErrorCase cases[] = {
     { "empty.csv", "", TL_ERROR_PARSE, ":1:" },
     { "blank.csv", "\n  \n# comment\n", TL_ERROR_PARSE, ":4:" },
     { "header.csv", "a,b,c\n", TL_ERROR_PARSE, ":2:" },
@@ -134,16 +115,9 @@ test_errors (void)
     { "afterquote.csv", "1,2\n\"3\"x,4\n", TL_ERROR_PARSE, ":2:4:" },
     { "thousands.csv", "1;2\n1.234,5;2\n", TL_ERROR_PARSE, ":2:1:" },
     { "range.csv", "1,2\n3,1e999\n", TL_ERROR_PARSE, ":2:3:" },
-    { "nul.csv", "1,2\n3\0,4\n", TL_ERROR_PARSE, NULL },
+    { "nul.csv", "1,2\n3\0,4\n", TL_ERROR_PARSE, NULL, 9 },
   };
-  for (gsize k = 0; k < G_N_ELEMENTS (cases); k++)
-    {
-      gsize len = strlen (cases[k].text);
-      if (g_str_equal (cases[k].name, "nul.csv"))
-        len = 9;
-      g_autofree char *p = io_test_write (dir, cases[k].name, cases[k].text, len);
-      io_test_expect_error (p, TL_FORMAT_AUTO, cases[k].code, cases[k].where);
-    }
+  io_test_expect_errors (dir, cases, G_N_ELEMENTS (cases), TL_FORMAT_AUTO);
   /* the ragged message says what was expected */
   g_autoptr (GError) error = NULL;
   g_autofree char *p = g_build_filename (dir, "ragged.csv", NULL);

@@ -2,41 +2,23 @@
 #include "io-test-util.h"
 
 static void
+round_trip_case (const TlMatrix *m, const char *path, gpointer data)
+{
+  io_test_round_trip (m, path, TL_FORMAT_AUTO, TRUE);
+}
+
+static void
 test_round_trip (void)
 {
   g_autofree char *dir = io_test_tmpdir ();
-  for (int d = 0; d < TL_DTYPE_COUNT; d++)
-    for (gsize s = 0; s < G_N_ELEMENTS (io_test_shapes); s++)
-      for (int nonfinite = 0; nonfinite < 2; nonfinite++)
-        {
-          g_autoptr (TlMatrix) m = io_test_random (d, io_test_shapes[s].rows, io_test_shapes[s].cols);
-          if (nonfinite)
-            io_test_add_nonfinite (m);
-          g_autofree char *path = g_build_filename (dir, "m.mtx", NULL);
-          io_test_round_trip (m, path, TL_FORMAT_AUTO, TRUE);
-        }
+  io_test_for_each_case (dir, "m.mtx", round_trip_case, NULL);
   io_test_rmdir (dir);
 }
 
 static TlMatrix *
 load_text (const char *dir, const char *name, const char *text)
 {
-  g_autoptr (GError) error = NULL;
-  g_autofree char *p = io_test_write_text (dir, name, text);
-  TlMatrix *m = tl_matrix_load (p, TL_FORMAT_AUTO, &error);
-  g_assert_no_error (error);
-  return m;
-}
-
-static void
-assert_values (const TlMatrix *m, gsize rows, gsize cols, const double *want)
-{
-  g_assert_cmpuint (m->rows, ==, rows);
-  g_assert_cmpuint (m->cols, ==, cols);
-  for (gsize i = 0; i < rows; i++)
-    for (gsize j = 0; j < cols; j++)
-      if (tl_matrix_get (m, i, j) != want[i * cols + j])
-        g_error ("(%zu, %zu) is %g, expected %g", i, j, tl_matrix_get (m, i, j), want[i * cols + j]);
+  return io_test_load_text (dir, name, text, TL_FORMAT_AUTO);
 }
 
 static void
@@ -51,38 +33,38 @@ test_variants (void)
   g_assert_cmpint (a->dtype, ==, TL_DTYPE_FLOAT64);
   g_assert_true (isnan (tl_matrix_get (a, 0, 1)));
   tl_matrix_set (a, 0, 1, 9);
-  assert_values (a, 2, 3, (double[]) { 1.5, 9, 0, 0, 0, -20 });
+  io_test_assert_values (a, 2, 3, (double[]) { 1.5, 9, 0, 0, 0, -20 });
 
   /* coordinate integer symmetric: mirrored */
   g_autoptr (TlMatrix) b = load_text (dir, "b.mtx",
     "%%MatrixMarket matrix coordinate integer symmetric\n3 3 4\n1 1 5\n2 1 -7\n3 2 4\n3 3 1\n");
   g_assert_cmpint (b->dtype, ==, TL_DTYPE_INT32);
-  assert_values (b, 3, 3, (double[]) { 5, -7, 0, -7, 0, 4, 0, 4, 1 });
+  io_test_assert_values (b, 3, 3, (double[]) { 5, -7, 0, -7, 0, 4, 0, 4, 1 });
 
   /* skew-symmetric: mirrored with the sign flipped */
   g_autoptr (TlMatrix) c = load_text (dir, "c.mtx",
     "%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 2.5\n3 1 -1\n");
-  assert_values (c, 3, 3, (double[]) { 0, -2.5, 1, 2.5, 0, 0, -1, 0, 0 });
+  io_test_assert_values (c, 3, 3, (double[]) { 0, -2.5, 1, 2.5, 0, 0, -1, 0, 0 });
 
   /* pattern: ones where the entries are */
   g_autoptr (TlMatrix) d = load_text (dir, "d.mtx",
     "%%MatrixMarket matrix coordinate pattern general\n2 2 2\n1 2\n2 1\n");
-  assert_values (d, 2, 2, (double[]) { 0, 1, 1, 0 });
+  io_test_assert_values (d, 2, 2, (double[]) { 0, 1, 1, 0 });
 
   /* array general: column by column */
   g_autoptr (TlMatrix) e = load_text (dir, "e.mtx",
     "%%MatrixMarket matrix array real general\n2 3\n1\n2\n3\n4\n5\n6\n");
-  assert_values (e, 2, 3, (double[]) { 1, 3, 5, 2, 4, 6 });
+  io_test_assert_values (e, 2, 3, (double[]) { 1, 3, 5, 2, 4, 6 });
 
   /* array symmetric: the lower triangle, column by column */
   g_autoptr (TlMatrix) f = load_text (dir, "f.mtx",
     "%%MatrixMarket matrix array integer symmetric\n3 3\n1\n2\n3\n4\n5\n6\n");
-  assert_values (f, 3, 3, (double[]) { 1, 2, 3, 2, 4, 5, 3, 5, 6 });
+  io_test_assert_values (f, 3, 3, (double[]) { 1, 2, 3, 2, 4, 5, 3, 5, 6 });
 
   /* array skew-symmetric: the strict lower triangle */
   g_autoptr (TlMatrix) g = load_text (dir, "g.mtx",
     "%%MatrixMarket matrix array real skew-symmetric\n3 3\n1\n2\n3\n");
-  assert_values (g, 3, 3, (double[]) { 0, -1, -2, 1, 0, -3, 2, 3, 0 });
+  io_test_assert_values (g, 3, 3, (double[]) { 0, -1, -2, 1, 0, -3, 2, 3, 0 });
 
   /* CRLF and a BOM are fine */
   g_autoptr (TlMatrix) h = load_text (dir, "h.mtx",
@@ -107,7 +89,7 @@ static void
 test_errors (void)
 {
   g_autofree char *dir = io_test_tmpdir ();
-  static const struct { const char *name, *text; int code; const char *where; } cases[] = {
+  static const IoTestErrorCase cases[] = {
     { "empty.mtx", "", TL_ERROR_PARSE, ":1:" },
     { "nobanner.mtx", "2 2 1\n1 1 1\n", TL_ERROR_PARSE, ":1:1:" },
     { "typo.mtx", "%%MatrixMarket matrix coordinat real general\n1 1 1\n1 1 1\n", TL_ERROR_PARSE, ":1:23:" },
@@ -139,11 +121,7 @@ test_errors (void)
     { "patternvalue.mtx", "%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 1 1\n", TL_ERROR_PARSE, ":3:5:" },
     { "skewmin.mtx", "%%MatrixMarket matrix coordinate integer skew-symmetric\n2 2 1\n2 1 -2147483648\n", TL_ERROR_PARSE, ":3:" },
   };
-  for (gsize k = 0; k < G_N_ELEMENTS (cases); k++)
-    {
-      g_autofree char *p = io_test_write_text (dir, cases[k].name, cases[k].text);
-      io_test_expect_error (p, TL_FORMAT_AUTO, cases[k].code, cases[k].where);
-    }
+  io_test_expect_errors (dir, cases, G_N_ELEMENTS (cases), TL_FORMAT_AUTO);
 
   /* a duplicate names both lines */
   g_autoptr (GError) error = NULL;

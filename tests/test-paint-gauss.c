@@ -13,11 +13,7 @@ static const double scales[] = { 1.0, 2.0 };
 static TlMatrix *
 random_matrix (gsize rows, gsize cols)
 {
-  TlMatrix *m = tl_matrix_new (TL_DTYPE_FLOAT64, rows, cols, NULL);
-  for (gsize i = 0; i < rows; i++)
-    for (gsize j = 0; j < cols; j++)
-      tl_matrix_set (m, i, j, tl_test_random (-1.0, 1.0));
-  return m;
+  return tl_test_random_matrix (TL_DTYPE_FLOAT64, rows, cols, -1.0, 1.0);
 }
 
 /* the same record with only the input snapshot kept */

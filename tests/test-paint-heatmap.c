@@ -8,11 +8,7 @@ static const double scales[] = { 1.0, 2.0 };
 static TlMatrix *
 known_matrix (gsize rows, gsize cols)
 {
-  TlMatrix *m = tl_matrix_new (TL_DTYPE_FLOAT32, rows, cols, NULL);
-  for (gsize i = 0; i < rows; i++)
-    for (gsize j = 0; j < cols; j++)
-      tl_matrix_set (m, i, j, tl_test_random (-4.0, 4.0));
-  return m;
+  return tl_test_random_matrix (TL_DTYPE_FLOAT32, rows, cols, -4.0, 4.0);
 }
 
 static cairo_surface_t *

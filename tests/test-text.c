@@ -2,20 +2,17 @@
 #include "io-test-util.h"
 
 static void
+round_trip_case (const TlMatrix *m, const char *path, gpointer data)
+{
+  io_test_round_trip (m, path, TL_FORMAT_TEXT, TRUE);
+  io_test_round_trip (m, path, TL_FORMAT_AUTO, TRUE);
+}
+
+static void
 test_round_trip (void)
 {
   g_autofree char *dir = io_test_tmpdir ();
-  for (int d = 0; d < TL_DTYPE_COUNT; d++)
-    for (gsize s = 0; s < G_N_ELEMENTS (io_test_shapes); s++)
-      for (int nonfinite = 0; nonfinite < 2; nonfinite++)
-        {
-          g_autoptr (TlMatrix) m = io_test_random (d, io_test_shapes[s].rows, io_test_shapes[s].cols);
-          if (nonfinite)
-            io_test_add_nonfinite (m);
-          g_autofree char *path = g_build_filename (dir, "m.txt", NULL);
-          io_test_round_trip (m, path, TL_FORMAT_TEXT, TRUE);
-          io_test_round_trip (m, path, TL_FORMAT_AUTO, TRUE);
-        }
+  io_test_for_each_case (dir, "m.txt", round_trip_case, NULL);
   io_test_rmdir (dir);
 }
 
@@ -74,7 +71,7 @@ static void
 test_errors (void)
 {
   g_autofree char *dir = io_test_tmpdir ();
-  static const struct { const char *name, *text; int code; const char *where; } cases[] = {
+  static const IoTestErrorCase cases[] = {
     { "empty.txt",    "",                                  TL_ERROR_PARSE, ":1:" },
     { "comments.txt", "# nothing\n\n",                     TL_ERROR_PARSE, ":3:" },
     { "short.txt",    "2 2 int32\n1 2\n3\n",               TL_ERROR_PARSE, ":4:" },
@@ -91,11 +88,7 @@ test_errors (void)
     { "hex.txt",      "1 1 float64\n0x10\n",               TL_ERROR_PARSE, ":2:1:" },
     { "extra.txt",    "1 1 float64 x\n1\n",                TL_ERROR_PARSE, ":1:13:" },
   };
-  for (gsize k = 0; k < G_N_ELEMENTS (cases); k++)
-    {
-      g_autofree char *p = io_test_write_text (dir, cases[k].name, cases[k].text);
-      io_test_expect_error (p, TL_FORMAT_TEXT, cases[k].code, cases[k].where);
-    }
+  io_test_expect_errors (dir, cases, G_N_ELEMENTS (cases), TL_FORMAT_TEXT);
   io_test_rmdir (dir);
 }
 

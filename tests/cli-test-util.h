@@ -1,0 +1,87 @@
+/* cli-test-util.h — shared by the tests that run tilelab-cli as a user
+ * does: finding the program and running it with its output captured.
+ *
+ * The program is $TL_CLI, or src/cli/tilelab-cli beside this test's build
+ * folder (G_TEST_BUILDDIR). */
+#pragma once
+
+#include <glib.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static char *cli_path;
+
+/* Sets cli_path; FALSE (with a message) when there is no program there. */
+static inline gboolean
+cli_test_find (void)
+{
+  const char *env = g_getenv ("TL_CLI");
+  if (env)
+    cli_path = g_strdup (env);
+  else
+    cli_path = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
+                                 "..", "src", "cli", "tilelab-cli", NULL);
+  if (!g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_printerr ("tilelab-cli not found at %s (set TL_CLI)\n", cli_path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Runs tilelab-cli with args (NULL-terminated) in the environment envp
+ * (NULL: ours); returns its exit code. Output is always captured, so the
+ * child's stdout never lands in our TAP stream; out and err may be NULL. */
+static inline int
+cli_test_spawn (const char *const *args, char **envp, char **out, char **err)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, cli_path);
+  for (int k = 0; args[k]; k++)
+    g_ptr_array_add (argv, (char *) args[k]);
+  g_ptr_array_add (argv, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out_text = NULL, *err_text = NULL;
+  int wait_status = 0;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out_text, &err_text, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  if (out)
+    *out = g_steal_pointer (&out_text);
+  if (err)
+    *err = g_steal_pointer (&err_text);
+  return WEXITSTATUS (wait_status);
+}
+
+/* One run: exit code and both outputs. */
+typedef struct
+{
+  int status;
+  char *out, *err;
+} Result;
+
+static inline void
+result_clear (Result *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Result, result_clear)
+
+/* cli_test_run (&r, "gemm", "--size", "8", NULL) */
+static inline void
+cli_test_run (Result *r, const char *first, ...)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  va_list ap;
+  va_start (ap, first);
+  for (const char *a = first; a; a = va_arg (ap, const char *))
+    g_ptr_array_add (args, (char *) a);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  memset (r, 0, sizeof *r);
+  r->status = cli_test_spawn ((const char *const *) args->pdata, NULL, &r->out, &r->err);
+}
