@@ -121,15 +121,6 @@ tl_blocks_model_value (const TlBlocksModel *model, guint tile_x, guint tile_y)
   return r;
 }
 
-static int
-digits (guint n)
-{
-  int d = 1;
-  while (n >= 10)
-    n /= 10, d++;
-  return d;
-}
-
 static void
 layout_with_values (const TlBlocksModel *model, const TlPaintStyle *style, double width,
                     double height, const double *v, guint gx, guint gy, TlBlocksLayout *out)
@@ -146,16 +137,11 @@ layout_with_values (const TlBlocksModel *model, const TlPaintStyle *style, doubl
   top += font * 1.4;                      /* facts line */
   top += font * 1.3;                      /* "tile column" */
   top += font * 1.2 + TL_PX (style, 5);   /* tick labels and ticks */
-  left = font * 1.5 + font * (0.62 * digits (gy) + 0.5) + TL_PX (style, 5);
+  left = font * 1.5 + font * (0.62 * tl_paint_digits (gy) + 0.5) + TL_PX (style, 5);
   right = font * 0.6;
   bottom = font * 0.6;
 
-  out->cb_w = 0;
-  if (model->show_colorbar)
-    {
-      out->cb_w = tl_paint_colorbar_preferred_width (style);
-      right += out->cb_w + font * 0.6;
-    }
+  out->cb_w = tl_paint_colorbar_reserve (style, model->show_colorbar, &right);
 
   double avail_w = MAX (width - left - right, 1.0);
   double avail_h = MAX (height - top - bottom, 1.0);
@@ -173,15 +159,8 @@ layout_with_values (const TlBlocksModel *model, const TlPaintStyle *style, doubl
   out->plot_h = out->cell_h * gy;
   out->plot_x = left + (avail_w - out->plot_w) / 2;
   out->plot_y = top;
-
-  if (out->cb_w > 0)
-    {
-      out->cb_x = out->plot_x + out->plot_w + font * 0.8;
-      out->cb_y = out->plot_y;
-      out->cb_h = out->plot_h;
-    }
-  else
-    out->cb_x = out->cb_y = out->cb_h = 0;
+  tl_paint_colorbar_place (style, out->cb_w, out->plot_x, out->plot_y, out->plot_w, out->plot_h,
+                           &out->cb_x, &out->cb_y, &out->cb_h);
 }
 
 void

@@ -72,6 +72,30 @@ tl_paint_colorbar_preferred_width (const TlPaintStyle *style)
          + TL_PX (style, style->font_size) * 1.6;
 }
 
+double
+tl_paint_colorbar_reserve (const TlPaintStyle *style, gboolean show, double *right)
+{
+  if (!show)
+    return 0;
+  double cb_w = tl_paint_colorbar_preferred_width (style);
+  *right += cb_w + TL_PX (style, style->font_size) * 0.6;
+  return cb_w;
+}
+
+void
+tl_paint_colorbar_place (const TlPaintStyle *style, double cb_w, double plot_x, double plot_y,
+                         double plot_w, double plot_h, double *cb_x, double *cb_y, double *cb_h)
+{
+  if (cb_w > 0)
+    {
+      *cb_x = plot_x + plot_w + TL_PX (style, style->font_size) * 0.8;
+      *cb_y = plot_y;
+      *cb_h = plot_h;
+    }
+  else
+    *cb_x = *cb_y = *cb_h = 0;
+}
+
 void
 tl_paint_colorbar_layout (const TlColorbarModel *model, const TlPaintStyle *style,
                           double width, double height, TlColorbarLayout *out)

@@ -29,6 +29,14 @@ double tl_colorbar_layout_y     (const TlColorbarLayout *layout, const TlColorSc
                                  double value);
 /* Width the colorbar wants for its tick labels and title, in device pixels. */
 double tl_paint_colorbar_preferred_width (const TlPaintStyle *style);
+/* For a painter that puts a colorbar right of its plot: the bar's width
+ * (0 when !show), with that and its gap added to *right. */
+double tl_paint_colorbar_reserve (const TlPaintStyle *style, gboolean show, double *right);
+/* Where that bar goes once the plot is placed: beside it, as tall as it;
+ * all 0 when cb_w is 0. */
+void   tl_paint_colorbar_place   (const TlPaintStyle *style, double cb_w, double plot_x,
+                                  double plot_y, double plot_w, double plot_h,
+                                  double *cb_x, double *cb_y, double *cb_h);
 
 void   tl_paint_colorbar        (cairo_t *cr, const TlColorbarModel *model,
                                  const TlPaintStyle *style, double width, double height);

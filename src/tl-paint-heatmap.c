@@ -44,14 +44,7 @@ view_window (const TlHeatmapModel *model, double *r0, double *c0, double *nr, do
 static int
 index_digits (const TlHeatmapModel *model)
 {
-  gsize n = model->grid ? MAX (model->grid->src_rows, 1) : 1;
-  int d = 1;
-  while (n >= 10)
-    {
-      n /= 10;
-      d++;
-    }
-  return d;
+  return tl_paint_digits (model->grid ? MAX (model->grid->src_rows, 1) : 1);
 }
 
 void
@@ -76,12 +69,7 @@ tl_paint_heatmap_layout (const TlHeatmapModel *model, const TlPaintStyle *style,
       right = font * 0.6;
     }
 
-  out->cb_w = 0;
-  if (model->show_colorbar && model->grid != NULL)
-    {
-      out->cb_w = tl_paint_colorbar_preferred_width (style);
-      right += out->cb_w + font * 0.6;
-    }
+  out->cb_w = tl_paint_colorbar_reserve (style, model->show_colorbar && model->grid != NULL, &right);
 
   double avail_w = MAX (width - left - right, 1.0);
   double avail_h = MAX (height - top - bottom, 1.0);
@@ -93,15 +81,8 @@ tl_paint_heatmap_layout (const TlHeatmapModel *model, const TlPaintStyle *style,
   out->plot_h = ppe * out->view_rows;
   out->plot_x = left + (avail_w - out->plot_w) / 2;
   out->plot_y = top;
-
-  if (out->cb_w > 0)
-    {
-      out->cb_x = out->plot_x + out->plot_w + font * 0.8;
-      out->cb_y = out->plot_y;
-      out->cb_h = out->plot_h;
-    }
-  else
-    out->cb_x = out->cb_y = out->cb_h = 0;
+  tl_paint_colorbar_place (style, out->cb_w, out->plot_x, out->plot_y, out->plot_w, out->plot_h,
+                           &out->cb_x, &out->cb_y, &out->cb_h);
 }
 
 gboolean

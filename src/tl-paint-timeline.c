@@ -38,15 +38,6 @@ tl_timeline_model_init (TlTimelineModel *model)
   model->show_waves = TRUE;
 }
 
-static int
-digits (guint n)
-{
-  int d = 1;
-  while (n >= 10)
-    n /= 10, d++;
-  return d;
-}
-
 static guint
 n_tracks (const TlTimelineModel *model)
 {
@@ -118,7 +109,7 @@ tl_paint_timeline_layout (const TlTimelineModel *model, const TlPaintStyle *styl
   if (model->title)
     top += TL_PX (style, style->title_font_size) * 1.4;
 
-  double left = font * 1.6 + font * 0.62 * digits (max_units) + tick + TL_PX (style, 4);
+  double left = font * 1.6 + font * 0.62 * tl_paint_digits (max_units) + tick + TL_PX (style, 4);
   double right = font * 1.0;
   /* the colorbar, or in wave mode the wave legend */
   out->cb_w = tl_paint_colorbar_preferred_width (style);

@@ -56,6 +56,15 @@ tl_paint_text (cairo_t *cr, double x, double y, double halign, double valign,
   return te.x_advance;
 }
 
+int
+tl_paint_digits (guint64 n)
+{
+  int d = 1;
+  while (n >= 10)
+    n /= 10, d++;
+  return d;
+}
+
 guint
 tl_paint_nice_ticks (double lo, double hi, guint target, double *out, guint max_out)
 {

@@ -17,6 +17,8 @@ double tl_paint_text      (cairo_t *cr, double x, double y, double halign, doubl
                            const char *text);
 double tl_paint_text_width (cairo_t *cr, const char *text);
 
+/* How many decimal digits n has (1 for 0). */
+int   tl_paint_digits     (guint64 n);
 /* "Nice" values (1, 2, 5 × 10^k) covering [lo, hi], at most max_out. */
 guint tl_paint_nice_ticks (double lo, double hi, guint target, double *out, guint max_out);
 /* Compact, locale-independent: 3 significant digits, exponent when needed. */
