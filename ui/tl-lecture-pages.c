@@ -304,11 +304,40 @@ tl_blocks_page_show_kernels (TlBlocksPage *self, const char *kernel_id, const ch
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->other_combo), beside_id ? beside_id : "");
 }
 
+/* Presentation mode hides a page's toolbars: only `content` stays.  The
+ * toolbars hidden are remembered, so leaving shows exactly those again. */
+static void
+page_show_only (GtkWidget *page, GtkWidget *content, gboolean on)
+{
+  static const char key[] = "tl-hidden-for-presentation";
+  if (on)
+    {
+      GList *hidden = NULL;
+      g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (page));
+      if (g_object_get_data (G_OBJECT (page), key) != NULL)
+        return;
+      for (GList *l = children; l; l = l->next)
+        if (l->data != content && gtk_widget_get_visible (l->data))
+          {
+            gtk_widget_hide (l->data);
+            hidden = g_list_prepend (hidden, l->data);
+          }
+      g_object_set_data_full (G_OBJECT (page), key, hidden, (GDestroyNotify) g_list_free);
+    }
+  else
+    {
+      for (GList *l = g_object_get_data (G_OBJECT (page), key); l; l = l->next)
+        gtk_widget_show (l->data);
+      g_object_set_data (G_OBJECT (page), key, NULL);
+    }
+}
+
 void
 tl_blocks_page_set_presentation (TlBlocksPage *self, gboolean on, gboolean high_contrast)
 {
   tl_render_area_set_presentation (TL_RENDER_AREA (self->grid), on, high_contrast);
   tl_render_area_set_presentation (TL_RENDER_AREA (self->timeline), on, high_contrast);
+  page_show_only (GTK_WIDGET (self), gtk_widget_get_parent (self->grid), on);
 }
 
 gboolean
@@ -691,6 +720,7 @@ void
 tl_gauss_page_set_presentation (TlGaussPage *self, gboolean on, gboolean high_contrast)
 {
   tl_render_area_set_presentation (TL_RENDER_AREA (self->area), on, high_contrast);
+  page_show_only (GTK_WIDGET (self), self->area, on);
 }
 
 GtkWidget *

@@ -487,7 +487,9 @@ record_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   if (r->lu)
     {
       tl_gauss_page_take_record (self->gauss_page, g_steal_pointer (&r->lu));
-      if (r->record == NULL)
+      /* a Gauss record, alone or as an LU run record, opens on its player */
+      if (r->record == NULL || r->record->job == NULL
+          || g_strcmp0 (r->record->job->kind, "lu") == 0)
         tl_window_show_view (self, "gauss");
     }
   if (r->record && r->record->runs->len > 0)
@@ -2155,6 +2157,11 @@ key_press_cb (GtkWidget *widget, GdkEventKey *event, TlWindow *self)
   GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
   if (focus && GTK_IS_EDITABLE (focus))
     return FALSE;
+  if (self->presentation && event->keyval == GDK_KEY_Escape)
+    {
+      tl_window_set_presentation (self, FALSE);
+      return TRUE;
+    }
   if (g_strcmp0 (page, "gauss") == 0)
     return tl_gauss_page_key (self->gauss_page, event->keyval, event->state);
 
@@ -2394,7 +2401,11 @@ tl_window_set_presentation (TlWindow *self, gboolean on)
   gboolean hc = self->high_contrast;
 
   self->presentation = on;
-  /* the view fills the screen: no sidebar, no banners */
+  /* the view fills the screen: no header bar, sidebar, banners or toolbars
+   * (F5, F11 or Escape leave; the keys keep working) */
+  GtkWidget *titlebar = gtk_window_get_titlebar (GTK_WINDOW (self));
+  if (titlebar)
+    gtk_widget_set_visible (titlebar, !on);
   gtk_widget_set_visible (self->sidebar, !on);
   gtk_widget_set_visible (self->gpu_bar, !on);
   TlHeatmapView *views[] = { self->hm_a, self->hm_b, self->hm_c, self->hm_ref, self->hm_err };
