@@ -72,6 +72,11 @@ TlIoNumber tl_io_parse_number  (const char *tok, gsize len, gboolean decimal_com
  * FALSE for anything else; *out_negative tells "-5" apart from "abc". */
 gboolean  tl_io_parse_size     (const char *tok, gsize len, guint64 *out,
                                 gboolean *out_negative);
+/* Reads n sizes off a line from *cursor (what[k], marked for translation, names
+ * size k in messages).  Returns how many were there before the line ended
+ * (n when all were), or -1 with error set for one that is not a size. */
+int       tl_io_line_sizes     (const char *path, const TlIoLine *line, gsize *cursor, int n,
+                                const char *const *what, guint64 *sizes, GError **error);
 /* A whole token as an int64 ([+-]digits). */
 gboolean  tl_io_parse_int64    (const char *tok, gsize len, gint64 *out);
 

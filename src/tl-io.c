@@ -322,6 +322,31 @@ tl_io_parse_size (const char *tok, gsize len, guint64 *out, gboolean *out_negati
   return TRUE;
 }
 
+int
+tl_io_line_sizes (const char *path, const TlIoLine *line, gsize *cursor, int n,
+                  const char *const *what, guint64 *sizes, GError **error)
+{
+  for (int k = 0; k < n; k++)
+    {
+      const char *tok;
+      gsize tok_len;
+      guint col;
+      gboolean negative;
+      if (!tl_io_line_token (line, cursor, &tok, &tok_len, &col))
+        return k;
+      if (!tl_io_parse_size (tok, tok_len, &sizes[k], &negative))
+        {
+          g_autofree char *q = tl_io_quote (tok, tok_len);
+          tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, col,
+                           negative ? _("the %s is negative: %s")
+                                    : _("expected the %s (a whole number), found %s"),
+                           _(what[k]), q);
+          return -1;
+        }
+    }
+  return n;
+}
+
 TlMatrix *
 tl_io_matrix_new (const char *path, guint line, TlDtype dtype, guint64 rows, guint64 cols,
                   GError **error)

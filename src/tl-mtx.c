@@ -448,25 +448,15 @@ tl_mtx_load_data (const char *path, const char *buf, gsize len, GError **error)
   const char *tok;
   gsize tok_len;
   guint col;
-  for (int k = 0; k < n_sizes; k++)
+  int got = tl_io_line_sizes (path, &line, &cursor, n_sizes, what, size, error);
+  if (got < 0)
+    return NULL;
+  if (got < n_sizes)
     {
-      gboolean negative;
-      if (!tl_io_line_token (&line, &cursor, &tok, &tok_len, &col))
-        {
-          tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, (guint) line.len + 1,
-                           _("expected the size line “%s”: the %s is missing"),
-                           h.coordinate ? "rows cols entries" : "rows cols", _(what[k]));
-          return NULL;
-        }
-      if (!tl_io_parse_size (tok, tok_len, &size[k], &negative))
-        {
-          g_autofree char *q = tl_io_quote (tok, tok_len);
-          tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, col,
-                           negative ? _("the %s is negative: %s")
-                                    : _("expected the %s (a whole number), found %s"),
-                           _(what[k]), q);
-          return NULL;
-        }
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, (guint) line.len + 1,
+                       _("expected the size line “%s”: the %s is missing"),
+                       h.coordinate ? "rows cols entries" : "rows cols", _(what[got]));
+      return NULL;
     }
   if (tl_io_line_token (&line, &cursor, &tok, &tok_len, &col))
     {

@@ -108,25 +108,15 @@ tl_text_load_data (const char *path, const char *buf, gsize len, GError **error)
     }
 
   static const char *const what[2] = { N_("row count"), N_("column count") };
-  for (int k = 0; k < 2; k++)
+  int got = tl_io_line_sizes (path, &line, &cursor, 2, what, size, error);
+  if (got < 0)
+    return NULL;
+  if (got < 2)
     {
-      gboolean negative;
-      if (!tl_io_line_token (&line, &cursor, &tok, &tok_len, &col))
-        {
-          tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, (guint) line.len + 1,
-                           _("expected a header “rows cols [dtype]”: the %s is missing"),
-                           _(what[k]));
-          return NULL;
-        }
-      if (!tl_io_parse_size (tok, tok_len, &size[k], &negative))
-        {
-          g_autofree char *q = tl_io_quote (tok, tok_len);
-          tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, col,
-                           negative ? _("the %s is negative: %s")
-                                    : _("expected the %s (a whole number), found %s"),
-                           _(what[k]), q);
-          return NULL;
-        }
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, (guint) line.len + 1,
+                       _("expected a header “rows cols [dtype]”: the %s is missing"),
+                       _(what[got]));
+      return NULL;
     }
   if (tl_io_line_token (&line, &cursor, &tok, &tok_len, &col))
     {
