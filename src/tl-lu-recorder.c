@@ -1,6 +1,7 @@
 /* tl-lu-recorder.c — collects Gauss elimination steps; JSON in and out. */
 #include "tl-lu-recorder.h"
 #include "tl-error.h"
+#include "tl-json.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -357,18 +358,11 @@ member_double (JsonBuilder *b, const char *name, double x)
 }
 
 static void
-member_int (JsonBuilder *b, const char *name, gint64 x)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, x);
-}
-
-static void
 member_vector (JsonBuilder *b, const TlLuRecorder *self, const char *name, const TlLuVector *v)
 {
   json_builder_set_member_name (b, name);
   json_builder_begin_object (b);
-  member_int (b, "pool", v->pool);
+  tl_json_member_int (b, "pool", v->pool);
   json_builder_set_member_name (b, "data");
   json_builder_begin_array (b);
   for (guint i = 0; i < v->len; i++)
@@ -395,35 +389,29 @@ tl_lu_recorder_to_json (const TlLuRecorder *self)
   g_return_val_if_fail (self != NULL, NULL);
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "kind");
-  json_builder_add_string_value (b, "lu");
-  member_int (b, "schema", TL_LU_RECORD_SCHEMA);
-  json_builder_set_member_name (b, "kernel");
-  json_builder_add_string_value (b, self->kernel_id ? self->kernel_id : "");
-  json_builder_set_member_name (b, "dtype");
-  json_builder_add_string_value (b, self->dtype ? self->dtype : "");
-  member_int (b, "modulus", (gint64) self->modulus);
-  member_int (b, "rows", self->rows);
-  member_int (b, "cols", self->cols);
-  member_int (b, "block_size", self->block_size);
-  json_builder_set_member_name (b, "pivoting");
-  json_builder_add_string_value (b, tl_pivoting_name (self->pivoting));
+  tl_json_member_string (b, "kind", "lu");
+  tl_json_member_int (b, "schema", TL_LU_RECORD_SCHEMA);
+  tl_json_member_string (b, "kernel", self->kernel_id ? self->kernel_id : "");
+  tl_json_member_string (b, "dtype", self->dtype ? self->dtype : "");
+  tl_json_member_int (b, "modulus", (gint64) self->modulus);
+  tl_json_member_int (b, "rows", self->rows);
+  tl_json_member_int (b, "cols", self->cols);
+  tl_json_member_int (b, "block_size", self->block_size);
+  tl_json_member_string (b, "pivoting", tl_pivoting_name (self->pivoting));
   member_double (b, "max_abs_a", self->max_abs_a);
 
   json_builder_set_member_name (b, "result");
   json_builder_begin_object (b);
-  json_builder_set_member_name (b, "finished");
-  json_builder_add_boolean_value (b, self->finished);
+  tl_json_member_bool (b, "finished", self->finished);
   json_builder_set_member_name (b, "ipiv");
   json_builder_begin_array (b);
   for (guint k = 0; k < self->n_ipiv; k++)
     json_builder_add_int_value (b, self->ipiv[k]);
   json_builder_end_array (b);
-  member_int (b, "info", (gint64) self->info);
-  json_builder_set_member_name (b, "breakdown");
-  json_builder_add_boolean_value (b, self->breakdown);
-  member_int (b, "rank", (gint64) self->rank);
-  member_int (b, "det_sign", self->det_sign);
+  tl_json_member_int (b, "info", (gint64) self->info);
+  tl_json_member_bool (b, "breakdown", self->breakdown);
+  tl_json_member_int (b, "rank", (gint64) self->rank);
+  tl_json_member_int (b, "det_sign", self->det_sign);
   member_double (b, "log_abs_det", self->log_abs_det);
   member_double (b, "growth", self->growth);
   json_builder_end_object (b);
@@ -434,24 +422,22 @@ tl_lu_recorder_to_json (const TlLuRecorder *self)
     {
       const TlLuStep *s = &g_array_index (self->steps, TlLuStep, i);
       json_builder_begin_object (b);
-      member_int (b, "k", s->k);
-      member_int (b, "block", s->block);
+      tl_json_member_int (b, "k", s->k);
+      tl_json_member_int (b, "block", s->block);
       member_vector (b, self, "column", &s->column);
-      member_int (b, "pivot_row", s->pivot_row);
+      tl_json_member_int (b, "pivot_row", s->pivot_row);
       json_builder_set_member_name (b, "pivot_value");
       add_value (b, self, s->pivot_value);
-      json_builder_set_member_name (b, "swapped");
-      json_builder_add_boolean_value (b, s->swapped);
-      json_builder_set_member_name (b, "zero_pivot");
-      json_builder_add_boolean_value (b, s->zero_pivot);
+      tl_json_member_bool (b, "swapped", s->swapped);
+      tl_json_member_bool (b, "zero_pivot", s->zero_pivot);
       member_vector (b, self, "multipliers", &s->multipliers);
       member_vector (b, self, "u_row", &s->u_row);
       member_region (b, "update", s->upd_row0, s->upd_rows, s->upd_col0, s->upd_cols);
       member_double (b, "growth", s->growth);
-      member_int (b, "det_sign", s->det_sign);
+      tl_json_member_int (b, "det_sign", s->det_sign);
       member_double (b, "log_abs_det", s->log_abs_det);
       if (self->modulus)
-        member_int (b, "det_mod", (gint64) s->det_mod);
+        tl_json_member_int (b, "det_mod", (gint64) s->det_mod);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -462,13 +448,13 @@ tl_lu_recorder_to_json (const TlLuRecorder *self)
     {
       const TlLuBlockStep *s = &g_array_index (self->blocks, TlLuBlockStep, i);
       json_builder_begin_object (b);
-      member_int (b, "index", s->index);
-      member_int (b, "k0", s->k0);
-      member_int (b, "kb", s->kb);
+      tl_json_member_int (b, "index", s->index);
+      tl_json_member_int (b, "k0", s->k0);
+      tl_json_member_int (b, "kb", s->kb);
       json_builder_set_member_name (b, "phase_ns");
       json_builder_begin_object (b);
       for (int ph = 0; ph < TL_LU_N_PHASES; ph++)
-        member_int (b, tl_lu_phase_name (ph), s->phase_ns[ph]);
+        tl_json_member_int (b, tl_lu_phase_name (ph), s->phase_ns[ph]);
       json_builder_end_object (b);
       member_region (b, "update", s->upd_row0, s->upd_rows, s->upd_col0, s->upd_cols);
       json_builder_end_object (b);
@@ -481,11 +467,11 @@ tl_lu_recorder_to_json (const TlLuRecorder *self)
     {
       const TlLuSnapshot *s = &g_array_index (self->snapshots, TlLuSnapshot, i);
       json_builder_begin_object (b);
-      member_int (b, "after_steps", s->after_steps);
-      member_int (b, "rows", s->rows);
-      member_int (b, "cols", s->cols);
-      member_int (b, "pool_r", s->pool_r);
-      member_int (b, "pool_c", s->pool_c);
+      tl_json_member_int (b, "after_steps", s->after_steps);
+      tl_json_member_int (b, "rows", s->rows);
+      tl_json_member_int (b, "cols", s->cols);
+      tl_json_member_int (b, "pool_r", s->pool_r);
+      tl_json_member_int (b, "pool_c", s->pool_c);
       json_builder_set_member_name (b, "data");
       json_builder_begin_array (b);
       for (gsize t = 0; t < (gsize) s->rows * s->cols; t++)
@@ -520,7 +506,7 @@ read_double (JsonNode *node, double *out)
         return FALSE;
       return TRUE;
     }
-  if (t == G_TYPE_INT64 || t == G_TYPE_DOUBLE)
+  if (tl_json_node_is_number (node))
     {
       *out = json_node_get_double (node);
       return TRUE;
@@ -548,8 +534,7 @@ static gint64
 get_int (Reader *r, JsonObject *o, const char *name)
 {
   JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-  if (n == NULL || JSON_NODE_TYPE (n) != JSON_NODE_VALUE
-      || json_node_get_value_type (n) != G_TYPE_INT64)
+  if (!tl_json_node_is_int (n))
     {
       bad (r, name);
       return 0;
@@ -582,8 +567,7 @@ static gboolean
 get_bool (Reader *r, JsonObject *o, const char *name)
 {
   JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-  if (n == NULL || JSON_NODE_TYPE (n) != JSON_NODE_VALUE
-      || json_node_get_value_type (n) != G_TYPE_BOOLEAN)
+  if (!tl_json_node_is_bool (n))
     {
       bad (r, name);
       return FALSE;
@@ -666,7 +650,7 @@ get_region (Reader *r, JsonObject *o, guint *r0, guint *rows, guint *c0, guint *
   for (guint i = 0; i < 4; i++)
     {
       JsonNode *n = json_array_get_element (a, i);
-      if (json_node_get_value_type (n) != G_TYPE_INT64 || json_node_get_int (n) < 0)
+      if (!tl_json_node_is_int (n) || json_node_get_int (n) < 0)
         {
           bad (r, "update");
           return;

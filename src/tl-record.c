@@ -4,6 +4,7 @@
 #include "tl-config.h"
 #include "tl-error.h"
 #include "tl-io.h"
+#include "tl-json.h"
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -455,29 +456,6 @@ add_double (JsonBuilder *b, const char *name, double value)
 }
 
 static void
-add_int (JsonBuilder *b, const char *name, gint64 value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_int_value (b, value);
-}
-
-static void
-add_string (JsonBuilder *b, const char *name, const char *value)
-{
-  if (value == NULL)
-    return;
-  json_builder_set_member_name (b, name);
-  json_builder_add_string_value (b, value);
-}
-
-static void
-add_bool (JsonBuilder *b, const char *name, gboolean value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_boolean_value (b, value);
-}
-
-static void
 add_stats (JsonBuilder *b, const char *name, const TlMatrixStats *s)
 {
   json_builder_set_member_name (b, name);
@@ -485,9 +463,9 @@ add_stats (JsonBuilder *b, const char *name, const TlMatrixStats *s)
   add_double (b, "min", s->min);
   add_double (b, "max", s->max);
   add_double (b, "mean", s->mean);
-  add_int (b, "n_nan", s->n_nan);
-  add_int (b, "n_inf", s->n_inf);
-  add_int (b, "n_finite", s->n_finite);
+  tl_json_member_int (b, "n_nan", s->n_nan);
+  tl_json_member_int (b, "n_inf", s->n_inf);
+  tl_json_member_int (b, "n_finite", s->n_finite);
   json_builder_end_object (b);
 }
 
@@ -496,25 +474,25 @@ add_source (JsonBuilder *b, const char *name, const TlSource *s)
 {
   json_builder_set_member_name (b, name);
   json_builder_begin_object (b);
-  add_string (b, "kind", source_names[s->kind]);
+  tl_json_member_string (b, "kind", source_names[s->kind]);
   switch (s->kind)
     {
     case TL_SOURCE_GENERATOR:
-      add_string (b, "generator", s->generator ? s->generator : "");
+      tl_json_member_string (b, "generator", s->generator ? s->generator : "");
       /* JSON integers are signed 64-bit: larger seeds travel as text */
       if (s->seed <= G_MAXINT64)
-        add_int (b, "seed", (gint64) s->seed);
+        tl_json_member_int (b, "seed", (gint64) s->seed);
       else
         {
           g_autofree char *t = g_strdup_printf ("%" G_GUINT64_FORMAT, s->seed);
-          add_string (b, "seed", t);
+          tl_json_member_string (b, "seed", t);
         }
       break;
     case TL_SOURCE_FILE:
-      add_string (b, "path", s->path ? s->path : "");
+      tl_json_member_string (b, "path", s->path ? s->path : "");
       break;
     case TL_SOURCE_MATRIX:
-      add_string (b, "label", s->label);
+      tl_json_member_string (b, "label", s->label);
       break;
     }
   json_builder_end_object (b);
@@ -525,11 +503,11 @@ add_job (JsonBuilder *b, const TlJob *job)
 {
   json_builder_set_member_name (b, "job");
   json_builder_begin_object (b);
-  add_string (b, "kind", job->kind ? job->kind : "gemm");
-  add_int (b, "m", job->m);
-  add_int (b, "k", job->k);
-  add_int (b, "n", job->n);
-  add_string (b, "dtype", tl_dtype_name (job->dtype));
+  tl_json_member_string (b, "kind", job->kind ? job->kind : "gemm");
+  tl_json_member_int (b, "m", job->m);
+  tl_json_member_int (b, "k", job->k);
+  tl_json_member_int (b, "n", job->n);
+  tl_json_member_string (b, "dtype", tl_dtype_name (job->dtype));
   add_source (b, "a", &job->a);
   add_source (b, "b", &job->b);
   json_builder_set_member_name (b, "kernels");
@@ -537,12 +515,12 @@ add_job (JsonBuilder *b, const TlJob *job)
   for (guint i = 0; job->kernels && job->kernels[i]; i++)
     json_builder_add_string_value (b, job->kernels[i]);
   json_builder_end_array (b);
-  add_int (b, "repeats", job->repeats);
-  add_int (b, "warmups", job->warmups);
-  add_bool (b, "flush_l2", job->flush_l2);
-  add_bool (b, "instrument", job->instrument);
-  add_int (b, "threads", job->threads);
-  add_int (b, "device", job->device);
+  tl_json_member_int (b, "repeats", job->repeats);
+  tl_json_member_int (b, "warmups", job->warmups);
+  tl_json_member_bool (b, "flush_l2", job->flush_l2);
+  tl_json_member_bool (b, "instrument", job->instrument);
+  tl_json_member_int (b, "threads", job->threads);
+  tl_json_member_int (b, "device", job->device);
   json_builder_end_object (b);
 }
 
@@ -551,28 +529,28 @@ add_device (JsonBuilder *b, const TlGpuFacts *f)
 {
   json_builder_set_member_name (b, "device");
   json_builder_begin_object (b);
-  add_int (b, "ordinal", f->ordinal);
-  add_string (b, "name", f->name);
-  add_int (b, "cc_major", f->cc_major);
-  add_int (b, "cc_minor", f->cc_minor);
-  add_int (b, "sm_count", f->sm_count);
-  add_int (b, "clock_khz", f->clock_khz);
-  add_int (b, "mem_clock_khz", f->mem_clock_khz);
-  add_int (b, "mem_bus_width_bits", f->mem_bus_width_bits);
-  add_int (b, "total_mem_bytes", (gint64) f->total_mem_bytes);
-  add_int (b, "free_mem_bytes", (gint64) f->free_mem_bytes);
-  add_int (b, "l2_bytes", f->l2_bytes);
-  add_int (b, "smem_per_block_bytes", f->smem_per_block_bytes);
-  add_int (b, "smem_per_block_optin_bytes", f->smem_per_block_optin_bytes);
-  add_int (b, "smem_per_sm_bytes", f->smem_per_sm_bytes);
-  add_int (b, "regs_per_sm", f->regs_per_sm);
-  add_int (b, "regs_per_block", f->regs_per_block);
-  add_int (b, "max_threads_per_block", f->max_threads_per_block);
-  add_int (b, "max_threads_per_sm", f->max_threads_per_sm);
-  add_int (b, "max_blocks_per_sm", f->max_blocks_per_sm);
-  add_int (b, "warp_size", f->warp_size);
-  add_int (b, "driver_version", f->driver_version);
-  add_int (b, "runtime_version", f->runtime_version);
+  tl_json_member_int (b, "ordinal", f->ordinal);
+  tl_json_member_string (b, "name", f->name);
+  tl_json_member_int (b, "cc_major", f->cc_major);
+  tl_json_member_int (b, "cc_minor", f->cc_minor);
+  tl_json_member_int (b, "sm_count", f->sm_count);
+  tl_json_member_int (b, "clock_khz", f->clock_khz);
+  tl_json_member_int (b, "mem_clock_khz", f->mem_clock_khz);
+  tl_json_member_int (b, "mem_bus_width_bits", f->mem_bus_width_bits);
+  tl_json_member_int (b, "total_mem_bytes", (gint64) f->total_mem_bytes);
+  tl_json_member_int (b, "free_mem_bytes", (gint64) f->free_mem_bytes);
+  tl_json_member_int (b, "l2_bytes", f->l2_bytes);
+  tl_json_member_int (b, "smem_per_block_bytes", f->smem_per_block_bytes);
+  tl_json_member_int (b, "smem_per_block_optin_bytes", f->smem_per_block_optin_bytes);
+  tl_json_member_int (b, "smem_per_sm_bytes", f->smem_per_sm_bytes);
+  tl_json_member_int (b, "regs_per_sm", f->regs_per_sm);
+  tl_json_member_int (b, "regs_per_block", f->regs_per_block);
+  tl_json_member_int (b, "max_threads_per_block", f->max_threads_per_block);
+  tl_json_member_int (b, "max_threads_per_sm", f->max_threads_per_sm);
+  tl_json_member_int (b, "max_blocks_per_sm", f->max_blocks_per_sm);
+  tl_json_member_int (b, "warp_size", f->warp_size);
+  tl_json_member_int (b, "driver_version", f->driver_version);
+  tl_json_member_int (b, "runtime_version", f->runtime_version);
   json_builder_end_object (b);
 }
 
@@ -589,23 +567,23 @@ static void
 add_run (JsonBuilder *b, const TlKernelRun *run)
 {
   json_builder_begin_object (b);
-  add_string (b, "kernel", run->kernel_id);
-  add_string (b, "backend", tl_backend_name (run->backend));
-  add_string (b, "precision", run->precision);
-  add_string (b, "status", tl_run_status_name (run->status));
+  tl_json_member_string (b, "kernel", run->kernel_id);
+  tl_json_member_string (b, "backend", tl_backend_name (run->backend));
+  tl_json_member_string (b, "precision", run->precision);
+  tl_json_member_string (b, "status", tl_run_status_name (run->status));
   if (run->status == TL_RUN_ERROR || run->status == TL_RUN_CANCELLED)
     {
       json_builder_set_member_name (b, "error");
       json_builder_begin_object (b);
-      add_string (b, "code", run->error_code >= 0 && run->error_code < (int) G_N_ELEMENTS (error_names)
+      tl_json_member_string (b, "code", run->error_code >= 0 && run->error_code < (int) G_N_ELEMENTS (error_names)
                                ? error_names[run->error_code] : "other");
-      add_string (b, "message", run->message ? run->message : "");
+      tl_json_member_string (b, "message", run->message ? run->message : "");
       json_builder_end_object (b);
     }
   else if (run->status == TL_RUN_SKIPPED)
-    add_string (b, "reason", run->message ? run->message : "");
+    tl_json_member_string (b, "reason", run->message ? run->message : "");
   if (run->backend == TL_BACKEND_CPU)
-    add_int (b, "threads", run->threads);
+    tl_json_member_int (b, "threads", run->threads);
 
   if (run->time.count > 0)
     {
@@ -615,7 +593,7 @@ add_run (JsonBuilder *b, const TlKernelRun *run)
       add_quantity (b, "min", run->time.min, "ms");
       add_quantity (b, "max", run->time.max, "ms");
       add_quantity (b, "mean", run->time.mean, "ms");
-      add_int (b, "count", run->time.count);
+      tl_json_member_int (b, "count", run->time.count);
       json_builder_set_member_name (b, "samples");
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "values");
@@ -624,7 +602,7 @@ add_run (JsonBuilder *b, const TlKernelRun *run)
         if (isfinite (run->samples_ms[i]))
           json_builder_add_double_value (b, run->samples_ms[i]);
       json_builder_end_array (b);
-      add_string (b, "unit", "ms");
+      tl_json_member_string (b, "unit", "ms");
       json_builder_end_object (b);
       json_builder_end_object (b);
     }
@@ -644,10 +622,10 @@ add_run (JsonBuilder *b, const TlKernelRun *run)
       add_double (b, "rel_norm", run->rel_norm);
       add_double (b, "normwise", run->normwise);
       add_double (b, "tolerance", run->tolerance);
-      add_bool (b, "passed", run->passed);
+      tl_json_member_bool (b, "passed", run->passed);
       json_builder_end_object (b);
     }
-  add_string (b, "reference_kernel", run->reference_id);
+  tl_json_member_string (b, "reference_kernel", run->reference_id);
   add_quantity (b, "percent_of_reference", run->percent_of_reference, "%");
   add_quantity (b, "speedup_vs_naive", run->speedup_vs_naive, "x");
 
@@ -656,19 +634,19 @@ add_run (JsonBuilder *b, const TlKernelRun *run)
       const TlLaunchFacts *l = &run->launch;
       json_builder_set_member_name (b, "launch");
       json_builder_begin_object (b);
-      add_int (b, "regs_per_thread", l->regs_per_thread);
-      add_int (b, "static_smem_bytes", l->static_smem_bytes);
-      add_int (b, "dynamic_smem_bytes", l->dynamic_smem_bytes);
-      add_int (b, "local_bytes_per_thread", l->local_bytes_per_thread);
-      add_int (b, "max_threads_per_block", l->max_threads_per_block);
-      add_int (b, "active_blocks_per_sm", l->active_blocks_per_sm);
-      add_int (b, "grid_x", l->grid_x);
-      add_int (b, "grid_y", l->grid_y);
-      add_int (b, "grid_z", l->grid_z);
-      add_int (b, "block_x", l->block_x);
-      add_int (b, "block_y", l->block_y);
-      add_int (b, "block_z", l->block_z);
-      add_int (b, "launches", l->launches);
+      tl_json_member_int (b, "regs_per_thread", l->regs_per_thread);
+      tl_json_member_int (b, "static_smem_bytes", l->static_smem_bytes);
+      tl_json_member_int (b, "dynamic_smem_bytes", l->dynamic_smem_bytes);
+      tl_json_member_int (b, "local_bytes_per_thread", l->local_bytes_per_thread);
+      tl_json_member_int (b, "max_threads_per_block", l->max_threads_per_block);
+      tl_json_member_int (b, "active_blocks_per_sm", l->active_blocks_per_sm);
+      tl_json_member_int (b, "grid_x", l->grid_x);
+      tl_json_member_int (b, "grid_y", l->grid_y);
+      tl_json_member_int (b, "grid_z", l->grid_z);
+      tl_json_member_int (b, "block_x", l->block_x);
+      tl_json_member_int (b, "block_y", l->block_y);
+      tl_json_member_int (b, "block_z", l->block_z);
+      tl_json_member_int (b, "launches", l->launches);
       add_double (b, "waves", l->waves);
       add_double (b, "occupancy", l->occupancy);
       json_builder_end_object (b);
@@ -688,10 +666,10 @@ add_run (JsonBuilder *b, const TlKernelRun *run)
       const char *unit = g_strcmp0 (run->block_unit, "thread") == 0 ? "thread" : "sm";
       json_builder_set_member_name (b, "blocks");
       json_builder_begin_object (b);
-      add_int (b, "count", run->n_blocks);
-      add_string (b, "unit", unit);
-      add_int (b, "tile_m", run->block_tile_m);
-      add_int (b, "tile_n", run->block_tile_n);
+      tl_json_member_int (b, "count", run->n_blocks);
+      tl_json_member_string (b, "unit", unit);
+      tl_json_member_int (b, "tile_m", run->block_tile_m);
+      tl_json_member_int (b, "tile_n", run->block_tile_n);
       ADD_BLOCK_ARRAY (b, "block_x", run->blocks, run->n_blocks, block_x);
       ADD_BLOCK_ARRAY (b, "block_y", run->blocks, run->n_blocks, block_y);
       ADD_BLOCK_ARRAY (b, unit, run->blocks, run->n_blocks, unit);
@@ -707,7 +685,7 @@ add_run (JsonBuilder *b, const TlKernelRun *run)
       json_builder_begin_object (b);
       if (run->has_c_stats)
         add_stats (b, "stats", &run->c_stats);
-      add_string (b, "path", run->c_path);
+      tl_json_member_string (b, "path", run->c_path);
       json_builder_end_object (b);
     }
   json_builder_end_object (b);
@@ -723,7 +701,7 @@ add_input (JsonBuilder *b, const char *name, gboolean has_stats, const TlMatrixS
   json_builder_begin_object (b);
   if (has_stats)
     add_stats (b, "stats", stats);
-  add_string (b, "path", path);
+  tl_json_member_string (b, "path", path);
   json_builder_end_object (b);
 }
 
@@ -733,18 +711,18 @@ tl_run_record_to_json (const TlRunRecord *record)
   g_return_val_if_fail (record != NULL, NULL);
   g_autoptr (JsonBuilder) b = json_builder_new ();
   json_builder_begin_object (b);
-  add_string (b, "schema", TL_RUN_RECORD_SCHEMA);
-  add_string (b, "tilelab_version", record->tilelab_version ? record->tilelab_version : TL_VERSION);
-  add_string (b, "created", record->created ? record->created : "");
-  add_string (b, "command_line", record->command_line);
-  add_string (b, "note", record->note);
+  tl_json_member_string (b, "schema", TL_RUN_RECORD_SCHEMA);
+  tl_json_member_string (b, "tilelab_version", record->tilelab_version ? record->tilelab_version : TL_VERSION);
+  tl_json_member_string (b, "created", record->created ? record->created : "");
+  tl_json_member_string (b, "command_line", record->command_line);
+  tl_json_member_string (b, "note", record->note);
 
   json_builder_set_member_name (b, "machine");
   json_builder_begin_object (b);
-  add_string (b, "host_name", record->machine.host_name ? record->machine.host_name : "");
-  add_string (b, "os", record->machine.os ? record->machine.os : "");
-  add_string (b, "cpu_model", record->machine.cpu_model ? record->machine.cpu_model : "");
-  add_int (b, "cores", record->machine.cores);
+  tl_json_member_string (b, "host_name", record->machine.host_name ? record->machine.host_name : "");
+  tl_json_member_string (b, "os", record->machine.os ? record->machine.os : "");
+  tl_json_member_string (b, "cpu_model", record->machine.cpu_model ? record->machine.cpu_model : "");
+  tl_json_member_int (b, "cores", record->machine.cores);
   json_builder_end_object (b);
 
   if (record->has_device)
@@ -916,21 +894,6 @@ get_string (JsonObject *obj, const char *path, const char *name, gboolean requir
 }
 
 static gboolean
-node_is_number (JsonNode *node)
-{
-  if (!JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-  GType t = json_node_get_value_type (node);
-  return t == G_TYPE_INT64 || t == G_TYPE_DOUBLE;
-}
-
-static gboolean
-node_is_int (JsonNode *node)
-{
-  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_INT64;
-}
-
-static gboolean
 get_int (JsonObject *obj, const char *path, const char *name, gboolean required,
          gint64 lo, gint64 hi, gint64 *out, GError **error)
 {
@@ -938,7 +901,7 @@ get_int (JsonObject *obj, const char *path, const char *name, gboolean required,
   if (node == NULL)
     return !required;
   g_autofree char *p = child_path (path, name);
-  if (!node_is_int (node))
+  if (!tl_json_node_is_int (node))
     return parse_fail (error, p, _("expected an integer"));
   gint64 v = json_node_get_int (node);
   if (v < lo || v > hi)
@@ -966,7 +929,7 @@ get_double (JsonObject *obj, const char *path, const char *name, gboolean requir
   JsonNode *node = member (obj, path, name, required, error);
   if (node == NULL)
     return !required;
-  if (!node_is_number (node))
+  if (!tl_json_node_is_number (node))
     {
       g_autofree char *p = child_path (path, name);
       return parse_fail (error, p, _("expected a number"));
@@ -982,7 +945,7 @@ get_bool (JsonObject *obj, const char *path, const char *name, gboolean required
   JsonNode *node = member (obj, path, name, required, error);
   if (node == NULL)
     return !required;
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+  if (!tl_json_node_is_bool (node))
     {
       g_autofree char *p = child_path (path, name);
       return parse_fail (error, p, _("expected true or false"));
@@ -1103,7 +1066,7 @@ read_source (JsonObject *parent, const char *path, const char *name, TlSource *o
         if (seed == NULL)
           return FALSE;
         g_autofree char *ps = child_path (p, "seed");
-        if (node_is_int (seed) && json_node_get_int (seed) >= 0)
+        if (tl_json_node_is_int (seed) && json_node_get_int (seed) >= 0)
           out->seed = json_node_get_int (seed);
         else if (JSON_NODE_HOLDS_VALUE (seed) && json_node_get_value_type (seed) == G_TYPE_STRING)
           {
@@ -1250,7 +1213,7 @@ read_uint_array (JsonObject *obj, const char *path, const char *name, gsize coun
   for (gsize i = 0; i < count; i++)
     {
       JsonNode *node = json_array_get_element (array, i);
-      if (!node_is_int (node) || json_node_get_int (node) < 0 || json_node_get_int (node) > hi)
+      if (!tl_json_node_is_int (node) || json_node_get_int (node) < 0 || json_node_get_int (node) > hi)
         {
           g_autofree char *p = g_strdup_printf ("%s.%s[%" G_GSIZE_FORMAT "]", path, name, i);
           return parse_fail (error, p, _("expected an integer in 0…%" G_GINT64_FORMAT), hi);
@@ -1396,7 +1359,7 @@ read_run (JsonObject *obj, const char *path, GError **error)
       for (guint i = 0; i < run->n_samples; i++)
         {
           JsonNode *node = json_array_get_element (values, i);
-          if (!node_is_number (node))
+          if (!tl_json_node_is_number (node))
             {
               g_autofree char *pv = g_strdup_printf ("%s.values[%u]", ps, i);
               parse_fail (error, pv, _("expected a number"));
