@@ -225,10 +225,7 @@ paint_axes (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *lay
 {
   double font = TL_PX (style, style->font_size);
 
-  tl_paint_set_fg (cr, style);
-  cairo_set_line_width (cr, TL_PX (style, style->line_width));
-  cairo_rectangle (cr, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
-  cairo_stroke (cr);
+  tl_paint_frame (cr, style, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
 
   tl_paint_set_font (cr, style, style->font_size, FALSE);
 

@@ -624,10 +624,7 @@ tl_paint_timeline (cairo_t *cr, const TlTimelineModel *model, const TlPaintStyle
       if (model->show_waves)
         paint_waves (cr, model, &lay, t, style, TRUE);
 
-      tl_paint_set_fg (cr, style);
-      cairo_set_line_width (cr, TL_PX (style, style->line_width));
-      cairo_rectangle (cr, tl->x, tl->y, tl->w, tl->h);
-      cairo_stroke (cr);
+      tl_paint_frame (cr, style, tl->x, tl->y, tl->w, tl->h);
       paint_lane_axis (cr, tr, tl, style);
       paint_time_axis (cr, model, &lay, tl, style);
       if (model->show_waves)

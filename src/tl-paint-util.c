@@ -23,6 +23,15 @@ tl_paint_set_fg (cairo_t *cr, const TlPaintStyle *style)
 }
 
 void
+tl_paint_frame (cairo_t *cr, const TlPaintStyle *style, double x, double y, double w, double h)
+{
+  tl_paint_set_fg (cr, style);
+  cairo_set_line_width (cr, TL_PX (style, style->line_width));
+  cairo_rectangle (cr, x, y, w, h);
+  cairo_stroke (cr);
+}
+
+void
 tl_paint_set_font (cairo_t *cr, const TlPaintStyle *style, double size, gboolean bold)
 {
   cairo_select_font_face (cr, style->font_family ? style->font_family : "Sans",

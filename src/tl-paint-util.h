@@ -9,6 +9,10 @@ G_BEGIN_DECLS
 
 void  tl_paint_background (cairo_t *cr, const TlPaintStyle *style, double width, double height);
 void  tl_paint_set_fg     (cairo_t *cr, const TlPaintStyle *style);
+/* Outlines a rectangle in the foreground colour at the style's line width
+ * (and leaves both set). */
+void  tl_paint_frame      (cairo_t *cr, const TlPaintStyle *style, double x, double y, double w,
+                           double h);
 /* Selects the style's font at size (style units) */
 void  tl_paint_set_font   (cairo_t *cr, const TlPaintStyle *style, double size, gboolean bold);
 /* Draws text with its anchor at (x, y): halign 0 left … 1 right, valign 0
