@@ -141,6 +141,27 @@ tl_gpu_from_cublas (cublasStatus_t st, const char *what)
   return tl_gpu_fail (TL_GPU_LAUNCH_FAILED, "%s failed: %s", what, cublasGetStatusString (st));
 }
 
+TlGpuStatus
+tl_gpu_device_usable (TlGpuDevice *device)
+{
+  if (tl_gpu_is_lost ())
+    return tl_gpu_lost_status ();
+  if (device == nullptr)
+    return tl_gpu_fail (TL_GPU_NO_DEVICE, "no device open");
+  return TL_GPU_OK;
+}
+
+TlGpuStatus
+tl_gpu_check_free (size_t need, const char *who)
+{
+  size_t free_b = 0, total_b = 0;
+  cudaMemGetInfo (&free_b, &total_b);
+  if (need > free_b)
+    return tl_gpu_fail (TL_GPU_OUT_OF_MEMORY, "%s needs %zu MiB of GPU memory, %zu MiB are free",
+                        who, need >> 20, free_b >> 20);
+  return TL_GPU_OK;
+}
+
 extern "C" TlGpuStatus
 tl_gpu_device_count (int *out_count)
 {

@@ -98,39 +98,6 @@ struct DeviceBuffer
   }
 };
 
-struct EventPair
-{
-  cudaEvent_t start = nullptr, stop = nullptr;
-  ~EventPair ()
-  {
-    if (!tl_gpu_is_lost ())
-      {
-        if (start)
-          cudaEventDestroy (start);
-        if (stop)
-          cudaEventDestroy (stop);
-      }
-  }
-  cudaError_t create ()
-  {
-    cudaError_t err = cudaEventCreate (&start);
-    if (err == cudaSuccess)
-      err = cudaEventCreate (&stop);
-    return err;
-  }
-  // Waits for `stop`; the milliseconds between the two events.
-  cudaError_t elapsed (double *ms)
-  {
-    cudaError_t err = cudaEventSynchronize (stop);
-    if (err != cudaSuccess)
-      return err;
-    float f = 0.0f;
-    err = cudaEventElapsedTime (&f, start, stop);
-    *ms = f;
-    return err;
-  }
-};
-
 size_t
 dtype_size (TlGpuDtype dtype)
 {
@@ -215,7 +182,7 @@ struct RunState
     return TL_GPU_OK;
   }
   // One launch between two events; waits for it.
-  TlGpuStatus timed_launch (EventPair &ev, TlGpuBlockRecord *records, double *ms)
+  TlGpuStatus timed_launch (TlGpuEventPair &ev, TlGpuBlockRecord *records, double *ms)
   {
     TlGpuStatus st = prepare_launch ();
     if (st != TL_GPU_OK)
@@ -412,7 +379,7 @@ tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id, const TlGpuGemmArgs
   l.workspace = dws.p;
   l.workspace_bytes = ws_bytes;
 
-  EventPair ev;
+  TlGpuEventPair ev;
   TL_GPU_TRY (ev.create (), "creating CUDA events");
 
   // ---- upload

@@ -39,6 +39,49 @@ TlGpuStatus tl_gpu_lost_status (void);
 // The cuBLAS handle of the device, created on first use, bound to its stream.
 TlGpuStatus tl_gpu_device_cublas (TlGpuDevice *device, cublasHandle_t *out);
 
+// TL_GPU_OK when device is open and the GPU not lost; else the status
+// (and message) to return.
+TlGpuStatus tl_gpu_device_usable (TlGpuDevice *device);
+// Asks before allocating, so the message can say how much is missing:
+// TL_GPU_OUT_OF_MEMORY, "WHO needs N MiB of GPU memory, F MiB are free",
+// when need bytes are more than the free GPU memory.
+TlGpuStatus tl_gpu_check_free (size_t need, const char *who);
+
+// A start/stop pair of events, destroyed with it (unless the GPU is lost:
+// a corrupt context is not touched again).
+struct TlGpuEventPair
+{
+  cudaEvent_t start = nullptr, stop = nullptr;
+  ~TlGpuEventPair ()
+  {
+    if (!tl_gpu_is_lost ())
+      {
+        if (start)
+          cudaEventDestroy (start);
+        if (stop)
+          cudaEventDestroy (stop);
+      }
+  }
+  cudaError_t create ()
+  {
+    cudaError_t err = cudaEventCreate (&start);
+    if (err == cudaSuccess)
+      err = cudaEventCreate (&stop);
+    return err;
+  }
+  // Waits for `stop`; the milliseconds between the two events.
+  cudaError_t elapsed (double *ms)
+  {
+    cudaError_t err = cudaEventSynchronize (stop);
+    if (err != cudaSuccess)
+      return err;
+    float f = 0.0f;
+    err = cudaEventElapsedTime (&f, start, stop);
+    *ms = f;
+    return err;
+  }
+};
+
 // The dispatch table (tl-gpu-gemm.cu) — the rungs compiled into this build.
 struct TlGemmRung;
 const TlGemmRung *tl_gpu_gemm_rung_find (const char *id);

@@ -223,26 +223,33 @@ tl_block_unit_label (const char *block_unit)
   return g_strcmp0 (block_unit, "thread") == 0 ? _("thread") : _("SM");
 }
 
+void
+tl_block_stats_text (const TlBlockStats *s, TlBlockStatsText *out)
+{
+  g_return_if_fail (s != NULL && out != NULL);
+  tl_paint_format_ms (s->min_ns / 1e6, out->min, sizeof out->min);
+  tl_paint_format_ms (s->median_ns / 1e6, out->median, sizeof out->median);
+  tl_paint_format_ms (s->max_ns / 1e6, out->max, sizeof out->max);
+  tl_paint_format_ms (s->span_ns / 1e6, out->span, sizeof out->span);
+  g_ascii_formatd (out->per_unit, sizeof out->per_unit, s->blocks_per_unit >= 10 ? "%.0f" : "%.2f",
+                   s->blocks_per_unit);
+}
+
 char *
 tl_block_stats_summary (const TlBlockStats *s, const char *unit_label)
 {
   g_return_val_if_fail (s != NULL, NULL);
 
-  char mn[32], md[32], mx[32], sp[32], bpu[G_ASCII_DTOSTR_BUF_SIZE];
   const char *u = unit_label ? unit_label : _("SM");
-
-  tl_paint_format_ms (s->min_ns / 1e6, mn, sizeof mn);
-  tl_paint_format_ms (s->median_ns / 1e6, md, sizeof md);
-  tl_paint_format_ms (s->max_ns / 1e6, mx, sizeof mx);
-  tl_paint_format_ms (s->span_ns / 1e6, sp, sizeof sp);
-  g_ascii_formatd (bpu, sizeof bpu, s->blocks_per_unit >= 10 ? "%.0f" : "%.2f",
-                   s->blocks_per_unit);
+  TlBlockStatsText t;
+  tl_block_stats_text (s, &t);
 
   /* TRANSLATORS: blocks on units · waves (blocks per wave) · blocks per unit · tail */
   return g_strdup_printf (_("%zu blocks on %u %ss · %u wave%s (%u per wave) · %s blocks/%s · "
                             "tail %.0f%% · block time min %s, median %s, max %s · span %s"),
                           s->n_blocks, s->n_units, u, s->n_waves, s->n_waves == 1 ? "" : "s",
-                          s->capacity, bpu, u, 100.0 * s->tail_share, mn, md, mx, sp);
+                          s->capacity, t.per_unit, u, 100.0 * s->tail_share, t.min, t.median,
+                          t.max, t.span);
 }
 
 void

@@ -86,6 +86,15 @@ const char   *tl_block_unit_label (const char *block_unit);
  *  block time min 41.0 µs, median 52.1 µs, max 60.3 µs · span 120 µs" */
 char         *tl_block_stats_summary (const TlBlockStats *stats, const char *unit_label);
 
+/* The times of a summary with their units ("2.91 ms") and blocks per unit
+ * ("%.0f" from 10 on, else "%.2f"), for the summary and the timeline. */
+typedef struct
+{
+  char min[32], median[32], max[32], span[32];
+  char per_unit[G_ASCII_DTOSTR_BUF_SIZE];
+} TlBlockStatsText;
+void          tl_block_stats_text (const TlBlockStats *stats, TlBlockStatsText *out);
+
 /* The C elements a block's tile covers (for the linked highlight of the
  * rows of A and columns of B it read): rows [row0, row0+rows), columns
  * [col0, col0+cols), clipped to m×n. */

@@ -6,7 +6,6 @@
 #include "tl-paint-colorbar.h"
 #include "tl-paint-util.h"
 
-#define MAX_TICKS 24
 #define EMPTY_RGB 0.86
 
 const char *
@@ -296,49 +295,20 @@ static void
 paint_axes (cairo_t *cr, const TlBlocksModel *model, const TlBlocksLayout *lay,
             const TlPaintStyle *style)
 {
-  double ticks[MAX_TICKS];
   double font = TL_PX (style, style->font_size);
   double tick = TL_PX (style, 5);
-  char buf[32];
-  guint n;
 
-  tl_paint_set_fg (cr, style);
-  cairo_set_line_width (cr, TL_PX (style, style->line_width));
-  cairo_rectangle (cr, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
-  cairo_stroke (cr);
+  tl_paint_frame (cr, style, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
   tl_paint_set_font (cr, style, style->font_size, FALSE);
 
-  guint target = (guint) CLAMP (lay->plot_w / (font * 4), 2, 12);
-  n = tl_paint_nice_ticks (0, lay->grid_x - 1, target, ticks, MAX_TICKS);
-  for (guint i = 0; i < n; i++)
-    {
-      if (ticks[i] != floor (ticks[i]))
-        continue; /* whole tiles only */
-      double x = lay->plot_x + (ticks[i] + 0.5) * lay->cell_w;
-      cairo_move_to (cr, x, lay->plot_y);
-      cairo_line_to (cr, x, lay->plot_y - tick);
-      cairo_stroke (cr);
-      g_snprintf (buf, sizeof buf, "%.0f", ticks[i]);
-      tl_paint_text (cr, x, lay->plot_y - tick - TL_PX (style, 1), 0.5, 1.0, buf);
-    }
+  tl_paint_index_ticks_top (cr, style, lay->plot_x, lay->plot_y, 0, lay->cell_w, 0, lay->grid_x - 1,
+                            (guint) CLAMP (lay->plot_w / (font * 4), 2, 12));
   tl_paint_text (cr, lay->plot_x + lay->plot_w / 2, lay->plot_y - tick - font * 1.25, 0.5, 1.0,
                  _("tile column (blockIdx.x)"));
 
-  target = (guint) CLAMP (lay->plot_h / (font * 2.5), 2, 12);
-  n = tl_paint_nice_ticks (0, lay->grid_y - 1, target, ticks, MAX_TICKS);
-  double label_left = lay->plot_x;
-  for (guint i = 0; i < n; i++)
-    {
-      if (ticks[i] != floor (ticks[i]))
-        continue;
-      double y = lay->plot_y + (ticks[i] + 0.5) * lay->cell_h;
-      cairo_move_to (cr, lay->plot_x, y);
-      cairo_line_to (cr, lay->plot_x - tick, y);
-      cairo_stroke (cr);
-      g_snprintf (buf, sizeof buf, "%.0f", ticks[i]);
-      double w = tl_paint_text (cr, lay->plot_x - tick - TL_PX (style, 2), y, 1.0, 0.5, buf);
-      label_left = MIN (label_left, lay->plot_x - tick - TL_PX (style, 2) - w);
-    }
+  double label_left = tl_paint_index_ticks_left (cr, style, lay->plot_x, lay->plot_y, 0, lay->cell_h,
+                                                 0, lay->grid_y - 1,
+                                                 (guint) CLAMP (lay->plot_h / (font * 2.5), 2, 12));
   cairo_save (cr);
   cairo_translate (cr, label_left - font * 0.3, lay->plot_y + lay->plot_h / 2);
   cairo_rotate (cr, -G_PI / 2);

@@ -156,10 +156,7 @@ tl_paint_colorbar (cairo_t *cr, const TlColorbarModel *model,
   cairo_restore (cr);
   cairo_surface_destroy (strip);
 
-  tl_paint_set_fg (cr, style);
-  cairo_set_line_width (cr, TL_PX (style, style->line_width));
-  cairo_rectangle (cr, lay.bar_x, lay.bar_y, lay.bar_w, lay.bar_h);
-  cairo_stroke (cr);
+  tl_paint_frame (cr, style, lay.bar_x, lay.bar_y, lay.bar_w, lay.bar_h);
 
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   n_ticks = tl_colorbar_ticks (&model->scale, ticks, MAX_TICKS);

@@ -509,10 +509,7 @@ tl_paint_sweep (cairo_t *cr, const TlSweepModel *model,
       tl_paint_text (cr, lay.plot_x - TL_PX (style, 4), y, 1.0, 0.5, buf);
     }
 
-  tl_paint_set_fg (cr, style);
-  cairo_set_line_width (cr, TL_PX (style, style->line_width));
-  cairo_rectangle (cr, lay.plot_x, lay.plot_y, lay.plot_w, lay.plot_h);
-  cairo_stroke (cr);
+  tl_paint_frame (cr, style, lay.plot_x, lay.plot_y, lay.plot_w, lay.plot_h);
   tl_paint_text (cr, lay.plot_x + lay.plot_w / 2, lay.plot_y + lay.plot_h + font * 1.8, 0.5, 0,
                  _("n (m = n = k), log scale"));
   cairo_save (cr);

@@ -6,7 +6,6 @@
 #include "tl-paint-colorbar.h"
 #include "tl-paint-util.h"
 
-#define MAX_TICKS 24
 
 void
 tl_heatmap_model_init (TlHeatmapModel *model)
@@ -224,50 +223,23 @@ static void
 paint_axes (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *lay,
             const TlPaintStyle *style)
 {
-  double ticks[MAX_TICKS];
   double font = TL_PX (style, style->font_size);
-  double tick = TL_PX (style, 5);
-  guint n;
-  char buf[64];
 
-  tl_paint_set_fg (cr, style);
-  cairo_set_line_width (cr, TL_PX (style, style->line_width));
-  cairo_rectangle (cr, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
-  cairo_stroke (cr);
+  tl_paint_frame (cr, style, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
 
   tl_paint_set_font (cr, style, style->font_size, FALSE);
 
   /* column indices along the top edge, at cell centres */
   double c_last = MIN (lay->view_col0 + lay->view_cols, (double) model->grid->src_cols) - 1;
-  guint target = (guint) CLAMP (lay->plot_w / (font * 5), 2, 10);
-  n = tl_paint_nice_ticks (ceil (lay->view_col0), floor (c_last), target, ticks, MAX_TICKS);
-  for (guint i = 0; i < n; i++)
-    {
-      if (ticks[i] != floor (ticks[i]))
-        continue;
-      double x = lay->plot_x + (ticks[i] + 0.5 - lay->view_col0) * lay->px_per_col;
-      cairo_move_to (cr, x, lay->plot_y);
-      cairo_line_to (cr, x, lay->plot_y - tick);
-      cairo_stroke (cr);
-      g_snprintf (buf, sizeof buf, "%.0f", ticks[i]);
-      tl_paint_text (cr, x, lay->plot_y - tick - TL_PX (style, 1), 0.5, 1.0, buf);
-    }
+  tl_paint_index_ticks_top (cr, style, lay->plot_x, lay->plot_y, lay->view_col0, lay->px_per_col,
+                            ceil (lay->view_col0), floor (c_last),
+                            (guint) CLAMP (lay->plot_w / (font * 5), 2, 10));
 
   /* row indices down the left edge */
   double r_last = MIN (lay->view_row0 + lay->view_rows, (double) model->grid->src_rows) - 1;
-  target = (guint) CLAMP (lay->plot_h / (font * 3), 2, 12);
-  n = tl_paint_nice_ticks (ceil (lay->view_row0), floor (r_last), target, ticks, MAX_TICKS);
-  for (guint i = 0; i < n; i++)
-    {
-      if (ticks[i] != floor (ticks[i]))
-        continue;
-      double y = lay->plot_y + (ticks[i] + 0.5 - lay->view_row0) * lay->px_per_row;
-      cairo_move_to (cr, lay->plot_x, y);
-      cairo_line_to (cr, lay->plot_x - tick, y);
-      cairo_stroke (cr);
-      g_snprintf (buf, sizeof buf, "%.0f", ticks[i]);
-      tl_paint_text (cr, lay->plot_x - tick - TL_PX (style, 2), y, 1.0, 0.5, buf);
-    }
+  tl_paint_index_ticks_left (cr, style, lay->plot_x, lay->plot_y, lay->view_row0, lay->px_per_row,
+                             ceil (lay->view_row0), floor (r_last),
+                             (guint) CLAMP (lay->plot_h / (font * 3), 2, 12));
 }
 
 static void

@@ -312,20 +312,16 @@ paint_header (cairo_t *cr, const TlTimelineModel *model, const TlTimelineTrack *
   if (!model->show_summary || s == NULL)
     return;
 
-  char mn[32], md[32], mx[32], sp[32], bpu[G_ASCII_DTOSTR_BUF_SIZE];
-  tl_paint_format_ms (s->min_ns / 1e6, mn, sizeof mn);
-  tl_paint_format_ms (s->median_ns / 1e6, md, sizeof md);
-  tl_paint_format_ms (s->max_ns / 1e6, mx, sizeof mx);
-  tl_paint_format_ms (s->span_ns / 1e6, sp, sizeof sp);
-  g_ascii_formatd (bpu, sizeof bpu, s->blocks_per_unit >= 10 ? "%.0f" : "%.2f",
-                   s->blocks_per_unit);
+  TlBlockStatsText t;
+  tl_block_stats_text (s, &t);
   g_autofree char *l1 = g_strdup_printf (
     _("%zu blocks on %u %ss · %u wave%s of up to %u blocks (%u per %s) · %s blocks per %s · "
       "tail %.0f%% of the time"),
     s->n_blocks, s->n_units, u, s->n_waves, s->n_waves == 1 ? "" : "s", s->capacity, s->slots,
-    u, bpu, u, 100.0 * s->tail_share);
+    u, t.per_unit, u, 100.0 * s->tail_share);
   g_autofree char *l2 = g_strdup_printf (
-    _("block time: min %s · median %s · max %s      kernel span %s"), mn, md, mx, sp);
+    _("block time: min %s · median %s · max %s      kernel span %s"), t.min, t.median, t.max,
+    t.span);
 
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   cairo_save (cr);
@@ -628,10 +624,7 @@ tl_paint_timeline (cairo_t *cr, const TlTimelineModel *model, const TlPaintStyle
       if (model->show_waves)
         paint_waves (cr, model, &lay, t, style, TRUE);
 
-      tl_paint_set_fg (cr, style);
-      cairo_set_line_width (cr, TL_PX (style, style->line_width));
-      cairo_rectangle (cr, tl->x, tl->y, tl->w, tl->h);
-      cairo_stroke (cr);
+      tl_paint_frame (cr, style, tl->x, tl->y, tl->w, tl->h);
       paint_lane_axis (cr, tr, tl, style);
       paint_time_axis (cr, model, &lay, tl, style);
       if (model->show_waves)

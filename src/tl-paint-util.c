@@ -23,6 +23,15 @@ tl_paint_set_fg (cairo_t *cr, const TlPaintStyle *style)
 }
 
 void
+tl_paint_frame (cairo_t *cr, const TlPaintStyle *style, double x, double y, double w, double h)
+{
+  tl_paint_set_fg (cr, style);
+  cairo_set_line_width (cr, TL_PX (style, style->line_width));
+  cairo_rectangle (cr, x, y, w, h);
+  cairo_stroke (cr);
+}
+
+void
 tl_paint_set_font (cairo_t *cr, const TlPaintStyle *style, double size, gboolean bold)
 {
   cairo_select_font_face (cr, style->font_family ? style->font_family : "Sans",
@@ -54,6 +63,58 @@ tl_paint_text (cairo_t *cr, double x, double y, double halign, double valign,
   cairo_show_text (cr, text);
   cairo_new_path (cr);
   return te.x_advance;
+}
+
+#define INDEX_MAX_TICKS 24
+
+/* Top edge (rows FALSE) or left edge (rows TRUE); returns the left end of
+ * the labels (plot_x when there are none, or for the top edge). */
+static double
+index_ticks (cairo_t *cr, const TlPaintStyle *style, double plot_x, double plot_y, double origin,
+             double cell_px, double lo, double hi, guint target, gboolean rows)
+{
+  double ticks[INDEX_MAX_TICKS];
+  double tick = TL_PX (style, 5);
+  char buf[32];
+  double label_left = plot_x;
+  guint n = tl_paint_nice_ticks (lo, hi, target, ticks, INDEX_MAX_TICKS);
+  for (guint i = 0; i < n; i++)
+    {
+      if (ticks[i] != floor (ticks[i]))
+        continue; /* whole cells only */
+      double at = (rows ? plot_y : plot_x) + (ticks[i] + 0.5 - origin) * cell_px;
+      g_snprintf (buf, sizeof buf, "%.0f", ticks[i]);
+      if (rows)
+        {
+          cairo_move_to (cr, plot_x, at);
+          cairo_line_to (cr, plot_x - tick, at);
+          cairo_stroke (cr);
+          double w = tl_paint_text (cr, plot_x - tick - TL_PX (style, 2), at, 1.0, 0.5, buf);
+          label_left = MIN (label_left, plot_x - tick - TL_PX (style, 2) - w);
+        }
+      else
+        {
+          cairo_move_to (cr, at, plot_y);
+          cairo_line_to (cr, at, plot_y - tick);
+          cairo_stroke (cr);
+          tl_paint_text (cr, at, plot_y - tick - TL_PX (style, 1), 0.5, 1.0, buf);
+        }
+    }
+  return label_left;
+}
+
+void
+tl_paint_index_ticks_top (cairo_t *cr, const TlPaintStyle *style, double plot_x, double plot_y,
+                          double origin, double cell_px, double lo, double hi, guint target)
+{
+  index_ticks (cr, style, plot_x, plot_y, origin, cell_px, lo, hi, target, FALSE);
+}
+
+double
+tl_paint_index_ticks_left (cairo_t *cr, const TlPaintStyle *style, double plot_x, double plot_y,
+                           double origin, double cell_px, double lo, double hi, guint target)
+{
+  return index_ticks (cr, style, plot_x, plot_y, origin, cell_px, lo, hi, target, TRUE);
 }
 
 int

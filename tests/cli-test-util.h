@@ -12,9 +12,9 @@
 
 static char *cli_path;
 
-/* Sets cli_path; FALSE (with a message) when there is no program there. */
-static inline gboolean
-cli_test_find (void)
+/* Sets cli_path (the program may not be there). */
+static inline void
+cli_test_locate (void)
 {
   const char *env = g_getenv ("TL_CLI");
   if (env)
@@ -22,6 +22,13 @@ cli_test_find (void)
   else
     cli_path = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
                                  "..", "src", "cli", "tilelab-cli", NULL);
+}
+
+/* Sets cli_path; FALSE (with a message) when there is no program there. */
+static inline gboolean
+cli_test_find (void)
+{
+  cli_test_locate ();
   if (!g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE))
     {
       g_printerr ("tilelab-cli not found at %s (set TL_CLI)\n", cli_path);
@@ -55,6 +62,15 @@ cli_test_spawn (const char *const *args, char **envp, char **out, char **err)
   return WEXITSTATUS (wait_status);
 }
 
+/* Appends first and the arguments after it up to NULL, and the NULL. */
+static inline void
+cli_test_args_add_va (GPtrArray *args, const char *first, va_list ap)
+{
+  for (const char *a = first; a; a = va_arg (ap, const char *))
+    g_ptr_array_add (args, (char *) a);
+  g_ptr_array_add (args, NULL);
+}
+
 /* One run: exit code and both outputs. */
 typedef struct
 {
@@ -78,10 +94,8 @@ cli_test_run (Result *r, const char *first, ...)
   g_autoptr (GPtrArray) args = g_ptr_array_new ();
   va_list ap;
   va_start (ap, first);
-  for (const char *a = first; a; a = va_arg (ap, const char *))
-    g_ptr_array_add (args, (char *) a);
+  cli_test_args_add_va (args, first, ap);
   va_end (ap);
-  g_ptr_array_add (args, NULL);
   memset (r, 0, sizeof *r);
   r->status = cli_test_spawn ((const char *const *) args->pdata, NULL, &r->out, &r->err);
 }

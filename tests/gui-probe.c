@@ -15,6 +15,8 @@
 #include "tl-lecture-pages.h"
 #include "tl-window.h"
 
+#include "gui-test-util.h"
+
 static TlWindow *win;
 static gint64 last_tick, worst_gap, n_ticks, last_cpu, worst_cpu;
 
@@ -88,16 +90,6 @@ shoot (const char *dir, const char *name)
   g_print ("gui-probe: wrote %s\n", path);
 }
 
-static void
-only_kernels (const char *const *ids)
-{
-  g_auto (GStrv) active = tl_window_get_active_kernels (win);
-  for (guint i = 0; active && active[i]; i++)
-    tl_window_set_kernel_active (win, active[i], FALSE);
-  for (guint i = 0; ids[i]; i++)
-    tl_window_set_kernel_active (win, ids[i], TRUE);
-}
-
 static gboolean
 tick_cb (gpointer data)
 {
@@ -126,7 +118,7 @@ do_screens (const char *dir)
   wait_until (is_idle, NULL, 60);
   shoot (dir, "01-start.png");
 
-  only_kernels (cpu3);
+  gui_test_only_kernels (win, cpu3);
   tl_window_run (win);
   wait_until (is_idle, NULL, 300);
   tl_window_show_c (win, "cpu-blocked");
@@ -211,7 +203,7 @@ do_gap (gsize n)
 
   tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", n, n, TL_DTYPE_FLOAT32, 1);
   wait_until (is_idle, NULL, 600);
-  only_kernels (ids);
+  gui_test_only_kernels (win, ids);
 
   guint probe = g_timeout_add (5, tick_cb, NULL);
   last_tick = 0;

@@ -239,3 +239,15 @@ io_test_expect_errors (const char *dir, const IoTestErrorCase *cases, gsize n, T
       io_test_expect_error (p, format, cases[k].code, cases[k].where);
     }
 }
+
+/* Saves m as dir/name (the format from the name) and returns the bytes of
+ * the file, *len of them. */
+static inline char *
+io_test_save_bytes (const char *dir, const char *name, const TlMatrix *m, gsize *len)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_assert_true (tl_matrix_save (m, path, TL_FORMAT_AUTO, NULL));
+  char *bytes = NULL;
+  g_assert_true (g_file_get_contents (path, &bytes, len, NULL));
+  return bytes;
+}

@@ -13,6 +13,8 @@
 #include "tl-record.h"
 #include "tl-window.h"
 
+#include "gui-test-util.h"
+
 static TlApplication *app;
 static TlWindow *win;
 
@@ -59,16 +61,6 @@ pump (double seconds)
       g_main_context_iteration (NULL, FALSE);
       g_usleep (1000);
     }
-}
-
-static void
-only_kernels (const char *const *ids)
-{
-  g_auto (GStrv) active = tl_window_get_active_kernels (win);
-  for (guint i = 0; active && active[i]; i++)
-    tl_window_set_kernel_active (win, active[i], FALSE);
-  for (guint i = 0; ids[i]; i++)
-    tl_window_set_kernel_active (win, ids[i], TRUE);
 }
 
 static void
@@ -145,7 +137,7 @@ static void
 test_run_cpu (void)
 {
   static const char *const ids[] = { "cpu-naive", "cpu-blocked", "cpu-openblas", NULL };
-  only_kernels (ids);
+  gui_test_only_kernels (win, ids);
   g_auto (GStrv) active = tl_window_get_active_kernels (win);
   g_assert_cmpuint (g_strv_length (active), ==, 3);
 
@@ -256,7 +248,7 @@ test_cancel (void)
   /* long enough to still be running when cancelled: naive 1024³, 50 repeats */
   tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", 1024, 1024, TL_DTYPE_FLOAT64, 5);
   g_assert_true (wait_until (is_idle, NULL, 30));
-  only_kernels (ids);
+  gui_test_only_kernels (win, ids);
   g_assert_true (tl_window_run (win));
   g_assert_true (wait_until (is_running, NULL, 5));
   pump (0.5);
@@ -319,7 +311,7 @@ test_open_record (void)
 
   tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", 48, 48, TL_DTYPE_FLOAT32, 8);
   g_assert_true (wait_until (is_idle, NULL, 20));
-  only_kernels (ids);
+  gui_test_only_kernels (win, ids);
   g_assert_true (tl_window_run (win));
   g_assert_true (wait_until (is_idle, NULL, 60));
   g_autoptr (TlRunRecord) copy = tl_run_record_copy (tl_window_get_record (win));

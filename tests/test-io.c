@@ -234,11 +234,8 @@ test_every_prefix (void)
   g_autoptr (TlMatrix) m = io_test_random (TL_DTYPE_FLOAT32, 3, 2);
   for (gsize k = 0; k < G_N_ELEMENTS (names); k++)
     {
-      g_autofree char *path = g_build_filename (dir, names[k], NULL);
-      g_assert_true (tl_matrix_save (m, path, TL_FORMAT_AUTO, NULL));
-      g_autofree char *bytes = NULL;
       gsize len;
-      g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+      g_autofree char *bytes = io_test_save_bytes (dir, names[k], m, &len);
       g_autofree char *cut_name = g_strconcat ("cut-", names[k], NULL);
       g_autofree char *cut = g_build_filename (dir, cut_name, NULL);
       for (gsize n = 0; n < len; n++)
@@ -270,11 +267,8 @@ test_mutations (void)
   io_test_add_nonfinite (m);
   for (gsize k = 0; k < G_N_ELEMENTS (names); k++)
     {
-      g_autofree char *path = g_build_filename (dir, names[k], NULL);
-      g_assert_true (tl_matrix_save (m, path, TL_FORMAT_AUTO, NULL));
-      g_autofree char *bytes = NULL;
       gsize len;
-      g_assert_true (g_file_get_contents (path, &bytes, &len, NULL));
+      g_autofree char *bytes = io_test_save_bytes (dir, names[k], m, &len);
       g_autofree char *mut_name = g_strconcat ("mut-", names[k], NULL);
       g_autofree char *mut = g_build_filename (dir, mut_name, NULL);
       int rounds = g_test_slow () ? 5000 : 200;

@@ -2,6 +2,7 @@
 #include "tl-chart-view.h"
 
 #include <glib/gi18n-lib.h>
+#include "tl-view-style.h"
 
 struct _TlChartView
 {
@@ -112,10 +113,7 @@ void
 tl_chart_view_set_presentation (TlChartView *self, double scale, gboolean high_contrast)
 {
   g_return_if_fail (TL_IS_CHART_VIEW (self));
-  if (scale > 1.0 || high_contrast)
-    tl_paint_style_init_presentation (&self->style, scale, high_contrast);
-  else
-    tl_paint_style_init (&self->style, 1.0);
+  tl_view_style_set_presentation (&self->style, scale, high_contrast);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -125,21 +123,14 @@ tl_chart_view_draw (GtkWidget *widget, cairo_t *cr)
   TlChartView *self = TL_CHART_VIEW (widget);
   double w = gtk_widget_get_allocated_width (widget);
   double h = gtk_widget_get_allocated_height (widget);
-  GtkStyleContext *ctx = gtk_widget_get_style_context (widget);
-  GdkRGBA fg;
 
-  gtk_style_context_get_color (ctx, gtk_style_context_get_state (ctx), &fg);
-  self->style.fg[0] = fg.red;
-  self->style.fg[1] = fg.green;
-  self->style.fg[2] = fg.blue;
-  self->style.transparent = TRUE;
-  gtk_render_background (ctx, cr, 0, 0, w, h);
+  tl_view_style_begin_draw (&self->style, widget, cr);
 
   if (self->kind == TL_CHART_BARS)
     {
       if (self->bars->len == 0)
         {
-          cairo_set_source_rgb (cr, fg.red, fg.green, fg.blue);
+          cairo_set_source_rgb (cr, self->style.fg[0], self->style.fg[1], self->style.fg[2]);
           cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
           cairo_set_font_size (cr, 14 * self->style.scale);
           cairo_text_extents_t te;

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <glib/gi18n-lib.h>
 #include "tl-pool.h"
+#include "tl-view-style.h"
 
 /* pooled cells along each axis for the whole-matrix overview */
 #define OVERVIEW_CELLS 1024
@@ -257,17 +258,10 @@ tl_heatmap_view_draw (GtkWidget *widget, cairo_t *cr)
 {
   TlHeatmapView *self = TL_HEATMAP_VIEW (widget);
   TlHeatmapModel model;
-  GtkStyleContext *ctx = gtk_widget_get_style_context (widget);
-  GdkRGBA fg;
   double w = gtk_widget_get_allocated_width (widget);
   double h = gtk_widget_get_allocated_height (widget);
 
-  gtk_style_context_get_color (ctx, gtk_style_context_get_state (ctx), &fg);
-  self->style.fg[0] = fg.red;
-  self->style.fg[1] = fg.green;
-  self->style.fg[2] = fg.blue;
-  self->style.transparent = TRUE;
-  gtk_render_background (ctx, cr, 0, 0, w, h);
+  tl_view_style_begin_draw (&self->style, widget, cr);
 
   tl_heatmap_view_get_model (self, &model);
   if (model.grid == NULL && self->matrix != NULL)
@@ -682,10 +676,7 @@ void
 tl_heatmap_view_set_presentation (TlHeatmapView *self, double scale, gboolean high_contrast)
 {
   g_return_if_fail (TL_IS_HEATMAP_VIEW (self));
-  if (scale > 1.0 || high_contrast)
-    tl_paint_style_init_presentation (&self->style, scale, high_contrast);
-  else
-    tl_paint_style_init (&self->style, 1.0);
+  tl_view_style_set_presentation (&self->style, scale, high_contrast);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

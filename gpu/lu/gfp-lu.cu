@@ -100,10 +100,9 @@ tl_gpu_gfp_lu (TlGpuDevice *device, int m, int n, uint32_t p, uint32_t *a, int *
     return tl_gpu_fail (TL_GPU_BAD_SHAPE, "tl_gpu_gfp_lu: bad arguments");
   if (p < 2 || p > 2147483647u)
     return tl_gpu_fail (TL_GPU_BAD_SHAPE, "the modulus must be a prime below 2^31");
-  if (tl_gpu_is_lost ())
-    return tl_gpu_lost_status ();
-  if (device == nullptr)
-    return tl_gpu_fail (TL_GPU_NO_DEVICE, "no device open");
+  TlGpuStatus st = tl_gpu_device_usable (device);
+  if (st != TL_GPU_OK)
+    return st;
   const int mn = m < n ? m : n;
   if (mn == 0)
     return TL_GPU_OK;
@@ -113,7 +112,6 @@ tl_gpu_gfp_lu (TlGpuDevice *device, int m, int n, uint32_t p, uint32_t *a, int *
   uint32_t *d_a = nullptr, *d_inv = nullptr;
   int *d_ipiv = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
-  TlGpuStatus st = TL_GPU_OK;
   cudaError_t err = cudaMalloc (&d_a, bytes);
   if (err == cudaSuccess)
     err = cudaMalloc (&d_inv, sizeof (uint32_t));

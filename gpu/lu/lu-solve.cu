@@ -13,20 +13,15 @@
 
 namespace
 {
-struct SolveBuffers
+struct SolveBuffers : TlGpuEventPair
 {
   void *lu = nullptr, *x = nullptr;
   int *ipiv = nullptr;
-  cudaEvent_t start = nullptr, stop = nullptr;
   ~SolveBuffers ()
   {
     cudaFree (lu);
     cudaFree (x);
     cudaFree (ipiv);
-    if (start)
-      cudaEventDestroy (start);
-    if (stop)
-      cudaEventDestroy (stop);
   }
 };
 } // namespace
@@ -38,10 +33,9 @@ tl_gpu_lu_solve (TlGpuDevice *device, const TlGpuLuSolveArgs *args, double *out_
     *out_ms = 0.0;
   if (args == nullptr || args->lu == nullptr || args->ipiv == nullptr || args->b == nullptr)
     return tl_gpu_fail (TL_GPU_LAUNCH_FAILED, "tl_gpu_lu_solve: NULL argument");
-  if (tl_gpu_is_lost ())
-    return tl_gpu_lost_status ();
-  if (device == nullptr)
-    return tl_gpu_fail (TL_GPU_NO_DEVICE, "no device open");
+  TlGpuStatus st = tl_gpu_device_usable (device);
+  if (st != TL_GPU_OK)
+    return st;
   if (args->dtype != TL_GPU_FLOAT32 && args->dtype != TL_GPU_FLOAT64)
     return tl_gpu_fail (TL_GPU_BAD_SHAPE, "the GPU solve takes float32 and float64 only");
   const int n = args->n, k = args->nrhs;
@@ -52,17 +46,15 @@ tl_gpu_lu_solve (TlGpuDevice *device, const TlGpuLuSolveArgs *args, double *out_
 
   TL_GPU_TRY (cudaSetDevice (device->ordinal), "cudaSetDevice");
   cublasHandle_t h = nullptr;
-  TlGpuStatus st = tl_gpu_device_cublas (device, &h);
+  st = tl_gpu_device_cublas (device, &h);
   if (st != TL_GPU_OK)
     return st;
   cudaStream_t stream = device->stream;
   const size_t es = args->dtype == TL_GPU_FLOAT32 ? 4 : 8;
   const size_t lu_bytes = es * (size_t) n * n, x_bytes = es * (size_t) n * k;
-  size_t free_b = 0, total_b = 0;
-  cudaMemGetInfo (&free_b, &total_b);
-  if (lu_bytes + x_bytes + sizeof (int) * n > free_b)
-    return tl_gpu_fail (TL_GPU_OUT_OF_MEMORY, "the solve needs %zu MiB of GPU memory, %zu MiB are free",
-                        (lu_bytes + x_bytes) >> 20, free_b >> 20);
+  st = tl_gpu_check_free (lu_bytes + x_bytes + sizeof (int) * n, "the solve");
+  if (st != TL_GPU_OK)
+    return st;
 
   SolveBuffers b;
   TL_GPU_TRY (cudaMalloc (&b.lu, lu_bytes), "allocating L\\U");

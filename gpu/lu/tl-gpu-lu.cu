@@ -173,13 +173,12 @@ tl_lu_rec_snapshot (TlLuCtx *ctx, int steps_done)
 
 namespace
 {
-struct Buffers
+struct Buffers : TlGpuEventPair
 {
   void *orig = nullptr, *a = nullptr, *ws = nullptr;
   int *ipiv = nullptr;
   void *host = nullptr;
   double *block_phase = nullptr;
-  cudaEvent_t start = nullptr, stop = nullptr;
   ~Buffers ()
   {
     free (host);
@@ -188,10 +187,6 @@ struct Buffers
     cudaFree (a);
     cudaFree (ws);
     cudaFree (ipiv);
-    if (start)
-      cudaEventDestroy (start);
-    if (stop)
-      cudaEventDestroy (stop);
   }
 };
 } // namespace
@@ -218,10 +213,9 @@ tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *ar
   if (out == nullptr || args == nullptr || kernel_id == nullptr)
     return tl_gpu_fail (TL_GPU_LAUNCH_FAILED, "tl_gpu_lu_run: NULL argument");
   memset (out, 0, sizeof *out);
-  if (tl_gpu_is_lost ())
-    return tl_gpu_lost_status ();
-  if (device == nullptr)
-    return tl_gpu_fail (TL_GPU_NO_DEVICE, "no device open");
+  TlGpuStatus st = tl_gpu_device_usable (device);
+  if (st != TL_GPU_OK)
+    return st;
   const TlLuRung *rung = nullptr;
   for (const TlLuRung *r : rungs)
     if (strcmp (r->id, kernel_id) == 0)
@@ -243,7 +237,7 @@ tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *ar
   TlLuCtx ctx = {};
   ctx.device = device;
   ctx.stream = device->stream;
-  TlGpuStatus st = tl_gpu_device_cublas (device, &ctx.cublas);
+  st = tl_gpu_device_cublas (device, &ctx.cublas);
   if (st != TL_GPU_OK)
     return st;
   ctx.dtype = args->dtype;
@@ -257,11 +251,9 @@ tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *ar
   const size_t bytes = es * (size_t) args->m * args->n;
   ctx.workspace_bytes = rung->workspace_bytes ? rung->workspace_bytes (&ctx) : 0;
   const size_t need = 2 * bytes + ctx.workspace_bytes + sizeof (int) * (mn + 1);
-  size_t free_b = 0, total_b = 0;
-  cudaMemGetInfo (&free_b, &total_b);
-  if (need > free_b)
-    return tl_gpu_fail (TL_GPU_OUT_OF_MEMORY, "%s needs %zu MiB of GPU memory, %zu MiB are free",
-                        kernel_id, need >> 20, free_b >> 20);
+  st = tl_gpu_check_free (need, kernel_id);
+  if (st != TL_GPU_OK)
+    return st;
 
   Buffers b;
   TL_GPU_TRY (cudaMalloc (&b.orig, bytes > 0 ? bytes : 1), "allocating A");

@@ -123,6 +123,20 @@ tl_cli_gauss_clear (TlCliGauss *o)
   g_clear_pointer (&o->output, g_free);
 }
 
+int
+tl_cli_gauss_run (GOptionContext *context, TlCliGauss *o, int argc, char **argv,
+                  TlCliGaussBody body)
+{
+  if (!tl_cli_parse (context, &argc, &argv) || !tl_cli_gauss_check (o))
+    {
+      tl_cli_gauss_clear (o);
+      return TL_CLI_USAGE;
+    }
+  int rc = body (o, argc, argv);
+  tl_cli_gauss_clear (o);
+  return rc;
+}
+
 const char *
 tl_cli_describe_source (TlCliGauss *o, const char *path)
 {

@@ -47,6 +47,12 @@ gboolean  tl_cli_gauss_check (TlCliGauss *o);
 TlMatrix *tl_cli_gauss_input (TlCliGauss *o, int argc, char **argv, int *next, GError **error);
 TlMatrix *tl_cli_gauss_load  (TlCliGauss *o, const char *path, GError **error);
 void      tl_cli_gauss_clear (TlCliGauss *o);
+/* Parses the command line with context, checks o and runs body on the
+ * arguments left; clears o.  TL_CLI_USAGE for a bad command line, else
+ * what body returns. */
+typedef int (*TlCliGaussBody) (TlCliGauss *o, int argc, char **argv);
+int       tl_cli_gauss_run   (GOptionContext *context, TlCliGauss *o, int argc, char **argv,
+                              TlCliGaussBody body);
 /* Prints a matrix (at most max_print rows and columns, then …). */
 void      tl_cli_print_matrix (const char *indent, const TlMatrix *m, gint max_print);
 void      tl_cli_print_gfp    (const char *indent, const TlGfpMatrix *m, gint max_print);

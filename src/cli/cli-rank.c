@@ -125,14 +125,7 @@ run (int argc, char **argv, gboolean nullspace)
     { NULL },
   };
   g_option_context_add_main_entries (ctx, more, NULL);
-  if (!tl_cli_parse (ctx, &argc, &argv) || !tl_cli_gauss_check (&o))
-    {
-      tl_cli_gauss_clear (&o);
-      return TL_CLI_USAGE;
-    }
-  int rc = body (&o, argc, argv);
-  tl_cli_gauss_clear (&o);
-  return rc;
+  return tl_cli_gauss_run (ctx, &o, argc, argv, body);
 }
 
 int

@@ -218,12 +218,5 @@ tl_cli_solve (int argc, char **argv)
     "plus a null-space basis, or “no solution”.\n\nExamples:\n"
     "  tilelab-cli solve A.mtx b.mtx\n  tilelab-cli solve --augmented system.txt\n"
     "  tilelab-cli solve --gen condition:kappa=1e8 --size 100\n");
-  if (!tl_cli_parse (ctx, &argc, &argv) || !tl_cli_gauss_check (&o))
-    {
-      tl_cli_gauss_clear (&o);
-      return TL_CLI_USAGE;
-    }
-  int rc = body (&o, argc, argv);
-  tl_cli_gauss_clear (&o);
-  return rc;
+  return tl_cli_gauss_run (ctx, &o, argc, argv, body);
 }

@@ -1,0 +1,16 @@
+/* gui-test-util.h — shared by the tests and the probe that drive the
+ * window: choosing which kernels run. */
+#pragma once
+
+#include "tl-window.h"
+
+/* Makes exactly the kernels in ids (NULL-terminated) active. */
+static inline void
+gui_test_only_kernels (TlWindow *win, const char *const *ids)
+{
+  g_auto (GStrv) active = tl_window_get_active_kernels (win);
+  for (guint i = 0; active && active[i]; i++)
+    tl_window_set_kernel_active (win, active[i], FALSE);
+  for (guint i = 0; ids[i]; i++)
+    tl_window_set_kernel_active (win, ids[i], TRUE);
+}
