@@ -929,6 +929,10 @@ tl_window_run (TlWindow *self)
   job->warmups = 1;
   job->keep_matrices = TRUE;
   job->instrument = TRUE; /* per-block (per-tile) timing for the Blocks view */
+  /* CPU kernels leave one core to the window, so it keeps drawing while a
+   * run uses every other core (the run's thread count is in its facts;
+   * tilelab-cli uses them all) */
+  job->threads = MAX (1, g_get_num_processors () - 1);
   job->device = backend_device (self);
 
   hide_message (self);
