@@ -205,41 +205,11 @@ tf32_load_tile (float *As, float *Bs, const float *__restrict__ A, const float *
 // straight to global memory (store_matrix_sync needs ldm % 4 == 0 and a
 // 32-byte aligned pointer: true for n % 4 == 0 because fragment rows and
 // columns are multiples of 16); edge fragments go through shared scratch
-// and guarded scalar stores.
+// and guarded scalar stores.  Templated on the fragment's k (8 for TF32,
+// 16 for BF16): the float accumulators have the same 16×16 layout.
+template <int K>
 __device__ __forceinline__ void
-store_acc (wmma::fragment<wmma::accumulator, 16, 16, 8, float> (&acc)[FM][FN], float *scratch,
-           float *__restrict__ C, int m, int n, int r0, int c0, bool direct_ok)
-{
-  const int lane = threadIdx.x % 32;
-#pragma unroll
-  for (int i = 0; i < FM; i++)
-#pragma unroll
-    for (int j = 0; j < FN; j++)
-      {
-        int r = r0 + i * 16, c = c0 + j * 16;
-        if (r >= m || c >= n)
-          continue;
-        if (direct_ok && r + 16 <= m && c + 16 <= n)
-          wmma::store_matrix_sync (C + (size_t) r * n + c, acc[i][j], n, wmma::mem_row_major);
-        else
-          {
-            wmma::store_matrix_sync (scratch, acc[i][j], SCRATCH_LD, wmma::mem_row_major);
-            __syncwarp ();
-            for (int e = lane; e < 256; e += 32)
-              {
-                int rr = r + e / 16, cc = c + e % 16;
-                if (rr < m && cc < n)
-                  C[(size_t) rr * n + cc] = scratch[(e / 16) * SCRATCH_LD + e % 16];
-              }
-            __syncwarp ();
-          }
-      }
-}
-
-// The BF16 accumulators have the same 16×16 float layout, but a different
-// fragment type (k = 16); a second overload keeps the code above typed.
-__device__ __forceinline__ void
-store_acc (wmma::fragment<wmma::accumulator, 16, 16, 16, float> (&acc)[FM][FN], float *scratch,
+store_acc (wmma::fragment<wmma::accumulator, 16, 16, K, float> (&acc)[FM][FN], float *scratch,
            float *__restrict__ C, int m, int n, int r0, int c0, bool direct_ok)
 {
   const int lane = threadIdx.x % 32;
