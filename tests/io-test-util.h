@@ -7,8 +7,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "tl-error.h"
-#include "tl-io.h"
+#include "core/tl-error.h"
+#include "io/tl-io.h"
 
 /* Random values that exercise the printer: mixed signs and magnitudes,
  * never all zero; int32 includes the extremes of its range. */

@@ -5,7 +5,7 @@
 #include <glib.h>
 #include <stdlib.h>
 
-#include "tl-matrix.h"
+#include "core/tl-matrix.h"
 
 static inline guint32
 tl_test_pixel (cairo_surface_t *s, double x, double y)

@@ -42,7 +42,7 @@ potfiles)
   done
   # The same keywords as meson's glib preset (po/meson.build).
   marked=$( { grep -l -E '(^|[^A-Za-z0-9_])(N?C?_|g_dngettext|g_dpgettext2|g_dcgettext)[[:space:]]*\(' \
-                src/*.c src/*.h src/cli/*.c src/cli/*.h ui/*.c ui/*.h gpu/*.c gpu/*.h 2>/dev/null || true
+                src/*/*.c src/*/*.h ui/*.c ui/*.h gpu/*.c gpu/*.h 2>/dev/null || true
               grep -l 'translatable="yes"' ui/*.ui resources/*.ui 2>/dev/null || true; } | sort -u)
   for f in $marked; do
     if ! printf '%s\n' "$listed" | grep -qx "$f"; then

@@ -3,9 +3,9 @@
  *
  * The program is $TL_CLI, or src/cli/tilelab-cli beside this test's build
  * folder (G_TEST_BUILDDIR). */
-#include "tl-error.h"
-#include "tl-lu-recorder.h"
-#include "tl-record.h"
+#include "core/tl-error.h"
+#include "lu/tl-lu-recorder.h"
+#include "record/tl-record.h"
 
 #include "cli-test-util.h"
 

@@ -1,8 +1,8 @@
 /* test-cli-generate.c — `tilelab-cli generate` and `tilelab-cli kernels` as
  * a user runs them: what they write and print, and their exit codes. */
-#include "tl-generate.h"
-#include "tl-io.h"
-#include "tl-kernels.h"
+#include "gen/tl-generate.h"
+#include "io/tl-io.h"
+#include "gemm/tl-kernels.h"
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>

@@ -3,10 +3,10 @@
  *
  * The program is $TL_CLI, or src/cli/tilelab-cli beside this test's build
  * folder (G_TEST_BUILDDIR). */
-#include "tl-error.h"
+#include "core/tl-error.h"
 #include "tl-gpu.h"
-#include "tl-io.h"
-#include "tl-record.h"
+#include "io/tl-io.h"
+#include "record/tl-record.h"
 
 #include "cli-test-util.h"
 

@@ -1,9 +1,9 @@
 /* test-cpu-gemm.c — every CPU kernel × dtype against a float64 reference
  * computed here, at odd shapes and on views; tile records; cancellation. */
-#include "tl-cpu-gemm.h"
-#include "tl-error.h"
-#include "tl-generate.h"
-#include "tl-kernels.h"
+#include "gemm/tl-cpu-gemm.h"
+#include "core/tl-error.h"
+#include "gen/tl-generate.h"
+#include "gemm/tl-kernels.h"
 
 #include <float.h>
 #include <math.h>

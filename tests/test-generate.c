@@ -1,7 +1,7 @@
 /* test-generate.c — every generator: shape, dtype, determinism, properties,
  * and the errors for bad specs. */
-#include "tl-error.h"
-#include "tl-generate.h"
+#include "core/tl-error.h"
+#include "gen/tl-generate.h"
 
 #include <lapacke.h>
 #include <math.h>

@@ -1,9 +1,9 @@
 /* test-gfp.c — exact elimination over GF(p) against exactly known answers,
  * and the floating-point paths against it. */
-#include "tl-gfp.h"
-#include "tl-lu-recorder.h"
-#include "tl-generate.h"
-#include "tl-error.h"
+#include "lu/tl-gfp.h"
+#include "lu/tl-lu-recorder.h"
+#include "gen/tl-generate.h"
+#include "core/tl-error.h"
 
 #include <math.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 #include "tl-application.h"
 #include "tl-heatmap-view.h"
 #include "tl-lecture-pages.h"
-#include "tl-record.h"
+#include "record/tl-record.h"
 #include "tl-window.h"
 
 #include "gui-test-util.h"

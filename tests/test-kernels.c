@@ -1,7 +1,7 @@
 /* test-kernels.c — the unified kernel registry: CPU rows, then the GPU ladder. */
-#include "tl-cpu-gemm.h"
+#include "gemm/tl-cpu-gemm.h"
 #include "tl-gpu.h"
-#include "tl-kernels.h"
+#include "gemm/tl-kernels.h"
 
 #include <string.h>
 
@@ -46,7 +46,7 @@ test_cpu_rows_first (void)
       g_assert_cmpint (k->records_blocks, ==, c->records_tiles);
       g_assert_cmpint (k->tile_m, ==, c->tile);
       g_assert_cmpint (k->min_cc, ==, 0);
-      g_assert_cmpstr (k->source_path, ==, "src/tl-cpu-gemm.c");
+      g_assert_cmpstr (k->source_path, ==, "src/gemm/tl-cpu-gemm.c");
     }
   const TlKernelInfo *blas = tl_kernel_find ("cpu-openblas");
   g_assert_nonnull (blas);

@@ -1,12 +1,12 @@
 /* test-lu-gpu.c — the GPU rungs of the Gauss ladder against LAPACK's
  * ratio ‖PA − LU‖₁ / (n ‖A‖₁ ε) < 30, through tl_lu_factor.
  * Exits 77 (skip) without a CUDA device. */
-#include "tl-gfp.h"
-#include "tl-lu.h"
-#include "tl-lu-recorder.h"
-#include "tl-solve.h"
-#include "tl-generate.h"
-#include "tl-error.h"
+#include "lu/tl-gfp.h"
+#include "lu/tl-lu.h"
+#include "lu/tl-lu-recorder.h"
+#include "lu/tl-solve.h"
+#include "gen/tl-generate.h"
+#include "core/tl-error.h"
 #include "tl-gpu.h"
 
 #include <float.h>

@@ -1,8 +1,8 @@
 /* test-lu-recorder.c — the step recorder: counts, pivots, snapshots, JSON. */
-#include "tl-lu-record.h"
-#include "tl-lu-recorder.h"
-#include "tl-generate.h"
-#include "tl-error.h"
+#include "record/tl-lu-record.h"
+#include "lu/tl-lu-recorder.h"
+#include "gen/tl-generate.h"
+#include "core/tl-error.h"
 
 #include <glib/gstdio.h>
 #include <math.h>

@@ -9,10 +9,10 @@
  *   ‖B − AX‖₁ / (‖A‖₁ ‖X‖₁ ε) < 30 per column of B (xGET02)
  *   info = the first zero column for the zero-column types.
  */
-#include "tl-lu.h"
-#include "tl-solve.h"
-#include "tl-generate.h"
-#include "tl-error.h"
+#include "lu/tl-lu.h"
+#include "lu/tl-solve.h"
+#include "gen/tl-generate.h"
+#include "core/tl-error.h"
 
 #include <float.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* test-matrix.c — TlMatrix: sizes, views, conversion, statistics, norms. */
-#include "tl-matrix.h"
-#include "tl-error.h"
+#include "core/tl-matrix.h"
+#include "core/tl-error.h"
 
 #include <math.h>
 

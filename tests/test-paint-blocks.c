@@ -2,9 +2,9 @@
  * colours on known tiles of the grid; pixels map back to tiles. */
 #include <math.h>
 #include <string.h>
-#include "tl-block-stats.h"
-#include "tl-error.h"
-#include "tl-paint-blocks.h"
+#include "paint/tl-block-stats.h"
+#include "core/tl-error.h"
+#include "paint/tl-paint-blocks.h"
 #include "paint-test-util.h"
 
 static const double scales[] = { 1.0, 2.0 };

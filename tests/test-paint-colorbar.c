@@ -1,6 +1,6 @@
 /* test-paint-colorbar.c — the bar's colours and its ticks. */
 #include <math.h>
-#include "tl-paint-colorbar.h"
+#include "paint/tl-paint-colorbar.h"
 #include "paint-test-util.h"
 
 static void

@@ -1,6 +1,6 @@
 /* test-paint-colormap.c — colormap endpoints, scales, defaults. */
 #include <math.h>
-#include "tl-colormap.h"
+#include "paint/tl-colormap.h"
 #include "paint-test-util.h"
 
 static void

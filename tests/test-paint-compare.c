@@ -1,6 +1,6 @@
 /* test-paint-compare.c — bars at known positions and lengths, the sweep's points. */
 #include <math.h>
-#include "tl-paint-compare.h"
+#include "paint/tl-paint-compare.h"
 #include "paint-test-util.h"
 
 static const double scales[] = { 1.0, 2.0 };

@@ -1,11 +1,11 @@
 /* test-paint-gauss.c — Gauss frames replay the recorded steps exactly, and a
  * known step marks its known pivot at its known pixel. */
 #include <math.h>
-#include "tl-error.h"
-#include "tl-gauss-frame.h"
-#include "tl-gfp.h"
-#include "tl-lu.h"
-#include "tl-paint-gauss.h"
+#include "core/tl-error.h"
+#include "paint/tl-gauss-frame.h"
+#include "lu/tl-gfp.h"
+#include "lu/tl-lu.h"
+#include "paint/tl-paint-gauss.h"
 #include "paint-test-util.h"
 
 static const double scales[] = { 1.0, 2.0 };

@@ -1,6 +1,6 @@
 /* test-paint-heatmap.c — a known matrix puts known colours at known pixels. */
 #include <math.h>
-#include "tl-paint-heatmap.h"
+#include "paint/tl-paint-heatmap.h"
 #include "paint-test-util.h"
 
 static const double scales[] = { 1.0, 2.0 };

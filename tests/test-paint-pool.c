@@ -1,7 +1,7 @@
 /* test-paint-pool.c — pooling by mean and by max |a| on known matrices. */
 #include <math.h>
 #include <gio/gio.h>
-#include "tl-pool.h"
+#include "paint/tl-pool.h"
 #include "paint-test-util.h"
 
 static TlMatrix *

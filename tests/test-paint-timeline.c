@@ -2,9 +2,9 @@
  * pixels map back to blocks, waves get their colours, two kernels share one
  * time scale. */
 #include <math.h>
-#include "tl-colormap.h"
-#include "tl-paint-timeline.h"
-#include "tl-paint-util.h"
+#include "paint/tl-colormap.h"
+#include "paint/tl-paint-timeline.h"
+#include "paint/tl-paint-util.h"
 #include "paint-test-util.h"
 
 static const double scales[] = { 1.0, 2.0 };

@@ -1,6 +1,6 @@
 /* test-player.c — the step player's logic: steps, block jumps, scrubbing,
  * play/pause at a speed, keys → actions. */
-#include "tl-player.h"
+#include "paint/tl-player.h"
 
 /* GDK keyvals, as the GUI forwards them */
 #define K_Left 0xff51

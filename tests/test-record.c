@@ -1,7 +1,7 @@
 /* test-record.c — run records: JSON round trips, matrices beside them,
  * and hostile input that must end in clean errors. */
-#include "tl-error.h"
-#include "tl-record.h"
+#include "core/tl-error.h"
+#include "record/tl-record.h"
 
 #include <glib/gstdio.h>
 #include <locale.h>

@@ -6,13 +6,13 @@
 #include <math.h>
 #include <string.h>
 
-#include "tl-error.h"
-#include "tl-lu.h"
-#include "tl-lu-record.h"
-#include "tl-paint-blocks.h"
-#include "tl-paint-timeline.h"
-#include "tl-render.h"
-#include "tl-runner.h"
+#include "core/tl-error.h"
+#include "lu/tl-lu.h"
+#include "record/tl-lu-record.h"
+#include "paint/tl-paint-blocks.h"
+#include "paint/tl-paint-timeline.h"
+#include "paint/tl-render.h"
+#include "run/tl-runner.h"
 #include "cli-test-util.h"
 #include "paint-test-util.h"
 

@@ -1,5 +1,5 @@
 /* test-rng.c — Tilelab's PRNG: the reference streams, ranges, uniformity. */
-#include "tl-rng.h"
+#include "core/tl-rng.h"
 
 #include <math.h>
 

@@ -1,9 +1,9 @@
 /* test-runner.c — the worker: async jobs on a main loop, progress in
  * order on the caller's context, per-kernel news, cancellation, and GPU
  * kernels without a GPU. */
-#include "tl-error.h"
-#include "tl-gemm-run.h"
-#include "tl-runner.h"
+#include "core/tl-error.h"
+#include "run/tl-gemm-run.h"
+#include "run/tl-runner.h"
 
 #include <math.h>
 #include <string.h>

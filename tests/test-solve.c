@@ -1,7 +1,7 @@
 /* test-solve.c — Gauss–Jordan, rank, null space and the solution space. */
-#include "tl-solve.h"
-#include "tl-generate.h"
-#include "tl-error.h"
+#include "lu/tl-solve.h"
+#include "gen/tl-generate.h"
+#include "core/tl-error.h"
 
 #include <float.h>
 #include <math.h>

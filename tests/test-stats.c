@@ -1,5 +1,5 @@
 /* test-stats.c — medians, spreads, throughput and ratios. */
-#include "tl-stats.h"
+#include "core/tl-stats.h"
 
 #include <math.h>
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
-#include "tl-paint-compare.h"
+#include "paint/tl-paint-compare.h"
 
 G_BEGIN_DECLS
 

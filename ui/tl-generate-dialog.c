@@ -2,7 +2,7 @@
 #include "tl-generate-dialog.h"
 
 #include <glib/gi18n-lib.h>
-#include "tl-generate.h"
+#include "gen/tl-generate.h"
 
 struct _TlGenerateDialog
 {

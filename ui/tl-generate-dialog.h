@@ -2,7 +2,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
-#include "tl-matrix.h"
+#include "core/tl-matrix.h"
 
 G_BEGIN_DECLS
 

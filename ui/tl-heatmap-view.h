@@ -8,8 +8,8 @@
 #pragma once
 
 #include <gtk/gtk.h>
-#include "tl-matrix.h"
-#include "tl-paint-heatmap.h"
+#include "core/tl-matrix.h"
+#include "paint/tl-paint-heatmap.h"
 
 G_BEGIN_DECLS
 

@@ -4,13 +4,13 @@
 #include <math.h>
 #include <glib/gi18n-lib.h>
 
-#include "tl-block-stats.h"
-#include "tl-gauss-frame.h"
-#include "tl-paint-blocks.h"
-#include "tl-paint-timeline.h"
-#include "tl-kernels.h"
-#include "tl-lu.h"
-#include "tl-player.h"
+#include "paint/tl-block-stats.h"
+#include "paint/tl-gauss-frame.h"
+#include "paint/tl-paint-blocks.h"
+#include "paint/tl-paint-timeline.h"
+#include "gemm/tl-kernels.h"
+#include "lu/tl-lu.h"
+#include "paint/tl-player.h"
 #include "tl-render-area.h"
 
 static GtkWidget *

@@ -3,9 +3,9 @@
 #pragma once
 
 #include <gtk/gtk.h>
-#include "tl-lu-recorder.h"
-#include "tl-record.h"
-#include "tl-runner.h"
+#include "lu/tl-lu-recorder.h"
+#include "record/tl-record.h"
+#include "run/tl-runner.h"
 
 G_BEGIN_DECLS
 

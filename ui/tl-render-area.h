@@ -3,7 +3,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
-#include "tl-render.h"
+#include "paint/tl-render.h"
 
 G_BEGIN_DECLS
 

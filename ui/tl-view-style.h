@@ -3,7 +3,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
-#include "tl-paint-style.h"
+#include "paint/tl-paint-style.h"
 
 G_BEGIN_DECLS
 

@@ -1,6 +1,6 @@
 /* tl-window.c — the main window: sources, kernel list, runs, and the views. */
 #include "tl-window.h"
-#include "tl-compare-bars.h"
+#include "paint/tl-compare-bars.h"
 
 #include <math.h>
 #include <glib/gi18n-lib.h>
@@ -10,20 +10,20 @@
 #include <unistd.h>
 #endif
 
-#include "tl-block-stats.h"
+#include "paint/tl-block-stats.h"
 #include "tl-chart-view.h"
-#include "tl-error.h"
-#include "tl-generate.h"
+#include "core/tl-error.h"
+#include "gen/tl-generate.h"
 #include "tl-generate-dialog.h"
 #include "tl-gpu.h"
 #include "tl-heatmap-view.h"
-#include "tl-io.h"
-#include "tl-kernels.h"
+#include "io/tl-io.h"
+#include "gemm/tl-kernels.h"
 #include "tl-lecture-pages.h"
 #include "tl-render-area.h"
-#include "tl-render.h"
-#include "tl-runner.h"
-#include "tl-stats.h"
+#include "paint/tl-render.h"
+#include "run/tl-runner.h"
+#include "core/tl-stats.h"
 
 struct _TlWindow
 {

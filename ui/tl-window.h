@@ -2,8 +2,8 @@
 #pragma once
 
 #include <gtk/gtk.h>
-#include "tl-matrix.h"
-#include "tl-record.h"
+#include "core/tl-matrix.h"
+#include "record/tl-record.h"
 
 G_BEGIN_DECLS
 

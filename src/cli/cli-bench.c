@@ -12,7 +12,7 @@
 #include "cli-gemm.h"
 #include "cli-gauss.h"
 
-#include "tl-error.h"
+#include "core/tl-error.h"
 #include "tl-gpu.h"
 
 #include <glib/gi18n-lib.h>

@@ -1,7 +1,7 @@
 /* tilelab-cli convert — read a matrix in one format, write it in another. */
 #include "tl-cli.h"
-#include "tl-error.h"
-#include "tl-io.h"
+#include "core/tl-error.h"
+#include "io/tl-io.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>

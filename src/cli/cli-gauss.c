@@ -1,8 +1,8 @@
 /* cli-gauss.c — input and printing shared by the Gauss commands. */
 #include "cli-gauss.h"
-#include "tl-error.h"
-#include "tl-generate.h"
-#include "tl-io.h"
+#include "core/tl-error.h"
+#include "gen/tl-generate.h"
+#include "io/tl-io.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>

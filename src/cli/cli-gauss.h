@@ -4,9 +4,9 @@
 #pragma once
 
 #include "tl-cli.h"
-#include "tl-gfp.h"
-#include "tl-lu.h"
-#include "tl-solve.h"
+#include "lu/tl-gfp.h"
+#include "lu/tl-lu.h"
+#include "lu/tl-solve.h"
 
 G_BEGIN_DECLS
 

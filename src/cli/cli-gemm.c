@@ -2,9 +2,9 @@
 #include "tl-cli.h"
 #include "cli-gemm.h"
 
-#include "tl-error.h"
-#include "tl-kernels.h"
-#include "tl-matrix.h"
+#include "core/tl-error.h"
+#include "gemm/tl-kernels.h"
+#include "core/tl-matrix.h"
 
 #include <glib/gi18n-lib.h>
 #include <glib-unix.h>

@@ -3,8 +3,8 @@
 
 #include <stdio.h>
 
-#include "tl-record.h"
-#include "tl-runner.h"
+#include "record/tl-record.h"
+#include "run/tl-runner.h"
 
 G_BEGIN_DECLS
 

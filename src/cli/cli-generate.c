@@ -1,8 +1,8 @@
 /* tilelab-cli generate — a named, seeded matrix into a file. */
 #include "tl-cli.h"
-#include "tl-error.h"
-#include "tl-generate.h"
-#include "tl-io.h"
+#include "core/tl-error.h"
+#include "gen/tl-generate.h"
+#include "io/tl-io.h"
 
 #include <glib/gi18n-lib.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * range, NaN/Inf counts and norms.  A malformed file gives one line,
  * "tilelab-cli info: FILE:LINE:COL: what was expected". */
 #include "tl-cli.h"
-#include "tl-io.h"
+#include "io/tl-io.h"
 
 #include <glib/gi18n-lib.h>
 #include <stdio.h>

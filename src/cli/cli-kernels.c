@@ -1,6 +1,6 @@
 /* tilelab-cli kernels — every GEMM kernel Tilelab knows, CPU and GPU. */
 #include "tl-cli.h"
-#include "tl-kernels.h"
+#include "gemm/tl-kernels.h"
 
 #include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>

@@ -10,8 +10,8 @@
  * ‖b − A·x̂‖∞ / (‖A‖∞‖x̂‖∞ n ε) must stay below 30 — or the row says FAIL.
  */
 #include "cli-gauss.h"
-#include "tl-error.h"
-#include "tl-generate.h"
+#include "core/tl-error.h"
+#include "gen/tl-generate.h"
 #include "tl-gpu.h"
 
 #include <glib/gi18n-lib.h>

@@ -1,10 +1,10 @@
 /* cli-lu.c — `tilelab-cli lu` and `tilelab-cli det`: Gauss elimination as
  * PA = LU, its pivots, determinant and growth, optionally recorded. */
 #include "cli-gauss.h"
-#include "tl-error.h"
-#include "tl-io.h"
-#include "tl-lu-record.h"
-#include "tl-lu-recorder.h"
+#include "core/tl-error.h"
+#include "io/tl-io.h"
+#include "record/tl-lu-record.h"
+#include "lu/tl-lu-recorder.h"
 
 #include <float.h>
 #include <math.h>

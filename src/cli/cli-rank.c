@@ -1,7 +1,7 @@
 /* cli-rank.c — `tilelab-cli rank` and `tilelab-cli nullspace`. */
 #include "cli-gauss.h"
-#include "tl-error.h"
-#include "tl-io.h"
+#include "core/tl-error.h"
+#include "io/tl-io.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>

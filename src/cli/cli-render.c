@@ -5,7 +5,7 @@
 #include <glib/gi18n-lib.h>
 #include <stdio.h>
 
-#include "tl-render.h"
+#include "paint/tl-render.h"
 
 int
 tl_cli_render (int argc, char **argv)

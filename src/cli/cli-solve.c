@@ -1,7 +1,7 @@
 /* cli-solve.c — `tilelab-cli solve`: AX = B and its solution space. */
 #include "cli-gauss.h"
-#include "tl-error.h"
-#include "tl-io.h"
+#include "core/tl-error.h"
+#include "io/tl-io.h"
 
 #include <glib/gi18n-lib.h>
 #include <float.h>

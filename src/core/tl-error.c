@@ -1,0 +1,3 @@
+#include "core/tl-error.h"
+
+G_DEFINE_QUARK (tl-error-quark, tl_error)

@@ -1,0 +1,106 @@
+/* tl-kernels.c — the CPU kernels and the GPU ladder as one table. */
+#include "gemm/tl-kernels.h"
+#include "gemm/tl-cpu-gemm.h"
+#include "tl-gpu.h"
+
+#include <string.h>
+
+/* TlGpuDtype mirrors TlDtype, so dtype masks carry over unchanged. */
+G_STATIC_ASSERT ((int) TL_GPU_INT32 == (int) TL_DTYPE_INT32);
+G_STATIC_ASSERT ((int) TL_GPU_FLOAT32 == (int) TL_DTYPE_FLOAT32);
+G_STATIC_ASSERT ((int) TL_GPU_FLOAT64 == (int) TL_DTYPE_FLOAT64);
+
+static TlKernelInfo *kernels;
+static guint n_kernels;
+
+static gpointer
+build_table (gpointer data)
+{
+  guint n_cpu = tl_cpu_kernel_count ();
+  guint n_gpu = (guint) MAX (tl_gpu_kernel_count (), 0);
+  TlKernelInfo *table = g_new0 (TlKernelInfo, n_cpu + n_gpu);
+
+  for (guint i = 0; i < n_cpu; i++)
+    {
+      const TlCpuKernel *c = tl_cpu_kernel_get (i);
+      table[i] = (TlKernelInfo) {
+        .id = c->id,
+        .number = 0,
+        .title = c->title,
+        .lesson = c->lesson,
+        .seed = c->seed ? c->seed : "",
+        .dtypes = c->dtypes,
+        .backend = TL_BACKEND_CPU,
+        .reference = c->reference,
+        .records_blocks = c->records_tiles,
+        .tile_m = c->tile,
+        .tile_n = c->tile,
+        .min_cc = 0,
+        /* like the GPU rungs: the dtype's own arithmetic, nothing reduced */
+        .precision = "fp32",
+        .source_path = "src/gemm/tl-cpu-gemm.c",
+      };
+    }
+  for (guint i = 0; i < n_gpu; i++)
+    {
+      const TlGpuKernelInfo *g = tl_gpu_kernel_info ((int) i);
+      table[n_cpu + i] = (TlKernelInfo) {
+        .id = g->id,
+        .number = g->number,
+        .title = g->title,
+        .lesson = g->lesson,
+        .seed = g->seed ? g->seed : "",
+        .dtypes = g->dtypes,
+        .backend = TL_BACKEND_GPU,
+        .reference = g->kind == TL_GPU_KIND_REFERENCE,
+        .records_blocks = g->instrumentable != 0,
+        .tile_m = g->tile_m,
+        .tile_n = g->tile_n,
+        .min_cc = g->min_cc,
+        .precision = g->precision,
+        .source_path = g->source_path,
+      };
+    }
+  n_kernels = n_cpu + n_gpu;
+  kernels = table;
+  return table;
+}
+
+static void
+ensure_table (void)
+{
+  static GOnce once = G_ONCE_INIT;
+  g_once (&once, build_table, NULL);
+}
+
+guint
+tl_kernel_count (void)
+{
+  ensure_table ();
+  return n_kernels;
+}
+
+const TlKernelInfo *
+tl_kernel_get (guint index)
+{
+  ensure_table ();
+  g_return_val_if_fail (index < n_kernels, NULL);
+  return &kernels[index];
+}
+
+const TlKernelInfo *
+tl_kernel_find (const char *id)
+{
+  ensure_table ();
+  for (guint i = 0; id != NULL && i < n_kernels; i++)
+    if (strcmp (kernels[i].id, id) == 0)
+      return &kernels[i];
+  return NULL;
+}
+
+gboolean
+tl_kernel_supports (const TlKernelInfo *info, TlDtype dtype)
+{
+  g_return_val_if_fail (info != NULL, FALSE);
+  return (unsigned) dtype < TL_DTYPE_COUNT && (info->dtypes & TL_DTYPE_BIT (dtype)) != 0;
+}

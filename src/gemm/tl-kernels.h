@@ -1,0 +1,43 @@
+/* tl-kernels.h — one registry of every GEMM kernel Tilelab can run.
+ *
+ * The CPU rows (tl-cpu-gemm.c) and the GPU ladder (gpu/tl-gpu-registry.c)
+ * seen as one table.  The GUI's kernel list, `tilelab-cli kernels`, the
+ * benchmark and the tests iterate it; nothing switches on kernel names.
+ */
+#pragma once
+
+#include "core/tl-matrix.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  TL_BACKEND_CPU,
+  TL_BACKEND_GPU,
+} TlBackend;
+
+typedef struct
+{
+  const char *id;          /* "cpu-naive", "gemm-03-smem16", "cublas-fp32", … */
+  int number;              /* rung number (GPU ladder), 0 otherwise */
+  const char *title;
+  const char *lesson;      /* one line */
+  const char *seed;        /* seeds it comes from, "" if none */
+  guint dtypes;            /* bit (1 << TlDtype) per supported dtype */
+  TlBackend backend;
+  gboolean reference;      /* OpenBLAS, cuBLAS: the yardsticks */
+  gboolean records_blocks; /* can record per-block (or per-tile) timings */
+  int tile_m, tile_n;      /* C tile per block or task; 0 if none */
+  int min_cc;              /* GPU: minimum compute capability × 10 */
+  const char *precision;   /* "exact", "fp32", "fp64", "tf32", "bf16" */
+  const char *source_path; /* relative to the source tree */
+} TlKernelInfo;
+
+#define TL_DTYPE_BIT(d) (1u << (d))
+
+guint               tl_kernel_count (void);
+const TlKernelInfo *tl_kernel_get   (guint index);
+const TlKernelInfo *tl_kernel_find  (const char *id);
+gboolean            tl_kernel_supports (const TlKernelInfo *info, TlDtype dtype);
+
+G_END_DECLS

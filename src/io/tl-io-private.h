@@ -1,0 +1,139 @@
+/* tl-io-private.h — what the format parsers and writers share.
+ *
+ * Text formats are parsed from one in-memory buffer: a line reader keeps
+ * the line number (1-based) and hands out lines without their "\n" or
+ * "\r\n"; a UTF-8 byte order mark at the start is skipped.  Columns in
+ * messages are 1-based byte offsets within the line.  Numbers go through
+ * g_ascii_strtod, never strtod, so the user's locale cannot change them.
+ */
+#pragma once
+
+#include <stdio.h>
+#include "core/tl-error.h"
+#include "io/tl-io.h"
+
+G_BEGIN_DECLS
+
+/* ---- errors ---------------------------------------------------------- */
+
+/* Sets "PATH:LINE:COL: message" (":COL" left out when col is 0, ":LINE"
+ * too when line is 0). */
+void      tl_io_set_error      (GError **error, TlErrorCode code, const char *path,
+                                guint line, guint col, const char *format, ...)
+                                G_GNUC_PRINTF (6, 7);
+/* A token quoted for a message: printable, escaped, at most ~40 characters. */
+char     *tl_io_quote          (const char *text, gsize len);
+
+/* ---- lines ----------------------------------------------------------- */
+
+typedef struct
+{
+  const char *path;  /* as the user named it, for messages */
+  const char *buf;
+  gsize len;
+  gsize pos;         /* next unread byte */
+  guint line;        /* number of the line last returned (0 before the first) */
+} TlIoReader;
+
+typedef struct
+{
+  const char *text;  /* not NUL-terminated */
+  gsize len;         /* without the line end */
+  guint number;      /* 1-based */
+} TlIoLine;
+
+void      tl_io_reader_init    (TlIoReader *reader, const char *path, const char *buf, gsize len);
+gboolean  tl_io_reader_next    (TlIoReader *reader, TlIoLine *line);
+/* The number the line after the last one would have (for "ends early"). */
+guint     tl_io_reader_end_line (const TlIoReader *reader);
+
+/* Splits the next whitespace-separated token off a line from *cursor;
+ * returns FALSE at the end of the line.  *col is the token's 1-based column. */
+gboolean  tl_io_line_token     (const TlIoLine *line, gsize *cursor, const char **tok,
+                                gsize *tok_len, guint *col);
+gboolean  tl_io_line_is_blank  (const TlIoLine *line);
+
+/* ---- numbers --------------------------------------------------------- */
+
+typedef enum
+{
+  TL_IO_NUMBER_OK,
+  TL_IO_NUMBER_BAD,    /* not a number at all */
+  TL_IO_NUMBER_RANGE,  /* a number, but beyond double's range */
+} TlIoNumber;
+
+/* Parses a whole token as a double: digits, sign, '.', exponent, or the
+ * words nan, inf, infinity (any case, with a sign).  With decimal_comma,
+ * one ',' stands for the decimal point (then a '.' as well is refused).
+ * *out_is_int says the token was written as an integer that fits int32. */
+TlIoNumber tl_io_parse_number  (const char *tok, gsize len, gboolean decimal_comma,
+                                double *out, gboolean *out_is_int);
+/* A whole token as a non-negative integer ([+]digits), for sizes: returns
+ * FALSE for anything else; *out_negative tells "-5" apart from "abc". */
+gboolean  tl_io_parse_size     (const char *tok, gsize len, guint64 *out,
+                                gboolean *out_negative);
+/* Reads n sizes off a line from *cursor (what[k], marked for translation, names
+ * size k in messages).  Returns how many were there before the line ended
+ * (n when all were), or -1 with error set for one that is not a size. */
+int       tl_io_line_sizes     (const char *path, const TlIoLine *line, gsize *cursor, int n,
+                                const char *const *what, guint64 *sizes, GError **error);
+/* A whole token as an int64 ([+-]digits). */
+gboolean  tl_io_parse_int64    (const char *tok, gsize len, gint64 *out);
+
+/* Parses a token and stores it at (i, j), checking it fits the matrix's
+ * dtype (an int32 matrix takes only integers in range, float32 only
+ * numbers within its range); *all_int (if given) is cleared by any token
+ * not written as an int32 integer.  Errors name path, line and col. */
+gboolean  tl_io_store_number   (const char *path, guint line, guint col, const char *tok,
+                                gsize len, gboolean decimal_comma, TlMatrix *matrix,
+                                gsize i, gsize j, gboolean *all_int, GError **error);
+
+/* Appends the shortest text that reads back as exactly the matrix's value
+ * (int32 as an integer; float32 and float64 round-trip; nan, inf, -inf). */
+void      tl_io_append_value   (GString *out, TlDtype dtype, double value);
+/* The same for one element read from the matrix. */
+void      tl_io_append_element (GString *out, const TlMatrix *matrix, gsize i, gsize j);
+
+/* Checks the size against the cap (before anything is allocated) and
+ * allocates; errors name the file and the line of the size. */
+TlMatrix *tl_io_matrix_new     (const char *path, guint line, TlDtype dtype, guint64 rows,
+                                guint64 cols, GError **error);
+
+/* ---- files ----------------------------------------------------------- */
+
+/* Reads a whole file; TL_ERROR_IO naming the file on failure, and
+ * TL_ERROR_TOO_LARGE when it is larger than the memory cap. */
+gboolean  tl_io_read_file      (const char *path, char **out_buf, gsize *out_len, GError **error);
+
+typedef gboolean (*TlIoWriteFunc) (FILE *out, const TlMatrix *matrix, gpointer user_data,
+                                   GError **error);
+
+/* Writes through func into a temporary file beside path, flushes and
+ * fsyncs it, then renames it over path.  On any failure the temporary is
+ * removed and an existing file at path is left untouched. */
+gboolean  tl_io_write_atomic   (const char *path, const TlMatrix *matrix, TlIoWriteFunc func,
+                                gpointer user_data, GError **error);
+
+/* ---- the formats ----------------------------------------------------- */
+
+TlMatrix *tl_mtx_load_data     (const char *path, const char *buf, gsize len, GError **error);
+gboolean  tl_mtx_write         (FILE *out, const TlMatrix *matrix, gpointer user_data,
+                                GError **error);
+
+TlMatrix *tl_npy_load          (const char *path, GError **error);
+gboolean  tl_npy_write         (FILE *out, const TlMatrix *matrix, gpointer user_data,
+                                GError **error);
+
+TlMatrix *tl_csv_load_data     (const char *path, const char *buf, gsize len, GError **error);
+/* user_data: GINT_TO_POINTER of the delimiter character (',' or '\t') */
+gboolean  tl_csv_write         (FILE *out, const TlMatrix *matrix, gpointer user_data,
+                                GError **error);
+
+TlMatrix *tl_text_load_data    (const char *path, const char *buf, gsize len, GError **error);
+gboolean  tl_text_write        (FILE *out, const TlMatrix *matrix, gpointer user_data,
+                                GError **error);
+/* TRUE when the buffer starts (after comments) with a Tilelab text header
+ * that agrees with the number of values that follow, or names a dtype. */
+gboolean  tl_text_sniff        (const char *buf, gsize len);
+
+G_END_DECLS

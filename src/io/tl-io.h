@@ -1,0 +1,39 @@
+/* tl-io.h — loading and saving matrices in every format Tilelab reads.
+ *
+ * Formats are chosen by extension (.mtx, .npy, .csv/.tsv, .txt/.mat) or
+ * explicitly.  Every failure is a GError in TL_ERROR naming the file, the
+ * line (and column where it helps) and what was expected; nothing partial
+ * is ever returned.  Numbers are parsed and printed in the C locale.
+ * Saving writes a temporary file beside the target and renames it, so a
+ * failed save never leaves a half-written file.
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include "core/tl-matrix.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  TL_FORMAT_AUTO = 0, /* by extension (and, for loading, by content) */
+  TL_FORMAT_MTX,      /* Matrix Market */
+  TL_FORMAT_NPY,      /* NumPy .npy v1–v3 */
+  TL_FORMAT_CSV,      /* CSV / TSV / whitespace-separated text, delimiter sniffed */
+  TL_FORMAT_TEXT,     /* Tilelab text: "rows cols" then the values row by row */
+} TlFormat;
+
+const char *tl_format_name      (TlFormat format);          /* "mtx", "npy", "csv", "text" */
+gboolean    tl_format_from_name (const char *name, TlFormat *out_format);
+TlFormat    tl_format_from_path (const char *path);         /* TL_FORMAT_AUTO if unknown */
+
+TlMatrix   *tl_matrix_load      (const char *path, TlFormat format, GError **error);
+/* As tl_matrix_load, and tells which format the file was read as. */
+TlMatrix   *tl_matrix_load_full (const char *path, TlFormat format, TlFormat *out_format,
+                                 GError **error);
+/* A longer, human name: "Matrix Market", "NumPy .npy", … */
+const char *tl_format_title     (TlFormat format);
+gboolean    tl_matrix_save      (const TlMatrix *matrix, const char *path, TlFormat format,
+                                 GError **error);
+
+G_END_DECLS

@@ -1,0 +1,647 @@
+/* tl-npy.c — NumPy .npy files, versions 1.0, 2.0 and 3.0.
+ *
+ *   "\x93NUMPY" major minor  header-length  header  data
+ *                            (2 bytes LE in v1, 4 in v2/v3)
+ *
+ * The header is a Python dict literal such as
+ *   {'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }
+ * padded with spaces and ended by '\n'.  We parse exactly that grammar
+ * (no eval): the three keys, each once, string / bool / tuple values.
+ * 2-D arrays load as they are, 1-D arrays as an n×1 column.  int8…int64
+ * and uint8…uint64 load as int32 when every value fits (else an error
+ * naming the first value that does not); float32 and float64 as they are.
+ * Positions in messages are byte offsets in the file.
+ */
+#include "io/tl-io-private.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define NPY_MAGIC "\x93NUMPY"
+#define NPY_CHUNK (1 << 20)
+
+typedef enum { KIND_FLOAT, KIND_INT, KIND_UINT, KIND_BOOL } NpyKind;
+
+typedef struct
+{
+  const char *path;
+  gsize base;          /* file offset of the header text, for messages */
+  const char *text;
+  gsize len;
+  gsize pos;
+  GError **error;
+} HeaderParser;
+
+typedef struct
+{
+  NpyKind kind;
+  int size;            /* bytes per element */
+  gboolean swap;       /* file byte order differs from ours */
+  gboolean fortran;
+  int ndim;
+  guint64 shape[2];
+} NpyInfo;
+
+static void
+header_error (HeaderParser *p, TlErrorCode code, const char *format, ...) G_GNUC_PRINTF (3, 4);
+
+static void
+header_error (HeaderParser *p, TlErrorCode code, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_autofree char *message = g_strdup_vprintf (format, args);
+  va_end (args);
+  tl_io_set_error (p->error, code, p->path, 0, 0, _("header byte %zu: %s"),
+                   p->base + p->pos, message);
+}
+
+static void
+skip_space (HeaderParser *p)
+{
+  while (p->pos < p->len && (p->text[p->pos] == ' ' || p->text[p->pos] == '\t'
+                             || p->text[p->pos] == '\n' || p->text[p->pos] == '\r'))
+    p->pos++;
+}
+
+static gboolean
+expect_char (HeaderParser *p, char c, const char *what)
+{
+  skip_space (p);
+  if (p->pos < p->len && p->text[p->pos] == c)
+    {
+      p->pos++;
+      return TRUE;
+    }
+  header_error (p, TL_ERROR_PARSE, _("expected %s"), what);
+  return FALSE;
+}
+
+/* A Python string literal in ' or " (no escapes: numpy never writes any
+ * in the three values we read). */
+static char *
+parse_string (HeaderParser *p)
+{
+  skip_space (p);
+  if (p->pos >= p->len || (p->text[p->pos] != '\'' && p->text[p->pos] != '"'))
+    {
+      header_error (p, TL_ERROR_PARSE, _("expected a quoted string"));
+      return NULL;
+    }
+  char q = p->text[p->pos++];
+  gsize start = p->pos;
+  while (p->pos < p->len && p->text[p->pos] != q)
+    {
+      if (p->text[p->pos] == '\\' || p->text[p->pos] == '\n')
+        {
+          header_error (p, TL_ERROR_PARSE, _("unexpected character in a string"));
+          return NULL;
+        }
+      p->pos++;
+    }
+  if (p->pos >= p->len)
+    {
+      header_error (p, TL_ERROR_PARSE, _("the string has no closing quote"));
+      return NULL;
+    }
+  char *s = g_strndup (p->text + start, p->pos - start);
+  p->pos++;
+  return s;
+}
+
+static gboolean
+parse_descr (HeaderParser *p, NpyInfo *info)
+{
+  skip_space (p);
+  if (p->pos < p->len && p->text[p->pos] == '[')
+    {
+      header_error (p, TL_ERROR_UNSUPPORTED,
+                    _("structured dtypes (records with named fields) are not supported: "
+                      "save a plain numeric array"));
+      return FALSE;
+    }
+  gsize at = p->pos;
+  g_autofree char *d = parse_string (p);
+  if (d == NULL)
+    return FALSE;
+  p->pos = at; /* report problems at the value */
+
+  size_t n = strlen (d);
+  char order = n > 0 ? d[0] : 0;
+  if (order != '<' && order != '>' && order != '|' && order != '=')
+    {
+      header_error (p, TL_ERROR_PARSE, _("the dtype “%s” has no byte order: expected e.g. '<f8'"),
+                    d);
+      return FALSE;
+    }
+  char kind = n > 1 ? d[1] : 0;
+  gint64 size = 0;
+  if (n > 2 && !tl_io_parse_int64 (d + 2, n - 2, &size))
+    size = -1;
+
+  switch (kind)
+    {
+    case 'O':
+      header_error (p, TL_ERROR_UNSUPPORTED,
+                    _("object arrays (dtype '%s', pickled Python objects) are not supported: "
+                      "save a numeric array"), d);
+      return FALSE;
+    case 'c':
+      header_error (p, TL_ERROR_UNSUPPORTED,
+                    _("complex arrays (dtype '%s') are not supported"), d);
+      return FALSE;
+    case 'U': case 'S': case 'a': case 'V': case 'M': case 'm':
+      header_error (p, TL_ERROR_UNSUPPORTED,
+                    _("the dtype '%s' is not numeric: Tilelab reads integers and floats"), d);
+      return FALSE;
+    case 'f':
+      info->kind = KIND_FLOAT;
+      if (size != 4 && size != 8)
+        {
+          header_error (p, TL_ERROR_UNSUPPORTED,
+                        _("the dtype '%s' is not supported: floats must be 'f4' or 'f8'"), d);
+          return FALSE;
+        }
+      break;
+    case 'i': case 'u': case 'b':
+      info->kind = kind == 'i' ? KIND_INT : kind == 'u' ? KIND_UINT : KIND_BOOL;
+      if (kind == 'b' ? size != 1 : (size != 1 && size != 2 && size != 4 && size != 8))
+        {
+          header_error (p, TL_ERROR_UNSUPPORTED,
+                        _("the dtype '%s' is not supported"), d);
+          return FALSE;
+        }
+      break;
+    default:
+      header_error (p, TL_ERROR_PARSE, _("expected a dtype such as '<f8', found '%s'"), d);
+      return FALSE;
+    }
+  info->size = (int) size;
+  if (order == '|' && size != 1)
+    {
+      header_error (p, TL_ERROR_PARSE,
+                    _("the dtype '%s' has no byte order ('|'), but %d-byte values need one: "
+                      "expected '<%c%d' or '>%c%d'"), d, info->size, kind, info->size, kind,
+                    info->size);
+      return FALSE;
+    }
+  gboolean big = order == '>' || (order == '=' && G_BYTE_ORDER == G_BIG_ENDIAN);
+  info->swap = size > 1 && (big != (G_BYTE_ORDER == G_BIG_ENDIAN));
+  g_free (parse_string (p)); /* step over it again */
+  return TRUE;
+}
+
+static gboolean
+parse_bool (HeaderParser *p, gboolean *out)
+{
+  skip_space (p);
+  if (p->len - p->pos >= 4 && memcmp (p->text + p->pos, "True", 4) == 0)
+    *out = TRUE, p->pos += 4;
+  else if (p->len - p->pos >= 5 && memcmp (p->text + p->pos, "False", 5) == 0)
+    *out = FALSE, p->pos += 5;
+  else
+    {
+      header_error (p, TL_ERROR_PARSE, _("expected True or False"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_shape (HeaderParser *p, NpyInfo *info)
+{
+  guint64 dims[32];
+  int ndim = 0;
+  if (!expect_char (p, '(', _("a shape tuple such as (3, 4)")))
+    return FALSE;
+  for (;;)
+    {
+      skip_space (p);
+      if (p->pos < p->len && p->text[p->pos] == ')')
+        {
+          p->pos++;
+          break;
+        }
+      gsize start = p->pos;
+      if (p->pos < p->len && p->text[p->pos] == '-')
+        {
+          header_error (p, TL_ERROR_PARSE, _("a dimension in the shape is negative"));
+          return FALSE;
+        }
+      while (p->pos < p->len && g_ascii_isdigit (p->text[p->pos]))
+        p->pos++;
+      guint64 v;
+      if (p->pos == start || !tl_io_parse_size (p->text + start, p->pos - start, &v, NULL))
+        {
+          p->pos = start;
+          header_error (p, TL_ERROR_PARSE, _("expected a dimension (a whole number) in the shape"));
+          return FALSE;
+        }
+      if (p->pos < p->len && p->text[p->pos] == 'L') /* Python 2 longs */
+        p->pos++;
+      if (ndim == G_N_ELEMENTS (dims))
+        {
+          header_error (p, TL_ERROR_UNSUPPORTED, _("too many dimensions"));
+          return FALSE;
+        }
+      dims[ndim++] = v;
+      skip_space (p);
+      if (p->pos < p->len && p->text[p->pos] == ',')
+        p->pos++;
+      else if (!(p->pos < p->len && p->text[p->pos] == ')'))
+        {
+          header_error (p, TL_ERROR_PARSE, _("expected “,” or “)” in the shape"));
+          return FALSE;
+        }
+    }
+  if (ndim == 0)
+    {
+      header_error (p, TL_ERROR_UNSUPPORTED,
+                    _("a 0-dimensional array (a scalar) is not a matrix"));
+      return FALSE;
+    }
+  if (ndim > 2)
+    {
+      header_error (p, TL_ERROR_UNSUPPORTED,
+                    _("a %d-dimensional array is not a matrix: expected 1 or 2 dimensions"), ndim);
+      return FALSE;
+    }
+  info->ndim = ndim;
+  info->shape[0] = dims[0];
+  info->shape[1] = ndim == 2 ? dims[1] : 1;
+  return TRUE;
+}
+
+static gboolean
+parse_header (HeaderParser *p, NpyInfo *info)
+{
+  gboolean have_descr = FALSE, have_order = FALSE, have_shape = FALSE;
+  if (!expect_char (p, '{', _("the header dict “{'descr': …, 'fortran_order': …, 'shape': …}”")))
+    return FALSE;
+  for (;;)
+    {
+      skip_space (p);
+      if (p->pos < p->len && p->text[p->pos] == '}')
+        {
+          p->pos++;
+          break;
+        }
+      gsize at = p->pos;
+      g_autofree char *key = parse_string (p);
+      if (key == NULL || !expect_char (p, ':', _("“:” after the key")))
+        return FALSE;
+      gboolean *seen;
+      if (strcmp (key, "descr") == 0)
+        seen = &have_descr;
+      else if (strcmp (key, "fortran_order") == 0)
+        seen = &have_order;
+      else if (strcmp (key, "shape") == 0)
+        seen = &have_shape;
+      else
+        {
+          p->pos = at;
+          header_error (p, TL_ERROR_PARSE,
+                        _("unexpected key '%s': expected 'descr', 'fortran_order' and 'shape'"),
+                        key);
+          return FALSE;
+        }
+      if (*seen)
+        {
+          p->pos = at;
+          header_error (p, TL_ERROR_PARSE, _("the key '%s' appears twice"), key);
+          return FALSE;
+        }
+      *seen = TRUE;
+      gboolean ok = seen == &have_descr ? parse_descr (p, info)
+                    : seen == &have_order ? parse_bool (p, &info->fortran)
+                    : parse_shape (p, info);
+      if (!ok)
+        return FALSE;
+      skip_space (p);
+      if (p->pos < p->len && p->text[p->pos] == ',')
+        p->pos++;
+      else if (!(p->pos < p->len && p->text[p->pos] == '}'))
+        {
+          header_error (p, TL_ERROR_PARSE, _("expected “,” or “}” in the header dict"));
+          return FALSE;
+        }
+    }
+  skip_space (p);
+  if (p->pos != p->len)
+    {
+      header_error (p, TL_ERROR_PARSE, _("expected only padding after the header dict"));
+      return FALSE;
+    }
+  if (!have_descr || !have_order || !have_shape)
+    {
+      header_error (p, TL_ERROR_PARSE, _("the header lacks the key '%s'"),
+                    !have_descr ? "descr" : !have_order ? "fortran_order" : "shape");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+swap_bytes (guint8 *e, int size)
+{
+  for (int a = 0, b = size - 1; a < b; a++, b--)
+    {
+      guint8 t = e[a];
+      e[a] = e[b];
+      e[b] = t;
+    }
+}
+
+/* One element from the file as a double (integers of up to 64 bits are
+ * returned through *wide so none is rounded). */
+static double
+element_value (const NpyInfo *info, guint8 *e, gint64 *wide, gboolean *wide_ok)
+{
+  if (info->swap)
+    swap_bytes (e, info->size);
+  *wide_ok = TRUE;
+  switch (info->kind)
+    {
+    case KIND_FLOAT:
+      if (info->size == 4)
+        {
+          float f;
+          memcpy (&f, e, 4);
+          return f;
+        }
+      else
+        {
+          double d;
+          memcpy (&d, e, 8);
+          return d;
+        }
+    case KIND_BOOL:
+      *wide = e[0] != 0;
+      return (double) *wide;
+    case KIND_INT:
+      switch (info->size)
+        {
+        case 1: *wide = (gint8) e[0]; break;
+        case 2: { gint16 v; memcpy (&v, e, 2); *wide = v; } break;
+        case 4: { gint32 v; memcpy (&v, e, 4); *wide = v; } break;
+        default: { gint64 v; memcpy (&v, e, 8); *wide = v; } break;
+        }
+      return (double) *wide;
+    case KIND_UINT:
+      switch (info->size)
+        {
+        case 1: *wide = e[0]; break;
+        case 2: { guint16 v; memcpy (&v, e, 2); *wide = v; } break;
+        case 4: { guint32 v; memcpy (&v, e, 4); *wide = v; } break;
+        default:
+          {
+            guint64 v;
+            memcpy (&v, e, 8);
+            *wide_ok = v <= G_MAXINT64;
+            *wide = *wide_ok ? (gint64) v : G_MAXINT64;
+          }
+          break;
+        }
+      return (double) *wide;
+    }
+  g_return_val_if_reached (0);
+}
+
+static gboolean
+read_exact (FILE *f, void *buf, gsize n)
+{
+  return fread (buf, 1, n, f) == n;
+}
+
+static TlMatrix *
+load_file (const char *path, FILE *f, GError **error)
+{
+  guint8 pre[12];
+  struct stat st;
+  if (fstat (fileno (f), &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("not a regular file"));
+      return NULL;
+    }
+  guint64 file_size = (guint64) st.st_size;
+
+  if (file_size < 10 || !read_exact (f, pre, 10))
+    {
+      tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
+                       _("byte 0: expected the .npy magic “\\x93NUMPY” and a version, but "
+                         "the file has only %" G_GUINT64_FORMAT " bytes"), file_size);
+      return NULL;
+    }
+  if (memcmp (pre, NPY_MAGIC, 6) != 0)
+    {
+      tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
+                       _("byte 0: expected the .npy magic “\\x93NUMPY”"));
+      return NULL;
+    }
+  int major = pre[6], minor = pre[7];
+  if (major < 1 || major > 3 || minor != 0)
+    {
+      tl_io_set_error (error, major > 3 ? TL_ERROR_UNSUPPORTED : TL_ERROR_PARSE, path, 0, 0,
+                       _("byte 6: the .npy version %d.%d is not one of 1.0, 2.0, 3.0"),
+                       major, minor);
+      return NULL;
+    }
+  guint64 header_len, header_start;
+  if (major == 1)
+    {
+      header_len = pre[8] | (guint64) pre[9] << 8;
+      header_start = 10;
+    }
+  else
+    {
+      if (!read_exact (f, pre + 10, 2))
+        {
+          tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
+                           _("byte 8: the file ends inside the header length"));
+          return NULL;
+        }
+      header_len = pre[8] | (guint64) pre[9] << 8 | (guint64) pre[10] << 16
+                   | (guint64) pre[11] << 24;
+      header_start = 12;
+    }
+  if (header_start + header_len > file_size)
+    {
+      tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
+                       _("byte 8: the header length %" G_GUINT64_FORMAT " runs past the end of "
+                         "the file (%" G_GUINT64_FORMAT " bytes)"), header_len, file_size);
+      return NULL;
+    }
+  if (header_len > 1 << 24)
+    {
+      tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
+                       _("byte 8: the header length %" G_GUINT64_FORMAT " is implausibly large"),
+                       header_len);
+      return NULL;
+    }
+  g_autofree char *header = g_malloc (header_len + 1);
+  if (!read_exact (f, header, header_len))
+    {
+      tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read the header"));
+      return NULL;
+    }
+  header[header_len] = '\0';
+  if (major < 3)
+    for (gsize k = 0; k < header_len; k++)
+      if ((guchar) header[k] >= 0x80)
+        {
+          tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
+                           _("header byte %" G_GUINT64_FORMAT ": a non-ASCII byte in a "
+                             "version %d header"), header_start + k, major);
+          return NULL;
+        }
+
+  HeaderParser p = { path, (gsize) header_start, header, (gsize) header_len, 0, error };
+  NpyInfo info = { 0 };
+  if (!parse_header (&p, &info))
+    return NULL;
+
+  TlDtype dtype = info.kind == KIND_FLOAT
+                  ? (info.size == 4 ? TL_DTYPE_FLOAT32 : TL_DTYPE_FLOAT64)
+                  : TL_DTYPE_INT32;
+  guint64 rows = info.shape[0], cols = info.shape[1];
+  g_autoptr (GError) local = NULL;
+  if (!tl_matrix_check_size (dtype, rows, cols, NULL, &local))
+    {
+      tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, 0, 0, "%s", local->message);
+      return NULL;
+    }
+
+  /* the data must be exactly rows × cols elements */
+  guint64 n = rows * cols, data_bytes;
+  guint64 have = file_size - header_start - header_len;
+  if (!g_uint64_checked_mul (&data_bytes, n, (guint64) info.size) || have != data_bytes)
+    {
+      tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
+                       have < data_bytes
+                         ? _("byte %" G_GUINT64_FORMAT ": the data is truncated: the shape "
+                             "needs %" G_GUINT64_FORMAT " bytes, the file has %" G_GUINT64_FORMAT)
+                         : _("byte %" G_GUINT64_FORMAT ": the shape needs %" G_GUINT64_FORMAT
+                             " bytes of data, but the file has %" G_GUINT64_FORMAT),
+                       header_start + header_len, data_bytes, have);
+      return NULL;
+    }
+
+  g_autoptr (TlMatrix) m = tl_matrix_new (dtype, (gsize) rows, (gsize) cols, &local);
+  if (m == NULL)
+    {
+      tl_io_set_error (error, local->code, path, 0, 0, "%s", local->message);
+      return NULL;
+    }
+
+  /* The common case, numpy's default layout in our byte order and dtype:
+   * the bytes are the matrix. */
+  gboolean same_layout = !info.fortran && !info.swap
+                         && ((info.kind == KIND_FLOAT && info.size == (int) tl_dtype_size (dtype))
+                             || (info.kind == KIND_INT && info.size == 4));
+  if (same_layout)
+    {
+      if (data_bytes > 0 && !read_exact (f, m->data, (gsize) data_bytes))
+        {
+          int e = errno;
+          tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read the data: %s"),
+                           g_strerror (e ? e : EIO));
+          return NULL;
+        }
+      return g_steal_pointer (&m);
+    }
+
+  /* Otherwise stream the data in chunks: element k of the file is (k / cols, k % cols)
+   * in C order and (k % rows, k / rows) in Fortran order. */
+  g_autofree guint8 *chunk = g_malloc (NPY_CHUNK);
+  gsize per_chunk = NPY_CHUNK / (gsize) info.size;
+  guint64 k = 0;
+  while (k < n)
+    {
+      gsize count = (gsize) MIN ((guint64) per_chunk, n - k);
+      if (!read_exact (f, chunk, count * (gsize) info.size))
+        {
+          int e = errno;
+          tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read the data: %s"),
+                           g_strerror (e ? e : EIO));
+          return NULL;
+        }
+      for (gsize c = 0; c < count; c++, k++)
+        {
+          gsize i = (gsize) (info.fortran ? k % rows : k / cols);
+          gsize j = (gsize) (info.fortran ? k / rows : k % cols);
+          gint64 wide = 0;
+          gboolean wide_ok;
+          double v = element_value (&info, chunk + c * (gsize) info.size, &wide, &wide_ok);
+          if (dtype == TL_DTYPE_INT32)
+            {
+              if (!wide_ok || wide < G_MININT32 || wide > G_MAXINT32)
+                {
+                  tl_io_set_error (error, TL_ERROR_UNSUPPORTED, path, 0, 0,
+                                   _("the value at row %zu, column %zu (%" G_GINT64_FORMAT
+                                     "%s) does not fit in int32: convert the array to "
+                                     "int32 or float64 before saving"),
+                                   i + 1, j + 1, wide, wide_ok ? "" : "+");
+                  return NULL;
+                }
+              ((gint32 *) m->data)[i * cols + j] = (gint32) wide;
+            }
+          else if (dtype == TL_DTYPE_FLOAT32)
+            ((float *) m->data)[i * cols + j] = (float) v;
+          else
+            ((double *) m->data)[i * cols + j] = v;
+        }
+    }
+  return g_steal_pointer (&m);
+}
+
+TlMatrix *
+tl_npy_load (const char *path, GError **error)
+{
+  FILE *f = g_fopen (path, "rb");
+  if (f == NULL)
+    {
+      int e = errno;
+      tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot open: %s"), g_strerror (e));
+      return NULL;
+    }
+  TlMatrix *m = load_file (path, f, error);
+  fclose (f);
+  return m;
+}
+
+gboolean
+tl_npy_write (FILE *out, const TlMatrix *matrix, gpointer user_data, GError **error)
+{
+  static const char *const descr[TL_DTYPE_COUNT] = { "i4", "f4", "f8" };
+  char order = G_BYTE_ORDER == G_LITTLE_ENDIAN ? '<' : '>';
+  g_autofree char *dict = g_strdup_printf ("{'descr': '%c%s', 'fortran_order': False, "
+                                           "'shape': (%zu, %zu), }",
+                                           order, descr[matrix->dtype], matrix->rows,
+                                           matrix->cols);
+  /* pad with spaces so the data starts on a 64-byte boundary, as numpy does */
+  gsize dict_len = strlen (dict);
+  int major = dict_len + 1 + 10 > G_MAXUINT16 ? 2 : 1;
+  gsize prefix = major == 1 ? 10 : 12;
+  gsize total = (prefix + dict_len + 1 + 63) / 64 * 64;
+  gsize header_len = total - prefix;
+
+  guint8 pre[12];
+  memcpy (pre, NPY_MAGIC, 6);
+  pre[6] = (guint8) major;
+  pre[7] = 0;
+  for (gsize b = 0; b < prefix - 8; b++)
+    pre[8 + b] = (guint8) (header_len >> (8 * b));
+  fwrite (pre, 1, prefix, out);
+  fwrite (dict, 1, dict_len, out);
+  for (gsize k = dict_len; k + 1 < header_len; k++)
+    fputc (' ', out);
+  fputc ('\n', out);
+
+  gsize row_bytes = matrix->cols * tl_dtype_size (matrix->dtype);
+  for (gsize i = 0; i < matrix->rows; i++)
+    fwrite (tl_matrix_row (matrix, i), 1, row_bytes, out);
+  return TRUE;
+}

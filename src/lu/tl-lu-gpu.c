@@ -1,0 +1,253 @@
+/* tl-lu-gpu.c — the Gauss ladder's GPU rungs through the GPU door. */
+#include "lu/tl-lu-private.h"
+#include "core/tl-error.h"
+#include "lu/tl-gfp.h"
+#include "tl-gpu.h"
+
+#include <glib/gi18n-lib.h>
+
+static int
+cancelled_cb (void *user_data)
+{
+  return g_cancellable_is_cancelled (user_data);
+}
+
+static void
+set_gpu_error (GError **error, TlGpuStatus status, const char *kernel_id)
+{
+  TlErrorCode code;
+  switch (status)
+    {
+    case TL_GPU_NO_DEVICE:
+      code = TL_ERROR_NO_DEVICE;
+      break;
+    case TL_GPU_OUT_OF_MEMORY:
+      code = TL_ERROR_OUT_OF_MEMORY;
+      break;
+    case TL_GPU_BAD_SHAPE:
+      code = TL_ERROR_SHAPE;
+      break;
+    case TL_GPU_DEVICE_LOST:
+      code = TL_ERROR_DEVICE_LOST;
+      break;
+    case TL_GPU_CANCELLED:
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Cancelled"));
+      return;
+    default:
+      code = TL_ERROR_LAUNCH_FAILED;
+      break;
+    }
+  g_set_error (error, TL_ERROR, code, _("%s: %s (%s)"), kernel_id, tl_gpu_status_name (status),
+               tl_gpu_last_message ());
+}
+
+/* ---- recording: the GPU door's observer feeds the TlLuRecorder -------- */
+
+typedef struct
+{
+  TlLuRecorder *rec;
+  TlDtype dtype;
+  const TlGpuLuWindow *win; /* the window of the current callback */
+} GpuRec;
+
+/* A TlLuGetFn over a downloaded window (global indices). */
+static double
+window_get (gconstpointer data, gsize i, gsize j)
+{
+  const GpuRec *g = data;
+  const TlGpuLuWindow *w = g->win;
+  g_assert (i >= (gsize) w->row0 && i < (gsize) (w->row0 + w->rows));
+  g_assert (j >= (gsize) w->col0 && j < (gsize) (w->col0 + w->cols));
+  gsize at = (i - (gsize) w->row0) * (gsize) w->ld + (j - (gsize) w->col0);
+  return g->dtype == TL_DTYPE_FLOAT32 ? ((const float *) w->data)[at] : ((const double *) w->data)[at];
+}
+
+static void
+rec_step_search (void *user_data, int k, int block, const TlGpuLuWindow *col)
+{
+  GpuRec *g = user_data;
+  g->win = col;
+  tl_lu_recorder_step_search (g->rec, (guint) k, (guint) block, window_get, g);
+}
+
+static void
+rec_step_pivot (void *user_data, int k, int pivot_row, double pivot_value)
+{
+  GpuRec *g = user_data;
+  tl_lu_recorder_step_pivot (g->rec, (guint) k, pivot_row, pivot_value, pivot_value == 0.0);
+}
+
+static void
+rec_step_eliminated (void *user_data, int k, const TlGpuLuWindow *mult, int upd_row0, int upd_rows,
+                     int upd_col0, int upd_cols)
+{
+  GpuRec *g = user_data;
+  g->win = mult;
+  tl_lu_recorder_step_eliminated (g->rec, (guint) k, window_get, g, (guint) upd_row0,
+                                  (guint) upd_rows, (guint) upd_col0, (guint) upd_cols);
+}
+
+static void
+rec_u_rows (void *user_data, int k0, int kb, const TlGpuLuWindow *rows)
+{
+  GpuRec *g = user_data;
+  g->win = rows;
+  for (int k = k0; k < k0 + kb; k++)
+    tl_lu_recorder_step_u_row (g->rec, (guint) k, window_get, g);
+}
+
+static void
+rec_block (void *user_data, int index, int k0, int kb, const double phase_ms[4], int upd_row0,
+           int upd_rows, int upd_col0, int upd_cols)
+{
+  GpuRec *g = user_data;
+  gint64 ns[TL_LU_N_PHASES];
+  for (int ph = 0; ph < TL_LU_N_PHASES; ph++)
+    ns[ph] = (gint64) (phase_ms[ph] * 1e6);
+  tl_lu_recorder_block (g->rec, (guint) index, (guint) k0, (guint) kb, ns, (guint) upd_row0,
+                        (guint) upd_rows, (guint) upd_col0, (guint) upd_cols);
+}
+
+static int
+rec_snapshot_due (void *user_data, int steps_done)
+{
+  GpuRec *g = user_data;
+  /* the final L\U is snapshot by tl_lu_factor from the result itself */
+  if ((guint) steps_done >= MIN (g->rec->rows, g->rec->cols))
+    return 0;
+  return tl_lu_recorder_snapshot_due (g->rec, (guint) steps_done);
+}
+
+static void
+rec_snapshot (void *user_data, int steps_done, const TlGpuLuWindow *whole)
+{
+  GpuRec *g = user_data;
+  g->win = whole;
+  tl_lu_recorder_snapshot (g->rec, (guint) steps_done, window_get, g);
+}
+
+gboolean
+tl_lu_gpu (TlLuWork *w, int ordinal, double *out_elapsed_s, GError **error)
+{
+  TlMatrix *A = w->a;
+  if (!tl_matrix_is_contiguous (A))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE, _("GPU rungs need a contiguous matrix"));
+      return FALSE;
+    }
+  TlGpuDevice *device = NULL;
+  TlGpuStatus status = tl_gpu_device_open (ordinal, &device);
+  if (status != TL_GPU_OK)
+    {
+      set_gpu_error (error, status, w->kernel_id);
+      return FALSE;
+    }
+  TlGpuLuArgs args = { 0 };
+  args.dtype = (TlGpuDtype) A->dtype;
+  args.m = (int) A->rows;
+  args.n = (int) A->cols;
+  args.a = A->data;
+  args.ipiv = w->ipiv;
+  args.block_size = (int) w->block_size;
+  args.pivoting = w->pivoting == TL_PIVOTING_PARTIAL;
+  args.warmups = 0;
+  args.repeats = 1;
+  args.cancelled = cancelled_cb;
+  args.user_data = w->cancellable;
+  GpuRec gpu_rec = { w->rec, A->dtype, NULL };
+  TlGpuLuObserver observer = {
+    &gpu_rec, rec_step_search, rec_step_pivot, rec_step_eliminated, rec_u_rows,
+    rec_block, rec_snapshot_due, rec_snapshot,
+  };
+  if (w->rec)
+    args.observer = &observer;
+  TlGpuLuResult res = { 0 };
+  status = tl_gpu_lu_run (device, w->kernel_id, &args, &res);
+  tl_gpu_device_close (device);
+  if (status != TL_GPU_OK)
+    {
+      tl_gpu_lu_result_clear (&res);
+      set_gpu_error (error, status, w->kernel_id);
+      return FALSE;
+    }
+  w->info = (gsize) res.info;
+  for (int ph = 0; ph < TL_LU_N_PHASES; ph++)
+    w->phase_ns[ph] = (gint64) (res.phase_ms[ph] * 1e6);
+  w->phase_run_ns = (gint64) (res.phase_run_ms * 1e6);
+  w->record_s = res.record_ms * 1e-3;
+  *out_elapsed_s = res.n_times > 0 ? res.times_ms[res.n_times - 1] * 1e-3 : 0.0;
+  tl_gpu_lu_result_clear (&res);
+  return TRUE;
+}
+
+gboolean
+tl_lu_solve_gpu (const TlLuResult *lu, TlMatrix *x, GError **error)
+{
+  TlGpuDevice *device = NULL;
+  TlGpuStatus status = tl_gpu_device_open (lu->gpu_ordinal, &device);
+  if (status != TL_GPU_OK)
+    {
+      set_gpu_error (error, status, lu->kernel_id);
+      return FALSE;
+    }
+  TlGpuLuSolveArgs args = { 0 };
+  args.dtype = (TlGpuDtype) x->dtype;
+  args.n = (int) lu->lu->rows;
+  args.nrhs = (int) x->cols;
+  args.lu = lu->lu->data;
+  args.ipiv = lu->ipiv;
+  args.b = x->data;
+  status = tl_gpu_lu_solve (device, &args, NULL);
+  tl_gpu_device_close (device);
+  if (status != TL_GPU_OK)
+    {
+      set_gpu_error (error, status, lu->kernel_id);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+TlGfpLu *
+tl_gfp_lu_gpu (const TlGfpMatrix *a, int ordinal, GError **error)
+{
+  g_return_val_if_fail (a != NULL, NULL);
+  if (a->rows > G_MAXINT32 || a->cols > G_MAXINT32)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE, _("Matrices above 2³¹ rows or columns are not supported"));
+      return NULL;
+    }
+  TlGpuDevice *device = NULL;
+  TlGpuStatus status = tl_gpu_device_open (ordinal, &device);
+  if (status != TL_GPU_OK)
+    {
+      set_gpu_error (error, status, "exact LU (GPU)");
+      return NULL;
+    }
+  g_autoptr (TlGfpLu) r = g_new0 (TlGfpLu, 1);
+  gsize m = a->rows, n = a->cols, mn = MIN (m, n);
+  r->lu = tl_gfp_matrix_copy (a);
+  r->n_ipiv = mn;
+  r->ipiv = g_new0 (gint32, MAX (mn, 1));
+  int info = 0;
+  status = tl_gpu_gfp_lu (device, (int) m, (int) n, a->p, r->lu->data, r->ipiv, &info, NULL);
+  tl_gpu_device_close (device);
+  if (status != TL_GPU_OK)
+    {
+      set_gpu_error (error, status, "exact LU (GPU)");
+      return NULL;
+    }
+  r->info = (gsize) info;
+  for (gsize k = 0; k < mn; k++)
+    if ((gsize) r->ipiv[k] != k)
+      r->n_swaps++;
+  if (m == n)
+    {
+      guint32 d = 1 % a->p;
+      for (gsize k = 0; k < n; k++)
+        d = tl_gfp_mul (d, tl_gfp_get (r->lu, k, k), a->p);
+      if (r->n_swaps % 2 && d != 0)
+        d = a->p - d;
+      r->det = d;
+    }
+  return g_steal_pointer (&r);
+}

@@ -1,0 +1,38 @@
+/* tl-lu-lapack.c — the CPU reference: LAPACK's getrf through LAPACKE.
+ *
+ * LAPACKE takes row-major storage directly (it transposes internally);
+ * its ipiv is 1-based and becomes ours by subtracting one.  LAPACK's info
+ * (> 0: U(info,info) is exactly zero) is ours unchanged.
+ */
+#include "lu/tl-lu-private.h"
+#include "core/tl-error.h"
+
+#include <glib/gi18n-lib.h>
+#include <lapacke.h>
+
+gboolean
+tl_lu_lapack (TlLuWork *w, GError **error)
+{
+  TlMatrix *A = w->a;
+  gsize mn = MIN (A->rows, A->cols);
+  if (mn == 0)
+    return TRUE;
+  g_autofree lapack_int *ipiv = g_new0 (lapack_int, mn);
+  lapack_int info;
+  if (A->dtype == TL_DTYPE_FLOAT32)
+    info = LAPACKE_sgetrf (LAPACK_ROW_MAJOR, (lapack_int) A->rows, (lapack_int) A->cols,
+                           A->data, (lapack_int) A->stride, ipiv);
+  else
+    info = LAPACKE_dgetrf (LAPACK_ROW_MAJOR, (lapack_int) A->rows, (lapack_int) A->cols,
+                           A->data, (lapack_int) A->stride, ipiv);
+  if (info < 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("LAPACK getrf rejected argument %d"), (int) -info);
+      return FALSE;
+    }
+  w->info = (gsize) info;
+  for (gsize k = 0; k < mn; k++)
+    w->ipiv[k] = (gint32) (ipiv[k] - 1);
+  return TRUE;
+}

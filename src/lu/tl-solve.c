@@ -1,0 +1,335 @@
+/* tl-solve.c — getrs, Gauss–Jordan, rank, null space, solution space. */
+#include "lu/tl-solve.h"
+#include "core/tl-error.h"
+#include "lu/tl-lu-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <cblas.h>
+#include <lapacke.h>
+#include <float.h>
+#include <math.h>
+
+const char *
+tl_solution_kind_name (TlSolutionKind kind)
+{
+  switch (kind)
+    {
+    case TL_SOLUTION_UNIQUE:
+      return "unique";
+    case TL_SOLUTION_INFINITE:
+      return "infinite";
+    case TL_SOLUTION_NONE:
+    default:
+      return "none";
+    }
+}
+
+void
+tl_solution_free (TlSolution *s)
+{
+  if (s == NULL)
+    return;
+  g_free (s->pivot_cols);
+  g_clear_pointer (&s->particular, tl_matrix_unref);
+  g_clear_pointer (&s->null_basis, tl_matrix_unref);
+  g_free (s);
+}
+
+TlMatrix *
+tl_lu_solve (const TlLuResult *lu, const TlMatrix *b, GError **error)
+{
+  g_return_val_if_fail (lu != NULL && lu->lu != NULL, NULL);
+  g_return_val_if_fail (b != NULL, NULL);
+  const TlMatrix *f = lu->lu;
+  gsize n = f->rows;
+  if (f->rows != f->cols)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE,
+                   _("Solving needs a square matrix; this one is %zu×%zu (use the solution space instead)"),
+                   f->rows, f->cols);
+      return NULL;
+    }
+  if (b->rows != n)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE,
+                   _("The right-hand side has %zu rows but the matrix has %zu: they must match"),
+                   b->rows, n);
+      return NULL;
+    }
+  if (lu->breakdown || lu->info > 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_SINGULAR,
+                   _("The matrix is singular (pivot %zu is zero): there is no unique solution"),
+                   lu->info);
+      return NULL;
+    }
+  if (!tl_lu_check_finite (b, error))
+    return NULL;
+  TlMatrix *x = tl_matrix_convert (b, f->dtype, error);
+  if (x == NULL)
+    return NULL;
+  gsize k = x->cols;
+  if (n == 0 || k == 0)
+    return x;
+  /* a GPU factorisation is solved on the GPU: swaps, then two TRSMs */
+  const TlLuKernelInfo *info = tl_lu_kernel_find (lu->kernel_id);
+  if (info && info->backend == TL_BACKEND_GPU)
+    {
+      if (!tl_lu_solve_gpu (lu, x, error))
+        {
+          tl_matrix_unref (x);
+          return NULL;
+        }
+      return x;
+    }
+  /* P·B, then L·Y = P·B (unit lower), then U·X = Y */
+  tl_lu_apply_pivots (x, lu->ipiv, lu->n_ipiv, FALSE);
+  if (f->dtype == TL_DTYPE_FLOAT32)
+    {
+      cblas_strsm (CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, (int) n, (int) k,
+                   1.0f, f->data, (int) f->stride, x->data, (int) x->stride);
+      cblas_strsm (CblasRowMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, (int) n,
+                   (int) k, 1.0f, f->data, (int) f->stride, x->data, (int) x->stride);
+    }
+  else
+    {
+      cblas_dtrsm (CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, (int) n, (int) k,
+                   1.0, f->data, (int) f->stride, x->data, (int) x->stride);
+      cblas_dtrsm (CblasRowMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, (int) n,
+                   (int) k, 1.0, f->data, (int) f->stride, x->data, (int) x->stride);
+    }
+  return x;
+}
+
+static double
+dtype_eps (TlDtype dtype)
+{
+  return dtype == TL_DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
+}
+
+/* The numerical rank from the singular values, as numpy's matrix_rank:
+ * σ_k > max(m,n)·ε·σ_1.  Partial-pivoting elimination alone is not rank
+ * revealing: the remainder of a dependent column can come out a hundred
+ * times above ε·‖A‖, so the default tolerance of the elimination is put
+ * geometrically in the middle of the gap between the last kept and the
+ * first dropped singular value, where neither side can reach it. */
+double
+tl_rref_default_tol (const TlMatrix *a)
+{
+  g_return_val_if_fail (a != NULL, 0.0);
+  gsize m = a->rows, n = a->cols, mn = MIN (m, n);
+  double eps = dtype_eps (a->dtype);
+  double fallback = (double) MAX (m, n) * eps * tl_matrix_norm (a, TL_NORM_INF);
+  if (mn == 0)
+    return fallback;
+  g_autoptr (TlMatrix) w = tl_matrix_convert (a, TL_DTYPE_FLOAT64, NULL);
+  g_autoptr (TlMatrix) c = w ? tl_matrix_copy (w, NULL) : NULL; /* contiguous */
+  if (c == NULL)
+    return fallback;
+  g_autofree double *sv = g_new0 (double, mn);
+  if (LAPACKE_dgesdd (LAPACK_ROW_MAJOR, 'N', (lapack_int) m, (lapack_int) n, c->data,
+                      (lapack_int) c->stride, sv, NULL, (lapack_int) MAX (m, 1), NULL,
+                      (lapack_int) MAX (n, 1)) != 0)
+    return fallback;
+  double cut = (double) MAX (m, n) * eps * sv[0];
+  gsize r = 0;
+  while (r < mn && sv[r] > cut)
+    r++;
+  if (r == 0)
+    return fmax (fallback, cut);
+  if (r == mn)
+    return fmin (fallback, 0.5 * sv[mn - 1]);
+  return sqrt (sv[r - 1] * fmax (sv[r], cut));
+}
+
+/* Gauss–Jordan on r (m × ncols, float64), choosing pivots in the first
+ * n columns only (the rest is the augmented right-hand side).  Partial
+ * pivoting by magnitude; a column whose candidates are all ≤ tol is
+ * skipped — a free variable — and its small remainders set to zero. */
+static gsize
+gauss_jordan (TlMatrix *r, gsize n, double tol, gsize *pivots)
+{
+  gsize m = r->rows, nc = r->cols, row = 0;
+  for (gsize col = 0; col < n && row < m; col++)
+    {
+      gsize p = row;
+      double best = 0.0;
+      for (gsize i = row; i < m; i++)
+        {
+          double v = fabs (((double *) tl_matrix_row (r, i))[col]);
+          if (v > best)
+            {
+              best = v;
+              p = i;
+            }
+        }
+      if (best <= tol)
+        {
+          for (gsize i = row; i < m; i++)
+            ((double *) tl_matrix_row (r, i))[col] = 0.0;
+          continue;
+        }
+      double *pr = tl_matrix_row (r, p), *rr = tl_matrix_row (r, row);
+      if (p != row)
+        for (gsize j = 0; j < nc; j++)
+          {
+            double t = pr[j];
+            pr[j] = rr[j];
+            rr[j] = t;
+          }
+      double piv = rr[col];
+      for (gsize j = col; j < nc; j++)
+        rr[j] /= piv;
+      rr[col] = 1.0;
+      for (gsize i = 0; i < m; i++)
+        {
+          if (i == row)
+            continue;
+          double *ri = tl_matrix_row (r, i);
+          double f = ri[col];
+          if (f == 0.0)
+            continue;
+          for (gsize j = col; j < nc; j++)
+            ri[j] -= f * rr[j];
+          ri[col] = 0.0;
+        }
+      pivots[row++] = col;
+    }
+  return row;
+}
+
+TlMatrix *
+tl_rref (const TlMatrix *a, double tol, gsize **out_pivot_cols, gsize *out_rank, GError **error)
+{
+  g_return_val_if_fail (a != NULL, NULL);
+  if (!tl_lu_check_finite (a, error))
+    return NULL;
+  if (tol < 0)
+    tol = tl_rref_default_tol (a);
+  g_autoptr (TlMatrix) r = tl_matrix_convert (a, TL_DTYPE_FLOAT64, error);
+  if (r == NULL)
+    return NULL;
+  gsize *pivots = g_new0 (gsize, MAX (MIN (a->rows, a->cols), 1));
+  gsize rank = gauss_jordan (r, a->cols, tol, pivots);
+  if (out_rank)
+    *out_rank = rank;
+  if (out_pivot_cols)
+    *out_pivot_cols = pivots;
+  else
+    g_free (pivots);
+  return g_steal_pointer (&r);
+}
+
+gsize
+tl_rank (const TlMatrix *a, double tol)
+{
+  g_return_val_if_fail (a != NULL, 0);
+  gsize rank = 0;
+  g_autoptr (TlMatrix) r = tl_rref (a, tol, NULL, &rank, NULL);
+  return rank;
+}
+
+/* Null-space basis from an RREF: one vector per free column f, with
+ * x_f = 1, the other free variables 0, and x_{pivot i} = −R(i, f). */
+static TlMatrix *
+null_from_rref (const TlMatrix *r, gsize n, const gsize *pivots, gsize rank, GError **error)
+{
+  TlMatrix *basis = tl_matrix_new_zeroed (TL_DTYPE_FLOAT64, n, n - rank, error);
+  if (basis == NULL)
+    return NULL;
+  gsize col = 0, next = 0;
+  for (gsize f = 0; f < n; f++)
+    {
+      if (next < rank && pivots[next] == f)
+        {
+          next++;
+          continue;
+        }
+      tl_matrix_set (basis, f, col, 1.0);
+      for (gsize i = 0; i < rank; i++)
+        tl_matrix_set (basis, pivots[i], col, -((double *) tl_matrix_row (r, i))[f]);
+      col++;
+    }
+  return basis;
+}
+
+TlMatrix *
+tl_null_space (const TlMatrix *a, double tol, GError **error)
+{
+  g_autofree gsize *pivots = NULL;
+  gsize rank = 0;
+  g_autoptr (TlMatrix) r = tl_rref (a, tol, &pivots, &rank, error);
+  if (r == NULL)
+    return NULL;
+  return null_from_rref (r, a->cols, pivots, rank, error);
+}
+
+TlSolution *
+tl_solve_space (const TlMatrix *a, const TlMatrix *b, double tol, GError **error)
+{
+  g_return_val_if_fail (a != NULL && b != NULL, NULL);
+  gsize m = a->rows, n = a->cols, k = b->cols;
+  if (b->rows != m)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE,
+                   _("The right-hand side has %zu rows but the matrix has %zu: they must match"),
+                   b->rows, m);
+      return NULL;
+    }
+  if (!tl_lu_check_finite (a, error) || !tl_lu_check_finite (b, error))
+    return NULL;
+  if (tol < 0)
+    tol = tl_rref_default_tol (a);
+
+  /* [A | B] in float64 */
+  g_autoptr (TlMatrix) r = tl_matrix_new (TL_DTYPE_FLOAT64, m, n + k, error);
+  if (r == NULL)
+    return NULL;
+  for (gsize i = 0; i < m; i++)
+    {
+      double *row = tl_matrix_row (r, i);
+      for (gsize j = 0; j < n; j++)
+        row[j] = tl_matrix_get (a, i, j);
+      for (gsize j = 0; j < k; j++)
+        row[n + j] = tl_matrix_get (b, i, j);
+    }
+  /* a contradiction 0 = r_i counts when |r_i| exceeds the tolerance
+   * scaled to the right-hand side's size */
+  double tol_b = (double) MAX (MAX (m, n), 1) * dtype_eps (a->dtype)
+                 * fmax (tl_matrix_norm (a, TL_NORM_INF), tl_matrix_norm (b, TL_NORM_INF));
+
+  g_autoptr (TlSolution) s = g_new0 (TlSolution, 1);
+  s->tol = tol;
+  s->pivot_cols = g_new0 (gsize, MAX (MIN (m, n), 1));
+  s->rank = gauss_jordan (r, n, tol, s->pivot_cols);
+
+  s->kind = s->rank == n ? TL_SOLUTION_UNIQUE : TL_SOLUTION_INFINITE;
+  for (gsize c = 0; c < k && s->kind != TL_SOLUTION_NONE; c++)
+    for (gsize i = s->rank; i < m; i++)
+      {
+        double v = ((double *) tl_matrix_row (r, i))[n + c];
+        if (fabs (v) > tol_b)
+          {
+            s->kind = TL_SOLUTION_NONE;
+            s->inconsistent_column = c;
+            s->inconsistency = v;
+            break;
+          }
+      }
+  if (s->kind == TL_SOLUTION_NONE)
+    return g_steal_pointer (&s);
+
+  s->particular = tl_matrix_new_zeroed (TL_DTYPE_FLOAT64, n, k, error);
+  if (s->particular == NULL)
+    return NULL;
+  for (gsize i = 0; i < s->rank; i++)
+    for (gsize c = 0; c < k; c++)
+      tl_matrix_set (s->particular, s->pivot_cols[i], c, ((double *) tl_matrix_row (r, i))[n + c]);
+  if (s->rank < n)
+    {
+      s->null_basis = null_from_rref (r, n, s->pivot_cols, s->rank, error);
+      if (s->null_basis == NULL)
+        return NULL;
+    }
+  return g_steal_pointer (&s);
+}

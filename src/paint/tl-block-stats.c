@@ -1,0 +1,270 @@
+/* tl-block-stats.c — blocks, waves, tail and block-time spread of a run. */
+#include "paint/tl-block-stats.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <stdlib.h>
+#include "core/tl-error.h"
+#include "paint/tl-paint-util.h"
+
+static int
+by_unit_start (gconstpointer pa, gconstpointer pb, gpointer data)
+{
+  const TlBlockRecord *blocks = data;
+  const TlBlockRecord *a = &blocks[*(const gsize *) pa];
+  const TlBlockRecord *b = &blocks[*(const gsize *) pb];
+  if (a->unit != b->unit)
+    return a->unit < b->unit ? -1 : 1;
+  if (a->start_ns != b->start_ns)
+    return a->start_ns < b->start_ns ? -1 : 1;
+  return *(const gsize *) pa < *(const gsize *) pb ? -1 : 1;
+}
+
+static int
+by_launch_start (gconstpointer pa, gconstpointer pb, gpointer data)
+{
+  const TlBlockRecord *blocks = data;
+  const TlBlockRecord *a = &blocks[*(const gsize *) pa];
+  const TlBlockRecord *b = &blocks[*(const gsize *) pb];
+  if (a->launch != b->launch)
+    return a->launch < b->launch ? -1 : 1;
+  if (a->start_ns != b->start_ns)
+    return a->start_ns < b->start_ns ? -1 : 1;
+  return *(const gsize *) pa < *(const gsize *) pb ? -1 : 1;
+}
+
+static int
+cmp_u64 (const void *pa, const void *pb)
+{
+  guint64 a = *(const guint64 *) pa, b = *(const guint64 *) pb;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+TlBlockStats *
+tl_block_stats_new (const TlBlockRecord *blocks, gsize n_blocks,
+                    guint n_units, guint slots_per_unit, gint launch)
+{
+  g_return_val_if_fail (blocks != NULL || n_blocks == 0, NULL);
+
+  TlBlockStats *s = g_new0 (TlBlockStats, 1);
+  s->launch = launch;
+  s->n_records = n_blocks;
+  s->wave = g_new (guint, MAX (n_blocks, 1));
+  s->slot = g_new (guint, MAX (n_blocks, 1));
+  s->max_slot = 1;
+
+  gsize *idx = g_new (gsize, MAX (n_blocks, 1));
+  gsize n = 0;
+  guint max_unit = 0, max_launch = 0;
+  g_autoptr (GHashTable) launches = g_hash_table_new (NULL, NULL);
+
+  for (gsize i = 0; i < n_blocks; i++)
+    {
+      const TlBlockRecord *b = &blocks[i];
+      s->grid_x = MAX (s->grid_x, b->block_x + 1);
+      s->grid_y = MAX (s->grid_y, b->block_y + 1);
+      g_hash_table_add (launches, GUINT_TO_POINTER (b->launch + 1));
+      s->wave[i] = s->slot[i] = G_MAXUINT;
+      if (launch >= 0 && b->launch != (guint32) launch)
+        continue;
+      idx[n++] = i;
+      max_unit = MAX (max_unit, b->unit);
+      max_launch = MAX (max_launch, b->launch);
+    }
+  s->n_launches = g_hash_table_size (launches);
+  s->n_blocks = n;
+  s->n_units = MAX (n_units, n > 0 ? max_unit + 1 : 1);
+  if (n == 0)
+    {
+      s->slots = MAX (slots_per_unit, 1);
+      s->capacity = s->slots * s->n_units;
+      g_free (idx);
+      return s;
+    }
+
+  /* slots: greedy interval partitioning per unit, in start order */
+  g_qsort_with_data (idx, (gint) n, sizeof *idx, by_unit_start, (gpointer) blocks);
+  GArray *ends = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint unit = G_MAXUINT, per_unit = 0, max_concurrent = 1;
+  s->t0_ns = G_MAXUINT64;
+  for (gsize r = 0; r < n; r++)
+    {
+      const TlBlockRecord *b = &blocks[idx[r]];
+      if (b->unit != unit)
+        {
+          unit = b->unit;
+          g_array_set_size (ends, 0);
+          s->units_used++;
+          per_unit = 0;
+        }
+      per_unit++;
+      s->max_blocks_per_unit = MAX (s->max_blocks_per_unit, per_unit);
+      guint slot = 0, busy = 0;
+      for (; slot < ends->len; slot++)
+        if (g_array_index (ends, guint64, slot) <= b->start_ns)
+          break;
+      if (slot == ends->len)
+        g_array_append_val (ends, b->end_ns);
+      else
+        g_array_index (ends, guint64, slot) = b->end_ns;
+      for (guint j = 0; j < ends->len; j++)
+        if (g_array_index (ends, guint64, j) > b->start_ns)
+          busy++;
+      max_concurrent = MAX (max_concurrent, busy);
+      s->slot[idx[r]] = slot;
+      s->max_slot = MAX (s->max_slot, slot + 1);
+      s->t0_ns = MIN (s->t0_ns, b->start_ns);
+      s->t1_ns = MAX (s->t1_ns, b->end_ns);
+    }
+  g_array_unref (ends);
+  s->span_ns = s->t1_ns - s->t0_ns;
+
+  s->slots_measured = slots_per_unit == 0;
+  s->slots = slots_per_unit > 0 ? slots_per_unit : max_concurrent;
+  s->capacity = s->slots * s->n_units;
+
+  /* waves: per launch, in start order, capacity blocks each */
+  g_qsort_with_data (idx, (gint) n, sizeof *idx, by_launch_start, (gpointer) blocks);
+
+  guint offset = 0;
+  gsize r = 0;
+  while (r < n)
+    {
+      guint32 l = blocks[idx[r]].launch;
+      gsize r0 = r;
+      while (r < n && blocks[idx[r]].launch == l)
+        {
+          s->wave[idx[r]] = offset + (guint) ((r - r0) / s->capacity);
+          r++;
+        }
+      gsize count = r - r0;
+      guint waves = (guint) ((count + s->capacity - 1) / s->capacity);
+      if (l == max_launch)
+        {
+          s->last_wave_blocks = (guint) (count - (gsize) (waves - 1) * s->capacity);
+          s->last_wave_partial = s->last_wave_blocks < s->capacity;
+          s->tail_wave = offset + waves - 1;
+        }
+      offset += waves;
+    }
+  s->n_waves = offset;
+
+  s->tail_start_ns = s->t1_ns;
+  if (s->last_wave_partial)
+    for (gsize i = 0; i < n; i++)
+      if (s->wave[idx[i]] == s->tail_wave)
+        s->tail_start_ns = MIN (s->tail_start_ns, blocks[idx[i]].start_ns);
+  s->tail_share = s->last_wave_partial && s->span_ns > 0
+                    ? (double) (s->t1_ns - s->tail_start_ns) / s->span_ns : 0.0;
+
+  /* durations */
+  guint64 *d = g_new (guint64, n);
+  double sum = 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      const TlBlockRecord *b = &blocks[idx[i]];
+      d[i] = b->end_ns > b->start_ns ? b->end_ns - b->start_ns : 0;
+      sum += d[i];
+    }
+  qsort (d, n, sizeof *d, cmp_u64);
+  s->min_ns = d[0];
+  s->max_ns = d[n - 1];
+  s->median_ns = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
+  s->mean_ns = sum / n;
+  s->blocks_per_unit = (double) n / s->n_units;
+  g_free (d);
+  g_free (idx);
+  return s;
+}
+
+TlBlockStats *
+tl_block_stats_new_for_run (const TlRunRecord *record, const TlKernelRun *run,
+                            gint launch, GError **error)
+{
+  g_return_val_if_fail (run != NULL, NULL);
+
+  if (run->blocks == NULL || run->n_blocks == 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("kernel “%s” has no block records (run it with --instrument)"),
+                   run->kernel_id ? run->kernel_id : "?");
+      return NULL;
+    }
+
+  guint units = 0, slots = 0;
+  if (g_strcmp0 (run->block_unit, "thread") == 0)
+    {
+      units = run->threads;
+      slots = 1;
+    }
+  else
+    {
+      if (record != NULL && record->has_device && record->device.sm_count > 0)
+        units = (guint) record->device.sm_count;
+      if (run->launch.valid && run->launch.active_blocks_per_sm > 0)
+        slots = (guint) run->launch.active_blocks_per_sm;
+    }
+  return tl_block_stats_new (run->blocks, run->n_blocks, units, slots, launch);
+}
+
+void
+tl_block_stats_free (TlBlockStats *stats)
+{
+  if (stats == NULL)
+    return;
+  g_free (stats->wave);
+  g_free (stats->slot);
+  g_free (stats);
+}
+
+const char *
+tl_block_unit_label (const char *block_unit)
+{
+  return g_strcmp0 (block_unit, "thread") == 0 ? _("thread") : _("SM");
+}
+
+void
+tl_block_stats_text (const TlBlockStats *s, TlBlockStatsText *out)
+{
+  g_return_if_fail (s != NULL && out != NULL);
+  tl_paint_format_ms (s->min_ns / 1e6, out->min, sizeof out->min);
+  tl_paint_format_ms (s->median_ns / 1e6, out->median, sizeof out->median);
+  tl_paint_format_ms (s->max_ns / 1e6, out->max, sizeof out->max);
+  tl_paint_format_ms (s->span_ns / 1e6, out->span, sizeof out->span);
+  g_ascii_formatd (out->per_unit, sizeof out->per_unit, s->blocks_per_unit >= 10 ? "%.0f" : "%.2f",
+                   s->blocks_per_unit);
+}
+
+char *
+tl_block_stats_summary (const TlBlockStats *s, const char *unit_label)
+{
+  g_return_val_if_fail (s != NULL, NULL);
+
+  const char *u = unit_label ? unit_label : _("SM");
+  TlBlockStatsText t;
+  tl_block_stats_text (s, &t);
+
+  /* TRANSLATORS: blocks on units · waves (blocks per wave) · blocks per unit · tail */
+  return g_strdup_printf (_("%zu blocks on %u %ss · %u wave%s (%u per wave) · %s blocks/%s · "
+                            "tail %.0f%% · block time min %s, median %s, max %s · span %s"),
+                          s->n_blocks, s->n_units, u, s->n_waves, s->n_waves == 1 ? "" : "s",
+                          s->capacity, t.per_unit, u, 100.0 * s->tail_share, t.min, t.median,
+                          t.max, t.span);
+}
+
+void
+tl_block_tile_extent (guint block_x, guint block_y, guint tile_m, guint tile_n,
+                      gsize m, gsize n, gsize *row0, gsize *rows, gsize *col0, gsize *cols)
+{
+  gsize r0 = (gsize) block_y * tile_m, c0 = (gsize) block_x * tile_n;
+  r0 = MIN (r0, m);
+  c0 = MIN (c0, n);
+  if (row0)
+    *row0 = r0;
+  if (rows)
+    *rows = MIN ((gsize) tile_m, m - r0);
+  if (col0)
+    *col0 = c0;
+  if (cols)
+    *cols = MIN ((gsize) tile_n, n - c0);
+}

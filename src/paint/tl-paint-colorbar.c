@@ -1,0 +1,190 @@
+/* tl-paint-colorbar.c — a vertical colorbar with ticks and a label. */
+#include "paint/tl-paint-colorbar.h"
+
+#include <math.h>
+#include "paint/tl-paint-util.h"
+
+#define MAX_TICKS 16
+
+static guint
+decade_ticks (double lo_exp, double hi_exp, double sign, double *out, guint n, guint max_out)
+{
+  int e0 = (int) ceil (lo_exp - 1e-9);
+  int e1 = (int) floor (hi_exp + 1e-9);
+  int count = e1 - e0 + 1;
+  int stride = count > 7 ? (count + 6) / 7 : 1;
+
+  for (int e = e1; e >= e0 && n < max_out; e -= stride)
+    out[n++] = sign * pow (10.0, e);
+  return n;
+}
+
+guint
+tl_colorbar_ticks (const TlColorScale *scale, double *out, guint max_out)
+{
+  g_return_val_if_fail (scale != NULL && out != NULL, 0);
+
+  switch (scale->scale)
+    {
+    case TL_SCALE_LOG:
+      {
+        double lo = log10 (scale->vmin), hi = log10 (scale->vmax);
+        if (floor (hi) - ceil (lo) >= 1)
+          return decade_ticks (lo, hi, 1.0, out, 0, max_out);
+        /* less than two decades: linear steps inside the range */
+        double tmp[MAX_TICKS];
+        guint k = tl_paint_nice_ticks (scale->vmin, scale->vmax, 4, tmp, MAX_TICKS);
+        guint n = 0;
+        for (guint i = 0; i < k && n < max_out; i++)
+          if (tmp[i] > 0)
+            out[n++] = tmp[i];
+        return n;
+      }
+    case TL_SCALE_SYMLOG:
+      {
+        double m = MAX (fabs (scale->vmin), fabs (scale->vmax));
+        double lo = log10 (scale->linthresh) + 1, hi = log10 (m);
+        guint n = 0;
+        if (scale->vmax > 0)
+          n = decade_ticks (MAX (lo, hi - 3), log10 (scale->vmax), 1.0, out, n, max_out / 2);
+        if (scale->vmin <= 0 && scale->vmax >= 0 && n < max_out)
+          out[n++] = 0.0;
+        if (scale->vmin < 0)
+          {
+            /* negative decades, largest magnitude last */
+            double tmp[MAX_TICKS];
+            guint k = decade_ticks (MAX (lo, hi - 3), log10 (-scale->vmin), 1.0, tmp, 0, MAX_TICKS);
+            for (guint i = k; i > 0 && n < max_out; i--)
+              out[n++] = -tmp[i - 1];
+          }
+        return n;
+      }
+    case TL_SCALE_LINEAR:
+    default:
+      return tl_paint_nice_ticks (scale->vmin, scale->vmax, 5, out, max_out);
+    }
+}
+
+double
+tl_paint_colorbar_preferred_width (const TlPaintStyle *style)
+{
+  return TL_PX (style, 14 + 5 + 4) + TL_PX (style, style->font_size) * 4.2
+         + TL_PX (style, style->font_size) * 1.6;
+}
+
+double
+tl_paint_colorbar_reserve (const TlPaintStyle *style, gboolean show, double *right)
+{
+  if (!show)
+    return 0;
+  double cb_w = tl_paint_colorbar_preferred_width (style);
+  *right += cb_w + TL_PX (style, style->font_size) * 0.6;
+  return cb_w;
+}
+
+void
+tl_paint_colorbar_place (const TlPaintStyle *style, double cb_w, double plot_x, double plot_y,
+                         double plot_w, double plot_h, double *cb_x, double *cb_y, double *cb_h)
+{
+  if (cb_w > 0)
+    {
+      *cb_x = plot_x + plot_w + TL_PX (style, style->font_size) * 0.8;
+      *cb_y = plot_y;
+      *cb_h = plot_h;
+    }
+  else
+    *cb_x = *cb_y = *cb_h = 0;
+}
+
+void
+tl_paint_colorbar_layout (const TlColorbarModel *model, const TlPaintStyle *style,
+                          double width, double height, TlColorbarLayout *out)
+{
+  double pad = TL_PX (style, style->font_size) * 0.7;
+
+  out->bar_x = TL_PX (style, 4);
+  out->bar_w = TL_PX (style, 14);
+  out->bar_y = pad;
+  out->bar_h = MAX (height - 2 * pad, 1.0);
+  out->tick_len = TL_PX (style, 5);
+}
+
+double
+tl_colorbar_layout_y (const TlColorbarLayout *layout, const TlColorScale *scale, double value)
+{
+  double t = tl_color_scale_normalize (scale, value);
+  return layout->bar_y + (1.0 - t) * layout->bar_h;
+}
+
+void
+tl_paint_colorbar (cairo_t *cr, const TlColorbarModel *model,
+                   const TlPaintStyle *style, double width, double height)
+{
+  g_return_if_fail (cr != NULL && model != NULL && style != NULL);
+
+  TlColorbarLayout lay;
+  double ticks[MAX_TICKS];
+  guint n_ticks;
+
+  tl_paint_colorbar_layout (model, style, width, height, &lay);
+
+  cairo_save (cr);
+
+  /* The strip: an image with one row per device pixel, scaled without
+   * smoothing so the ends show the map's exact end colours. */
+  int rows = MAX ((int) ceil (lay.bar_h), 1);
+  cairo_surface_t *strip = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1, rows);
+  unsigned char *data = cairo_image_surface_get_data (strip);
+  int stride = cairo_image_surface_get_stride (strip);
+  cairo_surface_flush (strip);
+  for (int y = 0; y < rows; y++)
+    {
+      guint8 rgb[3];
+      tl_colormap_rgb (model->scale.map, 1.0 - (y + 0.5) / rows, rgb);
+      *(guint32 *) (data + y * stride) = ((guint32) rgb[0] << 16) | ((guint32) rgb[1] << 8) | rgb[2];
+    }
+  cairo_surface_mark_dirty (strip);
+  cairo_save (cr);
+  cairo_rectangle (cr, lay.bar_x, lay.bar_y, lay.bar_w, lay.bar_h);
+  cairo_clip (cr);
+  cairo_translate (cr, lay.bar_x, lay.bar_y);
+  cairo_scale (cr, lay.bar_w, lay.bar_h / rows);
+  cairo_set_source_surface (cr, strip, 0, 0);
+  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+  cairo_pattern_set_extend (cairo_get_source (cr), CAIRO_EXTEND_PAD);
+  cairo_paint (cr);
+  cairo_restore (cr);
+  cairo_surface_destroy (strip);
+
+  tl_paint_frame (cr, style, lay.bar_x, lay.bar_y, lay.bar_w, lay.bar_h);
+
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  n_ticks = tl_colorbar_ticks (&model->scale, ticks, MAX_TICKS);
+  double label_right = lay.bar_x + lay.bar_w;
+  for (guint i = 0; i < n_ticks; i++)
+    {
+      char buf[64];
+      double y = round (tl_colorbar_layout_y (&lay, &model->scale, ticks[i]));
+      double x0 = lay.bar_x + lay.bar_w;
+
+      cairo_move_to (cr, x0, y);
+      cairo_line_to (cr, x0 + lay.tick_len, y);
+      cairo_stroke (cr);
+      tl_paint_format_value (ticks[i], buf, sizeof buf);
+      double w = tl_paint_text (cr, x0 + lay.tick_len + TL_PX (style, 3), y, 0.0, 0.5, buf);
+      label_right = MAX (label_right, x0 + lay.tick_len + TL_PX (style, 3) + w);
+    }
+
+  if (model->label != NULL && *model->label)
+    {
+      /* along the bar, reading bottom to top, right of the tick labels */
+      double x = MIN (label_right + TL_PX (style, 4), width - TL_PX (style, style->font_size) * 0.2);
+      cairo_save (cr);
+      cairo_translate (cr, x, lay.bar_y + lay.bar_h / 2);
+      cairo_rotate (cr, -G_PI / 2);
+      tl_paint_text (cr, 0, 0, 0.5, 0.0, model->label);
+      cairo_restore (cr);
+    }
+
+  cairo_restore (cr);
+}

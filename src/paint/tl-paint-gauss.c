@@ -1,0 +1,787 @@
+/* tl-paint-gauss.c — the working matrix, its L/U/panel/Schur regions, the pivot
+ * search, the row swap, the time split per block step and the running facts. */
+#include "paint/tl-paint-gauss.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+#include "paint/tl-paint-util.h"
+
+#define MAX_TICKS 16
+
+static const char *const phase_labels[TL_LU_N_PHASES] = {
+  N_("panel"), N_("row swaps"), N_("triangular solve"), N_("GEMM update"),
+};
+
+void
+tl_gauss_model_init (TlGaussModel *model)
+{
+  g_return_if_fail (model != NULL);
+  *model = (TlGaussModel) {0};
+  model->show_values = TRUE;
+  model->show_timing = TRUE;
+}
+
+static void
+phase_rgb (guint phase, double rgb[3])
+{
+  /* Okabe–Ito: sky blue, yellow, vermillion, blue — GEMM, the big one, darkest */
+  static const guint idx[TL_LU_N_PHASES] = { 4, 6, 3, 0 };
+  tl_paint_series_rgb (idx[phase], rgb);
+}
+
+static void
+heat_model (const TlGaussModel *model, TlHeatmapModel *hm)
+{
+  const TlGaussFrame *f = model->frame;
+  const TlLuRecorder *rec = f->record;
+
+  tl_heatmap_model_init (hm);
+  hm->grid = f->matrix;
+  hm->show_axes = TRUE;
+  hm->show_colorbar = TRUE;
+  if (rec->modulus > 0)
+    {
+      tl_color_scale_init (&hm->scale, TL_COLORMAP_VIRIDIS, TL_SCALE_LINEAR, 0,
+                           (double) MAX (rec->modulus - 1, 1));
+      hm->units = _("value mod p");
+    }
+  else
+    {
+      /* one scale for the whole record, so colours mean the same in every frame */
+      double m = f->value_range > 0 ? f->value_range : 1.0;
+      tl_color_scale_init (&hm->scale, TL_COLORMAP_RDBU, TL_SCALE_LINEAR, -m, m);
+      hm->units = _("value");
+    }
+  hm->caption = _("working matrix");
+}
+
+static double
+header_height (const TlPaintStyle *style)
+{
+  return TL_PX (style, style->title_font_size) * 1.4 + TL_PX (style, style->font_size) * 1.5;
+}
+
+void
+tl_paint_gauss_layout (const TlGaussModel *model, const TlPaintStyle *style,
+                       double width, double height, TlGaussLayout *out)
+{
+  g_return_if_fail (model != NULL && model->frame != NULL && style != NULL && out != NULL);
+
+  double font = TL_PX (style, style->font_size);
+  double top = header_height (style);
+
+  *out = (TlGaussLayout) {0};
+  heat_model (model, &out->heat);
+
+  /* right panel: a third of the width; the strip: a tenth */
+  double right_w = width * 0.33;
+  double strip_w = MAX (width * 0.07, font * 5);
+  out->heat_x = 0;
+  out->heat_y = top;
+  out->heat_w = MAX (width - right_w - strip_w - font * 1.5, 1.0);
+  out->heat_h = MAX (height - top - font * 2.2, 1.0);
+  tl_paint_heatmap_layout (&out->heat, style, out->heat_w, out->heat_h, &out->heat_layout);
+  /* pull the heatmap left: no slack between it and the strip */
+  double used = out->heat_layout.cb_w > 0 ? out->heat_layout.cb_x + out->heat_layout.cb_w
+                                          : out->heat_layout.plot_x + out->heat_layout.plot_w;
+  double spare = out->heat_w - used - font * 0.6;
+  if (spare > 1)
+    {
+      out->heat_w -= spare;
+      tl_paint_heatmap_layout (&out->heat, style, out->heat_w, out->heat_h, &out->heat_layout);
+    }
+  /* to canvas coordinates */
+  out->heat_layout.plot_x += out->heat_x;
+  out->heat_layout.plot_y += out->heat_y;
+  out->heat_layout.cb_x += out->heat_x;
+  out->heat_layout.cb_y += out->heat_y;
+
+  out->strip_x = out->heat_x + out->heat_w + font * 3.2;
+  out->strip_w = strip_w;
+
+  double rx = out->strip_x + strip_w + font * 2.0;
+  double rw = MAX (width - rx - font * 0.5, 1.0);
+  gboolean timing = model->show_timing && model->frame->record->blocks->len > 0;
+  double facts_h = font * 1.45 * 7.5;
+  out->facts_x = rx;
+  out->facts_w = rw;
+  if (timing)
+    {
+      out->chart_x = rx;
+      out->chart_y = top;
+      out->chart_w = rw;
+      out->chart_h = MAX (height - top - facts_h - font, font * 6);
+      out->facts_y = out->chart_y + out->chart_h + font;
+    }
+  else
+    out->facts_y = top + font;
+  out->facts_h = height - out->facts_y;
+}
+
+void
+tl_gauss_layout_cell_centre (const TlGaussLayout *lay, double i, double j, double *x, double *y)
+{
+  const TlHeatmapLayout *h = &lay->heat_layout;
+  *x = h->plot_x + (j + 0.5 - h->view_col0) * h->px_per_col;
+  *y = h->plot_y + (i + 0.5 - h->view_row0) * h->px_per_row;
+}
+
+gboolean
+tl_gauss_layout_cell_at (const TlGaussLayout *lay, double x, double y, gsize *row, gsize *col)
+{
+  return tl_heatmap_layout_cell_at (&lay->heat_layout, &lay->heat, x, y, row, col);
+}
+
+/* edges of element rows/columns in canvas pixels */
+static double
+ex (const TlGaussLayout *lay, double j)
+{
+  return lay->heat_layout.plot_x + j * lay->heat_layout.px_per_col;
+}
+
+static double
+ey (const TlGaussLayout *lay, double i)
+{
+  return lay->heat_layout.plot_y + i * lay->heat_layout.px_per_row;
+}
+
+static void
+stroke_outline (cairo_t *cr, const TlPaintStyle *style, double r, double g, double b,
+                double width_units, gboolean dashed)
+{
+  double lw = TL_PX (style, width_units);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_MITER);
+  if (dashed)
+    {
+      double d[2] = { lw * 3, lw * 2 };
+      cairo_set_dash (cr, d, 2, 0);
+    }
+  /* a light halo first, so the outline shows on every colour */
+  cairo_set_source_rgba (cr, 1, 1, 1, 0.9);
+  cairo_set_line_width (cr, lw + TL_PX (style, 2));
+  cairo_stroke_preserve (cr);
+  cairo_set_source_rgb (cr, r, g, b);
+  cairo_set_line_width (cr, lw);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+}
+
+static void
+label_box (cairo_t *cr, const TlPaintStyle *style, double x, double y, double ha, double va,
+           double r, double g, double b, const char *text)
+{
+  double font = TL_PX (style, style->font_size);
+  double w = tl_paint_text_width (cr, text);
+  double bx = x - ha * w, by = y - va * font * 1.2;
+  cairo_set_source_rgba (cr, 1, 1, 1, 0.88);
+  cairo_rectangle (cr, bx - font * 0.2, by - font * 0.05, w + font * 0.4, font * 1.25);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, r, g, b);
+  tl_paint_text (cr, x, y, ha, va, text);
+}
+
+static void
+paint_values (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
+              const TlPaintStyle *style)
+{
+  const TlPooledGrid *g = model->frame->matrix;
+  const TlHeatmapLayout *h = &lay->heat_layout;
+  double font = TL_PX (style, style->font_size);
+  gboolean gfp = model->frame->record->modulus > 0;
+  double cell = MIN (h->px_per_col, h->px_per_row);
+
+  if (!model->show_values || g->factor_r != 1 || g->factor_c != 1 || cell < font * 1.6)
+    return;
+  /* the font that fits the widest value in a cell */
+  double size = MIN (style->font_size, cell / style->scale / (gfp ? 2.2 : 3.4));
+  if (TL_PX (style, size) < TL_PX (style, 7))
+    return;
+  cairo_save (cr);
+  tl_paint_set_font (cr, style, size, FALSE);
+  for (gsize i = 0; i < g->grid_rows; i++)
+    for (gsize j = 0; j < g->grid_cols; j++)
+      {
+        double v = tl_pooled_grid_get (g, i, j);
+        char buf[32];
+        guint8 rgb[3];
+        if (gfp)
+          g_snprintf (buf, sizeof buf, "%.0f", v);
+        else
+          {
+            g_ascii_formatd (buf, sizeof buf, fabs (v) >= 100 ? "%.0f" : "%.2f", v);
+            if (g_str_has_prefix (buf, "-0.00") || strcmp (buf, "0.00") == 0)
+              g_strlcpy (buf, "0", sizeof buf);
+          }
+        tl_color_scale_rgb (&lay->heat.scale, v, rgb);
+        double lum = 0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2];
+        if (lum < 128)
+          cairo_set_source_rgb (cr, 1, 1, 1);
+        else
+          cairo_set_source_rgb (cr, 0, 0, 0);
+        double x, y;
+        tl_gauss_layout_cell_centre (lay, i, j, &x, &y);
+        tl_paint_text (cr, x, y, 0.5, 0.5, buf);
+      }
+  cairo_restore (cr);
+}
+
+static void
+paint_regions (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
+               const TlPaintStyle *style)
+{
+  const TlGaussFrame *f = model->frame;
+  const TlLuRecorder *rec = f->record;
+  double m = rec->rows, n = rec->cols;
+  double N = MIN (f->step, MIN (rec->rows, rec->cols));
+  double font = TL_PX (style, style->font_size);
+
+  cairo_save (cr);
+  const TlHeatmapLayout *h = &lay->heat_layout;
+  cairo_rectangle (cr, h->plot_x - font, h->plot_y - font, h->plot_w + 2 * font, h->plot_h + 2 * font);
+  cairo_clip (cr);
+  tl_paint_set_font (cr, style, style->font_size, TRUE);
+
+  /* the current panel of a blocked kernel: columns k0…k0+kb−1, rows k0… */
+  if (f->block >= 0)
+    {
+      const TlLuBlockStep *bs = &g_array_index (rec->blocks, TlLuBlockStep, f->block);
+      cairo_rectangle (cr, ex (lay, bs->k0), ey (lay, bs->k0),
+                       ex (lay, MIN (bs->k0 + bs->kb, n)) - ex (lay, bs->k0), ey (lay, m) - ey (lay, bs->k0));
+      cairo_set_source_rgba (cr, TL_GAUSS_RGB_PANEL, 0.12);
+      cairo_fill_preserve (cr);
+      stroke_outline (cr, style, TL_GAUSS_RGB_PANEL, 2.5, FALSE);
+    }
+
+  /* the Schur complement still to eliminate */
+  if (N < m && N < n)
+    {
+      cairo_rectangle (cr, ex (lay, N), ey (lay, N), ex (lay, n) - ex (lay, N), ey (lay, m) - ey (lay, N));
+      stroke_outline (cr, style, TL_GAUSS_RGB_SCHUR, 2.0, TRUE);
+    }
+
+  if (N >= 1)
+    {
+      /* L: below the diagonal in columns 0…N−1 */
+      cairo_move_to (cr, ex (lay, 0), ey (lay, 1));
+      for (double j = 0; j < N; j++)
+        {
+          cairo_line_to (cr, ex (lay, j + 1), ey (lay, j + 1));
+          if (j + 1 < N)
+            cairo_line_to (cr, ex (lay, j + 1), ey (lay, j + 2));
+        }
+      cairo_line_to (cr, ex (lay, N), ey (lay, m));
+      cairo_line_to (cr, ex (lay, 0), ey (lay, m));
+      cairo_close_path (cr);
+      cairo_set_source_rgba (cr, TL_GAUSS_RGB_L, 0.14);
+      cairo_fill_preserve (cr);
+      stroke_outline (cr, style, TL_GAUSS_RGB_L, 3.0, FALSE);
+
+      /* U: rows 0…N−1 from the diagonal on */
+      cairo_move_to (cr, ex (lay, 0), ey (lay, 0));
+      cairo_line_to (cr, ex (lay, n), ey (lay, 0));
+      cairo_line_to (cr, ex (lay, n), ey (lay, N));
+      for (double i = N - 1; i >= 0; i--)
+        {
+          cairo_line_to (cr, ex (lay, i), ey (lay, i + 1));
+          cairo_line_to (cr, ex (lay, i), ey (lay, i));
+        }
+      cairo_close_path (cr);
+      stroke_outline (cr, style, TL_GAUSS_RGB_U, 3.0, FALSE);
+    }
+
+  /* the pivot column and the chosen pivot */
+  if (f->current != NULL && N < n)
+    {
+      cairo_rectangle (cr, ex (lay, N), ey (lay, N), ex (lay, N + 1) - ex (lay, N), ey (lay, m) - ey (lay, N));
+      stroke_outline (cr, style, TL_GAUSS_RGB_PIVOT, 1.5, FALSE);
+      if (f->current->pivot_row >= 0)
+        {
+          double cx, cy;
+          double r = MAX (h->px_per_col * 0.58, TL_PX (style, 9));
+          tl_gauss_layout_cell_centre (lay, f->current->pivot_row, N, &cx, &cy);
+          cairo_arc (cr, cx, cy, r, 0, 2 * G_PI);
+          cairo_set_source_rgb (cr, 0, 0, 0);
+          cairo_set_line_width (cr, TL_PX (style, 5));
+          cairo_stroke_preserve (cr);
+          cairo_set_source_rgb (cr, TL_GAUSS_RGB_PIVOT);
+          cairo_set_line_width (cr, TL_PX (style, 3));
+          cairo_stroke (cr);
+        }
+    }
+  cairo_restore (cr);
+
+  /* region names, where there is room */
+  cairo_save (cr);
+  tl_paint_set_font (cr, style, style->font_size * 1.1, TRUE);
+  double lab = font * 1.6;
+  if (N >= 2 && ey (lay, m) - ey (lay, N) > lab && ex (lay, N) - ex (lay, 0) > lab)
+    label_box (cr, style, ex (lay, 0) + font * 0.4, ey (lay, m) - font * 0.3, 0, 1,
+               TL_GAUSS_RGB_L, "L");
+  if (N >= 1 && ey (lay, N) - ey (lay, 0) > lab * 0.8)
+    label_box (cr, style, ex (lay, n) - font * 0.4, ey (lay, 0) + font * 0.2, 1, 0,
+               TL_GAUSS_RGB_U, "U");
+  if (N < m && N < n && ex (lay, n) - ex (lay, N) > font * 10 && ey (lay, m) - ey (lay, N) > lab * 2)
+    {
+      char buf[96];
+      g_snprintf (buf, sizeof buf, _("Schur complement %.0f×%.0f"), m - N, n - N);
+      label_box (cr, style, ex (lay, n) - font * 0.4, ey (lay, m) - font * 0.3, 1, 1,
+                 TL_GAUSS_RGB_SCHUR, buf);
+    }
+  if (f->block >= 0)
+    {
+      const TlLuBlockStep *bs = &g_array_index (rec->blocks, TlLuBlockStep, f->block);
+      tl_paint_set_font (cr, style, style->font_size, TRUE);
+      char buf[64];
+      g_snprintf (buf, sizeof buf, _("panel %u"), bs->index + 1);
+      double x = ex (lay, bs->k0);
+      label_box (cr, style, x, h->plot_y + h->plot_h + font * 0.2, 0, 0, TL_GAUSS_RGB_PANEL, buf);
+    }
+  cairo_restore (cr);
+}
+
+static void
+paint_strip (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
+             const TlPaintStyle *style)
+{
+  const TlGaussFrame *f = model->frame;
+  const TlLuStep *st = f->current;
+  const TlHeatmapLayout *h = &lay->heat_layout;
+  double font = TL_PX (style, style->font_size);
+  double x0 = lay->strip_x, w = lay->strip_w;
+
+  cairo_save (cr);
+  tl_paint_set_fg (cr, style);
+  tl_paint_set_font (cr, style, style->font_size, TRUE);
+  char title[64];
+  if (f->record->modulus > 0)
+    g_snprintf (title, sizeof title, _("a(i, %u) mod p"), f->step);
+  else
+    g_snprintf (title, sizeof title, _("|a(i, %u)|"), f->step);
+  tl_paint_text (cr, x0, h->plot_y - TL_PX (style, 5) - font * 1.35, 0, 1.0,
+                 st ? _("pivot search") : "");
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  if (st)
+    tl_paint_text (cr, x0, h->plot_y - TL_PX (style, 5), 0, 1.0, title);
+
+  /* axis line */
+  cairo_set_line_width (cr, TL_PX (style, style->line_width));
+  cairo_move_to (cr, round (x0) + 0.5, h->plot_y);
+  cairo_line_to (cr, round (x0) + 0.5, h->plot_y + h->plot_h);
+  cairo_stroke (cr);
+
+  if (st == NULL || st->column.len == 0)
+    {
+      cairo_restore (cr);
+      return;
+    }
+
+  double vmax = 0;
+  for (guint e = 0; e < st->column.len; e++)
+    if (isfinite (st->column.data[e]))
+      vmax = MAX (vmax, fabs (st->column.data[e]));
+  if (vmax <= 0)
+    vmax = 1;
+
+  guint pool = MAX (st->column.pool, 1);
+  for (guint e = 0; e < st->column.len; e++)
+    {
+      double r0 = st->k + (double) e * pool;
+      double r1 = MIN (r0 + pool, (double) f->record->rows);
+      double y0 = ey (lay, r0), y1 = ey (lay, r1);
+      double pad = (y1 - y0) >= 4 ? (y1 - y0) * 0.15 : 0;
+      double v = fabs (st->column.data[e]);
+      double bw = isfinite (v) ? v / vmax * w : 0;
+      gboolean chosen = st->pivot_row >= r0 && st->pivot_row < r1;
+      if (chosen)
+        cairo_set_source_rgb (cr, TL_GAUSS_RGB_PIVOT);
+      else
+        cairo_set_source_rgba (cr, style->fg[0], style->fg[1], style->fg[2],
+                               style->high_contrast ? 0.55 : 0.35);
+      cairo_rectangle (cr, x0, y0 + pad, MAX (bw, 1.0), MAX (y1 - y0 - 2 * pad, 1.0));
+      cairo_fill (cr);
+    }
+
+  /* the chosen pivot: its value, and the swap as an arrow from row k */
+  if (st->pivot_row >= 0)
+    {
+      double py = ey (lay, st->pivot_row + 0.5), ky = ey (lay, st->k + 0.5);
+      char buf[64], val[32];
+      if (f->record->modulus > 0)
+        g_snprintf (val, sizeof val, "%.0f", st->pivot_value);
+      else
+        tl_paint_format_value (st->pivot_value, val, sizeof val);
+      g_snprintf (buf, sizeof buf, _("pivot %s"), val);
+      tl_paint_set_font (cr, style, style->font_size, TRUE);
+      double tw = tl_paint_text_width (cr, buf);
+      double tx = MIN (x0 + TL_PX (style, 4), lay->strip_x + lay->strip_w + font * 1.8 - tw);
+      double ty = py + font * 0.4;
+      if (ty + font * 1.3 > h->plot_y + h->plot_h)
+        ty = py - font * 1.7;
+      label_box (cr, style, tx, ty, 0, 0, 0.55, 0.25, 0.0, buf);
+
+      if (st->swapped && st->pivot_row != st->k)
+        {
+          /* a bracket left of the bars: row k ↔ pivot row */
+          double ax = x0 - font * 0.6, bulge = font * 1.6;
+          double lw = TL_PX (style, 2.5), head = TL_PX (style, 9);
+          cairo_set_source_rgb (cr, 0.80, 0.10, 0.10);
+          cairo_set_line_width (cr, lw);
+          cairo_move_to (cr, ax, ky);
+          cairo_curve_to (cr, ax - bulge, ky, ax - bulge, py, ax, py);
+          cairo_stroke (cr);
+          for (int end = 0; end < 2; end++)
+            {
+              double y = end ? py : ky;
+              cairo_move_to (cr, ax + TL_PX (style, 1), y);
+              cairo_line_to (cr, ax - head, y - head * 0.55);
+              cairo_line_to (cr, ax - head, y + head * 0.55);
+              cairo_close_path (cr);
+              cairo_fill (cr);
+            }
+          tl_paint_set_font (cr, style, style->font_size * 0.9, TRUE);
+          cairo_save (cr);
+          cairo_translate (cr, ax - bulge * 0.75 - TL_PX (style, 3), (ky + py) / 2);
+          cairo_rotate (cr, -G_PI / 2);
+          if (fabs (py - ky) > tl_paint_text_width (cr, _("swap")) + font)
+            tl_paint_text (cr, 0, 0, 0.5, 1.0, _("swap"));
+          cairo_restore (cr);
+        }
+      /* the two rows, marked across the matrix */
+      cairo_set_source_rgba (cr, 0.80, 0.10, 0.10, 0.9);
+      cairo_set_line_width (cr, TL_PX (style, 1.5));
+      double d[2] = { TL_PX (style, 5), TL_PX (style, 4) };
+      cairo_set_dash (cr, d, 2, 0);
+      if (st->swapped)
+        for (int r = 0; r < 2; r++)
+          {
+            double row = r ? st->pivot_row : st->k;
+            cairo_rectangle (cr, h->plot_x, ey (lay, row), h->plot_w, MAX (ey (lay, row + 1) - ey (lay, row), 1.0));
+            cairo_stroke (cr);
+          }
+      cairo_set_dash (cr, NULL, 0, 0);
+    }
+  cairo_restore (cr);
+}
+
+/* text at (x, y), shrunk (to 60 % at most) to fit max_w */
+static void
+fit_text (cairo_t *cr, const TlPaintStyle *style, double x, double y, double max_w, double size,
+          gboolean bold, const char *text)
+{
+  cairo_save (cr);
+  for (double f = 1.0; f >= 0.6; f -= 0.05)
+    {
+      tl_paint_set_font (cr, style, size * f, bold);
+      if (tl_paint_text_width (cr, text) <= max_w || f < 0.65)
+        break;
+    }
+  tl_paint_text (cr, x, y, 0, 0, text);
+  cairo_restore (cr);
+}
+
+static void
+paint_chart (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
+             const TlPaintStyle *style)
+{
+  const TlLuRecorder *rec = model->frame->record;
+  guint nb = rec->blocks->len;
+  double font = TL_PX (style, style->font_size);
+  double tick = TL_PX (style, 5);
+
+  if (lay->chart_w <= 0 || nb == 0)
+    return;
+
+  double tmax = 0;
+  for (guint b = 0; b < nb; b++)
+    {
+      const TlLuBlockStep *bs = &g_array_index (rec->blocks, TlLuBlockStep, b);
+      double t = 0;
+      for (guint p = 0; p < TL_LU_N_PHASES; p++)
+        t += MAX (bs->phase_ns[p], 0);
+      tmax = MAX (tmax, t);
+    }
+  if (tmax <= 0)
+    tmax = 1;
+  const char *unit = tmax < 2e6 ? "µs" : "ms";
+  double div = tmax < 2e6 ? 1e3 : 1e6;
+
+  cairo_save (cr);
+  tl_paint_set_fg (cr, style);
+  double y = lay->chart_y;
+  fit_text (cr, style, lay->chart_x, y, lay->chart_w, style->font_size * 1.05, TRUE,
+            _("Time per block step (seed 004, Fig. 5)"));
+  y += font * 1.5;
+
+  /* legend, two per line when they fit, else one per line */
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  double widest = 0;
+  for (guint p = 0; p < TL_LU_N_PHASES; p++)
+    widest = MAX (widest, tl_paint_text_width (cr, _(phase_labels[p])));
+  guint per_line = 2 * (widest + font * 2.0) <= lay->chart_w ? 2 : 1;
+  for (guint p = 0; p < TL_LU_N_PHASES; p++)
+    {
+      double rgb[3];
+      double lx = lay->chart_x + (p % per_line) * lay->chart_w / 2;
+      double ly = y + (p / per_line) * font * 1.35;
+      phase_rgb (p, rgb);
+      cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+      cairo_rectangle (cr, lx, ly + font * 0.15, font * 0.9, font * 0.9);
+      cairo_fill (cr);
+      tl_paint_set_fg (cr, style);
+      tl_paint_text (cr, lx + font * 1.3, ly, 0, 0, _(phase_labels[p]));
+    }
+  y += font * 1.35 * (TL_LU_N_PHASES / per_line) + font * 1.2;
+
+  char ylab[32];
+  g_snprintf (ylab, sizeof ylab, "%s", unit);
+  double px = lay->chart_x + font * 3.6, pw = lay->chart_w - font * 3.8;
+  double py = y + font * 0.6, ph = lay->chart_y + lay->chart_h - py - tick - font * 2.8;
+  if (ph < font * 2 || pw < font * 2)
+    {
+      cairo_restore (cr);
+      return;
+    }
+
+  /* value axis */
+  double ticks[MAX_TICKS];
+  guint n = tl_paint_nice_ticks (0, tmax / div, (guint) CLAMP (ph / (font * 2.2), 2, 8), ticks, MAX_TICKS);
+  cairo_set_line_width (cr, TL_PX (style, style->line_width));
+  for (guint i = 0; i < n; i++)
+    {
+      double yy = round (py + ph - ticks[i] * div / tmax * ph) + 0.5;
+      char buf[32];
+      cairo_move_to (cr, px - tick, yy);
+      cairo_line_to (cr, px, yy);
+      cairo_stroke (cr);
+      cairo_set_source_rgba (cr, style->fg[0], style->fg[1], style->fg[2], 0.15);
+      cairo_move_to (cr, px, yy);
+      cairo_line_to (cr, px + pw, yy);
+      cairo_stroke (cr);
+      tl_paint_set_fg (cr, style);
+      tl_paint_format_value (ticks[i], buf, sizeof buf);
+      tl_paint_text (cr, px - tick - TL_PX (style, 2), yy, 1.0, 0.5, buf);
+    }
+  tl_paint_text (cr, px - tick - TL_PX (style, 2), py - font * 0.9, 1.0, 0.5, ylab);
+
+  /* stacked bars */
+  double slot = pw / nb, bw = MAX (slot * 0.7, 1.0);
+  for (guint b = 0; b < nb; b++)
+    {
+      const TlLuBlockStep *bs = &g_array_index (rec->blocks, TlLuBlockStep, b);
+      double bx = px + b * slot + (slot - bw) / 2, acc = 0;
+      for (guint p = 0; p < TL_LU_N_PHASES; p++)
+        {
+          double t = MAX (bs->phase_ns[p], 0);
+          double rgb[3];
+          if (t <= 0)
+            continue;
+          phase_rgb (p, rgb);
+          cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+          double y1 = py + ph - (acc + t) / tmax * ph, y0 = py + ph - acc / tmax * ph;
+          cairo_rectangle (cr, bx, y1, bw, y0 - y1);
+          cairo_fill (cr);
+          acc += t;
+        }
+      if ((gint) b == model->frame->block)
+        {
+          double top = py + ph - acc / tmax * ph;
+          cairo_set_source_rgb (cr, 0, 0, 0);
+          cairo_set_line_width (cr, TL_PX (style, 2.5));
+          cairo_rectangle (cr, bx - TL_PX (style, 2), top - TL_PX (style, 2), bw + TL_PX (style, 4),
+                           py + ph - top + TL_PX (style, 2));
+          cairo_stroke (cr);
+          tl_paint_set_font (cr, style, style->font_size * 0.9, TRUE);
+          tl_paint_text (cr, bx + bw / 2, top - TL_PX (style, 4), 0.5, 1.0, _("now"));
+          tl_paint_set_font (cr, style, style->font_size, FALSE);
+        }
+    }
+
+  tl_paint_set_fg (cr, style);
+  cairo_set_line_width (cr, TL_PX (style, style->line_width));
+  cairo_move_to (cr, px, py);
+  cairo_line_to (cr, px, py + ph);
+  cairo_line_to (cr, px + pw, py + ph);
+  cairo_stroke (cr);
+  guint every = (guint) MAX (1, ceil (font * 2.5 / slot));
+  for (guint b = 0; b < nb; b += every)
+    {
+      char buf[16];
+      g_snprintf (buf, sizeof buf, "%u", b + 1);
+      tl_paint_text (cr, px + (b + 0.5) * slot, py + ph + TL_PX (style, 2), 0.5, 0, buf);
+    }
+  tl_paint_text (cr, px + pw / 2, py + ph + font * 1.35, 0.5, 0, _("block step"));
+  cairo_restore (cr);
+}
+
+static void
+paint_facts (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
+             const TlPaintStyle *style)
+{
+  const TlGaussFrame *f = model->frame;
+  const TlLuRecorder *rec = f->record;
+  double font = TL_PX (style, style->font_size) * 1.1;
+  double y = lay->facts_y, x = lay->facts_x;
+  const TlLuStep *prev = f->step > 0 ? &g_array_index (rec->steps, TlLuStep, f->step - 1) : NULL;
+  char buf[160], v[32];
+
+  double growth = prev ? prev->growth : 1.0;
+  int sign = prev ? prev->det_sign : 1;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, x, y, lay->facts_w, lay->facts_h);
+  cairo_clip (cr);
+  tl_paint_set_fg (cr, style);
+  tl_paint_set_font (cr, style, style->font_size * 1.1, FALSE);
+
+  g_snprintf (buf, sizeof buf, _("steps done        %u of %u"), f->step, f->n_steps);
+  tl_paint_text (cr, x, y, 0, 0, buf);
+  y += font * 1.4;
+  g_snprintf (buf, sizeof buf, _("row swaps so far  %u"), f->swaps_so_far);
+  tl_paint_text (cr, x, y, 0, 0, buf);
+  y += font * 1.4;
+  if (rec->modulus == 0)
+    {
+      tl_paint_format_value (growth, v, sizeof v);
+      g_snprintf (buf, sizeof buf, _("growth factor     %s   (max|U| / max|A|)"), v);
+      fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, FALSE, buf);
+      y += font * 1.4;
+      if (rec->rows == rec->cols)
+        {
+          g_snprintf (buf, sizeof buf, _("sign of det so far  %s"), sign > 0 ? "+1" : sign < 0 ? "−1" : "0");
+          tl_paint_text (cr, x, y, 0, 0, buf);
+          y += font * 1.4;
+        }
+    }
+  else
+    {
+      guint64 dm = prev ? prev->det_mod : 1;
+      g_snprintf (buf, sizeof buf, _("GF(%" G_GUINT64_FORMAT "): every value exact"), rec->modulus);
+      fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, FALSE, buf);
+      y += font * 1.4;
+      g_snprintf (buf, sizeof buf, _("det so far ≡ %" G_GUINT64_FORMAT " (mod %" G_GUINT64_FORMAT ")"),
+                  dm, rec->modulus);
+      tl_paint_text (cr, x, y, 0, 0, buf);
+      y += font * 1.4;
+    }
+  if (f->current)
+    {
+      const TlLuStep *st = f->current;
+      if (rec->modulus > 0)
+        g_snprintf (v, sizeof v, "%.0f", st->pivot_value);
+      else
+        tl_paint_format_value (st->pivot_value, v, sizeof v);
+      if (st->zero_pivot)
+        g_snprintf (buf, sizeof buf, _("step %u: column %u is zero below the diagonal — no pivot"),
+                    st->k, st->k);
+      else if (st->swapped)
+        {
+          g_snprintf (buf, sizeof buf, _("step %u: pivot %s in row %" G_GINT64_FORMAT), st->k, v,
+                      st->pivot_row);
+          fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, TRUE, buf);
+          y += font * 1.4;
+          g_snprintf (buf, sizeof buf, _("swap rows %u ↔ %" G_GINT64_FORMAT), st->k, st->pivot_row);
+        }
+      else
+        {
+          g_snprintf (buf, sizeof buf, _("step %u: pivot %s"), st->k, v);
+          fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, TRUE, buf);
+          y += font * 1.4;
+          g_snprintf (buf, sizeof buf, _("already in row %u: no swap"), st->k);
+        }
+      tl_paint_set_font (cr, style, style->font_size * 1.1, TRUE);
+      fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, TRUE, buf);
+    }
+  else
+    {
+      tl_paint_set_font (cr, style, style->font_size * 1.1, TRUE);
+      if (rec->modulus == 0 && rec->rows == rec->cols && rec->finished)
+        {
+          tl_paint_format_value (rec->log_abs_det, v, sizeof v);
+          g_snprintf (buf, sizeof buf, _("done: PA = LU, rank %zu, det sign %s, ln|det| %s"),
+                      rec->rank, rec->det_sign > 0 ? "+1" : rec->det_sign < 0 ? "−1" : "0", v);
+        }
+      else
+        g_snprintf (buf, sizeof buf, _("done: PA = LU, rank %zu"), rec->rank);
+      fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, TRUE, buf);
+    }
+  if (!f->exact)
+    {
+      y += font * 1.4;
+      tl_paint_set_font (cr, style, style->font_size, FALSE);
+      g_snprintf (buf, sizeof buf, _("(matrix as after step %u: large records keep snapshots only)"),
+                  f->matrix_steps);
+      fit_text (cr, style, x, y, lay->facts_w, style->font_size, FALSE, buf);
+    }
+  cairo_restore (cr);
+}
+
+static void
+paint_title (cairo_t *cr, const TlGaussModel *model, const TlPaintStyle *style, double width)
+{
+  const TlGaussFrame *f = model->frame;
+  const TlLuRecorder *rec = f->record;
+  char buf[256];
+  double x = TL_PX (style, 4);
+
+  tl_paint_set_fg (cr, style);
+  tl_paint_set_font (cr, style, style->title_font_size, TRUE);
+  if (model->title)
+    g_strlcpy (buf, model->title, sizeof buf);
+  else
+    g_snprintf (buf, sizeof buf, _("Gauss elimination · %s"), rec->kernel_id ? rec->kernel_id : "LU");
+  tl_paint_text (cr, x, 0, 0, 0, buf);
+
+  GString *s = g_string_new (NULL);
+  g_string_append_printf (s, "%u×%u %s", rec->rows, rec->cols,
+                          rec->modulus ? "GF(p)" : rec->dtype ? rec->dtype : "");
+  if (rec->modulus)
+    g_string_append_printf (s, " p = %" G_GUINT64_FORMAT, rec->modulus);
+  if (rec->modulus > 0)
+    g_string_append (s, _(" · pivot: first nonzero (exact)"));
+  else
+    g_string_append_printf (s, _(" · pivoting %s"), tl_pivoting_name (rec->pivoting));
+  if (rec->block_size > 0)
+    g_string_append_printf (s, _(" · block %u"), rec->block_size);
+  if (f->current)
+    g_string_append_printf (s, _(" · step k = %u of 0…%u: eliminate column %u"), f->step,
+                            f->n_steps - 1, f->step);
+  else
+    g_string_append_printf (s, _(" · finished after %u steps: L\\U packed"), f->n_steps);
+  if (f->block >= 0)
+    g_string_append_printf (s, _(" · block step %d of %u"), f->block + 1, rec->blocks->len);
+  tl_paint_set_font (cr, style, style->font_size * 1.1, FALSE);
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, width, header_height (style));
+  cairo_clip (cr);
+  tl_paint_text (cr, x, TL_PX (style, style->title_font_size) * 1.4, 0, 0, s->str);
+  cairo_restore (cr);
+  g_string_free (s, TRUE);
+}
+
+void
+tl_paint_gauss (cairo_t *cr, const TlGaussModel *model, const TlPaintStyle *style,
+                double width, double height)
+{
+  g_return_if_fail (cr != NULL && model != NULL && model->frame != NULL && style != NULL);
+
+  TlGaussLayout lay;
+  cairo_save (cr);
+  tl_paint_background (cr, style, width, height);
+  tl_paint_gauss_layout (model, style, width, height, &lay);
+
+  cairo_save (cr);
+  cairo_translate (cr, lay.heat_x, lay.heat_y);
+  TlPaintStyle inner = *style;
+  inner.transparent = TRUE;
+  tl_paint_heatmap (cr, &lay.heat, &inner, lay.heat_w, lay.heat_h);
+  cairo_restore (cr);
+
+  paint_values (cr, model, &lay, style);
+  paint_regions (cr, model, &lay, style);
+  paint_strip (cr, model, &lay, style);
+  paint_chart (cr, model, &lay, style);
+  paint_facts (cr, model, &lay, style);
+  paint_title (cr, model, style, width);
+  cairo_restore (cr);
+}

@@ -1,0 +1,332 @@
+/* tl-paint-heatmap.c — heatmap with index axes, facts line, colorbar and overlays. */
+#include "paint/tl-paint-heatmap.h"
+
+#include <math.h>
+#include <glib/gi18n-lib.h>
+#include "paint/tl-paint-colorbar.h"
+#include "paint/tl-paint-util.h"
+
+
+void
+tl_heatmap_model_init (TlHeatmapModel *model)
+{
+  g_return_if_fail (model != NULL);
+  *model = (TlHeatmapModel) {0};
+  model->highlight_row = -1;
+  model->highlight_col = -1;
+  model->show_axes = TRUE;
+  model->show_colorbar = TRUE;
+  tl_color_scale_init_auto (&model->scale, 0.0, 1.0);
+}
+
+static void
+view_window (const TlHeatmapModel *model, double *r0, double *c0, double *nr, double *nc)
+{
+  double rows = model->grid ? (double) model->grid->src_rows : 1.0;
+  double cols = model->grid ? (double) model->grid->src_cols : 1.0;
+
+  if (model->view_rows > 0 && model->view_cols > 0)
+    {
+      *r0 = model->view_row0;
+      *c0 = model->view_col0;
+      *nr = model->view_rows;
+      *nc = model->view_cols;
+    }
+  else
+    {
+      *r0 = *c0 = 0;
+      *nr = MAX (rows, 1);
+      *nc = MAX (cols, 1);
+    }
+}
+
+static int
+index_digits (const TlHeatmapModel *model)
+{
+  return tl_paint_digits (model->grid ? MAX (model->grid->src_rows, 1) : 1);
+}
+
+void
+tl_paint_heatmap_layout (const TlHeatmapModel *model, const TlPaintStyle *style,
+                         double width, double height, TlHeatmapLayout *out)
+{
+  g_return_if_fail (model != NULL && style != NULL && out != NULL);
+
+  double font = TL_PX (style, style->font_size);
+  double top = 0, left = 0, right = 0, bottom = 0;
+
+  view_window (model, &out->view_row0, &out->view_col0, &out->view_rows, &out->view_cols);
+
+  if (model->show_axes)
+    {
+      if (model->title)
+        top += TL_PX (style, style->title_font_size) * 1.4;
+      top += font * 1.4;                  /* facts line */
+      top += font * 1.3 + TL_PX (style, 5); /* column tick labels and ticks */
+      left = font * (0.62 * index_digits (model) + 0.6) + TL_PX (style, 5);
+      bottom = font * 0.6;
+      right = font * 0.6;
+    }
+
+  out->cb_w = tl_paint_colorbar_reserve (style, model->show_colorbar && model->grid != NULL, &right);
+
+  double avail_w = MAX (width - left - right, 1.0);
+  double avail_h = MAX (height - top - bottom, 1.0);
+  /* square cells: one scale for both axes */
+  double ppe = MIN (avail_w / out->view_cols, avail_h / out->view_rows);
+
+  out->px_per_row = out->px_per_col = ppe;
+  out->plot_w = ppe * out->view_cols;
+  out->plot_h = ppe * out->view_rows;
+  out->plot_x = left + (avail_w - out->plot_w) / 2;
+  out->plot_y = top;
+  tl_paint_colorbar_place (style, out->cb_w, out->plot_x, out->plot_y, out->plot_w, out->plot_h,
+                           &out->cb_x, &out->cb_y, &out->cb_h);
+}
+
+gboolean
+tl_heatmap_layout_cell_at (const TlHeatmapLayout *layout, const TlHeatmapModel *model,
+                           double x, double y, gsize *out_row, gsize *out_col)
+{
+  g_return_val_if_fail (layout != NULL && model != NULL, FALSE);
+
+  if (model->grid == NULL
+      || x < layout->plot_x || y < layout->plot_y
+      || x >= layout->plot_x + layout->plot_w || y >= layout->plot_y + layout->plot_h)
+    return FALSE;
+
+  double r = layout->view_row0 + (y - layout->plot_y) / layout->px_per_row;
+  double c = layout->view_col0 + (x - layout->plot_x) / layout->px_per_col;
+  if (r < 0 || c < 0 || r >= model->grid->src_rows || c >= model->grid->src_cols)
+    return FALSE;
+  if (out_row)
+    *out_row = (gsize) r;
+  if (out_col)
+    *out_col = (gsize) c;
+  return TRUE;
+}
+
+static void
+paint_cells (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *lay)
+{
+  const TlPooledGrid *g = model->grid;
+  cairo_surface_t *image = model->image;
+  cairo_surface_t *owned = NULL;
+
+  if (image == NULL)
+    image = owned = tl_pooled_grid_colorize (g, &model->scale);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
+  cairo_clip (cr);
+  /* also clip to the pooled region (a zoomed grid may cover less than the view) */
+  cairo_rectangle (cr,
+                   lay->plot_x + (g->col0 - lay->view_col0) * lay->px_per_col,
+                   lay->plot_y + (g->row0 - lay->view_row0) * lay->px_per_row,
+                   g->cols * lay->px_per_col, g->rows * lay->px_per_row);
+  cairo_clip (cr);
+
+  cairo_translate (cr, lay->plot_x, lay->plot_y);
+  cairo_scale (cr, lay->px_per_col * g->factor_c, lay->px_per_row * g->factor_r);
+  cairo_translate (cr, (g->col0 - lay->view_col0) / g->factor_c,
+                   (g->row0 - lay->view_row0) / g->factor_r);
+  cairo_set_source_surface (cr, image, 0, 0);
+  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+  cairo_pattern_set_extend (cairo_get_source (cr), CAIRO_EXTEND_PAD);
+  cairo_paint (cr);
+  cairo_restore (cr);
+
+  if (owned)
+    cairo_surface_destroy (owned);
+}
+
+static void
+paint_tiles (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *lay,
+             const TlPaintStyle *style)
+{
+  double min_gap = TL_PX (style, 4);
+  double step_c = model->tile_n, step_r = model->tile_m;
+
+  while (step_c * lay->px_per_col < min_gap)
+    step_c *= 2;
+  while (step_r * lay->px_per_row < min_gap)
+    step_r *= 2;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
+  cairo_clip (cr);
+
+  double c_end = MIN (lay->view_col0 + lay->view_cols, (double) model->grid->src_cols);
+  double r_end = MIN (lay->view_row0 + lay->view_rows, (double) model->grid->src_rows);
+  double y0 = lay->plot_y, y1 = lay->plot_y + (r_end - lay->view_row0) * lay->px_per_row;
+  double x0 = lay->plot_x, x1 = lay->plot_x + (c_end - lay->view_col0) * lay->px_per_col;
+
+  for (double c = ceil (lay->view_col0 / step_c) * step_c; c <= c_end; c += step_c)
+    {
+      double x = round (lay->plot_x + (c - lay->view_col0) * lay->px_per_col) + 0.5;
+      cairo_move_to (cr, x, y0);
+      cairo_line_to (cr, x, y1);
+    }
+  for (double r = ceil (lay->view_row0 / step_r) * step_r; r <= r_end; r += step_r)
+    {
+      double y = round (lay->plot_y + (r - lay->view_row0) * lay->px_per_row) + 0.5;
+      cairo_move_to (cr, x0, y);
+      cairo_line_to (cr, x1, y);
+    }
+
+  /* dark under light, so the grid shows on every colormap */
+  cairo_set_line_width (cr, TL_PX (style, 1.6));
+  cairo_set_source_rgba (cr, 0, 0, 0, style->high_contrast ? 1.0 : 0.45);
+  cairo_stroke_preserve (cr);
+  cairo_set_line_width (cr, TL_PX (style, 0.7));
+  cairo_set_source_rgba (cr, 1, 1, 1, style->high_contrast ? 1.0 : 0.8);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+static void
+paint_highlights (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *lay,
+                  const TlPaintStyle *style)
+{
+  double min_band = TL_PX (style, 3);
+  double lw = TL_PX (style, 2);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, lay->plot_x - lw, lay->plot_y - lw, lay->plot_w + 2 * lw, lay->plot_h + 2 * lw);
+  cairo_clip (cr);
+  cairo_set_line_width (cr, lw);
+
+  if (model->highlight_row >= 0 && (gsize) model->highlight_row < model->grid->src_rows)
+    {
+      double span = lay->px_per_row * MAX (model->highlight_rows, 1);
+      double h = MAX (span, min_band);
+      double y = lay->plot_y + (model->highlight_row - lay->view_row0) * lay->px_per_row
+                 + (span - h) / 2;
+      cairo_rectangle (cr, lay->plot_x, y, lay->plot_w, h);
+    }
+  if (model->highlight_col >= 0 && (gsize) model->highlight_col < model->grid->src_cols)
+    {
+      double span = lay->px_per_col * MAX (model->highlight_cols, 1);
+      double w = MAX (span, min_band);
+      double x = lay->plot_x + (model->highlight_col - lay->view_col0) * lay->px_per_col
+                 + (span - w) / 2;
+      cairo_rectangle (cr, x, lay->plot_y, w, lay->plot_h);
+    }
+  cairo_set_source_rgba (cr, 1.0, 0.55, 0.0, style->high_contrast ? 0.5 : 0.25);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgb (cr, 1.0, 0.45, 0.0);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+static void
+paint_axes (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *lay,
+            const TlPaintStyle *style)
+{
+  double font = TL_PX (style, style->font_size);
+
+  tl_paint_frame (cr, style, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
+
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+
+  /* column indices along the top edge, at cell centres */
+  double c_last = MIN (lay->view_col0 + lay->view_cols, (double) model->grid->src_cols) - 1;
+  tl_paint_index_ticks_top (cr, style, lay->plot_x, lay->plot_y, lay->view_col0, lay->px_per_col,
+                            ceil (lay->view_col0), floor (c_last),
+                            (guint) CLAMP (lay->plot_w / (font * 5), 2, 10));
+
+  /* row indices down the left edge */
+  double r_last = MIN (lay->view_row0 + lay->view_rows, (double) model->grid->src_rows) - 1;
+  tl_paint_index_ticks_left (cr, style, lay->plot_x, lay->plot_y, lay->view_row0, lay->px_per_row,
+                             ceil (lay->view_row0), floor (r_last),
+                             (guint) CLAMP (lay->plot_h / (font * 3), 2, 12));
+}
+
+static void
+paint_header (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *lay,
+              const TlPaintStyle *style, double width)
+{
+  const TlPooledGrid *g = model->grid;
+  double y = 0;
+  double x = MAX (lay->plot_x, TL_PX (style, 4));
+  GString *facts = g_string_new (NULL);
+
+  tl_paint_set_fg (cr, style);
+  if (model->title)
+    {
+      tl_paint_set_font (cr, style, style->title_font_size, TRUE);
+      tl_paint_text (cr, x, y, 0, 0, model->title);
+      y += TL_PX (style, style->title_font_size) * 1.4;
+    }
+
+  g_string_append_printf (facts, "%zu×%zu", g->src_rows, g->src_cols);
+  if (model->caption)
+    g_string_append_printf (facts, " %s", model->caption);
+  if (g->factor_r > 1 || g->factor_c > 1)
+    g_string_append_printf (facts, _(" · pooled %u×%u (%s)"), g->factor_r, g->factor_c,
+                            tl_pool_mode_name (g->mode));
+  if (lay->view_rows < g->src_rows || lay->view_cols < g->src_cols)
+    g_string_append_printf (facts, _(" · rows %.0f–%.0f, cols %.0f–%.0f"),
+                            MAX (lay->view_row0, 0),
+                            MIN (lay->view_row0 + lay->view_rows, (double) g->src_rows) - 1,
+                            MAX (lay->view_col0, 0),
+                            MIN (lay->view_col0 + lay->view_cols, (double) g->src_cols) - 1);
+  if (model->show_tiles && model->tile_m > 0 && model->tile_n > 0)
+    g_string_append_printf (facts, _(" · tiles %d×%d"), model->tile_m, model->tile_n);
+
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, width, lay->plot_y);
+  cairo_clip (cr);
+  tl_paint_text (cr, x, y, 0, 0, facts->str);
+  cairo_restore (cr);
+  g_string_free (facts, TRUE);
+}
+
+void
+tl_paint_heatmap (cairo_t *cr, const TlHeatmapModel *model,
+                  const TlPaintStyle *style, double width, double height)
+{
+  g_return_if_fail (cr != NULL && model != NULL && style != NULL);
+
+  TlHeatmapLayout lay;
+
+  cairo_save (cr);
+  tl_paint_background (cr, style, width, height);
+
+  if (model->grid == NULL || model->grid->grid_rows == 0 || model->grid->grid_cols == 0)
+    {
+      if (model->empty_text)
+        {
+          tl_paint_set_fg (cr, style);
+          tl_paint_set_font (cr, style, style->font_size, FALSE);
+          tl_paint_text (cr, width / 2, height / 2, 0.5, 0.5, model->empty_text);
+        }
+      cairo_restore (cr);
+      return;
+    }
+
+  tl_paint_heatmap_layout (model, style, width, height, &lay);
+  paint_cells (cr, model, &lay);
+  if (model->show_tiles && model->tile_m > 0 && model->tile_n > 0)
+    paint_tiles (cr, model, &lay, style);
+  if (model->highlight_row >= 0 || model->highlight_col >= 0)
+    paint_highlights (cr, model, &lay, style);
+
+  if (model->show_axes)
+    {
+      paint_axes (cr, model, &lay, style);
+      paint_header (cr, model, &lay, style, width);
+    }
+
+  if (lay.cb_w > 0)
+    {
+      TlColorbarModel cb = { .scale = model->scale, .label = model->units };
+      cairo_save (cr);
+      cairo_translate (cr, lay.cb_x, lay.cb_y);
+      tl_paint_colorbar (cr, &cb, style, lay.cb_w, lay.cb_h);
+      cairo_restore (cr);
+    }
+
+  cairo_restore (cr);
+}

@@ -1,0 +1,645 @@
+/* tl-paint-timeline.c — lanes of SMs (or threads), bars of blocks, waves and the tail. */
+#include "paint/tl-paint-timeline.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include "paint/tl-colormap.h"
+#include "paint/tl-paint-colorbar.h"
+#include "paint/tl-paint-util.h"
+
+#define MAX_TICKS 24
+
+const char *
+tl_timeline_color_name (TlTimelineColor color)
+{
+  return color == TL_TIMELINE_COLOR_WAVE ? "wave" : "duration";
+}
+
+gboolean
+tl_timeline_color_from_name (const char *name, TlTimelineColor *out)
+{
+  if (g_strcmp0 (name, "duration") == 0)
+    *out = TL_TIMELINE_COLOR_DURATION;
+  else if (g_strcmp0 (name, "wave") == 0)
+    *out = TL_TIMELINE_COLOR_WAVE;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+void
+tl_timeline_model_init (TlTimelineModel *model)
+{
+  g_return_if_fail (model != NULL);
+  *model = (TlTimelineModel) {0};
+  model->highlight_track = -1;
+  model->highlight_block = -1;
+  model->show_summary = TRUE;
+  model->show_waves = TRUE;
+}
+
+static guint
+n_tracks (const TlTimelineModel *model)
+{
+  return MIN (model->n_tracks, TL_TIMELINE_MAX_TRACKS);
+}
+
+/* the duration scale shared by all tracks, in µs */
+static void
+duration_scale (const TlTimelineModel *model, TlColorScale *scale)
+{
+  double lo = INFINITY, hi = -INFINITY;
+  for (guint t = 0; t < n_tracks (model); t++)
+    {
+      const TlBlockStats *s = model->tracks[t].stats;
+      if (s == NULL || s->n_blocks == 0)
+        continue;
+      lo = MIN (lo, s->min_ns / 1e3);
+      hi = MAX (hi, s->max_ns / 1e3);
+    }
+  if (!isfinite (lo))
+    lo = 0, hi = 1;
+  if (hi <= lo)
+    hi = lo + MAX (lo * 0.01, 1e-3);
+  /* one straggler 30× slower than the rest would flatten a linear scale */
+  tl_color_scale_init (scale, TL_COLORMAP_VIRIDIS,
+                       lo > 0 && hi / lo > 30 ? TL_SCALE_LOG : TL_SCALE_LINEAR, lo, hi);
+}
+
+/* µs below 2 ms, ms above */
+static double
+time_unit (double t_max_ns, const char **name)
+{
+  if (t_max_ns < 2e6)
+    {
+      *name = "µs";
+      return 1e3;
+    }
+  *name = "ms";
+  return 1e6;
+}
+
+void
+tl_paint_timeline_layout (const TlTimelineModel *model, const TlPaintStyle *style,
+                          double width, double height, TlTimelineLayout *out)
+{
+  g_return_if_fail (model != NULL && style != NULL && out != NULL);
+
+  double font = TL_PX (style, style->font_size);
+  double tick = TL_PX (style, 5);
+  guint nt = n_tracks (model);
+  double top = font * 0.4;
+  guint max_units = 1;
+
+  *out = (TlTimelineLayout) {0};
+  out->n_tracks = nt;
+  out->t_max_ns = model->t_max_ns;
+  for (guint t = 0; t < nt; t++)
+    {
+      const TlBlockStats *s = model->tracks[t].stats;
+      if (s == NULL)
+        continue;
+      max_units = MAX (max_units, s->n_units);
+      if (model->t_max_ns <= 0)
+        out->t_max_ns = MAX (out->t_max_ns, (double) s->t1_ns);
+    }
+  if (out->t_max_ns <= 0)
+    out->t_max_ns = 1;
+
+  if (model->title)
+    top += TL_PX (style, style->title_font_size) * 1.4;
+
+  double left = font * 1.6 + font * 0.62 * tl_paint_digits (max_units) + tick + TL_PX (style, 4);
+  double right = font * 1.0;
+  /* the colorbar, or in wave mode the wave legend */
+  out->cb_w = tl_paint_colorbar_preferred_width (style);
+  right += out->cb_w + font * 0.6;
+
+  double header = font * 1.5 + (model->show_summary ? 2 * font * 1.35 : 0) + font * 0.3;
+  double axis = tick + font * 1.3 + font * 1.4;
+  double gap = font * 0.8;
+  double avail = height - top - nt * (header + axis) - (nt > 1 ? (nt - 1) * gap : 0);
+  double track_h = MAX (avail / MAX (nt, 1), TL_PX (style, 8));
+
+  double y = top;
+  for (guint t = 0; t < nt; t++)
+    {
+      const TlBlockStats *s = model->tracks[t].stats;
+      TlTimelineTrackLayout *tl = &out->track[t];
+      y += header;
+      tl->x = left;
+      tl->w = MAX (width - left - right, 1.0);
+      tl->y = y;
+      tl->h = track_h;
+      tl->n_lanes = s ? MAX (s->n_units, 1) : 1;
+      tl->slots = s ? MAX (s->max_slot, 1) : 1;
+      tl->lane_h = track_h / tl->n_lanes;
+      y += track_h + axis + gap;
+    }
+  out->px_per_ns = out->track[0].w / out->t_max_ns;
+
+  if (out->cb_w > 0 && nt > 0)
+    {
+      out->cb_x = width - right + font * 0.6;
+      out->cb_y = out->track[0].y;
+      out->cb_h = out->track[nt - 1].y + out->track[nt - 1].h - out->cb_y;
+    }
+}
+
+void
+tl_timeline_layout_bar (const TlTimelineLayout *layout, const TlTimelineModel *model,
+                        guint track, gsize block, double *x, double *y, double *w, double *h)
+{
+  const TlTimelineTrackLayout *tl = &layout->track[track];
+  const TlTimelineTrack *tr = &model->tracks[track];
+  const TlBlockRecord *b = &tr->blocks[block];
+  double sub = tl->lane_h / tl->slots;
+  double pad = sub >= 4 ? sub * 0.12 : 0;
+  guint slot = tr->stats && tr->stats->slot[block] != G_MAXUINT ? tr->stats->slot[block] : 0;
+
+  *x = tl->x + b->start_ns * layout->px_per_ns;
+  *w = MAX ((double) (b->end_ns - MIN (b->start_ns, b->end_ns)) * layout->px_per_ns, 1.0);
+  *y = tl->y + b->unit * tl->lane_h + slot * sub + pad;
+  *h = MAX (sub - 2 * pad, 1.0);
+}
+
+gboolean
+tl_timeline_layout_block_at (const TlTimelineLayout *layout, const TlTimelineModel *model,
+                             double x, double y, guint *out_track, gsize *out_block)
+{
+  g_return_val_if_fail (layout != NULL && model != NULL, FALSE);
+
+  for (guint t = 0; t < layout->n_tracks; t++)
+    {
+      const TlTimelineTrackLayout *tl = &layout->track[t];
+      const TlTimelineTrack *tr = &model->tracks[t];
+      if (y < tl->y || y >= tl->y + tl->h || x < tl->x || x >= tl->x + tl->w || !tr->stats)
+        continue;
+      /* the nearest bar in the lane under the pointer, within 2 px */
+      gssize best = -1;
+      double best_d = 2.5;
+      for (gsize i = 0; i < tr->n_blocks; i++)
+        {
+          if (!tl_block_stats_selected (tr->stats, i))
+            continue;
+          double bx, by, bw, bh;
+          tl_timeline_layout_bar (layout, model, t, i, &bx, &by, &bw, &bh);
+          double sub = tl->lane_h / tl->slots;
+          double sy = tl->y + tr->blocks[i].unit * tl->lane_h + tr->stats->slot[i] * sub;
+          if (y < sy || y >= sy + sub)
+            continue;
+          double d = x < bx ? bx - x : x >= bx + bw ? x - (bx + bw) + 1 : 0;
+          if (d < best_d)
+            {
+              best_d = d;
+              best = (gssize) i;
+            }
+        }
+      if (best >= 0)
+        {
+          if (out_track)
+            *out_track = t;
+          if (out_block)
+            *out_block = (gsize) best;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static void
+wave_rgb (guint wave, double rgb[3])
+{
+  /* alternating blue, orange, green, vermillion: neighbours always differ */
+  static const guint order[4] = { 0, 1, 2, 4 };
+  tl_paint_series_rgb (order[wave % 4], rgb);
+}
+
+static void
+paint_time_axis (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *lay,
+                 const TlTimelineTrackLayout *tl, const TlPaintStyle *style)
+{
+  const char *unit;
+  double div = time_unit (lay->t_max_ns, &unit);
+  double font = TL_PX (style, style->font_size);
+  double tick = TL_PX (style, 5);
+  double ticks[MAX_TICKS];
+  guint target = (guint) CLAMP (tl->w / (font * 6), 2, 12);
+  guint n = tl_paint_nice_ticks (0, lay->t_max_ns / div, target, ticks, MAX_TICKS);
+  double y0 = tl->y + tl->h;
+  char buf[64];
+
+  tl_paint_set_fg (cr, style);
+  cairo_set_line_width (cr, TL_PX (style, style->line_width));
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  for (guint i = 0; i < n; i++)
+    {
+      double x = round (tl->x + ticks[i] * div * lay->px_per_ns) + 0.5;
+      cairo_move_to (cr, x, y0);
+      cairo_line_to (cr, x, y0 + tick);
+      cairo_stroke (cr);
+      tl_paint_format_value (ticks[i], buf, sizeof buf);
+      tl_paint_text (cr, x, y0 + tick + TL_PX (style, 1), 0.5, 0.0, buf);
+    }
+  g_snprintf (buf, sizeof buf, _("time since the first block started (%s)"), unit);
+  tl_paint_text (cr, tl->x + tl->w / 2, y0 + tick + font * 1.3, 0.5, 0.0, buf);
+}
+
+static void
+paint_lane_axis (cairo_t *cr, const TlTimelineTrack *tr, const TlTimelineTrackLayout *tl,
+                 const TlPaintStyle *style)
+{
+  double font = TL_PX (style, style->font_size);
+  double tick = TL_PX (style, 5);
+  double ticks[MAX_TICKS];
+  char buf[32];
+  guint target = (guint) CLAMP (tl->h / (font * 2.2), 1, 12);
+  guint n = 0;
+  /* whole lanes only: 1, 2, 5, 10, … lanes apart */
+  guint stride = 1;
+  while (tl->n_lanes / stride + 1 > target && n < 30)
+    {
+      static const guint mult[3] = { 2, 5, 10 };
+      guint base = 1;
+      while (base * 10 <= stride)
+        base *= 10;
+      guint next = stride;
+      for (guint i = 0; i < 3 && next == stride; i++)
+        if (mult[i] * base > stride)
+          next = mult[i] * base;
+      stride = next;
+      n++;
+    }
+  n = 0;
+  for (guint u = 0; u < tl->n_lanes && n < MAX_TICKS; u += stride)
+    ticks[n++] = u;
+  double label_left = tl->x;
+
+  tl_paint_set_fg (cr, style);
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  for (guint i = 0; i < n; i++)
+    {
+      if (ticks[i] != floor (ticks[i]))
+        continue;
+      double y = tl->y + (ticks[i] + 0.5) * tl->lane_h;
+      cairo_move_to (cr, tl->x, y);
+      cairo_line_to (cr, tl->x - tick, y);
+      cairo_stroke (cr);
+      g_snprintf (buf, sizeof buf, "%.0f", ticks[i]);
+      double w = tl_paint_text (cr, tl->x - tick - TL_PX (style, 2), y, 1.0, 0.5, buf);
+      label_left = MIN (label_left, tl->x - tick - TL_PX (style, 2) - w);
+    }
+  cairo_save (cr);
+  cairo_translate (cr, label_left - font * 0.3, tl->y + tl->h / 2);
+  cairo_rotate (cr, -G_PI / 2);
+  tl_paint_text (cr, 0, 0, 0.5, 1.0, tr->unit_label ? tr->unit_label : _("SM"));
+  cairo_restore (cr);
+}
+
+static void
+paint_header (cairo_t *cr, const TlTimelineModel *model, const TlTimelineTrack *tr,
+              const TlTimelineTrackLayout *tl, const TlPaintStyle *style, double width)
+{
+  double font = TL_PX (style, style->font_size);
+  double y = tl->y - font * 0.3 - (model->show_summary ? 2 * font * 1.35 : 0) - font * 1.5;
+  double x = TL_PX (style, 4);
+  const TlBlockStats *s = tr->stats;
+  const char *u = tr->unit_label ? tr->unit_label : _("SM");
+
+  tl_paint_set_fg (cr, style);
+  tl_paint_set_font (cr, style, style->font_size * 1.15, TRUE);
+  tl_paint_text (cr, x, y, 0, 0, tr->label ? tr->label : _("kernel"));
+  if (!model->show_summary || s == NULL)
+    return;
+
+  TlBlockStatsText t;
+  tl_block_stats_text (s, &t);
+  g_autofree char *l1 = g_strdup_printf (
+    _("%zu blocks on %u %ss · %u wave%s of up to %u blocks (%u per %s) · %s blocks per %s · "
+      "tail %.0f%% of the time"),
+    s->n_blocks, s->n_units, u, s->n_waves, s->n_waves == 1 ? "" : "s", s->capacity, s->slots,
+    u, t.per_unit, u, 100.0 * s->tail_share);
+  g_autofree char *l2 = g_strdup_printf (
+    _("block time: min %s · median %s · max %s      kernel span %s"), t.min, t.median, t.max,
+    t.span);
+
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, y, width, tl->y - y);
+  cairo_clip (cr);
+  y += font * 1.5;
+  tl_paint_text (cr, x, y, 0, 0, l1);
+  tl_paint_text (cr, x, y + font * 1.35, 0, 0, l2);
+  cairo_restore (cr);
+}
+
+/* Before the bars (labels FALSE): the tail band and the wave boundaries;
+ * after them (labels TRUE): the boundaries' names, on top. */
+static void
+paint_waves (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *lay,
+             guint t, const TlPaintStyle *style, gboolean labels)
+{
+  const TlTimelineTrack *tr = &model->tracks[t];
+  const TlTimelineTrackLayout *tl = &lay->track[t];
+  const TlBlockStats *s = tr->stats;
+  double font = TL_PX (style, style->font_size);
+
+  /* the tail: shaded from the last partial wave's start to the end */
+  if (!labels && s->last_wave_partial && s->n_waves > 0)
+    {
+      double x0 = tl->x + s->tail_start_ns * lay->px_per_ns;
+      double x1 = tl->x + s->t1_ns * lay->px_per_ns;
+      cairo_save (cr);
+      cairo_rectangle (cr, x0, tl->y, MAX (x1 - x0, 1.0), tl->h);
+      cairo_set_source_rgba (cr, 0.84, 0.15, 0.16, style->high_contrast ? 0.22 : 0.12);
+      cairo_fill (cr);
+      cairo_restore (cr);
+    }
+
+  /* with dozens of waves the lines would hide the bars: the summary counts them */
+  if (s->n_waves < 2 || s->n_waves > 24)
+    return;
+  double *start = g_new (double, s->n_waves);
+  guint *launch = g_new0 (guint, s->n_waves);
+  for (guint w = 0; w < s->n_waves; w++)
+    start[w] = INFINITY;
+  for (gsize i = 0; i < tr->n_blocks; i++)
+    if (tl_block_stats_selected (s, i) && s->wave[i] < s->n_waves
+        && tr->blocks[i].start_ns < start[s->wave[i]])
+      {
+        start[s->wave[i]] = (double) tr->blocks[i].start_ns;
+        launch[s->wave[i]] = tr->blocks[i].launch;
+      }
+
+  /* boundaries only where they are far enough apart to read */
+  double last_x = -INFINITY, last_label = -INFINITY;
+  cairo_save (cr);
+  tl_paint_set_font (cr, style, style->font_size * 0.9, FALSE);
+  for (guint w = 1; w < s->n_waves; w++)
+    {
+      if (!isfinite (start[w]))
+        continue;
+      double x = round (tl->x + start[w] * lay->px_per_ns) + 0.5;
+      if (x - last_x < TL_PX (style, 6))
+        continue;
+      last_x = x;
+      if (!labels)
+        {
+          cairo_move_to (cr, x, tl->y);
+          cairo_line_to (cr, x, tl->y + tl->h);
+          double dash = TL_PX (style, 4);
+          cairo_set_dash (cr, &dash, 1, 0);
+          cairo_set_line_width (cr, TL_PX (style, style->line_width));
+          tl_paint_set_fg (cr, style);
+          cairo_stroke (cr);
+          cairo_set_dash (cr, NULL, 0, 0);
+          continue;
+        }
+      char buf[48];
+      if (s->n_launches > 1 && launch[w] != launch[w - 1])
+        g_snprintf (buf, sizeof buf, _("launch %u · wave %u"), launch[w], w + 1);
+      else
+        g_snprintf (buf, sizeof buf, _("wave %u"), w + 1);
+      double tw = tl_paint_text_width (cr, buf);
+      if (x - last_label > tw + font * 0.6 && x + tw + font * 0.3 < tl->x + tl->w)
+        {
+          /* on a background patch, above the bars */
+          cairo_set_source_rgba (cr, style->bg[0], style->bg[1], style->bg[2], 0.85);
+          cairo_rectangle (cr, x + TL_PX (style, 2), tl->y + TL_PX (style, 2), tw + TL_PX (style, 4),
+                           font * 1.2);
+          cairo_fill (cr);
+          tl_paint_set_fg (cr, style);
+          tl_paint_text (cr, x + TL_PX (style, 4), tl->y + TL_PX (style, 2), 0, 0, buf);
+          last_label = x;
+        }
+    }
+  cairo_restore (cr);
+  g_free (start);
+  g_free (launch);
+}
+
+static void
+paint_tail_label (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *lay,
+                  guint t, const TlPaintStyle *style)
+{
+  const TlBlockStats *s = model->tracks[t].stats;
+  const TlTimelineTrackLayout *tl = &lay->track[t];
+  if (!s->last_wave_partial || s->n_blocks == 0)
+    return;
+
+  char buf[128];
+  double font = TL_PX (style, style->font_size);
+  double x1 = tl->x + s->t1_ns * lay->px_per_ns;
+  g_snprintf (buf, sizeof buf, _("tail: last wave %u of %u slots busy, %.0f%% of the time"),
+              s->last_wave_blocks, s->capacity, 100.0 * s->tail_share);
+  cairo_save (cr);
+  tl_paint_set_font (cr, style, style->font_size, TRUE);
+  double tw = tl_paint_text_width (cr, buf);
+  double x = CLAMP (x1 - tw - font * 0.4, tl->x + font * 0.2, tl->x + tl->w - tw - font * 0.2);
+  double y = tl->y + tl->h - font * 1.6;
+  cairo_set_source_rgba (cr, style->bg[0], style->bg[1], style->bg[2], 0.9);
+  cairo_rectangle (cr, x - font * 0.2, y - font * 0.1, tw + font * 0.4, font * 1.35);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, 0.70, 0.08, 0.10);
+  tl_paint_text (cr, x, y, 0, 0, buf);
+  cairo_restore (cr);
+}
+
+static void
+paint_bars (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *lay, guint t,
+            const TlColorScale *scale, const TlPaintStyle *style)
+{
+  const TlTimelineTrack *tr = &model->tracks[t];
+  const TlBlockStats *s = tr->stats;
+  const TlTimelineTrackLayout *tl = &lay->track[t];
+
+  cairo_save (cr);
+  cairo_rectangle (cr, tl->x, tl->y, tl->w, tl->h);
+  cairo_clip (cr);
+  for (gsize i = 0; i < tr->n_blocks; i++)
+    {
+      if (!tl_block_stats_selected (s, i))
+        continue;
+      const TlBlockRecord *b = &tr->blocks[i];
+      double x, y, w, h;
+      tl_timeline_layout_bar (lay, model, t, i, &x, &y, &w, &h);
+      if (model->color == TL_TIMELINE_COLOR_WAVE)
+        {
+          double rgb[3];
+          wave_rgb (s->wave[i], rgb);
+          cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+        }
+      else
+        {
+          guint8 rgb[3];
+          tl_color_scale_rgb (scale, (b->end_ns - MIN (b->start_ns, b->end_ns)) / 1e3, rgb);
+          cairo_set_source_rgb (cr, rgb[0] / 255.0, rgb[1] / 255.0, rgb[2] / 255.0);
+        }
+      /* a hairline gap between neighbours, where bars are wide enough to spare it */
+      cairo_rectangle (cr, x, y, w >= 5 ? w - 1 : w, h);
+      cairo_fill (cr);
+    }
+
+  /* the last, partial wave: outlined so the tail's blocks stand out (when
+   * bars are tall enough to keep their colour inside the outline) */
+  if (model->show_waves && s->last_wave_partial && tl->lane_h / tl->slots >= TL_PX (style, 7))
+    {
+      double lw = MIN (TL_PX (style, 2), tl->lane_h / tl->slots / 3);
+      cairo_set_line_width (cr, MAX (lw, 1.0));
+      cairo_set_source_rgb (cr, 0.84, 0.10, 0.12);
+      for (gsize i = 0; i < tr->n_blocks; i++)
+        if (tl_block_stats_selected (s, i) && s->wave[i] == s->tail_wave)
+          {
+            double x, y, w, h;
+            tl_timeline_layout_bar (lay, model, t, i, &x, &y, &w, &h);
+            cairo_rectangle (cr, x + lw / 2, y + lw / 2, MAX (w - lw, 1.0), MAX (h - lw, 1.0));
+          }
+      cairo_stroke (cr);
+    }
+  cairo_restore (cr);
+
+  if ((guint) model->highlight_track == t && model->highlight_block >= 0
+      && (gsize) model->highlight_block < tr->n_blocks)
+    {
+      double x, y, w, h, lw = TL_PX (style, 2.5);
+      double minw = TL_PX (style, 8);
+      tl_timeline_layout_bar (lay, model, t, model->highlight_block, &x, &y, &w, &h);
+      if (w < minw)
+        x -= (minw - w) / 2, w = minw;
+      if (h < minw)
+        y -= (minw - h) / 2, h = minw;
+      cairo_save (cr);
+      cairo_rectangle (cr, x, y, w, h);
+      cairo_set_line_width (cr, lw * 2);
+      cairo_set_source_rgb (cr, 0, 0, 0);
+      cairo_stroke_preserve (cr);
+      cairo_set_line_width (cr, lw);
+      cairo_set_source_rgb (cr, 1.0, 0.45, 0.0);
+      cairo_stroke (cr);
+      cairo_restore (cr);
+    }
+}
+
+static void
+paint_wave_legend (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *lay,
+                   const TlPaintStyle *style)
+{
+  double font = TL_PX (style, style->font_size);
+  guint max_waves = 0;
+  for (guint t = 0; t < lay->n_tracks; t++)
+    if (model->tracks[t].stats)
+      max_waves = MAX (max_waves, model->tracks[t].stats->n_waves);
+
+  double x = lay->cb_x, y = lay->cb_y;
+  cairo_save (cr);
+  tl_paint_set_fg (cr, style);
+  tl_paint_set_font (cr, style, style->font_size, TRUE);
+  tl_paint_text (cr, x, y, 0, 0, _("colour"));
+  y += font * 1.5;
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  for (guint w = 0; w < MIN (max_waves, 4u); w++)
+    {
+      double rgb[3];
+      char buf[32];
+      wave_rgb (w, rgb);
+      cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+      cairo_rectangle (cr, x, y + font * 0.1, font * 1.0, font * 1.0);
+      cairo_fill (cr);
+      tl_paint_set_fg (cr, style);
+      g_snprintf (buf, sizeof buf, _("wave %u"), w + 1);
+      tl_paint_text (cr, x + font * 1.4, y, 0, 0, buf);
+      y += font * 1.45;
+    }
+  if (max_waves > 4)
+    {
+      tl_paint_text (cr, x, y, 0, 0, _("… repeating"));
+      y += font * 1.45;
+    }
+  y += font * 0.6;
+  cairo_set_source_rgba (cr, 0.84, 0.15, 0.16, style->high_contrast ? 0.22 : 0.12);
+  cairo_rectangle (cr, x, y + font * 0.1, font * 1.0, font * 1.0);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, 0.84, 0.10, 0.12);
+  cairo_set_line_width (cr, TL_PX (style, 2));
+  cairo_rectangle (cr, x, y + font * 0.1, font * 1.0, font * 1.0);
+  cairo_stroke (cr);
+  tl_paint_set_fg (cr, style);
+  tl_paint_text (cr, x + font * 1.4, y, 0, 0, _("tail"));
+  cairo_restore (cr);
+}
+
+void
+tl_paint_timeline (cairo_t *cr, const TlTimelineModel *model, const TlPaintStyle *style,
+                   double width, double height)
+{
+  g_return_if_fail (cr != NULL && model != NULL && style != NULL);
+
+  TlTimelineLayout lay;
+  TlColorScale scale;
+  guint nt = n_tracks (model);
+
+  cairo_save (cr);
+  tl_paint_background (cr, style, width, height);
+  if (nt == 0)
+    {
+      tl_paint_set_fg (cr, style);
+      tl_paint_set_font (cr, style, style->font_size, FALSE);
+      tl_paint_text (cr, width / 2, height / 2, 0.5, 0.5,
+                     _("No block records: run the kernel instrumented"));
+      cairo_restore (cr);
+      return;
+    }
+
+  tl_paint_timeline_layout (model, style, width, height, &lay);
+  duration_scale (model, &scale);
+
+  if (model->title)
+    {
+      tl_paint_set_fg (cr, style);
+      tl_paint_set_font (cr, style, style->title_font_size, TRUE);
+      tl_paint_text (cr, TL_PX (style, 4), TL_PX (style, style->font_size) * 0.4, 0, 0, model->title);
+    }
+
+  for (guint t = 0; t < nt; t++)
+    {
+      const TlTimelineTrack *tr = &model->tracks[t];
+      const TlTimelineTrackLayout *tl = &lay.track[t];
+
+      paint_header (cr, model, tr, tl, style, width);
+      if (tr->stats == NULL || tr->n_blocks == 0)
+        continue;
+
+      /* lanes: alternate shading so a lane can be followed across */
+      cairo_save (cr);
+      for (guint u = 0; u < tl->n_lanes; u++)
+        if (u % 2 == 1 && tl->lane_h >= TL_PX (style, 6))
+          cairo_rectangle (cr, tl->x, tl->y + u * tl->lane_h, tl->w, tl->lane_h);
+      cairo_set_source_rgba (cr, style->fg[0], style->fg[1], style->fg[2], 0.05);
+      cairo_fill (cr);
+      cairo_restore (cr);
+
+      if (model->show_waves)
+        paint_waves (cr, model, &lay, t, style, FALSE);
+      paint_bars (cr, model, &lay, t, &scale, style);
+      if (model->show_waves)
+        paint_waves (cr, model, &lay, t, style, TRUE);
+
+      tl_paint_frame (cr, style, tl->x, tl->y, tl->w, tl->h);
+      paint_lane_axis (cr, tr, tl, style);
+      paint_time_axis (cr, model, &lay, tl, style);
+      if (model->show_waves)
+        paint_tail_label (cr, model, &lay, t, style);
+    }
+
+  if (lay.cb_w > 0 && model->color == TL_TIMELINE_COLOR_WAVE)
+    paint_wave_legend (cr, model, &lay, style);
+  else if (lay.cb_w > 0)
+    {
+      TlColorbarModel cb = { .scale = scale, .label = _("block time (µs)") };
+      cairo_save (cr);
+      cairo_translate (cr, lay.cb_x, lay.cb_y);
+      tl_paint_colorbar (cr, &cb, style, lay.cb_w, lay.cb_h);
+      cairo_restore (cr);
+    }
+  cairo_restore (cr);
+}

@@ -1,0 +1,237 @@
+/* tl-pool.c — block pooling of a matrix region for display. */
+#include "paint/tl-pool.h"
+
+#include <math.h>
+#include <glib/gi18n-lib.h>
+#include "core/tl-error.h"
+
+const char *
+tl_pool_mode_name (TlPoolMode mode)
+{
+  return mode == TL_POOL_MAX_ABS ? "max |a|" : "mean";
+}
+
+/* Reads n elements of row i starting at column j0 as doubles. */
+static void
+read_row (const TlMatrix *m, gsize i, gsize j0, gsize n, double *out)
+{
+  const void *row = tl_matrix_row (m, i);
+
+  switch (m->dtype)
+    {
+    case TL_DTYPE_INT32:
+      for (gsize j = 0; j < n; j++)
+        out[j] = ((const gint32 *) row)[j0 + j];
+      break;
+    case TL_DTYPE_FLOAT32:
+      for (gsize j = 0; j < n; j++)
+        out[j] = ((const float *) row)[j0 + j];
+      break;
+    case TL_DTYPE_FLOAT64:
+    default:
+      for (gsize j = 0; j < n; j++)
+        out[j] = ((const double *) row)[j0 + j];
+      break;
+    }
+}
+
+TlPooledGrid *
+tl_pool_matrix (const TlMatrix *matrix,
+                gsize row0, gsize col0, gsize rows, gsize cols,
+                gsize max_rows, gsize max_cols,
+                TlPoolMode mode,
+                GCancellable *cancellable,
+                GError **error)
+{
+  g_return_val_if_fail (matrix != NULL, NULL);
+  g_return_val_if_fail (max_rows > 0 && max_cols > 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (row0 > matrix->rows || col0 > matrix->cols)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE,
+                   _("Region starts at (%zu, %zu), outside the %zu×%zu matrix"),
+                   row0, col0, matrix->rows, matrix->cols);
+      return NULL;
+    }
+  if (rows == 0 || row0 + rows > matrix->rows)
+    rows = matrix->rows - row0;
+  if (cols == 0 || col0 + cols > matrix->cols)
+    cols = matrix->cols - col0;
+
+  g_autoptr (TlPooledGrid) grid = g_new0 (TlPooledGrid, 1);
+  grid->ref_count = 1;
+  grid->src_rows = matrix->rows;
+  grid->src_cols = matrix->cols;
+  grid->row0 = row0;
+  grid->col0 = col0;
+  grid->rows = rows;
+  grid->cols = cols;
+  grid->mode = mode;
+  grid->factor_r = (guint) MAX ((rows + max_rows - 1) / max_rows, 1);
+  grid->factor_c = (guint) MAX ((cols + max_cols - 1) / max_cols, 1);
+  grid->grid_rows = rows ? (rows + grid->factor_r - 1) / grid->factor_r : 0;
+  grid->grid_cols = cols ? (cols + grid->factor_c - 1) / grid->factor_c : 0;
+  grid->values = g_new0 (double, MAX (grid->grid_rows * grid->grid_cols, 1));
+
+  g_autofree double *line = g_new (double, MAX (cols, 1));
+  g_autofree double *acc = g_new (double, MAX (grid->grid_cols, 1));
+  g_autofree double *best = g_new (double, MAX (grid->grid_cols, 1));
+  gboolean have_finite = FALSE;
+  double lo = 0, hi = 0;
+
+  for (gsize gr = 0; gr < grid->grid_rows; gr++)
+    {
+      gsize r_begin = row0 + gr * grid->factor_r;
+      gsize r_end = MIN (r_begin + grid->factor_r, row0 + rows);
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+
+      for (gsize gc = 0; gc < grid->grid_cols; gc++)
+        {
+          acc[gc] = 0.0;
+          best[gc] = 0.0;
+        }
+
+      for (gsize r = r_begin; r < r_end; r++)
+        {
+          read_row (matrix, r, col0, cols, line);
+          for (gsize gc = 0; gc < grid->grid_cols; gc++)
+            {
+              gsize c_begin = gc * grid->factor_c;
+              gsize c_end = MIN (c_begin + grid->factor_c, cols);
+              if (mode == TL_POOL_MEAN)
+                {
+                  double s = 0.0;
+                  for (gsize c = c_begin; c < c_end; c++)
+                    s += line[c];
+                  acc[gc] += s; /* NaN propagates through the sum */
+                }
+              else
+                {
+                  double b = best[gc];
+                  for (gsize c = c_begin; c < c_end; c++)
+                    {
+                      double v = line[c];
+                      if (isnan (v) || isnan (b))
+                        b = NAN;
+                      else if (fabs (v) > fabs (b))
+                        b = v;
+                    }
+                  best[gc] = b;
+                }
+            }
+        }
+
+      for (gsize gc = 0; gc < grid->grid_cols; gc++)
+        {
+          gsize c_begin = gc * grid->factor_c;
+          gsize c_end = MIN (c_begin + grid->factor_c, cols);
+          double v;
+
+          if (mode == TL_POOL_MEAN)
+            v = acc[gc] / (double) ((r_end - r_begin) * (c_end - c_begin));
+          else
+            v = best[gc];
+
+          grid->values[gr * grid->grid_cols + gc] = v;
+          if (isnan (v))
+            grid->n_nan_cells++;
+          else if (isfinite (v))
+            {
+              if (!have_finite)
+                {
+                  lo = hi = v;
+                  have_finite = TRUE;
+                }
+              lo = MIN (lo, v);
+              hi = MAX (hi, v);
+            }
+        }
+    }
+
+  grid->min = lo;
+  grid->max = hi;
+  return g_steal_pointer (&grid);
+}
+
+TlPooledGrid *
+tl_pooled_grid_new_from_values (gsize src_rows, gsize src_cols, gsize grid_rows, gsize grid_cols,
+                                guint factor_r, guint factor_c, TlPoolMode mode,
+                                const double *values)
+{
+  g_return_val_if_fail (values != NULL || grid_rows * grid_cols == 0, NULL);
+  g_return_val_if_fail (factor_r > 0 && factor_c > 0, NULL);
+
+  TlPooledGrid *grid = g_new0 (TlPooledGrid, 1);
+  gboolean have_finite = FALSE;
+
+  grid->ref_count = 1;
+  grid->src_rows = src_rows;
+  grid->src_cols = src_cols;
+  grid->rows = src_rows;
+  grid->cols = src_cols;
+  grid->factor_r = factor_r;
+  grid->factor_c = factor_c;
+  grid->grid_rows = grid_rows;
+  grid->grid_cols = grid_cols;
+  grid->mode = mode;
+  grid->values = g_new0 (double, MAX (grid_rows * grid_cols, 1));
+  for (gsize i = 0; i < grid_rows * grid_cols; i++)
+    {
+      double v = values[i];
+      grid->values[i] = v;
+      if (isnan (v))
+        grid->n_nan_cells++;
+      else if (isfinite (v))
+        {
+          grid->min = have_finite ? MIN (grid->min, v) : v;
+          grid->max = have_finite ? MAX (grid->max, v) : v;
+          have_finite = TRUE;
+        }
+    }
+  return grid;
+}
+
+TlPooledGrid *
+tl_pooled_grid_ref (TlPooledGrid *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_int_inc (&self->ref_count);
+  return self;
+}
+
+void
+tl_pooled_grid_unref (TlPooledGrid *self)
+{
+  if (self == NULL)
+    return;
+  if (g_atomic_int_dec_and_test (&self->ref_count))
+    {
+      g_free (self->values);
+      g_free (self);
+    }
+}
+
+cairo_surface_t *
+tl_pooled_grid_colorize (const TlPooledGrid *self, const TlColorScale *scale)
+{
+  g_return_val_if_fail (self != NULL && scale != NULL, NULL);
+
+  int w = (int) MAX (self->grid_cols, 1);
+  int h = (int) MAX (self->grid_rows, 1);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_surface_flush (surface);
+  unsigned char *data = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+
+  for (gsize r = 0; r < self->grid_rows; r++)
+    {
+      guint32 *px = (guint32 *) (data + r * stride);
+      for (gsize c = 0; c < self->grid_cols; c++)
+        px[c] = tl_color_scale_argb (scale, self->values[r * self->grid_cols + c]);
+    }
+  cairo_surface_mark_dirty (surface);
+  return surface;
+}

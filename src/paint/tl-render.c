@@ -1,0 +1,801 @@
+/* tl-render.c — the views drawn onto image, SVG and PDF surfaces. */
+#include "paint/tl-render.h"
+#include "paint/tl-compare-bars.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <errno.h>
+#include <unistd.h>
+#include <math.h>
+#include <string.h>
+
+#include "paint/tl-block-stats.h"
+#include "core/tl-error.h"
+#include "paint/tl-gauss-frame.h"
+#include "gemm/tl-kernels.h"
+#include "paint/tl-paint-blocks.h"
+#include "paint/tl-paint-compare.h"
+#include "paint/tl-paint-gauss.h"
+#include "paint/tl-paint-heatmap.h"
+#include "paint/tl-paint-timeline.h"
+#include "paint/tl-paint-util.h"
+#include "paint/tl-pool.h"
+#include "core/tl-stats.h"
+
+#define DEFAULT_WIDTH 1600.0
+#define DEFAULT_HEIGHT 900.0
+#define HEATMAP_MAX_CELLS 800
+
+static const char *const view_names[] = { "heatmap", "blocks", "timeline", "compare", "gauss" };
+
+const char *
+tl_render_view_name (TlRenderView view)
+{
+  return (guint) view < G_N_ELEMENTS (view_names) ? view_names[view] : "?";
+}
+
+gboolean
+tl_render_view_from_name (const char *name, TlRenderView *out)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (view_names); i++)
+    if (g_strcmp0 (name, view_names[i]) == 0)
+      {
+        *out = (TlRenderView) i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
+tl_render_format_for_path (const char *path, TlRenderFormat *out)
+{
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+  if (g_str_has_suffix (lower, ".png"))
+    *out = TL_RENDER_PNG;
+  else if (g_str_has_suffix (lower, ".svg"))
+    *out = TL_RENDER_SVG;
+  else if (g_str_has_suffix (lower, ".pdf"))
+    *out = TL_RENDER_PDF;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+void
+tl_render_options_init (TlRenderOptions *options)
+{
+  g_return_if_fail (options != NULL);
+  *options = (TlRenderOptions) {0};
+  options->launch = -1;
+  options->tile_x = options->tile_y = -1;
+  options->width = DEFAULT_WIDTH;
+  options->height = DEFAULT_HEIGHT;
+  options->scale = 1.0;
+}
+
+/* ---- input ---------------------------------------------------------------- */
+
+gboolean
+tl_render_input_load (TlRenderInput *input, const char *path, GError **error)
+{
+  g_return_val_if_fail (input != NULL && path != NULL, FALSE);
+
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) local = NULL;
+  *input = (TlRenderInput) {0};
+
+  if (!json_parser_load_from_file (parser, path, &local))
+    {
+      g_set_error (error, TL_ERROR, g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT)
+                                      || local->domain == G_FILE_ERROR ? TL_ERROR_IO : TL_ERROR_PARSE,
+                   "%s: %s", path, local->message);
+      return FALSE;
+    }
+  JsonNode *root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_PARSE,
+                   _("%s: neither a run record nor a Gauss record (expected a JSON object)"), path);
+      return FALSE;
+    }
+  JsonObject *obj = json_node_get_object (root);
+  if (g_strcmp0 (json_object_get_string_member_with_default (obj, "kind", ""), "lu") == 0)
+    {
+      input->lu = tl_lu_recorder_from_json (root, &local);
+      if (input->lu == NULL)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_PARSE, "%s: %s", path, local->message);
+          return FALSE;
+        }
+      return TRUE;
+    }
+
+  input->record = tl_run_record_load (path, TL_RECORD_LOAD_DEFAULT, error);
+  if (input->record == NULL)
+    return FALSE;
+  if (input->record->extensions && json_object_has_member (input->record->extensions, "lu"))
+    {
+      JsonNode *lu = json_object_get_member (input->record->extensions, "lu");
+      input->lu = tl_lu_recorder_from_json (lu, &local);
+      if (input->lu == NULL)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_PARSE, "%s: $.extensions.lu: %s", path,
+                       local->message);
+          tl_render_input_clear (input);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+tl_render_input_add_run (TlRenderInput *input, const char *path, GError **error)
+{
+  g_return_val_if_fail (input != NULL && path != NULL, FALSE);
+  if (input->n_more >= G_N_ELEMENTS (input->more))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("at most %d run records can be stacked"),
+                   (int) G_N_ELEMENTS (input->more) + 1);
+      return FALSE;
+    }
+  TlRenderInput one;
+  if (!tl_render_input_load (&one, path, error))
+    return FALSE;
+  if (one.record == NULL)
+    {
+      tl_render_input_clear (&one);
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("%s: a Gauss record cannot be stacked on a timeline; give a run record"), path);
+      return FALSE;
+    }
+  input->more[input->n_more++] = g_steal_pointer (&one.record);
+  tl_render_input_clear (&one);
+  return TRUE;
+}
+
+void
+tl_render_input_clear (TlRenderInput *input)
+{
+  g_return_if_fail (input != NULL);
+  g_clear_pointer (&input->record, tl_run_record_free);
+  g_clear_pointer (&input->lu, tl_lu_recorder_free);
+  for (guint i = 0; i < input->n_more; i++)
+    g_clear_pointer (&input->more[i], tl_run_record_free);
+  input->n_more = 0;
+}
+
+/* ---- style ---------------------------------------------------------------- */
+
+void
+tl_render_style_init (TlPaintStyle *style, const TlRenderOptions *options,
+                      double width, double height, double scale)
+{
+  /* type grows with the canvas: 18-unit labels on 1600×900 */
+  double f = CLAMP (MIN (width / DEFAULT_WIDTH, height / DEFAULT_HEIGHT), 0.5, 4.0);
+
+  if (options->presentation || options->high_contrast)
+    {
+      tl_paint_style_init_presentation (style, scale, options->high_contrast);
+      style->font_size = (options->presentation ? 24.0 : 18.0) * f;
+      style->title_font_size = (options->presentation ? 32.0 : 24.0) * f;
+      style->line_width = (options->high_contrast ? 2.5 : 2.0) * f;
+    }
+  else
+    {
+      tl_paint_style_init (style, scale);
+      style->font_size = 18.0 * f;
+      style->title_font_size = 24.0 * f;
+      style->line_width = 1.5 * f;
+    }
+}
+
+/* ---- kernels -------------------------------------------------------------- */
+
+static char *
+kernel_list (const TlRunRecord *record)
+{
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < record->runs->len; i++)
+    {
+      const TlKernelRun *r = record->runs->pdata[i];
+      g_string_append_printf (s, "%s%s", i ? ", " : "", r->kernel_id);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static const TlKernelRun *
+find_kernel (const TlRunRecord *record, const char *id, GError **error)
+{
+  const TlKernelRun *run = tl_run_record_find_run (record, id);
+  if (run == NULL)
+    {
+      g_autofree char *have = kernel_list (record);
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("no kernel “%s” in the run record (it has: %s)"), id, have);
+    }
+  return run;
+}
+
+/* The runs a view shows: the ids asked for, or the default. */
+static GPtrArray *
+select_runs (const TlRunRecord *record, const char *kernels, gboolean need_blocks,
+             gboolean all_by_default, GError **error)
+{
+  g_autoptr (GPtrArray) runs = g_ptr_array_new ();
+
+  if (kernels != NULL && *kernels)
+    {
+      g_auto (GStrv) ids = g_strsplit (kernels, ",", -1);
+      for (guint i = 0; ids[i]; i++)
+        {
+          const char *id = g_strstrip (ids[i]);
+          if (*id == '\0')
+            continue;
+          const TlKernelRun *r = find_kernel (record, id, error);
+          if (r == NULL)
+            return NULL;
+          if (need_blocks && (r->blocks == NULL || r->n_blocks == 0))
+            {
+              g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                           _("kernel “%s” has no block records in this run record "
+                             "(record it with `tilelab-cli gemm --instrument`)"), id);
+              return NULL;
+            }
+          g_ptr_array_add (runs, (gpointer) r);
+        }
+    }
+  else
+    for (guint i = 0; i < record->runs->len; i++)
+      {
+        const TlKernelRun *r = record->runs->pdata[i];
+        if (need_blocks && (r->blocks == NULL || r->n_blocks == 0))
+          continue;
+        g_ptr_array_add (runs, (gpointer) r);
+        if (!all_by_default)
+          break;
+      }
+
+  if (runs->len == 0)
+    {
+      if (need_blocks)
+        g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                     _("no kernel in the run record has block records "
+                       "(record the run with `tilelab-cli gemm --instrument`)"));
+      else
+        g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("the run record has no kernel runs"));
+      return NULL;
+    }
+  return g_steal_pointer (&runs);
+}
+
+static gboolean
+need_record (const TlRenderInput *input, const char *view, GError **error)
+{
+  if (input->record != NULL)
+    return TRUE;
+  g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+               _("the “%s” view needs a run record (tilelab-cli gemm --record); "
+                 "this file is a Gauss record — use --view gauss"), view);
+  return FALSE;
+}
+
+static char *
+kernel_title (const TlKernelRun *run)
+{
+  const TlKernelInfo *info = tl_kernel_find (run->kernel_id);
+  if (info && info->title && g_strcmp0 (info->title, run->kernel_id) != 0)
+    return g_strdup_printf ("%s — %s", run->kernel_id, _(info->title));
+  return g_strdup (run->kernel_id);
+}
+
+/* ---- views ---------------------------------------------------------------- */
+
+static gboolean
+draw_blocks (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
+             const TlPaintStyle *style, double w, double h, GError **error)
+{
+  if (!need_record (input, "blocks", error))
+    return FALSE;
+  g_autoptr (GPtrArray) runs = select_runs (input->record, o->kernels, TRUE, FALSE, error);
+  if (runs == NULL)
+    return FALSE;
+  const TlKernelRun *run = runs->pdata[0];
+
+  TlBlocksModel model;
+  tl_blocks_model_init (&model);
+  if (o->color && !tl_blocks_color_from_name (o->color, &model.color))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("the blocks view colours by “duration” or “start”, not “%s”"), o->color);
+      return FALSE;
+    }
+  model.blocks = run->blocks;
+  model.n_blocks = run->n_blocks;
+  model.launch = o->launch;
+  model.highlight_x = o->tile_x;
+  model.highlight_y = o->tile_y;
+  model.tile_m = run->block_tile_m;
+  model.tile_n = run->block_tile_n;
+  const TlJob *job = input->record->job;
+  if (job && run->block_tile_m > 0 && run->block_tile_n > 0)
+    {
+      model.grid_x = (guint) ((job->n + run->block_tile_n - 1) / run->block_tile_n);
+      model.grid_y = (guint) ((job->m + run->block_tile_m - 1) / run->block_tile_m);
+    }
+  g_autofree char *title = kernel_title (run);
+  g_autofree char *caption = job ? g_strdup_printf (_("C is %zu×%zu"), job->m, job->n) : NULL;
+  model.title = title;
+  model.caption = caption;
+  if (o->launch >= 0 && tl_blocks_model_find (&model, 0, 0) < 0)
+    {
+      gboolean any = FALSE;
+      for (gsize i = 0; i < run->n_blocks && !any; i++)
+        any = run->blocks[i].launch == (guint32) o->launch;
+      if (!any)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                       _("kernel “%s” has no blocks in launch %d"), run->kernel_id, o->launch);
+          return FALSE;
+        }
+    }
+  tl_paint_blocks (cr, &model, style, w, h);
+  return TRUE;
+}
+
+/* The timeline's tracks: kernels of one record, or one kernel of each
+ * stacked record. */
+static gboolean
+timeline_runs (const TlRenderInput *input, const char *kernels, GPtrArray *runs,
+               GPtrArray *records, GError **error)
+{
+  if (input->n_more == 0)
+    {
+      g_autoptr (GPtrArray) sel = select_runs (input->record, kernels, TRUE, FALSE, error);
+      if (sel == NULL)
+        return FALSE;
+      for (guint i = 0; i < sel->len; i++)
+        {
+          g_ptr_array_add (runs, sel->pdata[i]);
+          g_ptr_array_add (records, input->record);
+        }
+      return TRUE;
+    }
+
+  guint n_rec = input->n_more + 1;
+  g_auto (GStrv) ids = kernels && *kernels ? g_strsplit (kernels, ",", -1) : NULL;
+  guint n_ids = ids ? g_strv_length (ids) : 0;
+  if (n_ids > 1 && n_ids != n_rec)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("%u run records are stacked: give one kernel for all or one per record, "
+                     "not %u"), n_rec, n_ids);
+      return FALSE;
+    }
+  for (guint r = 0; r < n_rec; r++)
+    {
+      const TlRunRecord *rec = r == 0 ? input->record : input->more[r - 1];
+      const char *id = n_ids == 0 ? NULL : g_strstrip (ids[n_ids == 1 ? 0 : r]);
+      g_autoptr (GPtrArray) sel = select_runs (rec, id, TRUE, FALSE, error);
+      if (sel == NULL)
+        {
+          if (error && *error)
+            g_prefix_error (error, _("run record %u: "), r + 1);
+          return FALSE;
+        }
+      g_ptr_array_add (runs, sel->pdata[0]);
+      g_ptr_array_add (records, (gpointer) rec);
+    }
+  return TRUE;
+}
+
+static char *
+track_label (const TlRunRecord *record, const TlKernelRun *run, gboolean stacked)
+{
+  g_autofree char *title = kernel_title (run);
+  if (!stacked)
+    return g_steal_pointer (&title);
+  /* which record: the problem and where it ran */
+  const char *where = record->has_device && record->device.name[0] ? record->device.name
+                      : record->machine.cpu_model ? record->machine.cpu_model : "";
+  if (record->job)
+    return g_strdup_printf ("%s · %zu×%zu×%zu · %s", title, record->job->m, record->job->k,
+                            record->job->n, where);
+  return g_strdup_printf ("%s · %s", title, where);
+}
+
+static gboolean
+draw_timeline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
+               const TlPaintStyle *style, double w, double h, GError **error)
+{
+  if (!need_record (input, "timeline", error))
+    return FALSE;
+  g_autoptr (GPtrArray) runs = g_ptr_array_new ();
+  g_autoptr (GPtrArray) records = g_ptr_array_new ();
+  if (!timeline_runs (input, o->kernels, runs, records, error))
+    return FALSE;
+  if (runs->len > TL_TIMELINE_MAX_TRACKS)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("the timeline stacks at most %d kernels, %u were asked for"),
+                   TL_TIMELINE_MAX_TRACKS, runs->len);
+      return FALSE;
+    }
+
+  TlTimelineModel model;
+  TlTimelineTrack tracks[TL_TIMELINE_MAX_TRACKS] = { 0 };
+  TlBlockStats *stats[TL_TIMELINE_MAX_TRACKS] = { 0 };
+  char *labels[TL_TIMELINE_MAX_TRACKS] = { 0 };
+  gboolean ok = TRUE;
+
+  tl_timeline_model_init (&model);
+  if (o->color && !tl_timeline_color_from_name (o->color, &model.color))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("the timeline colours by “duration” or “wave”, not “%s”"), o->color);
+      return FALSE;
+    }
+  for (guint i = 0; i < runs->len && ok; i++)
+    {
+      const TlKernelRun *run = runs->pdata[i];
+      const TlRunRecord *rec = records->pdata[i];
+      stats[i] = tl_block_stats_new_for_run (rec, run, o->launch, error);
+      if (stats[i] == NULL)
+        {
+          ok = FALSE;
+          break;
+        }
+      if (stats[i]->n_blocks == 0)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                       _("kernel “%s” has no blocks in launch %d"), run->kernel_id, o->launch);
+          ok = FALSE;
+          break;
+        }
+      labels[i] = track_label (rec, run, input->n_more > 0);
+      tracks[i].label = labels[i];
+      tracks[i].blocks = run->blocks;
+      tracks[i].n_blocks = run->n_blocks;
+      tracks[i].stats = stats[i];
+      tracks[i].unit_label = tl_block_unit_label (run->block_unit);
+    }
+  if (ok)
+    {
+      model.tracks = tracks;
+      model.n_tracks = runs->len;
+      /* the tile's block in the first track that has it */
+      for (guint i = 0; i < runs->len && o->tile_x >= 0 && o->tile_y >= 0; i++)
+        {
+          TlBlocksModel bm;
+          tl_blocks_model_init (&bm);
+          bm.blocks = tracks[i].blocks;
+          bm.n_blocks = tracks[i].n_blocks;
+          bm.launch = o->launch;
+          gssize b = tl_blocks_model_find (&bm, (guint) o->tile_x, (guint) o->tile_y);
+          if (b >= 0)
+            {
+              model.highlight_track = (gint) i;
+              model.highlight_block = b;
+              break;
+            }
+        }
+      tl_paint_timeline (cr, &model, style, w, h);
+    }
+  for (guint i = 0; i < TL_TIMELINE_MAX_TRACKS; i++)
+    {
+      tl_block_stats_free (stats[i]);
+      g_free (labels[i]);
+    }
+  return ok;
+}
+
+static gboolean
+draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
+              const TlPaintStyle *style, double w, double h, GError **error)
+{
+  if (!need_record (input, "compare", error))
+    return FALSE;
+  g_autoptr (GPtrArray) runs = select_runs (input->record, o->kernels, FALSE, TRUE, error);
+  if (runs == NULL)
+    return FALSE;
+
+  const TlJob *job = input->record->job;
+  g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  TlCompareModel model;
+  double flops = job == NULL ? 0
+                 : g_strcmp0 (job->kind, "lu") == 0 ? tl_stats_lu_flops (MIN (job->m, job->n))
+                                                    : tl_stats_gemm_flops (job->m, job->k, job->n);
+
+  tl_compare_model_init (&model);
+  g_autoptr (GArray) bars = tl_compare_bars_from_runs (runs, flops, FALSE, strings,
+                                                       &model.baseline_index);
+  model.bars = (const TlCompareBar *) bars->data;
+  model.n_bars = bars->len;
+  model.metric = TL_COMPARE_GFLOPS;
+  if (o->color && g_strcmp0 (o->color, "time") == 0)
+    model.metric = TL_COMPARE_TIME;
+  model.baseline_name = _("CPU naive");
+  g_autofree char *title = NULL;
+  if (job && g_strcmp0 (job->kind, "lu") == 0)
+    title = g_strdup_printf (_("PA = LU, %zu×%zu (%s)"), job->m, job->n, tl_dtype_name (job->dtype));
+  else if (job)
+    title = g_strdup_printf (_("C = A·B, %zu×%zu·%zu×%zu (%s)"), job->m, job->k, job->k, job->n,
+                             tl_dtype_name (job->dtype));
+  model.title = title;
+  tl_paint_compare (cr, &model, style, w, h);
+  return TRUE;
+}
+
+static TlMatrix *
+load_named (const TlRunRecord *record, TlMatrix *held, const char *path, const char *what,
+            GError **error)
+{
+  if (held != NULL)
+    return tl_matrix_ref (held);
+  if (path == NULL)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("the run record keeps no %s (write it with `tilelab-cli gemm --record "
+                     "FILE --save-matrices`)"), what);
+      return NULL;
+    }
+  return tl_run_record_load_matrix (record, path, error);
+}
+
+static gboolean
+draw_heatmap (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
+              const TlPaintStyle *style, double w, double h, GError **error)
+{
+  if (!need_record (input, "heatmap", error))
+    return FALSE;
+  TlRunRecord *rec = input->record;
+  const char *which = o->matrix ? o->matrix : "C";
+  g_autoptr (TlMatrix) m = NULL;
+  g_autofree char *title = NULL;
+  const char *units = _("value");
+  TlPoolMode mode = TL_POOL_MEAN;
+
+  if (g_ascii_strcasecmp (which, "A") == 0)
+    {
+      m = load_named (rec, rec->a, rec->a_path, "A", error);
+      title = g_strdup ("A");
+    }
+  else if (g_ascii_strcasecmp (which, "B") == 0)
+    {
+      m = load_named (rec, rec->b, rec->b_path, "B", error);
+      title = g_strdup ("B");
+    }
+  else if (g_ascii_strcasecmp (which, "ref") == 0 || g_ascii_strcasecmp (which, "reference") == 0)
+    {
+      m = load_named (rec, rec->reference, rec->reference_path, _("reference"), error);
+      title = g_strdup (_("C = A·B, float64 reference"));
+    }
+  else if (g_ascii_strcasecmp (which, "C") == 0 || g_ascii_strcasecmp (which, "error") == 0)
+    {
+      gboolean err = g_ascii_strcasecmp (which, "error") == 0;
+      const TlKernelRun *run = NULL;
+      if (o->kernels && *o->kernels)
+        run = find_kernel (rec, o->kernels, error);
+      else
+        for (guint i = 0; i < rec->runs->len && run == NULL; i++)
+          {
+            const TlKernelRun *r = rec->runs->pdata[i];
+            if (r->c || r->c_path)
+              run = r;
+          }
+      if (run == NULL)
+        {
+          if (error && *error == NULL)
+            g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                         _("no kernel's C is kept beside the run record (write it with "
+                           "`tilelab-cli gemm --record FILE --save-matrices`)"));
+          return FALSE;
+        }
+      g_autofree char *what = g_strdup_printf (_("C of kernel “%s”"), run->kernel_id);
+      g_autoptr (TlMatrix) c = load_named (rec, run->c, run->c_path, what, error);
+      if (c == NULL)
+        return FALSE;
+      if (!err)
+        {
+          m = g_steal_pointer (&c);
+          title = g_strdup_printf (_("C = A·B by %s"), run->kernel_id);
+        }
+      else
+        {
+          g_autoptr (TlMatrix) ref = load_named (rec, rec->reference, rec->reference_path,
+                                                 _("reference"), error);
+          if (ref == NULL)
+            return FALSE;
+          if (ref->rows != c->rows || ref->cols != c->cols)
+            {
+              g_set_error (error, TL_ERROR, TL_ERROR_SHAPE,
+                           _("C is %zu×%zu but the reference is %zu×%zu"), c->rows, c->cols,
+                           ref->rows, ref->cols);
+              return FALSE;
+            }
+          m = tl_matrix_new (TL_DTYPE_FLOAT64, c->rows, c->cols, error);
+          if (m == NULL)
+            return FALSE;
+          for (gsize i = 0; i < c->rows; i++)
+            for (gsize j = 0; j < c->cols; j++)
+              tl_matrix_set (m, i, j, tl_matrix_get (c, i, j) - tl_matrix_get (ref, i, j));
+          title = g_strdup_printf (_("error C − reference, %s"), run->kernel_id);
+          units = _("C − ref");
+          mode = TL_POOL_MAX_ABS;
+        }
+    }
+  else
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("unknown matrix “%s”: use A, B, C, ref or error"), which);
+      return FALSE;
+    }
+  if (m == NULL)
+    return FALSE;
+
+  g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, HEATMAP_MAX_CELLS,
+                                               HEATMAP_MAX_CELLS, mode, NULL, error);
+  if (g == NULL)
+    return FALSE;
+  TlHeatmapModel model;
+  tl_heatmap_model_init (&model);
+  model.grid = g;
+  model.title = title;
+  model.units = units;
+  model.caption = tl_dtype_name (m->dtype);
+  tl_color_scale_init_auto (&model.scale, g->min, g->max);
+  tl_paint_heatmap (cr, &model, style, w, h);
+  return TRUE;
+}
+
+static gboolean
+draw_gauss (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
+            const TlPaintStyle *style, double w, double h, GError **error)
+{
+  if (input->lu == NULL)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("the gauss view needs a Gauss record: `tilelab-cli lu --record FILE.json`"));
+      return FALSE;
+    }
+  g_autoptr (TlGaussFrame) frame = tl_gauss_frame_new (input->lu, o->step, error);
+  if (frame == NULL)
+    return FALSE;
+  TlGaussModel model;
+  tl_gauss_model_init (&model);
+  model.frame = frame;
+  /* a run record says where it ran: name the GPU and the day in the title */
+  g_autofree char *title = NULL;
+  if (input->record && input->record->has_device && input->record->device.name[0])
+    title = g_strdup_printf (_("Gauss elimination · %s · %s, %.10s"),
+                             input->lu->kernel_id ? input->lu->kernel_id : "LU",
+                             input->record->device.name,
+                             input->record->created ? input->record->created : "");
+  model.title = title;
+  tl_paint_gauss (cr, &model, style, w, h);
+  return TRUE;
+}
+
+gboolean
+tl_render_draw (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
+                const TlPaintStyle *style, double width, double height, GError **error)
+{
+  g_return_val_if_fail (cr != NULL && input != NULL && o != NULL && style != NULL, FALSE);
+
+  switch (o->view)
+    {
+    case TL_RENDER_HEATMAP:
+      return draw_heatmap (cr, input, o, style, width, height, error);
+    case TL_RENDER_BLOCKS:
+      return draw_blocks (cr, input, o, style, width, height, error);
+    case TL_RENDER_TIMELINE:
+      return draw_timeline (cr, input, o, style, width, height, error);
+    case TL_RENDER_COMPARE:
+      return draw_compare (cr, input, o, style, width, height, error);
+    case TL_RENDER_GAUSS:
+      return draw_gauss (cr, input, o, style, width, height, error);
+    default:
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("unknown view"));
+      return FALSE;
+    }
+}
+
+static gboolean
+surface_ok (cairo_surface_t *s, const char *path, GError **error)
+{
+  cairo_status_t st = cairo_surface_status (s);
+  if (st == CAIRO_STATUS_SUCCESS)
+    return TRUE;
+  g_set_error (error, TL_ERROR, TL_ERROR_IO, _("%s: cannot write the picture: %s"), path,
+               cairo_status_to_string (st));
+  return FALSE;
+}
+
+gboolean
+tl_render_to_file (const TlRenderInput *input, const TlRenderOptions *options,
+                   const char *path, GError **error)
+{
+  g_return_val_if_fail (input != NULL && options != NULL && path != NULL, FALSE);
+
+  TlRenderFormat format;
+  if (!tl_render_format_for_path (path, &format))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("%s: unknown picture format (use .png, .svg or .pdf)"), path);
+      return FALSE;
+    }
+
+  double w = options->width > 0 ? options->width : DEFAULT_WIDTH;
+  double h = options->height > 0 ? options->height : DEFAULT_HEIGHT;
+  double scale = format == TL_RENDER_PNG && options->scale > 0 ? options->scale : 1.0;
+  if (w * scale > 16384 || h * scale > 16384 || w < 64 || h < 64)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("a picture of %.0f×%.0f units at scale %g is out of range "
+                     "(64 … 16384 pixels a side)"), w, h, scale);
+      return FALSE;
+    }
+
+  g_autofree char *tmp = g_strdup_printf ("%s.tmp-%d", path, (int) getpid ());
+  TlPaintStyle style;
+  tl_render_style_init (&style, options, w, h, scale);
+
+  cairo_surface_t *surface;
+  switch (format)
+    {
+    case TL_RENDER_SVG:
+      surface = cairo_svg_surface_create (tmp, w, h);
+      break;
+    case TL_RENDER_PDF:
+      surface = cairo_pdf_surface_create (tmp, w, h);
+      break;
+    case TL_RENDER_PNG:
+    default:
+      surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (w * scale),
+                                            (int) ceil (h * scale));
+      break;
+    }
+  if (!surface_ok (surface, path, error))
+    {
+      cairo_surface_destroy (surface);
+      g_unlink (tmp);
+      return FALSE;
+    }
+
+  cairo_t *cr = cairo_create (surface);
+  gboolean ok = tl_render_draw (cr, input, options, &style, w * scale, h * scale, error);
+  if (ok && cairo_status (cr) != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_IO, _("%s: drawing failed: %s"), path,
+                   cairo_status_to_string (cairo_status (cr)));
+      ok = FALSE;
+    }
+  cairo_destroy (cr);
+
+  if (ok && format == TL_RENDER_PNG)
+    {
+      cairo_status_t st = cairo_surface_write_to_png (surface, tmp);
+      if (st != CAIRO_STATUS_SUCCESS)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_IO, _("%s: cannot write the PNG: %s"), path,
+                       cairo_status_to_string (st));
+          ok = FALSE;
+        }
+    }
+  cairo_surface_finish (surface);
+  if (ok)
+    ok = surface_ok (surface, path, error);
+  cairo_surface_destroy (surface);
+
+  if (ok && g_rename (tmp, path) != 0)
+    {
+      int e = errno;
+      g_set_error (error, TL_ERROR, TL_ERROR_IO, _("%s: cannot write: %s"), path, g_strerror (e));
+      ok = FALSE;
+    }
+  if (!ok)
+    g_unlink (tmp);
+  return ok;
+}

@@ -1,0 +1,103 @@
+/* tl-render.h — Tilelab's pictures without a display: PNG, SVG, PDF.
+ *
+ * The same painters the app uses draw a run record (or a Gauss step
+ * record) onto a cairo image, SVG or PDF surface.  `tilelab-cli render`
+ * is a thin shell around this; tests call it directly.
+ *
+ * Sizes are in style units: pixels at scale 1 for PNG (the PNG is
+ * width·scale × height·scale pixels), points for SVG and PDF.  Type and
+ * lines grow with the canvas (a 1600×900 picture uses 18-unit labels), so
+ * a picture reads from the back of a lecture hall; presentation mode makes
+ * them larger still and high contrast black on white.
+ */
+#pragma once
+
+#include <cairo.h>
+#include <gio/gio.h>
+#include "lu/tl-lu-recorder.h"
+#include "paint/tl-paint-style.h"
+#include "record/tl-record.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  TL_RENDER_HEATMAP = 0, /* a matrix of the record: A, B, C, ref or error */
+  TL_RENDER_BLOCKS,      /* the block-time grid over C's tiles */
+  TL_RENDER_TIMELINE,    /* the SM (thread) timeline, kernels stacked */
+  TL_RENDER_COMPARE,     /* the kernels' times as bars */
+  TL_RENDER_GAUSS,       /* one step of Gauss elimination */
+} TlRenderView;
+
+typedef enum
+{
+  TL_RENDER_PNG = 0,
+  TL_RENDER_SVG,
+  TL_RENDER_PDF,
+} TlRenderFormat;
+
+const char *tl_render_view_name      (TlRenderView view);
+gboolean    tl_render_view_from_name (const char *name, TlRenderView *out);
+/* From the file name's extension (.png, .svg, .pdf; any case). */
+gboolean    tl_render_format_for_path (const char *path, TlRenderFormat *out);
+
+typedef struct
+{
+  TlRenderView view;
+  const char *kernels;   /* a kernel id, or ids separated by commas (timeline,
+                            compare); NULL: blocks/timeline the first kernel
+                            with block records, compare all, heatmap C of the first.
+                            Timeline over several records: one id for all, or
+                            one id per record in order */
+  const char *matrix;    /* heatmap: "A", "B", "C", "ref", "error" (NULL: "C") */
+  guint step;            /* gauss: the frame (tl-gauss-frame.h) */
+  const char *color;     /* blocks: "duration" | "start"; timeline: "duration" | "wave"; NULL: duration */
+  gint launch;           /* blocks, timeline: one launch of a multi-launch rung, -1: all */
+  gint tile_x, tile_y;   /* blocks, timeline: a tile to point at (its block in every
+                            track), -1: none */
+  double width, height;  /* style units; ≤ 0: 1600 × 900 */
+  double scale;          /* PNG: pixels per unit; ≤ 0: 1 */
+  gboolean presentation;
+  gboolean high_contrast;
+} TlRenderOptions;
+
+void     tl_render_options_init (TlRenderOptions *options);
+
+/* What a render reads: a run record, a Gauss record, or both (a run record
+ * may carry a Gauss record in its extensions as "lu"). */
+typedef struct
+{
+  TlRunRecord *record;   /* may be NULL */
+  TlLuRecorder *lu;      /* may be NULL */
+  /* timeline only: further run records, stacked under the first on one
+   * time scale (a GPU run over a CPU run, two sizes, two machines) */
+  TlRunRecord *more[3];
+  guint n_more;
+} TlRenderInput;
+
+/* Reads a JSON file: a run record ("schema": "tilelab-run/1", with the
+ * .npy matrices beside it when it names them) or a Gauss record
+ * ("kind": "lu"). */
+gboolean tl_render_input_load  (TlRenderInput *input, const char *path, GError **error);
+/* Adds a further run record (timeline); TL_ERROR_INVALID beyond 3 or for a
+ * Gauss record. */
+gboolean tl_render_input_add_run (TlRenderInput *input, const char *path, GError **error);
+void     tl_render_input_clear (TlRenderInput *input);
+
+/* The style render uses for a canvas of width × height units. */
+void     tl_render_style_init (TlPaintStyle *style, const TlRenderOptions *options,
+                               double width, double height, double scale);
+
+/* Draws the view into cr, on a width × height (device units) canvas.
+ * Errors (TL_ERROR_INVALID): the view needs what the input lacks (no run
+ * record, no Gauss record, no matrices), an unknown kernel, a kernel
+ * without block records, a step out of range. */
+gboolean tl_render_draw (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *options,
+                         const TlPaintStyle *style, double width, double height, GError **error);
+
+/* Renders to path (format from its extension), atomically: nothing is
+ * left behind on error. */
+gboolean tl_render_to_file (const TlRenderInput *input, const TlRenderOptions *options,
+                            const char *path, GError **error);
+
+G_END_DECLS

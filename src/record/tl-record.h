@@ -1,0 +1,255 @@
+/* tl-record.h — run records: what a job was, what ran and what it measured.
+ *
+ * A TlRunRecord is a plain C struct model, written to and read from JSON
+ * (schema "tilelab-run/1", documented with an example in
+ * docs/run-record.md).  The runner fills it, views paint it, the CLI
+ * writes it, `render` reads it.  Measured numbers that were not measured
+ * are NAN in C and absent in JSON.
+ *
+ * Matrices (A, B, the float64 reference and each kernel's C) may travel
+ * beside the record as .npy files; the record stores their paths relative
+ * to its own directory, and loading resolves them there (never outside
+ * it).  In memory a record may also hold the matrices themselves.
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "tl-gpu.h"
+#include "gemm/tl-kernels.h"
+#include "core/tl-matrix.h"
+#include "core/tl-stats.h"
+
+G_BEGIN_DECLS
+
+#define TL_RUN_RECORD_SCHEMA "tilelab-run/1"
+/* Saved records are indented unless they hold more block records than this. */
+#define TL_RUN_RECORD_PRETTY_BLOCKS 20000
+
+/* ---- the job ---------------------------------------------------------- */
+
+typedef enum
+{
+  TL_SOURCE_GENERATOR, /* generator spec + seed */
+  TL_SOURCE_FILE,      /* a matrix file */
+  TL_SOURCE_MATRIX,    /* a matrix handed over in memory (GUI edits, tests) */
+} TlSourceKind;
+
+typedef struct
+{
+  TlSourceKind kind;
+  char *generator; /* TL_SOURCE_GENERATOR: spec, e.g. "random-uniform:lo=-1,hi=1" */
+  guint64 seed;    /* TL_SOURCE_GENERATOR */
+  char *path;      /* TL_SOURCE_FILE: as given */
+  char *label;     /* TL_SOURCE_MATRIX: free text, may be NULL */
+} TlSource;
+
+typedef struct
+{
+  char *kind;          /* "gemm" (later "lu") */
+  gsize m, k, n;       /* C is m×n, A m×k, B k×n */
+  TlDtype dtype;
+  TlSource a, b;
+  GStrv kernels;       /* as asked: ids, or "all", "gpu", "cpu" */
+  guint repeats;       /* timed runs, >= 1 */
+  guint warmups;       /* untimed runs first */
+  gboolean flush_l2;   /* GPU: flush L2 before each timed launch */
+  gboolean instrument; /* also an instrumented run with per-block records */
+  guint threads;       /* CPU threads, 0 = all cores */
+  int device;          /* GPU ordinal */
+  gboolean keep_matrices; /* keep A, B, reference and every C in the record */
+
+  /* Inputs handed over in memory (not serialised).  When set they are
+   * used instead of the sources, which then only describe provenance. */
+  TlMatrix *a_matrix, *b_matrix;
+} TlJob;
+
+TlJob   *tl_job_new_gemm (gsize m, gsize k, gsize n, TlDtype dtype);
+/* deep copy; matrices are ref'd, not copied */
+TlJob   *tl_job_copy     (const TlJob *job);
+void     tl_job_free     (TlJob *job);
+void     tl_source_clear (TlSource *source);
+void     tl_source_copy_into (const TlSource *src, TlSource *dst);
+/* "generator random-uniform seed 42", "file a.mtx", "matrix" */
+char    *tl_source_describe (const TlSource *source);
+
+/* ---- one kernel's run ------------------------------------------------- */
+
+typedef enum
+{
+  TL_RUN_OK,        /* ran; see `passed` for verification */
+  TL_RUN_ERROR,     /* failed: error_code and message say why */
+  TL_RUN_CANCELLED, /* stopped by the user (only in records of jobs that finished anyway) */
+  TL_RUN_SKIPPED,   /* not run: message says why */
+} TlRunStatus;
+
+const char *tl_run_status_name (TlRunStatus status); /* "ok", "error", "cancelled", "skipped" */
+gboolean    tl_run_status_from_name (const char *name, TlRunStatus *out);
+const char *tl_backend_name (TlBackend backend);     /* "cpu", "gpu" */
+gboolean    tl_backend_from_name (const char *name, TlBackend *out);
+
+/* Per-block (GPU) or per-tile (CPU) timing: one entry per block. */
+typedef struct
+{
+  guint32 block_x, block_y; /* blockIdx (CPU: tile column, tile row) */
+  guint32 unit;             /* SM id (GPU) or thread (CPU) */
+  guint32 launch;           /* launch of a multi-launch kernel (CPU: 0) */
+  guint64 start_ns, end_ns; /* relative to the earliest start */
+} TlBlockRecord;
+
+typedef struct
+{
+  gboolean valid;
+  int regs_per_thread;
+  int static_smem_bytes, dynamic_smem_bytes;
+  int local_bytes_per_thread; /* spills and local arrays */
+  int max_threads_per_block;
+  int active_blocks_per_sm;
+  int grid_x, grid_y, grid_z;
+  int block_x, block_y, block_z;
+  int launches;
+  double waves;
+  double occupancy; /* active warps / max warps per SM, 0..1; NAN if unknown */
+} TlLaunchFacts;
+
+typedef struct
+{
+  char *kernel_id;
+  TlBackend backend;
+  char *precision;  /* what the math did: "exact", "fp32", "fp64", "tf32", "bf16" */
+  TlRunStatus status;
+  int error_code;   /* TlErrorCode when status is error, -1 otherwise */
+  char *message;    /* error text or skip reason; NULL when ok */
+  guint threads;    /* CPU threads used (0 for GPU) */
+
+  /* timing (uninstrumented runs), ms */
+  TlTimingStats time;
+  double *samples_ms;
+  guint n_samples;
+  double upload_ms, download_ms;     /* GPU transfers; NAN on the CPU */
+  double gflops;
+  guint64 bytes;                     /* compulsory traffic, tl_stats_gemm_bytes */
+  double gbytes_per_s;
+
+  /* verification against the float64 reference */
+  gboolean verified;
+  double max_abs, max_rel, rel_norm;
+  double normwise;                   /* ‖C − ref‖_F / (‖A‖_F·‖B‖_F) */
+  double tolerance;                  /* on rel_norm (0 for exact) */
+  gboolean passed;
+
+  /* comparison within the job */
+  char *reference_id;                /* the yardstick of this backend and precision */
+  double percent_of_reference;
+  double speedup_vs_naive;           /* against cpu-naive in the same job */
+
+  TlLaunchFacts launch;              /* GPU only */
+
+  /* instrumented run */
+  double instrumented_median_ms;
+  double instrument_overhead_pct;    /* 100·(instrumented − median)/median */
+  const char *block_unit;            /* "sm" or "thread" (static string) */
+  guint block_tile_m, block_tile_n;  /* C tile per block, 0 if unknown */
+  TlBlockRecord *blocks;
+  gsize n_blocks;
+
+  /* the result */
+  gboolean has_c_stats;
+  TlMatrixStats c_stats;
+  char *c_path;                      /* .npy beside the record, relative; may be NULL */
+  TlMatrix *c;                       /* kept result (job.keep_matrices or loaded); may be NULL */
+} TlKernelRun;
+
+TlKernelRun *tl_kernel_run_new  (const char *kernel_id, TlBackend backend);
+TlKernelRun *tl_kernel_run_copy (const TlKernelRun *run);
+void         tl_kernel_run_free (TlKernelRun *run);
+/* marks the run failed with error's domain code and message */
+void         tl_kernel_run_set_error (TlKernelRun *run, const GError *error);
+void         tl_kernel_run_set_skipped (TlKernelRun *run, const char *reason);
+void         tl_kernel_run_set_samples (TlKernelRun *run, const double *samples_ms, guint n);
+/* takes ownership of blocks (g_malloc'd) */
+void         tl_kernel_run_take_blocks (TlKernelRun *run, TlBlockRecord *blocks, gsize n,
+                                        const char *unit);
+
+/* ---- the record ------------------------------------------------------- */
+
+typedef struct
+{
+  char *host_name;
+  char *os;          /* "Debian GNU/Linux 12 (bookworm), Linux 6.1.0" */
+  char *cpu_model;   /* from /proc/cpuinfo */
+  guint cores;       /* logical processors */
+} TlMachineFacts;
+
+typedef struct
+{
+  char *schema;           /* TL_RUN_RECORD_SCHEMA */
+  char *tilelab_version;
+  char *created;          /* ISO 8601, UTC */
+  char *command_line;     /* how it was made (CLI), may be NULL */
+  char *note;             /* e.g. "no GPU: only CPU kernels ran", may be NULL */
+  TlMachineFacts machine;
+  gboolean has_device;
+  TlGpuFacts device;      /* when a GPU ran */
+  TlJob *job;
+  GPtrArray *runs;        /* TlKernelRun*, in the order asked */
+
+  /* summaries of the inputs and the reference */
+  gboolean has_input_stats;
+  TlMatrixStats a_stats, b_stats, reference_stats;
+
+  /* matrices beside the record (relative paths) or in memory; may be NULL */
+  char *a_path, *b_path, *reference_path;
+  TlMatrix *a, *b, *reference;
+
+  JsonObject *extensions; /* free-form members for later job kinds; may be NULL */
+  char *base_dir;         /* directory the record was loaded from; NULL if not loaded */
+} TlRunRecord;
+
+/* A record with created time, version and machine facts filled in; takes
+ * a copy of job. */
+TlRunRecord *tl_run_record_new  (const TlJob *job);
+TlRunRecord *tl_run_record_copy (const TlRunRecord *record);
+void         tl_run_record_free (TlRunRecord *record);
+TlKernelRun *tl_run_record_find_run (const TlRunRecord *record, const char *kernel_id);
+
+void         tl_machine_facts_read  (TlMachineFacts *out);
+void         tl_machine_facts_clear (TlMachineFacts *facts);
+
+/* JSON.  Reading validates everything: malformed JSON, a wrong schema,
+ * missing members and wrong types give TL_ERROR_PARSE naming the JSON path
+ * (e.g. "$.runs[1].time.median.value"). */
+JsonNode    *tl_run_record_to_json   (const TlRunRecord *record);
+char        *tl_run_record_to_string (const TlRunRecord *record, gboolean pretty);
+TlRunRecord *tl_run_record_from_json (JsonNode *node, GError **error);
+TlRunRecord *tl_run_record_from_data (const char *data, gssize length, GError **error);
+
+typedef enum
+{
+  TL_RECORD_SAVE_DEFAULT = 0,
+  TL_RECORD_SAVE_MATRICES = 1 << 0, /* write the in-memory matrices beside it as .npy */
+} TlRecordSaveFlags;
+
+typedef enum
+{
+  TL_RECORD_LOAD_DEFAULT = 0,
+  TL_RECORD_LOAD_MATRICES = 1 << 0, /* also load the .npy files it names */
+} TlRecordLoadFlags;
+
+/* Writes atomically (temporary file + rename).  With
+ * TL_RECORD_SAVE_MATRICES the matrices held in memory are written beside
+ * the record as STEM.A.npy, STEM.B.npy, STEM.reference.npy and
+ * STEM.C.KERNEL.npy, and their relative paths set in the record. */
+gboolean     tl_run_record_save (TlRunRecord *record, const char *path,
+                                 TlRecordSaveFlags flags, GError **error);
+TlRunRecord *tl_run_record_load (const char *path, TlRecordLoadFlags flags, GError **error);
+/* Loads a matrix the record names (relative_path) from beside it. */
+TlMatrix    *tl_run_record_load_matrix (const TlRunRecord *record, const char *relative_path,
+                                        GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlJob, tl_job_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlKernelRun, tl_kernel_run_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlRunRecord, tl_run_record_free)
+
+G_END_DECLS

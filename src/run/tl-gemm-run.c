@@ -1,0 +1,967 @@
+/* tl-gemm-run.c — one GEMM job: inputs, reference, every kernel, verified.
+ *
+ * Measuring like a benchmark (STYLE.md): random inputs, warm-up runs,
+ * repeats with the median, C poisoned with NaN before the run that is
+ * verified, every result checked against a float64 reference computed once
+ * per job.
+ *
+ * Verification.  Let rel_norm = ‖C − ref‖_F / ‖ref‖_F and
+ * normwise = ‖C − ref‖_F / (‖A‖_F·‖B‖_F).  A float kernel passes when
+ *
+ *     rel_norm <= tol   or   normwise·√k <= tol
+ *
+ * The first is the usual relative error; the second covers products that
+ * cancel (‖ref‖ much smaller than ‖A‖·‖B‖), where a correct kernel's error
+ * is bounded by the inputs, not by the result.  For random inputs
+ * normwise·√k is about rel_norm.  NaN anywhere fails.  The tolerances:
+ *
+ *   precision  tol                       why
+ *   exact      0 (every element equal)   int32 wraps modulo 2³² exactly
+ *   fp64       max(1e-13, 2·k·2⁻⁵²)      the summation bound, k·eps
+ *   fp32       max(1e-6,  2·k·2⁻²³)      the same for single precision
+ *   tf32       5e-3                      inputs rounded to 10 mantissa bits
+ *   bf16       3e-2                      inputs rounded to 7 mantissa bits
+ */
+#include "run/tl-gemm-run.h"
+
+#include "gemm/tl-cpu-gemm.h"
+#include "core/tl-error.h"
+#include "gen/tl-generate.h"
+#include "io/tl-io.h"
+#include "gemm/tl-kernels.h"
+
+#include <cblas.h>
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+/* ---- the GPU session -------------------------------------------------- */
+
+/* A sticky fault poisons the CUDA context for the whole process. */
+static gint gpu_lost_flag;
+
+struct _TlGpuSession
+{
+  int ordinal;
+  TlGpuDevice *device;
+  gboolean tried;
+  GError *open_error;
+  gboolean have_facts;
+  TlGpuFacts facts;
+};
+
+gboolean
+tl_gpu_lost (void)
+{
+  return g_atomic_int_get (&gpu_lost_flag) != 0;
+}
+
+TlGpuSession *
+tl_gpu_session_new (int ordinal)
+{
+  TlGpuSession *session = g_new0 (TlGpuSession, 1);
+  session->ordinal = ordinal;
+  return session;
+}
+
+void
+tl_gpu_session_free (TlGpuSession *session)
+{
+  if (session == NULL)
+    return;
+  if (session->device)
+    tl_gpu_device_close (session->device);
+  g_clear_error (&session->open_error);
+  g_free (session);
+}
+
+/* TlGpuStatus → GError, with the door's message. */
+static void
+set_gpu_error (GError **error, TlGpuStatus status, const char *kernel_id)
+{
+  const char *msg = tl_gpu_last_message ();
+  if (msg == NULL || *msg == '\0')
+    msg = tl_gpu_status_name (status);
+  switch (status)
+    {
+    case TL_GPU_OK:
+      g_assert_not_reached ();
+    case TL_GPU_NO_DEVICE:
+      g_set_error (error, TL_ERROR, TL_ERROR_NO_DEVICE, _("No usable CUDA GPU: %s"), msg);
+      break;
+    case TL_GPU_OUT_OF_MEMORY:
+      g_set_error (error, TL_ERROR, TL_ERROR_OUT_OF_MEMORY, _("Out of GPU memory: %s"), msg);
+      break;
+    case TL_GPU_BAD_SHAPE:
+      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE, _("%s cannot run this job: %s"),
+                   kernel_id ? kernel_id : "GPU", msg);
+      break;
+    case TL_GPU_LAUNCH_FAILED:
+      g_set_error (error, TL_ERROR, TL_ERROR_LAUNCH_FAILED, _("Launch failed: %s"), msg);
+      break;
+    case TL_GPU_DEVICE_LOST:
+      g_atomic_int_set (&gpu_lost_flag, 1);
+      g_set_error (error, TL_ERROR, TL_ERROR_DEVICE_LOST,
+                   _("The GPU stopped working (%s); restart Tilelab to use it again"), msg);
+      break;
+    case TL_GPU_CANCELLED:
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Cancelled"));
+      break;
+    default:
+      g_set_error (error, TL_ERROR, TL_ERROR_LAUNCH_FAILED, "%s", msg);
+      break;
+    }
+}
+
+TlGpuDevice *
+tl_gpu_session_get_device (TlGpuSession *session, GError **error)
+{
+  g_return_val_if_fail (session != NULL, NULL);
+  if (tl_gpu_lost ())
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_DEVICE_LOST,
+                   _("The GPU stopped working earlier; restart Tilelab to use it again"));
+      return NULL;
+    }
+  if (session->device)
+    return session->device;
+  if (!session->tried)
+    {
+      session->tried = TRUE;
+      TlGpuStatus status = tl_gpu_device_open (session->ordinal, &session->device);
+      if (status != TL_GPU_OK)
+        {
+          session->device = NULL;
+          set_gpu_error (&session->open_error, status, NULL);
+        }
+      else
+        session->have_facts = tl_gpu_device_facts (session->ordinal, &session->facts) == TL_GPU_OK;
+    }
+  if (session->device)
+    return session->device;
+  if (error)
+    *error = g_error_copy (session->open_error);
+  return NULL;
+}
+
+gboolean
+tl_gpu_session_get_facts (TlGpuSession *session, TlGpuFacts *out)
+{
+  g_return_val_if_fail (session != NULL && out != NULL, FALSE);
+  if (!session->have_facts)
+    return FALSE;
+  *out = session->facts;
+  return TRUE;
+}
+
+/* ---- kernel lists, precisions, references, tolerances ----------------- */
+
+static void
+add_unique (GPtrArray *ids, const char *id)
+{
+  for (guint i = 0; i < ids->len; i++)
+    if (strcmp (ids->pdata[i], id) == 0)
+      return;
+  g_ptr_array_add (ids, g_strdup (id));
+}
+
+GPtrArray *
+tl_gemm_expand_kernels (const char *const *requested, TlDtype dtype, gboolean have_gpu,
+                        char **note, GError **error)
+{
+  g_autoptr (GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  gboolean dropped_gpu = FALSE;
+
+  if (note)
+    *note = NULL;
+  for (guint r = 0; requested && requested[r]; r++)
+    {
+      g_auto (GStrv) parts = g_strsplit (requested[r], ",", -1);
+      for (guint p = 0; parts[p]; p++)
+        {
+          const char *word = g_strstrip (parts[p]);
+          if (*word == '\0')
+            continue;
+          gboolean all = strcmp (word, "all") == 0;
+          gboolean cpu = all || strcmp (word, "cpu") == 0;
+          gboolean gpu = (all && have_gpu) || strcmp (word, "gpu") == 0;
+          if (all || cpu || gpu)
+            {
+              for (guint i = 0; i < tl_kernel_count (); i++)
+                {
+                  const TlKernelInfo *info = tl_kernel_get (i);
+                  if (!tl_kernel_supports (info, dtype))
+                    continue;
+                  if ((info->backend == TL_BACKEND_CPU && cpu)
+                      || (info->backend == TL_BACKEND_GPU && gpu))
+                    add_unique (ids, info->id);
+                  else if (info->backend == TL_BACKEND_GPU && all)
+                    dropped_gpu = TRUE;
+                }
+              continue;
+            }
+          if (tl_kernel_find (word) == NULL)
+            {
+              g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                           _("Unknown kernel “%s” (“tilelab-cli kernels” lists them)"), word);
+              return NULL;
+            }
+          add_unique (ids, word);
+        }
+    }
+  if (ids->len == 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("No kernel to run for %s"), tl_dtype_name (dtype));
+      return NULL;
+    }
+  if (dropped_gpu && note)
+    *note = g_strdup (_("No usable GPU: only the CPU kernels ran"));
+  return g_steal_pointer (&ids);
+}
+
+const char *
+tl_gemm_precision_for (const char *kernel_id, TlDtype dtype)
+{
+  if (dtype == TL_DTYPE_INT32)
+    return "exact";
+  if (dtype == TL_DTYPE_FLOAT64)
+    return "fp64";
+  const TlKernelInfo *info = tl_kernel_find (kernel_id);
+  if (info && info->backend == TL_BACKEND_GPU && info->precision
+      && (strcmp (info->precision, "tf32") == 0 || strcmp (info->precision, "bf16") == 0))
+    return info->precision;
+  return "fp32";
+}
+
+const char *
+tl_gemm_reference_for (const char *kernel_id, TlDtype dtype)
+{
+  const TlKernelInfo *info = tl_kernel_find (kernel_id);
+  if (info == NULL || dtype == TL_DTYPE_INT32)
+    return NULL;
+  if (info->backend == TL_BACKEND_CPU)
+    return "cpu-openblas";
+  const char *precision = tl_gemm_precision_for (kernel_id, dtype);
+  if (strcmp (precision, "fp64") == 0)
+    return "cublas-fp64";
+  if (strcmp (precision, "tf32") == 0)
+    return "cublas-tf32";
+  if (strcmp (precision, "bf16") == 0)
+    return "cublas-bf16";
+  return "cublas-fp32";
+}
+
+double
+tl_gemm_tolerance (const char *precision, gsize k)
+{
+  double kk = (double) MAX (k, 1);
+  if (g_strcmp0 (precision, "exact") == 0)
+    return 0.0;
+  if (g_strcmp0 (precision, "fp64") == 0)
+    return fmax (1e-13, 2.0 * kk * DBL_EPSILON);
+  if (g_strcmp0 (precision, "tf32") == 0)
+    return 5e-3;
+  if (g_strcmp0 (precision, "bf16") == 0)
+    return 3e-2;
+  return fmax (1e-6, 2.0 * kk * FLT_EPSILON);
+}
+
+/* ---- the job ---------------------------------------------------------- */
+
+typedef struct
+{
+  const TlJob *job;
+  const TlGemmCallbacks *cb;
+  GCancellable *cancellable;
+  TlGpuSession *gpu;
+  gsize m, k, n;
+  TlMatrix *a, *b, *reference;
+  double norm_a, norm_b, norm_ref;
+  /* progress: one unit for the inputs and the reference, one per kernel */
+  double units_total, unit_start, unit_size;
+} JobState;
+
+static void
+report (JobState *s, const char *kernel_id, const char *stage, double within)
+{
+  if (s->cb == NULL || s->cb->progress == NULL)
+    return;
+  double f = (s->unit_start + s->unit_size * CLAMP (within, 0.0, 1.0)) / s->units_total;
+  s->cb->progress (kernel_id, stage, CLAMP (f, 0.0, 1.0), s->cb->user_data);
+}
+
+static double
+now_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+/* NaN for floats; for int32 a value no product of ours is likely to hit
+ * everywhere. */
+static void
+poison (TlMatrix *c)
+{
+  gsize n = tl_matrix_n_elements (c);
+  switch (c->dtype)
+    {
+    case TL_DTYPE_FLOAT32:
+      for (gsize i = 0; i < n; i++)
+        ((float *) c->data)[i] = NAN;
+      break;
+    case TL_DTYPE_FLOAT64:
+      for (gsize i = 0; i < n; i++)
+        ((double *) c->data)[i] = NAN;
+      break;
+    case TL_DTYPE_INT32:
+      for (gsize i = 0; i < n; i++)
+        ((gint32 *) c->data)[i] = G_MININT32 + 0x5a5a;
+      break;
+    }
+}
+
+static gboolean
+all_zero (const TlMatrix *m)
+{
+  for (gsize i = 0; i < m->rows; i++)
+    for (gsize j = 0; j < m->cols; j++)
+      if (tl_matrix_get (m, i, j) != 0.0)
+        return FALSE;
+  return TRUE;
+}
+
+/* A contiguous matrix of the job's dtype. */
+static TlMatrix *
+as_job_matrix (TlMatrix *m, TlDtype dtype, GError **error)
+{
+  if (m->dtype == dtype && tl_matrix_is_contiguous (m))
+    return tl_matrix_ref (m);
+  return tl_matrix_convert (m, dtype, error);
+}
+
+static TlMatrix *
+make_input (const TlSource *source, TlMatrix *given, TlDtype dtype, gsize rows, gsize cols,
+            const char *name, GError **error)
+{
+  g_autoptr (TlMatrix) m = NULL;
+  if (given)
+    m = tl_matrix_ref (given);
+  else
+    switch (source->kind)
+      {
+      case TL_SOURCE_GENERATOR:
+        m = tl_generate (source->generator ? source->generator
+                         : dtype == TL_DTYPE_INT32 ? "random-int" : "random-uniform", dtype, rows,
+                         cols, source->seed, error);
+        break;
+      case TL_SOURCE_FILE:
+        m = tl_matrix_load (source->path, TL_FORMAT_AUTO, error);
+        break;
+      case TL_SOURCE_MATRIX:
+        g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("%s: no matrix was given"), name);
+        return NULL;
+      }
+  if (m == NULL)
+    return NULL;
+  return as_job_matrix (m, dtype, error);
+}
+
+/* int32 reference: C = A·B modulo 2³², as the int32 kernels compute it
+ * (unsigned arithmetic wraps by definition), in float64 (exact: |v| < 2³¹). */
+typedef struct
+{
+  const TlMatrix *a, *b;
+  TlMatrix *c;
+  gsize row0, row1;
+} IntRefTask;
+
+static gpointer
+int_reference_rows (gpointer data)
+{
+  IntRefTask *t = data;
+  gsize k = t->a->cols, n = t->b->cols;
+  g_autofree guint32 *acc = g_new (guint32, MAX (n, 1));
+  for (gsize i = t->row0; i < t->row1; i++)
+    {
+      memset (acc, 0, n * sizeof (guint32));
+      const gint32 *arow = tl_matrix_row (t->a, i);
+      for (gsize p = 0; p < k; p++)
+        {
+          guint32 aip = (guint32) arow[p];
+          const gint32 *brow = tl_matrix_row (t->b, p);
+          for (gsize j = 0; j < n; j++)
+            acc[j] += aip * (guint32) brow[j];
+        }
+      double *crow = tl_matrix_row (t->c, i);
+      for (gsize j = 0; j < n; j++)
+        crow[j] = (double) (gint32) acc[j];
+    }
+  return NULL;
+}
+
+static TlMatrix *
+compute_reference (JobState *s, GError **error)
+{
+  g_autoptr (TlMatrix) c = tl_matrix_new (TL_DTYPE_FLOAT64, s->m, s->n, error);
+  if (c == NULL)
+    return NULL;
+
+  if (s->a->dtype == TL_DTYPE_INT32)
+    {
+      guint n_threads = MAX (1, MIN (g_get_num_processors (), s->m));
+      IntRefTask *tasks = g_new0 (IntRefTask, n_threads);
+      GThread **threads = g_new0 (GThread *, n_threads);
+      for (guint t = 0; t < n_threads; t++)
+        {
+          tasks[t] = (IntRefTask) { s->a, s->b, c, s->m * t / n_threads,
+                                    s->m * (t + 1) / n_threads };
+          threads[t] = t == 0 ? NULL : g_thread_new ("tl-int-ref", int_reference_rows, &tasks[t]);
+        }
+      int_reference_rows (&tasks[0]);
+      for (guint t = 1; t < n_threads; t++)
+        g_thread_join (threads[t]);
+      g_free (threads);
+      g_free (tasks);
+      return g_steal_pointer (&c);
+    }
+
+  /* float inputs, converted exactly to float64, multiplied by OpenBLAS */
+  g_autoptr (TlMatrix) a64 = as_job_matrix (s->a, TL_DTYPE_FLOAT64, error);
+  if (a64 == NULL)
+    return NULL;
+  g_autoptr (TlMatrix) b64 = as_job_matrix (s->b, TL_DTYPE_FLOAT64, error);
+  if (b64 == NULL)
+    return NULL;
+  cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, (int) s->m, (int) s->n, (int) s->k,
+               1.0, a64->data, (int) a64->stride, b64->data, (int) b64->stride, 0.0, c->data,
+               (int) c->stride);
+  return g_steal_pointer (&c);
+}
+
+static void
+verify (JobState *s, TlKernelRun *run, const TlMatrix *c)
+{
+  TlMatrixDiff diff;
+  tl_matrix_compare (c, s->reference, &diff);
+  run->verified = TRUE;
+  run->max_abs = diff.max_abs;
+  run->max_rel = diff.max_rel;
+  run->rel_norm = diff.rel_norm;
+  double ref_norm = s->norm_ref;
+  double scale = s->norm_a * s->norm_b;
+  double err_norm = diff.n_mismatch_nan ? INFINITY : diff.rel_norm * ref_norm;
+  if (ref_norm == 0.0)
+    err_norm = diff.rel_norm == 0.0 ? 0.0 : INFINITY;
+  run->normwise = scale > 0.0 ? err_norm / scale : (err_norm == 0.0 ? 0.0 : INFINITY);
+  run->tolerance = tl_gemm_tolerance (run->precision, s->k);
+  if (strcmp (run->precision, "exact") == 0)
+    run->passed = diff.n_mismatch_nan == 0 && diff.max_abs == 0.0;
+  else
+    run->passed = diff.n_mismatch_nan == 0
+                  && (run->rel_norm <= run->tolerance
+                      || run->normwise * sqrt ((double) s->k) <= run->tolerance);
+  tl_matrix_stats (c, &run->c_stats);
+  run->has_c_stats = TRUE;
+}
+
+static void
+fill_throughput (JobState *s, TlKernelRun *run)
+{
+  run->gflops = tl_stats_gflops (tl_stats_gemm_flops (s->m, s->k, s->n), run->time.median);
+  run->bytes = tl_stats_gemm_bytes (s->m, s->k, s->n, tl_dtype_size (s->a->dtype));
+  run->gbytes_per_s = tl_stats_gbytes_per_s ((double) run->bytes, run->time.median);
+}
+
+/* ---- one CPU kernel ---------------------------------------------------- */
+
+static gboolean
+run_cpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, GError **error)
+{
+  const TlJob *job = s->job;
+  const char *id = info->id;
+  guint steps = job->warmups + job->repeats + (job->instrument ? 1 : 0) + 1;
+  guint step = 0;
+  gboolean single = strcmp (id, "cpu-naive") == 0;
+
+  run->threads = single ? 1 : (job->threads ? job->threads : g_get_num_processors ());
+
+  for (guint w = 0; w < job->warmups; w++)
+    {
+      report (s, id, _("warming up"), (double) step++ / steps);
+      if (!tl_cpu_gemm (id, s->a, s->b, c, job->threads, NULL, s->cancellable, error))
+        return FALSE;
+    }
+
+  g_autofree double *samples = g_new0 (double, MAX (job->repeats, 1));
+  for (guint r = 0; r < job->repeats; r++)
+    {
+      g_autofree char *stage = g_strdup_printf (_("run %u of %u"), r + 1, job->repeats);
+      report (s, id, stage, (double) step++ / steps);
+      /* the last timed run is the one verified: it must write all of C */
+      if (r + 1 == job->repeats)
+        poison (c);
+      double t0 = now_ms ();
+      if (!tl_cpu_gemm (id, s->a, s->b, c, job->threads, NULL, s->cancellable, error))
+        return FALSE;
+      samples[r] = now_ms () - t0;
+    }
+  tl_kernel_run_set_samples (run, samples, job->repeats);
+  fill_throughput (s, run);
+
+  report (s, id, _("verifying"), (double) step++ / steps);
+  verify (s, run, c);
+
+  if (job->instrument && info->records_blocks)
+    {
+      report (s, id, _("instrumented run"), (double) step++ / steps);
+      g_autoptr (GArray) tiles = g_array_new (FALSE, FALSE, sizeof (TlCpuTileRecord));
+      g_autoptr (TlMatrix) scratch = tl_matrix_new (c->dtype, c->rows, c->cols, error);
+      if (scratch == NULL)
+        return FALSE;
+      double t0 = now_ms ();
+      if (!tl_cpu_gemm (id, s->a, s->b, scratch, job->threads, tiles, s->cancellable, error))
+        return FALSE;
+      run->instrumented_median_ms = now_ms () - t0;
+      run->instrument_overhead_pct =
+        100.0 * (run->instrumented_median_ms - run->time.median) / run->time.median;
+
+      gint64 t_min = G_MAXINT64;
+      for (guint i = 0; i < tiles->len; i++)
+        t_min = MIN (t_min, g_array_index (tiles, TlCpuTileRecord, i).start_ns);
+      TlBlockRecord *blocks = g_new0 (TlBlockRecord, MAX (tiles->len, 1));
+      for (guint i = 0; i < tiles->len; i++)
+        {
+          const TlCpuTileRecord *t = &g_array_index (tiles, TlCpuTileRecord, i);
+          blocks[i].block_x = t->tile_col;
+          blocks[i].block_y = t->tile_row;
+          blocks[i].unit = t->thread;
+          blocks[i].launch = 0;
+          blocks[i].start_ns = (guint64) MAX (t->start_ns - t_min, 0);
+          blocks[i].end_ns = (guint64) MAX (t->end_ns - t_min, 0);
+        }
+      tl_kernel_run_take_blocks (run, blocks, tiles->len, "thread");
+      run->block_tile_m = run->block_tile_n = MAX (info->tile_m, 0);
+      if (info->tile_n > 0)
+        run->block_tile_n = info->tile_n;
+    }
+  return TRUE;
+}
+
+/* ---- one GPU kernel ---------------------------------------------------- */
+
+typedef struct
+{
+  JobState *s;
+  const char *id;
+  guint steps;
+} GpuProgress;
+
+static void
+gpu_progress_cb (TlGpuStage stage, int step, int total, void *user_data)
+{
+  GpuProgress *p = user_data;
+  JobState *s = p->s;
+  guint warm = MAX (s->job->warmups, 2);
+  double at = 0.0;
+  g_autofree char *text = NULL;
+  switch (stage)
+    {
+    case TL_GPU_STAGE_UPLOAD:
+      text = g_strdup (_("uploading"));
+      break;
+    case TL_GPU_STAGE_WARMUP:
+      text = g_strdup (_("warming up"));
+      at = 1;
+      break;
+    case TL_GPU_STAGE_RUN:
+      text = g_strdup_printf (_("run %d of %d"), step + 1, total);
+      at = 1 + warm + step;
+      break;
+    case TL_GPU_STAGE_INSTRUMENTED:
+      text = g_strdup (_("instrumented run"));
+      at = 1 + warm + s->job->repeats;
+      break;
+    case TL_GPU_STAGE_DOWNLOAD:
+      text = g_strdup (_("downloading"));
+      at = p->steps - 1;
+      break;
+    }
+  report (s, p->id, text ? text : "", at / p->steps);
+}
+
+static int
+gpu_cancelled_cb (void *user_data)
+{
+  GpuProgress *p = user_data;
+  return g_cancellable_is_cancelled (p->s->cancellable);
+}
+
+static gboolean
+run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, GError **error)
+{
+  const TlJob *job = s->job;
+  TlGpuDevice *device = tl_gpu_session_get_device (s->gpu, error);
+  if (device == NULL)
+    return FALSE;
+
+  TlGpuFacts facts;
+  if (tl_gpu_session_get_facts (s->gpu, &facts) && info->min_cc > 0
+      && facts.cc_major * 10 + facts.cc_minor < info->min_cc)
+    {
+      g_autofree char *why = g_strdup_printf (
+        _("needs compute capability %d.%d; %s has %d.%d"), info->min_cc / 10, info->min_cc % 10,
+        facts.name, facts.cc_major, facts.cc_minor);
+      tl_kernel_run_set_skipped (run, why);
+      return TRUE;
+    }
+  if (s->m > G_MAXINT || s->n > G_MAXINT || s->k > G_MAXINT)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE, _("Dimensions beyond 2³¹ − 1"));
+      return FALSE;
+    }
+
+  GpuProgress progress = { s, info->id, 1 + MAX (job->warmups, 2) + job->repeats
+                                          + (job->instrument ? 1 : 0) + 2 };
+  TlGpuGemmArgs args;
+  memset (&args, 0, sizeof args);
+  args.dtype = (TlGpuDtype) s->a->dtype;
+  args.m = (int) s->m;
+  args.n = (int) s->n;
+  args.k = (int) s->k;
+  args.a = s->a->data;
+  args.b = s->b->data;
+  args.c = c->data;
+  args.warmups = (int) MAX (job->warmups, 2);
+  args.repeats = (int) MAX (job->repeats, 1);
+  args.flush_l2 = job->flush_l2;
+  args.instrument = job->instrument && info->records_blocks;
+  args.instrument_repeats = 3;
+  args.progress = gpu_progress_cb;
+  args.cancelled = gpu_cancelled_cb;
+  args.user_data = &progress;
+
+  poison (c);
+  TlGpuGemmResult result;
+  memset (&result, 0, sizeof result);
+  TlGpuStatus status = tl_gpu_gemm_run (device, info->id, &args, &result);
+  if (status != TL_GPU_OK)
+    {
+      tl_gpu_gemm_result_clear (&result);
+      set_gpu_error (error, status, info->id);
+      return FALSE;
+    }
+
+  tl_kernel_run_set_samples (run, result.times_ms, (guint) MAX (result.n_times, 0));
+  run->upload_ms = result.upload_ms;
+  run->download_ms = result.download_ms;
+  fill_throughput (s, run);
+
+  const TlGpuLaunchFacts *l = &result.launch;
+  /* the library references report no launch facts */
+  run->launch.valid = l->grid_x > 0;
+  run->launch.regs_per_thread = l->regs_per_thread;
+  run->launch.static_smem_bytes = l->static_smem_bytes;
+  run->launch.dynamic_smem_bytes = l->dynamic_smem_bytes;
+  run->launch.local_bytes_per_thread = l->local_bytes_per_thread;
+  run->launch.max_threads_per_block = l->max_threads_per_block;
+  run->launch.active_blocks_per_sm = l->active_blocks_per_sm;
+  run->launch.grid_x = l->grid_x;
+  run->launch.grid_y = l->grid_y;
+  run->launch.grid_z = l->grid_z;
+  run->launch.block_x = l->block_x;
+  run->launch.block_y = l->block_y;
+  run->launch.block_z = l->block_z;
+  run->launch.launches = l->launches;
+  run->launch.waves = l->waves;
+  int threads = l->block_x * MAX (l->block_y, 1) * MAX (l->block_z, 1);
+  if (tl_gpu_session_get_facts (s->gpu, &facts) && facts.max_threads_per_sm > 0 && threads > 0)
+    {
+      /* occupancy in warps, as the occupancy calculator reports it */
+      int warp = facts.warp_size > 0 ? facts.warp_size : 32;
+      double warps = (double) l->active_blocks_per_sm * ((threads + warp - 1) / warp);
+      run->launch.occupancy = MIN (1.0, warps / (facts.max_threads_per_sm / warp));
+    }
+
+  if (args.instrument && result.instrumented_median_ms > 0)
+    {
+      run->instrumented_median_ms = result.instrumented_median_ms;
+      run->instrument_overhead_pct =
+        100.0 * (result.instrumented_median_ms - run->time.median) / run->time.median;
+    }
+  if (result.n_blocks > 0 && result.blocks)
+    {
+      TlBlockRecord *blocks = g_new (TlBlockRecord, result.n_blocks);
+      for (size_t i = 0; i < result.n_blocks; i++)
+        {
+          const TlGpuBlockRecord *g = &result.blocks[i];
+          blocks[i] = (TlBlockRecord) { g->block_x, g->block_y, g->sm, g->launch,
+                                        g->start_ns, MAX (g->end_ns, g->start_ns) };
+        }
+      tl_kernel_run_take_blocks (run, blocks, result.n_blocks, "sm");
+      run->block_tile_m = MAX (info->tile_m, 0);
+      run->block_tile_n = MAX (info->tile_n, 0);
+    }
+  tl_gpu_gemm_result_clear (&result);
+
+  report (s, info->id, _("verifying"), 1.0);
+  verify (s, run, c);
+  return TRUE;
+}
+
+/* ---- comparisons within the job --------------------------------------- */
+
+static void
+fill_comparisons (TlRunRecord *record, TlKernelRun *run)
+{
+  if (run->status != TL_RUN_OK || run->time.count == 0)
+    return;
+  TlDtype dtype = record->job->dtype;
+  const char *ref_id = tl_gemm_reference_for (run->kernel_id, dtype);
+  g_free (run->reference_id);
+  run->reference_id = g_strdup (ref_id);
+  TlKernelRun *ref = ref_id ? tl_run_record_find_run (record, ref_id) : NULL;
+  if (ref && ref->status == TL_RUN_OK && ref->time.count > 0)
+    run->percent_of_reference = tl_stats_percent_of (ref->time.median, run->time.median);
+  TlKernelRun *naive = tl_run_record_find_run (record, "cpu-naive");
+  if (naive && naive->status == TL_RUN_OK && naive->time.count > 0)
+    run->speedup_vs_naive = tl_stats_speedup (naive->time.median, run->time.median);
+}
+
+/* References and the cpu-naive baseline run first, so every other kernel
+ * knows its % and speed-up when it finishes. */
+static int
+run_rank (const char *id, TlDtype dtype, GPtrArray *ids)
+{
+  for (guint i = 0; i < ids->len; i++)
+    if (g_strcmp0 (tl_gemm_reference_for (ids->pdata[i], dtype), id) == 0)
+      return 0;
+  if (strcmp (id, "cpu-naive") == 0)
+    return 1;
+  return 2;
+}
+
+static gboolean
+list_has_gpu_work (const TlJob *job)
+{
+  for (guint r = 0; job->kernels && job->kernels[r]; r++)
+    {
+      g_auto (GStrv) parts = g_strsplit (job->kernels[r], ",", -1);
+      for (guint p = 0; parts[p]; p++)
+        {
+          const char *w = g_strstrip (parts[p]);
+          const TlKernelInfo *info = tl_kernel_find (w);
+          if (strcmp (w, "all") == 0 || strcmp (w, "gpu") == 0
+              || (info && info->backend == TL_BACKEND_GPU))
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Named by its id (not only through "all", "gpu" or "cpu")? */
+static gboolean
+asked_by_name (const TlJob *job, const char *id)
+{
+  for (guint r = 0; job->kernels && job->kernels[r]; r++)
+    {
+      g_auto (GStrv) parts = g_strsplit (job->kernels[r], ",", -1);
+      for (guint p = 0; parts[p]; p++)
+        if (strcmp (g_strstrip (parts[p]), id) == 0)
+          return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+setup_inputs (JobState *s, TlRunRecord *record, GError **error)
+{
+  const TlJob *job = s->job;
+  TlDtype dtype = job->dtype;
+
+  /* A's shape fixes m and k; B's then has to agree. */
+  s->a = make_input (&job->a, job->a_matrix, dtype, job->m, job->k, "A", error);
+  if (s->a == NULL)
+    return FALSE;
+  s->m = s->a->rows;
+  s->k = s->a->cols;
+  s->b = make_input (&job->b, job->b_matrix, dtype, s->k, job->n, "B", error);
+  if (s->b == NULL)
+    return FALSE;
+  if (s->b->rows != s->k)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE,
+                   _("A is %" G_GSIZE_FORMAT "×%" G_GSIZE_FORMAT " but B is %" G_GSIZE_FORMAT
+                     "×%" G_GSIZE_FORMAT ": A's columns must equal B's rows"),
+                   s->a->rows, s->a->cols, s->b->rows, s->b->cols);
+      return FALSE;
+    }
+  s->n = s->b->cols;
+  record->job->m = s->m;
+  record->job->k = s->k;
+  record->job->n = s->n;
+  if (all_zero (s->a) || all_zero (s->b))
+    record->note = g_strdup (_("An input is all zeros: the timings say little about real work"));
+  return TRUE;
+}
+
+static void
+job_state_clear (JobState *s)
+{
+  g_clear_pointer (&s->a, tl_matrix_unref);
+  g_clear_pointer (&s->b, tl_matrix_unref);
+  g_clear_pointer (&s->reference, tl_matrix_unref);
+}
+
+static TlRunRecord *
+gemm_run (JobState *s, GError **error)
+{
+  const TlJob *job = s->job;
+  const TlGemmCallbacks *callbacks = s->cb;
+  GCancellable *cancellable = s->cancellable;
+  g_autoptr (TlRunRecord) record = tl_run_record_new (job);
+  g_autoptr (GPtrArray) ids = NULL;
+  g_autofree char *note = NULL;
+
+  s->units_total = 1.0;
+  s->unit_size = 0.5;
+  report (s, NULL, _("creating inputs"), 0.0);
+  if (!setup_inputs (s, record, error))
+    return NULL;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
+
+  gboolean have_gpu = FALSE;
+  if (list_has_gpu_work (job))
+    have_gpu = tl_gpu_session_get_device (s->gpu, NULL) != NULL;
+  ids = tl_gemm_expand_kernels ((const char *const *) job->kernels, job->dtype, have_gpu, &note,
+                                error);
+  if (ids == NULL)
+    return NULL;
+  if (note)
+    {
+      char *joined = record->note ? g_strconcat (record->note, "; ", note, NULL) : g_strdup (note);
+      g_free (record->note);
+      record->note = joined;
+    }
+
+  s->units_total = 1.0 + ids->len;
+  s->unit_start = 0.0;
+  s->unit_size = 1.0;
+  report (s, NULL, _("computing the reference"), 0.5);
+  s->reference = compute_reference (s, error);
+  if (s->reference == NULL)
+    return NULL;
+  s->norm_a = tl_matrix_norm (s->a, TL_NORM_FROBENIUS);
+  s->norm_b = tl_matrix_norm (s->b, TL_NORM_FROBENIUS);
+  s->norm_ref = tl_matrix_norm (s->reference, TL_NORM_FROBENIUS);
+  tl_matrix_stats (s->a, &record->a_stats);
+  tl_matrix_stats (s->b, &record->b_stats);
+  tl_matrix_stats (s->reference, &record->reference_stats);
+  record->has_input_stats = TRUE;
+  if (job->keep_matrices)
+    {
+      record->a = tl_matrix_ref (s->a);
+      record->b = tl_matrix_ref (s->b);
+      record->reference = tl_matrix_ref (s->reference);
+    }
+
+  /* one slot per kernel, in the order asked */
+  for (guint i = 0; i < ids->len; i++)
+    {
+      const TlKernelInfo *info = tl_kernel_find (ids->pdata[i]);
+      TlKernelRun *run = tl_kernel_run_new (info->id, info->backend);
+      run->precision = g_strdup (tl_gemm_precision_for (info->id, job->dtype));
+      g_ptr_array_add (record->runs, run);
+    }
+
+  guint done = 0;
+  for (int rank = 0; rank <= 2; rank++)
+    for (guint i = 0; i < ids->len; i++)
+      {
+        if (run_rank (ids->pdata[i], job->dtype, ids) != rank)
+          continue;
+        const TlKernelInfo *info = tl_kernel_find (ids->pdata[i]);
+        TlKernelRun *run = record->runs->pdata[i];
+        g_autoptr (GError) local = NULL;
+
+        if (g_cancellable_set_error_if_cancelled (cancellable, error))
+          return NULL;
+        s->unit_start = 1.0 + done;
+        report (s, info->id, _("starting"), 0.0);
+
+        if (!tl_kernel_supports (info, job->dtype))
+          g_set_error (&local, TL_ERROR, TL_ERROR_UNSUPPORTED, _("%s does not support %s"),
+                       info->id, tl_dtype_name (job->dtype));
+        else if (info->backend == TL_BACKEND_GPU && tl_gpu_lost ())
+          tl_kernel_run_set_skipped (run, _("the GPU stopped working earlier in this session"));
+        else
+          {
+            g_autoptr (TlMatrix) c = tl_matrix_new (job->dtype, s->m, s->n, &local);
+            if (c != NULL)
+              {
+                gboolean ok = info->backend == TL_BACKEND_CPU
+                                ? run_cpu (s, info, run, c, &local)
+                                : run_gpu (s, info, run, c, &local);
+                if (ok && job->keep_matrices && run->status == TL_RUN_OK)
+                  run->c = tl_matrix_ref (c);
+              }
+          }
+        if (local)
+          {
+            if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+              {
+                g_propagate_error (error, g_steal_pointer (&local));
+                return NULL;
+              }
+            /* "all" means everything that can take this job: a rung that
+             * can't (or isn't built) is skipped, unless asked by name */
+            if (g_error_matches (local, TL_ERROR, TL_ERROR_SHAPE)
+                && !asked_by_name (job, info->id))
+              tl_kernel_run_set_skipped (run, local->message);
+            else
+              tl_kernel_run_set_error (run, local);
+          }
+        fill_comparisons (record, run);
+        done++;
+        report (s, info->id, _("done"), 1.0);
+        if (callbacks && callbacks->kernel_finished)
+          callbacks->kernel_finished (run, callbacks->user_data);
+      }
+
+  for (guint i = 0; i < record->runs->len; i++)
+    fill_comparisons (record, record->runs->pdata[i]);
+  record->has_device = tl_gpu_session_get_facts (s->gpu, &record->device);
+  return g_steal_pointer (&record);
+}
+
+TlRunRecord *
+tl_gemm_run (const TlJob *job, TlGpuSession *gpu, const TlGemmCallbacks *callbacks,
+             GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (job != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (g_strcmp0 (job->kind, "gemm") != 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("Not a GEMM job: “%s”"),
+                   job->kind ? job->kind : "");
+      return NULL;
+    }
+  if (job->repeats < 1)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("At least one timed run is needed"));
+      return NULL;
+    }
+
+  g_autoptr (TlGpuSession) own_gpu = NULL;
+  if (gpu == NULL)
+    gpu = own_gpu = tl_gpu_session_new (job->device);
+
+  JobState s = { .job = job, .cb = callbacks, .cancellable = cancellable, .gpu = gpu };
+  TlRunRecord *record = gemm_run (&s, error);
+  job_state_clear (&s);
+  return record;
+}

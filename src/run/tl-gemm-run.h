@@ -1,0 +1,81 @@
+/* tl-gemm-run.h — executes one GEMM job, start to finish, on this thread.
+ *
+ * Creates (or takes) the inputs, computes the float64 reference once,
+ * then runs every kernel of the job: warm-up, repeats, timing, an optional
+ * instrumented run, verification against the reference, and fills one
+ * TlKernelRun per kernel.  Normally called on TlRunner's worker thread,
+ * which owns the GPU; the CLI may call it through tl_runner_run_gemm().
+ *
+ * Kernel lists: ids separated by commas, or "all" (every kernel that
+ * supports the dtype on the backends present; without a GPU only the CPU
+ * kernels, with a note in the record), "gpu", "cpu".  A kernel that came
+ * in through "all", "gpu" or "cpu" and cannot take the job (a shape it
+ * refuses, a rung not built in) is skipped with the reason; one named by
+ * its id fails with the error.  A kernel that needs a newer GPU than the
+ * one present is always skipped.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "record/tl-record.h"
+
+G_BEGIN_DECLS
+
+/* The GPU as the worker sees it: opened lazily on first use, closed with
+ * the session, and given up for good (for the whole process) after a
+ * sticky fault.  Create, use and free it on one thread. */
+typedef struct _TlGpuSession TlGpuSession;
+
+TlGpuSession *tl_gpu_session_new  (int ordinal);
+void          tl_gpu_session_free (TlGpuSession *session);
+/* Opens the device on first call.  NULL with TL_ERROR_NO_DEVICE or
+ * TL_ERROR_DEVICE_LOST when it can't be used. */
+TlGpuDevice  *tl_gpu_session_get_device (TlGpuSession *session, GError **error);
+gboolean      tl_gpu_session_get_facts  (TlGpuSession *session, TlGpuFacts *out);
+/* TRUE once any GPU in this process had a sticky fault. */
+gboolean      tl_gpu_lost (void);
+
+/* Progress, reported on the calling thread (the runner forwards it). */
+typedef struct
+{
+  /* stage: "creating inputs", "computing the reference", "uploading",
+   * "warming up", "run 3 of 10", "instrumented run", "verifying",
+   * "downloading"; kernel_id NULL for job-wide stages; fraction 0..1 of
+   * the whole job */
+  void (*progress) (const char *kernel_id, const char *stage, double fraction,
+                    gpointer user_data);
+  /* a kernel is done (ok, error or skipped); run is complete for that kernel */
+  void (*kernel_finished) (const TlKernelRun *run, gpointer user_data);
+  gpointer user_data;
+} TlGemmCallbacks;
+
+/* Expands a kernel list into ids (g_ptr_array of char*).  Unknown ids are
+ * TL_ERROR_INVALID naming the id.  note (may be NULL) receives a remark
+ * such as "no GPU: only CPU kernels".  have_gpu says whether a GPU is
+ * usable. */
+GPtrArray *tl_gemm_expand_kernels (const char *const *requested, TlDtype dtype,
+                                   gboolean have_gpu, char **note, GError **error);
+
+/* The tolerance used to verify a kernel of this precision ("exact",
+ * "fp32", "tf32", "bf16", "fp64") at inner dimension k; the table and the
+ * pass rule are in tl-gemm-run.c. */
+double     tl_gemm_tolerance (const char *precision, gsize k);
+/* The reference kernel (same backend and precision) for kernel_id at dtype,
+ * or NULL when there is none ("cublas-tf32" for "gemm-10-wmma-tf32"). */
+const char *tl_gemm_reference_for (const char *kernel_id, TlDtype dtype);
+/* What kernel_id computes in at dtype: "exact", "fp32", "tf32", "bf16", "fp64". */
+const char *tl_gemm_precision_for (const char *kernel_id, TlDtype dtype);
+
+/* Runs the job.  gpu may be NULL (a session is then opened for this call).
+ * Returns the record, or NULL with the error: job-wide failures (bad
+ * shape, unreadable file, unknown kernel) and cancellation
+ * (G_IO_ERROR_CANCELLED: a partial record is never returned).  Kernel
+ * failures are in the record, one TlKernelRun each. */
+TlRunRecord *tl_gemm_run (const TlJob *job, TlGpuSession *gpu,
+                          const TlGemmCallbacks *callbacks,
+                          GCancellable *cancellable, GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlGpuSession, tl_gpu_session_free)
+
+G_END_DECLS

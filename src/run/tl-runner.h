@@ -1,0 +1,95 @@
+/* tl-runner.h — the worker that runs jobs off the main thread.
+ *
+ * A TlRunner owns ONE worker thread, and that thread owns the GPU: it
+ * opens the device lazily on the first GPU kernel (CUDA is initialised
+ * there, never on the main thread) and runs jobs one at a time, in the
+ * order they were submitted, so timings never overlap.
+ *
+ * Submitting snapshots the job (tl_job_copy: strings copied, matrices
+ * ref'd), so the caller may change or free its job right away.
+ *
+ * Progress and results arrive as signals, emitted in the thread-default
+ * main context that was current when the job was submitted (as with
+ * GTask), in the order they happened, and always before the job's
+ * GAsyncReadyCallback:
+ *
+ *   "progress"        (TlRunner *, const TlRunProgress *progress)
+ *   "kernel-finished" (TlRunner *, guint job_id, const TlKernelRun *run)
+ *        a kernel of the job is done; run is complete for that kernel
+ *        (times, verification, % of reference where the reference ran
+ *        first — the runner runs references and cpu-naive before the
+ *        others); copy it to keep it.
+ *
+ * Every signal carries the job id that tl_runner_run_gemm_async()
+ * returned, so a view can ignore news from a job it has replaced.
+ * Cancelling the GCancellable stops the job between repeats and launches;
+ * it then finishes with G_IO_ERROR_CANCELLED and no record.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "run/tl-gemm-run.h"
+#include "record/tl-record.h"
+
+G_BEGIN_DECLS
+
+#define TL_TYPE_RUNNER (tl_runner_get_type ())
+G_DECLARE_FINAL_TYPE (TlRunner, tl_runner, TL, RUNNER, GObject)
+
+typedef struct
+{
+  guint job_id;
+  const char *kernel_id; /* NULL for job-wide stages */
+  const char *stage;     /* "computing the reference", "run 3 of 10", … */
+  double fraction;       /* 0..1 of the whole job */
+} TlRunProgress;
+
+/* A job function runs on the worker thread; it may use the worker's GPU
+ * session and report progress.  Later job kinds (LU) plug in here. */
+typedef struct _TlRunnerJob TlRunnerJob;
+typedef gpointer (*TlRunnerJobFunc) (TlRunnerJob *job, gpointer job_data,
+                                     GCancellable *cancellable, GError **error);
+
+TlGpuSession *tl_runner_job_get_gpu (TlRunnerJob *job);
+void          tl_runner_job_progress (TlRunnerJob *job, const char *kernel_id,
+                                      const char *stage, double fraction);
+/* emits "kernel-finished" with a copy of run */
+void          tl_runner_job_kernel_finished (TlRunnerJob *job, const TlKernelRun *run);
+
+/* device: the GPU ordinal the worker will open (lazily). */
+TlRunner    *tl_runner_new (int device);
+
+/* Runs a GEMM job on the worker.  Returns the job id used in signals. */
+guint        tl_runner_run_gemm_async  (TlRunner           *self,
+                                        const TlJob        *job,
+                                        GCancellable       *cancellable,
+                                        GAsyncReadyCallback callback,
+                                        gpointer            user_data);
+/* The record (free with tl_run_record_free), or NULL with the error. */
+TlRunRecord *tl_runner_run_gemm_finish (TlRunner     *self,
+                                        GAsyncResult *result,
+                                        GError      **error);
+
+/* Synchronous: submits to the worker and waits, emitting the signals on
+ * the calling thread meanwhile.  For the CLI. */
+TlRunRecord *tl_runner_run_gemm (TlRunner     *self,
+                                 const TlJob  *job,
+                                 GCancellable *cancellable,
+                                 GError      **error);
+
+/* Any job: func(job, job_data, …) runs on the worker; its result (freed
+ * with result_free if nobody takes it) comes back through _finish. */
+guint        tl_runner_run_func_async  (TlRunner           *self,
+                                        TlRunnerJobFunc     func,
+                                        gpointer            job_data,
+                                        GDestroyNotify      job_data_free,
+                                        GDestroyNotify      result_free,
+                                        GCancellable       *cancellable,
+                                        GAsyncReadyCallback callback,
+                                        gpointer            user_data);
+gpointer     tl_runner_run_func_finish (TlRunner     *self,
+                                        GAsyncResult *result,
+                                        GError      **error);
+
+G_END_DECLS

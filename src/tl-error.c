@@ -1,3 +1,0 @@
-#include "tl-error.h"
-
-G_DEFINE_QUARK (tl-error-quark, tl_error)
