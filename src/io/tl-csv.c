@@ -270,7 +270,7 @@ tl_csv_load_data (const char *path, const char *buf, gsize len, GError **error)
     }
 
   TlDtype dtype = all_int ? TL_DTYPE_INT32 : TL_DTYPE_FLOAT64;
-  TlMatrix *m = tl_io_matrix_new (path, 0, dtype, rows, cols, error);
+  TlMatrix *m = tl_io_matrix_new (path, 0, dtype, rows, cols, FALSE, error);
   if (m == NULL)
     return NULL;
   const double *v = (const double *) values->data;

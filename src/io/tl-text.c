@@ -141,11 +141,23 @@ tl_text_load_data (const char *path, const char *buf, gsize len, GError **error)
         }
     }
 
-  g_autoptr (TlMatrix) m = tl_io_matrix_new (path, line.number, dtype, size[0], size[1], error);
-  if (m == NULL)
-    return NULL;
-
+  g_autoptr (GError) local = NULL;
+  if (!tl_matrix_check_size (dtype, size[0], size[1], NULL, &local))
+    {
+      tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, line.number, 0, "%s", local->message);
+      return NULL;
+    }
+  /* both sizes are below 2³¹ now; values are separated by at least one
+   * byte, and a file too short for them is read without a matrix */
   gsize want = (gsize) (size[0] * size[1]), count = 0;
+  g_autoptr (TlMatrix) m = NULL;
+  if (tl_io_can_fill (want, 2, len - reader.pos))
+    {
+      m = tl_io_matrix_new (path, line.number, dtype, size[0], size[1], FALSE, error);
+      if (m == NULL)
+        return NULL;
+    }
+
   while (tl_io_reader_next (&reader, &line))
     {
       TlIoLine l = strip_comment (&line);
@@ -161,9 +173,12 @@ tl_text_load_data (const char *path, const char *buf, gsize len, GError **error)
                                size[0], size[1], want, q);
               return NULL;
             }
-          if (!tl_io_store_number (path, l.number, col, tok, tok_len, FALSE, m,
-                                   count / m->cols, count % m->cols, &all_int, error))
+          double v;
+          if (!tl_io_parse_value (path, l.number, col, tok, tok_len, FALSE, dtype, &v, &all_int,
+                                  error))
             return NULL;
+          if (m != NULL)
+            tl_matrix_set (m, count / m->cols, count % m->cols, v);
           count++;
         }
     }
@@ -176,6 +191,7 @@ tl_text_load_data (const char *path, const char *buf, gsize len, GError **error)
       return NULL;
     }
 
+  g_assert (m != NULL); /* a file that held all values passed tl_io_can_fill */
   if (infer && all_int)
     return tl_matrix_convert (m, TL_DTYPE_INT32, error);
   return g_steal_pointer (&m);

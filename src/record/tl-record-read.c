@@ -12,12 +12,6 @@
 #include <math.h>
 #include <string.h>
 
-/* A record is small even with 10⁵ block records; anything far larger is
- * not ours. */
-#define MAX_RECORD_BYTES (G_GUINT64_CONSTANT (1) << 30)
-/* json-glib parses recursively: refuse deep nesting before it does. */
-#define MAX_JSON_DEPTH 64
-
 
 /* Every getter names the JSON path of what it found wrong. */
 
@@ -121,12 +115,13 @@ get_int (JsonObject *obj, const char *path, const char *name, gboolean required,
   return TRUE;
 }
 
+/* a count or a size: 0 … G_MAXINT32 */
 static gboolean
-get_int32 (JsonObject *obj, const char *path, const char *name, gboolean required, int *out,
+get_count (JsonObject *obj, const char *path, const char *name, gboolean required, int *out,
            GError **error)
 {
   gint64 v = *out;
-  if (!get_int (obj, path, name, required, G_MININT32, G_MAXINT32, &v, error))
+  if (!get_int (obj, path, name, required, 0, G_MAXINT32, &v, error))
     return FALSE;
   *out = (int) v;
   return TRUE;
@@ -139,12 +134,14 @@ get_double (JsonObject *obj, const char *path, const char *name, gboolean requir
   JsonNode *node = member (obj, path, name, required, error);
   if (node == NULL)
     return !required;
+  g_autofree char *p = child_path (path, name);
   if (!tl_json_node_is_number (node))
-    {
-      g_autofree char *p = child_path (path, name);
-      return parse_fail (error, p, _("expected a number"));
-    }
-  *out = json_node_get_double (node);
+    return parse_fail (error, p, _("expected a number"));
+  /* json-glib reads 1e400 as infinity: JSON has no such number */
+  double v = json_node_get_double (node);
+  if (!isfinite (v))
+    return parse_fail (error, p, _("the number is beyond the range of float64"));
+  *out = v;
   return TRUE;
 }
 
@@ -307,8 +304,8 @@ read_job (JsonObject *obj, const char *path, GError **error)
 {
   g_autoptr (TlJob) job = g_new0 (TlJob, 1);
   gint64 v;
-  /* shapes: positive and within what a matrix may hold */
-  const gint64 max_dim = G_MAXINT32;
+  /* shapes: positive and within what a matrix may hold (tl_matrix_check_shape) */
+  const gint64 max_dim = TL_MATRIX_MAX_DIM;
 
   if (!get_string (obj, path, "kind", TRUE, &job->kind, error))
     return NULL;
@@ -362,10 +359,10 @@ read_job (JsonObject *obj, const char *path, GError **error)
       || !get_bool (obj, path, "instrument", FALSE, &job->instrument, error))
     return NULL;
   v = 0;
-  if (!get_int (obj, path, "threads", FALSE, 0, G_MAXINT32, &v, error))
+  if (!get_int (obj, path, "threads", FALSE, 0, TL_RECORD_MAX_UNITS, &v, error))
     return NULL;
   job->threads = v;
-  if (!get_int32 (obj, path, "device", FALSE, &job->device, error))
+  if (!get_count (obj, path, "device", FALSE, &job->device, error))
     return NULL;
   return g_steal_pointer (&job);
 }
@@ -401,7 +398,7 @@ read_device (JsonObject *obj, const char *path, TlGpuFacts *f, GError **error)
     { "runtime_version", &f->runtime_version, FALSE },
   };
   for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
-    if (!get_int32 (obj, path, ints[i].key, ints[i].required, ints[i].field, error))
+    if (!get_count (obj, path, ints[i].key, ints[i].required, ints[i].field, error))
       return FALSE;
   if (!get_int (obj, path, "total_mem_bytes", FALSE, 0, G_MAXINT64, &total, error)
       || !get_int (obj, path, "free_mem_bytes", FALSE, 0, G_MAXINT64, &free_b, error))
@@ -438,8 +435,37 @@ read_uint_array (JsonObject *obj, const char *path, const char *name, gsize coun
   return TRUE;
 }
 
+/* Per-block records become indices into a grid of C's tiles (the Blocks
+ * view), lanes of a timeline (one per unit) and a launch filter: each is
+ * bounded here, and the grid passes the one size check. */
 static gboolean
-read_blocks (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
+check_block_grid (const TlBlockRecord *blocks, gsize count, const TlJob *job, const char *path,
+                  GError **error)
+{
+  guint64 gx = 0, gy = 0;
+  for (gsize i = 0; i < count; i++)
+    {
+      gx = MAX (gx, (guint64) blocks[i].block_x + 1);
+      gy = MAX (gy, (guint64) blocks[i].block_y + 1);
+    }
+  g_autoptr (GError) local = NULL;
+  if (!tl_matrix_check_size (TL_DTYPE_FLOAT64, gy, gx, NULL, &local))
+    return parse_fail (error, path, _("a grid of %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT
+                                      " tiles: %s"), gx, gy, local->message);
+  /* A tile covers at least one element of C (in either orientation: some
+   * rungs put rows on blockIdx.x), and a grid wider than the blocks it
+   * holds is mostly holes: a coordinate beyond both is not a tile of C. */
+  guint64 side = MAX (MAX ((guint64) job->m, (guint64) job->n), (guint64) count);
+  if (gx > side || gy > side)
+    return parse_fail (error, path, _("a block at tile %" G_GUINT64_FORMAT " lies outside "
+                                      "a %zu×%zu C and beyond the %zu blocks recorded"),
+                       MAX (gx, gy) - 1, job->m, job->n, count);
+  return TRUE;
+}
+
+static gboolean
+read_blocks (JsonObject *obj, const char *path, const TlJob *job, TlKernelRun *run,
+             GError **error)
 {
   gint64 count = 0, tile = 0;
   g_autofree char *unit = NULL;
@@ -451,22 +477,23 @@ read_blocks (JsonObject *obj, const char *path, TlKernelRun *run, GError **error
       g_autofree char *p = child_path (path, "unit");
       return parse_fail (error, p, _("expected “sm” or “thread”, found “%s”"), unit);
     }
-  if (!get_int (obj, path, "tile_m", FALSE, 0, G_MAXINT32, &tile, error))
+  if (!get_int (obj, path, "tile_m", FALSE, 0, TL_MATRIX_MAX_DIM, &tile, error))
     return FALSE;
   run->block_tile_m = tile;
   tile = 0;
-  if (!get_int (obj, path, "tile_n", FALSE, 0, G_MAXINT32, &tile, error))
+  if (!get_int (obj, path, "tile_n", FALSE, 0, TL_MATRIX_MAX_DIM, &tile, error))
     return FALSE;
   run->block_tile_n = tile;
 
   const char *names[] = { "block_x", "block_y", unit, "launch", "start_ns", "end_ns" };
+  const gint64 highest[] = { TL_MATRIX_MAX_DIM - 1, TL_MATRIX_MAX_DIM - 1, TL_RECORD_MAX_UNITS - 1,
+                             G_MAXINT32, G_MAXINT64, G_MAXINT64 };
   GArray *columns[G_N_ELEMENTS (names)];
   gboolean ok = TRUE;
   for (guint c = 0; c < G_N_ELEMENTS (names); c++)
     columns[c] = g_array_new (FALSE, FALSE, sizeof (guint64)); /* grows with the input, not with "count" */
   for (guint c = 0; ok && c < G_N_ELEMENTS (names); c++)
-    ok = read_uint_array (obj, path, names[c], count, c < 4 ? G_MAXUINT32 : G_MAXINT64,
-                          columns[c], error);
+    ok = read_uint_array (obj, path, names[c], count, highest[c], columns[c], error);
   if (ok)
     {
       TlBlockRecord *blocks = g_new0 (TlBlockRecord, MAX (count, 1));
@@ -485,6 +512,7 @@ read_blocks (JsonObject *obj, const char *path, TlKernelRun *run, GError **error
               break;
             }
         }
+      ok = ok && check_block_grid (blocks, count, job, path, error);
       if (ok)
         tl_kernel_run_take_blocks (run, blocks, count, unit);
       else
@@ -496,7 +524,7 @@ read_blocks (JsonObject *obj, const char *path, TlKernelRun *run, GError **error
 }
 
 static TlKernelRun *
-read_run (JsonObject *obj, const char *path, GError **error)
+read_run (JsonObject *obj, const char *path, const TlJob *job, GError **error)
 {
   g_autofree char *id = NULL;
   int backend, status;
@@ -533,7 +561,7 @@ read_run (JsonObject *obj, const char *path, GError **error)
         return NULL;
     }
   gint64 threads = 0;
-  if (!get_int (obj, path, "threads", FALSE, 0, G_MAXINT32, &threads, error))
+  if (!get_int (obj, path, "threads", FALSE, 0, TL_RECORD_MAX_UNITS, &threads, error))
     return NULL;
   run->threads = threads;
 
@@ -577,6 +605,12 @@ read_run (JsonObject *obj, const char *path, GError **error)
               return NULL;
             }
           run->samples_ms[i] = json_node_get_double (node);
+          if (!isfinite (run->samples_ms[i]))
+            {
+              g_autofree char *pv = g_strdup_printf ("%s.values[%u]", ps, i);
+              parse_fail (error, pv, _("the number is beyond the range of float64"));
+              return NULL;
+            }
         }
     }
 
@@ -629,7 +663,7 @@ read_run (JsonObject *obj, const char *path, GError **error)
         { "launches", &l->launches },
       };
       for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
-        if (!get_int32 (launch, p, ints[i].key, FALSE, ints[i].field, error))
+        if (!get_count (launch, p, ints[i].key, FALSE, ints[i].field, error))
           return NULL;
       if (!get_double (launch, p, "waves", FALSE, &l->waves, error)
           || !get_double (launch, p, "occupancy", FALSE, &l->occupancy, error))
@@ -655,7 +689,7 @@ read_run (JsonObject *obj, const char *path, GError **error)
   if (blocks)
     {
       g_autofree char *p = child_path (path, "blocks");
-      if (!read_blocks (blocks, p, run, error))
+      if (!read_blocks (blocks, p, job, run, error))
         return NULL;
     }
 
@@ -782,7 +816,7 @@ tl_run_record_from_json (JsonNode *node, GError **error)
           parse_fail (error, p, _("expected an object"));
           return NULL;
         }
-      TlKernelRun *run = read_run (json_node_get_object (rn), p, error);
+      TlKernelRun *run = read_run (json_node_get_object (rn), p, record->job, error);
       if (run == NULL)
         return NULL;
       g_ptr_array_add (record->runs, run);
@@ -795,64 +829,20 @@ tl_run_record_from_json (JsonNode *node, GError **error)
   return g_steal_pointer (&record);
 }
 
-/* Nesting depth outside strings, so json-glib's recursive parser never
- * meets a stack-busting document. */
-static gboolean
-json_depth_ok (const char *data, gsize length, guint max_depth)
-{
-  guint depth = 0;
-  gboolean in_string = FALSE;
-  for (gsize i = 0; i < length; i++)
-    {
-      char c = data[i];
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if (c == '[' || c == '{')
-        {
-          if (++depth > max_depth)
-            return FALSE;
-        }
-      else if ((c == ']' || c == '}') && depth > 0)
-        depth--;
-    }
-  return TRUE;
-}
-
 TlRunRecord *
 tl_run_record_from_data (const char *data, gssize length, GError **error)
 {
   g_return_val_if_fail (data != NULL, NULL);
   gsize len = length < 0 ? strlen (data) : (gsize) length;
-  if (!json_depth_ok (data, len, MAX_JSON_DEPTH))
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_PARSE,
-                   _("run record: nested deeper than %d levels"), MAX_JSON_DEPTH);
-      return NULL;
-    }
-  g_autoptr (JsonParser) parser = json_parser_new_immutable ();
   g_autoptr (GError) local = NULL;
-  if (!json_parser_load_from_data (parser, data, len, &local))
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("run record: not valid JSON: %s"),
-                   local->message);
-      return NULL;
-    }
-  JsonNode *root = json_parser_get_root (parser);
+  g_autoptr (JsonNode) root = tl_json_parse (data, len, &local);
   if (root == NULL)
     {
-      g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("run record: the file is empty"));
+      g_set_error (error, TL_ERROR, local->code, _("run record: %s"), local->message);
       return NULL;
     }
   return tl_run_record_from_json (root, error);
 }
-
 
 /* ---- files ------------------------------------------------------------ */
 TlMatrix *
@@ -884,32 +874,18 @@ TlRunRecord *
 tl_run_record_load (const char *path, TlRecordLoadFlags flags, GError **error)
 {
   g_return_val_if_fail (path != NULL, NULL);
-  GStatBuf st;
-  if (g_stat (path, &st) != 0)
-    {
-      int saved = errno;
-      g_set_error (error, TL_ERROR, TL_ERROR_IO, _("%s: %s"), path, g_strerror (saved));
-      return NULL;
-    }
-  if ((guint64) st.st_size > MAX_RECORD_BYTES)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_TOO_LARGE,
-                   _("%s: %" G_GUINT64_FORMAT " bytes is too large for a run record"), path,
-                   (guint64) st.st_size);
-      return NULL;
-    }
-  g_autofree char *data = NULL;
-  gsize length = 0;
   g_autoptr (GError) local = NULL;
-  if (!g_file_get_contents (path, &data, &length, &local))
+  g_autoptr (JsonNode) root = tl_json_load_file (path, &local);
+  if (root == NULL)
     {
-      g_set_error (error, TL_ERROR, TL_ERROR_IO, "%s", local->message);
+      g_set_error (error, TL_ERROR, local->code, _("run record %s"), local->message);
       return NULL;
     }
-  g_autoptr (TlRunRecord) record = tl_run_record_from_data (data, length, &local);
+  g_autoptr (TlRunRecord) record = tl_run_record_from_json (root, &local);
   if (record == NULL)
     {
-      g_set_error (error, TL_ERROR, local->code, "%s: %s", path, local->message);
+      g_autofree char *name = g_filename_display_name (path);
+      g_set_error (error, TL_ERROR, local->code, "%s: %s", name, local->message);
       return NULL;
     }
   record->base_dir = g_path_get_dirname (path);

@@ -30,6 +30,8 @@
 G_BEGIN_DECLS
 
 #define TL_RUN_RECORD_SCHEMA "tilelab-run/1"
+/* Units (SMs or CPU threads) a record may name: lanes of the timeline. */
+#define TL_RECORD_MAX_UNITS 65536
 /* Saved records are indented unless they hold more block records than this. */
 #define TL_RUN_RECORD_PRETTY_BLOCKS 20000
 
