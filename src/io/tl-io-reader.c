@@ -32,13 +32,15 @@ tl_io_reader_next (TlIoReader *reader, TlIoLine *line)
 {
   if (reader->pos >= reader->len)
     return FALSE;
+  /* a line ends at "\n", "\r\n" or a lone "\r" (classic Mac OS) */
   const char *start = reader->buf + reader->pos;
-  gsize rest = reader->len - reader->pos;
-  const char *nl = memchr (start, '\n', rest);
-  gsize len = nl ? (gsize) (nl - start) : rest;
-  reader->pos += nl ? len + 1 : len;
-  if (len > 0 && start[len - 1] == '\r')
-    len--;
+  gsize rest = reader->len - reader->pos, len = 0;
+  while (len < rest && start[len] != '\n' && start[len] != '\r')
+    len++;
+  gsize ending = 0;
+  if (len < rest)
+    ending = (start[len] == '\r' && len + 1 < rest && start[len + 1] == '\n') ? 2 : 1;
+  reader->pos += len + ending;
   reader->line++;
   line->text = start;
   line->len = len;
@@ -49,8 +51,8 @@ tl_io_reader_next (TlIoReader *reader, TlIoLine *line)
 guint
 tl_io_reader_end_line (const TlIoReader *reader)
 {
-  /* a file ending in "\n" ends on the (empty) line after the last one */
-  if (reader->len > 0 && reader->buf[reader->len - 1] == '\n')
+  /* a file ending in a line end ends on the (empty) line after the last one */
+  if (reader->len > 0 && (reader->buf[reader->len - 1] == '\n' || reader->buf[reader->len - 1] == '\r'))
     return reader->line + 1;
   return MAX (reader->line, 1);
 }
@@ -273,6 +275,14 @@ tl_io_parse_int64 (const char *tok, gsize len, gint64 *out)
 }
 
 gboolean
+tl_io_fits_float32 (double v)
+{
+  /* FLT_MAX's shortest text, 3.4028235e38, is above FLT_MAX as a double
+   * but rounds to it: what matters is whether the rounding overflows */
+  return !isfinite (v) || isfinite ((float) v);
+}
+
+gboolean
 tl_io_parse_value (const char *path, guint line, guint col, const char *tok, gsize len,
                    gboolean decimal_comma, TlDtype dtype, double *out, gboolean *all_int,
                    GError **error)
@@ -308,7 +318,7 @@ tl_io_parse_value (const char *path, guint line, guint col, const char *tok, gsi
         }
       break;
     case TL_DTYPE_FLOAT32:
-      if (isfinite (v) && fabs (v) > FLT_MAX)
+      if (!tl_io_fits_float32 (v))
         {
           g_autofree char *q = tl_io_quote (tok, len);
           tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,

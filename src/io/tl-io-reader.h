@@ -1,9 +1,9 @@
 /* tl-io-reader.h — what every format's reader shares.
  *
  * Text formats are parsed from one in-memory buffer: a line reader keeps
- * the line number (1-based) and hands out lines without their "\n" or
- * "\r\n"; a UTF-8 byte order mark at the start is skipped.  Columns in
- * messages are 1-based byte offsets within the line.  Numbers go through
+ * the line number (1-based) and hands out lines without their "\n",
+ * "\r\n" or lone "\r"; a UTF-8 byte order mark at the start is skipped.
+ * Columns in messages are 1-based byte offsets within the line.  Numbers go through
  * g_ascii_strtod, never strtod, so the user's locale cannot change them.
  */
 #pragma once
@@ -69,6 +69,9 @@ int       tl_io_line_sizes     (const char *path, const TlIoLine *line, gsize *c
 /* A whole token as an int64 ([+-]digits). */
 gboolean  tl_io_parse_int64    (const char *tok, gsize len, gint64 *out);
 
+/* Whether a double becomes a float32 without overflowing (NaN and the
+ * infinities do). */
+gboolean  tl_io_fits_float32   (double v);
 /* Parses a token as a value of dtype (an int32 matrix takes only integers
  * in range, float32 only numbers within its range); *all_int (if given)
  * is cleared by any token not written as an int32 integer.  Errors name

@@ -13,6 +13,7 @@
  * Positions in messages are byte offsets in the file.
  */
 #include "io/tl-npy.h"
+#include "core/tl-file.h"
 #include "io/tl-io-reader.h"
 #include "io/tl-io-writer.h"
 
@@ -20,7 +21,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #define NPY_MAGIC "\x93NUMPY"
 #define NPY_CHUNK (1 << 20)
@@ -418,17 +419,10 @@ read_exact (FILE *f, void *buf, gsize n)
   return fread (buf, 1, n, f) == n;
 }
 
-static TlMatrix *
-load_file (const char *path, FILE *f, GError **error)
+TlMatrix *
+tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GError **error)
 {
   guint8 pre[12];
-  struct stat st;
-  if (fstat (fileno (f), &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("not a regular file"));
-      return NULL;
-    }
-  guint64 file_size = (guint64) st.st_size;
 
   if (file_size < 10 || !read_exact (f, pre, 10))
     {
@@ -531,12 +525,10 @@ load_file (const char *path, FILE *f, GError **error)
       return NULL;
     }
 
-  g_autoptr (TlMatrix) m = tl_matrix_new (dtype, (gsize) rows, (gsize) cols, &local);
+  /* the file holds exactly the data the header declares: allocate */
+  g_autoptr (TlMatrix) m = tl_io_matrix_new (path, 0, dtype, rows, cols, FALSE, error);
   if (m == NULL)
-    {
-      tl_io_set_error (error, local->code, path, 0, 0, "%s", local->message);
-      return NULL;
-    }
+    return NULL;
 
   /* The common case, numpy's default layout in our byte order and dtype:
    * the bytes are the matrix. */
@@ -602,14 +594,19 @@ load_file (const char *path, FILE *f, GError **error)
 TlMatrix *
 tl_npy_load (const char *path, GError **error)
 {
-  FILE *f = g_fopen (path, "rb");
+  guint64 size;
+  int fd = tl_file_open_regular (path, &size, error);
+  if (fd < 0)
+    return NULL;
+  FILE *f = fdopen (fd, "rb");
   if (f == NULL)
     {
       int e = errno;
-      tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot open: %s"), g_strerror (e));
+      close (fd);
+      tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read: %s"), g_strerror (e));
       return NULL;
     }
-  TlMatrix *m = load_file (path, f, error);
+  TlMatrix *m = tl_npy_load_stream (path, f, size, error);
   fclose (f);
   return m;
 }
