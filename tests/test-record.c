@@ -403,6 +403,13 @@ test_hostile (void)
     { "\"inputs\":{\"a\":{", "\"inputs\":{\"a\":{\"path\":\"../../etc/passwd\",", "$.inputs.a.path" },
     { "\"inputs\":{\"a\":{", "\"inputs\":{\"a\":{\"path\":\"/etc/passwd\",", "$.inputs.a.path" },
     { "\"n_nan\":0", "\"n_nan\":1e400", "n_nan" },
+    /* numbers that would become indices, sizes or lanes */
+    { "\"block_x\":[0,", "\"block_x\":[4294967295,", "$.runs[0].blocks.block_x[0]" },
+    { "\"block_x\":[0,", "\"block_x\":[2147483646,", "$.runs[0].blocks" },
+    { "\"block_y\":[0,", "\"block_y\":[100000,", "$.runs[0].blocks" },
+    { "\"sm_count\":132", "\"sm_count\":2000000000", "$.device.sm_count" },
+    { "\"sm_count\":132", "\"sm_count\":-1", "$.device.sm_count" },
+    { "\"median\":{\"value\":0.5,", "\"median\":{\"value\":1e999,", "$.runs[0].time.median.value" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (mutations); i++)
     {
@@ -440,6 +447,21 @@ test_hostile (void)
   g_assert_error (error, TL_ERROR, TL_ERROR_PARSE);
   g_string_free (deep, TRUE);
   g_clear_error (&error);
+
+  /* json-glib also reads single-quoted strings and comments: a quote inside
+   * them must not hide nesting from the depth check */
+  static const char *const sneaky[] = { "['\"', ", "[/* \" */ ", "{\"a\":'\"'," };
+  for (guint k = 0; k < G_N_ELEMENTS (sneaky); k++)
+    {
+      GString *t = g_string_new (sneaky[k]);
+      for (int i = 0; i < 100000; i++)
+        g_string_append_c (t, '[');
+      g_autoptr (TlRunRecord) r = tl_run_record_from_data (t->str, t->len, &error);
+      g_assert_null (r);
+      g_assert_error (error, TL_ERROR, TL_ERROR_PARSE);
+      g_clear_error (&error);
+      g_string_free (t, TRUE);
+    }
 
   /* brackets inside strings don't count as nesting */
   g_autoptr (TlRunRecord) full = full_record ();

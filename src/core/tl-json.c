@@ -53,6 +53,13 @@ tl_json_node_is_bool (JsonNode *node)
   return holds_value_of (node, G_TYPE_BOOLEAN);
 }
 
+const char *
+tl_json_object_get_string (JsonObject *o, const char *name, const char *fallback)
+{
+  JsonNode *node = o ? json_object_get_member (o, name) : NULL;
+  return holds_value_of (node, G_TYPE_STRING) ? json_node_get_string (node) : fallback;
+}
+
 /* ---- strict, bounded parsing -------------------------------------------- */
 
 typedef struct

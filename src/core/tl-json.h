@@ -23,6 +23,9 @@ void     tl_json_member_string (JsonBuilder *b, const char *name, const char *va
 gboolean tl_json_node_is_int    (JsonNode *node);
 gboolean tl_json_node_is_number (JsonNode *node);
 gboolean tl_json_node_is_bool   (JsonNode *node);
+/* The string member name of o, or fallback when it is absent or not a
+ * string (no json-glib warning for a member of another type). */
+const char *tl_json_object_get_string (JsonObject *o, const char *name, const char *fallback);
 
 /* Limits of every JSON document Tilelab reads (run and Gauss records). */
 #define TL_JSON_MAX_DEPTH 64

@@ -22,6 +22,7 @@
 #include "paint/tl-paint-timeline.h"
 #include "paint/tl-paint-util.h"
 #include "paint/tl-pool.h"
+#include "core/tl-json.h"
 #include "core/tl-stats.h"
 
 #define DEFAULT_WIDTH 1600.0
@@ -82,47 +83,47 @@ gboolean
 tl_render_input_load (TlRenderInput *input, const char *path, GError **error)
 {
   g_return_val_if_fail (input != NULL && path != NULL, FALSE);
-
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (GError) local = NULL;
   *input = (TlRenderInput) {0};
 
-  if (!json_parser_load_from_file (parser, path, &local))
-    {
-      g_set_error (error, TL_ERROR, g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT)
-                                      || local->domain == G_FILE_ERROR ? TL_ERROR_IO : TL_ERROR_PARSE,
-                   "%s: %s", path, local->message);
-      return FALSE;
-    }
-  JsonNode *root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  /* one bounded parse (regular file, strict JSON, size and depth checked
+   * before json-glib builds a tree), then the reader its kind asks for */
+  g_autoptr (GError) local = NULL;
+  g_autoptr (JsonNode) root = tl_json_load_file (path, error);
+  if (root == NULL)
+    return FALSE;
+  g_autofree char *name = g_filename_display_name (path);
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_PARSE,
-                   _("%s: neither a run record nor a Gauss record (expected a JSON object)"), path);
+                   _("%s: neither a run record nor a Gauss record (expected a JSON object)"), name);
       return FALSE;
     }
   JsonObject *obj = json_node_get_object (root);
-  if (g_strcmp0 (json_object_get_string_member_with_default (obj, "kind", ""), "lu") == 0)
+  if (g_strcmp0 (tl_json_object_get_string (obj, "kind", ""), "lu") == 0)
     {
       input->lu = tl_lu_recorder_from_json (root, &local);
       if (input->lu == NULL)
         {
-          g_set_error (error, TL_ERROR, TL_ERROR_PARSE, "%s: %s", path, local->message);
+          g_set_error (error, TL_ERROR, local->code, "%s: %s", name, local->message);
           return FALSE;
         }
       return TRUE;
     }
 
-  input->record = tl_run_record_load (path, TL_RECORD_LOAD_DEFAULT, error);
+  input->record = tl_run_record_from_json (root, &local);
   if (input->record == NULL)
-    return FALSE;
+    {
+      g_set_error (error, TL_ERROR, local->code, "%s: %s", name, local->message);
+      return FALSE;
+    }
+  input->record->base_dir = g_path_get_dirname (path);
   if (input->record->extensions && json_object_has_member (input->record->extensions, "lu"))
     {
       JsonNode *lu = json_object_get_member (input->record->extensions, "lu");
       input->lu = tl_lu_recorder_from_json (lu, &local);
       if (input->lu == NULL)
         {
-          g_set_error (error, TL_ERROR, TL_ERROR_PARSE, "%s: $.extensions.lu: %s", path,
+          g_set_error (error, TL_ERROR, TL_ERROR_PARSE, "%s: $.extensions.lu: %s", name,
                        local->message);
           tl_render_input_clear (input);
           return FALSE;

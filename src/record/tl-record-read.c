@@ -400,6 +400,12 @@ read_device (JsonObject *obj, const char *path, TlGpuFacts *f, GError **error)
   for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
     if (!get_count (obj, path, ints[i].key, ints[i].required, ints[i].field, error))
       return FALSE;
+  /* SMs become lanes of the timeline */
+  if (f->sm_count > TL_RECORD_MAX_UNITS)
+    {
+      g_autofree char *p = child_path (path, "sm_count");
+      return parse_fail (error, p, _("%d is out of range 0…%d"), f->sm_count, TL_RECORD_MAX_UNITS);
+    }
   if (!get_int (obj, path, "total_mem_bytes", FALSE, 0, G_MAXINT64, &total, error)
       || !get_int (obj, path, "free_mem_bytes", FALSE, 0, G_MAXINT64, &free_b, error))
     return FALSE;
@@ -665,6 +671,14 @@ read_run (JsonObject *obj, const char *path, const TlJob *job, GError **error)
       for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
         if (!get_count (launch, p, ints[i].key, FALSE, ints[i].field, error))
           return NULL;
+      /* blocks per SM at once become sub-lanes of the timeline */
+      if (l->active_blocks_per_sm > TL_RECORD_MAX_UNITS)
+        {
+          g_autofree char *pa = child_path (p, "active_blocks_per_sm");
+          parse_fail (error, pa, _("%d is out of range 0…%d"), l->active_blocks_per_sm,
+                      TL_RECORD_MAX_UNITS);
+          return NULL;
+        }
       if (!get_double (launch, p, "waves", FALSE, &l->waves, error)
           || !get_double (launch, p, "occupancy", FALSE, &l->occupancy, error))
         return NULL;
