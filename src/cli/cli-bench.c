@@ -214,6 +214,8 @@ tl_cli_bench (int argc, char **argv)
     return tl_cli_usage_error ("bench", "--warmups: must not be negative, got %d", warmups);
   if (threads < 0)
     return tl_cli_usage_error ("bench", "--threads: must not be negative, got %d", threads);
+  if (device < 0)
+    return tl_cli_usage_error ("bench", _("--device must not be negative, got %d"), device);
 
   g_auto (GStrv) size_list = g_strsplit (sizes ? sizes : suite->sizes, ",", -1);
   guint n_sizes = g_strv_length (size_list);

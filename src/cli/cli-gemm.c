@@ -316,6 +316,8 @@ tl_cli_gemm (int argc, char **argv)
     return tl_cli_usage_error ("gemm", "--warmups: must not be negative, got %d", warmups);
   if (threads < 0)
     return tl_cli_usage_error ("gemm", "--threads: must not be negative, got %d", threads);
+  if (device < 0)
+    return tl_cli_usage_error ("gemm", _("--device must not be negative, got %d"), device);
   if (seed < 0)
     return tl_cli_usage_error ("gemm", "--seed: must not be negative");
   if (save_matrices && !record_path)

@@ -94,6 +94,7 @@ int
 tl_cli_lu_bench (int argc, char **argv)
 {
   g_autofree char *sizes_s = NULL, *dtypes_s = NULL, *kernels_s = NULL, *output = NULL;
+  g_autofree char *block_text = NULL;
   gint repeats = 3, warmups = 1, block = 0, device = 0, max_percolumn = 4096;
   gint64 seed = 7;
   GOptionEntry entries[] = {
@@ -103,7 +104,7 @@ tl_cli_lu_bench (int argc, char **argv)
       "GPU rungs (default lu-01-percolumn,lu-02-blocked,lu-03-tuned,lu-cusolver)", "K[,K…]" },
     { "repeats", 'r', 0, G_OPTION_ARG_INT, &repeats, "Timed factorisations per rung (default 3)", "R" },
     { "warmups", 'w', 0, G_OPTION_ARG_INT, &warmups, "Untimed factorisations first (default 1)", "W" },
-    { "block-size", 'b', 0, G_OPTION_ARG_INT, &block, "Block size of blocked rungs (default: theirs)", "B" },
+    { "block-size", 'b', 0, G_OPTION_ARG_STRING, &block_text, "Block size of blocked rungs (default: theirs)", "B" },
     { "max-percolumn", 0, 0, G_OPTION_ARG_INT, &max_percolumn,
       "Largest n for lu-01-percolumn, which is memory-bound and slow (default 4096)", "N" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Generator seed", "S" },
@@ -115,6 +116,16 @@ tl_cli_lu_bench (int argc, char **argv)
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!tl_cli_parse (ctx, &argc, &argv))
     return TL_CLI_USAGE;
+  gint64 block_value = 0;
+  if (!tl_cli_option_int ("lu-bench", "--block-size", block_text, 1, TL_MATRIX_MAX_DIM,
+                          &block_value))
+    return TL_CLI_USAGE;
+  block = (gint) block_value;
+  if (repeats < 1)
+    return tl_cli_usage_error ("lu-bench", _("--repeats must be at least 1, got %d"), repeats);
+  if (warmups < 0 || max_percolumn < 0 || device < 0)
+    return tl_cli_usage_error ("lu-bench", _("--warmups, --max-percolumn and --device must not "
+                                             "be negative"));
 
   g_auto (GStrv) sizes = g_strsplit (sizes_s ? sizes_s : "1024,2048,4096,8192,16384", ",", -1);
   g_auto (GStrv) dtypes = g_strsplit (dtypes_s ? dtypes_s : "float32,float64", ",", -1);

@@ -1,0 +1,63 @@
+/* fuzz-gauss-record.c — Gauss records (a bare {"kind": "lu"} or a run
+ * record with $.extensions.lu) through the reader, then every frame the
+ * player can show (replayed from snapshots: GF(p) arithmetic included),
+ * a few drawn, and the recording written back and read again. */
+#include "fuzz-common.h"
+
+#include <cairo.h>
+#include "lu/tl-lu-recorder.h"
+#include "paint/tl-gauss-frame.h"
+#include "paint/tl-render.h"
+
+int
+LLVMFuzzerInitialize (int *argc, char ***argv)
+{
+  fuzz_init ();
+  return 0;
+}
+
+static void
+draw (TlLuRecorder *rec, guint step)
+{
+  TlRenderInput input = { .lu = rec };
+  TlRenderOptions options;
+  tl_render_options_init (&options);
+  options.view = TL_RENDER_GAUSS;
+  options.step = step;
+  TlPaintStyle style;
+  tl_render_style_init (&style, &options, 320, 180, 1.0);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 160, 90);
+  cairo_t *cr = cairo_create (surface);
+  cairo_scale (cr, 0.5, 0.5);
+  (void) tl_render_draw (cr, &input, &options, &style, 320, 180, NULL);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_from_data ((const char *) data, size, &error);
+  if (rec == NULL)
+    {
+      g_assert (error != NULL && error->domain == TL_ERROR);
+      return 0;
+    }
+  guint n = tl_gauss_record_n_frames (rec);
+  for (guint step = 0; step < n; step++)
+    {
+      TlGaussFrame *frame = tl_gauss_frame_new (rec, step, NULL);
+      tl_gauss_frame_free (frame);
+    }
+  draw (rec, 0);
+  draw (rec, n / 2);
+  draw (rec, n - 1);
+
+  g_autoptr (JsonNode) node = tl_lu_recorder_to_json (rec);
+  g_autofree char *text = json_to_string (node, FALSE);
+  g_autoptr (TlLuRecorder) back = tl_lu_recorder_from_data (text, strlen (text), &error);
+  if (back == NULL)
+    g_error ("a Gauss record that loaded, written back, does not load: %s", error->message);
+  return 0;
+}

@@ -1,0 +1,70 @@
+/* fuzz-run-record.c — run records (JSON text) through the reader, then
+ * everything a view does with one: block statistics of every run and
+ * every launch, the Blocks, Timeline and Compare views drawn into a small
+ * image, and the record written back and read again. */
+#include "fuzz-common.h"
+
+#include <cairo.h>
+#include "paint/tl-block-stats.h"
+#include "paint/tl-render.h"
+#include "record/tl-record.h"
+
+int
+LLVMFuzzerInitialize (int *argc, char ***argv)
+{
+  fuzz_init ();
+  return 0;
+}
+
+static void
+draw (const TlRunRecord *record, TlRenderView view, const char *kernel)
+{
+  TlRenderInput input = { .record = (TlRunRecord *) record };
+  TlRenderOptions options;
+  tl_render_options_init (&options);
+  options.view = view;
+  options.kernels = kernel;
+  TlPaintStyle style;
+  tl_render_style_init (&style, &options, 320, 180, 1.0);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 160, 90);
+  cairo_t *cr = cairo_create (surface);
+  cairo_scale (cr, 0.5, 0.5);
+  g_autoptr (GError) error = NULL;
+  (void) tl_render_draw (cr, &input, &options, &style, 320, 180, &error);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) record = tl_run_record_from_data ((const char *) data, size, &error);
+  if (record == NULL)
+    {
+      g_assert (error != NULL && error->domain == TL_ERROR);
+      return 0;
+    }
+  for (guint i = 0; i < record->runs->len; i++)
+    {
+      TlKernelRun *run = record->runs->pdata[i];
+      for (gint launch = -1; launch <= 1; launch++)
+        {
+          g_autoptr (TlBlockStats) s = tl_block_stats_new_for_run (record, run, launch, NULL);
+          if (s != NULL)
+            g_free (tl_block_stats_summary (s, tl_block_unit_label (run->block_unit)));
+        }
+      if (run->n_blocks > 0)
+        {
+          draw (record, TL_RENDER_BLOCKS, run->kernel_id);
+          draw (record, TL_RENDER_TIMELINE, run->kernel_id);
+        }
+    }
+  draw (record, TL_RENDER_COMPARE, NULL);
+
+  g_autofree char *text = tl_run_record_to_string (record, FALSE);
+  g_autoptr (TlRunRecord) back = tl_run_record_from_data (text, -1, &error);
+  if (back == NULL)
+    g_error ("a record that loaded, written back, does not load: %s", error->message);
+  return 0;
+}
