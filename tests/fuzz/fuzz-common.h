@@ -20,6 +20,7 @@
 
 #include "core/tl-error.h"
 #include "core/tl-matrix.h"
+#include "paint/tl-render.h"
 
 /* 64 MiB: the fuzzers run with -rss_limit_mb=2048 -malloc_limit_mb=512 */
 #define FUZZ_MATRIX_CAP "67108864"
@@ -27,13 +28,15 @@
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize (int *argc, char ***argv);
 
-static inline void
-fuzz_init (void)
+/* Each harness is its own program and includes this once. */
+int
+LLVMFuzzerInitialize (int *argc, char ***argv)
 {
   g_setenv ("TL_MAX_MATRIX_BYTES", FUZZ_MATRIX_CAP, TRUE);
   g_setenv ("LC_ALL", "C", TRUE);
   /* a critical warning is a bug the harness must report, as a crash */
   g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
+  return 0;
 }
 
 /* A NUL-terminated copy: the text readers take (buf, len) but may look
@@ -78,6 +81,51 @@ fuzz_assert_same (const TlMatrix *a, const TlMatrix *b, gboolean same_dtype, con
              a->rows, a->cols);
   if (same_dtype && a->dtype != b->dtype)
     g_error ("%s: %s came back as %s", what, tl_dtype_name (a->dtype), tl_dtype_name (b->dtype));
+}
+
+typedef TlMatrix *(*FuzzLoadFunc) (const char *path, const char *buf, gsize len,
+                                   GError **error);
+
+/* The text formats' harness: load the input; if it is a matrix, work it,
+ * write it back and load that, which must give the same matrix, of the
+ * same dtype (CSV has none: a float64 of whole numbers comes back int32). */
+static inline void fuzz_touch (const TlMatrix *m);
+static inline void
+fuzz_text_format (const uint8_t *data, size_t size, const char *what, FuzzLoadFunc load,
+                  FuzzWriteFunc write, gpointer user_data, gboolean float64_may_change)
+{
+  g_autofree char *text = fuzz_text (data, size);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) m = load ("fuzz", text, size, &error);
+  if (m == NULL)
+    {
+      g_assert (error != NULL && error->domain == TL_ERROR);
+      return;
+    }
+  fuzz_touch (m);
+  size_t len = 0;
+  g_autofree char *again = fuzz_write (m, write, user_data, &len);
+  g_autoptr (TlMatrix) back = load ("again", again, len, NULL);
+  fuzz_assert_same (m, back, !(float64_may_change && m->dtype == TL_DTYPE_FLOAT64), what);
+}
+
+/* Draws a view of input into a small image, as the app's views do. */
+static inline void
+fuzz_draw (const TlRenderInput *input, TlRenderView view, const char *kernel, guint step)
+{
+  TlRenderOptions options;
+  tl_render_options_init (&options);
+  options.view = view;
+  options.kernels = kernel;
+  options.step = step;
+  TlPaintStyle style;
+  tl_render_style_init (&style, &options, 320, 180, 1.0);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 160, 90);
+  cairo_t *cr = cairo_create (surface);
+  cairo_scale (cr, 0.5, 0.5);
+  (void) tl_render_draw (cr, input, &options, &style, 320, 180, NULL);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
 }
 
 /* Work the loaded matrix as `tilelab-cli info` does. */

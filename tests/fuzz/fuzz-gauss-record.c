@@ -4,34 +4,14 @@
  * a few drawn, and the recording written back and read again. */
 #include "fuzz-common.h"
 
-#include <cairo.h>
 #include "lu/tl-lu-recorder.h"
 #include "paint/tl-gauss-frame.h"
-#include "paint/tl-render.h"
-
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
-{
-  fuzz_init ();
-  return 0;
-}
 
 static void
 draw (TlLuRecorder *rec, guint step)
 {
   TlRenderInput input = { .lu = rec };
-  TlRenderOptions options;
-  tl_render_options_init (&options);
-  options.view = TL_RENDER_GAUSS;
-  options.step = step;
-  TlPaintStyle style;
-  tl_render_style_init (&style, &options, 320, 180, 1.0);
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 160, 90);
-  cairo_t *cr = cairo_create (surface);
-  cairo_scale (cr, 0.5, 0.5);
-  (void) tl_render_draw (cr, &input, &options, &style, 320, 180, NULL);
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
+  fuzz_draw (&input, TL_RENDER_GAUSS, NULL, step);
 }
 
 int

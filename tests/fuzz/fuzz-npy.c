@@ -2,13 +2,6 @@
 #include "fuzz-common.h"
 #include "io/tl-npy.h"
 
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
-{
-  fuzz_init ();
-  return 0;
-}
-
 static TlMatrix *
 load (const void *data, size_t size, GError **error)
 {

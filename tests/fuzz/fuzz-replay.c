@@ -5,10 +5,14 @@
  * Linked with a harness instead of libFuzzer, so `meson test` replays
  * tests/fuzz/corpus/NAME/ (crashers found so far among them) with any
  * compiler.  A crash, an abort or a sanitizer report fails the test. */
-#include "fuzz-common.h"
-
+#include <glib.h>
 #include <glib/gstdio.h>
+#include <stdint.h>
 #include <string.h>
+
+/* the harness's entry points (fuzz-common.h defines the second) */
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize (int *argc, char ***argv);
 
 static int
 by_name (gconstpointer a, gconstpointer b)

@@ -4,35 +4,14 @@
  * image, and the record written back and read again. */
 #include "fuzz-common.h"
 
-#include <cairo.h>
 #include "paint/tl-block-stats.h"
-#include "paint/tl-render.h"
 #include "record/tl-record.h"
-
-int
-LLVMFuzzerInitialize (int *argc, char ***argv)
-{
-  fuzz_init ();
-  return 0;
-}
 
 static void
 draw (const TlRunRecord *record, TlRenderView view, const char *kernel)
 {
   TlRenderInput input = { .record = (TlRunRecord *) record };
-  TlRenderOptions options;
-  tl_render_options_init (&options);
-  options.view = view;
-  options.kernels = kernel;
-  TlPaintStyle style;
-  tl_render_style_init (&style, &options, 320, 180, 1.0);
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 160, 90);
-  cairo_t *cr = cairo_create (surface);
-  cairo_scale (cr, 0.5, 0.5);
-  g_autoptr (GError) error = NULL;
-  (void) tl_render_draw (cr, &input, &options, &style, 320, 180, &error);
-  cairo_destroy (cr);
-  cairo_surface_destroy (surface);
+  fuzz_draw (&input, view, kernel, 0);
 }
 
 int
