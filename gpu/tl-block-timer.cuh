@@ -1,16 +1,24 @@
 // tl-block-timer.cuh — per-block timing for instrumented kernel variants.
 //
 // Every instrumented kernel brackets its work with tl_block_begin() and
-// tl_block_end().  One thread per block reads %globaltimer — a nanosecond
-// clock shared by all SMs, unlike clock64() which is per SM — after a
-// barrier, so "start" means "every thread of the block is running" and
-// "end" means "every thread is done".  It also records %smid, the SM the
-// block ran on.  The host subtracts the earliest start, so the records of
-// a launch share one time origin.
+// tl_block_end().  Thread 0 reads %globaltimer — a nanosecond clock shared
+// by all SMs, unlike clock64() which is per SM — as soon as it runs
+// ("start": the block has been placed on an SM and its first warp is
+// running), and again after a barrier at the end ("end": every thread of
+// the block is done).  It also records %smid, the SM the block ran on.
+// The host subtracts the earliest start, so the records of a launch share
+// one time origin.
 //
-// The cost: two barriers and two 64-bit timer reads per block, and one
-// 32-byte store.  For rungs with many small blocks (the naive ones) that is
-// visible; from rung 4 up it should stay under 3% (see docs/perf/).
+// The cost: one barrier and two 64-bit timer reads per block, and one
+// 32-byte record written by one thread.  There is deliberately no barrier
+// at the start.  A first version had one, and it cost rung 2 (no barrier
+// of its own; 32 warps of a block read the same row of B, step by step) 8%
+// in float32 and 31% in float64 at 4096³: lined up by the barrier, all 32
+// warps miss in L1 on the same line of B at the same moment instead of the
+// first one's miss serving the others.  The warps of a block start within
+// a few cycles of each other anyway, so thread 0's clock at entry is the
+// block's start.  The barrier at the end costs nothing of the kind: a
+// block's resources are freed only when its last warp is done.
 #pragma once
 
 #include "tl-gpu.h"
@@ -44,7 +52,6 @@ tl_block_begin (const TlGpuBlockRecord *records)
 {
   if (records == nullptr)
     return 0;
-  __syncthreads ();
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
     {
       TlGpuBlockRecord *r = const_cast<TlGpuBlockRecord *> (records)

@@ -1,0 +1,70 @@
+// gemm-16-doublebuf.cu — rung 16: rung 8, double-buffered, with a warp
+// layout made for 16-byte shared loads.  The fastest CUDA-core float32 rung.
+//
+// What changed from rung 8 (the kernel is in tl-gemm-simt.cuh, shared with
+// rung 12, which runs the same code in float64):
+//   1. two shared-memory buffers: one barrier per k-tile instead of two;
+//   2. the A/B operands of k-step p+1 are loaded while step p multiplies
+//      (register double-buffering), so no FMA waits for shared memory;
+//   3. each warp is 4 × 8 lanes over a 32 × 64 warp tile, so one LDS.128
+//      of B reads 128 contiguous bytes (one wavefront; rung 8 reads 256)
+//      and one of A reads 64 bytes shared by 8 lanes each.
+// Rung 9 took another road (cp.async, 8×16 thread tiles, one block per SM)
+// and lost to rung 8; this rung keeps rung 8's shape — 128×128 tiles, 8×8
+// per thread, 128 registers, two blocks (16 warps) per SM — and removes
+// what it measured as waiting: barriers and the operand loads in front of
+// the FMAs.
+//
+// Bottleneck attacked: issue slots and shared-memory wavefronts that are
+// not FFMAs.  What is left (docs/perf/gemm-cuda-cores-fp64-*.md has the
+// ncu numbers): 512 FFMA against 32 LDS.128, 2 LDG.128, 5 STS and one
+// barrier per thread per k-tile.
+// From: no seed.  The structure is the classic SIMT SGEMM of cuBLAS's
+// pre-tensor-core kernels and CUTLASS's "SIMT" path (128×128×8, 8×8 per
+// thread, double-buffered shared memory).
+//
+// Shapes: A m×k, B k×n, C m×n row-major, float32.  Block 256 threads
+// (8 warps: 4 along m × 2 along n), tile 128×128, BK = 8, 8×8 per thread.
+// Grid ⌈n/128⌉ × ⌈m/128⌉.  Any m, n, k ≥ 1 (edges: the guarded path).
+#include "tl-gemm-simt.cuh"
+
+#include <stdio.h>
+
+namespace {
+
+using Tile16 = TlSimtTile<float, 128, 128, 8, 8, 8>;
+constexpr int MIN_BLOCKS16 = 2; // 2 × 256 threads × 128 registers = the whole register file
+
+cudaError_t
+gemm_16_doublebuf_launch (const TlGemmLaunch *l)
+{
+  return tl_simt_launch<float, Tile16, MIN_BLOCKS16> (l);
+}
+
+void
+gemm_16_doublebuf_shape (const TlGemmLaunch *l, TlGemmShape *out)
+{
+  tl_simt_shape<float, Tile16, MIN_BLOCKS16> (l, out);
+}
+
+TlGpuStatus
+gemm_16_doublebuf_check (const TlGemmLaunch *l, char *why, size_t why_size)
+{
+  if (l->dtype != TL_GPU_FLOAT32)
+    {
+      snprintf (why, why_size, "rung 16 computes in float32 only");
+      return TL_GPU_BAD_SHAPE;
+    }
+  return TL_GPU_OK;
+}
+
+} // namespace
+
+extern const TlGemmRung gemm_16_doublebuf_rung = {
+  "gemm-16-doublebuf",
+  gemm_16_doublebuf_launch,
+  gemm_16_doublebuf_shape,
+  gemm_16_doublebuf_check,
+  nullptr,
+  tl_simt_prepare<float, Tile16, MIN_BLOCKS16>,
+};
