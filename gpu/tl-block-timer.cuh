@@ -105,3 +105,31 @@ tl_block_end_tile (TlGpuBlockRecord *records, unsigned long long start, unsigned
       r->end_ns = end; // start_ns was written by tl_block_begin into the same slot
     }
 }
+
+// Like tl_block_end, without the barrier, for kernels that have none of
+// their own (rung 2): the last warp of the block to finish writes the
+// record.  Each warp's lane 0 counts itself done in the record's `launch`
+// field, which the harness fills with all-ones before every instrumented
+// launch (so the first warp's increment wraps it to 0); the warp whose
+// increment completes the count knows every other warp is done, reads the
+// clock and writes the record.  Costs one atomic per warp instead of a
+// block-wide barrier.
+__device__ __forceinline__ void
+tl_block_end_last_warp (TlGpuBlockRecord *records, unsigned int launch)
+{
+  if (records == nullptr)
+    return;
+  __syncwarp ();
+  const unsigned int tid = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  if (tid % 32 != 0)
+    return;
+  const unsigned int warps = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
+  TlGpuBlockRecord *r = records + (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+  if (atomicAdd (&r->launch, 1u) + 1u != warps - 1)
+    return;
+  r->end_ns = tl_globaltimer_ns ();
+  r->block_x = blockIdx.x;
+  r->block_y = blockIdx.y;
+  r->sm = tl_smid ();
+  r->launch = launch;
+}

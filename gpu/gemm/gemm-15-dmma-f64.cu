@@ -71,6 +71,8 @@ struct DmmaTile
   static constexpr int A_STAGE = BM * LDA, B_STAGE = BK * LDB;  // doubles
   static constexpr size_t smem_bytes = (size_t) STAGES * (A_STAGE + B_STAGE) * sizeof (double);
   static_assert (BK % KM == 0 && (KM == 4 || KM == 8 || KM == 16), "k-tile of whole MMAs");
+  static_assert (STAGES >= 3, "the main loop keeps one tile ahead of the one it multiplies");
+  static_assert ((BK / KM) % 2 == 0, "fragment buffers alternate: an even number of chunks per tile");
 };
 
 // D += A·B for one 16×8×KM tile.  a[h + 2v], b[v], d[j + 2h] as in the header.
@@ -146,24 +148,56 @@ load_tile (double *As, double *Bs, const double *__restrict__ A, const double *_
     }
 }
 
-template <typename Tile, bool VEC, bool INSTR>
+// The A and B fragments of one k-chunk of KM: a[i][h + 2v] and b[j][v]
+// (header), read from stage `st` with 8-byte loads.
+template <typename Tile>
+struct Fragments
+{
+  double a[MT][Tile::KM / 2], b[NT][Tile::KM / 4];
+};
+
+template <typename Tile>
+__device__ __forceinline__ void
+load_fragments (Fragments<Tile> &f, const double *as, const double *bs, int kc)
+{
+#pragma unroll
+  for (int i = 0; i < MT; i++)
+#pragma unroll
+    for (int v = 0; v < Tile::KM / 4; v++)
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+        f.a[i][h + 2 * v] = as[(i * 16 + 8 * h) * Tile::LDA + kc + 4 * v];
+#pragma unroll
+  for (int j = 0; j < NT; j++)
+#pragma unroll
+    for (int v = 0; v < Tile::KM / 4; v++)
+      f.b[j][v] = bs[(kc + 4 * v) * Tile::LDB + j * 8];
+}
+
+// One kernel for the timed runs (records == nullptr) and the instrumented
+// ones, so both run the same machine code (see tl-gemm-simt.cuh).
+template <typename Tile, bool VEC>
 __global__ void __launch_bounds__ (Tile::THREADS, 1)
 gemm_15_dmma_kernel (int m, int n, int k, const double *__restrict__ A,
                      const double *__restrict__ B, double *__restrict__ C,
                      TlGpuBlockRecord *records)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  constexpr int KM = Tile::KM, STAGES = Tile::STAGES;
+  constexpr int KM = Tile::KM, STAGES = Tile::STAGES, CHUNKS = Tile::BK / KM;
   extern __shared__ __align__ (16) double smem15[];
   double *As = smem15;                            // [STAGES][BM][LDA]
   double *Bs = smem15 + STAGES * Tile::A_STAGE;   // [STAGES][BK][LDB]
 
-  unsigned long long t0 = tl_block_begin (INSTR ? records : nullptr);
+  unsigned long long t0 = tl_block_begin (records);
 
   const int row0 = blockIdx.y * Tile::BM, col0 = blockIdx.x * Tile::BN;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int wm = warp / (Tile::BN / WARP_N), wn = warp % (Tile::BN / WARP_N);
   const int gid = lane / 4, tig = lane % 4;
+  // This lane's first A element (row gid, k tig) and B element (k tig,
+  // column gid) inside a stage.
+  const int a_off = (wm * WARP_M + gid) * Tile::LDA + tig;
+  const int b_off = tig * Tile::LDB + wn * WARP_N + gid;
 
   double acc[MT][NT][4];
 #pragma unroll
@@ -176,8 +210,8 @@ gemm_15_dmma_kernel (int m, int n, int k, const double *__restrict__ A,
 
   const int KT = (k + Tile::BK - 1) / Tile::BK;
   // Prologue: STAGES−1 tiles in flight.  Every thread commits a group per
-  // tile, even an empty one, so "at most STAGES−2 groups pending" always
-  // means "tile kt has landed".
+  // tile, even an empty one, so that the wait counts below always mean
+  // the same tiles.
 #pragma unroll
   for (int s = 0; s < STAGES - 1; s++)
     {
@@ -186,43 +220,48 @@ gemm_15_dmma_kernel (int m, int n, int k, const double *__restrict__ A,
                               col0, s);
       tl_cp_async_commit ();
     }
+  tl_cp_async_wait<STAGES - 2> (); // tile 0 has landed (my copies) …
+  __syncthreads ();                 // … and everybody's
 
+  // The main loop is software-pipelined twice over.  Shared memory: tiles
+  // kt+1 … kt+STAGES−2 are in flight while tile kt is multiplied.
+  // Registers: the fragments of k-chunk c+1 are loaded while the MMAs of
+  // chunk c run (f[0]/f[1]), across tile boundaries too — so the tensor
+  // cores never wait for a shared-memory load, only for the MMA before.
+  Fragments<Tile> f[2];
+  load_fragments<Tile> (f[0], As + a_off, Bs + b_off, 0);
   for (int kt = 0; kt < KT; kt++)
     {
-      // My copies of tile kt are done; the barrier makes everyone's
-      // visible and says the stage refilled next (read in kt−1) is free.
-      tl_cp_async_wait<STAGES - 2> ();
-      __syncthreads ();
-      const int next = kt + STAGES - 1;
-      if (next < KT)
-        load_tile<Tile, VEC> (As + (next % STAGES) * Tile::A_STAGE,
-                              Bs + (next % STAGES) * Tile::B_STAGE, A, B, m, n, k, row0, col0,
-                              next);
-      tl_cp_async_commit ();
-
-      const double *as = As + (kt % STAGES) * Tile::A_STAGE + (wm * WARP_M + gid) * Tile::LDA + tig;
-      const double *bs = Bs + (kt % STAGES) * Tile::B_STAGE + tig * Tile::LDB + wn * WARP_N + gid;
+      const int st = kt % STAGES;
 #pragma unroll
-      for (int kc = 0; kc < Tile::BK; kc += KM)
+      for (int c = 0; c < CHUNKS; c++)
         {
-          double a[MT][KM / 2], b[NT][KM / 4];
-#pragma unroll
-          for (int i = 0; i < MT; i++)
-#pragma unroll
-            for (int v = 0; v < KM / 4; v++)
-#pragma unroll
-              for (int h = 0; h < 2; h++)
-                a[i][h + 2 * v] = as[(i * 16 + 8 * h) * Tile::LDA + kc + 4 * v];
-#pragma unroll
-          for (int j = 0; j < NT; j++)
-#pragma unroll
-            for (int v = 0; v < KM / 4; v++)
-              b[j][v] = bs[(kc + 4 * v) * Tile::LDB + j * 8];
+          if (c == CHUNKS - 1)
+            {
+              // Before the last chunk: make tile kt+1 visible, and refill
+              // the stage tile kt−1 used (everybody finished reading it
+              // before the previous barrier: its last chunk was loaded
+              // during its second-to-last one).
+              tl_cp_async_wait<STAGES - 3> ();
+              __syncthreads ();
+              const int next = kt + STAGES - 1;
+              if (next < KT)
+                load_tile<Tile, VEC> (As + (next % STAGES) * Tile::A_STAGE,
+                                      Bs + (next % STAGES) * Tile::B_STAGE, A, B, m, n, k, row0,
+                                      col0, next);
+              tl_cp_async_commit ();
+            }
+          if (c < CHUNKS - 1)
+            load_fragments<Tile> (f[(c + 1) % 2], As + st * Tile::A_STAGE + a_off,
+                                  Bs + st * Tile::B_STAGE + b_off, (c + 1) * KM);
+          else if (kt + 1 < KT)
+            load_fragments<Tile> (f[(c + 1) % 2], As + ((kt + 1) % STAGES) * Tile::A_STAGE + a_off,
+                                  Bs + ((kt + 1) % STAGES) * Tile::B_STAGE + b_off, 0);
 #pragma unroll
           for (int i = 0; i < MT; i++)
 #pragma unroll
             for (int j = 0; j < NT; j++)
-              dmma<KM> (acc[i][j], a[i], b[j]);
+              dmma<KM> (acc[i][j], f[c % 2].a[i], f[c % 2].b[j]);
         }
     }
   tl_cp_async_wait<0> ();
@@ -254,7 +293,7 @@ gemm_15_dmma_kernel (int m, int n, int k, const double *__restrict__ A,
           }
       }
 
-  tl_block_end (INSTR ? records : nullptr, t0, 0);
+  tl_block_end (records, t0, 0);
 #endif
 }
 
@@ -279,23 +318,12 @@ launch_tile (const TlGemmLaunch *l)
   const double *a = (const double *) l->a, *b = (const double *) l->b;
   double *c = (double *) l->c;
   const dim3 grid = grid_15<Tile> (l);
-  const size_t smem = Tile::smem_bytes;
-  const bool vec = use_vec (l);
-  if (l->blocks != nullptr)
-    {
-      if (vec)
-        gemm_15_dmma_kernel<Tile, true, true><<<grid, Tile::THREADS, smem, l->stream>>> (
-          l->m, l->n, l->k, a, b, c, l->blocks);
-      else
-        gemm_15_dmma_kernel<Tile, false, true><<<grid, Tile::THREADS, smem, l->stream>>> (
-          l->m, l->n, l->k, a, b, c, l->blocks);
-    }
-  else if (vec)
-    gemm_15_dmma_kernel<Tile, true, false><<<grid, Tile::THREADS, smem, l->stream>>> (
-      l->m, l->n, l->k, a, b, c, nullptr);
+  if (use_vec (l))
+    gemm_15_dmma_kernel<Tile, true><<<grid, Tile::THREADS, Tile::smem_bytes, l->stream>>> (
+      l->m, l->n, l->k, a, b, c, l->blocks);
   else
-    gemm_15_dmma_kernel<Tile, false, false><<<grid, Tile::THREADS, smem, l->stream>>> (
-      l->m, l->n, l->k, a, b, c, nullptr);
+    gemm_15_dmma_kernel<Tile, false><<<grid, Tile::THREADS, Tile::smem_bytes, l->stream>>> (
+      l->m, l->n, l->k, a, b, c, l->blocks);
   return cudaGetLastError ();
 }
 
@@ -304,28 +332,21 @@ template <typename Tile>
 cudaError_t
 prepare_tile (const TlGemmLaunch *)
 {
-  const void *kernels[] = {
-    (const void *) gemm_15_dmma_kernel<Tile, true, false>,
-    (const void *) gemm_15_dmma_kernel<Tile, false, false>,
-    (const void *) gemm_15_dmma_kernel<Tile, true, true>,
-    (const void *) gemm_15_dmma_kernel<Tile, false, true>,
-  };
-  for (const void *kernel : kernels)
-    {
-      cudaError_t e = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            (int) Tile::smem_bytes);
-      if (e != cudaSuccess)
-        return e;
-    }
-  return cudaSuccess;
+  cudaError_t e = cudaFuncSetAttribute (gemm_15_dmma_kernel<Tile, true>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int) Tile::smem_bytes);
+  if (e == cudaSuccess)
+    e = cudaFuncSetAttribute (gemm_15_dmma_kernel<Tile, false>,
+                              cudaFuncAttributeMaxDynamicSharedMemorySize, (int) Tile::smem_bytes);
+  return e;
 }
 
 template <typename Tile>
 void
 shape_tile (const TlGemmLaunch *l, TlGemmShape *out)
 {
-  const void *kernel = use_vec (l) ? (const void *) gemm_15_dmma_kernel<Tile, true, false>
-                                   : (const void *) gemm_15_dmma_kernel<Tile, false, false>;
+  const void *kernel = use_vec (l) ? (const void *) gemm_15_dmma_kernel<Tile, true>
+                                   : (const void *) gemm_15_dmma_kernel<Tile, false>;
   tl_gemm_shape_one (out, kernel, grid_15<Tile> (l), dim3 (Tile::THREADS), (int) Tile::smem_bytes);
 }
 
