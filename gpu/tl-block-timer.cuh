@@ -10,15 +10,17 @@
 // one time origin.
 //
 // The cost: one barrier and two 64-bit timer reads per block, and one
-// 32-byte record written by one thread.  There is deliberately no barrier
-// at the start.  A first version had one, and it cost rung 2 (no barrier
-// of its own; 32 warps of a block read the same row of B, step by step) 8%
-// in float32 and 31% in float64 at 4096³: lined up by the barrier, all 32
-// warps miss in L1 on the same line of B at the same moment instead of the
-// first one's miss serving the others.  The warps of a block start within
-// a few cycles of each other anyway, so thread 0's clock at entry is the
-// block's start.  The barrier at the end costs nothing of the kind: a
-// block's resources are freed only when its last warp is done.
+// 32-byte record written by one thread — and nothing kept in registers
+// across the kernel's main loop (tl_block_slot).  Measured on an H100 at
+// 4096³ (docs/perf/gemm-cuda-cores-fp64-h100-2026-11-24.md), rung 2 — no
+// barrier of its own, 1024 threads capped at 32 registers — paid +8% in
+// float32 and +31% in float64 for a first version that had a barrier at
+// the start too and computed the record's address once.  Without the
+// start barrier float32 fell to +0.5% but float64 stayed at +27%: the
+// address, kept in two registers across the loop, took two of the
+// registers the compiler uses to keep loads in flight.  The warps of a
+// block start within a few cycles of each other anyway, so thread 0's
+// clock at entry is the block's start.
 #pragma once
 
 #include "tl-gpu.h"
@@ -39,6 +41,25 @@ tl_smid ()
   return id;
 }
 
+// The block's record slot: its linear index in the grid.  The block and
+// grid indices are read with asm volatile, at the start and again at the
+// end, so that the compiler cannot compute the record's address once and
+// keep it in two registers across the kernel's main loop.  For a kernel
+// capped at 32 registers (rung 2: 1024 threads, 2 blocks per SM) those two
+// registers were two fewer loads in flight: +21% in float32 and +34% in
+// float64 at 4096³, measured on an H100 (docs/perf/gemm-cuda-cores-fp64-*).
+__device__ __forceinline__ unsigned int
+tl_block_slot ()
+{
+  unsigned int x, y, z, nx, ny;
+  asm volatile ("mov.u32 %0, %%ctaid.x;" : "=r"(x));
+  asm volatile ("mov.u32 %0, %%ctaid.y;" : "=r"(y));
+  asm volatile ("mov.u32 %0, %%ctaid.z;" : "=r"(z));
+  asm volatile ("mov.u32 %0, %%nctaid.x;" : "=r"(nx));
+  asm volatile ("mov.u32 %0, %%nctaid.y;" : "=r"(ny));
+  return (z * ny + y) * nx + x;
+}
+
 // Thread 0 writes the start time straight into the block's record (slot =
 // its linear index in the grid) instead of keeping it in a register for
 // the whole kernel: a value live across the main loop would cost every
@@ -54,8 +75,7 @@ tl_block_begin (const TlGpuBlockRecord *records)
     return 0;
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
     {
-      TlGpuBlockRecord *r = const_cast<TlGpuBlockRecord *> (records)
-                            + (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+      TlGpuBlockRecord *r = const_cast<TlGpuBlockRecord *> (records) + tl_block_slot ();
       r->start_ns = tl_globaltimer_ns ();
     }
   return 0;
@@ -73,7 +93,7 @@ tl_block_end (TlGpuBlockRecord *records, unsigned long long start, unsigned int 
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
     {
       unsigned long long end = tl_globaltimer_ns ();
-      TlGpuBlockRecord *r = records + (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+      TlGpuBlockRecord *r = records + tl_block_slot ();
       r->block_x = blockIdx.x;
       r->block_y = blockIdx.y;
       r->sm = tl_smid ();
@@ -106,30 +126,3 @@ tl_block_end_tile (TlGpuBlockRecord *records, unsigned long long start, unsigned
     }
 }
 
-// Like tl_block_end, without the barrier, for kernels that have none of
-// their own (rung 2): the last warp of the block to finish writes the
-// record.  Each warp's lane 0 counts itself done in the record's `launch`
-// field, which the harness fills with all-ones before every instrumented
-// launch (so the first warp's increment wraps it to 0); the warp whose
-// increment completes the count knows every other warp is done, reads the
-// clock and writes the record.  Costs one atomic per warp instead of a
-// block-wide barrier.
-__device__ __forceinline__ void
-tl_block_end_last_warp (TlGpuBlockRecord *records, unsigned int launch)
-{
-  if (records == nullptr)
-    return;
-  __syncwarp ();
-  const unsigned int tid = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
-  if (tid % 32 != 0)
-    return;
-  const unsigned int warps = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
-  TlGpuBlockRecord *r = records + (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
-  if (atomicAdd (&r->launch, 1u) + 1u != warps - 1)
-    return;
-  r->end_ns = tl_globaltimer_ns ();
-  r->block_x = blockIdx.x;
-  r->block_y = blockIdx.y;
-  r->sm = tl_smid ();
-  r->launch = launch;
-}

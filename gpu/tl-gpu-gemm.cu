@@ -452,7 +452,6 @@ tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id, const TlGpuGemmArgs
             return tl_gpu_fail (TL_GPU_CANCELLED, "cancelled");
           rs.progress (TL_GPU_STAGE_INSTRUMENTED, r + 1, irep + 1);
           // All-ones records: a block that forgot to write shows sm = 0xFFFFFFFF.
-          // (tl_block_end_last_warp also counts finished warps up from all-ones.)
           TL_GPU_TRY (cudaMemsetAsync (rec, 0xFF, rec_bytes, l.stream), "clearing block records");
           double ms = 0.0;
           st = rs.timed_launch (ev, rec, &ms);

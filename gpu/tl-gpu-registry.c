@@ -58,7 +58,7 @@ static const TlGpuKernelInfo gemm_ladder[] = {
     "mma.sync on doubles: the tensor cores multiply 16×8×4 tiles in full float64, twice the FP64 CUDA-core rate.",
     "003", F64, 80, 1, 128, 128, "gpu/gemm/gemm-15-dmma-f64.cu", TL_GPU_KIND_RUNG, "fp64" },
   { "gemm-16-doublebuf", 16, "double-buffered, 4×8 warps",
-    "Two shared buffers (one barrier per tile), operands loaded a step ahead, warps laid out so one 16-byte load of B is one wavefront.",
+    "Two shared buffers, operands loaded a step ahead, 4×8-lane warps: and no faster than rung 8, because issue slots, not waiting, are the limit.",
     "", F32, 0, 1, 128, 128, "gpu/gemm/gemm-16-doublebuf.cu", TL_GPU_KIND_RUNG, "fp32" },
   { "cublas-fp32", 0, "cuBLAS SGEMM (pedantic)",
     "The vendor library with pedantic FP32 math: the reference the CUDA-core rungs chase.",

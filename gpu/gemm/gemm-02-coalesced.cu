@@ -25,8 +25,9 @@ __global__ void __launch_bounds__ (1024, 2)
 gemm_02_coalesced_kernel (int m, int n, int k, const T *a, const T *b, T *c,
                           TlGpuBlockRecord *records)
 {
+  unsigned long long t0 = 0;
   if (INSTR)
-    tl_block_begin (records);
+    t0 = tl_block_begin (records);
 
   int j = blockIdx.x * blockDim.x + threadIdx.x; // column: a warp reads 32 neighbours of B's row
   int i = blockIdx.y * blockDim.y + threadIdx.y; // row
@@ -38,10 +39,8 @@ gemm_02_coalesced_kernel (int m, int n, int k, const T *a, const T *b, T *c,
       c[i * n + j] = sum;
     }
 
-  // No barrier here: this kernel has none, and lining its warps up would
-  // change how they share the cache (tl-block-timer.cuh).
   if (INSTR)
-    tl_block_end_last_warp (records, 0);
+    tl_block_end (records, t0, 0);
 }
 
 static const dim3 block_02 (32, 32);

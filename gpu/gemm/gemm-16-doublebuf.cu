@@ -1,5 +1,5 @@
 // gemm-16-doublebuf.cu — rung 16: rung 8, double-buffered, with a warp
-// layout made for 16-byte shared loads.  The fastest CUDA-core float32 rung.
+// layout made for 16-byte shared loads.
 //
 // What changed from rung 8 (the kernel is in tl-gemm-simt.cuh, shared with
 // rung 12, which runs the same code in float64):
@@ -7,18 +7,26 @@
 //   2. the A/B operands of k-step p+1 are loaded while step p multiplies
 //      (register double-buffering), so no FMA waits for shared memory;
 //   3. each warp is 4 × 8 lanes over a 32 × 64 warp tile, so one LDS.128
-//      of B reads 128 contiguous bytes (one wavefront; rung 8 reads 256)
-//      and one of A reads 64 bytes shared by 8 lanes each.
-// Rung 9 took another road (cp.async, 8×16 thread tiles, one block per SM)
-// and lost to rung 8; this rung keeps rung 8's shape — 128×128 tiles, 8×8
-// per thread, 128 registers, two blocks (16 warps) per SM — and removes
-// what it measured as waiting: barriers and the operand loads in front of
-// the FMAs.
+//      of B reads 128 contiguous bytes and one of A 64 bytes shared by 8
+//      lanes each.
+// It keeps rung 8's shape — 128×128 tiles, 8×8 per thread, 128 registers,
+// two blocks (16 warps) per SM.
 //
-// Bottleneck attacked: issue slots and shared-memory wavefronts that are
-// not FFMAs.  What is left (docs/perf/gemm-cuda-cores-fp64-*.md has the
-// ncu numbers): 512 FFMA against 32 LDS.128, 2 LDG.128, 5 STS and one
-// barrier per thread per k-tile.
+// What it teaches is a negative result, measured (H100, docs/perf/
+// gemm-cuda-cores-fp64-h100-2026-11-24.md): it is *not* faster than rung 8
+// (83–92% of cuBLAS FP32 against rung 8's 89–92%).  Rung 8 was never
+// waiting for barriers or shared memory.  ncu shows both kernels issuing
+// an instruction on 76–77% of all cycles with 85–90% of them FFMAs; the
+// stalls are "not selected" (another warp issued: the SM is busy) and
+// "dispatch" (register-operand collection), and the shared-memory pipe
+// sits at 54% with the same wavefront count for both layouts.  So the
+// remaining gap to cuBLAS is instruction issue: how many non-FFMA
+// instructions surround the 512 FFMAs of a k-tile (this rung: 78, rung 8:
+// 54 — a second buffer costs address arithmetic at 128 registers) and how
+// well the compiler's register assignment feeds them.  cuBLAS's SGEMM
+// is hand-scheduled at that level; CUDA C++ leaves it to ptxas (the same
+// source compiled in two template instances differed by 5%).
+//
 // From: no seed.  The structure is the classic SIMT SGEMM of cuBLAS's
 // pre-tensor-core kernels and CUTLASS's "SIMT" path (128×128×8, 8×8 per
 // thread, double-buffered shared memory).

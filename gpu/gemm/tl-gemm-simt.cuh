@@ -1,6 +1,6 @@
-// tl-gemm-simt.cuh — the CUDA-core ("SIMT") GEMM kernel at its best: the
-// kernel behind rung 16 (float32) and rung 12 (float64).  CUDA C++,
-// internal to gpu/gemm/.
+// tl-gemm-simt.cuh — the double-buffered CUDA-core ("SIMT") GEMM kernel
+// behind rung 16 (float32) and rung 12 (float64).  CUDA C++, internal to
+// gpu/gemm/.
 //
 // C (m×n) = A (m×k) · B (k×n), all row-major, T = float or double.
 //
@@ -28,13 +28,13 @@
 //         rows  wm·WM + g·4V + lm·V + 0…V−1     (g < TM/V)
 //         cols  wn·WN + g·8V + ln·V + 0…V−1     (g < TN/V)
 //     One LDS.128 of B then reads 8 different 16-byte vectors that lie side
-//     by side — 128 contiguous bytes, one shared-memory wavefront, every
-//     bank once — and one of A reads 4 vectors (64 bytes), each a broadcast
-//     to the 8 lanes of its row.  Rung 8's 2×16 layout reads 256 bytes of B
-//     per LDS.128: two wavefronts.  Shared-memory bandwidth is what an 8×8
-//     float tile runs short of first (HANDOFF.md: its wavefronts and FFMA
-//     issue compete), so a third fewer wavefronts per k-step is the point.
-//     The stores of C follow the same layout: 8 lanes write 128 contiguous
+//     by side — 128 contiguous bytes, every bank once — and one of A reads
+//     4 vectors (64 bytes), each a broadcast to the 8 lanes of its row.
+//     (Rung 8's 2×16 layout reads 256 bytes of B per LDS.128.  Measured
+//     with ncu on an H100, both cost the same number of wavefronts — about
+//     3 per LDS.128 — so the hardware does not reward the narrower
+//     footprint; shared memory is not what limits either kernel.)  The
+//     stores of C follow the same layout: 8 lanes write 128 contiguous
 //     bytes of a row.
 //
 // What stays from rung 8: global loads are 16-byte LDG into registers
