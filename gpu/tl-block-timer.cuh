@@ -10,17 +10,17 @@
 // one time origin.
 //
 // The cost: one barrier and two 64-bit timer reads per block, and one
-// 32-byte record written by one thread — and nothing kept in registers
-// across the kernel's main loop (tl_block_slot).  Measured on an H100 at
-// 4096³ (docs/perf/gemm-cuda-cores-fp64-h100-2026-11-24.md), rung 2 — no
-// barrier of its own, 1024 threads capped at 32 registers — paid +8% in
-// float32 and +31% in float64 for a first version that had a barrier at
-// the start too and computed the record's address once.  Without the
-// start barrier float32 fell to +0.5% but float64 stayed at +27%: the
-// address, kept in two registers across the loop, took two of the
-// registers the compiler uses to keep loads in flight.  The warps of a
-// block start within a few cycles of each other anyway, so thread 0's
-// clock at entry is the block's start.
+// 32-byte record written by one thread; nothing of it is kept in registers
+// across the kernel's main loop (tl_block_slot).  There is no barrier at
+// the start: the warps of a block start within a few cycles of each other,
+// so thread 0's clock at entry is the block's start, and a barrier there
+// lined up rung 2's 32 warps (+8% in float32 at 4096³ on an H200).
+//
+// What the timer cannot control is how the compiler schedules a kernel
+// that has extra code around its loop: rungs 12, 15 and 16 therefore use
+// one kernel for both runs (records == nullptr when timed), and rung 2
+// calls its multiply as a not-inlined function
+// (docs/perf/gemm-cuda-cores-fp64-h100-2026-11-24.md).
 #pragma once
 
 #include "tl-gpu.h"
@@ -44,10 +44,7 @@ tl_smid ()
 // The block's record slot: its linear index in the grid.  The block and
 // grid indices are read with asm volatile, at the start and again at the
 // end, so that the compiler cannot compute the record's address once and
-// keep it in two registers across the kernel's main loop.  For a kernel
-// capped at 32 registers (rung 2: 1024 threads, 2 blocks per SM) those two
-// registers were two fewer loads in flight: +21% in float32 and +34% in
-// float64 at 4096³, measured on an H100 (docs/perf/gemm-cuda-cores-fp64-*).
+// keep it in two registers across the kernel's main loop.
 __device__ __forceinline__ unsigned int
 tl_block_slot ()
 {

@@ -35,10 +35,16 @@
 // 16 bytes per SM-cycle from L2 — bandwidth L2 has, but only with several
 // tiles in flight.
 //
-// Bottleneck attacked: the FP64 CUDA cores' peak (rung 12).  Left: the tensor
-// pipe itself, fed by LDS.64 fragments (HMMA-style ldmatrix does not exist
-// for 64-bit elements), with 8 warps per SM hiding MMA latency.  See
-// docs/perf/gemm-cuda-cores-fp64-*.md for the measured shares.
+// Registers: the fragments of k-chunk c+1 are loaded while the MMAs of
+// chunk c run.  The first version loaded them at the top of each chunk, into
+// the registers the previous chunk's MMAs were still reading: each warp
+// stalled between chunks, the DMMA pipe was busy 70% of the time and the
+// rung ran at 71–77% of cuBLAS.  Double-buffered: 83% busy, 86–90%.
+//
+// Bottleneck attacked: the FP64 CUDA cores' peak (rung 12).  Left: the
+// tensor pipe itself and the dependencies between one warp's MMAs, with 8
+// warps per SM (H100, docs/perf/gemm-cuda-cores-fp64-h100-2026-11-24.md:
+// 48–53 TFLOP/s; cuBLAS keeps 95% of the pipe busy, 56–60 TFLOP/s).
 //
 // Any m, n, k: out-of-range copies are issued with src-size 0 (zeros); the
 // 16-byte copies need k and n even and aligned pointers, otherwise a
