@@ -33,43 +33,14 @@
 // k ≥ 1.
 #include "tl-gemm-simt.cuh"
 
-#include <stdio.h>
-
-namespace {
-
 using Tile12 = TlSimtTile<double, 128, 128, 8, 8, 8>;
-constexpr int MIN_BLOCKS12 = 1;
-
-cudaError_t
-gemm_12_regtile_f64_launch (const TlGemmLaunch *l)
-{
-  return tl_simt_launch<double, Tile12, MIN_BLOCKS12> (l);
-}
-
-void
-gemm_12_regtile_f64_shape (const TlGemmLaunch *l, TlGemmShape *out)
-{
-  tl_simt_shape<double, Tile12, MIN_BLOCKS12> (l, out);
-}
-
-TlGpuStatus
-gemm_12_regtile_f64_check (const TlGemmLaunch *l, char *why, size_t why_size)
-{
-  if (l->dtype != TL_GPU_FLOAT64)
-    {
-      snprintf (why, why_size, "rung 12 computes in float64 only");
-      return TL_GPU_BAD_SHAPE;
-    }
-  return TL_GPU_OK;
-}
-
-} // namespace
+constexpr int MIN_BLOCKS12 = 1; // 256 threads × 248 registers: one block per SM
 
 extern const TlGemmRung gemm_12_regtile_f64_rung = {
   "gemm-12-regtile-f64",
-  gemm_12_regtile_f64_launch,
-  gemm_12_regtile_f64_shape,
-  gemm_12_regtile_f64_check,
+  tl_simt_launch<double, Tile12, MIN_BLOCKS12>,
+  tl_simt_shape<double, Tile12, MIN_BLOCKS12>,
+  tl_simt_check<double>,
   nullptr,
   tl_simt_prepare<double, Tile12, MIN_BLOCKS12>,
 };

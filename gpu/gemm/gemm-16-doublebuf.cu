@@ -36,43 +36,14 @@
 // Grid ⌈n/128⌉ × ⌈m/128⌉.  Any m, n, k ≥ 1 (edges: the guarded path).
 #include "tl-gemm-simt.cuh"
 
-#include <stdio.h>
-
-namespace {
-
 using Tile16 = TlSimtTile<float, 128, 128, 8, 8, 8>;
 constexpr int MIN_BLOCKS16 = 2; // 2 × 256 threads × 128 registers = the whole register file
 
-cudaError_t
-gemm_16_doublebuf_launch (const TlGemmLaunch *l)
-{
-  return tl_simt_launch<float, Tile16, MIN_BLOCKS16> (l);
-}
-
-void
-gemm_16_doublebuf_shape (const TlGemmLaunch *l, TlGemmShape *out)
-{
-  tl_simt_shape<float, Tile16, MIN_BLOCKS16> (l, out);
-}
-
-TlGpuStatus
-gemm_16_doublebuf_check (const TlGemmLaunch *l, char *why, size_t why_size)
-{
-  if (l->dtype != TL_GPU_FLOAT32)
-    {
-      snprintf (why, why_size, "rung 16 computes in float32 only");
-      return TL_GPU_BAD_SHAPE;
-    }
-  return TL_GPU_OK;
-}
-
-} // namespace
-
 extern const TlGemmRung gemm_16_doublebuf_rung = {
   "gemm-16-doublebuf",
-  gemm_16_doublebuf_launch,
-  gemm_16_doublebuf_shape,
-  gemm_16_doublebuf_check,
+  tl_simt_launch<float, Tile16, MIN_BLOCKS16>,
+  tl_simt_shape<float, Tile16, MIN_BLOCKS16>,
+  tl_simt_check<float>,
   nullptr,
   tl_simt_prepare<float, Tile16, MIN_BLOCKS16>,
 };

@@ -62,6 +62,8 @@
 
 #include "tl-gemm-common.cuh"
 
+#include <stdio.h>
+
 // 16 bytes of T: the unit of every global and shared access on the fast path.
 template <typename T> struct TlVec16;
 template <> struct TlVec16<float> { using type = float4; };
@@ -342,4 +344,18 @@ tl_simt_prepare (const TlGemmLaunch *)
     return cudaSuccess;
   return cudaFuncSetAttribute (tl_simt_kernel<T, Tile, MIN_BLOCKS>,
                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int) Tile::smem_bytes);
+}
+
+// The rung's `check`: the kernel is compiled for one element type.
+template <typename T>
+static TlGpuStatus
+tl_simt_check (const TlGemmLaunch *l, char *why, size_t why_size)
+{
+  const TlGpuDtype want = sizeof (T) == 8 ? TL_GPU_FLOAT64 : TL_GPU_FLOAT32;
+  if (l->dtype != want)
+    {
+      snprintf (why, why_size, "this rung computes in %s only", sizeof (T) == 8 ? "float64" : "float32");
+      return TL_GPU_BAD_SHAPE;
+    }
+  return TL_GPU_OK;
 }
