@@ -44,6 +44,8 @@ extern const TlGemmRung gemm_10_wmma_tf32_rung;
 extern const TlGemmRung gemm_10_wmma_bf16_rung;
 extern const TlGemmRung gemm_11_wgmma_rung;
 extern const TlGemmRung gemm_12_regtile_f64_rung;
+extern const TlGemmRung gemm_15_dmma_f64_rung;
+extern const TlGemmRung gemm_16_doublebuf_rung;
 extern const TlGemmRung cublas_fp32_rung;
 extern const TlGemmRung cublas_tf32_rung;
 extern const TlGemmRung cublas_bf16_rung;
@@ -63,6 +65,8 @@ static const TlGemmRung *const dispatch_table[] = {
   &gemm_10_wmma_bf16_rung,
   &gemm_11_wgmma_rung,
   &gemm_12_regtile_f64_rung,
+  &gemm_15_dmma_f64_rung,
+  &gemm_16_doublebuf_rung,
   &cublas_fp32_rung,
   &cublas_tf32_rung,
   &cublas_bf16_rung,

@@ -19,7 +19,13 @@
  * A wrong index or a missed tile gives errors of order 1.
  *
  * Run one shape: test-gpu-gemm -p /gpu/gemm/67x45x33 (the compute-sanitizer
- * shape).
+ * shape).  TL_TEST_KERNELS=id,id… runs only those kernels (e.g. the rungs a
+ * sanitizer run is about).
+ *
+ * 384×264×520 is there for the unguarded fast paths: whole 128-row tiles,
+ * k a multiple of 8 (rungs 8, 16) and even but not a multiple of 16 (rung
+ * 15's last k-tile is partial), n with a partial last tile.  None of the
+ * other shapes has k a multiple of 8.
  */
 #include "tl-gpu.h"
 #include "tl-gpu-test-util.h"
@@ -38,6 +44,7 @@ static const Shape shapes[] = {
   { 17, 33, 9 },
   { 67, 45, 33 },
   { 127, 129, 131 },
+  { 384, 264, 520 },
   { 1000, 500, 1000 },
   { 4097, 4095, 4093 },
 };
@@ -45,6 +52,7 @@ static const Shape shapes[] = {
 static TlGpuDevice *device;
 static TlGpuFacts facts;
 static GRand *rng;
+static char **only_kernels; /* $TL_TEST_KERNELS, or NULL for all */
 
 static size_t
 esize (TlGpuDtype d)
@@ -107,6 +115,8 @@ tolerance (TlGpuDtype d, const TlGpuKernelInfo *info)
 static gboolean
 runs_here (const TlGpuKernelInfo *info, TlGpuDtype d)
 {
+  if (only_kernels != NULL && !g_strv_contains ((const char *const *) only_kernels, info->id))
+    return FALSE;
   return (info->dtypes & TL_GPU_DTYPE_BIT (d)) && info->min_cc <= facts.cc_major * 10 + facts.cc_minor
          && tl_gpu_kernel_available (info->id);
 }
@@ -259,6 +269,11 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   tl_gpu_test_require_device ();
   rng = g_rand_new_with_seed (tl_gpu_test_seed ());
+  if (g_getenv ("TL_TEST_KERNELS") != NULL)
+    {
+      only_kernels = g_strsplit (g_getenv ("TL_TEST_KERNELS"), ",", -1);
+      printf ("# only the kernels in TL_TEST_KERNELS: %s\n", g_getenv ("TL_TEST_KERNELS"));
+    }
   if (tl_gpu_device_facts (0, &facts) != TL_GPU_OK || tl_gpu_device_open (0, &device) != TL_GPU_OK)
     g_error ("opening GPU 0: %s", tl_gpu_last_message ());
   printf ("# %s, compute capability %d.%d, %d SMs\n", facts.name, facts.cc_major, facts.cc_minor,
@@ -276,5 +291,6 @@ main (int argc, char **argv)
   int ret = g_test_run ();
   tl_gpu_device_close (device);
   g_rand_free (rng);
+  g_strfreev (only_kernels);
   return ret;
 }

@@ -811,6 +811,8 @@ tl_render_to_file (const TlRenderInput *input, const TlRenderOptions *options,
   if (ok)
     {
       cairo_t *cr = cairo_create (surface);
+      if (options->text_boxes)
+        tl_paint_text_boxes_attach (cr, options->text_boxes);
       ok = tl_render_draw (cr, input, options, &style, w * scale, h * scale, error);
       if (ok && cairo_status (cr) != CAIRO_STATUS_SUCCESS)
         {
