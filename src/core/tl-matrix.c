@@ -73,7 +73,7 @@ meminfo_bytes (const char *text, const char *key, guint64 *out)
 /* What this process could still allocate without swapping or being
  * killed: MemAvailable, and within a cgroup (v2) its limit less its use. */
 static guint64
-memory_available (void)
+read_memory_available (void)
 {
   guint64 available = G_MAXUINT64;
   g_autofree char *meminfo = NULL;
@@ -92,6 +92,26 @@ memory_available (void)
   return available;
 }
 
+/* read_memory_available, at most every 100 ms: every allocation asks, and
+ * reading /proc takes tens of microseconds */
+static guint64
+memory_available (void)
+{
+  static GMutex lock;
+  static gint64 read_at = G_MININT64;
+  static guint64 cached;
+  gint64 now = g_get_monotonic_time ();
+  g_mutex_lock (&lock);
+  if (now - read_at > 100 * 1000)
+    {
+      cached = read_memory_available ();
+      read_at = now;
+    }
+  guint64 available = cached;
+  g_mutex_unlock (&lock);
+  return available;
+}
+
 void
 tl_memory_cap_read (TlMemoryCap *out)
 {
@@ -104,13 +124,15 @@ tl_memory_cap_read (TlMemoryCap *out)
       if (v > 0)
         configured = v;
     }
-  long pages = sysconf (_SC_PHYS_PAGES);
-  long page_size = sysconf (_SC_PAGE_SIZE);
-  if (pages > 0 && page_size > 0)
+  static gsize phys; /* physical memory does not change: asked once */
+  if (g_once_init_enter (&phys))
     {
-      guint64 phys = (guint64) pages * (guint64) page_size;
-      configured = MIN (configured, phys / 4 * 3);
+      long pages = sysconf (_SC_PHYS_PAGES), page_size = sysconf (_SC_PAGE_SIZE);
+      guint64 bytes = pages > 0 && page_size > 0 ? (guint64) pages * (guint64) page_size : 0;
+      g_once_init_leave (&phys, (gsize) MAX (bytes, 1));
     }
+  if (phys > 1)
+    configured = MIN (configured, (guint64) phys / 4 * 3);
   out->configured = configured;
   out->available = memory_available ();
   out->limit = MIN (out->configured, out->available);
