@@ -98,14 +98,16 @@ static guint64
 memory_available (void)
 {
   static GMutex lock;
-  static gint64 read_at = G_MININT64;
+  static gint64 read_at;
+  static gboolean have_read;
   static guint64 cached;
   gint64 now = g_get_monotonic_time ();
   g_mutex_lock (&lock);
-  if (now - read_at > 100 * 1000)
+  if (!have_read || now - read_at > 100 * 1000)
     {
       cached = read_memory_available ();
       read_at = now;
+      have_read = TRUE;
     }
   guint64 available = cached;
   g_mutex_unlock (&lock);

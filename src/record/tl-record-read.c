@@ -529,6 +529,220 @@ read_blocks (JsonObject *obj, const char *path, const TlJob *job, TlKernelRun *r
   return ok;
 }
 
+/* why a run failed or was skipped */
+static gboolean
+read_run_outcome (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
+{
+  if (run->status == TL_RUN_ERROR || run->status == TL_RUN_CANCELLED)
+    {
+      JsonObject *err;
+      g_autofree char *p = child_path (path, "error");
+      g_autofree char *code = NULL;
+      if (!get_object (obj, path, "error", TRUE, &err, error)
+          || !get_string (err, p, "code", TRUE, &code, error)
+          || !get_string (err, p, "message", TRUE, &run->message, error))
+        return FALSE;
+      run->error_code = tl_run_error_code_from_name (code);
+    }
+  else if (run->status == TL_RUN_SKIPPED)
+    {
+      if (!get_string (obj, path, "reason", TRUE, &run->message, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* the uninstrumented timing: median, min, max, mean and every sample */
+static gboolean
+read_run_time (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
+{
+  JsonObject *time;
+  if (!get_object (obj, path, "time", run->status == TL_RUN_OK, &time, error))
+    return FALSE;
+  if (time)
+    {
+      g_autofree char *p = child_path (path, "time");
+      g_autofree char *ps = child_path (p, "samples");
+      JsonObject *samples;
+      gint64 count;
+      if (!get_quantity (time, p, "median", TRUE, "ms", &run->time.median, error)
+          || !get_quantity (time, p, "min", TRUE, "ms", &run->time.min, error)
+          || !get_quantity (time, p, "max", TRUE, "ms", &run->time.max, error)
+          || !get_quantity (time, p, "mean", FALSE, "ms", &run->time.mean, error)
+          || !get_int (time, p, "count", TRUE, 1, G_MAXINT32, &count, error)
+          || !get_object (time, p, "samples", TRUE, &samples, error))
+        return FALSE;
+      run->time.count = count;
+      JsonArray *values;
+      g_autofree char *unit = NULL;
+      if (!get_array (samples, ps, "values", TRUE, &values, error)
+          || !get_string (samples, ps, "unit", TRUE, &unit, error))
+        return FALSE;
+      if (strcmp (unit, "ms") != 0)
+        {
+          g_autofree char *pu = child_path (ps, "unit");
+          parse_fail (error, pu, _("expected “ms”, found “%s”"), unit);
+          return FALSE;
+        }
+      run->n_samples = json_array_get_length (values);
+      run->samples_ms = g_new0 (double, MAX (run->n_samples, 1));
+      for (guint i = 0; i < run->n_samples; i++)
+        {
+          JsonNode *node = json_array_get_element (values, i);
+          if (!tl_json_node_is_number (node))
+            {
+              g_autofree char *pv = g_strdup_printf ("%s.values[%u]", ps, i);
+              parse_fail (error, pv, _("expected a number"));
+              return FALSE;
+            }
+          run->samples_ms[i] = json_node_get_double (node);
+          if (!isfinite (run->samples_ms[i]))
+            {
+              g_autofree char *pv = g_strdup_printf ("%s.values[%u]", ps, i);
+              parse_fail (error, pv, _("the number is beyond the range of float64"));
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+/* transfers, throughput, traffic and the comparisons within the job */
+static gboolean
+read_run_rates (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
+{
+  double bytes = NAN;
+  if (!get_quantity (obj, path, "upload", FALSE, "ms", &run->upload_ms, error)
+      || !get_quantity (obj, path, "download", FALSE, "ms", &run->download_ms, error)
+      || !get_quantity (obj, path, "throughput", FALSE, "GFLOP/s", &run->gflops, error)
+      || !get_quantity (obj, path, "bytes", FALSE, "B", &bytes, error)
+      || !get_quantity (obj, path, "bandwidth", FALSE, "GB/s", &run->gbytes_per_s, error)
+      || !get_string (obj, path, "reference_kernel", FALSE, &run->reference_id, error)
+      || !get_quantity (obj, path, "percent_of_reference", FALSE, "%",
+                        &run->percent_of_reference, error)
+      || !get_quantity (obj, path, "speedup_vs_naive", FALSE, "x", &run->speedup_vs_naive,
+                        error))
+    return FALSE;
+  run->bytes = bytes >= 0 && bytes < 1.8e19 ? (guint64) bytes : 0;
+  return TRUE;
+}
+
+/* the check against the float64 reference */
+static gboolean
+read_run_verification (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
+{
+  JsonObject *ver;
+  if (!get_object (obj, path, "verification", FALSE, &ver, error))
+    return FALSE;
+  if (ver)
+    {
+      g_autofree char *p = child_path (path, "verification");
+      run->verified = TRUE;
+      if (!get_double (ver, p, "max_abs", FALSE, &run->max_abs, error)
+          || !get_double (ver, p, "max_rel", FALSE, &run->max_rel, error)
+          || !get_double (ver, p, "rel_norm", FALSE, &run->rel_norm, error)
+          || !get_double (ver, p, "normwise", FALSE, &run->normwise, error)
+          || !get_double (ver, p, "tolerance", TRUE, &run->tolerance, error)
+          || !get_bool (ver, p, "passed", TRUE, &run->passed, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* the GPU launch configuration and occupancy */
+static gboolean
+read_run_launch (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
+{
+  JsonObject *launch;
+  if (!get_object (obj, path, "launch", FALSE, &launch, error))
+    return FALSE;
+  if (launch)
+    {
+      g_autofree char *p = child_path (path, "launch");
+      TlLaunchFacts *l = &run->launch;
+      struct { const char *key; int *field; } ints[] = {
+        { "regs_per_thread", &l->regs_per_thread },
+        { "static_smem_bytes", &l->static_smem_bytes },
+        { "dynamic_smem_bytes", &l->dynamic_smem_bytes },
+        { "local_bytes_per_thread", &l->local_bytes_per_thread },
+        { "max_threads_per_block", &l->max_threads_per_block },
+        { "active_blocks_per_sm", &l->active_blocks_per_sm },
+        { "grid_x", &l->grid_x }, { "grid_y", &l->grid_y }, { "grid_z", &l->grid_z },
+        { "block_x", &l->block_x }, { "block_y", &l->block_y }, { "block_z", &l->block_z },
+        { "launches", &l->launches },
+      };
+      for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
+        if (!get_count (launch, p, ints[i].key, FALSE, ints[i].field, error))
+          return FALSE;
+      /* blocks per SM at once become sub-lanes of the timeline */
+      if (l->active_blocks_per_sm > TL_RECORD_MAX_UNITS)
+        {
+          g_autofree char *pa = child_path (p, "active_blocks_per_sm");
+          parse_fail (error, pa, _("%d is out of range 0…%d"), l->active_blocks_per_sm,
+                      TL_RECORD_MAX_UNITS);
+          return FALSE;
+        }
+      if (!get_double (launch, p, "waves", FALSE, &l->waves, error)
+          || !get_double (launch, p, "occupancy", FALSE, &l->occupancy, error))
+        return FALSE;
+      l->valid = TRUE;
+    }
+  return TRUE;
+}
+
+/* the instrumented run and its per-block records */
+static gboolean
+read_run_instrumented (JsonObject *obj, const char *path, const TlJob *job, TlKernelRun *run, GError **error)
+{
+  JsonObject *instr;
+  if (!get_object (obj, path, "instrumented", FALSE, &instr, error))
+    return FALSE;
+  if (instr)
+    {
+      g_autofree char *p = child_path (path, "instrumented");
+      if (!get_quantity (instr, p, "median", TRUE, "ms", &run->instrumented_median_ms, error)
+          || !get_quantity (instr, p, "overhead", FALSE, "%", &run->instrument_overhead_pct,
+                            error))
+        return FALSE;
+    }
+
+  JsonObject *blocks;
+  if (!get_object (obj, path, "blocks", FALSE, &blocks, error))
+    return FALSE;
+  if (blocks)
+    {
+      g_autofree char *p = child_path (path, "blocks");
+      if (!read_blocks (blocks, p, job, run, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* C's summary and where C was saved */
+static gboolean
+read_run_result (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
+{
+  JsonObject *result;
+  if (!get_object (obj, path, "result", FALSE, &result, error))
+    return FALSE;
+  if (result)
+    {
+      g_autofree char *p = child_path (path, "result");
+      JsonObject *stats;
+      if (!get_object (result, p, "stats", FALSE, &stats, error)
+          || !get_rel_path (result, p, &run->c_path, error))
+        return FALSE;
+      if (stats)
+        {
+          g_autofree char *ps = child_path (p, "stats");
+          if (!read_stats (stats, ps, &run->c_stats, error))
+            return FALSE;
+          run->has_c_stats = TRUE;
+        }
+    }
+  return TRUE;
+}
+
 static TlKernelRun *
 read_run (JsonObject *obj, const char *path, const TlJob *job, GError **error)
 {
@@ -547,184 +761,18 @@ read_run (JsonObject *obj, const char *path, const TlJob *job, GError **error)
 
   g_autoptr (TlKernelRun) run = tl_kernel_run_new (id, backend);
   run->status = status;
-  if (!get_string (obj, path, "precision", FALSE, &run->precision, error))
-    return NULL;
-
-  if (run->status == TL_RUN_ERROR || run->status == TL_RUN_CANCELLED)
-    {
-      JsonObject *err;
-      g_autofree char *p = child_path (path, "error");
-      g_autofree char *code = NULL;
-      if (!get_object (obj, path, "error", TRUE, &err, error)
-          || !get_string (err, p, "code", TRUE, &code, error)
-          || !get_string (err, p, "message", TRUE, &run->message, error))
-        return NULL;
-      run->error_code = tl_run_error_code_from_name (code);
-    }
-  else if (run->status == TL_RUN_SKIPPED)
-    {
-      if (!get_string (obj, path, "reason", TRUE, &run->message, error))
-        return NULL;
-    }
   gint64 threads = 0;
-  if (!get_int (obj, path, "threads", FALSE, 0, TL_RECORD_MAX_UNITS, &threads, error))
+  if (!get_string (obj, path, "precision", FALSE, &run->precision, error)
+      || !read_run_outcome (obj, path, run, error)
+      || !get_int (obj, path, "threads", FALSE, 0, TL_RECORD_MAX_UNITS, &threads, error))
     return NULL;
   run->threads = threads;
-
-  JsonObject *time;
-  if (!get_object (obj, path, "time", run->status == TL_RUN_OK, &time, error))
+  if (!read_run_time (obj, path, run, error) || !read_run_rates (obj, path, run, error)
+      || !read_run_verification (obj, path, run, error)
+      || !read_run_launch (obj, path, run, error)
+      || !read_run_instrumented (obj, path, job, run, error)
+      || !read_run_result (obj, path, run, error))
     return NULL;
-  if (time)
-    {
-      g_autofree char *p = child_path (path, "time");
-      g_autofree char *ps = child_path (p, "samples");
-      JsonObject *samples;
-      gint64 count;
-      if (!get_quantity (time, p, "median", TRUE, "ms", &run->time.median, error)
-          || !get_quantity (time, p, "min", TRUE, "ms", &run->time.min, error)
-          || !get_quantity (time, p, "max", TRUE, "ms", &run->time.max, error)
-          || !get_quantity (time, p, "mean", FALSE, "ms", &run->time.mean, error)
-          || !get_int (time, p, "count", TRUE, 1, G_MAXINT32, &count, error)
-          || !get_object (time, p, "samples", TRUE, &samples, error))
-        return NULL;
-      run->time.count = count;
-      JsonArray *values;
-      g_autofree char *unit = NULL;
-      if (!get_array (samples, ps, "values", TRUE, &values, error)
-          || !get_string (samples, ps, "unit", TRUE, &unit, error))
-        return NULL;
-      if (strcmp (unit, "ms") != 0)
-        {
-          g_autofree char *pu = child_path (ps, "unit");
-          parse_fail (error, pu, _("expected “ms”, found “%s”"), unit);
-          return NULL;
-        }
-      run->n_samples = json_array_get_length (values);
-      run->samples_ms = g_new0 (double, MAX (run->n_samples, 1));
-      for (guint i = 0; i < run->n_samples; i++)
-        {
-          JsonNode *node = json_array_get_element (values, i);
-          if (!tl_json_node_is_number (node))
-            {
-              g_autofree char *pv = g_strdup_printf ("%s.values[%u]", ps, i);
-              parse_fail (error, pv, _("expected a number"));
-              return NULL;
-            }
-          run->samples_ms[i] = json_node_get_double (node);
-          if (!isfinite (run->samples_ms[i]))
-            {
-              g_autofree char *pv = g_strdup_printf ("%s.values[%u]", ps, i);
-              parse_fail (error, pv, _("the number is beyond the range of float64"));
-              return NULL;
-            }
-        }
-    }
-
-  double bytes = NAN;
-  if (!get_quantity (obj, path, "upload", FALSE, "ms", &run->upload_ms, error)
-      || !get_quantity (obj, path, "download", FALSE, "ms", &run->download_ms, error)
-      || !get_quantity (obj, path, "throughput", FALSE, "GFLOP/s", &run->gflops, error)
-      || !get_quantity (obj, path, "bytes", FALSE, "B", &bytes, error)
-      || !get_quantity (obj, path, "bandwidth", FALSE, "GB/s", &run->gbytes_per_s, error)
-      || !get_string (obj, path, "reference_kernel", FALSE, &run->reference_id, error)
-      || !get_quantity (obj, path, "percent_of_reference", FALSE, "%",
-                        &run->percent_of_reference, error)
-      || !get_quantity (obj, path, "speedup_vs_naive", FALSE, "x", &run->speedup_vs_naive,
-                        error))
-    return NULL;
-  run->bytes = bytes >= 0 && bytes < 1.8e19 ? (guint64) bytes : 0;
-
-  JsonObject *ver;
-  if (!get_object (obj, path, "verification", FALSE, &ver, error))
-    return NULL;
-  if (ver)
-    {
-      g_autofree char *p = child_path (path, "verification");
-      run->verified = TRUE;
-      if (!get_double (ver, p, "max_abs", FALSE, &run->max_abs, error)
-          || !get_double (ver, p, "max_rel", FALSE, &run->max_rel, error)
-          || !get_double (ver, p, "rel_norm", FALSE, &run->rel_norm, error)
-          || !get_double (ver, p, "normwise", FALSE, &run->normwise, error)
-          || !get_double (ver, p, "tolerance", TRUE, &run->tolerance, error)
-          || !get_bool (ver, p, "passed", TRUE, &run->passed, error))
-        return NULL;
-    }
-
-  JsonObject *launch;
-  if (!get_object (obj, path, "launch", FALSE, &launch, error))
-    return NULL;
-  if (launch)
-    {
-      g_autofree char *p = child_path (path, "launch");
-      TlLaunchFacts *l = &run->launch;
-      struct { const char *key; int *field; } ints[] = {
-        { "regs_per_thread", &l->regs_per_thread },
-        { "static_smem_bytes", &l->static_smem_bytes },
-        { "dynamic_smem_bytes", &l->dynamic_smem_bytes },
-        { "local_bytes_per_thread", &l->local_bytes_per_thread },
-        { "max_threads_per_block", &l->max_threads_per_block },
-        { "active_blocks_per_sm", &l->active_blocks_per_sm },
-        { "grid_x", &l->grid_x }, { "grid_y", &l->grid_y }, { "grid_z", &l->grid_z },
-        { "block_x", &l->block_x }, { "block_y", &l->block_y }, { "block_z", &l->block_z },
-        { "launches", &l->launches },
-      };
-      for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
-        if (!get_count (launch, p, ints[i].key, FALSE, ints[i].field, error))
-          return NULL;
-      /* blocks per SM at once become sub-lanes of the timeline */
-      if (l->active_blocks_per_sm > TL_RECORD_MAX_UNITS)
-        {
-          g_autofree char *pa = child_path (p, "active_blocks_per_sm");
-          parse_fail (error, pa, _("%d is out of range 0…%d"), l->active_blocks_per_sm,
-                      TL_RECORD_MAX_UNITS);
-          return NULL;
-        }
-      if (!get_double (launch, p, "waves", FALSE, &l->waves, error)
-          || !get_double (launch, p, "occupancy", FALSE, &l->occupancy, error))
-        return NULL;
-      l->valid = TRUE;
-    }
-
-  JsonObject *instr;
-  if (!get_object (obj, path, "instrumented", FALSE, &instr, error))
-    return NULL;
-  if (instr)
-    {
-      g_autofree char *p = child_path (path, "instrumented");
-      if (!get_quantity (instr, p, "median", TRUE, "ms", &run->instrumented_median_ms, error)
-          || !get_quantity (instr, p, "overhead", FALSE, "%", &run->instrument_overhead_pct,
-                            error))
-        return NULL;
-    }
-
-  JsonObject *blocks;
-  if (!get_object (obj, path, "blocks", FALSE, &blocks, error))
-    return NULL;
-  if (blocks)
-    {
-      g_autofree char *p = child_path (path, "blocks");
-      if (!read_blocks (blocks, p, job, run, error))
-        return NULL;
-    }
-
-  JsonObject *result;
-  if (!get_object (obj, path, "result", FALSE, &result, error))
-    return NULL;
-  if (result)
-    {
-      g_autofree char *p = child_path (path, "result");
-      JsonObject *stats;
-      if (!get_object (result, p, "stats", FALSE, &stats, error)
-          || !get_rel_path (result, p, &run->c_path, error))
-        return NULL;
-      if (stats)
-        {
-          g_autofree char *ps = child_path (p, "stats");
-          if (!read_stats (stats, ps, &run->c_stats, error))
-            return NULL;
-          run->has_c_stats = TRUE;
-        }
-    }
   return g_steal_pointer (&run);
 }
 
