@@ -323,6 +323,14 @@ gboolean
 tl_csv_write (FILE *out, const TlMatrix *matrix, gpointer user_data, GError **error)
 {
   char delim = (char) GPOINTER_TO_INT (user_data);
+  if (matrix->rows == 0 || matrix->cols == 0)
+    {
+      /* a table without cells reads back as an empty file, which is an error */
+      g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
+                   _("a %zu×%zu matrix has no cells for a CSV table to hold: save it as "
+                     ".npy, .mtx or .txt"), matrix->rows, matrix->cols);
+      return FALSE;
+    }
   g_autoptr (GString) row = g_string_new (NULL);
   /* float32's shortest digits read back as float32, not as float64 */
   if (matrix->dtype == TL_DTYPE_FLOAT32)

@@ -202,7 +202,8 @@ tl_text_write (FILE *out, const TlMatrix *matrix, gpointer user_data, GError **e
 {
   g_autoptr (GString) row = g_string_new (NULL);
   fprintf (out, "%zu %zu %s\n", matrix->rows, matrix->cols, tl_dtype_name (matrix->dtype));
-  for (gsize i = 0; i < matrix->rows; i++)
+  /* rows without values would be empty lines: an N×0 matrix is its header */
+  for (gsize i = 0; i < matrix->rows && matrix->cols > 0; i++)
     {
       g_string_truncate (row, 0);
       for (gsize j = 0; j < matrix->cols; j++)
