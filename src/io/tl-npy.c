@@ -419,8 +419,11 @@ read_exact (FILE *f, void *buf, gsize n)
   return fread (buf, 1, n, f) == n;
 }
 
-TlMatrix *
-tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GError **error)
+/* The magic, the version, the header's length and the header itself,
+ * parsed into info; *data_start is the file offset of the data. */
+static gboolean
+read_header (const char *path, FILE *f, guint64 file_size, NpyInfo *info, guint64 *data_start,
+             GError **error)
 {
   guint8 pre[12];
 
@@ -429,13 +432,13 @@ tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GError **error
       tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
                        _("byte 0: expected the .npy magic “\\x93NUMPY” and a version, but "
                          "the file has only %" G_GUINT64_FORMAT " bytes"), file_size);
-      return NULL;
+      return FALSE;
     }
   if (memcmp (pre, NPY_MAGIC, 6) != 0)
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
                        _("byte 0: expected the .npy magic “\\x93NUMPY”"));
-      return NULL;
+      return FALSE;
     }
   int major = pre[6], minor = pre[7];
   if (major < 1 || major > 3 || minor != 0)
@@ -443,7 +446,7 @@ tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GError **error
       tl_io_set_error (error, major > 3 ? TL_ERROR_UNSUPPORTED : TL_ERROR_PARSE, path, 0, 0,
                        _("byte 6: the .npy version %d.%d is not one of 1.0, 2.0, 3.0"),
                        major, minor);
-      return NULL;
+      return FALSE;
     }
   guint64 header_len, header_start;
   if (major == 1)
@@ -457,7 +460,7 @@ tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GError **error
         {
           tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
                            _("byte 8: the file ends inside the header length"));
-          return NULL;
+          return FALSE;
         }
       header_len = pre[8] | (guint64) pre[9] << 8 | (guint64) pre[10] << 16
                    | (guint64) pre[11] << 24;
@@ -468,20 +471,20 @@ tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GError **error
       tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
                        _("byte 8: the header length %" G_GUINT64_FORMAT " runs past the end of "
                          "the file (%" G_GUINT64_FORMAT " bytes)"), header_len, file_size);
-      return NULL;
+      return FALSE;
     }
   if (header_len > 1 << 24)
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
                        _("byte 8: the header length %" G_GUINT64_FORMAT " is implausibly large"),
                        header_len);
-      return NULL;
+      return FALSE;
     }
   g_autofree char *header = g_malloc (header_len + 1);
   if (!read_exact (f, header, header_len))
     {
       tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read the header"));
-      return NULL;
+      return FALSE;
     }
   header[header_len] = '\0';
   if (major < 3)
@@ -491,45 +494,24 @@ tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GError **error
           tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
                            _("header byte %" G_GUINT64_FORMAT ": a non-ASCII byte in a "
                              "version %d header"), header_start + k, major);
-          return NULL;
+          return FALSE;
         }
 
   HeaderParser p = { path, (gsize) header_start, header, (gsize) header_len, 0, error };
-  NpyInfo info = { 0 };
-  if (!parse_header (&p, &info))
-    return NULL;
+  *data_start = header_start + header_len;
+  return parse_header (&p, info);
+}
 
-  TlDtype dtype = info.kind == KIND_FLOAT
-                  ? (info.size == 4 ? TL_DTYPE_FLOAT32 : TL_DTYPE_FLOAT64)
-                  : TL_DTYPE_INT32;
-  guint64 rows = info.shape[0], cols = info.shape[1];
-  g_autoptr (GError) local = NULL;
-  if (!tl_matrix_check_size (dtype, rows, cols, NULL, &local))
-    {
-      tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, 0, 0, "%s", local->message);
-      return NULL;
-    }
 
-  /* the data must be exactly rows × cols elements */
-  guint64 n = rows * cols, data_bytes;
-  guint64 have = file_size - header_start - header_len;
-  if (!g_uint64_checked_mul (&data_bytes, n, (guint64) info.size) || have != data_bytes)
-    {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
-                       have < data_bytes
-                         ? _("byte %" G_GUINT64_FORMAT ": the data is truncated: the shape "
-                             "needs %" G_GUINT64_FORMAT " bytes, the file has %" G_GUINT64_FORMAT)
-                         : _("byte %" G_GUINT64_FORMAT ": the shape needs %" G_GUINT64_FORMAT
-                             " bytes of data, but the file has %" G_GUINT64_FORMAT),
-                       header_start + header_len, data_bytes, have);
-      return NULL;
-    }
-
-  /* the file holds exactly the data the header declares: allocate */
-  g_autoptr (TlMatrix) m = tl_io_matrix_new (path, 0, dtype, rows, cols, FALSE, error);
-  if (m == NULL)
-    return NULL;
-
+/* The data, straight into the matrix when numpy's layout is ours, else
+ * element by element (converting, reordering, swapping bytes). */
+static gboolean
+read_data (const char *path, FILE *f, const NpyInfo *pinfo, guint64 data_bytes, TlMatrix *m,
+           GError **error)
+{
+  const NpyInfo info = *pinfo;
+  TlDtype dtype = m->dtype;
+  guint64 rows = m->rows, cols = m->cols, n = rows * cols;
   /* The common case, numpy's default layout in our byte order and dtype:
    * the bytes are the matrix. */
   gboolean same_layout = !info.fortran && !info.swap
@@ -542,9 +524,9 @@ tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GError **error
           int e = errno;
           tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read the data: %s"),
                            g_strerror (e ? e : EIO));
-          return NULL;
+          return FALSE;
         }
-      return g_steal_pointer (&m);
+      return TRUE;
     }
 
   /* Otherwise stream the data in chunks: element k of the file is (k / cols, k % cols)
@@ -560,7 +542,7 @@ tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GError **error
           int e = errno;
           tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read the data: %s"),
                            g_strerror (e ? e : EIO));
-          return NULL;
+          return FALSE;
         }
       for (gsize c = 0; c < count; c++, k++)
         {
@@ -578,7 +560,7 @@ tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GError **error
                                      "%s) does not fit in int32: convert the array to "
                                      "int32 or float64 before saving"),
                                    i + 1, j + 1, wide, wide_ok ? "" : "+");
-                  return NULL;
+                  return FALSE;
                 }
               ((gint32 *) m->data)[i * cols + j] = (gint32) wide;
             }
@@ -588,6 +570,50 @@ tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GError **error
             ((double *) m->data)[i * cols + j] = v;
         }
     }
+  return TRUE;
+}
+
+TlMatrix *
+tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GError **error)
+{
+  NpyInfo info = { 0 };
+  guint64 data_start;
+  if (!read_header (path, f, file_size, &info, &data_start, error))
+    return NULL;
+
+  TlDtype dtype = info.kind == KIND_FLOAT
+                  ? (info.size == 4 ? TL_DTYPE_FLOAT32 : TL_DTYPE_FLOAT64)
+                  : TL_DTYPE_INT32;
+  guint64 rows = info.shape[0], cols = info.shape[1];
+  g_autoptr (GError) local = NULL;
+  if (!tl_matrix_check_size (dtype, rows, cols, NULL, &local))
+    {
+      tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, 0, 0, "%s", local->message);
+      return NULL;
+    }
+
+  /* the data must be exactly rows × cols elements */
+  guint64 n = rows * cols, data_bytes;
+  guint64 have = file_size - data_start;
+  if (!g_uint64_checked_mul (&data_bytes, n, (guint64) info.size) || have != data_bytes)
+    {
+      tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
+                       have < data_bytes
+                         ? _("byte %" G_GUINT64_FORMAT ": the data is truncated: the shape "
+                             "needs %" G_GUINT64_FORMAT " bytes, the file has %" G_GUINT64_FORMAT)
+                         : _("byte %" G_GUINT64_FORMAT ": the shape needs %" G_GUINT64_FORMAT
+                             " bytes of data, but the file has %" G_GUINT64_FORMAT),
+                       data_start, data_bytes, have);
+      return NULL;
+    }
+
+  /* the file holds exactly the data the header declares: allocate */
+  g_autoptr (TlMatrix) m = tl_io_matrix_new (path, 0, dtype, rows, cols, FALSE, error);
+  if (m == NULL)
+    return NULL;
+
+  if (!read_data (path, f, &info, data_bytes, m, error))
+    return NULL;
   return g_steal_pointer (&m);
 }
 
