@@ -164,6 +164,45 @@ is_header_row (GArray *fields, gboolean decimal_comma)
   return TRUE;
 }
 
+/* Appends a row's fields to values as numbers; *all_int is cleared by any
+ * not written as an int32 integer.  Errors name the field. */
+static gboolean
+append_row (const char *path, guint line, GArray *fields, gboolean decimal_comma,
+            gboolean float32, GArray *values, gboolean *all_int, GError **error)
+{
+  for (guint k = 0; k < fields->len; k++)
+    {
+      const Field *f = &g_array_index (fields, Field, k);
+      double v = 0;
+      gboolean is_int = FALSE;
+      TlIoNumber r = tl_io_parse_number (f->text, f->len, decimal_comma, &v, &is_int);
+      if (r != TL_IO_NUMBER_OK)
+        {
+          g_autofree char *q = tl_io_quote (f->text, f->len);
+          if (f->len == 0)
+            tl_io_set_error (error, TL_ERROR_PARSE, path, line, f->col,
+                             _("field %u is empty: expected a number"), k + 1);
+          else if (r == TL_IO_NUMBER_RANGE)
+            tl_io_set_error (error, TL_ERROR_PARSE, path, line, f->col,
+                             _("the number %s is beyond the range of float64"), q);
+          else
+            tl_io_set_error (error, TL_ERROR_PARSE, path, line, f->col,
+                             _("field %u: expected a number, found %s"), k + 1, q);
+          return FALSE;
+        }
+      if (float32 && !tl_io_fits_float32 (v))
+        {
+          g_autofree char *q = tl_io_quote (f->text, f->len);
+          tl_io_set_error (error, TL_ERROR_PARSE, path, line, f->col,
+                           _("the number %s is beyond the range of float32"), q);
+          return FALSE;
+        }
+      *all_int = *all_int && is_int;
+      g_array_append_val (values, v);
+    }
+  return TRUE;
+}
+
 /* Tab, then ';', then ',' outside quotes on the first row, else blanks. */
 static char
 sniff_delimiter (const TlIoLine *line)
@@ -247,36 +286,9 @@ tl_csv_load_data (const char *path, const char *buf, gsize len, GError **error)
                            cols, delimiter_name (delim), first_line, fields->len);
           return NULL;
         }
-      for (guint k = 0; k < fields->len; k++)
-        {
-          Field *f = &g_array_index (fields, Field, k);
-          double v = 0;
-          gboolean is_int = FALSE;
-          TlIoNumber r = tl_io_parse_number (f->text, f->len, decimal_comma, &v, &is_int);
-          if (r != TL_IO_NUMBER_OK)
-            {
-              g_autofree char *q = tl_io_quote (f->text, f->len);
-              if (f->len == 0)
-                tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, f->col,
-                                 _("field %u is empty: expected a number"), k + 1);
-              else if (r == TL_IO_NUMBER_RANGE)
-                tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, f->col,
-                                 _("the number %s is beyond the range of float64"), q);
-              else
-                tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, f->col,
-                                 _("field %u: expected a number, found %s"), k + 1, q);
-              return NULL;
-            }
-          if (float32 && !tl_io_fits_float32 (v))
-            {
-              g_autofree char *q = tl_io_quote (f->text, f->len);
-              tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, f->col,
-                               _("the number %s is beyond the range of float32"), q);
-              return NULL;
-            }
-          all_int = all_int && is_int;
-          g_array_append_val (values, v);
-        }
+      if (!append_row (path, line.number, fields, decimal_comma, float32, values, &all_int,
+                       error))
+        return NULL;
       rows++;
       /* the table is collected as float64 before its size is known */
       if ((guint64) values->len * sizeof (double) > cap)

@@ -89,6 +89,55 @@ tl_text_sniff (const char *buf, gsize len)
   return count == want;
 }
 
+/* The header "rows cols [dtype]": the first line that is not a comment.
+ * *infer stays TRUE when no dtype is named. */
+static gboolean
+read_header (const char *path, TlIoReader *reader, TlIoLine *line, guint64 size[2],
+             TlDtype *dtype, gboolean *infer, GError **error)
+{
+  const char *tok;
+  gsize tok_len, cursor = 0;
+  guint col;
+  if (!next_content_line (reader, line))
+    {
+      tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_reader_end_line (reader), 0,
+                       _("the file is empty: expected a header “rows cols [dtype]”"));
+      return FALSE;
+    }
+
+  static const char *const what[2] = { N_("row count"), N_("column count") };
+  int got = tl_io_line_sizes (path, line, &cursor, 2, what, size, error);
+  if (got < 0)
+    return FALSE;
+  if (got < 2)
+    {
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, (guint) line->len + 1,
+                       _("expected a header “rows cols [dtype]”: the %s is missing"),
+                       _(what[got]));
+      return FALSE;
+    }
+  if (!tl_io_line_token (line, &cursor, &tok, &tok_len, &col))
+    return TRUE;
+  g_autofree char *word = g_strndup (tok, tok_len);
+  if (!tl_dtype_from_name (word, dtype))
+    {
+      g_autofree char *q = tl_io_quote (tok, tok_len);
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, col,
+                       _("expected a dtype (int32, float32 or float64) after the sizes, "
+                         "found %s"), q);
+      return FALSE;
+    }
+  *infer = FALSE;
+  if (tl_io_line_token (line, &cursor, &tok, &tok_len, &col))
+    {
+      g_autofree char *q = tl_io_quote (tok, tok_len);
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, col,
+                       _("expected the end of the header “rows cols [dtype]”, found %s"), q);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 TlMatrix *
 tl_text_load_data (const char *path, const char *buf, gsize len, GError **error)
 {
@@ -102,44 +151,8 @@ tl_text_load_data (const char *path, const char *buf, gsize len, GError **error)
   gboolean infer = TRUE, all_int = TRUE;
 
   tl_io_reader_init (&reader, path, buf, len);
-  if (!next_content_line (&reader, &line))
-    {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_reader_end_line (&reader), 0,
-                       _("the file is empty: expected a header “rows cols [dtype]”"));
-      return NULL;
-    }
-
-  static const char *const what[2] = { N_("row count"), N_("column count") };
-  int got = tl_io_line_sizes (path, &line, &cursor, 2, what, size, error);
-  if (got < 0)
+  if (!read_header (path, &reader, &line, size, &dtype, &infer, error))
     return NULL;
-  if (got < 2)
-    {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, (guint) line.len + 1,
-                       _("expected a header “rows cols [dtype]”: the %s is missing"),
-                       _(what[got]));
-      return NULL;
-    }
-  if (tl_io_line_token (&line, &cursor, &tok, &tok_len, &col))
-    {
-      g_autofree char *word = g_strndup (tok, tok_len);
-      if (!tl_dtype_from_name (word, &dtype))
-        {
-          g_autofree char *q = tl_io_quote (tok, tok_len);
-          tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, col,
-                           _("expected a dtype (int32, float32 or float64) after the sizes, "
-                             "found %s"), q);
-          return NULL;
-        }
-      infer = FALSE;
-      if (tl_io_line_token (&line, &cursor, &tok, &tok_len, &col))
-        {
-          g_autofree char *q = tl_io_quote (tok, tok_len);
-          tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, col,
-                           _("expected the end of the header “rows cols [dtype]”, found %s"), q);
-          return NULL;
-        }
-    }
 
   g_autoptr (GError) local = NULL;
   if (!tl_matrix_check_size (dtype, size[0], size[1], NULL, &local))
