@@ -211,6 +211,17 @@ test_open (void)
     }
 }
 
+static GtkWidget *
+visible_chooser (void)
+{
+  GtkWidget *found = NULL;
+  g_autoptr (GList) tops = gtk_window_list_toplevels ();
+  for (GList *l = tops; l; l = l->next)
+    if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+      found = l->data;
+  return found;
+}
+
 /* The Open dialog (Ctrl+J: open a run record), answered as a user would. */
 static void
 test_open_dialog (void)
@@ -218,20 +229,28 @@ test_open_dialog (void)
   static const char *const names[] = { "blocks-wrap.json", "deep.json" };
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
+      /* the previous dialog is gone before the next is asked for */
+      for (int tries = 0; tries < 3000 && visible_chooser () != NULL; tries++)
+        gui_test_pump (0.005);
+      g_assert_null (visible_chooser ());
       g_action_group_activate_action (G_ACTION_GROUP (main_window ()), "open-run", NULL);
       GtkWidget *chooser = NULL;
-      for (int tries = 0; tries < 2000 && chooser == NULL; tries++)
+      for (int tries = 0; tries < 3000 && chooser == NULL; tries++)
         {
-          g_autoptr (GList) tops = gtk_window_list_toplevels ();
-          for (GList *l = tops; l; l = l->next)
-            if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_visible (l->data))
-              chooser = l->data;
           gui_test_pump (0.005);
+          chooser = visible_chooser ();
         }
       g_assert_nonnull (chooser);
       g_autoptr (GFile) f = hostile (names[i]);
       g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (chooser), f, NULL));
-      gui_test_pump (0.2);
+      /* the chooser loads the folder before it selects the file */
+      for (int tries = 0; tries < 3000; tries++)
+        {
+          g_autoptr (GFile) chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+          if (chosen && g_file_equal (chosen, f))
+            break;
+          gui_test_pump (0.005);
+        }
       gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
       g_autofree char *text = wait_for_error (names[i], 30);
       g_test_message ("%s: %s", names[i], text);
