@@ -40,7 +40,15 @@ tl_file_open_regular (const char *path, guint64 *out_size, GError **error)
       return -1;
     }
   struct stat st;
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+  if (fstat (fd, &st) != 0)
+    {
+      int e = errno;
+      g_autofree char *what = g_strdup_printf (_("cannot read: %s"), g_strerror (e));
+      set_io_error (error, TL_ERROR_IO, path, what);
+      close (fd);
+      return -1;
+    }
+  if (!S_ISREG (st.st_mode))
     {
       set_io_error (error, TL_ERROR_IO, path,
                     S_ISDIR (st.st_mode) ? _("is a folder, not a file")
