@@ -54,6 +54,8 @@ work="$build/fuzz-$name"
 mkdir -p "$work/corpus" "$work/crashes"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# the record harnesses draw: fontconfig's caches stay to the end (as in CI)
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/.ci/lsan.supp:print_suppressions=0}
 export TL_MAX_MATRIX_BYTES=67108864
 
 echo "tools/fuzz.sh: fuzz-$name for $minutes min; log in $work/log" >&2
