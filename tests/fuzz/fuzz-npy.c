@@ -26,7 +26,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     }
   fuzz_touch (m);
   if (tl_matrix_n_elements (m) > FUZZ_ROUND_TRIP_ELEMENTS)
-    return;
+    return 0;
   size_t len = 0;
   g_autofree char *again = fuzz_write (m, tl_npy_write, NULL, &len);
   g_autoptr (TlMatrix) back = load (again, len, NULL);
