@@ -22,7 +22,6 @@
  */
 #include "gemm/tl-cpu-gemm.h"
 #include "core/tl-error.h"
-#include "gemm/tl-kernels.h"
 
 #include <cblas.h>
 #include <glib/gi18n-lib.h>

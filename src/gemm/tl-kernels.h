@@ -33,8 +33,6 @@ typedef struct
   const char *source_path; /* relative to the source tree */
 } TlKernelInfo;
 
-#define TL_DTYPE_BIT(d) (1u << (d))
-
 guint               tl_kernel_count (void);
 const TlKernelInfo *tl_kernel_get   (guint index);
 const TlKernelInfo *tl_kernel_find  (const char *id);
