@@ -49,6 +49,8 @@ factor (TlLuCtx *ctx)
 
   for (int k0 = 0, bstep = 0; k0 < mn; k0 += nb, bstep++)
     {
+      if ((rs = tl_lu_cancel_point (ctx)) != TL_GPU_OK)
+        break;
       const int kb = mn - k0 < nb ? mn - k0 : nb, r1 = k0 + kb;
       if (ctx->profile)
         cudaEventRecord (ev[0], ctx->stream);
@@ -123,6 +125,8 @@ factor (TlLuCtx *ctx)
   if (ctx->profile)
     for (int e = 0; e < 5; e++)
       cudaEventDestroy (ev[e]);
+  if (rs != TL_GPU_OK)
+    return rs;
   return tl_gpu_from_cuda (cudaGetLastError (), "lu-02-blocked launch");
 }
 
@@ -132,4 +136,4 @@ lu_02_factor (TlLuCtx *ctx)
   return ctx->dtype == TL_GPU_FLOAT32 ? factor<float> (ctx) : factor<double> (ctx);
 }
 
-const TlLuRung lu_02_blocked_rung = { "lu-02-blocked", 128, lu_02_factor, nullptr, 0, 1 };
+const TlLuRung lu_02_blocked_rung = { "lu-02-blocked", lu_02_factor, nullptr };

@@ -238,6 +238,8 @@ factor (TlLuCtx *ctx)
     panel<T> (ctx, ctx->stream, s, 0, nb < mn ? nb : mn, ctx->device->sm_count);
   for (int k0 = 0; k0 < mn && st == CUBLAS_STATUS_SUCCESS; k0 += nb)
     {
+      if ((status = tl_lu_cancel_point (ctx)) != TL_GPU_OK)
+        break;
       const int kb = mn - k0 < nb ? mn - k0 : nb, r1 = k0 + kb;
       const int kb2 = r1 < mn ? (mn - r1 < nb ? mn - r1 : nb) : 0;
       laswp<T> (ctx, k0, r1, 0, k0);
@@ -261,7 +263,7 @@ factor (TlLuCtx *ctx)
       else
         st = tl_lu_gemm (ctx, k0, kb, r1, n);
     }
-  if (st != CUBLAS_STATUS_SUCCESS)
+  if (status == TL_GPU_OK && st != CUBLAS_STATUS_SUCCESS)
     status = tl_gpu_from_cublas (st, "lu-03 trsm/gemm");
   cudaError_t err = cudaGetLastError ();
   if (status == TL_GPU_OK && err != cudaSuccess)
@@ -286,4 +288,4 @@ lu_03_workspace (const TlLuCtx *)
   return sizeof (Lu03Scratch);
 }
 
-const TlLuRung lu_03_tuned_rung = { "lu-03-tuned", 128, lu_03_factor, lu_03_workspace, 0 };
+const TlLuRung lu_03_tuned_rung = { "lu-03-tuned", lu_03_factor, lu_03_workspace };

@@ -33,30 +33,30 @@ struct TlLuCtx
   // profile runs: phase_ms per block step (4 per step), when not null
   double *block_phase_ms;
   int n_block_phase;        // block steps room in block_phase_ms
-  // recording runs only (never the timed path): the observer, a host
-  // buffer of m×n elements for downloads, cancellation
+  // recording runs only (never the timed path): the observer and a host
+  // buffer of m×n elements for downloads
   const TlGpuLuObserver *observer;
   void *host;
+  // polled between block steps (tl_lu_cancel_point)
   TlGpuCancelFn cancelled;
   void *cancel_data;
 };
 
+// What a rung file defines: `extern const TlLuRung SYMBOL_rung`, SYMBOL as
+// in its row of tl-lu-ladder.h (which holds everything else about it: its
+// id, default block, pivoting, whether it records steps or times phases).
 struct TlLuRung
 {
-  const char *id;
-  int default_block;
+  const char *id;           // the row's id (the harness checks they agree)
   // Enqueues one factorisation of ctx->a on ctx->stream (may use other
   // streams it owns, joined back into ctx->stream before returning).
   TlGpuStatus (*factor) (TlLuCtx *ctx);
   size_t (*workspace_bytes) (const TlLuCtx *ctx); // may be null
-  int supports_no_pivoting;
-  int records_steps;        // calls the tl_lu_rec_* hooks when ctx->observer is set
 };
 
-extern const TlLuRung lu_01_percolumn_rung;
-extern const TlLuRung lu_02_blocked_rung;
-extern const TlLuRung lu_03_tuned_rung;
-extern const TlLuRung lu_cusolver_rung;
+#define TL_LU_ROW(symbol, ...) extern const TlLuRung symbol##_rung;
+#include "tl-lu-ladder.h"
+#undef TL_LU_ROW
 
 // ---- the shared column kernels -------------------------------------------
 
@@ -179,6 +179,11 @@ cublasStatus_t tl_lu_trsm (TlLuCtx *ctx, int k0, int kb);
 // A22 −= L21·U12 for the columns [c0, c1) of the trailing part (rows
 // k0+kb..m−1).  Column-major: A22ᵀ −= U12ᵀ·L21ᵀ.
 cublasStatus_t tl_lu_gemm (TlLuCtx *ctx, int k0, int kb, int c0, int c1);
+
+// Cancellation between block steps (and between columns of the column
+// rungs): TL_GPU_CANCELLED once the caller's cancel callback says so.  Work
+// already enqueued still runs; the harness frees the buffers after it.
+TlGpuStatus tl_lu_cancel_point (TlLuCtx *ctx);
 
 // ---- recording (ctx->observer set: a separate, untimed run) -----------------
 //

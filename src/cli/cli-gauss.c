@@ -35,11 +35,24 @@ tl_cli_gauss_add_options (GOptionContext *context, TlCliGauss *o, gboolean kerne
     { "pivoting", 0, 0, G_OPTION_ARG_STRING, &o->pivoting, "partial (default) or none", "MODE" },
     { "gemm", 0, 0, G_OPTION_ARG_STRING, &o->gemm,
       "Trailing update of lu-cpu-blocked: openblas (default) or cpu-blocked", "ID" },
+    { "device", 'd', 0, G_OPTION_ARG_INT, &o->device, "GPU ordinal for the GPU rungs (default 0)", "I" },
     { NULL },
   };
   g_option_context_add_main_entries (context, input, NULL);
   if (kernel)
     g_option_context_add_main_entries (context, kern, NULL);
+}
+
+TlLuOptions
+tl_cli_gauss_options (const TlCliGauss *o)
+{
+  return (TlLuOptions) {
+    .kernel_id = o->kernel,
+    .block_size = (gsize) o->block_size,
+    .pivoting = o->pivoting_value,
+    .gemm = o->gemm,
+    .gpu_ordinal = o->device,
+  };
 }
 
 gboolean
@@ -55,6 +68,11 @@ tl_cli_gauss_check (TlCliGauss *o)
   if (o->pivoting && !tl_pivoting_from_name (o->pivoting, &o->pivoting_value))
     {
       tl_cli_usage_error (o->command, "--pivoting must be partial or none, not “%s”", o->pivoting);
+      return FALSE;
+    }
+  if (o->device < 0)
+    {
+      tl_cli_usage_error (o->command, "--device must be 0 or more");
       return FALSE;
     }
   if (o->block_size < 0)

@@ -5,6 +5,7 @@
 #include "io/tl-io.h"
 #include "record/tl-lu-record.h"
 #include "lu/tl-lu-recorder.h"
+#include "run/tl-gauss-run.h"
 
 #include <float.h>
 #include <math.h>
@@ -55,6 +56,7 @@ body (TlCliGauss *o, int argc, char **argv)
   const gboolean det_only = g_str_equal (o->command, "det");
   int rc = TL_CLI_OK;
   g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
   int next = 1;
   g_autoptr (TlMatrix) a = tl_cli_gauss_input (o, argc, argv, &next, &error);
   const char *path = next > 1 ? argv[1] : NULL;
@@ -83,14 +85,16 @@ body (TlCliGauss *o, int argc, char **argv)
       if (on_gpu && o->record)
         return tl_cli_usage_error (o->command, "the GPU does not record steps; drop --kernel to record the exact elimination");
       g_autoptr (TlGfpMatrix) g = tl_gfp_from_matrix (a, (guint32) o->mod, &error);
+      if (g == NULL)
+        return tl_cli_fail (o->command, error);
       g_autoptr (TlLuRecorder) rec = o->record ? tl_lu_recorder_new (0) : NULL;
-      g_autoptr (TlGfpLu) lu = g == NULL ? NULL
-                                : on_gpu ? tl_gfp_lu_gpu (g, 0, &error)
-                                         : tl_gfp_lu (g, rec, NULL, &error);
-      if (lu == NULL)
-        {
-          return tl_cli_fail (o->command, error);
-        }
+      TlGaussJob job = { .kind = TL_GAUSS_EXACT, .exact = g, .exact_on_gpu = on_gpu,
+                         .recorder = rec };
+      job.options.gpu_ordinal = o->device;
+      g_autoptr (TlGaussResult) done = tl_runner_run_gauss (runner, &job, NULL, &error);
+      if (done == NULL)
+        return tl_cli_fail (o->command, error);
+      const TlGfpLu *lu = done->exact;
       printf (_("Exact Gauss elimination modulo %" G_GINT64_FORMAT " on the %s (pivot: first nonzero entry)\n"),
               o->mod, on_gpu ? "GPU" : "CPU");
       print_exact (o, lu, a->rows, a->cols);
@@ -107,17 +111,13 @@ body (TlCliGauss *o, int argc, char **argv)
       return rc;
     }
 
-  TlLuOptions opt = { 0 };
-  opt.kernel_id = o->kernel;
-  opt.block_size = (gsize) o->block_size;
-  opt.pivoting = o->pivoting_value;
-  opt.gemm = o->gemm;
   g_autoptr (TlLuRecorder) rec = o->record ? tl_lu_recorder_new (0) : NULL;
-  g_autoptr (TlLuResult) r = NULL;
-  if (!tl_lu_factor_full (&opt, a, rec, NULL, &r, &error))
-    {
-      return tl_cli_fail (o->command, error);
-    }
+  TlGaussJob job = { .kind = TL_GAUSS_FACTOR, .a = a, .options = tl_cli_gauss_options (o),
+                     .recorder = rec };
+  g_autoptr (TlGaussResult) done = tl_runner_run_gauss (runner, &job, NULL, &error);
+  if (done == NULL)
+    return tl_cli_fail (o->command, error);
+  const TlLuResult *r = done->lu;
   const TlLuKernelInfo *k = tl_lu_kernel_find (r->kernel_id);
   printf (_("Gauss elimination with %s pivoting: %s (%s)"), tl_pivoting_name (r->pivoting),
           r->kernel_id, _(k->title));

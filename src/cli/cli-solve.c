@@ -1,5 +1,6 @@
 /* cli-solve.c — `tilelab-cli solve`: AX = B and its solution space. */
 #include "cli-gauss.h"
+#include "run/tl-gauss-run.h"
 #include "core/tl-error.h"
 #include "io/tl-io.h"
 
@@ -162,14 +163,14 @@ body (TlCliGauss *o, int argc, char **argv)
         {
           /* the accurate route for a square nonsingular system: PA = LU, then
            * two triangular solves (getrs) */
-          TlLuOptions opt = { o->kernel, (gsize) o->block_size, o->pivoting_value, o->gemm, 0 };
-          g_autoptr (TlLuResult) r = NULL;
-          if (!tl_lu_factor_full (&opt, a, NULL, NULL, &r, &error)
-              || (x = tl_lu_solve (r, b, &error)) == NULL)
-            {
-              return tl_cli_fail ("solve", error);
-            }
-          printf (_("  UNIQUE SOLUTION (by %s and two triangular solves):\n"), r->kernel_id);
+          g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
+          TlGaussJob job = { .kind = TL_GAUSS_SOLVE, .a = a, .b = b,
+                             .options = tl_cli_gauss_options (o) };
+          g_autoptr (TlGaussResult) done = tl_runner_run_gauss (runner, &job, NULL, &error);
+          if (done == NULL)
+            return tl_cli_fail ("solve", error);
+          x = g_steal_pointer (&done->x);
+          printf (_("  UNIQUE SOLUTION (by %s and two triangular solves):\n"), done->lu->kernel_id);
         }
       else
         {

@@ -27,6 +27,7 @@
 #include <gio/gio.h>
 #include "gemm/tl-kernels.h"
 #include "core/tl-matrix.h"
+#include "device/tl-gpu-session.h"
 #include "lu/tl-lu-terms.h"
 
 G_BEGIN_DECLS
@@ -37,18 +38,23 @@ typedef struct
 {
   const char *id;          /* "lu-cpu-unblocked", "lu-02-blocked", "lu-cusolver", … */
   int number;              /* GPU rung number, 0 otherwise */
-  const char *title;
-  const char *lesson;      /* one line */
+  const char *title;       /* N_() marked: show it through _() */
+  const char *lesson;      /* one line, N_() marked */
   const char *seed;        /* "004" */
   guint dtypes;            /* TL_DTYPE_BIT mask */
   TlBackend backend;
   gboolean reference;      /* LAPACK, cuSOLVER */
   gboolean blocked;        /* uses block_size */
+  gsize default_block;     /* blocked kernels: the block size when none is asked */
   gboolean no_pivoting;    /* can run with TL_PIVOTING_NONE */
-  gboolean records_steps;  /* can fill a TlLuRecorder */
+  gboolean records_steps;  /* can fill a TlLuRecorder (the Gauss page offers these) */
+  gboolean phases;         /* splits its time into TlLuPhase (TlLuResult.phase_ns) */
   const char *source_path; /* relative to the source tree */
 } TlLuKernelInfo;
 
+/* The ladder: the CPU kernels (src/lu/), then the GPU rungs (the door's
+ * rows, gpu/lu/tl-lu-ladder.h).  Callers decide by these columns, never by
+ * ids. */
 guint                 tl_lu_kernel_count (void);
 const TlLuKernelInfo *tl_lu_kernel_get   (guint index);
 const TlLuKernelInfo *tl_lu_kernel_find  (const char *id);
@@ -79,7 +85,8 @@ typedef struct
   gboolean det_finite;     /* det holds the value */
   double growth;           /* max|U| / max|A| (1 for A = 0) */
   double max_abs_a;
-  double elapsed_s;        /* wall time of the factorisation alone */
+  double elapsed_s;        /* the factorisation alone: CPU wall time; GPU device time
+                              (the median of TlLuOptions.repeats runs) */
   gint64 phase_ns[TL_LU_N_PHASES]; /* blocked kernels: time per phase (0 otherwise) */
   gint64 phase_run_ns;     /* the factorisation phase_ns was measured in (GPU: a separate
                               phase-timing run; CPU: elapsed_s): the phases sum to ≤ this */
@@ -107,6 +114,11 @@ typedef struct
   const char *gemm;        /* trailing update of lu-cpu-blocked: "openblas" (cblas_?gemm,
                               default) or "cpu-blocked" (Tilelab's tl_cpu_gemm) */
   int gpu_ordinal;         /* GPU rungs: which device (default 0) */
+  TlGpuSession *gpu;       /* GPU rungs: whose device; NULL: the thread's default session
+                              (the runner worker's), else one opened for the call */
+  guint warmups;           /* GPU rungs: untimed factorisations first (default 0) */
+  guint repeats;           /* GPU rungs: timed factorisations, elapsed_s is their median
+                              (0 means 1) */
 } TlLuOptions;
 
 /* Factors A (not modified) with one kernel of the ladder.  The recorder,

@@ -36,125 +36,6 @@
 #include <string.h>
 #include <time.h>
 
-/* ---- the GPU session -------------------------------------------------- */
-
-/* A sticky fault poisons the CUDA context for the whole process. */
-static gint gpu_lost_flag;
-
-struct _TlGpuSession
-{
-  int ordinal;
-  TlGpuDevice *device;
-  gboolean tried;
-  GError *open_error;
-  gboolean have_facts;
-  TlGpuFacts facts;
-};
-
-gboolean
-tl_gpu_lost (void)
-{
-  return g_atomic_int_get (&gpu_lost_flag) != 0;
-}
-
-TlGpuSession *
-tl_gpu_session_new (int ordinal)
-{
-  TlGpuSession *session = g_new0 (TlGpuSession, 1);
-  session->ordinal = ordinal;
-  return session;
-}
-
-void
-tl_gpu_session_free (TlGpuSession *session)
-{
-  if (session == NULL)
-    return;
-  if (session->device)
-    tl_gpu_device_close (session->device);
-  g_clear_error (&session->open_error);
-  g_free (session);
-}
-
-/* TlGpuStatus → GError, with the door's message. */
-static void
-set_gpu_error (GError **error, TlGpuStatus status, const char *kernel_id)
-{
-  const char *msg = tl_gpu_last_message ();
-  if (msg == NULL || *msg == '\0')
-    msg = tl_gpu_status_name (status);
-  switch (status)
-    {
-    case TL_GPU_OK:
-      g_assert_not_reached ();
-    case TL_GPU_NO_DEVICE:
-      g_set_error (error, TL_ERROR, TL_ERROR_NO_DEVICE, _("No usable CUDA GPU: %s"), msg);
-      break;
-    case TL_GPU_OUT_OF_MEMORY:
-      g_set_error (error, TL_ERROR, TL_ERROR_OUT_OF_MEMORY, _("Out of GPU memory: %s"), msg);
-      break;
-    case TL_GPU_BAD_SHAPE:
-      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE, _("%s cannot run this job: %s"),
-                   kernel_id ? kernel_id : "GPU", msg);
-      break;
-    case TL_GPU_LAUNCH_FAILED:
-      g_set_error (error, TL_ERROR, TL_ERROR_LAUNCH_FAILED, _("Launch failed: %s"), msg);
-      break;
-    case TL_GPU_DEVICE_LOST:
-      g_atomic_int_set (&gpu_lost_flag, 1);
-      g_set_error (error, TL_ERROR, TL_ERROR_DEVICE_LOST,
-                   _("The GPU stopped working (%s); restart Tilelab to use it again"), msg);
-      break;
-    case TL_GPU_CANCELLED:
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Cancelled"));
-      break;
-    default:
-      g_set_error (error, TL_ERROR, TL_ERROR_LAUNCH_FAILED, "%s", msg);
-      break;
-    }
-}
-
-TlGpuDevice *
-tl_gpu_session_get_device (TlGpuSession *session, GError **error)
-{
-  g_return_val_if_fail (session != NULL, NULL);
-  if (tl_gpu_lost ())
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_DEVICE_LOST,
-                   _("The GPU stopped working earlier; restart Tilelab to use it again"));
-      return NULL;
-    }
-  if (session->device)
-    return session->device;
-  if (!session->tried)
-    {
-      session->tried = TRUE;
-      TlGpuStatus status = tl_gpu_device_open (session->ordinal, &session->device);
-      if (status != TL_GPU_OK)
-        {
-          session->device = NULL;
-          set_gpu_error (&session->open_error, status, NULL);
-        }
-      else
-        session->have_facts = tl_gpu_device_facts (session->ordinal, &session->facts) == TL_GPU_OK;
-    }
-  if (session->device)
-    return session->device;
-  if (error)
-    *error = g_error_copy (session->open_error);
-  return NULL;
-}
-
-gboolean
-tl_gpu_session_get_facts (TlGpuSession *session, TlGpuFacts *out)
-{
-  g_return_val_if_fail (session != NULL && out != NULL, FALSE);
-  if (!session->have_facts)
-    return FALSE;
-  *out = session->facts;
-  return TRUE;
-}
-
 /* ---- kernel lists, precisions, references, tolerances ----------------- */
 
 static void
@@ -603,12 +484,12 @@ static gboolean
 run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, GError **error)
 {
   const TlJob *job = s->job;
-  TlGpuDevice *device = tl_gpu_session_get_device (s->gpu, error);
+  TlGpuDevice *device = tl_gpu_session_get_device (s->gpu, s->job->device, error);
   if (device == NULL)
     return FALSE;
 
   TlGpuFacts facts;
-  if (tl_gpu_session_get_facts (s->gpu, &facts) && info->min_cc > 0
+  if (tl_gpu_session_get_facts (s->gpu, s->job->device, &facts) && info->min_cc > 0
       && facts.cc_major * 10 + facts.cc_minor < info->min_cc)
     {
       g_autofree char *why = g_strdup_printf (
@@ -650,8 +531,7 @@ run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, G
   if (status != TL_GPU_OK)
     {
       tl_gpu_gemm_result_clear (&result);
-      set_gpu_error (error, status, info->id);
-      return FALSE;
+      return tl_gpu_error_set (error, status, info->id);
     }
 
   tl_kernel_run_set_samples (run, result.times_ms, (guint) MAX (result.n_times, 0));
@@ -677,7 +557,8 @@ run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, G
   run->launch.launches = l->launches;
   run->launch.waves = l->waves;
   int threads = l->block_x * MAX (l->block_y, 1) * MAX (l->block_z, 1);
-  if (tl_gpu_session_get_facts (s->gpu, &facts) && facts.max_threads_per_sm > 0 && threads > 0)
+  if (tl_gpu_session_get_facts (s->gpu, s->job->device, &facts) && facts.max_threads_per_sm > 0
+      && threads > 0)
     {
       /* occupancy in warps, as the occupancy calculator reports it */
       int warp = facts.warp_size > 0 ? facts.warp_size : 32;
@@ -835,7 +716,7 @@ gemm_run (JobState *s, GError **error)
 
   gboolean have_gpu = FALSE;
   if (list_has_gpu_work (job))
-    have_gpu = tl_gpu_session_get_device (s->gpu, NULL) != NULL;
+    have_gpu = tl_gpu_session_get_device (s->gpu, job->device, NULL) != NULL;
   ids = tl_gemm_expand_kernels ((const char *const *) job->kernels, job->dtype, have_gpu, &note,
                                 error);
   if (ids == NULL)
@@ -933,7 +814,8 @@ gemm_run (JobState *s, GError **error)
 
   for (guint i = 0; i < record->runs->len; i++)
     fill_comparisons (record, record->runs->pdata[i]);
-  record->has_device = tl_gpu_session_get_facts (s->gpu, &record->device);
+  /* the device the job named, which is the one its GPU kernels ran on */
+  record->has_device = tl_gpu_session_get_facts (s->gpu, job->device, &record->device);
   return g_steal_pointer (&record);
 }
 
@@ -958,7 +840,9 @@ tl_gemm_run (const TlJob *job, TlGpuSession *gpu, const TlGemmCallbacks *callbac
 
   g_autoptr (TlGpuSession) own_gpu = NULL;
   if (gpu == NULL)
-    gpu = own_gpu = tl_gpu_session_new (job->device);
+    gpu = tl_gpu_session_get_thread_default ();
+  if (gpu == NULL)
+    gpu = own_gpu = tl_gpu_session_new ();
 
   JobState s = { .job = job, .cb = callbacks, .cancellable = cancellable, .gpu = gpu };
   TlRunRecord *record = gemm_run (&s, error);
