@@ -62,6 +62,7 @@
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
+#include <atomic>
 #include <stdio.h>
 #include <string.h>
 
@@ -412,43 +413,67 @@ gemm_11_wgmma_workspace (const TlGemmLaunch *l)
   return L.a_bytes + L.b_bytes;
 }
 
-// -1 unknown, 0 no, 1 yes.  Asked once per process.
-int sm90a_state = -1;
+// Whether the code the driver picked for this device is the sm_90a one:
+// the probe kernel answers, launched on the run's stream.  Asked once per
+// device (devices can differ; the worker may hold several), answers kept
+// per ordinal: 0 not asked yet, 1 yes, 2 no.
+constexpr int PROBED_DEVICES = 64;
+std::atomic<int> sm90a_answer[PROBED_DEVICES];
 
 bool
-sm90a_ready (void)
+probe_sm90a (const TlGemmLaunch *l)
 {
-  if (sm90a_state >= 0)
-    return sm90a_state == 1;
-  sm90a_state = 0;
-  if (tl_current_cc () != 90)   // sm_90a code runs on compute capability 9.0 only
+  if (l->cc != 90)   // sm_90a code runs on compute capability 9.0 only
     return false;
   int *d = nullptr, h = 0;
   if (cudaMalloc (&d, sizeof (int)) != cudaSuccess)
-    return false;
-  gemm_11_probe_kernel<<<1, 1>>> (d);
-  if (cudaGetLastError () == cudaSuccess
-      && cudaMemcpy (&h, d, sizeof (int), cudaMemcpyDeviceToHost) == cudaSuccess && h == 1)
-    sm90a_state = 1;
+    {
+      (void) cudaGetLastError ();
+      return false;
+    }
+  gemm_11_probe_kernel<<<1, 1, 0, l->stream>>> (d);
+  bool yes = cudaGetLastError () == cudaSuccess
+             && cudaMemcpyAsync (&h, d, sizeof (int), cudaMemcpyDeviceToHost, l->stream) == cudaSuccess
+             && cudaStreamSynchronize (l->stream) == cudaSuccess && h == 1;
+  (void) cudaGetLastError ();
   cudaFree (d);
-  return sm90a_state == 1;
+  return yes;
+}
+
+bool
+sm90a_ready (const TlGemmLaunch *l)
+{
+  if (l->device < 0 || l->device >= PROBED_DEVICES)
+    return probe_sm90a (l);
+  int answer = sm90a_answer[l->device].load ();
+  if (answer == 0)
+    {
+      answer = probe_sm90a (l) ? 1 : 2;
+      sm90a_answer[l->device].store (answer);
+    }
+  return answer == 1;
+}
+
+// The driver API function, fetched through the runtime so that nothing
+// links against libcuda directly.  The driver is the process's, the same
+// for every device: looked up once (a thread-safe static).
+PFN_cuTensorMapEncodeTiled_v12000
+lookup_encode (void)
+{
+  cudaDriverEntryPointQueryResult q;
+  void *p = nullptr;
+  if (cudaGetDriverEntryPointByVersion ("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q)
+        == cudaSuccess
+      && q == cudaDriverEntryPointSuccess)
+    return (PFN_cuTensorMapEncodeTiled_v12000) p;
+  (void) cudaGetLastError ();
+  return nullptr;
 }
 
 PFN_cuTensorMapEncodeTiled_v12000
 encode_fn (void)
 {
-  // The driver API function, fetched through the runtime so that nothing
-  // links against libcuda directly.
-  static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
-  if (fn == nullptr)
-    {
-      cudaDriverEntryPointQueryResult q;
-      void *p = nullptr;
-      if (cudaGetDriverEntryPointByVersion ("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q)
-            == cudaSuccess
-          && q == cudaDriverEntryPointSuccess)
-        fn = (PFN_cuTensorMapEncodeTiled_v12000) p;
-    }
+  static const PFN_cuTensorMapEncodeTiled_v12000 fn = lookup_encode ();
   return fn;
 }
 
@@ -479,6 +504,9 @@ grid_of (const TlGemmLaunch *l)
 // The BF16 pre-pass (TlGemmRung.prepare: once after the upload, outside
 // every timed region, like the cuBLAS BF16 reference's conversion):
 // A → m×kp; B (k×n) → Bᵀ, n×kp.
+// It also raises the kernels' shared-memory limit (over 48 KB must be
+// asked for, per kernel and per device), for the plain and the
+// instrumented variant.
 cudaError_t
 gemm_11_wgmma_prepare (const TlGemmLaunch *l)
 {
@@ -487,27 +515,21 @@ gemm_11_wgmma_prepare (const TlGemmLaunch *l)
     return cudaErrorInvalidValue;
   __nv_bfloat16 *a16 = (__nv_bfloat16 *) l->workspace;
   __nv_bfloat16 *b16 = (__nv_bfloat16 *) ((char *) l->workspace + L.a_bytes);
-  cudaError_t e = tl_bf16_convert ((const float *) l->a, l->m, l->k, a16, l->m, L.kp, false, l->stream);
-  if (e != cudaSuccess)
-    return e;
-  return tl_bf16_convert ((const float *) l->b, l->k, l->n, b16, l->n, L.kp, true, l->stream);
+  const cudaFuncAttribute max_smem = cudaFuncAttributeMaxDynamicSharedMemorySize;
+  cudaError_t e = cudaFuncSetAttribute (gemm_11_wgmma_kernel<false>, max_smem, SMEM);
+  if (e == cudaSuccess)
+    e = cudaFuncSetAttribute (gemm_11_wgmma_kernel<true>, max_smem, SMEM);
+  if (e == cudaSuccess)
+    e = tl_bf16_convert ((const float *) l->a, l->m, l->k, a16, l->m, L.kp, false, l->stream);
+  if (e == cudaSuccess)
+    e = tl_bf16_convert ((const float *) l->b, l->k, l->n, b16, l->n, L.kp, true, l->stream);
+  return e;
 }
 
 template <bool INSTR>
 cudaError_t
 launch_cfg (const TlGemmLaunch *l)
 {
-  static bool attr_done = false;
-  auto kernel = gemm_11_wgmma_kernel<INSTR>;
-  if (!sm90a_ready ())
-    return cudaErrorNoKernelImageForDevice;
-  if (!attr_done)
-    {
-      cudaError_t e = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM);
-      if (e != cudaSuccess)
-        return e;
-      attr_done = true;
-    }
   Layout L = layout_of (l);
   if (l->workspace == nullptr || l->workspace_bytes < L.a_bytes + L.b_bytes)
     return cudaErrorInvalidValue;
@@ -516,8 +538,8 @@ launch_cfg (const TlGemmLaunch *l)
   CUtensorMap map_a, map_b;
   if (!make_map (&map_a, a16, l->m, L.kp, BM) || !make_map (&map_b, b16, l->n, L.kp, BN))
     return cudaErrorInvalidValue;
-  kernel<<<grid_of (l), THREADS, SMEM, l->stream>>> (map_a, map_b, l->m, l->n, L.kp,
-                                                     (float *) l->c, l->blocks);
+  gemm_11_wgmma_kernel<INSTR><<<grid_of (l), THREADS, SMEM, l->stream>>> (
+    map_a, map_b, l->m, l->n, L.kp, (float *) l->c, l->blocks);
   return cudaGetLastError ();
 }
 
@@ -551,7 +573,7 @@ gemm_11_wgmma_check (const TlGemmLaunch *l, char *why, size_t why_size)
       snprintf (why, why_size, "rung 11 needs 1 <= m <= %d and n, k >= 1", 65535 * BM);
       return TL_GPU_BAD_SHAPE;
     }
-  if (!sm90a_ready ())
+  if (!sm90a_ready (l))
     {
       snprintf (why, why_size, "needs a Hopper GPU (sm_90a build)");
       return TL_GPU_BAD_SHAPE;

@@ -2,35 +2,20 @@
  *
  * Measuring like a benchmark (STYLE.md): random inputs, warm-up runs,
  * repeats with the median, C poisoned with NaN before the run that is
- * verified, every result checked against a float64 reference computed once
- * per job.
- *
- * Verification.  Let rel_norm = ‖C − ref‖_F / ‖ref‖_F and
- * normwise = ‖C − ref‖_F / (‖A‖_F·‖B‖_F).  A float kernel passes when
- *
- *     rel_norm <= tol   or   normwise·√k <= tol
- *
- * The first is the usual relative error; the second covers products that
- * cancel (‖ref‖ much smaller than ‖A‖·‖B‖), where a correct kernel's error
- * is bounded by the inputs, not by the result.  For random inputs
- * normwise·√k is about rel_norm.  NaN anywhere fails.  The tolerances:
- *
- *   precision  tol                       why
- *   exact      0 (every element equal)   int32 wraps modulo 2³² exactly
- *   fp64       max(1e-13, 2·k·2⁻⁵²)      the summation bound, k·eps
- *   fp32       max(1e-6,  2·k·2⁻²³)      the same for single precision
- *   tf32       5e-3                      inputs rounded to 10 mantissa bits
- *   bf16       3e-2                      inputs rounded to 7 mantissa bits
+ * verified, every result judged against a float64 reference computed once
+ * per job, by the one rule of gemm/tl-gemm-check.h.  Cancellation is
+ * polled before the reference, before every kernel, and inside them
+ * (between CPU tiles and repeats; before every GPU launch).
  */
 #include "run/tl-gemm-run.h"
 
 #include "gemm/tl-cpu-gemm.h"
+#include "gemm/tl-gemm-check.h"
 #include "core/tl-error.h"
 #include "gen/tl-generate.h"
 #include "io/tl-io.h"
 #include "gemm/tl-kernels.h"
 
-#include <cblas.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
@@ -105,48 +90,16 @@ tl_gemm_expand_kernels (const char *const *requested, TlDtype dtype, gboolean ha
 const char *
 tl_gemm_precision_for (const char *kernel_id, TlDtype dtype)
 {
-  if (dtype == TL_DTYPE_INT32)
-    return "exact";
-  if (dtype == TL_DTYPE_FLOAT64)
-    return "fp64";
   const TlKernelInfo *info = tl_kernel_find (kernel_id);
-  if (info && info->backend == TL_BACKEND_GPU && info->precision
-      && (strcmp (info->precision, "tf32") == 0 || strcmp (info->precision, "bf16") == 0))
-    return info->precision;
-  return "fp32";
+  return info ? tl_kernel_precision (info, dtype) : NULL;
 }
 
 const char *
 tl_gemm_reference_for (const char *kernel_id, TlDtype dtype)
 {
   const TlKernelInfo *info = tl_kernel_find (kernel_id);
-  if (info == NULL || dtype == TL_DTYPE_INT32)
-    return NULL;
-  if (info->backend == TL_BACKEND_CPU)
-    return "cpu-openblas";
-  const char *precision = tl_gemm_precision_for (kernel_id, dtype);
-  if (strcmp (precision, "fp64") == 0)
-    return "cublas-fp64";
-  if (strcmp (precision, "tf32") == 0)
-    return "cublas-tf32";
-  if (strcmp (precision, "bf16") == 0)
-    return "cublas-bf16";
-  return "cublas-fp32";
-}
-
-double
-tl_gemm_tolerance (const char *precision, gsize k)
-{
-  double kk = (double) MAX (k, 1);
-  if (g_strcmp0 (precision, "exact") == 0)
-    return 0.0;
-  if (g_strcmp0 (precision, "fp64") == 0)
-    return fmax (1e-13, 2.0 * kk * DBL_EPSILON);
-  if (g_strcmp0 (precision, "tf32") == 0)
-    return 5e-3;
-  if (g_strcmp0 (precision, "bf16") == 0)
-    return 3e-2;
-  return fmax (1e-6, 2.0 * kk * FLT_EPSILON);
+  const TlKernelInfo *ref = info ? tl_kernel_reference (info, dtype) : NULL;
+  return ref ? ref->id : NULL;
 }
 
 /* ---- the job ---------------------------------------------------------- */
@@ -158,8 +111,8 @@ typedef struct
   GCancellable *cancellable;
   TlGpuSession *gpu;
   gsize m, k, n;
-  TlMatrix *a, *b, *reference;
-  double norm_a, norm_b, norm_ref;
+  TlMatrix *a, *b;
+  TlGemmReference *reference;
   /* progress: one unit for the inputs and the reference, one per kernel */
   double units_total, unit_start, unit_size;
 } JobState;
@@ -250,100 +203,18 @@ make_input (const TlSource *source, TlMatrix *given, TlDtype dtype, gsize rows, 
   return as_job_matrix (m, dtype, error);
 }
 
-/* int32 reference: C = A·B modulo 2³², as the int32 kernels compute it
- * (unsigned arithmetic wraps by definition), in float64 (exact: |v| < 2³¹). */
-typedef struct
-{
-  const TlMatrix *a, *b;
-  TlMatrix *c;
-  gsize row0, row1;
-} IntRefTask;
-
-static gpointer
-int_reference_rows (gpointer data)
-{
-  IntRefTask *t = data;
-  gsize k = t->a->cols, n = t->b->cols;
-  g_autofree guint32 *acc = g_new (guint32, MAX (n, 1));
-  for (gsize i = t->row0; i < t->row1; i++)
-    {
-      memset (acc, 0, n * sizeof (guint32));
-      const gint32 *arow = tl_matrix_row (t->a, i);
-      for (gsize p = 0; p < k; p++)
-        {
-          guint32 aip = (guint32) arow[p];
-          const gint32 *brow = tl_matrix_row (t->b, p);
-          for (gsize j = 0; j < n; j++)
-            acc[j] += aip * (guint32) brow[j];
-        }
-      double *crow = tl_matrix_row (t->c, i);
-      for (gsize j = 0; j < n; j++)
-        crow[j] = (double) (gint32) acc[j];
-    }
-  return NULL;
-}
-
-static TlMatrix *
-compute_reference (JobState *s, GError **error)
-{
-  g_autoptr (TlMatrix) c = tl_matrix_new (TL_DTYPE_FLOAT64, s->m, s->n, error);
-  if (c == NULL)
-    return NULL;
-
-  if (s->a->dtype == TL_DTYPE_INT32)
-    {
-      guint n_threads = MAX (1, MIN (g_get_num_processors (), s->m));
-      IntRefTask *tasks = g_new0 (IntRefTask, n_threads);
-      GThread **threads = g_new0 (GThread *, n_threads);
-      for (guint t = 0; t < n_threads; t++)
-        {
-          tasks[t] = (IntRefTask) { s->a, s->b, c, s->m * t / n_threads,
-                                    s->m * (t + 1) / n_threads };
-          threads[t] = t == 0 ? NULL : g_thread_new ("tl-int-ref", int_reference_rows, &tasks[t]);
-        }
-      int_reference_rows (&tasks[0]);
-      for (guint t = 1; t < n_threads; t++)
-        g_thread_join (threads[t]);
-      g_free (threads);
-      g_free (tasks);
-      return g_steal_pointer (&c);
-    }
-
-  /* float inputs, converted exactly to float64, multiplied by OpenBLAS */
-  g_autoptr (TlMatrix) a64 = as_job_matrix (s->a, TL_DTYPE_FLOAT64, error);
-  if (a64 == NULL)
-    return NULL;
-  g_autoptr (TlMatrix) b64 = as_job_matrix (s->b, TL_DTYPE_FLOAT64, error);
-  if (b64 == NULL)
-    return NULL;
-  cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, (int) s->m, (int) s->n, (int) s->k,
-               1.0, a64->data, (int) a64->stride, b64->data, (int) b64->stride, 0.0, c->data,
-               (int) c->stride);
-  return g_steal_pointer (&c);
-}
-
 static void
 verify (JobState *s, TlKernelRun *run, const TlMatrix *c)
 {
-  TlMatrixDiff diff;
-  tl_matrix_compare (c, s->reference, &diff);
+  TlGemmCheck check;
+  tl_gemm_check (s->reference, c, run->precision, &check);
   run->verified = TRUE;
-  run->max_abs = diff.max_abs;
-  run->max_rel = diff.max_rel;
-  run->rel_norm = diff.rel_norm;
-  double ref_norm = s->norm_ref;
-  double scale = s->norm_a * s->norm_b;
-  double err_norm = diff.n_mismatch_nan ? INFINITY : diff.rel_norm * ref_norm;
-  if (ref_norm == 0.0)
-    err_norm = diff.rel_norm == 0.0 ? 0.0 : INFINITY;
-  run->normwise = scale > 0.0 ? err_norm / scale : (err_norm == 0.0 ? 0.0 : INFINITY);
-  run->tolerance = tl_gemm_tolerance (run->precision, s->k);
-  if (strcmp (run->precision, "exact") == 0)
-    run->passed = diff.n_mismatch_nan == 0 && diff.max_abs == 0.0;
-  else
-    run->passed = diff.n_mismatch_nan == 0
-                  && (run->rel_norm <= run->tolerance
-                      || run->normwise * sqrt ((double) s->k) <= run->tolerance);
+  run->max_abs = check.max_abs;
+  run->max_rel = check.max_rel;
+  run->rel_norm = check.rel_norm;
+  run->normwise = check.normwise;
+  run->tolerance = check.tolerance;
+  run->passed = check.passed;
   tl_matrix_stats (c, &run->c_stats);
   run->has_c_stats = TRUE;
 }
@@ -365,9 +236,7 @@ run_cpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, G
   const char *id = info->id;
   guint steps = job->warmups + job->repeats + (job->instrument ? 1 : 0) + 1;
   guint step = 0;
-  gboolean single = strcmp (id, "cpu-naive") == 0;
-
-  run->threads = single ? 1 : (job->threads ? job->threads : g_get_num_processors ());
+  run->threads = info->single_threaded ? 1 : (job->threads ? job->threads : g_get_num_processors ());
 
   for (guint w = 0; w < job->warmups; w++)
     {
@@ -606,20 +475,21 @@ fill_comparisons (TlRunRecord *record, TlKernelRun *run)
   TlKernelRun *ref = ref_id ? tl_run_record_find_run (record, ref_id) : NULL;
   if (ref && ref->status == TL_RUN_OK && ref->time.count > 0)
     run->percent_of_reference = tl_stats_percent_of (ref->time.median, run->time.median);
-  TlKernelRun *naive = tl_run_record_find_run (record, "cpu-naive");
-  if (naive && naive->status == TL_RUN_OK && naive->time.count > 0)
-    run->speedup_vs_naive = tl_stats_speedup (naive->time.median, run->time.median);
+  const TlKernelInfo *baseline = tl_kernel_baseline ();
+  TlKernelRun *base = baseline ? tl_run_record_find_run (record, baseline->id) : NULL;
+  if (base && base->status == TL_RUN_OK && base->time.count > 0)
+    run->speedup_vs_naive = tl_stats_speedup (base->time.median, run->time.median);
 }
 
-/* References and the cpu-naive baseline run first, so every other kernel
- * knows its % and speed-up when it finishes. */
+/* References and the baseline run first, so every other kernel knows its
+ * % and speed-up when it finishes. */
 static int
 run_rank (const char *id, TlDtype dtype, GPtrArray *ids)
 {
   for (guint i = 0; i < ids->len; i++)
     if (g_strcmp0 (tl_gemm_reference_for (ids->pdata[i], dtype), id) == 0)
       return 0;
-  if (strcmp (id, "cpu-naive") == 0)
+  if (tl_kernel_find (id)->baseline)
     return 1;
   return 2;
 }
@@ -693,7 +563,7 @@ job_state_clear (JobState *s)
 {
   g_clear_pointer (&s->a, tl_matrix_unref);
   g_clear_pointer (&s->b, tl_matrix_unref);
-  g_clear_pointer (&s->reference, tl_matrix_unref);
+  g_clear_pointer (&s->reference, tl_gemm_reference_free);
 }
 
 static TlRunRecord *
@@ -731,22 +601,21 @@ gemm_run (JobState *s, GError **error)
   s->units_total = 1.0 + ids->len;
   s->unit_start = 0.0;
   s->unit_size = 1.0;
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return NULL;
   report (s, NULL, _("computing the reference"), 0.5);
-  s->reference = compute_reference (s, error);
+  s->reference = tl_gemm_reference_new (s->a, s->b, error);
   if (s->reference == NULL)
     return NULL;
-  s->norm_a = tl_matrix_norm (s->a, TL_NORM_FROBENIUS);
-  s->norm_b = tl_matrix_norm (s->b, TL_NORM_FROBENIUS);
-  s->norm_ref = tl_matrix_norm (s->reference, TL_NORM_FROBENIUS);
   tl_matrix_stats (s->a, &record->a_stats);
   tl_matrix_stats (s->b, &record->b_stats);
-  tl_matrix_stats (s->reference, &record->reference_stats);
+  tl_matrix_stats (s->reference->c, &record->reference_stats);
   record->has_input_stats = TRUE;
   if (job->keep_matrices)
     {
       record->a = tl_matrix_ref (s->a);
       record->b = tl_matrix_ref (s->b);
-      record->reference = tl_matrix_ref (s->reference);
+      record->reference = tl_matrix_ref (s->reference->c);
     }
 
   /* one slot per kernel, in the order asked */

@@ -44,14 +44,13 @@ typedef struct
 GPtrArray *tl_gemm_expand_kernels (const char *const *requested, TlDtype dtype,
                                    gboolean have_gpu, char **note, GError **error);
 
-/* The tolerance used to verify a kernel of this precision ("exact",
- * "fp32", "tf32", "bf16", "fp64") at inner dimension k; the table and the
- * pass rule are in tl-gemm-run.c. */
-double     tl_gemm_tolerance (const char *precision, gsize k);
 /* The reference kernel (same backend and precision) for kernel_id at dtype,
- * or NULL when there is none ("cublas-tf32" for "gemm-10-wmma-tf32"). */
+ * or NULL when there is none ("cublas-tf32" for "gemm-10-wmma-tf32"):
+ * tl_kernel_reference() by id. */
 const char *tl_gemm_reference_for (const char *kernel_id, TlDtype dtype);
-/* What kernel_id computes in at dtype: "exact", "fp32", "tf32", "bf16", "fp64". */
+/* What kernel_id computes in at dtype: "exact", "fp32", "tf32", "bf16",
+ * "fp64" (tl_kernel_precision() by id; NULL for an unknown id).  Its
+ * verification is gemm/tl-gemm-check.h's. */
 const char *tl_gemm_precision_for (const char *kernel_id, TlDtype dtype);
 
 /* Runs the job; its GPU kernels run on device job->device of gpu (NULL:
