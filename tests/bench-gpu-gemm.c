@@ -3,28 +3,56 @@
  *
  *   bench-gpu-gemm [--sizes 1024,2048,4096,8192,4000x3000x5000]
  *                  [--repeats 10] [--slow-max 4096] [--kernels id,id,...]
+ *                  [--device N]
  *
  * Sizes are N (cube) or MxKxN.  For every size: fresh random float32 (and
  * float64) inputs, every kernel that takes them, median of `repeats`
  * event-timed launches (L2 flushed before each), GFLOP/s = 2mnk / median,
  * % of the cuBLAS reference of the same precision measured in the same
- * run (fp32 CUDA-core rungs against cublas-fp32 pedantic, tf32 against
- * cublas-tf32, bf16 against cublas-bf16, float64 against cublas-fp64), and
- * the instrumented variant's median and its overhead.  Rungs 1–4 (the
- * slow teaching rungs) run only up to --slow-max.
+ * run (the registry's reference column: fp32 CUDA-core rungs against
+ * cublas-fp32 pedantic, tf32 against cublas-tf32, bf16 against cublas-bf16,
+ * float64 against cublas-fp64), the instrumented variant's median and its
+ * overhead, and every result judged by the one rule of gemm/tl-gemm-check.h
+ * against a float64 reference (the "check" column: the worst
+ * |ĉ − c| / (|A|·|B|) next to its bound, or FAIL).  Rungs 1–4 (the slow
+ * teaching rungs) run only up to --slow-max.
+ *
+ * For one kernel under a profiler (ncu), one size, two repeats:
+ *   bench-gpu-gemm --kernels gemm-09-warptile --sizes 4096 --repeats 2
  *
  * tilelab-cli bench --suite gemm is the user-facing command; this program
  * is the harness-level twin used to fill docs/perf/ on the device machine.
  */
 #include "tl-gpu.h"
 #include "tl-gpu-test-util.h"
+#include "gemm/tl-gemm-check.h"
+#include "gemm/tl-kernels.h"
 
+#include <math.h>
 #include <string.h>
 
 typedef struct
 {
   int m, k, n;
 } Size;
+
+typedef struct
+{
+  int repeats, slow_max;
+  GStrv only;
+  TlGpuDevice *device;
+  GRand *rng;
+} Bench;
+
+typedef struct
+{
+  const TlKernelInfo *info;
+  TlDtype dtype;
+  double median, instrumented;
+  TlGpuLaunchFacts launch;
+  gboolean ok;
+  TlGemmCheck check;
+} Row;
 
 static gboolean
 parse_size (const char *text, Size *s)
@@ -45,27 +73,6 @@ parse_size (const char *text, Size *s)
   return *end == '\0' && s->m > 0 && s->k > 0 && s->n > 0;
 }
 
-static const char *
-reference_for (const TlGpuKernelInfo *info, TlGpuDtype d)
-{
-  if (d == TL_GPU_FLOAT64)
-    return "cublas-fp64";
-  if (strcmp (info->precision, "tf32") == 0)
-    return "cublas-tf32";
-  if (strcmp (info->precision, "bf16") == 0)
-    return "cublas-bf16";
-  return "cublas-fp32";
-}
-
-typedef struct
-{
-  const char *id;
-  TlGpuDtype dtype;
-  double median, instrumented;
-  TlGpuLaunchFacts launch;
-  int ok;
-} Row;
-
 static double
 median (double *v, int n)
 {
@@ -79,17 +86,148 @@ median (double *v, int n)
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+static TlMatrix *
+random_matrix (GRand *rng, TlDtype d, gsize rows, gsize cols)
+{
+  TlMatrix *m = tl_matrix_new (d, rows, cols, NULL);
+  for (gsize i = 0; i < rows; i++)
+    for (gsize j = 0; j < cols; j++)
+      tl_matrix_set (m, i, j, g_rand_double_range (rng, -1, 1));
+  return m;
+}
+
+static gboolean
+wanted (const Bench *bench, const TlGpuKernelInfo *info, TlDtype d, const Size *s)
+{
+  const int biggest = MAX (s->m, MAX (s->k, s->n));
+  return (info->dtypes & TL_GPU_DTYPE_BIT (d)) && tl_gpu_kernel_available (info->id)
+         && (bench->only == NULL || g_strv_contains ((const char *const *) bench->only, info->id))
+         && !(info->kind == TL_GPU_KIND_RUNG && info->number <= 4 && biggest > bench->slow_max);
+}
+
+/* One kernel at one size: timed, instrumented, checked.  FALSE when the
+ * GPU is lost (nothing more can run). */
+static gboolean
+bench_kernel (Bench *bench, const TlGpuKernelInfo *info, const Size *s, const TlMatrix *a,
+              const TlMatrix *b, const TlGemmReference *ref, GArray *rows)
+{
+  const TlDtype d = a->dtype;
+  g_autoptr (TlMatrix) c = tl_matrix_new (d, s->m, s->n, NULL);
+  memset (c->data, 0xFF, tl_matrix_n_bytes (c)); /* NaN: an unwritten element fails the check */
+  TlGpuGemmArgs args = { 0 };
+  args.dtype = (TlGpuDtype) d;
+  args.m = s->m;
+  args.n = s->n;
+  args.k = s->k;
+  args.a = a->data;
+  args.b = b->data;
+  args.c = c->data;
+  args.warmups = 2;
+  args.repeats = bench->repeats;
+  args.flush_l2 = 1;
+  args.instrument = info->instrumentable;
+  args.instrument_repeats = bench->repeats;
+  TlGpuGemmResult r;
+  Row row = { tl_kernel_find (info->id), d, 0, 0, { 0 }, FALSE };
+  TlGpuStatus st = tl_gpu_gemm_run (bench->device, info->id, &args, &r);
+  if (st != TL_GPU_OK)
+    {
+      printf ("| %s | %s | %s: %s ||||||||||\n", info->id, tl_dtype_name (d),
+              tl_gpu_status_name (st), tl_gpu_last_message ());
+      return st != TL_GPU_DEVICE_LOST;
+    }
+  row.median = median (r.times_ms, r.n_times);
+  row.instrumented = r.instrumented_median_ms;
+  row.launch = r.launch;
+  row.ok = TRUE;
+  tl_gpu_gemm_result_clear (&r);
+  tl_gemm_check (ref, c, tl_kernel_precision (row.info, d), &row.check);
+  g_array_append_val (rows, row);
+  return TRUE;
+}
+
+static void
+print_row (const Row *row, GArray *rows, double flop)
+{
+  const TlKernelInfo *ref = tl_kernel_reference (row->info, row->dtype);
+  double ref_ms = 0;
+  for (guint j = 0; ref != NULL && j < rows->len; j++)
+    {
+      const Row *o = &g_array_index (rows, Row, j);
+      if (o->info == ref && o->dtype == row->dtype)
+        ref_ms = o->median;
+    }
+  char pct[32] = "", inst[32] = "", over[32] = "", check[64];
+  if (ref_ms > 0)
+    g_snprintf (pct, sizeof pct, "%.1f%%", 100.0 * ref_ms / row->median);
+  if (row->instrumented > 0)
+    {
+      g_snprintf (inst, sizeof inst, "%.3f", row->instrumented);
+      g_snprintf (over, sizeof over, "%+.1f%%", 100.0 * (row->instrumented / row->median - 1.0));
+    }
+  if (row->check.passed)
+    g_snprintf (check, sizeof check, "%.1e ≤ %.1e", row->check.worst, row->check.tolerance);
+  else
+    g_snprintf (check, sizeof check, "FAIL (%zu wrong)", row->check.n_wrong);
+  printf ("| %s | %s | %.3f | %.0f | %s | %s | %s | %d | %d | %d | %.2f | %s |\n", row->info->id,
+          tl_dtype_name (row->dtype), row->median, flop / (row->median * 1e-3) / 1e9, pct, inst,
+          over, row->launch.regs_per_thread,
+          row->launch.static_smem_bytes + row->launch.dynamic_smem_bytes,
+          row->launch.active_blocks_per_sm, row->launch.waves, check);
+}
+
+/* Every kernel at one size, both dtypes; the table.  FALSE when the GPU
+ * was lost; *failed when a check failed. */
+static gboolean
+bench_size (Bench *bench, const Size *s, gboolean *failed)
+{
+  const double flop = 2.0 * s->m * (double) s->n * s->k;
+  printf ("### %d×%d×%d (m×k×n), %.1f GFLOP\n\n", s->m, s->k, s->n, flop / 1e9);
+  printf ("| kernel | dtype | median ms | GFLOP/s | %% of cuBLAS | instrumented ms | overhead | "
+          "regs | smem B | blocks/SM | waves | check: worst ≤ bound |\n");
+  printf ("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+  g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (Row));
+  const TlDtype dtypes[] = { TL_DTYPE_FLOAT32, TL_DTYPE_FLOAT64 };
+  gboolean alive = TRUE;
+  for (gsize di = 0; di < G_N_ELEMENTS (dtypes) && alive; di++)
+    {
+      g_autoptr (TlMatrix) a = random_matrix (bench->rng, dtypes[di], s->m, s->k);
+      g_autoptr (TlMatrix) b = random_matrix (bench->rng, dtypes[di], s->k, s->n);
+      g_autoptr (TlGemmReference) ref = NULL;
+      for (int i = 0; i < tl_gpu_kernel_count () && alive; i++)
+        {
+          const TlGpuKernelInfo *info = tl_gpu_kernel_info (i);
+          if (!wanted (bench, info, dtypes[di], s))
+            continue;
+          if (ref == NULL && (ref = tl_gemm_reference_new (a, b, NULL)) == NULL)
+            g_error ("no memory for the float64 reference of %d×%d×%d", s->m, s->k, s->n);
+          alive = bench_kernel (bench, info, s, a, b, ref, rows);
+        }
+    }
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const Row *row = &g_array_index (rows, Row, i);
+      print_row (row, rows, flop);
+      *failed |= !row->check.passed;
+    }
+  printf ("\n");
+  fflush (stdout);
+  return alive;
+}
+
 int
 main (int argc, char **argv)
 {
   g_autofree char *sizes_text = g_strdup ("1024,2048,4096,8192,4000x3000x5000");
   g_autofree char *kernels_text = NULL;
-  int repeats = 10, slow_max = 4096;
+  int device = 0;
+  Bench bench = { .repeats = 10, .slow_max = 4096 };
   GOptionEntry entries[] = {
     { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_text, "sizes: N or MxKxN, comma-separated", "LIST" },
-    { "repeats", 0, 0, G_OPTION_ARG_INT, &repeats, "timed launches per kernel", "N" },
-    { "slow-max", 0, 0, G_OPTION_ARG_INT, &slow_max, "largest dimension for rungs 1-4", "N" },
+    { "repeats", 0, 0, G_OPTION_ARG_INT, &bench.repeats, "timed launches per kernel", "N" },
+    { "slow-max", 0, 0, G_OPTION_ARG_INT, &bench.slow_max, "largest dimension for rungs 1-4", "N" },
     { "kernels", 0, 0, G_OPTION_ARG_STRING, &kernels_text, "only these kernel ids", "LIST" },
+    { "device", 0, 0, G_OPTION_ARG_INT, &device, "GPU ordinal", "N" },
     { NULL },
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("— benchmark the GEMM ladder");
@@ -101,26 +239,30 @@ main (int argc, char **argv)
       return 2;
     }
   tl_gpu_test_require_device ();
-  GRand *rng = g_rand_new_with_seed (tl_gpu_test_seed ());
+  bench.rng = g_rand_new_with_seed (tl_gpu_test_seed ());
   TlGpuFacts facts;
-  TlGpuDevice *dev = NULL;
-  if (tl_gpu_device_facts (0, &facts) != TL_GPU_OK || tl_gpu_device_open (0, &dev) != TL_GPU_OK)
+  if (tl_gpu_device_facts (device, &facts) != TL_GPU_OK
+      || tl_gpu_device_open (device, &bench.device) != TL_GPU_OK)
     {
       g_printerr ("%s\n", tl_gpu_last_message ());
       return 1;
     }
   g_auto (GStrv) only = kernels_text ? g_strsplit (kernels_text, ",", -1) : NULL;
+  bench.only = only;
   g_auto (GStrv) sizes = g_strsplit (sizes_text, ",", -1);
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *stamp = g_date_time_format (now, "%Y-%m-%d %H:%M UTC");
-  printf ("Device: %s (compute capability %d.%d, %d SMs, %.0f MHz max SM clock, %.0f GiB, "
+  printf ("Device: %s (GPU %d, compute capability %d.%d, %d SMs, %.0f MHz max SM clock, %.0f GiB, "
           "L2 %.0f MiB), driver %d, runtime %d\nDate: %s\nRepeats: %d (median), warm-ups: 2, "
-          "L2 flushed before every timed launch, C poisoned between launches\n\n",
-          facts.name, facts.cc_major, facts.cc_minor, facts.sm_count, facts.clock_khz / 1000.0,
-          facts.total_mem_bytes / 1073741824.0, facts.l2_bytes / 1048576.0, facts.driver_version,
-          facts.runtime_version, stamp, repeats);
+          "L2 flushed before every timed launch, C poisoned between launches; every result "
+          "checked against float64 (gemm/tl-gemm-check.h)\n\n",
+          facts.name, device, facts.cc_major, facts.cc_minor, facts.sm_count,
+          facts.clock_khz / 1000.0, facts.total_mem_bytes / 1073741824.0,
+          facts.l2_bytes / 1048576.0, facts.driver_version, facts.runtime_version, stamp,
+          bench.repeats);
 
-  for (int si = 0; sizes[si] != NULL; si++)
+  gboolean failed = FALSE, alive = TRUE;
+  for (int si = 0; sizes[si] != NULL && alive; si++)
     {
       Size s;
       if (!parse_size (sizes[si], &s))
@@ -128,112 +270,10 @@ main (int argc, char **argv)
           g_printerr ("bad size \"%s\"\n", sizes[si]);
           return 2;
         }
-      const double flop = 2.0 * s.m * (double) s.n * s.k;
-      const int biggest = MAX (s.m, MAX (s.k, s.n));
-      printf ("### %d×%d×%d (m×k×n), %.1f GFLOP\n\n", s.m, s.k, s.n, flop / 1e9);
-      printf ("| kernel | dtype | median ms | GFLOP/s | %% of cuBLAS | instrumented ms | overhead | "
-              "regs | smem B | blocks/SM | waves |\n");
-      printf ("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-      GArray *rows = g_array_new (FALSE, TRUE, sizeof (Row));
-      const TlGpuDtype dtypes[] = { TL_GPU_FLOAT32, TL_GPU_FLOAT64 };
-      for (int di = 0; di < 2; di++)
-        {
-          const TlGpuDtype d = dtypes[di];
-          const size_t es = d == TL_GPU_FLOAT64 ? 8 : 4;
-          const size_t mk = (size_t) s.m * s.k, kn = (size_t) s.k * s.n, mn = (size_t) s.m * s.n;
-          void *a = g_malloc (mk * es), *b = g_malloc (kn * es), *c = g_malloc (mn * es);
-          for (size_t i = 0; i < mk; i++)
-            if (d == TL_GPU_FLOAT32)
-              ((float *) a)[i] = (float) g_rand_double_range (rng, -1, 1);
-            else
-              ((double *) a)[i] = g_rand_double_range (rng, -1, 1);
-          for (size_t i = 0; i < kn; i++)
-            if (d == TL_GPU_FLOAT32)
-              ((float *) b)[i] = (float) g_rand_double_range (rng, -1, 1);
-            else
-              ((double *) b)[i] = g_rand_double_range (rng, -1, 1);
-          for (int i = 0; i < tl_gpu_kernel_count (); i++)
-            {
-              const TlGpuKernelInfo *info = tl_gpu_kernel_info (i);
-              if (!(info->dtypes & TL_GPU_DTYPE_BIT (d)))
-                continue;
-              if (!tl_gpu_kernel_available (info->id))
-                continue;
-              if (only && !g_strv_contains ((const char *const *) only, info->id))
-                continue;
-              if (info->kind == TL_GPU_KIND_RUNG && info->number <= 4 && biggest > slow_max)
-                continue;
-              TlGpuGemmArgs args = { 0 };
-              args.dtype = d;
-              args.m = s.m;
-              args.n = s.n;
-              args.k = s.k;
-              args.a = a;
-              args.b = b;
-              args.c = c;
-              args.warmups = 2;
-              args.repeats = repeats;
-              args.flush_l2 = 1;
-              args.instrument = info->instrumentable;
-              args.instrument_repeats = repeats;
-              TlGpuGemmResult r;
-              Row row = { info->id, d, 0, 0, { 0 }, 0 };
-              TlGpuStatus st = tl_gpu_gemm_run (dev, info->id, &args, &r);
-              if (st == TL_GPU_OK)
-                {
-                  row.median = median (r.times_ms, r.n_times);
-                  row.instrumented = r.instrumented_median_ms;
-                  row.launch = r.launch;
-                  row.ok = 1;
-                  tl_gpu_gemm_result_clear (&r);
-                }
-              else
-                {
-                  printf ("| %s | %s | %s: %s |||||||||\n", info->id,
-                          d == TL_GPU_FLOAT64 ? "float64" : "float32", tl_gpu_status_name (st),
-                          tl_gpu_last_message ());
-                  if (st == TL_GPU_DEVICE_LOST)
-                    return 1;
-                }
-              g_array_append_val (rows, row);
-            }
-          g_free (a);
-          g_free (b);
-          g_free (c);
-        }
-      for (guint i = 0; i < rows->len; i++)
-        {
-          Row *row = &g_array_index (rows, Row, i);
-          if (!row->ok)
-            continue;
-          const TlGpuKernelInfo *info = tl_gpu_kernel_find (row->id);
-          const char *ref_id = reference_for (info, row->dtype);
-          double ref_ms = 0;
-          for (guint j = 0; j < rows->len; j++)
-            {
-              Row *o = &g_array_index (rows, Row, j);
-              if (o->ok && strcmp (o->id, ref_id) == 0 && o->dtype == row->dtype)
-                ref_ms = o->median;
-            }
-          char pct[32] = "", inst[32] = "", over[32] = "";
-          if (ref_ms > 0)
-            g_snprintf (pct, sizeof pct, "%.1f%%", 100.0 * ref_ms / row->median);
-          if (row->instrumented > 0)
-            {
-              g_snprintf (inst, sizeof inst, "%.3f", row->instrumented);
-              g_snprintf (over, sizeof over, "%+.1f%%", 100.0 * (row->instrumented / row->median - 1.0));
-            }
-          printf ("| %s | %s | %.3f | %.0f | %s | %s | %s | %d | %d | %d | %.2f |\n", row->id,
-                  row->dtype == TL_GPU_FLOAT64 ? "float64" : "float32", row->median,
-                  flop / (row->median * 1e-3) / 1e9, pct, inst, over,
-                  row->launch.regs_per_thread, row->launch.static_smem_bytes + row->launch.dynamic_smem_bytes,
-                  row->launch.active_blocks_per_sm, row->launch.waves);
-        }
-      printf ("\n");
-      fflush (stdout);
-      g_array_free (rows, TRUE);
+      alive = bench_size (&bench, &s, &failed);
     }
-  tl_gpu_device_close (dev);
-  g_rand_free (rng);
-  return 0;
+  tl_gpu_device_close (bench.device);
+  g_rand_free (bench.rng);
+  /* a wrong result is a failure even in a benchmark */
+  return !alive || failed ? 1 : 0;
 }
