@@ -159,61 +159,61 @@ tl_cli_bench (int argc, char **argv)
   gboolean flush_l2 = FALSE;
 
   GOptionEntry entries[] = {
-    { "suite", 0, 0, G_OPTION_ARG_STRING, &suite_name, "gemm, cpu or lu (default: gemm)", "NAME" },
+    { "suite", 0, 0, G_OPTION_ARG_STRING, &suite_name, N_("gemm, cpu or lu (default: gemm)"), "NAME" },
     { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes,
-      "Sizes, comma-separated, each N or M×K×N (default: the suite's)", "S[,S…]" },
+      N_("Sizes, comma-separated, each N or M×K×N (default: the suite's)"), "S[,S…]" },
     { "kernels", 'k', 0, G_OPTION_ARG_STRING, &kernels,
-      "Kernels, comma-separated, or all, gpu, cpu (default: the suite's)", "K[,K…]" },
+      N_("Kernels, comma-separated, or all, gpu, cpu (default: the suite's)"), "K[,K…]" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir,
-      "Folder for the records, CSV and markdown (default: .)", "DIR" },
-    { "dtype", 't', 0, G_OPTION_ARG_STRING, &dtype_name, "int32, float32 or float64 (default: float32)",
+      N_("Folder for the records, CSV and markdown (default: .)"), "DIR" },
+    { "dtype", 't', 0, G_OPTION_ARG_STRING, &dtype_name, N_("int32, float32 or float64 (default: float32)"),
       "TYPE" },
-    { "repeats", 'r', 0, G_OPTION_ARG_INT, &repeats, "Timed runs (gemm: 10, cpu: 3)", "N" },
-    { "warmups", 'w', 0, G_OPTION_ARG_INT, &warmups, "Untimed runs first (gemm: 2, cpu: 1)", "N" },
-    { "flush-l2", 0, 0, G_OPTION_ARG_NONE, &flush_l2, "GPU: flush L2 before each timed run", NULL },
-    { "threads", 'j', 0, G_OPTION_ARG_INT, &threads, "CPU threads (default: all cores)", "N" },
-    { "device", 'd', 0, G_OPTION_ARG_INT, &device, "GPU ordinal (default: 0)", "N" },
+    { "repeats", 'r', 0, G_OPTION_ARG_INT, &repeats, N_("Timed runs (gemm: 10, cpu: 3)"), "N" },
+    { "warmups", 'w', 0, G_OPTION_ARG_INT, &warmups, N_("Untimed runs first (gemm: 2, cpu: 1)"), "N" },
+    { "flush-l2", 0, 0, G_OPTION_ARG_NONE, &flush_l2, N_("GPU: flush L2 before each timed run"), NULL },
+    { "threads", 'j', 0, G_OPTION_ARG_INT, &threads, N_("CPU threads (default: all cores)"), "N" },
+    { "device", 'd', 0, G_OPTION_ARG_INT, &device, N_("GPU ordinal (default: 0)"), "N" },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("— benchmark a suite of sizes × kernels");
-  g_option_context_add_main_entries (context, entries, NULL);
+  g_autoptr (GOptionContext) context = g_option_context_new (N_("— benchmark a suite of sizes × kernels"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
-    "Runs every size of a suite with its kernels (verified, timed, medians) and\n"
+    N_("Runs every size of a suite with its kernels (verified, timed, medians) and\n"
     "writes one run record per size, a CSV and a markdown table.\n\n"
     "Suites:\n"
     "  gemm  1024, 2048, 4096, 8192, 4000×3000×5000; all GPU rungs and cuBLAS\n"
-    "  cpu   256, 512, 1000×500×1000; cpu-naive, cpu-blocked, cpu-openblas");
+    "  cpu   256, 512, 1000×500×1000; cpu-naive, cpu-blocked, cpu-openblas"));
   if (!tl_cli_parse (context, &argc, &argv))
     return TL_CLI_USAGE;
   if (argc > 1)
-    return tl_cli_usage_error ("bench", "unexpected argument “%s”", argv[1]);
+    return tl_cli_usage_error ("bench", _("unexpected argument “%s”"), argv[1]);
 
   const Suite *suite = NULL;
   for (guint i = 0; i < G_N_ELEMENTS (suites); i++)
     if (g_strcmp0 (suite_name ? suite_name : "gemm", suites[i].name) == 0)
       suite = &suites[i];
   if (suite == NULL)
-    return tl_cli_usage_error ("bench", "--suite: unknown suite “%s” (gemm, cpu, lu)", suite_name);
+    return tl_cli_usage_error ("bench", _("--suite: unknown suite “%s” (gemm, cpu, lu)"), suite_name);
 
   TlDtype dtype = TL_DTYPE_FLOAT32;
   if (dtype_name && !tl_dtype_from_name (dtype_name, &dtype))
-    return tl_cli_usage_error ("bench", "--dtype: unknown type “%s” (int32, float32, float64)",
+    return tl_cli_usage_error ("bench", _("--dtype: unknown type “%s” (int32, float32, float64)"),
                                dtype_name);
   g_autofree char *bad = NULL;
   const char *kernel_list = kernels ? kernels : suite->kernels;
   if (!tl_cli_check_kernel_list (kernel_list, &bad))
-    return tl_cli_usage_error ("bench", "--kernels: unknown kernel “%s” (see tilelab-cli kernels)",
+    return tl_cli_usage_error ("bench", _("--kernels: unknown kernel “%s” (see tilelab-cli kernels)"),
                                bad);
   if (repeats == -1)
     repeats = suite->repeats;
   if (warmups == -1)
     warmups = suite->warmups;
   if (repeats < 1)
-    return tl_cli_usage_error ("bench", "--repeats: needs at least 1, got %d", repeats);
+    return tl_cli_usage_error ("bench", _("--repeats: needs at least 1, got %d"), repeats);
   if (warmups < 0)
-    return tl_cli_usage_error ("bench", "--warmups: must not be negative, got %d", warmups);
+    return tl_cli_usage_error ("bench", _("--warmups: must not be negative, got %d"), warmups);
   if (threads < 0)
-    return tl_cli_usage_error ("bench", "--threads: must not be negative, got %d", threads);
+    return tl_cli_usage_error ("bench", _("--threads: must not be negative, got %d"), threads);
 
   g_auto (GStrv) size_list = g_strsplit (sizes ? sizes : suite->sizes, ",", -1);
   guint n_sizes = g_strv_length (size_list);
@@ -224,12 +224,12 @@ tl_cli_bench (int argc, char **argv)
         || dims[i][0] == 0 || dims[i][1] == 0 || dims[i][2] == 0)
       {
         g_free (dims);
-        return tl_cli_usage_error ("bench", "--sizes: “%s” is not N or M×K×N", size_list[i]);
+        return tl_cli_usage_error ("bench", _("--sizes: “%s” is not N or M×K×N"), size_list[i]);
       }
   if (n_sizes == 0)
     {
       g_free (dims);
-      return tl_cli_usage_error ("bench", "--sizes: no size given");
+      return tl_cli_usage_error ("bench", _("--sizes: no size given"));
     }
 
   if (suite->needs_gpu && !kernels)

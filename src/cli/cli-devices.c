@@ -9,10 +9,10 @@
 int
 tl_cli_devices (int argc, char **argv)
 {
-  g_autoptr (GOptionContext) context = g_option_context_new ("— list CUDA devices");
+  g_autoptr (GOptionContext) context = g_option_context_new (N_("— list CUDA devices"));
   g_option_context_set_summary (context,
-    "Lists each CUDA device with the facts that decide how kernels run:\n"
-    "compute capability, SMs, clocks, memory, L2, shared memory, registers.");
+    N_("Lists each CUDA device with the facts that decide how kernels run:\n"
+    "compute capability, SMs, clocks, memory, L2, shared memory, registers."));
   if (!tl_cli_parse (context, &argc, &argv))
     return TL_CLI_USAGE;
 

@@ -265,74 +265,74 @@ tl_cli_gemm (int argc, char **argv)
 
   GOptionEntry entries[] = {
     { "kernel", 'k', 0, G_OPTION_ARG_STRING, &kernels,
-      "Kernels: ids separated by commas, or all, gpu, cpu (default: all)", "K[,K…]" },
-    { "size", 's', 0, G_OPTION_ARG_STRING, &size, "Problem size m×k×n, or n for a cube", "MxKxN" },
-    { "a", 0, 0, G_OPTION_ARG_FILENAME, &a_path, "Load A (m×k) from a file", "FILE" },
-    { "b", 0, 0, G_OPTION_ARG_FILENAME, &b_path, "Load B (k×n) from a file", "FILE" },
+      N_("Kernels: ids separated by commas, or all, gpu, cpu (default: all)"), "K[,K…]" },
+    { "size", 's', 0, G_OPTION_ARG_STRING, &size, N_("Problem size m×k×n, or n for a cube"), "MxKxN" },
+    { "a", 0, 0, G_OPTION_ARG_FILENAME, &a_path, N_("Load A (m×k) from a file"), "FILE" },
+    { "b", 0, 0, G_OPTION_ARG_FILENAME, &b_path, N_("Load B (k×n) from a file"), "FILE" },
     { "dtype", 't', 0, G_OPTION_ARG_STRING, &dtype_name,
-      "int32, float32 or float64 (default: float32)", "TYPE" },
+      N_("int32, float32 or float64 (default: float32)"), "TYPE" },
     { "gen", 'g', 0, G_OPTION_ARG_STRING, &gen,
-      "Generator for A and B (default: random-uniform; random-int for int32)", "SPEC" },
-    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of A; B uses seed + 1 (default: 42)", "N" },
-    { "repeats", 'r', 0, G_OPTION_ARG_INT, &repeats, "Timed runs (default: 10)", "N" },
-    { "warmups", 'w', 0, G_OPTION_ARG_INT, &warmups, "Untimed runs first (default: 2)", "N" },
-    { "flush-l2", 0, 0, G_OPTION_ARG_NONE, &flush_l2, "GPU: flush L2 before each timed run",
+      N_("Generator for A and B (default: random-uniform; random-int for int32)"), "SPEC" },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, N_("Seed of A; B uses seed + 1 (default: 42)"), "N" },
+    { "repeats", 'r', 0, G_OPTION_ARG_INT, &repeats, N_("Timed runs (default: 10)"), "N" },
+    { "warmups", 'w', 0, G_OPTION_ARG_INT, &warmups, N_("Untimed runs first (default: 2)"), "N" },
+    { "flush-l2", 0, 0, G_OPTION_ARG_NONE, &flush_l2, N_("GPU: flush L2 before each timed run"),
       NULL },
     { "instrument", 'i', 0, G_OPTION_ARG_NONE, &instrument,
-      "Also record per-block (GPU) or per-tile (CPU) start, end and SM/thread", NULL },
-    { "threads", 'j', 0, G_OPTION_ARG_INT, &threads, "CPU threads (default: all cores)", "N" },
-    { "device", 'd', 0, G_OPTION_ARG_INT, &device, "GPU ordinal (default: 0)", "N" },
-    { "record", 'o', 0, G_OPTION_ARG_FILENAME, &record_path, "Write a run record (JSON)",
+      N_("Also record per-block (GPU) or per-tile (CPU) start, end and SM/thread"), NULL },
+    { "threads", 'j', 0, G_OPTION_ARG_INT, &threads, N_("CPU threads (default: all cores)"), "N" },
+    { "device", 'd', 0, G_OPTION_ARG_INT, &device, N_("GPU ordinal (default: 0)"), "N" },
+    { "record", 'o', 0, G_OPTION_ARG_FILENAME, &record_path, N_("Write a run record (JSON)"),
       "FILE.json" },
     { "save-matrices", 0, 0, G_OPTION_ARG_NONE, &save_matrices,
-      "With --record: write A, B, the reference and each C beside it as .npy", NULL },
+      N_("With --record: write A, B, the reference and each C beside it as .npy"), NULL },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("— run GEMM kernels, timed and verified");
-  g_option_context_add_main_entries (context, entries, NULL);
+  g_autoptr (GOptionContext) context = g_option_context_new (N_("— run GEMM kernels, timed and verified"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
-    "Multiplies C = A·B with each kernel: warm-up runs, timed runs (median),\n"
+    N_("Multiplies C = A·B with each kernel: warm-up runs, timed runs (median),\n"
     "a check against a float64 reference, and a table of the results.\n\n"
     "Examples:\n"
     "  tilelab-cli gemm --kernel cpu-blocked --size 1000x500x1000\n"
     "  tilelab-cli gemm --kernel gpu --size 4096 --record run.json --instrument\n"
-    "  tilelab-cli gemm --kernel all --a A.mtx --b B.npy --dtype float64");
+    "  tilelab-cli gemm --kernel all --a A.mtx --b B.npy --dtype float64"));
   if (!tl_cli_parse (context, &argc, &argv))
     return TL_CLI_USAGE;
   if (argc > 1)
-    return tl_cli_usage_error ("gemm", "unexpected argument “%s”", argv[1]);
+    return tl_cli_usage_error ("gemm", _("unexpected argument “%s”"), argv[1]);
 
   TlDtype dtype = TL_DTYPE_FLOAT32;
   if (dtype_name && !tl_dtype_from_name (dtype_name, &dtype))
-    return tl_cli_usage_error ("gemm", "--dtype: unknown type “%s” (int32, float32, float64)",
+    return tl_cli_usage_error ("gemm", _("--dtype: unknown type “%s” (int32, float32, float64)"),
                                dtype_name);
   g_autofree char *bad = NULL;
   if (kernels && !tl_cli_check_kernel_list (kernels, &bad))
-    return tl_cli_usage_error ("gemm", "--kernel: unknown kernel “%s” (see tilelab-cli kernels)",
+    return tl_cli_usage_error ("gemm", _("--kernel: unknown kernel “%s” (see tilelab-cli kernels)"),
                                bad);
   if (repeats < 1)
-    return tl_cli_usage_error ("gemm", "--repeats: needs at least 1, got %d", repeats);
+    return tl_cli_usage_error ("gemm", _("--repeats: needs at least 1, got %d"), repeats);
   if (warmups < 0)
-    return tl_cli_usage_error ("gemm", "--warmups: must not be negative, got %d", warmups);
+    return tl_cli_usage_error ("gemm", _("--warmups: must not be negative, got %d"), warmups);
   if (threads < 0)
-    return tl_cli_usage_error ("gemm", "--threads: must not be negative, got %d", threads);
+    return tl_cli_usage_error ("gemm", _("--threads: must not be negative, got %d"), threads);
   if (seed < 0)
-    return tl_cli_usage_error ("gemm", "--seed: must not be negative");
+    return tl_cli_usage_error ("gemm", _("--seed: must not be negative"));
   if (save_matrices && !record_path)
-    return tl_cli_usage_error ("gemm", "--save-matrices needs --record FILE.json");
+    return tl_cli_usage_error ("gemm", _("--save-matrices needs --record FILE.json"));
   if ((a_path != NULL) != (b_path != NULL))
-    return tl_cli_usage_error ("gemm", "%s needs %s as well", a_path ? "--a" : "--b",
+    return tl_cli_usage_error ("gemm", _("%s needs %s as well"), a_path ? "--a" : "--b",
                                a_path ? "--b" : "--a");
   if (a_path && size)
-    return tl_cli_usage_error ("gemm", "--size and --a/--b exclude each other");
+    return tl_cli_usage_error ("gemm", _("--size and --a/--b exclude each other"));
 
   gsize m = 0, k = 0, n = 0;
   if (!a_path)
     {
       if (!size)
-        return tl_cli_usage_error ("gemm", "give --size MxKxN or --a FILE --b FILE");
+        return tl_cli_usage_error ("gemm", _("give --size MxKxN or --a FILE --b FILE"));
       if (!tl_cli_parse_size3 (size, &m, &k, &n) || m == 0 || k == 0 || n == 0)
-        return tl_cli_usage_error ("gemm", "--size: “%s” is not M×K×N with positive numbers",
+        return tl_cli_usage_error ("gemm", _("--size: “%s” is not M×K×N with positive numbers"),
                                    size);
     }
 

@@ -250,7 +250,7 @@ tl_cli_lu_bench (int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Also write the markdown table to FILE"), "FILE" },
     { NULL },
   };
-  g_autoptr (GOptionContext) ctx = g_option_context_new (_("— the GPU LU ladder against cuSOLVER"));
+  g_autoptr (GOptionContext) ctx = g_option_context_new (N_("— the GPU LU ladder against cuSOLVER"));
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if (!tl_cli_parse (ctx, &argc, &argv))
     return TL_CLI_USAGE;

@@ -66,7 +66,7 @@ body (TlCliGauss *o, int argc, char **argv)
     }
   if (next < argc)
     {
-      return tl_cli_usage_error (o->command, "unexpected argument “%s”", argv[next]);
+      return tl_cli_usage_error (o->command, _("unexpected argument “%s”"), argv[next]);
     }
   if (det_only && a->rows != a->cols)
     {
@@ -83,7 +83,7 @@ body (TlCliGauss *o, int argc, char **argv)
       const TlLuKernelInfo *ki = o->kernel ? tl_lu_kernel_find (o->kernel) : NULL;
       gboolean on_gpu = ki && ki->backend == TL_BACKEND_GPU;
       if (on_gpu && o->record)
-        return tl_cli_usage_error (o->command, "the GPU does not record steps; drop --kernel to record the exact elimination");
+        return tl_cli_usage_error (o->command, _("the GPU does not record steps; drop --kernel to record the exact elimination"));
       g_autoptr (TlGfpMatrix) g = tl_gfp_from_matrix (a, (guint32) o->mod, &error);
       if (g == NULL)
         return tl_cli_fail (o->command, error);
@@ -254,15 +254,15 @@ run (int argc, char **argv, gboolean det_only)
     det_only ? _("[FILE] — the determinant by Gauss elimination") : _("[FILE] — factor PA = LU"));
   tl_cli_gauss_add_options (ctx, &o, TRUE);
   GOptionEntry more[] = {
-    { "record", 'r', 0, G_OPTION_ARG_FILENAME, &o.record, "Record every step into FILE.json (for playback)", "FILE" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Save the packed L\\U to FILE", "FILE" },
-    { "check", 0, 0, G_OPTION_ARG_NONE, &o.check, "Check ‖PA − LU‖ against LAPACK's threshold", NULL },
-    { "print", 0, 0, G_OPTION_ARG_NONE, &o.print, "Print P, L and U", NULL },
-    { "list-kernels", 0, 0, G_OPTION_ARG_NONE, &list, "List the Gauss ladder (the kernels --kernel takes)", NULL },
+    { "record", 'r', 0, G_OPTION_ARG_FILENAME, &o.record, N_("Record every step into FILE.json (for playback)"), "FILE" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("Save the packed L\\U to FILE"), "FILE" },
+    { "check", 0, 0, G_OPTION_ARG_NONE, &o.check, N_("Check ‖PA − LU‖ against LAPACK's threshold"), NULL },
+    { "print", 0, 0, G_OPTION_ARG_NONE, &o.print, N_("Print P, L and U"), NULL },
+    { "list-kernels", 0, 0, G_OPTION_ARG_NONE, &list, N_("List the Gauss ladder (the kernels --kernel takes)"), NULL },
     { NULL },
   };
   if (!det_only)
-    g_option_context_add_main_entries (ctx, more, NULL);
+    g_option_context_add_main_entries (ctx, more, GETTEXT_PACKAGE);
   g_option_context_set_description (ctx,
     det_only ? "Examples:\n  tilelab-cli det --gen hilbert --size 6\n  tilelab-cli det A.mtx --mod 2147483647\n"
              : "Examples:\n  tilelab-cli lu --gen random-uniform --size 64 --record steps.json\n"

@@ -112,11 +112,11 @@ body (TlCliGauss *o, int argc, char **argv)
     }
   else
     {
-      return tl_cli_usage_error ("solve", "no right-hand side: give B-FILE, or --o->augmented when b is A's last column");
+      return tl_cli_usage_error ("solve", _("no right-hand side: give B-FILE, or --o->augmented when b is A's last column"));
     }
   if (next < argc)
     {
-      return tl_cli_usage_error ("solve", "unexpected argument “%s”", argv[next]);
+      return tl_cli_usage_error ("solve", _("unexpected argument “%s”"), argv[next]);
     }
   if (b->rows != a->rows)
     {
@@ -205,19 +205,19 @@ tl_cli_solve (int argc, char **argv)
 {
   TlCliGauss o = { 0 };
   o.command = "solve";
-  g_autoptr (GOptionContext) ctx = g_option_context_new (_("[A-FILE [B-FILE]] — solve AX = B, or describe all solutions"));
+  g_autoptr (GOptionContext) ctx = g_option_context_new (N_("[A-FILE [B-FILE]] — solve AX = B, or describe all solutions"));
   tl_cli_gauss_add_options (ctx, &o, TRUE);
   GOptionEntry more[] = {
-    { "augmented", 'a', 0, G_OPTION_ARG_NONE, &o.augmented, "The last column of the matrix is b (an n×(n+1) system, as in seed 004)", NULL },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Save the (particular) solution X to FILE", "FILE" },
+    { "augmented", 'a', 0, G_OPTION_ARG_NONE, &o.augmented, N_("The last column of the matrix is b (an n×(n+1) system, as in seed 004)"), NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("Save the (particular) solution X to FILE"), "FILE" },
     { NULL },
   };
-  g_option_context_add_main_entries (ctx, more, NULL);
+  g_option_context_add_main_entries (ctx, more, GETTEXT_PACKAGE);
   g_option_context_set_description (ctx,
-    "Without B and with --gen, b = A·(1, …, 1)ᵀ, so the exact solution is all ones.\n"
+    N_("Without B and with --gen, b = A·(1, …, 1)ᵀ, so the exact solution is all ones.\n"
     "Singular or rectangular systems get their solution space: a particular solution\n"
     "plus a null-space basis, or “no solution”.\n\nExamples:\n"
     "  tilelab-cli solve A.mtx b.mtx\n  tilelab-cli solve --augmented system.txt\n"
-    "  tilelab-cli solve --gen condition:kappa=1e8 --size 100\n");
+    "  tilelab-cli solve --gen condition:kappa=1e8 --size 100\n"));
   return tl_cli_gauss_run (ctx, &o, argc, argv, body);
 }

@@ -38,8 +38,8 @@ typedef struct
 {
   const char *id;          /* "lu-cpu-unblocked", "lu-02-blocked", "lu-cusolver", … */
   int number;              /* GPU rung number, 0 otherwise */
-  const char *title;       /* N_() marked: show it through _() */
-  const char *lesson;      /* one line, N_() marked */
+  const char *title;       /* marked for translation: show it through gettext */
+  const char *lesson;      /* one line, marked for translation */
   const char *seed;        /* "004" */
   guint dtypes;            /* TL_DTYPE_BIT mask */
   TlBackend backend;
