@@ -349,6 +349,54 @@ gpu_cancelled_cb (void *user_data)
   return g_cancellable_is_cancelled (p->s->cancellable);
 }
 
+/* The launch facts of the run's main kernel, and its occupancy in warps
+ * as the occupancy calculator reports it (facts: the device's, or NULL). */
+static void
+take_launch_facts (TlKernelRun *run, const TlGpuLaunchFacts *l, const TlGpuFacts *facts)
+{
+  /* the library references report no launch facts */
+  run->launch.valid = l->grid_x > 0;
+  run->launch.regs_per_thread = l->regs_per_thread;
+  run->launch.static_smem_bytes = l->static_smem_bytes;
+  run->launch.dynamic_smem_bytes = l->dynamic_smem_bytes;
+  run->launch.local_bytes_per_thread = l->local_bytes_per_thread;
+  run->launch.max_threads_per_block = l->max_threads_per_block;
+  run->launch.active_blocks_per_sm = l->active_blocks_per_sm;
+  run->launch.grid_x = l->grid_x;
+  run->launch.grid_y = l->grid_y;
+  run->launch.grid_z = l->grid_z;
+  run->launch.block_x = l->block_x;
+  run->launch.block_y = l->block_y;
+  run->launch.block_z = l->block_z;
+  run->launch.launches = l->launches;
+  run->launch.waves = l->waves;
+  int threads = l->block_x * MAX (l->block_y, 1) * MAX (l->block_z, 1);
+  if (facts != NULL && facts->max_threads_per_sm > 0 && threads > 0)
+    {
+      int warp = facts->warp_size > 0 ? facts->warp_size : 32;
+      double warps = (double) l->active_blocks_per_sm * ((threads + warp - 1) / warp);
+      run->launch.occupancy = MIN (1.0, warps / (facts->max_threads_per_sm / warp));
+    }
+}
+
+/* The instrumented launch's block records, with the C tile they cover. */
+static void
+take_block_records (TlKernelRun *run, const TlKernelInfo *info, const TlGpuGemmResult *result)
+{
+  if (result->n_blocks == 0 || result->blocks == NULL)
+    return;
+  TlBlockRecord *blocks = g_new (TlBlockRecord, result->n_blocks);
+  for (size_t i = 0; i < result->n_blocks; i++)
+    {
+      const TlGpuBlockRecord *g = &result->blocks[i];
+      blocks[i] = (TlBlockRecord) { g->block_x, g->block_y, g->sm, g->launch,
+                                    g->start_ns, MAX (g->end_ns, g->start_ns) };
+    }
+  tl_kernel_run_take_blocks (run, blocks, result->n_blocks, "sm");
+  run->block_tile_m = MAX (info->tile_m, 0);
+  run->block_tile_n = MAX (info->tile_n, 0);
+}
+
 static gboolean
 run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, GError **error)
 {
@@ -407,53 +455,15 @@ run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, G
   run->upload_ms = result.upload_ms;
   run->download_ms = result.download_ms;
   fill_throughput (s, run);
-
-  const TlGpuLaunchFacts *l = &result.launch;
-  /* the library references report no launch facts */
-  run->launch.valid = l->grid_x > 0;
-  run->launch.regs_per_thread = l->regs_per_thread;
-  run->launch.static_smem_bytes = l->static_smem_bytes;
-  run->launch.dynamic_smem_bytes = l->dynamic_smem_bytes;
-  run->launch.local_bytes_per_thread = l->local_bytes_per_thread;
-  run->launch.max_threads_per_block = l->max_threads_per_block;
-  run->launch.active_blocks_per_sm = l->active_blocks_per_sm;
-  run->launch.grid_x = l->grid_x;
-  run->launch.grid_y = l->grid_y;
-  run->launch.grid_z = l->grid_z;
-  run->launch.block_x = l->block_x;
-  run->launch.block_y = l->block_y;
-  run->launch.block_z = l->block_z;
-  run->launch.launches = l->launches;
-  run->launch.waves = l->waves;
-  int threads = l->block_x * MAX (l->block_y, 1) * MAX (l->block_z, 1);
-  if (tl_gpu_session_get_facts (s->gpu, s->job->device, &facts) && facts.max_threads_per_sm > 0
-      && threads > 0)
-    {
-      /* occupancy in warps, as the occupancy calculator reports it */
-      int warp = facts.warp_size > 0 ? facts.warp_size : 32;
-      double warps = (double) l->active_blocks_per_sm * ((threads + warp - 1) / warp);
-      run->launch.occupancy = MIN (1.0, warps / (facts.max_threads_per_sm / warp));
-    }
-
+  take_launch_facts (run, &result.launch,
+                     tl_gpu_session_get_facts (s->gpu, s->job->device, &facts) ? &facts : NULL);
   if (args.instrument && result.instrumented_median_ms > 0)
     {
       run->instrumented_median_ms = result.instrumented_median_ms;
       run->instrument_overhead_pct =
         100.0 * (result.instrumented_median_ms - run->time.median) / run->time.median;
     }
-  if (result.n_blocks > 0 && result.blocks)
-    {
-      TlBlockRecord *blocks = g_new (TlBlockRecord, result.n_blocks);
-      for (size_t i = 0; i < result.n_blocks; i++)
-        {
-          const TlGpuBlockRecord *g = &result.blocks[i];
-          blocks[i] = (TlBlockRecord) { g->block_x, g->block_y, g->sm, g->launch,
-                                        g->start_ns, MAX (g->end_ns, g->start_ns) };
-        }
-      tl_kernel_run_take_blocks (run, blocks, result.n_blocks, "sm");
-      run->block_tile_m = MAX (info->tile_m, 0);
-      run->block_tile_n = MAX (info->tile_n, 0);
-    }
+  take_block_records (run, info, &result);
   tl_gpu_gemm_result_clear (&result);
 
   report (s, info->id, _("verifying"), 1.0);
@@ -566,6 +576,69 @@ job_state_clear (JobState *s)
   g_clear_pointer (&s->reference, tl_gemm_reference_free);
 }
 
+/* One kernel of the job into its run: ok, error or skipped.  FALSE only
+ * when the job was cancelled (error set). */
+static gboolean
+run_kernel (JobState *s, const TlKernelInfo *info, TlKernelRun *run, GError **error)
+{
+  const TlJob *job = s->job;
+  g_autoptr (GError) local = NULL;
+  if (!tl_kernel_supports (info, job->dtype))
+    g_set_error (&local, TL_ERROR, TL_ERROR_UNSUPPORTED, _("%s does not support %s"), info->id,
+                 tl_dtype_name (job->dtype));
+  else if (info->backend == TL_BACKEND_GPU && tl_gpu_lost ())
+    tl_kernel_run_set_skipped (run, _("the GPU stopped working earlier in this session"));
+  else
+    {
+      g_autoptr (TlMatrix) c = tl_matrix_new (job->dtype, s->m, s->n, &local);
+      if (c != NULL)
+        {
+          gboolean ok = info->backend == TL_BACKEND_CPU ? run_cpu (s, info, run, c, &local)
+                                                        : run_gpu (s, info, run, c, &local);
+          if (ok && job->keep_matrices && run->status == TL_RUN_OK)
+            run->c = tl_matrix_ref (c);
+        }
+    }
+  if (local == NULL)
+    return TRUE;
+  if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  /* "all" means everything that can take this job: a rung that can't (or
+   * isn't built) is skipped, unless asked by name */
+  if (g_error_matches (local, TL_ERROR, TL_ERROR_SHAPE) && !asked_by_name (job, info->id))
+    tl_kernel_run_set_skipped (run, local->message);
+  else
+    tl_kernel_run_set_error (run, local);
+  return TRUE;
+}
+
+/* The float64 reference and the inputs' statistics (kept in the record
+ * with the matrices when the job asks). */
+static gboolean
+setup_reference (JobState *s, TlRunRecord *record, GError **error)
+{
+  if (g_cancellable_set_error_if_cancelled (s->cancellable, error))
+    return FALSE;
+  report (s, NULL, _("computing the reference"), 0.5);
+  s->reference = tl_gemm_reference_new (s->a, s->b, error);
+  if (s->reference == NULL)
+    return FALSE;
+  tl_matrix_stats (s->a, &record->a_stats);
+  tl_matrix_stats (s->b, &record->b_stats);
+  tl_matrix_stats (s->reference->c, &record->reference_stats);
+  record->has_input_stats = TRUE;
+  if (s->job->keep_matrices)
+    {
+      record->a = tl_matrix_ref (s->a);
+      record->b = tl_matrix_ref (s->b);
+      record->reference = tl_matrix_ref (s->reference->c);
+    }
+  return TRUE;
+}
+
 static TlRunRecord *
 gemm_run (JobState *s, GError **error)
 {
@@ -601,22 +674,8 @@ gemm_run (JobState *s, GError **error)
   s->units_total = 1.0 + ids->len;
   s->unit_start = 0.0;
   s->unit_size = 1.0;
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+  if (!setup_reference (s, record, error))
     return NULL;
-  report (s, NULL, _("computing the reference"), 0.5);
-  s->reference = tl_gemm_reference_new (s->a, s->b, error);
-  if (s->reference == NULL)
-    return NULL;
-  tl_matrix_stats (s->a, &record->a_stats);
-  tl_matrix_stats (s->b, &record->b_stats);
-  tl_matrix_stats (s->reference->c, &record->reference_stats);
-  record->has_input_stats = TRUE;
-  if (job->keep_matrices)
-    {
-      record->a = tl_matrix_ref (s->a);
-      record->b = tl_matrix_ref (s->b);
-      record->reference = tl_matrix_ref (s->reference->c);
-    }
 
   /* one slot per kernel, in the order asked */
   for (guint i = 0; i < ids->len; i++)
@@ -635,45 +694,12 @@ gemm_run (JobState *s, GError **error)
           continue;
         const TlKernelInfo *info = tl_kernel_find (ids->pdata[i]);
         TlKernelRun *run = record->runs->pdata[i];
-        g_autoptr (GError) local = NULL;
-
         if (g_cancellable_set_error_if_cancelled (cancellable, error))
           return NULL;
         s->unit_start = 1.0 + done;
         report (s, info->id, _("starting"), 0.0);
-
-        if (!tl_kernel_supports (info, job->dtype))
-          g_set_error (&local, TL_ERROR, TL_ERROR_UNSUPPORTED, _("%s does not support %s"),
-                       info->id, tl_dtype_name (job->dtype));
-        else if (info->backend == TL_BACKEND_GPU && tl_gpu_lost ())
-          tl_kernel_run_set_skipped (run, _("the GPU stopped working earlier in this session"));
-        else
-          {
-            g_autoptr (TlMatrix) c = tl_matrix_new (job->dtype, s->m, s->n, &local);
-            if (c != NULL)
-              {
-                gboolean ok = info->backend == TL_BACKEND_CPU
-                                ? run_cpu (s, info, run, c, &local)
-                                : run_gpu (s, info, run, c, &local);
-                if (ok && job->keep_matrices && run->status == TL_RUN_OK)
-                  run->c = tl_matrix_ref (c);
-              }
-          }
-        if (local)
-          {
-            if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-              {
-                g_propagate_error (error, g_steal_pointer (&local));
-                return NULL;
-              }
-            /* "all" means everything that can take this job: a rung that
-             * can't (or isn't built) is skipped, unless asked by name */
-            if (g_error_matches (local, TL_ERROR, TL_ERROR_SHAPE)
-                && !asked_by_name (job, info->id))
-              tl_kernel_run_set_skipped (run, local->message);
-            else
-              tl_kernel_run_set_error (run, local);
-          }
+        if (!run_kernel (s, info, run, error))
+          return NULL;
         fill_comparisons (record, run);
         done++;
         report (s, info->id, _("done"), 1.0);
