@@ -261,6 +261,62 @@ tl_lu_reconstruct (const TlLuResult *result, GError **error)
   return out;
 }
 
+/* The kernel's row, when it can take this request; else NULL with the
+ * error a user can act on. */
+static const LuRow *
+check_request (const char *id, const TlLuOptions *options, const TlMatrix *a, gboolean recording,
+               GError **error)
+{
+  const LuRow *row = find_row (id);
+  if (row == NULL)
+    {
+      GString *known = g_string_new (NULL);
+      for (guint i = 0; i < n_rows; i++)
+        g_string_append_printf (known, "%s%s", i ? ", " : "", rows[i].info.id);
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("Unknown LU kernel “%s” (known: %s)"),
+                   id, known->str);
+      g_string_free (known, TRUE);
+      return NULL;
+    }
+  const TlLuKernelInfo *info = &row->info;
+  if (!(info->dtypes & TL_DTYPE_BIT (a->dtype)))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
+                   _("%s factors float32 and float64 matrices, not %s (use --mod P for exact integer elimination)"),
+                   id, tl_dtype_name (a->dtype));
+      return NULL;
+    }
+  if (options->pivoting == TL_PIVOTING_NONE && !info->no_pivoting)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("%s always pivots; use lu-cpu-unblocked, lu-cpu-blocked or lu-01-percolumn for --pivoting none"),
+                   id);
+      return NULL;
+    }
+  if (recording && !info->records_steps)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
+                   _("%s cannot record its steps (its panel is one fused kernel or a library call); "
+                     "record with lu-cpu-unblocked, lu-cpu-blocked, lu-01-percolumn or lu-02-blocked"), id);
+      return NULL;
+    }
+  if (!tl_lu_check_finite (a, error))
+    return NULL;
+  const char *gemm = options->gemm ? options->gemm : "openblas";
+  if (strcmp (gemm, "openblas") != 0 && strcmp (gemm, "cpu-blocked") != 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("Unknown GEMM “%s” for the trailing update (openblas or cpu-blocked)"), gemm);
+      return NULL;
+    }
+  if (a->rows > G_MAXINT32 || a->cols > G_MAXINT32)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE, _("Matrices above 2³¹ rows or columns are not supported"));
+      return NULL;
+    }
+  return row;
+}
+
 gboolean
 tl_lu_factor_full (const TlLuOptions *options,
                    const TlMatrix    *a,
@@ -274,48 +330,11 @@ tl_lu_factor_full (const TlLuOptions *options,
   g_return_val_if_fail (out_result != NULL, FALSE);
 
   const char *id = options->kernel_id ? options->kernel_id : TL_LU_DEFAULT_KERNEL;
-  const LuRow *row = find_row (id);
+  const LuRow *row = check_request (id, options, a, recorder != NULL, error);
   if (row == NULL)
-    {
-      GString *known = g_string_new (NULL);
-      for (guint i = 0; i < n_rows; i++)
-        g_string_append_printf (known, "%s%s", i ? ", " : "", rows[i].info.id);
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("Unknown LU kernel “%s” (known: %s)"),
-                   id, known->str);
-      g_string_free (known, TRUE);
-      return FALSE;
-    }
-  const TlLuKernelInfo *info = &row->info;
-  if (!(info->dtypes & TL_DTYPE_BIT (a->dtype)))
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
-                   _("%s factors float32 and float64 matrices, not %s (use --mod P for exact integer elimination)"),
-                   id, tl_dtype_name (a->dtype));
-      return FALSE;
-    }
-  if (options->pivoting == TL_PIVOTING_NONE && !info->no_pivoting)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
-                   _("%s always pivots; use lu-cpu-unblocked, lu-cpu-blocked or lu-01-percolumn for --pivoting none"),
-                   id);
-      return FALSE;
-    }
-  if (recorder != NULL && !info->records_steps)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
-                   _("%s cannot record its steps (its panel is one fused kernel or a library call); "
-                     "record with lu-cpu-unblocked, lu-cpu-blocked, lu-01-percolumn or lu-02-blocked"), id);
-      return FALSE;
-    }
-  if (!tl_lu_check_finite (a, error))
     return FALSE;
+  const TlLuKernelInfo *info = &row->info;
   const char *gemm = options->gemm ? options->gemm : "openblas";
-  if (strcmp (gemm, "openblas") != 0 && strcmp (gemm, "cpu-blocked") != 0)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
-                   _("Unknown GEMM “%s” for the trailing update (openblas or cpu-blocked)"), gemm);
-      return FALSE;
-    }
 
   g_autoptr (TlMatrix) work = tl_matrix_copy (a, error);
   if (work == NULL)
@@ -329,11 +348,6 @@ tl_lu_factor_full (const TlLuOptions *options,
   r->n_ipiv = MIN (a->rows, a->cols);
   r->ipiv = g_new0 (gint32, MAX (r->n_ipiv, 1));
   r->max_abs_a = tl_matrix_norm (a, TL_NORM_MAX);
-  if (a->rows > G_MAXINT32 || a->cols > G_MAXINT32)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE, _("Matrices above 2³¹ rows or columns are not supported"));
-      return FALSE;
-    }
 
   TlLuWork w = { 0 };
   w.device_s = -1.0;
