@@ -128,7 +128,7 @@ have_gpu (void)
 static void
 test_async_cpu_job (void)
 {
-  g_autoptr (TlRunner) runner = tl_runner_new (0);
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
   Watch w;
   watch_init (&w, runner);
 
@@ -246,7 +246,7 @@ test_async_cpu_job (void)
 static void
 test_cancel (void)
 {
-  g_autoptr (TlRunner) runner = tl_runner_new (0);
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
   Watch w;
   watch_init (&w, runner);
 
@@ -286,7 +286,7 @@ test_gpu_without_device (void)
 {
   gboolean gpu = have_gpu ();
   /* device 97 does not exist even on a GPU machine */
-  g_autoptr (TlRunner) runner = tl_runner_new (gpu ? 97 : 0);
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
   Watch w;
   watch_init (&w, runner);
 
@@ -336,7 +336,7 @@ test_gpu_without_device (void)
 static void
 test_sync_and_order (void)
 {
-  g_autoptr (TlRunner) runner = tl_runner_new (0);
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
   g_autoptr (GError) error = NULL;
 
   /* int32: exact, wraps like the kernels */
@@ -449,7 +449,7 @@ many_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 static void
 test_jobs_in_order (void)
 {
-  g_autoptr (TlRunner) runner = tl_runner_new (0);
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
   Many m = { g_main_loop_new (NULL, FALSE), g_array_new (FALSE, FALSE, sizeof (guint)), 4 };
   guint ids[4];
   for (guint i = 0; i < 4; i++)
