@@ -86,16 +86,6 @@ median (double *v, int n)
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static TlMatrix *
-random_matrix (GRand *rng, TlDtype d, gsize rows, gsize cols)
-{
-  TlMatrix *m = tl_matrix_new (d, rows, cols, NULL);
-  for (gsize i = 0; i < rows; i++)
-    for (gsize j = 0; j < cols; j++)
-      tl_matrix_set (m, i, j, g_rand_double_range (rng, -1, 1));
-  return m;
-}
-
 static gboolean
 wanted (const Bench *bench, const TlGpuKernelInfo *info, TlDtype d, const Size *s)
 {
@@ -113,18 +103,8 @@ bench_kernel (Bench *bench, const TlGpuKernelInfo *info, const Size *s, const Tl
 {
   const TlDtype d = a->dtype;
   g_autoptr (TlMatrix) c = tl_matrix_new (d, s->m, s->n, NULL);
-  memset (c->data, 0xFF, tl_matrix_n_bytes (c)); /* NaN: an unwritten element fails the check */
-  TlGpuGemmArgs args = { 0 };
-  args.dtype = (TlGpuDtype) d;
-  args.m = s->m;
-  args.n = s->n;
-  args.k = s->k;
-  args.a = a->data;
-  args.b = b->data;
-  args.c = c->data;
-  args.warmups = 2;
+  TlGpuGemmArgs args = tl_gpu_test_gemm_args (a, b, c);
   args.repeats = bench->repeats;
-  args.flush_l2 = 1;
   args.instrument = info->instrumentable;
   args.instrument_repeats = bench->repeats;
   TlGpuGemmResult r;
@@ -191,8 +171,8 @@ bench_size (Bench *bench, const Size *s, gboolean *failed)
   gboolean alive = TRUE;
   for (gsize di = 0; di < G_N_ELEMENTS (dtypes) && alive; di++)
     {
-      g_autoptr (TlMatrix) a = random_matrix (bench->rng, dtypes[di], s->m, s->k);
-      g_autoptr (TlMatrix) b = random_matrix (bench->rng, dtypes[di], s->k, s->n);
+      g_autoptr (TlMatrix) a = tl_gpu_test_random_matrix (bench->rng, dtypes[di], s->m, s->k);
+      g_autoptr (TlMatrix) b = tl_gpu_test_random_matrix (bench->rng, dtypes[di], s->k, s->n);
       g_autoptr (TlGemmReference) ref = NULL;
       for (int i = 0; i < tl_gpu_kernel_count () && alive; i++)
         {

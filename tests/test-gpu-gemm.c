@@ -45,19 +45,6 @@ static TlGpuDevice *device;
 static TlGpuFacts facts;
 static GRand *rng;
 
-/* Random entries: floats uniform in [−1, 1), ints in [−8, 8]; never all zero. */
-static TlMatrix *
-random_matrix (TlDtype d, gsize rows, gsize cols)
-{
-  TlMatrix *m = tl_matrix_new (d, rows, cols, NULL);
-  for (gsize i = 0; i < rows; i++)
-    for (gsize j = 0; j < cols; j++)
-      tl_matrix_set (m, i, j,
-                     d == TL_DTYPE_INT32 ? g_rand_int_range (rng, -8, 9)
-                                         : g_rand_double_range (rng, -1.0, 1.0));
-  return m;
-}
-
 static const char *
 dtype_name (TlGpuDtype d)
 {
@@ -127,18 +114,8 @@ run_one (const TlGpuKernelInfo *info, TlGpuDtype d, const Shape *s, const TlMatr
          const TlMatrix *b, const TlGemmReference *ref)
 {
   g_autoptr (TlMatrix) c = tl_matrix_new ((TlDtype) d, s->m, s->n, NULL);
-  memset (c->data, 0xFF, tl_matrix_n_bytes (c)); /* NaN for floats, −1 for int32 */
-  TlGpuGemmArgs args = { 0 };
-  args.dtype = d;
-  args.m = s->m;
-  args.n = s->n;
-  args.k = s->k;
-  args.a = a->data;
-  args.b = b->data;
-  args.c = c->data;
-  args.warmups = 2;
+  TlGpuGemmArgs args = tl_gpu_test_gemm_args (a, b, c);
   args.repeats = 2;
-  args.flush_l2 = 1;
   args.instrument = 1;
   args.instrument_repeats = 1;
   TlGpuGemmResult r;
@@ -176,8 +153,8 @@ test_shape (gconstpointer data)
         any |= runs_here (tl_gpu_kernel_info (i), d);
       if (!any)
         continue;
-      g_autoptr (TlMatrix) a = random_matrix ((TlDtype) d, s->m, s->k);
-      g_autoptr (TlMatrix) b = random_matrix ((TlDtype) d, s->k, s->n);
+      g_autoptr (TlMatrix) a = tl_gpu_test_random_matrix (rng, (TlDtype) d, s->m, s->k);
+      g_autoptr (TlMatrix) b = tl_gpu_test_random_matrix (rng, (TlDtype) d, s->k, s->n);
       g_autoptr (GError) error = NULL;
       g_autoptr (TlGemmReference) ref = tl_gemm_reference_new (a, b, &error);
       g_assert_no_error (error);

@@ -258,8 +258,7 @@ allocate_and_upload (TlLuCtx *ctx, const TlGpuLuArgs *args, const char *kernel_i
   TL_GPU_TRY (cudaMalloc (&b->ipiv, sizeof (int) * (mn + 1)), "allocating ipiv");
   if (ctx->workspace_bytes)
     TL_GPU_TRY (cudaMalloc (&b->ws, ctx->workspace_bytes), "allocating the workspace");
-  TL_GPU_TRY (cudaEventCreate (&b->start), "creating events");
-  TL_GPU_TRY (cudaEventCreate (&b->stop), "creating events");
+  TL_GPU_TRY (b->create (), "creating events");
   ctx->a = b->a;
   ctx->ipiv = b->ipiv;
   ctx->workspace = b->ws;
@@ -268,10 +267,7 @@ allocate_and_upload (TlLuCtx *ctx, const TlGpuLuArgs *args, const char *kernel_i
   TL_GPU_TRY (cudaMemcpyAsync (b->orig, args->a, bytes, cudaMemcpyHostToDevice, ctx->stream),
               "uploading A");
   TL_GPU_TRY (cudaEventRecord (b->stop, ctx->stream), "recording an event");
-  TL_GPU_TRY (cudaEventSynchronize (b->stop), "uploading A");
-  float ms = 0;
-  cudaEventElapsedTime (&ms, b->start, b->stop);
-  out->upload_ms = ms;
+  TL_GPU_TRY (b->elapsed (&out->upload_ms), "uploading A");
   return TL_GPU_OK;
 }
 
@@ -335,10 +331,7 @@ download (TlLuCtx *ctx, const TlGpuLuArgs *args, Buffers *b, size_t bytes, TlGpu
                                ctx->stream),
               "downloading ipiv");
   TL_GPU_TRY (cudaEventRecord (b->stop, ctx->stream), "recording an event");
-  TL_GPU_TRY (cudaEventSynchronize (b->stop), "downloading L\\U");
-  float ms = 0;
-  cudaEventElapsedTime (&ms, b->start, b->stop);
-  out->download_ms = ms;
+  TL_GPU_TRY (b->elapsed (&out->download_ms), "downloading L\\U");
   out->info = 0;
   for (int k = 0; k < mn && out->info == 0; k++)
     {
