@@ -363,7 +363,7 @@ bench_run (Bench *b)
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   tl_cli_catch_interrupts (cancellable);
   tl_cli_show_progress (runner);
-  g_autoptr (GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_run_record_free);
+  g_autoptr (GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_run_record_unref);
   gboolean all_passed = TRUE;
   int status = run_sizes (b, runner, cancellable, records, &all_passed);
   /* what finished is written, even after a failure */

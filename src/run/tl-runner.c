@@ -376,7 +376,7 @@ tl_runner_run_gemm_async (TlRunner           *self,
   g_return_val_if_fail (job != NULL, 0);
   return tl_runner_run_func_async (self, gemm_job_func, tl_job_copy (job),
                                    (GDestroyNotify) tl_job_free,
-                                   (GDestroyNotify) tl_run_record_free, cancellable, callback,
+                                   (GDestroyNotify) tl_run_record_unref, cancellable, callback,
                                    user_data);
 }
 
@@ -429,7 +429,7 @@ tl_runner_run_gemm (TlRunner *self, const TlJob *job, GCancellable *cancellable,
   g_return_val_if_fail (TL_IS_RUNNER (self), NULL);
   g_return_val_if_fail (job != NULL, NULL);
   return tl_runner_run_func (self, gemm_job_func, tl_job_copy (job), (GDestroyNotify) tl_job_free,
-                             (GDestroyNotify) tl_run_record_free, cancellable, error);
+                             (GDestroyNotify) tl_run_record_unref, cancellable, error);
 }
 
 /* ---- the device probe ------------------------------------------------- */

@@ -84,7 +84,7 @@ guint        tl_runner_run_gemm_async  (TlRunner           *self,
                                         GCancellable       *cancellable,
                                         GAsyncReadyCallback callback,
                                         gpointer            user_data);
-/* The record (free with tl_run_record_free), or NULL with the error. */
+/* The record (release with tl_run_record_unref), or NULL with the error. */
 TlRunRecord *tl_runner_run_gemm_finish (TlRunner     *self,
                                         GAsyncResult *result,
                                         GError      **error);
