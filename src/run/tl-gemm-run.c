@@ -214,6 +214,10 @@ verify (JobState *s, TlKernelRun *run, const TlMatrix *c)
   run->rel_norm = check.rel_norm;
   run->normwise = check.normwise;
   run->tolerance = check.tolerance;
+  run->worst = check.worst;
+  run->n_wrong = check.n_wrong;
+  run->n_mismatches = check.n_mismatches;
+  memcpy (run->mismatches, check.mismatches, sizeof check.mismatches);
   run->passed = check.passed;
   tl_matrix_stats (c, &run->c_stats);
   run->has_c_stats = TRUE;
