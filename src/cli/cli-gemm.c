@@ -122,6 +122,22 @@ put_row (FILE *out, const char *const cells[8])
   fprintf (out, " %s\n", cells[7]);
 }
 
+/* Under a row that failed its check: how many elements, and where the
+ * first ones are. */
+static void
+print_mismatches (FILE *out, const TlKernelRun *run)
+{
+  if (!run->verified || run->passed || run->n_mismatches == 0)
+    return;
+  fprintf (out, _("    %" G_GUINT64_FORMAT " element(s) over their bound; the first:\n"), run->n_wrong);
+  for (guint i = 0; i < run->n_mismatches; i++)
+    {
+      const TlGemmMismatch *m = &run->mismatches[i];
+      fprintf (out, _("    C[%zu, %zu] = %.9g, want %.9g (within %.3g)\n"), m->row, m->col, m->got,
+               m->expected, m->bound);
+    }
+}
+
 void
 tl_cli_print_gemm_table (const TlRunRecord *record, FILE *out)
 {
@@ -170,6 +186,7 @@ tl_cli_print_gemm_table (const TlRunRecord *record, FILE *out)
       g_autofree char *errs = isfinite (err) ? g_strdup_printf ("%.2e", err) : g_strdup ("NaN");
       const char *cells[8] = { run->kernel_id, med, range, gf, pct, spd, errs, verdict (run) };
       put_row (out, cells);
+      print_mismatches (out, run);
     }
   fprintf (out, "\nerror: ‖C − ref‖/‖ref‖ against a float64 reference (int32: max |C − ref|);"
                 " %% of ref: the reference kernel's time / this kernel's time.\n");
