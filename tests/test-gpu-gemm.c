@@ -10,9 +10,16 @@
  * instrumented variant: one record per block, start ≤ end, a real SM.
  *
  * The shapes are odd on purpose (edges of every tile size) plus a few
- * large ones.  /gpu/gemm/small/ holds the small odd shapes that
- * compute-sanitizer runs (tools/gpu-device-check.sh sanitize):
+ * large ones.  384×264×520 is there for the unguarded fast paths: whole
+ * 128-row tiles, k a multiple of 8 (rungs 8, 16) and even but not a
+ * multiple of 16 (rung 15's last k-tile is partial), n with a partial last
+ * tile; none of the other shapes has k a multiple of 8.
+ *
+ * /gpu/gemm/small/ holds the small odd shapes that compute-sanitizer runs
+ * (tools/gpu-device-check.sh sanitize):
  *   compute-sanitizer --tool memcheck test-gpu-gemm -p /gpu/gemm/small
+ * TL_TEST_KERNELS=id,id… runs only those kernels (e.g. the rungs a
+ * sanitizer run is about).
  */
 #include "tl-gpu.h"
 #include "tl-gpu-test-util.h"
@@ -35,6 +42,7 @@ static const Shape shapes[] = {
   { "small", 127, 129, 131 },
   { "small", 130, 136, 72 },
   { "", 256, 256, 256 },
+  { "", 384, 264, 520 },
   { "", 640, 2048, 1024 },
   { "", 1000, 500, 1000 },
   { "", 4097, 4095, 4093 },
@@ -44,6 +52,7 @@ static const Shape shapes[] = {
 static TlGpuDevice *device;
 static TlGpuFacts facts;
 static GRand *rng;
+static char **only_kernels; /* $TL_TEST_KERNELS, or NULL for all */
 
 static const char *
 dtype_name (TlGpuDtype d)
@@ -54,6 +63,8 @@ dtype_name (TlGpuDtype d)
 static gboolean
 runs_here (const TlGpuKernelInfo *info, TlGpuDtype d)
 {
+  if (only_kernels != NULL && !g_strv_contains ((const char *const *) only_kernels, info->id))
+    return FALSE;
   return (info->dtypes & TL_GPU_DTYPE_BIT (d)) && info->min_cc <= facts.cc_major * 10 + facts.cc_minor
          && tl_gpu_kernel_available (info->id);
 }
@@ -173,6 +184,11 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   tl_gpu_test_require_device ();
   rng = g_rand_new_with_seed (tl_gpu_test_seed ());
+  if (g_getenv ("TL_TEST_KERNELS") != NULL)
+    {
+      only_kernels = g_strsplit (g_getenv ("TL_TEST_KERNELS"), ",", -1);
+      printf ("# only the kernels in TL_TEST_KERNELS: %s\n", g_getenv ("TL_TEST_KERNELS"));
+    }
   if (tl_gpu_device_facts (0, &facts) != TL_GPU_OK || tl_gpu_device_open (0, &device) != TL_GPU_OK)
     g_error ("opening GPU 0: %s", tl_gpu_last_message ());
   printf ("# %s, compute capability %d.%d, %d SMs\n", facts.name, facts.cc_major, facts.cc_minor,
@@ -192,5 +208,6 @@ main (int argc, char **argv)
   int ret = g_test_run ();
   tl_gpu_device_close (device);
   g_rand_free (rng);
+  g_strfreev (only_kernels);
   return ret;
 }

@@ -107,10 +107,24 @@ TL_GEMM_ROW (gemm_11_wgmma,
 
 TL_GEMM_ROW (gemm_12_regtile_f64,
   .id = "gemm-12-regtile-f64", .number = 12, .title = "register tiling, float64",
-  .lesson = "The 2-D register-tiled kernel in double precision: on most GPUs FP64 units are the limit.",
+  .lesson = "Rung 16's register-tiled kernel in double precision, on the FP64 CUDA cores (half the FP32 rate on H100, 1/64 on consumer GPUs).",
   .seed = "003", .dtypes = F64, .precision = "fp64",
-  .instrumentable = 1, .tile_m = 64, .tile_n = 64,
+  .instrumentable = 1, .tile_m = 128, .tile_n = 128,
   .source_path = "gpu/gemm/gemm-12-regtile-f64.cu")
+
+TL_GEMM_ROW (gemm_15_dmma_f64,
+  .id = "gemm-15-dmma-f64", .number = 15, .title = "FP64 tensor cores (DMMA)",
+  .lesson = "mma.sync on doubles: the tensor cores multiply 16×8×4 tiles in full float64, twice the FP64 CUDA-core rate.",
+  .seed = "003", .dtypes = F64, .precision = "fp64", .min_cc = 80,
+  .instrumentable = 1, .tile_m = 128, .tile_n = 128,
+  .source_path = "gpu/gemm/gemm-15-dmma-f64.cu")
+
+TL_GEMM_ROW (gemm_16_doublebuf,
+  .id = "gemm-16-doublebuf", .number = 16, .title = "double-buffered, 4×8 warps",
+  .lesson = "Two shared buffers, operands loaded a step ahead, 4×8-lane warps: and no faster than rung 8, because issue slots, not waiting, are the limit.",
+  .seed = "", .dtypes = F32, .precision = "fp32",
+  .instrumentable = 1, .tile_m = 128, .tile_n = 128,
+  .source_path = "gpu/gemm/gemm-16-doublebuf.cu")
 
 TL_GEMM_ROW (cublas_fp32,
   .id = "cublas-fp32", .number = 0, .title = "cuBLAS SGEMM (pedantic)",
