@@ -19,7 +19,8 @@
  * A wrong index or a missed tile gives errors of order 1.
  *
  * Run one shape: test-gpu-gemm -p /gpu/gemm/67x45x33 (the compute-sanitizer
- * shape).
+ * shape).  Run some kernels only: TL_TEST_KERNELS=id,id,... (device time is
+ * scarce; a new rung can be checked, or sanitized, alone).
  */
 #include "tl-gpu.h"
 #include "tl-gpu-test-util.h"
@@ -39,6 +40,7 @@ static const Shape shapes[] = {
   { 67, 45, 33 },
   { 127, 129, 131 },
   { 1000, 500, 1000 },
+  { 2300, 1000, 4348 }, /* aligned rows (multiples of 4), partial tiles, several tiles per persistent CTA */
   { 4097, 4095, 4093 },
 };
 
@@ -105,10 +107,20 @@ tolerance (TlGpuDtype d, const TlGpuKernelInfo *info)
 }
 
 static gboolean
+selected (const char *id)
+{
+  const char *only = g_getenv ("TL_TEST_KERNELS");
+  if (only == NULL || *only == '\0')
+    return TRUE;
+  g_auto (GStrv) ids = g_strsplit (only, ",", -1);
+  return g_strv_contains ((const char *const *) ids, id);
+}
+
+static gboolean
 runs_here (const TlGpuKernelInfo *info, TlGpuDtype d)
 {
   return (info->dtypes & TL_GPU_DTYPE_BIT (d)) && info->min_cc <= facts.cc_major * 10 + facts.cc_minor
-         && tl_gpu_kernel_available (info->id);
+         && tl_gpu_kernel_available (info->id) && selected (info->id);
 }
 
 static void
@@ -122,8 +134,20 @@ check_records (const TlGpuKernelInfo *info, const Shape *s, const TlGpuGemmResul
     }
   g_assert_cmpint (lf->launches, >=, 1);
   g_assert_cmpuint (r->n_blocks, >, 0);
-  if (lf->launches == 1)
-    g_assert_cmpuint (r->n_blocks, ==, (size_t) lf->grid_x * lf->grid_y * lf->grid_z);
+  /* One record per block; or, for a persistent kernel (a few blocks that
+   * loop over C's tiles), one per tile of C: every tile exactly once. */
+  const guint tiles_x = (guint) ((s->n + info->tile_n - 1) / info->tile_n);
+  const guint tiles_y = (guint) ((s->m + info->tile_m - 1) / info->tile_m);
+  const size_t grid = (size_t) lf->grid_x * lf->grid_y * lf->grid_z;
+  if (lf->launches == 1 && r->n_blocks != grid)
+    {
+      g_assert_cmpuint (r->n_blocks, ==, (size_t) tiles_x * tiles_y);
+      for (size_t i = 0; i < r->n_blocks; i++)
+        if (r->blocks[i].block_x >= tiles_x || r->blocks[i].block_y >= tiles_y)
+          g_error ("%s %dx%dx%d: record %zu names tile (%u,%u) outside the %u×%u tiles of C",
+                   info->id, s->m, s->k, s->n, i, r->blocks[i].block_x, r->blocks[i].block_y,
+                   tiles_x, tiles_y);
+    }
   g_assert_cmpfloat (r->instrumented_median_ms, >, 0.0);
   /* One record per block: (launch, x, y) all different. */
   GHashTable *seen = g_hash_table_new (g_int64_hash, g_int64_equal);
