@@ -223,19 +223,7 @@ gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
   const int cluster_id = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
   const int KT = (k + BK - 1) / BK;
 
-  if (threadIdx.x == 0)
-    {
-      for (int s = 0; s < STAGES; s++)
-        {
-          tl_mbar_init (&full[s], 1);
-          tl_mbar_init (&empty[s], CLUSTER * CONSUMERS * 4);
-        }
-      tl_fence_mbar_init ();
-    }
-  if (CLUSTER > 1)
-    tl_cluster_sync ();
-  else
-    __syncthreads ();
+  tl_stage_ring_init<STAGES, CLUSTER> (full, empty, CLUSTER * CONSUMERS * 4);
 
   if (wg == 0)
     {
@@ -411,14 +399,12 @@ struct Grid
 };
 template <int CL> int Grid<CL>::clusters = 0;
 
-// BAL: tl_persistent_clusters' choice; otherwise every cluster that fits.
+// BAL: tl_persistent_clusters' balanced choice; otherwise every cluster that fits.
 template <int CL, bool BAL>
 int
 grid_clusters (const TlGemmLaunch *l)
 {
-  int units = schedule_of (l, CL).units;
-  int most = Grid<CL>::clusters > 0 ? Grid<CL>::clusters : (l->sm_count > 0 ? l->sm_count / CL : 1);
-  return BAL ? tl_persistent_clusters (units, most) : (units < most ? units : most);
+  return tl_grid_clusters (schedule_of (l, CL).units, Grid<CL>::clusters, l->sm_count, CL, BAL);
 }
 
 // TlGemmRung.prepare: the shared-memory limit of both kernel variants and
@@ -427,16 +413,9 @@ template <int CL>
 cudaError_t
 prepare_cfg (const TlGemmLaunch *)
 {
-  for (const void *kern : { (const void *) gemm_13_wgmma_tf32_kernel<CL, false>,
-                            (const void *) gemm_13_wgmma_tf32_kernel<CL, true> })
-    {
-      cudaError_t e = cudaFuncSetAttribute (kern, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM);
-      if (e != cudaSuccess)
-        return e;
-    }
-  Grid<CL>::clusters = tl_max_active_clusters ((const void *) gemm_13_wgmma_tf32_kernel<CL, false>,
-                                               CL, THREADS, SMEM);
-  return Grid<CL>::clusters > 0 ? cudaSuccess : cudaErrorNotSupported;
+  return tl_persistent_prepare ((const void *) gemm_13_wgmma_tf32_kernel<CL, false>,
+                                (const void *) gemm_13_wgmma_tf32_kernel<CL, true>, CL, THREADS, SMEM,
+                                &Grid<CL>::clusters);
 }
 
 template <int CL, bool BAL, bool INSTR>
@@ -501,28 +480,7 @@ shape_cfg (const TlGemmLaunch *l, TlGemmShape *out)
 TlGpuStatus
 gemm_13_check (const TlGemmLaunch *l, char *why, size_t why_size)
 {
-  if (l->dtype != TL_GPU_FLOAT32)
-    {
-      snprintf (why, why_size, "rung 13 takes float32 matrices only");
-      return TL_GPU_BAD_SHAPE;
-    }
-  if (l->m < 1 || l->n < 1 || l->k < 1)
-    {
-      snprintf (why, why_size, "rung 13 needs m, n, k >= 1");
-      return TL_GPU_BAD_SHAPE;
-    }
-  if (!tl_sm90a_ready (l->cc))
-    {
-      snprintf (why, why_size, "needs a Hopper GPU (compute capability 9.0) and an sm_90a build; "
-                "this GPU has %d.%d", l->cc / 10, l->cc % 10);
-      return TL_GPU_BAD_SHAPE;
-    }
-  if (tl_tensor_map_encoder () == nullptr)
-    {
-      snprintf (why, why_size, "rung 13 needs cuTensorMapEncodeTiled (CUDA 12 driver or newer)");
-      return TL_GPU_BAD_SHAPE;
-    }
-  return TL_GPU_OK;
+  return tl_wgmma_check (l, 13, why, why_size);
 }
 
 } // namespace

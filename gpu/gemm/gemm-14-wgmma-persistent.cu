@@ -7,23 +7,29 @@
 // A16 m×kp and B16ᵀ n×kp, both K-major, kp = k rounded up to 64.
 //
 // Rung 11 launches one CTA per 128×256 tile of C, in row order.  Three
-// things cost it time, and grow with the problem (it ran at 92% of cuBLAS
-// at 4096³ but 81% at 8192³ on an H200):
-//  1. L2 reuse.  In row order, the 132 CTAs of a wave cover ~4 rows of
-//     tiles across the *whole* width of C: every wave reads all of B.  At
-//     8192³ B16 is 128 MB — more than twice the L2 — so B streams from
-//     DRAM once per wave, 15 times per multiply.
+// things cost it time, and grow with the problem (on an H200 it ran at 92%
+// of cuBLAS at 4096³ but 81% at 8192³; on an H100, whose DRAM is slower,
+// 85% and 61%):
+//  1. L2 reuse — the 8192³ drop.  In row order the 132 CTAs of a wave
+//     cover ~4 rows of tiles across the *whole* width of C, so every wave
+//     reads all of B; at 8192³ B16 is 128 MB, more than twice the L2, and
+//     streams from DRAM again and again.  ncu on an H100 (8192³, clocks
+//     untouched): rung 11 reads 5.5–7.1 GB from DRAM (cuBLAS: 1.26 GB), its
+//     L2 hit rate is 47–53% (cuBLAS 72%), DRAM throughput 81–86% of peak:
+//     at this size rung 11 is DRAM-bound.  Not the clocks: it ran at
+//     1.66–1.75 GHz, cuBLAS at 1.59–1.60 GHz.
 //  2. Per-tile start-up.  Each new CTA initialises its barriers, then waits
-//     a full DRAM latency for its first stage before the tensor cores
+//     a full memory latency for its first stage before the tensor cores
 //     start; and the 4-stage pipeline drains at the end of every tile.
 //  3. L2 → SM bandwidth.  A 128×256 tile pulls 48 KB per k-step of 64; at
 //     the tensor cores' rate that is ~11 TB/s over 132 SMs, close to what
 //     the L2 delivers.
 // What changes here:
-//  1. Persistent CTAs (one per SM) loop over the tiles in *grouped* order
-//     (tl-wgmma.cuh: TlTileSchedule): the tiles in flight form a ~2048×2048
-//     block of C, whose A rows and B columns are read from DRAM once and
-//     reused from L2 by all the CTAs that need them.
+//  1. Persistent CTAs loop over the tiles in *grouped* order (tl-wgmma.cuh:
+//     TlTileSchedule): the tiles in flight form a ~2048×2048 block of C,
+//     whose A rows and B columns are read from DRAM once and reused from L2
+//     by all the CTAs that need them.  8192³ on the H100: 1.27 GB from DRAM,
+//     L2 hit rate 78%.
 //  2. The producer never stops: while the consumers run the epilogue of
 //     tile t, it is already loading the first stages of tile t+1 (the stage
 //     ring and its mbarrier phases simply continue across tiles).
@@ -33,18 +39,29 @@
 //     instead of 48 KB per CTA and k-step leave L2.  The price is a wider
 //     handshake: a stage is free only when the consumers of *both* CTAs have
 //     released it, so each consumer warp arrives on the "empty" barrier of
-//     both CTAs (tl_mbar_arrive_cluster).
+//     both CTAs (tl_release_stage).  Measured on an H100 against one CTA
+//     per cluster: 5% faster at 4096³, 8% at 4000×3000×5000, and at 8192³
+//     (ncu) 1.41 instead of 1.55 ms, with 1.27 instead of 1.69 GB from DRAM.
 //  4. The epilogue stores 16 bytes per thread: one shuffle exchange between
 //     neighbouring lanes turns the accumulator's pairs of columns into runs
 //     of four, so a warp writes 8 rows × 64 contiguous bytes per instruction
 //     (rung 11: 8 rows × 32 bytes, twice the instructions).
+// Result (H100, bench-gpu-gemm, 3 rounds): 99.9% of cuBLAS BF16 at 4096³,
+// 102.1% at 8192³, 100.2% at 4000×3000×5000 (rung 11: 85%, 61%, 81%).
+// What is left: cuBLAS picks the same structure (a cooperative 256×128 or
+// 320×128 tile, cluster of 2, 3–4 stages) and both run at the same clock
+// (1.60 GHz at 4096³, the power limit); both lose the tile rounds'
+// quantisation (4096³: 512 tiles on 132 SMs) and an epilogue in which the
+// tensor cores wait (the 128 KB of fp32 results per tile).  See
+// docs/perf/gemm-tensor-cores-*.md.
 //
 // Shapes: block 384 threads = warpgroup 0 (producer: one thread issues TMA)
 // + warpgroups 1, 2 (consumers: rows 0–63 and 64–127 of the 128×256 tile,
 // one m64n256k16 wgmma per k16, 128 fp32 accumulators per thread).  Shared
 // memory: 4 stages × (A 128×64 + B 256×64) BF16 = 192 KB: one CTA per SM.
-// Grid: as many clusters as the GPU holds at once (132 CTAs on an H100 or
-// H200), each looping over its units of the schedule.
+// Grid: at most as many clusters as the GPU holds at once (66 × 2 CTAs on
+// an H100), fewer when that finishes in the same number of rounds with
+// every cluster equally loaded (tl_persistent_clusters: 64 × 2 at 4096³).
 //
 // Instrumented variant: one record per C tile (see tl-wgmma.cuh), not per
 // CTA — a persistent CTA lives for the whole launch.
@@ -163,19 +180,7 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
   const int cluster_id = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
   const int KT = (kp + BK - 1) / BK;
 
-  if (threadIdx.x == 0)
-    {
-      for (int s = 0; s < STAGES; s++)
-        {
-          tl_mbar_init (&full[s], 1);                        // the producer's expect_tx
-          tl_mbar_init (&empty[s], CLUSTER * CONSUMERS * 4); // every consumer warp of the cluster
-        }
-      tl_fence_mbar_init ();
-    }
-  if (CLUSTER > 1)
-    tl_cluster_sync ();
-  else
-    __syncthreads ();
+  tl_stage_ring_init<STAGES, CLUSTER> (full, empty, CLUSTER * CONSUMERS * 4);
 
   if (wg == 0)
     {
@@ -317,14 +322,12 @@ struct Grid
 };
 template <int CL> int Grid<CL>::clusters = 0;
 
-// BAL: tl_persistent_clusters' choice; otherwise every cluster that fits.
+// BAL: tl_persistent_clusters' balanced choice; otherwise every cluster that fits.
 template <int CL, bool BAL>
 int
 grid_clusters (const TlGemmLaunch *l)
 {
-  int units = schedule_of (l, CL).units;
-  int most = Grid<CL>::clusters > 0 ? Grid<CL>::clusters : (l->sm_count > 0 ? l->sm_count / CL : 1);
-  return BAL ? tl_persistent_clusters (units, most) : (units < most ? units : most);
+  return tl_grid_clusters (schedule_of (l, CL).units, Grid<CL>::clusters, l->sm_count, CL, BAL);
 }
 
 // TlGemmRung.prepare: once per run, outside every timed region.  The BF16
@@ -334,23 +337,17 @@ template <int CL>
 cudaError_t
 prepare_cfg (const TlGemmLaunch *l)
 {
-  for (const void *k : { (const void *) gemm_14_wgmma_persistent_kernel<CL, false>,
-                         (const void *) gemm_14_wgmma_persistent_kernel<CL, true> })
-    {
-      cudaError_t e = cudaFuncSetAttribute (k, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM);
-      if (e != cudaSuccess)
-        return e;
-    }
-  Grid<CL>::clusters = tl_max_active_clusters ((const void *) gemm_14_wgmma_persistent_kernel<CL, false>,
-                                               CL, THREADS, SMEM);
-  if (Grid<CL>::clusters < 1)
-    return cudaErrorNotSupported;
+  cudaError_t e = tl_persistent_prepare ((const void *) gemm_14_wgmma_persistent_kernel<CL, false>,
+                                         (const void *) gemm_14_wgmma_persistent_kernel<CL, true>, CL,
+                                         THREADS, SMEM, &Grid<CL>::clusters);
+  if (e != cudaSuccess)
+    return e;
   Layout L = layout_of (l);
   if (l->workspace == nullptr || l->workspace_bytes < L.a_bytes + L.b_bytes)
     return cudaErrorInvalidValue;
   __nv_bfloat16 *a16 = (__nv_bfloat16 *) l->workspace;
   __nv_bfloat16 *b16 = (__nv_bfloat16 *) ((char *) l->workspace + L.a_bytes);
-  cudaError_t e = tl_bf16_convert ((const float *) l->a, l->m, l->k, a16, l->m, L.kp, false, l->stream);
+  e = tl_bf16_convert ((const float *) l->a, l->m, l->k, a16, l->m, L.kp, false, l->stream);
   if (e != cudaSuccess)
     return e;
   return tl_bf16_convert ((const float *) l->b, l->k, l->n, b16, l->n, L.kp, true, l->stream);
@@ -400,28 +397,7 @@ shape_cfg (const TlGemmLaunch *l, TlGemmShape *out)
 TlGpuStatus
 gemm_14_check (const TlGemmLaunch *l, char *why, size_t why_size)
 {
-  if (l->dtype != TL_GPU_FLOAT32)
-    {
-      snprintf (why, why_size, "rung 14 takes float32 matrices only");
-      return TL_GPU_BAD_SHAPE;
-    }
-  if (l->m < 1 || l->n < 1 || l->k < 1)
-    {
-      snprintf (why, why_size, "rung 14 needs m, n, k >= 1");
-      return TL_GPU_BAD_SHAPE;
-    }
-  if (!tl_sm90a_ready (l->cc))
-    {
-      snprintf (why, why_size, "needs a Hopper GPU (compute capability 9.0) and an sm_90a build; "
-                "this GPU has %d.%d", l->cc / 10, l->cc % 10);
-      return TL_GPU_BAD_SHAPE;
-    }
-  if (tl_tensor_map_encoder () == nullptr)
-    {
-      snprintf (why, why_size, "rung 14 needs cuTensorMapEncodeTiled (CUDA 12 driver or newer)");
-      return TL_GPU_BAD_SHAPE;
-    }
-  return TL_GPU_OK;
+  return tl_wgmma_check (l, 14, why, why_size);
 }
 
 } // namespace

@@ -23,6 +23,7 @@
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
+#include <stdio.h>
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define TL_SM90A 1
@@ -148,6 +149,31 @@ tl_cluster_sync ()
   asm volatile ("barrier.cluster.arrive.release.aligned;\n"
                 "barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
 #endif
+}
+
+// The stage ring of a warp-specialised kernel: thread 0 initialises each
+// stage's "full" barrier (one arrival: the producer's expect_tx, plus the
+// bytes) and "empty" barrier (`releases` arrivals: every consumer warp of
+// the cluster), then every thread of the cluster waits until that is done —
+// the partner CTA will multicast into this CTA's stages and arrive on its
+// barriers.
+template <int STAGES, int CLUSTER>
+__device__ __forceinline__ void
+tl_stage_ring_init (uint64_t *full, uint64_t *empty, int releases)
+{
+  if (threadIdx.x == 0)
+    {
+      for (int s = 0; s < STAGES; s++)
+        {
+          tl_mbar_init (&full[s], 1);
+          tl_mbar_init (&empty[s], releases);
+        }
+      tl_fence_mbar_init ();
+    }
+  if (CLUSTER > 1)
+    tl_cluster_sync ();
+  else
+    __syncthreads ();
 }
 
 // ---- TMA ------------------------------------------------------------------
@@ -475,30 +501,62 @@ tl_persistent_clusters (int units, int most)
   return (units + rounds - 1) / rounds;
 }
 
-// How many clusters of `cluster` CTAs of `kernel` the GPU runs at once (a
-// cluster's CTAs must share a GPC, so this can be less than SMs/cluster).
-// 0 on error.
-static inline int
-tl_max_active_clusters (const void *kernel, int cluster, int threads, int smem)
+// A launch of `clusters` clusters of `cluster` CTAs (the configuration
+// cudaLaunchKernelEx and the cluster occupancy query both take).
+struct TlClusterLaunch
 {
-  cudaLaunchConfig_t cfg = {};
+  cudaLaunchConfig_t cfg;
   cudaLaunchAttribute attr[1];
-  cfg.gridDim = dim3 (cluster);
-  cfg.blockDim = dim3 (threads);
-  cfg.dynamicSmemBytes = smem;
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = cluster;
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  int count = 0;
-  if (cudaOccupancyMaxActiveClusters (&count, kernel, &cfg) != cudaSuccess)
+
+  TlClusterLaunch (int clusters, int cluster, int threads, int smem, cudaStream_t stream)
+  {
+    cfg = cudaLaunchConfig_t ();
+    cfg.gridDim = dim3 (clusters * cluster);
+    cfg.blockDim = dim3 (threads);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = stream;
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = cluster;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+  }
+};
+
+// The persistent rungs' `prepare`: raise the shared-memory limit of the
+// plain and the instrumented kernel, and count how many clusters of them
+// the GPU runs at once (a cluster's CTAs must share a GPC, so this can be
+// less than SMs / cluster) into *most.
+static inline cudaError_t
+tl_persistent_prepare (const void *plain, const void *instrumented, int cluster, int threads,
+                       int smem, int *most)
+{
+  for (const void *kernel : { plain, instrumented })
+    {
+      cudaError_t e = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+      if (e != cudaSuccess)
+        return e;
+    }
+  TlClusterLaunch one (1, cluster, threads, smem, 0);
+  *most = 0;
+  if (cudaOccupancyMaxActiveClusters (most, plain, &one.cfg) != cudaSuccess)
     {
       (void) cudaGetLastError ();
-      return 0;
+      *most = 0;
     }
-  return count;
+  return *most > 0 ? cudaSuccess : cudaErrorNotSupported;
+}
+
+// Clusters to launch for `units` units of work: every one that fits (most,
+// from tl_persistent_prepare; the SM count before that), or — balanced —
+// tl_persistent_clusters' choice.
+static inline int
+tl_grid_clusters (int units, int most, int sm_count, int cluster, bool balanced)
+{
+  if (most <= 0)
+    most = sm_count >= cluster ? sm_count / cluster : 1;
+  return balanced ? tl_persistent_clusters (units, most) : (units < most ? units : most);
 }
 
 // Launches a persistent kernel on `clusters` clusters of `cluster` CTAs.
@@ -507,17 +565,25 @@ static inline cudaError_t
 tl_launch_clusters (void (*kernel) (KArgs...), int clusters, int cluster, int threads, int smem,
                     cudaStream_t stream, Args... args)
 {
-  cudaLaunchConfig_t cfg = {};
-  cudaLaunchAttribute attr[1];
-  cfg.gridDim = dim3 (clusters * cluster);
-  cfg.blockDim = dim3 (threads);
-  cfg.dynamicSmemBytes = smem;
-  cfg.stream = stream;
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = cluster;
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
-  return cudaLaunchKernelEx (&cfg, kernel, args...);
+  TlClusterLaunch launch (clusters, cluster, threads, smem, stream);
+  return cudaLaunchKernelEx (&launch.cfg, kernel, args...);
+}
+
+// What rungs 13 and 14 refuse: other dtypes, empty sizes, a GPU or build
+// without the sm_90a code, a driver without tensor maps.
+static inline TlGpuStatus
+tl_wgmma_check (const TlGemmLaunch *l, int rung, char *why, size_t why_size)
+{
+  if (l->dtype != TL_GPU_FLOAT32)
+    snprintf (why, why_size, "rung %d takes float32 matrices only", rung);
+  else if (l->m < 1 || l->n < 1 || l->k < 1)
+    snprintf (why, why_size, "rung %d needs m, n, k >= 1", rung);
+  else if (!tl_sm90a_ready (l->cc))
+    snprintf (why, why_size, "needs a Hopper GPU (compute capability 9.0) and an sm_90a build; "
+              "this GPU has %d.%d", l->cc / 10, l->cc % 10);
+  else if (tl_tensor_map_encoder () == nullptr)
+    snprintf (why, why_size, "rung %d needs cuTensorMapEncodeTiled (CUDA 12 driver or newer)", rung);
+  else
+    return TL_GPU_OK;
+  return TL_GPU_BAD_SHAPE;
 }
