@@ -46,6 +46,8 @@ extern const TlGemmRung gemm_11_wgmma_rung;
 extern const TlGemmRung gemm_12_regtile_f64_rung;
 extern const TlGemmRung gemm_13_wgmma_tf32_rung;
 extern const TlGemmRung gemm_14_wgmma_persistent_rung;
+extern const TlGemmRung gemm_15_dmma_f64_rung;
+extern const TlGemmRung gemm_16_doublebuf_rung;
 extern const TlGemmRung cublas_fp32_rung;
 extern const TlGemmRung cublas_tf32_rung;
 extern const TlGemmRung cublas_bf16_rung;
@@ -67,6 +69,8 @@ static const TlGemmRung *const dispatch_table[] = {
   &gemm_12_regtile_f64_rung,
   &gemm_13_wgmma_tf32_rung,
   &gemm_14_wgmma_persistent_rung,
+  &gemm_15_dmma_f64_rung,
+  &gemm_16_doublebuf_rung,
   &cublas_fp32_rung,
   &cublas_tf32_rung,
   &cublas_bf16_rung,
