@@ -46,8 +46,9 @@
 //     neighbouring lanes turns the accumulator's pairs of columns into runs
 //     of four, so a warp writes 8 rows × 64 contiguous bytes per instruction
 //     (rung 11: 8 rows × 32 bytes, twice the instructions).
-// Result (H100, bench-gpu-gemm, 3 rounds): 99.9% of cuBLAS BF16 at 4096³,
-// 102.1% at 8192³, 100.2% at 4000×3000×5000 (rung 11: 85%, 61%, 81%).
+// Result (bench-gpu-gemm, median of rounds): on an H100 99.7% of cuBLAS
+// BF16 at 4096³, 102.3% at 8192³, 100.6% at 4000×3000×5000 (rung 11: 84%,
+// 59%, 81%); on an H200 99.7%, 101.4%, 100.9% (rung 11: 92%, 84%, 91%).
 // What is left: cuBLAS picks the same structure (a cooperative 256×128 or
 // 320×128 tile, cluster of 2, 3–4 stages) and both run at the same clock
 // (1.60 GHz at 4096³, the power limit); both lose the tile rounds'
