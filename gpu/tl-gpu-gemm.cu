@@ -262,6 +262,7 @@ struct GemmRun
     launch.stream = device->stream;
     launch.device = device->ordinal;
     launch.cc = device->cc;
+    launch.sm_count = device->sm_count;
     if (info->kind == TL_GPU_KIND_REFERENCE)
       {
         cublasHandle_t h;

@@ -2,7 +2,7 @@
  * markdown table (a benchmark, not a test: it never fails on speed).
  *
  *   bench-gpu-gemm [--sizes 1024,2048,4096,8192,4000x3000x5000]
- *                  [--repeats 10] [--slow-max 4096] [--kernels id,id,...]
+ *                  [--repeats 10] [--rounds 1] [--slow-max 4096] [--kernels id,id,...]
  *                  [--device N]
  *
  * Sizes are N (cube) or MxKxN.  For every size: fresh random float32 (and
@@ -14,8 +14,17 @@
  * float64 against cublas-fp64), the instrumented variant's median and its
  * overhead, and every result judged by the one rule of gemm/tl-gemm-check.h
  * against a float64 reference (the "check" column: the worst
- * |ĉ − c| / (|A|·|B|) next to its bound, or FAIL).  Rungs 1–4 (the slow
- * teaching rungs) run only up to --slow-max.
+ * |ĉ − c| / (|A|·|B|) next to its bound, or FAIL; a wrong result makes the
+ * program exit 1).  Rungs 1–4 (the slow teaching rungs) run only up to
+ * --slow-max.
+ *
+ * --rounds R measures every kernel R times, the list forwards in even
+ * rounds and backwards in odd ones, and reports the median of the rounds'
+ * medians and their spread ((max − min) / median).  A GPU that heats up
+ * and lowers its clocks during a long run (an H100 at 8192³ does, by
+ * several percent) then does not favour whichever kernel comes first: the
+ * references come last in the registry, so with one round they always run
+ * on the warmest GPU.
  *
  * For one kernel under a profiler (ncu), one size, two repeats:
  *   bench-gpu-gemm --kernels gemm-09-warptile --sizes 4096 --repeats 2
@@ -28,31 +37,12 @@
 #include "gemm/tl-gemm-check.h"
 #include "gemm/tl-kernels.h"
 
-#include <math.h>
 #include <string.h>
 
 typedef struct
 {
   int m, k, n;
 } Size;
-
-typedef struct
-{
-  int repeats, slow_max;
-  GStrv only;
-  TlGpuDevice *device;
-  GRand *rng;
-} Bench;
-
-typedef struct
-{
-  const TlKernelInfo *info;
-  TlDtype dtype;
-  double median, instrumented;
-  TlGpuLaunchFacts launch;
-  gboolean ok;
-  TlGemmCheck check;
-} Row;
 
 static gboolean
 parse_size (const char *text, Size *s)
@@ -73,6 +63,30 @@ parse_size (const char *text, Size *s)
   return *end == '\0' && s->m > 0 && s->k > 0 && s->n > 0;
 }
 
+#define MAX_ROUNDS 16
+
+typedef struct
+{
+  const TlGpuKernelInfo *info;
+  TlGpuDtype dtype;
+  double round_ms[MAX_ROUNDS], round_instrumented[MAX_ROUNDS];
+  int rounds;               /* measured so far */
+  double median, instrumented, spread;
+  TlGpuLaunchFacts launch;
+  int failed;
+  TlGemmCheck check;        /* the last round's result judged; FAIL sticks */
+  gboolean wrong;           /* some round's result failed the check */
+} Row;
+
+typedef struct
+{
+  Size s;
+  const TlMatrix *a, *b;
+  TlMatrix *c;
+  const TlGemmReference *ref;
+  int repeats;
+} Problem;
+
 static double
 median (double *v, int n)
 {
@@ -86,112 +100,136 @@ median (double *v, int n)
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-static gboolean
-wanted (const Bench *bench, const TlGpuKernelInfo *info, TlDtype d, const Size *s)
+static const char *
+dtype_name (TlGpuDtype d)
 {
-  const int biggest = MAX (s->m, MAX (s->k, s->n));
-  return (info->dtypes & TL_GPU_DTYPE_BIT (d)) && tl_gpu_kernel_available (info->id)
-         && (bench->only == NULL || g_strv_contains ((const char *const *) bench->only, info->id))
-         && !(info->kind == TL_GPU_KIND_RUNG && info->number <= 4 && biggest > bench->slow_max);
+  return d == TL_GPU_FLOAT64 ? "float64" : "float32";
 }
 
-/* One kernel at one size: timed, instrumented, checked.  FALSE when the
+/* One round of one kernel: its medians go into the row.  FALSE when the
  * GPU is lost (nothing more can run). */
 static gboolean
-bench_kernel (Bench *bench, const TlGpuKernelInfo *info, const Size *s, const TlMatrix *a,
-              const TlMatrix *b, const TlGemmReference *ref, GArray *rows)
+measure (TlGpuDevice *dev, Row *row, const Problem *p)
 {
-  const TlDtype d = a->dtype;
-  g_autoptr (TlMatrix) c = tl_matrix_new (d, s->m, s->n, NULL);
-  TlGpuGemmArgs args = tl_gpu_test_gemm_args (a, b, c);
-  args.repeats = bench->repeats;
-  args.instrument = info->instrumentable;
-  args.instrument_repeats = bench->repeats;
+  TlGpuGemmArgs args = tl_gpu_test_gemm_args (p->a, p->b, p->c);
+  args.repeats = p->repeats;
+  args.instrument = row->info->instrumentable;
+  args.instrument_repeats = p->repeats;
   TlGpuGemmResult r;
-  Row row = { tl_kernel_find (info->id), d, 0, 0, { 0 }, FALSE };
-  TlGpuStatus st = tl_gpu_gemm_run (bench->device, info->id, &args, &r);
+  TlGpuStatus st = tl_gpu_gemm_run (dev, row->info->id, &args, &r);
   if (st != TL_GPU_OK)
     {
-      printf ("| %s | %s | %s: %s ||||||||||\n", info->id, tl_dtype_name (d),
-              tl_gpu_status_name (st), tl_gpu_last_message ());
+      if (!row->failed)
+        printf ("| %s | %s | %s: %s |||||||||||\n", row->info->id, dtype_name (row->dtype),
+                tl_gpu_status_name (st), tl_gpu_last_message ());
+      row->failed = 1;
       return st != TL_GPU_DEVICE_LOST;
     }
-  row.median = median (r.times_ms, r.n_times);
-  row.instrumented = r.instrumented_median_ms;
-  row.launch = r.launch;
-  row.ok = TRUE;
+  row->round_ms[row->rounds] = median (r.times_ms, r.n_times);
+  row->round_instrumented[row->rounds] = r.instrumented_median_ms;
+  row->rounds++;
+  row->launch = r.launch;
   tl_gpu_gemm_result_clear (&r);
-  tl_gemm_check (ref, c, tl_kernel_precision (row.info, d), &row.check);
-  g_array_append_val (rows, row);
+  const TlKernelInfo *k = tl_kernel_find (row->info->id);
+  if (!tl_gemm_check (p->ref, p->c, tl_kernel_precision (k, (TlDtype) row->dtype), &row->check))
+    row->wrong = TRUE;
   return TRUE;
 }
 
+/* The medians over rounds, and the spread of the uninstrumented ones. */
 static void
-print_row (const Row *row, GArray *rows, double flop)
+summarise (Row *row)
 {
-  const TlKernelInfo *ref = tl_kernel_reference (row->info, row->dtype);
-  double ref_ms = 0;
-  for (guint j = 0; ref != NULL && j < rows->len; j++)
-    {
-      const Row *o = &g_array_index (rows, Row, j);
-      if (o->info == ref && o->dtype == row->dtype)
-        ref_ms = o->median;
-    }
-  char pct[32] = "", inst[32] = "", over[32] = "", check[64];
-  if (ref_ms > 0)
-    g_snprintf (pct, sizeof pct, "%.1f%%", 100.0 * ref_ms / row->median);
-  if (row->instrumented > 0)
-    {
-      g_snprintf (inst, sizeof inst, "%.3f", row->instrumented);
-      g_snprintf (over, sizeof over, "%+.1f%%", 100.0 * (row->instrumented / row->median - 1.0));
-    }
-  if (row->check.passed)
-    g_snprintf (check, sizeof check, "%.1e ≤ %.1e", row->check.worst, row->check.tolerance);
-  else
-    g_snprintf (check, sizeof check, "FAIL (%zu wrong)", row->check.n_wrong);
-  printf ("| %s | %s | %.3f | %.0f | %s | %s | %s | %d | %d | %d | %.2f | %s |\n", row->info->id,
-          tl_dtype_name (row->dtype), row->median, flop / (row->median * 1e-3) / 1e9, pct, inst,
-          over, row->launch.regs_per_thread,
-          row->launch.static_smem_bytes + row->launch.dynamic_smem_bytes,
-          row->launch.active_blocks_per_sm, row->launch.waves, check);
+  if (row->failed || row->rounds == 0)
+    return;
+  double v[MAX_ROUNDS];
+  memcpy (v, row->round_ms, sizeof v);
+  row->median = median (v, row->rounds);
+  row->spread = (v[row->rounds - 1] - v[0]) / row->median; /* median() sorted v */
+  memcpy (v, row->round_instrumented, sizeof v);
+  row->instrumented = median (v, row->rounds);
 }
 
-/* Every kernel at one size, both dtypes; the table.  FALSE when the GPU
- * was lost; *failed when a check failed. */
+/* Prints the rows; TRUE when every result passed its check. */
 static gboolean
-bench_size (Bench *bench, const Size *s, gboolean *failed)
+print_rows (const Row *rows, guint n_rows, double flop)
 {
-  const double flop = 2.0 * s->m * (double) s->n * s->k;
-  printf ("### %d×%d×%d (m×k×n), %.1f GFLOP\n\n", s->m, s->k, s->n, flop / 1e9);
-  printf ("| kernel | dtype | median ms | GFLOP/s | %% of cuBLAS | instrumented ms | overhead | "
-          "regs | smem B | blocks/SM | waves | check: worst ≤ bound |\n");
-  printf ("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
-  g_autoptr (GArray) rows = g_array_new (FALSE, TRUE, sizeof (Row));
-  const TlDtype dtypes[] = { TL_DTYPE_FLOAT32, TL_DTYPE_FLOAT64 };
-  gboolean alive = TRUE;
-  for (gsize di = 0; di < G_N_ELEMENTS (dtypes) && alive; di++)
+  gboolean all_right = TRUE;
+  for (guint i = 0; i < n_rows; i++)
     {
-      g_autoptr (TlMatrix) a = tl_gpu_test_random_matrix (bench->rng, dtypes[di], s->m, s->k);
-      g_autoptr (TlMatrix) b = tl_gpu_test_random_matrix (bench->rng, dtypes[di], s->k, s->n);
-      g_autoptr (TlGemmReference) ref = NULL;
-      for (int i = 0; i < tl_gpu_kernel_count () && alive; i++)
+      const Row *row = &rows[i];
+      if (row->failed || row->rounds == 0)
+        continue;
+      const TlKernelInfo *ref = tl_kernel_reference (tl_kernel_find (row->info->id),
+                                                     (TlDtype) row->dtype);
+      double ref_ms = 0;
+      for (guint j = 0; ref != NULL && j < n_rows; j++)
+        if (!rows[j].failed && rows[j].rounds > 0 && strcmp (rows[j].info->id, ref->id) == 0
+            && rows[j].dtype == row->dtype)
+          ref_ms = rows[j].median;
+      char pct[32] = "", inst[32] = "", over[32] = "", spread[32] = "", check[64];
+      if (ref_ms > 0)
+        g_snprintf (pct, sizeof pct, "%.1f%%", 100.0 * ref_ms / row->median);
+      if (row->instrumented > 0)
         {
-          const TlGpuKernelInfo *info = tl_gpu_kernel_info (i);
-          if (!wanted (bench, info, dtypes[di], s))
-            continue;
-          if (ref == NULL && (ref = tl_gemm_reference_new (a, b, NULL)) == NULL)
-            g_error ("no memory for the float64 reference of %d×%d×%d", s->m, s->k, s->n);
-          alive = bench_kernel (bench, info, s, a, b, ref, rows);
+          g_snprintf (inst, sizeof inst, "%.3f", row->instrumented);
+          g_snprintf (over, sizeof over, "%+.1f%%", 100.0 * (row->instrumented / row->median - 1.0));
         }
+      if (row->rounds > 1)
+        g_snprintf (spread, sizeof spread, "%.1f%%", 100.0 * row->spread);
+      if (!row->wrong)
+        g_snprintf (check, sizeof check, "%.1e ≤ %.1e", row->check.worst, row->check.tolerance);
+      else
+        g_snprintf (check, sizeof check, "FAIL (%zu wrong)", row->check.n_wrong);
+      all_right &= !row->wrong;
+      printf ("| %s | %s | %.3f | %s | %.0f | %s | %s | %s | %d | %d | %d | %.2f | %s |\n",
+              row->info->id, dtype_name (row->dtype), row->median, spread,
+              flop / (row->median * 1e-3) / 1e9, pct, inst, over, row->launch.regs_per_thread,
+              row->launch.static_smem_bytes + row->launch.dynamic_smem_bytes,
+              row->launch.active_blocks_per_sm, row->launch.waves, check);
     }
-  for (guint i = 0; i < rows->len; i++)
+  return all_right;
+}
+
+/* Every selected kernel that takes dtype d, `rounds` times, the list
+ * forwards and backwards in turn.  Appends their rows.  FALSE when the GPU
+ * was lost. */
+static gboolean
+bench_dtype (TlGpuDevice *dev, GRand *rng, Size s, TlGpuDtype d, int repeats, int rounds,
+             GStrv only, int slow_max, GArray *rows)
+{
+  const int biggest = MAX (s.m, MAX (s.k, s.n));
+  const guint first = rows->len;
+  for (int i = 0; i < tl_gpu_kernel_count (); i++)
     {
-      const Row *row = &g_array_index (rows, Row, i);
-      print_row (row, rows, flop);
-      *failed |= !row->check.passed;
+      const TlGpuKernelInfo *info = tl_gpu_kernel_info (i);
+      if (!(info->dtypes & TL_GPU_DTYPE_BIT (d)) || !tl_gpu_kernel_available (info->id))
+        continue;
+      if (only && !g_strv_contains ((const char *const *) only, info->id))
+        continue;
+      if (info->kind == TL_GPU_KIND_RUNG && info->number <= 4 && biggest > slow_max)
+        continue;
+      Row row = { 0 };
+      row.info = info;
+      row.dtype = d;
+      g_array_append_val (rows, row);
     }
-  printf ("\n");
-  fflush (stdout);
+  const guint n = rows->len - first;
+  if (n == 0)
+    return TRUE;
+  g_autoptr (TlMatrix) a = tl_gpu_test_random_matrix (rng, (TlDtype) d, s.m, s.k);
+  g_autoptr (TlMatrix) b = tl_gpu_test_random_matrix (rng, (TlDtype) d, s.k, s.n);
+  g_autoptr (TlMatrix) c = tl_matrix_new ((TlDtype) d, s.m, s.n, NULL);
+  g_autoptr (TlGemmReference) ref = tl_gemm_reference_new (a, b, NULL);
+  if (ref == NULL)
+    g_error ("no memory for the float64 reference of %d×%d×%d", s.m, s.k, s.n);
+  Problem p = { s, a, b, c, ref, repeats };
+  gboolean alive = TRUE;
+  for (int r = 0; r < rounds && alive; r++)
+    for (guint j = 0; j < n && alive; j++)
+      alive = measure (dev, &g_array_index (rows, Row, first + (r % 2 ? n - 1 - j : j)), &p);
+  for (guint j = 0; j < n; j++)
+    summarise (&g_array_index (rows, Row, first + j));
   return alive;
 }
 
@@ -200,12 +238,12 @@ main (int argc, char **argv)
 {
   g_autofree char *sizes_text = g_strdup ("1024,2048,4096,8192,4000x3000x5000");
   g_autofree char *kernels_text = NULL;
-  int device = 0;
-  Bench bench = { .repeats = 10, .slow_max = 4096 };
+  int repeats = 10, rounds = 1, slow_max = 4096, device = 0;
   GOptionEntry entries[] = {
     { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_text, "sizes: N or MxKxN, comma-separated", "LIST" },
-    { "repeats", 0, 0, G_OPTION_ARG_INT, &bench.repeats, "timed launches per kernel", "N" },
-    { "slow-max", 0, 0, G_OPTION_ARG_INT, &bench.slow_max, "largest dimension for rungs 1-4", "N" },
+    { "repeats", 0, 0, G_OPTION_ARG_INT, &repeats, "timed launches per kernel", "N" },
+    { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "measure every kernel N times, alternating the order", "N" },
+    { "slow-max", 0, 0, G_OPTION_ARG_INT, &slow_max, "largest dimension for rungs 1-4", "N" },
     { "kernels", 0, 0, G_OPTION_ARG_STRING, &kernels_text, "only these kernel ids", "LIST" },
     { "device", 0, 0, G_OPTION_ARG_INT, &device, "GPU ordinal", "N" },
     { NULL },
@@ -218,31 +256,36 @@ main (int argc, char **argv)
       g_printerr ("%s\n", error->message);
       return 2;
     }
+  if (rounds < 1 || rounds > MAX_ROUNDS || repeats < 1)
+    {
+      g_printerr ("--rounds must be 1..%d and --repeats at least 1\n", MAX_ROUNDS);
+      return 2;
+    }
   tl_gpu_test_require_device ();
-  bench.rng = g_rand_new_with_seed (tl_gpu_test_seed ());
+  GRand *rng = g_rand_new_with_seed (tl_gpu_test_seed ());
   TlGpuFacts facts;
+  TlGpuDevice *dev = NULL;
   if (tl_gpu_device_facts (device, &facts) != TL_GPU_OK
-      || tl_gpu_device_open (device, &bench.device) != TL_GPU_OK)
+      || tl_gpu_device_open (device, &dev) != TL_GPU_OK)
     {
       g_printerr ("%s\n", tl_gpu_last_message ());
       return 1;
     }
   g_auto (GStrv) only = kernels_text ? g_strsplit (kernels_text, ",", -1) : NULL;
-  bench.only = only;
   g_auto (GStrv) sizes = g_strsplit (sizes_text, ",", -1);
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *stamp = g_date_time_format (now, "%Y-%m-%d %H:%M UTC");
   printf ("Device: %s (GPU %d, compute capability %d.%d, %d SMs, %.0f MHz max SM clock, %.0f GiB, "
-          "L2 %.0f MiB), driver %d, runtime %d\nDate: %s\nRepeats: %d (median), warm-ups: 2, "
-          "L2 flushed before every timed launch, C poisoned between launches; every result "
-          "checked against float64 (gemm/tl-gemm-check.h)\n\n",
-          facts.name, device, facts.cc_major, facts.cc_minor, facts.sm_count,
-          facts.clock_khz / 1000.0, facts.total_mem_bytes / 1073741824.0,
-          facts.l2_bytes / 1048576.0, facts.driver_version, facts.runtime_version, stamp,
-          bench.repeats);
+          "L2 %.0f MiB), driver %d, runtime %d\nDate: %s\nRepeats: %d (median), rounds: %d (median of the rounds' medians; spread = "
+          "(max − min) / median), warm-ups: 2, L2 flushed before every timed launch, C "
+          "poisoned between launches; every result checked against float64 "
+          "(gemm/tl-gemm-check.h)\n\n",
+          facts.name, device, facts.cc_major, facts.cc_minor, facts.sm_count, facts.clock_khz / 1000.0,
+          facts.total_mem_bytes / 1073741824.0, facts.l2_bytes / 1048576.0, facts.driver_version,
+          facts.runtime_version, stamp, repeats, rounds);
 
-  gboolean failed = FALSE, alive = TRUE;
-  for (int si = 0; sizes[si] != NULL && alive; si++)
+  gboolean all_right = TRUE;
+  for (int si = 0; sizes[si] != NULL; si++)
     {
       Size s;
       if (!parse_size (sizes[si], &s))
@@ -250,10 +293,25 @@ main (int argc, char **argv)
           g_printerr ("bad size \"%s\"\n", sizes[si]);
           return 2;
         }
-      alive = bench_size (&bench, &s, &failed);
+      const double flop = 2.0 * s.m * (double) s.n * s.k;
+      printf ("### %d×%d×%d (m×k×n), %.1f GFLOP\n\n", s.m, s.k, s.n, flop / 1e9);
+      printf ("| kernel | dtype | median ms | spread | GFLOP/s | %% of cuBLAS | instrumented ms | "
+              "overhead | regs | smem B | blocks/SM | waves | check: worst ≤ bound |\n");
+      printf ("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+      GArray *rows = g_array_new (FALSE, TRUE, sizeof (Row));
+      const TlGpuDtype dtypes[] = { TL_GPU_FLOAT32, TL_GPU_FLOAT64 };
+      gboolean alive = TRUE;
+      for (int di = 0; di < 2 && alive; di++)
+        alive = bench_dtype (dev, rng, s, dtypes[di], repeats, rounds, only, slow_max, rows);
+      all_right &= print_rows ((const Row *) rows->data, rows->len, flop);
+      printf ("\n");
+      fflush (stdout);
+      g_array_free (rows, TRUE);
+      if (!alive)
+        return 1;
     }
-  tl_gpu_device_close (bench.device);
-  g_rand_free (bench.rng);
+  tl_gpu_device_close (dev);
+  g_rand_free (rng);
   /* a wrong result is a failure even in a benchmark */
-  return !alive || failed ? 1 : 0;
+  return all_right ? 0 : 1;
 }

@@ -13,7 +13,9 @@
  * large ones.  384×264×520 is there for the unguarded fast paths: whole
  * 128-row tiles, k a multiple of 8 (rungs 8, 16) and even but not a
  * multiple of 16 (rung 15's last k-tile is partial), n with a partial last
- * tile; none of the other shapes has k a multiple of 8.
+ * tile.  2300×1000×4348 (k a multiple of 8 as well) is there for rows that
+ * are multiples of 4 floats (the TMA path of rung 13), partial tiles, and
+ * several tiles for each block of the persistent rungs 13 and 14.
  *
  * /gpu/gemm/small/ holds the small odd shapes that compute-sanitizer runs
  * (tools/gpu-device-check.sh sanitize):
@@ -45,6 +47,7 @@ static const Shape shapes[] = {
   { "", 384, 264, 520 },
   { "", 640, 2048, 1024 },
   { "", 1000, 500, 1000 },
+  { "", 2300, 1000, 4348 },
   { "", 4097, 4095, 4093 },
   { "", 4000, 5000, 3000 },
 };
@@ -80,8 +83,20 @@ check_records (const TlGpuKernelInfo *info, const Shape *s, const TlGpuGemmResul
     }
   g_assert_cmpint (lf->launches, >=, 1);
   g_assert_cmpuint (r->n_blocks, >, 0);
-  if (lf->launches == 1)
-    g_assert_cmpuint (r->n_blocks, ==, (size_t) lf->grid_x * lf->grid_y * lf->grid_z);
+  /* One record per block; or, for a persistent kernel (a few blocks that
+   * loop over C's tiles), one per tile of C: every tile exactly once. */
+  const guint tiles_x = (guint) ((s->n + info->tile_n - 1) / info->tile_n);
+  const guint tiles_y = (guint) ((s->m + info->tile_m - 1) / info->tile_m);
+  const size_t grid = (size_t) lf->grid_x * lf->grid_y * lf->grid_z;
+  if (lf->launches == 1 && r->n_blocks != grid)
+    {
+      g_assert_cmpuint (r->n_blocks, ==, (size_t) tiles_x * tiles_y);
+      for (size_t i = 0; i < r->n_blocks; i++)
+        if (r->blocks[i].block_x >= tiles_x || r->blocks[i].block_y >= tiles_y)
+          g_error ("%s %dx%dx%d: record %zu names tile (%u,%u) outside the %u×%u tiles of C",
+                   info->id, s->m, s->k, s->n, i, r->blocks[i].block_x, r->blocks[i].block_y,
+                   tiles_x, tiles_y);
+    }
   g_assert_cmpfloat (r->instrumented_median_ms, >, 0.0);
   /* One record per block: (launch, x, y) all different. */
   GHashTable *seen = g_hash_table_new (g_int64_hash, g_int64_equal);

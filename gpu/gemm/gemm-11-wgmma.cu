@@ -59,10 +59,10 @@
 #include "tl-gemm-rung.h"
 #include "tl-block-timer.cuh"
 #include "tl-gemm-async.cuh"
+#include "tl-wgmma.cuh" // tl_sm90a_ready, tl_tensor_map_encoder: shared with rungs 13 and 14
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
-#include <atomic>
 #include <stdio.h>
 #include <string.h>
 
@@ -381,13 +381,6 @@ gemm_11_wgmma_kernel (const __grid_constant__ CUtensorMap map_a,
 #endif
 }
 
-// Writes 1 when this binary's code for the running GPU is the sm_90a one.
-__global__ void
-gemm_11_probe_kernel (int *out)
-{
-  *out = TL_SM90A_DEVICE;
-}
-
 // ---- host side ------------------------------------------------------------
 
 struct Layout
@@ -413,76 +406,12 @@ gemm_11_wgmma_workspace (const TlGemmLaunch *l)
   return L.a_bytes + L.b_bytes;
 }
 
-// Whether the code the driver picked for this device is the sm_90a one:
-// the probe kernel answers, launched on the run's stream.  Asked once per
-// device (devices can differ; the worker may hold several), answers kept
-// per ordinal: 0 not asked yet, 1 yes, 2 no.
-constexpr int PROBED_DEVICES = 64;
-std::atomic<int> sm90a_answer[PROBED_DEVICES];
-
-bool
-probe_sm90a (const TlGemmLaunch *l)
-{
-  if (l->cc != 90)   // sm_90a code runs on compute capability 9.0 only
-    return false;
-  int *d = nullptr, h = 0;
-  if (cudaMalloc (&d, sizeof (int)) != cudaSuccess)
-    {
-      (void) cudaGetLastError ();
-      return false;
-    }
-  gemm_11_probe_kernel<<<1, 1, 0, l->stream>>> (d);
-  bool yes = cudaGetLastError () == cudaSuccess
-             && cudaMemcpyAsync (&h, d, sizeof (int), cudaMemcpyDeviceToHost, l->stream) == cudaSuccess
-             && cudaStreamSynchronize (l->stream) == cudaSuccess && h == 1;
-  (void) cudaGetLastError ();
-  cudaFree (d);
-  return yes;
-}
-
-bool
-sm90a_ready (const TlGemmLaunch *l)
-{
-  if (l->device < 0 || l->device >= PROBED_DEVICES)
-    return probe_sm90a (l);
-  int answer = sm90a_answer[l->device].load ();
-  if (answer == 0)
-    {
-      answer = probe_sm90a (l) ? 1 : 2;
-      sm90a_answer[l->device].store (answer);
-    }
-  return answer == 1;
-}
-
-// The driver API function, fetched through the runtime so that nothing
-// links against libcuda directly.  The driver is the process's, the same
-// for every device: looked up once (a thread-safe static).
-PFN_cuTensorMapEncodeTiled_v12000
-lookup_encode (void)
-{
-  cudaDriverEntryPointQueryResult q;
-  void *p = nullptr;
-  if (cudaGetDriverEntryPointByVersion ("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q)
-        == cudaSuccess
-      && q == cudaDriverEntryPointSuccess)
-    return (PFN_cuTensorMapEncodeTiled_v12000) p;
-  (void) cudaGetLastError ();
-  return nullptr;
-}
-
-PFN_cuTensorMapEncodeTiled_v12000
-encode_fn (void)
-{
-  static const PFN_cuTensorMapEncodeTiled_v12000 fn = lookup_encode ();
-  return fn;
-}
-
 // rows × kp bf16, row-major; box BK × box_rows, 128-byte swizzle; out-of-
 // range elements of a box read as zero.
 bool
 make_map (CUtensorMap *map, const void *ptr, int rows, int kp, int box_rows)
 {
-  PFN_cuTensorMapEncodeTiled_v12000 encode = encode_fn ();
+  PFN_cuTensorMapEncodeTiled_v12000 encode = tl_tensor_map_encoder ();
   if (encode == nullptr)
     return false;
   cuuint64_t dims[2] = { (cuuint64_t) kp, (cuuint64_t) rows };
@@ -573,12 +502,12 @@ gemm_11_wgmma_check (const TlGemmLaunch *l, char *why, size_t why_size)
       snprintf (why, why_size, "rung 11 needs 1 <= m <= %d and n, k >= 1", 65535 * BM);
       return TL_GPU_BAD_SHAPE;
     }
-  if (!sm90a_ready (l))
+  if (!tl_sm90a_ready (l))
     {
       snprintf (why, why_size, "needs a Hopper GPU (sm_90a build)");
       return TL_GPU_BAD_SHAPE;
     }
-  if (encode_fn () == nullptr)
+  if (tl_tensor_map_encoder () == nullptr)
     {
       snprintf (why, why_size, "rung 11 needs cuTensorMapEncodeTiled (CUDA 12 driver or newer)");
       return TL_GPU_BAD_SHAPE;

@@ -112,6 +112,20 @@ TL_GEMM_ROW (gemm_12_regtile_f64,
   .instrumentable = 1, .tile_m = 128, .tile_n = 128,
   .source_path = "gpu/gemm/gemm-12-regtile-f64.cu")
 
+TL_GEMM_ROW (gemm_13_wgmma_tf32,
+  .id = "gemm-13-wgmma-tf32", .number = 13, .title = "Hopper wgmma, TF32",
+  .lesson = "wgmma takes TF32 only K-major from shared memory, so compute Cᵀ = Bᵀ·Aᵀ: A's tile from shared memory, B's from registers.",
+  .seed = "", .dtypes = F32, .precision = "tf32", .min_cc = 90,
+  .instrumentable = 1, .tile_m = 256, .tile_n = 128,
+  .source_path = "gpu/gemm/gemm-13-wgmma-tf32.cu")
+
+TL_GEMM_ROW (gemm_14_wgmma_persistent,
+  .id = "gemm-14-wgmma-persistent", .number = 14, .title = "Hopper wgmma, persistent",
+  .lesson = "One CTA per SM loops over C's tiles in L2-friendly order; CTA pairs multicast the shared B tile.",
+  .seed = "", .dtypes = F32, .precision = "bf16", .min_cc = 90,
+  .instrumentable = 1, .tile_m = 128, .tile_n = 256,
+  .source_path = "gpu/gemm/gemm-14-wgmma-persistent.cu")
+
 TL_GEMM_ROW (gemm_15_dmma_f64,
   .id = "gemm-15-dmma-f64", .number = 15, .title = "FP64 tensor cores (DMMA)",
   .lesson = "mma.sync on doubles: the tensor cores multiply 16×8×4 tiles in full float64, twice the FP64 CUDA-core rate.",

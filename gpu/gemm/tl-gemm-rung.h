@@ -41,7 +41,8 @@ struct TlGemmLaunch
   size_t workspace_bytes;
   void *cublas;             // cublasHandle_t bound to `stream`, for the reference rungs
   int device;               // the device's ordinal (current while the rung runs)
-  int cc;                   // its compute capability, 10×major + minor, from its facts
+  int cc;                   // its compute capability × 10 (e.g. 90), from its facts
+  int sm_count;             // its multiprocessors (persistent rungs size their grid)
 };
 
 struct TlGemmShape
