@@ -31,10 +31,6 @@ factor (TlLuCtx *ctx)
   T *a = (T *) ctx->a;
   const int m = ctx->m, n = ctx->n, lda = ctx->lda, mn = m < n ? m : n;
   const int nb = ctx->block_size > 0 ? ctx->block_size : 128;
-  cudaEvent_t ev[5] = {};
-  if (ctx->profile)
-    for (int e = 0; e < 5; e++)
-      cudaEventCreate (&ev[e]);
 
   // recording (a separate untimed run): the hooks stop and download
   const bool rec = ctx->observer != nullptr;
@@ -50,8 +46,7 @@ factor (TlLuCtx *ctx)
   for (int k0 = 0, bstep = 0; k0 < mn; k0 += nb, bstep++)
     {
       const int kb = mn - k0 < nb ? mn - k0 : nb, r1 = k0 + kb;
-      if (ctx->profile)
-        cudaEventRecord (ev[0], ctx->stream);
+      tl_lu_phase_begin (ctx);
 
       // panel: b columns, the rung-1 kernels restricted to the panel
       for (int c = k0; c < r1; c++)
@@ -74,10 +69,11 @@ factor (TlLuCtx *ctx)
               REC (tl_lu_rec_snapshot (ctx, c + 1));
             }
         }
-      if (ctx->profile)
-        cudaEventRecord (ev[1], ctx->stream);
+      if ((rs = tl_lu_phase_end (ctx, bstep, TL_LU_GPU_PANEL)) != TL_GPU_OK)
+        return rs;
 
       // swaps: each exchange, left of the panel and right of it
+      tl_lu_phase_begin (ctx);
       for (int c = k0; c < r1; c++)
         {
           if (k0 > 0)
@@ -85,34 +81,25 @@ factor (TlLuCtx *ctx)
           if (r1 < n)
             lu_swap_kernel<T><<<(n - r1 + 255) / 256, 256, 0, ctx->stream>>> (a, lda, c, ctx->ipiv, r1, n);
         }
-      if (ctx->profile)
-        cudaEventRecord (ev[2], ctx->stream);
+      if ((rs = tl_lu_phase_end (ctx, bstep, TL_LU_GPU_SWAP)) != TL_GPU_OK)
+        return rs;
 
+      tl_lu_phase_begin (ctx);
       cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
       if (r1 < n)
         st = tl_lu_trsm (ctx, k0, kb);
       if (st != CUBLAS_STATUS_SUCCESS)
         return tl_gpu_from_cublas (st, "lu-02 trsm");
-      if (ctx->profile)
-        cudaEventRecord (ev[3], ctx->stream);
+      if ((rs = tl_lu_phase_end (ctx, bstep, TL_LU_GPU_TRSM)) != TL_GPU_OK)
+        return rs;
 
+      tl_lu_phase_begin (ctx);
       if (r1 < m && r1 < n)
         st = tl_lu_gemm (ctx, k0, kb, r1, n);
       if (st != CUBLAS_STATUS_SUCCESS)
         return tl_gpu_from_cublas (st, "lu-02 gemm");
-      if (ctx->profile)
-        {
-          cudaEventRecord (ev[4], ctx->stream);
-          cudaEventSynchronize (ev[4]);
-          for (int p = 0; p < 4; p++)
-            {
-              float ms = 0;
-              cudaEventElapsedTime (&ms, ev[p], ev[p + 1]);
-              ctx->phase_ms[p] += ms;
-              if (ctx->block_phase_ms && bstep < ctx->n_block_phase)
-                ctx->block_phase_ms[4 * (size_t) bstep + p] = ms;
-            }
-        }
+      if ((rs = tl_lu_phase_end (ctx, bstep, TL_LU_GPU_GEMM)) != TL_GPU_OK)
+        return rs;
       // U rows k0..r1−1 are final after the TRSM; then the block step and
       // (when due) the whole matrix
       REC (tl_lu_rec_u_rows (ctx, k0, kb));
@@ -120,9 +107,6 @@ factor (TlLuCtx *ctx)
       REC (tl_lu_rec_snapshot (ctx, r1));
     }
 #undef REC
-  if (ctx->profile)
-    for (int e = 0; e < 5; e++)
-      cudaEventDestroy (ev[e]);
   return tl_gpu_from_cuda (cudaGetLastError (), "lu-02-blocked launch");
 }
 
@@ -132,4 +116,4 @@ lu_02_factor (TlLuCtx *ctx)
   return ctx->dtype == TL_GPU_FLOAT32 ? factor<float> (ctx) : factor<double> (ctx);
 }
 
-const TlLuRung lu_02_blocked_rung = { "lu-02-blocked", 128, lu_02_factor, nullptr, 0, 1 };
+const TlLuRung lu_02_blocked_rung = { "lu-02-blocked", 128, lu_02_factor, nullptr, 0, 1, 1 };

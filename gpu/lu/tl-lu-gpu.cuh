@@ -26,8 +26,9 @@ struct TlLuCtx
   int *ipiv;                // device, min(m,n), 0-based
   int block_size;
   int pivoting;             // 1 partial, 0 none
-  int profile;              // 1: time the phases (syncs per block step; not the timed path)
+  int profile;              // 1: time the phases (syncs per phase; not the timed path)
   double phase_ms[4];       // panel, swap, trsm, gemm (profile runs)
+  cudaEvent_t phase_start, phase_stop; // profile runs: made by the harness
   void *workspace;          // rung scratch (workspace_bytes), or nullptr
   size_t workspace_bytes;
   // profile runs: phase_ms per block step (4 per step), when not null
@@ -51,11 +52,13 @@ struct TlLuRung
   size_t (*workspace_bytes) (const TlLuCtx *ctx); // may be null
   int supports_no_pivoting;
   int records_steps;        // calls the tl_lu_rec_* hooks when ctx->observer is set
+  int splits_phases;        // times its phases per block step when ctx->profile is set
 };
 
 extern const TlLuRung lu_01_percolumn_rung;
 extern const TlLuRung lu_02_blocked_rung;
 extern const TlLuRung lu_03_tuned_rung;
+extern const TlLuRung lu_04_persistent_rung;
 extern const TlLuRung lu_cusolver_rung;
 
 // ---- the shared column kernels -------------------------------------------
@@ -176,9 +179,24 @@ lu_laswp_kernel (T *__restrict__ a, int lda, const int *__restrict__ ipiv, int k
 // U12 = L11⁻¹·A12 for the rows k0..k0+kb of row-major A.  cuBLAS sees Aᵀ:
 // A12ᵀ = A12ᵀ·L11⁻ᵀ, and L11's memory read column-major is L11ᵀ (upper, unit).
 cublasStatus_t tl_lu_trsm (TlLuCtx *ctx, int k0, int kb);
+// The same for the columns [c0, c1) of A12 only (look-ahead solves the next
+// panel's columns first).
+cublasStatus_t tl_lu_trsm_cols (TlLuCtx *ctx, int k0, int kb, int c0, int c1);
 // A22 −= L21·U12 for the columns [c0, c1) of the trailing part (rows
 // k0+kb..m−1).  Column-major: A22ᵀ −= U12ᵀ·L21ᵀ.
 cublasStatus_t tl_lu_gemm (TlLuCtx *ctx, int k0, int kb, int c0, int c1);
+
+// ---- the phase split (ctx->profile set: a separate run, not the headline) ----
+//
+// tl_lu_phase_begin records a start event; tl_lu_phase_end records the stop
+// event, waits for it and adds the time to ctx->phase_ms[phase] and to the
+// block step's entry.  Waiting after every phase keeps the phases disjoint:
+// they sum to at most the run, and look-ahead rungs run them one after the
+// other in this mode (the timed run overlaps them).  Both do nothing when
+// ctx->profile is not set.
+enum { TL_LU_GPU_PANEL, TL_LU_GPU_SWAP, TL_LU_GPU_TRSM, TL_LU_GPU_GEMM }; // as TlLuPhase
+void tl_lu_phase_begin (TlLuCtx *ctx);
+TlGpuStatus tl_lu_phase_end (TlLuCtx *ctx, int block_step, int phase);
 
 // ---- recording (ctx->observer set: a separate, untimed run) -----------------
 //
