@@ -21,18 +21,18 @@
 //    bits: 32 bits of payload and a 32-bit tag (the column + 1).  The GPU
 //    writes and reads an aligned 64-bit word whole, so a reader that sees
 //    the right tag sees the right payload — no fence and no counter is
-//    needed.  The readers' poll of the P candidates IS the grid barrier:
-//    one round trip to L2 to learn the pivot, one more to fetch its row.
+//    needed.  Warp 0's poll of the P candidates IS the grid barrier: one
+//    round trip to L2 to learn the pivot, one more to fetch its row.
 //    Mailboxes are double-buffered by the column's parity: a block can be
 //    at most one column ahead of the slowest reader (it needs everybody's
 //    candidate to move on).
 //
 // 3. Work off the critical path.  Only column j+1 is needed for the next
 //    pivot search, so every row updates that one column first; the block
-//    picks its candidate, two warps bring the candidate row and the next
-//    diagonal row fully up to date and publish them, and the remaining
-//    columns of the rank-1 update run while the other blocks are still
-//    handshaking.
+//    posts its candidate, two warps bring the candidate row and the next
+//    diagonal row fully up to date and post them, and the remaining columns
+//    of the rank-1 update run on warps 1…15 while warp 0 already waits for
+//    the next column's candidates.
 //
 // 4. Look-ahead (as lu-03): after step k's swaps, the triangular solve and
 //    GEMM for the NEXT panel's columns run first; the next panel is then
@@ -62,6 +62,8 @@
 #define LU04_WARPS (LU04_THREADS / 32)
 #define LU04_MAX_NB 256
 #define LU04_SLOT_WORDS 3            // |value| hi, |value| lo, row
+#define LU04_MAX_BLOCKS 160          // panel blocks at most (the mailboxes' room)
+#define LU04_SLOTS_PER_LANE (LU04_MAX_BLOCKS / 32)
 #define LU04_ROW_WORDS (2 * LU04_MAX_NB) // a panel row, two words per element at most
 #define LU04_SPIN_LIMIT_NS 20000000000ull // a handshake that takes 20 s is a bug: trap
 // The panel's shape (panel_shape): rows per block and blocks at most, as
@@ -182,7 +184,11 @@ better (double &bv, int &bi, double v, int i)
     }
 }
 
-// Every thread's (v, i) → the block's best, in every thread.
+// Every thread's (v, i) → the block's best, in every thread: a shuffle
+// tree per warp, then warp 0 reduces the warps' winners the same way.
+// red_v/red_i have LU04_WARPS + 1 entries; the last one carries the result
+// (a different entry from the ones the next call writes first, so two
+// barriers per call suffice).
 __device__ __forceinline__ void
 block_best (double &v, int &i, double *red_v, int *red_i)
 {
@@ -195,11 +201,21 @@ block_best (double &v, int &i, double *red_v, int *red_i)
       red_i[warp] = i;
     }
   __syncthreads ();
-  v = red_v[0];
-  i = red_i[0];
-  for (int w = 1; w < LU04_WARPS; w++)
-    better (v, i, red_v[w], red_i[w]);
-  __syncthreads (); // red_v/red_i are reused by the next call
+  if (warp == 0)
+    {
+      double wv = lane < LU04_WARPS ? red_v[lane] : -1.0;
+      int wi = lane < LU04_WARPS ? red_i[lane] : INT_MAX;
+      for (int off = 16; off > 0; off >>= 1)
+        better (wv, wi, __shfl_xor_sync (0xffffffffu, wv, off), __shfl_xor_sync (0xffffffffu, wi, off));
+      if (lane == 0)
+        {
+          red_v[LU04_WARPS] = wv;
+          red_i[LU04_WARPS] = wi;
+        }
+    }
+  __syncthreads ();
+  v = red_v[LU04_WARPS];
+  i = red_i[LU04_WARPS];
 }
 
 // Columns j+2 … kb−1 of one row: x −= l·prow with l = x[j] (the multiplier).
@@ -208,6 +224,7 @@ __device__ __forceinline__ void
 finish_row (T *x, const T *prow, int j, int kb, int lane)
 {
   const T l = x[j];
+#pragma unroll 4
   for (int col = j + 2 + lane; col < kb; col += 32)
     x[col] = x[col] - l * prow[col];
 }
@@ -239,8 +256,9 @@ lu04_panel_kernel (const Lu04Panel<T> p)
   extern __shared__ __align__ (16) unsigned char lu04_smem[];
   T *rows = (T *) lu04_smem;                    // R × ld: this block's rows
   T *prow = rows + (size_t) p.rows * p.ld;      // the pivot row, kb entries
-  __shared__ double red_v[LU04_WARPS];
-  __shared__ int red_i[LU04_WARPS];
+  __shared__ double red_v[LU04_WARPS + 1];
+  __shared__ int red_i[LU04_WARPS + 1];
+  __shared__ int s_piv;
 
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int P = gridDim.x, kb = p.kb, ld = p.ld;
@@ -286,27 +304,45 @@ lu04_panel_kernel (const Lu04Panel<T> p)
       const int c = p.k0 + j, par = c & 1;
       const unsigned tag = c + 1;
 
-      // 1. Everybody's candidate: waiting for the P slots is the barrier.
-      double bv = -1.0;
-      int bi = INT_MAX;
-      if (tid < P)
+      // 1. Everybody's candidate.  Warp 0 waits for the P slots — that wait
+      //    is the grid barrier —, with all its loads in flight at once, and
+      //    picks the pivot with shuffles.
+      if (warp == 0)
         {
-          const u64 *slot = p.slots + ((size_t) par * p.slot_stride + tid) * LU04_SLOT_WORDS;
-          u64 hi = mail_load (slot), lo = mail_load (slot + 1), ix = mail_load (slot + 2);
-          if ((unsigned) (hi >> 32) != tag)
-            hi = mail_wait (slot, tag);
-          if ((unsigned) (lo >> 32) != tag)
-            lo = mail_wait (slot + 1, tag);
-          if ((unsigned) (ix >> 32) != tag)
-            ix = mail_wait (slot + 2, tag);
-          bv = __longlong_as_double ((long long) (((hi & 0xffffffffull) << 32) | (lo & 0xffffffffull)));
-          bi = (int) (unsigned) ix;
+          const u64 *slots = p.slots + (size_t) par * p.slot_stride * LU04_SLOT_WORDS;
+          u64 w[LU04_SLOTS_PER_LANE][LU04_SLOT_WORDS];
+#pragma unroll
+          for (int q = 0; q < LU04_SLOTS_PER_LANE; q++)
+#pragma unroll
+            for (int x = 0; x < LU04_SLOT_WORDS; x++)
+              w[q][x] = lane + 32 * q < P ? mail_load (slots + (size_t) (lane + 32 * q) * LU04_SLOT_WORDS + x) : 0;
+          double bv = -1.0;
+          int bi = INT_MAX;
+#pragma unroll
+          for (int q = 0; q < LU04_SLOTS_PER_LANE; q++)
+            if (lane + 32 * q < P)
+              {
+                const u64 *slot = slots + (size_t) (lane + 32 * q) * LU04_SLOT_WORDS;
+#pragma unroll
+                for (int x = 0; x < LU04_SLOT_WORDS; x++)
+                  if ((unsigned) (w[q][x] >> 32) != tag)
+                    w[q][x] = mail_wait (slot + x, tag);
+                const double v = __longlong_as_double ((long long) (((w[q][0] & 0xffffffffull) << 32)
+                                                                    | (w[q][1] & 0xffffffffull)));
+                better (bv, bi, v, (int) (unsigned) w[q][2]);
+              }
+          for (int off = 16; off > 0; off >>= 1)
+            better (bv, bi, __shfl_xor_sync (0xffffffffu, bv, off), __shfl_xor_sync (0xffffffffu, bi, off));
+          if (lane == 0)
+            {
+              // a zero (or all-NaN) column: no swap, no scaling (LAPACK)
+              s_piv = bv > 0.0 ? bi : c;
+              if (blockIdx.x == 0)
+                p.ipiv[c] = s_piv;
+            }
         }
-      block_best (bv, bi, red_v, red_i);
-      // a zero (or all-NaN) column: no swap, no scaling (LAPACK)
-      const int piv = bv > 0.0 ? bi : c;
-      if (blockIdx.x == 0 && tid == 0)
-        p.ipiv[c] = piv;
+      __syncthreads ();
+      const int piv = s_piv;
 
       // 2. The pivot row, from its owner's mailbox (the diagonal row's own
       //    mailbox when there is no swap); the owner of row piv gets the
@@ -365,6 +401,10 @@ lu04_panel_kernel (const Lu04Panel<T> p)
           early1 = cn >= row0 && cn < row0 + nrows ? cn - row0 : -1;
           u64 *cand_box = p.cand + ((size_t) parn * p.slot_stride + blockIdx.x) * LU04_ROW_WORDS;
           u64 *top_box = p.top + (size_t) parn * LU04_ROW_WORDS;
+          // the slot first: the readers can pick the winner while its row
+          // is still on the way (they wait for the row's own tags)
+          if (tid == 0)
+            post_slot (p, parn, tagn, nv, ni);
           if (warp == 0 && early0 >= 0)
             {
               finish_row (rows + early0 * ld, prow, j, kb, lane);
@@ -379,21 +419,108 @@ lu04_panel_kernel (const Lu04Panel<T> p)
               __syncwarp ();
               post_row (top_box, tagn, rows + early1 * ld, kb, lane);
             }
-          if (tid == 0)
-            post_slot (p, parn, tagn, nv, ni);
         }
 
-      // 5. The rest of the rank-1 update, while the other blocks handshake.
-      for (int r = warp; r < nrows; r += LU04_WARPS)
-        if (row0 + r > c && r != early0 && r != early1)
-          finish_row (rows + r * ld, prow, j, kb, lane);
-      __syncthreads ();
+      // 5. The rest of the rank-1 update, by warps 1…15, while warp 0 goes
+      //    on to wait for the next column's slots: the update and the
+      //    handshake overlap, and the barrier after the wait (step 1) is
+      //    the one that keeps the next pivot row from overwriting prow too
+      //    early.
+      if (warp > 0)
+        for (int r = warp - 1; r < nrows; r += LU04_WARPS - 1)
+          if (row0 + r > c && r != early0 && r != early1)
+            finish_row (rows + r * ld, prow, j, kb, lane);
     }
+  __syncthreads ();
 
   // rows out
   for (int r = warp; r < nrows; r += LU04_WARPS)
     for (int col = lane; col < kb; col += 32)
       p.a[(size_t) (row0 + r) * p.lda + p.k0 + col] = rows[r * ld + col];
+}
+
+
+// ---- the row swaps outside the panel -----------------------------------------
+//
+// The panel's kb swaps, applied in order to the columns [c0, c1) in one
+// pass.  Rung 3 walks the list per column (lu_laswp_kernel): kb dependent
+// round trips to memory, ≈ 60 µs per block step at n = 16384 (measured on
+// an H100, docs/perf/lu-h100-2026-11-24.md), on the critical path.  Here a
+// block takes 32 columns, gives every row the swaps touch a slot in shared
+// memory — the kb panel rows, then each row below the panel at the first
+// swap that names it —, loads them all at once, replays the swaps on the
+// slots (one thread per column) and writes the rows back: two round trips.
+#define LU04_SWAP_TILE 32
+#define LU04_SWAP_THREADS 256
+
+template <typename T>
+__global__ void __launch_bounds__ (LU04_SWAP_THREADS)
+lu04_swap_kernel (T *__restrict__ a, int lda, const int *__restrict__ ipiv, int k0, int kb, int c0, int c1)
+{
+  extern __shared__ __align__ (16) unsigned char lu04_swap_smem[];
+  T *vals = (T *) lu04_swap_smem;                                // 2kb slots × 32 columns
+  int *piv = (int *) (vals + 2 * (size_t) kb * LU04_SWAP_TILE); // the kb swaps
+  int *slot_of = piv + kb;                                       // swap t exchanges slots t, slot_of[t]
+  int *row_of = slot_of + kb;                                    // the row of each slot, or −1
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5, nwarps = LU04_SWAP_THREADS / 32;
+  const int k1 = k0 + kb, col0 = c0 + blockIdx.x * LU04_SWAP_TILE;
+  const int width = min (LU04_SWAP_TILE, c1 - col0);
+
+  for (int t = tid; t < kb; t += LU04_SWAP_THREADS)
+    {
+      piv[t] = ipiv[k0 + t];
+      row_of[t] = k0 + t;
+      row_of[kb + t] = -1;
+    }
+  __syncthreads ();
+  // one warp per swap: a row below the panel takes the slot of the first
+  // swap that names it (32 earlier swaps compared per ballot)
+  for (int t = warp; t < kb; t += nwarps)
+    {
+      const int p = piv[t];
+      int slot = p - k0;
+      if (p >= k1)
+        {
+          int first = t;
+          for (int u0 = 0; u0 < t; u0 += 32)
+            {
+              const unsigned hit = __ballot_sync (0xffffffffu, u0 + lane < t && piv[u0 + lane] == p);
+              if (hit)
+                {
+                  first = u0 + __ffs (hit) - 1;
+                  break;
+                }
+            }
+          slot = kb + first;
+          if (first == t && lane == 0)
+            row_of[kb + t] = p;
+        }
+      if (lane == 0)
+        slot_of[t] = slot;
+    }
+  __syncthreads ();
+  for (int s = warp; s < 2 * kb; s += nwarps)
+    if (row_of[s] >= 0 && lane < width)
+      vals[s * LU04_SWAP_TILE + lane] = a[(size_t) row_of[s] * lda + col0 + lane];
+  __syncthreads ();
+  if (tid < width)
+    for (int t = 0; t < kb; t++)
+      {
+        T *x = vals + t * LU04_SWAP_TILE + tid, *y = vals + slot_of[t] * LU04_SWAP_TILE + tid;
+        const T v = *x;
+        *x = *y;
+        *y = v;
+      }
+  __syncthreads ();
+  for (int s = warp; s < 2 * kb; s += nwarps)
+    if (row_of[s] >= 0 && lane < width)
+      a[(size_t) row_of[s] * lda + col0 + lane] = vals[s * LU04_SWAP_TILE + lane];
+}
+
+static size_t
+swap_smem (int kb, size_t es)
+{
+  return 2 * (size_t) kb * LU04_SWAP_TILE * es + 4 * sizeof (int) * (size_t) kb;
 }
 
 // ---- the host side -------------------------------------------------------------
@@ -406,6 +533,7 @@ struct Lu04Env
   int sm_count;
   int rows_target;   // rows per panel block, about (LU04_ROWS)
   int max_blocks;    // panel blocks at most (LU04_BLOCKS)
+  int walk_swaps;    // 1: rung 3's swap walk instead of lu04_swap_kernel (TL_LU04_WALK_SWAPS)
   size_t smem_dyn;   // dynamic shared memory a block may have
   u64 *mail;
   size_t mail_words;
@@ -524,11 +652,17 @@ panel (TlLuCtx *ctx, const Lu04Env &env, cudaStream_t stream, int k0, const Lu04
 
 template <typename T>
 static TlGpuStatus
-laswp (TlLuCtx *ctx, int k0, int k1, int c0, int c1)
+laswp (TlLuCtx *ctx, const Lu04Env &env, int k0, int k1, int c0, int c1)
 {
-  if (c1 > c0)
+  if (c1 <= c0)
+    return TL_GPU_OK;
+  if (env.walk_swaps)
     lu_laswp_kernel<T><<<(c1 - c0 + 127) / 128, 128, 0, ctx->stream>>> ((T *) ctx->a, ctx->lda,
                                                                         ctx->ipiv, k0, k1, c0, c1);
+  else
+    lu04_swap_kernel<T><<<(c1 - c0 + LU04_SWAP_TILE - 1) / LU04_SWAP_TILE, LU04_SWAP_THREADS,
+                          swap_smem (k1 - k0, sizeof (T)), ctx->stream>>> ((T *) ctx->a, ctx->lda, ctx->ipiv,
+                                                                           k0, k1 - k0, c0, c1);
   return tl_gpu_from_cuda (cudaGetLastError (), "lu-04 row swaps");
 }
 
@@ -586,9 +720,9 @@ block_step (TlLuCtx *ctx, const Lu04Env &env, Lu04Streams *ss, int k0, int kb, i
   const int c_next = r1 + next->kb; // the next panel is [r1, c_next)
 
   tl_lu_phase_begin (ctx);
-  LU04_TRY (laswp<T> (ctx, k0, r1, r1, n));
+  LU04_TRY (laswp<T> (ctx, env, k0, r1, r1, n));
   if (!lookahead)
-    LU04_TRY (laswp<T> (ctx, k0, r1, 0, k0));
+    LU04_TRY (laswp<T> (ctx, env, k0, r1, 0, k0));
   LU04_TRY (tl_lu_phase_end (ctx, bstep, TL_LU_GPU_SWAP));
 
   tl_lu_phase_begin (ctx);
@@ -613,7 +747,7 @@ block_step (TlLuCtx *ctx, const Lu04Env &env, Lu04Streams *ss, int k0, int kb, i
 
   if (lookahead)
     {
-      LU04_TRY (laswp<T> (ctx, k0, r1, 0, k0)); // the finished L columns, beside the panel
+      LU04_TRY (laswp<T> (ctx, env, k0, r1, 0, k0)); // the finished L columns, beside the panel
       if (next->kb > 0)
         TL_GPU_TRY (cudaStreamWaitEvent (ctx->stream, ss->panel_done, 0), "lu-04 look-ahead");
     }
@@ -648,13 +782,17 @@ factor (TlLuCtx *ctx)
   cudaFuncAttributes fa;
   TL_GPU_TRY (cudaFuncGetAttributes (&fa, (const void *) lu04_panel_kernel<T>), "lu-04 attributes");
   Lu04Env env;
-  env.sm_count = ctx->device->sm_count;
+  env.sm_count = ctx->device->sm_count < LU04_MAX_BLOCKS ? ctx->device->sm_count : LU04_MAX_BLOCKS;
   env.rows_target = env_int ("TL_LU04_ROWS", LU04_ROWS, 1, 1 << 20);
   env.max_blocks = env_int ("TL_LU04_BLOCKS", LU04_BLOCKS, 1, env.sm_count);
   env.smem_dyn = (size_t) optin - fa.sharedSizeBytes;
   TL_GPU_TRY (cudaFuncSetAttribute ((const void *) lu04_panel_kernel<T>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int) env.smem_dyn),
               "lu-04 shared memory");
+  TL_GPU_TRY (cudaFuncSetAttribute ((const void *) lu04_swap_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    (int) swap_smem (LU04_MAX_NB, sizeof (T))),
+              "lu-04 shared memory");
+  env.walk_swaps = env_int ("TL_LU04_WALK_SWAPS", 0, 0, 1);
   env.slot_stride = env.sm_count;
   env.mail = (u64 *) ctx->workspace;
   env.mail_words = mail_words (env.slot_stride);
@@ -708,7 +846,8 @@ lu_04_factor (TlLuCtx *ctx)
 static size_t
 lu_04_workspace (const TlLuCtx *ctx)
 {
-  return mail_words (ctx->device->sm_count) * sizeof (u64);
+  const int blocks = ctx->device->sm_count < LU04_MAX_BLOCKS ? ctx->device->sm_count : LU04_MAX_BLOCKS;
+  return mail_words (blocks) * sizeof (u64);
 }
 
 const TlLuRung lu_04_persistent_rung = { "lu-04-persistent", 128, lu_04_factor, lu_04_workspace, 0, 1, 1 };

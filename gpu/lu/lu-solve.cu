@@ -97,6 +97,20 @@ trsm_right (cublasHandle_t h, cublasFillMode_t fill, cublasDiagType_t diag, int 
     return cublasDtrsm (h, CUBLAS_SIDE_RIGHT, fill, CUBLAS_OP_N, diag, k, n, &one, lu, n, x, k);
 }
 
+// One right-hand side is a vector in either layout: TRSV, made for it (the
+// right-side TRSMs with one row ran at a third of cuSOLVER getrs's speed on
+// an H100, docs/perf/lu-h100-2026-11-24.md).  Our L\U read column-major is
+// (L\U)ᵀ, hence the transposes.
+template <typename T>
+static cublasStatus_t
+trsv_t (cublasHandle_t h, cublasFillMode_t fill, cublasDiagType_t diag, int n, const T *lu, T *x)
+{
+  if constexpr (sizeof (T) == 4)
+    return cublasStrsv (h, fill, CUBLAS_OP_T, diag, n, lu, n, x, 1);
+  else
+    return cublasDtrsv (h, fill, CUBLAS_OP_T, diag, n, lu, n, x, 1);
+}
+
 // Tilelab's solve: gather, then the two triangular solves (timed region).
 template <typename T>
 static TlGpuStatus
@@ -108,7 +122,16 @@ ours (const Solve &s)
   TL_GPU_TRY (cudaGetLastError (), "the GPU solve's row gather");
   const T *lu = (const T *) s.buf->lu;
   T *x = (T *) s.buf->x;
-  cublasStatus_t bs = trsm_right<T> (s.blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_UNIT, s.k, s.n, lu, x);
+  cublasStatus_t bs;
+  if (s.k == 1)
+    {
+      // L·y = Pb: L is the upper triangle of (L\U)ᵀ, transposed; then U·x = y
+      bs = trsv_t<T> (s.blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_UNIT, s.n, lu, x);
+      if (bs == CUBLAS_STATUS_SUCCESS)
+        bs = trsv_t<T> (s.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_NON_UNIT, s.n, lu, x);
+      return bs == CUBLAS_STATUS_SUCCESS ? TL_GPU_OK : tl_gpu_from_cublas (bs, "the GPU solve's TRSV");
+    }
+  bs = trsm_right<T> (s.blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_DIAG_UNIT, s.k, s.n, lu, x);
   if (bs == CUBLAS_STATUS_SUCCESS)
     bs = trsm_right<T> (s.blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_DIAG_NON_UNIT, s.k, s.n, lu, x);
   return bs == CUBLAS_STATUS_SUCCESS ? TL_GPU_OK : tl_gpu_from_cublas (bs, "the GPU solve's TRSM");
