@@ -21,18 +21,18 @@
 //    bits: 32 bits of payload and a 32-bit tag (the column + 1).  The GPU
 //    writes and reads an aligned 64-bit word whole, so a reader that sees
 //    the right tag sees the right payload — no fence and no counter is
-//    needed.  Warp 0's poll of the P candidates IS the grid barrier: one
-//    round trip to L2 to learn the pivot, one more to fetch its row.
+//    needed.  The readers' poll of the P candidates IS the grid barrier:
+//    one round trip to L2 to learn the pivot, one more to fetch its row.
 //    Mailboxes are double-buffered by the column's parity: a block can be
 //    at most one column ahead of the slowest reader (it needs everybody's
 //    candidate to move on).
 //
 // 3. Work off the critical path.  Only column j+1 is needed for the next
 //    pivot search, so every row updates that one column first; the block
-//    posts its candidate, two warps bring the candidate row and the next
-//    diagonal row fully up to date and post them, and the remaining columns
-//    of the rank-1 update run on warps 1…15 while warp 0 already waits for
-//    the next column's candidates.
+//    picks its candidate, two warps bring the candidate row and the next
+//    diagonal row fully up to date and publish them, and the remaining
+//    columns of the rank-1 update run while the other blocks are still
+//    handshaking.
 //
 // 4. Look-ahead (as lu-03): after step k's swaps, the triangular solve and
 //    GEMM for the NEXT panel's columns run first; the next panel is then
@@ -63,12 +63,13 @@
 #define LU04_MAX_NB 256
 #define LU04_SLOT_WORDS 3            // |value| hi, |value| lo, row
 #define LU04_MAX_BLOCKS 160          // panel blocks at most (the mailboxes' room)
-#define LU04_SLOTS_PER_LANE (LU04_MAX_BLOCKS / 32)
 #define LU04_ROW_WORDS (2 * LU04_MAX_NB) // a panel row, two words per element at most
 #define LU04_SPIN_LIMIT_NS 20000000000ull // a handshake that takes 20 s is a bug: trap
-// The panel's shape (panel_shape): rows per block and blocks at most, as
-// measured best on an H100/H200 (docs/perf/lu-*); the environment variables
-// TL_LU04_ROWS and TL_LU04_BLOCKS override them for benchmark sweeps.
+// The panel's shape (panel_shape): rows per block and blocks at most, the
+// values measured in docs/perf/lu-h100-2026-11-24.md.  For benchmark sweeps
+// the environment variables TL_LU04_ROWS and TL_LU04_BLOCKS override them,
+// and TL_LU04_WALK_SWAPS=1 swaps with rung 3's walk instead of
+// lu04_swap_kernel (the comparison in that file).
 #define LU04_ROWS 128
 #define LU04_BLOCKS 48
 
@@ -184,11 +185,7 @@ better (double &bv, int &bi, double v, int i)
     }
 }
 
-// Every thread's (v, i) → the block's best, in every thread: a shuffle
-// tree per warp, then warp 0 reduces the warps' winners the same way.
-// red_v/red_i have LU04_WARPS + 1 entries; the last one carries the result
-// (a different entry from the ones the next call writes first, so two
-// barriers per call suffice).
+// Every thread's (v, i) → the block's best, in every thread.
 __device__ __forceinline__ void
 block_best (double &v, int &i, double *red_v, int *red_i)
 {
@@ -201,21 +198,11 @@ block_best (double &v, int &i, double *red_v, int *red_i)
       red_i[warp] = i;
     }
   __syncthreads ();
-  if (warp == 0)
-    {
-      double wv = lane < LU04_WARPS ? red_v[lane] : -1.0;
-      int wi = lane < LU04_WARPS ? red_i[lane] : INT_MAX;
-      for (int off = 16; off > 0; off >>= 1)
-        better (wv, wi, __shfl_xor_sync (0xffffffffu, wv, off), __shfl_xor_sync (0xffffffffu, wi, off));
-      if (lane == 0)
-        {
-          red_v[LU04_WARPS] = wv;
-          red_i[LU04_WARPS] = wi;
-        }
-    }
-  __syncthreads ();
-  v = red_v[LU04_WARPS];
-  i = red_i[LU04_WARPS];
+  v = red_v[0];
+  i = red_i[0];
+  for (int w = 1; w < LU04_WARPS; w++)
+    better (v, i, red_v[w], red_i[w]);
+  __syncthreads (); // red_v/red_i are reused by the next call
 }
 
 // Columns j+2 … kb−1 of one row: x −= l·prow with l = x[j] (the multiplier).
@@ -224,7 +211,6 @@ __device__ __forceinline__ void
 finish_row (T *x, const T *prow, int j, int kb, int lane)
 {
   const T l = x[j];
-#pragma unroll 4
   for (int col = j + 2 + lane; col < kb; col += 32)
     x[col] = x[col] - l * prow[col];
 }
@@ -256,9 +242,8 @@ lu04_panel_kernel (const Lu04Panel<T> p)
   extern __shared__ __align__ (16) unsigned char lu04_smem[];
   T *rows = (T *) lu04_smem;                    // R × ld: this block's rows
   T *prow = rows + (size_t) p.rows * p.ld;      // the pivot row, kb entries
-  __shared__ double red_v[LU04_WARPS + 1];
-  __shared__ int red_i[LU04_WARPS + 1];
-  __shared__ int s_piv;
+  __shared__ double red_v[LU04_WARPS];
+  __shared__ int red_i[LU04_WARPS];
 
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
   const int P = gridDim.x, kb = p.kb, ld = p.ld;
@@ -304,45 +289,27 @@ lu04_panel_kernel (const Lu04Panel<T> p)
       const int c = p.k0 + j, par = c & 1;
       const unsigned tag = c + 1;
 
-      // 1. Everybody's candidate.  Warp 0 waits for the P slots — that wait
-      //    is the grid barrier —, with all its loads in flight at once, and
-      //    picks the pivot with shuffles.
-      if (warp == 0)
+      // 1. Everybody's candidate: waiting for the P slots is the barrier.
+      double bv = -1.0;
+      int bi = INT_MAX;
+      if (tid < P)
         {
-          const u64 *slots = p.slots + (size_t) par * p.slot_stride * LU04_SLOT_WORDS;
-          u64 w[LU04_SLOTS_PER_LANE][LU04_SLOT_WORDS];
-#pragma unroll
-          for (int q = 0; q < LU04_SLOTS_PER_LANE; q++)
-#pragma unroll
-            for (int x = 0; x < LU04_SLOT_WORDS; x++)
-              w[q][x] = lane + 32 * q < P ? mail_load (slots + (size_t) (lane + 32 * q) * LU04_SLOT_WORDS + x) : 0;
-          double bv = -1.0;
-          int bi = INT_MAX;
-#pragma unroll
-          for (int q = 0; q < LU04_SLOTS_PER_LANE; q++)
-            if (lane + 32 * q < P)
-              {
-                const u64 *slot = slots + (size_t) (lane + 32 * q) * LU04_SLOT_WORDS;
-#pragma unroll
-                for (int x = 0; x < LU04_SLOT_WORDS; x++)
-                  if ((unsigned) (w[q][x] >> 32) != tag)
-                    w[q][x] = mail_wait (slot + x, tag);
-                const double v = __longlong_as_double ((long long) (((w[q][0] & 0xffffffffull) << 32)
-                                                                    | (w[q][1] & 0xffffffffull)));
-                better (bv, bi, v, (int) (unsigned) w[q][2]);
-              }
-          for (int off = 16; off > 0; off >>= 1)
-            better (bv, bi, __shfl_xor_sync (0xffffffffu, bv, off), __shfl_xor_sync (0xffffffffu, bi, off));
-          if (lane == 0)
-            {
-              // a zero (or all-NaN) column: no swap, no scaling (LAPACK)
-              s_piv = bv > 0.0 ? bi : c;
-              if (blockIdx.x == 0)
-                p.ipiv[c] = s_piv;
-            }
+          const u64 *slot = p.slots + ((size_t) par * p.slot_stride + tid) * LU04_SLOT_WORDS;
+          u64 hi = mail_load (slot), lo = mail_load (slot + 1), ix = mail_load (slot + 2);
+          if ((unsigned) (hi >> 32) != tag)
+            hi = mail_wait (slot, tag);
+          if ((unsigned) (lo >> 32) != tag)
+            lo = mail_wait (slot + 1, tag);
+          if ((unsigned) (ix >> 32) != tag)
+            ix = mail_wait (slot + 2, tag);
+          bv = __longlong_as_double ((long long) (((hi & 0xffffffffull) << 32) | (lo & 0xffffffffull)));
+          bi = (int) (unsigned) ix;
         }
-      __syncthreads ();
-      const int piv = s_piv;
+      block_best (bv, bi, red_v, red_i);
+      // a zero (or all-NaN) column: no swap, no scaling (LAPACK)
+      const int piv = bv > 0.0 ? bi : c;
+      if (blockIdx.x == 0 && tid == 0)
+        p.ipiv[c] = piv;
 
       // 2. The pivot row, from its owner's mailbox (the diagonal row's own
       //    mailbox when there is no swap); the owner of row piv gets the
@@ -401,10 +368,6 @@ lu04_panel_kernel (const Lu04Panel<T> p)
           early1 = cn >= row0 && cn < row0 + nrows ? cn - row0 : -1;
           u64 *cand_box = p.cand + ((size_t) parn * p.slot_stride + blockIdx.x) * LU04_ROW_WORDS;
           u64 *top_box = p.top + (size_t) parn * LU04_ROW_WORDS;
-          // the slot first: the readers can pick the winner while its row
-          // is still on the way (they wait for the row's own tags)
-          if (tid == 0)
-            post_slot (p, parn, tagn, nv, ni);
           if (warp == 0 && early0 >= 0)
             {
               finish_row (rows + early0 * ld, prow, j, kb, lane);
@@ -419,19 +382,16 @@ lu04_panel_kernel (const Lu04Panel<T> p)
               __syncwarp ();
               post_row (top_box, tagn, rows + early1 * ld, kb, lane);
             }
+          if (tid == 0)
+            post_slot (p, parn, tagn, nv, ni);
         }
 
-      // 5. The rest of the rank-1 update, by warps 1…15, while warp 0 goes
-      //    on to wait for the next column's slots: the update and the
-      //    handshake overlap, and the barrier after the wait (step 1) is
-      //    the one that keeps the next pivot row from overwriting prow too
-      //    early.
-      if (warp > 0)
-        for (int r = warp - 1; r < nrows; r += LU04_WARPS - 1)
-          if (row0 + r > c && r != early0 && r != early1)
-            finish_row (rows + r * ld, prow, j, kb, lane);
+      // 5. The rest of the rank-1 update, while the other blocks handshake.
+      for (int r = warp; r < nrows; r += LU04_WARPS)
+        if (row0 + r > c && r != early0 && r != early1)
+          finish_row (rows + r * ld, prow, j, kb, lane);
+      __syncthreads ();
     }
-  __syncthreads ();
 
   // rows out
   for (int r = warp; r < nrows; r += LU04_WARPS)
@@ -439,13 +399,13 @@ lu04_panel_kernel (const Lu04Panel<T> p)
       p.a[(size_t) (row0 + r) * p.lda + p.k0 + col] = rows[r * ld + col];
 }
 
-
 // ---- the row swaps outside the panel -----------------------------------------
 //
 // The panel's kb swaps, applied in order to the columns [c0, c1) in one
 // pass.  Rung 3 walks the list per column (lu_laswp_kernel): kb dependent
-// round trips to memory, ≈ 60 µs per block step at n = 16384 (measured on
-// an H100, docs/perf/lu-h100-2026-11-24.md), on the critical path.  Here a
+// round trips to memory — 16.3 ms of a 192 ms phase-timing run at n = 16384
+// float32 on an H100 (docs/perf/lu-h100-2026-11-24.md), and the swaps right
+// of the panel are on the look-ahead's critical path.  Here a
 // block takes 32 columns, gives every row the swaps touch a slot in shared
 // memory — the kb panel rows, then each row below the panel at the first
 // swap that names it —, loads them all at once, replays the swaps on the
