@@ -46,7 +46,7 @@ factor (TlLuCtx *ctx)
   for (int k0 = 0, bstep = 0; k0 < mn; k0 += nb, bstep++)
     {
       const int kb = mn - k0 < nb ? mn - k0 : nb, r1 = k0 + kb;
-      tl_lu_phase_begin (ctx);
+      tl_lu_phase_begin (ctx, TL_LU_GPU_PANEL);
 
       // panel: b columns, the rung-1 kernels restricted to the panel
       for (int c = k0; c < r1; c++)
@@ -69,11 +69,10 @@ factor (TlLuCtx *ctx)
               REC (tl_lu_rec_snapshot (ctx, c + 1));
             }
         }
-      if ((rs = tl_lu_phase_end (ctx, bstep, TL_LU_GPU_PANEL)) != TL_GPU_OK)
-        return rs;
+      tl_lu_phase_end (ctx, TL_LU_GPU_PANEL);
 
       // swaps: each exchange, left of the panel and right of it
-      tl_lu_phase_begin (ctx);
+      tl_lu_phase_begin (ctx, TL_LU_GPU_SWAP);
       for (int c = k0; c < r1; c++)
         {
           if (k0 > 0)
@@ -81,24 +80,23 @@ factor (TlLuCtx *ctx)
           if (r1 < n)
             lu_swap_kernel<T><<<(n - r1 + 255) / 256, 256, 0, ctx->stream>>> (a, lda, c, ctx->ipiv, r1, n);
         }
-      if ((rs = tl_lu_phase_end (ctx, bstep, TL_LU_GPU_SWAP)) != TL_GPU_OK)
-        return rs;
+      tl_lu_phase_end (ctx, TL_LU_GPU_SWAP);
 
-      tl_lu_phase_begin (ctx);
+      tl_lu_phase_begin (ctx, TL_LU_GPU_TRSM);
       cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
       if (r1 < n)
         st = tl_lu_trsm (ctx, k0, kb);
       if (st != CUBLAS_STATUS_SUCCESS)
         return tl_gpu_from_cublas (st, "lu-02 trsm");
-      if ((rs = tl_lu_phase_end (ctx, bstep, TL_LU_GPU_TRSM)) != TL_GPU_OK)
-        return rs;
+      tl_lu_phase_end (ctx, TL_LU_GPU_TRSM);
 
-      tl_lu_phase_begin (ctx);
+      tl_lu_phase_begin (ctx, TL_LU_GPU_GEMM);
       if (r1 < m && r1 < n)
         st = tl_lu_gemm (ctx, k0, kb, r1, n);
       if (st != CUBLAS_STATUS_SUCCESS)
         return tl_gpu_from_cublas (st, "lu-02 gemm");
-      if ((rs = tl_lu_phase_end (ctx, bstep, TL_LU_GPU_GEMM)) != TL_GPU_OK)
+      tl_lu_phase_end (ctx, TL_LU_GPU_GEMM);
+      if ((rs = tl_lu_phase_step (ctx, bstep)) != TL_GPU_OK)
         return rs;
       // U rows k0..r1−1 are final after the TRSM; then the block step and
       // (when due) the whole matrix

@@ -321,20 +321,20 @@ factor (TlLuCtx *ctx)
       const int kb2 = r1 < mn ? (mn - r1 < nb ? mn - r1 : nb) : 0;
       if (!factored)
         {
-          tl_lu_phase_begin (ctx);
+          tl_lu_phase_begin (ctx, TL_LU_GPU_PANEL);
           LU03_TRY (panel<T> (ctx, ctx->stream, s, k0, kb, bstep));
-          LU03_TRY (tl_lu_phase_end (ctx, bstep, TL_LU_GPU_PANEL));
+          tl_lu_phase_end (ctx, TL_LU_GPU_PANEL);
         }
       factored = false;
-      tl_lu_phase_begin (ctx);
+      tl_lu_phase_begin (ctx, TL_LU_GPU_SWAP);
       laswp<T> (ctx, k0, r1, 0, k0);
       laswp<T> (ctx, k0, r1, r1, n);
-      LU03_TRY (tl_lu_phase_end (ctx, bstep, TL_LU_GPU_SWAP));
-      tl_lu_phase_begin (ctx);
+      tl_lu_phase_end (ctx, TL_LU_GPU_SWAP);
+      tl_lu_phase_begin (ctx, TL_LU_GPU_TRSM);
       if (r1 < n)
         LU03_TRY (blas (tl_lu_trsm (ctx, k0, kb)));
-      LU03_TRY (tl_lu_phase_end (ctx, bstep, TL_LU_GPU_TRSM));
-      tl_lu_phase_begin (ctx);
+      tl_lu_phase_end (ctx, TL_LU_GPU_TRSM);
+      tl_lu_phase_begin (ctx, TL_LU_GPU_GEMM);
       if (r1 < m && r1 < n && kb2 > 0)
         {
           // the next panel's columns first, then (look-ahead) hand them to
@@ -355,7 +355,8 @@ factor (TlLuCtx *ctx)
         }
       else if (r1 < m && r1 < n)
         LU03_TRY (blas (tl_lu_gemm (ctx, k0, kb, r1, n)));
-      LU03_TRY (tl_lu_phase_end (ctx, bstep, TL_LU_GPU_GEMM));
+      tl_lu_phase_end (ctx, TL_LU_GPU_GEMM);
+      LU03_TRY (tl_lu_phase_step (ctx, bstep));
       // U rows k0..r1−1 are final after the TRSM; then the block step and
       // (when due) the whole matrix
       if (ctx->observer)

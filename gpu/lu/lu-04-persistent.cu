@@ -679,19 +679,19 @@ block_step (TlLuCtx *ctx, const Lu04Env &env, Lu04Streams *ss, int k0, int kb, i
     *next = panel_shape<T> (ctx, env, r1);
   const int c_next = r1 + next->kb; // the next panel is [r1, c_next)
 
-  tl_lu_phase_begin (ctx);
+  tl_lu_phase_begin (ctx, TL_LU_GPU_SWAP);
   LU04_TRY (laswp<T> (ctx, env, k0, r1, r1, n));
   if (!lookahead)
     LU04_TRY (laswp<T> (ctx, env, k0, r1, 0, k0));
-  LU04_TRY (tl_lu_phase_end (ctx, bstep, TL_LU_GPU_SWAP));
+  tl_lu_phase_end (ctx, TL_LU_GPU_SWAP);
 
-  tl_lu_phase_begin (ctx);
+  tl_lu_phase_begin (ctx, TL_LU_GPU_TRSM);
   LU04_TRY (blas (tl_lu_trsm_cols (ctx, k0, kb, r1, c_next), "lu-04 trsm"));
   if (!lookahead)
     LU04_TRY (blas (tl_lu_trsm_cols (ctx, k0, kb, c_next, n), "lu-04 trsm"));
-  LU04_TRY (tl_lu_phase_end (ctx, bstep, TL_LU_GPU_TRSM));
+  tl_lu_phase_end (ctx, TL_LU_GPU_TRSM);
 
-  tl_lu_phase_begin (ctx);
+  tl_lu_phase_begin (ctx, TL_LU_GPU_GEMM);
   LU04_TRY (blas (tl_lu_gemm (ctx, k0, kb, r1, c_next), "lu-04 gemm"));
   if (lookahead && next->kb > 0)
     {
@@ -703,7 +703,8 @@ block_step (TlLuCtx *ctx, const Lu04Env &env, Lu04Streams *ss, int k0, int kb, i
   if (lookahead)
     LU04_TRY (blas (tl_lu_trsm_cols (ctx, k0, kb, c_next, n), "lu-04 trsm"));
   LU04_TRY (blas (tl_lu_gemm (ctx, k0, kb, c_next, n), "lu-04 gemm"));
-  LU04_TRY (tl_lu_phase_end (ctx, bstep, TL_LU_GPU_GEMM));
+  tl_lu_phase_end (ctx, TL_LU_GPU_GEMM);
+  LU04_TRY (tl_lu_phase_step (ctx, bstep));
 
   if (lookahead)
     {
@@ -776,9 +777,9 @@ factor (TlLuCtx *ctx)
     {
       if (!factored)
         {
-          tl_lu_phase_begin (ctx);
+          tl_lu_phase_begin (ctx, TL_LU_GPU_PANEL);
           LU04_TRY (panel<T> (ctx, env, ctx->stream, k0, s, bstep));
-          LU04_TRY (tl_lu_phase_end (ctx, bstep, TL_LU_GPU_PANEL));
+          tl_lu_phase_end (ctx, TL_LU_GPU_PANEL);
         }
       Lu04Shape next;
       LU04_TRY (block_step<T> (ctx, env, &ss, k0, s.kb, bstep, lookahead, &next));

@@ -6,8 +6,8 @@
 // timed), poisons ipiv (an entry a rung forgets to write reads −1) and times
 // one factorisation with CUDA events on the device's stream.  After the
 // timed runs, rungs that can split their time run once more with phase
-// timing (which waits after every phase, so it is never the headline
-// number), and when a recording is asked for, once more with the observer
+// timing (the phases one after the other, a wait per block step: never the
+// headline number), and when a recording is asked for, once more with the observer
 // (stopping after every column to download: untimed).  Downloads the packed
 // L\U and ipiv of the last run; info is read off U's diagonal as LAPACK
 // defines it.
@@ -77,24 +77,33 @@ tl_lu_gemm (TlLuCtx *ctx, int k0, int kb, int c0, int c1)
 // ---- the phase split -----------------------------------------------------------
 
 void
-tl_lu_phase_begin (TlLuCtx *ctx)
+tl_lu_phase_begin (TlLuCtx *ctx, int phase)
 {
   if (ctx->profile)
-    cudaEventRecord (ctx->phase_start, ctx->stream);
+    cudaEventRecord (ctx->phase_ev[2 * phase], ctx->stream);
+}
+
+void
+tl_lu_phase_end (TlLuCtx *ctx, int phase)
+{
+  if (ctx->profile)
+    cudaEventRecord (ctx->phase_ev[2 * phase + 1], ctx->stream);
 }
 
 TlGpuStatus
-tl_lu_phase_end (TlLuCtx *ctx, int block_step, int phase)
+tl_lu_phase_step (TlLuCtx *ctx, int block_step)
 {
   if (!ctx->profile)
     return TL_GPU_OK;
-  TL_GPU_TRY (cudaEventRecord (ctx->phase_stop, ctx->stream), "timing a phase");
-  TL_GPU_TRY (cudaEventSynchronize (ctx->phase_stop), "timing a phase");
-  float ms = 0;
-  TL_GPU_TRY (cudaEventElapsedTime (&ms, ctx->phase_start, ctx->phase_stop), "timing a phase");
-  ctx->phase_ms[phase] += ms;
-  if (ctx->block_phase_ms && block_step < ctx->n_block_phase)
-    ctx->block_phase_ms[4 * (size_t) block_step + phase] += ms;
+  TL_GPU_TRY (cudaEventSynchronize (ctx->phase_ev[2 * TL_LU_GPU_GEMM + 1]), "timing a block step");
+  for (int ph = 0; ph < 4; ph++)
+    {
+      float ms = 0;
+      TL_GPU_TRY (cudaEventElapsedTime (&ms, ctx->phase_ev[2 * ph], ctx->phase_ev[2 * ph + 1]), "timing a phase");
+      ctx->phase_ms[ph] += ms;
+      if (ctx->block_phase_ms && block_step < ctx->n_block_phase)
+        ctx->block_phase_ms[4 * (size_t) block_step + ph] += ms;
+    }
   return TL_GPU_OK;
 }
 
@@ -212,18 +221,15 @@ struct Buffers : TlGpuEventPair
   int *ipiv = nullptr;
   void *host = nullptr;
   double *block_phase = nullptr;
-  cudaEvent_t phase_start = nullptr, phase_stop = nullptr;
+  cudaEvent_t phase_ev[8] = {};
   ~Buffers ()
   {
     free (host);
     free (block_phase);
     if (!tl_gpu_is_lost ())
-      {
-        if (phase_start)
-          cudaEventDestroy (phase_start);
-        if (phase_stop)
-          cudaEventDestroy (phase_stop);
-      }
+      for (cudaEvent_t e : phase_ev)
+        if (e)
+          cudaEventDestroy (e);
     cudaFree (orig);
     cudaFree (a);
     cudaFree (ws);
@@ -339,10 +345,11 @@ tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *ar
     {
       // one more run that splits its time into phases (not the headline),
       // per block step as well when a recording wants them
-      TL_GPU_TRY (cudaEventCreate (&b.phase_start), "creating events");
-      TL_GPU_TRY (cudaEventCreate (&b.phase_stop), "creating events");
-      ctx.phase_start = b.phase_start;
-      ctx.phase_stop = b.phase_stop;
+      for (int e = 0; e < 8; e++)
+        {
+          TL_GPU_TRY (cudaEventCreate (&b.phase_ev[e]), "creating events");
+          ctx.phase_ev[e] = b.phase_ev[e];
+        }
       ctx.profile = 1;
       if (args->observer && mn > 0)
         {

@@ -28,7 +28,7 @@ struct TlLuCtx
   int pivoting;             // 1 partial, 0 none
   int profile;              // 1: time the phases (syncs per phase; not the timed path)
   double phase_ms[4];       // panel, swap, trsm, gemm (profile runs)
-  cudaEvent_t phase_start, phase_stop; // profile runs: made by the harness
+  cudaEvent_t phase_ev[8];  // profile runs: start/stop per phase, made by the harness
   void *workspace;          // rung scratch (workspace_bytes), or nullptr
   size_t workspace_bytes;
   // profile runs: phase_ms per block step (4 per step), when not null
@@ -188,15 +188,18 @@ cublasStatus_t tl_lu_gemm (TlLuCtx *ctx, int k0, int kb, int c0, int c1);
 
 // ---- the phase split (ctx->profile set: a separate run, not the headline) ----
 //
-// tl_lu_phase_begin records a start event; tl_lu_phase_end records the stop
-// event, waits for it and adds the time to ctx->phase_ms[phase] and to the
-// block step's entry.  Waiting after every phase keeps the phases disjoint:
-// they sum to at most the run, and look-ahead rungs run them one after the
-// other in this mode (the timed run overlaps them).  Both do nothing when
-// ctx->profile is not set.
+// tl_lu_phase_begin / _end record events around one phase of a block step
+// on ctx->stream; tl_lu_phase_step, after the step's four phases, waits once
+// and adds each phase's time to ctx->phase_ms and to the block step's entry.
+// The rungs run the four phases one after the other in this run (the
+// look-ahead rungs without their second stream), so the phases never
+// overlap and sum to at most the run; waiting only once per block step
+// keeps the host's launches ahead of the GPU, as in the timed runs.  All
+// three do nothing when ctx->profile is not set.
 enum { TL_LU_GPU_PANEL, TL_LU_GPU_SWAP, TL_LU_GPU_TRSM, TL_LU_GPU_GEMM }; // as TlLuPhase
-void tl_lu_phase_begin (TlLuCtx *ctx);
-TlGpuStatus tl_lu_phase_end (TlLuCtx *ctx, int block_step, int phase);
+void tl_lu_phase_begin (TlLuCtx *ctx, int phase);
+void tl_lu_phase_end (TlLuCtx *ctx, int phase);
+TlGpuStatus tl_lu_phase_step (TlLuCtx *ctx, int block_step);
 
 // ---- recording (ctx->observer set: a separate, untimed run) -----------------
 //
