@@ -9,6 +9,7 @@
 #include "lu/tl-solve.h"
 #include "gen/tl-generate.h"
 #include "core/tl-error.h"
+#include "lu-test-util.h"
 #include "tl-gpu.h"
 
 #include <float.h>
@@ -111,6 +112,19 @@ assert_ipiv_valid (const TlLuResult *r, gsize m, const char *kernel)
       g_error ("%s: ipiv[%zu] = %d outside %zu…%zu", kernel, k, r->ipiv[k], k, m - 1);
 }
 
+/* A factorisation that must succeed, with every ipiv entry written. */
+static TlLuResult *
+factor_checked (const char *kernel, const TlMatrix *a, gsize block)
+{
+  g_autoptr (GError) error = NULL;
+  TlLuResult *r = NULL;
+  if (!tl_lu_factor (kernel, a, block, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error))
+    g_error ("%s b=%zu %zux%zu %s: %s", kernel, block, a->rows, a->cols, tl_dtype_name (a->dtype),
+             error->message);
+  assert_ipiv_valid (r, a->rows, kernel);
+  return r;
+}
+
 static void
 test_ratios (void)
 {
@@ -127,11 +141,7 @@ test_ratios (void)
             {
               if (b > 0 && !is_blocked (gpu_kernels[k]))
                 continue;
-              g_autoptr (TlLuResult) r = NULL;
-              if (!tl_lu_factor (gpu_kernels[k], a, blocks[b], TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error))
-                g_error ("%s %zux%zu %s: %s", gpu_kernels[k], shapes[s][0], shapes[s][1],
-                         tl_dtype_name (dt), error->message);
-              assert_ipiv_valid (r, a->rows, gpu_kernels[k]);
+              g_autoptr (TlLuResult) r = factor_checked (gpu_kernels[k], a, blocks[b]);
               double ratio = factor_ratio (a, r);
               if (!(ratio < 30))
                 g_error ("%s b=%zu %zux%zu %s: ratio %g", gpu_kernels[k], blocks[b], shapes[s][0],
@@ -204,13 +214,10 @@ test_singular_steps (void)
           {
             if (b > 0 && !is_blocked (gpu_kernels[k]))
               continue;
-            g_autoptr (TlLuResult) r = NULL;
-            if (!tl_lu_factor (gpu_kernels[k], a, blocks[b], TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error))
-              g_error ("%s: %s", gpu_kernels[k], error->message);
+            g_autoptr (TlLuResult) r = factor_checked (gpu_kernels[k], a, blocks[b]);
             if (r->info != ref->info)
               g_error ("%s b=%zu case %u: info %zu, LAPACK %zu", gpu_kernels[k], blocks[b], ci, r->info,
                        ref->info);
-            assert_ipiv_valid (r, n, gpu_kernels[k]);
             g_assert_cmpfloat (r->det, ==, 0.0);
             double ratio = factor_ratio (a, r);
             if (!(ratio < 30))
@@ -267,11 +274,8 @@ test_large (void)
   const char *kernels[] = { "lu-04-persistent", "lu-cusolver" };
   for (guint k = 0; k < G_N_ELEMENTS (kernels); k++)
     {
-      g_autoptr (TlLuResult) r = NULL;
-      if (!tl_lu_factor (kernels[k], a, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error))
-        g_error ("%s n=%zu: %s", kernels[k], n, error->message);
+      g_autoptr (TlLuResult) r = factor_checked (kernels[k], a, 0);
       g_assert_cmpuint (r->info, ==, 0);
-      assert_ipiv_valid (r, n, kernels[k]);
       double ratio = solve_ratio (a, r, 5);
       printf ("# %s n=%zu float32: %.3f s, solve ratio %.3g\n", kernels[k], n, r->elapsed_s, ratio);
       if (!(ratio < 30))
@@ -300,10 +304,7 @@ test_fresh (void)
         for (guint k = 0; k < G_N_ELEMENTS (kernels); k++)
           for (guint b = 0; b < G_N_ELEMENTS (blocks); b++)
             {
-              g_autoptr (TlLuResult) r = NULL;
-              if (!tl_lu_factor (kernels[k], a, blocks[b], TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error))
-                g_error ("%s: %s", kernels[k], error->message);
-              assert_ipiv_valid (r, a->rows, kernels[k]);
+              g_autoptr (TlLuResult) r = factor_checked (kernels[k], a, blocks[b]);
               g_assert_cmpuint (r->info, ==, 0);
               double ratio = factor_ratio (a, r);
               if (!(ratio < 30))
@@ -325,57 +326,19 @@ test_solve (void)
         gsize n = sizes[si];
         g_autoptr (TlMatrix) a = tl_generate ("random-uniform", dt, n, n, 70 + si, &error);
         g_autoptr (TlMatrix) b = tl_generate ("random-uniform:lo=0.5,hi=2", dt, n, 7, 80 + si, &error);
-        double eps = dt == TL_DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
         for (guint k = 0; k < G_N_ELEMENTS (gpu_kernels); k++)
           {
             g_autoptr (TlLuResult) r = NULL;
             g_assert_true (tl_lu_factor (gpu_kernels[k], a, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error));
             g_autoptr (TlMatrix) x = tl_lu_solve (r, b, &error);
             g_assert_no_error (error);
-            double an = tl_matrix_norm (a, TL_NORM_ONE);
-            for (gsize c = 0; c < 7; c++)
-              {
-                double rn = 0, xn = 0;
-                for (gsize i = 0; i < n; i++)
-                  {
-                    double s = tl_matrix_get (b, i, c);
-                    for (gsize j = 0; j < n; j++)
-                      s -= tl_matrix_get (a, i, j) * tl_matrix_get (x, j, c);
-                    rn += fabs (s);
-                    xn += fabs (tl_matrix_get (x, i, c));
-                  }
-                double ratio = rn / an / xn / eps;
-                if (!(ratio < 30))
-                  g_error ("%s n=%zu %s: solve ratio %g", gpu_kernels[k], n, tl_dtype_name (dt), ratio);
-              }
+            double ratio = lu_test_solve_ratio (a, x, b);
+            if (!(ratio < 30))
+              g_error ("%s n=%zu %s: solve ratio %g", gpu_kernels[k], n, tl_dtype_name (dt), ratio);
           }
       }
 }
 
-
-/* ‖B − AX‖₁ / (‖A‖₁ ‖X‖₁ ε), the worst column (xGET02) */
-static double
-solve_columns_ratio (const TlMatrix *a, const TlMatrix *b, const TlMatrix *x)
-{
-  const gsize n = a->rows;
-  double eps = a->dtype == TL_DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
-  double an = tl_matrix_norm (a, TL_NORM_ONE), worst = 0;
-  for (gsize c = 0; c < b->cols; c++)
-    {
-      double rn = 0, xn = 0;
-      for (gsize i = 0; i < n; i++)
-        {
-          double s = tl_matrix_get (b, i, c);
-          for (gsize j = 0; j < n; j++)
-            s -= tl_matrix_get (a, i, j) * tl_matrix_get (x, j, c);
-          rn += fabs (s);
-          xn += fabs (tl_matrix_get (x, i, c));
-        }
-      double ratio = rn / an / xn / eps;
-      worst = isnan (ratio) ? INFINITY : fmax (worst, ratio);
-    }
-  return worst;
-}
 
 /* Tilelab's GPU solve and cuSOLVER's getrs from the same factors and many
  * right-hand sides: both pass xGET02 and agree; a bad ipiv is refused. */
@@ -406,7 +369,7 @@ test_solve_bench (void)
               g_error ("%s: %s (%s)", solvers[s], tl_gpu_status_name (st), tl_gpu_last_message ());
             for (int t = 0; t < 3; t++)
               g_assert_cmpfloat (times[t], >, 0);
-            double ratio = solve_columns_ratio (a, b, xs[s]);
+            double ratio = lu_test_solve_ratio (a, xs[s], b);
             if (!(ratio < 30))
               g_error ("%s %s: solve ratio %g", solvers[s], tl_dtype_name (dt), ratio);
           }

@@ -60,14 +60,7 @@ factor (TlLuCtx *ctx)
               dim3 block (32, 8), grid (1, (m - c - 1 + 7) / 8);
               lu_update_kernel<T><<<grid, block, 0, ctx->stream>>> (a, m, lda, c, r1);
             }
-          REC (tl_lu_rec_eliminated (ctx, c, r1));
-          // the last panel reaches column n−1: its U rows are final at once
-          // (as in lu-cpu-blocked), so the last block plays step by step
-          if (r1 == n)
-            {
-              REC (tl_lu_rec_u_rows (ctx, c, 1));
-              REC (tl_lu_rec_snapshot (ctx, c + 1));
-            }
+          REC (tl_lu_rec_panel_column (ctx, c, r1));
         }
       tl_lu_phase_end (ctx, TL_LU_GPU_PANEL);
 

@@ -237,12 +237,7 @@ panel (TlLuCtx *ctx, cudaStream_t stream, Lu03Scratch *s, int k0, int kb, int bs
       if (st != TL_GPU_OK)
         break;
       launch_column<T> (ctx, stream, s, k0, kb, j + 1, LU03_ELIMINATE);
-      st = tl_lu_rec_eliminated (ctx, c, r1);
-      // the last panel reaches column n−1: its U rows are final at once
-      if (st == TL_GPU_OK && r1 == ctx->n)
-        st = tl_lu_rec_u_rows (ctx, c, 1);
-      if (st == TL_GPU_OK && r1 == ctx->n)
-        st = tl_lu_rec_snapshot (ctx, c + 1);
+      st = tl_lu_rec_panel_column (ctx, c, r1);
     }
   return st;
 }
@@ -257,43 +252,6 @@ laswp (TlLuCtx *ctx, int k0, int k1, int c0, int c1)
                                                                       ctx->ipiv, k0, k1, c0, c1);
 }
 
-#define LU03_TRY(expr)                                                                             \
-  do                                                                                               \
-    {                                                                                              \
-      TlGpuStatus lu03_st_ = (expr);                                                               \
-      if (lu03_st_ != TL_GPU_OK)                                                                   \
-        return lu03_st_;                                                                           \
-    }                                                                                              \
-  while (0)
-
-static TlGpuStatus
-blas (cublasStatus_t st)
-{
-  return st == CUBLAS_STATUS_SUCCESS ? TL_GPU_OK : tl_gpu_from_cublas (st, "lu-03 trsm/gemm");
-}
-
-namespace
-{
-// The side stream and its two events (look-ahead runs only).
-struct Lu03Streams
-{
-  cudaStream_t side = nullptr;
-  cudaEvent_t cols = nullptr, panel = nullptr;
-  ~Lu03Streams ()
-  {
-    if (tl_gpu_is_lost ())
-      return;
-    // destroying them is deferred by the runtime until their work is done
-    if (cols)
-      cudaEventDestroy (cols);
-    if (panel)
-      cudaEventDestroy (panel);
-    if (side)
-      cudaStreamDestroy (side);
-  }
-};
-} // namespace
-
 template <typename T>
 static TlGpuStatus
 factor (TlLuCtx *ctx)
@@ -303,15 +261,9 @@ factor (TlLuCtx *ctx)
   Lu03Scratch *s = (Lu03Scratch *) ctx->workspace;
   // the phase split and the recording run everything on ctx->stream
   const bool lookahead = !ctx->profile && ctx->observer == nullptr;
-  Lu03Streams ss;
+  TlLuSideStream ss;
   if (lookahead)
-    {
-      int lo = 0, hi = 0;
-      cudaDeviceGetStreamPriorityRange (&lo, &hi);
-      TL_GPU_TRY (cudaStreamCreateWithPriority (&ss.side, cudaStreamNonBlocking, hi), "lu-03 stream");
-      TL_GPU_TRY (cudaEventCreateWithFlags (&ss.cols, cudaEventDisableTiming), "lu-03 events");
-      TL_GPU_TRY (cudaEventCreateWithFlags (&ss.panel, cudaEventDisableTiming), "lu-03 events");
-    }
+    TL_LU_TRY (ss.create ());
   TL_GPU_TRY (cudaMemsetAsync (&s->ticket, 0, sizeof (unsigned int), ctx->stream), "lu-03 ticket");
 
   bool factored = false; // the panel at k0 was factored ahead (look-ahead)
@@ -322,7 +274,7 @@ factor (TlLuCtx *ctx)
       if (!factored)
         {
           tl_lu_phase_begin (ctx, TL_LU_GPU_PANEL);
-          LU03_TRY (panel<T> (ctx, ctx->stream, s, k0, kb, bstep));
+          TL_LU_TRY (panel<T> (ctx, ctx->stream, s, k0, kb, bstep));
           tl_lu_phase_end (ctx, TL_LU_GPU_PANEL);
         }
       factored = false;
@@ -332,38 +284,38 @@ factor (TlLuCtx *ctx)
       tl_lu_phase_end (ctx, TL_LU_GPU_SWAP);
       tl_lu_phase_begin (ctx, TL_LU_GPU_TRSM);
       if (r1 < n)
-        LU03_TRY (blas (tl_lu_trsm (ctx, k0, kb)));
+        TL_LU_TRY (tl_lu_blas (tl_lu_trsm (ctx, k0, kb), "lu-03 trsm/gemm"));
       tl_lu_phase_end (ctx, TL_LU_GPU_TRSM);
       tl_lu_phase_begin (ctx, TL_LU_GPU_GEMM);
       if (r1 < m && r1 < n && kb2 > 0)
         {
           // the next panel's columns first, then (look-ahead) hand them to
           // the side stream and run the bulk beside the next panel
-          LU03_TRY (blas (tl_lu_gemm (ctx, k0, kb, r1, r1 + kb2)));
+          TL_LU_TRY (tl_lu_blas (tl_lu_gemm (ctx, k0, kb, r1, r1 + kb2), "lu-03 trsm/gemm"));
           if (lookahead)
             {
-              cudaEventRecord (ss.cols, ctx->stream);
-              cudaStreamWaitEvent (ss.side, ss.cols, 0);
-              LU03_TRY (panel<T> (ctx, ss.side, s, r1, kb2, bstep + 1));
-              cudaEventRecord (ss.panel, ss.side);
+              cudaEventRecord (ss.cols_ready, ctx->stream);
+              cudaStreamWaitEvent (ss.side, ss.cols_ready, 0);
+              TL_LU_TRY (panel<T> (ctx, ss.side, s, r1, kb2, bstep + 1));
+              cudaEventRecord (ss.panel_done, ss.side);
               factored = true;
             }
           if (r1 + kb2 < n)
-            LU03_TRY (blas (tl_lu_gemm (ctx, k0, kb, r1 + kb2, n)));
+            TL_LU_TRY (tl_lu_blas (tl_lu_gemm (ctx, k0, kb, r1 + kb2, n), "lu-03 trsm/gemm"));
           if (lookahead)
-            cudaStreamWaitEvent (ctx->stream, ss.panel, 0);
+            cudaStreamWaitEvent (ctx->stream, ss.panel_done, 0);
         }
       else if (r1 < m && r1 < n)
-        LU03_TRY (blas (tl_lu_gemm (ctx, k0, kb, r1, n)));
+        TL_LU_TRY (tl_lu_blas (tl_lu_gemm (ctx, k0, kb, r1, n), "lu-03 trsm/gemm"));
       tl_lu_phase_end (ctx, TL_LU_GPU_GEMM);
-      LU03_TRY (tl_lu_phase_step (ctx, bstep));
+      TL_LU_TRY (tl_lu_phase_step (ctx, bstep));
       // U rows k0..r1−1 are final after the TRSM; then the block step and
       // (when due) the whole matrix
       if (ctx->observer)
         {
-          LU03_TRY (tl_lu_rec_u_rows (ctx, k0, kb));
-          LU03_TRY (tl_lu_rec_block (ctx, bstep, k0, kb));
-          LU03_TRY (tl_lu_rec_snapshot (ctx, r1));
+          TL_LU_TRY (tl_lu_rec_u_rows (ctx, k0, kb));
+          TL_LU_TRY (tl_lu_rec_block (ctx, bstep, k0, kb));
+          TL_LU_TRY (tl_lu_rec_snapshot (ctx, r1));
         }
     }
   return tl_gpu_from_cuda (cudaGetLastError (), "lu-03-tuned launch");

@@ -600,12 +600,7 @@ panel (TlLuCtx *ctx, const Lu04Env &env, cudaStream_t stream, int k0, const Lu04
       if (st == TL_GPU_OK)
         st = tl_lu_rec_pivot (ctx, c);
       if (st == TL_GPU_OK)
-        st = tl_lu_rec_eliminated (ctx, c, r1);
-      // the last panel reaches column n−1: its U rows are final at once
-      if (st == TL_GPU_OK && r1 == ctx->n)
-        st = tl_lu_rec_u_rows (ctx, c, 1);
-      if (st == TL_GPU_OK && r1 == ctx->n)
-        st = tl_lu_rec_snapshot (ctx, c + 1);
+        st = tl_lu_rec_panel_column (ctx, c, r1);
     }
   return st;
 }
@@ -626,43 +621,6 @@ laswp (TlLuCtx *ctx, const Lu04Env &env, int k0, int k1, int c0, int c1)
   return tl_gpu_from_cuda (cudaGetLastError (), "lu-04 row swaps");
 }
 
-static TlGpuStatus
-blas (cublasStatus_t st, const char *what)
-{
-  return st == CUBLAS_STATUS_SUCCESS ? TL_GPU_OK : tl_gpu_from_cublas (st, what);
-}
-
-namespace
-{
-// The side stream and its two events (look-ahead runs only).
-struct Lu04Streams
-{
-  cudaStream_t side = nullptr;
-  cudaEvent_t cols_ready = nullptr, panel_done = nullptr;
-  ~Lu04Streams ()
-  {
-    if (tl_gpu_is_lost ())
-      return;
-    // destroying them is deferred by the runtime until their work is done
-    if (cols_ready)
-      cudaEventDestroy (cols_ready);
-    if (panel_done)
-      cudaEventDestroy (panel_done);
-    if (side)
-      cudaStreamDestroy (side);
-  }
-};
-} // namespace
-
-#define LU04_TRY(expr)                                                                             \
-  do                                                                                               \
-    {                                                                                              \
-      TlGpuStatus lu04_st_ = (expr);                                                               \
-      if (lu04_st_ != TL_GPU_OK)                                                                   \
-        return lu04_st_;                                                                           \
-    }                                                                                              \
-  while (0)
-
 // One block step after its panel is factored: swaps, TRSM and GEMM, the next
 // panel's columns first.  With look-ahead the next panel is factored on the
 // side stream between the two halves; otherwise (phase split, recording)
@@ -670,7 +628,7 @@ struct Lu04Streams
 // Returns the next panel's shape (kb 0 at the end) in *next.
 template <typename T>
 static TlGpuStatus
-block_step (TlLuCtx *ctx, const Lu04Env &env, Lu04Streams *ss, int k0, int kb, int bstep,
+block_step (TlLuCtx *ctx, const Lu04Env &env, TlLuSideStream *ss, int k0, int kb, int bstep,
             bool lookahead, Lu04Shape *next)
 {
   const int m = ctx->m, n = ctx->n, mn = m < n ? m : n, r1 = k0 + kb;
@@ -680,35 +638,35 @@ block_step (TlLuCtx *ctx, const Lu04Env &env, Lu04Streams *ss, int k0, int kb, i
   const int c_next = r1 + next->kb; // the next panel is [r1, c_next)
 
   tl_lu_phase_begin (ctx, TL_LU_GPU_SWAP);
-  LU04_TRY (laswp<T> (ctx, env, k0, r1, r1, n));
+  TL_LU_TRY (laswp<T> (ctx, env, k0, r1, r1, n));
   if (!lookahead)
-    LU04_TRY (laswp<T> (ctx, env, k0, r1, 0, k0));
+    TL_LU_TRY (laswp<T> (ctx, env, k0, r1, 0, k0));
   tl_lu_phase_end (ctx, TL_LU_GPU_SWAP);
 
   tl_lu_phase_begin (ctx, TL_LU_GPU_TRSM);
-  LU04_TRY (blas (tl_lu_trsm_cols (ctx, k0, kb, r1, c_next), "lu-04 trsm"));
+  TL_LU_TRY (tl_lu_blas (tl_lu_trsm_cols (ctx, k0, kb, r1, c_next), "lu-04 trsm"));
   if (!lookahead)
-    LU04_TRY (blas (tl_lu_trsm_cols (ctx, k0, kb, c_next, n), "lu-04 trsm"));
+    TL_LU_TRY (tl_lu_blas (tl_lu_trsm_cols (ctx, k0, kb, c_next, n), "lu-04 trsm"));
   tl_lu_phase_end (ctx, TL_LU_GPU_TRSM);
 
   tl_lu_phase_begin (ctx, TL_LU_GPU_GEMM);
-  LU04_TRY (blas (tl_lu_gemm (ctx, k0, kb, r1, c_next), "lu-04 gemm"));
+  TL_LU_TRY (tl_lu_blas (tl_lu_gemm (ctx, k0, kb, r1, c_next), "lu-04 gemm"));
   if (lookahead && next->kb > 0)
     {
       TL_GPU_TRY (cudaEventRecord (ss->cols_ready, ctx->stream), "lu-04 look-ahead");
       TL_GPU_TRY (cudaStreamWaitEvent (ss->side, ss->cols_ready, 0), "lu-04 look-ahead");
-      LU04_TRY (panel<T> (ctx, env, ss->side, r1, *next, bstep + 1));
+      TL_LU_TRY (panel<T> (ctx, env, ss->side, r1, *next, bstep + 1));
       TL_GPU_TRY (cudaEventRecord (ss->panel_done, ss->side), "lu-04 look-ahead");
     }
   if (lookahead)
-    LU04_TRY (blas (tl_lu_trsm_cols (ctx, k0, kb, c_next, n), "lu-04 trsm"));
-  LU04_TRY (blas (tl_lu_gemm (ctx, k0, kb, c_next, n), "lu-04 gemm"));
+    TL_LU_TRY (tl_lu_blas (tl_lu_trsm_cols (ctx, k0, kb, c_next, n), "lu-04 trsm"));
+  TL_LU_TRY (tl_lu_blas (tl_lu_gemm (ctx, k0, kb, c_next, n), "lu-04 gemm"));
   tl_lu_phase_end (ctx, TL_LU_GPU_GEMM);
-  LU04_TRY (tl_lu_phase_step (ctx, bstep));
+  TL_LU_TRY (tl_lu_phase_step (ctx, bstep));
 
   if (lookahead)
     {
-      LU04_TRY (laswp<T> (ctx, env, k0, r1, 0, k0)); // the finished L columns, beside the panel
+      TL_LU_TRY (laswp<T> (ctx, env, k0, r1, 0, k0)); // the finished L columns, beside the panel
       if (next->kb > 0)
         TL_GPU_TRY (cudaStreamWaitEvent (ctx->stream, ss->panel_done, 0), "lu-04 look-ahead");
     }
@@ -761,15 +719,9 @@ factor (TlLuCtx *ctx)
   TL_GPU_TRY (cudaMemsetAsync (env.mail, 0, env.mail_words * sizeof (u64), ctx->stream), "lu-04 mailboxes");
 
   const bool lookahead = !ctx->profile && ctx->observer == nullptr;
-  Lu04Streams ss;
+  TlLuSideStream ss;
   if (lookahead)
-    {
-      int lo = 0, hi = 0;
-      cudaDeviceGetStreamPriorityRange (&lo, &hi);
-      TL_GPU_TRY (cudaStreamCreateWithPriority (&ss.side, cudaStreamNonBlocking, hi), "lu-04 stream");
-      TL_GPU_TRY (cudaEventCreateWithFlags (&ss.cols_ready, cudaEventDisableTiming), "lu-04 events");
-      TL_GPU_TRY (cudaEventCreateWithFlags (&ss.panel_done, cudaEventDisableTiming), "lu-04 events");
-    }
+    TL_LU_TRY (ss.create ());
 
   Lu04Shape s = panel_shape<T> (ctx, env, 0);
   bool factored = false; // panel s at k0 already factored (look-ahead)
@@ -778,18 +730,18 @@ factor (TlLuCtx *ctx)
       if (!factored)
         {
           tl_lu_phase_begin (ctx, TL_LU_GPU_PANEL);
-          LU04_TRY (panel<T> (ctx, env, ctx->stream, k0, s, bstep));
+          TL_LU_TRY (panel<T> (ctx, env, ctx->stream, k0, s, bstep));
           tl_lu_phase_end (ctx, TL_LU_GPU_PANEL);
         }
       Lu04Shape next;
-      LU04_TRY (block_step<T> (ctx, env, &ss, k0, s.kb, bstep, lookahead, &next));
+      TL_LU_TRY (block_step<T> (ctx, env, &ss, k0, s.kb, bstep, lookahead, &next));
       // U rows k0…r1−1 are final after the TRSM; then the block step and
       // (when due) the whole matrix
       if (ctx->observer)
         {
-          LU04_TRY (tl_lu_rec_u_rows (ctx, k0, s.kb));
-          LU04_TRY (tl_lu_rec_block (ctx, bstep, k0, s.kb));
-          LU04_TRY (tl_lu_rec_snapshot (ctx, k0 + s.kb));
+          TL_LU_TRY (tl_lu_rec_u_rows (ctx, k0, s.kb));
+          TL_LU_TRY (tl_lu_rec_block (ctx, bstep, k0, s.kb));
+          TL_LU_TRY (tl_lu_rec_snapshot (ctx, k0 + s.kb));
         }
       k0 += s.kb;
       s = next;

@@ -178,6 +178,17 @@ tl_lu_rec_eliminated (TlLuCtx *ctx, int k, int c1)
 }
 
 TlGpuStatus
+tl_lu_rec_panel_column (TlLuCtx *ctx, int k, int c1)
+{
+  TlGpuStatus st = tl_lu_rec_eliminated (ctx, k, c1);
+  if (st == TL_GPU_OK && c1 == ctx->n)
+    st = tl_lu_rec_u_rows (ctx, k, 1);
+  if (st == TL_GPU_OK && c1 == ctx->n)
+    st = tl_lu_rec_snapshot (ctx, k + 1);
+  return st;
+}
+
+TlGpuStatus
 tl_lu_rec_u_rows (TlLuCtx *ctx, int k0, int kb)
 {
   TlGpuLuWindow w;

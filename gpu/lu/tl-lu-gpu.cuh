@@ -174,6 +174,55 @@ lu_laswp_kernel (T *__restrict__ a, int lda, const int *__restrict__ ipiv, int k
     }
 }
 
+// ---- what the look-ahead rungs share ------------------------------------------
+
+// Returns the status of `expr` from the enclosing function unless it is OK.
+#define TL_LU_TRY(expr)                                                                            \
+  do                                                                                               \
+    {                                                                                              \
+      TlGpuStatus tl_lu_st_ = (expr);                                                              \
+      if (tl_lu_st_ != TL_GPU_OK)                                                                  \
+        return tl_lu_st_;                                                                          \
+    }                                                                                              \
+  while (0)
+
+// A cuBLAS status as ours.
+static inline TlGpuStatus
+tl_lu_blas (cublasStatus_t st, const char *what)
+{
+  return st == CUBLAS_STATUS_SUCCESS ? TL_GPU_OK : tl_gpu_from_cublas (st, what);
+}
+
+// The look-ahead's second stream (high priority: the next panel's blocks get
+// SMs first as the GEMM's blocks finish) and its two events: the next
+// panel's columns are ready, the panel is done.
+struct TlLuSideStream
+{
+  cudaStream_t side = nullptr;
+  cudaEvent_t cols_ready = nullptr, panel_done = nullptr;
+  TlGpuStatus create ()
+  {
+    int lo = 0, hi = 0;
+    cudaDeviceGetStreamPriorityRange (&lo, &hi);
+    TL_GPU_TRY (cudaStreamCreateWithPriority (&side, cudaStreamNonBlocking, hi), "the look-ahead stream");
+    TL_GPU_TRY (cudaEventCreateWithFlags (&cols_ready, cudaEventDisableTiming), "the look-ahead events");
+    TL_GPU_TRY (cudaEventCreateWithFlags (&panel_done, cudaEventDisableTiming), "the look-ahead events");
+    return TL_GPU_OK;
+  }
+  ~TlLuSideStream ()
+  {
+    if (tl_gpu_is_lost ())
+      return;
+    // destroying them is deferred by the runtime until their work is done
+    if (cols_ready)
+      cudaEventDestroy (cols_ready);
+    if (panel_done)
+      cudaEventDestroy (panel_done);
+    if (side)
+      cudaStreamDestroy (side);
+  }
+};
+
 // ---- cuBLAS on row-major data ----------------------------------------------
 
 // U12 = L11⁻¹·A12 for the rows k0..k0+kb of row-major A.  cuBLAS sees Aᵀ:
@@ -215,6 +264,10 @@ TlGpuStatus tl_lu_rec_search (TlLuCtx *ctx, int k, int block);
 TlGpuStatus tl_lu_rec_pivot (TlLuCtx *ctx, int k);
 // After the scale + rank-1 update of step k that reached columns < c1.
 TlGpuStatus tl_lu_rec_eliminated (TlLuCtx *ctx, int k, int c1);
+// The same inside a panel that ends at c1; in the last panel (c1 = n) U
+// row k is final at once, so it and (when due) a snapshot follow: the last
+// block plays step by step, as in lu-cpu-blocked.
+TlGpuStatus tl_lu_rec_panel_column (TlLuCtx *ctx, int k, int c1);
 // U rows k0..k0+kb−1 are final.
 TlGpuStatus tl_lu_rec_u_rows (TlLuCtx *ctx, int k0, int kb);
 // Block step `index` is done (its phase times come from the profile run).
