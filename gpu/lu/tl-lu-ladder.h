@@ -38,8 +38,16 @@ TL_LU_ROW (lu_03_tuned,
   .title = N_("GPU blocked, fused panel and look-ahead"),
   .lesson = N_("One kernel factors the panel; the next panel is factored on a second stream while the big GEMM runs"),
   .seed = "004", .dtypes = F32 | F64,
-  .default_block = 128,
+  .default_block = 128, .records_steps = 1, .phases = 1,
   .source_path = "gpu/lu/lu-03-tuned.cu")
+
+TL_LU_ROW (lu_04_persistent,
+  .id = "lu-04-persistent", .number = 4,
+  .title = N_("GPU blocked, persistent panel"),
+  .lesson = N_("One launch factors the whole panel from shared memory, its blocks handshaking once per column; look-ahead hides it behind the GEMM"),
+  .seed = "004", .dtypes = F32 | F64,
+  .default_block = 128, .records_steps = 1, .phases = 1,
+  .source_path = "gpu/lu/lu-04-persistent.cu")
 
 TL_LU_ROW (lu_cusolver,
   .id = "lu-cusolver",

@@ -2,6 +2,7 @@
 #include "lu/tl-lu-private.h"
 #include "core/tl-error.h"
 #include "lu/tl-gfp.h"
+#include "lu/tl-solve.h"
 #include "device/tl-gpu-session.h"
 
 #include <glib/gi18n-lib.h>
@@ -184,6 +185,36 @@ tl_lu_solve_gpu (const TlLuResult *lu, TlMatrix *x, GError **error)
   TlGpuStatus status = tl_gpu_lu_solve (device, &args, NULL);
   if (status != TL_GPU_OK)
     return tl_gpu_error_set (error, status, lu->kernel_id);
+  return TRUE;
+}
+
+gboolean
+tl_lu_solve_gpu_bench (const TlLuResult *lu, TlMatrix *x, const char *solver, guint warmups,
+                       guint repeats, double *times_ms, GError **error)
+{
+  g_return_val_if_fail (lu != NULL && x != NULL && solver != NULL && times_ms != NULL, FALSE);
+  if (!tl_matrix_is_contiguous (x) || x->dtype != lu->lu->dtype || x->rows != lu->lu->rows)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE,
+                   _("The right-hand sides must be a contiguous %zu-row matrix of the factors' dtype"),
+                   lu->lu->rows);
+      return FALSE;
+    }
+  g_autoptr (TlGpuSession) own = NULL;
+  TlGpuDevice *device = lu_device (NULL, lu->gpu_ordinal, &own, error);
+  if (device == NULL)
+    return FALSE;
+  TlGpuLuSolveArgs args = { 0 };
+  args.dtype = (TlGpuDtype) x->dtype;
+  args.n = (int) lu->lu->rows;
+  args.nrhs = (int) x->cols;
+  args.lu = lu->lu->data;
+  args.ipiv = lu->ipiv;
+  args.b = x->data;
+  TlGpuStatus status = tl_gpu_lu_solve_bench (device, solver, &args, (int) warmups,
+                                              (int) MAX (repeats, 1), times_ms);
+  if (status != TL_GPU_OK)
+    return tl_gpu_error_set (error, status, solver);
   return TRUE;
 }
 

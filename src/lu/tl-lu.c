@@ -295,9 +295,13 @@ check_request (const char *id, const TlLuOptions *options, const TlMatrix *a, gb
     }
   if (recording && !info->records_steps)
     {
+      g_autoptr (GString) who = g_string_new (NULL);
+      for (guint i = 0; i < n_rows; i++)
+        if (rows[i].info.records_steps)
+          g_string_append_printf (who, "%s%s", who->len ? ", " : "", rows[i].info.id);
       g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
-                   _("%s cannot record its steps (its panel is one fused kernel or a library call); "
-                     "record with lu-cpu-unblocked, lu-cpu-blocked, lu-01-percolumn or lu-02-blocked"), id);
+                   _("%s cannot record its steps (a library call has no steps to stop at); record with %s"),
+                   id, who->str);
       return NULL;
     }
   if (!tl_lu_check_finite (a, error))
@@ -330,6 +334,8 @@ tl_lu_factor_full (const TlLuOptions *options,
   g_return_val_if_fail (out_result != NULL, FALSE);
 
   const char *id = options->kernel_id ? options->kernel_id : TL_LU_DEFAULT_KERNEL;
+  if (strcmp (id, "gpu") == 0)
+    id = TL_LU_FASTEST_GPU_KERNEL;
   const LuRow *row = check_request (id, options, a, recorder != NULL, error);
   if (row == NULL)
     return FALSE;
