@@ -2,6 +2,7 @@
 #include "tl-chart-view.h"
 
 #include <glib/gi18n-lib.h>
+#include "paint/tl-paint-util.h"
 #include "tl-view-style.h"
 
 struct _TlChartView
@@ -36,6 +37,7 @@ clear_series (TlChartView *self)
       TlSweepSeries *s = &g_array_index (self->series, TlSweepSeries, i);
       g_free ((double *) s->n);
       g_free ((double *) s->gflops);
+      g_free ((gsize *) s->shape);
     }
   g_array_set_size (self->series, 0);
 }
@@ -53,7 +55,9 @@ tl_chart_view_set_bars (TlChartView *self, const TlCompareModel *model)
     {
       TlCompareBar b = model->bars[i];
       b.label = keep (self, b.label);
+      b.kernel_id = keep (self, b.kernel_id);
       b.failed = keep (self, b.failed);
+      b.reference_label = keep (self, b.reference_label);
       g_array_append_val (self->bars, b);
     }
   self->bars_model = *model;
@@ -76,8 +80,11 @@ tl_chart_view_set_sweep (TlChartView *self, const TlSweepModel *model)
     {
       TlSweepSeries s = model->series[i];
       s.label = keep (self, s.label);
+      s.kernel_id = keep (self, s.kernel_id);
       s.n = g_memdup2 (s.n, sizeof (double) * MAX (s.count, 1));
       s.gflops = g_memdup2 (s.gflops, sizeof (double) * MAX (s.count, 1));
+      if (s.shape)
+        s.shape = g_memdup2 (s.shape, sizeof (gsize) * 3 * MAX (s.count, 1));
       g_array_append_val (self->series, s);
     }
   self->sweep_model.series = (const TlSweepSeries *) self->series->data;
@@ -130,14 +137,8 @@ tl_chart_view_draw (GtkWidget *widget, cairo_t *cr)
     {
       if (self->bars->len == 0)
         {
-          cairo_set_source_rgb (cr, self->style.fg[0], self->style.fg[1], self->style.fg[2]);
-          cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-          cairo_set_font_size (cr, 14 * self->style.scale);
-          cairo_text_extents_t te;
-          const char *msg = _("Tick kernels and press Run: their times appear here as they finish.");
-          cairo_text_extents (cr, msg, &te);
-          cairo_move_to (cr, (w - te.width) / 2, h / 2);
-          cairo_show_text (cr, msg);
+          tl_paint_hint (cr, &self->style, w, h,
+                         _("Tick kernels and press Run: their times appear here as they finish."));
           return FALSE;
         }
       tl_paint_compare (cr, &self->bars_model, &self->style, w, h);

@@ -23,6 +23,8 @@ struct _TlHeatmapView
   TlPooledGrid *grid;          /* current pooled image, immutable */
   cairo_surface_t *image;      /* grid coloured with scale */
   TlColorScale scale;
+  TlValueRange range;          /* of every element of matrix: the colour scale's source */
+  gboolean have_range;
   gint colormap;               /* -1: auto */
   TlScale scale_kind;
   gboolean shared;
@@ -60,6 +62,8 @@ typedef struct
   TlScale scale_kind;
   gboolean shared;
   double shared_min, shared_max;
+  TlValueRange range;   /* known already when have_range */
+  gboolean have_range;
 } PoolInput;
 
 typedef struct
@@ -67,6 +71,7 @@ typedef struct
   TlPooledGrid *grid;
   cairo_surface_t *image;
   TlColorScale scale;
+  TlValueRange range;
 } PoolOutput;
 
 static void
@@ -84,23 +89,20 @@ pool_output_free (PoolOutput *out)
   g_free (out);
 }
 
+/* The colour scale from the range of all the data (or the range shared
+ * with the other views): the same cell keeps its colour whatever the
+ * zoom and the pooling. */
 static void
 make_scale (TlColorScale *scale, gint colormap, TlScale kind, gboolean shared,
-            double shared_min, double shared_max, double min, double max)
+            double shared_min, double shared_max, const TlValueRange *range)
 {
+  TlValueRange r = *range;
   if (shared)
     {
-      min = shared_min;
-      max = shared_max;
+      r.min = shared_min;
+      r.max = shared_max;
     }
-  if (colormap < 0)
-    {
-      tl_color_scale_init_auto (scale, min, max);
-      if (kind != TL_SCALE_LINEAR)
-        tl_color_scale_init (scale, scale->map, kind, min, max);
-    }
-  else
-    tl_color_scale_init (scale, colormap, kind, min, max);
+  tl_color_scale_init_for_range (scale, colormap, kind, &r);
 }
 
 static void
@@ -109,7 +111,18 @@ pool_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   PoolInput *in = task_data;
   GError *error = NULL;
   PoolOutput *out = g_new0 (PoolOutput, 1);
+  gboolean whole = in->row0 == 0 && in->col0 == 0 && (in->rows == 0 || in->rows >= in->matrix->rows)
+                   && (in->cols == 0 || in->cols >= in->matrix->cols);
 
+  out->range = in->range;
+  /* a zoomed region of a matrix whose range is not known yet: read it all once */
+  if (!in->have_range && !whole
+      && !tl_pool_value_range (in->matrix, cancellable, &out->range, &error))
+    {
+      pool_output_free (out);
+      g_task_return_error (task, error);
+      return;
+    }
   out->grid = tl_pool_matrix (in->matrix, in->row0, in->col0, in->rows, in->cols,
                               in->max_r, in->max_c, in->mode, cancellable, &error);
   if (out->grid == NULL)
@@ -118,8 +131,10 @@ pool_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
       g_task_return_error (task, error);
       return;
     }
+  if (!in->have_range && whole)
+    out->range = out->grid->range;
   make_scale (&out->scale, in->colormap, in->scale_kind, in->shared, in->shared_min,
-              in->shared_max, out->grid->min, out->grid->max);
+              in->shared_max, &out->range);
   out->image = tl_pooled_grid_colorize (out->grid, &out->scale);
   g_task_return_pointer (task, out, (GDestroyNotify) pool_output_free);
 }
@@ -143,6 +158,8 @@ pool_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   self->grid = g_steal_pointer (&out->grid);
   self->image = g_steal_pointer (&out->image);
   self->scale = out->scale;
+  self->range = out->range;
+  self->have_range = TRUE;
   pool_output_free (out);
   g_clear_object (&self->cancellable);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -169,6 +186,8 @@ start_pooling (TlHeatmapView *self)
   in->shared = self->shared;
   in->shared_min = self->shared_min;
   in->shared_max = self->shared_max;
+  in->range = self->range;
+  in->have_range = self->have_range;
 
   if (self->view_rows > 0 && self->view_cols > 0
       && (self->matrix->rows > OVERVIEW_CELLS || self->matrix->cols > OVERVIEW_CELLS)
@@ -219,7 +238,7 @@ recolor (TlHeatmapView *self)
   if (self->grid == NULL)
     return;
   make_scale (&self->scale, self->colormap, self->scale_kind, self->shared, self->shared_min,
-              self->shared_max, self->grid->min, self->grid->max);
+              self->shared_max, &self->range);
   g_clear_pointer (&self->image, cairo_surface_destroy);
   self->image = tl_pooled_grid_colorize (self->grid, &self->scale);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -234,6 +253,8 @@ tl_heatmap_view_get_model (TlHeatmapView *self, TlHeatmapModel *m)
   m->grid = self->grid;
   m->image = self->image;
   m->scale = self->scale;
+  if (self->have_range)
+    m->range = self->range;
   m->title = self->thumbnail ? NULL : self->title;
   m->caption = self->caption;
   m->units = self->units;
@@ -540,6 +561,7 @@ tl_heatmap_view_set_matrix (TlHeatmapView *self, TlMatrix *matrix, const char *t
   self->title = g_strdup (title);
   g_free (self->caption);
   self->caption = g_strdup (caption);
+  self->have_range = FALSE; /* new data: its range is read while pooling */
   if (!same_shape)
     {
       /* a new shape: show all of it, and nothing stale meanwhile */
@@ -612,10 +634,10 @@ gboolean
 tl_heatmap_view_get_range (TlHeatmapView *self, double *min, double *max)
 {
   g_return_val_if_fail (TL_IS_HEATMAP_VIEW (self), FALSE);
-  if (self->grid == NULL)
+  if (!self->have_range || self->range.n_finite == 0)
     return FALSE;
-  *min = self->grid->min;
-  *max = self->grid->max;
+  *min = self->range.min;
+  *max = self->range.max;
   return TRUE;
 }
 

@@ -301,14 +301,12 @@ paint_axes (cairo_t *cr, const TlBlocksModel *model, const TlBlocksLayout *lay,
   tl_paint_frame (cr, style, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
   tl_paint_set_font (cr, style, style->font_size, FALSE);
 
-  tl_paint_index_ticks_top (cr, style, lay->plot_x, lay->plot_y, 0, lay->cell_w, 0, lay->grid_x - 1,
-                            (guint) CLAMP (lay->plot_w / (font * 4), 2, 12));
+  tl_paint_index_ticks_top (cr, style, lay->plot_x, lay->plot_y, 0, lay->cell_w, 0, lay->grid_x - 1);
   tl_paint_text (cr, lay->plot_x + lay->plot_w / 2, lay->plot_y - tick - font * 1.25, 0.5, 1.0,
                  _("tile column (blockIdx.x)"));
 
   double label_left = tl_paint_index_ticks_left (cr, style, lay->plot_x, lay->plot_y, 0, lay->cell_h,
-                                                 0, lay->grid_y - 1,
-                                                 (guint) CLAMP (lay->plot_h / (font * 2.5), 2, 12));
+                                                 0, lay->grid_y - 1);
   cairo_save (cr);
   cairo_translate (cr, label_left - font * 0.3, lay->plot_y + lay->plot_h / 2);
   cairo_rotate (cr, -G_PI / 2);

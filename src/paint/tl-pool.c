@@ -5,10 +5,64 @@
 #include <glib/gi18n-lib.h>
 #include "core/tl-error.h"
 
+static const char *const mode_names[TL_POOL_MODE_COUNT] = { "mean", "max |a|", "max" };
+
 const char *
 tl_pool_mode_name (TlPoolMode mode)
 {
-  return mode == TL_POOL_MAX_ABS ? "max |a|" : "mean";
+  return (guint) mode < TL_POOL_MODE_COUNT ? mode_names[mode] : "?";
+}
+
+gboolean
+tl_pool_mode_from_name (const char *name, TlPoolMode *out)
+{
+  for (guint i = 0; i < TL_POOL_MODE_COUNT; i++)
+    if (g_strcmp0 (name, mode_names[i]) == 0)
+      {
+        *out = (TlPoolMode) i;
+        return TRUE;
+      }
+  if (g_strcmp0 (name, "max-abs") == 0)
+    {
+      *out = TL_POOL_MAX_ABS;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* The range of n values: a branch-light pass for the common case (all
+ * finite), one element at a time when an infinity shows up. */
+static void
+range_add_line (TlValueRange *range, const double *line, gsize n)
+{
+  double lo = INFINITY, hi = -INFINITY, min_pos = INFINITY;
+  guint64 nan = 0;
+
+  for (gsize j = 0; j < n; j++)
+    {
+      double v = line[j];
+      nan += v != v;
+      lo = v < lo ? v : lo; /* NaN compares false: skipped */
+      hi = v > hi ? v : hi;
+      min_pos = v > 0 && v < min_pos ? v : min_pos;
+    }
+  if ((isinf (lo) && lo < 0) || (isinf (hi) && hi > 0))
+    {
+      for (gsize j = 0; j < n; j++)
+        tl_value_range_add (range, line[j]);
+      return;
+    }
+  TlValueRange r = { 0 };
+  r.n_nan = nan;
+  r.n_finite = n - nan;
+  if (r.n_finite > 0)
+    {
+      r.min = lo;
+      r.max = hi;
+      r.min_positive = isfinite (min_pos) ? min_pos : 0;
+      r.max_abs = MAX (fabs (lo), fabs (hi));
+    }
+  tl_value_range_merge (range, &r);
 }
 
 /* Reads n elements of row i starting at column j0 as doubles. */
@@ -91,12 +145,13 @@ tl_pool_matrix (const TlMatrix *matrix,
       for (gsize gc = 0; gc < grid->grid_cols; gc++)
         {
           acc[gc] = 0.0;
-          best[gc] = 0.0;
+          best[gc] = mode == TL_POOL_MAX ? -INFINITY : 0.0;
         }
 
       for (gsize r = r_begin; r < r_end; r++)
         {
           read_row (matrix, r, col0, cols, line);
+          range_add_line (&grid->range, line, cols);
           for (gsize gc = 0; gc < grid->grid_cols; gc++)
             {
               gsize c_begin = gc * grid->factor_c;
@@ -107,6 +162,16 @@ tl_pool_matrix (const TlMatrix *matrix,
                   for (gsize c = c_begin; c < c_end; c++)
                     s += line[c];
                   acc[gc] += s; /* NaN propagates through the sum */
+                }
+              else if (mode == TL_POOL_MAX)
+                {
+                  double b = best[gc];
+                  for (gsize c = c_begin; c < c_end; c++)
+                    {
+                      double v = line[c];
+                      b = isnan (v) || isnan (b) ? NAN : v > b ? v : b;
+                    }
+                  best[gc] = b;
                 }
               else
                 {
@@ -156,6 +221,23 @@ tl_pool_matrix (const TlMatrix *matrix,
   return g_steal_pointer (&grid);
 }
 
+gboolean
+tl_pool_value_range (const TlMatrix *matrix, GCancellable *cancellable, TlValueRange *out,
+                     GError **error)
+{
+  g_return_val_if_fail (matrix != NULL && out != NULL, FALSE);
+  g_autofree double *line = g_new (double, MAX (matrix->cols, 1));
+  tl_value_range_init (out);
+  for (gsize r = 0; r < matrix->rows; r++)
+    {
+      if (r % 64 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      read_row (matrix, r, 0, matrix->cols, line);
+      range_add_line (out, line, matrix->cols);
+    }
+  return TRUE;
+}
+
 TlPooledGrid *
 tl_pooled_grid_new_from_values (gsize src_rows, gsize src_cols, gsize grid_rows, gsize grid_cols,
                                 guint factor_r, guint factor_c, TlPoolMode mode,
@@ -182,6 +264,7 @@ tl_pooled_grid_new_from_values (gsize src_rows, gsize src_cols, gsize grid_rows,
     {
       double v = values[i];
       grid->values[i] = v;
+      tl_value_range_add (&grid->range, v);
       if (isnan (v))
         grid->n_nan_cells++;
       else if (isfinite (v))
@@ -234,4 +317,23 @@ tl_pooled_grid_colorize (const TlPooledGrid *self, const TlColorScale *scale)
     }
   cairo_surface_mark_dirty (surface);
   return surface;
+}
+
+char *
+tl_pooled_grid_describe_cells (const TlPooledGrid *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  if (self->factor_r <= 1 && self->factor_c <= 1)
+    return NULL;
+  switch (self->mode)
+    {
+    case TL_POOL_MAX_ABS:
+      /* TRANSLATORS: a heatmap cell stands for a block of elements; %u×%u is its size */
+      return g_strdup_printf (_("each cell: max |value| of %u×%u"), self->factor_r, self->factor_c);
+    case TL_POOL_MAX:
+      return g_strdup_printf (_("each cell: max of %u×%u"), self->factor_r, self->factor_c);
+    case TL_POOL_MEAN:
+    default:
+      return g_strdup_printf (_("each cell: mean of %u×%u"), self->factor_r, self->factor_c);
+    }
 }

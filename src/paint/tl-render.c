@@ -27,8 +27,11 @@
 #define DEFAULT_WIDTH 1600.0
 #define DEFAULT_HEIGHT 900.0
 #define HEATMAP_MAX_CELLS 800
+/* SVG and PDF draw one rectangle per cell (crisp at any zoom): fewer of them */
+#define HEATMAP_MAX_VECTOR_CELLS 256
 
-static const char *const view_names[] = { "heatmap", "blocks", "timeline", "compare", "gauss" };
+static const char *const view_names[] = { "heatmap", "blocks", "timeline", "compare", "gauss",
+                                           "sweep" };
 
 const char *
 tl_render_view_name (TlRenderView view)
@@ -501,30 +504,41 @@ draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   if (runs == NULL)
     return FALSE;
 
-  const TlJob *job = input->record->job;
   g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
   TlCompareModel model;
-  double flops = job == NULL ? 0
-                 : g_strcmp0 (job->kind, "lu") == 0 ? tl_stats_lu_flops (MIN (job->m, job->n))
-                                                    : tl_stats_gemm_flops (job->m, job->k, job->n);
-
   tl_compare_model_init (&model);
-  g_autoptr (GArray) bars = tl_compare_bars_from_runs (runs, flops, FALSE, strings,
-                                                       &model.baseline_index);
-  model.bars = (const TlCompareBar *) bars->data;
-  model.n_bars = bars->len;
+  g_autoptr (GArray) bars = tl_compare_model_fill (&model, input->record->job, runs, FALSE, strings);
   model.metric = TL_COMPARE_GFLOPS;
   if (o->color && g_strcmp0 (o->color, "time") == 0)
     model.metric = TL_COMPARE_TIME;
-  model.baseline_name = _("CPU naive");
-  g_autofree char *title = NULL;
-  if (job && g_strcmp0 (job->kind, "lu") == 0)
-    title = g_strdup_printf (_("PA = LU, %zu×%zu (%s)"), job->m, job->n, tl_dtype_name (job->dtype));
-  else if (job)
-    title = g_strdup_printf (_("C = A·B, %zu×%zu·%zu×%zu (%s)"), job->m, job->k, job->k, job->n,
-                             tl_dtype_name (job->dtype));
-  model.title = title;
+  else if (o->color && g_strcmp0 (o->color, "gflops") != 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("the compare view shows gflops or time, not “%s”"), o->color);
+      return FALSE;
+    }
   tl_paint_compare (cr, &model, style, w, h);
+  return TRUE;
+}
+
+static gboolean
+draw_sweep (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
+            const TlPaintStyle *style, double w, double h, GError **error)
+{
+  if (!need_record (input, "sweep", error))
+    return FALSE;
+  g_autoptr (GPtrArray) records = g_ptr_array_new ();
+  g_ptr_array_add (records, input->record);
+  for (guint i = 0; i < input->n_more; i++)
+    g_ptr_array_add (records, input->more[i]);
+  g_autoptr (TlSweepData) data = tl_sweep_data_new (records, _("GEMM: GFLOP/s against the problem size"));
+  if (data->model.n_series == 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("the sweep view needs GEMM run records with timed kernels"));
+      return FALSE;
+    }
+  tl_paint_sweep (cr, &data->model, style, w, h);
   return TRUE;
 }
 
@@ -556,6 +570,27 @@ draw_heatmap (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   g_autofree char *title = NULL;
   const char *units = _("value");
   TlPoolMode mode = TL_POOL_MEAN;
+  TlColormap map = 0;
+  TlScale kind = TL_SCALE_LINEAR;
+
+  if (o->color && !tl_colormap_from_name (o->color, &map))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("the heatmap colours with viridis, cividis, rdbu or gray, not “%s”"), o->color);
+      return FALSE;
+    }
+  if (o->value_scale && !tl_scale_from_name (o->value_scale, &kind))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("the value scale is linear, log or symlog, not “%s”"), o->value_scale);
+      return FALSE;
+    }
+  if (o->pool && !tl_pool_mode_from_name (o->pool, &mode))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("cells pool by mean, max or max-abs, not “%s”"), o->pool);
+      return FALSE;
+    }
 
   if (g_ascii_strcasecmp (which, "A") == 0)
     {
@@ -623,7 +658,8 @@ draw_heatmap (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
               tl_matrix_set (m, i, j, tl_matrix_get (c, i, j) - tl_matrix_get (ref, i, j));
           title = g_strdup_printf (_("error C − reference, %s"), run->kernel_id);
           units = _("C − ref");
-          mode = TL_POOL_MAX_ABS;
+          if (o->pool == NULL)
+            mode = TL_POOL_MAX_ABS;
         }
     }
   else
@@ -635,8 +671,8 @@ draw_heatmap (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   if (m == NULL)
     return FALSE;
 
-  g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, HEATMAP_MAX_CELLS,
-                                               HEATMAP_MAX_CELLS, mode, NULL, error);
+  gsize cells = tl_paint_is_vector (cr) ? HEATMAP_MAX_VECTOR_CELLS : HEATMAP_MAX_CELLS;
+  g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, cells, cells, mode, NULL, error);
   if (g == NULL)
     return FALSE;
   TlHeatmapModel model;
@@ -645,7 +681,9 @@ draw_heatmap (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   model.title = title;
   model.units = units;
   model.caption = tl_dtype_name (m->dtype);
-  tl_color_scale_init_auto (&model.scale, g->min, g->max);
+  /* the range of every element, not of the pooled cells */
+  model.range = g->range;
+  tl_color_scale_init_for_range (&model.scale, o->color ? (gint) map : -1, kind, &g->range);
   tl_paint_heatmap (cr, &model, style, w, h);
   return TRUE;
 }
@@ -696,6 +734,8 @@ tl_render_draw (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *
       return draw_compare (cr, input, o, style, width, height, error);
     case TL_RENDER_GAUSS:
       return draw_gauss (cr, input, o, style, width, height, error);
+    case TL_RENDER_SWEEP:
+      return draw_sweep (cr, input, o, style, width, height, error);
     default:
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("unknown view"));
       return FALSE;
