@@ -100,7 +100,11 @@ test_full (void)
       cairo_surface_t *s = paint (&model, &style, w, h);
       TlHeatmapLayout lay;
       tl_paint_heatmap_layout (&model, &style, w, h, &lay);
-      g_assert_cmpfloat (lay.px_per_row, ==, lay.px_per_col);
+      /* square cells or stretched towards the panel, never past 3:1, and
+       * the 7×5 matrix stays taller than wide */
+      g_assert_cmpfloat (lay.px_per_col / lay.px_per_row, <=, 3.0 + 1e-9);
+      g_assert_cmpfloat (lay.px_per_col / lay.px_per_row, >=, 1.0 / 3.0 - 1e-9);
+      g_assert_cmpfloat (lay.plot_h, >=, lay.plot_w - 1e-9);
       g_assert_cmpfloat (lay.plot_y, >, 0);       /* room for title and column indices */
       g_assert_cmpfloat (lay.plot_x, >, 0);       /* room for row indices */
       g_assert_cmpfloat (lay.cb_w, >, 0);

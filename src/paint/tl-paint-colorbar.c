@@ -72,6 +72,38 @@ tl_paint_colorbar_preferred_width (const TlPaintStyle *style)
   return TL_PX (style, 14 + 5 + 4) + font * 4.3 + font * 1.25 * 2 + TL_PX (style, 4);
 }
 
+static void format_tick (const TlColorScale *scale, double v, char *buf, gsize size);
+
+double
+tl_paint_colorbar_fit_width (const TlColorbarModel *model, const TlPaintStyle *style)
+{
+  g_return_val_if_fail (model != NULL && style != NULL, 0);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create (s);
+  double cand[MAX_TICKS], widest = 0;
+  char buf[64];
+
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  guint k = tl_colorbar_ticks (&model->scale, cand, MAX_TICKS);
+  for (guint i = 0; i < k; i++)
+    {
+      format_tick (&model->scale, cand[i], buf, sizeof buf);
+      widest = MAX (widest, tl_paint_text_width (cr, buf));
+    }
+  /* linear ticks may land on finer steps than the candidates: a digit more */
+  if (model->scale.scale == TL_SCALE_LINEAR)
+    widest += tl_paint_text_width (cr, "0");
+  if (model->show_mask)
+    widest = MAX (widest, tl_paint_text_width (cr, model->mask_label ? model->mask_label : "≤ 0"));
+  if (model->show_nan)
+    widest = MAX (widest, tl_paint_text_width (cr, "NaN"));
+  double line = tl_paint_text_height (cr) * 1.05;
+  guint lines = (model->label && *model->label) + (model->note && *model->note);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  return TL_PX (style, 4 + 14 + 5 + 3) + widest + TL_PX (style, 4) + lines * line;
+}
+
 double
 tl_paint_colorbar_reserve (const TlPaintStyle *style, gboolean show, double *right)
 {

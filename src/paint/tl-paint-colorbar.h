@@ -43,8 +43,12 @@ void   tl_paint_colorbar_layout (const TlColorbarModel *model, const TlPaintStyl
 /* Vertical position of value on the bar (top = vmax). */
 double tl_colorbar_layout_y     (const TlColorbarLayout *layout, const TlColorScale *scale,
                                  double value);
-/* Width the colorbar wants for its tick labels, label and note, in device pixels. */
+/* Width the colorbar wants for its tick labels, label and note, in device pixels:
+ * an estimate for any model … */
 double tl_paint_colorbar_preferred_width (const TlPaintStyle *style);
+/* … and measured for this one (its widest tick label, its swatches, one
+ * or two lines along the bar). */
+double tl_paint_colorbar_fit_width (const TlColorbarModel *model, const TlPaintStyle *style);
 /* For a painter that puts a colorbar right of its plot: the bar's width
  * (0 when !show), with that and its gap added to *right. */
 double tl_paint_colorbar_reserve (const TlPaintStyle *style, gboolean show, double *right);

@@ -72,6 +72,9 @@ cell_sizes (double avail_w, double avail_h, double rows, double cols, double *px
   *px_c = pc;
 }
 
+static void legend_model (const TlHeatmapModel *model, TlColorbarModel *cb, char **label,
+                          char **note);
+
 void
 tl_paint_heatmap_layout (const TlHeatmapModel *model, const TlPaintStyle *style,
                          double width, double height, TlHeatmapLayout *out)
@@ -94,7 +97,15 @@ tl_paint_heatmap_layout (const TlHeatmapModel *model, const TlPaintStyle *style,
       right = font * 1.2; /* half of the last column label */
     }
 
-  out->cb_w = tl_paint_colorbar_reserve (style, model->show_colorbar && model->grid != NULL, &right);
+  out->cb_w = 0;
+  if (model->show_colorbar && model->grid != NULL)
+    {
+      TlColorbarModel cb;
+      g_autofree char *label = NULL, *note = NULL;
+      legend_model (model, &cb, &label, &note);
+      out->cb_w = tl_paint_colorbar_fit_width (&cb, style);
+      right += out->cb_w + font * 0.6;
+    }
 
   double avail_w = MAX (width - left - right, 1.0);
   double avail_h = MAX (height - top - bottom, 1.0);
@@ -265,7 +276,7 @@ paint_highlights (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayou
                  + (span - w) / 2;
       cairo_rectangle (cr, x, lay->plot_y, w, lay->plot_h);
     }
-  cairo_set_source_rgba (cr, TL_PAINT_HIGHLIGHT_RGB, style->high_contrast ? 0.5 : 0.25);
+  cairo_set_source_rgba (cr, TL_PAINT_HIGHLIGHT_VEIL_RGB, style->high_contrast ? 0.5 : 0.25);
   cairo_fill_preserve (cr);
   cairo_set_source_rgb (cr, TL_PAINT_HIGHLIGHT_RGB);
   cairo_stroke (cr);
@@ -334,24 +345,35 @@ data_range (const TlHeatmapModel *model)
   return tl_value_range_is_empty (&model->range) ? &model->grid->range : &model->range;
 }
 
+/* The colour bar of the heatmap; *label and *note are allocated (NULL when
+ * not needed) and outlive cb. */
+static void
+legend_model (const TlHeatmapModel *model, TlColorbarModel *cb, char **label, char **note)
+{
+  const TlValueRange *range = data_range (model);
+
+  *cb = (TlColorbarModel) { .scale = model->scale, .label = model->units };
+  *note = tl_pooled_grid_describe_cells (model->grid);
+  *label = NULL;
+  cb->note = *note;
+  if (model->scale.scale == TL_SCALE_LOG)
+    {
+      /* LogNorm: what has no logarithm is masked, and the bar says so */
+      *label = g_strdup_printf (_("%s, log scale"), model->units ? model->units : _("value"));
+      cb->label = *label;
+      cb->show_mask = range->n_finite > 0 && range->min <= 0;
+      cb->mask_label = range->min < 0 ? _("≤ 0") : _("= 0");
+    }
+  cb->show_nan = range->n_nan > 0 || model->grid->n_nan_cells > 0;
+}
+
 static void
 paint_legend (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *lay,
               const TlPaintStyle *style)
 {
-  const TlValueRange *range = data_range (model);
-  g_autofree char *note = tl_pooled_grid_describe_cells (model->grid);
-  g_autofree char *label = NULL;
-  TlColorbarModel cb = { .scale = model->scale, .label = model->units, .note = note };
-
-  if (model->scale.scale == TL_SCALE_LOG)
-    {
-      /* LogNorm: what has no logarithm is masked, and the bar says so */
-      label = g_strdup_printf (_("%s, log scale"), model->units ? model->units : _("value"));
-      cb.label = label;
-      cb.show_mask = range->n_finite > 0 && range->min <= 0;
-      cb.mask_label = range->min < 0 ? _("≤ 0") : _("= 0");
-    }
-  cb.show_nan = range->n_nan > 0 || model->grid->n_nan_cells > 0;
+  TlColorbarModel cb;
+  g_autofree char *label = NULL, *note = NULL;
+  legend_model (model, &cb, &label, &note);
   cairo_save (cr);
   cairo_translate (cr, lay->cb_x, lay->cb_y);
   tl_paint_colorbar (cr, &cb, style, lay->cb_w, lay->cb_h);

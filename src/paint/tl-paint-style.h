@@ -39,8 +39,10 @@ typedef struct
   gboolean transparent;    /* leave the background alone (bg still backs labels) */
 } TlPaintStyle;
 
-/* Orange over data: visible on viridis, RdBu and grey alike. */
-#define TL_PAINT_HIGHLIGHT_RGB 1.0, 0.55, 0.0
+/* Orange over data: visible on viridis, RdBu and grey alike — outlines,
+ * and a lighter one for the translucent veil over highlighted rows. */
+#define TL_PAINT_HIGHLIGHT_RGB 1.0, 0.45, 0.0
+#define TL_PAINT_HIGHLIGHT_VEIL_RGB 1.0, 0.55, 0.0
 
 /* How much presentation mode enlarges everything. */
 #define TL_PAINT_PRESENTATION_SCALE 1.6

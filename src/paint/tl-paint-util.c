@@ -194,6 +194,29 @@ wrap_paragraph (cairo_t *cr, const char *paragraph, double max_w, GPtrArray *lin
   g_ptr_array_add (lines, g_string_free (line, FALSE));
 }
 
+guint
+tl_paint_text_wrap (cairo_t *cr, double x, double y, double max_w, double line_h,
+                    guint max_lines, const char *text)
+{
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  wrap_paragraph (cr, text, max_w, lines);
+  guint n = MIN (lines->len, MAX (max_lines, 1u));
+  for (guint i = 0; i < n; i++)
+    {
+      if (i == n - 1 && lines->len > n)
+        {
+          /* what does not fit goes into the last line's ellipsis */
+          g_autoptr (GString) rest = g_string_new (lines->pdata[i]);
+          for (guint j = i + 1; j < lines->len; j++)
+            g_string_append_printf (rest, " %s", (char *) lines->pdata[j]);
+          tl_paint_text_fit (cr, x, y + i * line_h, 0, 0, max_w, rest->str);
+        }
+      else
+        tl_paint_text_fit (cr, x, y + i * line_h, 0, 0, max_w, lines->pdata[i]);
+    }
+  return n;
+}
+
 void
 tl_paint_hint (cairo_t *cr, const TlPaintStyle *style, double width, double height,
                const char *text)
@@ -243,8 +266,8 @@ static double
 tick_spacing (double em, double w, double prev_w, gboolean vertical)
 {
   if (vertical)
-    return em * 1.7;
-  return MAX ((w + prev_w) / 2 + em * 1.0, em * 3.2);
+    return em * 2.0;
+  return MAX ((w + prev_w) / 2 + em * 1.0, em * 2.4);
 }
 
 /* Do the labels of ticks v[0..n) at positions v·px_per_unit keep clear? */

@@ -30,6 +30,11 @@ double tl_paint_text_height (cairo_t *cr);
 /* As tl_paint_text, but a text wider than max_w loses its end to "…". */
 double tl_paint_text_fit  (cairo_t *cr, double x, double y, double halign, double valign,
                            double max_w, const char *text);
+/* Text left-aligned from (x, y) down, wrapped at spaces to max_w, lines
+ * line_h apart, at most max_lines (the last one ellipsized); returns the
+ * number of lines drawn. */
+guint tl_paint_text_wrap (cairo_t *cr, double x, double y, double max_w, double line_h,
+                          guint max_lines, const char *text);
 /* The largest size ≤ size (style units, down to min_size) at which text
  * fits max_w in the style's font; leaves that font selected. */
 double tl_paint_fit_font  (cairo_t *cr, const TlPaintStyle *style, double size, double min_size,

@@ -285,13 +285,21 @@ need_record (const TlRenderInput *input, const char *view, GError **error)
   return FALSE;
 }
 
+/* "gemm-03-smem16 — shared memory 16×16"; a CPU run says on how many
+ * threads it ran ("cpu-blocked — cache-blocked, multi-threaded · 1 thread") */
 static char *
 kernel_title (const TlKernelRun *run)
 {
   const TlKernelInfo *info = tl_kernel_find (run->kernel_id);
+  GString *s = g_string_new (run->kernel_id);
   if (info && info->title && g_strcmp0 (info->title, run->kernel_id) != 0)
-    return g_strdup_printf ("%s — %s", run->kernel_id, _(info->title));
-  return g_strdup (run->kernel_id);
+    g_string_append_printf (s, " — %s", _(info->title));
+  if (run->backend == TL_BACKEND_CPU && run->threads > 0)
+    {
+      g_string_append (s, " · ");
+      g_string_append_printf (s, ngettext ("%u thread", "%u threads", run->threads), run->threads);
+    }
+  return g_string_free (s, FALSE);
 }
 
 /* ---- views ---------------------------------------------------------------- */
@@ -401,7 +409,8 @@ track_label (const TlRunRecord *record, const TlKernelRun *run, gboolean stacked
   if (!stacked)
     return g_steal_pointer (&title);
   /* which record: the problem and where it ran */
-  const char *where = record->has_device && record->device.name[0] ? record->device.name
+  const char *where = run->backend == TL_BACKEND_GPU && record->has_device && record->device.name[0]
+                        ? record->device.name
                       : record->machine.cpu_model ? record->machine.cpu_model : "";
   if (record->job)
     return g_strdup_printf ("%s · %zu×%zu×%zu · %s", title, record->job->m, record->job->k,
@@ -434,6 +443,7 @@ draw_timeline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o
   gboolean ok = TRUE;
 
   tl_timeline_model_init (&model);
+  model.own_time_scale = o->own_time_scale;
   if (o->color && !tl_timeline_color_from_name (o->color, &model.color))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
@@ -459,6 +469,7 @@ draw_timeline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o
         }
       labels[i] = track_label (rec, run, input->n_more > 0);
       tracks[i].label = labels[i];
+      tracks[i].kernel_id = run->kernel_id;
       tracks[i].blocks = run->blocks;
       tracks[i].n_blocks = run->n_blocks;
       tracks[i].stats = stats[i];
@@ -704,6 +715,7 @@ draw_gauss (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   TlGaussModel model;
   tl_gauss_model_init (&model);
   model.frame = frame;
+  model.record_range = o->gauss_record_range;
   /* a run record says where it ran: name the GPU and the day in the title */
   g_autofree char *title = NULL;
   if (input->record && input->record->has_device && input->record->device.name[0])
