@@ -15,7 +15,8 @@ struct _TlChartView
   TlSweepModel sweep_model;
   GArray *series;        /* TlSweepSeries with owned arrays */
   GStringChunk *strings;
-  TlPaintStyle style;
+  TlPaintStyle style;       /* sizes, as set for presentation */
+  TlPaintStyle drawn_style; /* with the theme's colours, as last drawn (for hit tests) */
 };
 
 G_DEFINE_FINAL_TYPE (TlChartView, tl_chart_view, GTK_TYPE_DRAWING_AREA)
@@ -131,20 +132,22 @@ tl_chart_view_draw (GtkWidget *widget, cairo_t *cr)
   double w = gtk_widget_get_allocated_width (widget);
   double h = gtk_widget_get_allocated_height (widget);
 
-  tl_view_style_begin_draw (&self->style, widget, cr);
+  TlPaintStyle style;
+  tl_view_style_begin_draw (&self->style, widget, cr, &style);
+  self->drawn_style = style;
 
   if (self->kind == TL_CHART_BARS)
     {
       if (self->bars->len == 0)
         {
-          tl_paint_hint (cr, &self->style, w, h,
+          tl_paint_hint (cr, &style, w, h,
                          _("Tick kernels and press Run: their times appear here as they finish."));
           return FALSE;
         }
-      tl_paint_compare (cr, &self->bars_model, &self->style, w, h);
+      tl_paint_compare (cr, &self->bars_model, &style, w, h);
     }
   else
-    tl_paint_sweep (cr, &self->sweep_model, &self->style, w, h);
+    tl_paint_sweep (cr, &self->sweep_model, &style, w, h);
   return FALSE;
 }
 
@@ -155,7 +158,7 @@ tl_chart_view_button_press (GtkWidget *widget, GdkEventButton *event)
 
   if (self->kind != TL_CHART_BARS || event->button != 1 || event->type != GDK_BUTTON_PRESS)
     return FALSE;
-  gint i = tl_paint_compare_bar_at (&self->bars_model, &self->style,
+  gint i = tl_paint_compare_bar_at (&self->bars_model, &self->drawn_style,
                                     gtk_widget_get_allocated_width (widget),
                                     gtk_widget_get_allocated_height (widget), event->x, event->y);
   if (i >= 0)
@@ -200,6 +203,7 @@ tl_chart_view_init (TlChartView *self)
   self->strings = g_string_chunk_new (256);
   tl_compare_model_init (&self->bars_model);
   tl_paint_style_init (&self->style, 1.0);
+  self->drawn_style = self->style;
   gtk_widget_add_events (GTK_WIDGET (self), GDK_BUTTON_PRESS_MASK);
   gtk_widget_set_size_request (GTK_WIDGET (self), 300, 200);
 }

@@ -282,15 +282,16 @@ tl_heatmap_view_draw (GtkWidget *widget, cairo_t *cr)
   double w = gtk_widget_get_allocated_width (widget);
   double h = gtk_widget_get_allocated_height (widget);
 
-  tl_view_style_begin_draw (&self->style, widget, cr);
+  TlPaintStyle style;
+  tl_view_style_begin_draw (&self->style, widget, cr, &style);
 
   tl_heatmap_view_get_model (self, &model);
   if (model.grid == NULL && self->matrix != NULL)
     model.empty_text = _("Preparing the picture…");
-  tl_paint_heatmap (cr, &model, &self->style, w, h);
+  tl_paint_heatmap (cr, &model, &style, w, h);
   if (model.grid)
     {
-      tl_paint_heatmap_layout (&model, &self->style, w, h, &self->layout);
+      tl_paint_heatmap_layout (&model, &style, w, h, &self->layout);
       self->have_layout = TRUE;
     }
   else

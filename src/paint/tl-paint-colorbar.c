@@ -84,15 +84,16 @@ tl_paint_colorbar_fit_width (const TlColorbarModel *model, const TlPaintStyle *s
   char buf[64];
 
   tl_paint_set_font (cr, style, style->font_size, FALSE);
-  guint k = tl_colorbar_ticks (&model->scale, cand, MAX_TICKS);
+  /* a tall bar takes finer linear steps than the candidates ("−1.5"
+   * between "−2" and "−1"): measure those as well */
+  guint k = model->scale.scale == TL_SCALE_LINEAR
+              ? tl_paint_nice_ticks (model->scale.vmin, model->scale.vmax, 24, cand, MAX_TICKS)
+              : tl_colorbar_ticks (&model->scale, cand, MAX_TICKS);
   for (guint i = 0; i < k; i++)
     {
       format_tick (&model->scale, cand[i], buf, sizeof buf);
       widest = MAX (widest, tl_paint_text_width (cr, buf));
     }
-  /* linear ticks may land on finer steps than the candidates: a digit more */
-  if (model->scale.scale == TL_SCALE_LINEAR)
-    widest += tl_paint_text_width (cr, "0");
   if (model->show_mask)
     widest = MAX (widest, tl_paint_text_width (cr, model->mask_label ? model->mask_label : "≤ 0"));
   if (model->show_nan)

@@ -325,12 +325,14 @@ paint_regions (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
   if (N >= 1 && ey (lay, N) - ey (lay, 0) > lab * 0.8)
     label_box (cr, style, ex (lay, n) - font * 0.4, ey (lay, 0) + font * 0.2, 1, 0,
                TL_GAUSS_RGB_U, "U");
-  if (N < m && N < n && ex (lay, n) - ex (lay, N) > font * 10 && ey (lay, m) - ey (lay, N) > lab * 2)
+  if (N < m && N < n && ey (lay, m) - ey (lay, N) > lab * 2)
     {
       char buf[96];
       g_snprintf (buf, sizeof buf, _("Schur complement %.0f×%.0f"), m - N, n - N);
-      label_box (cr, style, ex (lay, n) - font * 0.4, ey (lay, m) - font * 0.3, 1, 1,
-                 TL_GAUSS_RGB_SCHUR, buf);
+      /* only where the region is wide enough to hold it */
+      if (tl_paint_text_width (cr, buf) + font * 1.2 < ex (lay, n) - ex (lay, N))
+        label_box (cr, style, ex (lay, n) - font * 0.4, ey (lay, m) - font * 0.3, 1, 1,
+                   TL_GAUSS_RGB_SCHUR, buf);
     }
   if (f->block >= 0)
     {
@@ -488,6 +490,16 @@ fit_text (cairo_t *cr, const TlPaintStyle *style, double x, double y, double max
   return n * line;
 }
 
+/* A line of the facts (wrapped onto two when needed); returns how far
+ * the next one goes down. */
+static double
+facts_line (cairo_t *cr, const TlPaintStyle *style, double x, double y, double max_w, double size,
+            gboolean bold, const char *text, double line)
+{
+  double h = fit_text (cr, style, x, y, max_w, size, bold, text);
+  return MAX (h, line * 1.4);
+}
+
 static void
 paint_chart (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
              const TlPaintStyle *style)
@@ -547,7 +559,8 @@ paint_chart (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
   tl_paint_text_fit (cr, lay->chart_x, y, 0, 0, lay->chart_w, ylab);
   y += font * 1.4;
   double px = lay->chart_x + font * 3.6, pw = lay->chart_w - font * 3.8;
-  double py = y + font * 0.6, ph = lay->chart_y + lay->chart_h - py - tick - font * 2.8;
+  /* room above the tallest bar for its "now" */
+  double py = y + font * 1.2, ph = lay->chart_y + lay->chart_h - py - tick - font * 2.8;
   if (ph < font * 2 || pw < font * 2)
     {
       cairo_restore (cr);
@@ -661,7 +674,7 @@ paint_facts (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
       /* at full size: without its explanation when that does not fit */
       if (tl_paint_text_width (cr, buf) > lay->facts_w)
         g_snprintf (buf, sizeof buf, _("growth factor     %s"), v);
-      y += MAX (fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, FALSE, buf), font * 1.4);
+      y += facts_line (cr, style, x, y, lay->facts_w, style->font_size * 1.1, FALSE, buf, font);
       if (rec->rows == rec->cols)
         {
           g_snprintf (buf, sizeof buf, _("sign of det so far  %s"), sign > 0 ? "+1" : sign < 0 ? "−1" : "0");
@@ -673,7 +686,7 @@ paint_facts (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
     {
       guint64 dm = prev ? prev->det_mod : 1;
       g_snprintf (buf, sizeof buf, _("GF(%" G_GUINT64_FORMAT "): every value exact"), rec->modulus);
-      y += MAX (fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, FALSE, buf), font * 1.4);
+      y += facts_line (cr, style, x, y, lay->facts_w, style->font_size * 1.1, FALSE, buf, font);
       g_snprintf (buf, sizeof buf, _("det so far ≡ %" G_GUINT64_FORMAT " (mod %" G_GUINT64_FORMAT ")"),
                   dm, rec->modulus);
       tl_paint_text (cr, x, y, 0, 0, buf);
@@ -693,13 +706,13 @@ paint_facts (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
         {
           g_snprintf (buf, sizeof buf, _("step %u: pivot %s in row %" G_GINT64_FORMAT), st->k, v,
                       st->pivot_row);
-          y += MAX (fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, TRUE, buf), font * 1.4);
+          y += facts_line (cr, style, x, y, lay->facts_w, style->font_size * 1.1, TRUE, buf, font);
           g_snprintf (buf, sizeof buf, _("swap rows %u ↔ %" G_GINT64_FORMAT), st->k, st->pivot_row);
         }
       else
         {
           g_snprintf (buf, sizeof buf, _("step %u: pivot %s"), st->k, v);
-          y += MAX (fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, TRUE, buf), font * 1.4);
+          y += facts_line (cr, style, x, y, lay->facts_w, style->font_size * 1.1, TRUE, buf, font);
           g_snprintf (buf, sizeof buf, _("already in row %u: no swap"), st->k);
         }
       tl_paint_set_font (cr, style, style->font_size * 1.1, TRUE);
@@ -743,7 +756,7 @@ paint_title (cairo_t *cr, const TlGaussModel *model, const TlPaintStyle *style, 
     g_strlcpy (buf, model->title, sizeof buf);
   else
     g_snprintf (buf, sizeof buf, _("Gauss elimination · %s"), rec->kernel_id ? rec->kernel_id : "LU");
-  tl_paint_text (cr, x, 0, 0, 0, buf);
+  tl_paint_text_fit (cr, x, 0, 0, 0, width - 2 * x, buf);
 
   GString *s = g_string_new (NULL);
   g_string_append_printf (s, "%u×%u %s", rec->rows, rec->cols,
@@ -764,11 +777,7 @@ paint_title (cairo_t *cr, const TlGaussModel *model, const TlPaintStyle *style, 
   if (f->block >= 0)
     g_string_append_printf (s, _(" · block step %d of %u"), f->block + 1, rec->blocks->len);
   tl_paint_set_font (cr, style, style->font_size * 1.1, FALSE);
-  cairo_save (cr);
-  cairo_rectangle (cr, 0, 0, width, header_height (style));
-  cairo_clip (cr);
-  tl_paint_text (cr, x, TL_PX (style, style->title_font_size) * 1.4, 0, 0, s->str);
-  cairo_restore (cr);
+  tl_paint_text_fit (cr, x, TL_PX (style, style->title_font_size) * 1.4, 0, 0, width - 2 * x, s->str);
   g_string_free (s, TRUE);
 }
 

@@ -123,7 +123,8 @@ tl_paint_sweep_layout (const TlSweepModel *model, const TlPaintStyle *style,
   out->g_lo = pow (10.0, floor (log10 (g_lo / 1.25)));
   out->g_hi = pow (10.0, ceil (log10 (g_hi * 1.25)));
 
-  out->plot_y = model->title ? TL_PX (style, style->title_font_size) * 1.6 : font;
+  /* under the title, with room for half of the top tick label */
+  out->plot_y = (model->title ? TL_PX (style, style->title_font_size) * 1.35 : 0) + font * 0.9;
   double bottom = font * 3.3;
   double avail_h = MAX (height - out->plot_y - bottom, 10);
   legend_layout (model, style, cr, width, avail_h, out);

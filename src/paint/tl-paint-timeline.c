@@ -281,7 +281,10 @@ paint_lane_axis (cairo_t *cr, const TlTimelineTrack *tr, const TlTimelineTrackLa
       cairo_line_to (cr, tl->x - tick, y);
       cairo_stroke (cr);
       tl_paint_format_index (ticks[i], buf, sizeof buf);
-      double w = tl_paint_text (cr, tl->x - tick - TL_PX (style, 2), y, 1.0, 0.5, buf);
+      /* thin lanes: the label stays beside the track, not in the header above */
+      double half = tl_paint_text_height (cr) / 2;
+      double ly = tl->h > 2 * half ? CLAMP (y, tl->y + half, tl->y + tl->h - half) : y;
+      double w = tl_paint_text (cr, tl->x - tick - TL_PX (style, 2), ly, 1.0, 0.5, buf);
       label_left = MIN (label_left, tl->x - tick - TL_PX (style, 2) - w);
     }
   cairo_save (cr);
@@ -298,7 +301,10 @@ paint_header (cairo_t *cr, const TlTimelineModel *model, const TlTimelineTrack *
   double font = TL_PX (style, style->font_size);
   double y = tl->y - font * 0.3 - (model->show_summary ? 2 * font * 1.35 : 0) - font * 1.5;
   double x = TL_PX (style, 4);
-  double room = width - x - TL_PX (style, 4);
+  /* up to the right end of the lanes: the colour bar beside them spans the
+   * headers of the tracks below the first */
+  double right = tl->x + tl->w;
+  double room = right - x;
   const TlBlockStats *s = tr->stats;
 
   if (tr->kernel_id)
@@ -327,7 +333,7 @@ paint_header (cairo_t *cr, const TlTimelineModel *model, const TlTimelineTrack *
     t.span);
 
   x = TL_PX (style, 4);
-  room = width - 2 * x;
+  room = right - x;
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   y += font * 1.5;
   tl_paint_text_fit (cr, x, y, 0, 0, room, l1);

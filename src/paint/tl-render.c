@@ -664,11 +664,18 @@ draw_heatmap (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
           m = tl_matrix_new (TL_DTYPE_FLOAT64, c->rows, c->cols, error);
           if (m == NULL)
             return FALSE;
+          /* on a log scale the error's size, |C − ref|: its sign has no logarithm
+           * (and is named as what it is, never "value") */
+          gboolean magnitude = kind == TL_SCALE_LOG;
           for (gsize i = 0; i < c->rows; i++)
             for (gsize j = 0; j < c->cols; j++)
-              tl_matrix_set (m, i, j, tl_matrix_get (c, i, j) - tl_matrix_get (ref, i, j));
-          title = g_strdup_printf (_("error C − reference, %s"), run->kernel_id);
-          units = _("C − ref");
+              {
+                double d = tl_matrix_get (c, i, j) - tl_matrix_get (ref, i, j);
+                tl_matrix_set (m, i, j, magnitude ? fabs (d) : d);
+              }
+          title = magnitude ? g_strdup_printf (_("error |C − reference|, %s"), run->kernel_id)
+                            : g_strdup_printf (_("error C − reference, %s"), run->kernel_id);
+          units = magnitude ? _("|C − ref|") : _("C − ref");
           if (o->pool == NULL)
             mode = TL_POOL_MAX_ABS;
         }
