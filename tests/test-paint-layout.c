@@ -185,6 +185,58 @@ test_heatmaps (void)
   tl_render_input_clear (&input);
 }
 
+/* A dark theme's colours reach the picture (background and text), and high
+ * contrast thickens without shrinking: the heatmap keeps its size. */
+static void
+test_themes (void)
+{
+  g_autoptr (TlMatrix) m = tl_test_random_matrix (TL_DTYPE_FLOAT32, 64, 64, -1, 1);
+  g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, 100, 100, TL_POOL_MEAN, NULL, NULL);
+  TlHeatmapModel model;
+  tl_heatmap_model_init (&model);
+  model.grid = g;
+  model.title = "A";
+  model.units = "value";
+  tl_color_scale_init_for_range (&model.scale, -1, TL_SCALE_LINEAR, &g->range);
+
+  TlPaintStyle dark;
+  tl_paint_style_init (&dark, 1);
+  dark.bg[0] = dark.bg[1] = dark.bg[2] = 0.14;  /* Adwaita:dark's base */
+  dark.fg[0] = dark.fg[1] = dark.fg[2] = 0.93;
+  int w = 640, h = 480;
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (s);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  tl_paint_heatmap (cr, &model, &dark, w, h);
+  cairo_destroy (cr);
+  tl_assert_pixel_near (s, 2, h - 2, tl_test_rgb (36, 36, 36), 1);
+  /* the title's ink is the light foreground */
+  const TlPaintTextBox *title = tl_paint_text_boxes_find (boxes, "A");
+  g_assert_nonnull (title);
+  int light = 0;
+  for (int y = (int) title->y; y < title->y + title->h; y++)
+    for (int x = (int) title->x; x < title->x + title->w; x++)
+      light += tl_test_pixel_distance (tl_test_pixel (s, x, y), tl_test_rgb (237, 237, 237)) < 40;
+  g_assert_cmpint (light, >, 5);
+  cairo_surface_destroy (s);
+
+  TlPaintStyle normal, hc;
+  tl_paint_style_init (&normal, 1);
+  hc = normal;
+  tl_paint_style_set_high_contrast (&hc, TRUE);
+  g_assert_cmpfloat (hc.font_size, ==, normal.font_size);
+  g_assert_cmpfloat (hc.fg[0], ==, 0.0);
+  TlHeatmapLayout a, b;
+  tl_paint_heatmap_layout (&model, &normal, w, h, &a);
+  tl_paint_heatmap_layout (&model, &hc, w, h, &b);
+  g_assert_cmpfloat (b.plot_w, >=, a.plot_w * 0.95);
+  g_assert_cmpfloat (b.plot_h, >=, a.plot_h * 0.95);
+  /* and a high-contrast dark theme is white on black */
+  tl_paint_style_set_high_contrast (&dark, TRUE);
+  g_assert_cmpfloat (dark.fg[0], ==, 1.0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -192,5 +244,6 @@ main (int argc, char **argv)
   g_test_add_func ("/paint/layout/gemm-record", test_gemm_record);
   g_test_add_func ("/paint/layout/lu-record", test_lu_record);
   g_test_add_func ("/paint/layout/heatmaps", test_heatmaps);
+  g_test_add_func ("/paint/layout/themes", test_themes);
   return g_test_run ();
 }
