@@ -8,6 +8,12 @@
 
 /* pooled cells along each axis for the whole-matrix overview */
 #define OVERVIEW_CELLS 1024
+/* a matrix this large first shows a preview pooled from a sample of its rows */
+#define PREVIEW_ELEMENTS (2048 * 2048)
+#define PREVIEW_CELLS 256
+#define PREVIEW_STRIDE 8
+/* thumbnails are pooled from every THUMB_STRIDE-th row of a large matrix */
+#define THUMB_STRIDE 4
 
 struct _TlHeatmapView
 {
@@ -64,6 +70,8 @@ typedef struct
   double shared_min, shared_max;
   TlValueRange range;   /* known already when have_range */
   gboolean have_range;
+  gboolean preview;     /* deliver a quick preview first */
+  gboolean thumbnail;   /* a sampled grid is enough */
 } PoolInput;
 
 typedef struct
@@ -105,12 +113,87 @@ make_scale (TlColorScale *scale, gint colormap, TlScale kind, gboolean shared,
   tl_color_scale_init_for_range (scale, colormap, kind, &r);
 }
 
+static void install_output (TlHeatmapView *self, PoolOutput *out, gboolean final);
+
+typedef struct
+{
+  GTask *task;
+  PoolOutput *out;
+} PreviewDelivery;
+
+static void
+preview_delivery_free (PreviewDelivery *d)
+{
+  g_object_unref (d->task);
+  if (d->out)
+    pool_output_free (d->out);
+  g_free (d);
+}
+
+/* On the main loop: the preview, unless the request is over or replaced. */
+static gboolean
+preview_ready_cb (gpointer data)
+{
+  PreviewDelivery *d = data;
+  TlHeatmapView *self = g_task_get_source_object (d->task);
+  if (!g_task_get_completed (d->task) && !g_cancellable_is_cancelled (g_task_get_cancellable (d->task))
+      && self->cancellable == g_task_get_cancellable (d->task))
+    {
+      install_output (self, d->out, FALSE);
+      d->out = NULL;
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* A first look at a large matrix within a fraction of the full pooling's
+ * time: every PREVIEW_STRIDE-th row, on its own (sample's) colour range,
+ * labelled as such; the full grid replaces it. */
+static void
+deliver_preview (GTask *task, PoolInput *in, GCancellable *cancellable)
+{
+  TlPooledGrid *g = tl_pool_matrix_preview (in->matrix, PREVIEW_CELLS, PREVIEW_CELLS, PREVIEW_STRIDE,
+                                            in->mode, cancellable, NULL);
+  if (g == NULL)
+    return;
+  PreviewDelivery *d = g_new0 (PreviewDelivery, 1);
+  d->task = g_object_ref (task);
+  d->out = g_new0 (PoolOutput, 1);
+  d->out->grid = g;
+  d->out->range = g->range;
+  make_scale (&d->out->scale, in->colormap, in->scale_kind, in->shared, in->shared_min,
+              in->shared_max, &d->out->range);
+  d->out->image = tl_pooled_grid_colorize (g, &d->out->scale);
+  g_main_context_invoke_full (g_task_get_context (task), G_PRIORITY_DEFAULT, preview_ready_cb, d,
+                              (GDestroyNotify) preview_delivery_free);
+}
+
 static void
 pool_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
   PoolInput *in = task_data;
   GError *error = NULL;
   PoolOutput *out = g_new0 (PoolOutput, 1);
+
+  if (in->thumbnail && in->matrix->rows * in->matrix->cols >= PREVIEW_ELEMENTS)
+    {
+      /* a 110-pixel thumbnail: a sample of the rows is enough */
+      out->grid = tl_pool_matrix_preview (in->matrix, in->max_r, in->max_c, THUMB_STRIDE, in->mode,
+                                          cancellable, &error);
+      if (out->grid == NULL)
+        {
+          pool_output_free (out);
+          g_task_return_error (task, error);
+          return;
+        }
+      out->range = out->grid->range;
+      make_scale (&out->scale, in->colormap, in->scale_kind, in->shared, in->shared_min,
+                  in->shared_max, &out->range);
+      out->image = tl_pooled_grid_colorize (out->grid, &out->scale);
+      g_task_return_pointer (task, out, (GDestroyNotify) pool_output_free);
+      return;
+    }
+  if (in->preview)
+    deliver_preview (task, in, cancellable);
   gboolean whole = in->row0 == 0 && in->col0 == 0 && (in->rows == 0 || in->rows >= in->matrix->rows)
                    && (in->cols == 0 || in->cols >= in->matrix->cols);
 
@@ -139,6 +222,25 @@ pool_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   g_task_return_pointer (task, out, (GDestroyNotify) pool_output_free);
 }
 
+/* The grid, its picture and scale become the view's; final: also the
+ * range of the data (a preview's range is only its sample's). */
+static void
+install_output (TlHeatmapView *self, PoolOutput *out, gboolean final)
+{
+  g_clear_pointer (&self->grid, tl_pooled_grid_unref);
+  g_clear_pointer (&self->image, cairo_surface_destroy);
+  self->grid = g_steal_pointer (&out->grid);
+  self->image = g_steal_pointer (&out->image);
+  self->scale = out->scale;
+  if (final)
+    {
+      self->range = out->range;
+      self->have_range = TRUE;
+    }
+  pool_output_free (out);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static void
 pool_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -153,16 +255,8 @@ pool_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
     }
 
   TlHeatmapView *self = TL_HEATMAP_VIEW (source);
-  g_clear_pointer (&self->grid, tl_pooled_grid_unref);
-  g_clear_pointer (&self->image, cairo_surface_destroy);
-  self->grid = g_steal_pointer (&out->grid);
-  self->image = g_steal_pointer (&out->image);
-  self->scale = out->scale;
-  self->range = out->range;
-  self->have_range = TRUE;
-  pool_output_free (out);
+  install_output (self, out, TRUE);
   g_clear_object (&self->cancellable);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify (G_OBJECT (self), "busy");
 }
 
@@ -188,6 +282,12 @@ start_pooling (TlHeatmapView *self)
   in->shared_max = self->shared_max;
   in->range = self->range;
   in->have_range = self->have_range;
+  in->thumbnail = self->thumbnail;
+  /* a large matrix, shown whole, with nothing of it on screen yet: a preview first */
+  in->preview = !self->thumbnail && !self->have_range
+                && self->matrix->rows * self->matrix->cols >= PREVIEW_ELEMENTS
+                && (self->view_rows <= 0 || (self->view_rows >= self->matrix->rows
+                                             && self->view_cols >= self->matrix->cols));
 
   if (self->view_rows > 0 && self->view_cols > 0
       && (self->matrix->rows > OVERVIEW_CELLS || self->matrix->cols > OVERVIEW_CELLS)

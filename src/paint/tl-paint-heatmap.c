@@ -333,6 +333,8 @@ paint_header (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *l
                             MIN (lay->view_col0 + lay->view_cols, (double) g->src_cols) - 1);
   if (model->show_tiles && model->tile_m > 0 && model->tile_n > 0)
     g_string_append_printf (facts, _(" · tiles %d×%d"), model->tile_m, model->tile_n);
+  if (g->sample_stride > 1)
+    g_string_append_printf (facts, _(" · first look: 1 row in %u, the rest follows"), g->sample_stride);
 
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   tl_paint_text_fit (cr, x, y, 0, 0, room, facts->str);

@@ -30,26 +30,46 @@ tl_pool_mode_from_name (const char *name, TlPoolMode *out)
   return FALSE;
 }
 
-/* The range of n values: a branch-light pass for the common case (all
- * finite), one element at a time when an infinity shows up. */
+/* Reads n elements of row i from column j0 on as doubles and adds them to
+ * range, in one pass: branch-light for the common case (all finite); one
+ * element at a time again when an infinity shows up. */
+#define READ_ROW_RANGE(type)                                             \
+  G_STMT_START {                                                         \
+    const type *src = (const type *) tl_matrix_row (m, i) + j0;          \
+    for (gsize j = 0; j < n; j++)                                        \
+      {                                                                  \
+        double v = src[j];                                               \
+        out[j] = v;                                                      \
+        nan += v != v;                                                   \
+        lo = v < lo ? v : lo; /* NaN compares false: skipped */          \
+        hi = v > hi ? v : hi;                                            \
+        min_pos = v > 0 && v < min_pos ? v : min_pos;                    \
+      }                                                                  \
+  } G_STMT_END
+
 static void
-range_add_line (TlValueRange *range, const double *line, gsize n)
+read_row_range (const TlMatrix *m, gsize i, gsize j0, gsize n, double *out, TlValueRange *range)
 {
   double lo = INFINITY, hi = -INFINITY, min_pos = INFINITY;
   guint64 nan = 0;
 
-  for (gsize j = 0; j < n; j++)
+  switch (m->dtype)
     {
-      double v = line[j];
-      nan += v != v;
-      lo = v < lo ? v : lo; /* NaN compares false: skipped */
-      hi = v > hi ? v : hi;
-      min_pos = v > 0 && v < min_pos ? v : min_pos;
+    case TL_DTYPE_INT32:
+      READ_ROW_RANGE (gint32);
+      break;
+    case TL_DTYPE_FLOAT32:
+      READ_ROW_RANGE (float);
+      break;
+    case TL_DTYPE_FLOAT64:
+    default:
+      READ_ROW_RANGE (double);
+      break;
     }
   if ((isinf (lo) && lo < 0) || (isinf (hi) && hi > 0))
     {
       for (gsize j = 0; j < n; j++)
-        tl_value_range_add (range, line[j]);
+        tl_value_range_add (range, out[j]);
       return;
     }
   TlValueRange r = { 0 };
@@ -65,29 +85,9 @@ range_add_line (TlValueRange *range, const double *line, gsize n)
   tl_value_range_merge (range, &r);
 }
 
-/* Reads n elements of row i starting at column j0 as doubles. */
-static void
-read_row (const TlMatrix *m, gsize i, gsize j0, gsize n, double *out)
-{
-  const void *row = tl_matrix_row (m, i);
-
-  switch (m->dtype)
-    {
-    case TL_DTYPE_INT32:
-      for (gsize j = 0; j < n; j++)
-        out[j] = ((const gint32 *) row)[j0 + j];
-      break;
-    case TL_DTYPE_FLOAT32:
-      for (gsize j = 0; j < n; j++)
-        out[j] = ((const float *) row)[j0 + j];
-      break;
-    case TL_DTYPE_FLOAT64:
-    default:
-      for (gsize j = 0; j < n; j++)
-        out[j] = ((const double *) row)[j0 + j];
-      break;
-    }
-}
+static TlPooledGrid *pool_region (const TlMatrix *matrix, gsize row0, gsize col0, gsize rows,
+                                   gsize cols, gsize max_rows, gsize max_cols, TlPoolMode mode,
+                                   guint stride, GCancellable *cancellable, GError **error);
 
 TlPooledGrid *
 tl_pool_matrix (const TlMatrix *matrix,
@@ -96,6 +96,24 @@ tl_pool_matrix (const TlMatrix *matrix,
                 TlPoolMode mode,
                 GCancellable *cancellable,
                 GError **error)
+{
+  return pool_region (matrix, row0, col0, rows, cols, max_rows, max_cols, mode, 1, cancellable,
+                      error);
+}
+
+TlPooledGrid *
+tl_pool_matrix_preview (const TlMatrix *matrix, gsize max_rows, gsize max_cols, guint stride,
+                        TlPoolMode mode, GCancellable *cancellable, GError **error)
+{
+  return pool_region (matrix, 0, 0, 0, 0, max_rows, max_cols, mode, MAX (stride, 1), cancellable,
+                      error);
+}
+
+/* Pools the region, reading every stride-th row of each block (all when 1). */
+static TlPooledGrid *
+pool_region (const TlMatrix *matrix, gsize row0, gsize col0, gsize rows, gsize cols,
+             gsize max_rows, gsize max_cols, TlPoolMode mode, guint stride,
+             GCancellable *cancellable, GError **error)
 {
   g_return_val_if_fail (matrix != NULL, NULL);
   g_return_val_if_fail (max_rows > 0 && max_cols > 0, NULL);
@@ -122,6 +140,7 @@ tl_pool_matrix (const TlMatrix *matrix,
   grid->rows = rows;
   grid->cols = cols;
   grid->mode = mode;
+  grid->sample_stride = stride;
   grid->factor_r = (guint) MAX ((rows + max_rows - 1) / max_rows, 1);
   grid->factor_c = (guint) MAX ((cols + max_cols - 1) / max_cols, 1);
   grid->grid_rows = rows ? (rows + grid->factor_r - 1) / grid->factor_r : 0;
@@ -148,10 +167,10 @@ tl_pool_matrix (const TlMatrix *matrix,
           best[gc] = mode == TL_POOL_MAX ? -INFINITY : 0.0;
         }
 
-      for (gsize r = r_begin; r < r_end; r++)
+      gsize n_rows = 0;
+      for (gsize r = r_begin; r < r_end; r += stride, n_rows++)
         {
-          read_row (matrix, r, col0, cols, line);
-          range_add_line (&grid->range, line, cols);
+          read_row_range (matrix, r, col0, cols, line, &grid->range);
           for (gsize gc = 0; gc < grid->grid_cols; gc++)
             {
               gsize c_begin = gc * grid->factor_c;
@@ -196,7 +215,7 @@ tl_pool_matrix (const TlMatrix *matrix,
           double v;
 
           if (mode == TL_POOL_MEAN)
-            v = acc[gc] / (double) ((r_end - r_begin) * (c_end - c_begin));
+            v = acc[gc] / (double) (n_rows * (c_end - c_begin));
           else
             v = best[gc];
 
@@ -232,8 +251,7 @@ tl_pool_value_range (const TlMatrix *matrix, GCancellable *cancellable, TlValueR
     {
       if (r % 64 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
-      read_row (matrix, r, 0, matrix->cols, line);
-      range_add_line (out, line, matrix->cols);
+      read_row_range (matrix, r, 0, matrix->cols, line, out);
     }
   return TRUE;
 }
@@ -256,6 +274,7 @@ tl_pooled_grid_new_from_values (gsize src_rows, gsize src_cols, gsize grid_rows,
   grid->cols = src_cols;
   grid->factor_r = factor_r;
   grid->factor_c = factor_c;
+  grid->sample_stride = 1;
   grid->grid_rows = grid_rows;
   grid->grid_cols = grid_cols;
   grid->mode = mode;

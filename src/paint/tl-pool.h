@@ -48,6 +48,7 @@ typedef struct
   TlValueRange range;       /* over the elements of the region (the cells for a
                                grid made from values) */
   double *values;           /* grid_rows × grid_cols, row-major */
+  guint sample_stride;      /* 1: every element; k: a preview from every k-th row */
 
   /*< private >*/
   gint ref_count;
@@ -63,6 +64,13 @@ TlPooledGrid *tl_pool_matrix (const TlMatrix *matrix,
                               TlPoolMode mode,
                               GCancellable *cancellable,
                               GError **error);
+
+/* A quick preview: as tl_pool_matrix of the whole matrix, but reading only
+ * every stride-th row (so about 1/stride of the work); sample_stride says
+ * so, and range is that of the sample, not of the matrix. */
+TlPooledGrid *tl_pool_matrix_preview (const TlMatrix *matrix, gsize max_rows, gsize max_cols,
+                                      guint stride, TlPoolMode mode, GCancellable *cancellable,
+                                      GError **error);
 
 /* The range of every element of matrix (what pooling the whole matrix
  * gathers on its way), for a view that pools only a zoomed region.  FALSE
