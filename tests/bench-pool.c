@@ -132,7 +132,9 @@ main (int argc, char **argv)
       qsort (c, k, sizeof c[0], cmp_double);
       g_autofree char *what = mode == -2 ? g_strdup ("preview: 256² cells, mean, 1 row in 8")
                               : mode == -1 ? g_strdup ("thumbnail: 256² cells, mean, 1 row in 4")
-                                           : g_strdup_printf ("full: 1024² cells, %s", tl_pool_mode_name (mode));
+                                           : g_strdup_printf ("full: 1024² cells, %s",
+                                                              mode == TL_POOL_MAX_ABS ? "max \\|a\\|"
+                                                                                      : tl_pool_mode_name (mode));
       printf ("| %s | %.3f | %.3f–%.3f | %.3f |\n", what, t[k / 2], t[0], t[k - 1], c[k / 2]);
     }
 
