@@ -18,10 +18,14 @@ static const int sizes[][2] = { { 1024, 768 }, { 1280, 800 }, { 1920, 1080 } };
 typedef enum { NORMAL, PRESENTATION, HIGH_CONTRAST, N_MODES } Mode;
 static const char *const mode_names[N_MODES] = { "normal", "presentation", "high contrast" };
 
-static char *
-record_path (const char *name)
+/* A record of docs/records, loaded as `render --run` loads it. */
+static void
+load_record (const char *name, TlRenderInput *input)
 {
-  return g_test_build_filename (G_TEST_DIST, "..", "docs", "records", name, NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "docs", "records", name, NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (tl_render_input_load (input, path, &error));
+  g_assert_no_error (error);
 }
 
 /* The style a widget of this size would draw with on screen (the views'
@@ -81,11 +85,8 @@ check_view (const TlRenderInput *input, TlRenderOptions *o, const char *what)
 static void
 test_gemm_record (void)
 {
-  g_autofree char *path = record_path ("h200-gemm-1000x500x1000.json");
   TlRenderInput input;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (tl_render_input_load (&input, path, &error));
-  g_assert_no_error (error);
+  load_record ("h200-gemm-1000x500x1000.json", &input);
 
   TlRenderOptions o;
   tl_render_options_init (&o);
@@ -117,11 +118,8 @@ test_gemm_record (void)
 static void
 test_lu_record (void)
 {
-  g_autofree char *path = record_path ("h200-lu-02-blocked-96.json");
   TlRenderInput input;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (tl_render_input_load (&input, path, &error));
-  g_assert_no_error (error);
+  load_record ("h200-lu-02-blocked-96.json", &input);
 
   TlRenderOptions o;
   tl_render_options_init (&o);

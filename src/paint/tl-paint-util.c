@@ -241,6 +241,21 @@ tl_paint_hint (cairo_t *cr, const TlPaintStyle *style, double width, double heig
 
 /* ---- ticks ------------------------------------------------------------- */
 
+/* Is [lo, hi] finite?  Puts it in order. */
+static gboolean
+finite_range (double *lo, double *hi)
+{
+  if (!isfinite (*lo) || !isfinite (*hi))
+    return FALSE;
+  if (*hi < *lo)
+    {
+      double t = *lo;
+      *lo = *hi;
+      *hi = t;
+    }
+  return TRUE;
+}
+
 #define AXIS_MAX_TICKS 64
 
 /* The smallest 1, 2, 5 × 10^k that is ≥ x (> 0). */
@@ -295,14 +310,8 @@ guint
 tl_paint_axis_ticks (cairo_t *cr, double lo, double hi, double px_per_unit, gboolean vertical,
                      gboolean integers, TlTickFormat format, double *out, guint max_out)
 {
-  if (!isfinite (lo) || !isfinite (hi) || max_out == 0 || !(px_per_unit > 0))
+  if (!finite_range (&lo, &hi) || max_out == 0 || !(px_per_unit > 0))
     return 0;
-  if (hi < lo)
-    {
-      double t = lo;
-      lo = hi;
-      hi = t;
-    }
   if (format == NULL)
     format = tl_paint_format_value;
   if (hi == lo)
@@ -462,14 +471,8 @@ tl_paint_digits (guint64 n)
 guint
 tl_paint_nice_ticks (double lo, double hi, guint target, double *out, guint max_out)
 {
-  if (!isfinite (lo) || !isfinite (hi) || max_out == 0)
+  if (!finite_range (&lo, &hi) || max_out == 0)
     return 0;
-  if (hi < lo)
-    {
-      double t = lo;
-      lo = hi;
-      hi = t;
-    }
   if (hi == lo)
     {
       out[0] = lo;
