@@ -12,7 +12,9 @@
 
 #include "tl-application.h"
 #include "tl-heatmap-view.h"
-#include "tl-lecture-pages.h"
+#include "tl-blocks-page.h"
+#include "tl-gauss-page.h"
+#include "tl-source-page.h"
 #include "tl-window.h"
 
 #include "gui-test-util.h"

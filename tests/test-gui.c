@@ -9,7 +9,9 @@
 
 #include "tl-application.h"
 #include "tl-heatmap-view.h"
-#include "tl-lecture-pages.h"
+#include "tl-blocks-page.h"
+#include "tl-gauss-page.h"
+#include "tl-source-page.h"
 #include "record/tl-record.h"
 #include "tl-window.h"
 

@@ -1,20 +1,17 @@
-/* tl-window.h — Tilelab's main window: sources, kernels, runs and views. */
+/* tl-window.h — Tilelab's main window: a header bar, the sidebar's panels,
+ * the views (one TlPage each) and a status bar around one TlSession.
+ * The functions below are the app's entry points and what tests drive. */
 #pragma once
 
 #include <gtk/gtk.h>
 #include "core/tl-matrix.h"
 #include "record/tl-record.h"
+#include "tl-session.h"
 
 G_BEGIN_DECLS
 
 #define TL_TYPE_WINDOW (tl_window_get_type ())
 G_DECLARE_FINAL_TYPE (TlWindow, tl_window, TL, WINDOW, GtkApplicationWindow)
-
-enum
-{
-  TL_TARGET_A = 1 << 0,
-  TL_TARGET_B = 1 << 1,
-};
 
 TlWindow    *tl_window_new (GtkApplication *app);
 
@@ -55,7 +52,8 @@ void         tl_window_show_c (TlWindow *self, const char *kernel_id);
 void         tl_window_set_tile_grid (TlWindow *self, gboolean show);
 /* starts the size sweep of the ticked kernels (n = 128 … current n) */
 void         tl_window_run_sweep (TlWindow *self);
-GtkWidget   *tl_window_get_page (TlWindow *self, const char *name); /* "blocks", "gauss", "source" */
+GtkWidget   *tl_window_get_page (TlWindow *self, const char *name); /* "matrices", "compare", "blocks", … */
+TlSession   *tl_window_get_session (TlWindow *self);
 GtkWidget   *tl_window_get_heatmap (TlWindow *self, const char *name); /* "A", "B", "C", "ref", "err" */
 void         tl_window_set_presentation (TlWindow *self, gboolean on);
 

@@ -163,10 +163,10 @@ void
 tl_render_input_clear (TlRenderInput *input)
 {
   g_return_if_fail (input != NULL);
-  g_clear_pointer (&input->record, tl_run_record_free);
+  g_clear_pointer (&input->record, tl_run_record_unref);
   g_clear_pointer (&input->lu, tl_lu_recorder_free);
   for (guint i = 0; i < input->n_more; i++)
-    g_clear_pointer (&input->more[i], tl_run_record_free);
+    g_clear_pointer (&input->more[i], tl_run_record_unref);
   input->n_more = 0;
 }
 

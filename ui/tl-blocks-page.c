@@ -1,0 +1,401 @@
+/* tl-blocks-page.c — the block-time grid and the SM timeline. */
+#include "tl-blocks-page.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "gemm/tl-kernels.h"
+#include "paint/tl-block-stats.h"
+#include "paint/tl-paint-blocks.h"
+#include "paint/tl-paint-timeline.h"
+#include "tl-render-area.h"
+
+struct _TlBlocksPage
+{
+  GtkBox parent_instance;
+
+  TlSession *session;
+  TlRunRecord *record;          /* the session's, while shown */
+  const TlKernelRun *runs[2];   /* shown: the kernel and the one beside it */
+  TlBlockStats *stats[2];       /* their statistics, for hit tests on the timeline */
+  GtkWidget *grid, *timeline;   /* TlRenderArea */
+
+  GtkWidget *toolbar;
+  GtkWidget *kernel_combo, *other_combo, *grid_color, *timeline_color;
+  GtkWidget *note;
+  GtkWidget *paned;
+};
+
+static void tl_blocks_page_page_init (TlPageInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TlBlocksPage, tl_blocks_page, GTK_TYPE_BOX,
+                               G_IMPLEMENT_INTERFACE (TL_TYPE_PAGE, tl_blocks_page_page_init))
+
+enum { SIGNAL_TILE_HOVERED, SIGNAL_HOVER_TEXT, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+/* ---- hover: a block's tile of C read rows of A and columns of B --------- */
+
+static void
+emit_tile (TlBlocksPage *self, gint tx, gint ty, const TlBlockRecord *b)
+{
+  const TlJob *job = self->record ? self->record->job : NULL;
+  const TlKernelRun *run = NULL;
+
+  if (tx < 0 || b == NULL || job == NULL)
+    {
+      g_signal_emit (self, signals[SIGNAL_TILE_HOVERED], 0, NULL, (guint64) 0, (guint64) 0, (guint64) 0,
+                     (guint64) 0);
+      return;
+    }
+  for (guint i = 0; i < self->record->runs->len; i++)
+    {
+      const TlKernelRun *r = self->record->runs->pdata[i];
+      if (b >= r->blocks && b < r->blocks + r->n_blocks)
+        run = r;
+    }
+  if (run == NULL || run->block_tile_m == 0 || run->block_tile_n == 0)
+    return;
+  gsize row0, rows, col0, cols;
+  tl_block_tile_extent ((guint) tx, (guint) ty, run->block_tile_m, run->block_tile_n, job->m, job->n,
+                        &row0, &rows, &col0, &cols);
+  g_autofree char *text = g_strdup_printf (_("block (%d, %d) on %s %u: C rows %zu–%zu, cols %zu–%zu "
+                                             "(rows of A, columns of B) · %.1f µs"),
+                                           tx, ty, g_strcmp0 (run->block_unit, "sm") == 0 ? "SM" : _("thread"),
+                                           b->unit, row0, row0 + rows - 1, col0, col0 + cols - 1,
+                                           (b->end_ns - b->start_ns) / 1000.0);
+  g_signal_emit (self, signals[SIGNAL_HOVER_TEXT], 0, text);
+  g_signal_emit (self, signals[SIGNAL_TILE_HOVERED], 0, run->kernel_id, (guint64) row0, (guint64) rows,
+                 (guint64) col0, (guint64) cols);
+}
+
+static void
+set_tile (TlBlocksPage *self, gint tx, gint ty, const TlBlockRecord *block)
+{
+  tl_render_area_set_tile (TL_RENDER_AREA (self->grid), tx, ty);
+  tl_render_area_set_tile (TL_RENDER_AREA (self->timeline), tx, ty);
+  emit_tile (self, tx, ty, block);
+}
+
+/* the block of run that computed tile (tx, ty), or NULL */
+static const TlBlockRecord *
+find_block (const TlKernelRun *run, guint tx, guint ty)
+{
+  for (gsize i = 0; run && i < run->n_blocks; i++)
+    if (run->blocks[i].block_x == tx && run->blocks[i].block_y == ty)
+      return &run->blocks[i];
+  return NULL;
+}
+
+static gboolean
+grid_motion_cb (GtkWidget *area, GdkEventMotion *ev, TlBlocksPage *self)
+{
+  const TlKernelRun *run = self->runs[0];
+  TlBlocksModel m;
+  TlBlocksLayout lay;
+  TlPaintStyle style;
+  guint tx, ty;
+
+  if (run == NULL || self->record == NULL)
+    return FALSE;
+  /* the same model tl-render draws, for the same layout */
+  tl_blocks_model_init (&m);
+  m.blocks = run->blocks;
+  m.n_blocks = run->n_blocks;
+  m.tile_m = run->block_tile_m;
+  m.tile_n = run->block_tile_n;
+  const TlJob *job = self->record->job;
+  if (job && run->block_tile_m > 0 && run->block_tile_n > 0)
+    {
+      m.grid_x = (guint) ((job->n + run->block_tile_n - 1) / run->block_tile_n);
+      m.grid_y = (guint) ((job->m + run->block_tile_m - 1) / run->block_tile_m);
+    }
+  m.title = run->kernel_id;
+  m.caption = job ? "C" : NULL;
+  tl_render_area_get_style (TL_RENDER_AREA (area), &style);
+  tl_paint_blocks_layout (&m, &style, gtk_widget_get_allocated_width (area),
+                          gtk_widget_get_allocated_height (area), &lay);
+  if (tl_blocks_layout_tile_at (&lay, ev->x, ev->y, &tx, &ty))
+    set_tile (self, (gint) tx, (gint) ty, find_block (run, tx, ty));
+  else
+    set_tile (self, -1, -1, NULL);
+  return FALSE;
+}
+
+static gboolean
+timeline_motion_cb (GtkWidget *area, GdkEventMotion *ev, TlBlocksPage *self)
+{
+  TlTimelineModel m;
+  TlTimelineTrack tracks[2] = { 0 };
+  TlTimelineLayout lay;
+  TlPaintStyle style;
+  guint n = 0, track;
+  gsize block;
+
+  for (guint i = 0; i < 2; i++)
+    if (self->runs[i] && self->stats[i])
+      {
+        tracks[n].label = self->runs[i]->kernel_id;
+        tracks[n].blocks = self->runs[i]->blocks;
+        tracks[n].n_blocks = self->runs[i]->n_blocks;
+        tracks[n].stats = self->stats[i];
+        tracks[n].unit_label = tl_block_unit_label (self->runs[i]->block_unit);
+        n++;
+      }
+  if (n == 0)
+    return FALSE;
+  tl_timeline_model_init (&m);
+  m.tracks = tracks;
+  m.n_tracks = n;
+  tl_render_area_get_style (TL_RENDER_AREA (area), &style);
+  tl_paint_timeline_layout (&m, &style, gtk_widget_get_allocated_width (area),
+                            gtk_widget_get_allocated_height (area), &lay);
+  if (tl_timeline_layout_block_at (&lay, &m, ev->x, ev->y, &track, &block))
+    {
+      const TlBlockRecord *b = &tracks[track].blocks[block];
+      set_tile (self, (gint) b->block_x, (gint) b->block_y, b);
+    }
+  else
+    set_tile (self, -1, -1, NULL);
+  return FALSE;
+}
+
+static gboolean
+area_leave_cb (GtkWidget *area, GdkEventCrossing *ev, TlBlocksPage *self)
+{
+  set_tile (self, -1, -1, NULL);
+  return FALSE;
+}
+
+/* ---- what is shown ----------------------------------------------------------- */
+
+static void
+apply_choice (TlBlocksPage *self)
+{
+  const char *k = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->kernel_combo));
+  const char *o = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->other_combo));
+  gboolean beside = k && o && *o && g_strcmp0 (k, o) != 0;
+  g_autofree char *both = beside ? g_strdup_printf ("%s,%s", k, o) : g_strdup (k);
+
+  tl_render_area_set_kernels (TL_RENDER_AREA (self->grid), k);
+  tl_render_area_set_kernels (TL_RENDER_AREA (self->timeline), both);
+
+  /* what is shown, for the hover's hit tests */
+  const char *ids[2] = { k, beside ? o : NULL };
+  for (guint i = 0; i < 2; i++)
+    {
+      g_clear_pointer (&self->stats[i], tl_block_stats_free);
+      self->runs[i] = self->record && ids[i] ? tl_run_record_find_run (self->record, ids[i]) : NULL;
+      if (self->runs[i] && self->runs[i]->n_blocks)
+        self->stats[i] = tl_block_stats_new_for_run (self->record, self->runs[i], -1, NULL);
+    }
+  tl_render_area_set_color (TL_RENDER_AREA (self->grid),
+                            gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->grid_color)));
+  tl_render_area_set_color (TL_RENDER_AREA (self->timeline),
+                            gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->timeline_color)));
+}
+
+static void
+blocks_changed_cb (GtkWidget *w, TlBlocksPage *self)
+{
+  if (self->grid)
+    apply_choice (self);
+}
+
+/* the kernels of the record that recorded their blocks, keeping the choice */
+static guint
+fill_kernel_combos (TlBlocksPage *self, TlRunRecord *record)
+{
+  g_autofree char *keep = g_strdup (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->kernel_combo)));
+  guint n = 0;
+
+  g_signal_handlers_block_by_func (self->kernel_combo, blocks_changed_cb, self);
+  g_signal_handlers_block_by_func (self->other_combo, blocks_changed_cb, self);
+  gtk_combo_box_text_remove_all (GTK_COMBO_BOX_TEXT (self->kernel_combo));
+  gtk_combo_box_text_remove_all (GTK_COMBO_BOX_TEXT (self->other_combo));
+  gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->other_combo), "", _("(none)"));
+  for (guint i = 0; record && i < record->runs->len; i++)
+    {
+      const TlKernelRun *r = record->runs->pdata[i];
+      if (r->n_blocks == 0)
+        continue;
+      const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
+      const char *title = info ? _(info->title) : r->kernel_id;
+      gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->kernel_combo), r->kernel_id, title);
+      gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->other_combo), r->kernel_id, title);
+      n++;
+    }
+  if (!keep || !gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->kernel_combo), keep))
+    gtk_combo_box_set_active (GTK_COMBO_BOX (self->kernel_combo), 0);
+  gtk_combo_box_set_active (GTK_COMBO_BOX (self->other_combo), 0);
+  g_signal_handlers_unblock_by_func (self->kernel_combo, blocks_changed_cb, self);
+  g_signal_handlers_unblock_by_func (self->other_combo, blocks_changed_cb, self);
+  return n;
+}
+
+static void
+show_record (TlBlocksPage *self, TlRunRecord *record)
+{
+  self->record = record;
+  guint n = fill_kernel_combos (self, record);
+
+  if (n == 0)
+    gtk_label_set_text (GTK_LABEL (self->note), record ? _("No kernel of this run recorded its blocks.") : "");
+  else
+    gtk_label_set_text (GTK_LABEL (self->note),
+                        _("Each tile of C is one thread block (or CPU task); below, one lane per SM (or thread), "
+                          "one bar per block from its start to its end."));
+  TlRunRecord *shown = n ? record : NULL;
+  tl_render_area_set_input (TL_RENDER_AREA (self->grid), shown, NULL);
+  tl_render_area_set_input (TL_RENDER_AREA (self->timeline), shown, NULL);
+  apply_choice (self);
+}
+
+static void
+results_changed_cb (TlSession *session, TlBlocksPage *self)
+{
+  show_record (self, tl_session_get_record (session));
+}
+
+/* ---- TlPage ------------------------------------------------------------------ */
+
+static void
+blocks_set_session (TlPage *page, TlSession *session)
+{
+  TlBlocksPage *self = TL_BLOCKS_PAGE (page);
+  tl_page_connect_session (&self->session, session, self, "results-changed", results_changed_cb, NULL);
+  show_record (self, session ? tl_session_get_record (session) : NULL);
+}
+
+static void
+blocks_set_presentation (TlPage *page, gboolean on, gboolean high_contrast)
+{
+  TlBlocksPage *self = TL_BLOCKS_PAGE (page);
+  tl_render_area_set_presentation (TL_RENDER_AREA (self->grid), on, high_contrast);
+  tl_render_area_set_presentation (TL_RENDER_AREA (self->timeline), on, high_contrast);
+  /* the pictures get the whole screen */
+  gtk_widget_set_visible (self->toolbar, !on);
+  gtk_widget_set_visible (self->note, !on);
+}
+
+/* clickers: the previous or next kernel with block records */
+static gboolean
+blocks_step (TlPage *page, int direction)
+{
+  TlBlocksPage *self = TL_BLOCKS_PAGE (page);
+  GtkComboBox *combo = GTK_COMBO_BOX (self->kernel_combo);
+  int n = gtk_tree_model_iter_n_children (gtk_combo_box_get_model (combo), NULL);
+  int i = gtk_combo_box_get_active (combo) + (direction > 0 ? 1 : -1);
+  if (n == 0 || i < 0 || i >= n)
+    return FALSE;
+  gtk_combo_box_set_active (combo, i);
+  return TRUE;
+}
+
+static gboolean
+blocks_export_options (TlPage *page, TlRenderOptions *o)
+{
+  tl_render_area_get_options (TL_RENDER_AREA (TL_BLOCKS_PAGE (page)->timeline), o);
+  return TRUE;
+}
+
+static void
+tl_blocks_page_page_init (TlPageInterface *iface)
+{
+  iface->set_session = blocks_set_session;
+  iface->set_presentation = blocks_set_presentation;
+  iface->step = blocks_step;
+  iface->export_options = blocks_export_options;
+}
+
+/* ---- the page -------------------------------------------------------------- */
+
+void
+tl_blocks_page_show_kernels (TlBlocksPage *self, const char *kernel_id, const char *beside_id)
+{
+  g_return_if_fail (TL_IS_BLOCKS_PAGE (self));
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->kernel_combo), kernel_id);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->other_combo), beside_id ? beside_id : "");
+}
+
+void
+tl_blocks_page_hover_tile (TlBlocksPage *self, gint tile_x, gint tile_y)
+{
+  g_return_if_fail (TL_IS_BLOCKS_PAGE (self));
+  set_tile (self, tile_x, tile_y,
+            tile_x >= 0 ? find_block (self->runs[0], (guint) tile_x, (guint) tile_y) : NULL);
+}
+
+GtkWidget *
+tl_blocks_page_get_area (TlBlocksPage *self, gboolean timeline)
+{
+  g_return_val_if_fail (TL_IS_BLOCKS_PAGE (self), NULL);
+  return timeline ? self->timeline : self->grid;
+}
+
+static void
+tl_blocks_page_dispose (GObject *object)
+{
+  TlBlocksPage *self = TL_BLOCKS_PAGE (object);
+  tl_page_disconnect_session (&self->session, self);
+  self->record = NULL;
+  G_OBJECT_CLASS (tl_blocks_page_parent_class)->dispose (object);
+}
+
+static void
+tl_blocks_page_finalize (GObject *object)
+{
+  TlBlocksPage *self = TL_BLOCKS_PAGE (object);
+  for (guint i = 0; i < 2; i++)
+    g_clear_pointer (&self->stats[i], tl_block_stats_free);
+  G_OBJECT_CLASS (tl_blocks_page_parent_class)->finalize (object);
+}
+
+static void
+tl_blocks_page_class_init (TlBlocksPageClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GType type = G_TYPE_FROM_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = tl_blocks_page_dispose;
+  G_OBJECT_CLASS (klass)->finalize = tl_blocks_page_finalize;
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/tilelab/Tilelab/ui/tl-blocks-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, toolbar);
+  gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, kernel_combo);
+  gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, other_combo);
+  gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, grid_color);
+  gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, timeline_color);
+  gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, note);
+  gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, paned);
+  gtk_widget_class_bind_template_callback (widget_class, blocks_changed_cb);
+
+  signals[SIGNAL_TILE_HOVERED] =
+    g_signal_new ("tile-hovered", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 5,
+                  G_TYPE_STRING, G_TYPE_UINT64, G_TYPE_UINT64, G_TYPE_UINT64, G_TYPE_UINT64);
+  signals[SIGNAL_HOVER_TEXT] = g_signal_new ("hover-text", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                             G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+tl_blocks_page_init (TlBlocksPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* the areas are built in code: their view is a constructor argument */
+  self->grid = tl_render_area_new (TL_RENDER_BLOCKS);
+  self->timeline = tl_render_area_new (TL_RENDER_TIMELINE);
+  tl_render_area_set_empty_text (TL_RENDER_AREA (self->grid),
+                                 _("Run a kernel that records its blocks (per-block timing is on): the CPU blocked kernel "
+                                   "records its tiles and threads, GPU rungs their blocks and SMs. Or open a run record "
+                                   "made with tilelab-cli gemm --instrument."));
+  tl_render_area_set_empty_text (TL_RENDER_AREA (self->timeline), "");
+  gtk_paned_pack1 (GTK_PANED (self->paned), self->grid, TRUE, FALSE);
+  gtk_paned_pack2 (GTK_PANED (self->paned), self->timeline, TRUE, FALSE);
+  gtk_widget_show (self->grid);
+  gtk_widget_show (self->timeline);
+  g_signal_connect (self->grid, "motion-notify-event", G_CALLBACK (grid_motion_cb), self);
+  g_signal_connect (self->timeline, "motion-notify-event", G_CALLBACK (timeline_motion_cb), self);
+  g_signal_connect (self->grid, "leave-notify-event", G_CALLBACK (area_leave_cb), self);
+  g_signal_connect (self->timeline, "leave-notify-event", G_CALLBACK (area_leave_cb), self);
+  gtk_combo_box_set_active (GTK_COMBO_BOX (self->grid_color), 0);
+  gtk_combo_box_set_active (GTK_COMBO_BOX (self->timeline_color), 0);
+}

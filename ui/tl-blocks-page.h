@@ -1,0 +1,26 @@
+/* tl-blocks-page.h — per-block timing: the block-time grid over C's tiles
+ * and the SM (or CPU thread) timeline, a second kernel beside it.
+ *
+ * "tile-hovered" (const char *kernel_id, guint64 row0, guint64 rows,
+ *                 guint64 col0, guint64 cols): the block under the pointer
+ *      computed C[row0 … row0+rows−1, col0 … col0+cols−1]; rows 0 when
+ *      the pointer left.
+ * "hover-text" (const char *text): what the pointer is over. */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "tl-page.h"
+
+G_BEGIN_DECLS
+
+#define TL_TYPE_BLOCKS_PAGE (tl_blocks_page_get_type ())
+G_DECLARE_FINAL_TYPE (TlBlocksPage, tl_blocks_page, TL, BLOCKS_PAGE, GtkBox)
+
+/* selects the kernel (and optionally a second one beside it, NULL: none) */
+void       tl_blocks_page_show_kernels (TlBlocksPage *self, const char *kernel_id, const char *beside_id);
+/* the grid, or the timeline */
+GtkWidget *tl_blocks_page_get_area (TlBlocksPage *self, gboolean timeline);
+/* as if the pointer were over tile (x, y) of the grid; −1 clears */
+void       tl_blocks_page_hover_tile (TlBlocksPage *self, gint tile_x, gint tile_y);
+
+G_END_DECLS

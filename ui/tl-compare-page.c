@@ -1,0 +1,390 @@
+/* tl-compare-page.c — bars per kernel, a run's details, the size sweep. */
+#include "tl-compare-page.h"
+
+#include <math.h>
+#include <glib/gi18n-lib.h>
+
+#include "core/tl-stats.h"
+#include "gemm/tl-kernels.h"
+#include "paint/tl-compare-bars.h"
+#include "tl-chart-view.h"
+#include "tl-run-text.h"
+
+struct _TlComparePage
+{
+  GtkBox parent_instance;
+
+  TlSession *session;
+  gint selected_bar;
+  GtkWidget *bars, *sweep;   /* TlChartView */
+
+  GtkWidget *metric_combo;
+  GtkWidget *bars_box;
+  GtkWidget *sweep_box;
+  GtkWidget *details_label;
+};
+
+static void tl_compare_page_page_init (TlPageInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TlComparePage, tl_compare_page, GTK_TYPE_BOX,
+                               G_IMPLEMENT_INTERFACE (TL_TYPE_PAGE, tl_compare_page_page_init))
+
+enum { SIGNAL_KERNEL_SELECTED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static GPtrArray *
+current_runs (TlComparePage *self)
+{
+  return self->session ? tl_session_get_runs (self->session) : NULL;
+}
+
+static void
+update_bars (TlComparePage *self)
+{
+  GPtrArray *runs = current_runs (self);
+  g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) empty = g_ptr_array_new ();
+  TlCompareModel model;
+  gsize m, k, n;
+
+  if (runs == NULL)
+    runs = empty;
+  tl_session_get_size (self->session, &m, &k, &n);
+  tl_compare_model_init (&model);
+  g_autoptr (GArray) bars = tl_compare_bars_from_runs (runs, tl_stats_gemm_flops (m, k, n), TRUE,
+                                                       strings, &model.baseline_index);
+  model.bars = (const TlCompareBar *) bars->data;
+  model.n_bars = bars->len;
+  model.baseline_name = _("naive");
+  g_autofree char *title = g_strdup_printf (_("C = A·B, %zu×%zu·%zu×%zu (%s)"), m, k, k, n,
+                                            tl_dtype_name (tl_session_get_dtype (self->session)));
+  model.title = runs->len ? title : NULL;
+  tl_chart_view_set_bars (TL_CHART_VIEW (self->bars), &model);
+}
+
+/* ---- the size sweep: one line per kernel over every record -------------- */
+
+typedef struct
+{
+  char *label;
+  gboolean reference;
+  GArray *points; /* pairs n, gflops */
+} SweepLine;
+
+static void
+sweep_line_free (SweepLine *l)
+{
+  g_free (l->label);
+  g_array_unref (l->points);
+  g_free (l);
+}
+
+static int
+cmp_points (gconstpointer a, gconstpointer b)
+{
+  double x = ((const double *) a)[0], y = ((const double *) b)[0];
+  return (x > y) - (x < y);
+}
+
+/* the latest measurement of a size wins */
+static void
+sweep_line_put (SweepLine *l, double size, double gflops)
+{
+  for (guint j = 0; j < l->points->len; j++)
+    {
+      double *q = &g_array_index (l->points, double, 2 * j);
+      if (fabs (q[0] - size) < 0.5)
+        {
+          q[1] = gflops;
+          return;
+        }
+    }
+  double p[2] = { size, gflops };
+  g_array_append_val (l->points, p);
+}
+
+static void
+collect_sweep_lines (GPtrArray *history, GHashTable *lines, GPtrArray *order)
+{
+  for (guint h = 0; h < history->len; h++)
+    {
+      const TlRunRecord *rec = history->pdata[h];
+      if (rec->job == NULL)
+        continue;
+      double size = cbrt ((double) rec->job->m * rec->job->k * rec->job->n);
+      double flops = tl_stats_gemm_flops (rec->job->m, rec->job->k, rec->job->n);
+      for (guint i = 0; i < rec->runs->len; i++)
+        {
+          const TlKernelRun *r = rec->runs->pdata[i];
+          if (r->status != TL_RUN_OK || r->time.count == 0)
+            continue;
+          SweepLine *l = g_hash_table_lookup (lines, r->kernel_id);
+          if (l == NULL)
+            {
+              const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
+              l = g_new0 (SweepLine, 1);
+              l->label = tl_kernel_display_name (r->kernel_id);
+              l->reference = info && info->reference;
+              l->points = g_array_new (FALSE, FALSE, sizeof (double) * 2);
+              g_hash_table_insert (lines, g_strdup (r->kernel_id), l);
+              g_ptr_array_add (order, l);
+            }
+          sweep_line_put (l, size, tl_stats_gflops (flops, r->time.median));
+        }
+    }
+}
+
+static void
+update_sweep (TlComparePage *self)
+{
+  g_autoptr (GHashTable) lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                        (GDestroyNotify) sweep_line_free);
+  g_autoptr (GPtrArray) order = g_ptr_array_new ();
+  g_autoptr (GArray) series = g_array_new (FALSE, TRUE, sizeof (TlSweepSeries));
+  g_autoptr (GPtrArray) keep = g_ptr_array_new_with_free_func (g_free);
+
+  if (self->session)
+    collect_sweep_lines (tl_session_get_history (self->session), lines, order);
+  for (guint i = 0; i < order->len; i++)
+    {
+      SweepLine *l = order->pdata[i];
+      g_array_sort (l->points, cmp_points);
+      double *ns = g_new (double, l->points->len), *gs = g_new (double, l->points->len);
+      for (guint j = 0; j < l->points->len; j++)
+        {
+          ns[j] = g_array_index (l->points, double, 2 * j);
+          gs[j] = g_array_index (l->points, double, 2 * j + 1);
+        }
+      g_ptr_array_add (keep, ns);
+      g_ptr_array_add (keep, gs);
+      TlSweepSeries s = { .label = l->label, .n = ns, .gflops = gs, .count = l->points->len,
+                          .reference = l->reference };
+      g_array_append_val (series, s);
+    }
+  TlSweepModel model = { .series = (const TlSweepSeries *) series->data, .n_series = series->len,
+                         .title = _("Size sweep: GFLOP/s against n (every run of this session)") };
+  tl_chart_view_set_sweep (TL_CHART_VIEW (self->sweep), &model);
+}
+
+/* ---- a run's details ------------------------------------------------------- */
+
+static void
+describe_details (TlComparePage *self, const TlKernelRun *r, GString *s)
+{
+  const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
+  gsize m, k, n;
+  tl_session_get_size (self->session, &m, &k, &n);
+  g_autofree char *label = tl_kernel_display_name (r->kernel_id);
+  g_autofree char *med = tl_run_text_number (r->time.median);
+  g_autofree char *mn = tl_run_text_number (r->time.min);
+  g_autofree char *mx = tl_run_text_number (r->time.max);
+  g_autofree char *gf = tl_run_text_number (tl_stats_gflops (tl_stats_gemm_flops (m, k, n), r->time.median));
+  g_autofree char *pct = tl_run_text_number (r->percent_of_reference);
+  g_autofree char *sp = tl_run_text_number (r->speedup_vs_naive);
+  g_autofree char *err = tl_run_text_number (r->rel_norm);
+  g_autofree char *tol = tl_run_text_number (r->tolerance);
+
+  g_string_append_printf (s, "%s\n%s\n\n", label, info && info->lesson && *info->lesson ? _(info->lesson) : "");
+  g_string_append_printf (s, _("id          %s\nbackend     %s\nprecision   %s\nstatus      %s\n"),
+                          r->kernel_id, tl_backend_name (r->backend), r->precision ? r->precision : "—",
+                          tl_run_status_name (r->status));
+  if (r->message)
+    g_string_append_printf (s, _("message     %s\n"), r->message);
+  g_string_append_printf (s, _("size        %zu×%zu·%zu×%zu\nmedian      %s ms  (min %s, max %s, %u runs)\n"
+                               "throughput  %s GFLOP/s\n%% of ref    %s (%s)\nvs naive    %s×\n"
+                               "error       %s (tolerance %s) %s\n"),
+                          m, k, k, n, med, mn, mx, r->time.count, gf, pct,
+                          r->reference_id ? r->reference_id : "—", sp, err, tol,
+                          r->verified ? (r->passed ? _("passed") : _("FAILED")) : _("not verified"));
+  if (r->backend == TL_BACKEND_CPU)
+    g_string_append_printf (s, _("threads     %u\n"), r->threads);
+  if (info && info->seed && *info->seed)
+    g_string_append_printf (s, _("seed        %s\n"), info->seed);
+  if (info && info->source_path)
+    g_string_append_printf (s, _("source      %s\n"), info->source_path);
+}
+
+static void
+bar_activated_cb (TlChartView *view, gint index, TlComparePage *self)
+{
+  GPtrArray *runs = current_runs (self);
+
+  self->selected_bar = index;
+  if (runs == NULL || index < 0 || (guint) index >= runs->len)
+    return;
+  const TlKernelRun *r = runs->pdata[index];
+  GString *s = g_string_new (NULL);
+  describe_details (self, r, s);
+  gtk_label_set_text (GTK_LABEL (self->details_label), s->str);
+  g_string_free (s, TRUE);
+  g_signal_emit (self, signals[SIGNAL_KERNEL_SELECTED], 0, r->kernel_id);
+}
+
+static void
+metric_changed_cb (GtkComboBox *combo, TlComparePage *self)
+{
+  if (self->bars)
+    tl_chart_view_set_metric (TL_CHART_VIEW (self->bars),
+                              g_strcmp0 (gtk_combo_box_get_active_id (combo), "gflops") == 0
+                                ? TL_COMPARE_GFLOPS : TL_COMPARE_TIME);
+}
+
+/* ---- CSV ------------------------------------------------------------------- */
+
+static void
+csv_number (GString *s, double v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_string_append_c (s, ',');
+  if (!isnan (v))
+    g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.6g", v));
+}
+
+char *
+tl_compare_page_get_csv (TlComparePage *self)
+{
+  g_return_val_if_fail (TL_IS_COMPARE_PAGE (self), NULL);
+  GPtrArray *runs = current_runs (self);
+  gsize m = 0, k = 0, n = 0;
+  if (self->session)
+    tl_session_get_size (self->session, &m, &k, &n);
+  double flops = tl_stats_gemm_flops (m, k, n);
+  GString *s = g_string_new ("kernel,backend,precision,status,m,k,n,median_ms,min_ms,max_ms,gflops,"
+                             "percent_of_reference,speedup_vs_cpu_naive,rel_error,passed\n");
+  for (guint i = 0; runs && i < runs->len; i++)
+    {
+      const TlKernelRun *r = runs->pdata[i];
+      g_string_append_printf (s, "%s,%s,%s,%s,%zu,%zu,%zu", r->kernel_id, tl_backend_name (r->backend),
+                              r->precision ? r->precision : "", tl_run_status_name (r->status), m, k, n);
+      gboolean ok = r->status == TL_RUN_OK && r->time.count > 0;
+      csv_number (s, ok ? r->time.median : NAN);
+      csv_number (s, ok ? r->time.min : NAN);
+      csv_number (s, ok ? r->time.max : NAN);
+      csv_number (s, ok ? tl_stats_gflops (flops, r->time.median) : NAN);
+      csv_number (s, r->percent_of_reference);
+      csv_number (s, r->speedup_vs_naive);
+      csv_number (s, r->verified ? r->rel_norm : NAN);
+      g_string_append_printf (s, ",%s\n", r->verified ? (r->passed ? "yes" : "no") : "");
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* ---- TlPage ---------------------------------------------------------------- */
+
+static void
+results_changed_cb (TlSession *session, TlComparePage *self)
+{
+  update_bars (self);
+}
+
+static void
+history_changed_cb (TlSession *session, TlComparePage *self)
+{
+  update_sweep (self);
+}
+
+static void
+compare_set_session (TlPage *page, TlSession *session)
+{
+  TlComparePage *self = TL_COMPARE_PAGE (page);
+  tl_page_connect_session (&self->session, session, self,
+                           "results-changed", results_changed_cb,
+                           "history-changed", history_changed_cb, NULL);
+  if (session)
+    update_bars (self);
+  update_sweep (self);
+}
+
+static void
+compare_set_presentation (TlPage *page, gboolean on, gboolean high_contrast)
+{
+  TlComparePage *self = TL_COMPARE_PAGE (page);
+  tl_chart_view_set_presentation (TL_CHART_VIEW (self->bars), on ? 1.6 : 1.0, high_contrast);
+  tl_chart_view_set_presentation (TL_CHART_VIEW (self->sweep), on ? 1.6 : 1.0, high_contrast);
+}
+
+/* clickers: the previous or next bar */
+static gboolean
+compare_step (TlPage *page, int direction)
+{
+  TlComparePage *self = TL_COMPARE_PAGE (page);
+  gint n = (gint) tl_compare_page_get_n_bars (self);
+  if (n == 0)
+    return FALSE;
+  tl_compare_page_select_bar (self, CLAMP (self->selected_bar + direction, 0, n - 1));
+  return TRUE;
+}
+
+static gboolean
+compare_export_options (TlPage *page, TlRenderOptions *o)
+{
+  tl_render_options_init (o);
+  o->view = TL_RENDER_COMPARE;
+  return TRUE;
+}
+
+static void
+tl_compare_page_page_init (TlPageInterface *iface)
+{
+  iface->set_session = compare_set_session;
+  iface->set_presentation = compare_set_presentation;
+  iface->step = compare_step;
+  iface->export_options = compare_export_options;
+}
+
+void
+tl_compare_page_select_bar (TlComparePage *self, gint index)
+{
+  g_return_if_fail (TL_IS_COMPARE_PAGE (self));
+  tl_chart_view_set_selected (TL_CHART_VIEW (self->bars), index);
+  bar_activated_cb (TL_CHART_VIEW (self->bars), index, self);
+}
+
+guint
+tl_compare_page_get_n_bars (TlComparePage *self)
+{
+  g_return_val_if_fail (TL_IS_COMPARE_PAGE (self), 0);
+  return tl_chart_view_get_n_bars (TL_CHART_VIEW (self->bars));
+}
+
+static void
+tl_compare_page_dispose (GObject *object)
+{
+  TlComparePage *self = TL_COMPARE_PAGE (object);
+  tl_page_disconnect_session (&self->session, self);
+  G_OBJECT_CLASS (tl_compare_page_parent_class)->dispose (object);
+}
+
+static void
+tl_compare_page_class_init (TlComparePageClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = tl_compare_page_dispose;
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/tilelab/Tilelab/ui/tl-compare-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, metric_combo);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, bars_box);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_box);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, details_label);
+  gtk_widget_class_bind_template_callback (widget_class, metric_changed_cb);
+  signals[SIGNAL_KERNEL_SELECTED] = g_signal_new ("kernel-selected", G_TYPE_FROM_CLASS (klass),
+                                                  G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                                  G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+tl_compare_page_init (TlComparePage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* the charts are built in code: their kind is a constructor argument */
+  self->bars = tl_chart_view_new (TL_CHART_BARS);
+  gtk_widget_set_hexpand (self->bars, TRUE);
+  gtk_box_pack_start (GTK_BOX (self->bars_box), self->bars, TRUE, TRUE, 0);
+  g_signal_connect (self->bars, "bar-activated", G_CALLBACK (bar_activated_cb), self);
+  self->sweep = tl_chart_view_new (TL_CHART_SWEEP);
+  gtk_box_pack_start (GTK_BOX (self->sweep_box), self->sweep, TRUE, TRUE, 0);
+  gtk_widget_show (self->bars);
+  gtk_widget_show (self->sweep);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->metric_combo), "time");
+}

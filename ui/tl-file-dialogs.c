@@ -1,0 +1,162 @@
+/* tl-file-dialogs.c — open, generate and export. */
+#include "tl-file-dialogs.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "tl-generate-dialog.h"
+
+/* ---- open -------------------------------------------------------------------- */
+
+static void
+add_filter (GtkFileChooser *chooser, const char *name, const char *const *patterns)
+{
+  GtkFileFilter *f = gtk_file_filter_new ();
+  gtk_file_filter_set_name (f, name);
+  for (guint i = 0; patterns[i]; i++)
+    gtk_file_filter_add_pattern (f, patterns[i]);
+  gtk_file_chooser_add_filter (chooser, f);
+}
+
+static void
+add_matrix_filters (GtkFileChooser *chooser)
+{
+  static const char *const all[] = { "*.mtx", "*.npy", "*.csv", "*.tsv", "*.txt", "*.mat", NULL };
+  static const struct { const char *name; const char *patterns[3]; } kinds[] = {
+    { N_("Matrix Market (*.mtx)"), { "*.mtx", NULL } },
+    { N_("NumPy (*.npy)"), { "*.npy", NULL } },
+    { N_("CSV / TSV (*.csv, *.tsv)"), { "*.csv", "*.tsv", NULL } },
+    { N_("Text (*.txt)"), { "*.txt", "*.mat", NULL } },
+  };
+  add_filter (chooser, _("All matrices"), all);
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    add_filter (chooser, _(kinds[i].name), kinds[i].patterns);
+}
+
+static void
+open_response_cb (GtkNativeDialog *dialog, int response, TlSession *session)
+{
+  guint target = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (dialog), "target"));
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      if (target == 0)
+        tl_session_open_record (session, file);
+      else
+        tl_session_load_source (session, target, file);
+    }
+  g_object_unref (dialog);
+  g_object_unref (session);
+}
+
+void
+tl_file_dialogs_open (GtkWindow *parent, TlSession *session, guint target)
+{
+  static const char *const records[] = { "*.json", NULL };
+  const char *title = target == TL_TARGET_A ? _("Open Matrix A")
+                      : target == TL_TARGET_B ? _("Open Matrix B") : _("Open Run Record");
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (title, parent, GTK_FILE_CHOOSER_ACTION_OPEN,
+                                                              _("_Open"), _("_Cancel"));
+  if (target == 0)
+    add_filter (GTK_FILE_CHOOSER (dialog), _("Tilelab run records (*.json)"), records);
+  else
+    add_matrix_filters (GTK_FILE_CHOOSER (dialog));
+  g_object_set_data (G_OBJECT (dialog), "target", GUINT_TO_POINTER (target));
+  g_signal_connect (dialog, "response", G_CALLBACK (open_response_cb), g_object_ref (session));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* ---- generate -------------------------------------------------------------------- */
+
+static void
+generate_response_cb (GtkDialog *dialog, int response, TlSession *session)
+{
+  if (response == GTK_RESPONSE_OK)
+    {
+      TlGenerateRequest req;
+      tl_generate_dialog_get_request (TL_GENERATE_DIALOG (dialog), &req);
+      tl_session_generate (session, req.targets, req.spec, req.rows, req.cols, req.dtype, req.seed);
+      g_free (req.spec);
+    }
+  gtk_widget_destroy (GTK_WIDGET (dialog));
+}
+
+void
+tl_file_dialogs_generate (GtkWindow *parent, TlSession *session, guint targets)
+{
+  TlMatrix *a = tl_session_get_source (session, 0);
+  GtkWidget *dialog = tl_generate_dialog_new (parent, targets, a ? a->rows : 512);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (generate_response_cb), session, 0);
+  gtk_widget_show (dialog);
+}
+
+/* ---- export ------------------------------------------------------------------------ */
+
+typedef struct
+{
+  TlSession *session;
+  TlRenderOptions options;
+  char *kernels, *matrix, *color;   /* the options' strings */
+} ExportRequest;
+
+static void
+export_request_free (ExportRequest *r)
+{
+  g_object_unref (r->session);
+  g_free (r->kernels);
+  g_free (r->matrix);
+  g_free (r->color);
+  g_free (r);
+}
+
+static void
+export_response_cb (GtkNativeDialog *dialog, int response, ExportRequest *r)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr (GError) error = NULL;
+      TlRenderInput input = { .record = tl_session_get_record (r->session),
+                              .lu = tl_session_get_lu_record (r->session) };
+
+      if (!tl_render_to_file (&input, &r->options, path, &error))
+        tl_session_report_error (r->session, _("Could not export the view."), error);
+      else
+        {
+          g_autofree char *t = g_strdup_printf (_("Exported to %s"), path);
+          tl_session_set_status (r->session, t);
+        }
+    }
+  export_request_free (r);
+  g_object_unref (dialog);
+}
+
+void
+tl_file_dialogs_export (GtkWindow *parent, TlSession *session, const TlRenderOptions *options)
+{
+  static const char *const kinds[][2] = {
+    { N_("PNG image"), "*.png" }, { N_("SVG drawing"), "*.svg" }, { N_("PDF document"), "*.pdf" },
+  };
+  ExportRequest *r = g_new0 (ExportRequest, 1);
+  r->session = g_object_ref (session);
+  r->options = *options;
+  r->options.kernels = r->kernels = g_strdup (options->kernels);
+  r->options.matrix = r->matrix = g_strdup (options->matrix);
+  r->options.color = r->color = g_strdup (options->color);
+  /* slides: 1600×900 units at twice the pixels for PNG */
+  r->options.width = r->options.height = 0;
+  r->options.scale = 2;
+
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Export View"), parent,
+                                                              GTK_FILE_CHOOSER_ACTION_SAVE,
+                                                              _("_Export"), _("_Cancel"));
+  gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (dialog), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "tilelab-view.png");
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      const char *patterns[] = { kinds[i][1], NULL };
+      add_filter (GTK_FILE_CHOOSER (dialog), _(kinds[i][0]), patterns);
+    }
+  g_signal_connect (dialog, "response", G_CALLBACK (export_response_cb), r);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}

@@ -1,0 +1,595 @@
+/* tl-matrices-page.c — the heatmaps of A, B, C, the reference and the error. */
+#include "tl-matrices-page.h"
+
+#include <math.h>
+#include <glib/gi18n-lib.h>
+
+#include "core/tl-stats.h"
+#include "gemm/tl-kernels.h"
+#include "paint/tl-compare-bars.h"
+#include "tl-heatmap-view.h"
+#include "tl-run-text.h"
+
+struct _TlMatricesPage
+{
+  GtkBox parent_instance;
+
+  TlSession *session;
+  GCancellable *diff_cancellable;
+  gboolean updating_c_combo;
+
+  GtkWidget *matrices_toolbar;
+  GtkWidget *c_combo;
+  GtkWidget *colormap_combo;
+  GtkWidget *scale_combo;
+  GtkWidget *pool_combo;
+  GtkWidget *shared_check;
+  GtkWidget *tiles_check;
+  GtkWidget *hm_a, *hm_b, *hm_c, *hm_ref, *hm_err;
+  GtkWidget *summary_label;
+};
+
+static void tl_matrices_page_page_init (TlPageInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TlMatricesPage, tl_matrices_page, GTK_TYPE_BOX,
+                               G_IMPLEMENT_INTERFACE (TL_TYPE_PAGE, tl_matrices_page_page_init))
+
+enum { SIGNAL_HOVER_TEXT, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+#define HM(w) TL_HEATMAP_VIEW (w)
+
+/* ---- hover: C[i, j] is row i of A times column j of B ------------------- */
+
+static void
+highlight_all (TlMatricesPage *self, gssize row, gssize col)
+{
+  GtkWidget *views[] = { self->hm_a, self->hm_b, self->hm_c, self->hm_ref, self->hm_err };
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    tl_heatmap_view_set_highlight (HM (views[i]), row, col);
+}
+
+static void
+hover_cb (TlHeatmapView *view, gint64 row, gint64 col, double value, TlMatricesPage *self)
+{
+  GtkWidget *w = GTK_WIDGET (view);
+  const char *name = w == self->hm_a ? "A" : w == self->hm_b ? "B" : w == self->hm_c ? "C"
+                     : w == self->hm_ref ? "ref" : "|C − ref|";
+  if (row < 0)
+    {
+      highlight_all (self, -1, -1);
+      return;
+    }
+  char num[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *text = g_strdup_printf ("%s[%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "] = %s",
+                                           name, row, col,
+                                           isnan (value) ? "NaN" : g_ascii_formatd (num, sizeof num, "%.7g", value));
+  g_signal_emit (self, signals[SIGNAL_HOVER_TEXT], 0, text);
+
+  if (w == self->hm_c || w == self->hm_ref || w == self->hm_err)
+    {
+      tl_heatmap_view_set_highlight (HM (self->hm_a), row, -1);
+      tl_heatmap_view_set_highlight (HM (self->hm_b), -1, col);
+      tl_heatmap_view_set_highlight (HM (self->hm_c), row, col);
+      tl_heatmap_view_set_highlight (HM (self->hm_ref), row, col);
+      tl_heatmap_view_set_highlight (HM (self->hm_err), row, col);
+    }
+  else if (w == self->hm_a)
+    {
+      /* A[i, p] feeds row i of C */
+      tl_heatmap_view_set_highlight (HM (self->hm_a), row, -1);
+      tl_heatmap_view_set_highlight (HM (self->hm_c), row, -1);
+      tl_heatmap_view_set_highlight (HM (self->hm_b), col, -1);
+    }
+  else if (w == self->hm_b)
+    {
+      tl_heatmap_view_set_highlight (HM (self->hm_b), -1, col);
+      tl_heatmap_view_set_highlight (HM (self->hm_c), -1, col);
+      tl_heatmap_view_set_highlight (HM (self->hm_a), -1, row);
+    }
+}
+
+/* ---- colour ---------------------------------------------------------------- */
+
+static void
+apply_shared_range (TlMatricesPage *self)
+{
+  GtkWidget *v[] = { self->hm_a, self->hm_b, self->hm_c, self->hm_ref };
+  gboolean shared = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->shared_check));
+  double lo = INFINITY, hi = -INFINITY;
+
+  if (shared)
+    for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+      {
+        double a, b;
+        if (tl_heatmap_view_get_range (HM (v[i]), &a, &b))
+          {
+            lo = MIN (lo, a);
+            hi = MAX (hi, b);
+          }
+      }
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    tl_heatmap_view_set_shared_range (HM (v[i]), shared && lo <= hi ? lo : 1, shared && lo <= hi ? hi : 0);
+}
+
+static void
+view_busy_cb (GObject *view, GParamSpec *pspec, TlMatricesPage *self)
+{
+  if (!tl_heatmap_view_is_busy (TL_HEATMAP_VIEW (view)))
+    apply_shared_range (self);
+}
+
+static void
+colour_changed_cb (GtkWidget *widget, TlMatricesPage *self)
+{
+  GtkWidget *v[] = { self->hm_a, self->hm_b, self->hm_c, self->hm_ref };
+  TlColormap map = TL_COLORMAP_VIRIDIS;
+  TlScale scale = TL_SCALE_LINEAR;
+  const char *map_id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->colormap_combo));
+  gint colormap = map_id && tl_colormap_from_name (map_id, &map) ? (gint) map : -1;
+  const char *scale_id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->scale_combo));
+  if (scale_id)
+    tl_scale_from_name (scale_id, &scale);
+  TlPoolMode mode = g_strcmp0 (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->pool_combo)), "max") == 0
+                      ? TL_POOL_MAX_ABS : TL_POOL_MEAN;
+
+  if (self->hm_err == NULL)
+    return; /* still building the template */
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    {
+      tl_heatmap_view_set_colormap (HM (v[i]), colormap, scale);
+      tl_heatmap_view_set_pool_mode (HM (v[i]), mode);
+    }
+  tl_heatmap_view_set_pool_mode (HM (self->hm_err), mode);
+  apply_shared_range (self);
+}
+
+/* ---- |C − reference| off the main loop ------------------------------------ */
+
+typedef struct
+{
+  TlMatrix *c, *ref;
+  double max, mean;
+} DiffTask;
+
+static void
+diff_task_free (DiffTask *t)
+{
+  tl_matrix_unref (t->c);
+  tl_matrix_unref (t->ref);
+  g_free (t);
+}
+
+static void
+diff_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  DiffTask *t = data;
+  GError *error = NULL;
+  TlMatrix *d = tl_matrix_new (TL_DTYPE_FLOAT64, t->c->rows, t->c->cols, &error);
+  double sum = 0, mx = 0;
+
+  if (d == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  for (gsize i = 0; i < t->c->rows; i++)
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+        {
+          tl_matrix_unref (d);
+          g_task_return_error (task, error);
+          return;
+        }
+      double *row = tl_matrix_row (d, i);
+      for (gsize j = 0; j < t->c->cols; j++)
+        {
+          double v = fabs (tl_matrix_get (t->c, i, j) - tl_matrix_get (t->ref, i, j));
+          row[j] = v;
+          sum += v;
+          mx = isnan (v) || v > mx ? v : mx;
+        }
+    }
+  t->max = mx;
+  t->mean = sum / MAX (tl_matrix_n_elements (d), 1);
+  g_task_return_pointer (task, d, (GDestroyNotify) tl_matrix_unref);
+}
+
+static void
+diff_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  TlMatricesPage *self = TL_MATRICES_PAGE (object);
+  DiffTask *t = g_task_get_task_data (G_TASK (result));
+  g_autoptr (TlMatrix) d = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (d == NULL)
+    return;
+  g_autofree char *mx = tl_run_text_number (t->max);
+  g_autofree char *mean = tl_run_text_number (t->mean);
+  g_autofree char *caption = g_strdup_printf (_("· max %s · mean %s"), mx, mean);
+  tl_heatmap_view_set_matrix (HM (self->hm_err), d, _("|C − reference|"), caption);
+}
+
+static void
+start_diff (TlMatricesPage *self, const TlKernelRun *r, TlMatrix *ref)
+{
+  if (self->diff_cancellable)
+    g_cancellable_cancel (self->diff_cancellable);
+  g_clear_object (&self->diff_cancellable);
+  if (r && r->c && ref && r->c->rows == ref->rows && r->c->cols == ref->cols)
+    {
+      DiffTask *t = g_new0 (DiffTask, 1);
+      t->c = tl_matrix_ref (r->c);
+      t->ref = tl_matrix_ref (ref);
+      self->diff_cancellable = g_cancellable_new ();
+      g_autoptr (GTask) task = g_task_new (self, self->diff_cancellable, diff_done_cb, NULL);
+      g_task_set_task_data (task, t, (GDestroyNotify) diff_task_free);
+      g_task_run_in_thread (task, diff_thread);
+    }
+  else
+    tl_heatmap_view_set_matrix (HM (self->hm_err), NULL, NULL, NULL);
+}
+
+/* ---- C, the reference and the summary ------------------------------------- */
+
+static GPtrArray *
+current_runs (TlMatricesPage *self)
+{
+  return self->session ? tl_session_get_runs (self->session) : NULL;
+}
+
+static const TlKernelRun *
+selected_c_run (TlMatricesPage *self)
+{
+  const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->c_combo));
+  GPtrArray *runs = current_runs (self);
+  for (guint i = 0; id && runs && i < runs->len; i++)
+    {
+      const TlKernelRun *r = runs->pdata[i];
+      if (g_strcmp0 (r->kernel_id, id) == 0)
+        return r;
+    }
+  return NULL;
+}
+
+static void
+update_summary (TlMatricesPage *self, const TlKernelRun *r)
+{
+  GString *s = g_string_new (NULL);
+  GPtrArray *runs = current_runs (self);
+
+  if (r)
+    {
+      gsize m, k, n;
+      tl_session_get_size (self->session, &m, &k, &n);
+      g_autofree char *label = tl_kernel_display_name (r->kernel_id);
+      const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
+      g_string_append_printf (s, "<b>%s</b>\n", label);
+      if (info && info->lesson && *info->lesson)
+        {
+          g_autofree char *e = g_markup_escape_text (_(info->lesson), -1);
+          g_string_append_printf (s, "<i>%s</i>\n\n", e);
+        }
+      g_autoptr (GString) line = g_string_new (NULL);
+      tl_run_text_describe (r, tl_stats_gemm_flops (m, k, n), line);
+      g_autofree char *e = g_markup_escape_text (line->str, -1);
+      g_string_append_printf (s, "%s\n", e);
+      if (r->verified)
+        {
+          g_autofree char *a = tl_run_text_number (r->max_abs);
+          g_autofree char *b = tl_run_text_number (r->rel_norm);
+          g_autofree char *t = tl_run_text_number (r->tolerance);
+          g_string_append_printf (s, _("\nmax |C − ref| %s\n‖C − ref‖/‖ref‖ %s (tolerance %s)\n"), a, b, t);
+        }
+      if (!isnan (r->speedup_vs_naive) && r->speedup_vs_naive > 0)
+        g_string_append_printf (s, _("%.1f× faster than CPU naive\n"), r->speedup_vs_naive);
+    }
+  else if (runs == NULL || runs->len == 0)
+    g_string_append (s, _("Press <b>Run</b> (Ctrl+R): C, the float64 reference and the error |C − reference| appear here as each kernel finishes.\n\n"
+                          "Hover over C to highlight the row of A and the column of B that made that element."));
+  gtk_label_set_markup (GTK_LABEL (self->summary_label), s->str);
+  g_string_free (s, TRUE);
+}
+
+static void
+refresh_c_panels (TlMatricesPage *self)
+{
+  const TlKernelRun *r = selected_c_run (self);
+  TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
+  TlMatrix *ref = record ? record->reference : NULL;
+
+  if (r && r->c)
+    {
+      g_autofree char *label = tl_kernel_display_name (r->kernel_id);
+      g_autofree char *title = g_strdup_printf (_("C — %s"), label);
+      tl_heatmap_view_set_matrix (HM (self->hm_c), r->c, title, tl_dtype_name (r->c->dtype));
+      const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
+      gboolean show = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->tiles_check));
+      int tm = r->block_tile_m ? (int) r->block_tile_m : info ? info->tile_m : 0;
+      int tn = r->block_tile_n ? (int) r->block_tile_n : info ? info->tile_n : 0;
+      tl_heatmap_view_set_tiles (HM (self->hm_c), tm, tn, show);
+      tl_heatmap_view_set_tiles (HM (self->hm_err), tm, tn, show);
+    }
+  else
+    tl_heatmap_view_set_matrix (HM (self->hm_c), NULL, NULL, NULL);
+
+  if (ref)
+    tl_heatmap_view_set_matrix (HM (self->hm_ref), ref, _("reference (float64)"), "float64");
+  else if (record == NULL)
+    tl_heatmap_view_set_matrix (HM (self->hm_ref), NULL, NULL, NULL);
+  start_diff (self, r, ref);
+  update_summary (self, r);
+}
+
+/* the kernels with a C to show, keeping the choice (else the newest) */
+static void
+update_c_view (TlMatricesPage *self)
+{
+  GPtrArray *runs = current_runs (self);
+  g_autofree char *active = g_strdup (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->c_combo)));
+  const char *newest = NULL;
+  gboolean found = FALSE;
+
+  self->updating_c_combo = TRUE;
+  gtk_combo_box_text_remove_all (GTK_COMBO_BOX_TEXT (self->c_combo));
+  for (guint i = 0; runs && i < runs->len; i++)
+    {
+      const TlKernelRun *r = runs->pdata[i];
+      if (r->c == NULL)
+        continue;
+      g_autofree char *label = tl_kernel_display_name (r->kernel_id);
+      gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->c_combo), r->kernel_id, label);
+      found |= g_strcmp0 (active, r->kernel_id) == 0;
+      newest = r->kernel_id;
+    }
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->c_combo), found ? active : newest);
+  self->updating_c_combo = FALSE;
+  refresh_c_panels (self);
+}
+
+static void
+tiles_toggled_cb (GtkToggleButton *button, TlMatricesPage *self)
+{
+  if (self->session)
+    refresh_c_panels (self);
+}
+
+static void
+c_combo_changed_cb (GtkComboBox *combo, TlMatricesPage *self)
+{
+  if (!self->updating_c_combo && self->session)
+    refresh_c_panels (self);
+}
+
+static void
+fit_clicked_cb (GtkButton *button, TlMatricesPage *self)
+{
+  tl_matrices_page_fit (self);
+}
+
+/* ---- the session ----------------------------------------------------------- */
+
+static void
+source_changed_cb (TlSession *session, guint i, TlMatricesPage *self)
+{
+  TlMatrix *m = tl_session_get_source (session, i);
+  tl_heatmap_view_set_matrix (HM (i == 0 ? self->hm_a : self->hm_b), m, i == 0 ? "A" : "B",
+                              m ? tl_dtype_name (m->dtype) : NULL);
+}
+
+static void
+results_changed_cb (TlSession *session, TlMatricesPage *self)
+{
+  update_c_view (self);
+}
+
+static void
+matrices_set_session (TlPage *page, TlSession *session)
+{
+  TlMatricesPage *self = TL_MATRICES_PAGE (page);
+  tl_page_connect_session (&self->session, session, self,
+                           "source-changed", source_changed_cb,
+                           "results-changed", results_changed_cb, NULL);
+  if (session)
+    {
+      source_changed_cb (session, 0, self);
+      source_changed_cb (session, 1, self);
+    }
+  update_c_view (self);
+}
+
+static void
+matrices_set_presentation (TlPage *page, gboolean on, gboolean high_contrast)
+{
+  TlMatricesPage *self = TL_MATRICES_PAGE (page);
+  GtkWidget *views[] = { self->hm_a, self->hm_b, self->hm_c, self->hm_ref, self->hm_err };
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    tl_heatmap_view_set_presentation (HM (views[i]), on ? 1.6 : 1.0, high_contrast);
+}
+
+/* clickers: the previous or next kernel's C */
+static gboolean
+matrices_step (TlPage *page, int direction)
+{
+  TlMatricesPage *self = TL_MATRICES_PAGE (page);
+  GtkComboBox *combo = GTK_COMBO_BOX (self->c_combo);
+  int n = gtk_tree_model_iter_n_children (gtk_combo_box_get_model (combo), NULL);
+  int i = gtk_combo_box_get_active (combo) + direction;
+  if (i >= 0 && i < n)
+    gtk_combo_box_set_active (combo, i);
+  return TRUE;
+}
+
+static gboolean
+matrices_export_options (TlPage *page, TlRenderOptions *o)
+{
+  TlMatricesPage *self = TL_MATRICES_PAGE (page);
+  tl_render_options_init (o);
+  o->view = TL_RENDER_HEATMAP;
+  o->matrix = "C";
+  o->kernels = tl_matrices_page_get_shown_kernel (self);
+  return TRUE;
+}
+
+static void
+tl_matrices_page_page_init (TlPageInterface *iface)
+{
+  iface->set_session = matrices_set_session;
+  iface->set_presentation = matrices_set_presentation;
+  iface->step = matrices_step;
+  iface->export_options = matrices_export_options;
+}
+
+/* ---- the page ------------------------------------------------------------ */
+
+void
+tl_matrices_page_show_c (TlMatricesPage *self, const char *kernel_id)
+{
+  g_return_if_fail (TL_IS_MATRICES_PAGE (self));
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->c_combo), kernel_id);
+}
+
+const char *
+tl_matrices_page_get_shown_kernel (TlMatricesPage *self)
+{
+  g_return_val_if_fail (TL_IS_MATRICES_PAGE (self), NULL);
+  return gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->c_combo));
+}
+
+void
+tl_matrices_page_set_tile_grid (TlMatricesPage *self, gboolean show)
+{
+  g_return_if_fail (TL_IS_MATRICES_PAGE (self));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->tiles_check), show);
+}
+
+void
+tl_matrices_page_fit (TlMatricesPage *self)
+{
+  g_return_if_fail (TL_IS_MATRICES_PAGE (self));
+  GtkWidget *views[] = { self->hm_a, self->hm_b, self->hm_c, self->hm_ref, self->hm_err };
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    tl_heatmap_view_fit (HM (views[i]));
+}
+
+void
+tl_matrices_page_hover_c (TlMatricesPage *self, gssize row, gssize col)
+{
+  g_return_if_fail (TL_IS_MATRICES_PAGE (self));
+  TlMatrix *c = tl_heatmap_view_get_matrix (HM (self->hm_c));
+  double v = c && row >= 0 && col >= 0 && (gsize) row < c->rows && (gsize) col < c->cols
+               ? tl_matrix_get (c, row, col) : NAN;
+  hover_cb (HM (self->hm_c), row, row < 0 ? -1 : col, v, self);
+}
+
+void
+tl_matrices_page_highlight_tile (TlMatricesPage *self, const char *kernel_id,
+                                 gsize row0, gsize rows, gsize col0, gsize cols)
+{
+  g_return_if_fail (TL_IS_MATRICES_PAGE (self));
+  if (rows == 0 || cols == 0)
+    {
+      tl_heatmap_view_set_highlight (HM (self->hm_a), -1, -1);
+      tl_heatmap_view_set_highlight (HM (self->hm_b), -1, -1);
+      tl_heatmap_view_set_highlight (HM (self->hm_c), -1, -1);
+      return;
+    }
+  tl_heatmap_view_set_highlight_span (HM (self->hm_a), (gssize) row0, rows, -1, 1);
+  tl_heatmap_view_set_highlight_span (HM (self->hm_b), -1, 1, (gssize) col0, cols);
+  if (g_strcmp0 (tl_matrices_page_get_shown_kernel (self), kernel_id) == 0)
+    tl_heatmap_view_set_highlight_span (HM (self->hm_c), (gssize) row0, rows, (gssize) col0, cols);
+}
+
+GtkWidget *
+tl_matrices_page_get_heatmap (TlMatricesPage *self, const char *name)
+{
+  g_return_val_if_fail (TL_IS_MATRICES_PAGE (self), NULL);
+  if (g_strcmp0 (name, "A") == 0)
+    return self->hm_a;
+  if (g_strcmp0 (name, "B") == 0)
+    return self->hm_b;
+  if (g_strcmp0 (name, "C") == 0)
+    return self->hm_c;
+  if (g_strcmp0 (name, "ref") == 0)
+    return self->hm_ref;
+  return self->hm_err;
+}
+
+void
+tl_matrices_page_bind_settings (TlMatricesPage *self, GSettings *settings)
+{
+  g_return_if_fail (TL_IS_MATRICES_PAGE (self));
+  g_settings_bind (settings, "colormap", self->colormap_combo, "active-id", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "scale", self->scale_combo, "active-id", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "pool-mode", self->pool_combo, "active-id", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "shared-scale", self->shared_check, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "tile-grid", self->tiles_check, "active", G_SETTINGS_BIND_DEFAULT);
+}
+
+static void
+tl_matrices_page_dispose (GObject *object)
+{
+  TlMatricesPage *self = TL_MATRICES_PAGE (object);
+  if (self->diff_cancellable)
+    g_cancellable_cancel (self->diff_cancellable);
+  g_clear_object (&self->diff_cancellable);
+  tl_page_disconnect_session (&self->session, self);
+  G_OBJECT_CLASS (tl_matrices_page_parent_class)->dispose (object);
+}
+
+static void
+tl_matrices_page_class_init (TlMatricesPageClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = tl_matrices_page_dispose;
+  g_type_ensure (TL_TYPE_HEATMAP_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/tilelab/Tilelab/ui/tl-matrices-page.ui");
+#define CHILD(name) gtk_widget_class_bind_template_child (widget_class, TlMatricesPage, name)
+  CHILD (matrices_toolbar);
+  CHILD (c_combo);
+  CHILD (colormap_combo);
+  CHILD (scale_combo);
+  CHILD (pool_combo);
+  CHILD (shared_check);
+  CHILD (tiles_check);
+  CHILD (hm_a);
+  CHILD (hm_b);
+  CHILD (hm_c);
+  CHILD (hm_ref);
+  CHILD (hm_err);
+  CHILD (summary_label);
+#undef CHILD
+  gtk_widget_class_bind_template_callback (widget_class, hover_cb);
+  gtk_widget_class_bind_template_callback (widget_class, view_busy_cb);
+  gtk_widget_class_bind_template_callback (widget_class, colour_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, tiles_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, c_combo_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, fit_clicked_cb);
+
+  signals[SIGNAL_HOVER_TEXT] = g_signal_new ("hover-text", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                             NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+tl_matrices_page_init (TlMatricesPage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  tl_heatmap_view_set_empty_text (HM (self->hm_a), _("A — open or generate a matrix"));
+  tl_heatmap_view_set_empty_text (HM (self->hm_b), _("B — open or generate a matrix"));
+  tl_heatmap_view_set_empty_text (HM (self->hm_c), _("C = A·B — press Run"));
+  tl_heatmap_view_set_empty_text (HM (self->hm_ref), _("the float64 reference appears after a run"));
+  tl_heatmap_view_set_empty_text (HM (self->hm_err), _("|C − reference| appears after a run"));
+  GtkWidget *values[] = { self->hm_a, self->hm_b, self->hm_c, self->hm_ref };
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    tl_heatmap_view_set_units (HM (values[i]), _("value"));
+  tl_heatmap_view_set_units (HM (self->hm_err), _("absolute error"));
+  tl_heatmap_view_set_colormap (HM (self->hm_err), TL_COLORMAP_VIRIDIS, TL_SCALE_LOG);
+
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->colormap_combo), "auto");
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->scale_combo), "linear");
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->pool_combo), "mean");
+  colour_changed_cb (NULL, self);
+  update_summary (self, NULL);
+}

@@ -1,0 +1,17 @@
+/* tl-run-text.h — how the app words numbers and runs (one place, so the
+ * status bar, the summaries and the details say the same thing). */
+#pragma once
+
+#include <glib.h>
+#include "record/tl-record.h"
+
+G_BEGIN_DECLS
+
+/* "%.4g" in the C locale, "—" for NaN */
+char       *tl_run_text_number (double value);
+/* the registry's title, translated; the id when unknown */
+const char *tl_run_text_kernel_title (const char *kernel_id);
+/* "03 smem 16×16: 2.910 ms, 47.2 GFLOP/s, 94% of cuBLAS, verified" */
+void        tl_run_text_describe (const TlKernelRun *run, double flops, GString *out);
+
+G_END_DECLS

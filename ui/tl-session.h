@@ -1,0 +1,110 @@
+/* tl-session.h — what the window shows, apart from how it shows it.
+ *
+ * A TlSession holds the app's state: the sources A and B, the runner and
+ * the runs it makes, the run record on show, the Gauss record, the
+ * history of runs for the size sweep and the GPUs found.  Loading,
+ * generating and opening records run off the main loop (GTask); runs go
+ * to the runner's worker.  The pages and panels of the window observe a
+ * session through its signals and never keep state of their own that
+ * the session owns:
+ *
+ *   "source-changed"    (guint index)        A (0) or B (1) was replaced
+ *   "results-changed"                        the runs on show changed
+ *   "history-changed"                        a run joined the size sweep
+ *   "lu-record-changed"                      the Gauss record changed
+ *   "devices-changed"                        the GPU probe finished
+ *   "state-changed"                          busy or running changed
+ *   "message"           (GtkMessageType, const char *text or NULL to hide)
+ *   "progress"          (const char *text, double fraction)
+ *   "status"            (const char *text)   one line about the last event
+ *   "record-opened"     (gboolean has_gemm, gboolean has_lu)
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "core/tl-matrix.h"
+#include "core/tl-stats.h"
+#include "lu/tl-lu-recorder.h"
+#include "record/tl-record.h"
+#include "run/tl-runner.h"
+
+G_BEGIN_DECLS
+
+enum
+{
+  TL_TARGET_A = 1 << 0,
+  TL_TARGET_B = 1 << 1,
+};
+
+/* What a run uses besides the sources: the window's kernel list, data
+ * type, repeats and device. */
+typedef struct
+{
+  const char *const *kernels;
+  TlDtype dtype;
+  guint repeats;
+  int device;
+} TlRunSettings;
+
+#define TL_TYPE_SESSION (tl_session_get_type ())
+G_DECLARE_FINAL_TYPE (TlSession, tl_session, TL, SESSION, GObject)
+
+TlSession   *tl_session_new (void);
+TlRunner    *tl_session_get_runner (TlSession *self);
+
+/* ---- sources: index 0 is A, 1 is B ---- */
+TlMatrix    *tl_session_get_source       (TlSession *self, guint index);
+const TlMatrixStats *tl_session_get_source_stats (TlSession *self, guint index);
+const char  *tl_session_get_source_label (TlSession *self, guint index);
+/* Off the main loop; on failure the previous matrix stays and "message" says why. */
+void         tl_session_load_source (TlSession *self, guint target, GFile *file);
+/* A gets seed, B seed + 1. */
+void         tl_session_generate    (TlSession *self, guint targets, const char *spec,
+                                     gsize rows, gsize cols, TlDtype dtype, guint64 seed);
+/* "random-uniform:512": A and B both 512×512.  FALSE if the form is wrong. */
+gboolean     tl_session_generate_from_option (TlSession *self, const char *spec_n, TlDtype dtype,
+                                              GError **error);
+/* a run record (GEMM or LU) or a Gauss record */
+void         tl_session_open_record (TlSession *self, GFile *file);
+
+/* ---- runs ---- */
+gboolean     tl_session_run       (TlSession *self, const TlRunSettings *settings);
+/* n = 128, 256, … up to the size of A */
+gboolean     tl_session_run_sweep (TlSession *self, const TlRunSettings *settings);
+void         tl_session_cancel    (TlSession *self);
+gboolean     tl_session_is_running (TlSession *self);
+/* loading, generating, opening, running, factoring or probing */
+gboolean     tl_session_is_busy    (TlSession *self);
+
+/* the runs on show: the record's, or the live ones of the run in flight
+ * (TlKernelRun*) */
+GPtrArray   *tl_session_get_runs   (TlSession *self);
+guint        tl_session_get_n_live_results (TlSession *self);
+/* NULL while a run is in flight or before the first */
+TlRunRecord *tl_session_get_record (TlSession *self);
+/* the problem the runs on show solved */
+void         tl_session_get_size   (TlSession *self, gsize *m, gsize *k, gsize *n);
+TlDtype      tl_session_get_dtype  (TlSession *self);
+/* every record of this session (TlRunRecord*), for the size sweep */
+GPtrArray   *tl_session_get_history (TlSession *self);
+
+/* ---- Gauss ---- */
+TlLuRecorder *tl_session_get_lu_record (TlSession *self);
+/* Factors A with the recorder on, on the worker. */
+gboolean     tl_session_factor (TlSession *self, const char *kernel_id, gsize block_size);
+gboolean     tl_session_is_factoring (TlSession *self);
+
+/* ---- devices ---- */
+/* TlGpuFacts of every GPU (empty before the probe and without one) */
+GArray      *tl_session_get_gpus (TlSession *self);
+gboolean     tl_session_devices_known (TlSession *self);
+/* Starts the device probe on the worker (once). */
+void         tl_session_probe_devices (TlSession *self);
+
+/* ---- messages ---- */
+void         tl_session_report (TlSession *self, GtkMessageType type, const char *text);
+void         tl_session_report_error (TlSession *self, const char *what, const GError *error);
+void         tl_session_hide_message (TlSession *self);
+void         tl_session_set_status (TlSession *self, const char *text);
+
+G_END_DECLS

@@ -1,0 +1,179 @@
+/* tl-source-page.c — a kernel's code beside its lesson and numbers. */
+#include "tl-source-page.h"
+
+#include <math.h>
+#include <glib/gi18n-lib.h>
+
+#include "core/tl-stats.h"
+#include "gemm/tl-kernels.h"
+#include "tl-code-highlight.h"
+
+struct _TlSourcePage
+{
+  GtkBox parent_instance;
+
+  TlSession *session;
+  gsize length;
+
+  GtkWidget *toolbar;
+  GtkWidget *kernel_combo;
+  GtkWidget *view;
+  GtkWidget *side;
+  GtkWidget *facts;
+};
+
+static void tl_source_page_page_init (TlPageInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TlSourcePage, tl_source_page, GTK_TYPE_BOX,
+                               G_IMPLEMENT_INTERFACE (TL_TYPE_PAGE, tl_source_page_page_init))
+
+static void
+show_source (TlSourcePage *self, const TlKernelInfo *info)
+{
+  GtkTextBuffer *buf = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view));
+  g_autofree char *path = g_strdup_printf ("/org/tilelab/Tilelab/source/%s", info->source_path ? info->source_path : "");
+  g_autoptr (GBytes) bytes = g_resources_lookup_data (path, 0, NULL);
+
+  self->length = 0;
+  if (bytes)
+    {
+      gsize len;
+      const char *data = g_bytes_get_data (bytes, &len);
+      g_autofree char *text = g_utf8_make_valid (data, len);
+      gtk_text_buffer_set_text (buf, text, -1);
+      tl_code_highlight (buf, text);
+      self->length = strlen (text);
+    }
+  else
+    {
+      g_autofree char *t = g_strdup_printf (_("The source of %s (%s) is not bundled in this build."),
+                                            info->id, info->source_path ? info->source_path : "?");
+      gtk_text_buffer_set_text (buf, t, -1);
+    }
+}
+
+static void
+describe_measured (const TlRunRecord *record, const TlKernelRun *r, GString *facts)
+{
+  const TlJob *job = record->job;
+  double flops = job ? tl_stats_gemm_flops (job->m, job->k, job->n) : NAN;
+  g_string_append_printf (facts, _("\n<b>Measured</b> (%zu×%zu·%zu×%zu)\ntime  %.4g ms\nGFLOP/s  %.4g\n"),
+                          job ? job->m : 0, job ? job->k : 0, job ? job->k : 0, job ? job->n : 0,
+                          r->time.median, flops / (r->time.median * 1e6));
+  if (!isnan (r->percent_of_reference))
+    g_string_append_printf (facts, _("of reference  %.0f%%\n"), r->percent_of_reference);
+  if (r->launch.valid)
+    g_string_append_printf (facts, _("registers  %d per thread\nshared memory  %d B per block\n"
+                                     "spills  %d B\noccupancy  %.0f%%\nwaves  %.2f\n"),
+                            r->launch.regs_per_thread,
+                            r->launch.static_smem_bytes + r->launch.dynamic_smem_bytes,
+                            r->launch.local_bytes_per_thread, 100 * r->launch.occupancy, r->launch.waves);
+}
+
+static void
+update (TlSourcePage *self)
+{
+  const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->kernel_combo));
+  const TlKernelInfo *info = id ? tl_kernel_find (id) : NULL;
+  TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
+
+  if (info == NULL)
+    {
+      self->length = 0;
+      gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view)), "", -1);
+      return;
+    }
+  show_source (self, info);
+
+  GString *facts = g_string_new (NULL);
+  g_autofree char *lesson = g_markup_escape_text (info->lesson && *info->lesson ? _(info->lesson) : "", -1);
+  g_string_append_printf (facts, "<b>%s</b>\n<i>%s</i>\n\n", _(info->title), lesson);
+  g_string_append_printf (facts, _("id  %s\nseed  %s\nfile  %s\n"), info->id,
+                          info->seed && *info->seed ? info->seed : "—",
+                          info->source_path ? info->source_path : "—");
+  if (info->tile_m > 0)
+    g_string_append_printf (facts, _("tile of C per block  %d×%d\n"), info->tile_m, info->tile_n);
+  const TlKernelRun *r = record ? tl_run_record_find_run (record, id) : NULL;
+  if (r && r->status == TL_RUN_OK && r->time.count)
+    describe_measured (record, r, facts);
+  else
+    g_string_append (facts, _("\nRun it (or open a run record) to see its numbers here."));
+  gtk_label_set_markup (GTK_LABEL (self->facts), facts->str);
+  g_string_free (facts, TRUE);
+}
+
+static void
+kernel_changed_cb (GtkComboBox *combo, TlSourcePage *self)
+{
+  update (self);
+}
+
+static void
+results_changed_cb (TlSession *session, TlSourcePage *self)
+{
+  update (self);
+}
+
+static void
+source_set_session (TlPage *page, TlSession *session)
+{
+  TlSourcePage *self = TL_SOURCE_PAGE (page);
+  tl_page_connect_session (&self->session, session, self, "results-changed", results_changed_cb, NULL);
+  update (self);
+}
+
+static void
+tl_source_page_page_init (TlPageInterface *iface)
+{
+  iface->set_session = source_set_session;
+}
+
+void
+tl_source_page_show_kernel (TlSourcePage *self, const char *kernel_id)
+{
+  g_return_if_fail (TL_IS_SOURCE_PAGE (self));
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->kernel_combo), kernel_id);
+}
+
+gsize
+tl_source_page_get_source_length (TlSourcePage *self)
+{
+  g_return_val_if_fail (TL_IS_SOURCE_PAGE (self), 0);
+  return self->length;
+}
+
+static void
+tl_source_page_dispose (GObject *object)
+{
+  TlSourcePage *self = TL_SOURCE_PAGE (object);
+  tl_page_disconnect_session (&self->session, self);
+  G_OBJECT_CLASS (tl_source_page_parent_class)->dispose (object);
+}
+
+static void
+tl_source_page_class_init (TlSourcePageClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = tl_source_page_dispose;
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/tilelab/Tilelab/ui/tl-source-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, TlSourcePage, toolbar);
+  gtk_widget_class_bind_template_child (widget_class, TlSourcePage, kernel_combo);
+  gtk_widget_class_bind_template_child (widget_class, TlSourcePage, view);
+  gtk_widget_class_bind_template_child (widget_class, TlSourcePage, side);
+  gtk_widget_class_bind_template_child (widget_class, TlSourcePage, facts);
+  gtk_widget_class_bind_template_callback (widget_class, kernel_changed_cb);
+}
+
+static void
+tl_source_page_init (TlSourcePage *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  tl_code_highlight_create_tags (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view)));
+  for (guint i = 0; i < tl_kernel_count (); i++)
+    {
+      const TlKernelInfo *k = tl_kernel_get (i);
+      gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->kernel_combo), k->id, _(k->title));
+    }
+  gtk_combo_box_set_active (GTK_COMBO_BOX (self->kernel_combo), 0);
+}
