@@ -361,7 +361,7 @@ static const CpuKernel cpu_kernels[] = {
                    "one cache miss per multiply-add."),
       .seed = "002", .dtypes = I32 | F32 | F64, .single_threaded = TRUE, .baseline = TRUE },
     run_naive },
-  { { .id = "cpu-blocked", .title = N_("cache-blocked, all cores"),
+  { { .id = "cpu-blocked", .title = N_("cache-blocked, multi-threaded"),
       .lesson = N_("64×64 tiles of C shared out to every core (on one core: seed 004's blocked CPU baseline); a packed 256×64 panel of B stays in "
                    "cache while vectorised rows stream through it."),
       .seed = "004", .dtypes = I32 | F32 | F64, .records_tiles = TRUE, .tile = TILE },
