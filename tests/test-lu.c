@@ -13,6 +13,7 @@
 #include "lu/tl-solve.h"
 #include "gen/tl-generate.h"
 #include "core/tl-error.h"
+#include "lu-test-util.h"
 
 #include <float.h>
 #include <math.h>
@@ -110,30 +111,6 @@ factor_ratio (const TlMatrix *a, const TlLuResult *r)
   return ((resid / (double) n) / anorm) / eps_of (a->dtype);
 }
 
-/* xGET02, max over the columns of B */
-static double
-solve_ratio (const TlMatrix *a, const TlMatrix *x, const TlMatrix *b)
-{
-  gsize n = a->rows;
-  double anorm = tl_matrix_norm (a, TL_NORM_ONE), worst = 0.0;
-  for (gsize c = 0; c < b->cols; c++)
-    {
-      double rn = 0.0, xn = 0.0;
-      for (gsize i = 0; i < n; i++)
-        {
-          double s = tl_matrix_get (b, i, c);
-          for (gsize j = 0; j < n; j++)
-            s -= tl_matrix_get (a, i, j) * tl_matrix_get (x, j, c);
-          rn += fabs (s);
-          xn += fabs (tl_matrix_get (x, i, c));
-        }
-      double ratio = (anorm == 0.0 || xn == 0.0) ? (rn == 0.0 ? 0.0 : INFINITY)
-                                                 : ((rn / anorm) / xn) / eps_of (a->dtype);
-      worst = fmax (worst, ratio);
-    }
-  return worst;
-}
-
 typedef struct
 {
   const char *kernel;
@@ -198,7 +175,7 @@ test_lapack_types (void)
                 {
                   g_autoptr (TlMatrix) x = tl_lu_solve (r, b, &error);
                   g_assert_no_error (error);
-                  double sr = solve_ratio (a, x, b);
+                  double sr = lu_test_solve_ratio (a, x, b);
                   if (!(sr < THRESH))
                     g_error ("%s b=%zu %s n=%zu type %d: ‖B−AX‖ ratio %g", configs[ci].kernel,
                              configs[ci].block, tl_dtype_name (dt), n, type, sr);
@@ -472,6 +449,50 @@ test_registry (void)
     }
 }
 
+/* The GPU rows are the door's (gpu/lu/tl-lu-ladder.h), column for column;
+ * the columns that replaced comparisons of ids say what the ids did. */
+static void
+test_registry_columns (void)
+{
+  guint n_gpu = 0;
+  for (guint i = 0; i < tl_lu_kernel_count (); i++)
+    {
+      const TlLuKernelInfo *k = tl_lu_kernel_get (i);
+      g_assert_cmpint (k->blocked, ==, k->default_block > 0);
+      if (k->backend != TL_BACKEND_GPU)
+        continue;
+      const TlGpuLuKernelInfo *g = tl_gpu_lu_kernel_find (k->id);
+      g_assert_nonnull (g);
+      n_gpu++;
+      g_assert_cmpint (k->number, ==, g->number);
+      g_assert_cmpstr (k->title, ==, g->title);
+      g_assert_cmpuint (k->dtypes, ==, g->dtypes);
+      g_assert_cmpint (k->reference, ==, g->reference != 0);
+      g_assert_cmpuint (k->default_block, ==, (gsize) g->default_block);
+      g_assert_cmpint (k->no_pivoting, ==, g->no_pivoting != 0);
+      g_assert_cmpint (k->records_steps, ==, g->records_steps != 0);
+      g_assert_cmpint (k->phases, ==, g->phases != 0);
+    }
+  g_assert_cmpuint (n_gpu, ==, (guint) tl_gpu_lu_kernel_count ());
+  /* the rungs that record steps, CPU and GPU (the Gauss page offers these) */
+  const char *recording[] = { "lu-cpu-unblocked", "lu-cpu-blocked", "lu-01-percolumn",
+                              "lu-02-blocked", "lu-03-tuned", "lu-04-persistent" };
+  guint n_recording = 0;
+  for (guint i = 0; i < tl_lu_kernel_count (); i++)
+    n_recording += tl_lu_kernel_get (i)->records_steps;
+  g_assert_cmpuint (n_recording, ==, G_N_ELEMENTS (recording));
+  for (gsize i = 0; i < G_N_ELEMENTS (recording); i++)
+    g_assert_true (tl_lu_kernel_find (recording[i])->records_steps);
+  g_assert_true (tl_lu_kernel_find ("lu-cpu-blocked")->phases);
+  g_assert_true (tl_lu_kernel_find ("lu-02-blocked")->phases);
+  g_assert_true (tl_lu_kernel_find ("lu-03-tuned")->phases);
+  g_assert_true (tl_lu_kernel_find ("lu-04-persistent")->phases);
+  g_assert_false (tl_lu_kernel_find ("lu-cusolver")->phases);
+  g_assert_false (tl_lu_kernel_find ("lu-cusolver")->records_steps);
+  g_assert_cmpuint (tl_lu_kernel_find ("lu-cpu-blocked")->default_block, ==, TL_LU_DEFAULT_BLOCK);
+  g_assert_cmpuint (tl_lu_kernel_find ("lu-02-blocked")->default_block, ==, 128);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -484,6 +505,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lu/no-pivoting", test_no_pivoting);
   g_test_add_func ("/lu/bad-input", test_bad_input);
   g_test_add_func ("/lu/registry", test_registry);
+  g_test_add_func ("/lu/registry-columns", test_registry_columns);
   g_test_add_func ("/lu/cancel", test_cancel);
   return g_test_run ();
 }
