@@ -114,6 +114,41 @@ test_files (void)
   g_rmdir (dir);
 }
 
+/* What the writer prints is strict JSON and reads back exactly: json-glib
+ * alone prints 1e22 as "1e+22.0"; a string that looks like a number is
+ * left alone. */
+static void
+test_write (void)
+{
+  const double values[] = { 1e22, -1e108, 1e-8, 5e-324, 1.7976931348623157e308, 3.0, -0.0,
+                            0.1, 1e16, 123.5 };
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "values");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    json_builder_add_double_value (b, values[i]);
+  json_builder_end_array (b);
+  tl_json_member_string (b, "text", "1e+22.0 \"2e5.0\"");
+  json_builder_end_object (b);
+  g_autoptr (JsonNode) root = json_builder_get_root (b);
+  for (int pretty = 0; pretty <= 1; pretty++)
+    {
+      gsize len = 0;
+      g_autofree char *text = tl_json_to_data (root, pretty, &len);
+      g_assert_cmpuint (len, ==, strlen (text));
+      g_autoptr (GError) error = NULL;
+      g_autoptr (JsonNode) back = tl_json_parse (text, len, &error);
+      g_assert_no_error (error);
+      JsonObject *o = json_node_get_object (back);
+      JsonArray *a = json_object_get_array_member (o, "values");
+      g_assert_cmpuint (json_array_get_length (a), ==, G_N_ELEMENTS (values));
+      for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+        g_assert_cmpfloat (json_array_get_double_element (a, i), ==, values[i]);
+      g_assert_cmpstr (json_object_get_string_member (o, "text"), ==, "1e+22.0 \"2e5.0\"");
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -121,5 +156,6 @@ main (int argc, char **argv)
   g_test_add_func ("/json/strict", test_strict);
   g_test_add_func ("/json/depth", test_depth);
   g_test_add_func ("/json/files", test_files);
+  g_test_add_func ("/json/write", test_write);
   return g_test_run ();
 }

@@ -27,6 +27,12 @@ gboolean tl_json_node_is_bool   (JsonNode *node);
  * string (no json-glib warning for a member of another type). */
 const char *tl_json_object_get_string (JsonObject *o, const char *name, const char *fallback);
 
+/* The JSON text of root, the one way records are written: json-glib's
+ * generator (pretty: one space per level), repaired — json-glib 1.6 puts
+ * ".0" after every double printed without a point, exponents included
+ * ("1e+22.0"), which no JSON reader takes.  length may be NULL; g_free. */
+char    *tl_json_to_data (JsonNode *root, gboolean pretty, gsize *length);
+
 /* Limits of every JSON document Tilelab reads (run and Gauss records). */
 #define TL_JSON_MAX_DEPTH 64
 #define TL_JSON_MAX_BYTES (G_GUINT64_CONSTANT (1) << 30)

@@ -951,10 +951,8 @@ tl_lu_recorder_save (const TlLuRecorder *self, const char *path, GError **error)
 {
   g_return_val_if_fail (self != NULL && path != NULL, FALSE);
   g_autoptr (JsonNode) root = tl_lu_recorder_to_json (self);
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  json_generator_set_root (gen, root);
   gsize len = 0;
-  g_autofree char *text = json_generator_to_data (gen, &len);
+  g_autofree char *text = tl_json_to_data (root, FALSE, &len);
   g_autoptr (GError) local = NULL;
   if (!g_file_set_contents (path, text, (gssize) len, &local))
     {

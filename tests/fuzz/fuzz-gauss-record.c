@@ -4,6 +4,7 @@
  * a few drawn, and the recording written back and read again. */
 #include "fuzz-common.h"
 
+#include "core/tl-json.h"
 #include "lu/tl-lu-recorder.h"
 #include "paint/tl-gauss-frame.h"
 
@@ -35,8 +36,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   draw (rec, n - 1);
 
   g_autoptr (JsonNode) node = tl_lu_recorder_to_json (rec);
-  g_autofree char *text = json_to_string (node, FALSE);
-  g_autoptr (TlLuRecorder) back = tl_lu_recorder_from_data (text, strlen (text), &error);
+  gsize len = 0;
+  g_autofree char *text = tl_json_to_data (node, FALSE, &len);
+  g_autoptr (TlLuRecorder) back = tl_lu_recorder_from_data (text, len, &error);
   if (back == NULL)
     g_error ("a Gauss record that loaded, written back, does not load: %s", error->message);
   return 0;
