@@ -196,13 +196,14 @@ void tl_gpu_gemm_result_clear (TlGpuGemmResult *result);
 /* ---- LU: the Gauss ladder's GPU rungs (gpu/lu/) ----------------------- */
 
 /* Recording the steps (a mode, never the headline): when TlGpuLuArgs.observer
- * is set, the ladder's own rungs (lu-01 … lu-04) run ONE more factorisation
+ * is set, the ladder's own rungs (lu-01 … lu-05) run ONE more factorisation
  * after the timed ones that stops after every column and downloads what a
  * step recorder needs, handing it to these callbacks (the C side implements
  * them with its TlLuRecorder, so gpu/ stays free of GLib).  The fused rungs
  * run their panels one column per launch in that run (lu-03 each launch in
- * its two halves, lu-04 its persistent kernel with one column), so the
- * factorisation is the same and only slower.  lu-cusolver refuses
+ * its two halves, lu-04 its persistent kernel and lu-05 its cluster kernel
+ * with one column), so the factorisation is the same and only slower.
+ * lu-cusolver refuses
  * (TL_GPU_BAD_SHAPE: a library call has no steps to show).
  *
  * Host data comes as a window into the working matrix, in args->dtype:
@@ -241,13 +242,13 @@ typedef struct
 
 /* The rungs' registry rows live in src/lu/tl-lu.c with the CPU rows; here
  * they are run by id: "lu-01-percolumn", "lu-02-blocked", "lu-03-tuned",
- * "lu-04-persistent", "lu-cusolver".  A is host, row-major, contiguous m×n
- * and is overwritten by the packed L\U of the LAST run (timed, or the
- * recording run); ipiv (min(m,n) ints) receives 0-based row swaps (LAPACK's
- * minus one).  The rungs that split their time (lu-02, lu-03, lu-04) run
- * once more after the timed runs with every phase timed on its own (the
- * look-ahead rungs without overlap): phase_ms and the observer's per-block
- * split come from that run. */
+ * "lu-04-persistent", "lu-05-cluster", "lu-cusolver".  A is host,
+ * row-major, contiguous m×n and is overwritten by the packed L\U of the
+ * LAST run (timed, or the recording run); ipiv (min(m,n) ints) receives
+ * 0-based row swaps (LAPACK's minus one).  The rungs that split their time
+ * (lu-02 … lu-05) run once more after the timed runs with every phase timed
+ * on its own (the look-ahead rungs without overlap): phase_ms and the
+ * observer's per-block split come from that run. */
 typedef struct
 {
   TlGpuDtype dtype;        /* float32 or float64 */

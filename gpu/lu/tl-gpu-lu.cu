@@ -22,6 +22,7 @@ static const TlLuRung *const rungs[] = {
   &lu_02_blocked_rung,
   &lu_03_tuned_rung,
   &lu_04_persistent_rung,
+  &lu_05_cluster_rung,
   &lu_cusolver_rung,
 };
 

@@ -19,6 +19,7 @@
 #include "cli-gauss.h"
 #include "core/tl-error.h"
 #include "gen/tl-generate.h"
+#include "lu/tl-lu.h"
 #include "tl-gpu.h"
 
 #include <glib/gi18n-lib.h>
@@ -281,7 +282,8 @@ tl_cli_lu_bench (int argc, char **argv)
     { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_s, "Sizes n (default 1024,2048,4096,8192,16384)", "N[,N…]" },
     { "dtypes", 0, 0, G_OPTION_ARG_STRING, &dtypes_s, "float32,float64 (default both)", "D[,D…]" },
     { "kernels", 'k', 0, G_OPTION_ARG_STRING, &kernels_s,
-      "GPU rungs (default lu-cusolver,lu-01-percolumn,lu-02-blocked,lu-03-tuned,lu-04-persistent)", "K[,K…]" },
+      "GPU rungs (default lu-cusolver,lu-01-percolumn,lu-02-blocked,lu-03-tuned,lu-04-persistent,lu-05-cluster)",
+      "K[,K…]" },
     { "repeats", 'r', 0, G_OPTION_ARG_INT, &repeats, "Timed runs per rung and solver (default 10)", "R" },
     { "warmups", 'w', 0, G_OPTION_ARG_INT, &warmups, "Untimed runs first (default 1)", "W" },
     { "block-size", 'b', 0, G_OPTION_ARG_INT, &block, "Block size of blocked rungs (default: theirs)", "B" },
@@ -290,7 +292,7 @@ tl_cli_lu_bench (int argc, char **argv)
     { "rhs", 0, 0, G_OPTION_ARG_STRING, &rhs_s,
       "Right-hand sides of the solve benchmark (default 1,16,256,4096; none to skip)", "K[,K…]" },
     { "solve-kernel", 0, 0, G_OPTION_ARG_STRING, &solve_kernel,
-      "The rung whose factors the solve benchmark uses (default lu-04-persistent)", "K" },
+      "The rung whose factors the solve benchmark uses (default " TL_LU_FASTEST_GPU_KERNEL ")", "K" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Generator seed", "S" },
     { "device", 'd', 0, G_OPTION_ARG_INT, &device, "GPU ordinal", "I" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Also write the markdown tables to FILE", "FILE" },
@@ -306,13 +308,14 @@ tl_cli_lu_bench (int argc, char **argv)
   g_auto (GStrv) sizes = g_strsplit (sizes_s ? sizes_s : "1024,2048,4096,8192,16384", ",", -1);
   g_auto (GStrv) dtypes = g_strsplit (dtypes_s ? dtypes_s : "float32,float64", ",", -1);
   g_auto (GStrv) kernels = g_strsplit (
-    kernels_s ? kernels_s : "lu-cusolver,lu-01-percolumn,lu-02-blocked,lu-03-tuned,lu-04-persistent", ",", -1);
+    kernels_s ? kernels_s : "lu-cusolver,lu-01-percolumn,lu-02-blocked,lu-03-tuned,lu-04-persistent,lu-05-cluster",
+    ",", -1);
   const char *rhs_text = rhs_s ? rhs_s : "1,16,256,4096";
   g_auto (GStrv) rhs = g_strsplit (strcmp (rhs_text, "none") == 0 ? "" : rhs_text, ",", -1);
 
   TlGpuFacts facts;
   Bench bn = { NULL, warmups, repeats, block, max_percolumn, (guint64) seed,
-               solve_kernel ? solve_kernel : "lu-04-persistent", NULL, NULL };
+               solve_kernel ? solve_kernel : TL_LU_FASTEST_GPU_KERNEL, NULL, NULL };
   TlGpuStatus st = tl_gpu_device_facts (device, &facts);
   if (st == TL_GPU_OK)
     st = tl_gpu_device_open (device, &bn.dev);
