@@ -11,6 +11,7 @@
 // Prints a table; exits nonzero when a check fails.
 #include "tl-gemm-rung.h"
 #include "tl-gemm-async.cuh"
+#include "../lab-check.h"
 
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -34,17 +35,6 @@ cudaError_t gemm_09_lab_c (const TlGemmLaunch *l);
 cudaError_t gemm_09_lab_d (const TlGemmLaunch *l);
 cudaError_t gemm_09_lab_e (const TlGemmLaunch *l);
 
-#define CK(x)                                                                              \
-  do                                                                                       \
-    {                                                                                      \
-      cudaError_t e_ = (x);                                                                \
-      if (e_ != cudaSuccess)                                                               \
-        {                                                                                  \
-          fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString (e_)); \
-          exit (2);                                                                        \
-        }                                                                                  \
-    }                                                                                      \
-  while (0)
 #define CB(x)                                                                              \
   do                                                                                       \
     {                                                                                      \

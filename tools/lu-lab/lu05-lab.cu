@@ -14,6 +14,7 @@
 //
 //   lu05-lab [reps]      prints one table; exits 1 when a check fails
 #include "lu/lu-05-cluster-panel.cuh"
+#include "../lab-check.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,17 +23,33 @@
 #include <random>
 #include <vector>
 
-#define CK(x)                                                                               \
-  do                                                                                        \
-    {                                                                                       \
-      cudaError_t e_ = (x);                                                                 \
-      if (e_ != cudaSuccess)                                                                \
-        {                                                                                   \
-          fprintf (stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString (e_)); \
-          exit (2);                                                                         \
-        }                                                                                   \
-    }                                                                                       \
-  while (0)
+// The median of `reps` event-timed launches after one untimed, setup()
+// before each (outside the events).
+template <typename Setup, typename Launch>
+static float
+median_ms (int reps, Setup setup, Launch launch)
+{
+  cudaEvent_t e0, e1;
+  CK (cudaEventCreate (&e0));
+  CK (cudaEventCreate (&e1));
+  std::vector<float> ms;
+  for (int rep = 0; rep <= reps; rep++)
+    {
+      setup ();
+      CK (cudaEventRecord (e0));
+      CK (launch ());
+      CK (cudaEventRecord (e1));
+      CK (cudaEventSynchronize (e1));
+      float t;
+      CK (cudaEventElapsedTime (&t, e0, e1));
+      if (rep > 0)
+        ms.push_back (t);
+    }
+  std::sort (ms.begin (), ms.end ());
+  cudaEventDestroy (e0);
+  cudaEventDestroy (e1);
+  return ms[ms.size () / 2];
+}
 
 // ---- the fixed cost of a column: barrier, and barrier + fetch -----------------------
 
@@ -92,26 +109,9 @@ time_barrier (int cluster, int rounds)
   CK (cudaFuncSetAttribute (barrier_kernel<MODE, FETCH>, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   float *sink;
   CK (cudaMalloc (&sink, 4));
-  cudaEvent_t e0, e1;
-  CK (cudaEventCreate (&e0));
-  CK (cudaEventCreate (&e1));
-  std::vector<float> ms;
-  for (int rep = 0; rep < 6; rep++)
-    {
-      CK (cudaEventRecord (e0));
-      CK (cudaLaunchKernelEx (&cfg, barrier_kernel<MODE, FETCH>, rounds, sink));
-      CK (cudaEventRecord (e1));
-      CK (cudaEventSynchronize (e1));
-      float t;
-      CK (cudaEventElapsedTime (&t, e0, e1));
-      if (rep > 0)
-        ms.push_back (t);
-    }
-  std::sort (ms.begin (), ms.end ());
+  const float ms = median_ms (5, [] {}, [&] { return cudaLaunchKernelEx (&cfg, barrier_kernel<MODE, FETCH>, rounds, sink); });
   cudaFree (sink);
-  cudaEventDestroy (e0);
-  cudaEventDestroy (e1);
-  return ms[ms.size () / 2] * 1e6 / rounds; // ns per round
+  return ms * 1e6 / rounds; // ns per round
 }
 
 // ---- the panel: check and time --------------------------------------------------
@@ -187,24 +187,13 @@ run_panel (int h, int max_cluster, int lean, int reps, unsigned seed)
   p.j1 = w;
   p.ipiv = ipiv;
   p.lean = lean;
-  cudaEvent_t e0, e1;
-  CK (cudaEventCreate (&e0));
-  CK (cudaEventCreate (&e1));
-  std::vector<float> ms;
-  for (int rep = 0; rep <= reps; rep++)
-    {
+  const float ms = median_ms (
+    reps,
+    [&] {
       CK (cudaMemcpy (a, orig, a0.size () * sizeof (T), cudaMemcpyDeviceToDevice));
       CK (cudaMemset (ipiv, 0xff, w * sizeof (int)));
-      CK (cudaEventRecord (e0));
-      CK ((lu05_launch<T, W, RPT> (p, cluster, 0)));
-      CK (cudaEventRecord (e1));
-      CK (cudaEventSynchronize (e1));
-      float t;
-      CK (cudaEventElapsedTime (&t, e0, e1));
-      if (rep > 0)
-        ms.push_back (t);
-    }
-  std::sort (ms.begin (), ms.end ());
+    },
+    [&] { return lu05_launch<T, W, RPT> (p, cluster, 0); });
   std::vector<T> lu (a0.size ());
   std::vector<int> piv (w);
   CK (cudaMemcpy (lu.data (), a, lu.size () * sizeof (T), cudaMemcpyDeviceToHost));
@@ -212,15 +201,13 @@ run_panel (int h, int max_cluster, int lean, int reps, unsigned seed)
   double lmax = 0;
   const double ratio = check_panel (a0, lu, piv, h, w, lda, &lmax);
   const bool ok = ratio < 30 && lmax <= 1.0;
-  const double med = ms[ms.size () / 2] * 1e3;
+  const double med = ms * 1e3;
   printf ("panel %-7s W=%-2d rpt=%d h=%-6d C=%-2d %-7s %8.1f us %6.2f us/column  ratio %-8.3g |l|max %.3f %s\n",
           sizeof (T) == 4 ? "float32" : "float64", W, RPT, h, cluster, lean ? "lean" : "release", med, med / w,
           ratio, lmax, ok ? "ok" : "FAIL");
   cudaFree (a);
   cudaFree (orig);
   cudaFree (ipiv);
-  cudaEventDestroy (e0);
-  cudaEventDestroy (e1);
   return ok;
 }
 
