@@ -738,6 +738,7 @@ factor (TlLuCtx *ctx, const TlLuPanelHook *hook)
   bool factored = false; // panel s at k0 already factored (look-ahead)
   for (int k0 = 0, bstep = 0; k0 < mn; bstep++)
     {
+      TL_LU_TRY (tl_lu_cancel_point (ctx));
       if (!factored)
         {
           tl_lu_phase_begin (ctx, TL_LU_GPU_PANEL);
@@ -780,4 +781,4 @@ tl_lu_persistent_workspace (const TlLuCtx *ctx)
   return mail_words (blocks) * sizeof (u64);
 }
 
-const TlLuRung lu_04_persistent_rung = { "lu-04-persistent", 128, lu_04_factor, tl_lu_persistent_workspace, 0, 1, 1 };
+const TlLuRung lu_04_persistent_rung = { "lu-04-persistent", lu_04_factor, tl_lu_persistent_workspace };

@@ -1,7 +1,8 @@
 // lu-05-cluster-panel.cuh — rung 5's panel kernel: a narrow panel factored by
 // ONE thread-block cluster, its rows in registers, one hardware cluster
 // barrier per column.  The rung around it is lu-05-cluster.cu; this header
-// has no harness in it, so tools/lu-lab times and checks the kernel alone.
+// has no harness in it, so tests/bench-gpu-lu-cluster.cu times and checks
+// the kernel alone.
 //
 // Shapes.  A is row-major with leading dimension lda.  The sub-panel is the
 // columns [c0, c0+w), w ≤ W (W = 32 float32, 16 float64 by default), and
@@ -108,7 +109,9 @@ lu05_stage_bytes ()
 //  * lean: only a thread that wrote something the cluster will read fences
 //    (fence.acq_rel.cluster: release, with its relaxed arrive), and warps
 //    arrive relaxed and aligned.  Lean calls are warp-uniform: a whole warp
-//    calls lu05_arrive together.
+//    calls lu05_arrive together.  The remote reads need no fence: a warp's
+//    fetched values are stored and a CTA barrier passed before it arrives,
+//    so the loads have returned before an owner can rewrite the post.
 // The wait always acquires (on sm_90: an L1 invalidation, CCTL.IVALL).
 __device__ __forceinline__ void
 lu05_arrive (bool lean, bool wrote)

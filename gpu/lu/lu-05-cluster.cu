@@ -266,4 +266,4 @@ lu_05_workspace (const TlLuCtx *ctx)
   return ((tl_lu_persistent_workspace (ctx) + 255) & ~(size_t) 255) + LU05_BLAS_WORKSPACE;
 }
 
-const TlLuRung lu_05_cluster_rung = { "lu-05-cluster", 128, lu_05_factor, lu_05_workspace, 0, 1, 1 };
+const TlLuRung lu_05_cluster_rung = { "lu-05-cluster", lu_05_factor, lu_05_workspace };

@@ -1,6 +1,7 @@
-// lu05-lab.cu — a standalone developer harness for rung 5's cluster panel
-// kernel (gpu/lu/lu-05-cluster-panel.cuh).  Not part of the app: built with
-// nvcc directly (build.sh), it
+// bench-gpu-lu-cluster.cu — rung 5's cluster panel kernel alone
+// (gpu/lu/lu-05-cluster-panel.cuh).  Not a test: a benchmark run by hand on
+// a GPU (docs/perf/lu-h100-2026-11-24.md, where it ran as tools/lu-lab's
+// lu05-lab), built with the GPU tests when CUDA is on.  It
 //
 //   1. asks how many clusters of 1 … 16 CTAs the GPU can hold at once;
 //   2. times the cluster barrier alone, and the barrier plus the DSMEM
@@ -12,9 +13,9 @@
 //      every |l| ≤ 1, ipiv[j] in [j, h) — and times it (median of 20
 //      launches, each from a fresh copy of the panel, CUDA events).
 //
-//   lu05-lab [reps]      prints one table; exits 1 when a check fails
+//   bench-gpu-lu-cluster [reps]   prints one table; exits 1 when a check
+//                                 fails, 77 without a Hopper GPU
 #include "lu/lu-05-cluster-panel.cuh"
-#include "../lab-check.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,6 +23,19 @@
 #include <cstdlib>
 #include <random>
 #include <vector>
+
+// A CUDA call that must succeed, or the benchmark stops (exit status 2).
+#define CK(x)                                                                                   \
+  do                                                                                            \
+    {                                                                                           \
+      cudaError_t e_ = (x);                                                                     \
+      if (e_ != cudaSuccess)                                                                    \
+        {                                                                                       \
+          fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString (e_)); \
+          exit (2);                                                                             \
+        }                                                                                       \
+    }                                                                                           \
+  while (0)
 
 // The median of `reps` event-timed launches after one untimed, setup()
 // before each (outside the events).
@@ -253,6 +267,6 @@ main (int argc, char **argv)
   ok &= sweep<double, 16, 1> (reps, &seed);
   ok &= sweep<double, 16, 2> (reps, &seed);
   ok &= sweep<double, 32, 1> (reps, &seed);
-  printf ("lu05-lab: %s\n", ok ? "all checks passed" : "CHECK FAILED");
+  printf ("bench-gpu-lu-cluster: %s\n", ok ? "all checks passed" : "CHECK FAILED");
   return ok ? 0 : 1;
 }
