@@ -190,6 +190,10 @@ typedef struct
   int flush_l2;           /* overwrite an L2-sized buffer before each timed launch */
   int instrument;         /* also run the per-block timed variant */
   int instrument_repeats; /* timed instrumented launches (>= 1) */
+  int interleave_instrumented; /* benchmarks: one instrumented launch after each
+                                  timed one (`repeats` of them) instead of
+                                  instrument_repeats at the end, so clock drift
+                                  does not read as overhead */
   TlGpuProgressFn progress;
   TlGpuCancelFn cancelled;
   void *user_data;
