@@ -25,17 +25,7 @@
 #include <string.h>
 #include <vector>
 
-#define CK(x)                                                                            \
-  do                                                                                     \
-    {                                                                                    \
-      cudaError_t e_ = (x);                                                              \
-      if (e_ != cudaSuccess)                                                             \
-        {                                                                                \
-          fprintf (stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString (e_)); \
-          exit (2);                                                                      \
-        }                                                                                \
-    }                                                                                    \
-  while (0)
+#include "cuda-check.h"
 
 struct Variant
 {
