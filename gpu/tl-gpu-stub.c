@@ -115,3 +115,13 @@ tl_gpu_gfp_lu (TlGpuDevice *device, int m, int n, uint32_t p, uint32_t *a, int *
     *out_ms = 0.0;
   return TL_GPU_NO_DEVICE;
 }
+
+/* ---- hardware counters: none without CUDA ---- */
+
+TlGpuStatus
+tl_gpu_measure_bandwidth (TlGpuDevice *device, TlGpuBandwidth *out)
+{
+  if (out != NULL)
+    memset (out, 0, sizeof *out);
+  return TL_GPU_NO_DEVICE;
+}
