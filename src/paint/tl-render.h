@@ -29,6 +29,7 @@ typedef enum
   TL_RENDER_COMPARE,     /* the kernels' times as bars */
   TL_RENDER_GAUSS,       /* one step of Gauss elimination */
   TL_RENDER_SWEEP,       /* GFLOP/s against the problem size over the records given */
+  TL_RENDER_ROOFLINE,    /* the kernels under the device's roofs (a record with --counters) */
 } TlRenderView;
 
 typedef enum
@@ -47,7 +48,7 @@ typedef struct
 {
   TlRenderView view;
   const char *kernels;   /* a kernel id, or ids separated by commas (timeline,
-                            compare); NULL: blocks/timeline the first kernel
+                            compare); roofline: the point to ring and explain; NULL: blocks/timeline the first kernel
                             with block records, compare all, heatmap C of the first.
                             Timeline over several records: one id for all, or
                             one id per record in order */
