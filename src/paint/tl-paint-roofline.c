@@ -179,8 +179,9 @@ tl_paint_roofline_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_
   ranges (m, out);
   out->marker_r = TL_PX (style, 5);
   out->plot_y = TL_PX (style, style->title_font_size) * 1.35 + font * 0.9;
-  /* tick labels, the axis title, two caption lines */
-  double bottom = font * 3.3 + font * 1.45 * 2 + font * 0.4;
+  /* tick labels, the axis title, two caption lines and the note's */
+  double bottom = font * 3.3 + font * 1.45 * (m->note != NULL && m->n_points > 0 ? 3 : 2)
+                  + font * 0.4;
   double avail_h = MAX (height - out->plot_y - bottom, 10);
   legend_layout (m, style, cr, width, avail_h, out);
   double legend_w = out->legend_cols * out->legend_col_w;
@@ -591,15 +592,24 @@ paint_legend (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
     }
 }
 
+/* One line of the caption, its type made smaller rather than the line cut. */
+static void
+caption_line (cairo_t *cr, const TlPaintStyle *style, double x, double y, double max_w,
+              gboolean bold, const char *text)
+{
+  tl_paint_fit_font (cr, style, style->font_size, style->font_size * 0.7, bold, max_w, text);
+  tl_paint_text_fit (cr, x, y, 0, 0, max_w, text);
+}
+
+/* Under the plot: the selected point, its numbers and what limits it (or
+ * how to read the picture), then what the record lacks. */
 static void
 paint_caption (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
                const TlPaintStyle *style, int selected, double width)
 {
   double font = TL_PX (style, style->font_size);
-  double max_w = width - font * 1.2;
-  tl_paint_set_font (cr, style, style->font_size, TRUE);
+  double x = font * 0.6, max_w = width - font * 1.2, y = lay->caption_y;
   tl_paint_set_fg (cr, style);
-  g_autofree char *line = NULL;
   if (selected >= 0 && (guint) selected < m->n_points)
     {
       const TlRooflinePoint *p = &m->points[selected];
@@ -607,21 +617,40 @@ paint_caption (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
       format_rate (p->flops_per_s, rate, sizeof rate);
       g_ascii_formatd (ai, sizeof ai, p->intensity >= 9.95 ? "%.0f" : "%.2f", p->intensity);
       g_autofree char *who = legend_label (p);
+      /* TRANSLATORS: "09 warp tiling: 43.8 TFLOP/s at 170 FLOP per DRAM byte" */
+      g_autofree char *numbers = g_strdup_printf (_("%s: %s at %s FLOP per DRAM byte"), who,
+                                                  rate, ai);
       g_autofree char *limit = tl_roofline_limiter_text (m, p);
-      /* TRANSLATORS: "09 warp tiling: 43.8 TFLOP/s at 170 FLOP/B — issue-bound: …" */
-      line = g_strdup_printf (_("%s: %s at %s FLOP/B — %s"), who, rate, ai, limit);
+      caption_line (cr, style, x, y, max_w, FALSE, numbers);
+      caption_line (cr, style, x, y + font * 1.45, max_w, TRUE, limit);
+      y += font * 2.9;
     }
   else if (m->n_points > 0)
-    line = g_strdup (_("Each point is a kernel: FLOPs counted over its DRAM bytes across, over its median time up. Select one to see what limits it."));
-  if (line != NULL)
-    tl_paint_text_wrap (cr, font * 0.6, lay->caption_y, max_w, font * 1.45, 1, line);
-  if (m->note != NULL)
     {
-      tl_paint_set_font (cr, style, style->font_size, FALSE);
-      cairo_set_source_rgb (cr, style->error[0], style->error[1], style->error[2]);
-      tl_paint_text_wrap (cr, font * 0.6, lay->caption_y + font * 1.45, max_w, font * 1.45, 1,
-                          m->note);
+      caption_line (cr, style, x, y, max_w, FALSE,
+                    _("Each point is a kernel: its FLOPs counted per DRAM byte across, per second of its median time up."));
+      caption_line (cr, style, x, y + font * 1.45, max_w, FALSE,
+                    _("Select a point to see what limits it."));
+      y += font * 2.9;
     }
+  if (m->note != NULL && m->n_points > 0)
+    {
+      cairo_set_source_rgb (cr, style->error[0], style->error[1], style->error[2]);
+      caption_line (cr, style, x, y, max_w, FALSE, m->note);
+    }
+}
+
+/* Nothing to place: why, in the middle of the plot. */
+static void
+paint_empty (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
+             const TlPaintStyle *style)
+{
+  if (m->n_points > 0 || m->note == NULL)
+    return;
+  cairo_save (cr);
+  cairo_translate (cr, lay->plot_x, lay->plot_y);
+  tl_paint_hint (cr, style, lay->plot_w, lay->plot_h, m->note);
+  cairo_restore (cr);
 }
 
 void
@@ -645,5 +674,6 @@ tl_paint_roofline (cairo_t *cr, const TlRoofline *m, int selected, const TlPaint
   paint_points (cr, m, &lay, style, selected, &taken);
   paint_legend (cr, m, &lay, style, selected);
   paint_caption (cr, m, &lay, style, selected, width);
+  paint_empty (cr, m, &lay, style);
   cairo_restore (cr);
 }

@@ -201,40 +201,75 @@ percent (double fraction)
   return g_strdup (buf);
 }
 
+/* How near a point is to one ceiling: "93% of DRAM bandwidth", "69% of
+ * the BF16 peak", "an instruction issued in 75% of cycles". */
+static char *
+ceiling_phrase (const TlRooflinePoint *p, TlLimit limit)
+{
+  g_autofree char *pct = percent (p->fraction[limit]);
+  switch (limit)
+    {
+    case TL_LIMIT_MEMORY:
+      /* TRANSLATORS: %s is a whole percentage */
+      return g_strdup_printf (_("%s%% of DRAM bandwidth"), pct);
+    case TL_LIMIT_L2:
+      return g_strdup_printf (_("%s%% of L2 bandwidth"), pct);
+    case TL_LIMIT_COMPUTE:
+    case TL_LIMIT_TENSOR:
+      /* TRANSLATORS: "77% of the FP32 peak" */
+      return g_strdup_printf (_("%s%% of the %s peak"), pct, tl_math_label (p->math));
+    case TL_LIMIT_ISSUE:
+      return g_strdup_printf (_("an instruction issued in %s%% of cycles"), pct);
+    case TL_LIMIT_LATENCY:
+      break;
+    }
+  return g_strdup ("");
+}
+
+static const char *
+bound_name (TlLimit limit)
+{
+  switch (limit)
+    {
+    case TL_LIMIT_MEMORY: return _("memory-bound");
+    case TL_LIMIT_L2: return _("L2-bound");
+    case TL_LIMIT_COMPUTE: return _("compute-bound");
+    case TL_LIMIT_TENSOR: return _("tensor-bound");
+    case TL_LIMIT_ISSUE: return _("issue-bound");
+    case TL_LIMIT_LATENCY: return _("latency-bound");
+    }
+  return "";
+}
+
 char *
 tl_roofline_limiter_text (const TlRoofline *roofline, const TlRooflinePoint *point)
 {
   g_return_val_if_fail (roofline != NULL && point != NULL, NULL);
-  g_autofree char *pct = isfinite (point->fraction[MIN (point->limit, TL_LIMIT_ISSUE)])
-                           ? percent (point->fraction[MIN (point->limit, TL_LIMIT_ISSUE)])
-                           : NULL;
-  switch (point->limit)
+  if (point->limit == TL_LIMIT_LATENCY)
     {
-    case TL_LIMIT_MEMORY:
-      /* TRANSLATORS: %s is a whole percentage */
-      return g_strdup_printf (_("memory-bound: %s%% of DRAM bandwidth"), pct);
-    case TL_LIMIT_L2:
-      return g_strdup_printf (_("L2-bound: %s%% of L2 bandwidth"), pct);
-    case TL_LIMIT_COMPUTE:
-      /* TRANSLATORS: "compute-bound: 77% of the FP32 peak" */
-      return g_strdup_printf (_("compute-bound: %s%% of the %s peak"), pct,
-                              tl_math_label (point->math));
-    case TL_LIMIT_TENSOR:
-      /* TRANSLATORS: "tensor-bound: 69% of the BF16 peak" */
-      return g_strdup_printf (_("tensor-bound: %s%% of the %s peak"), pct,
-                              tl_math_label (point->math));
-    case TL_LIMIT_ISSUE:
-      return g_strdup_printf (_("issue-bound: an instruction issued in %s%% of cycles"), pct);
-    case TL_LIMIT_LATENCY:
-      break;
-    }
-  if (point->top_stall >= 0)
-    {
+      if (point->top_stall < 0)
+        return g_strdup (_("latency-bound: no unit is near its ceiling"));
       g_autofree char *share = percent (point->top_stall_share);
       /* TRANSLATORS: "latency-bound: warps wait on long scoreboard (waiting on
          global memory), 62% of stalls" */
-      return g_strdup_printf (_("latency-bound: warps wait on %s, %s%% of stalls"),
+      return g_strdup_printf (_("%s: warps wait on %s, %s%% of stalls"),
+                              bound_name (TL_LIMIT_LATENCY),
                               tl_counters_stall_title (point->top_stall), share);
     }
-  return g_strdup (_("latency-bound: no unit is near its ceiling"));
+  g_autofree char *main_phrase = ceiling_phrase (point, point->limit);
+  /* a second ceiling nearly as close is worth saying: the measured roofs
+   * and the clock of the peaks are estimates */
+  int second = -1;
+  for (int l = TL_LIMIT_MEMORY; l <= TL_LIMIT_ISSUE; l++)
+    if (l != (int) point->limit && isfinite (point->fraction[l])
+        && point->fraction[l] >= TL_ROOFLINE_BOUND
+        && (second < 0 || point->fraction[l] > point->fraction[second]))
+      second = l;
+  if (second < 0)
+    /* TRANSLATORS: "memory-bound: 93% of DRAM bandwidth" */
+    return g_strdup_printf (_("%s: %s"), bound_name (point->limit), main_phrase);
+  g_autofree char *second_phrase = ceiling_phrase (point, (TlLimit) second);
+  /* TRANSLATORS: "L2-bound: 80% of L2 bandwidth, and 69% of the BF16 peak" */
+  return g_strdup_printf (_("%s: %s, and %s"), bound_name (point->limit), main_phrase,
+                          second_phrase);
 }
