@@ -6,7 +6,7 @@
 #   tools/make-gpu-bundle.sh [DEST]          (default /work/main/.gpubundle)
 #
 # On the device machine:  .gpubundle/run.sh tilelab-cli devices
-#                         .gpubundle/run.sh test-gpu-gemm -p /gpu/gemm/67x45x33
+#                         .gpubundle/run.sh test-gpu-gemm -p /gpu/gemm/small
 # run.sh sets LD_LIBRARY_PATH to the bundle's lib/ plus the CUDA toolkit's.
 #
 # What is NOT copied (the device image has it, checked with ldd there on
