@@ -129,6 +129,9 @@ typedef struct
   const char *source_path; /* relative to the repo, e.g. "gpu/gemm/gemm-03-smem16.cu" */
   TlGpuKernelKind kind;
   const char *precision;   /* "exact", "fp32", "fp64", "tf32", "bf16" — what the math does */
+  const char *counters;    /* the hardware counters this rung's lesson is about: views of
+                              src/record/tl-counters.h by key, separated by spaces, e.g.
+                              "gld_sectors_per_request dram_bytes"; NULL: none */
 } TlGpuKernelInfo;
 
 int tl_gpu_kernel_count (void);
