@@ -2,7 +2,9 @@
  * and their words, the record's counters (round trip, old records, hostile
  * input), and the sentences where counters are missing. */
 #include "core/tl-error.h"
+#include "gemm/tl-kernels.h"
 #include "record/tl-counters.h"
+#include "record/tl-counters-lesson.h"
 #include "record/tl-record.h"
 
 #include <locale.h>
@@ -371,6 +373,98 @@ test_record_hostile (void)
   g_assert_nonnull (r);
 }
 
+/* Every GPU row names the counters its lesson is about, and each is a view. */
+static void
+test_registry_column (void)
+{
+  guint gpu_rows = 0;
+  for (guint i = 0; i < tl_kernel_count (); i++)
+    {
+      const TlKernelInfo *info = tl_kernel_get (i);
+      if (info->backend != TL_BACKEND_GPU)
+        {
+          g_assert_null (info->counters);
+          continue;
+        }
+      gpu_rows++;
+      g_assert_nonnull (info->counters);
+      g_auto (GStrv) keys = g_strsplit (info->counters, " ", -1);
+      g_assert_cmpuint (g_strv_length (keys), >=, 1);
+      g_assert_cmpuint (g_strv_length (keys), <=, 3);
+      for (guint k = 0; keys[k]; k++)
+        if (tl_counter_view_find (keys[k]) == NULL)
+          g_error ("%s names the unknown counter view “%s”", info->id, keys[k]);
+    }
+  g_assert_cmpuint (gpu_rows, >, 0);
+}
+
+/* Pango markup is XML: it must parse, wrapped in one element. */
+static gboolean
+markup_well_formed (const char *markup)
+{
+  static const GMarkupParser none = { NULL };
+  g_autofree char *doc = g_strdup_printf ("<m>%s</m>", markup);
+  GMarkupParseContext *ctx = g_markup_parse_context_new (&none, 0, NULL, NULL);
+  gboolean ok = g_markup_parse_context_parse (ctx, doc, -1, NULL)
+                && g_markup_parse_context_end_parse (ctx, NULL);
+  g_markup_parse_context_free (ctx);
+  return ok;
+}
+
+/* Beside rung 04's lesson: its counters, compared with rung 02 — the
+ * nearest rung below it with counters (03's were refused) — never with the
+ * references or the CPU. */
+static void
+test_lesson (void)
+{
+  g_autoptr (TlRunRecord) record = record_with_counters ();
+  const double ms[] = { 2.0 };
+  TlKernelRun *smem = tl_kernel_run_new ("gemm-04-smem32", TL_BACKEND_GPU);
+  tl_kernel_run_set_samples (smem, ms, 1);
+  smem->counters = sample_counters ();
+  smem->counters->value[TL_GPU_COUNTER_DRAM_READ_BYTES] = 0.2e9;
+  smem->counters->value[TL_GPU_COUNTER_DRAM_WRITE_BYTES] = 0.05e9;
+  smem->counters->value[TL_GPU_COUNTER_L2_BYTES] = 4.0e9;
+  g_ptr_array_add (record->runs, smem);
+  TlKernelRun *ref = tl_kernel_run_new ("cublas-fp32", TL_BACKEND_GPU);
+  tl_kernel_run_set_samples (ref, ms, 1);
+  ref->counters = sample_counters ();
+  g_ptr_array_add (record->runs, ref);
+
+  const TlKernelRun *below = tl_counters_rung_below (record, "gemm-04-smem32");
+  g_assert_nonnull (below);
+  g_assert_cmpstr (below->kernel_id, ==, "gemm-02-coalesced");
+  /* no rung below the first, none for a reference */
+  g_assert_null (tl_counters_rung_below (record, "gemm-02-coalesced"));
+  g_assert_null (tl_counters_rung_below (record, "cublas-fp32"));
+
+  g_autoptr (GPtrArray) lines = tl_counters_lesson (record, "gemm-04-smem32");
+  const TlKernelInfo *info = tl_kernel_find ("gemm-04-smem32");
+  g_auto (GStrv) keys = g_strsplit (info->counters, " ", -1);
+  g_assert_cmpuint (lines->len, ==, g_strv_length (keys));
+  gboolean saw_dram = FALSE;
+  for (guint i = 0; i < lines->len; i++)
+    {
+      const TlCounterLine *line = lines->pdata[i];
+      g_assert_nonnull (line->comparison);
+      if (g_strcmp0 (line->title, "DRAM bytes") == 0)
+        {
+          saw_dram = TRUE;
+          g_assert_cmpstr (line->value, ==, "250 MB");
+          g_assert_cmpstr (line->comparison, ==, "DRAM bytes 16.4× fewer than 02");
+        }
+    }
+  g_assert_true (saw_dram);
+  g_autofree char *markup = tl_counters_lesson_markup (record, "gemm-04-smem32");
+  g_assert_nonnull (strstr (markup, "16.4× fewer than 02"));
+  g_assert_nonnull (strstr (markup, "long scoreboard"));
+  g_assert_true (markup_well_formed (markup));
+  /* a run without counters: the sentence, in the same place */
+  g_autofree char *cpu = tl_counters_lesson_markup (record, "cpu-blocked");
+  g_assert_nonnull (strstr (cpu, "CPU kernels have no GPU hardware counters"));
+  g_assert_null (tl_counters_lesson_markup (record, "gemm-09-warptile"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -386,5 +480,7 @@ main (int argc, char **argv)
   g_test_add_func ("/counters/record/round-trip", test_record_round_trip);
   g_test_add_func ("/counters/record/v1", test_record_v1);
   g_test_add_func ("/counters/record/hostile", test_record_hostile);
+  g_test_add_func ("/counters/registry-column", test_registry_column);
+  g_test_add_func ("/counters/lesson", test_lesson);
   return g_test_run ();
 }
