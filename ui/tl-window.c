@@ -179,6 +179,7 @@ run_settings (TlWindow *self, TlRunSettings *settings, GStrv kernels)
   settings->dtype = tl_kernel_panel_get_dtype (TL_KERNEL_PANEL (self->kernel_panel));
   settings->repeats = tl_kernel_panel_get_repeats (TL_KERNEL_PANEL (self->kernel_panel));
   settings->device = backend_device (self);
+  settings->counters = tl_kernel_panel_get_counters (TL_KERNEL_PANEL (self->kernel_panel));
 }
 
 /* ---- actions ------------------------------------------------------------------ */
