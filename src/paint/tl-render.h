@@ -87,7 +87,7 @@ typedef struct
   guint n_more;
 } TlRenderInput;
 
-/* Reads a JSON file: a run record ("schema": "tilelab-run/1", with the
+/* Reads a JSON file: a run record ("schema": "tilelab-run/2" or /1, with the
  * .npy matrices beside it when it names them) or a Gauss record
  * ("kind": "lu"). */
 gboolean tl_render_input_load  (TlRenderInput *input, const char *path, GError **error);

@@ -1,7 +1,8 @@
 /* tl-record.h — run records: what a job was, what ran and what it measured.
  *
  * A TlRunRecord is a plain C struct model, written to and read from JSON
- * (schema "tilelab-run/1", documented with an example in
+ * (schema "tilelab-run/2" — "tilelab-run/1", the same without hardware
+ * counters, is still read — documented with an example in
  * docs/run-record.md).  The runner fills it, views paint it, the CLI
  * writes it, `render` reads it.  Measured numbers that were not measured
  * are NAN in C and absent in JSON.
