@@ -8,7 +8,9 @@
 b=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-./gpu-out}
 mkdir -p "$out"
-[ -d "$b/lib" ] || tar -C "$b" -xzf "$b/lib.tar.gz"
+for part in lib bin; do
+  [ -d "$b/$part" ] || tar -C "$b" -xzf "$b/$part.tar.gz"
+done
 export LD_LIBRARY_PATH="$b/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PATH="/usr/local/cuda/bin:$PATH"
 for what in "$@"; do
