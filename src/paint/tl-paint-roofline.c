@@ -148,7 +148,6 @@ static void
 legend_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_t *cr, double width,
                double avail_h, TlRooflineLayout *out)
 {
-  double font = TL_PX (style, style->font_size);
   double label_w = 0;
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   for (guint i = 0; i < m->n_points; i++)
@@ -156,17 +155,12 @@ legend_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_t *cr, doub
       g_autofree char *label = legend_label (&m->points[i]);
       label_w = MAX (label_w, tl_paint_text_width (cr, label));
     }
-  out->legend_row_h = font * 1.45;
-  out->legend_rows = (guint) MAX (floor (avail_h / out->legend_row_h), 1);
-  out->legend_cols = m->n_points ? (m->n_points + out->legend_rows - 1) / out->legend_rows : 0;
-  if (out->legend_cols > 0)
-    out->legend_rows = (m->n_points + out->legend_cols - 1) / out->legend_cols;
-  double swatch = font * 1.6;
-  double col_w = swatch + MIN (label_w, font * 16) + font * 0.8;
-  double max_w = width * 0.36;
-  if (out->legend_cols * col_w > max_w)
-    col_w = MAX (max_w / MAX (out->legend_cols, 1), swatch + font * 4);
-  out->legend_col_w = col_w;
+  TlLegendGrid grid;
+  tl_paint_legend_grid (style, m->n_points, label_w, 1.6, 16, avail_h, width * 0.36, &grid);
+  out->legend_row_h = grid.row_h;
+  out->legend_rows = grid.rows;
+  out->legend_cols = grid.cols;
+  out->legend_col_w = grid.col_w;
 }
 
 void

@@ -66,24 +66,18 @@ static void
 legend_layout (const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr, double width,
                double avail_h, TlSweepLayout *out)
 {
-  double font = TL_PX (style, style->font_size);
   double label_w = 0;
 
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   for (guint s = 0; s < model->n_series; s++)
     if (model->series[s].label)
       label_w = MAX (label_w, tl_paint_text_width (cr, model->series[s].label));
-  out->legend_row_h = font * 1.45;
-  out->legend_rows = (guint) MAX (floor (avail_h / out->legend_row_h), 1);
-  out->legend_cols = model->n_series ? (model->n_series + out->legend_rows - 1) / out->legend_rows : 0;
-  if (out->legend_cols > 0)
-    out->legend_rows = (model->n_series + out->legend_cols - 1) / out->legend_cols;
-  double swatch = font * 3.0;
-  double col_w = swatch + MIN (label_w, font * 18) + font * 0.8;
-  double max_w = width * 0.45;
-  if (out->legend_cols * col_w > max_w)
-    col_w = MAX (max_w / MAX (out->legend_cols, 1), swatch + font * 4);
-  out->legend_col_w = col_w;
+  TlLegendGrid grid;
+  tl_paint_legend_grid (style, model->n_series, label_w, 3.0, 18, avail_h, width * 0.45, &grid);
+  out->legend_row_h = grid.row_h;
+  out->legend_rows = grid.rows;
+  out->legend_cols = grid.cols;
+  out->legend_col_w = grid.col_w;
 }
 
 void

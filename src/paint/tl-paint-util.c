@@ -643,3 +643,20 @@ tl_paint_series_rgb (guint index, double out_rgb[3])
   for (int i = 0; i < 3; i++)
     out_rgb[i] = c[i] / 255.0;
 }
+
+void
+tl_paint_legend_grid (const TlPaintStyle *style, guint n, double label_w, double swatch_em,
+                      double label_cap_em, double avail_h, double max_w, TlLegendGrid *out)
+{
+  double font = TL_PX (style, style->font_size);
+  out->row_h = font * 1.45;
+  out->rows = (guint) MAX (floor (avail_h / out->row_h), 1);
+  out->cols = n ? (n + out->rows - 1) / out->rows : 0;
+  if (out->cols > 0)
+    out->rows = (n + out->cols - 1) / out->cols;
+  double swatch = font * swatch_em;
+  double col_w = swatch + MIN (label_w, font * label_cap_em) + font * 0.8;
+  if (out->cols * col_w > max_w)
+    col_w = MAX (max_w / MAX (out->cols, 1), swatch + font * 4);
+  out->col_w = col_w;
+}
