@@ -202,7 +202,8 @@ percent (double fraction)
 }
 
 /* How near a point is to one ceiling: "93% of DRAM bandwidth", "69% of
- * the BF16 peak", "an instruction issued in 75% of cycles". */
+ * the BF16 peak", "an instruction issued in 75% of cycles"; past the
+ * measured L2 roof, "L2 traffic at 126% of the measured copy rate". */
 static char *
 ceiling_phrase (const TlRooflinePoint *p, TlLimit limit)
 {
@@ -213,6 +214,11 @@ ceiling_phrase (const TlRooflinePoint *p, TlLimit limit)
       /* TRANSLATORS: %s is a whole percentage */
       return g_strdup_printf (_("%s%% of DRAM bandwidth"), pct);
     case TL_LIMIT_L2:
+      /* The L2 roof is what a copy reached (half its bytes writes), not
+       * L2's peak: a GEMM that mostly reads from L2 can go past it. */
+      if (p->fraction[limit] > 1.0)
+        /* TRANSLATORS: "L2 traffic at 126% of the measured copy rate" */
+        return g_strdup_printf (_("L2 traffic at %s%% of the measured copy rate"), pct);
       return g_strdup_printf (_("%s%% of L2 bandwidth"), pct);
     case TL_LIMIT_COMPUTE:
     case TL_LIMIT_TENSOR:
