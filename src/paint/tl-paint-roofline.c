@@ -156,7 +156,7 @@ legend_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_t *cr, doub
       label_w = MAX (label_w, tl_paint_text_width (cr, label));
     }
   TlLegendGrid grid;
-  tl_paint_legend_grid (style, m->n_points, label_w, 1.6, 16, avail_h, width * 0.36, &grid);
+  tl_paint_legend_grid (style, m->n_points, label_w, 1.6, 18, avail_h, width * 0.36, &grid);
   out->legend_row_h = grid.row_h;
   out->legend_rows = grid.rows;
   out->legend_cols = grid.cols;
@@ -579,7 +579,16 @@ paint_legend (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
       tl_kernel_look (m->points[i].kernel_id, &look);
       cairo_set_source_rgb (cr, look.rgb[0], look.rgb[1], look.rgb[2]);
       tl_paint_marker (cr, look.marker, lx + font * 0.6, ly, TL_PX (style, 4.5));
-      tl_paint_set_font (cr, style, style->font_size, (int) i == selected);
+      /* the selected entry ringed as its point is; its label stays regular
+       * weight, so that it fits the width measured for every label */
+      if ((int) i == selected)
+        {
+          cairo_set_source_rgb (cr, style->accent[0], style->accent[1], style->accent[2]);
+          cairo_set_line_width (cr, TL_LINE (style, 2.0));
+          cairo_arc (cr, lx + font * 0.6, ly, TL_PX (style, 4.5) * 2.0, 0, 2 * G_PI);
+          cairo_stroke (cr);
+        }
+      tl_paint_set_font (cr, style, style->font_size, FALSE);
       tl_paint_set_fg (cr, style);
       g_autofree char *label = legend_label (&m->points[i]);
       tl_paint_text_fit (cr, lx + font * 1.6, ly, 0, 0.5, lay->legend_col_w - font * 2.0, label);
