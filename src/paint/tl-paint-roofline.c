@@ -303,20 +303,14 @@ paint_y_axis (cairo_t *cr, const TlRooflineLayout *lay, const TlPaintStyle *styl
 static void
 paint_axes (cairo_t *cr, const TlRooflineLayout *lay, const TlPaintStyle *style)
 {
-  double font = TL_PX (style, style->font_size);
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   cairo_set_line_width (cr, TL_LINE (style, style->line_width * 0.5));
   paint_x_axis (cr, lay, style);
   paint_y_axis (cr, lay, style);
-  tl_paint_frame (cr, style, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
-  tl_paint_text_fit (cr, lay->plot_x + lay->plot_w / 2, lay->plot_y + lay->plot_h + font * 1.7,
-                     0.5, 0, lay->plot_w,
-                     _("arithmetic intensity: FLOPs counted per DRAM byte, log scale"));
-  cairo_save (cr);
-  cairo_translate (cr, font * 0.3, lay->plot_y + lay->plot_h / 2);
-  cairo_rotate (cr, -G_PI / 2);
-  tl_paint_text_fit (cr, 0, 0, 0.5, 0, lay->plot_h, _("achieved TFLOP/s, log scale"));
-  cairo_restore (cr);
+  tl_paint_plot_frame_titles (cr, style, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h,
+                              lay->plot_w,
+                              _("arithmetic intensity: FLOPs counted per DRAM byte, log scale"),
+                              _("achieved TFLOP/s, log scale"));
 }
 
 /* ---- roofs ------------------------------------------------------------------ */

@@ -221,7 +221,6 @@ static void
 paint_axes (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
             const TlPaintStyle *style)
 {
-  double font = TL_PX (style, style->font_size);
   double at[MAX_TICKS], v[MAX_TICKS];
   char labels[MAX_TICKS][48];
   char buf[64];
@@ -259,16 +258,11 @@ paint_axes (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
       tl_paint_text (cr, lay->plot_x - TL_PX (style, 4), y, 1.0, 0.5, buf);
     }
 
-  tl_paint_frame (cr, style, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
-  tl_paint_text_fit (cr, lay->plot_x + lay->plot_w / 2, lay->plot_y + lay->plot_h + font * 1.7,
-                     0.5, 0, lay->plot_w + lay->plot_x,
-                     lay->square ? _("n (m = n = k), log scale")
-                                 : _("problem m×k×n, placed at ∛(m·k·n), log scale"));
-  cairo_save (cr);
-  cairo_translate (cr, font * 0.3, lay->plot_y + lay->plot_h / 2);
-  cairo_rotate (cr, -G_PI / 2);
-  tl_paint_text_fit (cr, 0, 0, 0.5, 0, lay->plot_h, _("GFLOP/s, log scale"));
-  cairo_restore (cr);
+  tl_paint_plot_frame_titles (cr, style, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h,
+                              lay->plot_w + lay->plot_x,
+                              lay->square ? _("n (m = n = k), log scale")
+                                          : _("problem m×k×n, placed at ∛(m·k·n), log scale"),
+                              _("GFLOP/s, log scale"));
 }
 
 static void

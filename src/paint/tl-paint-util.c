@@ -660,3 +660,17 @@ tl_paint_legend_grid (const TlPaintStyle *style, guint n, double label_w, double
     col_w = MAX (max_w / MAX (out->cols, 1), swatch + font * 4);
   out->col_w = col_w;
 }
+
+void
+tl_paint_plot_frame_titles (cairo_t *cr, const TlPaintStyle *style, double x, double y, double w,
+                            double h, double x_title_w, const char *x_title, const char *y_title)
+{
+  double font = TL_PX (style, style->font_size);
+  tl_paint_frame (cr, style, x, y, w, h);
+  tl_paint_text_fit (cr, x + w / 2, y + h + font * 1.7, 0.5, 0, x_title_w, x_title);
+  cairo_save (cr);
+  cairo_translate (cr, font * 0.3, y + h / 2);
+  cairo_rotate (cr, -G_PI / 2);
+  tl_paint_text_fit (cr, 0, 0, 0.5, 0, h, y_title);
+  cairo_restore (cr);
+}

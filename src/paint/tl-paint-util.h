@@ -45,6 +45,12 @@ void  tl_paint_label_on_patch (cairo_t *cr, const TlPaintStyle *style, double x,
                                double halign, double valign, const double *rgb,
                                const char *text);
 
+/* A plot's frame and its axis titles: the x title centred under the tick
+ * labels (fitted to x_title_w), the y title turned up the left edge. */
+void  tl_paint_plot_frame_titles (cairo_t *cr, const TlPaintStyle *style, double x, double y,
+                                  double w, double h, double x_title_w, const char *x_title,
+                                  const char *y_title);
+
 /* A legend of n entries in columns beside a plot: rows 1.45 lines apart
  * filling avail_h, as many columns as that needs, each a swatch of
  * swatch_em ems and the widest label (label_w device pixels, at most
