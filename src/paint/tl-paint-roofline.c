@@ -264,14 +264,8 @@ paint_x_axis (cairo_t *cr, const TlRooflineLayout *lay, const TlPaintStyle *styl
     {
       double x, y;
       tl_roofline_layout_point (lay, v[i], lay->y_lo, &x, &y);
-      x = round (x) + 0.5;
-      tl_paint_set_fg_alpha (cr, style, 0.18);
-      cairo_move_to (cr, x, lay->plot_y);
-      cairo_line_to (cr, x, lay->plot_y + lay->plot_h);
-      cairo_stroke (cr);
-      tl_paint_set_fg (cr, style);
       format (v[i], buf, sizeof buf);
-      tl_paint_text (cr, x, lay->plot_y + lay->plot_h + TL_PX (style, 4), 0.5, 0, buf);
+      tl_paint_x_tick (cr, style, round (x) + 0.5, lay->plot_y, lay->plot_h, buf);
     }
 }
 
@@ -289,14 +283,8 @@ paint_y_axis (cairo_t *cr, const TlRooflineLayout *lay, const TlPaintStyle *styl
     {
       double x, y;
       tl_roofline_layout_point (lay, lay->x_lo, v[i] * 1e12, &x, &y);
-      y = round (y) + 0.5;
-      tl_paint_set_fg_alpha (cr, style, 0.18);
-      cairo_move_to (cr, lay->plot_x, y);
-      cairo_line_to (cr, lay->plot_x + lay->plot_w, y);
-      cairo_stroke (cr);
-      tl_paint_set_fg (cr, style);
       format (v[i], buf, sizeof buf);
-      tl_paint_text (cr, lay->plot_x - TL_PX (style, 4), y, 1.0, 0.5, buf);
+      tl_paint_y_tick (cr, style, round (y) + 0.5, lay->plot_x, lay->plot_w, buf);
     }
 }
 

@@ -232,13 +232,7 @@ paint_axes (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
     {
       double x, y;
       tl_sweep_layout_point (lay, at[i], lay->g_lo, &x, &y);
-      x = round (x) + 0.5;
-      tl_paint_set_fg_alpha (cr, style, 0.18);
-      cairo_move_to (cr, x, lay->plot_y);
-      cairo_line_to (cr, x, lay->plot_y + lay->plot_h);
-      cairo_stroke (cr);
-      tl_paint_set_fg (cr, style);
-      tl_paint_text (cr, x, lay->plot_y + lay->plot_h + TL_PX (style, 4), 0.5, 0, labels[i]);
+      tl_paint_x_tick (cr, style, round (x) + 0.5, lay->plot_y, lay->plot_h, labels[i]);
     }
   double px_per_decade = lay->plot_h / log10 (lay->g_hi / lay->g_lo);
   TlTickFormat format = tl_paint_decade_format (lay->g_lo, lay->g_hi);
@@ -248,14 +242,8 @@ paint_axes (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
     {
       double x, y;
       tl_sweep_layout_point (lay, lay->n_lo, v[i], &x, &y);
-      y = round (y) + 0.5;
-      tl_paint_set_fg_alpha (cr, style, 0.18);
-      cairo_move_to (cr, lay->plot_x, y);
-      cairo_line_to (cr, lay->plot_x + lay->plot_w, y);
-      cairo_stroke (cr);
-      tl_paint_set_fg (cr, style);
       format (v[i], buf, sizeof buf);
-      tl_paint_text (cr, lay->plot_x - TL_PX (style, 4), y, 1.0, 0.5, buf);
+      tl_paint_y_tick (cr, style, round (y) + 0.5, lay->plot_x, lay->plot_w, buf);
     }
 
   tl_paint_plot_frame_titles (cr, style, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h,

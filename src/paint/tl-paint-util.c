@@ -674,3 +674,27 @@ tl_paint_plot_frame_titles (cairo_t *cr, const TlPaintStyle *style, double x, do
   tl_paint_text_fit (cr, 0, 0, 0.5, 0, h, y_title);
   cairo_restore (cr);
 }
+
+void
+tl_paint_x_tick (cairo_t *cr, const TlPaintStyle *style, double x, double plot_y, double plot_h,
+                 const char *label)
+{
+  tl_paint_set_fg_alpha (cr, style, 0.18);
+  cairo_move_to (cr, x, plot_y);
+  cairo_line_to (cr, x, plot_y + plot_h);
+  cairo_stroke (cr);
+  tl_paint_set_fg (cr, style);
+  tl_paint_text (cr, x, plot_y + plot_h + TL_PX (style, 4), 0.5, 0, label);
+}
+
+void
+tl_paint_y_tick (cairo_t *cr, const TlPaintStyle *style, double y, double plot_x, double plot_w,
+                 const char *label)
+{
+  tl_paint_set_fg_alpha (cr, style, 0.18);
+  cairo_move_to (cr, plot_x, y);
+  cairo_line_to (cr, plot_x + plot_w, y);
+  cairo_stroke (cr);
+  tl_paint_set_fg (cr, style);
+  tl_paint_text (cr, plot_x - TL_PX (style, 4), y, 1.0, 0.5, label);
+}

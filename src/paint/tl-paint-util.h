@@ -45,6 +45,13 @@ void  tl_paint_label_on_patch (cairo_t *cr, const TlPaintStyle *style, double x,
                                double halign, double valign, const double *rgb,
                                const char *text);
 
+/* One tick of a plot's axis: a faint grid line across the plot at x (or
+ * y, already snapped to a pixel) and its label under (or left of) it. */
+void  tl_paint_x_tick (cairo_t *cr, const TlPaintStyle *style, double x, double plot_y,
+                       double plot_h, const char *label);
+void  tl_paint_y_tick (cairo_t *cr, const TlPaintStyle *style, double y, double plot_x,
+                       double plot_w, const char *label);
+
 /* A plot's frame and its axis titles: the x title centred under the tick
  * labels (fitted to x_title_w), the y title turned up the left edge. */
 void  tl_paint_plot_frame_titles (cairo_t *cr, const TlPaintStyle *style, double x, double y,
