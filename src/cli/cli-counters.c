@@ -74,6 +74,19 @@ void
 tl_cli_print_counters (const TlRunRecord *record, FILE *out)
 {
   g_return_if_fail (record != NULL && out != NULL);
+  guint n_counted = 0;
+  for (guint i = 0; i < record->runs->len; i++)
+    {
+      const TlKernelRun *run = record->runs->pdata[i];
+      n_counted += run->backend == TL_BACKEND_GPU && run->status == TL_RUN_OK;
+    }
+  if (n_counted == 0)
+    {
+      /* a sentence, not an empty table */
+      fprintf (out, _("\nHardware counters: no GPU kernel ran to the end, so nothing was "
+                      "counted.\n"));
+      return;
+    }
   g_autoptr (TlRoofline) roofline = tl_roofline_from_record (record);
   print_header (record, out);
   for (guint i = 0; i < record->runs->len; i++)
