@@ -13,7 +13,9 @@
 #include "tl-application.h"
 #include "tl-heatmap-view.h"
 #include "tl-blocks-page.h"
+#include "tl-device-page.h"
 #include "tl-gauss-page.h"
+#include "tl-roofline-page.h"
 #include "tl-source-page.h"
 #include "tl-window.h"
 
@@ -195,6 +197,24 @@ do_record (const char *path, const char *dir)
   tl_window_show_view (win, "source");
   tl_source_page_show_kernel (TL_SOURCE_PAGE (tl_window_get_page (win, "source")), "gemm-07-regtile2d");
   shoot (dir, "record-source.png");
+  /* a record with counters: the roofline, a rung's point explained, and
+   * its counters beside its lesson */
+  TlRooflinePage *roofline = TL_ROOFLINE_PAGE (tl_window_get_page (win, "roofline"));
+  if (tl_roofline_page_get_n_points (roofline) > 0)
+    {
+      tl_window_show_view (win, "roofline");
+      tl_roofline_page_select_kernel (roofline, "gemm-09-warptile");
+      shoot (dir, "record-roofline.png");
+      tl_window_set_presentation (win, TRUE);
+      shoot (dir, "record-roofline-presentation.png");
+      tl_window_set_presentation (win, FALSE);
+      tl_window_show_view (win, "source");
+      tl_source_page_show_kernel (TL_SOURCE_PAGE (tl_window_get_page (win, "source")), "gemm-08-vectorized");
+      shoot (dir, "record-source-counters.png");
+      tl_window_show_view (win, "device");
+      tl_device_page_show_kernel (TL_DEVICE_PAGE (tl_window_get_page (win, "device")), "gemm-08-vectorized");
+      shoot (dir, "record-device-counters.png");
+    }
   return 0;
 }
 
@@ -287,7 +307,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   if (argc < 3 || !gtk_init_check (&argc, &argv))
     {
-      g_printerr ("usage: gui-probe screens DIR | gap N | draw N (needs a display)\n");
+      g_printerr ("usage: gui-probe screens DIR | record FILE.json DIR | gap N | draw N (needs a display)\n");
       return 2;
     }
   g_autoptr (TlApplication) app = tl_application_new ();
@@ -297,8 +317,31 @@ main (int argc, char **argv)
   g_application_activate (G_APPLICATION (app));
   win = TL_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
   gtk_window_move (GTK_WINDOW (win), 0, 0);
-  gtk_window_resize (GTK_WINDOW (win), 1560, 950);
+  /* the window fills the screen it is shot on (Xvfb's -screen), as on a projector */
+  GdkRectangle area = { 0, 0, 1560, 950 };
+  GdkMonitor *monitor = gdk_display_get_primary_monitor (gdk_display_get_default ());
+  if (monitor != NULL)
+    gdk_monitor_get_geometry (monitor, &area);
+  int want_w = MIN (area.width, 1560), want_h = MIN (area.height, 950);
+  gtk_window_resize (GTK_WINDOW (win), want_w, want_h);
   wait_until (is_idle, NULL, 30);
+  /* the header bar and the resize border come on top of the size asked
+   * for: take them off, so the whole window is on the screen */
+  int extra_w = gtk_widget_get_allocated_width (GTK_WIDGET (win)) - want_w;
+  int extra_h = gtk_widget_get_allocated_height (GTK_WIDGET (win)) - want_h;
+  if (extra_w > 0 || extra_h > 0)
+    {
+      gtk_window_resize (GTK_WINDOW (win), want_w - MAX (extra_w, 0), want_h - MAX (extra_h, 0));
+      pump (0.3);
+    }
+  if (g_getenv ("TL_PROBE_SIZES"))
+    {
+      GtkRequisition min, nat;
+      gtk_widget_get_preferred_size (GTK_WIDGET (win), &min, &nat);
+      g_print ("gui-probe: window %d×%d, minimum %d×%d\n",
+               gtk_widget_get_allocated_width (GTK_WIDGET (win)),
+               gtk_widget_get_allocated_height (GTK_WIDGET (win)), min.width, min.height);
+    }
 
   int rc = 2;
   if (g_strcmp0 (argv[1], "screens") == 0)

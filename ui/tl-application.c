@@ -135,6 +135,7 @@ tl_application_startup (GApplication *app)
     { "win.view('gauss')", { "<Alt>4", NULL } },
     { "win.view('source')", { "<Alt>5", NULL } },
     { "win.view('device')", { "<Alt>6", NULL } },
+    { "win.view('roofline')", { "<Alt>7", NULL } },
   };
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);

@@ -7,6 +7,8 @@
 #include "core/tl-stats.h"
 #include "gemm/tl-kernels.h"
 #include "paint/tl-compare-bars.h"
+#include "paint/tl-compare-counters.h"
+#include "record/tl-counters.h"
 #include "tl-chart-view.h"
 #include "tl-run-text.h"
 
@@ -19,6 +21,8 @@ struct _TlComparePage
   GtkWidget *bars, *sweep;   /* TlChartView */
 
   GtkWidget *metric_combo;
+  GtkWidget *color_combo;   /* "kernel" or a counter view's key */
+  GtkWidget *color_legend;
   GtkWidget *bars_box;
   GtkWidget *sweep_box;
   GtkWidget *details_label;
@@ -53,6 +57,17 @@ update_bars (TlComparePage *self)
   tl_compare_model_init (&model);
   g_autoptr (GArray) bars = tl_compare_bars_from_runs (runs, tl_stats_gemm_flops (m, k, n), TRUE,
                                                        strings, &model.baseline_index);
+  /* coloured by a counter of their runs, when asked and the record has it */
+  const char *color = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->color_combo));
+  TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
+  g_autofree char *legend = g_strcmp0 (color, "kernel") != 0 && record != NULL
+                              ? tl_compare_bars_color_by_counter ((TlCompareBar *) bars->data,
+                                                                  bars->len, record, color)
+                              : NULL;
+  if (legend == NULL && g_strcmp0 (color, "kernel") != 0)
+    legend = g_strdup (_("No run on show has this counter: the bars keep their kernels' colours."));
+  gtk_label_set_text (GTK_LABEL (self->color_legend), legend ? legend : "");
+  gtk_widget_set_visible (self->color_legend, legend != NULL);
   model.bars = (const TlCompareBar *) bars->data;
   model.n_bars = bars->len;
   model.baseline_name = _("naive");
@@ -229,6 +244,13 @@ metric_changed_cb (GtkComboBox *combo, TlComparePage *self)
                                 ? TL_COMPARE_GFLOPS : TL_COMPARE_TIME);
 }
 
+static void
+color_changed_cb (GtkComboBox *combo, TlComparePage *self)
+{
+  if (self->bars && self->session)
+    update_bars (self);
+}
+
 /* ---- CSV ------------------------------------------------------------------- */
 
 static void
@@ -367,6 +389,9 @@ tl_compare_page_class_init (TlComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_box);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, details_label);
   gtk_widget_class_bind_template_callback (widget_class, metric_changed_cb);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, color_combo);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, color_legend);
+  gtk_widget_class_bind_template_callback (widget_class, color_changed_cb);
   signals[SIGNAL_KERNEL_SELECTED] = g_signal_new ("kernel-selected", G_TYPE_FROM_CLASS (klass),
                                                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                                   G_TYPE_NONE, 1, G_TYPE_STRING);
@@ -387,4 +412,14 @@ tl_compare_page_init (TlComparePage *self)
   gtk_widget_show (self->bars);
   gtk_widget_show (self->sweep);
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->metric_combo), "time");
+  gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->color_combo), "kernel",
+                             _("Colour: kernel"));
+  for (guint i = 0; i < tl_counter_view_count (); i++)
+    {
+      const TlCounterView *view = tl_counter_view_get (i);
+      g_autofree char *label = g_strdup_printf (_("Colour: %s"), tl_counter_view_title (view));
+      gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->color_combo),
+                                 tl_counter_view_key (view), label);
+    }
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->color_combo), "kernel");
 }

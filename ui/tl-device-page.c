@@ -5,6 +5,8 @@
 #include <glib/gi18n-lib.h>
 
 #include "paint/tl-compare-bars.h"
+#include "paint/tl-roofline.h"
+#include "record/tl-counters-lesson.h"
 #include "run/tl-app-jobs.h"
 #include "tl-run-text.h"
 
@@ -55,6 +57,22 @@ describe_no_gpu (GString *s)
   tl_machine_facts_clear (&m);
 }
 
+/* The roofs a record's roofline draws: the peaks from these facts, the
+ * bandwidths the job measured. */
+static void
+describe_roofs (const TlRunRecord *record, GString *s)
+{
+  g_autoptr (TlRoofline) roofline = tl_roofline_from_record (record);
+  g_string_append (s, _("\n\nRoofline peaks (SMs × per-SM rate × clock)"));
+  for (int m = 0; m < TL_MATH_COUNT; m++)
+    if (roofline->peak[m] > 0)
+      g_string_append_printf (s, "\n  %-12s %.1f TFLOP/s", tl_math_label (m), roofline->peak[m] / 1e12);
+  if (record->has_bandwidth)
+    g_string_append_printf (s, _("\nmeasured bandwidth   DRAM %.2f TB/s, L2 %.2f TB/s (copy kernels)"),
+                            record->bandwidth.dram_bytes_per_s / 1e12,
+                            record->bandwidth.l2_bytes_per_s / 1e12);
+}
+
 static void
 update_device_label (TlDevicePage *self)
 {
@@ -67,6 +85,7 @@ update_device_label (TlDevicePage *self)
       g_string_append_printf (s, _("From the run record (%s)\n\n"),
                               record->machine.host_name ? record->machine.host_name : "?");
       describe_gpu (&record->device, s);
+      describe_roofs (record, s);
     }
   else if (gpus && gpus->len > 0)
     describe_gpu (&g_array_index (gpus, TlGpuFacts, MIN ((guint) self->device, gpus->len - 1)), s);
@@ -116,8 +135,15 @@ update_rung_label (TlDevicePage *self)
                             r->message ? r->message : tl_run_status_name (r->status));
   else
     describe_launch (r, s);
-  gtk_label_set_text (GTK_LABEL (self->rung_label), s->str);
+  /* the label shows markup: the facts escaped, the counters' markup after them */
+  g_autofree char *text = g_markup_escape_text (s->str, -1);
   g_string_free (s, TRUE);
+  TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
+  g_autofree char *counters = record != NULL && r != NULL && r->backend == TL_BACKEND_GPU
+                                ? tl_counters_lesson_markup (record, r->kernel_id) : NULL;
+  g_autofree char *markup = counters != NULL ? g_strdup_printf ("%s\n\n%s", text, counters)
+                                             : g_strdup (text);
+  gtk_label_set_markup (GTK_LABEL (self->rung_label), markup);
 }
 
 static void

@@ -13,6 +13,7 @@ struct _TlKernelPanel
   GtkWidget *kernel_list;
   GtkWidget *dtype_combo;
   GtkWidget *repeats_spin;
+  GtkWidget *counters_check;
   gboolean cpu_only;
 };
 
@@ -179,6 +180,13 @@ tl_kernel_panel_get_repeats (TlKernelPanel *self)
   return (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (self->repeats_spin));
 }
 
+gboolean
+tl_kernel_panel_get_counters (TlKernelPanel *self)
+{
+  g_return_val_if_fail (TL_IS_KERNEL_PANEL (self), FALSE);
+  return gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->counters_check));
+}
+
 void
 tl_kernel_panel_bind_settings (TlKernelPanel *self, GSettings *settings)
 {
@@ -196,6 +204,7 @@ tl_kernel_panel_class_init (TlKernelPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TlKernelPanel, kernel_list);
   gtk_widget_class_bind_template_child (widget_class, TlKernelPanel, dtype_combo);
   gtk_widget_class_bind_template_child (widget_class, TlKernelPanel, repeats_spin);
+  gtk_widget_class_bind_template_child (widget_class, TlKernelPanel, counters_check);
   gtk_widget_class_bind_template_callback (widget_class, dtype_changed_cb);
   signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                           NULL, NULL, NULL, G_TYPE_NONE, 0);

@@ -21,6 +21,8 @@ void     tl_kernel_panel_tick_defaults (TlKernelPanel *self, gboolean have_gpu);
 void     tl_kernel_panel_set_cpu_only (TlKernelPanel *self, gboolean cpu_only);
 TlDtype  tl_kernel_panel_get_dtype   (TlKernelPanel *self);
 guint    tl_kernel_panel_get_repeats (TlKernelPanel *self);
+/* "Count hardware events": GPU runs also count (docs/counters.md) */
+gboolean tl_kernel_panel_get_counters (TlKernelPanel *self);
 /* remembers the data type and repeats */
 void     tl_kernel_panel_bind_settings (TlKernelPanel *self, GSettings *settings);
 

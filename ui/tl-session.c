@@ -627,6 +627,7 @@ tl_session_run (TlSession *self, const TlRunSettings *settings)
    * tilelab-cli uses them all) */
   job->threads = MAX (1, g_get_num_processors () - 1);
   job->device = settings->device;
+  job->counters = settings->counters;
 
   tl_session_hide_message (self);
   self->job_m = job->m;

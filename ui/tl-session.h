@@ -37,13 +37,14 @@ enum
 };
 
 /* What a run uses besides the sources: the window's kernel list, data
- * type, repeats and device. */
+ * type, repeats, device, and whether GPU runs count hardware events. */
 typedef struct
 {
   const char *const *kernels;
   TlDtype dtype;
   guint repeats;
   int device;
+  gboolean counters;
 } TlRunSettings;
 
 #define TL_TYPE_SESSION (tl_session_get_type ())

@@ -6,6 +6,7 @@
 
 #include "core/tl-stats.h"
 #include "gemm/tl-kernels.h"
+#include "record/tl-counters-lesson.h"
 #include "tl-code-highlight.h"
 
 struct _TlSourcePage
@@ -95,7 +96,13 @@ update (TlSourcePage *self)
     g_string_append_printf (facts, _("tile of C per block  %d×%d\n"), info->tile_m, info->tile_n);
   const TlKernelRun *r = record ? tl_run_record_find_run (record, id) : NULL;
   if (r && r->status == TL_RUN_OK && r->time.count)
-    describe_measured (record, r, facts);
+    {
+      describe_measured (record, r, facts);
+      g_autofree char *counters = r->backend == TL_BACKEND_GPU
+                                    ? tl_counters_lesson_markup (record, id) : NULL;
+      if (counters != NULL)
+        g_string_append_printf (facts, "\n%s", counters);
+    }
   else
     g_string_append (facts, _("\nRun it (or open a run record) to see its numbers here."));
   gtk_label_set_markup (GTK_LABEL (self->facts), facts->str);

@@ -8,6 +8,7 @@
 #include "tl-blocks-page.h"
 #include "tl-compare-page.h"
 #include "tl-device-page.h"
+#include "tl-roofline-page.h"
 #include "tl-file-dialogs.h"
 #include "tl-gauss-page.h"
 #include "tl-kernel-panel.h"
@@ -34,6 +35,7 @@ struct _TlWindow
   GtkWidget *sources_panel, *kernel_panel;
   GtkWidget *view_stack;
   GtkWidget *matrices_page, *compare_page, *blocks_page, *gauss_page, *source_page, *device_page;
+  GtkWidget *roofline_page;
   GtkWidget *hover_label, *progress_bar, *last_label;
 };
 
@@ -179,6 +181,7 @@ run_settings (TlWindow *self, TlRunSettings *settings, GStrv kernels)
   settings->dtype = tl_kernel_panel_get_dtype (TL_KERNEL_PANEL (self->kernel_panel));
   settings->repeats = tl_kernel_panel_get_repeats (TL_KERNEL_PANEL (self->kernel_panel));
   settings->device = backend_device (self);
+  settings->counters = tl_kernel_panel_get_counters (TL_KERNEL_PANEL (self->kernel_panel));
 }
 
 /* ---- actions ------------------------------------------------------------------ */
@@ -343,6 +346,16 @@ kernel_selected_cb (TlComparePage *page, const char *kernel_id, TlWindow *self)
   tl_device_page_show_kernel (TL_DEVICE_PAGE (self->device_page), kernel_id);
 }
 
+/* a point of the roofline asked for its rung's source or launch facts */
+static void
+roofline_show_kernel_cb (TlRooflinePage *page, const char *kernel_id, const char *view,
+                         TlWindow *self)
+{
+  tl_source_page_show_kernel (TL_SOURCE_PAGE (self->source_page), kernel_id);
+  tl_device_page_show_kernel (TL_DEVICE_PAGE (self->device_page), kernel_id);
+  tl_window_show_view (self, view);
+}
+
 /* ---- construction -------------------------------------------------------------- */
 
 static GSettings *
@@ -378,6 +391,7 @@ connect_session (TlWindow *self)
   g_signal_connect (self->blocks_page, "hover-text", G_CALLBACK (hover_text_cb), self);
   g_signal_connect (self->blocks_page, "tile-hovered", G_CALLBACK (tile_hovered_cb), self);
   g_signal_connect (self->compare_page, "kernel-selected", G_CALLBACK (kernel_selected_cb), self);
+  g_signal_connect (self->roofline_page, "show-kernel", G_CALLBACK (roofline_show_kernel_cb), self);
 }
 
 static void
@@ -410,6 +424,7 @@ tl_window_class_init (TlWindowClass *klass)
   g_type_ensure (TL_TYPE_GAUSS_PAGE);
   g_type_ensure (TL_TYPE_SOURCE_PAGE);
   g_type_ensure (TL_TYPE_DEVICE_PAGE);
+  g_type_ensure (TL_TYPE_ROOFLINE_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tilelab/Tilelab/ui/tl-window.ui");
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, TlWindow, name)
   CHILD (backend_combo);
@@ -427,6 +442,7 @@ tl_window_class_init (TlWindowClass *klass)
   CHILD (gauss_page);
   CHILD (source_page);
   CHILD (device_page);
+  CHILD (roofline_page);
   CHILD (hover_label);
   CHILD (progress_bar);
   CHILD (last_label);
