@@ -8,7 +8,12 @@
  *                            against float64 dot products);
  *   /gpu/counters/ncu        the same launches again, run by this program under
  *                            `ncu` (only marked, TL_GPU_GEMM_MARK, never counted
- *                            twice): DRAM bytes and FLOPs agree within 2%.  Skips
+ *                            twice): FLOPs agree within 2%, and ncu's DRAM bytes
+ *                            lie within Tilelab's three counts (min … max)
+ *                            widened by 2% — a launch's DRAM traffic itself
+ *                            varies (rung 12 by ±5% between launches on an
+ *                            H100: docs/perf/counters-vs-ncu-h100-2026-11-24.md),
+ *                            and ncu and Tilelab count different launches.  Skips
  *                            without ncu.  $TL_TEST_COUNTERS_TABLE=FILE writes
  *                            the comparison as a Markdown table;
  *   /gpu/counters/no-cupti   with CUPTI nowhere ($TL_CUPTI_LIBRARY pointing at no
@@ -25,16 +30,19 @@
 #include "gemm/tl-kernels.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_KERNELS 64
+#define COUNTS 3 /* counted launches per kernel */
 
 typedef struct
 {
   const char *id;
   TlDtype dtype;
   TlGpuCountersState state;
-  double dram_bytes, flops; /* Tilelab's counts */
+  double dram_bytes, flops; /* Tilelab's counts (DRAM: the median of COUNTS launches) */
+  double dram_min, dram_max; /* the range of Tilelab's DRAM counts */
   double ncu_dram, ncu_flops;
   int ncu_kernels;          /* kernels ncu profiled in the marked launch */
 } Row;
@@ -145,28 +153,43 @@ run_one (guint r, int counters, TlGpuGemmResult *result)
   return st;
 }
 
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
 static void
 test_ladder (void)
 {
   const double flops = 2.0 * size * size * size;
   for (guint r = 0; r < n_rows; r++)
     {
-      TlGpuGemmResult res;
-      TlGpuStatus st = run_one (r, TL_GPU_GEMM_COUNT, &res);
-      if (st != TL_GPU_OK)
-        g_error ("%s: %s", rows[r].id, tl_gpu_last_message ());
-      const TlGpuCounters *c = &res.counters;
-      rows[r].state = c->state;
-      if (c->state != TL_GPU_COUNTERS_MEASURED)
-        g_error ("%s: counters not measured: %s", rows[r].id, c->message);
-      rows[r].dram_bytes = value (c, "dram_read_bytes") + value (c, "dram_write_bytes");
-      rows[r].flops = counted_flops (c);
-      printf ("# %-26s %d passes, DRAM %.4g B, FLOPs %.6g (2mnk %.6g, %+.2f%%)\n", rows[r].id,
-              c->passes, rows[r].dram_bytes, rows[r].flops, flops,
-              100 * (rows[r].flops / flops - 1));
-      g_assert_cmpfloat (rows[r].dram_bytes, >, 0);
-      g_assert_cmpfloat (fabs (rows[r].flops / flops - 1), <=, 0.02);
-      tl_gpu_gemm_result_clear (&res);
+      double dram[COUNTS];
+      for (int i = 0; i < COUNTS; i++)
+        {
+          TlGpuGemmResult res;
+          TlGpuStatus st = run_one (r, TL_GPU_GEMM_COUNT, &res);
+          if (st != TL_GPU_OK)
+            g_error ("%s: %s", rows[r].id, tl_gpu_last_message ());
+          const TlGpuCounters *c = &res.counters;
+          rows[r].state = c->state;
+          if (c->state != TL_GPU_COUNTERS_MEASURED)
+            g_error ("%s: counters not measured: %s", rows[r].id, c->message);
+          dram[i] = value (c, "dram_read_bytes") + value (c, "dram_write_bytes");
+          rows[r].flops = counted_flops (c);
+          g_assert_cmpfloat (dram[i], >, 0);
+          g_assert_cmpfloat (fabs (rows[r].flops / flops - 1), <=, 0.02);
+          tl_gpu_gemm_result_clear (&res);
+        }
+      qsort (dram, COUNTS, sizeof dram[0], compare_doubles);
+      rows[r].dram_min = dram[0];
+      rows[r].dram_max = dram[COUNTS - 1];
+      rows[r].dram_bytes = dram[COUNTS / 2];
+      printf ("# %-26s DRAM %.4g B (%d launches: %.4g … %.4g), FLOPs %.6g (2mnk %.6g, %+.2f%%)\n",
+              rows[r].id, rows[r].dram_bytes, COUNTS, rows[r].dram_min, rows[r].dram_max,
+              rows[r].flops, flops, 100 * (rows[r].flops / flops - 1));
     }
 }
 
@@ -273,13 +296,13 @@ static void
 write_table (const char *path)
 {
   GString *t = g_string_new (NULL);
-  g_string_append_printf (t, "| kernel | dtype | DRAM bytes, Tilelab | DRAM bytes, ncu | Δ | "
+  g_string_append_printf (t, "| kernel | dtype | DRAM bytes, Tilelab (median) | Tilelab min … max | DRAM bytes, ncu | Δ | "
                              "FLOPs, Tilelab | FLOPs, ncu | Δ | ncu kernels |\n"
-                             "|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+                             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (guint r = 0; r < n_rows; r++)
-    g_string_append_printf (t, "| %s | %s | %.6g | %.6g | %+.2f%% | %.6g | %.6g | %+.3f%% | %d |\n",
+    g_string_append_printf (t, "| %s | %s | %.6g | %.4g … %.4g | %.6g | %+.2f%% | %.6g | %.6g | %+.3f%% | %d |\n",
                             rows[r].id, tl_dtype_name (rows[r].dtype), rows[r].dram_bytes,
-                            rows[r].ncu_dram, 100 * (rows[r].dram_bytes / rows[r].ncu_dram - 1),
+                            rows[r].dram_min, rows[r].dram_max, rows[r].ncu_dram, 100 * (rows[r].dram_bytes / rows[r].ncu_dram - 1),
                             rows[r].flops, rows[r].ncu_flops,
                             100 * (rows[r].flops / rows[r].ncu_flops - 1), rows[r].ncu_kernels);
   printf ("%s", t->str);
@@ -336,10 +359,14 @@ test_ncu (void)
     {
       if (rows[r].ncu_kernels == 0)
         g_error ("%s: ncu profiled no kernel in its marked launch", rows[r].id);
-      double dd = rows[r].dram_bytes / rows[r].ncu_dram - 1, df = rows[r].flops / rows[r].ncu_flops - 1;
-      if (fabs (dd) > 0.02 || fabs (df) > 0.02)
-        g_error ("%s: DRAM bytes %+.2f%%, FLOPs %+.3f%% against ncu (2%% allowed)", rows[r].id,
-                 100 * dd, 100 * df);
+      double df = rows[r].flops / rows[r].ncu_flops - 1;
+      if (fabs (df) > 0.02)
+        g_error ("%s: FLOPs %+.3f%% against ncu (2%% allowed)", rows[r].id, 100 * df);
+      double lo = 0.98 * rows[r].dram_min, hi = 1.02 * rows[r].dram_max;
+      if (!(rows[r].ncu_dram >= lo && rows[r].ncu_dram <= hi))
+        g_error ("%s: ncu counted %.6g DRAM bytes, Tilelab %.6g … %.6g in %d launches "
+                 "(2%% allowed outside that range)",
+                 rows[r].id, rows[r].ncu_dram, rows[r].dram_min, rows[r].dram_max, COUNTS);
     }
 }
 
