@@ -128,6 +128,8 @@ tl_application_startup (GApplication *app)
     { "win.export", { "<Control>e", NULL } },
     { "win.presentation", { "F11", "F5", NULL } },
     { "win.high-contrast", { "<Control>h", NULL } },
+    { "win.sidebar", { "F9", NULL } },
+    { "win.menu", { "F10", NULL } },
     { "win.show-help-overlay", { "F1", "<Control>question", NULL } },
     { "win.view('matrices')", { "<Alt>1", NULL } },
     { "win.view('compare')", { "<Alt>2", NULL } },

@@ -8,6 +8,7 @@
 #include "paint/tl-paint-blocks.h"
 #include "paint/tl-paint-timeline.h"
 #include "tl-render-area.h"
+#include "tl-ui-util.h"
 
 struct _TlBlocksPage
 {
@@ -292,6 +293,16 @@ blocks_step (TlPage *page, int direction)
 }
 
 static gboolean
+blocks_has_content (TlPage *page)
+{
+  TlBlocksPage *self = TL_BLOCKS_PAGE (page);
+  for (guint i = 0; self->record && i < self->record->runs->len; i++)
+    if (((const TlKernelRun *) self->record->runs->pdata[i])->n_blocks > 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
 blocks_export_options (TlPage *page, TlRenderOptions *o)
 {
   tl_render_area_get_options (TL_RENDER_AREA (TL_BLOCKS_PAGE (page)->timeline), o);
@@ -305,6 +316,7 @@ tl_blocks_page_page_init (TlPageInterface *iface)
   iface->set_presentation = blocks_set_presentation;
   iface->step = blocks_step;
   iface->export_options = blocks_export_options;
+  iface->has_content = blocks_has_content;
 }
 
 /* ---- the page -------------------------------------------------------------- */
@@ -379,6 +391,8 @@ static void
 tl_blocks_page_init (TlBlocksPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->kernel_combo), 12);
+  tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->other_combo), 12);
 
   /* the areas are built in code: their view is a constructor argument */
   self->grid = tl_render_area_new (TL_RENDER_BLOCKS);

@@ -19,6 +19,8 @@ struct _TlComparePage
   GtkWidget *bars, *sweep;   /* TlChartView */
 
   GtkWidget *metric_combo;
+  GtkWidget *stale_label, *lu_label, *placeholder;
+  GtkWidget *compare_paned;
   GtkWidget *bars_box;
   GtkWidget *sweep_box;
   GtkWidget *details_label;
@@ -36,6 +38,25 @@ static GPtrArray *
 current_runs (TlComparePage *self)
 {
   return self->session ? tl_session_get_runs (self->session) : NULL;
+}
+
+/* the charts, or why there are none yet */
+static void
+update_visibility (TlComparePage *self)
+{
+  GPtrArray *runs = current_runs (self);
+  GPtrArray *history = self->session ? tl_session_get_history (self->session) : NULL;
+  gboolean any = (runs && runs->len) || (history && history->len);
+  gtk_widget_set_visible (self->compare_paned, any);
+  gtk_widget_set_visible (self->placeholder, !any);
+}
+
+static void
+update_lu (TlComparePage *self)
+{
+  g_autofree char *text = tl_run_text_lu (self->session ? tl_session_get_lu_run (self->session) : NULL);
+  gtk_label_set_text (GTK_LABEL (self->lu_label), text ? text : "");
+  gtk_widget_set_visible (self->lu_label, text != NULL);
 }
 
 static void
@@ -60,6 +81,12 @@ update_bars (TlComparePage *self)
                                             tl_dtype_name (tl_session_get_dtype (self->session)));
   model.title = runs->len ? title : NULL;
   tl_chart_view_set_bars (TL_CHART_VIEW (self->bars), &model);
+
+  /* results of inputs no longer shown are marked, not hidden: the timings still hold */
+  const char *stale = tl_session_stale_text (self->session);
+  gtk_label_set_text (GTK_LABEL (self->stale_label), stale ? stale : "");
+  gtk_widget_set_visible (self->stale_label, stale != NULL);
+  update_visibility (self);
 }
 
 /* ---- the size sweep: one line per kernel over every record -------------- */
@@ -103,14 +130,37 @@ sweep_line_put (SweepLine *l, double size, double gflops)
   g_array_append_val (l->points, p);
 }
 
+/* where a record was measured: its GPU, or the host whose CPU ran it */
+static const char *
+record_machine (const TlRunRecord *rec)
+{
+  if (rec->has_device && rec->device.name[0])
+    return rec->device.name;
+  return rec->machine.host_name ? rec->machine.host_name : "?";
+}
+
+static gboolean
+several_machines (GPtrArray *history)
+{
+  for (guint h = 1; h < history->len; h++)
+    if (g_strcmp0 (record_machine (history->pdata[h]), record_machine (history->pdata[0])) != 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* one line per kernel and machine: a CPU run here and a GPU record from a
+ * server never join into one line */
 static void
 collect_sweep_lines (GPtrArray *history, GHashTable *lines, GPtrArray *order)
 {
+  gboolean name_machines = several_machines (history);
+
   for (guint h = 0; h < history->len; h++)
     {
       const TlRunRecord *rec = history->pdata[h];
       if (rec->job == NULL)
         continue;
+      const char *machine = record_machine (rec);
       double size = cbrt ((double) rec->job->m * rec->job->k * rec->job->n);
       double flops = tl_stats_gemm_flops (rec->job->m, rec->job->k, rec->job->n);
       for (guint i = 0; i < rec->runs->len; i++)
@@ -118,15 +168,17 @@ collect_sweep_lines (GPtrArray *history, GHashTable *lines, GPtrArray *order)
           const TlKernelRun *r = rec->runs->pdata[i];
           if (r->status != TL_RUN_OK || r->time.count == 0)
             continue;
-          SweepLine *l = g_hash_table_lookup (lines, r->kernel_id);
+          g_autofree char *key = g_strdup_printf ("%s@%s", r->kernel_id, machine);
+          SweepLine *l = g_hash_table_lookup (lines, key);
           if (l == NULL)
             {
               const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
+              g_autofree char *title = tl_kernel_display_name (r->kernel_id);
               l = g_new0 (SweepLine, 1);
-              l->label = tl_kernel_display_name (r->kernel_id);
+              l->label = name_machines ? g_strdup_printf ("%s · %s", title, machine) : g_steal_pointer (&title);
               l->reference = info && info->reference;
               l->points = g_array_new (FALSE, FALSE, sizeof (double) * 2);
-              g_hash_table_insert (lines, g_strdup (r->kernel_id), l);
+              g_hash_table_insert (lines, g_steal_pointer (&key), l);
               g_ptr_array_add (order, l);
             }
           sweep_line_put (l, size, tl_stats_gflops (flops, r->time.median));
@@ -164,6 +216,7 @@ update_sweep (TlComparePage *self)
   TlSweepModel model = { .series = (const TlSweepSeries *) series->data, .n_series = series->len,
                          .title = _("Size sweep: GFLOP/s against n (every run of this session)") };
   tl_chart_view_set_sweep (TL_CHART_VIEW (self->sweep), &model);
+  update_visibility (self);
 }
 
 /* ---- a run's details ------------------------------------------------------- */
@@ -284,15 +337,30 @@ history_changed_cb (TlSession *session, TlComparePage *self)
 }
 
 static void
+lu_record_changed_cb (TlSession *session, TlComparePage *self)
+{
+  update_lu (self);
+}
+
+static void
 compare_set_session (TlPage *page, TlSession *session)
 {
   TlComparePage *self = TL_COMPARE_PAGE (page);
   tl_page_connect_session (&self->session, session, self,
                            "results-changed", results_changed_cb,
-                           "history-changed", history_changed_cb, NULL);
+                           "history-changed", history_changed_cb,
+                           "lu-record-changed", lu_record_changed_cb, NULL);
   if (session)
     update_bars (self);
   update_sweep (self);
+  update_lu (self);
+}
+
+static gboolean
+compare_has_content (TlPage *page)
+{
+  GPtrArray *runs = current_runs (TL_COMPARE_PAGE (page));
+  return runs && runs->len > 0;
 }
 
 static void
@@ -330,6 +398,7 @@ tl_compare_page_page_init (TlPageInterface *iface)
   iface->set_presentation = compare_set_presentation;
   iface->step = compare_step;
   iface->export_options = compare_export_options;
+  iface->has_content = compare_has_content;
 }
 
 void
@@ -363,6 +432,10 @@ tl_compare_page_class_init (TlComparePageClass *klass)
   G_OBJECT_CLASS (klass)->dispose = tl_compare_page_dispose;
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tilelab/Tilelab/ui/tl-compare-page.ui");
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, metric_combo);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, stale_label);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, lu_label);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, placeholder);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, compare_paned);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, bars_box);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_box);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, details_label);

@@ -7,6 +7,7 @@
 #include "paint/tl-compare-bars.h"
 #include "run/tl-app-jobs.h"
 #include "tl-run-text.h"
+#include "tl-ui-util.h"
 
 struct _TlDevicePage
 {
@@ -216,4 +217,5 @@ static void
 tl_device_page_init (TlDevicePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->rung_combo), 12);
 }

@@ -8,6 +8,7 @@
 #include "paint/tl-gauss-frame.h"
 #include "paint/tl-player.h"
 #include "tl-render-area.h"
+#include "tl-ui-util.h"
 
 struct _TlGaussPage
 {
@@ -172,6 +173,31 @@ source_changed_cb (TlSession *session, guint index, TlGaussPage *self)
   state_changed_cb (session, self);
 }
 
+/* every rung that records its steps: the CPU ones, the GPU ones with a GPU */
+static void
+fill_kernels (TlGaussPage *self, gboolean have_gpu)
+{
+  GtkComboBoxText *combo = GTK_COMBO_BOX_TEXT (self->kernel_combo);
+  g_autofree char *keep = g_strdup (gtk_combo_box_get_active_id (GTK_COMBO_BOX (combo)));
+
+  gtk_combo_box_text_remove_all (combo);
+  for (guint i = 0; i < tl_lu_kernel_count (); i++)
+    {
+      const TlLuKernelInfo *k = tl_lu_kernel_get (i);
+      if (k->records_steps && (k->backend == TL_BACKEND_CPU || have_gpu))
+        gtk_combo_box_text_append (combo, k->id, _(k->title));
+    }
+  if (!gtk_combo_box_set_active_id (GTK_COMBO_BOX (combo), keep ? keep : TL_LU_DEFAULT_KERNEL))
+    gtk_combo_box_set_active (GTK_COMBO_BOX (combo), 0);
+}
+
+static void
+devices_changed_cb (TlSession *session, TlGaussPage *self)
+{
+  GArray *gpus = tl_session_get_gpus (session);
+  fill_kernels (self, gpus && gpus->len > 0);
+}
+
 /* ---- TlPage ------------------------------------------------------------------ */
 
 static void
@@ -181,7 +207,8 @@ gauss_set_session (TlPage *page, TlSession *session)
   tl_page_connect_session (&self->session, session, self,
                            "lu-record-changed", lu_record_changed_cb,
                            "state-changed", state_changed_cb,
-                           "source-changed", source_changed_cb, NULL);
+                           "source-changed", source_changed_cb,
+                           "devices-changed", devices_changed_cb, NULL);
   show_record (self, session ? tl_session_get_lu_record (session) : NULL);
   if (session)
     state_changed_cb (session, self);
@@ -214,6 +241,12 @@ gauss_step (TlPage *page, int direction)
 }
 
 static gboolean
+gauss_has_content (TlPage *page)
+{
+  return TL_GAUSS_PAGE (page)->lu != NULL;
+}
+
+static gboolean
 gauss_export_options (TlPage *page, TlRenderOptions *o)
 {
   tl_render_area_get_options (TL_RENDER_AREA (TL_GAUSS_PAGE (page)->area), o);
@@ -228,6 +261,7 @@ tl_gauss_page_page_init (TlPageInterface *iface)
   iface->key = gauss_key;
   iface->step = gauss_step;
   iface->export_options = gauss_export_options;
+  iface->has_content = gauss_has_content;
 }
 
 /* ---- the page -------------------------------------------------------------- */
@@ -336,14 +370,9 @@ static void
 tl_gauss_page_init (TlGaussPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->kernel_combo), 12);
 
-  for (guint i = 0; i < tl_lu_kernel_count (); i++)
-    {
-      const TlLuKernelInfo *k = tl_lu_kernel_get (i);
-      if (g_str_has_prefix (k->id, "lu-cpu"))
-        gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->kernel_combo), k->id, _(k->title));
-    }
-  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->kernel_combo), "lu-cpu-blocked");
+  fill_kernels (self, FALSE);
   gtk_adjustment_configure (gtk_spin_button_get_adjustment (GTK_SPIN_BUTTON (self->speed_spin)),
                             TL_PLAYER_DEFAULT_SPEED, TL_PLAYER_MIN_SPEED, TL_PLAYER_MAX_SPEED, 1, 4, 0);
 

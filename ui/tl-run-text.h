@@ -14,4 +14,9 @@ const char *tl_run_text_kernel_title (const char *kernel_id);
 /* "03 smem 16×16: 2.910 ms, 47.2 GFLOP/s, 94% of cuBLAS, verified" */
 void        tl_run_text_describe (const TlKernelRun *run, double flops, GString *out);
 
+/* An LU run record in a few lines: the rung, the matrix and the device,
+ * the time, GFLOP/s counted as an LU's m·n² − n³/3 (⅔·n³ when square) and
+ * the residual when the record has one.  NULL for other records. */
+char       *tl_run_text_lu (const TlRunRecord *lu_run);
+
 G_END_DECLS

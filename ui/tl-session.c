@@ -25,6 +25,7 @@ struct _TlSession
   TlSource src_source[2];
   char *src_label[2];
   TlMatrixStats src_stats[2];   /* computed off the main loop */
+  guint inputs_serial;          /* bumped whenever A or B is replaced */
   GCancellable *source_cancellable[2];
   GCancellable *record_cancellable;
   guint n_pending_sources;
@@ -40,9 +41,12 @@ struct _TlSession
   GHashTable *sweep_jobs;     /* job ids whose records only feed the sweep */
   guint n_sweep_pending;
   TlRunRecord *record;        /* on show */
+  guint results_serial;       /* the inputs_serial the runs on show were made from */
+  gboolean results_from_file; /* the runs on show came from a record file */
   GPtrArray *history;         /* TlRunRecord*, for the size sweep */
 
   /* Gauss */
+  TlRunRecord *lu_run;        /* an LU run record (its timing, device, result) */
   TlLuRecorder *lu;
   GCancellable *lu_cancellable;
 
@@ -142,6 +146,7 @@ set_source (TlSession *self, guint i, TlMatrix *m, const TlMatrixStats *stats,
   tl_source_copy_into (source, &self->src_source[i]);
   g_free (self->src_label[i]);
   self->src_label[i] = g_strdup (label);
+  self->inputs_serial++;
   g_signal_emit (self, signals[SIGNAL_SOURCE_CHANGED], 0, i);
 }
 
@@ -204,11 +209,14 @@ source_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel
 static void
 report_source_failure (TlSession *self, SourceTask *t, const GError *error)
 {
-  const char *name = t->targets & TL_TARGET_A ? "A" : "B";
-  g_autofree char *what = t->file
-    ? g_strdup_printf (_("Could not open “%s” as %s; %s kept its previous matrix."),
-                       g_file_peek_path (t->file) ? g_file_peek_path (t->file) : "?", name, name)
-    : g_strdup_printf (_("Could not generate “%s” (%zu×%zu)."), t->spec, t->rows, t->cols);
+  guint i = t->targets & TL_TARGET_A ? 0 : 1;
+  const char *name = i == 0 ? "A" : "B";
+  const char *path = t->file && g_file_peek_path (t->file) ? g_file_peek_path (t->file) : "?";
+  g_autofree char *what = !t->file
+    ? g_strdup_printf (_("Could not generate “%s” (%zu×%zu)."), t->spec, t->rows, t->cols)
+    : self->src[i]
+    ? g_strdup_printf (_("Could not open “%s” as %s; %s kept its previous matrix."), path, name, name)
+    : g_strdup_printf (_("Could not open “%s” as %s; %s is still empty."), path, name, name);
   g_autofree char *why = t->file ? friendly_file_error (error) : g_strdup (error->message);
   g_autofree char *text = g_strdup_printf ("%s\n%s", what, why);
   tl_session_report (self, GTK_MESSAGE_ERROR, text);
@@ -255,6 +263,12 @@ source_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
       g_clear_object (&self->source_cancellable[i]);
     }
   tl_session_hide_message (self);
+  if (tl_session_results_are_stale (self))
+    {
+      /* every view marks or clears what the old inputs gave */
+      g_signal_emit (self, signals[SIGNAL_RESULTS_CHANGED], 0);
+      tl_session_set_status (self, _("A or B changed: the results are from the previous inputs (press Run)."));
+    }
   state_changed (self);
 }
 
@@ -361,6 +375,7 @@ show_record (TlSession *self, TlRunRecord *record, gboolean with_sources)
 {
   g_clear_pointer (&self->record, tl_run_record_free);
   self->record = record;
+  self->results_from_file = with_sources;
 
   if (with_sources)
     for (int i = 0; i < 2; i++)
@@ -373,6 +388,12 @@ show_record (TlSession *self, TlRunRecord *record, gboolean with_sources)
           set_source (self, i, m, &st, i == 0 ? &record->job->a : &record->job->b,
                       _("from the run record"));
       }
+  /* a record that carries its inputs brought them along; one without them
+   * belongs to the A and B shown only when there are none */
+  if (!with_sources || (record->a && record->b) || (self->src[0] == NULL && self->src[1] == NULL))
+    self->results_serial = self->inputs_serial;
+  else
+    self->results_serial = self->inputs_serial - 1;
   if (with_sources && record->job)
     {
       GString *s = g_string_new (NULL);
@@ -467,12 +488,20 @@ record_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
       return;
     }
   tl_session_hide_message (self);
-  gboolean has_lu = r->lu != NULL;
-  gboolean has_gemm = r->record && r->record->runs->len > 0
-                      && (r->record->job == NULL || g_strcmp0 (r->record->job->kind, "lu") != 0);
+  gboolean is_lu = r->record && r->record->job && g_strcmp0 (r->record->job->kind, "lu") == 0;
+  gboolean has_lu = r->lu != NULL || is_lu;
+  gboolean has_gemm = r->record && r->record->runs->len > 0 && !is_lu;
+  /* an LU run record stands beside the GEMM record on show, never in its place */
+  if (is_lu)
+    {
+      g_clear_pointer (&self->lu_run, tl_run_record_free);
+      self->lu_run = g_steal_pointer (&r->record);
+    }
   if (r->lu)
     set_lu_record (self, g_steal_pointer (&r->lu));
-  if (r->record && r->record->runs->len > 0)
+  else if (is_lu)
+    g_signal_emit (self, signals[SIGNAL_LU_RECORD_CHANGED], 0);
+  if (has_gemm)
     {
       add_to_history (self, tl_run_record_copy (r->record));
       show_record (self, g_steal_pointer (&r->record), TRUE);
@@ -635,6 +664,8 @@ tl_session_run (TlSession *self, const TlRunSettings *settings)
   self->job_dtype = job->dtype;
   g_ptr_array_set_size (self->live_runs, 0);
   g_clear_pointer (&self->record, tl_run_record_free);
+  self->results_serial = self->inputs_serial;
+  self->results_from_file = FALSE;
   g_signal_emit (self, signals[SIGNAL_RESULTS_CHANGED], 0);
 
   self->run_cancellable = g_cancellable_new ();
@@ -786,7 +817,11 @@ lu_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
 
   g_clear_object (&self->lu_cancellable);
   if (lu)
-    set_lu_record (self, lu);
+    {
+      /* the player's record is now A's, not the LU run record's */
+      g_clear_pointer (&self->lu_run, tl_run_record_free);
+      set_lu_record (self, lu);
+    }
   else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     tl_session_report_error (self, _("Could not factor A."), error);
   state_changed (self);
@@ -811,6 +846,31 @@ tl_session_is_factoring (TlSession *self)
 {
   g_return_val_if_fail (TL_IS_SESSION (self), FALSE);
   return self->lu_cancellable != NULL;
+}
+
+TlRunRecord *
+tl_session_get_lu_run (TlSession *self)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), NULL);
+  return self->lu_run;
+}
+
+gboolean
+tl_session_results_are_stale (TlSession *self)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), FALSE);
+  return (self->record || self->live_runs->len) && self->results_serial != self->inputs_serial;
+}
+
+const char *
+tl_session_stale_text (TlSession *self)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), NULL);
+  if (!tl_session_results_are_stale (self))
+    return NULL;
+  if (self->results_from_file && self->record && (self->record->a == NULL || self->record->b == NULL))
+    return _("These results are the run record's; it carries no matrices, so the A and B shown are not its inputs.");
+  return _("These results are from the previous A and B. Press Run (Ctrl+R) for results of the matrices shown.");
 }
 
 TlLuRecorder *
@@ -937,6 +997,7 @@ tl_session_finalize (GObject *object)
   g_hash_table_unref (self->sweep_jobs);
   g_clear_pointer (&self->record, tl_run_record_free);
   g_clear_pointer (&self->lu, tl_lu_recorder_free);
+  g_clear_pointer (&self->lu_run, tl_run_record_free);
   g_clear_pointer (&self->gpus, g_array_unref);
   G_OBJECT_CLASS (tl_session_parent_class)->finalize (object);
 }
@@ -978,6 +1039,7 @@ tl_session_init (TlSession *self)
   self->sweep_jobs = g_hash_table_new (NULL, NULL);
   self->gpus = g_array_new (FALSE, TRUE, sizeof (TlGpuFacts));
   self->job_dtype = TL_DTYPE_FLOAT32;
+  self->inputs_serial = 1;
 
   /* one worker owns the GPU; it opens it lazily, never here */
   self->runner = new_background_runner ();

@@ -7,6 +7,7 @@
 #include "core/tl-stats.h"
 #include "gemm/tl-kernels.h"
 #include "tl-code-highlight.h"
+#include "tl-ui-util.h"
 
 struct _TlSourcePage
 {
@@ -169,6 +170,7 @@ static void
 tl_source_page_init (TlSourcePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->kernel_combo), 12);
   tl_code_highlight_create_tags (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view)));
   for (guint i = 0; i < tl_kernel_count (); i++)
     {

@@ -1,0 +1,31 @@
+/* tl-ui-util.c — small helpers the pages share. */
+#include "tl-ui-util.h"
+
+static void
+combo_tooltip_cb (GtkComboBox *combo, gpointer data)
+{
+  g_autofree char *text = GTK_IS_COMBO_BOX_TEXT (combo)
+    ? gtk_combo_box_text_get_active_text (GTK_COMBO_BOX_TEXT (combo)) : NULL;
+  gtk_widget_set_tooltip_text (GTK_WIDGET (combo), text);
+}
+
+void
+tl_combo_box_allow_shrinking (GtkComboBox *combo, int width_chars)
+{
+  g_return_if_fail (GTK_IS_COMBO_BOX (combo));
+  g_autoptr (GList) cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (combo));
+  for (GList *l = cells; l; l = l->next)
+    if (GTK_IS_CELL_RENDERER_TEXT (l->data))
+      g_object_set (l->data, "ellipsize", PANGO_ELLIPSIZE_END, "width-chars", width_chars, NULL);
+  g_signal_connect (combo, "changed", G_CALLBACK (combo_tooltip_cb), NULL);
+}
+
+gboolean
+tl_widget_has_dark_background (GtkWidget *widget)
+{
+  GtkStyleContext *ctx = gtk_widget_get_style_context (widget);
+  GdkRGBA fg;
+  gtk_style_context_get_color (ctx, gtk_style_context_get_state (ctx), &fg);
+  /* light text means a dark background, whatever the theme calls itself */
+  return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+}

@@ -1,0 +1,16 @@
+/* tl-ui-util.h — small helpers the pages share. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* A combo box that may shrink: its entries are ellipsized below their
+ * natural width, down to width_chars characters (the popup shows them
+ * whole), and the chosen entry's full text is its tooltip. */
+void tl_combo_box_allow_shrinking (GtkComboBox *combo, int width_chars);
+
+/* TRUE when the widget's theme draws light text on a dark background */
+gboolean tl_widget_has_dark_background (GtkWidget *widget);
+
+G_END_DECLS
