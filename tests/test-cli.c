@@ -215,6 +215,26 @@ test_bench_cpu (void)
   g_rmdir (dir);
 }
 
+/* TRUE once process pid has a handler for SIGINT (Linux: SigCgt in
+ * /proc/PID/status, a hex mask with bit SIGINT − 1). */
+static gboolean
+wait_catches_sigint (const char *pid, double seconds)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%s/status", pid);
+  gint64 end = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+  while (g_get_monotonic_time () < end)
+    {
+      g_autofree char *status = NULL;
+      if (!g_file_get_contents (path, &status, NULL, NULL))
+        return FALSE;
+      const char *line = strstr (status, "SigCgt:");
+      if (line != NULL && (g_ascii_strtoull (line + 7, NULL, 16) & (1ull << (SIGINT - 1))))
+        return TRUE;
+      g_usleep (10 * 1000);
+    }
+  return FALSE;
+}
+
 static void
 test_interrupt (void)
 {
@@ -225,7 +245,10 @@ test_interrupt (void)
                                                 cli_path, "gemm", "--kernel", "cpu-naive",
                                                 "--size", "1500", "--repeats", "10", NULL);
   g_assert_no_error (error);
-  g_usleep (1500 * 1000);
+  /* send Ctrl-C only once the CLI catches it (a loaded machine can take
+   * seconds to start it), and while the job still runs */
+  g_assert_true (wait_catches_sigint (g_subprocess_get_identifier (p), 20.0));
+  g_usleep (300 * 1000);
   g_subprocess_send_signal (p, SIGINT);
   g_autofree char *out = NULL, *err = NULL;
   g_assert_true (g_subprocess_communicate_utf8 (p, NULL, NULL, &out, &err, &error));

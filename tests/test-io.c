@@ -1,7 +1,8 @@
 /* test-io.c — choosing formats, atomic saving, and the corpus of
  * malformed files in tests/data/bad (and odd-but-fine ones in data/good). */
 #include "io-test-util.h"
-#include "io/tl-io-private.h"
+#include "io/tl-io-reader.h"
+#include "io/tl-io-writer.h"
 
 static void
 test_names (void)

@@ -251,6 +251,21 @@ test_round_trip_string (void)
 }
 
 static void
+test_ref_counted (void)
+{
+  TlRunRecord *record = full_record ();
+  TlRunRecord *shared = tl_run_record_ref (record);
+  g_assert_true (shared == record);
+  tl_run_record_unref (record);
+  /* still alive through the second reference */
+  g_assert_nonnull (tl_run_record_find_run (shared, "cpu-blocked"));
+  g_autoptr (TlRunRecord) copy = tl_run_record_copy (shared);
+  tl_run_record_unref (shared);
+  /* a copy has its own count */
+  g_assert_nonnull (tl_run_record_find_run (copy, "cpu-blocked"));
+}
+
+static void
 test_locale_independent (void)
 {
   /* a comma-decimal locale must not leak into the file */
@@ -509,6 +524,7 @@ main (int argc, char **argv)
   setlocale (LC_ALL, "");
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/record/round-trip-string", test_round_trip_string);
+  g_test_add_func ("/record/ref-counted", test_ref_counted);
   g_test_add_func ("/record/locale", test_locale_independent);
   g_test_add_func ("/record/round-trip-files", test_round_trip_files);
   g_test_add_func ("/record/hostile", test_hostile);

@@ -95,7 +95,7 @@ watch_clear (Watch *w, TlRunner *runner)
   g_ptr_array_unref (w->stages);
   g_ptr_array_unref (w->finished);
   g_object_unref (w->cancellable);
-  g_clear_pointer (&w->record, tl_run_record_free);
+  g_clear_pointer (&w->record, tl_run_record_unref);
   g_clear_error (&w->error);
 }
 

@@ -257,7 +257,7 @@ tl_cli_bench (int argc, char **argv)
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   tl_cli_catch_interrupts (cancellable);
   tl_cli_show_progress (runner);
-  g_autoptr (GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_run_record_free);
+  g_autoptr (GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_run_record_unref);
   gboolean all_passed = TRUE;
   int status = TL_CLI_OK;
 
@@ -294,7 +294,7 @@ tl_cli_bench (int argc, char **argv)
       g_autofree char *path = g_build_filename (dir, name, NULL);
       if (!tl_run_record_save (record, path, TL_RECORD_SAVE_DEFAULT, &error))
         {
-          tl_run_record_free (record);
+          tl_run_record_unref (record);
           status = tl_cli_fail ("bench", error);
           break;
         }

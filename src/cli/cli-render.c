@@ -15,7 +15,7 @@ tl_cli_render (int argc, char **argv)
   g_autofree char *color = NULL, *tile = NULL;
   int step = 0, launch = -1;
   double width = 1600, height = 900, scale = 1;
-  gboolean presentation = FALSE, high_contrast = FALSE, quiet = FALSE;
+  gboolean presentation = FALSE, high_contrast = FALSE, quiet = FALSE, check_text = FALSE;
 
   GOptionEntry entries[] = {
     { "view", 'v', 0, G_OPTION_ARG_STRING, &view,
@@ -41,6 +41,9 @@ tl_cli_render (int argc, char **argv)
     { "presentation", 'p', 0, G_OPTION_ARG_NONE, &presentation,
       "Larger type and lines, for projectors", NULL },
     { "high-contrast", 0, 0, G_OPTION_ARG_NONE, &high_contrast, "Black on white, thicker lines", NULL },
+    { "check-text", 0, 0, G_OPTION_ARG_NONE, &check_text,
+      "Check the picture's text: overlapping, clipped or off-picture labels are listed "
+      "and make the command fail (exit 1)", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing on success", NULL },
     { NULL },
   };
@@ -124,10 +127,32 @@ tl_cli_render (int argc, char **argv)
         tl_render_input_clear (&input);
         return tl_cli_fail ("render", error);
       }
+  g_autoptr (TlPaintTextBoxes) boxes = check_text ? tl_paint_text_boxes_new () : NULL;
+  o.text_boxes = boxes;
   gboolean ok = tl_render_to_file (&input, &o, output, &error);
   tl_render_input_clear (&input);
   if (!ok)
     return tl_cli_fail ("render", error);
+  if (boxes)
+    {
+      double pw = width * (format == TL_RENDER_PNG ? scale : 1);
+      double ph = height * (format == TL_RENDER_PNG ? scale : 1);
+      g_autoptr (GString) report = g_string_new (NULL);
+      guint problems = tl_paint_text_boxes_check (boxes, pw, ph, report);
+      if (problems > 0)
+        {
+          fprintf (stderr, "%s", report->str);
+          fprintf (stderr, ngettext ("tilelab-cli render: %s: %u problem with the text\n",
+                                     "tilelab-cli render: %s: %u problems with the text\n", problems),
+                   output, problems);
+          return TL_CLI_FAILURE;
+        }
+      if (!quiet)
+        printf (ngettext ("%s: %u text checked: no overlaps, nothing clipped\n",
+                          "%s: %u texts checked: no overlaps, nothing clipped\n",
+                          tl_paint_text_boxes_len (boxes)),
+                output, tl_paint_text_boxes_len (boxes));
+    }
   if (!quiet)
     printf (_("%s: %s view, %.0f×%.0f%s\n"), output, view, width * (format == TL_RENDER_PNG ? scale : 1),
             height * (format == TL_RENDER_PNG ? scale : 1),

@@ -9,7 +9,9 @@
  * The dtype follows the values: int32 when every value is written as an
  * integer that fits, float64 otherwise.
  */
-#include "io/tl-io-private.h"
+#include "io/tl-csv.h"
+#include "io/tl-io-reader.h"
+#include "io/tl-io-writer.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>

@@ -13,7 +13,9 @@
  * refused with both line numbers: a well-formed export never repeats one,
  * and summing them silently would hide a broken file.
  */
-#include "io/tl-io-private.h"
+#include "io/tl-mtx.h"
+#include "io/tl-io-reader.h"
+#include "io/tl-io-writer.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>

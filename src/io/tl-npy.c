@@ -12,7 +12,9 @@
  * naming the first value that does not); float32 and float64 as they are.
  * Positions in messages are byte offsets in the file.
  */
-#include "io/tl-io-private.h"
+#include "io/tl-npy.h"
+#include "io/tl-io-reader.h"
+#include "io/tl-io-writer.h"
 
 #include <errno.h>
 #include <glib/gi18n-lib.h>

@@ -9,7 +9,9 @@
  * Without a dtype word the values decide: int32 when every value is
  * written as an integer that fits, float64 otherwise.
  */
-#include "io/tl-io-private.h"
+#include "io/tl-text.h"
+#include "io/tl-io-reader.h"
+#include "io/tl-io-writer.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include "paint/tl-paint-text-boxes.h"
 
 void
 tl_paint_background (cairo_t *cr, const TlPaintStyle *style, double width, double height)
@@ -59,9 +60,12 @@ tl_paint_text (cairo_t *cr, double x, double y, double halign, double valign,
   cairo_font_extents (cr, &fe);
   /* the box from ascent (top) to descent (bottom) keeps lines aligned */
   double h = fe.ascent + fe.descent;
-  cairo_move_to (cr, x - halign * te.x_advance, y - valign * h + fe.ascent);
+  double left = x - halign * te.x_advance, top = y - valign * h;
+  cairo_move_to (cr, left, top + fe.ascent);
   cairo_show_text (cr, text);
   cairo_new_path (cr);
+  /* the ink's width, the font's height: what a reader sees as the text */
+  tl_paint_text_boxes_record (cr, text, left + te.x_bearing, top, te.width, h);
   return te.x_advance;
 }
 

@@ -160,10 +160,10 @@ void
 tl_render_input_clear (TlRenderInput *input)
 {
   g_return_if_fail (input != NULL);
-  g_clear_pointer (&input->record, tl_run_record_free);
+  g_clear_pointer (&input->record, tl_run_record_unref);
   g_clear_pointer (&input->lu, tl_lu_recorder_free);
   for (guint i = 0; i < input->n_more; i++)
-    g_clear_pointer (&input->more[i], tl_run_record_free);
+    g_clear_pointer (&input->more[i], tl_run_record_unref);
   input->n_more = 0;
 }
 
@@ -765,6 +765,8 @@ tl_render_to_file (const TlRenderInput *input, const TlRenderOptions *options,
     }
 
   cairo_t *cr = cairo_create (surface);
+  if (options->text_boxes)
+    tl_paint_text_boxes_attach (cr, options->text_boxes);
   gboolean ok = tl_render_draw (cr, input, options, &style, w * scale, h * scale, error);
   if (ok && cairo_status (cr) != CAIRO_STATUS_SUCCESS)
     {

@@ -16,6 +16,7 @@
 #include <gio/gio.h>
 #include "lu/tl-lu-recorder.h"
 #include "paint/tl-paint-style.h"
+#include "paint/tl-paint-text-boxes.h"
 #include "record/tl-record.h"
 
 G_BEGIN_DECLS
@@ -59,6 +60,7 @@ typedef struct
   double scale;          /* PNG: pixels per unit; ≤ 0: 1 */
   gboolean presentation;
   gboolean high_contrast;
+  TlPaintTextBoxes *text_boxes; /* tl_render_to_file: collects the texts drawn; NULL: none */
 } TlRenderOptions;
 
 void     tl_render_options_init (TlRenderOptions *options);

@@ -6,6 +6,10 @@
  * writes it, `render` reads it.  Measured numbers that were not measured
  * are NAN in C and absent in JSON.
  *
+ * The model is here (tl-record.c); tl-record-write.c writes it as JSON,
+ * tl-record-read.c reads and validates it; the job is in tl-job.h and
+ * the machine facts in tl-machine.h.
+ *
  * Matrices (A, B, the float64 reference and each kernel's C) may travel
  * beside the record as .npy files; the record stores their paths relative
  * to its own directory, and loading resolves them there (never outside
@@ -20,59 +24,14 @@
 #include "gemm/tl-kernels.h"
 #include "core/tl-matrix.h"
 #include "core/tl-stats.h"
+#include "record/tl-job.h"
+#include "record/tl-machine.h"
 
 G_BEGIN_DECLS
 
 #define TL_RUN_RECORD_SCHEMA "tilelab-run/1"
 /* Saved records are indented unless they hold more block records than this. */
 #define TL_RUN_RECORD_PRETTY_BLOCKS 20000
-
-/* ---- the job ---------------------------------------------------------- */
-
-typedef enum
-{
-  TL_SOURCE_GENERATOR, /* generator spec + seed */
-  TL_SOURCE_FILE,      /* a matrix file */
-  TL_SOURCE_MATRIX,    /* a matrix handed over in memory (GUI edits, tests) */
-} TlSourceKind;
-
-typedef struct
-{
-  TlSourceKind kind;
-  char *generator; /* TL_SOURCE_GENERATOR: spec, e.g. "random-uniform:lo=-1,hi=1" */
-  guint64 seed;    /* TL_SOURCE_GENERATOR */
-  char *path;      /* TL_SOURCE_FILE: as given */
-  char *label;     /* TL_SOURCE_MATRIX: free text, may be NULL */
-} TlSource;
-
-typedef struct
-{
-  char *kind;          /* "gemm" (later "lu") */
-  gsize m, k, n;       /* C is m×n, A m×k, B k×n */
-  TlDtype dtype;
-  TlSource a, b;
-  GStrv kernels;       /* as asked: ids, or "all", "gpu", "cpu" */
-  guint repeats;       /* timed runs, >= 1 */
-  guint warmups;       /* untimed runs first */
-  gboolean flush_l2;   /* GPU: flush L2 before each timed launch */
-  gboolean instrument; /* also an instrumented run with per-block records */
-  guint threads;       /* CPU threads, 0 = all cores */
-  int device;          /* GPU ordinal */
-  gboolean keep_matrices; /* keep A, B, reference and every C in the record */
-
-  /* Inputs handed over in memory (not serialised).  When set they are
-   * used instead of the sources, which then only describe provenance. */
-  TlMatrix *a_matrix, *b_matrix;
-} TlJob;
-
-TlJob   *tl_job_new_gemm (gsize m, gsize k, gsize n, TlDtype dtype);
-/* deep copy; matrices are ref'd, not copied */
-TlJob   *tl_job_copy     (const TlJob *job);
-void     tl_job_free     (TlJob *job);
-void     tl_source_clear (TlSource *source);
-void     tl_source_copy_into (const TlSource *src, TlSource *dst);
-/* "generator random-uniform seed 42", "file a.mtx", "matrix" */
-char    *tl_source_describe (const TlSource *source);
 
 /* ---- one kernel's run ------------------------------------------------- */
 
@@ -88,6 +47,10 @@ const char *tl_run_status_name (TlRunStatus status); /* "ok", "error", "cancelle
 gboolean    tl_run_status_from_name (const char *name, TlRunStatus *out);
 const char *tl_backend_name (TlBackend backend);     /* "cpu", "gpu" */
 gboolean    tl_backend_from_name (const char *name, TlBackend *out);
+/* A TlErrorCode as a record names it ("parse", "io", …; "other" for -1
+ * and unknown codes), and back (-1 for a name it does not know). */
+const char *tl_run_error_code_name (int code);
+int         tl_run_error_code_from_name (const char *name);
 
 /* Per-block (GPU) or per-tile (CPU) timing: one entry per block. */
 typedef struct
@@ -176,14 +139,6 @@ void         tl_kernel_run_take_blocks (TlKernelRun *run, TlBlockRecord *blocks,
 
 typedef struct
 {
-  char *host_name;
-  char *os;          /* "Debian GNU/Linux 12 (bookworm), Linux 6.1.0" */
-  char *cpu_model;   /* from /proc/cpuinfo */
-  guint cores;       /* logical processors */
-} TlMachineFacts;
-
-typedef struct
-{
   char *schema;           /* TL_RUN_RECORD_SCHEMA */
   char *tilelab_version;
   char *created;          /* ISO 8601, UTC */
@@ -205,17 +160,21 @@ typedef struct
 
   JsonObject *extensions; /* free-form members for later job kinds; may be NULL */
   char *base_dir;         /* directory the record was loaded from; NULL if not loaded */
+
+  /*< private >*/
+  gint ref_count;
 } TlRunRecord;
 
 /* A record with created time, version and machine facts filled in; takes
- * a copy of job. */
-TlRunRecord *tl_run_record_new  (const TlJob *job);
-TlRunRecord *tl_run_record_copy (const TlRunRecord *record);
-void         tl_run_record_free (TlRunRecord *record);
+ * a copy of job.  Records are reference counted: new, copy, from_json,
+ * from_data and load return one reference. */
+TlRunRecord *tl_run_record_new   (const TlJob *job);
+TlRunRecord *tl_run_record_copy  (const TlRunRecord *record); /* deep; matrices are ref'd */
+TlRunRecord *tl_run_record_ref   (TlRunRecord *record);
+void         tl_run_record_unref (TlRunRecord *record);
+/* The same as tl_run_record_unref (kept while callers move to unref). */
+void         tl_run_record_free  (TlRunRecord *record);
 TlKernelRun *tl_run_record_find_run (const TlRunRecord *record, const char *kernel_id);
-
-void         tl_machine_facts_read  (TlMachineFacts *out);
-void         tl_machine_facts_clear (TlMachineFacts *facts);
 
 /* JSON.  Reading validates everything: malformed JSON, a wrong schema,
  * missing members and wrong types give TL_ERROR_PARSE naming the JSON path
@@ -248,8 +207,7 @@ TlRunRecord *tl_run_record_load (const char *path, TlRecordLoadFlags flags, GErr
 TlMatrix    *tl_run_record_load_matrix (const TlRunRecord *record, const char *relative_path,
                                         GError **error);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlJob, tl_job_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlKernelRun, tl_kernel_run_free)
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlRunRecord, tl_run_record_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlRunRecord, tl_run_record_unref)
 
 G_END_DECLS

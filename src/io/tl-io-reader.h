@@ -1,4 +1,4 @@
-/* tl-io-private.h — what the format parsers and writers share.
+/* tl-io-reader.h — what every format's reader shares.
  *
  * Text formats are parsed from one in-memory buffer: a line reader keeps
  * the line number (1-based) and hands out lines without their "\n" or
@@ -8,21 +8,10 @@
  */
 #pragma once
 
-#include <stdio.h>
-#include "core/tl-error.h"
-#include "io/tl-io.h"
+#include "core/tl-matrix.h"
+#include "io/tl-io-error.h"
 
 G_BEGIN_DECLS
-
-/* ---- errors ---------------------------------------------------------- */
-
-/* Sets "PATH:LINE:COL: message" (":COL" left out when col is 0, ":LINE"
- * too when line is 0). */
-void      tl_io_set_error      (GError **error, TlErrorCode code, const char *path,
-                                guint line, guint col, const char *format, ...)
-                                G_GNUC_PRINTF (6, 7);
-/* A token quoted for a message: printable, escaped, at most ~40 characters. */
-char     *tl_io_quote          (const char *text, gsize len);
 
 /* ---- lines ----------------------------------------------------------- */
 
@@ -88,12 +77,6 @@ gboolean  tl_io_store_number   (const char *path, guint line, guint col, const c
                                 gsize len, gboolean decimal_comma, TlMatrix *matrix,
                                 gsize i, gsize j, gboolean *all_int, GError **error);
 
-/* Appends the shortest text that reads back as exactly the matrix's value
- * (int32 as an integer; float32 and float64 round-trip; nan, inf, -inf). */
-void      tl_io_append_value   (GString *out, TlDtype dtype, double value);
-/* The same for one element read from the matrix. */
-void      tl_io_append_element (GString *out, const TlMatrix *matrix, gsize i, gsize j);
-
 /* Checks the size against the cap (before anything is allocated) and
  * allocates; errors name the file and the line of the size. */
 TlMatrix *tl_io_matrix_new     (const char *path, guint line, TlDtype dtype, guint64 rows,
@@ -104,36 +87,5 @@ TlMatrix *tl_io_matrix_new     (const char *path, guint line, TlDtype dtype, gui
 /* Reads a whole file; TL_ERROR_IO naming the file on failure, and
  * TL_ERROR_TOO_LARGE when it is larger than the memory cap. */
 gboolean  tl_io_read_file      (const char *path, char **out_buf, gsize *out_len, GError **error);
-
-typedef gboolean (*TlIoWriteFunc) (FILE *out, const TlMatrix *matrix, gpointer user_data,
-                                   GError **error);
-
-/* Writes through func into a temporary file beside path, flushes and
- * fsyncs it, then renames it over path.  On any failure the temporary is
- * removed and an existing file at path is left untouched. */
-gboolean  tl_io_write_atomic   (const char *path, const TlMatrix *matrix, TlIoWriteFunc func,
-                                gpointer user_data, GError **error);
-
-/* ---- the formats ----------------------------------------------------- */
-
-TlMatrix *tl_mtx_load_data     (const char *path, const char *buf, gsize len, GError **error);
-gboolean  tl_mtx_write         (FILE *out, const TlMatrix *matrix, gpointer user_data,
-                                GError **error);
-
-TlMatrix *tl_npy_load          (const char *path, GError **error);
-gboolean  tl_npy_write         (FILE *out, const TlMatrix *matrix, gpointer user_data,
-                                GError **error);
-
-TlMatrix *tl_csv_load_data     (const char *path, const char *buf, gsize len, GError **error);
-/* user_data: GINT_TO_POINTER of the delimiter character (',' or '\t') */
-gboolean  tl_csv_write         (FILE *out, const TlMatrix *matrix, gpointer user_data,
-                                GError **error);
-
-TlMatrix *tl_text_load_data    (const char *path, const char *buf, gsize len, GError **error);
-gboolean  tl_text_write        (FILE *out, const TlMatrix *matrix, gpointer user_data,
-                                GError **error);
-/* TRUE when the buffer starts (after comments) with a Tilelab text header
- * that agrees with the number of values that follow, or names a dtype. */
-gboolean  tl_text_sniff        (const char *buf, gsize len);
 
 G_END_DECLS

@@ -1,0 +1,15 @@
+/* tl-npy.h — NumPy .npy files, versions 1.0, 2.0 and 3.0.
+ * The format is described at the top of tl-npy.c and in docs/formats.md;
+ * tl-io.h chooses it.  Readers name the file (path) in their errors. */
+#pragma once
+
+#include <stdio.h>
+#include "core/tl-matrix.h"
+
+G_BEGIN_DECLS
+
+TlMatrix *tl_npy_load          (const char *path, GError **error);
+gboolean  tl_npy_write         (FILE *out, const TlMatrix *matrix, gpointer user_data,
+                                GError **error);
+
+G_END_DECLS

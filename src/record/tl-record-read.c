@@ -1,0 +1,931 @@
+/* tl-record-read.c — run records from JSON text and files, validated
+ * member by member (docs/run-record.md). */
+#include "record/tl-record-private.h"
+
+#include "core/tl-error.h"
+#include "core/tl-json.h"
+#include "io/tl-io.h"
+
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+/* A record is small even with 10⁵ block records; anything far larger is
+ * not ours. */
+#define MAX_RECORD_BYTES (G_GUINT64_CONSTANT (1) << 30)
+/* json-glib parses recursively: refuse deep nesting before it does. */
+#define MAX_JSON_DEPTH 64
+
+
+/* Every getter names the JSON path of what it found wrong. */
+
+G_GNUC_PRINTF (3, 4) static gboolean
+parse_fail (GError **error, const char *path, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_autofree char *what = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("run record: %s: %s"), path, what);
+  return FALSE;
+}
+
+static JsonNode *
+member (JsonObject *obj, const char *path, const char *name, gboolean required, GError **error)
+{
+  JsonNode *node = json_object_get_member (obj, name);
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    {
+      if (required)
+        parse_fail (error, path, _("missing member “%s”"), name);
+      return NULL;
+    }
+  return node;
+}
+
+static char *
+child_path (const char *path, const char *name)
+{
+  return g_strdup_printf ("%s.%s", path, name);
+}
+
+static gboolean
+get_object (JsonObject *obj, const char *path, const char *name, gboolean required,
+            JsonObject **out, GError **error)
+{
+  *out = NULL;
+  JsonNode *node = member (obj, path, name, required, error);
+  if (node == NULL)
+    return !required;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_autofree char *p = child_path (path, name);
+      return parse_fail (error, p, _("expected an object"));
+    }
+  *out = json_node_get_object (node);
+  return TRUE;
+}
+
+static gboolean
+get_array (JsonObject *obj, const char *path, const char *name, gboolean required,
+           JsonArray **out, GError **error)
+{
+  *out = NULL;
+  JsonNode *node = member (obj, path, name, required, error);
+  if (node == NULL)
+    return !required;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_autofree char *p = child_path (path, name);
+      return parse_fail (error, p, _("expected an array"));
+    }
+  *out = json_node_get_array (node);
+  return TRUE;
+}
+
+/* a string; absent optional strings leave *out NULL */
+static gboolean
+get_string (JsonObject *obj, const char *path, const char *name, gboolean required,
+            char **out, GError **error)
+{
+  *out = NULL;
+  JsonNode *node = member (obj, path, name, required, error);
+  if (node == NULL)
+    return !required;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      g_autofree char *p = child_path (path, name);
+      return parse_fail (error, p, _("expected a string"));
+    }
+  *out = g_strdup (json_node_get_string (node));
+  return TRUE;
+}
+
+static gboolean
+get_int (JsonObject *obj, const char *path, const char *name, gboolean required,
+         gint64 lo, gint64 hi, gint64 *out, GError **error)
+{
+  JsonNode *node = member (obj, path, name, required, error);
+  if (node == NULL)
+    return !required;
+  g_autofree char *p = child_path (path, name);
+  if (!tl_json_node_is_int (node))
+    return parse_fail (error, p, _("expected an integer"));
+  gint64 v = json_node_get_int (node);
+  if (v < lo || v > hi)
+    return parse_fail (error, p, _("%" G_GINT64_FORMAT " is out of range %" G_GINT64_FORMAT
+                                   "…%" G_GINT64_FORMAT), v, lo, hi);
+  *out = v;
+  return TRUE;
+}
+
+static gboolean
+get_int32 (JsonObject *obj, const char *path, const char *name, gboolean required, int *out,
+           GError **error)
+{
+  gint64 v = *out;
+  if (!get_int (obj, path, name, required, G_MININT32, G_MAXINT32, &v, error))
+    return FALSE;
+  *out = (int) v;
+  return TRUE;
+}
+
+static gboolean
+get_double (JsonObject *obj, const char *path, const char *name, gboolean required,
+            double *out, GError **error)
+{
+  JsonNode *node = member (obj, path, name, required, error);
+  if (node == NULL)
+    return !required;
+  if (!tl_json_node_is_number (node))
+    {
+      g_autofree char *p = child_path (path, name);
+      return parse_fail (error, p, _("expected a number"));
+    }
+  *out = json_node_get_double (node);
+  return TRUE;
+}
+
+static gboolean
+get_bool (JsonObject *obj, const char *path, const char *name, gboolean required,
+          gboolean *out, GError **error)
+{
+  JsonNode *node = member (obj, path, name, required, error);
+  if (node == NULL)
+    return !required;
+  if (!tl_json_node_is_bool (node))
+    {
+      g_autofree char *p = child_path (path, name);
+      return parse_fail (error, p, _("expected true or false"));
+    }
+  *out = json_node_get_boolean (node);
+  return TRUE;
+}
+
+/* {"value": number, "unit": unit}; absent optional quantities read NAN */
+static gboolean
+get_quantity (JsonObject *obj, const char *path, const char *name, gboolean required,
+              const char *unit, double *out, GError **error)
+{
+  *out = NAN;
+  JsonObject *q;
+  if (!get_object (obj, path, name, required, &q, error))
+    return FALSE;
+  if (q == NULL)
+    return TRUE;
+  g_autofree char *p = child_path (path, name);
+  g_autofree char *u = NULL;
+  if (!get_double (q, p, "value", TRUE, out, error)
+      || !get_string (q, p, "unit", TRUE, &u, error))
+    return FALSE;
+  if (strcmp (u, unit) != 0)
+    {
+      g_autofree char *pu = child_path (p, "unit");
+      return parse_fail (error, pu, _("expected “%s”, found “%s”"), unit, u);
+    }
+  return TRUE;
+}
+
+static gboolean
+get_name (JsonObject *obj, const char *path, const char *name, const TlNameTable *table,
+          int *out, GError **error)
+{
+  g_autofree char *s = NULL;
+  if (!get_string (obj, path, name, TRUE, &s, error))
+    return FALSE;
+  if (!tl_name_table_lookup (table, s, out))
+    {
+      g_autofree char *p = child_path (path, name);
+      return parse_fail (error, p, _("unknown value “%s”"), s);
+    }
+  return TRUE;
+}
+
+static gboolean
+read_stats (JsonObject *obj, const char *path, TlMatrixStats *out, GError **error)
+{
+  gint64 v;
+  memset (out, 0, sizeof *out);
+  if (!get_double (obj, path, "min", FALSE, &out->min, error)
+      || !get_double (obj, path, "max", FALSE, &out->max, error)
+      || !get_double (obj, path, "mean", FALSE, &out->mean, error))
+    return FALSE;
+  v = 0;
+  if (!get_int (obj, path, "n_nan", TRUE, 0, G_MAXINT64, &v, error))
+    return FALSE;
+  out->n_nan = v;
+  if (!get_int (obj, path, "n_inf", TRUE, 0, G_MAXINT64, &v, error))
+    return FALSE;
+  out->n_inf = v;
+  if (!get_int (obj, path, "n_finite", TRUE, 0, G_MAXINT64, &v, error))
+    return FALSE;
+  out->n_finite = v;
+  return TRUE;
+}
+
+/* a path relative to the record's directory, never leaving it */
+static gboolean
+check_relative_path (const char *rel, const char *path, GError **error)
+{
+  if (*rel == '\0' || g_path_is_absolute (rel) || strchr (rel, '\\') != NULL)
+    return parse_fail (error, path, _("“%s” is not a relative path"), rel);
+  g_auto (GStrv) parts = g_strsplit (rel, "/", -1);
+  for (guint i = 0; parts[i]; i++)
+    if (strcmp (parts[i], "..") == 0)
+      return parse_fail (error, path, _("“%s” leaves the record's folder"), rel);
+  return TRUE;
+}
+
+static gboolean
+get_rel_path (JsonObject *obj, const char *path, char **out, GError **error)
+{
+  if (!get_string (obj, path, "path", FALSE, out, error))
+    return FALSE;
+  if (*out == NULL)
+    return TRUE;
+  g_autofree char *p = child_path (path, "path");
+  if (!check_relative_path (*out, p, error))
+    {
+      g_clear_pointer (out, g_free);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+read_source (JsonObject *parent, const char *path, const char *name, TlSource *out,
+             GError **error)
+{
+  JsonObject *obj;
+  if (!get_object (parent, path, name, TRUE, &obj, error))
+    return FALSE;
+  g_autofree char *p = child_path (path, name);
+  g_autofree char *kind = NULL;
+  if (!get_string (obj, p, "kind", TRUE, &kind, error))
+    return FALSE;
+  if (!tl_source_kind_from_name (kind, &out->kind))
+    {
+      g_autofree char *pk = child_path (p, "kind");
+      return parse_fail (error, pk, _("unknown value “%s”"), kind);
+    }
+  switch (out->kind)
+    {
+    case TL_SOURCE_GENERATOR:
+      {
+        if (!get_string (obj, p, "generator", TRUE, &out->generator, error))
+          return FALSE;
+        JsonNode *seed = member (obj, p, "seed", TRUE, error);
+        if (seed == NULL)
+          return FALSE;
+        g_autofree char *ps = child_path (p, "seed");
+        if (tl_json_node_is_int (seed) && json_node_get_int (seed) >= 0)
+          out->seed = json_node_get_int (seed);
+        else if (JSON_NODE_HOLDS_VALUE (seed) && json_node_get_value_type (seed) == G_TYPE_STRING)
+          {
+            guint64 v;
+            if (!g_ascii_string_to_unsigned (json_node_get_string (seed), 10, 0, G_MAXUINT64,
+                                             &v, NULL))
+              return parse_fail (error, ps, _("expected a non-negative integer"));
+            out->seed = v;
+          }
+        else
+          return parse_fail (error, ps, _("expected a non-negative integer"));
+        return TRUE;
+      }
+    case TL_SOURCE_FILE:
+      return get_string (obj, p, "path", TRUE, &out->path, error);
+    case TL_SOURCE_MATRIX:
+      return get_string (obj, p, "label", FALSE, &out->label, error);
+    }
+  return TRUE;
+}
+
+static TlJob *
+read_job (JsonObject *obj, const char *path, GError **error)
+{
+  g_autoptr (TlJob) job = g_new0 (TlJob, 1);
+  gint64 v;
+  /* shapes: positive and within what a matrix may hold */
+  const gint64 max_dim = G_MAXINT32;
+
+  if (!get_string (obj, path, "kind", TRUE, &job->kind, error))
+    return NULL;
+  if (!get_int (obj, path, "m", TRUE, 1, max_dim, &v, error))
+    return NULL;
+  job->m = v;
+  if (!get_int (obj, path, "k", TRUE, 1, max_dim, &v, error))
+    return NULL;
+  job->k = v;
+  if (!get_int (obj, path, "n", TRUE, 1, max_dim, &v, error))
+    return NULL;
+  job->n = v;
+
+  g_autofree char *dtype = NULL;
+  if (!get_string (obj, path, "dtype", TRUE, &dtype, error))
+    return NULL;
+  if (!tl_dtype_from_name (dtype, &job->dtype))
+    {
+      g_autofree char *p = child_path (path, "dtype");
+      parse_fail (error, p, _("unknown dtype “%s”"), dtype);
+      return NULL;
+    }
+  if (!read_source (obj, path, "a", &job->a, error)
+      || !read_source (obj, path, "b", &job->b, error))
+    return NULL;
+
+  JsonArray *kernels;
+  if (!get_array (obj, path, "kernels", TRUE, &kernels, error))
+    return NULL;
+  guint nk = json_array_get_length (kernels);
+  job->kernels = g_new0 (char *, nk + 1);
+  for (guint i = 0; i < nk; i++)
+    {
+      JsonNode *node = json_array_get_element (kernels, i);
+      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+        {
+          g_autofree char *p = g_strdup_printf ("%s.kernels[%u]", path, i);
+          parse_fail (error, p, _("expected a string"));
+          return NULL;
+        }
+      job->kernels[i] = g_strdup (json_node_get_string (node));
+    }
+
+  if (!get_int (obj, path, "repeats", TRUE, 0, G_MAXINT32, &v, error))
+    return NULL;
+  job->repeats = v;
+  if (!get_int (obj, path, "warmups", TRUE, 0, G_MAXINT32, &v, error))
+    return NULL;
+  job->warmups = v;
+  if (!get_bool (obj, path, "flush_l2", FALSE, &job->flush_l2, error)
+      || !get_bool (obj, path, "instrument", FALSE, &job->instrument, error))
+    return NULL;
+  v = 0;
+  if (!get_int (obj, path, "threads", FALSE, 0, G_MAXINT32, &v, error))
+    return NULL;
+  job->threads = v;
+  if (!get_int32 (obj, path, "device", FALSE, &job->device, error))
+    return NULL;
+  return g_steal_pointer (&job);
+}
+
+static gboolean
+read_device (JsonObject *obj, const char *path, TlGpuFacts *f, GError **error)
+{
+  memset (f, 0, sizeof *f);
+  g_autofree char *name = NULL;
+  gint64 total = 0, free_b = 0;
+  if (!get_string (obj, path, "name", TRUE, &name, error))
+    return FALSE;
+  g_strlcpy (f->name, name, sizeof f->name);
+  struct { const char *key; int *field; gboolean required; } ints[] = {
+    { "ordinal", &f->ordinal, FALSE },
+    { "cc_major", &f->cc_major, TRUE },
+    { "cc_minor", &f->cc_minor, TRUE },
+    { "sm_count", &f->sm_count, TRUE },
+    { "clock_khz", &f->clock_khz, FALSE },
+    { "mem_clock_khz", &f->mem_clock_khz, FALSE },
+    { "mem_bus_width_bits", &f->mem_bus_width_bits, FALSE },
+    { "l2_bytes", &f->l2_bytes, FALSE },
+    { "smem_per_block_bytes", &f->smem_per_block_bytes, FALSE },
+    { "smem_per_block_optin_bytes", &f->smem_per_block_optin_bytes, FALSE },
+    { "smem_per_sm_bytes", &f->smem_per_sm_bytes, FALSE },
+    { "regs_per_sm", &f->regs_per_sm, FALSE },
+    { "regs_per_block", &f->regs_per_block, FALSE },
+    { "max_threads_per_block", &f->max_threads_per_block, FALSE },
+    { "max_threads_per_sm", &f->max_threads_per_sm, FALSE },
+    { "max_blocks_per_sm", &f->max_blocks_per_sm, FALSE },
+    { "warp_size", &f->warp_size, FALSE },
+    { "driver_version", &f->driver_version, FALSE },
+    { "runtime_version", &f->runtime_version, FALSE },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
+    if (!get_int32 (obj, path, ints[i].key, ints[i].required, ints[i].field, error))
+      return FALSE;
+  if (!get_int (obj, path, "total_mem_bytes", FALSE, 0, G_MAXINT64, &total, error)
+      || !get_int (obj, path, "free_mem_bytes", FALSE, 0, G_MAXINT64, &free_b, error))
+    return FALSE;
+  f->total_mem_bytes = total;
+  f->free_mem_bytes = free_b;
+  return TRUE;
+}
+
+static gboolean
+read_uint_array (JsonObject *obj, const char *path, const char *name, gsize count,
+                 gint64 hi, GArray *out, GError **error)
+{
+  JsonArray *array;
+  if (!get_array (obj, path, name, TRUE, &array, error))
+    return FALSE;
+  if (json_array_get_length (array) != count)
+    {
+      g_autofree char *p = child_path (path, name);
+      return parse_fail (error, p, _("has %u entries, “count” says %" G_GSIZE_FORMAT),
+                         json_array_get_length (array), count);
+    }
+  for (gsize i = 0; i < count; i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      if (!tl_json_node_is_int (node) || json_node_get_int (node) < 0 || json_node_get_int (node) > hi)
+        {
+          g_autofree char *p = g_strdup_printf ("%s.%s[%" G_GSIZE_FORMAT "]", path, name, i);
+          return parse_fail (error, p, _("expected an integer in 0…%" G_GINT64_FORMAT), hi);
+        }
+      guint64 v = json_node_get_int (node);
+      g_array_append_val (out, v);
+    }
+  return TRUE;
+}
+
+static gboolean
+read_blocks (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
+{
+  gint64 count = 0, tile = 0;
+  g_autofree char *unit = NULL;
+  if (!get_int (obj, path, "count", TRUE, 0, 1 << 26, &count, error)
+      || !get_string (obj, path, "unit", TRUE, &unit, error))
+    return FALSE;
+  if (strcmp (unit, "sm") != 0 && strcmp (unit, "thread") != 0)
+    {
+      g_autofree char *p = child_path (path, "unit");
+      return parse_fail (error, p, _("expected “sm” or “thread”, found “%s”"), unit);
+    }
+  if (!get_int (obj, path, "tile_m", FALSE, 0, G_MAXINT32, &tile, error))
+    return FALSE;
+  run->block_tile_m = tile;
+  tile = 0;
+  if (!get_int (obj, path, "tile_n", FALSE, 0, G_MAXINT32, &tile, error))
+    return FALSE;
+  run->block_tile_n = tile;
+
+  const char *names[] = { "block_x", "block_y", unit, "launch", "start_ns", "end_ns" };
+  GArray *columns[G_N_ELEMENTS (names)];
+  gboolean ok = TRUE;
+  for (guint c = 0; c < G_N_ELEMENTS (names); c++)
+    columns[c] = g_array_new (FALSE, FALSE, sizeof (guint64)); /* grows with the input, not with "count" */
+  for (guint c = 0; ok && c < G_N_ELEMENTS (names); c++)
+    ok = read_uint_array (obj, path, names[c], count, c < 4 ? G_MAXUINT32 : G_MAXINT64,
+                          columns[c], error);
+  if (ok)
+    {
+      TlBlockRecord *blocks = g_new0 (TlBlockRecord, MAX (count, 1));
+      for (gint64 i = 0; i < count; i++)
+        {
+          blocks[i].block_x = g_array_index (columns[0], guint64, i);
+          blocks[i].block_y = g_array_index (columns[1], guint64, i);
+          blocks[i].unit = g_array_index (columns[2], guint64, i);
+          blocks[i].launch = g_array_index (columns[3], guint64, i);
+          blocks[i].start_ns = g_array_index (columns[4], guint64, i);
+          blocks[i].end_ns = g_array_index (columns[5], guint64, i);
+          if (blocks[i].end_ns < blocks[i].start_ns)
+            {
+              g_autofree char *p = g_strdup_printf ("%s.end_ns[%" G_GINT64_FORMAT "]", path, i);
+              ok = parse_fail (error, p, _("a block ends before it starts"));
+              break;
+            }
+        }
+      if (ok)
+        tl_kernel_run_take_blocks (run, blocks, count, unit);
+      else
+        g_free (blocks);
+    }
+  for (guint c = 0; c < G_N_ELEMENTS (names); c++)
+    g_array_unref (columns[c]);
+  return ok;
+}
+
+static TlKernelRun *
+read_run (JsonObject *obj, const char *path, GError **error)
+{
+  g_autofree char *id = NULL;
+  int backend, status;
+  if (!get_string (obj, path, "kernel", TRUE, &id, error)
+      || !get_name (obj, path, "backend", &tl_backend_table, &backend, error)
+      || !get_name (obj, path, "status", &tl_run_status_table, &status, error))
+    return NULL;
+  if (*id == '\0')
+    {
+      g_autofree char *p = child_path (path, "kernel");
+      parse_fail (error, p, _("empty kernel id"));
+      return NULL;
+    }
+
+  g_autoptr (TlKernelRun) run = tl_kernel_run_new (id, backend);
+  run->status = status;
+  if (!get_string (obj, path, "precision", FALSE, &run->precision, error))
+    return NULL;
+
+  if (run->status == TL_RUN_ERROR || run->status == TL_RUN_CANCELLED)
+    {
+      JsonObject *err;
+      g_autofree char *p = child_path (path, "error");
+      g_autofree char *code = NULL;
+      if (!get_object (obj, path, "error", TRUE, &err, error)
+          || !get_string (err, p, "code", TRUE, &code, error)
+          || !get_string (err, p, "message", TRUE, &run->message, error))
+        return NULL;
+      run->error_code = tl_run_error_code_from_name (code);
+    }
+  else if (run->status == TL_RUN_SKIPPED)
+    {
+      if (!get_string (obj, path, "reason", TRUE, &run->message, error))
+        return NULL;
+    }
+  gint64 threads = 0;
+  if (!get_int (obj, path, "threads", FALSE, 0, G_MAXINT32, &threads, error))
+    return NULL;
+  run->threads = threads;
+
+  JsonObject *time;
+  if (!get_object (obj, path, "time", run->status == TL_RUN_OK, &time, error))
+    return NULL;
+  if (time)
+    {
+      g_autofree char *p = child_path (path, "time");
+      g_autofree char *ps = child_path (p, "samples");
+      JsonObject *samples;
+      gint64 count;
+      if (!get_quantity (time, p, "median", TRUE, "ms", &run->time.median, error)
+          || !get_quantity (time, p, "min", TRUE, "ms", &run->time.min, error)
+          || !get_quantity (time, p, "max", TRUE, "ms", &run->time.max, error)
+          || !get_quantity (time, p, "mean", FALSE, "ms", &run->time.mean, error)
+          || !get_int (time, p, "count", TRUE, 1, G_MAXINT32, &count, error)
+          || !get_object (time, p, "samples", TRUE, &samples, error))
+        return NULL;
+      run->time.count = count;
+      JsonArray *values;
+      g_autofree char *unit = NULL;
+      if (!get_array (samples, ps, "values", TRUE, &values, error)
+          || !get_string (samples, ps, "unit", TRUE, &unit, error))
+        return NULL;
+      if (strcmp (unit, "ms") != 0)
+        {
+          g_autofree char *pu = child_path (ps, "unit");
+          parse_fail (error, pu, _("expected “ms”, found “%s”"), unit);
+          return NULL;
+        }
+      run->n_samples = json_array_get_length (values);
+      run->samples_ms = g_new0 (double, MAX (run->n_samples, 1));
+      for (guint i = 0; i < run->n_samples; i++)
+        {
+          JsonNode *node = json_array_get_element (values, i);
+          if (!tl_json_node_is_number (node))
+            {
+              g_autofree char *pv = g_strdup_printf ("%s.values[%u]", ps, i);
+              parse_fail (error, pv, _("expected a number"));
+              return NULL;
+            }
+          run->samples_ms[i] = json_node_get_double (node);
+        }
+    }
+
+  double bytes = NAN;
+  if (!get_quantity (obj, path, "upload", FALSE, "ms", &run->upload_ms, error)
+      || !get_quantity (obj, path, "download", FALSE, "ms", &run->download_ms, error)
+      || !get_quantity (obj, path, "throughput", FALSE, "GFLOP/s", &run->gflops, error)
+      || !get_quantity (obj, path, "bytes", FALSE, "B", &bytes, error)
+      || !get_quantity (obj, path, "bandwidth", FALSE, "GB/s", &run->gbytes_per_s, error)
+      || !get_string (obj, path, "reference_kernel", FALSE, &run->reference_id, error)
+      || !get_quantity (obj, path, "percent_of_reference", FALSE, "%",
+                        &run->percent_of_reference, error)
+      || !get_quantity (obj, path, "speedup_vs_naive", FALSE, "x", &run->speedup_vs_naive,
+                        error))
+    return NULL;
+  run->bytes = bytes >= 0 && bytes < 1.8e19 ? (guint64) bytes : 0;
+
+  JsonObject *ver;
+  if (!get_object (obj, path, "verification", FALSE, &ver, error))
+    return NULL;
+  if (ver)
+    {
+      g_autofree char *p = child_path (path, "verification");
+      run->verified = TRUE;
+      if (!get_double (ver, p, "max_abs", FALSE, &run->max_abs, error)
+          || !get_double (ver, p, "max_rel", FALSE, &run->max_rel, error)
+          || !get_double (ver, p, "rel_norm", FALSE, &run->rel_norm, error)
+          || !get_double (ver, p, "normwise", FALSE, &run->normwise, error)
+          || !get_double (ver, p, "tolerance", TRUE, &run->tolerance, error)
+          || !get_bool (ver, p, "passed", TRUE, &run->passed, error))
+        return NULL;
+    }
+
+  JsonObject *launch;
+  if (!get_object (obj, path, "launch", FALSE, &launch, error))
+    return NULL;
+  if (launch)
+    {
+      g_autofree char *p = child_path (path, "launch");
+      TlLaunchFacts *l = &run->launch;
+      struct { const char *key; int *field; } ints[] = {
+        { "regs_per_thread", &l->regs_per_thread },
+        { "static_smem_bytes", &l->static_smem_bytes },
+        { "dynamic_smem_bytes", &l->dynamic_smem_bytes },
+        { "local_bytes_per_thread", &l->local_bytes_per_thread },
+        { "max_threads_per_block", &l->max_threads_per_block },
+        { "active_blocks_per_sm", &l->active_blocks_per_sm },
+        { "grid_x", &l->grid_x }, { "grid_y", &l->grid_y }, { "grid_z", &l->grid_z },
+        { "block_x", &l->block_x }, { "block_y", &l->block_y }, { "block_z", &l->block_z },
+        { "launches", &l->launches },
+      };
+      for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
+        if (!get_int32 (launch, p, ints[i].key, FALSE, ints[i].field, error))
+          return NULL;
+      if (!get_double (launch, p, "waves", FALSE, &l->waves, error)
+          || !get_double (launch, p, "occupancy", FALSE, &l->occupancy, error))
+        return NULL;
+      l->valid = TRUE;
+    }
+
+  JsonObject *instr;
+  if (!get_object (obj, path, "instrumented", FALSE, &instr, error))
+    return NULL;
+  if (instr)
+    {
+      g_autofree char *p = child_path (path, "instrumented");
+      if (!get_quantity (instr, p, "median", TRUE, "ms", &run->instrumented_median_ms, error)
+          || !get_quantity (instr, p, "overhead", FALSE, "%", &run->instrument_overhead_pct,
+                            error))
+        return NULL;
+    }
+
+  JsonObject *blocks;
+  if (!get_object (obj, path, "blocks", FALSE, &blocks, error))
+    return NULL;
+  if (blocks)
+    {
+      g_autofree char *p = child_path (path, "blocks");
+      if (!read_blocks (blocks, p, run, error))
+        return NULL;
+    }
+
+  JsonObject *result;
+  if (!get_object (obj, path, "result", FALSE, &result, error))
+    return NULL;
+  if (result)
+    {
+      g_autofree char *p = child_path (path, "result");
+      JsonObject *stats;
+      if (!get_object (result, p, "stats", FALSE, &stats, error)
+          || !get_rel_path (result, p, &run->c_path, error))
+        return NULL;
+      if (stats)
+        {
+          g_autofree char *ps = child_path (p, "stats");
+          if (!read_stats (stats, ps, &run->c_stats, error))
+            return NULL;
+          run->has_c_stats = TRUE;
+        }
+    }
+  return g_steal_pointer (&run);
+}
+
+static gboolean
+read_input (JsonObject *inputs, const char *name, gboolean *has_stats, TlMatrixStats *stats,
+            char **path_out, GError **error)
+{
+  JsonObject *obj;
+  if (!get_object (inputs, "$.inputs", name, FALSE, &obj, error))
+    return FALSE;
+  if (obj == NULL)
+    return TRUE;
+  g_autofree char *p = g_strdup_printf ("$.inputs.%s", name);
+  JsonObject *s;
+  if (!get_object (obj, p, "stats", FALSE, &s, error) || !get_rel_path (obj, p, path_out, error))
+    return FALSE;
+  if (s)
+    {
+      g_autofree char *ps = child_path (p, "stats");
+      if (!read_stats (s, ps, stats, error))
+        return FALSE;
+      *has_stats = TRUE;
+    }
+  return TRUE;
+}
+
+TlRunRecord *
+tl_run_record_from_json (JsonNode *node, GError **error)
+{
+  g_return_val_if_fail (node != NULL, NULL);
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      parse_fail (error, "$", _("expected an object"));
+      return NULL;
+    }
+  JsonObject *root = json_node_get_object (node);
+  g_autoptr (TlRunRecord) record = tl_run_record_alloc ();
+
+  if (!get_string (root, "$", "schema", TRUE, &record->schema, error))
+    return NULL;
+  if (strcmp (record->schema, TL_RUN_RECORD_SCHEMA) != 0)
+    {
+      parse_fail (error, "$.schema", _("“%s” is not a Tilelab run record (expected “%s”)"),
+                  record->schema, TL_RUN_RECORD_SCHEMA);
+      return NULL;
+    }
+  if (!get_string (root, "$", "tilelab_version", TRUE, &record->tilelab_version, error)
+      || !get_string (root, "$", "created", TRUE, &record->created, error)
+      || !get_string (root, "$", "command_line", FALSE, &record->command_line, error)
+      || !get_string (root, "$", "note", FALSE, &record->note, error))
+    return NULL;
+
+  JsonObject *machine;
+  gint64 cores = 0;
+  if (!get_object (root, "$", "machine", TRUE, &machine, error)
+      || !get_string (machine, "$.machine", "host_name", TRUE, &record->machine.host_name, error)
+      || !get_string (machine, "$.machine", "os", TRUE, &record->machine.os, error)
+      || !get_string (machine, "$.machine", "cpu_model", TRUE, &record->machine.cpu_model, error)
+      || !get_int (machine, "$.machine", "cores", TRUE, 0, G_MAXINT32, &cores, error))
+    return NULL;
+  record->machine.cores = cores;
+
+  JsonObject *device;
+  if (!get_object (root, "$", "device", FALSE, &device, error))
+    return NULL;
+  if (device)
+    {
+      if (!read_device (device, "$.device", &record->device, error))
+        return NULL;
+      record->has_device = TRUE;
+    }
+
+  JsonObject *job;
+  if (!get_object (root, "$", "job", TRUE, &job, error))
+    return NULL;
+  record->job = read_job (job, "$.job", error);
+  if (record->job == NULL)
+    return NULL;
+
+  JsonObject *inputs;
+  if (!get_object (root, "$", "inputs", FALSE, &inputs, error))
+    return NULL;
+  if (inputs)
+    {
+      gboolean ha = FALSE, hb = FALSE, hr = FALSE;
+      if (!read_input (inputs, "a", &ha, &record->a_stats, &record->a_path, error)
+          || !read_input (inputs, "b", &hb, &record->b_stats, &record->b_path, error)
+          || !read_input (inputs, "reference", &hr, &record->reference_stats,
+                          &record->reference_path, error))
+        return NULL;
+      record->has_input_stats = ha && hb && hr;
+    }
+
+  JsonArray *runs;
+  if (!get_array (root, "$", "runs", TRUE, &runs, error))
+    return NULL;
+  for (guint i = 0; i < json_array_get_length (runs); i++)
+    {
+      g_autofree char *p = g_strdup_printf ("$.runs[%u]", i);
+      JsonNode *rn = json_array_get_element (runs, i);
+      if (!JSON_NODE_HOLDS_OBJECT (rn))
+        {
+          parse_fail (error, p, _("expected an object"));
+          return NULL;
+        }
+      TlKernelRun *run = read_run (json_node_get_object (rn), p, error);
+      if (run == NULL)
+        return NULL;
+      g_ptr_array_add (record->runs, run);
+    }
+
+  JsonObject *ext;
+  if (!get_object (root, "$", "extensions", FALSE, &ext, error))
+    return NULL;
+  record->extensions = ext ? json_object_ref (ext) : NULL;
+  return g_steal_pointer (&record);
+}
+
+/* Nesting depth outside strings, so json-glib's recursive parser never
+ * meets a stack-busting document. */
+static gboolean
+json_depth_ok (const char *data, gsize length, guint max_depth)
+{
+  guint depth = 0;
+  gboolean in_string = FALSE;
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = data[i];
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+        }
+      else if (c == '"')
+        in_string = TRUE;
+      else if (c == '[' || c == '{')
+        {
+          if (++depth > max_depth)
+            return FALSE;
+        }
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
+    }
+  return TRUE;
+}
+
+TlRunRecord *
+tl_run_record_from_data (const char *data, gssize length, GError **error)
+{
+  g_return_val_if_fail (data != NULL, NULL);
+  gsize len = length < 0 ? strlen (data) : (gsize) length;
+  if (!json_depth_ok (data, len, MAX_JSON_DEPTH))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_PARSE,
+                   _("run record: nested deeper than %d levels"), MAX_JSON_DEPTH);
+      return NULL;
+    }
+  g_autoptr (JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr (GError) local = NULL;
+  if (!json_parser_load_from_data (parser, data, len, &local))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("run record: not valid JSON: %s"),
+                   local->message);
+      return NULL;
+    }
+  JsonNode *root = json_parser_get_root (parser);
+  if (root == NULL)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("run record: the file is empty"));
+      return NULL;
+    }
+  return tl_run_record_from_json (root, error);
+}
+
+
+/* ---- files ------------------------------------------------------------ */
+TlMatrix *
+tl_run_record_load_matrix (const TlRunRecord *record, const char *relative_path,
+                           GError **error)
+{
+  g_return_val_if_fail (record != NULL && relative_path != NULL, NULL);
+  if (!check_relative_path (relative_path, "matrix path", error))
+    return NULL;
+  g_autofree char *full = g_build_filename (record->base_dir ? record->base_dir : ".",
+                                            relative_path, NULL);
+  return tl_matrix_load (full, TL_FORMAT_NPY, error);
+}
+
+static gboolean
+load_named (const TlRunRecord *record, const char *rel, TlMatrix **out, GError **error)
+{
+  if (rel == NULL)
+    return TRUE;
+  TlMatrix *m = tl_run_record_load_matrix (record, rel, error);
+  if (m == NULL)
+    return FALSE;
+  g_clear_pointer (out, tl_matrix_unref);
+  *out = m;
+  return TRUE;
+}
+
+TlRunRecord *
+tl_run_record_load (const char *path, TlRecordLoadFlags flags, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  GStatBuf st;
+  if (g_stat (path, &st) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, TL_ERROR, TL_ERROR_IO, _("%s: %s"), path, g_strerror (saved));
+      return NULL;
+    }
+  if ((guint64) st.st_size > MAX_RECORD_BYTES)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_TOO_LARGE,
+                   _("%s: %" G_GUINT64_FORMAT " bytes is too large for a run record"), path,
+                   (guint64) st.st_size);
+      return NULL;
+    }
+  g_autofree char *data = NULL;
+  gsize length = 0;
+  g_autoptr (GError) local = NULL;
+  if (!g_file_get_contents (path, &data, &length, &local))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_IO, "%s", local->message);
+      return NULL;
+    }
+  g_autoptr (TlRunRecord) record = tl_run_record_from_data (data, length, &local);
+  if (record == NULL)
+    {
+      g_set_error (error, TL_ERROR, local->code, "%s: %s", path, local->message);
+      return NULL;
+    }
+  record->base_dir = g_path_get_dirname (path);
+  if (flags & TL_RECORD_LOAD_MATRICES)
+    {
+      if (!load_named (record, record->a_path, &record->a, error)
+          || !load_named (record, record->b_path, &record->b, error)
+          || !load_named (record, record->reference_path, &record->reference, error))
+        return NULL;
+      for (guint i = 0; i < record->runs->len; i++)
+        {
+          TlKernelRun *run = record->runs->pdata[i];
+          if (!load_named (record, run->c_path, &run->c, error))
+            return NULL;
+        }
+    }
+  return g_steal_pointer (&record);
+}
+

@@ -1,0 +1,451 @@
+/* tl-record-write.c — run records as JSON text and files (docs/run-record.md). */
+#include "record/tl-record-private.h"
+
+#include "tl-config.h"
+#include "core/tl-error.h"
+#include "core/tl-json.h"
+#include "io/tl-io.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+
+static void
+add_quantity (JsonBuilder *b, const char *name, double value, const char *unit)
+{
+  if (!isfinite (value))
+    return;
+  json_builder_set_member_name (b, name);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "value");
+  json_builder_add_double_value (b, value);
+  json_builder_set_member_name (b, "unit");
+  json_builder_add_string_value (b, unit);
+  json_builder_end_object (b);
+}
+
+static void
+add_double (JsonBuilder *b, const char *name, double value)
+{
+  if (!isfinite (value))
+    return;
+  json_builder_set_member_name (b, name);
+  json_builder_add_double_value (b, value);
+}
+
+static void
+add_stats (JsonBuilder *b, const char *name, const TlMatrixStats *s)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_object (b);
+  add_double (b, "min", s->min);
+  add_double (b, "max", s->max);
+  add_double (b, "mean", s->mean);
+  tl_json_member_int (b, "n_nan", s->n_nan);
+  tl_json_member_int (b, "n_inf", s->n_inf);
+  tl_json_member_int (b, "n_finite", s->n_finite);
+  json_builder_end_object (b);
+}
+
+static void
+add_source (JsonBuilder *b, const char *name, const TlSource *s)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_object (b);
+  tl_json_member_string (b, "kind", tl_source_kind_name (s->kind));
+  switch (s->kind)
+    {
+    case TL_SOURCE_GENERATOR:
+      tl_json_member_string (b, "generator", s->generator ? s->generator : "");
+      /* JSON integers are signed 64-bit: larger seeds travel as text */
+      if (s->seed <= G_MAXINT64)
+        tl_json_member_int (b, "seed", (gint64) s->seed);
+      else
+        {
+          g_autofree char *t = g_strdup_printf ("%" G_GUINT64_FORMAT, s->seed);
+          tl_json_member_string (b, "seed", t);
+        }
+      break;
+    case TL_SOURCE_FILE:
+      tl_json_member_string (b, "path", s->path ? s->path : "");
+      break;
+    case TL_SOURCE_MATRIX:
+      tl_json_member_string (b, "label", s->label);
+      break;
+    }
+  json_builder_end_object (b);
+}
+
+static void
+add_job (JsonBuilder *b, const TlJob *job)
+{
+  json_builder_set_member_name (b, "job");
+  json_builder_begin_object (b);
+  tl_json_member_string (b, "kind", job->kind ? job->kind : "gemm");
+  tl_json_member_int (b, "m", job->m);
+  tl_json_member_int (b, "k", job->k);
+  tl_json_member_int (b, "n", job->n);
+  tl_json_member_string (b, "dtype", tl_dtype_name (job->dtype));
+  add_source (b, "a", &job->a);
+  add_source (b, "b", &job->b);
+  json_builder_set_member_name (b, "kernels");
+  json_builder_begin_array (b);
+  for (guint i = 0; job->kernels && job->kernels[i]; i++)
+    json_builder_add_string_value (b, job->kernels[i]);
+  json_builder_end_array (b);
+  tl_json_member_int (b, "repeats", job->repeats);
+  tl_json_member_int (b, "warmups", job->warmups);
+  tl_json_member_bool (b, "flush_l2", job->flush_l2);
+  tl_json_member_bool (b, "instrument", job->instrument);
+  tl_json_member_int (b, "threads", job->threads);
+  tl_json_member_int (b, "device", job->device);
+  json_builder_end_object (b);
+}
+
+static void
+add_device (JsonBuilder *b, const TlGpuFacts *f)
+{
+  json_builder_set_member_name (b, "device");
+  json_builder_begin_object (b);
+  tl_json_member_int (b, "ordinal", f->ordinal);
+  tl_json_member_string (b, "name", f->name);
+  tl_json_member_int (b, "cc_major", f->cc_major);
+  tl_json_member_int (b, "cc_minor", f->cc_minor);
+  tl_json_member_int (b, "sm_count", f->sm_count);
+  tl_json_member_int (b, "clock_khz", f->clock_khz);
+  tl_json_member_int (b, "mem_clock_khz", f->mem_clock_khz);
+  tl_json_member_int (b, "mem_bus_width_bits", f->mem_bus_width_bits);
+  tl_json_member_int (b, "total_mem_bytes", (gint64) f->total_mem_bytes);
+  tl_json_member_int (b, "free_mem_bytes", (gint64) f->free_mem_bytes);
+  tl_json_member_int (b, "l2_bytes", f->l2_bytes);
+  tl_json_member_int (b, "smem_per_block_bytes", f->smem_per_block_bytes);
+  tl_json_member_int (b, "smem_per_block_optin_bytes", f->smem_per_block_optin_bytes);
+  tl_json_member_int (b, "smem_per_sm_bytes", f->smem_per_sm_bytes);
+  tl_json_member_int (b, "regs_per_sm", f->regs_per_sm);
+  tl_json_member_int (b, "regs_per_block", f->regs_per_block);
+  tl_json_member_int (b, "max_threads_per_block", f->max_threads_per_block);
+  tl_json_member_int (b, "max_threads_per_sm", f->max_threads_per_sm);
+  tl_json_member_int (b, "max_blocks_per_sm", f->max_blocks_per_sm);
+  tl_json_member_int (b, "warp_size", f->warp_size);
+  tl_json_member_int (b, "driver_version", f->driver_version);
+  tl_json_member_int (b, "runtime_version", f->runtime_version);
+  json_builder_end_object (b);
+}
+
+#define ADD_BLOCK_ARRAY(b, name, blocks, n, field)        \
+  G_STMT_START {                                          \
+    json_builder_set_member_name (b, name);               \
+    json_builder_begin_array (b);                         \
+    for (gsize _i = 0; _i < (n); _i++)                    \
+      json_builder_add_int_value (b, (gint64) (blocks)[_i].field); \
+    json_builder_end_array (b);                           \
+  } G_STMT_END
+
+static void
+add_run (JsonBuilder *b, const TlKernelRun *run)
+{
+  json_builder_begin_object (b);
+  tl_json_member_string (b, "kernel", run->kernel_id);
+  tl_json_member_string (b, "backend", tl_backend_name (run->backend));
+  tl_json_member_string (b, "precision", run->precision);
+  tl_json_member_string (b, "status", tl_run_status_name (run->status));
+  if (run->status == TL_RUN_ERROR || run->status == TL_RUN_CANCELLED)
+    {
+      json_builder_set_member_name (b, "error");
+      json_builder_begin_object (b);
+      tl_json_member_string (b, "code", tl_run_error_code_name (run->error_code));
+      tl_json_member_string (b, "message", run->message ? run->message : "");
+      json_builder_end_object (b);
+    }
+  else if (run->status == TL_RUN_SKIPPED)
+    tl_json_member_string (b, "reason", run->message ? run->message : "");
+  if (run->backend == TL_BACKEND_CPU)
+    tl_json_member_int (b, "threads", run->threads);
+
+  if (run->time.count > 0)
+    {
+      json_builder_set_member_name (b, "time");
+      json_builder_begin_object (b);
+      add_quantity (b, "median", run->time.median, "ms");
+      add_quantity (b, "min", run->time.min, "ms");
+      add_quantity (b, "max", run->time.max, "ms");
+      add_quantity (b, "mean", run->time.mean, "ms");
+      tl_json_member_int (b, "count", run->time.count);
+      json_builder_set_member_name (b, "samples");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "values");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < run->n_samples; i++)
+        if (isfinite (run->samples_ms[i]))
+          json_builder_add_double_value (b, run->samples_ms[i]);
+      json_builder_end_array (b);
+      tl_json_member_string (b, "unit", "ms");
+      json_builder_end_object (b);
+      json_builder_end_object (b);
+    }
+  add_quantity (b, "upload", run->upload_ms, "ms");
+  add_quantity (b, "download", run->download_ms, "ms");
+  add_quantity (b, "throughput", run->gflops, "GFLOP/s");
+  if (run->bytes > 0)
+    add_quantity (b, "bytes", (double) run->bytes, "B");
+  add_quantity (b, "bandwidth", run->gbytes_per_s, "GB/s");
+
+  if (run->verified)
+    {
+      json_builder_set_member_name (b, "verification");
+      json_builder_begin_object (b);
+      add_double (b, "max_abs", run->max_abs);
+      add_double (b, "max_rel", run->max_rel);
+      add_double (b, "rel_norm", run->rel_norm);
+      add_double (b, "normwise", run->normwise);
+      add_double (b, "tolerance", run->tolerance);
+      tl_json_member_bool (b, "passed", run->passed);
+      json_builder_end_object (b);
+    }
+  tl_json_member_string (b, "reference_kernel", run->reference_id);
+  add_quantity (b, "percent_of_reference", run->percent_of_reference, "%");
+  add_quantity (b, "speedup_vs_naive", run->speedup_vs_naive, "x");
+
+  if (run->launch.valid)
+    {
+      const TlLaunchFacts *l = &run->launch;
+      json_builder_set_member_name (b, "launch");
+      json_builder_begin_object (b);
+      tl_json_member_int (b, "regs_per_thread", l->regs_per_thread);
+      tl_json_member_int (b, "static_smem_bytes", l->static_smem_bytes);
+      tl_json_member_int (b, "dynamic_smem_bytes", l->dynamic_smem_bytes);
+      tl_json_member_int (b, "local_bytes_per_thread", l->local_bytes_per_thread);
+      tl_json_member_int (b, "max_threads_per_block", l->max_threads_per_block);
+      tl_json_member_int (b, "active_blocks_per_sm", l->active_blocks_per_sm);
+      tl_json_member_int (b, "grid_x", l->grid_x);
+      tl_json_member_int (b, "grid_y", l->grid_y);
+      tl_json_member_int (b, "grid_z", l->grid_z);
+      tl_json_member_int (b, "block_x", l->block_x);
+      tl_json_member_int (b, "block_y", l->block_y);
+      tl_json_member_int (b, "block_z", l->block_z);
+      tl_json_member_int (b, "launches", l->launches);
+      add_double (b, "waves", l->waves);
+      add_double (b, "occupancy", l->occupancy);
+      json_builder_end_object (b);
+    }
+
+  if (isfinite (run->instrumented_median_ms))
+    {
+      json_builder_set_member_name (b, "instrumented");
+      json_builder_begin_object (b);
+      add_quantity (b, "median", run->instrumented_median_ms, "ms");
+      add_quantity (b, "overhead", run->instrument_overhead_pct, "%");
+      json_builder_end_object (b);
+    }
+
+  if (run->n_blocks > 0)
+    {
+      const char *unit = g_strcmp0 (run->block_unit, "thread") == 0 ? "thread" : "sm";
+      json_builder_set_member_name (b, "blocks");
+      json_builder_begin_object (b);
+      tl_json_member_int (b, "count", run->n_blocks);
+      tl_json_member_string (b, "unit", unit);
+      tl_json_member_int (b, "tile_m", run->block_tile_m);
+      tl_json_member_int (b, "tile_n", run->block_tile_n);
+      ADD_BLOCK_ARRAY (b, "block_x", run->blocks, run->n_blocks, block_x);
+      ADD_BLOCK_ARRAY (b, "block_y", run->blocks, run->n_blocks, block_y);
+      ADD_BLOCK_ARRAY (b, unit, run->blocks, run->n_blocks, unit);
+      ADD_BLOCK_ARRAY (b, "launch", run->blocks, run->n_blocks, launch);
+      ADD_BLOCK_ARRAY (b, "start_ns", run->blocks, run->n_blocks, start_ns);
+      ADD_BLOCK_ARRAY (b, "end_ns", run->blocks, run->n_blocks, end_ns);
+      json_builder_end_object (b);
+    }
+
+  if (run->has_c_stats || run->c_path)
+    {
+      json_builder_set_member_name (b, "result");
+      json_builder_begin_object (b);
+      if (run->has_c_stats)
+        add_stats (b, "stats", &run->c_stats);
+      tl_json_member_string (b, "path", run->c_path);
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+}
+
+static void
+add_input (JsonBuilder *b, const char *name, gboolean has_stats, const TlMatrixStats *stats,
+           const char *path)
+{
+  if (!has_stats && path == NULL)
+    return;
+  json_builder_set_member_name (b, name);
+  json_builder_begin_object (b);
+  if (has_stats)
+    add_stats (b, "stats", stats);
+  tl_json_member_string (b, "path", path);
+  json_builder_end_object (b);
+}
+
+JsonNode *
+tl_run_record_to_json (const TlRunRecord *record)
+{
+  g_return_val_if_fail (record != NULL, NULL);
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  tl_json_member_string (b, "schema", TL_RUN_RECORD_SCHEMA);
+  tl_json_member_string (b, "tilelab_version", record->tilelab_version ? record->tilelab_version : TL_VERSION);
+  tl_json_member_string (b, "created", record->created ? record->created : "");
+  tl_json_member_string (b, "command_line", record->command_line);
+  tl_json_member_string (b, "note", record->note);
+
+  json_builder_set_member_name (b, "machine");
+  json_builder_begin_object (b);
+  tl_json_member_string (b, "host_name", record->machine.host_name ? record->machine.host_name : "");
+  tl_json_member_string (b, "os", record->machine.os ? record->machine.os : "");
+  tl_json_member_string (b, "cpu_model", record->machine.cpu_model ? record->machine.cpu_model : "");
+  tl_json_member_int (b, "cores", record->machine.cores);
+  json_builder_end_object (b);
+
+  if (record->has_device)
+    add_device (b, &record->device);
+  if (record->job)
+    add_job (b, record->job);
+
+  json_builder_set_member_name (b, "inputs");
+  json_builder_begin_object (b);
+  add_input (b, "a", record->has_input_stats, &record->a_stats, record->a_path);
+  add_input (b, "b", record->has_input_stats, &record->b_stats, record->b_path);
+  add_input (b, "reference", record->has_input_stats, &record->reference_stats,
+             record->reference_path);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "runs");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < record->runs->len; i++)
+    add_run (b, record->runs->pdata[i]);
+  json_builder_end_array (b);
+
+  if (record->extensions)
+    {
+      json_builder_set_member_name (b, "extensions");
+      JsonNode *ext = json_node_new (JSON_NODE_OBJECT);
+      json_node_set_object (ext, record->extensions);
+      json_builder_add_value (b, ext);
+    }
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+/* json-glib 1.6 prints a double as "%.17g" and appends ".0" when there is
+ * no '.', which turns 1e-08 into the invalid "1e-08.0".  Drop that ".0"
+ * after an exponent, outside strings. */
+static void
+fix_exponents (char *text)
+{
+  gboolean in_string = FALSE;
+  char *out = text;
+  for (char *p = text; *p; p++)
+    {
+      if (in_string)
+        {
+          if (*p == '\\' && p[1])
+            {
+              *out++ = *p++;
+            }
+          else if (*p == '"')
+            in_string = FALSE;
+        }
+      else if (*p == '"')
+        in_string = TRUE;
+      else if ((*p == 'e' || *p == 'E') && p > text && g_ascii_isdigit (p[-1]))
+        {
+          /* copy the exponent, then skip a ".0" that follows it */
+          *out++ = *p++;
+          if (*p == '+' || *p == '-')
+            *out++ = *p++;
+          while (g_ascii_isdigit (*p))
+            *out++ = *p++;
+          if (p[0] == '.' && p[1] == '0' && !g_ascii_isdigit (p[2]))
+            p += 2;
+          p--;
+          continue;
+        }
+      *out++ = *p;
+    }
+  *out = '\0';
+}
+
+char *
+tl_run_record_to_string (const TlRunRecord *record, gboolean pretty)
+{
+  g_autoptr (JsonNode) root = tl_run_record_to_json (record);
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  json_generator_set_pretty (gen, pretty);
+  json_generator_set_indent (gen, 1);
+  json_generator_set_root (gen, root);
+  char *text = json_generator_to_data (gen, NULL);
+  fix_exponents (text);
+  return text;
+}
+
+
+/* ---- files ------------------------------------------------------------ */
+
+
+static char *
+record_stem (const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  if (g_str_has_suffix (base, ".json"))
+    base[strlen (base) - 5] = '\0';
+  return g_steal_pointer (&base);
+}
+
+static gboolean
+save_matrix_beside (const TlMatrix *m, const char *dir, const char *stem, const char *what,
+                    char **rel_out, GError **error)
+{
+  g_autofree char *rel = g_strdup_printf ("%s.%s.npy", stem, what);
+  g_autofree char *full = g_build_filename (dir, rel, NULL);
+  if (!tl_matrix_save (m, full, TL_FORMAT_NPY, error))
+    return FALSE;
+  g_free (*rel_out);
+  *rel_out = g_steal_pointer (&rel);
+  return TRUE;
+}
+
+gboolean
+tl_run_record_save (TlRunRecord *record, const char *path, TlRecordSaveFlags flags,
+                    GError **error)
+{
+  g_return_val_if_fail (record != NULL && path != NULL, FALSE);
+  if (flags & TL_RECORD_SAVE_MATRICES)
+    {
+      g_autofree char *dir = g_path_get_dirname (path);
+      g_autofree char *stem = record_stem (path);
+      if ((record->a && !save_matrix_beside (record->a, dir, stem, "A", &record->a_path, error))
+          || (record->b && !save_matrix_beside (record->b, dir, stem, "B", &record->b_path, error))
+          || (record->reference
+              && !save_matrix_beside (record->reference, dir, stem, "reference",
+                                      &record->reference_path, error)))
+        return FALSE;
+      for (guint i = 0; i < record->runs->len; i++)
+        {
+          TlKernelRun *run = record->runs->pdata[i];
+          g_autofree char *what = g_strdup_printf ("C.%s", run->kernel_id);
+          if (run->c && !save_matrix_beside (run->c, dir, stem, what, &run->c_path, error))
+            return FALSE;
+        }
+    }
+  /* indented for people; on one line when block records make it big */
+  gsize n_blocks = 0;
+  for (guint i = 0; i < record->runs->len; i++)
+    n_blocks += ((TlKernelRun *) record->runs->pdata[i])->n_blocks;
+  g_autofree char *text = tl_run_record_to_string (record, n_blocks <= TL_RUN_RECORD_PRETTY_BLOCKS);
+  g_autoptr (GError) local = NULL;
+  if (!g_file_set_contents (path, text, -1, &local))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_IO, _("Could not write the run record: %s"),
+                   local->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+

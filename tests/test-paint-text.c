@@ -1,0 +1,143 @@
+/* test-paint-text.c — the painters' text boxes: recorded where the text is,
+ * and the checker finds overlaps, clipped text and text off the picture. */
+#include <math.h>
+#include <string.h>
+#include "paint/tl-paint-text-boxes.h"
+#include "paint/tl-paint-util.h"
+#include "paint-test-util.h"
+
+static cairo_t *
+new_context (int w, int h, cairo_surface_t **out_surface)
+{
+  *out_surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  return cairo_create (*out_surface);
+}
+
+/* A box covers the ink that was drawn, in device pixels, also when the
+ * text is translated and rotated; nothing is recorded without a collector. */
+static void
+test_record (void)
+{
+  cairo_surface_t *s;
+  cairo_t *cr = new_context (300, 200, &s);
+  TlPaintStyle style;
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+
+  tl_paint_style_init (&style, 1.0);
+  tl_paint_set_font (cr, &style, 20, FALSE);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_set_source_rgb (cr, 0, 0, 0);
+
+  tl_paint_text (cr, 10, 10, 0, 0, "unseen");
+  g_assert_null (tl_paint_text_boxes_get (cr));
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_set_source_rgb (cr, 0, 0, 0);
+
+  tl_paint_text_boxes_attach (cr, boxes);
+  g_assert_true (tl_paint_text_boxes_get (cr) == boxes);
+  cairo_save (cr);
+  cairo_translate (cr, 50, 20);
+  tl_paint_text (cr, 0, 0, 0, 0, "Hello");
+  cairo_restore (cr);
+  cairo_save (cr);
+  cairo_translate (cr, 250, 150);
+  cairo_rotate (cr, -G_PI / 2);
+  tl_paint_text (cr, 0, 0, 0.5, 0.5, "rotated");
+  cairo_restore (cr);
+  g_assert_cmpuint (tl_paint_text_boxes_len (boxes), ==, 2);
+
+  const TlPaintTextBox *hello = tl_paint_text_boxes_index (boxes, 0);
+  g_assert_cmpstr (hello->text, ==, "Hello");
+  g_assert_cmpfloat (hello->x, >=, 49);
+  g_assert_cmpfloat (hello->x, <=, 54);
+  g_assert_cmpfloat_with_epsilon (hello->y, 20, 1e-9);
+  g_assert_cmpfloat (hello->w, >, 30);
+  g_assert_cmpfloat (hello->h, >, 18);
+  /* the unclipped area is the surface */
+  g_assert_cmpfloat_with_epsilon (hello->area_w, 300, 1e-9);
+  g_assert_cmpfloat_with_epsilon (hello->area_h, 200, 1e-9);
+  /* every dark pixel of the drawing lies inside one of the two boxes */
+  const TlPaintTextBox *rot = tl_paint_text_boxes_find (boxes, "rot");
+  g_assert_nonnull (rot);
+  g_assert_cmpfloat (rot->h, >, rot->w); /* standing up */
+  guint dark = 0;
+  for (int y = 0; y < 200; y++)
+    for (int x = 0; x < 300; x++)
+      if (tl_test_pixel_distance (tl_test_pixel (s, x, y), tl_test_rgb (255, 255, 255)) > 100)
+        {
+          gboolean in = FALSE;
+          for (guint i = 0; i < 2; i++)
+            {
+              const TlPaintTextBox *b = tl_paint_text_boxes_index (boxes, i);
+              in |= x >= b->x - 1 && x <= b->x + b->w + 1 && y >= b->y - 1 && y <= b->y + b->h + 1;
+            }
+          if (!in)
+            g_error ("ink at %d,%d outside every text box", x, y);
+          dark++;
+        }
+  g_assert_cmpuint (dark, >, 100);
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, 300, 200, NULL), ==, 0);
+
+  tl_paint_text_boxes_clear (boxes);
+  g_assert_cmpuint (tl_paint_text_boxes_len (boxes), ==, 0);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
+/* "0 200400": neighbours that touch are found, and so are texts cut by
+ * their clip and texts beyond the picture; clean text passes. */
+static void
+test_check (void)
+{
+  cairo_surface_t *s;
+  cairo_t *cr = new_context (200, 100, &s);
+  TlPaintStyle style;
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  g_autoptr (GString) report = g_string_new (NULL);
+
+  tl_paint_style_init (&style, 1.0);
+  tl_paint_set_font (cr, &style, 12, FALSE);
+  tl_paint_text_boxes_attach (cr, boxes);
+
+  /* tick labels 20 px apart: "200" is wider than that */
+  tl_paint_text (cr, 40, 10, 0.5, 0, "0");
+  tl_paint_text (cr, 60, 10, 0.5, 0, "200");
+  tl_paint_text (cr, 80, 10, 0.5, 0, "400");
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, 200, 100, report), ==, 1);
+  g_assert_nonnull (strstr (report->str, "overlap: “200”"));
+  g_assert_nonnull (strstr (report->str, "“400”"));
+
+  /* far enough apart: fine */
+  tl_paint_text_boxes_clear (boxes);
+  g_string_truncate (report, 0);
+  for (int i = 0; i < 3; i++)
+    tl_paint_text (cr, 30 + 60 * i, 10, 0.5, 0, i == 0 ? "0" : i == 1 ? "200" : "400");
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, 200, 100, report), ==, 0);
+  g_assert_cmpstr (report->str, ==, "");
+
+  /* a clip that cuts the text */
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 40, 60, 30);
+  cairo_clip (cr);
+  tl_paint_text (cr, 5, 45, 0, 0, "a long facts line");
+  cairo_restore (cr);
+  /* running off the right edge */
+  tl_paint_text (cr, 195, 80, 0, 0, "edge");
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, 200, 100, report), ==, 2);
+  g_assert_nonnull (strstr (report->str, "clipped: “a long facts line”"));
+  g_assert_nonnull (strstr (report->str, "off the picture: “edge”"));
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/paint/text/record", test_record);
+  g_test_add_func ("/paint/text/check", test_check);
+  return g_test_run ();
+}
