@@ -16,10 +16,13 @@
  * Every picture fails on: a GTK warning while it was laid out (size
  * warnings: "Negative content width", "attempt to allocate widget with
  * width -3"), a window wider or taller than the screen, a label given less
- * than its minimum size, an ellipsized label (text cut off), labels that
- * overlap, and a label outside the window.  One line per problem; exit 1
- * when there was any.  With --out, each picture is saved as
- * SCENARIO-VIEW-MODE-THEME-WxH.png.
+ * than its minimum size, an ellipsized label whose tooltip does not keep
+ * the whole text, labels that overlap, a label outside the window, and
+ * what the painters report of their own texts (tl-paint-text-boxes: two
+ * texts on top of each other, a text cut by its area or the picture).
+ * The window is drawn into an image surface for that; with --out that
+ * image is saved as SCENARIO-VIEW-MODE-THEME-WxH.png.  One line per
+ * problem; exit 1 when there was any.
  *
  * Run it under Xvfb with the screen size to test (tools/screenshots.sh runs
  * 1024×768, 1280×800 and 1920×1080; tests/screens.sh a subset for meson).
@@ -28,6 +31,7 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
+#include "paint/tl-paint-text-boxes.h"
 #include "tl-application.h"
 #include "tl-gauss-page.h"
 #include "tl-heatmap-view.h"
@@ -295,14 +299,32 @@ apply_theme (const char *theme)
                 "gtk-enable-animations", FALSE, NULL);
 }
 
+/* Draws the window as it is on screen into an image, with the painters
+ * reporting where their texts went; checks those and saves the picture. */
 static void
-save_picture (const char *path, int w, int h)
+draw_and_check (const char *shot, const char *path)
 {
-  GdkWindow *root = gdk_get_default_root_window ();
-  g_autoptr (GdkPixbuf) pixbuf = gdk_pixbuf_get_from_window (root, 0, 0, w, h);
-  g_autoptr (GError) error = NULL;
-  if (pixbuf == NULL || !gdk_pixbuf_save (pixbuf, path, "png", &error, NULL))
-    g_printerr ("gui-screens: could not save %s: %s\n", path, error ? error->message : "no picture");
+  GtkWidget *w = GTK_WIDGET (win);
+  int width = gtk_widget_get_allocated_width (w), height = gtk_widget_get_allocated_height (w);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  cairo_t *cr = cairo_create (surface);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  g_autoptr (GString) report = g_string_new (NULL);
+
+  tl_paint_text_boxes_attach (cr, boxes);
+  gtk_widget_draw (w, cr);
+  tl_paint_text_boxes_attach (cr, NULL);
+  cairo_destroy (cr);
+  if (tl_paint_text_boxes_check (boxes, width, height, report))
+    {
+      g_auto (GStrv) lines = g_strsplit (report->str, "\n", -1);
+      for (guint i = 0; lines[i]; i++)
+        if (*lines[i])
+          problem (shot, "painted text: %s", lines[i]);
+    }
+  if (path && cairo_surface_write_to_png (surface, path) != CAIRO_STATUS_SUCCESS)
+    g_printerr ("gui-screens: could not save %s\n", path);
+  cairo_surface_destroy (surface);
 }
 
 /* The window (with its header bar and borders, as a window manager would
@@ -348,12 +370,9 @@ shoot (const Matrix *m, const char *scenario, const char *view, const char *mode
   check_window (shot, m->screen_w, m->screen_h);
   if (m->explain)
     explain (GTK_WIDGET (win), 0);
-  if (m->out)
-    {
-      g_autofree char *name = g_strdup_printf ("%s.png", shot);
-      g_autofree char *path = g_build_filename (m->out, name, NULL);
-      save_picture (path, m->screen_w, m->screen_h);
-    }
+  g_autofree char *name = g_strdup_printf ("%s.png", shot);
+  g_autofree char *path = m->out ? g_build_filename (m->out, name, NULL) : NULL;
+  draw_and_check (shot, path);
   g_print ("screens: %s\n", shot);
 }
 

@@ -15,7 +15,7 @@ struct _TlBlocksPage
   GtkBox parent_instance;
 
   TlSession *session;
-  TlRunRecord *record;          /* the session's, while shown */
+  TlRunRecord *record;          /* shown (a reference) */
   const TlKernelRun *runs[2];   /* shown: the kernel and the one beside it */
   TlBlockStats *stats[2];       /* their statistics, for hit tests on the timeline */
   GtkWidget *grid, *timeline;   /* TlRenderArea */
@@ -236,6 +236,10 @@ fill_kernel_combos (TlBlocksPage *self, TlRunRecord *record)
 static void
 show_record (TlBlocksPage *self, TlRunRecord *record)
 {
+  if (record)
+    tl_run_record_ref (record);
+  /* the render areas borrow it: replaced only after they have let go */
+  TlRunRecord *old = self->record;
   self->record = record;
   guint n = fill_kernel_combos (self, record);
 
@@ -249,6 +253,7 @@ show_record (TlBlocksPage *self, TlRunRecord *record)
   tl_render_area_set_input (TL_RENDER_AREA (self->grid), shown, NULL);
   tl_render_area_set_input (TL_RENDER_AREA (self->timeline), shown, NULL);
   apply_choice (self);
+  g_clear_pointer (&old, tl_run_record_unref);
 }
 
 static void
@@ -349,8 +354,11 @@ tl_blocks_page_dispose (GObject *object)
 {
   TlBlocksPage *self = TL_BLOCKS_PAGE (object);
   tl_page_disconnect_session (&self->session, self);
-  self->record = NULL;
   G_OBJECT_CLASS (tl_blocks_page_parent_class)->dispose (object);
+  /* after the areas that borrow it are gone */
+  for (guint i = 0; i < 2; i++)
+    self->runs[i] = NULL;
+  g_clear_pointer (&self->record, tl_run_record_unref);
 }
 
 static void

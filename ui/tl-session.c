@@ -40,7 +40,7 @@ struct _TlSession
   GPtrArray *live_runs;       /* TlKernelRun* of the job in flight (copies) */
   GHashTable *sweep_jobs;     /* job ids whose records only feed the sweep */
   guint n_sweep_pending;
-  TlRunRecord *record;        /* on show */
+  TlRunRecord *record;        /* on show (pages that keep it take a reference) */
   guint results_serial;       /* the inputs_serial the runs on show were made from */
   gboolean results_from_file; /* the runs on show came from a record file */
   GPtrArray *history;         /* TlRunRecord*, for the size sweep */
@@ -373,7 +373,7 @@ tl_session_get_source_label (TlSession *self, guint index)
 static void
 show_record (TlSession *self, TlRunRecord *record, gboolean with_sources)
 {
-  g_clear_pointer (&self->record, tl_run_record_free);
+  g_clear_pointer (&self->record, tl_run_record_unref);
   self->record = record;
   self->results_from_file = with_sources;
 
@@ -434,7 +434,7 @@ typedef struct
 static void
 record_file_free (RecordFile *r)
 {
-  g_clear_pointer (&r->record, tl_run_record_free);
+  g_clear_pointer (&r->record, tl_run_record_unref);
   g_clear_pointer (&r->lu, tl_lu_recorder_free);
   g_free (r);
 }
@@ -494,7 +494,7 @@ record_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   /* an LU run record stands beside the GEMM record on show, never in its place */
   if (is_lu)
     {
-      g_clear_pointer (&self->lu_run, tl_run_record_free);
+      g_clear_pointer (&self->lu_run, tl_run_record_unref);
       self->lu_run = g_steal_pointer (&r->record);
     }
   if (r->lu)
@@ -503,7 +503,7 @@ record_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
     g_signal_emit (self, signals[SIGNAL_LU_RECORD_CHANGED], 0);
   if (has_gemm)
     {
-      add_to_history (self, tl_run_record_copy (r->record));
+      add_to_history (self, tl_run_record_ref (r->record));
       show_record (self, g_steal_pointer (&r->record), TRUE);
     }
   record_file_free (r);
@@ -592,7 +592,7 @@ run_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
     }
   else
     {
-      add_to_history (self, tl_run_record_copy (record));
+      add_to_history (self, tl_run_record_ref (record));
       show_record (self, record, FALSE);
       if (record->note)
         tl_session_report (self, GTK_MESSAGE_INFO, record->note);
@@ -663,7 +663,7 @@ tl_session_run (TlSession *self, const TlRunSettings *settings)
   self->job_n = job->n;
   self->job_dtype = job->dtype;
   g_ptr_array_set_size (self->live_runs, 0);
-  g_clear_pointer (&self->record, tl_run_record_free);
+  g_clear_pointer (&self->record, tl_run_record_unref);
   self->results_serial = self->inputs_serial;
   self->results_from_file = FALSE;
   g_signal_emit (self, signals[SIGNAL_RESULTS_CHANGED], 0);
@@ -819,7 +819,7 @@ lu_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   if (lu)
     {
       /* the player's record is now A's, not the LU run record's */
-      g_clear_pointer (&self->lu_run, tl_run_record_free);
+      g_clear_pointer (&self->lu_run, tl_run_record_unref);
       set_lu_record (self, lu);
     }
   else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -995,9 +995,9 @@ tl_session_finalize (GObject *object)
   g_ptr_array_unref (self->live_runs);
   g_ptr_array_unref (self->history);
   g_hash_table_unref (self->sweep_jobs);
-  g_clear_pointer (&self->record, tl_run_record_free);
+  g_clear_pointer (&self->record, tl_run_record_unref);
   g_clear_pointer (&self->lu, tl_lu_recorder_free);
-  g_clear_pointer (&self->lu_run, tl_run_record_free);
+  g_clear_pointer (&self->lu_run, tl_run_record_unref);
   g_clear_pointer (&self->gpus, g_array_unref);
   G_OBJECT_CLASS (tl_session_parent_class)->finalize (object);
 }
@@ -1035,7 +1035,7 @@ static void
 tl_session_init (TlSession *self)
 {
   self->live_runs = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_kernel_run_free);
-  self->history = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_run_record_free);
+  self->history = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_run_record_unref);
   self->sweep_jobs = g_hash_table_new (NULL, NULL);
   self->gpus = g_array_new (FALSE, TRUE, sizeof (TlGpuFacts));
   self->job_dtype = TL_DTYPE_FLOAT32;
