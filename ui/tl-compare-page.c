@@ -228,11 +228,11 @@ describe_details (TlComparePage *self, const TlKernelRun *r, GString *s)
   gsize m, k, n;
   tl_session_get_size (self->session, &m, &k, &n);
   g_autofree char *label = tl_kernel_display_name (r->kernel_id);
-  g_autofree char *med = tl_run_text_number (r->time.median);
-  g_autofree char *mn = tl_run_text_number (r->time.min);
-  g_autofree char *mx = tl_run_text_number (r->time.max);
+  g_autofree char *med = tl_run_text_time (r->time.median);
+  g_autofree char *mn = tl_run_text_time (r->time.min);
+  g_autofree char *mx = tl_run_text_time (r->time.max);
   g_autofree char *gf = tl_run_text_number (tl_stats_gflops (tl_stats_gemm_flops (m, k, n), r->time.median));
-  g_autofree char *pct = tl_run_text_number (r->percent_of_reference);
+  g_autofree char *pct = tl_run_text_percent (r->percent_of_reference);
   g_autofree char *sp = tl_run_text_number (r->speedup_vs_naive);
   g_autofree char *err = tl_run_text_number (r->rel_norm);
   g_autofree char *tol = tl_run_text_number (r->tolerance);
@@ -243,11 +243,13 @@ describe_details (TlComparePage *self, const TlKernelRun *r, GString *s)
                           tl_run_status_name (r->status));
   if (r->message)
     g_string_append_printf (s, _("message     %s\n"), r->message);
-  g_string_append_printf (s, _("size        %zu×%zu·%zu×%zu\nmedian      %s ms  (min %s, max %s, %u runs)\n"
-                               "throughput  %s GFLOP/s\n%% of ref    %s (%s)\nvs naive    %s×\n"
+  g_string_append_printf (s, _("size        %zu×%zu·%zu×%zu\n"), m, k, k, n);
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "median      %s  (min %s, max %s, %u run)\n",
+                                          "median      %s  (min %s, max %s, %u runs)\n", r->time.count),
+                          med, mn, mx, r->time.count);
+  g_string_append_printf (s, _("throughput  %s GFLOP/s\n%% of ref    %s%% (%s)\nvs naive    %s×\n"
                                "error       %s (tolerance %s) %s\n"),
-                          m, k, k, n, med, mn, mx, r->time.count, gf, pct,
-                          r->reference_id ? r->reference_id : "—", sp, err, tol,
+                          gf, pct, r->reference_id ? r->reference_id : "—", sp, err, tol,
                           r->verified ? (r->passed ? _("passed") : _("FAILED")) : _("not verified"));
   if (r->backend == TL_BACKEND_CPU)
     g_string_append_printf (s, _("threads     %u\n"), r->threads);

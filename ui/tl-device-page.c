@@ -81,18 +81,21 @@ static void
 describe_launch (const TlKernelRun *r, GString *s)
 {
   const TlLaunchFacts *f = &r->launch;
-  g_autofree char *occ = isnan (f->occupancy) ? g_strdup ("—") : g_strdup_printf ("%.0f%%", 100 * f->occupancy);
+  g_autofree char *occ_pct = tl_run_text_percent (100 * f->occupancy);
+  g_autofree char *occ = isnan (f->occupancy) ? g_strdup ("—") : g_strdup_printf ("%s%%", occ_pct);
   g_string_append_printf (s,
     _("registers per thread   %d\nshared memory          %d B static + %d B dynamic per block\n"
-      "spills (local memory)  %d B per thread%s\nblock                  %d×%d×%d threads\n"
-      "grid                   %d×%d×%d blocks, %d launch(es)\nblocks per SM          %d (occupancy %s)\n"
-      "waves                  %.2f%s"),
+      "spills (local memory)  %d B per thread%s\nblock                  %d×%d×%d threads\n"),
     f->regs_per_thread, f->static_smem_bytes, f->dynamic_smem_bytes, f->local_bytes_per_thread,
     f->local_bytes_per_thread > 0 ? _("  ← spilling: registers ran out") : "",
-    f->block_x, f->block_y, f->block_z, f->grid_x, f->grid_y, f->grid_z, f->launches,
-    f->active_blocks_per_sm, occ, f->waves,
-    f->waves > 1 && f->waves - floor (f->waves) > 0 && f->waves - floor (f->waves) < 0.5
-      ? _("  ← the last wave is mostly idle (tail effect)") : "");
+    f->block_x, f->block_y, f->block_z);
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "grid                   %d×%d×%d blocks, %d launch\n",
+                                       "grid                   %d×%d×%d blocks, %d launches\n", f->launches),
+                          f->grid_x, f->grid_y, f->grid_z, f->launches);
+  g_string_append_printf (s, _("blocks per SM          %d (occupancy %s)\nwaves                  %.2f%s"),
+                          f->active_blocks_per_sm, occ, f->waves,
+                          f->waves > 1 && f->waves - floor (f->waves) > 0 && f->waves - floor (f->waves) < 0.5
+                            ? _("  ← the last wave is mostly idle (tail effect)") : "");
 }
 
 static void
@@ -109,8 +112,10 @@ update_rung_label (TlDevicePage *self)
   if (r == NULL)
     g_string_append (s, _("Run kernels (or open a run record) to see their launch facts."));
   else if (r->backend == TL_BACKEND_CPU)
-    g_string_append_printf (s, _("%s runs on the CPU with %u threads: no registers, shared memory or waves to show.\n"
-                                 "Its C tiles (when it records them) appear in the tile grid."),
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%s ran on the CPU on %u thread: no registers, shared memory or waves to show.\n"
+                                         "Its C tiles (when it records them) appear in the tile grid.",
+                                         "%s ran on the CPU on %u threads: no registers, shared memory or waves to show.\n"
+                                         "Its C tiles (when it records them) appear in the tile grid.", r->threads),
                             tl_run_text_kernel_title (r->kernel_id), r->threads);
   else if (!r->launch.valid)
     g_string_append_printf (s, _("%s: no launch facts in this run (%s)."), tl_run_text_kernel_title (r->kernel_id),

@@ -16,6 +16,7 @@ struct _TlKernelPanel
   GtkWidget *kernel_list;
   GtkWidget *dtype_combo;
   GtkWidget *repeats_spin;
+  GSettings *settings;       /* remembers the ticks; may be NULL */
 };
 
 G_DEFINE_FINAL_TYPE (TlKernelPanel, tl_kernel_panel, GTK_TYPE_BOX)
@@ -44,9 +45,24 @@ update_sensitivity (TlKernelPanel *self)
     }
 }
 
+/* every ticked kernel, whether it can run now or not */
+static void
+save_ticks (TlKernelPanel *self)
+{
+  g_autoptr (GStrvBuilder) b = g_strv_builder_new ();
+  g_autoptr (GList) rows = gtk_container_get_children (GTK_CONTAINER (self->kernel_list));
+  for (GList *l = rows; l; l = l->next)
+    if (gtk_toggle_button_get_active (g_object_get_data (l->data, "check")))
+      g_strv_builder_add (b, ((const TlKernelInfo *) g_object_get_data (l->data, "info"))->id);
+  g_auto (GStrv) ids = g_strv_builder_end (b);
+  g_settings_set_strv (self->settings, "kernels", (const char *const *) ids);
+}
+
 static void
 kernel_toggled_cb (GtkToggleButton *button, TlKernelPanel *self)
 {
+  if (self->settings)
+    save_ticks (self);
   changed (self);
 }
 
@@ -136,9 +152,16 @@ tl_kernel_panel_tick_defaults (TlKernelPanel *self, gboolean have_gpu)
   const TlKernelInfo *lowest = NULL, *highest = NULL;
 
   g_return_if_fail (TL_IS_KERNEL_PANEL (self));
+  g_auto (GStrv) saved = self->settings ? g_settings_get_strv (self->settings, "kernels") : NULL;
   g_autoptr (GList) rows = gtk_container_get_children (GTK_CONTAINER (self->kernel_list));
   for (GList *l = rows; l; l = l->next)
-    gtk_toggle_button_set_active (g_object_get_data (l->data, "check"), FALSE);
+    {
+      const TlKernelInfo *info = g_object_get_data (l->data, "info");
+      gtk_toggle_button_set_active (g_object_get_data (l->data, "check"),
+                                    saved && g_strv_contains ((const char *const *) saved, info->id));
+    }
+  if (saved && saved[0])
+    return;
 
   tl_kernel_panel_set_active (self, "cpu-naive", TRUE);
   if (!have_gpu)
@@ -222,8 +245,16 @@ void
 tl_kernel_panel_bind_settings (TlKernelPanel *self, GSettings *settings)
 {
   g_return_if_fail (TL_IS_KERNEL_PANEL (self));
+  g_set_object (&self->settings, settings);
   g_settings_bind (settings, "repeats", self->repeats_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "dtype", self->dtype_combo, "active-id", G_SETTINGS_BIND_DEFAULT);
+}
+
+static void
+tl_kernel_panel_dispose (GObject *object)
+{
+  g_clear_object (&TL_KERNEL_PANEL (object)->settings);
+  G_OBJECT_CLASS (tl_kernel_panel_parent_class)->dispose (object);
 }
 
 static void
@@ -231,6 +262,7 @@ tl_kernel_panel_class_init (TlKernelPanelClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
+  G_OBJECT_CLASS (klass)->dispose = tl_kernel_panel_dispose;
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tilelab/Tilelab/ui/tl-kernel-panel.ui");
   gtk_widget_class_bind_template_child (widget_class, TlKernelPanel, backend_combo);
   gtk_widget_class_bind_template_child (widget_class, TlKernelPanel, kernel_list);

@@ -14,8 +14,9 @@ G_DECLARE_FINAL_TYPE (TlKernelPanel, tl_kernel_panel, TL, KERNEL_PANEL, GtkBox)
 void     tl_kernel_panel_set_active (TlKernelPanel *self, const char *kernel_id, gboolean active);
 /* the ticked kernels that can run now (free with g_strfreev) */
 char   **tl_kernel_panel_get_active (TlKernelPanel *self);
-/* Unticks all, then ticks a small ladder: the CPU kernels, or a GPU
- * rung from each end of the ladder beside the CPU loop and cuBLAS. */
+/* Ticks the kernels ticked last time (with settings bound), else a small
+ * ladder: the CPU kernels, or a GPU rung from each end of the ladder
+ * beside the CPU loop and cuBLAS. */
 void     tl_kernel_panel_tick_defaults (TlKernelPanel *self, gboolean have_gpu);
 /* the GPUs to offer (TlGpuFacts; the CPU is always offered, last); the
  * first is chosen */
@@ -25,7 +26,7 @@ int      tl_kernel_panel_get_device (TlKernelPanel *self);
 gboolean tl_kernel_panel_is_cpu     (TlKernelPanel *self);
 TlDtype  tl_kernel_panel_get_dtype   (TlKernelPanel *self);
 guint    tl_kernel_panel_get_repeats (TlKernelPanel *self);
-/* remembers the data type and repeats */
+/* remembers the ticks, the data type and the repeats */
 void     tl_kernel_panel_bind_settings (TlKernelPanel *self, GSettings *settings);
 
 G_END_DECLS

@@ -563,7 +563,8 @@ tl_matrices_page_bind_settings (TlMatricesPage *self, GSettings *settings)
 {
   g_return_if_fail (TL_IS_MATRICES_PAGE (self));
   g_settings_bind (settings, "colormap", self->colormap_combo, "active-id", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "scale", self->scale_combo, "active-id", G_SETTINGS_BIND_DEFAULT);
+  /* the scale is not remembered: a log scale chosen for one matrix would
+   * greet the next, signed one (see the colour bar's masked cells) */
   g_settings_bind (settings, "pool-mode", self->pool_combo, "active-id", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "shared-scale", self->shared_check, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "tile-grid", self->tiles_check, "active", G_SETTINGS_BIND_DEFAULT);

@@ -18,6 +18,33 @@ tl_run_text_number (double value)
   return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.4g", value));
 }
 
+char *
+tl_run_text_percent (double percent)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  const char *format = fabs (percent) >= 10 ? "%.0f" : fabs (percent) >= 1 ? "%.1f" : "%.2g";
+  if (isnan (percent))
+    return g_strdup ("—");
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, format, percent));
+}
+
+char *
+tl_run_text_time (double ms)
+{
+  static const struct { double scale; const char *unit; } units[] = {
+    { 1e-3, "s" }, { 1, "ms" }, { 1e3, "µs" }, { 1e6, "ns" },
+  };
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  guint u = 0;
+
+  if (isnan (ms))
+    return g_strdup ("—");
+  while (u + 1 < G_N_ELEMENTS (units) && fabs (ms * units[u].scale) < 1)
+    u++;
+  g_ascii_formatd (buf, sizeof buf, "%.3g", ms * units[u].scale);
+  return g_strdup_printf ("%s %s", buf, units[u].unit);
+}
+
 const char *
 tl_run_text_kernel_title (const char *kernel_id)
 {
@@ -34,18 +61,22 @@ tl_run_text_describe (const TlKernelRun *run, double flops, GString *s)
       g_string_append_printf (s, _("%s: %s"), label, run->message ? run->message : tl_run_status_name (run->status));
       return;
     }
-  char num[64];
-  g_ascii_formatd (num, sizeof num, "%.3f", run->time.median);
-  g_string_append_printf (s, _("%s: %s ms"), label, num);
+  g_autofree char *time = tl_run_text_time (run->time.median);
+  /* TRANSLATORS: kernel: its median time, e.g. "03 shared memory 16×16: 2.91 ms" */
+  g_string_append_printf (s, _("%s: %s"), label, time);
   double g = tl_stats_gflops (flops, run->time.median);
   if (!isnan (g))
     {
+      char num[G_ASCII_DTOSTR_BUF_SIZE];
       g_ascii_formatd (num, sizeof num, "%.1f", g);
       g_string_append_printf (s, _(", %s GFLOP/s"), num);
     }
   if (!isnan (run->percent_of_reference) && run->percent_of_reference > 0)
-    g_string_append_printf (s, _(", %.0f%% of %s"), run->percent_of_reference,
-                            run->reference_id ? tl_run_text_kernel_title (run->reference_id) : "reference");
+    {
+      g_autofree char *pct = tl_run_text_percent (run->percent_of_reference);
+      g_string_append_printf (s, _(", %s%% of %s"), pct,
+                              run->reference_id ? tl_run_text_kernel_title (run->reference_id) : _("the reference"));
+    }
   if (run->verified)
     g_string_append (s, run->passed ? _(", verified") : _(", WRONG RESULT"));
 }
@@ -86,9 +117,9 @@ tl_run_text_lu (const TlRunRecord *r)
     g_string_append_printf (s, _("did not run: %s"), run->message ? run->message : tl_run_status_name (run->status));
   else
     {
-      g_autofree char *ms = tl_run_text_number (run->time.median);
+      g_autofree char *time = tl_run_text_time (run->time.median);
       g_autofree char *gf = tl_run_text_number (tl_stats_gflops (flops, run->time.median));
-      g_string_append_printf (s, _("%s ms, %s GFLOP/s (counting m·n² − n³/3 operations)"), ms, gf);
+      g_string_append_printf (s, _("%s, %s GFLOP/s (counting m·n² − n³/3 operations)"), time, gf);
     }
   double residual = lu_result_number (r, "residual");
   if (!isnan (residual))

@@ -9,6 +9,10 @@ G_BEGIN_DECLS
 
 /* "%.4g" in the C locale, "—" for NaN */
 char       *tl_run_text_number (double value);
+/* a percentage with the digits that matter: "94", "7.5", "0.48" (no "%") */
+char       *tl_run_text_percent (double percent);
+/* a duration in a unit that fits: "48.1 ms", "2.91 s", "380 µs", "95 ns" */
+char       *tl_run_text_time (double ms);
 /* the registry's title, translated; the id when unknown */
 const char *tl_run_text_kernel_title (const char *kernel_id);
 /* "03 smem 16×16: 2.910 ms, 47.2 GFLOP/s, 94% of cuBLAS, verified" */

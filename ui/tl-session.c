@@ -135,6 +135,14 @@ friendly_file_error (const GError *error)
 
 /* ---- sources --------------------------------------------------------------- */
 
+/* opened files go to the desktop's recent files (and the Open menu) */
+static void
+remember_file (GFile *file)
+{
+  g_autofree char *uri = g_file_get_uri (file);
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+}
+
 static void
 set_source (TlSession *self, guint i, TlMatrix *m, const TlMatrixStats *stats,
             const TlSource *source, const char *label)
@@ -250,6 +258,7 @@ source_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
           src.kind = TL_SOURCE_FILE;
           src.path = g_file_get_path (t->file);
           label = g_file_get_basename (t->file);
+          remember_file (t->file);
         }
       else
         {
@@ -488,6 +497,7 @@ record_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
       return;
     }
   tl_session_hide_message (self);
+  remember_file (file);
   gboolean is_lu = r->record && r->record->job && g_strcmp0 (r->record->job->kind, "lu") == 0;
   gboolean has_lu = r->lu != NULL || is_lu;
   gboolean has_gemm = r->record && r->record->runs->len > 0 && !is_lu;

@@ -7,6 +7,7 @@
 #include "core/tl-stats.h"
 #include "gemm/tl-kernels.h"
 #include "tl-code-highlight.h"
+#include "tl-run-text.h"
 #include "tl-ui-util.h"
 
 struct _TlSourcePage
@@ -58,11 +59,15 @@ describe_measured (const TlRunRecord *record, const TlKernelRun *r, GString *fac
 {
   const TlJob *job = record->job;
   double flops = job ? tl_stats_gemm_flops (job->m, job->k, job->n) : NAN;
-  g_string_append_printf (facts, _("\n<b>Measured</b> (%zu×%zu·%zu×%zu)\ntime  %.4g ms\nGFLOP/s  %.4g\n"),
-                          job ? job->m : 0, job ? job->k : 0, job ? job->k : 0, job ? job->n : 0,
-                          r->time.median, flops / (r->time.median * 1e6));
+  g_autofree char *time = tl_run_text_time (r->time.median);
+  g_autofree char *gflops = tl_run_text_number (tl_stats_gflops (flops, r->time.median));
+  g_string_append_printf (facts, _("\n<b>Measured</b> (%zu×%zu·%zu×%zu)\ntime  %s\nGFLOP/s  %s\n"),
+                          job ? job->m : 0, job ? job->k : 0, job ? job->k : 0, job ? job->n : 0, time, gflops);
   if (!isnan (r->percent_of_reference))
-    g_string_append_printf (facts, _("of reference  %.0f%%\n"), r->percent_of_reference);
+    {
+      g_autofree char *pct = tl_run_text_percent (r->percent_of_reference);
+      g_string_append_printf (facts, _("of reference  %s%%\n"), pct);
+    }
   if (r->launch.valid)
     g_string_append_printf (facts, _("registers  %d per thread\nshared memory  %d B per block\n"
                                      "spills  %d B\noccupancy  %.0f%%\nwaves  %.2f\n"),

@@ -29,3 +29,11 @@ tl_widget_has_dark_background (GtkWidget *widget)
   /* light text means a dark background, whatever the theme calls itself */
   return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
 }
+
+GSettings *
+tl_settings_new_if_installed (void)
+{
+  GSettingsSchemaSource *src = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = src ? g_settings_schema_source_lookup (src, "org.tilelab.Tilelab", TRUE) : NULL;
+  return schema ? g_settings_new ("org.tilelab.Tilelab") : NULL;
+}

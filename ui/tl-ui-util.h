@@ -13,4 +13,8 @@ void tl_combo_box_allow_shrinking (GtkComboBox *combo, int width_chars);
 /* TRUE when the widget's theme draws light text on a dark background */
 gboolean tl_widget_has_dark_background (GtkWidget *widget);
 
+/* the app's settings, or NULL when its schema is not installed (a build
+ * tree run without GSETTINGS_SCHEMA_DIR) */
+GSettings *tl_settings_new_if_installed (void);
+
 G_END_DECLS

@@ -15,6 +15,7 @@
 #include "tl-page.h"
 #include "tl-source-page.h"
 #include "tl-sources-panel.h"
+#include "tl-ui-util.h"
 
 struct _TlWindow
 {
@@ -25,8 +26,11 @@ struct _TlWindow
   gboolean presentation;
   gboolean high_contrast;     /* Ctrl+H */
   guint inhibit_cookie;       /* screen blanking held off while presenting */
+  int saved_width, saved_height;   /* the size to remember (not maximized or fullscreen) */
+  gboolean maximized;
 
   /* template children */
+  GMenu *recent_section;
   GtkWidget *menu_button;
   GtkWidget *gpu_bar, *gpu_label;
   GtkWidget *info_bar, *info_label;
@@ -324,6 +328,8 @@ view_action (GSimpleAction *a, GVariant *p, gpointer self)
   tl_window_show_view (self, g_variant_get_string (p, NULL));
 }
 
+static void open_recent_action (GSimpleAction *a, GVariant *p, gpointer self);
+
 static const GActionEntry win_entries[] = {
   { "open-a", open_a_action },
   { "open-b", open_b_action },
@@ -340,6 +346,7 @@ static const GActionEntry win_entries[] = {
   { "view", view_action, "s" },
   { "sidebar", sidebar_action, NULL, "true" },
   { "menu", menu_action },
+  { "open-recent", open_recent_action, "s" },
 };
 
 /* ---- input: keys, drops, linked views ----------------------------------------- */
@@ -394,12 +401,90 @@ kernel_selected_cb (TlComparePage *page, const char *kernel_id, TlWindow *self)
 
 /* ---- construction -------------------------------------------------------------- */
 
-static GSettings *
-maybe_settings (void)
+/* ---- recent files (GtkRecentManager: shared with the desktop) ---------------------- */
+
+static gint
+newest_first (gconstpointer a, gconstpointer b)
 {
-  GSettingsSchemaSource *src = g_settings_schema_source_get_default ();
-  g_autoptr (GSettingsSchema) schema = src ? g_settings_schema_source_lookup (src, "org.tilelab.Tilelab", TRUE) : NULL;
-  return schema ? g_settings_new ("org.tilelab.Tilelab") : NULL;
+  time_t x = gtk_recent_info_get_modified ((GtkRecentInfo *) a);
+  time_t y = gtk_recent_info_get_modified ((GtkRecentInfo *) b);
+  return (x < y) - (x > y);
+}
+
+/* the Open menu's last files this app opened */
+static void
+update_recent_menu (GtkRecentManager *manager, TlWindow *self)
+{
+  GList *items = g_list_sort (gtk_recent_manager_get_items (manager), newest_first);
+  guint n = 0;
+
+  g_menu_remove_all (self->recent_section);
+  for (GList *l = items; l && n < 6; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+      if (!gtk_recent_info_has_application (info, g_get_application_name ()) || !gtk_recent_info_exists (info))
+        continue;
+      g_autoptr (GMenuItem) item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      g_menu_item_set_action_and_target_value (item, "win.open-recent",
+                                               g_variant_new_string (gtk_recent_info_get_uri (info)));
+      g_menu_append_item (self->recent_section, item);
+      n++;
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+}
+
+static void
+open_recent_action (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  g_autoptr (GFile) file = g_file_new_for_uri (g_variant_get_string (p, NULL));
+  tl_window_open_files (self, &file, 1);
+}
+
+/* ---- remembered between launches ------------------------------------------------ */
+
+static void
+size_allocate_cb (GtkWidget *widget, GdkRectangle *allocation, TlWindow *self)
+{
+  if (!self->maximized && !self->presentation)
+    gtk_window_get_size (GTK_WINDOW (self), &self->saved_width, &self->saved_height);
+}
+
+static gboolean
+window_state_cb (GtkWidget *widget, GdkEventWindowState *event, TlWindow *self)
+{
+  self->maximized = (event->new_window_state & GDK_WINDOW_STATE_MAXIMIZED) != 0;
+  return FALSE;
+}
+
+static void
+restore_settings (TlWindow *self)
+{
+  GSettings *settings = self->settings;
+  g_autofree char *view = g_settings_get_string (settings, "last-view");
+
+  gtk_window_set_default_size (GTK_WINDOW (self), g_settings_get_int (settings, "window-width"),
+                               g_settings_get_int (settings, "window-height"));
+  if (g_settings_get_boolean (settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+  g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "sidebar")),
+                             g_variant_new_boolean (g_settings_get_boolean (settings, "sidebar")));
+  tl_window_show_view (self, view);
+  g_settings_bind (settings, "last-view", self->view_stack, "visible-child-name", G_SETTINGS_BIND_SET);
+  tl_matrices_page_bind_settings (TL_MATRICES_PAGE (self->matrices_page), settings);
+  tl_kernel_panel_bind_settings (TL_KERNEL_PANEL (self->kernel_panel), settings);
+}
+
+static void
+save_settings (TlWindow *self)
+{
+  g_autoptr (GVariant) sidebar = g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (self), "sidebar"));
+  if (self->saved_width > 0)
+    {
+      g_settings_set_int (self->settings, "window-width", self->saved_width);
+      g_settings_set_int (self->settings, "window-height", self->saved_height);
+    }
+  g_settings_set_boolean (self->settings, "window-maximized", self->maximized);
+  g_settings_set_boolean (self->settings, "sidebar", g_variant_get_boolean (sidebar));
 }
 
 static GList *
@@ -437,6 +522,8 @@ tl_window_dispose (GObject *object)
   if (self->session)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
+  if (self->settings)
+    save_settings (self);
   g_clear_object (&self->settings);
   if (self->inhibit_cookie && gtk_window_get_application (GTK_WINDOW (self)))
     gtk_application_uninhibit (gtk_window_get_application (GTK_WINDOW (self)), self->inhibit_cookie);
@@ -461,6 +548,7 @@ tl_window_class_init (TlWindowClass *klass)
   g_type_ensure (TL_TYPE_DEVICE_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tilelab/Tilelab/ui/tl-window.ui");
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, TlWindow, name)
+  CHILD (recent_section);
   CHILD (menu_button);
   CHILD (gpu_bar);
   CHILD (gpu_label);
@@ -498,12 +586,13 @@ tl_window_init (TlWindow *self)
                         ? _("No CUDA GPU found — running on the CPU")
                         : _("No CUDA GPU found — running on the CPU (this build has no CUDA)"));
 
-  self->settings = maybe_settings ();
+  self->settings = tl_settings_new_if_installed ();
   if (self->settings)
-    {
-      tl_matrices_page_bind_settings (TL_MATRICES_PAGE (self->matrices_page), self->settings);
-      tl_kernel_panel_bind_settings (TL_KERNEL_PANEL (self->kernel_panel), self->settings);
-    }
+    restore_settings (self);
+  g_signal_connect (self, "size-allocate", G_CALLBACK (size_allocate_cb), self);
+  g_signal_connect (self, "window-state-event", G_CALLBACK (window_state_cb), self);
+  g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (update_recent_menu), self, 0);
+  update_recent_menu (gtk_recent_manager_get_default (), self);
 
   g_signal_connect (self, "key-press-event", G_CALLBACK (key_press_cb), self);
   static const GtkTargetEntry targets[] = { { (char *) "text/uri-list", 0, 0 } };
