@@ -526,10 +526,10 @@ tl_session_open_record (TlSession *self, GFile *file)
 {
   g_return_if_fail (TL_IS_SESSION (self));
 
-  if (self->record_cancellable)
-    g_cancellable_cancel (self->record_cancellable);
-  g_clear_object (&self->record_cancellable);
-  self->record_cancellable = g_cancellable_new ();
+  /* records open side by side (`tilelab run.json lu.json`): a second one
+   * does not cancel the first; only closing the window cancels them */
+  if (self->record_cancellable == NULL)
+    self->record_cancellable = g_cancellable_new ();
   self->n_pending_sources++;
   g_autoptr (GTask) task = g_task_new (self, self->record_cancellable, record_done_cb, NULL);
   g_task_set_task_data (task, g_object_ref (file), g_object_unref);

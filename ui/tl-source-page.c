@@ -109,6 +109,13 @@ update (TlSourcePage *self)
 }
 
 static void
+view_style_updated_cb (GtkWidget *view, TlSourcePage *self)
+{
+  tl_code_highlight_set_dark (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)),
+                              tl_widget_has_dark_background (view));
+}
+
+static void
 kernel_changed_cb (GtkComboBox *combo, TlSourcePage *self)
 {
   update (self);
@@ -177,6 +184,7 @@ tl_source_page_init (TlSourcePage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->kernel_combo), 12);
   tl_code_highlight_create_tags (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view)));
+  g_signal_connect (self->view, "style-updated", G_CALLBACK (view_style_updated_cb), self);
   for (guint i = 0; i < tl_kernel_count (); i++)
     {
       const TlKernelInfo *k = tl_kernel_get (i);
