@@ -3,6 +3,9 @@
  *   gui-probe screens OUTDIR   screenshots of every view (import -window root)
  *   gui-probe gap N            worst main-loop gap during an N³ cpu-blocked run
  *   gui-probe draw N           time to draw a pooled N×N heatmap
+ *   gui-probe heatmap N        an N×N pair: time from A's arrival in the window
+ *                              to its first (coarse) and its full heatmap, and
+ *                              the main loop's worst gap meanwhile
  *
  * Not a test: a tool for docs/screenshots and docs/perf (run under Xvfb).
  */
@@ -281,13 +284,62 @@ do_draw (gsize n)
   return 0;
 }
 
+/* when A arrived in the session (the matrix is loaded; what follows is the window's) */
+static gint64 a_arrived;
+
+static void
+a_arrived_cb (TlSession *session, guint index, gpointer data)
+{
+  if (index == 0)
+    a_arrived = g_get_monotonic_time ();
+}
+
+static gboolean
+heatmap_drawn (gpointer data)
+{
+  TlHeatmapModel m;
+  tl_heatmap_view_get_model (TL_HEATMAP_VIEW (data), &m);
+  return a_arrived && m.grid != NULL;
+}
+
+static gboolean
+heatmap_full (gpointer data)
+{
+  return heatmap_drawn (data) && !tl_heatmap_view_is_busy (TL_HEATMAP_VIEW (data));
+}
+
+static int
+do_heatmap (gsize n)
+{
+  GtkWidget *hm = tl_window_get_heatmap (win, "A");
+  g_signal_connect (tl_window_get_session (win), "source-changed", G_CALLBACK (a_arrived_cb), NULL);
+  tl_window_show_view (win, "matrices");
+  tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", n, n, TL_DTYPE_FLOAT32, 1);
+  /* generating 8192² takes seconds (threads); the clock starts when A arrives */
+  guint probe = g_timeout_add (5, tick_cb, NULL);
+  last_tick = worst_gap = worst_cpu = n_ticks = 0;
+  wait_until (heatmap_drawn, hm, 600);
+  gint64 first = g_get_monotonic_time ();
+  wait_until (heatmap_full, hm, 600);
+  gint64 full = g_get_monotonic_time ();
+  wait_until (is_idle, NULL, 600);
+  g_source_remove (probe);
+  TlHeatmapModel m;
+  tl_heatmap_view_get_model (TL_HEATMAP_VIEW (hm), &m);
+  g_print ("gui-probe: heatmap n=%zu first_ms=%.0f full_ms=%.0f pooled=%zux%zu worst_gap_ms=%.1f "
+           "worst_main_thread_busy_between_ticks_ms=%.1f\n", n, (first - a_arrived) / 1000.0,
+           (full - a_arrived) / 1000.0, m.grid ? m.grid->grid_rows : 0, m.grid ? m.grid->grid_cols : 0,
+           worst_gap / 1000.0, worst_cpu / 1000.0);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   if (argc < 3 || !gtk_init_check (&argc, &argv))
     {
-      g_printerr ("usage: gui-probe screens DIR | gap N | draw N (needs a display)\n");
+      g_printerr ("usage: gui-probe screens DIR | gap N | draw N | heatmap N (needs a display)\n");
       return 2;
     }
   g_autoptr (TlApplication) app = tl_application_new ();
@@ -309,6 +361,8 @@ main (int argc, char **argv)
     rc = do_record (argv[2], argv[3]);
   else if (g_strcmp0 (argv[1], "draw") == 0)
     rc = do_draw (g_ascii_strtoull (argv[2], NULL, 10));
+  else if (g_strcmp0 (argv[1], "heatmap") == 0)
+    rc = do_heatmap (g_ascii_strtoull (argv[2], NULL, 10));
   gtk_widget_destroy (GTK_WIDGET (win));
   g_application_release (G_APPLICATION (app));
   return rc;

@@ -17,7 +17,9 @@ struct _TlBlocksPage
   TlSession *session;
   TlRunRecord *record;          /* shown (a reference) */
   const TlKernelRun *runs[2];   /* shown: the kernel and the one beside it */
-  TlBlockStats *stats[2];       /* their statistics, for hit tests on the timeline */
+  TlBlockStats *stats[2];       /* their statistics, for hit tests on the timeline
+                                   (made on the first hover: a GPU record has
+                                   tens of thousands of blocks) */
   GtkWidget *grid, *timeline;   /* TlRenderArea */
 
   GtkWidget *toolbar;
@@ -133,6 +135,9 @@ timeline_motion_cb (GtkWidget *area, GdkEventMotion *ev, TlBlocksPage *self)
   gsize block;
 
   for (guint i = 0; i < 2; i++)
+    if (self->runs[i] && self->runs[i]->n_blocks && self->stats[i] == NULL)
+      self->stats[i] = tl_block_stats_new_for_run (self->record, self->runs[i], -1, NULL);
+  for (guint i = 0; i < 2; i++)
     if (self->runs[i] && self->stats[i])
       {
         tracks[n].label = self->runs[i]->kernel_id;
@@ -186,8 +191,6 @@ apply_choice (TlBlocksPage *self)
     {
       g_clear_pointer (&self->stats[i], tl_block_stats_free);
       self->runs[i] = self->record && ids[i] ? tl_run_record_find_run (self->record, ids[i]) : NULL;
-      if (self->runs[i] && self->runs[i]->n_blocks)
-        self->stats[i] = tl_block_stats_new_for_run (self->record, self->runs[i], -1, NULL);
     }
   tl_render_area_set_color (TL_RENDER_AREA (self->grid),
                             gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->grid_color)));

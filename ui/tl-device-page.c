@@ -42,23 +42,38 @@ describe_gpu (const TlGpuFacts *f, GString *s)
     f->max_threads_per_sm, f->max_blocks_per_sm, f->warp_size);
 }
 
+/* this machine's facts, read from /proc once */
+static const TlMachineFacts *
+this_machine (void)
+{
+  static TlMachineFacts facts;
+  static gsize read = 0;
+  if (g_once_init_enter (&read))
+    {
+      tl_machine_facts_read (&facts);
+      g_once_init_leave (&read, 1);
+    }
+  return &facts;
+}
+
 static void
 describe_no_gpu (GString *s)
 {
-  TlMachineFacts m = { 0 };
-  tl_machine_facts_read (&m);
+  const TlMachineFacts m = *this_machine ();
   g_string_append_printf (s, _("No CUDA GPU in this session%s.\n\nCPU   %s\ncores %u\nhost  %s\nOS    %s\n\n"
                                "Open a run record made with tilelab-cli on a GPU server\n"
                                "(Open ▾ → Open Run Record…, Ctrl+J) to see its GPU here."),
                           tl_app_jobs_built_with_cuda () ? "" : _(" (built without CUDA)"),
                           m.cpu_model ? m.cpu_model : "?", m.cores,
                           m.host_name ? m.host_name : "?", m.os ? m.os : "?");
-  tl_machine_facts_clear (&m);
 }
 
 static void
 update_device_label (TlDevicePage *self)
 {
+  /* /proc is read when the page is first shown, not at start-up */
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return;
   TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
   GArray *gpus = self->session ? tl_session_get_gpus (self->session) : NULL;
   GString *s = g_string_new (NULL);
@@ -167,6 +182,12 @@ devices_changed_cb (TlSession *session, TlDevicePage *self)
 }
 
 static void
+map_cb (GtkWidget *widget, TlDevicePage *self)
+{
+  update_device_label (self);
+}
+
+static void
 device_set_session (TlPage *page, TlSession *session)
 {
   TlDevicePage *self = TL_DEVICE_PAGE (page);
@@ -222,5 +243,6 @@ static void
 tl_device_page_init (TlDevicePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect_after (self, "map", G_CALLBACK (map_cb), self);
   tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->rung_combo), 12);
 }

@@ -16,6 +16,7 @@ struct _TlSourcePage
 
   TlSession *session;
   gsize length;
+  gboolean shown_once;       /* the text is filled in when the page is first mapped */
 
   GtkWidget *toolbar;
   GtkWidget *kernel_combo;
@@ -80,6 +81,8 @@ static void
 update (TlSourcePage *self)
 {
   const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->kernel_combo));
+  if (!self->shown_once)
+    return;
   const TlKernelInfo *info = id ? tl_kernel_find (id) : NULL;
   TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
 
@@ -122,6 +125,15 @@ kernel_changed_cb (GtkComboBox *combo, TlSourcePage *self)
 }
 
 static void
+map_cb (GtkWidget *widget, TlSourcePage *self)
+{
+  if (self->shown_once)
+    return;
+  self->shown_once = TRUE;
+  update (self);
+}
+
+static void
 results_changed_cb (TlSession *session, TlSourcePage *self)
 {
   update (self);
@@ -145,7 +157,11 @@ void
 tl_source_page_show_kernel (TlSourcePage *self, const char *kernel_id)
 {
   g_return_if_fail (TL_IS_SOURCE_PAGE (self));
-  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->kernel_combo), kernel_id);
+  self->shown_once = TRUE;
+  if (g_strcmp0 (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->kernel_combo)), kernel_id) == 0)
+    update (self);
+  else
+    gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->kernel_combo), kernel_id);
 }
 
 gsize
@@ -185,6 +201,7 @@ tl_source_page_init (TlSourcePage *self)
   tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->kernel_combo), 12);
   tl_code_highlight_create_tags (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view)));
   g_signal_connect (self->view, "style-updated", G_CALLBACK (view_style_updated_cb), self);
+  g_signal_connect (self, "map", G_CALLBACK (map_cb), self);
   for (guint i = 0; i < tl_kernel_count (); i++)
     {
       const TlKernelInfo *k = tl_kernel_get (i);
