@@ -21,7 +21,7 @@
  * what the painters report of their own texts (tl-paint-text-boxes: two
  * texts on top of each other, a text cut by its area or the picture).
  * The window is drawn into an image surface for that; with --out that
- * image is saved as SCENARIO-VIEW-MODE-THEME-WxH.png.  One line per
+ * image is saved as SCENARIO-MODE-THEME-N-VIEW-WxH.png.  One line per
  * problem; exit 1 when there was any.
  *
  * Run it under Xvfb with the screen size to test (tools/screenshots.sh runs
@@ -353,10 +353,13 @@ typedef struct
   int screen_w, screen_h;
 } Matrix;
 
+/* named so that a sorted listing gives one row per scenario, mode and
+ * theme with the views in order: records-window-dark-3-blocks-1280x800 */
 static void
-shoot (const Matrix *m, const char *scenario, const char *view, const char *mode, const char *theme)
+shoot (const Matrix *m, const char *scenario, guint view_index, const char *view, const char *mode,
+       const char *theme)
 {
-  g_autofree char *shot = g_strdup_printf ("%s-%s-%s-%s-%dx%d", scenario, view, mode, theme,
+  g_autofree char *shot = g_strdup_printf ("%s-%s-%s-%u-%s-%dx%d", scenario, mode, theme, view_index + 1, view,
                                            m->screen_w, m->screen_h);
   gboolean presenting = g_strcmp0 (mode, "presentation") == 0;
 
@@ -476,7 +479,7 @@ main (int argc, char **argv)
       for (guint t = 0; m.themes[t]; t++)
         for (guint d = 0; m.modes[d]; d++)
           for (guint v = 0; m.views[v]; v++, n_shots++)
-            shoot (&m, m.scenarios[s], m.views[v], m.modes[d], m.themes[t]);
+            shoot (&m, m.scenarios[s], v, m.views[v], m.modes[d], m.themes[t]);
       tl_window_set_presentation (win, FALSE);
     }
   g_print ("screens: %u pictures at %d×%d in %.1f s, %u problems\n", n_shots, m.screen_w, m.screen_h,
