@@ -44,65 +44,18 @@ static guint n_gtk_warnings;
 static GString *gtk_warnings;
 static guint n_problems;
 
-/* ---- the main loop ---------------------------------------------------------- */
-
-typedef gboolean (*Cond) (gpointer data);
-
-static gboolean
-wake_cb (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-wait_until (Cond cond, gpointer data, double seconds)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
-  guint wake = g_timeout_add (20, wake_cb, NULL);
-  gboolean ok = TRUE;
-  while (!cond (data))
-    {
-      if (g_get_monotonic_time () > end)
-        {
-          ok = FALSE;
-          break;
-        }
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_source_remove (wake);
-  return ok;
-}
-
-static gboolean
-never (gpointer data)
-{
-  return FALSE;
-}
-
-static void
-pump (double seconds)
-{
-  wait_until (never, NULL, seconds);
-}
-
 static gboolean
 is_idle (gpointer data)
 {
-  static const char *const maps[] = { "A", "B", "C", "ref", "err" };
-  if (tl_window_is_busy (win))
-    return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (maps); i++)
-    if (tl_heatmap_view_is_busy (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, maps[i]))))
-      return FALSE;
-  return TRUE;
+  return gui_test_window_settled (win);
 }
 
 static void
 settle (void)
 {
-  wait_until (is_idle, NULL, 120);
-  pump (0.25);
-  wait_until (is_idle, NULL, 60);
+  gui_test_wait_until (is_idle, NULL, 120);
+  gui_test_pump (0.25);
+  gui_test_wait_until (is_idle, NULL, 60);
 }
 
 /* ---- GTK's warnings ------------------------------------------------------------ */
