@@ -300,12 +300,8 @@ main (int argc, char **argv)
       g_printerr ("usage: gui-probe screens DIR | gap N | draw N | heatmap N (needs a display)\n");
       return 2;
     }
-  g_autoptr (TlApplication) app = tl_application_new ();
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_application_hold (G_APPLICATION (app));
-  g_main_context_acquire (g_main_context_default ());
-  g_application_activate (G_APPLICATION (app));
-  win = TL_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
+  g_autoptr (TlApplication) app = NULL;
+  win = gui_test_start_app (&app);
   gtk_window_move (GTK_WINDOW (win), 0, 0);
   gtk_window_resize (GTK_WINDOW (win), 1560, 950);
   gui_test_wait_until (is_idle, NULL, 30);

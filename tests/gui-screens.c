@@ -412,12 +412,8 @@ main (int argc, char **argv)
   g_log_set_handler ("Gtk", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL, log_cb, NULL);
   g_log_set_handler ("Gdk", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL, log_cb, NULL);
 
-  g_autoptr (TlApplication) app = tl_application_new ();
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_application_hold (G_APPLICATION (app));
-  g_main_context_acquire (g_main_context_default ());
-  g_application_activate (G_APPLICATION (app));
-  win = TL_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
+  g_autoptr (TlApplication) app = NULL;
+  win = gui_test_start_app (&app);
   fit_to_screen (m.screen_w, m.screen_h);
   settle ();
 

@@ -2,6 +2,7 @@
  * window: choosing which kernels run, waiting on a real main loop. */
 #pragma once
 
+#include "tl-application.h"
 #include "tl-heatmap-view.h"
 #include "tl-window.h"
 
@@ -70,4 +71,17 @@ gui_test_window_settled (gpointer data)
     if (tl_heatmap_view_is_busy (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, maps[i]))))
       return FALSE;
   return TRUE;
+}
+
+/* The application, registered and held, with its window: what a tool that
+ * drives the app from its own main loop starts with.  The caller owns app. */
+static inline TlWindow *
+gui_test_start_app (TlApplication **app)
+{
+  *app = tl_application_new ();
+  g_application_register (G_APPLICATION (*app), NULL, NULL);
+  g_application_hold (G_APPLICATION (*app));
+  g_main_context_acquire (g_main_context_default ());
+  g_application_activate (G_APPLICATION (*app));
+  return TL_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (*app)));
 }
