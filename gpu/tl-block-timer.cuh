@@ -1,16 +1,26 @@
 // tl-block-timer.cuh — per-block timing for instrumented kernel variants.
 //
 // Every instrumented kernel brackets its work with tl_block_begin() and
-// tl_block_end().  One thread per block reads %globaltimer — a nanosecond
-// clock shared by all SMs, unlike clock64() which is per SM — after a
-// barrier, so "start" means "every thread of the block is running" and
-// "end" means "every thread is done".  It also records %smid, the SM the
-// block ran on.  The host subtracts the earliest start, so the records of
-// a launch share one time origin.
+// tl_block_end().  Thread 0 reads %globaltimer — a nanosecond clock shared
+// by all SMs, unlike clock64() which is per SM — as soon as it runs
+// ("start": the block has been placed on an SM and its first warp is
+// running), and again after a barrier at the end ("end": every thread of
+// the block is done).  It also records %smid, the SM the block ran on.
+// The host subtracts the earliest start, so the records of a launch share
+// one time origin.
 //
-// The cost: two barriers and two 64-bit timer reads per block, and one
-// 32-byte store.  For rungs with many small blocks (the naive ones) that is
-// visible; from rung 4 up it should stay under 3% (see docs/perf/).
+// The cost: one barrier and two 64-bit timer reads per block, and one
+// 32-byte record written by one thread; nothing of it is kept in registers
+// across the kernel's main loop (tl_block_slot).  There is no barrier at
+// the start: the warps of a block start within a few cycles of each other,
+// so thread 0's clock at entry is the block's start, and a barrier there
+// lined up rung 2's 32 warps (+8% in float32 at 4096³ on an H200).
+//
+// What the timer cannot control is how the compiler schedules a kernel
+// that has extra code around its loop: rungs 12, 15 and 16 therefore use
+// one kernel for both runs (records == nullptr when timed), and rung 2
+// calls its multiply as a not-inlined function
+// (docs/perf/gemm-cuda-cores-fp64-h100-2026-11-24.md).
 #pragma once
 
 #include "tl-gpu.h"
@@ -31,6 +41,22 @@ tl_smid ()
   return id;
 }
 
+// The block's record slot: its linear index in the grid.  The block and
+// grid indices are read with asm volatile, at the start and again at the
+// end, so that the compiler cannot compute the record's address once and
+// keep it in two registers across the kernel's main loop.
+__device__ __forceinline__ unsigned int
+tl_block_slot ()
+{
+  unsigned int x, y, z, nx, ny;
+  asm volatile ("mov.u32 %0, %%ctaid.x;" : "=r"(x));
+  asm volatile ("mov.u32 %0, %%ctaid.y;" : "=r"(y));
+  asm volatile ("mov.u32 %0, %%ctaid.z;" : "=r"(z));
+  asm volatile ("mov.u32 %0, %%nctaid.x;" : "=r"(nx));
+  asm volatile ("mov.u32 %0, %%nctaid.y;" : "=r"(ny));
+  return (z * ny + y) * nx + x;
+}
+
 // Thread 0 writes the start time straight into the block's record (slot =
 // its linear index in the grid) instead of keeping it in a register for
 // the whole kernel: a value live across the main loop would cost every
@@ -44,11 +70,9 @@ tl_block_begin (const TlGpuBlockRecord *records)
 {
   if (records == nullptr)
     return 0;
-  __syncthreads ();
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
     {
-      TlGpuBlockRecord *r = const_cast<TlGpuBlockRecord *> (records)
-                            + (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+      TlGpuBlockRecord *r = const_cast<TlGpuBlockRecord *> (records) + tl_block_slot ();
       r->start_ns = tl_globaltimer_ns ();
     }
   return 0;
@@ -66,7 +90,7 @@ tl_block_end (TlGpuBlockRecord *records, unsigned long long start, unsigned int 
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
     {
       unsigned long long end = tl_globaltimer_ns ();
-      TlGpuBlockRecord *r = records + (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+      TlGpuBlockRecord *r = records + tl_block_slot ();
       r->block_x = blockIdx.x;
       r->block_y = blockIdx.y;
       r->sm = tl_smid ();
@@ -98,3 +122,4 @@ tl_block_end_tile (TlGpuBlockRecord *records, unsigned long long start, unsigned
       r->end_ns = end; // start_ns was written by tl_block_begin into the same slot
     }
 }
+

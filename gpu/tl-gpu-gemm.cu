@@ -44,6 +44,10 @@ extern const TlGemmRung gemm_10_wmma_tf32_rung;
 extern const TlGemmRung gemm_10_wmma_bf16_rung;
 extern const TlGemmRung gemm_11_wgmma_rung;
 extern const TlGemmRung gemm_12_regtile_f64_rung;
+extern const TlGemmRung gemm_13_wgmma_tf32_rung;
+extern const TlGemmRung gemm_14_wgmma_persistent_rung;
+extern const TlGemmRung gemm_15_dmma_f64_rung;
+extern const TlGemmRung gemm_16_doublebuf_rung;
 extern const TlGemmRung cublas_fp32_rung;
 extern const TlGemmRung cublas_tf32_rung;
 extern const TlGemmRung cublas_bf16_rung;
@@ -63,6 +67,10 @@ static const TlGemmRung *const dispatch_table[] = {
   &gemm_10_wmma_bf16_rung,
   &gemm_11_wgmma_rung,
   &gemm_12_regtile_f64_rung,
+  &gemm_13_wgmma_tf32_rung,
+  &gemm_14_wgmma_persistent_rung,
+  &gemm_15_dmma_f64_rung,
+  &gemm_16_doublebuf_rung,
   &cublas_fp32_rung,
   &cublas_tf32_rung,
   &cublas_bf16_rung,
@@ -320,6 +328,8 @@ tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id, const TlGpuGemmArgs
   l.n = n;
   l.k = k;
   l.stream = device->stream;
+  l.cc = device->cc;
+  l.sm_count = device->sm_count;
   if (info->kind == TL_GPU_KIND_REFERENCE)
     {
       cublasHandle_t h;

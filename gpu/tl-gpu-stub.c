@@ -106,6 +106,15 @@ tl_gpu_lu_solve (TlGpuDevice *device, const TlGpuLuSolveArgs *args, double *out_
 }
 
 TlGpuStatus
+tl_gpu_lu_solve_bench (TlGpuDevice *device, const char *solver, const TlGpuLuSolveArgs *args,
+                       int warmups, int repeats, double *times_ms)
+{
+  for (int r = 0; times_ms && r < repeats; r++)
+    times_ms[r] = 0.0;
+  return TL_GPU_NO_DEVICE;
+}
+
+TlGpuStatus
 tl_gpu_gfp_lu (TlGpuDevice *device, int m, int n, uint32_t p, uint32_t *a, int *ipiv,
                int *out_info, double *out_ms)
 {

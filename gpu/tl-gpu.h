@@ -196,11 +196,14 @@ void tl_gpu_gemm_result_clear (TlGpuGemmResult *result);
 /* ---- LU: the Gauss ladder's GPU rungs (gpu/lu/) ----------------------- */
 
 /* Recording the steps (a mode, never the headline): when TlGpuLuArgs.observer
- * is set, lu-01-percolumn and lu-02-blocked run ONE more factorisation after
- * the timed ones that stops after every column and downloads what a step
- * recorder needs, handing it to these callbacks (the C side implements them
- * with its TlLuRecorder, so gpu/ stays free of GLib).  lu-03-tuned and
- * lu-cusolver refuse (TL_GPU_BAD_SHAPE: they have no steps to show).
+ * is set, the ladder's own rungs (lu-01 … lu-04) run ONE more factorisation
+ * after the timed ones that stops after every column and downloads what a
+ * step recorder needs, handing it to these callbacks (the C side implements
+ * them with its TlLuRecorder, so gpu/ stays free of GLib).  The fused rungs
+ * run their panels one column per launch in that run (lu-03 each launch in
+ * its two halves, lu-04 its persistent kernel with one column), so the
+ * factorisation is the same and only slower.  lu-cusolver refuses
+ * (TL_GPU_BAD_SHAPE: a library call has no steps to show).
  *
  * Host data comes as a window into the working matrix, in args->dtype:
  * element (i, j) of the m×n matrix, row0 ≤ i < row0+rows, col0 ≤ j <
@@ -236,11 +239,15 @@ typedef struct
   void (*snapshot) (void *user_data, int steps_done, const TlGpuLuWindow *whole);
 } TlGpuLuObserver;
 
-/* The rungs' registry rows live in src/tl-lu.c with the CPU rows; here
+/* The rungs' registry rows live in src/lu/tl-lu.c with the CPU rows; here
  * they are run by id: "lu-01-percolumn", "lu-02-blocked", "lu-03-tuned",
- * "lu-cusolver".  A is host, row-major, contiguous m×n and is overwritten
- * by the packed L\U of the LAST run (timed, or the recording run); ipiv (min(m,n) ints) receives
- * 0-based row swaps (LAPACK's minus one). */
+ * "lu-04-persistent", "lu-cusolver".  A is host, row-major, contiguous m×n
+ * and is overwritten by the packed L\U of the LAST run (timed, or the
+ * recording run); ipiv (min(m,n) ints) receives 0-based row swaps (LAPACK's
+ * minus one).  The rungs that split their time (lu-02, lu-03, lu-04) run
+ * once more after the timed runs with every phase timed on its own (the
+ * look-ahead rungs without overlap): phase_ms and the observer's per-block
+ * split come from that run. */
 typedef struct
 {
   TlGpuDtype dtype;        /* float32 or float64 */
@@ -274,10 +281,12 @@ TlGpuStatus tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id,
 void tl_gpu_lu_result_clear (TlGpuLuResult *result);
 
 /* X = A⁻¹B on the GPU from a factorisation (packed L\U and 0-based ipiv,
- * as tl_gpu_lu_run returns them; square n×n, nonsingular): the row swaps
- * by index table, then two triangular solves (cuBLAS) for all nrhs columns
- * at once — LAPACK's getrs.  b is host, row-major n×nrhs, overwritten by X.
- * out_ms (may be NULL) receives the device time of the solve alone. */
+ * as tl_gpu_lu_run returns them; square n×n, nonsingular): the swaps
+ * composed into one permutation (on the host, O(n)) and applied by one
+ * gather, then two triangular solves (cuBLAS) for all nrhs columns at once
+ * — LAPACK's getrs.  b is host, row-major n×nrhs, overwritten by X.  An
+ * ipiv entry outside k…n−1 is TL_GPU_BAD_SHAPE.  out_ms (may be NULL)
+ * receives the device time of the solve alone. */
 typedef struct
 {
   TlGpuDtype dtype;
@@ -288,6 +297,16 @@ typedef struct
 } TlGpuLuSolveArgs;
 
 TlGpuStatus tl_gpu_lu_solve (TlGpuDevice *device, const TlGpuLuSolveArgs *args, double *out_ms);
+
+/* The solve as a benchmark: solver "lu-solve" (the above) or
+ * "cusolver-getrs" (the reference: cuSOLVER's getrs on column-major copies
+ * of L\U and B and a 1-based ipiv, made before the clock starts).  warmups
+ * untimed solves, then `repeats` (>= 1) timed ones, each from the same B;
+ * times_ms[repeats] receives device times (CUDA events around the solve
+ * alone); b is overwritten by X of the last one, row-major as above. */
+TlGpuStatus tl_gpu_lu_solve_bench (TlGpuDevice *device, const char *solver,
+                                   const TlGpuLuSolveArgs *args, int warmups, int repeats,
+                                   double *times_ms);
 
 /* Exact LU over GF(p), p a prime below 2³¹, on the GPU (gpu/lu/gfp-lu.cu):
  * a is host, row-major m×n residues 0..p−1, overwritten by the packed L\U

@@ -2,7 +2,7 @@
  * markdown table (a benchmark, not a test: it never fails on speed).
  *
  *   bench-gpu-gemm [--sizes 1024,2048,4096,8192,4000x3000x5000]
- *                  [--repeats 10] [--slow-max 4096] [--kernels id,id,...]
+ *                  [--repeats 10] [--rounds 1] [--slow-max 4096] [--kernels id,id,...]
  *
  * Sizes are N (cube) or MxKxN.  For every size: fresh random float32 (and
  * float64) inputs, every kernel that takes them, median of `repeats`
@@ -12,6 +12,14 @@
  * cublas-tf32, bf16 against cublas-bf16, float64 against cublas-fp64), and
  * the instrumented variant's median and its overhead.  Rungs 1–4 (the
  * slow teaching rungs) run only up to --slow-max.
+ *
+ * --rounds R measures every kernel R times, the list forwards in even
+ * rounds and backwards in odd ones, and reports the median of the rounds'
+ * medians and their spread ((max − min) / median).  A GPU that heats up
+ * and lowers its clocks during a long run (an H100 at 8192³ does, by
+ * several percent) then does not favour whichever kernel comes first: the
+ * references come last in the registry, so with one round they always run
+ * on the warmest GPU.
  *
  * tilelab-cli bench --suite gemm is the user-facing command; this program
  * is the harness-level twin used to fill docs/perf/ on the device machine.
@@ -57,14 +65,27 @@ reference_for (const TlGpuKernelInfo *info, TlGpuDtype d)
   return "cublas-fp32";
 }
 
+#define MAX_ROUNDS 16
+
 typedef struct
 {
-  const char *id;
+  const TlGpuKernelInfo *info;
   TlGpuDtype dtype;
-  double median, instrumented;
+  double round_ms[MAX_ROUNDS], round_instrumented[MAX_ROUNDS];
+  int rounds;               /* measured so far */
+  double median, instrumented, spread;
   TlGpuLaunchFacts launch;
-  int ok;
+  int failed;
 } Row;
+
+typedef struct
+{
+  Size s;
+  TlGpuDtype dtype;
+  const void *a, *b;
+  void *c;
+  int repeats;
+} Problem;
 
 static double
 median (double *v, int n)
@@ -79,15 +100,156 @@ median (double *v, int n)
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+static const char *
+dtype_name (TlGpuDtype d)
+{
+  return d == TL_GPU_FLOAT64 ? "float64" : "float32";
+}
+
+/* One round of one kernel: its medians go into the row.  FALSE when the
+ * GPU is lost (nothing more can run). */
+static gboolean
+measure (TlGpuDevice *dev, Row *row, const Problem *p)
+{
+  TlGpuGemmArgs args = { 0 };
+  args.dtype = p->dtype;
+  args.m = p->s.m;
+  args.n = p->s.n;
+  args.k = p->s.k;
+  args.a = p->a;
+  args.b = p->b;
+  args.c = p->c;
+  args.warmups = 2;
+  args.repeats = p->repeats;
+  args.flush_l2 = 1;
+  args.instrument = row->info->instrumentable;
+  args.instrument_repeats = p->repeats;
+  TlGpuGemmResult r;
+  TlGpuStatus st = tl_gpu_gemm_run (dev, row->info->id, &args, &r);
+  if (st != TL_GPU_OK)
+    {
+      if (!row->failed)
+        printf ("| %s | %s | %s: %s ||||||||||\n", row->info->id, dtype_name (p->dtype),
+                tl_gpu_status_name (st), tl_gpu_last_message ());
+      row->failed = 1;
+      return st != TL_GPU_DEVICE_LOST;
+    }
+  row->round_ms[row->rounds] = median (r.times_ms, r.n_times);
+  row->round_instrumented[row->rounds] = r.instrumented_median_ms;
+  row->rounds++;
+  row->launch = r.launch;
+  tl_gpu_gemm_result_clear (&r);
+  return TRUE;
+}
+
+/* The medians over rounds, and the spread of the uninstrumented ones. */
+static void
+summarise (Row *row)
+{
+  if (row->failed || row->rounds == 0)
+    return;
+  double v[MAX_ROUNDS];
+  memcpy (v, row->round_ms, sizeof v);
+  row->median = median (v, row->rounds);
+  row->spread = (v[row->rounds - 1] - v[0]) / row->median; /* median() sorted v */
+  memcpy (v, row->round_instrumented, sizeof v);
+  row->instrumented = median (v, row->rounds);
+}
+
+static void
+print_rows (const Row *rows, guint n_rows, double flop)
+{
+  for (guint i = 0; i < n_rows; i++)
+    {
+      const Row *row = &rows[i];
+      if (row->failed || row->rounds == 0)
+        continue;
+      const char *ref_id = reference_for (row->info, row->dtype);
+      double ref_ms = 0;
+      for (guint j = 0; j < n_rows; j++)
+        if (!rows[j].failed && rows[j].rounds > 0 && strcmp (rows[j].info->id, ref_id) == 0
+            && rows[j].dtype == row->dtype)
+          ref_ms = rows[j].median;
+      char pct[32] = "", inst[32] = "", over[32] = "", spread[32] = "";
+      if (ref_ms > 0)
+        g_snprintf (pct, sizeof pct, "%.1f%%", 100.0 * ref_ms / row->median);
+      if (row->instrumented > 0)
+        {
+          g_snprintf (inst, sizeof inst, "%.3f", row->instrumented);
+          g_snprintf (over, sizeof over, "%+.1f%%", 100.0 * (row->instrumented / row->median - 1.0));
+        }
+      if (row->rounds > 1)
+        g_snprintf (spread, sizeof spread, "%.1f%%", 100.0 * row->spread);
+      printf ("| %s | %s | %.3f | %s | %.0f | %s | %s | %s | %d | %d | %d | %.2f |\n", row->info->id,
+              dtype_name (row->dtype), row->median, spread, flop / (row->median * 1e-3) / 1e9, pct,
+              inst, over, row->launch.regs_per_thread,
+              row->launch.static_smem_bytes + row->launch.dynamic_smem_bytes,
+              row->launch.active_blocks_per_sm, row->launch.waves);
+    }
+}
+
+static void *
+random_matrix (GRand *rng, TlGpuDtype d, size_t count)
+{
+  void *p = g_malloc (count * (d == TL_GPU_FLOAT64 ? 8 : 4));
+  for (size_t i = 0; i < count; i++)
+    if (d == TL_GPU_FLOAT32)
+      ((float *) p)[i] = (float) g_rand_double_range (rng, -1, 1);
+    else
+      ((double *) p)[i] = g_rand_double_range (rng, -1, 1);
+  return p;
+}
+
+/* Every selected kernel that takes dtype d, `rounds` times, the list
+ * forwards and backwards in turn.  Appends their rows.  FALSE when the GPU
+ * was lost. */
+static gboolean
+bench_dtype (TlGpuDevice *dev, GRand *rng, Size s, TlGpuDtype d, int repeats, int rounds,
+             GStrv only, int slow_max, GArray *rows)
+{
+  const int biggest = MAX (s.m, MAX (s.k, s.n));
+  const guint first = rows->len;
+  for (int i = 0; i < tl_gpu_kernel_count (); i++)
+    {
+      const TlGpuKernelInfo *info = tl_gpu_kernel_info (i);
+      if (!(info->dtypes & TL_GPU_DTYPE_BIT (d)) || !tl_gpu_kernel_available (info->id))
+        continue;
+      if (only && !g_strv_contains ((const char *const *) only, info->id))
+        continue;
+      if (info->kind == TL_GPU_KIND_RUNG && info->number <= 4 && biggest > slow_max)
+        continue;
+      Row row = { 0 };
+      row.info = info;
+      row.dtype = d;
+      g_array_append_val (rows, row);
+    }
+  const guint n = rows->len - first;
+  if (n == 0)
+    return TRUE;
+  void *a = random_matrix (rng, d, (size_t) s.m * s.k), *b = random_matrix (rng, d, (size_t) s.k * s.n);
+  Problem p = { s, d, a, b, g_malloc ((size_t) s.m * s.n * (d == TL_GPU_FLOAT64 ? 8 : 4)), repeats };
+  gboolean alive = TRUE;
+  for (int r = 0; r < rounds && alive; r++)
+    for (guint j = 0; j < n && alive; j++)
+      alive = measure (dev, &g_array_index (rows, Row, first + (r % 2 ? n - 1 - j : j)), &p);
+  for (guint j = 0; j < n; j++)
+    summarise (&g_array_index (rows, Row, first + j));
+  g_free (a);
+  g_free (b);
+  g_free (p.c);
+  return alive;
+}
+
 int
 main (int argc, char **argv)
 {
   g_autofree char *sizes_text = g_strdup ("1024,2048,4096,8192,4000x3000x5000");
   g_autofree char *kernels_text = NULL;
-  int repeats = 10, slow_max = 4096;
+  int repeats = 10, rounds = 1, slow_max = 4096;
   GOptionEntry entries[] = {
     { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_text, "sizes: N or MxKxN, comma-separated", "LIST" },
     { "repeats", 0, 0, G_OPTION_ARG_INT, &repeats, "timed launches per kernel", "N" },
+    { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "measure every kernel N times, alternating the order", "N" },
     { "slow-max", 0, 0, G_OPTION_ARG_INT, &slow_max, "largest dimension for rungs 1-4", "N" },
     { "kernels", 0, 0, G_OPTION_ARG_STRING, &kernels_text, "only these kernel ids", "LIST" },
     { NULL },
@@ -98,6 +260,11 @@ main (int argc, char **argv)
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
       g_printerr ("%s\n", error->message);
+      return 2;
+    }
+  if (rounds < 1 || rounds > MAX_ROUNDS || repeats < 1)
+    {
+      g_printerr ("--rounds must be 1..%d and --repeats at least 1\n", MAX_ROUNDS);
       return 2;
     }
   tl_gpu_test_require_device ();
@@ -114,11 +281,12 @@ main (int argc, char **argv)
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *stamp = g_date_time_format (now, "%Y-%m-%d %H:%M UTC");
   printf ("Device: %s (compute capability %d.%d, %d SMs, %.0f MHz max SM clock, %.0f GiB, "
-          "L2 %.0f MiB), driver %d, runtime %d\nDate: %s\nRepeats: %d (median), warm-ups: 2, "
-          "L2 flushed before every timed launch, C poisoned between launches\n\n",
+          "L2 %.0f MiB), driver %d, runtime %d\nDate: %s\nRepeats: %d (median), rounds: %d (median of the rounds' medians; spread = "
+          "(max − min) / median), warm-ups: 2, L2 flushed before every timed launch, C "
+          "poisoned between launches\n\n",
           facts.name, facts.cc_major, facts.cc_minor, facts.sm_count, facts.clock_khz / 1000.0,
           facts.total_mem_bytes / 1073741824.0, facts.l2_bytes / 1048576.0, facts.driver_version,
-          facts.runtime_version, stamp, repeats);
+          facts.runtime_version, stamp, repeats, rounds);
 
   for (int si = 0; sizes[si] != NULL; si++)
     {
@@ -129,109 +297,21 @@ main (int argc, char **argv)
           return 2;
         }
       const double flop = 2.0 * s.m * (double) s.n * s.k;
-      const int biggest = MAX (s.m, MAX (s.k, s.n));
       printf ("### %d×%d×%d (m×k×n), %.1f GFLOP\n\n", s.m, s.k, s.n, flop / 1e9);
-      printf ("| kernel | dtype | median ms | GFLOP/s | %% of cuBLAS | instrumented ms | overhead | "
-              "regs | smem B | blocks/SM | waves |\n");
-      printf ("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      printf ("| kernel | dtype | median ms | spread | GFLOP/s | %% of cuBLAS | instrumented ms | "
+              "overhead | regs | smem B | blocks/SM | waves |\n");
+      printf ("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
       GArray *rows = g_array_new (FALSE, TRUE, sizeof (Row));
       const TlGpuDtype dtypes[] = { TL_GPU_FLOAT32, TL_GPU_FLOAT64 };
-      for (int di = 0; di < 2; di++)
-        {
-          const TlGpuDtype d = dtypes[di];
-          const size_t es = d == TL_GPU_FLOAT64 ? 8 : 4;
-          const size_t mk = (size_t) s.m * s.k, kn = (size_t) s.k * s.n, mn = (size_t) s.m * s.n;
-          void *a = g_malloc (mk * es), *b = g_malloc (kn * es), *c = g_malloc (mn * es);
-          for (size_t i = 0; i < mk; i++)
-            if (d == TL_GPU_FLOAT32)
-              ((float *) a)[i] = (float) g_rand_double_range (rng, -1, 1);
-            else
-              ((double *) a)[i] = g_rand_double_range (rng, -1, 1);
-          for (size_t i = 0; i < kn; i++)
-            if (d == TL_GPU_FLOAT32)
-              ((float *) b)[i] = (float) g_rand_double_range (rng, -1, 1);
-            else
-              ((double *) b)[i] = g_rand_double_range (rng, -1, 1);
-          for (int i = 0; i < tl_gpu_kernel_count (); i++)
-            {
-              const TlGpuKernelInfo *info = tl_gpu_kernel_info (i);
-              if (!(info->dtypes & TL_GPU_DTYPE_BIT (d)))
-                continue;
-              if (!tl_gpu_kernel_available (info->id))
-                continue;
-              if (only && !g_strv_contains ((const char *const *) only, info->id))
-                continue;
-              if (info->kind == TL_GPU_KIND_RUNG && info->number <= 4 && biggest > slow_max)
-                continue;
-              TlGpuGemmArgs args = { 0 };
-              args.dtype = d;
-              args.m = s.m;
-              args.n = s.n;
-              args.k = s.k;
-              args.a = a;
-              args.b = b;
-              args.c = c;
-              args.warmups = 2;
-              args.repeats = repeats;
-              args.flush_l2 = 1;
-              args.instrument = info->instrumentable;
-              args.instrument_repeats = repeats;
-              TlGpuGemmResult r;
-              Row row = { info->id, d, 0, 0, { 0 }, 0 };
-              TlGpuStatus st = tl_gpu_gemm_run (dev, info->id, &args, &r);
-              if (st == TL_GPU_OK)
-                {
-                  row.median = median (r.times_ms, r.n_times);
-                  row.instrumented = r.instrumented_median_ms;
-                  row.launch = r.launch;
-                  row.ok = 1;
-                  tl_gpu_gemm_result_clear (&r);
-                }
-              else
-                {
-                  printf ("| %s | %s | %s: %s |||||||||\n", info->id,
-                          d == TL_GPU_FLOAT64 ? "float64" : "float32", tl_gpu_status_name (st),
-                          tl_gpu_last_message ());
-                  if (st == TL_GPU_DEVICE_LOST)
-                    return 1;
-                }
-              g_array_append_val (rows, row);
-            }
-          g_free (a);
-          g_free (b);
-          g_free (c);
-        }
-      for (guint i = 0; i < rows->len; i++)
-        {
-          Row *row = &g_array_index (rows, Row, i);
-          if (!row->ok)
-            continue;
-          const TlGpuKernelInfo *info = tl_gpu_kernel_find (row->id);
-          const char *ref_id = reference_for (info, row->dtype);
-          double ref_ms = 0;
-          for (guint j = 0; j < rows->len; j++)
-            {
-              Row *o = &g_array_index (rows, Row, j);
-              if (o->ok && strcmp (o->id, ref_id) == 0 && o->dtype == row->dtype)
-                ref_ms = o->median;
-            }
-          char pct[32] = "", inst[32] = "", over[32] = "";
-          if (ref_ms > 0)
-            g_snprintf (pct, sizeof pct, "%.1f%%", 100.0 * ref_ms / row->median);
-          if (row->instrumented > 0)
-            {
-              g_snprintf (inst, sizeof inst, "%.3f", row->instrumented);
-              g_snprintf (over, sizeof over, "%+.1f%%", 100.0 * (row->instrumented / row->median - 1.0));
-            }
-          printf ("| %s | %s | %.3f | %.0f | %s | %s | %s | %d | %d | %d | %.2f |\n", row->id,
-                  row->dtype == TL_GPU_FLOAT64 ? "float64" : "float32", row->median,
-                  flop / (row->median * 1e-3) / 1e9, pct, inst, over,
-                  row->launch.regs_per_thread, row->launch.static_smem_bytes + row->launch.dynamic_smem_bytes,
-                  row->launch.active_blocks_per_sm, row->launch.waves);
-        }
+      gboolean alive = TRUE;
+      for (int di = 0; di < 2 && alive; di++)
+        alive = bench_dtype (dev, rng, s, dtypes[di], repeats, rounds, only, slow_max, rows);
+      print_rows ((const Row *) rows->data, rows->len, flop);
       printf ("\n");
       fflush (stdout);
       g_array_free (rows, TRUE);
+      if (!alive)
+        return 1;
     }
   tl_gpu_device_close (dev);
   g_rand_free (rng);

@@ -19,7 +19,15 @@
  * A wrong index or a missed tile gives errors of order 1.
  *
  * Run one shape: test-gpu-gemm -p /gpu/gemm/67x45x33 (the compute-sanitizer
- * shape).
+ * shape).  TL_TEST_KERNELS=id,id… runs only those kernels (e.g. the rungs a
+ * sanitizer run is about).
+ *
+ * 384×264×520 is there for the unguarded fast paths: whole 128-row tiles,
+ * k a multiple of 8 (rungs 8, 16) and even but not a multiple of 16 (rung
+ * 15's last k-tile is partial), n with a partial last tile.  Of the other
+ * shapes only 2300×1000×4348 has k a multiple of 8; it is there for rows
+ * that are multiples of 4 floats (the TMA path of rung 13), partial tiles,
+ * and several tiles for each block of the persistent rungs 13 and 14.
  */
 #include "tl-gpu.h"
 #include "tl-gpu-test-util.h"
@@ -38,13 +46,16 @@ static const Shape shapes[] = {
   { 17, 33, 9 },
   { 67, 45, 33 },
   { 127, 129, 131 },
+  { 384, 264, 520 },
   { 1000, 500, 1000 },
+  { 2300, 1000, 4348 },
   { 4097, 4095, 4093 },
 };
 
 static TlGpuDevice *device;
 static TlGpuFacts facts;
 static GRand *rng;
+static char **only_kernels; /* $TL_TEST_KERNELS, or NULL for all */
 
 static size_t
 esize (TlGpuDtype d)
@@ -107,6 +118,8 @@ tolerance (TlGpuDtype d, const TlGpuKernelInfo *info)
 static gboolean
 runs_here (const TlGpuKernelInfo *info, TlGpuDtype d)
 {
+  if (only_kernels != NULL && !g_strv_contains ((const char *const *) only_kernels, info->id))
+    return FALSE;
   return (info->dtypes & TL_GPU_DTYPE_BIT (d)) && info->min_cc <= facts.cc_major * 10 + facts.cc_minor
          && tl_gpu_kernel_available (info->id);
 }
@@ -122,8 +135,20 @@ check_records (const TlGpuKernelInfo *info, const Shape *s, const TlGpuGemmResul
     }
   g_assert_cmpint (lf->launches, >=, 1);
   g_assert_cmpuint (r->n_blocks, >, 0);
-  if (lf->launches == 1)
-    g_assert_cmpuint (r->n_blocks, ==, (size_t) lf->grid_x * lf->grid_y * lf->grid_z);
+  /* One record per block; or, for a persistent kernel (a few blocks that
+   * loop over C's tiles), one per tile of C: every tile exactly once. */
+  const guint tiles_x = (guint) ((s->n + info->tile_n - 1) / info->tile_n);
+  const guint tiles_y = (guint) ((s->m + info->tile_m - 1) / info->tile_m);
+  const size_t grid = (size_t) lf->grid_x * lf->grid_y * lf->grid_z;
+  if (lf->launches == 1 && r->n_blocks != grid)
+    {
+      g_assert_cmpuint (r->n_blocks, ==, (size_t) tiles_x * tiles_y);
+      for (size_t i = 0; i < r->n_blocks; i++)
+        if (r->blocks[i].block_x >= tiles_x || r->blocks[i].block_y >= tiles_y)
+          g_error ("%s %dx%dx%d: record %zu names tile (%u,%u) outside the %u×%u tiles of C",
+                   info->id, s->m, s->k, s->n, i, r->blocks[i].block_x, r->blocks[i].block_y,
+                   tiles_x, tiles_y);
+    }
   g_assert_cmpfloat (r->instrumented_median_ms, >, 0.0);
   /* One record per block: (launch, x, y) all different. */
   GHashTable *seen = g_hash_table_new (g_int64_hash, g_int64_equal);
@@ -259,6 +284,11 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   tl_gpu_test_require_device ();
   rng = g_rand_new_with_seed (tl_gpu_test_seed ());
+  if (g_getenv ("TL_TEST_KERNELS") != NULL)
+    {
+      only_kernels = g_strsplit (g_getenv ("TL_TEST_KERNELS"), ",", -1);
+      printf ("# only the kernels in TL_TEST_KERNELS: %s\n", g_getenv ("TL_TEST_KERNELS"));
+    }
   if (tl_gpu_device_facts (0, &facts) != TL_GPU_OK || tl_gpu_device_open (0, &device) != TL_GPU_OK)
     g_error ("opening GPU 0: %s", tl_gpu_last_message ());
   printf ("# %s, compute capability %d.%d, %d SMs\n", facts.name, facts.cc_major, facts.cc_minor,
@@ -276,5 +306,6 @@ main (int argc, char **argv)
   int ret = g_test_run ();
   tl_gpu_device_close (device);
   g_rand_free (rng);
+  g_strfreev (only_kernels);
   return ret;
 }

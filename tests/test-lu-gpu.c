@@ -1,5 +1,7 @@
 /* test-lu-gpu.c — the GPU rungs of the Gauss ladder against LAPACK's
- * ratio ‖PA − LU‖₁ / (n ‖A‖₁ ε) < 30, through tl_lu_factor.
+ * ratio ‖PA − LU‖₁ / (n ‖A‖₁ ε) < 30, through tl_lu_factor; LAPACK's info
+ * on singular matrices; the shapes that do not fit one launch; recording;
+ * the GPU solve against cuSOLVER's getrs.
  * Exits 77 (skip) without a CUDA device. */
 #include "lu/tl-gfp.h"
 #include "lu/tl-lu.h"
@@ -7,6 +9,7 @@
 #include "lu/tl-solve.h"
 #include "gen/tl-generate.h"
 #include "core/tl-error.h"
+#include "lu-test-util.h"
 #include "tl-gpu.h"
 
 #include <float.h>
@@ -30,7 +33,97 @@ factor_ratio (const TlMatrix *a, const TlLuResult *r)
   return tl_matrix_norm (pa, TL_NORM_ONE) / a->cols / an / eps;
 }
 
-static const char *gpu_kernels[] = { "lu-01-percolumn", "lu-02-blocked", "lu-03-tuned", "lu-cusolver" };
+static const char *gpu_kernels[] = { "lu-01-percolumn", "lu-02-blocked", "lu-03-tuned", "lu-04-persistent",
+                                     "lu-cusolver" };
+
+static gboolean
+is_blocked (const char *kernel)
+{
+  return tl_lu_kernel_find (kernel)->blocked;
+}
+
+/* LAPACK's backward error of a solve through the factors, O(n²):
+ * ‖b − A·x̂‖∞ / (‖A‖∞ ‖x̂‖∞ n ε) for b = A·x, x random — for sizes where
+ * ‖PA − LU‖ (O(n³) on the CPU) would take minutes. */
+static double
+solve_ratio (const TlMatrix *a, const TlLuResult *r, guint32 seed)
+{
+  const gsize n = a->rows;
+  g_autofree double *x = g_new (double, n), *b = g_new (double, n), *y = g_new (double, n);
+  g_autofree double *row = g_new (double, n);
+  GRand *rng = g_rand_new_with_seed (seed);
+  for (gsize i = 0; i < n; i++)
+    x[i] = g_rand_double_range (rng, -1, 1);
+  g_rand_free (rng);
+  double anorm = 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      double s = 0, rs = 0;
+      for (gsize j = 0; j < n; j++)
+        {
+          double v = tl_matrix_get (a, i, j);
+          s += v * x[j];
+          rs += fabs (v);
+        }
+      b[i] = s;
+      anorm = fmax (anorm, rs);
+    }
+  memcpy (y, b, n * sizeof (double));
+  for (gsize k = 0; k < r->n_ipiv; k++)
+    {
+      double t = y[k];
+      y[k] = y[r->ipiv[k]];
+      y[r->ipiv[k]] = t;
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      for (gsize j = 0; j < n; j++)
+        row[j] = tl_matrix_get (r->lu, i, j);
+      for (gsize j = 0; j < i; j++)
+        y[i] -= row[j] * y[j];
+    }
+  for (gsize i = n; i-- > 0;)
+    {
+      for (gsize j = i; j < n; j++)
+        row[j] = tl_matrix_get (r->lu, i, j);
+      for (gsize j = i + 1; j < n; j++)
+        y[i] -= row[j] * y[j];
+      y[i] /= row[i];
+    }
+  double rn = 0, xn = 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      double s = b[i];
+      for (gsize j = 0; j < n; j++)
+        s -= tl_matrix_get (a, i, j) * y[j];
+      rn = fmax (rn, fabs (s));
+      xn = fmax (xn, fabs (y[i]));
+    }
+  double eps = a->dtype == TL_DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
+  return rn / (anorm * xn * (double) n * eps);
+}
+
+/* ipiv is poisoned (−1) before every run: each entry written, k ≤ ipiv[k] < m */
+static void
+assert_ipiv_valid (const TlLuResult *r, gsize m, const char *kernel)
+{
+  for (gsize k = 0; k < r->n_ipiv; k++)
+    if (r->ipiv[k] < (gint32) k || (gsize) r->ipiv[k] >= m)
+      g_error ("%s: ipiv[%zu] = %d outside %zu…%zu", kernel, k, r->ipiv[k], k, m - 1);
+}
+
+/* A factorisation that must succeed, with every ipiv entry written. */
+static TlLuResult *
+factor_checked (const char *kernel, const TlMatrix *a, gsize block)
+{
+  g_autoptr (GError) error = NULL;
+  TlLuResult *r = NULL;
+  if (!tl_lu_factor (kernel, a, block, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error))
+    g_error ("%s b=%zu %zux%zu %s: %s", kernel, block, a->rows, a->cols, tl_dtype_name (a->dtype),
+             error->message);
+  assert_ipiv_valid (r, a->rows, kernel);
+  return r;
+}
 
 static void
 test_ratios (void)
@@ -46,12 +139,9 @@ test_ratios (void)
         for (guint k = 0; k < G_N_ELEMENTS (gpu_kernels); k++)
           for (guint b = 0; b < G_N_ELEMENTS (blocks); b++)
             {
-              if (b > 0 && (k == 0 || k == 3))
-                continue; /* not blocked */
-              g_autoptr (TlLuResult) r = NULL;
-              if (!tl_lu_factor (gpu_kernels[k], a, blocks[b], TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error))
-                g_error ("%s %zux%zu %s: %s", gpu_kernels[k], shapes[s][0], shapes[s][1],
-                         tl_dtype_name (dt), error->message);
+              if (b > 0 && !is_blocked (gpu_kernels[k]))
+                continue;
+              g_autoptr (TlLuResult) r = factor_checked (gpu_kernels[k], a, blocks[b]);
               double ratio = factor_ratio (a, r);
               if (!(ratio < 30))
                 g_error ("%s b=%zu %zux%zu %s: ratio %g", gpu_kernels[k], blocks[b], shapes[s][0],
@@ -90,6 +180,140 @@ test_singular_and_no_pivoting (void)
   g_assert_error (error, TL_ERROR, TL_ERROR_INVALID);
 }
 
+
+/* Singular at step k, at and around the block edges: LAPACK's info (the
+ * first exactly zero pivot) for a zero column and for a zero row. */
+static void
+test_singular_steps (void)
+{
+  g_autoptr (GError) error = NULL;
+  const gsize n = 300;
+  const int cols[] = { 0, 1, 19, 20, 21, 127, 128, 129, 255, 256, 299 };
+  const gsize blocks[] = { 0, 20 };
+  for (guint ci = 0; ci < G_N_ELEMENTS (cols) + 1; ci++)
+    {
+      g_autoptr (TlMatrix) a = NULL;
+      if (ci < G_N_ELEMENTS (cols))
+        {
+          g_autofree char *spec = g_strdup_printf ("singular-zero-column:col=%d", cols[ci]);
+          a = tl_generate (spec, TL_DTYPE_FLOAT64, n, n, 200 + ci, &error);
+        }
+      else
+        {
+          /* a zero row: never a pivot until nothing else is left */
+          a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, n, n, 250, &error);
+          for (gsize j = 0; j < n; j++)
+            tl_matrix_set (a, 77, j, 0.0);
+        }
+      g_assert_no_error (error);
+      g_autoptr (TlLuResult) ref = NULL;
+      g_assert_true (tl_lu_factor ("lu-lapack", a, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &ref, &error));
+      g_assert_cmpuint (ref->info, >, 0);
+      for (guint k = 0; k < G_N_ELEMENTS (gpu_kernels); k++)
+        for (guint b = 0; b < G_N_ELEMENTS (blocks); b++)
+          {
+            if (b > 0 && !is_blocked (gpu_kernels[k]))
+              continue;
+            g_autoptr (TlLuResult) r = factor_checked (gpu_kernels[k], a, blocks[b]);
+            if (r->info != ref->info)
+              g_error ("%s b=%zu case %u: info %zu, LAPACK %zu", gpu_kernels[k], blocks[b], ci, r->info,
+                       ref->info);
+            g_assert_cmpfloat (r->det, ==, 0.0);
+            double ratio = factor_ratio (a, r);
+            if (!(ratio < 30))
+              g_error ("%s b=%zu case %u: ratio %g", gpu_kernels[k], blocks[b], ci, ratio);
+          }
+    }
+}
+
+/* NaN in the input: tl_lu_factor names the entry, for every GPU rung; the
+ * door itself runs such a matrix to the end (no crash, no hang). */
+static void
+test_nan (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT32, 150, 150, 9, &error);
+  tl_matrix_set (a, 5, 7, NAN);
+  TlGpuDevice *dev = NULL;
+  g_assert_cmpint (tl_gpu_device_open (0, &dev), ==, TL_GPU_OK);
+  for (guint k = 0; k < G_N_ELEMENTS (gpu_kernels); k++)
+    {
+      g_autoptr (TlLuResult) r = NULL;
+      g_autoptr (GError) e = NULL;
+      g_assert_false (tl_lu_factor (gpu_kernels[k], a, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &e));
+      g_assert_error (e, TL_ERROR, TL_ERROR_INVALID);
+      g_assert_nonnull (strstr (e->message, "row 6, column 8"));
+
+      g_autoptr (TlMatrix) work = tl_matrix_copy (a, &error);
+      g_autofree int *ipiv = g_new0 (int, 150);
+      TlGpuLuArgs args = { 0 };
+      args.dtype = TL_GPU_FLOAT32;
+      args.m = args.n = 150;
+      args.a = work->data;
+      args.ipiv = ipiv;
+      args.pivoting = 1;
+      args.repeats = 1;
+      TlGpuLuResult res = { 0 };
+      TlGpuStatus st = tl_gpu_lu_run (dev, gpu_kernels[k], &args, &res);
+      if (st != TL_GPU_OK)
+        g_error ("%s on NaN: %s (%s)", gpu_kernels[k], tl_gpu_status_name (st), tl_gpu_last_message ());
+      tl_gpu_lu_result_clear (&res);
+    }
+  tl_gpu_device_close (dev);
+}
+
+/* n = 16385 = 128·128 + 1: the last panel is one column wide, and the
+ * panels are taller than any launch of the small tests. */
+static void
+test_large (void)
+{
+  g_autoptr (GError) error = NULL;
+  const gsize n = 16385;
+  g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT32, n, n, 16385, &error);
+  g_assert_no_error (error);
+  const char *kernels[] = { "lu-04-persistent", "lu-cusolver" };
+  for (guint k = 0; k < G_N_ELEMENTS (kernels); k++)
+    {
+      g_autoptr (TlLuResult) r = factor_checked (kernels[k], a, 0);
+      g_assert_cmpuint (r->info, ==, 0);
+      double ratio = solve_ratio (a, r, 5);
+      printf ("# %s n=%zu float32: %.3f s, solve ratio %.3g\n", kernels[k], n, r->elapsed_s, ratio);
+      if (!(ratio < 30))
+        g_error ("%s n=%zu: solve ratio %g", kernels[k], n, ratio);
+    }
+}
+
+/* Fresh random matrices every run (the seed is printed): the fused rungs at
+ * odd shapes and block sizes. */
+static void
+test_fresh (void)
+{
+  const char *env = g_getenv ("TL_TEST_SEED");
+  guint32 seed = env ? (guint32) g_ascii_strtoull (env, NULL, 10) : (guint32) g_get_real_time ();
+  printf ("# random seed %u (set TL_TEST_SEED to replay)\n", seed);
+  const gsize shapes[][2] = { { 333, 333 }, { 601, 601 }, { 257, 513 }, { 513, 257 }, { 129, 129 } };
+  const gsize blocks[] = { 0, 64, 96 };
+  const char *kernels[] = { "lu-03-tuned", "lu-04-persistent" };
+  g_autoptr (GError) error = NULL;
+  for (int dt = TL_DTYPE_FLOAT32; dt <= TL_DTYPE_FLOAT64; dt++)
+    for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+      {
+        g_autoptr (TlMatrix) a = tl_generate ("random-uniform:lo=-1,hi=1", dt, shapes[s][0], shapes[s][1],
+                                              (guint64) seed + 17 * s + dt, &error);
+        g_assert_no_error (error);
+        for (guint k = 0; k < G_N_ELEMENTS (kernels); k++)
+          for (guint b = 0; b < G_N_ELEMENTS (blocks); b++)
+            {
+              g_autoptr (TlLuResult) r = factor_checked (kernels[k], a, blocks[b]);
+              g_assert_cmpuint (r->info, ==, 0);
+              double ratio = factor_ratio (a, r);
+              if (!(ratio < 30))
+                g_error ("%s b=%zu %zux%zu %s seed %u: ratio %g", kernels[k], blocks[b], shapes[s][0],
+                         shapes[s][1], tl_dtype_name (dt), seed, ratio);
+            }
+      }
+}
+
 /* getrs on the GPU: ‖B − AX‖₁ / (‖A‖₁ ‖X‖₁ ε) < 30 per column (xGET02) */
 static void
 test_solve (void)
@@ -102,31 +326,67 @@ test_solve (void)
         gsize n = sizes[si];
         g_autoptr (TlMatrix) a = tl_generate ("random-uniform", dt, n, n, 70 + si, &error);
         g_autoptr (TlMatrix) b = tl_generate ("random-uniform:lo=0.5,hi=2", dt, n, 7, 80 + si, &error);
-        double eps = dt == TL_DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
         for (guint k = 0; k < G_N_ELEMENTS (gpu_kernels); k++)
           {
             g_autoptr (TlLuResult) r = NULL;
             g_assert_true (tl_lu_factor (gpu_kernels[k], a, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error));
             g_autoptr (TlMatrix) x = tl_lu_solve (r, b, &error);
             g_assert_no_error (error);
-            double an = tl_matrix_norm (a, TL_NORM_ONE);
-            for (gsize c = 0; c < 7; c++)
-              {
-                double rn = 0, xn = 0;
-                for (gsize i = 0; i < n; i++)
-                  {
-                    double s = tl_matrix_get (b, i, c);
-                    for (gsize j = 0; j < n; j++)
-                      s -= tl_matrix_get (a, i, j) * tl_matrix_get (x, j, c);
-                    rn += fabs (s);
-                    xn += fabs (tl_matrix_get (x, i, c));
-                  }
-                double ratio = rn / an / xn / eps;
-                if (!(ratio < 30))
-                  g_error ("%s n=%zu %s: solve ratio %g", gpu_kernels[k], n, tl_dtype_name (dt), ratio);
-              }
+            double ratio = lu_test_solve_ratio (a, x, b);
+            if (!(ratio < 30))
+              g_error ("%s n=%zu %s: solve ratio %g", gpu_kernels[k], n, tl_dtype_name (dt), ratio);
           }
       }
+}
+
+
+/* Tilelab's GPU solve and cuSOLVER's getrs from the same factors and many
+ * right-hand sides: both pass xGET02 and agree; a bad ipiv is refused. */
+static void
+test_solve_bench (void)
+{
+  g_autoptr (GError) error = NULL;
+  const gsize n = 300;
+  TlGpuDevice *dev = NULL;
+  g_assert_cmpint (tl_gpu_device_open (0, &dev), ==, TL_GPU_OK);
+  for (int dt = TL_DTYPE_FLOAT32; dt <= TL_DTYPE_FLOAT64; dt++)
+    for (gsize k = 1; k <= 33; k += 32) /* one right-hand side (TRSV) and many (TRSM) */
+      {
+        g_autoptr (TlMatrix) a = tl_generate ("random-uniform", dt, n, n, 71, &error);
+        g_autoptr (TlMatrix) b = tl_generate ("random-uniform:lo=-1,hi=1", dt, n, k, 72, &error);
+        g_autoptr (TlLuResult) r = NULL;
+        g_assert_true (tl_lu_factor ("lu-04-persistent", a, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error));
+        const char *solvers[] = { "lu-solve", "cusolver-getrs" };
+        g_autoptr (TlMatrix) ours = tl_matrix_copy (b, &error);
+        g_autoptr (TlMatrix) theirs = tl_matrix_copy (b, &error);
+        TlMatrix *xs[2] = { ours, theirs };
+        for (guint s = 0; s < 2; s++)
+          {
+            TlGpuLuSolveArgs args = { (TlGpuDtype) dt, (int) n, (int) k, r->lu->data, r->ipiv, xs[s]->data };
+            double times[3];
+            TlGpuStatus st = tl_gpu_lu_solve_bench (dev, solvers[s], &args, 1, 3, times);
+            if (st != TL_GPU_OK)
+              g_error ("%s: %s (%s)", solvers[s], tl_gpu_status_name (st), tl_gpu_last_message ());
+            for (int t = 0; t < 3; t++)
+              g_assert_cmpfloat (times[t], >, 0);
+            double ratio = lu_test_solve_ratio (a, xs[s], b);
+            if (!(ratio < 30))
+              g_error ("%s %s: solve ratio %g", solvers[s], tl_dtype_name (dt), ratio);
+          }
+        double tol = (dt == TL_DTYPE_FLOAT32 ? 1e-3 : 1e-10) * fmax (1.0, tl_matrix_norm (xs[1], TL_NORM_MAX));
+        for (gsize i = 0; i < n; i++)
+          for (gsize c = 0; c < k; c++)
+            g_assert_cmpfloat (fabs (tl_matrix_get (xs[0], i, c) - tl_matrix_get (xs[1], i, c)), <=, tol);
+
+        g_autofree int *bad = g_memdup2 (r->ipiv, sizeof (int) * n);
+        bad[10] = 3; /* below its own step: not a LAPACK ipiv */
+        g_autoptr (TlMatrix) x = tl_matrix_copy (b, &error);
+        TlGpuLuSolveArgs args = { (TlGpuDtype) dt, (int) n, (int) k, r->lu->data, bad, x->data };
+        double ms = 0;
+        g_assert_cmpint (tl_gpu_lu_solve (dev, &args, &ms), ==, TL_GPU_BAD_SHAPE);
+        g_assert_nonnull (strstr (tl_gpu_last_message (), "ipiv[10]"));
+      }
+  tl_gpu_device_close (dev);
 }
 
 /* the exact mode on the GPU gives the CPU's results bit for bit */
@@ -269,6 +529,13 @@ test_record (void)
     { "lu-02-blocked", TL_DTYPE_FLOAT64, 600, 600, 64 }, /* pooled snapshots and vectors */
     { "lu-01-percolumn", TL_DTYPE_FLOAT64, 96, 96, 0 },
     { "lu-01-percolumn", TL_DTYPE_FLOAT32, 53, 40, 0 },
+    { "lu-03-tuned", TL_DTYPE_FLOAT64, 96, 96, 16 },
+    { "lu-03-tuned", TL_DTYPE_FLOAT32, 90, 61, 20 },
+    { "lu-04-persistent", TL_DTYPE_FLOAT64, 96, 96, 16 },
+    { "lu-04-persistent", TL_DTYPE_FLOAT32, 77, 77, 20 },
+    { "lu-04-persistent", TL_DTYPE_FLOAT64, 61, 90, 16 },
+    { "lu-04-persistent", TL_DTYPE_FLOAT64, 90, 61, 16 },
+    { "lu-04-persistent", TL_DTYPE_FLOAT64, 600, 600, 64 }, /* several blocks per panel */
   };
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
@@ -293,7 +560,8 @@ test_record (void)
 
   /* step by step the same as the CPU kernel of the same shape (float64,
    * small: the pivots agree), snapshots included */
-  const char *pairs[][2] = { { "lu-02-blocked", "lu-cpu-blocked" }, { "lu-01-percolumn", "lu-cpu-unblocked" } };
+  const char *pairs[][2] = { { "lu-02-blocked", "lu-cpu-blocked" }, { "lu-01-percolumn", "lu-cpu-unblocked" },
+                             { "lu-03-tuned", "lu-cpu-blocked" }, { "lu-04-persistent", "lu-cpu-blocked" } };
   for (guint p = 0; p < G_N_ELEMENTS (pairs); p++)
     {
       g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 48, 48, 7, &error);
@@ -338,18 +606,15 @@ test_record (void)
         }
     }
 
-  /* the tuned rung and cuSOLVER refuse with a clear message */
+  /* cuSOLVER refuses with a message naming the rungs that record */
   g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 40, 40, 3, &error);
-  const char *refuse[] = { "lu-03-tuned", "lu-cusolver" };
-  for (guint i = 0; i < G_N_ELEMENTS (refuse); i++)
-    {
-      g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
-      g_autoptr (TlLuResult) r = NULL;
-      g_autoptr (GError) e = NULL;
-      g_assert_false (tl_lu_factor (refuse[i], a, 0, TL_PIVOTING_PARTIAL, rec, NULL, &r, &e));
-      g_assert_error (e, TL_ERROR, TL_ERROR_UNSUPPORTED);
-      g_assert_nonnull (strstr (e->message, "lu-02-blocked"));
-    }
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
+  g_autoptr (TlLuResult) r = NULL;
+  g_autoptr (GError) e = NULL;
+  g_assert_false (tl_lu_factor ("lu-cusolver", a, 0, TL_PIVOTING_PARTIAL, rec, NULL, &r, &e));
+  g_assert_error (e, TL_ERROR, TL_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (e->message, "lu-02-blocked"));
+  g_assert_nonnull (strstr (e->message, "lu-04-persistent"));
 }
 
 int
@@ -364,7 +629,12 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/lu-gpu/ratios", test_ratios);
   g_test_add_func ("/lu-gpu/singular-and-no-pivoting", test_singular_and_no_pivoting);
+  g_test_add_func ("/lu-gpu/singular-steps", test_singular_steps);
+  g_test_add_func ("/lu-gpu/nan", test_nan);
+  g_test_add_func ("/lu-gpu/fresh", test_fresh);
+  g_test_add_func ("/lu-gpu/large", test_large);
   g_test_add_func ("/lu-gpu/solve", test_solve);
+  g_test_add_func ("/lu-gpu/solve-bench", test_solve_bench);
   g_test_add_func ("/lu-gpu/gfp", test_gfp);
   g_test_add_func ("/lu-gpu/record", test_record);
   return g_test_run ();

@@ -13,6 +13,7 @@
 #include "lu/tl-solve.h"
 #include "gen/tl-generate.h"
 #include "core/tl-error.h"
+#include "lu-test-util.h"
 
 #include <float.h>
 #include <math.h>
@@ -110,30 +111,6 @@ factor_ratio (const TlMatrix *a, const TlLuResult *r)
   return ((resid / (double) n) / anorm) / eps_of (a->dtype);
 }
 
-/* xGET02, max over the columns of B */
-static double
-solve_ratio (const TlMatrix *a, const TlMatrix *x, const TlMatrix *b)
-{
-  gsize n = a->rows;
-  double anorm = tl_matrix_norm (a, TL_NORM_ONE), worst = 0.0;
-  for (gsize c = 0; c < b->cols; c++)
-    {
-      double rn = 0.0, xn = 0.0;
-      for (gsize i = 0; i < n; i++)
-        {
-          double s = tl_matrix_get (b, i, c);
-          for (gsize j = 0; j < n; j++)
-            s -= tl_matrix_get (a, i, j) * tl_matrix_get (x, j, c);
-          rn += fabs (s);
-          xn += fabs (tl_matrix_get (x, i, c));
-        }
-      double ratio = (anorm == 0.0 || xn == 0.0) ? (rn == 0.0 ? 0.0 : INFINITY)
-                                                 : ((rn / anorm) / xn) / eps_of (a->dtype);
-      worst = fmax (worst, ratio);
-    }
-  return worst;
-}
-
 typedef struct
 {
   const char *kernel;
@@ -198,7 +175,7 @@ test_lapack_types (void)
                 {
                   g_autoptr (TlMatrix) x = tl_lu_solve (r, b, &error);
                   g_assert_no_error (error);
-                  double sr = solve_ratio (a, x, b);
+                  double sr = lu_test_solve_ratio (a, x, b);
                   if (!(sr < THRESH))
                     g_error ("%s b=%zu %s n=%zu type %d: ‖B−AX‖ ratio %g", configs[ci].kernel,
                              configs[ci].block, tl_dtype_name (dt), n, type, sr);

@@ -31,7 +31,8 @@ check_colorbar (TlColormap map, TlScale scale_kind, double lo, double hi, double
   tl_colormap_rgb (map, 0.5, rgb);
   tl_assert_pixel_near (s, cx, lay.bar_y + lay.bar_h / 2, tl_test_rgb (rgb[0], rgb[1], rgb[2]), 12);
 
-  guint n = tl_colorbar_ticks (&model.scale, ticks, G_N_ELEMENTS (ticks));
+  /* the ticks drawn: those whose labels keep clear of each other */
+  guint n = tl_paint_colorbar_ticks (&model, &style, w, h, ticks, G_N_ELEMENTS (ticks));
   g_assert_cmpuint (n, >=, 2);
   double prev_y = -1;
   for (guint i = 0; i < n; i++)

@@ -86,14 +86,41 @@ test_log_and_symlog (void)
 
   tl_color_scale_init (&s, TL_COLORMAP_VIRIDIS, TL_SCALE_LOG, 1.0, 100.0);
   g_assert_cmpfloat_with_epsilon (tl_color_scale_normalize (&s, 10.0), 0.5, 1e-12);
-  g_assert_cmpfloat_with_epsilon (tl_color_scale_normalize (&s, -10.0), 0.5, 1e-12); /* |v| */
-  g_assert_cmpfloat (tl_color_scale_normalize (&s, 0.0), ==, 0.0);
   g_assert_cmpfloat_with_epsilon (tl_color_scale_value_at (&s, 0.5), 10.0, 1e-9);
+  /* LogNorm: −10 and 0 have no logarithm — masked, never log|v| */
+  g_assert_true (isnan (tl_color_scale_normalize (&s, -10.0)));
+  g_assert_true (isnan (tl_color_scale_normalize (&s, 0.0)));
+  g_assert_true (tl_color_scale_masks (&s, -10.0));
+  g_assert_true (tl_color_scale_masks (&s, 0.0));
+  g_assert_false (tl_color_scale_masks (&s, 10.0));
+  guint8 got[3], mask[3];
+  tl_color_scale_rgb (&s, -10.0, got);
+  tl_colormap_mask_rgb (TL_COLORMAP_VIRIDIS, mask);
+  g_assert_cmpmem (got, 3, mask, 3);
 
   /* log of a range that touches zero picks a positive floor */
   tl_color_scale_init (&s, TL_COLORMAP_VIRIDIS, TL_SCALE_LOG, 0.0, 1e-3);
   g_assert_cmpfloat (s.vmin, >, 0.0);
   g_assert_cmpfloat (s.vmin, <, s.vmax);
+
+  /* from a data range with negatives: the smallest positive value to the largest */
+  TlValueRange r;
+  tl_value_range_init (&r);
+  double lo = tl_test_random (-5.0, -1.0), small = tl_test_random (1e-4, 1e-3), big = tl_test_random (10, 20);
+  tl_value_range_add (&r, lo);
+  tl_value_range_add (&r, 0.0);
+  tl_value_range_add (&r, small);
+  tl_value_range_add (&r, big);
+  tl_value_range_add (&r, NAN);
+  g_assert_cmpuint (r.n_finite, ==, 4);
+  g_assert_cmpuint (r.n_nan, ==, 1);
+  g_assert_cmpfloat (r.min_positive, ==, small);
+  g_assert_cmpfloat (r.max_abs, ==, big);
+  tl_color_scale_init_for_range (&s, -1, TL_SCALE_LOG, &r);
+  g_assert_cmpfloat (s.vmin, ==, small);
+  g_assert_cmpfloat (s.vmax, ==, big);
+  g_assert_true (tl_color_scale_masks (&s, lo));
+  g_assert_cmpfloat_with_epsilon (tl_color_scale_normalize (&s, small), 0.0, 1e-12);
 
   tl_color_scale_init (&s, TL_COLORMAP_RDBU, TL_SCALE_SYMLOG, -1000.0, 500.0);
   g_assert_cmpfloat_with_epsilon (tl_color_scale_normalize (&s, 0.0), 0.5, 1e-12);
@@ -104,6 +131,27 @@ test_log_and_symlog (void)
   for (double t = 0.05; t < 1.0; t += 0.1)
     g_assert_cmpfloat_with_epsilon (tl_color_scale_normalize (&s, tl_color_scale_value_at (&s, t)),
                                     t, 1e-9);
+}
+
+/* every map's mask colour is far from every colour of the map and from NaN's */
+static void
+test_mask_colours (void)
+{
+  for (TlColormap map = 0; map < TL_COLORMAP_COUNT; map++)
+    {
+      guint8 mask[3];
+      tl_colormap_mask_rgb (map, mask);
+      guint32 m = tl_test_rgb (mask[0], mask[1], mask[2]);
+      g_assert_cmpint (tl_test_pixel_distance (m, TL_COLOR_NAN_ARGB), >, 60);
+      for (int i = 0; i <= 1000; i++)
+        {
+          guint8 rgb[3];
+          tl_colormap_rgb (map, i / 1000.0, rgb);
+          if (tl_test_pixel_distance (m, tl_test_rgb (rgb[0], rgb[1], rgb[2])) < 25)
+            g_error ("%s at t = %.3f is #%02x%02x%02x, too close to its mask colour",
+                     tl_colormap_name (map), i / 1000.0, rgb[0], rgb[1], rgb[2]);
+        }
+    }
 }
 
 static void
@@ -132,6 +180,7 @@ main (int argc, char **argv)
   g_test_add_func ("/colormap/luminance", test_monotone_luminance);
   g_test_add_func ("/colormap/defaults", test_defaults);
   g_test_add_func ("/colormap/log-symlog", test_log_and_symlog);
+  g_test_add_func ("/colormap/mask-colours", test_mask_colours);
   g_test_add_func ("/colormap/names", test_names);
   return g_test_run ();
 }

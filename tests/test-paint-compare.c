@@ -1,6 +1,11 @@
 /* test-paint-compare.c — bars at known positions and lengths, the sweep's points. */
 #include <math.h>
+#include <string.h>
+#include "paint/tl-compare-bars.h"
+#include "paint/tl-kernel-colors.h"
 #include "paint/tl-paint-compare.h"
+#include "paint/tl-paint-text-boxes.h"
+#include "paint/tl-paint-util.h"
 #include "paint-test-util.h"
 
 static const double scales[] = { 1.0, 2.0 };
@@ -167,6 +172,205 @@ test_sweep (void)
     }
 }
 
+/* An LU record's runs are shown as LU: its flop count, its title and
+ * axis, its residual; bars take their kernel's colour; a tiny share of the
+ * reference keeps its significant digits. */
+static void
+test_lu_and_colours (void)
+{
+  g_autoptr (TlJob) job = tl_job_new_gemm (96, 96, 96, TL_DTYPE_FLOAT64);
+  g_free (job->kind);
+  job->kind = g_strdup ("lu");
+  g_autoptr (GPtrArray) runs = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_kernel_run_free);
+  TlKernelRun *r = tl_kernel_run_new ("lu-02-blocked", TL_BACKEND_GPU);
+  double ms = tl_test_random (20, 50);
+  tl_kernel_run_set_samples (r, &ms, 1);
+  r->verified = TRUE;
+  r->normwise = 0.0372;
+  g_ptr_array_add (runs, r);
+  g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  TlCompareModel model;
+  tl_compare_model_init (&model);
+  g_autoptr (GArray) bars = tl_compare_model_fill (&model, job, runs, FALSE, strings);
+  g_assert_cmpint (model.work, ==, TL_COMPARE_WORK_LU);
+  g_assert_cmpstr (model.title, ==, "PA = LU, 96×96 (float64)");
+  g_assert_cmpfloat_with_epsilon (model.bars[0].flops, 2.0 / 3.0 * 96 * 96 * 96, 1e-6);
+  g_assert_cmpfloat (model.bars[0].residual, ==, 0.0372);
+
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1);
+  int w = 900, h = 300;
+  cairo_t *cr;
+  cairo_surface_t *s = surface (w, h, &cr);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  for (int metric = TL_COMPARE_TIME; metric <= TL_COMPARE_GFLOPS; metric++)
+    {
+      tl_paint_text_boxes_clear (boxes);
+      model.metric = metric;
+      tl_paint_compare (cr, &model, &style, w, h);
+      /* never a multiply */
+      for (guint i = 0; i < tl_paint_text_boxes_len (boxes); i++)
+        g_assert_null (strstr (tl_paint_text_boxes_index (boxes, i)->text, "multipl"));
+      g_assert_nonnull (tl_paint_text_boxes_find (boxes, metric == TL_COMPARE_TIME
+                                                           ? "time per factorisation"
+                                                           : "from the LU flop count"));
+      g_assert_nonnull (tl_paint_text_boxes_find (boxes, "residual 0.0372"));
+      g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
+    }
+  /* the bar has lu-02-blocked's colour */
+  TlCompareLayout lay;
+  tl_paint_compare_layout (&model, &style, cr, w, h, &lay);
+  TlKernelLook look;
+  tl_kernel_look ("lu-02-blocked", &look);
+  tl_assert_pixel_near (s, lay.plot_x + 4, lay.plot_y + lay.row_h / 2 + lay.bar_h * 0.35,
+                        tl_test_rgb ((int) lround (look.rgb[0] * 255), (int) lround (look.rgb[1] * 255),
+                                     (int) lround (look.rgb[2] * 255)), 1);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+
+  char pct[32];
+  tl_paint_format_percent (0.4812, pct, sizeof pct);
+  g_assert_cmpstr (pct, ==, "0.48%");
+  tl_paint_format_percent (7.24, pct, sizeof pct);
+  g_assert_cmpstr (pct, ==, "7.2%");
+  tl_paint_format_percent (94.4, pct, sizeof pct);
+  g_assert_cmpstr (pct, ==, "94%");
+  char t[32];
+  tl_paint_format_ms (0.000048, t, sizeof t);
+  g_assert_cmpstr (t, ==, "48.0 ns");
+  tl_paint_format_ms (0.0259, t, sizeof t);
+  g_assert_cmpstr (t, ==, "25.9 µs");
+  tl_paint_format_ms (0.99971, t, sizeof t);
+  g_assert_cmpstr (t, ==, "1.00 ms");
+}
+
+/* One colour per kernel everywhere: the look follows the registry, not the
+ * position in a chart; beyond ten kernels the marker changes. */
+static void
+test_kernel_looks (void)
+{
+  TlKernelLook a, b, c;
+  tl_kernel_look ("gemm-03-smem16", &a);
+  tl_kernel_look ("gemm-03-smem16", &b);
+  g_assert_cmpmem (a.rgb, sizeof a.rgb, b.rgb, sizeof b.rgb);
+  /* every pair of the first ten kernels differs in colour */
+  for (guint i = 0; i < TL_KERNEL_COLORS; i++)
+    for (guint j = i + 1; j < TL_KERNEL_COLORS; j++)
+      {
+        tl_kernel_look_at (i, &a);
+        tl_kernel_look_at (j, &b);
+        double d = fabs (a.rgb[0] - b.rgb[0]) + fabs (a.rgb[1] - b.rgb[1]) + fabs (a.rgb[2] - b.rgb[2]);
+        g_assert_cmpfloat (d, >, 0.25);
+      }
+  /* kernel 10 shares kernel 0's colour, with another marker and hatching */
+  tl_kernel_look_at (0, &a);
+  tl_kernel_look_at (TL_KERNEL_COLORS, &c);
+  g_assert_cmpmem (a.rgb, sizeof a.rgb, c.rgb, sizeof c.rgb);
+  g_assert_cmpint (a.marker, !=, c.marker);
+  g_assert_true (c.hatched);
+}
+
+/* The size sweep: one series per kernel and machine (never joined), the
+ * LU record left out, non-square problems labelled m×k×n. */
+static void
+test_sweep_data (void)
+{
+  g_autoptr (GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_run_record_free);
+  const gsize shapes[3][3] = { { 256, 256, 256 }, { 512, 512, 512 }, { 1000, 500, 1000 } };
+  for (guint machine = 0; machine < 2; machine++)
+    for (guint p = 0; p < 3; p++)
+      {
+        g_autoptr (TlJob) job = tl_job_new_gemm (shapes[p][0], shapes[p][1], shapes[p][2], TL_DTYPE_FLOAT32);
+        TlRunRecord *rec = tl_run_record_new (job);
+        g_free (rec->machine.cpu_model);
+        rec->machine.cpu_model = g_strdup (machine ? "AMD EPYC 9654 96-Core Processor" : "Intel(R) Xeon(R) CPU @ 2.00GHz");
+        TlKernelRun *r = tl_kernel_run_new ("cpu-blocked", TL_BACKEND_CPU);
+        double ms = tl_test_random (1, 10) * (p + 1);
+        tl_kernel_run_set_samples (r, &ms, 1);
+        g_ptr_array_add (rec->runs, r);
+        g_ptr_array_add (records, rec);
+      }
+  g_autoptr (TlJob) lu = tl_job_new_gemm (96, 96, 96, TL_DTYPE_FLOAT64);
+  g_free (lu->kind);
+  lu->kind = g_strdup ("lu");
+  TlRunRecord *lrec = tl_run_record_new (lu);
+  TlKernelRun *lr = tl_kernel_run_new ("lu-02-blocked", TL_BACKEND_GPU);
+  double lms = 40;
+  tl_kernel_run_set_samples (lr, &lms, 1);
+  g_ptr_array_add (lrec->runs, lr);
+  g_ptr_array_add (records, lrec);
+
+  g_autoptr (TlSweepData) data = tl_sweep_data_new (records, "sweep");
+  g_assert_cmpuint (data->model.n_series, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      const TlSweepSeries *se = &data->model.series[i];
+      g_assert_cmpstr (se->kernel_id, ==, "cpu-blocked");
+      g_assert_cmpuint (se->machine, ==, i);
+      g_assert_cmpuint (se->count, ==, 3);
+      g_assert_nonnull (strstr (se->label, i ? "AMD EPYC" : "Intel Xeon"));
+      /* sorted by size, the non-square problem at ∛(m·k·n) */
+      g_assert_cmpfloat (se->n[0], ==, 256);
+      g_assert_cmpfloat_with_epsilon (se->n[2], cbrt (1000.0 * 500 * 1000), 1e-9);
+      g_assert_cmpuint (se->shape[3 * 2 + 1], ==, 500);
+    }
+
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1);
+  int w = 900, h = 500;
+  cairo_t *cr;
+  cairo_surface_t *s = surface (w, h, &cr);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  tl_paint_sweep (cr, &data->model, &style, w, h);
+  g_assert_nonnull (tl_paint_text_boxes_find (boxes, "1000×500×1000"));
+  g_assert_null (tl_paint_text_boxes_find (boxes, "m = n = k"));
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
+/* Twenty-four series: the legend shows every one of them. */
+static void
+test_sweep_legend_all (void)
+{
+  static const double n[] = { 256, 512, 1024 };
+  double g[24][3];
+  char labels[24][32];
+  TlSweepSeries series[24];
+  for (guint i = 0; i < 24; i++)
+    {
+      for (int j = 0; j < 3; j++)
+        g[i][j] = tl_test_random (1, 100) * (j + 1);
+      g_snprintf (labels[i], sizeof labels[i], "kernel %02u", i);
+      series[i] = (TlSweepSeries) { .label = labels[i], .n = n, .gflops = g[i], .count = 3 };
+    }
+  TlSweepModel model = { .series = series, .n_series = 24, .title = "sweep" };
+  for (int pres = 0; pres < 2; pres++)
+    {
+      TlPaintStyle style;
+      if (pres)
+        tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, FALSE);
+      else
+        tl_paint_style_init (&style, 1);
+      int w = 1280, h = 800;
+      cairo_t *cr;
+      cairo_surface_t *s = surface (w, h, &cr);
+      g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+      tl_paint_text_boxes_attach (cr, boxes);
+      tl_paint_sweep (cr, &model, &style, w, h);
+      for (guint i = 0; i < 24; i++)
+        g_assert_nonnull (tl_paint_text_boxes_find (boxes, labels[i]));
+      /* in presentation mode the legend's type is larger too */
+      const TlPaintTextBox *b = tl_paint_text_boxes_find (boxes, "kernel 00");
+      g_assert_cmpfloat (b->h, >=, TL_PX (&style, style.font_size) * 1.1);
+      g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
+      cairo_destroy (cr);
+      cairo_surface_destroy (s);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -174,5 +378,9 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/bars", test_bars);
   g_test_add_func ("/compare/log-axis", test_log_axis);
   g_test_add_func ("/compare/sweep", test_sweep);
+  g_test_add_func ("/compare/lu-and-colours", test_lu_and_colours);
+  g_test_add_func ("/compare/kernel-looks", test_kernel_looks);
+  g_test_add_func ("/compare/sweep-data", test_sweep_data);
+  g_test_add_func ("/compare/sweep-legend-all", test_sweep_legend_all);
   return g_test_run ();
 }

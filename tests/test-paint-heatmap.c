@@ -1,6 +1,7 @@
 /* test-paint-heatmap.c — a known matrix puts known colours at known pixels. */
 #include <math.h>
 #include "paint/tl-paint-heatmap.h"
+#include "paint/tl-paint-text-boxes.h"
 #include "paint-test-util.h"
 
 static const double scales[] = { 1.0, 2.0 };
@@ -100,7 +101,11 @@ test_full (void)
       cairo_surface_t *s = paint (&model, &style, w, h);
       TlHeatmapLayout lay;
       tl_paint_heatmap_layout (&model, &style, w, h, &lay);
-      g_assert_cmpfloat (lay.px_per_row, ==, lay.px_per_col);
+      /* square cells or stretched towards the panel, never past 3:1, and
+       * the 7×5 matrix stays taller than wide */
+      g_assert_cmpfloat (lay.px_per_col / lay.px_per_row, <=, 3.0 + 1e-9);
+      g_assert_cmpfloat (lay.px_per_col / lay.px_per_row, >=, 1.0 / 3.0 - 1e-9);
+      g_assert_cmpfloat (lay.plot_h, >=, lay.plot_w - 1e-9);
       g_assert_cmpfloat (lay.plot_y, >, 0);       /* room for title and column indices */
       g_assert_cmpfloat (lay.plot_x, >, 0);       /* room for row indices */
       g_assert_cmpfloat (lay.cb_w, >, 0);
@@ -235,6 +240,171 @@ test_overlays (void)
     }
 }
 
+/* Honest colours: the scale comes from every element, so a cell keeps its
+ * colour when the view zooms in and the region is pooled again finer. */
+static void
+test_colour_stays_under_zoom (void)
+{
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1);
+  g_autoptr (TlMatrix) m = known_matrix (900, 700);
+  /* one far extreme: its pooled cell is the only one that reaches it */
+  tl_matrix_set (m, 812, 77, 40.0);
+  g_autoptr (TlPooledGrid) whole = tl_pool_matrix (m, 0, 0, 0, 0, 90, 70, TL_POOL_MEAN, NULL, NULL);
+  g_autoptr (TlPooledGrid) zoomed = tl_pool_matrix (m, 100, 200, 60, 50, 90, 70, TL_POOL_MEAN, NULL, NULL);
+  TlValueRange all;
+  g_assert_true (tl_pool_value_range (m, NULL, &all, NULL));
+  /* the whole-matrix pooling saw every element, the zoomed one only its region */
+  g_assert_cmpfloat (whole->range.max, ==, 40.0);
+  g_assert_cmpfloat (all.max, ==, 40.0);
+  g_assert_cmpfloat (all.min, ==, whole->range.min);
+  g_assert_cmpfloat (zoomed->range.max, <, 40.0);
+
+  TlHeatmapModel a, b;
+  tl_heatmap_model_init (&a);
+  a.grid = whole;
+  a.show_axes = a.show_colorbar = FALSE;
+  tl_color_scale_init_for_range (&a.scale, -1, TL_SCALE_LINEAR, &all);
+  b = a;
+  b.grid = zoomed;
+  b.view_row0 = 100;
+  b.view_col0 = 200;
+  b.view_rows = 60;
+  b.view_cols = 50;
+  /* the zoomed view: 50×60 elements at 4 px; element (130, 230) */
+  cairo_surface_t *sz = paint (&b, &style, 200, 240);
+  double v = tl_matrix_get (m, 130, 230);
+  guint32 want = tl_color_scale_argb (&a.scale, v);
+  tl_assert_pixel_near (sz, (230 - 200 + 0.5) * 4, (130 - 100 + 0.5) * 4, want, 0);
+  /* the same scale as the overview: ±40, not the region's own range */
+  g_assert_cmpfloat (b.scale.vmax, ==, 40.0);
+  g_assert_cmpfloat (b.scale.vmin, ==, -40.0);
+  cairo_surface_destroy (sz);
+}
+
+/* Max |a| pooling keeps a lone extreme that mean pooling averages away;
+ * max pooling keeps the largest value. */
+static void
+test_pooling_keeps_extremes (void)
+{
+  g_autoptr (TlMatrix) m = tl_test_random_matrix (TL_DTYPE_FLOAT64, 512, 512, 0.0, 1e-3);
+  tl_matrix_set (m, 300, 17, -0.5);
+  tl_matrix_set (m, 40, 400, 0.25);
+  g_autoptr (TlPooledGrid) mean = tl_pool_matrix (m, 0, 0, 0, 0, 16, 16, TL_POOL_MEAN, NULL, NULL);
+  g_autoptr (TlPooledGrid) maxabs = tl_pool_matrix (m, 0, 0, 0, 0, 16, 16, TL_POOL_MAX_ABS, NULL, NULL);
+  g_autoptr (TlPooledGrid) mx = tl_pool_matrix (m, 0, 0, 0, 0, 16, 16, TL_POOL_MAX, NULL, NULL);
+  g_assert_cmpuint (maxabs->factor_r, ==, 32);
+  g_assert_cmpfloat (tl_pooled_grid_get (maxabs, 300 / 32, 17 / 32), ==, -0.5);
+  g_assert_cmpfloat (tl_pooled_grid_get (mx, 40 / 32, 400 / 32), ==, 0.25);
+  g_assert_cmpfloat (fabs (tl_pooled_grid_get (mean, 300 / 32, 17 / 32)), <, 0.5 / 100);
+  /* the max cell of the block with −0.5 is its largest (positive) element */
+  g_assert_cmpfloat (tl_pooled_grid_get (mx, 300 / 32, 17 / 32), >, 0);
+  g_autofree char *note = tl_pooled_grid_describe_cells (maxabs);
+  g_assert_cmpstr (note, ==, "each cell: max |value| of 32×32");
+
+  /* on screen: the extreme's cell has the colour of the bottom of the map */
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1);
+  TlHeatmapModel model;
+  tl_heatmap_model_init (&model);
+  model.grid = maxabs;
+  model.show_axes = model.show_colorbar = FALSE;
+  tl_color_scale_init_for_range (&model.scale, -1, TL_SCALE_LINEAR, &maxabs->range);
+  cairo_surface_t *s = paint (&model, &style, 160, 160);
+  guint8 low[3];
+  tl_colormap_rgb (model.scale.map, 0.0, low);
+  tl_assert_pixel_near (s, (17 / 32 + 0.5) * 10, (300 / 32 + 0.5) * 10, tl_test_rgb (low[0], low[1], low[2]), 0);
+  cairo_surface_destroy (s);
+}
+
+/* A log scale masks values ≤ 0 in the mask colour, says so under the colour
+ * bar, and never colours them by |a|. */
+static void
+test_log_masks (void)
+{
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1);
+  g_autoptr (TlMatrix) m = tl_test_random_matrix (TL_DTYPE_FLOAT64, 6, 8, 0.01, 10.0);
+  tl_matrix_set (m, 1, 2, 0.0);
+  tl_matrix_set (m, 4, 5, -tl_test_random (1, 5));
+  g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, 100, 100, TL_POOL_MEAN, NULL, NULL);
+  TlHeatmapModel model;
+  tl_heatmap_model_init (&model);
+  model.grid = g;
+  model.units = "value";
+  tl_color_scale_init_for_range (&model.scale, -1, TL_SCALE_LOG, &g->range);
+  g_assert_cmpint (model.scale.map, ==, TL_COLORMAP_VIRIDIS);
+  g_assert_cmpfloat (model.scale.vmin, >, 0);
+
+  int w = 520, h = 360;
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (s);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  tl_paint_heatmap (cr, &model, &style, w, h);
+  cairo_destroy (cr);
+  TlHeatmapLayout lay;
+  tl_paint_heatmap_layout (&model, &style, w, h, &lay);
+
+  guint8 mask[3];
+  tl_colormap_mask_rgb (TL_COLORMAP_VIRIDIS, mask);
+  guint32 mask_px = tl_test_rgb (mask[0], mask[1], mask[2]);
+  double x, y;
+  cell_centre (&lay, 1, 2, &x, &y);
+  tl_assert_pixel_near (s, x, y, mask_px, 0);
+  cell_centre (&lay, 4, 5, &x, &y);
+  tl_assert_pixel_near (s, x, y, mask_px, 0);
+  /* a positive cell is on the map, not masked */
+  cell_centre (&lay, 0, 0, &x, &y);
+  g_assert_cmpint (tl_test_pixel_distance (tl_test_pixel (s, x, y), mask_px), >, 10);
+  tl_assert_pixel_near (s, x, y, tl_color_scale_argb (&model.scale, tl_matrix_get (m, 0, 0)), 0);
+  /* the colour bar says it: "value, log scale" and a "≤ 0" swatch */
+  g_assert_nonnull (tl_paint_text_boxes_find (boxes, "value, log scale"));
+  const TlPaintTextBox *sw = tl_paint_text_boxes_find (boxes, "≤ 0");
+  g_assert_nonnull (sw);
+  /* the swatch left of its label has the mask colour */
+  tl_assert_pixel_near (s, lay.cb_x + TL_PX (&style, 11), sw->y + sw->h / 2, mask_px, 0);
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
+  cairo_surface_destroy (s);
+}
+
+/* SVG and PDF heatmaps are rectangles, not an image viewers would smooth. */
+static void
+test_vector_cells (void)
+{
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1);
+  g_autoptr (TlMatrix) m = known_matrix (12, 9);
+  g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, 100, 100, TL_POOL_MEAN, NULL, NULL);
+  TlHeatmapModel model;
+  tl_heatmap_model_init (&model);
+  model.grid = g;
+  tl_color_scale_init_for_range (&model.scale, -1, TL_SCALE_LINEAR, &g->range);
+  cairo_surface_t *rec = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+  cairo_t *cr = cairo_create (rec);
+  tl_paint_heatmap (cr, &model, &style, 400, 300);
+  cairo_destroy (cr);
+  /* replayed onto an image, every cell has its exact colour, edge to edge */
+  cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 400, 300);
+  cr = cairo_create (img);
+  cairo_set_source_surface (cr, rec, 0, 0);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  TlHeatmapLayout lay;
+  tl_paint_heatmap_layout (&model, &style, 400, 300, &lay);
+  for (int i = 0; i < 12; i++)
+    for (int j = 0; j < 9; j++)
+      {
+        double x, y;
+        guint32 want = tl_color_scale_argb (&model.scale, tl_matrix_get (m, i, j));
+        cell_centre (&lay, i, j, &x, &y);
+        tl_assert_pixel_near (img, x, y, want, 1);
+        tl_assert_pixel_near (img, x - lay.px_per_col * 0.4, y - lay.px_per_row * 0.4, want, 1);
+      }
+  cairo_surface_destroy (img);
+  cairo_surface_destroy (rec);
+}
+
 static void
 test_empty (void)
 {
@@ -256,6 +426,10 @@ main (int argc, char **argv)
   g_test_add_func ("/heatmap/full", test_full);
   g_test_add_func ("/heatmap/pooled-zoom", test_pooled_and_zoom);
   g_test_add_func ("/heatmap/overlays", test_overlays);
+  g_test_add_func ("/heatmap/colour-stays-under-zoom", test_colour_stays_under_zoom);
+  g_test_add_func ("/heatmap/pooling-keeps-extremes", test_pooling_keeps_extremes);
+  g_test_add_func ("/heatmap/log-masks", test_log_masks);
+  g_test_add_func ("/heatmap/vector-cells", test_vector_cells);
   g_test_add_func ("/heatmap/empty", test_empty);
   return g_test_run ();
 }

@@ -170,6 +170,42 @@ test_colorize (void)
   cairo_surface_destroy (img);
 }
 
+/* A preview pools every stride-th row only: each cell is the mean (max |a|)
+ * of the sampled rows of its block, and says it is a sample. */
+static void
+test_preview (void)
+{
+  g_autoptr (TlMatrix) m = random_matrix (TL_DTYPE_FLOAT32, 203, 61);
+  for (int mode = TL_POOL_MEAN; mode < TL_POOL_MODE_COUNT; mode++)
+    {
+      g_autoptr (TlPooledGrid) g = tl_pool_matrix_preview (m, 20, 20, 3, mode, NULL, NULL);
+      g_assert_nonnull (g);
+      g_assert_cmpuint (g->sample_stride, ==, 3);
+      g_assert_cmpuint (g->factor_r, ==, 11);
+      g_assert_cmpuint (g->factor_c, ==, 4);
+      for (gsize gr = 0; gr < g->grid_rows; gr++)
+        for (gsize gc = 0; gc < g->grid_cols; gc++)
+          {
+            double sum = 0, best = mode == TL_POOL_MAX ? -INFINITY : 0;
+            gsize count = 0;
+            for (gsize r = gr * 11; r < MIN ((gr + 1) * 11, 203); r += 3)
+              for (gsize c = gc * 4; c < MIN ((gc + 1) * 4, 61); c++)
+                {
+                  double v = tl_matrix_get (m, r, c);
+                  sum += v;
+                  count++;
+                  if (mode == TL_POOL_MAX ? v > best : fabs (v) > fabs (best))
+                    best = v;
+                }
+            double want = mode == TL_POOL_MEAN ? sum / count : best;
+            g_assert_cmpfloat_with_epsilon (tl_pooled_grid_get (g, gr, gc), want, 1e-12);
+          }
+    }
+  g_autoptr (TlPooledGrid) full = tl_pool_matrix (m, 0, 0, 0, 0, 20, 20, TL_POOL_MEAN, NULL, NULL);
+  g_assert_cmpuint (full->sample_stride, ==, 1);
+  g_assert_cmpuint (full->range.n_finite, ==, 203 * 61);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -179,5 +215,6 @@ main (int argc, char **argv)
   g_test_add_func ("/pool/nan", test_nan);
   g_test_add_func ("/pool/cancel", test_cancel);
   g_test_add_func ("/pool/colorize", test_colorize);
+  g_test_add_func ("/pool/preview", test_preview);
   return g_test_run ();
 }

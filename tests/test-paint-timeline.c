@@ -2,7 +2,10 @@
  * pixels map back to blocks, waves get their colours, two kernels share one
  * time scale. */
 #include <math.h>
+#include <string.h>
 #include "paint/tl-colormap.h"
+#include "paint/tl-kernel-colors.h"
+#include "paint/tl-paint-text-boxes.h"
 #include "paint/tl-paint-timeline.h"
 #include "paint/tl-paint-util.h"
 #include "paint-test-util.h"
@@ -175,6 +178,84 @@ test_two_kernels_one_scale (void)
     }
 }
 
+/* Each kernel on its own time scale: the fast kernel fills its track, the
+ * axes say so, and a block maps to its own scale's pixels. */
+static void
+test_two_kernels_own_scales (void)
+{
+  TlBlockRecord a[10], b[10];
+  known_blocks (a, 1.0);
+  known_blocks (b, 0.01);
+  g_autoptr (TlBlockStats) sa = tl_block_stats_new (a, 10, 4, 1, -1);
+  g_autoptr (TlBlockStats) sb = tl_block_stats_new (b, 10, 4, 1, -1);
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1);
+  TlTimelineTrack tracks[2] = {
+    { .label = "slow", .kernel_id = "gemm-03-smem16", .blocks = a, .n_blocks = 10, .stats = sa, .unit_label = "SM" },
+    { .label = "fast", .kernel_id = "gemm-11-wgmma", .blocks = b, .n_blocks = 10, .stats = sb, .unit_label = "SM" },
+  };
+  TlTimelineModel model;
+  tl_timeline_model_init (&model);
+  model.tracks = tracks;
+  model.n_tracks = 2;
+  int w = 900, h = 700;
+
+  for (int own = 0; own < 2; own++)
+    {
+      model.own_time_scale = own;
+      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+      cairo_t *cr = cairo_create (s);
+      g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+      tl_paint_text_boxes_attach (cr, boxes);
+      tl_paint_timeline (cr, &model, &style, w, h);
+      cairo_destroy (cr);
+      TlTimelineLayout lay;
+      tl_paint_timeline_layout (&model, &style, w, h, &lay);
+      const TlTimelineTrackLayout *t0 = &lay.track[0], *t1 = &lay.track[1];
+      g_assert_cmpfloat (t0->t_max_ns, ==, 292000.0);
+      g_assert_cmpfloat (t1->t_max_ns, ==, own ? 2920.0 : 292000.0);
+      /* the fast kernel's last block (8, ending at 2.92 µs) ends at the right end of its own axis */
+      double x, y, bw, bh;
+      tl_timeline_layout_bar (&lay, &model, 1, 8, &x, &y, &bw, &bh);
+      if (own)
+        g_assert_cmpfloat_with_epsilon (x + bw, t1->x + t1->w, 1e-6);
+      else
+        g_assert_cmpfloat (x + bw, <, t1->x + t1->w * 0.02);
+      /* the picture says which scale it uses */
+      const char *says = own ? "each kernel on its own time scale" : "one time scale for all kernels";
+      g_assert_nonnull (tl_paint_text_boxes_find (boxes, says));
+      /* the fast track's axis counts to 2.92 µs on its own scale */
+      if (own)
+        g_assert_nonnull (tl_paint_text_boxes_find (boxes, "(µs)"));
+      /* the kernel's colour in its header */
+      TlKernelLook look;
+      tl_kernel_look ("gemm-11-wgmma", &look);
+      const TlPaintTextBox *fast = tl_paint_text_boxes_find (boxes, "fast");
+      g_assert_nonnull (fast);
+      tl_assert_pixel_near (s, fast->x - TL_PX (&style, style.font_size) * 0.9, fast->y + fast->h / 2,
+                            rgb_to_argb (look.rgb), 1);
+      g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
+      cairo_surface_destroy (s);
+    }
+}
+
+/* "64 blocks on 1 thread", "up to 1 block": plurals by count */
+static void
+test_summary_words (void)
+{
+  TlBlockRecord b[3];
+  for (guint i = 0; i < 3; i++)
+    b[i] = (TlBlockRecord) { .block_x = i, .unit = 0, .start_ns = i * 1000, .end_ns = i * 1000 + 900 };
+  g_autoptr (TlBlockStats) one = tl_block_stats_new (b, 3, 1, 1, -1);
+  g_autofree char *head = tl_block_stats_headline (one, "thread");
+  g_assert_nonnull (strstr (head, "3 blocks on 1 thread ·"));
+  g_assert_nonnull (strstr (head, "3 waves of up to 1 block ("));
+  g_autoptr (TlBlockStats) single = tl_block_stats_new (b, 1, 4, 1, -1);
+  g_autofree char *h1 = tl_block_stats_headline (single, "SM");
+  g_assert_nonnull (strstr (h1, "1 block on 4 SMs"));
+  g_assert_nonnull (strstr (h1, "1 wave of up to 4 blocks"));
+}
+
 static void
 test_concurrent_slots (void)
 {
@@ -218,6 +299,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/paint-timeline/known-pixels", test_bars_at_known_pixels);
   g_test_add_func ("/paint-timeline/two-kernels", test_two_kernels_one_scale);
+  g_test_add_func ("/paint-timeline/own-scales", test_two_kernels_own_scales);
+  g_test_add_func ("/paint-timeline/summary-words", test_summary_words);
   g_test_add_func ("/paint-timeline/slots", test_concurrent_slots);
   return g_test_run ();
 }

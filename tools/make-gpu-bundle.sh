@@ -16,7 +16,7 @@
 # and its Fortran runtime are copied unless WITH_BLAS=0.
 #
 # Environment: BUILD (build dir, default build-gpubundle), CUDA_ARCH
-# (default "90"; rung 11's file always gets sm_90a as well).
+# (default "90"; the wgmma rungs' files — 11, 13, 14 — always get sm_90a as well).
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:-/work/main/.gpubundle}
@@ -24,7 +24,7 @@ build=${BUILD:-$src/build-gpubundle}
 with_blas=${WITH_BLAS:-1}
 . "$src/tools/env.sh"
 
-# sm_90 for everything; gpu/meson.build adds sm_90a to rung 11's file alone.
+# sm_90 for everything; gpu/meson.build adds sm_90a to the wgmma rungs' files.
 arch=${CUDA_ARCH:-90}
 
 if [ -d "$build" ]; then

@@ -2,6 +2,7 @@
 #include "tl-chart-view.h"
 
 #include <glib/gi18n-lib.h>
+#include "paint/tl-paint-util.h"
 #include "tl-view-style.h"
 
 struct _TlChartView
@@ -14,7 +15,8 @@ struct _TlChartView
   TlSweepModel sweep_model;
   GArray *series;        /* TlSweepSeries with owned arrays */
   GStringChunk *strings;
-  TlPaintStyle style;
+  TlPaintStyle style;       /* sizes, as set for presentation */
+  TlPaintStyle drawn_style; /* with the theme's colours, as last drawn (for hit tests) */
 };
 
 G_DEFINE_FINAL_TYPE (TlChartView, tl_chart_view, GTK_TYPE_DRAWING_AREA)
@@ -36,6 +38,7 @@ clear_series (TlChartView *self)
       TlSweepSeries *s = &g_array_index (self->series, TlSweepSeries, i);
       g_free ((double *) s->n);
       g_free ((double *) s->gflops);
+      g_free ((gsize *) s->shape);
     }
   g_array_set_size (self->series, 0);
 }
@@ -53,7 +56,9 @@ tl_chart_view_set_bars (TlChartView *self, const TlCompareModel *model)
     {
       TlCompareBar b = model->bars[i];
       b.label = keep (self, b.label);
+      b.kernel_id = keep (self, b.kernel_id);
       b.failed = keep (self, b.failed);
+      b.reference_label = keep (self, b.reference_label);
       g_array_append_val (self->bars, b);
     }
   self->bars_model = *model;
@@ -76,8 +81,11 @@ tl_chart_view_set_sweep (TlChartView *self, const TlSweepModel *model)
     {
       TlSweepSeries s = model->series[i];
       s.label = keep (self, s.label);
+      s.kernel_id = keep (self, s.kernel_id);
       s.n = g_memdup2 (s.n, sizeof (double) * MAX (s.count, 1));
       s.gflops = g_memdup2 (s.gflops, sizeof (double) * MAX (s.count, 1));
+      if (s.shape)
+        s.shape = g_memdup2 (s.shape, sizeof (gsize) * 3 * MAX (s.count, 1));
       g_array_append_val (self->series, s);
     }
   self->sweep_model.series = (const TlSweepSeries *) self->series->data;
@@ -124,26 +132,22 @@ tl_chart_view_draw (GtkWidget *widget, cairo_t *cr)
   double w = gtk_widget_get_allocated_width (widget);
   double h = gtk_widget_get_allocated_height (widget);
 
-  tl_view_style_begin_draw (&self->style, widget, cr);
+  TlPaintStyle style;
+  tl_view_style_begin_draw (&self->style, widget, cr, &style);
+  self->drawn_style = style;
 
   if (self->kind == TL_CHART_BARS)
     {
       if (self->bars->len == 0)
         {
-          cairo_set_source_rgb (cr, self->style.fg[0], self->style.fg[1], self->style.fg[2]);
-          cairo_select_font_face (cr, "Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-          cairo_set_font_size (cr, 14 * self->style.scale);
-          cairo_text_extents_t te;
-          const char *msg = _("Tick kernels and press Run: their times appear here as they finish.");
-          cairo_text_extents (cr, msg, &te);
-          cairo_move_to (cr, (w - te.width) / 2, h / 2);
-          cairo_show_text (cr, msg);
+          tl_paint_hint (cr, &style, w, h,
+                         _("Tick kernels and press Run: their times appear here as they finish."));
           return FALSE;
         }
-      tl_paint_compare (cr, &self->bars_model, &self->style, w, h);
+      tl_paint_compare (cr, &self->bars_model, &style, w, h);
     }
   else
-    tl_paint_sweep (cr, &self->sweep_model, &self->style, w, h);
+    tl_paint_sweep (cr, &self->sweep_model, &style, w, h);
   return FALSE;
 }
 
@@ -154,7 +158,7 @@ tl_chart_view_button_press (GtkWidget *widget, GdkEventButton *event)
 
   if (self->kind != TL_CHART_BARS || event->button != 1 || event->type != GDK_BUTTON_PRESS)
     return FALSE;
-  gint i = tl_paint_compare_bar_at (&self->bars_model, &self->style,
+  gint i = tl_paint_compare_bar_at (&self->bars_model, &self->drawn_style,
                                     gtk_widget_get_allocated_width (widget),
                                     gtk_widget_get_allocated_height (widget), event->x, event->y);
   if (i >= 0)
@@ -199,6 +203,7 @@ tl_chart_view_init (TlChartView *self)
   self->strings = g_string_chunk_new (256);
   tl_compare_model_init (&self->bars_model);
   tl_paint_style_init (&self->style, 1.0);
+  self->drawn_style = self->style;
   gtk_widget_add_events (GTK_WIDGET (self), GDK_BUTTON_PRESS_MASK);
   gtk_widget_set_size_request (GTK_WIDGET (self), 300, 200);
 }

@@ -8,6 +8,12 @@
 
 /* pooled cells along each axis for the whole-matrix overview */
 #define OVERVIEW_CELLS 1024
+/* a matrix this large first shows a preview pooled from a sample of its rows */
+#define PREVIEW_ELEMENTS (2048 * 2048)
+#define PREVIEW_CELLS 256
+#define PREVIEW_STRIDE 8
+/* thumbnails are pooled from every THUMB_STRIDE-th row of a large matrix */
+#define THUMB_STRIDE 4
 
 struct _TlHeatmapView
 {
@@ -23,6 +29,8 @@ struct _TlHeatmapView
   TlPooledGrid *grid;          /* current pooled image, immutable */
   cairo_surface_t *image;      /* grid coloured with scale */
   TlColorScale scale;
+  TlValueRange range;          /* of every element of matrix: the colour scale's source */
+  gboolean have_range;
   gint colormap;               /* -1: auto */
   TlScale scale_kind;
   gboolean shared;
@@ -60,6 +68,10 @@ typedef struct
   TlScale scale_kind;
   gboolean shared;
   double shared_min, shared_max;
+  TlValueRange range;   /* known already when have_range */
+  gboolean have_range;
+  gboolean preview;     /* deliver a quick preview first */
+  gboolean thumbnail;   /* a sampled grid is enough */
 } PoolInput;
 
 typedef struct
@@ -67,6 +79,7 @@ typedef struct
   TlPooledGrid *grid;
   cairo_surface_t *image;
   TlColorScale scale;
+  TlValueRange range;
 } PoolOutput;
 
 static void
@@ -84,23 +97,74 @@ pool_output_free (PoolOutput *out)
   g_free (out);
 }
 
+/* The colour scale from the range of all the data (or the range shared
+ * with the other views): the same cell keeps its colour whatever the
+ * zoom and the pooling. */
 static void
 make_scale (TlColorScale *scale, gint colormap, TlScale kind, gboolean shared,
-            double shared_min, double shared_max, double min, double max)
+            double shared_min, double shared_max, const TlValueRange *range)
 {
+  TlValueRange r = *range;
   if (shared)
     {
-      min = shared_min;
-      max = shared_max;
+      r.min = shared_min;
+      r.max = shared_max;
     }
-  if (colormap < 0)
+  tl_color_scale_init_for_range (scale, colormap, kind, &r);
+}
+
+static void install_output (TlHeatmapView *self, PoolOutput *out, gboolean final);
+
+typedef struct
+{
+  GTask *task;
+  PoolOutput *out;
+} PreviewDelivery;
+
+static void
+preview_delivery_free (PreviewDelivery *d)
+{
+  g_object_unref (d->task);
+  if (d->out)
+    pool_output_free (d->out);
+  g_free (d);
+}
+
+/* On the main loop: the preview, unless the request is over or replaced. */
+static gboolean
+preview_ready_cb (gpointer data)
+{
+  PreviewDelivery *d = data;
+  TlHeatmapView *self = g_task_get_source_object (d->task);
+  if (!g_task_get_completed (d->task) && !g_cancellable_is_cancelled (g_task_get_cancellable (d->task))
+      && self->cancellable == g_task_get_cancellable (d->task))
     {
-      tl_color_scale_init_auto (scale, min, max);
-      if (kind != TL_SCALE_LINEAR)
-        tl_color_scale_init (scale, scale->map, kind, min, max);
+      install_output (self, d->out, FALSE);
+      d->out = NULL;
     }
-  else
-    tl_color_scale_init (scale, colormap, kind, min, max);
+  return G_SOURCE_REMOVE;
+}
+
+/* A first look at a large matrix within a fraction of the full pooling's
+ * time: every PREVIEW_STRIDE-th row, on its own (sample's) colour range,
+ * labelled as such; the full grid replaces it. */
+static void
+deliver_preview (GTask *task, PoolInput *in, GCancellable *cancellable)
+{
+  TlPooledGrid *g = tl_pool_matrix_preview (in->matrix, PREVIEW_CELLS, PREVIEW_CELLS, PREVIEW_STRIDE,
+                                            in->mode, cancellable, NULL);
+  if (g == NULL)
+    return;
+  PreviewDelivery *d = g_new0 (PreviewDelivery, 1);
+  d->task = g_object_ref (task);
+  d->out = g_new0 (PoolOutput, 1);
+  d->out->grid = g;
+  d->out->range = g->range;
+  make_scale (&d->out->scale, in->colormap, in->scale_kind, in->shared, in->shared_min,
+              in->shared_max, &d->out->range);
+  d->out->image = tl_pooled_grid_colorize (g, &d->out->scale);
+  g_main_context_invoke_full (g_task_get_context (task), G_PRIORITY_DEFAULT, preview_ready_cb, d,
+                              (GDestroyNotify) preview_delivery_free);
 }
 
 static void
@@ -110,6 +174,38 @@ pool_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
   GError *error = NULL;
   PoolOutput *out = g_new0 (PoolOutput, 1);
 
+  if (in->thumbnail && in->matrix->rows * in->matrix->cols >= PREVIEW_ELEMENTS)
+    {
+      /* a 110-pixel thumbnail: a sample of the rows is enough */
+      out->grid = tl_pool_matrix_preview (in->matrix, in->max_r, in->max_c, THUMB_STRIDE, in->mode,
+                                          cancellable, &error);
+      if (out->grid == NULL)
+        {
+          pool_output_free (out);
+          g_task_return_error (task, error);
+          return;
+        }
+      out->range = out->grid->range;
+      make_scale (&out->scale, in->colormap, in->scale_kind, in->shared, in->shared_min,
+                  in->shared_max, &out->range);
+      out->image = tl_pooled_grid_colorize (out->grid, &out->scale);
+      g_task_return_pointer (task, out, (GDestroyNotify) pool_output_free);
+      return;
+    }
+  if (in->preview)
+    deliver_preview (task, in, cancellable);
+  gboolean whole = in->row0 == 0 && in->col0 == 0 && (in->rows == 0 || in->rows >= in->matrix->rows)
+                   && (in->cols == 0 || in->cols >= in->matrix->cols);
+
+  out->range = in->range;
+  /* a zoomed region of a matrix whose range is not known yet: read it all once */
+  if (!in->have_range && !whole
+      && !tl_pool_value_range (in->matrix, cancellable, &out->range, &error))
+    {
+      pool_output_free (out);
+      g_task_return_error (task, error);
+      return;
+    }
   out->grid = tl_pool_matrix (in->matrix, in->row0, in->col0, in->rows, in->cols,
                               in->max_r, in->max_c, in->mode, cancellable, &error);
   if (out->grid == NULL)
@@ -118,10 +214,31 @@ pool_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
       g_task_return_error (task, error);
       return;
     }
+  if (!in->have_range && whole)
+    out->range = out->grid->range;
   make_scale (&out->scale, in->colormap, in->scale_kind, in->shared, in->shared_min,
-              in->shared_max, out->grid->min, out->grid->max);
+              in->shared_max, &out->range);
   out->image = tl_pooled_grid_colorize (out->grid, &out->scale);
   g_task_return_pointer (task, out, (GDestroyNotify) pool_output_free);
+}
+
+/* The grid, its picture and scale become the view's; final: also the
+ * range of the data (a preview's range is only its sample's). */
+static void
+install_output (TlHeatmapView *self, PoolOutput *out, gboolean final)
+{
+  g_clear_pointer (&self->grid, tl_pooled_grid_unref);
+  g_clear_pointer (&self->image, cairo_surface_destroy);
+  self->grid = g_steal_pointer (&out->grid);
+  self->image = g_steal_pointer (&out->image);
+  self->scale = out->scale;
+  if (final)
+    {
+      self->range = out->range;
+      self->have_range = TRUE;
+    }
+  pool_output_free (out);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void
@@ -138,14 +255,8 @@ pool_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
     }
 
   TlHeatmapView *self = TL_HEATMAP_VIEW (source);
-  g_clear_pointer (&self->grid, tl_pooled_grid_unref);
-  g_clear_pointer (&self->image, cairo_surface_destroy);
-  self->grid = g_steal_pointer (&out->grid);
-  self->image = g_steal_pointer (&out->image);
-  self->scale = out->scale;
-  pool_output_free (out);
+  install_output (self, out, TRUE);
   g_clear_object (&self->cancellable);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify (G_OBJECT (self), "busy");
 }
 
@@ -169,6 +280,14 @@ start_pooling (TlHeatmapView *self)
   in->shared = self->shared;
   in->shared_min = self->shared_min;
   in->shared_max = self->shared_max;
+  in->range = self->range;
+  in->have_range = self->have_range;
+  in->thumbnail = self->thumbnail;
+  /* a large matrix, shown whole, with nothing of it on screen yet: a preview first */
+  in->preview = !self->thumbnail && !self->have_range
+                && self->matrix->rows * self->matrix->cols >= PREVIEW_ELEMENTS
+                && (self->view_rows <= 0 || (self->view_rows >= self->matrix->rows
+                                             && self->view_cols >= self->matrix->cols));
 
   if (self->view_rows > 0 && self->view_cols > 0
       && (self->matrix->rows > OVERVIEW_CELLS || self->matrix->cols > OVERVIEW_CELLS)
@@ -219,7 +338,7 @@ recolor (TlHeatmapView *self)
   if (self->grid == NULL)
     return;
   make_scale (&self->scale, self->colormap, self->scale_kind, self->shared, self->shared_min,
-              self->shared_max, self->grid->min, self->grid->max);
+              self->shared_max, &self->range);
   g_clear_pointer (&self->image, cairo_surface_destroy);
   self->image = tl_pooled_grid_colorize (self->grid, &self->scale);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -234,6 +353,8 @@ tl_heatmap_view_get_model (TlHeatmapView *self, TlHeatmapModel *m)
   m->grid = self->grid;
   m->image = self->image;
   m->scale = self->scale;
+  if (self->have_range)
+    m->range = self->range;
   m->title = self->thumbnail ? NULL : self->title;
   m->caption = self->caption;
   m->units = self->units;
@@ -261,15 +382,16 @@ tl_heatmap_view_draw (GtkWidget *widget, cairo_t *cr)
   double w = gtk_widget_get_allocated_width (widget);
   double h = gtk_widget_get_allocated_height (widget);
 
-  tl_view_style_begin_draw (&self->style, widget, cr);
+  TlPaintStyle style;
+  tl_view_style_begin_draw (&self->style, widget, cr, &style);
 
   tl_heatmap_view_get_model (self, &model);
   if (model.grid == NULL && self->matrix != NULL)
     model.empty_text = _("Preparing the picture…");
-  tl_paint_heatmap (cr, &model, &self->style, w, h);
+  tl_paint_heatmap (cr, &model, &style, w, h);
   if (model.grid)
     {
-      tl_paint_heatmap_layout (&model, &self->style, w, h, &self->layout);
+      tl_paint_heatmap_layout (&model, &style, w, h, &self->layout);
       self->have_layout = TRUE;
     }
   else
@@ -540,6 +662,7 @@ tl_heatmap_view_set_matrix (TlHeatmapView *self, TlMatrix *matrix, const char *t
   self->title = g_strdup (title);
   g_free (self->caption);
   self->caption = g_strdup (caption);
+  self->have_range = FALSE; /* new data: its range is read while pooling */
   if (!same_shape)
     {
       /* a new shape: show all of it, and nothing stale meanwhile */
@@ -612,10 +735,10 @@ gboolean
 tl_heatmap_view_get_range (TlHeatmapView *self, double *min, double *max)
 {
   g_return_val_if_fail (TL_IS_HEATMAP_VIEW (self), FALSE);
-  if (self->grid == NULL)
+  if (!self->have_range || self->range.n_finite == 0)
     return FALSE;
-  *min = self->grid->min;
-  *max = self->grid->max;
+  *min = self->range.min;
+  *max = self->range.max;
   return TRUE;
 }
 

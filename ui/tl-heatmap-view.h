@@ -31,7 +31,7 @@ void      tl_heatmap_view_set_thumbnail (TlHeatmapView *self, gboolean thumbnail
 void      tl_heatmap_view_set_colormap (TlHeatmapView *self, gint colormap /* -1: auto */,
                                         TlScale scale);
 void      tl_heatmap_view_set_shared_range (TlHeatmapView *self, double min, double max);
-/* the data range of the pooled image (FALSE until pooled) */
+/* the range of every element of the matrix (FALSE until pooled) */
 gboolean  tl_heatmap_view_get_range    (TlHeatmapView *self, double *min, double *max);
 void      tl_heatmap_view_set_pool_mode (TlHeatmapView *self, TlPoolMode mode);
 void      tl_heatmap_view_set_tiles    (TlHeatmapView *self, int tile_m, int tile_n, gboolean show);

@@ -2,6 +2,8 @@
 #include "tl-render-area.h"
 
 #include <glib/gi18n-lib.h>
+#include "paint/tl-paint-util.h"
+#include "tl-view-style.h"
 
 struct _TlRenderArea
 {
@@ -15,7 +17,10 @@ struct _TlRenderArea
   guint step;
   gint tile_x, tile_y;
   gboolean presentation, high_contrast;
+  gboolean gauss_record_range, own_time_scale;
   char *problem;
+  TlPaintStyle drawn_style;   /* as last drawn, theme colours included (for hit tests) */
+  gboolean drawn;
 };
 
 G_DEFINE_FINAL_TYPE (TlRenderArea, tl_render_area, GTK_TYPE_DRAWING_AREA)
@@ -33,21 +38,19 @@ tl_render_area_get_options (TlRenderArea *self, TlRenderOptions *o)
   o->tile_y = self->tile_y;
   o->presentation = self->presentation;
   o->high_contrast = self->high_contrast;
+  o->gauss_record_range = self->gauss_record_range;
+  o->own_time_scale = self->own_time_scale;
   o->width = gtk_widget_get_allocated_width (GTK_WIDGET (self));
   o->height = gtk_widget_get_allocated_height (GTK_WIDGET (self));
 }
 
+/* The sizes the area draws with: the same type as every other view (the
+ * heatmaps, the charts), enlarged in presentation mode. */
 static void
-draw_text (cairo_t *cr, GtkWidget *widget, const char *text, double w, double h)
+base_style (TlRenderArea *self, TlPaintStyle *style)
 {
-  PangoLayout *layout = gtk_widget_create_pango_layout (widget, text);
-  int tw, th;
-  pango_layout_set_width (layout, (int) (w * 0.8) * PANGO_SCALE);
-  pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
-  pango_layout_set_wrap (layout, PANGO_WRAP_WORD);
-  pango_layout_get_pixel_size (layout, &tw, &th);
-  gtk_render_layout (gtk_widget_get_style_context (widget), cr, (w - tw) / 2, (h - th) / 2, layout);
-  g_object_unref (layout);
+  tl_view_style_set_presentation (style, self->presentation ? TL_PAINT_PRESENTATION_SCALE : 1.0,
+                                  self->high_contrast);
 }
 
 static gboolean
@@ -57,18 +60,20 @@ tl_render_area_draw (GtkWidget *widget, cairo_t *cr)
   double w = gtk_widget_get_allocated_width (widget);
   double h = gtk_widget_get_allocated_height (widget);
   TlRenderOptions o;
-  TlPaintStyle style;
+  TlPaintStyle base, style;
   g_autoptr (GError) error = NULL;
 
-  gtk_render_background (gtk_widget_get_style_context (widget), cr, 0, 0, w, h);
+  base_style (self, &base);
+  tl_view_style_begin_draw (&base, widget, cr, &style);
+  self->drawn_style = style;
+  self->drawn = TRUE;
   g_clear_pointer (&self->problem, g_free);
   if (self->input.record == NULL && self->input.lu == NULL)
     {
-      draw_text (cr, widget, self->empty_text ? self->empty_text : "", w, h);
+      tl_paint_hint (cr, &style, w, h, self->empty_text);
       return FALSE;
     }
   tl_render_area_get_options (self, &o);
-  tl_render_area_get_style (self, &style);
   cairo_save (cr);
   if (!tl_render_draw (cr, &self->input, &o, &style, w, h, &error))
     {
@@ -77,7 +82,7 @@ tl_render_area_draw (GtkWidget *widget, cairo_t *cr)
       gtk_render_background (gtk_widget_get_style_context (widget), cr, 0, 0, w, h);
       g_autofree char *text = g_strdup_printf ("%s\n\n%s", self->empty_text ? self->empty_text : "",
                                                error->message);
-      draw_text (cr, widget, text, w, h);
+      tl_paint_hint (cr, &style, w, h, text);
       return FALSE;
     }
   cairo_restore (cr);
@@ -87,15 +92,11 @@ tl_render_area_draw (GtkWidget *widget, cairo_t *cr)
 void
 tl_render_area_get_style (TlRenderArea *self, TlPaintStyle *style)
 {
-  TlRenderOptions o;
-  double w = gtk_widget_get_allocated_width (GTK_WIDGET (self));
-  double h = gtk_widget_get_allocated_height (GTK_WIDGET (self));
-
-  tl_render_area_get_options (self, &o);
-  tl_render_style_init (style, &o, w, h, 1.0);
-  /* tl-render scales type with the canvas; on screen keep it readable */
-  style->font_size = MAX (style->font_size, self->presentation ? 20.0 : 13.0);
-  style->title_font_size = MAX (style->title_font_size, self->presentation ? 26.0 : 16.0);
+  g_return_if_fail (TL_IS_RENDER_AREA (self));
+  if (self->drawn)
+    *style = self->drawn_style;
+  else
+    base_style (self, style);
 }
 
 void
@@ -194,7 +195,42 @@ tl_render_area_set_presentation (TlRenderArea *self, gboolean on, gboolean high_
   g_return_if_fail (TL_IS_RENDER_AREA (self));
   self->presentation = on;
   self->high_contrast = high_contrast;
+  self->drawn = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+tl_render_area_set_gauss_record_range (TlRenderArea *self, gboolean record_range)
+{
+  g_return_if_fail (TL_IS_RENDER_AREA (self));
+  if (self->gauss_record_range == record_range)
+    return;
+  self->gauss_record_range = record_range;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+tl_render_area_get_gauss_record_range (TlRenderArea *self)
+{
+  g_return_val_if_fail (TL_IS_RENDER_AREA (self), FALSE);
+  return self->gauss_record_range;
+}
+
+void
+tl_render_area_set_own_time_scale (TlRenderArea *self, gboolean own)
+{
+  g_return_if_fail (TL_IS_RENDER_AREA (self));
+  if (self->own_time_scale == own)
+    return;
+  self->own_time_scale = own;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+tl_render_area_get_own_time_scale (TlRenderArea *self)
+{
+  g_return_val_if_fail (TL_IS_RENDER_AREA (self), FALSE);
+  return self->own_time_scale;
 }
 
 const char *

@@ -7,12 +7,17 @@
 
 G_BEGIN_DECLS
 
-/* The normal style at 1×, or the presentation style when enlarged or in
- * high contrast. */
+/* The normal style at 1×, or the presentation style (everything scale×
+ * larger); high contrast as asked (Ctrl+H).  Keeps sizes only: colours
+ * come from the theme at each draw. */
 void tl_view_style_set_presentation (TlPaintStyle *style, double scale, gboolean high_contrast);
-/* At the start of a draw: takes the theme's text colour into style, lets
- * the painter leave the background alone, and paints the widget's own
- * (CSS) background over its whole allocation. */
-void tl_view_style_begin_draw       (TlPaintStyle *style, GtkWidget *widget, cairo_t *cr);
+/* At the start of a draw: base with the theme's colours — text, the
+ * widget's background, the selection and error colours — into out; high
+ * contrast when base asks for it or the theme is a HighContrast one (bold
+ * text and thicker lines in pure black or white, nothing shrunk).  Paints
+ * the widget's own (CSS) background over its allocation and lets the
+ * painter leave it alone. */
+void tl_view_style_begin_draw       (const TlPaintStyle *base, GtkWidget *widget, cairo_t *cr,
+                                     TlPaintStyle *out);
 
 G_END_DECLS

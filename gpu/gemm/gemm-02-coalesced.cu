@@ -20,15 +20,18 @@
 // ⌈n/32⌉ × ⌈m/32⌉ (x over columns now).  Any m, n, k ≥ 1.
 #include "tl-gemm-common.cuh"
 
-template <typename T, bool INSTR>
-__global__ void __launch_bounds__ (1024, 2)
-gemm_02_coalesced_kernel (int m, int n, int k, const T *a, const T *b, T *c,
-                          TlGpuBlockRecord *records)
+// The multiply.  It is a separate, not-inlined function so that it is
+// compiled once and the timed kernel and the instrumented one run the same
+// machine code.  Inlined, the instrumented kernel's extra code after the
+// loop changed how ptxas scheduled the loop itself: in float64 it issued 4
+// loads ahead of the first FMA instead of 7 and ran 27% slower — this
+// kernel is one serial chain of FMAs per thread, capped at 32 registers,
+// and the loads in flight are all that hides memory latency
+// (docs/perf/gemm-cuda-cores-fp64-h100-2026-11-24.md).
+template <typename T>
+__device__ __noinline__ void
+gemm_02_coalesced_body (int m, int n, int k, const T *a, const T *b, T *c)
 {
-  unsigned long long t0 = 0;
-  if (INSTR)
-    t0 = tl_block_begin (records);
-
   int j = blockIdx.x * blockDim.x + threadIdx.x; // column: a warp reads 32 neighbours of B's row
   int i = blockIdx.y * blockDim.y + threadIdx.y; // row
   if (i < m && j < n)
@@ -38,6 +41,18 @@ gemm_02_coalesced_kernel (int m, int n, int k, const T *a, const T *b, T *c,
         sum += a[i * k + p] * b[p * n + j];
       c[i * n + j] = sum;
     }
+}
+
+template <typename T, bool INSTR>
+__global__ void __launch_bounds__ (1024, 2)
+gemm_02_coalesced_kernel (int m, int n, int k, const T *a, const T *b, T *c,
+                          TlGpuBlockRecord *records)
+{
+  unsigned long long t0 = 0;
+  if (INSTR)
+    t0 = tl_block_begin (records);
+
+  gemm_02_coalesced_body<T> (m, n, k, a, b, c);
 
   if (INSTR)
     tl_block_end (records, t0, 0);

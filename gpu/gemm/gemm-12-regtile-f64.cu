@@ -1,130 +1,46 @@
-// gemm-12-regtile-f64.cu — rung 12: 2-D register tiling in float64.
+// gemm-12-regtile-f64.cu — rung 12: register tiling in float64, on the
+// FP64 CUDA cores.
 //
-// What changed from rung 7: the element type is double, and the tiles
-// shrink to fit: 64×64 of C per block, 4×4 per thread (256 threads), BK 8.
-// A double needs two 32-bit registers, so rung 7's 8×8 accumulators would
-// take 128 registers for the sums alone; 4×4 keeps 32 and leaves room for
-// operands without spilling.  A is stored transposed (As[p][row]) so each
-// thread's four A values are neighbours, as in rung 8.
+// What changed from the float32 rungs: the element type is double — seed
+// 003's matrix code computes in `double` ("Real").  The kernel is rung 16's
+// (tl-gemm-simt.cuh: 2-D register tiles, two shared-memory buffers, operands
+// of the next k-step loaded while this one multiplies, a 4 × 8 lane layout
+// for 16-byte shared loads), instantiated for double with the same 128×128
+// block tile and 8×8 doubles per thread.  A 16-byte vector now holds 2
+// values, so each thread's 8 rows are 4 pairs, 8 rows apart, and its 8
+// columns 4 pairs, 16 apart.
 //
-// Bottleneck it shows: the float64 units.  On consumer GPUs FP64 runs at
-// 1/32 or 1/64 of the FP32 rate and this rung is hopelessly compute-bound;
-// on H100/H200 the FP64 pipes run at half the FP32 rate, and cuBLAS DGEMM
-// additionally uses the FP64 tensor cores (DMMA), which CUDA-core code
-// cannot reach — compare with cublas-fp64.
-// From: seed 003 (the lecture's matrix code uses `double`, "Real"), with the
-// register tiling of rung 7.
+// The hardware: an H100/H200 SM has 64 FP64 FMA units (half its 128 FP32
+// lanes): peak = SMs × 64 × 2 FLOP × clock, 33.45 TFLOP/s at 132 SMs and
+// 1.98 GHz.  A DFMA holds its pipe for two cycles per warp, so issue slots
+// are plentiful (42% busy, measured).  128 accumulators per thread (256
+// registers' worth at 8 bytes: one block of 8 warps per SM) give each
+// warp 64 independent FMA chains.  Measured on an H100 at 4096³: 22.5
+// TFLOP/s, 67% of that peak; ncu: FP64 pipe busy 70% of the time, shared
+// memory at 55% of its bandwidth, the warps mostly waiting on the pipe
+// itself ("wait", "math pipe throttle").  On consumer GPUs FP64 runs at
+// 1/32 or 1/64 of the FP32 rate and this rung is hopelessly compute-bound.
+// cuBLAS DGEMM on Hopper uses the FP64 *tensor cores* (DMMA, ~60 TFLOP/s)
+// — rung 15 does too; compare with cublas-fp64.
 //
-// Banks: doubles are 8 bytes, two banks each.  A warp holds 16 values of
-// tc and 2 of tr: its reads of As[p][4·tr+i] touch 2 addresses (broadcast
-// to 16 threads each, different banks); its reads of Bs[p][4·tc+j] touch 16
-// doubles 32 bytes apart — 512 bytes, spread so that each request takes the
-// minimum of wavefronts for 8-byte words.  The +1 on As rows spreads the
-// transposing stores (row-major A → As[p][r]) over the banks.
+// Before this version rung 12 was rung 7 in double (4×4 per thread, 64×64
+// tiles, scalar shared loads with a 4-way bank conflict on B): 7.6 TFLOP/s
+// on an H200, 23% of the FP64 peak.
+// From: seed 003, with the register tiling of rungs 7, 8 and 16.
 //
-// Shapes: A m×k, B k×n, C m×n row-major, float64.  Block 256 threads
-// (16×16), tile 64×64, BK 8.  Grid ⌈n/64⌉ × ⌈m/64⌉.  Zero-filled loads,
-// guarded stores: any m, n, k ≥ 1.
-#include "tl-gemm-common.cuh"
+// Shapes: A m×k, B k×n, C m×n row-major, float64.  Block 256 threads,
+// tile 128×128, BK 8, 8×8 per thread.  Grid ⌈n/128⌉ × ⌈m/128⌉.  Any m, n,
+// k ≥ 1.
+#include "tl-gemm-simt.cuh"
 
-template <typename T, int BM, int BN, int BK, int TM, int TN, bool INSTR>
-__global__ void __launch_bounds__ ((BM / TM) * (BN / TN), 3)
-gemm_12_regtile_f64_kernel (int m, int n, int k, const T *__restrict__ a,
-                            const T *__restrict__ b, T *__restrict__ c,
-                            TlGpuBlockRecord *records)
-{
-  constexpr int THREADS = (BM / TM) * (BN / TN);
-  __shared__ T As[BK][BM + 1]; // transposed; +1 spreads the transposing stores over banks
-  __shared__ T Bs[BK][BN];
-
-  unsigned long long t0 = 0;
-  if (INSTR)
-    t0 = tl_block_begin (records);
-
-  const int tid = threadIdx.x;
-  const int tc = tid % (BN / TN), tr = tid / (BN / TN);
-  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
-
-  T acc[TM][TN] = {};
-  T ra[TM], rb[TN];
-  for (int kk = 0; kk < k; kk += BK)
-    {
-#pragma unroll
-      for (int e = tid; e < BM * BK; e += THREADS)
-        {
-          const int r = e / BK, p = e % BK; // neighbouring threads: neighbouring k of one row
-          As[p][r] = (row0 + r < m && kk + p < k) ? a[(row0 + r) * k + kk + p] : T (0);
-        }
-#pragma unroll
-      for (int e = tid; e < BK * BN; e += THREADS)
-        {
-          const int p = e / BN, cc = e % BN;
-          Bs[p][cc] = (kk + p < k && col0 + cc < n) ? b[(kk + p) * n + col0 + cc] : T (0);
-        }
-      __syncthreads ();
-#pragma unroll
-      for (int p = 0; p < BK; p++)
-        {
-#pragma unroll
-          for (int i = 0; i < TM; i++)
-            ra[i] = As[p][tr * TM + i];
-#pragma unroll
-          for (int j = 0; j < TN; j++)
-            rb[j] = Bs[p][tc * TN + j];
-#pragma unroll
-          for (int i = 0; i < TM; i++)
-#pragma unroll
-            for (int j = 0; j < TN; j++)
-              acc[i][j] += ra[i] * rb[j];
-        }
-      __syncthreads ();
-    }
-#pragma unroll
-  for (int i = 0; i < TM; i++)
-#pragma unroll
-    for (int j = 0; j < TN; j++)
-      {
-        const int r = row0 + tr * TM + i, cc = col0 + tc * TN + j;
-        if (r < m && cc < n)
-          c[r * n + cc] = acc[i][j];
-      }
-
-  if (INSTR)
-    tl_block_end (records, t0, 0);
-}
-
-enum { BM12 = 64, BN12 = 64, BK12 = 8, TM12 = 4, TN12 = 4 };
-static const dim3 block_12 ((BM12 / TM12) * (BN12 / TN12));
-
-static dim3
-grid_12 (const TlGemmLaunch *l)
-{
-  return dim3 (tl_ceil_div (l->n, BN12), tl_ceil_div (l->m, BM12));
-}
-
-static cudaError_t
-gemm_12_regtile_f64_launch (const TlGemmLaunch *l)
-{
-  const double *a = (const double *) l->a, *b = (const double *) l->b;
-  double *c = (double *) l->c;
-  if (l->blocks != nullptr)
-    gemm_12_regtile_f64_kernel<double, BM12, BN12, BK12, TM12, TN12, true>
-      <<<grid_12 (l), block_12, 0, l->stream>>> (l->m, l->n, l->k, a, b, c, l->blocks);
-  else
-    gemm_12_regtile_f64_kernel<double, BM12, BN12, BK12, TM12, TN12, false>
-      <<<grid_12 (l), block_12, 0, l->stream>>> (l->m, l->n, l->k, a, b, c, nullptr);
-  return cudaGetLastError ();
-}
-
-static void
-gemm_12_regtile_f64_shape (const TlGemmLaunch *l, TlGemmShape *out)
-{
-  tl_gemm_shape_one (out,
-                     (const void *) gemm_12_regtile_f64_kernel<double, BM12, BN12, BK12, TM12, TN12, false>,
-                     grid_12 (l), block_12, 0);
-}
+using Tile12 = TlSimtTile<double, 128, 128, 8, 8, 8>;
+constexpr int MIN_BLOCKS12 = 1; // 256 threads × 248 registers: one block per SM
 
 extern const TlGemmRung gemm_12_regtile_f64_rung = {
-  "gemm-12-regtile-f64", gemm_12_regtile_f64_launch, gemm_12_regtile_f64_shape, nullptr, nullptr,
+  "gemm-12-regtile-f64",
+  tl_simt_launch<double, Tile12, MIN_BLOCKS12>,
+  tl_simt_shape<double, Tile12, MIN_BLOCKS12>,
+  tl_simt_check<double>,
   nullptr,
+  tl_simt_prepare<double, Tile12, MIN_BLOCKS12>,
 };

@@ -38,6 +38,17 @@ tl_cp_async_16 (void *smem_dst, const void *gmem_src, bool valid)
 #endif
 }
 
+// 8 bytes: one double (rung 15's path for rows that are not 16-byte
+// aligned: k or n odd).
+__device__ __forceinline__ void
+tl_cp_async_8 (void *smem_dst, const void *gmem_src, bool valid)
+{
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+  asm volatile ("cp.async.ca.shared.global [%0], [%1], 8, %2;\n"
+                :: "r"(tl_smem_addr (smem_dst)), "l"(gmem_src), "r"(valid ? 8 : 0));
+#endif
+}
+
 // 4 bytes (only .ca exists for sizes below 16).  Used on the slow path,
 // when a row of the matrix is not 16-byte aligned (k or n not a multiple
 // of 4 floats).

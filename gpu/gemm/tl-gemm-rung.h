@@ -37,6 +37,8 @@ struct TlGemmLaunch
   void *workspace;          // device scratch of workspace_bytes, or nullptr
   size_t workspace_bytes;
   void *cublas;             // cublasHandle_t bound to `stream`, for the reference rungs
+  int cc;                   // the device's compute capability × 10 (e.g. 90), from its facts
+  int sm_count;             // the device's multiprocessors (persistent rungs size their grid)
 };
 
 struct TlGemmShape

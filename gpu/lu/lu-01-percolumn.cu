@@ -75,4 +75,4 @@ lu_01_factor (TlLuCtx *ctx)
   return ctx->dtype == TL_GPU_FLOAT32 ? factor<float> (ctx) : factor<double> (ctx);
 }
 
-const TlLuRung lu_01_percolumn_rung = { "lu-01-percolumn", 0, lu_01_factor, nullptr, 1, 1 };
+const TlLuRung lu_01_percolumn_rung = { "lu-01-percolumn", 0, lu_01_factor, nullptr, 1, 1, 0 };

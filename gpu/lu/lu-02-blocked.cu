@@ -31,10 +31,6 @@ factor (TlLuCtx *ctx)
   T *a = (T *) ctx->a;
   const int m = ctx->m, n = ctx->n, lda = ctx->lda, mn = m < n ? m : n;
   const int nb = ctx->block_size > 0 ? ctx->block_size : 128;
-  cudaEvent_t ev[5] = {};
-  if (ctx->profile)
-    for (int e = 0; e < 5; e++)
-      cudaEventCreate (&ev[e]);
 
   // recording (a separate untimed run): the hooks stop and download
   const bool rec = ctx->observer != nullptr;
@@ -50,8 +46,7 @@ factor (TlLuCtx *ctx)
   for (int k0 = 0, bstep = 0; k0 < mn; k0 += nb, bstep++)
     {
       const int kb = mn - k0 < nb ? mn - k0 : nb, r1 = k0 + kb;
-      if (ctx->profile)
-        cudaEventRecord (ev[0], ctx->stream);
+      tl_lu_phase_begin (ctx, TL_LU_GPU_PANEL);
 
       // panel: b columns, the rung-1 kernels restricted to the panel
       for (int c = k0; c < r1; c++)
@@ -65,19 +60,12 @@ factor (TlLuCtx *ctx)
               dim3 block (32, 8), grid (1, (m - c - 1 + 7) / 8);
               lu_update_kernel<T><<<grid, block, 0, ctx->stream>>> (a, m, lda, c, r1);
             }
-          REC (tl_lu_rec_eliminated (ctx, c, r1));
-          // the last panel reaches column n−1: its U rows are final at once
-          // (as in lu-cpu-blocked), so the last block plays step by step
-          if (r1 == n)
-            {
-              REC (tl_lu_rec_u_rows (ctx, c, 1));
-              REC (tl_lu_rec_snapshot (ctx, c + 1));
-            }
+          REC (tl_lu_rec_panel_column (ctx, c, r1));
         }
-      if (ctx->profile)
-        cudaEventRecord (ev[1], ctx->stream);
+      tl_lu_phase_end (ctx, TL_LU_GPU_PANEL);
 
       // swaps: each exchange, left of the panel and right of it
+      tl_lu_phase_begin (ctx, TL_LU_GPU_SWAP);
       for (int c = k0; c < r1; c++)
         {
           if (k0 > 0)
@@ -85,34 +73,24 @@ factor (TlLuCtx *ctx)
           if (r1 < n)
             lu_swap_kernel<T><<<(n - r1 + 255) / 256, 256, 0, ctx->stream>>> (a, lda, c, ctx->ipiv, r1, n);
         }
-      if (ctx->profile)
-        cudaEventRecord (ev[2], ctx->stream);
+      tl_lu_phase_end (ctx, TL_LU_GPU_SWAP);
 
+      tl_lu_phase_begin (ctx, TL_LU_GPU_TRSM);
       cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
       if (r1 < n)
         st = tl_lu_trsm (ctx, k0, kb);
       if (st != CUBLAS_STATUS_SUCCESS)
         return tl_gpu_from_cublas (st, "lu-02 trsm");
-      if (ctx->profile)
-        cudaEventRecord (ev[3], ctx->stream);
+      tl_lu_phase_end (ctx, TL_LU_GPU_TRSM);
 
+      tl_lu_phase_begin (ctx, TL_LU_GPU_GEMM);
       if (r1 < m && r1 < n)
         st = tl_lu_gemm (ctx, k0, kb, r1, n);
       if (st != CUBLAS_STATUS_SUCCESS)
         return tl_gpu_from_cublas (st, "lu-02 gemm");
-      if (ctx->profile)
-        {
-          cudaEventRecord (ev[4], ctx->stream);
-          cudaEventSynchronize (ev[4]);
-          for (int p = 0; p < 4; p++)
-            {
-              float ms = 0;
-              cudaEventElapsedTime (&ms, ev[p], ev[p + 1]);
-              ctx->phase_ms[p] += ms;
-              if (ctx->block_phase_ms && bstep < ctx->n_block_phase)
-                ctx->block_phase_ms[4 * (size_t) bstep + p] = ms;
-            }
-        }
+      tl_lu_phase_end (ctx, TL_LU_GPU_GEMM);
+      if ((rs = tl_lu_phase_step (ctx, bstep)) != TL_GPU_OK)
+        return rs;
       // U rows k0..r1−1 are final after the TRSM; then the block step and
       // (when due) the whole matrix
       REC (tl_lu_rec_u_rows (ctx, k0, kb));
@@ -120,9 +98,6 @@ factor (TlLuCtx *ctx)
       REC (tl_lu_rec_snapshot (ctx, r1));
     }
 #undef REC
-  if (ctx->profile)
-    for (int e = 0; e < 5; e++)
-      cudaEventDestroy (ev[e]);
   return tl_gpu_from_cuda (cudaGetLastError (), "lu-02-blocked launch");
 }
 
@@ -132,4 +107,4 @@ lu_02_factor (TlLuCtx *ctx)
   return ctx->dtype == TL_GPU_FLOAT32 ? factor<float> (ctx) : factor<double> (ctx);
 }
 
-const TlLuRung lu_02_blocked_rung = { "lu-02-blocked", 128, lu_02_factor, nullptr, 0, 1 };
+const TlLuRung lu_02_blocked_rung = { "lu-02-blocked", 128, lu_02_factor, nullptr, 0, 1, 1 };

@@ -21,10 +21,17 @@
 //    behind the matrix multiplication (the critical path becomes the GEMM).
 // 3. Swaps by index table: one launch per side applies all b exchanges;
 //    each thread owns a column and walks the table — coalesced along rows.
+//
+// Recording (--record) and the phase split run the same launches without
+// the second stream: the recording splits each launch into its two halves
+// (eliminate column c−1 | search column c) so the hooks can download the
+// column before its pivot search, the pivot, and the multipliers.
 #include "tl-lu-gpu.cuh"
 
 #define LU03_THREADS 256
 #define LU03_MAX_BLOCKS 4096
+#define LU03_ELIMINATE 1 // the launch eliminates column c−1 inside the panel
+#define LU03_SEARCH 2    // the launch searches column c for its pivot and swaps
 
 struct Lu03Scratch
 {
@@ -35,12 +42,12 @@ struct Lu03Scratch
 
 // One column step of the fused panel: panel columns [k0, k0+kb), rows
 // [k0, m) split into gridDim.x chunks of `rows` rows.  j = step within the
-// panel: eliminate column k0+j−1 (if j > 0), then search column k0+j (if
-// j < kb).
+// panel: eliminate column k0+j−1 (if j > 0 and `what` says so), then search
+// column k0+j (if j < kb and `what` says so).
 template <typename T>
 __global__ void __launch_bounds__ (LU03_THREADS)
 lu03_panel_kernel (T *__restrict__ a, int m, int lda, int k0, int kb, int j, int rows,
-                   int *__restrict__ ipiv, Lu03Scratch *__restrict__ s)
+                   int *__restrict__ ipiv, Lu03Scratch *__restrict__ s, int what)
 {
   extern __shared__ unsigned char smem_raw[];
   T *prow = (T *) smem_raw;                 // pivot row segment, kb entries
@@ -52,8 +59,9 @@ lu03_panel_kernel (T *__restrict__ a, int m, int lda, int k0, int kb, int j, int
   const int c = k0 + j, prev = c - 1, c1 = k0 + kb;
   const int i0 = k0 + blockIdx.x * rows, i1 = min (m, i0 + rows);
 
+  const bool eliminate = j > 0 && (what & LU03_ELIMINATE), search = j < kb && (what & LU03_SEARCH);
   T piv = T (0);
-  if (j > 0)
+  if (eliminate)
     {
       for (int t = threadIdx.x; t < kb; t += blockDim.x)
         prow[t] = a[(size_t) prev * lda + k0 + t];
@@ -66,7 +74,7 @@ lu03_panel_kernel (T *__restrict__ a, int m, int lda, int k0, int kb, int j, int
   for (int i = i0 + warp; i < i1; i += nwarps)
     {
       T *row = a + (size_t) i * lda;
-      if (j > 0 && i > prev)
+      if (eliminate && i > prev)
         {
           T l = row[prev];
           l = piv != T (0) ? l / piv : T (0);
@@ -78,7 +86,7 @@ lu03_panel_kernel (T *__restrict__ a, int m, int lda, int k0, int kb, int j, int
               row[col] -= l * prow[col - k0];
           __syncwarp ();
         }
-      if (j < kb && i >= c && lane == 0)
+      if (search && i >= c && lane == 0)
         {
           double v = fabs ((double) row[c]);
           if (v > best_v)
@@ -88,7 +96,7 @@ lu03_panel_kernel (T *__restrict__ a, int m, int lda, int k0, int kb, int j, int
             }
         }
     }
-  if (j == kb)
+  if (!search)
     return;
 
   // make this thread's row updates visible device-wide before the block
@@ -184,7 +192,7 @@ lu03_panel_kernel (T *__restrict__ a, int m, int lda, int k0, int kb, int j, int
 
 template <typename T>
 static void
-panel (TlLuCtx *ctx, cudaStream_t stream, Lu03Scratch *s, int k0, int kb, int sm_count)
+launch_column (TlLuCtx *ctx, cudaStream_t stream, Lu03Scratch *s, int k0, int kb, int j, int what)
 {
   const int m = ctx->m, lda = ctx->lda;
   const int span = m - k0;
@@ -199,11 +207,39 @@ panel (TlLuCtx *ctx, cudaStream_t stream, Lu03Scratch *s, int k0, int kb, int sm
       blocks = (span + 8 * per_warp - 1) / (8 * per_warp);
     }
   const int rows = 8 * per_warp;
-  (void) sm_count;
   size_t smem = sizeof (T) * kb;
-  for (int j = 0; j <= kb; j++)
-    lu03_panel_kernel<T><<<blocks, LU03_THREADS, smem, stream>>> ((T *) ctx->a, m, lda, k0, kb, j,
-                                                                  rows, ctx->ipiv, s);
+  lu03_panel_kernel<T><<<blocks, LU03_THREADS, smem, stream>>> ((T *) ctx->a, m, lda, k0, kb, j, rows,
+                                                                ctx->ipiv, s, what);
+}
+
+// The panel at k0: kb + 1 launches, or (recording) each launch in its two
+// halves with the hooks between them.
+template <typename T>
+static TlGpuStatus
+panel (TlLuCtx *ctx, cudaStream_t stream, Lu03Scratch *s, int k0, int kb, int bstep)
+{
+  if (ctx->observer == nullptr)
+    {
+      for (int j = 0; j <= kb; j++)
+        launch_column<T> (ctx, stream, s, k0, kb, j, LU03_ELIMINATE | LU03_SEARCH);
+      return TL_GPU_OK;
+    }
+  const int r1 = k0 + kb;
+  TlGpuStatus st = TL_GPU_OK;
+  for (int j = 0; j < kb && st == TL_GPU_OK; j++)
+    {
+      const int c = k0 + j;
+      st = tl_lu_rec_search (ctx, c, bstep);
+      if (st != TL_GPU_OK)
+        break;
+      launch_column<T> (ctx, stream, s, k0, kb, j, LU03_SEARCH);
+      st = tl_lu_rec_pivot (ctx, c);
+      if (st != TL_GPU_OK)
+        break;
+      launch_column<T> (ctx, stream, s, k0, kb, j + 1, LU03_ELIMINATE);
+      st = tl_lu_rec_panel_column (ctx, c, r1);
+    }
+  return st;
 }
 
 template <typename T>
@@ -223,55 +259,66 @@ factor (TlLuCtx *ctx)
   const int m = ctx->m, n = ctx->n, mn = m < n ? m : n;
   const int nb = ctx->block_size > 0 ? ctx->block_size : 128;
   Lu03Scratch *s = (Lu03Scratch *) ctx->workspace;
-  cudaStream_t side = nullptr;
-  cudaEvent_t ev_cols = nullptr, ev_panel = nullptr;
-  int lo = 0, hi = 0;
-  cudaDeviceGetStreamPriorityRange (&lo, &hi);
-  TL_GPU_TRY (cudaStreamCreateWithPriority (&side, cudaStreamNonBlocking, hi), "lu-03 stream");
-  cudaEventCreateWithFlags (&ev_cols, cudaEventDisableTiming);
-  cudaEventCreateWithFlags (&ev_panel, cudaEventDisableTiming);
-  cudaMemsetAsync (&s->ticket, 0, sizeof (unsigned int), ctx->stream);
+  // the phase split and the recording run everything on ctx->stream
+  const bool lookahead = !ctx->profile && ctx->observer == nullptr;
+  TlLuSideStream ss;
+  if (lookahead)
+    TL_LU_TRY (ss.create ());
+  TL_GPU_TRY (cudaMemsetAsync (&s->ticket, 0, sizeof (unsigned int), ctx->stream), "lu-03 ticket");
 
-  TlGpuStatus status = TL_GPU_OK;
-  cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
-  if (mn > 0)
-    panel<T> (ctx, ctx->stream, s, 0, nb < mn ? nb : mn, ctx->device->sm_count);
-  for (int k0 = 0; k0 < mn && st == CUBLAS_STATUS_SUCCESS; k0 += nb)
+  bool factored = false; // the panel at k0 was factored ahead (look-ahead)
+  for (int k0 = 0, bstep = 0; k0 < mn; k0 += nb, bstep++)
     {
       const int kb = mn - k0 < nb ? mn - k0 : nb, r1 = k0 + kb;
       const int kb2 = r1 < mn ? (mn - r1 < nb ? mn - r1 : nb) : 0;
+      if (!factored)
+        {
+          tl_lu_phase_begin (ctx, TL_LU_GPU_PANEL);
+          TL_LU_TRY (panel<T> (ctx, ctx->stream, s, k0, kb, bstep));
+          tl_lu_phase_end (ctx, TL_LU_GPU_PANEL);
+        }
+      factored = false;
+      tl_lu_phase_begin (ctx, TL_LU_GPU_SWAP);
       laswp<T> (ctx, k0, r1, 0, k0);
       laswp<T> (ctx, k0, r1, r1, n);
+      tl_lu_phase_end (ctx, TL_LU_GPU_SWAP);
+      tl_lu_phase_begin (ctx, TL_LU_GPU_TRSM);
       if (r1 < n)
-        st = tl_lu_trsm (ctx, k0, kb);
-      if (st != CUBLAS_STATUS_SUCCESS || r1 >= m || r1 >= n)
-        continue;
-      if (kb2 > 0)
+        TL_LU_TRY (tl_lu_blas (tl_lu_trsm (ctx, k0, kb), "lu-03 trsm/gemm"));
+      tl_lu_phase_end (ctx, TL_LU_GPU_TRSM);
+      tl_lu_phase_begin (ctx, TL_LU_GPU_GEMM);
+      if (r1 < m && r1 < n && kb2 > 0)
         {
-          // the next panel's columns first, then hand them to the side stream
-          st = tl_lu_gemm (ctx, k0, kb, r1, r1 + kb2);
-          cudaEventRecord (ev_cols, ctx->stream);
-          cudaStreamWaitEvent (side, ev_cols, 0);
-          panel<T> (ctx, side, s, r1, kb2, ctx->device->sm_count);
-          cudaEventRecord (ev_panel, side);
-          if (st == CUBLAS_STATUS_SUCCESS && r1 + kb2 < n)
-            st = tl_lu_gemm (ctx, k0, kb, r1 + kb2, n); // the bulk, beside the panel
-          cudaStreamWaitEvent (ctx->stream, ev_panel, 0);
+          // the next panel's columns first, then (look-ahead) hand them to
+          // the side stream and run the bulk beside the next panel
+          TL_LU_TRY (tl_lu_blas (tl_lu_gemm (ctx, k0, kb, r1, r1 + kb2), "lu-03 trsm/gemm"));
+          if (lookahead)
+            {
+              cudaEventRecord (ss.cols_ready, ctx->stream);
+              cudaStreamWaitEvent (ss.side, ss.cols_ready, 0);
+              TL_LU_TRY (panel<T> (ctx, ss.side, s, r1, kb2, bstep + 1));
+              cudaEventRecord (ss.panel_done, ss.side);
+              factored = true;
+            }
+          if (r1 + kb2 < n)
+            TL_LU_TRY (tl_lu_blas (tl_lu_gemm (ctx, k0, kb, r1 + kb2, n), "lu-03 trsm/gemm"));
+          if (lookahead)
+            cudaStreamWaitEvent (ctx->stream, ss.panel_done, 0);
         }
-      else
-        st = tl_lu_gemm (ctx, k0, kb, r1, n);
+      else if (r1 < m && r1 < n)
+        TL_LU_TRY (tl_lu_blas (tl_lu_gemm (ctx, k0, kb, r1, n), "lu-03 trsm/gemm"));
+      tl_lu_phase_end (ctx, TL_LU_GPU_GEMM);
+      TL_LU_TRY (tl_lu_phase_step (ctx, bstep));
+      // U rows k0..r1−1 are final after the TRSM; then the block step and
+      // (when due) the whole matrix
+      if (ctx->observer)
+        {
+          TL_LU_TRY (tl_lu_rec_u_rows (ctx, k0, kb));
+          TL_LU_TRY (tl_lu_rec_block (ctx, bstep, k0, kb));
+          TL_LU_TRY (tl_lu_rec_snapshot (ctx, r1));
+        }
     }
-  if (st != CUBLAS_STATUS_SUCCESS)
-    status = tl_gpu_from_cublas (st, "lu-03 trsm/gemm");
-  cudaError_t err = cudaGetLastError ();
-  if (status == TL_GPU_OK && err != cudaSuccess)
-    status = tl_gpu_from_cuda (err, "lu-03-tuned launch");
-  // the side stream is joined into ctx->stream by the last wait; destroying
-  // it (and the events) is deferred by the runtime until their work is done
-  cudaEventDestroy (ev_cols);
-  cudaEventDestroy (ev_panel);
-  cudaStreamDestroy (side);
-  return status;
+  return tl_gpu_from_cuda (cudaGetLastError (), "lu-03-tuned launch");
 }
 
 static TlGpuStatus
@@ -286,4 +333,4 @@ lu_03_workspace (const TlLuCtx *)
   return sizeof (Lu03Scratch);
 }
 
-const TlLuRung lu_03_tuned_rung = { "lu-03-tuned", 128, lu_03_factor, lu_03_workspace, 0 };
+const TlLuRung lu_03_tuned_rung = { "lu-03-tuned", 128, lu_03_factor, lu_03_workspace, 0, 1, 1 };

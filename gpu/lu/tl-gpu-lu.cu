@@ -3,12 +3,14 @@
 // tl_gpu_lu_run: checks, allocates (naming bytes needed and free when the
 // GPU is short), uploads A once, and then for every warm-up and timed run
 // restores the working copy from the pristine one (device to device, not
-// timed) and times one factorisation with CUDA events on the device's
-// stream.  After the timed runs, rungs that can split their time run once
-// more with phase timing (which synchronises per block step, so it is never
-// the headline number), and when a recording is asked for, once more with
-// the observer (stopping after every column to download: untimed).  Downloads the packed L\U and ipiv of the last run;
-// info is read off U's diagonal as LAPACK defines it.
+// timed), poisons ipiv (an entry a rung forgets to write reads −1) and times
+// one factorisation with CUDA events on the device's stream.  After the
+// timed runs, rungs that can split their time run once more with phase
+// timing (the phases one after the other, a wait per block step: never the
+// headline number), and when a recording is asked for, once more with the observer
+// (stopping after every column to download: untimed).  Downloads the packed
+// L\U and ipiv of the last run; info is read off U's diagonal as LAPACK
+// defines it.
 #include "tl-lu-gpu.cuh"
 
 #include <stdlib.h>
@@ -19,13 +21,14 @@ static const TlLuRung *const rungs[] = {
   &lu_01_percolumn_rung,
   &lu_02_blocked_rung,
   &lu_03_tuned_rung,
+  &lu_04_persistent_rung,
   &lu_cusolver_rung,
 };
 
 cublasStatus_t
-tl_lu_trsm (TlLuCtx *ctx, int k0, int kb)
+tl_lu_trsm_cols (TlLuCtx *ctx, int k0, int kb, int c0, int c1)
 {
-  const int r1 = k0 + kb, n2 = ctx->n - r1, lda = ctx->lda;
+  const int n2 = c1 - c0, lda = ctx->lda;
   if (n2 <= 0 || kb <= 0)
     return CUBLAS_STATUS_SUCCESS;
   if (ctx->dtype == TL_GPU_FLOAT32)
@@ -34,13 +37,19 @@ tl_lu_trsm (TlLuCtx *ctx, int k0, int kb)
       float *a = (float *) ctx->a;
       return cublasStrsm (ctx->cublas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
                           CUBLAS_DIAG_UNIT, n2, kb, &one, a + (size_t) k0 * lda + k0, lda,
-                          a + (size_t) k0 * lda + r1, lda);
+                          a + (size_t) k0 * lda + c0, lda);
     }
   const double one = 1.0;
   double *a = (double *) ctx->a;
   return cublasDtrsm (ctx->cublas, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N,
                       CUBLAS_DIAG_UNIT, n2, kb, &one, a + (size_t) k0 * lda + k0, lda,
-                      a + (size_t) k0 * lda + r1, lda);
+                      a + (size_t) k0 * lda + c0, lda);
+}
+
+cublasStatus_t
+tl_lu_trsm (TlLuCtx *ctx, int k0, int kb)
+{
+  return tl_lu_trsm_cols (ctx, k0, kb, k0 + kb, ctx->n);
 }
 
 cublasStatus_t
@@ -63,6 +72,39 @@ tl_lu_gemm (TlLuCtx *ctx, int k0, int kb, int c0, int c1)
   return cublasDgemm (ctx->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n2, m2, kb, &minus,
                       a + (size_t) k0 * lda + c0, lda, a + (size_t) r1 * lda + k0, lda, &one,
                       a + (size_t) r1 * lda + c0, lda);
+}
+
+// ---- the phase split -----------------------------------------------------------
+
+void
+tl_lu_phase_begin (TlLuCtx *ctx, int phase)
+{
+  if (ctx->profile)
+    cudaEventRecord (ctx->phase_ev[2 * phase], ctx->stream);
+}
+
+void
+tl_lu_phase_end (TlLuCtx *ctx, int phase)
+{
+  if (ctx->profile)
+    cudaEventRecord (ctx->phase_ev[2 * phase + 1], ctx->stream);
+}
+
+TlGpuStatus
+tl_lu_phase_step (TlLuCtx *ctx, int block_step)
+{
+  if (!ctx->profile)
+    return TL_GPU_OK;
+  TL_GPU_TRY (cudaEventSynchronize (ctx->phase_ev[2 * TL_LU_GPU_GEMM + 1]), "timing a block step");
+  for (int ph = 0; ph < 4; ph++)
+    {
+      float ms = 0;
+      TL_GPU_TRY (cudaEventElapsedTime (&ms, ctx->phase_ev[2 * ph], ctx->phase_ev[2 * ph + 1]), "timing a phase");
+      ctx->phase_ms[ph] += ms;
+      if (ctx->block_phase_ms && block_step < ctx->n_block_phase)
+        ctx->block_phase_ms[4 * (size_t) block_step + ph] += ms;
+    }
+  return TL_GPU_OK;
 }
 
 // ---- recording hooks ---------------------------------------------------------
@@ -136,6 +178,17 @@ tl_lu_rec_eliminated (TlLuCtx *ctx, int k, int c1)
 }
 
 TlGpuStatus
+tl_lu_rec_panel_column (TlLuCtx *ctx, int k, int c1)
+{
+  TlGpuStatus st = tl_lu_rec_eliminated (ctx, k, c1);
+  if (st == TL_GPU_OK && c1 == ctx->n)
+    st = tl_lu_rec_u_rows (ctx, k, 1);
+  if (st == TL_GPU_OK && c1 == ctx->n)
+    st = tl_lu_rec_snapshot (ctx, k + 1);
+  return st;
+}
+
+TlGpuStatus
 tl_lu_rec_u_rows (TlLuCtx *ctx, int k0, int kb)
 {
   TlGpuLuWindow w;
@@ -179,10 +232,15 @@ struct Buffers : TlGpuEventPair
   int *ipiv = nullptr;
   void *host = nullptr;
   double *block_phase = nullptr;
+  cudaEvent_t phase_ev[8] = {};
   ~Buffers ()
   {
     free (host);
     free (block_phase);
+    if (!tl_gpu_is_lost ())
+      for (cudaEvent_t e : phase_ev)
+        if (e)
+          cudaEventDestroy (e);
     cudaFree (orig);
     cudaFree (a);
     cudaFree (ws);
@@ -194,8 +252,10 @@ struct Buffers : TlGpuEventPair
 static TlGpuStatus
 timed_factor (const TlLuRung *rung, TlLuCtx *ctx, Buffers *b, size_t bytes, float *out_ms)
 {
+  const int mn = ctx->m < ctx->n ? ctx->m : ctx->n;
   TL_GPU_TRY (cudaMemcpyAsync (b->a, b->orig, bytes, cudaMemcpyDeviceToDevice, ctx->stream),
               "restoring A");
+  TL_GPU_TRY (cudaMemsetAsync (b->ipiv, 0xff, sizeof (int) * (mn + 1), ctx->stream), "poisoning ipiv");
   TL_GPU_TRY (cudaEventRecord (b->start, ctx->stream), "recording an event");
   TlGpuStatus st = rung->factor (ctx);
   if (st != TL_GPU_OK)
@@ -230,8 +290,8 @@ tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *ar
     return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s always pivots (lu-01-percolumn runs without)", kernel_id);
   if (args->observer && !rung->records_steps)
     return tl_gpu_fail (TL_GPU_BAD_SHAPE,
-                        "%s does not record its steps (its panel is one fused kernel); "
-                        "record with lu-01-percolumn or lu-02-blocked", kernel_id);
+                        "%s does not record its steps (a library call: there is no step to stop at); "
+                        "record with one of the ladder's own rungs", kernel_id);
 
   TL_GPU_TRY (cudaSetDevice (device->ordinal), "cudaSetDevice");
   TlLuCtx ctx = {};
@@ -240,6 +300,10 @@ tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *ar
   st = tl_gpu_device_cublas (device, &ctx.cublas);
   if (st != TL_GPU_OK)
     return st;
+  // The handle is the device's: a GEMM rung may have left it in TF32 mode,
+  // whose 10-bit products would fail every LU check.  Plain float32/64.
+  if (cublasSetMathMode (ctx.cublas, CUBLAS_DEFAULT_MATH) != CUBLAS_STATUS_SUCCESS)
+    return tl_gpu_fail (TL_GPU_LAUNCH_FAILED, "%s: cannot set cuBLAS's math mode", kernel_id);
   ctx.dtype = args->dtype;
   ctx.m = args->m;
   ctx.n = args->n;
@@ -288,14 +352,19 @@ tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *ar
       if (r >= warmups)
         out->times_ms[out->n_times++] = ms;
     }
-  if (rung == &lu_02_blocked_rung)
+  if (rung->splits_phases)
     {
       // one more run that splits its time into phases (not the headline),
       // per block step as well when a recording wants them
+      for (int e = 0; e < 8; e++)
+        {
+          TL_GPU_TRY (cudaEventCreate (&b.phase_ev[e]), "creating events");
+          ctx.phase_ev[e] = b.phase_ev[e];
+        }
       ctx.profile = 1;
       if (args->observer && mn > 0)
         {
-          ctx.n_block_phase = (mn + ctx.block_size - 1) / ctx.block_size;
+          ctx.n_block_phase = mn; // a block step has at least one column
           b.block_phase = (double *) calloc ((size_t) ctx.n_block_phase * 4, sizeof (double));
           ctx.block_phase_ms = b.block_phase;
         }

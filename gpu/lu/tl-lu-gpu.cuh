@@ -26,8 +26,9 @@ struct TlLuCtx
   int *ipiv;                // device, min(m,n), 0-based
   int block_size;
   int pivoting;             // 1 partial, 0 none
-  int profile;              // 1: time the phases (syncs per block step; not the timed path)
+  int profile;              // 1: time the phases (syncs per phase; not the timed path)
   double phase_ms[4];       // panel, swap, trsm, gemm (profile runs)
+  cudaEvent_t phase_ev[8];  // profile runs: start/stop per phase, made by the harness
   void *workspace;          // rung scratch (workspace_bytes), or nullptr
   size_t workspace_bytes;
   // profile runs: phase_ms per block step (4 per step), when not null
@@ -51,11 +52,13 @@ struct TlLuRung
   size_t (*workspace_bytes) (const TlLuCtx *ctx); // may be null
   int supports_no_pivoting;
   int records_steps;        // calls the tl_lu_rec_* hooks when ctx->observer is set
+  int splits_phases;        // times its phases per block step when ctx->profile is set
 };
 
 extern const TlLuRung lu_01_percolumn_rung;
 extern const TlLuRung lu_02_blocked_rung;
 extern const TlLuRung lu_03_tuned_rung;
+extern const TlLuRung lu_04_persistent_rung;
 extern const TlLuRung lu_cusolver_rung;
 
 // ---- the shared column kernels -------------------------------------------
@@ -171,14 +174,81 @@ lu_laswp_kernel (T *__restrict__ a, int lda, const int *__restrict__ ipiv, int k
     }
 }
 
+// ---- what the look-ahead rungs share ------------------------------------------
+
+// Returns the status of `expr` from the enclosing function unless it is OK.
+#define TL_LU_TRY(expr)                                                                            \
+  do                                                                                               \
+    {                                                                                              \
+      TlGpuStatus tl_lu_st_ = (expr);                                                              \
+      if (tl_lu_st_ != TL_GPU_OK)                                                                  \
+        return tl_lu_st_;                                                                          \
+    }                                                                                              \
+  while (0)
+
+// A cuBLAS status as ours.
+static inline TlGpuStatus
+tl_lu_blas (cublasStatus_t st, const char *what)
+{
+  return st == CUBLAS_STATUS_SUCCESS ? TL_GPU_OK : tl_gpu_from_cublas (st, what);
+}
+
+// The look-ahead's second stream (high priority: the next panel's blocks get
+// SMs first as the GEMM's blocks finish) and its two events: the next
+// panel's columns are ready, the panel is done.
+struct TlLuSideStream
+{
+  cudaStream_t side = nullptr;
+  cudaEvent_t cols_ready = nullptr, panel_done = nullptr;
+  TlGpuStatus create ()
+  {
+    int lo = 0, hi = 0;
+    cudaDeviceGetStreamPriorityRange (&lo, &hi);
+    TL_GPU_TRY (cudaStreamCreateWithPriority (&side, cudaStreamNonBlocking, hi), "the look-ahead stream");
+    TL_GPU_TRY (cudaEventCreateWithFlags (&cols_ready, cudaEventDisableTiming), "the look-ahead events");
+    TL_GPU_TRY (cudaEventCreateWithFlags (&panel_done, cudaEventDisableTiming), "the look-ahead events");
+    return TL_GPU_OK;
+  }
+  ~TlLuSideStream ()
+  {
+    if (tl_gpu_is_lost ())
+      return;
+    // destroying them is deferred by the runtime until their work is done
+    if (cols_ready)
+      cudaEventDestroy (cols_ready);
+    if (panel_done)
+      cudaEventDestroy (panel_done);
+    if (side)
+      cudaStreamDestroy (side);
+  }
+};
+
 // ---- cuBLAS on row-major data ----------------------------------------------
 
 // U12 = L11⁻¹·A12 for the rows k0..k0+kb of row-major A.  cuBLAS sees Aᵀ:
 // A12ᵀ = A12ᵀ·L11⁻ᵀ, and L11's memory read column-major is L11ᵀ (upper, unit).
 cublasStatus_t tl_lu_trsm (TlLuCtx *ctx, int k0, int kb);
+// The same for the columns [c0, c1) of A12 only (look-ahead solves the next
+// panel's columns first).
+cublasStatus_t tl_lu_trsm_cols (TlLuCtx *ctx, int k0, int kb, int c0, int c1);
 // A22 −= L21·U12 for the columns [c0, c1) of the trailing part (rows
 // k0+kb..m−1).  Column-major: A22ᵀ −= U12ᵀ·L21ᵀ.
 cublasStatus_t tl_lu_gemm (TlLuCtx *ctx, int k0, int kb, int c0, int c1);
+
+// ---- the phase split (ctx->profile set: a separate run, not the headline) ----
+//
+// tl_lu_phase_begin / _end record events around one phase of a block step
+// on ctx->stream; tl_lu_phase_step, after the step's four phases, waits once
+// and adds each phase's time to ctx->phase_ms and to the block step's entry.
+// The rungs run the four phases one after the other in this run (the
+// look-ahead rungs without their second stream), so the phases never
+// overlap and sum to at most the run; waiting only once per block step
+// keeps the host's launches ahead of the GPU, as in the timed runs.  All
+// three do nothing when ctx->profile is not set.
+enum { TL_LU_GPU_PANEL, TL_LU_GPU_SWAP, TL_LU_GPU_TRSM, TL_LU_GPU_GEMM }; // as TlLuPhase
+void tl_lu_phase_begin (TlLuCtx *ctx, int phase);
+void tl_lu_phase_end (TlLuCtx *ctx, int phase);
+TlGpuStatus tl_lu_phase_step (TlLuCtx *ctx, int block_step);
 
 // ---- recording (ctx->observer set: a separate, untimed run) -----------------
 //
@@ -194,6 +264,10 @@ TlGpuStatus tl_lu_rec_search (TlLuCtx *ctx, int k, int block);
 TlGpuStatus tl_lu_rec_pivot (TlLuCtx *ctx, int k);
 // After the scale + rank-1 update of step k that reached columns < c1.
 TlGpuStatus tl_lu_rec_eliminated (TlLuCtx *ctx, int k, int c1);
+// The same inside a panel that ends at c1; in the last panel (c1 = n) U
+// row k is final at once, so it and (when due) a snapshot follow: the last
+// block plays step by step, as in lu-cpu-blocked.
+TlGpuStatus tl_lu_rec_panel_column (TlLuCtx *ctx, int k, int c1);
 // U rows k0..k0+kb−1 are final.
 TlGpuStatus tl_lu_rec_u_rows (TlLuCtx *ctx, int k0, int kb);
 // Block step `index` is done (its phase times come from the profile run).

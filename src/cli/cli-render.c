@@ -12,17 +12,18 @@ tl_cli_render (int argc, char **argv)
 {
   g_autofree char *view = NULL, *kernel = NULL, *matrix = NULL, *output = NULL;
   g_auto (GStrv) runs = NULL;
-  g_autofree char *color = NULL, *tile = NULL;
+  g_autofree char *color = NULL, *tile = NULL, *value_scale = NULL, *pool = NULL;
+  g_autofree char *range = NULL, *time_scale = NULL;
   int step = 0, launch = -1;
   double width = 1600, height = 900, scale = 1;
   gboolean presentation = FALSE, high_contrast = FALSE, quiet = FALSE, check_text = FALSE;
 
   GOptionEntry entries[] = {
     { "view", 'v', 0, G_OPTION_ARG_STRING, &view,
-      "heatmap, blocks, timeline, compare or gauss", "VIEW" },
+      "heatmap, blocks, timeline, compare, gauss or sweep", "VIEW" },
     { "run", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &runs,
       "The run record (tilelab-cli gemm --record) or Gauss record (tilelab-cli lu --record); "
-      "timeline: up to 4, stacked on one time scale", "FILE.json" },
+      "timeline, sweep: up to 4", "FILE.json" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The picture: .png, .svg or .pdf", "FILE" },
     { "kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel,
       "Kernel id (timeline, compare: ids separated by commas; timelines are stacked on one time scale)", "ID" },
@@ -30,7 +31,18 @@ tl_cli_render (int argc, char **argv)
     { "step", 's', 0, G_OPTION_ARG_INT, &step,
       "gauss: the frame, 0 … steps (step k before its pivot search; the last is the finished L\\U)", "N" },
     { "color", 'c', 0, G_OPTION_ARG_STRING, &color,
-      "blocks: duration or start; timeline: duration or wave; compare: gflops or time", "BY" },
+      "blocks: duration or start; timeline: duration or wave; compare: gflops or time; "
+      "heatmap: viridis, cividis, rdbu or gray", "BY" },
+    { "value-scale", 0, 0, G_OPTION_ARG_STRING, &value_scale,
+      "heatmap: linear, log (values ≤ 0 masked, as the colour bar says) or symlog", "SCALE" },
+    { "pool", 0, 0, G_OPTION_ARG_STRING, &pool,
+      "heatmap: what a cell of a large matrix shows: mean, max or max-abs "
+      "(default mean; the error map max-abs)", "MODE" },
+    { "range", 0, 0, G_OPTION_ARG_STRING, &range,
+      "gauss: colour range of each step (step, default) or one for the whole record (record)", "R" },
+    { "time-scale", 0, 0, G_OPTION_ARG_STRING, &time_scale,
+      "timeline with several kernels: one time scale for all (shared, default) "
+      "or each kernel on its own (own)", "S" },
     { "launch", 'l', 0, G_OPTION_ARG_INT, &launch,
       "blocks, timeline: only this launch of a multi-launch kernel (default: all)", "N" },
     { "tile", 't', 0, G_OPTION_ARG_STRING, &tile,
@@ -56,12 +68,15 @@ tl_cli_render (int argc, char **argv)
     "  blocks    C's tiles coloured by their block's time (gemm --instrument)\n"
     "  timeline  one lane per SM (CPU: thread), one bar per block, waves and tail\n"
     "  compare   the kernels' GFLOP/s (or times) as bars\n"
-    "  gauss     one step of Gauss elimination (lu --record)\n\n"
+    "  gauss     one step of Gauss elimination (lu --record)\n"
+    "  sweep     GFLOP/s against the problem size, one line per kernel and machine\n\n"
     "Examples:\n"
     "  tilelab-cli gemm --kernel cpu-blocked --size 1000x500x1000 --instrument --record r.json\n"
     "  tilelab-cli render --view timeline --run r.json -o timeline.svg\n"
     "  tilelab-cli render --view blocks --kernel gemm-03-smem16 --run gpu.json -o blocks.png --scale 2\n"
     "  tilelab-cli render --view timeline --run gpu.json --run cpu.json --kernel gemm-05-seed3k,cpu-blocked -o both.pdf\n"
+    "  tilelab-cli render --view timeline --run gpu.json --kernel gemm-03-smem16,gemm-11-wgmma --time-scale own -o own.png\n"
+    "  tilelab-cli render --view heatmap --matrix error --run r.json --value-scale log -o err.svg --check-text\n"
     "  tilelab-cli lu --gen random-uniform --size 64 --block-size 16 --record lu.json\n"
     "  tilelab-cli render --view gauss --step 20 --run lu.json -o step20.pdf --presentation\n");
 
@@ -73,13 +88,13 @@ tl_cli_render (int argc, char **argv)
   TlRenderOptions o;
   tl_render_options_init (&o);
   if (view == NULL)
-    return tl_cli_usage_error ("render", _("--view is required (heatmap, blocks, timeline, compare, gauss)"));
+    return tl_cli_usage_error ("render", _("--view is required (heatmap, blocks, timeline, compare, gauss, sweep)"));
   if (!tl_render_view_from_name (view, &o.view))
-    return tl_cli_usage_error ("render", _("unknown view “%s” (heatmap, blocks, timeline, compare, gauss)"), view);
+    return tl_cli_usage_error ("render", _("unknown view “%s” (heatmap, blocks, timeline, compare, gauss, sweep)"), view);
   if (runs == NULL || runs[0] == NULL)
     return tl_cli_usage_error ("render", _("--run FILE.json is required"));
-  if (runs[1] != NULL && o.view != TL_RENDER_TIMELINE)
-    return tl_cli_usage_error ("render", _("only the timeline view stacks several --run records"));
+  if (runs[1] != NULL && o.view != TL_RENDER_TIMELINE && o.view != TL_RENDER_SWEEP)
+    return tl_cli_usage_error ("render", _("only the timeline and sweep views take several --run records"));
   if (g_strv_length (runs) > 4)
     return tl_cli_usage_error ("render", _("at most 4 --run records can be stacked"));
   if (output == NULL)
@@ -106,6 +121,14 @@ tl_cli_render (int argc, char **argv)
       o.tile_x = (gint) x;
       o.tile_y = (gint) y;
     }
+  if (range && g_strcmp0 (range, "step") != 0 && g_strcmp0 (range, "record") != 0)
+    return tl_cli_usage_error ("render", _("--range is step or record, not “%s”"), range);
+  if (time_scale && g_strcmp0 (time_scale, "own") != 0 && g_strcmp0 (time_scale, "shared") != 0)
+    return tl_cli_usage_error ("render", _("--time-scale is own or shared, not “%s”"), time_scale);
+  o.gauss_record_range = g_strcmp0 (range, "record") == 0;
+  o.own_time_scale = g_strcmp0 (time_scale, "own") == 0;
+  o.value_scale = value_scale;
+  o.pool = pool;
   o.kernels = kernel;
   o.matrix = matrix;
   o.step = (guint) step;

@@ -361,7 +361,7 @@ static const CpuKernel cpu_kernels[] = {
       N_("Seed 002's multiplySequential: for each C element a sum down a column of B, "
          "one cache miss per multiply-add."),
       "002", I32 | F32 | F64, FALSE, FALSE, 0 }, run_naive },
-  { { "cpu-blocked", N_("cache-blocked, all cores"),
+  { { "cpu-blocked", N_("cache-blocked, multi-threaded"),
       N_("64×64 tiles of C shared out to every core (on one core: seed 004's blocked CPU baseline); a packed 256×64 panel of B stays in "
          "cache while vectorised rows stream through it."),
       "004", I32 | F32 | F64, FALSE, TRUE, TILE }, run_blocked },

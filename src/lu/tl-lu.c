@@ -30,7 +30,10 @@ static const TlLuKernelInfo lu_kernels[] = {
     "004", F32 | F64, TL_BACKEND_GPU, FALSE, TRUE, FALSE, TRUE, "gpu/lu/lu-02-blocked.cu" },
   { "lu-03-tuned", 3, N_("GPU blocked, fused panel and look-ahead"),
     N_("One kernel factors the panel; the next panel is factored on a second stream while the big GEMM runs"),
-    "004", F32 | F64, TL_BACKEND_GPU, FALSE, TRUE, FALSE, FALSE, "gpu/lu/lu-03-tuned.cu" },
+    "004", F32 | F64, TL_BACKEND_GPU, FALSE, TRUE, FALSE, TRUE, "gpu/lu/lu-03-tuned.cu" },
+  { "lu-04-persistent", 4, N_("GPU blocked, persistent panel"),
+    N_("One launch factors the whole panel from shared memory, its blocks handshaking once per column; look-ahead hides it behind the GEMM"),
+    "004", F32 | F64, TL_BACKEND_GPU, FALSE, TRUE, FALSE, TRUE, "gpu/lu/lu-04-persistent.cu" },
   { "lu-cusolver", 0, N_("cuSOLVER getrf"),
     N_("The GPU reference"),
     "", F32 | F64, TL_BACKEND_GPU, TRUE, FALSE, FALSE, FALSE, "gpu/lu/lu-cusolver.cu" },
@@ -248,6 +251,8 @@ tl_lu_factor_full (const TlLuOptions *options,
   g_return_val_if_fail (out_result != NULL, FALSE);
 
   const char *id = options->kernel_id ? options->kernel_id : TL_LU_DEFAULT_KERNEL;
+  if (strcmp (id, "gpu") == 0)
+    id = TL_LU_FASTEST_GPU_KERNEL;
   const TlLuKernelInfo *info = tl_lu_kernel_find (id);
   if (info == NULL)
     {
@@ -275,9 +280,13 @@ tl_lu_factor_full (const TlLuOptions *options,
     }
   if (recorder != NULL && !info->records_steps)
     {
+      g_autoptr (GString) who = g_string_new (NULL);
+      for (guint i = 0; i < G_N_ELEMENTS (lu_kernels); i++)
+        if (lu_kernels[i].records_steps)
+          g_string_append_printf (who, "%s%s", who->len ? ", " : "", lu_kernels[i].id);
       g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
-                   _("%s cannot record its steps (its panel is one fused kernel or a library call); "
-                     "record with lu-cpu-unblocked, lu-cpu-blocked, lu-01-percolumn or lu-02-blocked"), id);
+                   _("%s cannot record its steps (a library call has no steps to stop at); record with %s"),
+                   id, who->str);
       return FALSE;
     }
   if (!tl_lu_check_finite (a, error))

@@ -236,20 +236,53 @@ tl_block_stats_text (const TlBlockStats *s, TlBlockStatsText *out)
 }
 
 char *
-tl_block_stats_summary (const TlBlockStats *s, const char *unit_label)
+tl_block_count_units (guint n, const char *unit_label)
+{
+  if (g_strcmp0 (unit_label, _("thread")) == 0)
+    return g_strdup_printf (ngettext ("%u thread", "%u threads", n), n);
+  return g_strdup_printf (ngettext ("%u SM", "%u SMs", n), n);
+}
+
+char *
+tl_block_stats_headline (const TlBlockStats *s, const char *unit_label)
 {
   g_return_val_if_fail (s != NULL, NULL);
 
   const char *u = unit_label ? unit_label : _("SM");
   TlBlockStatsText t;
   tl_block_stats_text (s, &t);
+  g_autofree char *units = tl_block_count_units (s->n_units, u);
+  g_autofree char *blocks = g_strdup_printf (ngettext ("%zu block", "%zu blocks", s->n_blocks),
+                                             s->n_blocks);
+  g_autofree char *waves = g_strdup_printf (ngettext ("%u wave", "%u waves", s->n_waves), s->n_waves);
+  g_autofree char *capacity = g_strdup_printf (ngettext ("up to %u block", "up to %u blocks",
+                                                         s->capacity), s->capacity);
+  g_autofree char *tail = NULL;
+  if (s->tail_share > 0)
+    {
+      char pct[32];
+      tl_paint_format_percent (100.0 * s->tail_share, pct, sizeof pct);
+      tail = g_strdup_printf (_("tail %s of the time"), pct);
+    }
+  else
+    tail = g_strdup (_("no tail: the last wave is full"));
 
-  /* TRANSLATORS: blocks on units · waves (blocks per wave) · blocks per unit · tail */
-  return g_strdup_printf (_("%zu blocks on %u %ss · %u wave%s (%u per wave) · %s blocks/%s · "
-                            "tail %.0f%% · block time min %s, median %s, max %s · span %s"),
-                          s->n_blocks, s->n_units, u, s->n_waves, s->n_waves == 1 ? "" : "s",
-                          s->capacity, t.per_unit, u, 100.0 * s->tail_share, t.min, t.median,
-                          t.max, t.span);
+  /* TRANSLATORS: "256 blocks on 132 SMs · 2 waves of up to 264 blocks (2 per SM) ·
+   * 1.94 blocks per SM · tail 38% of the time" */
+  return g_strdup_printf (_("%s on %s · %s of %s (%u per %s) · %s blocks per %s · %s"), blocks,
+                          units, waves, capacity, s->slots, u, t.per_unit, u, tail);
+}
+
+char *
+tl_block_stats_summary (const TlBlockStats *s, const char *unit_label)
+{
+  g_return_val_if_fail (s != NULL, NULL);
+
+  TlBlockStatsText t;
+  tl_block_stats_text (s, &t);
+  g_autofree char *head = tl_block_stats_headline (s, unit_label);
+  return g_strdup_printf (_("%s · block time min %s, median %s, max %s · span %s"), head, t.min,
+                          t.median, t.max, t.span);
 }
 
 void

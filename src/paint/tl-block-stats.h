@@ -80,6 +80,12 @@ tl_block_stats_selected (const TlBlockStats *stats, gsize i)
 
 /* "sm" runs are labelled "SM", "thread" runs "thread". */
 const char   *tl_block_unit_label (const char *block_unit);
+/* "1 thread", "16 threads", "132 SMs" (plural forms through ngettext);
+ * unit_label as tl_block_unit_label gives it. */
+char         *tl_block_count_units (guint n, const char *unit_label);
+/* The first summary line: "256 blocks on 132 SMs · 2 waves of up to 264
+ * blocks (2 per SM) · 1.94 blocks per SM · tail 38% of the time". */
+char         *tl_block_stats_headline (const TlBlockStats *stats, const char *unit_label);
 
 /* A short summary for a caption or the terminal:
  * "256 blocks on 132 SMs · 2 waves (264 per wave) · 1.94 blocks/SM · tail 38% ·

@@ -209,6 +209,74 @@ symlog_inverse (double y, double linthresh)
 }
 
 void
+tl_value_range_init (TlValueRange *self)
+{
+  g_return_if_fail (self != NULL);
+  *self = (TlValueRange) {0};
+}
+
+void
+tl_value_range_add (TlValueRange *self, double v)
+{
+  if (isnan (v))
+    {
+      self->n_nan++;
+      return;
+    }
+  if (isinf (v))
+    {
+      self->n_inf++;
+      return;
+    }
+  if (self->n_finite == 0)
+    self->min = self->max = v;
+  else if (v < self->min)
+    self->min = v;
+  else if (v > self->max)
+    self->max = v;
+  if (v > 0 && (self->min_positive == 0 || v < self->min_positive))
+    self->min_positive = v;
+  if (fabs (v) > self->max_abs)
+    self->max_abs = fabs (v);
+  self->n_finite++;
+}
+
+void
+tl_value_range_merge (TlValueRange *self, const TlValueRange *other)
+{
+  g_return_if_fail (self != NULL && other != NULL);
+  if (other->n_finite > 0)
+    {
+      if (self->n_finite == 0)
+        {
+          self->min = other->min;
+          self->max = other->max;
+        }
+      else
+        {
+          self->min = MIN (self->min, other->min);
+          self->max = MAX (self->max, other->max);
+        }
+      if (other->min_positive > 0
+          && (self->min_positive == 0 || other->min_positive < self->min_positive))
+        self->min_positive = other->min_positive;
+      self->max_abs = MAX (self->max_abs, other->max_abs);
+    }
+  self->n_finite += other->n_finite;
+  self->n_nan += other->n_nan;
+  self->n_inf += other->n_inf;
+}
+
+gboolean
+tl_value_range_is_empty (const TlValueRange *self)
+{
+  return self->n_finite + self->n_nan + self->n_inf == 0;
+}
+
+/* a log scale shows at most this many decades below its top */
+#define LOG_MAX_DECADES 12
+
+void
 tl_color_scale_init (TlColorScale *self, TlColormap map, TlScale scale,
                      double min, double max)
 {
@@ -223,13 +291,16 @@ tl_color_scale_init (TlColorScale *self, TlColormap map, TlScale scale,
 
   if (scale == TL_SCALE_LOG)
     {
-      /* log of magnitudes: the range is that of |v| over the data */
-      double hi = MAX (fabs (min), fabs (max));
-      double lo = (min > 0) ? min : (max < 0 ? -max : 0.0);
-      if (!(hi > 0))
-        hi = 1.0;
-      if (!(lo > 0) || lo >= hi)
-        lo = hi * 1e-6;
+      /* LogNorm: from the smallest positive value the range holds (its
+       * lower end when positive, else a floor below its top) to the top */
+      double hi = max > 0 ? max : 1.0;
+      double lo = min > 0 ? min : hi * 1e-6;
+      lo = MAX (lo, hi * pow (10.0, -LOG_MAX_DECADES));
+      if (!(lo < hi))
+        {
+          lo = hi / 10;
+          hi = hi * 10;
+        }
       self->vmin = lo;
       self->vmax = hi;
       return;
@@ -260,6 +331,41 @@ tl_color_scale_init (TlColorScale *self, TlColormap map, TlScale scale,
 }
 
 void
+tl_color_scale_init_for_range (TlColorScale *self, gint map, TlScale scale,
+                               const TlValueRange *range)
+{
+  g_return_if_fail (self != NULL && range != NULL);
+
+  double min = range->n_finite ? range->min : 0.0, max = range->n_finite ? range->max : 1.0;
+  /* auto: a diverging map for signed data — but a log scale shows only
+   * the positive values, on a sequential map */
+  TlColormap m = map >= 0 && map < TL_COLORMAP_COUNT ? (TlColormap) map
+                 : min >= 0 || scale == TL_SCALE_LOG ? TL_COLORMAP_VIRIDIS : TL_COLORMAP_RDBU;
+
+  if (scale == TL_SCALE_LOG)
+    tl_color_scale_init (self, m, scale, range->min_positive, max);
+  else
+    tl_color_scale_init (self, m, scale, min, max);
+}
+
+gboolean
+tl_color_scale_masks (const TlColorScale *self, double v)
+{
+  return self->scale == TL_SCALE_LOG && v <= 0;
+}
+
+void
+tl_colormap_mask_rgb (TlColormap map, guint8 out_rgb[3])
+{
+  /* sequential maps run dark to bright without grey-white: a pale grey;
+   * RdBu is white in the middle: a dark grey; grey itself: amber */
+  static const guint8 mask[TL_COLORMAP_COUNT][3] = {
+    { 225, 225, 225 }, { 225, 225, 225 }, { 80, 80, 80 }, { 230, 160, 0 },
+  };
+  memcpy (out_rgb, mask[map < TL_COLORMAP_COUNT ? map : 0], 3);
+}
+
+void
 tl_color_scale_init_auto (TlColorScale *self, double min, double max)
 {
   g_return_if_fail (self != NULL);
@@ -278,9 +384,8 @@ tl_color_scale_normalize (const TlColorScale *self, double v)
   switch (self->scale)
     {
     case TL_SCALE_LOG:
-      v = fabs (v);
       if (!(v > 0))
-        return 0.0;
+        return NAN; /* masked */
       lo = log10 (self->vmin);
       hi = log10 (self->vmax);
       x = log10 (v);
@@ -328,6 +433,11 @@ tl_color_scale_value_at (const TlColorScale *self, double t)
 void
 tl_color_scale_rgb (const TlColorScale *self, double v, guint8 out_rgb[3])
 {
+  if (tl_color_scale_masks (self, v))
+    {
+      tl_colormap_mask_rgb (self->map, out_rgb);
+      return;
+    }
   double t = tl_color_scale_normalize (self, v);
   if (isnan (t))
     {

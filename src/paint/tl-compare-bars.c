@@ -1,7 +1,9 @@
+/* tl-compare-bars.c — the Compare page's models (bars, size sweep) from run records. */
 #include "paint/tl-compare-bars.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 char *
 tl_kernel_display_name (const char *kernel_id)
@@ -35,6 +37,8 @@ tl_compare_bars_from_runs (GPtrArray *runs, double flops, gboolean by_title,
         }
       else
         b.label = r->kernel_id;
+      b.kernel_id = r->kernel_id;
+      b.residual = NAN;
       b.cpu = r->backend == TL_BACKEND_CPU;
       b.reference = info && info->reference;
       b.flops = flops;
@@ -64,4 +68,228 @@ tl_compare_bars_from_runs (GPtrArray *runs, double flops, gboolean by_title,
       g_array_append_val (bars, b);
     }
   return bars;
+}
+
+static gboolean
+job_is_lu (const TlJob *job)
+{
+  return job && g_strcmp0 (job->kind, "lu") == 0;
+}
+
+/* m·n² − n³/3 for m ≥ n (⅔·n³ for a square matrix), and the transpose's otherwise */
+static double
+lu_flops (double m, double n)
+{
+  return m >= n ? m * n * n - n * n * n / 3.0 : n * m * m - m * m * m / 3.0;
+}
+
+GArray *
+tl_compare_model_fill (TlCompareModel *model, const TlJob *job, GPtrArray *runs,
+                       gboolean by_title, GPtrArray *strings)
+{
+  g_return_val_if_fail (model != NULL && runs != NULL && strings != NULL, NULL);
+
+  gboolean lu = job_is_lu (job);
+  double flops = job == NULL ? 0
+                 : lu ? lu_flops ((double) job->m, (double) job->n)
+                      : tl_stats_gemm_flops (job->m, job->k, job->n);
+  GArray *bars = tl_compare_bars_from_runs (runs, flops, by_title, strings, &model->baseline_index);
+
+  model->bars = (const TlCompareBar *) bars->data;
+  model->n_bars = bars->len;
+  model->work = lu ? TL_COMPARE_WORK_LU : TL_COMPARE_WORK_GEMM;
+  model->baseline_name = _("CPU naive");
+  if (lu)
+    for (guint i = 0; i < runs->len; i++)
+      {
+        const TlKernelRun *r = runs->pdata[i];
+        if (r->verified && isfinite (r->normwise))
+          g_array_index (bars, TlCompareBar, i).residual = r->normwise;
+      }
+  if (job)
+    {
+      char *title = lu ? g_strdup_printf (_("PA = LU, %zu×%zu (%s)"), job->m, job->n,
+                                          tl_dtype_name (job->dtype))
+                       : g_strdup_printf (_("C = A·B, %zu×%zu · %zu×%zu (%s)"), job->m, job->k,
+                                          job->k, job->n, tl_dtype_name (job->dtype));
+      g_ptr_array_add (strings, title);
+      model->title = title;
+    }
+  return bars;
+}
+
+/* ---- size sweep ------------------------------------------------------- */
+
+typedef struct
+{
+  char *kernel_id;
+  char *machine;
+  gboolean reference;
+  GArray *points; /* 2 doubles each: size ∛(m·k·n), GFLOP/s; sorted by size */
+  GArray *shapes; /* 3 gsize each: m, k, n of the same point */
+} SweepLine;
+
+static void
+sweep_line_free (SweepLine *l)
+{
+  g_free (l->kernel_id);
+  g_free (l->machine);
+  g_array_unref (l->points);
+  g_array_unref (l->shapes);
+  g_free (l);
+}
+
+/* "NVIDIA H200"; a CPU without its "(R)", "CPU" and clock */
+static char *
+machine_name (const TlRunRecord *rec, const TlKernelRun *run)
+{
+  if (run->backend == TL_BACKEND_GPU && rec->has_device && rec->device.name[0])
+    return g_strdup (rec->device.name);
+  const char *cpu = rec->machine.cpu_model ? rec->machine.cpu_model
+                    : rec->machine.host_name ? rec->machine.host_name : _("this machine");
+  GString *s = g_string_new (cpu);
+  static const char *const noise[] = { "(R)", "(TM)", "(tm)", " CPU", "Processor" };
+  for (guint i = 0; i < G_N_ELEMENTS (noise); i++)
+    {
+      char *at;
+      while ((at = strstr (s->str, noise[i])) != NULL)
+        g_string_erase (s, at - s->str, strlen (noise[i]));
+    }
+  char *clock = strstr (s->str, " @");
+  if (clock)
+    g_string_truncate (s, clock - s->str);
+  return g_strstrip (g_string_free (s, FALSE));
+}
+
+static void
+sweep_add_point (SweepLine *l, const TlJob *job, double gflops)
+{
+  double size = cbrt ((double) job->m * job->k * job->n);
+  gsize shape[3] = { job->m, job->k, job->n };
+  guint count = l->points->len / 2;
+  /* the latest measurement of a problem wins */
+  for (guint j = 0; j < count; j++)
+    {
+      const gsize *q = &g_array_index (l->shapes, gsize, 3 * j);
+      if (q[0] == shape[0] && q[1] == shape[1] && q[2] == shape[2])
+        {
+          g_array_index (l->points, double, 2 * j + 1) = gflops;
+          return;
+        }
+    }
+  double p[2] = { size, gflops };
+  /* sorted by size */
+  guint at = 0;
+  while (at < count && g_array_index (l->points, double, 2 * at) <= size)
+    at++;
+  g_array_insert_vals (l->points, 2 * at, p, 2);
+  g_array_insert_vals (l->shapes, 3 * at, shape, 3);
+}
+
+TlSweepData *
+tl_sweep_data_new (GPtrArray *records, const char *title)
+{
+  g_return_val_if_fail (records != NULL, NULL);
+
+  TlSweepData *data = g_new0 (TlSweepData, 1);
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func ((GDestroyNotify) sweep_line_free);
+  g_autoptr (GPtrArray) machines = g_ptr_array_new_with_free_func (g_free);
+
+  data->series = g_array_new (FALSE, TRUE, sizeof (TlSweepSeries));
+  data->keep = g_ptr_array_new_with_free_func (g_free);
+  for (guint h = 0; h < records->len; h++)
+    {
+      const TlRunRecord *rec = records->pdata[h];
+      if (rec->job == NULL || job_is_lu (rec->job))
+        continue;
+      double flops = tl_stats_gemm_flops (rec->job->m, rec->job->k, rec->job->n);
+      for (guint i = 0; i < rec->runs->len; i++)
+        {
+          const TlKernelRun *r = rec->runs->pdata[i];
+          double gf = r->status == TL_RUN_OK && r->time.count > 0
+                        ? tl_stats_gflops (flops, r->time.median) : NAN;
+          if (!(gf > 0))
+            continue;
+          g_autofree char *machine = machine_name (rec, r);
+          SweepLine *l = NULL;
+          for (guint j = 0; j < lines->len && l == NULL; j++)
+            {
+              SweepLine *c = lines->pdata[j];
+              if (g_strcmp0 (c->kernel_id, r->kernel_id) == 0 && g_strcmp0 (c->machine, machine) == 0)
+                l = c;
+            }
+          if (l == NULL)
+            {
+              const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
+              l = g_new0 (SweepLine, 1);
+              l->kernel_id = g_strdup (r->kernel_id);
+              l->machine = g_strdup (machine);
+              l->reference = info && info->reference;
+              l->points = g_array_new (FALSE, FALSE, sizeof (double));
+              l->shapes = g_array_new (FALSE, FALSE, sizeof (gsize));
+              g_ptr_array_add (lines, l);
+              gboolean known = FALSE;
+              for (guint j = 0; j < machines->len && !known; j++)
+                known = g_strcmp0 (machines->pdata[j], machine) == 0;
+              if (!known)
+                g_ptr_array_add (machines, g_strdup (machine));
+            }
+          sweep_add_point (l, rec->job, gf);
+        }
+    }
+
+  for (guint i = 0; i < lines->len; i++)
+    {
+      SweepLine *l = lines->pdata[i];
+      TlSweepSeries s = { 0 };
+      guint machine = 0;
+      for (guint j = 0; j < machines->len; j++)
+        if (g_strcmp0 (machines->pdata[j], l->machine) == 0)
+          machine = j;
+      char *name = tl_kernel_display_name (l->kernel_id);
+      char *label = machines->len > 1 ? g_strdup_printf ("%s · %s", name, l->machine) : g_strdup (name);
+      g_free (name);
+      guint count = l->points->len / 2;
+      double *n = g_new (double, MAX (count, 1)), *gf = g_new (double, MAX (count, 1));
+      gsize *shape = g_memdup2 (l->shapes->data, sizeof (gsize) * 3 * MAX (count, 1));
+      for (guint j = 0; j < count; j++)
+        {
+          n[j] = g_array_index (l->points, double, 2 * j);
+          gf[j] = g_array_index (l->points, double, 2 * j + 1);
+        }
+      char *id = g_strdup (l->kernel_id);
+      g_ptr_array_add (data->keep, label);
+      g_ptr_array_add (data->keep, id);
+      g_ptr_array_add (data->keep, n);
+      g_ptr_array_add (data->keep, gf);
+      g_ptr_array_add (data->keep, shape);
+      s.label = label;
+      s.kernel_id = id;
+      s.machine = machine;
+      s.n = n;
+      s.gflops = gf;
+      s.shape = shape;
+      s.count = count;
+      s.reference = l->reference;
+      g_array_append_val (data->series, s);
+    }
+  data->model.series = (const TlSweepSeries *) data->series->data;
+  data->model.n_series = data->series->len;
+  if (title)
+    {
+      char *t = g_strdup (title);
+      g_ptr_array_add (data->keep, t);
+      data->model.title = t;
+    }
+  return data;
+}
+
+void
+tl_sweep_data_free (TlSweepData *data)
+{
+  if (data == NULL)
+    return;
+  g_array_unref (data->series);
+  g_ptr_array_unref (data->keep);
+  g_free (data);
 }

@@ -134,8 +134,8 @@ layout_with_values (const TlBlocksModel *model, const TlPaintStyle *style, doubl
   if (model->title)
     top += TL_PX (style, style->title_font_size) * 1.4;
   top += font * 1.4;                      /* facts line */
-  top += font * 1.3;                      /* "tile column" */
-  top += font * 1.2 + TL_PX (style, 5);   /* tick labels and ticks */
+  top += font * 1.35;                     /* "tile column" */
+  top += font * 1.25 + TL_PX (style, 6);  /* tick labels and ticks */
   left = font * 1.5 + font * (0.62 * tl_paint_digits (gy) + 0.5) + TL_PX (style, 5);
   right = font * 0.6;
   bottom = font * 0.6;
@@ -144,17 +144,26 @@ layout_with_values (const TlBlocksModel *model, const TlPaintStyle *style, doubl
 
   double avail_w = MAX (width - left - right, 1.0);
   double avail_h = MAX (height - top - bottom, 1.0);
-  /* square cells when tiles are square, else proportional to the tile shape */
+  /* cells shaped like the tiles (square for square tiles) when that uses
+   * 70 % of the room; otherwise stretched towards it, at most 3:1 off the
+   * tile shape: a thin 1-D launch still gets a readable strip */
   double aspect = (model->tile_m > 0 && model->tile_n > 0)
                     ? (double) model->tile_m / model->tile_n : 1.0;
   double cw = MIN (avail_w / gx, avail_h / (gy * aspect));
+  double used = cw * gx * cw * aspect * gy / (avail_w * avail_h);
   out->cell_w = cw;
   out->cell_h = cw * aspect;
-  /* a long, thin grid (a 1-D launch) would shrink to a hairline: let the
-   * short side take at least a quarter of the room */
-  out->cell_w = MAX (out->cell_w, MIN (avail_w / gx, avail_w * 0.25 / gx));
-  out->cell_h = MAX (out->cell_h, MIN (avail_h / gy, avail_h * 0.25 / gy));
-  out->plot_w = cw * gx;
+  if (used < 0.7)
+    {
+      double fw = avail_w / gx, fh = avail_h / gy;
+      out->cell_w = MIN (fw, out->cell_h / aspect * 3);
+      out->cell_h = MIN (fh, out->cell_w * aspect * 3);
+      /* a long, thin grid (a 1-D launch) would shrink to a hairline: the
+       * short side takes at least a quarter of the room */
+      out->cell_w = MAX (out->cell_w, MIN (fw, avail_w * 0.25 / gx));
+      out->cell_h = MAX (out->cell_h, MIN (fh, avail_h * 0.25 / gy));
+    }
+  out->plot_w = out->cell_w * gx;
   out->plot_h = out->cell_h * gy;
   out->plot_x = left + (avail_w - out->plot_w) / 2;
   out->plot_y = top;
@@ -217,9 +226,10 @@ paint_cells (cairo_t *cr, const TlBlocksLayout *lay, const double *v, const TlPa
 {
   guint gx = lay->grid_x, gy = lay->grid_y;
 
-  if (gx > 8192 || gy > 8192)
+  if (gx > 8192 || gy > 8192 || tl_paint_is_vector (cr))
     {
-      /* beyond what an image surface takes (a long 1-D grid): one rectangle per tile */
+      /* beyond what an image surface takes (a long 1-D grid), or SVG/PDF
+       * (crisp at any zoom): one rectangle per tile */
       cairo_save (cr);
       cairo_set_source_rgb (cr, EMPTY_RGB, EMPTY_RGB, EMPTY_RGB);
       cairo_rectangle (cr, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
@@ -284,8 +294,9 @@ paint_cells (cairo_t *cr, const TlBlocksLayout *lay, const double *v, const TlPa
           cairo_move_to (cr, lay->plot_x, py);
           cairo_line_to (cr, lay->plot_x + lay->plot_w, py);
         }
-      cairo_set_source_rgba (cr, 1, 1, 1, style->high_contrast ? 0.9 : 0.55);
-      cairo_set_line_width (cr, 1.0);
+      cairo_set_source_rgba (cr, style->bg[0], style->bg[1], style->bg[2],
+                             style->high_contrast ? 0.9 : 0.55);
+      cairo_set_line_width (cr, TL_LINE (style, 1.0));
       cairo_stroke (cr);
       cairo_restore (cr);
     }
@@ -301,18 +312,16 @@ paint_axes (cairo_t *cr, const TlBlocksModel *model, const TlBlocksLayout *lay,
   tl_paint_frame (cr, style, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
   tl_paint_set_font (cr, style, style->font_size, FALSE);
 
-  tl_paint_index_ticks_top (cr, style, lay->plot_x, lay->plot_y, 0, lay->cell_w, 0, lay->grid_x - 1,
-                            (guint) CLAMP (lay->plot_w / (font * 4), 2, 12));
-  tl_paint_text (cr, lay->plot_x + lay->plot_w / 2, lay->plot_y - tick - font * 1.25, 0.5, 1.0,
-                 _("tile column (blockIdx.x)"));
+  tl_paint_index_ticks_top (cr, style, lay->plot_x, lay->plot_y, 0, lay->cell_w, 0, lay->grid_x - 1);
+  tl_paint_text_fit (cr, lay->plot_x + lay->plot_w / 2, lay->plot_y - tick - font * 1.35, 0.5, 1.0,
+                     lay->plot_w + font * 4, _("tile column (blockIdx.x)"));
 
   double label_left = tl_paint_index_ticks_left (cr, style, lay->plot_x, lay->plot_y, 0, lay->cell_h,
-                                                 0, lay->grid_y - 1,
-                                                 (guint) CLAMP (lay->plot_h / (font * 2.5), 2, 12));
+                                                 0, lay->grid_y - 1);
   cairo_save (cr);
   cairo_translate (cr, label_left - font * 0.3, lay->plot_y + lay->plot_h / 2);
   cairo_rotate (cr, -G_PI / 2);
-  tl_paint_text (cr, 0, 0, 0.5, 1.0, _("tile row (blockIdx.y)"));
+  tl_paint_text_fit (cr, 0, 0, 0.5, 1.0, lay->plot_h, _("tile row (blockIdx.y)"));
   cairo_restore (cr);
 }
 
@@ -321,6 +330,7 @@ paint_header (cairo_t *cr, const TlBlocksModel *model, const TlBlocksLayout *lay
               const TlPaintStyle *style, const double *v, double width)
 {
   double y = 0, x = TL_PX (style, 4);
+  double room = width - 2 * x;
   gsize shown = 0;
   GString *facts = g_string_new (NULL);
 
@@ -331,7 +341,7 @@ paint_header (cairo_t *cr, const TlBlocksModel *model, const TlBlocksLayout *lay
   if (model->title)
     {
       tl_paint_set_font (cr, style, style->title_font_size, TRUE);
-      tl_paint_text (cr, x, y, 0, 0, model->title);
+      tl_paint_text_fit (cr, x, y, 0, 0, room, model->title);
       y += TL_PX (style, style->title_font_size) * 1.4;
     }
   g_string_append_printf (facts, _("%u×%u tiles"), lay->grid_x, lay->grid_y);
@@ -348,11 +358,7 @@ paint_header (cairo_t *cr, const TlBlocksModel *model, const TlBlocksLayout *lay
     g_string_append_printf (facts, " · %s", model->caption);
 
   tl_paint_set_font (cr, style, style->font_size, FALSE);
-  cairo_save (cr);
-  cairo_rectangle (cr, 0, 0, width, lay->plot_y);
-  cairo_clip (cr);
-  tl_paint_text (cr, x, y, 0, 0, facts->str);
-  cairo_restore (cr);
+  tl_paint_text_fit (cr, x, y, 0, 0, room, facts->str);
   g_string_free (facts, TRUE);
 }
 
@@ -363,7 +369,7 @@ paint_highlight (cairo_t *cr, const TlBlocksModel *model, const TlBlocksLayout *
   if (model->highlight_x < 0 || model->highlight_y < 0
       || (guint) model->highlight_x >= lay->grid_x || (guint) model->highlight_y >= lay->grid_y)
     return;
-  double lw = TL_PX (style, 3);
+  double lw = TL_LINE (style, 3);
   double w = MAX (lay->cell_w, TL_PX (style, 8)), h = MAX (lay->cell_h, TL_PX (style, 8));
   double cx, cy;
   tl_blocks_layout_tile_centre (lay, model->highlight_x, model->highlight_y, &cx, &cy);
@@ -373,7 +379,7 @@ paint_highlight (cairo_t *cr, const TlBlocksModel *model, const TlBlocksLayout *
   cairo_set_source_rgb (cr, 0, 0, 0);
   cairo_stroke_preserve (cr);
   cairo_set_line_width (cr, lw);
-  cairo_set_source_rgb (cr, 1.0, 0.45, 0.0);
+  cairo_set_source_rgb (cr, TL_PAINT_HIGHLIGHT_RGB);
   cairo_stroke (cr);
   cairo_restore (cr);
 }
@@ -388,10 +394,7 @@ tl_paint_blocks (cairo_t *cr, const TlBlocksModel *model, const TlPaintStyle *st
   tl_paint_background (cr, style, width, height);
   if (model->n_blocks == 0)
     {
-      tl_paint_set_fg (cr, style);
-      tl_paint_set_font (cr, style, style->font_size, FALSE);
-      tl_paint_text (cr, width / 2, height / 2, 0.5, 0.5,
-                     _("No block records: run the kernel instrumented"));
+      tl_paint_hint (cr, style, width, height, _("No block records: run the kernel instrumented"));
       cairo_restore (cr);
       return;
     }

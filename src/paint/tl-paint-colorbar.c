@@ -1,20 +1,19 @@
-/* tl-paint-colorbar.c — a vertical colorbar with ticks and a label. */
+/* tl-paint-colorbar.c — a vertical colorbar with ticks, its label and note, and swatches. */
 #include "paint/tl-paint-colorbar.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include "paint/tl-paint-util.h"
 
-#define MAX_TICKS 16
+#define MAX_TICKS 32
 
 static guint
 decade_ticks (double lo_exp, double hi_exp, double sign, double *out, guint n, guint max_out)
 {
   int e0 = (int) ceil (lo_exp - 1e-9);
   int e1 = (int) floor (hi_exp + 1e-9);
-  int count = e1 - e0 + 1;
-  int stride = count > 7 ? (count + 6) / 7 : 1;
 
-  for (int e = e1; e >= e0 && n < max_out; e -= stride)
+  for (int e = e1; e >= e0 && n < max_out; e--)
     out[n++] = sign * pow (10.0, e);
   return n;
 }
@@ -68,8 +67,42 @@ tl_colorbar_ticks (const TlColorScale *scale, double *out, guint max_out)
 double
 tl_paint_colorbar_preferred_width (const TlPaintStyle *style)
 {
-  return TL_PX (style, 14 + 5 + 4) + TL_PX (style, style->font_size) * 4.2
-         + TL_PX (style, style->font_size) * 1.6;
+  double font = TL_PX (style, style->font_size);
+  /* bar, tick, gap; labels such as "−0.0004"; the label and note lines */
+  return TL_PX (style, 14 + 5 + 4) + font * 4.3 + font * 1.25 * 2 + TL_PX (style, 4);
+}
+
+static void format_tick (const TlColorScale *scale, double v, char *buf, gsize size);
+
+double
+tl_paint_colorbar_fit_width (const TlColorbarModel *model, const TlPaintStyle *style)
+{
+  g_return_val_if_fail (model != NULL && style != NULL, 0);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create (s);
+  double cand[MAX_TICKS], widest = 0;
+  char buf[64];
+
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  /* a tall bar takes finer linear steps than the candidates ("−1.5"
+   * between "−2" and "−1"): measure those as well */
+  guint k = model->scale.scale == TL_SCALE_LINEAR
+              ? tl_paint_nice_ticks (model->scale.vmin, model->scale.vmax, 24, cand, MAX_TICKS)
+              : tl_colorbar_ticks (&model->scale, cand, MAX_TICKS);
+  for (guint i = 0; i < k; i++)
+    {
+      format_tick (&model->scale, cand[i], buf, sizeof buf);
+      widest = MAX (widest, tl_paint_text_width (cr, buf));
+    }
+  if (model->show_mask)
+    widest = MAX (widest, tl_paint_text_width (cr, model->mask_label ? model->mask_label : "≤ 0"));
+  if (model->show_nan)
+    widest = MAX (widest, tl_paint_text_width (cr, "NaN"));
+  double line = tl_paint_text_height (cr) * 1.05;
+  guint lines = (model->label && *model->label) + (model->note && *model->note);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  return TL_PX (style, 4 + 14 + 5 + 3) + widest + TL_PX (style, 4) + lines * line;
 }
 
 double
@@ -96,17 +129,26 @@ tl_paint_colorbar_place (const TlPaintStyle *style, double cb_w, double plot_x, 
     *cb_x = *cb_y = *cb_h = 0;
 }
 
+static guint
+n_swatches (const TlColorbarModel *model)
+{
+  return (model->show_mask ? 1 : 0) + (model->show_nan ? 1 : 0);
+}
+
 void
 tl_paint_colorbar_layout (const TlColorbarModel *model, const TlPaintStyle *style,
                           double width, double height, TlColorbarLayout *out)
 {
-  double pad = TL_PX (style, style->font_size) * 0.7;
+  double font = TL_PX (style, style->font_size);
+  double pad = font * 0.7;
+  double swatches = n_swatches (model) * font * 1.45;
 
   out->bar_x = TL_PX (style, 4);
   out->bar_w = TL_PX (style, 14);
   out->bar_y = pad;
-  out->bar_h = MAX (height - 2 * pad, 1.0);
+  out->bar_h = MAX (height - 2 * pad - swatches, 1.0);
   out->tick_len = TL_PX (style, 5);
+  out->swatch_y = out->bar_y + out->bar_h + pad;
 }
 
 double
@@ -116,23 +158,90 @@ tl_colorbar_layout_y (const TlColorbarLayout *layout, const TlColorScale *scale,
   return layout->bar_y + (1.0 - t) * layout->bar_h;
 }
 
-void
-tl_paint_colorbar (cairo_t *cr, const TlColorbarModel *model,
-                   const TlPaintStyle *style, double width, double height)
+static void
+format_tick (const TlColorScale *scale, double v, char *buf, gsize size)
 {
-  g_return_if_fail (cr != NULL && model != NULL && style != NULL);
+  double m = MAX (fabs (scale->vmin), fabs (scale->vmax));
+  TlTickFormat decade = tl_paint_decade_format (scale->scale == TL_SCALE_LOG ? scale->vmin : 1, m);
+  if (scale->scale == TL_SCALE_LINEAR || v == 0)
+    tl_paint_format_value (v, buf, size);
+  else if (v < 0)
+    {
+      char pos[48];
+      decade (-v, pos, sizeof pos);
+      g_snprintf (buf, size, "−%s", pos);
+    }
+  else
+    decade (v, buf, size);
+}
 
+/* The candidate ticks, thinned so that neighbours stand a line apart
+ * (cr has the label font). */
+static guint
+fitting_ticks (cairo_t *cr, const TlColorbarModel *model, const TlColorbarLayout *lay,
+               double *out, guint max_out)
+{
+  double cand[MAX_TICKS];
+  guint k = tl_colorbar_ticks (&model->scale, cand, MAX_TICKS);
+  double line = tl_paint_text_height (cr) * 1.2;
+
+  if (model->scale.scale == TL_SCALE_LINEAR)
+    {
+      /* linear: the densest nice step whose labels fit */
+      double span = model->scale.vmax - model->scale.vmin;
+      if (!(span > 0))
+        return MIN (k, max_out);
+      return tl_paint_axis_ticks (cr, model->scale.vmin, model->scale.vmax, lay->bar_h / span,
+                                  TRUE, FALSE, tl_paint_format_value, out, max_out);
+    }
+  /* log and symlog: every other decade, every third, … until they fit */
+  for (guint stride = 1; stride <= k; stride++)
+    {
+      guint n = 0;
+      gboolean fits = TRUE;
+      double prev = -INFINITY;
+      for (guint i = 0; i < k; i += stride)
+        {
+          double y = tl_colorbar_layout_y (lay, &model->scale, cand[i]);
+          if (fabs (y - prev) < line)
+            fits = FALSE;
+          prev = y;
+          if (n < max_out)
+            out[n++] = cand[i];
+        }
+      if (fits)
+        return n;
+    }
+  if (k > 0 && max_out > 0)
+    {
+      out[0] = cand[0];
+      return 1;
+    }
+  return 0;
+}
+
+guint
+tl_paint_colorbar_ticks (const TlColorbarModel *model, const TlPaintStyle *style, double width,
+                         double height, double *out, guint max_out)
+{
+  g_return_val_if_fail (model != NULL && style != NULL && out != NULL, 0);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create (s);
   TlColorbarLayout lay;
-  double ticks[MAX_TICKS];
-  guint n_ticks;
-
   tl_paint_colorbar_layout (model, style, width, height, &lay);
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  guint n = fitting_ticks (cr, model, &lay, out, max_out);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  return n;
+}
 
-  cairo_save (cr);
-
-  /* The strip: an image with one row per device pixel, scaled without
-   * smoothing so the ends show the map's exact end colours. */
-  int rows = MAX ((int) ceil (lay.bar_h), 1);
+static void
+paint_strip (cairo_t *cr, const TlColorbarModel *model, const TlColorbarLayout *lay)
+{
+  /* An image with one row per device pixel, scaled without smoothing so
+   * the ends show the map's exact end colours. */
+  int rows = MAX ((int) ceil (lay->bar_h), 1);
   cairo_surface_t *strip = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1, rows);
   unsigned char *data = cairo_image_surface_get_data (strip);
   int stride = cairo_image_surface_get_stride (strip);
@@ -145,21 +254,70 @@ tl_paint_colorbar (cairo_t *cr, const TlColorbarModel *model,
     }
   cairo_surface_mark_dirty (strip);
   cairo_save (cr);
-  cairo_rectangle (cr, lay.bar_x, lay.bar_y, lay.bar_w, lay.bar_h);
+  cairo_rectangle (cr, lay->bar_x, lay->bar_y, lay->bar_w, lay->bar_h);
   cairo_clip (cr);
-  cairo_translate (cr, lay.bar_x, lay.bar_y);
-  cairo_scale (cr, lay.bar_w, lay.bar_h / rows);
+  cairo_translate (cr, lay->bar_x, lay->bar_y);
+  cairo_scale (cr, lay->bar_w, lay->bar_h / rows);
   cairo_set_source_surface (cr, strip, 0, 0);
   cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
   cairo_pattern_set_extend (cairo_get_source (cr), CAIRO_EXTEND_PAD);
   cairo_paint (cr);
   cairo_restore (cr);
   cairo_surface_destroy (strip);
+}
 
+static void
+paint_swatches (cairo_t *cr, const TlColorbarModel *model, const TlColorbarLayout *lay,
+                const TlPaintStyle *style, double width)
+{
+  double font = TL_PX (style, style->font_size);
+  double y = lay->swatch_y;
+  for (int which = 0; which < 2; which++)
+    {
+      guint8 rgb[3];
+      const char *text;
+      if (which == 0 && model->show_mask)
+        {
+          tl_colormap_mask_rgb (model->scale.map, rgb);
+          text = model->mask_label ? model->mask_label : _("≤ 0");
+        }
+      else if (which == 1 && model->show_nan)
+        {
+          rgb[0] = (TL_COLOR_NAN_ARGB >> 16) & 0xff;
+          rgb[1] = (TL_COLOR_NAN_ARGB >> 8) & 0xff;
+          rgb[2] = TL_COLOR_NAN_ARGB & 0xff;
+          text = "NaN";
+        }
+      else
+        continue;
+      double side = font * 1.05;
+      cairo_set_source_rgb (cr, rgb[0] / 255.0, rgb[1] / 255.0, rgb[2] / 255.0);
+      cairo_rectangle (cr, lay->bar_x, y, lay->bar_w, side);
+      cairo_fill (cr);
+      tl_paint_frame (cr, style, lay->bar_x, y, lay->bar_w, side);
+      double tx = lay->bar_x + lay->bar_w + lay->tick_len + TL_PX (style, 3);
+      tl_paint_text_fit (cr, tx, y + side / 2, 0, 0.5, width - tx, text);
+      y += font * 1.45;
+    }
+}
+
+void
+tl_paint_colorbar (cairo_t *cr, const TlColorbarModel *model,
+                   const TlPaintStyle *style, double width, double height)
+{
+  g_return_if_fail (cr != NULL && model != NULL && style != NULL);
+
+  TlColorbarLayout lay;
+  double ticks[MAX_TICKS];
+
+  tl_paint_colorbar_layout (model, style, width, height, &lay);
+
+  cairo_save (cr);
+  paint_strip (cr, model, &lay);
   tl_paint_frame (cr, style, lay.bar_x, lay.bar_y, lay.bar_w, lay.bar_h);
 
   tl_paint_set_font (cr, style, style->font_size, FALSE);
-  n_ticks = tl_colorbar_ticks (&model->scale, ticks, MAX_TICKS);
+  guint n_ticks = fitting_ticks (cr, model, &lay, ticks, MAX_TICKS);
   double label_right = lay.bar_x + lay.bar_w;
   for (guint i = 0; i < n_ticks; i++)
     {
@@ -170,20 +328,28 @@ tl_paint_colorbar (cairo_t *cr, const TlColorbarModel *model,
       cairo_move_to (cr, x0, y);
       cairo_line_to (cr, x0 + lay.tick_len, y);
       cairo_stroke (cr);
-      tl_paint_format_value (ticks[i], buf, sizeof buf);
+      format_tick (&model->scale, ticks[i], buf, sizeof buf);
       double w = tl_paint_text (cr, x0 + lay.tick_len + TL_PX (style, 3), y, 0.0, 0.5, buf);
       label_right = MAX (label_right, x0 + lay.tick_len + TL_PX (style, 3) + w);
     }
+  paint_swatches (cr, model, &lay, style, width);
 
-  if (model->label != NULL && *model->label)
+  /* along the bar, reading bottom to top, right of the tick labels: the
+   * label, and the note beside it */
+  double line = tl_paint_text_height (cr);
+  double x = label_right + TL_PX (style, 4);
+  const char *lines[2] = { model->label, model->note };
+  for (guint i = 0; i < 2; i++)
     {
-      /* along the bar, reading bottom to top, right of the tick labels */
-      double x = MIN (label_right + TL_PX (style, 4), width - TL_PX (style, style->font_size) * 0.2);
+      if (lines[i] == NULL || *lines[i] == '\0')
+        continue;
+      double xx = MIN (x, width - line);
       cairo_save (cr);
-      cairo_translate (cr, x, lay.bar_y + lay.bar_h / 2);
+      cairo_translate (cr, xx, lay.bar_y + lay.bar_h / 2);
       cairo_rotate (cr, -G_PI / 2);
-      tl_paint_text (cr, 0, 0, 0.5, 0.0, model->label);
+      tl_paint_text_fit (cr, 0, 0, 0.5, 0.0, lay.bar_h, lines[i]);
       cairo_restore (cr);
+      x = xx + line * 1.05;
     }
 
   cairo_restore (cr);

@@ -1,4 +1,11 @@
-/* tl-paint-colorbar.h — the legend that says what a colour means. */
+/* tl-paint-colorbar.h — the legend that says what a colour means.
+ *
+ * A vertical strip of the colormap with tick labels, and along it, read
+ * bottom to top, the quantity ("value", "block time (µs)") and a note on
+ * how cells were pooled ("each cell: max |value| of 32×32").  Under the
+ * strip, swatches for the colours that are not on it: the mask colour of a
+ * log scale ("≤ 0") and magenta for NaN.
+ */
 #pragma once
 
 #include <cairo.h>
@@ -10,25 +17,38 @@ G_BEGIN_DECLS
 typedef struct
 {
   TlColorScale scale;
-  const char *label; /* quantity and unit, drawn along the bar; may be NULL */
+  const char *label;       /* quantity and unit, drawn along the bar; may be NULL */
+  const char *note;        /* a second line along the bar; may be NULL */
+  gboolean show_mask;      /* a swatch for the values the scale masks */
+  const char *mask_label;  /* its text; NULL: "≤ 0" */
+  gboolean show_nan;       /* a swatch for NaN */
 } TlColorbarModel;
 
 typedef struct
 {
   double bar_x, bar_y, bar_w, bar_h; /* the coloured strip */
   double tick_len;
+  double swatch_y;                   /* top of the first swatch row */
 } TlColorbarLayout;
 
 /* Tick values for the scale (nice linear steps, decades for log, 0 and
- * ±decades for symlog), at most max_out. */
+ * ±decades for symlog), at most max_out, without regard to their room. */
 guint  tl_colorbar_ticks        (const TlColorScale *scale, double *out, guint max_out);
+/* The ticks the painter draws on a width × height colorbar: those of
+ * tl_colorbar_ticks whose labels keep clear of each other. */
+guint  tl_paint_colorbar_ticks  (const TlColorbarModel *model, const TlPaintStyle *style,
+                                 double width, double height, double *out, guint max_out);
 void   tl_paint_colorbar_layout (const TlColorbarModel *model, const TlPaintStyle *style,
                                  double width, double height, TlColorbarLayout *out);
 /* Vertical position of value on the bar (top = vmax). */
 double tl_colorbar_layout_y     (const TlColorbarLayout *layout, const TlColorScale *scale,
                                  double value);
-/* Width the colorbar wants for its tick labels and title, in device pixels. */
+/* Width the colorbar wants for its tick labels, label and note, in device pixels:
+ * an estimate for any model … */
 double tl_paint_colorbar_preferred_width (const TlPaintStyle *style);
+/* … and measured for this one (its widest tick label, its swatches, one
+ * or two lines along the bar). */
+double tl_paint_colorbar_fit_width (const TlColorbarModel *model, const TlPaintStyle *style);
 /* For a painter that puts a colorbar right of its plot: the bar's width
  * (0 when !show), with that and its gap added to *right. */
 double tl_paint_colorbar_reserve (const TlPaintStyle *style, gboolean show, double *right);

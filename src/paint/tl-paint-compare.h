@@ -7,14 +7,19 @@
  * span more than ~30× the axis turns logarithmic so the naive kernel stays
  * visible next to cuBLAS.
  *
- * Sweep: GFLOP/s against n on log–log axes, one line per kernel, the
- * references dashed.
+ * A bar is coloured by its kernel (tl-kernel-colors.h: the same colour in
+ * every chart).  An LU record is shown as LU: time per factorisation,
+ * GFLOP/s from the LU flop count (⅔·n³ for a square matrix), and the
+ * residual where the record has one — never as a multiply.
+ *
+ * The size sweep has its own header, tl-paint-sweep.h (included here).
  */
 #pragma once
 
 #include <cairo.h>
 #include <glib.h>
 #include "paint/tl-paint-style.h"
+#include "paint/tl-paint-sweep.h"
 
 G_BEGIN_DECLS
 
@@ -23,6 +28,13 @@ typedef enum
   TL_COMPARE_TIME = 0,
   TL_COMPARE_GFLOPS,
 } TlCompareMetric;
+
+/* what the kernels did: it names the time axis and the flop count */
+typedef enum
+{
+  TL_COMPARE_WORK_GEMM = 0, /* C = A·B, 2·m·n·k flops */
+  TL_COMPARE_WORK_LU,       /* PA = LU, m·n² − n³/3 flops (m ≥ n) */
+} TlCompareWork;
 
 typedef enum
 {
@@ -34,8 +46,12 @@ typedef enum
 typedef struct
 {
   const char *label;              /* kernel title */
+  const char *kernel_id;          /* its colour (tl-kernel-colors.h); NULL: GPU blue,
+                                     references orange, CPU grey */
   double median_ms, min_ms, max_ms;
-  double flops;                   /* 2·m·n·k, for GFLOP/s */
+  double flops;                   /* 2·m·n·k (LU: its flop count), for GFLOP/s */
+  double residual;                /* LU: the backward error ratio the record gives;
+                                     NAN or 0: none shown */
   gboolean reference;             /* cuBLAS / OpenBLAS */
   gboolean cpu;
   const char *failed;             /* non-NULL: why there is no bar */
@@ -52,6 +68,7 @@ typedef struct
   const TlCompareBar *bars;
   guint n_bars;
   TlCompareMetric metric;
+  TlCompareWork work;
   TlCompareAxis axis;
   gint reference_index;  /* "% of" this bar; -1 for none */
   gint baseline_index;   /* "× faster than" this bar; -1 for none */
@@ -67,6 +84,8 @@ typedef struct
   double row_h, bar_h;
   gboolean log_axis;
   double lo, hi;                         /* axis range in the metric's unit */
+  double label_scale;                    /* tick labels show value × this … */
+  const char *unit;                      /* … in this unit ("µs", "MFLOP/s") */
 } TlCompareLayout;
 
 void     tl_compare_model_init (TlCompareModel *model);
@@ -82,34 +101,5 @@ gint     tl_paint_compare_bar_at (const TlCompareModel *model, const TlPaintStyl
                                   double width, double height, double x, double y);
 void     tl_paint_compare        (cairo_t *cr, const TlCompareModel *model,
                                   const TlPaintStyle *style, double width, double height);
-
-typedef struct
-{
-  const char *label;
-  const double *n;       /* problem sizes (m = n = k) */
-  const double *gflops;  /* one per size; ≤ 0 or NaN: no point */
-  guint count;
-  gboolean reference;    /* dashed */
-} TlSweepSeries;
-
-typedef struct
-{
-  const TlSweepSeries *series;
-  guint n_series;
-  const char *title;
-} TlSweepModel;
-
-typedef struct
-{
-  double plot_x, plot_y, plot_w, plot_h;
-  double n_lo, n_hi, g_lo, g_hi;  /* axis ranges (log) */
-} TlSweepLayout;
-
-void     tl_paint_sweep_layout (const TlSweepModel *model, const TlPaintStyle *style,
-                                cairo_t *cr, double width, double height, TlSweepLayout *out);
-void     tl_sweep_layout_point (const TlSweepLayout *layout, double n, double gflops,
-                                double *out_x, double *out_y);
-void     tl_paint_sweep        (cairo_t *cr, const TlSweepModel *model,
-                                const TlPaintStyle *style, double width, double height);
 
 G_END_DECLS

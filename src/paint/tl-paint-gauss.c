@@ -20,6 +20,7 @@ tl_gauss_model_init (TlGaussModel *model)
   *model = (TlGaussModel) {0};
   model->show_values = TRUE;
   model->show_timing = TRUE;
+  model->record_range = FALSE;
 }
 
 static void
@@ -46,12 +47,20 @@ heat_model (const TlGaussModel *model, TlHeatmapModel *hm)
                            (double) MAX (rec->modulus - 1, 1));
       hm->units = _("value mod p");
     }
-  else
+  else if (model->record_range)
     {
       /* one scale for the whole record, so colours mean the same in every frame */
       double m = f->value_range > 0 ? f->value_range : 1.0;
       tl_color_scale_init (&hm->scale, TL_COLORMAP_RDBU, TL_SCALE_LINEAR, -m, m);
-      hm->units = _("value");
+      hm->units = _("value, one range for every step");
+    }
+  else
+    {
+      /* this step's own range: the early steps of a ±1 matrix are not
+       * washed out by the growth of the later ones */
+      double m = f->matrix->range.max_abs > 0 ? f->matrix->range.max_abs : 1.0;
+      tl_color_scale_init (&hm->scale, TL_COLORMAP_RDBU, TL_SCALE_LINEAR, -m, m);
+      hm->units = _("value, this step's range");
     }
   hm->caption = _("working matrix");
 }
@@ -74,8 +83,9 @@ tl_paint_gauss_layout (const TlGaussModel *model, const TlPaintStyle *style,
   *out = (TlGaussLayout) {0};
   heat_model (model, &out->heat);
 
-  /* right panel: a third of the width; the strip: a tenth */
-  double right_w = width * 0.33;
+  /* right panel: a third of the width, enough for its facts at full size
+   * where the canvas allows; the strip: a fourteenth */
+  double right_w = MAX (width * 0.33, MIN (font * 25, width * 0.42));
   double strip_w = MAX (width * 0.07, font * 5);
   out->heat_x = 0;
   out->heat_y = top;
@@ -171,14 +181,8 @@ static void
 label_box (cairo_t *cr, const TlPaintStyle *style, double x, double y, double ha, double va,
            double r, double g, double b, const char *text)
 {
-  double font = TL_PX (style, style->font_size);
-  double w = tl_paint_text_width (cr, text);
-  double bx = x - ha * w, by = y - va * font * 1.2;
-  cairo_set_source_rgba (cr, 1, 1, 1, 0.88);
-  cairo_rectangle (cr, bx - font * 0.2, by - font * 0.05, w + font * 0.4, font * 1.25);
-  cairo_fill (cr);
-  cairo_set_source_rgb (cr, r, g, b);
-  tl_paint_text (cr, x, y, ha, va, text);
+  double rgb[3] = { r, g, b };
+  tl_paint_label_on_patch (cr, style, x, y, ha, va, rgb, text);
 }
 
 static void
@@ -321,12 +325,14 @@ paint_regions (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
   if (N >= 1 && ey (lay, N) - ey (lay, 0) > lab * 0.8)
     label_box (cr, style, ex (lay, n) - font * 0.4, ey (lay, 0) + font * 0.2, 1, 0,
                TL_GAUSS_RGB_U, "U");
-  if (N < m && N < n && ex (lay, n) - ex (lay, N) > font * 10 && ey (lay, m) - ey (lay, N) > lab * 2)
+  if (N < m && N < n && ey (lay, m) - ey (lay, N) > lab * 2)
     {
       char buf[96];
       g_snprintf (buf, sizeof buf, _("Schur complement %.0f×%.0f"), m - N, n - N);
-      label_box (cr, style, ex (lay, n) - font * 0.4, ey (lay, m) - font * 0.3, 1, 1,
-                 TL_GAUSS_RGB_SCHUR, buf);
+      /* only where the region is wide enough to hold it */
+      if (tl_paint_text_width (cr, buf) + font * 1.2 < ex (lay, n) - ex (lay, N))
+        label_box (cr, style, ex (lay, n) - font * 0.4, ey (lay, m) - font * 0.3, 1, 1,
+                   TL_GAUSS_RGB_SCHUR, buf);
     }
   if (f->block >= 0)
     {
@@ -358,11 +364,16 @@ paint_strip (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
     g_snprintf (title, sizeof title, _("a(i, %u) mod p"), f->step);
   else
     g_snprintf (title, sizeof title, _("|a(i, %u)|"), f->step);
-  tl_paint_text (cr, x0, h->plot_y - TL_PX (style, 5) - font * 1.35, 0, 1.0,
-                 st ? _("pivot search") : "");
+  /* over the strip, reaching left into the room of the swap arrow, never
+   * right into the right panel's title */
+  double right = MIN (x0 + w, lay->facts_x - font * 0.8);
+  double room = right - (x0 - font * 2.6);
+  if (st)
+    tl_paint_text_fit (cr, right, h->plot_y - TL_PX (style, 5) - font * 1.35, 1.0, 1.0, room,
+                       _("pivot search"));
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   if (st)
-    tl_paint_text (cr, x0, h->plot_y - TL_PX (style, 5), 0, 1.0, title);
+    tl_paint_text_fit (cr, right, h->plot_y - TL_PX (style, 5), 1.0, 1.0, room, title);
 
   /* axis line */
   cairo_set_line_width (cr, TL_PX (style, style->line_width));
@@ -464,20 +475,29 @@ paint_strip (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
   cairo_restore (cr);
 }
 
-/* text at (x, y), shrunk (to 60 % at most) to fit max_w */
-static void
+/* text at (x, y) in the style's type at size — never shrunk, so
+ * presentation mode keeps every line large — wrapped onto a second line
+ * when it is too long; returns the height it took. */
+static double
 fit_text (cairo_t *cr, const TlPaintStyle *style, double x, double y, double max_w, double size,
           gboolean bold, const char *text)
 {
   cairo_save (cr);
-  for (double f = 1.0; f >= 0.6; f -= 0.05)
-    {
-      tl_paint_set_font (cr, style, size * f, bold);
-      if (tl_paint_text_width (cr, text) <= max_w || f < 0.65)
-        break;
-    }
-  tl_paint_text (cr, x, y, 0, 0, text);
+  tl_paint_set_font (cr, style, size, bold);
+  double line = TL_PX (style, size) * 1.27;
+  guint n = tl_paint_text_wrap (cr, x, y, max_w, line, 2, text);
   cairo_restore (cr);
+  return n * line;
+}
+
+/* A line of the facts (wrapped onto two when needed); returns how far
+ * the next one goes down. */
+static double
+facts_line (cairo_t *cr, const TlPaintStyle *style, double x, double y, double max_w, double size,
+            gboolean bold, const char *text, double line)
+{
+  double h = fit_text (cr, style, x, y, max_w, size, bold, text);
+  return MAX (h, line * 1.4);
 }
 
 static void
@@ -509,9 +529,9 @@ paint_chart (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
   cairo_save (cr);
   tl_paint_set_fg (cr, style);
   double y = lay->chart_y;
-  fit_text (cr, style, lay->chart_x, y, lay->chart_w, style->font_size * 1.05, TRUE,
-            _("Time per block step (seed 004, Fig. 5)"));
-  y += font * 1.5;
+  y += fit_text (cr, style, lay->chart_x, y, lay->chart_w, style->font_size * 1.05, TRUE,
+                 _("Time per block step (seed 004, Fig. 5)"));
+  y += font * 0.2;
 
   /* legend, two per line when they fit, else one per line */
   tl_paint_set_font (cr, style, style->font_size, FALSE);
@@ -531,12 +551,16 @@ paint_chart (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
       tl_paint_set_fg (cr, style);
       tl_paint_text (cr, lx + font * 1.3, ly, 0, 0, _(phase_labels[p]));
     }
-  y += font * 1.35 * (TL_LU_N_PHASES / per_line) + font * 1.2;
+  y += font * 1.35 * (TL_LU_N_PHASES / per_line) + font * 0.5;
 
-  char ylab[32];
-  g_snprintf (ylab, sizeof ylab, "%s", unit);
+  /* the value axis' unit, as a caption above it */
+  char ylab[64];
+  g_snprintf (ylab, sizeof ylab, _("time per block step (%s)"), unit);
+  tl_paint_text_fit (cr, lay->chart_x, y, 0, 0, lay->chart_w, ylab);
+  y += font * 1.4;
   double px = lay->chart_x + font * 3.6, pw = lay->chart_w - font * 3.8;
-  double py = y + font * 0.6, ph = lay->chart_y + lay->chart_h - py - tick - font * 2.8;
+  /* room above the tallest bar for its "now" */
+  double py = y + font * 1.2, ph = lay->chart_y + lay->chart_h - py - tick - font * 2.8;
   if (ph < font * 2 || pw < font * 2)
     {
       cairo_restore (cr);
@@ -545,7 +569,8 @@ paint_chart (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
 
   /* value axis */
   double ticks[MAX_TICKS];
-  guint n = tl_paint_nice_ticks (0, tmax / div, (guint) CLAMP (ph / (font * 2.2), 2, 8), ticks, MAX_TICKS);
+  guint n = tl_paint_axis_ticks (cr, 0, tmax / div, ph / (tmax / div), TRUE, FALSE,
+                                 tl_paint_format_value, ticks, MAX_TICKS);
   cairo_set_line_width (cr, TL_PX (style, style->line_width));
   for (guint i = 0; i < n; i++)
     {
@@ -554,7 +579,7 @@ paint_chart (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
       cairo_move_to (cr, px - tick, yy);
       cairo_line_to (cr, px, yy);
       cairo_stroke (cr);
-      cairo_set_source_rgba (cr, style->fg[0], style->fg[1], style->fg[2], 0.15);
+      tl_paint_set_fg_alpha (cr, style, 0.15);
       cairo_move_to (cr, px, yy);
       cairo_line_to (cr, px + pw, yy);
       cairo_stroke (cr);
@@ -562,7 +587,6 @@ paint_chart (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
       tl_paint_format_value (ticks[i], buf, sizeof buf);
       tl_paint_text (cr, px - tick - TL_PX (style, 2), yy, 1.0, 0.5, buf);
     }
-  tl_paint_text (cr, px - tick - TL_PX (style, 2), py - font * 0.9, 1.0, 0.5, ylab);
 
   /* stacked bars */
   double slot = pw / nb, bw = MAX (slot * 0.7, 1.0);
@@ -603,12 +627,15 @@ paint_chart (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
   cairo_line_to (cr, px, py + ph);
   cairo_line_to (cr, px + pw, py + ph);
   cairo_stroke (cr);
-  guint every = (guint) MAX (1, ceil (font * 2.5 / slot));
-  for (guint b = 0; b < nb; b += every)
+  /* block steps 1 … nb under their bars, as many as their labels allow */
+  double steps[MAX_TICKS];
+  guint ns = tl_paint_axis_ticks (cr, 1, nb, slot, FALSE, TRUE, tl_paint_format_index, steps,
+                                  MAX_TICKS);
+  for (guint i = 0; i < ns; i++)
     {
       char buf[16];
-      g_snprintf (buf, sizeof buf, "%u", b + 1);
-      tl_paint_text (cr, px + (b + 0.5) * slot, py + ph + TL_PX (style, 2), 0.5, 0, buf);
+      tl_paint_format_index (steps[i], buf, sizeof buf);
+      tl_paint_text (cr, px + (steps[i] - 0.5) * slot, py + ph + TL_PX (style, 2), 0.5, 0, buf);
     }
   tl_paint_text (cr, px + pw / 2, py + ph + font * 1.35, 0.5, 0, _("block step"));
   cairo_restore (cr);
@@ -644,8 +671,10 @@ paint_facts (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
     {
       tl_paint_format_value (growth, v, sizeof v);
       g_snprintf (buf, sizeof buf, _("growth factor     %s   (max|U| / max|A|)"), v);
-      fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, FALSE, buf);
-      y += font * 1.4;
+      /* at full size: without its explanation when that does not fit */
+      if (tl_paint_text_width (cr, buf) > lay->facts_w)
+        g_snprintf (buf, sizeof buf, _("growth factor     %s"), v);
+      y += facts_line (cr, style, x, y, lay->facts_w, style->font_size * 1.1, FALSE, buf, font);
       if (rec->rows == rec->cols)
         {
           g_snprintf (buf, sizeof buf, _("sign of det so far  %s"), sign > 0 ? "+1" : sign < 0 ? "−1" : "0");
@@ -657,8 +686,7 @@ paint_facts (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
     {
       guint64 dm = prev ? prev->det_mod : 1;
       g_snprintf (buf, sizeof buf, _("GF(%" G_GUINT64_FORMAT "): every value exact"), rec->modulus);
-      fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, FALSE, buf);
-      y += font * 1.4;
+      y += facts_line (cr, style, x, y, lay->facts_w, style->font_size * 1.1, FALSE, buf, font);
       g_snprintf (buf, sizeof buf, _("det so far ≡ %" G_GUINT64_FORMAT " (mod %" G_GUINT64_FORMAT ")"),
                   dm, rec->modulus);
       tl_paint_text (cr, x, y, 0, 0, buf);
@@ -678,15 +706,13 @@ paint_facts (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
         {
           g_snprintf (buf, sizeof buf, _("step %u: pivot %s in row %" G_GINT64_FORMAT), st->k, v,
                       st->pivot_row);
-          fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, TRUE, buf);
-          y += font * 1.4;
+          y += facts_line (cr, style, x, y, lay->facts_w, style->font_size * 1.1, TRUE, buf, font);
           g_snprintf (buf, sizeof buf, _("swap rows %u ↔ %" G_GINT64_FORMAT), st->k, st->pivot_row);
         }
       else
         {
           g_snprintf (buf, sizeof buf, _("step %u: pivot %s"), st->k, v);
-          fit_text (cr, style, x, y, lay->facts_w, style->font_size * 1.1, TRUE, buf);
-          y += font * 1.4;
+          y += facts_line (cr, style, x, y, lay->facts_w, style->font_size * 1.1, TRUE, buf, font);
           g_snprintf (buf, sizeof buf, _("already in row %u: no swap"), st->k);
         }
       tl_paint_set_font (cr, style, style->font_size * 1.1, TRUE);
@@ -730,7 +756,7 @@ paint_title (cairo_t *cr, const TlGaussModel *model, const TlPaintStyle *style, 
     g_strlcpy (buf, model->title, sizeof buf);
   else
     g_snprintf (buf, sizeof buf, _("Gauss elimination · %s"), rec->kernel_id ? rec->kernel_id : "LU");
-  tl_paint_text (cr, x, 0, 0, 0, buf);
+  tl_paint_text_fit (cr, x, 0, 0, 0, width - 2 * x, buf);
 
   GString *s = g_string_new (NULL);
   g_string_append_printf (s, "%u×%u %s", rec->rows, rec->cols,
@@ -751,11 +777,7 @@ paint_title (cairo_t *cr, const TlGaussModel *model, const TlPaintStyle *style, 
   if (f->block >= 0)
     g_string_append_printf (s, _(" · block step %d of %u"), f->block + 1, rec->blocks->len);
   tl_paint_set_font (cr, style, style->font_size * 1.1, FALSE);
-  cairo_save (cr);
-  cairo_rectangle (cr, 0, 0, width, header_height (style));
-  cairo_clip (cr);
-  tl_paint_text (cr, x, TL_PX (style, style->title_font_size) * 1.4, 0, 0, s->str);
-  cairo_restore (cr);
+  tl_paint_text_fit (cr, x, TL_PX (style, style->title_font_size) * 1.4, 0, 0, width - 2 * x, s->str);
   g_string_free (s, TRUE);
 }
 

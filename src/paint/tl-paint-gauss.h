@@ -28,6 +28,8 @@ typedef struct
   const char *title;       /* NULL: "Gauss elimination · KERNEL" */
   gboolean show_values;    /* print values in cells when they fit (default TRUE) */
   gboolean show_timing;    /* the stacked time-split bars (default TRUE) */
+  gboolean record_range;   /* one colour range for every step of the record (the frame's
+                              value_range); FALSE (default): each step's own ±max|a| */
 } TlGaussModel;
 
 typedef struct

@@ -43,8 +43,37 @@ view_window (const TlHeatmapModel *model, double *r0, double *c0, double *nr, do
 static int
 index_digits (const TlHeatmapModel *model)
 {
-  return tl_paint_digits (model->grid ? MAX (model->grid->src_rows, 1) : 1);
+  gsize n = model->grid ? MAX (model->grid->src_rows, 1) : 1;
+  return tl_paint_digits (n - 1);
 }
+
+/* Elements per pixel along each axis: square cells unless they would
+ * leave more than 30 % of the room empty; then stretched towards the
+ * room, cells at most 3:1, the longer side of the matrix kept longer. */
+static void
+cell_sizes (double avail_w, double avail_h, double rows, double cols, double *px_r, double *px_c)
+{
+  double square = MIN (avail_w / cols, avail_h / rows);
+  double used = square * square * rows * cols / (avail_w * avail_h);
+
+  *px_r = *px_c = square;
+  if (used >= 0.7)
+    return;
+  double pr = avail_h / rows, pc = avail_w / cols;
+  /* at most 3:1 */
+  pr = MIN (pr, pc * 3);
+  pc = MIN (pc, pr * 3);
+  /* a tall matrix stays at least as tall as wide, a wide one as wide */
+  if (rows >= cols)
+    pc = MIN (pc, pr * rows / cols);
+  else
+    pr = MIN (pr, pc * cols / rows);
+  *px_r = pr;
+  *px_c = pc;
+}
+
+static void legend_model (const TlHeatmapModel *model, TlColorbarModel *cb, char **label,
+                          char **note);
 
 void
 tl_paint_heatmap_layout (const TlHeatmapModel *model, const TlPaintStyle *style,
@@ -60,24 +89,29 @@ tl_paint_heatmap_layout (const TlHeatmapModel *model, const TlPaintStyle *style,
   if (model->show_axes)
     {
       if (model->title)
-        top += TL_PX (style, style->title_font_size) * 1.4;
-      top += font * 1.4;                  /* facts line */
-      top += font * 1.3 + TL_PX (style, 5); /* column tick labels and ticks */
-      left = font * (0.62 * index_digits (model) + 0.6) + TL_PX (style, 5);
+        top += TL_PX (style, style->title_font_size) * 1.35;
+      top += font * 1.35;                   /* facts line */
+      top += font * 1.25 + TL_PX (style, 6); /* column tick labels and ticks */
+      left = font * (0.64 * index_digits (model) + 0.4) + TL_PX (style, 7);
       bottom = font * 0.6;
-      right = font * 0.6;
+      right = font * 1.2; /* half of the last column label */
     }
 
-  out->cb_w = tl_paint_colorbar_reserve (style, model->show_colorbar && model->grid != NULL, &right);
+  out->cb_w = 0;
+  if (model->show_colorbar && model->grid != NULL)
+    {
+      TlColorbarModel cb;
+      g_autofree char *label = NULL, *note = NULL;
+      legend_model (model, &cb, &label, &note);
+      out->cb_w = tl_paint_colorbar_fit_width (&cb, style);
+      right += out->cb_w + font * 0.6;
+    }
 
   double avail_w = MAX (width - left - right, 1.0);
   double avail_h = MAX (height - top - bottom, 1.0);
-  /* square cells: one scale for both axes */
-  double ppe = MIN (avail_w / out->view_cols, avail_h / out->view_rows);
-
-  out->px_per_row = out->px_per_col = ppe;
-  out->plot_w = ppe * out->view_cols;
-  out->plot_h = ppe * out->view_rows;
+  cell_sizes (avail_w, avail_h, out->view_rows, out->view_cols, &out->px_per_row, &out->px_per_col);
+  out->plot_w = out->px_per_col * out->view_cols;
+  out->plot_h = out->px_per_row * out->view_rows;
   out->plot_x = left + (avail_w - out->plot_w) / 2;
   out->plot_y = top;
   tl_paint_colorbar_place (style, out->cb_w, out->plot_x, out->plot_y, out->plot_w, out->plot_h,
@@ -106,15 +140,35 @@ tl_heatmap_layout_cell_at (const TlHeatmapLayout *layout, const TlHeatmapModel *
   return TRUE;
 }
 
+/* One rectangle per run of equally coloured cells in a row, in grid
+ * coordinates (the caller scaled the context to cells); each overlaps its
+ * right and lower neighbour a little so no hairline seam shows between them. */
+static void
+paint_cell_rects (cairo_t *cr, const TlPooledGrid *g, const TlColorScale *scale)
+{
+  double seam = 0.02;
+  for (gsize r = 0; r < g->grid_rows; r++)
+    {
+      gsize c = 0;
+      while (c < g->grid_cols)
+        {
+          guint32 argb = tl_color_scale_argb (scale, tl_pooled_grid_get (g, r, c));
+          gsize end = c + 1;
+          while (end < g->grid_cols && tl_color_scale_argb (scale, tl_pooled_grid_get (g, r, end)) == argb)
+            end++;
+          cairo_set_source_rgb (cr, ((argb >> 16) & 0xff) / 255.0, ((argb >> 8) & 0xff) / 255.0,
+                                (argb & 0xff) / 255.0);
+          cairo_rectangle (cr, c, r, end - c + seam, 1 + seam);
+          cairo_fill (cr);
+          c = end;
+        }
+    }
+}
+
 static void
 paint_cells (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *lay)
 {
   const TlPooledGrid *g = model->grid;
-  cairo_surface_t *image = model->image;
-  cairo_surface_t *owned = NULL;
-
-  if (image == NULL)
-    image = owned = tl_pooled_grid_colorize (g, &model->scale);
 
   cairo_save (cr);
   cairo_rectangle (cr, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
@@ -130,14 +184,24 @@ paint_cells (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *la
   cairo_scale (cr, lay->px_per_col * g->factor_c, lay->px_per_row * g->factor_r);
   cairo_translate (cr, (g->col0 - lay->view_col0) / g->factor_c,
                    (g->row0 - lay->view_row0) / g->factor_r);
-  cairo_set_source_surface (cr, image, 0, 0);
-  cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
-  cairo_pattern_set_extend (cairo_get_source (cr), CAIRO_EXTEND_PAD);
-  cairo_paint (cr);
+  /* vector surfaces (SVG, PDF) get rectangles: viewers smooth an embedded
+   * image when they enlarge it, and cells would blur into each other */
+  if (tl_paint_is_vector (cr))
+    paint_cell_rects (cr, g, &model->scale);
+  else
+    {
+      cairo_surface_t *image = model->image;
+      cairo_surface_t *owned = NULL;
+      if (image == NULL)
+        image = owned = tl_pooled_grid_colorize (g, &model->scale);
+      cairo_set_source_surface (cr, image, 0, 0);
+      cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
+      cairo_pattern_set_extend (cairo_get_source (cr), CAIRO_EXTEND_PAD);
+      cairo_paint (cr);
+      if (owned)
+        cairo_surface_destroy (owned);
+    }
   cairo_restore (cr);
-
-  if (owned)
-    cairo_surface_destroy (owned);
 }
 
 static void
@@ -175,10 +239,10 @@ paint_tiles (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *la
     }
 
   /* dark under light, so the grid shows on every colormap */
-  cairo_set_line_width (cr, TL_PX (style, 1.6));
+  cairo_set_line_width (cr, TL_LINE (style, 1.6));
   cairo_set_source_rgba (cr, 0, 0, 0, style->high_contrast ? 1.0 : 0.45);
   cairo_stroke_preserve (cr);
-  cairo_set_line_width (cr, TL_PX (style, 0.7));
+  cairo_set_line_width (cr, TL_LINE (style, 0.7));
   cairo_set_source_rgba (cr, 1, 1, 1, style->high_contrast ? 1.0 : 0.8);
   cairo_stroke (cr);
   cairo_restore (cr);
@@ -189,7 +253,7 @@ paint_highlights (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayou
                   const TlPaintStyle *style)
 {
   double min_band = TL_PX (style, 3);
-  double lw = TL_PX (style, 2);
+  double lw = TL_LINE (style, 2);
 
   cairo_save (cr);
   cairo_rectangle (cr, lay->plot_x - lw, lay->plot_y - lw, lay->plot_w + 2 * lw, lay->plot_h + 2 * lw);
@@ -212,9 +276,9 @@ paint_highlights (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayou
                  + (span - w) / 2;
       cairo_rectangle (cr, x, lay->plot_y, w, lay->plot_h);
     }
-  cairo_set_source_rgba (cr, 1.0, 0.55, 0.0, style->high_contrast ? 0.5 : 0.25);
+  cairo_set_source_rgba (cr, TL_PAINT_HIGHLIGHT_VEIL_RGB, style->high_contrast ? 0.5 : 0.25);
   cairo_fill_preserve (cr);
-  cairo_set_source_rgb (cr, 1.0, 0.45, 0.0);
+  cairo_set_source_rgb (cr, TL_PAINT_HIGHLIGHT_RGB);
   cairo_stroke (cr);
   cairo_restore (cr);
 }
@@ -223,23 +287,17 @@ static void
 paint_axes (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *lay,
             const TlPaintStyle *style)
 {
-  double font = TL_PX (style, style->font_size);
-
   tl_paint_frame (cr, style, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
-
   tl_paint_set_font (cr, style, style->font_size, FALSE);
 
-  /* column indices along the top edge, at cell centres */
+  /* column indices along the top edge, row indices down the left, at cell
+   * centres, as dense as their measured labels allow */
   double c_last = MIN (lay->view_col0 + lay->view_cols, (double) model->grid->src_cols) - 1;
   tl_paint_index_ticks_top (cr, style, lay->plot_x, lay->plot_y, lay->view_col0, lay->px_per_col,
-                            ceil (lay->view_col0), floor (c_last),
-                            (guint) CLAMP (lay->plot_w / (font * 5), 2, 10));
-
-  /* row indices down the left edge */
+                            ceil (lay->view_col0), floor (c_last));
   double r_last = MIN (lay->view_row0 + lay->view_rows, (double) model->grid->src_rows) - 1;
   tl_paint_index_ticks_left (cr, style, lay->plot_x, lay->plot_y, lay->view_row0, lay->px_per_row,
-                             ceil (lay->view_row0), floor (r_last),
-                             (guint) CLAMP (lay->plot_h / (font * 3), 2, 12));
+                             ceil (lay->view_row0), floor (r_last));
 }
 
 static void
@@ -248,21 +306,23 @@ paint_header (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *l
 {
   const TlPooledGrid *g = model->grid;
   double y = 0;
-  double x = MAX (lay->plot_x, TL_PX (style, 4));
+  double x = MAX (MIN (lay->plot_x, width * 0.25), TL_PX (style, 4));
+  double room = width - x - TL_PX (style, 4);
   GString *facts = g_string_new (NULL);
 
   tl_paint_set_fg (cr, style);
   if (model->title)
     {
       tl_paint_set_font (cr, style, style->title_font_size, TRUE);
-      tl_paint_text (cr, x, y, 0, 0, model->title);
-      y += TL_PX (style, style->title_font_size) * 1.4;
+      tl_paint_text_fit (cr, x, y, 0, 0, room, model->title);
+      y += TL_PX (style, style->title_font_size) * 1.35;
     }
 
   g_string_append_printf (facts, "%zu×%zu", g->src_rows, g->src_cols);
   if (model->caption)
     g_string_append_printf (facts, " %s", model->caption);
-  if (g->factor_r > 1 || g->factor_c > 1)
+  /* without a colour bar, the facts say how cells were pooled */
+  if ((g->factor_r > 1 || g->factor_c > 1) && lay->cb_w <= 0)
     g_string_append_printf (facts, _(" · pooled %u×%u (%s)"), g->factor_r, g->factor_c,
                             tl_pool_mode_name (g->mode));
   if (lay->view_rows < g->src_rows || lay->view_cols < g->src_cols)
@@ -273,14 +333,53 @@ paint_header (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *l
                             MIN (lay->view_col0 + lay->view_cols, (double) g->src_cols) - 1);
   if (model->show_tiles && model->tile_m > 0 && model->tile_n > 0)
     g_string_append_printf (facts, _(" · tiles %d×%d"), model->tile_m, model->tile_n);
+  if (g->sample_stride > 1)
+    g_string_append_printf (facts, _(" · first look: 1 row in %u, the rest follows"), g->sample_stride);
 
   tl_paint_set_font (cr, style, style->font_size, FALSE);
-  cairo_save (cr);
-  cairo_rectangle (cr, 0, 0, width, lay->plot_y);
-  cairo_clip (cr);
-  tl_paint_text (cr, x, y, 0, 0, facts->str);
-  cairo_restore (cr);
+  tl_paint_text_fit (cr, x, y, 0, 0, room, facts->str);
   g_string_free (facts, TRUE);
+}
+
+static const TlValueRange *
+data_range (const TlHeatmapModel *model)
+{
+  return tl_value_range_is_empty (&model->range) ? &model->grid->range : &model->range;
+}
+
+/* The colour bar of the heatmap; *label and *note are allocated (NULL when
+ * not needed) and outlive cb. */
+static void
+legend_model (const TlHeatmapModel *model, TlColorbarModel *cb, char **label, char **note)
+{
+  const TlValueRange *range = data_range (model);
+
+  *cb = (TlColorbarModel) { .scale = model->scale, .label = model->units };
+  *note = tl_pooled_grid_describe_cells (model->grid);
+  *label = NULL;
+  cb->note = *note;
+  if (model->scale.scale == TL_SCALE_LOG)
+    {
+      /* LogNorm: what has no logarithm is masked, and the bar says so */
+      *label = g_strdup_printf (_("%s, log scale"), model->units ? model->units : _("value"));
+      cb->label = *label;
+      cb->show_mask = range->n_finite > 0 && range->min <= 0;
+      cb->mask_label = range->min < 0 ? _("≤ 0") : _("= 0");
+    }
+  cb->show_nan = range->n_nan > 0 || model->grid->n_nan_cells > 0;
+}
+
+static void
+paint_legend (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *lay,
+              const TlPaintStyle *style)
+{
+  TlColorbarModel cb;
+  g_autofree char *label = NULL, *note = NULL;
+  legend_model (model, &cb, &label, &note);
+  cairo_save (cr);
+  cairo_translate (cr, lay->cb_x, lay->cb_y);
+  tl_paint_colorbar (cr, &cb, style, lay->cb_w, lay->cb_h);
+  cairo_restore (cr);
 }
 
 void
@@ -300,7 +399,8 @@ tl_paint_heatmap (cairo_t *cr, const TlHeatmapModel *model,
         {
           tl_paint_set_fg (cr, style);
           tl_paint_set_font (cr, style, style->font_size, FALSE);
-          tl_paint_text (cr, width / 2, height / 2, 0.5, 0.5, model->empty_text);
+          tl_paint_text_fit (cr, width / 2, height / 2, 0.5, 0.5, width - TL_PX (style, 8),
+                             model->empty_text);
         }
       cairo_restore (cr);
       return;
@@ -320,13 +420,7 @@ tl_paint_heatmap (cairo_t *cr, const TlHeatmapModel *model,
     }
 
   if (lay.cb_w > 0)
-    {
-      TlColorbarModel cb = { .scale = model->scale, .label = model->units };
-      cairo_save (cr);
-      cairo_translate (cr, lay.cb_x, lay.cb_y);
-      tl_paint_colorbar (cr, &cb, style, lay.cb_w, lay.cb_h);
-      cairo_restore (cr);
-    }
+    paint_legend (cr, model, &lay, style);
 
   cairo_restore (cr);
 }

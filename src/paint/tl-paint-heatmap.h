@@ -4,6 +4,15 @@
  * visible window in matrix indices for zoom and pan, overlays); the layout
  * says where things landed so a widget can turn a pointer position into
  * (row, column).  Rows grow downwards, as in a matrix.
+ *
+ * The plot fills its panel the way a lecturer wants it: square cells when
+ * they use at least 70 % of the room, otherwise stretched towards the
+ * panel (as matplotlib's aspect="auto") — but never so far that a cell is
+ * more than 3:1 or a tall matrix is drawn wide (and the other way round).
+ *
+ * The colour bar names the quantity, says how cells were pooled and shows
+ * swatches for masked (≤ 0 on a log scale) and NaN values.  On vector
+ * surfaces (SVG, PDF) cells are rectangles, so they stay crisp at any zoom.
  */
 #pragma once
 
@@ -19,6 +28,7 @@ typedef struct
   const TlPooledGrid *grid;     /* NULL draws empty_text */
   cairo_surface_t *image;       /* optional: the grid coloured with scale (a cache) */
   TlColorScale scale;
+  TlValueRange range;           /* of all the data (empty: the grid's): swatches, facts */
   const char *title;            /* "C = A·B"; NULL for none */
   const char *caption;          /* appended to the facts line, e.g. "float32" */
   const char *units;            /* colorbar label */

@@ -4,10 +4,11 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include "paint/tl-colormap.h"
+#include "paint/tl-kernel-colors.h"
 #include "paint/tl-paint-colorbar.h"
 #include "paint/tl-paint-util.h"
 
-#define MAX_TICKS 24
+#define MAX_TICKS 64
 
 const char *
 tl_timeline_color_name (TlTimelineColor color)
@@ -116,7 +117,7 @@ tl_paint_timeline_layout (const TlTimelineModel *model, const TlPaintStyle *styl
   right += out->cb_w + font * 0.6;
 
   double header = font * 1.5 + (model->show_summary ? 2 * font * 1.35 : 0) + font * 0.3;
-  double axis = tick + font * 1.3 + font * 1.4;
+  double axis = tick + font * 1.3 + font * 1.35;
   double gap = font * 0.8;
   double avail = height - top - nt * (header + axis) - (nt > 1 ? (nt - 1) * gap : 0);
   double track_h = MAX (avail / MAX (nt, 1), TL_PX (style, 8));
@@ -134,6 +135,10 @@ tl_paint_timeline_layout (const TlTimelineModel *model, const TlPaintStyle *styl
       tl->n_lanes = s ? MAX (s->n_units, 1) : 1;
       tl->slots = s ? MAX (s->max_slot, 1) : 1;
       tl->lane_h = track_h / tl->n_lanes;
+      tl->t_max_ns = out->t_max_ns;
+      if (model->own_time_scale && s != NULL && s->t1_ns > 0)
+        tl->t_max_ns = (double) s->t1_ns;
+      tl->px_per_ns = tl->w / tl->t_max_ns;
       y += track_h + axis + gap;
     }
   out->px_per_ns = out->track[0].w / out->t_max_ns;
@@ -157,8 +162,8 @@ tl_timeline_layout_bar (const TlTimelineLayout *layout, const TlTimelineModel *m
   double pad = sub >= 4 ? sub * 0.12 : 0;
   guint slot = tr->stats && tr->stats->slot[block] != G_MAXUINT ? tr->stats->slot[block] : 0;
 
-  *x = tl->x + b->start_ns * layout->px_per_ns;
-  *w = MAX ((double) (b->end_ns - MIN (b->start_ns, b->end_ns)) * layout->px_per_ns, 1.0);
+  *x = tl->x + b->start_ns * tl->px_per_ns;
+  *w = MAX ((double) (b->end_ns - MIN (b->start_ns, b->end_ns)) * tl->px_per_ns, 1.0);
   *y = tl->y + b->unit * tl->lane_h + slot * sub + pad;
   *h = MAX (sub - 2 * pad, 1.0);
 }
@@ -216,33 +221,41 @@ wave_rgb (guint wave, double rgb[3])
 }
 
 static void
-paint_time_axis (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *lay,
-                 const TlTimelineTrackLayout *tl, const TlPaintStyle *style)
+paint_time_axis (cairo_t *cr, const TlTimelineModel *model, const TlTimelineTrackLayout *tl,
+                 const TlPaintStyle *style)
 {
   const char *unit;
-  double div = time_unit (lay->t_max_ns, &unit);
+  double div = time_unit (tl->t_max_ns, &unit);
   double font = TL_PX (style, style->font_size);
   double tick = TL_PX (style, 5);
   double ticks[MAX_TICKS];
-  guint target = (guint) CLAMP (tl->w / (font * 6), 2, 12);
-  guint n = tl_paint_nice_ticks (0, lay->t_max_ns / div, target, ticks, MAX_TICKS);
   double y0 = tl->y + tl->h;
   char buf[64];
 
   tl_paint_set_fg (cr, style);
-  cairo_set_line_width (cr, TL_PX (style, style->line_width));
+  cairo_set_line_width (cr, TL_LINE (style, style->line_width));
   tl_paint_set_font (cr, style, style->font_size, FALSE);
+  guint n = tl_paint_axis_ticks (cr, 0, tl->t_max_ns / div, tl->px_per_ns * div, FALSE, FALSE,
+                                 tl_paint_format_value, ticks, MAX_TICKS);
   for (guint i = 0; i < n; i++)
     {
-      double x = round (tl->x + ticks[i] * div * lay->px_per_ns) + 0.5;
+      double x = round (tl->x + ticks[i] * div * tl->px_per_ns) + 0.5;
       cairo_move_to (cr, x, y0);
       cairo_line_to (cr, x, y0 + tick);
       cairo_stroke (cr);
       tl_paint_format_value (ticks[i], buf, sizeof buf);
       tl_paint_text (cr, x, y0 + tick + TL_PX (style, 1), 0.5, 0.0, buf);
     }
-  g_snprintf (buf, sizeof buf, _("time since the first block started (%s)"), unit);
-  tl_paint_text (cr, tl->x + tl->w / 2, y0 + tick + font * 1.3, 0.5, 0.0, buf);
+  g_autofree char *label = NULL;
+  /* with several kernels, say whether their times can be compared by eye */
+  if (n_tracks (model) > 1)
+    label = g_strdup_printf (model->own_time_scale
+                               ? _("time since the first block started (%s) · each kernel on its own time scale")
+                               : _("time since the first block started (%s) · one time scale for all kernels"),
+                             unit);
+  else
+    label = g_strdup_printf (_("time since the first block started (%s)"), unit);
+  tl_paint_text_fit (cr, tl->x + tl->w / 2, y0 + tick + font * 1.3, 0.5, 0.0, tl->w + tl->x, label);
 }
 
 static void
@@ -253,46 +266,31 @@ paint_lane_axis (cairo_t *cr, const TlTimelineTrack *tr, const TlTimelineTrackLa
   double tick = TL_PX (style, 5);
   double ticks[MAX_TICKS];
   char buf[32];
-  guint target = (guint) CLAMP (tl->h / (font * 2.2), 1, 12);
-  guint n = 0;
-  /* whole lanes only: 1, 2, 5, 10, … lanes apart */
-  guint stride = 1;
-  while (tl->n_lanes / stride + 1 > target && n < 30)
-    {
-      static const guint mult[3] = { 2, 5, 10 };
-      guint base = 1;
-      while (base * 10 <= stride)
-        base *= 10;
-      guint next = stride;
-      for (guint i = 0; i < 3 && next == stride; i++)
-        if (mult[i] * base > stride)
-          next = mult[i] * base;
-      stride = next;
-      n++;
-    }
-  n = 0;
-  for (guint u = 0; u < tl->n_lanes && n < MAX_TICKS; u += stride)
-    ticks[n++] = u;
   double label_left = tl->x;
 
   tl_paint_set_fg (cr, style);
   tl_paint_set_font (cr, style, style->font_size, FALSE);
+  cairo_set_line_width (cr, TL_LINE (style, style->line_width));
+  /* whole lanes, as many as their labels leave room for */
+  guint n = tl_paint_axis_ticks (cr, 0, tl->n_lanes - 1, tl->lane_h, TRUE, TRUE,
+                                 tl_paint_format_index, ticks, MAX_TICKS);
   for (guint i = 0; i < n; i++)
     {
-      if (ticks[i] != floor (ticks[i]))
-        continue;
       double y = tl->y + (ticks[i] + 0.5) * tl->lane_h;
       cairo_move_to (cr, tl->x, y);
       cairo_line_to (cr, tl->x - tick, y);
       cairo_stroke (cr);
-      g_snprintf (buf, sizeof buf, "%.0f", ticks[i]);
-      double w = tl_paint_text (cr, tl->x - tick - TL_PX (style, 2), y, 1.0, 0.5, buf);
+      tl_paint_format_index (ticks[i], buf, sizeof buf);
+      /* thin lanes: the label stays beside the track, not in the header above */
+      double half = tl_paint_text_height (cr) / 2;
+      double ly = tl->h > 2 * half ? CLAMP (y, tl->y + half, tl->y + tl->h - half) : y;
+      double w = tl_paint_text (cr, tl->x - tick - TL_PX (style, 2), ly, 1.0, 0.5, buf);
       label_left = MIN (label_left, tl->x - tick - TL_PX (style, 2) - w);
     }
   cairo_save (cr);
   cairo_translate (cr, label_left - font * 0.3, tl->y + tl->h / 2);
   cairo_rotate (cr, -G_PI / 2);
-  tl_paint_text (cr, 0, 0, 0.5, 1.0, tr->unit_label ? tr->unit_label : _("SM"));
+  tl_paint_text_fit (cr, 0, 0, 0.5, 1.0, tl->h, tr->unit_label ? tr->unit_label : _("SM"));
   cairo_restore (cr);
 }
 
@@ -303,34 +301,43 @@ paint_header (cairo_t *cr, const TlTimelineModel *model, const TlTimelineTrack *
   double font = TL_PX (style, style->font_size);
   double y = tl->y - font * 0.3 - (model->show_summary ? 2 * font * 1.35 : 0) - font * 1.5;
   double x = TL_PX (style, 4);
+  /* up to the right end of the lanes: the colour bar beside them spans the
+   * headers of the tracks below the first */
+  double right = tl->x + tl->w;
+  double room = right - x;
   const TlBlockStats *s = tr->stats;
-  const char *u = tr->unit_label ? tr->unit_label : _("SM");
 
+  if (tr->kernel_id)
+    {
+      /* the kernel's colour, as in the Compare chart and the sweep */
+      TlKernelLook look;
+      tl_kernel_look (tr->kernel_id, &look);
+      double side = font * 0.95;
+      cairo_set_source_rgb (cr, look.rgb[0], look.rgb[1], look.rgb[2]);
+      cairo_rectangle (cr, x, y + font * 0.25, side, side);
+      cairo_fill (cr);
+      x += side + font * 0.5;
+      room -= side + font * 0.5;
+    }
   tl_paint_set_fg (cr, style);
   tl_paint_set_font (cr, style, style->font_size * 1.15, TRUE);
-  tl_paint_text (cr, x, y, 0, 0, tr->label ? tr->label : _("kernel"));
+  tl_paint_text_fit (cr, x, y, 0, 0, room, tr->label ? tr->label : _("kernel"));
   if (!model->show_summary || s == NULL)
     return;
 
   TlBlockStatsText t;
   tl_block_stats_text (s, &t);
-  g_autofree char *l1 = g_strdup_printf (
-    _("%zu blocks on %u %ss · %u wave%s of up to %u blocks (%u per %s) · %s blocks per %s · "
-      "tail %.0f%% of the time"),
-    s->n_blocks, s->n_units, u, s->n_waves, s->n_waves == 1 ? "" : "s", s->capacity, s->slots,
-    u, t.per_unit, u, 100.0 * s->tail_share);
+  g_autofree char *l1 = tl_block_stats_headline (s, tr->unit_label);
   g_autofree char *l2 = g_strdup_printf (
     _("block time: min %s · median %s · max %s      kernel span %s"), t.min, t.median, t.max,
     t.span);
 
+  x = TL_PX (style, 4);
+  room = right - x;
   tl_paint_set_font (cr, style, style->font_size, FALSE);
-  cairo_save (cr);
-  cairo_rectangle (cr, 0, y, width, tl->y - y);
-  cairo_clip (cr);
   y += font * 1.5;
-  tl_paint_text (cr, x, y, 0, 0, l1);
-  tl_paint_text (cr, x, y + font * 1.35, 0, 0, l2);
-  cairo_restore (cr);
+  tl_paint_text_fit (cr, x, y, 0, 0, room, l1);
+  tl_paint_text_fit (cr, x, y + font * 1.35, 0, 0, room, l2);
 }
 
 /* Before the bars (labels FALSE): the tail band and the wave boundaries;
@@ -347,11 +354,12 @@ paint_waves (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *
   /* the tail: shaded from the last partial wave's start to the end */
   if (!labels && s->last_wave_partial && s->n_waves > 0)
     {
-      double x0 = tl->x + s->tail_start_ns * lay->px_per_ns;
-      double x1 = tl->x + s->t1_ns * lay->px_per_ns;
+      double x0 = tl->x + s->tail_start_ns * tl->px_per_ns;
+      double x1 = tl->x + s->t1_ns * tl->px_per_ns;
       cairo_save (cr);
       cairo_rectangle (cr, x0, tl->y, MAX (x1 - x0, 1.0), tl->h);
-      cairo_set_source_rgba (cr, 0.84, 0.15, 0.16, style->high_contrast ? 0.22 : 0.12);
+      cairo_set_source_rgba (cr, style->error[0], style->error[1], style->error[2],
+                             style->high_contrast ? 0.22 : 0.12);
       cairo_fill (cr);
       cairo_restore (cr);
     }
@@ -379,7 +387,7 @@ paint_waves (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *
     {
       if (!isfinite (start[w]))
         continue;
-      double x = round (tl->x + start[w] * lay->px_per_ns) + 0.5;
+      double x = round (tl->x + start[w] * tl->px_per_ns) + 0.5;
       if (x - last_x < TL_PX (style, 6))
         continue;
       last_x = x;
@@ -389,7 +397,7 @@ paint_waves (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *
           cairo_line_to (cr, x, tl->y + tl->h);
           double dash = TL_PX (style, 4);
           cairo_set_dash (cr, &dash, 1, 0);
-          cairo_set_line_width (cr, TL_PX (style, style->line_width));
+          cairo_set_line_width (cr, TL_LINE (style, style->line_width));
           tl_paint_set_fg (cr, style);
           cairo_stroke (cr);
           cairo_set_dash (cr, NULL, 0, 0);
@@ -404,13 +412,9 @@ paint_waves (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *
       if (x - last_label > tw + font * 0.6 && x + tw + font * 0.3 < tl->x + tl->w)
         {
           /* on a background patch, above the bars */
-          cairo_set_source_rgba (cr, style->bg[0], style->bg[1], style->bg[2], 0.85);
-          cairo_rectangle (cr, x + TL_PX (style, 2), tl->y + TL_PX (style, 2), tw + TL_PX (style, 4),
-                           font * 1.2);
-          cairo_fill (cr);
-          tl_paint_set_fg (cr, style);
-          tl_paint_text (cr, x + TL_PX (style, 4), tl->y + TL_PX (style, 2), 0, 0, buf);
-          last_label = x;
+          tl_paint_label_on_patch (cr, style, x + TL_PX (style, 4), tl->y + TL_PX (style, 2), 0, 0,
+                                   NULL, buf);
+          last_label = x + TL_PX (style, 4) + tw;
         }
     }
   cairo_restore (cr);
@@ -427,21 +431,23 @@ paint_tail_label (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLay
   if (!s->last_wave_partial || s->n_blocks == 0)
     return;
 
-  char buf[128];
+  char buf[160], pct[32];
   double font = TL_PX (style, style->font_size);
-  double x1 = tl->x + s->t1_ns * lay->px_per_ns;
-  g_snprintf (buf, sizeof buf, _("tail: last wave %u of %u slots busy, %.0f%% of the time"),
-              s->last_wave_blocks, s->capacity, 100.0 * s->tail_share);
+  double x1 = tl->x + s->t1_ns * tl->px_per_ns;
+  tl_paint_format_percent (100.0 * s->tail_share, pct, sizeof pct);
+  g_snprintf (buf, sizeof buf, _("tail: last wave %u of %u slots busy, %s of the time"),
+              s->last_wave_blocks, s->capacity, pct);
   cairo_save (cr);
   tl_paint_set_font (cr, style, style->font_size, TRUE);
-  double tw = tl_paint_text_width (cr, buf);
+  double tw = MIN (tl_paint_text_width (cr, buf), tl->w - font * 0.4);
   double x = CLAMP (x1 - tw - font * 0.4, tl->x + font * 0.2, tl->x + tl->w - tw - font * 0.2);
   double y = tl->y + tl->h - font * 1.6;
-  cairo_set_source_rgba (cr, style->bg[0], style->bg[1], style->bg[2], 0.9);
-  cairo_rectangle (cr, x - font * 0.2, y - font * 0.1, tw + font * 0.4, font * 1.35);
+  double h = tl_paint_text_height (cr);
+  cairo_set_source_rgba (cr, style->bg[0], style->bg[1], style->bg[2], style->high_contrast ? 1 : 0.9);
+  cairo_rectangle (cr, x - font * 0.2, y, tw + font * 0.4, h);
   cairo_fill (cr);
-  cairo_set_source_rgb (cr, 0.70, 0.08, 0.10);
-  tl_paint_text (cr, x, y, 0, 0, buf);
+  cairo_set_source_rgb (cr, style->error[0], style->error[1], style->error[2]);
+  tl_paint_text_fit (cr, x, y, 0, 0, tw, buf);
   cairo_restore (cr);
 }
 
@@ -484,9 +490,9 @@ paint_bars (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *l
    * bars are tall enough to keep their colour inside the outline) */
   if (model->show_waves && s->last_wave_partial && tl->lane_h / tl->slots >= TL_PX (style, 7))
     {
-      double lw = MIN (TL_PX (style, 2), tl->lane_h / tl->slots / 3);
+      double lw = MIN (TL_LINE (style, 2), tl->lane_h / tl->slots / 3);
       cairo_set_line_width (cr, MAX (lw, 1.0));
-      cairo_set_source_rgb (cr, 0.84, 0.10, 0.12);
+      cairo_set_source_rgb (cr, style->error[0], style->error[1], style->error[2]);
       for (gsize i = 0; i < tr->n_blocks; i++)
         if (tl_block_stats_selected (s, i) && s->wave[i] == s->tail_wave)
           {
@@ -514,7 +520,7 @@ paint_bars (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *l
       cairo_set_source_rgb (cr, 0, 0, 0);
       cairo_stroke_preserve (cr);
       cairo_set_line_width (cr, lw);
-      cairo_set_source_rgb (cr, 1.0, 0.45, 0.0);
+      cairo_set_source_rgb (cr, TL_PAINT_HIGHLIGHT_RGB);
       cairo_stroke (cr);
       cairo_restore (cr);
     }
@@ -556,11 +562,12 @@ paint_wave_legend (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLa
       y += font * 1.45;
     }
   y += font * 0.6;
-  cairo_set_source_rgba (cr, 0.84, 0.15, 0.16, style->high_contrast ? 0.22 : 0.12);
+  cairo_set_source_rgba (cr, style->error[0], style->error[1], style->error[2],
+                         style->high_contrast ? 0.22 : 0.12);
   cairo_rectangle (cr, x, y + font * 0.1, font * 1.0, font * 1.0);
   cairo_fill (cr);
-  cairo_set_source_rgb (cr, 0.84, 0.10, 0.12);
-  cairo_set_line_width (cr, TL_PX (style, 2));
+  cairo_set_source_rgb (cr, style->error[0], style->error[1], style->error[2]);
+  cairo_set_line_width (cr, TL_LINE (style, 2));
   cairo_rectangle (cr, x, y + font * 0.1, font * 1.0, font * 1.0);
   cairo_stroke (cr);
   tl_paint_set_fg (cr, style);
@@ -582,10 +589,7 @@ tl_paint_timeline (cairo_t *cr, const TlTimelineModel *model, const TlPaintStyle
   tl_paint_background (cr, style, width, height);
   if (nt == 0)
     {
-      tl_paint_set_fg (cr, style);
-      tl_paint_set_font (cr, style, style->font_size, FALSE);
-      tl_paint_text (cr, width / 2, height / 2, 0.5, 0.5,
-                     _("No block records: run the kernel instrumented"));
+      tl_paint_hint (cr, style, width, height, _("No block records: run the kernel instrumented"));
       cairo_restore (cr);
       return;
     }
@@ -597,7 +601,8 @@ tl_paint_timeline (cairo_t *cr, const TlTimelineModel *model, const TlPaintStyle
     {
       tl_paint_set_fg (cr, style);
       tl_paint_set_font (cr, style, style->title_font_size, TRUE);
-      tl_paint_text (cr, TL_PX (style, 4), TL_PX (style, style->font_size) * 0.4, 0, 0, model->title);
+      tl_paint_text_fit (cr, TL_PX (style, 4), TL_PX (style, style->font_size) * 0.4, 0, 0,
+                         width - TL_PX (style, 8), model->title);
     }
 
   for (guint t = 0; t < nt; t++)
@@ -614,7 +619,7 @@ tl_paint_timeline (cairo_t *cr, const TlTimelineModel *model, const TlPaintStyle
       for (guint u = 0; u < tl->n_lanes; u++)
         if (u % 2 == 1 && tl->lane_h >= TL_PX (style, 6))
           cairo_rectangle (cr, tl->x, tl->y + u * tl->lane_h, tl->w, tl->lane_h);
-      cairo_set_source_rgba (cr, style->fg[0], style->fg[1], style->fg[2], 0.05);
+      tl_paint_set_fg_alpha (cr, style, 0.05);
       cairo_fill (cr);
       cairo_restore (cr);
 
@@ -626,7 +631,7 @@ tl_paint_timeline (cairo_t *cr, const TlTimelineModel *model, const TlPaintStyle
 
       tl_paint_frame (cr, style, tl->x, tl->y, tl->w, tl->h);
       paint_lane_axis (cr, tr, tl, style);
-      paint_time_axis (cr, model, &lay, tl, style);
+      paint_time_axis (cr, model, tl, style);
       if (model->show_waves)
         paint_tail_label (cr, model, &lay, t, style);
     }

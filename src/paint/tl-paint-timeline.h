@@ -7,8 +7,10 @@
  * where each wave began; the blocks of the last, partial wave are
  * outlined and the tail is shaded — the tail effect.  Under the title a
  * summary: blocks, waves, blocks per SM, tail share, min / median / max
- * block time.  Several tracks (kernels) are stacked on one time scale so
- * they can be compared by eye.
+ * block time.  Several tracks (kernels) are stacked, on one time scale so
+ * they can be compared by eye, or each on its own (own_time_scale: a
+ * 26 µs kernel under a 2 ms one is then more than a sliver); the time
+ * axes say which.
  */
 #pragma once
 
@@ -30,6 +32,7 @@ gboolean    tl_timeline_color_from_name (const char *name, TlTimelineColor *out)
 typedef struct
 {
   const char *label;            /* the kernel, e.g. "gemm-03-smem16" */
+  const char *kernel_id;        /* its colour swatch (tl-kernel-colors.h); NULL: none */
   const TlBlockRecord *blocks;
   gsize n_blocks;
   const TlBlockStats *stats;    /* for these blocks (waves, slots, summary) */
@@ -43,6 +46,7 @@ typedef struct
   TlTimelineColor color;
   const char *title;
   double t_max_ns;              /* the shared time axis ends here; ≤ 0: the longest track */
+  gboolean own_time_scale;      /* each track on its own time axis (to its own end) */
   gint highlight_track;         /* with highlight_block: a bar to outline, -1: none */
   gssize highlight_block;
   gboolean show_summary;
@@ -55,13 +59,15 @@ typedef struct
   double lane_h;                /* per unit */
   guint n_lanes;                /* units shown */
   guint slots;                  /* sub-lanes per lane */
+  double t_max_ns;              /* this track's time axis ends here */
+  double px_per_ns;
 } TlTimelineTrackLayout;
 
 #define TL_TIMELINE_MAX_TRACKS 4
 
 typedef struct
 {
-  double t_max_ns;
+  double t_max_ns;                /* the first track's (the shared) axis */
   double px_per_ns;
   double cb_x, cb_y, cb_w, cb_h;  /* colorbar (w = 0 when none) */
   guint n_tracks;

@@ -3,7 +3,23 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include "paint/tl-paint-text-boxes.h"
+
+gboolean
+tl_paint_is_vector (cairo_t *cr)
+{
+  switch (cairo_surface_get_type (cairo_get_target (cr)))
+    {
+    case CAIRO_SURFACE_TYPE_SVG:
+    case CAIRO_SURFACE_TYPE_PDF:
+    case CAIRO_SURFACE_TYPE_PS:
+    case CAIRO_SURFACE_TYPE_RECORDING:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
 
 void
 tl_paint_background (cairo_t *cr, const TlPaintStyle *style, double width, double height)
@@ -24,10 +40,17 @@ tl_paint_set_fg (cairo_t *cr, const TlPaintStyle *style)
 }
 
 void
+tl_paint_set_fg_alpha (cairo_t *cr, const TlPaintStyle *style, double alpha)
+{
+  cairo_set_source_rgba (cr, style->fg[0], style->fg[1], style->fg[2],
+                         style->high_contrast ? MIN (1.0, alpha * 2.5) : alpha);
+}
+
+void
 tl_paint_frame (cairo_t *cr, const TlPaintStyle *style, double x, double y, double w, double h)
 {
   tl_paint_set_fg (cr, style);
-  cairo_set_line_width (cr, TL_PX (style, style->line_width));
+  cairo_set_line_width (cr, TL_LINE (style, style->line_width));
   cairo_rectangle (cr, x, y, w, h);
   cairo_stroke (cr);
 }
@@ -35,9 +58,20 @@ tl_paint_frame (cairo_t *cr, const TlPaintStyle *style, double x, double y, doub
 void
 tl_paint_set_font (cairo_t *cr, const TlPaintStyle *style, double size, gboolean bold)
 {
+  /* unhinted metrics: text measures the same at every size and on every
+   * surface, so a PNG, an SVG and the screen share one layout */
+  cairo_font_options_t *fo = cairo_font_options_create ();
+  cairo_get_font_options (cr, fo);
+  if (cairo_font_options_get_hint_metrics (fo) != CAIRO_HINT_METRICS_OFF)
+    {
+      cairo_font_options_set_hint_metrics (fo, CAIRO_HINT_METRICS_OFF);
+      cairo_set_font_options (cr, fo);
+    }
+  cairo_font_options_destroy (fo);
   cairo_select_font_face (cr, style->font_family ? style->font_family : "Sans",
                           CAIRO_FONT_SLANT_NORMAL,
-                          bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+                          bold || style->high_contrast ? CAIRO_FONT_WEIGHT_BOLD
+                                                       : CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size (cr, TL_PX (style, size));
 }
 
@@ -47,6 +81,14 @@ tl_paint_text_width (cairo_t *cr, const char *text)
   cairo_text_extents_t te;
   cairo_text_extents (cr, text, &te);
   return te.x_advance;
+}
+
+double
+tl_paint_text_height (cairo_t *cr)
+{
+  cairo_font_extents_t fe;
+  cairo_font_extents (cr, &fe);
+  return fe.ascent + fe.descent;
 }
 
 double
@@ -69,25 +111,321 @@ tl_paint_text (cairo_t *cr, double x, double y, double halign, double valign,
   return te.x_advance;
 }
 
-#define INDEX_MAX_TICKS 24
+double
+tl_paint_text_fit (cairo_t *cr, double x, double y, double halign, double valign, double max_w,
+                   const char *text)
+{
+  if (tl_paint_text_width (cr, text) <= max_w)
+    return tl_paint_text (cr, x, y, halign, valign, text);
+
+  /* the longest start of the text that fits with "…" after it */
+  glong n = g_utf8_strlen (text, -1), lo = 0, hi = n;
+  while (lo < hi)
+    {
+      glong mid = (lo + hi + 1) / 2;
+      g_autofree char *head = g_utf8_substring (text, 0, mid);
+      g_autofree char *try = g_strconcat (g_strchomp (head), "…", NULL);
+      if (tl_paint_text_width (cr, try) <= max_w)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  if (lo == 0)
+    return 0;
+  g_autofree char *head = g_utf8_substring (text, 0, lo);
+  g_autofree char *shown = g_strconcat (g_strchomp (head), "…", NULL);
+  return tl_paint_text (cr, x, y, halign, valign, shown);
+}
+
+double
+tl_paint_fit_font (cairo_t *cr, const TlPaintStyle *style, double size, double min_size,
+                   gboolean bold, double max_w, const char *text)
+{
+  double s = size;
+  for (;;)
+    {
+      tl_paint_set_font (cr, style, s, bold);
+      if (s <= min_size || tl_paint_text_width (cr, text) <= max_w)
+        return s;
+      s = MAX (s * 0.95, min_size);
+    }
+}
+
+void
+tl_paint_label_on_patch (cairo_t *cr, const TlPaintStyle *style, double x, double y,
+                         double halign, double valign, const double *rgb, const char *text)
+{
+  double w = tl_paint_text_width (cr, text), h = tl_paint_text_height (cr);
+  double pad = h * 0.15;
+  double bx = x - halign * w, by = y - valign * h;
+
+  cairo_save (cr);
+  cairo_set_source_rgba (cr, style->bg[0], style->bg[1], style->bg[2],
+                         style->high_contrast ? 1.0 : 0.88);
+  cairo_rectangle (cr, bx - pad, by, w + 2 * pad, h);
+  cairo_fill (cr);
+  if (rgb)
+    cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+  else
+    tl_paint_set_fg (cr, style);
+  tl_paint_text (cr, x, y, halign, valign, text);
+  cairo_restore (cr);
+}
+
+/* Appends the lines of paragraph, wrapped at spaces to max_w, to lines. */
+static void
+wrap_paragraph (cairo_t *cr, const char *paragraph, double max_w, GPtrArray *lines)
+{
+  g_auto (GStrv) words = g_strsplit (paragraph, " ", -1);
+  GString *line = g_string_new (NULL);
+  for (guint i = 0; words[i]; i++)
+    {
+      gsize keep = line->len;
+      if (line->len)
+        g_string_append_c (line, ' ');
+      g_string_append (line, words[i]);
+      if (keep > 0 && tl_paint_text_width (cr, line->str) > max_w)
+        {
+          g_string_truncate (line, keep);
+          g_ptr_array_add (lines, g_strdup (line->str));
+          g_string_assign (line, words[i]);
+        }
+    }
+  g_ptr_array_add (lines, g_string_free (line, FALSE));
+}
+
+guint
+tl_paint_text_wrap (cairo_t *cr, double x, double y, double max_w, double line_h,
+                    guint max_lines, const char *text)
+{
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  wrap_paragraph (cr, text, max_w, lines);
+  guint n = MIN (lines->len, MAX (max_lines, 1u));
+  for (guint i = 0; i < n; i++)
+    {
+      if (i == n - 1 && lines->len > n)
+        {
+          /* what does not fit goes into the last line's ellipsis */
+          g_autoptr (GString) rest = g_string_new (lines->pdata[i]);
+          for (guint j = i + 1; j < lines->len; j++)
+            g_string_append_printf (rest, " %s", (char *) lines->pdata[j]);
+          tl_paint_text_fit (cr, x, y + i * line_h, 0, 0, max_w, rest->str);
+        }
+      else
+        tl_paint_text_fit (cr, x, y + i * line_h, 0, 0, max_w, lines->pdata[i]);
+    }
+  return n;
+}
+
+void
+tl_paint_hint (cairo_t *cr, const TlPaintStyle *style, double width, double height,
+               const char *text)
+{
+  if (text == NULL || *text == '\0')
+    return;
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_auto (GStrv) paragraphs = g_strsplit (text, "\n", -1);
+  double max_w = MAX (width * 0.86, 1.0);
+
+  cairo_save (cr);
+  tl_paint_set_fg (cr, style);
+  tl_paint_set_font (cr, style, style->font_size * 1.15, FALSE);
+  for (guint i = 0; paragraphs[i]; i++)
+    wrap_paragraph (cr, paragraphs[i], max_w, lines);
+  double lh = tl_paint_text_height (cr) * 1.25;
+  double y = (height - lines->len * lh) / 2;
+  for (guint i = 0; i < lines->len; i++, y += lh)
+    tl_paint_text_fit (cr, width / 2, MAX (y, 0), 0.5, 0, max_w, lines->pdata[i]);
+  cairo_restore (cr);
+}
+
+/* ---- ticks ------------------------------------------------------------- */
+
+/* Is [lo, hi] finite?  Puts it in order. */
+static gboolean
+finite_range (double *lo, double *hi)
+{
+  if (!isfinite (*lo) || !isfinite (*hi))
+    return FALSE;
+  if (*hi < *lo)
+    {
+      double t = *lo;
+      *lo = *hi;
+      *hi = t;
+    }
+  return TRUE;
+}
+
+#define AXIS_MAX_TICKS 64
+
+/* The smallest 1, 2, 5 × 10^k that is ≥ x (> 0). */
+static double
+nice_at_least (double x)
+{
+  double mag = pow (10.0, floor (log10 (x)));
+  for (int i = 0; i < 4; i++, mag *= 10)
+    {
+      if (mag >= x * (1 - 1e-12))
+        return mag;
+      if (2 * mag >= x * (1 - 1e-12))
+        return 2 * mag;
+      if (5 * mag >= x * (1 - 1e-12))
+        return 5 * mag;
+    }
+  return mag;
+}
+
+/* How far apart two neighbouring labels must be: clear of each other,
+ * and calm enough to read from the back (not a tick every two digits). */
+static double
+tick_spacing (double em, double w, double prev_w, gboolean vertical)
+{
+  if (vertical)
+    return em * 2.0;
+  return MAX ((w + prev_w) / 2 + em * 1.0, em * 2.4);
+}
+
+/* Do the labels of ticks v[0..n) at positions v·px_per_unit keep clear? */
+static gboolean
+labels_fit (cairo_t *cr, const double *v, guint n, double px_per_unit, gboolean vertical,
+            TlTickFormat format)
+{
+  double em = tl_paint_text_height (cr);
+  double prev_w = 0, prev_at = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      char buf[64];
+      format (v[i], buf, sizeof buf);
+      double at = v[i] * px_per_unit;
+      double w = vertical ? em : tl_paint_text_width (cr, buf);
+      if (i > 0 && fabs (at - prev_at) < tick_spacing (em, w, prev_w, vertical))
+        return FALSE;
+      prev_w = w;
+      prev_at = at;
+    }
+  return TRUE;
+}
+
+guint
+tl_paint_axis_ticks (cairo_t *cr, double lo, double hi, double px_per_unit, gboolean vertical,
+                     gboolean integers, TlTickFormat format, double *out, guint max_out)
+{
+  if (!finite_range (&lo, &hi) || max_out == 0 || !(px_per_unit > 0))
+    return 0;
+  if (format == NULL)
+    format = tl_paint_format_value;
+  if (hi == lo)
+    {
+      out[0] = lo;
+      return 1;
+    }
+
+  double em = tl_paint_text_height (cr);
+  double step = nice_at_least (MAX ((hi - lo) / MIN (max_out, AXIS_MAX_TICKS),
+                                    em * 0.9 / px_per_unit));
+  if (integers)
+    step = MAX (step, 1.0);
+  double v[AXIS_MAX_TICKS];
+  guint n = 0;
+  for (int tries = 0; tries < 60; tries++)
+    {
+      double first = ceil (lo / step - 1e-9) * step;
+      n = 0;
+      if ((hi - first) / step + 1 > AXIS_MAX_TICKS)
+        {
+          step = nice_at_least (step * 1.01);
+          continue;
+        }
+      for (double t = first; t <= hi + step * 1e-9 && n < AXIS_MAX_TICKS; t += step)
+        v[n++] = fabs (t) < step * 1e-9 ? 0.0 : t;
+      if (n <= max_out && labels_fit (cr, v, n, px_per_unit, vertical, format))
+        break;
+      step = nice_at_least (step * 1.01);
+      if (step > (hi - lo) * 4)
+        {
+          /* not even two labels fit: the first alone */
+          n = MIN (n, 1u);
+          break;
+        }
+    }
+  for (guint i = 0; i < n; i++)
+    out[i] = v[i];
+  return n;
+}
+
+guint
+tl_paint_power_ticks (cairo_t *cr, double base, double lo, double hi, double px_per_power,
+                      gboolean vertical, TlTickFormat format, double *out, guint max_out)
+{
+  if (!(lo > 0) || !(hi >= lo) || !isfinite (hi) || max_out == 0 || !(base > 1))
+    return 0;
+  if (format == NULL)
+    format = tl_paint_format_value;
+
+  int e0 = (int) ceil (log (lo) / log (base) - 1e-9);
+  int e1 = (int) floor (log (hi) / log (base) + 1e-9);
+  static const int strides[] = { 1, 2, 3, 4, 5, 10, 20, 50, 100 };
+  double v[AXIS_MAX_TICKS], pos[AXIS_MAX_TICKS];
+  guint n = 0;
+
+  if (e1 < e0)
+    return 0;
+  for (guint s = 0; s < G_N_ELEMENTS (strides); s++)
+    {
+      int stride = strides[s];
+      n = 0;
+      /* multiples of the stride, so 10⁰ stays when it is in range */
+      int first = (int) ceil ((double) e0 / stride) * stride;
+      for (int e = first; e <= e1 && n < AXIS_MAX_TICKS; e += stride)
+        {
+          v[n] = pow (base, e);
+          pos[n] = e;
+          n++;
+        }
+      if (n == 0)
+        {
+          v[0] = pow (base, e0);
+          pos[0] = e0;
+          n = 1;
+        }
+      /* labels_fit measures positions as value × scale: pass exponents */
+      gboolean fits = TRUE;
+      double em = tl_paint_text_height (cr);
+      for (guint i = 1; i < n && fits; i++)
+        {
+          char a[64], b[64];
+          format (v[i - 1], a, sizeof a);
+          format (v[i], b, sizeof b);
+          double need = tick_spacing (em, tl_paint_text_width (cr, a), tl_paint_text_width (cr, b),
+                                      vertical);
+          fits = (pos[i] - pos[i - 1]) * px_per_power >= need;
+        }
+      if (fits && n <= max_out)
+        break;
+    }
+  n = MIN (n, max_out);
+  for (guint i = 0; i < n; i++)
+    out[i] = v[i];
+  return n;
+}
 
 /* Top edge (rows FALSE) or left edge (rows TRUE); returns the left end of
  * the labels (plot_x when there are none, or for the top edge). */
 static double
 index_ticks (cairo_t *cr, const TlPaintStyle *style, double plot_x, double plot_y, double origin,
-             double cell_px, double lo, double hi, guint target, gboolean rows)
+             double cell_px, double lo, double hi, gboolean rows)
 {
-  double ticks[INDEX_MAX_TICKS];
+  double ticks[AXIS_MAX_TICKS];
   double tick = TL_PX (style, 5);
   char buf[32];
   double label_left = plot_x;
-  guint n = tl_paint_nice_ticks (lo, hi, target, ticks, INDEX_MAX_TICKS);
+  guint n = tl_paint_axis_ticks (cr, lo, hi, cell_px, rows, TRUE, tl_paint_format_index, ticks,
+                                 AXIS_MAX_TICKS);
+  cairo_set_line_width (cr, TL_LINE (style, style->line_width));
   for (guint i = 0; i < n; i++)
     {
-      if (ticks[i] != floor (ticks[i]))
-        continue; /* whole cells only */
       double at = (rows ? plot_y : plot_x) + (ticks[i] + 0.5 - origin) * cell_px;
-      g_snprintf (buf, sizeof buf, "%.0f", ticks[i]);
+      tl_paint_format_index (ticks[i], buf, sizeof buf);
       if (rows)
         {
           cairo_move_to (cr, plot_x, at);
@@ -109,16 +447,16 @@ index_ticks (cairo_t *cr, const TlPaintStyle *style, double plot_x, double plot_
 
 void
 tl_paint_index_ticks_top (cairo_t *cr, const TlPaintStyle *style, double plot_x, double plot_y,
-                          double origin, double cell_px, double lo, double hi, guint target)
+                          double origin, double cell_px, double lo, double hi)
 {
-  index_ticks (cr, style, plot_x, plot_y, origin, cell_px, lo, hi, target, FALSE);
+  index_ticks (cr, style, plot_x, plot_y, origin, cell_px, lo, hi, FALSE);
 }
 
 double
 tl_paint_index_ticks_left (cairo_t *cr, const TlPaintStyle *style, double plot_x, double plot_y,
-                           double origin, double cell_px, double lo, double hi, guint target)
+                           double origin, double cell_px, double lo, double hi)
 {
-  return index_ticks (cr, style, plot_x, plot_y, origin, cell_px, lo, hi, target, TRUE);
+  return index_ticks (cr, style, plot_x, plot_y, origin, cell_px, lo, hi, TRUE);
 }
 
 int
@@ -133,14 +471,8 @@ tl_paint_digits (guint64 n)
 guint
 tl_paint_nice_ticks (double lo, double hi, guint target, double *out, guint max_out)
 {
-  if (!isfinite (lo) || !isfinite (hi) || max_out == 0)
+  if (!finite_range (&lo, &hi) || max_out == 0)
     return 0;
-  if (hi < lo)
-    {
-      double t = lo;
-      lo = hi;
-      hi = t;
-    }
   if (hi == lo)
     {
       out[0] = lo;
@@ -183,6 +515,46 @@ tl_paint_format_value (double v, char *buf, gsize size)
     }
   else
     g_ascii_formatd (buf, size, fabs (v) >= 1e4 ? "%.0f" : "%.4g", v);
+  /* a typographic minus, as wide as a plus */
+  if (buf[0] == '-' && size > strlen (buf) + 2)
+    {
+      memmove (buf + 3, buf + 1, strlen (buf));
+      memcpy (buf, "−", 3);
+    }
+}
+
+void
+tl_paint_format_index (double v, char *buf, gsize size)
+{
+  g_snprintf (buf, size, "%.0f", v);
+}
+
+void
+tl_paint_format_power10 (double v, char *buf, gsize size)
+{
+  static const char *const sup[10] = { "⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹" };
+  /* only powers of ten themselves */
+  if (!(v > 0) || !isfinite (v) || fabs (log10 (v) - round (log10 (v))) > 1e-9)
+    {
+      tl_paint_format_value (v, buf, size);
+      return;
+    }
+  int e = (int) lround (log10 (v));
+  GString *s = g_string_new ("10");
+  if (e < 0)
+    g_string_append (s, "⁻");
+  char digits[16];
+  g_snprintf (digits, sizeof digits, "%d", ABS (e));
+  for (char *d = digits; *d; d++)
+    g_string_append (s, sup[*d - '0']);
+  g_strlcpy (buf, s->str, size);
+  g_string_free (s, TRUE);
+}
+
+TlTickFormat
+tl_paint_decade_format (double lo, double hi)
+{
+  return lo >= 1e-3 && hi <= 1e4 ? tl_paint_format_value : tl_paint_format_power10;
 }
 
 void
@@ -192,12 +564,24 @@ tl_paint_format_ms (double ms, char *buf, gsize size)
   const char *unit;
   double v;
 
-  if (ms < 1.0)
+  if (!isfinite (ms))
+    {
+      g_strlcpy (buf, "—", size);
+      return;
+    }
+  /* three significant digits in the unit that keeps them below 1000
+   * (999.7 µs rounds to "1.00 ms", not "1000 µs") */
+  if (ms < 0.9995e-3)
+    {
+      v = ms * 1e6;
+      unit = "ns";
+    }
+  else if (ms < 0.9995)
     {
       v = ms * 1000.0;
       unit = "µs";
     }
-  else if (ms < 1000.0)
+  else if (ms < 999.5)
     {
       v = ms;
       unit = "ms";
@@ -207,8 +591,24 @@ tl_paint_format_ms (double ms, char *buf, gsize size)
       v = ms / 1000.0;
       unit = "s";
     }
-  g_ascii_formatd (num, sizeof num, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+  g_ascii_formatd (num, sizeof num, v >= 99.95 ? "%.0f" : v >= 9.995 ? "%.1f" : "%.2f", v);
   g_snprintf (buf, size, "%s %s", num, unit);
+}
+
+void
+tl_paint_format_percent (double percent, char *buf, gsize size)
+{
+  char num[G_ASCII_DTOSTR_BUF_SIZE];
+  double a = fabs (percent);
+  if (!isfinite (percent))
+    {
+      g_strlcpy (buf, "—", size);
+      return;
+    }
+  /* two significant digits below 10 %, whole percents above */
+  const char *fmt = a >= 9.95 ? "%.0f" : a >= 0.995 ? "%.1f" : a >= 0.0995 ? "%.2f" : "%.2g";
+  g_ascii_formatd (num, sizeof num, fmt, percent);
+  g_snprintf (buf, size, "%s%%", num);
 }
 
 void

@@ -7,42 +7,101 @@
 
 G_BEGIN_DECLS
 
+/* Does cr draw onto a vector surface (SVG, PDF, PostScript, recording)? */
+gboolean tl_paint_is_vector (cairo_t *cr);
 void  tl_paint_background (cairo_t *cr, const TlPaintStyle *style, double width, double height);
 void  tl_paint_set_fg     (cairo_t *cr, const TlPaintStyle *style);
+/* fg at alpha (opaque in high contrast, where nothing is translucent) */
+void  tl_paint_set_fg_alpha (cairo_t *cr, const TlPaintStyle *style, double alpha);
 /* Outlines a rectangle in the foreground colour at the style's line width
  * (and leaves both set). */
 void  tl_paint_frame      (cairo_t *cr, const TlPaintStyle *style, double x, double y, double w,
                            double h);
-/* Selects the style's font at size (style units) */
+/* Selects the style's font at size (style units); bold in high contrast. */
 void  tl_paint_set_font   (cairo_t *cr, const TlPaintStyle *style, double size, gboolean bold);
 /* Draws text with its anchor at (x, y): halign 0 left … 1 right, valign 0
- * top … 1 bottom (of the ink's font extents).  Returns the advance width. */
+ * top … 1 bottom (of the font's height).  Returns the advance width.
+ * Reports its box to a collector attached to cr (tl-paint-text-boxes.h). */
 double tl_paint_text      (cairo_t *cr, double x, double y, double halign, double valign,
                            const char *text);
 double tl_paint_text_width (cairo_t *cr, const char *text);
+/* Height of a line of text in the current font (ascent + descent). */
+double tl_paint_text_height (cairo_t *cr);
+/* As tl_paint_text, but a text wider than max_w loses its end to "…". */
+double tl_paint_text_fit  (cairo_t *cr, double x, double y, double halign, double valign,
+                           double max_w, const char *text);
+/* Text left-aligned from (x, y) down, wrapped at spaces to max_w, lines
+ * line_h apart, at most max_lines (the last one ellipsized); returns the
+ * number of lines drawn. */
+guint tl_paint_text_wrap (cairo_t *cr, double x, double y, double max_w, double line_h,
+                          guint max_lines, const char *text);
+/* The largest size ≤ size (style units, down to min_size) at which text
+ * fits max_w in the style's font; leaves that font selected. */
+double tl_paint_fit_font  (cairo_t *cr, const TlPaintStyle *style, double size, double min_size,
+                           gboolean bold, double max_w, const char *text);
+/* A label on a patch of the background colour (so it reads over data),
+ * in colour rgb (NULL: fg). */
+void  tl_paint_label_on_patch (cairo_t *cr, const TlPaintStyle *style, double x, double y,
+                               double halign, double valign, const double *rgb,
+                               const char *text);
+
+/* A hint in the middle of an empty picture ("press Run"): the style's
+ * type (so presentation mode enlarges it too), wrapped at words to fit
+ * the width, lines separated by \n kept. */
+void  tl_paint_hint (cairo_t *cr, const TlPaintStyle *style, double width, double height,
+                     const char *text);
 
 /* How many decimal digits n has (1 for 0). */
 int   tl_paint_digits     (guint64 n);
 /* "Nice" values (1, 2, 5 × 10^k) covering [lo, hi], at most max_out. */
 guint tl_paint_nice_ticks (double lo, double hi, guint target, double *out, guint max_out);
-/* Index ticks for a grid of cells: the whole numbers among nice steps
- * from lo to hi (about target of them), each a tick and a label at its
+
+/* How a tick value becomes its label. */
+typedef void (*TlTickFormat) (double value, char *buf, gsize size);
+
+/* Ticks for an axis from lo to hi drawn at px_per_unit device pixels per
+ * unit: the finest step of 1, 2, 5 × 10^k (whole numbers only when
+ * integers) whose labels — formatted with format, measured in cr's current
+ * font — keep clear of each other: a gap of most of an em between
+ * neighbours along a horizontal axis, a line's height plus a quarter along
+ * a vertical one.  Returns how many were written to out (≤ max_out). */
+guint tl_paint_axis_ticks (cairo_t *cr, double lo, double hi, double px_per_unit,
+                           gboolean vertical, gboolean integers, TlTickFormat format,
+                           double *out, guint max_out);
+/* The same for a logarithmic axis: powers base^e between lo and hi (> 0),
+ * every stride-th exponent for the smallest stride whose labels fit;
+ * px_per_power is the length of one factor of base. */
+guint tl_paint_power_ticks (cairo_t *cr, double base, double lo, double hi, double px_per_power,
+                            gboolean vertical, TlTickFormat format, double *out, guint max_out);
+
+/* Index ticks for a grid of cells: whole numbers from lo to hi, each at its
  * cell's centre, plot_x + (i + 0.5 − origin) · cell_px, along the top edge
- * of the plot.  Draws in the current source and font. */
+ * of the plot, as dense as their labels allow.  Draws in the current
+ * source and font. */
 void  tl_paint_index_ticks_top  (cairo_t *cr, const TlPaintStyle *style, double plot_x,
                                  double plot_y, double origin, double cell_px, double lo,
-                                 double hi, guint target);
+                                 double hi);
 /* The same down the left edge (rows); returns the left end of the labels
  * (plot_x when none were drawn). */
 double tl_paint_index_ticks_left (cairo_t *cr, const TlPaintStyle *style, double plot_x,
                                   double plot_y, double origin, double cell_px, double lo,
-                                  double hi, guint target);
+                                  double hi);
+
 /* Compact, locale-independent: 3 significant digits, exponent when needed. */
 void  tl_paint_format_value (double v, char *buf, gsize size);
-/* Times with a unit: "812 µs", "2.91 ms", "1.20 s". */
+/* Whole numbers: "4096". */
+void  tl_paint_format_index (double v, char *buf, gsize size);
+/* Powers of ten as "10⁵", "10⁻³", "10⁰". */
+void  tl_paint_format_power10 (double v, char *buf, gsize size);
+/* The labels of a log axis from lo to hi: plain numbers ("0.01", "1000")
+ * when the axis stays between 0.001 and 10⁴, else 10ⁿ for every tick. */
+TlTickFormat tl_paint_decade_format (double lo, double hi);
+/* Times with a unit that fits: "48 ns", "812 µs", "2.91 ms", "1.20 s". */
 void  tl_paint_format_ms  (double ms, char *buf, gsize size);
 /* Rates with a unit: "94.1 GFLOP/s", "47.2 TFLOP/s". */
 void  tl_paint_format_gflops (double gflops, char *buf, gsize size);
+/* A percentage with two significant digits below 10: "0.48%", "7.2%", "94%". */
+void  tl_paint_format_percent (double percent, char *buf, gsize size);
 
 /* Colour-blind-safe qualitative palette (Okabe–Ito), index wraps. */
 void  tl_paint_series_rgb (guint index, double out_rgb[3]);

@@ -5,35 +5,89 @@
 #include <glib/gi18n-lib.h>
 #include "core/tl-error.h"
 
+static const char *const mode_names[TL_POOL_MODE_COUNT] = { "mean", "max |a|", "max" };
+
 const char *
 tl_pool_mode_name (TlPoolMode mode)
 {
-  return mode == TL_POOL_MAX_ABS ? "max |a|" : "mean";
+  return (guint) mode < TL_POOL_MODE_COUNT ? mode_names[mode] : "?";
 }
 
-/* Reads n elements of row i starting at column j0 as doubles. */
-static void
-read_row (const TlMatrix *m, gsize i, gsize j0, gsize n, double *out)
+gboolean
+tl_pool_mode_from_name (const char *name, TlPoolMode *out)
 {
-  const void *row = tl_matrix_row (m, i);
+  for (guint i = 0; i < TL_POOL_MODE_COUNT; i++)
+    if (g_strcmp0 (name, mode_names[i]) == 0)
+      {
+        *out = (TlPoolMode) i;
+        return TRUE;
+      }
+  if (g_strcmp0 (name, "max-abs") == 0)
+    {
+      *out = TL_POOL_MAX_ABS;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* Reads n elements of row i from column j0 on as doubles and adds them to
+ * range, in one pass: branch-light for the common case (all finite); one
+ * element at a time again when an infinity shows up. */
+#define READ_ROW_RANGE(type)                                             \
+  G_STMT_START {                                                         \
+    const type *src = (const type *) tl_matrix_row (m, i) + j0;          \
+    for (gsize j = 0; j < n; j++)                                        \
+      {                                                                  \
+        double v = src[j];                                               \
+        out[j] = v;                                                      \
+        nan += v != v;                                                   \
+        lo = v < lo ? v : lo; /* NaN compares false: skipped */          \
+        hi = v > hi ? v : hi;                                            \
+        min_pos = v > 0 && v < min_pos ? v : min_pos;                    \
+      }                                                                  \
+  } G_STMT_END
+
+static void
+read_row_range (const TlMatrix *m, gsize i, gsize j0, gsize n, double *out, TlValueRange *range)
+{
+  double lo = INFINITY, hi = -INFINITY, min_pos = INFINITY;
+  guint64 nan = 0;
 
   switch (m->dtype)
     {
     case TL_DTYPE_INT32:
-      for (gsize j = 0; j < n; j++)
-        out[j] = ((const gint32 *) row)[j0 + j];
+      READ_ROW_RANGE (gint32);
       break;
     case TL_DTYPE_FLOAT32:
-      for (gsize j = 0; j < n; j++)
-        out[j] = ((const float *) row)[j0 + j];
+      READ_ROW_RANGE (float);
       break;
     case TL_DTYPE_FLOAT64:
     default:
-      for (gsize j = 0; j < n; j++)
-        out[j] = ((const double *) row)[j0 + j];
+      READ_ROW_RANGE (double);
       break;
     }
+  if ((isinf (lo) && lo < 0) || (isinf (hi) && hi > 0))
+    {
+      for (gsize j = 0; j < n; j++)
+        tl_value_range_add (range, out[j]);
+      return;
+    }
+  TlValueRange r = { 0 };
+  r.n_nan = nan;
+  r.n_finite = n - nan;
+  if (r.n_finite > 0)
+    {
+      r.min = lo;
+      r.max = hi;
+      r.min_positive = isfinite (min_pos) ? min_pos : 0;
+      r.max_abs = MAX (fabs (lo), fabs (hi));
+    }
+  tl_value_range_merge (range, &r);
 }
+
+static TlPooledGrid *pool_region (const TlMatrix *matrix, gsize row0, gsize col0, gsize rows,
+                                   gsize cols, gsize max_rows, gsize max_cols, TlPoolMode mode,
+                                   guint stride, GCancellable *cancellable, GError **error);
 
 TlPooledGrid *
 tl_pool_matrix (const TlMatrix *matrix,
@@ -42,6 +96,24 @@ tl_pool_matrix (const TlMatrix *matrix,
                 TlPoolMode mode,
                 GCancellable *cancellable,
                 GError **error)
+{
+  return pool_region (matrix, row0, col0, rows, cols, max_rows, max_cols, mode, 1, cancellable,
+                      error);
+}
+
+TlPooledGrid *
+tl_pool_matrix_preview (const TlMatrix *matrix, gsize max_rows, gsize max_cols, guint stride,
+                        TlPoolMode mode, GCancellable *cancellable, GError **error)
+{
+  return pool_region (matrix, 0, 0, 0, 0, max_rows, max_cols, mode, MAX (stride, 1), cancellable,
+                      error);
+}
+
+/* Pools the region, reading every stride-th row of each block (all when 1). */
+static TlPooledGrid *
+pool_region (const TlMatrix *matrix, gsize row0, gsize col0, gsize rows, gsize cols,
+             gsize max_rows, gsize max_cols, TlPoolMode mode, guint stride,
+             GCancellable *cancellable, GError **error)
 {
   g_return_val_if_fail (matrix != NULL, NULL);
   g_return_val_if_fail (max_rows > 0 && max_cols > 0, NULL);
@@ -68,6 +140,7 @@ tl_pool_matrix (const TlMatrix *matrix,
   grid->rows = rows;
   grid->cols = cols;
   grid->mode = mode;
+  grid->sample_stride = stride;
   grid->factor_r = (guint) MAX ((rows + max_rows - 1) / max_rows, 1);
   grid->factor_c = (guint) MAX ((cols + max_cols - 1) / max_cols, 1);
   grid->grid_rows = rows ? (rows + grid->factor_r - 1) / grid->factor_r : 0;
@@ -91,12 +164,13 @@ tl_pool_matrix (const TlMatrix *matrix,
       for (gsize gc = 0; gc < grid->grid_cols; gc++)
         {
           acc[gc] = 0.0;
-          best[gc] = 0.0;
+          best[gc] = mode == TL_POOL_MAX ? -INFINITY : 0.0;
         }
 
-      for (gsize r = r_begin; r < r_end; r++)
+      gsize n_rows = 0;
+      for (gsize r = r_begin; r < r_end; r += stride, n_rows++)
         {
-          read_row (matrix, r, col0, cols, line);
+          read_row_range (matrix, r, col0, cols, line, &grid->range);
           for (gsize gc = 0; gc < grid->grid_cols; gc++)
             {
               gsize c_begin = gc * grid->factor_c;
@@ -107,6 +181,16 @@ tl_pool_matrix (const TlMatrix *matrix,
                   for (gsize c = c_begin; c < c_end; c++)
                     s += line[c];
                   acc[gc] += s; /* NaN propagates through the sum */
+                }
+              else if (mode == TL_POOL_MAX)
+                {
+                  double b = best[gc];
+                  for (gsize c = c_begin; c < c_end; c++)
+                    {
+                      double v = line[c];
+                      b = isnan (v) || isnan (b) ? NAN : v > b ? v : b;
+                    }
+                  best[gc] = b;
                 }
               else
                 {
@@ -131,7 +215,7 @@ tl_pool_matrix (const TlMatrix *matrix,
           double v;
 
           if (mode == TL_POOL_MEAN)
-            v = acc[gc] / (double) ((r_end - r_begin) * (c_end - c_begin));
+            v = acc[gc] / (double) (n_rows * (c_end - c_begin));
           else
             v = best[gc];
 
@@ -156,6 +240,22 @@ tl_pool_matrix (const TlMatrix *matrix,
   return g_steal_pointer (&grid);
 }
 
+gboolean
+tl_pool_value_range (const TlMatrix *matrix, GCancellable *cancellable, TlValueRange *out,
+                     GError **error)
+{
+  g_return_val_if_fail (matrix != NULL && out != NULL, FALSE);
+  g_autofree double *line = g_new (double, MAX (matrix->cols, 1));
+  tl_value_range_init (out);
+  for (gsize r = 0; r < matrix->rows; r++)
+    {
+      if (r % 64 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      read_row_range (matrix, r, 0, matrix->cols, line, out);
+    }
+  return TRUE;
+}
+
 TlPooledGrid *
 tl_pooled_grid_new_from_values (gsize src_rows, gsize src_cols, gsize grid_rows, gsize grid_cols,
                                 guint factor_r, guint factor_c, TlPoolMode mode,
@@ -174,6 +274,7 @@ tl_pooled_grid_new_from_values (gsize src_rows, gsize src_cols, gsize grid_rows,
   grid->cols = src_cols;
   grid->factor_r = factor_r;
   grid->factor_c = factor_c;
+  grid->sample_stride = 1;
   grid->grid_rows = grid_rows;
   grid->grid_cols = grid_cols;
   grid->mode = mode;
@@ -182,6 +283,7 @@ tl_pooled_grid_new_from_values (gsize src_rows, gsize src_cols, gsize grid_rows,
     {
       double v = values[i];
       grid->values[i] = v;
+      tl_value_range_add (&grid->range, v);
       if (isnan (v))
         grid->n_nan_cells++;
       else if (isfinite (v))
@@ -234,4 +336,23 @@ tl_pooled_grid_colorize (const TlPooledGrid *self, const TlColorScale *scale)
     }
   cairo_surface_mark_dirty (surface);
   return surface;
+}
+
+char *
+tl_pooled_grid_describe_cells (const TlPooledGrid *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  if (self->factor_r <= 1 && self->factor_c <= 1)
+    return NULL;
+  switch (self->mode)
+    {
+    case TL_POOL_MAX_ABS:
+      /* TRANSLATORS: a heatmap cell stands for a block of elements; %u×%u is its size */
+      return g_strdup_printf (_("each cell: max |value| of %u×%u"), self->factor_r, self->factor_c);
+    case TL_POOL_MAX:
+      return g_strdup_printf (_("each cell: max of %u×%u"), self->factor_r, self->factor_c);
+    case TL_POOL_MEAN:
+    default:
+      return g_strdup_printf (_("each cell: mean of %u×%u"), self->factor_r, self->factor_c);
+    }
 }

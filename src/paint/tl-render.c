@@ -27,8 +27,11 @@
 #define DEFAULT_WIDTH 1600.0
 #define DEFAULT_HEIGHT 900.0
 #define HEATMAP_MAX_CELLS 800
+/* SVG and PDF draw one rectangle per cell (crisp at any zoom): fewer of them */
+#define HEATMAP_MAX_VECTOR_CELLS 256
 
-static const char *const view_names[] = { "heatmap", "blocks", "timeline", "compare", "gauss" };
+static const char *const view_names[] = { "heatmap", "blocks", "timeline", "compare", "gauss",
+                                           "sweep" };
 
 const char *
 tl_render_view_name (TlRenderView view)
@@ -282,13 +285,21 @@ need_record (const TlRenderInput *input, const char *view, GError **error)
   return FALSE;
 }
 
+/* "gemm-03-smem16 — shared memory 16×16"; a CPU run says on how many
+ * threads it ran ("cpu-blocked — cache-blocked, multi-threaded · 1 thread") */
 static char *
 kernel_title (const TlKernelRun *run)
 {
   const TlKernelInfo *info = tl_kernel_find (run->kernel_id);
+  GString *s = g_string_new (run->kernel_id);
   if (info && info->title && g_strcmp0 (info->title, run->kernel_id) != 0)
-    return g_strdup_printf ("%s — %s", run->kernel_id, _(info->title));
-  return g_strdup (run->kernel_id);
+    g_string_append_printf (s, " — %s", _(info->title));
+  if (run->backend == TL_BACKEND_CPU && run->threads > 0)
+    {
+      g_string_append (s, " · ");
+      g_string_append_printf (s, ngettext ("%u thread", "%u threads", run->threads), run->threads);
+    }
+  return g_string_free (s, FALSE);
 }
 
 /* ---- views ---------------------------------------------------------------- */
@@ -398,7 +409,8 @@ track_label (const TlRunRecord *record, const TlKernelRun *run, gboolean stacked
   if (!stacked)
     return g_steal_pointer (&title);
   /* which record: the problem and where it ran */
-  const char *where = record->has_device && record->device.name[0] ? record->device.name
+  const char *where = run->backend == TL_BACKEND_GPU && record->has_device && record->device.name[0]
+                        ? record->device.name
                       : record->machine.cpu_model ? record->machine.cpu_model : "";
   if (record->job)
     return g_strdup_printf ("%s · %zu×%zu×%zu · %s", title, record->job->m, record->job->k,
@@ -431,6 +443,7 @@ draw_timeline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o
   gboolean ok = TRUE;
 
   tl_timeline_model_init (&model);
+  model.own_time_scale = o->own_time_scale;
   if (o->color && !tl_timeline_color_from_name (o->color, &model.color))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
@@ -456,6 +469,7 @@ draw_timeline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o
         }
       labels[i] = track_label (rec, run, input->n_more > 0);
       tracks[i].label = labels[i];
+      tracks[i].kernel_id = run->kernel_id;
       tracks[i].blocks = run->blocks;
       tracks[i].n_blocks = run->n_blocks;
       tracks[i].stats = stats[i];
@@ -501,30 +515,41 @@ draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   if (runs == NULL)
     return FALSE;
 
-  const TlJob *job = input->record->job;
   g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
   TlCompareModel model;
-  double flops = job == NULL ? 0
-                 : g_strcmp0 (job->kind, "lu") == 0 ? tl_stats_lu_flops (MIN (job->m, job->n))
-                                                    : tl_stats_gemm_flops (job->m, job->k, job->n);
-
   tl_compare_model_init (&model);
-  g_autoptr (GArray) bars = tl_compare_bars_from_runs (runs, flops, FALSE, strings,
-                                                       &model.baseline_index);
-  model.bars = (const TlCompareBar *) bars->data;
-  model.n_bars = bars->len;
+  g_autoptr (GArray) bars = tl_compare_model_fill (&model, input->record->job, runs, FALSE, strings);
   model.metric = TL_COMPARE_GFLOPS;
   if (o->color && g_strcmp0 (o->color, "time") == 0)
     model.metric = TL_COMPARE_TIME;
-  model.baseline_name = _("CPU naive");
-  g_autofree char *title = NULL;
-  if (job && g_strcmp0 (job->kind, "lu") == 0)
-    title = g_strdup_printf (_("PA = LU, %zu×%zu (%s)"), job->m, job->n, tl_dtype_name (job->dtype));
-  else if (job)
-    title = g_strdup_printf (_("C = A·B, %zu×%zu·%zu×%zu (%s)"), job->m, job->k, job->k, job->n,
-                             tl_dtype_name (job->dtype));
-  model.title = title;
+  else if (o->color && g_strcmp0 (o->color, "gflops") != 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("the compare view shows gflops or time, not “%s”"), o->color);
+      return FALSE;
+    }
   tl_paint_compare (cr, &model, style, w, h);
+  return TRUE;
+}
+
+static gboolean
+draw_sweep (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
+            const TlPaintStyle *style, double w, double h, GError **error)
+{
+  if (!need_record (input, "sweep", error))
+    return FALSE;
+  g_autoptr (GPtrArray) records = g_ptr_array_new ();
+  g_ptr_array_add (records, input->record);
+  for (guint i = 0; i < input->n_more; i++)
+    g_ptr_array_add (records, input->more[i]);
+  g_autoptr (TlSweepData) data = tl_sweep_data_new (records, _("GEMM: GFLOP/s against the problem size"));
+  if (data->model.n_series == 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("the sweep view needs GEMM run records with timed kernels"));
+      return FALSE;
+    }
+  tl_paint_sweep (cr, &data->model, style, w, h);
   return TRUE;
 }
 
@@ -556,6 +581,27 @@ draw_heatmap (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   g_autofree char *title = NULL;
   const char *units = _("value");
   TlPoolMode mode = TL_POOL_MEAN;
+  TlColormap map = 0;
+  TlScale kind = TL_SCALE_LINEAR;
+
+  if (o->color && !tl_colormap_from_name (o->color, &map))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("the heatmap colours with viridis, cividis, rdbu or gray, not “%s”"), o->color);
+      return FALSE;
+    }
+  if (o->value_scale && !tl_scale_from_name (o->value_scale, &kind))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("the value scale is linear, log or symlog, not “%s”"), o->value_scale);
+      return FALSE;
+    }
+  if (o->pool && !tl_pool_mode_from_name (o->pool, &mode))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("cells pool by mean, max or max-abs, not “%s”"), o->pool);
+      return FALSE;
+    }
 
   if (g_ascii_strcasecmp (which, "A") == 0)
     {
@@ -618,12 +664,20 @@ draw_heatmap (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
           m = tl_matrix_new (TL_DTYPE_FLOAT64, c->rows, c->cols, error);
           if (m == NULL)
             return FALSE;
+          /* on a log scale the error's size, |C − ref|: its sign has no logarithm
+           * (and is named as what it is, never "value") */
+          gboolean magnitude = kind == TL_SCALE_LOG;
           for (gsize i = 0; i < c->rows; i++)
             for (gsize j = 0; j < c->cols; j++)
-              tl_matrix_set (m, i, j, tl_matrix_get (c, i, j) - tl_matrix_get (ref, i, j));
-          title = g_strdup_printf (_("error C − reference, %s"), run->kernel_id);
-          units = _("C − ref");
-          mode = TL_POOL_MAX_ABS;
+              {
+                double d = tl_matrix_get (c, i, j) - tl_matrix_get (ref, i, j);
+                tl_matrix_set (m, i, j, magnitude ? fabs (d) : d);
+              }
+          title = magnitude ? g_strdup_printf (_("error |C − reference|, %s"), run->kernel_id)
+                            : g_strdup_printf (_("error C − reference, %s"), run->kernel_id);
+          units = magnitude ? _("|C − ref|") : _("C − ref");
+          if (o->pool == NULL)
+            mode = TL_POOL_MAX_ABS;
         }
     }
   else
@@ -635,8 +689,8 @@ draw_heatmap (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   if (m == NULL)
     return FALSE;
 
-  g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, HEATMAP_MAX_CELLS,
-                                               HEATMAP_MAX_CELLS, mode, NULL, error);
+  gsize cells = tl_paint_is_vector (cr) ? HEATMAP_MAX_VECTOR_CELLS : HEATMAP_MAX_CELLS;
+  g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, cells, cells, mode, NULL, error);
   if (g == NULL)
     return FALSE;
   TlHeatmapModel model;
@@ -645,7 +699,9 @@ draw_heatmap (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   model.title = title;
   model.units = units;
   model.caption = tl_dtype_name (m->dtype);
-  tl_color_scale_init_auto (&model.scale, g->min, g->max);
+  /* the range of every element, not of the pooled cells */
+  model.range = g->range;
+  tl_color_scale_init_for_range (&model.scale, o->color ? (gint) map : -1, kind, &g->range);
   tl_paint_heatmap (cr, &model, style, w, h);
   return TRUE;
 }
@@ -666,6 +722,7 @@ draw_gauss (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   TlGaussModel model;
   tl_gauss_model_init (&model);
   model.frame = frame;
+  model.record_range = o->gauss_record_range;
   /* a run record says where it ran: name the GPU and the day in the title */
   g_autofree char *title = NULL;
   if (input->record && input->record->has_device && input->record->device.name[0])
@@ -696,6 +753,8 @@ tl_render_draw (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *
       return draw_compare (cr, input, o, style, width, height, error);
     case TL_RENDER_GAUSS:
       return draw_gauss (cr, input, o, style, width, height, error);
+    case TL_RENDER_SWEEP:
+      return draw_sweep (cr, input, o, style, width, height, error);
     default:
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("unknown view"));
       return FALSE;

@@ -28,6 +28,7 @@ typedef enum
   TL_RENDER_TIMELINE,    /* the SM (thread) timeline, kernels stacked */
   TL_RENDER_COMPARE,     /* the kernels' times as bars */
   TL_RENDER_GAUSS,       /* one step of Gauss elimination */
+  TL_RENDER_SWEEP,       /* GFLOP/s against the problem size over the records given */
 } TlRenderView;
 
 typedef enum
@@ -52,7 +53,15 @@ typedef struct
                             one id per record in order */
   const char *matrix;    /* heatmap: "A", "B", "C", "ref", "error" (NULL: "C") */
   guint step;            /* gauss: the frame (tl-gauss-frame.h) */
-  const char *color;     /* blocks: "duration" | "start"; timeline: "duration" | "wave"; NULL: duration */
+  const char *color;     /* blocks: "duration" | "start"; timeline: "duration" | "wave";
+                            compare: "gflops" | "time"; heatmap: a colormap ("viridis",
+                            "cividis", "rdbu", "gray"); NULL: the view's default */
+  const char *value_scale; /* heatmap: "linear" | "log" | "symlog"; NULL: linear */
+  const char *pool;      /* heatmap: "mean" | "max" | "max-abs"; NULL: mean, for the error
+                            map max-abs (mean would average its peaks away) */
+  gboolean gauss_record_range; /* gauss: one colour range for every step of the record;
+                                  FALSE: each step's own range */
+  gboolean own_time_scale; /* timeline: each kernel on its own time scale; FALSE: one */
   gint launch;           /* blocks, timeline: one launch of a multi-launch rung, -1: all */
   gint tile_x, tile_y;   /* blocks, timeline: a tile to point at (its block in every
                             track), -1: none */
@@ -71,8 +80,8 @@ typedef struct
 {
   TlRunRecord *record;   /* may be NULL */
   TlLuRecorder *lu;      /* may be NULL */
-  /* timeline only: further run records, stacked under the first on one
-   * time scale (a GPU run over a CPU run, two sizes, two machines) */
+  /* timeline: further run records, stacked under the first (a GPU run over
+   * a CPU run, two sizes, two machines); sweep: further records to plot */
   TlRunRecord *more[3];
   guint n_more;
 } TlRenderInput;

@@ -1,0 +1,502 @@
+// gemm-13-wgmma-tf32.cu — rung 13: TF32 on Hopper's wgmma, reading the
+// float32 matrices as they are (no pre-pass).  Built only for sm_90a.
+//
+// C (m×n, float32) = A (m×k) · B (k×n), all float32 row-major; the tensor
+// cores multiply in TF32 (10-bit mantissa), accumulate in fp32.
+//
+// What changed from rung 10 (WMMA TF32, 25% of cuBLAS TF32): the Hopper
+// machinery of rung 11 — TMA copies into a 4-stage mbarrier ring, a
+// producer warp and two consumer warpgroups issuing asynchronous wgmma —
+// run persistently and in clusters of two as in rung 14 (read rung 14 for
+// those parts; tl-wgmma.cuh holds them).  What is new is a layout problem.
+//
+// The layout problem.  wgmma reads its B operand from shared memory, and
+// for 32-bit types (TF32) it must be K-major: for each output column, k
+// contiguous.  (Only 16-bit types may be transposed on the fly.)  Our B is
+// k×n row-major — n contiguous, "MN-major".  cuBLAS TF32 takes row-major
+// float32 directly, so a pre-pass that transposes B (a full read and write
+// of B: ~11% of cuBLAS's time at 4096³) would be counted against us.
+// The way out: compute the transpose,
+//     Cᵀ (n×m) = Bᵀ (n×k) · Aᵀ (k×m).
+// Now the wgmma B operand is Aᵀ, i.e. A's tile: A is m×k row-major — k
+// contiguous for each m — exactly K-major.  The wgmma A operand is Bᵀ, and
+// wgmma can take its A operand from *registers*, in any layout we like to
+// load it from: each consumer thread reads its fragment of the B tile from
+// shared memory with ordinary loads, 16 floats per k-step, and rounds them
+// to TF32 (cvt.rna); A's tile goes to the tensor cores straight from
+// shared memory (their hardware truncates fp32 to TF32).
+//
+// Loading the register fragment without bank conflicts.  A thread's four
+// registers per k8 hold rows {g, g+8} × columns {t, t+4} of the 64×8
+// fragment (lane = 4g + t, warp w: rows 16w …): lanes with the same g read
+// the same n and four different k — four different rows of the B tile.
+// TMA writes B's tile as boxes 16 floats (64 bytes) wide with the 64-byte
+// swizzle (16-byte chunk c of row k is stored at chunk c ^ ((k/2) % 4)),
+// and the fragment row r = g + 8h of warp w is assigned to column
+//     n = 16w + 8(g/4) + 4h + g%4
+// of the tile (any assignment works: it only permutes C's columns, and the
+// epilogue undoes it).  Then the 32 lanes of every load hit 32 different
+// banks (worked through in frag_offsets).  Each warp owns one 16-column box.
+//
+// The epilogue.  The accumulators hold Cᵀ: a thread's pairs run along m,
+// while C is n-contiguous.  Four lanes (g%4 = 0…3) hold a 4×4 block —
+// four consecutive columns × four values — so a 4×4 transpose across them
+// (two shuffle rounds) gives each lane four consecutive columns of one row
+// of C: one 16-byte store; a warp writes 8 rows × 64 contiguous bytes.
+//
+// Shapes: C tile 256 (m) × 128 (n) per CTA; consumer warpgroup c owns
+// columns 64c … 64c+63, one m64n256k8 wgmma per k8 (its "m" = our n, its
+// "n" = our 256 rows of m), 128 fp32 accumulators per thread.  k-step 32
+// floats (one 128-byte swizzle row of A).  Shared memory: 4 stages × (A
+// 256×32 + B 32×128) floats = 192 KB.  Clusters of two CTAs compute two
+// tiles side by side along n — same rows of A — and multicast A's tile.
+//
+// Result (bench-gpu-gemm, median of rounds): on an H100 94.8% of cuBLAS
+// TF32 at 4096³, 95.3% at 8192³, 113.4% at 4000×3000×5000; on an H200
+// 94.9%, 88.8% (98.6% with the launches alternated), 116.1%.  ncu at
+// 8192³ sees it like cuBLAS TF32 (SM throughput 91–92% against 93%, DRAM
+// and L2 equally busy) but at a lower clock (H200: 1.59 against 1.66 GHz,
+// the power limit's choice).  Details: docs/perf/gemm-tensor-cores-*.md.
+//
+// TMA needs row pitches that are multiples of 16 bytes: when k or n is not
+// a multiple of 4, launch first copies A and/or B into zero-padded buffers
+// (counted in the timing; the benchmark shapes never need it).
+//
+// Without an sm_90a build or on another GPU, check() refuses: "needs a
+// Hopper GPU (compute capability 9.0) and an sm_90a build".
+//
+// Seed: none.
+#include "tl-gemm-rung.h"
+#include "tl-wgmma.cuh"
+
+#include <stdio.h>
+
+// The sm_90 (non-"a") and host passes see the wgmma helpers unused.
+#pragma nv_diag_suppress 177
+
+namespace {
+
+constexpr int BM = 256, BN = 128, BK = 32;   // BK × 4 bytes = one 128-byte swizzle row of A
+constexpr int STAGES = 4;
+constexpr int CONSUMERS = 2;                  // consumer warpgroups, 64 columns of C each
+constexpr int THREADS = 128 * (CONSUMERS + 1);
+constexpr int A_HALF_BYTES = BM / 2 * BK * 4; // 16 KB: one TMA box of 128 rows of A
+constexpr int B_BOX_COLS = 16;                // 64-byte rows: one box per consumer warp
+constexpr int B_BOX_BYTES = BK * B_BOX_COLS * 4;          // 2 KB
+constexpr int STAGE_BYTES = 2 * A_HALF_BYTES + BN / B_BOX_COLS * B_BOX_BYTES;   // 48 KB
+constexpr int SMEM = STAGES * STAGE_BYTES + 1024;
+
+// One wgmma.m64n256k8 with A from registers: d (64×256 per warpgroup) +=
+// a (64×8, four TF32 values per thread) · B (8×256, K-major in shared
+// memory via desc_b).  scale_d = 0: d = a·B.
+__device__ __forceinline__ void
+wgmma_m64n256k8_tf32_rs (float (&d)[128], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
+{
+#if TL_SM90A
+  asm volatile ("{\n"
+                ".reg .pred p;\n"
+                "setp.ne.b32 p, %133, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " TL_ACC128_TEXT
+                ", {%128, %129, %130, %131}, %132, p, 1, 1;\n"
+                "}\n"
+                : TL_ACC128 (d)
+                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+#endif
+}
+
+// Round to TF32 (nearest, ties away), as cuBLAS's conversion does.
+__device__ __forceinline__ uint32_t
+to_tf32 (float x)
+{
+  uint32_t r;
+  asm ("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+  return r;
+}
+
+// Byte offsets, inside a warp's 16-column box of the B tile, of this
+// thread's fragment elements for k8 step 0: off[v][h] for register h + 2v
+// (row g + 8h of the fragment → column n = 8(g/4) + 4h + g%4 of the box;
+// column t + 4v of the fragment → row k = t + 4v).  Step kk adds kk·512
+// (8 rows of 64 bytes), which leaves the swizzle unchanged.
+//
+// Why no conflicts: the box row k is 64 bytes, so rows k and k+1 share a
+// 128-byte line (banks 0–15, 16–31): bank = 16·(k%2) + 4·chunk' + g%4 with
+// chunk' = (n/4) ^ ((k/2)%4) = (2(g/4) + h) ^ (t/2 + 2v).  Over a warp's
+// lanes, k%2 = t%2 picks the half, chunk' takes four values (g/4 and t/2
+// flip different bits of it), g%4 the word: 2 × 4 × 4 = 32 banks.
+__device__ __forceinline__ void
+frag_offsets (int lane, int (&off)[2][2])
+{
+  const int g = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int v = 0; v < 2; v++)
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+      {
+        const int k = t + 4 * v, col = 8 * (g / 4) + 4 * h + g % 4;
+        const int lin = k * 64 + col * 4;                 // bytes, unswizzled
+        off[v][h] = lin ^ (((lin >> 7) & 3) << 4);        // the 64-byte swizzle
+      }
+}
+
+// The whole k-step's fragment: 4 k8 steps × 4 registers.
+__device__ __forceinline__ void
+load_frag (uint32_t (&f)[4][4], const unsigned char *box, const int (&off)[2][2])
+{
+#pragma unroll
+  for (int kk = 0; kk < 4; kk++)
+#pragma unroll
+    for (int v = 0; v < 2; v++)
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+        f[kk][h + 2 * v] = to_tf32 (*reinterpret_cast<const float *> (box + kk * 512 + off[v][h]));
+}
+
+// Keeps a fragment's registers alive (and unmodified) until this point:
+// wgmma reads them asynchronously, after the asm statement that issued it.
+__device__ __forceinline__ void
+pin_frag (uint32_t (&f)[4][4])
+{
+#pragma unroll
+  for (int kk = 0; kk < 4; kk++)
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+      asm volatile ("" : "+r"(f[kk][i])::"memory");
+}
+
+// ---- the epilogue -------------------------------------------------------------
+//
+// d[4i + 2h + j] is Cᵀ's (fragment row g + 8h, column 8i + 2t + j), i.e.
+// C[m0 + 8i + 2t + j][n0 + 8(g/4) + 4h + e] with e = g%4.  For one i, the
+// four lanes e = 0…3 of a group (lane bits 2–3) hold M[e][2h + j]: four
+// columns (e) × four (h, j).  Transposing M across them (exchange with lane
+// ^4, then ^8) gives lane e the values M[0…3][e]: columns 8(g/4) + 4h + 0…3
+// of row 8i + 2t + j, where (h, j) = (e/2, e%2).
+__device__ __forceinline__ void
+store_tile (const float (&d)[128], float *__restrict__ C, int m, int n, int row0, int col0)
+{
+  const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, e = g % 4;
+  const bool e_odd = e & 1, e_hi = e & 2;
+  const bool vec = (n % 4) == 0;
+  const int c = col0 + 8 * (g / 4) + 4 * (e >> 1);
+#pragma unroll
+  for (int i = 0; i < 32; i++)
+    {
+      float x0 = d[4 * i], x1 = d[4 * i + 1], x2 = d[4 * i + 2], x3 = d[4 * i + 3];
+      // Round 1, partner e^1 (lane ^ 4): swap within 2×2 blocks.
+      float s0 = __shfl_xor_sync (0xffffffffu, e_odd ? x0 : x1, 4);
+      float s1 = __shfl_xor_sync (0xffffffffu, e_odd ? x2 : x3, 4);
+      if (e_odd) { x0 = s0; x2 = s1; } else { x1 = s0; x3 = s1; }
+      // Round 2, partner e^2 (lane ^ 8): swap the off-diagonal 2×2 blocks.
+      s0 = __shfl_xor_sync (0xffffffffu, e_hi ? x0 : x2, 8);
+      s1 = __shfl_xor_sync (0xffffffffu, e_hi ? x1 : x3, 8);
+      if (e_hi) { x0 = s0; x1 = s1; } else { x2 = s0; x3 = s1; }
+      const int r = row0 + 8 * i + 2 * t + (e & 1);
+      if (r >= m)
+        continue;
+      float *cp = C + (size_t) r * n + c;
+      if (vec && c < n)
+        *reinterpret_cast<float4 *> (cp) = make_float4 (x0, x1, x2, x3);
+      else if (!vec)
+        {
+          if (c < n) cp[0] = x0;
+          if (c + 1 < n) cp[1] = x1;
+          if (c + 2 < n) cp[2] = x2;
+          if (c + 3 < n) cp[3] = x3;
+        }
+    }
+}
+
+// ---- the kernel -----------------------------------------------------------------
+
+// map_a: A (m×k fp32), box 32 (k) × 128 (m), 128-byte swizzle.  map_b: B
+// (k×n fp32), box 16 (n) × 32 (k), 64-byte swizzle.
+template <int CLUSTER, bool INSTR>
+__global__ void __launch_bounds__ (THREADS, 1)
+gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
+                           const __grid_constant__ CUtensorMap map_b, TlTileSchedule sched, int m,
+                           int n, int k, float *__restrict__ C, TlGpuBlockRecord *records)
+{
+#if TL_SM90A
+  extern __shared__ __align__ (1024) unsigned char smem_raw[];
+  __shared__ __align__ (8) uint64_t full[STAGES], empty[STAGES];
+  const uint32_t raw = tl_smem_addr (smem_raw);
+  unsigned char *base = smem_raw + (((raw + 1023) & ~1023u) - raw);
+  auto stage_a = [&] (int s) { return base + s * STAGE_BYTES; };
+  auto stage_b = [&] (int s) { return base + s * STAGE_BYTES + 2 * A_HALF_BYTES; };
+
+  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
+  const unsigned rank = CLUSTER > 1 ? tl_cluster_rank () : 0;
+  const int cluster_id = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
+  const int KT = (k + BK - 1) / BK;
+
+  tl_stage_ring_init<STAGES, CLUSTER> (full, empty, CLUSTER * CONSUMERS * 4);
+
+  if (wg == 0)
+    {
+      // Producer (the phase bookkeeping is rung 14's).
+      tl_setmaxnreg_dec<40> ();
+      if (tid == 0)
+        {
+          int it = 0;
+          for (int u = cluster_id; u < sched.units; u += clusters)
+            {
+              int tm, tn;
+              sched.tile_of (u, rank, &tm, &tn);
+              // Boxes that would start outside C are moved inside (see rung 14).
+              for (int kt = 0; kt < KT; kt++, it++)
+                {
+                  const int s = it % STAGES;
+                  tl_mbar_wait (&empty[s], ((it / STAGES) & 1) ^ 1);
+                  tl_mbar_expect_tx (&full[s], STAGE_BYTES);
+                  if (CLUSTER == 1)
+                    for (int half = 0; half < 2; half++)
+                      tl_tma_load (stage_a (s) + half * A_HALF_BYTES, &map_a, &full[s], kt * BK,
+                                   tl_box_start (tm * BM + half * (BM / 2), m));
+                  else // both CTAs share tm: each brings half of A's tile, to both
+                    tl_tma_load_multicast (stage_a (s) + rank * A_HALF_BYTES, &map_a, &full[s],
+                                           kt * BK, tl_box_start (tm * BM + rank * (BM / 2), m), 0x3);
+                  for (int j = 0; j < BN / B_BOX_COLS; j++)
+                    tl_tma_load (stage_b (s) + j * B_BOX_BYTES, &map_b, &full[s],
+                                 tl_box_start (tn * BN + j * B_BOX_COLS, n, 4), kt * BK);
+                }
+            }
+        }
+    }
+  else
+    {
+      tl_setmaxnreg_inc<232> ();
+      const int lane = tid % 32, warp = threadIdx.x / 32 - 4;   // consumer warp 0…7: box `warp`
+      int off[2][2];
+      frag_offsets (lane, off);
+      float d[128];
+      uint32_t f0[4][4], f1[4][4];   // the fragments of even and odd k-steps
+      int it = 0;
+
+      // One k-step: wait for the stage, load this warp's fragment of B,
+      // issue 4 wgmmas (k8 each; A's descriptor moves 32 bytes per step),
+      // keep them in flight and release the previous k-step's stage once
+      // its wgmmas are done.  f is the fragment of this k-step; the other
+      // buffer still feeds the previous k-step's wgmmas, so the two
+      // alternate and each stays untouched until its wgmmas completed.
+      auto kstep = [&] (int kt, uint32_t (&f)[4][4], uint32_t (&prev)[4][4]) {
+        const int s = it % STAGES;
+        tl_mbar_wait (&full[s], (it / STAGES) & 1);
+        load_frag (f, stage_b (s) + warp * B_BOX_BYTES, off);
+        const unsigned char *a = stage_a (s);
+        tl_fence_acc128 (d);
+        tl_wgmma_fence ();
+#pragma unroll
+        for (int kk = 0; kk < BK / 8; kk++)
+          wgmma_m64n256k8_tf32_rs (d, f[kk], tl_desc_k128 (a + kk * 32), (kt > 0 || kk > 0) ? 1 : 0);
+        tl_wgmma_commit ();
+        tl_fence_acc128 (d);
+        tl_wgmma_wait<1> ();
+        pin_frag (prev);
+        if (kt > 0 && lane == 0)
+          tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
+        it++;
+      };
+
+      for (int u = cluster_id; u < sched.units; u += clusters)
+        {
+          int tm, tn;
+          const bool mine = sched.tile_of (u, rank, &tm, &tn);
+          if (INSTR && mine && threadIdx.x == 128)
+            tl_tile_record_begin (records, sched, tm, tn);
+          int kt = 0;
+          for (; kt + 1 < KT; kt += 2)
+            {
+              kstep (kt, f0, f1);
+              kstep (kt + 1, f1, f0);
+            }
+          if (kt < KT)
+            kstep (kt, f0, f1);
+          tl_wgmma_wait<0> ();
+          tl_fence_acc128 (d);
+          pin_frag (f0);
+          pin_frag (f1);
+          if (lane == 0)
+            tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
+          if (mine)
+            store_tile (d, C, m, n, tm * BM, tn * BN + warp * B_BOX_COLS);
+          if (INSTR)
+            {
+              asm volatile ("bar.sync 1, 256;\n" ::: "memory");
+              if (mine && threadIdx.x == 128)
+                tl_tile_record_end (records, sched, tm, tn);
+            }
+        }
+    }
+
+  if (CLUSTER > 1)
+    tl_cluster_sync ();
+#endif
+}
+
+// ---- host side -------------------------------------------------------------------
+
+constexpr int CLUSTER = 2;         // as rung 14
+constexpr bool BALANCED = true;
+
+// TMA reads rows whose pitch is a multiple of 16 bytes.  Otherwise the
+// launch copies the matrix into a zero-padded one first (timed: part of the
+// multiply).  kp, np: the padded row lengths of A and B.
+struct Layout
+{
+  bool pad_a, pad_b;
+  int kp, np;
+  size_t a_bytes, b_bytes;   // padded copies in the workspace (0 when not needed)
+};
+
+Layout
+layout_of (const TlGemmLaunch *l)
+{
+  Layout L;
+  L.pad_a = l->k % 4 != 0;
+  L.pad_b = l->n % 4 != 0;
+  L.kp = L.pad_a ? (int) tl_round_up_size (l->k, 4) : l->k;
+  L.np = L.pad_b ? (int) tl_round_up_size (l->n, 4) : l->n;
+  L.a_bytes = L.pad_a ? tl_round_up_size ((size_t) l->m * L.kp * 4, 256) : 0;
+  L.b_bytes = L.pad_b ? (size_t) l->k * L.np * 4 : 0;
+  return L;
+}
+
+size_t
+gemm_13_workspace (const TlGemmLaunch *l)
+{
+  Layout L = layout_of (l);
+  return L.a_bytes + L.b_bytes;
+}
+
+// dst (rows × out_cols) = src (rows × cols), zeros in columns cols … out_cols-1.
+__global__ void
+pad_columns_kernel (const float *__restrict__ src, int rows, int cols, float *__restrict__ dst,
+                    int out_cols)
+{
+  const size_t total = (size_t) rows * out_cols;
+  for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < total;
+       i += (size_t) gridDim.x * blockDim.x)
+    {
+      const int r = (int) (i / out_cols), c = (int) (i % out_cols);
+      dst[i] = c < cols ? src[(size_t) r * cols + c] : 0.0f;
+    }
+}
+
+cudaError_t
+pad_columns (const float *src, int rows, int cols, float *dst, int out_cols, cudaStream_t stream)
+{
+  const size_t total = (size_t) rows * out_cols;
+  const size_t blocks = (total + 255) / 256;
+  pad_columns_kernel<<<(unsigned) (blocks < 132 * 8 ? blocks : 132 * 8), 256, 0, stream>>> (
+    src, rows, cols, dst, out_cols);
+  return cudaGetLastError ();
+}
+
+TlTileSchedule
+schedule_of (const TlGemmLaunch *l, int cluster)
+{
+  return tl_tile_schedule_make (l->m, l->n, BM, BN, cluster, false);
+}
+
+template <int CL>
+struct Grid
+{
+  static int clusters;
+};
+template <int CL> int Grid<CL>::clusters = 0;
+
+// BAL: tl_persistent_clusters' balanced choice; otherwise every cluster that fits.
+template <int CL, bool BAL>
+int
+grid_clusters (const TlGemmLaunch *l)
+{
+  return tl_grid_clusters (schedule_of (l, CL).units, Grid<CL>::clusters, l->sm_count, CL, BAL);
+}
+
+// TlGemmRung.prepare: the shared-memory limit of both kernel variants and
+// how many clusters fit on this GPU.  No data pre-pass.
+template <int CL>
+cudaError_t
+prepare_cfg (const TlGemmLaunch *)
+{
+  return tl_persistent_prepare ((const void *) gemm_13_wgmma_tf32_kernel<CL, false>,
+                                (const void *) gemm_13_wgmma_tf32_kernel<CL, true>, CL, THREADS, SMEM,
+                                &Grid<CL>::clusters);
+}
+
+template <int CL, bool BAL, bool INSTR>
+cudaError_t
+launch_cfg (const TlGemmLaunch *l)
+{
+  Layout L = layout_of (l);
+  const float *a = (const float *) l->a, *b = (const float *) l->b;
+  if (L.pad_a || L.pad_b)
+    {
+      if (l->workspace == nullptr || l->workspace_bytes < L.a_bytes + L.b_bytes)
+        return cudaErrorInvalidValue;
+      float *ws = (float *) l->workspace;
+      cudaError_t e = cudaSuccess;
+      if (L.pad_a)
+        {
+          e = pad_columns (a, l->m, l->k, ws, L.kp, l->stream);
+          a = ws;
+        }
+      if (e == cudaSuccess && L.pad_b)
+        {
+          float *bp = (float *) ((char *) l->workspace + L.a_bytes);
+          e = pad_columns (b, l->k, l->n, bp, L.np, l->stream);
+          b = bp;
+        }
+      if (e != cudaSuccess)
+        return e;
+    }
+  CUtensorMap map_a, map_b;
+  if (!tl_tensor_map_2d (&map_a, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, a, l->m, L.kp, (size_t) L.kp * 4,
+                         BM / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B)
+      || !tl_tensor_map_2d (&map_b, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, b, l->k, L.np, (size_t) L.np * 4,
+                            BK, B_BOX_COLS, CU_TENSOR_MAP_SWIZZLE_64B))
+    return cudaErrorInvalidValue;
+  cudaError_t e = tl_launch_clusters (gemm_13_wgmma_tf32_kernel<CL, INSTR>, grid_clusters<CL, BAL> (l), CL,
+                                      THREADS, SMEM, l->stream, map_a, map_b, schedule_of (l, CL), l->m,
+                                      l->n, L.kp, (float *) l->c, l->blocks);
+  return e != cudaSuccess ? e : cudaGetLastError ();
+}
+
+template <int CL, bool BAL>
+cudaError_t
+launch_any (const TlGemmLaunch *l)
+{
+  return l->blocks ? launch_cfg<CL, BAL, true> (l) : launch_cfg<CL, BAL, false> (l);
+}
+
+template <int CL, bool BAL>
+void
+shape_cfg (const TlGemmLaunch *l, TlGemmShape *out)
+{
+  TlTileSchedule s = schedule_of (l, CL);
+  Layout L = layout_of (l);
+  out->kernel = (const void *) gemm_13_wgmma_tf32_kernel<CL, false>;
+  out->grid = dim3 (grid_clusters<CL, BAL> (l) * CL);
+  out->block = dim3 (THREADS);
+  out->dynamic_smem = SMEM;
+  out->launches = 1 + (L.pad_a ? 1 : 0) + (L.pad_b ? 1 : 0);
+  out->total_blocks = (size_t) s.tiles_m * s.tiles_n;   // one record per tile
+}
+
+TlGpuStatus
+gemm_13_check (const TlGemmLaunch *l, char *why, size_t why_size)
+{
+  return tl_wgmma_check (l, 13, why, why_size);
+}
+
+} // namespace
+
+extern const TlGemmRung gemm_13_wgmma_tf32_rung = {
+  "gemm-13-wgmma-tf32",
+  launch_any<CLUSTER, BALANCED>,
+  shape_cfg<CLUSTER, BALANCED>,
+  gemm_13_check,
+  gemm_13_workspace,
+  prepare_cfg<CLUSTER>,
+};

@@ -1,0 +1,413 @@
+// gemm-14-wgmma-persistent.cu — rung 14: rung 11's wgmma + TMA pipeline as
+// a *persistent*, clustered kernel.  Built only for sm_90a.
+//
+// C (m×n, float32) = A (m×k) · B (k×n), inputs float32 converted to BF16 in
+// `prepare` (untimed, as for rung 11 and the cuBLAS BF16 reference), fp32
+// accumulation, all row-major.  The BF16 operands are those of rung 11:
+// A16 m×kp and B16ᵀ n×kp, both K-major, kp = k rounded up to 64.
+//
+// Rung 11 launches one CTA per 128×256 tile of C, in row order.  Three
+// things cost it time, and grow with the problem (on an H200 it ran at 92%
+// of cuBLAS at 4096³ but 81% at 8192³; on an H100, whose DRAM is slower,
+// 85% and 61%):
+//  1. L2 reuse — the 8192³ drop.  In row order the 132 CTAs of a wave
+//     cover ~4 rows of tiles across the *whole* width of C, so every wave
+//     reads all of B; at 8192³ B16 is 128 MB, more than twice the L2, and
+//     streams from DRAM again and again.  ncu on an H100 (8192³, clocks
+//     untouched): rung 11 reads 5.5–7.1 GB from DRAM (cuBLAS: 1.26 GB), its
+//     L2 hit rate is 47–53% (cuBLAS 72%), DRAM throughput 81–86% of peak:
+//     at this size rung 11 is DRAM-bound.  Not the clocks: it ran at
+//     1.66–1.75 GHz, cuBLAS at 1.59–1.60 GHz.
+//  2. Per-tile start-up.  Each new CTA initialises its barriers, then waits
+//     a full memory latency for its first stage before the tensor cores
+//     start; and the 4-stage pipeline drains at the end of every tile.
+//  3. L2 → SM bandwidth.  A 128×256 tile pulls 48 KB per k-step of 64; at
+//     the tensor cores' rate that is ~11 TB/s over 132 SMs, close to what
+//     the L2 delivers.
+// What changes here:
+//  1. Persistent CTAs loop over the tiles in *grouped* order (tl-wgmma.cuh:
+//     TlTileSchedule): the tiles in flight form a ~2048×2048 block of C,
+//     whose A rows and B columns are read from DRAM once and reused from L2
+//     by all the CTAs that need them.  8192³ on the H100: 1.27 GB from DRAM,
+//     L2 hit rate 78%.
+//  2. The producer never stops: while the consumers run the epilogue of
+//     tile t, it is already loading the first stages of tile t+1 (the stage
+//     ring and its mbarrier phases simply continue across tiles).
+//  3. Clusters of two CTAs (template CLUSTER = 2) compute two tiles stacked
+//     along m — same columns of B.  Each CTA loads its own A tile and HALF
+//     of the shared B tile, multicast into both CTAs' shared memory: 32 KB
+//     instead of 48 KB per CTA and k-step leave L2.  The price is a wider
+//     handshake: a stage is free only when the consumers of *both* CTAs have
+//     released it, so each consumer warp arrives on the "empty" barrier of
+//     both CTAs (tl_release_stage).  Measured on an H100 against one CTA
+//     per cluster: 5% faster at 4096³, 8% at 4000×3000×5000, and at 8192³
+//     (ncu) 1.41 instead of 1.55 ms, with 1.27 instead of 1.69 GB from DRAM.
+//  4. The epilogue stores 16 bytes per thread: one shuffle exchange between
+//     neighbouring lanes turns the accumulator's pairs of columns into runs
+//     of four, so a warp writes 8 rows × 64 contiguous bytes per instruction
+//     (rung 11: 8 rows × 32 bytes, twice the instructions).
+// Result (bench-gpu-gemm, median of rounds): on an H100 99.7% of cuBLAS
+// BF16 at 4096³, 102.3% at 8192³, 100.6% at 4000×3000×5000 (rung 11: 84%,
+// 59%, 81%); on an H200 99.7%, 101.4%, 100.9% (rung 11: 92%, 84%, 91%).
+// What is left: cuBLAS picks the same structure (a cooperative 256×128 or
+// 320×128 tile, cluster of 2, 3–4 stages) and both run at the same clock
+// (1.60 GHz at 4096³, the power limit); both lose the tile rounds'
+// quantisation (4096³: 512 tiles on 132 SMs) and an epilogue in which the
+// tensor cores wait (the 128 KB of fp32 results per tile).  See
+// docs/perf/gemm-tensor-cores-*.md.
+//
+// Shapes: block 384 threads = warpgroup 0 (producer: one thread issues TMA)
+// + warpgroups 1, 2 (consumers: rows 0–63 and 64–127 of the 128×256 tile,
+// one m64n256k16 wgmma per k16, 128 fp32 accumulators per thread).  Shared
+// memory: 4 stages × (A 128×64 + B 256×64) BF16 = 192 KB: one CTA per SM.
+// Grid: at most as many clusters as the GPU holds at once (66 × 2 CTAs on
+// an H100), fewer when that finishes in the same number of rounds with
+// every cluster equally loaded (tl_persistent_clusters: 64 × 2 at 4096³).
+//
+// Instrumented variant: one record per C tile (see tl-wgmma.cuh), not per
+// CTA — a persistent CTA lives for the whole launch.
+//
+// Without an sm_90a build or on another GPU, check() refuses: "needs a
+// Hopper GPU (compute capability 9.0) and an sm_90a build".
+//
+// Seed: none.  The structure follows CUTLASS's sm90 warp-specialised
+// persistent kernels and the public "fast.cu" H100 worklog; the code is
+// our own.
+#include "tl-gemm-rung.h"
+#include "tl-wgmma.cuh"
+
+#include <stdio.h>
+
+// The sm_90 (non-"a") and host passes see the wgmma helpers unused.
+#pragma nv_diag_suppress 177
+
+namespace {
+
+constexpr int BM = 128, BN = 256, BK = 64;  // BK × 2 bytes = one 128-byte swizzle row
+constexpr int STAGES = 4;
+constexpr int CONSUMERS = 2;                 // consumer warpgroups, 64 rows of C each
+constexpr int THREADS = 128 * (CONSUMERS + 1);
+constexpr int A_BYTES = BM * BK * 2;         // 16 KB
+constexpr int B_HALF_BYTES = BN / 2 * BK * 2; // 16 KB: one TMA box of 128 rows
+constexpr int STAGE_BYTES = A_BYTES + 2 * B_HALF_BYTES;   // 48 KB
+constexpr int SMEM = STAGES * STAGE_BYTES + 1024;         // + slack to align to 1024
+
+// One wgmma.m64n256k16: d (64×256 per warpgroup) += A (64×16, via desc_a)
+// · B (16×256, via desc_b), both from shared memory; scale_d = 0 ignores
+// the old d (d = A·B).
+__device__ __forceinline__ void
+wgmma_m64n256k16_bf16 (float (&d)[128], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+#if TL_SM90A
+  asm volatile ("{\n"
+                ".reg .pred p;\n"
+                "setp.ne.b32 p, %130, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 " TL_ACC128_TEXT
+                ", %128, %129, p, 1, 1, 0, 0;\n"
+                "}\n"
+                : TL_ACC128 (d)
+                : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#endif
+}
+
+// ---- the epilogue ------------------------------------------------------------
+//
+// wgmma's accumulator layout: warp w of the warpgroup owns rows 16w … 16w+15
+// of its 64; lane l = 4g + t holds, for each 8-column group i, the pairs
+// (row g, cols 8i + 2t + {0,1}) in d[4i + {0,1}] and the same for row g+8 in
+// d[4i + {2,3}].  Take two groups i = 2p, 2p+1: the four lanes of a row hold
+// its 16 columns as pairs.  One exchange with the neighbouring lane (t^1)
+// regroups them into runs of four: even lanes keep group 2p and take the
+// odd neighbour's pair of that group, odd lanes the reverse.  Lane t then
+// holds columns 16p + 8(t&1) + 4(t>>1) … +3: one 16-byte store.
+__device__ __forceinline__ void
+store_tile (const float (&d)[128], float *__restrict__ C, int m, int n, int row0, int col0)
+{
+  const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const bool odd = t & 1;
+  const bool vec = (n % 4) == 0;       // rows start on 16-byte boundaries
+#pragma unroll
+  for (int h = 0; h < 2; h++)
+    {
+      const int r = row0 + g + 8 * h;
+      float *crow = C + (size_t) r * n;
+#pragma unroll
+      for (int p = 0; p < 16; p++)
+        {
+          const float x0 = d[8 * p + 2 * h], x1 = d[8 * p + 2 * h + 1];      // group 2p
+          const float x2 = d[8 * p + 4 + 2 * h], x3 = d[8 * p + 4 + 2 * h + 1]; // group 2p+1
+          const float r0 = __shfl_xor_sync (0xffffffffu, odd ? x0 : x2, 1);
+          const float r1 = __shfl_xor_sync (0xffffffffu, odd ? x1 : x3, 1);
+          const float4 v = odd ? make_float4 (r0, r1, x2, x3) : make_float4 (x0, x1, r0, r1);
+          const int c = col0 + 16 * p + 8 * (t & 1) + 4 * (t >> 1);
+          if (r >= m)
+            continue;
+          if (vec && c < n)
+            *reinterpret_cast<float4 *> (crow + c) = v;
+          else if (!vec)
+            {
+              if (c < n) crow[c] = v.x;
+              if (c + 1 < n) crow[c + 1] = v.y;
+              if (c + 2 < n) crow[c + 2] = v.z;
+              if (c + 3 < n) crow[c + 3] = v.w;
+            }
+        }
+    }
+}
+
+// ---- the kernel -----------------------------------------------------------------
+
+// map_a: A16, m×kp, box 64 (k) × 128 (m).  map_b: B16ᵀ, n×kp, box 64 × 128
+// (half a B tile).  Both 128-byte swizzled.
+template <int CLUSTER, bool INSTR>
+__global__ void __launch_bounds__ (THREADS, 1)
+gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
+                                 const __grid_constant__ CUtensorMap map_b, TlTileSchedule sched,
+                                 int m, int n, int kp, float *__restrict__ C,
+                                 TlGpuBlockRecord *records)
+{
+#if TL_SM90A
+  // The swizzle pattern repeats every 1024 bytes and the descriptors assume
+  // tiles start on such a boundary, so align the dynamic buffer by hand.
+  extern __shared__ __align__ (1024) unsigned char smem_raw[];
+  __shared__ __align__ (8) uint64_t full[STAGES], empty[STAGES];
+  const uint32_t raw = tl_smem_addr (smem_raw);
+  unsigned char *base = smem_raw + (((raw + 1023) & ~1023u) - raw);
+  auto stage_a = [&] (int s) { return base + s * STAGE_BYTES; };
+  auto stage_b = [&] (int s) { return base + s * STAGE_BYTES + A_BYTES; };
+
+  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
+  const unsigned rank = CLUSTER > 1 ? tl_cluster_rank () : 0;
+  const int cluster_id = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
+  const int KT = (kp + BK - 1) / BK;
+
+  tl_stage_ring_init<STAGES, CLUSTER> (full, empty, CLUSTER * CONSUMERS * 4);
+
+  if (wg == 0)
+    {
+      // Producer.  `it` counts k-steps over all of this CTA's tiles: stage
+      // it % STAGES, use it / STAGES.  Use u of a stage waits until use u-1
+      // was released (parity of phase u-1 = (u&1)^1; for u = 0 that names
+      // the phase "before the first", which counts as complete).
+      tl_setmaxnreg_dec<40> ();
+      if (tid == 0)
+        {
+          int it = 0;
+          for (int u = cluster_id; u < sched.units; u += clusters)
+            {
+              int tm, tn;
+              sched.tile_of (u, rank, &tm, &tn);
+              // Boxes that start outside C (the missing second tile of a
+              // unit, the right half of a B tile when n is small) are moved
+              // inside: what they bring only feeds outputs nobody stores.
+              const int a_row = tl_box_start (tm * BM, m);
+              for (int kt = 0; kt < KT; kt++, it++)
+                {
+                  const int s = it % STAGES;
+                  tl_mbar_wait (&empty[s], ((it / STAGES) & 1) ^ 1);
+                  tl_mbar_expect_tx (&full[s], STAGE_BYTES);
+                  tl_tma_load (stage_a (s), &map_a, &full[s], kt * BK, a_row);
+                  if (CLUSTER == 1)
+                    for (int half = 0; half < 2; half++)
+                      tl_tma_load (stage_b (s) + half * B_HALF_BYTES, &map_b, &full[s], kt * BK,
+                                   tl_box_start (tn * BN + half * (BN / 2), n));
+                  else // both CTAs share tn: each brings half of B, to both
+                    tl_tma_load_multicast (stage_b (s) + rank * B_HALF_BYTES, &map_b, &full[s],
+                                           kt * BK, tl_box_start (tn * BN + rank * (BN / 2), n), 0x3);
+                }
+            }
+        }
+    }
+  else
+    {
+      tl_setmaxnreg_inc<232> ();
+      const int cw = wg - 1;    // rows cw*64 … cw*64+63 of the tile
+      const int lane = tid % 32, warp = tid / 32;
+      float d[128];
+      int it = 0;
+      for (int u = cluster_id; u < sched.units; u += clusters)
+        {
+          int tm, tn;
+          const bool mine = sched.tile_of (u, rank, &tm, &tn);
+          if (INSTR && mine && threadIdx.x == 128)
+            tl_tile_record_begin (records, sched, tm, tn);
+          for (int kt = 0; kt < KT; kt++, it++)
+            {
+              const int s = it % STAGES;
+              tl_mbar_wait (&full[s], (it / STAGES) & 1);
+              const unsigned char *a = stage_a (s) + cw * 64 * BK * 2;
+              const unsigned char *b = stage_b (s);
+              tl_fence_acc128 (d);
+              tl_wgmma_fence ();
+              // Four k16 steps across the 128-byte swizzled rows: the
+              // descriptors' start address moves by 32 bytes.  The first
+              // wgmma of a tile runs with scale-d = 0 (d = A·B): no
+              // zero-fill, and the previous tile's values need no clearing.
+#pragma unroll
+              for (int kk = 0; kk < BK / 16; kk++)
+                wgmma_m64n256k16_bf16 (d, tl_desc_k128 (a + kk * 32), tl_desc_k128 (b + kk * 32),
+                                       (kt > 0 || kk > 0) ? 1 : 0);
+              tl_wgmma_commit ();
+              tl_fence_acc128 (d);
+              // Keep this k-step's wgmmas in flight; wait for the previous
+              // one's, then hand its stage back — to both CTAs' producers.
+              tl_wgmma_wait<1> ();
+              if (kt > 0 && lane == 0)
+                tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
+            }
+          tl_wgmma_wait<0> ();
+          tl_fence_acc128 (d);
+          if (lane == 0)
+            tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
+          if (mine)
+            store_tile (d, C, m, n, tm * BM + cw * 64 + warp * 16, tn * BN);
+          if (INSTR)
+            {
+              asm volatile ("bar.sync 1, 256;\n" ::: "memory");  // both consumer warpgroups
+              if (mine && threadIdx.x == 128)
+                tl_tile_record_end (records, sched, tm, tn);
+            }
+        }
+    }
+
+  // No CTA may leave while its partner can still multicast into its shared
+  // memory or arrive on its barriers.
+  if (CLUSTER > 1)
+    tl_cluster_sync ();
+#endif
+}
+
+// ---- host side -----------------------------------------------------------------------
+
+// The configuration the ladder runs: clusters of two, balanced grid
+// (measured against one CTA per cluster and against a grid of every SM in
+// docs/perf/gemm-tensor-cores-*.md).
+constexpr int CLUSTER = 2;
+constexpr bool BALANCED = true;
+
+struct Layout
+{
+  int kp;
+  size_t a_bytes, b_bytes;    // b starts at a_bytes (a multiple of 1024)
+};
+
+Layout
+layout_of (const TlGemmLaunch *l)
+{
+  Layout L;
+  L.kp = (int) tl_round_up_size (l->k, 64);   // 128-byte rows: every TMA box row is one aligned line
+  L.a_bytes = tl_round_up_size ((size_t) l->m * L.kp * 2, 1024);
+  L.b_bytes = tl_round_up_size ((size_t) l->n * L.kp * 2, 1024);
+  return L;
+}
+
+size_t
+gemm_14_workspace (const TlGemmLaunch *l)
+{
+  Layout L = layout_of (l);
+  return L.a_bytes + L.b_bytes;
+}
+
+TlTileSchedule
+schedule_of (const TlGemmLaunch *l, int cluster)
+{
+  return tl_tile_schedule_make (l->m, l->n, BM, BN, cluster, true);
+}
+
+// Clusters in the grid: all the GPU can hold at once, but no more than
+// there are units of work.  Counted in prepare; launch reads it.
+template <int CL>
+struct Grid
+{
+  static int clusters;
+};
+template <int CL> int Grid<CL>::clusters = 0;
+
+// BAL: tl_persistent_clusters' balanced choice; otherwise every cluster that fits.
+template <int CL, bool BAL>
+int
+grid_clusters (const TlGemmLaunch *l)
+{
+  return tl_grid_clusters (schedule_of (l, CL).units, Grid<CL>::clusters, l->sm_count, CL, BAL);
+}
+
+// TlGemmRung.prepare: once per run, outside every timed region.  The BF16
+// pre-pass of rung 11 (A → m×kp, B → Bᵀ n×kp), the shared-memory limit of
+// both kernel variants, and how many clusters fit on this GPU.
+template <int CL>
+cudaError_t
+prepare_cfg (const TlGemmLaunch *l)
+{
+  cudaError_t e = tl_persistent_prepare ((const void *) gemm_14_wgmma_persistent_kernel<CL, false>,
+                                         (const void *) gemm_14_wgmma_persistent_kernel<CL, true>, CL,
+                                         THREADS, SMEM, &Grid<CL>::clusters);
+  if (e != cudaSuccess)
+    return e;
+  Layout L = layout_of (l);
+  if (l->workspace == nullptr || l->workspace_bytes < L.a_bytes + L.b_bytes)
+    return cudaErrorInvalidValue;
+  __nv_bfloat16 *a16 = (__nv_bfloat16 *) l->workspace;
+  __nv_bfloat16 *b16 = (__nv_bfloat16 *) ((char *) l->workspace + L.a_bytes);
+  e = tl_bf16_convert ((const float *) l->a, l->m, l->k, a16, l->m, L.kp, false, l->stream);
+  if (e != cudaSuccess)
+    return e;
+  return tl_bf16_convert ((const float *) l->b, l->k, l->n, b16, l->n, L.kp, true, l->stream);
+}
+
+template <int CL, bool BAL, bool INSTR>
+cudaError_t
+launch_cfg (const TlGemmLaunch *l)
+{
+  Layout L = layout_of (l);
+  if (l->workspace == nullptr || l->workspace_bytes < L.a_bytes + L.b_bytes)
+    return cudaErrorInvalidValue;
+  const __nv_bfloat16 *a16 = (const __nv_bfloat16 *) l->workspace;
+  const __nv_bfloat16 *b16 = (const __nv_bfloat16 *) ((const char *) l->workspace + L.a_bytes);
+  CUtensorMap map_a, map_b;
+  if (!tl_tensor_map_2d (&map_a, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, a16, l->m, L.kp, (size_t) L.kp * 2,
+                         BM, BK, CU_TENSOR_MAP_SWIZZLE_128B)
+      || !tl_tensor_map_2d (&map_b, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, b16, l->n, L.kp,
+                            (size_t) L.kp * 2, BN / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B))
+    return cudaErrorInvalidValue;
+  cudaError_t e = tl_launch_clusters (gemm_14_wgmma_persistent_kernel<CL, INSTR>, grid_clusters<CL, BAL> (l),
+                                      CL, THREADS, SMEM, l->stream, map_a, map_b, schedule_of (l, CL),
+                                      l->m, l->n, L.kp, (float *) l->c, l->blocks);
+  return e != cudaSuccess ? e : cudaGetLastError ();
+}
+
+template <int CL, bool BAL>
+cudaError_t
+launch_any (const TlGemmLaunch *l)
+{
+  return l->blocks ? launch_cfg<CL, BAL, true> (l) : launch_cfg<CL, BAL, false> (l);
+}
+
+template <int CL, bool BAL>
+void
+shape_cfg (const TlGemmLaunch *l, TlGemmShape *out)
+{
+  TlTileSchedule s = schedule_of (l, CL);
+  out->kernel = (const void *) gemm_14_wgmma_persistent_kernel<CL, false>;
+  out->grid = dim3 (grid_clusters<CL, BAL> (l) * CL);
+  out->block = dim3 (THREADS);
+  out->dynamic_smem = SMEM;
+  out->launches = 1;   // the BF16 conversion runs in prepare, untimed
+  out->total_blocks = (size_t) s.tiles_m * s.tiles_n;   // one record per tile
+}
+
+TlGpuStatus
+gemm_14_check (const TlGemmLaunch *l, char *why, size_t why_size)
+{
+  return tl_wgmma_check (l, 14, why, why_size);
+}
+
+} // namespace
+
+extern const TlGemmRung gemm_14_wgmma_persistent_rung = {
+  "gemm-14-wgmma-persistent",
+  launch_any<CLUSTER, BALANCED>,
+  shape_cfg<CLUSTER, BALANCED>,
+  gemm_14_check,
+  gemm_14_workspace,
+  prepare_cfg<CLUSTER>,
+};

@@ -1,0 +1,377 @@
+/* tl-paint-sweep.c — GFLOP/s against the problem size, a line per kernel and machine. */
+#include "paint/tl-paint-sweep.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include "paint/tl-kernel-colors.h"
+#include "paint/tl-paint-util.h"
+
+#define MAX_TICKS 64
+
+static gboolean
+point_ok (const TlSweepSeries *se, guint i)
+{
+  return se->n[i] > 0 && se->gflops[i] > 0 && isfinite (se->gflops[i]) && isfinite (se->n[i]);
+}
+
+static gboolean
+point_square (const TlSweepSeries *se, guint i)
+{
+  return se->shape == NULL
+         || (se->shape[3 * i] == se->shape[3 * i + 1] && se->shape[3 * i + 1] == se->shape[3 * i + 2]);
+}
+
+static void
+series_look (const TlSweepModel *model, guint s, TlKernelLook *look)
+{
+  if (model->series[s].kernel_id)
+    tl_kernel_look (model->series[s].kernel_id, look);
+  else
+    tl_kernel_look_at (s, look);
+}
+
+static void
+set_dash (cairo_t *cr, const TlPaintStyle *style, guint machine)
+{
+  double u = TL_PX (style, 1);
+  switch (machine % 4)
+    {
+    case 1:
+      {
+        double d[] = { 8 * u, 4 * u };
+        cairo_set_dash (cr, d, 2, 0);
+        break;
+      }
+    case 2:
+      {
+        double d[] = { 2 * u, 3 * u };
+        cairo_set_dash (cr, d, 2, 0);
+        break;
+      }
+    case 3:
+      {
+        double d[] = { 9 * u, 3 * u, 2 * u, 3 * u };
+        cairo_set_dash (cr, d, 4, 0);
+        break;
+      }
+    default:
+      cairo_set_dash (cr, NULL, 0, 0);
+      break;
+    }
+}
+
+/* The legend: every series, in as many columns as the height needs, right
+ * of the plot; labels lose their ends before the plot gets too narrow. */
+static void
+legend_layout (const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr, double width,
+               double avail_h, TlSweepLayout *out)
+{
+  double font = TL_PX (style, style->font_size);
+  double label_w = 0;
+
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  for (guint s = 0; s < model->n_series; s++)
+    if (model->series[s].label)
+      label_w = MAX (label_w, tl_paint_text_width (cr, model->series[s].label));
+  out->legend_row_h = font * 1.45;
+  out->legend_rows = (guint) MAX (floor (avail_h / out->legend_row_h), 1);
+  out->legend_cols = model->n_series ? (model->n_series + out->legend_rows - 1) / out->legend_rows : 0;
+  if (out->legend_cols > 0)
+    out->legend_rows = (model->n_series + out->legend_cols - 1) / out->legend_cols;
+  double swatch = font * 3.0;
+  double col_w = swatch + MIN (label_w, font * 18) + font * 0.8;
+  double max_w = width * 0.45;
+  if (out->legend_cols * col_w > max_w)
+    col_w = MAX (max_w / MAX (out->legend_cols, 1), swatch + font * 4);
+  out->legend_col_w = col_w;
+}
+
+void
+tl_paint_sweep_layout (const TlSweepModel *model, const TlPaintStyle *style,
+                       cairo_t *cr, double width, double height, TlSweepLayout *out)
+{
+  g_return_if_fail (model != NULL && style != NULL && out != NULL);
+
+  double font = TL_PX (style, style->font_size);
+  double n_lo = INFINITY, n_hi = -INFINITY, g_lo = INFINITY, g_hi = -INFINITY;
+
+  *out = (TlSweepLayout) { .square = TRUE };
+  for (guint s = 0; s < model->n_series; s++)
+    {
+      const TlSweepSeries *se = &model->series[s];
+      for (guint i = 0; i < se->count; i++)
+        {
+          if (!point_ok (se, i))
+            continue;
+          n_lo = MIN (n_lo, se->n[i]);
+          n_hi = MAX (n_hi, se->n[i]);
+          g_lo = MIN (g_lo, se->gflops[i]);
+          g_hi = MAX (g_hi, se->gflops[i]);
+          out->square &= point_square (se, i);
+        }
+    }
+  if (!isfinite (n_lo))
+    {
+      n_lo = 64;
+      n_hi = 4096;
+      g_lo = 1;
+      g_hi = 1000;
+    }
+  /* a quarter octave and a bit of a decade of air, so no point sits on the frame */
+  out->n_lo = pow (2.0, floor (log2 (n_lo)) - 0.25);
+  out->n_hi = pow (2.0, ceil (log2 (n_hi)) + 0.25);
+  out->g_lo = pow (10.0, floor (log10 (g_lo / 1.25)));
+  out->g_hi = pow (10.0, ceil (log10 (g_hi * 1.25)));
+
+  /* under the title, with room for half of the top tick label */
+  out->plot_y = (model->title ? TL_PX (style, style->title_font_size) * 1.35 : 0) + font * 0.9;
+  double bottom = font * 3.3;
+  double avail_h = MAX (height - out->plot_y - bottom, 10);
+  legend_layout (model, style, cr, width, avail_h, out);
+  double legend_w = out->legend_cols * out->legend_col_w;
+
+  out->plot_x = font * 5.2;
+  out->plot_w = MAX (width - out->plot_x - legend_w - font * 1.6, 10);
+  out->plot_h = avail_h;
+  out->legend_x = out->plot_x + out->plot_w + font * 1.2;
+  out->legend_y = out->plot_y;
+}
+
+void
+tl_sweep_layout_point (const TlSweepLayout *lay, double n, double gflops,
+                       double *out_x, double *out_y)
+{
+  double tx = (log2 (n) - log2 (lay->n_lo)) / (log2 (lay->n_hi) - log2 (lay->n_lo));
+  double ty = (log10 (gflops) - log10 (lay->g_lo)) / (log10 (lay->g_hi) - log10 (lay->g_lo));
+  *out_x = lay->plot_x + tx * lay->plot_w;
+  *out_y = lay->plot_y + (1.0 - ty) * lay->plot_h;
+}
+
+/* x ticks: powers of two for cubes; otherwise the problems themselves,
+ * "m×k×n", as many as fit side by side. */
+static guint
+size_ticks (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay, double *at,
+            char (*labels)[48], guint max_out)
+{
+  guint n = 0;
+  double px_per_octave = lay->plot_w / log2 (lay->n_hi / lay->n_lo);
+  if (lay->square)
+    {
+      double v[MAX_TICKS];
+      n = tl_paint_power_ticks (cr, 2.0, lay->n_lo, lay->n_hi, px_per_octave, FALSE,
+                                tl_paint_format_index, v, MIN (max_out, MAX_TICKS));
+      for (guint i = 0; i < n; i++)
+        {
+          at[i] = v[i];
+          tl_paint_format_index (v[i], labels[i], sizeof labels[i]);
+        }
+      return n;
+    }
+
+  /* the distinct problems, by size */
+  GArray *probs = g_array_new (FALSE, FALSE, sizeof (double) * 4);
+  for (guint s = 0; s < model->n_series; s++)
+    {
+      const TlSweepSeries *se = &model->series[s];
+      for (guint i = 0; i < se->count; i++)
+        {
+          if (!point_ok (se, i))
+            continue;
+          double p[4] = { se->n[i], se->n[i], se->n[i], se->n[i] };
+          if (se->shape)
+            for (int d = 0; d < 3; d++)
+              p[d + 1] = (double) se->shape[3 * i + d];
+          gboolean seen = FALSE;
+          for (guint j = 0; j < probs->len && !seen; j++)
+            {
+              const double *q = &g_array_index (probs, double, 4 * j);
+              seen = q[1] == p[1] && q[2] == p[2] && q[3] == p[3];
+            }
+          if (!seen)
+            g_array_append_vals (probs, p, 1);
+        }
+    }
+  for (guint j = 0; j < probs->len; j++)
+    for (guint k = j + 1; k < probs->len; k++)
+      if (g_array_index (probs, double, 4 * k) < g_array_index (probs, double, 4 * j))
+        for (int d = 0; d < 4; d++)
+          {
+            double t = g_array_index (probs, double, 4 * j + d);
+            g_array_index (probs, double, 4 * j + d) = g_array_index (probs, double, 4 * k + d);
+            g_array_index (probs, double, 4 * k + d) = t;
+          }
+  /* keep each label that clears the one kept before it */
+  double last_right = -INFINITY, em = tl_paint_text_height (cr);
+  for (guint j = 0; j < probs->len && n < max_out; j++)
+    {
+      const double *p = &g_array_index (probs, double, 4 * j);
+      char buf[48];
+      if (p[1] == p[2] && p[2] == p[3])
+        g_snprintf (buf, sizeof buf, "%.0f", p[1]);
+      else
+        g_snprintf (buf, sizeof buf, "%.0f×%.0f×%.0f", p[1], p[2], p[3]);
+      double x, y, w = tl_paint_text_width (cr, buf);
+      tl_sweep_layout_point (lay, p[0], lay->g_lo, &x, &y);
+      if (x - w / 2 < last_right + em * 0.7)
+        continue;
+      at[n] = p[0];
+      g_strlcpy (labels[n], buf, sizeof labels[n]);
+      n++;
+      last_right = x + w / 2;
+    }
+  g_array_unref (probs);
+  return n;
+}
+
+static void
+paint_axes (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
+            const TlPaintStyle *style)
+{
+  double font = TL_PX (style, style->font_size);
+  double at[MAX_TICKS], v[MAX_TICKS];
+  char labels[MAX_TICKS][48];
+  char buf[64];
+
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  cairo_set_line_width (cr, TL_LINE (style, style->line_width * 0.5));
+  guint n = size_ticks (cr, model, lay, at, labels, MAX_TICKS);
+  for (guint i = 0; i < n; i++)
+    {
+      double x, y;
+      tl_sweep_layout_point (lay, at[i], lay->g_lo, &x, &y);
+      x = round (x) + 0.5;
+      tl_paint_set_fg_alpha (cr, style, 0.18);
+      cairo_move_to (cr, x, lay->plot_y);
+      cairo_line_to (cr, x, lay->plot_y + lay->plot_h);
+      cairo_stroke (cr);
+      tl_paint_set_fg (cr, style);
+      tl_paint_text (cr, x, lay->plot_y + lay->plot_h + TL_PX (style, 4), 0.5, 0, labels[i]);
+    }
+  double px_per_decade = lay->plot_h / log10 (lay->g_hi / lay->g_lo);
+  TlTickFormat format = tl_paint_decade_format (lay->g_lo, lay->g_hi);
+  n = tl_paint_power_ticks (cr, 10.0, lay->g_lo, lay->g_hi, px_per_decade, TRUE, format, v,
+                            MAX_TICKS);
+  for (guint i = 0; i < n; i++)
+    {
+      double x, y;
+      tl_sweep_layout_point (lay, lay->n_lo, v[i], &x, &y);
+      y = round (y) + 0.5;
+      tl_paint_set_fg_alpha (cr, style, 0.18);
+      cairo_move_to (cr, lay->plot_x, y);
+      cairo_line_to (cr, lay->plot_x + lay->plot_w, y);
+      cairo_stroke (cr);
+      tl_paint_set_fg (cr, style);
+      format (v[i], buf, sizeof buf);
+      tl_paint_text (cr, lay->plot_x - TL_PX (style, 4), y, 1.0, 0.5, buf);
+    }
+
+  tl_paint_frame (cr, style, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
+  tl_paint_text_fit (cr, lay->plot_x + lay->plot_w / 2, lay->plot_y + lay->plot_h + font * 1.7,
+                     0.5, 0, lay->plot_w + lay->plot_x,
+                     lay->square ? _("n (m = n = k), log scale")
+                                 : _("problem m×k×n, placed at ∛(m·k·n), log scale"));
+  cairo_save (cr);
+  cairo_translate (cr, font * 0.3, lay->plot_y + lay->plot_h / 2);
+  cairo_rotate (cr, -G_PI / 2);
+  tl_paint_text_fit (cr, 0, 0, 0.5, 0, lay->plot_h, _("GFLOP/s, log scale"));
+  cairo_restore (cr);
+}
+
+static void
+paint_series (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay, guint s,
+              const TlPaintStyle *style)
+{
+  const TlSweepSeries *se = &model->series[s];
+  TlKernelLook look;
+  gboolean pen_down = FALSE;
+
+  series_look (model, s, &look);
+  cairo_save (cr);
+  cairo_rectangle (cr, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
+  cairo_clip (cr);
+  cairo_set_source_rgb (cr, look.rgb[0], look.rgb[1], look.rgb[2]);
+  cairo_set_line_width (cr, TL_LINE (style, se->reference ? 3.0 : 2.0));
+  set_dash (cr, style, se->machine);
+  for (guint i = 0; i < se->count; i++)
+    {
+      double x, y;
+      if (!point_ok (se, i))
+        {
+          pen_down = FALSE;
+          continue;
+        }
+      tl_sweep_layout_point (lay, se->n[i], se->gflops[i], &x, &y);
+      if (pen_down)
+        cairo_line_to (cr, x, y);
+      else
+        cairo_move_to (cr, x, y);
+      pen_down = TRUE;
+    }
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+  for (guint i = 0; i < se->count; i++)
+    {
+      double x, y;
+      if (!point_ok (se, i))
+        continue;
+      tl_sweep_layout_point (lay, se->n[i], se->gflops[i], &x, &y);
+      tl_paint_marker (cr, look.marker, x, y, TL_PX (style, 4));
+    }
+  cairo_restore (cr);
+}
+
+static void
+paint_legend (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
+              const TlPaintStyle *style)
+{
+  double font = TL_PX (style, style->font_size);
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  for (guint s = 0; s < model->n_series; s++)
+    {
+      const TlSweepSeries *se = &model->series[s];
+      TlKernelLook look;
+      guint col = s / MAX (lay->legend_rows, 1), row = s % MAX (lay->legend_rows, 1);
+      double lx = lay->legend_x + col * lay->legend_col_w;
+      double ly = lay->legend_y + (row + 0.5) * lay->legend_row_h;
+
+      series_look (model, s, &look);
+      cairo_set_source_rgb (cr, look.rgb[0], look.rgb[1], look.rgb[2]);
+      cairo_set_line_width (cr, TL_LINE (style, se->reference ? 3.0 : 2.5));
+      set_dash (cr, style, se->machine);
+      cairo_move_to (cr, lx, ly);
+      cairo_line_to (cr, lx + font * 2.2, ly);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+      tl_paint_marker (cr, look.marker, lx + font * 1.1, ly, TL_PX (style, 4));
+      tl_paint_set_fg (cr, style);
+      if (se->label)
+        tl_paint_text_fit (cr, lx + font * 2.7, ly, 0, 0.5, lay->legend_col_w - font * 3.2,
+                           se->label);
+    }
+}
+
+void
+tl_paint_sweep (cairo_t *cr, const TlSweepModel *model,
+                const TlPaintStyle *style, double width, double height)
+{
+  g_return_if_fail (cr != NULL && model != NULL && style != NULL);
+
+  TlSweepLayout lay;
+  double font = TL_PX (style, style->font_size);
+
+  cairo_save (cr);
+  tl_paint_background (cr, style, width, height);
+  tl_paint_sweep_layout (model, style, cr, width, height, &lay);
+
+  tl_paint_set_fg (cr, style);
+  if (model->title)
+    {
+      tl_paint_set_font (cr, style, style->title_font_size, TRUE);
+      tl_paint_text_fit (cr, font * 0.6, 0, 0, 0, width - font * 1.2, model->title);
+    }
+  paint_axes (cr, model, &lay, style);
+  for (guint s = 0; s < model->n_series; s++)
+    paint_series (cr, model, &lay, s, style);
+  paint_legend (cr, model, &lay, style);
+  cairo_restore (cr);
+}

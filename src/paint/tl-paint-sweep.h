@@ -1,0 +1,55 @@
+/* tl-paint-sweep.h — the size sweep: GFLOP/s against the problem size.
+ *
+ * Log–log axes, one line per kernel and machine: a kernel keeps its colour
+ * and marker (tl-kernel-colors.h), a machine its line style (solid,
+ * dashed, dotted, dash-dot), so a GPU record and this laptop's CPU run are
+ * never joined into one line.  Cubes are placed at n; a non-square problem
+ * m×k×n at ∛(m·k·n), and then the axis is labelled with the problems
+ * themselves ("1000×500×1000"), never "n (m = n = k)".  The legend lists
+ * every series, in as many columns as it needs.
+ */
+#pragma once
+
+#include <cairo.h>
+#include <glib.h>
+#include "paint/tl-paint-style.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const char *label;
+  const char *kernel_id; /* colour and marker; NULL: by the series' index */
+  guint machine;         /* line style: 0 solid, 1 dashed, 2 dotted, 3 dash-dot */
+  const double *n;       /* size per point: n for a cube, ∛(m·k·n) otherwise */
+  const double *gflops;  /* one per size; ≤ 0 or NaN: no point */
+  const gsize *shape;    /* m, k, n per point (3·count values); NULL: cubes of n */
+  guint count;
+  gboolean reference;    /* a yardstick (cuBLAS, OpenBLAS): a thicker line */
+} TlSweepSeries;
+
+typedef struct
+{
+  const TlSweepSeries *series;
+  guint n_series;
+  const char *title;
+} TlSweepModel;
+
+typedef struct
+{
+  double plot_x, plot_y, plot_w, plot_h;
+  double n_lo, n_hi, g_lo, g_hi;  /* axis ranges (log) */
+  double legend_x, legend_y;      /* the legend's top left */
+  guint legend_rows, legend_cols;
+  double legend_col_w, legend_row_h;
+  gboolean square;                /* every problem is a cube */
+} TlSweepLayout;
+
+void     tl_paint_sweep_layout (const TlSweepModel *model, const TlPaintStyle *style,
+                                cairo_t *cr, double width, double height, TlSweepLayout *out);
+void     tl_sweep_layout_point (const TlSweepLayout *layout, double n, double gflops,
+                                double *out_x, double *out_y);
+void     tl_paint_sweep        (cairo_t *cr, const TlSweepModel *model,
+                                const TlPaintStyle *style, double width, double height);
+
+G_END_DECLS
