@@ -366,6 +366,17 @@ live_run (void)
     tl_gauss_page_key (gauss, GDK_KEY_Page_Down, 0);
 }
 
+/* the view's place in the header's switcher (names sort in that order) */
+static guint
+view_number (const char *view)
+{
+  static const char *const order[] = { "matrices", "compare", "blocks", "gauss", "source", "device" };
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    if (g_strcmp0 (order[i], view) == 0)
+      return i;
+  return G_N_ELEMENTS (order);
+}
+
 static char **
 list_option (const char *value, const char *fallback)
 {
@@ -428,7 +439,7 @@ main (int argc, char **argv)
       for (guint t = 0; m.themes[t]; t++)
         for (guint d = 0; m.modes[d]; d++)
           for (guint v = 0; m.views[v]; v++, n_shots++)
-            shoot (&m, m.scenarios[s], v, m.views[v], m.modes[d], m.themes[t]);
+            shoot (&m, m.scenarios[s], view_number (m.views[v]), m.views[v], m.modes[d], m.themes[t]);
       tl_window_set_presentation (win, FALSE);
     }
   g_print ("screens: %u pictures at %d×%d in %.1f s, %u problems\n", n_shots, m.screen_w, m.screen_h,

@@ -23,7 +23,7 @@ struct _TlBlocksPage
   GtkWidget *grid, *timeline;   /* TlRenderArea */
 
   GtkWidget *toolbar;
-  GtkWidget *kernel_combo, *other_combo, *grid_color, *timeline_color;
+  GtkWidget *kernel_combo, *other_combo, *grid_color, *timeline_color, *own_scale_check;
   GtkWidget *note;
   GtkWidget *paned;
 };
@@ -192,6 +192,9 @@ apply_choice (TlBlocksPage *self)
       g_clear_pointer (&self->stats[i], tl_block_stats_free);
       self->runs[i] = self->record && ids[i] ? tl_run_record_find_run (self->record, ids[i]) : NULL;
     }
+  gtk_widget_set_sensitive (self->own_scale_check, beside);
+  tl_render_area_set_own_time_scale (TL_RENDER_AREA (self->timeline),
+                                     gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->own_scale_check)));
   tl_render_area_set_color (TL_RENDER_AREA (self->grid),
                             gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->grid_color)));
   tl_render_area_set_color (TL_RENDER_AREA (self->timeline),
@@ -387,6 +390,7 @@ tl_blocks_page_class_init (TlBlocksPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, other_combo);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, grid_color);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, timeline_color);
+  gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, own_scale_check);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, note);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, paned);
   gtk_widget_class_bind_template_callback (widget_class, blocks_changed_cb);
@@ -417,6 +421,7 @@ tl_blocks_page_init (TlBlocksPage *self)
   gtk_paned_pack2 (GTK_PANED (self->paned), self->timeline, TRUE, FALSE);
   gtk_widget_show (self->grid);
   gtk_widget_show (self->timeline);
+  tl_paned_keep_ratio (GTK_PANED (self->paned), 0.5);
   g_signal_connect (self->grid, "motion-notify-event", G_CALLBACK (grid_motion_cb), self);
   g_signal_connect (self->timeline, "motion-notify-event", G_CALLBACK (timeline_motion_cb), self);
   g_signal_connect (self->grid, "leave-notify-event", G_CALLBACK (area_leave_cb), self);

@@ -9,6 +9,7 @@
 #include "paint/tl-compare-bars.h"
 #include "tl-chart-view.h"
 #include "tl-run-text.h"
+#include "tl-ui-util.h"
 
 struct _TlComparePage
 {
@@ -65,21 +66,18 @@ update_bars (TlComparePage *self)
   GPtrArray *runs = current_runs (self);
   g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) empty = g_ptr_array_new ();
+  TlRunRecord *record = tl_session_get_record (self->session);
   TlCompareModel model;
   gsize m, k, n;
 
-  if (runs == NULL)
-    runs = empty;
+  /* the live runs of a job in flight have no record yet: their problem */
   tl_session_get_size (self->session, &m, &k, &n);
+  g_autoptr (TlJob) live = record ? NULL : tl_job_new_gemm (m, k, n, tl_session_get_dtype (self->session));
   tl_compare_model_init (&model);
-  g_autoptr (GArray) bars = tl_compare_bars_from_runs (runs, tl_stats_gemm_flops (m, k, n), TRUE,
-                                                       strings, &model.baseline_index);
-  model.bars = (const TlCompareBar *) bars->data;
-  model.n_bars = bars->len;
-  model.baseline_name = _("naive");
-  g_autofree char *title = g_strdup_printf (_("C = A·B, %zu×%zu·%zu×%zu (%s)"), m, k, k, n,
-                                            tl_dtype_name (tl_session_get_dtype (self->session)));
-  model.title = runs->len ? title : NULL;
+  g_autoptr (GArray) bars = tl_compare_model_fill (&model, record ? record->job : live, runs ? runs : empty,
+                                                   TRUE, strings);
+  if (runs == NULL || runs->len == 0)
+    model.title = NULL;
   tl_chart_view_set_bars (TL_CHART_VIEW (self->bars), &model);
 
   /* results of inputs no longer shown are marked, not hidden: the timings still hold */
@@ -89,133 +87,15 @@ update_bars (TlComparePage *self)
   update_visibility (self);
 }
 
-/* ---- the size sweep: one line per kernel over every record -------------- */
-
-typedef struct
-{
-  char *label;
-  gboolean reference;
-  GArray *points; /* pairs n, gflops */
-} SweepLine;
-
-static void
-sweep_line_free (SweepLine *l)
-{
-  g_free (l->label);
-  g_array_unref (l->points);
-  g_free (l);
-}
-
-static int
-cmp_points (gconstpointer a, gconstpointer b)
-{
-  double x = ((const double *) a)[0], y = ((const double *) b)[0];
-  return (x > y) - (x < y);
-}
-
-/* the latest measurement of a size wins */
-static void
-sweep_line_put (SweepLine *l, double size, double gflops)
-{
-  for (guint j = 0; j < l->points->len; j++)
-    {
-      double *q = &g_array_index (l->points, double, 2 * j);
-      if (fabs (q[0] - size) < 0.5)
-        {
-          q[1] = gflops;
-          return;
-        }
-    }
-  double p[2] = { size, gflops };
-  g_array_append_val (l->points, p);
-}
-
-/* where a record was measured: its GPU, or the host whose CPU ran it */
-static const char *
-record_machine (const TlRunRecord *rec)
-{
-  if (rec->has_device && rec->device.name[0])
-    return rec->device.name;
-  return rec->machine.host_name ? rec->machine.host_name : "?";
-}
-
-static gboolean
-several_machines (GPtrArray *history)
-{
-  for (guint h = 1; h < history->len; h++)
-    if (g_strcmp0 (record_machine (history->pdata[h]), record_machine (history->pdata[0])) != 0)
-      return TRUE;
-  return FALSE;
-}
-
-/* one line per kernel and machine: a CPU run here and a GPU record from a
- * server never join into one line */
-static void
-collect_sweep_lines (GPtrArray *history, GHashTable *lines, GPtrArray *order)
-{
-  gboolean name_machines = several_machines (history);
-
-  for (guint h = 0; h < history->len; h++)
-    {
-      const TlRunRecord *rec = history->pdata[h];
-      if (rec->job == NULL)
-        continue;
-      const char *machine = record_machine (rec);
-      double size = cbrt ((double) rec->job->m * rec->job->k * rec->job->n);
-      double flops = tl_stats_gemm_flops (rec->job->m, rec->job->k, rec->job->n);
-      for (guint i = 0; i < rec->runs->len; i++)
-        {
-          const TlKernelRun *r = rec->runs->pdata[i];
-          if (r->status != TL_RUN_OK || r->time.count == 0)
-            continue;
-          g_autofree char *key = g_strdup_printf ("%s@%s", r->kernel_id, machine);
-          SweepLine *l = g_hash_table_lookup (lines, key);
-          if (l == NULL)
-            {
-              const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
-              g_autofree char *title = tl_kernel_display_name (r->kernel_id);
-              l = g_new0 (SweepLine, 1);
-              l->label = name_machines ? g_strdup_printf ("%s · %s", title, machine) : g_steal_pointer (&title);
-              l->reference = info && info->reference;
-              l->points = g_array_new (FALSE, FALSE, sizeof (double) * 2);
-              g_hash_table_insert (lines, g_steal_pointer (&key), l);
-              g_ptr_array_add (order, l);
-            }
-          sweep_line_put (l, size, tl_stats_gflops (flops, r->time.median));
-        }
-    }
-}
+/* ---- the size sweep: one line per kernel and machine over every record */
 
 static void
 update_sweep (TlComparePage *self)
 {
-  g_autoptr (GHashTable) lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                        (GDestroyNotify) sweep_line_free);
-  g_autoptr (GPtrArray) order = g_ptr_array_new ();
-  g_autoptr (GArray) series = g_array_new (FALSE, TRUE, sizeof (TlSweepSeries));
-  g_autoptr (GPtrArray) keep = g_ptr_array_new_with_free_func (g_free);
-
-  if (self->session)
-    collect_sweep_lines (tl_session_get_history (self->session), lines, order);
-  for (guint i = 0; i < order->len; i++)
-    {
-      SweepLine *l = order->pdata[i];
-      g_array_sort (l->points, cmp_points);
-      double *ns = g_new (double, l->points->len), *gs = g_new (double, l->points->len);
-      for (guint j = 0; j < l->points->len; j++)
-        {
-          ns[j] = g_array_index (l->points, double, 2 * j);
-          gs[j] = g_array_index (l->points, double, 2 * j + 1);
-        }
-      g_ptr_array_add (keep, ns);
-      g_ptr_array_add (keep, gs);
-      TlSweepSeries s = { .label = l->label, .n = ns, .gflops = gs, .count = l->points->len,
-                          .reference = l->reference };
-      g_array_append_val (series, s);
-    }
-  TlSweepModel model = { .series = (const TlSweepSeries *) series->data, .n_series = series->len,
-                         .title = _("Size sweep: GFLOP/s against n (every run of this session)") };
-  tl_chart_view_set_sweep (TL_CHART_VIEW (self->sweep), &model);
+  g_autoptr (GPtrArray) none = g_ptr_array_new ();
+  GPtrArray *history = self->session ? tl_session_get_history (self->session) : none;
+  g_autoptr (TlSweepData) data = tl_sweep_data_new (history, _("Size sweep: GFLOP/s of every run of this session"));
+  tl_chart_view_set_sweep (TL_CHART_VIEW (self->sweep), &data->model);
   update_visibility (self);
 }
 
@@ -462,4 +342,6 @@ tl_compare_page_init (TlComparePage *self)
   gtk_widget_show (self->bars);
   gtk_widget_show (self->sweep);
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->metric_combo), "time");
+  /* the bars above, the sweep below, in proportion on any screen */
+  tl_paned_keep_ratio (GTK_PANED (self->compare_paned), 0.55);
 }

@@ -22,7 +22,7 @@ struct _TlGaussPage
   GtkWidget *area;           /* TlRenderArea */
 
   GtkWidget *factor_bar, *player_bar;
-  GtkWidget *kernel_combo, *block_spin, *factor_button;
+  GtkWidget *kernel_combo, *block_spin, *range_combo, *factor_button;
   GtkWidget *home_button, *prev_block_button, *prev_button, *play_button;
   GtkWidget *next_button, *next_block_button, *end_button, *play_image;
   GtkWidget *scale, *step_label, *speed_spin;
@@ -115,6 +115,14 @@ speed_changed_cb (GtkSpinButton *spin, TlGaussPage *self)
 {
   if (self->player)
     tl_player_set_speed (self->player, gtk_spin_button_get_value (spin));
+}
+
+static void
+range_changed_cb (GtkComboBox *combo, TlGaussPage *self)
+{
+  if (self->area)
+    tl_render_area_set_gauss_record_range (TL_RENDER_AREA (self->area),
+                                           g_strcmp0 (gtk_combo_box_get_active_id (combo), "record") == 0);
 }
 
 static void
@@ -347,6 +355,7 @@ tl_gauss_page_class_init (TlGaussPageClass *klass)
   CHILD (player_bar);
   CHILD (kernel_combo);
   CHILD (block_spin);
+  CHILD (range_combo);
   CHILD (factor_button);
   CHILD (home_button);
   CHILD (prev_block_button);
@@ -364,6 +373,7 @@ tl_gauss_page_class_init (TlGaussPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, scale_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, speed_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, factor_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, range_changed_cb);
 }
 
 static void
@@ -381,4 +391,5 @@ tl_gauss_page_init (TlGaussPage *self)
   tl_render_area_set_empty_text (TL_RENDER_AREA (self->area), empty_text ());
   gtk_box_pack_start (GTK_BOX (self), self->area, TRUE, TRUE, 0);
   gtk_widget_show (self->area);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->range_combo), "step");
 }

@@ -1,6 +1,8 @@
 /* tl-ui-util.c — small helpers the pages share. */
 #include "tl-ui-util.h"
 
+#include <stdlib.h>
+
 static void
 combo_tooltip_cb (GtkComboBox *combo, gpointer data)
 {
@@ -18,6 +20,37 @@ tl_combo_box_allow_shrinking (GtkComboBox *combo, int width_chars)
     if (GTK_IS_CELL_RENDERER_TEXT (l->data))
       g_object_set (l->data, "ellipsize", PANGO_ELLIPSIZE_END, "width-chars", width_chars, NULL);
   g_signal_connect (combo, "changed", G_CALLBACK (combo_tooltip_cb), NULL);
+}
+
+static void
+paned_allocated_cb (GtkWidget *paned, GdkRectangle *allocation, gpointer data)
+{
+  if (g_object_get_data (G_OBJECT (paned), "tl-paned-moved"))
+    return;
+  double ratio = *(double *) g_object_get_data (G_OBJECT (paned), "tl-paned-ratio");
+  gboolean vertical = gtk_orientable_get_orientation (GTK_ORIENTABLE (paned)) == GTK_ORIENTATION_VERTICAL;
+  int position = (int) (ratio * (vertical ? allocation->height : allocation->width));
+  if (abs (position - gtk_paned_get_position (GTK_PANED (paned))) > 1)
+    gtk_paned_set_position (GTK_PANED (paned), position);
+}
+
+/* a press on the divider: from now on the user's position stays */
+static gboolean
+paned_pressed_cb (GtkWidget *paned, GdkEvent *event, gpointer data)
+{
+  g_object_set_data (G_OBJECT (paned), "tl-paned-moved", GINT_TO_POINTER (TRUE));
+  return FALSE;
+}
+
+void
+tl_paned_keep_ratio (GtkPaned *paned, double ratio)
+{
+  g_return_if_fail (GTK_IS_PANED (paned));
+  double *r = g_new (double, 1);
+  *r = CLAMP (ratio, 0, 1);
+  g_object_set_data_full (G_OBJECT (paned), "tl-paned-ratio", r, g_free);
+  g_signal_connect_after (paned, "size-allocate", G_CALLBACK (paned_allocated_cb), NULL);
+  g_signal_connect (paned, "button-press-event", G_CALLBACK (paned_pressed_cb), NULL);
 }
 
 gboolean
