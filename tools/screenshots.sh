@@ -25,9 +25,15 @@ for size in 1024x768 1280x800 1920x1080; do
     > "$out/$size.log" 2>&1 || status=1
   grep -E '^screens: (FAIL|[0-9]+ pictures)' "$out/$size.log"
   if command -v montage > /dev/null; then
-    # one row per scenario × mode × theme, one column per view (the names sort so)
-    montage "$out/$size"/records-*.png "$out/$size"/live-*.png -geometry 240x150+2+2 -tile 6x \
-      -background '#808080' "docs/screenshots/matrix-$size.png"
+    # thumbnails first (montage would hold 96 full pictures at once), then
+    # one row per scenario × mode × theme, one column per view (the names
+    # sort so); JPEG keeps a sheet under a megabyte
+    mkdir -p "$out/$size/thumbs"
+    for f in "$out/$size"/*.png; do
+      convert "$f" -thumbnail 240x "$out/$size/thumbs/$(basename "$f")"
+    done
+    montage "$out/$size"/thumbs/records-*.png "$out/$size"/thumbs/live-*.png -geometry +2+2 -tile 6x \
+      -background '#808080' -quality 82 "docs/screenshots/matrix-$size.jpg"
   fi
 done
 exit $status
