@@ -45,7 +45,7 @@ tl_gpu_built_with_cuda (void)
   return 1;
 }
 
-int
+extern "C" int
 tl_gpu_is_lost (void)
 {
   return device_lost.load ();

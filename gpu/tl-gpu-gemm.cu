@@ -4,7 +4,8 @@
 //   1. check the shape, the dtype and the device (before touching memory);
 //   2. check free GPU memory, allocate A, B, C (+ workspace, block records,
 //      an L2-flush buffer) — "out of GPU memory" names bytes needed and free;
-//   3. upload A and B, timed with events (seed 004 reports "memops" apart);
+//   3. upload A and B, timed with events (seed 004 reports "memops" apart),
+//      then the rung's `prepare` (untimed: conversions, shared-memory limits);
 //   4. at least two warm-ups (module load, cuBLAS heuristics, clocks);
 //   5. `repeats` timed launches, CUDA events around each launch — around
 //      the whole multiply for multi-launch rungs — with C poisoned before
@@ -16,11 +17,14 @@
 //   7. launch facts from the runtime: registers, shared and local memory,
 //      occupancy, grid, waves;
 //   8. download C, timed.
-// Cancellation is polled between launches.  Nothing here prints.
+// Cancellation is polled before every launch: each warm-up, timed and
+// instrumented launch, and each poison-and-flush before one.  Nothing here
+// prints.
 #include "tl-gpu-internal.h"
 #include "gemm/tl-gemm-rung.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits.h>
 #include <new>
 #include <stdlib.h>
@@ -28,68 +32,45 @@
 #include <vector>
 
 // ---- the dispatch table -----------------------------------------------------
-// Every rung compiled into this build.  The registry (tl-gpu-registry.c) is
-// the list users see; a registry row without an entry here answers
-// "not built".
-extern const TlGemmRung gemm_01_naive_rung;
-extern const TlGemmRung gemm_02_coalesced_rung;
-extern const TlGemmRung gemm_03_smem16_rung;
-extern const TlGemmRung gemm_04_smem32_rung;
-extern const TlGemmRung gemm_05_seed3k_rung;
-extern const TlGemmRung gemm_06_regtile1d_rung;
-extern const TlGemmRung gemm_07_regtile2d_rung;
-extern const TlGemmRung gemm_08_vectorized_rung;
-extern const TlGemmRung gemm_09_warptile_rung;
-extern const TlGemmRung gemm_10_wmma_tf32_rung;
-extern const TlGemmRung gemm_10_wmma_bf16_rung;
-extern const TlGemmRung gemm_11_wgmma_rung;
-extern const TlGemmRung gemm_12_regtile_f64_rung;
-extern const TlGemmRung gemm_13_wgmma_tf32_rung;
-extern const TlGemmRung gemm_14_wgmma_persistent_rung;
-extern const TlGemmRung gemm_15_dmma_f64_rung;
-extern const TlGemmRung gemm_16_doublebuf_rung;
-extern const TlGemmRung cublas_fp32_rung;
-extern const TlGemmRung cublas_tf32_rung;
-extern const TlGemmRung cublas_bf16_rung;
-extern const TlGemmRung cublas_fp64_rung;
+// Row i of the ladder (gemm/tl-gemm-ladder.h, also the registry's rows) runs
+// dispatch_table[i].  A row whose rung file is not built leaves its
+// SYMBOL_rung undefined: the link fails, so the two cannot drift apart.
+#define TL_GEMM_ROW(symbol, ...) extern const TlGemmRung symbol##_rung;
+#include "gemm/tl-gemm-ladder.h"
+#undef TL_GEMM_ROW
 
 static const TlGemmRung *const dispatch_table[] = {
-  &gemm_01_naive_rung,
-  &gemm_02_coalesced_rung,
-  &gemm_03_smem16_rung,
-  &gemm_04_smem32_rung,
-  &gemm_05_seed3k_rung,
-  &gemm_06_regtile1d_rung,
-  &gemm_07_regtile2d_rung,
-  &gemm_08_vectorized_rung,
-  &gemm_09_warptile_rung,
-  &gemm_10_wmma_tf32_rung,
-  &gemm_10_wmma_bf16_rung,
-  &gemm_11_wgmma_rung,
-  &gemm_12_regtile_f64_rung,
-  &gemm_13_wgmma_tf32_rung,
-  &gemm_14_wgmma_persistent_rung,
-  &gemm_15_dmma_f64_rung,
-  &gemm_16_doublebuf_rung,
-  &cublas_fp32_rung,
-  &cublas_tf32_rung,
-  &cublas_bf16_rung,
-  &cublas_fp64_rung,
+#define TL_GEMM_ROW(symbol, ...) &symbol##_rung,
+#include "gemm/tl-gemm-ladder.h"
+#undef TL_GEMM_ROW
 };
 
 const TlGemmRung *
 tl_gpu_gemm_rung_find (const char *id)
 {
-  for (const TlGemmRung *r : dispatch_table)
-    if (strcmp (r->id, id) == 0)
-      return r;
-  return nullptr;
+  const TlGpuKernelInfo *info = tl_gpu_kernel_find (id);
+  if (info == nullptr)
+    return nullptr;
+  const TlGemmRung *rung = dispatch_table[info - tl_gpu_kernel_info (0)];
+  // the rung file names its id too: a row pointing at another file's rung
+  // is "not built" rather than the wrong kernel
+  return strcmp (rung->id, info->id) == 0 ? rung : nullptr;
 }
 
 extern "C" int
 tl_gpu_kernel_available (const char *id)
 {
   return id != nullptr && tl_gpu_gemm_rung_find (id) != nullptr;
+}
+
+// GEMMs completed per device (tl_gpu_debug_gemm_count, for tests).
+static constexpr int COUNTED_DEVICES = 64;
+static std::atomic<int> gemm_count[COUNTED_DEVICES];
+
+extern "C" int
+tl_gpu_debug_gemm_count (int ordinal)
+{
+  return ordinal >= 0 && ordinal < COUNTED_DEVICES ? gemm_count[ordinal].load () : 0;
 }
 
 // ---- small RAII helpers -------------------------------------------------------
@@ -152,58 +133,6 @@ poison (void *c, size_t bytes, TlGpuDtype dtype, cudaStream_t stream)
 } // namespace
 
 // ---- the run --------------------------------------------------------------------
-
-struct RunState
-{
-  TlGpuDevice *device;
-  const TlGemmRung *rung;
-  const TlGpuGemmArgs *args;
-  TlGemmLaunch launch;
-  size_t c_bytes;
-  DeviceBuffer flush;
-  size_t flush_bytes;
-
-  bool cancelled () const
-  {
-    return args->cancelled != nullptr && args->cancelled (args->user_data) != 0;
-  }
-  void progress (TlGpuStage stage, int step, int total) const
-  {
-    if (args->progress != nullptr)
-      args->progress (stage, step, total, args->user_data);
-  }
-  // Everything that happens before one launch and is not timed.
-  TlGpuStatus prepare_launch ()
-  {
-    TL_GPU_TRY (poison (launch.c, c_bytes, launch.dtype, launch.stream), "poisoning C");
-    if (flush.p != nullptr)
-      TL_GPU_TRY (cudaMemsetAsync (flush.p, 0x5A, flush_bytes, launch.stream), "flushing L2");
-    return TL_GPU_OK;
-  }
-  TlGpuStatus launch_once (TlGpuBlockRecord *records)
-  {
-    launch.blocks = records;
-    cudaError_t err = rung->launch (&launch);
-    launch.blocks = nullptr;
-    if (err != cudaSuccess)
-      return tl_gpu_from_cuda (err, rung->id);
-    return TL_GPU_OK;
-  }
-  // One launch between two events; waits for it.
-  TlGpuStatus timed_launch (TlGpuEventPair &ev, TlGpuBlockRecord *records, double *ms)
-  {
-    TlGpuStatus st = prepare_launch ();
-    if (st != TL_GPU_OK)
-      return st;
-    TL_GPU_TRY (cudaEventRecord (ev.start, launch.stream), "recording an event");
-    st = launch_once (records);
-    if (st != TL_GPU_OK)
-      return st;
-    TL_GPU_TRY (cudaEventRecord (ev.stop, launch.stream), "recording an event");
-    TL_GPU_TRY (ev.elapsed (ms), rung->id);
-    return TL_GPU_OK;
-  }
-};
 
 static void
 fill_launch_facts (const TlGpuDevice *device, const TlGemmShape &shape, TlGpuLaunchFacts *f)
@@ -276,6 +205,305 @@ check_args (const TlGpuKernelInfo *info, const TlGpuDevice *device, const TlGpuG
   return TL_GPU_OK;
 }
 
+// One multiply, step by step (the numbered steps of the header).  Every
+// method returns TL_GPU_OK or the status (with its message) to hand back.
+struct GemmRun
+{
+  TlGpuDevice *device = nullptr;
+  const TlGpuKernelInfo *info = nullptr;
+  const TlGemmRung *rung = nullptr;
+  const TlGpuGemmArgs *args = nullptr;
+  TlGemmLaunch launch = {};
+  TlGemmShape shape = {};
+  bool instrument = false;
+  size_t a_bytes = 0, b_bytes = 0, c_bytes = 0, ws_bytes = 0, rec_bytes = 0, flush_bytes = 0;
+  DeviceBuffer da, db, dc, dws, drec, flush;
+  TlGpuEventPair ev;
+  // results
+  double upload_ms = 0.0, download_ms = 0.0, instrumented_median = 0.0;
+  std::vector<double> times;
+  std::vector<TlGpuBlockRecord> records;
+
+  bool cancelled () const
+  {
+    return args->cancelled != nullptr && args->cancelled (args->user_data) != 0;
+  }
+  void progress (TlGpuStage stage, int step, int total) const
+  {
+    if (args->progress != nullptr)
+      args->progress (stage, step, total, args->user_data);
+  }
+  TlGpuStatus cancel_point () const
+  {
+    return cancelled () ? tl_gpu_fail (TL_GPU_CANCELLED, "cancelled") : TL_GPU_OK;
+  }
+
+  // 1a. the rung, its row, the arguments
+  TlGpuStatus validate (const char *kernel_id)
+  {
+    info = tl_gpu_kernel_find (kernel_id);
+    if (info == nullptr)
+      return tl_gpu_fail (TL_GPU_BAD_SHAPE, "unknown kernel \"%s\" (tilelab-cli kernels lists them)",
+                          kernel_id);
+    rung = tl_gpu_gemm_rung_find (kernel_id);
+    if (rung == nullptr)
+      return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s is not built into this Tilelab", kernel_id);
+    return check_args (info, device, args);
+  }
+
+  // 1b. on the device (current now): the rung's own check and its shape
+  TlGpuStatus check_rung (const char *kernel_id)
+  {
+    TlGpuStatus st = TL_GPU_OK;
+    launch.dtype = args->dtype;
+    launch.m = args->m;
+    launch.n = args->n;
+    launch.k = args->k;
+    launch.stream = device->stream;
+    launch.device = device->ordinal;
+    launch.cc = device->cc;
+    launch.sm_count = device->sm_count;
+    if (info->kind == TL_GPU_KIND_REFERENCE)
+      {
+        cublasHandle_t h;
+        st = tl_gpu_device_cublas (device, &h);
+        if (st != TL_GPU_OK)
+          return st;
+        launch.cublas = h;
+      }
+    const int m = args->m, n = args->n, k = args->k;
+    if (rung->check != nullptr)
+      {
+        char why[512] = "";
+        st = rung->check (&launch, why, sizeof why);
+        if (st != TL_GPU_OK)
+          return tl_gpu_fail (st, "%s cannot take %d×%d×%d: %s", kernel_id, m, k, n, why);
+      }
+    rung->shape (&launch, &shape);
+    if (shape.launches > 0 && (shape.grid.y > 65535 || shape.grid.z > 65535))
+      return tl_gpu_fail (TL_GPU_BAD_SHAPE,
+                          "%s cannot take %d×%d×%d: its grid would be %u×%u blocks, more than "
+                          "the 65535 a CUDA grid allows in y",
+                          kernel_id, m, k, n, shape.grid.x, shape.grid.y);
+    return TL_GPU_OK;
+  }
+
+  // 2. memory: ask first, so the message can say how much is missing
+  TlGpuStatus allocate ()
+  {
+    const int m = args->m, n = args->n, k = args->k;
+    const size_t es = dtype_size (args->dtype);
+    instrument = args->instrument && info->instrumentable && shape.total_blocks > 0;
+    a_bytes = (size_t) m * k * es;
+    b_bytes = (size_t) k * n * es;
+    c_bytes = (size_t) m * n * es;
+    ws_bytes = rung->workspace_bytes ? rung->workspace_bytes (&launch) : 0;
+    rec_bytes = instrument ? shape.total_blocks * sizeof (TlGpuBlockRecord) : 0;
+    flush_bytes = args->flush_l2 ? 2 * (size_t) device->l2_bytes : 0;
+    const size_t need = a_bytes + b_bytes + c_bytes + ws_bytes + rec_bytes + flush_bytes;
+    size_t free_b = 0, total_b = 0;
+    TL_GPU_TRY (cudaMemGetInfo (&free_b, &total_b), "reading free GPU memory");
+    if (need > free_b)
+      return tl_gpu_fail (TL_GPU_OUT_OF_MEMORY,
+                          "%s at %d×%d×%d %s needs %.1f MiB of GPU memory; %.1f MiB of %.1f MiB "
+                          "are free",
+                          info->id, m, k, n, dtype_name (args->dtype), mib (need), mib (free_b),
+                          mib (total_b));
+    TL_GPU_TRY (cudaMalloc (&da.p, a_bytes), "allocating A");
+    TL_GPU_TRY (cudaMalloc (&db.p, b_bytes), "allocating B");
+    TL_GPU_TRY (cudaMalloc (&dc.p, c_bytes), "allocating C");
+    if (ws_bytes > 0)
+      TL_GPU_TRY (cudaMalloc (&dws.p, ws_bytes), "allocating the workspace");
+    if (rec_bytes > 0)
+      TL_GPU_TRY (cudaMalloc (&drec.p, rec_bytes), "allocating the block records");
+    if (flush_bytes > 0)
+      TL_GPU_TRY (cudaMalloc (&flush.p, flush_bytes), "allocating the L2 flush buffer");
+    launch.a = da.p;
+    launch.b = db.p;
+    launch.c = dc.p;
+    launch.workspace = dws.p;
+    launch.workspace_bytes = ws_bytes;
+    TL_GPU_TRY (ev.create (), "creating CUDA events");
+    return TL_GPU_OK;
+  }
+
+  // 3. upload, timed; then the rung's untimed preparation
+  TlGpuStatus upload_and_prepare ()
+  {
+    progress (TL_GPU_STAGE_UPLOAD, 0, 1);
+    TL_GPU_TRY (cudaEventRecord (ev.start, launch.stream), "recording an event");
+    TL_GPU_TRY (cudaMemcpyAsync (da.p, args->a, a_bytes, cudaMemcpyHostToDevice, launch.stream),
+                "uploading A");
+    TL_GPU_TRY (cudaMemcpyAsync (db.p, args->b, b_bytes, cudaMemcpyHostToDevice, launch.stream),
+                "uploading B");
+    TL_GPU_TRY (cudaEventRecord (ev.stop, launch.stream), "recording an event");
+    TL_GPU_TRY (ev.elapsed (&upload_ms), "uploading A and B");
+    progress (TL_GPU_STAGE_UPLOAD, 1, 1);
+    if (rung->prepare != nullptr)
+      {
+        cudaError_t err = rung->prepare (&launch);
+        if (err == cudaSuccess)
+          err = cudaStreamSynchronize (launch.stream);
+        if (err != cudaSuccess)
+          return tl_gpu_from_cuda (err, "preparing the inputs");
+      }
+    return TL_GPU_OK;
+  }
+
+  // Everything that happens before one launch and is not timed: C
+  // poisoned, L2 flushed.  Polls cancellation first.
+  TlGpuStatus prepare_launch ()
+  {
+    TlGpuStatus st = cancel_point ();
+    if (st != TL_GPU_OK)
+      return st;
+    TL_GPU_TRY (poison (launch.c, c_bytes, launch.dtype, launch.stream), "poisoning C");
+    if (flush.p != nullptr)
+      TL_GPU_TRY (cudaMemsetAsync (flush.p, 0x5A, flush_bytes, launch.stream), "flushing L2");
+    return cancel_point ();
+  }
+
+  TlGpuStatus launch_once (TlGpuBlockRecord *blocks)
+  {
+    launch.blocks = blocks;
+    cudaError_t err = rung->launch (&launch);
+    launch.blocks = nullptr;
+    if (err != cudaSuccess)
+      return tl_gpu_from_cuda (err, rung->id);
+    return TL_GPU_OK;
+  }
+
+  // One launch between two events; waits for it.
+  TlGpuStatus timed_launch (TlGpuBlockRecord *blocks, double *ms)
+  {
+    TlGpuStatus st = prepare_launch ();
+    if (st != TL_GPU_OK)
+      return st;
+    TL_GPU_TRY (cudaEventRecord (ev.start, launch.stream), "recording an event");
+    st = launch_once (blocks);
+    if (st != TL_GPU_OK)
+      return st;
+    TL_GPU_TRY (cudaEventRecord (ev.stop, launch.stream), "recording an event");
+    TL_GPU_TRY (ev.elapsed (ms), rung->id);
+    return TL_GPU_OK;
+  }
+
+  // 4. warm-ups: the first launch loads the module; clocks ramp up
+  TlGpuStatus warm_up ()
+  {
+    const int warmups = std::max (2, args->warmups);
+    for (int w = 0; w < warmups; w++)
+      {
+        progress (TL_GPU_STAGE_WARMUP, w, warmups);
+        TlGpuStatus st = prepare_launch ();
+        if (st == TL_GPU_OK)
+          st = launch_once (nullptr);
+        if (st != TL_GPU_OK)
+          return st;
+      }
+    TL_GPU_TRY (cudaStreamSynchronize (launch.stream), rung->id);
+    return TL_GPU_OK;
+  }
+
+  // 5. timed, uninstrumented: the headline numbers
+  TlGpuStatus timed_runs ()
+  {
+    times.reserve (args->repeats);
+    for (int r = 0; r < args->repeats; r++)
+      {
+        progress (TL_GPU_STAGE_RUN, r, args->repeats);
+        double ms = 0.0;
+        TlGpuStatus st = timed_launch (nullptr, &ms);
+        if (st != TL_GPU_OK)
+          return st;
+        times.push_back (ms);
+      }
+    progress (TL_GPU_STAGE_RUN, args->repeats, args->repeats);
+    return TL_GPU_OK;
+  }
+
+  // 6. instrumented: same work, every block writes its record
+  TlGpuStatus instrumented_runs ()
+  {
+    TlGpuBlockRecord *rec = (TlGpuBlockRecord *) drec.p;
+    const int irep = std::max (1, args->instrument_repeats);
+    std::vector<double> itimes;
+    for (int r = -1; r < irep; r++) // r = −1: the warm-up of the instrumented variant
+      {
+        progress (TL_GPU_STAGE_INSTRUMENTED, r + 1, irep + 1);
+        // All-ones records: a block that forgot to write shows sm = 0xFFFFFFFF.
+        TL_GPU_TRY (cudaMemsetAsync (rec, 0xFF, rec_bytes, launch.stream), "clearing block records");
+        double ms = 0.0;
+        TlGpuStatus st = timed_launch (rec, &ms);
+        if (st != TL_GPU_OK)
+          return st;
+        if (r >= 0)
+          itimes.push_back (ms);
+      }
+    instrumented_median = median_of (itimes);
+    records.resize (shape.total_blocks);
+    TL_GPU_TRY (cudaMemcpyAsync (records.data (), rec, rec_bytes, cudaMemcpyDeviceToHost,
+                                 launch.stream),
+                "downloading block records");
+    TL_GPU_TRY (cudaStreamSynchronize (launch.stream), "downloading block records");
+    // One time origin for all launches: the earliest block start.
+    uint64_t t0 = UINT64_MAX;
+    for (const TlGpuBlockRecord &b : records)
+      t0 = std::min (t0, (uint64_t) b.start_ns);
+    for (TlGpuBlockRecord &b : records)
+      {
+        b.start_ns -= t0;
+        b.end_ns -= t0;
+      }
+    return TL_GPU_OK;
+  }
+
+  // 8. download C, timed
+  TlGpuStatus download ()
+  {
+    if (args->c == nullptr)
+      return TL_GPU_OK;
+    progress (TL_GPU_STAGE_DOWNLOAD, 0, 1);
+    TL_GPU_TRY (cudaEventRecord (ev.start, launch.stream), "recording an event");
+    TL_GPU_TRY (cudaMemcpyAsync (args->c, dc.p, c_bytes, cudaMemcpyDeviceToHost, launch.stream),
+                "downloading C");
+    TL_GPU_TRY (cudaEventRecord (ev.stop, launch.stream), "recording an event");
+    TL_GPU_TRY (ev.elapsed (&download_ms), "downloading C");
+    progress (TL_GPU_STAGE_DOWNLOAD, 1, 1);
+    return TL_GPU_OK;
+  }
+
+  // The numbers, malloc'd: the caller frees them with
+  // tl_gpu_gemm_result_clear, which may be compiled as C.
+  TlGpuStatus hand_over (TlGpuGemmResult *out)
+  {
+    double *t = (double *) malloc (times.size () * sizeof (double));
+    TlGpuBlockRecord *blocks = nullptr;
+    if (!records.empty ())
+      blocks = (TlGpuBlockRecord *) malloc (records.size () * sizeof (TlGpuBlockRecord));
+    if (t == nullptr || (!records.empty () && blocks == nullptr))
+      {
+        free (t);
+        free (blocks);
+        return tl_gpu_fail (TL_GPU_OUT_OF_MEMORY, "out of host memory for the results");
+      }
+    std::copy (times.begin (), times.end (), t);
+    if (blocks != nullptr)
+      std::copy (records.begin (), records.end (), blocks);
+    out->upload_ms = upload_ms;
+    out->download_ms = download_ms;
+    out->n_times = (int) times.size ();
+    out->times_ms = t;
+    out->instrumented_median_ms = instrumented_median;
+    // 7. facts of the main kernel (after prepare: attributes the rung set,
+    // e.g. a raised shared-memory limit, are in place)
+    fill_launch_facts (device, shape, &out->launch);
+    out->n_blocks = records.size ();
+    out->blocks = blocks;
+    return TL_GPU_OK;
+  }
+};
+
 extern "C" TlGpuStatus
 tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id, const TlGpuGemmArgs *args,
                  TlGpuGemmResult *out_result)
@@ -288,25 +516,18 @@ tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id, const TlGpuGemmArgs
   if (tl_gpu_is_lost ())
     return tl_gpu_lost_status ();
 
-  const TlGpuKernelInfo *info = tl_gpu_kernel_find (kernel_id);
-  if (info == nullptr)
-    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "unknown kernel \"%s\" (tilelab-cli kernels lists them)",
-                        kernel_id);
-  const TlGemmRung *rung = tl_gpu_gemm_rung_find (kernel_id);
-  if (rung == nullptr)
-    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s is not built into this Tilelab", kernel_id);
-  TlGpuStatus st = check_args (info, device, args);
+  GemmRun run;
+  run.device = device;
+  run.args = args;
+  TlGpuStatus st = run.validate (kernel_id);
   if (st != TL_GPU_OK)
     return st;
 
-  const int m = args->m, n = args->n, k = args->k;
-  const size_t es = dtype_size (args->dtype);
-  const size_t c_bytes = (size_t) m * n * es;
-
   // Empty products need no launch: C is m×n of zeros when k = 0, and has no
   // elements when m or n is 0.
-  if (m == 0 || n == 0 || k == 0)
+  if (args->m == 0 || args->n == 0 || args->k == 0)
     {
+      const size_t c_bytes = (size_t) args->m * args->n * dtype_size (args->dtype);
       if (args->c != nullptr && c_bytes > 0)
         memset (args->c, 0, c_bytes);
       tl_gpu_clear_message ();
@@ -314,216 +535,13 @@ tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id, const TlGpuGemmArgs
     }
 
   TL_GPU_TRY (cudaSetDevice (device->ordinal), "cudaSetDevice");
-
-  RunState rs;
-  rs.device = device;
-  rs.rung = rung;
-  rs.args = args;
-  rs.c_bytes = c_bytes;
-  rs.flush_bytes = 0;
-  memset (&rs.launch, 0, sizeof rs.launch);
-  TlGemmLaunch &l = rs.launch;
-  l.dtype = args->dtype;
-  l.m = m;
-  l.n = n;
-  l.k = k;
-  l.stream = device->stream;
-  l.cc = device->cc;
-  l.sm_count = device->sm_count;
-  if (info->kind == TL_GPU_KIND_REFERENCE)
-    {
-      cublasHandle_t h;
-      st = tl_gpu_device_cublas (device, &h);
-      if (st != TL_GPU_OK)
-        return st;
-      l.cublas = h;
-    }
-  if (rung->check != nullptr)
-    {
-      char why[512] = "";
-      st = rung->check (&l, why, sizeof why);
-      if (st != TL_GPU_OK)
-        return tl_gpu_fail (st, "%s cannot take %d×%d×%d: %s", kernel_id, m, k, n, why);
-    }
-
-  TlGemmShape shape = {};
-  rung->shape (&l, &shape);
-  if (shape.launches > 0 && (shape.grid.y > 65535 || shape.grid.z > 65535))
-    return tl_gpu_fail (TL_GPU_BAD_SHAPE,
-                        "%s cannot take %d×%d×%d: its grid would be %u×%u blocks, more than "
-                        "the 65535 a CUDA grid allows in y",
-                        kernel_id, m, k, n, shape.grid.x, shape.grid.y);
-
-  // ---- memory: ask first, so the message can say how much is missing.
-  const bool instrument = args->instrument && info->instrumentable && shape.total_blocks > 0;
-  const size_t a_bytes = (size_t) m * k * es, b_bytes = (size_t) k * n * es;
-  const size_t ws_bytes = rung->workspace_bytes ? rung->workspace_bytes (&l) : 0;
-  const size_t rec_bytes = instrument ? shape.total_blocks * sizeof (TlGpuBlockRecord) : 0;
-  const size_t flush_bytes = args->flush_l2 ? 2 * (size_t) device->l2_bytes : 0;
-  const size_t need = a_bytes + b_bytes + c_bytes + ws_bytes + rec_bytes + flush_bytes;
-  size_t free_b = 0, total_b = 0;
-  TL_GPU_TRY (cudaMemGetInfo (&free_b, &total_b), "reading free GPU memory");
-  if (need > free_b)
-    return tl_gpu_fail (TL_GPU_OUT_OF_MEMORY,
-                        "%s at %d×%d×%d %s needs %.1f MiB of GPU memory; %.1f MiB of %.1f MiB "
-                        "are free",
-                        kernel_id, m, k, n, dtype_name (args->dtype), mib (need), mib (free_b),
-                        mib (total_b));
-
-  DeviceBuffer da, db, dc, dws, drec;
-  TL_GPU_TRY (cudaMalloc (&da.p, a_bytes), "allocating A");
-  TL_GPU_TRY (cudaMalloc (&db.p, b_bytes), "allocating B");
-  TL_GPU_TRY (cudaMalloc (&dc.p, c_bytes), "allocating C");
-  if (ws_bytes > 0)
-    TL_GPU_TRY (cudaMalloc (&dws.p, ws_bytes), "allocating the workspace");
-  if (rec_bytes > 0)
-    TL_GPU_TRY (cudaMalloc (&drec.p, rec_bytes), "allocating the block records");
-  if (flush_bytes > 0)
-    {
-      TL_GPU_TRY (cudaMalloc (&rs.flush.p, flush_bytes), "allocating the L2 flush buffer");
-      rs.flush_bytes = flush_bytes;
-    }
-  l.a = da.p;
-  l.b = db.p;
-  l.c = dc.p;
-  l.workspace = dws.p;
-  l.workspace_bytes = ws_bytes;
-
-  TlGpuEventPair ev;
-  TL_GPU_TRY (ev.create (), "creating CUDA events");
-
-  // ---- upload
-  rs.progress (TL_GPU_STAGE_UPLOAD, 0, 1);
-  double upload_ms = 0.0;
-  TL_GPU_TRY (cudaEventRecord (ev.start, l.stream), "recording an event");
-  TL_GPU_TRY (cudaMemcpyAsync (da.p, args->a, a_bytes, cudaMemcpyHostToDevice, l.stream),
-              "uploading A");
-  TL_GPU_TRY (cudaMemcpyAsync (db.p, args->b, b_bytes, cudaMemcpyHostToDevice, l.stream),
-              "uploading B");
-  TL_GPU_TRY (cudaEventRecord (ev.stop, l.stream), "recording an event");
-  TL_GPU_TRY (ev.elapsed (&upload_ms), "uploading A and B");
-  rs.progress (TL_GPU_STAGE_UPLOAD, 1, 1);
-
-  if (rung->prepare != nullptr)
-    {
-      cudaError_t err = rung->prepare (&l);
-      if (err == cudaSuccess)
-        err = cudaStreamSynchronize (l.stream);
-      if (err != cudaSuccess)
-        return tl_gpu_from_cuda (err, "preparing the inputs");
-    }
-
-  // ---- warm-ups: the first launch loads the module; clocks ramp up.
-  const int warmups = std::max (2, args->warmups);
-  for (int w = 0; w < warmups; w++)
-    {
-      if (rs.cancelled ())
-        return tl_gpu_fail (TL_GPU_CANCELLED, "cancelled");
-      rs.progress (TL_GPU_STAGE_WARMUP, w, warmups);
-      st = rs.prepare_launch ();
-      if (st == TL_GPU_OK)
-        st = rs.launch_once (nullptr);
-      if (st != TL_GPU_OK)
-        return st;
-    }
-  TL_GPU_TRY (cudaStreamSynchronize (l.stream), kernel_id);
-
-  // ---- timed, uninstrumented: the headline numbers.
-  std::vector<double> times;
-  times.reserve (args->repeats);
-  for (int r = 0; r < args->repeats; r++)
-    {
-      if (rs.cancelled ())
-        return tl_gpu_fail (TL_GPU_CANCELLED, "cancelled");
-      rs.progress (TL_GPU_STAGE_RUN, r, args->repeats);
-      double ms = 0.0;
-      st = rs.timed_launch (ev, nullptr, &ms);
-      if (st != TL_GPU_OK)
-        return st;
-      times.push_back (ms);
-    }
-  rs.progress (TL_GPU_STAGE_RUN, args->repeats, args->repeats);
-
-  // ---- instrumented: same work, every block writes its record.
-  double instrumented_median = 0.0;
-  std::vector<TlGpuBlockRecord> records;
-  if (instrument)
-    {
-      TlGpuBlockRecord *rec = (TlGpuBlockRecord *) drec.p;
-      const int irep = std::max (1, args->instrument_repeats);
-      std::vector<double> itimes;
-      for (int r = -1; r < irep; r++) // r = −1: the warm-up of the instrumented variant
-        {
-          if (rs.cancelled ())
-            return tl_gpu_fail (TL_GPU_CANCELLED, "cancelled");
-          rs.progress (TL_GPU_STAGE_INSTRUMENTED, r + 1, irep + 1);
-          // All-ones records: a block that forgot to write shows sm = 0xFFFFFFFF.
-          TL_GPU_TRY (cudaMemsetAsync (rec, 0xFF, rec_bytes, l.stream), "clearing block records");
-          double ms = 0.0;
-          st = rs.timed_launch (ev, rec, &ms);
-          if (st != TL_GPU_OK)
-            return st;
-          if (r >= 0)
-            itimes.push_back (ms);
-        }
-      instrumented_median = median_of (itimes);
-      records.resize (shape.total_blocks);
-      TL_GPU_TRY (cudaMemcpyAsync (records.data (), rec, rec_bytes, cudaMemcpyDeviceToHost,
-                                   l.stream),
-                  "downloading block records");
-      TL_GPU_TRY (cudaStreamSynchronize (l.stream), "downloading block records");
-      // One time origin for all launches: the earliest block start.
-      uint64_t t0 = UINT64_MAX;
-      for (const TlGpuBlockRecord &b : records)
-        t0 = std::min (t0, (uint64_t) b.start_ns);
-      for (TlGpuBlockRecord &b : records)
-        {
-          b.start_ns -= t0;
-          b.end_ns -= t0;
-        }
-    }
-
-  // ---- facts of the main kernel (after the warm-ups: attributes set by
-  // the rung, e.g. a raised shared-memory limit, are in place).
-  TlGpuLaunchFacts facts;
-  fill_launch_facts (device, shape, &facts);
-
-  // ---- download
-  double download_ms = 0.0;
-  if (args->c != nullptr)
-    {
-      rs.progress (TL_GPU_STAGE_DOWNLOAD, 0, 1);
-      TL_GPU_TRY (cudaEventRecord (ev.start, l.stream), "recording an event");
-      TL_GPU_TRY (cudaMemcpyAsync (args->c, dc.p, c_bytes, cudaMemcpyDeviceToHost, l.stream),
-                  "downloading C");
-      TL_GPU_TRY (cudaEventRecord (ev.stop, l.stream), "recording an event");
-      TL_GPU_TRY (ev.elapsed (&download_ms), "downloading C");
-      rs.progress (TL_GPU_STAGE_DOWNLOAD, 1, 1);
-    }
-
-  // ---- hand the numbers over (malloc'd: the caller frees with
-  // tl_gpu_gemm_result_clear, which may be compiled as C).
-  double *t = (double *) malloc (times.size () * sizeof (double));
-  TlGpuBlockRecord *blocks = nullptr;
-  if (!records.empty ())
-    blocks = (TlGpuBlockRecord *) malloc (records.size () * sizeof (TlGpuBlockRecord));
-  if (t == nullptr || (!records.empty () && blocks == nullptr))
-    {
-      free (t);
-      free (blocks);
-      return tl_gpu_fail (TL_GPU_OUT_OF_MEMORY, "out of host memory for the results");
-    }
-  std::copy (times.begin (), times.end (), t);
-  if (blocks != nullptr)
-    std::copy (records.begin (), records.end (), blocks);
-  out_result->upload_ms = upload_ms;
-  out_result->download_ms = download_ms;
-  out_result->n_times = (int) times.size ();
-  out_result->times_ms = t;
-  out_result->instrumented_median_ms = instrumented_median;
-  out_result->launch = facts;
-  out_result->n_blocks = records.size ();
-  out_result->blocks = blocks;
+  if ((st = run.check_rung (kernel_id)) != TL_GPU_OK || (st = run.allocate ()) != TL_GPU_OK || (st = run.upload_and_prepare ()) != TL_GPU_OK
+      || (st = run.warm_up ()) != TL_GPU_OK || (st = run.timed_runs ()) != TL_GPU_OK
+      || (run.instrument && (st = run.instrumented_runs ()) != TL_GPU_OK)
+      || (st = run.download ()) != TL_GPU_OK || (st = run.hand_over (out_result)) != TL_GPU_OK)
+    return st;
+  if (device->ordinal >= 0 && device->ordinal < COUNTED_DEVICES)
+    gemm_count[device->ordinal]++;
   tl_gpu_clear_message ();
   return TL_GPU_OK;
 }

@@ -33,7 +33,6 @@ void tl_gpu_clear_message (void);
 // answers "GPU lost, restart Tilelab".
 TlGpuStatus tl_gpu_from_cuda (cudaError_t err, const char *what);
 TlGpuStatus tl_gpu_from_cublas (cublasStatus_t st, const char *what);
-int tl_gpu_is_lost (void);
 TlGpuStatus tl_gpu_lost_status (void);
 
 // The cuBLAS handle of the device, created on first use, bound to its stream.

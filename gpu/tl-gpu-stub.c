@@ -3,24 +3,81 @@
  * Every device call answers TL_GPU_NO_DEVICE; the CPU backend then serves
  * every view.  The registry (tl-gpu-registry.c) is shared with the CUDA
  * build, so the ladder is still listed.
+ *
+ * For tests, TL_GPU_STUB_DEVICES=N pretends N devices (tl-gpu.h says what
+ * they do): enough to check which ordinal a job opens and runs on, and
+ * what a record names, on a machine without a GPU.  A simulated GEMM is a
+ * plain triple loop on the CPU, so its C is the true product.
  */
 #include "tl-gpu.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#define MAX_SIMULATED 8
 
 static const char no_cuda_message[] =
   "Tilelab was built without CUDA (nvcc was not found at build time)";
 
+struct TlGpuDevice
+{
+  int ordinal;
+};
+
+/* Simulated devices: their count (read once), the lost latch and the GEMM
+ * counters.  The door is used from one worker thread per runner; a test
+ * runs one runner, so plain ints suffice. */
+static int simulated = -1;
+static int lost;
+static int gemm_count[MAX_SIMULATED];
+static char message[256];
+
+static int
+simulated_devices (void)
+{
+  if (simulated < 0)
+    {
+      const char *env = getenv ("TL_GPU_STUB_DEVICES");
+      int n = env ? atoi (env) : 0;
+      simulated = n < 0 ? 0 : n > MAX_SIMULATED ? MAX_SIMULATED : n;
+    }
+  return simulated;
+}
+
+static TlGpuStatus
+fail (TlGpuStatus status, const char *text)
+{
+  snprintf (message, sizeof message, "%s", text);
+  return status;
+}
+
+/* TL_GPU_OK when device is one of the simulated ones and nothing faulted. */
+static TlGpuStatus
+usable (const TlGpuDevice *device)
+{
+  if (simulated_devices () == 0)
+    return fail (TL_GPU_NO_DEVICE, no_cuda_message);
+  if (lost)
+    return fail (TL_GPU_DEVICE_LOST, "the simulated GPU faulted (tl_gpu_debug_fault)");
+  if (device == NULL)
+    return fail (TL_GPU_NO_DEVICE, "no GPU is open");
+  return TL_GPU_OK;
+}
+
 const char *
 tl_gpu_last_message (void)
 {
-  return no_cuda_message;
+  if (simulated_devices () == 0)
+    return no_cuda_message;
+  return message;
 }
 
 int
 tl_gpu_kernel_available (const char *id)
 {
-  return 0;
+  return simulated_devices () > 0 && tl_gpu_kernel_find (id) != NULL;
 }
 
 int
@@ -29,42 +86,137 @@ tl_gpu_built_with_cuda (void)
   return 0;
 }
 
+int
+tl_gpu_is_lost (void)
+{
+  return lost;
+}
+
 TlGpuStatus
 tl_gpu_device_count (int *out_count)
 {
   *out_count = 0;
-  return TL_GPU_NO_DEVICE;
+  if (simulated_devices () == 0)
+    return TL_GPU_NO_DEVICE;
+  if (lost)
+    return fail (TL_GPU_DEVICE_LOST, "the simulated GPU faulted (tl_gpu_debug_fault)");
+  *out_count = simulated_devices ();
+  return TL_GPU_OK;
 }
 
 TlGpuStatus
 tl_gpu_device_facts (int ordinal, TlGpuFacts *out_facts)
 {
   memset (out_facts, 0, sizeof *out_facts);
-  return TL_GPU_NO_DEVICE;
+  int count = 0;
+  TlGpuStatus status = tl_gpu_device_count (&count);
+  if (status != TL_GPU_OK)
+    return status;
+  if (ordinal < 0 || ordinal >= count)
+    {
+      snprintf (message, sizeof message, "there is no GPU %d (%d found)", ordinal, count);
+      return TL_GPU_NO_DEVICE;
+    }
+  TlGpuFacts *f = out_facts;
+  f->ordinal = ordinal;
+  snprintf (f->name, sizeof f->name, "Simulated GPU %d", ordinal);
+  f->cc_major = 9;
+  f->cc_minor = 0;
+  f->sm_count = 4 + ordinal;
+  f->warp_size = 32;
+  f->max_threads_per_block = 1024;
+  f->max_threads_per_sm = 2048;
+  f->total_mem_bytes = f->free_mem_bytes = (uint64_t) 1 << 30;
+  return TL_GPU_OK;
 }
 
 TlGpuStatus
 tl_gpu_device_open (int ordinal, TlGpuDevice **out_device)
 {
   *out_device = NULL;
-  return TL_GPU_NO_DEVICE;
+  TlGpuFacts facts;
+  TlGpuStatus status = tl_gpu_device_facts (ordinal, &facts);
+  if (status != TL_GPU_OK)
+    return status;
+  TlGpuDevice *device = calloc (1, sizeof *device);
+  if (device == NULL)
+    return fail (TL_GPU_OUT_OF_MEMORY, "out of host memory");
+  device->ordinal = ordinal;
+  *out_device = device;
+  return TL_GPU_OK;
 }
 
 void
 tl_gpu_device_close (TlGpuDevice *device)
 {
+  free (device);
 }
 
 TlGpuStatus
 tl_gpu_device_health (TlGpuDevice *device)
 {
-  return TL_GPU_NO_DEVICE;
+  return usable (device);
 }
 
 TlGpuStatus
 tl_gpu_debug_fault (TlGpuDevice *device)
 {
-  return TL_GPU_NO_DEVICE;
+  TlGpuStatus status = usable (device);
+  if (status != TL_GPU_OK)
+    return status;
+  lost = 1;
+  return fail (TL_GPU_DEVICE_LOST, "the simulated GPU faulted (tl_gpu_debug_fault)");
+}
+
+int
+tl_gpu_debug_gemm_count (int ordinal)
+{
+  return ordinal >= 0 && ordinal < MAX_SIMULATED ? gemm_count[ordinal] : 0;
+}
+
+/* ---- a simulated GEMM: the triple loop, int32 wrapping modulo 2³² ----- */
+
+static double
+now_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+static void
+triple_loop (const TlGpuGemmArgs *args)
+{
+  const int m = args->m, n = args->n, k = args->k;
+  for (int i = 0; i < m; i++)
+    for (int j = 0; j < n; j++)
+      {
+        size_t at = (size_t) i * n + j;
+        if (args->dtype == TL_GPU_INT32)
+          {
+            uint32_t acc = 0;
+            for (int p = 0; p < k; p++)
+              acc += (uint32_t) ((const int32_t *) args->a)[(size_t) i * k + p]
+                     * (uint32_t) ((const int32_t *) args->b)[(size_t) p * n + j];
+            ((int32_t *) args->c)[at] = (int32_t) acc;
+          }
+        else if (args->dtype == TL_GPU_FLOAT32)
+          {
+            float acc = 0.0f;
+            for (int p = 0; p < k; p++)
+              acc += ((const float *) args->a)[(size_t) i * k + p]
+                     * ((const float *) args->b)[(size_t) p * n + j];
+            ((float *) args->c)[at] = acc;
+          }
+        else
+          {
+            double acc = 0.0;
+            for (int p = 0; p < k; p++)
+              acc += ((const double *) args->a)[(size_t) i * k + p]
+                     * ((const double *) args->b)[(size_t) p * n + j];
+            ((double *) args->c)[at] = acc;
+          }
+      }
 }
 
 TlGpuStatus
@@ -72,23 +224,53 @@ tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id, const TlGpuGemmArgs
                  TlGpuGemmResult *out_result)
 {
   memset (out_result, 0, sizeof *out_result);
-  return TL_GPU_NO_DEVICE;
+  TlGpuStatus status = usable (device);
+  if (status != TL_GPU_OK)
+    return status;
+  const TlGpuKernelInfo *info = tl_gpu_kernel_find (kernel_id);
+  if (info == NULL || !(info->dtypes & TL_GPU_DTYPE_BIT (args->dtype)))
+    return fail (TL_GPU_BAD_SHAPE, "the simulated GPU does not know this kernel or dtype");
+  if (args->m < 0 || args->n < 0 || args->k < 0 || args->repeats < 1)
+    return fail (TL_GPU_BAD_SHAPE, "bad shape or repeats");
+  out_result->times_ms = calloc ((size_t) args->repeats, sizeof (double));
+  if (out_result->times_ms == NULL)
+    return fail (TL_GPU_OUT_OF_MEMORY, "out of host memory");
+  for (int r = 0; r < args->repeats; r++)
+    {
+      if (args->cancelled && args->cancelled (args->user_data))
+        {
+          tl_gpu_gemm_result_clear (out_result);
+          return fail (TL_GPU_CANCELLED, "cancelled");
+        }
+      if (args->progress)
+        args->progress (TL_GPU_STAGE_RUN, r, args->repeats, args->user_data);
+      double t0 = now_ms ();
+      if (args->c != NULL)
+        triple_loop (args);
+      out_result->times_ms[r] = now_ms () - t0;
+    }
+  out_result->n_times = args->repeats;
+  gemm_count[device->ordinal]++;
+  return TL_GPU_OK;
 }
 
 void
 tl_gpu_gemm_result_clear (TlGpuGemmResult *result)
 {
+  free (result->times_ms);
   memset (result, 0, sizeof *result);
 }
 
 /* No device: nothing runs, so a recording's observer (args->observer) is
- * never called either. */
+ * never called either.  The simulated devices run GEMMs only. */
 TlGpuStatus
 tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *args,
                TlGpuLuResult *out_result)
 {
   memset (out_result, 0, sizeof *out_result);
-  return TL_GPU_NO_DEVICE;
+  TlGpuStatus status = usable (device);
+  return status != TL_GPU_OK ? status
+                             : fail (TL_GPU_BAD_SHAPE, "the simulated GPU runs GEMMs only");
 }
 
 void
@@ -102,7 +284,9 @@ tl_gpu_lu_solve (TlGpuDevice *device, const TlGpuLuSolveArgs *args, double *out_
 {
   if (out_ms)
     *out_ms = 0.0;
-  return TL_GPU_NO_DEVICE;
+  TlGpuStatus status = usable (device);
+  return status != TL_GPU_OK ? status
+                             : fail (TL_GPU_BAD_SHAPE, "the simulated GPU runs GEMMs only");
 }
 
 TlGpuStatus
@@ -122,5 +306,7 @@ tl_gpu_gfp_lu (TlGpuDevice *device, int m, int n, uint32_t p, uint32_t *a, int *
     *out_info = 0;
   if (out_ms)
     *out_ms = 0.0;
-  return TL_GPU_NO_DEVICE;
+  TlGpuStatus status = usable (device);
+  return status != TL_GPU_OK ? status
+                             : fail (TL_GPU_BAD_SHAPE, "the simulated GPU runs GEMMs only");
 }

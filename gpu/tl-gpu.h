@@ -45,6 +45,11 @@ const char *tl_gpu_status_name (TlGpuStatus status);
 const char *tl_gpu_last_message (void);
 /* 1 when CUDA was compiled in (the stub says 0). */
 int tl_gpu_built_with_cuda (void);
+/* 1 once a sticky fault (illegal address, …) ruined the CUDA context.  The
+ * context belongs to the process, so this latch is process-wide and lives
+ * here, where the fault is seen; every later call answers
+ * TL_GPU_DEVICE_LOST, and src/ only reads the latch. */
+int tl_gpu_is_lost (void);
 
 /* ---- devices ---------------------------------------------------------- */
 
@@ -88,8 +93,21 @@ TlGpuStatus tl_gpu_device_health (TlGpuDevice *device);
  * the "GPU lost" path can be checked.  Ruins the CUDA context of the
  * process: every later call answers TL_GPU_DEVICE_LOST. */
 TlGpuStatus tl_gpu_debug_fault (TlGpuDevice *device);
+/* For tests only: how many GEMMs ran to completion on device `ordinal` in
+ * this process (tl_gpu_gemm_run answering TL_GPU_OK), so a test can see
+ * which device a job really used.
+ *
+ * The stub (no CUDA) can pretend to have devices: with the environment
+ * variable TL_GPU_STUB_DEVICES=N (1..8) set before the first door call it
+ * answers N devices named "Simulated GPU i" and runs GEMMs on the CPU with
+ * a plain triple loop (correct results, host timings, no block records).
+ * Nothing else about it is real; it exists so the device plumbing (which
+ * ordinal runs, what the record names) is testable without a GPU. */
+int tl_gpu_debug_gemm_count (int ordinal);
 
 /* ---- the GEMM kernel registry ----------------------------------------- */
+
+/* One row per kernel, in gpu/gemm/tl-gemm-ladder.h (the ladder's one list). */
 
 typedef enum
 {
@@ -196,14 +214,15 @@ void tl_gpu_gemm_result_clear (TlGpuGemmResult *result);
 /* ---- LU: the Gauss ladder's GPU rungs (gpu/lu/) ----------------------- */
 
 /* Recording the steps (a mode, never the headline): when TlGpuLuArgs.observer
- * is set, the ladder's own rungs (lu-01 … lu-04) run ONE more factorisation
- * after the timed ones that stops after every column and downloads what a
- * step recorder needs, handing it to these callbacks (the C side implements
- * them with its TlLuRecorder, so gpu/ stays free of GLib).  The fused rungs
- * run their panels one column per launch in that run (lu-03 each launch in
- * its two halves, lu-04 its persistent kernel with one column), so the
- * factorisation is the same and only slower.  lu-cusolver refuses
- * (TL_GPU_BAD_SHAPE: a library call has no steps to show).
+ * is set, the rungs whose row says records_steps (the ladder's own, lu-01 …
+ * lu-04) run ONE more factorisation after the timed ones that stops after
+ * every column and downloads what a step recorder needs, handing it to
+ * these callbacks (the C side implements them with its TlLuRecorder, so
+ * gpu/ stays free of GLib).  The fused rungs run their panels one column
+ * per launch in that run (lu-03 each launch in its two halves, lu-04 its
+ * persistent kernel with one column), so the factorisation is the same and
+ * only slower.  lu-cusolver refuses (TL_GPU_BAD_SHAPE: a library call has
+ * no steps to show).
  *
  * Host data comes as a window into the working matrix, in args->dtype:
  * element (i, j) of the m×n matrix, row0 ≤ i < row0+rows, col0 ≤ j <
@@ -239,15 +258,34 @@ typedef struct
   void (*snapshot) (void *user_data, int steps_done, const TlGpuLuWindow *whole);
 } TlGpuLuObserver;
 
-/* The rungs' registry rows live in src/lu/tl-lu.c with the CPU rows; here
- * they are run by id: "lu-01-percolumn", "lu-02-blocked", "lu-03-tuned",
- * "lu-04-persistent", "lu-cusolver".  A is host, row-major, contiguous m×n
- * and is overwritten by the packed L\U of the LAST run (timed, or the
- * recording run); ipiv (min(m,n) ints) receives 0-based row swaps (LAPACK's
- * minus one).  The rungs that split their time (lu-02, lu-03, lu-04) run
- * once more after the timed runs with every phase timed on its own (the
- * look-ahead rungs without overlap): phase_ms and the observer's per-block
- * split come from that run. */
+/* The GPU rungs of the Gauss ladder, one row each in gpu/lu/tl-lu-ladder.h
+ * (src/lu/tl-lu.c lists them beside the CPU kernels). */
+typedef struct
+{
+  const char *id;          /* "lu-02-blocked", "lu-cusolver", … */
+  int number;              /* rung number, 0 for the reference */
+  const char *title;       /* English; src/ shows it through gettext */
+  const char *lesson;      /* one line, English */
+  const char *seed;        /* e.g. "004", or "" */
+  unsigned dtypes;         /* TL_GPU_DTYPE_BIT mask */
+  int reference;           /* the yardstick (cuSOLVER) */
+  int default_block;       /* blocked rungs: block size when none is asked; 0: unblocked */
+  int no_pivoting;         /* can run without row swaps (TlGpuLuArgs.pivoting = 0) */
+  int records_steps;       /* can feed a TlGpuLuObserver */
+  int phases;              /* splits its time into panel, swap, trsm, gemm (a phase-timing run) */
+  const char *source_path; /* relative to the repo */
+} TlGpuLuKernelInfo;
+
+int tl_gpu_lu_kernel_count (void);
+const TlGpuLuKernelInfo *tl_gpu_lu_kernel_info (int index);
+const TlGpuLuKernelInfo *tl_gpu_lu_kernel_find (const char *id);
+
+/* Rungs run by id.  A is host, row-major, contiguous m×n and is overwritten
+ * by the packed L\U of the LAST run (timed, or the recording run); ipiv
+ * (min(m,n) ints) receives 0-based row swaps (LAPACK's minus one).  The
+ * rungs whose row says phases run once more after the timed runs with
+ * every phase timed on its own (the look-ahead rungs without overlap):
+ * phase_ms and the observer's per-block split come from that run. */
 typedef struct
 {
   TlGpuDtype dtype;        /* float32 or float64 */

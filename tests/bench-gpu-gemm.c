@@ -3,15 +3,20 @@
  *
  *   bench-gpu-gemm [--sizes 1024,2048,4096,8192,4000x3000x5000]
  *                  [--repeats 10] [--rounds 1] [--slow-max 4096] [--kernels id,id,...]
+ *                  [--device N]
  *
  * Sizes are N (cube) or MxKxN.  For every size: fresh random float32 (and
  * float64) inputs, every kernel that takes them, median of `repeats`
  * event-timed launches (L2 flushed before each), GFLOP/s = 2mnk / median,
  * % of the cuBLAS reference of the same precision measured in the same
- * run (fp32 CUDA-core rungs against cublas-fp32 pedantic, tf32 against
- * cublas-tf32, bf16 against cublas-bf16, float64 against cublas-fp64), and
- * the instrumented variant's median and its overhead.  Rungs 1–4 (the
- * slow teaching rungs) run only up to --slow-max.
+ * run (the registry's reference column: fp32 CUDA-core rungs against
+ * cublas-fp32 pedantic, tf32 against cublas-tf32, bf16 against cublas-bf16,
+ * float64 against cublas-fp64), the instrumented variant's median and its
+ * overhead, and every result judged by the one rule of gemm/tl-gemm-check.h
+ * against a float64 reference (the "check" column: the worst
+ * |ĉ − c| / (|A|·|B|) next to its bound, or FAIL; a wrong result makes the
+ * program exit 1).  Rungs 1–4 (the slow teaching rungs) run only up to
+ * --slow-max.
  *
  * --rounds R measures every kernel R times, the list forwards in even
  * rounds and backwards in odd ones, and reports the median of the rounds'
@@ -21,11 +26,16 @@
  * references come last in the registry, so with one round they always run
  * on the warmest GPU.
  *
+ * For one kernel under a profiler (ncu), one size, two repeats:
+ *   bench-gpu-gemm --kernels gemm-09-warptile --sizes 4096 --repeats 2
+ *
  * tilelab-cli bench --suite gemm is the user-facing command; this program
  * is the harness-level twin used to fill docs/perf/ on the device machine.
  */
 #include "tl-gpu.h"
 #include "tl-gpu-test-util.h"
+#include "gemm/tl-gemm-check.h"
+#include "gemm/tl-kernels.h"
 
 #include <string.h>
 
@@ -53,18 +63,6 @@ parse_size (const char *text, Size *s)
   return *end == '\0' && s->m > 0 && s->k > 0 && s->n > 0;
 }
 
-static const char *
-reference_for (const TlGpuKernelInfo *info, TlGpuDtype d)
-{
-  if (d == TL_GPU_FLOAT64)
-    return "cublas-fp64";
-  if (strcmp (info->precision, "tf32") == 0)
-    return "cublas-tf32";
-  if (strcmp (info->precision, "bf16") == 0)
-    return "cublas-bf16";
-  return "cublas-fp32";
-}
-
 #define MAX_ROUNDS 16
 
 typedef struct
@@ -76,14 +74,16 @@ typedef struct
   double median, instrumented, spread;
   TlGpuLaunchFacts launch;
   int failed;
+  TlGemmCheck check;        /* the last round's result judged; FAIL sticks */
+  gboolean wrong;           /* some round's result failed the check */
 } Row;
 
 typedef struct
 {
   Size s;
-  TlGpuDtype dtype;
-  const void *a, *b;
-  void *c;
+  const TlMatrix *a, *b;
+  TlMatrix *c;
+  const TlGemmReference *ref;
   int repeats;
 } Problem;
 
@@ -111,17 +111,8 @@ dtype_name (TlGpuDtype d)
 static gboolean
 measure (TlGpuDevice *dev, Row *row, const Problem *p)
 {
-  TlGpuGemmArgs args = { 0 };
-  args.dtype = p->dtype;
-  args.m = p->s.m;
-  args.n = p->s.n;
-  args.k = p->s.k;
-  args.a = p->a;
-  args.b = p->b;
-  args.c = p->c;
-  args.warmups = 2;
+  TlGpuGemmArgs args = tl_gpu_test_gemm_args (p->a, p->b, p->c);
   args.repeats = p->repeats;
-  args.flush_l2 = 1;
   args.instrument = row->info->instrumentable;
   args.instrument_repeats = p->repeats;
   TlGpuGemmResult r;
@@ -129,7 +120,7 @@ measure (TlGpuDevice *dev, Row *row, const Problem *p)
   if (st != TL_GPU_OK)
     {
       if (!row->failed)
-        printf ("| %s | %s | %s: %s ||||||||||\n", row->info->id, dtype_name (p->dtype),
+        printf ("| %s | %s | %s: %s |||||||||||\n", row->info->id, dtype_name (row->dtype),
                 tl_gpu_status_name (st), tl_gpu_last_message ());
       row->failed = 1;
       return st != TL_GPU_DEVICE_LOST;
@@ -139,6 +130,9 @@ measure (TlGpuDevice *dev, Row *row, const Problem *p)
   row->rounds++;
   row->launch = r.launch;
   tl_gpu_gemm_result_clear (&r);
+  const TlKernelInfo *k = tl_kernel_find (row->info->id);
+  if (!tl_gemm_check (p->ref, p->c, tl_kernel_precision (k, (TlDtype) row->dtype), &row->check))
+    row->wrong = TRUE;
   return TRUE;
 }
 
@@ -156,21 +150,24 @@ summarise (Row *row)
   row->instrumented = median (v, row->rounds);
 }
 
-static void
+/* Prints the rows; TRUE when every result passed its check. */
+static gboolean
 print_rows (const Row *rows, guint n_rows, double flop)
 {
+  gboolean all_right = TRUE;
   for (guint i = 0; i < n_rows; i++)
     {
       const Row *row = &rows[i];
       if (row->failed || row->rounds == 0)
         continue;
-      const char *ref_id = reference_for (row->info, row->dtype);
+      const TlKernelInfo *ref = tl_kernel_reference (tl_kernel_find (row->info->id),
+                                                     (TlDtype) row->dtype);
       double ref_ms = 0;
-      for (guint j = 0; j < n_rows; j++)
-        if (!rows[j].failed && rows[j].rounds > 0 && strcmp (rows[j].info->id, ref_id) == 0
+      for (guint j = 0; ref != NULL && j < n_rows; j++)
+        if (!rows[j].failed && rows[j].rounds > 0 && strcmp (rows[j].info->id, ref->id) == 0
             && rows[j].dtype == row->dtype)
           ref_ms = rows[j].median;
-      char pct[32] = "", inst[32] = "", over[32] = "", spread[32] = "";
+      char pct[32] = "", inst[32] = "", over[32] = "", spread[32] = "", check[64];
       if (ref_ms > 0)
         g_snprintf (pct, sizeof pct, "%.1f%%", 100.0 * ref_ms / row->median);
       if (row->instrumented > 0)
@@ -180,24 +177,18 @@ print_rows (const Row *rows, guint n_rows, double flop)
         }
       if (row->rounds > 1)
         g_snprintf (spread, sizeof spread, "%.1f%%", 100.0 * row->spread);
-      printf ("| %s | %s | %.3f | %s | %.0f | %s | %s | %s | %d | %d | %d | %.2f |\n", row->info->id,
-              dtype_name (row->dtype), row->median, spread, flop / (row->median * 1e-3) / 1e9, pct,
-              inst, over, row->launch.regs_per_thread,
+      if (!row->wrong)
+        g_snprintf (check, sizeof check, "%.1e ≤ %.1e", row->check.worst, row->check.tolerance);
+      else
+        g_snprintf (check, sizeof check, "FAIL (%zu wrong)", row->check.n_wrong);
+      all_right &= !row->wrong;
+      printf ("| %s | %s | %.3f | %s | %.0f | %s | %s | %s | %d | %d | %d | %.2f | %s |\n",
+              row->info->id, dtype_name (row->dtype), row->median, spread,
+              flop / (row->median * 1e-3) / 1e9, pct, inst, over, row->launch.regs_per_thread,
               row->launch.static_smem_bytes + row->launch.dynamic_smem_bytes,
-              row->launch.active_blocks_per_sm, row->launch.waves);
+              row->launch.active_blocks_per_sm, row->launch.waves, check);
     }
-}
-
-static void *
-random_matrix (GRand *rng, TlGpuDtype d, size_t count)
-{
-  void *p = g_malloc (count * (d == TL_GPU_FLOAT64 ? 8 : 4));
-  for (size_t i = 0; i < count; i++)
-    if (d == TL_GPU_FLOAT32)
-      ((float *) p)[i] = (float) g_rand_double_range (rng, -1, 1);
-    else
-      ((double *) p)[i] = g_rand_double_range (rng, -1, 1);
-  return p;
+  return all_right;
 }
 
 /* Every selected kernel that takes dtype d, `rounds` times, the list
@@ -226,17 +217,19 @@ bench_dtype (TlGpuDevice *dev, GRand *rng, Size s, TlGpuDtype d, int repeats, in
   const guint n = rows->len - first;
   if (n == 0)
     return TRUE;
-  void *a = random_matrix (rng, d, (size_t) s.m * s.k), *b = random_matrix (rng, d, (size_t) s.k * s.n);
-  Problem p = { s, d, a, b, g_malloc ((size_t) s.m * s.n * (d == TL_GPU_FLOAT64 ? 8 : 4)), repeats };
+  g_autoptr (TlMatrix) a = tl_gpu_test_random_matrix (rng, (TlDtype) d, s.m, s.k);
+  g_autoptr (TlMatrix) b = tl_gpu_test_random_matrix (rng, (TlDtype) d, s.k, s.n);
+  g_autoptr (TlMatrix) c = tl_matrix_new ((TlDtype) d, s.m, s.n, NULL);
+  g_autoptr (TlGemmReference) ref = tl_gemm_reference_new (a, b, NULL);
+  if (ref == NULL)
+    g_error ("no memory for the float64 reference of %d×%d×%d", s.m, s.k, s.n);
+  Problem p = { s, a, b, c, ref, repeats };
   gboolean alive = TRUE;
   for (int r = 0; r < rounds && alive; r++)
     for (guint j = 0; j < n && alive; j++)
       alive = measure (dev, &g_array_index (rows, Row, first + (r % 2 ? n - 1 - j : j)), &p);
   for (guint j = 0; j < n; j++)
     summarise (&g_array_index (rows, Row, first + j));
-  g_free (a);
-  g_free (b);
-  g_free (p.c);
   return alive;
 }
 
@@ -245,13 +238,14 @@ main (int argc, char **argv)
 {
   g_autofree char *sizes_text = g_strdup ("1024,2048,4096,8192,4000x3000x5000");
   g_autofree char *kernels_text = NULL;
-  int repeats = 10, rounds = 1, slow_max = 4096;
+  int repeats = 10, rounds = 1, slow_max = 4096, device = 0;
   GOptionEntry entries[] = {
     { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_text, "sizes: N or MxKxN, comma-separated", "LIST" },
     { "repeats", 0, 0, G_OPTION_ARG_INT, &repeats, "timed launches per kernel", "N" },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "measure every kernel N times, alternating the order", "N" },
     { "slow-max", 0, 0, G_OPTION_ARG_INT, &slow_max, "largest dimension for rungs 1-4", "N" },
     { "kernels", 0, 0, G_OPTION_ARG_STRING, &kernels_text, "only these kernel ids", "LIST" },
+    { "device", 0, 0, G_OPTION_ARG_INT, &device, "GPU ordinal", "N" },
     { NULL },
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("— benchmark the GEMM ladder");
@@ -271,7 +265,8 @@ main (int argc, char **argv)
   GRand *rng = g_rand_new_with_seed (tl_gpu_test_seed ());
   TlGpuFacts facts;
   TlGpuDevice *dev = NULL;
-  if (tl_gpu_device_facts (0, &facts) != TL_GPU_OK || tl_gpu_device_open (0, &dev) != TL_GPU_OK)
+  if (tl_gpu_device_facts (device, &facts) != TL_GPU_OK
+      || tl_gpu_device_open (device, &dev) != TL_GPU_OK)
     {
       g_printerr ("%s\n", tl_gpu_last_message ());
       return 1;
@@ -280,14 +275,16 @@ main (int argc, char **argv)
   g_auto (GStrv) sizes = g_strsplit (sizes_text, ",", -1);
   g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
   g_autofree char *stamp = g_date_time_format (now, "%Y-%m-%d %H:%M UTC");
-  printf ("Device: %s (compute capability %d.%d, %d SMs, %.0f MHz max SM clock, %.0f GiB, "
+  printf ("Device: %s (GPU %d, compute capability %d.%d, %d SMs, %.0f MHz max SM clock, %.0f GiB, "
           "L2 %.0f MiB), driver %d, runtime %d\nDate: %s\nRepeats: %d (median), rounds: %d (median of the rounds' medians; spread = "
           "(max − min) / median), warm-ups: 2, L2 flushed before every timed launch, C "
-          "poisoned between launches\n\n",
-          facts.name, facts.cc_major, facts.cc_minor, facts.sm_count, facts.clock_khz / 1000.0,
+          "poisoned between launches; every result checked against float64 "
+          "(gemm/tl-gemm-check.h)\n\n",
+          facts.name, device, facts.cc_major, facts.cc_minor, facts.sm_count, facts.clock_khz / 1000.0,
           facts.total_mem_bytes / 1073741824.0, facts.l2_bytes / 1048576.0, facts.driver_version,
           facts.runtime_version, stamp, repeats, rounds);
 
+  gboolean all_right = TRUE;
   for (int si = 0; sizes[si] != NULL; si++)
     {
       Size s;
@@ -299,14 +296,14 @@ main (int argc, char **argv)
       const double flop = 2.0 * s.m * (double) s.n * s.k;
       printf ("### %d×%d×%d (m×k×n), %.1f GFLOP\n\n", s.m, s.k, s.n, flop / 1e9);
       printf ("| kernel | dtype | median ms | spread | GFLOP/s | %% of cuBLAS | instrumented ms | "
-              "overhead | regs | smem B | blocks/SM | waves |\n");
-      printf ("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+              "overhead | regs | smem B | blocks/SM | waves | check: worst ≤ bound |\n");
+      printf ("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
       GArray *rows = g_array_new (FALSE, TRUE, sizeof (Row));
       const TlGpuDtype dtypes[] = { TL_GPU_FLOAT32, TL_GPU_FLOAT64 };
       gboolean alive = TRUE;
       for (int di = 0; di < 2 && alive; di++)
         alive = bench_dtype (dev, rng, s, dtypes[di], repeats, rounds, only, slow_max, rows);
-      print_rows ((const Row *) rows->data, rows->len, flop);
+      all_right &= print_rows ((const Row *) rows->data, rows->len, flop);
       printf ("\n");
       fflush (stdout);
       g_array_free (rows, TRUE);
@@ -315,5 +312,6 @@ main (int argc, char **argv)
     }
   tl_gpu_device_close (dev);
   g_rand_free (rng);
-  return 0;
+  /* a wrong result is a failure even in a benchmark */
+  return all_right ? 0 : 1;
 }

@@ -3,9 +3,9 @@
 #include "gemm/tl-cpu-gemm.h"
 #include "core/tl-error.h"
 #include "gen/tl-generate.h"
+#include "gemm/tl-gemm-check.h"
 #include "gemm/tl-kernels.h"
 
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -33,76 +33,31 @@ get_i32 (const TlMatrix *m, gsize i, gsize j)
   return ((const gint32 *) tl_matrix_row (m, i))[j];
 }
 
-/* The reference: float64 sums for floats with Σ|a||b| for the error bound;
- * for int32 the exact product modulo 2^32, computed in 64 bits. */
-typedef struct
-{
-  gsize m, n;
-  double *value;
-  double *abs_sum;
-  guint32 *wrapped;
-} Reference;
-
-static Reference *
+/* The reference and the rule are the product's own (gemm/tl-gemm-check.h:
+ * float64 A·B, |A|·|B| for the per-element bound, int32 exact modulo 2³²);
+ * test-gemm-check.c checks them against sums computed there by hand. */
+static TlGemmReference *
 reference_new (const TlMatrix *a, const TlMatrix *b)
 {
-  Reference *r = g_new0 (Reference, 1);
-  gsize m = a->rows, k = a->cols, n = b->cols;
-  r->m = m;
-  r->n = n;
-  r->value = g_new0 (double, MAX (m * n, 1));
-  r->abs_sum = g_new0 (double, MAX (m * n, 1));
-  r->wrapped = g_new0 (guint32, MAX (m * n, 1));
-  g_autofree double *brow = g_new (double, MAX (n, 1));
-  for (gsize i = 0; i < m; i++)
-    for (gsize kk = 0; kk < k; kk++)
-      {
-        double x = tl_matrix_get (a, i, kk);
-        for (gsize j = 0; j < n; j++)
-          brow[j] = tl_matrix_get (b, kk, j);
-        for (gsize j = 0; j < n; j++)
-          {
-            r->value[i * n + j] += x * brow[j];
-            r->abs_sum[i * n + j] += fabs (x * brow[j]);
-            if (a->dtype == TL_DTYPE_INT32)
-              r->wrapped[i * n + j] += (guint32) (guint64) ((gint64) x * (gint64) brow[j]);
-          }
-      }
-  return r;
+  g_autoptr (GError) error = NULL;
+  TlGemmReference *ref = tl_gemm_reference_new (a, b, &error);
+  g_assert_no_error (error);
+  return ref;
 }
 
 static void
-reference_free (Reference *r)
+check_against (const char *what, const TlMatrix *c, const TlGemmReference *r, gsize k)
 {
-  g_free (r->value);
-  g_free (r->abs_sum);
-  g_free (r->wrapped);
-  g_free (r);
-}
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (Reference, reference_free)
-
-static void
-check_against (const char *what, const TlMatrix *c, const Reference *r, gsize k)
-{
-  double eps = c->dtype == TL_DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
-  for (gsize i = 0; i < r->m; i++)
-    for (gsize j = 0; j < r->n; j++)
-      {
-        if (c->dtype == TL_DTYPE_INT32)
-          {
-            gint32 got = get_i32 (c, i, j), want = (gint32) r->wrapped[i * r->n + j];
-            if (got != want)
-              g_error ("%s: C[%zu,%zu] = %d, expected %d", what, i, j, got, want);
-            continue;
-          }
-        double got = tl_matrix_get (c, i, j), want = r->value[i * r->n + j];
-        /* |error| ≤ k·u·Σ|a||b| for a sum of k products; a factor of 2
-         * leaves room for the float64 reference's own rounding */
-        double tol = 2.0 * (double) (k + 1) * eps * r->abs_sum[i * r->n + j] + 1e-300;
-        if (!(fabs (got - want) <= tol))
-          g_error ("%s: C[%zu,%zu] = %.17g, expected %.17g (tolerance %.3g)", what, i, j,
-                   got, want, tol);
-      }
+  const char *precision = c->dtype == TL_DTYPE_INT32     ? "exact"
+                          : c->dtype == TL_DTYPE_FLOAT32 ? "fp32"
+                                                         : "fp64";
+  g_assert_cmpuint (r->k, ==, k);
+  TlGemmCheck check;
+  if (!tl_gemm_check (r, c, precision, &check))
+    {
+      g_autofree char *why = tl_gemm_check_describe (&check);
+      g_error ("%s: %s", what, why);
+    }
 }
 
 static TlMatrix *
@@ -150,7 +105,7 @@ test_shapes (gconstpointer data)
           g_autoptr (TlMatrix) a = random_matrix (d, m, k, 100 + s);
           g_autoptr (TlMatrix) b = random_matrix (d, k, n, 200 + s);
           g_autoptr (TlMatrix) c = tl_matrix_new (d, m, n, NULL);
-          g_autoptr (Reference) ref = reference_new (a, b);
+          g_autoptr (TlGemmReference) ref = reference_new (a, b);
           for (guint threads = 0; threads <= 3; threads += 3)
             {
               run_kernel (id, a, b, c, threads);
@@ -174,7 +129,7 @@ test_seed_002_size (void)
       g_autoptr (TlMatrix) b = random_matrix (d, k, n, 8);
       g_autoptr (TlMatrix) c = tl_matrix_new (d, m, n, NULL);
       g_autoptr (TlMatrix) first = NULL;
-      g_autoptr (Reference) ref = reference_new (a, b);
+      g_autoptr (TlGemmReference) ref = reference_new (a, b);
       for (guint i = 0; i < tl_cpu_kernel_count (); i++)
         {
           const TlCpuKernel *kernel = tl_cpu_kernel_get (i);
@@ -225,7 +180,7 @@ test_int32_wraparound (void)
   g_autoptr (TlMatrix) b = tl_generate ("random-int:lo=-2147483648,hi=2147483647",
                                         TL_DTYPE_INT32, 31, 65, 2, NULL);
   g_autoptr (TlMatrix) c = tl_matrix_new (TL_DTYPE_INT32, 33, 65, NULL);
-  g_autoptr (Reference) ref = reference_new (a, b);
+  g_autoptr (TlGemmReference) ref = reference_new (a, b);
   run_kernel ("cpu-naive", a, b, c, 1);
   check_against ("cpu-naive int32 wrap", c, ref, 31);
   run_kernel ("cpu-blocked", a, b, c, 3);
@@ -259,7 +214,7 @@ test_views (void)
       g_autoptr (TlMatrix) b = tl_matrix_view (pb, 7, 2, 41, 67);
       g_autoptr (TlMatrix) c = tl_matrix_view (pc, 11, 13, 37, 67);
       g_assert_false (tl_matrix_is_contiguous (a));
-      g_autoptr (Reference) ref = reference_new (a, b);
+      g_autoptr (TlGemmReference) ref = reference_new (a, b);
       for (guint i = 0; i < tl_cpu_kernel_count (); i++)
         {
           const TlCpuKernel *kernel = tl_cpu_kernel_get (i);

@@ -112,6 +112,63 @@ test_lookups (void)
   g_assert_cmpint (tl_kernel_find ("gemm-03-smem16")->backend, ==, TL_BACKEND_GPU);
 }
 
+/* The columns that replace comparisons of ids: one baseline, single
+ * threaded; a reference of the same backend and precision for every
+ * float kernel; none for int32 (exact). */
+static void
+test_columns (void)
+{
+  const TlKernelInfo *baseline = tl_kernel_baseline ();
+  g_assert_nonnull (baseline);
+  g_assert_cmpstr (baseline->id, ==, "cpu-naive");
+  g_assert_true (baseline->single_threaded);
+  for (guint i = 0; i < tl_kernel_count (); i++)
+    {
+      const TlKernelInfo *k = tl_kernel_get (i);
+      g_assert_true (!k->baseline || k == baseline);
+      g_assert_null (tl_kernel_reference (k, TL_DTYPE_INT32));
+      g_assert_cmpstr (tl_kernel_precision (k, TL_DTYPE_INT32), ==, "exact");
+      g_assert_cmpstr (tl_kernel_precision (k, TL_DTYPE_FLOAT64), ==, "fp64");
+      for (TlDtype d = TL_DTYPE_FLOAT32; d <= TL_DTYPE_FLOAT64; d++)
+        {
+          if (!tl_kernel_supports (k, d))
+            continue;
+          const TlKernelInfo *ref = tl_kernel_reference (k, d);
+          g_assert_nonnull (ref);
+          g_assert_true (ref->reference);
+          g_assert_cmpint (ref->backend, ==, k->backend);
+          g_assert_true (tl_kernel_supports (ref, d));
+          g_assert_cmpstr (tl_kernel_precision (ref, d), ==, tl_kernel_precision (k, d));
+          if (k->reference)
+            g_assert_true (ref == k); /* a yardstick is its own */
+        }
+    }
+  g_assert_cmpstr (tl_kernel_reference (tl_kernel_find ("gemm-10-wmma-bf16"), TL_DTYPE_FLOAT32)->id,
+                   ==, "cublas-bf16");
+  g_assert_cmpstr (tl_kernel_reference (tl_kernel_find ("gemm-12-regtile-f64"), TL_DTYPE_FLOAT64)->id,
+                   ==, "cublas-fp64");
+  g_assert_cmpstr (tl_kernel_reference (tl_kernel_find ("cpu-naive"), TL_DTYPE_FLOAT32)->id, ==,
+                   "cpu-openblas");
+}
+
+/* In a CUDA build every row of the ladder is built in: the dispatch is
+ * read from the same list as the registry. */
+static void
+test_every_row_built (void)
+{
+  if (!tl_gpu_built_with_cuda ())
+    {
+      g_test_skip ("built without CUDA: no rung is built in");
+      return;
+    }
+  for (int i = 0; i < tl_gpu_kernel_count (); i++)
+    {
+      const char *id = tl_gpu_kernel_info (i)->id;
+      if (!tl_gpu_kernel_available (id))
+        g_error ("%s is in the ladder but not in the dispatch", id);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -120,5 +177,7 @@ main (int argc, char **argv)
   g_test_add_func ("/kernels/cpu-rows-first", test_cpu_rows_first);
   g_test_add_func ("/kernels/every-gpu-row", test_every_gpu_row);
   g_test_add_func ("/kernels/lookups", test_lookups);
+  g_test_add_func ("/kernels/columns", test_columns);
+  g_test_add_func ("/kernels/every-row-built", test_every_row_built);
   return g_test_run ();
 }

@@ -449,6 +449,50 @@ test_registry (void)
     }
 }
 
+/* The GPU rows are the door's (gpu/lu/tl-lu-ladder.h), column for column;
+ * the columns that replaced comparisons of ids say what the ids did. */
+static void
+test_registry_columns (void)
+{
+  guint n_gpu = 0;
+  for (guint i = 0; i < tl_lu_kernel_count (); i++)
+    {
+      const TlLuKernelInfo *k = tl_lu_kernel_get (i);
+      g_assert_cmpint (k->blocked, ==, k->default_block > 0);
+      if (k->backend != TL_BACKEND_GPU)
+        continue;
+      const TlGpuLuKernelInfo *g = tl_gpu_lu_kernel_find (k->id);
+      g_assert_nonnull (g);
+      n_gpu++;
+      g_assert_cmpint (k->number, ==, g->number);
+      g_assert_cmpstr (k->title, ==, g->title);
+      g_assert_cmpuint (k->dtypes, ==, g->dtypes);
+      g_assert_cmpint (k->reference, ==, g->reference != 0);
+      g_assert_cmpuint (k->default_block, ==, (gsize) g->default_block);
+      g_assert_cmpint (k->no_pivoting, ==, g->no_pivoting != 0);
+      g_assert_cmpint (k->records_steps, ==, g->records_steps != 0);
+      g_assert_cmpint (k->phases, ==, g->phases != 0);
+    }
+  g_assert_cmpuint (n_gpu, ==, (guint) tl_gpu_lu_kernel_count ());
+  /* the rungs that record steps, CPU and GPU (the Gauss page offers these) */
+  const char *recording[] = { "lu-cpu-unblocked", "lu-cpu-blocked", "lu-01-percolumn",
+                              "lu-02-blocked", "lu-03-tuned", "lu-04-persistent" };
+  guint n_recording = 0;
+  for (guint i = 0; i < tl_lu_kernel_count (); i++)
+    n_recording += tl_lu_kernel_get (i)->records_steps;
+  g_assert_cmpuint (n_recording, ==, G_N_ELEMENTS (recording));
+  for (gsize i = 0; i < G_N_ELEMENTS (recording); i++)
+    g_assert_true (tl_lu_kernel_find (recording[i])->records_steps);
+  g_assert_true (tl_lu_kernel_find ("lu-cpu-blocked")->phases);
+  g_assert_true (tl_lu_kernel_find ("lu-02-blocked")->phases);
+  g_assert_true (tl_lu_kernel_find ("lu-03-tuned")->phases);
+  g_assert_true (tl_lu_kernel_find ("lu-04-persistent")->phases);
+  g_assert_false (tl_lu_kernel_find ("lu-cusolver")->phases);
+  g_assert_false (tl_lu_kernel_find ("lu-cusolver")->records_steps);
+  g_assert_cmpuint (tl_lu_kernel_find ("lu-cpu-blocked")->default_block, ==, TL_LU_DEFAULT_BLOCK);
+  g_assert_cmpuint (tl_lu_kernel_find ("lu-02-blocked")->default_block, ==, 128);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -461,6 +505,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lu/no-pivoting", test_no_pivoting);
   g_test_add_func ("/lu/bad-input", test_bad_input);
   g_test_add_func ("/lu/registry", test_registry);
+  g_test_add_func ("/lu/registry-columns", test_registry_columns);
   g_test_add_func ("/lu/cancel", test_cancel);
   return g_test_run ();
 }

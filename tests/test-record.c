@@ -93,6 +93,7 @@ full_record (void)
   gpu->has_c_stats = TRUE;
   g_ptr_array_add (record->runs, gpu);
 
+
   TlKernelRun *cpu = tl_kernel_run_new ("cpu-blocked", TL_BACKEND_CPU);
   cpu->precision = g_strdup ("fp32");
   cpu->threads = 4;
@@ -113,6 +114,27 @@ full_record (void)
   TlKernelRun *skip = tl_kernel_run_new ("gemm-11-wgmma", TL_BACKEND_GPU);
   tl_kernel_run_set_skipped (skip, "needs compute capability 9.0");
   g_ptr_array_add (record->runs, skip);
+
+  /* a kernel that failed its check: how many elements, the first ones
+   * (an unwritten NaN and an overflow among them) */
+  TlKernelRun *wrong = tl_kernel_run_new ("gemm-04-smem32", TL_BACKEND_GPU);
+  wrong->precision = g_strdup ("fp32");
+  const double wrong_samples[] = { 0.5, 0.25, 0.75 };
+  tl_kernel_run_set_samples (wrong, wrong_samples, 3);
+  wrong->verified = TRUE;
+  wrong->max_abs = 2.5;
+  wrong->max_rel = 0.75;
+  wrong->rel_norm = 0.5;
+  wrong->normwise = 0.125;
+  wrong->tolerance = 4.5e-6;
+  wrong->worst = 12.5;
+  wrong->n_wrong = 1025;
+  wrong->n_mismatches = 3;
+  wrong->mismatches[0] = (TlGemmMismatch) { 0, 31, NAN, 1.25, 2.5e-5 };
+  wrong->mismatches[1] = (TlGemmMismatch) { 0, 32, -INFINITY, -3.0, 6e-5 };
+  wrong->mismatches[2] = (TlGemmMismatch) { 4, 0, 0.5, 0.25, 1e-6 };
+  wrong->passed = FALSE;
+  g_ptr_array_add (record->runs, wrong);
 
   JsonObject *ext = json_object_new ();
   json_object_set_string_member (ext, "lu", "future");
@@ -158,6 +180,18 @@ assert_same_run (const TlKernelRun *x, const TlKernelRun *y)
   g_assert_cmpuint (x->bytes, ==, y->bytes);
   g_assert_cmpint (x->verified, ==, y->verified);
   g_assert_cmpint (x->passed, ==, y->passed);
+  SAME_NUM (tolerance);
+  SAME_NUM (worst);
+  g_assert_cmpuint (x->n_wrong, ==, y->n_wrong);
+  g_assert_cmpuint (x->n_mismatches, ==, y->n_mismatches);
+  for (guint i = 0; i < x->n_mismatches; i++)
+    {
+      g_assert_cmpuint (x->mismatches[i].row, ==, y->mismatches[i].row);
+      g_assert_cmpuint (x->mismatches[i].col, ==, y->mismatches[i].col);
+      SAME_NUM (mismatches[i].got);
+      SAME_NUM (mismatches[i].expected);
+      SAME_NUM (mismatches[i].bound);
+    }
   g_assert_cmpstr (x->reference_id, ==, y->reference_id);
   g_assert_cmpint (x->launch.valid, ==, y->launch.valid);
   g_assert_cmpint (x->launch.regs_per_thread, ==, y->launch.regs_per_thread);

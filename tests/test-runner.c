@@ -2,6 +2,7 @@
  * order on the caller's context, per-kernel news, cancellation, and GPU
  * kernels without a GPU. */
 #include "core/tl-error.h"
+#include "gemm/tl-gemm-check.h"
 #include "run/tl-gemm-run.h"
 #include "run/tl-runner.h"
 
@@ -127,7 +128,7 @@ have_gpu (void)
 static void
 test_async_cpu_job (void)
 {
-  g_autoptr (TlRunner) runner = tl_runner_new (0);
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
   Watch w;
   watch_init (&w, runner);
 
@@ -245,7 +246,7 @@ test_async_cpu_job (void)
 static void
 test_cancel (void)
 {
-  g_autoptr (TlRunner) runner = tl_runner_new (0);
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
   Watch w;
   watch_init (&w, runner);
 
@@ -285,7 +286,7 @@ test_gpu_without_device (void)
 {
   gboolean gpu = have_gpu ();
   /* device 97 does not exist even on a GPU machine */
-  g_autoptr (TlRunner) runner = tl_runner_new (gpu ? 97 : 0);
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
   Watch w;
   watch_init (&w, runner);
 
@@ -335,7 +336,7 @@ test_gpu_without_device (void)
 static void
 test_sync_and_order (void)
 {
-  g_autoptr (TlRunner) runner = tl_runner_new (0);
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
   g_autoptr (GError) error = NULL;
 
   /* int32: exact, wraps like the kernels */
@@ -448,7 +449,7 @@ many_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 static void
 test_jobs_in_order (void)
 {
-  g_autoptr (TlRunner) runner = tl_runner_new (0);
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
   Many m = { g_main_loop_new (NULL, FALSE), g_array_new (FALSE, FALSE, sizeof (guint)), 4 };
   guint ids[4];
   for (guint i = 0; i < 4; i++)
@@ -475,11 +476,10 @@ test_jobs_in_order (void)
 static void
 test_tables (void)
 {
-  g_assert_cmpfloat (tl_gemm_tolerance ("exact", 100), ==, 0.0);
-  g_assert_cmpfloat (tl_gemm_tolerance ("tf32", 100), ==, 5e-3);
-  g_assert_cmpfloat (tl_gemm_tolerance ("bf16", 100), ==, 3e-2);
-  g_assert_cmpfloat (tl_gemm_tolerance ("fp32", 8192), >, tl_gemm_tolerance ("fp32", 64));
-  g_assert_cmpfloat (tl_gemm_tolerance ("fp64", 8192), <, 1e-11);
+  /* the verification's bounds are gemm/tl-gemm-check's (test-gemm-check) */
+  g_assert_cmpfloat (tl_gemm_check_tolerance ("exact", 100), ==, 0.0);
+  g_assert_cmpfloat (tl_gemm_check_tolerance ("fp32", 8192), >, tl_gemm_check_tolerance ("fp32", 64));
+  g_assert_cmpfloat (tl_gemm_check_tolerance ("fp64", 8192), <, 1e-11);
 
   g_assert_cmpstr (tl_gemm_reference_for ("gemm-03-smem16", TL_DTYPE_FLOAT32), ==, "cublas-fp32");
   g_assert_cmpstr (tl_gemm_reference_for ("gemm-03-smem16", TL_DTYPE_FLOAT64), ==, "cublas-fp64");

@@ -1,13 +1,16 @@
 #!/bin/sh
 # gpu-device-check.sh — run on the device machine from the repository root:
 # what the machine has, whether the bundle's binaries resolve, then the GPU
-# tests, compute-sanitizer on every rung at a small odd shape, and (when
+# tests, compute-sanitizer on every rung at the small odd shapes
+# (test-gpu-gemm's /gpu/gemm/small: 1×1×1 … 130×136×72), and (when
 # asked) the benchmark.  Output under $OUT (or ./gpu-out).
 #   .gpubundle/gpu-device-check.sh [facts] [tests] [sanitize] [bench]
 b=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-./gpu-out}
 mkdir -p "$out"
-[ -d "$b/lib" ] || tar -C "$b" -xzf "$b/lib.tar.gz"
+for part in lib bin; do
+  [ -d "$b/$part" ] || tar -C "$b" -xzf "$b/$part.tar.gz"
+done
 export LD_LIBRARY_PATH="$b/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PATH="/usr/local/cuda/bin:$PATH"
 for what in "$@"; do
@@ -31,7 +34,7 @@ for what in "$@"; do
     sanitize)
       for tool in memcheck racecheck synccheck; do
         echo "== compute-sanitizer $tool"
-        compute-sanitizer --tool "$tool" --error-exitcode 9 "$b/bin/test-gpu-gemm" -p /gpu/gemm/67x45x33 \
+        compute-sanitizer --tool "$tool" --error-exitcode 9 "$b/bin/test-gpu-gemm" -p /gpu/gemm/small \
           > "$out/sanitize-$tool.log" 2>&1
         echo "exit $?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY|error" "$out/sanitize-$tool.log" | sort | uniq -c | head -8
       done

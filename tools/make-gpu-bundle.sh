@@ -6,7 +6,7 @@
 #   tools/make-gpu-bundle.sh [DEST]          (default /work/main/.gpubundle)
 #
 # On the device machine:  .gpubundle/run.sh tilelab-cli devices
-#                         .gpubundle/run.sh test-gpu-gemm -p /gpu/gemm/67x45x33
+#                         .gpubundle/run.sh test-gpu-gemm -p /gpu/gemm/small
 # run.sh sets LD_LIBRARY_PATH to the bundle's lib/ plus the CUDA toolkit's.
 #
 # What is NOT copied (the device image has it, checked with ldd there on
@@ -60,18 +60,23 @@ ldd $bins | awk '/=> \// { print $3 }' | sort -u | while read -r lib; do
   cp -L "$lib" "$dest/lib/$base"
 done
 
-# A device run carries at most 64 MiB: the libraries travel compressed and
-# are unpacked on the device machine at the first run.sh.
+# A device run carries at most 64 MiB: the libraries and the programs
+# travel compressed (each program holds the whole ladder's device code,
+# which packs about 5:1) and are unpacked on the device machine at the
+# first run.sh.
 tar -C "$dest" -czf "$dest/lib.tar.gz" lib
-rm -rf "$dest/lib"
+tar -C "$dest" -czf "$dest/bin.tar.gz" bin
+rm -rf "$dest/lib" "$dest/bin"
 
 cat > "$dest/run.sh" <<'RUN'
 #!/bin/sh
 # Runs a bundled program with the bundle's libraries.
 here=$(cd "$(dirname "$0")" && pwd)
-if [ ! -d "$here/lib" ]; then
-  tar -C "$here" -xzf "$here/lib.tar.gz" || exit 1
-fi
+for part in lib bin; do
+  if [ ! -d "$here/$part" ]; then
+    tar -C "$here" -xzf "$here/$part.tar.gz" || exit 1
+  fi
+done
 cuda_lib=""
 for d in /usr/local/cuda/lib64 /usr/local/cuda/lib /usr/local/cuda/targets/x86_64-linux/lib; do
   [ -d "$d" ] && cuda_lib="$cuda_lib:$d"

@@ -40,7 +40,7 @@
 // (load → barrier → compute → barrier) and spends issue slots on staging
 // through registers.  The target is the FFMA pipe itself: a 128×256×32
 // k-tile is 1 M FMAs against 48 KB loaded, so arithmetic, not DRAM, should
-// limit this kernel.  What does limit it (measured, HANDOFF.md/docs/perf):
+// limit this kernel.  What does limit it (measured; docs/perf/gemm-fast-rungs.md):
 // shared-memory bandwidth next to FFMA issue.  Every LDS.128 costs four
 // shared-memory "wavefronts" (one per quarter-warp) however many lanes
 // share an address, so the traffic per FMA is set by the thread tile alone:
@@ -154,7 +154,7 @@ load_tile (float *As, float *Bs, const float *__restrict__ A, const float *__res
     }
 }
 
-template <int BK, int STAGES, int TN, bool VEC, bool INSTR, int UK = BK / 4, int ORDER = 0>
+template <int BK, int STAGES, int TN, bool VEC, bool INSTR>
 __global__ void __launch_bounds__ (THREADS, TN == 8 ? 2 : 1)
 gemm_09_warptile_kernel (int m, int n, int k, const float *__restrict__ A,
                          const float *__restrict__ B, float *__restrict__ C,
@@ -216,7 +216,7 @@ gemm_09_warptile_kernel (int m, int n, int k, const float *__restrict__ A,
       const float *as = As + s * BM * a_stride<BK> () + (wm * WM + ty) * a_stride<BK> ();
       const float *bs = Bs + s * BK * BN + wn * WN + tx * 4;
 
-#pragma unroll UK
+#pragma unroll
       for (int kk = 0; kk < BK; kk += 4)
         {
           // A for 4 k-steps: rows ty + 8i, one float4 along k each.  Lanes
@@ -244,35 +244,14 @@ gemm_09_warptile_kernel (int m, int n, int k, const float *__restrict__ A,
               for (int i = 0; i < TM; i++)
                 av[i] = q == 0 ? lane_of<0> (a[i]) : q == 1 ? lane_of<1> (a[i])
                         : q == 2 ? lane_of<2> (a[i]) : lane_of<3> (a[i]);
-              // The order of the 128 FMAs matters to the hardware only
-              // through register-operand reuse (ORDER is a tuning knob).
-              if constexpr (ORDER == 0)
-                {
+              // The 128 FMAs, row after row.  Their order matters to the
+              // hardware only through register-operand reuse: column-outer
+              // and serpentine orders were measured slower (docs/perf).
 #pragma unroll
-                  for (int i = 0; i < TM; i++)
+              for (int i = 0; i < TM; i++)
 #pragma unroll
-                    for (int j = 0; j < TN; j++)
-                      acc[i][j] = fmaf (av[i], b[j], acc[i][j]);
-                }
-              else if constexpr (ORDER == 1)
-                {
-#pragma unroll
-                  for (int j = 0; j < TN; j++)
-#pragma unroll
-                    for (int i = 0; i < TM; i++)
-                      acc[i][j] = fmaf (av[i], b[j], acc[i][j]);
-                }
-              else
-                {
-#pragma unroll
-                  for (int i = 0; i < TM; i++)
-#pragma unroll
-                    for (int jj = 0; jj < TN; jj++)
-                      {
-                        const int j = (i % 2 == 0) ? jj : TN - 1 - jj;
-                        acc[i][j] = fmaf (av[i], b[j], acc[i][j]);
-                      }
-                }
+                for (int j = 0; j < TN; j++)
+                  acc[i][j] = fmaf (av[i], b[j], acc[i][j]);
             }
         }
     }
@@ -314,61 +293,66 @@ use_vec (const TlGemmLaunch *l)
          && ((uintptr_t) l->c % 16) == 0;
 }
 
-template <int BK, int STAGES, int TN, bool VEC, bool INSTR, int UK = BK / 4, int ORDER = 0>
+// The configuration the rung ships with (chosen by measurement; the
+// alternatives tried are in docs/perf/gemm-fast-rungs.md).
+constexpr int SHIP_BK = 32;
+constexpr int SHIP_STAGES = 4;
+constexpr int SHIP_TN = 16;
+constexpr int SMEM = smem_bytes<SHIP_BK, SHIP_STAGES, SHIP_TN> ();
+
+template <bool VEC, bool INSTR>
+constexpr auto kernel_of = gemm_09_warptile_kernel<SHIP_BK, SHIP_STAGES, SHIP_TN, VEC, INSTR>;
+
+template <bool VEC, bool INSTR>
 cudaError_t
 launch_cfg (const TlGemmLaunch *l)
 {
-  // More than 48 KB of dynamic shared memory must be asked for, once per
-  // kernel instantiation.
-  static bool attr_done = false;
-  auto kernel = gemm_09_warptile_kernel<BK, STAGES, TN, VEC, INSTR, UK, ORDER>;
-  if (!attr_done)
-    {
-      cudaError_t e = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            smem_bytes<BK, STAGES, TN> ());
-      if (e != cudaSuccess)
-        return e;
-      attr_done = true;
-    }
-  dim3 grid (tl_ceil_div (l->n, block_n<TN> ()), tl_ceil_div (l->m, BM));
-  kernel<<<grid, THREADS, smem_bytes<BK, STAGES, TN> (), l->stream>>> (
+  dim3 grid (tl_ceil_div (l->n, block_n<SHIP_TN> ()), tl_ceil_div (l->m, BM));
+  kernel_of<VEC, INSTR><<<grid, THREADS, SMEM, l->stream>>> (
     l->m, l->n, l->k, (const float *) l->a, (const float *) l->b, (float *) l->c, l->blocks);
   return cudaGetLastError ();
 }
 
-template <int BK, int STAGES, int TN, int UK = BK / 4, int ORDER = 0>
-cudaError_t
-launch_any (const TlGemmLaunch *l)
-{
-  bool vec = use_vec (l);
-  if (l->blocks)
-    return vec ? launch_cfg<BK, STAGES, TN, true, true, UK, ORDER> (l)
-               : launch_cfg<BK, STAGES, TN, false, true, UK, ORDER> (l);
-  return vec ? launch_cfg<BK, STAGES, TN, true, false, UK, ORDER> (l)
-             : launch_cfg<BK, STAGES, TN, false, false, UK, ORDER> (l);
-}
-
-// The configuration the rung ships with (chosen by measurement, see
-// docs/perf and HANDOFF.md).
-constexpr int SHIP_BK = 32;
-constexpr int SHIP_STAGES = 4;
-constexpr int SHIP_TN = 16;
-
 cudaError_t
 gemm_09_warptile_launch (const TlGemmLaunch *l)
 {
-  return launch_any<SHIP_BK, SHIP_STAGES, SHIP_TN> (l);
+  bool vec = use_vec (l);
+  if (l->blocks)
+    return vec ? launch_cfg<true, true> (l) : launch_cfg<false, true> (l);
+  return vec ? launch_cfg<true, false> (l) : launch_cfg<false, false> (l);
+}
+
+// More than 48 KB of dynamic shared memory must be asked for, per kernel
+// and per device: for both variants (plain, instrumented) of this run's
+// shape, on the run's device, before the first launch.
+cudaError_t
+gemm_09_warptile_prepare (const TlGemmLaunch *l)
+{
+  const cudaFuncAttribute max_smem = cudaFuncAttributeMaxDynamicSharedMemorySize;
+  cudaError_t e;
+  if (use_vec (l))
+    {
+      e = cudaFuncSetAttribute (kernel_of<true, false>, max_smem, SMEM);
+      if (e == cudaSuccess)
+        e = cudaFuncSetAttribute (kernel_of<true, true>, max_smem, SMEM);
+    }
+  else
+    {
+      e = cudaFuncSetAttribute (kernel_of<false, false>, max_smem, SMEM);
+      if (e == cudaSuccess)
+        e = cudaFuncSetAttribute (kernel_of<false, true>, max_smem, SMEM);
+    }
+  return e;
 }
 
 void
 gemm_09_warptile_shape (const TlGemmLaunch *l, TlGemmShape *out)
 {
-  out->kernel = use_vec (l)
-                  ? (const void *) gemm_09_warptile_kernel<SHIP_BK, SHIP_STAGES, SHIP_TN, true, false>
-                  : (const void *) gemm_09_warptile_kernel<SHIP_BK, SHIP_STAGES, SHIP_TN, false, false>;
+  out->kernel = use_vec (l) ? (const void *) kernel_of<true, false>
+                            : (const void *) kernel_of<false, false>;
   out->grid = dim3 (tl_ceil_div (l->n, block_n<SHIP_TN> ()), tl_ceil_div (l->m, BM));
   out->block = dim3 (THREADS);
-  out->dynamic_smem = smem_bytes<SHIP_BK, SHIP_STAGES, SHIP_TN> ();
+  out->dynamic_smem = SMEM;
   out->launches = 1;
   out->total_blocks = (size_t) out->grid.x * out->grid.y;
 }
@@ -386,7 +370,7 @@ gemm_09_warptile_check (const TlGemmLaunch *l, char *why, size_t why_size)
       snprintf (why, why_size, "rung 9 needs 1 <= m <= %d and n, k >= 1", 65535 * BM);
       return TL_GPU_BAD_SHAPE;
     }
-  if (tl_current_cc () < 80)
+  if (l->cc < 80)
     {
       snprintf (why, why_size, "rung 9 needs cp.async (compute capability 8.0 or newer)");
       return TL_GPU_BAD_SHAPE;
@@ -402,16 +386,5 @@ extern const TlGemmRung gemm_09_warptile_rung = {
   gemm_09_warptile_shape,
   gemm_09_warptile_check,
   nullptr,
-  nullptr,
+  gemm_09_warptile_prepare,
 };
-
-#ifdef TL_GEMM_LAB
-// Extra configurations for tools/gemm-lab (tuning); not part of the app.
-// The lab sizes the block records with the shipped grid, so the 256-wide
-// variants are timed uninstrumented only (they need fewer records).
-cudaError_t gemm_09_lab_a (const TlGemmLaunch *l) { return launch_any<32, 4, 16, 8, 1> (l); }
-cudaError_t gemm_09_lab_b (const TlGemmLaunch *l) { return launch_any<32, 4, 16, 8, 2> (l); }
-cudaError_t gemm_09_lab_c (const TlGemmLaunch *l) { return launch_any<32, 4, 16, 8, 0> (l); }
-cudaError_t gemm_09_lab_d (const TlGemmLaunch *l) { return launch_any<16, 4, 16, 4, 1> (l); }
-cudaError_t gemm_09_lab_e (const TlGemmLaunch *l) { return launch_any<16, 4, 8, 4, 1> (l); }
-#endif

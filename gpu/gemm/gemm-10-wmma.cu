@@ -38,9 +38,9 @@
 // the warp-level `mma.sync` (HMMA in SASS); Hopper's faster path, the
 // warpgroup-wide wgmma fed by TMA, is rung 11.
 //
-// Measured on an H200 (HANDOFF.md, docs/perf): TF32 ~100 TFLOP/s, BF16
-// ~280, i.e. about a quarter and two fifths of cuBLAS at the same input
-// precision (cuBLAS uses wgmma).  In SASS the TF32 kernel shows HMMA.1684
+// Measured on an H200 (docs/perf/gemm-fast-rungs.md): TF32 ~100 TFLOP/s,
+// BF16 ~280, i.e. about a quarter and two fifths of cuBLAS at the same
+// input precision (cuBLAS uses wgmma).  In SASS the TF32 kernel shows HMMA.1684
 // (four per 16×16×8 product), scalar LDS for its fragments (ldmatrix moves
 // 16-bit elements only) and the per-element TF32 rounding; the BF16 kernel
 // loads its fragments with LDSM (ldmatrix) and issues HMMA.16816.  Wider
@@ -62,34 +62,22 @@ using namespace nvcuda;
 
 namespace {
 
-// The warp tile is FM×FN fragments of 16×16.  FN is a build-time knob for
-// tools/gemm-lab (GEMM10_FN=4 gives 64×64 warp tiles, 128×256 block tiles
-// and one block per SM); the shipped values are the defaults below.
-#ifndef GEMM10_FN
-#define GEMM10_FN 2
-#endif
-#ifndef GEMM10_T_STAGES
-#define GEMM10_T_STAGES 3
-#endif
-#ifndef GEMM10_H_STAGES
-#define GEMM10_H_STAGES 3
-#endif
-#ifndef GEMM10_H_BK
-#define GEMM10_H_BK 64
-#endif
-constexpr int FM = 4, FN = GEMM10_FN;
-constexpr int WM = 16 * FM, WN = 16 * FN;  // warp tile 64×32 (FN = 2)
-constexpr int BM = 2 * WM, BN = 4 * WN;    // block tile 128×128 (FN = 2)
+// The warp tile is FM×FN fragments of 16×16: 64×32.  Wider warp tiles
+// (64×64, 128×256 blocks, one block per SM) were measured slower in both
+// precisions (docs/perf/gemm-fast-rungs.md).
+constexpr int FM = 4, FN = 2;
+constexpr int WM = 16 * FM, WN = 16 * FN;  // warp tile 64×32
+constexpr int BM = 2 * WM, BN = 4 * WN;    // block tile 128×128
 constexpr int THREADS = 256;               // 8 warps: 2 along m × 4 along n
-constexpr int MIN_BLOCKS = FN == 2 ? 2 : 1;  // blocks per SM the register budget aims at
+constexpr int MIN_BLOCKS = 2;              // blocks per SM the register budget aims at
 
 // ---- TF32 ---------------------------------------------------------------
 
-constexpr int T_BK = 32, T_STAGES = GEMM10_T_STAGES;
+constexpr int T_BK = 32, T_STAGES = 3;  // 4 stages were measured slower
 constexpr int T_AS = T_BK + 4;             // A row stride (floats) in shared memory
 constexpr int T_BS = BN + 4;               // B row stride
 constexpr int T_STAGE = BM * T_AS + T_BK * T_BS;   // floats per stage
-constexpr int T_SMEM = T_STAGES * T_STAGE * (int) sizeof (float);  // 105984 B (FN = 2): 2 blocks/SM
+constexpr int T_SMEM = T_STAGES * T_STAGE * (int) sizeof (float);  // 105984 B: 2 blocks/SM
 
 // The epilogue's per-warp 16×16 scratch (row stride 20 floats), reusing the
 // pipeline buffers once the main loop is over.
@@ -326,12 +314,12 @@ gemm_10_wmma_tf32_kernel (int m, int n, int k, const float *__restrict__ A,
 
 // ---- BF16 ---------------------------------------------------------------
 
-constexpr int H_BK = GEMM10_H_BK, H_STAGES = GEMM10_H_STAGES;
+constexpr int H_BK = 64, H_STAGES = 3;   // k-tile 64 was measured faster than 32
 static_assert (64 % H_BK == 0, "the padded k (a multiple of 64) must be whole k-tiles");
 constexpr int H_AS = H_BK + 8;             // bf16 elements per A row (144 bytes for BK 64)
 constexpr int H_BS = BN + 8;               // bf16 elements per B row (272 bytes)
 constexpr int H_STAGE = BM * H_AS + H_BK * H_BS;   // elements per stage
-constexpr int H_SMEM = H_STAGES * H_STAGE * 2;     // 107520 B (FN = 2): 2 blocks/SM
+constexpr int H_SMEM = H_STAGES * H_STAGE * 2;     // 107520 B: 2 blocks/SM
 
 struct Bf16Layout
 {
@@ -463,30 +451,25 @@ grid_of (const TlGemmLaunch *l)
   return dim3 (tl_ceil_div (l->n, BN), tl_ceil_div (l->m, BM));
 }
 
+// More than 48 KB of dynamic shared memory must be asked for, per kernel
+// and per device: in `prepare`, on the run's device, before the first
+// launch, for the plain and the instrumented variant.
 template <typename K>
 cudaError_t
-set_smem_once (K kernel, int bytes, bool *done)
+raise_smem (K plain, K instrumented, int bytes)
 {
-  if (*done)
-    return cudaSuccess;
-  cudaError_t e = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-  if (e == cudaSuccess)
-    *done = true;
-  return e;
+  const cudaFuncAttribute max_smem = cudaFuncAttributeMaxDynamicSharedMemorySize;
+  cudaError_t e = cudaFuncSetAttribute (plain, max_smem, bytes);
+  return e == cudaSuccess ? cudaFuncSetAttribute (instrumented, max_smem, bytes) : e;
 }
 
 template <bool VEC, bool INSTR>
 cudaError_t
 tf32_launch_cfg (const TlGemmLaunch *l)
 {
-  static bool done = false;
-  auto kernel = gemm_10_wmma_tf32_kernel<VEC, INSTR>;
-  cudaError_t e = set_smem_once (kernel, T_SMEM, &done);
-  if (e != cudaSuccess)
-    return e;
-  kernel<<<grid_of (l), THREADS, T_SMEM, l->stream>>> (l->m, l->n, l->k, (const float *) l->a,
-                                                       (const float *) l->b, (float *) l->c,
-                                                       direct_ok (l), l->blocks);
+  gemm_10_wmma_tf32_kernel<VEC, INSTR><<<grid_of (l), THREADS, T_SMEM, l->stream>>> (
+    l->m, l->n, l->k, (const float *) l->a, (const float *) l->b, (float *) l->c, direct_ok (l),
+    l->blocks);
   return cudaGetLastError ();
 }
 
@@ -497,6 +480,15 @@ gemm_10_wmma_tf32_launch (const TlGemmLaunch *l)
   if (l->blocks)
     return vec ? tf32_launch_cfg<true, true> (l) : tf32_launch_cfg<false, true> (l);
   return vec ? tf32_launch_cfg<true, false> (l) : tf32_launch_cfg<false, false> (l);
+}
+
+cudaError_t
+gemm_10_wmma_tf32_prepare (const TlGemmLaunch *l)
+{
+  return tf32_vec (l) ? raise_smem (gemm_10_wmma_tf32_kernel<true, false>,
+                                    gemm_10_wmma_tf32_kernel<true, true>, T_SMEM)
+                      : raise_smem (gemm_10_wmma_tf32_kernel<false, false>,
+                                    gemm_10_wmma_tf32_kernel<false, true>, T_SMEM);
 }
 
 void
@@ -524,7 +516,7 @@ common_check (const TlGemmLaunch *l, char *why, size_t why_size, const char *wha
       snprintf (why, why_size, "%s needs 1 <= m <= %d and n, k >= 1", what, 65535 * BM);
       return TL_GPU_BAD_SHAPE;
     }
-  if (tl_current_cc () < 80)
+  if (l->cc < 80)
     {
       snprintf (why, why_size, "%s needs TF32/BF16 tensor cores (compute capability 8.0 or newer)", what);
       return TL_GPU_BAD_SHAPE;
@@ -557,28 +549,25 @@ gemm_10_wmma_bf16_prepare (const TlGemmLaunch *l)
     return cudaErrorInvalidValue;
   __nv_bfloat16 *a16 = (__nv_bfloat16 *) l->workspace;
   __nv_bfloat16 *b16 = a16 + L.a_elems;
-  cudaError_t e = tl_bf16_convert ((const float *) l->a, l->m, l->k, a16, L.mp, L.kp, false, l->stream);
-  if (e != cudaSuccess)
-    return e;
-  return tl_bf16_convert ((const float *) l->b, l->k, l->n, b16, L.kp, L.np, false, l->stream);
+  cudaError_t e = raise_smem (gemm_10_wmma_bf16_kernel<false>, gemm_10_wmma_bf16_kernel<true>, H_SMEM);
+  if (e == cudaSuccess)
+    e = tl_bf16_convert ((const float *) l->a, l->m, l->k, a16, L.mp, L.kp, false, l->stream);
+  if (e == cudaSuccess)
+    e = tl_bf16_convert ((const float *) l->b, l->k, l->n, b16, L.kp, L.np, false, l->stream);
+  return e;
 }
 
 template <bool INSTR>
 cudaError_t
 bf16_launch_cfg (const TlGemmLaunch *l)
 {
-  static bool done = false;
-  auto kernel = gemm_10_wmma_bf16_kernel<INSTR>;
-  cudaError_t e = set_smem_once (kernel, H_SMEM, &done);
-  if (e != cudaSuccess)
-    return e;
   Bf16Layout L = bf16_layout (l);
   if (l->workspace == nullptr || l->workspace_bytes < gemm_10_wmma_bf16_workspace (l))
     return cudaErrorInvalidValue;
   const __nv_bfloat16 *a16 = (const __nv_bfloat16 *) l->workspace;
   const __nv_bfloat16 *b16 = a16 + L.a_elems;
-  kernel<<<grid_of (l), THREADS, H_SMEM, l->stream>>> (l->m, l->n, L.kp, L.np, a16, b16,
-                                                       (float *) l->c, direct_ok (l), l->blocks);
+  gemm_10_wmma_bf16_kernel<INSTR><<<grid_of (l), THREADS, H_SMEM, l->stream>>> (
+    l->m, l->n, L.kp, L.np, a16, b16, (float *) l->c, direct_ok (l), l->blocks);
   return cudaGetLastError ();
 }
 
@@ -613,7 +602,7 @@ extern const TlGemmRung gemm_10_wmma_tf32_rung = {
   gemm_10_wmma_tf32_shape,
   gemm_10_wmma_tf32_check,
   nullptr,
-  nullptr,
+  gemm_10_wmma_tf32_prepare,
 };
 
 extern const TlGemmRung gemm_10_wmma_bf16_rung = {

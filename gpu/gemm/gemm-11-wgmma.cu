@@ -59,6 +59,7 @@
 #include "tl-gemm-rung.h"
 #include "tl-block-timer.cuh"
 #include "tl-gemm-async.cuh"
+#include "tl-wgmma.cuh" // tl_sm90a_ready, tl_tensor_map_encoder: shared with rungs 13 and 14
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -380,13 +381,6 @@ gemm_11_wgmma_kernel (const __grid_constant__ CUtensorMap map_a,
 #endif
 }
 
-// Writes 1 when this binary's code for the running GPU is the sm_90a one.
-__global__ void
-gemm_11_probe_kernel (int *out)
-{
-  *out = TL_SM90A_DEVICE;
-}
-
 // ---- host side ------------------------------------------------------------
 
 struct Layout
@@ -412,52 +406,12 @@ gemm_11_wgmma_workspace (const TlGemmLaunch *l)
   return L.a_bytes + L.b_bytes;
 }
 
-// -1 unknown, 0 no, 1 yes.  Asked once per process.
-int sm90a_state = -1;
-
-bool
-sm90a_ready (void)
-{
-  if (sm90a_state >= 0)
-    return sm90a_state == 1;
-  sm90a_state = 0;
-  if (tl_current_cc () != 90)   // sm_90a code runs on compute capability 9.0 only
-    return false;
-  int *d = nullptr, h = 0;
-  if (cudaMalloc (&d, sizeof (int)) != cudaSuccess)
-    return false;
-  gemm_11_probe_kernel<<<1, 1>>> (d);
-  if (cudaGetLastError () == cudaSuccess
-      && cudaMemcpy (&h, d, sizeof (int), cudaMemcpyDeviceToHost) == cudaSuccess && h == 1)
-    sm90a_state = 1;
-  cudaFree (d);
-  return sm90a_state == 1;
-}
-
-PFN_cuTensorMapEncodeTiled_v12000
-encode_fn (void)
-{
-  // The driver API function, fetched through the runtime so that nothing
-  // links against libcuda directly.
-  static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
-  if (fn == nullptr)
-    {
-      cudaDriverEntryPointQueryResult q;
-      void *p = nullptr;
-      if (cudaGetDriverEntryPointByVersion ("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q)
-            == cudaSuccess
-          && q == cudaDriverEntryPointSuccess)
-        fn = (PFN_cuTensorMapEncodeTiled_v12000) p;
-    }
-  return fn;
-}
-
 // rows × kp bf16, row-major; box BK × box_rows, 128-byte swizzle; out-of-
 // range elements of a box read as zero.
 bool
 make_map (CUtensorMap *map, const void *ptr, int rows, int kp, int box_rows)
 {
-  PFN_cuTensorMapEncodeTiled_v12000 encode = encode_fn ();
+  PFN_cuTensorMapEncodeTiled_v12000 encode = tl_tensor_map_encoder ();
   if (encode == nullptr)
     return false;
   cuuint64_t dims[2] = { (cuuint64_t) kp, (cuuint64_t) rows };
@@ -479,6 +433,9 @@ grid_of (const TlGemmLaunch *l)
 // The BF16 pre-pass (TlGemmRung.prepare: once after the upload, outside
 // every timed region, like the cuBLAS BF16 reference's conversion):
 // A → m×kp; B (k×n) → Bᵀ, n×kp.
+// It also raises the kernels' shared-memory limit (over 48 KB must be
+// asked for, per kernel and per device), for the plain and the
+// instrumented variant.
 cudaError_t
 gemm_11_wgmma_prepare (const TlGemmLaunch *l)
 {
@@ -487,27 +444,21 @@ gemm_11_wgmma_prepare (const TlGemmLaunch *l)
     return cudaErrorInvalidValue;
   __nv_bfloat16 *a16 = (__nv_bfloat16 *) l->workspace;
   __nv_bfloat16 *b16 = (__nv_bfloat16 *) ((char *) l->workspace + L.a_bytes);
-  cudaError_t e = tl_bf16_convert ((const float *) l->a, l->m, l->k, a16, l->m, L.kp, false, l->stream);
-  if (e != cudaSuccess)
-    return e;
-  return tl_bf16_convert ((const float *) l->b, l->k, l->n, b16, l->n, L.kp, true, l->stream);
+  const cudaFuncAttribute max_smem = cudaFuncAttributeMaxDynamicSharedMemorySize;
+  cudaError_t e = cudaFuncSetAttribute (gemm_11_wgmma_kernel<false>, max_smem, SMEM);
+  if (e == cudaSuccess)
+    e = cudaFuncSetAttribute (gemm_11_wgmma_kernel<true>, max_smem, SMEM);
+  if (e == cudaSuccess)
+    e = tl_bf16_convert ((const float *) l->a, l->m, l->k, a16, l->m, L.kp, false, l->stream);
+  if (e == cudaSuccess)
+    e = tl_bf16_convert ((const float *) l->b, l->k, l->n, b16, l->n, L.kp, true, l->stream);
+  return e;
 }
 
 template <bool INSTR>
 cudaError_t
 launch_cfg (const TlGemmLaunch *l)
 {
-  static bool attr_done = false;
-  auto kernel = gemm_11_wgmma_kernel<INSTR>;
-  if (!sm90a_ready ())
-    return cudaErrorNoKernelImageForDevice;
-  if (!attr_done)
-    {
-      cudaError_t e = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM);
-      if (e != cudaSuccess)
-        return e;
-      attr_done = true;
-    }
   Layout L = layout_of (l);
   if (l->workspace == nullptr || l->workspace_bytes < L.a_bytes + L.b_bytes)
     return cudaErrorInvalidValue;
@@ -516,8 +467,8 @@ launch_cfg (const TlGemmLaunch *l)
   CUtensorMap map_a, map_b;
   if (!make_map (&map_a, a16, l->m, L.kp, BM) || !make_map (&map_b, b16, l->n, L.kp, BN))
     return cudaErrorInvalidValue;
-  kernel<<<grid_of (l), THREADS, SMEM, l->stream>>> (map_a, map_b, l->m, l->n, L.kp,
-                                                     (float *) l->c, l->blocks);
+  gemm_11_wgmma_kernel<INSTR><<<grid_of (l), THREADS, SMEM, l->stream>>> (
+    map_a, map_b, l->m, l->n, L.kp, (float *) l->c, l->blocks);
   return cudaGetLastError ();
 }
 
@@ -551,12 +502,12 @@ gemm_11_wgmma_check (const TlGemmLaunch *l, char *why, size_t why_size)
       snprintf (why, why_size, "rung 11 needs 1 <= m <= %d and n, k >= 1", 65535 * BM);
       return TL_GPU_BAD_SHAPE;
     }
-  if (!sm90a_ready ())
+  if (!tl_sm90a_ready (l))
     {
       snprintf (why, why_size, "needs a Hopper GPU (sm_90a build)");
       return TL_GPU_BAD_SHAPE;
     }
-  if (encode_fn () == nullptr)
+  if (tl_tensor_map_encoder () == nullptr)
     {
       snprintf (why, why_size, "rung 11 needs cuTensorMapEncodeTiled (CUDA 12 driver or newer)");
       return TL_GPU_BAD_SHAPE;

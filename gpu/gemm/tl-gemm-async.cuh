@@ -1,7 +1,7 @@
 // tl-gemm-async.cuh — small device helpers shared by the fast GEMM rungs
-// (09 warp tiling, 10 WMMA, 11 wgmma): asynchronous copies, the BF16
-// conversion pre-pass, and a host helper that asks the device its compute
-// capability.  CUDA C++, internal to gpu/gemm/.
+// (09 warp tiling, 10 WMMA, 11 wgmma): asynchronous copies and the BF16
+// conversion pre-pass.  CUDA C++, internal to gpu/gemm/.  (A rung learns
+// its device's compute capability from TlGemmLaunch.cc.)
 //
 // cp.async (sm_80+) copies global memory straight into shared memory without
 // passing through registers.  The thread only *issues* the copy and moves on;
@@ -88,8 +88,9 @@ tl_cp_async_wait ()
 //
 // A memory-bound pass: 4 bytes read and 2 written per element, so it is
 // written for bandwidth: each thread converts 4 neighbours (one 16-byte
-// load, one 8-byte store) where the rows are aligned for it.  It is part of
-// every BF16 launch and is included in those rungs' timings.
+// load, one 8-byte store) where the rows are aligned for it.  The BF16
+// rungs run it in their `prepare`, outside the timed region, as the cuBLAS
+// BF16 reference does.
 // (static: each rung file that includes this gets its own copy, so no
 // relocatable device code is needed.)
 static __global__ void
@@ -198,17 +199,4 @@ tl_bf16_convert (const float *src, int rows, int cols, __nv_bfloat16 *dst, int o
       tl_bf16_convert_kernel<<<grid, 256, 0, stream>>> (src, rows, cols, dst, out_rows, out_cols);
     }
   return cudaGetLastError ();
-}
-
-// Compute capability of the current device as 10*major+minor (0 on error).
-static inline int
-tl_current_cc (void)
-{
-  int dev = 0, major = 0, minor = 0;
-  if (cudaGetDevice (&dev) != cudaSuccess)
-    return 0;
-  if (cudaDeviceGetAttribute (&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess
-      || cudaDeviceGetAttribute (&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess)
-    return 0;
-  return major * 10 + minor;
 }

@@ -13,11 +13,14 @@
 //   check   — optional: TL_GPU_BAD_SHAPE with a reason for shapes or dtypes
 //             the rung cannot take (most rungs take any m, n, k).
 //   workspace_bytes — optional: scratch the rung needs (e.g. BF16 copies).
-//   prepare — optional: runs once after the upload, outside every timed
-//             region (e.g. converting A and B to BF16 into the workspace,
-//             or raising a kernel's dynamic shared-memory limit).  Rungs
-//             that do such work here must say so in their header comment:
-//             the timings then cover the multiply alone.
+//   prepare — optional: runs once per run after the upload, outside every
+//             timed region, with the run's device current (e.g. converting
+//             A and B to BF16 into the workspace).  A kernel that needs more
+//             than 48 KB of dynamic shared memory raises its limit here
+//             (cudaFuncSetAttribute is per device, so no process-wide "done"
+//             flag: every run asks its own device).  Rungs that convert
+//             here say so in their header comment: the timings then cover
+//             the multiply alone.
 // The harness (tl-gpu-gemm.cu) owns allocation, timing, and the registry.
 #pragma once
 
@@ -37,8 +40,9 @@ struct TlGemmLaunch
   void *workspace;          // device scratch of workspace_bytes, or nullptr
   size_t workspace_bytes;
   void *cublas;             // cublasHandle_t bound to `stream`, for the reference rungs
-  int cc;                   // the device's compute capability × 10 (e.g. 90), from its facts
-  int sm_count;             // the device's multiprocessors (persistent rungs size their grid)
+  int device;               // the device's ordinal (current while the rung runs)
+  int cc;                   // its compute capability × 10 (e.g. 90), from its facts
+  int sm_count;             // its multiprocessors (persistent rungs size their grid)
 };
 
 struct TlGemmShape
@@ -53,7 +57,7 @@ struct TlGemmShape
 
 struct TlGemmRung
 {
-  const char *id;       // must match a row in tl-gpu-registry.c
+  const char *id;       // its row's id in tl-gemm-ladder.h
   cudaError_t (*launch) (const TlGemmLaunch *l);
   void (*shape) (const TlGemmLaunch *l, TlGemmShape *out);
   TlGpuStatus (*check) (const TlGemmLaunch *l, char *why, size_t why_size); // may be null

@@ -21,6 +21,7 @@
 #include "tl-gemm-async.cuh"
 #include "tl-block-timer.cuh"
 
+#include <atomic>
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <stdio.h>
@@ -421,45 +422,70 @@ tl_sm90a_probe_kernel (int *out)
   *out = TL_SM90A;
 }
 
-// Whether the sm_90a kernels can run: compute capability 9.0 (sm_90a code
-// runs there and nowhere else) and the driver actually picked the sm_90a
-// code of this binary.  Launches a one-thread probe once per process.
+// Whether the sm_90a kernels can run on the run's device: compute
+// capability 9.0 (sm_90a code runs there and nowhere else) and the driver
+// picked the sm_90a code of this binary for it.  The one-thread probe runs
+// on the run's stream (never the legacy one), once per device: the worker
+// may hold several, so the answers are kept per ordinal (0 not asked yet,
+// 1 yes, 2 no).  Rungs 11, 13 and 14 ask it in their `check`.
 static inline bool
-tl_sm90a_ready (int cc)
+tl_sm90a_probe (const TlGemmLaunch *l)
 {
-  static int state = -1;  // -1 unknown, 0 no, 1 yes
-  if (cc != 90)
-    return false;
-  if (state >= 0)
-    return state == 1;
-  state = 0;
   int *d = nullptr, h = 0;
   if (cudaMalloc (&d, sizeof (int)) != cudaSuccess)
-    return false;
-  tl_sm90a_probe_kernel<<<1, 1>>> (d);
-  if (cudaGetLastError () == cudaSuccess
-      && cudaMemcpy (&h, d, sizeof (int), cudaMemcpyDeviceToHost) == cudaSuccess && h == 1)
-    state = 1;
+    {
+      (void) cudaGetLastError ();
+      return false;
+    }
+  tl_sm90a_probe_kernel<<<1, 1, 0, l->stream>>> (d);
+  bool yes = cudaGetLastError () == cudaSuccess
+             && cudaMemcpyAsync (&h, d, sizeof (int), cudaMemcpyDeviceToHost, l->stream) == cudaSuccess
+             && cudaStreamSynchronize (l->stream) == cudaSuccess && h == 1;
+  (void) cudaGetLastError ();
   cudaFree (d);
-  return state == 1;
+  return yes;
+}
+
+static inline bool
+tl_sm90a_ready (const TlGemmLaunch *l)
+{
+  constexpr int DEVICES = 64;
+  static std::atomic<int> answers[DEVICES];
+  if (l->cc != 90)
+    return false;
+  if (l->device < 0 || l->device >= DEVICES)
+    return tl_sm90a_probe (l);
+  int answer = answers[l->device].load ();
+  if (answer == 0)
+    {
+      answer = tl_sm90a_probe (l) ? 1 : 2;
+      answers[l->device].store (answer);
+    }
+  return answer == 1;
 }
 
 // cuTensorMapEncodeTiled, a driver API function, fetched through the
 // runtime so that nothing links against libcuda directly.  nullptr when the
 // driver is older than CUDA 12.
 static inline PFN_cuTensorMapEncodeTiled_v12000
+tl_tensor_map_encoder_lookup (void)
+{
+  cudaDriverEntryPointQueryResult q;
+  void *p = nullptr;
+  if (cudaGetDriverEntryPointByVersion ("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q)
+        == cudaSuccess
+      && q == cudaDriverEntryPointSuccess)
+    return (PFN_cuTensorMapEncodeTiled_v12000) p;
+  (void) cudaGetLastError ();
+  return nullptr;
+}
+
+// (The driver is the process's, the same for every device: looked up once,
+// in a thread-safe static.)
+static inline PFN_cuTensorMapEncodeTiled_v12000
 tl_tensor_map_encoder (void)
 {
-  static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
-  if (fn == nullptr)
-    {
-      cudaDriverEntryPointQueryResult q;
-      void *p = nullptr;
-      if (cudaGetDriverEntryPointByVersion ("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q)
-            == cudaSuccess
-          && q == cudaDriverEntryPointSuccess)
-        fn = (PFN_cuTensorMapEncodeTiled_v12000) p;
-    }
+  static const PFN_cuTensorMapEncodeTiled_v12000 fn = tl_tensor_map_encoder_lookup ();
   return fn;
 }
 
@@ -578,7 +604,7 @@ tl_wgmma_check (const TlGemmLaunch *l, int rung, char *why, size_t why_size)
     snprintf (why, why_size, "rung %d takes float32 matrices only", rung);
   else if (l->m < 1 || l->n < 1 || l->k < 1)
     snprintf (why, why_size, "rung %d needs m, n, k >= 1", rung);
-  else if (!tl_sm90a_ready (l->cc))
+  else if (!tl_sm90a_ready (l))
     snprintf (why, why_size, "needs a Hopper GPU (compute capability 9.0) and an sm_90a build; "
               "this GPU has %d.%d", l->cc / 10, l->cc % 10);
   else if (tl_tensor_map_encoder () == nullptr)

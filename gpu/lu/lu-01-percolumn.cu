@@ -31,6 +31,8 @@ factor (TlLuCtx *ctx)
   TlGpuStatus rs = TL_GPU_OK;
   for (int c = 0; c < mn; c++)
     {
+      if ((rs = tl_lu_cancel_point (ctx)) != TL_GPU_OK)
+        return rs;
       if (rec && (rs = tl_lu_rec_search (ctx, c, 0)) != TL_GPU_OK)
         return rs;
       if (ctx->pivoting)
@@ -75,4 +77,4 @@ lu_01_factor (TlLuCtx *ctx)
   return ctx->dtype == TL_GPU_FLOAT32 ? factor<float> (ctx) : factor<double> (ctx);
 }
 
-const TlLuRung lu_01_percolumn_rung = { "lu-01-percolumn", 0, lu_01_factor, nullptr, 1, 1, 0 };
+const TlLuRung lu_01_percolumn_rung = { "lu-01-percolumn", lu_01_factor, nullptr };

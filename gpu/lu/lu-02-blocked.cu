@@ -45,6 +45,8 @@ factor (TlLuCtx *ctx)
 
   for (int k0 = 0, bstep = 0; k0 < mn; k0 += nb, bstep++)
     {
+      if ((rs = tl_lu_cancel_point (ctx)) != TL_GPU_OK)
+        return rs;
       const int kb = mn - k0 < nb ? mn - k0 : nb, r1 = k0 + kb;
       tl_lu_phase_begin (ctx, TL_LU_GPU_PANEL);
 
@@ -107,4 +109,4 @@ lu_02_factor (TlLuCtx *ctx)
   return ctx->dtype == TL_GPU_FLOAT32 ? factor<float> (ctx) : factor<double> (ctx);
 }
 
-const TlLuRung lu_02_blocked_rung = { "lu-02-blocked", 128, lu_02_factor, nullptr, 0, 1, 1 };
+const TlLuRung lu_02_blocked_rung = { "lu-02-blocked", lu_02_factor, nullptr };

@@ -269,6 +269,7 @@ factor (TlLuCtx *ctx)
   bool factored = false; // the panel at k0 was factored ahead (look-ahead)
   for (int k0 = 0, bstep = 0; k0 < mn; k0 += nb, bstep++)
     {
+      TL_LU_TRY (tl_lu_cancel_point (ctx));
       const int kb = mn - k0 < nb ? mn - k0 : nb, r1 = k0 + kb;
       const int kb2 = r1 < mn ? (mn - r1 < nb ? mn - r1 : nb) : 0;
       if (!factored)
@@ -333,4 +334,4 @@ lu_03_workspace (const TlLuCtx *)
   return sizeof (Lu03Scratch);
 }
 
-const TlLuRung lu_03_tuned_rung = { "lu-03-tuned", 128, lu_03_factor, lu_03_workspace, 0, 1, 1 };
+const TlLuRung lu_03_tuned_rung = { "lu-03-tuned", lu_03_factor, lu_03_workspace };

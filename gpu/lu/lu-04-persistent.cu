@@ -727,6 +727,7 @@ factor (TlLuCtx *ctx)
   bool factored = false; // panel s at k0 already factored (look-ahead)
   for (int k0 = 0, bstep = 0; k0 < mn; bstep++)
     {
+      TL_LU_TRY (tl_lu_cancel_point (ctx));
       if (!factored)
         {
           tl_lu_phase_begin (ctx, TL_LU_GPU_PANEL);
@@ -763,4 +764,4 @@ lu_04_workspace (const TlLuCtx *ctx)
   return mail_words (blocks) * sizeof (u64);
 }
 
-const TlLuRung lu_04_persistent_rung = { "lu-04-persistent", 128, lu_04_factor, lu_04_workspace, 0, 1, 1 };
+const TlLuRung lu_04_persistent_rung = { "lu-04-persistent", lu_04_factor, lu_04_workspace };

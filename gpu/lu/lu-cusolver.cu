@@ -109,4 +109,4 @@ lu_cusolver_workspace (const TlLuCtx *ctx)
   return es * (size_t) ctx->m * ctx->n + 4 * sizeof (int) + es * (size_t) lwork + 256;
 }
 
-const TlLuRung lu_cusolver_rung = { "lu-cusolver", 0, lu_cusolver_factor, lu_cusolver_workspace, 0, 0, 0 };
+const TlLuRung lu_cusolver_rung = { "lu-cusolver", lu_cusolver_factor, lu_cusolver_workspace };

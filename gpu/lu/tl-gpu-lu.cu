@@ -17,13 +17,20 @@
 #include <string.h>
 #include <time.h>
 
+// The dispatch: row i of tl-lu-ladder.h runs rungs[i].
 static const TlLuRung *const rungs[] = {
-  &lu_01_percolumn_rung,
-  &lu_02_blocked_rung,
-  &lu_03_tuned_rung,
-  &lu_04_persistent_rung,
-  &lu_cusolver_rung,
+#define TL_LU_ROW(symbol, ...) &symbol##_rung,
+#include "tl-lu-ladder.h"
+#undef TL_LU_ROW
 };
+
+TlGpuStatus
+tl_lu_cancel_point (TlLuCtx *ctx)
+{
+  if (ctx->cancelled != nullptr && ctx->cancelled (ctx->cancel_data))
+    return tl_gpu_fail (TL_GPU_CANCELLED, "cancelled");
+  return TL_GPU_OK;
+}
 
 cublasStatus_t
 tl_lu_trsm_cols (TlLuCtx *ctx, int k0, int kb, int c0, int c1)
@@ -140,8 +147,6 @@ download_window (TlLuCtx *ctx, int row0, int rows, int col0, int cols, TlGpuLuWi
 TlGpuStatus
 tl_lu_rec_search (TlLuCtx *ctx, int k, int block)
 {
-  if ((k & 15) == 0 && ctx->cancelled && ctx->cancelled (ctx->cancel_data))
-    return tl_gpu_fail (TL_GPU_CANCELLED, "cancelled");
   TlGpuLuWindow w;
   TlGpuStatus st = download_window (ctx, k, ctx->m - k, k, 1, &w);
   if (st == TL_GPU_OK && ctx->observer->step_search)
@@ -266,6 +271,143 @@ timed_factor (const TlLuRung *rung, TlLuCtx *ctx, Buffers *b, size_t bytes, floa
   return TL_GPU_OK;
 }
 
+// The rung of kernel_id and its row; the arguments checked against the row.
+static TlGpuStatus
+find_and_check (const char *kernel_id, const TlGpuLuArgs *args, const TlGpuLuKernelInfo **out_info,
+                const TlLuRung **out_rung)
+{
+  const TlGpuLuKernelInfo *info = nullptr;
+  const TlLuRung *rung = nullptr;
+  for (int i = 0; i < tl_gpu_lu_kernel_count (); i++)
+    if (strcmp (tl_gpu_lu_kernel_info (i)->id, kernel_id) == 0)
+      {
+        info = tl_gpu_lu_kernel_info (i);
+        rung = rungs[i];
+      }
+  if (info == nullptr || strcmp (rung->id, info->id) != 0)
+    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s is not a GPU LU rung", kernel_id);
+  if (args->dtype != TL_GPU_FLOAT32 && args->dtype != TL_GPU_FLOAT64)
+    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s factors float32 and float64 only", kernel_id);
+  if (args->m < 0 || args->n < 0 || args->a == nullptr || args->ipiv == nullptr)
+    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s: bad shape or NULL matrix", kernel_id);
+  if (!args->pivoting && !info->no_pivoting)
+    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s always pivots", kernel_id);
+  if (args->observer && !info->records_steps)
+    return tl_gpu_fail (TL_GPU_BAD_SHAPE,
+                        "%s does not record its steps (a library call: there is no step to stop at); "
+                        "record with one of the ladder's own rungs", kernel_id);
+  *out_info = info;
+  *out_rung = rung;
+  return TL_GPU_OK;
+}
+
+// Allocates (asking first, so "out of memory" can say how much) and
+// uploads A into b->orig, timed.
+static TlGpuStatus
+allocate_and_upload (TlLuCtx *ctx, const TlGpuLuArgs *args, const char *kernel_id, size_t bytes,
+                     Buffers *b, TlGpuLuResult *out)
+{
+  const int mn = args->m < args->n ? args->m : args->n;
+  const size_t need = 2 * bytes + ctx->workspace_bytes + sizeof (int) * (mn + 1);
+  TlGpuStatus st = tl_gpu_check_free (need, kernel_id);
+  if (st != TL_GPU_OK)
+    return st;
+  TL_GPU_TRY (cudaMalloc (&b->orig, bytes > 0 ? bytes : 1), "allocating A");
+  TL_GPU_TRY (cudaMalloc (&b->a, bytes > 0 ? bytes : 1), "allocating A");
+  TL_GPU_TRY (cudaMalloc (&b->ipiv, sizeof (int) * (mn + 1)), "allocating ipiv");
+  if (ctx->workspace_bytes)
+    TL_GPU_TRY (cudaMalloc (&b->ws, ctx->workspace_bytes), "allocating the workspace");
+  TL_GPU_TRY (b->create (), "creating events");
+  ctx->a = b->a;
+  ctx->ipiv = b->ipiv;
+  ctx->workspace = b->ws;
+
+  TL_GPU_TRY (cudaEventRecord (b->start, ctx->stream), "recording an event");
+  TL_GPU_TRY (cudaMemcpyAsync (b->orig, args->a, bytes, cudaMemcpyHostToDevice, ctx->stream),
+              "uploading A");
+  TL_GPU_TRY (cudaEventRecord (b->stop, ctx->stream), "recording an event");
+  TL_GPU_TRY (b->elapsed (&out->upload_ms), "uploading A");
+  return TL_GPU_OK;
+}
+
+// One more run that splits its time into phases (never the headline: it
+// synchronises per block step), per block step as well when a recording
+// wants them.
+static TlGpuStatus
+phase_run (const TlLuRung *rung, TlLuCtx *ctx, const TlGpuLuArgs *args, Buffers *b, size_t bytes,
+           TlGpuLuResult *out)
+{
+  const int mn = args->m < args->n ? args->m : args->n;
+  for (int e = 0; e < 8; e++)
+    {
+      TL_GPU_TRY (cudaEventCreate (&b->phase_ev[e]), "creating events");
+      ctx->phase_ev[e] = b->phase_ev[e];
+    }
+  ctx->profile = 1;
+  if (args->observer && mn > 0)
+    {
+      ctx->n_block_phase = mn; // a block step has at least one column
+      b->block_phase = (double *) calloc ((size_t) ctx->n_block_phase * 4, sizeof (double));
+      ctx->block_phase_ms = b->block_phase;
+    }
+  float ms = 0;
+  TlGpuStatus st = timed_factor (rung, ctx, b, bytes, &ms);
+  ctx->profile = 0;
+  if (st != TL_GPU_OK)
+    return st;
+  memcpy (out->phase_ms, ctx->phase_ms, sizeof out->phase_ms);
+  out->phase_run_ms = ms;
+  return TL_GPU_OK;
+}
+
+// The recording run: stops after every column to download (untimed; its
+// wall time is reported apart).
+static TlGpuStatus
+recording_run (const TlLuRung *rung, TlLuCtx *ctx, const TlGpuLuArgs *args, Buffers *b,
+               size_t bytes, const char *kernel_id, TlGpuLuResult *out)
+{
+  b->host = malloc (bytes > 0 ? bytes : 1);
+  if (b->host == nullptr)
+    return tl_gpu_fail (TL_GPU_OUT_OF_MEMORY, "%s: no host memory for the recording", kernel_id);
+  ctx->host = b->host;
+  ctx->observer = args->observer;
+  struct timespec t0, t1;
+  clock_gettime (CLOCK_MONOTONIC, &t0);
+  float ms = 0;
+  TlGpuStatus st = timed_factor (rung, ctx, b, bytes, &ms);
+  clock_gettime (CLOCK_MONOTONIC, &t1);
+  ctx->observer = nullptr;
+  if (st != TL_GPU_OK)
+    return st;
+  out->record_ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) * 1e-6;
+  return TL_GPU_OK;
+}
+
+// Downloads L\U and ipiv of the last run; info from U's diagonal (LAPACK).
+static TlGpuStatus
+download (TlLuCtx *ctx, const TlGpuLuArgs *args, Buffers *b, size_t bytes, TlGpuLuResult *out)
+{
+  const int mn = args->m < args->n ? args->m : args->n;
+  TL_GPU_TRY (cudaEventRecord (b->start, ctx->stream), "recording an event");
+  TL_GPU_TRY (cudaMemcpyAsync (args->a, b->a, bytes, cudaMemcpyDeviceToHost, ctx->stream),
+              "downloading L\\U");
+  TL_GPU_TRY (cudaMemcpyAsync (args->ipiv, b->ipiv, sizeof (int) * mn, cudaMemcpyDeviceToHost,
+                               ctx->stream),
+              "downloading ipiv");
+  TL_GPU_TRY (cudaEventRecord (b->stop, ctx->stream), "recording an event");
+  TL_GPU_TRY (b->elapsed (&out->download_ms), "downloading L\\U");
+  out->info = 0;
+  for (int k = 0; k < mn && out->info == 0; k++)
+    {
+      size_t at = (size_t) k * ctx->lda + k;
+      double u = args->dtype == TL_GPU_FLOAT32 ? ((const float *) args->a)[at]
+                                               : ((const double *) args->a)[at];
+      if (u == 0.0)
+        out->info = k + 1;
+    }
+  return TL_GPU_OK;
+}
+
 extern "C" TlGpuStatus
 tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *args,
                TlGpuLuResult *out)
@@ -276,22 +418,11 @@ tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *ar
   TlGpuStatus st = tl_gpu_device_usable (device);
   if (st != TL_GPU_OK)
     return st;
+  const TlGpuLuKernelInfo *info = nullptr;
   const TlLuRung *rung = nullptr;
-  for (const TlLuRung *r : rungs)
-    if (strcmp (r->id, kernel_id) == 0)
-      rung = r;
-  if (rung == nullptr)
-    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s is not a GPU LU rung", kernel_id);
-  if (args->dtype != TL_GPU_FLOAT32 && args->dtype != TL_GPU_FLOAT64)
-    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s factors float32 and float64 only", kernel_id);
-  if (args->m < 0 || args->n < 0 || args->a == nullptr || args->ipiv == nullptr)
-    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s: bad shape or NULL matrix", kernel_id);
-  if (!args->pivoting && !rung->supports_no_pivoting)
-    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s always pivots (lu-01-percolumn runs without)", kernel_id);
-  if (args->observer && !rung->records_steps)
-    return tl_gpu_fail (TL_GPU_BAD_SHAPE,
-                        "%s does not record its steps (a library call: there is no step to stop at); "
-                        "record with one of the ladder's own rungs", kernel_id);
+  st = find_and_check (kernel_id, args, &info, &rung);
+  if (st != TL_GPU_OK)
+    return st;
 
   TL_GPU_TRY (cudaSetDevice (device->ordinal), "cudaSetDevice");
   TlLuCtx ctx = {};
@@ -308,111 +439,42 @@ tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *ar
   ctx.m = args->m;
   ctx.n = args->n;
   ctx.lda = args->n > 0 ? args->n : 1;
-  ctx.block_size = args->block_size > 0 ? args->block_size : rung->default_block;
+  ctx.block_size = args->block_size > 0 ? args->block_size : info->default_block;
   ctx.pivoting = args->pivoting;
-  const int mn = args->m < args->n ? args->m : args->n;
+  ctx.cancelled = args->cancelled;
+  ctx.cancel_data = args->user_data;
   const size_t es = args->dtype == TL_GPU_FLOAT32 ? 4 : 8;
   const size_t bytes = es * (size_t) args->m * args->n;
   ctx.workspace_bytes = rung->workspace_bytes ? rung->workspace_bytes (&ctx) : 0;
-  const size_t need = 2 * bytes + ctx.workspace_bytes + sizeof (int) * (mn + 1);
-  st = tl_gpu_check_free (need, kernel_id);
+
+  Buffers b;
+  st = allocate_and_upload (&ctx, args, kernel_id, bytes, &b, out);
   if (st != TL_GPU_OK)
     return st;
 
-  Buffers b;
-  TL_GPU_TRY (cudaMalloc (&b.orig, bytes > 0 ? bytes : 1), "allocating A");
-  TL_GPU_TRY (cudaMalloc (&b.a, bytes > 0 ? bytes : 1), "allocating A");
-  TL_GPU_TRY (cudaMalloc (&b.ipiv, sizeof (int) * (mn + 1)), "allocating ipiv");
-  if (ctx.workspace_bytes)
-    TL_GPU_TRY (cudaMalloc (&b.ws, ctx.workspace_bytes), "allocating the workspace");
-  TL_GPU_TRY (cudaEventCreate (&b.start), "creating events");
-  TL_GPU_TRY (cudaEventCreate (&b.stop), "creating events");
-  ctx.a = b.a;
-  ctx.ipiv = b.ipiv;
-  ctx.workspace = b.ws;
-
-  TL_GPU_TRY (cudaEventRecord (b.start, ctx.stream), "recording an event");
-  TL_GPU_TRY (cudaMemcpyAsync (b.orig, args->a, bytes, cudaMemcpyHostToDevice, ctx.stream), "uploading A");
-  TL_GPU_TRY (cudaEventRecord (b.stop, ctx.stream), "recording an event");
-  TL_GPU_TRY (cudaEventSynchronize (b.stop), "uploading A");
-  float ms = 0;
-  cudaEventElapsedTime (&ms, b.start, b.stop);
-  out->upload_ms = ms;
-
+  // warm-ups, then the timed factorisations, each from a fresh copy of A
   const int warmups = args->warmups > 0 ? args->warmups : 0;
   const int repeats = args->repeats > 0 ? args->repeats : 1;
   out->times_ms = (double *) calloc ((size_t) repeats, sizeof (double));
+  if (out->times_ms == nullptr)
+    return tl_gpu_fail (TL_GPU_OUT_OF_MEMORY, "%s: no host memory for the times", kernel_id);
   for (int r = 0; r < warmups + repeats; r++)
     {
-      if (args->cancelled && args->cancelled (args->user_data))
-        return tl_gpu_fail (TL_GPU_CANCELLED, "cancelled");
-      st = timed_factor (rung, &ctx, &b, bytes, &ms);
+      st = tl_lu_cancel_point (&ctx);
+      float ms = 0;
+      if (st == TL_GPU_OK)
+        st = timed_factor (rung, &ctx, &b, bytes, &ms);
       if (st != TL_GPU_OK)
         return st;
       if (r >= warmups)
         out->times_ms[out->n_times++] = ms;
     }
-  if (rung->splits_phases)
-    {
-      // one more run that splits its time into phases (not the headline),
-      // per block step as well when a recording wants them
-      for (int e = 0; e < 8; e++)
-        {
-          TL_GPU_TRY (cudaEventCreate (&b.phase_ev[e]), "creating events");
-          ctx.phase_ev[e] = b.phase_ev[e];
-        }
-      ctx.profile = 1;
-      if (args->observer && mn > 0)
-        {
-          ctx.n_block_phase = mn; // a block step has at least one column
-          b.block_phase = (double *) calloc ((size_t) ctx.n_block_phase * 4, sizeof (double));
-          ctx.block_phase_ms = b.block_phase;
-        }
-      st = timed_factor (rung, &ctx, &b, bytes, &ms);
-      if (st != TL_GPU_OK)
-        return st;
-      memcpy (out->phase_ms, ctx.phase_ms, sizeof out->phase_ms);
-      out->phase_run_ms = ms;
-      ctx.profile = 0;
-    }
-  if (args->observer)
-    {
-      // the recording run: stops after every column to download (untimed)
-      b.host = malloc (bytes > 0 ? bytes : 1);
-      if (b.host == nullptr)
-        return tl_gpu_fail (TL_GPU_OUT_OF_MEMORY, "%s: no host memory for the recording", kernel_id);
-      ctx.host = b.host;
-      ctx.observer = args->observer;
-      ctx.cancelled = args->cancelled;
-      ctx.cancel_data = args->user_data;
-      struct timespec t0, t1;
-      clock_gettime (CLOCK_MONOTONIC, &t0);
-      st = timed_factor (rung, &ctx, &b, bytes, &ms);
-      clock_gettime (CLOCK_MONOTONIC, &t1);
-      ctx.observer = nullptr;
-      if (st != TL_GPU_OK)
-        return st;
-      out->record_ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) * 1e-6;
-    }
-
-  TL_GPU_TRY (cudaEventRecord (b.start, ctx.stream), "recording an event");
-  TL_GPU_TRY (cudaMemcpyAsync (args->a, b.a, bytes, cudaMemcpyDeviceToHost, ctx.stream), "downloading L\\U");
-  TL_GPU_TRY (cudaMemcpyAsync (args->ipiv, b.ipiv, sizeof (int) * mn, cudaMemcpyDeviceToHost, ctx.stream),
-              "downloading ipiv");
-  TL_GPU_TRY (cudaEventRecord (b.stop, ctx.stream), "recording an event");
-  TL_GPU_TRY (cudaEventSynchronize (b.stop), "downloading L\\U");
-  cudaEventElapsedTime (&ms, b.start, b.stop);
-  out->download_ms = ms;
-
-  out->info = 0;
-  for (int k = 0; k < mn && out->info == 0; k++)
-    {
-      size_t at = (size_t) k * ctx.lda + k;
-      double u = args->dtype == TL_GPU_FLOAT32 ? ((const float *) args->a)[at] : ((const double *) args->a)[at];
-      if (u == 0.0)
-        out->info = k + 1;
-    }
-  return TL_GPU_OK;
+  if (info->phases && (st = phase_run (rung, &ctx, args, &b, bytes, out)) != TL_GPU_OK)
+    return st;
+  if (args->observer
+      && (st = recording_run (rung, &ctx, args, &b, bytes, kernel_id, out)) != TL_GPU_OK)
+    return st;
+  return download (&ctx, args, &b, bytes, out);
 }
 
 extern "C" void

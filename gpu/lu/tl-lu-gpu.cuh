@@ -34,32 +34,30 @@ struct TlLuCtx
   // profile runs: phase_ms per block step (4 per step), when not null
   double *block_phase_ms;
   int n_block_phase;        // block steps room in block_phase_ms
-  // recording runs only (never the timed path): the observer, a host
-  // buffer of m×n elements for downloads, cancellation
+  // recording runs only (never the timed path): the observer and a host
+  // buffer of m×n elements for downloads
   const TlGpuLuObserver *observer;
   void *host;
+  // polled between block steps (tl_lu_cancel_point)
   TlGpuCancelFn cancelled;
   void *cancel_data;
 };
 
+// What a rung file defines: `extern const TlLuRung SYMBOL_rung`, SYMBOL as
+// in its row of tl-lu-ladder.h (which holds everything else about it: its
+// id, default block, pivoting, whether it records steps or times phases).
 struct TlLuRung
 {
-  const char *id;
-  int default_block;
+  const char *id;           // the row's id (the harness checks they agree)
   // Enqueues one factorisation of ctx->a on ctx->stream (may use other
   // streams it owns, joined back into ctx->stream before returning).
   TlGpuStatus (*factor) (TlLuCtx *ctx);
   size_t (*workspace_bytes) (const TlLuCtx *ctx); // may be null
-  int supports_no_pivoting;
-  int records_steps;        // calls the tl_lu_rec_* hooks when ctx->observer is set
-  int splits_phases;        // times its phases per block step when ctx->profile is set
 };
 
-extern const TlLuRung lu_01_percolumn_rung;
-extern const TlLuRung lu_02_blocked_rung;
-extern const TlLuRung lu_03_tuned_rung;
-extern const TlLuRung lu_04_persistent_rung;
-extern const TlLuRung lu_cusolver_rung;
+#define TL_LU_ROW(symbol, ...) extern const TlLuRung symbol##_rung;
+#include "tl-lu-ladder.h"
+#undef TL_LU_ROW
 
 // ---- the shared column kernels -------------------------------------------
 
@@ -249,6 +247,11 @@ enum { TL_LU_GPU_PANEL, TL_LU_GPU_SWAP, TL_LU_GPU_TRSM, TL_LU_GPU_GEMM }; // as 
 void tl_lu_phase_begin (TlLuCtx *ctx, int phase);
 void tl_lu_phase_end (TlLuCtx *ctx, int phase);
 TlGpuStatus tl_lu_phase_step (TlLuCtx *ctx, int block_step);
+
+// Cancellation between block steps (and between columns of the column
+// rungs): TL_GPU_CANCELLED once the caller's cancel callback says so.  Work
+// already enqueued still runs; the harness frees the buffers after it.
+TlGpuStatus tl_lu_cancel_point (TlLuCtx *ctx);
 
 // ---- recording (ctx->observer set: a separate, untimed run) -----------------
 //

@@ -13,7 +13,7 @@
 #include "cli-gauss.h"
 
 #include "core/tl-error.h"
-#include "tl-gpu.h"
+#include "run/tl-runner.h"
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -133,11 +133,12 @@ write_file (const char *path, const char *text, GError **error)
   return TRUE;
 }
 
-int
-tl_cli_bench (int argc, char **argv)
+/* `bench --suite lu` is the Gauss ladder's benchmark: the remaining
+ * options go to it (it has its own: --sizes, --dtypes, --block-size, …).
+ * TRUE when argv asked for it; *rc is then its exit code. */
+static gboolean
+forward_lu_suite (int argc, char **argv, int *rc)
 {
-  /* `bench --suite lu` is the Gauss ladder's benchmark: hand the remaining
-   * options to it (it has its own: --sizes, --dtypes, --block-size, …). */
   for (int i = 1; i < argc; i++)
     {
       gboolean split = g_strcmp0 (argv[i], "--suite") == 0 && i + 1 < argc;
@@ -148,213 +149,285 @@ tl_cli_bench (int argc, char **argv)
             if (j != i && !(split && j == i + 1))
               g_ptr_array_add (rest, argv[j]);
           g_ptr_array_add (rest, NULL);
-          return tl_cli_lu_bench ((int) rest->len - 1, (char **) rest->pdata);
+          *rc = tl_cli_lu_bench ((int) rest->len - 1, (char **) rest->pdata);
+          return TRUE;
         }
     }
+  return FALSE;
+}
 
-  g_autofree char *command_line = tl_cli_command_line (argc, argv);
-  g_autofree char *suite_name = NULL, *sizes = NULL, *kernels = NULL, *out_dir = NULL;
-  g_autofree char *dtype_name = NULL;
-  int repeats = -1, warmups = -1, threads = 0, device = 0;
-  gboolean flush_l2 = FALSE;
+typedef gsize Dims[3];
 
-  GOptionEntry entries[] = {
-    { "suite", 0, 0, G_OPTION_ARG_STRING, &suite_name, "gemm, cpu or lu (default: gemm)", "NAME" },
-    { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes,
-      "Sizes, comma-separated, each N or M×K×N (default: the suite's)", "S[,S…]" },
-    { "kernels", 'k', 0, G_OPTION_ARG_STRING, &kernels,
-      "Kernels, comma-separated, or all, gpu, cpu (default: the suite's)", "K[,K…]" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir,
-      "Folder for the records, CSV and markdown (default: .)", "DIR" },
-    { "dtype", 't', 0, G_OPTION_ARG_STRING, &dtype_name, "int32, float32 or float64 (default: float32)",
-      "TYPE" },
-    { "repeats", 'r', 0, G_OPTION_ARG_INT, &repeats, "Timed runs (gemm: 10, cpu: 3)", "N" },
-    { "warmups", 'w', 0, G_OPTION_ARG_INT, &warmups, "Untimed runs first (gemm: 2, cpu: 1)", "N" },
-    { "flush-l2", 0, 0, G_OPTION_ARG_NONE, &flush_l2, "GPU: flush L2 before each timed run", NULL },
-    { "threads", 'j', 0, G_OPTION_ARG_INT, &threads, "CPU threads (default: all cores)", "N" },
-    { "device", 'd', 0, G_OPTION_ARG_INT, &device, "GPU ordinal (default: 0)", "N" },
-    { NULL }
-  };
-  g_autoptr (GOptionContext) context = g_option_context_new ("— benchmark a suite of sizes × kernels");
-  g_option_context_add_main_entries (context, entries, NULL);
-  g_option_context_set_summary (context,
-    "Runs every size of a suite with its kernels (verified, timed, medians) and\n"
-    "writes one run record per size, a CSV and a markdown table.\n\n"
-    "Suites:\n"
-    "  gemm  1024, 2048, 4096, 8192, 4000×3000×5000; all GPU rungs and cuBLAS\n"
-    "  cpu   256, 512, 1000×500×1000; cpu-naive, cpu-blocked, cpu-openblas");
-  if (!tl_cli_parse (context, &argc, &argv))
-    return TL_CLI_USAGE;
-  if (argc > 1)
-    return tl_cli_usage_error ("bench", "unexpected argument “%s”", argv[1]);
+/* What the command line asked for, checked. */
+typedef struct
+{
+  const Suite *suite;
+  TlDtype dtype;
+  const char *kernels;     /* the list to run */
+  gboolean suite_kernels;  /* the suite's list (not --kernels) */
+  int repeats, warmups, threads, device;
+  gboolean flush_l2;
+  Dims *dims;              /* n_sizes sizes */
+  guint n_sizes;
+  const char *dir;
+  char *command_line;
+} Bench;
 
-  const Suite *suite = NULL;
+static void
+bench_clear (Bench *b)
+{
+  g_free (b->dims);
+  g_free (b->command_line);
+}
+
+/* The sizes of --sizes (or the suite's): usage error text, or NULL. */
+static char *
+parse_sizes (Bench *b, const char *sizes)
+{
+  g_auto (GStrv) list = g_strsplit (sizes ? sizes : b->suite->sizes, ",", -1);
+  b->n_sizes = g_strv_length (list);
+  if (b->n_sizes == 0)
+    return g_strdup (_("--sizes: no size given"));
+  b->dims = g_new0 (Dims, b->n_sizes);
+  for (guint i = 0; i < b->n_sizes; i++)
+    if (!tl_cli_parse_size3 (g_strstrip (list[i]), &b->dims[i][0], &b->dims[i][1], &b->dims[i][2])
+        || b->dims[i][0] == 0 || b->dims[i][1] == 0 || b->dims[i][2] == 0)
+      return g_strdup_printf (_("--sizes: “%s” is not N or M×K×N"), list[i]);
+  return NULL;
+}
+
+/* Checks the options into b; a usage error text, or NULL. */
+static char *
+check_options (Bench *b, const char *suite_name, const char *dtype_name, const char *kernels,
+               const char *sizes)
+{
   for (guint i = 0; i < G_N_ELEMENTS (suites); i++)
     if (g_strcmp0 (suite_name ? suite_name : "gemm", suites[i].name) == 0)
-      suite = &suites[i];
-  if (suite == NULL)
-    return tl_cli_usage_error ("bench", "--suite: unknown suite “%s” (gemm, cpu, lu)", suite_name);
-
-  TlDtype dtype = TL_DTYPE_FLOAT32;
-  if (dtype_name && !tl_dtype_from_name (dtype_name, &dtype))
-    return tl_cli_usage_error ("bench", "--dtype: unknown type “%s” (int32, float32, float64)",
-                               dtype_name);
+      b->suite = &suites[i];
+  if (b->suite == NULL)
+    return g_strdup_printf (_("--suite: unknown suite “%s” (gemm, cpu, lu)"), suite_name);
+  b->dtype = TL_DTYPE_FLOAT32;
+  if (dtype_name && !tl_dtype_from_name (dtype_name, &b->dtype))
+    return g_strdup_printf (_("--dtype: unknown type “%s” (int32, float32, float64)"), dtype_name);
   g_autofree char *bad = NULL;
-  const char *kernel_list = kernels ? kernels : suite->kernels;
-  if (!tl_cli_check_kernel_list (kernel_list, &bad))
-    return tl_cli_usage_error ("bench", "--kernels: unknown kernel “%s” (see tilelab-cli kernels)",
-                               bad);
-  if (repeats == -1)
-    repeats = suite->repeats;
-  if (warmups == -1)
-    warmups = suite->warmups;
-  if (repeats < 1)
-    return tl_cli_usage_error ("bench", "--repeats: needs at least 1, got %d", repeats);
-  if (warmups < 0)
-    return tl_cli_usage_error ("bench", "--warmups: must not be negative, got %d", warmups);
-  if (threads < 0)
-    return tl_cli_usage_error ("bench", "--threads: must not be negative, got %d", threads);
+  b->kernels = kernels ? kernels : b->suite->kernels;
+  b->suite_kernels = kernels == NULL;
+  if (!tl_cli_check_kernel_list (b->kernels, &bad))
+    return g_strdup_printf (_("--kernels: unknown kernel “%s” (see tilelab-cli kernels)"), bad);
+  if (b->repeats == -1)
+    b->repeats = b->suite->repeats;
+  if (b->warmups == -1)
+    b->warmups = b->suite->warmups;
+  if (b->repeats < 1)
+    return g_strdup_printf (_("--repeats: needs at least 1, got %d"), b->repeats);
+  if (b->warmups < 0)
+    return g_strdup_printf (_("--warmups: must not be negative, got %d"), b->warmups);
+  if (b->threads < 0)
+    return g_strdup_printf (_("--threads: must not be negative, got %d"), b->threads);
+  return parse_sizes (b, sizes);
+}
 
-  g_auto (GStrv) size_list = g_strsplit (sizes ? sizes : suite->sizes, ",", -1);
-  guint n_sizes = g_strv_length (size_list);
-  typedef gsize Dims[3];
-  Dims *dims = g_new0 (Dims, MAX (n_sizes, 1));
-  for (guint i = 0; i < n_sizes; i++)
-    if (!tl_cli_parse_size3 (g_strstrip (size_list[i]), &dims[i][0], &dims[i][1], &dims[i][2])
-        || dims[i][0] == 0 || dims[i][1] == 0 || dims[i][2] == 0)
-      {
-        g_free (dims);
-        return tl_cli_usage_error ("bench", "--sizes: “%s” is not N or M×K×N", size_list[i]);
-      }
-  if (n_sizes == 0)
+/* A GPU suite needs the device it names: asked on the runner's worker. */
+static gboolean
+have_device (TlRunner *runner, const Bench *b)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) devices = tl_runner_probe_devices (runner, NULL, &error);
+  if (devices != NULL && (guint) b->device < devices->len)
+    return TRUE;
+  g_printerr (_("tilelab-cli bench: the “%s” suite needs a CUDA GPU, and GPU %d is not usable"
+                " (%s).\nTry “tilelab-cli bench --suite cpu”.\n"),
+              b->suite->name, b->device, error ? error->message : _("no such device"));
+  return FALSE;
+}
+
+/* Every size: a job, its table on stdout, its record saved beside the
+ * others.  The records that finished are kept even when one fails. */
+static int
+run_sizes (const Bench *b, TlRunner *runner, GCancellable *cancellable, GPtrArray *records,
+           gboolean *all_passed)
+{
+  for (guint i = 0; i < b->n_sizes; i++)
     {
-      g_free (dims);
-      return tl_cli_usage_error ("bench", "--sizes: no size given");
-    }
-
-  if (suite->needs_gpu && !kernels)
-    {
-      int count = 0;
-      if (tl_gpu_device_count (&count) != TL_GPU_OK || count == 0)
-        {
-          g_printerr ("tilelab-cli bench: the “%s” suite needs a CUDA GPU, and none is usable"
-                      " (%s).\nTry “tilelab-cli bench --suite cpu”.\n",
-                      suite->name, tl_gpu_last_message ());
-          g_free (dims);
-          return TL_CLI_FAILURE;
-        }
-    }
-
-  const char *dir = out_dir ? out_dir : ".";
-  if (g_mkdir_with_parents (dir, 0755) != 0)
-    {
-      g_printerr ("tilelab-cli bench: cannot create “%s”: %s\n", dir, g_strerror (errno));
-      g_free (dims);
-      return TL_CLI_FAILURE;
-    }
-
-  g_autoptr (TlRunner) runner = tl_runner_new (device);
-  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
-  tl_cli_catch_interrupts (cancellable);
-  tl_cli_show_progress (runner);
-  g_autoptr (GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_run_record_unref);
-  gboolean all_passed = TRUE;
-  int status = TL_CLI_OK;
-
-  for (guint i = 0; i < n_sizes; i++)
-    {
-      g_autoptr (TlJob) job = tl_job_new_gemm (dims[i][0], dims[i][1], dims[i][2], dtype);
+      g_autoptr (TlJob) job = tl_job_new_gemm (b->dims[i][0], b->dims[i][1], b->dims[i][2],
+                                               b->dtype);
       g_strfreev (job->kernels);
-      job->kernels = g_strsplit (kernel_list, ",", -1);
+      job->kernels = g_strsplit (b->kernels, ",", -1);
       job->a.seed = 42;
       job->b.seed = 43;
-      job->repeats = repeats;
-      job->warmups = warmups;
-      job->flush_l2 = flush_l2;
-      job->threads = threads;
-      job->device = device;
+      job->repeats = b->repeats;
+      job->warmups = b->warmups;
+      job->flush_l2 = b->flush_l2;
+      job->threads = b->threads;
+      job->device = b->device;
 
       g_autoptr (GError) error = NULL;
       TlRunRecord *record = tl_cli_run_job (runner, job, cancellable, &error);
       tl_cli_end_progress ();
       if (record == NULL)
-        {
-          /* what finished is still written below */
-          status = tl_cli_fail ("bench", error);
-          break;
-        }
-      record->command_line = g_strdup (command_line);
+        return tl_cli_fail ("bench", error);
+      record->command_line = g_strdup (b->command_line);
       tl_cli_print_gemm_table (record, stdout);
       printf ("\n");
-      all_passed &= tl_cli_record_all_passed (record);
+      *all_passed &= tl_cli_record_all_passed (record);
+      g_ptr_array_add (records, record);
 
       g_autofree char *name = g_strdup_printf ("bench-%s-%" G_GSIZE_FORMAT "x%" G_GSIZE_FORMAT
-                                               "x%" G_GSIZE_FORMAT ".json", suite->name,
+                                               "x%" G_GSIZE_FORMAT ".json", b->suite->name,
                                                record->job->m, record->job->k, record->job->n);
-      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *path = g_build_filename (b->dir, name, NULL);
       if (!tl_run_record_save (record, path, TL_RECORD_SAVE_DEFAULT, &error))
-        {
-          tl_run_record_unref (record);
-          status = tl_cli_fail ("bench", error);
-          break;
-        }
-      g_ptr_array_add (records, record);
+        return tl_cli_fail ("bench", error);
     }
-  g_free (dims);
+  return TL_CLI_OK;
+}
 
+static char *
+markdown_table (const Bench *b, GPtrArray *records)
+{
+  const TlRunRecord *first = records->pdata[0];
+  GString *md = g_string_new (NULL);
+  g_string_append_printf (md, "# Tilelab benchmark: suite %s\n\n", b->suite->name);
+  if (first->has_device)
+    g_string_append_printf (md, "- Device: %s (GPU %d, compute capability %d.%d, %d SMs)\n",
+                            first->device.name, first->device.ordinal, first->device.cc_major,
+                            first->device.cc_minor, first->device.sm_count);
+  else
+    g_string_append (md, "- Device: none (CPU only)\n");
+  g_string_append_printf (md, "- CPU: %s, %u logical cores; host %s\n", first->machine.cpu_model,
+                          first->machine.cores, first->machine.host_name);
+  g_string_append_printf (md, "- Date: %s; Tilelab %s\n", first->created, first->tilelab_version);
+  g_string_append_printf (md, "- Command: `%s`\n", b->command_line);
+  g_string_append_printf (md, "- %s, %d timed runs after %d warm-ups (median)%s; inputs "
+                              "from the generator %s, seeds 42 and 43\n\n",
+                          tl_dtype_name (b->dtype), b->repeats, b->warmups,
+                          b->flush_l2 ? ", L2 flushed before each run" : "",
+                          first->job->a.generator ? first->job->a.generator : "?");
+  g_string_append (md, "| size m×k×n | kernel | median ms | GFLOP/s | % of reference | "
+                       "error (rel) | check |\n|---|---|---:|---:|---:|---:|---|\n");
+  for (guint i = 0; i < records->len; i++)
+    {
+      const TlRunRecord *r = records->pdata[i];
+      for (guint j = 0; j < r->runs->len; j++)
+        md_row (md, r, r->runs->pdata[j]);
+    }
+  g_string_append (md, "\n% of reference: the median time of the reference kernel of the "
+                       "same precision (cuBLAS on the GPU, OpenBLAS on the CPU) divided by "
+                       "the kernel's, measured in the same run.\n");
+  return g_string_free (md, FALSE);
+}
+
+static char *
+csv_table (GPtrArray *records)
+{
+  GString *csv = g_string_new ("m,k,n,dtype,kernel,backend,status,median_ms,min_ms,max_ms,"
+                               "gflops,reference,percent_of_reference,speedup_vs_naive,"
+                               "rel_error,passed,message\n");
+  for (guint i = 0; i < records->len; i++)
+    {
+      const TlRunRecord *r = records->pdata[i];
+      for (guint j = 0; j < r->runs->len; j++)
+        csv_row (csv, r, r->runs->pdata[j]);
+    }
+  return g_string_free (csv, FALSE);
+}
+
+/* DIR/bench-SUITE.csv and DIR/bench-SUITE.md from the records. */
+static int
+write_tables (const Bench *b, GPtrArray *records)
+{
+  g_autofree char *csv_name = g_strdup_printf ("bench-%s.csv", b->suite->name);
+  g_autofree char *md_name = g_strdup_printf ("bench-%s.md", b->suite->name);
+  g_autofree char *csv_path = g_build_filename (b->dir, csv_name, NULL);
+  g_autofree char *md_path = g_build_filename (b->dir, md_name, NULL);
+  g_autofree char *csv_text = csv_table (records);
+  g_autofree char *md_text = markdown_table (b, records);
+  g_autoptr (GError) error = NULL;
+  if (!write_file (csv_path, csv_text, &error) || !write_file (md_path, md_text, &error))
+    return tl_cli_fail ("bench", error);
+  printf (_("Wrote %u run record(s), %s and %s\n"), records->len, csv_path, md_path);
+  return TL_CLI_OK;
+}
+
+static int
+bench_run (Bench *b)
+{
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
+  if (b->suite->needs_gpu && b->suite_kernels && !have_device (runner, b))
+    return TL_CLI_FAILURE;
+  if (g_mkdir_with_parents (b->dir, 0755) != 0)
+    {
+      g_printerr (_("tilelab-cli bench: cannot create “%s”: %s\n"), b->dir, g_strerror (errno));
+      return TL_CLI_FAILURE;
+    }
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  tl_cli_catch_interrupts (cancellable);
+  tl_cli_show_progress (runner);
+  g_autoptr (GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_run_record_unref);
+  gboolean all_passed = TRUE;
+  int status = run_sizes (b, runner, cancellable, records, &all_passed);
+  /* what finished is written, even after a failure */
   if (records->len > 0)
     {
-      const TlRunRecord *first = records->pdata[0];
-      GString *csv = g_string_new ("m,k,n,dtype,kernel,backend,status,median_ms,min_ms,max_ms,"
-                                   "gflops,reference,percent_of_reference,speedup_vs_naive,"
-                                   "rel_error,passed,message\n");
-      GString *md = g_string_new (NULL);
-      g_string_append_printf (md, "# Tilelab benchmark: suite %s\n\n", suite->name);
-      if (first->has_device)
-        g_string_append_printf (md, "- Device: %s (compute capability %d.%d, %d SMs)\n",
-                                first->device.name, first->device.cc_major,
-                                first->device.cc_minor, first->device.sm_count);
-      else
-        g_string_append (md, "- Device: none (CPU only)\n");
-      g_string_append_printf (md, "- CPU: %s, %u logical cores; host %s\n",
-                              first->machine.cpu_model, first->machine.cores,
-                              first->machine.host_name);
-      g_string_append_printf (md, "- Date: %s; Tilelab %s\n", first->created,
-                              first->tilelab_version);
-      g_string_append_printf (md, "- Command: `%s`\n", command_line);
-      g_string_append_printf (md, "- %s, %d timed runs after %d warm-ups (median)%s; inputs "
-                                  "from the generator %s, seeds 42 and 43\n\n",
-                              tl_dtype_name (dtype), repeats, warmups,
-                              flush_l2 ? ", L2 flushed before each run" : "",
-                              first->job->a.generator ? first->job->a.generator : "?");
-      g_string_append (md, "| size m×k×n | kernel | median ms | GFLOP/s | % of reference | "
-                           "error (rel) | check |\n|---|---|---:|---:|---:|---:|---|\n");
-      for (guint i = 0; i < records->len; i++)
-        {
-          const TlRunRecord *r = records->pdata[i];
-          for (guint j = 0; j < r->runs->len; j++)
-            {
-              csv_row (csv, r, r->runs->pdata[j]);
-              md_row (md, r, r->runs->pdata[j]);
-            }
-        }
-      g_string_append (md, "\n% of reference: the median time of the reference kernel of the "
-                           "same precision (cuBLAS on the GPU, OpenBLAS on the CPU) divided by "
-                           "the kernel's, measured in the same run.\n");
-
-      g_autofree char *csv_name = g_strdup_printf ("bench-%s.csv", suite->name);
-      g_autofree char *md_name = g_strdup_printf ("bench-%s.md", suite->name);
-      g_autofree char *csv_path = g_build_filename (dir, csv_name, NULL);
-      g_autofree char *md_path = g_build_filename (dir, md_name, NULL);
-      g_autoptr (GError) error = NULL;
-      g_autofree char *csv_text = g_string_free (csv, FALSE);
-      g_autofree char *md_text = g_string_free (md, FALSE);
-      if (!write_file (csv_path, csv_text, &error) || !write_file (md_path, md_text, &error))
-        return tl_cli_fail ("bench", error);
-      printf ("Wrote %u run record(s), %s and %s\n", records->len, csv_path, md_path);
+      int written = write_tables (b, records);
+      if (written != TL_CLI_OK)
+        return written;
     }
-
   if (status != TL_CLI_OK)
     return status;
   return all_passed ? TL_CLI_OK : TL_CLI_FAILURE;
+}
+
+int
+tl_cli_bench (int argc, char **argv)
+{
+  int rc;
+  if (forward_lu_suite (argc, argv, &rc))
+    return rc;
+
+  g_autofree char *suite_name = NULL, *sizes = NULL, *kernels = NULL, *out_dir = NULL;
+  g_autofree char *dtype_name = NULL;
+  Bench b = { .repeats = -1, .warmups = -1 };
+  b.command_line = tl_cli_command_line (argc, argv);
+  GOptionEntry entries[] = {
+    { "suite", 0, 0, G_OPTION_ARG_STRING, &suite_name, N_("gemm, cpu or lu (default: gemm)"), "NAME" },
+    { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes,
+      N_("Sizes, comma-separated, each N or M×K×N (default: the suite's)"), "S[,S…]" },
+    { "kernels", 'k', 0, G_OPTION_ARG_STRING, &kernels,
+      N_("Kernels, comma-separated, or all, gpu, cpu (default: the suite's)"), "K[,K…]" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir,
+      N_("Folder for the records, CSV and markdown (default: .)"), "DIR" },
+    { "dtype", 't', 0, G_OPTION_ARG_STRING, &dtype_name, N_("int32, float32 or float64 (default: float32)"),
+      "TYPE" },
+    { "repeats", 'r', 0, G_OPTION_ARG_INT, &b.repeats, N_("Timed runs (gemm: 10, cpu: 3)"), "N" },
+    { "warmups", 'w', 0, G_OPTION_ARG_INT, &b.warmups, N_("Untimed runs first (gemm: 2, cpu: 1)"), "N" },
+    { "flush-l2", 0, 0, G_OPTION_ARG_NONE, &b.flush_l2, N_("GPU: flush L2 before each timed run"), NULL },
+    { "threads", 'j', 0, G_OPTION_ARG_INT, &b.threads, N_("CPU threads (default: all cores)"), "N" },
+    { "device", 'd', 0, G_OPTION_ARG_INT, &b.device, N_("GPU ordinal (default: 0)"), "N" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new (N_("— benchmark a suite of sizes × kernels"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context,
+    N_("Runs every size of a suite with its kernels (verified, timed, medians) and\n"
+    "writes one run record per size, a CSV and a markdown table.\n\n"
+    "Suites:\n"
+    "  gemm  1024, 2048, 4096, 8192, 4000×3000×5000; all GPU rungs and cuBLAS\n"
+    "  cpu   256, 512, 1000×500×1000; cpu-naive, cpu-blocked, cpu-openblas"));
+  if (!tl_cli_parse (context, &argc, &argv))
+    {
+      bench_clear (&b);
+      return TL_CLI_USAGE;
+    }
+  g_autofree char *usage = argc > 1 ? g_strdup_printf (_("unexpected argument “%s”"), argv[1])
+                                    : check_options (&b, suite_name, dtype_name, kernels, sizes);
+  if (usage)
+    rc = tl_cli_usage_error ("bench", "%s", usage);
+  else
+    {
+      b.dir = out_dir ? out_dir : ".";
+      rc = bench_run (&b);
+    }
+  bench_clear (&b);
+  return rc;
 }

@@ -1,5 +1,6 @@
 #include "tl-cli.h"
 
+#include <glib/gi18n-lib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -7,10 +8,14 @@ gboolean
 tl_cli_parse (GOptionContext *context, int *argc, char ***argv)
 {
   g_autoptr (GError) error = NULL;
+  /* the context's own strings (what it does, the summary, the examples)
+   * in the user's language; the options' descriptions are translated
+   * through their group's domain (add_main_entries with GETTEXT_PACKAGE) */
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (g_option_context_parse (context, argc, argv, &error))
     return TRUE;
   /* prgname is "tilelab-cli COMMAND" (set by main) */
-  g_printerr ("%s: %s\nTry “%s --help”.\n", g_get_prgname (), error->message, g_get_prgname ());
+  g_printerr (_("%s: %s\nTry “%s --help”.\n"), g_get_prgname (), error->message, g_get_prgname ());
   return FALSE;
 }
 
@@ -28,7 +33,7 @@ tl_cli_usage_error (const char *command, const char *format, ...)
   va_start (args, format);
   g_autofree char *message = g_strdup_vprintf (format, args);
   va_end (args);
-  g_printerr ("tilelab-cli %s: %s\nTry “tilelab-cli %s --help”.\n", command, message, command);
+  g_printerr (_("tilelab-cli %s: %s\nTry “tilelab-cli %s --help”.\n"), command, message, command);
   return TL_CLI_USAGE;
 }
 

@@ -47,7 +47,7 @@ tl_cli_convert (int argc, char **argv)
     { NULL }
   };
   g_set_prgname ("tilelab-cli convert");
-  g_autoptr (GOptionContext) context = g_option_context_new (_("IN OUT — convert a matrix file"));
+  g_autoptr (GOptionContext) context = g_option_context_new (N_("IN OUT — convert a matrix file"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
     _("Reads IN and writes OUT, in the format OUT's extension names (.mtx, .npy,\n"

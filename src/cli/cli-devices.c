@@ -1,36 +1,37 @@
 /* tilelab-cli devices — the CUDA devices and the facts kernels depend on. */
 #include "tl-cli.h"
-#include "tl-gpu.h"
+#include "core/tl-error.h"
+#include "run/tl-runner.h"
 
+#include <glib/gi18n-lib.h>
 #include <stdio.h>
 
 int
 tl_cli_devices (int argc, char **argv)
 {
-  g_autoptr (GOptionContext) context = g_option_context_new ("— list CUDA devices");
+  g_autoptr (GOptionContext) context = g_option_context_new (N_("— list CUDA devices"));
   g_option_context_set_summary (context,
-    "Lists each CUDA device with the facts that decide how kernels run:\n"
-    "compute capability, SMs, clocks, memory, L2, shared memory, registers.");
+    N_("Lists each CUDA device with the facts that decide how kernels run:\n"
+    "compute capability, SMs, clocks, memory, L2, shared memory, registers."));
   if (!tl_cli_parse (context, &argc, &argv))
     return TL_CLI_USAGE;
 
-  int count = 0;
-  TlGpuStatus status = tl_gpu_device_count (&count);
-  if (status != TL_GPU_OK || count == 0)
+  /* read on the runner's worker, the one thread that touches the GPU */
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) devices = tl_runner_probe_devices (runner, NULL, &error);
+  if (devices == NULL && g_error_matches (error, TL_ERROR, TL_ERROR_NO_DEVICE))
     {
-      printf ("No CUDA GPU found — the CPU backend serves every view.\n  (%s)\n",
-              tl_gpu_last_message ());
+      printf (_("No CUDA GPU found — the CPU backend serves every view.\n  (%s)\n"),
+              error->message);
       return TL_CLI_OK;
     }
-  for (int i = 0; i < count; i++)
+  if (devices == NULL)
+    return tl_cli_fail ("devices", error);
+  for (guint i = 0; i < devices->len; i++)
     {
-      TlGpuFacts f;
-      if (tl_gpu_device_facts (i, &f) != TL_GPU_OK)
-        {
-          g_printerr ("tilelab-cli devices: GPU %d: %s\n", i, tl_gpu_last_message ());
-          return TL_CLI_FAILURE;
-        }
-      printf ("GPU %d: %s\n", i, f.name);
+      const TlGpuFacts f = g_array_index (devices, TlGpuFacts, i);
+      printf ("GPU %d: %s\n", f.ordinal, f.name);
       printf ("  compute capability     %d.%d\n", f.cc_major, f.cc_minor);
       printf ("  multiprocessors (SMs)  %d\n", f.sm_count);
       printf ("  SM clock               %.0f MHz\n", f.clock_khz / 1000.0);

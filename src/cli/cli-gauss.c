@@ -17,29 +17,42 @@ tl_cli_gauss_add_options (GOptionContext *context, TlCliGauss *o, gboolean kerne
   o->block_size = 0;
   GOptionEntry input[] = {
     { "gen", 'g', 0, G_OPTION_ARG_STRING, &o->gen,
-      "Generate A instead of reading a file (e.g. hilbert, random-uniform, condition:kappa=1e6, rank-deficient:rank=3)", "SPEC" },
-    { "size", 's', 0, G_OPTION_ARG_STRING, &o->size, "Size of the generated A: N or RxC", "N" },
-    { "seed", 0, 0, G_OPTION_ARG_INT64, &o->seed, "Generator seed (default 1)", "S" },
-    { "dtype", 't', 0, G_OPTION_ARG_STRING, &o->dtype, "float64 (default) or float32", "DTYPE" },
+      N_("Generate A instead of reading a file (e.g. hilbert, random-uniform, condition:kappa=1e6, rank-deficient:rank=3)"), "SPEC" },
+    { "size", 's', 0, G_OPTION_ARG_STRING, &o->size, N_("Size of the generated A: N or RxC"), "N" },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &o->seed, N_("Generator seed (default 1)"), "S" },
+    { "dtype", 't', 0, G_OPTION_ARG_STRING, &o->dtype, N_("float64 (default) or float32"), "DTYPE" },
     { "mod", 'p', 0, G_OPTION_ARG_INT64, &o->mod,
-      "Exact elimination over GF(P): integer matrices modulo a prime P < 2^31", "P" },
+      N_("Exact elimination over GF(P): integer matrices modulo a prime P < 2^31"), "P" },
     { "tol", 0, 0, G_OPTION_ARG_DOUBLE, &o->tol,
-      "Entries at or below TOL count as zero (rank, solution space); default from the singular values", "TOL" },
-    { "max-print", 0, 0, G_OPTION_ARG_INT, &o->max_print, "Print at most this many rows/columns (default 12)", "N" },
+      N_("Entries at or below TOL count as zero (rank, solution space); default from the singular values"), "TOL" },
+    { "max-print", 0, 0, G_OPTION_ARG_INT, &o->max_print, N_("Print at most this many rows/columns (default 12)"), "N" },
     { NULL },
   };
   GOptionEntry kern[] = {
     { "kernel", 'k', 0, G_OPTION_ARG_STRING, &o->kernel,
-      "LU kernel: lu-cpu-unblocked, lu-cpu-blocked (default), lu-lapack, lu-01-percolumn, lu-02-blocked, lu-03-tuned, lu-cusolver", "ID" },
-    { "block-size", 'b', 0, G_OPTION_ARG_INT, &o->block_size, "Block size of blocked kernels (default 64)", "B" },
-    { "pivoting", 0, 0, G_OPTION_ARG_STRING, &o->pivoting, "partial (default) or none", "MODE" },
+      N_("LU kernel: lu-cpu-unblocked, lu-cpu-blocked (default), lu-lapack, lu-01-percolumn, lu-02-blocked, lu-03-tuned, lu-cusolver"), "ID" },
+    { "block-size", 'b', 0, G_OPTION_ARG_INT, &o->block_size, N_("Block size of blocked kernels (default 64)"), "B" },
+    { "pivoting", 0, 0, G_OPTION_ARG_STRING, &o->pivoting, N_("partial (default) or none"), "MODE" },
     { "gemm", 0, 0, G_OPTION_ARG_STRING, &o->gemm,
-      "Trailing update of lu-cpu-blocked: openblas (default) or cpu-blocked", "ID" },
+      N_("Trailing update of lu-cpu-blocked: openblas (default) or cpu-blocked"), "ID" },
+    { "device", 'd', 0, G_OPTION_ARG_INT, &o->device, N_("GPU ordinal for the GPU rungs (default 0)"), "I" },
     { NULL },
   };
-  g_option_context_add_main_entries (context, input, NULL);
+  g_option_context_add_main_entries (context, input, GETTEXT_PACKAGE);
   if (kernel)
-    g_option_context_add_main_entries (context, kern, NULL);
+    g_option_context_add_main_entries (context, kern, GETTEXT_PACKAGE);
+}
+
+TlLuOptions
+tl_cli_gauss_options (const TlCliGauss *o)
+{
+  return (TlLuOptions) {
+    .kernel_id = o->kernel,
+    .block_size = (gsize) o->block_size,
+    .pivoting = o->pivoting_value,
+    .gemm = o->gemm,
+    .gpu_ordinal = o->device,
+  };
 }
 
 gboolean
@@ -48,18 +61,23 @@ tl_cli_gauss_check (TlCliGauss *o)
   o->dtype_value = TL_DTYPE_FLOAT64;
   if (o->dtype && (!tl_dtype_from_name (o->dtype, &o->dtype_value) || o->dtype_value == TL_DTYPE_INT32))
     {
-      tl_cli_usage_error (o->command, "--dtype must be float32 or float64 (for integers use --mod P)");
+      tl_cli_usage_error (o->command, _("--dtype must be float32 or float64 (for integers use --mod P)"));
       return FALSE;
     }
   o->pivoting_value = TL_PIVOTING_PARTIAL;
   if (o->pivoting && !tl_pivoting_from_name (o->pivoting, &o->pivoting_value))
     {
-      tl_cli_usage_error (o->command, "--pivoting must be partial or none, not “%s”", o->pivoting);
+      tl_cli_usage_error (o->command, _("--pivoting must be partial or none, not “%s”"), o->pivoting);
+      return FALSE;
+    }
+  if (o->device < 0)
+    {
+      tl_cli_usage_error (o->command, _("--device must be 0 or more"));
       return FALSE;
     }
   if (o->block_size < 0)
     {
-      tl_cli_usage_error (o->command, "--block-size must be positive");
+      tl_cli_usage_error (o->command, _("--block-size must be positive"));
       return FALSE;
     }
   if (o->mod != 0)
@@ -67,7 +85,7 @@ tl_cli_gauss_check (TlCliGauss *o)
       g_autoptr (GError) error = NULL;
       if (o->mod < 0 || !tl_gfp_check_modulus ((guint64) o->mod, &error))
         {
-          tl_cli_usage_error (o->command, "%s", error ? error->message : "--mod must be a prime below 2^31");
+          tl_cli_usage_error (o->command, _("%s"), error ? error->message : "--mod must be a prime below 2^31");
           return FALSE;
         }
     }

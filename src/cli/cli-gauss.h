@@ -24,6 +24,7 @@ typedef struct
   char *pivoting;
   char *gemm;
   gint64 mod;
+  gint device;
   double tol;
   gint max_print;
   /* per-command options */
@@ -41,6 +42,8 @@ typedef struct
 /* Adds the shared options (input, --dtype, --mod, --tol, --max-print; with
  * kernel TRUE also --kernel, --block-size, --pivoting, --gemm). */
 void      tl_cli_gauss_add_options (GOptionContext *context, TlCliGauss *o, gboolean kernel);
+/* The kernel options as TlLuOptions (strings borrowed from o). */
+TlLuOptions tl_cli_gauss_options (const TlCliGauss *o);
 /* Validates options; returns FALSE after printing a usage error. */
 gboolean  tl_cli_gauss_check (TlCliGauss *o);
 /* The matrix: FILE argument (argv[*next]) or --gen/--size/--seed. */

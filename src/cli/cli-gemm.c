@@ -122,6 +122,22 @@ put_row (FILE *out, const char *const cells[8])
   fprintf (out, " %s\n", cells[7]);
 }
 
+/* Under a row that failed its check: how many elements, and where the
+ * first ones are. */
+static void
+print_mismatches (FILE *out, const TlKernelRun *run)
+{
+  if (!run->verified || run->passed || run->n_mismatches == 0)
+    return;
+  fprintf (out, _("    %" G_GUINT64_FORMAT " element(s) over their bound; the first:\n"), run->n_wrong);
+  for (guint i = 0; i < run->n_mismatches; i++)
+    {
+      const TlGemmMismatch *m = &run->mismatches[i];
+      fprintf (out, _("    C[%zu, %zu] = %.9g, want %.9g (within %.3g)\n"), m->row, m->col, m->got,
+               m->expected, m->bound);
+    }
+}
+
 void
 tl_cli_print_gemm_table (const TlRunRecord *record, FILE *out)
 {
@@ -170,6 +186,7 @@ tl_cli_print_gemm_table (const TlRunRecord *record, FILE *out)
       g_autofree char *errs = isfinite (err) ? g_strdup_printf ("%.2e", err) : g_strdup ("NaN");
       const char *cells[8] = { run->kernel_id, med, range, gf, pct, spd, errs, verdict (run) };
       put_row (out, cells);
+      print_mismatches (out, run);
     }
   fprintf (out, "\nerror: ‖C − ref‖/‖ref‖ against a float64 reference (int32: max |C − ref|);"
                 " %% of ref: the reference kernel's time / this kernel's time.\n");
@@ -253,121 +270,107 @@ tl_cli_run_job (TlRunner *runner, const TlJob *job, GCancellable *cancellable, G
 
 /* ---- the command ------------------------------------------------------- */
 
-int
-tl_cli_gemm (int argc, char **argv)
+/* The command line of `gemm`, as parsed. */
+typedef struct
 {
-  g_autofree char *command_line = tl_cli_command_line (argc, argv);
-  g_autofree char *kernels = NULL, *size = NULL, *a_path = NULL, *b_path = NULL;
-  g_autofree char *dtype_name = NULL, *gen = NULL, *record_path = NULL;
-  gint64 seed = 42;
-  int repeats = 10, warmups = 2, threads = 0, device = 0;
-  gboolean flush_l2 = FALSE, instrument = FALSE, save_matrices = FALSE;
+  char *kernels, *size, *a_path, *b_path, *dtype_name, *gen, *record_path;
+  gint64 seed;
+  int repeats, warmups, threads, device;
+  gboolean flush_l2, instrument, save_matrices;
+  /* checked */
+  TlDtype dtype;
+  gsize m, k, n;
+} GemmOptions;
 
-  GOptionEntry entries[] = {
-    { "kernel", 'k', 0, G_OPTION_ARG_STRING, &kernels,
-      "Kernels: ids separated by commas, or all, gpu, cpu (default: all)", "K[,K…]" },
-    { "size", 's', 0, G_OPTION_ARG_STRING, &size, "Problem size m×k×n, or n for a cube", "MxKxN" },
-    { "a", 0, 0, G_OPTION_ARG_FILENAME, &a_path, "Load A (m×k) from a file", "FILE" },
-    { "b", 0, 0, G_OPTION_ARG_FILENAME, &b_path, "Load B (k×n) from a file", "FILE" },
-    { "dtype", 't', 0, G_OPTION_ARG_STRING, &dtype_name,
-      "int32, float32 or float64 (default: float32)", "TYPE" },
-    { "gen", 'g', 0, G_OPTION_ARG_STRING, &gen,
-      "Generator for A and B (default: random-uniform; random-int for int32)", "SPEC" },
-    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of A; B uses seed + 1 (default: 42)", "N" },
-    { "repeats", 'r', 0, G_OPTION_ARG_INT, &repeats, "Timed runs (default: 10)", "N" },
-    { "warmups", 'w', 0, G_OPTION_ARG_INT, &warmups, "Untimed runs first (default: 2)", "N" },
-    { "flush-l2", 0, 0, G_OPTION_ARG_NONE, &flush_l2, "GPU: flush L2 before each timed run",
-      NULL },
-    { "instrument", 'i', 0, G_OPTION_ARG_NONE, &instrument,
-      "Also record per-block (GPU) or per-tile (CPU) start, end and SM/thread", NULL },
-    { "threads", 'j', 0, G_OPTION_ARG_INT, &threads, "CPU threads (default: all cores)", "N" },
-    { "device", 'd', 0, G_OPTION_ARG_INT, &device, "GPU ordinal (default: 0)", "N" },
-    { "record", 'o', 0, G_OPTION_ARG_FILENAME, &record_path, "Write a run record (JSON)",
-      "FILE.json" },
-    { "save-matrices", 0, 0, G_OPTION_ARG_NONE, &save_matrices,
-      "With --record: write A, B, the reference and each C beside it as .npy", NULL },
-    { NULL }
-  };
-  g_autoptr (GOptionContext) context = g_option_context_new ("— run GEMM kernels, timed and verified");
-  g_option_context_add_main_entries (context, entries, NULL);
-  g_option_context_set_summary (context,
-    "Multiplies C = A·B with each kernel: warm-up runs, timed runs (median),\n"
-    "a check against a float64 reference, and a table of the results.\n\n"
-    "Examples:\n"
-    "  tilelab-cli gemm --kernel cpu-blocked --size 1000x500x1000\n"
-    "  tilelab-cli gemm --kernel gpu --size 4096 --record run.json --instrument\n"
-    "  tilelab-cli gemm --kernel all --a A.mtx --b B.npy --dtype float64");
-  if (!tl_cli_parse (context, &argc, &argv))
-    return TL_CLI_USAGE;
-  if (argc > 1)
-    return tl_cli_usage_error ("gemm", "unexpected argument “%s”", argv[1]);
+static void
+gemm_options_clear (GemmOptions *o)
+{
+  g_free (o->kernels);
+  g_free (o->size);
+  g_free (o->a_path);
+  g_free (o->b_path);
+  g_free (o->dtype_name);
+  g_free (o->gen);
+  g_free (o->record_path);
+}
 
-  TlDtype dtype = TL_DTYPE_FLOAT32;
-  if (dtype_name && !tl_dtype_from_name (dtype_name, &dtype))
-    return tl_cli_usage_error ("gemm", "--dtype: unknown type “%s” (int32, float32, float64)",
-                               dtype_name);
+/* A usage error's text, or NULL when the options make a job. */
+static char *
+check_options (GemmOptions *o)
+{
+  o->dtype = TL_DTYPE_FLOAT32;
+  if (o->dtype_name && !tl_dtype_from_name (o->dtype_name, &o->dtype))
+    return g_strdup_printf (_("--dtype: unknown type “%s” (int32, float32, float64)"), o->dtype_name);
   g_autofree char *bad = NULL;
-  if (kernels && !tl_cli_check_kernel_list (kernels, &bad))
-    return tl_cli_usage_error ("gemm", "--kernel: unknown kernel “%s” (see tilelab-cli kernels)",
-                               bad);
-  if (repeats < 1)
-    return tl_cli_usage_error ("gemm", "--repeats: needs at least 1, got %d", repeats);
-  if (warmups < 0)
-    return tl_cli_usage_error ("gemm", "--warmups: must not be negative, got %d", warmups);
-  if (threads < 0)
-    return tl_cli_usage_error ("gemm", "--threads: must not be negative, got %d", threads);
-  if (seed < 0)
-    return tl_cli_usage_error ("gemm", "--seed: must not be negative");
-  if (save_matrices && !record_path)
-    return tl_cli_usage_error ("gemm", "--save-matrices needs --record FILE.json");
-  if ((a_path != NULL) != (b_path != NULL))
-    return tl_cli_usage_error ("gemm", "%s needs %s as well", a_path ? "--a" : "--b",
-                               a_path ? "--b" : "--a");
-  if (a_path && size)
-    return tl_cli_usage_error ("gemm", "--size and --a/--b exclude each other");
+  if (o->kernels && !tl_cli_check_kernel_list (o->kernels, &bad))
+    return g_strdup_printf (_("--kernel: unknown kernel “%s” (see tilelab-cli kernels)"), bad);
+  if (o->repeats < 1)
+    return g_strdup_printf (_("--repeats: needs at least 1, got %d"), o->repeats);
+  if (o->warmups < 0)
+    return g_strdup_printf (_("--warmups: must not be negative, got %d"), o->warmups);
+  if (o->threads < 0)
+    return g_strdup_printf (_("--threads: must not be negative, got %d"), o->threads);
+  if (o->seed < 0)
+    return g_strdup (_("--seed: must not be negative"));
+  if (o->save_matrices && !o->record_path)
+    return g_strdup (_("--save-matrices needs --record FILE.json"));
+  if ((o->a_path != NULL) != (o->b_path != NULL))
+    return g_strdup_printf (_("%s needs %s as well"), o->a_path ? "--a" : "--b",
+                            o->a_path ? "--b" : "--a");
+  if (o->a_path && o->size)
+    return g_strdup (_("--size and --a/--b exclude each other"));
+  if (o->a_path)
+    return NULL;
+  if (!o->size)
+    return g_strdup (_("give --size MxKxN or --a FILE --b FILE"));
+  if (!tl_cli_parse_size3 (o->size, &o->m, &o->k, &o->n) || o->m == 0 || o->k == 0 || o->n == 0)
+    return g_strdup_printf (_("--size: “%s” is not M×K×N with positive numbers"), o->size);
+  return NULL;
+}
 
-  gsize m = 0, k = 0, n = 0;
-  if (!a_path)
-    {
-      if (!size)
-        return tl_cli_usage_error ("gemm", "give --size MxKxN or --a FILE --b FILE");
-      if (!tl_cli_parse_size3 (size, &m, &k, &n) || m == 0 || k == 0 || n == 0)
-        return tl_cli_usage_error ("gemm", "--size: “%s” is not M×K×N with positive numbers",
-                                   size);
-    }
-
-  g_autoptr (TlJob) job = tl_job_new_gemm (m, k, n, dtype);
+static TlJob *
+job_from_options (const GemmOptions *o)
+{
+  TlJob *job = tl_job_new_gemm (o->m, o->k, o->n, o->dtype);
   g_strfreev (job->kernels);
-  job->kernels = g_strsplit (kernels ? kernels : "all", ",", -1);
-  if (a_path)
+  job->kernels = g_strsplit (o->kernels ? o->kernels : "all", ",", -1);
+  if (o->a_path)
     {
       tl_source_clear (&job->a);
       tl_source_clear (&job->b);
       job->a.kind = job->b.kind = TL_SOURCE_FILE;
-      job->a.path = g_strdup (a_path);
-      job->b.path = g_strdup (b_path);
+      job->a.path = g_strdup (o->a_path);
+      job->b.path = g_strdup (o->b_path);
     }
   else
     {
-      if (gen)
+      if (o->gen)
         {
           g_free (job->a.generator);
           g_free (job->b.generator);
-          job->a.generator = g_strdup (gen);
-          job->b.generator = g_strdup (gen);
+          job->a.generator = g_strdup (o->gen);
+          job->b.generator = g_strdup (o->gen);
         }
-      job->a.seed = (guint64) seed;
-      job->b.seed = (guint64) seed + 1;
+      job->a.seed = (guint64) o->seed;
+      job->b.seed = (guint64) o->seed + 1;
     }
-  job->repeats = repeats;
-  job->warmups = warmups;
-  job->flush_l2 = flush_l2;
-  job->instrument = instrument;
-  job->threads = threads;
-  job->device = device;
-  job->keep_matrices = save_matrices;
+  job->repeats = o->repeats;
+  job->warmups = o->warmups;
+  job->flush_l2 = o->flush_l2;
+  job->instrument = o->instrument;
+  job->threads = o->threads;
+  job->device = o->device;
+  job->keep_matrices = o->save_matrices;
+  return job;
+}
 
-  g_autoptr (TlRunner) runner = tl_runner_new (device);
+/* Runs the job on a runner's worker (the device it names), prints the
+ * table, writes the record. */
+static int
+gemm_run (const GemmOptions *o, const char *command_line)
+{
+  g_autoptr (TlJob) job = job_from_options (o);
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   tl_cli_catch_interrupts (cancellable);
   tl_cli_show_progress (runner);
@@ -379,13 +382,65 @@ tl_cli_gemm (int argc, char **argv)
   record->command_line = g_strdup (command_line);
 
   tl_cli_print_gemm_table (record, stdout);
-  if (record_path)
+  if (o->record_path)
     {
-      if (!tl_run_record_save (record, record_path,
-                               save_matrices ? TL_RECORD_SAVE_MATRICES : TL_RECORD_SAVE_DEFAULT,
+      if (!tl_run_record_save (record, o->record_path,
+                               o->save_matrices ? TL_RECORD_SAVE_MATRICES : TL_RECORD_SAVE_DEFAULT,
                                &error))
         return tl_cli_fail ("gemm", error);
-      printf ("\nRun record: %s\n", record_path);
+      printf (_("\nRun record: %s\n"), o->record_path);
     }
   return tl_cli_record_all_passed (record) ? TL_CLI_OK : TL_CLI_FAILURE;
+}
+
+int
+tl_cli_gemm (int argc, char **argv)
+{
+  g_autofree char *command_line = tl_cli_command_line (argc, argv);
+  GemmOptions o = { .seed = 42, .repeats = 10, .warmups = 2 };
+  GOptionEntry entries[] = {
+    { "kernel", 'k', 0, G_OPTION_ARG_STRING, &o.kernels,
+      N_("Kernels: ids separated by commas, or all, gpu, cpu (default: all)"), "K[,K…]" },
+    { "size", 's', 0, G_OPTION_ARG_STRING, &o.size, N_("Problem size m×k×n, or n for a cube"), "MxKxN" },
+    { "a", 0, 0, G_OPTION_ARG_FILENAME, &o.a_path, N_("Load A (m×k) from a file"), "FILE" },
+    { "b", 0, 0, G_OPTION_ARG_FILENAME, &o.b_path, N_("Load B (k×n) from a file"), "FILE" },
+    { "dtype", 't', 0, G_OPTION_ARG_STRING, &o.dtype_name,
+      N_("int32, float32 or float64 (default: float32)"), "TYPE" },
+    { "gen", 'g', 0, G_OPTION_ARG_STRING, &o.gen,
+      N_("Generator for A and B (default: random-uniform; random-int for int32)"), "SPEC" },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &o.seed, N_("Seed of A; B uses seed + 1 (default: 42)"), "N" },
+    { "repeats", 'r', 0, G_OPTION_ARG_INT, &o.repeats, N_("Timed runs (default: 10)"), "N" },
+    { "warmups", 'w', 0, G_OPTION_ARG_INT, &o.warmups, N_("Untimed runs first (default: 2)"), "N" },
+    { "flush-l2", 0, 0, G_OPTION_ARG_NONE, &o.flush_l2, N_("GPU: flush L2 before each timed run"),
+      NULL },
+    { "instrument", 'i', 0, G_OPTION_ARG_NONE, &o.instrument,
+      N_("Also record per-block (GPU) or per-tile (CPU) start, end and SM/thread"), NULL },
+    { "threads", 'j', 0, G_OPTION_ARG_INT, &o.threads, N_("CPU threads (default: all cores)"), "N" },
+    { "device", 'd', 0, G_OPTION_ARG_INT, &o.device, N_("GPU ordinal (default: 0)"), "N" },
+    { "record", 'o', 0, G_OPTION_ARG_FILENAME, &o.record_path, N_("Write a run record (JSON)"),
+      "FILE.json" },
+    { "save-matrices", 0, 0, G_OPTION_ARG_NONE, &o.save_matrices,
+      N_("With --record: write A, B, the reference and each C beside it as .npy"), NULL },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new (N_("— run GEMM kernels, timed and verified"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context,
+    N_("Multiplies C = A·B with each kernel: warm-up runs, timed runs (median),\n"
+    "a check against a float64 reference, and a table of the results.\n\n"
+    "Examples:\n"
+    "  tilelab-cli gemm --kernel cpu-blocked --size 1000x500x1000\n"
+    "  tilelab-cli gemm --kernel gpu --size 4096 --record run.json --instrument\n"
+    "  tilelab-cli gemm --kernel all --a A.mtx --b B.npy --dtype float64"));
+  int rc;
+  if (!tl_cli_parse (context, &argc, &argv))
+    rc = TL_CLI_USAGE;
+  else
+    {
+      g_autofree char *usage = argc > 1 ? g_strdup_printf (_("unexpected argument “%s”"), argv[1])
+                                        : check_options (&o);
+      rc = usage ? tl_cli_usage_error ("gemm", "%s", usage) : gemm_run (&o, command_line);
+    }
+  gemm_options_clear (&o);
+  return rc;
 }

@@ -29,28 +29,28 @@ tl_cli_generate (int argc, char **argv)
   g_autofree char *size = NULL, *dtype_name = NULL, *seed_text = NULL;
   g_autofree char *output = NULL, *format_name = NULL;
   GOptionEntry entries[] = {
-    { "list", 'l', 0, G_OPTION_ARG_NONE, &list, "List the generators and their parameters",
+    { "list", 'l', 0, G_OPTION_ARG_NONE, &list, N_("List the generators and their parameters"),
       NULL },
-    { "size", 's', 0, G_OPTION_ARG_STRING, &size, "Rows × columns, e.g. 1000x500 or 512",
+    { "size", 's', 0, G_OPTION_ARG_STRING, &size, N_("Rows × columns, e.g. 1000x500 or 512"),
       "RxC" },
     { "dtype", 'd', 0, G_OPTION_ARG_STRING, &dtype_name,
-      "int32, float32 or float64 (default float64)", "DTYPE" },
-    { "seed", 0, 0, G_OPTION_ARG_STRING, &seed_text, "Seed, 0 to 2^64−1 (default 1)", "S" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "File to write", "FILE" },
+      N_("int32, float32 or float64 (default float64)"), "DTYPE" },
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &seed_text, N_("Seed, 0 to 2^64−1 (default 1)"), "S" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("File to write"), "FILE" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_name,
-      "mtx, npy, csv or text (default: by FILE's extension)", "FORMAT" },
+      N_("mtx, npy, csv or text (default: by FILE's extension)"), "FORMAT" },
     { NULL }
   };
   g_autoptr (GOptionContext) context =
-    g_option_context_new ("NAME[:key=value,…] — write a generated matrix");
-  g_option_context_add_main_entries (context, entries, NULL);
+    g_option_context_new (N_("NAME[:key=value,…] — write a generated matrix"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
-    "Writes a matrix from a named generator.  The same spec, size, dtype and\n"
+    N_("Writes a matrix from a named generator.  The same spec, size, dtype and\n"
     "seed give the same bits on every machine.  Examples:\n"
     "  tilelab-cli generate ones --size 1000x500 -o a.npy\n"
     "  tilelab-cli generate random-int:lo=0,hi=4 --size 64 --dtype int32 -o b.mtx\n"
     "  tilelab-cli generate condition:kappa=1e6 --size 200 --seed 7 -o c.npy\n"
-    "“tilelab-cli generate --list” lists every generator.");
+    "“tilelab-cli generate --list” lists every generator."));
   if (!tl_cli_parse (context, &argc, &argv))
     return TL_CLI_USAGE;
 
@@ -60,37 +60,37 @@ tl_cli_generate (int argc, char **argv)
       return TL_CLI_OK;
     }
   if (argc < 2)
-    return tl_cli_usage_error ("generate", "which generator? (see --list)");
+    return tl_cli_usage_error ("generate", _("which generator? (see --list)"));
   if (argc > 2)
-    return tl_cli_usage_error ("generate", "unexpected argument “%s”", argv[2]);
+    return tl_cli_usage_error ("generate", _("unexpected argument “%s”"), argv[2]);
   const char *spec = argv[1];
 
   gsize rows, cols;
   if (size == NULL)
-    return tl_cli_usage_error ("generate", "--size RxC is required");
+    return tl_cli_usage_error ("generate", _("--size RxC is required"));
   if (!tl_cli_parse_size2 (size, &rows, &cols))
-    return tl_cli_usage_error ("generate", "“%s” is not a size like 1000x500 or 512", size);
+    return tl_cli_usage_error ("generate", _("“%s” is not a size like 1000x500 or 512"), size);
 
   TlDtype dtype = TL_DTYPE_FLOAT64;
   if (dtype_name && !tl_dtype_from_name (dtype_name, &dtype))
-    return tl_cli_usage_error ("generate", "unknown dtype “%s” (int32, float32, float64)",
+    return tl_cli_usage_error ("generate", _("unknown dtype “%s” (int32, float32, float64)"),
                                dtype_name);
 
   guint64 seed = 1;
   if (seed_text && !g_ascii_string_to_unsigned (seed_text, 10, 0, G_MAXUINT64, &seed, NULL))
-    return tl_cli_usage_error ("generate", "seed “%s” is not a whole number from 0 to 2^64−1",
+    return tl_cli_usage_error ("generate", _("seed “%s” is not a whole number from 0 to 2^64−1"),
                                seed_text);
 
   if (output == NULL)
-    return tl_cli_usage_error ("generate", "-o FILE is required");
+    return tl_cli_usage_error ("generate", _("-o FILE is required"));
   TlFormat format = TL_FORMAT_AUTO;
   if (format_name && !tl_format_from_name (format_name, &format))
-    return tl_cli_usage_error ("generate", "unknown format “%s” (mtx, npy, csv, text)",
+    return tl_cli_usage_error ("generate", _("unknown format “%s” (mtx, npy, csv, text)"),
                                format_name);
   if (format == TL_FORMAT_AUTO && tl_format_from_path (output) == TL_FORMAT_AUTO)
     return tl_cli_usage_error ("generate",
-                               "cannot tell the format from “%s”; name it .mtx, .npy, .csv, "
-                               ".txt or give --format", output);
+                               _("cannot tell the format from “%s”; name it .mtx, .npy, .csv, "
+                               ".txt or give --format"), output);
 
   g_autoptr (GError) error = NULL;
   g_autoptr (TlMatrix) m = tl_generate (spec, dtype, rows, cols, seed, &error);
@@ -100,7 +100,7 @@ tl_cli_generate (int argc, char **argv)
       if (g_error_matches (error, TL_ERROR, TL_ERROR_INVALID)
           || g_error_matches (error, TL_ERROR, TL_ERROR_SHAPE)
           || g_error_matches (error, TL_ERROR, TL_ERROR_UNSUPPORTED))
-        return tl_cli_usage_error ("generate", "%s", error->message);
+        return tl_cli_usage_error ("generate", _("%s"), error->message);
       return tl_cli_fail ("generate", error);
     }
   if (!tl_matrix_save (m, output, format, &error))

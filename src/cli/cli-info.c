@@ -43,7 +43,7 @@ tl_cli_info (int argc, char **argv)
     { NULL }
   };
   g_set_prgname ("tilelab-cli info");
-  g_autoptr (GOptionContext) context = g_option_context_new (_("FILE… — describe matrix files"));
+  g_autoptr (GOptionContext) context = g_option_context_new (N_("FILE… — describe matrix files"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
     _("Prints each file's format, shape, dtype, min/max/mean, NaN and Inf counts\n"

@@ -124,23 +124,23 @@ tl_cli_kernels (int argc, char **argv)
   g_autofree char *backend = NULL;
   g_autofree char *dtype_name = NULL;
   GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON instead of a table", NULL },
-    { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend, "Only kernels of BACKEND (cpu, gpu)",
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print JSON instead of a table"), NULL },
+    { "backend", 'b', 0, G_OPTION_ARG_STRING, &backend, N_("Only kernels of BACKEND (cpu, gpu)"),
       "BACKEND" },
     { "dtype", 'd', 0, G_OPTION_ARG_STRING, &dtype_name,
-      "Only kernels that multiply DTYPE (int32, float32, float64)", "DTYPE" },
+      N_("Only kernels that multiply DTYPE (int32, float32, float64)"), "DTYPE" },
     { NULL }
   };
-  g_autoptr (GOptionContext) context = g_option_context_new ("— list every GEMM kernel");
-  g_option_context_add_main_entries (context, entries, NULL);
+  g_autoptr (GOptionContext) context = g_option_context_new (N_("— list every GEMM kernel"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
-    "Lists the CPU kernels and the GPU ladder as one table: id, backend (\"ref\" marks\n"
+    N_("Lists the CPU kernels and the GPU ladder as one table: id, backend (\"ref\" marks\n"
     "the reference libraries), dtypes, the seed each comes from, title and lesson.\n"
-    "The GPU rows are listed even without a GPU.");
+    "The GPU rows are listed even without a GPU."));
   if (!tl_cli_parse (context, &argc, &argv))
     return TL_CLI_USAGE;
   if (argc > 1)
-    return tl_cli_usage_error ("kernels", "unexpected argument “%s”", argv[1]);
+    return tl_cli_usage_error ("kernels", _("unexpected argument “%s”"), argv[1]);
 
   int want_backend = -1;
   if (backend)
@@ -150,11 +150,11 @@ tl_cli_kernels (int argc, char **argv)
       else if (g_ascii_strcasecmp (backend, "gpu") == 0)
         want_backend = TL_BACKEND_GPU;
       else
-        return tl_cli_usage_error ("kernels", "unknown backend “%s” (cpu or gpu)", backend);
+        return tl_cli_usage_error ("kernels", _("unknown backend “%s” (cpu or gpu)"), backend);
     }
   TlDtype dtype = TL_DTYPE_FLOAT32;
   if (dtype_name && !tl_dtype_from_name (dtype_name, &dtype))
-    return tl_cli_usage_error ("kernels", "unknown dtype “%s” (int32, float32, float64)",
+    return tl_cli_usage_error ("kernels", _("unknown dtype “%s” (int32, float32, float64)"),
                                dtype_name);
 
   g_autoptr (GPtrArray) rows = g_ptr_array_new ();

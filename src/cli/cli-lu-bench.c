@@ -15,26 +15,21 @@
  * factors of --solve-kernel, Tilelab's GPU solve and cuSOLVER's getrs on
  * the same B, median device times, GFLOP/s at 2·n²·nrhs, % of getrs, and
  * the backward error of the first and last right-hand side.
+ *
+ * Everything runs on a runner's worker (Gauss jobs and a solve job), on
+ * the device --device names: the CLI never touches the GPU itself.
  */
 #include "cli-gauss.h"
 #include "core/tl-error.h"
 #include "gen/tl-generate.h"
-#include "tl-gpu.h"
+#include "lu/tl-solve.h"
+#include "run/tl-gauss-run.h"
 
 #include <glib/gi18n-lib.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-typedef struct
-{
-  TlGpuDevice *dev;
-  int warmups, repeats, block, max_percolumn;
-  guint64 seed;
-  const char *solve_kernel;
-  GString *md, *solve_md;
-} Bench;
 
 static int
 cmp_double (gconstpointer a, gconstpointer b)
@@ -75,7 +70,7 @@ backward_error_of (const TlMatrix *a, const double *b, const double *y)
 
 /* backward error of solving A x = b through the packed factors */
 static double
-backward_error (const TlMatrix *a, const TlMatrix *lu, const int *ipiv, guint64 seed)
+backward_error (const TlMatrix *a, const TlMatrix *lu, const gint32 *ipiv, guint64 seed)
 {
   gsize n = a->rows;
   g_autofree double *x = g_new (double, n), *b = g_new (double, n), *y = g_new (double, n);
@@ -110,60 +105,95 @@ backward_error (const TlMatrix *a, const TlMatrix *lu, const int *ipiv, guint64 
   return backward_error_of (a, b, y);
 }
 
-/* One rung at one size: work (a copy of a) is factored in place.  −1: the
- * GPU is lost (stop), else a TL_CLI_ code. */
+typedef struct
+{
+  TlRunner *runner;
+  int warmups, repeats, block, device, max_percolumn;
+  guint64 seed;
+  const char *solve_kernel;
+  GString *md, *solve_md;
+} Bench;
+
+/* The unblocked GPU rungs (one launch per column, memory-bound) run only
+ * up to --max-percolumn. */
+static gboolean
+too_slow (const Bench *bn, const TlLuKernelInfo *k, gsize n)
+{
+  return k->backend == TL_BACKEND_GPU && !k->blocked && !k->reference
+         && (gint64) n > bn->max_percolumn;
+}
+
+/* One rung at one size, as a Gauss job on the runner (the median of its
+ * timed factorisations).  *out_lu receives the result when it passed.  −1:
+ * the GPU is lost (stop), else a TL_CLI_ code. */
 static int
-bench_factor (Bench *bn, const TlMatrix *a, TlMatrix *work, int *ipiv, const char *id,
-              double *ref_gflops)
+bench_factor (Bench *bn, const TlMatrix *a, const TlLuKernelInfo *k, double *ref_gflops,
+              TlLuResult **out_lu)
 {
   const gsize n = a->rows;
   const char *dtype = tl_dtype_name (a->dtype);
-  memcpy (work->data, a->data, tl_matrix_n_bytes (a));
-  TlGpuLuArgs args = { 0 };
-  args.dtype = (TlGpuDtype) a->dtype;
-  args.m = args.n = (int) n;
-  args.a = work->data;
-  args.ipiv = ipiv;
-  args.block_size = bn->block;
-  args.pivoting = 1;
-  args.warmups = bn->warmups;
-  args.repeats = bn->repeats;
-  TlGpuLuResult res = { 0 };
-  TlGpuStatus st = tl_gpu_lu_run (bn->dev, id, &args, &res);
-  if (st != TL_GPU_OK)
+  g_autoptr (GError) error = NULL;
+  TlGaussJob job = { .kind = TL_GAUSS_FACTOR, .a = a };
+  job.options = (TlLuOptions) { .kernel_id = k->id, .block_size = (gsize) bn->block,
+                                .pivoting = TL_PIVOTING_PARTIAL, .gpu_ordinal = bn->device,
+                                .warmups = (guint) bn->warmups, .repeats = (guint) bn->repeats };
+  g_autoptr (TlGaussResult) done = tl_runner_run_gauss (bn->runner, &job, NULL, &error);
+  if (done == NULL)
     {
-      printf ("%6zu %-8s %-16s FAILED: %s (%s)\n", n, dtype, id, tl_gpu_status_name (st), tl_gpu_last_message ());
-      g_string_append_printf (bn->md, "| %zu | %s | %s | — | — | — | — | failed: %s |\n", n, dtype, id,
-                              tl_gpu_last_message ());
-      tl_gpu_lu_result_clear (&res);
-      return st == TL_GPU_DEVICE_LOST ? -1 : TL_CLI_FAILURE;
+      printf ("%6zu %-8s %-16s FAILED: %s\n", n, dtype, k->id, error->message);
+      g_string_append_printf (bn->md, "| %zu | %s | %s | — | — | — | — | failed: %s |\n", n, dtype,
+                              k->id, error->message);
+      return g_error_matches (error, TL_ERROR, TL_ERROR_DEVICE_LOST) ? -1 : TL_CLI_FAILURE;
     }
-  double med = median (res.times_ms, res.n_times);
+  const TlLuResult *r = done->lu;
+  double med = r->elapsed_s * 1e3;
   double gf = 2.0 / 3.0 * (double) n * n * n / (med * 1e-3) / 1e9;
-  if (strcmp (id, "lu-cusolver") == 0)
+  if (k->reference)
     *ref_gflops = gf;
-  double be = backward_error (a, work, ipiv, bn->seed);
-  gboolean ok = isfinite (be) && be < 30.0 && res.info == 0;
+  double be = backward_error (a, r->lu, r->ipiv, bn->seed);
+  gboolean ok = isfinite (be) && be < 30.0 && r->info == 0;
   char phases[160] = "";
-  if (res.phase_ms[0] + res.phase_ms[3] > 0)
-    g_snprintf (phases, sizeof phases, "%.1f / %.1f / %.1f / %.1f (run %.1f)", res.phase_ms[0],
-                res.phase_ms[1], res.phase_ms[2], res.phase_ms[3], res.phase_run_ms);
+  if (k->phases && r->phase_ns[TL_LU_PHASE_PANEL] + r->phase_ns[TL_LU_PHASE_GEMM] > 0)
+    g_snprintf (phases, sizeof phases, "%.1f / %.1f / %.1f / %.1f (run %.1f)",
+                r->phase_ns[0] * 1e-6, r->phase_ns[1] * 1e-6, r->phase_ns[2] * 1e-6,
+                r->phase_ns[3] * 1e-6, r->phase_run_ns * 1e-6);
   char pct[32] = "—";
   if (isfinite (*ref_gflops) && *ref_gflops > 0)
     g_snprintf (pct, sizeof pct, "%.0f%%", 100.0 * gf / *ref_gflops);
-  printf ("%6zu %-8s %-16s %10.3f ms %9.1f GFLOP/s %6s  check %.3g %s %s\n", n, dtype, id, med, gf,
-          pct, be, ok ? "ok" : "FAIL", phases);
+  printf ("%6zu %-8s %-16s %10.3f ms %9.1f GFLOP/s %6s  check %.3g %s %s\n", n, dtype, k->id, med,
+          gf, pct, be, ok ? "ok" : "FAIL", phases);
   fflush (stdout);
-  g_string_append_printf (bn->md, "| %zu | %s | %s | %.3f | %.1f | %s | %.3g%s | %s |\n", n, dtype, id,
-                          med, gf, pct, be, ok ? "" : " FAIL", phases);
-  tl_gpu_lu_result_clear (&res);
+  g_string_append_printf (bn->md, "| %zu | %s | %s | %.3f | %.1f | %s | %.3g%s | %s |\n", n, dtype,
+                          k->id, med, gf, pct, be, ok ? "" : " FAIL", phases);
+  if (ok && out_lu)
+    *out_lu = g_steal_pointer (&done->lu);
   return ok ? TL_CLI_OK : TL_CLI_FAILURE;
 }
 
-/* The solve from the factors (lu, ipiv) for nrhs right-hand sides: ours
- * and cuSOLVER's getrs on the same B. */
+/* The solve benchmark of one solver, on the runner's worker. */
+typedef struct
+{
+  const TlLuResult *lu;
+  TlMatrix *x;
+  const char *solver;
+  guint warmups, repeats;
+  double *times;
+} SolveBench;
+
+static gpointer
+solve_bench_job (TlRunnerJob *job, gpointer data, GCancellable *cancellable, GError **error)
+{
+  SolveBench *sb = data;
+  return tl_lu_solve_gpu_bench (sb->lu, sb->x, sb->solver, sb->warmups, sb->repeats, sb->times,
+                                error)
+           ? GINT_TO_POINTER (1)
+           : NULL;
+}
+
+/* The solve from the factors lu for nrhs right-hand sides: ours and
+ * cuSOLVER's getrs on the same B. */
 static int
-bench_solve (Bench *bn, const TlMatrix *a, const TlMatrix *lu, const int *ipiv, gsize nrhs)
+bench_solve (Bench *bn, const TlMatrix *a, const TlLuResult *lu, gsize nrhs)
 {
   const gsize n = a->rows;
   const char *dtype = tl_dtype_name (a->dtype);
@@ -171,10 +201,7 @@ bench_solve (Bench *bn, const TlMatrix *a, const TlMatrix *lu, const int *ipiv, 
   g_autoptr (TlMatrix) b = tl_generate ("random-uniform:lo=-1,hi=1", a->dtype, n, nrhs, bn->seed + nrhs, &error);
   g_autoptr (TlMatrix) x = b ? tl_matrix_copy (b, &error) : NULL;
   if (x == NULL)
-    {
-      g_printerr ("tilelab-cli lu-bench: %s\n", error->message);
-      return TL_CLI_FAILURE;
-    }
+    return tl_cli_fail ("lu-bench", error);
   const char *solvers[] = { "cusolver-getrs", "lu-solve" };
   double ref_ms = NAN;
   int rc = TL_CLI_OK;
@@ -183,12 +210,12 @@ bench_solve (Bench *bn, const TlMatrix *a, const TlMatrix *lu, const int *ipiv, 
   for (guint s = 0; s < G_N_ELEMENTS (solvers); s++)
     {
       memcpy (x->data, b->data, tl_matrix_n_bytes (b));
-      TlGpuLuSolveArgs args = { (TlGpuDtype) a->dtype, (int) n, (int) nrhs, lu->data, ipiv, x->data };
-      TlGpuStatus st = tl_gpu_lu_solve_bench (bn->dev, solvers[s], &args, bn->warmups, bn->repeats, times);
-      if (st != TL_GPU_OK)
+      SolveBench sb = { lu, x, solvers[s], (guint) bn->warmups, (guint) bn->repeats, times };
+      g_clear_error (&error);
+      if (tl_runner_run_func (bn->runner, solve_bench_job, &sb, NULL, NULL, NULL, &error) == NULL)
         {
-          printf ("%6zu %-8s nrhs %-5zu %-16s FAILED: %s (%s)\n", n, dtype, nrhs, solvers[s],
-                  tl_gpu_status_name (st), tl_gpu_last_message ());
+          printf ("%6zu %-8s nrhs %-5zu %-16s FAILED: %s\n", n, dtype, nrhs, solvers[s],
+                  error->message);
           rc = TL_CLI_FAILURE;
           continue;
         }
@@ -223,50 +250,142 @@ bench_solve (Bench *bn, const TlMatrix *a, const TlMatrix *lu, const int *ipiv, 
   return rc;
 }
 
-/* Every rung at one size and dtype, then the solves.  −1: the GPU is lost. */
+/* Every rung at one size and dtype (the references first, so every rung's
+ * % of cuSOLVER is known), then the solves.  −1: the GPU is lost. */
 static int
 bench_size (Bench *bn, TlDtype dt, gsize n, char **kernels, char **rhs)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (TlMatrix) a = tl_generate ("random-uniform", dt, n, n, bn->seed + n, &error);
-  g_autoptr (TlMatrix) work = a ? tl_matrix_new (dt, n, n, &error) : NULL;
-  if (work == NULL)
-    {
-      g_printerr ("tilelab-cli lu-bench: %s\n", error->message);
-      return TL_CLI_FAILURE;
-    }
-  g_autofree int *ipiv = g_new0 (int, n);
-  g_autofree int *solve_ipiv = NULL;
-  g_autoptr (TlMatrix) solve_lu = NULL;
+  if (a == NULL)
+    return tl_cli_fail ("lu-bench", error);
+  g_autoptr (TlLuResult) solve_lu = NULL;
   double ref_gflops = NAN;
   int rc = TL_CLI_OK;
-  for (guint ki = 0; kernels[ki]; ki++)
-    {
-      if (strcmp (kernels[ki], "lu-01-percolumn") == 0 && (gint) n > bn->max_percolumn)
-        continue;
-      int r = bench_factor (bn, a, work, ipiv, kernels[ki], &ref_gflops);
-      if (r < 0)
-        return r;
-      if (r != TL_CLI_OK)
-        rc = r;
-      else if (strcmp (kernels[ki], bn->solve_kernel) == 0 && rhs[0] != NULL)
-        {
-          solve_lu = tl_matrix_copy (work, &error);
-          solve_ipiv = g_memdup2 (ipiv, sizeof (int) * n);
-        }
-    }
+  for (int pass = 0; pass < 2; pass++)
+    for (guint ki = 0; kernels[ki]; ki++)
+      {
+        const TlLuKernelInfo *k = tl_lu_kernel_find (kernels[ki]);
+        if (k->reference != (pass == 0) || too_slow (bn, k, n))
+          continue;
+        gboolean for_solve = strcmp (k->id, bn->solve_kernel) == 0 && rhs[0] != NULL;
+        int r = bench_factor (bn, a, k, &ref_gflops, for_solve ? &solve_lu : NULL);
+        if (r < 0)
+          return r;
+        if (r != TL_CLI_OK)
+          rc = r;
+      }
   for (guint ri = 0; solve_lu && rhs[ri]; ri++)
     {
       guint64 k = 0;
       if (!g_ascii_string_to_unsigned (rhs[ri], 10, 1, 1 << 20, &k, NULL))
-        {
-          g_printerr ("tilelab-cli lu-bench: bad number of right-hand sides “%s”\n", rhs[ri]);
-          return TL_CLI_USAGE;
-        }
-      int r = bench_solve (bn, a, solve_lu, solve_ipiv, (gsize) k);
+        return tl_cli_usage_error ("lu-bench", _("bad number of right-hand sides “%s”"), rhs[ri]);
+      int r = bench_solve (bn, a, solve_lu, (gsize) k);
       if (r != TL_CLI_OK)
         rc = r;
     }
+  return rc;
+}
+
+/* The device's facts, read on the runner's worker. */
+static gboolean
+device_facts (TlRunner *runner, int device, TlGpuFacts *out, GError **error)
+{
+  g_autoptr (GArray) all = tl_runner_probe_devices (runner, NULL, error);
+  if (all == NULL)
+    return FALSE;
+  if (device < 0 || (guint) device >= all->len)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_NO_DEVICE, _("There is no GPU %d (%u found)"), device,
+                   all->len);
+      return FALSE;
+    }
+  *out = g_array_index (all, TlGpuFacts, device);
+  return TRUE;
+}
+
+/* Every kernel id in the list is a GPU rung of the Gauss ladder. */
+static gboolean
+check_kernels (GStrv kernels)
+{
+  for (guint i = 0; kernels[i]; i++)
+    {
+      const TlLuKernelInfo *k = tl_lu_kernel_find (kernels[i]);
+      if (k == NULL || k->backend != TL_BACKEND_GPU)
+        {
+          tl_cli_usage_error ("lu-bench", _("“%s” is not a GPU rung of the Gauss ladder"),
+                              kernels[i]);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static GStrv
+every_gpu_rung (void)
+{
+  GStrvBuilder *all = g_strv_builder_new ();
+  for (guint i = 0; i < tl_lu_kernel_count (); i++)
+    if (tl_lu_kernel_get (i)->backend == TL_BACKEND_GPU)
+      g_strv_builder_add (all, tl_lu_kernel_get (i)->id);
+  GStrv list = g_strv_builder_end (all);
+  g_strv_builder_unref (all);
+  return list;
+}
+
+static void
+bench_header (Bench *bn, const TlGpuFacts *facts)
+{
+  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
+  g_autofree char *date = g_date_time_format (now, "%Y-%m-%d %H:%M UTC");
+  g_string_append_printf (bn->md, "# LU (Gauss ladder) on %s — %s\n\n", facts->name, date);
+  g_string_append_printf (bn->md, "`tilelab-cli lu-bench` — random-uniform A (seed %" G_GUINT64_FORMAT "), "
+                          "%d warm-up(s), median of %d timed factorisations (CUDA events, device time); "
+                          "GFLOP/s at 2/3·n³; %% = share of cuSOLVER's rate in the same run; "
+                          "check = ‖b − A·x̂‖∞ / (‖A‖∞‖x̂‖∞·n·ε) of a solve with the downloaded factors "
+                          "(< 30 passes). GPU %d, %d SMs, CUDA driver %d, runtime %d.\n\n",
+                          bn->seed, bn->warmups, bn->repeats, bn->device, facts->sm_count,
+                          facts->driver_version, facts->runtime_version);
+  g_string_append (bn->md, "| n | dtype | kernel | median ms | GFLOP/s | % of cuSOLVER | check | phases: panel / swap / trsm / gemm ms (phase-timing run, no overlap) |\n");
+  g_string_append (bn->md, "|---:|---|---|---:|---:|---:|---:|---|\n");
+}
+
+static void
+solve_table (Bench *bn)
+{
+  if (bn->solve_md->len == 0)
+    return;
+  g_string_append_printf (bn->md, "\n## Solve (getrs) from the factors of %s, against cuSOLVER\n\n"
+                          "Median of %d timed solves after %d warm-up(s), B random in [−1, 1); "
+                          "GFLOP/s at 2·n²·nrhs; %% = cuSOLVER getrs's time over ours; check = the "
+                          "backward error above for the first and the last right-hand side.\n\n",
+                          bn->solve_kernel, bn->repeats, bn->warmups);
+  g_string_append (bn->md, "| n | dtype | nrhs | solver | median ms | GFLOP/s | % of getrs | check |\n");
+  g_string_append (bn->md, "|---:|---|---:|---|---:|---:|---:|---:|\n");
+  g_string_append (bn->md, bn->solve_md->str);
+}
+
+static int
+bench_all (Bench *bn, GStrv sizes, GStrv dtypes, GStrv kernels, GStrv rhs)
+{
+  int rc = TL_CLI_OK;
+  for (guint di = 0; dtypes[di]; di++)
+    for (guint si = 0; sizes[si]; si++)
+      {
+        TlDtype dt;
+        guint64 n64 = 0;
+        if (!tl_dtype_from_name (dtypes[di], &dt) || dt == TL_DTYPE_INT32
+            || !g_ascii_string_to_unsigned (sizes[si], 10, 1, 65536, &n64, NULL))
+          return tl_cli_usage_error ("lu-bench", _("bad size or dtype “%s”/“%s”"), sizes[si],
+                                     dtypes[di]);
+        int r = bench_size (bn, dt, (gsize) n64, kernels, rhs);
+        if (r < 0)
+          return TL_CLI_FAILURE;
+        if (r == TL_CLI_USAGE)
+          return r;
+        if (r != TL_CLI_OK)
+          rc = r;
+      }
   return rc;
 }
 
@@ -275,107 +394,57 @@ tl_cli_lu_bench (int argc, char **argv)
 {
   g_autofree char *sizes_s = NULL, *dtypes_s = NULL, *kernels_s = NULL, *output = NULL;
   g_autofree char *rhs_s = NULL, *solve_kernel = NULL;
-  gint repeats = 10, warmups = 1, block = 0, device = 0, max_percolumn = 4096;
   gint64 seed = 7;
+  Bench bn = { .warmups = 1, .repeats = 10, .max_percolumn = 4096 };
   GOptionEntry entries[] = {
-    { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_s, "Sizes n (default 1024,2048,4096,8192,16384)", "N[,N…]" },
-    { "dtypes", 0, 0, G_OPTION_ARG_STRING, &dtypes_s, "float32,float64 (default both)", "D[,D…]" },
+    { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_s, N_("Sizes n (default 1024,2048,4096,8192,16384)"), "N[,N…]" },
+    { "dtypes", 0, 0, G_OPTION_ARG_STRING, &dtypes_s, N_("float32,float64 (default both)"), "D[,D…]" },
     { "kernels", 'k', 0, G_OPTION_ARG_STRING, &kernels_s,
-      "GPU rungs (default lu-cusolver,lu-01-percolumn,lu-02-blocked,lu-03-tuned,lu-04-persistent)", "K[,K…]" },
-    { "repeats", 'r', 0, G_OPTION_ARG_INT, &repeats, "Timed runs per rung and solver (default 10)", "R" },
-    { "warmups", 'w', 0, G_OPTION_ARG_INT, &warmups, "Untimed runs first (default 1)", "W" },
-    { "block-size", 'b', 0, G_OPTION_ARG_INT, &block, "Block size of blocked rungs (default: theirs)", "B" },
-    { "max-percolumn", 0, 0, G_OPTION_ARG_INT, &max_percolumn,
-      "Largest n for lu-01-percolumn, which is memory-bound and slow (default 4096)", "N" },
+      N_("GPU rungs (default: every GPU rung of the Gauss ladder)"), "K[,K…]" },
+    { "repeats", 'r', 0, G_OPTION_ARG_INT, &bn.repeats, N_("Timed runs per rung and solver (default 10)"), "R" },
+    { "warmups", 'w', 0, G_OPTION_ARG_INT, &bn.warmups, N_("Untimed runs first (default 1)"), "W" },
+    { "block-size", 'b', 0, G_OPTION_ARG_INT, &bn.block, N_("Block size of blocked rungs (default: theirs)"), "B" },
+    { "max-percolumn", 0, 0, G_OPTION_ARG_INT, &bn.max_percolumn,
+      N_("Largest n for the unblocked rungs (lu-01-percolumn), which are memory-bound and slow (default 4096)"), "N" },
     { "rhs", 0, 0, G_OPTION_ARG_STRING, &rhs_s,
-      "Right-hand sides of the solve benchmark (default 1,16,256,4096; none to skip)", "K[,K…]" },
+      N_("Right-hand sides of the solve benchmark (default 1,16,256,4096; none to skip)"), "K[,K…]" },
     { "solve-kernel", 0, 0, G_OPTION_ARG_STRING, &solve_kernel,
-      "The rung whose factors the solve benchmark uses (default lu-04-persistent)", "K" },
-    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Generator seed", "S" },
-    { "device", 'd', 0, G_OPTION_ARG_INT, &device, "GPU ordinal", "I" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Also write the markdown tables to FILE", "FILE" },
+      N_("The rung whose factors the solve benchmark uses (default lu-04-persistent)"), "K" },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, N_("Generator seed"), "S" },
+    { "device", 'd', 0, G_OPTION_ARG_INT, &bn.device, N_("GPU ordinal"), "I" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Also write the markdown tables to FILE"), "FILE" },
     { NULL },
   };
-  g_autoptr (GOptionContext) ctx = g_option_context_new (_("— the GPU LU ladder against cuSOLVER"));
-  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_autoptr (GOptionContext) ctx = g_option_context_new (N_("— the GPU LU ladder against cuSOLVER"));
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if (!tl_cli_parse (ctx, &argc, &argv))
     return TL_CLI_USAGE;
-  if (repeats < 1 || warmups < 0)
-    return tl_cli_usage_error ("lu-bench", "--repeats must be at least 1 and --warmups at least 0");
+  if (bn.repeats < 1 || bn.warmups < 0)
+    return tl_cli_usage_error ("lu-bench", _("--repeats must be at least 1 and --warmups at least 0"));
 
   g_auto (GStrv) sizes = g_strsplit (sizes_s ? sizes_s : "1024,2048,4096,8192,16384", ",", -1);
   g_auto (GStrv) dtypes = g_strsplit (dtypes_s ? dtypes_s : "float32,float64", ",", -1);
-  g_auto (GStrv) kernels = g_strsplit (
-    kernels_s ? kernels_s : "lu-cusolver,lu-01-percolumn,lu-02-blocked,lu-03-tuned,lu-04-persistent", ",", -1);
+  g_auto (GStrv) kernels = kernels_s ? g_strsplit (kernels_s, ",", -1) : every_gpu_rung ();
   const char *rhs_text = rhs_s ? rhs_s : "1,16,256,4096";
   g_auto (GStrv) rhs = g_strsplit (strcmp (rhs_text, "none") == 0 ? "" : rhs_text, ",", -1);
+  if (!check_kernels (kernels))
+    return TL_CLI_USAGE;
+  bn.seed = (guint64) seed;
+  bn.solve_kernel = solve_kernel ? solve_kernel : TL_LU_FASTEST_GPU_KERNEL;
 
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
+  g_autoptr (GError) error = NULL;
   TlGpuFacts facts;
-  Bench bn = { NULL, warmups, repeats, block, max_percolumn, (guint64) seed,
-               solve_kernel ? solve_kernel : "lu-04-persistent", NULL, NULL };
-  TlGpuStatus st = tl_gpu_device_facts (device, &facts);
-  if (st == TL_GPU_OK)
-    st = tl_gpu_device_open (device, &bn.dev);
-  if (st != TL_GPU_OK)
-    {
-      g_printerr ("tilelab-cli lu-bench: %s (%s)\n", tl_gpu_status_name (st), tl_gpu_last_message ());
-      return TL_CLI_FAILURE;
-    }
-  g_autoptr (GDateTime) now = g_date_time_new_now_utc ();
-  g_autofree char *date = g_date_time_format (now, "%Y-%m-%d %H:%M UTC");
+  if (!device_facts (runner, bn.device, &facts, &error))
+    return tl_cli_fail ("lu-bench", error);
+  bn.runner = runner;
   bn.md = g_string_new (NULL);
   bn.solve_md = g_string_new (NULL);
-  g_string_append_printf (bn.md, "# LU (Gauss ladder) on %s — %s\n\n", facts.name, date);
-  g_string_append_printf (bn.md, "`tilelab-cli lu-bench` — random-uniform A (seed %" G_GINT64_FORMAT "), "
-                          "%d warm-up(s), median of %d timed factorisations (CUDA events, device time); "
-                          "GFLOP/s at 2/3·n³; %% = share of cuSOLVER's rate in the same run; "
-                          "check = ‖b − A·x̂‖∞ / (‖A‖∞‖x̂‖∞·n·ε) of a solve with the downloaded factors "
-                          "(< 30 passes). %d SMs, CUDA driver %d, runtime %d.\n\n",
-                          seed, warmups, repeats, facts.sm_count, facts.driver_version, facts.runtime_version);
-  g_string_append (bn.md, "| n | dtype | kernel | median ms | GFLOP/s | % of cuSOLVER | check | phases: panel / swap / trsm / gemm ms (phase-timing run, no overlap) |\n");
-  g_string_append (bn.md, "|---:|---|---|---:|---:|---:|---:|---|\n");
-  int rc = TL_CLI_OK;
-
-  for (guint di = 0; dtypes[di]; di++)
-    for (guint si = 0; sizes[si]; si++)
-      {
-        TlDtype dt;
-        guint64 n64 = 0;
-        if (!tl_dtype_from_name (dtypes[di], &dt) || dt == TL_DTYPE_INT32
-            || !g_ascii_string_to_unsigned (sizes[si], 10, 1, 65536, &n64, NULL))
-          {
-            g_printerr ("tilelab-cli lu-bench: bad size or dtype “%s”/“%s”\n", sizes[si], dtypes[di]);
-            rc = TL_CLI_USAGE;
-            goto done;
-          }
-        int r = bench_size (&bn, dt, (gsize) n64, kernels, rhs);
-        if (r < 0 || r == TL_CLI_USAGE)
-          {
-            rc = r < 0 ? TL_CLI_FAILURE : r;
-            goto done;
-          }
-        if (r != TL_CLI_OK)
-          rc = r;
-      }
-done:
-  tl_gpu_device_close (bn.dev);
-  if (bn.solve_md->len > 0)
-    {
-      g_string_append_printf (bn.md, "\n## Solve (getrs) from the factors of %s, against cuSOLVER\n\n"
-                              "Median of %d timed solves after %d warm-up(s), B random in [−1, 1); "
-                              "GFLOP/s at 2·n²·nrhs; %% = cuSOLVER getrs's time over ours; check = the "
-                              "backward error above for the first and the last right-hand side.\n\n",
-                              bn.solve_kernel, repeats, warmups);
-      g_string_append (bn.md, "| n | dtype | nrhs | solver | median ms | GFLOP/s | % of getrs | check |\n");
-      g_string_append (bn.md, "|---:|---|---:|---|---:|---:|---:|---:|\n");
-      g_string_append (bn.md, bn.solve_md->str);
-    }
-  if (output)
-    {
-      g_autoptr (GError) error = NULL;
-      if (!g_file_set_contents (output, bn.md->str, -1, &error))
-        rc = tl_cli_fail ("lu-bench", error);
-    }
+  bench_header (&bn, &facts);
+  int rc = bench_all (&bn, sizes, dtypes, kernels, rhs);
+  solve_table (&bn);
+  if (output && !g_file_set_contents (output, bn.md->str, -1, &error))
+    rc = tl_cli_fail ("lu-bench", error);
   g_string_free (bn.md, TRUE);
   g_string_free (bn.solve_md, TRUE);
   return rc;

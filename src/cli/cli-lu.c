@@ -5,6 +5,7 @@
 #include "io/tl-io.h"
 #include "record/tl-lu-record.h"
 #include "lu/tl-lu-recorder.h"
+#include "run/tl-gauss-run.h"
 
 #include <float.h>
 #include <math.h>
@@ -49,75 +50,164 @@ print_exact (TlCliGauss *o, const TlGfpLu *lu, gsize m, gsize n)
             lu->det, p, tl_gfp_centered (lu->det, p));
 }
 
+/* --mod P: exact elimination over GF(P), on the GPU when --kernel names a
+ * GPU rung, recorded on the CPU with --record. */
 static int
-body (TlCliGauss *o, int argc, char **argv)
+factor_exact (TlCliGauss *o, TlRunner *runner, const TlMatrix *a)
+{
+  g_autoptr (GError) error = NULL;
+  const TlLuKernelInfo *ki = o->kernel ? tl_lu_kernel_find (o->kernel) : NULL;
+  gboolean on_gpu = ki && ki->backend == TL_BACKEND_GPU;
+  if (on_gpu && o->record)
+    return tl_cli_usage_error (o->command, _("the GPU does not record steps; drop --kernel to record the exact elimination"));
+  g_autoptr (TlGfpMatrix) g = tl_gfp_from_matrix (a, (guint32) o->mod, &error);
+  if (g == NULL)
+    return tl_cli_fail (o->command, error);
+  g_autoptr (TlLuRecorder) rec = o->record ? tl_lu_recorder_new (0) : NULL;
+  TlGaussJob job = { .kind = TL_GAUSS_EXACT, .exact = g, .exact_on_gpu = on_gpu,
+                     .recorder = rec };
+  job.options.gpu_ordinal = o->device;
+  g_autoptr (TlGaussResult) done = tl_runner_run_gauss (runner, &job, NULL, &error);
+  if (done == NULL)
+    return tl_cli_fail (o->command, error);
+  const TlGfpLu *lu = done->exact;
+  printf (_("Exact Gauss elimination modulo %" G_GINT64_FORMAT " on the %s (pivot: first nonzero entry)\n"),
+          o->mod, on_gpu ? "GPU" : "CPU");
+  print_exact (o, lu, a->rows, a->cols);
+  if (o->print)
+    {
+      printf ("  L\\U packed (mod p):\n");
+      tl_cli_print_gfp ("    ", lu->lu, o->max_print);
+    }
+  if (rec && !tl_lu_recorder_save (rec, o->record, &error))
+    return tl_cli_fail (o->command, error);
+  else if (rec)
+    printf (_("  record     %s: %u steps, %u snapshots (exact integers)\n"), o->record,
+            rec->steps->len, rec->snapshots->len);
+  return TL_CLI_OK;
+}
+
+/* info, the swaps, P as the order of A's rows in PA (1-based), rank, growth. */
+static void
+print_pivots (const TlMatrix *a, const TlLuResult *r)
+{
+  printf ("  info       %zu%s\n", r->info,
+          r->breakdown ? _("   (zero pivot with nonzeros below: no LU without row swaps — try --pivoting partial)")
+          : r->info ? _("   (U(info,info) is exactly zero: A is singular; the factorisation is complete, as in LAPACK)")
+                    : _("   (every pivot nonzero)"));
+  printf (_("  swaps      %zu row exchanges; ipiv (0-based, row k ↔ row ipiv[k]):"), r->n_swaps);
+  for (gsize i = 0; i < MIN (r->n_ipiv, (gsize) 16); i++)
+    printf (" %d", r->ipiv[i]);
+  printf ("%s\n", r->n_ipiv > 16 ? " …" : "");
+  g_autofree gsize *perm = g_new (gsize, MAX (a->rows, 1));
+  for (gsize i = 0; i < a->rows; i++)
+    perm[i] = i;
+  for (gsize step = 0; step < r->n_ipiv; step++)
+    {
+      gsize t = perm[step];
+      perm[step] = perm[r->ipiv[step]];
+      perm[r->ipiv[step]] = t;
+    }
+  printf (_("  P          PA takes the rows of A in this order:"));
+  for (gsize i = 0; i < MIN (a->rows, (gsize) 16); i++)
+    printf (" %zu", perm[i] + 1);
+  printf ("%s\n", a->rows > 16 ? " …" : "");
+  printf (_("  rank       ≥ %zu (pivots above %.3g; `tilelab-cli rank` decides exactly)\n"), r->rank, r->rank_tol);
+  printf (_("  growth     %.4g (max|U| / max|A|; partial pivoting keeps it ≤ 2^(n−1), in practice small)\n"),
+          r->growth);
+}
+
+static void
+print_time_split (const TlLuResult *r)
+{
+  if (!r->block_size || r->phase_ns[TL_LU_PHASE_GEMM] + r->phase_ns[TL_LU_PHASE_PANEL] <= 0)
+    return;
+  double total = 0;
+  for (int ph = 0; ph < TL_LU_N_PHASES; ph++)
+    total += (double) r->phase_ns[ph];
+  printf (_("  time split"));
+  for (int ph = 0; ph < TL_LU_N_PHASES; ph++)
+    printf ("  %s %.0f%%", tl_lu_phase_name (ph), 100.0 * r->phase_ns[ph] / fmax (total, 1));
+  printf (_("   (seed 004, Figure 5)\n"));
+}
+
+/* LAPACK's test: ‖PA − LU‖₁ / (n ‖A‖₁ ε) < 30.  FALSE when it fails. */
+static gboolean
+print_check (const TlMatrix *a, const TlLuResult *r)
+{
+  g_autoptr (TlMatrix) pa = tl_matrix_convert (a, TL_DTYPE_FLOAT64, NULL);
+  g_autoptr (TlMatrix) lu = tl_lu_reconstruct (r, NULL);
+  if (pa == NULL || lu == NULL || r->breakdown)
+    return TRUE;
+  tl_lu_apply_pivots (pa, r->ipiv, r->n_ipiv, FALSE);
+  for (gsize i = 0; i < pa->rows; i++)
+    for (gsize j = 0; j < pa->cols; j++)
+      tl_matrix_set (pa, i, j, tl_matrix_get (pa, i, j) - tl_matrix_get (lu, i, j));
+  double eps = a->dtype == TL_DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
+  double an = tl_matrix_norm (a, TL_NORM_ONE);
+  double ratio = an > 0 && a->cols ? tl_matrix_norm (pa, TL_NORM_ONE) / (a->cols * an * eps) : 0;
+  printf (_("  check      ‖PA − LU‖₁ / (n ‖A‖₁ ε) = %.3g  %s\n"), ratio,
+          ratio < 30 ? _("(< 30: backward stable, LAPACK's test passes)") : _("(≥ 30: FAILS LAPACK's test)"));
+  return ratio < 30;
+}
+
+static void
+print_l_and_u (const TlMatrix *a, const TlLuResult *r, gint max_print)
+{
+  g_autoptr (TlMatrix) l = tl_matrix_new_zeroed (TL_DTYPE_FLOAT64, a->rows, MIN (a->rows, a->cols), NULL);
+  g_autoptr (TlMatrix) u = tl_matrix_new_zeroed (TL_DTYPE_FLOAT64, MIN (a->rows, a->cols), a->cols, NULL);
+  for (gsize i = 0; i < a->rows; i++)
+    for (gsize j = 0; j < a->cols; j++)
+      {
+        double v = tl_matrix_get (r->lu, i, j);
+        if (j < i && j < l->cols)
+          tl_matrix_set (l, i, j, v);
+        else if (i < u->rows)
+          tl_matrix_set (u, i, j, v);
+        if (i == j && i < l->cols)
+          tl_matrix_set (l, i, i, 1.0);
+      }
+  printf ("  L (unit lower triangular, the multipliers):\n");
+  tl_cli_print_matrix ("    ", l, max_print);
+  printf ("  U (upper triangular):\n");
+  tl_cli_print_matrix ("    ", u, max_print);
+}
+
+/* A run record (tilelab-run/1) with the steps as $.extensions.lu. */
+static gboolean
+save_record (TlCliGauss *o, const char *path, const TlMatrix *a, const TlLuResult *r,
+             const TlLuRecorder *rec, GError **error)
+{
+  TlSource src = { 0 };
+  src.kind = o->gen ? TL_SOURCE_GENERATOR : TL_SOURCE_FILE;
+  src.generator = o->gen;
+  src.seed = (guint64) o->seed;
+  src.path = (char *) path;
+  g_autoptr (TlRunRecord) record = a->rows && a->cols ? tl_lu_run_record_new (r, a, &src, rec, error)
+                                                      : NULL;
+  gboolean saved = record ? tl_run_record_save (record, o->record, TL_RECORD_SAVE_DEFAULT, error)
+                          : tl_lu_recorder_save (rec, o->record, error);
+  if (!saved)
+    return FALSE;
+  printf (_("  record     %s: %u elimination steps, %u block steps, %u snapshots%s\n"), o->record,
+          rec->steps->len, rec->blocks->len, rec->snapshots->len,
+          MAX (a->rows, a->cols) > TL_LU_RECORD_WHOLE_MAX ? _(" (pooled to ≤256×256)") : _(" (whole matrix)"));
+  printf (_("             each step: pivot column searched, pivot row and value, swap, multipliers, U row, update region\n"));
+  return TRUE;
+}
+
+static int
+factor (TlCliGauss *o, TlRunner *runner, const TlMatrix *a, const char *path)
 {
   const gboolean det_only = g_str_equal (o->command, "det");
-  int rc = TL_CLI_OK;
   g_autoptr (GError) error = NULL;
-  int next = 1;
-  g_autoptr (TlMatrix) a = tl_cli_gauss_input (o, argc, argv, &next, &error);
-  const char *path = next > 1 ? argv[1] : NULL;
-  if (a == NULL)
-    {
-      return tl_cli_fail (o->command, error);
-    }
-  if (next < argc)
-    {
-      return tl_cli_usage_error (o->command, "unexpected argument “%s”", argv[next]);
-    }
-  if (det_only && a->rows != a->cols)
-    {
-      g_printerr (_("tilelab-cli det: the determinant needs a square matrix; this one is %zu×%zu\n"),
-                  a->rows, a->cols);
-      return TL_CLI_FAILURE;
-    }
-  printf ("A: %zu×%zu %s, %s\n", a->rows, a->cols, o->mod ? "integer" : tl_dtype_name (a->dtype),
-          tl_cli_describe_source (o, path));
-
-  if (o->mod)
-    {
-      /* --kernel naming a GPU rung runs the exact elimination on the GPU */
-      const TlLuKernelInfo *ki = o->kernel ? tl_lu_kernel_find (o->kernel) : NULL;
-      gboolean on_gpu = ki && ki->backend == TL_BACKEND_GPU;
-      if (on_gpu && o->record)
-        return tl_cli_usage_error (o->command, "the GPU does not record steps; drop --kernel to record the exact elimination");
-      g_autoptr (TlGfpMatrix) g = tl_gfp_from_matrix (a, (guint32) o->mod, &error);
-      g_autoptr (TlLuRecorder) rec = o->record ? tl_lu_recorder_new (0) : NULL;
-      g_autoptr (TlGfpLu) lu = g == NULL ? NULL
-                                : on_gpu ? tl_gfp_lu_gpu (g, 0, &error)
-                                         : tl_gfp_lu (g, rec, NULL, &error);
-      if (lu == NULL)
-        {
-          return tl_cli_fail (o->command, error);
-        }
-      printf (_("Exact Gauss elimination modulo %" G_GINT64_FORMAT " on the %s (pivot: first nonzero entry)\n"),
-              o->mod, on_gpu ? "GPU" : "CPU");
-      print_exact (o, lu, a->rows, a->cols);
-      if (o->print)
-        {
-          printf ("  L\\U packed (mod p):\n");
-          tl_cli_print_gfp ("    ", lu->lu, o->max_print);
-        }
-      if (rec && !tl_lu_recorder_save (rec, o->record, &error))
-        return tl_cli_fail (o->command, error);
-      else if (rec)
-        printf (_("  record     %s: %u steps, %u snapshots (exact integers)\n"), o->record,
-                rec->steps->len, rec->snapshots->len);
-      return rc;
-    }
-
-  TlLuOptions opt = { 0 };
-  opt.kernel_id = o->kernel;
-  opt.block_size = (gsize) o->block_size;
-  opt.pivoting = o->pivoting_value;
-  opt.gemm = o->gemm;
   g_autoptr (TlLuRecorder) rec = o->record ? tl_lu_recorder_new (0) : NULL;
-  g_autoptr (TlLuResult) r = NULL;
-  if (!tl_lu_factor_full (&opt, a, rec, NULL, &r, &error))
-    {
-      return tl_cli_fail (o->command, error);
-    }
+  TlGaussJob job = { .kind = TL_GAUSS_FACTOR, .a = a, .options = tl_cli_gauss_options (o),
+                     .recorder = rec };
+  g_autoptr (TlGaussResult) done = tl_runner_run_gauss (runner, &job, NULL, &error);
+  if (done == NULL)
+    return tl_cli_fail (o->command, error);
+  const TlLuResult *r = done->lu;
   const TlLuKernelInfo *k = tl_lu_kernel_find (r->kernel_id);
   printf (_("Gauss elimination with %s pivoting: %s (%s)"), tl_pivoting_name (r->pivoting),
           r->kernel_id, _(k->title));
@@ -134,114 +224,46 @@ body (TlCliGauss *o, int argc, char **argv)
       print_det (r);
       if (r->det_sign != 0)
         printf (_("  growth     %.3g (max|U| / max|A|)\n"), r->growth);
-      return rc;
+      return TL_CLI_OK;
     }
-  printf ("  info       %zu%s\n", r->info,
-          r->breakdown ? _("   (zero pivot with nonzeros below: no LU without row swaps — try --pivoting partial)")
-          : r->info ? _("   (U(info,info) is exactly zero: A is singular; the factorisation is complete, as in LAPACK)")
-                    : _("   (every pivot nonzero)"));
-  printf (_("  swaps      %zu row exchanges; ipiv (0-based, row k ↔ row ipiv[k]):"), r->n_swaps);
-  for (gsize i = 0; i < MIN (r->n_ipiv, (gsize) 16); i++)
-    printf (" %d", r->ipiv[i]);
-  printf ("%s\n", r->n_ipiv > 16 ? " …" : "");
-  {
-    /* the permutation P as the order of A's rows in PA (1-based) */
-    g_autofree gsize *perm = g_new (gsize, MAX (a->rows, 1));
-    for (gsize i = 0; i < a->rows; i++)
-      perm[i] = i;
-    for (gsize step = 0; step < r->n_ipiv; step++)
-      {
-        gsize t = perm[step];
-        perm[step] = perm[r->ipiv[step]];
-        perm[r->ipiv[step]] = t;
-      }
-    printf (_("  P          PA takes the rows of A in this order:"));
-    for (gsize i = 0; i < MIN (a->rows, (gsize) 16); i++)
-      printf (" %zu", perm[i] + 1);
-    printf ("%s\n", a->rows > 16 ? " …" : "");
-  }
-  printf (_("  rank       ≥ %zu (pivots above %.3g; `tilelab-cli rank` decides exactly)\n"), r->rank, r->rank_tol);
-  printf (_("  growth     %.4g (max|U| / max|A|; partial pivoting keeps it ≤ 2^(n−1), in practice small)\n"),
-          r->growth);
+  print_pivots (a, r);
   if (a->rows == a->cols)
     print_det (r);
-  if (r->block_size && r->phase_ns[TL_LU_PHASE_GEMM] + r->phase_ns[TL_LU_PHASE_PANEL] > 0)
-    {
-      double total = 0;
-      for (int ph = 0; ph < TL_LU_N_PHASES; ph++)
-        total += (double) r->phase_ns[ph];
-      printf (_("  time split"));
-      for (int ph = 0; ph < TL_LU_N_PHASES; ph++)
-        printf ("  %s %.0f%%", tl_lu_phase_name (ph), 100.0 * r->phase_ns[ph] / fmax (total, 1));
-      printf (_("   (seed 004, Figure 5)\n"));
-    }
-  if (o->check || a->rows * a->cols <= 512 * 512)
-    {
-      g_autoptr (TlMatrix) pa = tl_matrix_convert (a, TL_DTYPE_FLOAT64, NULL);
-      g_autoptr (TlMatrix) lu = tl_lu_reconstruct (r, NULL);
-      if (pa && lu && !r->breakdown)
-        {
-          tl_lu_apply_pivots (pa, r->ipiv, r->n_ipiv, FALSE);
-          TlMatrixDiff diff;
-          tl_matrix_compare (lu, pa, &diff);
-          for (gsize i = 0; i < pa->rows; i++)
-            for (gsize j = 0; j < pa->cols; j++)
-              tl_matrix_set (pa, i, j, tl_matrix_get (pa, i, j) - tl_matrix_get (lu, i, j));
-          double eps = a->dtype == TL_DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
-          double an = tl_matrix_norm (a, TL_NORM_ONE);
-          double ratio = an > 0 && a->cols ? tl_matrix_norm (pa, TL_NORM_ONE) / (a->cols * an * eps) : 0;
-          printf (_("  check      ‖PA − LU‖₁ / (n ‖A‖₁ ε) = %.3g  %s\n"), ratio,
-                  ratio < 30 ? _("(< 30: backward stable, LAPACK's test passes)") : _("(≥ 30: FAILS LAPACK's test)"));
-          if (ratio >= 30 && o->check)
-            return TL_CLI_FAILURE;
-        }
-    }
+  print_time_split (r);
+  if ((o->check || a->rows * a->cols <= 512 * 512) && !print_check (a, r) && o->check)
+    return TL_CLI_FAILURE;
   if (o->print || (a->rows <= 8 && a->cols <= 8))
-    {
-      g_autoptr (TlMatrix) l = tl_matrix_new_zeroed (TL_DTYPE_FLOAT64, a->rows, MIN (a->rows, a->cols), NULL);
-      g_autoptr (TlMatrix) u = tl_matrix_new_zeroed (TL_DTYPE_FLOAT64, MIN (a->rows, a->cols), a->cols, NULL);
-      for (gsize i = 0; i < a->rows; i++)
-        for (gsize j = 0; j < a->cols; j++)
-          {
-            double v = tl_matrix_get (r->lu, i, j);
-            if (j < i && j < l->cols)
-              tl_matrix_set (l, i, j, v);
-            else if (i < u->rows)
-              tl_matrix_set (u, i, j, v);
-            if (i == j && i < l->cols)
-              tl_matrix_set (l, i, i, 1.0);
-          }
-      printf ("  L (unit lower triangular, the multipliers):\n");
-      tl_cli_print_matrix ("    ", l, o->max_print);
-      printf ("  U (upper triangular):\n");
-      tl_cli_print_matrix ("    ", u, o->max_print);
-    }
+    print_l_and_u (a, r, o->max_print);
   if (o->output && !tl_matrix_save (r->lu, o->output, TL_FORMAT_AUTO, &error))
+    return tl_cli_fail (o->command, error);
+  if (rec && !save_record (o, path, a, r, rec, &error))
+    return tl_cli_fail (o->command, error);
+  return TL_CLI_OK;
+}
+
+static int
+body (TlCliGauss *o, int argc, char **argv)
+{
+  const gboolean det_only = g_str_equal (o->command, "det");
+  g_autoptr (GError) error = NULL;
+  int next = 1;
+  g_autoptr (TlMatrix) a = tl_cli_gauss_input (o, argc, argv, &next, &error);
+  const char *path = next > 1 ? argv[1] : NULL;
+  if (a == NULL)
+    return tl_cli_fail (o->command, error);
+  if (next < argc)
+    return tl_cli_usage_error (o->command, _("unexpected argument “%s”"), argv[next]);
+  if (det_only && a->rows != a->cols)
     {
-      return tl_cli_fail (o->command, error);
+      g_printerr (_("tilelab-cli det: the determinant needs a square matrix; this one is %zu×%zu\n"),
+                  a->rows, a->cols);
+      return TL_CLI_FAILURE;
     }
-  if (rec)
-    {
-      /* a run record (tilelab-run/1) with the steps as $.extensions.lu */
-      TlSource src = { 0 };
-      src.kind = o->gen ? TL_SOURCE_GENERATOR : TL_SOURCE_FILE;
-      src.generator = o->gen;
-      src.seed = (guint64) o->seed;
-      src.path = (char *) path;
-      g_autoptr (TlRunRecord) record = a->rows && a->cols
-        ? tl_lu_run_record_new (r, a, &src, rec, &error) : NULL;
-      gboolean saved = record ? tl_run_record_save (record, o->record, TL_RECORD_SAVE_DEFAULT, &error)
-                              : tl_lu_recorder_save (rec, o->record, &error);
-      if (!saved)
-        {
-          return tl_cli_fail (o->command, error);
-        }
-      printf (_("  record     %s: %u elimination steps, %u block steps, %u snapshots%s\n"), o->record,
-              rec->steps->len, rec->blocks->len, rec->snapshots->len,
-              MAX (a->rows, a->cols) > TL_LU_RECORD_WHOLE_MAX ? _(" (pooled to ≤256×256)") : _(" (whole matrix)"));
-      printf (_("             each step: pivot column searched, pivot row and value, swap, multipliers, U row, update region\n"));
-    }
-  return rc;
+  printf ("A: %zu×%zu %s, %s\n", a->rows, a->cols, o->mod ? "integer" : tl_dtype_name (a->dtype),
+          tl_cli_describe_source (o, path));
+  /* every kernel runs on a runner's worker, GPU rungs on its device */
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
+  return o->mod ? factor_exact (o, runner, a) : factor (o, runner, a, path);
 }
 
 static int
@@ -254,15 +276,15 @@ run (int argc, char **argv, gboolean det_only)
     det_only ? _("[FILE] — the determinant by Gauss elimination") : _("[FILE] — factor PA = LU"));
   tl_cli_gauss_add_options (ctx, &o, TRUE);
   GOptionEntry more[] = {
-    { "record", 'r', 0, G_OPTION_ARG_FILENAME, &o.record, "Record every step into FILE.json (for playback)", "FILE" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Save the packed L\\U to FILE", "FILE" },
-    { "check", 0, 0, G_OPTION_ARG_NONE, &o.check, "Check ‖PA − LU‖ against LAPACK's threshold", NULL },
-    { "print", 0, 0, G_OPTION_ARG_NONE, &o.print, "Print P, L and U", NULL },
-    { "list-kernels", 0, 0, G_OPTION_ARG_NONE, &list, "List the Gauss ladder (the kernels --kernel takes)", NULL },
+    { "record", 'r', 0, G_OPTION_ARG_FILENAME, &o.record, N_("Record every step into FILE.json (for playback)"), "FILE" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("Save the packed L\\U to FILE"), "FILE" },
+    { "check", 0, 0, G_OPTION_ARG_NONE, &o.check, N_("Check ‖PA − LU‖ against LAPACK's threshold"), NULL },
+    { "print", 0, 0, G_OPTION_ARG_NONE, &o.print, N_("Print P, L and U"), NULL },
+    { "list-kernels", 0, 0, G_OPTION_ARG_NONE, &list, N_("List the Gauss ladder (the kernels --kernel takes)"), NULL },
     { NULL },
   };
   if (!det_only)
-    g_option_context_add_main_entries (ctx, more, NULL);
+    g_option_context_add_main_entries (ctx, more, GETTEXT_PACKAGE);
   g_option_context_set_description (ctx,
     det_only ? "Examples:\n  tilelab-cli det --gen hilbert --size 6\n  tilelab-cli det A.mtx --mod 2147483647\n"
              : "Examples:\n  tilelab-cli lu --gen random-uniform --size 64 --record steps.json\n"

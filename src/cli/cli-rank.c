@@ -20,7 +20,7 @@ body (TlCliGauss *o, int argc, char **argv)
     }
   if (next < argc)
     {
-      return tl_cli_usage_error (o->command, "unexpected argument “%s”", argv[next]);
+      return tl_cli_usage_error (o->command, _("unexpected argument “%s”"), argv[next]);
     }
   printf ("A: %zu×%zu, %s\n", a->rows, a->cols, tl_cli_describe_source (o, o->gen ? NULL : argv[1]));
 
@@ -120,11 +120,11 @@ run (int argc, char **argv, gboolean nullspace)
     nullspace ? _("[FILE] — a basis of {x : Ax = 0}") : _("[FILE] — the rank by Gauss–Jordan elimination"));
   tl_cli_gauss_add_options (ctx, &o, FALSE);
   GOptionEntry more[] = {
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Save the basis (nullspace) or the RREF (rank) to FILE", "FILE" },
-    { "rref", 0, 0, G_OPTION_ARG_NONE, &o.rref, "Print the reduced row echelon form", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("Save the basis (nullspace) or the RREF (rank) to FILE"), "FILE" },
+    { "rref", 0, 0, G_OPTION_ARG_NONE, &o.rref, N_("Print the reduced row echelon form"), NULL },
     { NULL },
   };
-  g_option_context_add_main_entries (ctx, more, NULL);
+  g_option_context_add_main_entries (ctx, more, GETTEXT_PACKAGE);
   return tl_cli_gauss_run (ctx, &o, argc, argv, body);
 }
 

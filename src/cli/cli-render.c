@@ -20,50 +20,50 @@ tl_cli_render (int argc, char **argv)
 
   GOptionEntry entries[] = {
     { "view", 'v', 0, G_OPTION_ARG_STRING, &view,
-      "heatmap, blocks, timeline, compare, gauss or sweep", "VIEW" },
+      N_("heatmap, blocks, timeline, compare, gauss or sweep"), "VIEW" },
     { "run", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &runs,
-      "The run record (tilelab-cli gemm --record) or Gauss record (tilelab-cli lu --record); "
-      "timeline, sweep: up to 4", "FILE.json" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "The picture: .png, .svg or .pdf", "FILE" },
+      N_("The run record (tilelab-cli gemm --record) or Gauss record (tilelab-cli lu --record); "
+      "timeline, sweep: up to 4"), "FILE.json" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("The picture: .png, .svg or .pdf"), "FILE" },
     { "kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel,
-      "Kernel id (timeline, compare: ids separated by commas; timelines are stacked on one time scale)", "ID" },
-    { "matrix", 'm', 0, G_OPTION_ARG_STRING, &matrix, "heatmap: A, B, C, ref or error (default C)", "WHICH" },
+      N_("Kernel id (timeline, compare: ids separated by commas; timelines are stacked on one time scale)"), "ID" },
+    { "matrix", 'm', 0, G_OPTION_ARG_STRING, &matrix, N_("heatmap: A, B, C, ref or error (default C)"), "WHICH" },
     { "step", 's', 0, G_OPTION_ARG_INT, &step,
-      "gauss: the frame, 0 … steps (step k before its pivot search; the last is the finished L\\U)", "N" },
+      N_("gauss: the frame, 0 … steps (step k before its pivot search; the last is the finished L\\U)"), "N" },
     { "color", 'c', 0, G_OPTION_ARG_STRING, &color,
-      "blocks: duration or start; timeline: duration or wave; compare: gflops or time; "
-      "heatmap: viridis, cividis, rdbu or gray", "BY" },
+      N_("blocks: duration or start; timeline: duration or wave; compare: gflops or time; "
+      "heatmap: viridis, cividis, rdbu or gray"), "BY" },
     { "value-scale", 0, 0, G_OPTION_ARG_STRING, &value_scale,
-      "heatmap: linear, log (values ≤ 0 masked, as the colour bar says) or symlog", "SCALE" },
+      N_("heatmap: linear, log (values ≤ 0 masked, as the colour bar says) or symlog"), "SCALE" },
     { "pool", 0, 0, G_OPTION_ARG_STRING, &pool,
-      "heatmap: what a cell of a large matrix shows: mean, max or max-abs "
-      "(default mean; the error map max-abs)", "MODE" },
+      N_("heatmap: what a cell of a large matrix shows: mean, max or max-abs "
+      "(default mean; the error map max-abs)"), "MODE" },
     { "range", 0, 0, G_OPTION_ARG_STRING, &range,
-      "gauss: colour range of each step (step, default) or one for the whole record (record)", "R" },
+      N_("gauss: colour range of each step (step, default) or one for the whole record (record)"), "R" },
     { "time-scale", 0, 0, G_OPTION_ARG_STRING, &time_scale,
-      "timeline with several kernels: one time scale for all (shared, default) "
-      "or each kernel on its own (own)", "S" },
+      N_("timeline with several kernels: one time scale for all (shared, default) "
+      "or each kernel on its own (own)"), "S" },
     { "launch", 'l', 0, G_OPTION_ARG_INT, &launch,
-      "blocks, timeline: only this launch of a multi-launch kernel (default: all)", "N" },
+      N_("blocks, timeline: only this launch of a multi-launch kernel (default: all)"), "N" },
     { "tile", 't', 0, G_OPTION_ARG_STRING, &tile,
-      "blocks, timeline: point at the tile in column X, row Y (blockIdx.x, blockIdx.y) and its block", "X,Y" },
-    { "width", 'W', 0, G_OPTION_ARG_DOUBLE, &width, "Width in pixels at scale 1 / points (default 1600)", "W" },
-    { "height", 'H', 0, G_OPTION_ARG_DOUBLE, &height, "Height (default 900)", "H" },
-    { "scale", 'S', 0, G_OPTION_ARG_DOUBLE, &scale, "PNG: pixels per unit, e.g. 2 for HiDPI (default 1)", "S" },
+      N_("blocks, timeline: point at the tile in column X, row Y (blockIdx.x, blockIdx.y) and its block"), "X,Y" },
+    { "width", 'W', 0, G_OPTION_ARG_DOUBLE, &width, N_("Width in pixels at scale 1 / points (default 1600)"), "W" },
+    { "height", 'H', 0, G_OPTION_ARG_DOUBLE, &height, N_("Height (default 900)"), "H" },
+    { "scale", 'S', 0, G_OPTION_ARG_DOUBLE, &scale, N_("PNG: pixels per unit, e.g. 2 for HiDPI (default 1)"), "S" },
     { "presentation", 'p', 0, G_OPTION_ARG_NONE, &presentation,
-      "Larger type and lines, for projectors", NULL },
-    { "high-contrast", 0, 0, G_OPTION_ARG_NONE, &high_contrast, "Black on white, thicker lines", NULL },
+      N_("Larger type and lines, for projectors"), NULL },
+    { "high-contrast", 0, 0, G_OPTION_ARG_NONE, &high_contrast, N_("Black on white, thicker lines"), NULL },
     { "check-text", 0, 0, G_OPTION_ARG_NONE, &check_text,
-      "Check the picture's text: overlapping, clipped or off-picture labels are listed "
-      "and make the command fail (exit 1)", NULL },
-    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "Print nothing on success", NULL },
+      N_("Check the picture's text: overlapping, clipped or off-picture labels are listed "
+      "and make the command fail (exit 1)"), NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print nothing on success"), NULL },
     { NULL },
   };
 
-  g_autoptr (GOptionContext) ctx = g_option_context_new (_("— draw a view of a record as PNG, SVG or PDF"));
-  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_autoptr (GOptionContext) ctx = g_option_context_new (N_("— draw a view of a record as PNG, SVG or PDF"));
+  g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (ctx,
-    "Views:\n"
+    N_("Views:\n"
     "  heatmap   a matrix kept beside the record (gemm --save-matrices)\n"
     "  blocks    C's tiles coloured by their block's time (gemm --instrument)\n"
     "  timeline  one lane per SM (CPU: thread), one bar per block, waves and tail\n"
@@ -78,7 +78,7 @@ tl_cli_render (int argc, char **argv)
     "  tilelab-cli render --view timeline --run gpu.json --kernel gemm-03-smem16,gemm-11-wgmma --time-scale own -o own.png\n"
     "  tilelab-cli render --view heatmap --matrix error --run r.json --value-scale log -o err.svg --check-text\n"
     "  tilelab-cli lu --gen random-uniform --size 64 --block-size 16 --record lu.json\n"
-    "  tilelab-cli render --view gauss --step 20 --run lu.json -o step20.pdf --presentation\n");
+    "  tilelab-cli render --view gauss --step 20 --run lu.json -o step20.pdf --presentation\n"));
 
   if (!tl_cli_parse (ctx, &argc, &argv))
     return TL_CLI_USAGE;

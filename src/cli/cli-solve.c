@@ -1,5 +1,6 @@
 /* cli-solve.c — `tilelab-cli solve`: AX = B and its solution space. */
 #include "cli-gauss.h"
+#include "run/tl-gauss-run.h"
 #include "core/tl-error.h"
 #include "io/tl-io.h"
 
@@ -111,11 +112,11 @@ body (TlCliGauss *o, int argc, char **argv)
     }
   else
     {
-      return tl_cli_usage_error ("solve", "no right-hand side: give B-FILE, or --o->augmented when b is A's last column");
+      return tl_cli_usage_error ("solve", _("no right-hand side: give B-FILE, or --o->augmented when b is A's last column"));
     }
   if (next < argc)
     {
-      return tl_cli_usage_error ("solve", "unexpected argument “%s”", argv[next]);
+      return tl_cli_usage_error ("solve", _("unexpected argument “%s”"), argv[next]);
     }
   if (b->rows != a->rows)
     {
@@ -162,14 +163,14 @@ body (TlCliGauss *o, int argc, char **argv)
         {
           /* the accurate route for a square nonsingular system: PA = LU, then
            * two triangular solves (getrs) */
-          TlLuOptions opt = { o->kernel, (gsize) o->block_size, o->pivoting_value, o->gemm, 0 };
-          g_autoptr (TlLuResult) r = NULL;
-          if (!tl_lu_factor_full (&opt, a, NULL, NULL, &r, &error)
-              || (x = tl_lu_solve (r, b, &error)) == NULL)
-            {
-              return tl_cli_fail ("solve", error);
-            }
-          printf (_("  UNIQUE SOLUTION (by %s and two triangular solves):\n"), r->kernel_id);
+          g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
+          TlGaussJob job = { .kind = TL_GAUSS_SOLVE, .a = a, .b = b,
+                             .options = tl_cli_gauss_options (o) };
+          g_autoptr (TlGaussResult) done = tl_runner_run_gauss (runner, &job, NULL, &error);
+          if (done == NULL)
+            return tl_cli_fail ("solve", error);
+          x = g_steal_pointer (&done->x);
+          printf (_("  UNIQUE SOLUTION (by %s and two triangular solves):\n"), done->lu->kernel_id);
         }
       else
         {
@@ -204,19 +205,19 @@ tl_cli_solve (int argc, char **argv)
 {
   TlCliGauss o = { 0 };
   o.command = "solve";
-  g_autoptr (GOptionContext) ctx = g_option_context_new (_("[A-FILE [B-FILE]] — solve AX = B, or describe all solutions"));
+  g_autoptr (GOptionContext) ctx = g_option_context_new (N_("[A-FILE [B-FILE]] — solve AX = B, or describe all solutions"));
   tl_cli_gauss_add_options (ctx, &o, TRUE);
   GOptionEntry more[] = {
-    { "augmented", 'a', 0, G_OPTION_ARG_NONE, &o.augmented, "The last column of the matrix is b (an n×(n+1) system, as in seed 004)", NULL },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, "Save the (particular) solution X to FILE", "FILE" },
+    { "augmented", 'a', 0, G_OPTION_ARG_NONE, &o.augmented, N_("The last column of the matrix is b (an n×(n+1) system, as in seed 004)"), NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output, N_("Save the (particular) solution X to FILE"), "FILE" },
     { NULL },
   };
-  g_option_context_add_main_entries (ctx, more, NULL);
+  g_option_context_add_main_entries (ctx, more, GETTEXT_PACKAGE);
   g_option_context_set_description (ctx,
-    "Without B and with --gen, b = A·(1, …, 1)ᵀ, so the exact solution is all ones.\n"
+    N_("Without B and with --gen, b = A·(1, …, 1)ᵀ, so the exact solution is all ones.\n"
     "Singular or rectangular systems get their solution space: a particular solution\n"
     "plus a null-space basis, or “no solution”.\n\nExamples:\n"
     "  tilelab-cli solve A.mtx b.mtx\n  tilelab-cli solve --augmented system.txt\n"
-    "  tilelab-cli solve --gen condition:kappa=1e8 --size 100\n");
+    "  tilelab-cli solve --gen condition:kappa=1e8 --size 100\n"));
   return tl_cli_gauss_run (ctx, &o, argc, argv, body);
 }

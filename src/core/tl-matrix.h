@@ -21,6 +21,8 @@ typedef enum
 } TlDtype;
 
 #define TL_DTYPE_COUNT 3
+/* One bit per dtype, for masks of the dtypes a kernel takes. */
+#define TL_DTYPE_BIT(d) (1u << (d))
 
 typedef struct _TlMatrix TlMatrix;
 

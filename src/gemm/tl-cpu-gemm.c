@@ -22,7 +22,6 @@
  */
 #include "gemm/tl-cpu-gemm.h"
 #include "core/tl-error.h"
-#include "gemm/tl-kernels.h"
 
 #include <cblas.h>
 #include <glib/gi18n-lib.h>
@@ -357,18 +356,21 @@ typedef struct
 } CpuKernel;
 
 static const CpuKernel cpu_kernels[] = {
-  { { "cpu-naive", N_("naive triple loop"),
-      N_("Seed 002's multiplySequential: for each C element a sum down a column of B, "
-         "one cache miss per multiply-add."),
-      "002", I32 | F32 | F64, FALSE, FALSE, 0 }, run_naive },
-  { { "cpu-blocked", N_("cache-blocked, multi-threaded"),
-      N_("64×64 tiles of C shared out to every core (on one core: seed 004's blocked CPU baseline); a packed 256×64 panel of B stays in "
-         "cache while vectorised rows stream through it."),
-      "004", I32 | F32 | F64, FALSE, TRUE, TILE }, run_blocked },
-  { { "cpu-openblas", N_("OpenBLAS ?gemm"),
-      N_("The tuned library (cblas_sgemm, cblas_dgemm): the CPU yardstick the others "
-         "are checked against."),
-      "", F32 | F64, TRUE, FALSE, 0 }, run_openblas },
+  { { .id = "cpu-naive", .title = N_("naive triple loop"),
+      .lesson = N_("Seed 002's multiplySequential: for each C element a sum down a column of B, "
+                   "one cache miss per multiply-add."),
+      .seed = "002", .dtypes = I32 | F32 | F64, .single_threaded = TRUE, .baseline = TRUE },
+    run_naive },
+  { { .id = "cpu-blocked", .title = N_("cache-blocked, multi-threaded"),
+      .lesson = N_("64×64 tiles of C shared out to every core (on one core: seed 004's blocked CPU baseline); a packed 256×64 panel of B stays in "
+                   "cache while vectorised rows stream through it."),
+      .seed = "004", .dtypes = I32 | F32 | F64, .records_tiles = TRUE, .tile = TILE },
+    run_blocked },
+  { { .id = "cpu-openblas", .title = N_("OpenBLAS ?gemm"),
+      .lesson = N_("The tuned library (cblas_sgemm, cblas_dgemm): the CPU yardstick the others "
+                   "are checked against."),
+      .seed = "", .dtypes = F32 | F64, .reference = TRUE },
+    run_openblas },
 };
 
 guint

@@ -29,6 +29,8 @@ typedef struct
   gboolean reference;
   gboolean records_tiles;
   int tile;           /* tile edge of the blocked kernel, 0 otherwise */
+  gboolean single_threaded; /* runs on one core whatever n_threads says */
+  gboolean baseline;  /* the speed-ups of a job are against this kernel */
 } TlCpuKernel;
 
 guint              tl_cpu_kernel_count (void);

@@ -32,6 +32,8 @@ build_table (gpointer data)
         .dtypes = c->dtypes,
         .backend = TL_BACKEND_CPU,
         .reference = c->reference,
+        .baseline = c->baseline,
+        .single_threaded = c->single_threaded,
         .records_blocks = c->records_tiles,
         .tile_m = c->tile,
         .tile_n = c->tile,
@@ -103,4 +105,43 @@ tl_kernel_supports (const TlKernelInfo *info, TlDtype dtype)
 {
   g_return_val_if_fail (info != NULL, FALSE);
   return (unsigned) dtype < TL_DTYPE_COUNT && (info->dtypes & TL_DTYPE_BIT (dtype)) != 0;
+}
+
+const char *
+tl_kernel_precision (const TlKernelInfo *info, TlDtype dtype)
+{
+  g_return_val_if_fail (info != NULL, "fp32");
+  if (dtype == TL_DTYPE_INT32)
+    return "exact";
+  if (dtype == TL_DTYPE_FLOAT64)
+    return "fp64";
+  return info->precision ? info->precision : "fp32";
+}
+
+const TlKernelInfo *
+tl_kernel_reference (const TlKernelInfo *info, TlDtype dtype)
+{
+  g_return_val_if_fail (info != NULL, NULL);
+  if (dtype == TL_DTYPE_INT32)
+    return NULL;
+  const char *precision = tl_kernel_precision (info, dtype);
+  ensure_table ();
+  for (guint i = 0; i < n_kernels; i++)
+    {
+      const TlKernelInfo *r = &kernels[i];
+      if (r->reference && r->backend == info->backend && tl_kernel_supports (r, dtype)
+          && strcmp (tl_kernel_precision (r, dtype), precision) == 0)
+        return r;
+    }
+  return NULL;
+}
+
+const TlKernelInfo *
+tl_kernel_baseline (void)
+{
+  ensure_table ();
+  for (guint i = 0; i < n_kernels; i++)
+    if (kernels[i].baseline)
+      return &kernels[i];
+  return NULL;
 }

@@ -25,7 +25,11 @@ typedef struct
   const char *seed;        /* seeds it comes from, "" if none */
   guint dtypes;            /* bit (1 << TlDtype) per supported dtype */
   TlBackend backend;
-  gboolean reference;      /* OpenBLAS, cuBLAS: the yardsticks */
+  gboolean reference;      /* OpenBLAS, cuBLAS: the yardsticks (a kernel's is the reference
+                              of its backend computing in its precision) */
+  gboolean baseline;       /* the slow start (cpu-naive): speed-ups are against it, and
+                              the runner runs it first */
+  gboolean single_threaded; /* runs on one core, whatever the job's thread count */
   gboolean records_blocks; /* can record per-block (or per-tile) timings */
   int tile_m, tile_n;      /* C tile per block or task; 0 if none */
   int min_cc;              /* GPU: minimum compute capability × 10 */
@@ -33,11 +37,19 @@ typedef struct
   const char *source_path; /* relative to the source tree */
 } TlKernelInfo;
 
-#define TL_DTYPE_BIT(d) (1u << (d))
-
 guint               tl_kernel_count (void);
 const TlKernelInfo *tl_kernel_get   (guint index);
 const TlKernelInfo *tl_kernel_find  (const char *id);
 gboolean            tl_kernel_supports (const TlKernelInfo *info, TlDtype dtype);
+
+/* What info computes in at dtype: "exact" (int32), "fp64" (float64), else
+ * the row's precision ("fp32", "tf32", "bf16"). */
+const char         *tl_kernel_precision (const TlKernelInfo *info, TlDtype dtype);
+/* The yardstick of info at dtype: the reference row of the same backend
+ * that takes dtype and computes in the same precision; NULL for int32
+ * (exact: no reference needed) and when there is none. */
+const TlKernelInfo *tl_kernel_reference (const TlKernelInfo *info, TlDtype dtype);
+/* The baseline row (cpu-naive), or NULL. */
+const TlKernelInfo *tl_kernel_baseline  (void);
 
 G_END_DECLS

@@ -2,7 +2,8 @@
 #include "lu/tl-lu-private.h"
 #include "core/tl-error.h"
 #include "lu/tl-gfp.h"
-#include "tl-gpu.h"
+#include "lu/tl-solve.h"
+#include "device/tl-gpu-session.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -12,33 +13,23 @@ cancelled_cb (void *user_data)
   return g_cancellable_is_cancelled (user_data);
 }
 
-static void
-set_gpu_error (GError **error, TlGpuStatus status, const char *kernel_id)
+/* The device `ordinal` of the given session, else of the thread's (the
+ * runner worker's), else of a session opened for this call (*own, which
+ * the caller frees after the call). */
+static TlGpuDevice *
+lu_device (TlGpuSession *given, int ordinal, TlGpuSession **own, GError **error)
 {
-  TlErrorCode code;
-  switch (status)
-    {
-    case TL_GPU_NO_DEVICE:
-      code = TL_ERROR_NO_DEVICE;
-      break;
-    case TL_GPU_OUT_OF_MEMORY:
-      code = TL_ERROR_OUT_OF_MEMORY;
-      break;
-    case TL_GPU_BAD_SHAPE:
-      code = TL_ERROR_SHAPE;
-      break;
-    case TL_GPU_DEVICE_LOST:
-      code = TL_ERROR_DEVICE_LOST;
-      break;
-    case TL_GPU_CANCELLED:
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Cancelled"));
-      return;
-    default:
-      code = TL_ERROR_LAUNCH_FAILED;
-      break;
-    }
-  g_set_error (error, TL_ERROR, code, _("%s: %s (%s)"), kernel_id, tl_gpu_status_name (status),
-               tl_gpu_last_message ());
+  TlGpuSession *session = given ? given : tl_gpu_session_get_thread_default ();
+  if (session == NULL)
+    session = *own = tl_gpu_session_new ();
+  return tl_gpu_session_get_device (session, ordinal, error);
+}
+
+static int
+compare_double (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
 }
 
 /* ---- recording: the GPU door's observer feeds the TlLuRecorder -------- */
@@ -127,7 +118,7 @@ rec_snapshot (void *user_data, int steps_done, const TlGpuLuWindow *whole)
 }
 
 gboolean
-tl_lu_gpu (TlLuWork *w, int ordinal, double *out_elapsed_s, GError **error)
+tl_lu_gpu (TlLuWork *w, GError **error)
 {
   TlMatrix *A = w->a;
   if (!tl_matrix_is_contiguous (A))
@@ -135,13 +126,10 @@ tl_lu_gpu (TlLuWork *w, int ordinal, double *out_elapsed_s, GError **error)
       g_set_error (error, TL_ERROR, TL_ERROR_SHAPE, _("GPU rungs need a contiguous matrix"));
       return FALSE;
     }
-  TlGpuDevice *device = NULL;
-  TlGpuStatus status = tl_gpu_device_open (ordinal, &device);
-  if (status != TL_GPU_OK)
-    {
-      set_gpu_error (error, status, w->kernel_id);
-      return FALSE;
-    }
+  g_autoptr (TlGpuSession) own = NULL;
+  TlGpuDevice *device = lu_device (w->gpu, w->gpu_ordinal, &own, error);
+  if (device == NULL)
+    return FALSE;
   TlGpuLuArgs args = { 0 };
   args.dtype = (TlGpuDtype) A->dtype;
   args.m = (int) A->rows;
@@ -150,8 +138,8 @@ tl_lu_gpu (TlLuWork *w, int ordinal, double *out_elapsed_s, GError **error)
   args.ipiv = w->ipiv;
   args.block_size = (int) w->block_size;
   args.pivoting = w->pivoting == TL_PIVOTING_PARTIAL;
-  args.warmups = 0;
-  args.repeats = 1;
+  args.warmups = (int) w->warmups;
+  args.repeats = (int) MAX (w->repeats, 1);
   args.cancelled = cancelled_cb;
   args.user_data = w->cancellable;
   GpuRec gpu_rec = { w->rec, A->dtype, NULL };
@@ -162,20 +150,20 @@ tl_lu_gpu (TlLuWork *w, int ordinal, double *out_elapsed_s, GError **error)
   if (w->rec)
     args.observer = &observer;
   TlGpuLuResult res = { 0 };
-  status = tl_gpu_lu_run (device, w->kernel_id, &args, &res);
-  tl_gpu_device_close (device);
+  TlGpuStatus status = tl_gpu_lu_run (device, w->kernel_id, &args, &res);
   if (status != TL_GPU_OK)
     {
       tl_gpu_lu_result_clear (&res);
-      set_gpu_error (error, status, w->kernel_id);
-      return FALSE;
+      return tl_gpu_error_set (error, status, w->kernel_id);
     }
   w->info = (gsize) res.info;
   for (int ph = 0; ph < TL_LU_N_PHASES; ph++)
     w->phase_ns[ph] = (gint64) (res.phase_ms[ph] * 1e6);
   w->phase_run_ns = (gint64) (res.phase_run_ms * 1e6);
   w->record_s = res.record_ms * 1e-3;
-  *out_elapsed_s = res.n_times > 0 ? res.times_ms[res.n_times - 1] * 1e-3 : 0.0;
+  /* the median of the timed factorisations (device time) */
+  qsort (res.times_ms, (size_t) res.n_times, sizeof (double), compare_double);
+  w->device_s = res.n_times > 0 ? res.times_ms[res.n_times / 2] * 1e-3 : 0.0;
   tl_gpu_lu_result_clear (&res);
   return TRUE;
 }
@@ -183,13 +171,10 @@ tl_lu_gpu (TlLuWork *w, int ordinal, double *out_elapsed_s, GError **error)
 gboolean
 tl_lu_solve_gpu (const TlLuResult *lu, TlMatrix *x, GError **error)
 {
-  TlGpuDevice *device = NULL;
-  TlGpuStatus status = tl_gpu_device_open (lu->gpu_ordinal, &device);
-  if (status != TL_GPU_OK)
-    {
-      set_gpu_error (error, status, lu->kernel_id);
-      return FALSE;
-    }
+  g_autoptr (TlGpuSession) own = NULL;
+  TlGpuDevice *device = lu_device (NULL, lu->gpu_ordinal, &own, error);
+  if (device == NULL)
+    return FALSE;
   TlGpuLuSolveArgs args = { 0 };
   args.dtype = (TlGpuDtype) x->dtype;
   args.n = (int) lu->lu->rows;
@@ -197,13 +182,39 @@ tl_lu_solve_gpu (const TlLuResult *lu, TlMatrix *x, GError **error)
   args.lu = lu->lu->data;
   args.ipiv = lu->ipiv;
   args.b = x->data;
-  status = tl_gpu_lu_solve (device, &args, NULL);
-  tl_gpu_device_close (device);
+  TlGpuStatus status = tl_gpu_lu_solve (device, &args, NULL);
   if (status != TL_GPU_OK)
+    return tl_gpu_error_set (error, status, lu->kernel_id);
+  return TRUE;
+}
+
+gboolean
+tl_lu_solve_gpu_bench (const TlLuResult *lu, TlMatrix *x, const char *solver, guint warmups,
+                       guint repeats, double *times_ms, GError **error)
+{
+  g_return_val_if_fail (lu != NULL && x != NULL && solver != NULL && times_ms != NULL, FALSE);
+  if (!tl_matrix_is_contiguous (x) || x->dtype != lu->lu->dtype || x->rows != lu->lu->rows)
     {
-      set_gpu_error (error, status, lu->kernel_id);
+      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE,
+                   _("The right-hand sides must be a contiguous %zu-row matrix of the factors' dtype"),
+                   lu->lu->rows);
       return FALSE;
     }
+  g_autoptr (TlGpuSession) own = NULL;
+  TlGpuDevice *device = lu_device (NULL, lu->gpu_ordinal, &own, error);
+  if (device == NULL)
+    return FALSE;
+  TlGpuLuSolveArgs args = { 0 };
+  args.dtype = (TlGpuDtype) x->dtype;
+  args.n = (int) lu->lu->rows;
+  args.nrhs = (int) x->cols;
+  args.lu = lu->lu->data;
+  args.ipiv = lu->ipiv;
+  args.b = x->data;
+  TlGpuStatus status = tl_gpu_lu_solve_bench (device, solver, &args, (int) warmups,
+                                              (int) MAX (repeats, 1), times_ms);
+  if (status != TL_GPU_OK)
+    return tl_gpu_error_set (error, status, solver);
   return TRUE;
 }
 
@@ -216,24 +227,21 @@ tl_gfp_lu_gpu (const TlGfpMatrix *a, int ordinal, GError **error)
       g_set_error (error, TL_ERROR, TL_ERROR_SHAPE, _("Matrices above 2³¹ rows or columns are not supported"));
       return NULL;
     }
-  TlGpuDevice *device = NULL;
-  TlGpuStatus status = tl_gpu_device_open (ordinal, &device);
-  if (status != TL_GPU_OK)
-    {
-      set_gpu_error (error, status, "exact LU (GPU)");
-      return NULL;
-    }
+  g_autoptr (TlGpuSession) own = NULL;
+  TlGpuDevice *device = lu_device (NULL, ordinal, &own, error);
+  if (device == NULL)
+    return NULL;
   g_autoptr (TlGfpLu) r = g_new0 (TlGfpLu, 1);
   gsize m = a->rows, n = a->cols, mn = MIN (m, n);
   r->lu = tl_gfp_matrix_copy (a);
   r->n_ipiv = mn;
   r->ipiv = g_new0 (gint32, MAX (mn, 1));
   int info = 0;
-  status = tl_gpu_gfp_lu (device, (int) m, (int) n, a->p, r->lu->data, r->ipiv, &info, NULL);
-  tl_gpu_device_close (device);
+  TlGpuStatus status = tl_gpu_gfp_lu (device, (int) m, (int) n, a->p, r->lu->data, r->ipiv,
+                                      &info, NULL);
   if (status != TL_GPU_OK)
     {
-      set_gpu_error (error, status, "exact LU (GPU)");
+      tl_gpu_error_set (error, status, _("exact LU (GPU)"));
       return NULL;
     }
   r->info = (gsize) info;

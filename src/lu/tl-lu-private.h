@@ -4,6 +4,7 @@
 #include <time.h>
 #include "lu/tl-lu.h"
 #include "lu/tl-lu-recorder.h"
+#include "device/tl-gpu-session.h"
 
 G_BEGIN_DECLS
 
@@ -19,16 +20,21 @@ typedef struct
   const char *gemm;           /* "openblas" or "cpu-blocked" */
   const char *kernel_id;
   TlLuRecorder *rec;          /* NULL: not recording */
+  TlGpuSession *gpu;          /* GPU rungs: NULL = the thread's default session */
+  int gpu_ordinal;            /* GPU rungs: which device */
+  guint warmups, repeats;     /* GPU rungs: untimed and timed factorisations */
   GCancellable *cancellable;
   gint64 phase_ns[TL_LU_N_PHASES];
   gint64 phase_run_ns;        /* GPU: the phase-timing run's device time (0: elapsed) */
   double record_s;            /* GPU: the recording run's wall time */
+  double device_s;            /* GPU: the median device time of the timed runs (< 0: none) */
 } TlLuWork;
 
 gboolean tl_lu_cpu_unblocked (TlLuWork *w, GError **error);
 gboolean tl_lu_cpu_blocked   (TlLuWork *w, GError **error);
 gboolean tl_lu_lapack        (TlLuWork *w, GError **error);
-gboolean tl_lu_gpu           (TlLuWork *w, int ordinal, double *out_elapsed_s, GError **error);
+/* GPU rungs: w->device_s becomes the median of the timed factorisations. */
+gboolean tl_lu_gpu           (TlLuWork *w, GError **error);
 /* x (n×k, contiguous, the factorisation's dtype) holds B and becomes X. */
 gboolean tl_lu_solve_gpu     (const TlLuResult *lu, TlMatrix *x, GError **error);
 

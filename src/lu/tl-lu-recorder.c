@@ -2,6 +2,7 @@
 #include "lu/tl-lu-recorder.h"
 #include "core/tl-error.h"
 #include "core/tl-json.h"
+#include "core/tl-matrix.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>

@@ -22,7 +22,10 @@
 #pragma once
 
 #include <json-glib/json-glib.h>
-#include "lu/tl-lu.h"
+#include "lu/tl-lu-terms.h"
+
+/* The recorder itself; tl-lu.h names it for tl_lu_factor. */
+typedef struct _TlLuRecorder TlLuRecorder;
 
 G_BEGIN_DECLS
 

@@ -11,81 +11,104 @@
 #define F32 TL_DTYPE_BIT (TL_DTYPE_FLOAT32)
 #define F64 TL_DTYPE_BIT (TL_DTYPE_FLOAT64)
 
-/* The ladder.  Rows are never renumbered; the GPU rungs live in gpu/lu/. */
-static const TlLuKernelInfo lu_kernels[] = {
-  { "lu-cpu-unblocked", 0, N_("CPU unblocked, one column at a time"),
-    N_("Pivot search, swap, scale the multipliers, rank-1 update of the rest: n steps of O(n²) memory traffic each"),
-    "004", F32 | F64, TL_BACKEND_CPU, FALSE, FALSE, TRUE, TRUE, "src/lu/tl-lu-cpu-unblocked.c" },
-  { "lu-cpu-blocked", 0, N_("CPU blocked, right-looking"),
-    N_("Factor a panel of b columns, swap, solve for U12, then one GEMM updates the trailing matrix (seed 004 §3.1)"),
-    "004", F32 | F64, TL_BACKEND_CPU, FALSE, TRUE, TRUE, TRUE, "src/lu/tl-lu-cpu-blocked.c" },
-  { "lu-lapack", 0, N_("LAPACK getrf (OpenBLAS)"),
-    N_("The reference: recursive panel, tuned BLAS-3 update, threads"),
-    "", F32 | F64, TL_BACKEND_CPU, TRUE, FALSE, FALSE, FALSE, "src/lu/tl-lu-lapack.c" },
-  { "lu-01-percolumn", 1, N_("GPU one launch per column"),
-    N_("Each column is a pivot search, a swap, a scale and a rank-1 update: 4n launches bound by memory bandwidth"),
-    "004", F32 | F64, TL_BACKEND_GPU, FALSE, FALSE, TRUE, TRUE, "gpu/lu/lu-01-percolumn.cu" },
-  { "lu-02-blocked", 2, N_("GPU blocked, cuBLAS trailing update"),
-    N_("The panel on the GPU, then TRSM and GEMM from cuBLAS: the update becomes a matrix multiplication"),
-    "004", F32 | F64, TL_BACKEND_GPU, FALSE, TRUE, FALSE, TRUE, "gpu/lu/lu-02-blocked.cu" },
-  { "lu-03-tuned", 3, N_("GPU blocked, fused panel and look-ahead"),
-    N_("One kernel factors the panel; the next panel is factored on a second stream while the big GEMM runs"),
-    "004", F32 | F64, TL_BACKEND_GPU, FALSE, TRUE, FALSE, TRUE, "gpu/lu/lu-03-tuned.cu" },
-  { "lu-04-persistent", 4, N_("GPU blocked, persistent panel"),
-    N_("One launch factors the whole panel from shared memory, its blocks handshaking once per column; look-ahead hides it behind the GEMM"),
-    "004", F32 | F64, TL_BACKEND_GPU, FALSE, TRUE, FALSE, TRUE, "gpu/lu/lu-04-persistent.cu" },
-  { "lu-cusolver", 0, N_("cuSOLVER getrf"),
-    N_("The GPU reference"),
-    "", F32 | F64, TL_BACKEND_GPU, TRUE, FALSE, FALSE, FALSE, "gpu/lu/lu-cusolver.cu" },
+/* A kernel of the ladder and the function that runs it. */
+typedef gboolean (*FactorFn) (TlLuWork *w, GError **error);
+
+typedef struct
+{
+  TlLuKernelInfo info;
+  FactorFn factor;
+} LuRow;
+
+/* The CPU kernels.  Rows are never renumbered; the GPU rungs follow from
+ * the door's list (gpu/lu/tl-lu-ladder.h). */
+static const LuRow cpu_rows[] = {
+  { { .id = "lu-cpu-unblocked", .title = N_("CPU unblocked, one column at a time"),
+      .lesson = N_("Pivot search, swap, scale the multipliers, rank-1 update of the rest: n steps of O(n²) memory traffic each"),
+      .seed = "004", .dtypes = F32 | F64, .backend = TL_BACKEND_CPU,
+      .no_pivoting = TRUE, .records_steps = TRUE,
+      .source_path = "src/lu/tl-lu-cpu-unblocked.c" },
+    tl_lu_cpu_unblocked },
+  { { .id = "lu-cpu-blocked", .title = N_("CPU blocked, right-looking"),
+      .lesson = N_("Factor a panel of b columns, swap, solve for U12, then one GEMM updates the trailing matrix (seed 004 §3.1)"),
+      .seed = "004", .dtypes = F32 | F64, .backend = TL_BACKEND_CPU,
+      .blocked = TRUE, .default_block = TL_LU_DEFAULT_BLOCK, .no_pivoting = TRUE,
+      .records_steps = TRUE, .phases = TRUE,
+      .source_path = "src/lu/tl-lu-cpu-blocked.c" },
+    tl_lu_cpu_blocked },
+  { { .id = "lu-lapack", .title = N_("LAPACK getrf (OpenBLAS)"),
+      .lesson = N_("The reference: recursive panel, tuned BLAS-3 update, threads"),
+      .seed = "", .dtypes = F32 | F64, .backend = TL_BACKEND_CPU, .reference = TRUE,
+      .source_path = "src/lu/tl-lu-lapack.c" },
+    tl_lu_lapack },
 };
+
+static LuRow *rows;
+static guint n_rows;
+
+static gpointer
+build_rows (gpointer data)
+{
+  guint n_cpu = G_N_ELEMENTS (cpu_rows);
+  guint n_gpu = (guint) MAX (tl_gpu_lu_kernel_count (), 0);
+  LuRow *table = g_new0 (LuRow, n_cpu + n_gpu);
+  memcpy (table, cpu_rows, sizeof cpu_rows);
+  for (guint i = 0; i < n_gpu; i++)
+    {
+      const TlGpuLuKernelInfo *g = tl_gpu_lu_kernel_info ((int) i);
+      table[n_cpu + i] = (LuRow) {
+        { .id = g->id, .number = g->number, .title = g->title, .lesson = g->lesson,
+          .seed = g->seed ? g->seed : "", .dtypes = g->dtypes, .backend = TL_BACKEND_GPU,
+          .reference = g->reference != 0, .blocked = g->default_block > 0,
+          .default_block = (gsize) MAX (g->default_block, 0), .no_pivoting = g->no_pivoting != 0,
+          .records_steps = g->records_steps != 0, .phases = g->phases != 0,
+          .source_path = g->source_path },
+        tl_lu_gpu,
+      };
+    }
+  n_rows = n_cpu + n_gpu;
+  rows = table;
+  return table;
+}
+
+static void
+ensure_rows (void)
+{
+  static GOnce once = G_ONCE_INIT;
+  g_once (&once, build_rows, NULL);
+}
 
 guint
 tl_lu_kernel_count (void)
 {
-  return G_N_ELEMENTS (lu_kernels);
+  ensure_rows ();
+  return n_rows;
 }
 
 const TlLuKernelInfo *
 tl_lu_kernel_get (guint index)
 {
-  g_return_val_if_fail (index < G_N_ELEMENTS (lu_kernels), NULL);
-  return &lu_kernels[index];
+  ensure_rows ();
+  g_return_val_if_fail (index < n_rows, NULL);
+  return &rows[index].info;
+}
+
+static const LuRow *
+find_row (const char *id)
+{
+  ensure_rows ();
+  for (guint i = 0; id != NULL && i < n_rows; i++)
+    if (strcmp (rows[i].info.id, id) == 0)
+      return &rows[i];
+  return NULL;
 }
 
 const TlLuKernelInfo *
 tl_lu_kernel_find (const char *id)
 {
   g_return_val_if_fail (id != NULL, NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (lu_kernels); i++)
-    if (strcmp (lu_kernels[i].id, id) == 0)
-      return &lu_kernels[i];
-  return NULL;
-}
-
-const char *
-tl_pivoting_name (TlPivoting pivoting)
-{
-  return pivoting == TL_PIVOTING_NONE ? "none" : "partial";
-}
-
-gboolean
-tl_pivoting_from_name (const char *name, TlPivoting *out)
-{
-  if (g_strcmp0 (name, "none") == 0)
-    *out = TL_PIVOTING_NONE;
-  else if (g_strcmp0 (name, "partial") == 0)
-    *out = TL_PIVOTING_PARTIAL;
-  else
-    return FALSE;
-  return TRUE;
-}
-
-const char *
-tl_lu_phase_name (TlLuPhase phase)
-{
-  static const char *const names[] = { "panel", "swap", "trsm", "gemm" };
-  g_return_val_if_fail (phase < TL_LU_N_PHASES, "");
-  return names[phase];
+  const LuRow *row = find_row (id);
+  return row ? &row->info : NULL;
 }
 
 void
@@ -238,6 +261,66 @@ tl_lu_reconstruct (const TlLuResult *result, GError **error)
   return out;
 }
 
+/* The kernel's row, when it can take this request; else NULL with the
+ * error a user can act on. */
+static const LuRow *
+check_request (const char *id, const TlLuOptions *options, const TlMatrix *a, gboolean recording,
+               GError **error)
+{
+  const LuRow *row = find_row (id);
+  if (row == NULL)
+    {
+      GString *known = g_string_new (NULL);
+      for (guint i = 0; i < n_rows; i++)
+        g_string_append_printf (known, "%s%s", i ? ", " : "", rows[i].info.id);
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("Unknown LU kernel “%s” (known: %s)"),
+                   id, known->str);
+      g_string_free (known, TRUE);
+      return NULL;
+    }
+  const TlLuKernelInfo *info = &row->info;
+  if (!(info->dtypes & TL_DTYPE_BIT (a->dtype)))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
+                   _("%s factors float32 and float64 matrices, not %s (use --mod P for exact integer elimination)"),
+                   id, tl_dtype_name (a->dtype));
+      return NULL;
+    }
+  if (options->pivoting == TL_PIVOTING_NONE && !info->no_pivoting)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("%s always pivots; use lu-cpu-unblocked, lu-cpu-blocked or lu-01-percolumn for --pivoting none"),
+                   id);
+      return NULL;
+    }
+  if (recording && !info->records_steps)
+    {
+      g_autoptr (GString) who = g_string_new (NULL);
+      for (guint i = 0; i < n_rows; i++)
+        if (rows[i].info.records_steps)
+          g_string_append_printf (who, "%s%s", who->len ? ", " : "", rows[i].info.id);
+      g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
+                   _("%s cannot record its steps (a library call has no steps to stop at); record with %s"),
+                   id, who->str);
+      return NULL;
+    }
+  if (!tl_lu_check_finite (a, error))
+    return NULL;
+  const char *gemm = options->gemm ? options->gemm : "openblas";
+  if (strcmp (gemm, "openblas") != 0 && strcmp (gemm, "cpu-blocked") != 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("Unknown GEMM “%s” for the trailing update (openblas or cpu-blocked)"), gemm);
+      return NULL;
+    }
+  if (a->rows > G_MAXINT32 || a->cols > G_MAXINT32)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE, _("Matrices above 2³¹ rows or columns are not supported"));
+      return NULL;
+    }
+  return row;
+}
+
 gboolean
 tl_lu_factor_full (const TlLuOptions *options,
                    const TlMatrix    *a,
@@ -253,51 +336,11 @@ tl_lu_factor_full (const TlLuOptions *options,
   const char *id = options->kernel_id ? options->kernel_id : TL_LU_DEFAULT_KERNEL;
   if (strcmp (id, "gpu") == 0)
     id = TL_LU_FASTEST_GPU_KERNEL;
-  const TlLuKernelInfo *info = tl_lu_kernel_find (id);
-  if (info == NULL)
-    {
-      GString *known = g_string_new (NULL);
-      for (guint i = 0; i < G_N_ELEMENTS (lu_kernels); i++)
-        g_string_append_printf (known, "%s%s", i ? ", " : "", lu_kernels[i].id);
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("Unknown LU kernel “%s” (known: %s)"),
-                   id, known->str);
-      g_string_free (known, TRUE);
-      return FALSE;
-    }
-  if (!(info->dtypes & TL_DTYPE_BIT (a->dtype)))
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
-                   _("%s factors float32 and float64 matrices, not %s (use --mod P for exact integer elimination)"),
-                   id, tl_dtype_name (a->dtype));
-      return FALSE;
-    }
-  if (options->pivoting == TL_PIVOTING_NONE && !info->no_pivoting)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
-                   _("%s always pivots; use lu-cpu-unblocked, lu-cpu-blocked or lu-01-percolumn for --pivoting none"),
-                   id);
-      return FALSE;
-    }
-  if (recorder != NULL && !info->records_steps)
-    {
-      g_autoptr (GString) who = g_string_new (NULL);
-      for (guint i = 0; i < G_N_ELEMENTS (lu_kernels); i++)
-        if (lu_kernels[i].records_steps)
-          g_string_append_printf (who, "%s%s", who->len ? ", " : "", lu_kernels[i].id);
-      g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
-                   _("%s cannot record its steps (a library call has no steps to stop at); record with %s"),
-                   id, who->str);
-      return FALSE;
-    }
-  if (!tl_lu_check_finite (a, error))
+  const LuRow *row = check_request (id, options, a, recorder != NULL, error);
+  if (row == NULL)
     return FALSE;
+  const TlLuKernelInfo *info = &row->info;
   const char *gemm = options->gemm ? options->gemm : "openblas";
-  if (strcmp (gemm, "openblas") != 0 && strcmp (gemm, "cpu-blocked") != 0)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
-                   _("Unknown GEMM “%s” for the trailing update (openblas or cpu-blocked)"), gemm);
-      return FALSE;
-    }
 
   g_autoptr (TlMatrix) work = tl_matrix_copy (a, error);
   if (work == NULL)
@@ -306,19 +349,14 @@ tl_lu_factor_full (const TlLuOptions *options,
   g_autoptr (TlLuResult) r = g_new0 (TlLuResult, 1);
   r->kernel_id = g_strdup (id);
   r->pivoting = options->pivoting;
-  /* GPU rungs default to b = 128 (their GEMM wants it); the CPU to 64 */
-  gsize default_block = info->backend == TL_BACKEND_GPU ? 128 : TL_LU_DEFAULT_BLOCK;
-  r->block_size = info->blocked ? (options->block_size ? options->block_size : default_block) : 0;
+  r->block_size = info->blocked ? (options->block_size ? options->block_size : info->default_block)
+                                : 0;
   r->n_ipiv = MIN (a->rows, a->cols);
   r->ipiv = g_new0 (gint32, MAX (r->n_ipiv, 1));
   r->max_abs_a = tl_matrix_norm (a, TL_NORM_MAX);
-  if (a->rows > G_MAXINT32 || a->cols > G_MAXINT32)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE, _("Matrices above 2³¹ rows or columns are not supported"));
-      return FALSE;
-    }
 
   TlLuWork w = { 0 };
+  w.device_s = -1.0;
   w.a = work;
   w.ipiv = r->ipiv;
   w.pivoting = options->pivoting;
@@ -326,6 +364,10 @@ tl_lu_factor_full (const TlLuOptions *options,
   w.gemm = gemm;
   w.kernel_id = id;
   w.rec = recorder;
+  w.gpu = options->gpu;
+  w.gpu_ordinal = options->gpu_ordinal;
+  w.warmups = options->warmups;
+  w.repeats = MAX (options->repeats, 1);
   w.cancellable = cancellable;
   for (gsize k = 0; k < r->n_ipiv; k++)
     w.ipiv[k] = (gint32) k;
@@ -338,21 +380,12 @@ tl_lu_factor_full (const TlLuOptions *options,
     }
 
   gint64 t0 = tl_lu_now_ns ();
-  gboolean ok;
-  double gpu_elapsed = -1.0;
-  if (strcmp (id, "lu-cpu-unblocked") == 0)
-    ok = tl_lu_cpu_unblocked (&w, error);
-  else if (strcmp (id, "lu-cpu-blocked") == 0)
-    ok = tl_lu_cpu_blocked (&w, error);
-  else if (strcmp (id, "lu-lapack") == 0)
-    ok = tl_lu_lapack (&w, error);
-  else
-    ok = tl_lu_gpu (&w, options->gpu_ordinal, &gpu_elapsed, error);
-  gint64 t1 = tl_lu_now_ns ();
-  if (!ok)
+  if (!row->factor (&w, error))
     return FALSE;
+  gint64 t1 = tl_lu_now_ns ();
 
-  r->elapsed_s = gpu_elapsed >= 0.0 ? gpu_elapsed : (double) (t1 - t0) * 1e-9;
+  /* GPU rungs time themselves on the device (w.device_s) */
+  r->elapsed_s = w.device_s >= 0.0 ? w.device_s : (double) (t1 - t0) * 1e-9;
   r->gpu_ordinal = options->gpu_ordinal;
   r->info = w.info;
   r->breakdown = w.breakdown;

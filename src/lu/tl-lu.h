@@ -27,17 +27,10 @@
 #include <gio/gio.h>
 #include "gemm/tl-kernels.h"
 #include "core/tl-matrix.h"
+#include "device/tl-gpu-session.h"
+#include "lu/tl-lu-terms.h"
 
 G_BEGIN_DECLS
-
-typedef enum
-{
-  TL_PIVOTING_NONE = 0,
-  TL_PIVOTING_PARTIAL = 1,
-} TlPivoting;
-
-const char *tl_pivoting_name      (TlPivoting pivoting); /* "none", "partial" */
-gboolean    tl_pivoting_from_name (const char *name, TlPivoting *out);
 
 /* ---- the ladder --------------------------------------------------------- */
 
@@ -45,18 +38,23 @@ typedef struct
 {
   const char *id;          /* "lu-cpu-unblocked", "lu-02-blocked", "lu-cusolver", … */
   int number;              /* GPU rung number, 0 otherwise */
-  const char *title;
-  const char *lesson;      /* one line */
+  const char *title;       /* marked for translation: show it through gettext */
+  const char *lesson;      /* one line, marked for translation */
   const char *seed;        /* "004" */
   guint dtypes;            /* TL_DTYPE_BIT mask */
   TlBackend backend;
   gboolean reference;      /* LAPACK, cuSOLVER */
   gboolean blocked;        /* uses block_size */
+  gsize default_block;     /* blocked kernels: the block size when none is asked */
   gboolean no_pivoting;    /* can run with TL_PIVOTING_NONE */
-  gboolean records_steps;  /* can fill a TlLuRecorder */
+  gboolean records_steps;  /* can fill a TlLuRecorder (the Gauss page offers these) */
+  gboolean phases;         /* splits its time into TlLuPhase (TlLuResult.phase_ns) */
   const char *source_path; /* relative to the source tree */
 } TlLuKernelInfo;
 
+/* The ladder: the CPU kernels (src/lu/), then the GPU rungs (the door's
+ * rows, gpu/lu/tl-lu-ladder.h).  Callers decide by these columns, never by
+ * ids. */
 guint                 tl_lu_kernel_count (void);
 const TlLuKernelInfo *tl_lu_kernel_get   (guint index);
 const TlLuKernelInfo *tl_lu_kernel_find  (const char *id);
@@ -68,17 +66,6 @@ const TlLuKernelInfo *tl_lu_kernel_find  (const char *id);
 #define TL_LU_DEFAULT_BLOCK  64
 
 /* ---- the result --------------------------------------------------------- */
-
-/* Phases of one block step, as seed 004's Figure 5 splits the time. */
-typedef enum
-{
-  TL_LU_PHASE_PANEL = 0, /* factor the b columns of the panel (pivot search, scale, rank-1) */
-  TL_LU_PHASE_SWAP,      /* apply the panel's row swaps left and right of it */
-  TL_LU_PHASE_TRSM,      /* U12 = L11⁻¹ A12 */
-  TL_LU_PHASE_GEMM,      /* A22 −= L21 · U12: the matrix multiplication */
-} TlLuPhase;
-#define TL_LU_N_PHASES 4
-const char *tl_lu_phase_name (TlLuPhase phase); /* "panel", "swap", "trsm", "gemm" */
 
 typedef struct
 {
@@ -101,7 +88,8 @@ typedef struct
   gboolean det_finite;     /* det holds the value */
   double growth;           /* max|U| / max|A| (1 for A = 0) */
   double max_abs_a;
-  double elapsed_s;        /* wall time of the factorisation alone */
+  double elapsed_s;        /* the factorisation alone: CPU wall time; GPU device time
+                              (the median of TlLuOptions.repeats runs) */
   gint64 phase_ns[TL_LU_N_PHASES]; /* blocked kernels: time per phase (0 otherwise) */
   gint64 phase_run_ns;     /* the factorisation phase_ns was measured in (GPU: a separate
                               phase-timing run; CPU: elapsed_s): the phases sum to ≤ this */
@@ -129,6 +117,11 @@ typedef struct
   const char *gemm;        /* trailing update of lu-cpu-blocked: "openblas" (cblas_?gemm,
                               default) or "cpu-blocked" (Tilelab's tl_cpu_gemm) */
   int gpu_ordinal;         /* GPU rungs: which device (default 0) */
+  TlGpuSession *gpu;       /* GPU rungs: whose device; NULL: the thread's default session
+                              (the runner worker's), else one opened for the call */
+  guint warmups;           /* GPU rungs: untimed factorisations first (default 0) */
+  guint repeats;           /* GPU rungs: timed factorisations, elapsed_s is their median
+                              (0 means 1) */
 } TlLuOptions;
 
 /* Factors A (not modified) with one kernel of the ladder.  The recorder,

@@ -63,7 +63,7 @@ tl_compare_bars_from_runs (GPtrArray *runs, double flops, gboolean by_title,
           b.percent_of_reference = r->percent_of_reference;
           b.reference_label = _(ref->title);
         }
-      if (g_strcmp0 (r->kernel_id, "cpu-naive") == 0 && !b.failed)
+      if (info != NULL && info->baseline && !b.failed)
         *out_baseline_index = (gint) bars->len;
       g_array_append_val (bars, b);
     }

@@ -16,7 +16,7 @@ G_BEGIN_DECLS
 /* runs: TlKernelRun *.  by_title: label bars "03 shared memory 16×16"
  * (translated) instead of by id.  Label and message strings are added to
  * strings, which must outlive the bars.  *out_baseline_index is the
- * cpu-naive bar, or -1. */
+ * baseline kernel's bar (the registry's baseline column: cpu-naive), or -1. */
 GArray *tl_compare_bars_from_runs (GPtrArray *runs, double flops, gboolean by_title,
                                    GPtrArray *strings, gint *out_baseline_index);
 

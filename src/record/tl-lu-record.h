@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include "lu/tl-lu.h"
 #include "lu/tl-lu-recorder.h"
 #include "record/tl-record.h"
 

@@ -164,6 +164,67 @@ get_bool (JsonObject *obj, const char *path, const char *name, gboolean required
   return TRUE;
 }
 
+/* A number, or "nan", "inf", "-inf" for what JSON cannot write (an
+ * unwritten or overflowed element of a mismatch). */
+static gboolean
+get_any_double (JsonObject *obj, const char *path, const char *name, double *out, GError **error)
+{
+  JsonNode *node = member (obj, path, name, TRUE, error);
+  if (node == NULL)
+    return FALSE;
+  if (tl_json_node_is_number (node))
+    {
+      *out = json_node_get_double (node);
+      return TRUE;
+    }
+  const char *text = JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING
+                       ? json_node_get_string (node) : "";
+  if (g_str_equal (text, "nan") || g_str_equal (text, "inf") || g_str_equal (text, "-inf"))
+    {
+      *out = g_str_equal (text, "nan") ? NAN : g_str_equal (text, "inf") ? INFINITY : -INFINITY;
+      return TRUE;
+    }
+  g_autofree char *p = child_path (path, name);
+  return parse_fail (error, p, _("expected a number, “nan”, “inf” or “-inf”"));
+}
+
+/* "wrong" and the first "mismatches" of a failed verification. */
+static gboolean
+read_mismatches (JsonObject *ver, const char *path, TlKernelRun *run, GError **error)
+{
+  gint64 wrong = 0;
+  JsonArray *list = NULL;
+  if (!get_int (ver, path, "wrong", FALSE, 0, G_MAXINT64, &wrong, error)
+      || !get_array (ver, path, "mismatches", FALSE, &list, error))
+    return FALSE;
+  run->n_wrong = (guint64) wrong;
+  guint n = list ? json_array_get_length (list) : 0;
+  g_autofree char *lp = child_path (path, "mismatches");
+  if (n > TL_GEMM_CHECK_KEEP || n > run->n_wrong)
+    return parse_fail (error, lp, _("%u mismatches (at most %u, and no more than “wrong”)"), n,
+                       (guint) TL_GEMM_CHECK_KEEP);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *p = g_strdup_printf ("%s[%u]", lp, i);
+      JsonNode *node = json_array_get_element (list, i);
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        return parse_fail (error, p, _("expected an object"));
+      JsonObject *o = json_node_get_object (node);
+      TlGemmMismatch *m = &run->mismatches[i];
+      gint64 row = 0, col = 0;
+      if (!get_int (o, p, "row", TRUE, 0, G_MAXINT64, &row, error)
+          || !get_int (o, p, "col", TRUE, 0, G_MAXINT64, &col, error)
+          || !get_any_double (o, p, "got", &m->got, error)
+          || !get_any_double (o, p, "expected", &m->expected, error)
+          || !get_any_double (o, p, "bound", &m->bound, error))
+        return FALSE;
+      m->row = (gsize) row;
+      m->col = (gsize) col;
+    }
+  run->n_mismatches = n;
+  return TRUE;
+}
+
 /* {"value": number, "unit": unit}; absent optional quantities read NAN */
 static gboolean
 get_quantity (JsonObject *obj, const char *path, const char *name, gboolean required,
@@ -606,7 +667,9 @@ read_run (JsonObject *obj, const char *path, GError **error)
           || !get_double (ver, p, "rel_norm", FALSE, &run->rel_norm, error)
           || !get_double (ver, p, "normwise", FALSE, &run->normwise, error)
           || !get_double (ver, p, "tolerance", TRUE, &run->tolerance, error)
-          || !get_bool (ver, p, "passed", TRUE, &run->passed, error))
+          || !get_double (ver, p, "worst", FALSE, &run->worst, error)
+          || !get_bool (ver, p, "passed", TRUE, &run->passed, error)
+          || !read_mismatches (ver, p, run, error))
         return NULL;
     }
 

@@ -34,6 +34,39 @@ add_double (JsonBuilder *b, const char *name, double value)
   json_builder_add_double_value (b, value);
 }
 
+/* A value that may be NaN or ±Inf (an unwritten or overflowed element):
+ * a number when finite, else the string "nan", "inf" or "-inf". */
+static void
+add_any_double (JsonBuilder *b, const char *name, double value)
+{
+  json_builder_set_member_name (b, name);
+  if (isfinite (value))
+    json_builder_add_double_value (b, value);
+  else
+    json_builder_add_string_value (b, isnan (value) ? "nan" : value > 0 ? "inf" : "-inf");
+}
+
+/* "wrong": how many elements broke their bound; "mismatches": the first. */
+static void
+add_mismatches (JsonBuilder *b, const TlKernelRun *run)
+{
+  tl_json_member_int (b, "wrong", (gint64) run->n_wrong);
+  json_builder_set_member_name (b, "mismatches");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < run->n_mismatches; i++)
+    {
+      const TlGemmMismatch *m = &run->mismatches[i];
+      json_builder_begin_object (b);
+      tl_json_member_int (b, "row", (gint64) m->row);
+      tl_json_member_int (b, "col", (gint64) m->col);
+      add_any_double (b, "got", m->got);
+      add_any_double (b, "expected", m->expected);
+      add_any_double (b, "bound", m->bound);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 static void
 add_stats (JsonBuilder *b, const char *name, const TlMatrixStats *s)
 {
@@ -200,7 +233,10 @@ add_run (JsonBuilder *b, const TlKernelRun *run)
       add_double (b, "rel_norm", run->rel_norm);
       add_double (b, "normwise", run->normwise);
       add_double (b, "tolerance", run->tolerance);
+      add_double (b, "worst", run->worst);
       tl_json_member_bool (b, "passed", run->passed);
+      if (run->n_wrong > 0)
+        add_mismatches (b, run);
       json_builder_end_object (b);
     }
   tl_json_member_string (b, "reference_kernel", run->reference_id);

@@ -98,7 +98,7 @@ tl_kernel_run_new (const char *kernel_id, TlBackend backend)
   run->upload_ms = run->download_ms = NAN;
   run->gflops = run->gbytes_per_s = NAN;
   run->max_abs = run->max_rel = run->rel_norm = run->normwise = NAN;
-  run->tolerance = NAN;
+  run->tolerance = run->worst = NAN;
   run->percent_of_reference = NAN;
   run->speedup_vs_naive = NAN;
   run->instrumented_median_ms = NAN;

@@ -21,6 +21,7 @@
 #include <json-glib/json-glib.h>
 
 #include "tl-gpu.h"
+#include "gemm/tl-gemm-check.h"
 #include "gemm/tl-kernels.h"
 #include "core/tl-matrix.h"
 #include "core/tl-stats.h"
@@ -95,11 +96,16 @@ typedef struct
   guint64 bytes;                     /* compulsory traffic, tl_stats_gemm_bytes */
   double gbytes_per_s;
 
-  /* verification against the float64 reference */
+  /* verification against the float64 reference: the one rule of
+   * gemm/tl-gemm-check.h, |C − ref| ≤ tolerance·(|A|·|B|) per element */
   gboolean verified;
   double max_abs, max_rel, rel_norm;
   double normwise;                   /* ‖C − ref‖_F / (‖A‖_F·‖B‖_F) */
-  double tolerance;                  /* on rel_norm (0 for exact) */
+  double tolerance;                  /* the rule's tol(k) (0 for exact) */
+  double worst;                      /* max |C − ref| / (|A|·|B|) per element, beside tolerance */
+  guint64 n_wrong;                   /* elements over their bound */
+  guint n_mismatches;                /* the first of them, in row-major order */
+  TlGemmMismatch mismatches[TL_GEMM_CHECK_KEEP];
   gboolean passed;
 
   /* comparison within the job */

@@ -56,35 +56,29 @@ tl_app_jobs_record_lu_finish (TlRunner *runner, GAsyncResult *result, GError **e
   return tl_runner_run_func_finish (runner, result, error);
 }
 
-static gpointer
-probe_devices_job (TlRunnerJob *job, gpointer data, GCancellable *cancellable, GError **error)
-{
-  GArray *gpus = g_array_new (FALSE, TRUE, sizeof (TlGpuFacts));
-  int count = 0;
-
-  if (tl_gpu_built_with_cuda () && tl_gpu_device_count (&count) == TL_GPU_OK)
-    for (int i = 0; i < count; i++)
-      {
-        TlGpuFacts facts;
-        if (tl_gpu_device_facts (i, &facts) == TL_GPU_OK)
-          g_array_append_val (gpus, facts);
-      }
-  return gpus;
-}
-
+/* The runner's probe (tl_runner_probe_devices_async), with "no GPU" as an
+ * empty list rather than an error: the window then shows the CPU backend. */
 void
 tl_app_jobs_probe_devices_async (TlRunner *runner, GCancellable *cancellable,
                                  GAsyncReadyCallback callback, gpointer user_data)
 {
   g_return_if_fail (TL_IS_RUNNER (runner));
-  tl_runner_run_func_async (runner, probe_devices_job, NULL, NULL, (GDestroyNotify) g_array_unref,
-                            cancellable, callback, user_data);
+  tl_runner_probe_devices_async (runner, cancellable, callback, user_data);
 }
 
 GArray *
 tl_app_jobs_probe_devices_finish (TlRunner *runner, GAsyncResult *result, GError **error)
 {
-  return tl_runner_run_func_finish (runner, result, error);
+  g_autoptr (GError) local = NULL;
+  GArray *devices = tl_runner_probe_devices_finish (runner, result, &local);
+  if (devices != NULL)
+    return devices;
+  if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
+  return g_array_new (FALSE, TRUE, sizeof (TlGpuFacts));
 }
 
 gboolean

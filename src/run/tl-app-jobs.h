@@ -26,7 +26,8 @@ TlLuRecorder *tl_app_jobs_record_lu_finish (TlRunner     *runner,
                                             GError      **error);
 
 /* The facts of every CUDA device (a GArray of TlGpuFacts, empty without a
- * device or without CUDA in the build).  Never fails. */
+ * device or without CUDA in the build): the runner's probe, run on its
+ * worker.  Fails only when cancelled. */
 void          tl_app_jobs_probe_devices_async  (TlRunner           *runner,
                                                 GCancellable       *cancellable,
                                                 GAsyncReadyCallback callback,

@@ -2,158 +2,24 @@
  *
  * Measuring like a benchmark (STYLE.md): random inputs, warm-up runs,
  * repeats with the median, C poisoned with NaN before the run that is
- * verified, every result checked against a float64 reference computed once
- * per job.
- *
- * Verification.  Let rel_norm = ‖C − ref‖_F / ‖ref‖_F and
- * normwise = ‖C − ref‖_F / (‖A‖_F·‖B‖_F).  A float kernel passes when
- *
- *     rel_norm <= tol   or   normwise·√k <= tol
- *
- * The first is the usual relative error; the second covers products that
- * cancel (‖ref‖ much smaller than ‖A‖·‖B‖), where a correct kernel's error
- * is bounded by the inputs, not by the result.  For random inputs
- * normwise·√k is about rel_norm.  NaN anywhere fails.  The tolerances:
- *
- *   precision  tol                       why
- *   exact      0 (every element equal)   int32 wraps modulo 2³² exactly
- *   fp64       max(1e-13, 2·k·2⁻⁵²)      the summation bound, k·eps
- *   fp32       max(1e-6,  2·k·2⁻²³)      the same for single precision
- *   tf32       5e-3                      inputs rounded to 10 mantissa bits
- *   bf16       3e-2                      inputs rounded to 7 mantissa bits
+ * verified, every result judged against a float64 reference computed once
+ * per job, by the one rule of gemm/tl-gemm-check.h.  Cancellation is
+ * polled before the reference, before every kernel, and inside them
+ * (between CPU tiles and repeats; before every GPU launch).
  */
 #include "run/tl-gemm-run.h"
 
 #include "gemm/tl-cpu-gemm.h"
+#include "gemm/tl-gemm-check.h"
 #include "core/tl-error.h"
 #include "gen/tl-generate.h"
 #include "io/tl-io.h"
 #include "gemm/tl-kernels.h"
 
-#include <cblas.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 #include <time.h>
-
-/* ---- the GPU session -------------------------------------------------- */
-
-/* A sticky fault poisons the CUDA context for the whole process. */
-static gint gpu_lost_flag;
-
-struct _TlGpuSession
-{
-  int ordinal;
-  TlGpuDevice *device;
-  gboolean tried;
-  GError *open_error;
-  gboolean have_facts;
-  TlGpuFacts facts;
-};
-
-gboolean
-tl_gpu_lost (void)
-{
-  return g_atomic_int_get (&gpu_lost_flag) != 0;
-}
-
-TlGpuSession *
-tl_gpu_session_new (int ordinal)
-{
-  TlGpuSession *session = g_new0 (TlGpuSession, 1);
-  session->ordinal = ordinal;
-  return session;
-}
-
-void
-tl_gpu_session_free (TlGpuSession *session)
-{
-  if (session == NULL)
-    return;
-  if (session->device)
-    tl_gpu_device_close (session->device);
-  g_clear_error (&session->open_error);
-  g_free (session);
-}
-
-/* TlGpuStatus → GError, with the door's message. */
-static void
-set_gpu_error (GError **error, TlGpuStatus status, const char *kernel_id)
-{
-  const char *msg = tl_gpu_last_message ();
-  if (msg == NULL || *msg == '\0')
-    msg = tl_gpu_status_name (status);
-  switch (status)
-    {
-    case TL_GPU_OK:
-      g_assert_not_reached ();
-    case TL_GPU_NO_DEVICE:
-      g_set_error (error, TL_ERROR, TL_ERROR_NO_DEVICE, _("No usable CUDA GPU: %s"), msg);
-      break;
-    case TL_GPU_OUT_OF_MEMORY:
-      g_set_error (error, TL_ERROR, TL_ERROR_OUT_OF_MEMORY, _("Out of GPU memory: %s"), msg);
-      break;
-    case TL_GPU_BAD_SHAPE:
-      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE, _("%s cannot run this job: %s"),
-                   kernel_id ? kernel_id : "GPU", msg);
-      break;
-    case TL_GPU_LAUNCH_FAILED:
-      g_set_error (error, TL_ERROR, TL_ERROR_LAUNCH_FAILED, _("Launch failed: %s"), msg);
-      break;
-    case TL_GPU_DEVICE_LOST:
-      g_atomic_int_set (&gpu_lost_flag, 1);
-      g_set_error (error, TL_ERROR, TL_ERROR_DEVICE_LOST,
-                   _("The GPU stopped working (%s); restart Tilelab to use it again"), msg);
-      break;
-    case TL_GPU_CANCELLED:
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Cancelled"));
-      break;
-    default:
-      g_set_error (error, TL_ERROR, TL_ERROR_LAUNCH_FAILED, "%s", msg);
-      break;
-    }
-}
-
-TlGpuDevice *
-tl_gpu_session_get_device (TlGpuSession *session, GError **error)
-{
-  g_return_val_if_fail (session != NULL, NULL);
-  if (tl_gpu_lost ())
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_DEVICE_LOST,
-                   _("The GPU stopped working earlier; restart Tilelab to use it again"));
-      return NULL;
-    }
-  if (session->device)
-    return session->device;
-  if (!session->tried)
-    {
-      session->tried = TRUE;
-      TlGpuStatus status = tl_gpu_device_open (session->ordinal, &session->device);
-      if (status != TL_GPU_OK)
-        {
-          session->device = NULL;
-          set_gpu_error (&session->open_error, status, NULL);
-        }
-      else
-        session->have_facts = tl_gpu_device_facts (session->ordinal, &session->facts) == TL_GPU_OK;
-    }
-  if (session->device)
-    return session->device;
-  if (error)
-    *error = g_error_copy (session->open_error);
-  return NULL;
-}
-
-gboolean
-tl_gpu_session_get_facts (TlGpuSession *session, TlGpuFacts *out)
-{
-  g_return_val_if_fail (session != NULL && out != NULL, FALSE);
-  if (!session->have_facts)
-    return FALSE;
-  *out = session->facts;
-  return TRUE;
-}
 
 /* ---- kernel lists, precisions, references, tolerances ----------------- */
 
@@ -224,48 +90,16 @@ tl_gemm_expand_kernels (const char *const *requested, TlDtype dtype, gboolean ha
 const char *
 tl_gemm_precision_for (const char *kernel_id, TlDtype dtype)
 {
-  if (dtype == TL_DTYPE_INT32)
-    return "exact";
-  if (dtype == TL_DTYPE_FLOAT64)
-    return "fp64";
   const TlKernelInfo *info = tl_kernel_find (kernel_id);
-  if (info && info->backend == TL_BACKEND_GPU && info->precision
-      && (strcmp (info->precision, "tf32") == 0 || strcmp (info->precision, "bf16") == 0))
-    return info->precision;
-  return "fp32";
+  return info ? tl_kernel_precision (info, dtype) : NULL;
 }
 
 const char *
 tl_gemm_reference_for (const char *kernel_id, TlDtype dtype)
 {
   const TlKernelInfo *info = tl_kernel_find (kernel_id);
-  if (info == NULL || dtype == TL_DTYPE_INT32)
-    return NULL;
-  if (info->backend == TL_BACKEND_CPU)
-    return "cpu-openblas";
-  const char *precision = tl_gemm_precision_for (kernel_id, dtype);
-  if (strcmp (precision, "fp64") == 0)
-    return "cublas-fp64";
-  if (strcmp (precision, "tf32") == 0)
-    return "cublas-tf32";
-  if (strcmp (precision, "bf16") == 0)
-    return "cublas-bf16";
-  return "cublas-fp32";
-}
-
-double
-tl_gemm_tolerance (const char *precision, gsize k)
-{
-  double kk = (double) MAX (k, 1);
-  if (g_strcmp0 (precision, "exact") == 0)
-    return 0.0;
-  if (g_strcmp0 (precision, "fp64") == 0)
-    return fmax (1e-13, 2.0 * kk * DBL_EPSILON);
-  if (g_strcmp0 (precision, "tf32") == 0)
-    return 5e-3;
-  if (g_strcmp0 (precision, "bf16") == 0)
-    return 3e-2;
-  return fmax (1e-6, 2.0 * kk * FLT_EPSILON);
+  const TlKernelInfo *ref = info ? tl_kernel_reference (info, dtype) : NULL;
+  return ref ? ref->id : NULL;
 }
 
 /* ---- the job ---------------------------------------------------------- */
@@ -277,8 +111,8 @@ typedef struct
   GCancellable *cancellable;
   TlGpuSession *gpu;
   gsize m, k, n;
-  TlMatrix *a, *b, *reference;
-  double norm_a, norm_b, norm_ref;
+  TlMatrix *a, *b;
+  TlGemmReference *reference;
   /* progress: one unit for the inputs and the reference, one per kernel */
   double units_total, unit_start, unit_size;
 } JobState;
@@ -369,100 +203,22 @@ make_input (const TlSource *source, TlMatrix *given, TlDtype dtype, gsize rows, 
   return as_job_matrix (m, dtype, error);
 }
 
-/* int32 reference: C = A·B modulo 2³², as the int32 kernels compute it
- * (unsigned arithmetic wraps by definition), in float64 (exact: |v| < 2³¹). */
-typedef struct
-{
-  const TlMatrix *a, *b;
-  TlMatrix *c;
-  gsize row0, row1;
-} IntRefTask;
-
-static gpointer
-int_reference_rows (gpointer data)
-{
-  IntRefTask *t = data;
-  gsize k = t->a->cols, n = t->b->cols;
-  g_autofree guint32 *acc = g_new (guint32, MAX (n, 1));
-  for (gsize i = t->row0; i < t->row1; i++)
-    {
-      memset (acc, 0, n * sizeof (guint32));
-      const gint32 *arow = tl_matrix_row (t->a, i);
-      for (gsize p = 0; p < k; p++)
-        {
-          guint32 aip = (guint32) arow[p];
-          const gint32 *brow = tl_matrix_row (t->b, p);
-          for (gsize j = 0; j < n; j++)
-            acc[j] += aip * (guint32) brow[j];
-        }
-      double *crow = tl_matrix_row (t->c, i);
-      for (gsize j = 0; j < n; j++)
-        crow[j] = (double) (gint32) acc[j];
-    }
-  return NULL;
-}
-
-static TlMatrix *
-compute_reference (JobState *s, GError **error)
-{
-  g_autoptr (TlMatrix) c = tl_matrix_new (TL_DTYPE_FLOAT64, s->m, s->n, error);
-  if (c == NULL)
-    return NULL;
-
-  if (s->a->dtype == TL_DTYPE_INT32)
-    {
-      guint n_threads = MAX (1, MIN (g_get_num_processors (), s->m));
-      IntRefTask *tasks = g_new0 (IntRefTask, n_threads);
-      GThread **threads = g_new0 (GThread *, n_threads);
-      for (guint t = 0; t < n_threads; t++)
-        {
-          tasks[t] = (IntRefTask) { s->a, s->b, c, s->m * t / n_threads,
-                                    s->m * (t + 1) / n_threads };
-          threads[t] = t == 0 ? NULL : g_thread_new ("tl-int-ref", int_reference_rows, &tasks[t]);
-        }
-      int_reference_rows (&tasks[0]);
-      for (guint t = 1; t < n_threads; t++)
-        g_thread_join (threads[t]);
-      g_free (threads);
-      g_free (tasks);
-      return g_steal_pointer (&c);
-    }
-
-  /* float inputs, converted exactly to float64, multiplied by OpenBLAS */
-  g_autoptr (TlMatrix) a64 = as_job_matrix (s->a, TL_DTYPE_FLOAT64, error);
-  if (a64 == NULL)
-    return NULL;
-  g_autoptr (TlMatrix) b64 = as_job_matrix (s->b, TL_DTYPE_FLOAT64, error);
-  if (b64 == NULL)
-    return NULL;
-  cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, (int) s->m, (int) s->n, (int) s->k,
-               1.0, a64->data, (int) a64->stride, b64->data, (int) b64->stride, 0.0, c->data,
-               (int) c->stride);
-  return g_steal_pointer (&c);
-}
-
 static void
 verify (JobState *s, TlKernelRun *run, const TlMatrix *c)
 {
-  TlMatrixDiff diff;
-  tl_matrix_compare (c, s->reference, &diff);
+  TlGemmCheck check;
+  tl_gemm_check (s->reference, c, run->precision, &check);
   run->verified = TRUE;
-  run->max_abs = diff.max_abs;
-  run->max_rel = diff.max_rel;
-  run->rel_norm = diff.rel_norm;
-  double ref_norm = s->norm_ref;
-  double scale = s->norm_a * s->norm_b;
-  double err_norm = diff.n_mismatch_nan ? INFINITY : diff.rel_norm * ref_norm;
-  if (ref_norm == 0.0)
-    err_norm = diff.rel_norm == 0.0 ? 0.0 : INFINITY;
-  run->normwise = scale > 0.0 ? err_norm / scale : (err_norm == 0.0 ? 0.0 : INFINITY);
-  run->tolerance = tl_gemm_tolerance (run->precision, s->k);
-  if (strcmp (run->precision, "exact") == 0)
-    run->passed = diff.n_mismatch_nan == 0 && diff.max_abs == 0.0;
-  else
-    run->passed = diff.n_mismatch_nan == 0
-                  && (run->rel_norm <= run->tolerance
-                      || run->normwise * sqrt ((double) s->k) <= run->tolerance);
+  run->max_abs = check.max_abs;
+  run->max_rel = check.max_rel;
+  run->rel_norm = check.rel_norm;
+  run->normwise = check.normwise;
+  run->tolerance = check.tolerance;
+  run->worst = check.worst;
+  run->n_wrong = check.n_wrong;
+  run->n_mismatches = check.n_mismatches;
+  memcpy (run->mismatches, check.mismatches, sizeof check.mismatches);
+  run->passed = check.passed;
   tl_matrix_stats (c, &run->c_stats);
   run->has_c_stats = TRUE;
 }
@@ -484,9 +240,7 @@ run_cpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, G
   const char *id = info->id;
   guint steps = job->warmups + job->repeats + (job->instrument ? 1 : 0) + 1;
   guint step = 0;
-  gboolean single = strcmp (id, "cpu-naive") == 0;
-
-  run->threads = single ? 1 : (job->threads ? job->threads : g_get_num_processors ());
+  run->threads = info->single_threaded ? 1 : (job->threads ? job->threads : g_get_num_processors ());
 
   for (guint w = 0; w < job->warmups; w++)
     {
@@ -599,16 +353,64 @@ gpu_cancelled_cb (void *user_data)
   return g_cancellable_is_cancelled (p->s->cancellable);
 }
 
+/* The launch facts of the run's main kernel, and its occupancy in warps
+ * as the occupancy calculator reports it (facts: the device's, or NULL). */
+static void
+take_launch_facts (TlKernelRun *run, const TlGpuLaunchFacts *l, const TlGpuFacts *facts)
+{
+  /* the library references report no launch facts */
+  run->launch.valid = l->grid_x > 0;
+  run->launch.regs_per_thread = l->regs_per_thread;
+  run->launch.static_smem_bytes = l->static_smem_bytes;
+  run->launch.dynamic_smem_bytes = l->dynamic_smem_bytes;
+  run->launch.local_bytes_per_thread = l->local_bytes_per_thread;
+  run->launch.max_threads_per_block = l->max_threads_per_block;
+  run->launch.active_blocks_per_sm = l->active_blocks_per_sm;
+  run->launch.grid_x = l->grid_x;
+  run->launch.grid_y = l->grid_y;
+  run->launch.grid_z = l->grid_z;
+  run->launch.block_x = l->block_x;
+  run->launch.block_y = l->block_y;
+  run->launch.block_z = l->block_z;
+  run->launch.launches = l->launches;
+  run->launch.waves = l->waves;
+  int threads = l->block_x * MAX (l->block_y, 1) * MAX (l->block_z, 1);
+  if (facts != NULL && facts->max_threads_per_sm > 0 && threads > 0)
+    {
+      int warp = facts->warp_size > 0 ? facts->warp_size : 32;
+      double warps = (double) l->active_blocks_per_sm * ((threads + warp - 1) / warp);
+      run->launch.occupancy = MIN (1.0, warps / (facts->max_threads_per_sm / warp));
+    }
+}
+
+/* The instrumented launch's block records, with the C tile they cover. */
+static void
+take_block_records (TlKernelRun *run, const TlKernelInfo *info, const TlGpuGemmResult *result)
+{
+  if (result->n_blocks == 0 || result->blocks == NULL)
+    return;
+  TlBlockRecord *blocks = g_new (TlBlockRecord, result->n_blocks);
+  for (size_t i = 0; i < result->n_blocks; i++)
+    {
+      const TlGpuBlockRecord *g = &result->blocks[i];
+      blocks[i] = (TlBlockRecord) { g->block_x, g->block_y, g->sm, g->launch,
+                                    g->start_ns, MAX (g->end_ns, g->start_ns) };
+    }
+  tl_kernel_run_take_blocks (run, blocks, result->n_blocks, "sm");
+  run->block_tile_m = MAX (info->tile_m, 0);
+  run->block_tile_n = MAX (info->tile_n, 0);
+}
+
 static gboolean
 run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, GError **error)
 {
   const TlJob *job = s->job;
-  TlGpuDevice *device = tl_gpu_session_get_device (s->gpu, error);
+  TlGpuDevice *device = tl_gpu_session_get_device (s->gpu, s->job->device, error);
   if (device == NULL)
     return FALSE;
 
   TlGpuFacts facts;
-  if (tl_gpu_session_get_facts (s->gpu, &facts) && info->min_cc > 0
+  if (tl_gpu_session_get_facts (s->gpu, s->job->device, &facts) && info->min_cc > 0
       && facts.cc_major * 10 + facts.cc_minor < info->min_cc)
     {
       g_autofree char *why = g_strdup_printf (
@@ -650,60 +452,22 @@ run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, G
   if (status != TL_GPU_OK)
     {
       tl_gpu_gemm_result_clear (&result);
-      set_gpu_error (error, status, info->id);
-      return FALSE;
+      return tl_gpu_error_set (error, status, info->id);
     }
 
   tl_kernel_run_set_samples (run, result.times_ms, (guint) MAX (result.n_times, 0));
   run->upload_ms = result.upload_ms;
   run->download_ms = result.download_ms;
   fill_throughput (s, run);
-
-  const TlGpuLaunchFacts *l = &result.launch;
-  /* the library references report no launch facts */
-  run->launch.valid = l->grid_x > 0;
-  run->launch.regs_per_thread = l->regs_per_thread;
-  run->launch.static_smem_bytes = l->static_smem_bytes;
-  run->launch.dynamic_smem_bytes = l->dynamic_smem_bytes;
-  run->launch.local_bytes_per_thread = l->local_bytes_per_thread;
-  run->launch.max_threads_per_block = l->max_threads_per_block;
-  run->launch.active_blocks_per_sm = l->active_blocks_per_sm;
-  run->launch.grid_x = l->grid_x;
-  run->launch.grid_y = l->grid_y;
-  run->launch.grid_z = l->grid_z;
-  run->launch.block_x = l->block_x;
-  run->launch.block_y = l->block_y;
-  run->launch.block_z = l->block_z;
-  run->launch.launches = l->launches;
-  run->launch.waves = l->waves;
-  int threads = l->block_x * MAX (l->block_y, 1) * MAX (l->block_z, 1);
-  if (tl_gpu_session_get_facts (s->gpu, &facts) && facts.max_threads_per_sm > 0 && threads > 0)
-    {
-      /* occupancy in warps, as the occupancy calculator reports it */
-      int warp = facts.warp_size > 0 ? facts.warp_size : 32;
-      double warps = (double) l->active_blocks_per_sm * ((threads + warp - 1) / warp);
-      run->launch.occupancy = MIN (1.0, warps / (facts.max_threads_per_sm / warp));
-    }
-
+  take_launch_facts (run, &result.launch,
+                     tl_gpu_session_get_facts (s->gpu, s->job->device, &facts) ? &facts : NULL);
   if (args.instrument && result.instrumented_median_ms > 0)
     {
       run->instrumented_median_ms = result.instrumented_median_ms;
       run->instrument_overhead_pct =
         100.0 * (result.instrumented_median_ms - run->time.median) / run->time.median;
     }
-  if (result.n_blocks > 0 && result.blocks)
-    {
-      TlBlockRecord *blocks = g_new (TlBlockRecord, result.n_blocks);
-      for (size_t i = 0; i < result.n_blocks; i++)
-        {
-          const TlGpuBlockRecord *g = &result.blocks[i];
-          blocks[i] = (TlBlockRecord) { g->block_x, g->block_y, g->sm, g->launch,
-                                        g->start_ns, MAX (g->end_ns, g->start_ns) };
-        }
-      tl_kernel_run_take_blocks (run, blocks, result.n_blocks, "sm");
-      run->block_tile_m = MAX (info->tile_m, 0);
-      run->block_tile_n = MAX (info->tile_n, 0);
-    }
+  take_block_records (run, info, &result);
   tl_gpu_gemm_result_clear (&result);
 
   report (s, info->id, _("verifying"), 1.0);
@@ -725,20 +489,21 @@ fill_comparisons (TlRunRecord *record, TlKernelRun *run)
   TlKernelRun *ref = ref_id ? tl_run_record_find_run (record, ref_id) : NULL;
   if (ref && ref->status == TL_RUN_OK && ref->time.count > 0)
     run->percent_of_reference = tl_stats_percent_of (ref->time.median, run->time.median);
-  TlKernelRun *naive = tl_run_record_find_run (record, "cpu-naive");
-  if (naive && naive->status == TL_RUN_OK && naive->time.count > 0)
-    run->speedup_vs_naive = tl_stats_speedup (naive->time.median, run->time.median);
+  const TlKernelInfo *baseline = tl_kernel_baseline ();
+  TlKernelRun *base = baseline ? tl_run_record_find_run (record, baseline->id) : NULL;
+  if (base && base->status == TL_RUN_OK && base->time.count > 0)
+    run->speedup_vs_naive = tl_stats_speedup (base->time.median, run->time.median);
 }
 
-/* References and the cpu-naive baseline run first, so every other kernel
- * knows its % and speed-up when it finishes. */
+/* References and the baseline run first, so every other kernel knows its
+ * % and speed-up when it finishes. */
 static int
 run_rank (const char *id, TlDtype dtype, GPtrArray *ids)
 {
   for (guint i = 0; i < ids->len; i++)
     if (g_strcmp0 (tl_gemm_reference_for (ids->pdata[i], dtype), id) == 0)
       return 0;
-  if (strcmp (id, "cpu-naive") == 0)
+  if (tl_kernel_find (id)->baseline)
     return 1;
   return 2;
 }
@@ -812,7 +577,70 @@ job_state_clear (JobState *s)
 {
   g_clear_pointer (&s->a, tl_matrix_unref);
   g_clear_pointer (&s->b, tl_matrix_unref);
-  g_clear_pointer (&s->reference, tl_matrix_unref);
+  g_clear_pointer (&s->reference, tl_gemm_reference_free);
+}
+
+/* One kernel of the job into its run: ok, error or skipped.  FALSE only
+ * when the job was cancelled (error set). */
+static gboolean
+run_kernel (JobState *s, const TlKernelInfo *info, TlKernelRun *run, GError **error)
+{
+  const TlJob *job = s->job;
+  g_autoptr (GError) local = NULL;
+  if (!tl_kernel_supports (info, job->dtype))
+    g_set_error (&local, TL_ERROR, TL_ERROR_UNSUPPORTED, _("%s does not support %s"), info->id,
+                 tl_dtype_name (job->dtype));
+  else if (info->backend == TL_BACKEND_GPU && tl_gpu_lost ())
+    tl_kernel_run_set_skipped (run, _("the GPU stopped working earlier in this session"));
+  else
+    {
+      g_autoptr (TlMatrix) c = tl_matrix_new (job->dtype, s->m, s->n, &local);
+      if (c != NULL)
+        {
+          gboolean ok = info->backend == TL_BACKEND_CPU ? run_cpu (s, info, run, c, &local)
+                                                        : run_gpu (s, info, run, c, &local);
+          if (ok && job->keep_matrices && run->status == TL_RUN_OK)
+            run->c = tl_matrix_ref (c);
+        }
+    }
+  if (local == NULL)
+    return TRUE;
+  if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  /* "all" means everything that can take this job: a rung that can't (or
+   * isn't built) is skipped, unless asked by name */
+  if (g_error_matches (local, TL_ERROR, TL_ERROR_SHAPE) && !asked_by_name (job, info->id))
+    tl_kernel_run_set_skipped (run, local->message);
+  else
+    tl_kernel_run_set_error (run, local);
+  return TRUE;
+}
+
+/* The float64 reference and the inputs' statistics (kept in the record
+ * with the matrices when the job asks). */
+static gboolean
+setup_reference (JobState *s, TlRunRecord *record, GError **error)
+{
+  if (g_cancellable_set_error_if_cancelled (s->cancellable, error))
+    return FALSE;
+  report (s, NULL, _("computing the reference"), 0.5);
+  s->reference = tl_gemm_reference_new (s->a, s->b, error);
+  if (s->reference == NULL)
+    return FALSE;
+  tl_matrix_stats (s->a, &record->a_stats);
+  tl_matrix_stats (s->b, &record->b_stats);
+  tl_matrix_stats (s->reference->c, &record->reference_stats);
+  record->has_input_stats = TRUE;
+  if (s->job->keep_matrices)
+    {
+      record->a = tl_matrix_ref (s->a);
+      record->b = tl_matrix_ref (s->b);
+      record->reference = tl_matrix_ref (s->reference->c);
+    }
+  return TRUE;
 }
 
 static TlRunRecord *
@@ -835,7 +663,7 @@ gemm_run (JobState *s, GError **error)
 
   gboolean have_gpu = FALSE;
   if (list_has_gpu_work (job))
-    have_gpu = tl_gpu_session_get_device (s->gpu, NULL) != NULL;
+    have_gpu = tl_gpu_session_get_device (s->gpu, job->device, NULL) != NULL;
   ids = tl_gemm_expand_kernels ((const char *const *) job->kernels, job->dtype, have_gpu, &note,
                                 error);
   if (ids == NULL)
@@ -850,23 +678,8 @@ gemm_run (JobState *s, GError **error)
   s->units_total = 1.0 + ids->len;
   s->unit_start = 0.0;
   s->unit_size = 1.0;
-  report (s, NULL, _("computing the reference"), 0.5);
-  s->reference = compute_reference (s, error);
-  if (s->reference == NULL)
+  if (!setup_reference (s, record, error))
     return NULL;
-  s->norm_a = tl_matrix_norm (s->a, TL_NORM_FROBENIUS);
-  s->norm_b = tl_matrix_norm (s->b, TL_NORM_FROBENIUS);
-  s->norm_ref = tl_matrix_norm (s->reference, TL_NORM_FROBENIUS);
-  tl_matrix_stats (s->a, &record->a_stats);
-  tl_matrix_stats (s->b, &record->b_stats);
-  tl_matrix_stats (s->reference, &record->reference_stats);
-  record->has_input_stats = TRUE;
-  if (job->keep_matrices)
-    {
-      record->a = tl_matrix_ref (s->a);
-      record->b = tl_matrix_ref (s->b);
-      record->reference = tl_matrix_ref (s->reference);
-    }
 
   /* one slot per kernel, in the order asked */
   for (guint i = 0; i < ids->len; i++)
@@ -885,45 +698,12 @@ gemm_run (JobState *s, GError **error)
           continue;
         const TlKernelInfo *info = tl_kernel_find (ids->pdata[i]);
         TlKernelRun *run = record->runs->pdata[i];
-        g_autoptr (GError) local = NULL;
-
         if (g_cancellable_set_error_if_cancelled (cancellable, error))
           return NULL;
         s->unit_start = 1.0 + done;
         report (s, info->id, _("starting"), 0.0);
-
-        if (!tl_kernel_supports (info, job->dtype))
-          g_set_error (&local, TL_ERROR, TL_ERROR_UNSUPPORTED, _("%s does not support %s"),
-                       info->id, tl_dtype_name (job->dtype));
-        else if (info->backend == TL_BACKEND_GPU && tl_gpu_lost ())
-          tl_kernel_run_set_skipped (run, _("the GPU stopped working earlier in this session"));
-        else
-          {
-            g_autoptr (TlMatrix) c = tl_matrix_new (job->dtype, s->m, s->n, &local);
-            if (c != NULL)
-              {
-                gboolean ok = info->backend == TL_BACKEND_CPU
-                                ? run_cpu (s, info, run, c, &local)
-                                : run_gpu (s, info, run, c, &local);
-                if (ok && job->keep_matrices && run->status == TL_RUN_OK)
-                  run->c = tl_matrix_ref (c);
-              }
-          }
-        if (local)
-          {
-            if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-              {
-                g_propagate_error (error, g_steal_pointer (&local));
-                return NULL;
-              }
-            /* "all" means everything that can take this job: a rung that
-             * can't (or isn't built) is skipped, unless asked by name */
-            if (g_error_matches (local, TL_ERROR, TL_ERROR_SHAPE)
-                && !asked_by_name (job, info->id))
-              tl_kernel_run_set_skipped (run, local->message);
-            else
-              tl_kernel_run_set_error (run, local);
-          }
+        if (!run_kernel (s, info, run, error))
+          return NULL;
         fill_comparisons (record, run);
         done++;
         report (s, info->id, _("done"), 1.0);
@@ -933,7 +713,8 @@ gemm_run (JobState *s, GError **error)
 
   for (guint i = 0; i < record->runs->len; i++)
     fill_comparisons (record, record->runs->pdata[i]);
-  record->has_device = tl_gpu_session_get_facts (s->gpu, &record->device);
+  /* the device the job named, which is the one its GPU kernels ran on */
+  record->has_device = tl_gpu_session_get_facts (s->gpu, job->device, &record->device);
   return g_steal_pointer (&record);
 }
 
@@ -958,7 +739,9 @@ tl_gemm_run (const TlJob *job, TlGpuSession *gpu, const TlGemmCallbacks *callbac
 
   g_autoptr (TlGpuSession) own_gpu = NULL;
   if (gpu == NULL)
-    gpu = own_gpu = tl_gpu_session_new (job->device);
+    gpu = tl_gpu_session_get_thread_default ();
+  if (gpu == NULL)
+    gpu = own_gpu = tl_gpu_session_new ();
 
   JobState s = { .job = job, .cb = callbacks, .cancellable = cancellable, .gpu = gpu };
   TlRunRecord *record = gemm_run (&s, error);

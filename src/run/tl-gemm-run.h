@@ -18,23 +18,10 @@
 
 #include <gio/gio.h>
 
+#include "device/tl-gpu-session.h"
 #include "record/tl-record.h"
 
 G_BEGIN_DECLS
-
-/* The GPU as the worker sees it: opened lazily on first use, closed with
- * the session, and given up for good (for the whole process) after a
- * sticky fault.  Create, use and free it on one thread. */
-typedef struct _TlGpuSession TlGpuSession;
-
-TlGpuSession *tl_gpu_session_new  (int ordinal);
-void          tl_gpu_session_free (TlGpuSession *session);
-/* Opens the device on first call.  NULL with TL_ERROR_NO_DEVICE or
- * TL_ERROR_DEVICE_LOST when it can't be used. */
-TlGpuDevice  *tl_gpu_session_get_device (TlGpuSession *session, GError **error);
-gboolean      tl_gpu_session_get_facts  (TlGpuSession *session, TlGpuFacts *out);
-/* TRUE once any GPU in this process had a sticky fault. */
-gboolean      tl_gpu_lost (void);
 
 /* Progress, reported on the calling thread (the runner forwards it). */
 typedef struct
@@ -57,17 +44,18 @@ typedef struct
 GPtrArray *tl_gemm_expand_kernels (const char *const *requested, TlDtype dtype,
                                    gboolean have_gpu, char **note, GError **error);
 
-/* The tolerance used to verify a kernel of this precision ("exact",
- * "fp32", "tf32", "bf16", "fp64") at inner dimension k; the table and the
- * pass rule are in tl-gemm-run.c. */
-double     tl_gemm_tolerance (const char *precision, gsize k);
 /* The reference kernel (same backend and precision) for kernel_id at dtype,
- * or NULL when there is none ("cublas-tf32" for "gemm-10-wmma-tf32"). */
+ * or NULL when there is none ("cublas-tf32" for "gemm-10-wmma-tf32"):
+ * tl_kernel_reference() by id. */
 const char *tl_gemm_reference_for (const char *kernel_id, TlDtype dtype);
-/* What kernel_id computes in at dtype: "exact", "fp32", "tf32", "bf16", "fp64". */
+/* What kernel_id computes in at dtype: "exact", "fp32", "tf32", "bf16",
+ * "fp64" (tl_kernel_precision() by id; NULL for an unknown id).  Its
+ * verification is gemm/tl-gemm-check.h's. */
 const char *tl_gemm_precision_for (const char *kernel_id, TlDtype dtype);
 
-/* Runs the job.  gpu may be NULL (a session is then opened for this call).
+/* Runs the job; its GPU kernels run on device job->device of gpu (NULL:
+ * the thread's default session, the runner worker's; else one opened for
+ * this call), and the record's device facts are that device's.
  * Returns the record, or NULL with the error: job-wide failures (bad
  * shape, unreadable file, unknown kernel) and cancellation
  * (G_IO_ERROR_CANCELLED: a partial record is never returned).  Kernel
@@ -75,7 +63,5 @@ const char *tl_gemm_precision_for (const char *kernel_id, TlDtype dtype);
 TlRunRecord *tl_gemm_run (const TlJob *job, TlGpuSession *gpu,
                           const TlGemmCallbacks *callbacks,
                           GCancellable *cancellable, GError **error);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlGpuSession, tl_gpu_session_free)
 
 G_END_DECLS

@@ -1,9 +1,15 @@
-/* tl-runner.c — one worker thread, one GPU, jobs in order. */
+/* tl-runner.c — one worker thread, its GPUs, jobs in order. */
 #include "run/tl-runner.h"
 
 #include "core/tl-error.h"
 
+#include <errno.h>
 #include <glib/gi18n-lib.h>
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 struct _TlRunnerJob
 {
@@ -22,13 +28,12 @@ struct _TlRunnerJob
 typedef struct
 {
   GAsyncQueue *queue;
-  int device;
+  TlRunnerFlags flags;
 } WorkerState;
 
 struct _TlRunner
 {
   GObject parent_instance;
-  int device;
   GAsyncQueue *queue;
   GThread *thread;
 };
@@ -176,12 +181,31 @@ complete_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* A nice value above the main loop's: the scheduler then prefers the
+ * window when the CPU kernels take every core.  An unprivileged thread may
+ * raise its own nice value (not lower it); threads it starts inherit it. */
+static void
+lower_priority (void)
+{
+#ifdef __linux__
+  id_t tid = (id_t) syscall (SYS_gettid);
+  errno = 0;
+  int nice = getpriority (PRIO_PROCESS, tid);
+  if (errno == 0 && nice < 5)
+    setpriority (PRIO_PROCESS, tid, 5);
+#endif
+}
+
 static gpointer
 worker_main (gpointer data)
 {
   WorkerState *w = data;
-  /* The device is opened lazily, here, by the first GPU kernel. */
-  TlGpuSession *gpu = tl_gpu_session_new (w->device);
+  if (w->flags & TL_RUNNER_BACKGROUND)
+    lower_priority ();
+  /* Devices open lazily, here, on the first job that names each; code in
+   * a job finds the session as the thread's default. */
+  TlGpuSession *gpu = tl_gpu_session_new ();
+  tl_gpu_session_set_thread_default (gpu);
 
   for (;;)
     {
@@ -209,6 +233,7 @@ worker_main (gpointer data)
       runner_job_free (job);
     }
 
+  tl_gpu_session_set_thread_default (NULL);
   tl_gpu_session_free (gpu);
   g_async_queue_unref (w->queue);
   g_free (w);
@@ -266,15 +291,20 @@ tl_runner_init (TlRunner *self)
 }
 
 TlRunner *
-tl_runner_new (int device)
+tl_runner_new_full (TlRunnerFlags flags)
 {
   TlRunner *self = g_object_new (TL_TYPE_RUNNER, NULL);
-  self->device = device;
   WorkerState *w = g_new0 (WorkerState, 1);
   w->queue = g_async_queue_ref (self->queue);
-  w->device = device;
+  w->flags = flags;
   self->thread = g_thread_new ("tl-runner", worker_main, w);
   return self;
+}
+
+TlRunner *
+tl_runner_new (int device)
+{
+  return tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
 }
 
 /* ---- submitting -------------------------------------------------------- */
@@ -346,7 +376,7 @@ tl_runner_run_gemm_async (TlRunner           *self,
   g_return_val_if_fail (job != NULL, 0);
   return tl_runner_run_func_async (self, gemm_job_func, tl_job_copy (job),
                                    (GDestroyNotify) tl_job_free,
-                                   (GDestroyNotify) tl_run_record_free, cancellable, callback,
+                                   (GDestroyNotify) tl_run_record_unref, cancellable, callback,
                                    user_data);
 }
 
@@ -370,22 +400,64 @@ sync_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   data->done = TRUE;
 }
 
+gpointer
+tl_runner_run_func (TlRunner *self, TlRunnerJobFunc func, gpointer job_data,
+                    GDestroyNotify job_data_free, GDestroyNotify result_free,
+                    GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (TL_IS_RUNNER (self), NULL);
+  g_return_val_if_fail (func != NULL, NULL);
+
+  g_autoptr (GMainContext) context = g_main_context_new ();
+  g_main_context_push_thread_default (context);
+  SyncData data = { FALSE, NULL };
+  tl_runner_run_func_async (self, func, job_data, job_data_free, result_free, cancellable,
+                            sync_done_cb, &data);
+  while (!data.done)
+    g_main_context_iteration (context, TRUE);
+  gpointer result = tl_runner_run_func_finish (self, data.result, error);
+  g_object_unref (data.result);
+  while (g_main_context_pending (context))
+    g_main_context_iteration (context, FALSE);
+  g_main_context_pop_thread_default (context);
+  return result;
+}
+
 TlRunRecord *
 tl_runner_run_gemm (TlRunner *self, const TlJob *job, GCancellable *cancellable, GError **error)
 {
   g_return_val_if_fail (TL_IS_RUNNER (self), NULL);
   g_return_val_if_fail (job != NULL, NULL);
+  return tl_runner_run_func (self, gemm_job_func, tl_job_copy (job), (GDestroyNotify) tl_job_free,
+                             (GDestroyNotify) tl_run_record_unref, cancellable, error);
+}
 
-  g_autoptr (GMainContext) context = g_main_context_new ();
-  g_main_context_push_thread_default (context);
-  SyncData data = { FALSE, NULL };
-  tl_runner_run_gemm_async (self, job, cancellable, sync_done_cb, &data);
-  while (!data.done)
-    g_main_context_iteration (context, TRUE);
-  TlRunRecord *record = tl_runner_run_gemm_finish (self, data.result, error);
-  g_object_unref (data.result);
-  while (g_main_context_pending (context))
-    g_main_context_iteration (context, FALSE);
-  g_main_context_pop_thread_default (context);
-  return record;
+/* ---- the device probe ------------------------------------------------- */
+
+static gpointer
+probe_job_func (TlRunnerJob *job, gpointer job_data, GCancellable *cancellable, GError **error)
+{
+  return tl_gpu_session_probe (tl_runner_job_get_gpu (job), error);
+}
+
+guint
+tl_runner_probe_devices_async (TlRunner *self, GCancellable *cancellable,
+                               GAsyncReadyCallback callback, gpointer user_data)
+{
+  return tl_runner_run_func_async (self, probe_job_func, NULL, NULL,
+                                   (GDestroyNotify) g_array_unref, cancellable, callback,
+                                   user_data);
+}
+
+GArray *
+tl_runner_probe_devices_finish (TlRunner *self, GAsyncResult *result, GError **error)
+{
+  return tl_runner_run_func_finish (self, result, error);
+}
+
+GArray *
+tl_runner_probe_devices (TlRunner *self, GCancellable *cancellable, GError **error)
+{
+  return tl_runner_run_func (self, probe_job_func, NULL, NULL, (GDestroyNotify) g_array_unref,
+                             cancellable, error);
 }

@@ -1,9 +1,13 @@
 /* tl-runner.h — the worker that runs jobs off the main thread.
  *
- * A TlRunner owns ONE worker thread, and that thread owns the GPU: it
- * opens the device lazily on the first GPU kernel (CUDA is initialised
- * there, never on the main thread) and runs jobs one at a time, in the
- * order they were submitted, so timings never overlap.
+ * A TlRunner owns ONE worker thread, and that thread owns the GPUs: its
+ * TlGpuSession opens each device lazily, on the first job that names it
+ * (CUDA is initialised there, never on the main thread), and it runs jobs
+ * one at a time, in the order they were submitted, so timings never
+ * overlap.  Every job names its device (TlJob.device, TlLuOptions's
+ * gpu_ordinal); that device runs it and the record names it.  GEMM,
+ * Gauss (LU, solve, GF(p): run/tl-gauss-run.h) and the device probe are
+ * jobs; anything else can be a TlRunnerJobFunc.
  *
  * Submitting snapshots the job (tl_job_copy: strings copied, matrices
  * ref'd), so the caller may change or free its job right away.
@@ -29,6 +33,7 @@
 
 #include <gio/gio.h>
 
+#include "device/tl-gpu-session.h"
 #include "run/tl-gemm-run.h"
 #include "record/tl-record.h"
 
@@ -46,7 +51,8 @@ typedef struct
 } TlRunProgress;
 
 /* A job function runs on the worker thread; it may use the worker's GPU
- * session and report progress.  Later job kinds (LU) plug in here. */
+ * session (also the thread's default session while it runs) and report
+ * progress. */
 typedef struct _TlRunnerJob TlRunnerJob;
 typedef gpointer (*TlRunnerJobFunc) (TlRunnerJob *job, gpointer job_data,
                                      GCancellable *cancellable, GError **error);
@@ -57,7 +63,19 @@ void          tl_runner_job_progress (TlRunnerJob *job, const char *kernel_id,
 /* emits "kernel-finished" with a copy of run */
 void          tl_runner_job_kernel_finished (TlRunnerJob *job, const TlKernelRun *run);
 
-/* device: the GPU ordinal the worker will open (lazily). */
+typedef enum
+{
+  TL_RUNNER_FLAGS_NONE = 0,
+  /* The worker (and the CPU kernels' threads it starts, which inherit it)
+   * runs at a lower scheduling priority (nice +5), so a CPU run on every
+   * core still leaves the main loop answering.  For the desktop app. */
+  TL_RUNNER_BACKGROUND = 1 << 0,
+} TlRunnerFlags;
+
+TlRunner    *tl_runner_new_full (TlRunnerFlags flags);
+/* tl_runner_new_full (TL_RUNNER_FLAGS_NONE).  `device` is not used: jobs
+ * name their device.  It stays for callers written when the runner had one
+ * device (ui/tl-window.c); new code calls tl_runner_new_full(). */
 TlRunner    *tl_runner_new (int device);
 
 /* Runs a GEMM job on the worker.  Returns the job id used in signals. */
@@ -66,7 +84,7 @@ guint        tl_runner_run_gemm_async  (TlRunner           *self,
                                         GCancellable       *cancellable,
                                         GAsyncReadyCallback callback,
                                         gpointer            user_data);
-/* The record (free with tl_run_record_free), or NULL with the error. */
+/* The record (release with tl_run_record_unref), or NULL with the error. */
 TlRunRecord *tl_runner_run_gemm_finish (TlRunner     *self,
                                         GAsyncResult *result,
                                         GError      **error);
@@ -77,6 +95,21 @@ TlRunRecord *tl_runner_run_gemm (TlRunner     *self,
                                  const TlJob  *job,
                                  GCancellable *cancellable,
                                  GError      **error);
+
+/* The facts of every GPU, read on the worker (where CUDA may be
+ * initialised): a GArray of TlGpuFacts (free with g_array_unref), or NULL
+ * with TL_ERROR_NO_DEVICE saying why there is none (built without CUDA, no
+ * driver, no device) or TL_ERROR_DEVICE_LOST. */
+guint        tl_runner_probe_devices_async  (TlRunner           *self,
+                                             GCancellable       *cancellable,
+                                             GAsyncReadyCallback callback,
+                                             gpointer            user_data);
+GArray      *tl_runner_probe_devices_finish (TlRunner     *self,
+                                             GAsyncResult *result,
+                                             GError      **error);
+GArray      *tl_runner_probe_devices        (TlRunner     *self,
+                                             GCancellable *cancellable,
+                                             GError      **error);
 
 /* Any job: func(job, job_data, …) runs on the worker; its result (freed
  * with result_free if nobody takes it) comes back through _finish. */
@@ -91,5 +124,14 @@ guint        tl_runner_run_func_async  (TlRunner           *self,
 gpointer     tl_runner_run_func_finish (TlRunner     *self,
                                         GAsyncResult *result,
                                         GError      **error);
+/* Synchronous: submits func and waits, emitting the job's signals on the
+ * calling thread meanwhile (the CLI).  Takes job_data. */
+gpointer     tl_runner_run_func        (TlRunner       *self,
+                                        TlRunnerJobFunc func,
+                                        gpointer        job_data,
+                                        GDestroyNotify  job_data_free,
+                                        GDestroyNotify  result_free,
+                                        GCancellable   *cancellable,
+                                        GError        **error);
 
 G_END_DECLS

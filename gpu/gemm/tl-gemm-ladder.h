@@ -1,0 +1,169 @@
+/* tl-gemm-ladder.h — the GEMM ladder, one row per kernel.
+ *
+ * The one list of GPU GEMM kernels.  Read with TL_GEMM_ROW defined by the
+ * reader:
+ *   gpu/tl-gpu-registry.c  the registry rows (TlGpuKernelInfo, tl-gpu.h)
+ *                          that the GUI, `tilelab-cli kernels`, the
+ *                          benchmark and the tests iterate, with or without
+ *                          CUDA;
+ *   gpu/tl-gpu-gemm.cu     the dispatch: row i runs `SYMBOL_rung`, defined
+ *                          in the rung's file (gpu/gemm/tl-gemm-rung.h);
+ *   the link               a row whose file is missing from gpu/meson.build
+ *                          leaves SYMBOL_rung undefined and the CUDA build
+ *                          fails, so rows and build cannot drift apart.
+ *
+ *   TL_GEMM_ROW (SYMBOL, .field = value, …)
+ *
+ * The fields are TlGpuKernelInfo's, by name; a field left out is 0 (kind 0
+ * is TL_GPU_KIND_RUNG, min_cc 0 runs anywhere).  Adding a rung: its file
+ * gpu/gemm/gemm-NN-name.cu (defining gemm_NN_name_rung), one row here, and
+ * the file in gpu/meson.build (meson does not glob).  Rows are never
+ * renumbered; the order is the order users see.
+ */
+
+TL_GEMM_ROW (gemm_01_naive,
+  .id = "gemm-01-naive", .number = 1, .title = "naive (uncoalesced)",
+  .lesson = "One thread per C element, threadIdx.x walks rows: neighbouring threads read memory far apart.",
+  .seed = "000, 002", .dtypes = I32 | F32 | F64, .precision = "fp32",
+  .instrumentable = 1, .tile_m = 32, .tile_n = 32,
+  .source_path = "gpu/gemm/gemm-01-naive.cu")
+
+TL_GEMM_ROW (gemm_02_coalesced,
+  .id = "gemm-02-coalesced", .number = 2, .title = "coalesced",
+  .lesson = "Same work, threadIdx.x walks columns: a warp reads 32 neighbouring floats of B in one transaction.",
+  .seed = "002", .dtypes = I32 | F32 | F64, .precision = "fp32",
+  .instrumentable = 1, .tile_m = 32, .tile_n = 32,
+  .source_path = "gpu/gemm/gemm-02-coalesced.cu")
+
+TL_GEMM_ROW (gemm_03_smem16,
+  .id = "gemm-03-smem16", .number = 3, .title = "shared memory 16×16",
+  .lesson = "Each 16×16 block stages tiles of A and B in shared memory: every global load is reused 16 times.",
+  .seed = "000, 001", .dtypes = I32 | F32 | F64, .precision = "fp32",
+  .instrumentable = 1, .tile_m = 16, .tile_n = 16,
+  .source_path = "gpu/gemm/gemm-03-smem16.cu")
+
+TL_GEMM_ROW (gemm_04_smem32,
+  .id = "gemm-04-smem32", .number = 4, .title = "shared memory 32×32",
+  .lesson = "Bigger tiles (32×32) with zero-padded edges: twice the reuse, any matrix size.",
+  .seed = "002", .dtypes = I32 | F32 | F64, .precision = "fp32",
+  .instrumentable = 1, .tile_m = 32, .tile_n = 32,
+  .source_path = "gpu/gemm/gemm-04-smem32.cu")
+
+TL_GEMM_ROW (gemm_05_seed3k,
+  .id = "gemm-05-seed3k", .number = 5, .title = "seed 004: three kernels",
+  .lesson = "32×4 threads compute 8 outputs each; unguarded interior, guarded last k-step and margins.",
+  .seed = "004", .dtypes = F32, .precision = "fp32",
+  .instrumentable = 1, .tile_m = 32, .tile_n = 32,
+  .source_path = "gpu/gemm/gemm-05-seed3k.cu")
+
+TL_GEMM_ROW (gemm_06_regtile1d,
+  .id = "gemm-06-regtile1d", .number = 6, .title = "1-D register tiling",
+  .lesson = "Each thread computes a column of 8 results from registers: fewer shared-memory loads per FMA.",
+  .seed = "", .dtypes = F32, .precision = "fp32",
+  .instrumentable = 1, .tile_m = 64, .tile_n = 64,
+  .source_path = "gpu/gemm/gemm-06-regtile1d.cu")
+
+TL_GEMM_ROW (gemm_07_regtile2d,
+  .id = "gemm-07-regtile2d", .number = 7, .title = "2-D register tiling",
+  .lesson = "Each thread computes an 8×8 outer product: arithmetic intensity grows with the tile.",
+  .seed = "", .dtypes = F32, .precision = "fp32",
+  .instrumentable = 1, .tile_m = 128, .tile_n = 128,
+  .source_path = "gpu/gemm/gemm-07-regtile2d.cu")
+
+TL_GEMM_ROW (gemm_08_vectorized,
+  .id = "gemm-08-vectorized", .number = 8, .title = "vectorised, conflict-free",
+  .lesson = "128-bit loads, A stored transposed in shared memory, padded rows: no bank conflicts.",
+  .seed = "", .dtypes = F32, .precision = "fp32",
+  .instrumentable = 1, .tile_m = 128, .tile_n = 128,
+  .source_path = "gpu/gemm/gemm-08-vectorized.cu")
+
+TL_GEMM_ROW (gemm_09_warptile,
+  .id = "gemm-09-warptile", .number = 9, .title = "warp tiling + async copy",
+  .lesson = "Warps own sub-tiles; cp.async keeps the next tiles in flight (a 4-stage pipeline) while the current one is multiplied.",
+  .seed = "", .dtypes = F32, .precision = "fp32", .min_cc = 80,
+  .instrumentable = 1, .tile_m = 128, .tile_n = 256,
+  .source_path = "gpu/gemm/gemm-09-warptile.cu")
+
+TL_GEMM_ROW (gemm_10_wmma_tf32,
+  .id = "gemm-10-wmma-tf32", .number = 10, .title = "tensor cores (WMMA, TF32)",
+  .lesson = "WMMA fragments on tensor cores with TF32 inputs and float accumulation.",
+  .seed = "", .dtypes = F32, .precision = "tf32", .min_cc = 80,
+  .instrumentable = 1, .tile_m = 128, .tile_n = 128,
+  .source_path = "gpu/gemm/gemm-10-wmma.cu")
+
+TL_GEMM_ROW (gemm_10_wmma_bf16,
+  .id = "gemm-10-wmma-bf16", .number = 10, .title = "tensor cores (WMMA, BF16)",
+  .lesson = "WMMA fragments on tensor cores with BF16 inputs and float accumulation.",
+  .seed = "", .dtypes = F32, .precision = "bf16", .min_cc = 80,
+  .instrumentable = 1, .tile_m = 128, .tile_n = 128,
+  .source_path = "gpu/gemm/gemm-10-wmma.cu")
+
+TL_GEMM_ROW (gemm_11_wgmma,
+  .id = "gemm-11-wgmma", .number = 11, .title = "Hopper wgmma + TMA",
+  .lesson = "A warpgroup issues wgmma from shared memory that the TMA engine fills, several stages deep.",
+  .seed = "", .dtypes = F32, .precision = "bf16", .min_cc = 90,
+  .instrumentable = 1, .tile_m = 128, .tile_n = 256,
+  .source_path = "gpu/gemm/gemm-11-wgmma.cu")
+
+TL_GEMM_ROW (gemm_12_regtile_f64,
+  .id = "gemm-12-regtile-f64", .number = 12, .title = "register tiling, float64",
+  .lesson = "Rung 16's register-tiled kernel in double precision, on the FP64 CUDA cores (half the FP32 rate on H100, 1/64 on consumer GPUs).",
+  .seed = "003", .dtypes = F64, .precision = "fp64",
+  .instrumentable = 1, .tile_m = 128, .tile_n = 128,
+  .source_path = "gpu/gemm/gemm-12-regtile-f64.cu")
+
+TL_GEMM_ROW (gemm_13_wgmma_tf32,
+  .id = "gemm-13-wgmma-tf32", .number = 13, .title = "Hopper wgmma, TF32",
+  .lesson = "wgmma takes TF32 only K-major from shared memory, so compute Cᵀ = Bᵀ·Aᵀ: A's tile from shared memory, B's from registers.",
+  .seed = "", .dtypes = F32, .precision = "tf32", .min_cc = 90,
+  .instrumentable = 1, .tile_m = 256, .tile_n = 128,
+  .source_path = "gpu/gemm/gemm-13-wgmma-tf32.cu")
+
+TL_GEMM_ROW (gemm_14_wgmma_persistent,
+  .id = "gemm-14-wgmma-persistent", .number = 14, .title = "Hopper wgmma, persistent",
+  .lesson = "One CTA per SM loops over C's tiles in L2-friendly order; CTA pairs multicast the shared B tile.",
+  .seed = "", .dtypes = F32, .precision = "bf16", .min_cc = 90,
+  .instrumentable = 1, .tile_m = 128, .tile_n = 256,
+  .source_path = "gpu/gemm/gemm-14-wgmma-persistent.cu")
+
+TL_GEMM_ROW (gemm_15_dmma_f64,
+  .id = "gemm-15-dmma-f64", .number = 15, .title = "FP64 tensor cores (DMMA)",
+  .lesson = "mma.sync on doubles: the tensor cores multiply 16×8×4 tiles in full float64, twice the FP64 CUDA-core rate.",
+  .seed = "003", .dtypes = F64, .precision = "fp64", .min_cc = 80,
+  .instrumentable = 1, .tile_m = 128, .tile_n = 128,
+  .source_path = "gpu/gemm/gemm-15-dmma-f64.cu")
+
+TL_GEMM_ROW (gemm_16_doublebuf,
+  .id = "gemm-16-doublebuf", .number = 16, .title = "double-buffered, 4×8 warps",
+  .lesson = "Two shared buffers, operands loaded a step ahead, 4×8-lane warps: and no faster than rung 8, because issue slots, not waiting, are the limit.",
+  .seed = "", .dtypes = F32, .precision = "fp32",
+  .instrumentable = 1, .tile_m = 128, .tile_n = 128,
+  .source_path = "gpu/gemm/gemm-16-doublebuf.cu")
+
+TL_GEMM_ROW (cublas_fp32,
+  .id = "cublas-fp32", .number = 0, .title = "cuBLAS SGEMM (pedantic)",
+  .lesson = "The vendor library with pedantic FP32 math: the reference the CUDA-core rungs chase.",
+  .seed = "", .dtypes = F32, .precision = "fp32",
+  .kind = TL_GPU_KIND_REFERENCE,
+  .source_path = "gpu/tl-gpu-cublas.cu")
+
+TL_GEMM_ROW (cublas_tf32,
+  .id = "cublas-tf32", .number = 0, .title = "cuBLAS TF32",
+  .lesson = "cuBLAS on tensor cores with TF32 inputs: the reference for the TF32 rung.",
+  .seed = "", .dtypes = F32, .precision = "tf32", .min_cc = 80,
+  .kind = TL_GPU_KIND_REFERENCE,
+  .source_path = "gpu/tl-gpu-cublas.cu")
+
+TL_GEMM_ROW (cublas_bf16,
+  .id = "cublas-bf16", .number = 0, .title = "cuBLAS BF16",
+  .lesson = "cuBLAS with BF16 inputs and FP32 accumulation: the reference for the BF16 rungs.",
+  .seed = "", .dtypes = F32, .precision = "bf16", .min_cc = 80,
+  .kind = TL_GPU_KIND_REFERENCE,
+  .source_path = "gpu/tl-gpu-cublas.cu")
+
+TL_GEMM_ROW (cublas_fp64,
+  .id = "cublas-fp64", .number = 0, .title = "cuBLAS DGEMM",
+  .lesson = "The vendor library in double precision.",
+  .seed = "", .dtypes = F64, .precision = "fp64",
+  .kind = TL_GPU_KIND_REFERENCE,
+  .source_path = "gpu/tl-gpu-cublas.cu")
