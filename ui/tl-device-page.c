@@ -5,7 +5,6 @@
 #include <glib/gi18n-lib.h>
 
 #include "paint/tl-compare-bars.h"
-#include "run/tl-app-jobs.h"
 #include "tl-run-text.h"
 #include "tl-ui-util.h"
 
@@ -57,15 +56,16 @@ this_machine (void)
 }
 
 static void
-describe_no_gpu (GString *s)
+describe_no_gpu (GString *s, const char *why)
 {
   const TlMachineFacts m = *this_machine ();
-  g_string_append_printf (s, _("No CUDA GPU in this session%s.\n\nCPU   %s\ncores %u\nhost  %s\nOS    %s\n\n"
+  g_string_append_printf (s, _("No CUDA GPU in this session.\n\nCPU   %s\ncores %u\nhost  %s\nOS    %s\n\n"
                                "Open a run record made with tilelab-cli on a GPU server\n"
                                "(Open ▾ → Open Run Record…, Ctrl+J) to see its GPU here."),
-                          tl_app_jobs_built_with_cuda () ? "" : _(" (built without CUDA)"),
                           m.cpu_model ? m.cpu_model : "?", m.cores,
                           m.host_name ? m.host_name : "?", m.os ? m.os : "?");
+  if (why)
+    g_string_append_printf (s, "\n\n%s", why);
 }
 
 static void
@@ -87,7 +87,7 @@ update_device_label (TlDevicePage *self)
   else if (gpus && gpus->len > 0)
     describe_gpu (&g_array_index (gpus, TlGpuFacts, MIN ((guint) self->device, gpus->len - 1)), s);
   else
-    describe_no_gpu (s);
+    describe_no_gpu (s, self->session ? tl_session_get_no_gpu_reason (self->session) : NULL);
   gtk_label_set_text (GTK_LABEL (self->device_label), s->str);
   g_string_free (s, TRUE);
 }

@@ -38,10 +38,13 @@ struct _TlSession
   /* Gauss */
   TlRunRecord *lu_run;        /* an LU run record (its timing, device, result) */
   TlLuRecorder *lu;
+  TlLuRecorder *lu_recording;   /* the worker fills it while Factor A runs */
   GCancellable *lu_cancellable;
 
   /* devices */
   GArray *gpus;               /* TlGpuFacts */
+  char *no_gpu_reason;        /* why there is none, after the probe */
+  int device;                 /* the GPU runs and Factor A use */
   gboolean probe_started, probe_done;
   GCancellable *probe_cancellable;
 };

@@ -3,13 +3,8 @@
 
 #include <math.h>
 #include <glib/gi18n-lib.h>
-#ifdef __linux__
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 
-#include "run/tl-app-jobs.h"
+#include "run/tl-gauss-run.h"
 
 G_DEFINE_FINAL_TYPE (TlSession, tl_session, G_TYPE_OBJECT)
 
@@ -118,17 +113,23 @@ lu_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
 {
   TlSession *self = user_data;
   g_autoptr (GError) error = NULL;
-  TlLuRecorder *lu = tl_app_jobs_record_lu_finish (TL_RUNNER (object), result, &error);
+  g_autoptr (TlGaussResult) done = tl_runner_run_gauss_finish (TL_RUNNER (object), result, &error);
+  /* the worker has let go of the recorder it filled */
+  TlLuRecorder *lu = g_steal_pointer (&self->lu_recording);
 
   g_clear_object (&self->lu_cancellable);
-  if (lu)
+  if (done)
     {
       /* the player's record is now A's, not the LU run record's */
       g_clear_pointer (&self->lu_run, tl_run_record_unref);
       tl_session_set_lu_record (self, lu);
     }
-  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    tl_session_report_error (self, _("Could not factor A."), error);
+  else
+    {
+      tl_lu_recorder_free (lu);
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        tl_session_report_error (self, _("Could not factor A."), error);
+    }
   tl_session_state_changed (self);
   g_object_unref (self);
 }
@@ -139,9 +140,15 @@ tl_session_factor (TlSession *self, const char *kernel_id, gsize block_size)
   g_return_val_if_fail (TL_IS_SESSION (self), FALSE);
   if (self->src[0] == NULL || self->lu_cancellable || kernel_id == NULL)
     return FALSE;
+
+  TlGaussJob job = { .kind = TL_GAUSS_FACTOR, .a = self->src[0] };
+  job.options.kernel_id = kernel_id;
+  job.options.block_size = block_size;
+  job.options.pivoting = TL_PIVOTING_PARTIAL;
+  job.options.gpu_ordinal = self->device;
+  job.recorder = self->lu_recording = tl_lu_recorder_new (0);
   self->lu_cancellable = g_cancellable_new ();
-  tl_app_jobs_record_lu_async (self->runner, kernel_id, self->src[0], block_size, self->lu_cancellable,
-                               lu_done_cb, g_object_ref (self));
+  tl_runner_run_gauss_async (self->runner, &job, self->lu_cancellable, lu_done_cb, g_object_ref (self));
   tl_session_state_changed (self);
   return TRUE;
 }
@@ -191,13 +198,23 @@ static void
 probe_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
 {
   TlSession *self = user_data;
-  GArray *gpus = tl_app_jobs_probe_devices_finish (TL_RUNNER (object), result, NULL);
+  g_autoptr (GError) error = NULL;
+  GArray *gpus = tl_runner_probe_devices_finish (TL_RUNNER (object), result, &error);
 
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      /* the session is going away */
+      g_object_unref (self);
+      return;
+    }
   if (gpus)
     {
       g_clear_pointer (&self->gpus, g_array_unref);
       self->gpus = gpus;
     }
+  /* no GPU is no error: the CPU serves every view; the reason is shown */
+  g_free (self->no_gpu_reason);
+  self->no_gpu_reason = error ? g_strdup (error->message) : NULL;
   self->probe_done = TRUE;
   g_signal_emit (self, tl_session_signals[SIGNAL_DEVICES_CHANGED], 0);
   tl_session_state_changed (self);
@@ -212,8 +229,22 @@ tl_session_probe_devices (TlSession *self)
     return;
   self->probe_started = TRUE;
   self->probe_cancellable = g_cancellable_new ();
-  tl_app_jobs_probe_devices_async (self->runner, self->probe_cancellable, probe_done_cb, g_object_ref (self));
+  tl_runner_probe_devices_async (self->runner, self->probe_cancellable, probe_done_cb, g_object_ref (self));
   tl_session_state_changed (self);
+}
+
+const char *
+tl_session_get_no_gpu_reason (TlSession *self)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), NULL);
+  return self->no_gpu_reason;
+}
+
+void
+tl_session_set_device (TlSession *self, int ordinal)
+{
+  g_return_if_fail (TL_IS_SESSION (self));
+  self->device = MAX (ordinal, 0);
 }
 
 GArray *
@@ -238,28 +269,6 @@ tl_session_get_runner (TlSession *self)
 }
 
 /* ---- construction -------------------------------------------------------- */
-
-/* The runner's worker (and the CPU kernels' threads it starts, which
- * inherit its nice value) runs at a lower priority than the main loop, so a
- * CPU run on every core still leaves the window answering.  Threads inherit
- * the nice value of the thread that creates them, and an unprivileged
- * process can raise but not lower it: so a short-lived thread raises its
- * own and creates the runner. */
-static gpointer
-runner_thread (gpointer data)
-{
-#ifdef __linux__
-  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), 5);
-#endif
-  return tl_runner_new (0);
-}
-
-static TlRunner *
-new_background_runner (void)
-{
-  GThread *t = g_thread_new ("tl-runner-start", runner_thread, NULL);
-  return g_thread_join (t);
-}
 
 static void
 cancel_and_clear (GCancellable **cancellable)
@@ -304,6 +313,7 @@ tl_session_finalize (GObject *object)
   g_clear_pointer (&self->lu, tl_lu_recorder_free);
   g_clear_pointer (&self->lu_run, tl_run_record_unref);
   g_clear_pointer (&self->gpus, g_array_unref);
+  g_free (self->no_gpu_reason);
   G_OBJECT_CLASS (tl_session_parent_class)->finalize (object);
 }
 
@@ -346,8 +356,10 @@ tl_session_init (TlSession *self)
   self->job_dtype = TL_DTYPE_FLOAT32;
   self->inputs_serial = 1;
 
-  /* one worker owns the GPU; it opens it lazily, never here */
-  self->runner = new_background_runner ();
+  /* one worker owns the GPU and opens it lazily, never here; it runs at a
+   * lower priority than the main loop, so a CPU run on every core still
+   * leaves the window answering */
+  self->runner = tl_runner_new_full (TL_RUNNER_BACKGROUND);
   tl_session_listen_to_runner (self);
 }
 

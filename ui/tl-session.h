@@ -109,6 +109,10 @@ GArray      *tl_session_get_gpus (TlSession *self);
 gboolean     tl_session_devices_known (TlSession *self);
 /* Starts the device probe on the worker (once). */
 void         tl_session_probe_devices (TlSession *self);
+/* why there is no GPU ("built without CUDA", "no driver" …), or NULL */
+const char  *tl_session_get_no_gpu_reason (TlSession *self);
+/* the GPU Factor A uses (runs name theirs in TlRunSettings) */
+void         tl_session_set_device (TlSession *self, int ordinal);
 
 /* ---- messages ---- */
 void         tl_session_report (TlSession *self, GtkMessageType type, const char *text);

@@ -4,7 +4,6 @@
 #include <glib/gi18n-lib.h>
 
 #include "paint/tl-render.h"
-#include "run/tl-app-jobs.h"
 #include "tl-blocks-page.h"
 #include "tl-compare-page.h"
 #include "tl-device-page.h"
@@ -117,7 +116,9 @@ kernels_changed_cb (TlKernelPanel *panel, TlWindow *self)
 {
   if (self->session == NULL)
     return;
-  tl_device_page_set_device (TL_DEVICE_PAGE (self->device_page), tl_kernel_panel_get_device (panel));
+  int device = tl_kernel_panel_get_device (panel);
+  tl_device_page_set_device (TL_DEVICE_PAGE (self->device_page), device);
+  tl_session_set_device (self->session, device);
   update_actions (self);
 }
 
@@ -128,7 +129,13 @@ devices_changed_cb (TlSession *session, TlWindow *self)
 
   tl_kernel_panel_set_gpus (TL_KERNEL_PANEL (self->kernel_panel), gpus);
   if (gpus->len == 0)
-    gtk_info_bar_set_revealed (GTK_INFO_BAR (self->gpu_bar), TRUE);
+    {
+      const char *why = tl_session_get_no_gpu_reason (session);
+      g_autofree char *text = why ? g_strdup_printf ("%s\n%s", _("No CUDA GPU found — running on the CPU"), why)
+                                  : g_strdup (_("No CUDA GPU found — running on the CPU"));
+      gtk_label_set_text (GTK_LABEL (self->gpu_label), text);
+      gtk_info_bar_set_revealed (GTK_INFO_BAR (self->gpu_bar), TRUE);
+    }
   tl_kernel_panel_tick_defaults (TL_KERNEL_PANEL (self->kernel_panel), gpus->len > 0);
   update_actions (self);
 }
@@ -581,10 +588,6 @@ tl_window_init (TlWindow *self)
   self->session = tl_session_new ();
   connect_session (self);
 
-  gtk_label_set_text (GTK_LABEL (self->gpu_label),
-                      tl_app_jobs_built_with_cuda ()
-                        ? _("No CUDA GPU found — running on the CPU")
-                        : _("No CUDA GPU found — running on the CPU (this build has no CUDA)"));
 
   self->settings = tl_settings_new_if_installed ();
   if (self->settings)
