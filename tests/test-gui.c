@@ -13,6 +13,7 @@
 #include "tl-heatmap-view.h"
 #include "tl-blocks-page.h"
 #include "tl-gauss-page.h"
+#include "tl-render-area.h"
 #include "tl-source-page.h"
 #include "record/tl-record.h"
 #include "tl-window.h"
@@ -401,6 +402,64 @@ test_records_side_by_side (void)
   g_assert_nonnull (tl_session_stale_text (session));
 }
 
+/* Blocks: two timelines on a shared or on their own time scales, a labelled
+ * choice that stays usable in presentation and goes into the export */
+static gboolean
+exported_own_time_scale (TlPage *page)
+{
+  TlRenderOptions o;
+  g_assert_true (tl_page_export_options (page, &o));
+  return o.own_time_scale;
+}
+
+static void
+test_blocks_time_scale (void)
+{
+  g_autofree char *path = record_path ("h200-gemm-1000x500x1000.json");
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  GFile *files[] = { file };
+  g_application_open (G_APPLICATION (app), files, 1, "");
+  g_assert_true (wait_until (is_idle, NULL, 60));
+
+  /* the first two kernels that recorded their blocks */
+  const TlRunRecord *rec = tl_window_get_record (win);
+  const char *ids[2] = { NULL, NULL };
+  for (guint i = 0, n = 0; rec && i < rec->runs->len && n < 2; i++)
+    if (((const TlKernelRun *) rec->runs->pdata[i])->n_blocks > 0)
+      ids[n++] = ((const TlKernelRun *) rec->runs->pdata[i])->kernel_id;
+  g_assert_nonnull (ids[1]);
+
+  TlBlocksPage *blocks = TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks"));
+  TlRenderArea *timeline = TL_RENDER_AREA (tl_blocks_page_get_area (blocks, TRUE));
+  tl_window_show_view (win, "blocks");
+  tl_blocks_page_show_kernels (blocks, ids[0], NULL);
+  pump (0.1);
+  g_assert_false (tl_blocks_page_time_scale_shown (blocks)); /* one timeline: nothing to choose */
+
+  tl_blocks_page_show_kernels (blocks, ids[0], ids[1]);
+  pump (0.1);
+  g_assert_true (tl_blocks_page_time_scale_shown (blocks));
+  g_assert_false (tl_render_area_get_own_time_scale (timeline)); /* shared by default */
+  tl_blocks_page_set_own_time_scale (blocks, TRUE);
+  g_assert_true (tl_render_area_get_own_time_scale (timeline));
+  g_assert_true (exported_own_time_scale (TL_PAGE (blocks)));
+
+  /* presentation keeps the choice, and the choice itself */
+  tl_window_set_presentation (win, TRUE);
+  pump (0.3);
+  g_assert_true (tl_blocks_page_time_scale_shown (blocks));
+  g_assert_true (tl_render_area_get_own_time_scale (timeline));
+  tl_blocks_page_set_own_time_scale (blocks, FALSE);
+  g_assert_false (tl_render_area_get_own_time_scale (timeline));
+  g_assert_false (exported_own_time_scale (TL_PAGE (blocks)));
+  tl_blocks_page_show_kernels (blocks, ids[0], NULL);
+  pump (0.1);
+  g_assert_false (tl_blocks_page_time_scale_shown (blocks));
+  tl_window_set_presentation (win, FALSE);
+  pump (0.3);
+  tl_window_show_view (win, "matrices");
+}
+
 /* results belong to the inputs shown: new A and B clear C and mark the bars */
 static void
 test_fresh_results (void)
@@ -557,6 +616,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/size-mismatch", test_size_mismatch);
   g_test_add_func ("/gui/open-record", test_open_record);
   g_test_add_func ("/gui/records-side-by-side", test_records_side_by_side);
+  g_test_add_func ("/gui/blocks-time-scale", test_blocks_time_scale);
   g_test_add_func ("/gui/fresh-results", test_fresh_results);
   g_test_add_func ("/gui/menu-and-sidebar-keys", test_menu_and_sidebar_keys);
   g_test_add_func ("/gui/shortcuts-window", test_shortcuts_window_lists_the_keys);

@@ -23,9 +23,11 @@ struct _TlBlocksPage
   GtkWidget *grid, *timeline;   /* TlRenderArea */
 
   GtkWidget *toolbar;
-  GtkWidget *kernel_combo, *other_combo, *grid_color, *timeline_color, *own_scale_check;
+  GtkWidget *kernel_combo, *other_combo, *grid_color, *timeline_color;
+  GtkWidget *time_scale_box, *time_scale_combo;
   GtkWidget *note;
   GtkWidget *paned;
+  gboolean presentation;
 };
 
 static void tl_blocks_page_page_init (TlPageInterface *iface);
@@ -174,12 +176,38 @@ area_leave_cb (GtkWidget *area, GdkEventCrossing *ev, TlBlocksPage *self)
 
 /* ---- what is shown ----------------------------------------------------------- */
 
+static gboolean
+showing_two (TlBlocksPage *self)
+{
+  const char *k = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->kernel_combo));
+  const char *o = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->other_combo));
+  return k && o && *o && g_strcmp0 (k, o) != 0;
+}
+
+/* The toolbar; in presentation the pictures get the whole screen, all but
+ * the time scale's choice while two timelines are shown. */
+static void
+update_toolbar (TlBlocksPage *self)
+{
+  gboolean two = showing_two (self);
+  g_autoptr (GList) items = gtk_container_get_children (GTK_CONTAINER (self->toolbar));
+
+  gtk_widget_set_sensitive (self->time_scale_combo, two);
+  for (GList *l = items; l; l = l->next)
+    {
+      gboolean time_scale = gtk_bin_get_child (GTK_BIN (l->data)) == self->time_scale_box;
+      gtk_widget_set_visible (l->data, !self->presentation || time_scale);
+    }
+  gtk_widget_set_visible (self->toolbar, !self->presentation || two);
+  gtk_widget_set_visible (self->note, !self->presentation);
+}
+
 static void
 apply_choice (TlBlocksPage *self)
 {
   const char *k = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->kernel_combo));
   const char *o = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->other_combo));
-  gboolean beside = k && o && *o && g_strcmp0 (k, o) != 0;
+  gboolean beside = showing_two (self);
   g_autofree char *both = beside ? g_strdup_printf ("%s,%s", k, o) : g_strdup (k);
 
   tl_render_area_set_kernels (TL_RENDER_AREA (self->grid), k);
@@ -192,9 +220,10 @@ apply_choice (TlBlocksPage *self)
       g_clear_pointer (&self->stats[i], tl_block_stats_free);
       self->runs[i] = self->record && ids[i] ? tl_run_record_find_run (self->record, ids[i]) : NULL;
     }
-  gtk_widget_set_sensitive (self->own_scale_check, beside);
+  update_toolbar (self);
   tl_render_area_set_own_time_scale (TL_RENDER_AREA (self->timeline),
-                                     gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->own_scale_check)));
+                                     g_strcmp0 (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->time_scale_combo)),
+                                                "own") == 0);
   tl_render_area_set_color (TL_RENDER_AREA (self->grid),
                             gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->grid_color)));
   tl_render_area_set_color (TL_RENDER_AREA (self->timeline),
@@ -284,9 +313,8 @@ blocks_set_presentation (TlPage *page, gboolean on, gboolean high_contrast)
   TlBlocksPage *self = TL_BLOCKS_PAGE (page);
   tl_render_area_set_presentation (TL_RENDER_AREA (self->grid), on, high_contrast);
   tl_render_area_set_presentation (TL_RENDER_AREA (self->timeline), on, high_contrast);
-  /* the pictures get the whole screen */
-  gtk_widget_set_visible (self->toolbar, !on);
-  gtk_widget_set_visible (self->note, !on);
+  self->presentation = on;
+  update_toolbar (self);
 }
 
 /* clickers: the previous or next kernel with block records */
@@ -331,6 +359,20 @@ tl_blocks_page_page_init (TlPageInterface *iface)
 }
 
 /* ---- the page -------------------------------------------------------------- */
+
+void
+tl_blocks_page_set_own_time_scale (TlBlocksPage *self, gboolean own)
+{
+  g_return_if_fail (TL_IS_BLOCKS_PAGE (self));
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->time_scale_combo), own ? "own" : "shared");
+}
+
+gboolean
+tl_blocks_page_time_scale_shown (TlBlocksPage *self)
+{
+  g_return_val_if_fail (TL_IS_BLOCKS_PAGE (self), FALSE);
+  return gtk_widget_is_visible (self->time_scale_combo) && gtk_widget_is_sensitive (self->time_scale_combo);
+}
 
 void
 tl_blocks_page_show_kernels (TlBlocksPage *self, const char *kernel_id, const char *beside_id)
@@ -390,7 +432,8 @@ tl_blocks_page_class_init (TlBlocksPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, other_combo);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, grid_color);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, timeline_color);
-  gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, own_scale_check);
+  gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, time_scale_box);
+  gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, time_scale_combo);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, note);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, paned);
   gtk_widget_class_bind_template_callback (widget_class, blocks_changed_cb);
