@@ -15,6 +15,7 @@
 #include "tl-gauss-page.h"
 #include "tl-render-area.h"
 #include "tl-source-page.h"
+#include "lu/tl-lu.h"
 #include "record/tl-record.h"
 #include "tl-window.h"
 
@@ -248,6 +249,26 @@ test_lecture_views (void)
   g_assert_true (tl_gauss_page_key (gauss, GDK_KEY_Page_Up, 0));
   g_assert_cmpuint (tl_gauss_page_get_step (gauss), ==, 8);
   g_assert_false (tl_gauss_page_key (gauss, GDK_KEY_a, 0));
+
+  /* colours: each step's own range, or one for the whole record (exported too) */
+  TlRenderArea *area = TL_RENDER_AREA (tl_gauss_page_get_area (gauss));
+  TlRenderOptions o;
+  g_assert_false (tl_render_area_get_gauss_record_range (area));
+  tl_gauss_page_set_record_range (gauss, TRUE);
+  g_assert_true (tl_render_area_get_gauss_record_range (area));
+  g_assert_true (tl_page_export_options (TL_PAGE (gauss), &o) && o.gauss_record_range);
+  tl_gauss_page_set_record_range (gauss, FALSE);
+  g_assert_true (tl_page_export_options (TL_PAGE (gauss), &o) && !o.gauss_record_range);
+
+  /* "Factor A with" offers every rung that records its steps, GPU rungs
+   * when there is a GPU, and nothing else */
+  GArray *gpus = tl_session_get_gpus (tl_window_get_session (win));
+  for (guint i = 0; i < tl_lu_kernel_count (); i++)
+    {
+      const TlLuKernelInfo *k = tl_lu_kernel_get (i);
+      gboolean runnable = k->backend == TL_BACKEND_CPU || (gpus && gpus->len > 0);
+      g_assert_cmpint (tl_gauss_page_can_factor_with (gauss, k->id), ==, k->records_steps && runnable);
+    }
   pump (0.2);
   tl_window_show_view (win, "matrices");
 }

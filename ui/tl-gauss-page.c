@@ -125,6 +125,16 @@ range_changed_cb (GtkComboBox *combo, TlGaussPage *self)
                                            g_strcmp0 (gtk_combo_box_get_active_id (combo), "record") == 0);
 }
 
+/* the block size is the blocked rungs' (a column at a time has none) */
+static void
+kernel_changed_cb (GtkComboBox *combo, TlGaussPage *self)
+{
+  const char *id = gtk_combo_box_get_active_id (combo);
+  const TlLuKernelInfo *k = id ? tl_lu_kernel_find (id) : NULL;
+  if (self->block_spin)
+    gtk_widget_set_sensitive (self->block_spin, k && k->blocked);
+}
+
 static void
 factor_clicked_cb (GtkButton *button, TlGaussPage *self)
 {
@@ -291,6 +301,29 @@ tl_gauss_page_get_step (TlGaussPage *self)
   return self->player ? self->player->position : 0;
 }
 
+void
+tl_gauss_page_set_record_range (TlGaussPage *self, gboolean whole_record)
+{
+  g_return_if_fail (TL_IS_GAUSS_PAGE (self));
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->range_combo), whole_record ? "record" : "step");
+}
+
+gboolean
+tl_gauss_page_can_factor_with (TlGaussPage *self, const char *kernel_id)
+{
+  g_return_val_if_fail (TL_IS_GAUSS_PAGE (self), FALSE);
+  GtkTreeModel *model = gtk_combo_box_get_model (GTK_COMBO_BOX (self->kernel_combo));
+  GtkTreeIter it;
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &it); ok; ok = gtk_tree_model_iter_next (model, &it))
+    {
+      g_autofree char *id = NULL;
+      gtk_tree_model_get (model, &it, gtk_combo_box_get_id_column (GTK_COMBO_BOX (self->kernel_combo)), &id, -1);
+      if (g_strcmp0 (id, kernel_id) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 TlLuRecorder *
 tl_gauss_page_get_record (TlGaussPage *self)
 {
@@ -374,6 +407,7 @@ tl_gauss_page_class_init (TlGaussPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, speed_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, factor_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, range_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, kernel_changed_cb);
 }
 
 static void

@@ -163,18 +163,19 @@ tl_kernel_panel_tick_defaults (TlKernelPanel *self, gboolean have_gpu)
   if (saved && saved[0])
     return;
 
-  tl_kernel_panel_set_active (self, "cpu-naive", TRUE);
-  if (!have_gpu)
-    {
-      tl_kernel_panel_set_active (self, "cpu-blocked", TRUE);
-      tl_kernel_panel_set_active (self, "cpu-openblas", TRUE);
-      return;
-    }
+  /* the baseline always; without a GPU every CPU kernel, with one the
+   * lowest and highest rungs any recent GPU runs and their yardstick */
+  const TlKernelInfo *baseline = tl_kernel_baseline ();
+  if (baseline)
+    tl_kernel_panel_set_active (self, baseline->id, TRUE);
   for (guint i = 0; i < tl_kernel_count (); i++)
     {
       const TlKernelInfo *info = tl_kernel_get (i);
-      if (info->backend != TL_BACKEND_GPU || info->reference
-          || !tl_kernel_supports (info, TL_DTYPE_FLOAT32) || info->min_cc > 80)
+      if (!tl_kernel_supports (info, TL_DTYPE_FLOAT32))
+        continue;
+      if (!have_gpu && info->backend == TL_BACKEND_CPU)
+        tl_kernel_panel_set_active (self, info->id, TRUE);
+      if (!have_gpu || info->backend != TL_BACKEND_GPU || info->reference || info->min_cc > 80)
         continue;
       if (lowest == NULL || info->number < lowest->number)
         lowest = info;
@@ -185,7 +186,9 @@ tl_kernel_panel_tick_defaults (TlKernelPanel *self, gboolean have_gpu)
     tl_kernel_panel_set_active (self, lowest->id, TRUE);
   if (highest)
     tl_kernel_panel_set_active (self, highest->id, TRUE);
-  tl_kernel_panel_set_active (self, "cublas-fp32", TRUE);
+  const TlKernelInfo *yardstick = lowest ? tl_kernel_reference (lowest, TL_DTYPE_FLOAT32) : NULL;
+  if (yardstick)
+    tl_kernel_panel_set_active (self, yardstick->id, TRUE);
 }
 
 void
