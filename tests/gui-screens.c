@@ -11,7 +11,9 @@
  *              HighContrastInverse); default: default,dark,hc
  *   scenarios  records (the H200 GEMM record and LU record of docs/records
  *              open side by side), live (a CPU run on generated matrices
- *              and A factored on the Gauss page)
+ *              and A factored on the Gauss page), messages (a run whose B
+ *              was then replaced, and a malformed file for A: the stale
+ *              notes and the error bar)
  *
  * Every picture fails on: a GTK warning while it was laid out (size
  * warnings: "Negative content width", "attempt to allocate widget with
@@ -33,6 +35,7 @@
 
 #include "paint/tl-paint-text-boxes.h"
 #include "tl-application.h"
+#include "tl-blocks-page.h"
 #include "tl-gauss-page.h"
 #include "tl-heatmap-view.h"
 #include "tl-window.h"
@@ -345,6 +348,11 @@ open_records (void)
   GFile *files[] = { f1, f2 };
   tl_window_open_files (win, files, 2);
   settle ();
+  /* Blocks: two kernels' timelines, one under the other */
+  const char *ids[2];
+  gui_test_kernels_with_blocks (win, ids);
+  if (ids[1])
+    tl_blocks_page_show_kernels (TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks")), ids[0], ids[1]);
 }
 
 static void
@@ -364,6 +372,27 @@ live_run (void)
   settle ();
   for (int i = 0; i < 3; i++)
     tl_gauss_page_key (gauss, GDK_KEY_Page_Down, 0);
+}
+
+/* what the message bars and notes look like: results of inputs no longer
+ * shown (B changed after a run) and an error (a malformed file for A) */
+static void
+messages (void)
+{
+  static const char *const naive[] = { "cpu-naive", "cpu-blocked", NULL };
+  const char *src = g_getenv ("TL_SOURCE_DIR");
+  g_autofree char *bad = g_build_filename (src ? src : ".", "tests", "data", "malformed.mtx", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (bad);
+
+  tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", 96, 96, TL_DTYPE_FLOAT32, 3);
+  settle ();
+  gui_test_only_kernels (win, naive);
+  tl_window_run (win);
+  settle ();
+  tl_window_generate (win, TL_TARGET_B, "random-normal", 96, 96, TL_DTYPE_FLOAT32, 4);
+  settle ();
+  tl_window_load_source (win, TL_TARGET_A, file);
+  settle ();
 }
 
 /* the view's place in the header's switcher (names sort in that order) */
@@ -392,7 +421,7 @@ main (int argc, char **argv)
     { "views", 0, 0, G_OPTION_ARG_STRING, &views, "views", "LIST" },
     { "modes", 0, 0, G_OPTION_ARG_STRING, &modes, "window, presentation", "LIST" },
     { "themes", 0, 0, G_OPTION_ARG_STRING, &themes, "default, dark, hc, hci", "LIST" },
-    { "scenarios", 0, 0, G_OPTION_ARG_STRING, &scenarios, "records, live", "LIST" },
+    { "scenarios", 0, 0, G_OPTION_ARG_STRING, &scenarios, "records, live, messages", "LIST" },
     { "explain", 0, 0, G_OPTION_ARG_NONE, &explain_sizes, "print the widgets that need the most room", NULL },
     { "out", 0, 0, G_OPTION_ARG_FILENAME, &out, "save the pictures here", "DIR" },
     { NULL }
@@ -434,6 +463,8 @@ main (int argc, char **argv)
     {
       if (g_strcmp0 (m.scenarios[s], "records") == 0)
         open_records ();
+      else if (g_strcmp0 (m.scenarios[s], "messages") == 0)
+        messages ();
       else
         live_run ();
       for (guint t = 0; m.themes[t]; t++)

@@ -17,6 +17,18 @@ gui_test_only_kernels (TlWindow *win, const char *const *ids)
     tl_window_set_kernel_active (win, ids[i], TRUE);
 }
 
+/* The first two kernels of the shown record that recorded their blocks
+ * (ids[1] NULL when there are fewer). */
+static inline void
+gui_test_kernels_with_blocks (TlWindow *win, const char *ids[2])
+{
+  const TlRunRecord *rec = tl_window_get_record (win);
+  ids[0] = ids[1] = NULL;
+  for (guint i = 0, n = 0; rec && i < rec->runs->len && n < 2; i++)
+    if (((const TlKernelRun *) rec->runs->pdata[i])->n_blocks > 0)
+      ids[n++] = ((const TlKernelRun *) rec->runs->pdata[i])->kernel_id;
+}
+
 typedef gboolean (*GuiTestCond) (gpointer data);
 
 static inline gboolean

@@ -53,6 +53,21 @@ is_idle (gpointer data)
 }
 
 static gboolean
+heatmaps_pooled (gpointer data)
+{
+  static const char *const names[] = { "C", "error" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      TlHeatmapView *v = TL_HEATMAP_VIEW (tl_window_get_heatmap (win, names[i]));
+      TlHeatmapModel m;
+      tl_heatmap_view_get_model (v, &m);
+      if (tl_heatmap_view_is_busy (v) || m.grid == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
 is_running (gpointer data)
 {
   return tl_window_is_running (win);
@@ -168,6 +183,18 @@ test_run_cpu (void)
       g_assert_cmpfloat (r->time.median, >, 0);
     }
   g_assert_nonnull (rec->reference);
+
+  /* the error map keeps each block's largest error whatever the other maps pool by */
+  TlHeatmapView *err = TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "error"));
+  TlHeatmapView *hc = TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "C"));
+  g_assert_true (wait_until (heatmaps_pooled, NULL, 30));
+  TlHeatmapModel me, mc;
+  tl_heatmap_view_get_model (err, &me);
+  tl_heatmap_view_get_model (hc, &mc);
+  g_assert_nonnull (me.grid);
+  g_assert_nonnull (mc.grid);
+  g_assert_cmpint (me.grid->mode, ==, TL_POOL_MAX_ABS);
+  g_assert_cmpint (mc.grid->mode, ==, TL_POOL_MEAN);
 
   /* per-tile records of the blocked CPU kernel reached the Blocks view */
   const TlKernelRun *blocked = tl_run_record_find_run (rec, "cpu-blocked");
@@ -442,12 +469,8 @@ test_blocks_time_scale (void)
   g_application_open (G_APPLICATION (app), files, 1, "");
   g_assert_true (wait_until (is_idle, NULL, 60));
 
-  /* the first two kernels that recorded their blocks */
-  const TlRunRecord *rec = tl_window_get_record (win);
-  const char *ids[2] = { NULL, NULL };
-  for (guint i = 0, n = 0; rec && i < rec->runs->len && n < 2; i++)
-    if (((const TlKernelRun *) rec->runs->pdata[i])->n_blocks > 0)
-      ids[n++] = ((const TlKernelRun *) rec->runs->pdata[i])->kernel_id;
+  const char *ids[2];
+  gui_test_kernels_with_blocks (win, ids);
   g_assert_nonnull (ids[1]);
 
   TlBlocksPage *blocks = TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks"));

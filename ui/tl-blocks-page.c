@@ -5,6 +5,7 @@
 
 #include "gemm/tl-kernels.h"
 #include "paint/tl-block-stats.h"
+#include "paint/tl-paint-util.h"
 #include "paint/tl-paint-blocks.h"
 #include "paint/tl-paint-timeline.h"
 #include "tl-render-area.h"
@@ -63,11 +64,13 @@ emit_tile (TlBlocksPage *self, gint tx, gint ty, const TlBlockRecord *b)
   gsize row0, rows, col0, cols;
   tl_block_tile_extent ((guint) tx, (guint) ty, run->block_tile_m, run->block_tile_n, job->m, job->n,
                         &row0, &rows, &col0, &cols);
+  char took[64];
+  tl_paint_format_ms ((b->end_ns - b->start_ns) / 1e6, took, sizeof took);
+  /* TRANSLATORS: the block under the pointer; the last %s its time, e.g. "812 ns" */
   g_autofree char *text = g_strdup_printf (_("block (%d, %d) on %s %u: C rows %zu–%zu, cols %zu–%zu "
-                                             "(rows of A, columns of B) · %.1f µs"),
+                                             "(rows of A, columns of B) · %s"),
                                            tx, ty, g_strcmp0 (run->block_unit, "sm") == 0 ? "SM" : _("thread"),
-                                           b->unit, row0, row0 + rows - 1, col0, col0 + cols - 1,
-                                           (b->end_ns - b->start_ns) / 1000.0);
+                                           b->unit, row0, row0 + rows - 1, col0, col0 + cols - 1, took);
   g_signal_emit (self, signals[SIGNAL_HOVER_TEXT], 0, text);
   g_signal_emit (self, signals[SIGNAL_TILE_HOVERED], 0, run->kernel_id, (guint64) row0, (guint64) rows,
                  (guint64) col0, (guint64) cols);
@@ -200,6 +203,8 @@ update_toolbar (TlBlocksPage *self)
     }
   gtk_widget_set_visible (self->toolbar, !self->presentation || two);
   gtk_widget_set_visible (self->note, !self->presentation);
+  /* two timelines need the room of two: the grid gets a third */
+  tl_paned_set_ratio (GTK_PANED (self->paned), two ? 1.0 / 3 : 0.5);
 }
 
 static void

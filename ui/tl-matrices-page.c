@@ -141,7 +141,9 @@ colour_changed_cb (GtkWidget *widget, TlMatricesPage *self)
       tl_heatmap_view_set_colormap (HM (v[i]), colormap, scale);
       tl_heatmap_view_set_pool_mode (HM (v[i]), mode);
     }
-  tl_heatmap_view_set_pool_mode (HM (self->hm_err), mode);
+  /* the error map always keeps each block's largest error: a mean would
+   * hide the one wrong element a lecturer is looking for */
+  tl_heatmap_view_set_pool_mode (HM (self->hm_err), TL_POOL_MAX_ABS);
   apply_shared_range (self);
 }
 

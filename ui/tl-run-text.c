@@ -8,6 +8,7 @@
 #include "gemm/tl-kernels.h"
 #include "lu/tl-lu.h"
 #include "paint/tl-compare-bars.h"
+#include "paint/tl-paint-util.h"
 
 char *
 tl_run_text_number (double value)
@@ -31,18 +32,9 @@ tl_run_text_percent (double percent)
 char *
 tl_run_text_time (double ms)
 {
-  static const struct { double scale; const char *unit; } units[] = {
-    { 1e-3, "s" }, { 1, "ms" }, { 1e3, "µs" }, { 1e6, "ns" },
-  };
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  guint u = 0;
-
-  if (isnan (ms))
-    return g_strdup ("—");
-  while (u + 1 < G_N_ELEMENTS (units) && fabs (ms * units[u].scale) < 1)
-    u++;
-  g_ascii_formatd (buf, sizeof buf, "%.3g", ms * units[u].scale);
-  return g_strdup_printf ("%s %s", buf, units[u].unit);
+  char buf[64];
+  tl_paint_format_ms (ms, buf, sizeof buf);
+  return g_strdup (buf);
 }
 
 const char *

@@ -53,6 +53,21 @@ tl_paned_keep_ratio (GtkPaned *paned, double ratio)
   g_signal_connect (paned, "button-press-event", G_CALLBACK (paned_pressed_cb), NULL);
 }
 
+void
+tl_paned_set_ratio (GtkPaned *paned, double ratio)
+{
+  g_return_if_fail (GTK_IS_PANED (paned));
+  double *r = g_object_get_data (G_OBJECT (paned), "tl-paned-ratio");
+  g_return_if_fail (r != NULL);
+  if (*r == CLAMP (ratio, 0, 1))
+    return;
+  *r = CLAMP (ratio, 0, 1);
+  GtkAllocation allocation;
+  gtk_widget_get_allocation (GTK_WIDGET (paned), &allocation);
+  if (allocation.width > 1)
+    paned_allocated_cb (GTK_WIDGET (paned), &allocation, NULL);
+}
+
 gboolean
 tl_widget_has_dark_background (GtkWidget *widget)
 {

@@ -13,6 +13,8 @@ void tl_combo_box_allow_shrinking (GtkComboBox *combo, int width_chars);
 /* Keeps a paned's divider at ratio (0…1) of its length as the window
  * changes size, until the user drags the divider. */
 void tl_paned_keep_ratio (GtkPaned *paned, double ratio);
+/* a new ratio for such a paned (the user's position, once dragged, stays) */
+void tl_paned_set_ratio (GtkPaned *paned, double ratio);
 
 /* TRUE when the widget's theme draws light text on a dark background */
 gboolean tl_widget_has_dark_background (GtkWidget *widget);

@@ -131,7 +131,8 @@ devices_changed_cb (TlSession *session, TlWindow *self)
   if (gpus->len == 0)
     {
       const char *why = tl_session_get_no_gpu_reason (session);
-      g_autofree char *text = why ? g_strdup_printf ("%s\n%s", _("No CUDA GPU found — running on the CPU"), why)
+      /* TRANSLATORS: %s says why there is no GPU, e.g. "No usable CUDA GPU: no driver" */
+      g_autofree char *text = why ? g_strdup_printf (_("%s — running on the CPU"), why)
                                   : g_strdup (_("No CUDA GPU found — running on the CPU"));
       gtk_label_set_text (GTK_LABEL (self->gpu_label), text);
       gtk_info_bar_set_revealed (GTK_INFO_BAR (self->gpu_bar), TRUE);
@@ -587,7 +588,6 @@ tl_window_init (TlWindow *self)
 
   self->session = tl_session_new ();
   connect_session (self);
-
 
   self->settings = tl_settings_new_if_installed ();
   if (self->settings)
