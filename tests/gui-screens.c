@@ -13,7 +13,7 @@
  *              open side by side), live (a CPU run on generated matrices
  *              and A factored on the Gauss page), messages (a run whose B
  *              was then replaced, and a malformed file for A: the stale
- *              notes and the error bar)
+ *              notes and the error bar); default: all three
  *
  * Every picture fails on: a GTK warning while it was laid out (size
  * warnings: "Negative content width", "attempt to allocate widget with
@@ -437,7 +437,7 @@ main (int argc, char **argv)
     .views = list_option (views, "matrices,compare,blocks,gauss,source,device"),
     .modes = list_option (modes, "window,presentation"),
     .themes = list_option (themes, "default,dark,hc"),
-    .scenarios = list_option (scenarios, "records,live"),
+    .scenarios = list_option (scenarios, "records,live,messages"),
     .out = out,
     .explain = explain_sizes,
   };
