@@ -140,6 +140,13 @@ TL_GEMM_ROW (gemm_16_doublebuf,
   .instrumentable = 1, .tile_m = 128, .tile_n = 128,
   .source_path = "gpu/gemm/gemm-16-doublebuf.cu")
 
+TL_GEMM_ROW (gemm_17_simt_tma,
+  .id = "gemm-17-simt-tma", .number = 17, .title = "warp-specialised SIMT + TMA",
+  .lesson = "One producer warp lets the copy engine (TMA) fill a ring of shared stages; eight warps with 232 registers each do nothing but shared loads and FFMAs on 8×16 outputs.",
+  .seed = "", .dtypes = F32, .precision = "fp32", .min_cc = 90,
+  .instrumentable = 1, .tile_m = 128, .tile_n = 256,
+  .source_path = "gpu/gemm/gemm-17-simt-tma.cu")
+
 TL_GEMM_ROW (cublas_fp32,
   .id = "cublas-fp32", .number = 0, .title = "cuBLAS SGEMM (pedantic)",
   .lesson = "The vendor library with pedantic FP32 math: the reference the CUDA-core rungs chase.",
