@@ -962,7 +962,7 @@ tl_lu_recorder_save (const TlLuRecorder *self, const char *path, GError **error)
   return TRUE;
 }
 
-/* A bare {"kind": "lu"} document, or a whole run record (tilelab-run/1)
+/* A bare {"kind": "lu"} document, or a whole run record (tilelab-run/1, /2)
  * whose recording is $.extensions.lu. */
 static TlLuRecorder *
 from_root (JsonNode *root, GError **error)
