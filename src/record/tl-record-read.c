@@ -851,16 +851,6 @@ read_run_instrumented (JsonObject *obj, const char *path, const TlJob *job, TlKe
         return FALSE;
     }
 
-  JsonObject *counters;
-  if (!get_object (obj, path, "counters", FALSE, &counters, error))
-    return NULL;
-  if (counters)
-    {
-      g_autofree char *p = child_path (path, "counters");
-      if (!read_counters (counters, p, run, error))
-        return NULL;
-    }
-
   JsonObject *blocks;
   if (!get_object (obj, path, "blocks", FALSE, &blocks, error))
     return FALSE;
