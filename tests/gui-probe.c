@@ -317,8 +317,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   if (argc < 3 || !gtk_init_check (&argc, &argv))
     {
-      g_printerr ("usage: gui-probe screens DIR | record FILE.json DIR | gap N | draw N | heatmap N (needs a display)
-");
+      g_printerr ("usage: gui-probe screens DIR | record FILE.json DIR | gap N | draw N | heatmap N (needs a display)\n");
       return 2;
     }
   g_autoptr (TlApplication) app = NULL;
