@@ -64,8 +64,8 @@
 // — the TMA producer — writes the block's start at entry, and the end is
 // written after the consumer warps meet at a named barrier (bar.sync 1,
 // 256) past their last store of C; the producer warps do not wait.  A
-// block-wide __syncthreads there, where the producer warpgroup sat at
-// barrier 0 for the whole main loop, made every block 4% slower (H100:
+// block-wide __syncthreads there, where producer warps waited at barrier
+// 0 for the whole main loop, made every block 4% slower (H100:
 // +4.4% / +4.5% / +3.5% at 4096³, 8192³, 4000×3000×5000; the start alone
 // costs 0.0%); at the named barrier, or with the last consumer warp to
 // finish writing the end (shared counter), the overhead is 0.0%.  Why parked
