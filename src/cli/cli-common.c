@@ -1,5 +1,6 @@
 #include "tl-cli.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdio.h>
@@ -48,8 +49,8 @@ tl_cli_option_int (const char *command, const char *option, const char *text, gi
   const char *digits = text[0] == '+' ? text + 1 : text;
   if (!g_ascii_string_to_signed (digits, 10, G_MININT64, G_MAXINT64, &v, NULL) || v < lo || v > hi)
     {
-      tl_cli_usage_error (command, _("%s must be a whole number from %" G_GINT64_FORMAT " to %"
-                                     G_GINT64_FORMAT ", not “%s”"), option, lo, hi, text);
+      tl_cli_usage_error (command, _("%s must be a whole number from %" PRId64 " to %"
+                                     PRId64 ", not “%s”"), option, lo, hi, text);
       return FALSE;
     }
   *out = v;

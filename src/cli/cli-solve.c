@@ -112,9 +112,7 @@ body (TlCliGauss *o, int argc, char **argv)
     }
   else
     {
-      return tl_cli_usage_error ("solve", _("no right-hand side b: give it as a second file "
-                                            "(tilelab-cli solve A.mtx b.mtx), or --augmented "
-                                            "when b is the last column of A"));
+      return tl_cli_usage_error ("solve", _("no right-hand side: give B-FILE, or --augmented when b is A's last column"));
     }
   if (next < argc)
     {

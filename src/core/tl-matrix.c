@@ -2,6 +2,7 @@
 #include "core/tl-matrix.h"
 #include "core/tl-error.h"
 
+#include <inttypes.h>
 #include <float.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -172,7 +173,7 @@ tl_matrix_check_shape (guint64 rows, guint64 cols, GError **error)
   if (rows <= TL_MATRIX_MAX_DIM && cols <= TL_MATRIX_MAX_DIM)
     return TRUE;
   g_set_error (error, TL_ERROR, TL_ERROR_TOO_LARGE,
-               _("a %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " matrix has more than %d %s"),
+               _("a %" PRIu64 "×%" PRIu64 " matrix has more than %d %s"),
                rows, cols, TL_MATRIX_MAX_DIM, rows > TL_MATRIX_MAX_DIM ? _("rows") : _("columns"));
   return FALSE;
 }
@@ -204,11 +205,11 @@ tl_matrix_check_size (TlDtype dtype, guint64 rows, guint64 cols, guint64 *out_by
     /* TRANSLATORS: "a 30000×30000 float64 matrix needs 6.7 GiB, more than
      * the limit of 4.0 GiB (22.0 GiB of memory available now)" */
     g_set_error (error, TL_ERROR, TL_ERROR_TOO_LARGE,
-                 _("a %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " %s matrix needs %s, more "
+                 _("a %" PRIu64 "×%" PRIu64 " %s matrix needs %s, more "
                    "than %s"), rows, cols, tl_dtype_name (dtype), need, within);
   else
     g_set_error (error, TL_ERROR, TL_ERROR_TOO_LARGE,
-                 _("a %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " matrix needs %s for one "
+                 _("a %" PRIu64 "×%" PRIu64 " matrix needs %s for one "
                    "value per %s, more than %s"), rows, cols, need,
                  rows > cols ? _("row") : _("column"), within);
   return FALSE;

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -431,7 +432,7 @@ read_header (const char *path, FILE *f, guint64 file_size, NpyInfo *info, guint6
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
                        _("byte 0: expected the .npy magic “\\x93NUMPY” and a version, but "
-                         "the file has only %" G_GUINT64_FORMAT " bytes"), file_size);
+                         "the file has only %" PRIu64 " bytes"), file_size);
       return FALSE;
     }
   if (memcmp (pre, NPY_MAGIC, 6) != 0)
@@ -469,14 +470,14 @@ read_header (const char *path, FILE *f, guint64 file_size, NpyInfo *info, guint6
   if (header_start + header_len > file_size)
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
-                       _("byte 8: the header length %" G_GUINT64_FORMAT " runs past the end of "
-                         "the file (%" G_GUINT64_FORMAT " bytes)"), header_len, file_size);
+                       _("byte 8: the header length %" PRIu64 " runs past the end of "
+                         "the file (%" PRIu64 " bytes)"), header_len, file_size);
       return FALSE;
     }
   if (header_len > 1 << 24)
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
-                       _("byte 8: the header length %" G_GUINT64_FORMAT " is implausibly large"),
+                       _("byte 8: the header length %" PRIu64 " is implausibly large"),
                        header_len);
       return FALSE;
     }
@@ -492,7 +493,7 @@ read_header (const char *path, FILE *f, guint64 file_size, NpyInfo *info, guint6
       if ((guchar) header[k] >= 0x80)
         {
           tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
-                           _("header byte %" G_GUINT64_FORMAT ": a non-ASCII byte in a "
+                           _("header byte %" PRIu64 ": a non-ASCII byte in a "
                              "version %d header"), header_start + k, major);
           return FALSE;
         }
@@ -556,7 +557,7 @@ read_data (const char *path, FILE *f, const NpyInfo *pinfo, guint64 data_bytes, 
               if (!wide_ok || wide < G_MININT32 || wide > G_MAXINT32)
                 {
                   tl_io_set_error (error, TL_ERROR_UNSUPPORTED, path, 0, 0,
-                                   _("the value at row %zu, column %zu (%" G_GINT64_FORMAT
+                                   _("the value at row %zu, column %zu (%" PRId64
                                      "%s) does not fit in int32: convert the array to "
                                      "int32 or float64 before saving"),
                                    i + 1, j + 1, wide, wide_ok ? "" : "+");
@@ -599,10 +600,10 @@ tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GError **error
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
                        have < data_bytes
-                         ? _("byte %" G_GUINT64_FORMAT ": the data is truncated: the shape "
-                             "needs %" G_GUINT64_FORMAT " bytes, the file has %" G_GUINT64_FORMAT)
-                         : _("byte %" G_GUINT64_FORMAT ": the shape needs %" G_GUINT64_FORMAT
-                             " bytes of data, but the file has %" G_GUINT64_FORMAT),
+                         ? _("byte %" PRIu64 ": the data is truncated: the shape "
+                             "needs %" PRIu64 " bytes, the file has %" PRIu64)
+                         : _("byte %" PRIu64 ": the shape needs %" PRIu64
+                             " bytes of data, but the file has %" PRIu64),
                        data_start, data_bytes, have);
       return NULL;
     }

@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -109,8 +110,8 @@ get_int (JsonObject *obj, const char *path, const char *name, gboolean required,
     return parse_fail (error, p, _("expected an integer"));
   gint64 v = json_node_get_int (node);
   if (v < lo || v > hi)
-    return parse_fail (error, p, _("%" G_GINT64_FORMAT " is out of range %" G_GINT64_FORMAT
-                                   "…%" G_GINT64_FORMAT), v, lo, hi);
+    return parse_fail (error, p, _("%" PRId64 " is out of range %" PRId64
+                                   "…%" PRId64), v, lo, hi);
   *out = v;
   return TRUE;
 }
@@ -488,7 +489,7 @@ read_uint_array (JsonObject *obj, const char *path, const char *name, gsize coun
   if (json_array_get_length (array) != count)
     {
       g_autofree char *p = child_path (path, name);
-      return parse_fail (error, p, _("has %u entries, “count” says %" G_GSIZE_FORMAT),
+      return parse_fail (error, p, _("has %u entries, “count” says %zu"),
                          json_array_get_length (array), count);
     }
   for (gsize i = 0; i < count; i++)
@@ -497,7 +498,7 @@ read_uint_array (JsonObject *obj, const char *path, const char *name, gsize coun
       if (!tl_json_node_is_int (node) || json_node_get_int (node) < 0 || json_node_get_int (node) > hi)
         {
           g_autofree char *p = g_strdup_printf ("%s.%s[%" G_GSIZE_FORMAT "]", path, name, i);
-          return parse_fail (error, p, _("expected an integer in 0…%" G_GINT64_FORMAT), hi);
+          return parse_fail (error, p, _("expected an integer in 0…%" PRId64), hi);
         }
       guint64 v = json_node_get_int (node);
       g_array_append_val (out, v);
@@ -520,14 +521,14 @@ check_block_grid (const TlBlockRecord *blocks, gsize count, const TlJob *job, co
     }
   g_autoptr (GError) local = NULL;
   if (!tl_matrix_check_size (TL_DTYPE_FLOAT64, gy, gx, NULL, &local))
-    return parse_fail (error, path, _("a grid of %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT
+    return parse_fail (error, path, _("a grid of %" PRIu64 "×%" PRIu64
                                       " tiles: %s"), gx, gy, local->message);
   /* A tile covers at least one element of C (in either orientation: some
    * rungs put rows on blockIdx.x), and a grid wider than the blocks it
    * holds is mostly holes: a coordinate beyond both is not a tile of C. */
   guint64 side = MAX (MAX ((guint64) job->m, (guint64) job->n), (guint64) count);
   if (gx > side || gy > side)
-    return parse_fail (error, path, _("a block at tile %" G_GUINT64_FORMAT " lies outside "
+    return parse_fail (error, path, _("a block at tile %" PRIu64 " lies outside "
                                       "a %zu×%zu C and beyond the %zu blocks recorded"),
                        MAX (gx, gy) - 1, job->m, job->n, count);
   return TRUE;
