@@ -6,9 +6,9 @@
 static void
 round_trip_case (const TlMatrix *m, const char *path, gpointer data)
 {
-  /* CSV has no dtype: int32 comes back as int32, floats as float64 that
-   * convert back exactly */
-  io_test_round_trip (m, path, TL_FORMAT_AUTO, m->dtype == TL_DTYPE_INT32);
+  /* CSV has no dtype: int32 comes back as int32, float32 as float32 (our
+   * writer's "# tilelab: dtype=float32" note), float64 as float64 */
+  io_test_round_trip (m, path, TL_FORMAT_AUTO, m->dtype != TL_DTYPE_FLOAT64);
 }
 
 static void
@@ -69,6 +69,63 @@ test_dialects (void)
   /* a quote inside a quoted header */
   g_autoptr (TlMatrix) h = load_text (dir, "h.csv", "\"say \"\"hi\"\"\",b\n1,2\n");
   io_test_assert_values (h, 1, 2, (double[]) { 1, 2 });
+  io_test_rmdir (dir);
+}
+
+/* A row of numbers is never taken for a header, whatever else is wrong
+ * with it; lone CRs end lines; float32 keeps its shortest digits and
+ * comes back bit-exact. */
+static void
+test_no_silent_loss (void)
+{
+  g_autofree char *dir = io_test_tmpdir ();
+  static const IoTestErrorCase cases[] = {
+    /* the first row has a number (1) and one beyond float64: an error, not a header */
+    { "range1.csv", "1,1e999\n2,3\n", TL_ERROR_PARSE, ":1:3:" },
+    /* a doubled byte order mark glued to the first number */
+    { "bom2.csv", "\xef\xbb\xbf\xef\xbb\xbf" "1,2\n2,3\n", TL_ERROR_PARSE, ":1:1:" },
+    /* a header with a number in it is data, and says which field is wrong */
+    { "mixed.csv", "id,2020\n1,2\n", TL_ERROR_PARSE, ":1:1:" },
+    { "cr.csv", "1,2\r3,x\r", TL_ERROR_PARSE, ":2:3:" },
+  };
+  io_test_expect_errors (dir, cases, G_N_ELEMENTS (cases), TL_FORMAT_AUTO);
+
+  g_autoptr (TlMatrix) cr = load_text (dir, "ok-cr.csv", "x,y\r1,2\r3,4");
+  io_test_assert_values (cr, 2, 2, (double[]) { 1, 2, 3, 4 });
+  g_autoptr (TlMatrix) crlf = load_text (dir, "ok-mixed.csv", "1,2\r\n3,4\r5,6\n");
+  io_test_assert_values (crlf, 3, 2, (double[]) { 1, 2, 3, 4, 5, 6 });
+
+  g_autoptr (TlMatrix) f = tl_matrix_new (TL_DTYPE_FLOAT32, 1, 3, NULL);
+  tl_matrix_set (f, 0, 0, 0.1);
+  tl_matrix_set (f, 0, 1, -3.4028235e38);
+  tl_matrix_set (f, 0, 2, 1.17549435e-38);
+  g_autofree char *path = g_build_filename (dir, "f.csv", NULL);
+  g_assert_true (tl_matrix_save (f, path, TL_FORMAT_AUTO, NULL));
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_cmpstr (text, ==, "# tilelab: dtype=float32\n0.1,-3.4028235e+38,1.1754944e-38\n");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) back = tl_matrix_load (path, TL_FORMAT_AUTO, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (back->dtype, ==, TL_DTYPE_FLOAT32);
+  g_assert_true (tl_matrix_equal (back, f));
+  /* FLT_MAX's shortest digits are above FLT_MAX as a double: every text
+   * format must still read them back as float32 */
+  static const char *const others[] = { "f.txt", "f.mtx" };
+  for (guint k = 0; k < G_N_ELEMENTS (others); k++)
+    {
+      g_autofree char *p = g_build_filename (dir, others[k], NULL);
+      g_assert_true (tl_matrix_save (f, p, TL_FORMAT_AUTO, NULL));
+      g_autoptr (TlMatrix) again = tl_matrix_load (p, TL_FORMAT_AUTO, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (again->dtype, ==, TL_DTYPE_FLOAT32);
+      g_assert_true (tl_matrix_equal (again, f));
+    }
+  /* with the note, a value beyond float32 is an error at its place */
+  static const IoTestErrorCase beyond[] = {
+    { "f32big.csv", "# tilelab: dtype=float32\n1,1e39\n", TL_ERROR_PARSE, ":2:3:" },
+  };
+  io_test_expect_errors (dir, beyond, 1, TL_FORMAT_AUTO);
   io_test_rmdir (dir);
 }
 
@@ -160,6 +217,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/csv/round-trip", test_round_trip);
   g_test_add_func ("/csv/dialects", test_dialects);
+  g_test_add_func ("/csv/no-silent-loss", test_no_silent_loss);
   g_test_add_func ("/csv/locale", test_locale);
   g_test_add_func ("/csv/errors", test_errors);
   g_test_add_func ("/csv/cap", test_cap);

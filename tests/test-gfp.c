@@ -269,6 +269,72 @@ test_record_exact (void)
   g_assert_cmpuint (g_array_index (back->steps, TlLuStep, 11).det_mod, ==, lu->det);
 }
 
+/* Replaces the first `from` in text by `to`. */
+static char *
+replace_once (const char *text, const char *from, const char *to)
+{
+  const char *at = strstr (text, from);
+  g_assert_nonnull (at);
+  return g_strdup_printf ("%.*s%s%s", (int) (at - text), text, to, at + strlen (from));
+}
+
+/* A GF(p) recording whose values are not residues, whose modulus or ipiv
+ * are out of range, is refused when read: replaying or re-saving it would
+ * turn NaN, negative or huge doubles into integers.  Never a warning. */
+static void
+test_record_hostile (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) ai = tl_generate ("random-int:lo=0,hi=4", TL_DTYPE_INT32, 6, 6, 78, &error);
+  g_autoptr (TlGfpMatrix) g = tl_gfp_from_matrix (ai, 101, &error);
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
+  g_autoptr (TlGfpLu) lu = tl_gfp_lu (g, rec, NULL, &error);
+  g_assert_no_error (error);
+  g_autoptr (JsonNode) node = tl_lu_recorder_to_json (rec);
+  g_autofree char *text = json_to_string (node, FALSE);
+  g_autoptr (TlLuRecorder) ok = tl_lu_recorder_from_data (text, strlen (text), &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (ok);
+
+  /* u_row of step 0 starts "…[v," : swap v for each bad value */
+  const char *prefix = "\"u_row\":{\"pool\":1,\"data\":[";
+  const char *at = strstr (text, prefix);
+  g_assert_nonnull (at);
+  g_autofree char *u_row = g_strndup (at, strchr (at + strlen (prefix), ',') + 1 - at);
+  struct { const char *from, *to; } cases[] = {
+    { "\"modulus\":101", "\"modulus\":-5" },
+    { "\"modulus\":101", "\"modulus\":1" },
+    { "\"modulus\":101", "\"modulus\":1099511627776" },
+    { "\"modulus\":101", "\"modulus\":101.5" },
+    { "\"dtype\":\"gfp\"", "\"dtype\":\"float64\"" },
+    { "\"ipiv\":[", "\"ipiv\":[1.5," },
+    { "\"ipiv\":[", "\"ipiv\":[\"x\"," },
+    { "\"ipiv\":[", "\"ipiv\":[4294967296," },
+    { "\"info\":", "\"info\":-1,\"x\":" },
+    { "\"det_sign\":", "\"det_sign\":7,\"x\":" },
+    { "\"det_mod\":", "\"det_mod\":101,\"x\":" },
+    { u_row, g_strconcat (prefix, "\"nan\",", NULL) },
+    { u_row, g_strconcat (prefix, "-1,", NULL) },
+    { u_row, g_strconcat (prefix, "1e300,", NULL) },
+    { u_row, g_strconcat (prefix, "2.5,", NULL) },
+    { u_row, g_strconcat (prefix, "101,", NULL) },
+    { "\"steps\":[", "\"steps\":[7," },
+    { "\"snapshots\":[", "\"snapshots\":[[]," },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *bad = replace_once (text, cases[i].from, cases[i].to);
+      g_autoptr (GError) e = NULL;
+      g_autoptr (TlLuRecorder) r = tl_lu_recorder_from_data (bad, strlen (bad), &e);
+      if (r != NULL || e == NULL)
+        g_error ("case %u (%s → %s): expected an error", i, cases[i].from, cases[i].to);
+      g_assert_true (e->domain == TL_ERROR);
+      g_test_message ("%u: %s", i, e->message);
+    }
+  for (guint i = 11; i <= 15; i++)
+    g_free ((char *) cases[i].to);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -280,5 +346,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gfp/float-vs-exact", test_float_vs_exact);
   g_test_add_func ("/gfp/solve-cases", test_solve_cases);
   g_test_add_func ("/gfp/record-exact", test_record_exact);
+  g_test_add_func ("/gfp/record-hostile", test_record_hostile);
   return g_test_run ();
 }

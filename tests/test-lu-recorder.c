@@ -345,6 +345,36 @@ test_snapshot_due (void)
   g_assert_cmpuint (kept, <, 20);
 }
 
+/* A recording with values whose shortest form has an exponent and no
+ * point (1e22) is saved as JSON that loads again with the same values
+ * (json-glib alone writes "1e+22.0"). */
+static void
+test_save_extremes (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) a = tl_matrix_new (TL_DTYPE_FLOAT64, 3, 3, &error);
+  const double v[] = { 1e22, -1e108, 1e-8, 2.0, 1e16, 3.0, 5e-324, 7.0, 1e300 };
+  for (guint i = 0; i < 9; i++)
+    tl_matrix_set (a, i / 3, i % 3, v[i]);
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
+  g_autoptr (TlLuResult) r = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-unblocked", a, 1, TL_PIVOTING_PARTIAL, rec, NULL, &r, &error));
+  g_assert_no_error (error);
+  g_autofree char *dir = g_dir_make_tmp ("tl-lu-save-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "extremes.json", NULL);
+  g_assert_true (tl_lu_recorder_save (rec, path, &error));
+  g_assert_no_error (error);
+  g_autoptr (TlLuRecorder) back = tl_lu_recorder_load (path, &error);
+  g_assert_no_error (error);
+  const TlLuSnapshot *first = &g_array_index (rec->snapshots, TlLuSnapshot, 0);
+  const TlLuSnapshot *again = &g_array_index (back->snapshots, TlLuSnapshot, 0);
+  for (guint t = 0; t < 9; t++)
+    g_assert_cmpfloat (again->data[t], ==, first->data[t]);
+  g_assert_cmpfloat (g_array_index (back->steps, TlLuStep, 0).pivot_value, ==, 1e22);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -356,5 +386,6 @@ main (int argc, char **argv)
   g_test_add_func ("/lu-recorder/run-record", test_run_record);
   g_test_add_func ("/lu-recorder/damaged", test_damaged);
   g_test_add_func ("/lu-recorder/snapshot-due", test_snapshot_due);
+  g_test_add_func ("/lu-recorder/save-extremes", test_save_extremes);
   return g_test_run ();
 }

@@ -66,8 +66,9 @@ test_view_and_copy (void)
   g_assert_true (tl_matrix_equal (c, v));
 
   /* the view keeps its parent's storage alive */
-  g_autoptr (TlMatrix) keep = tl_matrix_ref (m);
-  tl_matrix_unref (keep);
+  g_clear_pointer (&m, tl_matrix_unref);
+  g_assert_cmpfloat (tl_matrix_get (v, 1, 1), ==, -1);
+  g_assert_cmpfloat (tl_matrix_get (v, 0, 2), ==, 10);
   tl_matrix_unref (v);
 }
 

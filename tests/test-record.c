@@ -128,10 +128,10 @@ full_record (void)
   wrong->normwise = 0.125;
   wrong->tolerance = 4.5e-6;
   wrong->worst = 12.5;
-  wrong->n_wrong = 1025;
+  wrong->n_wrong = 17; /* of C's 7×5 cells */
   wrong->n_mismatches = 3;
-  wrong->mismatches[0] = (TlGemmMismatch) { 0, 31, NAN, 1.25, 2.5e-5 };
-  wrong->mismatches[1] = (TlGemmMismatch) { 0, 32, -INFINITY, -3.0, 6e-5 };
+  wrong->mismatches[0] = (TlGemmMismatch) { 0, 3, NAN, 1.25, 2.5e-5 };
+  wrong->mismatches[1] = (TlGemmMismatch) { 6, 4, -INFINITY, -3.0, 6e-5 };
   wrong->mismatches[2] = (TlGemmMismatch) { 4, 0, 0.5, 0.25, 1e-6 };
   wrong->passed = FALSE;
   g_ptr_array_add (record->runs, wrong);
@@ -437,6 +437,18 @@ test_hostile (void)
     { "\"inputs\":{\"a\":{", "\"inputs\":{\"a\":{\"path\":\"../../etc/passwd\",", "$.inputs.a.path" },
     { "\"inputs\":{\"a\":{", "\"inputs\":{\"a\":{\"path\":\"/etc/passwd\",", "$.inputs.a.path" },
     { "\"n_nan\":0", "\"n_nan\":1e400", "n_nan" },
+    /* numbers that would become indices, sizes or lanes */
+    { "\"block_x\":[0,", "\"block_x\":[4294967295,", "$.runs[0].blocks.block_x[0]" },
+    { "\"block_x\":[0,", "\"block_x\":[2147483646,", "$.runs[0].blocks" },
+    { "\"block_y\":[0,", "\"block_y\":[100000,", "$.runs[0].blocks" },
+    { "\"sm_count\":132", "\"sm_count\":2000000000", "$.device.sm_count" },
+    { "\"sm_count\":132", "\"sm_count\":-1", "$.device.sm_count" },
+    { "\"median\":{\"value\":0.5,", "\"median\":{\"value\":1e999,", "$.runs[0].time.median.value" },
+    /* a mismatch is a cell of C (7×5), and no more cells are wrong than C has */
+    { "\"row\":6,\"col\":4", "\"row\":7,\"col\":4", "$.runs[4].verification.mismatches[1].row" },
+    { "\"row\":6,\"col\":4", "\"row\":6,\"col\":5", "$.runs[4].verification.mismatches[1].col" },
+    { "\"wrong\":17", "\"wrong\":36", "$.runs[4].verification.wrong" },
+    { "\"wrong\":17", "\"wrong\":2", "$.runs[4].verification.mismatches" },
   };
   for (guint i = 0; i < G_N_ELEMENTS (mutations); i++)
     {
@@ -474,6 +486,21 @@ test_hostile (void)
   g_assert_error (error, TL_ERROR, TL_ERROR_PARSE);
   g_string_free (deep, TRUE);
   g_clear_error (&error);
+
+  /* json-glib also reads single-quoted strings and comments: a quote inside
+   * them must not hide nesting from the depth check */
+  static const char *const sneaky[] = { "['\"', ", "[/* \" */ ", "{\"a\":'\"'," };
+  for (guint k = 0; k < G_N_ELEMENTS (sneaky); k++)
+    {
+      GString *t = g_string_new (sneaky[k]);
+      for (int i = 0; i < 100000; i++)
+        g_string_append_c (t, '[');
+      g_autoptr (TlRunRecord) r = tl_run_record_from_data (t->str, t->len, &error);
+      g_assert_null (r);
+      g_assert_error (error, TL_ERROR, TL_ERROR_PARSE);
+      g_clear_error (&error);
+      g_string_free (t, TRUE);
+    }
 
   /* brackets inside strings don't count as nesting */
   g_autoptr (TlRunRecord) full = full_record ();

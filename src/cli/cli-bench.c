@@ -224,6 +224,8 @@ check_options (Bench *b, const char *suite_name, const char *dtype_name, const c
     return g_strdup_printf (_("--warmups: must not be negative, got %d"), b->warmups);
   if (b->threads < 0)
     return g_strdup_printf (_("--threads: must not be negative, got %d"), b->threads);
+  if (b->device < 0)
+    return g_strdup_printf (_("--device must not be negative, got %d"), b->device);
   return parse_sizes (b, sizes);
 }
 

@@ -1,6 +1,8 @@
 #include "tl-cli.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,6 +37,49 @@ tl_cli_usage_error (const char *command, const char *format, ...)
   va_end (args);
   g_printerr (_("tilelab-cli %s: %s\nTry “tilelab-cli %s --help”.\n"), command, message, command);
   return TL_CLI_USAGE;
+}
+
+gboolean
+tl_cli_option_int (const char *command, const char *option, const char *text, gint64 lo,
+                   gint64 hi, gint64 *out)
+{
+  if (text == NULL)
+    return TRUE;
+  gint64 v;
+  const char *digits = text[0] == '+' ? text + 1 : text;
+  if (!g_ascii_string_to_signed (digits, 10, G_MININT64, G_MAXINT64, &v, NULL) || v < lo || v > hi)
+    {
+      tl_cli_usage_error (command, _("%s must be a whole number from %" PRId64 " to %"
+                                     PRId64 ", not “%s”"), option, lo, hi, text);
+      return FALSE;
+    }
+  *out = v;
+  return TRUE;
+}
+
+gboolean
+tl_cli_option_double (const char *command, const char *option, const char *text, double lo,
+                      double hi, double *out)
+{
+  if (text == NULL)
+    return TRUE;
+  char *end = NULL;
+  double v = g_ascii_strtod (text, &end);
+  if (end == text || *end != '\0' || !isfinite (v) || v < lo || v > hi)
+    {
+      char lo_text[G_ASCII_DTOSTR_BUF_SIZE], hi_text[G_ASCII_DTOSTR_BUF_SIZE];
+      g_ascii_formatd (lo_text, sizeof lo_text, "%g", lo);
+      g_ascii_formatd (hi_text, sizeof hi_text, "%g", hi);
+      if (hi >= G_MAXDOUBLE)
+        tl_cli_usage_error (command, _("%s must be a finite number, at least %s, not “%s”"),
+                            option, lo_text, text);
+      else
+        tl_cli_usage_error (command, _("%s must be a number from %s to %s, not “%s”"), option,
+                            lo_text, hi_text, text);
+      return FALSE;
+    }
+  *out = v;
+  return TRUE;
 }
 
 static gboolean

@@ -21,9 +21,9 @@ tl_cli_gauss_add_options (GOptionContext *context, TlCliGauss *o, gboolean kerne
     { "size", 's', 0, G_OPTION_ARG_STRING, &o->size, N_("Size of the generated A: N or RxC"), "N" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &o->seed, N_("Generator seed (default 1)"), "S" },
     { "dtype", 't', 0, G_OPTION_ARG_STRING, &o->dtype, N_("float64 (default) or float32"), "DTYPE" },
-    { "mod", 'p', 0, G_OPTION_ARG_INT64, &o->mod,
+    { "mod", 'p', 0, G_OPTION_ARG_STRING, &o->mod_text,
       N_("Exact elimination over GF(P): integer matrices modulo a prime P < 2^31"), "P" },
-    { "tol", 0, 0, G_OPTION_ARG_DOUBLE, &o->tol,
+    { "tol", 0, 0, G_OPTION_ARG_STRING, &o->tol_text,
       N_("Entries at or below TOL count as zero (rank, solution space); default from the singular values"), "TOL" },
     { "max-print", 0, 0, G_OPTION_ARG_INT, &o->max_print, N_("Print at most this many rows/columns (default 12)"), "N" },
     { NULL },
@@ -31,7 +31,7 @@ tl_cli_gauss_add_options (GOptionContext *context, TlCliGauss *o, gboolean kerne
   GOptionEntry kern[] = {
     { "kernel", 'k', 0, G_OPTION_ARG_STRING, &o->kernel,
       N_("LU kernel: lu-cpu-unblocked, lu-cpu-blocked (default), lu-lapack, lu-01-percolumn, lu-02-blocked, lu-03-tuned, lu-cusolver"), "ID" },
-    { "block-size", 'b', 0, G_OPTION_ARG_INT, &o->block_size, N_("Block size of blocked kernels (default 64)"), "B" },
+    { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o->block_size_text, N_("Block size of blocked kernels (default 64)"), "B" },
     { "pivoting", 0, 0, G_OPTION_ARG_STRING, &o->pivoting, N_("partial (default) or none"), "MODE" },
     { "gemm", 0, 0, G_OPTION_ARG_STRING, &o->gemm,
       N_("Trailing update of lu-cpu-blocked: openblas (default) or cpu-blocked"), "ID" },
@@ -75,17 +75,25 @@ tl_cli_gauss_check (TlCliGauss *o)
       tl_cli_usage_error (o->command, _("--device must be 0 or more"));
       return FALSE;
     }
-  if (o->block_size < 0)
+  /* a value given is checked, never taken for "not given" */
+  gint64 block = 0;
+  if (!tl_cli_option_int (o->command, "--block-size", o->block_size_text, 1, TL_MATRIX_MAX_DIM,
+                          &block)
+      || !tl_cli_option_double (o->command, "--tol", o->tol_text, 0, G_MAXDOUBLE, &o->tol)
+      || !tl_cli_option_int (o->command, "--mod", o->mod_text, 2, TL_GFP_MAX_PRIME, &o->mod))
+    return FALSE;
+  o->block_size = (gint) block; /* 0: the kernel's default */
+  if (o->max_print < 0)
     {
-      tl_cli_usage_error (o->command, _("--block-size must be positive"));
+      tl_cli_usage_error (o->command, _("--max-print must not be negative, not %d"), o->max_print);
       return FALSE;
     }
   if (o->mod != 0)
     {
       g_autoptr (GError) error = NULL;
-      if (o->mod < 0 || !tl_gfp_check_modulus ((guint64) o->mod, &error))
+      if (!tl_gfp_check_modulus ((guint64) o->mod, &error))
         {
-          tl_cli_usage_error (o->command, _("%s"), error ? error->message : "--mod must be a prime below 2^31");
+          tl_cli_usage_error (o->command, _("--mod: %s"), error->message);
           return FALSE;
         }
     }
@@ -139,6 +147,9 @@ tl_cli_gauss_clear (TlCliGauss *o)
   g_clear_pointer (&o->gemm, g_free);
   g_clear_pointer (&o->record, g_free);
   g_clear_pointer (&o->output, g_free);
+  g_clear_pointer (&o->tol_text, g_free);
+  g_clear_pointer (&o->block_size_text, g_free);
+  g_clear_pointer (&o->mod_text, g_free);
 }
 
 int

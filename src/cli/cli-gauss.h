@@ -18,6 +18,8 @@ typedef struct
   char *size;
   gint64 seed;
   char *dtype;
+  /* option texts, parsed and range-checked by tl_cli_gauss_check */
+  char *tol_text, *block_size_text, *mod_text;
   /* elimination */
   char *kernel;
   gint block_size;

@@ -312,6 +312,8 @@ check_options (GemmOptions *o)
     return g_strdup_printf (_("--warmups: must not be negative, got %d"), o->warmups);
   if (o->threads < 0)
     return g_strdup_printf (_("--threads: must not be negative, got %d"), o->threads);
+  if (o->device < 0)
+    return g_strdup_printf (_("--device must not be negative, got %d"), o->device);
   if (o->seed < 0)
     return g_strdup (_("--seed: must not be negative"));
   if (o->save_matrices && !o->record_path)

@@ -393,7 +393,7 @@ int
 tl_cli_lu_bench (int argc, char **argv)
 {
   g_autofree char *sizes_s = NULL, *dtypes_s = NULL, *kernels_s = NULL, *output = NULL;
-  g_autofree char *rhs_s = NULL, *solve_kernel = NULL;
+  g_autofree char *rhs_s = NULL, *solve_kernel = NULL, *block_text = NULL;
   gint64 seed = 7;
   Bench bn = { .warmups = 1, .repeats = 10, .max_percolumn = 4096 };
   GOptionEntry entries[] = {
@@ -403,7 +403,7 @@ tl_cli_lu_bench (int argc, char **argv)
       N_("GPU rungs (default: every GPU rung of the Gauss ladder)"), "K[,K…]" },
     { "repeats", 'r', 0, G_OPTION_ARG_INT, &bn.repeats, N_("Timed runs per rung and solver (default 10)"), "R" },
     { "warmups", 'w', 0, G_OPTION_ARG_INT, &bn.warmups, N_("Untimed runs first (default 1)"), "W" },
-    { "block-size", 'b', 0, G_OPTION_ARG_INT, &bn.block, N_("Block size of blocked rungs (default: theirs)"), "B" },
+    { "block-size", 'b', 0, G_OPTION_ARG_STRING, &block_text, N_("Block size of blocked rungs (default: theirs)"), "B" },
     { "max-percolumn", 0, 0, G_OPTION_ARG_INT, &bn.max_percolumn,
       N_("Largest n for the unblocked rungs (lu-01-percolumn), which are memory-bound and slow (default 4096)"), "N" },
     { "rhs", 0, 0, G_OPTION_ARG_STRING, &rhs_s,
@@ -419,8 +419,17 @@ tl_cli_lu_bench (int argc, char **argv)
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if (!tl_cli_parse (ctx, &argc, &argv))
     return TL_CLI_USAGE;
-  if (bn.repeats < 1 || bn.warmups < 0)
-    return tl_cli_usage_error ("lu-bench", _("--repeats must be at least 1 and --warmups at least 0"));
+  /* a value given is checked, never taken for "not given" */
+  gint64 block_value = 0;
+  if (!tl_cli_option_int ("lu-bench", "--block-size", block_text, 1, TL_MATRIX_MAX_DIM,
+                          &block_value))
+    return TL_CLI_USAGE;
+  bn.block = (int) block_value;
+  if (bn.repeats < 1)
+    return tl_cli_usage_error ("lu-bench", _("--repeats must be at least 1, got %d"), bn.repeats);
+  if (bn.warmups < 0 || bn.max_percolumn < 0 || bn.device < 0)
+    return tl_cli_usage_error ("lu-bench", _("--warmups, --max-percolumn and --device must not "
+                                             "be negative"));
 
   g_auto (GStrv) sizes = g_strsplit (sizes_s ? sizes_s : "1024,2048,4096,8192,16384", ",", -1);
   g_auto (GStrv) dtypes = g_strsplit (dtypes_s ? dtypes_s : "float32,float64", ",", -1);

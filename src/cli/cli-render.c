@@ -108,6 +108,9 @@ tl_cli_render (int argc, char **argv)
     return tl_cli_usage_error ("render", _("“%s”: the picture's name must end in .png, .svg or .pdf"), output);
   if (step < 0)
     return tl_cli_usage_error ("render", _("--step must be 0 or more, not %d"), step);
+  if (launch < -1)
+    return tl_cli_usage_error ("render", _("--launch must be 0 or more (or -1 for all), not %d"),
+                               launch);
   if (!(width >= 64 && width <= 16384 && height >= 64 && height <= 16384))
     return tl_cli_usage_error ("render", _("--width and --height must be between 64 and 16384"));
   if (!(scale > 0 && scale <= 8))

@@ -25,6 +25,15 @@ gboolean tl_cli_parse (GOptionContext *context, int *argc, char ***argv);
 int      tl_cli_fail (const char *command, const GError *error);
 /* Prints a usage error to stderr; returns TL_CLI_USAGE. */
 int      tl_cli_usage_error (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* An option's value as a number in lo…hi, parsed from the option's text
+ * (NULL when the option was not given: *out keeps its default), so a
+ * value given out of range ("--block-size 0", "--tol nan", "--mod 0") is
+ * a usage error naming the option, never silently the default.  Returns
+ * FALSE after printing the usage error. */
+gboolean tl_cli_option_int    (const char *command, const char *option, const char *text,
+                               gint64 lo, gint64 hi, gint64 *out);
+gboolean tl_cli_option_double (const char *command, const char *option, const char *text,
+                               double lo, double hi, double *out);
 /* "M×K×N", "MxKxN" or "N" (cube): returns FALSE on malformed text. */
 gboolean tl_cli_parse_size3 (const char *text, gsize *m, gsize *k, gsize *n);
 /* "R×C", "RxC" or "N" (square). */

@@ -1,4 +1,11 @@
-/* tl-json.h — small json-glib helpers the record writers and readers share. */
+/* tl-json.h — small json-glib helpers the record writers and readers
+ * share, and the one door through which JSON text is parsed.
+ *
+ * json-glib's parser recurses once per nesting level and is lenient
+ * (single quotes, comments), so a hostile document could overflow the
+ * stack.  tl_json_parse first checks the raw text against strict JSON
+ * (RFC 8259) with a non-recursive scanner that also bounds the size and
+ * the depth, and only then builds a tree. */
 #pragma once
 
 #include <json-glib/json-glib.h>
@@ -16,5 +23,28 @@ void     tl_json_member_string (JsonBuilder *b, const char *name, const char *va
 gboolean tl_json_node_is_int    (JsonNode *node);
 gboolean tl_json_node_is_number (JsonNode *node);
 gboolean tl_json_node_is_bool   (JsonNode *node);
+/* The string member name of o, or fallback when it is absent or not a
+ * string (no json-glib warning for a member of another type). */
+const char *tl_json_object_get_string (JsonObject *o, const char *name, const char *fallback);
+
+/* The JSON text of root, the one way records are written: json-glib's
+ * generator (pretty: one space per level), repaired — json-glib 1.6 puts
+ * ".0" after every double printed without a point, exponents included
+ * ("1e+22.0"), which no JSON reader takes.  length may be NULL; g_free. */
+char    *tl_json_to_data (JsonNode *root, gboolean pretty, gsize *length);
+
+/* Limits of every JSON document Tilelab reads (run and Gauss records). */
+#define TL_JSON_MAX_DEPTH 64
+#define TL_JSON_MAX_BYTES (G_GUINT64_CONSTANT (1) << 30)
+
+/* Checks data (length bytes, not NUL-terminated) is strict JSON of at
+ * most TL_JSON_MAX_BYTES nesting at most TL_JSON_MAX_DEPTH deep, without
+ * recursion.  TL_ERROR_PARSE "line L, column C: …" or TL_ERROR_TOO_LARGE. */
+gboolean  tl_json_check_text (const char *data, gsize length, GError **error);
+/* tl_json_check_text, then json-glib: the root (owned), or NULL. */
+JsonNode *tl_json_parse      (const char *data, gsize length, GError **error);
+/* A regular file (core/tl-file.h: never blocks, size-capped) parsed with
+ * tl_json_parse; messages start with the path. */
+JsonNode *tl_json_load_file  (const char *path, GError **error);
 
 G_END_DECLS

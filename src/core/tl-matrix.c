@@ -2,7 +2,9 @@
 #include "core/tl-matrix.h"
 #include "core/tl-error.h"
 
+#include <inttypes.h>
 #include <float.h>
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,54 +51,168 @@ tl_dtype_from_name (const char *name, TlDtype *out_dtype)
   return FALSE;
 }
 
-guint64
-tl_matrix_byte_cap (void)
+/* ---- the memory cap -------------------------------------------------- */
+
+/* A number of bytes from a "Key:   123 kB" line of /proc/meminfo. */
+static gboolean
+meminfo_bytes (const char *text, const char *key, guint64 *out)
 {
-  guint64 cap = TL_DEFAULT_CAP;
+  const char *at = strstr (text, key);
+  if (at == NULL)
+    return FALSE;
+  at += strlen (key);
+  while (*at == ' ' || *at == '\t')
+    at++;
+  char *end = NULL;
+  guint64 kib = g_ascii_strtoull (at, &end, 10);
+  if (end == at)
+    return FALSE;
+  *out = kib * 1024;
+  return TRUE;
+}
+
+/* What this process could still allocate without swapping or being
+ * killed: MemAvailable, and within a cgroup (v2) its limit less its use. */
+static guint64
+read_memory_available (void)
+{
+  guint64 available = G_MAXUINT64;
+  g_autofree char *meminfo = NULL;
+  if (g_file_get_contents ("/proc/meminfo", &meminfo, NULL, NULL))
+    meminfo_bytes (meminfo, "MemAvailable:", &available);
+
+  g_autofree char *max = NULL, *current = NULL;
+  if (g_file_get_contents ("/sys/fs/cgroup/memory.max", &max, NULL, NULL)
+      && g_file_get_contents ("/sys/fs/cgroup/memory.current", &current, NULL, NULL)
+      && g_ascii_isdigit (max[0]) && g_ascii_isdigit (current[0]))
+    {
+      guint64 limit = g_ascii_strtoull (max, NULL, 10);
+      guint64 used = g_ascii_strtoull (current, NULL, 10);
+      available = MIN (available, limit > used ? limit - used : 0);
+    }
+  return available;
+}
+
+/* read_memory_available, at most every 100 ms: every allocation asks, and
+ * reading /proc takes tens of microseconds */
+static guint64
+memory_available (void)
+{
+  static GMutex lock;
+  static gint64 read_at;
+  static gboolean have_read;
+  static guint64 cached;
+  gint64 now = g_get_monotonic_time ();
+  g_mutex_lock (&lock);
+  if (!have_read || now - read_at > 100 * 1000)
+    {
+      cached = read_memory_available ();
+      read_at = now;
+      have_read = TRUE;
+    }
+  guint64 available = cached;
+  g_mutex_unlock (&lock);
+  return available;
+}
+
+void
+tl_memory_cap_read (TlMemoryCap *out)
+{
+  g_return_if_fail (out != NULL);
+  guint64 configured = TL_DEFAULT_CAP;
   const char *env = g_getenv ("TL_MAX_MATRIX_BYTES");
   if (env != NULL)
     {
       guint64 v = g_ascii_strtoull (env, NULL, 10);
       if (v > 0)
-        cap = v;
+        configured = v;
     }
-  long pages = sysconf (_SC_PHYS_PAGES);
-  long page_size = sysconf (_SC_PAGE_SIZE);
-  if (pages > 0 && page_size > 0)
+  static gsize phys; /* physical memory does not change: asked once */
+  if (g_once_init_enter (&phys))
     {
-      guint64 phys = (guint64) pages * (guint64) page_size;
-      cap = MIN (cap, phys / 4 * 3);
+      long pages = sysconf (_SC_PHYS_PAGES), page_size = sysconf (_SC_PAGE_SIZE);
+      guint64 bytes = pages > 0 && page_size > 0 ? (guint64) pages * (guint64) page_size : 0;
+      g_once_init_leave (&phys, (gsize) MAX (bytes, 1));
     }
-  return cap;
+  if (phys > 1)
+    configured = MIN (configured, (guint64) phys / 4 * 3);
+  out->configured = configured;
+  out->available = memory_available ();
+  out->limit = MIN (out->configured, out->available);
+}
+
+guint64
+tl_matrix_byte_cap (void)
+{
+  TlMemoryCap cap;
+  tl_memory_cap_read (&cap);
+  return cap.limit;
+}
+
+char *
+tl_memory_cap_describe (const TlMemoryCap *cap)
+{
+  g_autofree char *limit = g_format_size_full (cap->limit, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *configured = g_format_size_full (cap->configured, G_FORMAT_SIZE_IEC_UNITS);
+  if (cap->available < cap->configured)
+    /* TRANSLATORS: "the 3.1 GiB of memory available now (the limit is 64 GiB)" */
+    return g_strdup_printf (_("the %s of memory available now (the limit is %s)"), limit,
+                            configured);
+  if (cap->available == G_MAXUINT64)
+    return g_strdup_printf (_("the limit of %s"), limit);
+  g_autofree char *available = g_format_size_full (cap->available, G_FORMAT_SIZE_IEC_UNITS);
+  /* TRANSLATORS: "the limit of 17.7 GiB (22.0 GiB of memory available now)" */
+  return g_strdup_printf (_("the limit of %s (%s of memory available now)"), limit, available);
+}
+
+/* ---- the size check --------------------------------------------------- */
+
+gboolean
+tl_matrix_check_shape (guint64 rows, guint64 cols, GError **error)
+{
+  if (rows <= TL_MATRIX_MAX_DIM && cols <= TL_MATRIX_MAX_DIM)
+    return TRUE;
+  g_set_error (error, TL_ERROR, TL_ERROR_TOO_LARGE,
+               _("a %" PRIu64 "×%" PRIu64 " matrix has more than %d %s"),
+               rows, cols, TL_MATRIX_MAX_DIM, rows > TL_MATRIX_MAX_DIM ? _("rows") : _("columns"));
+  return FALSE;
 }
 
 gboolean
 tl_matrix_check_size (TlDtype dtype, guint64 rows, guint64 cols, guint64 *out_bytes,
                       GError **error)
 {
-  guint64 elems, bytes;
-  guint64 cap = tl_matrix_byte_cap ();
+  g_return_val_if_fail ((unsigned) dtype < TL_DTYPE_COUNT, FALSE);
+  if (!tl_matrix_check_shape (rows, cols, error))
+    return FALSE;
 
-  if (!g_uint64_checked_mul (&elems, rows, cols)
-      || !g_uint64_checked_mul (&bytes, elems, tl_dtype_size (dtype))
-      || bytes > cap || rows > G_MAXSIZE || cols > G_MAXSIZE)
+  /* both dimensions are below 2³¹, so neither product can overflow */
+  guint64 bytes = rows * cols * tl_dtype_size (dtype);
+  /* what the longer dimension alone costs as a float64 vector: norms,
+   * pivots and column sums need that much even when the matrix is empty */
+  guint64 vector = MAX (rows, cols) * sizeof (double);
+  TlMemoryCap cap;
+  tl_memory_cap_read (&cap);
+  if (bytes <= cap.limit && vector <= cap.limit)
     {
-      g_autofree char *cap_text = g_format_size_full (cap, G_FORMAT_SIZE_IEC_UNITS);
-      g_autofree char *need_text = NULL;
-      if (g_uint64_checked_mul (&elems, rows, cols)
-          && g_uint64_checked_mul (&bytes, elems, tl_dtype_size (dtype)))
-        need_text = g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
-      else
-        need_text = g_strdup ("more than 2^64 bytes");
-      g_set_error (error, TL_ERROR, TL_ERROR_TOO_LARGE,
-                   "a %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " %s matrix needs %s, "
-                   "more than the limit of %s",
-                   rows, cols, tl_dtype_name (dtype), need_text, cap_text);
-      return FALSE;
+      if (out_bytes)
+        *out_bytes = bytes;
+      return TRUE;
     }
-  if (out_bytes)
-    *out_bytes = bytes;
-  return TRUE;
+  g_autofree char *within = tl_memory_cap_describe (&cap);
+  g_autofree char *need = g_format_size_full (MAX (bytes, vector), G_FORMAT_SIZE_IEC_UNITS);
+  if (bytes >= vector)
+    /* TRANSLATORS: "a 30000×30000 float64 matrix needs 6.7 GiB, more than
+     * the limit of 4.0 GiB (22.0 GiB of memory available now)" */
+    g_set_error (error, TL_ERROR, TL_ERROR_TOO_LARGE,
+                 _("a %" PRIu64 "×%" PRIu64 " %s matrix needs %s, more "
+                   "than %s"), rows, cols, tl_dtype_name (dtype), need, within);
+  else
+    g_set_error (error, TL_ERROR, TL_ERROR_TOO_LARGE,
+                 _("a %" PRIu64 "×%" PRIu64 " matrix needs %s for one "
+                   "value per %s, more than %s"), rows, cols, need,
+                 rows > cols ? _("row") : _("column"), within);
+  return FALSE;
 }
 
 static TlMatrix *
@@ -109,28 +225,38 @@ matrix_alloc (TlDtype dtype, gsize rows, gsize cols, gboolean zeroed, GError **e
     return NULL;
 
   /* aligned_alloc needs a size that is a multiple of the alignment, and
-   * never 0 (a 0×n matrix is legal and owns a tiny block). */
+   * never 0 (a 0×n matrix is legal and owns a tiny block).  Zeroed
+   * storage comes from calloc, whose large blocks are fresh pages the
+   * kernel zeroes on first touch: a huge sparse matrix costs no time
+   * until its pages are used. */
   gsize padded = (gsize) ((bytes + TL_MATRIX_ALIGN - 1) / TL_MATRIX_ALIGN * TL_MATRIX_ALIGN);
   if (padded == 0)
     padded = TL_MATRIX_ALIGN;
-  gpointer storage = aligned_alloc (TL_MATRIX_ALIGN, padded);
+  gpointer storage, data;
+  if (zeroed)
+    {
+      storage = calloc (1, padded + TL_MATRIX_ALIGN);
+      data = storage ? (gpointer) (((guintptr) storage + TL_MATRIX_ALIGN - 1)
+                                   / TL_MATRIX_ALIGN * TL_MATRIX_ALIGN)
+                     : NULL;
+    }
+  else
+    storage = data = aligned_alloc (TL_MATRIX_ALIGN, padded);
   if (storage == NULL)
     {
       g_autofree char *need = g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
       g_set_error (error, TL_ERROR, TL_ERROR_OUT_OF_MEMORY,
-                   "out of memory allocating a %zu×%zu %s matrix (%s)", rows, cols,
+                   _("out of memory allocating a %zu×%zu %s matrix (%s)"), rows, cols,
                    tl_dtype_name (dtype), need);
       return NULL;
     }
-  if (zeroed)
-    memset (storage, 0, padded);
 
   TlMatrix *self = g_new0 (TlMatrix, 1);
   self->dtype = dtype;
   self->rows = rows;
   self->cols = cols;
   self->stride = cols;
-  self->data = storage;
+  self->data = data;
   self->storage = storage;
   self->ref_count = 1;
   return self;
@@ -248,9 +374,19 @@ tl_matrix_set (TlMatrix *self, gsize i, gsize j, double value)
     }
 }
 
+/* Loops over an empty matrix end before they start: a 2³¹×0 matrix
+ * would otherwise cost 2³¹ empty rows. */
+static inline gboolean
+is_empty (const TlMatrix *self)
+{
+  return self->rows == 0 || self->cols == 0;
+}
+
 void
 tl_matrix_fill (TlMatrix *self, double value)
 {
+  if (is_empty (self))
+    return;
   for (gsize i = 0; i < self->rows; i++)
     for (gsize j = 0; j < self->cols; j++)
       tl_matrix_set (self, i, j, value);
@@ -267,6 +403,8 @@ tl_matrix_copy_into (const TlMatrix *src, TlMatrix *dst)
         memcpy (tl_matrix_row (dst, i), tl_matrix_row (src, i), row_bytes);
       return;
     }
+  if (is_empty (src))
+    return;
   for (gsize i = 0; i < src->rows; i++)
     for (gsize j = 0; j < src->cols; j++)
       tl_matrix_set (dst, i, j, tl_matrix_get (src, i, j));
@@ -291,6 +429,8 @@ void
 tl_matrix_stats (const TlMatrix *self, TlMatrixStats *out)
 {
   memset (out, 0, sizeof *out);
+  if (is_empty (self))
+    return;
   double sum = 0.0;
   double lo = INFINITY, hi = -INFINITY;
   for (gsize i = 0; i < self->rows; i++)
@@ -321,6 +461,8 @@ double
 tl_matrix_norm (const TlMatrix *self, TlNorm norm)
 {
   double result = 0.0;
+  if (is_empty (self))
+    return 0.0;
   switch (norm)
     {
     case TL_NORM_MAX:
@@ -382,6 +524,8 @@ tl_matrix_compare (const TlMatrix *a, const TlMatrix *b, TlMatrixDiff *out)
   if (a->rows != b->rows || a->cols != b->cols)
     return FALSE;
 
+  if (is_empty (a))
+    return TRUE;
   double diff_sq = 0.0, ref_sq = 0.0;
   for (gsize i = 0; i < a->rows; i++)
     for (gsize j = 0; j < a->cols; j++)
@@ -429,7 +573,7 @@ tl_matrix_compare (const TlMatrix *a, const TlMatrix *b, TlMatrixDiff *out)
 gboolean
 tl_matrix_find_nonfinite (const TlMatrix *self, gsize *out_row, gsize *out_col)
 {
-  if (self->dtype == TL_DTYPE_INT32)
+  if (self->dtype == TL_DTYPE_INT32 || is_empty (self))
     return FALSE;
   for (gsize i = 0; i < self->rows; i++)
     for (gsize j = 0; j < self->cols; j++)
@@ -449,6 +593,8 @@ tl_matrix_equal (const TlMatrix *a, const TlMatrix *b)
 {
   if (a->rows != b->rows || a->cols != b->cols)
     return FALSE;
+  if (is_empty (a))
+    return TRUE;
   for (gsize i = 0; i < a->rows; i++)
     for (gsize j = 0; j < a->cols; j++)
       {

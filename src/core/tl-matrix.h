@@ -3,8 +3,8 @@
  * A TlMatrix is row-major: element (i, j) lives at data[i * stride + j].
  * Storage is 64-byte aligned and reference counted; a view shares its
  * parent's storage (and keeps the parent alive) with its own offset and
- * shape, so stride may exceed cols.  Sizes are checked for overflow and
- * against a memory cap before anything is allocated.
+ * shape, so stride may exceed cols.  Sizes are checked (tl_matrix_check_size)
+ * before anything is allocated.
  */
 #pragma once
 
@@ -68,13 +68,39 @@ gsize        tl_dtype_size       (TlDtype dtype);
 const char  *tl_dtype_name       (TlDtype dtype); /* "int32", "float32", "float64" */
 gboolean     tl_dtype_from_name  (const char *name, TlDtype *out_dtype);
 
-/* the memory cap: the smaller of TL_MAX_MATRIX_BYTES (env, bytes) or 64 GiB,
- * and 3/4 of the machine's physical memory */
-guint64      tl_matrix_byte_cap  (void);
+/* The most rows or columns a matrix may have (BLAS, LAPACK and the GPU
+ * kernels index with int). */
+#define TL_MATRIX_MAX_DIM G_MAXINT32
+
+/* The memory cap: TL_MAX_MATRIX_BYTES (env, bytes) or 64 GiB, at most ¾
+ * of the machine's physical memory (configured), and never more than the
+ * memory available now: MemAvailable, or a cgroup's limit less its use. */
+typedef struct
+{
+  guint64 limit;      /* MIN (configured, available) */
+  guint64 configured;
+  guint64 available;  /* G_MAXUINT64 when the OS does not say */
+} TlMemoryCap;
+
+void         tl_memory_cap_read  (TlMemoryCap *out);
+guint64      tl_matrix_byte_cap  (void); /* tl_memory_cap_read's limit */
+/* "the limit of 17.7 GiB (22.0 GiB of memory available now)", or "the
+ * 3.1 GiB of memory available now (the limit is 64 GiB)": both numbers,
+ * for messages. */
+char        *tl_memory_cap_describe (const TlMemoryCap *cap);
+
+/* The one size check of every reader, record and allocation: each
+ * dimension at most TL_MATRIX_MAX_DIM (check_shape), and (check_size)
+ * the bytes of rows × cols elements, and of one float64 per row or per
+ * column (work vectors exist even for an empty matrix), within the cap.
+ * TL_ERROR_TOO_LARGE with both numbers otherwise. */
+gboolean     tl_matrix_check_shape (guint64 rows, guint64 cols, GError **error);
 gboolean     tl_matrix_check_size (TlDtype dtype, guint64 rows, guint64 cols,
                                    guint64 *out_bytes, GError **error);
 
 TlMatrix    *tl_matrix_new       (TlDtype dtype, gsize rows, gsize cols, GError **error);
+/* Zeroed lazily: the pages of a large matrix are zeroed by the kernel on
+ * first touch, so a mostly empty sparse matrix costs no time up front. */
 TlMatrix    *tl_matrix_new_zeroed (TlDtype dtype, gsize rows, gsize cols, GError **error);
 TlMatrix    *tl_matrix_ref       (TlMatrix *self);
 void         tl_matrix_unref     (TlMatrix *self);

@@ -3,11 +3,15 @@
  * The delimiter is sniffed from the first row: a tab if there is one,
  * else ';' (spreadsheets in German or Italian locales, which also write a
  * decimal comma: "1,5;2,25"), else ',', else runs of blanks.  A first row
- * that is not all numbers is a header and skipped.  Fields may be quoted
+ * in which no field is a number (not even one beyond float64's range) is
+ * a header and skipped; a row with any number is data, so a row of
+ * numbers is never dropped.  Fields may be quoted
  * ("1.5", with "" for a quote inside).  Blank lines and lines starting
  * with '#' are skipped.  Every row must have as many fields as the first.
  * The dtype follows the values: int32 when every value is written as an
- * integer that fits, float64 otherwise.
+ * integer that fits, float64 otherwise; float32 when the file carries our
+ * writer's comment "# tilelab: dtype=float32" (its values are written
+ * with float32's shortest round-trip digits, so they come back exactly).
  */
 #include "io/tl-csv.h"
 #include "io/tl-io-reader.h"
@@ -133,6 +137,72 @@ skip_line (const TlIoLine *line)
   return FALSE;
 }
 
+#define FLOAT32_NOTE "# tilelab: dtype=float32"
+
+static gboolean
+is_float32_note (const TlIoLine *line)
+{
+  TlIoLine l = *line;
+  while (l.len > 0 && (l.text[l.len - 1] == ' ' || l.text[l.len - 1] == '\t'))
+    l.len--;
+  return l.len == strlen (FLOAT32_NOTE) && memcmp (l.text, FLOAT32_NOTE, l.len) == 0;
+}
+
+/* A header row has no field that is a number, not even one beyond
+ * float64's range ("1e999"): a row with any number is data, and its bad
+ * fields are reported rather than the row dropped. */
+static gboolean
+is_header_row (GArray *fields, gboolean decimal_comma)
+{
+  for (guint k = 0; k < fields->len; k++)
+    {
+      const Field *f = &g_array_index (fields, Field, k);
+      double v;
+      if (tl_io_parse_number (f->text, f->len, decimal_comma, &v, NULL) != TL_IO_NUMBER_BAD)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Appends a row's fields to values as numbers; *all_int is cleared by any
+ * not written as an int32 integer.  Errors name the field. */
+static gboolean
+append_row (const char *path, guint line, GArray *fields, gboolean decimal_comma,
+            gboolean float32, GArray *values, gboolean *all_int, GError **error)
+{
+  for (guint k = 0; k < fields->len; k++)
+    {
+      const Field *f = &g_array_index (fields, Field, k);
+      double v = 0;
+      gboolean is_int = FALSE;
+      TlIoNumber r = tl_io_parse_number (f->text, f->len, decimal_comma, &v, &is_int);
+      if (r != TL_IO_NUMBER_OK)
+        {
+          g_autofree char *q = tl_io_quote (f->text, f->len);
+          if (f->len == 0)
+            tl_io_set_error (error, TL_ERROR_PARSE, path, line, f->col,
+                             _("field %u is empty: expected a number"), k + 1);
+          else if (r == TL_IO_NUMBER_RANGE)
+            tl_io_set_error (error, TL_ERROR_PARSE, path, line, f->col,
+                             _("the number %s is beyond the range of float64"), q);
+          else
+            tl_io_set_error (error, TL_ERROR_PARSE, path, line, f->col,
+                             _("field %u: expected a number, found %s"), k + 1, q);
+          return FALSE;
+        }
+      if (float32 && !tl_io_fits_float32 (v))
+        {
+          g_autofree char *q = tl_io_quote (f->text, f->len);
+          tl_io_set_error (error, TL_ERROR_PARSE, path, line, f->col,
+                           _("the number %s is beyond the range of float32"), q);
+          return FALSE;
+        }
+      *all_int = *all_int && is_int;
+      g_array_append_val (values, v);
+    }
+  return TRUE;
+}
+
 /* Tab, then ';', then ',' outside quotes on the first row, else blanks. */
 static char
 sniff_delimiter (const TlIoLine *line)
@@ -172,7 +242,7 @@ tl_csv_load_data (const char *path, const char *buf, gsize len, GError **error)
   gsize cols = 0, rows = 0;
   guint first_line = 0;
   char delim = 0;
-  gboolean decimal_comma = FALSE, all_int = TRUE, have_header = FALSE;
+  gboolean decimal_comma = FALSE, all_int = TRUE, have_header = FALSE, float32 = FALSE;
   guint64 cap = tl_matrix_byte_cap ();
 
   if (memchr (buf, '\0', len) != NULL)
@@ -186,7 +256,11 @@ tl_csv_load_data (const char *path, const char *buf, gsize len, GError **error)
   while (tl_io_reader_next (&reader, &line))
     {
       if (skip_line (&line))
-        continue;
+        {
+          /* our writer's note counts before the first row */
+          float32 = float32 || (cols == 0 && is_float32_note (&line));
+          continue;
+        }
       if (delim == 0)
         {
           delim = sniff_delimiter (&line);
@@ -200,15 +274,7 @@ tl_csv_load_data (const char *path, const char *buf, gsize len, GError **error)
         {
           cols = fields->len;
           first_line = line.number;
-          /* a first row with anything but numbers is a header */
-          for (guint k = 0; k < fields->len; k++)
-            {
-              Field *f = &g_array_index (fields, Field, k);
-              double v;
-              if (tl_io_parse_number (f->text, f->len, decimal_comma, &v, NULL)
-                  != TL_IO_NUMBER_OK)
-                have_header = TRUE;
-            }
+          have_header = is_header_row (fields, decimal_comma);
           if (have_header)
             continue;
         }
@@ -220,29 +286,9 @@ tl_csv_load_data (const char *path, const char *buf, gsize len, GError **error)
                            cols, delimiter_name (delim), first_line, fields->len);
           return NULL;
         }
-      for (guint k = 0; k < fields->len; k++)
-        {
-          Field *f = &g_array_index (fields, Field, k);
-          double v = 0;
-          gboolean is_int = FALSE;
-          TlIoNumber r = tl_io_parse_number (f->text, f->len, decimal_comma, &v, &is_int);
-          if (r != TL_IO_NUMBER_OK)
-            {
-              g_autofree char *q = tl_io_quote (f->text, f->len);
-              if (f->len == 0)
-                tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, f->col,
-                                 _("field %u is empty: expected a number"), k + 1);
-              else if (r == TL_IO_NUMBER_RANGE)
-                tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, f->col,
-                                 _("the number %s is beyond the range of float64"), q);
-              else
-                tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, f->col,
-                                 _("field %u: expected a number, found %s"), k + 1, q);
-              return NULL;
-            }
-          all_int = all_int && is_int;
-          g_array_append_val (values, v);
-        }
+      if (!append_row (path, line.number, fields, decimal_comma, float32, values, &all_int,
+                       error))
+        return NULL;
       rows++;
       /* the table is collected as float64 before its size is known */
       if ((guint64) values->len * sizeof (double) > cap)
@@ -269,13 +315,16 @@ tl_csv_load_data (const char *path, const char *buf, gsize len, GError **error)
       return NULL;
     }
 
-  TlDtype dtype = all_int ? TL_DTYPE_INT32 : TL_DTYPE_FLOAT64;
-  TlMatrix *m = tl_io_matrix_new (path, 0, dtype, rows, cols, error);
+  TlDtype dtype = float32 ? TL_DTYPE_FLOAT32 : all_int ? TL_DTYPE_INT32 : TL_DTYPE_FLOAT64;
+  TlMatrix *m = tl_io_matrix_new (path, 0, dtype, rows, cols, FALSE, error);
   if (m == NULL)
     return NULL;
   const double *v = (const double *) values->data;
   if (dtype == TL_DTYPE_FLOAT64)
     memcpy (m->data, v, rows * cols * sizeof (double));
+  else if (dtype == TL_DTYPE_FLOAT32)
+    for (gsize k = 0; k < rows * cols; k++)
+      ((float *) m->data)[k] = (float) v[k];
   else
     for (gsize k = 0; k < rows * cols; k++)
       ((gint32 *) m->data)[k] = (gint32) v[k];
@@ -286,7 +335,18 @@ gboolean
 tl_csv_write (FILE *out, const TlMatrix *matrix, gpointer user_data, GError **error)
 {
   char delim = (char) GPOINTER_TO_INT (user_data);
+  if (matrix->rows == 0 || matrix->cols == 0)
+    {
+      /* a table without cells reads back as an empty file, which is an error */
+      g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
+                   _("a %zu×%zu matrix has no cells for a CSV table to hold: save it as "
+                     ".npy, .mtx or .txt"), matrix->rows, matrix->cols);
+      return FALSE;
+    }
   g_autoptr (GString) row = g_string_new (NULL);
+  /* float32's shortest digits read back as float32, not as float64 */
+  if (matrix->dtype == TL_DTYPE_FLOAT32)
+    fprintf (out, "%s\n", FLOAT32_NOTE);
   for (gsize i = 0; i < matrix->rows; i++)
     {
       g_string_truncate (row, 0);

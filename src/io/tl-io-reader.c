@@ -1,6 +1,7 @@
 /* tl-io-reader.c — what every format's reader shares: a line reader,
  * locale-free numbers, the size check and whole-file reading. */
 #include "io/tl-io-reader.h"
+#include "core/tl-file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,13 +32,15 @@ tl_io_reader_next (TlIoReader *reader, TlIoLine *line)
 {
   if (reader->pos >= reader->len)
     return FALSE;
+  /* a line ends at "\n", "\r\n" or a lone "\r" (classic Mac OS) */
   const char *start = reader->buf + reader->pos;
-  gsize rest = reader->len - reader->pos;
-  const char *nl = memchr (start, '\n', rest);
-  gsize len = nl ? (gsize) (nl - start) : rest;
-  reader->pos += nl ? len + 1 : len;
-  if (len > 0 && start[len - 1] == '\r')
-    len--;
+  gsize rest = reader->len - reader->pos, len = 0;
+  while (len < rest && start[len] != '\n' && start[len] != '\r')
+    len++;
+  gsize ending = 0;
+  if (len < rest)
+    ending = (start[len] == '\r' && len + 1 < rest && start[len + 1] == '\n') ? 2 : 1;
+  reader->pos += len + ending;
   reader->line++;
   line->text = start;
   line->len = len;
@@ -48,8 +51,8 @@ tl_io_reader_next (TlIoReader *reader, TlIoLine *line)
 guint
 tl_io_reader_end_line (const TlIoReader *reader)
 {
-  /* a file ending in "\n" ends on the (empty) line after the last one */
-  if (reader->len > 0 && reader->buf[reader->len - 1] == '\n')
+  /* a file ending in a line end ends on the (empty) line after the last one */
+  if (reader->len > 0 && (reader->buf[reader->len - 1] == '\n' || reader->buf[reader->len - 1] == '\r'))
     return reader->line + 1;
   return MAX (reader->line, 1);
 }
@@ -223,9 +226,21 @@ tl_io_line_sizes (const char *path, const TlIoLine *line, gsize *cursor, int n,
   return n;
 }
 
+gboolean
+tl_io_can_fill (guint64 n_values, guint64 min_bytes, guint64 bytes_left)
+{
+  /* n values of min_bytes each, the last without its separator */
+  guint64 need;
+  if (n_values == 0)
+    return TRUE;
+  if (!g_uint64_checked_mul (&need, n_values, MAX (min_bytes, 1)))
+    return FALSE;
+  return need - 1 <= bytes_left;
+}
+
 TlMatrix *
 tl_io_matrix_new (const char *path, guint line, TlDtype dtype, guint64 rows, guint64 cols,
-                  GError **error)
+                  gboolean zeroed, GError **error)
 {
   g_autoptr (GError) local = NULL;
   if (!tl_matrix_check_size (dtype, rows, cols, NULL, &local))
@@ -233,7 +248,8 @@ tl_io_matrix_new (const char *path, guint line, TlDtype dtype, guint64 rows, gui
       tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, line, 0, "%s", local->message);
       return NULL;
     }
-  TlMatrix *m = tl_matrix_new (dtype, (gsize) rows, (gsize) cols, &local);
+  TlMatrix *m = zeroed ? tl_matrix_new_zeroed (dtype, (gsize) rows, (gsize) cols, &local)
+                       : tl_matrix_new (dtype, (gsize) rows, (gsize) cols, &local);
   if (m == NULL)
     tl_io_set_error (error, local->code, path, line, 0, "%s", local->message);
   return m;
@@ -259,9 +275,17 @@ tl_io_parse_int64 (const char *tok, gsize len, gint64 *out)
 }
 
 gboolean
-tl_io_store_number (const char *path, guint line, guint col, const char *tok, gsize len,
-                    gboolean decimal_comma, TlMatrix *matrix, gsize i, gsize j,
-                    gboolean *all_int, GError **error)
+tl_io_fits_float32 (double v)
+{
+  /* FLT_MAX's shortest text, 3.4028235e38, is above FLT_MAX as a double
+   * but rounds to it: what matters is whether the rounding overflows */
+  return !isfinite (v) || isfinite ((float) v);
+}
+
+gboolean
+tl_io_parse_value (const char *path, guint line, guint col, const char *tok, gsize len,
+                   gboolean decimal_comma, TlDtype dtype, double *out, gboolean *all_int,
+                   GError **error)
 {
   double v = 0;
   gboolean is_int = FALSE;
@@ -277,7 +301,7 @@ tl_io_store_number (const char *path, guint line, guint col, const char *tok, gs
                          _("expected a number, found %s"), q);
       return FALSE;
     }
-  switch (matrix->dtype)
+  switch (dtype)
     {
     case TL_DTYPE_INT32:
       if (!is_int)
@@ -294,7 +318,7 @@ tl_io_store_number (const char *path, guint line, guint col, const char *tok, gs
         }
       break;
     case TL_DTYPE_FLOAT32:
-      if (isfinite (v) && fabs (v) > FLT_MAX)
+      if (!tl_io_fits_float32 (v))
         {
           g_autofree char *q = tl_io_quote (tok, len);
           tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
@@ -307,6 +331,19 @@ tl_io_store_number (const char *path, guint line, guint col, const char *tok, gs
     }
   if (all_int)
     *all_int = *all_int && is_int;
+  *out = v;
+  return TRUE;
+}
+
+gboolean
+tl_io_store_number (const char *path, guint line, guint col, const char *tok, gsize len,
+                    gboolean decimal_comma, TlMatrix *matrix, gsize i, gsize j,
+                    gboolean *all_int, GError **error)
+{
+  double v;
+  if (!tl_io_parse_value (path, line, col, tok, len, decimal_comma, matrix->dtype, &v, all_int,
+                          error))
+    return FALSE;
   tl_matrix_set (matrix, i, j, v);
   return TRUE;
 }
@@ -317,59 +354,27 @@ tl_io_store_number (const char *path, guint line, guint col, const char *tok, gs
 gboolean
 tl_io_read_file (const char *path, char **out_buf, gsize *out_len, GError **error)
 {
-  struct stat st;
-  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  guint64 size;
+  int fd = tl_file_open_regular (path, &size, error);
   if (fd < 0)
-    {
-      int e = errno;
-      tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot open: %s"), g_strerror (e));
-      return FALSE;
-    }
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("not a regular file"));
-      close (fd);
-      return FALSE;
-    }
-  guint64 cap = tl_matrix_byte_cap ();
-  if ((guint64) st.st_size > cap)
-    {
-      g_autofree char *size = g_format_size_full (st.st_size, G_FORMAT_SIZE_IEC_UNITS);
-      g_autofree char *cap_text = g_format_size_full (cap, G_FORMAT_SIZE_IEC_UNITS);
-      tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, 0, 0,
-                       _("the file is %s, more than the limit of %s"), size, cap_text);
-      close (fd);
-      return FALSE;
-    }
-
-  gsize cap_len = (gsize) st.st_size + 1, len = 0;
-  char *buf = g_malloc (cap_len);
-  for (;;)
-    {
-      if (len + 1 >= cap_len)
-        {
-          cap_len *= 2;
-          buf = g_realloc (buf, cap_len);
-        }
-      ssize_t n = read (fd, buf + len, cap_len - 1 - len);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          int e = errno;
-          tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read: %s"), g_strerror (e));
-          g_free (buf);
-          close (fd);
-          return FALSE;
-        }
-      if (n == 0)
-        break;
-      len += (gsize) n;
-    }
-  close (fd);
-  buf[len] = '\0';
-  *out_buf = buf;
-  *out_len = len;
-  return TRUE;
+    return FALSE;
+  return tl_io_read_opened (fd, path, size, out_buf, out_len, error);
 }
 
+gboolean
+tl_io_read_opened (int fd, const char *path, guint64 size, char **out_buf, gsize *out_len,
+                   GError **error)
+{
+  TlMemoryCap cap;
+  tl_memory_cap_read (&cap);
+  if (size > cap.limit)
+    {
+      g_autofree char *have = g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *within = tl_memory_cap_describe (&cap);
+      tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, 0, 0,
+                       _("the file is %s, more than %s"), have, within);
+      close (fd);
+      return FALSE;
+    }
+  return tl_file_read_fd (fd, path, cap.limit, out_buf, out_len, error);
+}

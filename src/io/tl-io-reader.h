@@ -1,9 +1,9 @@
 /* tl-io-reader.h — what every format's reader shares.
  *
  * Text formats are parsed from one in-memory buffer: a line reader keeps
- * the line number (1-based) and hands out lines without their "\n" or
- * "\r\n"; a UTF-8 byte order mark at the start is skipped.  Columns in
- * messages are 1-based byte offsets within the line.  Numbers go through
+ * the line number (1-based) and hands out lines without their "\n",
+ * "\r\n" or lone "\r"; a UTF-8 byte order mark at the start is skipped.
+ * Columns in messages are 1-based byte offsets within the line.  Numbers go through
  * g_ascii_strtod, never strtod, so the user's locale cannot change them.
  */
 #pragma once
@@ -69,23 +69,41 @@ int       tl_io_line_sizes     (const char *path, const TlIoLine *line, gsize *c
 /* A whole token as an int64 ([+-]digits). */
 gboolean  tl_io_parse_int64    (const char *tok, gsize len, gint64 *out);
 
-/* Parses a token and stores it at (i, j), checking it fits the matrix's
- * dtype (an int32 matrix takes only integers in range, float32 only
- * numbers within its range); *all_int (if given) is cleared by any token
- * not written as an int32 integer.  Errors name path, line and col. */
+/* Whether a double becomes a float32 without overflowing (NaN and the
+ * infinities do). */
+gboolean  tl_io_fits_float32   (double v);
+/* Parses a token as a value of dtype (an int32 matrix takes only integers
+ * in range, float32 only numbers within its range); *all_int (if given)
+ * is cleared by any token not written as an int32 integer.  Errors name
+ * path, line and col. */
+gboolean  tl_io_parse_value    (const char *path, guint line, guint col, const char *tok,
+                                gsize len, gboolean decimal_comma, TlDtype dtype, double *out,
+                                gboolean *all_int, GError **error);
+/* tl_io_parse_value, stored at (i, j) of matrix. */
 gboolean  tl_io_store_number   (const char *path, guint line, guint col, const char *tok,
                                 gsize len, gboolean decimal_comma, TlMatrix *matrix,
                                 gsize i, gsize j, gboolean *all_int, GError **error);
 
-/* Checks the size against the cap (before anything is allocated) and
- * allocates; errors name the file and the line of the size. */
+/* Whether bytes_left unread bytes can hold n_values values of at least
+ * min_bytes each (a digit and a separator; the last needs no separator).
+ * Readers allocate a matrix only after tl_matrix_check_size (each
+ * dimension, the element count, the memory cap) and this: a header that
+ * promises more than its file holds is read without storing (to say
+ * where it ends early), however large the matrix it declares. */
+gboolean  tl_io_can_fill       (guint64 n_values, guint64 min_bytes, guint64 bytes_left);
+/* tl_matrix_check_size, then the matrix (zeroed lazily when asked);
+ * errors name the file and the line of the sizes. */
 TlMatrix *tl_io_matrix_new     (const char *path, guint line, TlDtype dtype, guint64 rows,
-                                guint64 cols, GError **error);
+                                guint64 cols, gboolean zeroed, GError **error);
 
 /* ---- files ----------------------------------------------------------- */
 
-/* Reads a whole file; TL_ERROR_IO naming the file on failure, and
- * TL_ERROR_TOO_LARGE when it is larger than the memory cap. */
+/* Reads a whole regular file, opened without blocking (core/tl-file.h);
+ * TL_ERROR_IO naming the file on failure, and TL_ERROR_TOO_LARGE when it
+ * is larger than the memory cap. */
 gboolean  tl_io_read_file      (const char *path, char **out_buf, gsize *out_len, GError **error);
+/* The same for a descriptor from tl_file_open_regular (closed in every case). */
+gboolean  tl_io_read_opened    (int fd, const char *path, guint64 size, char **out_buf,
+                                gsize *out_len, GError **error);
 
 G_END_DECLS

@@ -108,7 +108,11 @@ tl_io_write_atomic (const char *path, const TlMatrix *matrix, TlIoWriteFunc func
     {
       g_unlink (tmp);
       if (local != NULL)
-        g_propagate_error (error, g_steal_pointer (&local));
+        {
+          /* the writer says what; the message names the file */
+          g_autofree char *name = g_filename_display_name (path);
+          g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", name);
+        }
       else
         tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot write: %s"),
                          g_strerror (e ? e : EIO));

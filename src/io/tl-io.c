@@ -2,6 +2,8 @@
  * handing the file to its reader or writer. */
 #include "io/tl-io.h"
 
+#include "core/tl-file.h"
+
 #include "io/tl-csv.h"
 #include "io/tl-io-reader.h"
 #include "io/tl-io-writer.h"
@@ -11,7 +13,9 @@
 
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- format names ---------------------------------------------------- */
 
@@ -105,18 +109,6 @@ starts_with_mtx_banner (const char *buf, gsize len)
   return len >= sizeof banner - 1 && g_ascii_strncasecmp (buf, banner, sizeof banner - 1) == 0;
 }
 
-static gboolean
-file_has_npy_magic (const char *path)
-{
-  char magic[6];
-  FILE *f = g_fopen (path, "rb");
-  if (f == NULL)
-    return FALSE;
-  gsize n = fread (magic, 1, sizeof magic, f);
-  fclose (f);
-  return n == sizeof magic && memcmp (magic, "\x93NUMPY", 6) == 0;
-}
-
 TlMatrix *
 tl_matrix_load_full (const char *path, TlFormat format, TlFormat *out_format, GError **error)
 {
@@ -127,19 +119,36 @@ tl_matrix_load_full (const char *path, TlFormat format, TlFormat *out_format, GE
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  /* a regular file, opened without blocking (a FIFO never hangs us) */
+  guint64 size;
+  int fd = tl_file_open_regular (path, &size, error);
+  if (fd < 0)
+    return NULL;
+
   /* content first: the magic of .npy and the banner of Matrix Market are
    * unambiguous; then the extension; then text-or-CSV by a look inside */
-  if (format == TL_FORMAT_AUTO && file_has_npy_magic (path))
+  char magic[6];
+  if (format == TL_FORMAT_AUTO && pread (fd, magic, sizeof magic, 0) == sizeof magic
+      && memcmp (magic, "\x93NUMPY", 6) == 0)
     format = TL_FORMAT_NPY;
   if (format == TL_FORMAT_NPY)
     {
-      m = tl_npy_load (path, error);
+      FILE *f = fdopen (fd, "rb");
+      if (f == NULL)
+        {
+          close (fd);
+          tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read: %s"),
+                           g_strerror (errno));
+          return NULL;
+        }
+      m = tl_npy_load_stream (path, f, size, error);
+      fclose (f);
       if (m && out_format)
         *out_format = TL_FORMAT_NPY;
       return m;
     }
 
-  if (!tl_io_read_file (path, &buf, &len, error))
+  if (!tl_io_read_opened (fd, path, size, &buf, &len, error))
     return NULL;
   if (format == TL_FORMAT_AUTO)
     {

@@ -201,24 +201,6 @@ read_index (const char *path, const TlIoLine *line, gsize *cursor, const char *w
   return TRUE;
 }
 
-/* Finds the line of the first entry at (i, j), for a duplicate's message. */
-static guint
-find_first (TlIoReader reader, guint64 i, guint64 j)
-{
-  TlIoLine line;
-  while (next_data_line (&reader, &line))
-    {
-      const char *tok;
-      gsize len, cursor = 0;
-      guint64 a, b;
-      if (tl_io_line_token (&line, &cursor, &tok, &len, NULL) && tl_io_parse_size (tok, len, &a, NULL)
-          && tl_io_line_token (&line, &cursor, &tok, &len, NULL)
-          && tl_io_parse_size (tok, len, &b, NULL) && a == i && b == j)
-        return line.number;
-    }
-  return 0;
-}
-
 static gboolean
 negate_into (const char *path, guint line, guint col, TlMatrix *m, gsize i, gsize j, double v,
              GError **error)
@@ -234,113 +216,161 @@ negate_into (const char *path, guint line, guint col, TlMatrix *m, gsize i, gsiz
   return TRUE;
 }
 
+/* One entry of a coordinate file, 0-based, with where it was written. */
+typedef struct
+{
+  guint32 i, j;
+  guint line, col;
+  double v;
+} MtxEntry;
+
+static int
+by_position_then_line (gconstpointer pa, gconstpointer pb)
+{
+  const MtxEntry *a = pa, *b = pb;
+  if (a->i != b->i)
+    return a->i < b->i ? -1 : 1;
+  if (a->j != b->j)
+    return a->j < b->j ? -1 : 1;
+  return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* Reads one line "i j [value]" into e, checking indices and symmetry. */
+static gboolean
+read_entry (const MtxHeader *h, const TlIoLine *line, guint64 rows, guint64 cols, MtxEntry *e,
+            GError **error)
+{
+  const char *path = h->path;
+  gsize cursor = 0, len;
+  guint64 i, j;
+  guint icol, jcol, vcol;
+  const char *tok;
+
+  if (!read_index (path, line, &cursor, _("row"), rows, &i, &icol, error)
+      || !read_index (path, line, &cursor, _("column"), cols, &j, &jcol, error))
+    return FALSE;
+  if (h->symmetry == MTX_SYMMETRIC && i < j)
+    {
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, icol,
+                       _("entry (%" PRIu64 ", %" PRIu64 ") is above "
+                         "the diagonal: a symmetric file stores only the lower triangle"),
+                       i, j);
+      return FALSE;
+    }
+  if (h->symmetry == MTX_SKEW && i <= j)
+    {
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, icol,
+                       _("entry (%" PRIu64 ", %" PRIu64 ") is on or "
+                         "above the diagonal: a skew-symmetric file stores only the "
+                         "strictly lower triangle"), i, j);
+      return FALSE;
+    }
+  *e = (MtxEntry) { (guint32) (i - 1), (guint32) (j - 1), line->number, icol, 1.0 };
+
+  if (h->field != MTX_PATTERN)
+    {
+      if (!tl_io_line_token (line, &cursor, &tok, &len, &vcol))
+        {
+          tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, (guint) line->len + 1,
+                           _("expected an entry “row col value”: the value is missing"));
+          return FALSE;
+        }
+      if (!tl_io_parse_value (path, line->number, vcol, tok, len, FALSE, h->dtype, &e->v, NULL,
+                              error))
+        return FALSE;
+      e->col = vcol;
+    }
+  if (tl_io_line_token (line, &cursor, &tok, &len, &vcol))
+    {
+      g_autofree char *q = tl_io_quote (tok, len);
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, vcol,
+                       h->field == MTX_PATTERN
+                         ? _("expected the end of a pattern entry “row col”, found %s")
+                         : _("expected the end of the entry “row col value”, found %s"), q);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Refuses a position given twice, naming the earliest repeat in file order
+ * and the line that gave it first. */
+static gboolean
+check_duplicates (const char *path, GArray *entries, GError **error)
+{
+  g_array_sort (entries, by_position_then_line);
+  const MtxEntry *repeat = NULL, *first = NULL;
+  for (guint k = 1; k < entries->len; k++)
+    {
+      const MtxEntry *a = &g_array_index (entries, MtxEntry, k - 1);
+      const MtxEntry *b = &g_array_index (entries, MtxEntry, k);
+      if (a->i == b->i && a->j == b->j && (repeat == NULL || b->line < repeat->line))
+        {
+          /* within a run of one position, a is its first mention */
+          guint start = k - 1;
+          while (start > 0 && g_array_index (entries, MtxEntry, start - 1).i == a->i
+                 && g_array_index (entries, MtxEntry, start - 1).j == a->j)
+            start--;
+          repeat = b;
+          first = &g_array_index (entries, MtxEntry, start);
+        }
+    }
+  if (repeat == NULL)
+    return TRUE;
+  tl_io_set_error (error, TL_ERROR_PARSE, path, repeat->line, 1,
+                   _("duplicate entry (%u, %u), first given on line %u"), repeat->i + 1,
+                   repeat->j + 1, first->line);
+  return FALSE;
+}
+
+/* Coordinate files list entries; the rest is zero.  The entries are read
+ * first and the dense matrix allocated (zeroed lazily) only when the file
+ * has shown them all: a tiny file declaring a huge matrix costs nothing. */
 static TlMatrix *
 load_coordinate (const MtxHeader *h, TlIoReader *reader, const TlIoLine *size_line,
                  guint64 rows, guint64 cols, guint64 nnz, GError **error)
 {
   const char *path = h->path;
-  g_autoptr (TlMatrix) m = tl_io_matrix_new (path, size_line->number, h->dtype, rows, cols, error);
-  if (m == NULL)
-    return NULL;
-  tl_matrix_fill (m, 0.0);
-
-  /* one bit per element, to find duplicates */
-  g_autofree guint8 *seen = g_try_malloc0 ((gsize) ((rows * cols + 7) / 8) + 1);
-  if (seen == NULL)
-    {
-      tl_io_set_error (error, TL_ERROR_OUT_OF_MEMORY, path, size_line->number, 0,
-                       _("out of memory"));
-      return NULL;
-    }
-
-  TlIoReader start = *reader;
+  g_autoptr (GArray) entries = g_array_sized_new (FALSE, FALSE, sizeof (MtxEntry),
+                                                  (guint) MIN (nnz, 1 << 16));
   TlIoLine line;
-  guint64 count = 0;
   while (next_data_line (reader, &line))
     {
-      gsize cursor = 0;
-      guint64 i, j;
-      guint icol, jcol, vcol = 0;
-      const char *tok;
-      gsize len;
-      double v = 1.0;
-
-      if (count == nnz)
+      if (entries->len == nnz)
         {
           tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, 1,
                            _("more entries than the %" PRIu64
                              " the size line declares"), nnz);
           return NULL;
         }
-      if (!read_index (path, &line, &cursor, _("row"), rows, &i, &icol, error)
-          || !read_index (path, &line, &cursor, _("column"), cols, &j, &jcol, error))
+      MtxEntry e;
+      if (!read_entry (h, &line, rows, cols, &e, error))
         return NULL;
-      if (h->symmetry == MTX_SYMMETRIC && i < j)
-        {
-          tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, icol,
-                           _("entry (%" PRIu64 ", %" PRIu64 ") is above "
-                             "the diagonal: a symmetric file stores only the lower triangle"),
-                           i, j);
-          return NULL;
-        }
-      if (h->symmetry == MTX_SKEW && i <= j)
-        {
-          tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, icol,
-                           _("entry (%" PRIu64 ", %" PRIu64 ") is on or "
-                             "above the diagonal: a skew-symmetric file stores only the "
-                             "strictly lower triangle"), i, j);
-          return NULL;
-        }
-      gsize bit = (gsize) ((i - 1) * cols + (j - 1));
-      if (seen[bit / 8] & (1u << (bit % 8)))
-        {
-          guint first = find_first (start, i, j);
-          tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, icol,
-                           _("duplicate entry (%" PRIu64 ", %" PRIu64
-                             "), first given on line %u"), i, j, first);
-          return NULL;
-        }
-      seen[bit / 8] |= (guint8) (1u << (bit % 8));
-
-      if (h->field != MTX_PATTERN)
-        {
-          if (!tl_io_line_token (&line, &cursor, &tok, &len, &vcol))
-            {
-              tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, (guint) line.len + 1,
-                               _("expected an entry “row col value”: the value is missing"));
-              return NULL;
-            }
-          if (!tl_io_store_number (path, line.number, vcol, tok, len, FALSE, m, i - 1, j - 1,
-                                   NULL, error))
-            return NULL;
-          v = tl_matrix_get (m, i - 1, j - 1);
-        }
-      else
-        tl_matrix_set (m, i - 1, j - 1, 1.0);
-
-      if (tl_io_line_token (&line, &cursor, &tok, &len, &vcol))
-        {
-          g_autofree char *q = tl_io_quote (tok, len);
-          tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, vcol,
-                           h->field == MTX_PATTERN
-                             ? _("expected the end of a pattern entry “row col”, found %s")
-                             : _("expected the end of the entry “row col value”, found %s"), q);
-          return NULL;
-        }
-
-      if (i != j && h->symmetry == MTX_SYMMETRIC)
-        tl_matrix_set (m, j - 1, i - 1, v);
-      else if (h->symmetry == MTX_SKEW
-               && !negate_into (path, line.number, vcol, m, j - 1, i - 1, v, error))
-        return NULL;
-      count++;
+      g_array_append_val (entries, e);
     }
-  if (count < nnz)
+  if (entries->len < nnz)
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_reader_end_line (reader), 0,
                        _("the file ends early: the size line declares %" PRIu64
-                         " entries, found %" PRIu64), nnz, count);
+                         " entries, found %u"), nnz, entries->len);
       return NULL;
+    }
+  if (!check_duplicates (path, entries, error))
+    return NULL;
+
+  g_autoptr (TlMatrix) m = tl_io_matrix_new (path, size_line->number, h->dtype, rows, cols,
+                                             TRUE, error);
+  if (m == NULL)
+    return NULL;
+  for (guint k = 0; k < entries->len; k++)
+    {
+      const MtxEntry *e = &g_array_index (entries, MtxEntry, k);
+      tl_matrix_set (m, e->i, e->j, e->v);
+      double v = tl_matrix_get (m, e->i, e->j);
+      if (e->i != e->j && h->symmetry == MTX_SYMMETRIC)
+        tl_matrix_set (m, e->j, e->i, v);
+      else if (h->symmetry == MTX_SKEW
+               && !negate_into (path, e->line, e->col, m, e->j, e->i, v, error))
+        return NULL;
     }
   return g_steal_pointer (&m);
 }
@@ -350,22 +380,33 @@ load_array (const MtxHeader *h, TlIoReader *reader, const TlIoLine *size_line, g
             guint64 cols, GError **error)
 {
   const char *path = h->path;
-  g_autoptr (TlMatrix) m = tl_io_matrix_new (path, size_line->number, h->dtype, rows, cols, error);
-  if (m == NULL)
-    return NULL;
-  if (h->symmetry == MTX_SKEW)
-    tl_matrix_fill (m, 0.0); /* the diagonal */
-
-  /* column by column; symmetric files hold i ≥ j, skew-symmetric i > j */
+  /* column by column; symmetric files hold i ≥ j, skew-symmetric i > j
+   * (square, so the triangle has n(n±1)/2 values) */
   guint64 first_offset = h->symmetry == MTX_GENERAL ? G_MAXUINT64
                          : h->symmetry == MTX_SYMMETRIC ? 0 : 1;
-  guint64 want = 0;
-  for (guint64 j = 0; j < cols; j++)
-    want += first_offset == G_MAXUINT64 ? rows : (rows > j + first_offset ? rows - j - first_offset : 0);
+  guint64 want;
+  if (!tl_matrix_check_shape (rows, cols, NULL))
+    want = G_MAXUINT64; /* tl_io_check_fill says why */
+  else if (h->symmetry == MTX_GENERAL)
+    want = rows * cols;
+  else
+    want = h->symmetry == MTX_SYMMETRIC ? rows * (rows + 1) / 2
+                                        : (rows > 0 ? rows * (rows - 1) / 2 : 0);
+  /* one value per line, a digit and a line end: a file too short for
+   * them is read without a matrix, to say where it ends */
+  g_autoptr (TlMatrix) m = NULL;
+  if (tl_io_can_fill (want, 2, reader->len - reader->pos))
+    {
+      m = tl_io_matrix_new (path, size_line->number, h->dtype, rows, cols,
+                            h->symmetry == MTX_SKEW /* the zero diagonal */, error);
+      if (m == NULL)
+        return NULL;
+    }
 
   TlIoLine line;
   guint64 count = 0;
-  for (guint64 j = 0; j < cols; j++)
+  /* (an empty column holds nothing to read: with no rows, skip them all) */
+  for (guint64 j = 0; rows > 0 && j < cols; j++)
     for (guint64 i = first_offset == G_MAXUINT64 ? 0 : j + first_offset; i < rows; i++)
       {
         const char *tok;
@@ -379,7 +420,9 @@ load_array (const MtxHeader *h, TlIoReader *reader, const TlIoLine *size_line, g
             return NULL;
           }
         tl_io_line_token (&line, &cursor, &tok, &len, &col);
-        if (!tl_io_store_number (path, line.number, col, tok, len, FALSE, m, i, j, NULL, error))
+        double v;
+        if (!tl_io_parse_value (path, line.number, col, tok, len, FALSE, h->dtype, &v, NULL,
+                                error))
           return NULL;
         if (tl_io_line_token (&line, &cursor, &tok, &len, &col))
           {
@@ -389,13 +432,16 @@ load_array (const MtxHeader *h, TlIoReader *reader, const TlIoLine *size_line, g
                              q);
             return NULL;
           }
-        double v = tl_matrix_get (m, i, j);
+        count++;
+        if (m == NULL)
+          continue;
+        tl_matrix_set (m, i, j, v);
+        v = tl_matrix_get (m, i, j);
         if (i != j && h->symmetry == MTX_SYMMETRIC)
           tl_matrix_set (m, j, i, v);
         else if (h->symmetry == MTX_SKEW
                  && !negate_into (path, line.number, col, m, j, i, v, error))
           return NULL;
-        count++;
       }
   if (next_data_line (reader, &line))
     {
@@ -404,6 +450,7 @@ load_array (const MtxHeader *h, TlIoReader *reader, const TlIoLine *size_line, g
                        want);
       return NULL;
     }
+  g_assert (m != NULL); /* a file that held all values passed tl_io_can_fill */
   return g_steal_pointer (&m);
 }
 
@@ -487,6 +534,7 @@ tl_mtx_load_data (const char *path, const char *buf, gsize len, GError **error)
       tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, line.number, 0, "%s", local->message);
       return NULL;
     }
+  /* from here both sizes are below 2³¹: their products cannot overflow */
   if (!h.coordinate)
     return load_array (&h, &reader, &line, size[0], size[1], error);
 

@@ -13,6 +13,7 @@
  * Positions in messages are byte offsets in the file.
  */
 #include "io/tl-npy.h"
+#include "core/tl-file.h"
 #include "io/tl-io-reader.h"
 #include "io/tl-io-writer.h"
 
@@ -21,7 +22,7 @@
 #include <glib/gstdio.h>
 #include <inttypes.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #define NPY_MAGIC "\x93NUMPY"
 #define NPY_CHUNK (1 << 20)
@@ -419,30 +420,26 @@ read_exact (FILE *f, void *buf, gsize n)
   return fread (buf, 1, n, f) == n;
 }
 
-static TlMatrix *
-load_file (const char *path, FILE *f, GError **error)
+/* The magic, the version, the header's length and the header itself,
+ * parsed into info; *data_start is the file offset of the data. */
+static gboolean
+read_header (const char *path, FILE *f, guint64 file_size, NpyInfo *info, guint64 *data_start,
+             GError **error)
 {
   guint8 pre[12];
-  struct stat st;
-  if (fstat (fileno (f), &st) != 0 || !S_ISREG (st.st_mode))
-    {
-      tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("not a regular file"));
-      return NULL;
-    }
-  guint64 file_size = (guint64) st.st_size;
 
   if (file_size < 10 || !read_exact (f, pre, 10))
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
                        _("byte 0: expected the .npy magic “\\x93NUMPY” and a version, but "
                          "the file has only %" PRIu64 " bytes"), file_size);
-      return NULL;
+      return FALSE;
     }
   if (memcmp (pre, NPY_MAGIC, 6) != 0)
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
                        _("byte 0: expected the .npy magic “\\x93NUMPY”"));
-      return NULL;
+      return FALSE;
     }
   int major = pre[6], minor = pre[7];
   if (major < 1 || major > 3 || minor != 0)
@@ -450,7 +447,7 @@ load_file (const char *path, FILE *f, GError **error)
       tl_io_set_error (error, major > 3 ? TL_ERROR_UNSUPPORTED : TL_ERROR_PARSE, path, 0, 0,
                        _("byte 6: the .npy version %d.%d is not one of 1.0, 2.0, 3.0"),
                        major, minor);
-      return NULL;
+      return FALSE;
     }
   guint64 header_len, header_start;
   if (major == 1)
@@ -464,7 +461,7 @@ load_file (const char *path, FILE *f, GError **error)
         {
           tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
                            _("byte 8: the file ends inside the header length"));
-          return NULL;
+          return FALSE;
         }
       header_len = pre[8] | (guint64) pre[9] << 8 | (guint64) pre[10] << 16
                    | (guint64) pre[11] << 24;
@@ -475,20 +472,20 @@ load_file (const char *path, FILE *f, GError **error)
       tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
                        _("byte 8: the header length %" PRIu64 " runs past the end of "
                          "the file (%" PRIu64 " bytes)"), header_len, file_size);
-      return NULL;
+      return FALSE;
     }
   if (header_len > 1 << 24)
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
                        _("byte 8: the header length %" PRIu64 " is implausibly large"),
                        header_len);
-      return NULL;
+      return FALSE;
     }
   g_autofree char *header = g_malloc (header_len + 1);
   if (!read_exact (f, header, header_len))
     {
       tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read the header"));
-      return NULL;
+      return FALSE;
     }
   header[header_len] = '\0';
   if (major < 3)
@@ -498,47 +495,24 @@ load_file (const char *path, FILE *f, GError **error)
           tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
                            _("header byte %" PRIu64 ": a non-ASCII byte in a "
                              "version %d header"), header_start + k, major);
-          return NULL;
+          return FALSE;
         }
 
   HeaderParser p = { path, (gsize) header_start, header, (gsize) header_len, 0, error };
-  NpyInfo info = { 0 };
-  if (!parse_header (&p, &info))
-    return NULL;
+  *data_start = header_start + header_len;
+  return parse_header (&p, info);
+}
 
-  TlDtype dtype = info.kind == KIND_FLOAT
-                  ? (info.size == 4 ? TL_DTYPE_FLOAT32 : TL_DTYPE_FLOAT64)
-                  : TL_DTYPE_INT32;
-  guint64 rows = info.shape[0], cols = info.shape[1];
-  g_autoptr (GError) local = NULL;
-  if (!tl_matrix_check_size (dtype, rows, cols, NULL, &local))
-    {
-      tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, 0, 0, "%s", local->message);
-      return NULL;
-    }
 
-  /* the data must be exactly rows × cols elements */
-  guint64 n = rows * cols, data_bytes;
-  guint64 have = file_size - header_start - header_len;
-  if (!g_uint64_checked_mul (&data_bytes, n, (guint64) info.size) || have != data_bytes)
-    {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
-                       have < data_bytes
-                         ? _("byte %" PRIu64 ": the data is truncated: the shape "
-                             "needs %" PRIu64 " bytes, the file has %" PRIu64)
-                         : _("byte %" PRIu64 ": the shape needs %" PRIu64
-                             " bytes of data, but the file has %" PRIu64),
-                       header_start + header_len, data_bytes, have);
-      return NULL;
-    }
-
-  g_autoptr (TlMatrix) m = tl_matrix_new (dtype, (gsize) rows, (gsize) cols, &local);
-  if (m == NULL)
-    {
-      tl_io_set_error (error, local->code, path, 0, 0, "%s", local->message);
-      return NULL;
-    }
-
+/* The data, straight into the matrix when numpy's layout is ours, else
+ * element by element (converting, reordering, swapping bytes). */
+static gboolean
+read_data (const char *path, FILE *f, const NpyInfo *pinfo, guint64 data_bytes, TlMatrix *m,
+           GError **error)
+{
+  const NpyInfo info = *pinfo;
+  TlDtype dtype = m->dtype;
+  guint64 rows = m->rows, cols = m->cols, n = rows * cols;
   /* The common case, numpy's default layout in our byte order and dtype:
    * the bytes are the matrix. */
   gboolean same_layout = !info.fortran && !info.swap
@@ -551,9 +525,9 @@ load_file (const char *path, FILE *f, GError **error)
           int e = errno;
           tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read the data: %s"),
                            g_strerror (e ? e : EIO));
-          return NULL;
+          return FALSE;
         }
-      return g_steal_pointer (&m);
+      return TRUE;
     }
 
   /* Otherwise stream the data in chunks: element k of the file is (k / cols, k % cols)
@@ -569,7 +543,7 @@ load_file (const char *path, FILE *f, GError **error)
           int e = errno;
           tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read the data: %s"),
                            g_strerror (e ? e : EIO));
-          return NULL;
+          return FALSE;
         }
       for (gsize c = 0; c < count; c++, k++)
         {
@@ -587,7 +561,7 @@ load_file (const char *path, FILE *f, GError **error)
                                      "%s) does not fit in int32: convert the array to "
                                      "int32 or float64 before saving"),
                                    i + 1, j + 1, wide, wide_ok ? "" : "+");
-                  return NULL;
+                  return FALSE;
                 }
               ((gint32 *) m->data)[i * cols + j] = (gint32) wide;
             }
@@ -597,20 +571,69 @@ load_file (const char *path, FILE *f, GError **error)
             ((double *) m->data)[i * cols + j] = v;
         }
     }
+  return TRUE;
+}
+
+TlMatrix *
+tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GError **error)
+{
+  NpyInfo info = { 0 };
+  guint64 data_start;
+  if (!read_header (path, f, file_size, &info, &data_start, error))
+    return NULL;
+
+  TlDtype dtype = info.kind == KIND_FLOAT
+                  ? (info.size == 4 ? TL_DTYPE_FLOAT32 : TL_DTYPE_FLOAT64)
+                  : TL_DTYPE_INT32;
+  guint64 rows = info.shape[0], cols = info.shape[1];
+  g_autoptr (GError) local = NULL;
+  if (!tl_matrix_check_size (dtype, rows, cols, NULL, &local))
+    {
+      tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, 0, 0, "%s", local->message);
+      return NULL;
+    }
+
+  /* the data must be exactly rows × cols elements */
+  guint64 n = rows * cols, data_bytes;
+  guint64 have = file_size - data_start;
+  if (!g_uint64_checked_mul (&data_bytes, n, (guint64) info.size) || have != data_bytes)
+    {
+      tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
+                       have < data_bytes
+                         ? _("byte %" PRIu64 ": the data is truncated: the shape "
+                             "needs %" PRIu64 " bytes, the file has %" PRIu64)
+                         : _("byte %" PRIu64 ": the shape needs %" PRIu64
+                             " bytes of data, but the file has %" PRIu64),
+                       data_start, data_bytes, have);
+      return NULL;
+    }
+
+  /* the file holds exactly the data the header declares: allocate */
+  g_autoptr (TlMatrix) m = tl_io_matrix_new (path, 0, dtype, rows, cols, FALSE, error);
+  if (m == NULL)
+    return NULL;
+
+  if (!read_data (path, f, &info, data_bytes, m, error))
+    return NULL;
   return g_steal_pointer (&m);
 }
 
 TlMatrix *
 tl_npy_load (const char *path, GError **error)
 {
-  FILE *f = g_fopen (path, "rb");
+  guint64 size;
+  int fd = tl_file_open_regular (path, &size, error);
+  if (fd < 0)
+    return NULL;
+  FILE *f = fdopen (fd, "rb");
   if (f == NULL)
     {
       int e = errno;
-      tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot open: %s"), g_strerror (e));
+      close (fd);
+      tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read: %s"), g_strerror (e));
       return NULL;
     }
-  TlMatrix *m = load_file (path, f, error);
+  TlMatrix *m = tl_npy_load_stream (path, f, size, error);
   fclose (f);
   return m;
 }

@@ -9,6 +9,9 @@
 G_BEGIN_DECLS
 
 TlMatrix *tl_npy_load          (const char *path, GError **error);
+/* The same from an open stream of file_size bytes, read from its start
+ * (the fuzzer feeds memory through fmemopen). */
+TlMatrix *tl_npy_load_stream   (const char *path, FILE *f, guint64 file_size, GError **error);
 gboolean  tl_npy_write         (FILE *out, const TlMatrix *matrix, gpointer user_data,
                                 GError **error);
 

@@ -90,6 +90,55 @@ tl_text_sniff (const char *buf, gsize len)
   return count == want;
 }
 
+/* The header "rows cols [dtype]": the first line that is not a comment.
+ * *infer stays TRUE when no dtype is named. */
+static gboolean
+read_header (const char *path, TlIoReader *reader, TlIoLine *line, guint64 size[2],
+             TlDtype *dtype, gboolean *infer, GError **error)
+{
+  const char *tok;
+  gsize tok_len, cursor = 0;
+  guint col;
+  if (!next_content_line (reader, line))
+    {
+      tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_reader_end_line (reader), 0,
+                       _("the file is empty: expected a header “rows cols [dtype]”"));
+      return FALSE;
+    }
+
+  static const char *const what[2] = { N_("row count"), N_("column count") };
+  int got = tl_io_line_sizes (path, line, &cursor, 2, what, size, error);
+  if (got < 0)
+    return FALSE;
+  if (got < 2)
+    {
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, (guint) line->len + 1,
+                       _("expected a header “rows cols [dtype]”: the %s is missing"),
+                       _(what[got]));
+      return FALSE;
+    }
+  if (!tl_io_line_token (line, &cursor, &tok, &tok_len, &col))
+    return TRUE;
+  g_autofree char *word = g_strndup (tok, tok_len);
+  if (!tl_dtype_from_name (word, dtype))
+    {
+      g_autofree char *q = tl_io_quote (tok, tok_len);
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, col,
+                       _("expected a dtype (int32, float32 or float64) after the sizes, "
+                         "found %s"), q);
+      return FALSE;
+    }
+  *infer = FALSE;
+  if (tl_io_line_token (line, &cursor, &tok, &tok_len, &col))
+    {
+      g_autofree char *q = tl_io_quote (tok, tok_len);
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, col,
+                       _("expected the end of the header “rows cols [dtype]”, found %s"), q);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 TlMatrix *
 tl_text_load_data (const char *path, const char *buf, gsize len, GError **error)
 {
@@ -103,50 +152,26 @@ tl_text_load_data (const char *path, const char *buf, gsize len, GError **error)
   gboolean infer = TRUE, all_int = TRUE;
 
   tl_io_reader_init (&reader, path, buf, len);
-  if (!next_content_line (&reader, &line))
-    {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_reader_end_line (&reader), 0,
-                       _("the file is empty: expected a header “rows cols [dtype]”"));
-      return NULL;
-    }
-
-  static const char *const what[2] = { N_("row count"), N_("column count") };
-  int got = tl_io_line_sizes (path, &line, &cursor, 2, what, size, error);
-  if (got < 0)
-    return NULL;
-  if (got < 2)
-    {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, (guint) line.len + 1,
-                       _("expected a header “rows cols [dtype]”: the %s is missing"),
-                       _(what[got]));
-      return NULL;
-    }
-  if (tl_io_line_token (&line, &cursor, &tok, &tok_len, &col))
-    {
-      g_autofree char *word = g_strndup (tok, tok_len);
-      if (!tl_dtype_from_name (word, &dtype))
-        {
-          g_autofree char *q = tl_io_quote (tok, tok_len);
-          tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, col,
-                           _("expected a dtype (int32, float32 or float64) after the sizes, "
-                             "found %s"), q);
-          return NULL;
-        }
-      infer = FALSE;
-      if (tl_io_line_token (&line, &cursor, &tok, &tok_len, &col))
-        {
-          g_autofree char *q = tl_io_quote (tok, tok_len);
-          tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, col,
-                           _("expected the end of the header “rows cols [dtype]”, found %s"), q);
-          return NULL;
-        }
-    }
-
-  g_autoptr (TlMatrix) m = tl_io_matrix_new (path, line.number, dtype, size[0], size[1], error);
-  if (m == NULL)
+  if (!read_header (path, &reader, &line, size, &dtype, &infer, error))
     return NULL;
 
+  g_autoptr (GError) local = NULL;
+  if (!tl_matrix_check_size (dtype, size[0], size[1], NULL, &local))
+    {
+      tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, line.number, 0, "%s", local->message);
+      return NULL;
+    }
+  /* both sizes are below 2³¹ now; values are separated by at least one
+   * byte, and a file too short for them is read without a matrix */
   gsize want = (gsize) (size[0] * size[1]), count = 0;
+  g_autoptr (TlMatrix) m = NULL;
+  if (tl_io_can_fill (want, 2, len - reader.pos))
+    {
+      m = tl_io_matrix_new (path, line.number, dtype, size[0], size[1], FALSE, error);
+      if (m == NULL)
+        return NULL;
+    }
+
   while (tl_io_reader_next (&reader, &line))
     {
       TlIoLine l = strip_comment (&line);
@@ -162,9 +187,12 @@ tl_text_load_data (const char *path, const char *buf, gsize len, GError **error)
                                size[0], size[1], want, q);
               return NULL;
             }
-          if (!tl_io_store_number (path, l.number, col, tok, tok_len, FALSE, m,
-                                   count / m->cols, count % m->cols, &all_int, error))
+          double v;
+          if (!tl_io_parse_value (path, l.number, col, tok, tok_len, FALSE, dtype, &v, &all_int,
+                                  error))
             return NULL;
+          if (m != NULL)
+            tl_matrix_set (m, count / m->cols, count % m->cols, v);
           count++;
         }
     }
@@ -177,6 +205,7 @@ tl_text_load_data (const char *path, const char *buf, gsize len, GError **error)
       return NULL;
     }
 
+  g_assert (m != NULL); /* a file that held all values passed tl_io_can_fill */
   if (infer && all_int)
     return tl_matrix_convert (m, TL_DTYPE_INT32, error);
   return g_steal_pointer (&m);
@@ -187,7 +216,8 @@ tl_text_write (FILE *out, const TlMatrix *matrix, gpointer user_data, GError **e
 {
   g_autoptr (GString) row = g_string_new (NULL);
   fprintf (out, "%zu %zu %s\n", matrix->rows, matrix->cols, tl_dtype_name (matrix->dtype));
-  for (gsize i = 0; i < matrix->rows; i++)
+  /* rows without values would be empty lines: an N×0 matrix is its header */
+  for (gsize i = 0; i < matrix->rows && matrix->cols > 0; i++)
     {
       g_string_truncate (row, 0);
       for (gsize j = 0; j < matrix->cols; j++)

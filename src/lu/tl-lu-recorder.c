@@ -487,7 +487,13 @@ tl_lu_recorder_to_json (const TlLuRecorder *self)
   return json_builder_get_root (b);
 }
 
-/* reading */
+/* reading
+ *
+ * Every number becomes an index, a size or an integer only after its
+ * range is checked here; validate() then checks what the numbers say
+ * together (indices inside the matrix, steps in order), and in GF(p)
+ * mode that every value is a residue 0…p−1, so replaying a step never
+ * casts a NaN, a negative or a huge double to an integer. */
 
 static gboolean
 read_double (JsonNode *node, double *out)
@@ -532,11 +538,12 @@ bad (Reader *r, const char *what)
   r->ok = FALSE;
 }
 
+/* An integer in lo…hi (0 and "bad" otherwise). */
 static gint64
-get_int (Reader *r, JsonObject *o, const char *name)
+get_int_in (Reader *r, JsonObject *o, const char *name, gint64 lo, gint64 hi)
 {
   JsonNode *n = o ? json_object_get_member (o, name) : NULL;
-  if (!tl_json_node_is_int (n))
+  if (!tl_json_node_is_int (n) || json_node_get_int (n) < lo || json_node_get_int (n) > hi)
     {
       bad (r, name);
       return 0;
@@ -544,16 +551,11 @@ get_int (Reader *r, JsonObject *o, const char *name)
   return json_node_get_int (n);
 }
 
+/* A count or an index: 0 … TL_MATRIX_MAX_DIM. */
 static guint
 get_uint (Reader *r, JsonObject *o, const char *name)
 {
-  gint64 v = get_int (r, o, name);
-  if (v < 0 || v > G_MAXUINT32)
-    {
-      bad (r, name);
-      return 0;
-    }
-  return (guint) v;
+  return (guint) get_int_in (r, o, name, 0, TL_MATRIX_MAX_DIM);
 }
 
 static double
@@ -596,6 +598,19 @@ get_object (Reader *r, JsonObject *o, const char *name)
   if (n == NULL || JSON_NODE_TYPE (n) != JSON_NODE_OBJECT)
     {
       bad (r, name);
+      return NULL;
+    }
+  return json_node_get_object (n);
+}
+
+/* Element i of an array that must hold objects. */
+static JsonObject *
+element_object (Reader *r, JsonArray *a, guint i, const char *what)
+{
+  JsonNode *n = json_array_get_element (a, i);
+  if (n == NULL || JSON_NODE_TYPE (n) != JSON_NODE_OBJECT)
+    {
+      bad (r, what);
       return NULL;
     }
   return json_node_get_object (n);
@@ -652,7 +667,8 @@ get_region (Reader *r, JsonObject *o, guint *r0, guint *rows, guint *c0, guint *
   for (guint i = 0; i < 4; i++)
     {
       JsonNode *n = json_array_get_element (a, i);
-      if (!tl_json_node_is_int (n) || json_node_get_int (n) < 0)
+      if (!tl_json_node_is_int (n) || json_node_get_int (n) < 0
+          || json_node_get_int (n) > TL_MATRIX_MAX_DIM)
         {
           bad (r, "update");
           return;
@@ -661,20 +677,66 @@ get_region (Reader *r, JsonObject *o, guint *r0, guint *rows, guint *c0, guint *
     }
 }
 
+/* In GF(p) every value is a residue: an integer in 0 … p−1. */
+static gboolean
+is_residue (double x, guint64 p)
+{
+  return x >= 0 && x < (double) p && x == floor (x);
+}
+
+static gboolean
+residues (const double *v, gsize n, guint64 p)
+{
+  for (gsize i = 0; i < n; i++)
+    if (!is_residue (v[i], p))
+      return FALSE;
+  return TRUE;
+}
+
+static const char *
+check_gfp_values (const TlLuRecorder *self, guint *at)
+{
+  const guint64 p = self->modulus;
+  for (guint k = 0; k < self->steps->len; k++)
+    {
+      const TlLuStep *st = &g_array_index (self->steps, TlLuStep, k);
+      *at = k;
+      if (!residues (st->column.data, st->column.len, p)
+          || !residues (st->multipliers.data, st->multipliers.len, p)
+          || !residues (st->u_row.data, st->u_row.len, p) || !is_residue (st->pivot_value, p))
+        return "a GF(p) value that is not an integer 0…p−1";
+      if (st->det_mod >= p)
+        return "a GF(p) determinant that is not an integer 0…p−1";
+    }
+  for (guint i = 0; i < self->snapshots->len; i++)
+    {
+      const TlLuSnapshot *sn = &g_array_index (self->snapshots, TlLuSnapshot, i);
+      *at = i;
+      if (!residues (sn->data, (gsize) sn->rows * sn->cols, p))
+        return "a GF(p) snapshot value that is not an integer 0…p−1";
+    }
+  return NULL;
+}
+
 /* The consistency a player relies on: indices inside the matrix, steps in
- * order, vectors no longer than the matrix, snapshots no larger than it. */
+ * order, vectors no longer than the matrix, snapshots no larger than it,
+ * and in GF(p) mode residues only. */
 static gboolean
 validate (const TlLuRecorder *self, GError **error)
 {
   const guint mn = MIN (self->rows, self->cols);
   const char *what = NULL;
   guint at = 0;
-  if (self->steps->len > mn)
+  if ((self->modulus > 0) != (g_strcmp0 (self->dtype, "gfp") == 0))
+    what = "a modulus without the dtype “gfp” (or the other way round)";
+  else if (self->steps->len > mn)
     what = "more steps than min(rows, cols)";
   else if (self->n_ipiv > mn)
     what = "more pivots than min(rows, cols)";
+  else if (self->info > mn || self->rank > mn)
+    what = "an info or rank beyond min(rows, cols)";
   for (guint k = 0; !what && k < self->n_ipiv; k++)
-    if (self->ipiv[k] < (gint32) k || self->ipiv[k] >= (gint32) self->rows)
+    if (self->ipiv[k] < (gint32) k || self->ipiv[k] >= (gint64) self->rows)
       what = "a pivot row outside the matrix", at = k;
   for (guint k = 0; !what && k < self->steps->len; k++)
     {
@@ -709,12 +771,140 @@ validate (const TlLuRecorder *self, GError **error)
           || sn->after_steps > mn)
         what = "a snapshot that does not fit the matrix";
     }
+  if (!what && self->modulus > 0)
+    what = check_gfp_values (self, &at);
   if (what)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("LU record: %s (entry %u)"), what, at);
       return FALSE;
     }
   return TRUE;
+}
+
+static void
+read_header (Reader *r, JsonObject *o, TlLuRecorder *self)
+{
+  self->kernel_id = g_strdup (tl_json_object_get_string (o, "kernel", ""));
+  self->dtype = g_strdup (tl_json_object_get_string (o, "dtype", ""));
+  self->modulus = (guint64) get_int_in (r, o, "modulus", 0, TL_LU_RECORD_MAX_MODULUS);
+  if (self->modulus == 1)
+    bad (r, "modulus");
+  self->rows = get_uint (r, o, "rows");
+  self->cols = get_uint (r, o, "cols");
+  self->block_size = get_uint (r, o, "block_size");
+  if (!tl_pivoting_from_name (tl_json_object_get_string (o, "pivoting", ""), &self->pivoting))
+    bad (r, "pivoting");
+  self->max_abs_a = get_double (r, o, "max_abs_a");
+}
+
+static void
+read_result (Reader *r, JsonObject *o, TlLuRecorder *self)
+{
+  r->where = "result";
+  JsonObject *res = get_object (r, o, "result");
+  self->finished = get_bool (r, res, "finished");
+  JsonArray *ipiv = get_array (r, res, "ipiv");
+  if (ipiv)
+    {
+      /* indices are checked against the matrix in validate() */
+      self->n_ipiv = json_array_get_length (ipiv);
+      self->ipiv = g_new0 (gint32, MAX (self->n_ipiv, 1));
+      for (guint k = 0; k < self->n_ipiv; k++)
+        {
+          JsonNode *n = json_array_get_element (ipiv, k);
+          if (!tl_json_node_is_int (n) || json_node_get_int (n) < 0
+              || json_node_get_int (n) > G_MAXINT32)
+            {
+              bad (r, "ipiv");
+              break;
+            }
+          self->ipiv[k] = (gint32) json_node_get_int (n);
+        }
+    }
+  self->info = (gsize) get_int_in (r, res, "info", 0, TL_MATRIX_MAX_DIM);
+  self->breakdown = get_bool (r, res, "breakdown");
+  self->rank = (gsize) get_int_in (r, res, "rank", 0, TL_MATRIX_MAX_DIM);
+  self->det_sign = (int) get_int_in (r, res, "det_sign", -1, 1);
+  self->log_abs_det = get_double (r, res, "log_abs_det");
+  self->growth = get_double (r, res, "growth");
+}
+
+static void
+read_steps (Reader *r, JsonObject *o, TlLuRecorder *self)
+{
+  r->where = "steps";
+  JsonArray *steps = get_array (r, o, "steps");
+  for (guint i = 0; r->ok && steps && i < json_array_get_length (steps); i++)
+    {
+      JsonObject *so = element_object (r, steps, i, "step");
+      if (so == NULL)
+        break;
+      TlLuStep s = { 0 };
+      s.k = get_uint (r, so, "k");
+      s.block = get_uint (r, so, "block");
+      get_vector (r, so, "column", &s.column);
+      s.pivot_row = get_int_in (r, so, "pivot_row", 0, TL_MATRIX_MAX_DIM);
+      s.pivot_value = get_double (r, so, "pivot_value");
+      s.swapped = get_bool (r, so, "swapped");
+      s.zero_pivot = get_bool (r, so, "zero_pivot");
+      get_vector (r, so, "multipliers", &s.multipliers);
+      get_vector (r, so, "u_row", &s.u_row);
+      get_region (r, so, &s.upd_row0, &s.upd_rows, &s.upd_col0, &s.upd_cols);
+      s.growth = get_double (r, so, "growth");
+      s.det_sign = (int) get_int_in (r, so, "det_sign", -1, 1);
+      s.log_abs_det = get_double (r, so, "log_abs_det");
+      if (self->modulus)
+        s.det_mod = (guint64) get_int_in (r, so, "det_mod", 0, TL_LU_RECORD_MAX_MODULUS);
+      /* the array frees what a step holds, also on the way out */
+      g_array_append_val (self->steps, s);
+    }
+}
+
+static void
+read_blocks (Reader *r, JsonObject *o, TlLuRecorder *self)
+{
+  r->where = "blocks";
+  JsonArray *blocks = get_array (r, o, "blocks");
+  for (guint i = 0; r->ok && blocks && i < json_array_get_length (blocks); i++)
+    {
+      JsonObject *bo = element_object (r, blocks, i, "block");
+      if (bo == NULL)
+        break;
+      TlLuBlockStep s = { 0 };
+      s.index = get_uint (r, bo, "index");
+      s.k0 = get_uint (r, bo, "k0");
+      s.kb = get_uint (r, bo, "kb");
+      JsonObject *ph = get_object (r, bo, "phase_ns");
+      for (int p = 0; p < TL_LU_N_PHASES; p++)
+        s.phase_ns[p] = get_int_in (r, ph, tl_lu_phase_name (p), 0, G_MAXINT64);
+      get_region (r, bo, &s.upd_row0, &s.upd_rows, &s.upd_col0, &s.upd_cols);
+      g_array_append_val (self->blocks, s);
+    }
+}
+
+static void
+read_snapshots (Reader *r, JsonObject *o, TlLuRecorder *self)
+{
+  r->where = "snapshots";
+  JsonArray *snaps = get_array (r, o, "snapshots");
+  for (guint i = 0; r->ok && snaps && i < json_array_get_length (snaps); i++)
+    {
+      JsonObject *so = element_object (r, snaps, i, "snapshot");
+      if (so == NULL)
+        break;
+      TlLuSnapshot s = { 0 };
+      s.after_steps = get_uint (r, so, "after_steps");
+      s.rows = get_uint (r, so, "rows");
+      s.cols = get_uint (r, so, "cols");
+      s.pool_r = get_uint (r, so, "pool_r");
+      s.pool_c = get_uint (r, so, "pool_c");
+      if (r->ok && (guint64) s.rows * s.cols > (guint64) TL_LU_RECORD_WHOLE_MAX * TL_LU_RECORD_WHOLE_MAX)
+        bad (r, "snapshot size");
+      if (r->ok)
+        s.data = get_doubles (r, get_array (r, so, "data"), (gsize) s.rows * s.cols);
+      if (s.data)
+        g_array_append_val (self->snapshots, s);
+    }
 }
 
 TlLuRecorder *
@@ -728,125 +918,28 @@ tl_lu_recorder_from_json (JsonNode *node, GError **error)
       return NULL;
     }
   JsonObject *o = json_node_get_object (node);
-  if (g_strcmp0 (json_object_get_string_member_with_default (o, "kind", ""), "lu") != 0)
+  if (g_strcmp0 (tl_json_object_get_string (o, "kind", ""), "lu") != 0)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("LU record: “kind” is not “lu”"));
       return NULL;
     }
-  gint64 schema = get_int (&r, o, "schema");
-  if (r.ok && schema != TL_LU_RECORD_SCHEMA)
+  JsonNode *schema = json_object_get_member (o, "schema");
+  if (!tl_json_node_is_int (schema))
+    bad (&r, "schema");
+  else if (json_node_get_int (schema) != TL_LU_RECORD_SCHEMA)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
                    _("LU record: schema %" PRId64 " is not supported (this build reads %d)"),
-                   schema, TL_LU_RECORD_SCHEMA);
+                   json_node_get_int (schema), TL_LU_RECORD_SCHEMA);
       return NULL;
     }
 
   g_autoptr (TlLuRecorder) self = tl_lu_recorder_new (0);
-  self->kernel_id = g_strdup (json_object_get_string_member_with_default (o, "kernel", ""));
-  self->dtype = g_strdup (json_object_get_string_member_with_default (o, "dtype", ""));
-  gint64 modulus = get_int (&r, o, "modulus");
-  self->modulus = modulus > 0 ? (guint64) modulus : 0;
-  self->rows = get_uint (&r, o, "rows");
-  self->cols = get_uint (&r, o, "cols");
-  self->block_size = get_uint (&r, o, "block_size");
-  if (!tl_pivoting_from_name (json_object_get_string_member_with_default (o, "pivoting", ""),
-                              &self->pivoting))
-    bad (&r, "pivoting");
-  self->max_abs_a = get_double (&r, o, "max_abs_a");
-
-  r.where = "result";
-  JsonObject *res = get_object (&r, o, "result");
-  self->finished = get_bool (&r, res, "finished");
-  JsonArray *ipiv = get_array (&r, res, "ipiv");
-  if (ipiv)
-    {
-      self->n_ipiv = json_array_get_length (ipiv);
-      self->ipiv = g_new0 (gint32, MAX (self->n_ipiv, 1));
-      for (guint k = 0; k < self->n_ipiv; k++)
-        self->ipiv[k] = (gint32) json_array_get_int_element (ipiv, k);
-    }
-  self->info = (gsize) get_int (&r, res, "info");
-  self->breakdown = get_bool (&r, res, "breakdown");
-  self->rank = (gsize) get_int (&r, res, "rank");
-  self->det_sign = (int) get_int (&r, res, "det_sign");
-  self->log_abs_det = get_double (&r, res, "log_abs_det");
-  self->growth = get_double (&r, res, "growth");
-
-  r.where = "steps";
-  JsonArray *steps = get_array (&r, o, "steps");
-  for (guint i = 0; r.ok && steps && i < json_array_get_length (steps); i++)
-    {
-      JsonObject *so = json_array_get_object_element (steps, i);
-      TlLuStep s = { 0 };
-      if (so == NULL)
-        {
-          bad (&r, "step");
-          break;
-        }
-      s.k = get_uint (&r, so, "k");
-      s.block = get_uint (&r, so, "block");
-      get_vector (&r, so, "column", &s.column);
-      s.pivot_row = get_int (&r, so, "pivot_row");
-      s.pivot_value = get_double (&r, so, "pivot_value");
-      s.swapped = get_bool (&r, so, "swapped");
-      s.zero_pivot = get_bool (&r, so, "zero_pivot");
-      get_vector (&r, so, "multipliers", &s.multipliers);
-      get_vector (&r, so, "u_row", &s.u_row);
-      get_region (&r, so, &s.upd_row0, &s.upd_rows, &s.upd_col0, &s.upd_cols);
-      s.growth = get_double (&r, so, "growth");
-      s.det_sign = (int) get_int (&r, so, "det_sign");
-      s.log_abs_det = get_double (&r, so, "log_abs_det");
-      if (self->modulus)
-        s.det_mod = (guint64) get_int (&r, so, "det_mod");
-      g_array_append_val (self->steps, s);
-    }
-
-  r.where = "blocks";
-  JsonArray *blocks = get_array (&r, o, "blocks");
-  for (guint i = 0; r.ok && blocks && i < json_array_get_length (blocks); i++)
-    {
-      JsonObject *bo = json_array_get_object_element (blocks, i);
-      TlLuBlockStep s = { 0 };
-      if (bo == NULL)
-        {
-          bad (&r, "block");
-          break;
-        }
-      s.index = get_uint (&r, bo, "index");
-      s.k0 = get_uint (&r, bo, "k0");
-      s.kb = get_uint (&r, bo, "kb");
-      JsonObject *ph = get_object (&r, bo, "phase_ns");
-      for (int p = 0; p < TL_LU_N_PHASES; p++)
-        s.phase_ns[p] = get_int (&r, ph, tl_lu_phase_name (p));
-      get_region (&r, bo, &s.upd_row0, &s.upd_rows, &s.upd_col0, &s.upd_cols);
-      g_array_append_val (self->blocks, s);
-    }
-
-  r.where = "snapshots";
-  JsonArray *snaps = get_array (&r, o, "snapshots");
-  for (guint i = 0; r.ok && snaps && i < json_array_get_length (snaps); i++)
-    {
-      JsonObject *so = json_array_get_object_element (snaps, i);
-      TlLuSnapshot s = { 0 };
-      if (so == NULL)
-        {
-          bad (&r, "snapshot");
-          break;
-        }
-      s.after_steps = get_uint (&r, so, "after_steps");
-      s.rows = get_uint (&r, so, "rows");
-      s.cols = get_uint (&r, so, "cols");
-      s.pool_r = get_uint (&r, so, "pool_r");
-      s.pool_c = get_uint (&r, so, "pool_c");
-      if (r.ok && (guint64) s.rows * s.cols > (guint64) TL_LU_RECORD_WHOLE_MAX * TL_LU_RECORD_WHOLE_MAX)
-        bad (&r, "snapshot size");
-      if (r.ok)
-        s.data = get_doubles (&r, get_array (&r, so, "data"), (gsize) s.rows * s.cols);
-      if (s.data)
-        g_array_append_val (self->snapshots, s);
-    }
-
+  read_header (&r, o, self);
+  read_result (&r, o, self);
+  read_steps (&r, o, self);
+  read_blocks (&r, o, self);
+  read_snapshots (&r, o, self);
   if (!r.ok)
     return NULL;
   if (!validate (self, error))
@@ -859,10 +952,8 @@ tl_lu_recorder_save (const TlLuRecorder *self, const char *path, GError **error)
 {
   g_return_val_if_fail (self != NULL && path != NULL, FALSE);
   g_autoptr (JsonNode) root = tl_lu_recorder_to_json (self);
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  json_generator_set_root (gen, root);
   gsize len = 0;
-  g_autofree char *text = json_generator_to_data (gen, &len);
+  g_autofree char *text = tl_json_to_data (root, FALSE, &len);
   g_autoptr (GError) local = NULL;
   if (!g_file_set_contents (path, text, (gssize) len, &local))
     {
@@ -872,19 +963,11 @@ tl_lu_recorder_save (const TlLuRecorder *self, const char *path, GError **error)
   return TRUE;
 }
 
-TlLuRecorder *
-tl_lu_recorder_load (const char *path, GError **error)
+/* A bare {"kind": "lu"} document, or a whole run record (tilelab-run/1, /2)
+ * whose recording is $.extensions.lu. */
+static TlLuRecorder *
+from_root (JsonNode *root, GError **error)
 {
-  g_return_val_if_fail (path != NULL, NULL);
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (GError) local = NULL;
-  if (!json_parser_load_from_file (parser, path, &local))
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("Cannot read %s: %s"), path, local->message);
-      return NULL;
-    }
-  JsonNode *root = json_parser_get_root (parser);
-  /* a whole run record (tilelab-run/2): the recording is $.extensions.lu */
   if (root && JSON_NODE_HOLDS_OBJECT (root)
       && json_object_has_member (json_node_get_object (root), "schema")
       && !json_object_has_member (json_node_get_object (root), "kind"))
@@ -895,10 +978,43 @@ tl_lu_recorder_load (const char *path, GError **error)
       if (lu == NULL)
         {
           g_set_error (error, TL_ERROR, TL_ERROR_PARSE,
-                       _("%s is a run record without a Gauss step recording ($.extensions.lu)"), path);
+                       _("a run record without a Gauss step recording ($.extensions.lu)"));
           return NULL;
         }
       return tl_lu_recorder_from_json (lu, error);
     }
   return tl_lu_recorder_from_json (root, error);
+}
+
+TlLuRecorder *
+tl_lu_recorder_from_data (const char *data, gsize length, GError **error)
+{
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_autoptr (GError) local = NULL;
+  g_autoptr (JsonNode) root = tl_json_parse (data, length, &local);
+  if (root == NULL)
+    {
+      g_set_error (error, TL_ERROR, local->code, _("LU record: %s"), local->message);
+      return NULL;
+    }
+  return from_root (root, error);
+}
+
+TlLuRecorder *
+tl_lu_recorder_load (const char *path, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  g_autoptr (GError) local = NULL;
+  g_autoptr (JsonNode) root = tl_json_load_file (path, &local);
+  TlLuRecorder *rec = root ? from_root (root, &local) : NULL;
+  if (rec == NULL)
+    {
+      g_autofree char *name = g_filename_display_name (path);
+      /* tl_json_load_file's messages already start with the path */
+      if (root == NULL)
+        g_set_error (error, TL_ERROR, local->code, _("Cannot read %s"), local->message);
+      else
+        g_set_error (error, TL_ERROR, local->code, "%s: %s", name, local->message);
+    }
+  return rec;
 }

@@ -32,6 +32,9 @@ G_BEGIN_DECLS
 #define TL_LU_RECORD_SCHEMA 1
 #define TL_LU_RECORD_WHOLE_MAX 512 /* up to this, vectors and snapshots are whole */
 #define TL_LU_RECORD_POOLED 256    /* above it, pooled to this many per axis */
+/* The largest GF(p) modulus a record may name: tl-gfp.h's TL_GFP_MAX_PRIME,
+ * 2³¹ − 1, so the product of two residues fits in 64 bits. */
+#define TL_LU_RECORD_MAX_MODULUS G_GINT64_CONSTANT (2147483647)
 
 typedef struct
 {
@@ -152,7 +155,10 @@ double tl_lu_recorder_get_matrix (gconstpointer matrix, gsize i, gsize j);
 JsonNode     *tl_lu_recorder_to_json   (const TlLuRecorder *self);
 TlLuRecorder *tl_lu_recorder_from_json (JsonNode *node, GError **error);
 gboolean      tl_lu_recorder_save      (const TlLuRecorder *self, const char *path, GError **error);
-/* Reads a bare {"kind": "lu"} file or a run record holding $.extensions.lu. */
+/* Reads a bare {"kind": "lu"} document or a run record holding
+ * $.extensions.lu, through tl_json_parse (strict JSON, bounded size and
+ * depth); from a regular file (never blocking) or from memory. */
 TlLuRecorder *tl_lu_recorder_load      (const char *path, GError **error);
+TlLuRecorder *tl_lu_recorder_from_data (const char *data, gsize length, GError **error);
 
 G_END_DECLS

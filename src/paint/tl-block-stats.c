@@ -40,6 +40,14 @@ cmp_u64 (const void *pa, const void *pb)
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/* Blocks per wave, ≥ 1 and without wrapping (it divides block counts). */
+static guint
+capacity_of (guint slots, guint units)
+{
+  guint64 c = (guint64) MAX (slots, 1) * MAX (units, 1);
+  return (guint) MIN (c, G_MAXUINT);
+}
+
 TlBlockStats *
 tl_block_stats_new (const TlBlockRecord *blocks, gsize n_blocks,
                     guint n_units, guint slots_per_unit, gint launch)
@@ -61,8 +69,9 @@ tl_block_stats_new (const TlBlockRecord *blocks, gsize n_blocks,
   for (gsize i = 0; i < n_blocks; i++)
     {
       const TlBlockRecord *b = &blocks[i];
-      s->grid_x = MAX (s->grid_x, b->block_x + 1);
-      s->grid_y = MAX (s->grid_y, b->block_y + 1);
+      /* (saturating: the record reader bounds coordinates; memory may not) */
+      s->grid_x = MAX (s->grid_x, b->block_x == G_MAXUINT32 ? G_MAXUINT32 : b->block_x + 1);
+      s->grid_y = MAX (s->grid_y, b->block_y == G_MAXUINT32 ? G_MAXUINT32 : b->block_y + 1);
       g_hash_table_add (launches, GUINT_TO_POINTER (b->launch + 1));
       s->wave[i] = s->slot[i] = G_MAXUINT;
       if (launch >= 0 && b->launch != (guint32) launch)
@@ -73,11 +82,13 @@ tl_block_stats_new (const TlBlockRecord *blocks, gsize n_blocks,
     }
   s->n_launches = g_hash_table_size (launches);
   s->n_blocks = n;
-  s->n_units = MAX (n_units, n > 0 ? max_unit + 1 : 1);
+  /* (guint64: a unit of G_MAXUINT32 must not wrap to zero units) */
+  s->n_units = (guint) MIN (MAX ((guint64) n_units, n > 0 ? (guint64) max_unit + 1 : 1),
+                            G_MAXUINT);
   if (n == 0)
     {
       s->slots = MAX (slots_per_unit, 1);
-      s->capacity = s->slots * s->n_units;
+      s->capacity = capacity_of (s->slots, s->n_units);
       g_free (idx);
       return s;
     }
@@ -121,7 +132,7 @@ tl_block_stats_new (const TlBlockRecord *blocks, gsize n_blocks,
 
   s->slots_measured = slots_per_unit == 0;
   s->slots = slots_per_unit > 0 ? slots_per_unit : max_concurrent;
-  s->capacity = s->slots * s->n_units;
+  s->capacity = capacity_of (s->slots, s->n_units);
 
   /* waves: per launch, in start order, capacity blocks each */
   g_qsort_with_data (idx, (gint) n, sizeof *idx, by_launch_start, (gpointer) blocks);

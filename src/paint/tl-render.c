@@ -7,6 +7,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <math.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "paint/tl-paint-timeline.h"
 #include "paint/tl-paint-util.h"
 #include "paint/tl-pool.h"
+#include "core/tl-json.h"
 #include "core/tl-stats.h"
 
 #define DEFAULT_WIDTH 1600.0
@@ -86,47 +88,47 @@ gboolean
 tl_render_input_load (TlRenderInput *input, const char *path, GError **error)
 {
   g_return_val_if_fail (input != NULL && path != NULL, FALSE);
-
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (GError) local = NULL;
   *input = (TlRenderInput) {0};
 
-  if (!json_parser_load_from_file (parser, path, &local))
-    {
-      g_set_error (error, TL_ERROR, g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT)
-                                      || local->domain == G_FILE_ERROR ? TL_ERROR_IO : TL_ERROR_PARSE,
-                   "%s: %s", path, local->message);
-      return FALSE;
-    }
-  JsonNode *root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  /* one bounded parse (regular file, strict JSON, size and depth checked
+   * before json-glib builds a tree), then the reader its kind asks for */
+  g_autoptr (GError) local = NULL;
+  g_autoptr (JsonNode) root = tl_json_load_file (path, error);
+  if (root == NULL)
+    return FALSE;
+  g_autofree char *name = g_filename_display_name (path);
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_PARSE,
-                   _("%s: neither a run record nor a Gauss record (expected a JSON object)"), path);
+                   _("%s: neither a run record nor a Gauss record (expected a JSON object)"), name);
       return FALSE;
     }
   JsonObject *obj = json_node_get_object (root);
-  if (g_strcmp0 (json_object_get_string_member_with_default (obj, "kind", ""), "lu") == 0)
+  if (g_strcmp0 (tl_json_object_get_string (obj, "kind", ""), "lu") == 0)
     {
       input->lu = tl_lu_recorder_from_json (root, &local);
       if (input->lu == NULL)
         {
-          g_set_error (error, TL_ERROR, TL_ERROR_PARSE, "%s: %s", path, local->message);
+          g_set_error (error, TL_ERROR, local->code, "%s: %s", name, local->message);
           return FALSE;
         }
       return TRUE;
     }
 
-  input->record = tl_run_record_load (path, TL_RECORD_LOAD_DEFAULT, error);
+  input->record = tl_run_record_from_json (root, &local);
   if (input->record == NULL)
-    return FALSE;
+    {
+      g_set_error (error, TL_ERROR, local->code, "%s: %s", name, local->message);
+      return FALSE;
+    }
+  input->record->base_dir = g_path_get_dirname (path);
   if (input->record->extensions && json_object_has_member (input->record->extensions, "lu"))
     {
       JsonNode *lu = json_object_get_member (input->record->extensions, "lu");
       input->lu = tl_lu_recorder_from_json (lu, &local);
       if (input->lu == NULL)
         {
-          g_set_error (error, TL_ERROR, TL_ERROR_PARSE, "%s: $.extensions.lu: %s", path,
+          g_set_error (error, TL_ERROR, TL_ERROR_PARSE, "%s: $.extensions.lu: %s", name,
                        local->message);
           tl_render_input_clear (input);
           return FALSE;
@@ -789,15 +791,52 @@ tl_render_draw (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *
     }
 }
 
+/* Where cairo's stream surfaces write: a temporary file beside the
+ * target, with the reason of the first failed write kept for the message
+ * (cairo itself only says "error while writing to output stream"). */
+typedef struct
+{
+  int fd;
+  int error; /* errno of the first failure, 0 while all is well */
+} PictureFile;
+
+static cairo_status_t
+picture_write_cb (void *closure, const unsigned char *data, unsigned int length)
+{
+  PictureFile *f = closure;
+  while (length > 0 && f->error == 0)
+    {
+      ssize_t n = write (f->fd, data, length);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          f->error = n < 0 ? errno : EIO;
+          break;
+        }
+      data += n;
+      length -= (unsigned int) n;
+    }
+  return f->error ? CAIRO_STATUS_WRITE_ERROR : CAIRO_STATUS_SUCCESS;
+}
+
 static gboolean
-surface_ok (cairo_surface_t *s, const char *path, GError **error)
+picture_failed (GError **error, const char *path, PictureFile *f, cairo_status_t st)
+{
+  if (f->error != 0)
+    g_set_error (error, TL_ERROR, TL_ERROR_IO, _("%s: cannot write: %s"), path,
+                 g_strerror (f->error));
+  else
+    g_set_error (error, TL_ERROR, TL_ERROR_IO, _("%s: cannot write the picture: %s"), path,
+                 cairo_status_to_string (st));
+  return FALSE;
+}
+
+static gboolean
+surface_ok (cairo_surface_t *s, const char *path, PictureFile *f, GError **error)
 {
   cairo_status_t st = cairo_surface_status (s);
-  if (st == CAIRO_STATUS_SUCCESS)
-    return TRUE;
-  g_set_error (error, TL_ERROR, TL_ERROR_IO, _("%s: cannot write the picture: %s"), path,
-               cairo_status_to_string (st));
-  return FALSE;
+  return st == CAIRO_STATUS_SUCCESS || picture_failed (error, path, f, st);
 }
 
 gboolean
@@ -825,18 +864,29 @@ tl_render_to_file (const TlRenderInput *input, const TlRenderOptions *options,
       return FALSE;
     }
 
-  g_autofree char *tmp = g_strdup_printf ("%s.tmp-%d", path, (int) getpid ());
+  /* the temporary file first: a folder we may not write in says so now */
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *tmp = g_strdup_printf ("%s%c.%s.tmp-XXXXXX", dir, G_DIR_SEPARATOR, base);
+  PictureFile file = { g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0644), 0 };
+  if (file.fd < 0)
+    {
+      int e = errno;
+      g_set_error (error, TL_ERROR, TL_ERROR_IO, _("%s: cannot write in the folder %s: %s"), path,
+                   dir, g_strerror (e));
+      return FALSE;
+    }
+
   TlPaintStyle style;
   tl_render_style_init (&style, options, w, h, scale);
-
   cairo_surface_t *surface;
   switch (format)
     {
     case TL_RENDER_SVG:
-      surface = cairo_svg_surface_create (tmp, w, h);
+      surface = cairo_svg_surface_create_for_stream (picture_write_cb, &file, w, h);
       break;
     case TL_RENDER_PDF:
-      surface = cairo_pdf_surface_create (tmp, w, h);
+      surface = cairo_pdf_surface_create_for_stream (picture_write_cb, &file, w, h);
       break;
     case TL_RENDER_PNG:
     default:
@@ -844,40 +894,40 @@ tl_render_to_file (const TlRenderInput *input, const TlRenderOptions *options,
                                             (int) ceil (h * scale));
       break;
     }
-  if (!surface_ok (surface, path, error))
+  gboolean ok = surface_ok (surface, path, &file, error);
+  if (ok)
     {
-      cairo_surface_destroy (surface);
-      g_unlink (tmp);
-      return FALSE;
-    }
-
-  cairo_t *cr = cairo_create (surface);
-  if (options->text_boxes)
-    tl_paint_text_boxes_attach (cr, options->text_boxes);
-  gboolean ok = tl_render_draw (cr, input, options, &style, w * scale, h * scale, error);
-  if (ok && cairo_status (cr) != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_IO, _("%s: drawing failed: %s"), path,
-                   cairo_status_to_string (cairo_status (cr)));
-      ok = FALSE;
-    }
-  cairo_destroy (cr);
-
-  if (ok && format == TL_RENDER_PNG)
-    {
-      cairo_status_t st = cairo_surface_write_to_png (surface, tmp);
-      if (st != CAIRO_STATUS_SUCCESS)
+      cairo_t *cr = cairo_create (surface);
+      if (options->text_boxes)
+        tl_paint_text_boxes_attach (cr, options->text_boxes);
+      ok = tl_render_draw (cr, input, options, &style, w * scale, h * scale, error);
+      if (ok && cairo_status (cr) != CAIRO_STATUS_SUCCESS)
         {
-          g_set_error (error, TL_ERROR, TL_ERROR_IO, _("%s: cannot write the PNG: %s"), path,
-                       cairo_status_to_string (st));
+          g_set_error (error, TL_ERROR, TL_ERROR_IO, _("%s: drawing failed: %s"), path,
+                       cairo_status_to_string (cairo_status (cr)));
           ok = FALSE;
         }
+      cairo_destroy (cr);
+    }
+  if (ok && format == TL_RENDER_PNG)
+    {
+      cairo_status_t st = cairo_surface_write_to_png_stream (surface, picture_write_cb, &file);
+      if (st != CAIRO_STATUS_SUCCESS)
+        ok = picture_failed (error, path, &file, st);
     }
   cairo_surface_finish (surface);
   if (ok)
-    ok = surface_ok (surface, path, error);
+    ok = surface_ok (surface, path, &file, error);
   cairo_surface_destroy (surface);
 
+  if (ok && (fsync (file.fd) != 0 || close (file.fd) != 0))
+    {
+      file.error = errno;
+      file.fd = -1;
+      ok = picture_failed (error, path, &file, CAIRO_STATUS_WRITE_ERROR);
+    }
+  else if (!ok)
+    close (file.fd);
   if (ok && g_rename (tmp, path) != 0)
     {
       int e = errno;

@@ -13,12 +13,6 @@
 #include <math.h>
 #include <string.h>
 
-/* A record is small even with 10⁵ block records; anything far larger is
- * not ours. */
-#define MAX_RECORD_BYTES (G_GUINT64_CONSTANT (1) << 30)
-/* json-glib parses recursively: refuse deep nesting before it does. */
-#define MAX_JSON_DEPTH 64
-
 
 /* Every getter names the JSON path of what it found wrong. */
 
@@ -122,12 +116,13 @@ get_int (JsonObject *obj, const char *path, const char *name, gboolean required,
   return TRUE;
 }
 
+/* a count or a size: 0 … G_MAXINT32 */
 static gboolean
-get_int32 (JsonObject *obj, const char *path, const char *name, gboolean required, int *out,
+get_count (JsonObject *obj, const char *path, const char *name, gboolean required, int *out,
            GError **error)
 {
   gint64 v = *out;
-  if (!get_int (obj, path, name, required, G_MININT32, G_MAXINT32, &v, error))
+  if (!get_int (obj, path, name, required, 0, G_MAXINT32, &v, error))
     return FALSE;
   *out = (int) v;
   return TRUE;
@@ -140,12 +135,14 @@ get_double (JsonObject *obj, const char *path, const char *name, gboolean requir
   JsonNode *node = member (obj, path, name, required, error);
   if (node == NULL)
     return !required;
+  g_autofree char *p = child_path (path, name);
   if (!tl_json_node_is_number (node))
-    {
-      g_autofree char *p = child_path (path, name);
-      return parse_fail (error, p, _("expected a number"));
-    }
-  *out = json_node_get_double (node);
+    return parse_fail (error, p, _("expected a number"));
+  /* json-glib reads 1e400 as infinity: JSON has no such number */
+  double v = json_node_get_double (node);
+  if (!isfinite (v))
+    return parse_fail (error, p, _("the number is beyond the range of float64"));
+  *out = v;
   return TRUE;
 }
 
@@ -191,11 +188,13 @@ get_any_double (JsonObject *obj, const char *path, const char *name, double *out
 
 /* "wrong" and the first "mismatches" of a failed verification. */
 static gboolean
-read_mismatches (JsonObject *ver, const char *path, TlKernelRun *run, GError **error)
+read_mismatches (JsonObject *ver, const char *path, const TlJob *job, TlKernelRun *run,
+                 GError **error)
 {
+  /* positions inside C (m×n): they may be shown as cells */
   gint64 wrong = 0;
   JsonArray *list = NULL;
-  if (!get_int (ver, path, "wrong", FALSE, 0, G_MAXINT64, &wrong, error)
+  if (!get_int (ver, path, "wrong", FALSE, 0, (gint64) (job->m * job->n), &wrong, error)
       || !get_array (ver, path, "mismatches", FALSE, &list, error))
     return FALSE;
   run->n_wrong = (guint64) wrong;
@@ -213,8 +212,8 @@ read_mismatches (JsonObject *ver, const char *path, TlKernelRun *run, GError **e
       JsonObject *o = json_node_get_object (node);
       TlGemmMismatch *m = &run->mismatches[i];
       gint64 row = 0, col = 0;
-      if (!get_int (o, p, "row", TRUE, 0, G_MAXINT64, &row, error)
-          || !get_int (o, p, "col", TRUE, 0, G_MAXINT64, &col, error)
+      if (!get_int (o, p, "row", TRUE, 0, (gint64) job->m - 1, &row, error)
+          || !get_int (o, p, "col", TRUE, 0, (gint64) job->n - 1, &col, error)
           || !get_any_double (o, p, "got", &m->got, error)
           || !get_any_double (o, p, "expected", &m->expected, error)
           || !get_any_double (o, p, "bound", &m->bound, error))
@@ -369,8 +368,8 @@ read_job (JsonObject *obj, const char *path, GError **error)
 {
   g_autoptr (TlJob) job = g_new0 (TlJob, 1);
   gint64 v;
-  /* shapes: positive and within what a matrix may hold */
-  const gint64 max_dim = G_MAXINT32;
+  /* shapes: positive and within what a matrix may hold (tl_matrix_check_shape) */
+  const gint64 max_dim = TL_MATRIX_MAX_DIM;
 
   if (!get_string (obj, path, "kind", TRUE, &job->kind, error))
     return NULL;
@@ -425,10 +424,10 @@ read_job (JsonObject *obj, const char *path, GError **error)
       || !get_bool (obj, path, "counters", FALSE, &job->counters, error))
     return NULL;
   v = 0;
-  if (!get_int (obj, path, "threads", FALSE, 0, G_MAXINT32, &v, error))
+  if (!get_int (obj, path, "threads", FALSE, 0, TL_RECORD_MAX_UNITS, &v, error))
     return NULL;
   job->threads = v;
-  if (!get_int32 (obj, path, "device", FALSE, &job->device, error))
+  if (!get_count (obj, path, "device", FALSE, &job->device, error))
     return NULL;
   return g_steal_pointer (&job);
 }
@@ -464,8 +463,14 @@ read_device (JsonObject *obj, const char *path, TlGpuFacts *f, GError **error)
     { "runtime_version", &f->runtime_version, FALSE },
   };
   for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
-    if (!get_int32 (obj, path, ints[i].key, ints[i].required, ints[i].field, error))
+    if (!get_count (obj, path, ints[i].key, ints[i].required, ints[i].field, error))
       return FALSE;
+  /* SMs become lanes of the timeline */
+  if (f->sm_count > TL_RECORD_MAX_UNITS)
+    {
+      g_autofree char *p = child_path (path, "sm_count");
+      return parse_fail (error, p, _("%d is out of range 0…%d"), f->sm_count, TL_RECORD_MAX_UNITS);
+    }
   if (!get_int (obj, path, "total_mem_bytes", FALSE, 0, G_MAXINT64, &total, error)
       || !get_int (obj, path, "free_mem_bytes", FALSE, 0, G_MAXINT64, &free_b, error))
     return FALSE;
@@ -501,8 +506,37 @@ read_uint_array (JsonObject *obj, const char *path, const char *name, gsize coun
   return TRUE;
 }
 
+/* Per-block records become indices into a grid of C's tiles (the Blocks
+ * view), lanes of a timeline (one per unit) and a launch filter: each is
+ * bounded here, and the grid passes the one size check. */
 static gboolean
-read_blocks (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
+check_block_grid (const TlBlockRecord *blocks, gsize count, const TlJob *job, const char *path,
+                  GError **error)
+{
+  guint64 gx = 0, gy = 0;
+  for (gsize i = 0; i < count; i++)
+    {
+      gx = MAX (gx, (guint64) blocks[i].block_x + 1);
+      gy = MAX (gy, (guint64) blocks[i].block_y + 1);
+    }
+  g_autoptr (GError) local = NULL;
+  if (!tl_matrix_check_size (TL_DTYPE_FLOAT64, gy, gx, NULL, &local))
+    return parse_fail (error, path, _("a grid of %" PRIu64 "×%" PRIu64
+                                      " tiles: %s"), gx, gy, local->message);
+  /* A tile covers at least one element of C (in either orientation: some
+   * rungs put rows on blockIdx.x), and a grid wider than the blocks it
+   * holds is mostly holes: a coordinate beyond both is not a tile of C. */
+  guint64 side = MAX (MAX ((guint64) job->m, (guint64) job->n), (guint64) count);
+  if (gx > side || gy > side)
+    return parse_fail (error, path, _("a block at tile %" PRIu64 " lies outside "
+                                      "a %zu×%zu C and beyond the %zu blocks recorded"),
+                       MAX (gx, gy) - 1, job->m, job->n, count);
+  return TRUE;
+}
+
+static gboolean
+read_blocks (JsonObject *obj, const char *path, const TlJob *job, TlKernelRun *run,
+             GError **error)
 {
   gint64 count = 0, tile = 0;
   g_autofree char *unit = NULL;
@@ -514,22 +548,23 @@ read_blocks (JsonObject *obj, const char *path, TlKernelRun *run, GError **error
       g_autofree char *p = child_path (path, "unit");
       return parse_fail (error, p, _("expected “sm” or “thread”, found “%s”"), unit);
     }
-  if (!get_int (obj, path, "tile_m", FALSE, 0, G_MAXINT32, &tile, error))
+  if (!get_int (obj, path, "tile_m", FALSE, 0, TL_MATRIX_MAX_DIM, &tile, error))
     return FALSE;
   run->block_tile_m = tile;
   tile = 0;
-  if (!get_int (obj, path, "tile_n", FALSE, 0, G_MAXINT32, &tile, error))
+  if (!get_int (obj, path, "tile_n", FALSE, 0, TL_MATRIX_MAX_DIM, &tile, error))
     return FALSE;
   run->block_tile_n = tile;
 
   const char *names[] = { "block_x", "block_y", unit, "launch", "start_ns", "end_ns" };
+  const gint64 highest[] = { TL_MATRIX_MAX_DIM - 1, TL_MATRIX_MAX_DIM - 1, TL_RECORD_MAX_UNITS - 1,
+                             G_MAXINT32, G_MAXINT64, G_MAXINT64 };
   GArray *columns[G_N_ELEMENTS (names)];
   gboolean ok = TRUE;
   for (guint c = 0; c < G_N_ELEMENTS (names); c++)
     columns[c] = g_array_new (FALSE, FALSE, sizeof (guint64)); /* grows with the input, not with "count" */
   for (guint c = 0; ok && c < G_N_ELEMENTS (names); c++)
-    ok = read_uint_array (obj, path, names[c], count, c < 4 ? G_MAXUINT32 : G_MAXINT64,
-                          columns[c], error);
+    ok = read_uint_array (obj, path, names[c], count, highest[c], columns[c], error);
   if (ok)
     {
       TlBlockRecord *blocks = g_new0 (TlBlockRecord, MAX (count, 1));
@@ -548,6 +583,7 @@ read_blocks (JsonObject *obj, const char *path, TlKernelRun *run, GError **error
               break;
             }
         }
+      ok = ok && check_block_grid (blocks, count, job, path, error);
       if (ok)
         tl_kernel_run_take_blocks (run, blocks, count, unit);
       else
@@ -636,27 +672,10 @@ read_bandwidth (JsonObject *obj, const char *path, TlGpuBandwidth *bw, GError **
   return TRUE;
 }
 
-static TlKernelRun *
-read_run (JsonObject *obj, const char *path, GError **error)
+/* why a run failed or was skipped */
+static gboolean
+read_run_outcome (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
 {
-  g_autofree char *id = NULL;
-  int backend, status;
-  if (!get_string (obj, path, "kernel", TRUE, &id, error)
-      || !get_name (obj, path, "backend", &tl_backend_table, &backend, error)
-      || !get_name (obj, path, "status", &tl_run_status_table, &status, error))
-    return NULL;
-  if (*id == '\0')
-    {
-      g_autofree char *p = child_path (path, "kernel");
-      parse_fail (error, p, _("empty kernel id"));
-      return NULL;
-    }
-
-  g_autoptr (TlKernelRun) run = tl_kernel_run_new (id, backend);
-  run->status = status;
-  if (!get_string (obj, path, "precision", FALSE, &run->precision, error))
-    return NULL;
-
   if (run->status == TL_RUN_ERROR || run->status == TL_RUN_CANCELLED)
     {
       JsonObject *err;
@@ -665,22 +684,24 @@ read_run (JsonObject *obj, const char *path, GError **error)
       if (!get_object (obj, path, "error", TRUE, &err, error)
           || !get_string (err, p, "code", TRUE, &code, error)
           || !get_string (err, p, "message", TRUE, &run->message, error))
-        return NULL;
+        return FALSE;
       run->error_code = tl_run_error_code_from_name (code);
     }
   else if (run->status == TL_RUN_SKIPPED)
     {
       if (!get_string (obj, path, "reason", TRUE, &run->message, error))
-        return NULL;
+        return FALSE;
     }
-  gint64 threads = 0;
-  if (!get_int (obj, path, "threads", FALSE, 0, G_MAXINT32, &threads, error))
-    return NULL;
-  run->threads = threads;
+  return TRUE;
+}
 
+/* the uninstrumented timing: median, min, max, mean and every sample */
+static gboolean
+read_run_time (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
+{
   JsonObject *time;
   if (!get_object (obj, path, "time", run->status == TL_RUN_OK, &time, error))
-    return NULL;
+    return FALSE;
   if (time)
     {
       g_autofree char *p = child_path (path, "time");
@@ -693,18 +714,18 @@ read_run (JsonObject *obj, const char *path, GError **error)
           || !get_quantity (time, p, "mean", FALSE, "ms", &run->time.mean, error)
           || !get_int (time, p, "count", TRUE, 1, G_MAXINT32, &count, error)
           || !get_object (time, p, "samples", TRUE, &samples, error))
-        return NULL;
+        return FALSE;
       run->time.count = count;
       JsonArray *values;
       g_autofree char *unit = NULL;
       if (!get_array (samples, ps, "values", TRUE, &values, error)
           || !get_string (samples, ps, "unit", TRUE, &unit, error))
-        return NULL;
+        return FALSE;
       if (strcmp (unit, "ms") != 0)
         {
           g_autofree char *pu = child_path (ps, "unit");
           parse_fail (error, pu, _("expected “ms”, found “%s”"), unit);
-          return NULL;
+          return FALSE;
         }
       run->n_samples = json_array_get_length (values);
       run->samples_ms = g_new0 (double, MAX (run->n_samples, 1));
@@ -715,12 +736,24 @@ read_run (JsonObject *obj, const char *path, GError **error)
             {
               g_autofree char *pv = g_strdup_printf ("%s.values[%u]", ps, i);
               parse_fail (error, pv, _("expected a number"));
-              return NULL;
+              return FALSE;
             }
           run->samples_ms[i] = json_node_get_double (node);
+          if (!isfinite (run->samples_ms[i]))
+            {
+              g_autofree char *pv = g_strdup_printf ("%s.values[%u]", ps, i);
+              parse_fail (error, pv, _("the number is beyond the range of float64"));
+              return FALSE;
+            }
         }
     }
+  return TRUE;
+}
 
+/* transfers, throughput, traffic and the comparisons within the job */
+static gboolean
+read_run_rates (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
+{
   double bytes = NAN;
   if (!get_quantity (obj, path, "upload", FALSE, "ms", &run->upload_ms, error)
       || !get_quantity (obj, path, "download", FALSE, "ms", &run->download_ms, error)
@@ -732,12 +765,19 @@ read_run (JsonObject *obj, const char *path, GError **error)
                         &run->percent_of_reference, error)
       || !get_quantity (obj, path, "speedup_vs_naive", FALSE, "x", &run->speedup_vs_naive,
                         error))
-    return NULL;
+    return FALSE;
   run->bytes = bytes >= 0 && bytes < 1.8e19 ? (guint64) bytes : 0;
+  return TRUE;
+}
 
+/* the check against the float64 reference */
+static gboolean
+read_run_verification (JsonObject *obj, const char *path, const TlJob *job, TlKernelRun *run,
+                       GError **error)
+{
   JsonObject *ver;
   if (!get_object (obj, path, "verification", FALSE, &ver, error))
-    return NULL;
+    return FALSE;
   if (ver)
     {
       g_autofree char *p = child_path (path, "verification");
@@ -749,13 +789,19 @@ read_run (JsonObject *obj, const char *path, GError **error)
           || !get_double (ver, p, "tolerance", TRUE, &run->tolerance, error)
           || !get_double (ver, p, "worst", FALSE, &run->worst, error)
           || !get_bool (ver, p, "passed", TRUE, &run->passed, error)
-          || !read_mismatches (ver, p, run, error))
-        return NULL;
+          || !read_mismatches (ver, p, job, run, error))
+        return FALSE;
     }
+  return TRUE;
+}
 
+/* the GPU launch configuration and occupancy */
+static gboolean
+read_run_launch (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
+{
   JsonObject *launch;
   if (!get_object (obj, path, "launch", FALSE, &launch, error))
-    return NULL;
+    return FALSE;
   if (launch)
     {
       g_autofree char *p = child_path (path, "launch");
@@ -772,64 +818,124 @@ read_run (JsonObject *obj, const char *path, GError **error)
         { "launches", &l->launches },
       };
       for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
-        if (!get_int32 (launch, p, ints[i].key, FALSE, ints[i].field, error))
-          return NULL;
+        if (!get_count (launch, p, ints[i].key, FALSE, ints[i].field, error))
+          return FALSE;
+      /* blocks per SM at once become sub-lanes of the timeline */
+      if (l->active_blocks_per_sm > TL_RECORD_MAX_UNITS)
+        {
+          g_autofree char *pa = child_path (p, "active_blocks_per_sm");
+          parse_fail (error, pa, _("%d is out of range 0…%d"), l->active_blocks_per_sm,
+                      TL_RECORD_MAX_UNITS);
+          return FALSE;
+        }
       if (!get_double (launch, p, "waves", FALSE, &l->waves, error)
           || !get_double (launch, p, "occupancy", FALSE, &l->occupancy, error))
-        return NULL;
+        return FALSE;
       l->valid = TRUE;
     }
+  return TRUE;
+}
 
+/* the instrumented run and its per-block records */
+static gboolean
+read_run_instrumented (JsonObject *obj, const char *path, const TlJob *job, TlKernelRun *run, GError **error)
+{
   JsonObject *instr;
   if (!get_object (obj, path, "instrumented", FALSE, &instr, error))
-    return NULL;
+    return FALSE;
   if (instr)
     {
       g_autofree char *p = child_path (path, "instrumented");
       if (!get_quantity (instr, p, "median", TRUE, "ms", &run->instrumented_median_ms, error)
           || !get_quantity (instr, p, "overhead", FALSE, "%", &run->instrument_overhead_pct,
                             error))
-        return NULL;
-    }
-
-  JsonObject *counters;
-  if (!get_object (obj, path, "counters", FALSE, &counters, error))
-    return NULL;
-  if (counters)
-    {
-      g_autofree char *p = child_path (path, "counters");
-      if (!read_counters (counters, p, run, error))
-        return NULL;
+        return FALSE;
     }
 
   JsonObject *blocks;
   if (!get_object (obj, path, "blocks", FALSE, &blocks, error))
-    return NULL;
+    return FALSE;
   if (blocks)
     {
       g_autofree char *p = child_path (path, "blocks");
-      if (!read_blocks (blocks, p, run, error))
-        return NULL;
+      if (!read_blocks (blocks, p, job, run, error))
+        return FALSE;
     }
+  return TRUE;
+}
 
+/* the run's hardware counters */
+static gboolean
+read_run_counters (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
+{
+  JsonObject *counters;
+  if (!get_object (obj, path, "counters", FALSE, &counters, error))
+    return FALSE;
+  if (counters)
+    {
+      g_autofree char *p = child_path (path, "counters");
+      if (!read_counters (counters, p, run, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* C's summary and where C was saved */
+static gboolean
+read_run_result (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
+{
   JsonObject *result;
   if (!get_object (obj, path, "result", FALSE, &result, error))
-    return NULL;
+    return FALSE;
   if (result)
     {
       g_autofree char *p = child_path (path, "result");
       JsonObject *stats;
       if (!get_object (result, p, "stats", FALSE, &stats, error)
           || !get_rel_path (result, p, &run->c_path, error))
-        return NULL;
+        return FALSE;
       if (stats)
         {
           g_autofree char *ps = child_path (p, "stats");
           if (!read_stats (stats, ps, &run->c_stats, error))
-            return NULL;
+            return FALSE;
           run->has_c_stats = TRUE;
         }
     }
+  return TRUE;
+}
+
+static TlKernelRun *
+read_run (JsonObject *obj, const char *path, const TlJob *job, GError **error)
+{
+  g_autofree char *id = NULL;
+  int backend, status;
+  if (!get_string (obj, path, "kernel", TRUE, &id, error)
+      || !get_name (obj, path, "backend", &tl_backend_table, &backend, error)
+      || !get_name (obj, path, "status", &tl_run_status_table, &status, error))
+    return NULL;
+  if (*id == '\0')
+    {
+      g_autofree char *p = child_path (path, "kernel");
+      parse_fail (error, p, _("empty kernel id"));
+      return NULL;
+    }
+
+  g_autoptr (TlKernelRun) run = tl_kernel_run_new (id, backend);
+  run->status = status;
+  gint64 threads = 0;
+  if (!get_string (obj, path, "precision", FALSE, &run->precision, error)
+      || !read_run_outcome (obj, path, run, error)
+      || !get_int (obj, path, "threads", FALSE, 0, TL_RECORD_MAX_UNITS, &threads, error))
+    return NULL;
+  run->threads = threads;
+  if (!read_run_time (obj, path, run, error) || !read_run_rates (obj, path, run, error)
+      || !read_run_verification (obj, path, job, run, error)
+      || !read_run_launch (obj, path, run, error)
+      || !read_run_instrumented (obj, path, job, run, error)
+      || !read_run_counters (obj, path, run, error)
+      || !read_run_result (obj, path, run, error))
+    return NULL;
   return g_steal_pointer (&run);
 }
 
@@ -947,7 +1053,7 @@ tl_run_record_from_json (JsonNode *node, GError **error)
           parse_fail (error, p, _("expected an object"));
           return NULL;
         }
-      TlKernelRun *run = read_run (json_node_get_object (rn), p, error);
+      TlKernelRun *run = read_run (json_node_get_object (rn), p, record->job, error);
       if (run == NULL)
         return NULL;
       g_ptr_array_add (record->runs, run);
@@ -960,64 +1066,20 @@ tl_run_record_from_json (JsonNode *node, GError **error)
   return g_steal_pointer (&record);
 }
 
-/* Nesting depth outside strings, so json-glib's recursive parser never
- * meets a stack-busting document. */
-static gboolean
-json_depth_ok (const char *data, gsize length, guint max_depth)
-{
-  guint depth = 0;
-  gboolean in_string = FALSE;
-  for (gsize i = 0; i < length; i++)
-    {
-      char c = data[i];
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-        }
-      else if (c == '"')
-        in_string = TRUE;
-      else if (c == '[' || c == '{')
-        {
-          if (++depth > max_depth)
-            return FALSE;
-        }
-      else if ((c == ']' || c == '}') && depth > 0)
-        depth--;
-    }
-  return TRUE;
-}
-
 TlRunRecord *
 tl_run_record_from_data (const char *data, gssize length, GError **error)
 {
   g_return_val_if_fail (data != NULL, NULL);
   gsize len = length < 0 ? strlen (data) : (gsize) length;
-  if (!json_depth_ok (data, len, MAX_JSON_DEPTH))
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_PARSE,
-                   _("run record: nested deeper than %d levels"), MAX_JSON_DEPTH);
-      return NULL;
-    }
-  g_autoptr (JsonParser) parser = json_parser_new_immutable ();
   g_autoptr (GError) local = NULL;
-  if (!json_parser_load_from_data (parser, data, len, &local))
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("run record: not valid JSON: %s"),
-                   local->message);
-      return NULL;
-    }
-  JsonNode *root = json_parser_get_root (parser);
+  g_autoptr (JsonNode) root = tl_json_parse (data, len, &local);
   if (root == NULL)
     {
-      g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("run record: the file is empty"));
+      g_set_error (error, TL_ERROR, local->code, _("run record: %s"), local->message);
       return NULL;
     }
   return tl_run_record_from_json (root, error);
 }
-
 
 /* ---- files ------------------------------------------------------------ */
 TlMatrix *
@@ -1049,32 +1111,18 @@ TlRunRecord *
 tl_run_record_load (const char *path, TlRecordLoadFlags flags, GError **error)
 {
   g_return_val_if_fail (path != NULL, NULL);
-  GStatBuf st;
-  if (g_stat (path, &st) != 0)
-    {
-      int saved = errno;
-      g_set_error (error, TL_ERROR, TL_ERROR_IO, _("%s: %s"), path, g_strerror (saved));
-      return NULL;
-    }
-  if ((guint64) st.st_size > MAX_RECORD_BYTES)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_TOO_LARGE,
-                   _("%s: %" PRIu64 " bytes is too large for a run record"), path,
-                   (guint64) st.st_size);
-      return NULL;
-    }
-  g_autofree char *data = NULL;
-  gsize length = 0;
   g_autoptr (GError) local = NULL;
-  if (!g_file_get_contents (path, &data, &length, &local))
+  g_autoptr (JsonNode) root = tl_json_load_file (path, &local);
+  if (root == NULL)
     {
-      g_set_error (error, TL_ERROR, TL_ERROR_IO, "%s", local->message);
+      g_set_error (error, TL_ERROR, local->code, _("run record %s"), local->message);
       return NULL;
     }
-  g_autoptr (TlRunRecord) record = tl_run_record_from_data (data, length, &local);
+  g_autoptr (TlRunRecord) record = tl_run_record_from_json (root, &local);
   if (record == NULL)
     {
-      g_set_error (error, TL_ERROR, local->code, "%s: %s", path, local->message);
+      g_autofree char *name = g_filename_display_name (path);
+      g_set_error (error, TL_ERROR, local->code, "%s: %s", name, local->message);
       return NULL;
     }
   record->base_dir = g_path_get_dirname (path);

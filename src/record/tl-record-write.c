@@ -409,56 +409,11 @@ tl_run_record_to_json (const TlRunRecord *record)
   return json_builder_get_root (b);
 }
 
-/* json-glib 1.6 prints a double as "%.17g" and appends ".0" when there is
- * no '.', which turns 1e-08 into the invalid "1e-08.0".  Drop that ".0"
- * after an exponent, outside strings. */
-static void
-fix_exponents (char *text)
-{
-  gboolean in_string = FALSE;
-  char *out = text;
-  for (char *p = text; *p; p++)
-    {
-      if (in_string)
-        {
-          if (*p == '\\' && p[1])
-            {
-              *out++ = *p++;
-            }
-          else if (*p == '"')
-            in_string = FALSE;
-        }
-      else if (*p == '"')
-        in_string = TRUE;
-      else if ((*p == 'e' || *p == 'E') && p > text && g_ascii_isdigit (p[-1]))
-        {
-          /* copy the exponent, then skip a ".0" that follows it */
-          *out++ = *p++;
-          if (*p == '+' || *p == '-')
-            *out++ = *p++;
-          while (g_ascii_isdigit (*p))
-            *out++ = *p++;
-          if (p[0] == '.' && p[1] == '0' && !g_ascii_isdigit (p[2]))
-            p += 2;
-          p--;
-          continue;
-        }
-      *out++ = *p;
-    }
-  *out = '\0';
-}
-
 char *
 tl_run_record_to_string (const TlRunRecord *record, gboolean pretty)
 {
   g_autoptr (JsonNode) root = tl_run_record_to_json (record);
-  g_autoptr (JsonGenerator) gen = json_generator_new ();
-  json_generator_set_pretty (gen, pretty);
-  json_generator_set_indent (gen, 1);
-  json_generator_set_root (gen, root);
-  char *text = json_generator_to_data (gen, NULL);
-  fix_exponents (text);
-  return text;
+  return tl_json_to_data (root, pretty, NULL);
 }
 
 

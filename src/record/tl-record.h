@@ -35,6 +35,8 @@ G_BEGIN_DECLS
 #define TL_RUN_RECORD_SCHEMA "tilelab-run/2"
 /* The first schema, still read: it has no hardware counters. */
 #define TL_RUN_RECORD_SCHEMA_V1 "tilelab-run/1"
+/* Units (SMs or CPU threads) a record may name: lanes of the timeline. */
+#define TL_RECORD_MAX_UNITS 65536
 /* Saved records are indented unless they hold more block records than this. */
 #define TL_RUN_RECORD_PRETTY_BLOCKS 20000
 

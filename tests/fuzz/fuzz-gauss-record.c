@@ -1,0 +1,45 @@
+/* fuzz-gauss-record.c — Gauss records (a bare {"kind": "lu"} or a run
+ * record with $.extensions.lu) through the reader, then every frame the
+ * player can show (replayed from snapshots: GF(p) arithmetic included),
+ * a few drawn, and the recording written back and read again. */
+#include "fuzz-common.h"
+
+#include "core/tl-json.h"
+#include "lu/tl-lu-recorder.h"
+#include "paint/tl-gauss-frame.h"
+
+static void
+draw (TlLuRecorder *rec, guint step)
+{
+  TlRenderInput input = { .lu = rec };
+  fuzz_draw (&input, TL_RENDER_GAUSS, NULL, step);
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_from_data ((const char *) data, size, &error);
+  if (rec == NULL)
+    {
+      g_assert (error != NULL && error->domain == TL_ERROR);
+      return 0;
+    }
+  guint n = tl_gauss_record_n_frames (rec);
+  for (guint step = 0; step < n; step++)
+    {
+      TlGaussFrame *frame = tl_gauss_frame_new (rec, step, NULL);
+      tl_gauss_frame_free (frame);
+    }
+  draw (rec, 0);
+  draw (rec, n / 2);
+  draw (rec, n - 1);
+
+  g_autoptr (JsonNode) node = tl_lu_recorder_to_json (rec);
+  gsize len = 0;
+  g_autofree char *text = tl_json_to_data (node, FALSE, &len);
+  g_autoptr (TlLuRecorder) back = tl_lu_recorder_from_data (text, len, &error);
+  if (back == NULL)
+    g_error ("a Gauss record that loaded, written back, does not load: %s", error->message);
+  return 0;
+}

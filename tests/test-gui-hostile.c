@@ -1,0 +1,398 @@
+/* test-gui-hostile.c — the app given hostile files the ways a user gives
+ * them: on the command line, through GApplication's open (what the file
+ * manager does), through the Open dialog, and dropped on the window.
+ *
+ * Every one must end in an error the window shows (naming the file), and
+ * the app must stay usable: afterwards it opens good files and runs.  The
+ * test drives the app from outside — command-line arguments, g_application
+ * open, the window's actions, a drop, the widget tree — so it does not
+ * depend on how the window is built inside.  Exits 77 (skip) without a
+ * display.
+ */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#ifdef GDK_WINDOWING_X11
+#include <gdk/gdkx.h>
+#endif
+#include <sys/stat.h>
+
+#include "tl-application.h"
+#include "tl-window.h"
+
+#include "gui-test-util.h"
+
+static GtkApplication *app;
+static char *dir;  /* the hostile files */
+static int test_status = 1;
+
+/* ---- looking at the app from outside ------------------------------------ */
+
+static GtkWindow *
+main_window (void)
+{
+  return gtk_application_get_active_window (app);
+}
+
+static void
+collect_labels (GtkWidget *w, gpointer data)
+{
+  GString *out = data;
+  if (GTK_IS_LABEL (w))
+    {
+      if (out->len)
+        g_string_append_c (out, ' ');
+      g_string_append (out, gtk_label_get_text (GTK_LABEL (w)));
+    }
+  else if (GTK_IS_CONTAINER (w))
+    gtk_container_forall (GTK_CONTAINER (w), collect_labels, data);
+}
+
+static void
+find_messages (GtkWidget *w, gpointer data)
+{
+  if (GTK_IS_INFO_BAR (w))
+    {
+      GtkMessageType t = gtk_info_bar_get_message_type (GTK_INFO_BAR (w));
+      if (gtk_info_bar_get_revealed (GTK_INFO_BAR (w)) && gtk_widget_get_visible (w)
+          && (t == GTK_MESSAGE_ERROR || t == GTK_MESSAGE_WARNING))
+        collect_labels (w, data);
+      return;
+    }
+  if (GTK_IS_CONTAINER (w))
+    gtk_container_forall (GTK_CONTAINER (w), find_messages, data);
+}
+
+/* The error and warning text the window shows now ("" when none). */
+static char *
+shown_errors (void)
+{
+  GString *s = g_string_new (NULL);
+  GtkWindow *w = main_window ();
+  if (w)
+    find_messages (GTK_WIDGET (w), s);
+  return g_string_free (s, FALSE);
+}
+
+/* Waits until the window shows an error naming `name`; the main loop keeps
+ * running meanwhile (the window never blocks on a file). */
+static char *
+wait_for_error (const char *name, double seconds)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+  for (;;)
+    {
+      g_autofree char *text = shown_errors ();
+      if (strstr (text, name) != NULL)
+        return g_steal_pointer (&text);
+      if (g_get_monotonic_time () > end)
+        g_error ("no error naming %s was shown within %.0f s (shown: “%s”)", name, seconds, text);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+static gboolean
+set_flag_cb (gpointer flag)
+{
+  *(gboolean *) flag = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* The main loop answers a 10 ms timeout within 3 s (generous: sanitizer
+ * builds on a busy machine are slow; a frozen loop never answers) and the
+ * window is still up: nothing froze or closed it. */
+static void
+assert_responsive (void)
+{
+  gboolean fired = FALSE;
+  g_timeout_add (10, set_flag_cb, &fired);
+  gint64 end = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+  while (!fired && g_get_monotonic_time () < end)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  g_assert_true (fired);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (main_window ())));
+}
+
+/* ---- the hostile files ---------------------------------------------------- */
+
+static char *
+write_file (const char *name, const char *data, gssize len)
+{
+  char *path = g_build_filename (dir, name, NULL);
+  g_autoptr (GError) error = NULL;
+  g_file_set_contents (path, data, len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static char *
+corpus_file (const char *area, const char *name)
+{
+  return g_build_filename (g_getenv ("TL_SOURCE_DIR"), "tests", "fuzz", "corpus", area, name,
+                           NULL);
+}
+
+static void
+make_hostile_files (void)
+{
+  g_autoptr (GError) error = NULL;
+  dir = g_dir_make_tmp ("tilelab-hostile-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *deep = g_strnfill (100000, '[');
+  g_free (write_file ("deep.json", deep, -1));
+  g_free (write_file ("zero-rows.txt", "0 1000000000000000000 float64\n", -1));
+  g_free (write_file ("tiny-huge.mtx", "%%MatrixMarket matrix coordinate real general\n"
+                                       "30000 30000 5\n1 1 2.5\n", -1));
+  g_free (write_file ("header-loss.csv", "1,1e999\n2,3\n", -1));
+  g_autofree char *fifo = g_build_filename (dir, "fifo.mtx", NULL);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_autofree char *folder = g_build_filename (dir, "folder.csv", NULL);
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+
+  /* records from the fuzz corpus: block coordinates that wrapped the
+   * grid, a GF(p) recording with NaN in it */
+  struct { const char *area, *name, *as; } records[] = {
+    { "run-record", "issue11-block-x-4294967295.json", "blocks-wrap.json" },
+    { "run-record", "issue11-block-x-2147483646.json", "blocks-huge.json" },
+    { "gauss-record", "issue11-gfp-value-0.json", "gfp-nan.json" },
+    { "gauss-record", "issue11-ipiv-fraction.json", "ipiv-fraction.json" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (records); i++)
+    {
+      g_autofree char *src = corpus_file (records[i].area, records[i].name);
+      g_autofree char *text = NULL;
+      gsize len = 0;
+      g_assert_true (g_file_get_contents (src, &text, &len, NULL));
+      g_free (write_file (records[i].as, text, (gssize) len));
+    }
+}
+
+static GFile *
+hostile (const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  return g_file_new_for_path (path);
+}
+
+/* ---- the paths a user takes ----------------------------------------------- */
+
+/* `tilelab deep.json`: started with a hostile record on the command line. */
+static void
+test_command_line (void)
+{
+  g_assert_nonnull (main_window ());
+  g_autofree char *text = wait_for_error ("deep.json", 30);
+  g_test_message ("shown: %s", text);
+  g_assert_nonnull (strstr (text, "nested deeper"));
+  assert_responsive ();
+}
+
+/* What a file manager does: GApplication open, one file at a time. */
+static void
+test_open (void)
+{
+  static const char *const names[] = {
+    "zero-rows.txt", "tiny-huge.mtx", "header-loss.csv", "fifo.mtx", "folder.csv",
+    "blocks-wrap.json", "blocks-huge.json", "gfp-nan.json", "ipiv-fraction.json",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr (GFile) f = hostile (names[i]);
+      GFile *files[] = { f };
+      gint64 t0 = g_get_monotonic_time ();
+      g_application_open (G_APPLICATION (app), files, 1, "");
+      g_autofree char *text = wait_for_error (names[i], 30);
+      g_test_message ("%s → %.0f ms: %s", names[i], (g_get_monotonic_time () - t0) / 1000.0,
+                      text);
+      assert_responsive ();
+    }
+}
+
+static GtkWidget *
+visible_chooser (void)
+{
+  GtkWidget *found = NULL;
+  g_autoptr (GList) tops = gtk_window_list_toplevels ();
+  for (GList *l = tops; l; l = l->next)
+    if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+      found = l->data;
+  return found;
+}
+
+/* The Open dialog (Ctrl+J: open a run record), answered as a user would. */
+static void
+test_open_dialog (void)
+{
+  static const char *const names[] = { "blocks-wrap.json", "deep.json" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      /* the previous dialog is gone before the next is asked for */
+      for (int tries = 0; tries < 3000 && visible_chooser () != NULL; tries++)
+        gui_test_pump (0.005);
+      g_assert_null (visible_chooser ());
+      g_action_group_activate_action (G_ACTION_GROUP (main_window ()), "open-run", NULL);
+      GtkWidget *chooser = NULL;
+      for (int tries = 0; tries < 3000 && chooser == NULL; tries++)
+        {
+          gui_test_pump (0.005);
+          chooser = visible_chooser ();
+        }
+      g_assert_nonnull (chooser);
+      g_autoptr (GFile) f = hostile (names[i]);
+      g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (chooser), f, NULL));
+      /* the chooser loads the folder before it selects the file */
+      for (int tries = 0; tries < 3000; tries++)
+        {
+          g_autoptr (GFile) chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+          if (chosen && g_file_equal (chosen, f))
+            break;
+          gui_test_pump (0.005);
+        }
+      gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
+      g_autofree char *text = wait_for_error (names[i], 30);
+      g_test_message ("%s: %s", names[i], text);
+      assert_responsive ();
+    }
+}
+
+/* GtkSelectionData as GTK 3 lays it out (gtk/gtkselectionprivate.h; it
+ * has no public constructor): what a drop of file URIs delivers. */
+typedef struct
+{
+  GdkAtom selection, target, type;
+  gint format;
+  guchar *data;
+  gint length;
+  GdkDisplay *display;
+} DropData;
+
+/* A drop of file URIs onto the window, as a file manager sends it. */
+static void
+test_drop (void)
+{
+#ifdef GDK_WINDOWING_X11
+  if (GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    {
+      static const char *const names[] = { "fifo.mtx", "tiny-huge.mtx", "gfp-nan.json" };
+      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+        {
+          g_autoptr (GFile) f = hostile (names[i]);
+          g_autofree char *uri = g_file_get_uri (f);
+          g_autofree char *list = g_strdup_printf ("%s\r\n", uri);
+          GdkAtom uri_list = gdk_atom_intern_static_string ("text/uri-list");
+          DropData drop = { GDK_SELECTION_PRIMARY, uri_list, uri_list, 8, (guchar *) list,
+                            (gint) strlen (list), gdk_display_get_default () };
+          /* an X11 context without a protocol: finishing the drop is a no-op */
+          GdkDragContext *context = g_object_new (GDK_TYPE_X11_DRAG_CONTEXT, NULL);
+          g_signal_emit_by_name (main_window (), "drag-data-received", context, 10, 10,
+                                 (GtkSelectionData *) &drop, 0, (guint) GDK_CURRENT_TIME);
+          g_object_unref (context);
+          g_autofree char *text = wait_for_error (names[i], 30);
+          g_test_message ("%s: %s", names[i], text);
+          assert_responsive ();
+        }
+      return;
+    }
+#endif
+  g_test_skip ("drops are simulated on X11 only");
+}
+
+/* After all that: good files open and a run completes. */
+static void
+test_still_usable (void)
+{
+  g_autofree char *p1 = g_build_filename (g_getenv ("TL_SOURCE_DIR"), "resources", "samples",
+                                          "seed-002-ones-8x8.mtx", NULL);
+  g_autoptr (GFile) f1 = g_file_new_for_path (p1);
+  GFile *files[] = { f1, f1 };
+  g_application_open (G_APPLICATION (app), files, 2, "");
+  TlWindow *win = TL_WINDOW (main_window ());
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (tl_window_is_busy (win) && g_get_monotonic_time () < end)
+    gui_test_pump (0.01);
+  TlMatrix *a = tl_window_get_source (win, TL_TARGET_A);
+  g_assert_nonnull (a);
+  g_assert_cmpuint (a->rows, ==, 8);
+  g_autofree char *after_open = shown_errors ();
+  g_assert_cmpstr (after_open, ==, "");
+
+  /* the ticked kernels run on the good matrices: a record with runs */
+  const TlRunRecord *before = tl_window_get_record (win);
+  g_action_group_activate_action (G_ACTION_GROUP (win), "run", NULL);
+  end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  do
+    gui_test_pump (0.05);
+  while ((tl_window_is_busy (win) || tl_window_get_record (win) == before)
+         && g_get_monotonic_time () < end);
+  const TlRunRecord *record = tl_window_get_record (win);
+  g_assert_nonnull (record);
+  g_assert_true (record != before);
+  g_assert_cmpuint (record->runs->len, >, 0);
+  g_autofree char *after_run = shown_errors ();
+  g_assert_cmpstr (after_run, ==, "");
+}
+
+/* ---- running the tests inside the app's own main loop --------------------- */
+
+static gboolean
+run_tests_cb (gpointer data)
+{
+  test_status = g_test_run ();
+  g_application_quit (G_APPLICATION (app));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+opened_cb (GApplication *application, gpointer files, int n_files, const char *hint, gpointer data)
+{
+  static gboolean started;
+  if (!started)
+    {
+      started = TRUE;
+      g_idle_add (run_tests_cb, NULL);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check (&argc, &argv))
+    {
+      g_printerr ("no display: skipping the GUI tests\n");
+      return 77;
+    }
+  make_hostile_files ();
+
+  g_test_add_func ("/gui-hostile/command-line", test_command_line);
+  g_test_add_func ("/gui-hostile/open", test_open);
+  g_test_add_func ("/gui-hostile/open-dialog", test_open_dialog);
+  g_test_add_func ("/gui-hostile/drop", test_drop);
+  g_test_add_func ("/gui-hostile/still-usable", test_still_usable);
+
+  /* `tilelab DIR/deep.json`, as from a shell */
+  app = GTK_APPLICATION (tl_application_new ());
+  g_signal_connect_after (app, "open", G_CALLBACK (opened_cb), NULL);
+  g_autofree char *deep = g_build_filename (dir, "deep.json", NULL);
+  char *app_argv[] = { (char *) "tilelab", deep, NULL };
+  int rc = g_application_run (G_APPLICATION (app), 2, app_argv);
+  g_object_unref (app);
+
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (d && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      if (g_file_test (p, G_FILE_TEST_IS_DIR))
+        g_rmdir (p);
+      else
+        g_unlink (p);
+    }
+  if (d)
+    g_dir_close (d);
+  g_rmdir (dir);
+  return rc != 0 ? rc : test_status;
+}
