@@ -32,46 +32,6 @@ thread_cpu_us (void)
   return ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
 }
 
-typedef gboolean (*Cond) (gpointer data);
-
-static gboolean
-wake_cb (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
-/* a real main loop: blocking iterations, woken at least every 20 ms */
-static gboolean
-wait_until (Cond cond, gpointer data, double seconds)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
-  guint wake = g_timeout_add (20, wake_cb, NULL);
-  gboolean ok = TRUE;
-  while (!cond (data))
-    {
-      if (g_get_monotonic_time () > end)
-        {
-          ok = FALSE;
-          break;
-        }
-      g_main_context_iteration (NULL, TRUE);
-    }
-  g_source_remove (wake);
-  return ok;
-}
-
-static gboolean
-never (gpointer data)
-{
-  return FALSE;
-}
-
-static void
-pump (double seconds)
-{
-  wait_until (never, NULL, seconds);
-}
-
 static gboolean
 is_idle (gpointer data)
 {
@@ -85,7 +45,7 @@ shoot (const char *dir, const char *name)
 {
   g_autofree char *path = g_build_filename (dir, name, NULL);
   g_autofree char *cmd = g_strdup_printf ("import -window root %s", path);
-  pump (0.6);
+  gui_test_pump (0.6);
   g_autoptr (GError) error = NULL;
   if (!g_spawn_command_line_sync (cmd, NULL, NULL, NULL, &error))
     g_printerr ("gui-probe: %s\n", error->message);
@@ -117,20 +77,20 @@ do_screens (const char *dir)
   g_mkdir_with_parents (dir, 0755);
 
   tl_window_generate_from_option (win, "random-uniform:512", NULL);
-  wait_until (is_idle, NULL, 60);
+  gui_test_wait_until (is_idle, NULL, 60);
   shoot (dir, "01-start.png");
 
   gui_test_only_kernels (win, cpu3);
   tl_window_run (win);
-  wait_until (is_idle, NULL, 300);
+  gui_test_wait_until (is_idle, NULL, 300);
   tl_window_show_c (win, "cpu-blocked");
   tl_window_set_tile_grid (win, TRUE);
   tl_window_hover_c (win, 200, 300);
-  wait_until (is_idle, NULL, 60);
+  gui_test_wait_until (is_idle, NULL, 60);
   shoot (dir, "02-matrices.png");
 
   tl_window_run_sweep (win);
-  wait_until (is_idle, NULL, 600);
+  gui_test_wait_until (is_idle, NULL, 600);
   tl_window_show_view (win, "compare");
   tl_window_select_bar (win, 1);
   shoot (dir, "03-compare.png");
@@ -149,16 +109,16 @@ do_screens (const char *dir)
   g_autofree char *bad = g_test_build_filename (G_TEST_DIST, "data", "malformed.mtx", NULL);
   g_autoptr (GFile) file = g_file_new_for_path (bad);
   tl_window_load_source (win, TL_TARGET_B, file);
-  wait_until (is_idle, NULL, 60);
+  gui_test_wait_until (is_idle, NULL, 60);
   shoot (dir, "05-error.png");
 
   /* Gauss: a small A, factored blocked, stopped mid-way */
   tl_window_generate (win, TL_TARGET_A, "random-uniform", 40, 40, TL_DTYPE_FLOAT64, 4);
-  wait_until (is_idle, NULL, 60);
+  gui_test_wait_until (is_idle, NULL, 60);
   tl_window_show_view (win, "gauss");
   TlGaussPage *gp = TL_GAUSS_PAGE (tl_window_get_page (win, "gauss"));
   tl_gauss_page_factor (gp);
-  wait_until (is_idle, NULL, 60);
+  gui_test_wait_until (is_idle, NULL, 60);
   for (int i = 0; i < 2; i++)
     tl_gauss_page_key (gp, GDK_KEY_Page_Down, 0);
   tl_gauss_page_key (gp, GDK_KEY_Right, 0);
@@ -180,7 +140,7 @@ do_record (const char *path, const char *dir)
   GFile *files[] = { file };
   g_mkdir_with_parents (dir, 0755);
   tl_window_open_files (win, files, 1);
-  wait_until (is_idle, NULL, 60);
+  gui_test_wait_until (is_idle, NULL, 60);
   if (tl_window_get_info_message (win))
     g_print ("gui-probe: %s\n", tl_window_get_info_message (win));
   tl_window_show_view (win, "compare");
@@ -204,7 +164,7 @@ do_gap (gsize n)
   static const char *const ids[] = { "cpu-blocked", NULL };
 
   tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", n, n, TL_DTYPE_FLOAT32, 1);
-  wait_until (is_idle, NULL, 600);
+  gui_test_wait_until (is_idle, NULL, 600);
   gui_test_only_kernels (win, ids);
 
   guint probe = g_timeout_add (5, tick_cb, NULL);
@@ -219,9 +179,9 @@ do_gap (gsize n)
     {
       tl_window_show_view (win, i % 2 ? "compare" : "matrices");
       tl_heatmap_view_zoom (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "A")), i % 4 < 2 ? 1.5 : 1 / 1.5);
-      pump (0.25);
+      gui_test_pump (0.25);
     }
-  wait_until (is_idle, NULL, 600);
+  gui_test_wait_until (is_idle, NULL, 600);
   gint64 t1 = g_get_monotonic_time ();
   g_source_remove (probe);
   const TlRunRecord *rec = tl_window_get_record (win);
@@ -236,7 +196,7 @@ do_draw (gsize n)
 {
   tl_window_generate (win, TL_TARGET_A, "random-uniform", n, n, TL_DTYPE_FLOAT32, 1);
   gint64 t0 = g_get_monotonic_time ();
-  wait_until (is_idle, NULL, 600);
+  gui_test_wait_until (is_idle, NULL, 600);
   g_print ("gui-probe: generate+stats+pool n=%zu took %.0f ms (off the main loop)\n", n,
            (g_get_monotonic_time () - t0) / 1000.0);
 
@@ -267,8 +227,8 @@ do_draw (gsize n)
 
   /* zoomed in: the visible region is re-pooled finer, off the main loop */
   tl_heatmap_view_zoom (TL_HEATMAP_VIEW (hm), 8);
-  pump (0.3);
-  wait_until (is_idle, NULL, 60);
+  gui_test_pump (0.3);
+  gui_test_wait_until (is_idle, NULL, 60);
   cairo_t *cr = cairo_create (s);
   gint64 a = g_get_monotonic_time ();
   gtk_widget_draw (hm, cr);
@@ -298,7 +258,7 @@ main (int argc, char **argv)
   win = TL_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
   gtk_window_move (GTK_WINDOW (win), 0, 0);
   gtk_window_resize (GTK_WINDOW (win), 1560, 950);
-  wait_until (is_idle, NULL, 30);
+  gui_test_wait_until (is_idle, NULL, 30);
 
   int rc = 2;
   if (g_strcmp0 (argv[1], "screens") == 0)

@@ -241,6 +241,19 @@ tl_cli_catch_interrupts (GCancellable *cancellable)
                           g_object_unref);
 }
 
+int
+tl_cli_report_cancelled (const char *command, const TlRunRecord *record)
+{
+  guint finished = 0;
+  for (guint i = 0; i < record->runs->len; i++)
+    finished += ((const TlKernelRun *) record->runs->pdata[i])->status != TL_RUN_CANCELLED;
+  g_printerr (ngettext ("tilelab-cli %s: stopped; %u kernel had finished (the record keeps it)\n",
+                        "tilelab-cli %s: stopped; %u kernels had finished (the record keeps them)\n",
+                        finished),
+              command, finished);
+  return TL_CLI_INTERRUPTED;
+}
+
 typedef struct
 {
   GMainLoop *loop;
@@ -390,6 +403,8 @@ gemm_run (const GemmOptions *o, const char *command_line)
         return tl_cli_fail ("gemm", error);
       printf (_("\nRun record: %s\n"), o->record_path);
     }
+  if (record->cancelled)
+    return tl_cli_report_cancelled ("gemm", record);
   return tl_cli_record_all_passed (record) ? TL_CLI_OK : TL_CLI_FAILURE;
 }
 
