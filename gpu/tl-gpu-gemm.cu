@@ -221,7 +221,7 @@ struct GemmRun
   TlGpuEventPair ev;
   // results
   double upload_ms = 0.0, download_ms = 0.0, instrumented_median = 0.0;
-  std::vector<double> times;
+  std::vector<double> times, itimes; // plain and instrumented launches, ms
   std::vector<TlGpuBlockRecord> records;
 
   bool cancelled () const
@@ -408,10 +408,23 @@ struct GemmRun
     return TL_GPU_OK;
   }
 
-  // 5. timed, uninstrumented: the headline numbers
+  // 5. timed, uninstrumented: the headline numbers.  A benchmark may ask
+  // for each plain launch to be followed by an instrumented one
+  // (args->interleave_instrumented): a GPU that slows down as it warms over
+  // a long run then slows both alike, and the overhead it reports is the
+  // instrumentation's, not the order's.
+  bool interleaved () const { return instrument && args->interleave_instrumented; }
+
   TlGpuStatus timed_runs ()
   {
     times.reserve (args->repeats);
+    if (interleaved ())
+      {
+        double ms = 0.0; // the instrumented variant's own warm-up, untimed
+        TlGpuStatus st = instrumented_launch (&ms);
+        if (st != TL_GPU_OK)
+          return st;
+      }
     for (int r = 0; r < args->repeats; r++)
       {
         progress (TL_GPU_STAGE_RUN, r, args->repeats);
@@ -420,24 +433,35 @@ struct GemmRun
         if (st != TL_GPU_OK)
           return st;
         times.push_back (ms);
+        if (interleaved ())
+          {
+            if ((st = instrumented_launch (&ms)) != TL_GPU_OK)
+              return st;
+            itimes.push_back (ms);
+          }
       }
     progress (TL_GPU_STAGE_RUN, args->repeats, args->repeats);
     return TL_GPU_OK;
   }
 
-  // 6. instrumented: same work, every block writes its record
+  // One timed launch of the instrumented variant.  All-ones records first:
+  // a block that forgot to write shows sm = 0xFFFFFFFF.
+  TlGpuStatus instrumented_launch (double *ms)
+  {
+    TL_GPU_TRY (cudaMemsetAsync (drec.p, 0xFF, rec_bytes, launch.stream), "clearing block records");
+    return timed_launch ((TlGpuBlockRecord *) drec.p, ms);
+  }
+
+  // 6. instrumented: same work, every block writes its record (already
+  // done, one after each plain launch, when interleaved)
   TlGpuStatus instrumented_runs ()
   {
-    TlGpuBlockRecord *rec = (TlGpuBlockRecord *) drec.p;
-    const int irep = std::max (1, args->instrument_repeats);
-    std::vector<double> itimes;
-    for (int r = -1; r < irep; r++) // r = −1: the warm-up of the instrumented variant
+    const int irep = interleaved () ? 0 : std::max (1, args->instrument_repeats);
+    for (int r = interleaved () ? 0 : -1; r < irep; r++) // r = −1: its warm-up
       {
         progress (TL_GPU_STAGE_INSTRUMENTED, r + 1, irep + 1);
-        // All-ones records: a block that forgot to write shows sm = 0xFFFFFFFF.
-        TL_GPU_TRY (cudaMemsetAsync (rec, 0xFF, rec_bytes, launch.stream), "clearing block records");
         double ms = 0.0;
-        TlGpuStatus st = timed_launch (rec, &ms);
+        TlGpuStatus st = instrumented_launch (&ms);
         if (st != TL_GPU_OK)
           return st;
         if (r >= 0)
@@ -445,7 +469,7 @@ struct GemmRun
       }
     instrumented_median = median_of (itimes);
     records.resize (shape.total_blocks);
-    TL_GPU_TRY (cudaMemcpyAsync (records.data (), rec, rec_bytes, cudaMemcpyDeviceToHost,
+    TL_GPU_TRY (cudaMemcpyAsync (records.data (), drec.p, rec_bytes, cudaMemcpyDeviceToHost,
                                  launch.stream),
                 "downloading block records");
     TL_GPU_TRY (cudaStreamSynchronize (launch.stream), "downloading block records");

@@ -190,6 +190,10 @@ typedef struct
   int flush_l2;           /* overwrite an L2-sized buffer before each timed launch */
   int instrument;         /* also run the per-block timed variant */
   int instrument_repeats; /* timed instrumented launches (>= 1) */
+  int interleave_instrumented; /* benchmarks: one instrumented launch after each
+                                  timed one (`repeats` of them) instead of
+                                  instrument_repeats at the end, so clock drift
+                                  does not read as overhead */
   TlGpuProgressFn progress;
   TlGpuCancelFn cancelled;
   void *user_data;
@@ -215,14 +219,14 @@ void tl_gpu_gemm_result_clear (TlGpuGemmResult *result);
 
 /* Recording the steps (a mode, never the headline): when TlGpuLuArgs.observer
  * is set, the rungs whose row says records_steps (the ladder's own, lu-01 …
- * lu-04) run ONE more factorisation after the timed ones that stops after
+ * lu-05) run ONE more factorisation after the timed ones that stops after
  * every column and downloads what a step recorder needs, handing it to
  * these callbacks (the C side implements them with its TlLuRecorder, so
  * gpu/ stays free of GLib).  The fused rungs run their panels one column
  * per launch in that run (lu-03 each launch in its two halves, lu-04 its
- * persistent kernel with one column), so the factorisation is the same and
- * only slower.  lu-cusolver refuses (TL_GPU_BAD_SHAPE: a library call has
- * no steps to show).
+ * persistent kernel and lu-05 its cluster kernel with one column), so the
+ * factorisation is the same and only slower.  lu-cusolver refuses
+ * (TL_GPU_BAD_SHAPE: a library call has no steps to show).
  *
  * Host data comes as a window into the working matrix, in args->dtype:
  * element (i, j) of the m×n matrix, row0 ≤ i < row0+rows, col0 ≤ j <

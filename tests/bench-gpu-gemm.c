@@ -12,7 +12,8 @@
  * run (the registry's reference column: fp32 CUDA-core rungs against
  * cublas-fp32 pedantic, tf32 against cublas-tf32, bf16 against cublas-bf16,
  * float64 against cublas-fp64), the instrumented variant's median and its
- * overhead, and every result judged by the one rule of gemm/tl-gemm-check.h
+ * overhead (each instrumented launch right after a plain one, so a GPU
+ * slowing down as it warms slows both alike), and every result judged by the one rule of gemm/tl-gemm-check.h
  * against a float64 reference (the "check" column: the worst
  * |ĉ − c| / (|A|·|B|) next to its bound, or FAIL; a wrong result makes the
  * program exit 1).  Rungs 1–4 (the slow teaching rungs) run only up to
@@ -115,6 +116,7 @@ measure (TlGpuDevice *dev, Row *row, const Problem *p)
   args.repeats = p->repeats;
   args.instrument = row->info->instrumentable;
   args.instrument_repeats = p->repeats;
+  args.interleave_instrumented = 1;
   TlGpuGemmResult r;
   TlGpuStatus st = tl_gpu_gemm_run (dev, row->info->id, &args, &r);
   if (st != TL_GPU_OK)

@@ -34,7 +34,7 @@ factor_ratio (const TlMatrix *a, const TlLuResult *r)
 }
 
 static const char *gpu_kernels[] = { "lu-01-percolumn", "lu-02-blocked", "lu-03-tuned", "lu-04-persistent",
-                                     "lu-cusolver" };
+                                     "lu-05-cluster", "lu-cusolver" };
 
 static gboolean
 is_blocked (const char *kernel)
@@ -188,7 +188,7 @@ test_singular_steps (void)
 {
   g_autoptr (GError) error = NULL;
   const gsize n = 300;
-  const int cols[] = { 0, 1, 19, 20, 21, 127, 128, 129, 255, 256, 299 };
+  const int cols[] = { 0, 1, 19, 20, 21, 31, 32, 33, 127, 128, 129, 255, 256, 299 };
   const gsize blocks[] = { 0, 20 };
   for (guint ci = 0; ci < G_N_ELEMENTS (cols) + 1; ci++)
     {
@@ -271,7 +271,7 @@ test_large (void)
   const gsize n = 16385;
   g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT32, n, n, 16385, &error);
   g_assert_no_error (error);
-  const char *kernels[] = { "lu-04-persistent", "lu-cusolver" };
+  const char *kernels[] = { "lu-04-persistent", "lu-05-cluster", "lu-cusolver" };
   for (guint k = 0; k < G_N_ELEMENTS (kernels); k++)
     {
       g_autoptr (TlLuResult) r = factor_checked (kernels[k], a, 0);
@@ -281,6 +281,43 @@ test_large (void)
       if (!(ratio < 30))
         g_error ("%s n=%zu: solve ratio %g", kernels[k], n, ratio);
     }
+}
+
+/* lu-05's paths at an odd n, by capping its cluster (TL_LU05_CLUSTER):
+ * with 1 CTA a panel of h rows takes one row per thread up to h = 512, two
+ * up to 1024, and lu-04's kernel above; with 2 CTAs twice that; uncapped,
+ * clusters of 4.  float32 with 16- and 32-column sub-panels, float64 with
+ * 32 columns while one row per thread suffices and 16 above.  Fresh
+ * matrices (the seed is printed); the solve ratio, O(n²). */
+static void
+test_cluster_paths (void)
+{
+  const char *env = g_getenv ("TL_TEST_SEED");
+  guint32 seed = env ? (guint32) g_ascii_strtoull (env, NULL, 10) : (guint32) g_get_real_time ();
+  printf ("# random seed %u (set TL_TEST_SEED to replay)\n", seed);
+  const char *caps[] = { "1", "2", "16" };
+  const char *widths[] = { "32", "16" };
+  const gsize n = 1237;
+  g_autoptr (GError) error = NULL;
+  for (int dt = TL_DTYPE_FLOAT32; dt <= TL_DTYPE_FLOAT64; dt++)
+    {
+      g_autoptr (TlMatrix) a = tl_generate ("random-uniform:lo=-1,hi=1", dt, n, n, (guint64) seed + dt, &error);
+      g_assert_no_error (error);
+      for (guint c = 0; c < G_N_ELEMENTS (caps); c++)
+        for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+          {
+            g_setenv ("TL_LU05_CLUSTER", caps[c], TRUE);
+            g_setenv ("TL_LU05_WIDTH", widths[w], TRUE);
+            g_autoptr (TlLuResult) r = factor_checked ("lu-05-cluster", a, 0);
+            g_assert_cmpuint (r->info, ==, 0);
+            double ratio = solve_ratio (a, r, seed);
+            if (!(ratio < 30))
+              g_error ("lu-05 cluster ≤ %s, width %s, %s seed %u: solve ratio %g", caps[c], widths[w],
+                       tl_dtype_name (dt), seed, ratio);
+          }
+    }
+  g_unsetenv ("TL_LU05_CLUSTER");
+  g_unsetenv ("TL_LU05_WIDTH");
 }
 
 /* Fresh random matrices every run (the seed is printed): the fused rungs at
@@ -293,7 +330,7 @@ test_fresh (void)
   printf ("# random seed %u (set TL_TEST_SEED to replay)\n", seed);
   const gsize shapes[][2] = { { 333, 333 }, { 601, 601 }, { 257, 513 }, { 513, 257 }, { 129, 129 } };
   const gsize blocks[] = { 0, 64, 96 };
-  const char *kernels[] = { "lu-03-tuned", "lu-04-persistent" };
+  const char *kernels[] = { "lu-03-tuned", "lu-04-persistent", "lu-05-cluster" };
   g_autoptr (GError) error = NULL;
   for (int dt = TL_DTYPE_FLOAT32; dt <= TL_DTYPE_FLOAT64; dt++)
     for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
@@ -349,43 +386,44 @@ test_solve_bench (void)
   const gsize n = 300;
   TlGpuDevice *dev = NULL;
   g_assert_cmpint (tl_gpu_device_open (0, &dev), ==, TL_GPU_OK);
+  const char *factors[] = { "lu-04-persistent", "lu-05-cluster" };
   for (int dt = TL_DTYPE_FLOAT32; dt <= TL_DTYPE_FLOAT64; dt++)
     for (gsize k = 1; k <= 33; k += 32) /* one right-hand side (TRSV) and many (TRSM) */
-      {
-        g_autoptr (TlMatrix) a = tl_generate ("random-uniform", dt, n, n, 71, &error);
-        g_autoptr (TlMatrix) b = tl_generate ("random-uniform:lo=-1,hi=1", dt, n, k, 72, &error);
-        g_autoptr (TlLuResult) r = NULL;
-        g_assert_true (tl_lu_factor ("lu-04-persistent", a, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error));
-        const char *solvers[] = { "lu-solve", "cusolver-getrs" };
-        g_autoptr (TlMatrix) ours = tl_matrix_copy (b, &error);
-        g_autoptr (TlMatrix) theirs = tl_matrix_copy (b, &error);
-        TlMatrix *xs[2] = { ours, theirs };
-        for (guint s = 0; s < 2; s++)
-          {
-            TlGpuLuSolveArgs args = { (TlGpuDtype) dt, (int) n, (int) k, r->lu->data, r->ipiv, xs[s]->data };
-            double times[3];
-            TlGpuStatus st = tl_gpu_lu_solve_bench (dev, solvers[s], &args, 1, 3, times);
-            if (st != TL_GPU_OK)
-              g_error ("%s: %s (%s)", solvers[s], tl_gpu_status_name (st), tl_gpu_last_message ());
-            for (int t = 0; t < 3; t++)
-              g_assert_cmpfloat (times[t], >, 0);
-            double ratio = lu_test_solve_ratio (a, xs[s], b);
-            if (!(ratio < 30))
-              g_error ("%s %s: solve ratio %g", solvers[s], tl_dtype_name (dt), ratio);
-          }
-        double tol = (dt == TL_DTYPE_FLOAT32 ? 1e-3 : 1e-10) * fmax (1.0, tl_matrix_norm (xs[1], TL_NORM_MAX));
-        for (gsize i = 0; i < n; i++)
-          for (gsize c = 0; c < k; c++)
-            g_assert_cmpfloat (fabs (tl_matrix_get (xs[0], i, c) - tl_matrix_get (xs[1], i, c)), <=, tol);
+      for (guint f = 0; f < G_N_ELEMENTS (factors); f++)
+        {
+          g_autoptr (TlMatrix) a = tl_generate ("random-uniform", dt, n, n, 71, &error);
+          g_autoptr (TlMatrix) b = tl_generate ("random-uniform:lo=-1,hi=1", dt, n, k, 72, &error);
+          g_autoptr (TlLuResult) r = factor_checked (factors[f], a, 0);
+          const char *solvers[] = { "lu-solve", "cusolver-getrs" };
+          g_autoptr (TlMatrix) ours = tl_matrix_copy (b, &error);
+          g_autoptr (TlMatrix) theirs = tl_matrix_copy (b, &error);
+          TlMatrix *xs[2] = { ours, theirs };
+          for (guint s = 0; s < 2; s++)
+            {
+              TlGpuLuSolveArgs args = { (TlGpuDtype) dt, (int) n, (int) k, r->lu->data, r->ipiv, xs[s]->data };
+              double times[3];
+              TlGpuStatus st = tl_gpu_lu_solve_bench (dev, solvers[s], &args, 1, 3, times);
+              if (st != TL_GPU_OK)
+                g_error ("%s: %s (%s)", solvers[s], tl_gpu_status_name (st), tl_gpu_last_message ());
+              for (int t = 0; t < 3; t++)
+                g_assert_cmpfloat (times[t], >, 0);
+              double ratio = lu_test_solve_ratio (a, xs[s], b);
+              if (!(ratio < 30))
+                g_error ("%s %s: solve ratio %g", solvers[s], tl_dtype_name (dt), ratio);
+            }
+          double tol = (dt == TL_DTYPE_FLOAT32 ? 1e-3 : 1e-10) * fmax (1.0, tl_matrix_norm (xs[1], TL_NORM_MAX));
+          for (gsize i = 0; i < n; i++)
+            for (gsize c = 0; c < k; c++)
+              g_assert_cmpfloat (fabs (tl_matrix_get (xs[0], i, c) - tl_matrix_get (xs[1], i, c)), <=, tol);
 
-        g_autofree int *bad = g_memdup2 (r->ipiv, sizeof (int) * n);
-        bad[10] = 3; /* below its own step: not a LAPACK ipiv */
-        g_autoptr (TlMatrix) x = tl_matrix_copy (b, &error);
-        TlGpuLuSolveArgs args = { (TlGpuDtype) dt, (int) n, (int) k, r->lu->data, bad, x->data };
-        double ms = 0;
-        g_assert_cmpint (tl_gpu_lu_solve (dev, &args, &ms), ==, TL_GPU_BAD_SHAPE);
-        g_assert_nonnull (strstr (tl_gpu_last_message (), "ipiv[10]"));
-      }
+          g_autofree int *bad = g_memdup2 (r->ipiv, sizeof (int) * n);
+          bad[10] = 3; /* below its own step: not a LAPACK ipiv */
+          g_autoptr (TlMatrix) x = tl_matrix_copy (b, &error);
+          TlGpuLuSolveArgs args = { (TlGpuDtype) dt, (int) n, (int) k, r->lu->data, bad, x->data };
+          double ms = 0;
+          g_assert_cmpint (tl_gpu_lu_solve (dev, &args, &ms), ==, TL_GPU_BAD_SHAPE);
+          g_assert_nonnull (strstr (tl_gpu_last_message (), "ipiv[10]"));
+        }
   tl_gpu_device_close (dev);
 }
 
@@ -536,6 +574,12 @@ test_record (void)
     { "lu-04-persistent", TL_DTYPE_FLOAT64, 61, 90, 16 },
     { "lu-04-persistent", TL_DTYPE_FLOAT64, 90, 61, 16 },
     { "lu-04-persistent", TL_DTYPE_FLOAT64, 600, 600, 64 }, /* several blocks per panel */
+    { "lu-05-cluster", TL_DTYPE_FLOAT64, 96, 96, 16 },
+    { "lu-05-cluster", TL_DTYPE_FLOAT32, 77, 77, 20 },
+    { "lu-05-cluster", TL_DTYPE_FLOAT64, 61, 90, 16 },
+    { "lu-05-cluster", TL_DTYPE_FLOAT64, 90, 61, 16 },
+    { "lu-05-cluster", TL_DTYPE_FLOAT32, 600, 600, 64 }, /* two sub-panels per panel, clusters of 2 */
+    { "lu-05-cluster", TL_DTYPE_FLOAT64, 600, 600, 64 },
   };
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
@@ -561,7 +605,8 @@ test_record (void)
   /* step by step the same as the CPU kernel of the same shape (float64,
    * small: the pivots agree), snapshots included */
   const char *pairs[][2] = { { "lu-02-blocked", "lu-cpu-blocked" }, { "lu-01-percolumn", "lu-cpu-unblocked" },
-                             { "lu-03-tuned", "lu-cpu-blocked" }, { "lu-04-persistent", "lu-cpu-blocked" } };
+                             { "lu-03-tuned", "lu-cpu-blocked" }, { "lu-04-persistent", "lu-cpu-blocked" },
+                             { "lu-05-cluster", "lu-cpu-blocked" } };
   for (guint p = 0; p < G_N_ELEMENTS (pairs); p++)
     {
       g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 48, 48, 7, &error);
@@ -615,6 +660,7 @@ test_record (void)
   g_assert_error (e, TL_ERROR, TL_ERROR_UNSUPPORTED);
   g_assert_nonnull (strstr (e->message, "lu-02-blocked"));
   g_assert_nonnull (strstr (e->message, "lu-04-persistent"));
+  g_assert_nonnull (strstr (e->message, "lu-05-cluster"));
 }
 
 /* Polls answered until the n-th, which says "cancel". */
@@ -680,6 +726,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lu-gpu/singular-steps", test_singular_steps);
   g_test_add_func ("/lu-gpu/nan", test_nan);
   g_test_add_func ("/lu-gpu/fresh", test_fresh);
+  g_test_add_func ("/lu-gpu/cluster-paths", test_cluster_paths);
   g_test_add_func ("/lu-gpu/large", test_large);
   g_test_add_func ("/lu-gpu/solve", test_solve);
   g_test_add_func ("/lu-gpu/solve-bench", test_solve_bench);

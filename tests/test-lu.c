@@ -476,7 +476,8 @@ test_registry_columns (void)
   g_assert_cmpuint (n_gpu, ==, (guint) tl_gpu_lu_kernel_count ());
   /* the rungs that record steps, CPU and GPU (the Gauss page offers these) */
   const char *recording[] = { "lu-cpu-unblocked", "lu-cpu-blocked", "lu-01-percolumn",
-                              "lu-02-blocked", "lu-03-tuned", "lu-04-persistent" };
+                              "lu-02-blocked", "lu-03-tuned", "lu-04-persistent",
+                              "lu-05-cluster" };
   guint n_recording = 0;
   for (guint i = 0; i < tl_lu_kernel_count (); i++)
     n_recording += tl_lu_kernel_get (i)->records_steps;
@@ -487,6 +488,7 @@ test_registry_columns (void)
   g_assert_true (tl_lu_kernel_find ("lu-02-blocked")->phases);
   g_assert_true (tl_lu_kernel_find ("lu-03-tuned")->phases);
   g_assert_true (tl_lu_kernel_find ("lu-04-persistent")->phases);
+  g_assert_true (tl_lu_kernel_find ("lu-05-cluster")->phases);
   g_assert_false (tl_lu_kernel_find ("lu-cusolver")->phases);
   g_assert_false (tl_lu_kernel_find ("lu-cusolver")->records_steps);
   g_assert_cmpuint (tl_lu_kernel_find ("lu-cpu-blocked")->default_block, ==, TL_LU_DEFAULT_BLOCK);

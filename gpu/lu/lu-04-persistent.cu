@@ -52,11 +52,14 @@
 // comes from a run that serialises the phases (no look-ahead).  The panel
 // width shrinks only if R rows of kb columns cannot fit one SM for the
 // height at hand (float64 above n ≈ 29000 at kb = 128).
+//
+// Rung 5 (lu-05-cluster.cu) keeps all of this but the panel kernel: it
+// calls tl_lu_persistent_factor with its own panel (TlLuPanelHook), and the
+// panels its cluster cannot hold still come here.
 #include "tl-lu-gpu.cuh"
 
 #include <float.h>
 #include <limits.h>
-#include <stdlib.h>
 
 #define LU04_THREADS 512
 #define LU04_WARPS (LU04_THREADS / 32)
@@ -494,6 +497,7 @@ struct Lu04Env
   int rows_target;   // rows per panel block, about (LU04_ROWS)
   int max_blocks;    // panel blocks at most (LU04_BLOCKS)
   int walk_swaps;    // 1: rung 3's swap walk instead of lu04_swap_kernel (TL_LU04_WALK_SWAPS)
+  const TlLuPanelHook *hook; // a later rung's own panel (lu-05), or null
   size_t smem_dyn;   // dynamic shared memory a block may have
   u64 *mail;
   size_t mail_words;
@@ -587,6 +591,8 @@ template <typename T>
 static TlGpuStatus
 panel (TlLuCtx *ctx, const Lu04Env &env, cudaStream_t stream, int k0, const Lu04Shape &s, int bstep)
 {
+  if (env.hook != nullptr && env.hook->fits (ctx, env.hook->state, k0, s.kb))
+    return env.hook->factor (ctx, env.hook->state, stream, k0, s.kb, bstep);
   if (ctx->observer == nullptr)
     return launch_panel<T> (ctx, env, stream, k0, s, 0, s.kb);
   const int r1 = k0 + s.kb;
@@ -607,17 +613,32 @@ panel (TlLuCtx *ctx, const Lu04Env &env, cudaStream_t stream, int k0, const Lu04
 
 template <typename T>
 static TlGpuStatus
+staged_swaps (TlLuCtx *ctx, cudaStream_t stream, int k0, int kb, int c0, int c1)
+{
+  lu04_swap_kernel<T><<<(c1 - c0 + LU04_SWAP_TILE - 1) / LU04_SWAP_TILE, LU04_SWAP_THREADS,
+                        swap_smem (kb, sizeof (T)), stream>>> ((T *) ctx->a, ctx->lda, ctx->ipiv, k0, kb, c0, c1);
+  return tl_gpu_from_cuda (cudaGetLastError (), "row swaps");
+}
+
+TlGpuStatus
+tl_lu_swap_rows (TlLuCtx *ctx, cudaStream_t stream, int k0, int kb, int c0, int c1)
+{
+  if (c1 <= c0 || kb <= 0)
+    return TL_GPU_OK;
+  return ctx->dtype == TL_GPU_FLOAT32 ? staged_swaps<float> (ctx, stream, k0, kb, c0, c1)
+                                      : staged_swaps<double> (ctx, stream, k0, kb, c0, c1);
+}
+
+template <typename T>
+static TlGpuStatus
 laswp (TlLuCtx *ctx, const Lu04Env &env, int k0, int k1, int c0, int c1)
 {
   if (c1 <= c0)
     return TL_GPU_OK;
-  if (env.walk_swaps)
-    lu_laswp_kernel<T><<<(c1 - c0 + 127) / 128, 128, 0, ctx->stream>>> ((T *) ctx->a, ctx->lda,
-                                                                        ctx->ipiv, k0, k1, c0, c1);
-  else
-    lu04_swap_kernel<T><<<(c1 - c0 + LU04_SWAP_TILE - 1) / LU04_SWAP_TILE, LU04_SWAP_THREADS,
-                          swap_smem (k1 - k0, sizeof (T)), ctx->stream>>> ((T *) ctx->a, ctx->lda, ctx->ipiv,
-                                                                           k0, k1 - k0, c0, c1);
+  if (!env.walk_swaps)
+    return tl_lu_swap_rows (ctx, ctx->stream, k0, k1 - k0, c0, c1);
+  lu_laswp_kernel<T><<<(c1 - c0 + 127) / 128, 128, 0, ctx->stream>>> ((T *) ctx->a, ctx->lda, ctx->ipiv, k0,
+                                                                      k1, c0, c1);
   return tl_gpu_from_cuda (cudaGetLastError (), "lu-04 row swaps");
 }
 
@@ -673,20 +694,9 @@ block_step (TlLuCtx *ctx, const Lu04Env &env, TlLuSideStream *ss, int k0, int kb
   return TL_GPU_OK;
 }
 
-// A tuning override from the environment, or the default.
-static int
-env_int (const char *name, int fallback, int lo, int hi)
-{
-  const char *v = getenv (name);
-  if (v == nullptr || *v == '\0')
-    return fallback;
-  long x = strtol (v, nullptr, 10);
-  return x < lo ? lo : x > hi ? hi : (int) x;
-}
-
 template <typename T>
 static TlGpuStatus
-factor (TlLuCtx *ctx)
+factor (TlLuCtx *ctx, const TlLuPanelHook *hook)
 {
   const int m = ctx->m, n = ctx->n, mn = m < n ? m : n;
   if (mn == 0)
@@ -702,8 +712,8 @@ factor (TlLuCtx *ctx)
   TL_GPU_TRY (cudaFuncGetAttributes (&fa, (const void *) lu04_panel_kernel<T>), "lu-04 attributes");
   Lu04Env env;
   env.sm_count = ctx->device->sm_count < LU04_MAX_BLOCKS ? ctx->device->sm_count : LU04_MAX_BLOCKS;
-  env.rows_target = env_int ("TL_LU04_ROWS", LU04_ROWS, 1, 1 << 20);
-  env.max_blocks = env_int ("TL_LU04_BLOCKS", LU04_BLOCKS, 1, env.sm_count);
+  env.rows_target = tl_lu_env_int ("TL_LU04_ROWS", LU04_ROWS, 1, 1 << 20);
+  env.max_blocks = tl_lu_env_int ("TL_LU04_BLOCKS", LU04_BLOCKS, 1, env.sm_count);
   env.smem_dyn = (size_t) optin - fa.sharedSizeBytes;
   TL_GPU_TRY (cudaFuncSetAttribute ((const void *) lu04_panel_kernel<T>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int) env.smem_dyn),
@@ -711,7 +721,8 @@ factor (TlLuCtx *ctx)
   TL_GPU_TRY (cudaFuncSetAttribute ((const void *) lu04_swap_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     (int) swap_smem (LU04_MAX_NB, sizeof (T))),
               "lu-04 shared memory");
-  env.walk_swaps = env_int ("TL_LU04_WALK_SWAPS", 0, 0, 1);
+  env.walk_swaps = tl_lu_env_int ("TL_LU04_WALK_SWAPS", 0, 0, 1);
+  env.hook = hook;
   env.slot_stride = env.sm_count;
   env.mail = (u64 *) ctx->workspace;
   env.mail_words = mail_words (env.slot_stride);
@@ -751,17 +762,23 @@ factor (TlLuCtx *ctx)
   return tl_gpu_from_cuda (cudaGetLastError (), "lu-04-persistent");
 }
 
+TlGpuStatus
+tl_lu_persistent_factor (TlLuCtx *ctx, const TlLuPanelHook *hook)
+{
+  return ctx->dtype == TL_GPU_FLOAT32 ? factor<float> (ctx, hook) : factor<double> (ctx, hook);
+}
+
 static TlGpuStatus
 lu_04_factor (TlLuCtx *ctx)
 {
-  return ctx->dtype == TL_GPU_FLOAT32 ? factor<float> (ctx) : factor<double> (ctx);
+  return tl_lu_persistent_factor (ctx, nullptr);
 }
 
-static size_t
-lu_04_workspace (const TlLuCtx *ctx)
+size_t
+tl_lu_persistent_workspace (const TlLuCtx *ctx)
 {
   const int blocks = ctx->device->sm_count < LU04_MAX_BLOCKS ? ctx->device->sm_count : LU04_MAX_BLOCKS;
   return mail_words (blocks) * sizeof (u64);
 }
 
-const TlLuRung lu_04_persistent_rung = { "lu-04-persistent", lu_04_factor, lu_04_workspace };
+const TlLuRung lu_04_persistent_rung = { "lu-04-persistent", lu_04_factor, tl_lu_persistent_workspace };

@@ -12,6 +12,7 @@
 
 #include <cuda_runtime.h>
 #include <cublas_v2.h>
+#include <stdlib.h>
 #include "tl-gpu.h"
 #include "../tl-gpu-internal.h"
 
@@ -230,6 +231,38 @@ struct TlLuSideStream
       cudaStreamDestroy (side);
   }
 };
+
+// ---- lu-04's factorisation, with another rung's panel -------------------------
+//
+// lu-05 factors its panels its own way and leaves the rest to lu-04's
+// driver: block steps, look-ahead on the side stream, staged swaps, phase
+// split, recording.  lu-04 offers each panel [k0, k0+kb) (rows k0..m−1) to
+// the hook first; what the hook does not take, lu-04's kernel factors.
+struct TlLuPanelHook
+{
+  bool (*fits) (const TlLuCtx *ctx, const void *state, int k0, int kb);
+  // Factors the panel on `stream` (the look-ahead's side stream, or
+  // ctx->stream), recording its steps when ctx->observer is set.
+  TlGpuStatus (*factor) (TlLuCtx *ctx, void *state, cudaStream_t stream, int k0, int kb, int bstep);
+  void *state;
+};
+TlGpuStatus tl_lu_persistent_factor (TlLuCtx *ctx, const TlLuPanelHook *hook);
+size_t tl_lu_persistent_workspace (const TlLuCtx *ctx);
+// The swaps ipiv[k0 … k0+kb) applied in order to the columns [c0, c1), on
+// `stream` (lu-04's staged kernel: the touched rows of 32 columns at a time
+// in shared memory).
+TlGpuStatus tl_lu_swap_rows (TlLuCtx *ctx, cudaStream_t stream, int k0, int kb, int c0, int c1);
+
+// A tuning override from the environment (benchmark sweeps), or the default.
+static inline int
+tl_lu_env_int (const char *name, int fallback, int lo, int hi)
+{
+  const char *v = getenv (name);
+  if (v == nullptr || *v == '\0')
+    return fallback;
+  long x = strtol (v, nullptr, 10);
+  return x < lo ? lo : x > hi ? hi : (int) x;
+}
 
 // ---- cuBLAS on row-major data ----------------------------------------------
 

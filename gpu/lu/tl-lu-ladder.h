@@ -49,6 +49,14 @@ TL_LU_ROW (lu_04_persistent,
   .default_block = 128, .records_steps = 1, .phases = 1,
   .source_path = "gpu/lu/lu-04-persistent.cu")
 
+TL_LU_ROW (lu_05_cluster,
+  .id = "lu-05-cluster", .number = 5,
+  .title = N_("GPU blocked, cluster panel"),
+  .lesson = N_("Narrow sub-panels held in the registers of one thread-block cluster, one hardware barrier per column; lu-04's look-ahead around them"),
+  .seed = "004", .dtypes = F32 | F64,
+  .default_block = 128, .records_steps = 1, .phases = 1,
+  .source_path = "gpu/lu/lu-05-cluster.cu")
+
 TL_LU_ROW (lu_cusolver,
   .id = "lu-cusolver",
   .title = N_("cuSOLVER getrf"),

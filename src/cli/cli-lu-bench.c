@@ -409,7 +409,7 @@ tl_cli_lu_bench (int argc, char **argv)
     { "rhs", 0, 0, G_OPTION_ARG_STRING, &rhs_s,
       N_("Right-hand sides of the solve benchmark (default 1,16,256,4096; none to skip)"), "K[,K…]" },
     { "solve-kernel", 0, 0, G_OPTION_ARG_STRING, &solve_kernel,
-      N_("The rung whose factors the solve benchmark uses (default lu-04-persistent)"), "K" },
+      N_("The rung whose factors the solve benchmark uses (default lu-05-cluster)"), "K" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, N_("Generator seed"), "S" },
     { "device", 'd', 0, G_OPTION_ARG_INT, &bn.device, N_("GPU ordinal"), "I" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Also write the markdown tables to FILE"), "FILE" },

@@ -62,7 +62,7 @@ const TlLuKernelInfo *tl_lu_kernel_find  (const char *id);
 #define TL_LU_DEFAULT_KERNEL "lu-cpu-blocked"
 /* The kernel id "gpu" means the fastest GPU rung: the one docs/perf/lu-*
  * measures at or beyond cuSOLVER (det, solve and lu take it, --kernel gpu). */
-#define TL_LU_FASTEST_GPU_KERNEL "lu-04-persistent"
+#define TL_LU_FASTEST_GPU_KERNEL "lu-05-cluster"
 #define TL_LU_DEFAULT_BLOCK  64
 
 /* ---- the result --------------------------------------------------------- */
