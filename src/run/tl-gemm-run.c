@@ -648,8 +648,11 @@ setup_reference (JobState *s, TlRunRecord *record, GError **error)
 static gboolean
 gpu_memory_fits (JobState *s, TlKernelRun *run)
 {
+  /* the device is opened here if no kernel has used it yet (its facts come
+   * with it); one that cannot be opened is left to the run to report */
   TlGpuFacts facts;
-  if (!tl_gpu_session_get_facts (s->gpu, s->job->device, &facts) || facts.total_mem_bytes == 0)
+  if (s->gpu == NULL || tl_gpu_session_get_device (s->gpu, s->job->device, NULL) == NULL
+      || !tl_gpu_session_get_facts (s->gpu, s->job->device, &facts) || facts.total_mem_bytes == 0)
     return TRUE;
   double need = ((double) s->m * s->k + (double) s->k * s->n + (double) s->m * s->n)
                 * tl_dtype_size (s->job->dtype);
