@@ -16,7 +16,10 @@
 //      the earliest block start;
 //   7. launch facts from the runtime: registers, shared and local memory,
 //      occupancy, grid, waves;
-//   8. download C, timed.
+//   8. optionally the hardware counters of one more launch, untimed,
+//      replayed by CUPTI (tl-gpu-counters.cu): C poisoned and L2 cleaned
+//      before every pass;
+//   9. download C, timed.
 // Cancellation is polled before every launch: each warm-up, timed and
 // instrumented launch, and each poison-and-flush before one.  Nothing here
 // prints.
@@ -28,6 +31,7 @@
 #include <limits.h>
 #include <new>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <vector>
 
@@ -216,6 +220,7 @@ struct GemmRun
   TlGemmLaunch launch = {};
   TlGemmShape shape = {};
   bool instrument = false;
+  bool flush_each = false; // flush L2 before each timed launch (args->flush_l2)
   size_t a_bytes = 0, b_bytes = 0, c_bytes = 0, ws_bytes = 0, rec_bytes = 0, flush_bytes = 0;
   DeviceBuffer da, db, dc, dws, drec, flush;
   TlGpuEventPair ev;
@@ -223,6 +228,7 @@ struct GemmRun
   double upload_ms = 0.0, download_ms = 0.0, instrumented_median = 0.0;
   std::vector<double> times, itimes; // plain and instrumented launches, ms
   std::vector<TlGpuBlockRecord> records;
+  TlGpuCounters counters;
 
   bool cancelled () const
   {
@@ -299,7 +305,9 @@ struct GemmRun
     c_bytes = (size_t) m * n * es;
     ws_bytes = rung->workspace_bytes ? rung->workspace_bytes (&launch) : 0;
     rec_bytes = instrument ? shape.total_blocks * sizeof (TlGpuBlockRecord) : 0;
-    flush_bytes = args->flush_l2 ? 2 * (size_t) device->l2_bytes : 0;
+    // the buffer also cleans L2 before every counted pass
+    flush_each = args->flush_l2 != 0;
+    flush_bytes = args->flush_l2 || args->counters ? 2 * (size_t) device->l2_bytes : 0;
     const size_t need = a_bytes + b_bytes + c_bytes + ws_bytes + rec_bytes + flush_bytes;
     size_t free_b = 0, total_b = 0;
     TL_GPU_TRY (cudaMemGetInfo (&free_b, &total_b), "reading free GPU memory");
@@ -358,7 +366,7 @@ struct GemmRun
     if (st != TL_GPU_OK)
       return st;
     TL_GPU_TRY (poison (launch.c, c_bytes, launch.dtype, launch.stream), "poisoning C");
-    if (flush.p != nullptr)
+    if (flush_each)
       TL_GPU_TRY (cudaMemsetAsync (flush.p, 0x5A, flush_bytes, launch.stream), "flushing L2");
     return cancel_point ();
   }
@@ -485,7 +493,40 @@ struct GemmRun
     return TL_GPU_OK;
   }
 
-  // 8. download C, timed
+  // 8. hardware counters: one more launch, untimed, replayed by CUPTI (or
+  // only marked for an outside profiler); a failure to count is a state in
+  // `counters`, not the run's error
+  static TlGpuStatus counted_before (void *user)
+  {
+    GemmRun *run = (GemmRun *) user;
+    TlGpuStatus st = run->cancel_point ();
+    if (st != TL_GPU_OK)
+      return st;
+    TL_GPU_TRY (poison (run->launch.c, run->c_bytes, run->launch.dtype, run->launch.stream),
+                "poisoning C");
+    return tl_gpu_counters_clean_l2 (run->device, run->flush.p, run->flush_bytes);
+  }
+  static TlGpuStatus counted_launch (void *user)
+  {
+    return ((GemmRun *) user)->launch_once (nullptr);
+  }
+  TlGpuStatus count ()
+  {
+    tl_gpu_counters_reset (&counters, TL_GPU_COUNTERS_NOT_ASKED);
+    if (args->counters != TL_GPU_GEMM_COUNT && args->counters != TL_GPU_GEMM_MARK)
+      return TL_GPU_OK;
+    progress (TL_GPU_STAGE_COUNTERS, 0, 1);
+    char name[128];
+    snprintf (name, sizeof name, "tilelab-counters %s", info->id);
+    TlGpuCountedWork work = { counted_before, counted_launch, this, launch.stream, name };
+    TlGpuStatus st = args->counters == TL_GPU_GEMM_COUNT
+                       ? tl_gpu_counters_collect (device, &work, &counters)
+                       : tl_gpu_counters_mark (&work);
+    progress (TL_GPU_STAGE_COUNTERS, 1, 1);
+    return st;
+  }
+
+  // 9. download C, timed
   TlGpuStatus download ()
   {
     if (args->c == nullptr)
@@ -527,6 +568,7 @@ struct GemmRun
     fill_launch_facts (device, shape, &out->launch);
     out->n_blocks = records.size ();
     out->blocks = blocks;
+    out->counters = counters;
     return TL_GPU_OK;
   }
 };
@@ -565,7 +607,7 @@ tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id, const TlGpuGemmArgs
   if ((st = run.check_rung (kernel_id)) != TL_GPU_OK || (st = run.allocate ()) != TL_GPU_OK || (st = run.upload_and_prepare ()) != TL_GPU_OK
       || (st = run.warm_up ()) != TL_GPU_OK || (st = run.timed_runs ()) != TL_GPU_OK
       || (run.instrument && (st = run.instrumented_runs ()) != TL_GPU_OK)
-      || (st = run.download ()) != TL_GPU_OK || (st = run.hand_over (out_result)) != TL_GPU_OK)
+      || (st = run.count ()) != TL_GPU_OK || (st = run.download ()) != TL_GPU_OK || (st = run.hand_over (out_result)) != TL_GPU_OK)
     return st;
   if (device->ordinal >= 0 && device->ordinal < COUNTED_DEVICES)
     gemm_count[device->ordinal]++;

@@ -81,6 +81,29 @@ struct TlGpuEventPair
   }
 };
 
+// The counters pass (tl-gpu-counters.cu).  `launch` enqueues the work to
+// count on `stream` (a multiply: all its kernels); `before` enqueues what
+// must happen before each pass and is not counted (poisoning C, flushing
+// L2).  Both run once per replay pass; `name` is the NVTX range around
+// them.  A failed launch is returned; a failure to count is a state and a
+// sentence in *out.  tl_gpu_counters_mark runs the work once inside the
+// NVTX range and counts nothing (an outside profiler counts).
+struct TlGpuCountedWork
+{
+  TlGpuStatus (*before) (void *user);
+  TlGpuStatus (*launch) (void *user);
+  void *user;
+  cudaStream_t stream;
+  const char *name;
+};
+void tl_gpu_counters_reset (TlGpuCounters *out, TlGpuCountersState state);
+// For `before`: reads `bytes` (at least 2 × L2) of `buffer` on the device's
+// stream, so L2 holds only clean lines when the counted launch starts.
+TlGpuStatus tl_gpu_counters_clean_l2 (const TlGpuDevice *device, void *buffer, size_t bytes);
+TlGpuStatus tl_gpu_counters_collect (TlGpuDevice *device, const TlGpuCountedWork *work,
+                                     TlGpuCounters *out);
+TlGpuStatus tl_gpu_counters_mark (const TlGpuCountedWork *work);
+
 // The dispatch table (tl-gpu-gemm.cu) — the rungs compiled into this build.
 struct TlGemmRung;
 const TlGemmRung *tl_gpu_gemm_rung_find (const char *id);

@@ -11,6 +11,7 @@
  */
 #include "tl-gpu.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,6 +251,14 @@ tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id, const TlGpuGemmArgs
       out_result->times_ms[r] = now_ms () - t0;
     }
   out_result->n_times = args->repeats;
+  for (int i = 0; i < TL_GPU_N_COUNTERS; i++)
+    out_result->counters.value[i] = NAN;
+  if (args->counters)
+    {
+      out_result->counters.state = TL_GPU_COUNTERS_UNAVAILABLE;
+      snprintf (out_result->counters.message, sizeof out_result->counters.message,
+                "a simulated GPU (Tilelab built without CUDA) has no hardware counters");
+    }
   gemm_count[device->ordinal]++;
   return TL_GPU_OK;
 }
@@ -309,4 +318,17 @@ tl_gpu_gfp_lu (TlGpuDevice *device, int m, int n, uint32_t p, uint32_t *a, int *
   TlGpuStatus status = usable (device);
   return status != TL_GPU_OK ? status
                              : fail (TL_GPU_BAD_SHAPE, "the simulated GPU runs GEMMs only");
+}
+
+/* ---- hardware counters: none without CUDA ---- */
+
+TlGpuStatus
+tl_gpu_measure_bandwidth (TlGpuDevice *device, TlGpuBandwidth *out)
+{
+  if (out != NULL)
+    memset (out, 0, sizeof *out);
+  TlGpuStatus status = usable (device);
+  return status != TL_GPU_OK
+           ? status
+           : fail (TL_GPU_NO_DEVICE, "a simulated GPU has no memory bandwidth to measure");
 }

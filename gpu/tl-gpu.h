@@ -129,6 +129,9 @@ typedef struct
   const char *source_path; /* relative to the repo, e.g. "gpu/gemm/gemm-03-smem16.cu" */
   TlGpuKernelKind kind;
   const char *precision;   /* "exact", "fp32", "fp64", "tf32", "bf16" — what the math does */
+  const char *counters;    /* the hardware counters this rung's lesson is about: views of
+                              src/record/tl-counters.h by key, separated by spaces, e.g.
+                              "gld_sectors_per_request dram_bytes"; NULL: none */
 } TlGpuKernelInfo;
 
 int tl_gpu_kernel_count (void);
@@ -137,6 +140,67 @@ int tl_gpu_kernel_count (void);
 int tl_gpu_kernel_available (const char *id);
 const TlGpuKernelInfo *tl_gpu_kernel_info (int index);
 const TlGpuKernelInfo *tl_gpu_kernel_find (const char *id);
+
+/* ---- hardware counters -------------------------------------------------- */
+
+/* What a multiply did inside the GPU, counted by its performance monitors
+ * through CUPTI's range profiler — the counters and metric names of Nsight
+ * Compute (docs/counters.md says why CUPTI, and how each number is made).
+ * They are collected in a separate, untimed launch after the timed ones,
+ * replayed as often as the counters need (the timings stay clean).  CUPTI
+ * is loaded with dlopen on the first counting, on the worker thread: a
+ * machine without it runs everything else and says why there are no
+ * counters.  The list of counters is gpu/tl-gpu-counter-list.h. */
+
+typedef enum
+{
+#define TL_GPU_COUNTER(ID, key, metric, unit) TL_GPU_COUNTER_##ID,
+#include "tl-gpu-counter-list.h"
+#undef TL_GPU_COUNTER
+  TL_GPU_N_COUNTERS
+} TlGpuCounterId;
+
+typedef struct
+{
+  const char *key;    /* stable name in run records, e.g. "dram_read_bytes" */
+  const char *metric; /* the Nsight Compute metric, e.g. "dram__bytes_read.sum" */
+  const char *unit;   /* what one count is: "byte", "sector", "warp-cycle", … */
+} TlGpuCounterInfo;
+
+/* Info for id (0 ≤ id < TL_GPU_N_COUNTERS), NULL otherwise; the id of a key, or -1. */
+const TlGpuCounterInfo *tl_gpu_counter_info (int id);
+int tl_gpu_counter_find (const char *key);
+
+typedef enum
+{
+  TL_GPU_COUNTERS_NOT_ASKED = 0,
+  TL_GPU_COUNTERS_MEASURED,
+  TL_GPU_COUNTERS_UNAVAILABLE,   /* no CUPTI, one too old, no CUDA, or a GPU it cannot count */
+  TL_GPU_COUNTERS_NOT_PERMITTED, /* the driver keeps the counters to administrators (ERR_NVGPUCTRPERM) */
+  TL_GPU_COUNTERS_FAILED,        /* CUPTI failed while counting; message says where */
+} TlGpuCountersState;
+
+typedef struct
+{
+  TlGpuCountersState state;
+  char message[512];   /* why not measured ("" when measured) */
+  double value[TL_GPU_N_COUNTERS]; /* sums over the multiply; NaN: this GPU has no such counter */
+  int passes;          /* times each kernel was replayed to collect them all */
+  char chip[32];       /* CUPTI's chip name, e.g. "GH100" */
+} TlGpuCounters;
+
+/* Peak bandwidths measured by copy kernels on this device, for the
+ * roofline's slanted roofs.  bytes per second, counting bytes read plus
+ * bytes written; medians of timed launches after warm-ups. */
+typedef struct
+{
+  double dram_bytes_per_s;  /* a copy of buffers far larger than L2 */
+  double l2_bytes_per_s;    /* a copy of buffers that stay in L2 (a quarter of it) */
+  double dram_buffer_bytes; /* size of each buffer of the DRAM copy */
+  double l2_buffer_bytes;   /* size of each buffer of the L2 copy */
+} TlGpuBandwidth;
+
+TlGpuStatus tl_gpu_measure_bandwidth (TlGpuDevice *device, TlGpuBandwidth *out);
 
 /* ---- running a GEMM --------------------------------------------------- */
 
@@ -173,6 +237,7 @@ typedef enum
   TL_GPU_STAGE_RUN,        /* step = repeat index, total = repeats */
   TL_GPU_STAGE_INSTRUMENTED,
   TL_GPU_STAGE_DOWNLOAD,
+  TL_GPU_STAGE_COUNTERS,   /* the counted (replayed) launch */
 } TlGpuStage;
 
 typedef void (*TlGpuProgressFn) (TlGpuStage stage, int step, int total, void *user_data);
@@ -197,7 +262,17 @@ typedef struct
   TlGpuProgressFn progress;
   TlGpuCancelFn cancelled;
   void *user_data;
+  /* Hardware counters of one more, untimed launch after the timed ones
+   * (and after the instrumented ones): TL_GPU_GEMM_COUNT counts it with
+   * CUPTI; TL_GPU_GEMM_MARK counts nothing.  Either way the launch runs
+   * inside the NVTX range "tilelab-counters KERNEL-ID", so an outside
+   * profiler sees the same launch (ncu --nvtx --nvtx-include
+   * "tilelab-counters gemm-03-smem16/"). */
+  int counters;
 } TlGpuGemmArgs;
+
+#define TL_GPU_GEMM_COUNT 1
+#define TL_GPU_GEMM_MARK 2
 
 typedef struct
 {
@@ -209,6 +284,8 @@ typedef struct
   TlGpuLaunchFacts launch;
   size_t n_blocks;
   TlGpuBlockRecord *blocks;    /* from the last instrumented launch; may be NULL */
+  TlGpuCounters counters;      /* state NOT_ASKED unless args.counters; a failure to
+                                  count leaves the run OK and says why here */
 } TlGpuGemmResult;
 
 TlGpuStatus tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id,

@@ -24,18 +24,7 @@
 #include <random>
 #include <vector>
 
-// A CUDA call that must succeed, or the benchmark stops (exit status 2).
-#define CK(x)                                                                                   \
-  do                                                                                            \
-    {                                                                                           \
-      cudaError_t e_ = (x);                                                                     \
-      if (e_ != cudaSuccess)                                                                    \
-        {                                                                                       \
-          fprintf (stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString (e_)); \
-          exit (2);                                                                             \
-        }                                                                                       \
-    }                                                                                           \
-  while (0)
+#include "cuda-check.h"
 
 // The median of `reps` event-timed launches after one untimed, setup()
 // before each (outside the events).

@@ -3,6 +3,9 @@
  *   gui-probe screens OUTDIR   screenshots of every view (import -window root)
  *   gui-probe gap N            worst main-loop gap during an N³ cpu-blocked run
  *   gui-probe draw N           time to draw a pooled N×N heatmap
+ *   gui-probe heatmap N        an N×N pair: time from A's arrival in the window
+ *                              to its first (coarse) and its full heatmap, and
+ *                              the main loop's worst gap meanwhile
  *
  * Not a test: a tool for docs/screenshots and docs/perf (run under Xvfb).
  */
@@ -13,7 +16,9 @@
 #include "tl-application.h"
 #include "tl-heatmap-view.h"
 #include "tl-blocks-page.h"
+#include "tl-device-page.h"
 #include "tl-gauss-page.h"
+#include "tl-roofline-page.h"
 #include "tl-source-page.h"
 #include "tl-window.h"
 
@@ -35,9 +40,7 @@ thread_cpu_us (void)
 static gboolean
 is_idle (gpointer data)
 {
-  return !tl_window_is_busy (win) && !tl_heatmap_view_is_busy (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "A")))
-         && !tl_heatmap_view_is_busy (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "C")))
-         && !tl_heatmap_view_is_busy (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "err")));
+  return gui_test_window_settled (win);
 }
 
 static void
@@ -155,6 +158,24 @@ do_record (const char *path, const char *dir)
   tl_window_show_view (win, "source");
   tl_source_page_show_kernel (TL_SOURCE_PAGE (tl_window_get_page (win, "source")), "gemm-07-regtile2d");
   shoot (dir, "record-source.png");
+  /* a record with counters: the roofline, a rung's point explained, and
+   * its counters beside its lesson */
+  TlRooflinePage *roofline = TL_ROOFLINE_PAGE (tl_window_get_page (win, "roofline"));
+  if (tl_roofline_page_get_n_points (roofline) > 0)
+    {
+      tl_window_show_view (win, "roofline");
+      tl_roofline_page_select_kernel (roofline, "gemm-09-warptile");
+      shoot (dir, "record-roofline.png");
+      tl_window_set_presentation (win, TRUE);
+      shoot (dir, "record-roofline-presentation.png");
+      tl_window_set_presentation (win, FALSE);
+      tl_window_show_view (win, "source");
+      tl_source_page_show_kernel (TL_SOURCE_PAGE (tl_window_get_page (win, "source")), "gemm-08-vectorized");
+      shoot (dir, "record-source-counters.png");
+      tl_window_show_view (win, "device");
+      tl_device_page_show_kernel (TL_DEVICE_PAGE (tl_window_get_page (win, "device")), "gemm-08-vectorized");
+      shoot (dir, "record-device-counters.png");
+    }
   return 0;
 }
 
@@ -241,24 +262,92 @@ do_draw (gsize n)
   return 0;
 }
 
+/* when A arrived in the session (the matrix is loaded; what follows is the window's) */
+static gint64 a_arrived;
+
+static void
+a_arrived_cb (TlSession *session, guint index, gpointer data)
+{
+  if (index == 0)
+    a_arrived = g_get_monotonic_time ();
+}
+
+static gboolean
+heatmap_drawn (gpointer data)
+{
+  TlHeatmapModel m;
+  tl_heatmap_view_get_model (TL_HEATMAP_VIEW (data), &m);
+  return a_arrived && m.grid != NULL;
+}
+
+static gboolean
+heatmap_full (gpointer data)
+{
+  return heatmap_drawn (data) && !tl_heatmap_view_is_busy (TL_HEATMAP_VIEW (data));
+}
+
+static int
+do_heatmap (gsize n)
+{
+  GtkWidget *hm = tl_window_get_heatmap (win, "A");
+  g_signal_connect (tl_window_get_session (win), "source-changed", G_CALLBACK (a_arrived_cb), NULL);
+  tl_window_show_view (win, "matrices");
+  tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", n, n, TL_DTYPE_FLOAT32, 1);
+  /* generating 8192² takes seconds (threads); the clock starts when A arrives */
+  guint probe = g_timeout_add (5, tick_cb, NULL);
+  last_tick = worst_gap = worst_cpu = n_ticks = 0;
+  gui_test_wait_until (heatmap_drawn, hm, 600);
+  gint64 first = g_get_monotonic_time ();
+  gui_test_wait_until (heatmap_full, hm, 600);
+  gint64 full = g_get_monotonic_time ();
+  gui_test_wait_until (is_idle, NULL, 600);
+  g_source_remove (probe);
+  TlHeatmapModel m;
+  tl_heatmap_view_get_model (TL_HEATMAP_VIEW (hm), &m);
+  g_print ("gui-probe: heatmap n=%zu first_ms=%.0f full_ms=%.0f pooled=%zux%zu worst_gap_ms=%.1f "
+           "worst_main_thread_busy_between_ticks_ms=%.1f\n", n, (first - a_arrived) / 1000.0,
+           (full - a_arrived) / 1000.0, m.grid ? m.grid->grid_rows : 0, m.grid ? m.grid->grid_cols : 0,
+           worst_gap / 1000.0, worst_cpu / 1000.0);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   if (argc < 3 || !gtk_init_check (&argc, &argv))
     {
-      g_printerr ("usage: gui-probe screens DIR | gap N | draw N (needs a display)\n");
+      g_printerr ("usage: gui-probe screens DIR | record FILE.json DIR | gap N | draw N | heatmap N (needs a display)\n");
       return 2;
     }
-  g_autoptr (TlApplication) app = tl_application_new ();
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_application_hold (G_APPLICATION (app));
-  g_main_context_acquire (g_main_context_default ());
-  g_application_activate (G_APPLICATION (app));
-  win = TL_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
+  g_autoptr (TlApplication) app = NULL;
+  win = gui_test_start_app (&app);
   gtk_window_move (GTK_WINDOW (win), 0, 0);
-  gtk_window_resize (GTK_WINDOW (win), 1560, 950);
+  /* the window fills the screen it is shot on (Xvfb's -screen), as on a projector */
+  GdkRectangle area = { 0, 0, 1560, 950 };
+  GdkMonitor *monitor = gdk_display_get_primary_monitor (gdk_display_get_default ());
+  if (monitor != NULL)
+    gdk_monitor_get_geometry (monitor, &area);
+  int want_w = MIN (area.width, 1560), want_h = MIN (area.height, 950);
+  gtk_window_resize (GTK_WINDOW (win), want_w, want_h);
   gui_test_wait_until (is_idle, NULL, 30);
+  /* the header bar and the resize border come on top of the size asked
+   * for: take them off, so the whole window is on the screen */
+  int extra_w = gtk_widget_get_allocated_width (GTK_WIDGET (win)) - want_w;
+  int extra_h = gtk_widget_get_allocated_height (GTK_WIDGET (win)) - want_h;
+  if (extra_w > 0 || extra_h > 0)
+    {
+      gtk_window_resize (GTK_WINDOW (win), want_w - MAX (extra_w, 0), want_h - MAX (extra_h, 0));
+      gui_test_pump (0.3);
+    }
+  if (g_getenv ("TL_PROBE_SIZES"))
+    {
+      GtkRequisition min, nat;
+      gtk_widget_get_preferred_size (GTK_WIDGET (win), &min, &nat);
+      g_print ("gui-probe: window %d×%d, minimum %d×%d\n",
+               gtk_widget_get_allocated_width (GTK_WIDGET (win)),
+               gtk_widget_get_allocated_height (GTK_WIDGET (win)), min.width, min.height);
+    }
 
   int rc = 2;
   if (g_strcmp0 (argv[1], "screens") == 0)
@@ -269,6 +358,8 @@ main (int argc, char **argv)
     rc = do_record (argv[2], argv[3]);
   else if (g_strcmp0 (argv[1], "draw") == 0)
     rc = do_draw (g_ascii_strtoull (argv[2], NULL, 10));
+  else if (g_strcmp0 (argv[1], "heatmap") == 0)
+    rc = do_heatmap (g_ascii_strtoull (argv[2], NULL, 10));
   gtk_widget_destroy (GTK_WIDGET (win));
   g_application_release (G_APPLICATION (app));
   return rc;

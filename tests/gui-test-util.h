@@ -1,7 +1,9 @@
-/* gui-test-util.h — shared by the tests and the probes that drive the
+/* gui-test-util.h — shared by the tests and the tools that drive the
  * window: choosing which kernels run, waiting on a real main loop. */
 #pragma once
 
+#include "tl-application.h"
+#include "tl-heatmap-view.h"
 #include "tl-window.h"
 
 /* Makes exactly the kernels in ids (NULL-terminated) active. */
@@ -15,6 +17,18 @@ gui_test_only_kernels (TlWindow *win, const char *const *ids)
     tl_window_set_kernel_active (win, ids[i], TRUE);
 }
 
+/* The first two kernels of the shown record that recorded their blocks
+ * (ids[1] NULL when there are fewer). */
+static inline void
+gui_test_kernels_with_blocks (TlWindow *win, const char *ids[2])
+{
+  const TlRunRecord *rec = tl_window_get_record (win);
+  ids[0] = ids[1] = NULL;
+  for (guint i = 0, n = 0; rec && i < rec->runs->len && n < 2; i++)
+    if (((const TlKernelRun *) rec->runs->pdata[i])->n_blocks > 0)
+      ids[n++] = ((const TlKernelRun *) rec->runs->pdata[i])->kernel_id;
+}
+
 typedef gboolean (*GuiTestCond) (gpointer data);
 
 static inline gboolean
@@ -23,8 +37,8 @@ gui_test_wake_cb (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-/* Runs the main loop (blocking iterations, woken at least every 20 ms)
- * until cond holds; FALSE when `seconds` passed first. */
+/* A real main loop: blocking iterations, woken at least every 20 ms, until
+ * cond holds (TRUE) or seconds pass (FALSE). */
 static inline gboolean
 gui_test_wait_until (GuiTestCond cond, gpointer data, double seconds)
 {
@@ -50,9 +64,36 @@ gui_test_never (gpointer data)
   return FALSE;
 }
 
-/* Runs the main loop for `seconds`. */
+/* runs the main loop for a while */
 static inline void
 gui_test_pump (double seconds)
 {
   gui_test_wait_until (gui_test_never, NULL, seconds);
+}
+
+/* nothing loading, running or probing, and every heatmap drawn (data: the TlWindow) */
+static inline gboolean
+gui_test_window_settled (gpointer data)
+{
+  static const char *const maps[] = { "A", "B", "C", "ref", "err" };
+  TlWindow *win = data;
+  if (tl_window_is_busy (win))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (maps); i++)
+    if (tl_heatmap_view_is_busy (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, maps[i]))))
+      return FALSE;
+  return TRUE;
+}
+
+/* The application, registered and held, with its window: what a tool that
+ * drives the app from its own main loop starts with.  The caller owns app. */
+static inline TlWindow *
+gui_test_start_app (TlApplication **app)
+{
+  *app = tl_application_new ();
+  g_application_register (G_APPLICATION (*app), NULL, NULL);
+  g_application_hold (G_APPLICATION (*app));
+  g_main_context_acquire (g_main_context_default ());
+  g_application_activate (G_APPLICATION (*app));
+  return TL_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (*app)));
 }

@@ -169,6 +169,14 @@ test_gpu_kernel_without_gpu (void)
   g_assert_nonnull (strstr (r.out, "ERROR"));
   g_assert_nonnull (strstr (r.out, "PASS"));
 
+  /* counters asked for, but no GPU kernel ran: a sentence, not an empty table */
+  g_auto (Result) counted;
+  cli_test_run (&counted, "gemm", "--kernel", "gemm-02-coalesced", "--size", "30", "--repeats",
+                "1", "--counters", NULL);
+  g_assert_cmpint (counted.status, ==, 1);
+  g_assert_nonnull (strstr (counted.out, "no GPU kernel ran to the end, so nothing was counted"));
+  g_assert_null (strstr (counted.out, "sect/ld"));
+
   /* the GPU suite says what to do instead */
   g_auto (Result) bench;
   cli_test_run (&bench, "bench", "--suite", "gemm", "-o", "/nonexistent-never-created", NULL);

@@ -7,11 +7,15 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
+#include "paint/tl-player.h"
 #include "tl-application.h"
+#include "tl-compare-page.h"
 #include "tl-heatmap-view.h"
 #include "tl-blocks-page.h"
 #include "tl-gauss-page.h"
+#include "tl-render-area.h"
 #include "tl-source-page.h"
+#include "lu/tl-lu.h"
 #include "record/tl-record.h"
 #include "tl-window.h"
 
@@ -46,6 +50,21 @@ static gboolean
 is_idle (gpointer data)
 {
   return !tl_window_is_busy (win);
+}
+
+static gboolean
+heatmaps_pooled (gpointer data)
+{
+  static const char *const names[] = { "C", "error" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      TlHeatmapView *v = TL_HEATMAP_VIEW (tl_window_get_heatmap (win, names[i]));
+      TlHeatmapModel m;
+      tl_heatmap_view_get_model (v, &m);
+      if (tl_heatmap_view_is_busy (v) || m.grid == NULL)
+        return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -165,6 +184,18 @@ test_run_cpu (void)
     }
   g_assert_nonnull (rec->reference);
 
+  /* the error map keeps each block's largest error whatever the other maps pool by */
+  TlHeatmapView *err = TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "error"));
+  TlHeatmapView *hc = TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "C"));
+  g_assert_true (wait_until (heatmaps_pooled, NULL, 30));
+  TlHeatmapModel me, mc;
+  tl_heatmap_view_get_model (err, &me);
+  tl_heatmap_view_get_model (hc, &mc);
+  g_assert_nonnull (me.grid);
+  g_assert_nonnull (mc.grid);
+  g_assert_cmpint (me.grid->mode, ==, TL_POOL_MAX_ABS);
+  g_assert_cmpint (mc.grid->mode, ==, TL_POOL_MEAN);
+
   /* per-tile records of the blocked CPU kernel reached the Blocks view */
   const TlKernelRun *blocked = tl_run_record_find_run (rec, "cpu-blocked");
   g_assert_nonnull (blocked);
@@ -237,7 +268,34 @@ test_lecture_views (void)
   g_assert_cmpuint (tl_gauss_page_get_step (gauss), ==, 24);
   g_assert_true (tl_gauss_page_key (gauss, GDK_KEY_Home, 0));
   g_assert_cmpuint (tl_gauss_page_get_step (gauss), ==, 0);
+  /* Page Down / Page Up: a block step (block 8 on the page), as documented */
+  g_assert_true (tl_gauss_page_key (gauss, GDK_KEY_Page_Down, 0));
+  g_assert_cmpuint (tl_gauss_page_get_step (gauss), ==, 8);
+  g_assert_true (tl_gauss_page_key (gauss, GDK_KEY_Page_Down, 0));
+  g_assert_cmpuint (tl_gauss_page_get_step (gauss), ==, 16);
+  g_assert_true (tl_gauss_page_key (gauss, GDK_KEY_Page_Up, 0));
+  g_assert_cmpuint (tl_gauss_page_get_step (gauss), ==, 8);
   g_assert_false (tl_gauss_page_key (gauss, GDK_KEY_a, 0));
+
+  /* colours: each step's own range, or one for the whole record (exported too) */
+  TlRenderArea *area = TL_RENDER_AREA (tl_gauss_page_get_area (gauss));
+  TlRenderOptions o;
+  g_assert_false (tl_render_area_get_gauss_record_range (area));
+  tl_gauss_page_set_record_range (gauss, TRUE);
+  g_assert_true (tl_render_area_get_gauss_record_range (area));
+  g_assert_true (tl_page_export_options (TL_PAGE (gauss), &o) && o.gauss_record_range);
+  tl_gauss_page_set_record_range (gauss, FALSE);
+  g_assert_true (tl_page_export_options (TL_PAGE (gauss), &o) && !o.gauss_record_range);
+
+  /* "Factor A with" offers every rung that records its steps, GPU rungs
+   * when there is a GPU, and nothing else */
+  GArray *gpus = tl_session_get_gpus (tl_window_get_session (win));
+  for (guint i = 0; i < tl_lu_kernel_count (); i++)
+    {
+      const TlLuKernelInfo *k = tl_lu_kernel_get (i);
+      gboolean runnable = k->backend == TL_BACKEND_CPU || (gpus && gpus->len > 0);
+      g_assert_cmpint (tl_gauss_page_can_factor_with (gauss, k->id), ==, k->records_steps && runnable);
+    }
   pump (0.2);
   tl_window_show_view (win, "matrices");
 }
@@ -354,6 +412,226 @@ test_open_record (void)
   g_rmdir (dir);
 }
 
+static char *
+record_path (const char *name)
+{
+  return g_build_filename (g_getenv ("TL_SOURCE_DIR"), "docs", "records", name, NULL);
+}
+
+/* `tilelab run.json lu.json`: both records stay open; the LU one shows as LU */
+static void
+test_records_side_by_side (void)
+{
+  g_autofree char *gemm = record_path ("h200-gemm-1000x500x1000.json");
+  g_autofree char *lu = record_path ("h200-lu-02-blocked-96.json");
+  g_autoptr (GFile) f1 = g_file_new_for_path (gemm);
+  g_autoptr (GFile) f2 = g_file_new_for_path (lu);
+  GFile *files[] = { f1, f2 };
+  TlSession *session = tl_window_get_session (win);
+
+  g_application_open (G_APPLICATION (app), files, 2, "");
+  g_assert_true (wait_until (is_idle, NULL, 60));
+  g_assert_null (tl_window_get_info_message (win));
+  const TlRunRecord *rec = tl_window_get_record (win);
+  g_assert_nonnull (rec);
+  g_assert_cmpstr (rec->job->kind, ==, "gemm");
+  g_assert_cmpuint (rec->job->k, ==, 500);
+  g_assert_cmpuint (tl_window_get_n_bars (win), ==, rec->runs->len);
+  TlRunRecord *lu_run = tl_session_get_lu_run (session);
+  g_assert_nonnull (lu_run);
+  g_assert_cmpstr (lu_run->job->kind, ==, "lu");
+  g_assert_nonnull (tl_gauss_page_get_record (TL_GAUSS_PAGE (tl_window_get_page (win, "gauss"))));
+  /* the size sweep holds the GEMM record only */
+  GPtrArray *history = tl_session_get_history (session);
+  for (guint i = 0; i < history->len; i++)
+    g_assert_cmpstr (((TlRunRecord *) history->pdata[i])->job->kind, !=, "lu");
+  /* its matrices were not saved with it: A and B shown are not its inputs */
+  g_assert_true (tl_session_results_are_stale (session));
+  g_assert_nonnull (tl_session_stale_text (session));
+}
+
+/* Blocks: two timelines on a shared or on their own time scales, a labelled
+ * choice that stays usable in presentation and goes into the export */
+static gboolean
+exported_own_time_scale (TlPage *page)
+{
+  TlRenderOptions o;
+  g_assert_true (tl_page_export_options (page, &o));
+  return o.own_time_scale;
+}
+
+static void
+test_blocks_time_scale (void)
+{
+  g_autofree char *path = record_path ("h200-gemm-1000x500x1000.json");
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  GFile *files[] = { file };
+  g_application_open (G_APPLICATION (app), files, 1, "");
+  g_assert_true (wait_until (is_idle, NULL, 60));
+
+  const char *ids[2];
+  gui_test_kernels_with_blocks (win, ids);
+  g_assert_nonnull (ids[1]);
+
+  TlBlocksPage *blocks = TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks"));
+  TlRenderArea *timeline = TL_RENDER_AREA (tl_blocks_page_get_area (blocks, TRUE));
+  tl_window_show_view (win, "blocks");
+  tl_blocks_page_show_kernels (blocks, ids[0], NULL);
+  pump (0.1);
+  g_assert_false (tl_blocks_page_time_scale_shown (blocks)); /* one timeline: nothing to choose */
+
+  tl_blocks_page_show_kernels (blocks, ids[0], ids[1]);
+  pump (0.1);
+  g_assert_true (tl_blocks_page_time_scale_shown (blocks));
+  g_assert_false (tl_render_area_get_own_time_scale (timeline)); /* shared by default */
+  tl_blocks_page_set_own_time_scale (blocks, TRUE);
+  g_assert_true (tl_render_area_get_own_time_scale (timeline));
+  g_assert_true (exported_own_time_scale (TL_PAGE (blocks)));
+
+  /* presentation keeps the choice, and the choice itself */
+  tl_window_set_presentation (win, TRUE);
+  pump (0.3);
+  g_assert_true (tl_blocks_page_time_scale_shown (blocks));
+  g_assert_true (tl_render_area_get_own_time_scale (timeline));
+  tl_blocks_page_set_own_time_scale (blocks, FALSE);
+  g_assert_false (tl_render_area_get_own_time_scale (timeline));
+  g_assert_false (exported_own_time_scale (TL_PAGE (blocks)));
+  tl_blocks_page_show_kernels (blocks, ids[0], NULL);
+  pump (0.1);
+  g_assert_false (tl_blocks_page_time_scale_shown (blocks));
+  tl_window_set_presentation (win, FALSE);
+  pump (0.3);
+  tl_window_show_view (win, "matrices");
+}
+
+/* results belong to the inputs shown: new A and B clear C and mark the bars */
+static void
+test_fresh_results (void)
+{
+  static const char *const ids[] = { "cpu-naive", "cpu-blocked", NULL };
+  TlSession *session = tl_window_get_session (win);
+  TlHeatmapView *c = TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "C"));
+
+  tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", 40, 40, TL_DTYPE_FLOAT32, 30);
+  g_assert_true (wait_until (is_idle, NULL, 20));
+  gui_test_only_kernels (win, ids);
+  g_assert_true (tl_window_run (win));
+  g_assert_true (wait_until (is_idle, NULL, 60));
+  g_assert_false (tl_session_results_are_stale (session));
+  g_assert_nonnull (tl_heatmap_view_get_matrix (c));
+
+  tl_window_generate (win, TL_TARGET_B, "random-normal", 40, 40, TL_DTYPE_FLOAT32, 31);
+  g_assert_true (wait_until (is_idle, NULL, 20));
+  g_assert_true (tl_session_results_are_stale (session));
+  g_assert_null (tl_heatmap_view_get_matrix (c));                 /* C of the old B is gone */
+  g_assert_null (tl_heatmap_view_get_matrix (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "ref"))));
+  g_assert_cmpuint (tl_window_get_n_bars (win), ==, 2);            /* the timings stay, marked */
+
+  g_assert_true (tl_window_run (win));
+  g_assert_true (wait_until (is_idle, NULL, 60));
+  g_assert_false (tl_session_results_are_stale (session));
+  g_assert_nonnull (tl_heatmap_view_get_matrix (c));
+}
+
+/* F10 opens the main menu; F9 hides and shows the sidebar */
+static void
+test_menu_and_sidebar_keys (void)
+{
+  g_auto (GStrv) menu = gtk_application_get_actions_for_accel (GTK_APPLICATION (app), "F10");
+  g_auto (GStrv) sidebar = gtk_application_get_actions_for_accel (GTK_APPLICATION (app), "F9");
+  g_assert_true (menu && g_strv_contains ((const char *const *) menu, "win.menu"));
+  g_assert_true (sidebar && g_strv_contains ((const char *const *) sidebar, "win.sidebar"));
+
+  g_action_group_activate_action (G_ACTION_GROUP (win), "sidebar", NULL);
+  g_autoptr (GVariant) hidden = g_action_group_get_action_state (G_ACTION_GROUP (win), "sidebar");
+  g_assert_false (g_variant_get_boolean (hidden));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "sidebar", NULL);
+  g_autoptr (GVariant) shown = g_action_group_get_action_state (G_ACTION_GROUP (win), "sidebar");
+  g_assert_true (g_variant_get_boolean (shown));
+}
+
+/* a key in the shortcuts window that nothing handles, or an accelerator it
+ * does not list, fails */
+static void
+check_listed_key (const char *accel)
+{
+  guint key;
+  GdkModifierType mods;
+  g_auto (GStrv) actions = gtk_application_get_actions_for_accel (GTK_APPLICATION (app), accel);
+  gtk_accelerator_parse (accel, &key, &mods);
+  g_assert_cmpuint (key, !=, 0);
+  /* an app accelerator, a key of the Gauss player, or a clicker's key the window takes */
+  gboolean works = (actions && actions[0]) || tl_player_action_for_key (key, mods) != TL_PLAYER_NONE;
+  if (!works)
+    g_error ("the shortcuts window lists %s, which does nothing", accel);
+}
+
+typedef struct
+{
+  guint key;
+  GdkModifierType mods;
+} Accel;
+
+static void
+test_shortcuts_window_lists_the_keys (void)
+{
+  g_autoptr (GBytes) ui = g_resources_lookup_data ("/org/tilelab/Tilelab/gtk/help-overlay.ui", 0, NULL);
+  g_assert_nonnull (ui);
+  g_autoptr (GString) text = g_string_new_len (g_bytes_get_data (ui, NULL), g_bytes_get_size (ui));
+  g_string_replace (text, "&lt;", "<", 0);
+  g_string_replace (text, "&gt;", ">", 0);
+  g_autoptr (GRegex) re = g_regex_new ("<property name=\"accelerator\">([^<]*(<[A-Za-z]+>[^<]*)*)</property>",
+                                       0, 0, NULL);
+  g_autoptr (GMatchInfo) match = NULL;
+  g_autoptr (GArray) listed = g_array_new (FALSE, FALSE, sizeof (Accel));
+
+  for (g_regex_match (re, text->str, 0, &match); g_match_info_matches (match); g_match_info_next (match, NULL))
+    {
+      g_autofree char *accels = g_match_info_fetch (match, 1);
+      g_auto (GStrv) keys = g_strsplit (accels, " ", -1);
+      for (guint i = 0; keys[i]; i++)
+        if (*keys[i])
+          {
+            Accel a;
+            check_listed_key (keys[i]);
+            gtk_accelerator_parse (keys[i], &a.key, &a.mods);
+            g_array_append_val (listed, a);
+          }
+    }
+  g_assert_cmpuint (listed->len, >, 20);
+  /* every accelerator the app sets is listed */
+  g_auto (GStrv) actions = gtk_application_list_action_descriptions (GTK_APPLICATION (app));
+  for (guint i = 0; actions[i]; i++)
+    {
+      g_auto (GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), actions[i]);
+      for (guint j = 0; accels[j]; j++)
+        {
+          Accel a;
+          gboolean found = FALSE;
+          gtk_accelerator_parse (accels[j], &a.key, &a.mods);
+          for (guint k = 0; k < listed->len; k++)
+            found |= g_array_index (listed, Accel, k).key == a.key && g_array_index (listed, Accel, k).mods == a.mods;
+          if (!found)
+            g_error ("%s (%s) is not in the shortcuts window", accels[j], actions[i]);
+        }
+    }
+}
+
+/* the ticked kernels come back in the next window (GSettings) */
+static void
+test_remembers_kernels (void)
+{
+  static const char *const ids[] = { "cpu-blocked", "cpu-openblas", NULL };
+  gui_test_only_kernels (win, ids);
+  TlWindow *second = tl_window_new (GTK_APPLICATION (app));
+  gtk_widget_show (GTK_WIDGET (second));
+  g_auto (GStrv) active = tl_window_get_active_kernels (second);
+  g_assert_cmpuint (g_strv_length (active), ==, 2);
+  g_assert_true (g_strv_contains ((const char *const *) active, "cpu-blocked"));
+  g_assert_true (g_strv_contains ((const char *const *) active, "cpu-openblas"));
+  gtk_widget_destroy (GTK_WIDGET (second));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -381,6 +659,12 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/malformed-file", test_malformed);
   g_test_add_func ("/gui/size-mismatch", test_size_mismatch);
   g_test_add_func ("/gui/open-record", test_open_record);
+  g_test_add_func ("/gui/records-side-by-side", test_records_side_by_side);
+  g_test_add_func ("/gui/blocks-time-scale", test_blocks_time_scale);
+  g_test_add_func ("/gui/fresh-results", test_fresh_results);
+  g_test_add_func ("/gui/menu-and-sidebar-keys", test_menu_and_sidebar_keys);
+  g_test_add_func ("/gui/shortcuts-window", test_shortcuts_window_lists_the_keys);
+  g_test_add_func ("/gui/remembers-kernels", test_remembers_kernels);
   int rc = g_test_run ();
 
   if (win)

@@ -263,7 +263,7 @@ test_singular (void)
   g_assert_cmpuint (rec->info, ==, 4);
 }
 
-/* the recording inside a run record (tilelab-run/1, $.extensions.lu) */
+/* the recording inside a run record (tilelab-run/2, $.extensions.lu) */
 static void
 test_run_record (void)
 {

@@ -270,7 +270,7 @@ test_round_trip_string (void)
   assert_same_record (record, back);
 
   /* the documented layout: quantities with units, parallel block arrays */
-  g_assert_nonnull (strstr (text, "\"schema\" : \"tilelab-run/1\""));
+  g_assert_nonnull (strstr (text, "\"schema\" : \"tilelab-run/2\""));
   g_assert_nonnull (strstr (text, "\"unit\" : \"ms\""));
   g_assert_nonnull (strstr (text, "\"start_ns\""));
   g_assert_nonnull (strstr (text, "\"thread\" : ["));
@@ -399,9 +399,9 @@ static void
 test_hostile (void)
 {
   struct { const char *from, *to, *expect; } mutations[] = {
-    { "\"schema\":\"tilelab-run/1\"", "\"schema\":\"tilelab-run/9\"", "$.schema" },
-    { "\"schema\":\"tilelab-run/1\"", "\"schema\":1", "$.schema" },
-    { "\"schema\":\"tilelab-run/1\",", "", "schema" },
+    { "\"schema\":\"tilelab-run/2\"", "\"schema\":\"tilelab-run/9\"", "$.schema" },
+    { "\"schema\":\"tilelab-run/2\"", "\"schema\":1", "$.schema" },
+    { "\"schema\":\"tilelab-run/2\",", "", "schema" },
     { "\"m\":7", "\"m\":-7", "$.job.m" },
     { "\"m\":7", "\"m\":0", "$.job.m" },
     { "\"m\":7", "\"m\":7.5", "$.job.m" },

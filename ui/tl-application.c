@@ -1,6 +1,7 @@
 /* tl-application.c — start-up, command line, app actions and accelerators. */
 #include "tl-application.h"
 
+#include <time.h>
 #include <glib/gi18n-lib.h>
 #include "tl-config.h"
 #include "tl-window.h"
@@ -14,11 +15,15 @@ struct _TlApplication
 G_DEFINE_FINAL_TYPE (TlApplication, tl_application, GTK_TYPE_APPLICATION)
 
 /* TILELAB_PROBE=first-frame: print when the first frame is drawn (CLOCK_MONOTONIC,
- * so a launcher can subtract its own start time) and quit. */
+ * so a launcher can subtract its own start time) and the CPU time the
+ * process had used by then (what the machine's load does not change), and quit. */
 static gboolean
 first_frame_cb (GtkWidget *widget, cairo_t *cr, gpointer app)
 {
-  g_print ("tilelab-probe: first-frame-monotonic-us %" G_GINT64_FORMAT "\n", g_get_monotonic_time ());
+  struct timespec cpu;
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &cpu);
+  g_print ("tilelab-probe: first-frame-monotonic-us %" G_GINT64_FORMAT " cpu-us %" G_GINT64_FORMAT "\n",
+           g_get_monotonic_time (), (gint64) cpu.tv_sec * G_USEC_PER_SEC + cpu.tv_nsec / 1000);
   g_signal_handlers_disconnect_by_func (widget, first_frame_cb, app);
   g_idle_add_once ((GSourceOnceFunc) g_application_quit, app);
   return FALSE;
@@ -128,6 +133,8 @@ tl_application_startup (GApplication *app)
     { "win.export", { "<Control>e", NULL } },
     { "win.presentation", { "F11", "F5", NULL } },
     { "win.high-contrast", { "<Control>h", NULL } },
+    { "win.sidebar", { "F9", NULL } },
+    { "win.menu", { "F10", NULL } },
     { "win.show-help-overlay", { "F1", "<Control>question", NULL } },
     { "win.view('matrices')", { "<Alt>1", NULL } },
     { "win.view('compare')", { "<Alt>2", NULL } },
@@ -135,6 +142,7 @@ tl_application_startup (GApplication *app)
     { "win.view('gauss')", { "<Alt>4", NULL } },
     { "win.view('source')", { "<Alt>5", NULL } },
     { "win.view('device')", { "<Alt>6", NULL } },
+    { "win.view('roofline')", { "<Alt>7", NULL } },
   };
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);

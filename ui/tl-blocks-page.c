@@ -5,24 +5,30 @@
 
 #include "gemm/tl-kernels.h"
 #include "paint/tl-block-stats.h"
+#include "paint/tl-paint-util.h"
 #include "paint/tl-paint-blocks.h"
 #include "paint/tl-paint-timeline.h"
 #include "tl-render-area.h"
+#include "tl-ui-util.h"
 
 struct _TlBlocksPage
 {
   GtkBox parent_instance;
 
   TlSession *session;
-  TlRunRecord *record;          /* the session's, while shown */
+  TlRunRecord *record;          /* shown (a reference) */
   const TlKernelRun *runs[2];   /* shown: the kernel and the one beside it */
-  TlBlockStats *stats[2];       /* their statistics, for hit tests on the timeline */
+  TlBlockStats *stats[2];       /* their statistics, for hit tests on the timeline
+                                   (made on the first hover: a GPU record has
+                                   tens of thousands of blocks) */
   GtkWidget *grid, *timeline;   /* TlRenderArea */
 
   GtkWidget *toolbar;
   GtkWidget *kernel_combo, *other_combo, *grid_color, *timeline_color;
+  GtkWidget *time_scale_box, *time_scale_combo;
   GtkWidget *note;
   GtkWidget *paned;
+  gboolean presentation;
 };
 
 static void tl_blocks_page_page_init (TlPageInterface *iface);
@@ -58,11 +64,13 @@ emit_tile (TlBlocksPage *self, gint tx, gint ty, const TlBlockRecord *b)
   gsize row0, rows, col0, cols;
   tl_block_tile_extent ((guint) tx, (guint) ty, run->block_tile_m, run->block_tile_n, job->m, job->n,
                         &row0, &rows, &col0, &cols);
+  char took[64];
+  tl_paint_format_ms ((b->end_ns - b->start_ns) / 1e6, took, sizeof took);
+  /* TRANSLATORS: the block under the pointer; the last %s its time, e.g. "812 ns" */
   g_autofree char *text = g_strdup_printf (_("block (%d, %d) on %s %u: C rows %zu–%zu, cols %zu–%zu "
-                                             "(rows of A, columns of B) · %.1f µs"),
+                                             "(rows of A, columns of B) · %s"),
                                            tx, ty, g_strcmp0 (run->block_unit, "sm") == 0 ? "SM" : _("thread"),
-                                           b->unit, row0, row0 + rows - 1, col0, col0 + cols - 1,
-                                           (b->end_ns - b->start_ns) / 1000.0);
+                                           b->unit, row0, row0 + rows - 1, col0, col0 + cols - 1, took);
   g_signal_emit (self, signals[SIGNAL_HOVER_TEXT], 0, text);
   g_signal_emit (self, signals[SIGNAL_TILE_HOVERED], 0, run->kernel_id, (guint64) row0, (guint64) rows,
                  (guint64) col0, (guint64) cols);
@@ -132,6 +140,9 @@ timeline_motion_cb (GtkWidget *area, GdkEventMotion *ev, TlBlocksPage *self)
   gsize block;
 
   for (guint i = 0; i < 2; i++)
+    if (self->runs[i] && self->runs[i]->n_blocks && self->stats[i] == NULL)
+      self->stats[i] = tl_block_stats_new_for_run (self->record, self->runs[i], -1, NULL);
+  for (guint i = 0; i < 2; i++)
     if (self->runs[i] && self->stats[i])
       {
         tracks[n].label = self->runs[i]->kernel_id;
@@ -168,12 +179,40 @@ area_leave_cb (GtkWidget *area, GdkEventCrossing *ev, TlBlocksPage *self)
 
 /* ---- what is shown ----------------------------------------------------------- */
 
+static gboolean
+showing_two (TlBlocksPage *self)
+{
+  const char *k = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->kernel_combo));
+  const char *o = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->other_combo));
+  return k && o && *o && g_strcmp0 (k, o) != 0;
+}
+
+/* The toolbar; in presentation the pictures get the whole screen, all but
+ * the time scale's choice while two timelines are shown. */
+static void
+update_toolbar (TlBlocksPage *self)
+{
+  gboolean two = showing_two (self);
+  g_autoptr (GList) items = gtk_container_get_children (GTK_CONTAINER (self->toolbar));
+
+  gtk_widget_set_sensitive (self->time_scale_combo, two);
+  for (GList *l = items; l; l = l->next)
+    {
+      gboolean time_scale = gtk_bin_get_child (GTK_BIN (l->data)) == self->time_scale_box;
+      gtk_widget_set_visible (l->data, !self->presentation || time_scale);
+    }
+  gtk_widget_set_visible (self->toolbar, !self->presentation || two);
+  gtk_widget_set_visible (self->note, !self->presentation);
+  /* two timelines need the room of two: the grid gets a third */
+  tl_paned_set_ratio (GTK_PANED (self->paned), two ? 1.0 / 3 : 0.5);
+}
+
 static void
 apply_choice (TlBlocksPage *self)
 {
   const char *k = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->kernel_combo));
   const char *o = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->other_combo));
-  gboolean beside = k && o && *o && g_strcmp0 (k, o) != 0;
+  gboolean beside = showing_two (self);
   g_autofree char *both = beside ? g_strdup_printf ("%s,%s", k, o) : g_strdup (k);
 
   tl_render_area_set_kernels (TL_RENDER_AREA (self->grid), k);
@@ -185,9 +224,11 @@ apply_choice (TlBlocksPage *self)
     {
       g_clear_pointer (&self->stats[i], tl_block_stats_free);
       self->runs[i] = self->record && ids[i] ? tl_run_record_find_run (self->record, ids[i]) : NULL;
-      if (self->runs[i] && self->runs[i]->n_blocks)
-        self->stats[i] = tl_block_stats_new_for_run (self->record, self->runs[i], -1, NULL);
     }
+  update_toolbar (self);
+  tl_render_area_set_own_time_scale (TL_RENDER_AREA (self->timeline),
+                                     g_strcmp0 (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->time_scale_combo)),
+                                                "own") == 0);
   tl_render_area_set_color (TL_RENDER_AREA (self->grid),
                             gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->grid_color)));
   tl_render_area_set_color (TL_RENDER_AREA (self->timeline),
@@ -235,6 +276,10 @@ fill_kernel_combos (TlBlocksPage *self, TlRunRecord *record)
 static void
 show_record (TlBlocksPage *self, TlRunRecord *record)
 {
+  if (record)
+    tl_run_record_ref (record);
+  /* the render areas borrow it: replaced only after they have let go */
+  TlRunRecord *old = self->record;
   self->record = record;
   guint n = fill_kernel_combos (self, record);
 
@@ -248,6 +293,7 @@ show_record (TlBlocksPage *self, TlRunRecord *record)
   tl_render_area_set_input (TL_RENDER_AREA (self->grid), shown, NULL);
   tl_render_area_set_input (TL_RENDER_AREA (self->timeline), shown, NULL);
   apply_choice (self);
+  g_clear_pointer (&old, tl_run_record_unref);
 }
 
 static void
@@ -272,9 +318,8 @@ blocks_set_presentation (TlPage *page, gboolean on, gboolean high_contrast)
   TlBlocksPage *self = TL_BLOCKS_PAGE (page);
   tl_render_area_set_presentation (TL_RENDER_AREA (self->grid), on, high_contrast);
   tl_render_area_set_presentation (TL_RENDER_AREA (self->timeline), on, high_contrast);
-  /* the pictures get the whole screen */
-  gtk_widget_set_visible (self->toolbar, !on);
-  gtk_widget_set_visible (self->note, !on);
+  self->presentation = on;
+  update_toolbar (self);
 }
 
 /* clickers: the previous or next kernel with block records */
@@ -292,6 +337,16 @@ blocks_step (TlPage *page, int direction)
 }
 
 static gboolean
+blocks_has_content (TlPage *page)
+{
+  TlBlocksPage *self = TL_BLOCKS_PAGE (page);
+  for (guint i = 0; self->record && i < self->record->runs->len; i++)
+    if (((const TlKernelRun *) self->record->runs->pdata[i])->n_blocks > 0)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
 blocks_export_options (TlPage *page, TlRenderOptions *o)
 {
   tl_render_area_get_options (TL_RENDER_AREA (TL_BLOCKS_PAGE (page)->timeline), o);
@@ -305,9 +360,24 @@ tl_blocks_page_page_init (TlPageInterface *iface)
   iface->set_presentation = blocks_set_presentation;
   iface->step = blocks_step;
   iface->export_options = blocks_export_options;
+  iface->has_content = blocks_has_content;
 }
 
 /* ---- the page -------------------------------------------------------------- */
+
+void
+tl_blocks_page_set_own_time_scale (TlBlocksPage *self, gboolean own)
+{
+  g_return_if_fail (TL_IS_BLOCKS_PAGE (self));
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->time_scale_combo), own ? "own" : "shared");
+}
+
+gboolean
+tl_blocks_page_time_scale_shown (TlBlocksPage *self)
+{
+  g_return_val_if_fail (TL_IS_BLOCKS_PAGE (self), FALSE);
+  return gtk_widget_is_visible (self->time_scale_combo) && gtk_widget_is_sensitive (self->time_scale_combo);
+}
 
 void
 tl_blocks_page_show_kernels (TlBlocksPage *self, const char *kernel_id, const char *beside_id)
@@ -337,8 +407,11 @@ tl_blocks_page_dispose (GObject *object)
 {
   TlBlocksPage *self = TL_BLOCKS_PAGE (object);
   tl_page_disconnect_session (&self->session, self);
-  self->record = NULL;
   G_OBJECT_CLASS (tl_blocks_page_parent_class)->dispose (object);
+  /* after the areas that borrow it are gone */
+  for (guint i = 0; i < 2; i++)
+    self->runs[i] = NULL;
+  g_clear_pointer (&self->record, tl_run_record_unref);
 }
 
 static void
@@ -364,6 +437,8 @@ tl_blocks_page_class_init (TlBlocksPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, other_combo);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, grid_color);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, timeline_color);
+  gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, time_scale_box);
+  gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, time_scale_combo);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, note);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, paned);
   gtk_widget_class_bind_template_callback (widget_class, blocks_changed_cb);
@@ -379,6 +454,8 @@ static void
 tl_blocks_page_init (TlBlocksPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->kernel_combo), 12);
+  tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->other_combo), 12);
 
   /* the areas are built in code: their view is a constructor argument */
   self->grid = tl_render_area_new (TL_RENDER_BLOCKS);
@@ -392,6 +469,7 @@ tl_blocks_page_init (TlBlocksPage *self)
   gtk_paned_pack2 (GTK_PANED (self->paned), self->timeline, TRUE, FALSE);
   gtk_widget_show (self->grid);
   gtk_widget_show (self->timeline);
+  tl_paned_keep_ratio (GTK_PANED (self->paned), 0.5);
   g_signal_connect (self->grid, "motion-notify-event", G_CALLBACK (grid_motion_cb), self);
   g_signal_connect (self->timeline, "motion-notify-event", G_CALLBACK (timeline_motion_cb), self);
   g_signal_connect (self->grid, "leave-notify-event", G_CALLBACK (area_leave_cb), self);

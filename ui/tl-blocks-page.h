@@ -18,6 +18,11 @@ G_DECLARE_FINAL_TYPE (TlBlocksPage, tl_blocks_page, TL, BLOCKS_PAGE, GtkBox)
 
 /* selects the kernel (and optionally a second one beside it, NULL: none) */
 void       tl_blocks_page_show_kernels (TlBlocksPage *self, const char *kernel_id, const char *beside_id);
+/* two timelines on one shared time scale (FALSE), or each on its own: as
+ * the toolbar's "Time scale" choice */
+void       tl_blocks_page_set_own_time_scale (TlBlocksPage *self, gboolean own);
+/* whether that choice can be seen and used now */
+gboolean   tl_blocks_page_time_scale_shown (TlBlocksPage *self);
 /* the grid, or the timeline */
 GtkWidget *tl_blocks_page_get_area (TlBlocksPage *self, gboolean timeline);
 /* as if the pointer were over tile (x, y) of the grid; −1 clears */

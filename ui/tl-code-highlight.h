@@ -8,6 +8,8 @@ G_BEGIN_DECLS
 
 /* the tags tl_code_highlight applies (once per buffer) */
 void tl_code_highlight_create_tags (GtkTextBuffer *buffer);
+/* the colours for a dark background (dark themes, HighContrastInverse) or a light one */
+void tl_code_highlight_set_dark (GtkTextBuffer *buffer, gboolean dark);
 /* text is the buffer's whole text */
 void tl_code_highlight (GtkTextBuffer *buffer, const char *text);
 

@@ -7,8 +7,11 @@
 #include "core/tl-stats.h"
 #include "gemm/tl-kernels.h"
 #include "paint/tl-compare-bars.h"
+#include "paint/tl-compare-counters.h"
+#include "record/tl-counters.h"
 #include "tl-chart-view.h"
 #include "tl-run-text.h"
+#include "tl-ui-util.h"
 
 struct _TlComparePage
 {
@@ -19,6 +22,10 @@ struct _TlComparePage
   GtkWidget *bars, *sweep;   /* TlChartView */
 
   GtkWidget *metric_combo;
+  GtkWidget *color_combo;   /* "kernel" or a counter view's key */
+  GtkWidget *color_legend;
+  GtkWidget *stale_label, *lu_label, *placeholder;
+  GtkWidget *compare_paned;
   GtkWidget *bars_box;
   GtkWidget *sweep_box;
   GtkWidget *details_label;
@@ -38,132 +45,72 @@ current_runs (TlComparePage *self)
   return self->session ? tl_session_get_runs (self->session) : NULL;
 }
 
+/* the charts, or why there are none yet */
+static void
+update_visibility (TlComparePage *self)
+{
+  GPtrArray *runs = current_runs (self);
+  GPtrArray *history = self->session ? tl_session_get_history (self->session) : NULL;
+  gboolean any = (runs && runs->len) || (history && history->len);
+  gtk_widget_set_visible (self->compare_paned, any);
+  gtk_widget_set_visible (self->placeholder, !any);
+}
+
+static void
+update_lu (TlComparePage *self)
+{
+  g_autofree char *text = tl_run_text_lu (self->session ? tl_session_get_lu_run (self->session) : NULL);
+  gtk_label_set_text (GTK_LABEL (self->lu_label), text ? text : "");
+  gtk_widget_set_visible (self->lu_label, text != NULL);
+}
+
 static void
 update_bars (TlComparePage *self)
 {
   GPtrArray *runs = current_runs (self);
   g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) empty = g_ptr_array_new ();
+  TlRunRecord *record = tl_session_get_record (self->session);
   TlCompareModel model;
   gsize m, k, n;
 
-  if (runs == NULL)
-    runs = empty;
+  /* the live runs of a job in flight have no record yet: their problem */
   tl_session_get_size (self->session, &m, &k, &n);
+  g_autoptr (TlJob) live = record ? NULL : tl_job_new_gemm (m, k, n, tl_session_get_dtype (self->session));
   tl_compare_model_init (&model);
-  g_autoptr (GArray) bars = tl_compare_bars_from_runs (runs, tl_stats_gemm_flops (m, k, n), TRUE,
-                                                       strings, &model.baseline_index);
-  model.bars = (const TlCompareBar *) bars->data;
-  model.n_bars = bars->len;
-  model.baseline_name = _("naive");
-  g_autofree char *title = g_strdup_printf (_("C = A·B, %zu×%zu·%zu×%zu (%s)"), m, k, k, n,
-                                            tl_dtype_name (tl_session_get_dtype (self->session)));
-  model.title = runs->len ? title : NULL;
+  g_autoptr (GArray) bars = tl_compare_model_fill (&model, record ? record->job : live, runs ? runs : empty,
+                                                   TRUE, strings);
+  if (runs == NULL || runs->len == 0)
+    model.title = NULL;
+  /* coloured by a counter of their runs, when asked and the record has it */
+  const char *color = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->color_combo));
+  g_autofree char *legend = g_strcmp0 (color, "kernel") != 0 && record != NULL && bars->len > 0
+                              ? tl_compare_bars_color_by_counter ((TlCompareBar *) bars->data,
+                                                                  bars->len, record, color)
+                              : NULL;
+  if (legend == NULL && g_strcmp0 (color, "kernel") != 0)
+    legend = g_strdup (_("No run on show has this counter: the bars keep their kernels' colours."));
+  gtk_label_set_text (GTK_LABEL (self->color_legend), legend ? legend : "");
+  gtk_widget_set_visible (self->color_legend, legend != NULL);
   tl_chart_view_set_bars (TL_CHART_VIEW (self->bars), &model);
+
+  /* results of inputs no longer shown are marked, not hidden: the timings still hold */
+  const char *stale = tl_session_stale_text (self->session);
+  gtk_label_set_text (GTK_LABEL (self->stale_label), stale ? stale : "");
+  gtk_widget_set_visible (self->stale_label, stale != NULL);
+  update_visibility (self);
 }
 
-/* ---- the size sweep: one line per kernel over every record -------------- */
-
-typedef struct
-{
-  char *label;
-  gboolean reference;
-  GArray *points; /* pairs n, gflops */
-} SweepLine;
-
-static void
-sweep_line_free (SweepLine *l)
-{
-  g_free (l->label);
-  g_array_unref (l->points);
-  g_free (l);
-}
-
-static int
-cmp_points (gconstpointer a, gconstpointer b)
-{
-  double x = ((const double *) a)[0], y = ((const double *) b)[0];
-  return (x > y) - (x < y);
-}
-
-/* the latest measurement of a size wins */
-static void
-sweep_line_put (SweepLine *l, double size, double gflops)
-{
-  for (guint j = 0; j < l->points->len; j++)
-    {
-      double *q = &g_array_index (l->points, double, 2 * j);
-      if (fabs (q[0] - size) < 0.5)
-        {
-          q[1] = gflops;
-          return;
-        }
-    }
-  double p[2] = { size, gflops };
-  g_array_append_val (l->points, p);
-}
-
-static void
-collect_sweep_lines (GPtrArray *history, GHashTable *lines, GPtrArray *order)
-{
-  for (guint h = 0; h < history->len; h++)
-    {
-      const TlRunRecord *rec = history->pdata[h];
-      if (rec->job == NULL)
-        continue;
-      double size = cbrt ((double) rec->job->m * rec->job->k * rec->job->n);
-      double flops = tl_stats_gemm_flops (rec->job->m, rec->job->k, rec->job->n);
-      for (guint i = 0; i < rec->runs->len; i++)
-        {
-          const TlKernelRun *r = rec->runs->pdata[i];
-          if (r->status != TL_RUN_OK || r->time.count == 0)
-            continue;
-          SweepLine *l = g_hash_table_lookup (lines, r->kernel_id);
-          if (l == NULL)
-            {
-              const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
-              l = g_new0 (SweepLine, 1);
-              l->label = tl_kernel_display_name (r->kernel_id);
-              l->reference = info && info->reference;
-              l->points = g_array_new (FALSE, FALSE, sizeof (double) * 2);
-              g_hash_table_insert (lines, g_strdup (r->kernel_id), l);
-              g_ptr_array_add (order, l);
-            }
-          sweep_line_put (l, size, tl_stats_gflops (flops, r->time.median));
-        }
-    }
-}
+/* ---- the size sweep: one line per kernel and machine over every record */
 
 static void
 update_sweep (TlComparePage *self)
 {
-  g_autoptr (GHashTable) lines = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                        (GDestroyNotify) sweep_line_free);
-  g_autoptr (GPtrArray) order = g_ptr_array_new ();
-  g_autoptr (GArray) series = g_array_new (FALSE, TRUE, sizeof (TlSweepSeries));
-  g_autoptr (GPtrArray) keep = g_ptr_array_new_with_free_func (g_free);
-
-  if (self->session)
-    collect_sweep_lines (tl_session_get_history (self->session), lines, order);
-  for (guint i = 0; i < order->len; i++)
-    {
-      SweepLine *l = order->pdata[i];
-      g_array_sort (l->points, cmp_points);
-      double *ns = g_new (double, l->points->len), *gs = g_new (double, l->points->len);
-      for (guint j = 0; j < l->points->len; j++)
-        {
-          ns[j] = g_array_index (l->points, double, 2 * j);
-          gs[j] = g_array_index (l->points, double, 2 * j + 1);
-        }
-      g_ptr_array_add (keep, ns);
-      g_ptr_array_add (keep, gs);
-      TlSweepSeries s = { .label = l->label, .n = ns, .gflops = gs, .count = l->points->len,
-                          .reference = l->reference };
-      g_array_append_val (series, s);
-    }
-  TlSweepModel model = { .series = (const TlSweepSeries *) series->data, .n_series = series->len,
-                         .title = _("Size sweep: GFLOP/s against n (every run of this session)") };
-  tl_chart_view_set_sweep (TL_CHART_VIEW (self->sweep), &model);
+  g_autoptr (GPtrArray) none = g_ptr_array_new ();
+  GPtrArray *history = self->session ? tl_session_get_history (self->session) : none;
+  g_autoptr (TlSweepData) data = tl_sweep_data_new (history, _("Size sweep: GFLOP/s of every run of this session"));
+  tl_chart_view_set_sweep (TL_CHART_VIEW (self->sweep), &data->model);
+  update_visibility (self);
 }
 
 /* ---- a run's details ------------------------------------------------------- */
@@ -175,11 +122,11 @@ describe_details (TlComparePage *self, const TlKernelRun *r, GString *s)
   gsize m, k, n;
   tl_session_get_size (self->session, &m, &k, &n);
   g_autofree char *label = tl_kernel_display_name (r->kernel_id);
-  g_autofree char *med = tl_run_text_number (r->time.median);
-  g_autofree char *mn = tl_run_text_number (r->time.min);
-  g_autofree char *mx = tl_run_text_number (r->time.max);
+  g_autofree char *med = tl_run_text_time (r->time.median);
+  g_autofree char *mn = tl_run_text_time (r->time.min);
+  g_autofree char *mx = tl_run_text_time (r->time.max);
   g_autofree char *gf = tl_run_text_number (tl_stats_gflops (tl_stats_gemm_flops (m, k, n), r->time.median));
-  g_autofree char *pct = tl_run_text_number (r->percent_of_reference);
+  g_autofree char *pct = tl_run_text_percent (r->percent_of_reference);
   g_autofree char *sp = tl_run_text_number (r->speedup_vs_naive);
   g_autofree char *err = tl_run_text_number (r->rel_norm);
   g_autofree char *tol = tl_run_text_number (r->tolerance);
@@ -190,11 +137,13 @@ describe_details (TlComparePage *self, const TlKernelRun *r, GString *s)
                           tl_run_status_name (r->status));
   if (r->message)
     g_string_append_printf (s, _("message     %s\n"), r->message);
-  g_string_append_printf (s, _("size        %zu×%zu·%zu×%zu\nmedian      %s ms  (min %s, max %s, %u runs)\n"
-                               "throughput  %s GFLOP/s\n%% of ref    %s (%s)\nvs naive    %s×\n"
+  g_string_append_printf (s, _("size        %zu×%zu·%zu×%zu\n"), m, k, k, n);
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "median      %s  (min %s, max %s, %u run)\n",
+                                          "median      %s  (min %s, max %s, %u runs)\n", r->time.count),
+                          med, mn, mx, r->time.count);
+  g_string_append_printf (s, _("throughput  %s GFLOP/s\n%% of ref    %s%% (%s)\nvs naive    %s×\n"
                                "error       %s (tolerance %s) %s\n"),
-                          m, k, k, n, med, mn, mx, r->time.count, gf, pct,
-                          r->reference_id ? r->reference_id : "—", sp, err, tol,
+                          gf, pct, r->reference_id ? r->reference_id : "—", sp, err, tol,
                           r->verified ? (r->passed ? _("passed") : _("FAILED")) : _("not verified"));
   if (r->backend == TL_BACKEND_CPU)
     g_string_append_printf (s, _("threads     %u\n"), r->threads);
@@ -227,6 +176,13 @@ metric_changed_cb (GtkComboBox *combo, TlComparePage *self)
     tl_chart_view_set_metric (TL_CHART_VIEW (self->bars),
                               g_strcmp0 (gtk_combo_box_get_active_id (combo), "gflops") == 0
                                 ? TL_COMPARE_GFLOPS : TL_COMPARE_TIME);
+}
+
+static void
+color_changed_cb (GtkComboBox *combo, TlComparePage *self)
+{
+  if (self->bars && self->session)
+    update_bars (self);
 }
 
 /* ---- CSV ------------------------------------------------------------------- */
@@ -284,15 +240,30 @@ history_changed_cb (TlSession *session, TlComparePage *self)
 }
 
 static void
+lu_record_changed_cb (TlSession *session, TlComparePage *self)
+{
+  update_lu (self);
+}
+
+static void
 compare_set_session (TlPage *page, TlSession *session)
 {
   TlComparePage *self = TL_COMPARE_PAGE (page);
   tl_page_connect_session (&self->session, session, self,
                            "results-changed", results_changed_cb,
-                           "history-changed", history_changed_cb, NULL);
+                           "history-changed", history_changed_cb,
+                           "lu-record-changed", lu_record_changed_cb, NULL);
   if (session)
     update_bars (self);
   update_sweep (self);
+  update_lu (self);
+}
+
+static gboolean
+compare_has_content (TlPage *page)
+{
+  GPtrArray *runs = current_runs (TL_COMPARE_PAGE (page));
+  return runs && runs->len > 0;
 }
 
 static void
@@ -330,6 +301,7 @@ tl_compare_page_page_init (TlPageInterface *iface)
   iface->set_presentation = compare_set_presentation;
   iface->step = compare_step;
   iface->export_options = compare_export_options;
+  iface->has_content = compare_has_content;
 }
 
 void
@@ -363,10 +335,17 @@ tl_compare_page_class_init (TlComparePageClass *klass)
   G_OBJECT_CLASS (klass)->dispose = tl_compare_page_dispose;
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tilelab/Tilelab/ui/tl-compare-page.ui");
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, metric_combo);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, stale_label);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, lu_label);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, placeholder);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, compare_paned);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, bars_box);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_box);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, details_label);
   gtk_widget_class_bind_template_callback (widget_class, metric_changed_cb);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, color_combo);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, color_legend);
+  gtk_widget_class_bind_template_callback (widget_class, color_changed_cb);
   signals[SIGNAL_KERNEL_SELECTED] = g_signal_new ("kernel-selected", G_TYPE_FROM_CLASS (klass),
                                                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                                   G_TYPE_NONE, 1, G_TYPE_STRING);
@@ -387,4 +366,16 @@ tl_compare_page_init (TlComparePage *self)
   gtk_widget_show (self->bars);
   gtk_widget_show (self->sweep);
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->metric_combo), "time");
+  gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->color_combo), "kernel",
+                             _("Colour: kernel"));
+  for (guint i = 0; i < tl_counter_view_count (); i++)
+    {
+      const TlCounterView *view = tl_counter_view_get (i);
+      g_autofree char *label = g_strdup_printf (_("Colour: %s"), tl_counter_view_title (view));
+      gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->color_combo),
+                                 tl_counter_view_key (view), label);
+    }
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->color_combo), "kernel");
+  /* the bars above, the sweep below, in proportion on any screen */
+  tl_paned_keep_ratio (GTK_PANED (self->compare_paned), 0.55);
 }

@@ -5,8 +5,10 @@
 #include <glib/gi18n-lib.h>
 
 #include "paint/tl-compare-bars.h"
-#include "run/tl-app-jobs.h"
+#include "paint/tl-roofline.h"
+#include "record/tl-counters-lesson.h"
 #include "tl-run-text.h"
+#include "tl-ui-util.h"
 
 struct _TlDevicePage
 {
@@ -41,23 +43,55 @@ describe_gpu (const TlGpuFacts *f, GString *s)
     f->max_threads_per_sm, f->max_blocks_per_sm, f->warp_size);
 }
 
-static void
-describe_no_gpu (GString *s)
+/* this machine's facts, read from /proc once */
+static const TlMachineFacts *
+this_machine (void)
 {
-  TlMachineFacts m = { 0 };
-  tl_machine_facts_read (&m);
-  g_string_append_printf (s, _("No CUDA GPU in this session%s.\n\nCPU   %s\ncores %u\nhost  %s\nOS    %s\n\n"
+  static TlMachineFacts facts;
+  static gsize read = 0;
+  if (g_once_init_enter (&read))
+    {
+      tl_machine_facts_read (&facts);
+      g_once_init_leave (&read, 1);
+    }
+  return &facts;
+}
+
+static void
+describe_no_gpu (GString *s, const char *why)
+{
+  const TlMachineFacts m = *this_machine ();
+  g_string_append_printf (s, _("No CUDA GPU in this session.\n\nCPU   %s\ncores %u\nhost  %s\nOS    %s\n\n"
                                "Open a run record made with tilelab-cli on a GPU server\n"
                                "(Open ▾ → Open Run Record…, Ctrl+J) to see its GPU here."),
-                          tl_app_jobs_built_with_cuda () ? "" : _(" (built without CUDA)"),
                           m.cpu_model ? m.cpu_model : "?", m.cores,
                           m.host_name ? m.host_name : "?", m.os ? m.os : "?");
-  tl_machine_facts_clear (&m);
+  if (why)
+    g_string_append_printf (s, "\n\n%s", why);
+}
+
+/* The roofs a record's roofline draws: the peaks from these facts, the
+ * bandwidths the job measured. */
+static void
+describe_roofs (const TlRunRecord *record, GString *s)
+{
+  g_autoptr (TlRoofline) roofline = tl_roofline_from_record (record);
+  g_string_append (s, _("\n\nRoofline peaks (SMs × per-SM rate × clock)"));
+  for (int m = 0; m < TL_MATH_COUNT; m++)
+    if (roofline->peak[m] > 0)
+      g_string_append_printf (s, "\n  %-12s %.1f TFLOP/s", tl_math_label (m), roofline->peak[m] / 1e12);
+  if (record->has_bandwidth)
+    g_string_append_printf (s, _("\nmeasured bandwidth   DRAM %.2f TB/s, L2 %.2f TB/s (copy kernels)"),
+                            record->bandwidth.dram_bytes_per_s / 1e12,
+                            record->bandwidth.l2_bytes_per_s / 1e12);
 }
 
 static void
 update_device_label (TlDevicePage *self)
 {
+  /* /proc is read when the page is first shown, not at start-up */
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return;
   TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
   GArray *gpus = self->session ? tl_session_get_gpus (self->session) : NULL;
   GString *s = g_string_new (NULL);
@@ -67,11 +101,12 @@ update_device_label (TlDevicePage *self)
       g_string_append_printf (s, _("From the run record (%s)\n\n"),
                               record->machine.host_name ? record->machine.host_name : "?");
       describe_gpu (&record->device, s);
+      describe_roofs (record, s);
     }
   else if (gpus && gpus->len > 0)
     describe_gpu (&g_array_index (gpus, TlGpuFacts, MIN ((guint) self->device, gpus->len - 1)), s);
   else
-    describe_no_gpu (s);
+    describe_no_gpu (s, self->session ? tl_session_get_no_gpu_reason (self->session) : NULL);
   gtk_label_set_text (GTK_LABEL (self->device_label), s->str);
   g_string_free (s, TRUE);
 }
@@ -80,18 +115,21 @@ static void
 describe_launch (const TlKernelRun *r, GString *s)
 {
   const TlLaunchFacts *f = &r->launch;
-  g_autofree char *occ = isnan (f->occupancy) ? g_strdup ("—") : g_strdup_printf ("%.0f%%", 100 * f->occupancy);
+  g_autofree char *occ_pct = tl_run_text_percent (100 * f->occupancy);
+  g_autofree char *occ = isnan (f->occupancy) ? g_strdup ("—") : g_strdup_printf ("%s%%", occ_pct);
   g_string_append_printf (s,
     _("registers per thread   %d\nshared memory          %d B static + %d B dynamic per block\n"
-      "spills (local memory)  %d B per thread%s\nblock                  %d×%d×%d threads\n"
-      "grid                   %d×%d×%d blocks, %d launch(es)\nblocks per SM          %d (occupancy %s)\n"
-      "waves                  %.2f%s"),
+      "spills (local memory)  %d B per thread%s\nblock                  %d×%d×%d threads\n"),
     f->regs_per_thread, f->static_smem_bytes, f->dynamic_smem_bytes, f->local_bytes_per_thread,
     f->local_bytes_per_thread > 0 ? _("  ← spilling: registers ran out") : "",
-    f->block_x, f->block_y, f->block_z, f->grid_x, f->grid_y, f->grid_z, f->launches,
-    f->active_blocks_per_sm, occ, f->waves,
-    f->waves > 1 && f->waves - floor (f->waves) > 0 && f->waves - floor (f->waves) < 0.5
-      ? _("  ← the last wave is mostly idle (tail effect)") : "");
+    f->block_x, f->block_y, f->block_z);
+  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "grid                   %d×%d×%d blocks, %d launch\n",
+                                       "grid                   %d×%d×%d blocks, %d launches\n", f->launches),
+                          f->grid_x, f->grid_y, f->grid_z, f->launches);
+  g_string_append_printf (s, _("blocks per SM          %d (occupancy %s)\nwaves                  %.2f%s"),
+                          f->active_blocks_per_sm, occ, f->waves,
+                          f->waves > 1 && f->waves - floor (f->waves) > 0 && f->waves - floor (f->waves) < 0.5
+                            ? _("  ← the last wave is mostly idle (tail effect)") : "");
 }
 
 static void
@@ -108,16 +146,25 @@ update_rung_label (TlDevicePage *self)
   if (r == NULL)
     g_string_append (s, _("Run kernels (or open a run record) to see their launch facts."));
   else if (r->backend == TL_BACKEND_CPU)
-    g_string_append_printf (s, _("%s runs on the CPU with %u threads: no registers, shared memory or waves to show.\n"
-                                 "Its C tiles (when it records them) appear in the tile grid."),
+    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%s ran on the CPU on %u thread: no registers, shared memory or waves to show.\n"
+                                         "Its C tiles (when it records them) appear in the tile grid.",
+                                         "%s ran on the CPU on %u threads: no registers, shared memory or waves to show.\n"
+                                         "Its C tiles (when it records them) appear in the tile grid.", r->threads),
                             tl_run_text_kernel_title (r->kernel_id), r->threads);
   else if (!r->launch.valid)
     g_string_append_printf (s, _("%s: no launch facts in this run (%s)."), tl_run_text_kernel_title (r->kernel_id),
                             r->message ? r->message : tl_run_status_name (r->status));
   else
     describe_launch (r, s);
-  gtk_label_set_text (GTK_LABEL (self->rung_label), s->str);
+  /* the label shows markup: the facts escaped, the counters' markup after them */
+  g_autofree char *text = g_markup_escape_text (s->str, -1);
   g_string_free (s, TRUE);
+  TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
+  g_autofree char *counters = record != NULL && r != NULL && r->backend == TL_BACKEND_GPU
+                                ? tl_counters_lesson_markup (record, r->kernel_id) : NULL;
+  g_autofree char *markup = counters != NULL ? g_strdup_printf ("%s\n\n%s", text, counters)
+                                             : g_strdup (text);
+  gtk_label_set_markup (GTK_LABEL (self->rung_label), markup);
 }
 
 static void
@@ -156,6 +203,12 @@ results_changed_cb (TlSession *session, TlDevicePage *self)
 
 static void
 devices_changed_cb (TlSession *session, TlDevicePage *self)
+{
+  update_device_label (self);
+}
+
+static void
+map_cb (GtkWidget *widget, TlDevicePage *self)
 {
   update_device_label (self);
 }
@@ -216,4 +269,6 @@ static void
 tl_device_page_init (TlDevicePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  g_signal_connect_after (self, "map", G_CALLBACK (map_cb), self);
+  tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->rung_combo), 12);
 }

@@ -4,6 +4,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "tl-generate-dialog.h"
+#include "tl-ui-util.h"
 
 /* ---- open -------------------------------------------------------------------- */
 
@@ -73,6 +74,9 @@ generate_response_cb (GtkDialog *dialog, int response, TlSession *session)
   if (response == GTK_RESPONSE_OK)
     {
       TlGenerateRequest req;
+      g_autoptr (GSettings) settings = tl_settings_new_if_installed ();
+      if (settings)
+        tl_generate_dialog_save_settings (TL_GENERATE_DIALOG (dialog), settings);
       tl_generate_dialog_get_request (TL_GENERATE_DIALOG (dialog), &req);
       tl_session_generate (session, req.targets, req.spec, req.rows, req.cols, req.dtype, req.seed);
       g_free (req.spec);
@@ -85,6 +89,9 @@ tl_file_dialogs_generate (GtkWindow *parent, TlSession *session, guint targets)
 {
   TlMatrix *a = tl_session_get_source (session, 0);
   GtkWidget *dialog = tl_generate_dialog_new (parent, targets, a ? a->rows : 512);
+  g_autoptr (GSettings) settings = tl_settings_new_if_installed ();
+  if (settings)
+    tl_generate_dialog_load_settings (TL_GENERATE_DIALOG (dialog), settings);
   g_signal_connect_object (dialog, "response", G_CALLBACK (generate_response_cb), session, 0);
   gtk_widget_show (dialog);
 }

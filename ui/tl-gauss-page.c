@@ -8,6 +8,7 @@
 #include "paint/tl-gauss-frame.h"
 #include "paint/tl-player.h"
 #include "tl-render-area.h"
+#include "tl-ui-util.h"
 
 struct _TlGaussPage
 {
@@ -21,7 +22,7 @@ struct _TlGaussPage
   GtkWidget *area;           /* TlRenderArea */
 
   GtkWidget *factor_bar, *player_bar;
-  GtkWidget *kernel_combo, *block_spin, *factor_button;
+  GtkWidget *kernel_combo, *block_spin, *range_combo, *factor_button;
   GtkWidget *home_button, *prev_block_button, *prev_button, *play_button;
   GtkWidget *next_button, *next_block_button, *end_button, *play_image;
   GtkWidget *scale, *step_label, *speed_spin;
@@ -117,6 +118,24 @@ speed_changed_cb (GtkSpinButton *spin, TlGaussPage *self)
 }
 
 static void
+range_changed_cb (GtkComboBox *combo, TlGaussPage *self)
+{
+  if (self->area)
+    tl_render_area_set_gauss_record_range (TL_RENDER_AREA (self->area),
+                                           g_strcmp0 (gtk_combo_box_get_active_id (combo), "record") == 0);
+}
+
+/* the block size is the blocked rungs' (a column at a time has none) */
+static void
+kernel_changed_cb (GtkComboBox *combo, TlGaussPage *self)
+{
+  const char *id = gtk_combo_box_get_active_id (combo);
+  const TlLuKernelInfo *k = id ? tl_lu_kernel_find (id) : NULL;
+  if (self->block_spin)
+    gtk_widget_set_sensitive (self->block_spin, k && k->blocked);
+}
+
+static void
 factor_clicked_cb (GtkButton *button, TlGaussPage *self)
 {
   tl_gauss_page_factor (self);
@@ -172,6 +191,31 @@ source_changed_cb (TlSession *session, guint index, TlGaussPage *self)
   state_changed_cb (session, self);
 }
 
+/* every rung that records its steps: the CPU ones, the GPU ones with a GPU */
+static void
+fill_kernels (TlGaussPage *self, gboolean have_gpu)
+{
+  GtkComboBoxText *combo = GTK_COMBO_BOX_TEXT (self->kernel_combo);
+  g_autofree char *keep = g_strdup (gtk_combo_box_get_active_id (GTK_COMBO_BOX (combo)));
+
+  gtk_combo_box_text_remove_all (combo);
+  for (guint i = 0; i < tl_lu_kernel_count (); i++)
+    {
+      const TlLuKernelInfo *k = tl_lu_kernel_get (i);
+      if (k->records_steps && (k->backend == TL_BACKEND_CPU || have_gpu))
+        gtk_combo_box_text_append (combo, k->id, _(k->title));
+    }
+  if (!gtk_combo_box_set_active_id (GTK_COMBO_BOX (combo), keep ? keep : TL_LU_DEFAULT_KERNEL))
+    gtk_combo_box_set_active (GTK_COMBO_BOX (combo), 0);
+}
+
+static void
+devices_changed_cb (TlSession *session, TlGaussPage *self)
+{
+  GArray *gpus = tl_session_get_gpus (session);
+  fill_kernels (self, gpus && gpus->len > 0);
+}
+
 /* ---- TlPage ------------------------------------------------------------------ */
 
 static void
@@ -181,7 +225,8 @@ gauss_set_session (TlPage *page, TlSession *session)
   tl_page_connect_session (&self->session, session, self,
                            "lu-record-changed", lu_record_changed_cb,
                            "state-changed", state_changed_cb,
-                           "source-changed", source_changed_cb, NULL);
+                           "source-changed", source_changed_cb,
+                           "devices-changed", devices_changed_cb, NULL);
   show_record (self, session ? tl_session_get_lu_record (session) : NULL);
   if (session)
     state_changed_cb (session, self);
@@ -214,6 +259,12 @@ gauss_step (TlPage *page, int direction)
 }
 
 static gboolean
+gauss_has_content (TlPage *page)
+{
+  return TL_GAUSS_PAGE (page)->lu != NULL;
+}
+
+static gboolean
 gauss_export_options (TlPage *page, TlRenderOptions *o)
 {
   tl_render_area_get_options (TL_RENDER_AREA (TL_GAUSS_PAGE (page)->area), o);
@@ -228,6 +279,7 @@ tl_gauss_page_page_init (TlPageInterface *iface)
   iface->key = gauss_key;
   iface->step = gauss_step;
   iface->export_options = gauss_export_options;
+  iface->has_content = gauss_has_content;
 }
 
 /* ---- the page -------------------------------------------------------------- */
@@ -247,6 +299,29 @@ tl_gauss_page_get_step (TlGaussPage *self)
 {
   g_return_val_if_fail (TL_IS_GAUSS_PAGE (self), 0);
   return self->player ? self->player->position : 0;
+}
+
+void
+tl_gauss_page_set_record_range (TlGaussPage *self, gboolean whole_record)
+{
+  g_return_if_fail (TL_IS_GAUSS_PAGE (self));
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->range_combo), whole_record ? "record" : "step");
+}
+
+gboolean
+tl_gauss_page_can_factor_with (TlGaussPage *self, const char *kernel_id)
+{
+  g_return_val_if_fail (TL_IS_GAUSS_PAGE (self), FALSE);
+  GtkTreeModel *model = gtk_combo_box_get_model (GTK_COMBO_BOX (self->kernel_combo));
+  GtkTreeIter it;
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &it); ok; ok = gtk_tree_model_iter_next (model, &it))
+    {
+      g_autofree char *id = NULL;
+      gtk_tree_model_get (model, &it, gtk_combo_box_get_id_column (GTK_COMBO_BOX (self->kernel_combo)), &id, -1);
+      if (g_strcmp0 (id, kernel_id) == 0)
+        return TRUE;
+    }
+  return FALSE;
 }
 
 TlLuRecorder *
@@ -313,6 +388,7 @@ tl_gauss_page_class_init (TlGaussPageClass *klass)
   CHILD (player_bar);
   CHILD (kernel_combo);
   CHILD (block_spin);
+  CHILD (range_combo);
   CHILD (factor_button);
   CHILD (home_button);
   CHILD (prev_block_button);
@@ -330,20 +406,17 @@ tl_gauss_page_class_init (TlGaussPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, scale_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, speed_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, factor_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, range_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, kernel_changed_cb);
 }
 
 static void
 tl_gauss_page_init (TlGaussPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->kernel_combo), 12);
 
-  for (guint i = 0; i < tl_lu_kernel_count (); i++)
-    {
-      const TlLuKernelInfo *k = tl_lu_kernel_get (i);
-      if (g_str_has_prefix (k->id, "lu-cpu"))
-        gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->kernel_combo), k->id, _(k->title));
-    }
-  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->kernel_combo), "lu-cpu-blocked");
+  fill_kernels (self, FALSE);
   gtk_adjustment_configure (gtk_spin_button_get_adjustment (GTK_SPIN_BUTTON (self->speed_spin)),
                             TL_PLAYER_DEFAULT_SPEED, TL_PLAYER_MIN_SPEED, TL_PLAYER_MAX_SPEED, 1, 4, 0);
 
@@ -352,4 +425,5 @@ tl_gauss_page_init (TlGaussPage *self)
   tl_render_area_set_empty_text (TL_RENDER_AREA (self->area), empty_text ());
   gtk_box_pack_start (GTK_BOX (self), self->area, TRUE, TRUE, 0);
   gtk_widget_show (self->area);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->range_combo), "step");
 }

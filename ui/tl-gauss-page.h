@@ -14,6 +14,11 @@ G_DECLARE_FINAL_TYPE (TlGaussPage, tl_gauss_page, TL, GAUSS_PAGE, GtkBox)
 /* factors A with the chosen rung and block size */
 void         tl_gauss_page_factor   (TlGaussPage *self);
 guint        tl_gauss_page_get_step (TlGaussPage *self);
+/* each step's colour range (FALSE), or one for the whole record: as the
+ * toolbar's "Colours" choice */
+void         tl_gauss_page_set_record_range (TlGaussPage *self, gboolean whole_record);
+/* whether "Factor A with" offers kernel_id */
+gboolean     tl_gauss_page_can_factor_with (TlGaussPage *self, const char *kernel_id);
 /* the record the player shows (the session's), or NULL */
 TlLuRecorder *tl_gauss_page_get_record (TlGaussPage *self);
 /* ← → Page Up/Down (block steps) Home End Space …; TRUE when used */

@@ -94,3 +94,33 @@ tl_generate_dialog_get_request (TlGenerateDialog *self, TlGenerateRequest *out)
   out->dtype = TL_DTYPE_FLOAT32;
   tl_dtype_from_name (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->dtype_combo)), &out->dtype);
 }
+
+void
+tl_generate_dialog_load_settings (TlGenerateDialog *self, GSettings *settings)
+{
+  g_return_if_fail (TL_IS_GENERATE_DIALOG (self));
+  g_autofree char *name = g_settings_get_string (settings, "generator");
+  g_autofree char *params = g_settings_get_string (settings, "generator-params");
+  g_autofree char *dtype = g_settings_get_string (settings, "generator-dtype");
+
+  /* choosing the generator fills in its default parameters: the saved ones after */
+  if (gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->generator_combo), name) && *params)
+    gtk_entry_set_text (GTK_ENTRY (self->params_entry), params);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->dtype_combo), dtype);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->seed_spin), g_settings_get_double (settings, "generator-seed"));
+}
+
+void
+tl_generate_dialog_save_settings (TlGenerateDialog *self, GSettings *settings)
+{
+  g_return_if_fail (TL_IS_GENERATE_DIALOG (self));
+  const char *name = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->generator_combo));
+  const char *dtype = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->dtype_combo));
+
+  if (name)
+    g_settings_set_string (settings, "generator", name);
+  g_settings_set_string (settings, "generator-params", gtk_entry_get_text (GTK_ENTRY (self->params_entry)));
+  if (dtype)
+    g_settings_set_string (settings, "generator-dtype", dtype);
+  g_settings_set_double (settings, "generator-seed", gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->seed_spin)));
+}

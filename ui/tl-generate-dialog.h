@@ -20,5 +20,9 @@ typedef struct
 
 GtkWidget *tl_generate_dialog_new (GtkWindow *parent, guint targets, gsize size);
 void       tl_generate_dialog_get_request (TlGenerateDialog *self, TlGenerateRequest *out);
+/* the generator, its parameters, dtype and seed chosen last time (the
+ * size stays the one given); saving is for an accepted dialog only */
+void       tl_generate_dialog_load_settings (TlGenerateDialog *self, GSettings *settings);
+void       tl_generate_dialog_save_settings (TlGenerateDialog *self, GSettings *settings);
 
 G_END_DECLS

@@ -9,6 +9,7 @@
 #include "paint/tl-compare-bars.h"
 #include "tl-heatmap-view.h"
 #include "tl-run-text.h"
+#include "tl-ui-util.h"
 
 struct _TlMatricesPage
 {
@@ -140,7 +141,9 @@ colour_changed_cb (GtkWidget *widget, TlMatricesPage *self)
       tl_heatmap_view_set_colormap (HM (v[i]), colormap, scale);
       tl_heatmap_view_set_pool_mode (HM (v[i]), mode);
     }
-  tl_heatmap_view_set_pool_mode (HM (self->hm_err), mode);
+  /* the error map always keeps each block's largest error: a mean would
+   * hide the one wrong element a lecturer is looking for */
+  tl_heatmap_view_set_pool_mode (HM (self->hm_err), TL_POOL_MAX_ABS);
   apply_shared_range (self);
 }
 
@@ -232,10 +235,34 @@ start_diff (TlMatricesPage *self, const TlKernelRun *r, TlMatrix *ref)
 
 /* ---- C, the reference and the summary ------------------------------------- */
 
+/* the runs whose C belongs beside the A and B shown (none when stale) */
 static GPtrArray *
 current_runs (TlMatricesPage *self)
 {
-  return self->session ? tl_session_get_runs (self->session) : NULL;
+  if (self->session == NULL || tl_session_results_are_stale (self->session))
+    return NULL;
+  return tl_session_get_runs (self->session);
+}
+
+static gboolean
+runs_have_c (GPtrArray *runs)
+{
+  for (guint i = 0; runs && i < runs->len; i++)
+    if (((const TlKernelRun *) runs->pdata[i])->c)
+      return TRUE;
+  return FALSE;
+}
+
+/* what the C panel says while it has nothing to show, and why */
+static const char *
+c_placeholder (TlMatricesPage *self)
+{
+  TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
+  if (self->session && tl_session_results_are_stale (self->session))
+    return _("C: press Run for these A, B");
+  if (record && !runs_have_c (record->runs))
+    return _("C: not in this run record");
+  return _("C = A·B: press Run");
 }
 
 static const TlKernelRun *
@@ -284,9 +311,17 @@ update_summary (TlMatricesPage *self, const TlKernelRun *r)
       if (!isnan (r->speedup_vs_naive) && r->speedup_vs_naive > 0)
         g_string_append_printf (s, _("%.1f× faster than CPU naive\n"), r->speedup_vs_naive);
     }
+  else if (self->session && tl_session_results_are_stale (self->session))
+    {
+      g_autofree char *e = g_markup_escape_text (tl_session_stale_text (self->session), -1);
+      g_string_append (s, e);
+    }
   else if (runs == NULL || runs->len == 0)
     g_string_append (s, _("Press <b>Run</b> (Ctrl+R): C, the float64 reference and the error |C − reference| appear here as each kernel finishes.\n\n"
                           "Hover over C to highlight the row of A and the column of B that made that element."));
+  else if (!runs_have_c (runs))
+    g_string_append (s, _("The runs on show kept no result matrices (tilelab-cli gemm --save-matrices keeps them): "
+                          "their timings are in Compare, Blocks and Device."));
   gtk_label_set_markup (GTK_LABEL (self->summary_label), s->str);
   g_string_free (s, TRUE);
 }
@@ -296,8 +331,9 @@ refresh_c_panels (TlMatricesPage *self)
 {
   const TlKernelRun *r = selected_c_run (self);
   TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
-  TlMatrix *ref = record ? record->reference : NULL;
+  TlMatrix *ref = record && current_runs (self) ? record->reference : NULL;
 
+  tl_heatmap_view_set_empty_text (HM (self->hm_c), c_placeholder (self));
   if (r && r->c)
     {
       g_autofree char *label = tl_kernel_display_name (r->kernel_id);
@@ -315,7 +351,7 @@ refresh_c_panels (TlMatricesPage *self)
 
   if (ref)
     tl_heatmap_view_set_matrix (HM (self->hm_ref), ref, _("reference (float64)"), "float64");
-  else if (record == NULL)
+  else
     tl_heatmap_view_set_matrix (HM (self->hm_ref), NULL, NULL, NULL);
   start_diff (self, r, ref);
   update_summary (self, r);
@@ -421,6 +457,14 @@ matrices_step (TlPage *page, int direction)
 }
 
 static gboolean
+matrices_has_content (TlPage *page)
+{
+  TlMatricesPage *self = TL_MATRICES_PAGE (page);
+  return self->session && (tl_session_get_source (self->session, 0) || tl_session_get_source (self->session, 1)
+                           || runs_have_c (current_runs (self)));
+}
+
+static gboolean
 matrices_export_options (TlPage *page, TlRenderOptions *o)
 {
   TlMatricesPage *self = TL_MATRICES_PAGE (page);
@@ -438,6 +482,7 @@ tl_matrices_page_page_init (TlPageInterface *iface)
   iface->set_presentation = matrices_set_presentation;
   iface->step = matrices_step;
   iface->export_options = matrices_export_options;
+  iface->has_content = matrices_has_content;
 }
 
 /* ---- the page ------------------------------------------------------------ */
@@ -520,7 +565,8 @@ tl_matrices_page_bind_settings (TlMatricesPage *self, GSettings *settings)
 {
   g_return_if_fail (TL_IS_MATRICES_PAGE (self));
   g_settings_bind (settings, "colormap", self->colormap_combo, "active-id", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "scale", self->scale_combo, "active-id", G_SETTINGS_BIND_DEFAULT);
+  /* the scale is not remembered: a log scale chosen for one matrix would
+   * greet the next, signed one (see the colour bar's masked cells) */
   g_settings_bind (settings, "pool-mode", self->pool_combo, "active-id", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "shared-scale", self->shared_check, "active", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "tile-grid", self->tiles_check, "active", G_SETTINGS_BIND_DEFAULT);
@@ -576,17 +622,18 @@ tl_matrices_page_init (TlMatricesPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  tl_heatmap_view_set_empty_text (HM (self->hm_a), _("A — open or generate a matrix"));
-  tl_heatmap_view_set_empty_text (HM (self->hm_b), _("B — open or generate a matrix"));
-  tl_heatmap_view_set_empty_text (HM (self->hm_c), _("C = A·B — press Run"));
-  tl_heatmap_view_set_empty_text (HM (self->hm_ref), _("the float64 reference appears after a run"));
-  tl_heatmap_view_set_empty_text (HM (self->hm_err), _("|C − reference| appears after a run"));
+  tl_heatmap_view_set_empty_text (HM (self->hm_a), _("A: open or generate"));
+  tl_heatmap_view_set_empty_text (HM (self->hm_b), _("B: open or generate"));
+  tl_heatmap_view_set_empty_text (HM (self->hm_c), _("C = A·B: press Run"));
+  tl_heatmap_view_set_empty_text (HM (self->hm_ref), _("reference: after a run"));
+  tl_heatmap_view_set_empty_text (HM (self->hm_err), _("|C − ref|: after a run"));
   GtkWidget *values[] = { self->hm_a, self->hm_b, self->hm_c, self->hm_ref };
   for (guint i = 0; i < G_N_ELEMENTS (values); i++)
     tl_heatmap_view_set_units (HM (values[i]), _("value"));
   tl_heatmap_view_set_units (HM (self->hm_err), _("absolute error"));
   tl_heatmap_view_set_colormap (HM (self->hm_err), TL_COLORMAP_VIRIDIS, TL_SCALE_LOG);
 
+  tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->c_combo), 12);
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->colormap_combo), "auto");
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->scale_combo), "linear");
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->pool_combo), "mean");

@@ -48,6 +48,14 @@ tl_page_export_options (TlPage *self, TlRenderOptions *options)
   return iface->export_options ? iface->export_options (self, options) : FALSE;
 }
 
+gboolean
+tl_page_has_content (TlPage *self)
+{
+  g_return_val_if_fail (TL_IS_PAGE (self), FALSE);
+  TlPageInterface *iface = TL_PAGE_GET_IFACE (self);
+  return iface->has_content ? iface->has_content (self) : TRUE;
+}
+
 void
 tl_page_disconnect_session (TlSession **slot, gpointer page)
 {

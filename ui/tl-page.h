@@ -28,6 +28,9 @@ struct _TlPageInterface
   gboolean (*key)              (TlPage *self, guint keyval, GdkModifierType state);
   /* the picture Export draws for this page; FALSE: the page has none */
   gboolean (*export_options)   (TlPage *self, TlRenderOptions *options);
+  /* whether the page shows something now (a record opens on the first
+   * page that does; one that does not says why); default TRUE */
+  gboolean (*has_content)      (TlPage *self);
 };
 
 void     tl_page_set_session      (TlPage *self, TlSession *session);
@@ -35,6 +38,7 @@ void     tl_page_set_presentation (TlPage *self, gboolean on, gboolean high_cont
 gboolean tl_page_step             (TlPage *self, int direction);
 gboolean tl_page_key              (TlPage *self, guint keyval, GdkModifierType state);
 gboolean tl_page_export_options   (TlPage *self, TlRenderOptions *options);
+gboolean tl_page_has_content      (TlPage *self);
 
 /* For pages: holds a session and disconnects from it when replaced or
  * finalized. */

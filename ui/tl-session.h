@@ -37,13 +37,14 @@ enum
 };
 
 /* What a run uses besides the sources: the window's kernel list, data
- * type, repeats and device. */
+ * type, repeats, device, and whether GPU runs count hardware events. */
 typedef struct
 {
   const char *const *kernels;
   TlDtype dtype;
   guint repeats;
   int device;
+  gboolean counters;
 } TlRunSettings;
 
 #define TL_TYPE_SESSION (tl_session_get_type ())
@@ -85,11 +86,20 @@ TlRunRecord *tl_session_get_record (TlSession *self);
 /* the problem the runs on show solved */
 void         tl_session_get_size   (TlSession *self, gsize *m, gsize *k, gsize *n);
 TlDtype      tl_session_get_dtype  (TlSession *self);
-/* every record of this session (TlRunRecord*), for the size sweep */
+/* TRUE when A or B changed after the runs on show were made (or a record
+ * without its matrices is shown beside other matrices): views clear or
+ * mark those results */
+gboolean     tl_session_results_are_stale (TlSession *self);
+/* why they are stale, in a sentence; NULL when they are not */
+const char  *tl_session_stale_text (TlSession *self);
+/* every GEMM record of this session (TlRunRecord*), for the size sweep */
 GPtrArray   *tl_session_get_history (TlSession *self);
 
 /* ---- Gauss ---- */
+/* the Gauss record the player shows */
 TlLuRecorder *tl_session_get_lu_record (TlSession *self);
+/* the LU run record opened beside the GEMM one (time, device, result), or NULL */
+TlRunRecord *tl_session_get_lu_run (TlSession *self);
 /* Factors A with the recorder on, on the worker. */
 gboolean     tl_session_factor (TlSession *self, const char *kernel_id, gsize block_size);
 gboolean     tl_session_is_factoring (TlSession *self);
@@ -100,6 +110,10 @@ GArray      *tl_session_get_gpus (TlSession *self);
 gboolean     tl_session_devices_known (TlSession *self);
 /* Starts the device probe on the worker (once). */
 void         tl_session_probe_devices (TlSession *self);
+/* why there is no GPU ("built without CUDA", "no driver" …), or NULL */
+const char  *tl_session_get_no_gpu_reason (TlSession *self);
+/* the GPU Factor A uses (runs name theirs in TlRunSettings) */
+void         tl_session_set_device (TlSession *self, int ordinal);
 
 /* ---- messages ---- */
 void         tl_session_report (TlSession *self, GtkMessageType type, const char *text);

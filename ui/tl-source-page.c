@@ -6,7 +6,10 @@
 
 #include "core/tl-stats.h"
 #include "gemm/tl-kernels.h"
+#include "record/tl-counters-lesson.h"
 #include "tl-code-highlight.h"
+#include "tl-run-text.h"
+#include "tl-ui-util.h"
 
 struct _TlSourcePage
 {
@@ -14,6 +17,7 @@ struct _TlSourcePage
 
   TlSession *session;
   gsize length;
+  gboolean shown_once;       /* the text is filled in when the page is first mapped */
 
   GtkWidget *toolbar;
   GtkWidget *kernel_combo;
@@ -57,11 +61,15 @@ describe_measured (const TlRunRecord *record, const TlKernelRun *r, GString *fac
 {
   const TlJob *job = record->job;
   double flops = job ? tl_stats_gemm_flops (job->m, job->k, job->n) : NAN;
-  g_string_append_printf (facts, _("\n<b>Measured</b> (%zu×%zu·%zu×%zu)\ntime  %.4g ms\nGFLOP/s  %.4g\n"),
-                          job ? job->m : 0, job ? job->k : 0, job ? job->k : 0, job ? job->n : 0,
-                          r->time.median, flops / (r->time.median * 1e6));
+  g_autofree char *time = tl_run_text_time (r->time.median);
+  g_autofree char *gflops = tl_run_text_number (tl_stats_gflops (flops, r->time.median));
+  g_string_append_printf (facts, _("\n<b>Measured</b> (%zu×%zu·%zu×%zu)\ntime  %s\nGFLOP/s  %s\n"),
+                          job ? job->m : 0, job ? job->k : 0, job ? job->k : 0, job ? job->n : 0, time, gflops);
   if (!isnan (r->percent_of_reference))
-    g_string_append_printf (facts, _("of reference  %.0f%%\n"), r->percent_of_reference);
+    {
+      g_autofree char *pct = tl_run_text_percent (r->percent_of_reference);
+      g_string_append_printf (facts, _("of reference  %s%%\n"), pct);
+    }
   if (r->launch.valid)
     g_string_append_printf (facts, _("registers  %d per thread\nshared memory  %d B per block\n"
                                      "spills  %d B\noccupancy  %.0f%%\nwaves  %.2f\n"),
@@ -74,6 +82,8 @@ static void
 update (TlSourcePage *self)
 {
   const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->kernel_combo));
+  if (!self->shown_once)
+    return;
   const TlKernelInfo *info = id ? tl_kernel_find (id) : NULL;
   TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
 
@@ -95,7 +105,13 @@ update (TlSourcePage *self)
     g_string_append_printf (facts, _("tile of C per block  %d×%d\n"), info->tile_m, info->tile_n);
   const TlKernelRun *r = record ? tl_run_record_find_run (record, id) : NULL;
   if (r && r->status == TL_RUN_OK && r->time.count)
-    describe_measured (record, r, facts);
+    {
+      describe_measured (record, r, facts);
+      g_autofree char *counters = r->backend == TL_BACKEND_GPU
+                                    ? tl_counters_lesson_markup (record, id) : NULL;
+      if (counters != NULL)
+        g_string_append_printf (facts, "\n%s", counters);
+    }
   else
     g_string_append (facts, _("\nRun it (or open a run record) to see its numbers here."));
   gtk_label_set_markup (GTK_LABEL (self->facts), facts->str);
@@ -103,8 +119,24 @@ update (TlSourcePage *self)
 }
 
 static void
+view_style_updated_cb (GtkWidget *view, TlSourcePage *self)
+{
+  tl_code_highlight_set_dark (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)),
+                              tl_widget_has_dark_background (view));
+}
+
+static void
 kernel_changed_cb (GtkComboBox *combo, TlSourcePage *self)
 {
+  update (self);
+}
+
+static void
+map_cb (GtkWidget *widget, TlSourcePage *self)
+{
+  if (self->shown_once)
+    return;
+  self->shown_once = TRUE;
   update (self);
 }
 
@@ -132,7 +164,11 @@ void
 tl_source_page_show_kernel (TlSourcePage *self, const char *kernel_id)
 {
   g_return_if_fail (TL_IS_SOURCE_PAGE (self));
-  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->kernel_combo), kernel_id);
+  self->shown_once = TRUE;
+  if (g_strcmp0 (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->kernel_combo)), kernel_id) == 0)
+    update (self);
+  else
+    gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->kernel_combo), kernel_id);
 }
 
 gsize
@@ -169,7 +205,10 @@ static void
 tl_source_page_init (TlSourcePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->kernel_combo), 12);
   tl_code_highlight_create_tags (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view)));
+  g_signal_connect (self->view, "style-updated", G_CALLBACK (view_style_updated_cb), self);
+  g_signal_connect (self, "map", G_CALLBACK (map_cb), self);
   for (guint i = 0; i < tl_kernel_count (); i++)
     {
       const TlKernelInfo *k = tl_kernel_get (i);

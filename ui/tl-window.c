@@ -4,10 +4,10 @@
 #include <glib/gi18n-lib.h>
 
 #include "paint/tl-render.h"
-#include "run/tl-app-jobs.h"
 #include "tl-blocks-page.h"
 #include "tl-compare-page.h"
 #include "tl-device-page.h"
+#include "tl-roofline-page.h"
 #include "tl-file-dialogs.h"
 #include "tl-gauss-page.h"
 #include "tl-kernel-panel.h"
@@ -15,6 +15,7 @@
 #include "tl-page.h"
 #include "tl-source-page.h"
 #include "tl-sources-panel.h"
+#include "tl-ui-util.h"
 
 struct _TlWindow
 {
@@ -23,17 +24,21 @@ struct _TlWindow
   TlSession *session;
   GSettings *settings;
   gboolean presentation;
-  gboolean high_contrast;
+  gboolean high_contrast;     /* Ctrl+H */
   guint inhibit_cookie;       /* screen blanking held off while presenting */
+  int saved_width, saved_height;   /* the size to remember (not maximized or fullscreen) */
+  gboolean maximized;
 
   /* template children */
-  GtkWidget *backend_combo;
+  GMenu *recent_section;
+  GtkWidget *menu_button;
   GtkWidget *gpu_bar, *gpu_label;
   GtkWidget *info_bar, *info_label;
   GtkWidget *sidebar;
   GtkWidget *sources_panel, *kernel_panel;
   GtkWidget *view_stack;
   GtkWidget *matrices_page, *compare_page, *blocks_page, *gauss_page, *source_page, *device_page;
+  GtkWidget *roofline_page;
   GtkWidget *hover_label, *progress_bar, *last_label;
 };
 
@@ -67,16 +72,24 @@ progress_cb (TlSession *session, const char *text, double fraction, TlWindow *se
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), fraction);
 }
 
+/* a status line may be cut short: its tooltip keeps it whole */
+static void
+set_status_text (GtkWidget *label, const char *text)
+{
+  gtk_label_set_text (GTK_LABEL (label), text);
+  gtk_widget_set_tooltip_text (label, text);
+}
+
 static void
 status_cb (TlSession *session, const char *text, TlWindow *self)
 {
-  gtk_label_set_text (GTK_LABEL (self->last_label), text);
+  set_status_text (self->last_label, text);
 }
 
 static void
 hover_text_cb (GtkWidget *page, const char *text, TlWindow *self)
 {
-  gtk_label_set_text (GTK_LABEL (self->hover_label), text);
+  set_status_text (self->hover_label, text);
 }
 
 static void
@@ -99,34 +112,15 @@ state_changed_cb (TlSession *session, TlWindow *self)
   update_actions (self);
 }
 
+/* the ticks, the data type or the device changed */
 static void
 kernels_changed_cb (TlKernelPanel *panel, TlWindow *self)
 {
-  if (self->session)
-    update_actions (self);
-}
-
-/* ---- devices: the backend chooser ------------------------------------------ */
-
-static gboolean
-backend_is_cpu (TlWindow *self)
-{
-  const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->backend_combo));
-  return id == NULL || g_strcmp0 (id, "cpu") == 0;
-}
-
-static int
-backend_device (TlWindow *self)
-{
-  const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->backend_combo));
-  return id && g_str_has_prefix (id, "gpu") ? atoi (id + 3) : 0;
-}
-
-static void
-backend_changed_cb (GtkComboBox *combo, TlWindow *self)
-{
-  tl_kernel_panel_set_cpu_only (TL_KERNEL_PANEL (self->kernel_panel), backend_is_cpu (self));
-  tl_device_page_set_device (TL_DEVICE_PAGE (self->device_page), backend_device (self));
+  if (self->session == NULL)
+    return;
+  int device = tl_kernel_panel_get_device (panel);
+  tl_device_page_set_device (TL_DEVICE_PAGE (self->device_page), device);
+  tl_session_set_device (self->session, device);
   update_actions (self);
 }
 
@@ -134,31 +128,32 @@ static void
 devices_changed_cb (TlSession *session, TlWindow *self)
 {
   GArray *gpus = tl_session_get_gpus (session);
-  GtkComboBoxText *combo = GTK_COMBO_BOX_TEXT (self->backend_combo);
 
-  gtk_combo_box_text_remove_all (combo);
-  for (guint i = 0; i < gpus->len; i++)
-    {
-      TlGpuFacts *f = &g_array_index (gpus, TlGpuFacts, i);
-      g_autofree char *id = g_strdup_printf ("gpu%d", f->ordinal);
-      g_autofree char *text = g_strdup_printf (_("GPU %d: %s"), f->ordinal, f->name);
-      gtk_combo_box_text_append (combo, id, text);
-    }
-  gtk_combo_box_text_append (combo, "cpu", _("CPU"));
-  gtk_combo_box_set_active (GTK_COMBO_BOX (combo), 0);
-
+  tl_kernel_panel_set_gpus (TL_KERNEL_PANEL (self->kernel_panel), gpus);
   if (gpus->len == 0)
-    gtk_info_bar_set_revealed (GTK_INFO_BAR (self->gpu_bar), TRUE);
+    {
+      const char *why = tl_session_get_no_gpu_reason (session);
+      /* TRANSLATORS: %s says why there is no GPU, e.g. "No usable CUDA GPU: no driver" */
+      g_autofree char *text = why ? g_strdup_printf (_("%s — running on the CPU"), why)
+                                  : g_strdup (_("No CUDA GPU found — running on the CPU"));
+      gtk_label_set_text (GTK_LABEL (self->gpu_label), text);
+      gtk_info_bar_set_revealed (GTK_INFO_BAR (self->gpu_bar), TRUE);
+    }
   tl_kernel_panel_tick_defaults (TL_KERNEL_PANEL (self->kernel_panel), gpus->len > 0);
   update_actions (self);
 }
 
-/* a Gauss record, alone or as an LU run record, opens on its player */
+/* a record opens on the first view that has something to show */
 static void
 record_opened_cb (TlSession *session, gboolean has_gemm, gboolean has_lu, TlWindow *self)
 {
-  if (has_lu && !has_gemm)
-    tl_window_show_view (self, "gauss");
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->view_stack));
+  for (GList *l = children; l; l = l->next)
+    if (tl_page_has_content (l->data))
+      {
+        gtk_stack_set_visible_child (GTK_STACK (self->view_stack), l->data);
+        return;
+      }
 }
 
 /* CUDA and the device probe stay off the path to the first frame */
@@ -170,6 +165,54 @@ first_draw_cb (GtkWidget *widget, cairo_t *cr, TlWindow *self)
   return FALSE;
 }
 
+/* ---- how the views look: presentation and contrast ------------------------------- */
+
+/* high contrast: Ctrl+H, or a high-contrast theme */
+static gboolean
+wants_high_contrast (TlWindow *self)
+{
+  g_autofree char *theme = NULL;
+  g_object_get (gtk_widget_get_settings (GTK_WIDGET (self)), "gtk-theme-name", &theme, NULL);
+  return self->high_contrast || (theme && g_str_has_prefix (theme, "HighContrast"));
+}
+
+static void
+set_css_class (GtkWidget *widget, const char *name, gboolean on)
+{
+  GtkStyleContext *style = gtk_widget_get_style_context (widget);
+  if (on)
+    gtk_style_context_add_class (style, name);
+  else
+    gtk_style_context_remove_class (style, name);
+}
+
+/* The view fills the screen: no header bar, sidebar, banner or page
+ * toolbars (F5, F11 or Escape leave; the keys keep working); what stays,
+ * the status bar among it, is a size larger. */
+static void
+apply_look (TlWindow *self)
+{
+  gboolean on = self->presentation, hc = wants_high_contrast (self);
+  GtkWidget *titlebar = gtk_window_get_titlebar (GTK_WINDOW (self));
+  g_autoptr (GVariant) sidebar = g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (self), "sidebar"));
+
+  if (titlebar)
+    gtk_widget_set_visible (titlebar, !on);
+  gtk_widget_set_visible (self->sidebar, !on && g_variant_get_boolean (sidebar));
+  gtk_widget_set_visible (self->gpu_bar, !on);
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->view_stack));
+  for (GList *l = children; l; l = l->next)
+    tl_page_set_presentation (l->data, on, hc);
+  set_css_class (GTK_WIDGET (self), "presentation", on);
+  set_css_class (GTK_WIDGET (self), "high-contrast", hc);
+}
+
+static void
+theme_changed_cb (GtkSettings *settings, GParamSpec *pspec, TlWindow *self)
+{
+  apply_look (self);
+}
+
 /* ---- what a run uses ---------------------------------------------------------- */
 
 static void
@@ -178,7 +221,8 @@ run_settings (TlWindow *self, TlRunSettings *settings, GStrv kernels)
   settings->kernels = (const char *const *) kernels;
   settings->dtype = tl_kernel_panel_get_dtype (TL_KERNEL_PANEL (self->kernel_panel));
   settings->repeats = tl_kernel_panel_get_repeats (TL_KERNEL_PANEL (self->kernel_panel));
-  settings->device = backend_device (self);
+  settings->device = tl_kernel_panel_get_device (TL_KERNEL_PANEL (self->kernel_panel));
+  settings->counters = tl_kernel_panel_get_counters (TL_KERNEL_PANEL (self->kernel_panel));
 }
 
 /* ---- actions ------------------------------------------------------------------ */
@@ -268,7 +312,25 @@ high_contrast_action (GSimpleAction *a, GVariant *p, gpointer user_data)
   TlWindow *self = user_data;
   self->high_contrast = !self->high_contrast;
   g_simple_action_set_state (a, g_variant_new_boolean (self->high_contrast));
-  tl_window_set_presentation (self, self->presentation);
+  apply_look (self);
+}
+
+static void
+sidebar_action (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  TlWindow *self = user_data;
+  g_autoptr (GVariant) state = g_action_get_state (G_ACTION (a));
+  g_simple_action_set_state (a, g_variant_new_boolean (!g_variant_get_boolean (state)));
+  apply_look (self);
+}
+
+/* F10 */
+static void
+menu_action (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  TlWindow *self = user_data;
+  GtkToggleButton *button = GTK_TOGGLE_BUTTON (self->menu_button);
+  gtk_toggle_button_set_active (button, !gtk_toggle_button_get_active (button));
 }
 
 static void
@@ -276,6 +338,8 @@ view_action (GSimpleAction *a, GVariant *p, gpointer self)
 {
   tl_window_show_view (self, g_variant_get_string (p, NULL));
 }
+
+static void open_recent_action (GSimpleAction *a, GVariant *p, gpointer self);
 
 static const GActionEntry win_entries[] = {
   { "open-a", open_a_action },
@@ -291,6 +355,9 @@ static const GActionEntry win_entries[] = {
   { "export", export_action },
   { "high-contrast", high_contrast_action, NULL, "false" },
   { "view", view_action, "s" },
+  { "sidebar", sidebar_action, NULL, "true" },
+  { "menu", menu_action },
+  { "open-recent", open_recent_action, "s" },
 };
 
 /* ---- input: keys, drops, linked views ----------------------------------------- */
@@ -343,14 +410,102 @@ kernel_selected_cb (TlComparePage *page, const char *kernel_id, TlWindow *self)
   tl_device_page_show_kernel (TL_DEVICE_PAGE (self->device_page), kernel_id);
 }
 
+/* a point of the roofline asked for its rung's source or launch facts */
+static void
+roofline_show_kernel_cb (TlRooflinePage *page, const char *kernel_id, const char *view,
+                         TlWindow *self)
+{
+  tl_source_page_show_kernel (TL_SOURCE_PAGE (self->source_page), kernel_id);
+  tl_device_page_show_kernel (TL_DEVICE_PAGE (self->device_page), kernel_id);
+  tl_window_show_view (self, view);
+}
+
 /* ---- construction -------------------------------------------------------------- */
 
-static GSettings *
-maybe_settings (void)
+/* ---- recent files (GtkRecentManager: shared with the desktop) ---------------------- */
+
+static gint
+newest_first (gconstpointer a, gconstpointer b)
 {
-  GSettingsSchemaSource *src = g_settings_schema_source_get_default ();
-  g_autoptr (GSettingsSchema) schema = src ? g_settings_schema_source_lookup (src, "org.tilelab.Tilelab", TRUE) : NULL;
-  return schema ? g_settings_new ("org.tilelab.Tilelab") : NULL;
+  time_t x = gtk_recent_info_get_modified ((GtkRecentInfo *) a);
+  time_t y = gtk_recent_info_get_modified ((GtkRecentInfo *) b);
+  return (x < y) - (x > y);
+}
+
+/* the Open menu's last files this app opened */
+static void
+update_recent_menu (GtkRecentManager *manager, TlWindow *self)
+{
+  GList *items = g_list_sort (gtk_recent_manager_get_items (manager), newest_first);
+  guint n = 0;
+
+  g_menu_remove_all (self->recent_section);
+  for (GList *l = items; l && n < 6; l = l->next)
+    {
+      GtkRecentInfo *info = l->data;
+      if (!gtk_recent_info_has_application (info, g_get_application_name ()) || !gtk_recent_info_exists (info))
+        continue;
+      g_autoptr (GMenuItem) item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
+      g_menu_item_set_action_and_target_value (item, "win.open-recent",
+                                               g_variant_new_string (gtk_recent_info_get_uri (info)));
+      g_menu_append_item (self->recent_section, item);
+      n++;
+    }
+  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+}
+
+static void
+open_recent_action (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  g_autoptr (GFile) file = g_file_new_for_uri (g_variant_get_string (p, NULL));
+  tl_window_open_files (self, &file, 1);
+}
+
+/* ---- remembered between launches ------------------------------------------------ */
+
+static void
+size_allocate_cb (GtkWidget *widget, GdkRectangle *allocation, TlWindow *self)
+{
+  if (!self->maximized && !self->presentation)
+    gtk_window_get_size (GTK_WINDOW (self), &self->saved_width, &self->saved_height);
+}
+
+static gboolean
+window_state_cb (GtkWidget *widget, GdkEventWindowState *event, TlWindow *self)
+{
+  self->maximized = (event->new_window_state & GDK_WINDOW_STATE_MAXIMIZED) != 0;
+  return FALSE;
+}
+
+static void
+restore_settings (TlWindow *self)
+{
+  GSettings *settings = self->settings;
+  g_autofree char *view = g_settings_get_string (settings, "last-view");
+
+  gtk_window_set_default_size (GTK_WINDOW (self), g_settings_get_int (settings, "window-width"),
+                               g_settings_get_int (settings, "window-height"));
+  if (g_settings_get_boolean (settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+  g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "sidebar")),
+                             g_variant_new_boolean (g_settings_get_boolean (settings, "sidebar")));
+  tl_window_show_view (self, view);
+  g_settings_bind (settings, "last-view", self->view_stack, "visible-child-name", G_SETTINGS_BIND_SET);
+  tl_matrices_page_bind_settings (TL_MATRICES_PAGE (self->matrices_page), settings);
+  tl_kernel_panel_bind_settings (TL_KERNEL_PANEL (self->kernel_panel), settings);
+}
+
+static void
+save_settings (TlWindow *self)
+{
+  g_autoptr (GVariant) sidebar = g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (self), "sidebar"));
+  if (self->saved_width > 0)
+    {
+      g_settings_set_int (self->settings, "window-width", self->saved_width);
+      g_settings_set_int (self->settings, "window-height", self->saved_height);
+    }
+  g_settings_set_boolean (self->settings, "window-maximized", self->maximized);
+  g_settings_set_boolean (self->settings, "sidebar", g_variant_get_boolean (sidebar));
 }
 
 static GList *
@@ -378,6 +533,7 @@ connect_session (TlWindow *self)
   g_signal_connect (self->blocks_page, "hover-text", G_CALLBACK (hover_text_cb), self);
   g_signal_connect (self->blocks_page, "tile-hovered", G_CALLBACK (tile_hovered_cb), self);
   g_signal_connect (self->compare_page, "kernel-selected", G_CALLBACK (kernel_selected_cb), self);
+  g_signal_connect (self->roofline_page, "show-kernel", G_CALLBACK (roofline_show_kernel_cb), self);
 }
 
 static void
@@ -388,6 +544,8 @@ tl_window_dispose (GObject *object)
   if (self->session)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
+  if (self->settings)
+    save_settings (self);
   g_clear_object (&self->settings);
   if (self->inhibit_cookie && gtk_window_get_application (GTK_WINDOW (self)))
     gtk_application_uninhibit (gtk_window_get_application (GTK_WINDOW (self)), self->inhibit_cookie);
@@ -410,9 +568,11 @@ tl_window_class_init (TlWindowClass *klass)
   g_type_ensure (TL_TYPE_GAUSS_PAGE);
   g_type_ensure (TL_TYPE_SOURCE_PAGE);
   g_type_ensure (TL_TYPE_DEVICE_PAGE);
+  g_type_ensure (TL_TYPE_ROOFLINE_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tilelab/Tilelab/ui/tl-window.ui");
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, TlWindow, name)
-  CHILD (backend_combo);
+  CHILD (recent_section);
+  CHILD (menu_button);
   CHILD (gpu_bar);
   CHILD (gpu_label);
   CHILD (info_bar);
@@ -427,6 +587,7 @@ tl_window_class_init (TlWindowClass *klass)
   CHILD (gauss_page);
   CHILD (source_page);
   CHILD (device_page);
+  CHILD (roofline_page);
   CHILD (hover_label);
   CHILD (progress_bar);
   CHILD (last_label);
@@ -444,26 +605,22 @@ tl_window_init (TlWindow *self)
   self->session = tl_session_new ();
   connect_session (self);
 
-  gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->backend_combo), "cpu", _("CPU"));
-  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->backend_combo), "cpu");
-  g_signal_connect (self->backend_combo, "changed", G_CALLBACK (backend_changed_cb), self);
-  gtk_label_set_text (GTK_LABEL (self->gpu_label),
-                      tl_app_jobs_built_with_cuda ()
-                        ? _("No CUDA GPU found — running on the CPU")
-                        : _("No CUDA GPU found — running on the CPU (this build has no CUDA)"));
-
-  self->settings = maybe_settings ();
+  self->settings = tl_settings_new_if_installed ();
   if (self->settings)
-    {
-      tl_matrices_page_bind_settings (TL_MATRICES_PAGE (self->matrices_page), self->settings);
-      tl_kernel_panel_bind_settings (TL_KERNEL_PANEL (self->kernel_panel), self->settings);
-    }
+    restore_settings (self);
+  g_signal_connect (self, "size-allocate", G_CALLBACK (size_allocate_cb), self);
+  g_signal_connect (self, "window-state-event", G_CALLBACK (window_state_cb), self);
+  g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (update_recent_menu), self, 0);
+  update_recent_menu (gtk_recent_manager_get_default (), self);
 
   g_signal_connect (self, "key-press-event", G_CALLBACK (key_press_cb), self);
   static const GtkTargetEntry targets[] = { { (char *) "text/uri-list", 0, 0 } };
   gtk_drag_dest_set (GTK_WIDGET (self), GTK_DEST_DEFAULT_ALL, targets, 1, GDK_ACTION_COPY);
   g_signal_connect (self, "drag-data-received", G_CALLBACK (drag_data_received_cb), self);
   g_signal_connect_after (self, "draw", G_CALLBACK (first_draw_cb), self);
+  g_signal_connect_object (gtk_widget_get_settings (GTK_WIDGET (self)), "notify::gtk-theme-name",
+                           G_CALLBACK (theme_changed_cb), self, 0);
+  apply_look (self);
 
   tl_kernel_panel_tick_defaults (TL_KERNEL_PANEL (self->kernel_panel), FALSE);
   update_actions (self);
@@ -687,29 +844,14 @@ tl_window_get_session (TlWindow *self)
   return self->session;
 }
 
-/* The view fills the screen: no header bar, sidebar, banner or page
- * toolbars (F5, F11 or Escape leave; the keys keep working). */
 void
 tl_window_set_presentation (TlWindow *self, gboolean on)
 {
   g_return_if_fail (TL_IS_WINDOW (self));
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  GtkWidget *titlebar = gtk_window_get_titlebar (GTK_WINDOW (self));
-  GtkStyleContext *style = gtk_widget_get_style_context (GTK_WIDGET (self));
 
   self->presentation = on;
-  if (titlebar)
-    gtk_widget_set_visible (titlebar, !on);
-  gtk_widget_set_visible (self->sidebar, !on);
-  gtk_widget_set_visible (self->gpu_bar, !on);
-  g_autoptr (GList) children = pages (self);
-  for (GList *l = children; l; l = l->next)
-    tl_page_set_presentation (l->data, on, self->high_contrast);
-  if (on)
-    gtk_style_context_add_class (style, "presentation");
-  else
-    gtk_style_context_remove_class (style, "presentation");
-
+  apply_look (self);
   if (on && self->inhibit_cookie == 0 && app)
     self->inhibit_cookie = gtk_application_inhibit (app, GTK_WINDOW (self), GTK_APPLICATION_INHIBIT_IDLE,
                                                     _("Presenting"));

@@ -193,6 +193,19 @@ tl_tma_load (void *dst, const CUtensorMap *map, uint64_t *bar, int x, int y)
 #endif
 }
 
+// The same for a 3-D tensor map: the box at (x, y, z), x the innermost
+// (contiguous) coordinate.  Rung 17 reads A through one (see there).
+__device__ __forceinline__ void
+tl_tma_load_3d (void *dst, const CUtensorMap *map, uint64_t *bar, int x, int y, int z)
+{
+#if TL_SM90A
+  asm volatile ("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                " [%0], [%1, {%3, %4, %5}], [%2];\n"
+                :: "r"(tl_smem_addr (dst)), "l"(map), "r"(tl_smem_addr (bar)), "r"(x), "r"(y), "r"(z)
+                : "memory");
+#endif
+}
+
 // The same box, read once from L2 and written to the same offset in every
 // CTA of `cta_mask`; each destination's barrier at `bar`'s offset counts
 // the bytes.
@@ -505,6 +518,27 @@ tl_tensor_map_2d (CUtensorMap *map, CUtensorMapDataType type, const void *ptr, i
   cuuint32_t elem_strides[2] = { 1, 1 };
   return encode (map, type, 2, (void *) ptr, dims, strides, box, elem_strides,
                  CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
+         == CUDA_SUCCESS;
+}
+
+// A 3-D view of global memory: dims[0] elements contiguous, then dims[1]
+// and dims[2] with byte strides strides[0] and strides[1] (multiples of
+// 16), read in boxes of box[0] × box[1] × box[2], no swizzle; elements
+// outside the view read as zero.
+static inline bool
+tl_tensor_map_3d (CUtensorMap *map, CUtensorMapDataType type, const void *ptr, const int dims[3],
+                  const size_t strides[2], const int box[3])
+{
+  PFN_cuTensorMapEncodeTiled_v12000 encode = tl_tensor_map_encoder ();
+  if (encode == nullptr)
+    return false;
+  cuuint64_t d[3] = { (cuuint64_t) dims[0], (cuuint64_t) dims[1], (cuuint64_t) dims[2] };
+  cuuint64_t st[2] = { (cuuint64_t) strides[0], (cuuint64_t) strides[1] };
+  cuuint32_t bx[3] = { (cuuint32_t) box[0], (cuuint32_t) box[1], (cuuint32_t) box[2] };
+  cuuint32_t elem_strides[3] = { 1, 1, 1 };
+  return encode (map, type, 3, (void *) ptr, d, st, bx, elem_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                 CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
          == CUDA_SUCCESS;
 }

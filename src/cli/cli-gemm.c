@@ -95,9 +95,8 @@ fmt_ms (double ms)
   return g_strdup_printf ("%.4f", ms);
 }
 
-/* printf pads by bytes; "–", "×" and "‖" are one column but several bytes */
-static void
-put_col (FILE *out, const char *text, int width, gboolean left)
+void
+tl_cli_put_col (FILE *out, const char *text, int width, gboolean left)
 {
   int pad = width - (int) g_utf8_strlen (text, -1);
   if (!left)
@@ -116,7 +115,7 @@ put_row (FILE *out, const char *const cells[8])
 {
   for (guint c = 0; c < G_N_ELEMENTS (col_width); c++)
     {
-      put_col (out, cells[c], col_width[c], c == 0);
+      tl_cli_put_col (out, cells[c], col_width[c], c == 0);
       fputc (' ', out);
     }
   fprintf (out, " %s\n", cells[7]);
@@ -166,7 +165,7 @@ tl_cli_print_gemm_table (const TlRunRecord *record, FILE *out)
       const TlKernelRun *run = record->runs->pdata[i];
       if (run->status != TL_RUN_OK)
         {
-          put_col (out, run->kernel_id, col_width[0], TRUE);
+          tl_cli_put_col (out, run->kernel_id, col_width[0], TRUE);
           fprintf (out, " %-9s %s\n", verdict (run), run->message ? run->message : "");
           continue;
         }
@@ -289,7 +288,7 @@ typedef struct
   char *kernels, *size, *a_path, *b_path, *dtype_name, *gen, *record_path;
   gint64 seed;
   int repeats, warmups, threads, device;
-  gboolean flush_l2, instrument, save_matrices;
+  gboolean flush_l2, instrument, counters, save_matrices;
   /* checked */
   TlDtype dtype;
   gsize m, k, n;
@@ -371,6 +370,7 @@ job_from_options (const GemmOptions *o)
   job->warmups = o->warmups;
   job->flush_l2 = o->flush_l2;
   job->instrument = o->instrument;
+  job->counters = o->counters;
   job->threads = o->threads;
   job->device = o->device;
   job->keep_matrices = o->save_matrices;
@@ -395,6 +395,8 @@ gemm_run (const GemmOptions *o, const char *command_line)
   record->command_line = g_strdup (command_line);
 
   tl_cli_print_gemm_table (record, stdout);
+  if (job->counters)
+    tl_cli_print_counters (record, stdout);
   if (o->record_path)
     {
       if (!tl_run_record_save (record, o->record_path,
@@ -430,6 +432,9 @@ tl_cli_gemm (int argc, char **argv)
       NULL },
     { "instrument", 'i', 0, G_OPTION_ARG_NONE, &o.instrument,
       N_("Also record per-block (GPU) or per-tile (CPU) start, end and SM/thread"), NULL },
+    { "counters", 0, 0, G_OPTION_ARG_NONE, &o.counters,
+      N_("GPU: also count hardware events (DRAM and L2 bytes, FLOPs, warp stalls) in one more, "
+         "untimed launch, and measure the memory bandwidth for the roofline"), NULL },
     { "threads", 'j', 0, G_OPTION_ARG_INT, &o.threads, N_("CPU threads (default: all cores)"), "N" },
     { "device", 'd', 0, G_OPTION_ARG_INT, &o.device, N_("GPU ordinal (default: 0)"), "N" },
     { "record", 'o', 0, G_OPTION_ARG_FILENAME, &o.record_path, N_("Write a run record (JSON)"),
@@ -446,6 +451,7 @@ tl_cli_gemm (int argc, char **argv)
     "Examples:\n"
     "  tilelab-cli gemm --kernel cpu-blocked --size 1000x500x1000\n"
     "  tilelab-cli gemm --kernel gpu --size 4096 --record run.json --instrument\n"
+    "  tilelab-cli gemm --kernel gpu --size 4096 --counters --record ladder.json\n"
     "  tilelab-cli gemm --kernel all --a A.mtx --b B.npy --dtype float64"));
   int rc;
   if (!tl_cli_parse (context, &argc, &argv))

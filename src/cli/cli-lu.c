@@ -174,7 +174,7 @@ print_l_and_u (const TlMatrix *a, const TlLuResult *r, gint max_print)
   tl_cli_print_matrix ("    ", u, max_print);
 }
 
-/* A run record (tilelab-run/1) with the steps as $.extensions.lu. */
+/* A run record (tilelab-run/2) with the steps as $.extensions.lu. */
 static gboolean
 save_record (TlCliGauss *o, const char *path, const TlMatrix *a, const TlLuResult *r,
              const TlLuRecorder *rec, GError **error)

@@ -20,7 +20,7 @@ tl_cli_render (int argc, char **argv)
 
   GOptionEntry entries[] = {
     { "view", 'v', 0, G_OPTION_ARG_STRING, &view,
-      N_("heatmap, blocks, timeline, compare, gauss or sweep"), "VIEW" },
+      N_("heatmap, blocks, timeline, compare, gauss, sweep or roofline"), "VIEW" },
     { "run", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &runs,
       N_("The run record (tilelab-cli gemm --record) or Gauss record (tilelab-cli lu --record); "
       "timeline, sweep: up to 4"), "FILE.json" },
@@ -69,7 +69,9 @@ tl_cli_render (int argc, char **argv)
     "  timeline  one lane per SM (CPU: thread), one bar per block, waves and tail\n"
     "  compare   the kernels' GFLOP/s (or times) as bars\n"
     "  gauss     one step of Gauss elimination (lu --record)\n"
-    "  sweep     GFLOP/s against the problem size, one line per kernel and machine\n\n"
+    "  sweep     GFLOP/s against the problem size, one line per kernel and machine\n"
+    "  roofline  every GPU kernel under the device's roofs (gemm --counters); --kernel\n"
+    "            rings one and names what limits it\n\n"
     "Examples:\n"
     "  tilelab-cli gemm --kernel cpu-blocked --size 1000x500x1000 --instrument --record r.json\n"
     "  tilelab-cli render --view timeline --run r.json -o timeline.svg\n"
@@ -78,7 +80,9 @@ tl_cli_render (int argc, char **argv)
     "  tilelab-cli render --view timeline --run gpu.json --kernel gemm-03-smem16,gemm-11-wgmma --time-scale own -o own.png\n"
     "  tilelab-cli render --view heatmap --matrix error --run r.json --value-scale log -o err.svg --check-text\n"
     "  tilelab-cli lu --gen random-uniform --size 64 --block-size 16 --record lu.json\n"
-    "  tilelab-cli render --view gauss --step 20 --run lu.json -o step20.pdf --presentation\n"));
+    "  tilelab-cli render --view gauss --step 20 --run lu.json -o step20.pdf --presentation\n"
+    "  tilelab-cli gemm --kernel gpu --size 4096 --counters --record ladder.json\n"
+    "  tilelab-cli render --view roofline --run ladder.json --kernel gemm-09-warptile -o roofline.png --presentation\n"));
 
   if (!tl_cli_parse (ctx, &argc, &argv))
     return TL_CLI_USAGE;
@@ -88,9 +92,9 @@ tl_cli_render (int argc, char **argv)
   TlRenderOptions o;
   tl_render_options_init (&o);
   if (view == NULL)
-    return tl_cli_usage_error ("render", _("--view is required (heatmap, blocks, timeline, compare, gauss, sweep)"));
+    return tl_cli_usage_error ("render", _("--view is required (heatmap, blocks, timeline, compare, gauss, sweep, roofline)"));
   if (!tl_render_view_from_name (view, &o.view))
-    return tl_cli_usage_error ("render", _("unknown view “%s” (heatmap, blocks, timeline, compare, gauss, sweep)"), view);
+    return tl_cli_usage_error ("render", _("unknown view “%s” (heatmap, blocks, timeline, compare, gauss, sweep, roofline)"), view);
   if (runs == NULL || runs[0] == NULL)
     return tl_cli_usage_error ("render", _("--run FILE.json is required"));
   if (runs[1] != NULL && o.view != TL_RENDER_TIMELINE && o.view != TL_RENDER_SWEEP)

@@ -61,6 +61,7 @@ build_table (gpointer data)
         .min_cc = g->min_cc,
         .precision = g->precision,
         .source_path = g->source_path,
+        .counters = g->counters,
       };
     }
   n_kernels = n_cpu + n_gpu;

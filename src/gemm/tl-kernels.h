@@ -35,6 +35,8 @@ typedef struct
   int min_cc;              /* GPU: minimum compute capability × 10 */
   const char *precision;   /* "exact", "fp32", "fp64", "tf32", "bf16" */
   const char *source_path; /* relative to the source tree */
+  const char *counters;    /* GPU: the counter views its lesson is about, space-separated keys
+                              (src/record/tl-counters.h); NULL for none */
 } TlKernelInfo;
 
 guint               tl_kernel_count (void);

@@ -883,7 +883,7 @@ tl_lu_recorder_load (const char *path, GError **error)
       return NULL;
     }
   JsonNode *root = json_parser_get_root (parser);
-  /* a whole run record (tilelab-run/1): the recording is $.extensions.lu */
+  /* a whole run record (tilelab-run/2): the recording is $.extensions.lu */
   if (root && JSON_NODE_HOLDS_OBJECT (root)
       && json_object_has_member (json_node_get_object (root), "schema")
       && !json_object_has_member (json_node_get_object (root), "kind"))

@@ -264,6 +264,12 @@ tl_paint_compare_bar_at (const TlCompareModel *model, const TlPaintStyle *style,
 static void
 bar_rgb (const TlCompareBar *b, const TlPaintStyle *style, double rgb[3])
 {
+  if (b->has_rgb)
+    {
+      for (int i = 0; i < 3; i++)
+        rgb[i] = b->rgb[i];
+      return;
+    }
   if (b->kernel_id)
     {
       TlKernelLook look;
@@ -401,7 +407,7 @@ paint_bar (cairo_t *cr, const TlCompareModel *model, const TlCompareLayout *lay,
   cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
   cairo_rectangle (cr, lay->plot_x, cy - lay->bar_h / 2, x1 - lay->plot_x, lay->bar_h);
   cairo_fill (cr);
-  if (b->kernel_id)
+  if (b->kernel_id && !b->has_rgb)
     {
       /* the second round of kernel colours is hatched */
       TlKernelLook look;

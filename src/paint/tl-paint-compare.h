@@ -61,6 +61,9 @@ typedef struct
    * model-wide reference_index is used instead. */
   double percent_of_reference;
   const char *reference_label;    /* e.g. "cuBLAS BF16" */
+  gboolean has_rgb;               /* drawn in rgb instead of its kernel's colour (bars
+                                     coloured by a counter, tl-compare-counters.h) */
+  double rgb[3];
 } TlCompareBar;
 
 typedef struct

@@ -66,24 +66,18 @@ static void
 legend_layout (const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr, double width,
                double avail_h, TlSweepLayout *out)
 {
-  double font = TL_PX (style, style->font_size);
   double label_w = 0;
 
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   for (guint s = 0; s < model->n_series; s++)
     if (model->series[s].label)
       label_w = MAX (label_w, tl_paint_text_width (cr, model->series[s].label));
-  out->legend_row_h = font * 1.45;
-  out->legend_rows = (guint) MAX (floor (avail_h / out->legend_row_h), 1);
-  out->legend_cols = model->n_series ? (model->n_series + out->legend_rows - 1) / out->legend_rows : 0;
-  if (out->legend_cols > 0)
-    out->legend_rows = (model->n_series + out->legend_cols - 1) / out->legend_cols;
-  double swatch = font * 3.0;
-  double col_w = swatch + MIN (label_w, font * 18) + font * 0.8;
-  double max_w = width * 0.45;
-  if (out->legend_cols * col_w > max_w)
-    col_w = MAX (max_w / MAX (out->legend_cols, 1), swatch + font * 4);
-  out->legend_col_w = col_w;
+  TlLegendGrid grid;
+  tl_paint_legend_grid (style, model->n_series, label_w, 3.0, 18, avail_h, width * 0.45, &grid);
+  out->legend_row_h = grid.row_h;
+  out->legend_rows = grid.rows;
+  out->legend_cols = grid.cols;
+  out->legend_col_w = grid.col_w;
 }
 
 void
@@ -227,7 +221,6 @@ static void
 paint_axes (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
             const TlPaintStyle *style)
 {
-  double font = TL_PX (style, style->font_size);
   double at[MAX_TICKS], v[MAX_TICKS];
   char labels[MAX_TICKS][48];
   char buf[64];
@@ -239,13 +232,7 @@ paint_axes (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
     {
       double x, y;
       tl_sweep_layout_point (lay, at[i], lay->g_lo, &x, &y);
-      x = round (x) + 0.5;
-      tl_paint_set_fg_alpha (cr, style, 0.18);
-      cairo_move_to (cr, x, lay->plot_y);
-      cairo_line_to (cr, x, lay->plot_y + lay->plot_h);
-      cairo_stroke (cr);
-      tl_paint_set_fg (cr, style);
-      tl_paint_text (cr, x, lay->plot_y + lay->plot_h + TL_PX (style, 4), 0.5, 0, labels[i]);
+      tl_paint_x_tick (cr, style, round (x) + 0.5, lay->plot_y, lay->plot_h, labels[i]);
     }
   double px_per_decade = lay->plot_h / log10 (lay->g_hi / lay->g_lo);
   TlTickFormat format = tl_paint_decade_format (lay->g_lo, lay->g_hi);
@@ -255,26 +242,15 @@ paint_axes (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
     {
       double x, y;
       tl_sweep_layout_point (lay, lay->n_lo, v[i], &x, &y);
-      y = round (y) + 0.5;
-      tl_paint_set_fg_alpha (cr, style, 0.18);
-      cairo_move_to (cr, lay->plot_x, y);
-      cairo_line_to (cr, lay->plot_x + lay->plot_w, y);
-      cairo_stroke (cr);
-      tl_paint_set_fg (cr, style);
       format (v[i], buf, sizeof buf);
-      tl_paint_text (cr, lay->plot_x - TL_PX (style, 4), y, 1.0, 0.5, buf);
+      tl_paint_y_tick (cr, style, round (y) + 0.5, lay->plot_x, lay->plot_w, buf);
     }
 
-  tl_paint_frame (cr, style, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
-  tl_paint_text_fit (cr, lay->plot_x + lay->plot_w / 2, lay->plot_y + lay->plot_h + font * 1.7,
-                     0.5, 0, lay->plot_w + lay->plot_x,
-                     lay->square ? _("n (m = n = k), log scale")
-                                 : _("problem m×k×n, placed at ∛(m·k·n), log scale"));
-  cairo_save (cr);
-  cairo_translate (cr, font * 0.3, lay->plot_y + lay->plot_h / 2);
-  cairo_rotate (cr, -G_PI / 2);
-  tl_paint_text_fit (cr, 0, 0, 0.5, 0, lay->plot_h, _("GFLOP/s, log scale"));
-  cairo_restore (cr);
+  tl_paint_plot_frame_titles (cr, style, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h,
+                              lay->plot_w + lay->plot_x,
+                              lay->square ? _("n (m = n = k), log scale")
+                                          : _("problem m×k×n, placed at ∛(m·k·n), log scale"),
+                              _("GFLOP/s, log scale"));
 }
 
 static void

@@ -643,3 +643,58 @@ tl_paint_series_rgb (guint index, double out_rgb[3])
   for (int i = 0; i < 3; i++)
     out_rgb[i] = c[i] / 255.0;
 }
+
+void
+tl_paint_legend_grid (const TlPaintStyle *style, guint n, double label_w, double swatch_em,
+                      double label_cap_em, double avail_h, double max_w, TlLegendGrid *out)
+{
+  double font = TL_PX (style, style->font_size);
+  out->row_h = font * 1.45;
+  out->rows = (guint) MAX (floor (avail_h / out->row_h), 1);
+  out->cols = n ? (n + out->rows - 1) / out->rows : 0;
+  if (out->cols > 0)
+    out->rows = (n + out->cols - 1) / out->cols;
+  double swatch = font * swatch_em;
+  double col_w = swatch + MIN (label_w, font * label_cap_em) + font * 0.8;
+  if (out->cols * col_w > max_w)
+    col_w = MAX (max_w / MAX (out->cols, 1), swatch + font * 4);
+  out->col_w = col_w;
+}
+
+void
+tl_paint_plot_frame_titles (cairo_t *cr, const TlPaintStyle *style, double x, double y, double w,
+                            double h, double x_title_w, const char *x_title, const char *y_title)
+{
+  double font = TL_PX (style, style->font_size);
+  tl_paint_frame (cr, style, x, y, w, h);
+  tl_paint_text_fit (cr, x + w / 2, y + h + font * 1.7, 0.5, 0, x_title_w, x_title);
+  cairo_save (cr);
+  cairo_translate (cr, font * 0.3, y + h / 2);
+  cairo_rotate (cr, -G_PI / 2);
+  tl_paint_text_fit (cr, 0, 0, 0.5, 0, h, y_title);
+  cairo_restore (cr);
+}
+
+void
+tl_paint_x_tick (cairo_t *cr, const TlPaintStyle *style, double x, double plot_y, double plot_h,
+                 const char *label)
+{
+  tl_paint_set_fg_alpha (cr, style, 0.18);
+  cairo_move_to (cr, x, plot_y);
+  cairo_line_to (cr, x, plot_y + plot_h);
+  cairo_stroke (cr);
+  tl_paint_set_fg (cr, style);
+  tl_paint_text (cr, x, plot_y + plot_h + TL_PX (style, 4), 0.5, 0, label);
+}
+
+void
+tl_paint_y_tick (cairo_t *cr, const TlPaintStyle *style, double y, double plot_x, double plot_w,
+                 const char *label)
+{
+  tl_paint_set_fg_alpha (cr, style, 0.18);
+  cairo_move_to (cr, plot_x, y);
+  cairo_line_to (cr, plot_x + plot_w, y);
+  cairo_stroke (cr);
+  tl_paint_set_fg (cr, style);
+  tl_paint_text (cr, plot_x - TL_PX (style, 4), y, 1.0, 0.5, label);
+}

@@ -45,6 +45,33 @@ void  tl_paint_label_on_patch (cairo_t *cr, const TlPaintStyle *style, double x,
                                double halign, double valign, const double *rgb,
                                const char *text);
 
+/* One tick of a plot's axis: a faint grid line across the plot at x (or
+ * y, already snapped to a pixel) and its label under (or left of) it. */
+void  tl_paint_x_tick (cairo_t *cr, const TlPaintStyle *style, double x, double plot_y,
+                       double plot_h, const char *label);
+void  tl_paint_y_tick (cairo_t *cr, const TlPaintStyle *style, double y, double plot_x,
+                       double plot_w, const char *label);
+
+/* A plot's frame and its axis titles: the x title centred under the tick
+ * labels (fitted to x_title_w), the y title turned up the left edge. */
+void  tl_paint_plot_frame_titles (cairo_t *cr, const TlPaintStyle *style, double x, double y,
+                                  double w, double h, double x_title_w, const char *x_title,
+                                  const char *y_title);
+
+/* A legend of n entries in columns beside a plot: rows 1.45 lines apart
+ * filling avail_h, as many columns as that needs, each a swatch of
+ * swatch_em ems and the widest label (label_w device pixels, at most
+ * label_cap_em ems) wide — all columns together at most max_w, where
+ * labels then lose their ends. */
+typedef struct
+{
+  guint rows, cols;
+  double col_w, row_h;
+} TlLegendGrid;
+
+void  tl_paint_legend_grid (const TlPaintStyle *style, guint n, double label_w, double swatch_em,
+                            double label_cap_em, double avail_h, double max_w, TlLegendGrid *out);
+
 /* A hint in the middle of an empty picture ("press Run"): the style's
  * type (so presentation mode enlarges it too), wrapped at words to fit
  * the width, lines separated by \n kept. */

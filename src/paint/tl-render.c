@@ -19,6 +19,7 @@
 #include "paint/tl-paint-compare.h"
 #include "paint/tl-paint-gauss.h"
 #include "paint/tl-paint-heatmap.h"
+#include "paint/tl-paint-roofline.h"
 #include "paint/tl-paint-timeline.h"
 #include "paint/tl-paint-util.h"
 #include "paint/tl-pool.h"
@@ -31,7 +32,7 @@
 #define HEATMAP_MAX_VECTOR_CELLS 256
 
 static const char *const view_names[] = { "heatmap", "blocks", "timeline", "compare", "gauss",
-                                           "sweep" };
+                                           "sweep", "roofline" };
 
 const char *
 tl_render_view_name (TlRenderView view)
@@ -553,6 +554,31 @@ draw_sweep (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   return TRUE;
 }
 
+/* One point per GPU kernel with counters; --kernel rings one and names its
+ * limiter.  A record without counters still draws: the roofs, and the
+ * sentence that says why there are no points. */
+static gboolean
+draw_roofline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
+               const TlPaintStyle *style, double w, double h, GError **error)
+{
+  if (!need_record (input, "roofline", error))
+    return FALSE;
+  g_autoptr (TlRoofline) model = tl_roofline_from_record (input->record);
+  int selected = -1;
+  for (guint i = 0; o->kernels != NULL && i < model->n_points; i++)
+    if (g_strcmp0 (model->points[i].kernel_id, o->kernels) == 0)
+      selected = (int) i;
+  if (o->kernels != NULL && selected < 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("“%s” is not a point of this roofline (a GPU kernel of the record with counters)"),
+                   o->kernels);
+      return FALSE;
+    }
+  tl_paint_roofline (cr, model, selected, style, w, h);
+  return TRUE;
+}
+
 static TlMatrix *
 load_named (const TlRunRecord *record, TlMatrix *held, const char *path, const char *what,
             GError **error)
@@ -755,6 +781,8 @@ tl_render_draw (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *
       return draw_gauss (cr, input, o, style, width, height, error);
     case TL_RENDER_SWEEP:
       return draw_sweep (cr, input, o, style, width, height, error);
+    case TL_RENDER_ROOFLINE:
+      return draw_roofline (cr, input, o, style, width, height, error);
     default:
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("unknown view"));
       return FALSE;

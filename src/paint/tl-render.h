@@ -29,6 +29,7 @@ typedef enum
   TL_RENDER_COMPARE,     /* the kernels' times as bars */
   TL_RENDER_GAUSS,       /* one step of Gauss elimination */
   TL_RENDER_SWEEP,       /* GFLOP/s against the problem size over the records given */
+  TL_RENDER_ROOFLINE,    /* the kernels under the device's roofs (a record with --counters) */
 } TlRenderView;
 
 typedef enum
@@ -47,7 +48,7 @@ typedef struct
 {
   TlRenderView view;
   const char *kernels;   /* a kernel id, or ids separated by commas (timeline,
-                            compare); NULL: blocks/timeline the first kernel
+                            compare); roofline: the point to ring and explain; NULL: blocks/timeline the first kernel
                             with block records, compare all, heatmap C of the first.
                             Timeline over several records: one id for all, or
                             one id per record in order */
@@ -86,7 +87,7 @@ typedef struct
   guint n_more;
 } TlRenderInput;
 
-/* Reads a JSON file: a run record ("schema": "tilelab-run/1", with the
+/* Reads a JSON file: a run record ("schema": "tilelab-run/2" or /1, with the
  * .npy matrices beside it when it names them) or a Gauss record
  * ("kind": "lu"). */
 gboolean tl_render_input_load  (TlRenderInput *input, const char *path, GError **error);

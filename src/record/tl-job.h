@@ -38,6 +38,7 @@ typedef struct
   guint warmups;       /* untimed runs first */
   gboolean flush_l2;   /* GPU: flush L2 before each timed launch */
   gboolean instrument; /* also an instrumented run with per-block records */
+  gboolean counters;   /* GPU: also count hardware events (an untimed, replayed launch) */
   guint threads;       /* CPU threads, 0 = all cores */
   int device;          /* GPU ordinal */
   gboolean keep_matrices; /* keep A, B, reference and every C in the record */

@@ -1,4 +1,4 @@
-/* tl-lu-record.h — an LU factorisation as a run record (tilelab-run/1).
+/* tl-lu-record.h — an LU factorisation as a run record (tilelab-run/2).
  *
  * The run record (tl-record.h) describes jobs; an LU job is kind "lu" with
  * m = rows, k = n = cols of A, one run per kernel (its timing, GFLOP/s at

@@ -420,7 +420,8 @@ read_job (JsonObject *obj, const char *path, GError **error)
     return NULL;
   job->warmups = v;
   if (!get_bool (obj, path, "flush_l2", FALSE, &job->flush_l2, error)
-      || !get_bool (obj, path, "instrument", FALSE, &job->instrument, error))
+      || !get_bool (obj, path, "instrument", FALSE, &job->instrument, error)
+      || !get_bool (obj, path, "counters", FALSE, &job->counters, error))
     return NULL;
   v = 0;
   if (!get_int (obj, path, "threads", FALSE, 0, G_MAXINT32, &v, error))
@@ -554,6 +555,84 @@ read_blocks (JsonObject *obj, const char *path, TlKernelRun *run, GError **error
   for (guint c = 0; c < G_N_ELEMENTS (names); c++)
     g_array_unref (columns[c]);
   return ok;
+}
+
+/* The largest count a counter may hold: far beyond any kernel (10¹⁸ bytes
+ * is an exabyte), small enough that sums and ratios stay finite. */
+#define MAX_COUNTER_VALUE 1e18
+
+/* A run's hardware counters (docs/counters.md): a state, and for a
+ * measured run the raw sums by key.  Keys this Tilelab does not know
+ * (counters a newer one collects) are skipped; missing ones stay NAN. */
+static gboolean
+read_counters (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
+{
+  g_autofree char *state = NULL;
+  if (!get_string (obj, path, "state", TRUE, &state, error))
+    return FALSE;
+  TlGpuCountersState st;
+  if (!tl_counters_state_from_name (state, &st))
+    {
+      g_autofree char *p = child_path (path, "state");
+      return parse_fail (error, p, _("expected “measured”, “unavailable”, “not-permitted” or "
+                                     "“failed”, found “%s”"), state);
+    }
+  g_autoptr (TlCounters) c = tl_counters_new (st, NULL);
+  gint64 passes = 0;
+  if (!get_string (obj, path, "message", FALSE, &c->message, error)
+      || !get_string (obj, path, "chip", FALSE, &c->chip, error)
+      || !get_int (obj, path, "passes", FALSE, 0, 1000, &passes, error))
+    return FALSE;
+  c->passes = (int) passes;
+  JsonObject *values;
+  if (!get_object (obj, path, "values", st == TL_GPU_COUNTERS_MEASURED, &values, error))
+    return FALSE;
+  if (values != NULL)
+    {
+      g_autofree char *p = child_path (path, "values");
+      for (int i = 0; i < TL_GPU_N_COUNTERS; i++)
+        {
+          const char *key = tl_gpu_counter_info (i)->key;
+          if (!get_double (values, p, key, FALSE, &c->value[i], error))
+            return FALSE;
+          if (!isnan (c->value[i]) && !(c->value[i] >= 0 && c->value[i] <= MAX_COUNTER_VALUE))
+            {
+              g_autofree char *pk = child_path (p, key);
+              return parse_fail (error, pk, _("%g is out of range 0…%g"), c->value[i],
+                                 MAX_COUNTER_VALUE);
+            }
+        }
+    }
+  run->counters = g_steal_pointer (&c);
+  return TRUE;
+}
+
+/* The measured bandwidths of the roofline's slanted roofs. */
+static gboolean
+read_bandwidth (JsonObject *obj, const char *path, TlGpuBandwidth *bw, GError **error)
+{
+  double dram = NAN, l2 = NAN;
+  gint64 dram_buf = 0, l2_buf = 0;
+  if (!get_quantity (obj, path, "dram", TRUE, "GB/s", &dram, error)
+      || !get_quantity (obj, path, "l2", TRUE, "GB/s", &l2, error)
+      || !get_int (obj, path, "dram_buffer_bytes", FALSE, 0, G_MAXINT64, &dram_buf, error)
+      || !get_int (obj, path, "l2_buffer_bytes", FALSE, 0, G_MAXINT64, &l2_buf, error))
+    return FALSE;
+  /* 1 PB/s: far beyond any memory, and no bandwidth is zero or negative */
+  const double most = 1e6;
+  const char *names[] = { "dram", "l2" };
+  double values[] = { dram, l2 };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (!(values[i] > 0 && values[i] <= most))
+      {
+        g_autofree char *p = child_path (path, names[i]);
+        return parse_fail (error, p, _("%g GB/s is out of range (0, %g]"), values[i], most);
+      }
+  bw->dram_bytes_per_s = dram * 1e9;
+  bw->l2_bytes_per_s = l2 * 1e9;
+  bw->dram_buffer_bytes = (double) dram_buf;
+  bw->l2_buffer_bytes = (double) l2_buf;
+  return TRUE;
 }
 
 static TlKernelRun *
@@ -712,6 +791,16 @@ read_run (JsonObject *obj, const char *path, GError **error)
         return NULL;
     }
 
+  JsonObject *counters;
+  if (!get_object (obj, path, "counters", FALSE, &counters, error))
+    return NULL;
+  if (counters)
+    {
+      g_autofree char *p = child_path (path, "counters");
+      if (!read_counters (counters, p, run, error))
+        return NULL;
+    }
+
   JsonObject *blocks;
   if (!get_object (obj, path, "blocks", FALSE, &blocks, error))
     return NULL;
@@ -780,10 +869,12 @@ tl_run_record_from_json (JsonNode *node, GError **error)
 
   if (!get_string (root, "$", "schema", TRUE, &record->schema, error))
     return NULL;
-  if (strcmp (record->schema, TL_RUN_RECORD_SCHEMA) != 0)
+  /* the first schema is still read: it is the second without counters */
+  if (strcmp (record->schema, TL_RUN_RECORD_SCHEMA) != 0
+      && strcmp (record->schema, TL_RUN_RECORD_SCHEMA_V1) != 0)
     {
-      parse_fail (error, "$.schema", _("“%s” is not a Tilelab run record (expected “%s”)"),
-                  record->schema, TL_RUN_RECORD_SCHEMA);
+      parse_fail (error, "$.schema", _("“%s” is not a Tilelab run record (expected “%s” or “%s”)"),
+                  record->schema, TL_RUN_RECORD_SCHEMA, TL_RUN_RECORD_SCHEMA_V1);
       return NULL;
     }
   if (!get_string (root, "$", "tilelab_version", TRUE, &record->tilelab_version, error)
@@ -811,6 +902,16 @@ tl_run_record_from_json (JsonNode *node, GError **error)
       if (!read_device (device, "$.device", &record->device, error))
         return NULL;
       record->has_device = TRUE;
+    }
+
+  JsonObject *bandwidth;
+  if (!get_object (root, "$", "bandwidth", FALSE, &bandwidth, error))
+    return NULL;
+  if (bandwidth)
+    {
+      if (!read_bandwidth (bandwidth, "$.bandwidth", &record->bandwidth, error))
+        return NULL;
+      record->has_bandwidth = TRUE;
     }
 
   JsonObject *job;

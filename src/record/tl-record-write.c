@@ -131,6 +131,7 @@ add_job (JsonBuilder *b, const TlJob *job)
   tl_json_member_int (b, "warmups", job->warmups);
   tl_json_member_bool (b, "flush_l2", job->flush_l2);
   tl_json_member_bool (b, "instrument", job->instrument);
+  tl_json_member_bool (b, "counters", job->counters);
   tl_json_member_int (b, "threads", job->threads);
   tl_json_member_int (b, "device", job->device);
   json_builder_end_object (b);
@@ -163,6 +164,40 @@ add_device (JsonBuilder *b, const TlGpuFacts *f)
   tl_json_member_int (b, "warp_size", f->warp_size);
   tl_json_member_int (b, "driver_version", f->driver_version);
   tl_json_member_int (b, "runtime_version", f->runtime_version);
+  json_builder_end_object (b);
+}
+
+/* hardware counters (docs/counters.md): raw sums by key; NaN ones absent */
+static void
+add_counters (JsonBuilder *b, const TlCounters *c)
+{
+  json_builder_set_member_name (b, "counters");
+  json_builder_begin_object (b);
+  tl_json_member_string (b, "state", tl_counters_state_name (c->state));
+  tl_json_member_string (b, "message", c->message);
+  tl_json_member_string (b, "chip", c->chip);
+  if (c->passes > 0)
+    tl_json_member_int (b, "passes", c->passes);
+  if (c->state == TL_GPU_COUNTERS_MEASURED)
+    {
+      json_builder_set_member_name (b, "values");
+      json_builder_begin_object (b);
+      for (int i = 0; i < TL_GPU_N_COUNTERS; i++)
+        add_double (b, tl_gpu_counter_info (i)->key, c->value[i]);
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+}
+
+static void
+add_bandwidth (JsonBuilder *b, const TlGpuBandwidth *bw)
+{
+  json_builder_set_member_name (b, "bandwidth");
+  json_builder_begin_object (b);
+  add_quantity (b, "dram", bw->dram_bytes_per_s / 1e9, "GB/s");
+  add_quantity (b, "l2", bw->l2_bytes_per_s / 1e9, "GB/s");
+  tl_json_member_int (b, "dram_buffer_bytes", (gint64) bw->dram_buffer_bytes);
+  tl_json_member_int (b, "l2_buffer_bytes", (gint64) bw->l2_buffer_bytes);
   json_builder_end_object (b);
 }
 
@@ -275,6 +310,9 @@ add_run (JsonBuilder *b, const TlKernelRun *run)
       json_builder_end_object (b);
     }
 
+  if (run->counters != NULL && tl_counters_state_name (run->counters->state) != NULL)
+    add_counters (b, run->counters);
+
   if (run->n_blocks > 0)
     {
       const char *unit = g_strcmp0 (run->block_unit, "thread") == 0 ? "thread" : "sm";
@@ -343,6 +381,8 @@ tl_run_record_to_json (const TlRunRecord *record)
 
   if (record->has_device)
     add_device (b, &record->device);
+  if (record->has_bandwidth)
+    add_bandwidth (b, &record->bandwidth);
   if (record->job)
     add_job (b, record->job);
 

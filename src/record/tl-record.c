@@ -123,6 +123,7 @@ tl_kernel_run_copy (const TlKernelRun *run)
                                : NULL;
   copy->c_path = g_strdup (run->c_path);
   copy->c = run->c ? tl_matrix_ref (run->c) : NULL;
+  copy->counters = tl_counters_copy (run->counters);
   return copy;
 }
 
@@ -138,6 +139,7 @@ tl_kernel_run_free (TlKernelRun *run)
   g_free (run->reference_id);
   g_free (run->blocks);
   g_free (run->c_path);
+  tl_counters_free (run->counters);
   g_clear_pointer (&run->c, tl_matrix_unref);
   g_free (run);
 }
@@ -295,3 +297,19 @@ tl_run_record_find_run (const TlRunRecord *record, const char *kernel_id)
   return NULL;
 }
 
+
+gboolean
+tl_run_record_is_v1 (const TlRunRecord *record)
+{
+  g_return_val_if_fail (record != NULL, FALSE);
+  return g_strcmp0 (record->schema, TL_RUN_RECORD_SCHEMA_V1) == 0;
+}
+
+const char *
+tl_run_record_counters_absence (const TlRunRecord *record, const TlKernelRun *run)
+{
+  g_return_val_if_fail (record != NULL && run != NULL, NULL);
+  return tl_counters_absence (run->counters, run->backend == TL_BACKEND_CPU,
+                              tl_run_record_is_v1 (record),
+                              record->job != NULL && record->job->counters);
+}

@@ -1,7 +1,8 @@
 /* tl-record.h — run records: what a job was, what ran and what it measured.
  *
  * A TlRunRecord is a plain C struct model, written to and read from JSON
- * (schema "tilelab-run/1", documented with an example in
+ * (schema "tilelab-run/2" — "tilelab-run/1", the same without hardware
+ * counters, is still read — documented with an example in
  * docs/run-record.md).  The runner fills it, views paint it, the CLI
  * writes it, `render` reads it.  Measured numbers that were not measured
  * are NAN in C and absent in JSON.
@@ -25,12 +26,15 @@
 #include "gemm/tl-kernels.h"
 #include "core/tl-matrix.h"
 #include "core/tl-stats.h"
+#include "record/tl-counters.h"
 #include "record/tl-job.h"
 #include "record/tl-machine.h"
 
 G_BEGIN_DECLS
 
-#define TL_RUN_RECORD_SCHEMA "tilelab-run/1"
+#define TL_RUN_RECORD_SCHEMA "tilelab-run/2"
+/* The first schema, still read: it has no hardware counters. */
+#define TL_RUN_RECORD_SCHEMA_V1 "tilelab-run/1"
 /* Saved records are indented unless they hold more block records than this. */
 #define TL_RUN_RECORD_PRETTY_BLOCKS 20000
 
@@ -114,6 +118,7 @@ typedef struct
   double speedup_vs_naive;           /* against cpu-naive in the same job */
 
   TlLaunchFacts launch;              /* GPU only */
+  TlCounters *counters;              /* GPU hardware counters (job.counters); NULL if not asked */
 
   /* instrumented run */
   double instrumented_median_ms;
@@ -155,6 +160,8 @@ typedef struct
   TlMachineFacts machine;
   gboolean has_device;
   TlGpuFacts device;      /* when a GPU ran */
+  gboolean has_bandwidth;
+  TlGpuBandwidth bandwidth; /* measured by copy kernels in the same job (job.counters) */
   TlJob *job;
   GPtrArray *runs;        /* TlKernelRun*, in the order asked */
 
@@ -183,6 +190,11 @@ void         tl_run_record_unref (TlRunRecord *record);
 /* The same as tl_run_record_unref (kept while callers move to unref). */
 void         tl_run_record_free  (TlRunRecord *record);
 TlKernelRun *tl_run_record_find_run (const TlRunRecord *record, const char *kernel_id);
+/* Whether the record was read from the first schema (no counters). */
+gboolean     tl_run_record_is_v1 (const TlRunRecord *record);
+/* Why run has no counters, for where they would be shown (translated), or
+ * NULL when it has them (tl_counters_absence with this record's facts). */
+const char  *tl_run_record_counters_absence (const TlRunRecord *record, const TlKernelRun *run);
 
 /* JSON.  Reading validates everything: malformed JSON, a wrong schema,
  * missing members and wrong types give TL_ERROR_PARSE naming the JSON path

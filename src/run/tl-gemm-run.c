@@ -342,6 +342,10 @@ gpu_progress_cb (TlGpuStage stage, int step, int total, void *user_data)
       text = g_strdup (_("downloading"));
       at = p->steps - 1;
       break;
+    case TL_GPU_STAGE_COUNTERS:
+      text = g_strdup (_("counting hardware events"));
+      at = p->steps - 2;
+      break;
     }
   report (s, p->id, text ? text : "", at / p->steps);
 }
@@ -426,7 +430,8 @@ run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, G
     }
 
   GpuProgress progress = { s, info->id, 1 + MAX (job->warmups, 2) + job->repeats
-                                          + (job->instrument ? 1 : 0) + 2 };
+                                          + (job->instrument ? 1 : 0) + (job->counters ? 1 : 0)
+                                          + 2 };
   TlGpuGemmArgs args;
   memset (&args, 0, sizeof args);
   args.dtype = (TlGpuDtype) s->a->dtype;
@@ -444,6 +449,7 @@ run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, G
   args.progress = gpu_progress_cb;
   args.cancelled = gpu_cancelled_cb;
   args.user_data = &progress;
+  args.counters = job->counters ? TL_GPU_GEMM_COUNT : 0;
 
   poison (c);
   TlGpuGemmResult result;
@@ -468,6 +474,8 @@ run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, G
         100.0 * (result.instrumented_median_ms - run->time.median) / run->time.median;
     }
   take_block_records (run, info, &result);
+  if (job->counters)
+    run->counters = tl_counters_new_from_gpu (&result.counters);
   tl_gpu_gemm_result_clear (&result);
 
   report (s, info->id, _("verifying"), 1.0);
@@ -689,6 +697,30 @@ mark_unfinished (TlRunRecord *record, const gboolean *finished, const GError *ca
     }
 }
 
+/* The roofline's slanted roofs, measured on the job's device after its
+ * kernels (docs/counters.md).  A failure leaves the record without them
+ * and says so in its note. */
+static void
+measure_bandwidth (JobState *s, TlRunRecord *record)
+{
+  if (g_cancellable_is_cancelled (s->cancellable))
+    return;
+  report (s, NULL, _("measuring memory bandwidth"), 1.0);
+  TlGpuDevice *device = tl_gpu_session_get_device (s->gpu, s->job->device, NULL);
+  if (device == NULL)
+    return;
+  TlGpuStatus st = tl_gpu_measure_bandwidth (device, &record->bandwidth);
+  record->has_bandwidth = st == TL_GPU_OK;
+  if (st == TL_GPU_OK)
+    return;
+  g_autoptr (GError) why = NULL;
+  tl_gpu_error_set (&why, st, _("measuring memory bandwidth"));
+  char *joined = g_strconcat (record->note ? record->note : "", record->note ? "; " : "",
+                              why->message, NULL);
+  g_free (record->note);
+  record->note = joined;
+}
+
 static TlRunRecord *
 gemm_run (JobState *s, GError **error)
 {
@@ -777,6 +809,8 @@ gemm_run (JobState *s, GError **error)
     }
   for (guint i = 0; i < record->runs->len; i++)
     fill_comparisons (record, record->runs->pdata[i]);
+  if (job->counters && have_gpu)
+    measure_bandwidth (s, record);
   /* the device the job named, which is the one its GPU kernels ran on */
   record->has_device = tl_gpu_session_get_facts (s->gpu, job->device, &record->device);
   return g_steal_pointer (&record);

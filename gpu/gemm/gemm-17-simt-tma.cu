@@ -1,0 +1,377 @@
+// gemm-17-simt-tma.cu — rung 17: FP32 on the CUDA cores, warp-specialised:
+// the copy engine (TMA) moves the tiles, the FFMA warps only multiply.
+// Built only for sm_90a.
+//
+// What changed from rung 8 (and rung 16).  In rungs 8 and 16 the same
+// warps load global memory (LDG), store it to shared memory (STS), compute
+// addresses, wait at __syncthreads and multiply.  ncu showed both issuing
+// on 76–77% of cycles with 85–90% of the issued instructions FFMAs, at a
+// 128-register cap (two blocks per SM).  Here the data movement leaves the
+// FFMA warps entirely:
+//   1. One producer thread (warpgroup 0) asks the TMA engine for each
+//      k-tile of A and B (cp.async.bulk.tensor): the copy lands in one of 3
+//      shared-memory stages and completes on that stage's "full" mbarrier.
+//      The consumers, done with a stage, arrive on its "empty" mbarrier and
+//      the producer reuses it.  No LDG, no STS, no __syncthreads in the
+//      consumers: per 32-wide k-tile a consumer thread executes 4096 FFMAs,
+//      192 LDS.128 and one mbarrier wait and arrive (95% FFMAs).
+//   2. setmaxnreg: the producer warpgroup gives its registers back (40 per
+//      thread), the 8 consumer warps take 232 — room for 8 × 16 outputs per
+//      thread (128 accumulators) instead of 8 × 8, so each operand loaded
+//      from shared memory feeds twice as many FFMAs.
+//   3. A arrives in shared memory "k-quad-major", As[k/4][row][k%4], without
+//      a transpose: the tensor map views row-major A as a 3-D array —
+//      4 consecutive k (16 bytes), then rows (pitch 4k bytes), then k-quads
+//      (16 bytes apart) — and a box of 4 × 128 × 8 is written in that order.
+//      A consumer then reads 4 k-values of one row with one LDS.128; its 8
+//      rows are 4 apart (rows r, r+4, …), so the 4 row-groups of a warp read
+//      64 contiguous bytes: no bank conflicts, and every address is the
+//      thread's base plus a constant (no index arithmetic in the loop).
+//      B's tile is copied as it is (256 floats a row); 8 lanes read 128
+//      contiguous bytes.
+//
+// Shapes: C tile 128 × 256 per CTA (4 × 2 consumer warps of 32 × 128; a
+// warp is 4 × 8 lanes, a thread 8 rows × 16 columns: rows r + 4i, columns
+// c + 32g … + 3).  k-tile 32.  384 threads: warpgroup 0 the producer,
+// warpgroups 1–2 the consumers.  Shared memory: 3 stages × (16 KB of A +
+// 32 KB of B) = 144 KB.  One CTA per SM (registers).  Grid: one CTA per C
+// tile, numbered in bands of 8 tile-rows (down a band first); plain row
+// order measured the same (DRAM is 4.5% busy: L2 reuse is not a limit).
+//
+// Result (H100, 2026-11-24, tests/lab-gemm-17.cu, median of 3 rounds of
+// median-of-10, L2 flushed, cuBLAS SGEMM pedantic in the same process):
+// 95.1% of cuBLAS at 4096³, 96.3% at 8192³, 101.7% at 4000×3000×5000
+// (rung 8: 88.7 / 89.1 / 91.3%).  BK 16 with 6 or 8 stages: 89–96%; 4
+// stages instead of 3: within 0.5%.  ncu at 4096³: 2.27 G instructions
+// (cuBLAS: 2.43 G; rung 8: 2.38 G), FFMA 94.7% of them, but the SM issues
+// on only 77% of cycles (cuBLAS 87%): two consumer warps per scheduler do
+// not hide the latency of the shared loads and the FFMA dependences that
+// ptxas's schedule leaves (FMA pipe 73.0% against cuBLAS's 77.2%).  The
+// margin at 4096³ is thin; details in docs/perf/gemm-cuda-cores-fp64-
+// h100-2026-11-24.md.
+//
+// Any m, n, k ≥ 1.  TMA needs rows that start on 16-byte boundaries: when
+// k or n is not a multiple of 4 (or a pointer is misaligned), the producer
+// warpgroup's 128 threads fill the stages themselves with guarded scalar
+// loads in the same layout (fill_stage; slow, the consumers unchanged).
+// Edges of C: TMA fills elements outside A and B with zeros; the stores
+// are guarded where the tile leaves C.
+//
+// Without an sm_90a build or on another GPU, check() refuses: "needs a
+// Hopper GPU (compute capability 9.0) and an sm_90a build".
+//
+// Seed: none.  The structure is CUTLASS's warp-specialised Hopper GEMM
+// (producer/consumer warpgroups, TMA, mbarrier ring) with SIMT FFMAs in
+// place of wgmma.
+#include "tl-gemm-common.cuh"
+#include "tl-wgmma.cuh"
+
+#include <stdio.h>
+#include <string.h>
+
+// The sm_90 (non-"a") and host passes see the device helpers unused.
+#pragma nv_diag_suppress 177
+
+namespace {
+
+constexpr int BM = 128, BN = 256;        // C tile of one CTA
+constexpr int TM = 8, TN = 16;           // C elements per consumer thread
+constexpr int CONSUMER_WARPS = 8;        // 4 along m × 2 along n, 32 × 128 each
+constexpr int CONSUMERS = 32 * CONSUMER_WARPS;
+constexpr int THREADS = 128 + CONSUMERS; // warpgroup 0: the producer
+
+template <int BK_, int STAGES_, int GROUP_>
+struct Config
+{
+  static constexpr int BK = BK_, STAGES = STAGES_, GROUP = GROUP_;
+  static constexpr int A_BYTES = BM * BK * 4, B_BYTES = BK * BN * 4;
+  static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
+  static constexpr int SMEM = STAGES * STAGE_BYTES + 128;   // + alignment slack
+  static_assert (BK % 4 == 0 && BK <= 256, "whole k-quads, one TMA box");
+};
+
+// The CTA's C tile: plain row order (GROUP 0), or grouped — GROUP tile-rows
+// per band, down the band first — so the CTAs in flight share rows of A
+// and columns of B in L2.
+__device__ __forceinline__ void
+tile_of (int bid, int tiles_m, int tiles_n, int group, int *tm, int *tn)
+{
+  if (group <= 0)
+    {
+      *tm = bid / tiles_n;
+      *tn = bid % tiles_n;
+      return;
+    }
+  const int per_band = group * tiles_n, band = bid / per_band, r = bid % per_band;
+  const int rows = tiles_m - band * group < group ? tiles_m - band * group : group;
+  *tm = band * group + r % rows;
+  *tn = r / rows;
+}
+
+// ---- the consumers' k-tile -------------------------------------------------
+//
+// a4: this thread's first A vector in the stage (k-quad 0, its row 0);
+// b4: its first B vector (k-row 0, its column group 0).  Per k-quad: TM
+// LDS.128 of A (4 k-values of a row each), then per k-step TN/4 LDS.128
+// of B and TM·TN FFMAs.
+template <int BK>
+__device__ __forceinline__ void
+multiply_stage (float (&acc)[TM][TN], const float4 *a4, const float4 *b4)
+{
+#pragma unroll
+  for (int q = 0; q < BK / 4; q++)
+    {
+      float4 av[TM];
+#pragma unroll
+      for (int i = 0; i < TM; i++)
+        av[i] = a4[q * BM + 4 * i];
+#pragma unroll
+      for (int kk = 0; kk < 4; kk++)
+        {
+          float4 bv[TN / 4];
+#pragma unroll
+          for (int g = 0; g < TN / 4; g++)
+            bv[g] = b4[(4 * q + kk) * (BN / 4) + 8 * g];
+#pragma unroll
+          for (int i = 0; i < TM; i++)
+            {
+              const float x = kk == 0 ? av[i].x : kk == 1 ? av[i].y : kk == 2 ? av[i].z : av[i].w;
+#pragma unroll
+              for (int g = 0; g < TN / 4; g++)
+                {
+                  acc[i][4 * g + 0] = fmaf (x, bv[g].x, acc[i][4 * g + 0]);
+                  acc[i][4 * g + 1] = fmaf (x, bv[g].y, acc[i][4 * g + 1]);
+                  acc[i][4 * g + 2] = fmaf (x, bv[g].z, acc[i][4 * g + 2]);
+                  acc[i][4 * g + 3] = fmaf (x, bv[g].w, acc[i][4 * g + 3]);
+                }
+            }
+        }
+    }
+}
+
+// Rows r0 + 4i, columns c0 + 32g … + 3 of C.  vec: whole tile inside C and
+// 16-byte aligned rows — one STG.128 per (i, g); else guarded scalars.
+__device__ __forceinline__ void
+store_tile (const float (&acc)[TM][TN], float *__restrict__ c, int m, int n, int r0, int c0, bool vec)
+{
+#pragma unroll
+  for (int i = 0; i < TM; i++)
+    {
+      const int r = r0 + 4 * i;
+#pragma unroll
+      for (int g = 0; g < TN / 4; g++)
+        {
+          const int col = c0 + 32 * g;
+          if (vec)
+            *reinterpret_cast<float4 *> (&c[(size_t) r * n + col])
+              = make_float4 (acc[i][4 * g], acc[i][4 * g + 1], acc[i][4 * g + 2], acc[i][4 * g + 3]);
+          else if (r < m)
+            {
+#pragma unroll
+              for (int j = 0; j < 4; j++)
+                if (col + j < n)
+                  c[(size_t) r * n + col + j] = acc[i][4 * g + j];
+            }
+        }
+    }
+}
+
+// ---- the producer without TMA ------------------------------------------------
+//
+// When a row pitch is not a multiple of 16 bytes (k or n not a multiple of
+// 4) TMA cannot address the matrix.  Then the producer warpgroup's 128
+// threads fill the stage themselves, in the same layout, with guarded
+// scalar loads (zeros outside the matrices) — slow, but the consumers'
+// code stays the same.
+template <int BK>
+__device__ __forceinline__ void
+fill_stage (float *As, float *Bs, const float *__restrict__ a, const float *__restrict__ b, int m,
+            int n, int k, int row0, int col0, int k0, int tid)
+{
+  for (int e = tid; e < BM * BK; e += 128)
+    {
+      const int r = e / BK, kk = e % BK;   // neighbouring threads: neighbouring k of a row
+      const int gr = row0 + r, gk = k0 + kk;
+      As[(kk / 4) * BM * 4 + r * 4 + kk % 4] = gr < m && gk < k ? a[(size_t) gr * k + gk] : 0.0f;
+    }
+  for (int e = tid; e < BK * BN; e += 128)
+    {
+      const int kk = e / BN, col = e % BN;
+      const int gk = k0 + kk, gc = col0 + col;
+      Bs[kk * BN + col] = gk < k && gc < n ? b[(size_t) gk * n + gc] : 0.0f;
+    }
+}
+
+// ---- the kernel --------------------------------------------------------------
+//
+// map_a: A viewed as 4 × m × k/4 (see the header), box 4 × BM × BK/4.
+// map_b: B (k×n), box BN × BK.  tma = 0: the maps are unused and the
+// producer warpgroup copies (fill_stage).
+template <typename Cfg>
+__global__ void __launch_bounds__ (THREADS, 1)
+gemm_17_kernel (const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
+                const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ c, int m,
+                int n, int k, int tma, int vec_c, TlGpuBlockRecord *records)
+{
+#if TL_SM90A
+  constexpr int BK = Cfg::BK, STAGES = Cfg::STAGES;
+  extern __shared__ __align__ (128) unsigned char smem_raw[];
+  __shared__ __align__ (8) uint64_t full[STAGES], empty[STAGES];
+  const uint32_t raw = tl_smem_addr (smem_raw);
+  unsigned char *base = smem_raw + (((raw + 127) & ~127u) - raw);
+  auto stage_a = [&] (int s) { return reinterpret_cast<float *> (base + s * Cfg::STAGE_BYTES); };
+  auto stage_b = [&] (int s) {
+    return reinterpret_cast<float *> (base + s * Cfg::STAGE_BYTES + Cfg::A_BYTES);
+  };
+
+  unsigned long long t0 = tl_block_begin (records);
+
+  const int tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN;
+  int tm, tn;
+  tile_of (blockIdx.x, tiles_m, tiles_n, Cfg::GROUP, &tm, &tn);
+  const int row0 = tm * BM, col0 = tn * BN;
+  const int KT = (k + BK - 1) / BK;
+
+  // full[s]: the stage holds k-tile kt (the TMA bytes, or the 128 producer
+  // threads' arrivals); empty[s]: every consumer thread is done reading it.
+  if (threadIdx.x == 0)
+    {
+      for (int s = 0; s < STAGES; s++)
+        {
+          tl_mbar_init (&full[s], tma ? 1 : 128);
+          tl_mbar_init (&empty[s], CONSUMERS);
+        }
+      tl_fence_mbar_init ();
+    }
+  __syncthreads ();
+
+  if (threadIdx.x < 128)
+    {
+      // Producer warpgroup: gives its registers to the consumers.
+      tl_setmaxnreg_dec<40> ();
+      if (tma)
+        {
+          if (threadIdx.x == 0)
+            for (int kt = 0; kt < KT; kt++)
+              {
+                const int s = kt % STAGES;
+                tl_mbar_wait (&empty[s], ((kt / STAGES) & 1) ^ 1);
+                tl_mbar_expect_tx (&full[s], Cfg::STAGE_BYTES);
+                tl_tma_load_3d (stage_a (s), &map_a, &full[s], 0, row0, kt * (BK / 4));
+                tl_tma_load (stage_b (s), &map_b, &full[s], col0, kt * BK);
+              }
+        }
+      else
+        for (int kt = 0; kt < KT; kt++)
+          {
+            const int s = kt % STAGES;
+            tl_mbar_wait (&empty[s], ((kt / STAGES) & 1) ^ 1);
+            fill_stage<BK> (stage_a (s), stage_b (s), a, b, m, n, k, row0, col0, kt * BK, threadIdx.x);
+            tl_mbar_arrive (&full[s]);
+          }
+    }
+  else
+    {
+      tl_setmaxnreg_inc<232> ();
+      const int t = threadIdx.x - 128, lane = t % 32, warp = t / 32;
+      const int lm = lane / 8, ln = lane % 8;    // 4 × 8 lanes
+      const int wm = warp / 2, wn = warp % 2;    // 4 × 2 warps
+      const int r = wm * 32 + lm, col = wn * 128 + 4 * ln;   // this thread's first row and column
+
+      float acc[TM][TN];
+#pragma unroll
+      for (int i = 0; i < TM; i++)
+#pragma unroll
+        for (int j = 0; j < TN; j++)
+          acc[i][j] = 0.0f;
+
+      for (int kt = 0; kt < KT; kt++)
+        {
+          const int s = kt % STAGES;
+          tl_mbar_wait (&full[s], (kt / STAGES) & 1);
+          multiply_stage<BK> (acc, reinterpret_cast<const float4 *> (stage_a (s)) + r,
+                              reinterpret_cast<const float4 *> (stage_b (s) + col));
+          tl_mbar_arrive (&empty[s]);
+        }
+
+      const bool inside = row0 + BM <= m && col0 + BN <= n;
+      store_tile (acc, c, m, n, row0 + r, col0 + col, vec_c && inside);
+    }
+
+  tl_block_end_tile (records, t0, 0, blockIdx.x, tn, tm);   // the record names the C tile
+#endif
+}
+
+// ---- host side -----------------------------------------------------------------
+
+template <typename Cfg>
+dim3
+grid_of (const TlGemmLaunch *l)
+{
+  return dim3 (tl_ceil_div (l->m, BM) * tl_ceil_div (l->n, BN));
+}
+
+// TMA reads A and B when their rows start on 16-byte boundaries.
+bool
+tma_ok (const TlGemmLaunch *l)
+{
+  return tl_aligned16 (l->a) && tl_aligned16 (l->b) && l->k % 4 == 0 && l->n % 4 == 0;
+}
+
+template <typename Cfg>
+cudaError_t
+launch_cfg (const TlGemmLaunch *l)
+{
+  CUtensorMap map_a, map_b;
+  memset (&map_a, 0, sizeof map_a);
+  memset (&map_b, 0, sizeof map_b);
+  const bool tma = tma_ok (l);
+  if (tma)
+    {
+      // A (m×k, row-major) seen as 3-D: 4 consecutive k (16 bytes), then
+      // rows (pitch 4k bytes), then k-quads (16 bytes apart).  A box of
+      // 4 × BM × BK/4 lands in shared memory as As[k/4][row][k%4].
+      const int dims_a[3] = { 4, l->m, l->k / 4 };
+      const size_t strides_a[2] = { (size_t) l->k * 4, 16 };
+      const int box_a[3] = { 4, BM, Cfg::BK / 4 };
+      if (!tl_tensor_map_3d (&map_a, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, l->a, dims_a, strides_a, box_a)
+          || !tl_tensor_map_2d (&map_b, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, l->b, l->k, l->n,
+                                (size_t) l->n * 4, Cfg::BK, BN, CU_TENSOR_MAP_SWIZZLE_NONE))
+        return cudaErrorInvalidValue;
+    }
+  const int vec_c = tl_aligned16 (l->c) && l->n % 4 == 0;
+  gemm_17_kernel<Cfg><<<grid_of<Cfg> (l), THREADS, Cfg::SMEM, l->stream>>> (
+    map_a, map_b, (const float *) l->a, (const float *) l->b, (float *) l->c, l->m, l->n, l->k,
+    tma ? 1 : 0, vec_c, l->blocks);
+  return cudaGetLastError ();
+}
+
+template <typename Cfg>
+void
+shape_cfg (const TlGemmLaunch *l, TlGemmShape *out)
+{
+  tl_gemm_shape_one (out, (const void *) gemm_17_kernel<Cfg>, grid_of<Cfg> (l), dim3 (THREADS),
+                     Cfg::SMEM);
+}
+
+template <typename Cfg>
+cudaError_t
+prepare_cfg (const TlGemmLaunch *)
+{
+  return cudaFuncSetAttribute (gemm_17_kernel<Cfg>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               Cfg::SMEM);
+}
+
+TlGpuStatus
+check_17 (const TlGemmLaunch *l, char *why, size_t why_size)
+{
+  return tl_wgmma_check (l, 17, why, why_size);
+}
+
+using Rung17 = Config<32, 3, 8>;   // BK 32, 3 stages, bands of 8 tile-rows (see the header)
+
+} // namespace
+
+extern const TlGemmRung gemm_17_simt_tma_rung = {
+  "gemm-17-simt-tma", launch_cfg<Rung17>, shape_cfg<Rung17>, check_17, nullptr, prepare_cfg<Rung17>,
+};

@@ -1,0 +1,664 @@
+/* tl-paint-roofline.c — kernels as points under the device's roofs. */
+#include "paint/tl-paint-roofline.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "gemm/tl-kernels.h"
+#include "paint/tl-kernel-colors.h"
+#include "paint/tl-paint-util.h"
+
+#define MAX_TICKS 64
+#define MAX_BOXES 256
+
+/* Roofs of (nearly) equal height drawn as one line: FP32 and FP64 tensor
+ * are both 67 TFLOP/s on an H100. */
+typedef struct
+{
+  double peak;
+  char label[64];
+} Roof;
+
+static guint
+flat_roofs (const TlRoofline *m, Roof *out)
+{
+  guint n = 0;
+  for (int k = 0; k < TL_MATH_COUNT; k++)
+    {
+      if (!(m->peak[k] > 0))
+        continue;
+      guint j = 0;
+      while (j < n && fabs (out[j].peak / m->peak[k] - 1.0) > 0.02)
+        j++;
+      if (j == n)
+        {
+          out[n].peak = m->peak[k];
+          g_strlcpy (out[n].label, tl_math_label (k), sizeof out[n].label);
+          n++;
+        }
+      else
+        {
+          g_strlcat (out[j].label, " · ", sizeof out[j].label);
+          g_strlcat (out[j].label, tl_math_label (k), sizeof out[j].label);
+        }
+    }
+  return n;
+}
+
+static double
+highest_peak (const TlRoofline *m)
+{
+  double top = 0;
+  for (int k = 0; k < TL_MATH_COUNT; k++)
+    top = MAX (top, m->peak[k]);
+  return top;
+}
+
+static double
+lowest_peak (const TlRoofline *m)
+{
+  double low = INFINITY;
+  for (int k = 0; k < TL_MATH_COUNT; k++)
+    if (m->peak[k] > 0)
+      low = MIN (low, m->peak[k]);
+  return low;
+}
+
+/* The number format of a point's math, short: "FP64" for both FP64 units. */
+static const char *
+short_math (TlMath math)
+{
+  return math == TL_MATH_FP64_TENSOR ? tl_math_label (TL_MATH_FP64) : tl_math_label (math);
+}
+
+/* "01", "16"; "10 TF32" when another point has the same number; for a
+ * reference "cuBLAS BF16" */
+static void
+point_label (const TlRoofline *m, guint i, char *buf, gsize size)
+{
+  const TlRooflinePoint *p = &m->points[i];
+  if (p->number <= 0)
+    {
+      g_snprintf (buf, size, "cuBLAS %s", short_math (p->math));
+      return;
+    }
+  gboolean shared = FALSE;
+  for (guint j = 0; j < m->n_points; j++)
+    shared |= j != i && m->points[j].number == p->number;
+  if (shared)
+    g_snprintf (buf, size, "%02d %s", p->number, short_math (p->math));
+  else
+    g_snprintf (buf, size, "%02d", p->number);
+}
+
+/* the legend's line: "01 naive (uncoalesced)" */
+static char *
+legend_label (const TlRooflinePoint *p)
+{
+  const TlKernelInfo *info = tl_kernel_find (p->kernel_id);
+  const char *title = info != NULL ? _(info->title) : p->kernel_id;
+  if (p->number > 0)
+    return g_strdup_printf ("%02d %s", p->number, title);
+  return g_strdup (title);
+}
+
+/* ---- layout ----------------------------------------------------------------- */
+
+static void
+ranges (const TlRoofline *m, TlRooflineLayout *out)
+{
+  double x_lo = INFINITY, x_hi = 0, y_lo = INFINITY, y_hi = 0;
+  for (guint i = 0; i < m->n_points; i++)
+    {
+      x_lo = MIN (x_lo, m->points[i].intensity);
+      x_hi = MAX (x_hi, m->points[i].intensity);
+      y_lo = MIN (y_lo, m->points[i].flops_per_s);
+      y_hi = MAX (y_hi, m->points[i].flops_per_s);
+    }
+  double top = highest_peak (m), low = lowest_peak (m);
+  if (top > 0)
+    y_hi = MAX (y_hi, top);
+  if (isfinite (low))
+    y_lo = MIN (y_lo, low / 10.0);
+  if (m->dram_bytes_per_s > 0 && top > 0)
+    {
+      /* both ends of the roofs' knees */
+      x_lo = MIN (x_lo, low / m->dram_bytes_per_s);
+      x_hi = MAX (x_hi, top / m->dram_bytes_per_s);
+    }
+  if (!isfinite (x_lo) || x_hi <= 0)
+    {
+      x_lo = 1;
+      x_hi = 1000;
+    }
+  if (!isfinite (y_lo) || y_hi <= 0)
+    {
+      y_lo = 1e12;
+      y_hi = 1e15;
+    }
+  /* whole or half decades, with some air around every point and roof */
+  out->x_lo = pow (10.0, floor (2 * log10 (x_lo / 1.5)) / 2);
+  out->x_hi = pow (10.0, ceil (2 * log10 (x_hi * 1.5)) / 2);
+  out->y_lo = pow (10.0, floor (2 * log10 (y_lo / 1.5)) / 2);
+  out->y_hi = pow (10.0, ceil (2 * log10 (y_hi * 1.5)) / 2);
+}
+
+static void
+legend_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_t *cr, double width,
+               double avail_h, TlRooflineLayout *out)
+{
+  double label_w = 0;
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  for (guint i = 0; i < m->n_points; i++)
+    {
+      g_autofree char *label = legend_label (&m->points[i]);
+      label_w = MAX (label_w, tl_paint_text_width (cr, label));
+    }
+  TlLegendGrid grid;
+  tl_paint_legend_grid (style, m->n_points, label_w, 1.6, 18, avail_h, width * 0.36, &grid);
+  out->legend_row_h = grid.row_h;
+  out->legend_rows = grid.rows;
+  out->legend_cols = grid.cols;
+  out->legend_col_w = grid.col_w;
+}
+
+void
+tl_paint_roofline_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_t *cr,
+                          double width, double height, TlRooflineLayout *out)
+{
+  g_return_if_fail (m != NULL && style != NULL && out != NULL);
+  double font = TL_PX (style, style->font_size);
+  memset (out, 0, sizeof *out);
+  ranges (m, out);
+  out->marker_r = TL_PX (style, 5);
+  out->plot_y = TL_PX (style, style->title_font_size) * 1.35 + font * 0.9;
+  /* tick labels, the axis title, two caption lines and the note's */
+  double bottom = font * 3.3 + font * 1.45 * (m->note != NULL && m->n_points > 0 ? 3 : 2)
+                  + font * 0.4;
+  double avail_h = MAX (height - out->plot_y - bottom, 10);
+  legend_layout (m, style, cr, width, avail_h, out);
+  double legend_w = out->legend_cols * out->legend_col_w;
+  out->plot_x = font * 5.2;
+  out->plot_w = MAX (width - out->plot_x - legend_w - font * 1.6, 10);
+  out->plot_h = avail_h;
+  out->legend_x = out->plot_x + out->plot_w + font * 1.2;
+  out->legend_y = out->plot_y;
+  out->caption_y = out->plot_y + out->plot_h + font * 3.3;
+}
+
+void
+tl_roofline_layout_point (const TlRooflineLayout *lay, double intensity, double flops_per_s,
+                          double *out_x, double *out_y)
+{
+  double tx = log10 (intensity / lay->x_lo) / log10 (lay->x_hi / lay->x_lo);
+  double ty = log10 (flops_per_s / lay->y_lo) / log10 (lay->y_hi / lay->y_lo);
+  *out_x = lay->plot_x + tx * lay->plot_w;
+  *out_y = lay->plot_y + (1.0 - ty) * lay->plot_h;
+}
+
+int
+tl_roofline_layout_hit (const TlRooflineLayout *lay, const TlRoofline *m, double x, double y)
+{
+  g_return_val_if_fail (lay != NULL && m != NULL, -1);
+  int best = -1;
+  double best_d = lay->marker_r * 1.5;
+  for (guint i = 0; i < m->n_points; i++)
+    {
+      double px, py;
+      tl_roofline_layout_point (lay, m->points[i].intensity, m->points[i].flops_per_s, &px, &py);
+      double d = hypot (px - x, py - y);
+      if (d <= best_d)
+        {
+          best_d = d;
+          best = (int) i;
+        }
+    }
+  return best;
+}
+
+/* ---- what is in the way: boxes already taken ------------------------------- */
+
+typedef struct
+{
+  double x[MAX_BOXES], y[MAX_BOXES], w[MAX_BOXES], h[MAX_BOXES];
+  guint n;
+} Taken;
+
+static void
+take (Taken *t, double x, double y, double w, double h)
+{
+  if (t->n == MAX_BOXES)
+    return;
+  t->x[t->n] = x;
+  t->y[t->n] = y;
+  t->w[t->n] = w;
+  t->h[t->n] = h;
+  t->n++;
+}
+
+static gboolean
+is_free (const Taken *t, double x, double y, double w, double h, const TlRooflineLayout *lay)
+{
+  if (x < lay->plot_x || y < lay->plot_y || x + w > lay->plot_x + lay->plot_w
+      || y + h > lay->plot_y + lay->plot_h)
+    return FALSE;
+  for (guint i = 0; i < t->n; i++)
+    if (x < t->x[i] + t->w[i] && t->x[i] < x + w && y < t->y[i] + t->h[i] && t->y[i] < y + h)
+      return FALSE;
+  return TRUE;
+}
+
+/* ---- axes ------------------------------------------------------------------- */
+
+static void
+paint_x_axis (cairo_t *cr, const TlRooflineLayout *lay, const TlPaintStyle *style)
+{
+  double v[MAX_TICKS];
+  char buf[64];
+  double px_per_decade = lay->plot_w / log10 (lay->x_hi / lay->x_lo);
+  TlTickFormat format = tl_paint_decade_format (lay->x_lo, lay->x_hi);
+  guint n = tl_paint_power_ticks (cr, 10.0, lay->x_lo, lay->x_hi, px_per_decade, FALSE, format,
+                                  v, MAX_TICKS);
+  for (guint i = 0; i < n; i++)
+    {
+      double x, y;
+      tl_roofline_layout_point (lay, v[i], lay->y_lo, &x, &y);
+      format (v[i], buf, sizeof buf);
+      tl_paint_x_tick (cr, style, round (x) + 0.5, lay->plot_y, lay->plot_h, buf);
+    }
+}
+
+/* the y axis in TFLOP/s: plain numbers read better than 10¹³ FLOP/s */
+static void
+paint_y_axis (cairo_t *cr, const TlRooflineLayout *lay, const TlPaintStyle *style)
+{
+  double v[MAX_TICKS];
+  char buf[64];
+  double lo = lay->y_lo / 1e12, hi = lay->y_hi / 1e12;
+  double px_per_decade = lay->plot_h / log10 (hi / lo);
+  TlTickFormat format = tl_paint_decade_format (lo, hi);
+  guint n = tl_paint_power_ticks (cr, 10.0, lo, hi, px_per_decade, TRUE, format, v, MAX_TICKS);
+  for (guint i = 0; i < n; i++)
+    {
+      double x, y;
+      tl_roofline_layout_point (lay, lay->x_lo, v[i] * 1e12, &x, &y);
+      format (v[i], buf, sizeof buf);
+      tl_paint_y_tick (cr, style, round (y) + 0.5, lay->plot_x, lay->plot_w, buf);
+    }
+}
+
+static void
+paint_axes (cairo_t *cr, const TlRooflineLayout *lay, const TlPaintStyle *style)
+{
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  cairo_set_line_width (cr, TL_LINE (style, style->line_width * 0.5));
+  paint_x_axis (cr, lay, style);
+  paint_y_axis (cr, lay, style);
+  tl_paint_plot_frame_titles (cr, style, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h,
+                              lay->plot_w,
+                              _("arithmetic intensity: FLOPs counted per DRAM byte, log scale"),
+                              _("achieved TFLOP/s, log scale"));
+}
+
+/* ---- roofs ------------------------------------------------------------------ */
+
+/* "1.07 PFLOP/s", "66.9 TFLOP/s" */
+static void
+format_rate (double flops_per_s, char *buf, gsize size)
+{
+  tl_paint_format_gflops (flops_per_s / 1e9, buf, size);
+}
+
+/* "3.88 TB/s" */
+static void
+format_bandwidth (double bytes_per_s, char *buf, gsize size)
+{
+  char num[G_ASCII_DTOSTR_BUF_SIZE];
+  double tb = bytes_per_s / 1e12;
+  g_ascii_formatd (num, sizeof num, tb >= 9.995 ? "%.1f" : "%.2f", tb);
+  g_snprintf (buf, size, "%s TB/s", num);
+}
+
+/* A slanted roof: bandwidth × intensity, up to the highest flat roof. */
+static void
+paint_slant (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
+             const TlPaintStyle *style, double bandwidth, gboolean dashed)
+{
+  double top = highest_peak (m) > 0 ? highest_peak (m) : lay->y_hi;
+  double x0, y0, x1, y1;
+  tl_roofline_layout_point (lay, lay->x_lo, bandwidth * lay->x_lo, &x0, &y0);
+  tl_roofline_layout_point (lay, top / bandwidth, top, &x1, &y1);
+  tl_paint_set_fg_alpha (cr, style, dashed ? 0.55 : 0.85);
+  cairo_set_line_width (cr, TL_LINE (style, dashed ? 1.5 : 2.0));
+  double d[] = { TL_PX (style, 6), TL_PX (style, 4) };
+  cairo_set_dash (cr, d, dashed ? 2 : 0, 0);
+  cairo_move_to (cr, x0, y0);
+  cairo_line_to (cr, x1, y1);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+}
+
+/* The flat roofs: each from its knee on the DRAM roof to the right edge. */
+static void
+paint_flat (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
+            const TlPaintStyle *style, const Roof *roofs, guint n)
+{
+  tl_paint_set_fg_alpha (cr, style, 0.85);
+  cairo_set_line_width (cr, TL_LINE (style, 2.0));
+  for (guint i = 0; i < n; i++)
+    {
+      double knee = m->dram_bytes_per_s > 0 ? roofs[i].peak / m->dram_bytes_per_s : lay->x_lo;
+      double x0, y, x1, y1;
+      tl_roofline_layout_point (lay, MAX (knee, lay->x_lo), roofs[i].peak, &x0, &y);
+      tl_roofline_layout_point (lay, lay->x_hi, roofs[i].peak, &x1, &y1);
+      cairo_move_to (cr, x0, y);
+      cairo_line_to (cr, x1, y);
+      cairo_stroke (cr);
+    }
+}
+
+/* Flat roofs' labels over their line (under it when that is taken), at
+ * the right end or as far right as they fit, never over a point. */
+static void
+label_flat (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
+            const TlPaintStyle *style, const Roof *roofs, guint n, Taken *taken)
+{
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  double th = tl_paint_text_height (cr), gap = TL_PX (style, 3);
+  for (guint i = 0; i < n; i++)
+    {
+      char rate[64], text[160];
+      format_rate (roofs[i].peak, rate, sizeof rate);
+      g_snprintf (text, sizeof text, "%s %s", roofs[i].label, rate);
+      double knee = m->dram_bytes_per_s > 0 ? roofs[i].peak / m->dram_bytes_per_s : lay->x_lo;
+      double w = tl_paint_text_width (cr, text), x_knee, x_end, y;
+      tl_roofline_layout_point (lay, MAX (knee, lay->x_lo), roofs[i].peak, &x_knee, &y);
+      tl_roofline_layout_point (lay, lay->x_hi, roofs[i].peak, &x_end, &y);
+      /* from the right end leftwards, as far as the label still touches its line */
+      for (double x = x_end - w - TL_PX (style, 6); x >= MAX (lay->plot_x, x_knee - w); x -= th)
+        {
+          double top = y - gap - th;
+          if (!is_free (taken, x, top, w, th, lay))
+            top = y + gap;
+          if (!is_free (taken, x, top, w, th, lay))
+            continue;
+          take (taken, x, top, w, th);
+          tl_paint_label_on_patch (cr, style, x, top, 0, 0, NULL, text);
+          break;
+        }
+    }
+}
+
+/* Where a label turned by angle and centred off its line at (cx, cy) lies,
+ * as the axis-aligned box the text collector sees. */
+static void
+slant_box (double cx, double cy, double angle, double w, double th, double off, double *bx,
+           double *by, double *bw, double *bh)
+{
+  *bw = fabs (w * cos (angle)) + fabs (th * sin (angle));
+  *bh = fabs (w * sin (angle)) + fabs (th * cos (angle));
+  *bx = cx - sin (angle) * off - *bw / 2;
+  *by = cy + cos (angle) * off - *bh / 2;
+}
+
+/* How far (cx, cy) is from the nearest point. */
+static double
+distance_to_points (const TlRoofline *m, const TlRooflineLayout *lay, double cx, double cy)
+{
+  double d = INFINITY;
+  for (guint i = 0; i < m->n_points; i++)
+    {
+      double px, py;
+      tl_roofline_layout_point (lay, m->points[i].intensity, m->points[i].flops_per_s, &px, &py);
+      d = MIN (d, hypot (px - cx, py - cy));
+    }
+  return d;
+}
+
+/* A slanted roof's label, turned along it, where it is farthest from the
+ * points; `below` puts it on the lower right side of its line. */
+static void
+label_slant (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
+             const TlPaintStyle *style, double bandwidth, const char *name, gboolean below,
+             Taken *taken)
+{
+  char bw[64], text[128];
+  format_bandwidth (bandwidth, bw, sizeof bw);
+  g_snprintf (text, sizeof text, "%s %s", name, bw);
+  double top = highest_peak (m) > 0 ? highest_peak (m) : lay->y_hi;
+  double xa, ya, xb, yb;
+  tl_roofline_layout_point (lay, lay->x_lo, bandwidth * lay->x_lo, &xa, &ya);
+  tl_roofline_layout_point (lay, top / bandwidth, top, &xb, &yb);
+  double angle = atan2 (yb - ya, xb - xa);
+  double w = tl_paint_text_width (cr, text), th = tl_paint_text_height (cr);
+  double off = (below ? 0.7 : -0.7) * th;
+  double best_t = -1, best_d = -1, bx, by, bw_, bh;
+  for (double t = 0.12; t <= 0.8; t += 0.04)
+    {
+      double cx = xa + t * (xb - xa), cy = ya + t * (yb - ya);
+      slant_box (cx, cy, angle, w, th, off, &bx, &by, &bw_, &bh);
+      if (!is_free (taken, bx, by, bw_, bh, lay))
+        continue;
+      double d = distance_to_points (m, lay, cx, cy);
+      if (d > best_d)
+        {
+          best_d = d;
+          best_t = t;
+        }
+    }
+  if (best_t < 0)
+    return;
+  double cx = xa + best_t * (xb - xa), cy = ya + best_t * (yb - ya);
+  slant_box (cx, cy, angle, w, th, off, &bx, &by, &bw_, &bh);
+  take (taken, bx, by, bw_, bh);
+  cairo_save (cr);
+  cairo_translate (cr, cx, cy);
+  cairo_rotate (cr, angle);
+  tl_paint_set_fg (cr, style);
+  tl_paint_text (cr, 0, off, 0.5, 0.5, text);
+  cairo_restore (cr);
+}
+
+static void
+paint_roofs (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
+             const TlPaintStyle *style, Taken *taken)
+{
+  Roof roofs[TL_MATH_COUNT];
+  guint n = flat_roofs (m, roofs);
+  cairo_save (cr);
+  cairo_rectangle (cr, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
+  cairo_clip (cr);
+  if (m->l2_bytes_per_s > 0)
+    paint_slant (cr, m, lay, style, m->l2_bytes_per_s, TRUE);
+  if (m->dram_bytes_per_s > 0)
+    paint_slant (cr, m, lay, style, m->dram_bytes_per_s, FALSE);
+  paint_flat (cr, m, lay, style, roofs, n);
+  cairo_restore (cr);
+  label_flat (cr, m, lay, style, roofs, n, taken);
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  if (m->dram_bytes_per_s > 0)
+    label_slant (cr, m, lay, style, m->dram_bytes_per_s, "DRAM", TRUE, taken);
+  if (m->l2_bytes_per_s > 0)
+    label_slant (cr, m, lay, style, m->l2_bytes_per_s, "L2", FALSE, taken);
+}
+
+/* ---- points ------------------------------------------------------------------ */
+
+/* Every marker's place, so that no label is put over a point. */
+static void
+take_markers (const TlRoofline *m, const TlRooflineLayout *lay, Taken *taken)
+{
+  double r = lay->marker_r;
+  for (guint i = 0; i < m->n_points; i++)
+    {
+      double x, y;
+      tl_roofline_layout_point (lay, m->points[i].intensity, m->points[i].flops_per_s, &x, &y);
+      take (taken, x - r, y - r, 2 * r, 2 * r);
+    }
+}
+
+static void
+paint_points (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
+              const TlPaintStyle *style, int selected, Taken *taken)
+{
+  double r = lay->marker_r;
+  for (guint i = 0; i < m->n_points; i++)
+    {
+      double x, y;
+      TlKernelLook look;
+      tl_roofline_layout_point (lay, m->points[i].intensity, m->points[i].flops_per_s, &x, &y);
+      tl_kernel_look (m->points[i].kernel_id, &look);
+      cairo_set_source_rgb (cr, look.rgb[0], look.rgb[1], look.rgb[2]);
+      tl_paint_marker (cr, look.marker, x, y, r);
+      if ((int) i == selected)
+        {
+          cairo_set_source_rgb (cr, style->accent[0], style->accent[1], style->accent[2]);
+          cairo_set_line_width (cr, TL_LINE (style, 2.5));
+          cairo_arc (cr, x, y, r * 2.0, 0, 2 * G_PI);
+          cairo_stroke (cr);
+        }
+    }
+  /* labels where they fit: right, left, above, below, then the diagonals */
+  static const double dir[][2] = { { 1, 0 }, { -1, 0 }, { 0, -1 }, { 0, 1 },
+                                   { 1, -1 }, { 1, 1 }, { -1, -1 }, { -1, 1 } };
+  tl_paint_set_font (cr, style, style->font_size, TRUE);
+  tl_paint_set_fg (cr, style);
+  double th = tl_paint_text_height (cr), gap = TL_PX (style, 3);
+  for (guint i = 0; i < m->n_points; i++)
+    {
+      char label[64];
+      double x, y;
+      point_label (m, i, label, sizeof label);
+      tl_roofline_layout_point (lay, m->points[i].intensity, m->points[i].flops_per_s, &x, &y);
+      double w = tl_paint_text_width (cr, label);
+      for (guint d = 0; d < G_N_ELEMENTS (dir); d++)
+        {
+          double lx = x + dir[d][0] * (r + gap) - (dir[d][0] < 0 ? w : dir[d][0] == 0 ? w / 2 : 0);
+          double ly = y + dir[d][1] * (r + gap) - (dir[d][1] < 0 ? th : dir[d][1] == 0 ? th / 2 : 0);
+          if (!is_free (taken, lx, ly, w, th, lay))
+            continue;
+          take (taken, lx, ly, w, th);
+          tl_paint_text (cr, lx, ly, 0, 0, label);
+          break;
+        }
+    }
+}
+
+/* ---- legend and caption ------------------------------------------------------ */
+
+static void
+paint_legend (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
+              const TlPaintStyle *style, int selected)
+{
+  double font = TL_PX (style, style->font_size);
+  for (guint i = 0; i < m->n_points; i++)
+    {
+      TlKernelLook look;
+      guint col = i / MAX (lay->legend_rows, 1), row = i % MAX (lay->legend_rows, 1);
+      double lx = lay->legend_x + col * lay->legend_col_w;
+      double ly = lay->legend_y + (row + 0.5) * lay->legend_row_h;
+      tl_kernel_look (m->points[i].kernel_id, &look);
+      cairo_set_source_rgb (cr, look.rgb[0], look.rgb[1], look.rgb[2]);
+      tl_paint_marker (cr, look.marker, lx + font * 0.6, ly, TL_PX (style, 4.5));
+      /* the selected entry ringed as its point is; its label stays regular
+       * weight, so that it fits the width measured for every label */
+      if ((int) i == selected)
+        {
+          cairo_set_source_rgb (cr, style->accent[0], style->accent[1], style->accent[2]);
+          cairo_set_line_width (cr, TL_LINE (style, 2.0));
+          cairo_arc (cr, lx + font * 0.6, ly, TL_PX (style, 4.5) * 2.0, 0, 2 * G_PI);
+          cairo_stroke (cr);
+        }
+      tl_paint_set_font (cr, style, style->font_size, FALSE);
+      tl_paint_set_fg (cr, style);
+      g_autofree char *label = legend_label (&m->points[i]);
+      tl_paint_text_fit (cr, lx + font * 1.6, ly, 0, 0.5, lay->legend_col_w - font * 2.0, label);
+    }
+}
+
+/* One line of the caption, its type made smaller rather than the line cut. */
+static void
+caption_line (cairo_t *cr, const TlPaintStyle *style, double x, double y, double max_w,
+              gboolean bold, const char *text)
+{
+  tl_paint_fit_font (cr, style, style->font_size, style->font_size * 0.7, bold, max_w, text);
+  tl_paint_text_fit (cr, x, y, 0, 0, max_w, text);
+}
+
+/* Under the plot: the selected point, its numbers and what limits it (or
+ * how to read the picture), then what the record lacks. */
+static void
+paint_caption (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
+               const TlPaintStyle *style, int selected, double width)
+{
+  double font = TL_PX (style, style->font_size);
+  double x = font * 0.6, max_w = width - font * 1.2, y = lay->caption_y;
+  tl_paint_set_fg (cr, style);
+  if (selected >= 0 && (guint) selected < m->n_points)
+    {
+      const TlRooflinePoint *p = &m->points[selected];
+      char rate[64], ai[G_ASCII_DTOSTR_BUF_SIZE];
+      format_rate (p->flops_per_s, rate, sizeof rate);
+      g_ascii_formatd (ai, sizeof ai, p->intensity >= 9.95 ? "%.0f" : "%.2f", p->intensity);
+      g_autofree char *who = legend_label (p);
+      /* TRANSLATORS: "09 warp tiling: 43.8 TFLOP/s at 170 FLOP per DRAM byte" */
+      g_autofree char *numbers = g_strdup_printf (_("%s: %s at %s FLOP per DRAM byte"), who,
+                                                  rate, ai);
+      g_autofree char *limit = tl_roofline_limiter_text (m, p);
+      caption_line (cr, style, x, y, max_w, FALSE, numbers);
+      caption_line (cr, style, x, y + font * 1.45, max_w, TRUE, limit);
+      y += font * 2.9;
+    }
+  else if (m->n_points > 0)
+    {
+      caption_line (cr, style, x, y, max_w, FALSE,
+                    _("Each point is a kernel: its FLOPs counted per DRAM byte across, per second of its median time up."));
+      caption_line (cr, style, x, y + font * 1.45, max_w, FALSE,
+                    _("Select a point to see what limits it."));
+      y += font * 2.9;
+    }
+  if (m->note != NULL && m->n_points > 0)
+    {
+      cairo_set_source_rgb (cr, style->error[0], style->error[1], style->error[2]);
+      caption_line (cr, style, x, y, max_w, FALSE, m->note);
+    }
+}
+
+/* Nothing to place: why, in the middle of the plot. */
+static void
+paint_empty (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
+             const TlPaintStyle *style)
+{
+  if (m->n_points > 0 || m->note == NULL)
+    return;
+  cairo_save (cr);
+  cairo_translate (cr, lay->plot_x, lay->plot_y);
+  tl_paint_hint (cr, style, lay->plot_w, lay->plot_h, m->note);
+  cairo_restore (cr);
+}
+
+void
+tl_paint_roofline (cairo_t *cr, const TlRoofline *m, int selected, const TlPaintStyle *style,
+                   double width, double height)
+{
+  g_return_if_fail (cr != NULL && m != NULL && style != NULL);
+  TlRooflineLayout lay;
+  Taken taken = { .n = 0 };
+  double font = TL_PX (style, style->font_size);
+
+  cairo_save (cr);
+  tl_paint_background (cr, style, width, height);
+  tl_paint_roofline_layout (m, style, cr, width, height, &lay);
+  tl_paint_set_fg (cr, style);
+  tl_paint_set_font (cr, style, style->title_font_size, TRUE);
+  tl_paint_text_fit (cr, font * 0.6, 0, 0, 0, width - font * 1.2, m->title);
+  paint_axes (cr, &lay, style);
+  take_markers (m, &lay, &taken);
+  paint_roofs (cr, m, &lay, style, &taken);
+  paint_points (cr, m, &lay, style, selected, &taken);
+  paint_legend (cr, m, &lay, style, selected);
+  paint_caption (cr, m, &lay, style, selected, width);
+  paint_empty (cr, m, &lay, style);
+  cairo_restore (cr);
+}

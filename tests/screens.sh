@@ -1,0 +1,13 @@
+#!/bin/sh
+# screens.sh GUI_SCREENS — the part of the screenshot matrix `meson test`
+# runs (tools/screenshots.sh runs all of it): every view in a window and in
+# presentation mode, default, dark and high-contrast themes, with the H200
+# records and a live CPU run, on a 1280×800 screen (the common projector),
+# and the default theme on 1024×768.  Each size gets its own Xvfb screen.
+set -u
+gui_screens=$1
+command -v xvfb-run > /dev/null || { echo "xvfb-run is missing"; exit 77; }
+status=0
+xvfb-run -a -s "-screen 0 1280x800x24" "$gui_screens" --themes default,dark,hc || status=1
+xvfb-run -a -s "-screen 0 1024x768x24" "$gui_screens" --themes default || status=1
+exit $status

@@ -1,0 +1,83 @@
+/* tl-session-private.h — the session's state, for its own files:
+ * tl-session.c (state, messages, Gauss, devices), tl-session-sources.c
+ * (loading and generating A and B), tl-session-records.c (opening record
+ * files) and tl-session-runs.c (runs and the size sweep). */
+#pragma once
+
+#include "tl-session.h"
+
+struct _TlSession
+{
+  GObject parent_instance;
+
+  /* sources: immutable once set */
+  TlMatrix *src[2];
+  TlSource src_source[2];
+  char *src_label[2];
+  TlMatrixStats src_stats[2];   /* computed off the main loop */
+  guint inputs_serial;          /* bumped whenever A or B is replaced */
+  GCancellable *source_cancellable[2];
+  GCancellable *record_cancellable;
+  guint n_pending_sources;
+
+  /* runs */
+  TlRunner *runner;
+  GCancellable *run_cancellable;
+  guint job_id;
+  gboolean running;
+  gsize job_m, job_k, job_n;
+  TlDtype job_dtype;
+  GPtrArray *live_runs;       /* TlKernelRun* of the job in flight (copies) */
+  GHashTable *sweep_jobs;     /* job ids whose records only feed the sweep */
+  guint n_sweep_pending;
+  TlRunRecord *record;        /* on show (pages that keep it take a reference) */
+  guint results_serial;       /* the inputs_serial the runs on show were made from */
+  gboolean results_from_file; /* the runs on show came from a record file */
+  GPtrArray *history;         /* TlRunRecord*, for the size sweep */
+
+  /* Gauss */
+  TlRunRecord *lu_run;        /* an LU run record (its timing, device, result) */
+  TlLuRecorder *lu;
+  TlLuRecorder *lu_recording;   /* the worker fills it while Factor A runs */
+  GCancellable *lu_cancellable;
+
+  /* devices */
+  GArray *gpus;               /* TlGpuFacts */
+  char *no_gpu_reason;        /* why there is none, after the probe */
+  int device;                 /* the GPU runs and Factor A use */
+  gboolean probe_started, probe_done;
+  GCancellable *probe_cancellable;
+};
+
+enum
+{
+  SIGNAL_SOURCE_CHANGED,
+  SIGNAL_RESULTS_CHANGED,
+  SIGNAL_HISTORY_CHANGED,
+  SIGNAL_LU_RECORD_CHANGED,
+  SIGNAL_DEVICES_CHANGED,
+  SIGNAL_STATE_CHANGED,
+  SIGNAL_MESSAGE,
+  SIGNAL_PROGRESS,
+  SIGNAL_STATUS,
+  SIGNAL_RECORD_OPENED,
+  N_SIGNALS
+};
+
+extern guint tl_session_signals[N_SIGNALS];
+
+void tl_session_state_changed (TlSession *self);
+void tl_session_set_progress  (TlSession *self, const char *text, double fraction);
+/* replaces A (0) or B (1); the inputs change, results from older ones turn stale */
+void tl_session_set_source    (TlSession *self, guint i, TlMatrix *m, const TlMatrixStats *stats,
+                               const TlSource *source, const char *label);
+/* takes record; with_sources: A and B come from it too (an opened file) */
+void tl_session_show_record   (TlSession *self, TlRunRecord *record, gboolean with_sources);
+/* takes record */
+void tl_session_add_to_history (TlSession *self, TlRunRecord *record);
+/* takes lu */
+void tl_session_set_lu_record (TlSession *self, TlLuRecorder *lu);
+/* the runner's progress and finished kernels reach the runs on show */
+void tl_session_listen_to_runner (TlSession *self);
+/* opened files go to the desktop's recent files (and the Open menu) */
+void tl_session_remember_file (GFile *file);

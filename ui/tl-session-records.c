@@ -1,0 +1,119 @@
+/* tl-session-records.c — run records and Gauss records opened from files. */
+#include "tl-session-private.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "core/tl-error.h"
+#include "paint/tl-render.h"
+
+/* ---- run records from files ------------------------------------------------ */
+
+typedef struct
+{
+  TlRunRecord *record;  /* a GEMM run record, with its matrices when beside it */
+  TlLuRecorder *lu;     /* a Gauss record (alone, or in the run record's extensions) */
+} RecordFile;
+
+static void
+record_file_free (RecordFile *r)
+{
+  g_clear_pointer (&r->record, tl_run_record_unref);
+  g_clear_pointer (&r->lu, tl_lu_recorder_free);
+  g_free (r);
+}
+
+static void
+record_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+  g_autofree char *path = g_file_get_path (data);
+  TlRenderInput input = { 0 };
+
+  /* tl-render knows both kinds: run records and Gauss records */
+  if (path == NULL || !tl_render_input_load (&input, path, &error))
+    {
+      if (error == NULL)
+        g_set_error (&error, TL_ERROR, TL_ERROR_IO, _("Only local files can be opened"));
+      g_task_return_error (task, error);
+      return;
+    }
+  RecordFile *r = g_new0 (RecordFile, 1);
+  r->lu = g_steal_pointer (&input.lu);
+  if (input.record)
+    {
+      /* again, with the matrices that travel beside it */
+      r->record = tl_run_record_load (path, TL_RECORD_LOAD_MATRICES, NULL);
+      if (r->record == NULL)
+        r->record = g_steal_pointer (&input.record);
+    }
+  tl_render_input_clear (&input);
+  g_task_return_pointer (task, r, (GDestroyNotify) record_file_free);
+}
+
+static void
+record_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  TlSession *self = TL_SESSION (object);
+  g_autoptr (GError) error = NULL;
+  GFile *file = g_task_get_task_data (G_TASK (result));
+  RecordFile *r = g_task_propagate_pointer (G_TASK (result), &error);
+
+  self->n_pending_sources--;
+  if (r == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_autofree char *what = g_strdup_printf (_("Could not open the record “%s”; what was shown stays."),
+                                                   g_file_peek_path (file));
+          tl_session_report_error (self, what, error);
+        }
+      tl_session_state_changed (self);
+      return;
+    }
+  tl_session_hide_message (self);
+  tl_session_remember_file (file);
+  gboolean is_lu = r->record && r->record->job && g_strcmp0 (r->record->job->kind, "lu") == 0;
+  gboolean has_lu = r->lu != NULL || is_lu;
+  gboolean has_gemm = r->record && r->record->runs->len > 0 && !is_lu;
+  /* an LU run record stands beside the GEMM record on show, never in its place */
+  if (is_lu)
+    {
+      g_clear_pointer (&self->lu_run, tl_run_record_unref);
+      self->lu_run = g_steal_pointer (&r->record);
+      g_autofree char *status = g_strdup_printf (_("LU record from %s (%s)%s%s"),
+                                                 self->lu_run->machine.host_name ? self->lu_run->machine.host_name : "?",
+                                                 self->lu_run->created ? self->lu_run->created : "?",
+                                                 self->lu_run->has_device ? " · " : "",
+                                                 self->lu_run->has_device ? self->lu_run->device.name : "");
+      tl_session_set_status (self, status);
+    }
+  if (r->lu)
+    tl_session_set_lu_record (self, g_steal_pointer (&r->lu));
+  else if (is_lu)
+    g_signal_emit (self, tl_session_signals[SIGNAL_LU_RECORD_CHANGED], 0);
+  if (has_gemm)
+    {
+      tl_session_add_to_history (self, tl_run_record_ref (r->record));
+      tl_session_show_record (self, g_steal_pointer (&r->record), TRUE);
+    }
+  record_file_free (r);
+  tl_session_state_changed (self);
+  g_signal_emit (self, tl_session_signals[SIGNAL_RECORD_OPENED], 0, has_gemm, has_lu);
+}
+
+void
+tl_session_open_record (TlSession *self, GFile *file)
+{
+  g_return_if_fail (TL_IS_SESSION (self));
+
+  /* records open side by side (`tilelab run.json lu.json`): a second one
+   * does not cancel the first; only closing the window cancels them */
+  if (self->record_cancellable == NULL)
+    self->record_cancellable = g_cancellable_new ();
+  self->n_pending_sources++;
+  g_autoptr (GTask) task = g_task_new (self, self->record_cancellable, record_done_cb, NULL);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, record_thread);
+  tl_session_state_changed (self);
+}
+

@@ -1,0 +1,295 @@
+/* tl-session-runs.c — GEMM runs and the size sweep on the runner's worker. */
+#include "tl-session-private.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "core/tl-stats.h"
+#include "tl-run-text.h"
+
+/* ---- running ------------------------------------------------------------- */
+
+static gboolean
+is_sweep_job (TlSession *self, guint job_id)
+{
+  return g_hash_table_contains (self->sweep_jobs, GUINT_TO_POINTER (job_id));
+}
+
+static void
+progress_cb (TlRunner *runner, const TlRunProgress *p, TlSession *self)
+{
+  if (p->job_id != self->job_id && !is_sweep_job (self, p->job_id))
+    return;
+  g_autofree char *text = p->kernel_id
+    ? g_strdup_printf ("%s: %s", tl_run_text_kernel_title (p->kernel_id), p->stage)
+    : g_strdup (p->stage);
+  if (is_sweep_job (self, p->job_id))
+    {
+      g_autofree char *t2 = g_strdup_printf (_("size sweep (%u left) · %s"), self->n_sweep_pending, text);
+      tl_session_set_progress (self, t2, CLAMP (p->fraction, 0, 1));
+    }
+  else
+    tl_session_set_progress (self, text, CLAMP (p->fraction, 0, 1));
+}
+
+static void
+kernel_finished_cb (TlRunner *runner, guint job_id, const TlKernelRun *run, TlSession *self)
+{
+  if (job_id != self->job_id)
+    return;
+  g_ptr_array_add (self->live_runs, tl_kernel_run_copy (run));
+
+  GString *s = g_string_new (_("last: "));
+  tl_run_text_describe (run, tl_stats_gemm_flops (self->job_m, self->job_k, self->job_n), s);
+  tl_session_set_status (self, s->str);
+  g_string_free (s, TRUE);
+  g_signal_emit (self, tl_session_signals[SIGNAL_RESULTS_CHANGED], 0);
+}
+
+static void
+set_running (TlSession *self, gboolean running)
+{
+  self->running = running;
+  if (!running)
+    tl_session_set_progress (self, _("idle"), 0);
+  tl_session_state_changed (self);
+}
+
+static void
+run_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  TlSession *self = user_data;
+  g_autoptr (GError) error = NULL;
+  TlRunRecord *record = tl_runner_run_gemm_finish (TL_RUNNER (object), result, &error);
+
+  if (record == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        tl_session_report (self, GTK_MESSAGE_WARNING,
+                           _("The run was cancelled. The kernels that finished before are still shown."));
+      else
+        tl_session_report_error (self, _("The run failed."), error);
+    }
+  else
+    {
+      tl_session_add_to_history (self, tl_run_record_ref (record));
+      tl_session_show_record (self, record, FALSE);
+      if (record->note)
+        tl_session_report (self, GTK_MESSAGE_INFO, record->note);
+    }
+  g_clear_object (&self->run_cancellable);
+  set_running (self, self->n_sweep_pending > 0);
+  g_object_unref (self);
+}
+
+static gboolean
+check_can_run (TlSession *self, const TlRunSettings *settings)
+{
+  TlMatrix *a = self->src[0], *b = self->src[1];
+
+  if (a == NULL || b == NULL)
+    {
+      tl_session_report (self, GTK_MESSAGE_WARNING, _("Load or generate both A and B before running."));
+      return FALSE;
+    }
+  if (a->cols != b->rows)
+    {
+      g_autofree char *t = g_strdup_printf (
+        _("Size mismatch: A is %zu×%zu but B is %zu×%zu. For C = A·B, A's columns (%zu) must equal B's rows (%zu).\n"
+          "Open or generate a B with %zu rows."),
+        a->rows, a->cols, b->rows, b->cols, a->cols, b->rows, a->cols);
+      tl_session_report (self, GTK_MESSAGE_ERROR, t);
+      return FALSE;
+    }
+  if (settings->kernels == NULL || settings->kernels[0] == NULL)
+    {
+      tl_session_report (self, GTK_MESSAGE_WARNING, _("Tick at least one kernel in the sidebar."));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+tl_session_run (TlSession *self, const TlRunSettings *settings)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), FALSE);
+
+  if (self->running || !check_can_run (self, settings))
+    return FALSE;
+
+  g_autoptr (TlJob) job = tl_job_new_gemm (self->src[0]->rows, self->src[0]->cols,
+                                           self->src[1]->cols, settings->dtype);
+  tl_source_clear (&job->a);
+  tl_source_clear (&job->b);
+  tl_source_copy_into (&self->src_source[0], &job->a);
+  tl_source_copy_into (&self->src_source[1], &job->b);
+  job->a_matrix = tl_matrix_ref (self->src[0]);
+  job->b_matrix = tl_matrix_ref (self->src[1]);
+  g_strfreev (job->kernels);
+  job->kernels = g_strdupv ((GStrv) settings->kernels);
+  job->repeats = settings->repeats;
+  job->warmups = 1;
+  job->keep_matrices = TRUE;
+  job->instrument = TRUE; /* per-block (per-tile) timing for the Blocks view */
+  /* CPU kernels leave one core to the window, so it keeps drawing while a
+   * run uses every other core (the run's thread count is in its facts;
+   * tilelab-cli uses them all) */
+  job->threads = MAX (1, g_get_num_processors () - 1);
+  job->device = settings->device;
+  job->counters = settings->counters;
+
+  tl_session_hide_message (self);
+  self->job_m = job->m;
+  self->job_k = job->k;
+  self->job_n = job->n;
+  self->job_dtype = job->dtype;
+  g_ptr_array_set_size (self->live_runs, 0);
+  g_clear_pointer (&self->record, tl_run_record_unref);
+  self->results_serial = self->inputs_serial;
+  self->results_from_file = FALSE;
+  g_signal_emit (self, tl_session_signals[SIGNAL_RESULTS_CHANGED], 0);
+
+  self->run_cancellable = g_cancellable_new ();
+  self->job_id = tl_runner_run_gemm_async (self->runner, job, self->run_cancellable, run_done_cb,
+                                           g_object_ref (self));
+  tl_session_set_progress (self, _("starting"), 0);
+  set_running (self, TRUE);
+  return TRUE;
+}
+
+static void
+sweep_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  TlSession *self = user_data;
+  g_autoptr (GError) error = NULL;
+  TlRunRecord *record = tl_runner_run_gemm_finish (TL_RUNNER (object), result, &error);
+
+  self->n_sweep_pending--;
+  if (record)
+    tl_session_add_to_history (self, record);
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    tl_session_report_error (self, _("A size-sweep run failed."), error);
+  if (self->n_sweep_pending == 0)
+    {
+      g_clear_object (&self->run_cancellable);
+      set_running (self, FALSE);
+    }
+  g_object_unref (self);
+}
+
+gboolean
+tl_session_run_sweep (TlSession *self, const TlRunSettings *settings)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), FALSE);
+
+  if (self->running)
+    return FALSE;
+  if (settings->kernels == NULL || settings->kernels[0] == NULL)
+    {
+      tl_session_report (self, GTK_MESSAGE_WARNING, _("Tick at least one kernel in the sidebar."));
+      return FALSE;
+    }
+  gsize top = self->src[0] ? MAX (self->src[0]->rows, 256) : 1024;
+
+  tl_session_hide_message (self);
+  self->run_cancellable = g_cancellable_new ();
+  for (gsize n = 128; n <= top; n *= 2)
+    {
+      g_autoptr (TlJob) job = tl_job_new_gemm (n, n, n, settings->dtype);
+      for (int i = 0; i < 2; i++)
+        {
+          TlSource *s = i == 0 ? &job->a : &job->b;
+          tl_source_clear (s);
+          s->kind = TL_SOURCE_GENERATOR;
+          s->generator = g_strdup ("random-uniform");
+          s->seed = 1 + i;
+        }
+      g_strfreev (job->kernels);
+      job->kernels = g_strdupv ((GStrv) settings->kernels);
+      job->repeats = settings->repeats;
+      job->warmups = 1;
+      job->device = settings->device;
+      guint id = tl_runner_run_gemm_async (self->runner, job, self->run_cancellable, sweep_done_cb,
+                                           g_object_ref (self));
+      g_hash_table_add (self->sweep_jobs, GUINT_TO_POINTER (id));
+      self->n_sweep_pending++;
+    }
+  set_running (self, TRUE);
+  return TRUE;
+}
+
+void
+tl_session_cancel (TlSession *self)
+{
+  g_return_if_fail (TL_IS_SESSION (self));
+  if (self->run_cancellable)
+    g_cancellable_cancel (self->run_cancellable);
+  tl_session_set_progress (self, _("cancelling…"), 0);
+}
+
+gboolean
+tl_session_is_running (TlSession *self)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), FALSE);
+  return self->running;
+}
+
+gboolean
+tl_session_is_busy (TlSession *self)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), FALSE);
+  return self->running || self->n_pending_sources > 0 || (self->probe_started && !self->probe_done)
+         || self->lu_cancellable != NULL;
+}
+
+GPtrArray *
+tl_session_get_runs (TlSession *self)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), NULL);
+  return self->record ? self->record->runs : self->live_runs;
+}
+
+guint
+tl_session_get_n_live_results (TlSession *self)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), 0);
+  return self->live_runs->len;
+}
+
+TlRunRecord *
+tl_session_get_record (TlSession *self)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), NULL);
+  return self->record;
+}
+
+void
+tl_session_get_size (TlSession *self, gsize *m, gsize *k, gsize *n)
+{
+  g_return_if_fail (TL_IS_SESSION (self));
+  const TlJob *job = self->record ? self->record->job : NULL;
+  *m = job ? job->m : self->job_m;
+  *k = job ? job->k : self->job_k;
+  *n = job ? job->n : self->job_n;
+}
+
+TlDtype
+tl_session_get_dtype (TlSession *self)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), TL_DTYPE_FLOAT32);
+  return self->record && self->record->job ? self->record->job->dtype : self->job_dtype;
+}
+
+GPtrArray *
+tl_session_get_history (TlSession *self)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), NULL);
+  return self->history;
+}
+
+
+void
+tl_session_listen_to_runner (TlSession *self)
+{
+  g_signal_connect (self->runner, "progress", G_CALLBACK (progress_cb), self);
+  g_signal_connect (self->runner, "kernel-finished", G_CALLBACK (kernel_finished_cb), self);
+}

@@ -1,0 +1,87 @@
+/* tl-ui-util.c — small helpers the pages share. */
+#include "tl-ui-util.h"
+
+#include <stdlib.h>
+
+static void
+combo_tooltip_cb (GtkComboBox *combo, gpointer data)
+{
+  g_autofree char *text = GTK_IS_COMBO_BOX_TEXT (combo)
+    ? gtk_combo_box_text_get_active_text (GTK_COMBO_BOX_TEXT (combo)) : NULL;
+  gtk_widget_set_tooltip_text (GTK_WIDGET (combo), text);
+}
+
+void
+tl_combo_box_allow_shrinking (GtkComboBox *combo, int width_chars)
+{
+  g_return_if_fail (GTK_IS_COMBO_BOX (combo));
+  g_autoptr (GList) cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (combo));
+  for (GList *l = cells; l; l = l->next)
+    if (GTK_IS_CELL_RENDERER_TEXT (l->data))
+      g_object_set (l->data, "ellipsize", PANGO_ELLIPSIZE_END, "width-chars", width_chars, NULL);
+  g_signal_connect (combo, "changed", G_CALLBACK (combo_tooltip_cb), NULL);
+}
+
+static void
+paned_allocated_cb (GtkWidget *paned, GdkRectangle *allocation, gpointer data)
+{
+  if (g_object_get_data (G_OBJECT (paned), "tl-paned-moved"))
+    return;
+  double ratio = *(double *) g_object_get_data (G_OBJECT (paned), "tl-paned-ratio");
+  gboolean vertical = gtk_orientable_get_orientation (GTK_ORIENTABLE (paned)) == GTK_ORIENTATION_VERTICAL;
+  int position = (int) (ratio * (vertical ? allocation->height : allocation->width));
+  if (abs (position - gtk_paned_get_position (GTK_PANED (paned))) > 1)
+    gtk_paned_set_position (GTK_PANED (paned), position);
+}
+
+/* a press on the divider: from now on the user's position stays */
+static gboolean
+paned_pressed_cb (GtkWidget *paned, GdkEvent *event, gpointer data)
+{
+  g_object_set_data (G_OBJECT (paned), "tl-paned-moved", GINT_TO_POINTER (TRUE));
+  return FALSE;
+}
+
+void
+tl_paned_keep_ratio (GtkPaned *paned, double ratio)
+{
+  g_return_if_fail (GTK_IS_PANED (paned));
+  double *r = g_new (double, 1);
+  *r = CLAMP (ratio, 0, 1);
+  g_object_set_data_full (G_OBJECT (paned), "tl-paned-ratio", r, g_free);
+  g_signal_connect_after (paned, "size-allocate", G_CALLBACK (paned_allocated_cb), NULL);
+  g_signal_connect (paned, "button-press-event", G_CALLBACK (paned_pressed_cb), NULL);
+}
+
+void
+tl_paned_set_ratio (GtkPaned *paned, double ratio)
+{
+  g_return_if_fail (GTK_IS_PANED (paned));
+  double *r = g_object_get_data (G_OBJECT (paned), "tl-paned-ratio");
+  g_return_if_fail (r != NULL);
+  if (*r == CLAMP (ratio, 0, 1))
+    return;
+  *r = CLAMP (ratio, 0, 1);
+  GtkAllocation allocation;
+  gtk_widget_get_allocation (GTK_WIDGET (paned), &allocation);
+  if (allocation.width > 1)
+    paned_allocated_cb (GTK_WIDGET (paned), &allocation, NULL);
+}
+
+gboolean
+tl_widget_has_dark_background (GtkWidget *widget)
+{
+  GtkStyleContext *ctx = gtk_widget_get_style_context (widget);
+  GdkRGBA fg;
+  gtk_style_context_get_color (ctx, gtk_style_context_get_state (ctx), &fg);
+  /* light text means a dark background, whatever the theme calls itself */
+  return 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+}
+
+GSettings *
+tl_settings_new_if_installed (void)
+{
+  GSettingsSchemaSource *src = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = src ? g_settings_schema_source_lookup (src, "org.tilelab.Tilelab", TRUE) : NULL;
+  return schema ? g_settings_new ("org.tilelab.Tilelab") : NULL;
+}
