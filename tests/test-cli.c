@@ -243,17 +243,18 @@ wait_catches_sigint (const char *pid, double seconds)
   return FALSE;
 }
 
-/* tilelab-cli gemm with args, G_MESSAGES_DEBUG=Tilelab (the runner logs
- * each finished kernel), its stderr a pipe the test reads line by line. */
+/* tilelab-cli COMMAND with args, G_MESSAGES_DEBUG=Tilelab (the runner logs
+ * each job's start and finished kernel), its stderr a pipe the test reads
+ * line by line. */
 static GSubprocess *
-spawn_logged_gemm (const char *const *args)
+spawn_logged (const char *command, const char *const *args)
 {
   g_autoptr (GSubprocessLauncher) launcher =
     g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_subprocess_launcher_setenv (launcher, "G_MESSAGES_DEBUG", "Tilelab", TRUE);
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_ptr_array_add (argv, cli_path);
-  g_ptr_array_add (argv, "gemm");
+  g_ptr_array_add (argv, (char *) command);
   for (guint i = 0; args[i]; i++)
     g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, NULL);
@@ -310,7 +311,7 @@ test_interrupt (void)
   g_autofree char *record = g_build_filename (dir, "r.json", NULL);
   const char *args[] = { "--kernel", "cpu-naive", "--size", "1500", "--repeats", "10",
                          "--record", record, NULL };
-  g_autoptr (GSubprocess) p = spawn_logged_gemm (args);
+  g_autoptr (GSubprocess) p = spawn_logged ("gemm", args);
   g_autoptr (GDataInputStream) in = g_data_input_stream_new (g_subprocess_get_stderr_pipe (p));
   g_autoptr (GString) seen = g_string_new (NULL);
   g_assert_cmpint (interrupt_and_wait (p, in, seen), ==, 130);
@@ -333,7 +334,7 @@ test_interrupt_partial (void)
   g_autofree char *record = g_build_filename (dir, "r.json", NULL);
   const char *args[] = { "--kernel", "cpu-naive,cpu-openblas", "--size", "1500", "--repeats",
                          "10", "--record", record, NULL };
-  g_autoptr (GSubprocess) p = spawn_logged_gemm (args);
+  g_autoptr (GSubprocess) p = spawn_logged ("gemm", args);
   g_autoptr (GDataInputStream) in = g_data_input_stream_new (g_subprocess_get_stderr_pipe (p));
   g_autoptr (GString) seen = g_string_new (NULL);
   g_assert_true (read_until (p, in, "cpu-openblas finished (ok)", seen));
@@ -353,6 +354,30 @@ test_interrupt_partial (void)
   g_assert_cmpint (naive->status, ==, TL_RUN_CANCELLED);
   g_assert_cmpuint (naive->time.count, ==, 0);
   g_unlink (record);
+  g_rmdir (dir);
+}
+
+static void
+test_interrupt_lu (void)
+{
+  /* Ctrl-C while a CPU LU runs (the unblocked rung at 2500², seconds):
+   * it stops between steps, exit 130, and nothing is written — a half
+   * factorisation is no result.  The signal goes once the runner's log
+   * says the job started, so it lands inside the factorisation. */
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-int-XXXXXX", &error);
+  g_autofree char *out = g_build_filename (dir, "lu.mtx", NULL);
+  const char *args[] = { "--gen", "random-uniform", "--size", "2500", "--kernel",
+                         "lu-cpu-unblocked", "--output", out, NULL };
+  g_autoptr (GSubprocess) p = spawn_logged ("lu", args);
+  g_autoptr (GDataInputStream) in = g_data_input_stream_new (g_subprocess_get_stderr_pipe (p));
+  g_autoptr (GString) seen = g_string_new (NULL);
+  g_assert_true (read_until (p, in, ": started at", seen));
+  g_assert_cmpint (interrupt_and_wait (p, in, seen), ==, 130);
+  g_assert_nonnull (strstr (seen->str, "cancel requested"));
+  g_assert_nonnull (strstr (seen->str, "worker idle"));
+  g_assert_nonnull (strstr (seen->str, "nothing was written"));
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
   g_rmdir (dir);
 }
 
@@ -390,6 +415,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bench-cpu", test_bench_cpu);
   g_test_add_func ("/cli/interrupt", test_interrupt);
   g_test_add_func ("/cli/interrupt-partial", test_interrupt_partial);
+  g_test_add_func ("/cli/interrupt-lu", test_interrupt_lu);
   g_test_add_func ("/cli/info-malformed", test_info_malformed);
   return g_test_run ();
 }

@@ -68,7 +68,7 @@ factor_exact (TlCliGauss *o, TlRunner *runner, const TlMatrix *a, GCancellable *
   TlGaussJob job = { .kind = TL_GAUSS_EXACT, .exact = g, .exact_on_gpu = on_gpu,
                      .recorder = rec };
   job.options.gpu_ordinal = o->device;
-  g_autoptr (TlGaussResult) done = tl_runner_run_gauss (runner, &job, cancellable, &error);
+  g_autoptr (TlGaussResult) done = tl_cli_run_gauss (runner, &job, cancellable, &error);
   if (done == NULL)
     return tl_cli_fail (o->command, error);
   const TlGfpLu *lu = done->exact;
@@ -206,7 +206,7 @@ factor (TlCliGauss *o, TlRunner *runner, const TlMatrix *a, const char *path,
   g_autoptr (TlLuRecorder) rec = o->record ? tl_lu_recorder_new (0) : NULL;
   TlGaussJob job = { .kind = TL_GAUSS_FACTOR, .a = a, .options = tl_cli_gauss_options (o),
                      .recorder = rec };
-  g_autoptr (TlGaussResult) done = tl_runner_run_gauss (runner, &job, cancellable, &error);
+  g_autoptr (TlGaussResult) done = tl_cli_run_gauss (runner, &job, cancellable, &error);
   if (done == NULL)
     return tl_cli_fail (o->command, error);
   const TlLuResult *r = done->lu;

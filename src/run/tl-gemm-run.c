@@ -635,7 +635,7 @@ setup_reference (JobState *s, TlRunRecord *record, GError **error)
   if (g_cancellable_set_error_if_cancelled (s->cancellable, error))
     return FALSE;
   report (s, NULL, _("computing the reference"), 0.5);
-  s->reference = tl_gemm_reference_new (s->a, s->b, error);
+  s->reference = tl_gemm_reference_new_cancellable (s->a, s->b, 0, s->cancellable, error);
   if (s->reference == NULL)
     return FALSE;
   tl_matrix_stats (s->a, &record->a_stats);

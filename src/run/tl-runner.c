@@ -248,6 +248,7 @@ worker_main (gpointer data)
       GCancellable *cancellable = g_task_get_cancellable (job->task);
       GError *error = NULL;
       gpointer result = NULL;
+      g_debug ("job %u: started at %.3f ms (monotonic)", job->job_id, monotonic_ms ());
       if (!g_cancellable_set_error_if_cancelled (cancellable, &error))
         result = job->func (job, job->data, cancellable, &error);
       if (result == NULL && error == NULL)
