@@ -14,10 +14,17 @@
  *   cancel-2s  Escape in the middle of a ~2 s launch (gemm-01-naive,
  *              8192²): the window is idle within one launch + 0.2 s
  *   cancel-10ms  the same during ~10 ms launches (1344²)
- *   cancel-lu  Escape while the Gauss page factors on the GPU
- *   too-big    a product larger than the card's memory: refused with a
- *              clear message before anything is allocated; the window
- *              then runs a small job
+ *   too-big    a product larger than the card's memory: refused by the
+ *              GPU-memory check with its message before anything is
+ *              allocated (no reference computed); the window then runs a
+ *              small job
+ *   lu-gpu     the Gauss page factors a small A on the GPU (lu-03-tuned)
+ *   cancel-lu  Escape while the Gauss page factors a large A on the GPU
+ *              (lu-01-percolumn: between columns; lu-03-tuned: between
+ *              block steps): idle soon after, the player keeps what it had
+ *
+ * Screenshots: every page in the light theme and the Compare page in the
+ * dark one, at the X screen's size (1280×800 in the check).
  */
 #include <math.h>
 #include <string.h>
@@ -278,31 +285,65 @@ check_cancel (const char *check, gsize n, double into, const char *shot)
            n, launch_ms, latency_ms, launch_ms + 200.0, said ? said : "nothing");
 }
 
-/* The Gauss page factors A on the GPU (its step recording); Escape stops
- * it between block steps. */
-static void
-check_cancel_lu (void)
+static gboolean
+lu_recorded (gpointer data)
 {
-  tl_window_generate (win, TL_TARGET_A, "random-uniform", 6000, 6000, TL_DTYPE_FLOAT32, 3);
+  return !tl_session_is_factoring (tl_window_get_session (win))
+         && tl_gauss_page_get_record (TL_GAUSS_PAGE (tl_window_get_page (win, "gauss"))) != NULL;
+}
+
+/* A small A factored on the GPU from the Gauss page, recorded step by step. */
+static void
+check_lu_gpu (void)
+{
+  tl_window_generate (win, TL_TARGET_A, "random-uniform", 96, 96, TL_DTYPE_FLOAT64, 5);
+  gui_test_wait_until (is_idle, NULL, 60);
+  tl_window_show_view (win, "gauss");
+  TlSession *session = tl_window_get_session (win);
+  gboolean started = tl_session_factor (session, "lu-03-tuned", 16);
+  gboolean done = started && gui_test_wait_until (lu_recorded, NULL, 60);
+  const char *said = tl_window_get_info_message (win);
+  /* two block steps in, as a lecture would show it */
+  TlGaussPage *gauss = TL_GAUSS_PAGE (tl_window_get_page (win, "gauss"));
+  tl_gauss_page_key (gauss, GDK_KEY_Page_Down, 0);
+  tl_gauss_page_key (gauss, GDK_KEY_Page_Down, 0);
+  shoot ("gpu-gauss.png");
+  verdict ("lu-gpu", done, "lu-03-tuned, 96² float64, block 16, recorded on the GPU: %s; "
+           "the window says: %s", done ? "shown on the Gauss page" : "no record",
+           said ? said : "nothing");
+}
+
+/* The Gauss page factors a large A on the GPU (recording its steps);
+ * Escape stops it at the next step, and the player keeps the record it
+ * showed before (a half factorisation is no result). */
+static void
+check_cancel_lu (const char *kernel, gsize n, double limit_ms)
+{
+  TlGaussPage *gauss = TL_GAUSS_PAGE (tl_window_get_page (win, "gauss"));
+  const TlLuRecorder *before = tl_gauss_page_get_record (gauss);
+  tl_window_generate (win, TL_TARGET_A, "random-uniform", n, n, TL_DTYPE_FLOAT32, 3);
   gui_test_wait_until (is_idle, NULL, 300);
   tl_window_show_view (win, "gauss");
   TlSession *session = tl_window_get_session (win);
-  if (!tl_session_factor (session, "lu-01-percolumn", 0))
+  g_autofree char *check = g_strdup_printf ("cancel-%s", kernel);
+  if (!tl_session_factor (session, kernel, 0))
     {
-      verdict ("cancel-lu", FALSE, "the Gauss page did not start");
+      verdict (check, FALSE, "the Gauss page did not start");
       return;
     }
   gui_test_pump (1.5);
   gboolean running = tl_session_is_factoring (session);
   gint64 escape = g_get_monotonic_time ();
+  g_debug ("gui-gpu: Escape at %.3f ms (monotonic)", escape / 1000.0);
   press_escape ();
-  gboolean stopped = gui_test_wait_until (is_factoring_done, NULL, 20);
+  gboolean stopped = gui_test_wait_until (is_factoring_done, NULL, 60);
   double latency_ms = (g_get_monotonic_time () - escape) / 1000.0;
+  gboolean kept = tl_gauss_page_get_record (gauss) == before;
   const char *said = tl_window_get_info_message (win);
-  verdict ("cancel-lu", running && stopped && latency_ms <= 200.0,
-           "lu-01-percolumn recording 6000²: Escape → idle %.1f ms (limit 200: one column "
-           "step plus its download); the window says: %s",
-           latency_ms, said ? said : "nothing");
+  verdict (check, running && stopped && kept && latency_ms <= limit_ms,
+           "%s recording %zu² float32: Escape 1.5 s in → idle %.1f ms (limit %.0f); "
+           "the player kept its record: %s; the window says: %s",
+           kernel, n, latency_ms, limit_ms, kept ? "yes" : "no", said ? said : "nothing");
 }
 
 /* C alone larger than the card: m = n with 4·m·n > its memory, k = 1.
@@ -321,8 +362,11 @@ check_too_big (void)
   const TlRunRecord *rec = tl_window_get_record (win);
   const TlKernelRun *run = rec ? tl_run_record_find_run (rec, "cublas-fp32") : NULL;
   const char *said = tl_window_get_info_message (win);
+  /* the GPU-memory check's own message (gemm run), not the harness's
+   * allocation failure nor the host's cap on the reference */
   gboolean refused = run && run->status == TL_RUN_ERROR && run->message
-                     && strstr (run->message, "memory");
+                     && strstr (run->message, "of GPU memory for A, B and C")
+                     && strstr (run->message, "Nothing was allocated");
   shoot ("gpu-too-big.png");
   verdict ("too-big", done && refused, "%zu×1×%zu float32 (C alone %.1f GiB): %s after %.1f s; "
            "the window says: %s", n, n, 4.0 * n * n / 1073741824.0,
@@ -340,24 +384,34 @@ check_too_big (void)
 }
 
 static void
+set_dark (gboolean dark)
+{
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", dark, NULL);
+}
+
+/* The pages of the float32 ladder's record, light; Compare also dark
+ * (the Gauss page is shot by check_lu_gpu). */
+static void
 shoot_pages (void)
 {
-  tl_window_show_view (win, "matrices");
+  static const char *const pages[] = { "matrices", "compare", "blocks", "source", "device",
+                                       "roofline" };
   tl_window_show_c (win, "gemm-09-warptile");
-  gui_test_wait_until (is_idle, NULL, 60);
-  shoot ("gpu-matrices.png");
-  tl_window_show_view (win, "compare");
-  shoot ("gpu-compare.png");
-  tl_window_show_view (win, "blocks");
   tl_blocks_page_show_kernels (TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks")),
                                "gemm-03-smem16", "gemm-11-wgmma");
-  shoot ("gpu-blocks.png");
-  tl_window_show_view (win, "device");
-  shoot ("gpu-device.png");
-  tl_window_show_view (win, "source");
   tl_source_page_show_kernel (TL_SOURCE_PAGE (tl_window_get_page (win, "source")),
                               "gemm-11-wgmma");
-  shoot ("gpu-source.png");
+  for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+    {
+      tl_window_show_view (win, pages[i]);
+      gui_test_wait_until (gui_test_window_settled, win, 60);
+      g_autofree char *name = g_strdup_printf ("gpu-%s.png", pages[i]);
+      shoot (name);
+    }
+  set_dark (TRUE);
+  tl_window_show_view (win, "compare");
+  shoot ("gpu-compare-dark.png");
+  set_dark (FALSE);
 }
 
 int
@@ -370,13 +424,9 @@ main (int argc, char **argv)
     }
   out_dir = argv[1];
   g_mkdir_with_parents (out_dir, 0755);
-  g_autoptr (TlApplication) app = tl_application_new ();
-  g_application_register (G_APPLICATION (app), NULL, NULL);
-  g_application_hold (G_APPLICATION (app));
-  g_application_activate (G_APPLICATION (app));
-  win = TL_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (app)));
-  gtk_window_move (GTK_WINDOW (win), 0, 0);
-  gtk_window_resize (GTK_WINDOW (win), 1560, 950);
+  g_autoptr (TlApplication) app = NULL;
+  win = gui_test_start_app (&app);
+  gui_test_fill_screen (win, 1280, 800);
   g_signal_connect (tl_session_get_runner (tl_window_get_session (win)), "progress",
                     G_CALLBACK (progress_cb), NULL);
   gui_test_wait_until (is_idle, NULL, 60);
@@ -386,10 +436,12 @@ main (int argc, char **argv)
   check_rungs (TL_DTYPE_INT32);
   check_rungs (TL_DTYPE_FLOAT32);
   shoot_pages ();
+  check_lu_gpu ();
   check_cancel ("cancel-2s", 8192, 0.5, "gpu-cancelled.png");
   check_cancel ("cancel-10ms", 1344, 0.5, NULL);
   check_too_big ();
-  check_cancel_lu ();
+  check_cancel_lu ("lu-01-percolumn", 6000, 200.0);
+  check_cancel_lu ("lu-03-tuned", 12000, 500.0);
 
   gtk_widget_destroy (GTK_WIDGET (win));
   g_application_release (G_APPLICATION (app));

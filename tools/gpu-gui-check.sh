@@ -26,7 +26,9 @@
 # card, Escape during a GPU LU), then measures Ctrl+C on tilelab-cli (GEMM
 # at both launch lengths, LU) from the runner's log (G_MESSAGES_DEBUG:
 # "cancel requested" → "worker idle" → "result delivered", monotonic ms),
-# and runs the GPU tests.  Prints a short table last.
+# and runs the GPU tests.  The screenshots come back as one tar
+# ($OUT/screens.tar: a device run returns a limited number of files).
+# Prints a short table last.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -34,7 +36,7 @@ bundle () {
   src=$(cd "$here/.." && pwd)
   dest=${1:-/work/main/.devcarry-gpugui}
   build=${BUILD:-$src/build-gpu}
-  ninja -C "$build" tests/gui-gpu-probe src/cli/tilelab-cli tests/test-gpu-lost \
+  ninja -C "$build" tests/gui-gpu-probe src/cli/tilelab-cli tests/test-gpu-lost resources/gschemas.compiled \
     tests/test-gpu-gemm tests/test-lu-gpu || exit 1
   rm -rf "$dest"
   mkdir -p "$dest/bin" "$dest/lib/loaders" "$dest/etc" "$dest/share/fonts" \
@@ -115,7 +117,8 @@ cli_cancel () {
   kill -INT "$pid"
   wait "$pid"
   rc=$?
-  echo "| $name | exit $rc | cancel→worker idle $(between "$out/$name.log" "cancel requested" "worker idle") ms" \
+  echo "| $name | exit $rc | started→cancel $(between "$out/$name.log" ": started at" "cancel requested") ms" \
+       "| cancel→worker idle $(between "$out/$name.log" "cancel requested" "worker idle") ms" \
        "| cancel→result $(between "$out/$name.log" "cancel requested" "result delivered") ms |" \
        "$(grep -c '"cancelled"' "$out/$name.json" 2>/dev/null || echo 0) cancelled record(s) |"
 }
@@ -140,24 +143,29 @@ run () {
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   [ -e /usr/bin/xkbcomp ] || ln -s "$b/bin/xkbcomp" /usr/bin/xkbcomp \
     || echo "gpu-gui-check: cannot place xkbcomp in /usr/bin; Xvfb may fail"
-  "$b/bin/Xvfb" :77 -screen 0 1600x1000x24 -extension GLX -fp built-ins -nolisten tcp \
+  "$b/bin/Xvfb" :77 -screen 0 1280x800x24 -extension GLX -fp built-ins -nolisten tcp \
     -xkbdir "$b/share/X11/xkb" > "$out/xvfb.log" 2>&1 &
   xvfb=$!
   for i in $(seq 50); do [ -e /tmp/.X11-unix/X77 ] && break; sleep 0.2; done
   export DISPLAY=:77
 
   start=$(date +%s)
-  G_MESSAGES_DEBUG=Tilelab "$b/bin/gui-gpu-probe" "$out/screens" > "$out/gui.log" 2>&1
+  G_MESSAGES_DEBUG=Tilelab timeout 200 "$b/bin/gui-gpu-probe" "$out/screens" > "$out/gui.log" 2>&1
   gui_rc=$?
   echo "gui-gpu-probe exit $gui_rc after $(( $(date +%s) - start )) s"
   kill "$xvfb" 2>/dev/null
+  tar -C "$out" -cf "$out/screens.tar" screens && rm -rf "$out/screens"
 
-  echo "| CLI Ctrl+C | exit | latency (runner log, monotonic) | | record |"
-  cli_cancel cli-gemm-2s 40 gemm --kernel gemm-01-naive --size 8192 --repeats 10 \
-    --record "$out/cli-gemm-2s.json"
+  echo "| CLI Ctrl+C | exit | started → SIGINT | latency (runner log, monotonic) | | record |"
+  # SIGINT 4 s in: the inputs are made, the float64 reference (8192³ twice,
+  # ~14 s whole) is being computed, in row panels that poll the cancel
+  cli_cancel cli-gemm-reference 4 gemm --kernel gemm-01-naive --size 8192 --repeats 10 \
+    --record "$out/cli-gemm-reference.json"
   cli_cancel cli-gemm-10ms 2 gemm --kernel gemm-03-smem16,gemm-01-naive --size 1344 \
     --repeats 1000 --record "$out/cli-gemm-10ms.json"
-  cli_cancel cli-lu 7 lu --gen random-uniform --size 16384 --kernel lu-01-percolumn
+  cli_cancel cli-lu 5 lu --gen random-uniform --size 12000 --kernel lu-01-percolumn \
+    --output "$out/cli-lu.mtx"
+  [ -e "$out/cli-lu.mtx" ] && echo "cli-lu: WRONG, a cancelled LU wrote its output"
 
   # the product larger than the card, as the CLI says it
   "$b/bin/tilelab-cli" gemm --kernel cublas-fp32 --size 156342x1x156342 --repeats 1 \
@@ -166,7 +174,7 @@ run () {
 
   for t in "test-gpu-gemm -p /gpu/gemm/cancel" "test-lu-gpu -p /lu-gpu/cancel" "test-gpu-lost"; do
     # shellcheck disable=SC2086
-    "$b"/bin/$t > "$out/$(echo "$t" | cut -d' ' -f1).log" 2>&1
+    timeout 60 "$b"/bin/$t > "$out/$(echo "$t" | cut -d' ' -f1).log" 2>&1
     echo "$t: exit $?"
   done
   grep "gui-gpu:" "$out/gui.log" | grep -v "^gui-gpu:   "
