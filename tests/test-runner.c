@@ -249,6 +249,18 @@ test_async_cpu_job (void)
   watch_clear (&w, runner);
 }
 
+/* An n³ float32 job of `kernels` (comma-separated), ten timed runs. */
+static TlJob *
+ten_run_job (gsize n, const char *kernels, guint warmups)
+{
+  TlJob *job = tl_job_new_gemm (n, n, n, TL_DTYPE_FLOAT32);
+  g_strfreev (job->kernels);
+  job->kernels = g_strsplit (kernels, ",", -1);
+  job->repeats = 10;
+  job->warmups = warmups;
+  return job;
+}
+
 static void
 test_cancel (void)
 {
@@ -257,11 +269,7 @@ test_cancel (void)
   watch_init (&w, runner);
 
   /* cpu-naive at 1500³: seconds per run, ten runs — far longer than we wait */
-  g_autoptr (TlJob) job = tl_job_new_gemm (1500, 1500, 1500, TL_DTYPE_FLOAT32);
-  g_strfreev (job->kernels);
-  job->kernels = g_strsplit ("cpu-naive", ",", -1);
-  job->repeats = 10;
-  job->warmups = 2;
+  g_autoptr (TlJob) job = ten_run_job (1500, "cpu-naive", 2);
   w.cancel_at = "warming up";
   w.job_id = tl_runner_run_gemm_async (runner, job, w.cancellable, done_cb, &w);
   g_main_loop_run (w.loop);
@@ -297,11 +305,7 @@ test_cancel_partial (void)
   /* cpu-openblas (the reference) runs first and finishes; the cancel
    * comes with its news, while cpu-naive (1000³, ten runs: many seconds)
    * runs */
-  g_autoptr (TlJob) job = tl_job_new_gemm (1000, 1000, 1000, TL_DTYPE_FLOAT32);
-  g_strfreev (job->kernels);
-  job->kernels = g_strsplit ("cpu-naive,cpu-openblas", ",", -1);
-  job->repeats = 10;
-  job->warmups = 1;
+  g_autoptr (TlJob) job = ten_run_job (1000, "cpu-naive,cpu-openblas", 1);
   w.cancel_after = "cpu-openblas";
   w.job_id = tl_runner_run_gemm_async (runner, job, w.cancellable, done_cb, &w);
   g_main_loop_run (w.loop);
