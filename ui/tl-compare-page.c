@@ -376,6 +376,12 @@ tl_compare_page_init (TlComparePage *self)
                                  tl_counter_view_key (view), label);
     }
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->color_combo), "kernel");
+  /* the longest counter's name would widen the toolbar past a 1024-pixel
+   * screen: names are cut at 22 characters (the legend line under the bars
+   * names the chosen counter whole) */
+  g_autoptr (GList) cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (self->color_combo));
+  if (cells != NULL)
+    g_object_set (cells->data, "ellipsize", PANGO_ELLIPSIZE_END, "max-width-chars", 22, NULL);
   /* the bars above, the sweep below, in proportion on any screen */
   tl_paned_keep_ratio (GTK_PANED (self->compare_paned), 0.55);
 }

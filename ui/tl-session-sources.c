@@ -2,6 +2,7 @@
 #include "tl-session-private.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "core/tl-error.h"
 #include "gen/tl-generate.h"
@@ -157,7 +158,7 @@ source_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
           src.kind = TL_SOURCE_GENERATOR;
           src.generator = g_strdup (t->spec);
           src.seed = t->seed + i;
-          label = g_strdup_printf (_("%s, seed %" G_GUINT64_FORMAT), t->spec, t->seed + i);
+          label = g_strdup_printf (_("%s, seed %" PRIu64), t->spec, t->seed + i);
         }
       tl_session_set_source (self, i, t->out[i], &t->stats[i], &src, label);
       tl_source_clear (&src);

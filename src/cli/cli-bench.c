@@ -347,7 +347,8 @@ write_tables (const Bench *b, GPtrArray *records)
   g_autoptr (GError) error = NULL;
   if (!write_file (csv_path, csv_text, &error) || !write_file (md_path, md_text, &error))
     return tl_cli_fail ("bench", error);
-  printf (_("Wrote %u run record(s), %s and %s\n"), records->len, csv_path, md_path);
+  printf (ngettext ("Wrote %u run record, %s and %s\n", "Wrote %u run records, %s and %s\n", records->len),
+          records->len, csv_path, md_path);
   return TL_CLI_OK;
 }
 

@@ -128,7 +128,10 @@ print_mismatches (FILE *out, const TlKernelRun *run)
 {
   if (!run->verified || run->passed || run->n_mismatches == 0)
     return;
-  fprintf (out, _("    %" G_GUINT64_FORMAT " element(s) over their bound; the first:\n"), run->n_wrong);
+  fprintf (out,
+           ngettext ("    %zu element over its bound:\n",
+                     "    %zu elements over their bound; the first:\n", run->n_wrong),
+           run->n_wrong);
   for (guint i = 0; i < run->n_mismatches; i++)
     {
       const TlGemmMismatch *m = &run->mismatches[i];

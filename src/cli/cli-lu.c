@@ -9,6 +9,7 @@
 #include "run/tl-gauss-run.h"
 
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <glib/gi18n-lib.h>
 #include <stdio.h>
@@ -47,7 +48,7 @@ print_exact (TlCliGauss *o, const TlGfpLu *lu, gsize m, gsize n)
   printf ("  info       %zu%s\n", lu->info, lu->info ? _("   (first zero pivot, 1-based)") : "");
   printf (_("  rank       %zu over GF(%u) (pivot count)\n"), rank, p);
   if (m == n)
-    printf (_("  det        %u (mod %u), symmetric representative %" G_GINT64_FORMAT "\n"),
+    printf (_("  det        %u (mod %u), symmetric representative %" PRId64 "\n"),
             lu->det, p, tl_gfp_centered (lu->det, p));
 }
 
@@ -72,7 +73,7 @@ factor_exact (TlCliGauss *o, TlRunner *runner, const TlMatrix *a, GCancellable *
   if (done == NULL)
     return tl_cli_fail (o->command, error);
   const TlGfpLu *lu = done->exact;
-  printf (_("Exact Gauss elimination modulo %" G_GINT64_FORMAT " on the %s (pivot: first nonzero entry)\n"),
+  printf (_("Exact Gauss elimination modulo %" PRId64 " on the %s (pivot: first nonzero entry)\n"),
           o->mod, on_gpu ? "GPU" : "CPU");
   print_exact (o, lu, a->rows, a->cols);
   if (o->print)

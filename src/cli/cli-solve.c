@@ -81,7 +81,7 @@ body (TlCliGauss *o, int argc, char **argv)
     {
       if (a->cols < 2)
         {
-          g_printerr (_("tilelab-cli solve: --o->augmented needs at least two columns (A and b)\n"));
+          g_printerr (_("tilelab-cli solve: --augmented needs at least two columns (A and b)\n"));
           return TL_CLI_FAILURE;
         }
       g_autoptr (TlMatrix) av = tl_matrix_view (a, 0, 0, a->rows, a->cols - 1);
@@ -112,7 +112,7 @@ body (TlCliGauss *o, int argc, char **argv)
     }
   else
     {
-      return tl_cli_usage_error ("solve", _("no right-hand side: give B-FILE, or --o->augmented when b is A's last column"));
+      return tl_cli_usage_error ("solve", _("no right-hand side: give B-FILE, or --augmented when b is A's last column"));
     }
   if (next < argc)
     {

@@ -18,6 +18,7 @@
 #include "io/tl-io-writer.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 typedef enum { MTX_GENERAL, MTX_SYMMETRIC, MTX_SKEW } MtxSymmetry;
@@ -192,7 +193,7 @@ read_index (const char *path, const TlIoLine *line, gsize *cursor, const char *w
     {
       g_autofree char *q = tl_io_quote (tok, len);
       tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, col,
-                       _("expected a %s index from 1 to %" G_GUINT64_FORMAT ", found %s"),
+                       _("expected a %s index from 1 to %" PRIu64 ", found %s"),
                        what, limit, q);
       return FALSE;
     }
@@ -267,7 +268,7 @@ load_coordinate (const MtxHeader *h, TlIoReader *reader, const TlIoLine *size_li
       if (count == nnz)
         {
           tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, 1,
-                           _("more entries than the %" G_GUINT64_FORMAT
+                           _("more entries than the %" PRIu64
                              " the size line declares"), nnz);
           return NULL;
         }
@@ -277,7 +278,7 @@ load_coordinate (const MtxHeader *h, TlIoReader *reader, const TlIoLine *size_li
       if (h->symmetry == MTX_SYMMETRIC && i < j)
         {
           tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, icol,
-                           _("entry (%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ") is above "
+                           _("entry (%" PRIu64 ", %" PRIu64 ") is above "
                              "the diagonal: a symmetric file stores only the lower triangle"),
                            i, j);
           return NULL;
@@ -285,7 +286,7 @@ load_coordinate (const MtxHeader *h, TlIoReader *reader, const TlIoLine *size_li
       if (h->symmetry == MTX_SKEW && i <= j)
         {
           tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, icol,
-                           _("entry (%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ") is on or "
+                           _("entry (%" PRIu64 ", %" PRIu64 ") is on or "
                              "above the diagonal: a skew-symmetric file stores only the "
                              "strictly lower triangle"), i, j);
           return NULL;
@@ -295,7 +296,7 @@ load_coordinate (const MtxHeader *h, TlIoReader *reader, const TlIoLine *size_li
         {
           guint first = find_first (start, i, j);
           tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, icol,
-                           _("duplicate entry (%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+                           _("duplicate entry (%" PRIu64 ", %" PRIu64
                              "), first given on line %u"), i, j, first);
           return NULL;
         }
@@ -337,8 +338,8 @@ load_coordinate (const MtxHeader *h, TlIoReader *reader, const TlIoLine *size_li
   if (count < nnz)
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_reader_end_line (reader), 0,
-                       _("the file ends early: the size line declares %" G_GUINT64_FORMAT
-                         " entries, found %" G_GUINT64_FORMAT), nnz, count);
+                       _("the file ends early: the size line declares %" PRIu64
+                         " entries, found %" PRIu64), nnz, count);
       return NULL;
     }
   return g_steal_pointer (&m);
@@ -373,8 +374,8 @@ load_array (const MtxHeader *h, TlIoReader *reader, const TlIoLine *size_line, g
         if (!next_data_line (reader, &line))
           {
             tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_reader_end_line (reader), 0,
-                             _("the file ends early: expected %" G_GUINT64_FORMAT " values, "
-                               "found %" G_GUINT64_FORMAT), want, count);
+                             _("the file ends early: expected %" PRIu64 " values, "
+                               "found %" PRIu64), want, count);
             return NULL;
           }
         tl_io_line_token (&line, &cursor, &tok, &len, &col);
@@ -399,7 +400,7 @@ load_array (const MtxHeader *h, TlIoReader *reader, const TlIoLine *size_line, g
   if (next_data_line (reader, &line))
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, 1,
-                       _("more values than the %" G_GUINT64_FORMAT " the size line declares"),
+                       _("more values than the %" PRIu64 " the size line declares"),
                        want);
       return NULL;
     }
@@ -472,7 +473,7 @@ tl_mtx_load_data (const char *path, const char *buf, gsize len, GError **error)
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, 1,
                        _("a %s matrix must be square, but the size line says %"
-                         G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT),
+                         PRIu64 "×%" PRIu64),
                        h.symmetry == MTX_SYMMETRIC ? "symmetric" : "skew-symmetric",
                        size[0], size[1]);
       return NULL;
@@ -497,9 +498,9 @@ tl_mtx_load_data (const char *path, const char *buf, gsize len, GError **error)
   if (size[2] > max_nnz)
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, 0,
-                       _("the size line declares %" G_GUINT64_FORMAT " entries, but a %"
-                         G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " %s matrix has room for "
-                         "only %" G_GUINT64_FORMAT), size[2], size[0], size[1],
+                       _("the size line declares %" PRIu64 " entries, but a %"
+                         PRIu64 "×%" PRIu64 " %s matrix has room for "
+                         "only %" PRIu64), size[2], size[0], size[1],
                        h.symmetry == MTX_GENERAL ? "general"
                        : h.symmetry == MTX_SYMMETRIC ? "symmetric" : "skew-symmetric",
                        max_nnz);

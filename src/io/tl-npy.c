@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
+#include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -434,7 +435,7 @@ load_file (const char *path, FILE *f, GError **error)
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
                        _("byte 0: expected the .npy magic “\\x93NUMPY” and a version, but "
-                         "the file has only %" G_GUINT64_FORMAT " bytes"), file_size);
+                         "the file has only %" PRIu64 " bytes"), file_size);
       return NULL;
     }
   if (memcmp (pre, NPY_MAGIC, 6) != 0)
@@ -472,14 +473,14 @@ load_file (const char *path, FILE *f, GError **error)
   if (header_start + header_len > file_size)
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
-                       _("byte 8: the header length %" G_GUINT64_FORMAT " runs past the end of "
-                         "the file (%" G_GUINT64_FORMAT " bytes)"), header_len, file_size);
+                       _("byte 8: the header length %" PRIu64 " runs past the end of "
+                         "the file (%" PRIu64 " bytes)"), header_len, file_size);
       return NULL;
     }
   if (header_len > 1 << 24)
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
-                       _("byte 8: the header length %" G_GUINT64_FORMAT " is implausibly large"),
+                       _("byte 8: the header length %" PRIu64 " is implausibly large"),
                        header_len);
       return NULL;
     }
@@ -495,7 +496,7 @@ load_file (const char *path, FILE *f, GError **error)
       if ((guchar) header[k] >= 0x80)
         {
           tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
-                           _("header byte %" G_GUINT64_FORMAT ": a non-ASCII byte in a "
+                           _("header byte %" PRIu64 ": a non-ASCII byte in a "
                              "version %d header"), header_start + k, major);
           return NULL;
         }
@@ -523,10 +524,10 @@ load_file (const char *path, FILE *f, GError **error)
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
                        have < data_bytes
-                         ? _("byte %" G_GUINT64_FORMAT ": the data is truncated: the shape "
-                             "needs %" G_GUINT64_FORMAT " bytes, the file has %" G_GUINT64_FORMAT)
-                         : _("byte %" G_GUINT64_FORMAT ": the shape needs %" G_GUINT64_FORMAT
-                             " bytes of data, but the file has %" G_GUINT64_FORMAT),
+                         ? _("byte %" PRIu64 ": the data is truncated: the shape "
+                             "needs %" PRIu64 " bytes, the file has %" PRIu64)
+                         : _("byte %" PRIu64 ": the shape needs %" PRIu64
+                             " bytes of data, but the file has %" PRIu64),
                        header_start + header_len, data_bytes, have);
       return NULL;
     }
@@ -582,7 +583,7 @@ load_file (const char *path, FILE *f, GError **error)
               if (!wide_ok || wide < G_MININT32 || wide > G_MAXINT32)
                 {
                   tl_io_set_error (error, TL_ERROR_UNSUPPORTED, path, 0, 0,
-                                   _("the value at row %zu, column %zu (%" G_GINT64_FORMAT
+                                   _("the value at row %zu, column %zu (%" PRId64
                                      "%s) does not fit in int32: convert the array to "
                                      "int32 or float64 before saving"),
                                    i + 1, j + 1, wide, wide_ok ? "" : "+");

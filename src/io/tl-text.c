@@ -14,6 +14,7 @@
 #include "io/tl-io-writer.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 /* The line without its comment. */
@@ -156,8 +157,8 @@ tl_text_load_data (const char *path, const char *buf, gsize len, GError **error)
             {
               g_autofree char *q = tl_io_quote (tok, tok_len);
               tl_io_set_error (error, TL_ERROR_PARSE, path, l.number, col,
-                               _("more values than the header's %" G_GUINT64_FORMAT "×%"
-                                 G_GUINT64_FORMAT " = %zu: found %s"),
+                               _("more values than the header's %" PRIu64 "×%"
+                                 PRIu64 " = %zu: found %s"),
                                size[0], size[1], want, q);
               return NULL;
             }
@@ -170,8 +171,8 @@ tl_text_load_data (const char *path, const char *buf, gsize len, GError **error)
   if (count < want)
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_reader_end_line (&reader), 0,
-                       _("the file ends early: expected %" G_GUINT64_FORMAT "×%"
-                         G_GUINT64_FORMAT " = %zu values, found %zu"),
+                       _("the file ends early: expected %" PRIu64 "×%"
+                         PRIu64 " = %zu values, found %zu"),
                        size[0], size[1], want, count);
       return NULL;
     }

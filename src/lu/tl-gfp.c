@@ -4,6 +4,7 @@
 #include "lu/tl-lu-recorder.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -82,7 +83,7 @@ tl_gfp_check_modulus (guint64 p, GError **error)
   if (p < 2 || p > TL_GFP_MAX_PRIME || !tl_gfp_is_prime (p))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
-                   _("The modulus %" G_GUINT64_FORMAT " is not a prime below 2³¹ (try 2147483647 or 1000003)"),
+                   _("The modulus %" PRIu64 " is not a prime below 2³¹ (try 2147483647 or 1000003)"),
                    p);
       return FALSE;
     }

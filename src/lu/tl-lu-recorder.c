@@ -5,6 +5,7 @@
 #include "core/tl-matrix.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -736,7 +737,7 @@ tl_lu_recorder_from_json (JsonNode *node, GError **error)
   if (r.ok && schema != TL_LU_RECORD_SCHEMA)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
-                   _("LU record: schema %" G_GINT64_FORMAT " is not supported (this build reads %d)"),
+                   _("LU record: schema %" PRId64 " is not supported (this build reads %d)"),
                    schema, TL_LU_RECORD_SCHEMA);
       return NULL;
     }

@@ -3,6 +3,7 @@
 #include "paint/tl-paint-gauss.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 #include "paint/tl-paint-util.h"
@@ -685,9 +686,9 @@ paint_facts (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
   else
     {
       guint64 dm = prev ? prev->det_mod : 1;
-      g_snprintf (buf, sizeof buf, _("GF(%" G_GUINT64_FORMAT "): every value exact"), rec->modulus);
+      g_snprintf (buf, sizeof buf, _("GF(%" PRIu64 "): every value exact"), rec->modulus);
       y += facts_line (cr, style, x, y, lay->facts_w, style->font_size * 1.1, FALSE, buf, font);
-      g_snprintf (buf, sizeof buf, _("det so far ≡ %" G_GUINT64_FORMAT " (mod %" G_GUINT64_FORMAT ")"),
+      g_snprintf (buf, sizeof buf, _("det so far ≡ %" PRIu64 " (mod %" PRIu64 ")"),
                   dm, rec->modulus);
       tl_paint_text (cr, x, y, 0, 0, buf);
       y += font * 1.4;
@@ -704,10 +705,10 @@ paint_facts (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
                     st->k, st->k);
       else if (st->swapped)
         {
-          g_snprintf (buf, sizeof buf, _("step %u: pivot %s in row %" G_GINT64_FORMAT), st->k, v,
+          g_snprintf (buf, sizeof buf, _("step %u: pivot %s in row %" PRId64), st->k, v,
                       st->pivot_row);
           y += facts_line (cr, style, x, y, lay->facts_w, style->font_size * 1.1, TRUE, buf, font);
-          g_snprintf (buf, sizeof buf, _("swap rows %u ↔ %" G_GINT64_FORMAT), st->k, st->pivot_row);
+          g_snprintf (buf, sizeof buf, _("swap rows %u ↔ %" PRId64), st->k, st->pivot_row);
         }
       else
         {

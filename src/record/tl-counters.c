@@ -251,6 +251,7 @@ static const TlCounterView views[] = {
     N_("Warps resident on an SM on average, of the most it can hold: more warps hide more latency."),
     TL_COUNTER_UNIT_FRACTION, FALSE, view_occupancy },
   { "issue_active", N_("issue slots used"),
+    /* xgettext:no-c-format */
     N_("Cycles in which a warp scheduler issued an instruction: near 100% the kernel is issue-bound."),
     TL_COUNTER_UNIT_FRACTION, FALSE, view_issue_active },
   { "flops", N_("FLOPs counted"),

@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -115,8 +116,8 @@ get_int (JsonObject *obj, const char *path, const char *name, gboolean required,
     return parse_fail (error, p, _("expected an integer"));
   gint64 v = json_node_get_int (node);
   if (v < lo || v > hi)
-    return parse_fail (error, p, _("%" G_GINT64_FORMAT " is out of range %" G_GINT64_FORMAT
-                                   "…%" G_GINT64_FORMAT), v, lo, hi);
+    return parse_fail (error, p, _("%" PRId64 " is out of range %" PRId64
+                                   "…%" PRId64), v, lo, hi);
   *out = v;
   return TRUE;
 }
@@ -483,7 +484,7 @@ read_uint_array (JsonObject *obj, const char *path, const char *name, gsize coun
   if (json_array_get_length (array) != count)
     {
       g_autofree char *p = child_path (path, name);
-      return parse_fail (error, p, _("has %u entries, “count” says %" G_GSIZE_FORMAT),
+      return parse_fail (error, p, _("has %u entries, “count” says %zu"),
                          json_array_get_length (array), count);
     }
   for (gsize i = 0; i < count; i++)
@@ -492,7 +493,7 @@ read_uint_array (JsonObject *obj, const char *path, const char *name, gsize coun
       if (!tl_json_node_is_int (node) || json_node_get_int (node) < 0 || json_node_get_int (node) > hi)
         {
           g_autofree char *p = g_strdup_printf ("%s.%s[%" G_GSIZE_FORMAT "]", path, name, i);
-          return parse_fail (error, p, _("expected an integer in 0…%" G_GINT64_FORMAT), hi);
+          return parse_fail (error, p, _("expected an integer in 0…%" PRId64), hi);
         }
       guint64 v = json_node_get_int (node);
       g_array_append_val (out, v);
@@ -1059,7 +1060,7 @@ tl_run_record_load (const char *path, TlRecordLoadFlags flags, GError **error)
   if ((guint64) st.st_size > MAX_RECORD_BYTES)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_TOO_LARGE,
-                   _("%s: %" G_GUINT64_FORMAT " bytes is too large for a run record"), path,
+                   _("%s: %" PRIu64 " bytes is too large for a run record"), path,
                    (guint64) st.st_size);
       return NULL;
     }

@@ -566,8 +566,7 @@ setup_inputs (JobState *s, TlRunRecord *record, GError **error)
   if (s->b->rows != s->k)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_SHAPE,
-                   _("A is %" G_GSIZE_FORMAT "×%" G_GSIZE_FORMAT " but B is %" G_GSIZE_FORMAT
-                     "×%" G_GSIZE_FORMAT ": A's columns must equal B's rows"),
+                   _("A is %zu×%zu but B is %zu×%zu: A's columns must equal B's rows"),
                    s->a->rows, s->a->cols, s->b->rows, s->b->cols);
       return FALSE;
     }
