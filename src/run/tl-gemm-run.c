@@ -667,7 +667,7 @@ gpu_memory_fits (JobState *s, TlKernelRun *run)
     return TRUE;
   g_autoptr (GError) error = g_error_new (
     TL_ERROR, TL_ERROR_OUT_OF_MEMORY,
-    _("%s at %" G_GSIZE_FORMAT "×%" G_GSIZE_FORMAT "×%" G_GSIZE_FORMAT " needs %.1f GiB of GPU "
+    _("%s at %zu×%zu×%zu needs %.1f GiB of GPU "
       "memory for A, B and C; GPU %d (%s) has %.1f GiB. Nothing was allocated: try a smaller "
       "problem or a CPU kernel."),
     run->kernel_id, s->m, s->k, s->n, need / 1073741824.0, facts.ordinal, facts.name,
