@@ -269,11 +269,13 @@ tl_session_cancel (TlSession *self)
 {
   g_return_if_fail (TL_IS_SESSION (self));
   if (self->run_cancellable)
-    g_cancellable_cancel (self->run_cancellable);
+    {
+      g_cancellable_cancel (self->run_cancellable);
+      tl_session_set_progress (self, _("cancelling…"), 0); /* "idle" once it stopped */
+    }
   /* Factor A stops between block steps; the player keeps what it had */
   if (self->lu_cancellable)
     g_cancellable_cancel (self->lu_cancellable);
-  tl_session_set_progress (self, _("cancelling…"), 0);
 }
 
 gboolean
