@@ -99,11 +99,29 @@ tl_block_end (TlGpuBlockRecord *records, unsigned long long start, unsigned int 
     }
 }
 
+// The end of the record, written by one thread once every thread whose
+// work the record covers is done (the caller's barrier says which):
+// the end time, the C tile `tile_x, tile_y` the block computed, its SM
+// and the launch, in the slot where tl_block_begin wrote the start.
+__device__ __forceinline__ void
+tl_block_record_end (TlGpuBlockRecord *records, unsigned int launch, unsigned int slot,
+                     unsigned int tile_x, unsigned int tile_y)
+{
+  unsigned long long end = tl_globaltimer_ns ();
+  TlGpuBlockRecord *r = records + slot;
+  r->block_x = tile_x;
+  r->block_y = tile_y;
+  r->sm = tl_smid ();
+  r->launch = launch;
+  r->end_ns = end; // start_ns was written by tl_block_begin into the same slot
+}
+
 // Like tl_block_end, for launches whose blocks do not map one-to-one onto
 // blockIdx (the margin kernel of rung 5 walks a 1-D grid over the edge
 // tiles of C): records `tile_x, tile_y` — the C tile the block computed.
 // `slot` must be the block's linear index, where tl_block_begin wrote the
-// start.
+// start.  (A warp-specialised kernel ends its record at a barrier over its
+// consumer warps instead: rung 17.)
 __device__ __forceinline__ void
 tl_block_end_tile (TlGpuBlockRecord *records, unsigned long long start, unsigned int launch,
                    unsigned int slot, unsigned int tile_x, unsigned int tile_y)
@@ -112,14 +130,5 @@ tl_block_end_tile (TlGpuBlockRecord *records, unsigned long long start, unsigned
     return;
   __syncthreads ();
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-    {
-      unsigned long long end = tl_globaltimer_ns ();
-      TlGpuBlockRecord *r = records + slot;
-      r->block_x = tile_x;
-      r->block_y = tile_y;
-      r->sm = tl_smid ();
-      r->launch = launch;
-      r->end_ns = end; // start_ns was written by tl_block_begin into the same slot
-    }
+    tl_block_record_end (records, launch, slot, tile_x, tile_y);
 }
-

@@ -41,9 +41,12 @@
 // Result (H100, 2026-11-24, tests/lab-gemm-17.cu, median of 3 rounds of
 // median-of-10, L2 flushed, cuBLAS SGEMM pedantic in the same process):
 // 95.1% of cuBLAS at 4096³, 96.3% at 8192³, 101.7% at 4000×3000×5000
-// (rung 8: 88.7 / 89.1 / 91.3%).  BK 16 with 6 or 8 stages: 89–96%; 4
-// stages instead of 3: within 0.5%.  ncu at 4096³: 2.27 G instructions
-// (cuBLAS: 2.43 G; rung 8: 2.38 G), FFMA 94.7% of them, but the SM issues
+// (rung 8: 88.7 / 89.1 / 91.3%); re-measured 06:40 UTC: 94.6 / 96.3 /
+// 101.8% — 4096³ sits at 95% ± 0.5 from run to run.  BK 16 with 6 or 8
+// stages: 89–96%; 4 stages instead of 3: 0.3–0.4% slower; bands of 4 or
+// 16 tile-rows or row order: within 0.2% (no cheap knob lifts 4096³).
+// ncu at 4096³: 2.27 G instructions (cuBLAS: 2.43 G; rung 8: 2.38 G),
+// FFMA 94.7% of them, but the SM issues
 // on only 77% of cycles (cuBLAS 87%): two consumer warps per scheduler do
 // not hide the latency of the shared loads and the FFMA dependences that
 // ptxas's schedule leaves (FMA pipe 73.0% against cuBLAS's 77.2%).  The
@@ -56,6 +59,17 @@
 // loads in the same layout (fill_stage; slow, the consumers unchanged).
 // Edges of C: TMA fills elements outside A and B with zeros; the stores
 // are guarded where the tile leaves C.
+//
+// The instrumented variant (records != nullptr; the same kernel): thread 0
+// — the TMA producer — writes the block's start at entry, and the end is
+// written after the consumer warps meet at a named barrier (bar.sync 1,
+// 256) past their last store of C; the producer warps do not wait.  A
+// block-wide __syncthreads there, where producer warps waited at barrier
+// 0 for the whole main loop, made every block 4% slower (H100:
+// +4.4% / +4.5% / +3.5% at 4096³, 8192³, 4000×3000×5000; the start alone
+// costs 0.0%); at the named barrier, or with the last consumer warp to
+// finish writing the end (shared counter), the overhead is 0.0%.  Why parked
+// producer warps slow the consumers was not established.
 //
 // Without an sm_90a build or on another GPU, check() refuses: "needs a
 // Hopper GPU (compute capability 9.0) and an sm_90a build".
@@ -176,6 +190,20 @@ store_tile (const float (&acc)[TM][TN], float *__restrict__ c, int m, int n, int
     }
 }
 
+// The instrumented variant's end: the 256 consumer threads meet at named
+// barrier 1 after their last store of C (the producer warps, done issuing
+// copies, exit without waiting), and consumer thread 0 (`t`) writes the
+// end of the block's record, naming its C tile.
+__device__ __forceinline__ void
+record_consumers_done (TlGpuBlockRecord *records, int t, int tn, int tm)
+{
+  if (records == nullptr)
+    return;
+  asm volatile ("bar.sync 1, %0;\n" ::"n"(CONSUMERS) : "memory");
+  if (t == 0)
+    tl_block_record_end (records, 0, blockIdx.x, tn, tm);
+}
+
 // ---- the producer without TMA ------------------------------------------------
 //
 // When a row pitch is not a multiple of 16 bytes (k or n not a multiple of
@@ -224,7 +252,7 @@ gemm_17_kernel (const __grid_constant__ CUtensorMap map_a, const __grid_constant
     return reinterpret_cast<float *> (base + s * Cfg::STAGE_BYTES + Cfg::A_BYTES);
   };
 
-  unsigned long long t0 = tl_block_begin (records);
+  tl_block_begin (records);   // thread 0: the block's start
 
   const int tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN;
   int tm, tn;
@@ -296,9 +324,8 @@ gemm_17_kernel (const __grid_constant__ CUtensorMap map_a, const __grid_constant
 
       const bool inside = row0 + BM <= m && col0 + BN <= n;
       store_tile (acc, c, m, n, row0 + r, col0 + col, vec_c && inside);
+      record_consumers_done (records, t, tn, tm);
     }
-
-  tl_block_end_tile (records, t0, 0, blockIdx.x, tn, tm);   // the record names the C tile
 #endif
 }
 

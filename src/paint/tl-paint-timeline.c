@@ -340,6 +340,16 @@ paint_header (cairo_t *cr, const TlTimelineModel *model, const TlTimelineTrack *
   tl_paint_text_fit (cr, x, y + font * 1.35, 0, 0, room, l2);
 }
 
+/* Room in a track for the wave names along its top and the tail's sentence
+ * along its bottom without the two touching: a short track (two timelines
+ * on a small screen) keeps its bars, the tail's shading and the wave
+ * boundaries, and loses those words rather than lay them over each other. */
+static gboolean
+track_has_room_for_labels (const TlTimelineTrackLayout *tl, const TlPaintStyle *style)
+{
+  return tl->h >= TL_PX (style, style->font_size) * 3.6;
+}
+
 /* Before the bars (labels FALSE): the tail band and the wave boundaries;
  * after them (labels TRUE): the boundaries' names, on top. */
 static void
@@ -365,7 +375,7 @@ paint_waves (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *
     }
 
   /* with dozens of waves the lines would hide the bars: the summary counts them */
-  if (s->n_waves < 2 || s->n_waves > 24)
+  if (s->n_waves < 2 || s->n_waves > 24 || (labels && !track_has_room_for_labels (tl, style)))
     return;
   double *start = g_new (double, s->n_waves);
   guint *launch = g_new0 (guint, s->n_waves);
@@ -428,7 +438,7 @@ paint_tail_label (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLay
 {
   const TlBlockStats *s = model->tracks[t].stats;
   const TlTimelineTrackLayout *tl = &lay->track[t];
-  if (!s->last_wave_partial || s->n_blocks == 0)
+  if (!s->last_wave_partial || s->n_blocks == 0 || !track_has_room_for_labels (tl, style))
     return;
 
   char buf[160], pct[32];
