@@ -396,7 +396,10 @@ struct GemmRun
     return TL_GPU_OK;
   }
 
-  // 4. warm-ups: the first launch loads the module; clocks ramp up
+  // 4. warm-ups: the first launch loads the module; clocks ramp up.  Each
+  // one is waited for before the next is queued: a cancel then stops the
+  // run after at most the launch in flight (queued launches cannot be
+  // taken back — with 2 s launches, two queued warm-ups would be 4 s).
   TlGpuStatus warm_up ()
   {
     const int warmups = std::max (2, args->warmups);
@@ -408,8 +411,8 @@ struct GemmRun
           st = launch_once (nullptr);
         if (st != TL_GPU_OK)
           return st;
+        TL_GPU_TRY (cudaStreamSynchronize (launch.stream), rung->id);
       }
-    TL_GPU_TRY (cudaStreamSynchronize (launch.stream), rung->id);
     return TL_GPU_OK;
   }
 

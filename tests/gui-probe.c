@@ -322,24 +322,7 @@ main (int argc, char **argv)
     }
   g_autoptr (TlApplication) app = NULL;
   win = gui_test_start_app (&app);
-  gtk_window_move (GTK_WINDOW (win), 0, 0);
-  /* the window fills the screen it is shot on (Xvfb's -screen), as on a projector */
-  GdkRectangle area = { 0, 0, 1560, 950 };
-  GdkMonitor *monitor = gdk_display_get_primary_monitor (gdk_display_get_default ());
-  if (monitor != NULL)
-    gdk_monitor_get_geometry (monitor, &area);
-  int want_w = MIN (area.width, 1560), want_h = MIN (area.height, 950);
-  gtk_window_resize (GTK_WINDOW (win), want_w, want_h);
-  gui_test_wait_until (is_idle, NULL, 30);
-  /* the header bar and the resize border come on top of the size asked
-   * for: take them off, so the whole window is on the screen */
-  int extra_w = gtk_widget_get_allocated_width (GTK_WIDGET (win)) - want_w;
-  int extra_h = gtk_widget_get_allocated_height (GTK_WIDGET (win)) - want_h;
-  if (extra_w > 0 || extra_h > 0)
-    {
-      gtk_window_resize (GTK_WINDOW (win), want_w - MAX (extra_w, 0), want_h - MAX (extra_h, 0));
-      gui_test_pump (0.3);
-    }
+  gui_test_fill_screen (win, 1560, 950);
   if (g_getenv ("TL_PROBE_SIZES"))
     {
       GtkRequisition min, nat;

@@ -97,3 +97,26 @@ gui_test_start_app (TlApplication **app)
   g_application_activate (G_APPLICATION (*app));
   return TL_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (*app)));
 }
+
+/* The window fills the screen it is shot on (Xvfb's -screen), as on a
+ * projector, up to max_w×max_h: the header bar and the resize border,
+ * which come on top of the size asked for, are taken off. */
+static inline void
+gui_test_fill_screen (TlWindow *win, int max_w, int max_h)
+{
+  GdkRectangle area = { 0, 0, max_w, max_h };
+  GdkMonitor *monitor = gdk_display_get_primary_monitor (gdk_display_get_default ());
+  if (monitor != NULL)
+    gdk_monitor_get_geometry (monitor, &area);
+  int want_w = MIN (area.width, max_w), want_h = MIN (area.height, max_h);
+  gtk_window_move (GTK_WINDOW (win), 0, 0);
+  gtk_window_resize (GTK_WINDOW (win), want_w, want_h);
+  gui_test_wait_until (gui_test_window_settled, win, 30);
+  int extra_w = gtk_widget_get_allocated_width (GTK_WIDGET (win)) - want_w;
+  int extra_h = gtk_widget_get_allocated_height (GTK_WIDGET (win)) - want_h;
+  if (extra_w > 0 || extra_h > 0)
+    {
+      gtk_window_resize (GTK_WINDOW (win), want_w - MAX (extra_w, 0), want_h - MAX (extra_h, 0));
+      gui_test_pump (0.3);
+    }
+}

@@ -243,27 +243,142 @@ wait_catches_sigint (const char *pid, double seconds)
   return FALSE;
 }
 
+/* tilelab-cli COMMAND with args, G_MESSAGES_DEBUG=Tilelab (the runner logs
+ * each job's start and finished kernel), its stderr a pipe the test reads
+ * line by line. */
+static GSubprocess *
+spawn_logged (const char *command, const char *const *args)
+{
+  g_autoptr (GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_setenv (launcher, "G_MESSAGES_DEBUG", "Tilelab", TRUE);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, cli_path);
+  g_ptr_array_add (argv, (char *) command);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_autoptr (GError) error = NULL;
+  GSubprocess *p = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata,
+                                                 &error);
+  g_assert_no_error (error);
+  return p;
+}
+
+/* Reads p's stderr up to a line containing `marker` (FALSE at its end);
+ * the lines read are appended to seen. */
+static gboolean
+read_until (GSubprocess *p, GDataInputStream *in, const char *marker, GString *seen)
+{
+  for (;;)
+    {
+      g_autofree char *line = g_data_input_stream_read_line_utf8 (in, NULL, NULL, NULL);
+      if (line == NULL)
+        return FALSE;
+      g_string_append_printf (seen, "%s\n", line);
+      if (strstr (line, marker))
+        return TRUE;
+    }
+}
+
+/* Sends Ctrl-C to p once it catches it (a loaded machine can take
+ * seconds to start it), then waits for its exit; returns the exit code
+ * and appends the rest of stderr to seen. */
+static int
+interrupt_and_wait (GSubprocess *p, GDataInputStream *in, GString *seen)
+{
+  g_assert_true (wait_catches_sigint (g_subprocess_get_identifier (p), 20.0));
+  g_subprocess_send_signal (p, SIGINT);
+  read_until (p, in, "\x01never\x01", seen);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_subprocess_wait (p, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (p));
+  return g_subprocess_get_exit_status (p);
+}
+
 static void
 test_interrupt (void)
 {
-  /* Ctrl-C stops a long job cleanly: exit 1 with a message, not a kill */
+  /* Ctrl-C while the only kernel runs: exit 130 (128 + SIGINT, what a
+   * shell reports for Ctrl-C — but a clean stop, not a kill), a message,
+   * and no record, since nothing finished.  cpu-naive at 1500³ runs 11
+   * times, for tens of seconds.  The signal source runs only in the
+   * CLI's main loop, which runs once the job is submitted: whether the
+   * signal lands before the job starts or inside it, nothing finishes. */
   g_autoptr (GError) error = NULL;
-  g_autoptr (GSubprocess) p = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE
-                                                  | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                                                cli_path, "gemm", "--kernel", "cpu-naive",
-                                                "--size", "1500", "--repeats", "10", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("tl-int-XXXXXX", &error);
+  g_autofree char *record = g_build_filename (dir, "r.json", NULL);
+  const char *args[] = { "--kernel", "cpu-naive", "--size", "1500", "--repeats", "10",
+                         "--record", record, NULL };
+  g_autoptr (GSubprocess) p = spawn_logged ("gemm", args);
+  g_autoptr (GDataInputStream) in = g_data_input_stream_new (g_subprocess_get_stderr_pipe (p));
+  g_autoptr (GString) seen = g_string_new (NULL);
+  g_assert_cmpint (interrupt_and_wait (p, in, seen), ==, 130);
+  g_assert_nonnull (strstr (seen->str, "stopping"));
+  g_assert_nonnull (strstr (seen->str, "cancel requested"));
+  g_assert_nonnull (strstr (seen->str, "nothing was written"));
+  g_assert_false (g_file_test (record, G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
+}
+
+static void
+test_interrupt_partial (void)
+{
+  /* Ctrl-C after cpu-openblas finished (the reference runs first; the
+   * runner's log says when) and while cpu-naive runs: exit 130 and a
+   * whole record that keeps cpu-openblas, marks cpu-naive cancelled and
+   * says the job was cancelled.  Written atomically, it loads. */
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-int-XXXXXX", &error);
+  g_autofree char *record = g_build_filename (dir, "r.json", NULL);
+  const char *args[] = { "--kernel", "cpu-naive,cpu-openblas", "--size", "1500", "--repeats",
+                         "10", "--record", record, NULL };
+  g_autoptr (GSubprocess) p = spawn_logged ("gemm", args);
+  g_autoptr (GDataInputStream) in = g_data_input_stream_new (g_subprocess_get_stderr_pipe (p));
+  g_autoptr (GString) seen = g_string_new (NULL);
+  g_assert_true (read_until (p, in, "cpu-openblas finished (ok)", seen));
+  g_assert_cmpint (interrupt_and_wait (p, in, seen), ==, 130);
+  g_assert_nonnull (strstr (seen->str, "1 kernel had finished"));
+  g_assert_nonnull (strstr (seen->str, "worker idle"));
+
+  g_autoptr (TlRunRecord) rec = tl_run_record_load (record, 0, &error);
   g_assert_no_error (error);
-  /* send Ctrl-C only once the CLI catches it (a loaded machine can take
-   * seconds to start it), and while the job still runs */
-  g_assert_true (wait_catches_sigint (g_subprocess_get_identifier (p), 20.0));
-  g_usleep (300 * 1000);
-  g_subprocess_send_signal (p, SIGINT);
-  g_autofree char *out = NULL, *err = NULL;
-  g_assert_true (g_subprocess_communicate_utf8 (p, NULL, NULL, &out, &err, &error));
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (p));
-  g_assert_cmpint (g_subprocess_get_exit_status (p), ==, 1);
-  g_assert_nonnull (strstr (err, "stopping"));
+  g_assert_true (rec->cancelled);
+  g_assert_cmpuint (rec->runs->len, ==, 2);
+  const TlKernelRun *naive = tl_run_record_find_run (rec, "cpu-naive");
+  const TlKernelRun *blas = tl_run_record_find_run (rec, "cpu-openblas");
+  g_assert_cmpint (blas->status, ==, TL_RUN_OK);
+  g_assert_true (blas->passed);
+  g_assert_cmpuint (blas->time.count, ==, 10);
+  g_assert_cmpint (naive->status, ==, TL_RUN_CANCELLED);
+  g_assert_cmpuint (naive->time.count, ==, 0);
+  g_unlink (record);
+  g_rmdir (dir);
+}
+
+static void
+test_interrupt_lu (void)
+{
+  /* Ctrl-C while a CPU LU runs (the unblocked rung at 2500², seconds):
+   * it stops between steps, exit 130, and nothing is written — a half
+   * factorisation is no result.  The signal goes once the runner's log
+   * says the job started, so it lands inside the factorisation. */
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-int-XXXXXX", &error);
+  g_autofree char *out = g_build_filename (dir, "lu.mtx", NULL);
+  const char *args[] = { "--gen", "random-uniform", "--size", "2500", "--kernel",
+                         "lu-cpu-unblocked", "--output", out, NULL };
+  g_autoptr (GSubprocess) p = spawn_logged ("lu", args);
+  g_autoptr (GDataInputStream) in = g_data_input_stream_new (g_subprocess_get_stderr_pipe (p));
+  g_autoptr (GString) seen = g_string_new (NULL);
+  g_assert_true (read_until (p, in, ": started at", seen));
+  g_assert_cmpint (interrupt_and_wait (p, in, seen), ==, 130);
+  g_assert_nonnull (strstr (seen->str, "cancel requested"));
+  g_assert_nonnull (strstr (seen->str, "worker idle"));
+  g_assert_nonnull (strstr (seen->str, "nothing was written"));
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
 }
 
 static void
@@ -299,6 +414,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/gpu-kernel-without-gpu", test_gpu_kernel_without_gpu);
   g_test_add_func ("/cli/bench-cpu", test_bench_cpu);
   g_test_add_func ("/cli/interrupt", test_interrupt);
+  g_test_add_func ("/cli/interrupt-partial", test_interrupt_partial);
+  g_test_add_func ("/cli/interrupt-lu", test_interrupt_lu);
   g_test_add_func ("/cli/info-malformed", test_info_malformed);
   return g_test_run ();
 }

@@ -89,23 +89,29 @@ test_reference (void)
   g_autoptr (TlMatrix) a = random_matrix (TL_DTYPE_FLOAT32, 13, 29, -1, 1);
   g_autoptr (TlMatrix) b = random_matrix (TL_DTYPE_FLOAT32, 29, 7, -1, 1);
   g_autoptr (GError) error = NULL;
-  g_autoptr (TlGemmReference) ref = tl_gemm_reference_new (a, b, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (ref->k, ==, 29);
-  for (gsize i = 0; i < 13; i++)
-    for (gsize j = 0; j < 7; j++)
-      {
-        long double s = 0, abs_s = 0;
-        for (gsize p = 0; p < 29; p++)
+  /* whole, and in panels of 5 rows (the last one 3) and of 1 row */
+  const gsize panels[] = { 0, 5, 1 };
+  for (gsize q = 0; q < G_N_ELEMENTS (panels); q++)
+    {
+      g_autoptr (TlGemmReference) ref =
+        tl_gemm_reference_new_cancellable (a, b, panels[q], NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (ref->k, ==, 29);
+      for (gsize i = 0; i < 13; i++)
+        for (gsize j = 0; j < 7; j++)
           {
-            long double x = tl_matrix_get (a, i, p), y = tl_matrix_get (b, p, j);
-            s += x * y;
-            abs_s += fabsl (x * y);
+            long double s = 0, abs_s = 0;
+            for (gsize p = 0; p < 29; p++)
+              {
+                long double x = tl_matrix_get (a, i, p), y = tl_matrix_get (b, p, j);
+                s += x * y;
+                abs_s += fabsl (x * y);
+              }
+            g_assert_cmpfloat (fabs (tl_matrix_get (ref->c, i, j) - (double) s), <=, 1e-14);
+            g_assert_cmpfloat (fabs (tl_matrix_get (ref->abs_c, i, j) - (double) abs_s), <=, 1e-14);
           }
-        g_assert_cmpfloat (fabs (tl_matrix_get (ref->c, i, j) - (double) s), <=, 1e-14);
-        g_assert_cmpfloat (fabs (tl_matrix_get (ref->abs_c, i, j) - (double) abs_s), <=, 1e-14);
-      }
-  g_assert_cmpfloat_with_epsilon (ref->norm_a, tl_matrix_norm (a, TL_NORM_FROBENIUS), 1e-12);
+      g_assert_cmpfloat_with_epsilon (ref->norm_a, tl_matrix_norm (a, TL_NORM_FROBENIUS), 1e-12);
+    }
 
   /* int32: modulo 2³², no |A|·|B| (compared exactly) */
   g_autoptr (TlMatrix) ia = tl_matrix_new (TL_DTYPE_INT32, 1, 2, NULL);
@@ -214,12 +220,74 @@ test_wrong_fails (void)
   g_assert_cmpfloat (check.tolerance, ==, 0.0);
 }
 
+static gboolean
+cancel_cb (gpointer data)
+{
+  g_cancellable_cancel (data);
+  return G_SOURCE_REMOVE;
+}
+
+static gpointer
+reference_thread (gpointer data)
+{
+  GError *error = NULL;
+  TlGemmReference *ref = tl_gemm_reference_new_cancellable (g_object_get_data (data, "a"),
+                                                            g_object_get_data (data, "b"), 0,
+                                                            data, &error);
+  g_assert_null (ref);
+  return error;
+}
+
+/* A cancel stops the reference between panels: cancelled before, nothing
+ * is computed; cancelled while the product runs, it stops within a panel. */
+static void
+test_reference_cancel (void)
+{
+  g_assert_cmpuint (tl_gemm_reference_panel_rows (8192, 8192, 8192), ==, 64);
+  g_assert_cmpuint (tl_gemm_reference_panel_rows (500, 777, 1111), ==, 500);
+  g_assert_cmpuint (tl_gemm_reference_panel_rows (40000, 2048, 2048), ==, 119);
+  g_assert_cmpuint (tl_gemm_reference_panel_rows (10, 100000, 100000), ==, 10);
+
+  g_autoptr (GCancellable) before = g_cancellable_new ();
+  g_cancellable_cancel (before);
+  g_autoptr (TlMatrix) a = random_matrix (TL_DTYPE_FLOAT32, 130, 90, -1, 1);
+  g_autoptr (TlMatrix) b = random_matrix (TL_DTYPE_FLOAT32, 90, 70, -1, 1);
+  g_autoptr (GError) error = NULL;
+  g_assert_null (tl_gemm_reference_new_cancellable (a, b, 16, before, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  g_autoptr (TlMatrix) ia = tl_matrix_new_zeroed (TL_DTYPE_INT32, 50, 40, NULL);
+  g_autoptr (TlMatrix) ib = tl_matrix_new_zeroed (TL_DTYPE_INT32, 40, 30, NULL);
+  g_assert_null (tl_gemm_reference_new_cancellable (ia, ib, 0, before, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+
+  /* 2000³ twice (A·B and |A|·|B|): seconds here, 0.1 s on a big server;
+   * cancelled after 20 ms from the main loop, as Escape would */
+  g_autoptr (GCancellable) during = g_cancellable_new ();
+  g_autoptr (TlMatrix) big_a = random_matrix (TL_DTYPE_FLOAT32, 2000, 2000, -1, 1);
+  g_autoptr (TlMatrix) big_b = random_matrix (TL_DTYPE_FLOAT32, 2000, 2000, -1, 1);
+  g_object_set_data (G_OBJECT (during), "a", big_a);
+  g_object_set_data (G_OBJECT (during), "b", big_b);
+  GThread *t = g_thread_new ("reference", reference_thread, during);
+  g_timeout_add (20, cancel_cb, during);
+  while (!g_cancellable_is_cancelled (during))
+    g_main_context_iteration (NULL, TRUE);
+  gint64 t0 = g_get_monotonic_time ();
+  GError *got = g_thread_join (t);
+  g_test_message ("the reference stopped %.1f ms after the cancel",
+                  (g_get_monotonic_time () - t0) / 1000.0);
+  g_assert_error (got, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_error_free (got);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gemm-check/tolerances", test_tolerances);
   g_test_add_func ("/gemm-check/reference", test_reference);
+  g_test_add_func ("/gemm-check/reference-cancel", test_reference_cancel);
   g_test_add_func ("/gemm-check/correct-passes", test_correct_passes);
   g_test_add_func ("/gemm-check/wrong-fails", test_wrong_fails);
   return g_test_run ();

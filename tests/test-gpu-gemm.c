@@ -193,6 +193,86 @@ test_shape (gconstpointer data)
     }
 }
 
+/* What a cancelled run did: the stages it reported, and when to cancel. */
+typedef struct
+{
+  int cancel_at_run; /* the poll after RUN step n is reported says "cancel" */
+  gboolean cancel;
+  int warmups, runs, instrumented, downloads;
+} CancelWatch;
+
+static void
+cancel_progress_cb (TlGpuStage stage, int step, int total, void *user_data)
+{
+  CancelWatch *w = user_data;
+  switch (stage)
+    {
+    case TL_GPU_STAGE_WARMUP: w->warmups++; break;
+    case TL_GPU_STAGE_RUN:
+      if (step < total)
+        w->runs++;
+      if (step == w->cancel_at_run)
+        w->cancel = TRUE;
+      break;
+    case TL_GPU_STAGE_INSTRUMENTED: w->instrumented++; break;
+    case TL_GPU_STAGE_DOWNLOAD: w->downloads++; break;
+    case TL_GPU_STAGE_UPLOAD: break;
+    }
+}
+
+static int
+cancel_poll_cb (void *user_data)
+{
+  return ((CancelWatch *) user_data)->cancel;
+}
+
+/* Cancel stops a run at the next launch: after run 3 of 10 is announced
+ * no launch starts — no more timed runs, no instrumented run, no
+ * download — and the device serves the next run, which is right. */
+static void
+test_cancel (void)
+{
+  const Shape s = { "", 515, 259, 517 };
+  g_autoptr (TlMatrix) a = tl_gpu_test_random_matrix (rng, TL_DTYPE_FLOAT32, s.m, s.k);
+  g_autoptr (TlMatrix) b = tl_gpu_test_random_matrix (rng, TL_DTYPE_FLOAT32, s.k, s.n);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlGemmReference) ref = tl_gemm_reference_new (a, b, &error);
+  g_assert_no_error (error);
+  const char *ids[] = { "gemm-01-naive", "gemm-03-smem16", "cublas-fp32" };
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      const TlGpuKernelInfo *info = tl_gpu_kernel_find (ids[i]);
+      if (!runs_here (info, TL_GPU_FLOAT32))
+        continue;
+      g_autoptr (TlMatrix) c = tl_matrix_new (TL_DTYPE_FLOAT32, s.m, s.n, NULL);
+      TlGpuGemmArgs args = tl_gpu_test_gemm_args (a, b, c);
+      CancelWatch w = { .cancel_at_run = 3 };
+      args.repeats = 10;
+      args.instrument = 1;
+      args.progress = cancel_progress_cb;
+      args.cancelled = cancel_poll_cb;
+      args.user_data = &w;
+      TlGpuGemmResult r;
+      g_assert_cmpint (tl_gpu_gemm_run (device, ids[i], &args, &r), ==, TL_GPU_CANCELLED);
+      g_assert_cmpint (w.warmups, ==, 2);
+      g_assert_cmpint (w.runs, ==, 4); /* run 4 announced, never launched */
+      g_assert_cmpint (w.instrumented, ==, 0);
+      g_assert_cmpint (w.downloads, ==, 0);
+      g_assert_cmpint (r.n_times, ==, 0);
+      g_assert_null (r.times_ms);
+
+      args.progress = NULL;
+      args.cancelled = NULL;
+      args.instrument = 0;
+      g_assert_cmpint (tl_gpu_gemm_run (device, ids[i], &args, &r), ==, TL_GPU_OK);
+      g_assert_cmpint (r.n_times, ==, 10);
+      TlGemmCheck check;
+      if (!tl_gemm_check (ref, c, info->precision, &check))
+        fail_check (info, TL_GPU_FLOAT32, &s, &check);
+      tl_gpu_gemm_result_clear (&r);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -220,6 +300,7 @@ main (int argc, char **argv)
       g_test_add_data_func (path, &shapes[i], test_shape);
       g_free (path);
     }
+  g_test_add_func ("/gpu/gemm/cancel", test_cancel);
   int ret = g_test_run ();
   tl_gpu_device_close (device);
   g_rand_free (rng);

@@ -663,6 +663,54 @@ test_record (void)
   g_assert_nonnull (strstr (e->message, "lu-05-cluster"));
 }
 
+/* Polls answered until the n-th, which says "cancel". */
+typedef struct
+{
+  int polls, cancel_at;
+} LuPolls;
+
+static int
+lu_poll_cb (void *user_data)
+{
+  LuPolls *p = user_data;
+  return ++p->polls >= p->cancel_at;
+}
+
+/* Cancel stops a GPU factorisation between block steps: the harness
+ * answers TL_GPU_CANCELLED at the first poll that says so (no further
+ * poll, so no further step), and the device factors the next matrix
+ * correctly. */
+static void
+test_cancel (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT32, 1031, 1031, 11, &error);
+  g_assert_no_error (error);
+  TlGpuDevice *device = NULL;
+  g_assert_cmpint (tl_gpu_device_open (0, &device), ==, TL_GPU_OK);
+  const char *kernels[] = { "lu-01-percolumn", "lu-02-blocked", "lu-03-tuned", "lu-04-persistent" };
+  for (guint k = 0; k < G_N_ELEMENTS (kernels); k++)
+    {
+      g_autoptr (TlMatrix) work = tl_matrix_copy (a, NULL);
+      g_autofree int *ipiv = g_new (int, a->rows);
+      LuPolls polls = { 0, 5 };
+      TlGpuLuArgs args = { .dtype = TL_GPU_FLOAT32, .m = (int) a->rows, .n = (int) a->cols,
+                           .a = work->data, .ipiv = ipiv, .pivoting = 1, .warmups = 1,
+                           .repeats = 3, .cancelled = lu_poll_cb, .user_data = &polls };
+      TlGpuLuResult r;
+      TlGpuStatus st = tl_gpu_lu_run (device, kernels[k], &args, &r);
+      g_assert_cmpint (st, ==, TL_GPU_CANCELLED);
+      g_assert_cmpint (polls.polls, ==, 5);
+      tl_gpu_lu_result_clear (&r);
+
+      g_autoptr (TlLuResult) done = factor_checked (kernels[k], a, 0);
+      double ratio = factor_ratio (a, done);
+      if (!(ratio < 30))
+        g_error ("%s after a cancel: ratio %g", kernels[k], ratio);
+    }
+  tl_gpu_device_close (device);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -684,5 +732,6 @@ main (int argc, char **argv)
   g_test_add_func ("/lu-gpu/solve-bench", test_solve_bench);
   g_test_add_func ("/lu-gpu/gfp", test_gfp);
   g_test_add_func ("/lu-gpu/record", test_record);
+  g_test_add_func ("/lu-gpu/cancel", test_cancel);
   return g_test_run ();
 }

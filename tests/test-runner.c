@@ -24,8 +24,9 @@ typedef struct
   gboolean done;
   TlRunRecord *record;
   GError *error;
-  /* cancel when this stage is seen */
+  /* cancel when this stage is seen, or when this kernel finished */
   const char *cancel_at;
+  const char *cancel_after;
   GCancellable *cancellable;
   gint64 cancelled_at_us;
 } Watch;
@@ -64,6 +65,11 @@ kernel_finished_cb (TlRunner *runner, guint job_id, const TlKernelRun *run, gpoi
     w->news_after_result = TRUE;
   g_assert_nonnull (run);
   g_ptr_array_add (w->finished, g_strdup (run->kernel_id));
+  if (g_strcmp0 (run->kernel_id, w->cancel_after) == 0)
+    {
+      w->cancelled_at_us = g_get_monotonic_time ();
+      g_cancellable_cancel (w->cancellable);
+    }
 }
 
 static void
@@ -243,6 +249,18 @@ test_async_cpu_job (void)
   watch_clear (&w, runner);
 }
 
+/* An n³ float32 job of `kernels` (comma-separated), ten timed runs. */
+static TlJob *
+ten_run_job (gsize n, const char *kernels, guint warmups)
+{
+  TlJob *job = tl_job_new_gemm (n, n, n, TL_DTYPE_FLOAT32);
+  g_strfreev (job->kernels);
+  job->kernels = g_strsplit (kernels, ",", -1);
+  job->repeats = 10;
+  job->warmups = warmups;
+  return job;
+}
+
 static void
 test_cancel (void)
 {
@@ -251,11 +269,7 @@ test_cancel (void)
   watch_init (&w, runner);
 
   /* cpu-naive at 1500³: seconds per run, ten runs — far longer than we wait */
-  g_autoptr (TlJob) job = tl_job_new_gemm (1500, 1500, 1500, TL_DTYPE_FLOAT32);
-  g_strfreev (job->kernels);
-  job->kernels = g_strsplit ("cpu-naive", ",", -1);
-  job->repeats = 10;
-  job->warmups = 2;
+  g_autoptr (TlJob) job = ten_run_job (1500, "cpu-naive", 2);
   w.cancel_at = "warming up";
   w.job_id = tl_runner_run_gemm_async (runner, job, w.cancellable, done_cb, &w);
   g_main_loop_run (w.loop);
@@ -279,6 +293,50 @@ test_cancel (void)
   g_assert_error (w2.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpuint (w2.stages->len, ==, 0);
   watch_clear (&w2, runner);
+}
+
+static void
+test_cancel_partial (void)
+{
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
+  Watch w;
+  watch_init (&w, runner);
+
+  /* cpu-openblas (the reference) runs first and finishes; the cancel
+   * comes with its news, while cpu-naive (1000³, ten runs: many seconds)
+   * runs */
+  g_autoptr (TlJob) job = ten_run_job (1000, "cpu-naive,cpu-openblas", 1);
+  w.cancel_after = "cpu-openblas";
+  w.job_id = tl_runner_run_gemm_async (runner, job, w.cancellable, done_cb, &w);
+  g_main_loop_run (w.loop);
+
+  /* the record keeps what finished and says the job was cancelled */
+  g_assert_no_error (w.error);
+  g_assert_nonnull (w.record);
+  g_assert_true (w.record->cancelled);
+  gint64 waited_ms = (g_get_monotonic_time () - w.cancelled_at_us) / 1000;
+  g_test_message ("cancel to result: %" G_GINT64_FORMAT " ms", waited_ms);
+  g_assert_cmpint (waited_ms, <, 3000);
+  g_assert_cmpuint (w.finished->len, ==, 1);
+  const TlKernelRun *blas = tl_run_record_find_run (w.record, "cpu-openblas");
+  const TlKernelRun *naive = tl_run_record_find_run (w.record, "cpu-naive");
+  g_assert_cmpint (blas->status, ==, TL_RUN_OK);
+  g_assert_true (blas->verified && blas->passed);
+  g_assert_cmpuint (blas->time.count, ==, 10);
+  /* the kernel that was running keeps none of its numbers */
+  g_assert_cmpint (naive->status, ==, TL_RUN_CANCELLED);
+  g_assert_cmpuint (naive->time.count, ==, 0);
+  g_assert_false (naive->verified);
+  g_assert_nonnull (naive->message);
+
+  /* and the flag survives the file */
+  g_autofree char *text = tl_run_record_to_string (w.record, TRUE);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) back = tl_run_record_from_data (text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (back->cancelled);
+  g_assert_cmpint (tl_run_record_find_run (back, "cpu-naive")->status, ==, TL_RUN_CANCELLED);
+  watch_clear (&w, runner);
 }
 
 static void
@@ -520,6 +578,7 @@ main (int argc, char **argv)
   main_thread = g_thread_self ();
   g_test_add_func ("/runner/async-cpu-job", test_async_cpu_job);
   g_test_add_func ("/runner/cancel", test_cancel);
+  g_test_add_func ("/runner/cancel-partial", test_cancel_partial);
   g_test_add_func ("/runner/gpu-without-device", test_gpu_without_device);
   g_test_add_func ("/runner/sync-and-errors", test_sync_and_order);
   g_test_add_func ("/runner/jobs-in-order", test_jobs_in_order);

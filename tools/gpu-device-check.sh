@@ -5,9 +5,15 @@
 # (test-gpu-gemm's /gpu/gemm/small: 1×1×1 … 130×136×72), and (when
 # asked) the benchmark.  Output under $OUT (or ./gpu-out).
 #   .gpubundle/gpu-device-check.sh [facts] [tests] [sanitize] [bench]
+# `gui` drives the desktop app instead; it needs the GUI bundle
+# (tools/gpu-gui-check.sh bundle), which travels apart from this one:
+#   .devcarry-gpugui/gpu-device-check.sh gui
 b=$(cd "$(dirname "$0")" && pwd)
 out=${OUT:-./gpu-out}
 mkdir -p "$out"
+if [ "${1:-}" = gui ]; then
+  exec "$b/gpu-gui-check.sh" run
+fi
 for part in lib bin; do
   [ -d "$b/$part" ] || tar -C "$b" -xzf "$b/$part.tar.gz"
 done

@@ -30,6 +30,7 @@ struct _TlSession
   GPtrArray *live_runs;       /* TlKernelRun* of the job in flight (copies) */
   GHashTable *sweep_jobs;     /* job ids whose records only feed the sweep */
   guint n_sweep_pending;
+  gboolean sweep_cancelled; /* a job of the current sweep was cancelled */
   TlRunRecord *record;        /* on show (pages that keep it take a reference) */
   guint results_serial;       /* the inputs_serial the runs on show were made from */
   gboolean results_from_file; /* the runs on show came from a record file */

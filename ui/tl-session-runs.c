@@ -54,6 +54,35 @@ set_running (TlSession *self, gboolean running)
   tl_session_state_changed (self);
 }
 
+/* How many of a cancelled record's kernels finished (the others are
+ * marked TL_RUN_CANCELLED). */
+static guint
+count_finished (const TlRunRecord *record)
+{
+  guint finished = 0;
+  for (guint i = 0; i < record->runs->len; i++)
+    finished += ((const TlKernelRun *) record->runs->pdata[i])->status != TL_RUN_CANCELLED;
+  return finished;
+}
+
+/* A cancelled run is shown as what it is: the kernels that finished, the
+ * rest marked cancelled, and the status line and info bar saying so. */
+static void
+report_cancelled (TlSession *self, const TlRunRecord *record)
+{
+  guint finished = count_finished (record), total = record->runs->len;
+  g_autofree char *status = g_strdup_printf (_("cancelled: %u of %u kernels finished"), finished, total);
+  tl_session_set_status (self, status);
+  g_autofree char *text = g_strdup_printf (
+    ngettext ("The run was cancelled: %u of %u kernels finished and is shown; "
+              "the others are marked cancelled.",
+              "The run was cancelled: %u of %u kernels finished and are shown; "
+              "the others are marked cancelled.",
+              finished),
+    finished, total);
+  tl_session_report (self, GTK_MESSAGE_WARNING, text);
+}
+
 static void
 run_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
 {
@@ -63,9 +92,13 @@ run_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
 
   if (record == NULL)
     {
+      /* a cancelled job without a record: no kernel had finished */
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        tl_session_report (self, GTK_MESSAGE_WARNING,
-                           _("The run was cancelled. The kernels that finished before are still shown."));
+        {
+          tl_session_set_status (self, _("cancelled before any kernel finished"));
+          tl_session_report (self, GTK_MESSAGE_WARNING,
+                             _("The run was cancelled before any kernel finished: there are no results."));
+        }
       else
         tl_session_report_error (self, _("The run failed."), error);
     }
@@ -73,7 +106,9 @@ run_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
     {
       tl_session_add_to_history (self, tl_run_record_ref (record));
       tl_session_show_record (self, record, FALSE);
-      if (record->note)
+      if (record->cancelled)
+        report_cancelled (self, record);
+      else if (record->note)
         tl_session_report (self, GTK_MESSAGE_INFO, record->note);
     }
   g_clear_object (&self->run_cancellable);
@@ -164,14 +199,25 @@ sweep_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   TlRunRecord *record = tl_runner_run_gemm_finish (TL_RUNNER (object), result, &error);
 
   self->n_sweep_pending--;
+  /* a size cancelled part-way keeps its finished kernels (the others are
+   * marked cancelled in its record); the sizes after it never ran */
   if (record)
     tl_session_add_to_history (self, record);
   else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     tl_session_report_error (self, _("A size-sweep run failed."), error);
+  if ((record && record->cancelled) || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    self->sweep_cancelled = TRUE;
   if (self->n_sweep_pending == 0)
     {
       g_clear_object (&self->run_cancellable);
       set_running (self, FALSE);
+      if (self->sweep_cancelled)
+        {
+          tl_session_set_status (self, _("size sweep cancelled"));
+          tl_session_report (self, GTK_MESSAGE_WARNING,
+                             _("The size sweep was cancelled: only the sizes and kernels that finished "
+                               "are in the sweep; the rest are marked cancelled or missing."));
+        }
     }
   g_object_unref (self);
 }
@@ -192,6 +238,7 @@ tl_session_run_sweep (TlSession *self, const TlRunSettings *settings)
 
   tl_session_hide_message (self);
   self->run_cancellable = g_cancellable_new ();
+  self->sweep_cancelled = FALSE;
   for (gsize n = 128; n <= top; n *= 2)
     {
       g_autoptr (TlJob) job = tl_job_new_gemm (n, n, n, settings->dtype);
@@ -222,8 +269,13 @@ tl_session_cancel (TlSession *self)
 {
   g_return_if_fail (TL_IS_SESSION (self));
   if (self->run_cancellable)
-    g_cancellable_cancel (self->run_cancellable);
-  tl_session_set_progress (self, _("cancelling…"), 0);
+    {
+      g_cancellable_cancel (self->run_cancellable);
+      tl_session_set_progress (self, _("cancelling…"), 0); /* "idle" once it stopped */
+    }
+  /* Factor A stops between block steps; the player keeps what it had */
+  if (self->lu_cancellable)
+    g_cancellable_cancel (self->lu_cancellable);
 }
 
 gboolean

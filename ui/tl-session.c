@@ -127,7 +127,10 @@ lu_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   else
     {
       tl_lu_recorder_free (lu);
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      /* a half factorisation is no result: the player keeps what it showed */
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        tl_session_set_status (self, _("Factor A cancelled: the player shows what it showed before."));
+      else
         tl_session_report_error (self, _("Could not factor A."), error);
     }
   tl_session_state_changed (self);

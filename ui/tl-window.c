@@ -103,7 +103,9 @@ update_actions (TlWindow *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "run")), !running && !busy);
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "sweep")),
                                !running && kernels && kernels[0]);
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "cancel")), running);
+  /* Escape stops a GEMM run or sweep, and Factor A */
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "cancel")),
+                               running || tl_session_is_factoring (self->session));
 }
 
 static void

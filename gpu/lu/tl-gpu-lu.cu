@@ -24,10 +24,28 @@ static const TlLuRung *const rungs[] = {
 #undef TL_LU_ROW
 };
 
+// Between two steps.  Launches are asynchronous: left alone, the host
+// would queue a whole factorisation in milliseconds and meet every cancel
+// point long before the device gets there, so a cancel would wait for the
+// whole factorisation.  Each point therefore marks its step with an event
+// and first waits for the mark of TL_LU_LEAD_STEPS steps ago: the host
+// stays at most that many steps ahead, the device's queue never empties
+// (the timed path keeps its speed), and a cancel takes effect after the
+// steps already queued.
 TlGpuStatus
 tl_lu_cancel_point (TlLuCtx *ctx)
 {
-  if (ctx->cancelled != nullptr && ctx->cancelled (ctx->cancel_data))
+  if (ctx->cancelled == nullptr)
+    return TL_GPU_OK;
+  if (ctx->lead_ev != nullptr)
+    {
+      cudaEvent_t mark = ctx->lead_ev[ctx->lead_steps % TL_LU_LEAD_STEPS];
+      if (ctx->lead_steps >= TL_LU_LEAD_STEPS)
+        TL_GPU_TRY (cudaEventSynchronize (mark), "waiting for an earlier step");
+      TL_GPU_TRY (cudaEventRecord (mark, ctx->stream), "marking a step");
+      ctx->lead_steps++;
+    }
+  if (ctx->cancelled (ctx->cancel_data))
     return tl_gpu_fail (TL_GPU_CANCELLED, "cancelled");
   return TL_GPU_OK;
 }
@@ -238,14 +256,20 @@ struct Buffers : TlGpuEventPair
   void *host = nullptr;
   double *block_phase = nullptr;
   cudaEvent_t phase_ev[8] = {};
+  cudaEvent_t lead_ev[TL_LU_LEAD_STEPS] = {};
   ~Buffers ()
   {
     free (host);
     free (block_phase);
     if (!tl_gpu_is_lost ())
-      for (cudaEvent_t e : phase_ev)
-        if (e)
-          cudaEventDestroy (e);
+      {
+        for (cudaEvent_t e : phase_ev)
+          if (e)
+            cudaEventDestroy (e);
+        for (cudaEvent_t e : lead_ev)
+          if (e)
+            cudaEventDestroy (e);
+      }
     cudaFree (orig);
     cudaFree (a);
     cudaFree (ws);
@@ -451,6 +475,12 @@ tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *ar
   st = allocate_and_upload (&ctx, args, kernel_id, bytes, &b, out);
   if (st != TL_GPU_OK)
     return st;
+  if (ctx.cancelled != nullptr)
+    {
+      for (cudaEvent_t &e : b.lead_ev)
+        TL_GPU_TRY (cudaEventCreateWithFlags (&e, cudaEventDisableTiming), "creating CUDA events");
+      ctx.lead_ev = b.lead_ev;
+    }
 
   // warm-ups, then the timed factorisations, each from a fresh copy of A
   const int warmups = args->warmups > 0 ? args->warmups : 0;

@@ -42,7 +42,17 @@ struct TlLuCtx
   // polled between block steps (tl_lu_cancel_point)
   TlGpuCancelFn cancelled;
   void *cancel_data;
+  // bounded run-ahead (made by the harness when `cancelled` is set): the
+  // cancel point records one of these per step and first waits for the
+  // one of TL_LU_LEAD_STEPS steps ago
+  cudaEvent_t *lead_ev;
+  long lead_steps;
 };
+
+// How many steps the host may queue ahead of the device.  Enough that the
+// device never runs dry (a step of lu-01 is a few launches, microseconds
+// to enqueue), few enough that a cancel stops the run after them.
+#define TL_LU_LEAD_STEPS 8
 
 // What a rung file defines: `extern const TlLuRung SYMBOL_rung`, SYMBOL as
 // in its row of tl-lu-ladder.h (which holds everything else about it: its

@@ -280,6 +280,8 @@ run_sizes (const Bench *b, TlRunner *runner, GCancellable *cancellable, GPtrArra
       g_autofree char *path = g_build_filename (b->dir, name, NULL);
       if (!tl_run_record_save (record, path, TL_RECORD_SAVE_DEFAULT, &error))
         return tl_cli_fail ("bench", error);
+      if (record->cancelled)
+        return tl_cli_report_cancelled ("bench", record);
     }
   return TL_CLI_OK;
 }

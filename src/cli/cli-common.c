@@ -1,5 +1,6 @@
 #include "tl-cli.h"
 
+#include <gio/gio.h>
 #include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -24,6 +25,12 @@ tl_cli_parse (GOptionContext *context, int *argc, char ***argv)
 int
 tl_cli_fail (const char *command, const GError *error)
 {
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_printerr (_("tilelab-cli %s: stopped before anything finished; nothing was written\n"),
+                  command);
+      return TL_CLI_INTERRUPTED;
+    }
   g_printerr ("tilelab-cli %s: %s\n", command, error ? error->message : "failed");
   return TL_CLI_FAILURE;
 }

@@ -243,10 +243,26 @@ tl_cli_catch_interrupts (GCancellable *cancellable)
                           g_object_unref);
 }
 
+int
+tl_cli_report_cancelled (const char *command, const TlRunRecord *record)
+{
+  guint finished = 0;
+  for (guint i = 0; i < record->runs->len; i++)
+    finished += ((const TlKernelRun *) record->runs->pdata[i])->status != TL_RUN_CANCELLED;
+  g_printerr (ngettext ("tilelab-cli %s: stopped; %u kernel had finished (the record keeps it)\n",
+                        "tilelab-cli %s: stopped; %u kernels had finished (the record keeps them)\n",
+                        finished),
+              command, finished);
+  return TL_CLI_INTERRUPTED;
+}
+
+/* A job started on the runner, waited for on the default main context
+ * (where tl_cli_catch_interrupts' sources run). */
 typedef struct
 {
   GMainLoop *loop;
-  TlRunRecord *record;
+  gpointer (*finish) (TlRunner *runner, GAsyncResult *result, GError **error);
+  gpointer result;
   GError *error;
 } Wait;
 
@@ -254,20 +270,47 @@ static void
 job_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   Wait *w = user_data;
-  w->record = tl_runner_run_gemm_finish (TL_RUNNER (source), result, &w->error);
+  w->result = w->finish (TL_RUNNER (source), result, &w->error);
   g_main_loop_quit (w->loop);
+}
+
+static gpointer
+finish_gemm (TlRunner *runner, GAsyncResult *result, GError **error)
+{
+  return tl_runner_run_gemm_finish (runner, result, error);
+}
+
+static gpointer
+finish_gauss (TlRunner *runner, GAsyncResult *result, GError **error)
+{
+  return tl_runner_run_gauss_finish (runner, result, error);
+}
+
+static gpointer
+wait_for_job (Wait *w, GError **error)
+{
+  g_main_loop_run (w->loop);
+  g_main_loop_unref (w->loop);
+  if (w->error)
+    g_propagate_error (error, w->error);
+  return w->result;
 }
 
 TlRunRecord *
 tl_cli_run_job (TlRunner *runner, const TlJob *job, GCancellable *cancellable, GError **error)
 {
-  Wait w = { g_main_loop_new (NULL, FALSE), NULL, NULL };
+  Wait w = { g_main_loop_new (NULL, FALSE), finish_gemm, NULL, NULL };
   tl_runner_run_gemm_async (runner, job, cancellable, job_done_cb, &w);
-  g_main_loop_run (w.loop);
-  g_main_loop_unref (w.loop);
-  if (w.error)
-    g_propagate_error (error, w.error);
-  return w.record;
+  return wait_for_job (&w, error);
+}
+
+TlGaussResult *
+tl_cli_run_gauss (TlRunner *runner, const TlGaussJob *job, GCancellable *cancellable,
+                  GError **error)
+{
+  Wait w = { g_main_loop_new (NULL, FALSE), finish_gauss, NULL, NULL };
+  tl_runner_run_gauss_async (runner, job, cancellable, job_done_cb, &w);
+  return wait_for_job (&w, error);
 }
 
 /* ---- the command ------------------------------------------------------- */
@@ -397,6 +440,8 @@ gemm_run (const GemmOptions *o, const char *command_line)
         return tl_cli_fail ("gemm", error);
       printf (_("\nRun record: %s\n"), o->record_path);
     }
+  if (record->cancelled)
+    return tl_cli_report_cancelled ("gemm", record);
   return tl_cli_record_all_passed (record) ? TL_CLI_OK : TL_CLI_FAILURE;
 }
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "record/tl-record.h"
+#include "run/tl-gauss-run.h"
 #include "run/tl-runner.h"
 
 G_BEGIN_DECLS
@@ -36,10 +37,20 @@ void     tl_cli_end_progress (void);
 /* From now on Ctrl-C (SIGINT) and SIGTERM cancel `cancellable` (while a
  * job runs, or the next one) instead of killing the program. */
 void         tl_cli_catch_interrupts (GCancellable *cancellable);
-/* Runs a job on the runner and waits; a cancelled job fails with
+/* Runs a job on the runner and waits; a cancelled job returns its partial
+ * record (record->cancelled) or, when no kernel had finished, fails with
  * G_IO_ERROR_CANCELLED. */
 TlRunRecord *tl_cli_run_job (TlRunner *runner, const TlJob *job, GCancellable *cancellable,
                              GError **error);
+/* Runs a Gauss job on the runner and waits the same way (on the default
+ * main context, where the interrupt sources are: the runner's synchronous
+ * tl_runner_run_gauss waits on a context of its own, so Ctrl+C would not
+ * be seen until the job ended). */
+TlGaussResult *tl_cli_run_gauss (TlRunner *runner, const TlGaussJob *job,
+                                 GCancellable *cancellable, GError **error);
+/* Says on stderr that a cancelled record's job was stopped and how many
+ * kernels it keeps; returns TL_CLI_INTERRUPTED. */
+int          tl_cli_report_cancelled (const char *command, const TlRunRecord *record);
 
 /* argv joined, for the record */
 char    *tl_cli_command_line (int argc, char **argv);

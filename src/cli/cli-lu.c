@@ -1,6 +1,7 @@
 /* cli-lu.c — `tilelab-cli lu` and `tilelab-cli det`: Gauss elimination as
  * PA = LU, its pivots, determinant and growth, optionally recorded. */
 #include "cli-gauss.h"
+#include "cli-gemm.h"
 #include "core/tl-error.h"
 #include "io/tl-io.h"
 #include "record/tl-lu-record.h"
@@ -54,7 +55,7 @@ print_exact (TlCliGauss *o, const TlGfpLu *lu, gsize m, gsize n)
 /* --mod P: exact elimination over GF(P), on the GPU when --kernel names a
  * GPU rung, recorded on the CPU with --record. */
 static int
-factor_exact (TlCliGauss *o, TlRunner *runner, const TlMatrix *a)
+factor_exact (TlCliGauss *o, TlRunner *runner, const TlMatrix *a, GCancellable *cancellable)
 {
   g_autoptr (GError) error = NULL;
   const TlLuKernelInfo *ki = o->kernel ? tl_lu_kernel_find (o->kernel) : NULL;
@@ -68,7 +69,7 @@ factor_exact (TlCliGauss *o, TlRunner *runner, const TlMatrix *a)
   TlGaussJob job = { .kind = TL_GAUSS_EXACT, .exact = g, .exact_on_gpu = on_gpu,
                      .recorder = rec };
   job.options.gpu_ordinal = o->device;
-  g_autoptr (TlGaussResult) done = tl_runner_run_gauss (runner, &job, NULL, &error);
+  g_autoptr (TlGaussResult) done = tl_cli_run_gauss (runner, &job, cancellable, &error);
   if (done == NULL)
     return tl_cli_fail (o->command, error);
   const TlGfpLu *lu = done->exact;
@@ -198,14 +199,15 @@ save_record (TlCliGauss *o, const char *path, const TlMatrix *a, const TlLuResul
 }
 
 static int
-factor (TlCliGauss *o, TlRunner *runner, const TlMatrix *a, const char *path)
+factor (TlCliGauss *o, TlRunner *runner, const TlMatrix *a, const char *path,
+        GCancellable *cancellable)
 {
   const gboolean det_only = g_str_equal (o->command, "det");
   g_autoptr (GError) error = NULL;
   g_autoptr (TlLuRecorder) rec = o->record ? tl_lu_recorder_new (0) : NULL;
   TlGaussJob job = { .kind = TL_GAUSS_FACTOR, .a = a, .options = tl_cli_gauss_options (o),
                      .recorder = rec };
-  g_autoptr (TlGaussResult) done = tl_runner_run_gauss (runner, &job, NULL, &error);
+  g_autoptr (TlGaussResult) done = tl_cli_run_gauss (runner, &job, cancellable, &error);
   if (done == NULL)
     return tl_cli_fail (o->command, error);
   const TlLuResult *r = done->lu;
@@ -262,9 +264,14 @@ body (TlCliGauss *o, int argc, char **argv)
     }
   printf ("A: %zu×%zu %s, %s\n", a->rows, a->cols, o->mod ? "integer" : tl_dtype_name (a->dtype),
           tl_cli_describe_source (o, path));
-  /* every kernel runs on a runner's worker, GPU rungs on its device */
+  /* every kernel runs on a runner's worker, GPU rungs on its device;
+   * Ctrl+C stops it between block steps (a half factorisation is no
+   * result: nothing is written, exit 130) */
   g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
-  return o->mod ? factor_exact (o, runner, a) : factor (o, runner, a, path);
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  tl_cli_catch_interrupts (cancellable);
+  return o->mod ? factor_exact (o, runner, a, cancellable)
+                : factor (o, runner, a, path, cancellable);
 }
 
 static int

@@ -61,6 +61,9 @@ main (int argc, char **argv)
   /* Messages follow the user's locale; numbers in files never do (all
    * parsers and writers use g_ascii_strtod / g_ascii_formatd). */
   setlocale (LC_ALL, "");
+  /* stdout holds tables a user may pipe on; GLib's log (G_MESSAGES_DEBUG)
+   * goes to stderr with the other diagnostics */
+  g_log_writer_default_set_use_stderr (TRUE);
   /* TILELAB_LOCALEDIR points at BUILD/po to run translated from the build tree */
   const char *localedir = g_getenv ("TILELAB_LOCALEDIR");
   bindtextdomain (GETTEXT_PACKAGE, localedir && *localedir ? localedir : TL_LOCALEDIR);

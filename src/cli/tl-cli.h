@@ -2,7 +2,9 @@
  *
  * Every command is `int tl_cli_<name> (int argc, char **argv)` in its own
  * file cli-<name>.c, registered in the table in tilelab-cli.c.  Exit codes:
- * 0 success, 1 runtime failure, 2 usage error.  Messages go to stderr and
+ * 0 success, 1 runtime failure, 2 usage error, 130 stopped by Ctrl+C
+ * (SIGINT) or SIGTERM (128 + SIGINT, as a shell reports a process that
+ * SIGINT killed; ours stops cleanly instead).  Messages go to stderr and
  * name the problem and, for files, the position.
  */
 #pragma once
@@ -16,12 +18,14 @@ enum
   TL_CLI_OK = 0,
   TL_CLI_FAILURE = 1,
   TL_CLI_USAGE = 2,
+  TL_CLI_INTERRUPTED = 130,
 };
 
 /* Parses the command's options; on error prints it with a hint and
  * returns FALSE (the command then returns TL_CLI_USAGE). */
 gboolean tl_cli_parse (GOptionContext *context, int *argc, char ***argv);
-/* Prints "tilelab-cli COMMAND: message" to stderr; returns TL_CLI_FAILURE. */
+/* Prints "tilelab-cli COMMAND: message" to stderr; returns TL_CLI_FAILURE,
+ * or TL_CLI_INTERRUPTED when error is G_IO_ERROR_CANCELLED (Ctrl+C). */
 int      tl_cli_fail (const char *command, const GError *error);
 /* Prints a usage error to stderr; returns TL_CLI_USAGE. */
 int      tl_cli_usage_error (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);

@@ -17,6 +17,7 @@ typedef struct
   const TlMatrix *a, *b;
   TlMatrix *c;
   gsize row0, row1;
+  GCancellable *cancellable; /* polled once a row */
 } IntRows;
 
 static gpointer
@@ -25,7 +26,7 @@ int_reference_rows (gpointer data)
   IntRows *t = data;
   gsize k = t->a->cols, n = t->b->cols;
   g_autofree guint32 *acc = g_new (guint32, MAX (n, 1));
-  for (gsize i = t->row0; i < t->row1; i++)
+  for (gsize i = t->row0; i < t->row1 && !g_cancellable_is_cancelled (t->cancellable); i++)
     {
       memset (acc, 0, n * sizeof (guint32));
       const gint32 *arow = tl_matrix_row (t->a, i);
@@ -43,8 +44,9 @@ int_reference_rows (gpointer data)
   return NULL;
 }
 
-static void
-int_reference (const TlMatrix *a, const TlMatrix *b, TlMatrix *c)
+static gboolean
+int_reference (const TlMatrix *a, const TlMatrix *b, TlMatrix *c, GCancellable *cancellable,
+               GError **error)
 {
   gsize m = a->rows;
   guint n_threads = MAX (1, MIN ((gsize) g_get_num_processors (), m));
@@ -52,12 +54,13 @@ int_reference (const TlMatrix *a, const TlMatrix *b, TlMatrix *c)
   g_autofree GThread **threads = g_new0 (GThread *, n_threads);
   for (guint t = 0; t < n_threads; t++)
     {
-      tasks[t] = (IntRows) { a, b, c, m * t / n_threads, m * (t + 1) / n_threads };
+      tasks[t] = (IntRows) { a, b, c, m * t / n_threads, m * (t + 1) / n_threads, cancellable };
       threads[t] = t == 0 ? NULL : g_thread_new ("tl-int-ref", int_reference_rows, &tasks[t]);
     }
   int_reference_rows (&tasks[0]);
   for (guint t = 1; t < n_threads; t++)
     g_thread_join (threads[t]);
+  return !g_cancellable_set_error_if_cancelled (cancellable, error);
 }
 
 /* x as a contiguous float64 matrix, element-wise absolute when `absolute`. */
@@ -76,9 +79,20 @@ as_float64 (const TlMatrix *x, gboolean absolute, GError **error)
   return y;
 }
 
+/* Rows of C per dgemm call by default: about TL_GEMM_REFERENCE_PANEL_FLOPS
+ * each, so a cancel between panels is honoured within one panel — tens of
+ * ms on a server, rather than the whole product (8192³ twice: 14 s). */
+gsize
+tl_gemm_reference_panel_rows (gsize m, gsize k, gsize n)
+{
+  double per_row = 2.0 * (double) MAX (k, 1) * (double) MAX (n, 1);
+  double rows = TL_GEMM_REFERENCE_PANEL_FLOPS / per_row;
+  return (gsize) MIN (MAX (rows, 64.0), (double) MAX (m, 1));
+}
+
 static gboolean
 float_product (const TlMatrix *a, const TlMatrix *b, gboolean absolute, TlMatrix *c,
-               GError **error)
+               gsize panel, GCancellable *cancellable, GError **error)
 {
   if (c->rows == 0 || c->cols == 0 || a->cols == 0)
     return TRUE; /* c stays zero: an empty sum */
@@ -88,14 +102,27 @@ float_product (const TlMatrix *a, const TlMatrix *b, gboolean absolute, TlMatrix
   g_autoptr (TlMatrix) b64 = as_float64 (b, absolute, error);
   if (b64 == NULL)
     return FALSE;
-  cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, (int) c->rows, (int) c->cols,
-               (int) a->cols, 1.0, a64->data, (int) a64->stride, b64->data, (int) b64->stride,
-               0.0, c->data, (int) c->stride);
+  for (gsize r0 = 0; r0 < c->rows; r0 += panel)
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      gsize rows = MIN (panel, c->rows - r0);
+      cblas_dgemm (CblasRowMajor, CblasNoTrans, CblasNoTrans, (int) rows, (int) c->cols,
+                   (int) a->cols, 1.0, tl_matrix_row (a64, r0), (int) a64->stride, b64->data,
+                   (int) b64->stride, 0.0, tl_matrix_row (c, r0), (int) c->stride);
+    }
   return TRUE;
 }
 
 TlGemmReference *
 tl_gemm_reference_new (const TlMatrix *a, const TlMatrix *b, GError **error)
+{
+  return tl_gemm_reference_new_cancellable (a, b, 0, NULL, error);
+}
+
+TlGemmReference *
+tl_gemm_reference_new_cancellable (const TlMatrix *a, const TlMatrix *b, gsize panel_rows,
+                                   GCancellable *cancellable, GError **error)
 {
   g_return_val_if_fail (a != NULL && b != NULL && a->cols == b->rows, NULL);
   g_return_val_if_fail (a->dtype == b->dtype, NULL);
@@ -105,12 +132,16 @@ tl_gemm_reference_new (const TlMatrix *a, const TlMatrix *b, GError **error)
   if (ref->c == NULL)
     return NULL;
   if (a->dtype == TL_DTYPE_INT32)
-    int_reference (a, b, ref->c);
+    {
+      if (!int_reference (a, b, ref->c, cancellable, error))
+        return NULL;
+    }
   else
     {
       ref->abs_c = tl_matrix_new_zeroed (TL_DTYPE_FLOAT64, a->rows, b->cols, error);
-      if (ref->abs_c == NULL || !float_product (a, b, FALSE, ref->c, error)
-          || !float_product (a, b, TRUE, ref->abs_c, error))
+      gsize panel = panel_rows ? panel_rows : tl_gemm_reference_panel_rows (a->rows, a->cols, b->cols);
+      if (ref->abs_c == NULL || !float_product (a, b, FALSE, ref->c, panel, cancellable, error)
+          || !float_product (a, b, TRUE, ref->abs_c, panel, cancellable, error))
         return NULL;
     }
   ref->norm_a = tl_matrix_norm (a, TL_NORM_FROBENIUS);

@@ -70,6 +70,17 @@ typedef struct
 /* A and B of one dtype, A m×k, B k×n.  Multi-threaded (OpenBLAS, or the
  * int32 loop on every core).  NULL with the error when memory is short. */
 TlGemmReference *tl_gemm_reference_new  (const TlMatrix *a, const TlMatrix *b, GError **error);
+/* The same, computed in panels of `panel_rows` rows of C (0: about
+ * TL_GEMM_REFERENCE_PANEL_FLOPS each) with `cancellable` polled between
+ * them (once a row for int32): NULL with G_IO_ERROR_CANCELLED once it is
+ * cancelled, within one panel's time. */
+TlGemmReference *tl_gemm_reference_new_cancellable (const TlMatrix *a, const TlMatrix *b,
+                                                    gsize panel_rows, GCancellable *cancellable,
+                                                    GError **error);
+/* The default panel of an m×k by k×n product: at least 64 rows (OpenBLAS
+ * keeps its speed), at most m. */
+#define TL_GEMM_REFERENCE_PANEL_FLOPS 1e9
+gsize            tl_gemm_reference_panel_rows (gsize m, gsize k, gsize n);
 void             tl_gemm_reference_free (TlGemmReference *ref);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlGemmReference, tl_gemm_reference_free)
 

@@ -987,7 +987,8 @@ tl_run_record_from_json (JsonNode *node, GError **error)
   if (!get_string (root, "$", "tilelab_version", TRUE, &record->tilelab_version, error)
       || !get_string (root, "$", "created", TRUE, &record->created, error)
       || !get_string (root, "$", "command_line", FALSE, &record->command_line, error)
-      || !get_string (root, "$", "note", FALSE, &record->note, error))
+      || !get_string (root, "$", "note", FALSE, &record->note, error)
+      || !get_bool (root, "$", "cancelled", FALSE, &record->cancelled, error))
     return NULL;
 
   JsonObject *machine;

@@ -368,6 +368,8 @@ tl_run_record_to_json (const TlRunRecord *record)
   tl_json_member_string (b, "created", record->created ? record->created : "");
   tl_json_member_string (b, "command_line", record->command_line);
   tl_json_member_string (b, "note", record->note);
+  if (record->cancelled)
+    tl_json_member_bool (b, "cancelled", TRUE);
 
   json_builder_set_member_name (b, "machine");
   json_builder_begin_object (b);

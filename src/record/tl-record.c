@@ -230,6 +230,7 @@ tl_run_record_copy (const TlRunRecord *record)
   copy->created = g_strdup (record->created);
   copy->command_line = g_strdup (record->command_line);
   copy->note = g_strdup (record->note);
+  copy->cancelled = record->cancelled;
   tl_machine_facts_copy (&record->machine, &copy->machine);
   copy->job = record->job ? tl_job_copy (record->job) : NULL;
   for (guint i = 0; i < record->runs->len; i++)

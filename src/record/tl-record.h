@@ -46,7 +46,7 @@ typedef enum
 {
   TL_RUN_OK,        /* ran; see `passed` for verification */
   TL_RUN_ERROR,     /* failed: error_code and message say why */
-  TL_RUN_CANCELLED, /* stopped by the user (only in records of jobs that finished anyway) */
+  TL_RUN_CANCELLED, /* stopped by the user before it finished (record->cancelled is set) */
   TL_RUN_SKIPPED,   /* not run: message says why */
 } TlRunStatus;
 
@@ -157,6 +157,8 @@ typedef struct
   char *created;          /* ISO 8601, UTC */
   char *command_line;     /* how it was made (CLI), may be NULL */
   char *note;             /* e.g. "no GPU: only CPU kernels ran", may be NULL */
+  gboolean cancelled;     /* the user stopped the job: the runs that finished are
+                           * complete, the others say TL_RUN_CANCELLED */
   TlMachineFacts machine;
   gboolean has_device;
   TlGpuFacts device;      /* when a GPU ran */

@@ -634,7 +634,7 @@ setup_reference (JobState *s, TlRunRecord *record, GError **error)
   if (g_cancellable_set_error_if_cancelled (s->cancellable, error))
     return FALSE;
   report (s, NULL, _("computing the reference"), 0.5);
-  s->reference = tl_gemm_reference_new (s->a, s->b, error);
+  s->reference = tl_gemm_reference_new_cancellable (s->a, s->b, 0, s->cancellable, error);
   if (s->reference == NULL)
     return FALSE;
   tl_matrix_stats (s->a, &record->a_stats);
@@ -648,6 +648,52 @@ setup_reference (JobState *s, TlRunRecord *record, GError **error)
       record->reference = tl_matrix_ref (s->reference->c);
     }
   return TRUE;
+}
+
+/* Whether A, B and C fit the memory of the job's GPU; if not, run says
+ * so (the harness checks the free memory again when it allocates). */
+static gboolean
+gpu_memory_fits (JobState *s, TlKernelRun *run)
+{
+  /* the device is opened here if no kernel has used it yet (its facts come
+   * with it); one that cannot be opened is left to the run to report */
+  TlGpuFacts facts;
+  if (s->gpu == NULL || tl_gpu_session_get_device (s->gpu, s->job->device, NULL) == NULL
+      || !tl_gpu_session_get_facts (s->gpu, s->job->device, &facts) || facts.total_mem_bytes == 0)
+    return TRUE;
+  double need = ((double) s->m * s->k + (double) s->k * s->n + (double) s->m * s->n)
+                * tl_dtype_size (s->job->dtype);
+  if (need <= (double) facts.total_mem_bytes)
+    return TRUE;
+  g_autoptr (GError) error = g_error_new (
+    TL_ERROR, TL_ERROR_OUT_OF_MEMORY,
+    _("%s at %zu×%zu×%zu needs %.1f GiB of GPU "
+      "memory for A, B and C; GPU %d (%s) has %.1f GiB. Nothing was allocated: try a smaller "
+      "problem or a CPU kernel."),
+    run->kernel_id, s->m, s->k, s->n, need / 1073741824.0, facts.ordinal, facts.name,
+    facts.total_mem_bytes / 1073741824.0);
+  tl_kernel_run_set_error (run, error);
+  return FALSE;
+}
+
+/* A cancelled job keeps the kernels that finished; the one that was
+ * running and those after it become fresh runs marked cancelled (a
+ * partly measured kernel keeps none of its numbers). */
+static void
+mark_unfinished (TlRunRecord *record, const gboolean *finished, const GError *cancelled)
+{
+  record->cancelled = TRUE;
+  for (guint i = 0; i < record->runs->len; i++)
+    {
+      if (finished[i])
+        continue;
+      TlKernelRun *old = record->runs->pdata[i];
+      TlKernelRun *run = tl_kernel_run_new (old->kernel_id, old->backend);
+      run->precision = g_strdup (old->precision);
+      tl_kernel_run_set_error (run, cancelled);
+      tl_kernel_run_free (old);
+      record->runs->pdata[i] = run;
+    }
 }
 
 /* The roofline's slanted roofs, measured on the job's device after its
@@ -709,39 +755,57 @@ gemm_run (JobState *s, GError **error)
   s->units_total = 1.0 + ids->len;
   s->unit_start = 0.0;
   s->unit_size = 1.0;
-  if (!setup_reference (s, record, error))
-    return NULL;
 
-  /* one slot per kernel, in the order asked */
+  /* one slot per kernel, in the order asked; a GPU kernel whose problem
+   * cannot fit the card is refused now, before the reference is computed
+   * or anything allocated */
+  g_autofree gboolean *finished = g_new0 (gboolean, ids->len);
+  guint to_run = 0;
   for (guint i = 0; i < ids->len; i++)
     {
       const TlKernelInfo *info = tl_kernel_find (ids->pdata[i]);
       TlKernelRun *run = tl_kernel_run_new (info->id, info->backend);
       run->precision = g_strdup (tl_gemm_precision_for (info->id, job->dtype));
       g_ptr_array_add (record->runs, run);
+      finished[i] = info->backend == TL_BACKEND_GPU && !gpu_memory_fits (s, run);
+      to_run += !finished[i];
     }
+  if (to_run > 0 && !setup_reference (s, record, error))
+    return NULL;
 
+  g_autoptr (GError) cancelled = NULL;
   guint done = 0;
-  for (int rank = 0; rank <= 2; rank++)
-    for (guint i = 0; i < ids->len; i++)
+  for (int rank = 0; rank <= 2 && cancelled == NULL; rank++)
+    for (guint i = 0; i < ids->len && cancelled == NULL; i++)
       {
-        if (run_rank (ids->pdata[i], job->dtype, ids) != rank)
+        if (run_rank (ids->pdata[i], job->dtype, ids) != rank || finished[i])
           continue;
         const TlKernelInfo *info = tl_kernel_find (ids->pdata[i]);
         TlKernelRun *run = record->runs->pdata[i];
-        if (g_cancellable_set_error_if_cancelled (cancellable, error))
-          return NULL;
+        if (g_cancellable_set_error_if_cancelled (cancellable, &cancelled))
+          break;
         s->unit_start = 1.0 + done;
         report (s, info->id, _("starting"), 0.0);
-        if (!run_kernel (s, info, run, error))
-          return NULL;
+        if (!run_kernel (s, info, run, &cancelled))
+          break;
         fill_comparisons (record, run);
+        finished[i] = TRUE;
         done++;
         report (s, info->id, _("done"), 1.0);
         if (callbacks && callbacks->kernel_finished)
           callbacks->kernel_finished (run, callbacks->user_data);
       }
 
+  if (cancelled != NULL)
+    {
+      /* nothing finished: no record, only the cancellation */
+      if (done == 0)
+        {
+          g_propagate_error (error, g_steal_pointer (&cancelled));
+          return NULL;
+        }
+      mark_unfinished (record, finished, cancelled);
+    }
   for (guint i = 0; i < record->runs->len; i++)
     fill_comparisons (record, record->runs->pdata[i]);
   if (job->counters && have_gpu)

@@ -57,9 +57,15 @@ const char *tl_gemm_precision_for (const char *kernel_id, TlDtype dtype);
  * the thread's default session, the runner worker's; else one opened for
  * this call), and the record's device facts are that device's.
  * Returns the record, or NULL with the error: job-wide failures (bad
- * shape, unreadable file, unknown kernel) and cancellation
- * (G_IO_ERROR_CANCELLED: a partial record is never returned).  Kernel
- * failures are in the record, one TlKernelRun each. */
+ * shape, unreadable file, unknown kernel).  Kernel failures are in the
+ * record, one TlKernelRun each.
+ *
+ * Cancellation takes effect at the next launch boundary (GPU: before
+ * every warm-up, timed or instrumented launch, each waited for; CPU:
+ * between tiles): no further launch, kernel or reference starts.  When at
+ * least one kernel had finished, the record comes back with
+ * record->cancelled set, the finished kernels complete and the others
+ * TL_RUN_CANCELLED; before that, NULL with G_IO_ERROR_CANCELLED. */
 TlRunRecord *tl_gemm_run (const TlJob *job, TlGpuSession *gpu,
                           const TlGemmCallbacks *callbacks,
                           GCancellable *cancellable, GError **error);

@@ -23,6 +23,7 @@ struct _TlRunnerJob
   GDestroyNotify data_free;
   GDestroyNotify result_free;
   TlGpuSession *gpu;        /* the worker's, while the job runs */
+  gulong cancel_handler;    /* logs "cancel requested" (tl_runner_log_cancel_cb) */
 };
 
 typedef struct
@@ -58,6 +59,15 @@ runner_job_free (TlRunnerJob *job)
   g_weak_ref_clear (&job->runner);
   g_clear_pointer (&job->context, g_main_context_unref);
   g_free (job);
+}
+
+/* Milliseconds on the monotonic clock: the cancel log's lines share it, so
+ * "cancel requested" → "worker idle" → "result delivered" is the latency
+ * of a cancel (G_MESSAGES_DEBUG=Tilelab shows them). */
+static double
+monotonic_ms (void)
+{
+  return g_get_monotonic_time () / 1000.0;
 }
 
 /* ---- messages to the submitter's context ------------------------------- */
@@ -150,9 +160,21 @@ void
 tl_runner_job_kernel_finished (TlRunnerJob *job, const TlKernelRun *run)
 {
   g_return_if_fail (job != NULL && run != NULL);
+  g_debug ("job %u: %s finished (%s) at %.3f ms (monotonic)", job->job_id, run->kernel_id,
+           tl_run_status_name (run->status), monotonic_ms ());
   Message *msg = g_new0 (Message, 1);
   msg->run = tl_kernel_run_copy (run);
   post_message (job, msg);
+}
+
+/* ---- the cancel log ------------------------------------------------------ */
+
+/* Runs in the thread that cancels (the main loop's, for Escape or Ctrl+C). */
+static void
+log_cancel_cb (GCancellable *cancellable, gpointer data)
+{
+  g_debug ("job %u: cancel requested at %.3f ms (monotonic)", GPOINTER_TO_UINT (data),
+           monotonic_ms ());
 }
 
 /* ---- the worker -------------------------------------------------------- */
@@ -160,6 +182,8 @@ tl_runner_job_kernel_finished (TlRunnerJob *job, const TlKernelRun *run)
 typedef struct
 {
   GTask *task;
+  guint job_id;
+  gulong cancel_handler;
   gpointer result;
   GDestroyNotify result_free;
   GError *error;
@@ -172,6 +196,11 @@ static gboolean
 complete_cb (gpointer data)
 {
   Completion *done = data;
+  GCancellable *cancellable = g_task_get_cancellable (done->task);
+  if (done->cancel_handler)
+    g_cancellable_disconnect (cancellable, done->cancel_handler);
+  if (g_cancellable_is_cancelled (cancellable))
+    g_debug ("job %u: result delivered at %.3f ms (monotonic)", done->job_id, monotonic_ms ());
   if (done->error)
     g_task_return_error (done->task, done->error);
   else
@@ -219,11 +248,17 @@ worker_main (gpointer data)
       GCancellable *cancellable = g_task_get_cancellable (job->task);
       GError *error = NULL;
       gpointer result = NULL;
+      g_debug ("job %u: started at %.3f ms (monotonic)", job->job_id, monotonic_ms ());
       if (!g_cancellable_set_error_if_cancelled (cancellable, &error))
         result = job->func (job, job->data, cancellable, &error);
       if (result == NULL && error == NULL)
         error = g_error_new_literal (TL_ERROR, TL_ERROR_INVALID, _("The job failed"));
+      if (g_cancellable_is_cancelled (cancellable))
+        g_debug ("job %u: worker idle at %.3f ms (monotonic)%s", job->job_id, monotonic_ms (),
+                 result ? ", partial result" : "");
       Completion *done = g_new0 (Completion, 1);
+      done->job_id = job->job_id;
+      done->cancel_handler = job->cancel_handler;
       done->task = g_steal_pointer (&job->task);
       done->result = result;
       done->result_free = job->result_free;
@@ -327,6 +362,12 @@ tl_runner_run_func_async (TlRunner           *self,
   job->job_id = g_atomic_int_add (&next_job_id, 1);
   job->task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (job->task, tl_runner_run_func_async);
+  /* a job stopped by its cancellable may still return what it finished
+   * (a GEMM's partial record): the result stands */
+  g_task_set_check_cancellable (job->task, FALSE);
+  if (cancellable)
+    job->cancel_handler = g_cancellable_connect (cancellable, G_CALLBACK (log_cancel_cb),
+                                                 GUINT_TO_POINTER (job->job_id), NULL);
   job->context = g_main_context_ref_thread_default ();
   g_weak_ref_init (&job->runner, self);
   job->func = func;

@@ -26,8 +26,15 @@
  *
  * Every signal carries the job id that tl_runner_run_gemm_async()
  * returned, so a view can ignore news from a job it has replaced.
- * Cancelling the GCancellable stops the job between repeats and launches;
- * it then finishes with G_IO_ERROR_CANCELLED and no record.
+ *
+ * Cancelling the GCancellable stops the job at its next launch boundary
+ * (run/tl-gemm-run.h; LU between block steps).  A GEMM job that finished
+ * a kernel first returns a record with `cancelled` set; otherwise a
+ * cancelled job finishes with G_IO_ERROR_CANCELLED.  A job still queued
+ * when cancelled never starts.  With G_MESSAGES_DEBUG=Tilelab the runner
+ * logs, on the monotonic clock in ms, "cancel requested", "worker idle"
+ * (the worker has stopped) and "result delivered" (the caller's context
+ * has the outcome), so the latency of a cancel can be measured.
  */
 #pragma once
 
