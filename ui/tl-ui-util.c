@@ -34,11 +34,14 @@ paned_allocated_cb (GtkWidget *paned, GdkRectangle *allocation, gpointer data)
     gtk_paned_set_position (GTK_PANED (paned), position);
 }
 
-/* a press on the divider: from now on the user's position stays */
+/* a press on the divider: from now on the user's position stays.  Presses
+ * on the children that they leave unhandled (a click on a heatmap) bubble
+ * up to the paned as well: only the handle's window counts. */
 static gboolean
 paned_pressed_cb (GtkWidget *paned, GdkEvent *event, gpointer data)
 {
-  g_object_set_data (G_OBJECT (paned), "tl-paned-moved", GINT_TO_POINTER (TRUE));
+  if (event->any.window == gtk_paned_get_handle_window (GTK_PANED (paned)))
+    g_object_set_data (G_OBJECT (paned), "tl-paned-moved", GINT_TO_POINTER (TRUE));
   return FALSE;
 }
 
@@ -49,7 +52,10 @@ tl_paned_keep_ratio (GtkPaned *paned, double ratio)
   double *r = g_new (double, 1);
   *r = CLAMP (ratio, 0, 1);
   g_object_set_data_full (G_OBJECT (paned), "tl-paned-ratio", r, g_free);
-  g_signal_connect_after (paned, "size-allocate", G_CALLBACK (paned_allocated_cb), NULL);
+  /* before the paned lays out its children, so that the first layout of a
+   * page shown for the first time already has the ratio (set after, it
+   * would take a second layout pass, and a picture taken in between) */
+  g_signal_connect (paned, "size-allocate", G_CALLBACK (paned_allocated_cb), NULL);
   g_signal_connect (paned, "button-press-event", G_CALLBACK (paned_pressed_cb), NULL);
 }
 
