@@ -183,6 +183,44 @@ test_heatmaps (void)
   tl_render_input_clear (&input);
 }
 
+/* A vector (1×156342 or 156342×1) is drawn as a strip an eighth of its
+ * length, not as a hairline, with a colour bar tall enough for its ticks;
+ * the whole view passes the text checks. */
+static void
+test_vectors (void)
+{
+  static const gsize shapes[][2] = { { 1, 156342 }, { 156342, 1 } };
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    {
+      gsize rows = shapes[i][0], cols = shapes[i][1];
+      g_autoptr (TlMatrix) m = tl_test_random_matrix (TL_DTYPE_FLOAT64, rows, cols, -1, 1);
+      g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, 1024, 1024, TL_POOL_MEAN, NULL, NULL);
+      TlHeatmapModel model;
+      tl_heatmap_model_init (&model);
+      model.grid = g;
+      model.title = "B";
+      model.units = "value";
+      tl_color_scale_init_for_range (&model.scale, -1, TL_SCALE_LINEAR, &g->range);
+      TlPaintStyle style;
+      tl_paint_style_init (&style, 1.0);
+      TlHeatmapLayout lay;
+      tl_paint_heatmap_layout (&model, &style, 300, 290, &lay);
+      double longer = MAX (lay.plot_w, lay.plot_h), shorter = MIN (lay.plot_w, lay.plot_h);
+      g_assert_cmpfloat (longer, >, 100);
+      g_assert_cmpfloat (shorter, >=, longer / 8 - 0.5);
+      g_assert_cmpfloat (lay.cb_h, >=, MIN (12 * style.font_size, 290 - lay.plot_y) - 0.5);
+    }
+
+  TlRenderInput input = { 0 };
+  input.record = record_with_matrices (3, 1, 40000);
+  TlRenderOptions o;
+  tl_render_options_init (&o);
+  o.view = TL_RENDER_HEATMAP;
+  o.matrix = "B";
+  check_view (&input, &o, "heatmap of a 1×40000 B");
+  tl_render_input_clear (&input);
+}
+
 /* A dark theme's colours reach the picture (background and text), and high
  * contrast thickens without shrinking: the heatmap keeps its size. */
 static void
@@ -242,6 +280,7 @@ main (int argc, char **argv)
   g_test_add_func ("/paint/layout/gemm-record", test_gemm_record);
   g_test_add_func ("/paint/layout/lu-record", test_lu_record);
   g_test_add_func ("/paint/layout/heatmaps", test_heatmaps);
+  g_test_add_func ("/paint/layout/vectors", test_vectors);
   g_test_add_func ("/paint/layout/themes", test_themes);
   return g_test_run ();
 }

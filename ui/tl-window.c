@@ -479,14 +479,35 @@ window_state_cb (GtkWidget *widget, GdkEventWindowState *event, TlWindow *self)
   return FALSE;
 }
 
+/* GTK 3's default size leaves out the header bar and the frame around it:
+ * a window remembered as 1280×800 would come up 1290×856 and overhang a
+ * 1280×800 projector.  The size is kept inside the monitor's work area,
+ * less room for those. */
+static void
+fit_to_monitor (int *width, int *height)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  GdkMonitor *monitor = display ? gdk_display_get_primary_monitor (display) : NULL;
+  if (monitor == NULL && display && gdk_display_get_n_monitors (display) > 0)
+    monitor = gdk_display_get_monitor (display, 0);
+  if (monitor == NULL)
+    return;
+  GdkRectangle area;
+  gdk_monitor_get_workarea (monitor, &area);
+  *width = MAX (MIN (*width, area.width - 24), 1);
+  *height = MAX (MIN (*height, area.height - 72), 1);
+}
+
 static void
 restore_settings (TlWindow *self)
 {
   GSettings *settings = self->settings;
   g_autofree char *view = g_settings_get_string (settings, "last-view");
+  int width = g_settings_get_int (settings, "window-width");
+  int height = g_settings_get_int (settings, "window-height");
 
-  gtk_window_set_default_size (GTK_WINDOW (self), g_settings_get_int (settings, "window-width"),
-                               g_settings_get_int (settings, "window-height"));
+  fit_to_monitor (&width, &height);
+  gtk_window_set_default_size (GTK_WINDOW (self), width, height);
   if (g_settings_get_boolean (settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
   g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "sidebar")),
@@ -610,6 +631,13 @@ tl_window_init (TlWindow *self)
   self->settings = tl_settings_new_if_installed ();
   if (self->settings)
     restore_settings (self);
+  else
+    {
+      int width, height;
+      gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
+      fit_to_monitor (&width, &height);
+      gtk_window_set_default_size (GTK_WINDOW (self), width, height);
+    }
   g_signal_connect (self, "size-allocate", G_CALLBACK (size_allocate_cb), self);
   g_signal_connect (self, "window-state-event", G_CALLBACK (window_state_cb), self);
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (update_recent_menu), self, 0);

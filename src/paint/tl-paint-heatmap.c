@@ -68,6 +68,13 @@ cell_sizes (double avail_w, double avail_h, double rows, double cols, double *px
     pc = MIN (pc, pr * rows / cols);
   else
     pr = MIN (pr, pc * cols / rows);
+  /* a vector or a very thin matrix (1×156342) would shrink to a hairline
+   * under the 3:1 rule: its short side becomes a strip an eighth of the
+   * long side (as far as the room allows) */
+  if (rows >= cols)
+    pc = MAX (pc, MIN (pr * rows / 8, avail_w) / cols);
+  else
+    pr = MAX (pr, MIN (pc * cols / 8, avail_h) / rows);
   *px_r = pr;
   *px_c = pc;
 }
@@ -116,6 +123,9 @@ tl_paint_heatmap_layout (const TlHeatmapModel *model, const TlPaintStyle *style,
   out->plot_y = top;
   tl_paint_colorbar_place (style, out->cb_w, out->plot_x, out->plot_y, out->plot_w, out->plot_h,
                            &out->cb_x, &out->cb_y, &out->cb_h);
+  /* beside a strip the bar keeps room for its ticks, as far as the panel allows */
+  if (out->cb_w > 0)
+    out->cb_h = MAX (out->cb_h, MIN (font * 12, avail_h));
 }
 
 gboolean
