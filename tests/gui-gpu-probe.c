@@ -367,8 +367,10 @@ check_too_big (void)
   gboolean refused = run && run->status == TL_RUN_ERROR && run->message
                      && strstr (run->message, "of GPU memory for A, B and C")
                      && strstr (run->message, "Nothing was allocated");
+  /* …and the message bar says it, not only the kernel's row */
+  gboolean bar = said && strstr (said, "of GPU memory for A, B and C") != NULL;
   shoot ("gpu-too-big.png");
-  verdict ("too-big", done && refused, "%zu×1×%zu float32 (C alone %.1f GiB): %s after %.1f s; "
+  verdict ("too-big", done && refused && bar, "%zu×1×%zu float32 (C alone %.1f GiB): %s after %.1f s; "
            "the window says: %s", n, n, 4.0 * n * n / 1073741824.0,
            run && run->message ? run->message : "no message", took_s, said ? said : "nothing");
 

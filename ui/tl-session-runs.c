@@ -83,6 +83,36 @@ report_cancelled (TlSession *self, const TlRunRecord *record)
   tl_session_report (self, GTK_MESSAGE_WARNING, text);
 }
 
+/* Kernels that failed (a problem too large for the GPU's memory, a shape
+ * a rung cannot take, a GPU fault) are said in the message bar too, not
+ * only by their rows: the first one's reason, and how many there were. */
+static gboolean
+report_failures (TlSession *self, const TlRunRecord *record)
+{
+  const TlKernelRun *first = NULL;
+  guint failed = 0;
+  for (guint i = 0; i < record->runs->len; i++)
+    {
+      const TlKernelRun *run = record->runs->pdata[i];
+      if (run->status != TL_RUN_ERROR)
+        continue;
+      first = first ? first : run;
+      failed++;
+    }
+  if (failed == 0)
+    return FALSE;
+  g_autofree char *head = g_strdup_printf (
+    ngettext ("%u of %u kernels failed.", "%u of %u kernels failed.", record->runs->len), failed,
+    record->runs->len);
+  /* most messages name their kernel already ("gemm-08 at 4096×… needs …") */
+  const char *why = first->message ? first->message : "";
+  g_autofree char *text = g_str_has_prefix (why, first->kernel_id)
+    ? g_strdup_printf ("%s %s", head, why)
+    : g_strdup_printf ("%s %s: %s", head, first->kernel_id, why);
+  tl_session_report (self, failed == record->runs->len ? GTK_MESSAGE_ERROR : GTK_MESSAGE_WARNING, text);
+  return TRUE;
+}
+
 static void
 run_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
 {
@@ -108,6 +138,8 @@ run_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
       tl_session_show_record (self, record, FALSE);
       if (record->cancelled)
         report_cancelled (self, record);
+      else if (report_failures (self, record))
+        ;
       else if (record->note)
         tl_session_report (self, GTK_MESSAGE_INFO, record->note);
     }
