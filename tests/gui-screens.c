@@ -399,7 +399,8 @@ messages (void)
 static guint
 view_number (const char *view)
 {
-  static const char *const order[] = { "matrices", "compare", "blocks", "gauss", "source", "device" };
+  static const char *const order[] = { "matrices", "compare", "blocks", "gauss", "source", "device",
+                                       "roofline" };
   for (guint i = 0; i < G_N_ELEMENTS (order); i++)
     if (g_strcmp0 (order[i], view) == 0)
       return i;
@@ -434,7 +435,7 @@ main (int argc, char **argv)
     }
 
   Matrix m = {
-    .views = list_option (views, "matrices,compare,blocks,gauss,source,device"),
+    .views = list_option (views, "matrices,compare,blocks,gauss,source,device,roofline"),
     .modes = list_option (modes, "window,presentation"),
     .themes = list_option (themes, "default,dark,hc"),
     .scenarios = list_option (scenarios, "records,live,messages"),

@@ -465,6 +465,8 @@ tl_blocks_page_init (TlBlocksPage *self)
                                    "records its tiles and threads, GPU rungs their blocks and SMs. Or open a run record "
                                    "made with tilelab-cli gemm --instrument."));
   tl_render_area_set_empty_text (TL_RENDER_AREA (self->timeline), "");
+  /* the tile map may get small: the timelines below need the room more */
+  gtk_widget_set_size_request (self->grid, 200, 100);
   gtk_paned_pack1 (GTK_PANED (self->paned), self->grid, TRUE, FALSE);
   gtk_paned_pack2 (GTK_PANED (self->paned), self->timeline, TRUE, FALSE);
   gtk_widget_show (self->grid);

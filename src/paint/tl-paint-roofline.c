@@ -625,7 +625,8 @@ paint_caption (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
     }
 }
 
-/* Nothing to place: why, in the middle of the plot. */
+/* Nothing to place: why, in a box low in the plot, below the compute roofs
+ * (their labels sit at the top right). */
 static void
 paint_empty (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
              const TlPaintStyle *style)
@@ -634,7 +635,7 @@ paint_empty (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
     return;
   cairo_save (cr);
   cairo_translate (cr, lay->plot_x, lay->plot_y);
-  tl_paint_hint (cr, style, lay->plot_w, lay->plot_h, m->note);
+  tl_paint_hint_boxed (cr, style, lay->plot_w, lay->plot_h * 0.8, m->note);
   cairo_restore (cr);
 }
 

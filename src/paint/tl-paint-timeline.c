@@ -116,11 +116,21 @@ tl_paint_timeline_layout (const TlTimelineModel *model, const TlPaintStyle *styl
   out->cb_w = tl_paint_colorbar_preferred_width (style);
   right += out->cb_w + font * 0.6;
 
-  double header = font * 1.5 + (model->show_summary ? 2 * font * 1.35 : 0) + font * 0.3;
   double axis = tick + font * 1.3 + font * 1.35;
   double gap = font * 0.8;
-  double avail = height - top - nt * (header + axis) - (nt > 1 ? (nt - 1) * gap : 0);
-  double track_h = MAX (avail / MAX (nt, 1), TL_PX (style, 8));
+  double header = 0, track_h = 0;
+  /* the summary's two lines under each title give way, the block times
+   * first, before the tracks get shorter than two and a half lines (two
+   * timelines on a 1024×768 screen in high contrast) */
+  for (int lines = model->show_summary ? 2 : 0; lines >= 0; lines--)
+    {
+      out->summary_lines = (guint) lines;
+      header = font * 1.5 + lines * font * 1.35 + font * 0.3;
+      double avail = height - top - nt * (header + axis) - (nt > 1 ? (nt - 1) * gap : 0);
+      track_h = MAX (avail / MAX (nt, 1), TL_PX (style, 8));
+      if (track_h >= font * 2.5)
+        break;
+    }
 
   double y = top;
   for (guint t = 0; t < nt; t++)
@@ -295,11 +305,12 @@ paint_lane_axis (cairo_t *cr, const TlTimelineTrack *tr, const TlTimelineTrackLa
 }
 
 static void
-paint_header (cairo_t *cr, const TlTimelineModel *model, const TlTimelineTrack *tr,
-              const TlTimelineTrackLayout *tl, const TlPaintStyle *style, double width)
+paint_header (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *lay,
+              const TlTimelineTrack *tr, const TlTimelineTrackLayout *tl, const TlPaintStyle *style,
+              double width)
 {
   double font = TL_PX (style, style->font_size);
-  double y = tl->y - font * 0.3 - (model->show_summary ? 2 * font * 1.35 : 0) - font * 1.5;
+  double y = tl->y - font * 0.3 - lay->summary_lines * font * 1.35 - font * 1.5;
   double x = TL_PX (style, 4);
   /* up to the right end of the lanes: the colour bar beside them spans the
    * headers of the tracks below the first */
@@ -322,7 +333,7 @@ paint_header (cairo_t *cr, const TlTimelineModel *model, const TlTimelineTrack *
   tl_paint_set_fg (cr, style);
   tl_paint_set_font (cr, style, style->font_size * 1.15, TRUE);
   tl_paint_text_fit (cr, x, y, 0, 0, room, tr->label ? tr->label : _("kernel"));
-  if (!model->show_summary || s == NULL)
+  if (lay->summary_lines == 0 || s == NULL)
     return;
 
   TlBlockStatsText t;
@@ -337,7 +348,8 @@ paint_header (cairo_t *cr, const TlTimelineModel *model, const TlTimelineTrack *
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   y += font * 1.5;
   tl_paint_text_fit (cr, x, y, 0, 0, room, l1);
-  tl_paint_text_fit (cr, x, y + font * 1.35, 0, 0, room, l2);
+  if (lay->summary_lines > 1)
+    tl_paint_text_fit (cr, x, y + font * 1.35, 0, 0, room, l2);
 }
 
 /* Room in a track for the wave names along its top and the tail's sentence
@@ -620,7 +632,7 @@ tl_paint_timeline (cairo_t *cr, const TlTimelineModel *model, const TlPaintStyle
       const TlTimelineTrack *tr = &model->tracks[t];
       const TlTimelineTrackLayout *tl = &lay.track[t];
 
-      paint_header (cr, model, tr, tl, style, width);
+      paint_header (cr, model, &lay, tr, tl, style, width);
       if (tr->stats == NULL || tr->n_blocks == 0)
         continue;
 

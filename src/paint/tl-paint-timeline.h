@@ -71,6 +71,7 @@ typedef struct
   double px_per_ns;
   double cb_x, cb_y, cb_w, cb_h;  /* colorbar (w = 0 when none) */
   guint n_tracks;
+  guint summary_lines;            /* 2, or fewer when the tracks would be too short */
   TlTimelineTrackLayout track[TL_TIMELINE_MAX_TRACKS];
 } TlTimelineLayout;
 

@@ -217,26 +217,61 @@ tl_paint_text_wrap (cairo_t *cr, double x, double y, double max_w, double line_h
   return n;
 }
 
+/* The lines of a hint, wrapped to max_w in the hint's type (set on cr). */
+static GPtrArray *
+hint_lines (cairo_t *cr, const char *text, double max_w)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  g_auto (GStrv) paragraphs = g_strsplit (text, "\n", -1);
+  for (guint i = 0; paragraphs[i]; i++)
+    wrap_paragraph (cr, paragraphs[i], max_w, lines);
+  return lines;
+}
+
+static void
+paint_hint_at (cairo_t *cr, const TlPaintStyle *style, double width, double centre_y,
+               gboolean boxed, const char *text)
+{
+  if (text == NULL || *text == '\0')
+    return;
+  double max_w = MAX (width * 0.86, 1.0);
+
+  cairo_save (cr);
+  tl_paint_set_font (cr, style, style->font_size * 1.15, FALSE);
+  g_autoptr (GPtrArray) lines = hint_lines (cr, text, max_w);
+  double lh = tl_paint_text_height (cr) * 1.25;
+  double y = centre_y - lines->len * lh / 2;
+  if (boxed)
+    {
+      double w = 0;
+      for (guint i = 0; i < lines->len; i++)
+        w = MAX (w, MIN (tl_paint_text_width (cr, lines->pdata[i]), max_w));
+      double pad = lh * 0.5;
+      cairo_set_source_rgb (cr, style->bg[0], style->bg[1], style->bg[2]);
+      cairo_rectangle (cr, (width - w) / 2 - pad, MAX (y, 0) - pad, w + 2 * pad, lines->len * lh + 2 * pad);
+      cairo_fill_preserve (cr);
+      tl_paint_set_fg (cr, style);
+      cairo_set_line_width (cr, TL_PX (style, 1));
+      cairo_stroke (cr);
+    }
+  tl_paint_set_fg (cr, style);
+  for (guint i = 0; i < lines->len; i++, y += lh)
+    tl_paint_text_fit (cr, width / 2, MAX (y, 0), 0.5, 0, max_w, lines->pdata[i]);
+  cairo_restore (cr);
+}
+
 void
 tl_paint_hint (cairo_t *cr, const TlPaintStyle *style, double width, double height,
                const char *text)
 {
-  if (text == NULL || *text == '\0')
-    return;
-  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
-  g_auto (GStrv) paragraphs = g_strsplit (text, "\n", -1);
-  double max_w = MAX (width * 0.86, 1.0);
+  paint_hint_at (cr, style, width, height / 2, FALSE, text);
+}
 
-  cairo_save (cr);
-  tl_paint_set_fg (cr, style);
-  tl_paint_set_font (cr, style, style->font_size * 1.15, FALSE);
-  for (guint i = 0; paragraphs[i]; i++)
-    wrap_paragraph (cr, paragraphs[i], max_w, lines);
-  double lh = tl_paint_text_height (cr) * 1.25;
-  double y = (height - lines->len * lh) / 2;
-  for (guint i = 0; i < lines->len; i++, y += lh)
-    tl_paint_text_fit (cr, width / 2, MAX (y, 0), 0.5, 0, max_w, lines->pdata[i]);
-  cairo_restore (cr);
+void
+tl_paint_hint_boxed (cairo_t *cr, const TlPaintStyle *style, double width, double centre_y,
+                     const char *text)
+{
+  paint_hint_at (cr, style, width, centre_y, TRUE, text);
 }
 
 /* ---- ticks ------------------------------------------------------------- */

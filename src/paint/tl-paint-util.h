@@ -77,6 +77,10 @@ void  tl_paint_legend_grid (const TlPaintStyle *style, guint n, double label_w, 
  * the width, lines separated by \n kept. */
 void  tl_paint_hint (cairo_t *cr, const TlPaintStyle *style, double width, double height,
                      const char *text);
+/* The same in a framed box on the background colour, centred on centre_y:
+ * a note over a plot's lines (an empty roofline says why). */
+void  tl_paint_hint_boxed (cairo_t *cr, const TlPaintStyle *style, double width, double centre_y,
+                           const char *text);
 
 /* How many decimal digits n has (1 for 0). */
 int   tl_paint_digits     (guint64 n);
