@@ -452,6 +452,9 @@ main (int argc, char **argv)
   gtk_warnings = g_string_new (NULL);
   g_log_set_handler ("Gtk", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL, log_cb, NULL);
   g_log_set_handler ("Gdk", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL, log_cb, NULL);
+  /* GSettings' criticals too (a view missing from the schema's choices) */
+  g_log_set_handler ("GLib-GIO", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL, log_cb, NULL);
+  g_log_set_handler ("Tilelab", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL, log_cb, NULL);
 
   g_autoptr (TlApplication) app = NULL;
   win = gui_test_start_app (&app);
