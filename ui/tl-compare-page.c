@@ -103,6 +103,27 @@ update_bars (TlComparePage *self)
 
 /* ---- the size sweep: one line per kernel and machine over every record */
 
+/* Whether the sweep has at least two problem sizes: one size is one column
+ * of points, and the bars above need the room more (two dozen kernels on a
+ * projector); the toolbar's Size Sweep button makes more sizes. */
+static gboolean
+sweep_has_sizes (const TlSweepModel *model)
+{
+  double first = NAN;
+  for (guint i = 0; i < model->n_series; i++)
+    for (guint j = 0; j < model->series[i].count; j++)
+      {
+        double n = model->series[i].n[j], g = model->series[i].gflops[j];
+        if (!(g > 0) || !isfinite (n))
+          continue;
+        if (isnan (first))
+          first = n;
+        else if (fabs (n - first) > 1e-9 * first)
+          return TRUE;
+      }
+  return FALSE;
+}
+
 static void
 update_sweep (TlComparePage *self)
 {
@@ -110,6 +131,7 @@ update_sweep (TlComparePage *self)
   GPtrArray *history = self->session ? tl_session_get_history (self->session) : none;
   g_autoptr (TlSweepData) data = tl_sweep_data_new (history, _("Size sweep: GFLOP/s of every run of this session"));
   tl_chart_view_set_sweep (TL_CHART_VIEW (self->sweep), &data->model);
+  gtk_widget_set_visible (self->sweep_box, sweep_has_sizes (&data->model));
   update_visibility (self);
 }
 
