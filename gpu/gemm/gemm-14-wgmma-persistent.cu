@@ -88,27 +88,10 @@ constexpr int STAGES = 4;
 constexpr int CONSUMERS = 2;                 // consumer warpgroups, 64 rows of C each
 constexpr int THREADS = 128 * (CONSUMERS + 1);
 constexpr int A_BYTES = BM * BK * 2;         // 16 KB
+constexpr int A_HALF_BYTES = A_BYTES / 2;    // 8 KB: one TMA box of 64 rows (clusters of four)
 constexpr int B_HALF_BYTES = BN / 2 * BK * 2; // 16 KB: one TMA box of 128 rows
 constexpr int STAGE_BYTES = A_BYTES + 2 * B_HALF_BYTES;   // 48 KB
 constexpr int SMEM = STAGES * STAGE_BYTES + 1024;         // + slack to align to 1024
-
-// One wgmma.m64n256k16: d (64×256 per warpgroup) += A (64×16, via desc_a)
-// · B (16×256, via desc_b), both from shared memory; scale_d = 0 ignores
-// the old d (d = A·B).
-__device__ __forceinline__ void
-wgmma_m64n256k16_bf16 (float (&d)[128], uint64_t desc_a, uint64_t desc_b, int scale_d)
-{
-#if TL_SM90A
-  asm volatile ("{\n"
-                ".reg .pred p;\n"
-                "setp.ne.b32 p, %130, 0;\n"
-                "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 " TL_ACC128_TEXT
-                ", %128, %129, p, 1, 1, 0, 0;\n"
-                "}\n"
-                : TL_ACC128 (d)
-                : "l"(desc_a), "l"(desc_b), "r"(scale_d));
-#endif
-}
 
 // ---- the epilogue ------------------------------------------------------------
 //
@@ -155,6 +138,24 @@ store_tile (const float (&d)[128], float *__restrict__ C, int m, int n, int row0
     }
 }
 
+// A consumer warp's release of a stage: one arrival on the stage's "empty"
+// barrier in every CTA whose producer writes into this CTA's stage — all of
+// a pair's, and in a 2 × 2 unit this CTA, its A partner (rank ^ 2) and its
+// B partner (rank ^ 1), not the diagonal one.
+template <int CLUSTER>
+__device__ __forceinline__ void
+release_stage (uint64_t *empty, unsigned rank)
+{
+  if (CLUSTER == 4)
+    {
+      tl_mbar_arrive_cluster (empty, rank);
+      tl_mbar_arrive_cluster (empty, rank ^ 1);
+      tl_mbar_arrive_cluster (empty, rank ^ 2);
+    }
+  else
+    tl_release_stage<CLUSTER> (empty);
+}
+
 // ---- the kernel -----------------------------------------------------------------
 
 // map_a: A16, m×kp, box 64 (k) × 128 (m).  map_b: B16ᵀ, n×kp, box 64 × 128
@@ -181,7 +182,11 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
   const int cluster_id = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
   const int KT = (kp + BK - 1) / BK;
 
-  tl_stage_ring_init<STAGES, CLUSTER> (full, empty, CLUSTER * CONSUMERS * 4);
+  // A stage is written by this CTA's producer and its partners' (one
+  // partner in a pair, two in a 2 × 2 unit); it is free when the consumer
+  // warps of all those CTAs have released it.
+  constexpr int WRITERS = CLUSTER == 4 ? 3 : CLUSTER;
+  tl_stage_ring_init<STAGES, CLUSTER> (full, empty, WRITERS * CONSUMERS * 4);
 
   if (wg == 0)
     {
@@ -206,6 +211,19 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
                   const int s = it % STAGES;
                   tl_mbar_wait (&empty[s], ((it / STAGES) & 1) ^ 1);
                   tl_mbar_expect_tx (&full[s], STAGE_BYTES);
+                  if (CLUSTER == 4)
+                    {
+                      // A 2 × 2 unit: rank = rm + 2·rn.  The CTAs of equal rm
+                      // (ranks rm, rm+2) share A's tile, those of equal rn
+                      // (2rn, 2rn+1) B's: each brings one half of each, to
+                      // itself and the partner.
+                      const int rm = rank & 1, rn = rank >> 1;
+                      tl_tma_load_multicast (stage_a (s) + rn * A_HALF_BYTES, &map_a, &full[s], kt * BK,
+                                             tl_box_start (tm * BM + rn * (BM / 2), m), 0x5 << rm);
+                      tl_tma_load_multicast (stage_b (s) + rm * B_HALF_BYTES, &map_b, &full[s], kt * BK,
+                                             tl_box_start (tn * BN + rm * (BN / 2), n), 0x3 << (2 * rn));
+                      continue;
+                    }
                   tl_tma_load (stage_a (s), &map_a, &full[s], kt * BK, a_row);
                   if (CLUSTER == 1)
                     for (int half = 0; half < 2; half++)
@@ -245,20 +263,20 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
               // zero-fill, and the previous tile's values need no clearing.
 #pragma unroll
               for (int kk = 0; kk < BK / 16; kk++)
-                wgmma_m64n256k16_bf16 (d, tl_desc_k128 (a + kk * 32), tl_desc_k128 (b + kk * 32),
-                                       (kt > 0 || kk > 0) ? 1 : 0);
+                tl_wgmma_m64n256k16_bf16 (d, tl_desc_k128 (a + kk * 32), tl_desc_k128 (b + kk * 32),
+                                          (kt > 0 || kk > 0) ? 1 : 0);
               tl_wgmma_commit ();
               tl_fence_acc128 (d);
               // Keep this k-step's wgmmas in flight; wait for the previous
               // one's, then hand its stage back — to both CTAs' producers.
               tl_wgmma_wait<1> ();
               if (kt > 0 && lane == 0)
-                tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
+                release_stage<CLUSTER> (&empty[(it - 1) % STAGES], rank);
             }
           tl_wgmma_wait<0> ();
           tl_fence_acc128 (d);
           if (lane == 0)
-            tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
+            release_stage<CLUSTER> (&empty[(it - 1) % STAGES], rank);
           if (mine)
             store_tile (d, C, m, n, tm * BM + cw * 64 + warp * 16, tn * BN);
           if (INSTR)
@@ -308,27 +326,13 @@ gemm_14_workspace (const TlGemmLaunch *l)
   return L.a_bytes + L.b_bytes;
 }
 
+// Clusters of two: a unit is two tiles stacked along m (sharing B);
+// clusters of four: 2 × 2 tiles.
 TlTileSchedule
 schedule_of (const TlGemmLaunch *l, int cluster)
 {
-  return tl_tile_schedule_make (l->m, l->n, BM, BN, cluster, true);
-}
-
-// Clusters in the grid: all the GPU can hold at once, but no more than
-// there are units of work.  Counted in prepare; launch reads it.
-template <int CL>
-struct Grid
-{
-  static int clusters;
-};
-template <int CL> int Grid<CL>::clusters = 0;
-
-// BAL: tl_persistent_clusters' balanced choice; otherwise every cluster that fits.
-template <int CL, bool BAL>
-int
-grid_clusters (const TlGemmLaunch *l)
-{
-  return tl_grid_clusters (schedule_of (l, CL).units, Grid<CL>::clusters, l->sm_count, CL, BAL);
+  return tl_tile_schedule_make_units (l->m, l->n, BM, BN, cluster == 4 ? 2 : cluster,
+                                      cluster == 4 ? 2 : 1);
 }
 
 // TlGemmRung.prepare: once per run, outside every timed region.  The BF16
@@ -336,11 +340,11 @@ grid_clusters (const TlGemmLaunch *l)
 // both kernel variants, and how many clusters fit on this GPU.
 template <int CL>
 cudaError_t
-prepare_cfg (const TlGemmLaunch *l)
+prepare_cfg (TlGemmLaunch *l)
 {
-  cudaError_t e = tl_persistent_prepare ((const void *) gemm_14_wgmma_persistent_kernel<CL, false>,
+  cudaError_t e = tl_persistent_prepare (l, (const void *) gemm_14_wgmma_persistent_kernel<CL, false>,
                                          (const void *) gemm_14_wgmma_persistent_kernel<CL, true>, CL,
-                                         THREADS, SMEM, &Grid<CL>::clusters);
+                                         THREADS, SMEM);
   if (e != cudaSuccess)
     return e;
   Layout L = layout_of (l);
@@ -365,11 +369,12 @@ launch_cfg (const TlGemmLaunch *l)
   const __nv_bfloat16 *b16 = (const __nv_bfloat16 *) ((const char *) l->workspace + L.a_bytes);
   CUtensorMap map_a, map_b;
   if (!tl_tensor_map_2d (&map_a, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, a16, l->m, L.kp, (size_t) L.kp * 2,
-                         BM, BK, CU_TENSOR_MAP_SWIZZLE_128B)
+                         CL == 4 ? BM / 2 : BM, BK, CU_TENSOR_MAP_SWIZZLE_128B)
       || !tl_tensor_map_2d (&map_b, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, b16, l->n, L.kp,
                             (size_t) L.kp * 2, BN / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B))
     return cudaErrorInvalidValue;
-  cudaError_t e = tl_launch_clusters (gemm_14_wgmma_persistent_kernel<CL, INSTR>, grid_clusters<CL, BAL> (l),
+  const int clusters = tl_grid_clusters (l, schedule_of (l, CL).units, CL, BAL);
+  cudaError_t e = tl_launch_clusters (gemm_14_wgmma_persistent_kernel<CL, INSTR>, clusters,
                                       CL, THREADS, SMEM, l->stream, map_a, map_b, schedule_of (l, CL),
                                       l->m, l->n, L.kp, (float *) l->c, l->blocks);
   return e != cudaSuccess ? e : cudaGetLastError ();
@@ -388,7 +393,7 @@ shape_cfg (const TlGemmLaunch *l, TlGemmShape *out)
 {
   TlTileSchedule s = schedule_of (l, CL);
   out->kernel = (const void *) gemm_14_wgmma_persistent_kernel<CL, false>;
-  out->grid = dim3 (grid_clusters<CL, BAL> (l) * CL);
+  out->grid = dim3 (tl_grid_clusters (l, schedule_of (l, CL).units, CL, BAL) * CL);
   out->block = dim3 (THREADS);
   out->dynamic_smem = SMEM;
   out->launches = 1;   // the BF16 conversion runs in prepare, untimed
