@@ -1,6 +1,10 @@
-// lab-gemm-14.cu — rung 14's cluster variants side by side with cuBLAS
+// lab-gemm-14.cu — rung 14's cluster and grid variants side by side with cuBLAS
 // BF16, outside the harness (a lab, not a test; built by hand, as
 // lab-gemm-17.cu):
+//
+// (Commit 63868ce also ran clusters of four, 2 × 2 tiles with A and B both
+// multicast: only 30 such clusters fit on an H100 — 120 SMs — and they ran
+// at 82–93% of cuBLAS; docs/perf/gemm-bf16-h100-2026-11-24.md.)
 //
 //   lab-gemm-14 [repeats] [rounds]   (or: small — the small checks only, for
 //                                     compute-sanitizer; ncu — one launch each at 4096³)
@@ -37,7 +41,7 @@ struct Variant
 
 #define V(CL, BAL) { "cl" #CL "-" #BAL, launch_any<CL, BAL>, prepare_cfg<CL> }
 static const Variant variants[] = {
-  V (2, true), V (4, true), V (4, false), V (2, false),
+  V (2, true), V (2, false), V (1, true),
 };
 
 static __global__ void

@@ -53,8 +53,15 @@
 // 320×128 tile, cluster of 2, 3–4 stages) and both run at the same clock
 // (1.60 GHz at 4096³, the power limit); both lose the tile rounds'
 // quantisation (4096³: 512 tiles on 132 SMs) and an epilogue in which the
-// tensor cores wait (the 128 KB of fp32 results per tile).  See
-// docs/perf/gemm-tensor-cores-*.md.
+// tensor cores wait (the 128 KB of fp32 results per tile).  ncu at 4096³
+// (H100, 2026-11-24): 303 k cycles against cuBLAS's 299 k at the same
+// 1.62 GHz, tensor pipe 84.7% against 85.6% — about 1,000 cycles per
+// tile, what writing 128 KB through L1 at 128 bytes a cycle takes while
+// both consumer warpgroups store and the tensor cores idle; cuBLAS's
+// kernel has no L1 traffic (its epilogue goes through shared memory and
+// TMA).  Clusters of four (2 × 2 tiles, A and B both multicast) were
+// tried: only 30 fit (120 SMs), 82–93% of cuBLAS.  See
+// docs/perf/gemm-tensor-cores-*.md and gemm-bf16-h100-2026-11-24.md.
 //
 // Shapes: block 384 threads = warpgroup 0 (producer: one thread issues TMA)
 // + warpgroups 1, 2 (consumers: rows 0–63 and 64–127 of the 128×256 tile,
@@ -88,7 +95,6 @@ constexpr int STAGES = 4;
 constexpr int CONSUMERS = 2;                 // consumer warpgroups, 64 rows of C each
 constexpr int THREADS = 128 * (CONSUMERS + 1);
 constexpr int A_BYTES = BM * BK * 2;         // 16 KB
-constexpr int A_HALF_BYTES = A_BYTES / 2;    // 8 KB: one TMA box of 64 rows (clusters of four)
 constexpr int B_HALF_BYTES = BN / 2 * BK * 2; // 16 KB: one TMA box of 128 rows
 constexpr int STAGE_BYTES = A_BYTES + 2 * B_HALF_BYTES;   // 48 KB
 constexpr int SMEM = STAGES * STAGE_BYTES + 1024;         // + slack to align to 1024
@@ -138,24 +144,6 @@ store_tile (const float (&d)[128], float *__restrict__ C, int m, int n, int row0
     }
 }
 
-// A consumer warp's release of a stage: one arrival on the stage's "empty"
-// barrier in every CTA whose producer writes into this CTA's stage — all of
-// a pair's, and in a 2 × 2 unit this CTA, its A partner (rank ^ 2) and its
-// B partner (rank ^ 1), not the diagonal one.
-template <int CLUSTER>
-__device__ __forceinline__ void
-release_stage (uint64_t *empty, unsigned rank)
-{
-  if (CLUSTER == 4)
-    {
-      tl_mbar_arrive_cluster (empty, rank);
-      tl_mbar_arrive_cluster (empty, rank ^ 1);
-      tl_mbar_arrive_cluster (empty, rank ^ 2);
-    }
-  else
-    tl_release_stage<CLUSTER> (empty);
-}
-
 // ---- the kernel -----------------------------------------------------------------
 
 // map_a: A16, m×kp, box 64 (k) × 128 (m).  map_b: B16ᵀ, n×kp, box 64 × 128
@@ -182,11 +170,7 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
   const int cluster_id = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
   const int KT = (kp + BK - 1) / BK;
 
-  // A stage is written by this CTA's producer and its partners' (one
-  // partner in a pair, two in a 2 × 2 unit); it is free when the consumer
-  // warps of all those CTAs have released it.
-  constexpr int WRITERS = CLUSTER == 4 ? 3 : CLUSTER;
-  tl_stage_ring_init<STAGES, CLUSTER> (full, empty, WRITERS * CONSUMERS * 4);
+  tl_stage_ring_init<STAGES, CLUSTER> (full, empty, CLUSTER * CONSUMERS * 4);
 
   if (wg == 0)
     {
@@ -211,19 +195,6 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
                   const int s = it % STAGES;
                   tl_mbar_wait (&empty[s], ((it / STAGES) & 1) ^ 1);
                   tl_mbar_expect_tx (&full[s], STAGE_BYTES);
-                  if (CLUSTER == 4)
-                    {
-                      // A 2 × 2 unit: rank = rm + 2·rn.  The CTAs of equal rm
-                      // (ranks rm, rm+2) share A's tile, those of equal rn
-                      // (2rn, 2rn+1) B's: each brings one half of each, to
-                      // itself and the partner.
-                      const int rm = rank & 1, rn = rank >> 1;
-                      tl_tma_load_multicast (stage_a (s) + rn * A_HALF_BYTES, &map_a, &full[s], kt * BK,
-                                             tl_box_start (tm * BM + rn * (BM / 2), m), 0x5 << rm);
-                      tl_tma_load_multicast (stage_b (s) + rm * B_HALF_BYTES, &map_b, &full[s], kt * BK,
-                                             tl_box_start (tn * BN + rm * (BN / 2), n), 0x3 << (2 * rn));
-                      continue;
-                    }
                   tl_tma_load (stage_a (s), &map_a, &full[s], kt * BK, a_row);
                   if (CLUSTER == 1)
                     for (int half = 0; half < 2; half++)
@@ -271,12 +242,12 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
               // one's, then hand its stage back — to both CTAs' producers.
               tl_wgmma_wait<1> ();
               if (kt > 0 && lane == 0)
-                release_stage<CLUSTER> (&empty[(it - 1) % STAGES], rank);
+                tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
             }
           tl_wgmma_wait<0> ();
           tl_fence_acc128 (d);
           if (lane == 0)
-            release_stage<CLUSTER> (&empty[(it - 1) % STAGES], rank);
+            tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
           if (mine)
             store_tile (d, C, m, n, tm * BM + cw * 64 + warp * 16, tn * BN);
           if (INSTR)
@@ -326,13 +297,11 @@ gemm_14_workspace (const TlGemmLaunch *l)
   return L.a_bytes + L.b_bytes;
 }
 
-// Clusters of two: a unit is two tiles stacked along m (sharing B);
-// clusters of four: 2 × 2 tiles.
+// Clusters of two: a unit is two tiles stacked along m (sharing B).
 TlTileSchedule
 schedule_of (const TlGemmLaunch *l, int cluster)
 {
-  return tl_tile_schedule_make_units (l->m, l->n, BM, BN, cluster == 4 ? 2 : cluster,
-                                      cluster == 4 ? 2 : 1);
+  return tl_tile_schedule_make (l->m, l->n, BM, BN, cluster, true);
 }
 
 // TlGemmRung.prepare: once per run, outside every timed region.  The BF16
@@ -369,7 +338,7 @@ launch_cfg (const TlGemmLaunch *l)
   const __nv_bfloat16 *b16 = (const __nv_bfloat16 *) ((const char *) l->workspace + L.a_bytes);
   CUtensorMap map_a, map_b;
   if (!tl_tensor_map_2d (&map_a, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, a16, l->m, L.kp, (size_t) L.kp * 2,
-                         CL == 4 ? BM / 2 : BM, BK, CU_TENSOR_MAP_SWIZZLE_128B)
+                         BM, BK, CU_TENSOR_MAP_SWIZZLE_128B)
       || !tl_tensor_map_2d (&map_b, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, b16, l->n, L.kp,
                             (size_t) L.kp * 2, BN / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B))
     return cudaErrorInvalidValue;
