@@ -116,7 +116,7 @@ to_bf16_kernel (const float *__restrict__ in, __nv_bfloat16 *__restrict__ out, s
 }
 
 cudaError_t
-prepare_bf16 (const TlGemmLaunch *l)
+prepare_bf16 (TlGemmLaunch *l)
 {
   __nv_bfloat16 *a16 = (__nv_bfloat16 *) l->workspace;
   __nv_bfloat16 *b16 = (__nv_bfloat16 *) ((char *) l->workspace + bf16_b_offset (l));

@@ -354,6 +354,14 @@ struct GemmRun
           err = cudaStreamSynchronize (launch.stream);
         if (err != cudaSuccess)
           return tl_gpu_from_cuda (err, "preparing the inputs");
+        // prepare may have counted facts of this run (a persistent rung's
+        // clusters): the grid of the shape follows them.  The record count
+        // was sized before and must not change.
+        const size_t blocks = shape.total_blocks;
+        rung->shape (&launch, &shape);
+        if (shape.total_blocks != blocks)
+          return tl_gpu_fail (TL_GPU_LAUNCH_FAILED, "%s changed its block count in prepare",
+                              rung->id);
       }
     return TL_GPU_OK;
   }

@@ -31,7 +31,7 @@ struct Variant
 {
   const char *name;
   cudaError_t (*launch) (const TlGemmLaunch *);
-  cudaError_t (*prepare) (const TlGemmLaunch *);
+  cudaError_t (*prepare) (TlGemmLaunch *);
 };
 
 #define V(BK, S, G) { "bk" #BK "-s" #S "-g" #G, launch_cfg<Config<BK, S, G>>, prepare_cfg<Config<BK, S, G>> }

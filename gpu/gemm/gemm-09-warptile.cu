@@ -326,7 +326,7 @@ gemm_09_warptile_launch (const TlGemmLaunch *l)
 // and per device: for both variants (plain, instrumented) of this run's
 // shape, on the run's device, before the first launch.
 cudaError_t
-gemm_09_warptile_prepare (const TlGemmLaunch *l)
+gemm_09_warptile_prepare (TlGemmLaunch *l)
 {
   const cudaFuncAttribute max_smem = cudaFuncAttributeMaxDynamicSharedMemorySize;
   cudaError_t e;

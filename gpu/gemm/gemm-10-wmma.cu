@@ -483,7 +483,7 @@ gemm_10_wmma_tf32_launch (const TlGemmLaunch *l)
 }
 
 cudaError_t
-gemm_10_wmma_tf32_prepare (const TlGemmLaunch *l)
+gemm_10_wmma_tf32_prepare (TlGemmLaunch *l)
 {
   return tf32_vec (l) ? raise_smem (gemm_10_wmma_tf32_kernel<true, false>,
                                     gemm_10_wmma_tf32_kernel<true, true>, T_SMEM)
@@ -542,7 +542,7 @@ gemm_10_wmma_bf16_workspace (const TlGemmLaunch *l)
 // padded.  The cuBLAS BF16 reference converts in its prepare too, so both
 // timings cover the multiply alone; docs/perf gives the pre-pass time.
 cudaError_t
-gemm_10_wmma_bf16_prepare (const TlGemmLaunch *l)
+gemm_10_wmma_bf16_prepare (TlGemmLaunch *l)
 {
   Bf16Layout L = bf16_layout (l);
   if (l->workspace == nullptr || l->workspace_bytes < gemm_10_wmma_bf16_workspace (l))

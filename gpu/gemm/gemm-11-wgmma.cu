@@ -59,12 +59,11 @@
 #include "tl-gemm-rung.h"
 #include "tl-block-timer.cuh"
 #include "tl-gemm-async.cuh"
-#include "tl-wgmma.cuh" // tl_sm90a_ready, tl_tensor_map_encoder: shared with rungs 13 and 14
+#include "tl-wgmma.cuh" // the Hopper instructions, shared with rungs 13, 14 and 17
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <stdio.h>
-#include <string.h>
 
 // The sm_90 (non-"a") and host passes see the wgmma helpers below unused:
 // their bodies compile only for sm_90a.  Keep those passes quiet.
@@ -81,182 +80,21 @@ constexpr int B_STAGE = BN * BK;
 constexpr int STAGE_BYTES = (A_STAGE + B_STAGE) * 2;      // 48 KB
 constexpr int SMEM = STAGES * STAGE_BYTES + 1024;         // + slack to align to 1024
 
-// ---- PTX wrappers (sm_90a) ---------------------------------------------
-
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define TL_SM90A_DEVICE 1
-#else
-#define TL_SM90A_DEVICE 0
-#endif
-
-__device__ __forceinline__ void
-mbar_init (uint64_t *bar, int count)
-{
-#if TL_SM90A_DEVICE
-  asm volatile ("mbarrier.init.shared::cta.b64 [%0], %1;\n" :: "r"(tl_smem_addr (bar)), "r"(count));
-#endif
-}
-
-__device__ __forceinline__ void
-mbar_expect_tx (uint64_t *bar, int bytes)
-{
-#if TL_SM90A_DEVICE
-  asm volatile ("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n"
-                :: "r"(tl_smem_addr (bar)), "r"(bytes) : "memory");
-#endif
-}
-
-__device__ __forceinline__ void
-mbar_arrive (uint64_t *bar)
-{
-#if TL_SM90A_DEVICE
-  asm volatile ("mbarrier.arrive.shared::cta.b64 _, [%0];\n" :: "r"(tl_smem_addr (bar)) : "memory");
-#endif
-}
-
-// Spin until the phase with the given parity has completed.
-__device__ __forceinline__ void
-mbar_wait (uint64_t *bar, int parity)
-{
-#if TL_SM90A_DEVICE
-  uint32_t done = 0;
-  while (!done)
-    asm volatile ("{\n"
-                  ".reg .pred p;\n"
-                  "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                  "selp.u32 %0, 1, 0, p;\n"
-                  "}\n"
-                  : "=r"(done) : "r"(tl_smem_addr (bar)), "r"(parity) : "memory");
-#endif
-}
-
-// TMA: copy the box at (x = column, y = row) of the tensor map into
-// shared memory, completing `bytes` on the mbarrier.
-__device__ __forceinline__ void
-tma_load_2d (void *smem_dst, const CUtensorMap *map, uint64_t *bar, int x, int y)
-{
-#if TL_SM90A_DEVICE
-  asm volatile ("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-                " [%0], [%1, {%3, %4}], [%2];\n"
-                :: "r"(tl_smem_addr (smem_dst)), "l"(map), "r"(tl_smem_addr (bar)), "r"(x), "r"(y)
-                : "memory");
-#endif
-}
-
-// Matrix descriptor of a K-major tile in the 128-byte swizzled layout that
-// TMA wrote: start address, leading byte offset (unused with this swizzle,
-// 1 by convention), stride byte offset 1024 (8 rows × 128 bytes: the
-// distance between 8-row core-matrix groups), swizzle mode 1 = 128 B.
-// Addresses and offsets are stored divided by 16.
-__device__ __forceinline__ uint64_t
-make_desc (const void *smem)
-{
-  uint64_t addr = tl_smem_addr (smem);
-  uint64_t desc = (addr & 0x3FFFF) >> 4;
-  desc |= (uint64_t) (16 >> 4) << 16;
-  desc |= (uint64_t) (1024 >> 4) << 32;
-  desc |= 1ull << 62;
-  return desc;
-}
-
-__device__ __forceinline__ void
-wgmma_fence ()
-{
-#if TL_SM90A_DEVICE
-  asm volatile ("wgmma.fence.sync.aligned;\n" ::: "memory");
-#endif
-}
-
-__device__ __forceinline__ void
-wgmma_commit ()
-{
-#if TL_SM90A_DEVICE
-  asm volatile ("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-#endif
-}
-
-template <int N>
-__device__ __forceinline__ void
-wgmma_wait ()
-{
-#if TL_SM90A_DEVICE
-  asm volatile ("wgmma.wait_group.sync.aligned %0;\n" :: "n"(N) : "memory");
-#endif
-}
-
-template <int R>
-__device__ __forceinline__ void
-setmaxnreg_inc ()
-{
-#if TL_SM90A_DEVICE
-  asm volatile ("setmaxnreg.inc.sync.aligned.u32 %0;\n" :: "n"(R));
-#endif
-}
-
-template <int R>
-__device__ __forceinline__ void
-setmaxnreg_dec ()
-{
-#if TL_SM90A_DEVICE
-  asm volatile ("setmaxnreg.dec.sync.aligned.u32 %0;\n" :: "n"(R));
-#endif
-}
-
-// One wgmma.m64n256k16: d (64×256 per warpgroup, 128 floats per thread)
-// += A (64×16, from shared memory via desc_a) · B (16×256, via desc_b).
-// scale_d = 0 ignores the old d (d = A·B).  Generated operand list: d is
-// passed as 128 read-write registers.
-__device__ __forceinline__ void
-wgmma_m64n256k16 (float (&d)[128], uint64_t desc_a, uint64_t desc_b, int scale_d)
-{
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile (
-    "{\n"
-    ".reg .pred p;\n"
-    "setp.ne.b32 p, %130, 0;\n"
-    "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
-    "{" 
-    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-    "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
-    "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
-    "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
-    "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
-    "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
-    "}, %128, %129, p, 1, 1, 0, 0;\n"
-    "}\n"
-    : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-      "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-      "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-      "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
-      "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
-      "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
-      "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
-      "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
-      "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
-      "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
-      "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
-      "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
-      "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
-      "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
-      "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
-      "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-    : "l"(desc_a), "l"(desc_b), "r"(scale_d));
-#endif
-}
-
-// An empty asm that "reads and writes" every accumulator: it pins the
-// accumulators' definitions before the wgmma batch, so the compiler does
-// not move other writes to them into the asynchronous window (which would
-// force it to serialise the wgmmas: ptxas warning C7515).
-__device__ __forceinline__ void
-fence_acc (float (&d)[128])
-{
-#pragma unroll
-  for (int i = 0; i < 128; i++)
-    asm volatile ("" : "+f"(d[i])::"memory");
-}
+// ---- the instructions ------------------------------------------------------
+//
+// The PTX wrappers live in tl-wgmma.cuh, shared with rungs 13, 14 and 17
+// (their comments say what each instruction does):
+//   tl_mbar_init / tl_mbar_expect_tx / tl_mbar_arrive / tl_mbar_wait — the
+//     mbarriers: a 64-bit word in shared memory counting arrivals and, for
+//     TMA, bytes; waiters ask whether the phase of parity p has completed;
+//   tl_tma_load — one TMA box into shared memory, completing on an mbarrier;
+//   tl_desc_k128 — the 64-bit matrix descriptor of a K-major tile in the
+//     128-byte swizzled layout TMA writes;
+//   tl_wgmma_m64n256k16_bf16, tl_wgmma_fence / _commit / _wait — the
+//     asynchronous warpgroup multiply and its fences;
+//   tl_setmaxnreg_inc / _dec — moving registers between warpgroups;
+//   tl_fence_acc128 — keeps the compiler from serialising the wgmmas.
+// All of them compile to nothing outside the sm_90a pass (TL_SM90A).
 
 // ---- the kernel -----------------------------------------------------------
 
@@ -268,7 +106,7 @@ gemm_11_wgmma_kernel (const __grid_constant__ CUtensorMap map_a,
                       const __grid_constant__ CUtensorMap map_b, int m, int n, int kp,
                       float *__restrict__ C, TlGpuBlockRecord *records)
 {
-#if TL_SM90A_DEVICE
+#if TL_SM90A
   // The swizzle pattern repeats every 1024 bytes and the descriptors assume
   // tiles start on such a boundary, so align the dynamic buffer by hand.
   extern __shared__ __align__ (1024) unsigned char smem_raw[];
@@ -288,10 +126,10 @@ gemm_11_wgmma_kernel (const __grid_constant__ CUtensorMap map_a,
     {
       for (int s = 0; s < STAGES; s++)
         {
-          mbar_init (&full[s], 1);                 // the producer's expect_tx arrival (+ bytes)
-          mbar_init (&empty[s], CONSUMERS * 4);    // one arrival per consumer warp
+          tl_mbar_init (&full[s], 1);                 // the producer's expect_tx arrival (+ bytes)
+          tl_mbar_init (&empty[s], CONSUMERS * 4);    // one arrival per consumer warp
         }
-      asm volatile ("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+      tl_fence_mbar_init ();
     }
   __syncthreads ();
 
@@ -301,20 +139,20 @@ gemm_11_wgmma_kernel (const __grid_constant__ CUtensorMap map_a,
       // consumers released use u-1: the empty barrier's phase u-1, i.e.
       // parity (u-1)&1 = (u&1)^1.  For u = 0 that parity names the phase
       // "before the first", which counts as complete: no wait.
-      setmaxnreg_dec<40> ();
+      tl_setmaxnreg_dec<40> ();
       if (tid == 0)
         for (int kt = 0; kt < KT; kt++)
           {
             int s = kt % STAGES;
-            mbar_wait (&empty[s], ((kt / STAGES) & 1) ^ 1);
-            mbar_expect_tx (&full[s], STAGE_BYTES);
-            tma_load_2d (sA + s * A_STAGE, &map_a, &full[s], kt * BK, m0);
-            tma_load_2d (sB + s * B_STAGE, &map_b, &full[s], kt * BK, n0);
+            tl_mbar_wait (&empty[s], ((kt / STAGES) & 1) ^ 1);
+            tl_mbar_expect_tx (&full[s], STAGE_BYTES);
+            tl_tma_load (sA + s * A_STAGE, &map_a, &full[s], kt * BK, m0);
+            tl_tma_load (sB + s * B_STAGE, &map_b, &full[s], kt * BK, n0);
           }
     }
   else
     {
-      setmaxnreg_inc<232> ();
+      tl_setmaxnreg_inc<232> ();
       const int cw = wg - 1;          // rows cw*64 … cw*64+63 of the block tile
       // No zero-fill: the very first wgmma runs with scale-d = 0 (d = A·B),
       // so no ordinary instruction writes the accumulators while wgmmas are
@@ -324,27 +162,28 @@ gemm_11_wgmma_kernel (const __grid_constant__ CUtensorMap map_a,
       for (int kt = 0; kt < KT; kt++)
         {
           int s = kt % STAGES;
-          mbar_wait (&full[s], (kt / STAGES) & 1);
+          tl_mbar_wait (&full[s], (kt / STAGES) & 1);
           const __nv_bfloat16 *a = sA + s * A_STAGE + cw * 64 * BK;
           const __nv_bfloat16 *b = sB + s * B_STAGE;
-          fence_acc (d);
-          wgmma_fence ();
+          tl_fence_acc128 (d);
+          tl_wgmma_fence ();
           // Four k16 steps across the 64-wide (128-byte) swizzled rows: the
           // descriptor's start address moves by 32 bytes; the hardware
           // applies the swizzle to the final address.
 #pragma unroll
           for (int kk = 0; kk < BK / 16; kk++)
-            wgmma_m64n256k16 (d, make_desc (a + kk * 16), make_desc (b + kk * 16), (kt > 0 || kk > 0) ? 1 : 0);
-          wgmma_commit ();
-          fence_acc (d);
+            tl_wgmma_m64n256k16_bf16 (d, tl_desc_k128 (a + kk * 16), tl_desc_k128 (b + kk * 16),
+                                      (kt > 0 || kk > 0) ? 1 : 0);
+          tl_wgmma_commit ();
+          tl_fence_acc128 (d);
           // Keep this k-tile's wgmmas in flight; wait for the previous
           // tile's, then hand its stage back to the producer.
-          wgmma_wait<1> ();
+          tl_wgmma_wait<1> ();
           if (kt > 0 && tid % 32 == 0)
-            mbar_arrive (&empty[(kt - 1) % STAGES]);
+            tl_mbar_arrive (&empty[(kt - 1) % STAGES]);
         }
-      wgmma_wait<0> ();
-      fence_acc (d);
+      tl_wgmma_wait<0> ();
+      tl_fence_acc128 (d);
 
       // Epilogue.  wgmma's accumulator layout: warp w of the warpgroup owns
       // rows 16w … 16w+15; lane l holds, for each 8-column group i, the
@@ -411,17 +250,8 @@ gemm_11_wgmma_workspace (const TlGemmLaunch *l)
 bool
 make_map (CUtensorMap *map, const void *ptr, int rows, int kp, int box_rows)
 {
-  PFN_cuTensorMapEncodeTiled_v12000 encode = tl_tensor_map_encoder ();
-  if (encode == nullptr)
-    return false;
-  cuuint64_t dims[2] = { (cuuint64_t) kp, (cuuint64_t) rows };
-  cuuint64_t strides[1] = { (cuuint64_t) kp * 2 };
-  cuuint32_t box[2] = { (cuuint32_t) BK, (cuuint32_t) box_rows };
-  cuuint32_t estr[2] = { 1, 1 };
-  CUresult r = encode (map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *) ptr, dims, strides, box,
-                       estr, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  return r == CUDA_SUCCESS;
+  return tl_tensor_map_2d (map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, ptr, rows, kp, (size_t) kp * 2,
+                           box_rows, BK, CU_TENSOR_MAP_SWIZZLE_128B);
 }
 
 dim3
@@ -437,7 +267,7 @@ grid_of (const TlGemmLaunch *l)
 // asked for, per kernel and per device), for the plain and the
 // instrumented variant.
 cudaError_t
-gemm_11_wgmma_prepare (const TlGemmLaunch *l)
+gemm_11_wgmma_prepare (TlGemmLaunch *l)
 {
   Layout L = layout_of (l);
   if (l->workspace == nullptr || l->workspace_bytes < L.a_bytes + L.b_bytes)

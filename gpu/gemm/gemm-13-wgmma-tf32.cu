@@ -399,30 +399,14 @@ schedule_of (const TlGemmLaunch *l, int cluster)
   return tl_tile_schedule_make (l->m, l->n, BM, BN, cluster, false);
 }
 
-template <int CL>
-struct Grid
-{
-  static int clusters;
-};
-template <int CL> int Grid<CL>::clusters = 0;
-
-// BAL: tl_persistent_clusters' balanced choice; otherwise every cluster that fits.
-template <int CL, bool BAL>
-int
-grid_clusters (const TlGemmLaunch *l)
-{
-  return tl_grid_clusters (schedule_of (l, CL).units, Grid<CL>::clusters, l->sm_count, CL, BAL);
-}
-
 // TlGemmRung.prepare: the shared-memory limit of both kernel variants and
 // how many clusters fit on this GPU.  No data pre-pass.
 template <int CL>
 cudaError_t
-prepare_cfg (const TlGemmLaunch *)
+prepare_cfg (TlGemmLaunch *l)
 {
-  return tl_persistent_prepare ((const void *) gemm_13_wgmma_tf32_kernel<CL, false>,
-                                (const void *) gemm_13_wgmma_tf32_kernel<CL, true>, CL, THREADS, SMEM,
-                                &Grid<CL>::clusters);
+  return tl_persistent_prepare (l, (const void *) gemm_13_wgmma_tf32_kernel<CL, false>,
+                                (const void *) gemm_13_wgmma_tf32_kernel<CL, true>, CL, THREADS, SMEM);
 }
 
 template <int CL, bool BAL, bool INSTR>
@@ -457,7 +441,8 @@ launch_cfg (const TlGemmLaunch *l)
       || !tl_tensor_map_2d (&map_b, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, b, l->k, L.np, (size_t) L.np * 4,
                             BK, B_BOX_COLS, CU_TENSOR_MAP_SWIZZLE_64B))
     return cudaErrorInvalidValue;
-  cudaError_t e = tl_launch_clusters (gemm_13_wgmma_tf32_kernel<CL, INSTR>, grid_clusters<CL, BAL> (l), CL,
+  const int clusters = tl_grid_clusters (l, schedule_of (l, CL).units, CL, BAL);
+  cudaError_t e = tl_launch_clusters (gemm_13_wgmma_tf32_kernel<CL, INSTR>, clusters, CL,
                                       THREADS, SMEM, l->stream, map_a, map_b, schedule_of (l, CL), l->m,
                                       l->n, L.kp, (float *) l->c, l->blocks);
   return e != cudaSuccess ? e : cudaGetLastError ();
@@ -477,7 +462,7 @@ shape_cfg (const TlGemmLaunch *l, TlGemmShape *out)
   TlTileSchedule s = schedule_of (l, CL);
   Layout L = layout_of (l);
   out->kernel = (const void *) gemm_13_wgmma_tf32_kernel<CL, false>;
-  out->grid = dim3 (grid_clusters<CL, BAL> (l) * CL);
+  out->grid = dim3 (tl_grid_clusters (l, schedule_of (l, CL).units, CL, BAL) * CL);
   out->block = dim3 (THREADS);
   out->dynamic_smem = SMEM;
   out->launches = 1 + (L.pad_a ? 1 : 0) + (L.pad_b ? 1 : 0);

@@ -53,8 +53,15 @@
 // 320×128 tile, cluster of 2, 3–4 stages) and both run at the same clock
 // (1.60 GHz at 4096³, the power limit); both lose the tile rounds'
 // quantisation (4096³: 512 tiles on 132 SMs) and an epilogue in which the
-// tensor cores wait (the 128 KB of fp32 results per tile).  See
-// docs/perf/gemm-tensor-cores-*.md.
+// tensor cores wait (the 128 KB of fp32 results per tile).  ncu at 4096³
+// (H100, 2026-11-24): 303 k cycles against cuBLAS's 299 k at the same
+// 1.62 GHz, tensor pipe 84.7% against 85.6% — about 1,000 cycles per
+// tile, what writing 128 KB through L1 at 128 bytes a cycle takes while
+// both consumer warpgroups store and the tensor cores idle; cuBLAS's
+// kernel has no L1 traffic (its epilogue goes through shared memory and
+// TMA).  Clusters of four (2 × 2 tiles, A and B both multicast) were
+// tried: only 30 fit (120 SMs), 82–93% of cuBLAS.  See
+// docs/perf/gemm-tensor-cores-*.md and gemm-bf16-h100-2026-11-24.md.
 //
 // Shapes: block 384 threads = warpgroup 0 (producer: one thread issues TMA)
 // + warpgroups 1, 2 (consumers: rows 0–63 and 64–127 of the 128×256 tile,
@@ -91,24 +98,6 @@ constexpr int A_BYTES = BM * BK * 2;         // 16 KB
 constexpr int B_HALF_BYTES = BN / 2 * BK * 2; // 16 KB: one TMA box of 128 rows
 constexpr int STAGE_BYTES = A_BYTES + 2 * B_HALF_BYTES;   // 48 KB
 constexpr int SMEM = STAGES * STAGE_BYTES + 1024;         // + slack to align to 1024
-
-// One wgmma.m64n256k16: d (64×256 per warpgroup) += A (64×16, via desc_a)
-// · B (16×256, via desc_b), both from shared memory; scale_d = 0 ignores
-// the old d (d = A·B).
-__device__ __forceinline__ void
-wgmma_m64n256k16_bf16 (float (&d)[128], uint64_t desc_a, uint64_t desc_b, int scale_d)
-{
-#if TL_SM90A
-  asm volatile ("{\n"
-                ".reg .pred p;\n"
-                "setp.ne.b32 p, %130, 0;\n"
-                "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 " TL_ACC128_TEXT
-                ", %128, %129, p, 1, 1, 0, 0;\n"
-                "}\n"
-                : TL_ACC128 (d)
-                : "l"(desc_a), "l"(desc_b), "r"(scale_d));
-#endif
-}
 
 // ---- the epilogue ------------------------------------------------------------
 //
@@ -245,8 +234,8 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
               // zero-fill, and the previous tile's values need no clearing.
 #pragma unroll
               for (int kk = 0; kk < BK / 16; kk++)
-                wgmma_m64n256k16_bf16 (d, tl_desc_k128 (a + kk * 32), tl_desc_k128 (b + kk * 32),
-                                       (kt > 0 || kk > 0) ? 1 : 0);
+                tl_wgmma_m64n256k16_bf16 (d, tl_desc_k128 (a + kk * 32), tl_desc_k128 (b + kk * 32),
+                                          (kt > 0 || kk > 0) ? 1 : 0);
               tl_wgmma_commit ();
               tl_fence_acc128 (d);
               // Keep this k-step's wgmmas in flight; wait for the previous
@@ -308,27 +297,11 @@ gemm_14_workspace (const TlGemmLaunch *l)
   return L.a_bytes + L.b_bytes;
 }
 
+// Clusters of two: a unit is two tiles stacked along m (sharing B).
 TlTileSchedule
 schedule_of (const TlGemmLaunch *l, int cluster)
 {
   return tl_tile_schedule_make (l->m, l->n, BM, BN, cluster, true);
-}
-
-// Clusters in the grid: all the GPU can hold at once, but no more than
-// there are units of work.  Counted in prepare; launch reads it.
-template <int CL>
-struct Grid
-{
-  static int clusters;
-};
-template <int CL> int Grid<CL>::clusters = 0;
-
-// BAL: tl_persistent_clusters' balanced choice; otherwise every cluster that fits.
-template <int CL, bool BAL>
-int
-grid_clusters (const TlGemmLaunch *l)
-{
-  return tl_grid_clusters (schedule_of (l, CL).units, Grid<CL>::clusters, l->sm_count, CL, BAL);
 }
 
 // TlGemmRung.prepare: once per run, outside every timed region.  The BF16
@@ -336,11 +309,11 @@ grid_clusters (const TlGemmLaunch *l)
 // both kernel variants, and how many clusters fit on this GPU.
 template <int CL>
 cudaError_t
-prepare_cfg (const TlGemmLaunch *l)
+prepare_cfg (TlGemmLaunch *l)
 {
-  cudaError_t e = tl_persistent_prepare ((const void *) gemm_14_wgmma_persistent_kernel<CL, false>,
+  cudaError_t e = tl_persistent_prepare (l, (const void *) gemm_14_wgmma_persistent_kernel<CL, false>,
                                          (const void *) gemm_14_wgmma_persistent_kernel<CL, true>, CL,
-                                         THREADS, SMEM, &Grid<CL>::clusters);
+                                         THREADS, SMEM);
   if (e != cudaSuccess)
     return e;
   Layout L = layout_of (l);
@@ -369,7 +342,8 @@ launch_cfg (const TlGemmLaunch *l)
       || !tl_tensor_map_2d (&map_b, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, b16, l->n, L.kp,
                             (size_t) L.kp * 2, BN / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B))
     return cudaErrorInvalidValue;
-  cudaError_t e = tl_launch_clusters (gemm_14_wgmma_persistent_kernel<CL, INSTR>, grid_clusters<CL, BAL> (l),
+  const int clusters = tl_grid_clusters (l, schedule_of (l, CL).units, CL, BAL);
+  cudaError_t e = tl_launch_clusters (gemm_14_wgmma_persistent_kernel<CL, INSTR>, clusters,
                                       CL, THREADS, SMEM, l->stream, map_a, map_b, schedule_of (l, CL),
                                       l->m, l->n, L.kp, (float *) l->c, l->blocks);
   return e != cudaSuccess ? e : cudaGetLastError ();
@@ -388,7 +362,7 @@ shape_cfg (const TlGemmLaunch *l, TlGemmShape *out)
 {
   TlTileSchedule s = schedule_of (l, CL);
   out->kernel = (const void *) gemm_14_wgmma_persistent_kernel<CL, false>;
-  out->grid = dim3 (grid_clusters<CL, BAL> (l) * CL);
+  out->grid = dim3 (tl_grid_clusters (l, schedule_of (l, CL).units, CL, BAL) * CL);
   out->block = dim3 (THREADS);
   out->dynamic_smem = SMEM;
   out->launches = 1;   // the BF16 conversion runs in prepare, untimed

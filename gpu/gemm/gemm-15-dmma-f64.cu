@@ -336,7 +336,7 @@ launch_tile (const TlGemmLaunch *l)
 // More than 48 KB of dynamic shared memory must be asked for, per kernel.
 template <typename Tile>
 cudaError_t
-prepare_tile (const TlGemmLaunch *)
+prepare_tile (TlGemmLaunch *)
 {
   cudaError_t e = cudaFuncSetAttribute (gemm_15_dmma_kernel<Tile, true>,
                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -372,7 +372,7 @@ gemm_15_dmma_f64_shape (const TlGemmLaunch *l, TlGemmShape *out)
 }
 
 cudaError_t
-gemm_15_dmma_f64_prepare (const TlGemmLaunch *l)
+gemm_15_dmma_f64_prepare (TlGemmLaunch *l)
 {
   return prepare_tile<Ship> (l);
 }

@@ -383,7 +383,7 @@ shape_cfg (const TlGemmLaunch *l, TlGemmShape *out)
 
 template <typename Cfg>
 cudaError_t
-prepare_cfg (const TlGemmLaunch *)
+prepare_cfg (TlGemmLaunch *)
 {
   return cudaFuncSetAttribute (gemm_17_kernel<Cfg>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                Cfg::SMEM);

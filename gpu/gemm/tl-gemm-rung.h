@@ -15,7 +15,9 @@
 //   workspace_bytes — optional: scratch the rung needs (e.g. BF16 copies).
 //   prepare — optional: runs once per run after the upload, outside every
 //             timed region, with the run's device current (e.g. converting
-//             A and B to BF16 into the workspace).  A kernel that needs more
+//             A and B to BF16 into the workspace).  It may record facts of
+//             this run in the launch (l->clusters); the harness takes the
+//             shape again afterwards, and every launch of the run sees them.  A kernel that needs more
 //             than 48 KB of dynamic shared memory raises its limit here
 //             (cudaFuncSetAttribute is per device, so no process-wide "done"
 //             flag: every run asks its own device).  Rungs that convert
@@ -43,6 +45,8 @@ struct TlGemmLaunch
   int device;               // the device's ordinal (current while the rung runs)
   int cc;                   // its compute capability × 10 (e.g. 90), from its facts
   int sm_count;             // its multiprocessors (persistent rungs size their grid)
+  int clusters;             // persistent rungs: clusters of their kernel the GPU holds at
+                            // once, counted by their prepare for this run (0 before)
 };
 
 struct TlGemmShape
@@ -62,7 +66,7 @@ struct TlGemmRung
   void (*shape) (const TlGemmLaunch *l, TlGemmShape *out);
   TlGpuStatus (*check) (const TlGemmLaunch *l, char *why, size_t why_size); // may be null
   size_t (*workspace_bytes) (const TlGemmLaunch *l);                       // may be null
-  cudaError_t (*prepare) (const TlGemmLaunch *l);                          // may be null
+  cudaError_t (*prepare) (TlGemmLaunch *l);                                // may be null
 };
 
 static inline unsigned int

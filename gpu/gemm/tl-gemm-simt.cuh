@@ -338,7 +338,7 @@ tl_simt_shape (const TlGemmLaunch *l, TlGemmShape *out)
 
 template <typename T, typename Tile, int MIN_BLOCKS>
 static cudaError_t
-tl_simt_prepare (const TlGemmLaunch *)
+tl_simt_prepare (TlGemmLaunch *)
 {
   if (Tile::smem_bytes <= 48 * 1024)
     return cudaSuccess;

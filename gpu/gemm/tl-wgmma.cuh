@@ -332,13 +332,34 @@ tl_fence_acc128 (float (&d)[128])
     asm volatile ("" : "+f"(d[i])::"memory");
 }
 
+// One wgmma.m64n256k16: d (64×256 per warpgroup) += A (64×16, via desc_a)
+// · B (16×256, via desc_b), both from shared memory; scale_d = 0 ignores
+// the old d (d = A·B).
+__device__ __forceinline__ void
+tl_wgmma_m64n256k16_bf16 (float (&d)[128], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+#if TL_SM90A
+  asm volatile ("{\n"
+                ".reg .pred p;\n"
+                "setp.ne.b32 p, %130, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 " TL_ACC128_TEXT
+                ", %128, %129, p, 1, 1, 0, 0;\n"
+                "}\n"
+                : TL_ACC128 (d)
+                : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#endif
+}
+
 // ---- the persistent tile schedule ------------------------------------------
 //
-// C is cut into tiles of tile_m × tile_n.  With clusters of two CTAs, two
-// neighbouring tiles form a *unit* — stacked along m (pair_m) or side by
-// side along n — and the cluster's two CTAs take the two tiles of one unit,
-// so they can share the operand tile the pair has in common.  Without
-// clusters a unit is one tile.
+// C is cut into tiles of tile_m × tile_n.  With clusters, neighbouring
+// tiles form a *unit* of unit_m × unit_n tiles, one per CTA of the
+// cluster, so the CTAs can share the operand tiles they have in common:
+// two tiles stacked along m (2 × 1) share B's columns, two side by side
+// (1 × 2) share A's rows, and a 2 × 2 unit of a cluster of four shares
+// both (each A tile with one partner, each B tile with another).  CTA
+// `rank` of the cluster takes tile (rank % unit_m, rank / unit_m) of the
+// unit.  Without clusters a unit is one tile.
 //
 // Order (grouped rasterisation): units are numbered band by band, a band
 // being `group` unit-rows; inside a band, down the rows first, then to the
@@ -353,9 +374,8 @@ struct TlTileSchedule
 {
   int tiles_m, tiles_n;
   int units_m, units_n, units;
-  int group;        // unit-rows per band
-  int pair_m;       // 1: a unit is two tiles along m; 0: along n (or one tile)
-  int cluster;      // CTAs per cluster: 1 or 2
+  int group;            // unit-rows per band
+  int unit_m, unit_n;   // tiles per unit along m and n: unit_m × unit_n CTAs per cluster
 
   __host__ __device__ void
   unit_coords (int u, int *um, int *un) const
@@ -367,15 +387,15 @@ struct TlTileSchedule
     *un = r / rows;
   }
 
-  // The tile CTA `rank` of the cluster computes for unit u; false when the
-  // unit's second tile lies outside C (the CTA then only helps load).
+  // The tile CTA `rank` of the cluster computes for unit u; false when that
+  // tile lies outside C (the CTA then only helps load).
   __host__ __device__ bool
   tile_of (int u, int rank, int *tm, int *tn) const
   {
     int um, un;
     unit_coords (u, &um, &un);
-    *tm = pair_m ? um * cluster + rank : um;
-    *tn = pair_m ? un : un * cluster + rank;
+    *tm = um * unit_m + rank % unit_m;
+    *tn = un * unit_n + rank / unit_m;
     return *tm < tiles_m && *tn < tiles_n;
   }
 };
@@ -385,19 +405,28 @@ struct TlTileSchedule
 // B columns (2 × 2048 × k × 2 bytes in BF16: 64 MB at k = 8192) stream
 // through L2 once per band instead of once per wave.
 static inline TlTileSchedule
-tl_tile_schedule_make (int m, int n, int tile_m, int tile_n, int cluster, bool pair_m)
+tl_tile_schedule_make_units (int m, int n, int tile_m, int tile_n, int unit_m, int unit_n)
 {
   TlTileSchedule s;
   s.tiles_m = (m + tile_m - 1) / tile_m;
   s.tiles_n = (n + tile_n - 1) / tile_n;
-  s.cluster = cluster;
-  s.pair_m = pair_m ? 1 : 0;
-  s.units_m = pair_m ? (s.tiles_m + cluster - 1) / cluster : s.tiles_m;
-  s.units_n = pair_m ? s.tiles_n : (s.tiles_n + cluster - 1) / cluster;
+  s.unit_m = unit_m;
+  s.unit_n = unit_n;
+  s.units_m = (s.tiles_m + unit_m - 1) / unit_m;
+  s.units_n = (s.tiles_n + unit_n - 1) / unit_n;
   s.units = s.units_m * s.units_n;
-  int unit_rows = tile_m * (pair_m ? cluster : 1);
+  int unit_rows = tile_m * unit_m;
   s.group = 2048 / unit_rows > 1 ? 2048 / unit_rows : 1;
   return s;
+}
+
+// Clusters of one or two: a pair of tiles stacked along m (pair_m) or side
+// by side along n.
+static inline TlTileSchedule
+tl_tile_schedule_make (int m, int n, int tile_m, int tile_n, int cluster, bool pair_m)
+{
+  return pair_m ? tl_tile_schedule_make_units (m, n, tile_m, tile_n, cluster, 1)
+                : tl_tile_schedule_make_units (m, n, tile_m, tile_n, 1, cluster);
 }
 
 // ---- per-tile records (instrumented variants) ---------------------------------
@@ -587,11 +616,13 @@ struct TlClusterLaunch
 // The persistent rungs' `prepare`: raise the shared-memory limit of the
 // plain and the instrumented kernel, and count how many clusters of them
 // the GPU runs at once (a cluster's CTAs must share a GPC, so this can be
-// less than SMs / cluster) into *most.
+// less than SMs / cluster) into l->clusters — per run, not in a static:
+// the worker may hold GPUs of different sizes, and runs may overlap.
 static inline cudaError_t
-tl_persistent_prepare (const void *plain, const void *instrumented, int cluster, int threads,
-                       int smem, int *most)
+tl_persistent_prepare (TlGemmLaunch *l, const void *plain, const void *instrumented, int cluster,
+                       int threads, int smem)
 {
+  int *most = &l->clusters;
   for (const void *kernel : { plain, instrumented })
     {
       cudaError_t e = cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
@@ -608,14 +639,16 @@ tl_persistent_prepare (const void *plain, const void *instrumented, int cluster,
   return *most > 0 ? cudaSuccess : cudaErrorNotSupported;
 }
 
-// Clusters to launch for `units` units of work: every one that fits (most,
-// from tl_persistent_prepare; the SM count before that), or — balanced —
-// tl_persistent_clusters' choice.
+// Clusters to launch for `units` units of work: every one that fits (the
+// run's l->clusters, counted by tl_persistent_prepare; before that, the SM
+// count says how many at most), or — balanced — tl_persistent_clusters'
+// choice.  Rungs 13 and 14 size their grid with it in `shape` and `launch`.
 static inline int
-tl_grid_clusters (int units, int most, int sm_count, int cluster, bool balanced)
+tl_grid_clusters (const TlGemmLaunch *l, int units, int cluster, bool balanced)
 {
+  int most = l->clusters;
   if (most <= 0)
-    most = sm_count >= cluster ? sm_count / cluster : 1;
+    most = l->sm_count >= cluster ? l->sm_count / cluster : 1;
   return balanced ? tl_persistent_clusters (units, most) : (units < most ? units : most);
 }
 
