@@ -84,17 +84,17 @@ open_module (const char *path, char *why, size_t why_size)
   const size_t sizes[TL_GPU_BACKEND_N_STRUCTS] = { TL_GPU_BACKEND_STRUCTS (TL_GPU_BACKEND_SIZEOF) };
   const char *differs = NULL;
   if (backend == NULL || backend->abi != TL_GPU_BACKEND_ABI)
-    differs = "its door's ABI number";
+    differs = "its door's ABI number differs";
   else if (backend->table_size != sizeof *backend)
-    differs = "the size of its table";
+    differs = "the size of its table differs";
   else if (strcmp (backend->signature (), tl_gpu_backend_signature ()) != 0)
-    differs = "its functions' signatures";
+    differs = "its functions' signatures differ";
   else if (memcmp (backend->struct_sizes, sizes, sizeof sizes) != 0)
-    differs = "the layout of its structs";
+    differs = "the layout of its structs differs";
   if (differs != NULL)
     {
       snprintf (why, why_size,
-                "the CUDA backend %s was built from another version of Tilelab (%s differ); "
+                "the CUDA backend %s was built from another version of Tilelab (%s); "
                 "rebuild or reinstall Tilelab",
                 path, differs);
       dlclose (handle);
