@@ -16,8 +16,9 @@
  *   1. $TILELAB_GPU_BACKEND, a path to the module (then only there);
  *   2. the build tree (TL_GPU_MODULE_BUILD_PATH), when the running program
  *      is itself in the build tree: tests and `build/ui/tilelab`;
- *   3. beside the program: PREFIX/lib/tilelab/ for a program in PREFIX/bin/
- *      (a relocated install, the GPU machine's bundles);
+ *   3. beside the program: PREFIX/LIBDIR/tilelab/, then PREFIX/lib/tilelab/,
+ *      for a program in PREFIX/bin/ (LIBDIR as configured, relative to the
+ *      prefix: a relocated install; the GPU machine's bundles use lib/);
  *   4. where `meson install` puts it: LIBDIR/tilelab/.
  * If it cannot be opened — not installed, libcudart missing on a laptop
  * without CUDA, a module of another version — every call answers as the
@@ -104,13 +105,13 @@ open_module (const char *path, char *why, size_t why_size)
 }
 
 /* The directory of the running program, with its trailing '/' (into dir),
- * and its parent's lib/tilelab/MODULE (into beside); both "" when unknown. */
+ * and its parent (into prefix); both "" when unknown. */
 static void
-program_dirs (char *dir, size_t dir_size, char *beside, size_t beside_size)
+program_dirs (char *dir, size_t dir_size, char *prefix, size_t prefix_size)
 {
   char exe[PATH_MAX];
   ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
-  dir[0] = beside[0] = '\0';
+  dir[0] = prefix[0] = '\0';
   char *slash = n > 0 ? (exe[n] = '\0', strrchr (exe, '/')) : NULL;
   if (slash == NULL)
     return;
@@ -121,7 +122,7 @@ program_dirs (char *dir, size_t dir_size, char *beside, size_t beside_size)
   if (slash != NULL)
     {
       slash[0] = '\0';
-      snprintf (beside, beside_size, "%s/lib/tilelab/%s", exe, TL_GPU_MODULE_NAME);
+      snprintf (prefix, prefix_size, "%s", exe);
     }
 }
 
@@ -136,18 +137,24 @@ load (void)
     backend = open_module (env, why, sizeof why);
   else
     {
-      char dir[PATH_MAX], beside[PATH_MAX + 64];
-      program_dirs (dir, sizeof dir, beside, sizeof beside);
+      char dir[PATH_MAX], prefix[PATH_MAX], beside_libdir[PATH_MAX + 64], beside_lib[PATH_MAX + 64];
+      program_dirs (dir, sizeof dir, prefix, sizeof prefix);
+      snprintf (beside_libdir, sizeof beside_libdir, "%s/%s/%s", prefix, TL_GPU_MODULE_REL_DIR,
+                TL_GPU_MODULE_NAME);
+      snprintf (beside_lib, sizeof beside_lib, "%s/lib/tilelab/%s", prefix, TL_GPU_MODULE_NAME);
       const size_t root_len = strlen (TL_GPU_BUILD_ROOT);
       const char *in_build_tree = strlen (dir) > root_len
                                       && memcmp (dir, TL_GPU_BUILD_ROOT, root_len) == 0
                                       && dir[root_len] == '/'
                                     ? TL_GPU_MODULE_BUILD_PATH
                                     : NULL;
-      const char *candidates[] = { in_build_tree, beside[0] ? beside : NULL,
+      const int relocatable = dir[0] != '\0' && prefix[0] != '\0';
+      const int multiarch = strcmp (beside_libdir, beside_lib) != 0;
+      const char *candidates[] = { in_build_tree, relocatable ? beside_libdir : NULL,
+                                   relocatable && multiarch ? beside_lib : NULL,
                                    TL_GPU_MODULE_INSTALL_DIR "/" TL_GPU_MODULE_NAME };
       const char *found = NULL;
-      char looked[3 * (PATH_MAX + 64)] = "";
+      char looked[4 * (PATH_MAX + 64)] = "";
       for (size_t i = 0; found == NULL && i < sizeof candidates / sizeof candidates[0]; i++)
         {
           if (candidates[i] == NULL)
