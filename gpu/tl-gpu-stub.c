@@ -1,15 +1,18 @@
-/* tl-gpu-stub.c — tl-gpu.h when Tilelab is built without CUDA.
+/* tl-gpu-stub.c — the door's answers when there is no CUDA to call.
  *
  * Every device call answers TL_GPU_NO_DEVICE; the CPU backend then serves
  * every view.  The registry (tl-gpu-registry.c) is shared with the CUDA
- * build, so the ladder is still listed.
+ * build, so the ladder is still listed.  The stub is a backend table
+ * (tl-gpu-backend.h): the loader (tl-gpu-loader.c) forwards to it in a build
+ * without CUDA, and in a CUDA build when the CUDA module cannot be opened —
+ * then tl_gpu_stub_set_reason says why, and every "no device" says so.
  *
  * For tests, TL_GPU_STUB_DEVICES=N pretends N devices (tl-gpu.h says what
  * they do): enough to check which ordinal a job opens and runs on, and
  * what a record names, on a machine without a GPU.  A simulated GEMM is a
  * plain triple loop on the CPU, so its C is the true product.
  */
-#include "tl-gpu.h"
+#include "tl-gpu-backend.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,8 +22,15 @@
 
 #define MAX_SIMULATED 8
 
-static const char no_cuda_message[] =
-  "Tilelab was built without CUDA (nvcc was not found at build time)";
+#if TL_GPU_LOADS_MODULE
+/* a CUDA build: nothing failed until the loader says why the module did not open */
+#define TL_GPU_STUB_REASON ""
+#else
+#define TL_GPU_STUB_REASON "Tilelab was built without CUDA (nvcc was not found at build time)"
+#endif
+
+/* why there is no device (tl_gpu_stub_set_reason) */
+static char reason[1024] = TL_GPU_STUB_REASON;
 
 struct TlGpuDevice
 {
@@ -33,7 +43,7 @@ struct TlGpuDevice
 static int simulated = -1;
 static int lost;
 static int gemm_count[MAX_SIMULATED];
-static char message[256];
+static char message[1024];
 
 static int
 simulated_devices (void)
@@ -59,7 +69,7 @@ static TlGpuStatus
 usable (const TlGpuDevice *device)
 {
   if (simulated_devices () == 0)
-    return fail (TL_GPU_NO_DEVICE, no_cuda_message);
+    return fail (TL_GPU_NO_DEVICE, reason);
   if (lost)
     return fail (TL_GPU_DEVICE_LOST, "the simulated GPU faulted (tl_gpu_debug_fault)");
   if (device == NULL)
@@ -67,34 +77,28 @@ usable (const TlGpuDevice *device)
   return TL_GPU_OK;
 }
 
-const char *
-tl_gpu_last_message (void)
+static const char *
+stub_last_message (void)
 {
   if (simulated_devices () == 0)
-    return no_cuda_message;
+    return reason;
   return message;
 }
 
-int
-tl_gpu_kernel_available (const char *id)
+static int
+stub_kernel_available (const char *id)
 {
   return simulated_devices () > 0 && tl_gpu_kernel_find (id) != NULL;
 }
 
-int
-tl_gpu_built_with_cuda (void)
-{
-  return 0;
-}
-
-int
-tl_gpu_is_lost (void)
+static int
+stub_is_lost (void)
 {
   return lost;
 }
 
-TlGpuStatus
-tl_gpu_device_count (int *out_count)
+static TlGpuStatus
+stub_device_count (int *out_count)
 {
   *out_count = 0;
   if (simulated_devices () == 0)
@@ -105,12 +109,12 @@ tl_gpu_device_count (int *out_count)
   return TL_GPU_OK;
 }
 
-TlGpuStatus
-tl_gpu_device_facts (int ordinal, TlGpuFacts *out_facts)
+static TlGpuStatus
+stub_device_facts (int ordinal, TlGpuFacts *out_facts)
 {
   memset (out_facts, 0, sizeof *out_facts);
   int count = 0;
-  TlGpuStatus status = tl_gpu_device_count (&count);
+  TlGpuStatus status = stub_device_count (&count);
   if (status != TL_GPU_OK)
     return status;
   if (ordinal < 0 || ordinal >= count)
@@ -131,12 +135,12 @@ tl_gpu_device_facts (int ordinal, TlGpuFacts *out_facts)
   return TL_GPU_OK;
 }
 
-TlGpuStatus
-tl_gpu_device_open (int ordinal, TlGpuDevice **out_device)
+static TlGpuStatus
+stub_device_open (int ordinal, TlGpuDevice **out_device)
 {
   *out_device = NULL;
   TlGpuFacts facts;
-  TlGpuStatus status = tl_gpu_device_facts (ordinal, &facts);
+  TlGpuStatus status = stub_device_facts (ordinal, &facts);
   if (status != TL_GPU_OK)
     return status;
   TlGpuDevice *device = calloc (1, sizeof *device);
@@ -147,20 +151,20 @@ tl_gpu_device_open (int ordinal, TlGpuDevice **out_device)
   return TL_GPU_OK;
 }
 
-void
-tl_gpu_device_close (TlGpuDevice *device)
+static void
+stub_device_close (TlGpuDevice *device)
 {
   free (device);
 }
 
-TlGpuStatus
-tl_gpu_device_health (TlGpuDevice *device)
+static TlGpuStatus
+stub_device_health (TlGpuDevice *device)
 {
   return usable (device);
 }
 
-TlGpuStatus
-tl_gpu_debug_fault (TlGpuDevice *device)
+static TlGpuStatus
+stub_debug_fault (TlGpuDevice *device)
 {
   TlGpuStatus status = usable (device);
   if (status != TL_GPU_OK)
@@ -169,8 +173,8 @@ tl_gpu_debug_fault (TlGpuDevice *device)
   return fail (TL_GPU_DEVICE_LOST, "the simulated GPU faulted (tl_gpu_debug_fault)");
 }
 
-int
-tl_gpu_debug_gemm_count (int ordinal)
+static int
+stub_debug_gemm_count (int ordinal)
 {
   return ordinal >= 0 && ordinal < MAX_SIMULATED ? gemm_count[ordinal] : 0;
 }
@@ -220,8 +224,15 @@ triple_loop (const TlGpuGemmArgs *args)
       }
 }
 
-TlGpuStatus
-tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id, const TlGpuGemmArgs *args,
+static void
+stub_gemm_result_clear (TlGpuGemmResult *result)
+{
+  free (result->times_ms);
+  memset (result, 0, sizeof *result);
+}
+
+static TlGpuStatus
+stub_gemm_run (TlGpuDevice *device, const char *kernel_id, const TlGpuGemmArgs *args,
                  TlGpuGemmResult *out_result)
 {
   memset (out_result, 0, sizeof *out_result);
@@ -240,7 +251,7 @@ tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id, const TlGpuGemmArgs
     {
       if (args->cancelled && args->cancelled (args->user_data))
         {
-          tl_gpu_gemm_result_clear (out_result);
+          stub_gemm_result_clear (out_result);
           return fail (TL_GPU_CANCELLED, "cancelled");
         }
       if (args->progress)
@@ -257,23 +268,16 @@ tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id, const TlGpuGemmArgs
     {
       out_result->counters.state = TL_GPU_COUNTERS_UNAVAILABLE;
       snprintf (out_result->counters.message, sizeof out_result->counters.message,
-                "a simulated GPU (Tilelab built without CUDA) has no hardware counters");
+                "a simulated GPU (TL_GPU_STUB_DEVICES) has no hardware counters");
     }
   gemm_count[device->ordinal]++;
   return TL_GPU_OK;
 }
 
-void
-tl_gpu_gemm_result_clear (TlGpuGemmResult *result)
-{
-  free (result->times_ms);
-  memset (result, 0, sizeof *result);
-}
-
 /* No device: nothing runs, so a recording's observer (args->observer) is
  * never called either.  The simulated devices run GEMMs only. */
-TlGpuStatus
-tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *args,
+static TlGpuStatus
+stub_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *args,
                TlGpuLuResult *out_result)
 {
   memset (out_result, 0, sizeof *out_result);
@@ -282,14 +286,14 @@ tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *ar
                              : fail (TL_GPU_BAD_SHAPE, "the simulated GPU runs GEMMs only");
 }
 
-void
-tl_gpu_lu_result_clear (TlGpuLuResult *result)
+static void
+stub_lu_result_clear (TlGpuLuResult *result)
 {
   memset (result, 0, sizeof *result);
 }
 
-TlGpuStatus
-tl_gpu_lu_solve (TlGpuDevice *device, const TlGpuLuSolveArgs *args, double *out_ms)
+static TlGpuStatus
+stub_lu_solve (TlGpuDevice *device, const TlGpuLuSolveArgs *args, double *out_ms)
 {
   if (out_ms)
     *out_ms = 0.0;
@@ -298,8 +302,8 @@ tl_gpu_lu_solve (TlGpuDevice *device, const TlGpuLuSolveArgs *args, double *out_
                              : fail (TL_GPU_BAD_SHAPE, "the simulated GPU runs GEMMs only");
 }
 
-TlGpuStatus
-tl_gpu_lu_solve_bench (TlGpuDevice *device, const char *solver, const TlGpuLuSolveArgs *args,
+static TlGpuStatus
+stub_lu_solve_bench (TlGpuDevice *device, const char *solver, const TlGpuLuSolveArgs *args,
                        int warmups, int repeats, double *times_ms)
 {
   for (int r = 0; times_ms && r < repeats; r++)
@@ -307,8 +311,8 @@ tl_gpu_lu_solve_bench (TlGpuDevice *device, const char *solver, const TlGpuLuSol
   return TL_GPU_NO_DEVICE;
 }
 
-TlGpuStatus
-tl_gpu_gfp_lu (TlGpuDevice *device, int m, int n, uint32_t p, uint32_t *a, int *ipiv,
+static TlGpuStatus
+stub_gfp_lu (TlGpuDevice *device, int m, int n, uint32_t p, uint32_t *a, int *ipiv,
                int *out_info, double *out_ms)
 {
   if (out_info)
@@ -322,8 +326,8 @@ tl_gpu_gfp_lu (TlGpuDevice *device, int m, int n, uint32_t p, uint32_t *a, int *
 
 /* ---- hardware counters: none without CUDA ---- */
 
-TlGpuStatus
-tl_gpu_measure_bandwidth (TlGpuDevice *device, TlGpuBandwidth *out)
+static TlGpuStatus
+stub_measure_bandwidth (TlGpuDevice *device, TlGpuBandwidth *out)
 {
   if (out != NULL)
     memset (out, 0, sizeof *out);
@@ -331,4 +335,27 @@ tl_gpu_measure_bandwidth (TlGpuDevice *device, TlGpuBandwidth *out)
   return status != TL_GPU_OK
            ? status
            : fail (TL_GPU_NO_DEVICE, "a simulated GPU has no memory bandwidth to measure");
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+static const TlGpuBackend stub_backend = {
+  TL_GPU_BACKEND_HEADER ("stub"),
+#define TL_GPU_FN(mode, ret, name, params, args) stub_##name,
+#define TL_GPU_VOID_FN(mode, name, params, args) stub_##name,
+#include "tl-gpu-backend-list.h"
+#undef TL_GPU_FN
+#undef TL_GPU_VOID_FN
+};
+
+const TlGpuBackend *
+tl_gpu_stub_backend (void)
+{
+  return &stub_backend;
+}
+
+void
+tl_gpu_stub_set_reason (const char *why)
+{
+  snprintf (reason, sizeof reason, "%s", why ? why : "");
 }

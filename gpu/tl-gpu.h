@@ -7,6 +7,11 @@
  * is present) the stub answers TL_GPU_NO_DEVICE, and the kernel registry
  * still lists every rung so views and the CLI can show the ladder.
  *
+ * In a CUDA build the functions that need CUDA live in a module loaded on
+ * the first call that needs it (tl-gpu-loader.c; the list is
+ * tl-gpu-backend-list.h — a new such function is also a line there); if it
+ * cannot be loaded the stub answers and tl_gpu_last_message says why.
+ *
  * Matrices crossing the door are host, row-major, contiguous.
  */
 #ifndef TL_GPU_H

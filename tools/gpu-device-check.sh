@@ -23,7 +23,7 @@ for what in "$@"; do
   case $what in
     facts)
       nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,memory.total --format=csv
-      ldd "$b"/bin/* | grep -E "not found|cudart|cublas|cusolver|openblas|lapack" | sort -u
+      ldd "$b"/bin/* "$b"/lib/tilelab/*.so | grep -E "not found|cudart|cublas|cusolver|openblas|lapack" | sort -u
       ldconfig -p | grep -E "openblas|lapack|libblas|glib-2|json-glib|gfortran" | head
       "$b/run.sh" tilelab-cli devices
       ;;

@@ -10,7 +10,8 @@
 #
 # The device machine has CUDA and nothing of a desktop, so the bundle
 # brings it: the window's driver (tests/gui-gpu-probe: the real window,
-# in-process) and tilelab-cli; the GTK/GLib/pango/cairo/json-glib libraries
+# in-process) and tilelab-cli, with the CUDA module they load on the first
+# GPU call (lib/tilelab); the GTK/GLib/pango/cairo/json-glib libraries
 # they load (their ldd closure without glibc, libstdc++, libgcc_s and
 # CUDA's libraries, which the device has); Xvfb and xkbcomp with the xkb
 # data; one font and a fonts.conf; the compiled GSettings schema; the
@@ -38,9 +39,9 @@ bundle () {
   dest=${1:-/work/main/.devcarry-gpugui}
   build=${BUILD:-$src/build-gpu}
   ninja -C "$build" tests/gui-gpu-probe src/cli/tilelab-cli tests/test-gpu-lost resources/gschemas.compiled \
-    tests/test-gpu-gemm tests/test-lu-gpu || exit 1
+    tests/test-gpu-gemm tests/test-lu-gpu gpu/libtilelab-gpu-cuda.so || exit 1
   rm -rf "$dest"
-  mkdir -p "$dest/bin" "$dest/lib/loaders" "$dest/etc" "$dest/share/fonts" \
+  mkdir -p "$dest/bin" "$dest/lib/loaders" "$dest/lib/tilelab" "$dest/etc" "$dest/share/fonts" \
     "$dest/share/glib-2.0/schemas" "$dest/share/mime" "$dest/share/X11" \
     "$dest/share/icons/Adwaita" "$dest/share/icons/hicolor"
   for p in tests/gui-gpu-probe src/cli/tilelab-cli tests/test-gpu-lost tests/test-gpu-gemm \
@@ -48,12 +49,14 @@ bundle () {
     cp "$build/$p" "$dest/bin/"
   done
   strip "$dest"/bin/* 2>/dev/null
+  # the CUDA module, where the programs in bin/ look for it (../lib/tilelab)
+  cp "$build/gpu/libtilelab-gpu-cuda.so" "$dest/lib/tilelab/"
   cp /usr/bin/Xvfb /usr/bin/xkbcomp "$dest/bin/"
   pixbuf=$(pkg-config --variable=gdk_pixbuf_moduledir gdk-pixbuf-2.0)
   cp "$pixbuf/libpixbufloader-svg.so" "$dest/lib/loaders/"
 
   # the libraries all of them load, but what the device has
-  ldd "$dest"/bin/* "$dest"/lib/loaders/*.so | awk '/=> \// { print $3 }' | sort -u |
+  ldd "$dest"/bin/* "$dest"/lib/loaders/*.so "$dest"/lib/tilelab/*.so | awk '/=> \// { print $3 }' | sort -u |
     while read -r lib; do
       case $(basename "$lib") in
         libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|ld-linux*|libgcc_s.so*|libstdc++.so*) ;;

@@ -8,6 +8,10 @@
 # On the device machine:  .gpubundle/run.sh tilelab-cli devices
 #                         .gpubundle/run.sh test-gpu-gemm -p /gpu/gemm/small
 # run.sh sets LD_LIBRARY_PATH to the bundle's lib/ plus the CUDA toolkit's.
+# The CUDA module (libtilelab-gpu-cuda.so: every kernel, linked with
+# cudart, cuBLAS, cuSOLVER) travels in lib/tilelab/, where the programs in
+# bin/ look for it (gpu/tl-gpu-loader.c: PREFIX/lib/tilelab beside
+# PREFIX/bin); the programs themselves link no CUDA.
 #
 # What is NOT copied (the device image has it, checked with ldd there on
 # the first run): glibc, libstdc++, libgcc_s, and CUDA's libcudart,
@@ -41,11 +45,14 @@ fi
 rm -rf "$build"/gpu/*.p
 if ! ninja -C "$build"; then
   echo "make-gpu-bundle: full build failed; bundling the GPU tests only" >&2
-  ninja -C "$build" tests/test-gpu-device tests/test-gpu-gemm tests/bench-gpu-gemm tests/test-lu-gpu
+  ninja -C "$build" gpu/libtilelab-gpu-cuda.so tests/test-gpu-device tests/test-gpu-gemm \
+    tests/bench-gpu-gemm tests/test-lu-gpu
 fi
 
 rm -rf "$dest"
-mkdir -p "$dest/bin" "$dest/lib"
+mkdir -p "$dest/bin" "$dest/lib/tilelab"
+module=$build/gpu/libtilelab-gpu-cuda.so
+cp "$module" "$dest/lib/tilelab/"
 bins=""
 [ -x "$build/src/cli/tilelab-cli" ] && bins="$build/src/cli/tilelab-cli"
 for t in "$build"/tests/test-gpu-* "$build"/tests/bench-gpu-* "$build"/tests/test-lu-gpu; do
@@ -54,7 +61,7 @@ done
 cp $bins "$dest/bin/"
 
 # Copy every resolved library except the ones the device image provides.
-ldd $bins | awk '/=> \// { print $3 }' | sort -u | while read -r lib; do
+ldd $bins "$module" | awk '/=> \// { print $3 }' | sort -u | while read -r lib; do
   base=$(basename "$lib")
   case "$base" in
     libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|ld-linux*|libgcc_s.so*|libstdc++.so*) continue ;;
@@ -66,7 +73,7 @@ ldd $bins | awk '/=> \// { print $3 }' | sort -u | while read -r lib; do
 done
 
 # A device run carries at most 64 MiB: the libraries and the programs
-# travel compressed (each program holds the whole ladder's device code,
+# travel compressed (the module holds the whole ladder's device code,
 # which packs about 5:1) and are unpacked on the device machine at the
 # first run.sh.
 tar -C "$dest" -czf "$dest/lib.tar.gz" lib
