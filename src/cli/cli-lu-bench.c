@@ -18,8 +18,12 @@
  *
  * Everything runs on a runner's worker (Gauss jobs and a solve job), on
  * the device --device names: the CLI never touches the GPU itself.
+ * Ctrl+C stops the job that runs (between block steps or solves) and ends
+ * the benchmark with exit 130; --output then gets the rows that finished,
+ * marked as a stopped run (written whole, never half a file).
  */
 #include "cli-gauss.h"
+#include "cli-gemm.h"
 #include "core/tl-error.h"
 #include "gen/tl-generate.h"
 #include "lu/tl-solve.h"
@@ -108,6 +112,7 @@ backward_error (const TlMatrix *a, const TlMatrix *lu, const gint32 *ipiv, guint
 typedef struct
 {
   TlRunner *runner;
+  GCancellable *cancellable;
   int warmups, repeats, block, device, max_percolumn;
   guint64 seed;
   const char *solve_kernel;
@@ -125,7 +130,7 @@ too_slow (const Bench *bn, const TlLuKernelInfo *k, gsize n)
 
 /* One rung at one size, as a Gauss job on the runner (the median of its
  * timed factorisations).  *out_lu receives the result when it passed.  −1:
- * the GPU is lost (stop), else a TL_CLI_ code. */
+ * the GPU is lost (stop), else a TL_CLI_ code (TL_CLI_INTERRUPTED: stop). */
 static int
 bench_factor (Bench *bn, const TlMatrix *a, const TlLuKernelInfo *k, double *ref_gflops,
               TlLuResult **out_lu)
@@ -137,7 +142,9 @@ bench_factor (Bench *bn, const TlMatrix *a, const TlLuKernelInfo *k, double *ref
   job.options = (TlLuOptions) { .kernel_id = k->id, .block_size = (gsize) bn->block,
                                 .pivoting = TL_PIVOTING_PARTIAL, .gpu_ordinal = bn->device,
                                 .warmups = (guint) bn->warmups, .repeats = (guint) bn->repeats };
-  g_autoptr (TlGaussResult) done = tl_runner_run_gauss (bn->runner, &job, NULL, &error);
+  g_autoptr (TlGaussResult) done = tl_cli_run_gauss (bn->runner, &job, bn->cancellable, &error);
+  if (done == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return TL_CLI_INTERRUPTED;
   if (done == NULL)
     {
       printf ("%6zu %-8s %-16s FAILED: %s\n", n, dtype, k->id, error->message);
@@ -212,8 +219,11 @@ bench_solve (Bench *bn, const TlMatrix *a, const TlLuResult *lu, gsize nrhs)
       memcpy (x->data, b->data, tl_matrix_n_bytes (b));
       SolveBench sb = { lu, x, solvers[s], (guint) bn->warmups, (guint) bn->repeats, times };
       g_clear_error (&error);
-      if (tl_runner_run_func (bn->runner, solve_bench_job, &sb, NULL, NULL, NULL, &error) == NULL)
+      if (tl_cli_run_func (bn->runner, solve_bench_job, &sb, NULL, NULL, bn->cancellable, &error)
+          == NULL)
         {
+          if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            return TL_CLI_INTERRUPTED;
           printf ("%6zu %-8s nrhs %-5zu %-16s FAILED: %s\n", n, dtype, nrhs, solvers[s],
                   error->message);
           rc = TL_CLI_FAILURE;
@@ -259,6 +269,8 @@ bench_size (Bench *bn, TlDtype dt, gsize n, char **kernels, char **rhs)
   g_autoptr (TlMatrix) a = tl_generate ("random-uniform", dt, n, n, bn->seed + n, &error);
   if (a == NULL)
     return tl_cli_fail ("lu-bench", error);
+  if (tl_cli_interrupted (bn->cancellable))
+    return TL_CLI_INTERRUPTED;
   g_autoptr (TlLuResult) solve_lu = NULL;
   double ref_gflops = NAN;
   int rc = TL_CLI_OK;
@@ -270,7 +282,7 @@ bench_size (Bench *bn, TlDtype dt, gsize n, char **kernels, char **rhs)
           continue;
         gboolean for_solve = strcmp (k->id, bn->solve_kernel) == 0 && rhs[0] != NULL;
         int r = bench_factor (bn, a, k, &ref_gflops, for_solve ? &solve_lu : NULL);
-        if (r < 0)
+        if (r < 0 || r == TL_CLI_INTERRUPTED)
           return r;
         if (r != TL_CLI_OK)
           rc = r;
@@ -281,6 +293,8 @@ bench_size (Bench *bn, TlDtype dt, gsize n, char **kernels, char **rhs)
       if (!g_ascii_string_to_unsigned (rhs[ri], 10, 1, 1 << 20, &k, NULL))
         return tl_cli_usage_error ("lu-bench", _("bad number of right-hand sides “%s”"), rhs[ri]);
       int r = bench_solve (bn, a, solve_lu, (gsize) k);
+      if (r == TL_CLI_INTERRUPTED)
+        return r;
       if (r != TL_CLI_OK)
         rc = r;
     }
@@ -381,7 +395,7 @@ bench_all (Bench *bn, GStrv sizes, GStrv dtypes, GStrv kernels, GStrv rhs)
         int r = bench_size (bn, dt, (gsize) n64, kernels, rhs);
         if (r < 0)
           return TL_CLI_FAILURE;
-        if (r == TL_CLI_USAGE)
+        if (r == TL_CLI_USAGE || r == TL_CLI_INTERRUPTED)
           return r;
         if (r != TL_CLI_OK)
           rc = r;
@@ -443,15 +457,29 @@ tl_cli_lu_bench (int argc, char **argv)
 
   g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
   g_autoptr (GError) error = NULL;
+  /* caught before the device is first opened (seconds): a Ctrl+C then is
+   * seen as soon as the probe returns */
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  tl_cli_catch_interrupts (cancellable);
   TlGpuFacts facts;
   if (!device_facts (runner, bn.device, &facts, &error))
     return tl_cli_fail ("lu-bench", error);
+  if (tl_cli_interrupted (cancellable))
+    return tl_cli_fail_interrupted ("lu-bench");
   bn.runner = runner;
+  bn.cancellable = cancellable;
   bn.md = g_string_new (NULL);
   bn.solve_md = g_string_new (NULL);
   bench_header (&bn, &facts);
   int rc = bench_all (&bn, sizes, dtypes, kernels, rhs);
   solve_table (&bn);
+  if (rc == TL_CLI_INTERRUPTED)
+    {
+      g_string_append (bn.md, _("\n**Stopped by Ctrl+C**: the rows above are the runs that had "
+                                "finished; the rest of the benchmark did not run.\n"));
+      g_printerr (_("tilelab-cli lu-bench: stopped; the tables keep the rows that had finished\n"));
+    }
+  /* g_file_set_contents writes a temporary file and renames it: never half a file */
   if (output && !g_file_set_contents (output, bn.md->str, -1, &error))
     rc = tl_cli_fail ("lu-bench", error);
   g_string_free (bn.md, TRUE);

@@ -1,5 +1,6 @@
 /* cli-solve.c — `tilelab-cli solve`: AX = B and its solution space. */
 #include "cli-gauss.h"
+#include "cli-gemm.h"
 #include "run/tl-gauss-run.h"
 #include "core/tl-error.h"
 #include "io/tl-io.h"
@@ -69,6 +70,10 @@ static int
 body (TlCliGauss *o, int argc, char **argv)
 {
   g_autoptr (GError) error = NULL;
+  /* Ctrl+C stops between the steps (input, elimination, the solve on the
+   * runner): exit 130, and --output is written only for a finished solve */
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  tl_cli_catch_interrupts (cancellable);
   int next = 1, rc = TL_CLI_OK;
   g_autoptr (TlMatrix) a = tl_cli_gauss_input (o, argc, argv, &next, &error);
   g_autoptr (TlMatrix) b = NULL;
@@ -77,6 +82,8 @@ body (TlCliGauss *o, int argc, char **argv)
     {
       return tl_cli_fail ("solve", error);
     }
+  if (tl_cli_interrupted (cancellable))
+    return tl_cli_fail_interrupted ("solve");
   if (o->augmented)
     {
       if (a->cols < 2)
@@ -140,6 +147,8 @@ body (TlCliGauss *o, int argc, char **argv)
     {
       return tl_cli_fail ("solve", error);
     }
+  if (tl_cli_interrupted (cancellable))
+    return tl_cli_fail_interrupted ("solve");
   printf (_("Gauss–Jordan elimination (seed 004 §3.2), tolerance %.3g\n"), s->tol);
   printf (_("  rank       %zu of %zu unknowns"), s->rank, a->cols);
   if (s->rank)
@@ -166,7 +175,7 @@ body (TlCliGauss *o, int argc, char **argv)
           g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
           TlGaussJob job = { .kind = TL_GAUSS_SOLVE, .a = a, .b = b,
                              .options = tl_cli_gauss_options (o) };
-          g_autoptr (TlGaussResult) done = tl_runner_run_gauss (runner, &job, NULL, &error);
+          g_autoptr (TlGaussResult) done = tl_cli_run_gauss (runner, &job, cancellable, &error);
           if (done == NULL)
             return tl_cli_fail ("solve", error);
           x = g_steal_pointer (&done->x);
@@ -195,6 +204,8 @@ body (TlCliGauss *o, int argc, char **argv)
               rel_residual (a, s->null_basis, NULL));
       break;
     }
+  if (tl_cli_interrupted (cancellable))
+    return tl_cli_fail_interrupted ("solve");
   if (o->output && x && !tl_matrix_save (x, o->output, TL_FORMAT_AUTO, &error))
     rc = tl_cli_fail ("solve", error);
   return rc;
