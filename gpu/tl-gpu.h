@@ -337,6 +337,18 @@ typedef struct
   int (*snapshot_due) (void *user_data, int steps_done);
   /* The whole working matrix after steps_done steps. */
   void (*snapshot) (void *user_data, int steps_done, const TlGpuLuWindow *whole);
+  /* Pooled snapshots (optional).  With pool_r or pool_c above 1 and
+   * snapshot_pooled set, the harness pools on the device instead of
+   * downloading the whole matrix (576 MB at 12000² float32, and seconds
+   * of host work per snapshot): cell (I, J) of the ⌈m/pool_r⌉×⌈n/pool_c⌉
+   * result holds the element of largest |a| in rows I·pool_r… and columns
+   * J·pool_c… of its window, signed (a NaN wins, the last one in row-major
+   * order; ties go to the first; an all-zero window gives +0), exactly as
+   * TlLuRecorder pools on the host.  cells are float64, row-major, and
+   * live only during the callback. */
+  int pool_r, pool_c;
+  void (*snapshot_pooled) (void *user_data, int steps_done, int pool_r, int pool_c, int rows,
+                           int cols, const double *cells);
 } TlGpuLuObserver;
 
 /* The GPU rungs of the Gauss ladder, one row each in gpu/lu/tl-lu-ladder.h

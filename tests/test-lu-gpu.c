@@ -651,6 +651,39 @@ test_record (void)
         }
     }
 
+  /* above 512 the GPU pools its snapshots on the device (tl-gpu.h): the
+   * cells equal the CPU recorder's pooling of the CPU kernel's matrix, up
+   * to the rounding in which the two factorisations differ */
+  const char *pooled[] = { "lu-02-blocked", "lu-03-tuned" };
+  for (guint p = 0; p < G_N_ELEMENTS (pooled); p++)
+    {
+      g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 613, 587, 8, &error);
+      g_autoptr (TlLuRecorder) gr = tl_lu_recorder_new (0);
+      g_autoptr (TlLuRecorder) cr = tl_lu_recorder_new (0);
+      g_autoptr (TlLuResult) g = NULL;
+      g_autoptr (TlLuResult) c = NULL;
+      g_assert_true (tl_lu_factor (pooled[p], a, 64, TL_PIVOTING_PARTIAL, gr, NULL, &g, &error));
+      g_assert_true (tl_lu_factor ("lu-cpu-blocked", a, 64, TL_PIVOTING_PARTIAL, cr, NULL, &c, &error));
+      g_assert_cmpmem (g->ipiv, sizeof (gint32) * g->n_ipiv, c->ipiv, sizeof (gint32) * c->n_ipiv);
+      g_assert_cmpuint (gr->snapshots->len, ==, cr->snapshots->len);
+      g_assert_cmpuint (gr->snapshots->len, >, 2);
+      double tol = 1e-11 * fmax (1.0, g->max_abs_a * g->growth);
+      for (guint s = 1; s + 1 < gr->snapshots->len; s++)
+        {
+          const TlLuSnapshot *gs = &g_array_index (gr->snapshots, TlLuSnapshot, s);
+          const TlLuSnapshot *cs = &g_array_index (cr->snapshots, TlLuSnapshot, s);
+          g_assert_cmpuint (gs->after_steps, ==, cs->after_steps);
+          g_assert_cmpuint (gs->pool_r, ==, 3);
+          g_assert_cmpuint (gs->pool_c, ==, 3);
+          g_assert_cmpuint (gs->rows, ==, cs->rows);
+          g_assert_cmpuint (gs->cols, ==, cs->cols);
+          for (gsize t = 0; t < (gsize) gs->rows * gs->cols; t++)
+            if (!(fabs (gs->data[t] - cs->data[t]) <= tol))
+              g_error ("%s pooled snapshot after %u steps, cell %zu: GPU %.17g, CPU %.17g",
+                       pooled[p], gs->after_steps, t, gs->data[t], cs->data[t]);
+        }
+    }
+
   /* cuSOLVER refuses with a message naming the rungs that record */
   g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 40, 40, 3, &error);
   g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);

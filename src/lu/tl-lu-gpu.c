@@ -117,6 +117,18 @@ rec_snapshot (void *user_data, int steps_done, const TlGpuLuWindow *whole)
   tl_lu_recorder_snapshot (g->rec, (guint) steps_done, window_get, g);
 }
 
+/* Above TL_LU_RECORD_WHOLE_MAX the device pools (tl-gpu.h): 512 KB come
+ * back per snapshot instead of the whole matrix. */
+static void
+rec_snapshot_pooled (void *user_data, int steps_done, int pool_r, int pool_c, int rows, int cols,
+                     const double *cells)
+{
+  GpuRec *g = user_data;
+  gboolean kept = tl_lu_recorder_snapshot_cells (g->rec, (guint) steps_done, (guint) pool_r,
+                                                 (guint) pool_c, (guint) rows, (guint) cols, cells);
+  g_assert (kept); /* the pooling was the recorder's own */
+}
+
 gboolean
 tl_lu_gpu (TlLuWork *w, GError **error)
 {
@@ -126,9 +138,20 @@ tl_lu_gpu (TlLuWork *w, GError **error)
       g_set_error (error, TL_ERROR, TL_ERROR_SHAPE, _("GPU rungs need a contiguous matrix"));
       return FALSE;
     }
+  /* The log says where a run spends the seconds before its first block
+   * step (opening CUDA and the library handles, the upload), so a cancel's
+   * latency can be placed (G_MESSAGES_DEBUG=Tilelab). */
+  g_debug ("lu %s: opening GPU %d at %.3f ms (monotonic)", w->kernel_id, w->gpu_ordinal,
+           g_get_monotonic_time () / 1000.0);
   g_autoptr (TlGpuSession) own = NULL;
   TlGpuDevice *device = lu_device (w->gpu, w->gpu_ordinal, &own, error);
   if (device == NULL)
+    return FALSE;
+  g_debug ("lu %s: GPU %d open at %.3f ms (monotonic)", w->kernel_id, w->gpu_ordinal,
+           g_get_monotonic_time () / 1000.0);
+  /* opening the device can take seconds the first time: a cancel that came
+   * meanwhile stops here, before anything is allocated */
+  if (g_cancellable_set_error_if_cancelled (w->cancellable, error))
     return FALSE;
   TlGpuLuArgs args = { 0 };
   args.dtype = (TlGpuDtype) A->dtype;
@@ -148,9 +171,19 @@ tl_lu_gpu (TlLuWork *w, GError **error)
     rec_block, rec_snapshot_due, rec_snapshot,
   };
   if (w->rec)
-    args.observer = &observer;
+    {
+      guint pool_r = 1, pool_c = 1;
+      tl_lu_recorder_snapshot_pool (w->rec, &pool_r, &pool_c);
+      observer.pool_r = (int) pool_r;
+      observer.pool_c = (int) pool_c;
+      observer.snapshot_pooled = rec_snapshot_pooled;
+      args.observer = &observer;
+    }
   TlGpuLuResult res = { 0 };
   TlGpuStatus status = tl_gpu_lu_run (device, w->kernel_id, &args, &res);
+  g_debug ("lu %s: GPU run returned at %.3f ms (monotonic): upload %.1f ms, %d timed, "
+           "recording %.1f ms", w->kernel_id, g_get_monotonic_time () / 1000.0, res.upload_ms,
+           res.n_times, res.record_ms);
   if (status != TL_GPU_OK)
     {
       tl_gpu_lu_result_clear (&res);
