@@ -429,6 +429,37 @@ typedef struct
 
 TlGpuStatus tl_gpu_lu_solve (TlGpuDevice *device, const TlGpuLuSolveArgs *args, double *out_ms);
 
+/* Rank and null space by the singular values (gpu/lu/lu-rank.cu: cuSOLVER's
+ * Jacobi SVD, gesvdj).  A is host, row-major m×n (m, n ≥ 1).  sigma
+ * (min(m,n) doubles, the caller's) receives the singular values, largest
+ * first; rank = #{σ_k > rel_cut·σ₁} (the caller passes max(m,n)·ε of A's
+ * dtype, numpy's rule).  With want_null_space, null_space receives the
+ * right singular vectors of the n − rank smallest singular values, an
+ * orthonormal basis of {x : Ax = 0}, as nullity rows of n doubles (row t =
+ * vector t; malloc'd, freed by tl_gpu_rank_result_clear).  svd_ms: device
+ * time of the SVD alone (events).  A gesvdj that does not converge is
+ * TL_GPU_LAUNCH_FAILED with a message. */
+typedef struct
+{
+  TlGpuDtype dtype;
+  int m, n;
+  const void *a;
+  double rel_cut;
+  int want_null_space;
+  double *sigma;
+} TlGpuRankArgs;
+
+typedef struct
+{
+  int rank, nullity;
+  double *null_space;
+  double svd_ms;
+  int sweeps;              /* Jacobi sweeps gesvdj took */
+} TlGpuRankResult;
+
+TlGpuStatus tl_gpu_rank (TlGpuDevice *device, const TlGpuRankArgs *args, TlGpuRankResult *out);
+void        tl_gpu_rank_result_clear (TlGpuRankResult *result);
+
 /* The solve as a benchmark: solver "lu-solve" (the above) or
  * "cusolver-getrs" (the reference: cuSOLVER's getrs on column-major copies
  * of L\U and B and a 1-based ipiv, made before the clock starts).  warmups

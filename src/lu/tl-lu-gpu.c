@@ -13,11 +13,8 @@ cancelled_cb (void *user_data)
   return g_cancellable_is_cancelled (user_data);
 }
 
-/* The device `ordinal` of the given session, else of the thread's (the
- * runner worker's), else of a session opened for this call (*own, which
- * the caller frees after the call). */
-static TlGpuDevice *
-lu_device (TlGpuSession *given, int ordinal, TlGpuSession **own, GError **error)
+TlGpuDevice *
+tl_lu_gpu_device (TlGpuSession *given, int ordinal, TlGpuSession **own, GError **error)
 {
   TlGpuSession *session = given ? given : tl_gpu_session_get_thread_default ();
   if (session == NULL)
@@ -144,7 +141,7 @@ tl_lu_gpu (TlLuWork *w, GError **error)
   g_debug ("lu %s: opening GPU %d at %.3f ms (monotonic)", w->kernel_id, w->gpu_ordinal,
            g_get_monotonic_time () / 1000.0);
   g_autoptr (TlGpuSession) own = NULL;
-  TlGpuDevice *device = lu_device (w->gpu, w->gpu_ordinal, &own, error);
+  TlGpuDevice *device = tl_lu_gpu_device (w->gpu, w->gpu_ordinal, &own, error);
   if (device == NULL)
     return FALSE;
   g_debug ("lu %s: GPU %d open at %.3f ms (monotonic)", w->kernel_id, w->gpu_ordinal,
@@ -205,7 +202,7 @@ gboolean
 tl_lu_solve_gpu (const TlLuResult *lu, TlMatrix *x, GError **error)
 {
   g_autoptr (TlGpuSession) own = NULL;
-  TlGpuDevice *device = lu_device (NULL, lu->gpu_ordinal, &own, error);
+  TlGpuDevice *device = tl_lu_gpu_device (NULL, lu->gpu_ordinal, &own, error);
   if (device == NULL)
     return FALSE;
   TlGpuLuSolveArgs args = { 0 };
@@ -234,7 +231,7 @@ tl_lu_solve_gpu_bench (const TlLuResult *lu, TlMatrix *x, const char *solver, gu
       return FALSE;
     }
   g_autoptr (TlGpuSession) own = NULL;
-  TlGpuDevice *device = lu_device (NULL, lu->gpu_ordinal, &own, error);
+  TlGpuDevice *device = tl_lu_gpu_device (NULL, lu->gpu_ordinal, &own, error);
   if (device == NULL)
     return FALSE;
   TlGpuLuSolveArgs args = { 0 };
@@ -261,7 +258,7 @@ tl_gfp_lu_gpu (const TlGfpMatrix *a, int ordinal, GError **error)
       return NULL;
     }
   g_autoptr (TlGpuSession) own = NULL;
-  TlGpuDevice *device = lu_device (NULL, ordinal, &own, error);
+  TlGpuDevice *device = tl_lu_gpu_device (NULL, ordinal, &own, error);
   if (device == NULL)
     return NULL;
   g_autoptr (TlGfpLu) r = g_new0 (TlGfpLu, 1);
