@@ -26,6 +26,7 @@
 #include "cli-gemm.h"
 #include "core/tl-error.h"
 #include "gen/tl-generate.h"
+#include "lu/tl-rank.h"
 #include "lu/tl-solve.h"
 #include "run/tl-gauss-run.h"
 
@@ -301,6 +302,149 @@ bench_size (Bench *bn, TlDtype dt, gsize n, char **kernels, char **rhs)
   return rc;
 }
 
+/* ---- --suite rank: rank and null space, GPU against the CPU path ------ */
+
+typedef struct
+{
+  const TlMatrix *a;
+  int ordinal;
+} RankBenchJob;
+
+static gpointer
+rank_bench_job (TlRunnerJob *job, gpointer data, GCancellable *cancellable, GError **error)
+{
+  RankBenchJob *rj = data;
+  return tl_rank_gpu (rj->a, tl_runner_job_get_gpu (job), rj->ordinal, TRUE, cancellable, error);
+}
+
+/* max over the basis' columns of ‖A·n‖₂ / (‖A‖_F ‖n‖₂ n ε) */
+static double
+null_ratio (const TlMatrix *a, const TlMatrix *nb)
+{
+  double af = 0, worst = 0;
+  for (gsize i = 0; i < a->rows; i++)
+    for (gsize j = 0; j < a->cols; j++)
+      af += tl_matrix_get (a, i, j) * tl_matrix_get (a, i, j);
+  af = sqrt (af);
+  g_autofree double *col = g_new (double, MAX (a->cols, 1));
+  /* the first and the last basis vector (each check is O(mn)) */
+  for (gsize k = 0; k < nb->cols; k += MAX (nb->cols - 1, (gsize) 1))
+    {
+      double nn = 0, r = 0;
+      for (gsize j = 0; j < a->cols; j++)
+        {
+          col[j] = tl_matrix_get (nb, j, k);
+          nn += col[j] * col[j];
+        }
+      for (gsize i = 0; i < a->rows; i++)
+        {
+          double s = 0;
+          for (gsize j = 0; j < a->cols; j++)
+            s += tl_matrix_get (a, i, j) * col[j];
+          r += s * s;
+        }
+      double eps = a->dtype == TL_DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
+      worst = fmax (worst, sqrt (r) / (af * sqrt (nn) * (double) a->cols * eps));
+    }
+  return worst;
+}
+
+/* One size and dtype: A of rank 3n/4 (rank-deficient generator), the GPU
+ * (wall time of the job: upload, SVD, download, presentation; and the
+ * SVD's device time) against the CPU path (tolerance from LAPACK's SVD,
+ * Gauss–Jordan, null space: wall time), once each after a GPU warm-up. */
+static int
+bench_rank (Bench *bn, TlDtype dt, gsize n, GString *md)
+{
+  g_autoptr (GError) error = NULL;
+  const gsize want = 3 * n / 4;
+  g_autofree char *spec = g_strdup_printf ("rank-deficient:rank=%zu", want);
+  g_autoptr (TlMatrix) a = tl_generate (spec, dt, n, n, bn->seed + n, &error);
+  if (a == NULL)
+    return tl_cli_fail ("lu-bench", error);
+  RankBenchJob rj = { a, bn->device };
+  double gpu_ms[2] = { 0, 0 };
+  g_autoptr (TlRankResult) g = NULL;
+  for (int rep = 0; rep < 2; rep++) /* the first warms the device and cuSOLVER up */
+    {
+      g_clear_pointer (&g, tl_rank_result_free);
+      gint64 t0 = g_get_monotonic_time ();
+      g = tl_cli_run_func (bn->runner, rank_bench_job, &rj, NULL,
+                           (GDestroyNotify) tl_rank_result_free, bn->cancellable, &error);
+      gpu_ms[rep] = (g_get_monotonic_time () - t0) / 1000.0;
+      if (g == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return TL_CLI_INTERRUPTED;
+      if (g == NULL)
+        return tl_cli_fail ("lu-bench", error);
+    }
+  if (tl_cli_interrupted (bn->cancellable))
+    return TL_CLI_INTERRUPTED;
+  gint64 t0 = g_get_monotonic_time ();
+  g_autofree gsize *piv = NULL;
+  gsize cpu_rank = 0;
+  g_autoptr (TlMatrix) rref = tl_rref (a, -1, &piv, &cpu_rank, &error);
+  g_autoptr (TlMatrix) cn = rref ? tl_null_space (a, -1, &error) : NULL;
+  double cpu_ms = (g_get_monotonic_time () - t0) / 1000.0;
+  if (cn == NULL)
+    return tl_cli_fail ("lu-bench", error);
+  if (tl_cli_interrupted (bn->cancellable))
+    return TL_CLI_INTERRUPTED;
+  double ratio = null_ratio (a, g->null_basis);
+  gboolean same_pivots = g->rank == cpu_rank;
+  for (gsize i = 0; same_pivots && i < cpu_rank; i++)
+    same_pivots = g->pivot_cols[i] == piv[i];
+  gboolean ok = g->rank == want && same_pivots && ratio < 30;
+  printf ("%6zu %-8s rank %zu: GPU %.1f ms (gesvdj %.1f ms, %d sweeps, presentation %.1f ms), "
+          "CPU %.1f ms, %.1f×, CPU rank %zu%s, ‖A·N‖ ratio %.3g %s\n",
+          n, tl_dtype_name (dt), g->rank, gpu_ms[1], g->svd_ms, g->sweeps, g->present_s * 1e3,
+          cpu_ms, cpu_ms / gpu_ms[1], cpu_rank, same_pivots ? ", same pivots" : ", OTHER pivots",
+          ratio, ok ? "ok" : "FAIL");
+  fflush (stdout);
+  g_string_append_printf (md, "| %zu | %s | %zu | %zu | %.1f | %.1f | %d | %.1f | %.1f | %.1f× | %s | %.3g%s |\n",
+                          n, tl_dtype_name (dt), want, g->rank, gpu_ms[1], g->svd_ms, g->sweeps,
+                          g->present_s * 1e3, cpu_ms, cpu_ms / gpu_ms[1],
+                          same_pivots ? "same" : "OTHER", ratio, ok ? "" : " FAIL");
+  return ok ? TL_CLI_OK : TL_CLI_FAILURE;
+}
+
+static int
+bench_rank_all (Bench *bn, GStrv sizes, GStrv dtypes)
+{
+  g_autoptr (GString) md = g_string_new (NULL);
+  int rc = TL_CLI_OK;
+  for (guint di = 0; dtypes[di] && rc != TL_CLI_INTERRUPTED; di++)
+    for (guint si = 0; sizes[si]; si++)
+      {
+        TlDtype dt;
+        guint64 n64 = 0;
+        if (!tl_dtype_from_name (dtypes[di], &dt) || dt == TL_DTYPE_INT32
+            || !g_ascii_string_to_unsigned (sizes[si], 10, 1, 65536, &n64, NULL))
+          return tl_cli_usage_error ("lu-bench", _("bad size or dtype “%s”/“%s”"), sizes[si],
+                                     dtypes[di]);
+        int r = bench_rank (bn, dt, (gsize) n64, md);
+        if (r == TL_CLI_INTERRUPTED)
+          {
+            rc = r;
+            break;
+          }
+        if (r != TL_CLI_OK)
+          rc = r;
+      }
+  g_string_append_printf (bn->md, "\n## Rank and null space: GPU (%s) against the CPU path\n\n"
+                          "A = rank-deficient generator, n×n of rank 3n/4.  GPU: wall time of the "
+                          "second of two runs (upload, SVD, download of the null space, free columns "
+                          "and echelon basis on the CPU), the SVD's device time, Jacobi sweeps, the "
+                          "presentation's CPU time.  CPU: the default path of `tilelab-cli nullspace` "
+                          "(LAPACK dgesdd for the tolerance, Gauss–Jordan for the rank, again for the "
+                          "null space), one run, wall time.  pivots: the GPU's pivot columns against "
+                          "the CPU's.  ratio: ‖A·n‖₂/(‖A‖_F‖n‖₂·n·ε), first and last basis vector "
+                          "(< 30 passes).\n\n", TL_RANK_GPU_METHOD);
+  g_string_append (bn->md, "| n | dtype | rank built | rank | GPU ms | gesvdj ms | sweeps | presentation ms | CPU ms | CPU/GPU | pivots | ratio |\n");
+  g_string_append (bn->md, "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n");
+  g_string_append (bn->md, md->str);
+  return rc;
+}
+
 /* The device's facts, read on the runner's worker. */
 static gboolean
 device_facts (TlRunner *runner, int device, TlGpuFacts *out, GError **error)
@@ -360,6 +504,11 @@ bench_header (Bench *bn, const TlGpuFacts *facts)
                           "(< 30 passes). GPU %d, %d SMs, CUDA driver %d, runtime %d.\n\n",
                           bn->seed, bn->warmups, bn->repeats, bn->device, facts->sm_count,
                           facts->driver_version, facts->runtime_version);
+}
+
+static void
+lu_table_header (Bench *bn)
+{
   g_string_append (bn->md, "| n | dtype | kernel | median ms | GFLOP/s | % of cuSOLVER | check | phases: panel / swap / trsm / gemm ms (phase-timing run, no overlap) |\n");
   g_string_append (bn->md, "|---:|---|---|---:|---:|---:|---:|---|\n");
 }
@@ -407,7 +556,7 @@ int
 tl_cli_lu_bench (int argc, char **argv)
 {
   g_autofree char *sizes_s = NULL, *dtypes_s = NULL, *kernels_s = NULL, *output = NULL;
-  g_autofree char *rhs_s = NULL, *solve_kernel = NULL, *block_text = NULL;
+  g_autofree char *rhs_s = NULL, *solve_kernel = NULL, *block_text = NULL, *suite = NULL;
   gint64 seed = 7;
   Bench bn = { .warmups = 1, .repeats = 10, .max_percolumn = 4096 };
   GOptionEntry entries[] = {
@@ -424,6 +573,8 @@ tl_cli_lu_bench (int argc, char **argv)
       N_("Right-hand sides of the solve benchmark (default 1,16,256,4096; none to skip)"), "K[,K…]" },
     { "solve-kernel", 0, 0, G_OPTION_ARG_STRING, &solve_kernel,
       N_("The rung whose factors the solve benchmark uses (default lu-05-cluster)"), "K" },
+    { "suite", 0, 0, G_OPTION_ARG_STRING, &suite,
+      N_("lu (default): the ladder against cuSOLVER; rank: rank and null space, GPU against the CPU path (--sizes default 1024,4096)"), "lu|rank" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, N_("Generator seed"), "S" },
     { "device", 'd', 0, G_OPTION_ARG_INT, &bn.device, N_("GPU ordinal"), "I" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Also write the markdown tables to FILE"), "FILE" },
@@ -445,7 +596,12 @@ tl_cli_lu_bench (int argc, char **argv)
     return tl_cli_usage_error ("lu-bench", _("--warmups, --max-percolumn and --device must not "
                                              "be negative"));
 
-  g_auto (GStrv) sizes = g_strsplit (sizes_s ? sizes_s : "1024,2048,4096,8192,16384", ",", -1);
+  const gboolean rank_suite = suite && g_str_equal (suite, "rank");
+  if (suite && !rank_suite && !g_str_equal (suite, "lu"))
+    return tl_cli_usage_error ("lu-bench", _("--suite takes lu or rank, not “%s”"), suite);
+  g_auto (GStrv) sizes = g_strsplit (sizes_s ? sizes_s
+                                     : rank_suite ? "1024,4096" : "1024,2048,4096,8192,16384",
+                                     ",", -1);
   g_auto (GStrv) dtypes = g_strsplit (dtypes_s ? dtypes_s : "float32,float64", ",", -1);
   g_auto (GStrv) kernels = kernels_s ? g_strsplit (kernels_s, ",", -1) : every_gpu_rung ();
   const char *rhs_text = rhs_s ? rhs_s : "1,16,256,4096";
@@ -471,8 +627,15 @@ tl_cli_lu_bench (int argc, char **argv)
   bn.md = g_string_new (NULL);
   bn.solve_md = g_string_new (NULL);
   bench_header (&bn, &facts);
-  int rc = bench_all (&bn, sizes, dtypes, kernels, rhs);
-  solve_table (&bn);
+  int rc;
+  if (rank_suite)
+    rc = bench_rank_all (&bn, sizes, dtypes);
+  else
+    {
+      lu_table_header (&bn);
+      rc = bench_all (&bn, sizes, dtypes, kernels, rhs);
+      solve_table (&bn);
+    }
   if (rc == TL_CLI_INTERRUPTED)
     {
       g_string_append (bn.md, _("\n**Stopped by Ctrl+C**: the rows above are the runs that had "
