@@ -120,6 +120,32 @@ rref_basis (const double *v, gsize q, gsize n, const gboolean *is_free, gsize *p
   return g_steal_pointer (&basis);
 }
 
+gboolean
+tl_rank_present (TlRankResult *r, gsize rank, gsize n, gboolean with_basis,
+                 const double *null_rows, double eps, GError **error)
+{
+  g_return_val_if_fail (r != NULL && rank <= n, FALSE);
+  g_return_val_if_fail (!with_basis || rank == n || null_rows != NULL, FALSE);
+  r->rank = rank;
+  if (!with_basis)
+    return TRUE;
+  gint64 t0 = tl_lu_now_ns ();
+  const gsize q = n - rank;
+  g_autofree gboolean *is_free = g_new0 (gboolean, MAX (n, 1));
+  g_autofree double *work = q ? g_memdup2 (null_rows, sizeof (double) * q * n) : NULL;
+  /* the basis' entries are ≤ 1 and carry the SVD's rounding, about √n·ε
+   * each; a hundred times that separates noise from a genuine entry
+   * (≈ 1/√n for a generic null space) */
+  if (q)
+    free_columns (work, q, n, 100.0 * sqrt ((double) n) * eps, is_free);
+  g_free (r->pivot_cols);
+  r->pivot_cols = g_new0 (gsize, MAX (rank, 1));
+  g_clear_pointer (&r->null_basis, tl_matrix_unref);
+  r->null_basis = rref_basis (null_rows, q, n, is_free, r->pivot_cols, error);
+  r->present_s = (double) (tl_lu_now_ns () - t0) * 1e-9;
+  return r->null_basis != NULL;
+}
+
 TlRankResult *
 tl_rank_gpu (const TlMatrix *a, TlGpuSession *session, int ordinal, gboolean with_basis,
              GCancellable *cancellable, GError **error)
@@ -164,34 +190,14 @@ tl_rank_gpu (const TlMatrix *a, TlGpuSession *session, int ordinal, gboolean wit
       tl_gpu_error_set (error, st, _("rank (GPU)"));
       return NULL;
     }
-  r->rank = (gsize) res.rank;
   r->cut = args.rel_cut * r->sigma[0];
   r->svd_ms = res.svd_ms;
   r->sweeps = res.sweeps;
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+  if (g_cancellable_set_error_if_cancelled (cancellable, error)
+      || !tl_rank_present (r, (gsize) res.rank, n, with_basis, res.null_space, eps, error))
     {
       tl_gpu_rank_result_clear (&res);
       return NULL;
-    }
-  if (with_basis)
-    {
-      gint64 t0 = tl_lu_now_ns ();
-      const gsize q = (gsize) res.nullity;
-      g_autofree gboolean *is_free = g_new0 (gboolean, n);
-      g_autofree double *work = q ? g_memdup2 (res.null_space, sizeof (double) * q * n) : NULL;
-      /* the basis' entries are ≤ 1 and carry the SVD's rounding, about
-       * √n·ε per entry; a hundred times that separates noise from a
-       * genuine entry (≈ 1/√n for a generic null space) */
-      if (q)
-        free_columns (work, q, n, 100.0 * sqrt ((double) MAX (m, n)) * eps, is_free);
-      r->pivot_cols = g_new0 (gsize, MAX (r->rank, 1));
-      r->null_basis = rref_basis (res.null_space, q, n, is_free, r->pivot_cols, error);
-      r->present_s = (double) (tl_lu_now_ns () - t0) * 1e-9;
-      if (r->null_basis == NULL)
-        {
-          tl_gpu_rank_result_clear (&res);
-          return NULL;
-        }
     }
   tl_gpu_rank_result_clear (&res);
   return g_steal_pointer (&r);

@@ -47,6 +47,14 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlRankResult, tl_rank_result_free)
 TlRankResult *tl_rank_gpu (const TlMatrix *a, TlGpuSession *session, int ordinal,
                            gboolean with_basis, GCancellable *cancellable, GError **error);
 
+/* The presentation alone (what tl_rank_gpu does after the GPU's SVD; a
+ * test feeds it LAPACK's): sets r->rank and, with_basis, from null_rows
+ * (the n − rank orthonormal null vectors, row t = vector t) the pivot
+ * columns and the echelon basis.  eps: of A's dtype.  FALSE with an error
+ * when the free columns' block is singular. */
+gboolean tl_rank_present (TlRankResult *r, gsize rank, gsize n, gboolean with_basis,
+                          const double *null_rows, double eps, GError **error);
+
 /* The RREF of the answer (m×n float64: pivot rows, then zeros). */
 TlMatrix *tl_rank_rref (const TlRankResult *result, gsize rows, gsize cols, GError **error);
 
