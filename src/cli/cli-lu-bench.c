@@ -117,6 +117,7 @@ typedef struct
   int warmups, repeats, block, device, max_percolumn;
   guint64 seed;
   const char *solve_kernel;
+  GStrv solvers;              /* cusolver-getrs (first: the reference), lu-solve */
   GString *md, *solve_md;
 } Bench;
 
@@ -210,12 +211,12 @@ bench_solve (Bench *bn, const TlMatrix *a, const TlLuResult *lu, gsize nrhs)
   g_autoptr (TlMatrix) x = b ? tl_matrix_copy (b, &error) : NULL;
   if (x == NULL)
     return tl_cli_fail ("lu-bench", error);
-  const char *solvers[] = { "cusolver-getrs", "lu-solve" };
+  const char *const *solvers = (const char *const *) bn->solvers;
   double ref_ms = NAN;
   int rc = TL_CLI_OK;
   g_autofree double *times = g_new (double, bn->repeats);
   g_autofree double *bc = g_new (double, n), *xc = g_new (double, n);
-  for (guint s = 0; s < G_N_ELEMENTS (solvers); s++)
+  for (guint s = 0; solvers[s]; s++)
     {
       memcpy (x->data, b->data, tl_matrix_n_bytes (b));
       SolveBench sb = { lu, x, solvers[s], (guint) bn->warmups, (guint) bn->repeats, times };
@@ -231,7 +232,7 @@ bench_solve (Bench *bn, const TlMatrix *a, const TlLuResult *lu, gsize nrhs)
           continue;
         }
       double med = median (times, bn->repeats);
-      if (s == 0)
+      if (g_str_equal (solvers[s], "cusolver-getrs"))
         ref_ms = med;
       /* the first and the last right-hand side (each check is O(n²)) */
       double be = 0;
@@ -557,6 +558,7 @@ tl_cli_lu_bench (int argc, char **argv)
 {
   g_autofree char *sizes_s = NULL, *dtypes_s = NULL, *kernels_s = NULL, *output = NULL;
   g_autofree char *rhs_s = NULL, *solve_kernel = NULL, *block_text = NULL, *suite = NULL;
+  g_autofree char *solvers_s = NULL;
   gint64 seed = 7;
   Bench bn = { .warmups = 1, .repeats = 10, .max_percolumn = 4096 };
   GOptionEntry entries[] = {
@@ -575,6 +577,8 @@ tl_cli_lu_bench (int argc, char **argv)
       N_("The rung whose factors the solve benchmark uses (default lu-05-cluster)"), "K" },
     { "suite", 0, 0, G_OPTION_ARG_STRING, &suite,
       N_("lu (default): the ladder against cuSOLVER; rank: rank and null space, GPU against the CPU path (--sizes default 1024,4096)"), "lu|rank" },
+    { "solvers", 0, 0, G_OPTION_ARG_STRING, &solvers_s,
+      N_("Solvers of the solve benchmark (default cusolver-getrs,lu-solve; lu-solve alone e.g. under compute-sanitizer, where cuSOLVER's getrs stops the process)"), "S[,S…]" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, N_("Generator seed"), "S" },
     { "device", 'd', 0, G_OPTION_ARG_INT, &bn.device, N_("GPU ordinal"), "I" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Also write the markdown tables to FILE"), "FILE" },
@@ -608,6 +612,12 @@ tl_cli_lu_bench (int argc, char **argv)
   g_auto (GStrv) rhs = g_strsplit (strcmp (rhs_text, "none") == 0 ? "" : rhs_text, ",", -1);
   if (!check_kernels (kernels))
     return TL_CLI_USAGE;
+  g_auto (GStrv) solvers = g_strsplit (solvers_s ? solvers_s : "cusolver-getrs,lu-solve", ",", -1);
+  for (guint i = 0; solvers[i]; i++)
+    if (!g_str_equal (solvers[i], "cusolver-getrs") && !g_str_equal (solvers[i], "lu-solve"))
+      return tl_cli_usage_error ("lu-bench", _("--solvers takes cusolver-getrs and lu-solve, not “%s”"),
+                                 solvers[i]);
+  bn.solvers = solvers;
   bn.seed = (guint64) seed;
   bn.solve_kernel = solve_kernel ? solve_kernel : TL_LU_FASTEST_GPU_KERNEL;
 
