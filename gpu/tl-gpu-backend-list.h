@@ -68,6 +68,10 @@ TL_GPU_FN (LOAD, TlGpuStatus, lu_solve_bench,
            (TlGpuDevice *device, const char *solver, const TlGpuLuSolveArgs *args, int warmups,
             int repeats, double *times_ms),
            (device, solver, args, warmups, repeats, times_ms))
+TL_GPU_FN (LOAD, TlGpuStatus, rank,
+           (TlGpuDevice *device, const TlGpuRankArgs *args, TlGpuRankResult *out),
+           (device, args, out))
+TL_GPU_VOID_FN (PEEK, rank_result_clear, (TlGpuRankResult *result), (result))
 TL_GPU_FN (LOAD, TlGpuStatus, gfp_lu,
            (TlGpuDevice *device, int m, int n, uint32_t p, uint32_t *a, int *ipiv,
             int *out_info, double *out_ms),

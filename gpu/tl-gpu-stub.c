@@ -303,6 +303,23 @@ stub_lu_solve (TlGpuDevice *device, const TlGpuLuSolveArgs *args, double *out_ms
 }
 
 static TlGpuStatus
+stub_rank (TlGpuDevice *device, const TlGpuRankArgs *args, TlGpuRankResult *out)
+{
+  if (out)
+    memset (out, 0, sizeof *out);
+  TlGpuStatus status = usable (device);
+  return status != TL_GPU_OK ? status
+                             : fail (TL_GPU_BAD_SHAPE, "the simulated GPU runs GEMMs only");
+}
+
+static void
+stub_rank_result_clear (TlGpuRankResult *result)
+{
+  if (result)
+    memset (result, 0, sizeof *result);
+}
+
+static TlGpuStatus
 stub_lu_solve_bench (TlGpuDevice *device, const char *solver, const TlGpuLuSolveArgs *args,
                        int warmups, int repeats, double *times_ms)
 {

@@ -342,6 +342,18 @@ typedef struct
   int (*snapshot_due) (void *user_data, int steps_done);
   /* The whole working matrix after steps_done steps. */
   void (*snapshot) (void *user_data, int steps_done, const TlGpuLuWindow *whole);
+  /* Pooled snapshots (optional).  With pool_r or pool_c above 1 and
+   * snapshot_pooled set, the harness pools on the device instead of
+   * downloading the whole matrix (576 MB at 12000² float32, and seconds
+   * of host work per snapshot): cell (I, J) of the ⌈m/pool_r⌉×⌈n/pool_c⌉
+   * result holds the element of largest |a| in rows I·pool_r… and columns
+   * J·pool_c… of its window, signed (a NaN wins, the last one in row-major
+   * order; ties go to the first; an all-zero window gives +0), exactly as
+   * TlLuRecorder pools on the host.  cells are float64, row-major, and
+   * live only during the callback. */
+  int pool_r, pool_c;
+  void (*snapshot_pooled) (void *user_data, int steps_done, int pool_r, int pool_c, int rows,
+                           int cols, const double *cells);
 } TlGpuLuObserver;
 
 /* The GPU rungs of the Gauss ladder, one row each in gpu/lu/tl-lu-ladder.h
@@ -421,6 +433,37 @@ typedef struct
 } TlGpuLuSolveArgs;
 
 TlGpuStatus tl_gpu_lu_solve (TlGpuDevice *device, const TlGpuLuSolveArgs *args, double *out_ms);
+
+/* Rank and null space by the singular values (gpu/lu/lu-rank.cu: cuSOLVER's
+ * Jacobi SVD, gesvdj).  A is host, row-major m×n (m, n ≥ 1).  sigma
+ * (min(m,n) doubles, the caller's) receives the singular values, largest
+ * first; rank = #{σ_k > rel_cut·σ₁} (the caller passes max(m,n)·ε of A's
+ * dtype, numpy's rule).  With want_null_space, null_space receives the
+ * right singular vectors of the n − rank smallest singular values, an
+ * orthonormal basis of {x : Ax = 0}, as nullity rows of n doubles (row t =
+ * vector t; malloc'd, freed by tl_gpu_rank_result_clear).  svd_ms: device
+ * time of the SVD alone (events).  A gesvdj that does not converge is
+ * TL_GPU_LAUNCH_FAILED with a message. */
+typedef struct
+{
+  TlGpuDtype dtype;
+  int m, n;
+  const void *a;
+  double rel_cut;
+  int want_null_space;
+  double *sigma;
+} TlGpuRankArgs;
+
+typedef struct
+{
+  int rank, nullity;
+  double *null_space;
+  double svd_ms;
+  int sweeps;              /* Jacobi sweeps gesvdj took */
+} TlGpuRankResult;
+
+TlGpuStatus tl_gpu_rank (TlGpuDevice *device, const TlGpuRankArgs *args, TlGpuRankResult *out);
+void        tl_gpu_rank_result_clear (TlGpuRankResult *result);
 
 /* The solve as a benchmark: solver "lu-solve" (the above) or
  * "cusolver-getrs" (the reference: cuSOLVER's getrs on column-major copies

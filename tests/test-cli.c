@@ -382,6 +382,78 @@ test_interrupt_lu (void)
 }
 
 static void
+test_interrupt_lu_input (void)
+{
+  /* Ctrl-C while `lu` still makes its input (6000² random numbers, most
+   * of a second): the handler is in place before that step, the signal is
+   * seen as soon as it returns, exit 130, nothing written.  (Where the
+   * signal lands — in the generator or in the job — depends on the load;
+   * either way the command must stop cleanly.) */
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-int-XXXXXX", &error);
+  g_autofree char *out = g_build_filename (dir, "lu.mtx", NULL);
+  const char *args[] = { "--gen", "random-uniform", "--size", "6000", "--kernel",
+                         "lu-cpu-unblocked", "--output", out, NULL };
+  g_autoptr (GSubprocess) p = spawn_logged ("lu", args);
+  g_autoptr (GDataInputStream) in = g_data_input_stream_new (g_subprocess_get_stderr_pipe (p));
+  g_autoptr (GString) seen = g_string_new (NULL);
+  g_assert_cmpint (interrupt_and_wait (p, in, seen), ==, 130);
+  g_assert_nonnull (strstr (seen->str, "nothing was written"));
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
+}
+
+static void
+test_interrupt_solve (void)
+{
+  /* Ctrl-C during `solve` (1500², the elimination of the solution space
+   * takes seconds on this thread, then the LU solve runs on the runner):
+   * exit 130 and no --output file — a solve that did not finish is no
+   * answer. */
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-int-XXXXXX", &error);
+  g_autofree char *out = g_build_filename (dir, "x.mtx", NULL);
+  const char *args[] = { "--gen", "random-uniform", "--size", "1500", "--output", out, NULL };
+  g_autoptr (GSubprocess) p = spawn_logged ("solve", args);
+  g_autoptr (GDataInputStream) in = g_data_input_stream_new (g_subprocess_get_stderr_pipe (p));
+  g_autoptr (GString) seen = g_string_new (NULL);
+  g_assert_cmpint (interrupt_and_wait (p, in, seen), ==, 130);
+  g_assert_nonnull (strstr (seen->str, "stopping"));
+  g_assert_nonnull (strstr (seen->str, "nothing was written"));
+  g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
+}
+
+static void
+test_interrupt_lu_bench (void)
+{
+  /* Ctrl-C while lu-bench factors (GPU only): exit 130, and --output is a
+   * whole file that says the run was stopped. */
+  int count = 0;
+  if (tl_gpu_device_count (&count) != TL_GPU_OK || count == 0)
+    {
+      g_test_skip ("no GPU");
+      return;
+    }
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-int-XXXXXX", &error);
+  g_autofree char *out = g_build_filename (dir, "lu.md", NULL);
+  const char *args[] = { "--sizes", "8192", "--dtypes", "float64", "--kernels",
+                         "lu-01-percolumn", "--max-percolumn", "8192", "--rhs", "none",
+                         "--output", out, NULL };
+  g_autoptr (GSubprocess) p = spawn_logged ("lu-bench", args);
+  g_autoptr (GDataInputStream) in = g_data_input_stream_new (g_subprocess_get_stderr_pipe (p));
+  g_autoptr (GString) seen = g_string_new (NULL);
+  g_assert_true (read_until (p, in, ": started at", seen));
+  g_assert_cmpint (interrupt_and_wait (p, in, seen), ==, 130);
+  g_autofree char *md = NULL;
+  g_assert_true (g_file_get_contents (out, &md, NULL, &error));
+  g_assert_nonnull (strstr (md, "Stopped by Ctrl+C"));
+  g_unlink (out);
+  g_rmdir (dir);
+}
+
+static void
 test_info_malformed (void)
 {
   g_autoptr (GError) error = NULL;
@@ -416,6 +488,9 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/interrupt", test_interrupt);
   g_test_add_func ("/cli/interrupt-partial", test_interrupt_partial);
   g_test_add_func ("/cli/interrupt-lu", test_interrupt_lu);
+  g_test_add_func ("/cli/interrupt-lu-input", test_interrupt_lu_input);
+  g_test_add_func ("/cli/interrupt-solve", test_interrupt_solve);
+  g_test_add_func ("/cli/interrupt-lu-bench", test_interrupt_lu_bench);
   g_test_add_func ("/cli/info-malformed", test_info_malformed);
   return g_test_run ();
 }

@@ -7,6 +7,7 @@
 #include "lu/tl-lu.h"
 #include "lu/tl-lu-recorder.h"
 #include "lu/tl-solve.h"
+#include "lu/tl-rank.h"
 #include "gen/tl-generate.h"
 #include "core/tl-error.h"
 #include "lu-test-util.h"
@@ -651,6 +652,39 @@ test_record (void)
         }
     }
 
+  /* above 512 the GPU pools its snapshots on the device (tl-gpu.h): the
+   * cells equal the CPU recorder's pooling of the CPU kernel's matrix, up
+   * to the rounding in which the two factorisations differ */
+  const char *pooled[] = { "lu-02-blocked", "lu-03-tuned" };
+  for (guint p = 0; p < G_N_ELEMENTS (pooled); p++)
+    {
+      g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 613, 587, 8, &error);
+      g_autoptr (TlLuRecorder) gr = tl_lu_recorder_new (0);
+      g_autoptr (TlLuRecorder) cr = tl_lu_recorder_new (0);
+      g_autoptr (TlLuResult) g = NULL;
+      g_autoptr (TlLuResult) c = NULL;
+      g_assert_true (tl_lu_factor (pooled[p], a, 64, TL_PIVOTING_PARTIAL, gr, NULL, &g, &error));
+      g_assert_true (tl_lu_factor ("lu-cpu-blocked", a, 64, TL_PIVOTING_PARTIAL, cr, NULL, &c, &error));
+      g_assert_cmpmem (g->ipiv, sizeof (gint32) * g->n_ipiv, c->ipiv, sizeof (gint32) * c->n_ipiv);
+      g_assert_cmpuint (gr->snapshots->len, ==, cr->snapshots->len);
+      g_assert_cmpuint (gr->snapshots->len, >, 2);
+      double tol = 1e-11 * fmax (1.0, g->max_abs_a * g->growth);
+      for (guint s = 1; s + 1 < gr->snapshots->len; s++)
+        {
+          const TlLuSnapshot *gs = &g_array_index (gr->snapshots, TlLuSnapshot, s);
+          const TlLuSnapshot *cs = &g_array_index (cr->snapshots, TlLuSnapshot, s);
+          g_assert_cmpuint (gs->after_steps, ==, cs->after_steps);
+          g_assert_cmpuint (gs->pool_r, ==, 3);
+          g_assert_cmpuint (gs->pool_c, ==, 3);
+          g_assert_cmpuint (gs->rows, ==, cs->rows);
+          g_assert_cmpuint (gs->cols, ==, cs->cols);
+          for (gsize t = 0; t < (gsize) gs->rows * gs->cols; t++)
+            if (!(fabs (gs->data[t] - cs->data[t]) <= tol))
+              g_error ("%s pooled snapshot after %u steps, cell %zu: GPU %.17g, CPU %.17g",
+                       pooled[p], gs->after_steps, t, gs->data[t], cs->data[t]);
+        }
+    }
+
   /* cuSOLVER refuses with a message naming the rungs that record */
   g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 40, 40, 3, &error);
   g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
@@ -711,6 +745,126 @@ test_cancel (void)
   tl_gpu_device_close (device);
 }
 
+/* A = X·Y with X m×r and Y r×n random in [−1, 1) (float64, then A's
+ * dtype): rank r exactly in float64, and up to rounding in float32. */
+static TlMatrix *
+low_rank (TlDtype dt, gsize m, gsize n, gsize r, guint64 seed)
+{
+  g_autoptr (TlMatrix) x = tl_generate ("random-uniform:lo=-1,hi=1", TL_DTYPE_FLOAT64, m, MAX (r, 1), seed, NULL);
+  g_autoptr (TlMatrix) y = tl_generate ("random-uniform:lo=-1,hi=1", TL_DTYPE_FLOAT64, MAX (r, 1), n, seed + 1, NULL);
+  g_autoptr (TlMatrix) a = tl_matrix_new_zeroed (TL_DTYPE_FLOAT64, m, n, NULL);
+  for (gsize i = 0; i < m; i++)
+    for (gsize j = 0; j < n; j++)
+      {
+        double s = 0;
+        for (gsize k = 0; k < r; k++)
+          s += tl_matrix_get (x, i, k) * tl_matrix_get (y, k, j);
+        tl_matrix_set (a, i, j, s);
+      }
+  return tl_matrix_convert (a, dt, NULL);
+}
+
+static double
+frob (const TlMatrix *m)
+{
+  double s = 0;
+  for (gsize i = 0; i < m->rows; i++)
+    for (gsize j = 0; j < m->cols; j++)
+      s += tl_matrix_get (m, i, j) * tl_matrix_get (m, i, j);
+  return sqrt (s);
+}
+
+/* Rank and null space on the GPU (tl-rank.h) against the CPU path: the
+ * same rank and pivot columns, ‖A·N‖_F / (‖A‖_F ‖N‖_F n ε) < 30, the free
+ * rows of N the identity exactly, N equal to the CPU's RREF basis up to
+ * rounding, and the RREF equal to the CPU's. */
+static void
+test_rank (void)
+{
+  g_autoptr (GError) error = NULL;
+  struct { gsize m, n, r; } cases[] = {
+    { 67, 67, 40 }, { 300, 200, 123 }, { 200, 300, 77 }, { 1, 1, 1 }, { 1, 1, 0 },
+    { 45, 31, 0 }, { 31, 45, 31 }, { 129, 130, 128 },
+  };
+  const TlDtype dts[] = { TL_DTYPE_FLOAT64, TL_DTYPE_FLOAT32 };
+  for (guint d = 0; d < G_N_ELEMENTS (dts); d++)
+    for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+      {
+        const gsize m = cases[c].m, n = cases[c].n, want = cases[c].r;
+        const double eps = dts[d] == TL_DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
+        g_autoptr (TlMatrix) a = low_rank (dts[d], m, n, want, 300 + c);
+        g_autoptr (TlRankResult) g = tl_rank_gpu (a, NULL, 0, TRUE, NULL, &error);
+        g_assert_no_error (error);
+        g_autofree gsize *piv = NULL;
+        gsize cpu_rank = 0;
+        g_autoptr (TlMatrix) rref = tl_rref (a, -1, &piv, &cpu_rank, &error);
+        g_assert_no_error (error);
+        if (g->rank != want || cpu_rank != want)
+          g_error ("%s %zu×%zu rank %zu: GPU %zu, CPU %zu", tl_dtype_name (dts[d]), m, n, want,
+                   g->rank, cpu_rank);
+        for (gsize i = 0; i < want; i++)
+          g_assert_cmpuint (g->pivot_cols[i], ==, piv[i]);
+        g_assert_cmpuint (g->n_sigma, ==, MIN (m, n));
+        for (gsize k = 1; k < g->n_sigma; k++)
+          g_assert_cmpfloat (g->sigma[k], <=, g->sigma[k - 1]);
+
+        const TlMatrix *nb = g->null_basis;
+        g_assert_cmpuint (nb->rows, ==, n);
+        g_assert_cmpuint (nb->cols, ==, n - want);
+        g_autoptr (TlMatrix) an = tl_matrix_new_zeroed (TL_DTYPE_FLOAT64, m, nb->cols, NULL);
+        for (gsize i = 0; i < m; i++)
+          for (gsize k = 0; k < nb->cols; k++)
+            {
+              double s = 0;
+              for (gsize j = 0; j < n; j++)
+                s += tl_matrix_get (a, i, j) * tl_matrix_get (nb, j, k);
+              tl_matrix_set (an, i, k, s);
+            }
+        double na = frob (a), nn = frob (nb);
+        double ratio = na > 0 && nn > 0 ? frob (an) / (na * nn * (double) n * eps) : 0;
+        if (!(ratio < 30))
+          g_error ("%s %zu×%zu rank %zu: ‖A·N‖ ratio %g", tl_dtype_name (dts[d]), m, n, want, ratio);
+
+        /* the CPU's basis: free rows the identity, equal up to rounding */
+        g_autoptr (TlMatrix) cn = tl_null_space (a, -1, &error);
+        g_assert_no_error (error);
+        g_assert_cmpuint (cn->cols, ==, nb->cols);
+        double diff = 0;
+        for (gsize j = 0; j < n; j++)
+          for (gsize k = 0; k < nb->cols; k++)
+            {
+              double x = tl_matrix_get (nb, j, k), y = tl_matrix_get (cn, j, k);
+              if (y == 0.0 || y == 1.0)
+                g_assert_cmpfloat (x, ==, y); /* the free rows: exactly I */
+              diff = fmax (diff, fabs (x - y));
+            }
+        double bound = (dts[d] == TL_DTYPE_FLOAT32 ? 1e-2 : 1e-7) * fmax (1.0, nn);
+        if (!(diff <= bound))
+          g_error ("%s %zu×%zu rank %zu: GPU basis differs from the CPU's by %g", tl_dtype_name (dts[d]),
+                   m, n, want, diff);
+        g_autoptr (TlMatrix) grref = tl_rank_rref (g, m, n, &error);
+        g_assert_no_error (error);
+        for (gsize i = 0; i < m; i++)
+          for (gsize j = 0; j < n; j++)
+            g_assert_cmpfloat (fabs (tl_matrix_get (grref, i, j) - tl_matrix_get (rref, i, j)), <=, bound);
+        g_test_message ("%s %zu×%zu rank %zu: %d sweeps, %.2f ms, ‖A·N‖ ratio %.3g, vs CPU %.3g",
+                        tl_dtype_name (dts[d]), m, n, want, g->sweeps, g->svd_ms, ratio, diff);
+
+        /* rank only: no vectors, the same rank */
+        g_autoptr (TlRankResult) v = tl_rank_gpu (a, NULL, 0, FALSE, NULL, &error);
+        g_assert_no_error (error);
+        g_assert_cmpuint (v->rank, ==, want);
+        g_assert_null (v->null_basis);
+      }
+
+  /* NaN: refused with a message, never a rank */
+  g_autoptr (TlMatrix) bad = low_rank (TL_DTYPE_FLOAT64, 5, 5, 2, 9);
+  tl_matrix_set (bad, 2, 3, NAN);
+  g_autoptr (TlRankResult) none = tl_rank_gpu (bad, NULL, 0, TRUE, NULL, &error);
+  g_assert_null (none);
+  g_assert_nonnull (error);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -733,5 +887,6 @@ main (int argc, char **argv)
   g_test_add_func ("/lu-gpu/gfp", test_gfp);
   g_test_add_func ("/lu-gpu/record", test_record);
   g_test_add_func ("/lu-gpu/cancel", test_cancel);
+  g_test_add_func ("/lu-gpu/rank", test_rank);
   return g_test_run ();
 }

@@ -1,9 +1,11 @@
 /* test-solve.c — Gauss–Jordan, rank, null space and the solution space. */
 #include "lu/tl-solve.h"
+#include "lu/tl-rank.h"
 #include "gen/tl-generate.h"
 #include "core/tl-error.h"
 
 #include <float.h>
+#include <lapacke.h>
 #include <math.h>
 #include <string.h>
 
@@ -194,6 +196,69 @@ test_nonfinite (void)
   g_assert_nonnull (strstr (error->message, "row 1, column 3"));
 }
 
+/* The GPU rank's presentation (tl_rank_present), fed LAPACK's SVD instead
+ * of the GPU's: from an orthonormal null-space basis it must give the CPU
+ * path's pivot columns, its "free variable = 1" basis and its RREF, up to
+ * rounding — at odd shapes, rank 0 and full rank. */
+static void
+test_rank_present (void)
+{
+  struct { gsize m, n, r; } cases[] = { { 67, 67, 40 }, { 30, 50, 17 }, { 50, 30, 29 },
+                                        { 9, 9, 9 }, { 12, 7, 0 }, { 1, 1, 1 } };
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      const gsize m = cases[c].m, n = cases[c].n, want = cases[c].r;
+      g_autoptr (GError) error = NULL;
+      g_autoptr (TlMatrix) x = tl_generate ("random-uniform:lo=-1,hi=1", TL_DTYPE_FLOAT64, m, MAX (want, 1), 40 + c, NULL);
+      g_autoptr (TlMatrix) y = tl_generate ("random-uniform:lo=-1,hi=1", TL_DTYPE_FLOAT64, MAX (want, 1), n, 80 + c, NULL);
+      g_autoptr (TlMatrix) a = tl_matrix_new_zeroed (TL_DTYPE_FLOAT64, m, n, NULL);
+      for (gsize i = 0; i < m; i++)
+        for (gsize j = 0; j < n; j++)
+          {
+            double s = 0;
+            for (gsize k = 0; k < want; k++)
+              s += tl_matrix_get (x, i, k) * tl_matrix_get (y, k, j);
+            tl_matrix_set (a, i, j, s);
+          }
+      /* LAPACK: Vᵀ in full, row k = right singular vector k */
+      g_autoptr (TlMatrix) w = tl_matrix_copy (a, NULL);
+      g_autofree double *sv = g_new0 (double, MIN (m, n));
+      g_autofree double *vt = g_new0 (double, n * n);
+      g_autofree double *superb = g_new0 (double, MIN (m, n));
+      g_assert_cmpint (LAPACKE_dgesvd (LAPACK_ROW_MAJOR, 'N', 'A', (lapack_int) m, (lapack_int) n,
+                                       w->data, (lapack_int) w->stride, sv, NULL, 1, vt,
+                                       (lapack_int) n, superb), ==, 0);
+      gsize rank = 0;
+      while (rank < MIN (m, n) && sv[rank] > (double) MAX (m, n) * DBL_EPSILON * sv[0])
+        rank++;
+      g_assert_cmpuint (rank, ==, want);
+      g_autoptr (TlRankResult) r = g_new0 (TlRankResult, 1);
+      g_assert_true (tl_rank_present (r, rank, n, TRUE, vt + rank * n, DBL_EPSILON, &error));
+      g_assert_no_error (error);
+
+      g_autofree gsize *piv = NULL;
+      gsize cpu_rank = 0;
+      g_autoptr (TlMatrix) rref = tl_rref (a, -1, &piv, &cpu_rank, &error);
+      g_autoptr (TlMatrix) cn = tl_null_space (a, -1, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (cpu_rank, ==, rank);
+      for (gsize i = 0; i < rank; i++)
+        g_assert_cmpuint (r->pivot_cols[i], ==, piv[i]);
+      g_assert_cmpuint (r->null_basis->rows, ==, n);
+      g_assert_cmpuint (r->null_basis->cols, ==, n - rank);
+      for (gsize j = 0; j < n; j++)
+        for (gsize k = 0; k < n - rank; k++)
+          if (!(fabs (tl_matrix_get (r->null_basis, j, k) - tl_matrix_get (cn, j, k)) <= 1e-9))
+            g_error ("%zu×%zu rank %zu: basis(%zu, %zu) %.17g, CPU %.17g", m, n, want, j, k,
+                     tl_matrix_get (r->null_basis, j, k), tl_matrix_get (cn, j, k));
+      g_autoptr (TlMatrix) gr = tl_rank_rref (r, m, n, &error);
+      g_assert_no_error (error);
+      for (gsize i = 0; i < m; i++)
+        for (gsize j = 0; j < n; j++)
+          g_assert_cmpfloat (fabs (tl_matrix_get (gr, i, j) - tl_matrix_get (rref, i, j)), <=, 1e-9);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -203,5 +268,6 @@ main (int argc, char **argv)
   g_test_add_func ("/solve/null-space-random", test_null_space_random);
   g_test_add_func ("/solve/nonfinite", test_nonfinite);
   g_test_add_func ("/solve/empty", test_empty);
+  g_test_add_func ("/solve/rank-present", test_rank_present);
   return g_test_run ();
 }

@@ -162,9 +162,24 @@ download_window (TlLuCtx *ctx, int row0, int rows, int col0, int cols, TlGpuLuWi
   return TL_GPU_OK;
 }
 
+// A recording run downloads after every column; it checks the cancel
+// before each download, without tl_lu_cancel_point's event throttle (the
+// recording run synchronises anyway), so a cancel waits at most one
+// column's work, never a whole block step of downloads.
+static TlGpuStatus
+rec_cancelled (TlLuCtx *ctx)
+{
+  if (ctx->cancelled != nullptr && ctx->cancelled (ctx->cancel_data))
+    return tl_gpu_fail (TL_GPU_CANCELLED, "cancelled");
+  return TL_GPU_OK;
+}
+
 TlGpuStatus
 tl_lu_rec_search (TlLuCtx *ctx, int k, int block)
 {
+  TlGpuStatus cs = rec_cancelled (ctx);
+  if (cs != TL_GPU_OK)
+    return cs;
   TlGpuLuWindow w;
   TlGpuStatus st = download_window (ctx, k, ctx->m - k, k, 1, &w);
   if (st == TL_GPU_OK && ctx->observer->step_search)
@@ -234,12 +249,125 @@ tl_lu_rec_block (TlLuCtx *ctx, int index, int k0, int kb)
   return TL_GPU_OK;
 }
 
+// Max-|a| pooling of the working matrix, one block per output cell.
+//
+// The host recorder keeps, per cell, the first element of largest |a| in
+// row-major order, or the last NaN.  Each thread strides over the cell's
+// window keeping its best (value, index) by that rule; a shared-memory
+// tree then merges the threads' winners with the same rule, so the cell is
+// bit-identical to the host's.  Reading the window row by row keeps the
+// loads of a warp on one row: coalesced for pool_c ≥ 32.
+namespace
+{
+struct PoolBest
+{
+  double v;
+  long long at; // row-major index in the window; −1: none yet
+};
+
+// Does candidate b beat the current best a?  NaN beats numbers (a later
+// NaN beats an earlier one); else a strictly larger |v|, and on equal
+// |v| the earlier index.  Zeros never win: an all-zero window stays +0.
+__device__ __forceinline__ bool
+pool_beats (const PoolBest &b, const PoolBest &a)
+{
+  if (b.at < 0)
+    return false;
+  if (a.at < 0)
+    return true;
+  const bool bn = isnan (b.v), an = isnan (a.v);
+  if (bn || an)
+    return bn && (!an || b.at > a.at);
+  const double fb = fabs (b.v), fa = fabs (a.v);
+  return fb > fa || (fb == fa && b.at < a.at);
+}
+
+template <typename T>
+__global__ void
+lu_pool_kernel (const T *__restrict__ a, int m, int n, int lda, int pool_r, int pool_c,
+                int out_cols, double *__restrict__ cells)
+{
+  __shared__ PoolBest best[256];
+  const int ci = blockIdx.x / out_cols, cj = blockIdx.x % out_cols;
+  const int r0 = ci * pool_r, c0 = cj * pool_c;
+  const int rows = min (pool_r, m - r0), cols = min (pool_c, n - c0);
+  PoolBest mine = { 0.0, -1 };
+  const long long count = (long long) rows * cols;
+  for (long long t = threadIdx.x; t < count; t += blockDim.x)
+    {
+      const int i = (int) (t / cols), j = (int) (t % cols);
+      const double x = (double) a[(size_t) (r0 + i) * lda + c0 + j];
+      PoolBest cand = { x, t };
+      // zeros are no candidates: the host's cell starts at +0 and only a
+      // strictly larger |x| (or a NaN) replaces it
+      if ((isnan (x) || x != 0.0) && pool_beats (cand, mine))
+        mine = cand;
+    }
+  best[threadIdx.x] = mine;
+  __syncthreads ();
+  for (int s = blockDim.x / 2; s > 0; s /= 2)
+    {
+      if (threadIdx.x < s && pool_beats (best[threadIdx.x + s], best[threadIdx.x]))
+        best[threadIdx.x] = best[threadIdx.x + s];
+      __syncthreads ();
+    }
+  if (threadIdx.x == 0)
+    cells[blockIdx.x] = best[0].at < 0 ? 0.0 : best[0].v;
+}
+} // namespace
+
+// The pooled snapshot: pooled on the device, only the cells come back.
+static TlGpuStatus
+rec_snapshot_pooled (TlLuCtx *ctx, int steps_done)
+{
+  const TlGpuLuObserver *o = ctx->observer;
+  const int pr = o->pool_r > 0 ? o->pool_r : 1, pc = o->pool_c > 0 ? o->pool_c : 1;
+  const int rows = (ctx->m + pr - 1) / pr, cols = (ctx->n + pc - 1) / pc;
+  const size_t ncell = (size_t) rows * cols;
+  if (ncell == 0)
+    return TL_GPU_OK;
+  double *d_cells = nullptr;
+  TL_GPU_TRY (cudaMallocAsync ((void **) &d_cells, ncell * sizeof (double), ctx->stream),
+              "allocating a pooled snapshot");
+  if (ctx->dtype == TL_GPU_FLOAT32)
+    lu_pool_kernel<float><<<(unsigned) ncell, 256, 0, ctx->stream>>> (
+      (const float *) ctx->a, ctx->m, ctx->n, ctx->lda, pr, pc, cols, d_cells);
+  else
+    lu_pool_kernel<double><<<(unsigned) ncell, 256, 0, ctx->stream>>> (
+      (const double *) ctx->a, ctx->m, ctx->n, ctx->lda, pr, pc, cols, d_cells);
+  cudaError_t err = cudaGetLastError ();
+  double *cells = (double *) malloc (ncell * sizeof (double)); // ≤ 256×256 cells
+  if (cells == nullptr && err == cudaSuccess)
+    err = cudaErrorMemoryAllocation;
+  if (err == cudaSuccess)
+    err = cudaMemcpyAsync (cells, d_cells, ncell * sizeof (double), cudaMemcpyDeviceToHost,
+                           ctx->stream);
+  cudaError_t ferr = cudaFreeAsync (d_cells, ctx->stream);
+  if (err == cudaSuccess)
+    err = ferr;
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize (ctx->stream);
+  if (err != cudaSuccess)
+    {
+      free (cells);
+      return tl_gpu_from_cuda (err, "pooling a recorded snapshot");
+    }
+  o->snapshot_pooled (o->user_data, steps_done, pr, pc, rows, cols, cells);
+  free (cells);
+  return TL_GPU_OK;
+}
+
 TlGpuStatus
 tl_lu_rec_snapshot (TlLuCtx *ctx, int steps_done)
 {
   const TlGpuLuObserver *o = ctx->observer;
   if (o->snapshot == nullptr || o->snapshot_due == nullptr || !o->snapshot_due (o->user_data, steps_done))
     return TL_GPU_OK;
+  TlGpuStatus cs = rec_cancelled (ctx);
+  if (cs != TL_GPU_OK)
+    return cs;
+  if (o->snapshot_pooled != nullptr && (o->pool_r > 1 || o->pool_c > 1))
+    return rec_snapshot_pooled (ctx, steps_done);
   TlGpuLuWindow w;
   TlGpuStatus st = download_window (ctx, 0, ctx->m, 0, ctx->n, &w);
   if (st == TL_GPU_OK)

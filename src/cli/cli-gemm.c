@@ -287,6 +287,12 @@ finish_gauss (TlRunner *runner, GAsyncResult *result, GError **error)
 }
 
 static gpointer
+finish_func (TlRunner *runner, GAsyncResult *result, GError **error)
+{
+  return tl_runner_run_func_finish (runner, result, error);
+}
+
+static gpointer
 wait_for_job (Wait *w, GError **error)
 {
   g_main_loop_run (w->loop);
@@ -311,6 +317,38 @@ tl_cli_run_gauss (TlRunner *runner, const TlGaussJob *job, GCancellable *cancell
   Wait w = { g_main_loop_new (NULL, FALSE), finish_gauss, NULL, NULL };
   tl_runner_run_gauss_async (runner, job, cancellable, job_done_cb, &w);
   return wait_for_job (&w, error);
+}
+
+gpointer
+tl_cli_run_func (TlRunner *runner, TlRunnerJobFunc func, gpointer job_data,
+                 GDestroyNotify job_data_free, GDestroyNotify result_free,
+                 GCancellable *cancellable, GError **error)
+{
+  Wait w = { g_main_loop_new (NULL, FALSE), finish_func, NULL, NULL };
+  tl_runner_run_func_async (runner, func, job_data, job_data_free, result_free, cancellable,
+                            job_done_cb, &w);
+  return wait_for_job (&w, error);
+}
+
+gboolean
+tl_cli_interrupted (GCancellable *cancellable)
+{
+  /* the signal sources only run when the default main context iterates:
+   * a Ctrl+C that came during work on this thread is dispatched here */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  if (!g_cancellable_is_cancelled (cancellable))
+    return FALSE;
+  g_debug ("cli: interrupt seen between steps at %.3f ms (monotonic)",
+           g_get_monotonic_time () / 1000.0);
+  return TRUE;
+}
+
+int
+tl_cli_fail_interrupted (const char *command)
+{
+  g_autoptr (GError) error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, "");
+  return tl_cli_fail (command, error);
 }
 
 /* ---- the command ------------------------------------------------------- */

@@ -48,6 +48,19 @@ TlRunRecord *tl_cli_run_job (TlRunner *runner, const TlJob *job, GCancellable *c
  * be seen until the job ended). */
 TlGaussResult *tl_cli_run_gauss (TlRunner *runner, const TlGaussJob *job,
                                  GCancellable *cancellable, GError **error);
+/* Runs any job function on the runner and waits the same way (the job's
+ * result, NULL with G_IO_ERROR_CANCELLED when Ctrl+C stopped it). */
+gpointer     tl_cli_run_func (TlRunner *runner, TlRunnerJobFunc func, gpointer job_data,
+                              GDestroyNotify job_data_free, GDestroyNotify result_free,
+                              GCancellable *cancellable, GError **error);
+/* Between steps done on the CLI's own thread (making the input, a CPU
+ * phase, the first device probe): dispatches a Ctrl+C that came meanwhile
+ * and says whether the command should stop.  Call it after any step that
+ * may take seconds, so Ctrl+C exits 130 as soon as that step returns. */
+gboolean     tl_cli_interrupted (GCancellable *cancellable);
+/* "stopped before anything finished; nothing was written"; returns
+ * TL_CLI_INTERRUPTED. */
+int          tl_cli_fail_interrupted (const char *command);
 /* Says on stderr that a cancelled record's job was stopped and how many
  * kernels it keeps; returns TL_CLI_INTERRUPTED. */
 int          tl_cli_report_cancelled (const char *command, const TlRunRecord *record);

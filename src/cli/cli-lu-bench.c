@@ -18,10 +18,15 @@
  *
  * Everything runs on a runner's worker (Gauss jobs and a solve job), on
  * the device --device names: the CLI never touches the GPU itself.
+ * Ctrl+C stops the job that runs (between block steps or solves) and ends
+ * the benchmark with exit 130; --output then gets the rows that finished,
+ * marked as a stopped run (written whole, never half a file).
  */
 #include "cli-gauss.h"
+#include "cli-gemm.h"
 #include "core/tl-error.h"
 #include "gen/tl-generate.h"
+#include "lu/tl-rank.h"
 #include "lu/tl-solve.h"
 #include "run/tl-gauss-run.h"
 
@@ -108,9 +113,11 @@ backward_error (const TlMatrix *a, const TlMatrix *lu, const gint32 *ipiv, guint
 typedef struct
 {
   TlRunner *runner;
+  GCancellable *cancellable;
   int warmups, repeats, block, device, max_percolumn;
   guint64 seed;
   const char *solve_kernel;
+  GStrv solvers;              /* cusolver-getrs (first: the reference), lu-solve */
   GString *md, *solve_md;
 } Bench;
 
@@ -125,7 +132,7 @@ too_slow (const Bench *bn, const TlLuKernelInfo *k, gsize n)
 
 /* One rung at one size, as a Gauss job on the runner (the median of its
  * timed factorisations).  *out_lu receives the result when it passed.  −1:
- * the GPU is lost (stop), else a TL_CLI_ code. */
+ * the GPU is lost (stop), else a TL_CLI_ code (TL_CLI_INTERRUPTED: stop). */
 static int
 bench_factor (Bench *bn, const TlMatrix *a, const TlLuKernelInfo *k, double *ref_gflops,
               TlLuResult **out_lu)
@@ -137,7 +144,9 @@ bench_factor (Bench *bn, const TlMatrix *a, const TlLuKernelInfo *k, double *ref
   job.options = (TlLuOptions) { .kernel_id = k->id, .block_size = (gsize) bn->block,
                                 .pivoting = TL_PIVOTING_PARTIAL, .gpu_ordinal = bn->device,
                                 .warmups = (guint) bn->warmups, .repeats = (guint) bn->repeats };
-  g_autoptr (TlGaussResult) done = tl_runner_run_gauss (bn->runner, &job, NULL, &error);
+  g_autoptr (TlGaussResult) done = tl_cli_run_gauss (bn->runner, &job, bn->cancellable, &error);
+  if (done == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return TL_CLI_INTERRUPTED;
   if (done == NULL)
     {
       printf ("%6zu %-8s %-16s FAILED: %s\n", n, dtype, k->id, error->message);
@@ -202,25 +211,28 @@ bench_solve (Bench *bn, const TlMatrix *a, const TlLuResult *lu, gsize nrhs)
   g_autoptr (TlMatrix) x = b ? tl_matrix_copy (b, &error) : NULL;
   if (x == NULL)
     return tl_cli_fail ("lu-bench", error);
-  const char *solvers[] = { "cusolver-getrs", "lu-solve" };
+  const char *const *solvers = (const char *const *) bn->solvers;
   double ref_ms = NAN;
   int rc = TL_CLI_OK;
   g_autofree double *times = g_new (double, bn->repeats);
   g_autofree double *bc = g_new (double, n), *xc = g_new (double, n);
-  for (guint s = 0; s < G_N_ELEMENTS (solvers); s++)
+  for (guint s = 0; solvers[s]; s++)
     {
       memcpy (x->data, b->data, tl_matrix_n_bytes (b));
       SolveBench sb = { lu, x, solvers[s], (guint) bn->warmups, (guint) bn->repeats, times };
       g_clear_error (&error);
-      if (tl_runner_run_func (bn->runner, solve_bench_job, &sb, NULL, NULL, NULL, &error) == NULL)
+      if (tl_cli_run_func (bn->runner, solve_bench_job, &sb, NULL, NULL, bn->cancellable, &error)
+          == NULL)
         {
+          if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            return TL_CLI_INTERRUPTED;
           printf ("%6zu %-8s nrhs %-5zu %-16s FAILED: %s\n", n, dtype, nrhs, solvers[s],
                   error->message);
           rc = TL_CLI_FAILURE;
           continue;
         }
       double med = median (times, bn->repeats);
-      if (s == 0)
+      if (g_str_equal (solvers[s], "cusolver-getrs"))
         ref_ms = med;
       /* the first and the last right-hand side (each check is O(n²)) */
       double be = 0;
@@ -259,6 +271,8 @@ bench_size (Bench *bn, TlDtype dt, gsize n, char **kernels, char **rhs)
   g_autoptr (TlMatrix) a = tl_generate ("random-uniform", dt, n, n, bn->seed + n, &error);
   if (a == NULL)
     return tl_cli_fail ("lu-bench", error);
+  if (tl_cli_interrupted (bn->cancellable))
+    return TL_CLI_INTERRUPTED;
   g_autoptr (TlLuResult) solve_lu = NULL;
   double ref_gflops = NAN;
   int rc = TL_CLI_OK;
@@ -270,7 +284,7 @@ bench_size (Bench *bn, TlDtype dt, gsize n, char **kernels, char **rhs)
           continue;
         gboolean for_solve = strcmp (k->id, bn->solve_kernel) == 0 && rhs[0] != NULL;
         int r = bench_factor (bn, a, k, &ref_gflops, for_solve ? &solve_lu : NULL);
-        if (r < 0)
+        if (r < 0 || r == TL_CLI_INTERRUPTED)
           return r;
         if (r != TL_CLI_OK)
           rc = r;
@@ -281,9 +295,154 @@ bench_size (Bench *bn, TlDtype dt, gsize n, char **kernels, char **rhs)
       if (!g_ascii_string_to_unsigned (rhs[ri], 10, 1, 1 << 20, &k, NULL))
         return tl_cli_usage_error ("lu-bench", _("bad number of right-hand sides “%s”"), rhs[ri]);
       int r = bench_solve (bn, a, solve_lu, (gsize) k);
+      if (r == TL_CLI_INTERRUPTED)
+        return r;
       if (r != TL_CLI_OK)
         rc = r;
     }
+  return rc;
+}
+
+/* ---- --suite rank: rank and null space, GPU against the CPU path ------ */
+
+typedef struct
+{
+  const TlMatrix *a;
+  int ordinal;
+} RankBenchJob;
+
+static gpointer
+rank_bench_job (TlRunnerJob *job, gpointer data, GCancellable *cancellable, GError **error)
+{
+  RankBenchJob *rj = data;
+  return tl_rank_gpu (rj->a, tl_runner_job_get_gpu (job), rj->ordinal, TRUE, cancellable, error);
+}
+
+/* max over the basis' columns of ‖A·n‖₂ / (‖A‖_F ‖n‖₂ n ε) */
+static double
+null_ratio (const TlMatrix *a, const TlMatrix *nb)
+{
+  double af = 0, worst = 0;
+  for (gsize i = 0; i < a->rows; i++)
+    for (gsize j = 0; j < a->cols; j++)
+      af += tl_matrix_get (a, i, j) * tl_matrix_get (a, i, j);
+  af = sqrt (af);
+  g_autofree double *col = g_new (double, MAX (a->cols, 1));
+  /* the first and the last basis vector (each check is O(mn)) */
+  for (gsize k = 0; k < nb->cols; k += MAX (nb->cols - 1, (gsize) 1))
+    {
+      double nn = 0, r = 0;
+      for (gsize j = 0; j < a->cols; j++)
+        {
+          col[j] = tl_matrix_get (nb, j, k);
+          nn += col[j] * col[j];
+        }
+      for (gsize i = 0; i < a->rows; i++)
+        {
+          double s = 0;
+          for (gsize j = 0; j < a->cols; j++)
+            s += tl_matrix_get (a, i, j) * col[j];
+          r += s * s;
+        }
+      double eps = a->dtype == TL_DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON;
+      worst = fmax (worst, sqrt (r) / (af * sqrt (nn) * (double) a->cols * eps));
+    }
+  return worst;
+}
+
+/* One size and dtype: A of rank 3n/4 (rank-deficient generator), the GPU
+ * (wall time of the job: upload, SVD, download, presentation; and the
+ * SVD's device time) against the CPU path (tolerance from LAPACK's SVD,
+ * Gauss–Jordan, null space: wall time), once each after a GPU warm-up. */
+static int
+bench_rank (Bench *bn, TlDtype dt, gsize n, GString *md)
+{
+  g_autoptr (GError) error = NULL;
+  const gsize want = 3 * n / 4;
+  g_autofree char *spec = g_strdup_printf ("rank-deficient:rank=%zu", want);
+  g_autoptr (TlMatrix) a = tl_generate (spec, dt, n, n, bn->seed + n, &error);
+  if (a == NULL)
+    return tl_cli_fail ("lu-bench", error);
+  RankBenchJob rj = { a, bn->device };
+  double gpu_ms[2] = { 0, 0 };
+  g_autoptr (TlRankResult) g = NULL;
+  for (int rep = 0; rep < 2; rep++) /* the first warms the device and cuSOLVER up */
+    {
+      g_clear_pointer (&g, tl_rank_result_free);
+      gint64 t0 = g_get_monotonic_time ();
+      g = tl_cli_run_func (bn->runner, rank_bench_job, &rj, NULL,
+                           (GDestroyNotify) tl_rank_result_free, bn->cancellable, &error);
+      gpu_ms[rep] = (g_get_monotonic_time () - t0) / 1000.0;
+      if (g == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return TL_CLI_INTERRUPTED;
+      if (g == NULL)
+        return tl_cli_fail ("lu-bench", error);
+    }
+  if (tl_cli_interrupted (bn->cancellable))
+    return TL_CLI_INTERRUPTED;
+  gint64 t0 = g_get_monotonic_time ();
+  g_autofree gsize *piv = NULL;
+  gsize cpu_rank = 0;
+  g_autoptr (TlMatrix) rref = tl_rref (a, -1, &piv, &cpu_rank, &error);
+  g_autoptr (TlMatrix) cn = rref ? tl_null_space (a, -1, &error) : NULL;
+  double cpu_ms = (g_get_monotonic_time () - t0) / 1000.0;
+  if (cn == NULL)
+    return tl_cli_fail ("lu-bench", error);
+  if (tl_cli_interrupted (bn->cancellable))
+    return TL_CLI_INTERRUPTED;
+  double ratio = null_ratio (a, g->null_basis);
+  gboolean same_pivots = g->rank == cpu_rank;
+  for (gsize i = 0; same_pivots && i < cpu_rank; i++)
+    same_pivots = g->pivot_cols[i] == piv[i];
+  gboolean ok = g->rank == want && same_pivots && ratio < 30;
+  printf ("%6zu %-8s rank %zu: GPU %.1f ms (gesvdj %.1f ms, %d sweeps, presentation %.1f ms), "
+          "CPU %.1f ms, %.1f×, CPU rank %zu%s, ‖A·N‖ ratio %.3g %s\n",
+          n, tl_dtype_name (dt), g->rank, gpu_ms[1], g->svd_ms, g->sweeps, g->present_s * 1e3,
+          cpu_ms, cpu_ms / gpu_ms[1], cpu_rank, same_pivots ? ", same pivots" : ", OTHER pivots",
+          ratio, ok ? "ok" : "FAIL");
+  fflush (stdout);
+  g_string_append_printf (md, "| %zu | %s | %zu | %zu | %.1f | %.1f | %d | %.1f | %.1f | %.1f× | %s | %.3g%s |\n",
+                          n, tl_dtype_name (dt), want, g->rank, gpu_ms[1], g->svd_ms, g->sweeps,
+                          g->present_s * 1e3, cpu_ms, cpu_ms / gpu_ms[1],
+                          same_pivots ? "same" : "OTHER", ratio, ok ? "" : " FAIL");
+  return ok ? TL_CLI_OK : TL_CLI_FAILURE;
+}
+
+static int
+bench_rank_all (Bench *bn, GStrv sizes, GStrv dtypes)
+{
+  g_autoptr (GString) md = g_string_new (NULL);
+  int rc = TL_CLI_OK;
+  for (guint di = 0; dtypes[di] && rc != TL_CLI_INTERRUPTED; di++)
+    for (guint si = 0; sizes[si]; si++)
+      {
+        TlDtype dt;
+        guint64 n64 = 0;
+        if (!tl_dtype_from_name (dtypes[di], &dt) || dt == TL_DTYPE_INT32
+            || !g_ascii_string_to_unsigned (sizes[si], 10, 1, 65536, &n64, NULL))
+          return tl_cli_usage_error ("lu-bench", _("bad size or dtype “%s”/“%s”"), sizes[si],
+                                     dtypes[di]);
+        int r = bench_rank (bn, dt, (gsize) n64, md);
+        if (r == TL_CLI_INTERRUPTED)
+          {
+            rc = r;
+            break;
+          }
+        if (r != TL_CLI_OK)
+          rc = r;
+      }
+  g_string_append_printf (bn->md, "\n## Rank and null space: GPU (%s) against the CPU path\n\n"
+                          "A = rank-deficient generator, n×n of rank 3n/4.  GPU: wall time of the "
+                          "second of two runs (upload, SVD, download of the null space, free columns "
+                          "and echelon basis on the CPU), the SVD's device time, Jacobi sweeps, the "
+                          "presentation's CPU time.  CPU: the default path of `tilelab-cli nullspace` "
+                          "(LAPACK dgesdd for the tolerance, Gauss–Jordan for the rank, again for the "
+                          "null space), one run, wall time.  pivots: the GPU's pivot columns against "
+                          "the CPU's.  ratio: ‖A·n‖₂/(‖A‖_F‖n‖₂·n·ε), first and last basis vector "
+                          "(< 30 passes).\n\n", TL_RANK_GPU_METHOD);
+  g_string_append (bn->md, "| n | dtype | rank built | rank | GPU ms | gesvdj ms | sweeps | presentation ms | CPU ms | CPU/GPU | pivots | ratio |\n");
+  g_string_append (bn->md, "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n");
+  g_string_append (bn->md, md->str);
   return rc;
 }
 
@@ -346,6 +505,11 @@ bench_header (Bench *bn, const TlGpuFacts *facts)
                           "(< 30 passes). GPU %d, %d SMs, CUDA driver %d, runtime %d.\n\n",
                           bn->seed, bn->warmups, bn->repeats, bn->device, facts->sm_count,
                           facts->driver_version, facts->runtime_version);
+}
+
+static void
+lu_table_header (Bench *bn)
+{
   g_string_append (bn->md, "| n | dtype | kernel | median ms | GFLOP/s | % of cuSOLVER | check | phases: panel / swap / trsm / gemm ms (phase-timing run, no overlap) |\n");
   g_string_append (bn->md, "|---:|---|---|---:|---:|---:|---:|---|\n");
 }
@@ -381,7 +545,7 @@ bench_all (Bench *bn, GStrv sizes, GStrv dtypes, GStrv kernels, GStrv rhs)
         int r = bench_size (bn, dt, (gsize) n64, kernels, rhs);
         if (r < 0)
           return TL_CLI_FAILURE;
-        if (r == TL_CLI_USAGE)
+        if (r == TL_CLI_USAGE || r == TL_CLI_INTERRUPTED)
           return r;
         if (r != TL_CLI_OK)
           rc = r;
@@ -393,7 +557,8 @@ int
 tl_cli_lu_bench (int argc, char **argv)
 {
   g_autofree char *sizes_s = NULL, *dtypes_s = NULL, *kernels_s = NULL, *output = NULL;
-  g_autofree char *rhs_s = NULL, *solve_kernel = NULL, *block_text = NULL;
+  g_autofree char *rhs_s = NULL, *solve_kernel = NULL, *block_text = NULL, *suite = NULL;
+  g_autofree char *solvers_s = NULL;
   gint64 seed = 7;
   Bench bn = { .warmups = 1, .repeats = 10, .max_percolumn = 4096 };
   GOptionEntry entries[] = {
@@ -410,6 +575,10 @@ tl_cli_lu_bench (int argc, char **argv)
       N_("Right-hand sides of the solve benchmark (default 1,16,256,4096; none to skip)"), "K[,K…]" },
     { "solve-kernel", 0, 0, G_OPTION_ARG_STRING, &solve_kernel,
       N_("The rung whose factors the solve benchmark uses (default lu-05-cluster)"), "K" },
+    { "suite", 0, 0, G_OPTION_ARG_STRING, &suite,
+      N_("lu (default): the ladder against cuSOLVER; rank: rank and null space, GPU against the CPU path (--sizes default 1024,4096)"), "lu|rank" },
+    { "solvers", 0, 0, G_OPTION_ARG_STRING, &solvers_s,
+      N_("Solvers of the solve benchmark (default cusolver-getrs,lu-solve; lu-solve alone e.g. under compute-sanitizer, where cuSOLVER's getrs stops the process)"), "S[,S…]" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, N_("Generator seed"), "S" },
     { "device", 'd', 0, G_OPTION_ARG_INT, &bn.device, N_("GPU ordinal"), "I" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Also write the markdown tables to FILE"), "FILE" },
@@ -431,27 +600,59 @@ tl_cli_lu_bench (int argc, char **argv)
     return tl_cli_usage_error ("lu-bench", _("--warmups, --max-percolumn and --device must not "
                                              "be negative"));
 
-  g_auto (GStrv) sizes = g_strsplit (sizes_s ? sizes_s : "1024,2048,4096,8192,16384", ",", -1);
+  const gboolean rank_suite = suite && g_str_equal (suite, "rank");
+  if (suite && !rank_suite && !g_str_equal (suite, "lu"))
+    return tl_cli_usage_error ("lu-bench", _("--suite takes lu or rank, not “%s”"), suite);
+  g_auto (GStrv) sizes = g_strsplit (sizes_s ? sizes_s
+                                     : rank_suite ? "1024,4096" : "1024,2048,4096,8192,16384",
+                                     ",", -1);
   g_auto (GStrv) dtypes = g_strsplit (dtypes_s ? dtypes_s : "float32,float64", ",", -1);
   g_auto (GStrv) kernels = kernels_s ? g_strsplit (kernels_s, ",", -1) : every_gpu_rung ();
   const char *rhs_text = rhs_s ? rhs_s : "1,16,256,4096";
   g_auto (GStrv) rhs = g_strsplit (strcmp (rhs_text, "none") == 0 ? "" : rhs_text, ",", -1);
   if (!check_kernels (kernels))
     return TL_CLI_USAGE;
+  g_auto (GStrv) solvers = g_strsplit (solvers_s ? solvers_s : "cusolver-getrs,lu-solve", ",", -1);
+  for (guint i = 0; solvers[i]; i++)
+    if (!g_str_equal (solvers[i], "cusolver-getrs") && !g_str_equal (solvers[i], "lu-solve"))
+      return tl_cli_usage_error ("lu-bench", _("--solvers takes cusolver-getrs and lu-solve, not “%s”"),
+                                 solvers[i]);
+  bn.solvers = solvers;
   bn.seed = (guint64) seed;
   bn.solve_kernel = solve_kernel ? solve_kernel : TL_LU_FASTEST_GPU_KERNEL;
 
   g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
   g_autoptr (GError) error = NULL;
+  /* caught before the device is first opened (seconds): a Ctrl+C then is
+   * seen as soon as the probe returns */
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  tl_cli_catch_interrupts (cancellable);
   TlGpuFacts facts;
   if (!device_facts (runner, bn.device, &facts, &error))
     return tl_cli_fail ("lu-bench", error);
+  if (tl_cli_interrupted (cancellable))
+    return tl_cli_fail_interrupted ("lu-bench");
   bn.runner = runner;
+  bn.cancellable = cancellable;
   bn.md = g_string_new (NULL);
   bn.solve_md = g_string_new (NULL);
   bench_header (&bn, &facts);
-  int rc = bench_all (&bn, sizes, dtypes, kernels, rhs);
-  solve_table (&bn);
+  int rc;
+  if (rank_suite)
+    rc = bench_rank_all (&bn, sizes, dtypes);
+  else
+    {
+      lu_table_header (&bn);
+      rc = bench_all (&bn, sizes, dtypes, kernels, rhs);
+      solve_table (&bn);
+    }
+  if (rc == TL_CLI_INTERRUPTED)
+    {
+      g_string_append (bn.md, _("\n**Stopped by Ctrl+C**: the rows above are the runs that had "
+                                "finished; the rest of the benchmark did not run.\n"));
+      g_printerr (_("tilelab-cli lu-bench: stopped; the tables keep the rows that had finished\n"));
+    }
+  /* g_file_set_contents writes a temporary file and renames it: never half a file */
   if (output && !g_file_set_contents (output, bn.md->str, -1, &error))
     rc = tl_cli_fail ("lu-bench", error);
   g_string_free (bn.md, TRUE);

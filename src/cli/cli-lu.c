@@ -210,6 +210,8 @@ factor (TlCliGauss *o, TlRunner *runner, const TlMatrix *a, const char *path,
   g_autoptr (TlGaussResult) done = tl_cli_run_gauss (runner, &job, cancellable, &error);
   if (done == NULL)
     return tl_cli_fail (o->command, error);
+  if (tl_cli_interrupted (cancellable))
+    return tl_cli_fail_interrupted (o->command);
   const TlLuResult *r = done->lu;
   const TlLuKernelInfo *k = tl_lu_kernel_find (r->kernel_id);
   printf (_("Gauss elimination with %s pivoting: %s (%s)"), tl_pivoting_name (r->pivoting),
@@ -249,11 +251,17 @@ body (TlCliGauss *o, int argc, char **argv)
 {
   const gboolean det_only = g_str_equal (o->command, "det");
   g_autoptr (GError) error = NULL;
+  /* Ctrl+C is caught from here on: making a large input takes seconds, and
+   * a signal then is seen as soon as it is made (exit 130, nothing written) */
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  tl_cli_catch_interrupts (cancellable);
   int next = 1;
   g_autoptr (TlMatrix) a = tl_cli_gauss_input (o, argc, argv, &next, &error);
   const char *path = next > 1 ? argv[1] : NULL;
   if (a == NULL)
     return tl_cli_fail (o->command, error);
+  if (tl_cli_interrupted (cancellable))
+    return tl_cli_fail_interrupted (o->command);
   if (next < argc)
     return tl_cli_usage_error (o->command, _("unexpected argument “%s”"), argv[next]);
   if (det_only && a->rows != a->cols)
@@ -268,8 +276,6 @@ body (TlCliGauss *o, int argc, char **argv)
    * Ctrl+C stops it between block steps (a half factorisation is no
    * result: nothing is written, exit 130) */
   g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
-  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
-  tl_cli_catch_interrupts (cancellable);
   return o->mod ? factor_exact (o, runner, a, cancellable)
                 : factor (o, runner, a, path, cancellable);
 }

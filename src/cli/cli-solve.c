@@ -1,8 +1,10 @@
 /* cli-solve.c — `tilelab-cli solve`: AX = B and its solution space. */
 #include "cli-gauss.h"
+#include "cli-gemm.h"
 #include "run/tl-gauss-run.h"
 #include "core/tl-error.h"
 #include "io/tl-io.h"
+#include "lu/tl-rank.h"
 
 #include <glib/gi18n-lib.h>
 #include <float.h>
@@ -65,10 +67,28 @@ solve_exact (TlCliGauss *o, const TlMatrix *a, const TlMatrix *b)
   return TL_CLI_OK;
 }
 
+/* The singular values on the runner's worker (its GPU session). */
+typedef struct
+{
+  const TlMatrix *a;
+  int ordinal;
+} RankJob;
+
+static gpointer
+rank_job (TlRunnerJob *job, gpointer data, GCancellable *cancellable, GError **error)
+{
+  const RankJob *rj = data;
+  return tl_rank_gpu (rj->a, tl_runner_job_get_gpu (job), rj->ordinal, FALSE, cancellable, error);
+}
+
 static int
 body (TlCliGauss *o, int argc, char **argv)
 {
   g_autoptr (GError) error = NULL;
+  /* Ctrl+C stops between the steps (input, elimination, the solve on the
+   * runner): exit 130, and --output is written only for a finished solve */
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  tl_cli_catch_interrupts (cancellable);
   int next = 1, rc = TL_CLI_OK;
   g_autoptr (TlMatrix) a = tl_cli_gauss_input (o, argc, argv, &next, &error);
   g_autoptr (TlMatrix) b = NULL;
@@ -77,6 +97,8 @@ body (TlCliGauss *o, int argc, char **argv)
     {
       return tl_cli_fail ("solve", error);
     }
+  if (tl_cli_interrupted (cancellable))
+    return tl_cli_fail_interrupted ("solve");
   if (o->augmented)
     {
       if (a->cols < 2)
@@ -135,14 +157,50 @@ body (TlCliGauss *o, int argc, char **argv)
       return solve_exact (o, a, b);
     }
 
-  g_autoptr (TlSolution) s = tl_solve_space (a, b, o->tol, &error);
+  /* A square system on the GPU: the singular values there say first
+   * whether A has full rank (then the solution is unique and the GPU LU
+   * solves it); only a rank-deficient one goes on to Gauss–Jordan on the
+   * CPU for its solution space, an O(n³) elimination that would otherwise
+   * run first, on this thread, whatever the answer. */
+  const TlLuKernelInfo *ki = o->kernel && !g_str_equal (o->kernel, "gpu")
+                               ? tl_lu_kernel_find (o->kernel) : NULL;
+  const gboolean on_gpu = o->kernel && (g_str_equal (o->kernel, "gpu")
+                                        || (ki && ki->backend == TL_BACKEND_GPU));
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
+  g_autoptr (TlSolution) s = NULL;
+  if (on_gpu && a->rows == a->cols && o->tol < 0)
+    {
+      RankJob rj = { a, o->device };
+      g_autoptr (TlRankResult) rk = tl_cli_run_func (runner, rank_job, &rj, NULL,
+                                                     (GDestroyNotify) tl_rank_result_free,
+                                                     cancellable, &error);
+      if (rk == NULL)
+        return tl_cli_fail ("solve", error);
+      if (rk->rank == a->cols)
+        {
+          s = g_new0 (TlSolution, 1);
+          s->kind = TL_SOLUTION_UNIQUE;
+          s->rank = rk->rank;
+          s->tol = rk->cut;
+          printf (_("Singular values on GPU %d (%s): rank %zu of %zu, σ_n = %.3g > max(m,n)·ε·σ₁ = %.3g\n"),
+                  rk->gpu_ordinal, TL_RANK_GPU_METHOD, rk->rank, a->cols,
+                  rk->sigma[rk->n_sigma - 1], rk->cut);
+        }
+      else
+        printf (_("Singular values on GPU %d (%s): rank %zu of %zu — the solution space by Gauss–Jordan:\n"),
+                rk->gpu_ordinal, TL_RANK_GPU_METHOD, rk->rank, a->cols);
+    }
   if (s == NULL)
     {
-      return tl_cli_fail ("solve", error);
+      s = tl_solve_space (a, b, o->tol, &error);
+      if (s == NULL)
+        return tl_cli_fail ("solve", error);
+      printf (_("Gauss–Jordan elimination (seed 004 §3.2), tolerance %.3g\n"), s->tol);
     }
-  printf (_("Gauss–Jordan elimination (seed 004 §3.2), tolerance %.3g\n"), s->tol);
+  if (tl_cli_interrupted (cancellable))
+    return tl_cli_fail_interrupted ("solve");
   printf (_("  rank       %zu of %zu unknowns"), s->rank, a->cols);
-  if (s->rank)
+  if (s->rank && s->pivot_cols)
     {
       printf (_("; pivot columns"));
       for (gsize i = 0; i < MIN (s->rank, (gsize) 16); i++)
@@ -163,10 +221,9 @@ body (TlCliGauss *o, int argc, char **argv)
         {
           /* the accurate route for a square nonsingular system: PA = LU, then
            * two triangular solves (getrs) */
-          g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
           TlGaussJob job = { .kind = TL_GAUSS_SOLVE, .a = a, .b = b,
                              .options = tl_cli_gauss_options (o) };
-          g_autoptr (TlGaussResult) done = tl_runner_run_gauss (runner, &job, NULL, &error);
+          g_autoptr (TlGaussResult) done = tl_cli_run_gauss (runner, &job, cancellable, &error);
           if (done == NULL)
             return tl_cli_fail ("solve", error);
           x = g_steal_pointer (&done->x);
@@ -195,6 +252,8 @@ body (TlCliGauss *o, int argc, char **argv)
               rel_residual (a, s->null_basis, NULL));
       break;
     }
+  if (tl_cli_interrupted (cancellable))
+    return tl_cli_fail_interrupted ("solve");
   if (o->output && x && !tl_matrix_save (x, o->output, TL_FORMAT_AUTO, &error))
     rc = tl_cli_fail ("solve", error);
   return rc;

@@ -13,11 +13,8 @@ cancelled_cb (void *user_data)
   return g_cancellable_is_cancelled (user_data);
 }
 
-/* The device `ordinal` of the given session, else of the thread's (the
- * runner worker's), else of a session opened for this call (*own, which
- * the caller frees after the call). */
-static TlGpuDevice *
-lu_device (TlGpuSession *given, int ordinal, TlGpuSession **own, GError **error)
+TlGpuDevice *
+tl_lu_gpu_device (TlGpuSession *given, int ordinal, TlGpuSession **own, GError **error)
 {
   TlGpuSession *session = given ? given : tl_gpu_session_get_thread_default ();
   if (session == NULL)
@@ -117,6 +114,20 @@ rec_snapshot (void *user_data, int steps_done, const TlGpuLuWindow *whole)
   tl_lu_recorder_snapshot (g->rec, (guint) steps_done, window_get, g);
 }
 
+/* Above TL_LU_RECORD_WHOLE_MAX the device pools (tl-gpu.h): 512 KB come
+ * back per snapshot instead of the whole matrix. */
+static void
+rec_snapshot_pooled (void *user_data, int steps_done, int pool_r, int pool_c, int rows, int cols,
+                     const double *cells)
+{
+  GpuRec *g = user_data;
+  gboolean kept = tl_lu_recorder_snapshot_cells (g->rec, (guint) steps_done, (guint) pool_r,
+                                                 (guint) pool_c, (guint) rows, (guint) cols, cells);
+  g_assert (kept); /* the pooling was the recorder's own */
+  g_debug ("lu: pooled snapshot after %d steps at %.3f ms (monotonic)", steps_done,
+           g_get_monotonic_time () / 1000.0);
+}
+
 gboolean
 tl_lu_gpu (TlLuWork *w, GError **error)
 {
@@ -126,9 +137,20 @@ tl_lu_gpu (TlLuWork *w, GError **error)
       g_set_error (error, TL_ERROR, TL_ERROR_SHAPE, _("GPU rungs need a contiguous matrix"));
       return FALSE;
     }
+  /* The log says where a run spends the seconds before its first block
+   * step (opening CUDA and the library handles, the upload), so a cancel's
+   * latency can be placed (G_MESSAGES_DEBUG=Tilelab). */
+  g_debug ("lu %s: opening GPU %d at %.3f ms (monotonic)", w->kernel_id, w->gpu_ordinal,
+           g_get_monotonic_time () / 1000.0);
   g_autoptr (TlGpuSession) own = NULL;
-  TlGpuDevice *device = lu_device (w->gpu, w->gpu_ordinal, &own, error);
+  TlGpuDevice *device = tl_lu_gpu_device (w->gpu, w->gpu_ordinal, &own, error);
   if (device == NULL)
+    return FALSE;
+  g_debug ("lu %s: GPU %d open at %.3f ms (monotonic)", w->kernel_id, w->gpu_ordinal,
+           g_get_monotonic_time () / 1000.0);
+  /* opening the device can take seconds the first time: a cancel that came
+   * meanwhile stops here, before anything is allocated */
+  if (g_cancellable_set_error_if_cancelled (w->cancellable, error))
     return FALSE;
   TlGpuLuArgs args = { 0 };
   args.dtype = (TlGpuDtype) A->dtype;
@@ -148,9 +170,19 @@ tl_lu_gpu (TlLuWork *w, GError **error)
     rec_block, rec_snapshot_due, rec_snapshot,
   };
   if (w->rec)
-    args.observer = &observer;
+    {
+      guint pool_r = 1, pool_c = 1;
+      tl_lu_recorder_snapshot_pool (w->rec, &pool_r, &pool_c);
+      observer.pool_r = (int) pool_r;
+      observer.pool_c = (int) pool_c;
+      observer.snapshot_pooled = rec_snapshot_pooled;
+      args.observer = &observer;
+    }
   TlGpuLuResult res = { 0 };
   TlGpuStatus status = tl_gpu_lu_run (device, w->kernel_id, &args, &res);
+  g_debug ("lu %s: GPU run returned at %.3f ms (monotonic): upload %.1f ms, %d timed, "
+           "recording %.1f ms", w->kernel_id, g_get_monotonic_time () / 1000.0, res.upload_ms,
+           res.n_times, res.record_ms);
   if (status != TL_GPU_OK)
     {
       tl_gpu_lu_result_clear (&res);
@@ -172,7 +204,7 @@ gboolean
 tl_lu_solve_gpu (const TlLuResult *lu, TlMatrix *x, GError **error)
 {
   g_autoptr (TlGpuSession) own = NULL;
-  TlGpuDevice *device = lu_device (NULL, lu->gpu_ordinal, &own, error);
+  TlGpuDevice *device = tl_lu_gpu_device (NULL, lu->gpu_ordinal, &own, error);
   if (device == NULL)
     return FALSE;
   TlGpuLuSolveArgs args = { 0 };
@@ -201,7 +233,7 @@ tl_lu_solve_gpu_bench (const TlLuResult *lu, TlMatrix *x, const char *solver, gu
       return FALSE;
     }
   g_autoptr (TlGpuSession) own = NULL;
-  TlGpuDevice *device = lu_device (NULL, lu->gpu_ordinal, &own, error);
+  TlGpuDevice *device = tl_lu_gpu_device (NULL, lu->gpu_ordinal, &own, error);
   if (device == NULL)
     return FALSE;
   TlGpuLuSolveArgs args = { 0 };
@@ -228,7 +260,7 @@ tl_gfp_lu_gpu (const TlGfpMatrix *a, int ordinal, GError **error)
       return NULL;
     }
   g_autoptr (TlGpuSession) own = NULL;
-  TlGpuDevice *device = lu_device (NULL, ordinal, &own, error);
+  TlGpuDevice *device = tl_lu_gpu_device (NULL, ordinal, &own, error);
   if (device == NULL)
     return NULL;
   g_autoptr (TlGfpLu) r = g_new0 (TlGfpLu, 1);

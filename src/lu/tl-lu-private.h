@@ -35,6 +35,11 @@ gboolean tl_lu_cpu_blocked   (TlLuWork *w, GError **error);
 gboolean tl_lu_lapack        (TlLuWork *w, GError **error);
 /* GPU rungs: w->device_s becomes the median of the timed factorisations. */
 gboolean tl_lu_gpu           (TlLuWork *w, GError **error);
+/* The device `ordinal` of the given session, else of the thread's (the
+ * runner worker's), else of a session opened for this call (*own, which
+ * the caller frees after the call). */
+TlGpuDevice *tl_lu_gpu_device (TlGpuSession *given, int ordinal, TlGpuSession **own,
+                               GError **error);
 /* x (n×k, contiguous, the factorisation's dtype) holds B and becomes X. */
 gboolean tl_lu_solve_gpu     (const TlLuResult *lu, TlMatrix *x, GError **error);
 

@@ -272,11 +272,21 @@ tl_lu_recorder_snapshot_due (const TlLuRecorder *self, guint steps_done)
 }
 
 void
-tl_lu_recorder_snapshot (TlLuRecorder *self, guint steps_done, TlLuGetFn get, gconstpointer data)
+tl_lu_recorder_snapshot_pool (const TlLuRecorder *self, guint *pool_r, guint *pool_c)
 {
-  g_return_if_fail (self != NULL);
+  g_return_if_fail (self != NULL && pool_r != NULL && pool_c != NULL);
+  guint big = MAX (self->rows, self->cols);
+  *pool_r = big <= TL_LU_RECORD_WHOLE_MAX ? 1 : MAX (1, (self->rows + TL_LU_RECORD_POOLED - 1) / TL_LU_RECORD_POOLED);
+  *pool_c = big <= TL_LU_RECORD_WHOLE_MAX ? 1 : MAX (1, (self->cols + TL_LU_RECORD_POOLED - 1) / TL_LU_RECORD_POOLED);
+}
+
+/* A new snapshot after steps_done steps in *s (its shape set, data zeroed),
+ * replacing a last one of the same step; FALSE when none is due. */
+static gboolean
+snapshot_start (TlLuRecorder *self, guint steps_done, TlLuSnapshot *s)
+{
   if (!tl_lu_recorder_snapshot_due (self, steps_done))
-    return;
+    return FALSE;
   guint total = steps_total (self);
   steps_done = MIN (steps_done, total);
   gboolean first = self->snapshots->len == 0;
@@ -289,15 +299,23 @@ tl_lu_recorder_snapshot (TlLuRecorder *self, guint steps_done, TlLuGetFn get, gc
       if (last->after_steps == after)
         g_array_set_size (self->snapshots, self->snapshots->len - 1);
     }
+  *s = (TlLuSnapshot) { 0 };
+  s->after_steps = after;
+  tl_lu_recorder_snapshot_pool (self, &s->pool_r, &s->pool_c);
+  s->rows = (self->rows + s->pool_r - 1) / s->pool_r;
+  s->cols = (self->cols + s->pool_c - 1) / s->pool_c;
+  s->data = g_new0 (double, MAX ((gsize) s->rows * s->cols, 1));
+  self->last_snapshot = steps_done;
+  return TRUE;
+}
 
-  TlLuSnapshot s = { 0 };
-  s.after_steps = after;
-  guint big = MAX (self->rows, self->cols);
-  s.pool_r = big <= TL_LU_RECORD_WHOLE_MAX ? 1 : MAX (1, (self->rows + TL_LU_RECORD_POOLED - 1) / TL_LU_RECORD_POOLED);
-  s.pool_c = big <= TL_LU_RECORD_WHOLE_MAX ? 1 : MAX (1, (self->cols + TL_LU_RECORD_POOLED - 1) / TL_LU_RECORD_POOLED);
-  s.rows = (self->rows + s.pool_r - 1) / s.pool_r;
-  s.cols = (self->cols + s.pool_c - 1) / s.pool_c;
-  s.data = g_new0 (double, MAX ((gsize) s.rows * s.cols, 1));
+void
+tl_lu_recorder_snapshot (TlLuRecorder *self, guint steps_done, TlLuGetFn get, gconstpointer data)
+{
+  g_return_if_fail (self != NULL);
+  TlLuSnapshot s;
+  if (!snapshot_start (self, steps_done, &s))
+    return;
   for (guint i = 0; i < self->rows; i++)
     for (guint j = 0; j < self->cols; j++)
       {
@@ -307,7 +325,24 @@ tl_lu_recorder_snapshot (TlLuRecorder *self, guint steps_done, TlLuGetFn get, gc
           *cell = x;
       }
   g_array_append_val (self->snapshots, s);
-  self->last_snapshot = steps_done;
+}
+
+gboolean
+tl_lu_recorder_snapshot_cells (TlLuRecorder *self, guint steps_done, guint pool_r, guint pool_c,
+                               guint rows, guint cols, const double *cells)
+{
+  g_return_val_if_fail (self != NULL && cells != NULL, FALSE);
+  guint want_r = 0, want_c = 0;
+  tl_lu_recorder_snapshot_pool (self, &want_r, &want_c);
+  if (pool_r != want_r || pool_c != want_c || rows != (self->rows + pool_r - 1) / pool_r
+      || cols != (self->cols + pool_c - 1) / pool_c)
+    return FALSE;
+  TlLuSnapshot s;
+  if (!snapshot_start (self, steps_done, &s))
+    return TRUE;
+  memcpy (s.data, cells, sizeof (double) * rows * cols);
+  g_array_append_val (self->snapshots, s);
+  return TRUE;
 }
 
 void

@@ -143,6 +143,16 @@ gboolean tl_lu_recorder_snapshot_due (const TlLuRecorder *self, guint steps_done
 /* Offers a snapshot after steps_done steps; kept when due or final. */
 void tl_lu_recorder_snapshot    (TlLuRecorder *self, guint steps_done, TlLuGetFn get,
                                  gconstpointer data);
+/* The pooling of this recording's snapshots: source rows and columns per
+ * stored cell (1 and 1: whole). */
+void tl_lu_recorder_snapshot_pool (const TlLuRecorder *self, guint *pool_r, guint *pool_c);
+/* Offers a snapshot pooled elsewhere (the GPU pools on the device, by the
+ * same rule as tl_lu_recorder_snapshot): rows×cols cells, row-major.
+ * FALSE (nothing kept) when the pooling or the shape is not this
+ * recording's. */
+gboolean tl_lu_recorder_snapshot_cells (TlLuRecorder *self, guint steps_done, guint pool_r,
+                                        guint pool_c, guint rows, guint cols,
+                                        const double *cells);
 void tl_lu_recorder_finish      (TlLuRecorder *self, const gint32 *ipiv, guint n_ipiv,
                                  gsize info, gboolean breakdown, gsize rank, int det_sign,
                                  double log_abs_det, double growth);

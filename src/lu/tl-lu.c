@@ -336,14 +336,19 @@ tl_lu_factor_full (const TlLuOptions *options,
   const char *id = options->kernel_id ? options->kernel_id : TL_LU_DEFAULT_KERNEL;
   if (strcmp (id, "gpu") == 0)
     id = TL_LU_FASTEST_GPU_KERNEL;
+  /* Before the first step there are seconds of host work at large n (at
+   * 16384² float64 on the H100's host: the NaN check, max|A| and the
+   * working copy of 2 GB took 3.8 s, docs/perf/lu-h100-2026-11-24-lu6.md):
+   * a cancel is seen between those passes too, not only once the device
+   * runs. */
   const LuRow *row = check_request (id, options, a, recorder != NULL, error);
-  if (row == NULL)
+  if (row == NULL || g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
   const TlLuKernelInfo *info = &row->info;
   const char *gemm = options->gemm ? options->gemm : "openblas";
 
   g_autoptr (TlMatrix) work = tl_matrix_copy (a, error);
-  if (work == NULL)
+  if (work == NULL || g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
 
   g_autoptr (TlLuResult) r = g_new0 (TlLuResult, 1);
@@ -354,6 +359,10 @@ tl_lu_factor_full (const TlLuOptions *options,
   r->n_ipiv = MIN (a->rows, a->cols);
   r->ipiv = g_new0 (gint32, MAX (r->n_ipiv, 1));
   r->max_abs_a = tl_matrix_norm (a, TL_NORM_MAX);
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  g_debug ("lu %s: input checked and copied at %.3f ms (monotonic)", id,
+           g_get_monotonic_time () / 1000.0);
 
   TlLuWork w = { 0 };
   w.device_s = -1.0;
