@@ -28,7 +28,8 @@
 # at both launch lengths, LU) from the runner's log (G_MESSAGES_DEBUG:
 # "cancel requested" → "worker idle" → "result delivered", monotonic ms),
 # and runs the GPU tests.  The screenshots come back as one tar
-# ($OUT/screens.tar: a device run returns a limited number of files).
+# ($OUT/screens.tar, and everything else in $OUT/logs.tar: a device run
+# returns a limited number of files).
 # GPU_GUI_SHORT=1: the float32 ladder only, no GEMM cancel in the window,
 # no GPU tests.  Prints a short table last.
 set -u
@@ -186,6 +187,11 @@ run () {
   done
   grep "gui-gpu:" "$out/gui.log" | grep -v "^gui-gpu:   "
   grep -E "Escape|window idle" "$out/gui.log" | head -8
+
+  # a device run returns at most 8 files: the logs, outputs and records
+  # travel as one tar beside the screenshots' (the shots were lost once)
+  (cd "$out" && tar -cf logs.tar --exclude=./screens.tar --exclude=./logs.tar .) &&
+    find "$out" -mindepth 1 -maxdepth 1 ! -name screens.tar ! -name logs.tar -exec rm -rf {} +
 }
 
 case ${1:-} in
