@@ -331,6 +331,38 @@ test_hilbert (void)
   g_assert_cmpfloat (fabs (r->log_abs_det - log (exact)), <, 1e-8);
 }
 
+/* LAPACK's condition estimate from the packed factors: exact on a diagonal
+ * matrix, close to κ₁(H6) = 2.907e7 (MATLAB's cond(hilb(6), 1)), 0 for an
+ * exactly singular one, in both dtypes */
+static void
+test_rcond (void)
+{
+  g_autoptr (GError) error = NULL;
+  const TlDtype dtypes[] = { TL_DTYPE_FLOAT64, TL_DTYPE_FLOAT32 };
+  for (guint t = 0; t < 2; t++)
+    {
+      g_autoptr (TlMatrix) d = tl_matrix_new_zeroed (dtypes[t], 3, 3, &error);
+      tl_matrix_set (d, 0, 0, 4.0);
+      tl_matrix_set (d, 1, 1, -2.0);
+      tl_matrix_set (d, 2, 2, 1e-3);
+      g_autoptr (TlLuResult) rd = NULL;
+      g_assert_true (tl_lu_factor ("lu-cpu-blocked", d, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &rd, &error));
+      g_assert_cmpfloat (fabs (tl_lu_rcond (rd, tl_matrix_norm (d, TL_NORM_ONE)) - 1e-3 / 4.0), <, 1e-9);
+
+      tl_matrix_set (d, 2, 2, 0.0);
+      g_autoptr (TlLuResult) rs = NULL;
+      g_assert_true (tl_lu_factor ("lu-cpu-blocked", d, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &rs, &error));
+      g_assert_cmpuint (rs->info, ==, 3);
+      g_assert_cmpfloat (tl_lu_rcond (rs, tl_matrix_norm (d, TL_NORM_ONE)), ==, 0.0);
+    }
+  g_autoptr (TlMatrix) h = tl_generate ("hilbert", TL_DTYPE_FLOAT64, 6, 6, 0, &error);
+  g_autoptr (TlLuResult) r = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-unblocked", h, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &r, &error));
+  double rc = tl_lu_rcond (r, tl_matrix_norm (h, TL_NORM_ONE));
+  g_assert_cmpfloat (rc, >=, 0.9 / 2.907e7);
+  g_assert_cmpfloat (rc, <=, 3.0 / 2.907e7);
+}
+
 /* pivoting none: fine on diagonally dominant matrices, growth and
  * breakdown where it must fail */
 static void
@@ -503,6 +535,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lu/rectangular", test_rectangular);
   g_test_add_func ("/lu/determinant", test_determinant);
   g_test_add_func ("/lu/hilbert", test_hilbert);
+  g_test_add_func ("/lu/rcond", test_rcond);
   g_test_add_func ("/lu/zero-rows", test_zero_rows);
   g_test_add_func ("/lu/no-pivoting", test_no_pivoting);
   g_test_add_func ("/lu/bad-input", test_bad_input);

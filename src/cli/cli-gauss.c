@@ -3,10 +3,29 @@
 #include "core/tl-error.h"
 #include "gen/tl-generate.h"
 #include "io/tl-io.h"
+#include "lu/tl-lu.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdio.h>
+
+/* --kernel's help names every rung of the ladder as it is now (the list
+ * went stale once, naming rungs up to lu-03). */
+static const char *
+kernel_help (void)
+{
+  static char *help;
+  if (help == NULL)
+    {
+      g_autoptr (GString) ids = g_string_new (NULL);
+      for (guint i = 0; i < tl_lu_kernel_count (); i++)
+        g_string_append_printf (ids, "%s%s", i ? ", " : "", tl_lu_kernel_get (i)->id);
+      /* TRANSLATORS: %s is the list of LU kernel ids, the second the default one */
+      help = g_strdup_printf (_("LU kernel: %s, or gpu (the fastest GPU rung); default %s"), ids->str,
+                              TL_LU_DEFAULT_KERNEL);
+    }
+  return help;
+}
 
 void
 tl_cli_gauss_add_options (GOptionContext *context, TlCliGauss *o, gboolean kernel)
@@ -30,7 +49,7 @@ tl_cli_gauss_add_options (GOptionContext *context, TlCliGauss *o, gboolean kerne
   };
   GOptionEntry kern[] = {
     { "kernel", 'k', 0, G_OPTION_ARG_STRING, &o->kernel,
-      N_("LU kernel: lu-cpu-unblocked, lu-cpu-blocked (default), lu-lapack, lu-01-percolumn, lu-02-blocked, lu-03-tuned, lu-cusolver"), "ID" },
+      NULL, "ID" },
     { "block-size", 'b', 0, G_OPTION_ARG_STRING, &o->block_size_text, N_("Block size of blocked kernels (default 64)"), "B" },
     { "pivoting", 0, 0, G_OPTION_ARG_STRING, &o->pivoting, N_("partial (default) or none"), "MODE" },
     { "gemm", 0, 0, G_OPTION_ARG_STRING, &o->gemm,
@@ -38,6 +57,7 @@ tl_cli_gauss_add_options (GOptionContext *context, TlCliGauss *o, gboolean kerne
     { "device", 'd', 0, G_OPTION_ARG_INT, &o->device, N_("GPU ordinal for the GPU rungs (default 0)"), "I" },
     { NULL },
   };
+  kern[0].description = kernel_help ();
   g_option_context_add_main_entries (context, input, GETTEXT_PACKAGE);
   if (kernel)
     g_option_context_add_main_entries (context, kern, GETTEXT_PACKAGE);

@@ -157,38 +157,61 @@ body (TlCliGauss *o, int argc, char **argv)
       return solve_exact (o, a, b);
     }
 
-  /* A square system on the GPU: the singular values there say first
-   * whether A has full rank (then the solution is unique and the GPU LU
-   * solves it); only a rank-deficient one goes on to Gauss–Jordan on the
-   * CPU for its solution space, an O(n³) elimination that would otherwise
-   * run first, on this thread, whatever the answer. */
+  /* A square system on the GPU: the fastest LU rung factors and solves it
+   * first.  When LAPACK's condition estimate from those factors (O(n²) on
+   * the host) is clearly above the rank rule's cut (σ_n > max(m,n)·ε·σ₁,
+   * with a factor n for the gap between κ₁ and κ₂ and the estimate's
+   * slack), A has full rank and that solution is the answer.  Otherwise
+   * (a zero pivot, or too close to call) the GPU's singular values decide
+   * the rank, and a rank-deficient A goes on to Gauss–Jordan on the CPU for
+   * its solution space. */
   const TlLuKernelInfo *ki = o->kernel && !g_str_equal (o->kernel, "gpu")
                                ? tl_lu_kernel_find (o->kernel) : NULL;
   const gboolean on_gpu = o->kernel && (g_str_equal (o->kernel, "gpu")
                                         || (ki && ki->backend == TL_BACKEND_GPU));
   g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
   g_autoptr (TlSolution) s = NULL;
+  g_autoptr (TlGaussResult) solved = NULL;
   if (on_gpu && a->rows == a->cols && o->tol < 0)
     {
-      RankJob rj = { a, o->device };
-      g_autoptr (TlRankResult) rk = tl_cli_run_func (runner, rank_job, &rj, NULL,
-                                                     (GDestroyNotify) tl_rank_result_free,
-                                                     cancellable, &error);
-      if (rk == NULL)
+      TlGaussJob job = { .kind = TL_GAUSS_SOLVE, .a = a, .b = b, .options = tl_cli_gauss_options (o) };
+      solved = tl_cli_run_gauss (runner, &job, cancellable, &error);
+      if (solved == NULL)
         return tl_cli_fail ("solve", error);
-      if (rk->rank == a->cols)
+      const double n = (double) a->cols;
+      const double cut = n * (a->dtype == TL_DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON);
+      const double rcond = tl_lu_rcond (solved->lu, tl_matrix_norm (a, TL_NORM_ONE));
+      if (rcond / n > cut)
         {
           s = g_new0 (TlSolution, 1);
           s->kind = TL_SOLUTION_UNIQUE;
-          s->rank = rk->rank;
-          s->tol = rk->cut;
-          printf (_("Singular values on GPU %d (%s): rank %zu of %zu, σ_n = %.3g > max(m,n)·ε·σ₁ = %.3g\n"),
-                  rk->gpu_ordinal, TL_RANK_GPU_METHOD, rk->rank, a->cols,
-                  rk->sigma[rk->n_sigma - 1], rk->cut);
+          s->rank = a->cols;
+          printf (_("LU on GPU %d (%s): condition estimate 1/κ₁ ≈ %.3g, above n·(n·ε) = %.3g: full rank\n"),
+                  solved->lu->gpu_ordinal, solved->lu->kernel_id, rcond, n * cut);
         }
       else
-        printf (_("Singular values on GPU %d (%s): rank %zu of %zu — the solution space by Gauss–Jordan:\n"),
-                rk->gpu_ordinal, TL_RANK_GPU_METHOD, rk->rank, a->cols);
+        {
+          g_clear_pointer (&solved, tl_gauss_result_free);
+          RankJob rj = { a, o->device };
+          g_autoptr (TlRankResult) rk = tl_cli_run_func (runner, rank_job, &rj, NULL,
+                                                         (GDestroyNotify) tl_rank_result_free,
+                                                         cancellable, &error);
+          if (rk == NULL)
+            return tl_cli_fail ("solve", error);
+          if (rk->rank == a->cols)
+            {
+              s = g_new0 (TlSolution, 1);
+              s->kind = TL_SOLUTION_UNIQUE;
+              s->rank = rk->rank;
+              s->tol = rk->cut;
+              printf (_("Singular values on GPU %d (%s): rank %zu of %zu, σ_n = %.3g > max(m,n)·ε·σ₁ = %.3g\n"),
+                      rk->gpu_ordinal, TL_RANK_GPU_METHOD, rk->rank, a->cols,
+                      rk->sigma[rk->n_sigma - 1], rk->cut);
+            }
+          else
+            printf (_("Singular values on GPU %d (%s): rank %zu of %zu — the solution space by Gauss–Jordan:\n"),
+                    rk->gpu_ordinal, TL_RANK_GPU_METHOD, rk->rank, a->cols);
+        }
     }
   if (s == NULL)
     {
@@ -220,14 +243,17 @@ body (TlCliGauss *o, int argc, char **argv)
       if (a->rows == a->cols)
         {
           /* the accurate route for a square nonsingular system: PA = LU, then
-           * two triangular solves (getrs) */
-          TlGaussJob job = { .kind = TL_GAUSS_SOLVE, .a = a, .b = b,
-                             .options = tl_cli_gauss_options (o) };
-          g_autoptr (TlGaussResult) done = tl_cli_run_gauss (runner, &job, cancellable, &error);
-          if (done == NULL)
-            return tl_cli_fail ("solve", error);
-          x = g_steal_pointer (&done->x);
-          printf (_("  UNIQUE SOLUTION (by %s and two triangular solves):\n"), done->lu->kernel_id);
+           * two triangular solves (getrs) — on the GPU already done above */
+          if (solved == NULL)
+            {
+              TlGaussJob job = { .kind = TL_GAUSS_SOLVE, .a = a, .b = b,
+                                 .options = tl_cli_gauss_options (o) };
+              solved = tl_cli_run_gauss (runner, &job, cancellable, &error);
+              if (solved == NULL)
+                return tl_cli_fail ("solve", error);
+            }
+          x = g_steal_pointer (&solved->x);
+          printf (_("  UNIQUE SOLUTION (by %s and two triangular solves):\n"), solved->lu->kernel_id);
         }
       else
         {

@@ -36,3 +36,23 @@ tl_lu_lapack (TlLuWork *w, GError **error)
     w->ipiv[k] = (gint32) (ipiv[k] - 1);
   return TRUE;
 }
+
+double
+tl_lu_rcond (const TlLuResult *result, double anorm_one)
+{
+  g_return_val_if_fail (result != NULL && result->lu != NULL, 0.0);
+  const TlMatrix *lu = result->lu;
+  g_return_val_if_fail (lu->rows == lu->cols, 0.0);
+  if (result->info != 0 || lu->rows == 0 || !(anorm_one > 0))
+    return 0.0;
+  lapack_int n = (lapack_int) lu->rows, ld = (lapack_int) lu->stride, info;
+  if (lu->dtype == TL_DTYPE_FLOAT32)
+    {
+      float rc = 0;
+      info = LAPACKE_sgecon (LAPACK_ROW_MAJOR, '1', n, lu->data, ld, (float) anorm_one, &rc);
+      return info == 0 ? rc : 0.0;
+    }
+  double rc = 0;
+  info = LAPACKE_dgecon (LAPACK_ROW_MAJOR, '1', n, lu->data, ld, anorm_one, &rc);
+  return info == 0 ? rc : 0.0;
+}
