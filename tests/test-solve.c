@@ -259,6 +259,66 @@ test_rank_present (void)
     }
 }
 
+/* No clear gap in the singular values (σ geometric from 1 to 1e-14):
+ * elimination and the singular values disagree on the rank, and the SVD
+ * decides — b = A·1 is consistent (never "no solution" from a rounding
+ * contradiction), a generic b is not; the rank is the singular values'
+ * (numpy's matrix_rank rule), the answer keeps elimination's form. */
+static void
+test_no_gap (void)
+{
+  g_autoptr (GError) error = NULL;
+  const gsize n = 200;
+  g_autoptr (TlMatrix) a = tl_generate ("condition:kappa=1e14", TL_DTYPE_FLOAT64, n, n, 3, &error);
+  g_assert_no_error (error);
+
+  /* the rank by the rule, from LAPACK */
+  g_autoptr (TlMatrix) c = tl_matrix_copy (a, NULL);
+  g_autofree double *sv = g_new0 (double, n);
+  g_assert_cmpint (LAPACKE_dgesdd (LAPACK_ROW_MAJOR, 'N', n, n, c->data, c->stride, sv, NULL, n, NULL, n), ==, 0);
+  gsize rank = 0;
+  while (rank < n && sv[rank] > n * DBL_EPSILON * sv[0])
+    rank++;
+  g_assert_cmpuint (rank, <, n);
+
+  g_autoptr (TlMatrix) b = tl_matrix_new_zeroed (TL_DTYPE_FLOAT64, n, 1, NULL);
+  for (gsize i = 0; i < n; i++)
+    {
+      double sum = 0;
+      for (gsize j = 0; j < n; j++)
+        sum += tl_matrix_get (a, i, j);
+      tl_matrix_set (b, i, 0, sum);
+    }
+  g_autoptr (TlSolution) s = tl_solve_space (a, b, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (s->by_svd);
+  g_assert_cmpint (s->kind, ==, TL_SOLUTION_INFINITE);
+  g_assert_cmpuint (s->rank, ==, rank);
+  g_assert_cmpuint (s->null_basis->cols, ==, n - rank);
+  g_assert_cmpfloat (residual (a, s->particular, b), <, 1e-9);
+  g_assert_cmpfloat (residual (a, s->null_basis, NULL), <, 1e-12);
+  /* the free variables of the particular solution are 0, the basis's free rows I */
+  g_autofree gboolean *pivot = g_new0 (gboolean, n);
+  for (gsize i = 0; i < s->rank; i++)
+    pivot[s->pivot_cols[i]] = TRUE;
+  gsize f = 0;
+  for (gsize j = 0; j < n; j++)
+    if (!pivot[j])
+      {
+        g_assert_cmpfloat (tl_matrix_get (s->particular, j, 0), ==, 0.0);
+        g_assert_cmpfloat (fabs (tl_matrix_get (s->null_basis, j, f) - 1.0), <, 1e-12);
+        f++;
+      }
+
+  /* a generic right-hand side has a part outside A's range */
+  g_autoptr (TlMatrix) g = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, n, 1, 4, &error);
+  g_autoptr (TlSolution) none = tl_solve_space (a, g, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (none->by_svd);
+  g_assert_cmpint (none->kind, ==, TL_SOLUTION_NONE);
+  g_assert_cmpfloat (none->inconsistency, >, 1e-6);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -269,5 +329,6 @@ main (int argc, char **argv)
   g_test_add_func ("/solve/nonfinite", test_nonfinite);
   g_test_add_func ("/solve/empty", test_empty);
   g_test_add_func ("/solve/rank-present", test_rank_present);
+  g_test_add_func ("/solve/no-gap", test_no_gap);
   return g_test_run ();
 }

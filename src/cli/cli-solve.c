@@ -218,7 +218,11 @@ body (TlCliGauss *o, int argc, char **argv)
       s = tl_solve_space (a, b, o->tol, &error);
       if (s == NULL)
         return tl_cli_fail ("solve", error);
-      printf (_("Gauss–Jordan elimination (seed 004 §3.2), tolerance %.3g\n"), s->tol);
+      if (s->by_svd)
+        printf (_("The singular value decomposition (elimination found another rank: no clear gap "
+                  "between the singular values), cut σ₁·max(m,n)·ε = %.3g\n"), s->tol);
+      else
+        printf (_("Gauss–Jordan elimination (seed 004 §3.2), tolerance %.3g\n"), s->tol);
     }
   if (tl_cli_interrupted (cancellable))
     return tl_cli_fail_interrupted ("solve");
@@ -235,9 +239,14 @@ body (TlCliGauss *o, int argc, char **argv)
   switch (s->kind)
     {
     case TL_SOLUTION_NONE:
-      printf (_("  NO SOLUTION: right-hand side %zu is not a combination of A's columns —\n"
-                "             row reduction leaves the contradiction 0 = %.3g (above the tolerance)\n"),
-              s->inconsistent_column + 1, s->inconsistency);
+      if (s->by_svd)
+        printf (_("  NO SOLUTION: right-hand side %zu is not a combination of A's columns —\n"
+                  "             its least-squares residual is %.3g of its size, above rounding\n"),
+                s->inconsistent_column + 1, s->inconsistency);
+      else
+        printf (_("  NO SOLUTION: right-hand side %zu is not a combination of A's columns —\n"
+                  "             row reduction leaves the contradiction 0 = %.3g (above the tolerance)\n"),
+                s->inconsistent_column + 1, s->inconsistency);
       break;
     case TL_SOLUTION_UNIQUE:
       if (a->rows == a->cols)

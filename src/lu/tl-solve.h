@@ -39,7 +39,10 @@ typedef struct
   TlMatrix *particular;      /* n×k float64 (free variables 0); NULL for none */
   TlMatrix *null_basis;      /* n×(n−rank) float64, one basis vector per column; NULL if rank = n */
   gsize inconsistent_column; /* kind none: first column of B without a solution */
-  double inconsistency;      /* kind none: the size of the contradiction 0 = r (|r| > tol) */
+  double inconsistency;      /* kind none: the size of the contradiction 0 = r (|r| > tol), or
+                              * by_svd the least-squares residual ‖b − Ax‖∞/‖b‖∞ */
+  gboolean by_svd;           /* decided by the SVD: elimination found another rank than the
+                              * singular values (no clear gap); tol is then the cut σ₁·max(m,n)·ε */
 } TlSolution;
 
 void tl_solution_free (TlSolution *solution);
