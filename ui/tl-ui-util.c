@@ -22,6 +22,22 @@ tl_combo_box_allow_shrinking (GtkComboBox *combo, int width_chars)
   g_signal_connect (combo, "changed", G_CALLBACK (combo_tooltip_cb), NULL);
 }
 
+/* The position is set from an idle callback, after the allocation: a
+ * resize queued from inside size-allocate can be dropped, leaving the .ui's
+ * position on screen (the live H100 Blocks page kept 380 px for its tile
+ * map with two timelines below). */
+static gboolean
+paned_apply_cb (gpointer data)
+{
+  GtkPaned *paned = data;
+  g_object_set_data (G_OBJECT (paned), "tl-paned-idle", NULL);
+  int position = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (paned), "tl-paned-target"));
+  if (!g_object_get_data (G_OBJECT (paned), "tl-paned-moved")
+      && abs (position - gtk_paned_get_position (paned)) > 1)
+    gtk_paned_set_position (paned, position);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 paned_allocated_cb (GtkWidget *paned, GdkRectangle *allocation, gpointer data)
 {
@@ -30,8 +46,14 @@ paned_allocated_cb (GtkWidget *paned, GdkRectangle *allocation, gpointer data)
   double ratio = *(double *) g_object_get_data (G_OBJECT (paned), "tl-paned-ratio");
   gboolean vertical = gtk_orientable_get_orientation (GTK_ORIENTABLE (paned)) == GTK_ORIENTATION_VERTICAL;
   int position = (int) (ratio * (vertical ? allocation->height : allocation->width));
-  if (abs (position - gtk_paned_get_position (GTK_PANED (paned))) > 1)
-    gtk_paned_set_position (GTK_PANED (paned), position);
+  if (abs (position - gtk_paned_get_position (GTK_PANED (paned))) <= 1)
+    return;
+  g_object_set_data (G_OBJECT (paned), "tl-paned-target", GINT_TO_POINTER (position));
+  if (g_object_get_data (G_OBJECT (paned), "tl-paned-idle") == NULL)
+    {
+      g_object_set_data (G_OBJECT (paned), "tl-paned-idle", GINT_TO_POINTER (TRUE));
+      g_idle_add_full (G_PRIORITY_HIGH_IDLE, paned_apply_cb, g_object_ref (paned), g_object_unref);
+    }
 }
 
 /* a press on the divider: from now on the user's position stays.  Presses
@@ -52,10 +74,7 @@ tl_paned_keep_ratio (GtkPaned *paned, double ratio)
   double *r = g_new (double, 1);
   *r = CLAMP (ratio, 0, 1);
   g_object_set_data_full (G_OBJECT (paned), "tl-paned-ratio", r, g_free);
-  /* before the paned lays out its children, so that the first layout of a
-   * page shown for the first time already has the ratio (set after, it
-   * would take a second layout pass, and a picture taken in between) */
-  g_signal_connect (paned, "size-allocate", G_CALLBACK (paned_allocated_cb), NULL);
+  g_signal_connect_after (paned, "size-allocate", G_CALLBACK (paned_allocated_cb), NULL);
   g_signal_connect (paned, "button-press-event", G_CALLBACK (paned_pressed_cb), NULL);
 }
 
