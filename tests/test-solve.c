@@ -310,6 +310,23 @@ test_no_gap (void)
         f++;
       }
 
+  /* a clear gap, the same rank both ways, but elimination's remainder of a
+   * consistent b above its tolerance (0 = 3.1e-11): never "no solution" */
+  g_autoptr (TlMatrix) d = tl_generate ("rank-deficient:rank=250", TL_DTYPE_FLOAT64, 300, 300, 1, &error);
+  g_autoptr (TlMatrix) db = tl_matrix_new_zeroed (TL_DTYPE_FLOAT64, 300, 1, NULL);
+  for (gsize i = 0; i < 300; i++)
+    {
+      double sum = 0;
+      for (gsize j = 0; j < 300; j++)
+        sum += tl_matrix_get (d, i, j);
+      tl_matrix_set (db, i, 0, sum);
+    }
+  g_autoptr (TlSolution) ds = tl_solve_space (d, db, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (ds->kind, ==, TL_SOLUTION_INFINITE);
+  g_assert_cmpuint (ds->rank, ==, 250);
+  g_assert_cmpfloat (residual (d, ds->particular, db), <, 1e-12);
+
   /* a generic right-hand side has a part outside A's range */
   g_autoptr (TlMatrix) g = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, n, 1, 4, &error);
   g_autoptr (TlSolution) none = tl_solve_space (a, g, -1, &error);

@@ -219,8 +219,8 @@ body (TlCliGauss *o, int argc, char **argv)
       if (s == NULL)
         return tl_cli_fail ("solve", error);
       if (s->by_svd)
-        printf (_("The singular value decomposition (elimination found another rank: no clear gap "
-                  "between the singular values), cut σ₁·max(m,n)·ε = %.3g\n"), s->tol);
+        printf (_("The singular value decomposition (elimination's rank or its contradiction was "
+                  "at rounding level), cut σ₁·max(m,n)·ε = %.3g\n"), s->tol);
       else
         printf (_("Gauss–Jordan elimination (seed 004 §3.2), tolerance %.3g\n"), s->tol);
     }

@@ -42,7 +42,9 @@ typedef struct
   double inconsistency;      /* kind none: the size of the contradiction 0 = r (|r| > tol), or
                               * by_svd the least-squares residual ‖b − Ax‖∞/‖b‖∞ */
   gboolean by_svd;           /* decided by the SVD: elimination found another rank than the
-                              * singular values (no clear gap); tol is then the cut σ₁·max(m,n)·ε */
+                              * singular values (no clear gap), or a contradiction the
+                              * least-squares residual did not confirm; tol is then the cut
+                              * σ₁·max(m,n)·ε */
 } TlSolution;
 
 void tl_solution_free (TlSolution *solution);
