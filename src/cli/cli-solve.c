@@ -209,7 +209,7 @@ body (TlCliGauss *o, int argc, char **argv)
                       rk->sigma[rk->n_sigma - 1], rk->cut);
             }
           else
-            printf (_("Singular values on GPU %d (%s): rank %zu of %zu — the solution space by Gauss–Jordan:\n"),
+            printf (_("Singular values on GPU %d (%s): rank %zu of %zu — the solution space on the CPU:\n"),
                     rk->gpu_ordinal, TL_RANK_GPU_METHOD, rk->rank, a->cols);
         }
     }
