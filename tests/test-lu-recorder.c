@@ -375,12 +375,53 @@ test_save_extremes (void)
   g_rmdir (dir);
 }
 
+/* The row-by-row snapshot of a matrix equals the per-element one (odd
+ * shape, pooled, signs and a NaN kept by the rule), in both dtypes; a
+ * cancelled one keeps nothing. */
+static void
+test_snapshot_matrix (void)
+{
+  g_autoptr (GError) error = NULL;
+  const TlDtype dtypes[] = { TL_DTYPE_FLOAT32, TL_DTYPE_FLOAT64 };
+  for (guint t = 0; t < 2; t++)
+    {
+      g_autoptr (TlMatrix) a = tl_generate ("random-normal", dtypes[t], 701, 653, 11 + t, &error);
+      tl_matrix_set (a, 300, 17, NAN);
+      g_autoptr (TlLuRecorder) slow = tl_lu_recorder_new (0);
+      g_autoptr (TlLuRecorder) fast = tl_lu_recorder_new (0);
+      tl_lu_recorder_begin (slow, "test", tl_dtype_name (dtypes[t]), 0, 701, 653, 0, TL_PIVOTING_PARTIAL, 1.0);
+      tl_lu_recorder_begin (fast, "test", tl_dtype_name (dtypes[t]), 0, 701, 653, 0, TL_PIVOTING_PARTIAL, 1.0);
+      tl_lu_recorder_snapshot (slow, 0, tl_lu_recorder_get_matrix, a);
+      g_assert_true (tl_lu_recorder_snapshot_matrix (fast, 0, a, NULL));
+      const TlLuSnapshot *s1 = &g_array_index (slow->snapshots, TlLuSnapshot, 0);
+      const TlLuSnapshot *s2 = &g_array_index (fast->snapshots, TlLuSnapshot, 0);
+      g_assert_cmpuint (s1->pool_r, >, 1);
+      g_assert_cmpuint (s2->rows, ==, s1->rows);
+      g_assert_cmpuint (s2->cols, ==, s1->cols);
+      guint nan_cells = 0;
+      for (guint c = 0; c < s1->rows * s1->cols; c++)
+        {
+          nan_cells += isnan (s2->data[c]);
+          g_assert_true ((isnan (s1->data[c]) && isnan (s2->data[c])) || s1->data[c] == s2->data[c]);
+        }
+      g_assert_cmpuint (nan_cells, ==, 1);
+
+      g_autoptr (GCancellable) cancelled = g_cancellable_new ();
+      g_cancellable_cancel (cancelled);
+      g_autoptr (TlLuRecorder) none = tl_lu_recorder_new (0);
+      tl_lu_recorder_begin (none, "test", tl_dtype_name (dtypes[t]), 0, 701, 653, 0, TL_PIVOTING_PARTIAL, 1.0);
+      g_assert_false (tl_lu_recorder_snapshot_matrix (none, 0, a, cancelled));
+      g_assert_cmpuint (none->snapshots->len, ==, 0);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/lu-recorder/record-64", test_record_64);
   g_test_add_func ("/lu-recorder/pooled", test_pooled);
+  g_test_add_func ("/lu-recorder/snapshot-matrix", test_snapshot_matrix);
   g_test_add_func ("/lu-recorder/bad-json", test_bad_json);
   g_test_add_func ("/lu-recorder/singular", test_singular);
   g_test_add_func ("/lu-recorder/run-record", test_run_record);

@@ -183,7 +183,7 @@ TL_LU_FN (blocked) (TlLuWork *w, GError **error)
             tl_lu_recorder_step_u_row (w->rec, k, tl_lu_recorder_get_matrix, A);
           tl_lu_recorder_block (w->rec, block, k0, kb, phase, r1, m - MIN (m, r1), r1,
                                 n - MIN (n, r1));
-          tl_lu_recorder_snapshot (w->rec, r1, tl_lu_recorder_get_matrix, A);
+          tl_lu_recorder_snapshot_matrix (w->rec, r1, A, NULL);
         }
     }
   return TRUE;

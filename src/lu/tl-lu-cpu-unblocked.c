@@ -149,7 +149,7 @@ TL_LU_FN (panel) (TlLuWork *w, gsize r0, gsize c0, gsize ncols, gsize swap_c0, g
           if (u_final)
             {
               tl_lu_recorder_step_u_row (w->rec, k, tl_lu_recorder_get_matrix, A);
-              tl_lu_recorder_snapshot (w->rec, k + 1, tl_lu_recorder_get_matrix, A);
+              tl_lu_recorder_snapshot_matrix (w->rec, k + 1, A, NULL);
             }
         }
     }

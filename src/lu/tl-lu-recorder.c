@@ -327,6 +327,54 @@ tl_lu_recorder_snapshot (TlLuRecorder *self, guint steps_done, TlLuGetFn get, gc
   g_array_append_val (self->snapshots, s);
 }
 
+/* One row's elements [j0, j1) folded into a cell by the snapshot rule: the
+ * element of largest |x| in order, NaN sticky. */
+#define FOLD_SEGMENT(type)                                     \
+  G_STMT_START {                                               \
+    const type *x = (const type *) row;                        \
+    for (guint j = j0; j < j1; j++)                            \
+      {                                                        \
+        double v = x[j];                                       \
+        if (fabs (v) > fabs (best) || isnan (v))               \
+          best = v;                                            \
+      }                                                        \
+  } G_STMT_END
+
+gboolean
+tl_lu_recorder_snapshot_matrix (TlLuRecorder *self, guint steps_done, const TlMatrix *m,
+                                GCancellable *cancellable)
+{
+  g_return_val_if_fail (self != NULL && m != NULL, TRUE);
+  g_return_val_if_fail (m->rows == self->rows && m->cols == self->cols, TRUE);
+  g_return_val_if_fail (m->dtype == TL_DTYPE_FLOAT32 || m->dtype == TL_DTYPE_FLOAT64, TRUE);
+  TlLuSnapshot s;
+  if (!snapshot_start (self, steps_done, &s))
+    return TRUE;
+  for (guint i = 0; i < self->rows; i++)
+    {
+      /* a 12000² float32 matrix is 576 MB: a cancel is seen every 64 rows */
+      if (i % 64 == 0 && g_cancellable_is_cancelled (cancellable))
+        {
+          g_free (s.data);
+          return FALSE;
+        }
+      const void *row = tl_matrix_row (m, i);
+      double *cells = &s.data[(gsize) (i / s.pool_r) * s.cols];
+      for (guint c = 0; c < s.cols; c++)
+        {
+          guint j0 = c * s.pool_c, j1 = MIN (j0 + s.pool_c, self->cols);
+          double best = cells[c];
+          if (m->dtype == TL_DTYPE_FLOAT32)
+            FOLD_SEGMENT (float);
+          else
+            FOLD_SEGMENT (double);
+          cells[c] = best;
+        }
+    }
+  g_array_append_val (self->snapshots, s);
+  return TRUE;
+}
+
 gboolean
 tl_lu_recorder_snapshot_cells (TlLuRecorder *self, guint steps_done, guint pool_r, guint pool_c,
                                guint rows, guint cols, const double *cells)

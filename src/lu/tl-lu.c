@@ -417,7 +417,11 @@ tl_lu_factor_full (const TlLuOptions *options,
     {
       tl_lu_recorder_begin (recorder, id, tl_dtype_name (a->dtype), 0, a->rows, a->cols,
                             r->block_size, options->pivoting, r->max_abs_a);
-      tl_lu_recorder_snapshot (recorder, 0, tl_lu_recorder_get_matrix, work);
+      if (!tl_lu_recorder_snapshot_matrix (recorder, 0, work, cancellable))
+        {
+          g_cancellable_set_error_if_cancelled (cancellable, error);
+          return FALSE;
+        }
     }
 
   gint64 t0 = tl_lu_now_ns ();
@@ -438,7 +442,7 @@ tl_lu_factor_full (const TlLuOptions *options,
 
   if (recorder)
     {
-      tl_lu_recorder_snapshot (recorder, r->n_ipiv, tl_lu_recorder_get_matrix, r->lu);
+      tl_lu_recorder_snapshot_matrix (recorder, r->n_ipiv, r->lu, NULL);
       tl_lu_recorder_finish (recorder, r->ipiv, r->n_ipiv, r->info, r->breakdown, r->rank,
                              r->det_sign, r->log_abs_det, r->growth);
     }
