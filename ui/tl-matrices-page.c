@@ -253,6 +253,17 @@ runs_have_c (GPtrArray *runs)
   return FALSE;
 }
 
+/* Whether no run finished with a result (each failed, was cancelled or
+ * skipped): the page then says so, not that a record left C out. */
+static gboolean
+runs_all_unfinished (GPtrArray *runs)
+{
+  for (guint i = 0; runs && i < runs->len; i++)
+    if (((const TlKernelRun *) runs->pdata[i])->status == TL_RUN_OK)
+      return FALSE;
+  return runs && runs->len > 0;
+}
+
 /* what the C panel says while it has nothing to show, and why */
 static const char *
 c_placeholder (TlMatricesPage *self)
@@ -260,6 +271,8 @@ c_placeholder (TlMatricesPage *self)
   TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
   if (self->session && tl_session_results_are_stale (self->session))
     return _("C: press Run for these A, B");
+  if (record && runs_all_unfinished (record->runs))
+    return _("C: no kernel finished");
   if (record && !runs_have_c (record->runs))
     return _("C: not in this run record");
   return _("C = A·B: press Run");
@@ -319,6 +332,9 @@ update_summary (TlMatricesPage *self, const TlKernelRun *r)
   else if (runs == NULL || runs->len == 0)
     g_string_append (s, _("Press <b>Run</b> (Ctrl+R): C, the float64 reference and the error |C − reference| appear here as each kernel finishes.\n\n"
                           "Hover over C to highlight the row of A and the column of B that made that element."));
+  else if (runs_all_unfinished (runs))
+    g_string_append (s, _("No kernel of this run finished with a result: the message bar and Compare "
+                          "say why for each one."));
   else if (!runs_have_c (runs))
     g_string_append (s, _("The runs on show kept no result matrices (tilelab-cli gemm --save-matrices keeps them): "
                           "their timings are in Compare, Blocks and Device."));
