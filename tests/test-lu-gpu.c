@@ -745,23 +745,13 @@ test_cancel (void)
   tl_gpu_device_close (device);
 }
 
-/* A = X·Y with X m×r and Y r×n random in [−1, 1) (float64, then A's
- * dtype): rank r exactly in float64, and up to rounding in float32. */
+/* The rank-deficient generator: A = F·G/√r of m×r and r×n normal factors,
+ * rank r exactly in float64, and up to rounding in float32. */
 static TlMatrix *
 low_rank (TlDtype dt, gsize m, gsize n, gsize r, guint64 seed)
 {
-  g_autoptr (TlMatrix) x = tl_generate ("random-uniform:lo=-1,hi=1", TL_DTYPE_FLOAT64, m, MAX (r, 1), seed, NULL);
-  g_autoptr (TlMatrix) y = tl_generate ("random-uniform:lo=-1,hi=1", TL_DTYPE_FLOAT64, MAX (r, 1), n, seed + 1, NULL);
-  g_autoptr (TlMatrix) a = tl_matrix_new_zeroed (TL_DTYPE_FLOAT64, m, n, NULL);
-  for (gsize i = 0; i < m; i++)
-    for (gsize j = 0; j < n; j++)
-      {
-        double s = 0;
-        for (gsize k = 0; k < r; k++)
-          s += tl_matrix_get (x, i, k) * tl_matrix_get (y, k, j);
-        tl_matrix_set (a, i, j, s);
-      }
-  return tl_matrix_convert (a, dt, NULL);
+  g_autofree char *spec = g_strdup_printf ("rank-deficient:rank=%zu", r);
+  return tl_generate (spec, dt, m, n, seed, NULL);
 }
 
 static double

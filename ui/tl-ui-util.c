@@ -22,6 +22,34 @@ tl_combo_box_allow_shrinking (GtkComboBox *combo, int width_chars)
   g_signal_connect (combo, "changed", G_CALLBACK (combo_tooltip_cb), NULL);
 }
 
+/* A paned that keeps its children's sizes in proportion (tl_paned_keep_ratio):
+ * the ratio, whether the user moved the divider (then their position stays),
+ * and the idle that applies the ratio. */
+typedef struct
+{
+  GtkPaned *paned;
+  double ratio;
+  gboolean moved;
+  guint idle_id;
+} PanedRatio;
+
+static void
+paned_ratio_free (PanedRatio *r)
+{
+  if (r->idle_id)
+    g_source_remove (r->idle_id);
+  g_free (r);
+}
+
+static int
+paned_ratio_position (const PanedRatio *r)
+{
+  GtkAllocation a;
+  gtk_widget_get_allocation (GTK_WIDGET (r->paned), &a);
+  gboolean vertical = gtk_orientable_get_orientation (GTK_ORIENTABLE (r->paned)) == GTK_ORIENTATION_VERTICAL;
+  return (int) (r->ratio * (vertical ? a.height : a.width));
+}
+
 /* The position is set from an idle callback, after the allocation: a
  * resize queued from inside size-allocate can be dropped, leaving the .ui's
  * position on screen (the live H100 Blocks page kept 380 px for its tile
@@ -29,41 +57,37 @@ tl_combo_box_allow_shrinking (GtkComboBox *combo, int width_chars)
 static gboolean
 paned_apply_cb (gpointer data)
 {
-  GtkPaned *paned = data;
-  g_object_set_data (G_OBJECT (paned), "tl-paned-idle", NULL);
-  int position = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (paned), "tl-paned-target"));
-  if (!g_object_get_data (G_OBJECT (paned), "tl-paned-moved")
-      && abs (position - gtk_paned_get_position (paned)) > 1)
-    gtk_paned_set_position (paned, position);
+  PanedRatio *r = data;
+  r->idle_id = 0;
+  int position = paned_ratio_position (r);
+  if (!r->moved && abs (position - gtk_paned_get_position (r->paned)) > 1)
+    gtk_paned_set_position (r->paned, position);
   return G_SOURCE_REMOVE;
 }
 
 static void
-paned_allocated_cb (GtkWidget *paned, GdkRectangle *allocation, gpointer data)
+paned_ratio_apply_soon (PanedRatio *r)
 {
-  if (g_object_get_data (G_OBJECT (paned), "tl-paned-moved"))
+  if (r->moved || r->idle_id != 0
+      || abs (paned_ratio_position (r) - gtk_paned_get_position (r->paned)) <= 1)
     return;
-  double ratio = *(double *) g_object_get_data (G_OBJECT (paned), "tl-paned-ratio");
-  gboolean vertical = gtk_orientable_get_orientation (GTK_ORIENTABLE (paned)) == GTK_ORIENTATION_VERTICAL;
-  int position = (int) (ratio * (vertical ? allocation->height : allocation->width));
-  if (abs (position - gtk_paned_get_position (GTK_PANED (paned))) <= 1)
-    return;
-  g_object_set_data (G_OBJECT (paned), "tl-paned-target", GINT_TO_POINTER (position));
-  if (g_object_get_data (G_OBJECT (paned), "tl-paned-idle") == NULL)
-    {
-      g_object_set_data (G_OBJECT (paned), "tl-paned-idle", GINT_TO_POINTER (TRUE));
-      g_idle_add_full (G_PRIORITY_HIGH_IDLE, paned_apply_cb, g_object_ref (paned), g_object_unref);
-    }
+  r->idle_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, paned_apply_cb, r, NULL);
+}
+
+static void
+paned_allocated_cb (GtkWidget *paned, GdkRectangle *allocation, PanedRatio *r)
+{
+  paned_ratio_apply_soon (r);
 }
 
 /* a press on the divider: from now on the user's position stays.  Presses
  * on the children that they leave unhandled (a click on a heatmap) bubble
  * up to the paned as well: only the handle's window counts. */
 static gboolean
-paned_pressed_cb (GtkWidget *paned, GdkEvent *event, gpointer data)
+paned_pressed_cb (GtkWidget *paned, GdkEvent *event, PanedRatio *r)
 {
   if (event->any.window == gtk_paned_get_handle_window (GTK_PANED (paned)))
-    g_object_set_data (G_OBJECT (paned), "tl-paned-moved", GINT_TO_POINTER (TRUE));
+    r->moved = TRUE;
   return FALSE;
 }
 
@@ -71,26 +95,23 @@ void
 tl_paned_keep_ratio (GtkPaned *paned, double ratio)
 {
   g_return_if_fail (GTK_IS_PANED (paned));
-  double *r = g_new (double, 1);
-  *r = CLAMP (ratio, 0, 1);
-  g_object_set_data_full (G_OBJECT (paned), "tl-paned-ratio", r, g_free);
-  g_signal_connect_after (paned, "size-allocate", G_CALLBACK (paned_allocated_cb), NULL);
-  g_signal_connect (paned, "button-press-event", G_CALLBACK (paned_pressed_cb), NULL);
+  PanedRatio *r = g_new0 (PanedRatio, 1);
+  r->paned = paned;
+  r->ratio = CLAMP (ratio, 0, 1);
+  g_object_set_data_full (G_OBJECT (paned), "tl-paned-ratio", r, (GDestroyNotify) paned_ratio_free);
+  g_signal_connect_after (paned, "size-allocate", G_CALLBACK (paned_allocated_cb), r);
+  g_signal_connect (paned, "button-press-event", G_CALLBACK (paned_pressed_cb), r);
 }
 
 void
 tl_paned_set_ratio (GtkPaned *paned, double ratio)
 {
   g_return_if_fail (GTK_IS_PANED (paned));
-  double *r = g_object_get_data (G_OBJECT (paned), "tl-paned-ratio");
+  PanedRatio *r = g_object_get_data (G_OBJECT (paned), "tl-paned-ratio");
   g_return_if_fail (r != NULL);
-  if (*r == CLAMP (ratio, 0, 1))
-    return;
-  *r = CLAMP (ratio, 0, 1);
-  GtkAllocation allocation;
-  gtk_widget_get_allocation (GTK_WIDGET (paned), &allocation);
-  if (allocation.width > 1)
-    paned_allocated_cb (GTK_WIDGET (paned), &allocation, NULL);
+  r->ratio = CLAMP (ratio, 0, 1);
+  if (gtk_widget_get_allocated_width (GTK_WIDGET (paned)) > 1)
+    paned_ratio_apply_soon (r);
 }
 
 gboolean

@@ -7,10 +7,10 @@
 // moved each way, well under 1% of the time at n ≥ 4096) are included — a
 // small handicap the perf tables mention.
 #include "tl-lu-gpu.cuh"
-#include <cusolverDn.h>
+#include "tl-cusolver.cuh"
 
-static TlGpuStatus
-from_cusolver (cusolverStatus_t st, const char *what)
+TlGpuStatus
+tl_gpu_from_cusolver (cusolverStatus_t st, const char *what)
 {
   if (st == CUSOLVER_STATUS_SUCCESS)
     return TL_GPU_OK;
@@ -71,7 +71,7 @@ factor (TlLuCtx *ctx)
         cs = cusolverDnSgetrf (h, m, n, (float *) col, m, (float *) work, ctx->ipiv, info);
       else
         cs = cusolverDnDgetrf (h, m, n, (double *) col, m, (double *) work, ctx->ipiv, info);
-      status = from_cusolver (cs, "cusolverDn?getrf");
+      status = tl_gpu_from_cusolver (cs, "cusolverDn?getrf");
     }
   if (status == TL_GPU_OK)
     {

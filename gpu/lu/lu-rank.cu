@@ -19,7 +19,7 @@
 // column-major storage — one download of (n − r)·n elements, row t of it
 // being null vector t.
 #include "tl-lu-gpu.cuh"
-#include <cusolverDn.h>
+#include "tl-cusolver.cuh"
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,14 +47,6 @@ struct RankBuffers : TlGpuEventPair
   }
 };
 } // namespace
-
-static TlGpuStatus
-from_cusolver (cusolverStatus_t st, const char *what)
-{
-  return st == CUSOLVER_STATUS_SUCCESS
-           ? TL_GPU_OK
-           : tl_gpu_fail (TL_GPU_LAUNCH_FAILED, "%s failed (cuSOLVER status %d)", what, (int) st);
-}
 
 // gesvdj on the column-major rows×cols matrix a: singular values s, and
 // with vectors the full rows×rows u and cols×cols v.
@@ -104,15 +96,17 @@ rank_svd (TlGpuDevice *device, const TlGpuRankArgs *args, TlGpuRankResult *out)
   RankBuffers b;
   if (cusolverDnCreate (&b.cusolver) != CUSOLVER_STATUS_SUCCESS)
     return tl_gpu_fail (TL_GPU_LAUNCH_FAILED, "cusolverDnCreate failed");
-  TlGpuStatus st = from_cusolver (cusolverDnSetStream (b.cusolver, stream), "cusolverDnSetStream");
+  TlGpuStatus st = tl_gpu_from_cusolver (cusolverDnSetStream (b.cusolver, stream),
+                                         "cusolverDnSetStream");
   if (st == TL_GPU_OK)
-    st = from_cusolver (cusolverDnCreateGesvdjInfo (&b.params), "cusolverDnCreateGesvdjInfo");
+    st = tl_gpu_from_cusolver (cusolverDnCreateGesvdjInfo (&b.params),
+                               "cusolverDnCreateGesvdjInfo");
   if (st != TL_GPU_OK)
     return st;
   int lwork = 0;
-  st = from_cusolver (gesvdj_size<T> (b.cusolver, jobz, rows, cols, nullptr, nullptr, nullptr,
-                                      nullptr, &lwork, b.params),
-                      "cusolverDn?gesvdj_bufferSize");
+  st = tl_gpu_from_cusolver (gesvdj_size<T> (b.cusolver, jobz, rows, cols, nullptr, nullptr,
+                                             nullptr, nullptr, &lwork, b.params),
+                             "cusolverDn?gesvdj_bufferSize");
   if (st != TL_GPU_OK)
     return st;
   const size_t need = a_bytes + u_bytes + v_bytes + es * (size_t) (mn + lwork) + sizeof (int);
@@ -128,9 +122,10 @@ rank_svd (TlGpuDevice *device, const TlGpuRankArgs *args, TlGpuRankResult *out)
   TL_GPU_TRY (cudaMemcpyAsync (b.a, args->a, a_bytes, cudaMemcpyHostToDevice, stream), "uploading A");
 
   TL_GPU_TRY (cudaEventRecord (b.start, stream), "recording an event");
-  st = from_cusolver (gesvdj<T> (b.cusolver, jobz, rows, cols, (T *) b.a, (T *) b.s, (T *) b.u,
-                                 (T *) b.v, (T *) b.work, lwork, b.info, b.params),
-                      "cusolverDn?gesvdj");
+  st = tl_gpu_from_cusolver (gesvdj<T> (b.cusolver, jobz, rows, cols, (T *) b.a, (T *) b.s,
+                                        (T *) b.u, (T *) b.v, (T *) b.work, lwork, b.info,
+                                        b.params),
+                             "cusolverDn?gesvdj");
   if (st != TL_GPU_OK)
     return st;
   TL_GPU_TRY (cudaEventRecord (b.stop, stream), "recording an event");

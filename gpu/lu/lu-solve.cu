@@ -19,7 +19,7 @@
 // and B and a 1-based ipiv, made before the clock starts, and is timed on
 // cusolverDn?getrs alone.
 #include "tl-lu-gpu.cuh"
-#include <cusolverDn.h>
+#include "tl-cusolver.cuh"
 
 #include <stdlib.h>
 #include <string.h>
@@ -137,14 +137,6 @@ ours (const Solve &s)
   return bs == CUBLAS_STATUS_SUCCESS ? TL_GPU_OK : tl_gpu_from_cublas (bs, "the GPU solve's TRSM");
 }
 
-static TlGpuStatus
-from_cusolver (cusolverStatus_t st, const char *what)
-{
-  return st == CUSOLVER_STATUS_SUCCESS
-           ? TL_GPU_OK
-           : tl_gpu_fail (TL_GPU_LAUNCH_FAILED, "%s failed (cuSOLVER status %d)", what, (int) st);
-}
-
 // out (cols×rows, ld rows) = in (rows×cols, ld cols)ᵀ — between row-major
 // and column-major.  geam reads its second operand even with β = 0, so
 // that operand is `out` itself, cleared first.
@@ -176,7 +168,7 @@ reference (const Solve &s)
   else
     cs = cusolverDnDgetrs (s.buf->cusolver, CUBLAS_OP_N, s.n, s.k, (const double *) s.buf->lu, s.n,
                            s.buf->perm, (double *) s.buf->x, s.n, s.buf->info);
-  return from_cusolver (cs, "cusolverDn?getrs");
+  return tl_gpu_from_cusolver (cs, "cusolverDn?getrs");
 }
 
 // Uploads and reshapes for the solver; afterwards buf->b holds B the way
@@ -312,7 +304,8 @@ tl_gpu_lu_solve_bench (TlGpuDevice *device, const char *solver, const TlGpuLuSol
     {
       if (cusolverDnCreate (&b.cusolver) != CUSOLVER_STATUS_SUCCESS)
         return tl_gpu_fail (TL_GPU_LAUNCH_FAILED, "cusolverDnCreate failed");
-      st = from_cusolver (cusolverDnSetStream (b.cusolver, s.stream), "cusolverDnSetStream");
+      st = tl_gpu_from_cusolver (cusolverDnSetStream (b.cusolver, s.stream),
+                                 "cusolverDnSetStream");
       if (st != TL_GPU_OK)
         return st;
     }

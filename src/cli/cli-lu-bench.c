@@ -408,6 +408,14 @@ bench_rank (Bench *bn, TlDtype dt, gsize n, GString *md)
   return ok ? TL_CLI_OK : TL_CLI_FAILURE;
 }
 
+/* One case of --sizes × --dtypes: n in 1…65536, a float dtype. */
+static gboolean
+parse_case (const char *size, const char *dtype, TlDtype *out_dtype, guint64 *out_n)
+{
+  return tl_dtype_from_name (dtype, out_dtype) && *out_dtype != TL_DTYPE_INT32
+         && g_ascii_string_to_unsigned (size, 10, 1, 65536, out_n, NULL);
+}
+
 static int
 bench_rank_all (Bench *bn, GStrv sizes, GStrv dtypes)
 {
@@ -418,8 +426,7 @@ bench_rank_all (Bench *bn, GStrv sizes, GStrv dtypes)
       {
         TlDtype dt;
         guint64 n64 = 0;
-        if (!tl_dtype_from_name (dtypes[di], &dt) || dt == TL_DTYPE_INT32
-            || !g_ascii_string_to_unsigned (sizes[si], 10, 1, 65536, &n64, NULL))
+        if (!parse_case (sizes[si], dtypes[di], &dt, &n64))
           return tl_cli_usage_error ("lu-bench", _("bad size or dtype “%s”/“%s”"), sizes[si],
                                      dtypes[di]);
         int r = bench_rank (bn, dt, (gsize) n64, md);
@@ -538,8 +545,7 @@ bench_all (Bench *bn, GStrv sizes, GStrv dtypes, GStrv kernels, GStrv rhs)
       {
         TlDtype dt;
         guint64 n64 = 0;
-        if (!tl_dtype_from_name (dtypes[di], &dt) || dt == TL_DTYPE_INT32
-            || !g_ascii_string_to_unsigned (sizes[si], 10, 1, 65536, &n64, NULL))
+        if (!parse_case (sizes[si], dtypes[di], &dt, &n64))
           return tl_cli_usage_error ("lu-bench", _("bad size or dtype “%s”/“%s”"), sizes[si],
                                      dtypes[di]);
         int r = bench_size (bn, dt, (gsize) n64, kernels, rhs);

@@ -191,16 +191,23 @@ tl_lu_result_finish (TlLuResult *r)
     }
 }
 
+/* v, not finite, at (i, j): what elimination says of it (1-based, as a
+ * user counts). */
+static void
+set_nonfinite_error (GError **error, double v, gsize i, gsize j)
+{
+  g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+               _("The matrix holds %s at row %zu, column %zu; elimination needs finite numbers"),
+               isnan (v) ? "NaN" : (v > 0 ? "+Inf" : "-Inf"), i + 1, j + 1);
+}
+
 gboolean
 tl_lu_check_finite (const TlMatrix *a, GError **error)
 {
   gsize i, j;
   if (tl_matrix_find_nonfinite (a, &i, &j))
     {
-      double v = tl_matrix_get (a, i, j);
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
-                   _("The matrix holds %s at row %zu, column %zu; elimination needs finite numbers"),
-                   isnan (v) ? "NaN" : (v > 0 ? "+Inf" : "-Inf"), i + 1, j + 1);
+      set_nonfinite_error (error, tl_matrix_get (a, i, j), i, j);
       return FALSE;
     }
   return TRUE;
@@ -345,9 +352,7 @@ copy_checked (const TlMatrix *a, GCancellable *cancellable, double *out_max_abs,
           double v = tl_matrix_get (a, i, j);
           if (!isfinite (v))
             {
-              g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
-                           _("The matrix holds %s at row %zu, column %zu; elimination needs finite numbers"),
-                           isnan (v) ? "NaN" : (v > 0 ? "+Inf" : "-Inf"), i + 1, j + 1);
+              set_nonfinite_error (error, v, i, j);
               return NULL;
             }
           max_abs = MAX (max_abs, fabs (v));
