@@ -183,6 +183,17 @@ test_heatmaps (void)
   tl_render_input_clear (&input);
 }
 
+/* A heatmap of grid titled `title`, values in the linear scale of its range. */
+static void
+heatmap_model_for (TlHeatmapModel *model, TlPooledGrid *grid, const char *title)
+{
+  tl_heatmap_model_init (model);
+  model->grid = grid;
+  model->title = title;
+  model->units = "value";
+  tl_color_scale_init_for_range (&model->scale, -1, TL_SCALE_LINEAR, &grid->range);
+}
+
 /* A vector (1×156342 or 156342×1) is drawn as a strip an eighth of its
  * length, not as a hairline, with a colour bar tall enough for its ticks;
  * the whole view passes the text checks. */
@@ -196,11 +207,7 @@ test_vectors (void)
       g_autoptr (TlMatrix) m = tl_test_random_matrix (TL_DTYPE_FLOAT64, rows, cols, -1, 1);
       g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, 1024, 1024, TL_POOL_MEAN, NULL, NULL);
       TlHeatmapModel model;
-      tl_heatmap_model_init (&model);
-      model.grid = g;
-      model.title = "B";
-      model.units = "value";
-      tl_color_scale_init_for_range (&model.scale, -1, TL_SCALE_LINEAR, &g->range);
+      heatmap_model_for (&model, g, "B");
       TlPaintStyle style;
       tl_paint_style_init (&style, 1.0);
       TlHeatmapLayout lay;
@@ -229,11 +236,7 @@ test_themes (void)
   g_autoptr (TlMatrix) m = tl_test_random_matrix (TL_DTYPE_FLOAT32, 64, 64, -1, 1);
   g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, 100, 100, TL_POOL_MEAN, NULL, NULL);
   TlHeatmapModel model;
-  tl_heatmap_model_init (&model);
-  model.grid = g;
-  model.title = "A";
-  model.units = "value";
-  tl_color_scale_init_for_range (&model.scale, -1, TL_SCALE_LINEAR, &g->range);
+  heatmap_model_for (&model, g, "A");
 
   TlPaintStyle dark;
   tl_paint_style_init (&dark, 1);
