@@ -228,7 +228,7 @@ store_acc (wmma::fragment<wmma::accumulator, 16, 16, K, float> (&acc)[FM][FN], f
 
 #endif // sm_80+
 
-template <bool VEC, bool INSTR>
+template <bool VEC>
 __global__ void __launch_bounds__ (THREADS, MIN_BLOCKS)
 gemm_10_wmma_tf32_kernel (int m, int n, int k, const float *__restrict__ A,
                           const float *__restrict__ B, float *__restrict__ C, int direct_ok,
@@ -236,7 +236,8 @@ gemm_10_wmma_tf32_kernel (int m, int n, int k, const float *__restrict__ A,
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   extern __shared__ __align__ (128) float smem[];
-  unsigned long long t0 = tl_block_begin (INSTR ? records : nullptr);
+  __shared__ unsigned int warps_done;
+  tl_block_begin_counting (records, &warps_done);
 
   const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
   const int warp = threadIdx.x / 32;
@@ -308,7 +309,7 @@ gemm_10_wmma_tf32_kernel (int m, int n, int k, const float *__restrict__ A,
 
   store_acc (acc, smem + warp * 16 * SCRATCH_LD, C, m, n, row0 + wm * WM, col0 + wn * WN,
              direct_ok != 0);
-  tl_block_end (INSTR ? records : nullptr, t0, 0);
+  tl_block_end_counted (records, &warps_done, 0);
 #endif
 }
 
@@ -341,7 +342,6 @@ bf16_layout (const TlGemmLaunch *l)
 
 // A' is mp×kp and B' kp×np, zero-padded: every tile the kernel reads is
 // whole, so its loads need no guards and every cp.async is 16 bytes.
-template <bool INSTR>
 __global__ void __launch_bounds__ (THREADS, MIN_BLOCKS)
 gemm_10_wmma_bf16_kernel (int m, int n, int kp, int np, const __nv_bfloat16 *__restrict__ A,
                           const __nv_bfloat16 *__restrict__ B, float *__restrict__ C,
@@ -349,7 +349,8 @@ gemm_10_wmma_bf16_kernel (int m, int n, int kp, int np, const __nv_bfloat16 *__r
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   extern __shared__ __align__ (128) __nv_bfloat16 hsmem[];
-  unsigned long long t0 = tl_block_begin (INSTR ? records : nullptr);
+  __shared__ unsigned int warps_done;
+  tl_block_begin_counting (records, &warps_done);
 
   const int tid = threadIdx.x;
   const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
@@ -426,7 +427,7 @@ gemm_10_wmma_bf16_kernel (int m, int n, int kp, int np, const __nv_bfloat16 *__r
 
   float *scratch = reinterpret_cast<float *> (hsmem) + warp * 16 * SCRATCH_LD;
   store_acc (acc, scratch, C, m, n, row0 + wm * WM, col0 + wn * WN, direct_ok != 0);
-  tl_block_end (INSTR ? records : nullptr, t0, 0);
+  tl_block_end_counted (records, &warps_done, 0);
 #endif
 }
 
@@ -453,21 +454,22 @@ grid_of (const TlGemmLaunch *l)
 
 // More than 48 KB of dynamic shared memory must be asked for, per kernel
 // and per device: in `prepare`, on the run's device, before the first
-// launch, for the plain and the instrumented variant.
+// launch.  The plain and the instrumented run launch the same kernel
+// (records = nullptr when timed): two template instances would be two
+// compilations of the main loop, and the difference measured would be the
+// compiler's, not the timer's.
 template <typename K>
 cudaError_t
-raise_smem (K plain, K instrumented, int bytes)
+raise_smem (K kernel, int bytes)
 {
-  const cudaFuncAttribute max_smem = cudaFuncAttributeMaxDynamicSharedMemorySize;
-  cudaError_t e = cudaFuncSetAttribute (plain, max_smem, bytes);
-  return e == cudaSuccess ? cudaFuncSetAttribute (instrumented, max_smem, bytes) : e;
+  return cudaFuncSetAttribute (kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
 }
 
-template <bool VEC, bool INSTR>
+template <bool VEC>
 cudaError_t
 tf32_launch_cfg (const TlGemmLaunch *l)
 {
-  gemm_10_wmma_tf32_kernel<VEC, INSTR><<<grid_of (l), THREADS, T_SMEM, l->stream>>> (
+  gemm_10_wmma_tf32_kernel<VEC><<<grid_of (l), THREADS, T_SMEM, l->stream>>> (
     l->m, l->n, l->k, (const float *) l->a, (const float *) l->b, (float *) l->c, direct_ok (l),
     l->blocks);
   return cudaGetLastError ();
@@ -476,26 +478,21 @@ tf32_launch_cfg (const TlGemmLaunch *l)
 cudaError_t
 gemm_10_wmma_tf32_launch (const TlGemmLaunch *l)
 {
-  bool vec = tf32_vec (l);
-  if (l->blocks)
-    return vec ? tf32_launch_cfg<true, true> (l) : tf32_launch_cfg<false, true> (l);
-  return vec ? tf32_launch_cfg<true, false> (l) : tf32_launch_cfg<false, false> (l);
+  return tf32_vec (l) ? tf32_launch_cfg<true> (l) : tf32_launch_cfg<false> (l);
 }
 
 cudaError_t
 gemm_10_wmma_tf32_prepare (TlGemmLaunch *l)
 {
-  return tf32_vec (l) ? raise_smem (gemm_10_wmma_tf32_kernel<true, false>,
-                                    gemm_10_wmma_tf32_kernel<true, true>, T_SMEM)
-                      : raise_smem (gemm_10_wmma_tf32_kernel<false, false>,
-                                    gemm_10_wmma_tf32_kernel<false, true>, T_SMEM);
+  return tf32_vec (l) ? raise_smem (gemm_10_wmma_tf32_kernel<true>, T_SMEM)
+                      : raise_smem (gemm_10_wmma_tf32_kernel<false>, T_SMEM);
 }
 
 void
 gemm_10_wmma_tf32_shape (const TlGemmLaunch *l, TlGemmShape *out)
 {
-  out->kernel = tf32_vec (l) ? (const void *) gemm_10_wmma_tf32_kernel<true, false>
-                             : (const void *) gemm_10_wmma_tf32_kernel<false, false>;
+  out->kernel = tf32_vec (l) ? (const void *) gemm_10_wmma_tf32_kernel<true>
+                             : (const void *) gemm_10_wmma_tf32_kernel<false>;
   out->grid = grid_of (l);
   out->block = dim3 (THREADS);
   out->dynamic_smem = T_SMEM;
@@ -549,7 +546,7 @@ gemm_10_wmma_bf16_prepare (TlGemmLaunch *l)
     return cudaErrorInvalidValue;
   __nv_bfloat16 *a16 = (__nv_bfloat16 *) l->workspace;
   __nv_bfloat16 *b16 = a16 + L.a_elems;
-  cudaError_t e = raise_smem (gemm_10_wmma_bf16_kernel<false>, gemm_10_wmma_bf16_kernel<true>, H_SMEM);
+  cudaError_t e = raise_smem (gemm_10_wmma_bf16_kernel, H_SMEM);
   if (e == cudaSuccess)
     e = tl_bf16_convert ((const float *) l->a, l->m, l->k, a16, L.mp, L.kp, false, l->stream);
   if (e == cudaSuccess)
@@ -557,30 +554,23 @@ gemm_10_wmma_bf16_prepare (TlGemmLaunch *l)
   return e;
 }
 
-template <bool INSTR>
 cudaError_t
-bf16_launch_cfg (const TlGemmLaunch *l)
+gemm_10_wmma_bf16_launch (const TlGemmLaunch *l)
 {
   Bf16Layout L = bf16_layout (l);
   if (l->workspace == nullptr || l->workspace_bytes < gemm_10_wmma_bf16_workspace (l))
     return cudaErrorInvalidValue;
   const __nv_bfloat16 *a16 = (const __nv_bfloat16 *) l->workspace;
   const __nv_bfloat16 *b16 = a16 + L.a_elems;
-  gemm_10_wmma_bf16_kernel<INSTR><<<grid_of (l), THREADS, H_SMEM, l->stream>>> (
+  gemm_10_wmma_bf16_kernel<<<grid_of (l), THREADS, H_SMEM, l->stream>>> (
     l->m, l->n, L.kp, L.np, a16, b16, (float *) l->c, direct_ok (l), l->blocks);
   return cudaGetLastError ();
-}
-
-cudaError_t
-gemm_10_wmma_bf16_launch (const TlGemmLaunch *l)
-{
-  return l->blocks ? bf16_launch_cfg<true> (l) : bf16_launch_cfg<false> (l);
 }
 
 void
 gemm_10_wmma_bf16_shape (const TlGemmLaunch *l, TlGemmShape *out)
 {
-  out->kernel = (const void *) gemm_10_wmma_bf16_kernel<false>;
+  out->kernel = (const void *) gemm_10_wmma_bf16_kernel;
   out->grid = grid_of (l);
   out->block = dim3 (THREADS);
   out->dynamic_smem = H_SMEM;

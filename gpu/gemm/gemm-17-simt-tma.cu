@@ -77,118 +77,14 @@
 // Seed: none.  The structure is CUTLASS's warp-specialised Hopper GEMM
 // (producer/consumer warpgroups, TMA, mbarrier ring) with SIMT FFMAs in
 // place of wgmma.
-#include "tl-gemm-common.cuh"
-#include "tl-wgmma.cuh"
+#include "tl-gemm-simt-tma.cuh"
 
 #include <stdio.h>
-#include <string.h>
 
 // The sm_90 (non-"a") and host passes see the device helpers unused.
 #pragma nv_diag_suppress 177
 
 namespace {
-
-constexpr int BM = 128, BN = 256;        // C tile of one CTA
-constexpr int TM = 8, TN = 16;           // C elements per consumer thread
-constexpr int CONSUMER_WARPS = 8;        // 4 along m × 2 along n, 32 × 128 each
-constexpr int CONSUMERS = 32 * CONSUMER_WARPS;
-constexpr int THREADS = 128 + CONSUMERS; // warpgroup 0: the producer
-
-template <int BK_, int STAGES_, int GROUP_>
-struct Config
-{
-  static constexpr int BK = BK_, STAGES = STAGES_, GROUP = GROUP_;
-  static constexpr int A_BYTES = BM * BK * 4, B_BYTES = BK * BN * 4;
-  static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
-  static constexpr int SMEM = STAGES * STAGE_BYTES + 128;   // + alignment slack
-  static_assert (BK % 4 == 0 && BK <= 256, "whole k-quads, one TMA box");
-};
-
-// The CTA's C tile: plain row order (GROUP 0), or grouped — GROUP tile-rows
-// per band, down the band first — so the CTAs in flight share rows of A
-// and columns of B in L2.
-__device__ __forceinline__ void
-tile_of (int bid, int tiles_m, int tiles_n, int group, int *tm, int *tn)
-{
-  if (group <= 0)
-    {
-      *tm = bid / tiles_n;
-      *tn = bid % tiles_n;
-      return;
-    }
-  const int per_band = group * tiles_n, band = bid / per_band, r = bid % per_band;
-  const int rows = tiles_m - band * group < group ? tiles_m - band * group : group;
-  *tm = band * group + r % rows;
-  *tn = r / rows;
-}
-
-// ---- the consumers' k-tile -------------------------------------------------
-//
-// a4: this thread's first A vector in the stage (k-quad 0, its row 0);
-// b4: its first B vector (k-row 0, its column group 0).  Per k-quad: TM
-// LDS.128 of A (4 k-values of a row each), then per k-step TN/4 LDS.128
-// of B and TM·TN FFMAs.
-template <int BK>
-__device__ __forceinline__ void
-multiply_stage (float (&acc)[TM][TN], const float4 *a4, const float4 *b4)
-{
-#pragma unroll
-  for (int q = 0; q < BK / 4; q++)
-    {
-      float4 av[TM];
-#pragma unroll
-      for (int i = 0; i < TM; i++)
-        av[i] = a4[q * BM + 4 * i];
-#pragma unroll
-      for (int kk = 0; kk < 4; kk++)
-        {
-          float4 bv[TN / 4];
-#pragma unroll
-          for (int g = 0; g < TN / 4; g++)
-            bv[g] = b4[(4 * q + kk) * (BN / 4) + 8 * g];
-#pragma unroll
-          for (int i = 0; i < TM; i++)
-            {
-              const float x = kk == 0 ? av[i].x : kk == 1 ? av[i].y : kk == 2 ? av[i].z : av[i].w;
-#pragma unroll
-              for (int g = 0; g < TN / 4; g++)
-                {
-                  acc[i][4 * g + 0] = fmaf (x, bv[g].x, acc[i][4 * g + 0]);
-                  acc[i][4 * g + 1] = fmaf (x, bv[g].y, acc[i][4 * g + 1]);
-                  acc[i][4 * g + 2] = fmaf (x, bv[g].z, acc[i][4 * g + 2]);
-                  acc[i][4 * g + 3] = fmaf (x, bv[g].w, acc[i][4 * g + 3]);
-                }
-            }
-        }
-    }
-}
-
-// Rows r0 + 4i, columns c0 + 32g … + 3 of C.  vec: whole tile inside C and
-// 16-byte aligned rows — one STG.128 per (i, g); else guarded scalars.
-__device__ __forceinline__ void
-store_tile (const float (&acc)[TM][TN], float *__restrict__ c, int m, int n, int r0, int c0, bool vec)
-{
-#pragma unroll
-  for (int i = 0; i < TM; i++)
-    {
-      const int r = r0 + 4 * i;
-#pragma unroll
-      for (int g = 0; g < TN / 4; g++)
-        {
-          const int col = c0 + 32 * g;
-          if (vec)
-            *reinterpret_cast<float4 *> (&c[(size_t) r * n + col])
-              = make_float4 (acc[i][4 * g], acc[i][4 * g + 1], acc[i][4 * g + 2], acc[i][4 * g + 3]);
-          else if (r < m)
-            {
-#pragma unroll
-              for (int j = 0; j < 4; j++)
-                if (col + j < n)
-                  c[(size_t) r * n + col + j] = acc[i][4 * g + j];
-            }
-        }
-    }
-}
 
 // The instrumented variant's end: the 256 consumer threads meet at named
 // barrier 1 after their last store of C (the producer warps, done issuing
@@ -202,32 +98,6 @@ record_consumers_done (TlGpuBlockRecord *records, int t, int tn, int tm)
   asm volatile ("bar.sync 1, %0;\n" ::"n"(CONSUMERS) : "memory");
   if (t == 0)
     tl_block_record_end (records, 0, blockIdx.x, tn, tm);
-}
-
-// ---- the producer without TMA ------------------------------------------------
-//
-// When a row pitch is not a multiple of 16 bytes (k or n not a multiple of
-// 4) TMA cannot address the matrix.  Then the producer warpgroup's 128
-// threads fill the stage themselves, in the same layout, with guarded
-// scalar loads (zeros outside the matrices) — slow, but the consumers'
-// code stays the same.
-template <int BK>
-__device__ __forceinline__ void
-fill_stage (float *As, float *Bs, const float *__restrict__ a, const float *__restrict__ b, int m,
-            int n, int k, int row0, int col0, int k0, int tid)
-{
-  for (int e = tid; e < BM * BK; e += 128)
-    {
-      const int r = e / BK, kk = e % BK;   // neighbouring threads: neighbouring k of a row
-      const int gr = row0 + r, gk = k0 + kk;
-      As[(kk / 4) * BM * 4 + r * 4 + kk % 4] = gr < m && gk < k ? a[(size_t) gr * k + gk] : 0.0f;
-    }
-  for (int e = tid; e < BK * BN; e += 128)
-    {
-      const int kk = e / BN, col = e % BN;
-      const int gk = k0 + kk, gc = col0 + col;
-      Bs[kk * BN + col] = gk < k && gc < n ? b[(size_t) gk * n + gc] : 0.0f;
-    }
 }
 
 // ---- the kernel --------------------------------------------------------------
@@ -246,11 +116,7 @@ gemm_17_kernel (const __grid_constant__ CUtensorMap map_a, const __grid_constant
   extern __shared__ __align__ (128) unsigned char smem_raw[];
   __shared__ __align__ (8) uint64_t full[STAGES], empty[STAGES];
   const uint32_t raw = tl_smem_addr (smem_raw);
-  unsigned char *base = smem_raw + (((raw + 127) & ~127u) - raw);
-  auto stage_a = [&] (int s) { return reinterpret_cast<float *> (base + s * Cfg::STAGE_BYTES); };
-  auto stage_b = [&] (int s) {
-    return reinterpret_cast<float *> (base + s * Cfg::STAGE_BYTES + Cfg::A_BYTES);
-  };
+  const Stages<Cfg> st = { smem_raw + (((raw + 127) & ~127u) - raw) };
 
   tl_block_begin (records);   // thread 0: the block's start
 
@@ -260,17 +126,7 @@ gemm_17_kernel (const __grid_constant__ CUtensorMap map_a, const __grid_constant
   const int row0 = tm * BM, col0 = tn * BN;
   const int KT = (k + BK - 1) / BK;
 
-  // full[s]: the stage holds k-tile kt (the TMA bytes, or the 128 producer
-  // threads' arrivals); empty[s]: every consumer thread is done reading it.
-  if (threadIdx.x == 0)
-    {
-      for (int s = 0; s < STAGES; s++)
-        {
-          tl_mbar_init (&full[s], tma ? 1 : 128);
-          tl_mbar_init (&empty[s], CONSUMERS);
-        }
-      tl_fence_mbar_init ();
-    }
+  init_stage_barriers<STAGES> (full, empty, tma);
   __syncthreads ();
 
   if (threadIdx.x < 128)
@@ -284,9 +140,7 @@ gemm_17_kernel (const __grid_constant__ CUtensorMap map_a, const __grid_constant
               {
                 const int s = kt % STAGES;
                 tl_mbar_wait (&empty[s], ((kt / STAGES) & 1) ^ 1);
-                tl_mbar_expect_tx (&full[s], Cfg::STAGE_BYTES);
-                tl_tma_load_3d (stage_a (s), &map_a, &full[s], 0, row0, kt * (BK / 4));
-                tl_tma_load (stage_b (s), &map_b, &full[s], col0, kt * BK);
+                tma_fill_stage (st, s, &full[s], &map_a, &map_b, row0, col0, kt);
               }
         }
       else
@@ -294,31 +148,25 @@ gemm_17_kernel (const __grid_constant__ CUtensorMap map_a, const __grid_constant
           {
             const int s = kt % STAGES;
             tl_mbar_wait (&empty[s], ((kt / STAGES) & 1) ^ 1);
-            fill_stage<BK> (stage_a (s), stage_b (s), a, b, m, n, k, row0, col0, kt * BK, threadIdx.x);
+            fill_stage<BK> (st.a (s), st.b (s), a, b, m, n, k, row0, col0, kt * BK, threadIdx.x);
             tl_mbar_arrive (&full[s]);
           }
     }
   else
     {
       tl_setmaxnreg_inc<232> ();
-      const int t = threadIdx.x - 128, lane = t % 32, warp = t / 32;
-      const int lm = lane / 8, ln = lane % 8;    // 4 × 8 lanes
-      const int wm = warp / 2, wn = warp % 2;    // 4 × 2 warps
-      const int r = wm * 32 + lm, col = wn * 128 + 4 * ln;   // this thread's first row and column
+      const int t = threadIdx.x - 128;
+      int r, col;   // this thread's first row and column of the tile
+      consumer_origin (t, &r, &col);
 
       float acc[TM][TN];
-#pragma unroll
-      for (int i = 0; i < TM; i++)
-#pragma unroll
-        for (int j = 0; j < TN; j++)
-          acc[i][j] = 0.0f;
-
+      zero_acc (acc);
       for (int kt = 0; kt < KT; kt++)
         {
           const int s = kt % STAGES;
           tl_mbar_wait (&full[s], (kt / STAGES) & 1);
-          multiply_stage<BK> (acc, reinterpret_cast<const float4 *> (stage_a (s)) + r,
-                              reinterpret_cast<const float4 *> (stage_b (s) + col));
+          multiply_stage<BK> (acc, reinterpret_cast<const float4 *> (st.a (s)) + r,
+                              reinterpret_cast<const float4 *> (st.b (s) + col));
           tl_mbar_arrive (&empty[s]);
         }
 
@@ -338,38 +186,17 @@ grid_of (const TlGemmLaunch *l)
   return dim3 (tl_ceil_div (l->m, BM) * tl_ceil_div (l->n, BN));
 }
 
-// TMA reads A and B when their rows start on 16-byte boundaries.
-bool
-tma_ok (const TlGemmLaunch *l)
-{
-  return tl_aligned16 (l->a) && tl_aligned16 (l->b) && l->k % 4 == 0 && l->n % 4 == 0;
-}
-
 template <typename Cfg>
 cudaError_t
 launch_cfg (const TlGemmLaunch *l)
 {
   CUtensorMap map_a, map_b;
-  memset (&map_a, 0, sizeof map_a);
-  memset (&map_b, 0, sizeof map_b);
-  const bool tma = tma_ok (l);
-  if (tma)
-    {
-      // A (m×k, row-major) seen as 3-D: 4 consecutive k (16 bytes), then
-      // rows (pitch 4k bytes), then k-quads (16 bytes apart).  A box of
-      // 4 × BM × BK/4 lands in shared memory as As[k/4][row][k%4].
-      const int dims_a[3] = { 4, l->m, l->k / 4 };
-      const size_t strides_a[2] = { (size_t) l->k * 4, 16 };
-      const int box_a[3] = { 4, BM, Cfg::BK / 4 };
-      if (!tl_tensor_map_3d (&map_a, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, l->a, dims_a, strides_a, box_a)
-          || !tl_tensor_map_2d (&map_b, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, l->b, l->k, l->n,
-                                (size_t) l->n * 4, Cfg::BK, BN, CU_TENSOR_MAP_SWIZZLE_NONE))
-        return cudaErrorInvalidValue;
-    }
-  const int vec_c = tl_aligned16 (l->c) && l->n % 4 == 0;
+  bool tma;
+  if (!make_maps<Cfg> (l, &map_a, &map_b, &tma))
+    return cudaErrorInvalidValue;
   gemm_17_kernel<Cfg><<<grid_of<Cfg> (l), THREADS, Cfg::SMEM, l->stream>>> (
     map_a, map_b, (const float *) l->a, (const float *) l->b, (float *) l->c, l->m, l->n, l->k,
-    tma ? 1 : 0, vec_c, l->blocks);
+    tma ? 1 : 0, vec_c_ok (l) ? 1 : 0, l->blocks);
   return cudaGetLastError ();
 }
 
