@@ -17,9 +17,9 @@
  * are multiples of 4 floats (the TMA path of rung 13), partial tiles, and
  * several tiles for each block of the persistent rungs 13 and 14.
  *
- * 200×700×300 and 150×333×260 (TMA and copy path) are small enough for
- * the sanitizers and still give rung 18 tiles whose k-steps several CTAs
- * share (its fix-up through the workspace).
+ * 200×700×300 (TMA path) and 150×333×260 (copy path: k odd) are small
+ * enough for the sanitizers and still give every rung several tiles of C
+ * and many k-tiles.
  *
  * /gpu/gemm/small/ holds the small odd shapes that compute-sanitizer runs
  * (tools/gpu-device-check.sh sanitize):
@@ -90,16 +90,13 @@ check_records (const TlGpuKernelInfo *info, const Shape *s, const TlGpuGemmResul
   g_assert_cmpint (lf->launches, >=, 1);
   g_assert_cmpuint (r->n_blocks, >, 0);
   /* One record per block; or, for a persistent kernel (a few blocks that
-   * loop over C's tiles), one per tile of C — or per *piece* of a tile
-   * where a stream-K kernel shares a tile's k-steps among CTAs (rung 18):
-   * every tile at least once, a tile's pieces on different SMs. */
+   * loop over C's tiles), one per tile of C: every tile exactly once. */
   const guint tiles_x = (guint) ((s->n + info->tile_n - 1) / info->tile_n);
   const guint tiles_y = (guint) ((s->m + info->tile_m - 1) / info->tile_m);
   const size_t grid = (size_t) lf->grid_x * lf->grid_y * lf->grid_z;
-  const gboolean per_tile = lf->launches == 1 && r->n_blocks != grid;
-  if (per_tile)
+  if (lf->launches == 1 && r->n_blocks != grid)
     {
-      g_assert_cmpuint (r->n_blocks, >=, (size_t) tiles_x * tiles_y);
+      g_assert_cmpuint (r->n_blocks, ==, (size_t) tiles_x * tiles_y);
       for (size_t i = 0; i < r->n_blocks; i++)
         if (r->blocks[i].block_x >= tiles_x || r->blocks[i].block_y >= tiles_y)
           g_error ("%s %dx%dx%d: record %zu names tile (%u,%u) outside the %u×%u tiles of C",
@@ -107,11 +104,9 @@ check_records (const TlGpuKernelInfo *info, const Shape *s, const TlGpuGemmResul
                    tiles_x, tiles_y);
     }
   g_assert_cmpfloat (r->instrumented_median_ms, >, 0.0);
-  /* One record per block (launch, x, y) or per piece (SM, x, y); and, per
-   * tile, the tiles covered. */
+  /* One record per block: (launch, x, y) all different. */
   GHashTable *seen = g_hash_table_new (g_int64_hash, g_int64_equal);
-  GHashTable *covered = g_hash_table_new (g_int64_hash, g_int64_equal);
-  gint64 *keys = g_new (gint64, 2 * r->n_blocks);
+  gint64 *keys = g_new (gint64, r->n_blocks);
   uint64_t earliest = UINT64_MAX;
   for (size_t i = 0; i < r->n_blocks; i++)
     {
@@ -122,20 +117,14 @@ check_records (const TlGpuKernelInfo *info, const Shape *s, const TlGpuGemmResul
                  "..%" G_GUINT64_FORMAT " ns",
                  info->id, s->m, s->k, s->n, i, b->block_x, b->block_y, b->launch, b->sm,
                  (guint64) b->start_ns, (guint64) b->end_ns);
-      gint64 *tile = &keys[2 * i], *key = &keys[2 * i + 1];
-      *tile = ((gint64) b->launch << 48) | ((gint64) b->block_y << 24) | b->block_x;
-      *key = per_tile ? ((gint64) b->sm << 48) | ((gint64) b->block_y << 24) | b->block_x : *tile;
-      if (g_hash_table_contains (seen, key))
-        g_error ("%s: two records for block (%u,%u) of launch %u on SM %u", info->id, b->block_x,
-                 b->block_y, b->launch, b->sm);
-      g_hash_table_add (seen, key);
-      g_hash_table_add (covered, tile);
+      keys[i] = ((gint64) b->launch << 48) | ((gint64) b->block_y << 24) | b->block_x;
+      if (g_hash_table_contains (seen, &keys[i]))
+        g_error ("%s: two records for block (%u,%u) of launch %u", info->id, b->block_x, b->block_y,
+                 b->launch);
+      g_hash_table_add (seen, &keys[i]);
       earliest = MIN (earliest, b->start_ns);
     }
-  if (per_tile)
-    g_assert_cmpuint (g_hash_table_size (covered), ==, (size_t) tiles_x * tiles_y);
   g_assert_cmpuint (earliest, ==, 0); /* normalised to the earliest start */
-  g_hash_table_destroy (covered);
   g_hash_table_destroy (seen);
   g_free (keys);
 }

@@ -165,14 +165,6 @@ TL_GEMM_ROW (gemm_17_simt_tma,
   .source_path = "gpu/gemm/gemm-17-simt-tma.cu",
   .counters = "issue_active smem_wavefronts occupancy")
 
-TL_GEMM_ROW (gemm_18_simt_streamk,
-  .id = "gemm-18-simt-streamk", .number = 18, .title = "SIMT + TMA, stream-K",
-  .lesson = "Rung 17 without its tail: one CTA per SM loops over whole tiles, and the last partial wave's tiles are cut into equal runs of k-steps that every SM shares, partial sums meeting in L2.",
-  .seed = "", .dtypes = F32, .precision = "fp32", .min_cc = 90,
-  .instrumentable = 1, .tile_m = 128, .tile_n = 256,
-  .source_path = "gpu/gemm/gemm-18-simt-streamk.cu",
-  .counters = "issue_active occupancy")
-
 TL_GEMM_ROW (cublas_fp32,
   .id = "cublas-fp32", .number = 0, .title = "cuBLAS SGEMM (pedantic)",
   .lesson = "The vendor library with pedantic FP32 math: the reference the CUDA-core rungs chase.",

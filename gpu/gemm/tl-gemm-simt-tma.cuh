@@ -1,11 +1,13 @@
-// tl-gemm-simt-tma.cuh — what rungs 17 and 18 (FP32 on the CUDA cores,
-// warp-specialised, TMA) share: the C tile and its shared-memory stages,
-// the consumers' k-tile of FFMAs, the stores of C, the producer's two ways
-// of filling a stage, and the tensor maps.  CUDA C++, internal to gpu/gemm/.
+// tl-gemm-simt-tma.cuh — the parts of rung 17 (FP32 on the CUDA cores,
+// warp-specialised, TMA): the C tile and its shared-memory stages, the
+// consumers' k-tile of FFMAs, the stores of C, the producer's two ways of
+// filling a stage, and the tensor maps.  CUDA C++, internal to gpu/gemm/.
 //
 // gemm-17-simt-tma.cu explains the design (one TMA producer thread, eight
-// FFMA warps with 232 registers, A copied "k-quad-major"); rung 18 changes
-// only which CTA computes which tile and which of its k-steps.
+// FFMA warps with 232 registers, A copied "k-quad-major") and holds the
+// kernel; the parts live apart so that other schedules of the same tile
+// build from them (the stream-K experiment, branch gemm18-streamk and
+// docs/perf/gemm-cuda-cores-h100-2026-11-24-streamk.md).
 #pragma once
 
 #include "tl-gemm-common.cuh"
@@ -119,31 +121,34 @@ multiply_stage (float (&acc)[TM][TN], const float4 *a4, const float4 *b4)
     }
 }
 
-// Rows r0 + 4i, columns c0 + 32g … + 3 of C.  vec: whole tile inside C and
-// 16-byte aligned rows — one STG.128 per (i, g); else guarded scalars.
+// Four neighbouring elements of C, row r, columns col … col + 3: one
+// STG.128 when vec (the whole tile inside C, 16-byte aligned rows), else
+// guarded scalars.
+__device__ __forceinline__ void
+store_quad (float4 v, float *__restrict__ c, int m, int n, int r, int col, bool vec)
+{
+  if (vec)
+    *reinterpret_cast<float4 *> (&c[(size_t) r * n + col]) = v;
+  else if (r < m)
+    {
+      const float e[4] = { v.x, v.y, v.z, v.w };
+#pragma unroll
+      for (int j = 0; j < 4; j++)
+        if (col + j < n)
+          c[(size_t) r * n + col + j] = e[j];
+    }
+}
+
+// A consumer thread's sums: rows r0 + 4i, columns c0 + 32g … + 3 of C.
 __device__ __forceinline__ void
 store_tile (const float (&acc)[TM][TN], float *__restrict__ c, int m, int n, int r0, int c0, bool vec)
 {
 #pragma unroll
   for (int i = 0; i < TM; i++)
-    {
-      const int r = r0 + 4 * i;
 #pragma unroll
-      for (int g = 0; g < TN / 4; g++)
-        {
-          const int col = c0 + 32 * g;
-          if (vec)
-            *reinterpret_cast<float4 *> (&c[(size_t) r * n + col])
-              = make_float4 (acc[i][4 * g], acc[i][4 * g + 1], acc[i][4 * g + 2], acc[i][4 * g + 3]);
-          else if (r < m)
-            {
-#pragma unroll
-              for (int j = 0; j < 4; j++)
-                if (col + j < n)
-                  c[(size_t) r * n + col + j] = acc[i][4 * g + j];
-            }
-        }
-    }
+    for (int g = 0; g < TN / 4; g++)
+      store_quad (make_float4 (acc[i][4 * g], acc[i][4 * g + 1], acc[i][4 * g + 2], acc[i][4 * g + 3]),
+                  c, m, n, r0 + 4 * i, c0 + 32 * g, vec);
 }
 
 // ---- the producer without TMA ------------------------------------------------
