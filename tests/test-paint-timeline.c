@@ -293,6 +293,103 @@ test_concurrent_slots (void)
   g_assert_false (tl_timeline_color_from_name ("start", &c));
 }
 
+/* WCAG's relative luminance of an opaque pixel, and the contrast of two */
+static double
+luminance (guint32 p)
+{
+  double l = 0;
+  static const double weight[3] = { 0.2126, 0.7152, 0.0722 };
+  for (int c = 0; c < 3; c++)
+    {
+      double v = ((p >> (16 - 8 * c)) & 0xff) / 255.0;
+      l += weight[c] * (v <= 0.04045 ? v / 12.92 : pow ((v + 0.055) / 1.055, 2.4));
+    }
+  return l;
+}
+
+static double
+contrast (guint32 a, guint32 b)
+{
+  double la = luminance (a), lb = luminance (b);
+  return (MAX (la, lb) + 0.05) / (MIN (la, lb) + 0.05);
+}
+
+/* The tail's sentence reads from the back of the hall in every theme: its
+ * words against their box at least 7:1 (WCAG AAA) — the dark theme's red
+ * on its dark background was 2.3:1 — and the box the same colour over the
+ * bars at every scale. */
+static void
+test_tail_label_contrast (void)
+{
+  /* light, Adwaita dark, HighContrast, HighContrastInverse */
+  static const struct
+  {
+    double fg, bg, error[3];
+    gboolean high_contrast;
+  } themes[] = {
+    { 0.18, 1.0, { 0.80, 0.0, 0.0 }, FALSE },
+    { 0.93, 0.18, { 0.80, 0.0, 0.0 }, FALSE },
+    { 0.0, 1.0, { 0.80, 0.0, 0.0 }, TRUE },
+    { 1.0, 0.0, { 0.80, 0.0, 0.0 }, TRUE },
+  };
+  TlBlockRecord b[10];
+  known_blocks (b, 1.0);
+  g_autoptr (TlBlockStats) st = tl_block_stats_new (b, 10, 4, 1, -1);
+  TlTimelineTrack track = { .label = "k", .blocks = b, .n_blocks = 10, .stats = st, .unit_label = "SM" };
+  TlTimelineModel model;
+  tl_timeline_model_init (&model);
+  model.tracks = &track;
+  model.n_tracks = 1;
+
+  for (guint t = 0; t < G_N_ELEMENTS (themes); t++)
+    {
+      guint32 box_at_1x = 0;
+      for (guint k = 0; k < G_N_ELEMENTS (scales); k++)
+        {
+          TlPaintStyle style;
+          tl_paint_style_init (&style, scales[k]);
+          for (int c = 0; c < 3; c++)
+            {
+              style.fg[c] = themes[t].fg;
+              style.bg[c] = themes[t].bg;
+              style.error[c] = themes[t].error[c];
+            }
+          tl_paint_style_set_high_contrast (&style, themes[t].high_contrast);
+          int w = (int) (900 * scales[k]), h = (int) (500 * scales[k]);
+          cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+          cairo_t *cr = cairo_create (s);
+          g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+          tl_paint_text_boxes_attach (cr, boxes);
+          tl_paint_timeline (cr, &model, &style, w, h);
+          tl_paint_text_boxes_attach (cr, NULL);
+          cairo_destroy (cr);
+          g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
+
+          const TlPaintTextBox *tb = tl_paint_text_boxes_find (boxes, "tail: last wave 2 of 4");
+          g_assert_nonnull (tb);
+          /* the box: left of the words, over the bars (the kernel ends at the right edge) */
+          guint32 box = tl_test_pixel (s, tb->x - 2, tb->y + tb->h / 2);
+          if (k == 0)
+            box_at_1x = box;
+          else
+            g_assert_cmphex (box, ==, box_at_1x);
+          /* the words: their strongest pixel is fg, and it stands out */
+          guint32 ink = box;
+          for (double y = tb->y; y < tb->y + tb->h; y++)
+            for (double x = tb->x; x < tb->x + tb->w; x++)
+              {
+                guint32 p = tl_test_pixel (s, x, y);
+                if (contrast (p, box) > contrast (ink, box))
+                  ink = p;
+              }
+          double fg[3] = { style.fg[0], style.fg[1], style.fg[2] };
+          g_assert_cmpint (tl_test_pixel_distance (ink, rgb_to_argb (fg)), <=, 2);
+          g_assert_cmpfloat (contrast (ink, box), >=, 7.0);
+          cairo_surface_destroy (s);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -302,5 +399,6 @@ main (int argc, char **argv)
   g_test_add_func ("/paint-timeline/own-scales", test_two_kernels_own_scales);
   g_test_add_func ("/paint-timeline/summary-words", test_summary_words);
   g_test_add_func ("/paint-timeline/slots", test_concurrent_slots);
+  g_test_add_func ("/paint-timeline/tail-label-contrast", test_tail_label_contrast);
   return g_test_run ();
 }

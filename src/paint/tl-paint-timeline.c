@@ -461,15 +461,15 @@ paint_tail_label (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLay
               s->last_wave_blocks, s->capacity, pct);
   cairo_save (cr);
   tl_paint_set_font (cr, style, style->font_size, TRUE);
-  double tw = MIN (tl_paint_text_width (cr, buf), tl->w - font * 0.4);
-  double x = CLAMP (x1 - tw - font * 0.4, tl->x + font * 0.2, tl->x + tl->w - tw - font * 0.2);
-  double y = tl->y + tl->h - font * 1.6;
-  double h = tl_paint_text_height (cr);
-  cairo_set_source_rgba (cr, style->bg[0], style->bg[1], style->bg[2], style->high_contrast ? 1 : 0.9);
-  cairo_rectangle (cr, x - font * 0.2, y, tw + font * 0.4, h);
-  cairo_fill (cr);
-  cairo_set_source_rgb (cr, style->error[0], style->error[1], style->error[2]);
-  tl_paint_text_fit (cr, x, y, 0, 0, tw, buf);
+  /* in a box framed in the tail's colour, ending where the kernel ends,
+   * along the bottom of the track: the words in fg, which read on a
+   * projector in every theme, where the error red itself does not */
+  double bw, bh;
+  tl_paint_label_boxed_size (cr, style, buf, &bw, &bh);
+  bw = MIN (bw, tl->w - font * 0.4);
+  double x = CLAMP (x1 - bw, tl->x + font * 0.2, tl->x + tl->w - bw - font * 0.2);
+  double y = tl->y + tl->h - bh - font * 0.3;
+  tl_paint_label_boxed (cr, style, x, y, bw, style->error, buf);
   cairo_restore (cr);
 }
 

@@ -172,6 +172,60 @@ tl_paint_label_on_patch (cairo_t *cr, const TlPaintStyle *style, double x, doubl
   cairo_restore (cr);
 }
 
+/* the box's padding and frame around the text of tl_paint_label_boxed */
+static void
+label_box_metrics (cairo_t *cr, const TlPaintStyle *style, double *pad_x, double *pad_y,
+                   double *line)
+{
+  double h = tl_paint_text_height (cr);
+  *line = MAX (TL_LINE (style, 1.5), 1.0);
+  *pad_x = h * 0.3 + *line;
+  *pad_y = h * 0.08 + *line;
+}
+
+void
+tl_paint_label_boxed_size (cairo_t *cr, const TlPaintStyle *style, const char *text, double *w,
+                           double *h)
+{
+  double pad_x, pad_y, line;
+  label_box_metrics (cr, style, &pad_x, &pad_y, &line);
+  if (w)
+    *w = tl_paint_text_width (cr, text) + 2 * pad_x;
+  if (h)
+    *h = tl_paint_text_height (cr) + 2 * pad_y;
+}
+
+double
+tl_paint_label_boxed (cairo_t *cr, const TlPaintStyle *style, double x, double y, double max_w,
+                      const double *rgb, const char *text)
+{
+  double pad_x, pad_y, line, w, h;
+  label_box_metrics (cr, style, &pad_x, &pad_y, &line);
+  tl_paint_label_boxed_size (cr, style, text, &w, &h);
+  w = MIN (w, max_w);
+  if (w <= 2 * pad_x)
+    return 0;
+  const double *edge = rgb ? rgb : style->fg;
+  /* the info bars' tint: enough of the colour to say "warning", little
+   * enough that fg on it keeps the theme's own contrast */
+  const double tint = 0.18;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, x, y, w, h);
+  cairo_set_source_rgb (cr, style->bg[0] + (edge[0] - style->bg[0]) * tint,
+                        style->bg[1] + (edge[1] - style->bg[1]) * tint,
+                        style->bg[2] + (edge[2] - style->bg[2]) * tint);
+  cairo_fill (cr);
+  cairo_rectangle (cr, x + line / 2, y + line / 2, w - line, h - line);
+  cairo_set_source_rgb (cr, edge[0], edge[1], edge[2]);
+  cairo_set_line_width (cr, line);
+  cairo_stroke (cr);
+  tl_paint_set_fg (cr, style);
+  tl_paint_text_fit (cr, x + pad_x, y + pad_y, 0, 0, w - 2 * pad_x, text);
+  cairo_restore (cr);
+  return w;
+}
+
 /* Appends the lines of paragraph, wrapped at spaces to max_w, to lines. */
 static void
 wrap_paragraph (cairo_t *cr, const char *paragraph, double max_w, GPtrArray *lines)

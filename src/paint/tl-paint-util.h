@@ -44,6 +44,19 @@ double tl_paint_fit_font  (cairo_t *cr, const TlPaintStyle *style, double size, 
 void  tl_paint_label_on_patch (cairo_t *cr, const TlPaintStyle *style, double x, double y,
                                double halign, double valign, const double *rgb,
                                const char *text);
+/* A warning over data that must read from the back of the hall in every
+ * theme (the tail's sentence on a timeline): fg text on an opaque box of
+ * the background tinted with rgb, framed in rgb — as tilelab.css does the
+ * info bars — rather than text in rgb itself, which a dark theme's red
+ * leaves unreadable.  The box's left edge at x, its top at y; the text
+ * loses its end to "…" beyond max_w (the box included).  Opaque, so its
+ * colours do not change with what lies under it or with the scale.
+ * Returns the box's width (0 when nothing fit). */
+double tl_paint_label_boxed (cairo_t *cr, const TlPaintStyle *style, double x, double y,
+                             double max_w, const double *rgb, const char *text);
+/* The size of that box around text in cr's current font. */
+void  tl_paint_label_boxed_size (cairo_t *cr, const TlPaintStyle *style, const char *text,
+                                 double *w, double *h);
 
 /* One tick of a plot's axis: a faint grid line across the plot at x (or
  * y, already snapped to a pixel) and its label under (or left of) it. */
