@@ -691,6 +691,105 @@ test_shortcuts_window_lists_the_keys (void)
     }
 }
 
+/* Blocks: the toolbar fits in two rows on a 1024×768 projector even in
+ * the high-contrast theme (its bigger, bolder controls once took five
+ * rows and most of the plot), and the window does not grow past the
+ * screen for it */
+static void
+collect_combos (GtkWidget *widget, gpointer data)
+{
+  if (!gtk_widget_get_visible (widget))
+    return;
+  if (GTK_IS_COMBO_BOX (widget))
+    g_ptr_array_add (data, widget);
+  else if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), collect_combos, data);
+}
+
+static void
+find_flow_box (GtkWidget *widget, gpointer data)
+{
+  GtkWidget **found = data;
+  if (*found == NULL && GTK_IS_FLOW_BOX (widget))
+    *found = widget;
+  else if (*found == NULL && GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), find_flow_box, data);
+}
+
+static void
+test_blocks_toolbar_rows (void)
+{
+  static const struct
+  {
+    const char *theme;
+    int w, h;
+  } cases[] = {
+    { "HighContrast", 1024, 768 }, { "HighContrastInverse", 1024, 768 },
+    { "Adwaita", 1024, 768 },      { "HighContrast", 1280, 800 },
+  };
+  g_autofree char *path = record_path ("h200-gemm-1000x500x1000.json");
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  GFile *files[] = { file };
+  g_application_open (G_APPLICATION (app), files, 1, "");
+  g_assert_true (wait_until (is_idle, NULL, 60));
+  const char *ids[2];
+  gui_test_kernels_with_blocks (win, ids);
+  g_assert_nonnull (ids[1]);
+
+  GtkSettings *settings = gtk_settings_get_default ();
+  g_autofree char *theme_was = NULL;
+  g_object_get (settings, "gtk-theme-name", &theme_was, NULL);
+  int w_was, h_was;
+  gtk_window_get_size (GTK_WINDOW (win), &w_was, &h_was);
+  TlBlocksPage *blocks = TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks"));
+  tl_window_show_view (win, "blocks");
+  tl_blocks_page_show_kernels (blocks, ids[0], ids[1]);
+  GtkWidget *toolbar = NULL;
+  find_flow_box (GTK_WIDGET (blocks), &toolbar);
+  g_assert_nonnull (toolbar);
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_object_set (settings, "gtk-theme-name", cases[c].theme, NULL);
+      /* the window, its resize border included, as wide as the screen */
+      gui_test_fill_screen (win, cases[c].w, cases[c].h);
+      int gw, gh;
+      GdkWindow *gdk = gtk_widget_get_window (GTK_WIDGET (win));
+      gtk_window_get_size (GTK_WINDOW (win), &gw, &gh);
+      gtk_window_resize (GTK_WINDOW (win), cases[c].w - (gdk_window_get_width (gdk) - gw),
+                         cases[c].h - (gdk_window_get_height (gdk) - gh));
+      pump (0.3);
+      int min_w;
+      gtk_widget_get_preferred_width (GTK_WIDGET (win), &min_w, NULL);
+      g_assert_cmpint (min_w, <=, cases[c].w);
+      g_assert_cmpint (gdk_window_get_width (gdk), <=, cases[c].w);
+
+      /* every choice is there, and they lie in at most two rows */
+      g_autoptr (GPtrArray) combos = g_ptr_array_new ();
+      collect_combos (toolbar, combos);
+      g_assert_cmpuint (combos->len, ==, 5);
+      int rows = 0, last_y = G_MININT;
+      int right = gtk_widget_get_allocated_width (toolbar);
+      for (guint i = 0; i < combos->len; i++)
+        {
+          GtkWidget *combo = combos->pdata[i];
+          int x, y, h = gtk_widget_get_allocated_height (combo);
+          g_assert_true (gtk_widget_translate_coordinates (combo, toolbar, 0, 0, &x, &y));
+          g_assert_cmpint (x + gtk_widget_get_allocated_width (combo), <=, right);
+          if (y > last_y + h / 2)
+            rows++, last_y = y;
+        }
+      if (rows > 2)
+        g_error ("%s at %d×%d: the Blocks toolbar takes %d rows", cases[c].theme, cases[c].w,
+                 cases[c].h, rows);
+    }
+
+  g_object_set (settings, "gtk-theme-name", theme_was, NULL);
+  gtk_window_resize (GTK_WINDOW (win), w_was, h_was);
+  pump (0.3);
+  tl_window_show_view (win, "matrices");
+}
+
 /* the ticked kernels come back in the next window (GSettings) */
 static void
 test_remembers_kernels (void)
@@ -737,6 +836,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/open-record", test_open_record);
   g_test_add_func ("/gui/records-side-by-side", test_records_side_by_side);
   g_test_add_func ("/gui/blocks-time-scale", test_blocks_time_scale);
+  g_test_add_func ("/gui/blocks-toolbar-rows", test_blocks_toolbar_rows);
   g_test_add_func ("/gui/fresh-results", test_fresh_results);
   g_test_add_func ("/gui/menu-and-sidebar-keys", test_menu_and_sidebar_keys);
   g_test_add_func ("/gui/shortcuts-window", test_shortcuts_window_lists_the_keys);

@@ -382,8 +382,7 @@ test_tail_label_contrast (void)
                 if (contrast (p, box) > contrast (ink, box))
                   ink = p;
               }
-          double fg[3] = { style.fg[0], style.fg[1], style.fg[2] };
-          g_assert_cmpint (tl_test_pixel_distance (ink, rgb_to_argb (fg)), <=, 2);
+          g_assert_cmpint (tl_test_pixel_distance (ink, rgb_to_argb (style.fg)), <=, 2);
           g_assert_cmpfloat (contrast (ink, box), >=, 7.0);
           cairo_surface_destroy (s);
         }

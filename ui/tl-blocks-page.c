@@ -23,8 +23,9 @@ struct _TlBlocksPage
                                    tens of thousands of blocks) */
   GtkWidget *grid, *timeline;   /* TlRenderArea */
 
-  GtkWidget *toolbar;
-  GtkWidget *kernel_combo, *other_combo, *grid_color, *timeline_color;
+  GtkWidget *toolbar;           /* a flow box of two: the kernels, the options */
+  GtkWidget *kernels_box, *kernel_combo, *other_combo;
+  GtkWidget *grid_color_box, *grid_color, *timeline_color_box, *timeline_color;
   GtkWidget *time_scale_box, *time_scale_combo;
   GtkWidget *note;
   GtkWidget *paned;
@@ -187,20 +188,20 @@ showing_two (TlBlocksPage *self)
   return k && o && *o && g_strcmp0 (k, o) != 0;
 }
 
-/* The toolbar; in presentation the pictures get the whole screen, all but
- * the time scale's choice while two timelines are shown. */
+/* The toolbar: the two kernel choosers in one group, the options in
+ * another, so that it takes one row where the page is wide and two where
+ * it is not (1024×768 in high contrast), never one per control.  In
+ * presentation the pictures get the whole screen, all but the time
+ * scale's choice while two timelines are shown. */
 static void
 update_toolbar (TlBlocksPage *self)
 {
   gboolean two = showing_two (self);
-  g_autoptr (GList) items = gtk_container_get_children (GTK_CONTAINER (self->toolbar));
 
   gtk_widget_set_sensitive (self->time_scale_combo, two);
-  for (GList *l = items; l; l = l->next)
-    {
-      gboolean time_scale = gtk_bin_get_child (GTK_BIN (l->data)) == self->time_scale_box;
-      gtk_widget_set_visible (l->data, !self->presentation || time_scale);
-    }
+  gtk_widget_set_visible (gtk_widget_get_parent (self->kernels_box), !self->presentation);
+  gtk_widget_set_visible (self->grid_color_box, !self->presentation);
+  gtk_widget_set_visible (self->timeline_color_box, !self->presentation);
   gtk_widget_set_visible (self->toolbar, !self->presentation || two);
   gtk_widget_set_visible (self->note, !self->presentation);
   /* two timelines need the room of two: the grid gets a third */
@@ -433,9 +434,12 @@ tl_blocks_page_class_init (TlBlocksPageClass *klass)
   G_OBJECT_CLASS (klass)->finalize = tl_blocks_page_finalize;
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tilelab/Tilelab/ui/tl-blocks-page.ui");
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, toolbar);
+  gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, kernels_box);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, kernel_combo);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, other_combo);
+  gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, grid_color_box);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, grid_color);
+  gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, timeline_color_box);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, timeline_color);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, time_scale_box);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, time_scale_combo);
