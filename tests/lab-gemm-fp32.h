@@ -1,6 +1,6 @@
 /* lab-gemm-fp32.h — the harness of the hand-run FP32 GEMM labs
- * (lab-gemm-17.cu; the stream-K lab lab-gemm-18.cu lives on branch
- * gemm18-streamk): each lab includes its rung's .cu, lists
+ * (lab-gemm-17.cu; the stream-K lab is kept in docs/perf/
+ * gemm-cuda-cores-h100-2026-11-24-streamk-lab.cu): each lab includes its rung's .cu, lists
  * its variants and calls lab_main.  Not built by meson.
  *
  *   lab [repeats] [rounds]   (or: small — the small checks only, for

@@ -6,7 +6,7 @@
 // gemm-17-simt-tma.cu explains the design (one TMA producer thread, eight
 // FFMA warps with 232 registers, A copied "k-quad-major") and holds the
 // kernel; the parts live apart so that other schedules of the same tile
-// build from them (the stream-K experiment, branch gemm18-streamk and
+// build from them (the stream-K experiment:
 // docs/perf/gemm-cuda-cores-h100-2026-11-24-streamk.md).
 #pragma once
 
