@@ -524,6 +524,20 @@ test_records_side_by_side (void)
   g_assert_nonnull (tl_session_stale_text (session));
 }
 
+/* Opens the H200 GEMM record and names two of its kernels that kept block
+ * records (ids[0], ids[1]). */
+static void
+open_record_with_two_timed_kernels (const char *ids[2])
+{
+  g_autofree char *path = record_path ("h200-gemm-1000x500x1000.json");
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  GFile *files[] = { file };
+  g_application_open (G_APPLICATION (app), files, 1, "");
+  g_assert_true (wait_until (is_idle, NULL, 60));
+  gui_test_kernels_with_blocks (win, ids);
+  g_assert_nonnull (ids[1]);
+}
+
 /* Blocks: two timelines on a shared or on their own time scales, a labelled
  * choice that stays usable in presentation and goes into the export */
 static gboolean
@@ -537,15 +551,8 @@ exported_own_time_scale (TlPage *page)
 static void
 test_blocks_time_scale (void)
 {
-  g_autofree char *path = record_path ("h200-gemm-1000x500x1000.json");
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  GFile *files[] = { file };
-  g_application_open (G_APPLICATION (app), files, 1, "");
-  g_assert_true (wait_until (is_idle, NULL, 60));
-
   const char *ids[2];
-  gui_test_kernels_with_blocks (win, ids);
-  g_assert_nonnull (ids[1]);
+  open_record_with_two_timed_kernels (ids);
 
   TlBlocksPage *blocks = TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks"));
   TlRenderArea *timeline = TL_RENDER_AREA (tl_blocks_page_get_area (blocks, TRUE));
@@ -727,14 +734,8 @@ test_blocks_toolbar_rows (void)
     { "HighContrast", 1024, 768 }, { "HighContrastInverse", 1024, 768 },
     { "Adwaita", 1024, 768 },      { "HighContrast", 1280, 800 },
   };
-  g_autofree char *path = record_path ("h200-gemm-1000x500x1000.json");
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  GFile *files[] = { file };
-  g_application_open (G_APPLICATION (app), files, 1, "");
-  g_assert_true (wait_until (is_idle, NULL, 60));
   const char *ids[2];
-  gui_test_kernels_with_blocks (win, ids);
-  g_assert_nonnull (ids[1]);
+  open_record_with_two_timed_kernels (ids);
 
   GtkSettings *settings = gtk_settings_get_default ();
   g_autofree char *theme_was = NULL;
