@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "paint/tl-pool.h"
+#include "view/tl-pool.h"
+#include "paint/tl-paint-heatmap.h"
 
 typedef struct
 {

@@ -1,8 +1,10 @@
 /* lu-test-util.h — LAPACK's test ratio for a solve, shared by the CPU and
- * the GPU Gauss tests.  Include once per test program. */
+ * the GPU Gauss tests, and a small GF(p) factorisation for the Gauss views.
+ * Include once per test program. */
 #pragma once
 
 #include "core/tl-matrix.h"
+#include "lu/tl-gfp.h"
 
 #include <float.h>
 #include <math.h>
@@ -30,4 +32,17 @@ lu_test_solve_ratio (const TlMatrix *a, const TlMatrix *x, const TlMatrix *b)
       worst = isnan (ratio) ? INFINITY : fmax (worst, ratio);
     }
   return worst;
+}
+
+/* A GF(p) factorisation of a fresh random 6×6 matrix whose a(0,0) is 0,
+ * so step 0 must look below the diagonal (a(1,0) = 3), recorded in rec. */
+static inline TlGfpLu *
+gfp_lu_zero_corner (guint32 p, TlLuRecorder *rec)
+{
+  g_autoptr (TlGfpMatrix) a = tl_gfp_matrix_new (6, 6, p, NULL);
+  for (gsize i = 0; i < 36; i++)
+    a->data[i] = (guint32) g_test_rand_int_range (0, p);
+  a->data[0] = 0;
+  a->data[6] = 3;
+  return tl_gfp_lu (a, rec, NULL, NULL);
 }

@@ -7,7 +7,7 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
-#include "paint/tl-player.h"
+#include "view/tl-player.h"
 #include "tl-application.h"
 #include "tl-compare-page.h"
 #include "tl-heatmap-view.h"

@@ -1,7 +1,7 @@
 /* test-paint-compare.c — bars at known positions and lengths, the sweep's points. */
 #include <math.h>
 #include <string.h>
-#include "paint/tl-compare-bars.h"
+#include "view/tl-compare-bars.h"
 #include "paint/tl-kernel-colors.h"
 #include "paint/tl-paint-compare.h"
 #include "paint/tl-paint-text-boxes.h"
@@ -172,30 +172,21 @@ test_sweep (void)
     }
 }
 
-/* An LU record's runs are shown as LU: its flop count, its title and
- * axis, its residual; bars take their kernel's colour; a tiny share of the
- * reference keeps its significant digits. */
+/* An LU model is drawn as LU: its axis, its residual, never a multiply;
+ * bars take their kernel's colour (the model from an LU record:
+ * test-view-compare.c). */
 static void
 test_lu_and_colours (void)
 {
-  g_autoptr (TlJob) job = tl_job_new_gemm (96, 96, 96, TL_DTYPE_FLOAT64);
-  g_free (job->kind);
-  job->kind = g_strdup ("lu");
-  g_autoptr (GPtrArray) runs = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_kernel_run_free);
-  TlKernelRun *r = tl_kernel_run_new ("lu-02-blocked", TL_BACKEND_GPU);
-  double ms = tl_test_random (20, 50);
-  tl_kernel_run_set_samples (r, &ms, 1);
-  r->verified = TRUE;
-  r->normwise = 0.0372;
-  g_ptr_array_add (runs, r);
-  g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  const TlCompareBar bar = { .label = "lu-02-blocked", .kernel_id = "lu-02-blocked",
+                             .median_ms = tl_test_random (20, 50), .flops = 2.0 / 3.0 * 96 * 96 * 96,
+                             .residual = 0.0372, .percent_of_reference = NAN };
   TlCompareModel model;
   tl_compare_model_init (&model);
-  g_autoptr (GArray) bars = tl_compare_model_fill (&model, job, runs, FALSE, strings);
-  g_assert_cmpint (model.work, ==, TL_COMPARE_WORK_LU);
-  g_assert_cmpstr (model.title, ==, "PA = LU, 96×96 (float64)");
-  g_assert_cmpfloat_with_epsilon (model.bars[0].flops, 2.0 / 3.0 * 96 * 96 * 96, 1e-6);
-  g_assert_cmpfloat (model.bars[0].residual, ==, 0.0372);
+  model.bars = &bar;
+  model.n_bars = 1;
+  model.work = TL_COMPARE_WORK_LU;
+  model.title = "PA = LU, 96×96 (float64)";
 
   TlPaintStyle style;
   tl_paint_style_init (&style, 1);
@@ -228,21 +219,6 @@ test_lu_and_colours (void)
                                      (int) lround (look.rgb[2] * 255)), 1);
   cairo_destroy (cr);
   cairo_surface_destroy (s);
-
-  char pct[32];
-  tl_paint_format_percent (0.4812, pct, sizeof pct);
-  g_assert_cmpstr (pct, ==, "0.48%");
-  tl_paint_format_percent (7.24, pct, sizeof pct);
-  g_assert_cmpstr (pct, ==, "7.2%");
-  tl_paint_format_percent (94.4, pct, sizeof pct);
-  g_assert_cmpstr (pct, ==, "94%");
-  char t[32];
-  tl_paint_format_ms (0.000048, t, sizeof t);
-  g_assert_cmpstr (t, ==, "48.0 ns");
-  tl_paint_format_ms (0.0259, t, sizeof t);
-  g_assert_cmpstr (t, ==, "25.9 µs");
-  tl_paint_format_ms (0.99971, t, sizeof t);
-  g_assert_cmpstr (t, ==, "1.00 ms");
 }
 
 /* One colour per kernel everywhere: the look follows the registry, not the
@@ -271,50 +247,17 @@ test_kernel_looks (void)
   g_assert_true (c.hatched);
 }
 
-/* The size sweep: one series per kernel and machine (never joined), the
- * LU record left out, non-square problems labelled m×k×n. */
+/* The size sweep draws non-square problems labelled m×k×n, never as cubes
+ * (the series as tl_sweep_data_new makes it: test-view-compare.c). */
 static void
-test_sweep_data (void)
+test_sweep_shapes (void)
 {
-  g_autoptr (GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_run_record_free);
-  const gsize shapes[3][3] = { { 256, 256, 256 }, { 512, 512, 512 }, { 1000, 500, 1000 } };
-  for (guint machine = 0; machine < 2; machine++)
-    for (guint p = 0; p < 3; p++)
-      {
-        g_autoptr (TlJob) job = tl_job_new_gemm (shapes[p][0], shapes[p][1], shapes[p][2], TL_DTYPE_FLOAT32);
-        TlRunRecord *rec = tl_run_record_new (job);
-        g_free (rec->machine.cpu_model);
-        rec->machine.cpu_model = g_strdup (machine ? "AMD EPYC 9654 96-Core Processor" : "Intel(R) Xeon(R) CPU @ 2.00GHz");
-        TlKernelRun *r = tl_kernel_run_new ("cpu-blocked", TL_BACKEND_CPU);
-        double ms = tl_test_random (1, 10) * (p + 1);
-        tl_kernel_run_set_samples (r, &ms, 1);
-        g_ptr_array_add (rec->runs, r);
-        g_ptr_array_add (records, rec);
-      }
-  g_autoptr (TlJob) lu = tl_job_new_gemm (96, 96, 96, TL_DTYPE_FLOAT64);
-  g_free (lu->kind);
-  lu->kind = g_strdup ("lu");
-  TlRunRecord *lrec = tl_run_record_new (lu);
-  TlKernelRun *lr = tl_kernel_run_new ("lu-02-blocked", TL_BACKEND_GPU);
-  double lms = 40;
-  tl_kernel_run_set_samples (lr, &lms, 1);
-  g_ptr_array_add (lrec->runs, lr);
-  g_ptr_array_add (records, lrec);
-
-  g_autoptr (TlSweepData) data = tl_sweep_data_new (records, "sweep");
-  g_assert_cmpuint (data->model.n_series, ==, 2);
-  for (guint i = 0; i < 2; i++)
-    {
-      const TlSweepSeries *se = &data->model.series[i];
-      g_assert_cmpstr (se->kernel_id, ==, "cpu-blocked");
-      g_assert_cmpuint (se->machine, ==, i);
-      g_assert_cmpuint (se->count, ==, 3);
-      g_assert_nonnull (strstr (se->label, i ? "AMD EPYC" : "Intel Xeon"));
-      /* sorted by size, the non-square problem at ∛(m·k·n) */
-      g_assert_cmpfloat (se->n[0], ==, 256);
-      g_assert_cmpfloat_with_epsilon (se->n[2], cbrt (1000.0 * 500 * 1000), 1e-9);
-      g_assert_cmpuint (se->shape[3 * 2 + 1], ==, 500);
-    }
+  const double n[] = { 256, 512, cbrt (1000.0 * 500 * 1000) };
+  const gsize shape[] = { 256, 256, 256, 512, 512, 512, 1000, 500, 1000 };
+  const double gflops[] = { tl_test_random (1, 10), tl_test_random (10, 20), tl_test_random (20, 30) };
+  TlSweepSeries series = { .label = "cpu-blocked", .kernel_id = "cpu-blocked", .n = n,
+                           .gflops = gflops, .shape = shape, .count = 3 };
+  const TlSweepModel model = { &series, 1, "sweep" };
 
   TlPaintStyle style;
   tl_paint_style_init (&style, 1);
@@ -323,7 +266,7 @@ test_sweep_data (void)
   cairo_surface_t *s = surface (w, h, &cr);
   g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
   tl_paint_text_boxes_attach (cr, boxes);
-  tl_paint_sweep (cr, &data->model, &style, w, h);
+  tl_paint_sweep (cr, &model, &style, w, h);
   g_assert_nonnull (tl_paint_text_boxes_find (boxes, "1000×500×1000"));
   g_assert_null (tl_paint_text_boxes_find (boxes, "m = n = k"));
   g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
@@ -380,7 +323,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/sweep", test_sweep);
   g_test_add_func ("/compare/lu-and-colours", test_lu_and_colours);
   g_test_add_func ("/compare/kernel-looks", test_kernel_looks);
-  g_test_add_func ("/compare/sweep-data", test_sweep_data);
+  g_test_add_func ("/compare/sweep-shapes", test_sweep_shapes);
   g_test_add_func ("/compare/sweep-legend-all", test_sweep_legend_all);
   return g_test_run ();
 }

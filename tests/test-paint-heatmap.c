@@ -418,6 +418,26 @@ test_empty (void)
   cairo_surface_destroy (s);
 }
 
+/* a pooled grid becomes one opaque pixel per cell, NaN in magenta */
+static void
+test_colorize (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) m = tl_test_random_matrix (TL_DTYPE_FLOAT64, 6, 9, -2.0, 2.0);
+  tl_matrix_set (m, 5, 8, NAN);
+  g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, 6, 9, TL_POOL_MEAN, NULL, &error);
+  TlColorScale s;
+  tl_color_scale_init_auto (&s, g->min, g->max);
+  cairo_surface_t *img = tl_pooled_grid_colorize (g, &s);
+  g_assert_cmpint (cairo_image_surface_get_width (img), ==, 9);
+  g_assert_cmpint (cairo_image_surface_get_height (img), ==, 6);
+  for (int i = 0; i < 6; i++)
+    for (int j = 0; j < 9; j++)
+      g_assert_cmphex (tl_test_pixel (img, j, i), ==, tl_color_scale_argb (&s, tl_matrix_get (m, i, j)));
+  g_assert_cmphex (tl_test_pixel (img, 8, 5), ==, TL_COLOR_NAN_ARGB);
+  cairo_surface_destroy (img);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -431,5 +451,6 @@ main (int argc, char **argv)
   g_test_add_func ("/heatmap/log-masks", test_log_masks);
   g_test_add_func ("/heatmap/vector-cells", test_vector_cells);
   g_test_add_func ("/heatmap/empty", test_empty);
+  g_test_add_func ("/heatmap/colorize", test_colorize);
   return g_test_run ();
 }

@@ -3,7 +3,7 @@
  * time scale. */
 #include <math.h>
 #include <string.h>
-#include "paint/tl-colormap.h"
+#include "view/tl-colormap.h"
 #include "paint/tl-kernel-colors.h"
 #include "paint/tl-paint-text-boxes.h"
 #include "paint/tl-paint-timeline.h"

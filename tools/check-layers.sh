@@ -24,7 +24,8 @@
 #   lu       src/lu/        core gemm device gpu
 #   record   src/record/    core io gemm lu gpu config
 #   run      src/run/       core gen io gemm device lu record gpu
-#   paint    src/paint/     core io gemm lu record
+#   view     src/view/      core io gemm lu record
+#   paint    src/paint/     core io gemm lu record view
 #   cli      src/cli/       everything in src/, gpu, config
 #   ui       ui/            everything in src/ but cli and gpu; config
 set -eu
@@ -43,9 +44,10 @@ allowed = {
     "lu": {"core", "gemm", "device", "gpu"},
     "record": {"core", "io", "gemm", "lu", "gpu", "config"},
     "run": {"core", "gen", "io", "gemm", "device", "lu", "record", "gpu"},
-    "paint": {"core", "io", "gemm", "lu", "record"},
-    "cli": {"core", "gen", "io", "gemm", "device", "lu", "record", "run", "paint", "gpu", "config"},
-    "ui": {"core", "gen", "io", "gemm", "device", "lu", "record", "run", "paint", "config"},
+    "view": {"core", "io", "gemm", "lu", "record"},
+    "paint": {"core", "io", "gemm", "lu", "record", "view"},
+    "cli": {"core", "gen", "io", "gemm", "device", "lu", "record", "run", "view", "paint", "gpu", "config"},
+    "ui": {"core", "gen", "io", "gemm", "device", "lu", "record", "run", "view", "paint", "config"},
 }
 
 def area_of(rel):

@@ -4,7 +4,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "gemm/tl-kernels.h"
-#include "paint/tl-block-stats.h"
+#include "view/tl-block-stats.h"
 #include "paint/tl-paint-util.h"
 #include "paint/tl-paint-blocks.h"
 #include "paint/tl-paint-timeline.h"
@@ -66,7 +66,7 @@ emit_tile (TlBlocksPage *self, gint tx, gint ty, const TlBlockRecord *b)
   tl_block_tile_extent ((guint) tx, (guint) ty, run->block_tile_m, run->block_tile_n, job->m, job->n,
                         &row0, &rows, &col0, &cols);
   char took[64];
-  tl_paint_format_ms ((b->end_ns - b->start_ns) / 1e6, took, sizeof took);
+  tl_format_ms ((b->end_ns - b->start_ns) / 1e6, took, sizeof took);
   /* TRANSLATORS: the block under the pointer; the last %s its time, e.g. "812 ns" */
   g_autofree char *text = g_strdup_printf (_("block (%d, %d) on %s %u: C rows %zu–%zu, cols %zu–%zu "
                                              "(rows of A, columns of B) · %s"),

@@ -6,8 +6,8 @@
 
 #include "core/tl-stats.h"
 #include "gemm/tl-kernels.h"
-#include "paint/tl-compare-bars.h"
-#include "paint/tl-compare-counters.h"
+#include "view/tl-compare-bars.h"
+#include "view/tl-compare-counters.h"
 #include "record/tl-counters.h"
 #include "tl-chart-view.h"
 #include "tl-run-text.h"

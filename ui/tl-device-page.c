@@ -4,8 +4,8 @@
 #include <math.h>
 #include <glib/gi18n-lib.h>
 
-#include "paint/tl-compare-bars.h"
-#include "paint/tl-roofline.h"
+#include "view/tl-compare-bars.h"
+#include "view/tl-roofline.h"
 #include "record/tl-counters-lesson.h"
 #include "tl-run-text.h"
 #include "tl-ui-util.h"

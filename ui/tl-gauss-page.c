@@ -5,8 +5,8 @@
 #include <glib/gi18n-lib.h>
 
 #include "lu/tl-lu.h"
-#include "paint/tl-gauss-frame.h"
-#include "paint/tl-player.h"
+#include "view/tl-gauss-frame.h"
+#include "view/tl-player.h"
 #include "tl-render-area.h"
 #include "tl-ui-util.h"
 

@@ -3,7 +3,7 @@
 
 #include <math.h>
 #include <glib/gi18n-lib.h>
-#include "paint/tl-pool.h"
+#include "view/tl-pool.h"
 #include "tl-view-style.h"
 
 /* pooled cells along each axis for the whole-matrix overview */

@@ -4,7 +4,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "gemm/tl-kernels.h"
-#include "paint/tl-compare-bars.h"
+#include "view/tl-compare-bars.h"
 #include "record/tl-record.h"
 #include "tl-ui-util.h"
 

@@ -6,7 +6,7 @@
 
 #include "core/tl-stats.h"
 #include "gemm/tl-kernels.h"
-#include "paint/tl-compare-bars.h"
+#include "view/tl-compare-bars.h"
 #include "tl-heatmap-view.h"
 #include "tl-run-text.h"
 #include "tl-ui-util.h"

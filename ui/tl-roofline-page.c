@@ -4,7 +4,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "gemm/tl-kernels.h"
-#include "paint/tl-compare-bars.h"
+#include "view/tl-compare-bars.h"
 #include "paint/tl-paint-roofline.h"
 #include "paint/tl-paint-util.h"
 #include "tl-view-style.h"

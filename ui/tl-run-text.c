@@ -7,7 +7,7 @@
 #include "core/tl-stats.h"
 #include "gemm/tl-kernels.h"
 #include "lu/tl-lu.h"
-#include "paint/tl-compare-bars.h"
+#include "view/tl-compare-bars.h"
 #include "paint/tl-paint-util.h"
 
 char *
@@ -33,7 +33,7 @@ char *
 tl_run_text_time (double ms)
 {
   char buf[64];
-  tl_paint_format_ms (ms, buf, sizeof buf);
+  tl_format_ms (ms, buf, sizeof buf);
   return g_strdup (buf);
 }
 

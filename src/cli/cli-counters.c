@@ -5,7 +5,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-#include "paint/tl-roofline.h"
+#include "view/tl-roofline.h"
 #include "record/tl-counters.h"
 
 /* the views in the table, in order, with their column width */

@@ -3,6 +3,7 @@
 #include "gemm/tl-cpu-gemm.h"
 #include "tl-gpu.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 /* TlGpuDtype mirrors TlDtype, so dtype masks carry over unchanged. */
@@ -145,4 +146,15 @@ tl_kernel_baseline (void)
     if (kernels[i].baseline)
       return &kernels[i];
   return NULL;
+}
+
+char *
+tl_kernel_display_name (const char *kernel_id)
+{
+  const TlKernelInfo *info = tl_kernel_find (kernel_id);
+  if (info == NULL)
+    return g_strdup (kernel_id);
+  if (info->backend == TL_BACKEND_GPU && info->number > 0)
+    return g_strdup_printf ("%02d %s", info->number, _(info->title));
+  return g_strdup (_(info->title));
 }

@@ -53,5 +53,9 @@ const char         *tl_kernel_precision (const TlKernelInfo *info, TlDtype dtype
 const TlKernelInfo *tl_kernel_reference (const TlKernelInfo *info, TlDtype dtype);
 /* The baseline row (cpu-naive), or NULL. */
 const TlKernelInfo *tl_kernel_baseline  (void);
+/* The name a reader sees: "03 shared memory 16×16" for rungs, the
+ * translated title otherwise, the id itself for an id this build does not
+ * know (a record from another build).  g_free. */
+char               *tl_kernel_display_name (const char *kernel_id);
 
 G_END_DECLS

@@ -11,8 +11,8 @@
 #pragma once
 
 #include <cairo.h>
-#include "paint/tl-block-stats.h"
-#include "paint/tl-colormap.h"
+#include "view/tl-block-stats.h"
+#include "view/tl-colormap.h"
 #include "paint/tl-paint-style.h"
 
 G_BEGIN_DECLS

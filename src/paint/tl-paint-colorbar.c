@@ -162,9 +162,9 @@ static void
 format_tick (const TlColorScale *scale, double v, char *buf, gsize size)
 {
   double m = MAX (fabs (scale->vmin), fabs (scale->vmax));
-  TlTickFormat decade = tl_paint_decade_format (scale->scale == TL_SCALE_LOG ? scale->vmin : 1, m);
+  TlTickFormat decade = tl_format_for_decades (scale->scale == TL_SCALE_LOG ? scale->vmin : 1, m);
   if (scale->scale == TL_SCALE_LINEAR || v == 0)
-    tl_paint_format_value (v, buf, size);
+    tl_format_value (v, buf, size);
   else if (v < 0)
     {
       char pos[48];
@@ -192,7 +192,7 @@ fitting_ticks (cairo_t *cr, const TlColorbarModel *model, const TlColorbarLayout
       if (!(span > 0))
         return MIN (k, max_out);
       return tl_paint_axis_ticks (cr, model->scale.vmin, model->scale.vmax, lay->bar_h / span,
-                                  TRUE, FALSE, tl_paint_format_value, out, max_out);
+                                  TRUE, FALSE, tl_format_value, out, max_out);
     }
   /* log and symlog: every other decade, every third, … until they fit */
   for (guint stride = 1; stride <= k; stride++)

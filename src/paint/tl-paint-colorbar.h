@@ -9,7 +9,7 @@
 #pragma once
 
 #include <cairo.h>
-#include "paint/tl-colormap.h"
+#include "view/tl-colormap.h"
 #include "paint/tl-paint-style.h"
 
 G_BEGIN_DECLS

@@ -8,63 +8,6 @@
 
 #define MAX_TICKS 64
 
-void
-tl_compare_model_init (TlCompareModel *model)
-{
-  g_return_if_fail (model != NULL);
-  *model = (TlCompareModel) {0};
-  model->reference_index = -1;
-  model->baseline_index = -1;
-  model->selected_index = -1;
-  model->reference_name = "cuBLAS";
-  model->baseline_name = "CPU naive";
-}
-
-static gboolean
-bar_ok (const TlCompareBar *b)
-{
-  return b->failed == NULL && b->median_ms > 0 && isfinite (b->median_ms);
-}
-
-double
-tl_compare_bar_value (const TlCompareModel *model, guint index, double *out_lo, double *out_hi)
-{
-  g_return_val_if_fail (model != NULL && index < model->n_bars, NAN);
-
-  const TlCompareBar *b = &model->bars[index];
-  double v, lo, hi;
-
-  if (!bar_ok (b))
-    {
-      if (out_lo)
-        *out_lo = NAN;
-      if (out_hi)
-        *out_hi = NAN;
-      return NAN;
-    }
-
-  double min_ms = b->min_ms > 0 ? b->min_ms : b->median_ms;
-  double max_ms = b->max_ms > 0 ? b->max_ms : b->median_ms;
-  if (model->metric == TL_COMPARE_GFLOPS)
-    {
-      /* flops / (ms · 1e-3 s) / 1e9 */
-      v = b->flops / (b->median_ms * 1e6);
-      lo = b->flops / (max_ms * 1e6);
-      hi = b->flops / (min_ms * 1e6);
-    }
-  else
-    {
-      v = b->median_ms;
-      lo = min_ms;
-      hi = max_ms;
-    }
-  if (out_lo)
-    *out_lo = lo;
-  if (out_hi)
-    *out_hi = hi;
-  return v;
-}
-
 /* The annotation of bar i: the number (bold) and the ratios (second line). */
 static void
 bar_note (const TlCompareModel *model, guint i, char *num, gsize num_size, GString *note)
@@ -75,10 +18,10 @@ bar_note (const TlCompareModel *model, guint i, char *num, gsize num_size, GStri
   char pct[32];
 
   if (model->reference_index >= 0 && (guint) model->reference_index < model->n_bars
-      && bar_ok (&model->bars[model->reference_index]))
+      && tl_compare_bar_is_timed (&model->bars[model->reference_index]))
     ref = &model->bars[model->reference_index];
   if (model->baseline_index >= 0 && (guint) model->baseline_index < model->n_bars
-      && bar_ok (&model->bars[model->baseline_index]))
+      && tl_compare_bar_is_timed (&model->bars[model->baseline_index]))
     base = &model->bars[model->baseline_index];
 
   g_string_truncate (note, 0);
@@ -86,22 +29,22 @@ bar_note (const TlCompareModel *model, guint i, char *num, gsize num_size, GStri
   if (isnan (v))
     return;
   if (model->metric == TL_COMPARE_GFLOPS)
-    tl_paint_format_gflops (v, num, num_size);
+    tl_format_gflops (v, num, num_size);
   else
-    tl_paint_format_ms (v, num, num_size);
+    tl_format_ms (v, num, num_size);
   /* "0.48% of OpenBLAS", never "0% of" */
   if (b->reference_label != NULL)
     {
       if (!b->reference && !isnan (b->percent_of_reference) && b->percent_of_reference > 0)
         {
-          tl_paint_format_percent (b->percent_of_reference, pct, sizeof pct);
+          tl_format_percent (b->percent_of_reference, pct, sizeof pct);
           /* TRANSLATORS: "0.48% of OpenBLAS ?gemm" */
           g_string_append_printf (note, _("%s of %s"), pct, b->reference_label);
         }
     }
   else if (ref && b != ref)
     {
-      tl_paint_format_percent (100.0 * ref->median_ms / b->median_ms, pct, sizeof pct);
+      tl_format_percent (100.0 * ref->median_ms / b->median_ms, pct, sizeof pct);
       g_string_append_printf (note, _("%s of %s"), pct, model->reference_name);
     }
   if (base && b != base)
@@ -115,7 +58,7 @@ bar_note (const TlCompareModel *model, guint i, char *num, gsize num_size, GStri
   if (b->residual > 0 && isfinite (b->residual))
     {
       char r[32];
-      tl_paint_format_value (b->residual, r, sizeof r);
+      tl_format_value (b->residual, r, sizeof r);
       if (note->len)
         g_string_append (note, " · ");
       g_string_append_printf (note, _("residual %s"), r);
@@ -219,7 +162,7 @@ tl_paint_compare_layout (const TlCompareModel *model, const TlPaintStyle *style,
       if (!(hi > 0))
         hi = 1;
       guint n = tl_paint_axis_ticks (cr, 0, hi * f, out->plot_w / (hi * f), FALSE, FALSE,
-                                     tl_paint_format_value, ticks, MAX_TICKS);
+                                     tl_format_value, ticks, MAX_TICKS);
       double step = n >= 2 ? ticks[1] - ticks[0] : hi * f;
       out->lo = 0;
       out->hi = step > 0 ? ceil (hi * f / step - 1e-9) * step / f : hi;
@@ -294,16 +237,16 @@ value_ticks (cairo_t *cr, const TlCompareLayout *lay, double *ticks, TlTickForma
 {
   if (lay->log_axis)
     {
-      *format = tl_paint_decade_format (lay->lo, lay->hi);
+      *format = tl_format_for_decades (lay->lo, lay->hi);
       return tl_paint_power_ticks (cr, 10.0, lay->lo, lay->hi,
                                    lay->plot_w / (log10 (lay->hi) - log10 (lay->lo)), FALSE,
                                    *format, ticks, MAX_TICKS);
     }
   /* in the label unit, then back */
   double f = lay->label_scale;
-  *format = tl_paint_format_value;
+  *format = tl_format_value;
   guint n = tl_paint_axis_ticks (cr, lay->lo * f, lay->hi * f, lay->plot_w / ((lay->hi - lay->lo) * f),
-                                 FALSE, FALSE, tl_paint_format_value, ticks, MAX_TICKS);
+                                 FALSE, FALSE, tl_format_value, ticks, MAX_TICKS);
   for (guint i = 0; i < n; i++)
     ticks[i] /= f;
   return n;

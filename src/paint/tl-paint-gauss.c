@@ -422,7 +422,7 @@ paint_strip (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
       if (f->record->modulus > 0)
         g_snprintf (val, sizeof val, "%.0f", st->pivot_value);
       else
-        tl_paint_format_value (st->pivot_value, val, sizeof val);
+        tl_format_value (st->pivot_value, val, sizeof val);
       g_snprintf (buf, sizeof buf, _("pivot %s"), val);
       tl_paint_set_font (cr, style, style->font_size, TRUE);
       double tw = tl_paint_text_width (cr, buf);
@@ -571,7 +571,7 @@ paint_chart (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
   /* value axis */
   double ticks[MAX_TICKS];
   guint n = tl_paint_axis_ticks (cr, 0, tmax / div, ph / (tmax / div), TRUE, FALSE,
-                                 tl_paint_format_value, ticks, MAX_TICKS);
+                                 tl_format_value, ticks, MAX_TICKS);
   cairo_set_line_width (cr, TL_PX (style, style->line_width));
   for (guint i = 0; i < n; i++)
     {
@@ -585,7 +585,7 @@ paint_chart (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
       cairo_line_to (cr, px + pw, yy);
       cairo_stroke (cr);
       tl_paint_set_fg (cr, style);
-      tl_paint_format_value (ticks[i], buf, sizeof buf);
+      tl_format_value (ticks[i], buf, sizeof buf);
       tl_paint_text (cr, px - tick - TL_PX (style, 2), yy, 1.0, 0.5, buf);
     }
 
@@ -630,12 +630,12 @@ paint_chart (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
   cairo_stroke (cr);
   /* block steps 1 … nb under their bars, as many as their labels allow */
   double steps[MAX_TICKS];
-  guint ns = tl_paint_axis_ticks (cr, 1, nb, slot, FALSE, TRUE, tl_paint_format_index, steps,
+  guint ns = tl_paint_axis_ticks (cr, 1, nb, slot, FALSE, TRUE, tl_format_index, steps,
                                   MAX_TICKS);
   for (guint i = 0; i < ns; i++)
     {
       char buf[16];
-      tl_paint_format_index (steps[i], buf, sizeof buf);
+      tl_format_index (steps[i], buf, sizeof buf);
       tl_paint_text (cr, px + (steps[i] - 0.5) * slot, py + ph + TL_PX (style, 2), 0.5, 0, buf);
     }
   tl_paint_text (cr, px + pw / 2, py + ph + font * 1.35, 0.5, 0, _("block step"));
@@ -670,7 +670,7 @@ paint_facts (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
   y += font * 1.4;
   if (rec->modulus == 0)
     {
-      tl_paint_format_value (growth, v, sizeof v);
+      tl_format_value (growth, v, sizeof v);
       g_snprintf (buf, sizeof buf, _("growth factor     %s   (max|U| / max|A|)"), v);
       /* at full size: without its explanation when that does not fit */
       if (tl_paint_text_width (cr, buf) > lay->facts_w)
@@ -699,7 +699,7 @@ paint_facts (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
       if (rec->modulus > 0)
         g_snprintf (v, sizeof v, "%.0f", st->pivot_value);
       else
-        tl_paint_format_value (st->pivot_value, v, sizeof v);
+        tl_format_value (st->pivot_value, v, sizeof v);
       if (st->zero_pivot)
         g_snprintf (buf, sizeof buf, _("step %u: column %u is zero below the diagonal — no pivot"),
                     st->k, st->k);
@@ -724,7 +724,7 @@ paint_facts (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
       tl_paint_set_font (cr, style, style->font_size * 1.1, TRUE);
       if (rec->modulus == 0 && rec->rows == rec->cols && rec->finished)
         {
-          tl_paint_format_value (rec->log_abs_det, v, sizeof v);
+          tl_format_value (rec->log_abs_det, v, sizeof v);
           g_snprintf (buf, sizeof buf, _("done: PA = LU, rank %zu, det sign %s, ln|det| %s"),
                       rec->rank, rec->det_sign > 0 ? "+1" : rec->det_sign < 0 ? "−1" : "0", v);
         }

@@ -16,7 +16,7 @@
 #pragma once
 
 #include <cairo.h>
-#include "paint/tl-gauss-frame.h"
+#include "view/tl-gauss-frame.h"
 #include "paint/tl-paint-heatmap.h"
 #include "paint/tl-paint-style.h"
 

@@ -17,8 +17,8 @@
 #pragma once
 
 #include <cairo.h>
-#include "paint/tl-pool.h"
-#include "paint/tl-colormap.h"
+#include "view/tl-pool.h"
+#include "view/tl-colormap.h"
 #include "paint/tl-paint-style.h"
 
 G_BEGIN_DECLS
@@ -52,6 +52,10 @@ typedef struct
   double view_row0, view_col0, view_rows, view_cols;
   double cb_x, cb_y, cb_w, cb_h;         /* colorbar area (w = 0 when none) */
 } TlHeatmapLayout;
+
+/* One opaque ARGB32 pixel per cell, coloured with scale.  Also meant for a
+ * worker thread: the heatmap then only scales an image. */
+cairo_surface_t *tl_pooled_grid_colorize (const TlPooledGrid *self, const TlColorScale *scale);
 
 void     tl_heatmap_model_init   (TlHeatmapModel *model);
 void     tl_paint_heatmap_layout (const TlHeatmapModel *model, const TlPaintStyle *style,

@@ -257,7 +257,7 @@ paint_x_axis (cairo_t *cr, const TlRooflineLayout *lay, const TlPaintStyle *styl
   double v[MAX_TICKS];
   char buf[64];
   double px_per_decade = lay->plot_w / log10 (lay->x_hi / lay->x_lo);
-  TlTickFormat format = tl_paint_decade_format (lay->x_lo, lay->x_hi);
+  TlTickFormat format = tl_format_for_decades (lay->x_lo, lay->x_hi);
   guint n = tl_paint_power_ticks (cr, 10.0, lay->x_lo, lay->x_hi, px_per_decade, FALSE, format,
                                   v, MAX_TICKS);
   for (guint i = 0; i < n; i++)
@@ -277,7 +277,7 @@ paint_y_axis (cairo_t *cr, const TlRooflineLayout *lay, const TlPaintStyle *styl
   char buf[64];
   double lo = lay->y_lo / 1e12, hi = lay->y_hi / 1e12;
   double px_per_decade = lay->plot_h / log10 (hi / lo);
-  TlTickFormat format = tl_paint_decade_format (lo, hi);
+  TlTickFormat format = tl_format_for_decades (lo, hi);
   guint n = tl_paint_power_ticks (cr, 10.0, lo, hi, px_per_decade, TRUE, format, v, MAX_TICKS);
   for (guint i = 0; i < n; i++)
     {
@@ -307,7 +307,7 @@ paint_axes (cairo_t *cr, const TlRooflineLayout *lay, const TlPaintStyle *style)
 static void
 format_rate (double flops_per_s, char *buf, gsize size)
 {
-  tl_paint_format_gflops (flops_per_s / 1e9, buf, size);
+  tl_format_gflops (flops_per_s / 1e9, buf, size);
 }
 
 /* "3.88 TB/s" */

@@ -16,7 +16,7 @@
 #include <cairo.h>
 #include <glib.h>
 #include "paint/tl-paint-style.h"
-#include "paint/tl-roofline.h"
+#include "view/tl-roofline.h"
 
 G_BEGIN_DECLS
 

@@ -153,11 +153,11 @@ size_ticks (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay, do
     {
       double v[MAX_TICKS];
       n = tl_paint_power_ticks (cr, 2.0, lay->n_lo, lay->n_hi, px_per_octave, FALSE,
-                                tl_paint_format_index, v, MIN (max_out, MAX_TICKS));
+                                tl_format_index, v, MIN (max_out, MAX_TICKS));
       for (guint i = 0; i < n; i++)
         {
           at[i] = v[i];
-          tl_paint_format_index (v[i], labels[i], sizeof labels[i]);
+          tl_format_index (v[i], labels[i], sizeof labels[i]);
         }
       return n;
     }
@@ -235,7 +235,7 @@ paint_axes (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
       tl_paint_x_tick (cr, style, round (x) + 0.5, lay->plot_y, lay->plot_h, labels[i]);
     }
   double px_per_decade = lay->plot_h / log10 (lay->g_hi / lay->g_lo);
-  TlTickFormat format = tl_paint_decade_format (lay->g_lo, lay->g_hi);
+  TlTickFormat format = tl_format_for_decades (lay->g_lo, lay->g_hi);
   n = tl_paint_power_ticks (cr, 10.0, lay->g_lo, lay->g_hi, px_per_decade, TRUE, format, v,
                             MAX_TICKS);
   for (guint i = 0; i < n; i++)

@@ -13,27 +13,9 @@
 #include <cairo.h>
 #include <glib.h>
 #include "paint/tl-paint-style.h"
+#include "view/tl-compare-bars.h"
 
 G_BEGIN_DECLS
-
-typedef struct
-{
-  const char *label;
-  const char *kernel_id; /* colour and marker; NULL: by the series' index */
-  guint machine;         /* line style: 0 solid, 1 dashed, 2 dotted, 3 dash-dot */
-  const double *n;       /* size per point: n for a cube, ∛(m·k·n) otherwise */
-  const double *gflops;  /* one per size; ≤ 0 or NaN: no point */
-  const gsize *shape;    /* m, k, n per point (3·count values); NULL: cubes of n */
-  guint count;
-  gboolean reference;    /* a yardstick (cuBLAS, OpenBLAS): a thicker line */
-} TlSweepSeries;
-
-typedef struct
-{
-  const TlSweepSeries *series;
-  guint n_series;
-  const char *title;
-} TlSweepModel;
 
 typedef struct
 {

@@ -3,7 +3,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
-#include "paint/tl-colormap.h"
+#include "view/tl-colormap.h"
 #include "paint/tl-kernel-colors.h"
 #include "paint/tl-paint-colorbar.h"
 #include "paint/tl-paint-util.h"
@@ -246,14 +246,14 @@ paint_time_axis (cairo_t *cr, const TlTimelineModel *model, const TlTimelineTrac
   cairo_set_line_width (cr, TL_LINE (style, style->line_width));
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   guint n = tl_paint_axis_ticks (cr, 0, tl->t_max_ns / div, tl->px_per_ns * div, FALSE, FALSE,
-                                 tl_paint_format_value, ticks, MAX_TICKS);
+                                 tl_format_value, ticks, MAX_TICKS);
   for (guint i = 0; i < n; i++)
     {
       double x = round (tl->x + ticks[i] * div * tl->px_per_ns) + 0.5;
       cairo_move_to (cr, x, y0);
       cairo_line_to (cr, x, y0 + tick);
       cairo_stroke (cr);
-      tl_paint_format_value (ticks[i], buf, sizeof buf);
+      tl_format_value (ticks[i], buf, sizeof buf);
       tl_paint_text (cr, x, y0 + tick + TL_PX (style, 1), 0.5, 0.0, buf);
     }
   g_autofree char *label = NULL;
@@ -283,14 +283,14 @@ paint_lane_axis (cairo_t *cr, const TlTimelineTrack *tr, const TlTimelineTrackLa
   cairo_set_line_width (cr, TL_LINE (style, style->line_width));
   /* whole lanes, as many as their labels leave room for */
   guint n = tl_paint_axis_ticks (cr, 0, tl->n_lanes - 1, tl->lane_h, TRUE, TRUE,
-                                 tl_paint_format_index, ticks, MAX_TICKS);
+                                 tl_format_index, ticks, MAX_TICKS);
   for (guint i = 0; i < n; i++)
     {
       double y = tl->y + (ticks[i] + 0.5) * tl->lane_h;
       cairo_move_to (cr, tl->x, y);
       cairo_line_to (cr, tl->x - tick, y);
       cairo_stroke (cr);
-      tl_paint_format_index (ticks[i], buf, sizeof buf);
+      tl_format_index (ticks[i], buf, sizeof buf);
       /* thin lanes: the label stays beside the track, not in the header above */
       double half = tl_paint_text_height (cr) / 2;
       double ly = tl->h > 2 * half ? CLAMP (y, tl->y + half, tl->y + tl->h - half) : y;
@@ -456,7 +456,7 @@ paint_tail_label (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLay
   char buf[160], pct[32];
   double font = TL_PX (style, style->font_size);
   double x1 = tl->x + s->t1_ns * tl->px_per_ns;
-  tl_paint_format_percent (100.0 * s->tail_share, pct, sizeof pct);
+  tl_format_percent (100.0 * s->tail_share, pct, sizeof pct);
   g_snprintf (buf, sizeof buf, _("tail: last wave %u of %u slots busy, %s of the time"),
               s->last_wave_blocks, s->capacity, pct);
   cairo_save (cr);

@@ -15,7 +15,7 @@
 #pragma once
 
 #include <cairo.h>
-#include "paint/tl-block-stats.h"
+#include "view/tl-block-stats.h"
 #include "paint/tl-paint-style.h"
 
 G_BEGIN_DECLS

@@ -4,6 +4,7 @@
 #include <cairo.h>
 #include <glib.h>
 #include "paint/tl-paint-style.h"
+#include "view/tl-format.h"
 
 G_BEGIN_DECLS
 
@@ -100,9 +101,6 @@ int   tl_paint_digits     (guint64 n);
 /* "Nice" values (1, 2, 5 × 10^k) covering [lo, hi], at most max_out. */
 guint tl_paint_nice_ticks (double lo, double hi, guint target, double *out, guint max_out);
 
-/* How a tick value becomes its label. */
-typedef void (*TlTickFormat) (double value, char *buf, gsize size);
-
 /* Ticks for an axis from lo to hi drawn at px_per_unit device pixels per
  * unit: the finest step of 1, 2, 5 × 10^k (whole numbers only when
  * integers) whose labels — formatted with format, measured in cr's current
@@ -130,22 +128,6 @@ void  tl_paint_index_ticks_top  (cairo_t *cr, const TlPaintStyle *style, double 
 double tl_paint_index_ticks_left (cairo_t *cr, const TlPaintStyle *style, double plot_x,
                                   double plot_y, double origin, double cell_px, double lo,
                                   double hi);
-
-/* Compact, locale-independent: 3 significant digits, exponent when needed. */
-void  tl_paint_format_value (double v, char *buf, gsize size);
-/* Whole numbers: "4096". */
-void  tl_paint_format_index (double v, char *buf, gsize size);
-/* Powers of ten as "10⁵", "10⁻³", "10⁰". */
-void  tl_paint_format_power10 (double v, char *buf, gsize size);
-/* The labels of a log axis from lo to hi: plain numbers ("0.01", "1000")
- * when the axis stays between 0.001 and 10⁴, else 10ⁿ for every tick. */
-TlTickFormat tl_paint_decade_format (double lo, double hi);
-/* Times with a unit that fits: "48 ns", "812 µs", "2.91 ms", "1.20 s". */
-void  tl_paint_format_ms  (double ms, char *buf, gsize size);
-/* Rates with a unit: "94.1 GFLOP/s", "47.2 TFLOP/s". */
-void  tl_paint_format_gflops (double gflops, char *buf, gsize size);
-/* A percentage with two significant digits below 10: "0.48%", "7.2%", "94%". */
-void  tl_paint_format_percent (double percent, char *buf, gsize size);
 
 /* Colour-blind-safe qualitative palette (Okabe–Ito), index wraps. */
 void  tl_paint_series_rgb (guint index, double out_rgb[3]);

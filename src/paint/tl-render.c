@@ -1,6 +1,6 @@
 /* tl-render.c — the views drawn onto image, SVG and PDF surfaces. */
 #include "paint/tl-render.h"
-#include "paint/tl-compare-bars.h"
+#include "view/tl-compare-bars.h"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -12,9 +12,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "paint/tl-block-stats.h"
+#include "view/tl-block-stats.h"
 #include "core/tl-error.h"
-#include "paint/tl-gauss-frame.h"
+#include "view/tl-gauss-frame.h"
 #include "gemm/tl-kernels.h"
 #include "paint/tl-paint-blocks.h"
 #include "paint/tl-paint-compare.h"
@@ -23,7 +23,7 @@
 #include "paint/tl-paint-roofline.h"
 #include "paint/tl-paint-timeline.h"
 #include "paint/tl-paint-util.h"
-#include "paint/tl-pool.h"
+#include "view/tl-pool.h"
 #include "core/tl-json.h"
 #include "core/tl-stats.h"
 

@@ -6,7 +6,7 @@
 
 #include "core/tl-json.h"
 #include "lu/tl-lu-recorder.h"
-#include "paint/tl-gauss-frame.h"
+#include "view/tl-gauss-frame.h"
 
 static void
 draw (TlLuRecorder *rec, guint step)

@@ -5,7 +5,7 @@
  * back and read again. */
 #include "fuzz-common.h"
 
-#include "paint/tl-block-stats.h"
+#include "view/tl-block-stats.h"
 #include "record/tl-record.h"
 
 static void

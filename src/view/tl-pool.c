@@ -1,5 +1,5 @@
 /* tl-pool.c — block pooling of a matrix region for display. */
-#include "paint/tl-pool.h"
+#include "view/tl-pool.h"
 
 #include <math.h>
 #include <glib/gi18n-lib.h>
@@ -314,28 +314,6 @@ tl_pooled_grid_unref (TlPooledGrid *self)
       g_free (self->values);
       g_free (self);
     }
-}
-
-cairo_surface_t *
-tl_pooled_grid_colorize (const TlPooledGrid *self, const TlColorScale *scale)
-{
-  g_return_val_if_fail (self != NULL && scale != NULL, NULL);
-
-  int w = (int) MAX (self->grid_cols, 1);
-  int h = (int) MAX (self->grid_rows, 1);
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  cairo_surface_flush (surface);
-  unsigned char *data = cairo_image_surface_get_data (surface);
-  int stride = cairo_image_surface_get_stride (surface);
-
-  for (gsize r = 0; r < self->grid_rows; r++)
-    {
-      guint32 *px = (guint32 *) (data + r * stride);
-      for (gsize c = 0; c < self->grid_cols; c++)
-        px[c] = tl_color_scale_argb (scale, self->values[r * self->grid_cols + c]);
-    }
-  cairo_surface_mark_dirty (surface);
-  return surface;
 }
 
 char *

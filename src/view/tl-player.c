@@ -1,5 +1,5 @@
 /* tl-player.c — stepping, block jumps, play/pause with a speed, keys → actions. */
-#include "paint/tl-player.h"
+#include "view/tl-player.h"
 
 #include <math.h>
 

@@ -1,6 +1,6 @@
-/* test-player.c — the step player's logic: steps, block jumps, scrubbing,
+/* test-view-player.c — the step player's logic: steps, block jumps, scrubbing,
  * play/pause at a speed, keys → actions. */
-#include "paint/tl-player.h"
+#include "view/tl-player.h"
 
 /* GDK keyvals, as the GUI forwards them */
 #define K_Left 0xff51

@@ -1,11 +1,11 @@
 /* tl-block-stats.c — blocks, waves, tail and block-time spread of a run. */
-#include "paint/tl-block-stats.h"
+#include "view/tl-block-stats.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdlib.h>
 #include "core/tl-error.h"
-#include "paint/tl-paint-util.h"
+#include "view/tl-format.h"
 
 static int
 by_unit_start (gconstpointer pa, gconstpointer pb, gpointer data)
@@ -238,10 +238,10 @@ void
 tl_block_stats_text (const TlBlockStats *s, TlBlockStatsText *out)
 {
   g_return_if_fail (s != NULL && out != NULL);
-  tl_paint_format_ms (s->min_ns / 1e6, out->min, sizeof out->min);
-  tl_paint_format_ms (s->median_ns / 1e6, out->median, sizeof out->median);
-  tl_paint_format_ms (s->max_ns / 1e6, out->max, sizeof out->max);
-  tl_paint_format_ms (s->span_ns / 1e6, out->span, sizeof out->span);
+  tl_format_ms (s->min_ns / 1e6, out->min, sizeof out->min);
+  tl_format_ms (s->median_ns / 1e6, out->median, sizeof out->median);
+  tl_format_ms (s->max_ns / 1e6, out->max, sizeof out->max);
+  tl_format_ms (s->span_ns / 1e6, out->span, sizeof out->span);
   g_ascii_formatd (out->per_unit, sizeof out->per_unit, s->blocks_per_unit >= 10 ? "%.0f" : "%.2f",
                    s->blocks_per_unit);
 }
@@ -272,7 +272,7 @@ tl_block_stats_headline (const TlBlockStats *s, const char *unit_label)
   if (s->tail_share > 0)
     {
       char pct[32];
-      tl_paint_format_percent (100.0 * s->tail_share, pct, sizeof pct);
+      tl_format_percent (100.0 * s->tail_share, pct, sizeof pct);
       tail = g_strdup_printf (_("tail %s of the time"), pct);
     }
   else

@@ -12,7 +12,7 @@
 
 #include <glib.h>
 
-#include "paint/tl-paint-compare.h"
+#include "view/tl-compare-bars.h"
 #include "record/tl-record.h"
 
 G_BEGIN_DECLS

@@ -1,8 +1,8 @@
-/* test-paint-pool.c — pooling by mean and by max |a| on known matrices. */
+/* test-view-pool.c — pooling by mean and by max |a| on known matrices. */
 #include <math.h>
 #include <gio/gio.h>
-#include "paint/tl-pool.h"
-#include "paint-test-util.h"
+#include "view/tl-pool.h"
+#include "view-test-util.h"
 
 static TlMatrix *
 random_matrix (TlDtype dtype, gsize rows, gsize cols)
@@ -151,25 +151,6 @@ test_cancel (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
-static void
-test_colorize (void)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (TlMatrix) m = random_matrix (TL_DTYPE_FLOAT64, 6, 9);
-  tl_matrix_set (m, 5, 8, NAN);
-  g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, 6, 9, TL_POOL_MEAN, NULL, &error);
-  TlColorScale s;
-  tl_color_scale_init_auto (&s, g->min, g->max);
-  cairo_surface_t *img = tl_pooled_grid_colorize (g, &s);
-  g_assert_cmpint (cairo_image_surface_get_width (img), ==, 9);
-  g_assert_cmpint (cairo_image_surface_get_height (img), ==, 6);
-  for (int i = 0; i < 6; i++)
-    for (int j = 0; j < 9; j++)
-      g_assert_cmphex (tl_test_pixel (img, j, i), ==, tl_color_scale_argb (&s, tl_matrix_get (m, i, j)));
-  g_assert_cmphex (tl_test_pixel (img, 8, 5), ==, TL_COLOR_NAN_ARGB);
-  cairo_surface_destroy (img);
-}
-
 /* A preview pools every stride-th row only: each cell is the mean (max |a|)
  * of the sampled rows of its block, and says it is a sample. */
 static void
@@ -214,7 +195,6 @@ main (int argc, char **argv)
   g_test_add_func ("/pool/random-shapes", test_random_shapes);
   g_test_add_func ("/pool/nan", test_nan);
   g_test_add_func ("/pool/cancel", test_cancel);
-  g_test_add_func ("/pool/colorize", test_colorize);
   g_test_add_func ("/pool/preview", test_preview);
   return g_test_run ();
 }

@@ -1,19 +1,59 @@
 /* tl-compare-bars.c — the Compare page's models (bars, size sweep) from run records. */
-#include "paint/tl-compare-bars.h"
+#include "view/tl-compare-bars.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
-char *
-tl_kernel_display_name (const char *kernel_id)
+void
+tl_compare_model_init (TlCompareModel *model)
 {
-  const TlKernelInfo *info = tl_kernel_find (kernel_id);
-  if (info == NULL)
-    return g_strdup (kernel_id);
-  if (info->backend == TL_BACKEND_GPU && info->number > 0)
-    return g_strdup_printf ("%02d %s", info->number, _(info->title));
-  return g_strdup (_(info->title));
+  g_return_if_fail (model != NULL);
+  *model = (TlCompareModel) {0};
+  model->reference_index = -1;
+  model->baseline_index = -1;
+  model->selected_index = -1;
+  model->reference_name = "cuBLAS";
+  model->baseline_name = "CPU naive";
+}
+
+double
+tl_compare_bar_value (const TlCompareModel *model, guint index, double *out_lo, double *out_hi)
+{
+  g_return_val_if_fail (model != NULL && index < model->n_bars, NAN);
+
+  const TlCompareBar *b = &model->bars[index];
+  double v, lo, hi;
+
+  if (!tl_compare_bar_is_timed (b))
+    {
+      if (out_lo)
+        *out_lo = NAN;
+      if (out_hi)
+        *out_hi = NAN;
+      return NAN;
+    }
+
+  double min_ms = b->min_ms > 0 ? b->min_ms : b->median_ms;
+  double max_ms = b->max_ms > 0 ? b->max_ms : b->median_ms;
+  if (model->metric == TL_COMPARE_GFLOPS)
+    {
+      /* flops / (ms · 1e-3 s) / 1e9 */
+      v = b->flops / (b->median_ms * 1e6);
+      lo = b->flops / (max_ms * 1e6);
+      hi = b->flops / (min_ms * 1e6);
+    }
+  else
+    {
+      v = b->median_ms;
+      lo = min_ms;
+      hi = max_ms;
+    }
+  if (out_lo)
+    *out_lo = lo;
+  if (out_hi)
+    *out_hi = hi;
+  return v;
 }
 
 GArray *

@@ -1,10 +1,10 @@
 /* tl-compare-counters.c — bars coloured by a counter view of their runs. */
-#include "paint/tl-compare-counters.h"
+#include "view/tl-compare-counters.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-#include "paint/tl-colormap.h"
+#include "view/tl-colormap.h"
 
 /* amounts span decades: a log scale; shares and ratios: linear */
 static gboolean

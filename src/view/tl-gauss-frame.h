@@ -17,7 +17,7 @@
 
 #include <gio/gio.h>
 #include "lu/tl-lu-recorder.h"
-#include "paint/tl-pool.h"
+#include "view/tl-pool.h"
 
 G_BEGIN_DECLS
 

@@ -1,5 +1,5 @@
 /* tl-roofline.c — roofs from the device's facts, points from the counters. */
-#include "paint/tl-roofline.h"
+#include "view/tl-roofline.h"
 
 #include "gemm/tl-kernels.h"
 

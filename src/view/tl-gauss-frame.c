@@ -1,5 +1,5 @@
 /* tl-gauss-frame.c — the working matrix at step N, replayed from a snapshot. */
-#include "paint/tl-gauss-frame.h"
+#include "view/tl-gauss-frame.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>

@@ -21,7 +21,7 @@
  *   License.  This product includes color specifications and designs
  *   developed by Cynthia Brewer (http://colorbrewer.org/).
  */
-#include "paint/tl-colormap.h"
+#include "view/tl-colormap.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,7 +1,7 @@
-/* test-paint-colormap.c — colormap endpoints, scales, defaults. */
+/* test-view-colormap.c — colormap endpoints, scales, defaults. */
 #include <math.h>
-#include "paint/tl-colormap.h"
-#include "paint-test-util.h"
+#include "view/tl-colormap.h"
+#include "view-test-util.h"
 
 static void
 assert_rgb (TlColormap map, double t, int r, int g, int b)

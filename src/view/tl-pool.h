@@ -17,9 +17,8 @@
 #pragma once
 
 #include <gio/gio.h>
-#include <cairo.h>
 #include "core/tl-matrix.h"
-#include "paint/tl-colormap.h"
+#include "view/tl-colormap.h"
 
 G_BEGIN_DECLS
 
@@ -95,10 +94,6 @@ tl_pooled_grid_get (const TlPooledGrid *self, gsize r, gsize c)
 {
   return self->values[r * self->grid_cols + c];
 }
-
-/* One opaque ARGB32 pixel per cell, coloured with scale.  Also meant for a
- * worker thread: the heatmap then only scales an image. */
-cairo_surface_t *tl_pooled_grid_colorize (const TlPooledGrid *self, const TlColorScale *scale);
 
 /* What one cell stands for, for the colour bar: "each cell: max |value| of
  * 32×32" (NULL when cells are single elements); free with g_free. */
