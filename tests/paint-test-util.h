@@ -1,4 +1,5 @@
-/* paint-test-util.h — reading pixels back from cairo image surfaces. */
+/* paint-test-util.h — reading pixels back from cairo image surfaces, and
+ * what a render draws from a record file. */
 #pragma once
 
 #include <cairo.h>
@@ -6,6 +7,8 @@
 #include <stdlib.h>
 
 #include "core/tl-matrix.h"
+#include "paint/tl-render.h"
+#include "record/tl-record-file.h"
 #include "view-test-util.h"
 
 static inline guint32
@@ -28,3 +31,16 @@ tl_test_pixel (cairo_surface_t *s, double x, double y)
       g_error ("pixel (%d, %d) is #%06x, expected #%06x", (int) (x), (int) (y),        \
                _got & 0xffffff, (expected) & 0xffffff);                               \
   } G_STMT_END
+
+/* A render's input from a record file (a run record, a Gauss record or both). */
+static inline gboolean
+tl_test_render_input_load (TlRenderInput *input, const char *path, GError **error)
+{
+  TlRecordFile file;
+  *input = (TlRenderInput) {0};
+  if (!tl_record_file_load (&file, path, TL_RECORD_LOAD_DEFAULT, error))
+    return FALSE;
+  input->record = file.record;
+  input->lu = file.lu;
+  return TRUE;
+}

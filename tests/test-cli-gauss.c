@@ -6,6 +6,7 @@
 #include "core/tl-error.h"
 #include "lu/tl-lu-recorder.h"
 #include "record/tl-record.h"
+#include "record/tl-record-file.h"
 
 #include "cli-test-util.h"
 

@@ -7,6 +7,7 @@
 #include "tl-gpu.h"
 #include "io/tl-io.h"
 #include "record/tl-record.h"
+#include "record/tl-record-file.h"
 
 #include "cli-test-util.h"
 
@@ -474,6 +475,36 @@ test_info_malformed (void)
   g_rmdir (dir);
 }
 
+/* `render --run A --run B`: run records stack on a timeline; a Gauss
+ * record cannot, and the message says which file it was. */
+static void
+test_render_stacked (void)
+{
+  g_autoptr (GError) error = NULL;
+  const char *src = g_getenv ("TL_SOURCE_DIR");
+  g_autofree char *gemm = g_build_filename (src, "docs", "records", "h200-gemm-1000x500x1000.json", NULL);
+  g_autofree char *lu = g_build_filename (src, "tests", "fuzz", "corpus", "gauss-record", "gfp-6.json", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("tl-render-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *png = g_build_filename (dir, "t.png", NULL);
+  {
+    g_auto (Result) r;
+    cli_test_run (&r, "render", "--run", gemm, "--run", gemm, "--view", "timeline",
+                  "--width", "400", "--height", "300", "--output", png, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
+    g_unlink (png);
+  }
+  g_auto (Result) r;
+  cli_test_run (&r, "render", "--run", gemm, "--run", lu, "--view", "timeline",
+                "--width", "400", "--height", "300", "--output", png, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "gfp-6.json"));
+  g_assert_nonnull (strstr (r.err, "Gauss record"));
+  g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -492,5 +523,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/interrupt-solve", test_interrupt_solve);
   g_test_add_func ("/cli/interrupt-lu-bench", test_interrupt_lu_bench);
   g_test_add_func ("/cli/info-malformed", test_info_malformed);
+  g_test_add_func ("/cli/render-stacked", test_render_stacked);
   return g_test_run ();
 }

@@ -14,6 +14,7 @@
 #include "tl-blocks-page.h"
 #include "tl-gauss-page.h"
 #include "tl-render-area.h"
+#include "json-parse-count.h"
 #include "tl-session.h"
 #include "tl-source-page.h"
 #include "lu/tl-lu.h"
@@ -460,10 +461,14 @@ test_open_record (void)
   g_assert_true (wait_until (is_idle, NULL, 20));
   g_autoptr (GFile) file = g_file_new_for_path (path);
   GFile *files[] = { file };
+  guint parses = json_parse_count ();
   tl_window_open_files (win, files, 1);
   g_assert_true (wait_until (is_idle, NULL, 20));
+  /* read once: one parse gives the record, its kind and its matrices */
+  g_assert_cmpuint (json_parse_count () - parses, ==, 1);
   const TlRunRecord *rec = tl_window_get_record (win);
   g_assert_nonnull (rec);
+  g_assert_nonnull (rec->a);
   g_assert_cmpuint (rec->runs->len, ==, 2);
   g_assert_cmpuint (tl_window_get_n_bars (win), ==, 2);
   g_assert_cmpuint (tl_window_get_source (win, TL_TARGET_A)->rows, ==, 48);
@@ -809,6 +814,7 @@ test_remembers_kernels (void)
 int
 main (int argc, char **argv)
 {
+  json_parse_count_install ();
   g_test_init (&argc, &argv, NULL);
   if (!gtk_init_check (&argc, &argv))
     {

@@ -1,11 +1,14 @@
 /* test-lu-recorder.c — the step recorder: counts, pivots, snapshots, JSON. */
 #include "record/tl-lu-record.h"
+#include "record/tl-record-file.h"
 #include "lu/tl-lu-recorder.h"
 #include "gen/tl-generate.h"
 #include "core/tl-error.h"
 
 #include <glib/gstdio.h>
 #include <math.h>
+
+#include "json-parse-count.h"
 
 static void
 check_against_result (const TlLuRecorder *rec, const TlLuResult *r, const TlMatrix *a)
@@ -415,9 +418,51 @@ test_snapshot_matrix (void)
     }
 }
 
+/* A record file of either kind is parsed once: a bare Gauss record, and a
+ * run record carrying one as $.extensions.lu. */
+static void
+test_file_one_parse (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 24, 24, 24, &error);
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
+  g_autoptr (TlLuResult) r = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-blocked", a, 8, TL_PIVOTING_PARTIAL, rec, NULL, &r, &error));
+  g_autoptr (TlRunRecord) run = tl_lu_run_record_new (r, a, NULL, rec, &error);
+  g_assert_no_error (error);
+  g_autofree char *dir = g_dir_make_tmp ("tl-lu-file-XXXXXX", &error);
+  g_autofree char *bare = g_build_filename (dir, "steps.json", NULL);
+  g_autofree char *both = g_build_filename (dir, "run.json", NULL);
+  g_assert_true (tl_lu_recorder_save (rec, bare, &error));
+  g_assert_true (tl_run_record_save (run, both, TL_RECORD_SAVE_DEFAULT, &error));
+
+  TlRecordFile file;
+  guint before = json_parse_count ();
+  g_assert_true (tl_record_file_load (&file, bare, TL_RECORD_LOAD_MATRICES, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_parse_count () - before, ==, 1);
+  g_assert_null (file.record);
+  check_against_result (file.lu, r, a);
+  tl_record_file_clear (&file);
+
+  before = json_parse_count ();
+  g_assert_true (tl_record_file_load (&file, both, TL_RECORD_LOAD_DEFAULT, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (json_parse_count () - before, ==, 1);
+  g_assert_cmpstr (file.record->job->kind, ==, "lu");
+  check_against_result (file.lu, r, a);
+  tl_record_file_clear (&file);
+  g_assert_null (file.record);
+
+  g_unlink (bare);
+  g_unlink (both);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
+  json_parse_count_install ();
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/lu-recorder/record-64", test_record_64);
   g_test_add_func ("/lu-recorder/pooled", test_pooled);
@@ -425,6 +470,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lu-recorder/bad-json", test_bad_json);
   g_test_add_func ("/lu-recorder/singular", test_singular);
   g_test_add_func ("/lu-recorder/run-record", test_run_record);
+  g_test_add_func ("/lu-recorder/file-one-parse", test_file_one_parse);
   g_test_add_func ("/lu-recorder/damaged", test_damaged);
   g_test_add_func ("/lu-recorder/snapshot-due", test_snapshot_due);
   g_test_add_func ("/lu-recorder/save-extremes", test_save_extremes);

@@ -24,7 +24,7 @@ load_record (const char *name, TlRenderInput *input)
 {
   g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "docs", "records", name, NULL);
   g_autoptr (GError) error = NULL;
-  g_assert_true (tl_render_input_load (input, path, &error));
+  g_assert_true (tl_test_render_input_load (input, path, &error));
   g_assert_no_error (error);
 }
 

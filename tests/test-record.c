@@ -2,6 +2,8 @@
  * and hostile input that must end in clean errors. */
 #include "core/tl-error.h"
 #include "record/tl-record.h"
+#include "record/tl-record-file.h"
+#include "json-parse-count.h"
 
 #include <glib/gstdio.h>
 #include <locale.h>
@@ -579,15 +581,75 @@ test_recorded_on_gpu (void)
   g_assert_cmpfloat (run->percent_of_reference, <, 100.0);
 }
 
+/* Opening a record file parses its JSON once, matrices and all. */
+static void
+test_file_one_parse (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-record-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *path = g_build_filename (dir, "run.json", NULL);
+  g_autoptr (TlRunRecord) record = full_record ();
+  json_object_remove_member (record->extensions, "lu"); /* a Gauss record there: test-lu-recorder */
+  g_assert_true (tl_run_record_save (record, path, TL_RECORD_SAVE_MATRICES, &error));
+
+  guint before = json_parse_count ();
+  TlRecordFile file;
+  gboolean ok = tl_record_file_load (&file, path, TL_RECORD_LOAD_MATRICES, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  g_assert_cmpuint (json_parse_count () - before, ==, 1);
+  g_assert_null (file.lu);
+  g_autofree char *want = tl_run_record_to_string (record, FALSE);
+  g_autofree char *got = tl_run_record_to_string (file.record, FALSE);
+  g_assert_cmpstr (got, ==, want);
+  g_assert_true (tl_matrix_equal (record->a, file.record->a));
+  g_assert_nonnull (((TlKernelRun *) file.record->runs->pdata[0])->c);
+  tl_record_file_clear (&file);
+
+  /* matrices later, from the record already read: no second parse */
+  before = json_parse_count ();
+  g_assert_true (tl_record_file_load (&file, path, TL_RECORD_LOAD_DEFAULT, &error));
+  g_assert_null (file.record->a);
+  g_assert_true (tl_run_record_load_matrices (file.record, &error));
+  g_assert_no_error (error);
+  g_assert_true (tl_matrix_equal (record->reference, file.record->reference));
+  g_assert_cmpuint (json_parse_count () - before, ==, 1);
+
+  /* a missing matrix: an error, and the record keeps none of them */
+  g_autofree char *bpath = g_build_filename (dir, "run.B.npy", NULL);
+  g_unlink (bpath);
+  g_autoptr (TlRunRecord) light = tl_run_record_load (path, TL_RECORD_LOAD_DEFAULT, &error);
+  g_assert_false (tl_run_record_load_matrices (light, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "run.B.npy"));
+  g_clear_error (&error);
+  g_assert_null (light->a);
+  g_assert_false (tl_record_file_load (&file, path, TL_RECORD_LOAD_MATRICES, &error));
+  g_assert_nonnull (error);
+  g_assert_null (file.record);
+  g_clear_error (&error);
+
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  for (const char *name; (name = g_dir_read_name (d));)
+    {
+      g_autofree char *f = g_build_filename (dir, name, NULL);
+      g_unlink (f);
+    }
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
+  json_parse_count_install ();
   setlocale (LC_ALL, "");
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/record/round-trip-string", test_round_trip_string);
   g_test_add_func ("/record/ref-counted", test_ref_counted);
   g_test_add_func ("/record/locale", test_locale_independent);
   g_test_add_func ("/record/round-trip-files", test_round_trip_files);
+  g_test_add_func ("/record/file-one-parse", test_file_one_parse);
   g_test_add_func ("/record/hostile", test_hostile);
   g_test_add_func ("/record/random-bytes", test_random_bytes);
   g_test_add_func ("/record/recorded-on-gpu", test_recorded_on_gpu);

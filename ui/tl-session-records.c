@@ -4,21 +4,14 @@
 #include <glib/gi18n-lib.h>
 
 #include "core/tl-error.h"
-#include "paint/tl-render.h"
+#include "record/tl-record-file.h"
 
 /* ---- run records from files ------------------------------------------------ */
 
-typedef struct
-{
-  TlRunRecord *record;  /* a GEMM run record, with its matrices when beside it */
-  TlLuRecorder *lu;     /* a Gauss record (alone, or in the run record's extensions) */
-} RecordFile;
-
 static void
-record_file_free (RecordFile *r)
+record_file_free (TlRecordFile *r)
 {
-  g_clear_pointer (&r->record, tl_run_record_unref);
-  g_clear_pointer (&r->lu, tl_lu_recorder_free);
+  tl_record_file_clear (r);
   g_free (r);
 }
 
@@ -27,26 +20,21 @@ record_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel
 {
   GError *error = NULL;
   g_autofree char *path = g_file_get_path (data);
-  TlRenderInput input = { 0 };
+  TlRecordFile *r = g_new0 (TlRecordFile, 1);
 
-  /* tl-render knows both kinds: run records and Gauss records */
-  if (path == NULL || !tl_render_input_load (&input, path, &error))
+  /* one parse, whatever the kind: run records and Gauss records */
+  if (path == NULL || !tl_record_file_load (r, path, TL_RECORD_LOAD_DEFAULT, &error))
     {
       if (error == NULL)
         g_set_error (&error, TL_ERROR, TL_ERROR_IO, _("Only local files can be opened"));
+      g_free (r);
       g_task_return_error (task, error);
       return;
     }
-  RecordFile *r = g_new0 (RecordFile, 1);
-  r->lu = g_steal_pointer (&input.lu);
-  if (input.record)
-    {
-      /* again, with the matrices that travel beside it */
-      r->record = tl_run_record_load (path, TL_RECORD_LOAD_MATRICES, NULL);
-      if (r->record == NULL)
-        r->record = g_steal_pointer (&input.record);
-    }
-  tl_render_input_clear (&input);
+  /* the matrices that travel beside a run record, when they are there:
+   * without them the record still shows its timings */
+  if (r->record)
+    tl_run_record_load_matrices (r->record, NULL);
   g_task_return_pointer (task, r, (GDestroyNotify) record_file_free);
 }
 
@@ -56,7 +44,7 @@ record_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   TlSession *self = TL_SESSION (object);
   g_autoptr (GError) error = NULL;
   GFile *file = g_task_get_task_data (G_TASK (result));
-  RecordFile *r = g_task_propagate_pointer (G_TASK (result), &error);
+  TlRecordFile *r = g_task_propagate_pointer (G_TASK (result), &error);
 
   self->n_pending_sources--;
   if (r == NULL)

@@ -5,7 +5,38 @@
 #include <glib/gi18n-lib.h>
 #include <stdio.h>
 
+#include "core/tl-error.h"
 #include "paint/tl-render.h"
+#include "record/tl-record-file.h"
+
+/* The first file (a run record, a Gauss record or both), then the run
+ * records stacked under it. */
+static gboolean
+load_input (TlRenderInput *input, char **paths, GError **error)
+{
+  TlRecordFile file;
+  if (!tl_record_file_load (&file, paths[0], TL_RECORD_LOAD_DEFAULT, error))
+    return FALSE;
+  input->record = file.record;
+  input->lu = file.lu;
+  for (guint i = 1; paths[i]; i++)
+    {
+      if (!tl_record_file_load (&file, paths[i], TL_RECORD_LOAD_DEFAULT, error))
+        return FALSE;
+      if (file.record == NULL)
+        {
+          tl_record_file_clear (&file);
+          g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                       _("%s: a Gauss record cannot be stacked on a timeline; give a run record"),
+                       paths[i]);
+          return FALSE;
+        }
+      g_clear_pointer (&file.lu, tl_lu_recorder_free);
+      if (!tl_render_input_add_run (input, file.record, error))
+        return FALSE;
+    }
+  return TRUE;
+}
 
 int
 tl_cli_render (int argc, char **argv)
@@ -148,15 +179,12 @@ tl_cli_render (int argc, char **argv)
   o.high_contrast = high_contrast;
 
   g_autoptr (GError) error = NULL;
-  TlRenderInput input;
-  if (!tl_render_input_load (&input, runs[0], &error))
-    return tl_cli_fail ("render", error);
-  for (guint i = 1; runs[i]; i++)
-    if (!tl_render_input_add_run (&input, runs[i], &error))
-      {
-        tl_render_input_clear (&input);
-        return tl_cli_fail ("render", error);
-      }
+  TlRenderInput input = { 0 };
+  if (!load_input (&input, runs, &error))
+    {
+      tl_render_input_clear (&input);
+      return tl_cli_fail ("render", error);
+    }
   g_autoptr (TlPaintTextBoxes) boxes = check_text ? tl_paint_text_boxes_new () : NULL;
   o.text_boxes = boxes;
   gboolean ok = tl_render_to_file (&input, &o, output, &error);

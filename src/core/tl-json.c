@@ -290,6 +290,8 @@ tl_json_parse (const char *data, gsize length, GError **error)
   JsonNode *root = json_parser_steal_root (parser);
   if (root == NULL)
     g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("the file is empty"));
+  else
+    g_debug ("JSON: parsed %" G_GSIZE_FORMAT " bytes", length);
   return root;
 }
 

@@ -41,7 +41,9 @@ char    *tl_json_to_data (JsonNode *root, gboolean pretty, gsize *length);
  * most TL_JSON_MAX_BYTES nesting at most TL_JSON_MAX_DEPTH deep, without
  * recursion.  TL_ERROR_PARSE "line L, column C: …" or TL_ERROR_TOO_LARGE. */
 gboolean  tl_json_check_text (const char *data, gsize length, GError **error);
-/* tl_json_check_text, then json-glib: the root (owned), or NULL. */
+/* tl_json_check_text, then json-glib: the root (owned), or NULL.  Each
+ * parse logs "JSON: parsed N bytes" at debug level (G_MESSAGES_DEBUG=Tilelab
+ * shows them; the tests count them: a record file is parsed once). */
 JsonNode *tl_json_parse      (const char *data, gsize length, GError **error);
 /* A regular file (core/tl-file.h: never blocks, size-capped) parsed with
  * tl_json_parse; messages start with the path. */

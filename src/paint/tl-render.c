@@ -1,6 +1,5 @@
 /* tl-render.c — the views drawn onto image, SVG and PDF surfaces. */
 #include "paint/tl-render.h"
-#include "view/tl-compare-bars.h"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -12,10 +11,14 @@
 #include <math.h>
 #include <string.h>
 
-#include "view/tl-block-stats.h"
 #include "core/tl-error.h"
-#include "view/tl-gauss-frame.h"
+#include "core/tl-stats.h"
 #include "gemm/tl-kernels.h"
+#include "record/tl-record-file.h"
+#include "view/tl-block-stats.h"
+#include "view/tl-compare-bars.h"
+#include "view/tl-gauss-frame.h"
+#include "view/tl-pool.h"
 #include "paint/tl-paint-blocks.h"
 #include "paint/tl-paint-compare.h"
 #include "paint/tl-paint-gauss.h"
@@ -23,9 +26,6 @@
 #include "paint/tl-paint-roofline.h"
 #include "paint/tl-paint-timeline.h"
 #include "paint/tl-paint-util.h"
-#include "view/tl-pool.h"
-#include "core/tl-json.h"
-#include "core/tl-stats.h"
 
 #define DEFAULT_WIDTH 1600.0
 #define DEFAULT_HEIGHT 900.0
@@ -85,80 +85,17 @@ tl_render_options_init (TlRenderOptions *options)
 /* ---- input ---------------------------------------------------------------- */
 
 gboolean
-tl_render_input_load (TlRenderInput *input, const char *path, GError **error)
+tl_render_input_add_run (TlRenderInput *input, TlRunRecord *record, GError **error)
 {
-  g_return_val_if_fail (input != NULL && path != NULL, FALSE);
-  *input = (TlRenderInput) {0};
-
-  /* one bounded parse (regular file, strict JSON, size and depth checked
-   * before json-glib builds a tree), then the reader its kind asks for */
-  g_autoptr (GError) local = NULL;
-  g_autoptr (JsonNode) root = tl_json_load_file (path, error);
-  if (root == NULL)
-    return FALSE;
-  g_autofree char *name = g_filename_display_name (path);
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_PARSE,
-                   _("%s: neither a run record nor a Gauss record (expected a JSON object)"), name);
-      return FALSE;
-    }
-  JsonObject *obj = json_node_get_object (root);
-  if (g_strcmp0 (tl_json_object_get_string (obj, "kind", ""), "lu") == 0)
-    {
-      input->lu = tl_lu_recorder_from_json (root, &local);
-      if (input->lu == NULL)
-        {
-          g_set_error (error, TL_ERROR, local->code, "%s: %s", name, local->message);
-          return FALSE;
-        }
-      return TRUE;
-    }
-
-  input->record = tl_run_record_from_json (root, &local);
-  if (input->record == NULL)
-    {
-      g_set_error (error, TL_ERROR, local->code, "%s: %s", name, local->message);
-      return FALSE;
-    }
-  input->record->base_dir = g_path_get_dirname (path);
-  if (input->record->extensions && json_object_has_member (input->record->extensions, "lu"))
-    {
-      JsonNode *lu = json_object_get_member (input->record->extensions, "lu");
-      input->lu = tl_lu_recorder_from_json (lu, &local);
-      if (input->lu == NULL)
-        {
-          g_set_error (error, TL_ERROR, TL_ERROR_PARSE, "%s: $.extensions.lu: %s", name,
-                       local->message);
-          tl_render_input_clear (input);
-          return FALSE;
-        }
-    }
-  return TRUE;
-}
-
-gboolean
-tl_render_input_add_run (TlRenderInput *input, const char *path, GError **error)
-{
-  g_return_val_if_fail (input != NULL && path != NULL, FALSE);
+  g_return_val_if_fail (input != NULL && record != NULL, FALSE);
   if (input->n_more >= G_N_ELEMENTS (input->more))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("at most %d run records can be stacked"),
                    (int) G_N_ELEMENTS (input->more) + 1);
+      tl_run_record_unref (record);
       return FALSE;
     }
-  TlRenderInput one;
-  if (!tl_render_input_load (&one, path, error))
-    return FALSE;
-  if (one.record == NULL)
-    {
-      tl_render_input_clear (&one);
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
-                   _("%s: a Gauss record cannot be stacked on a timeline; give a run record"), path);
-      return FALSE;
-    }
-  input->more[input->n_more++] = g_steal_pointer (&one.record);
-  tl_render_input_clear (&one);
+  input->more[input->n_more++] = record;
   return TRUE;
 }
 

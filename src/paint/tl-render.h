@@ -87,13 +87,10 @@ typedef struct
   guint n_more;
 } TlRenderInput;
 
-/* Reads a JSON file: a run record ("schema": "tilelab-run/2" or /1, with the
- * .npy matrices beside it when it names them) or a Gauss record
- * ("kind": "lu"). */
-gboolean tl_render_input_load  (TlRenderInput *input, const char *path, GError **error);
-/* Adds a further run record (timeline); TL_ERROR_INVALID beyond 3 or for a
- * Gauss record. */
-gboolean tl_render_input_add_run (TlRenderInput *input, const char *path, GError **error);
+/* Adds a further run record (timeline, sweep) and takes it; TL_ERROR_INVALID
+ * beyond 3 (the record is then dropped).  Record files are opened with
+ * record/tl-record-file.h. */
+gboolean tl_render_input_add_run (TlRenderInput *input, TlRunRecord *record, GError **error);
 void     tl_render_input_clear (TlRenderInput *input);
 
 /* The style render uses for a canvas of width × height units. */

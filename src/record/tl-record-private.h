@@ -21,4 +21,8 @@ extern const TlNameTable tl_backend_table;
 /* The index of name in the table (FALSE when it is not there). */
 gboolean tl_name_table_lookup (const TlNameTable *table, const char *name, int *out);
 
+/* A path relative to the record's directory that never leaves it; the
+ * error names the record's JSON path. */
+gboolean tl_record_check_relative_path (const char *rel, const char *path, GError **error);
+
 G_END_DECLS

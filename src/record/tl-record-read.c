@@ -286,9 +286,8 @@ read_stats (JsonObject *obj, const char *path, TlMatrixStats *out, GError **erro
   return TRUE;
 }
 
-/* a path relative to the record's directory, never leaving it */
-static gboolean
-check_relative_path (const char *rel, const char *path, GError **error)
+gboolean
+tl_record_check_relative_path (const char *rel, const char *path, GError **error)
 {
   if (*rel == '\0' || g_path_is_absolute (rel) || strchr (rel, '\\') != NULL)
     return parse_fail (error, path, _("“%s” is not a relative path"), rel);
@@ -307,7 +306,7 @@ get_rel_path (JsonObject *obj, const char *path, char **out, GError **error)
   if (*out == NULL)
     return TRUE;
   g_autofree char *p = child_path (path, "path");
-  if (!check_relative_path (*out, p, error))
+  if (!tl_record_check_relative_path (*out, p, error))
     {
       g_clear_pointer (out, g_free);
       return FALSE;
@@ -1081,65 +1080,3 @@ tl_run_record_from_data (const char *data, gssize length, GError **error)
     }
   return tl_run_record_from_json (root, error);
 }
-
-/* ---- files ------------------------------------------------------------ */
-TlMatrix *
-tl_run_record_load_matrix (const TlRunRecord *record, const char *relative_path,
-                           GError **error)
-{
-  g_return_val_if_fail (record != NULL && relative_path != NULL, NULL);
-  if (!check_relative_path (relative_path, "matrix path", error))
-    return NULL;
-  g_autofree char *full = g_build_filename (record->base_dir ? record->base_dir : ".",
-                                            relative_path, NULL);
-  return tl_matrix_load (full, TL_FORMAT_NPY, error);
-}
-
-static gboolean
-load_named (const TlRunRecord *record, const char *rel, TlMatrix **out, GError **error)
-{
-  if (rel == NULL)
-    return TRUE;
-  TlMatrix *m = tl_run_record_load_matrix (record, rel, error);
-  if (m == NULL)
-    return FALSE;
-  g_clear_pointer (out, tl_matrix_unref);
-  *out = m;
-  return TRUE;
-}
-
-TlRunRecord *
-tl_run_record_load (const char *path, TlRecordLoadFlags flags, GError **error)
-{
-  g_return_val_if_fail (path != NULL, NULL);
-  g_autoptr (GError) local = NULL;
-  g_autoptr (JsonNode) root = tl_json_load_file (path, &local);
-  if (root == NULL)
-    {
-      g_set_error (error, TL_ERROR, local->code, _("run record %s"), local->message);
-      return NULL;
-    }
-  g_autoptr (TlRunRecord) record = tl_run_record_from_json (root, &local);
-  if (record == NULL)
-    {
-      g_autofree char *name = g_filename_display_name (path);
-      g_set_error (error, TL_ERROR, local->code, "%s: %s", name, local->message);
-      return NULL;
-    }
-  record->base_dir = g_path_get_dirname (path);
-  if (flags & TL_RECORD_LOAD_MATRICES)
-    {
-      if (!load_named (record, record->a_path, &record->a, error)
-          || !load_named (record, record->b_path, &record->b, error)
-          || !load_named (record, record->reference_path, &record->reference, error))
-        return NULL;
-      for (guint i = 0; i < record->runs->len; i++)
-        {
-          TlKernelRun *run = record->runs->pdata[i];
-          if (!load_named (record, run->c_path, &run->c, error))
-            return NULL;
-        }
-    }
-  return g_steal_pointer (&record);
-}
-

@@ -8,8 +8,8 @@
  * are NAN in C and absent in JSON.
  *
  * The model is here (tl-record.c); tl-record-write.c writes it as JSON,
- * tl-record-read.c reads and validates it; the job is in tl-job.h and
- * the machine facts in tl-machine.h.
+ * tl-record-read.c reads and validates it, tl-record-file.h opens record
+ * files; the job is in tl-job.h and the machine facts in tl-machine.h.
  *
  * Matrices (A, B, the float64 reference and each kernel's C) may travel
  * beside the record as .npy files; the record stores their paths relative
@@ -212,22 +212,12 @@ typedef enum
   TL_RECORD_SAVE_MATRICES = 1 << 0, /* write the in-memory matrices beside it as .npy */
 } TlRecordSaveFlags;
 
-typedef enum
-{
-  TL_RECORD_LOAD_DEFAULT = 0,
-  TL_RECORD_LOAD_MATRICES = 1 << 0, /* also load the .npy files it names */
-} TlRecordLoadFlags;
-
 /* Writes atomically (temporary file + rename).  With
  * TL_RECORD_SAVE_MATRICES the matrices held in memory are written beside
  * the record as STEM.A.npy, STEM.B.npy, STEM.reference.npy and
  * STEM.C.KERNEL.npy, and their relative paths set in the record. */
 gboolean     tl_run_record_save (TlRunRecord *record, const char *path,
                                  TlRecordSaveFlags flags, GError **error);
-TlRunRecord *tl_run_record_load (const char *path, TlRecordLoadFlags flags, GError **error);
-/* Loads a matrix the record names (relative_path) from beside it. */
-TlMatrix    *tl_run_record_load_matrix (const TlRunRecord *record, const char *relative_path,
-                                        GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlKernelRun, tl_kernel_run_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlRunRecord, tl_run_record_unref)
