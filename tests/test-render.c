@@ -15,6 +15,7 @@
 #include "run/tl-runner.h"
 #include "cli-test-util.h"
 #include "paint-test-util.h"
+#include "picture-test-util.h"
 
 static char *tmpdir;
 
@@ -100,106 +101,6 @@ write_lu_run_record (void)
   g_assert_true (tl_run_record_save (record, path, TL_RECORD_SAVE_DEFAULT, &error));
   g_assert_no_error (error);
   return path;
-}
-
-static void
-check_png (const char *path, int w, int h)
-{
-  cairo_surface_t *s = cairo_image_surface_create_from_png (path);
-  g_assert_cmpint (cairo_surface_status (s), ==, CAIRO_STATUS_SUCCESS);
-  g_assert_cmpint (cairo_image_surface_get_width (s), ==, w);
-  g_assert_cmpint (cairo_image_surface_get_height (s), ==, h);
-  /* something was drawn: not a blank page */
-  guint32 first = tl_test_pixel (s, 0, 0);
-  gboolean varied = FALSE;
-  for (int y = 0; y < h && !varied; y += 7)
-    for (int x = 0; x < w && !varied; x += 7)
-      varied = tl_test_pixel (s, x, y) != first;
-  g_assert_true (varied);
-  cairo_surface_destroy (s);
-}
-
-typedef struct
-{
-  guint elements;
-  char *root;
-  guint texts;
-} SvgCount;
-
-static void
-svg_start (GMarkupParseContext *ctx, const char *name, const char **an, const char **av,
-           gpointer data, GError **error)
-{
-  SvgCount *c = data;
-  if (c->elements++ == 0)
-    c->root = g_strdup (name);
-}
-
-static void
-check_svg (const char *path)
-{
-  g_autofree char *text = NULL;
-  gsize len;
-  g_assert_true (g_file_get_contents (path, &text, &len, NULL));
-  GMarkupParser parser = { .start_element = svg_start };
-  SvgCount c = { 0 };
-  GMarkupParseContext *ctx = g_markup_parse_context_new (&parser, 0, &c, NULL);
-  g_autoptr (GError) error = NULL;
-  /* skip the XML declaration, which GMarkup treats as text */
-  const char *body = text;
-  if (g_str_has_prefix (body, "<?xml"))
-    body = strstr (body, "?>") + 2;
-  g_assert_true (g_markup_parse_context_parse (ctx, body, -1, &error));
-  g_assert_true (g_markup_parse_context_end_parse (ctx, &error));
-  g_assert_no_error (error);
-  g_markup_parse_context_free (ctx);
-  g_assert_cmpstr (c.root, ==, "svg");
-  g_assert_cmpuint (c.elements, >, 20);
-  g_free (c.root);
-}
-
-/* the last occurrence of needle in binary data (g_strrstr_len stops at a NUL) */
-static const char *
-find_last (const char *data, gsize len, const char *needle)
-{
-  gsize n = strlen (needle);
-  for (gsize i = len >= n ? len - n + 1 : 0; i > 0; i--)
-    if (memcmp (data + i - 1, needle, n) == 0)
-      return data + i - 1;
-  return NULL;
-}
-
-static void
-check_pdf (const char *path)
-{
-  g_autofree char *text = NULL;
-  gsize len;
-  g_assert_true (g_file_get_contents (path, &text, &len, NULL));
-  g_assert_cmpuint (len, >, 500);
-  g_assert_true (g_str_has_prefix (text, "%PDF-1."));
-  /* a tiny parse: the trailer points at a cross-reference table that exists */
-  const char *sx = find_last (text, len, "startxref");
-  g_assert_nonnull (sx);
-  guint64 off = g_ascii_strtoull (sx + strlen ("startxref"), NULL, 10);
-  g_assert_cmpuint (off, <, len);
-  g_assert_true (strncmp (text + off, "xref", 4) == 0);
-  g_assert_nonnull (find_last (text, len, "%%EOF"));
-  g_assert_nonnull (find_last (text, len, "/Type /Page"));
-
-  /* and if poppler is installed, it reads it */
-  g_autofree char *pdftoppm = g_find_program_in_path ("pdftoppm");
-  if (pdftoppm)
-    {
-      g_autofree char *out = tmp_path ("pdfcheck");
-      const char *argv[] = { pdftoppm, "-png", "-r", "20", "-singlefile", path, out, NULL };
-      int status;
-      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
-                                   NULL, NULL, &status, NULL));
-      g_assert_true (g_spawn_check_wait_status (status, NULL));
-      g_autofree char *png = g_strconcat (out, ".png", NULL);
-      g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
-      g_unlink (png);
-    }
 }
 
 static void

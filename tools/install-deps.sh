@@ -9,7 +9,7 @@ packages=(
   meson ninja-build pkg-config gcc g++ gettext
   libglib2.0-dev libglib2.0-bin libjson-glib-dev libgtk-3-dev libcairo2-dev
   libopenblas-dev liblapacke-dev
-  xvfb xauth imagemagick desktop-file-utils appstream python3
+  xvfb xauth imagemagick desktop-file-utils appstream python3 poppler-utils
 )
 
 missing=()

@@ -311,7 +311,6 @@ compare_step (TlPage *page, int direction)
 static gboolean
 compare_export_options (TlPage *page, TlRenderOptions *o)
 {
-  tl_render_options_init (o);
   o->view = TL_RENDER_COMPARE;
   return TRUE;
 }

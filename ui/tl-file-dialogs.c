@@ -98,72 +98,52 @@ tl_file_dialogs_generate (GtkWindow *parent, TlSession *session, guint targets)
 
 /* ---- export ------------------------------------------------------------------------ */
 
-typedef struct
-{
-  TlSession *session;
-  TlRenderOptions options;
-  char *kernels, *matrix, *color;   /* the options' strings */
-} ExportRequest;
+static const char *const export_kinds[][2] = {
+  { N_("PNG image"), ".png" }, { N_("SVG drawing"), ".svg" }, { N_("PDF document"), ".pdf" },
+};
 
-static void
-export_request_free (ExportRequest *r)
+/* a name without .png, .svg or .pdf gets the chosen filter's */
+static GFile *
+export_file (GtkFileChooser *chooser)
 {
-  g_object_unref (r->session);
-  g_free (r->kernels);
-  g_free (r->matrix);
-  g_free (r->color);
-  g_free (r);
+  g_autoptr (GFile) file = gtk_file_chooser_get_file (chooser);
+  g_autofree char *path = g_file_get_path (file);
+  TlRenderFormat format;
+  if (path == NULL || tl_render_format_for_path (path, &format))
+    return g_steal_pointer (&file);
+  g_autoptr (GSList) filters = gtk_file_chooser_list_filters (chooser);
+  int index = MAX (g_slist_index (filters, gtk_file_chooser_get_filter (chooser)), 0);
+  g_autofree char *with = g_strconcat (path, export_kinds[index % G_N_ELEMENTS (export_kinds)][1], NULL);
+  return g_file_new_for_path (with);
 }
 
 static void
-export_response_cb (GtkNativeDialog *dialog, int response, ExportRequest *r)
+export_response_cb (GtkNativeDialog *dialog, int response, TlExport *export)
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = g_file_get_path (file);
-      g_autoptr (GError) error = NULL;
-      TlRenderInput input = { .record = tl_session_get_record (r->session),
-                              .lu = tl_session_get_lu_record (r->session) };
-
-      if (!tl_render_to_file (&input, &r->options, path, &error))
-        tl_session_report_error (r->session, _("Could not export the view."), error);
-      else
-        {
-          g_autofree char *t = g_strdup_printf (_("Exported to %s"), path);
-          tl_session_set_status (r->session, t);
-        }
+      g_autoptr (GFile) file = export_file (GTK_FILE_CHOOSER (dialog));
+      tl_export_write_async (g_steal_pointer (&export), file, NULL, NULL, NULL);
     }
-  export_request_free (r);
+  tl_export_free (export);
   g_object_unref (dialog);
 }
 
 void
-tl_file_dialogs_export (GtkWindow *parent, TlSession *session, const TlRenderOptions *options)
+tl_file_dialogs_export (GtkWindow *parent, TlExport *export)
 {
-  static const char *const kinds[][2] = {
-    { N_("PNG image"), "*.png" }, { N_("SVG drawing"), "*.svg" }, { N_("PDF document"), "*.pdf" },
-  };
-  ExportRequest *r = g_new0 (ExportRequest, 1);
-  r->session = g_object_ref (session);
-  r->options = *options;
-  r->options.kernels = r->kernels = g_strdup (options->kernels);
-  r->options.matrix = r->matrix = g_strdup (options->matrix);
-  r->options.color = r->color = g_strdup (options->color);
-  /* slides: 1600×900 units at twice the pixels for PNG */
-  r->options.width = r->options.height = 0;
-  r->options.scale = 2;
-
   GtkFileChooserNative *dialog = gtk_file_chooser_native_new (_("Export View"), parent,
                                                               GTK_FILE_CHOOSER_ACTION_SAVE,
                                                               _("_Export"), _("_Cancel"));
+  g_autofree char *name = tl_export_suggest_name (export);
   gtk_file_chooser_set_do_overwrite_confirmation (GTK_FILE_CHOOSER (dialog), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "tilelab-view.png");
-  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  for (guint i = 0; i < G_N_ELEMENTS (export_kinds); i++)
     {
-      const char *patterns[] = { kinds[i][1], NULL };
-      add_filter (GTK_FILE_CHOOSER (dialog), _(kinds[i][0]), patterns);
+      g_autofree char *pattern = g_strconcat ("*", export_kinds[i][1], NULL);
+      const char *patterns[] = { pattern, NULL };
+      add_filter (GTK_FILE_CHOOSER (dialog), _(export_kinds[i][0]), patterns);
     }
-  g_signal_connect (dialog, "response", G_CALLBACK (export_response_cb), r);
+  g_signal_connect (dialog, "response", G_CALLBACK (export_response_cb), export);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }

@@ -4,7 +4,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
-#include "paint/tl-render.h"
+#include "tl-export.h"
 #include "tl-session.h"
 
 G_BEGIN_DECLS
@@ -12,8 +12,9 @@ G_BEGIN_DECLS
 /* target: TL_TARGET_A or TL_TARGET_B for a matrix, 0 for a run or Gauss record */
 void tl_file_dialogs_open     (GtkWindow *parent, TlSession *session, guint target);
 void tl_file_dialogs_generate (GtkWindow *parent, TlSession *session, guint targets);
-/* Asks for a file name and draws options (its strings are copied) there:
- * PNG, SVG or PDF by the name's extension. */
-void tl_file_dialogs_export   (GtkWindow *parent, TlSession *session, const TlRenderOptions *options);
+/* Asks for a file name (suggesting one that says what the picture shows)
+ * and writes export there: PNG, SVG or PDF by the name's extension, or
+ * the chosen filter's when it has none.  Takes export. */
+void tl_file_dialogs_export   (GtkWindow *parent, TlExport *export);
 
 G_END_DECLS

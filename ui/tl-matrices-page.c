@@ -484,7 +484,6 @@ static gboolean
 matrices_export_options (TlPage *page, TlRenderOptions *o)
 {
   TlMatricesPage *self = TL_MATRICES_PAGE (page);
-  tl_render_options_init (o);
   o->view = TL_RENDER_HEATMAP;
   o->matrix = "C";
   o->kernels = tl_matrices_page_get_shown_kernel (self);

@@ -45,7 +45,16 @@ tl_page_export_options (TlPage *self, TlRenderOptions *options)
 {
   g_return_val_if_fail (TL_IS_PAGE (self), FALSE);
   TlPageInterface *iface = TL_PAGE_GET_IFACE (self);
+  tl_render_options_init (options);
   return iface->export_options ? iface->export_options (self, options) : FALSE;
+}
+
+TlRunRecord *
+tl_page_export_record (TlPage *self)
+{
+  g_return_val_if_fail (TL_IS_PAGE (self), NULL);
+  TlPageInterface *iface = TL_PAGE_GET_IFACE (self);
+  return iface->export_record ? iface->export_record (self) : NULL;
 }
 
 gboolean

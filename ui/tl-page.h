@@ -26,8 +26,12 @@ struct _TlPageInterface
   gboolean (*step)             (TlPage *self, int direction);
   /* any other key while the page is shown; TRUE when used */
   gboolean (*key)              (TlPage *self, guint keyval, GdkModifierType state);
-  /* the picture Export draws for this page; FALSE: the page has none */
+  /* the picture Export draws for this page, set on options that come
+   * initialised (tl_render_options_init); FALSE: the page has none */
   gboolean (*export_options)   (TlPage *self, TlRenderOptions *options);
+  /* the run record that picture is of (borrowed); NULL or unset: the
+   * session's record on show */
+  TlRunRecord *(*export_record) (TlPage *self);
   /* whether the page shows something now (a record opens on the first
    * page that does; one that does not says why); default TRUE */
   gboolean (*has_content)      (TlPage *self);
@@ -37,7 +41,9 @@ void     tl_page_set_session      (TlPage *self, TlSession *session);
 void     tl_page_set_presentation (TlPage *self, gboolean on, gboolean high_contrast);
 gboolean tl_page_step             (TlPage *self, int direction);
 gboolean tl_page_key              (TlPage *self, guint keyval, GdkModifierType state);
+/* options is initialised here, then filled by the page */
 gboolean tl_page_export_options   (TlPage *self, TlRenderOptions *options);
+TlRunRecord *tl_page_export_record (TlPage *self);
 gboolean tl_page_has_content      (TlPage *self);
 
 /* For pages: holds a session and disconnects from it when replaced or

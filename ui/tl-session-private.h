@@ -38,7 +38,7 @@ struct _TlSession
 
   /* Gauss */
   TlRunRecord *lu_run;        /* an LU run record (its timing, device, result) */
-  TlLuRecorder *lu;
+  TlLuRecorder **lu;           /* an atomic rc box: exports hold it while they draw */
   TlLuRecorder *lu_recording;   /* the worker fills it while Factor A runs */
   GCancellable *lu_cancellable;
 

@@ -98,11 +98,28 @@ tl_session_add_to_history (TlSession *self, TlRunRecord *record)
   g_signal_emit (self, tl_session_signals[SIGNAL_HISTORY_CHANGED], 0);
 }
 
+static void
+lu_box_clear (TlLuRecorder **box)
+{
+  g_clear_pointer (box, tl_lu_recorder_free);
+}
+
+void
+tl_lu_record_release (TlLuRecorder **lu)
+{
+  if (lu)
+    g_atomic_rc_box_release_full (lu, (GDestroyNotify) lu_box_clear);
+}
+
 void
 tl_session_set_lu_record (TlSession *self, TlLuRecorder *lu)
 {
-  g_clear_pointer (&self->lu, tl_lu_recorder_free);
-  self->lu = lu;
+  g_clear_pointer (&self->lu, tl_lu_record_release);
+  if (lu)
+    {
+      self->lu = g_atomic_rc_box_new (TlLuRecorder *);
+      *self->lu = lu;
+    }
   g_signal_emit (self, tl_session_signals[SIGNAL_LU_RECORD_CHANGED], 0);
 }
 
@@ -192,7 +209,14 @@ TlLuRecorder *
 tl_session_get_lu_record (TlSession *self)
 {
   g_return_val_if_fail (TL_IS_SESSION (self), NULL);
-  return self->lu;
+  return self->lu ? *self->lu : NULL;
+}
+
+TlLuRecorder **
+tl_session_hold_lu_record (TlSession *self)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), NULL);
+  return self->lu ? g_atomic_rc_box_acquire (self->lu) : NULL;
 }
 
 /* ---- devices ------------------------------------------------------------- */
@@ -313,7 +337,7 @@ tl_session_finalize (GObject *object)
   g_ptr_array_unref (self->history);
   g_hash_table_unref (self->sweep_jobs);
   g_clear_pointer (&self->record, tl_run_record_unref);
-  g_clear_pointer (&self->lu, tl_lu_recorder_free);
+  g_clear_pointer (&self->lu, tl_lu_record_release);
   g_clear_pointer (&self->lu_run, tl_run_record_unref);
   g_clear_pointer (&self->gpus, g_array_unref);
   g_free (self->no_gpu_reason);

@@ -98,6 +98,11 @@ GPtrArray   *tl_session_get_history (TlSession *self);
 /* ---- Gauss ---- */
 /* the Gauss record the player shows */
 TlLuRecorder *tl_session_get_lu_record (TlSession *self);
+/* The same, held for work off the main loop (an export): it stays whole
+ * while held, even when the session replaces it; NULL when there is none.
+ * Release with tl_lu_record_release (any thread). */
+TlLuRecorder **tl_session_hold_lu_record (TlSession *self);
+void          tl_lu_record_release (TlLuRecorder **lu);
 /* the LU run record opened beside the GEMM one (time, device, result), or NULL */
 TlRunRecord *tl_session_get_lu_run (TlSession *self);
 /* Factors A with the recorder on, on the worker. */

@@ -3,7 +3,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "paint/tl-render.h"
+#include "tl-export.h"
 #include "tl-blocks-page.h"
 #include "tl-compare-page.h"
 #include "tl-device-page.h"
@@ -288,18 +288,20 @@ copy_csv_action (GSimpleAction *a, GVariant *p, gpointer user_data)
   tl_session_set_status (self->session, _("The comparison table is on the clipboard (CSV)."));
 }
 
+/* what Export draws: the page on show, or Matrices' C for a page without
+ * a picture of its own */
+static TlExport *
+new_export (TlWindow *self)
+{
+  TlPage *page = TL_PAGE (gtk_stack_get_visible_child (GTK_STACK (self->view_stack)));
+  return tl_export_new (self->session, page, TL_PAGE (self->matrices_page), self->presentation);
+}
+
 static void
 export_action (GSimpleAction *a, GVariant *p, gpointer user_data)
 {
   TlWindow *self = user_data;
-  TlRenderOptions o;
-  TlPage *page = TL_PAGE (gtk_stack_get_visible_child (GTK_STACK (self->view_stack)));
-
-  /* pages without a picture of their own export the Matrices view's C */
-  if (!tl_page_export_options (page, &o))
-    tl_page_export_options (TL_PAGE (self->matrices_page), &o);
-  o.presentation = self->presentation;
-  tl_file_dialogs_export (GTK_WINDOW (self), self->session, &o);
+  tl_file_dialogs_export (GTK_WINDOW (self), new_export (self));
 }
 
 static void
@@ -894,4 +896,31 @@ tl_window_set_presentation (TlWindow *self, gboolean on)
     gtk_window_fullscreen (GTK_WINDOW (self));
   else
     gtk_window_unfullscreen (GTK_WINDOW (self));
+}
+
+static void
+export_done_cb (GObject *session, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GError *error = NULL;
+  if (tl_export_write_finish (result, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+tl_window_export_async (TlWindow *self, GFile *file, GCancellable *cancellable,
+                        GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_return_if_fail (TL_IS_WINDOW (self));
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  tl_export_write_async (new_export (self), file, cancellable, export_done_cb, task);
+}
+
+gboolean
+tl_window_export_finish (TlWindow *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

@@ -56,5 +56,10 @@ GtkWidget   *tl_window_get_page (TlWindow *self, const char *name); /* "matrices
 TlSession   *tl_window_get_session (TlWindow *self);
 GtkWidget   *tl_window_get_heatmap (TlWindow *self, const char *name); /* "A", "B", "C", "ref", "err" */
 void         tl_window_set_presentation (TlWindow *self, gboolean on);
+/* What Export (Ctrl+E) does once a file is chosen: the view on show,
+ * drawn and written off the main loop */
+void         tl_window_export_async  (TlWindow *self, GFile *file, GCancellable *cancellable,
+                                      GAsyncReadyCallback callback, gpointer user_data);
+gboolean     tl_window_export_finish (TlWindow *self, GAsyncResult *result, GError **error);
 
 G_END_DECLS

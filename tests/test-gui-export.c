@@ -1,0 +1,238 @@
+/* test-gui-export.c — Export (Ctrl+E) from the window itself: every view
+ * in every format (PNG, SVG, PDF), with and without a selection (a
+ * clicker's Page Down picks the next kernel, point or step), and each
+ * file opens.  Nothing else is left in the folder, and the window keeps
+ * drawing while a file is written.  Exits 77 (skip) without a display.
+ */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "tl-page.h"
+#include "tl-roofline-page.h"
+#include "tl-window.h"
+
+#include "gui-test-util.h"
+#include "picture-test-util.h"
+
+static TlApplication *app;
+static TlWindow *win;
+static char *dir;
+
+static gboolean
+is_idle (gpointer data)
+{
+  return gui_test_window_settled (win);
+}
+
+static char *
+record_path (const char *name)
+{
+  return g_build_filename (g_getenv ("TL_SOURCE_DIR"), "docs", "records", name, NULL);
+}
+
+static void
+open_record (const char *name)
+{
+  g_autofree char *path = record_path (name);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  tl_window_open_record (win, file);
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 60));
+  g_assert_null (tl_window_get_info_message (win));
+}
+
+typedef struct
+{
+  gboolean done, ok;
+  char *message;
+} Outcome;
+
+static void
+export_done_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Outcome *o = data;
+  g_autoptr (GError) error = NULL;
+  o->ok = tl_window_export_finish (TL_WINDOW (source), result, &error);
+  o->message = error ? g_strdup (error->message) : NULL;
+  o->done = TRUE;
+}
+
+static gboolean
+outcome_done (gpointer data)
+{
+  return ((Outcome *) data)->done;
+}
+
+/* only the files exported so far are in the folder: no temporary ones */
+static void
+assert_folder_holds (guint n_expected)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+  for (const char *name; (name = g_dir_read_name (d));)
+    {
+      if (g_str_has_suffix (name, "-check.png")) /* pdftoppm's, from check_pdf */
+        continue;
+      g_assert_false (g_str_has_prefix (name, "."));
+      n++;
+    }
+  g_assert_cmpuint (n, ==, n_expected);
+}
+
+static guint n_exported;
+static const char *scenario;
+
+/* Exports the view on show in each format and opens what was written. */
+static void
+export_view (const char *view, const char *selection)
+{
+  static const char *const formats[] = { "png", "svg", "pdf" };
+  tl_window_show_view (win, view);
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+  for (guint f = 0; f < G_N_ELEMENTS (formats); f++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s-%s-%s.%s", scenario, view, selection, formats[f]);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr (GFile) file = g_file_new_for_path (path);
+      Outcome o = { 0 };
+      tl_window_export_async (win, file, NULL, export_done_cb, &o);
+      g_assert_true (gui_test_wait_until (outcome_done, &o, 60));
+      if (!o.ok)
+        g_error ("exporting %s: %s", name, o.message);
+      g_test_message ("exported %s", name);
+      check_picture (path);
+      n_exported++;
+      assert_folder_holds (n_exported);
+    }
+}
+
+/* Every page of the window, without and then with a selection. */
+static void
+export_every_view (const char *const *views, guint n_views)
+{
+  for (guint i = 0; i < n_views; i++)
+    {
+      export_view (views[i], "none");
+      TlPage *page = TL_PAGE (tl_window_get_page (win, views[i]));
+      tl_page_step (page, 1);
+      tl_page_step (page, 1);
+      export_view (views[i], "selected");
+    }
+}
+
+static const char *const all_views[] = { "matrices", "compare", "blocks", "gauss", "source", "device",
+                                         "roofline" };
+
+/* the list above is every page of the window */
+static void
+test_every_page_listed (void)
+{
+  GtkWidget *stack = gtk_widget_get_parent (tl_window_get_page (win, "matrices"));
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (stack));
+  g_assert_cmpuint (g_list_length (children), ==, G_N_ELEMENTS (all_views));
+  for (guint i = 0; i < G_N_ELEMENTS (all_views); i++)
+    g_assert_nonnull (tl_window_get_page (win, all_views[i]));
+}
+
+/* every page's options start initialised, whatever the caller's struct held */
+static void
+assert_options_initialised (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (all_views); i++)
+    {
+      TlRenderOptions o;
+      memset (&o, 0xa5, sizeof o);
+      if (!tl_page_export_options (TL_PAGE (tl_window_get_page (win, all_views[i])), &o))
+        continue;
+      g_assert_null (o.text_boxes);
+      g_assert_cmpfloat (o.scale, >, 0);
+      g_assert_cmpint (o.launch, >=, -1);
+      g_assert_cmpint (o.launch, <, 64);
+    }
+}
+
+/* a CPU run on generated matrices: C, its bars and its tiles */
+static void
+test_live_run (void)
+{
+  static const char *const ids[] = { "cpu-naive", "cpu-blocked", NULL };
+  static const char *const views[] = { "matrices", "compare", "blocks", "source", "device" };
+  scenario = "live";
+  tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", 96, 96, TL_DTYPE_FLOAT32, 5);
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+  gui_test_only_kernels (win, ids);
+  g_assert_true (tl_window_run (win));
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 120));
+  g_assert_nonnull (tl_window_get_record (win));
+  assert_options_initialised ();
+  export_every_view (views, G_N_ELEMENTS (views));
+}
+
+/* records made on a GPU: the Gauss steps, the roofline with its counters,
+ * the block records of the ladder */
+static void
+test_records (void)
+{
+  static const char *const gauss[] = { "gauss" };
+  static const char *const counters[] = { "compare", "roofline" };
+  static const char *const blocks[] = { "blocks" };
+
+  scenario = "records";
+  open_record ("h200-lu-02-blocked-96.json");
+  export_every_view (gauss, G_N_ELEMENTS (gauss));
+  open_record ("h200-gemm-4096-fp32-counters.json");
+  TlRooflinePage *roofline = TL_ROOFLINE_PAGE (tl_window_get_page (win, "roofline"));
+  g_assert_cmpuint (tl_roofline_page_get_n_points (roofline), >, 10);
+  assert_options_initialised ();
+  export_every_view (counters, G_N_ELEMENTS (counters));
+  g_assert_nonnull (tl_roofline_page_get_selected (roofline));
+  open_record ("h200-gemm-1000x500x1000.json");
+  export_every_view (blocks, G_N_ELEMENTS (blocks));
+}
+
+/* a file that cannot be written: the message bar says so, nothing is left */
+static void
+test_unwritable (void)
+{
+  g_autofree char *path = g_build_filename (dir, "no-such-folder", "x.png", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  Outcome o = { 0 };
+  tl_window_show_view (win, "compare");
+  tl_window_export_async (win, file, NULL, export_done_cb, &o);
+  g_assert_true (gui_test_wait_until (outcome_done, &o, 60));
+  g_assert_false (o.ok);
+  g_assert_nonnull (strstr (o.message, "no-such-folder"));
+  g_assert_nonnull (tl_window_get_info_message (win));
+  g_free (o.message);
+  assert_folder_holds (n_exported);
+}
+
+int
+main (int argc, char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  if (gdk_display_get_default () == NULL)
+    return 77;
+  g_autoptr (GError) error = NULL;
+  dir = g_dir_make_tmp ("tilelab-export-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  win = gui_test_start_app (&app);
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+  g_test_add_func ("/gui-export/every-page-listed", test_every_page_listed);
+  g_test_add_func ("/gui-export/live-run", test_live_run);
+  g_test_add_func ("/gui-export/records", test_records);
+  g_test_add_func ("/gui-export/unwritable", test_unwritable);
+  int rc = g_test_run ();
+
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  for (const char *name; d && (name = g_dir_read_name (d));)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      g_unlink (p);
+    }
+  g_rmdir (dir);
+  gtk_widget_destroy (GTK_WIDGET (win));
+  g_application_release (G_APPLICATION (app));
+  g_object_unref (app);
+  return rc;
+}
