@@ -6,9 +6,9 @@
 #include "tl-cli.h"
 #include "cli-gauss.h"
 #include "tl-config.h"
+#include "core/tl-locale.h"
 
 #include <glib/gi18n-lib.h>
-#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,15 +60,10 @@ main (int argc, char **argv)
 {
   /* Messages follow the user's locale; numbers in files never do (all
    * parsers and writers use g_ascii_strtod / g_ascii_formatd). */
-  setlocale (LC_ALL, "");
+  tl_locale_init ();
   /* stdout holds tables a user may pipe on; GLib's log (G_MESSAGES_DEBUG)
    * goes to stderr with the other diagnostics */
   g_log_writer_default_set_use_stderr (TRUE);
-  /* TILELAB_LOCALEDIR points at BUILD/po to run translated from the build tree */
-  const char *localedir = g_getenv ("TILELAB_LOCALEDIR");
-  bindtextdomain (GETTEXT_PACKAGE, localedir && *localedir ? localedir : TL_LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
 
   if (argc < 2)
     {

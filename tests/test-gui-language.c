@@ -1,0 +1,202 @@
+/* test-gui-language.c — the window from the build tree speaks German
+ * (LANGUAGE=de, set by meson): every view shows German words, in its
+ * widgets and in what its painters draw, and no text that the German
+ * catalogue translates is left in English.
+ *
+ * The catalogue is found as `build/ui/tilelab` finds it (tl_locale_init:
+ * the build tree's po/ for a program inside the build tree); what counts
+ * as translated is read from po/de.po.  Exits 77 (skip) without a display.
+ */
+#include <gtk/gtk.h>
+
+#include "core/tl-locale.h"
+#include "paint/tl-paint-text-boxes.h"
+#include "tl-window.h"
+
+#include "gui-test-util.h"
+
+static TlApplication *app;
+static TlWindow *win;
+static GHashTable *german;   /* msgstr → msgid, of the translated entries */
+static GHashTable *english;  /* msgid → msgstr */
+
+/* ---- po/de.po ---------------------------------------------------------------- */
+
+/* a quoted po string, unescaped, appended to s */
+static void
+append_po_string (GString *s, const char *line)
+{
+  const char *open = strchr (line, '"'), *close = strrchr (line, '"');
+  if (open == NULL || close == open)
+    return;
+  g_autofree char *quoted = g_strndup (open + 1, close - open - 1);
+  g_autofree char *plain = g_strcompress (quoted);
+  g_string_append (s, plain);
+}
+
+static void
+add_entry (GString *id, GString *str, gboolean fuzzy)
+{
+  if (!fuzzy && id->len && str->len && strcmp (id->str, str->str) != 0)
+    {
+      g_hash_table_insert (german, g_strdup (str->str), g_strdup (id->str));
+      g_hash_table_insert (english, g_strdup (id->str), g_strdup (str->str));
+    }
+}
+
+static void
+read_catalogue (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("TL_SOURCE_DIR"), "po", "de.po", NULL);
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  german = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  english = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autoptr (GString) id = g_string_new (NULL), str = g_string_new (NULL);
+  GString *into = NULL;
+  gboolean fuzzy = FALSE, plural = FALSE;
+  for (guint i = 0; lines[i]; i++)
+    {
+      const char *l = lines[i];
+      if (g_str_has_prefix (l, "#,") && strstr (l, "fuzzy"))
+        fuzzy = TRUE;
+      else if (g_str_has_prefix (l, "msgid "))
+        {
+          add_entry (id, str, fuzzy || plural);
+          g_string_truncate (id, 0);
+          g_string_truncate (str, 0);
+          plural = FALSE;
+          append_po_string (into = id, l);
+        }
+      else if (g_str_has_prefix (l, "msgid_plural"))
+        {
+          plural = TRUE;
+          into = NULL;
+        }
+      else if (g_str_has_prefix (l, "msgstr"))
+        append_po_string (into = str, l);
+      else if (l[0] == '"' && into)
+        append_po_string (into, l);
+      else if (l[0] == '\0')
+        {
+          add_entry (id, str, fuzzy || plural);
+          g_string_truncate (id, 0);
+          g_string_truncate (str, 0);
+          fuzzy = plural = FALSE;
+          into = NULL;
+        }
+    }
+  add_entry (id, str, fuzzy || plural);
+  g_assert_cmpuint (g_hash_table_size (german), >, 200);
+}
+
+/* ---- what a page shows --------------------------------------------------------- */
+
+static void
+collect_label_texts (GtkWidget *widget, gpointer data)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return;
+  if (GTK_IS_LABEL (widget))
+    g_ptr_array_add (data, g_strdup (gtk_label_get_text (GTK_LABEL (widget))));
+  if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), collect_label_texts, data);
+}
+
+/* the labels of the page, and what its painters draw */
+static GPtrArray *
+page_texts (GtkWidget *page)
+{
+  GPtrArray *texts = g_ptr_array_new_with_free_func (g_free);
+  collect_label_texts (page, texts);
+
+  int w = gtk_widget_get_allocated_width (GTK_WIDGET (win));
+  int h = gtk_widget_get_allocated_height (GTK_WIDGET (win));
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (s);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  gtk_widget_draw (GTK_WIDGET (win), cr);
+  tl_paint_text_boxes_attach (cr, NULL);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  for (guint i = 0; i < tl_paint_text_boxes_len (boxes); i++)
+    g_ptr_array_add (texts, g_strdup (tl_paint_text_boxes_index (boxes, i)->text));
+  return texts;
+}
+
+static gboolean
+is_idle (gpointer data)
+{
+  return gui_test_window_settled (win);
+}
+
+static void
+open_record (const char *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("TL_SOURCE_DIR"), "docs", "records", name, NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  tl_window_open_record (win, file);
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 60));
+}
+
+static void
+test_every_view_in_german (void)
+{
+  static const char *const views[] = { "matrices", "compare", "blocks", "gauss", "source", "device",
+                                       "roofline" };
+  tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", 64, 64, TL_DTYPE_FLOAT32, 3);
+  open_record ("h200-lu-02-blocked-96.json");
+  open_record ("h200-gemm-1000x500x1000.json");
+
+  for (guint v = 0; v < G_N_ELEMENTS (views); v++)
+    {
+      GtkWidget *page = tl_window_get_page (win, views[v]);
+      tl_window_show_view (win, views[v]);
+      g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+      gui_test_pump (0.2);
+      g_autoptr (GPtrArray) texts = page_texts (page);
+      guint n_german = 0;
+      GString *english_left = g_string_new (NULL);
+      for (guint i = 0; i < texts->len; i++)
+        {
+          const char *t = texts->pdata[i];
+          if (g_hash_table_contains (german, t))
+            n_german++;
+          else if (g_hash_table_contains (english, t))
+            g_string_append_printf (english_left, " “%s”", t);
+        }
+      g_test_message ("%s: %u texts, %u of them German", views[v], texts->len, n_german);
+      if (english_left->len)
+        g_error ("%s shows English where the catalogue has German:%s", views[v], english_left->str);
+      g_string_free (english_left, TRUE);
+      if (n_german == 0)
+        g_error ("%s shows no German text", views[v]);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  /* after gtk_test_init, which sets a locale of its own */
+  tl_locale_init ();
+  if (gdk_display_get_default () == NULL)
+    return 77;
+  g_assert_cmpstr (g_getenv ("LANGUAGE"), ==, "de");
+  read_catalogue ();
+
+  win = gui_test_start_app (&app);
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+  g_test_add_func ("/gui-language/every-view-in-german", test_every_view_in_german);
+  int rc = g_test_run ();
+
+  gtk_widget_destroy (GTK_WIDGET (win));
+  g_application_release (G_APPLICATION (app));
+  g_object_unref (app);
+  g_hash_table_unref (german);
+  g_hash_table_unref (english);
+  return rc;
+}
