@@ -162,7 +162,12 @@ test_live_run (void)
   gui_test_only_kernels (win, ids);
   g_assert_true (tl_window_run (win));
   g_assert_true (gui_test_wait_until (is_idle, NULL, 120));
-  g_assert_nonnull (tl_window_get_record (win));
+  const TlRunRecord *record = tl_window_get_record (win);
+  g_assert_nonnull (record);
+  /* cpu-blocked took every core, as its lesson says and the CLI does */
+  const TlKernelRun *blocked = tl_run_record_find_run (record, "cpu-blocked");
+  g_assert_nonnull (blocked);
+  g_assert_cmpuint (blocked->threads, ==, g_get_num_processors ());
   assert_options_initialised ();
   export_every_view (views, G_N_ELEMENTS (views));
 }

@@ -197,10 +197,10 @@ tl_session_run (TlSession *self, const TlRunSettings *settings)
   job->warmups = 1;
   job->keep_matrices = TRUE;
   job->instrument = TRUE; /* per-block (per-tile) timing for the Blocks view */
-  /* CPU kernels leave one core to the window, so it keeps drawing while a
-   * run uses every other core (the run's thread count is in its facts;
-   * tilelab-cli uses them all) */
-  job->threads = MAX (1, g_get_num_processors () - 1);
+  /* CPU kernels take every core, as cpu-blocked's lesson says and as
+   * tilelab-cli does; the window keeps drawing because the runner's
+   * worker, and every thread it starts, runs at nice +5 (TL_RUNNER_BACKGROUND) */
+  job->threads = 0;
   job->device = settings->device;
   job->counters = settings->counters;
 
