@@ -9,6 +9,7 @@
 #include "record/tl-record-file.h"
 
 #include "cli-test-util.h"
+#include "record/tl-gauss-record.h"
 
 #include <glib/gstdio.h>
 #include <math.h>

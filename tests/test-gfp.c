@@ -4,6 +4,7 @@
 #include "lu/tl-lu-recorder.h"
 #include "gen/tl-generate.h"
 #include "core/tl-error.h"
+#include "record/tl-gauss-record.h"
 
 #include <math.h>
 #include <string.h>

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "json-parse-count.h"
+#include "record/tl-gauss-record.h"
 
 static void
 check_against_result (const TlLuRecorder *rec, const TlLuResult *r, const TlMatrix *a)

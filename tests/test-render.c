@@ -16,6 +16,7 @@
 #include "cli-test-util.h"
 #include "paint-test-util.h"
 #include "picture-test-util.h"
+#include "record/tl-gauss-record.h"
 
 static char *tmpdir;
 

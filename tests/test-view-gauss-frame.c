@@ -7,6 +7,7 @@
 #include "lu-test-util.h"
 #include "view/tl-gauss-frame.h"
 #include "view-test-util.h"
+#include "record/tl-gauss-record.h"
 
 static TlMatrix *
 random_matrix (gsize rows, gsize cols)

@@ -7,6 +7,7 @@
 #include "record/tl-lu-record.h"
 #include "lu/tl-lu-recorder.h"
 #include "run/tl-gauss-run.h"
+#include "record/tl-gauss-record.h"
 
 #include <float.h>
 #include <inttypes.h>

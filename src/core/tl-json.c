@@ -4,6 +4,7 @@
 #include "core/tl-file.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <string.h>
 
 void
@@ -27,6 +28,22 @@ tl_json_member_string (JsonBuilder *b, const char *name, const char *value)
     return;
   json_builder_set_member_name (b, name);
   json_builder_add_string_value (b, value);
+}
+
+void
+tl_json_add_value (JsonBuilder *b, double value)
+{
+  if (isfinite (value))
+    json_builder_add_double_value (b, value);
+  else
+    json_builder_add_string_value (b, isnan (value) ? "nan" : value > 0 ? "inf" : "-inf");
+}
+
+void
+tl_json_member_value (JsonBuilder *b, const char *name, double value)
+{
+  json_builder_set_member_name (b, name);
+  tl_json_add_value (b, value);
 }
 
 static gboolean

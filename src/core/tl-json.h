@@ -1,5 +1,6 @@
-/* tl-json.h — small json-glib helpers the record writers and readers
- * share, and the one door through which JSON text is parsed.
+/* tl-json.h — small json-glib helpers the record writers share, and the
+ * one door through which JSON text is parsed (the readers' getters:
+ * tl-json-read.h).
  *
  * json-glib's parser recurses once per nesting level and is lenient
  * (single quotes, comments), so a hostile document could overflow the
@@ -17,6 +18,11 @@ void     tl_json_member_int    (JsonBuilder *b, const char *name, gint64 value);
 void     tl_json_member_bool   (JsonBuilder *b, const char *name, gboolean value);
 /* Left out when value is NULL. */
 void     tl_json_member_string (JsonBuilder *b, const char *name, const char *value);
+/* A number that may be NaN or ±Inf: a JSON number when finite, else the
+ * string "nan", "inf" or "-inf" (JSON has no such numbers; tl-json-read.h's
+ * tl_json_get_value reads them back). */
+void     tl_json_add_value     (JsonBuilder *b, double value);
+void     tl_json_member_value  (JsonBuilder *b, const char *name, double value);
 
 /* What a node holds (FALSE for NULL): an integer; an integer or a double;
  * true or false. */

@@ -16,12 +16,11 @@
  *
  * In GF(p) mode (modulus > 0) all values are exact integers 0..p−1.
  *
- * The JSON form is a self-contained object {"kind": "lu", "schema": 1, …};
- * docs/gauss-record.md describes it.
+ * Its file form, {"kind": "lu", "schema": 1, …}, is read and written by
+ * record/tl-gauss-record.h; docs/gauss-record.md describes it.
  */
 #pragma once
 
-#include <json-glib/json-glib.h>
 #include <gio/gio.h>
 #include "core/tl-matrix.h"
 #include "lu/tl-lu-terms.h"
@@ -31,12 +30,8 @@ typedef struct _TlLuRecorder TlLuRecorder;
 
 G_BEGIN_DECLS
 
-#define TL_LU_RECORD_SCHEMA 1
 #define TL_LU_RECORD_WHOLE_MAX 512 /* up to this, vectors and snapshots are whole */
 #define TL_LU_RECORD_POOLED 256    /* above it, pooled to this many per axis */
-/* The largest GF(p) modulus a record may name: tl-gfp.h's TL_GFP_MAX_PRIME,
- * 2³¹ − 1, so the product of two residues fits in 64 bits. */
-#define TL_LU_RECORD_MAX_MODULUS G_GINT64_CONSTANT (2147483647)
 
 typedef struct
 {
@@ -167,16 +162,5 @@ void tl_lu_recorder_finish      (TlLuRecorder *self, const gint32 *ipiv, guint n
 
 /* A TlLuGetFn for TlMatrix data (float32/float64). */
 double tl_lu_recorder_get_matrix (gconstpointer matrix, gsize i, gsize j);
-
-/* ---- JSON ----------------------------------------------------------------- */
-
-JsonNode     *tl_lu_recorder_to_json   (const TlLuRecorder *self);
-TlLuRecorder *tl_lu_recorder_from_json (JsonNode *node, GError **error);
-gboolean      tl_lu_recorder_save      (const TlLuRecorder *self, const char *path, GError **error);
-/* Reads a bare {"kind": "lu"} document or a run record holding
- * $.extensions.lu, through tl_json_parse (strict JSON, bounded size and
- * depth); from a regular file (never blocking) or from memory. */
-TlLuRecorder *tl_lu_recorder_load      (const char *path, GError **error);
-TlLuRecorder *tl_lu_recorder_from_data (const char *data, gsize length, GError **error);
 
 G_END_DECLS

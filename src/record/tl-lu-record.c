@@ -2,6 +2,7 @@
 #include "record/tl-lu-record.h"
 #include "core/tl-error.h"
 #include "tl-gpu.h"
+#include "record/tl-gauss-record.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>

@@ -6,7 +6,9 @@
 #include "core/tl-error.h"
 #include "core/tl-json.h"
 #include "io/tl-io.h"
+#include "record/tl-lu-record.h"
 #include "record/tl-record-private.h"
+#include "record/tl-gauss-record.h"
 
 TlMatrix *
 tl_run_record_load_matrix (const TlRunRecord *record, const char *relative_path,
@@ -90,11 +92,9 @@ read_run_record (TlRecordFile *file, JsonNode *root, const char *path, const cha
   file->record = run_record_from_root (root, path, flags, error);
   if (file->record == NULL)
     return FALSE;
-  JsonNode *lu = file->record->extensions
-                   ? json_object_get_member (file->record->extensions, "lu") : NULL;
-  if (lu != NULL)
+  if (file->record->extensions && json_object_has_member (file->record->extensions, "lu"))
     {
-      file->lu = tl_lu_recorder_from_json (lu, &local);
+      file->lu = tl_lu_recorder_from_run_record (file->record, &local);
       if (file->lu == NULL)
         {
           g_set_error (error, TL_ERROR, TL_ERROR_PARSE, "%s: $.extensions.lu: %s", name,

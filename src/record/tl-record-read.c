@@ -4,6 +4,7 @@
 
 #include "core/tl-error.h"
 #include "core/tl-json.h"
+#include "core/tl-json-read.h"
 #include "io/tl-io.h"
 
 #include <glib/gi18n-lib.h>
@@ -14,176 +15,16 @@
 #include <string.h>
 
 
-/* Every getter names the JSON path of what it found wrong. */
-
-G_GNUC_PRINTF (3, 4) static gboolean
-parse_fail (GError **error, const char *path, const char *format, ...)
-{
-  va_list args;
-  va_start (args, format);
-  g_autofree char *what = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("run record: %s: %s"), path, what);
-  return FALSE;
-}
-
-static JsonNode *
-member (JsonObject *obj, const char *path, const char *name, gboolean required, GError **error)
-{
-  JsonNode *node = json_object_get_member (obj, name);
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    {
-      if (required)
-        parse_fail (error, path, _("missing member “%s”"), name);
-      return NULL;
-    }
-  return node;
-}
-
-static char *
-child_path (const char *path, const char *name)
-{
-  return g_strdup_printf ("%s.%s", path, name);
-}
-
-static gboolean
-get_object (JsonObject *obj, const char *path, const char *name, gboolean required,
-            JsonObject **out, GError **error)
-{
-  *out = NULL;
-  JsonNode *node = member (obj, path, name, required, error);
-  if (node == NULL)
-    return !required;
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_autofree char *p = child_path (path, name);
-      return parse_fail (error, p, _("expected an object"));
-    }
-  *out = json_node_get_object (node);
-  return TRUE;
-}
-
-static gboolean
-get_array (JsonObject *obj, const char *path, const char *name, gboolean required,
-           JsonArray **out, GError **error)
-{
-  *out = NULL;
-  JsonNode *node = member (obj, path, name, required, error);
-  if (node == NULL)
-    return !required;
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    {
-      g_autofree char *p = child_path (path, name);
-      return parse_fail (error, p, _("expected an array"));
-    }
-  *out = json_node_get_array (node);
-  return TRUE;
-}
-
-/* a string; absent optional strings leave *out NULL */
-static gboolean
-get_string (JsonObject *obj, const char *path, const char *name, gboolean required,
-            char **out, GError **error)
-{
-  *out = NULL;
-  JsonNode *node = member (obj, path, name, required, error);
-  if (node == NULL)
-    return !required;
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    {
-      g_autofree char *p = child_path (path, name);
-      return parse_fail (error, p, _("expected a string"));
-    }
-  *out = g_strdup (json_node_get_string (node));
-  return TRUE;
-}
-
-static gboolean
-get_int (JsonObject *obj, const char *path, const char *name, gboolean required,
-         gint64 lo, gint64 hi, gint64 *out, GError **error)
-{
-  JsonNode *node = member (obj, path, name, required, error);
-  if (node == NULL)
-    return !required;
-  g_autofree char *p = child_path (path, name);
-  if (!tl_json_node_is_int (node))
-    return parse_fail (error, p, _("expected an integer"));
-  gint64 v = json_node_get_int (node);
-  if (v < lo || v > hi)
-    return parse_fail (error, p, _("%" PRId64 " is out of range %" PRId64
-                                   "…%" PRId64), v, lo, hi);
-  *out = v;
-  return TRUE;
-}
-
 /* a count or a size: 0 … G_MAXINT32 */
 static gboolean
 get_count (JsonObject *obj, const char *path, const char *name, gboolean required, int *out,
            GError **error)
 {
   gint64 v = *out;
-  if (!get_int (obj, path, name, required, 0, G_MAXINT32, &v, error))
+  if (!tl_json_get_int (obj, path, name, required, 0, G_MAXINT32, &v, error))
     return FALSE;
   *out = (int) v;
   return TRUE;
-}
-
-static gboolean
-get_double (JsonObject *obj, const char *path, const char *name, gboolean required,
-            double *out, GError **error)
-{
-  JsonNode *node = member (obj, path, name, required, error);
-  if (node == NULL)
-    return !required;
-  g_autofree char *p = child_path (path, name);
-  if (!tl_json_node_is_number (node))
-    return parse_fail (error, p, _("expected a number"));
-  /* json-glib reads 1e400 as infinity: JSON has no such number */
-  double v = json_node_get_double (node);
-  if (!isfinite (v))
-    return parse_fail (error, p, _("the number is beyond the range of float64"));
-  *out = v;
-  return TRUE;
-}
-
-static gboolean
-get_bool (JsonObject *obj, const char *path, const char *name, gboolean required,
-          gboolean *out, GError **error)
-{
-  JsonNode *node = member (obj, path, name, required, error);
-  if (node == NULL)
-    return !required;
-  if (!tl_json_node_is_bool (node))
-    {
-      g_autofree char *p = child_path (path, name);
-      return parse_fail (error, p, _("expected true or false"));
-    }
-  *out = json_node_get_boolean (node);
-  return TRUE;
-}
-
-/* A number, or "nan", "inf", "-inf" for what JSON cannot write (an
- * unwritten or overflowed element of a mismatch). */
-static gboolean
-get_any_double (JsonObject *obj, const char *path, const char *name, double *out, GError **error)
-{
-  JsonNode *node = member (obj, path, name, TRUE, error);
-  if (node == NULL)
-    return FALSE;
-  if (tl_json_node_is_number (node))
-    {
-      *out = json_node_get_double (node);
-      return TRUE;
-    }
-  const char *text = JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING
-                       ? json_node_get_string (node) : "";
-  if (g_str_equal (text, "nan") || g_str_equal (text, "inf") || g_str_equal (text, "-inf"))
-    {
-      *out = g_str_equal (text, "nan") ? NAN : g_str_equal (text, "inf") ? INFINITY : -INFINITY;
-      return TRUE;
-    }
-  g_autofree char *p = child_path (path, name);
-  return parse_fail (error, p, _("expected a number, “nan”, “inf” or “-inf”"));
 }
 
 /* "wrong" and the first "mismatches" of a failed verification. */
@@ -194,29 +35,29 @@ read_mismatches (JsonObject *ver, const char *path, const TlJob *job, TlKernelRu
   /* positions inside C (m×n): they may be shown as cells */
   gint64 wrong = 0;
   JsonArray *list = NULL;
-  if (!get_int (ver, path, "wrong", FALSE, 0, (gint64) (job->m * job->n), &wrong, error)
-      || !get_array (ver, path, "mismatches", FALSE, &list, error))
+  if (!tl_json_get_int (ver, path, "wrong", FALSE, 0, (gint64) (job->m * job->n), &wrong, error)
+      || !tl_json_get_array (ver, path, "mismatches", FALSE, &list, error))
     return FALSE;
   run->n_wrong = (guint64) wrong;
   guint n = list ? json_array_get_length (list) : 0;
-  g_autofree char *lp = child_path (path, "mismatches");
+  g_autofree char *lp = tl_json_path (path, "mismatches");
   if (n > TL_GEMM_CHECK_KEEP || n > run->n_wrong)
-    return parse_fail (error, lp, _("%u mismatches (at most %u, and no more than “wrong”)"), n,
-                       (guint) TL_GEMM_CHECK_KEEP);
+    return tl_json_fail (error, lp, _("%u mismatches (at most %u, and no more than “wrong”)"), n,
+                         (guint) TL_GEMM_CHECK_KEEP);
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *p = g_strdup_printf ("%s[%u]", lp, i);
       JsonNode *node = json_array_get_element (list, i);
       if (!JSON_NODE_HOLDS_OBJECT (node))
-        return parse_fail (error, p, _("expected an object"));
+        return tl_json_fail (error, p, _("expected an object"));
       JsonObject *o = json_node_get_object (node);
       TlGemmMismatch *m = &run->mismatches[i];
       gint64 row = 0, col = 0;
-      if (!get_int (o, p, "row", TRUE, 0, (gint64) job->m - 1, &row, error)
-          || !get_int (o, p, "col", TRUE, 0, (gint64) job->n - 1, &col, error)
-          || !get_any_double (o, p, "got", &m->got, error)
-          || !get_any_double (o, p, "expected", &m->expected, error)
-          || !get_any_double (o, p, "bound", &m->bound, error))
+      if (!tl_json_get_int (o, p, "row", TRUE, 0, (gint64) job->m - 1, &row, error)
+          || !tl_json_get_int (o, p, "col", TRUE, 0, (gint64) job->n - 1, &col, error)
+          || !tl_json_get_value (o, p, "got", TRUE, &m->got, error)
+          || !tl_json_get_value (o, p, "expected", TRUE, &m->expected, error)
+          || !tl_json_get_value (o, p, "bound", TRUE, &m->bound, error))
         return FALSE;
       m->row = (gsize) row;
       m->col = (gsize) col;
@@ -232,19 +73,19 @@ get_quantity (JsonObject *obj, const char *path, const char *name, gboolean requ
 {
   *out = NAN;
   JsonObject *q;
-  if (!get_object (obj, path, name, required, &q, error))
+  if (!tl_json_get_object (obj, path, name, required, &q, error))
     return FALSE;
   if (q == NULL)
     return TRUE;
-  g_autofree char *p = child_path (path, name);
+  g_autofree char *p = tl_json_path (path, name);
   g_autofree char *u = NULL;
-  if (!get_double (q, p, "value", TRUE, out, error)
-      || !get_string (q, p, "unit", TRUE, &u, error))
+  if (!tl_json_get_double (q, p, "value", TRUE, out, error)
+      || !tl_json_get_string (q, p, "unit", TRUE, &u, error))
     return FALSE;
   if (strcmp (u, unit) != 0)
     {
-      g_autofree char *pu = child_path (p, "unit");
-      return parse_fail (error, pu, _("expected “%s”, found “%s”"), unit, u);
+      g_autofree char *pu = tl_json_path (p, "unit");
+      return tl_json_fail (error, pu, _("expected “%s”, found “%s”"), unit, u);
     }
   return TRUE;
 }
@@ -254,12 +95,12 @@ get_name (JsonObject *obj, const char *path, const char *name, const TlNameTable
           int *out, GError **error)
 {
   g_autofree char *s = NULL;
-  if (!get_string (obj, path, name, TRUE, &s, error))
+  if (!tl_json_get_string (obj, path, name, TRUE, &s, error))
     return FALSE;
   if (!tl_name_table_lookup (table, s, out))
     {
-      g_autofree char *p = child_path (path, name);
-      return parse_fail (error, p, _("unknown value “%s”"), s);
+      g_autofree char *p = tl_json_path (path, name);
+      return tl_json_fail (error, p, _("unknown value “%s”"), s);
     }
   return TRUE;
 }
@@ -269,18 +110,18 @@ read_stats (JsonObject *obj, const char *path, TlMatrixStats *out, GError **erro
 {
   gint64 v;
   memset (out, 0, sizeof *out);
-  if (!get_double (obj, path, "min", FALSE, &out->min, error)
-      || !get_double (obj, path, "max", FALSE, &out->max, error)
-      || !get_double (obj, path, "mean", FALSE, &out->mean, error))
+  if (!tl_json_get_double (obj, path, "min", FALSE, &out->min, error)
+      || !tl_json_get_double (obj, path, "max", FALSE, &out->max, error)
+      || !tl_json_get_double (obj, path, "mean", FALSE, &out->mean, error))
     return FALSE;
   v = 0;
-  if (!get_int (obj, path, "n_nan", TRUE, 0, G_MAXINT64, &v, error))
+  if (!tl_json_get_int (obj, path, "n_nan", TRUE, 0, G_MAXINT64, &v, error))
     return FALSE;
   out->n_nan = v;
-  if (!get_int (obj, path, "n_inf", TRUE, 0, G_MAXINT64, &v, error))
+  if (!tl_json_get_int (obj, path, "n_inf", TRUE, 0, G_MAXINT64, &v, error))
     return FALSE;
   out->n_inf = v;
-  if (!get_int (obj, path, "n_finite", TRUE, 0, G_MAXINT64, &v, error))
+  if (!tl_json_get_int (obj, path, "n_finite", TRUE, 0, G_MAXINT64, &v, error))
     return FALSE;
   out->n_finite = v;
   return TRUE;
@@ -290,22 +131,22 @@ gboolean
 tl_record_check_relative_path (const char *rel, const char *path, GError **error)
 {
   if (*rel == '\0' || g_path_is_absolute (rel) || strchr (rel, '\\') != NULL)
-    return parse_fail (error, path, _("“%s” is not a relative path"), rel);
+    return tl_json_fail (error, path, _("“%s” is not a relative path"), rel);
   g_auto (GStrv) parts = g_strsplit (rel, "/", -1);
   for (guint i = 0; parts[i]; i++)
     if (strcmp (parts[i], "..") == 0)
-      return parse_fail (error, path, _("“%s” leaves the record's folder"), rel);
+      return tl_json_fail (error, path, _("“%s” leaves the record's folder"), rel);
   return TRUE;
 }
 
 static gboolean
 get_rel_path (JsonObject *obj, const char *path, char **out, GError **error)
 {
-  if (!get_string (obj, path, "path", FALSE, out, error))
+  if (!tl_json_get_string (obj, path, "path", FALSE, out, error))
     return FALSE;
   if (*out == NULL)
     return TRUE;
-  g_autofree char *p = child_path (path, "path");
+  g_autofree char *p = tl_json_path (path, "path");
   if (!tl_record_check_relative_path (*out, p, error))
     {
       g_clear_pointer (out, g_free);
@@ -319,27 +160,27 @@ read_source (JsonObject *parent, const char *path, const char *name, TlSource *o
              GError **error)
 {
   JsonObject *obj;
-  if (!get_object (parent, path, name, TRUE, &obj, error))
+  if (!tl_json_get_object (parent, path, name, TRUE, &obj, error))
     return FALSE;
-  g_autofree char *p = child_path (path, name);
+  g_autofree char *p = tl_json_path (path, name);
   g_autofree char *kind = NULL;
-  if (!get_string (obj, p, "kind", TRUE, &kind, error))
+  if (!tl_json_get_string (obj, p, "kind", TRUE, &kind, error))
     return FALSE;
   if (!tl_source_kind_from_name (kind, &out->kind))
     {
-      g_autofree char *pk = child_path (p, "kind");
-      return parse_fail (error, pk, _("unknown value “%s”"), kind);
+      g_autofree char *pk = tl_json_path (p, "kind");
+      return tl_json_fail (error, pk, _("unknown value “%s”"), kind);
     }
   switch (out->kind)
     {
     case TL_SOURCE_GENERATOR:
       {
-        if (!get_string (obj, p, "generator", TRUE, &out->generator, error))
+        if (!tl_json_get_string (obj, p, "generator", TRUE, &out->generator, error))
           return FALSE;
-        JsonNode *seed = member (obj, p, "seed", TRUE, error);
+        JsonNode *seed = tl_json_get_member (obj, p, "seed", TRUE, error);
         if (seed == NULL)
           return FALSE;
-        g_autofree char *ps = child_path (p, "seed");
+        g_autofree char *ps = tl_json_path (p, "seed");
         if (tl_json_node_is_int (seed) && json_node_get_int (seed) >= 0)
           out->seed = json_node_get_int (seed);
         else if (JSON_NODE_HOLDS_VALUE (seed) && json_node_get_value_type (seed) == G_TYPE_STRING)
@@ -347,17 +188,17 @@ read_source (JsonObject *parent, const char *path, const char *name, TlSource *o
             guint64 v;
             if (!g_ascii_string_to_unsigned (json_node_get_string (seed), 10, 0, G_MAXUINT64,
                                              &v, NULL))
-              return parse_fail (error, ps, _("expected a non-negative integer"));
+              return tl_json_fail (error, ps, _("expected a non-negative integer"));
             out->seed = v;
           }
         else
-          return parse_fail (error, ps, _("expected a non-negative integer"));
+          return tl_json_fail (error, ps, _("expected a non-negative integer"));
         return TRUE;
       }
     case TL_SOURCE_FILE:
-      return get_string (obj, p, "path", TRUE, &out->path, error);
+      return tl_json_get_string (obj, p, "path", TRUE, &out->path, error);
     case TL_SOURCE_MATRIX:
-      return get_string (obj, p, "label", FALSE, &out->label, error);
+      return tl_json_get_string (obj, p, "label", FALSE, &out->label, error);
     }
   return TRUE;
 }
@@ -370,25 +211,25 @@ read_job (JsonObject *obj, const char *path, GError **error)
   /* shapes: positive and within what a matrix may hold (tl_matrix_check_shape) */
   const gint64 max_dim = TL_MATRIX_MAX_DIM;
 
-  if (!get_string (obj, path, "kind", TRUE, &job->kind, error))
+  if (!tl_json_get_string (obj, path, "kind", TRUE, &job->kind, error))
     return NULL;
-  if (!get_int (obj, path, "m", TRUE, 1, max_dim, &v, error))
+  if (!tl_json_get_int (obj, path, "m", TRUE, 1, max_dim, &v, error))
     return NULL;
   job->m = v;
-  if (!get_int (obj, path, "k", TRUE, 1, max_dim, &v, error))
+  if (!tl_json_get_int (obj, path, "k", TRUE, 1, max_dim, &v, error))
     return NULL;
   job->k = v;
-  if (!get_int (obj, path, "n", TRUE, 1, max_dim, &v, error))
+  if (!tl_json_get_int (obj, path, "n", TRUE, 1, max_dim, &v, error))
     return NULL;
   job->n = v;
 
   g_autofree char *dtype = NULL;
-  if (!get_string (obj, path, "dtype", TRUE, &dtype, error))
+  if (!tl_json_get_string (obj, path, "dtype", TRUE, &dtype, error))
     return NULL;
   if (!tl_dtype_from_name (dtype, &job->dtype))
     {
-      g_autofree char *p = child_path (path, "dtype");
-      parse_fail (error, p, _("unknown dtype “%s”"), dtype);
+      g_autofree char *p = tl_json_path (path, "dtype");
+      tl_json_fail (error, p, _("unknown dtype “%s”"), dtype);
       return NULL;
     }
   if (!read_source (obj, path, "a", &job->a, error)
@@ -396,7 +237,7 @@ read_job (JsonObject *obj, const char *path, GError **error)
     return NULL;
 
   JsonArray *kernels;
-  if (!get_array (obj, path, "kernels", TRUE, &kernels, error))
+  if (!tl_json_get_array (obj, path, "kernels", TRUE, &kernels, error))
     return NULL;
   guint nk = json_array_get_length (kernels);
   job->kernels = g_new0 (char *, nk + 1);
@@ -406,24 +247,24 @@ read_job (JsonObject *obj, const char *path, GError **error)
       if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
         {
           g_autofree char *p = g_strdup_printf ("%s.kernels[%u]", path, i);
-          parse_fail (error, p, _("expected a string"));
+          tl_json_fail (error, p, _("expected a string"));
           return NULL;
         }
       job->kernels[i] = g_strdup (json_node_get_string (node));
     }
 
-  if (!get_int (obj, path, "repeats", TRUE, 0, G_MAXINT32, &v, error))
+  if (!tl_json_get_int (obj, path, "repeats", TRUE, 0, G_MAXINT32, &v, error))
     return NULL;
   job->repeats = v;
-  if (!get_int (obj, path, "warmups", TRUE, 0, G_MAXINT32, &v, error))
+  if (!tl_json_get_int (obj, path, "warmups", TRUE, 0, G_MAXINT32, &v, error))
     return NULL;
   job->warmups = v;
-  if (!get_bool (obj, path, "flush_l2", FALSE, &job->flush_l2, error)
-      || !get_bool (obj, path, "instrument", FALSE, &job->instrument, error)
-      || !get_bool (obj, path, "counters", FALSE, &job->counters, error))
+  if (!tl_json_get_bool (obj, path, "flush_l2", FALSE, &job->flush_l2, error)
+      || !tl_json_get_bool (obj, path, "instrument", FALSE, &job->instrument, error)
+      || !tl_json_get_bool (obj, path, "counters", FALSE, &job->counters, error))
     return NULL;
   v = 0;
-  if (!get_int (obj, path, "threads", FALSE, 0, TL_RECORD_MAX_UNITS, &v, error))
+  if (!tl_json_get_int (obj, path, "threads", FALSE, 0, TL_RECORD_MAX_UNITS, &v, error))
     return NULL;
   job->threads = v;
   if (!get_count (obj, path, "device", FALSE, &job->device, error))
@@ -437,7 +278,7 @@ read_device (JsonObject *obj, const char *path, TlGpuFacts *f, GError **error)
   memset (f, 0, sizeof *f);
   g_autofree char *name = NULL;
   gint64 total = 0, free_b = 0;
-  if (!get_string (obj, path, "name", TRUE, &name, error))
+  if (!tl_json_get_string (obj, path, "name", TRUE, &name, error))
     return FALSE;
   g_strlcpy (f->name, name, sizeof f->name);
   struct { const char *key; int *field; gboolean required; } ints[] = {
@@ -467,11 +308,11 @@ read_device (JsonObject *obj, const char *path, TlGpuFacts *f, GError **error)
   /* SMs become lanes of the timeline */
   if (f->sm_count > TL_RECORD_MAX_UNITS)
     {
-      g_autofree char *p = child_path (path, "sm_count");
-      return parse_fail (error, p, _("%d is out of range 0…%d"), f->sm_count, TL_RECORD_MAX_UNITS);
+      g_autofree char *p = tl_json_path (path, "sm_count");
+      return tl_json_fail (error, p, _("%d is out of range 0…%d"), f->sm_count, TL_RECORD_MAX_UNITS);
     }
-  if (!get_int (obj, path, "total_mem_bytes", FALSE, 0, G_MAXINT64, &total, error)
-      || !get_int (obj, path, "free_mem_bytes", FALSE, 0, G_MAXINT64, &free_b, error))
+  if (!tl_json_get_int (obj, path, "total_mem_bytes", FALSE, 0, G_MAXINT64, &total, error)
+      || !tl_json_get_int (obj, path, "free_mem_bytes", FALSE, 0, G_MAXINT64, &free_b, error))
     return FALSE;
   f->total_mem_bytes = total;
   f->free_mem_bytes = free_b;
@@ -483,26 +324,17 @@ read_uint_array (JsonObject *obj, const char *path, const char *name, gsize coun
                  gint64 hi, GArray *out, GError **error)
 {
   JsonArray *array;
-  if (!get_array (obj, path, name, TRUE, &array, error))
+  if (!tl_json_get_array (obj, path, name, TRUE, &array, error))
     return FALSE;
   if (json_array_get_length (array) != count)
     {
-      g_autofree char *p = child_path (path, name);
-      return parse_fail (error, p, _("has %u entries, “count” says %zu"),
-                         json_array_get_length (array), count);
+      g_autofree char *p = tl_json_path (path, name);
+      return tl_json_fail (error, p, _("has %u entries, “count” says %zu"),
+                           json_array_get_length (array), count);
     }
-  for (gsize i = 0; i < count; i++)
-    {
-      JsonNode *node = json_array_get_element (array, i);
-      if (!tl_json_node_is_int (node) || json_node_get_int (node) < 0 || json_node_get_int (node) > hi)
-        {
-          g_autofree char *p = g_strdup_printf ("%s.%s[%" G_GSIZE_FORMAT "]", path, name, i);
-          return parse_fail (error, p, _("expected an integer in 0…%" PRId64), hi);
-        }
-      guint64 v = json_node_get_int (node);
-      g_array_append_val (out, v);
-    }
-  return TRUE;
+  g_array_set_size (out, count);
+  g_autofree char *p = tl_json_path (path, name);
+  return tl_json_array_uints (array, p, (guint64) hi, (guint64 *) out->data, error);
 }
 
 /* Per-block records become indices into a grid of C's tiles (the Blocks
@@ -520,15 +352,15 @@ check_block_grid (const TlBlockRecord *blocks, gsize count, const TlJob *job, co
     }
   g_autoptr (GError) local = NULL;
   if (!tl_matrix_check_size (TL_DTYPE_FLOAT64, gy, gx, NULL, &local))
-    return parse_fail (error, path, _("a grid of %" PRIu64 "×%" PRIu64
-                                      " tiles: %s"), gx, gy, local->message);
+    return tl_json_fail (error, path, _("a grid of %" PRIu64 "×%" PRIu64
+                                        " tiles: %s"), gx, gy, local->message);
   /* A tile covers at least one element of C (in either orientation: some
    * rungs put rows on blockIdx.x), and a grid wider than the blocks it
    * holds is mostly holes: a coordinate beyond both is not a tile of C. */
   guint64 side = MAX (MAX ((guint64) job->m, (guint64) job->n), (guint64) count);
   if (gx > side || gy > side)
-    return parse_fail (error, path, _("a block at tile %" PRIu64 " lies outside "
-                                      "a %zu×%zu C and beyond the %zu blocks recorded"),
+    return tl_json_fail (error, path, _("a block at tile %" PRIu64 " lies outside "
+                                        "a %zu×%zu C and beyond the %zu blocks recorded"),
                        MAX (gx, gy) - 1, job->m, job->n, count);
   return TRUE;
 }
@@ -539,19 +371,19 @@ read_blocks (JsonObject *obj, const char *path, const TlJob *job, TlKernelRun *r
 {
   gint64 count = 0, tile = 0;
   g_autofree char *unit = NULL;
-  if (!get_int (obj, path, "count", TRUE, 0, 1 << 26, &count, error)
-      || !get_string (obj, path, "unit", TRUE, &unit, error))
+  if (!tl_json_get_int (obj, path, "count", TRUE, 0, 1 << 26, &count, error)
+      || !tl_json_get_string (obj, path, "unit", TRUE, &unit, error))
     return FALSE;
   if (strcmp (unit, "sm") != 0 && strcmp (unit, "thread") != 0)
     {
-      g_autofree char *p = child_path (path, "unit");
-      return parse_fail (error, p, _("expected “sm” or “thread”, found “%s”"), unit);
+      g_autofree char *p = tl_json_path (path, "unit");
+      return tl_json_fail (error, p, _("expected “sm” or “thread”, found “%s”"), unit);
     }
-  if (!get_int (obj, path, "tile_m", FALSE, 0, TL_MATRIX_MAX_DIM, &tile, error))
+  if (!tl_json_get_int (obj, path, "tile_m", FALSE, 0, TL_MATRIX_MAX_DIM, &tile, error))
     return FALSE;
   run->block_tile_m = tile;
   tile = 0;
-  if (!get_int (obj, path, "tile_n", FALSE, 0, TL_MATRIX_MAX_DIM, &tile, error))
+  if (!tl_json_get_int (obj, path, "tile_n", FALSE, 0, TL_MATRIX_MAX_DIM, &tile, error))
     return FALSE;
   run->block_tile_n = tile;
 
@@ -578,7 +410,7 @@ read_blocks (JsonObject *obj, const char *path, const TlJob *job, TlKernelRun *r
           if (blocks[i].end_ns < blocks[i].start_ns)
             {
               g_autofree char *p = g_strdup_printf ("%s.end_ns[%" G_GINT64_FORMAT "]", path, i);
-              ok = parse_fail (error, p, _("a block ends before it starts"));
+              ok = tl_json_fail (error, p, _("a block ends before it starts"));
               break;
             }
         }
@@ -604,38 +436,38 @@ static gboolean
 read_counters (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
 {
   g_autofree char *state = NULL;
-  if (!get_string (obj, path, "state", TRUE, &state, error))
+  if (!tl_json_get_string (obj, path, "state", TRUE, &state, error))
     return FALSE;
   TlGpuCountersState st;
   if (!tl_counters_state_from_name (state, &st))
     {
-      g_autofree char *p = child_path (path, "state");
-      return parse_fail (error, p, _("expected “measured”, “unavailable”, “not-permitted” or "
-                                     "“failed”, found “%s”"), state);
+      g_autofree char *p = tl_json_path (path, "state");
+      return tl_json_fail (error, p, _("expected “measured”, “unavailable”, “not-permitted” or "
+                                       "“failed”, found “%s”"), state);
     }
   g_autoptr (TlCounters) c = tl_counters_new (st, NULL);
   gint64 passes = 0;
-  if (!get_string (obj, path, "message", FALSE, &c->message, error)
-      || !get_string (obj, path, "chip", FALSE, &c->chip, error)
-      || !get_int (obj, path, "passes", FALSE, 0, 1000, &passes, error))
+  if (!tl_json_get_string (obj, path, "message", FALSE, &c->message, error)
+      || !tl_json_get_string (obj, path, "chip", FALSE, &c->chip, error)
+      || !tl_json_get_int (obj, path, "passes", FALSE, 0, 1000, &passes, error))
     return FALSE;
   c->passes = (int) passes;
   JsonObject *values;
-  if (!get_object (obj, path, "values", st == TL_GPU_COUNTERS_MEASURED, &values, error))
+  if (!tl_json_get_object (obj, path, "values", st == TL_GPU_COUNTERS_MEASURED, &values, error))
     return FALSE;
   if (values != NULL)
     {
-      g_autofree char *p = child_path (path, "values");
+      g_autofree char *p = tl_json_path (path, "values");
       for (int i = 0; i < TL_GPU_N_COUNTERS; i++)
         {
           const char *key = tl_gpu_counter_info (i)->key;
-          if (!get_double (values, p, key, FALSE, &c->value[i], error))
+          if (!tl_json_get_double (values, p, key, FALSE, &c->value[i], error))
             return FALSE;
           if (!isnan (c->value[i]) && !(c->value[i] >= 0 && c->value[i] <= MAX_COUNTER_VALUE))
             {
-              g_autofree char *pk = child_path (p, key);
-              return parse_fail (error, pk, _("%g is out of range 0…%g"), c->value[i],
-                                 MAX_COUNTER_VALUE);
+              g_autofree char *pk = tl_json_path (p, key);
+              return tl_json_fail (error, pk, _("%g is out of range 0…%g"), c->value[i],
+                                   MAX_COUNTER_VALUE);
             }
         }
     }
@@ -651,8 +483,8 @@ read_bandwidth (JsonObject *obj, const char *path, TlGpuBandwidth *bw, GError **
   gint64 dram_buf = 0, l2_buf = 0;
   if (!get_quantity (obj, path, "dram", TRUE, "GB/s", &dram, error)
       || !get_quantity (obj, path, "l2", TRUE, "GB/s", &l2, error)
-      || !get_int (obj, path, "dram_buffer_bytes", FALSE, 0, G_MAXINT64, &dram_buf, error)
-      || !get_int (obj, path, "l2_buffer_bytes", FALSE, 0, G_MAXINT64, &l2_buf, error))
+      || !tl_json_get_int (obj, path, "dram_buffer_bytes", FALSE, 0, G_MAXINT64, &dram_buf, error)
+      || !tl_json_get_int (obj, path, "l2_buffer_bytes", FALSE, 0, G_MAXINT64, &l2_buf, error))
     return FALSE;
   /* 1 PB/s: far beyond any memory, and no bandwidth is zero or negative */
   const double most = 1e6;
@@ -661,8 +493,8 @@ read_bandwidth (JsonObject *obj, const char *path, TlGpuBandwidth *bw, GError **
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     if (!(values[i] > 0 && values[i] <= most))
       {
-        g_autofree char *p = child_path (path, names[i]);
-        return parse_fail (error, p, _("%g GB/s is out of range (0, %g]"), values[i], most);
+        g_autofree char *p = tl_json_path (path, names[i]);
+        return tl_json_fail (error, p, _("%g GB/s is out of range (0, %g]"), values[i], most);
       }
   bw->dram_bytes_per_s = dram * 1e9;
   bw->l2_bytes_per_s = l2 * 1e9;
@@ -678,17 +510,17 @@ read_run_outcome (JsonObject *obj, const char *path, TlKernelRun *run, GError **
   if (run->status == TL_RUN_ERROR || run->status == TL_RUN_CANCELLED)
     {
       JsonObject *err;
-      g_autofree char *p = child_path (path, "error");
+      g_autofree char *p = tl_json_path (path, "error");
       g_autofree char *code = NULL;
-      if (!get_object (obj, path, "error", TRUE, &err, error)
-          || !get_string (err, p, "code", TRUE, &code, error)
-          || !get_string (err, p, "message", TRUE, &run->message, error))
+      if (!tl_json_get_object (obj, path, "error", TRUE, &err, error)
+          || !tl_json_get_string (err, p, "code", TRUE, &code, error)
+          || !tl_json_get_string (err, p, "message", TRUE, &run->message, error))
         return FALSE;
       run->error_code = tl_run_error_code_from_name (code);
     }
   else if (run->status == TL_RUN_SKIPPED)
     {
-      if (!get_string (obj, path, "reason", TRUE, &run->message, error))
+      if (!tl_json_get_string (obj, path, "reason", TRUE, &run->message, error))
         return FALSE;
     }
   return TRUE;
@@ -699,31 +531,31 @@ static gboolean
 read_run_time (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
 {
   JsonObject *time;
-  if (!get_object (obj, path, "time", run->status == TL_RUN_OK, &time, error))
+  if (!tl_json_get_object (obj, path, "time", run->status == TL_RUN_OK, &time, error))
     return FALSE;
   if (time)
     {
-      g_autofree char *p = child_path (path, "time");
-      g_autofree char *ps = child_path (p, "samples");
+      g_autofree char *p = tl_json_path (path, "time");
+      g_autofree char *ps = tl_json_path (p, "samples");
       JsonObject *samples;
       gint64 count;
       if (!get_quantity (time, p, "median", TRUE, "ms", &run->time.median, error)
           || !get_quantity (time, p, "min", TRUE, "ms", &run->time.min, error)
           || !get_quantity (time, p, "max", TRUE, "ms", &run->time.max, error)
           || !get_quantity (time, p, "mean", FALSE, "ms", &run->time.mean, error)
-          || !get_int (time, p, "count", TRUE, 1, G_MAXINT32, &count, error)
-          || !get_object (time, p, "samples", TRUE, &samples, error))
+          || !tl_json_get_int (time, p, "count", TRUE, 1, G_MAXINT32, &count, error)
+          || !tl_json_get_object (time, p, "samples", TRUE, &samples, error))
         return FALSE;
       run->time.count = count;
       JsonArray *values;
       g_autofree char *unit = NULL;
-      if (!get_array (samples, ps, "values", TRUE, &values, error)
-          || !get_string (samples, ps, "unit", TRUE, &unit, error))
+      if (!tl_json_get_array (samples, ps, "values", TRUE, &values, error)
+          || !tl_json_get_string (samples, ps, "unit", TRUE, &unit, error))
         return FALSE;
       if (strcmp (unit, "ms") != 0)
         {
-          g_autofree char *pu = child_path (ps, "unit");
-          parse_fail (error, pu, _("expected “ms”, found “%s”"), unit);
+          g_autofree char *pu = tl_json_path (ps, "unit");
+          tl_json_fail (error, pu, _("expected “ms”, found “%s”"), unit);
           return FALSE;
         }
       run->n_samples = json_array_get_length (values);
@@ -734,14 +566,14 @@ read_run_time (JsonObject *obj, const char *path, TlKernelRun *run, GError **err
           if (!tl_json_node_is_number (node))
             {
               g_autofree char *pv = g_strdup_printf ("%s.values[%u]", ps, i);
-              parse_fail (error, pv, _("expected a number"));
+              tl_json_fail (error, pv, _("expected a number"));
               return FALSE;
             }
           run->samples_ms[i] = json_node_get_double (node);
           if (!isfinite (run->samples_ms[i]))
             {
               g_autofree char *pv = g_strdup_printf ("%s.values[%u]", ps, i);
-              parse_fail (error, pv, _("the number is beyond the range of float64"));
+              tl_json_fail (error, pv, _("the number is beyond the range of float64"));
               return FALSE;
             }
         }
@@ -759,7 +591,7 @@ read_run_rates (JsonObject *obj, const char *path, TlKernelRun *run, GError **er
       || !get_quantity (obj, path, "throughput", FALSE, "GFLOP/s", &run->gflops, error)
       || !get_quantity (obj, path, "bytes", FALSE, "B", &bytes, error)
       || !get_quantity (obj, path, "bandwidth", FALSE, "GB/s", &run->gbytes_per_s, error)
-      || !get_string (obj, path, "reference_kernel", FALSE, &run->reference_id, error)
+      || !tl_json_get_string (obj, path, "reference_kernel", FALSE, &run->reference_id, error)
       || !get_quantity (obj, path, "percent_of_reference", FALSE, "%",
                         &run->percent_of_reference, error)
       || !get_quantity (obj, path, "speedup_vs_naive", FALSE, "x", &run->speedup_vs_naive,
@@ -775,19 +607,19 @@ read_run_verification (JsonObject *obj, const char *path, const TlJob *job, TlKe
                        GError **error)
 {
   JsonObject *ver;
-  if (!get_object (obj, path, "verification", FALSE, &ver, error))
+  if (!tl_json_get_object (obj, path, "verification", FALSE, &ver, error))
     return FALSE;
   if (ver)
     {
-      g_autofree char *p = child_path (path, "verification");
+      g_autofree char *p = tl_json_path (path, "verification");
       run->verified = TRUE;
-      if (!get_double (ver, p, "max_abs", FALSE, &run->max_abs, error)
-          || !get_double (ver, p, "max_rel", FALSE, &run->max_rel, error)
-          || !get_double (ver, p, "rel_norm", FALSE, &run->rel_norm, error)
-          || !get_double (ver, p, "normwise", FALSE, &run->normwise, error)
-          || !get_double (ver, p, "tolerance", TRUE, &run->tolerance, error)
-          || !get_double (ver, p, "worst", FALSE, &run->worst, error)
-          || !get_bool (ver, p, "passed", TRUE, &run->passed, error)
+      if (!tl_json_get_double (ver, p, "max_abs", FALSE, &run->max_abs, error)
+          || !tl_json_get_double (ver, p, "max_rel", FALSE, &run->max_rel, error)
+          || !tl_json_get_double (ver, p, "rel_norm", FALSE, &run->rel_norm, error)
+          || !tl_json_get_double (ver, p, "normwise", FALSE, &run->normwise, error)
+          || !tl_json_get_double (ver, p, "tolerance", TRUE, &run->tolerance, error)
+          || !tl_json_get_double (ver, p, "worst", FALSE, &run->worst, error)
+          || !tl_json_get_bool (ver, p, "passed", TRUE, &run->passed, error)
           || !read_mismatches (ver, p, job, run, error))
         return FALSE;
     }
@@ -799,11 +631,11 @@ static gboolean
 read_run_launch (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
 {
   JsonObject *launch;
-  if (!get_object (obj, path, "launch", FALSE, &launch, error))
+  if (!tl_json_get_object (obj, path, "launch", FALSE, &launch, error))
     return FALSE;
   if (launch)
     {
-      g_autofree char *p = child_path (path, "launch");
+      g_autofree char *p = tl_json_path (path, "launch");
       TlLaunchFacts *l = &run->launch;
       struct { const char *key; int *field; } ints[] = {
         { "regs_per_thread", &l->regs_per_thread },
@@ -822,13 +654,13 @@ read_run_launch (JsonObject *obj, const char *path, TlKernelRun *run, GError **e
       /* blocks per SM at once become sub-lanes of the timeline */
       if (l->active_blocks_per_sm > TL_RECORD_MAX_UNITS)
         {
-          g_autofree char *pa = child_path (p, "active_blocks_per_sm");
-          parse_fail (error, pa, _("%d is out of range 0…%d"), l->active_blocks_per_sm,
-                      TL_RECORD_MAX_UNITS);
+          g_autofree char *pa = tl_json_path (p, "active_blocks_per_sm");
+          tl_json_fail (error, pa, _("%d is out of range 0…%d"), l->active_blocks_per_sm,
+                        TL_RECORD_MAX_UNITS);
           return FALSE;
         }
-      if (!get_double (launch, p, "waves", FALSE, &l->waves, error)
-          || !get_double (launch, p, "occupancy", FALSE, &l->occupancy, error))
+      if (!tl_json_get_double (launch, p, "waves", FALSE, &l->waves, error)
+          || !tl_json_get_double (launch, p, "occupancy", FALSE, &l->occupancy, error))
         return FALSE;
       l->valid = TRUE;
     }
@@ -840,11 +672,11 @@ static gboolean
 read_run_instrumented (JsonObject *obj, const char *path, const TlJob *job, TlKernelRun *run, GError **error)
 {
   JsonObject *instr;
-  if (!get_object (obj, path, "instrumented", FALSE, &instr, error))
+  if (!tl_json_get_object (obj, path, "instrumented", FALSE, &instr, error))
     return FALSE;
   if (instr)
     {
-      g_autofree char *p = child_path (path, "instrumented");
+      g_autofree char *p = tl_json_path (path, "instrumented");
       if (!get_quantity (instr, p, "median", TRUE, "ms", &run->instrumented_median_ms, error)
           || !get_quantity (instr, p, "overhead", FALSE, "%", &run->instrument_overhead_pct,
                             error))
@@ -852,11 +684,11 @@ read_run_instrumented (JsonObject *obj, const char *path, const TlJob *job, TlKe
     }
 
   JsonObject *blocks;
-  if (!get_object (obj, path, "blocks", FALSE, &blocks, error))
+  if (!tl_json_get_object (obj, path, "blocks", FALSE, &blocks, error))
     return FALSE;
   if (blocks)
     {
-      g_autofree char *p = child_path (path, "blocks");
+      g_autofree char *p = tl_json_path (path, "blocks");
       if (!read_blocks (blocks, p, job, run, error))
         return FALSE;
     }
@@ -868,11 +700,11 @@ static gboolean
 read_run_counters (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
 {
   JsonObject *counters;
-  if (!get_object (obj, path, "counters", FALSE, &counters, error))
+  if (!tl_json_get_object (obj, path, "counters", FALSE, &counters, error))
     return FALSE;
   if (counters)
     {
-      g_autofree char *p = child_path (path, "counters");
+      g_autofree char *p = tl_json_path (path, "counters");
       if (!read_counters (counters, p, run, error))
         return FALSE;
     }
@@ -884,18 +716,18 @@ static gboolean
 read_run_result (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
 {
   JsonObject *result;
-  if (!get_object (obj, path, "result", FALSE, &result, error))
+  if (!tl_json_get_object (obj, path, "result", FALSE, &result, error))
     return FALSE;
   if (result)
     {
-      g_autofree char *p = child_path (path, "result");
+      g_autofree char *p = tl_json_path (path, "result");
       JsonObject *stats;
-      if (!get_object (result, p, "stats", FALSE, &stats, error)
+      if (!tl_json_get_object (result, p, "stats", FALSE, &stats, error)
           || !get_rel_path (result, p, &run->c_path, error))
         return FALSE;
       if (stats)
         {
-          g_autofree char *ps = child_path (p, "stats");
+          g_autofree char *ps = tl_json_path (p, "stats");
           if (!read_stats (stats, ps, &run->c_stats, error))
             return FALSE;
           run->has_c_stats = TRUE;
@@ -909,23 +741,23 @@ read_run (JsonObject *obj, const char *path, const TlJob *job, GError **error)
 {
   g_autofree char *id = NULL;
   int backend, status;
-  if (!get_string (obj, path, "kernel", TRUE, &id, error)
+  if (!tl_json_get_string (obj, path, "kernel", TRUE, &id, error)
       || !get_name (obj, path, "backend", &tl_backend_table, &backend, error)
       || !get_name (obj, path, "status", &tl_run_status_table, &status, error))
     return NULL;
   if (*id == '\0')
     {
-      g_autofree char *p = child_path (path, "kernel");
-      parse_fail (error, p, _("empty kernel id"));
+      g_autofree char *p = tl_json_path (path, "kernel");
+      tl_json_fail (error, p, _("empty kernel id"));
       return NULL;
     }
 
   g_autoptr (TlKernelRun) run = tl_kernel_run_new (id, backend);
   run->status = status;
   gint64 threads = 0;
-  if (!get_string (obj, path, "precision", FALSE, &run->precision, error)
+  if (!tl_json_get_string (obj, path, "precision", FALSE, &run->precision, error)
       || !read_run_outcome (obj, path, run, error)
-      || !get_int (obj, path, "threads", FALSE, 0, TL_RECORD_MAX_UNITS, &threads, error))
+      || !tl_json_get_int (obj, path, "threads", FALSE, 0, TL_RECORD_MAX_UNITS, &threads, error))
     return NULL;
   run->threads = threads;
   if (!read_run_time (obj, path, run, error) || !read_run_rates (obj, path, run, error)
@@ -943,17 +775,17 @@ read_input (JsonObject *inputs, const char *name, gboolean *has_stats, TlMatrixS
             char **path_out, GError **error)
 {
   JsonObject *obj;
-  if (!get_object (inputs, "$.inputs", name, FALSE, &obj, error))
+  if (!tl_json_get_object (inputs, "$.inputs", name, FALSE, &obj, error))
     return FALSE;
   if (obj == NULL)
     return TRUE;
   g_autofree char *p = g_strdup_printf ("$.inputs.%s", name);
   JsonObject *s;
-  if (!get_object (obj, p, "stats", FALSE, &s, error) || !get_rel_path (obj, p, path_out, error))
+  if (!tl_json_get_object (obj, p, "stats", FALSE, &s, error) || !get_rel_path (obj, p, path_out, error))
     return FALSE;
   if (s)
     {
-      g_autofree char *ps = child_path (p, "stats");
+      g_autofree char *ps = tl_json_path (p, "stats");
       if (!read_stats (s, ps, stats, error))
         return FALSE;
       *has_stats = TRUE;
@@ -961,47 +793,46 @@ read_input (JsonObject *inputs, const char *name, gboolean *has_stats, TlMatrixS
   return TRUE;
 }
 
-TlRunRecord *
-tl_run_record_from_json (JsonNode *node, GError **error)
+static TlRunRecord *
+read_record (JsonNode *node, GError **error)
 {
-  g_return_val_if_fail (node != NULL, NULL);
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
-      parse_fail (error, "$", _("expected an object"));
+      tl_json_fail (error, "$", _("expected an object"));
       return NULL;
     }
   JsonObject *root = json_node_get_object (node);
   g_autoptr (TlRunRecord) record = tl_run_record_alloc ();
 
-  if (!get_string (root, "$", "schema", TRUE, &record->schema, error))
+  if (!tl_json_get_string (root, "$", "schema", TRUE, &record->schema, error))
     return NULL;
   /* the first schema is still read: it is the second without counters */
   if (strcmp (record->schema, TL_RUN_RECORD_SCHEMA) != 0
       && strcmp (record->schema, TL_RUN_RECORD_SCHEMA_V1) != 0)
     {
-      parse_fail (error, "$.schema", _("“%s” is not a Tilelab run record (expected “%s” or “%s”)"),
-                  record->schema, TL_RUN_RECORD_SCHEMA, TL_RUN_RECORD_SCHEMA_V1);
+      tl_json_fail (error, "$.schema", _("“%s” is not a Tilelab run record (expected “%s” or “%s”)"),
+                    record->schema, TL_RUN_RECORD_SCHEMA, TL_RUN_RECORD_SCHEMA_V1);
       return NULL;
     }
-  if (!get_string (root, "$", "tilelab_version", TRUE, &record->tilelab_version, error)
-      || !get_string (root, "$", "created", TRUE, &record->created, error)
-      || !get_string (root, "$", "command_line", FALSE, &record->command_line, error)
-      || !get_string (root, "$", "note", FALSE, &record->note, error)
-      || !get_bool (root, "$", "cancelled", FALSE, &record->cancelled, error))
+  if (!tl_json_get_string (root, "$", "tilelab_version", TRUE, &record->tilelab_version, error)
+      || !tl_json_get_string (root, "$", "created", TRUE, &record->created, error)
+      || !tl_json_get_string (root, "$", "command_line", FALSE, &record->command_line, error)
+      || !tl_json_get_string (root, "$", "note", FALSE, &record->note, error)
+      || !tl_json_get_bool (root, "$", "cancelled", FALSE, &record->cancelled, error))
     return NULL;
 
   JsonObject *machine;
   gint64 cores = 0;
-  if (!get_object (root, "$", "machine", TRUE, &machine, error)
-      || !get_string (machine, "$.machine", "host_name", TRUE, &record->machine.host_name, error)
-      || !get_string (machine, "$.machine", "os", TRUE, &record->machine.os, error)
-      || !get_string (machine, "$.machine", "cpu_model", TRUE, &record->machine.cpu_model, error)
-      || !get_int (machine, "$.machine", "cores", TRUE, 0, G_MAXINT32, &cores, error))
+  if (!tl_json_get_object (root, "$", "machine", TRUE, &machine, error)
+      || !tl_json_get_string (machine, "$.machine", "host_name", TRUE, &record->machine.host_name, error)
+      || !tl_json_get_string (machine, "$.machine", "os", TRUE, &record->machine.os, error)
+      || !tl_json_get_string (machine, "$.machine", "cpu_model", TRUE, &record->machine.cpu_model, error)
+      || !tl_json_get_int (machine, "$.machine", "cores", TRUE, 0, G_MAXINT32, &cores, error))
     return NULL;
   record->machine.cores = cores;
 
   JsonObject *device;
-  if (!get_object (root, "$", "device", FALSE, &device, error))
+  if (!tl_json_get_object (root, "$", "device", FALSE, &device, error))
     return NULL;
   if (device)
     {
@@ -1011,7 +842,7 @@ tl_run_record_from_json (JsonNode *node, GError **error)
     }
 
   JsonObject *bandwidth;
-  if (!get_object (root, "$", "bandwidth", FALSE, &bandwidth, error))
+  if (!tl_json_get_object (root, "$", "bandwidth", FALSE, &bandwidth, error))
     return NULL;
   if (bandwidth)
     {
@@ -1021,14 +852,14 @@ tl_run_record_from_json (JsonNode *node, GError **error)
     }
 
   JsonObject *job;
-  if (!get_object (root, "$", "job", TRUE, &job, error))
+  if (!tl_json_get_object (root, "$", "job", TRUE, &job, error))
     return NULL;
   record->job = read_job (job, "$.job", error);
   if (record->job == NULL)
     return NULL;
 
   JsonObject *inputs;
-  if (!get_object (root, "$", "inputs", FALSE, &inputs, error))
+  if (!tl_json_get_object (root, "$", "inputs", FALSE, &inputs, error))
     return NULL;
   if (inputs)
     {
@@ -1042,7 +873,7 @@ tl_run_record_from_json (JsonNode *node, GError **error)
     }
 
   JsonArray *runs;
-  if (!get_array (root, "$", "runs", TRUE, &runs, error))
+  if (!tl_json_get_array (root, "$", "runs", TRUE, &runs, error))
     return NULL;
   for (guint i = 0; i < json_array_get_length (runs); i++)
     {
@@ -1050,7 +881,7 @@ tl_run_record_from_json (JsonNode *node, GError **error)
       JsonNode *rn = json_array_get_element (runs, i);
       if (!JSON_NODE_HOLDS_OBJECT (rn))
         {
-          parse_fail (error, p, _("expected an object"));
+          tl_json_fail (error, p, _("expected an object"));
           return NULL;
         }
       TlKernelRun *run = read_run (json_node_get_object (rn), p, record->job, error);
@@ -1060,10 +891,21 @@ tl_run_record_from_json (JsonNode *node, GError **error)
     }
 
   JsonObject *ext;
-  if (!get_object (root, "$", "extensions", FALSE, &ext, error))
+  if (!tl_json_get_object (root, "$", "extensions", FALSE, &ext, error))
     return NULL;
   record->extensions = ext ? json_object_ref (ext) : NULL;
   return g_steal_pointer (&record);
+}
+
+TlRunRecord *
+tl_run_record_from_json (JsonNode *node, GError **error)
+{
+  g_return_val_if_fail (node != NULL, NULL);
+  GError *local = NULL;
+  TlRunRecord *record = read_record (node, &local);
+  if (record == NULL)
+    g_propagate_prefixed_error (error, local, _("run record: "));
+  return record;
 }
 
 TlRunRecord *

@@ -34,18 +34,6 @@ add_double (JsonBuilder *b, const char *name, double value)
   json_builder_add_double_value (b, value);
 }
 
-/* A value that may be NaN or ±Inf (an unwritten or overflowed element):
- * a number when finite, else the string "nan", "inf" or "-inf". */
-static void
-add_any_double (JsonBuilder *b, const char *name, double value)
-{
-  json_builder_set_member_name (b, name);
-  if (isfinite (value))
-    json_builder_add_double_value (b, value);
-  else
-    json_builder_add_string_value (b, isnan (value) ? "nan" : value > 0 ? "inf" : "-inf");
-}
-
 /* "wrong": how many elements broke their bound; "mismatches": the first. */
 static void
 add_mismatches (JsonBuilder *b, const TlKernelRun *run)
@@ -59,9 +47,9 @@ add_mismatches (JsonBuilder *b, const TlKernelRun *run)
       json_builder_begin_object (b);
       tl_json_member_int (b, "row", (gint64) m->row);
       tl_json_member_int (b, "col", (gint64) m->col);
-      add_any_double (b, "got", m->got);
-      add_any_double (b, "expected", m->expected);
-      add_any_double (b, "bound", m->bound);
+      tl_json_member_value (b, "got", m->got);
+      tl_json_member_value (b, "expected", m->expected);
+      tl_json_member_value (b, "bound", m->bound);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

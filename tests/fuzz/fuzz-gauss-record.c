@@ -7,6 +7,7 @@
 #include "core/tl-json.h"
 #include "lu/tl-lu-recorder.h"
 #include "view/tl-gauss-frame.h"
+#include "record/tl-gauss-record.h"
 
 static void
 draw (TlLuRecorder *rec, guint step)

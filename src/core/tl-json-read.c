@@ -1,0 +1,237 @@
+/* tl-json-read.c — getters that name the JSON path of what they found wrong. */
+#include "core/tl-json-read.h"
+
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+#include <math.h>
+
+#include "core/tl-error.h"
+#include "core/tl-json.h"
+
+gboolean
+tl_json_fail (GError **error, const char *path, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_autofree char *what = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, TL_ERROR, TL_ERROR_PARSE, "%s: %s", path, what);
+  return FALSE;
+}
+
+char *
+tl_json_path (const char *path, const char *name)
+{
+  return g_strdup_printf ("%s.%s", path, name);
+}
+
+JsonNode *
+tl_json_get_member (JsonObject *obj, const char *path, const char *name, gboolean required,
+                    GError **error)
+{
+  JsonNode *node = json_object_get_member (obj, name);
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    {
+      if (required)
+        tl_json_fail (error, path, _("missing member “%s”"), name);
+      return NULL;
+    }
+  return node;
+}
+
+/* "path.name: what" */
+static gboolean
+member_fail (GError **error, const char *path, const char *name, const char *what)
+{
+  g_autofree char *p = tl_json_path (path, name);
+  return tl_json_fail (error, p, "%s", what);
+}
+
+gboolean
+tl_json_get_object (JsonObject *obj, const char *path, const char *name, gboolean required,
+                    JsonObject **out, GError **error)
+{
+  *out = NULL;
+  JsonNode *node = tl_json_get_member (obj, path, name, required, error);
+  if (node == NULL)
+    return !required;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return member_fail (error, path, name, _("expected an object"));
+  *out = json_node_get_object (node);
+  return TRUE;
+}
+
+gboolean
+tl_json_get_array (JsonObject *obj, const char *path, const char *name, gboolean required,
+                   JsonArray **out, GError **error)
+{
+  *out = NULL;
+  JsonNode *node = tl_json_get_member (obj, path, name, required, error);
+  if (node == NULL)
+    return !required;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    return member_fail (error, path, name, _("expected an array"));
+  *out = json_node_get_array (node);
+  return TRUE;
+}
+
+gboolean
+tl_json_get_string (JsonObject *obj, const char *path, const char *name, gboolean required,
+                    char **out, GError **error)
+{
+  *out = NULL;
+  JsonNode *node = tl_json_get_member (obj, path, name, required, error);
+  if (node == NULL)
+    return !required;
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return member_fail (error, path, name, _("expected a string"));
+  *out = g_strdup (json_node_get_string (node));
+  return TRUE;
+}
+
+gboolean
+tl_json_get_int (JsonObject *obj, const char *path, const char *name, gboolean required,
+                 gint64 lo, gint64 hi, gint64 *out, GError **error)
+{
+  JsonNode *node = tl_json_get_member (obj, path, name, required, error);
+  if (node == NULL)
+    return !required;
+  if (!tl_json_node_is_int (node))
+    return member_fail (error, path, name, _("expected an integer"));
+  gint64 v = json_node_get_int (node);
+  if (v < lo || v > hi)
+    {
+      g_autofree char *p = tl_json_path (path, name);
+      return tl_json_fail (error, p, _("%" PRId64 " is out of range %" PRId64 "…%" PRId64), v,
+                           lo, hi);
+    }
+  *out = v;
+  return TRUE;
+}
+
+gboolean
+tl_json_get_uint (JsonObject *obj, const char *path, const char *name, gboolean required,
+                  guint hi, guint *out, GError **error)
+{
+  gint64 v = *out;
+  if (!tl_json_get_int (obj, path, name, required, 0, hi, &v, error))
+    return FALSE;
+  *out = (guint) v;
+  return TRUE;
+}
+
+gboolean
+tl_json_get_double (JsonObject *obj, const char *path, const char *name, gboolean required,
+                    double *out, GError **error)
+{
+  JsonNode *node = tl_json_get_member (obj, path, name, required, error);
+  if (node == NULL)
+    return !required;
+  if (!tl_json_node_is_number (node))
+    return member_fail (error, path, name, _("expected a number"));
+  double v = json_node_get_double (node);
+  if (!isfinite (v))
+    return member_fail (error, path, name, _("the number is beyond the range of float64"));
+  *out = v;
+  return TRUE;
+}
+
+/* A number, or one of the strings JSON needs for NaN and the infinities. */
+static gboolean
+node_value (JsonNode *node, double *out)
+{
+  if (tl_json_node_is_number (node))
+    {
+      *out = json_node_get_double (node);
+      return TRUE;
+    }
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
+      || json_node_get_value_type (node) != G_TYPE_STRING)
+    return FALSE;
+  const char *text = json_node_get_string (node);
+  if (g_str_equal (text, "nan"))
+    *out = NAN;
+  else if (g_str_equal (text, "inf"))
+    *out = INFINITY;
+  else if (g_str_equal (text, "-inf"))
+    *out = -INFINITY;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+tl_json_get_value (JsonObject *obj, const char *path, const char *name, gboolean required,
+                   double *out, GError **error)
+{
+  JsonNode *node = tl_json_get_member (obj, path, name, required, error);
+  if (node == NULL)
+    return !required;
+  if (!node_value (node, out))
+    return member_fail (error, path, name,
+                        _("expected a number, “nan”, “inf” or “-inf”"));
+  return TRUE;
+}
+
+gboolean
+tl_json_get_bool (JsonObject *obj, const char *path, const char *name, gboolean required,
+                  gboolean *out, GError **error)
+{
+  JsonNode *node = tl_json_get_member (obj, path, name, required, error);
+  if (node == NULL)
+    return !required;
+  if (!tl_json_node_is_bool (node))
+    return member_fail (error, path, name, _("expected true or false"));
+  *out = json_node_get_boolean (node);
+  return TRUE;
+}
+
+gboolean
+tl_json_element_object (JsonArray *array, const char *path, guint i, JsonObject **out,
+                        GError **error)
+{
+  JsonNode *node = json_array_get_element (array, i);
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_autofree char *p = g_strdup_printf ("%s[%u]", path, i);
+      return tl_json_fail (error, p, _("expected an object"));
+    }
+  *out = json_node_get_object (node);
+  return TRUE;
+}
+
+gboolean
+tl_json_array_uints (JsonArray *array, const char *path, guint64 hi, guint64 *out, GError **error)
+{
+  const guint n = json_array_get_length (array);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      if (!tl_json_node_is_int (node) || json_node_get_int (node) < 0
+          || (guint64) json_node_get_int (node) > hi)
+        {
+          g_autofree char *p = g_strdup_printf ("%s[%u]", path, i);
+          return tl_json_fail (error, p, _("expected an integer in 0…%" PRIu64), hi);
+        }
+      out[i] = (guint64) json_node_get_int (node);
+    }
+  return TRUE;
+}
+
+gboolean
+tl_json_array_values (JsonArray *array, const char *path, gsize n, double **out, GError **error)
+{
+  *out = NULL;
+  if (json_array_get_length (array) != n)
+    return tl_json_fail (error, path, _("expected %" G_GSIZE_FORMAT " values, found %u"), n,
+                         json_array_get_length (array));
+  g_autofree double *v = g_new0 (double, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    if (!node_value (json_array_get_element (array, i), &v[i]))
+      {
+        g_autofree char *p = g_strdup_printf ("%s[%u]", path, i);
+        return tl_json_fail (error, p, _("expected a number, “nan”, “inf” or “-inf”"));
+      }
+  *out = g_steal_pointer (&v);
+  return TRUE;
+}

@@ -1,0 +1,584 @@
+/* tl-gauss-record.c — the Gauss step record as JSON, out and back in. */
+#include "record/tl-gauss-record.h"
+
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+#include <math.h>
+
+#include "core/tl-error.h"
+#include "core/tl-json.h"
+#include "core/tl-json-read.h"
+
+/* ---- writing ---------------------------------------------------------------- */
+
+/* JSON has no Inf or NaN: they are written as the strings "inf", "-inf",
+ * "nan" (tl_json_add_value).  In GF(p) mode values are written as integers. */
+static void
+add_value (JsonBuilder *b, const TlLuRecorder *self, double x)
+{
+  if (self->modulus && isfinite (x))
+    json_builder_add_int_value (b, (gint64) x);
+  else
+    tl_json_add_value (b, x);
+}
+
+static void
+member_vector (JsonBuilder *b, const TlLuRecorder *self, const char *name, const TlLuVector *v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_object (b);
+  tl_json_member_int (b, "pool", v->pool);
+  json_builder_set_member_name (b, "data");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < v->len; i++)
+    add_value (b, self, v->data[i]);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+static void
+member_region (JsonBuilder *b, const char *name, guint r0, guint rows, guint c0, guint cols)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  json_builder_add_int_value (b, r0);
+  json_builder_add_int_value (b, rows);
+  json_builder_add_int_value (b, c0);
+  json_builder_add_int_value (b, cols);
+  json_builder_end_array (b);
+}
+
+static void
+add_step (JsonBuilder *b, const TlLuRecorder *self, const TlLuStep *s)
+{
+  json_builder_begin_object (b);
+  tl_json_member_int (b, "k", s->k);
+  tl_json_member_int (b, "block", s->block);
+  member_vector (b, self, "column", &s->column);
+  tl_json_member_int (b, "pivot_row", s->pivot_row);
+  json_builder_set_member_name (b, "pivot_value");
+  add_value (b, self, s->pivot_value);
+  tl_json_member_bool (b, "swapped", s->swapped);
+  tl_json_member_bool (b, "zero_pivot", s->zero_pivot);
+  member_vector (b, self, "multipliers", &s->multipliers);
+  member_vector (b, self, "u_row", &s->u_row);
+  member_region (b, "update", s->upd_row0, s->upd_rows, s->upd_col0, s->upd_cols);
+  tl_json_member_value (b, "growth", s->growth);
+  tl_json_member_int (b, "det_sign", s->det_sign);
+  tl_json_member_value (b, "log_abs_det", s->log_abs_det);
+  if (self->modulus)
+    tl_json_member_int (b, "det_mod", (gint64) s->det_mod);
+  json_builder_end_object (b);
+}
+
+static void
+add_block (JsonBuilder *b, const TlLuBlockStep *s)
+{
+  json_builder_begin_object (b);
+  tl_json_member_int (b, "index", s->index);
+  tl_json_member_int (b, "k0", s->k0);
+  tl_json_member_int (b, "kb", s->kb);
+  json_builder_set_member_name (b, "phase_ns");
+  json_builder_begin_object (b);
+  for (int ph = 0; ph < TL_LU_N_PHASES; ph++)
+    tl_json_member_int (b, tl_lu_phase_name (ph), s->phase_ns[ph]);
+  json_builder_end_object (b);
+  member_region (b, "update", s->upd_row0, s->upd_rows, s->upd_col0, s->upd_cols);
+  json_builder_end_object (b);
+}
+
+static void
+add_snapshot (JsonBuilder *b, const TlLuRecorder *self, const TlLuSnapshot *s)
+{
+  json_builder_begin_object (b);
+  tl_json_member_int (b, "after_steps", s->after_steps);
+  tl_json_member_int (b, "rows", s->rows);
+  tl_json_member_int (b, "cols", s->cols);
+  tl_json_member_int (b, "pool_r", s->pool_r);
+  tl_json_member_int (b, "pool_c", s->pool_c);
+  json_builder_set_member_name (b, "data");
+  json_builder_begin_array (b);
+  for (gsize t = 0; t < (gsize) s->rows * s->cols; t++)
+    add_value (b, self, s->data[t]);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+}
+
+JsonNode *
+tl_lu_recorder_to_json (const TlLuRecorder *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  tl_json_member_string (b, "kind", "lu");
+  tl_json_member_int (b, "schema", TL_LU_RECORD_SCHEMA);
+  tl_json_member_string (b, "kernel", self->kernel_id ? self->kernel_id : "");
+  tl_json_member_string (b, "dtype", self->dtype ? self->dtype : "");
+  tl_json_member_int (b, "modulus", (gint64) self->modulus);
+  tl_json_member_int (b, "rows", self->rows);
+  tl_json_member_int (b, "cols", self->cols);
+  tl_json_member_int (b, "block_size", self->block_size);
+  tl_json_member_string (b, "pivoting", tl_pivoting_name (self->pivoting));
+  tl_json_member_value (b, "max_abs_a", self->max_abs_a);
+
+  json_builder_set_member_name (b, "result");
+  json_builder_begin_object (b);
+  tl_json_member_bool (b, "finished", self->finished);
+  json_builder_set_member_name (b, "ipiv");
+  json_builder_begin_array (b);
+  for (guint k = 0; k < self->n_ipiv; k++)
+    json_builder_add_int_value (b, self->ipiv[k]);
+  json_builder_end_array (b);
+  tl_json_member_int (b, "info", (gint64) self->info);
+  tl_json_member_bool (b, "breakdown", self->breakdown);
+  tl_json_member_int (b, "rank", (gint64) self->rank);
+  tl_json_member_int (b, "det_sign", self->det_sign);
+  tl_json_member_value (b, "log_abs_det", self->log_abs_det);
+  tl_json_member_value (b, "growth", self->growth);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "steps");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < self->steps->len; i++)
+    add_step (b, self, &g_array_index (self->steps, TlLuStep, i));
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "blocks");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < self->blocks->len; i++)
+    add_block (b, &g_array_index (self->blocks, TlLuBlockStep, i));
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "snapshots");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < self->snapshots->len; i++)
+    add_snapshot (b, self, &g_array_index (self->snapshots, TlLuSnapshot, i));
+  json_builder_end_array (b);
+
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+/* In GF(p) every value is a residue: an integer in 0 … p−1. */
+static gboolean
+is_residue (double x, guint64 p)
+{
+  return x >= 0 && x < (double) p && x == floor (x);
+}
+
+static gboolean
+residues (const double *v, gsize n, guint64 p)
+{
+  for (gsize i = 0; i < n; i++)
+    if (!is_residue (v[i], p))
+      return FALSE;
+  return TRUE;
+}
+
+static const char *
+check_gfp_values (const TlLuRecorder *self, guint *at)
+{
+  const guint64 p = self->modulus;
+  for (guint k = 0; k < self->steps->len; k++)
+    {
+      const TlLuStep *st = &g_array_index (self->steps, TlLuStep, k);
+      *at = k;
+      if (!residues (st->column.data, st->column.len, p)
+          || !residues (st->multipliers.data, st->multipliers.len, p)
+          || !residues (st->u_row.data, st->u_row.len, p) || !is_residue (st->pivot_value, p))
+        return "a GF(p) value that is not an integer 0…p−1";
+      if (st->det_mod >= p)
+        return "a GF(p) determinant that is not an integer 0…p−1";
+    }
+  for (guint i = 0; i < self->snapshots->len; i++)
+    {
+      const TlLuSnapshot *sn = &g_array_index (self->snapshots, TlLuSnapshot, i);
+      *at = i;
+      if (!residues (sn->data, (gsize) sn->rows * sn->cols, p))
+        return "a GF(p) snapshot value that is not an integer 0…p−1";
+    }
+  return NULL;
+}
+
+/* The consistency a player relies on: indices inside the matrix, steps in
+ * order, vectors no longer than the matrix, snapshots no larger than it,
+ * and in GF(p) mode residues only. */
+static gboolean
+validate (const TlLuRecorder *self, GError **error)
+{
+  const guint mn = MIN (self->rows, self->cols);
+  const char *what = NULL;
+  guint at = 0;
+  if ((self->modulus > 0) != (g_strcmp0 (self->dtype, "gfp") == 0))
+    what = "a modulus without the dtype “gfp” (or the other way round)";
+  else if (self->steps->len > mn)
+    what = "more steps than min(rows, cols)";
+  else if (self->n_ipiv > mn)
+    what = "more pivots than min(rows, cols)";
+  else if (self->info > mn || self->rank > mn)
+    what = "an info or rank beyond min(rows, cols)";
+  for (guint k = 0; !what && k < self->n_ipiv; k++)
+    if (self->ipiv[k] < (gint32) k || self->ipiv[k] >= (gint64) self->rows)
+      what = "a pivot row outside the matrix", at = k;
+  for (guint k = 0; !what && k < self->steps->len; k++)
+    {
+      const TlLuStep *st = &g_array_index (self->steps, TlLuStep, k);
+      at = k;
+      if (st->k != k)
+        what = "steps out of order";
+      else if (st->pivot_row < k || st->pivot_row >= self->rows)
+        what = "a pivot row outside the matrix";
+      else if (st->column.len > self->rows || st->multipliers.len > self->rows
+               || st->u_row.len > self->cols)
+        what = "a vector longer than the matrix";
+      else if ((guint64) st->upd_row0 + st->upd_rows > self->rows
+               || (guint64) st->upd_col0 + st->upd_cols > self->cols)
+        what = "an update region outside the matrix";
+    }
+  for (guint b = 0; !what && b < self->blocks->len; b++)
+    {
+      const TlLuBlockStep *bs = &g_array_index (self->blocks, TlLuBlockStep, b);
+      at = b;
+      if ((guint64) bs->k0 + bs->kb > mn
+          || (guint64) bs->upd_row0 + bs->upd_rows > self->rows
+          || (guint64) bs->upd_col0 + bs->upd_cols > self->cols)
+        what = "a block step outside the matrix";
+    }
+  for (guint i = 0; !what && i < self->snapshots->len; i++)
+    {
+      const TlLuSnapshot *sn = &g_array_index (self->snapshots, TlLuSnapshot, i);
+      at = i;
+      if (sn->pool_r == 0 || sn->pool_c == 0 || sn->rows > self->rows || sn->cols > self->cols
+          || (guint64) sn->rows * sn->pool_r < self->rows
+          || (guint64) sn->cols * sn->pool_c < self->cols
+          || sn->after_steps > mn)
+        what = "a snapshot that does not fit the matrix";
+    }
+  if (!what && self->modulus > 0)
+    what = check_gfp_values (self, &at);
+  if (what)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_PARSE, "%s (entry %u)", what, at);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- reading ----------------------------------------------------------------
+ *
+ * Every number becomes an index, a size or an integer only after its range
+ * is checked here (core/tl-json-read.h names the member that is wrong);
+ * validate() then checks what the numbers say together (indices inside
+ * the matrix, steps in order), and in GF(p) mode that every value is a
+ * residue 0…p−1, so replaying a step never casts a NaN, a negative or a
+ * huge double to an integer. */
+
+/* A count or an index: 0 … TL_MATRIX_MAX_DIM. */
+static gboolean
+get_index (JsonObject *o, const char *path, const char *name, guint *out, GError **error)
+{
+  return tl_json_get_uint (o, path, name, TRUE, TL_MATRIX_MAX_DIM, out, error);
+}
+
+/* {"pool": P ≥ 1, "data": [values]} */
+static gboolean
+get_vector (JsonObject *o, const char *path, const char *name, TlLuVector *v, GError **error)
+{
+  JsonObject *vo;
+  JsonArray *data;
+  gint64 pool = 0;
+  g_autofree char *p = tl_json_path (path, name);
+  if (!tl_json_get_object (o, path, name, TRUE, &vo, error)
+      || !tl_json_get_int (vo, p, "pool", TRUE, 1, TL_MATRIX_MAX_DIM, &pool, error)
+      || !tl_json_get_array (vo, p, "data", TRUE, &data, error))
+    return FALSE;
+  g_autofree char *pd = tl_json_path (p, "data");
+  v->pool = (guint) pool;
+  v->len = json_array_get_length (data);
+  return tl_json_array_values (data, pd, v->len, &v->data, error);
+}
+
+/* "update": [row0, rows, col0, cols] */
+static gboolean
+get_region (JsonObject *o, const char *path, guint *r0, guint *rows, guint *c0, guint *cols,
+            GError **error)
+{
+  JsonArray *a;
+  if (!tl_json_get_array (o, path, "update", TRUE, &a, error))
+    return FALSE;
+  g_autofree char *p = tl_json_path (path, "update");
+  if (json_array_get_length (a) != 4)
+    return tl_json_fail (error, p, _("expected [row0, rows, col0, cols]"));
+  guint64 v[4];
+  if (!tl_json_array_uints (a, p, TL_MATRIX_MAX_DIM, v, error))
+    return FALSE;
+  *r0 = (guint) v[0];
+  *rows = (guint) v[1];
+  *c0 = (guint) v[2];
+  *cols = (guint) v[3];
+  return TRUE;
+}
+
+static gboolean
+read_header (JsonObject *o, TlLuRecorder *self, GError **error)
+{
+  gint64 modulus = 0;
+  self->kernel_id = g_strdup (tl_json_object_get_string (o, "kernel", ""));
+  self->dtype = g_strdup (tl_json_object_get_string (o, "dtype", ""));
+  if (!tl_json_get_int (o, "$", "modulus", TRUE, 0, TL_LU_RECORD_MAX_MODULUS, &modulus, error)
+      || !get_index (o, "$", "rows", &self->rows, error)
+      || !get_index (o, "$", "cols", &self->cols, error)
+      || !get_index (o, "$", "block_size", &self->block_size, error)
+      || !tl_json_get_value (o, "$", "max_abs_a", TRUE, &self->max_abs_a, error))
+    return FALSE;
+  if (modulus == 1)
+    return tl_json_fail (error, "$.modulus", _("1 is no modulus (0, or a prime)"));
+  self->modulus = (guint64) modulus;
+  if (!tl_pivoting_from_name (tl_json_object_get_string (o, "pivoting", ""), &self->pivoting))
+    return tl_json_fail (error, "$.pivoting", _("expected “partial” or “none”"));
+  return TRUE;
+}
+
+static gboolean
+read_result (JsonObject *o, TlLuRecorder *self, GError **error)
+{
+  JsonObject *res;
+  JsonArray *ipiv;
+  gint64 info = 0, rank = 0, det_sign = 0;
+  if (!tl_json_get_object (o, "$", "result", TRUE, &res, error)
+      || !tl_json_get_bool (res, "$.result", "finished", TRUE, &self->finished, error)
+      || !tl_json_get_array (res, "$.result", "ipiv", TRUE, &ipiv, error)
+      || !tl_json_get_int (res, "$.result", "info", TRUE, 0, TL_MATRIX_MAX_DIM, &info, error)
+      || !tl_json_get_bool (res, "$.result", "breakdown", TRUE, &self->breakdown, error)
+      || !tl_json_get_int (res, "$.result", "rank", TRUE, 0, TL_MATRIX_MAX_DIM, &rank, error)
+      || !tl_json_get_int (res, "$.result", "det_sign", TRUE, -1, 1, &det_sign, error)
+      || !tl_json_get_value (res, "$.result", "log_abs_det", TRUE, &self->log_abs_det, error)
+      || !tl_json_get_value (res, "$.result", "growth", TRUE, &self->growth, error))
+    return FALSE;
+  self->info = (gsize) info;
+  self->rank = (gsize) rank;
+  self->det_sign = (int) det_sign;
+  /* indices are checked against the matrix in validate() */
+  self->n_ipiv = json_array_get_length (ipiv);
+  g_autofree guint64 *rows = g_new0 (guint64, MAX (self->n_ipiv, 1));
+  if (!tl_json_array_uints (ipiv, "$.result.ipiv", G_MAXINT32, rows, error))
+    return FALSE;
+  self->ipiv = g_new0 (gint32, MAX (self->n_ipiv, 1));
+  for (guint k = 0; k < self->n_ipiv; k++)
+    self->ipiv[k] = (gint32) rows[k];
+  return TRUE;
+}
+
+/* Reads one element of an array of the record into self's list of them. */
+typedef gboolean (*ReadOne) (JsonObject *element, const char *path, TlLuRecorder *self,
+                             GError **error);
+
+static gboolean
+read_step (JsonObject *so, const char *p, TlLuRecorder *self, GError **error)
+{
+  /* the array frees what a step holds, also when reading it fails */
+  g_array_set_size (self->steps, self->steps->len + 1);
+  TlLuStep *s = &g_array_index (self->steps, TlLuStep, self->steps->len - 1);
+  gint64 pivot_row = 0, det_sign = 0, det_mod = 0;
+  if (!get_index (so, p, "k", &s->k, error)
+      || !get_index (so, p, "block", &s->block, error)
+      || !get_vector (so, p, "column", &s->column, error)
+      || !tl_json_get_int (so, p, "pivot_row", TRUE, 0, TL_MATRIX_MAX_DIM, &pivot_row, error)
+      || !tl_json_get_value (so, p, "pivot_value", TRUE, &s->pivot_value, error)
+      || !tl_json_get_bool (so, p, "swapped", TRUE, &s->swapped, error)
+      || !tl_json_get_bool (so, p, "zero_pivot", TRUE, &s->zero_pivot, error)
+      || !get_vector (so, p, "multipliers", &s->multipliers, error)
+      || !get_vector (so, p, "u_row", &s->u_row, error)
+      || !get_region (so, p, &s->upd_row0, &s->upd_rows, &s->upd_col0, &s->upd_cols, error)
+      || !tl_json_get_value (so, p, "growth", TRUE, &s->growth, error)
+      || !tl_json_get_int (so, p, "det_sign", TRUE, -1, 1, &det_sign, error)
+      || !tl_json_get_value (so, p, "log_abs_det", TRUE, &s->log_abs_det, error)
+      || (self->modulus && !tl_json_get_int (so, p, "det_mod", TRUE, 0, TL_LU_RECORD_MAX_MODULUS,
+                                              &det_mod, error)))
+    return FALSE;
+  s->pivot_row = pivot_row;
+  s->det_sign = (int) det_sign;
+  s->det_mod = (guint64) det_mod;
+  return TRUE;
+}
+
+static gboolean
+read_block (JsonObject *bo, const char *p, TlLuRecorder *self, GError **error)
+{
+  TlLuBlockStep block = { 0 }, *s = &block;
+  JsonObject *ph;
+  if (!get_index (bo, p, "index", &s->index, error)
+      || !get_index (bo, p, "k0", &s->k0, error)
+      || !get_index (bo, p, "kb", &s->kb, error)
+      || !tl_json_get_object (bo, p, "phase_ns", TRUE, &ph, error)
+      || !get_region (bo, p, &s->upd_row0, &s->upd_rows, &s->upd_col0, &s->upd_cols, error))
+    return FALSE;
+  g_autofree char *pp = tl_json_path (p, "phase_ns");
+  for (int phase = 0; phase < TL_LU_N_PHASES; phase++)
+    if (!tl_json_get_int (ph, pp, tl_lu_phase_name (phase), TRUE, 0, G_MAXINT64,
+                          &s->phase_ns[phase], error))
+      return FALSE;
+  g_array_append_val (self->blocks, block);
+  return TRUE;
+}
+
+static gboolean
+read_snapshot (JsonObject *so, const char *p, TlLuRecorder *self, GError **error)
+{
+  TlLuSnapshot snap = { 0 }, *s = &snap;
+  JsonArray *data;
+  if (!get_index (so, p, "after_steps", &s->after_steps, error)
+      || !get_index (so, p, "rows", &s->rows, error)
+      || !get_index (so, p, "cols", &s->cols, error)
+      || !get_index (so, p, "pool_r", &s->pool_r, error)
+      || !get_index (so, p, "pool_c", &s->pool_c, error)
+      || !tl_json_get_array (so, p, "data", TRUE, &data, error))
+    return FALSE;
+  if ((guint64) s->rows * s->cols > (guint64) TL_LU_RECORD_WHOLE_MAX * TL_LU_RECORD_WHOLE_MAX)
+    return tl_json_fail (error, p, _("a snapshot of %u×%u cells (at most %u×%u)"), s->rows,
+                         s->cols, TL_LU_RECORD_WHOLE_MAX, TL_LU_RECORD_WHOLE_MAX);
+  g_autofree char *pd = tl_json_path (p, "data");
+  if (!tl_json_array_values (data, pd, (gsize) s->rows * s->cols, &s->data, error))
+    return FALSE;
+  g_array_append_val (self->snapshots, snap);
+  return TRUE;
+}
+
+/* Every element of the array $.name, an object, through read_one. */
+static gboolean
+read_each (JsonObject *o, const char *name, ReadOne read_one, TlLuRecorder *self,
+           GError **error)
+{
+  JsonArray *array;
+  if (!tl_json_get_array (o, "$", name, TRUE, &array, error))
+    return FALSE;
+  g_autofree char *path = tl_json_path ("$", name);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonObject *element;
+      if (!tl_json_element_object (array, path, i, &element, error))
+        return FALSE;
+      g_autofree char *p = g_strdup_printf ("%s[%u]", path, i);
+      if (!read_one (element, p, self, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The record in node, its members read and their ranges checked. */
+static TlLuRecorder *
+read_record (JsonNode *node, GError **error)
+{
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      tl_json_fail (error, "$", _("expected an object"));
+      return NULL;
+    }
+  JsonObject *o = json_node_get_object (node);
+  if (g_strcmp0 (tl_json_object_get_string (o, "kind", ""), "lu") != 0)
+    {
+      tl_json_fail (error, "$.kind", _("expected “lu”"));
+      return NULL;
+    }
+  gint64 schema = 0;
+  if (!tl_json_get_int (o, "$", "schema", TRUE, G_MININT64, G_MAXINT64, &schema, error))
+    return NULL;
+  if (schema != TL_LU_RECORD_SCHEMA)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
+                   _("schema %" PRId64 " is not supported (this build reads %d)"), schema,
+                   TL_LU_RECORD_SCHEMA);
+      return NULL;
+    }
+  g_autoptr (TlLuRecorder) self = tl_lu_recorder_new (0);
+  if (!read_header (o, self, error) || !read_result (o, self, error)
+      || !read_each (o, "steps", read_step, self, error)
+      || !read_each (o, "blocks", read_block, self, error)
+      || !read_each (o, "snapshots", read_snapshot, self, error)
+      || !validate (self, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+TlLuRecorder *
+tl_lu_recorder_from_json (JsonNode *node, GError **error)
+{
+  g_return_val_if_fail (node != NULL, NULL);
+  GError *local = NULL;
+  TlLuRecorder *self = read_record (node, &local);
+  if (self == NULL)
+    g_propagate_prefixed_error (error, local, _("LU record: "));
+  return self;
+}
+
+gboolean
+tl_lu_recorder_save (const TlLuRecorder *self, const char *path, GError **error)
+{
+  g_return_val_if_fail (self != NULL && path != NULL, FALSE);
+  g_autoptr (JsonNode) root = tl_lu_recorder_to_json (self);
+  gsize len = 0;
+  g_autofree char *text = tl_json_to_data (root, FALSE, &len);
+  g_autoptr (GError) local = NULL;
+  if (!g_file_set_contents (path, text, (gssize) len, &local))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_IO, _("Cannot write %s: %s"), path, local->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A bare {"kind": "lu"} document, or a whole run record (tilelab-run/1, /2)
+ * whose recording is $.extensions.lu. */
+static TlLuRecorder *
+from_root (JsonNode *root, GError **error)
+{
+  if (root && JSON_NODE_HOLDS_OBJECT (root)
+      && json_object_has_member (json_node_get_object (root), "schema")
+      && !json_object_has_member (json_node_get_object (root), "kind"))
+    {
+      JsonNode *ext = json_object_get_member (json_node_get_object (root), "extensions");
+      JsonNode *lu = ext && JSON_NODE_HOLDS_OBJECT (ext)
+                       ? json_object_get_member (json_node_get_object (ext), "lu") : NULL;
+      if (lu == NULL)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_PARSE,
+                       _("a run record without a Gauss step recording ($.extensions.lu)"));
+          return NULL;
+        }
+      return tl_lu_recorder_from_json (lu, error);
+    }
+  return tl_lu_recorder_from_json (root, error);
+}
+
+TlLuRecorder *
+tl_lu_recorder_from_data (const char *data, gsize length, GError **error)
+{
+  g_return_val_if_fail (data != NULL || length == 0, NULL);
+  g_autoptr (GError) local = NULL;
+  g_autoptr (JsonNode) root = tl_json_parse (data, length, &local);
+  if (root == NULL)
+    {
+      g_set_error (error, TL_ERROR, local->code, _("LU record: %s"), local->message);
+      return NULL;
+    }
+  return from_root (root, error);
+}
+
+TlLuRecorder *
+tl_lu_recorder_load (const char *path, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  g_autoptr (GError) local = NULL;
+  g_autoptr (JsonNode) root = tl_json_load_file (path, &local);
+  TlLuRecorder *rec = root ? from_root (root, &local) : NULL;
+  if (rec == NULL)
+    {
+      g_autofree char *name = g_filename_display_name (path);
+      /* tl_json_load_file's messages already start with the path */
+      if (root == NULL)
+        g_set_error (error, TL_ERROR, local->code, _("Cannot read %s"), local->message);
+      else
+        g_set_error (error, TL_ERROR, local->code, "%s: %s", name, local->message);
+    }
+  return rec;
+}

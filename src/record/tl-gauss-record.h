@@ -1,0 +1,32 @@
+/* tl-gauss-record.h — the Gauss step record: a TlLuRecorder as JSON and back.
+ *
+ * The recorder (lu/tl-lu-recorder.h) collects the steps of an elimination;
+ * this is its file form, a self-contained object {"kind": "lu", "schema": 1,
+ * …} that docs/gauss-record.md describes.  It travels bare, or inside a run
+ * record as $.extensions.lu (tl-lu-record.h).  Reading checks every number
+ * before it becomes an index, a size or an integer, and then what the
+ * numbers say together: a record that loads can be replayed.
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "lu/tl-lu-recorder.h"
+
+G_BEGIN_DECLS
+
+#define TL_LU_RECORD_SCHEMA 1
+/* The largest GF(p) modulus a record may name: tl-gfp.h's TL_GFP_MAX_PRIME,
+ * 2³¹ − 1, so the product of two residues fits in 64 bits. */
+#define TL_LU_RECORD_MAX_MODULUS G_GINT64_CONSTANT (2147483647)
+
+JsonNode     *tl_lu_recorder_to_json   (const TlLuRecorder *self);
+TlLuRecorder *tl_lu_recorder_from_json (JsonNode *node, GError **error);
+gboolean      tl_lu_recorder_save      (const TlLuRecorder *self, const char *path, GError **error);
+/* Reads a bare {"kind": "lu"} document or a run record holding
+ * $.extensions.lu, through tl_json_parse (strict JSON, bounded size and
+ * depth); from a regular file (never blocking) or from memory. */
+TlLuRecorder *tl_lu_recorder_load      (const char *path, GError **error);
+TlLuRecorder *tl_lu_recorder_from_data (const char *data, gsize length, GError **error);
+
+G_END_DECLS
