@@ -26,7 +26,7 @@ extern "C" {
 
 /* Bump when the door changes meaning without changing a signature or a
  * struct's size (an enum's values, who frees what). */
-#define TL_GPU_BACKEND_ABI 1
+#define TL_GPU_BACKEND_ABI 2
 
 /* The module's one exported symbol: const TlGpuBackend *ENTRY (void). */
 #define TL_GPU_BACKEND_ENTRY "tl_gpu_backend_entry"

@@ -266,6 +266,7 @@ tl_gpu_device_open (int ordinal, TlGpuDevice **out_device)
   d->cc = facts.cc_major * 10 + facts.cc_minor;
   d->sm_count = facts.sm_count;
   d->l2_bytes = facts.l2_bytes;
+  d->facts = facts;
   d->cublas = nullptr;
   cudaError_t err = cudaStreamCreateWithFlags (&d->stream, cudaStreamNonBlocking);
   if (err != cudaSuccess)

@@ -278,6 +278,9 @@ struct GemmRun
         launch.cublas = h;
       }
     const int m = args->m, n = args->n, k = args->k;
+    st = choose_plan (kernel_id);
+    if (st != TL_GPU_OK)
+      return st;
     if (rung->check != nullptr)
       {
         char why[512] = "";
@@ -292,6 +295,31 @@ struct GemmRun
                           "the 65535 a CUDA grid allows in y",
                           kernel_id, m, k, n, shape.grid.x, shape.grid.y);
     return TL_GPU_OK;
+  }
+
+  // 1c. a planned rung's plan (gpu/tl-gpu-plan.c): the cost model's
+  // choice, or the one the caller pinned by name
+  TlGpuStatus choose_plan (const char *kernel_id)
+  {
+    const char *pinned = args->plan;
+    if (tl_gpu_gemm_plan_choose (kernel_id, args->m, args->n, args->k, &device->facts, pinned,
+                                 &launch.plan)
+        == TL_GPU_OK)
+      return TL_GPU_OK;
+    const int count = tl_gpu_gemm_plan_count (kernel_id);
+    if (count == 0)
+      return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s has one shape and no plans (asked for plan \"%s\")",
+                          kernel_id, pinned);
+    char list[1024] = "";
+    size_t used = 0;
+    for (int i = 0; i < count && used < sizeof list - 32; i++)
+      {
+        TlGpuGemmPlan p;
+        if (tl_gpu_gemm_plan_nth (kernel_id, i, args->m, args->n, args->k, &device->facts, &p))
+          used += (size_t) snprintf (list + used, sizeof list - used, "%s%s", i ? ", " : "", p.name);
+      }
+    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s has no plan \"%s\"; its plans: %s", kernel_id,
+                        pinned, list);
   }
 
   // 2. memory: ask first, so the message can say how much is missing
@@ -577,6 +605,7 @@ struct GemmRun
     out->n_blocks = records.size ();
     out->blocks = blocks;
     out->counters = counters;
+    out->plan = launch.plan;
     return TL_GPU_OK;
   }
 };

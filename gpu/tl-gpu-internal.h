@@ -19,6 +19,7 @@ struct TlGpuDevice
   int l2_bytes;
   cudaStream_t stream;        // every launch goes here, never the legacy stream
   cublasHandle_t cublas;      // created on first use of a cuBLAS rung
+  TlGpuFacts facts;           // as read at open (the planner reads SMs and clock)
 };
 
 // printf-style; stores the message for tl_gpu_last_message() and returns

@@ -235,6 +235,59 @@ typedef struct
   double waves;               /* blocks / (active_blocks_per_sm × SMs) */
 } TlGpuLaunchFacts;
 
+/* ---- plans: how a planned rung cuts a problem ---------------------------
+ *
+ * The fastest rung of each precision (17 FP32, 13 TF32, 14 BF16, 15 FP64)
+ * is *planned*: before it runs, it chooses a C tile, a split of k, a
+ * cluster and a launch order for this m, n, k on this GPU, through the
+ * cost model of gpu/tl-gpu-plan.c (the one place it is written down).  The
+ * other rungs have one shape and no plan (TlGpuGemmPlan.name empty).
+ *
+ * A split-k plan cuts k into `splits` slices; the slices of one C tile run
+ * as one thread-block cluster and are summed through distributed shared
+ * memory in slice order 0, 1, … — the same sum, bit for bit, every run. */
+
+#define TL_GPU_PLAN_NAME_MAX 24
+
+typedef struct
+{
+  char name[TL_GPU_PLAN_NAME_MAX]; /* "128x256/c2", "128x128/s4": pins the plan; "" unplanned */
+  int tile_m, tile_n;      /* C tile of one CTA */
+  int splits;              /* k cut into this many slices (1: none) */
+  int k_per_split;         /* k of one slice, in elements (the last may be shorter) */
+  int cluster;             /* CTAs per cluster: 1, a multicast pair (2), or the splits of a tile */
+  int raster;              /* tile-rows per band of the launch order (0: row order) */
+  int tiles;               /* C tiles */
+  int work;                /* CTAs' worth of work: tiles × splits */
+  int slots;               /* CTAs resident at once (SMs × CTAs per SM, whole clusters) */
+  int waves;               /* ⌈work / slots⌉ */
+  double last_wave_fill;   /* busy slots in the last wave / slots, 0..1 */
+  int idle_sms;            /* SMs with nothing to do in the last wave */
+  int idle_sms_default;    /* the same for the rung's largest tile without a split: what
+                              the plan avoids (or costs) */
+  double model_us;         /* the cost model's estimate for this plan, µs */
+  int pinned;              /* 1: asked for by name (TlGpuGemmArgs.plan), not chosen */
+  char why[200];           /* one sentence of why, English */
+} TlGpuGemmPlan;
+
+/* How many plans kernel_id offers (0: the rung is not planned). */
+int tl_gpu_gemm_plan_count (const char *kernel_id);
+/* Plan `index` (0 … count−1) of kernel_id for an m×k×n product on the GPU
+ * described by facts (its SM count and clock; facts may be NULL: 132 SMs,
+ * 1.98 GHz), costed by the model.  1 on success, 0 for a bad index or a
+ * plan this GPU cannot run (split-k needs clusters: compute capability 9.0). */
+int tl_gpu_gemm_plan_nth (const char *kernel_id, int index, int m, int n, int k,
+                          const TlGpuFacts *facts, TlGpuGemmPlan *out);
+/* The plan kernel_id runs: the pinned one when `pinned` names one of its
+ * plans ("" or NULL: the cost model's choice, the cheapest).  An unplanned
+ * rung answers TL_GPU_OK with an empty plan.  A name that is not one of
+ * the rung's plans (or any name for an unplanned rung) is
+ * TL_GPU_BAD_SHAPE; the caller says so (tl_gpu_gemm_plan_nth lists them;
+ * tl_gpu_gemm_run's message does). */
+TlGpuStatus tl_gpu_gemm_plan_choose (const char *kernel_id, int m, int n, int k,
+                                     const TlGpuFacts *facts, const char *pinned,
+                                     TlGpuGemmPlan *out);
+
 typedef enum
 {
   TL_GPU_STAGE_UPLOAD,
@@ -274,6 +327,9 @@ typedef struct
    * profiler sees the same launch (ncu --nvtx --nvtx-include
    * "tilelab-counters gemm-03-smem16/"). */
   int counters;
+  /* A planned rung's plan by name (tl_gpu_gemm_plan_nth lists them); NULL or "":
+   * the cost model chooses.  Unplanned rungs refuse a name. */
+  const char *plan;
 } TlGpuGemmArgs;
 
 #define TL_GPU_GEMM_COUNT 1
@@ -291,6 +347,7 @@ typedef struct
   TlGpuBlockRecord *blocks;    /* from the last instrumented launch; may be NULL */
   TlGpuCounters counters;      /* state NOT_ASKED unless args.counters; a failure to
                                   count leaves the run OK and says why here */
+  TlGpuGemmPlan plan;          /* what a planned rung ran (name "" otherwise) */
 } TlGpuGemmResult;
 
 TlGpuStatus tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id,

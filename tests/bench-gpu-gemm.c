@@ -3,7 +3,14 @@
  *
  *   bench-gpu-gemm [--sizes 1024,2048,4096,8192,4000x3000x5000]
  *                  [--repeats 10] [--rounds 1] [--slow-max 4096] [--kernels id,id,...]
- *                  [--device N]
+ *                  [--device N] [--plans auto|all] [--no-instrument]
+ *
+ * Last it prints the sweep: per size, the fastest rung of each precision as
+ * % of cuBLAS of that precision, with the plan it ran.  --plans all also
+ * runs every plan of the planned rungs, pinned, as rows of their own (the
+ * data the cost model of gpu/tl-gpu-plan.c is fitted to), and the sweep
+ * names the best of them beside the model's choice.  --no-instrument skips
+ * the instrumented launches (a sweep of plans needs only the timings).
  *
  * Sizes are N (cube) or MxKxN.  For every size: fresh random float32 (and
  * float64) inputs, every kernel that takes them, median of `repeats`
@@ -66,10 +73,15 @@ parse_size (const char *text, Size *s)
 
 #define MAX_ROUNDS 16
 
+static gboolean no_instrument; /* --no-instrument: plain launches only (sweeps) */
+static gboolean all_plans;     /* --plans all: a row per plan of each planned rung */
+
 typedef struct
 {
   const TlGpuKernelInfo *info;
   TlGpuDtype dtype;
+  char plan[TL_GPU_PLAN_NAME_MAX]; /* pinned plan ("" : the cost model's) */
+  TlGpuGemmPlan ran;        /* what the last round ran */
   double round_ms[MAX_ROUNDS], round_instrumented[MAX_ROUNDS];
   int rounds;               /* measured so far */
   double median, instrumented, spread;
@@ -114,7 +126,8 @@ measure (TlGpuDevice *dev, Row *row, const Problem *p)
 {
   TlGpuGemmArgs args = tl_gpu_test_gemm_args (p->a, p->b, p->c);
   args.repeats = p->repeats;
-  args.instrument = row->info->instrumentable;
+  args.plan = row->plan;
+  args.instrument = row->info->instrumentable && !no_instrument;
   args.instrument_repeats = p->repeats;
   args.interleave_instrumented = 1;
   TlGpuGemmResult r;
@@ -131,6 +144,7 @@ measure (TlGpuDevice *dev, Row *row, const Problem *p)
   row->round_instrumented[row->rounds] = r.instrumented_median_ms;
   row->rounds++;
   row->launch = r.launch;
+  row->ran = r.plan;
   tl_gpu_gemm_result_clear (&r);
   const TlKernelInfo *k = tl_kernel_find (row->info->id);
   if (!tl_gemm_check (p->ref, p->c, tl_kernel_precision (k, (TlDtype) row->dtype), &row->check))
@@ -154,7 +168,7 @@ summarise (Row *row)
 
 /* Prints the rows; TRUE when every result passed its check. */
 static gboolean
-print_rows (const Row *rows, guint n_rows, double flop)
+print_rows (const Row *rows, guint n_rows, double flop, double *row_pct)
 {
   gboolean all_right = TRUE;
   for (guint i = 0; i < n_rows; i++)
@@ -172,6 +186,7 @@ print_rows (const Row *rows, guint n_rows, double flop)
       char pct[32] = "", inst[32] = "", over[32] = "", spread[32] = "", check[64];
       if (ref_ms > 0)
         g_snprintf (pct, sizeof pct, "%.1f%%", 100.0 * ref_ms / row->median);
+      row_pct[i] = ref_ms > 0 ? 100.0 * ref_ms / row->median : 0.0;
       if (row->instrumented > 0)
         {
           g_snprintf (inst, sizeof inst, "%.3f", row->instrumented);
@@ -184,8 +199,14 @@ print_rows (const Row *rows, guint n_rows, double flop)
       else
         g_snprintf (check, sizeof check, "FAIL (%zu wrong)", row->check.n_wrong);
       all_right &= !row->wrong;
+      char label[96];
+      if (row->ran.name[0] != '\0')
+        g_snprintf (label, sizeof label, "%s %s%s", row->info->id, row->ran.name,
+                    row->plan[0] ? "" : " (auto)");
+      else
+        g_snprintf (label, sizeof label, "%s", row->info->id);
       printf ("| %s | %s | %.3f | %s | %.0f | %s | %s | %s | %d | %d | %d | %.2f | %s |\n",
-              row->info->id, dtype_name (row->dtype), row->median, spread,
+              label, dtype_name (row->dtype), row->median, spread,
               flop / (row->median * 1e-3) / 1e9, pct, inst, over, row->launch.regs_per_thread,
               row->launch.static_smem_bytes + row->launch.dynamic_smem_bytes,
               row->launch.active_blocks_per_sm, row->launch.waves, check);
@@ -197,8 +218,8 @@ print_rows (const Row *rows, guint n_rows, double flop)
  * forwards and backwards in turn.  Appends their rows.  FALSE when the GPU
  * was lost. */
 static gboolean
-bench_dtype (TlGpuDevice *dev, GRand *rng, Size s, TlGpuDtype d, int repeats, int rounds,
-             GStrv only, int slow_max, GArray *rows)
+bench_dtype (TlGpuDevice *dev, const TlGpuFacts *facts, GRand *rng, Size s, TlGpuDtype d,
+             int repeats, int rounds, GStrv only, int slow_max, GArray *rows)
 {
   const int biggest = MAX (s.m, MAX (s.k, s.n));
   const guint first = rows->len;
@@ -215,6 +236,15 @@ bench_dtype (TlGpuDevice *dev, GRand *rng, Size s, TlGpuDtype d, int repeats, in
       row.info = info;
       row.dtype = d;
       g_array_append_val (rows, row);
+      /* --plans all: the planned rungs once more per plan, pinned */
+      for (int pi = 0; all_plans && pi < tl_gpu_gemm_plan_count (info->id); pi++)
+        {
+          TlGpuGemmPlan plan;
+          if (!tl_gpu_gemm_plan_nth (info->id, pi, s.m, s.n, s.k, facts, &plan))
+            continue;
+          g_strlcpy (row.plan, plan.name, sizeof row.plan);
+          g_array_append_val (rows, row);
+        }
     }
   const guint n = rows->len - first;
   if (n == 0)
@@ -235,11 +265,61 @@ bench_dtype (TlGpuDevice *dev, GRand *rng, Size s, TlGpuDtype d, int repeats, in
   return alive;
 }
 
+/* The sweep table: one line per size, and per precision the fastest rung
+ * (with its plan) as % of cuBLAS of that precision, from the rows of one
+ * size.  Rows with a pinned plan compete only in --plans all sweeps, under
+ * their own label; the headline is the cost model's plan (auto). */
+static const char *const precisions[] = { "fp32", "tf32", "bf16", "fp64" };
+
+static void
+sweep_add (GString *sweep, Size s, const Row *rows, guint n_rows, const double *pct)
+{
+  g_string_append_printf (sweep, "| %d×%d×%d |", s.m, s.k, s.n);
+  for (guint p = 0; p < G_N_ELEMENTS (precisions); p++)
+    {
+      int best = -1, best_pinned = -1;
+      for (guint i = 0; i < n_rows; i++)
+        {
+          const Row *row = &rows[i];
+          if (row->failed || row->rounds == 0 || row->info->kind != TL_GPU_KIND_RUNG || pct[i] <= 0)
+            continue;
+          const TlKernelInfo *k = tl_kernel_find (row->info->id);
+          if (g_strcmp0 (tl_kernel_precision (k, (TlDtype) row->dtype), precisions[p]) != 0)
+            continue;
+          int *slot = row->plan[0] ? &best_pinned : &best;
+          if (*slot < 0 || pct[i] > pct[*slot])
+            *slot = (int) i;
+        }
+      if (best < 0)
+        g_string_append (sweep, " — |");
+      else
+        g_string_append_printf (sweep, " %.1f%% (%s%s%s) |", pct[best],
+                                rows[best].info->id + (g_str_has_prefix (rows[best].info->id, "gemm-") ? 5 : 0),
+                                rows[best].ran.name[0] ? " " : "", rows[best].ran.name);
+      if (best_pinned >= 0)
+        g_string_append_printf (sweep, " best pinned %.1f%% (%s) |", pct[best_pinned],
+                                rows[best_pinned].ran.name);
+      else if (all_plans)
+        g_string_append (sweep, " |");
+    }
+  g_string_append_c (sweep, '\n');
+}
+
+static void
+sweep_print (const GString *sweep)
+{
+  printf ("### Sweep: the fastest rung of each precision as %% of cuBLAS of that precision\n\n");
+  printf (all_plans ? "| size m×k×n | FP32 (auto) | FP32 best pinned | TF32 | pinned | BF16 | pinned | "
+                      "FP64 | pinned |\n|---|---|---|---|---|---|---|---|---|\n"
+                    : "| size m×k×n | FP32 (CUDA cores) | TF32 | BF16 | FP64 |\n|---|---|---|---|---|\n");
+  printf ("%s\n", sweep->str);
+}
+
 int
 main (int argc, char **argv)
 {
   g_autofree char *sizes_text = g_strdup ("1024,2048,4096,8192,4000x3000x5000");
-  g_autofree char *kernels_text = NULL;
+  g_autofree char *kernels_text = NULL, *plans_text = NULL;
   int repeats = 10, rounds = 1, slow_max = 4096, device = 0;
   GOptionEntry entries[] = {
     { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_text, "sizes: N or MxKxN, comma-separated", "LIST" },
@@ -248,6 +328,9 @@ main (int argc, char **argv)
     { "slow-max", 0, 0, G_OPTION_ARG_INT, &slow_max, "largest dimension for rungs 1-4", "N" },
     { "kernels", 0, 0, G_OPTION_ARG_STRING, &kernels_text, "only these kernel ids", "LIST" },
     { "device", 0, 0, G_OPTION_ARG_INT, &device, "GPU ordinal", "N" },
+    { "no-instrument", 0, 0, G_OPTION_ARG_NONE, &no_instrument, "plain launches only", NULL },
+    { "plans", 0, 0, G_OPTION_ARG_STRING, &plans_text,
+      "auto (the cost model's plan) or all (also a row per plan of each planned rung)", "WHICH" },
     { NULL },
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("— benchmark the GEMM ladder");
@@ -256,6 +339,12 @@ main (int argc, char **argv)
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
     {
       g_printerr ("%s\n", error->message);
+      return 2;
+    }
+  all_plans = g_strcmp0 (plans_text, "all") == 0;
+  if (plans_text != NULL && !all_plans && g_strcmp0 (plans_text, "auto") != 0)
+    {
+      g_printerr ("--plans takes auto or all\n");
       return 2;
     }
   if (rounds < 1 || rounds > MAX_ROUNDS || repeats < 1)
@@ -287,6 +376,7 @@ main (int argc, char **argv)
           facts.runtime_version, stamp, repeats, rounds);
 
   gboolean all_right = TRUE;
+  GString *sweep = g_string_new (NULL);
   for (int si = 0; sizes[si] != NULL; si++)
     {
       Size s;
@@ -304,14 +394,19 @@ main (int argc, char **argv)
       const TlGpuDtype dtypes[] = { TL_GPU_FLOAT32, TL_GPU_FLOAT64 };
       gboolean alive = TRUE;
       for (int di = 0; di < 2 && alive; di++)
-        alive = bench_dtype (dev, rng, s, dtypes[di], repeats, rounds, only, slow_max, rows);
-      all_right &= print_rows ((const Row *) rows->data, rows->len, flop);
+        alive = bench_dtype (dev, &facts, rng, s, dtypes[di], repeats, rounds, only, slow_max, rows);
+      double *pct = g_new0 (double, rows->len + 1);
+      all_right &= print_rows ((const Row *) rows->data, rows->len, flop, pct);
+      sweep_add (sweep, s, (const Row *) rows->data, rows->len, pct);
+      g_free (pct);
       printf ("\n");
       fflush (stdout);
       g_array_free (rows, TRUE);
       if (!alive)
         return 1;
     }
+  sweep_print (sweep);
+  g_string_free (sweep, TRUE);
   tl_gpu_device_close (dev);
   g_rand_free (rng);
   /* a wrong result is a failure even in a benchmark */

@@ -26,7 +26,10 @@
  * (tools/gpu-device-check.sh sanitize):
  *   compute-sanitizer --tool memcheck test-gpu-gemm -p /gpu/gemm/small
  * TL_TEST_KERNELS=id,id… runs only those kernels (e.g. the rungs a
- * sanitizer run is about).
+ * sanitizer run is about).  The planned rungs (gpu/tl-gpu-plan.c) run the
+ * cost model's plan; TL_TEST_PLANS=all runs each of their plans as well,
+ * pinned (every tile, every split of k): the plans a shape never gets by
+ * default are checked too.
  */
 #include "tl-gpu.h"
 #include "tl-gpu-test-util.h"
@@ -63,6 +66,7 @@ static TlGpuDevice *device;
 static TlGpuFacts facts;
 static GRand *rng;
 static char **only_kernels; /* $TL_TEST_KERNELS, or NULL for all */
+static gboolean all_plans;  /* $TL_TEST_PLANS=all: every plan of the planned rungs too */
 
 static const char *
 dtype_name (TlGpuDtype d)
@@ -91,13 +95,17 @@ check_records (const TlGpuKernelInfo *info, const Shape *s, const TlGpuGemmResul
   g_assert_cmpint (lf->launches, >=, 1);
   g_assert_cmpuint (r->n_blocks, >, 0);
   /* One record per block; or, for a persistent kernel (a few blocks that
-   * loop over C's tiles), one per tile of C: every tile exactly once. */
-  const guint tiles_x = (guint) ((s->n + info->tile_n - 1) / info->tile_n);
-  const guint tiles_y = (guint) ((s->m + info->tile_m - 1) / info->tile_m);
+   * loop over C's tiles), one per tile of C (and slice of k): every tile
+   * exactly once.  A planned rung's tile is its plan's. */
+  const int tile_m = r->plan.tile_m > 0 ? r->plan.tile_m : info->tile_m;
+  const int tile_n = r->plan.tile_n > 0 ? r->plan.tile_n : info->tile_n;
+  const int splits = r->plan.splits > 1 ? r->plan.splits : 1;
+  const guint tiles_x = (guint) ((s->n + tile_n - 1) / tile_n);
+  const guint tiles_y = (guint) ((s->m + tile_m - 1) / tile_m);
   const size_t grid = (size_t) lf->grid_x * lf->grid_y * lf->grid_z;
   if (lf->launches == 1 && r->n_blocks != grid)
     {
-      g_assert_cmpuint (r->n_blocks, ==, (size_t) tiles_x * tiles_y);
+      g_assert_cmpuint (r->n_blocks, ==, (size_t) tiles_x * tiles_y * splits);
       for (size_t i = 0; i < r->n_blocks; i++)
         if (r->blocks[i].block_x >= tiles_x || r->blocks[i].block_y >= tiles_y)
           g_error ("%s %dx%dx%d: record %zu names tile (%u,%u) outside the %u×%u tiles of C",
@@ -113,7 +121,7 @@ check_records (const TlGpuKernelInfo *info, const Shape *s, const TlGpuGemmResul
     {
       const TlGpuBlockRecord *b = &r->blocks[i];
       if (!(b->start_ns <= b->end_ns) || !(b->sm < (uint32_t) facts.sm_count)
-          || !(b->launch < (uint32_t) MAX (lf->launches, 3)))
+          || !(b->launch < (uint32_t) MAX (MAX (lf->launches, 3), splits)))
         g_error ("%s %dx%dx%d: block record %zu broken: block (%u,%u) launch %u sm %u, %" G_GUINT64_FORMAT
                  "..%" G_GUINT64_FORMAT " ns",
                  info->id, s->m, s->k, s->n, i, b->block_x, b->block_y, b->launch, b->sm,
@@ -144,18 +152,23 @@ fail_check (const TlGpuKernelInfo *info, TlGpuDtype d, const Shape *s, const TlG
 
 static void
 run_one (const TlGpuKernelInfo *info, TlGpuDtype d, const Shape *s, const TlMatrix *a,
-         const TlMatrix *b, const TlGemmReference *ref)
+         const TlMatrix *b, const TlGemmReference *ref, const char *plan)
 {
   g_autoptr (TlMatrix) c = tl_matrix_new ((TlDtype) d, s->m, s->n, NULL);
   TlGpuGemmArgs args = tl_gpu_test_gemm_args (a, b, c);
+  args.plan = plan;
   args.repeats = 2;
   args.instrument = 1;
   args.instrument_repeats = 1;
   TlGpuGemmResult r;
   TlGpuStatus st = tl_gpu_gemm_run (device, info->id, &args, &r);
   if (st != TL_GPU_OK)
-    g_error ("%s %s %dx%dx%d: %s: %s", info->id, dtype_name (d), s->m, s->k, s->n,
-             tl_gpu_status_name (st), tl_gpu_last_message ());
+    g_error ("%s %s %s %dx%dx%d: %s: %s", info->id, plan ? plan : "", dtype_name (d), s->m, s->k,
+             s->n, tl_gpu_status_name (st), tl_gpu_last_message ());
+  if (plan != NULL)
+    g_assert_cmpstr (r.plan.name, ==, plan);
+  if (tl_gpu_gemm_plan_count (info->id) > 0)
+    g_assert_cmpint (r.plan.tile_m, >, 0);   /* a planned rung always says what it ran */
   g_assert_cmpint (r.n_times, ==, 2);
   for (int i = 0; i < r.n_times; i++)
     g_assert_cmpfloat (r.times_ms[i], >, 0.0);
@@ -164,9 +177,10 @@ run_one (const TlGpuKernelInfo *info, TlGpuDtype d, const Shape *s, const TlMatr
   TlGemmCheck check;
   if (!tl_gemm_check (ref, c, precision, &check))
     fail_check (info, d, s, &check);
-  printf ("# %-20s %-7s %5dx%5dx%5d  worst err/(|A||B|) %.2e (tolerance %.2e)  rel Frobenius %.2e  "
+  printf ("# %-20s %-11s %-7s %5dx%5dx%5d  worst err/(|A||B|) %.2e (tolerance %.2e)  rel Frobenius %.2e  "
           "median %.3f ms  instrumented %.3f ms  regs %d  blocks/SM %d\n",
-          info->id, dtype_name (d), s->m, s->k, s->n, check.worst, check.tolerance, check.rel_norm,
+          info->id, r.plan.name, dtype_name (d), s->m, s->k, s->n, check.worst, check.tolerance,
+          check.rel_norm,
           r.times_ms[0], r.instrumented_median_ms, r.launch.regs_per_thread,
           r.launch.active_blocks_per_sm);
   check_records (info, s, &r);
@@ -194,8 +208,16 @@ test_shape (gconstpointer data)
       for (int i = 0; i < tl_gpu_kernel_count (); i++)
         {
           const TlGpuKernelInfo *info = tl_gpu_kernel_info (i);
-          if (runs_here (info, d))
-            run_one (info, d, s, a, b, ref);
+          if (!runs_here (info, d))
+            continue;
+          run_one (info, d, s, a, b, ref, NULL);
+          /* TL_TEST_PLANS=all: every plan of a planned rung, pinned */
+          for (int p = 0; all_plans && p < tl_gpu_gemm_plan_count (info->id); p++)
+            {
+              TlGpuGemmPlan plan;
+              if (tl_gpu_gemm_plan_nth (info->id, p, s->m, s->n, s->k, &facts, &plan))
+                run_one (info, d, s, a, b, ref, plan.name);
+            }
         }
     }
 }
@@ -291,6 +313,7 @@ main (int argc, char **argv)
       only_kernels = g_strsplit (g_getenv ("TL_TEST_KERNELS"), ",", -1);
       printf ("# only the kernels in TL_TEST_KERNELS: %s\n", g_getenv ("TL_TEST_KERNELS"));
     }
+  all_plans = g_strcmp0 (g_getenv ("TL_TEST_PLANS"), "all") == 0;
   if (tl_gpu_device_facts (0, &facts) != TL_GPU_OK || tl_gpu_device_open (0, &device) != TL_GPU_OK)
     g_error ("opening GPU 0: %s", tl_gpu_last_message ());
   printf ("# %s, compute capability %d.%d, %d SMs\n", facts.name, facts.cc_major, facts.cc_minor,

@@ -458,9 +458,8 @@ grid_of (const TlGemmLaunch *l)
 // (records = nullptr when timed): two template instances would be two
 // compilations of the main loop, and the difference measured would be the
 // compiler's, not the timer's.  With the end written by the last warp to
-// finish (tl_block_end_counted) instead of after a __syncthreads, the
-// TF32 overhead went from +2.4…+3.1% to −0.0 / +0.7 / +0.1% at 4096³,
-// 8192³, 4000×3000×5000 (H100, 2026-11-24, gemm-ladder-h100-2026-11-24-pm.md).
+// finish (tl_block_end_counted) instead of after a __syncthreads, the TF32
+// overhead fell from about 3% to the noise (docs/perf/gemm-ladder-h100-*).
 template <typename K>
 cudaError_t
 raise_smem (K kernel, int bytes)

@@ -51,23 +51,28 @@
 // 256×32 + B 32×128) floats = 192 KB.  Clusters of two CTAs compute two
 // tiles side by side along n — same rows of A — and multicast A's tile.
 //
-// Result (bench-gpu-gemm, median of rounds): on an H100 94.8% of cuBLAS
-// TF32 at 4096³, 95.3% at 8192³, 113.4% at 4000×3000×5000; on an H200
-// 94.9%, 88.8% (98.6% with the launches alternated), 116.1%.  ncu at
-// 8192³ sees it like cuBLAS TF32 (SM throughput 91–92% against 93%, DRAM
-// and L2 equally busy) but at a lower clock (H200: 1.59 against 1.66 GHz,
-// the power limit's choice).  Details: docs/perf/gemm-tensor-cores-*.md.
+// What is left at large sizes: ncu sees it like cuBLAS TF32 (SM throughput
+// and DRAM and L2 equally busy) but at a lower clock, the power limit's
+// choice.  Numbers: docs/perf/gemm-tensor-cores-*.md, gemm-plans-h200.md.
 //
 // TMA needs row pitches that are multiples of 16 bytes: when k or n is not
-// a multiple of 4, launch first copies A and/or B into zero-padded buffers
-// (counted in the timing; the benchmark shapes never need it).
+// a multiple of 4, launch first copies A and/or B into zero-padded buffers,
+// both in one memory-bound launch (tl_pad_pair; counted in the timing).
+//
+// Plans (gpu/tl-gpu-plan.c): the pairs above, or — when the tiles are too
+// few for the SMs — k cut into 2, 4 or 8 slices, one cluster per tile,
+// summed in a fixed order through distributed shared memory
+// (tl-gemm-splitk.cuh; as rung 14).  A split plan writes one record per
+// tile and slice (`launch` = the slice).
 //
 // Without an sm_90a build or on another GPU, check() refuses: "needs a
 // Hopper GPU (compute capability 9.0) and an sm_90a build".
 //
 // Seed: none.
 #include "tl-gemm-rung.h"
+#include "tl-gemm-common.cuh"
 #include "tl-wgmma.cuh"
+#include "tl-gemm-splitk.cuh"
 
 #include <stdio.h>
 
@@ -85,6 +90,8 @@ constexpr int B_BOX_COLS = 16;                // 64-byte rows: one box per consu
 constexpr int B_BOX_BYTES = BK * B_BOX_COLS * 4;          // 2 KB
 constexpr int STAGE_BYTES = 2 * A_HALF_BYTES + BN / B_BOX_COLS * B_BOX_BYTES;   // 48 KB
 constexpr int SMEM = STAGES * STAGE_BYTES + 1024;
+constexpr int PART_PITCH = BN + 16;   // split-k: the partial tile's rows, padded (in the stages)
+static_assert (BM * PART_PITCH * 4 <= STAGES * STAGE_BYTES, "the partial tile fits the stages");
 
 // One wgmma.m64n256k8 with A from registers: d (64×256 per warpgroup) +=
 // a (64×8, four TF32 values per thread) · B (8×256, K-major in shared
@@ -211,11 +218,14 @@ store_tile (const float (&d)[128], float *__restrict__ C, int m, int n, int row0
 
 // map_a: A (m×k fp32), box 32 (k) × 128 (m), 128-byte swizzle.  map_b: B
 // (k×n fp32), box 16 (n) × 32 (k), 64-byte swizzle.
+// splits > 1 (a split-k plan; CLUSTER is 1): clusters of `splits` CTAs
+// along x, one tile each, CTA r the r-th slice of k (see rung 14).
 template <int CLUSTER, bool INSTR>
 __global__ void __launch_bounds__ (THREADS, 1)
 gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
                            const __grid_constant__ CUtensorMap map_b, TlTileSchedule sched, int m,
-                           int n, int k, float *__restrict__ C, TlGpuBlockRecord *records)
+                           int n, int k, float *__restrict__ C, int splits, int vec_c,
+                           TlGpuBlockRecord *records)
 {
 #if TL_SM90A
   extern __shared__ __align__ (1024) unsigned char smem_raw[];
@@ -227,8 +237,13 @@ gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
 
   const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
   const unsigned rank = CLUSTER > 1 ? tl_cluster_rank () : 0;
-  const int cluster_id = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
-  const int KT = (k + BK - 1) / BK;
+  const int group = CLUSTER > 1 ? CLUSTER : splits;   // CTAs per cluster
+  const int cluster_id = blockIdx.x / group, clusters = gridDim.x / group;
+  const int split = splits > 1 ? (int) (blockIdx.x % splits) : 0;
+  int kt0, kt1;   // this CTA's k-steps
+  tl_splitk_range ((k + BK - 1) / BK, split, splits, &kt0, &kt1);
+  if (INSTR && splits > 1)
+    records += split * sched.tiles_m * sched.tiles_n;   // a slice's records follow the last's
 
   tl_stage_ring_init<STAGES, CLUSTER> (full, empty, CLUSTER * CONSUMERS * 4);
 
@@ -244,7 +259,7 @@ gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
               int tm, tn;
               sched.tile_of (u, rank, &tm, &tn);
               // Boxes that would start outside C are moved inside (see rung 14).
-              for (int kt = 0; kt < KT; kt++, it++)
+              for (int kt = kt0; kt < kt1; kt++, it++)
                 {
                   const int s = it % STAGES;
                   tl_mbar_wait (&empty[s], ((it / STAGES) & 1) ^ 1);
@@ -261,6 +276,13 @@ gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
                                  tl_box_start (tn * BN + j * B_BOX_COLS, n, 4), kt * BK);
                 }
             }
+        }
+      __syncwarp ();
+      if (splits > 1)
+        {
+          // the producers take no part in the sum, only in its two barriers
+          tl_splitk_cluster_sync ();
+          tl_splitk_cluster_sync ();
         }
     }
   else
@@ -288,12 +310,12 @@ gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
         tl_wgmma_fence ();
 #pragma unroll
         for (int kk = 0; kk < BK / 8; kk++)
-          wgmma_m64n256k8_tf32_rs (d, f[kk], tl_desc_k128 (a + kk * 32), (kt > 0 || kk > 0) ? 1 : 0);
+          wgmma_m64n256k8_tf32_rs (d, f[kk], tl_desc_k128 (a + kk * 32), (kt > kt0 || kk > 0) ? 1 : 0);
         tl_wgmma_commit ();
         tl_fence_acc128 (d);
         tl_wgmma_wait<1> ();
         pin_frag (prev);
-        if (kt > 0 && lane == 0)
+        if (kt > kt0 && lane == 0)
           tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
         it++;
       };
@@ -304,29 +326,47 @@ gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
           const bool mine = sched.tile_of (u, rank, &tm, &tn);
           if (INSTR && mine && threadIdx.x == 128)
             tl_tile_record_begin (records, sched, tm, tn);
-          int kt = 0;
-          for (; kt + 1 < KT; kt += 2)
+          int kt = kt0;
+          for (; kt + 1 < kt1; kt += 2)
             {
               kstep (kt, f0, f1);
               kstep (kt + 1, f1, f0);
             }
-          if (kt < KT)
+          if (kt < kt1)
             kstep (kt, f0, f1);
           tl_wgmma_wait<0> ();
           tl_fence_acc128 (d);
           pin_frag (f0);
           pin_frag (f1);
-          if (lane == 0)
+          if (kt1 > kt0 && lane == 0)
             tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
-          if (mine)
+          if (kt1 == kt0)   // an empty slice (more slices than k-steps)
+#pragma unroll
+            for (int i = 0; i < 128; i++)
+              d[i] = 0.0f;
+          if (splits > 1)
+            {
+              // Both consumer warpgroups are past their last wgmma: the
+              // partial tile may overwrite the stages; then the cluster
+              // sums the slices (tl-gemm-splitk.cuh).
+              float *part = reinterpret_cast<float *> (base);
+              asm volatile ("bar.sync 1, 256;\n" ::: "memory");
+              store_tile (d, part, BM, PART_PITCH, 0, warp * B_BOX_COLS);
+              tl_splitk_cluster_sync ();
+              tl_splitk_sum<float> (part, PART_PITCH, BM, BN, splits, split, C, m, n, tm * BM,
+                                    tn * BN, vec_c != 0, threadIdx.x - 128, 256);
+            }
+          else if (mine)
             store_tile (d, C, m, n, tm * BM, tn * BN + warp * B_BOX_COLS);
           if (INSTR)
             {
               asm volatile ("bar.sync 1, 256;\n" ::: "memory");
               if (mine && threadIdx.x == 128)
-                tl_tile_record_end (records, sched, tm, tn);
+                tl_tile_record_end (records, sched, tm, tn, split);
             }
         }
+      if (splits > 1)
+        tl_splitk_cluster_sync ();   // nobody leaves while the cluster reads its stages
     }
 
   if (CLUSTER > 1)
@@ -339,27 +379,14 @@ gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
 constexpr int CLUSTER = 2;         // as rung 14
 constexpr bool BALANCED = true;
 
-// TMA reads rows whose pitch is a multiple of 16 bytes.  Otherwise the
-// launch copies the matrix into a zero-padded one first (timed: part of the
-// multiply).  kp, np: the padded row lengths of A and B.
-struct Layout
-{
-  bool pad_a, pad_b;
-  int kp, np;
-  size_t a_bytes, b_bytes;   // padded copies in the workspace (0 when not needed)
-};
+// TMA reads rows whose pitch is a multiple of 16 bytes: odd shapes are
+// padded first (tl_pad_layout, tl_pad_operands in tl-gemm-async.cuh).
+using Layout = TlPadLayout;
 
 Layout
 layout_of (const TlGemmLaunch *l)
 {
-  Layout L;
-  L.pad_a = l->k % 4 != 0;
-  L.pad_b = l->n % 4 != 0;
-  L.kp = L.pad_a ? (int) tl_round_up_size (l->k, 4) : l->k;
-  L.np = L.pad_b ? (int) tl_round_up_size (l->n, 4) : l->n;
-  L.a_bytes = L.pad_a ? tl_round_up_size ((size_t) l->m * L.kp * 4, 256) : 0;
-  L.b_bytes = L.pad_b ? (size_t) l->k * L.np * 4 : 0;
-  return L;
+  return tl_pad_layout (l);
 }
 
 size_t
@@ -367,30 +394,6 @@ gemm_13_workspace (const TlGemmLaunch *l)
 {
   Layout L = layout_of (l);
   return L.a_bytes + L.b_bytes;
-}
-
-// dst (rows × out_cols) = src (rows × cols), zeros in columns cols … out_cols-1.
-__global__ void
-pad_columns_kernel (const float *__restrict__ src, int rows, int cols, float *__restrict__ dst,
-                    int out_cols)
-{
-  const size_t total = (size_t) rows * out_cols;
-  for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < total;
-       i += (size_t) gridDim.x * blockDim.x)
-    {
-      const int r = (int) (i / out_cols), c = (int) (i % out_cols);
-      dst[i] = c < cols ? src[(size_t) r * cols + c] : 0.0f;
-    }
-}
-
-cudaError_t
-pad_columns (const float *src, int rows, int cols, float *dst, int out_cols, cudaStream_t stream)
-{
-  const size_t total = (size_t) rows * out_cols;
-  const size_t blocks = (total + 255) / 256;
-  pad_columns_kernel<<<(unsigned) (blocks < 132 * 8 ? blocks : 132 * 8), 256, 0, stream>>> (
-    src, rows, cols, dst, out_cols);
-  return cudaGetLastError ();
 }
 
 TlTileSchedule
@@ -405,46 +408,51 @@ template <int CL>
 cudaError_t
 prepare_cfg (TlGemmLaunch *l)
 {
-  return tl_persistent_prepare (l, (const void *) gemm_13_wgmma_tf32_kernel<CL, false>,
-                                (const void *) gemm_13_wgmma_tf32_kernel<CL, true>, CL, THREADS, SMEM);
+  cudaError_t e = tl_persistent_prepare (l, (const void *) gemm_13_wgmma_tf32_kernel<CL, false>,
+                                         (const void *) gemm_13_wgmma_tf32_kernel<CL, true>, CL,
+                                         THREADS, SMEM);
+  for (const void *k : { (const void *) gemm_13_wgmma_tf32_kernel<1, false>,
+                         (const void *) gemm_13_wgmma_tf32_kernel<1, true> })
+    if (e == cudaSuccess)
+      e = cudaFuncSetAttribute (k, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM);
+  return e;
+}
+
+// The plan's slices of k (1 without a plan or a split).
+int
+splits_of (const TlGemmLaunch *l)
+{
+  return l->plan.splits > 1 ? l->plan.splits : 1;
 }
 
 template <int CL, bool BAL, bool INSTR>
 cudaError_t
 launch_cfg (const TlGemmLaunch *l)
 {
-  Layout L = layout_of (l);
-  const float *a = (const float *) l->a, *b = (const float *) l->b;
-  if (L.pad_a || L.pad_b)
-    {
-      if (l->workspace == nullptr || l->workspace_bytes < L.a_bytes + L.b_bytes)
-        return cudaErrorInvalidValue;
-      float *ws = (float *) l->workspace;
-      cudaError_t e = cudaSuccess;
-      if (L.pad_a)
-        {
-          e = pad_columns (a, l->m, l->k, ws, L.kp, l->stream);
-          a = ws;
-        }
-      if (e == cudaSuccess && L.pad_b)
-        {
-          float *bp = (float *) ((char *) l->workspace + L.a_bytes);
-          e = pad_columns (b, l->k, l->n, bp, L.np, l->stream);
-          b = bp;
-        }
-      if (e != cudaSuccess)
-        return e;
-    }
+  const Layout L = layout_of (l);
+  const float *a, *b;
+  cudaError_t pe = tl_pad_operands (l, L, &a, &b);
+  if (pe != cudaSuccess)
+    return pe;
   CUtensorMap map_a, map_b;
   if (!tl_tensor_map_2d (&map_a, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, a, l->m, L.kp, (size_t) L.kp * 4,
                          BM / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B)
       || !tl_tensor_map_2d (&map_b, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, b, l->k, L.np, (size_t) L.np * 4,
                             BK, B_BOX_COLS, CU_TENSOR_MAP_SWIZZLE_64B))
     return cudaErrorInvalidValue;
-  const int clusters = tl_grid_clusters (l, schedule_of (l, CL).units, CL, BAL);
-  cudaError_t e = tl_launch_clusters (gemm_13_wgmma_tf32_kernel<CL, INSTR>, clusters, CL,
-                                      THREADS, SMEM, l->stream, map_a, map_b, schedule_of (l, CL), l->m,
-                                      l->n, L.kp, (float *) l->c, l->blocks);
+  const int splits = splits_of (l);
+  const int vec_c = l->n % 4 == 0 && tl_aligned16 (l->c);
+  const TlTileSchedule sched = schedule_of (l, splits > 1 ? 1 : CL);
+  cudaError_t e;
+  if (splits > 1)
+    e = tl_launch_clustered (gemm_13_wgmma_tf32_kernel<1, INSTR>, dim3 (sched.units * splits),
+                             dim3 (THREADS), SMEM, l->stream, splits, 0, map_a, map_b, sched, l->m,
+                             l->n, L.kp, (float *) l->c, splits, vec_c, l->blocks);
+  else
+    e = tl_launch_clusters (gemm_13_wgmma_tf32_kernel<CL, INSTR>,
+                            tl_grid_clusters (l, sched.units, CL, BAL), CL, THREADS, SMEM, l->stream,
+                            map_a, map_b, sched, l->m, l->n, L.kp, (float *) l->c, 1, vec_c,
+                            l->blocks);
   return e != cudaSuccess ? e : cudaGetLastError ();
 }
 
@@ -459,14 +467,16 @@ template <int CL, bool BAL>
 void
 shape_cfg (const TlGemmLaunch *l, TlGemmShape *out)
 {
-  TlTileSchedule s = schedule_of (l, CL);
+  const int splits = splits_of (l);
+  const int cl = splits > 1 ? 1 : CL;
+  TlTileSchedule s = schedule_of (l, cl);
   Layout L = layout_of (l);
   out->kernel = (const void *) gemm_13_wgmma_tf32_kernel<CL, false>;
-  out->grid = dim3 (tl_grid_clusters (l, schedule_of (l, CL).units, CL, BAL) * CL);
+  out->grid = dim3 (splits > 1 ? s.units * splits : tl_grid_clusters (l, s.units, cl, BAL) * cl);
   out->block = dim3 (THREADS);
   out->dynamic_smem = SMEM;
-  out->launches = 1 + (L.pad_a ? 1 : 0) + (L.pad_b ? 1 : 0);
-  out->total_blocks = (size_t) s.tiles_m * s.tiles_n;   // one record per tile
+  out->launches = L.pad_a || L.pad_b ? 2 : 1;
+  out->total_blocks = (size_t) s.tiles_m * s.tiles_n * splits;   // one record per tile and slice
 }
 
 TlGpuStatus

@@ -46,22 +46,16 @@
 //     neighbouring lanes turns the accumulator's pairs of columns into runs
 //     of four, so a warp writes 8 rows × 64 contiguous bytes per instruction
 //     (rung 11: 8 rows × 32 bytes, twice the instructions).
-// Result (bench-gpu-gemm, median of rounds): on an H100 99.7% of cuBLAS
-// BF16 at 4096³, 102.3% at 8192³, 100.6% at 4000×3000×5000 (rung 11: 84%,
-// 59%, 81%); on an H200 99.7%, 101.4%, 100.9% (rung 11: 92%, 84%, 91%).
-// What is left: cuBLAS picks the same structure (a cooperative 256×128 or
-// 320×128 tile, cluster of 2, 3–4 stages) and both run at the same clock
-// (1.60 GHz at 4096³, the power limit); both lose the tile rounds'
-// quantisation (4096³: 512 tiles on 132 SMs) and an epilogue in which the
-// tensor cores wait (the 128 KB of fp32 results per tile).  ncu at 4096³
-// (H100, 2026-11-24): 303 k cycles against cuBLAS's 299 k at the same
-// 1.62 GHz, tensor pipe 84.7% against 85.6% — about 1,000 cycles per
-// tile, what writing 128 KB through L1 at 128 bytes a cycle takes while
-// both consumer warpgroups store and the tensor cores idle; cuBLAS's
-// kernel has no L1 traffic (its epilogue goes through shared memory and
-// TMA).  Clusters of four (2 × 2 tiles, A and B both multicast) were
-// tried: only 30 fit (120 SMs), 82–93% of cuBLAS.  See
-// docs/perf/gemm-tensor-cores-*.md and gemm-bf16-h100-2026-11-24.md.
+// What is left at large sizes: cuBLAS picks the same structure (a
+// cooperative 256×128 or 320×128 tile, cluster of 2, 3–4 stages) at the
+// same clock; both lose the tile rounds' quantisation (4096³: 512 tiles on
+// 132 SMs) and an epilogue in which the tensor cores wait — writing the
+// 128 KB of fp32 results of a tile through L1 takes about 1,000 cycles
+// while both consumer warpgroups store; cuBLAS's epilogue goes through
+// shared memory and TMA instead.  Clusters of four (2 × 2 tiles, A and B
+// both multicast) were tried: only 30 fit (120 SMs), and they were slower.
+// Numbers and profiles: docs/perf/gemm-tensor-cores-*.md,
+// gemm-bf16-h100-2026-11-24.md, gemm-plans-h200.md.
 //
 // Shapes: block 384 threads = warpgroup 0 (producer: one thread issues TMA)
 // + warpgroups 1, 2 (consumers: rows 0–63 and 64–127 of the 128×256 tile,
@@ -71,8 +65,15 @@
 // an H100), fewer when that finishes in the same number of rounds with
 // every cluster equally loaded (tl_persistent_clusters: 64 × 2 at 4096³).
 //
+// Plans (gpu/tl-gpu-plan.c): the pairs above, or — when the tiles are too
+// few for the SMs (512³ is 8 tiles) — k cut into 2, 4 or 8 slices, one
+// cluster of that many CTAs per tile (no multicast, no persistence: one
+// tile each), whose partial tiles are summed in a fixed order through
+// distributed shared memory (tl-gemm-splitk.cuh).
+//
 // Instrumented variant: one record per C tile (see tl-wgmma.cuh), not per
-// CTA — a persistent CTA lives for the whole launch.
+// CTA — a persistent CTA lives for the whole launch; a split plan writes
+// one per tile and slice (`launch` = the slice).
 //
 // Without an sm_90a build or on another GPU, check() refuses: "needs a
 // Hopper GPU (compute capability 9.0) and an sm_90a build".
@@ -81,7 +82,9 @@
 // persistent kernels and the public "fast.cu" H100 worklog; the code is
 // our own.
 #include "tl-gemm-rung.h"
+#include "tl-gemm-common.cuh"
 #include "tl-wgmma.cuh"
+#include "tl-gemm-splitk.cuh"
 
 #include <stdio.h>
 
@@ -98,6 +101,8 @@ constexpr int A_BYTES = BM * BK * 2;         // 16 KB
 constexpr int B_HALF_BYTES = BN / 2 * BK * 2; // 16 KB: one TMA box of 128 rows
 constexpr int STAGE_BYTES = A_BYTES + 2 * B_HALF_BYTES;   // 48 KB
 constexpr int SMEM = STAGES * STAGE_BYTES + 1024;         // + slack to align to 1024
+constexpr int PART_PITCH = BN + 16;   // split-k: the partial tile's rows, padded (in the stages)
+static_assert (BM * PART_PITCH * 4 <= STAGES * STAGE_BYTES, "the partial tile fits the stages");
 
 // ---- the epilogue ------------------------------------------------------------
 //
@@ -148,11 +153,15 @@ store_tile (const float (&d)[128], float *__restrict__ C, int m, int n, int row0
 
 // map_a: A16, m×kp, box 64 (k) × 128 (m).  map_b: B16ᵀ, n×kp, box 64 × 128
 // (half a B tile).  Both 128-byte swizzled.
+//
+// splits > 1 (a split-k plan; CLUSTER is 1): the grid's clusters of
+// `splits` CTAs along x each take one tile, CTA r of a cluster the r-th
+// slice of k, and the cluster sums its partial tiles (tl-gemm-splitk.cuh).
 template <int CLUSTER, bool INSTR>
 __global__ void __launch_bounds__ (THREADS, 1)
 gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
                                  const __grid_constant__ CUtensorMap map_b, TlTileSchedule sched,
-                                 int m, int n, int kp, float *__restrict__ C,
+                                 int m, int n, int kp, float *__restrict__ C, int splits, int vec_c,
                                  TlGpuBlockRecord *records)
 {
 #if TL_SM90A
@@ -167,8 +176,13 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
 
   const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
   const unsigned rank = CLUSTER > 1 ? tl_cluster_rank () : 0;
-  const int cluster_id = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
-  const int KT = (kp + BK - 1) / BK;
+  const int group = CLUSTER > 1 ? CLUSTER : splits;   // CTAs per cluster
+  const int cluster_id = blockIdx.x / group, clusters = gridDim.x / group;
+  const int split = splits > 1 ? (int) (blockIdx.x % splits) : 0;
+  int kt0, kt1;   // this CTA's k-steps
+  tl_splitk_range ((kp + BK - 1) / BK, split, splits, &kt0, &kt1);
+  if (INSTR && splits > 1)
+    records += split * sched.tiles_m * sched.tiles_n;   // a slice's records follow the last's
 
   tl_stage_ring_init<STAGES, CLUSTER> (full, empty, CLUSTER * CONSUMERS * 4);
 
@@ -190,7 +204,7 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
               // unit, the right half of a B tile when n is small) are moved
               // inside: what they bring only feeds outputs nobody stores.
               const int a_row = tl_box_start (tm * BM, m);
-              for (int kt = 0; kt < KT; kt++, it++)
+              for (int kt = kt0; kt < kt1; kt++, it++)
                 {
                   const int s = it % STAGES;
                   tl_mbar_wait (&empty[s], ((it / STAGES) & 1) ^ 1);
@@ -206,6 +220,13 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
                 }
             }
         }
+      __syncwarp ();
+      if (splits > 1)
+        {
+          // the producers take no part in the sum, only in its two barriers
+          tl_splitk_cluster_sync ();
+          tl_splitk_cluster_sync ();
+        }
     }
   else
     {
@@ -220,7 +241,7 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
           const bool mine = sched.tile_of (u, rank, &tm, &tn);
           if (INSTR && mine && threadIdx.x == 128)
             tl_tile_record_begin (records, sched, tm, tn);
-          for (int kt = 0; kt < KT; kt++, it++)
+          for (int kt = kt0; kt < kt1; kt++, it++)
             {
               const int s = it % STAGES;
               tl_mbar_wait (&full[s], (it / STAGES) & 1);
@@ -235,28 +256,46 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
 #pragma unroll
               for (int kk = 0; kk < BK / 16; kk++)
                 tl_wgmma_m64n256k16_bf16 (d, tl_desc_k128 (a + kk * 32), tl_desc_k128 (b + kk * 32),
-                                          (kt > 0 || kk > 0) ? 1 : 0);
+                                          (kt > kt0 || kk > 0) ? 1 : 0);
               tl_wgmma_commit ();
               tl_fence_acc128 (d);
               // Keep this k-step's wgmmas in flight; wait for the previous
               // one's, then hand its stage back — to both CTAs' producers.
               tl_wgmma_wait<1> ();
-              if (kt > 0 && lane == 0)
+              if (kt > kt0 && lane == 0)
                 tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
             }
           tl_wgmma_wait<0> ();
           tl_fence_acc128 (d);
-          if (lane == 0)
+          if (kt1 > kt0 && lane == 0)
             tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
-          if (mine)
+          if (kt1 == kt0)   // an empty slice (more slices than k-steps)
+#pragma unroll
+            for (int i = 0; i < 128; i++)
+              d[i] = 0.0f;
+          if (splits > 1)
+            {
+              // Both consumer warpgroups are past their last wgmma: the
+              // partial tile may overwrite the stages; then the cluster
+              // sums the slices (tl-gemm-splitk.cuh).
+              float *part = reinterpret_cast<float *> (base);
+              asm volatile ("bar.sync 1, 256;\n" ::: "memory");
+              store_tile (d, part, BM, PART_PITCH, cw * 64 + warp * 16, 0);
+              tl_splitk_cluster_sync ();
+              tl_splitk_sum<float> (part, PART_PITCH, BM, BN, splits, split, C, m, n, tm * BM,
+                                    tn * BN, vec_c != 0, threadIdx.x - 128, 256);
+            }
+          else if (mine)
             store_tile (d, C, m, n, tm * BM + cw * 64 + warp * 16, tn * BN);
           if (INSTR)
             {
               asm volatile ("bar.sync 1, 256;\n" ::: "memory");  // both consumer warpgroups
               if (mine && threadIdx.x == 128)
-                tl_tile_record_end (records, sched, tm, tn);
+                tl_tile_record_end (records, sched, tm, tn, split);
             }
         }
+      if (splits > 1)
+        tl_splitk_cluster_sync ();   // nobody leaves while the cluster reads its stages
     }
 
   // No CTA may leave while its partner can still multicast into its shared
@@ -272,7 +311,6 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
 // (measured against one CTA per cluster and against a grid of every SM in
 // docs/perf/gemm-tensor-cores-*.md).
 constexpr int CLUSTER = 2;
-constexpr bool BALANCED = true;
 
 struct Layout
 {
@@ -297,11 +335,19 @@ gemm_14_workspace (const TlGemmLaunch *l)
   return L.a_bytes + L.b_bytes;
 }
 
-// Clusters of two: a unit is two tiles stacked along m (sharing B).
+// Clusters of two: a unit is two tiles stacked along m (sharing B); a
+// split-k plan's unit is one tile.
 TlTileSchedule
 schedule_of (const TlGemmLaunch *l, int cluster)
 {
   return tl_tile_schedule_make (l->m, l->n, BM, BN, cluster, true);
+}
+
+// The plan's slices of k (1 without a plan or a split).
+int
+splits_of (const TlGemmLaunch *l)
+{
+  return l->plan.splits > 1 ? l->plan.splits : 1;
 }
 
 // TlGemmRung.prepare: once per run, outside every timed region.  The BF16
@@ -314,6 +360,10 @@ prepare_cfg (TlGemmLaunch *l)
   cudaError_t e = tl_persistent_prepare (l, (const void *) gemm_14_wgmma_persistent_kernel<CL, false>,
                                          (const void *) gemm_14_wgmma_persistent_kernel<CL, true>, CL,
                                          THREADS, SMEM);
+  for (const void *k : { (const void *) gemm_14_wgmma_persistent_kernel<1, false>,
+                         (const void *) gemm_14_wgmma_persistent_kernel<1, true> })
+    if (e == cudaSuccess)
+      e = cudaFuncSetAttribute (k, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM);
   if (e != cudaSuccess)
     return e;
   Layout L = layout_of (l);
@@ -327,7 +377,10 @@ prepare_cfg (TlGemmLaunch *l)
   return tl_bf16_convert ((const float *) l->b, l->k, l->n, b16, l->n, L.kp, true, l->stream);
 }
 
-template <int CL, bool BAL, bool INSTR>
+// The launch of plan l->plan: clusters of two (pairs of tiles sharing
+// B's columns, persistent, balanced) without a split of k; with one,
+// clusters of `splits` CTAs, one tile each (tl-gemm-splitk.cuh).
+template <int CL, bool INSTR>
 cudaError_t
 launch_cfg (const TlGemmLaunch *l)
 {
@@ -342,31 +395,41 @@ launch_cfg (const TlGemmLaunch *l)
       || !tl_tensor_map_2d (&map_b, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, b16, l->n, L.kp,
                             (size_t) L.kp * 2, BN / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B))
     return cudaErrorInvalidValue;
-  const int clusters = tl_grid_clusters (l, schedule_of (l, CL).units, CL, BAL);
-  cudaError_t e = tl_launch_clusters (gemm_14_wgmma_persistent_kernel<CL, INSTR>, clusters,
-                                      CL, THREADS, SMEM, l->stream, map_a, map_b, schedule_of (l, CL),
-                                      l->m, l->n, L.kp, (float *) l->c, l->blocks);
+  const int splits = splits_of (l);
+  const TlTileSchedule sched = schedule_of (l, CL);
+  const int vec_c = l->n % 4 == 0 && tl_aligned16 (l->c);
+  cudaError_t e;
+  if (splits > 1)
+    e = tl_launch_clustered (gemm_14_wgmma_persistent_kernel<1, INSTR>, dim3 (sched.units * splits),
+                             dim3 (THREADS), SMEM, l->stream, splits, 0, map_a, map_b, sched, l->m,
+                             l->n, L.kp, (float *) l->c, splits, vec_c, l->blocks);
+  else
+    e = tl_launch_clusters (gemm_14_wgmma_persistent_kernel<CL, INSTR>,
+                            tl_grid_clusters (l, sched.units, CL, true), CL, THREADS, SMEM, l->stream,
+                            map_a, map_b, sched, l->m, l->n, L.kp, (float *) l->c, 1, vec_c, l->blocks);
   return e != cudaSuccess ? e : cudaGetLastError ();
 }
 
-template <int CL, bool BAL>
 cudaError_t
-launch_any (const TlGemmLaunch *l)
+launch_14 (const TlGemmLaunch *l)
 {
-  return l->blocks ? launch_cfg<CL, BAL, true> (l) : launch_cfg<CL, BAL, false> (l);
+  if (splits_of (l) > 1)
+    return l->blocks ? launch_cfg<1, true> (l) : launch_cfg<1, false> (l);
+  return l->blocks ? launch_cfg<CLUSTER, true> (l) : launch_cfg<CLUSTER, false> (l);
 }
 
-template <int CL, bool BAL>
 void
-shape_cfg (const TlGemmLaunch *l, TlGemmShape *out)
+shape_14 (const TlGemmLaunch *l, TlGemmShape *out)
 {
-  TlTileSchedule s = schedule_of (l, CL);
-  out->kernel = (const void *) gemm_14_wgmma_persistent_kernel<CL, false>;
-  out->grid = dim3 (tl_grid_clusters (l, schedule_of (l, CL).units, CL, BAL) * CL);
+  const int splits = splits_of (l);
+  const int cl = splits > 1 ? 1 : CLUSTER;
+  TlTileSchedule s = schedule_of (l, cl);
+  out->kernel = (const void *) gemm_14_wgmma_persistent_kernel<CLUSTER, false>;
+  out->grid = dim3 (splits > 1 ? s.units * splits : tl_grid_clusters (l, s.units, cl, true) * cl);
   out->block = dim3 (THREADS);
   out->dynamic_smem = SMEM;
   out->launches = 1;   // the BF16 conversion runs in prepare, untimed
-  out->total_blocks = (size_t) s.tiles_m * s.tiles_n;   // one record per tile
+  out->total_blocks = (size_t) s.tiles_m * s.tiles_n * splits;   // one record per tile and slice
 }
 
 TlGpuStatus
@@ -379,8 +442,8 @@ gemm_14_check (const TlGemmLaunch *l, char *why, size_t why_size)
 
 extern const TlGemmRung gemm_14_wgmma_persistent_rung = {
   "gemm-14-wgmma-persistent",
-  launch_any<CLUSTER, BALANCED>,
-  shape_cfg<CLUSTER, BALANCED>,
+  launch_14,
+  shape_14,
   gemm_14_check,
   gemm_14_workspace,
   prepare_cfg<CLUSTER>,

@@ -46,6 +46,15 @@
 // warps per SM (H100, docs/perf/gemm-cuda-cores-fp64-h100-2026-11-24.md:
 // 48–53 TFLOP/s; cuBLAS keeps 95% of the pipe busy, 56–60 TFLOP/s).
 //
+// Plans (gpu/tl-gpu-plan.c; the tiles in tl-gemm-plans.h): the 128×128
+// tile of 8 warps for large products; 64×128 (4 warps, two CTAs per SM)
+// and 64×64 (2 warps, three per SM) when 128×128 tiles would leave SMs
+// idle; and k cut into 2, 4 or 8 slices, one cluster per tile, whose
+// partial tiles are summed in a fixed order through distributed shared
+// memory (tl-gemm-splitk.cuh) — 1000×777×1111 is 72 tiles of 128×128 for
+// 132 SMs, 512³ only 16.  A split plan's instrumented records name the
+// slice in `launch`.
+//
 // Any m, n, k: out-of-range copies are issued with src-size 0 (zeros); the
 // 16-byte copies need k and n even and aligned pointers, otherwise a
 // second instantiation copies 8 bytes at a time.  Only the store of C is
@@ -56,6 +65,8 @@
 // tiling of rung 9 and the fragments of rung 10.
 #include "tl-gemm-common.cuh"
 #include "tl-gemm-async.cuh"
+#include "tl-gemm-splitk.cuh"
+#include "tl-gemm-plans.h"
 
 #include <stdio.h>
 
@@ -76,6 +87,9 @@ struct DmmaTile
   static constexpr int LDA = BK + 4, LDB = BN + 4;        // padded rows (see the header)
   static constexpr int A_STAGE = BM * LDA, B_STAGE = BK * LDB;  // doubles
   static constexpr size_t smem_bytes = (size_t) STAGES * (A_STAGE + B_STAGE) * sizeof (double);
+  // split-k: the partial tile, rows padded by 8 doubles, in the stages
+  static constexpr int PART_PITCH = BN + 8;
+  static_assert ((size_t) BM * PART_PITCH * sizeof (double) <= smem_bytes, "the partial tile fits");
   static_assert (BK % KM == 0 && (KM == 4 || KM == 8 || KM == 16), "k-tile of whole MMAs");
   static_assert (STAGES >= 3, "the main loop keeps one tile ahead of the one it multiplies");
   static_assert ((BK / KM) % 2 == 0, "fragment buffers alternate: an even number of chunks per tile");
@@ -180,12 +194,47 @@ load_fragments (Fragments<Tile> &f, const double *as, const double *bs, int kc)
       f.b[j][v] = bs[(kc + 4 * v) * Tile::LDB + j * 8];
 }
 
+// Epilogue: c[j + 2h] = C[gid + 8h][2·tig + j]: a pair of neighbours per
+// row, one 16-byte store; the 4 lanes of a group write 64 contiguous bytes.
+// (r0, c0): this lane's first element (row gid, column 2·tig of its warp
+// tile).  C is the matrix, or for split-k the partial tile in shared
+// memory (m = BM, n = its row pitch).
+template <typename Tile, bool VEC>
+__device__ __forceinline__ void
+store_acc (const double (&acc)[MT][NT][4], double *C, int m, int n, int r0, int c0)
+{
+#pragma unroll
+  for (int i = 0; i < MT; i++)
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+      {
+        const int r = r0 + i * 16 + 8 * h;
+        if (r >= m)
+          continue;
+#pragma unroll
+        for (int j = 0; j < NT; j++)
+          {
+            const int cc = c0 + j * 8;
+            double *dst = C + (size_t) r * n + cc;
+            if (VEC && cc + 1 < n)
+              *reinterpret_cast<double2 *> (dst) = make_double2 (acc[i][j][2 * h], acc[i][j][2 * h + 1]);
+            else
+              {
+                if (cc < n)
+                  dst[0] = acc[i][j][2 * h];
+                if (cc + 1 < n)
+                  dst[1] = acc[i][j][2 * h + 1];
+              }
+          }
+      }
+}
+
 // One kernel for the timed runs (records == nullptr) and the instrumented
 // ones, so both run the same machine code (see tl-gemm-simt.cuh).
 template <typename Tile, bool VEC>
 __global__ void __launch_bounds__ (Tile::THREADS, 1)
 gemm_15_dmma_kernel (int m, int n, int k, const double *__restrict__ A,
-                     const double *__restrict__ B, double *__restrict__ C,
+                     const double *__restrict__ B, double *__restrict__ C, int splits,
                      TlGpuBlockRecord *records)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -214,7 +263,11 @@ gemm_15_dmma_kernel (int m, int n, int k, const double *__restrict__ A,
       for (int e = 0; e < 4; e++)
         acc[i][j][e] = 0.0;
 
-  const int KT = (k + Tile::BK - 1) / Tile::BK;
+  // This CTA's k-tiles: all of them, or its slice of a split-k plan
+  // (blockIdx.z; tl-gemm-splitk.cuh).  Below, kt counts from kt0.
+  int kt0, kt1;
+  tl_splitk_range ((k + Tile::BK - 1) / Tile::BK, blockIdx.z, splits, &kt0, &kt1);
+  const int KT = kt1 - kt0;
   // Prologue: STAGES−1 tiles in flight.  Every thread commits a group per
   // tile, even an empty one, so that the wait counts below always mean
   // the same tiles.
@@ -223,7 +276,7 @@ gemm_15_dmma_kernel (int m, int n, int k, const double *__restrict__ A,
     {
       if (s < KT)
         load_tile<Tile, VEC> (As + s * Tile::A_STAGE, Bs + s * Tile::B_STAGE, A, B, m, n, k, row0,
-                              col0, s);
+                              col0, kt0 + s);
       tl_cp_async_commit ();
     }
   tl_cp_async_wait<STAGES - 2> (); // tile 0 has landed (my copies) …
@@ -254,7 +307,7 @@ gemm_15_dmma_kernel (int m, int n, int k, const double *__restrict__ A,
               if (next < KT)
                 load_tile<Tile, VEC> (As + (next % STAGES) * Tile::A_STAGE,
                                       Bs + (next % STAGES) * Tile::B_STAGE, A, B, m, n, k, row0,
-                                      col0, next);
+                                      col0, kt0 + next);
               tl_cp_async_commit ();
             }
           if (c < CHUNKS - 1)
@@ -272,34 +325,24 @@ gemm_15_dmma_kernel (int m, int n, int k, const double *__restrict__ A,
     }
   tl_cp_async_wait<0> ();
 
-  // Epilogue: c[j + 2h] = C[gid + 8h][2·tig + j]: a pair of neighbours per
-  // row, one 16-byte store; the 4 lanes of a group write 64 contiguous bytes.
-#pragma unroll
-  for (int i = 0; i < MT; i++)
-#pragma unroll
-    for (int h = 0; h < 2; h++)
-      {
-        const int r = row0 + wm * WARP_M + i * 16 + gid + 8 * h;
-        if (r >= m)
-          continue;
-#pragma unroll
-        for (int j = 0; j < NT; j++)
-          {
-            const int cc = col0 + wn * WARP_N + j * 8 + 2 * tig;
-            double *dst = C + r * n + cc;
-            if (VEC && cc + 1 < n)
-              *reinterpret_cast<double2 *> (dst) = make_double2 (acc[i][j][2 * h], acc[i][j][2 * h + 1]);
-            else
-              {
-                if (cc < n)
-                  dst[0] = acc[i][j][2 * h];
-                if (cc + 1 < n)
-                  dst[1] = acc[i][j][2 * h + 1];
-              }
-          }
-      }
+  if (splits == 1)
+    store_acc<Tile, VEC> (acc, C, m, n, row0 + wm * WARP_M + gid, col0 + wn * WARP_N + 2 * tig);
+  else
+    {
+      // Split-k: the partial tile goes into this CTA's stages (every warp
+      // is past its last fragment load), the cluster sums them in slice
+      // order (tl-gemm-splitk.cuh).
+      __syncthreads ();
+      store_acc<Tile, true> (acc, smem15, Tile::BM, Tile::PART_PITCH, wm * WARP_M + gid,
+                             wn * WARP_N + 2 * tig);
+      tl_splitk_cluster_sync ();
+      tl_splitk_sum<double> (smem15, Tile::PART_PITCH, Tile::BM, Tile::BN, splits, blockIdx.z, C, m,
+                             n, row0, col0, VEC, threadIdx.x, Tile::THREADS);
+    }
 
-  tl_block_end (records, t0, 0);
+  tl_block_end (records, t0, blockIdx.z);
+  if (splits > 1)
+    tl_splitk_cluster_sync ();   // nobody leaves while the cluster reads its stages
 #endif
 }
 
@@ -314,7 +357,8 @@ template <typename Tile>
 dim3
 grid_15 (const TlGemmLaunch *l)
 {
-  return dim3 (tl_ceil_div (l->n, Tile::BN), tl_ceil_div (l->m, Tile::BM));
+  return dim3 (tl_ceil_div (l->n, Tile::BN), tl_ceil_div (l->m, Tile::BM),
+               l->plan.splits > 1 ? l->plan.splits : 1);
 }
 
 template <typename Tile>
@@ -324,13 +368,14 @@ launch_tile (const TlGemmLaunch *l)
   const double *a = (const double *) l->a, *b = (const double *) l->b;
   double *c = (double *) l->c;
   const dim3 grid = grid_15<Tile> (l);
-  if (use_vec (l))
-    gemm_15_dmma_kernel<Tile, true><<<grid, Tile::THREADS, Tile::smem_bytes, l->stream>>> (
-      l->m, l->n, l->k, a, b, c, l->blocks);
-  else
-    gemm_15_dmma_kernel<Tile, false><<<grid, Tile::THREADS, Tile::smem_bytes, l->stream>>> (
-      l->m, l->n, l->k, a, b, c, l->blocks);
-  return cudaGetLastError ();
+  const dim3 block (Tile::THREADS);
+  const int smem = (int) Tile::smem_bytes, splits = (int) grid.z;
+  cudaError_t e =
+    use_vec (l) ? tl_launch_clustered (gemm_15_dmma_kernel<Tile, true>, grid, block, smem, l->stream,
+                                       splits, 2, l->m, l->n, l->k, a, b, c, splits, l->blocks)
+                : tl_launch_clustered (gemm_15_dmma_kernel<Tile, false>, grid, block, smem, l->stream,
+                                       splits, 2, l->m, l->n, l->k, a, b, c, splits, l->blocks);
+  return e != cudaSuccess ? e : cudaGetLastError ();
 }
 
 // More than 48 KB of dynamic shared memory must be asked for, per kernel.
@@ -356,25 +401,46 @@ shape_tile (const TlGemmLaunch *l, TlGemmShape *out)
   tl_gemm_shape_one (out, kernel, grid_15<Tile> (l), dim3 (Tile::THREADS), (int) Tile::smem_bytes);
 }
 
-// The configuration the rung ships with (measured: docs/perf/).
-using Ship = DmmaTile<128, 128, 16, 4, 4>;
+// The tiles of the plans (tl-gemm-plans.h): k-tile 16, 4 stages, m16n8k4
+// DMMAs, warps of 32 × 64.  op (Tile ()) for the plan's tile; an empty
+// plan runs the largest; `none` for a tile not in the list.
+template <int BM, int BN>
+using Tile15 = DmmaTile<BM, BN, 16, 4, 4>;
+
+template <typename R, typename Op>
+R
+with_tile (const TlGemmLaunch *l, R none, Op op)
+{
+  if (l->plan.tile_m == 0)
+    return op (Tile15<128, 128> ());
+#define TL_15_TILE(bm, bn, per_sm, eff, max_splits)                                                          \
+  if (l->plan.tile_m == (bm) && l->plan.tile_n == (bn))                                          \
+    return op (Tile15<bm, bn> ());
+  TL_GEMM_15_TILES (TL_15_TILE)
+#undef TL_15_TILE
+  return none;
+}
 
 cudaError_t
 gemm_15_dmma_f64_launch (const TlGemmLaunch *l)
 {
-  return launch_tile<Ship> (l);
+  return with_tile (l, cudaErrorInvalidValue, [&] (auto t) { return launch_tile<decltype (t)> (l); });
 }
 
 void
 gemm_15_dmma_f64_shape (const TlGemmLaunch *l, TlGemmShape *out)
 {
-  shape_tile<Ship> (l, out);
+  *out = TlGemmShape ();
+  with_tile (l, false, [&] (auto t) {
+    shape_tile<decltype (t)> (l, out);
+    return true;
+  });
 }
 
 cudaError_t
 gemm_15_dmma_f64_prepare (TlGemmLaunch *l)
 {
-  return prepare_tile<Ship> (l);
+  return with_tile (l, cudaErrorInvalidValue, [&] (auto t) { return prepare_tile<decltype (t)> (l); });
 }
 
 TlGpuStatus

@@ -30,46 +30,51 @@
 //      B's tile is copied as it is (256 floats a row); 8 lanes read 128
 //      contiguous bytes.
 //
-// Shapes: C tile 128 × 256 per CTA (4 × 2 consumer warps of 32 × 128; a
-// warp is 4 × 8 lanes, a thread 8 rows × 16 columns: rows r + 4i, columns
-// c + 32g … + 3).  k-tile 32.  384 threads: warpgroup 0 the producer,
-// warpgroups 1–2 the consumers.  Shared memory: 3 stages × (16 KB of A +
-// 32 KB of B) = 144 KB.  One CTA per SM (registers).  Grid: one CTA per C
-// tile, numbered in bands of 8 tile-rows (down a band first); plain row
-// order measured the same (DRAM is 4.5% busy: L2 reuse is not a limit).
+// Shapes: C tile 128 × 256 per CTA for large products (4 × 2 consumer
+// warps of 32 × 128; a warp is 4 × 8 lanes, a thread 8 rows × 16 columns:
+// rows r + 4i, columns c + 32g … + 3).  k-tile 32.  384 threads:
+// warpgroup 0 the producer, warpgroups 1–2 the consumers.  Shared memory:
+// 3 stages × (16 KB of A + 32 KB of B) = 144 KB.  One CTA per SM
+// (registers).  Grid: one CTA per C tile, numbered in bands of 8
+// tile-rows (down a band first), so the CTAs in flight share A's rows and
+// B's columns in L2.
 //
-// Result (H100, 2026-11-24, tests/lab-gemm-17.cu, median of 3 rounds of
-// median-of-10, L2 flushed, cuBLAS SGEMM pedantic in the same process):
-// 95.1% of cuBLAS at 4096³, 96.3% at 8192³, 101.7% at 4000×3000×5000
-// (rung 8: 88.7 / 89.1 / 91.3%); re-measured 06:40 UTC: 94.6 / 96.3 /
-// 101.8% — 4096³ sits at 95% ± 0.5 from run to run.  BK 16 with 6 or 8
-// stages: 89–96%; 4 stages instead of 3: 0.3–0.4% slower; bands of 4 or
-// 16 tile-rows or row order: within 0.2% (no cheap knob lifts 4096³).
-// ncu at 4096³: 2.27 G instructions (cuBLAS: 2.43 G; rung 8: 2.38 G),
-// FFMA 94.7% of them, but the SM issues
-// on only 77% of cycles (cuBLAS 87%): two consumer warps per scheduler do
-// not hide the latency of the shared loads and the FFMA dependences that
-// ptxas's schedule leaves (FMA pipe 73.0% against cuBLAS's 77.2%).  The
-// margin at 4096³ is thin; details in docs/perf/gemm-cuda-cores-fp64-
-// h100-2026-11-24.md.
+// Plans (gpu/tl-gpu-plan.c; the tiles in tl-gemm-plans.h).  One tile
+// shape cannot serve every size: 1000×777×1111 is 8 × 5 = 40 tiles of
+// 128 × 256 on 132 SMs, and 512³ only 8 — most of the GPU would idle
+// through the whole multiply.  So the rung runs a *plan*: a tile of
+// 128 × 256, 128 × 128, 64 × 128 or 64 × 64 (the same 8 warps, each thread
+// BM/16 × BN/16 outputs: smaller tiles, more CTAs, less reuse of each
+// operand), and k cut into 1, 2, 4 or 8 slices whose CTAs form one
+// cluster and sum their partial tiles through distributed shared memory in
+// a fixed order (tl-gemm-splitk.cuh).  The cost model picks the plan with
+// the fewest microseconds by its count of waves, the last wave's idle SMs
+// and the price of the split; `--plan` pins another one, to show the
+// difference.
 //
-// Any m, n, k ≥ 1.  TMA needs rows that start on 16-byte boundaries: when
-// k or n is not a multiple of 4 (or a pointer is misaligned), the producer
-// warpgroup's 128 threads fill the stages themselves with guarded scalar
-// loads in the same layout (fill_stage; slow, the consumers unchanged).
-// Edges of C: TMA fills elements outside A and B with zeros; the stores
-// are guarded where the tile leaves C.
+// Odd shapes.  TMA needs rows that start on 16-byte boundaries: when k or
+// n is not a multiple of 4 the launch first copies the operand into a
+// zero-padded buffer (tl_pad_pair: one memory-bound launch for both,
+// timed with the multiply) and TMA reads the copy.  A producer that
+// filled the stages with 4-byte cp.async copies instead, arriving on the
+// same barriers, was measured first: at 1000×777×1111 it ran 2.3 times
+// slower than TMA on the same tiles — 12,288 copies of 4 bytes per stage
+// from 128 threads — so the pass over A and B is the cheaper way.  Edges
+// of C: TMA fills elements outside A and B with zeros; the stores are
+// guarded where the tile leaves C.
 //
 // The instrumented variant (records != nullptr; the same kernel): thread 0
 // — the TMA producer — writes the block's start at entry, and the end is
 // written after the consumer warps meet at a named barrier (bar.sync 1,
 // 256) past their last store of C; the producer warps do not wait.  A
 // block-wide __syncthreads there, where producer warps waited at barrier
-// 0 for the whole main loop, made every block 4% slower (H100:
-// +4.4% / +4.5% / +3.5% at 4096³, 8192³, 4000×3000×5000; the start alone
-// costs 0.0%); at the named barrier, or with the last consumer warp to
-// finish writing the end (shared counter), the overhead is 0.0%.  Why parked
-// producer warps slow the consumers was not established.
+// 0 for the whole main loop, made every block about 4% slower; at the
+// named barrier the overhead is within the noise.  A split-k plan records
+// one block per slice (`launch` = the slice).
+//
+// Results and profiles: docs/perf/ (gemm-cuda-cores-*.md: ncu sees 95%
+// FFMAs among the instructions, but the SM issuing on fewer cycles than
+// cuBLAS's kernel — two consumer warps per scheduler hide less latency).
 //
 // Without an sm_90a build or on another GPU, check() refuses: "needs a
 // Hopper GPU (compute capability 9.0) and an sm_90a build".
@@ -78,6 +83,7 @@
 // (producer/consumer warpgroups, TMA, mbarrier ring) with SIMT FFMAs in
 // place of wgmma.
 #include "tl-gemm-simt-tma.cuh"
+#include "tl-gemm-plans.h"
 
 #include <stdio.h>
 
@@ -88,31 +94,33 @@ namespace {
 
 // The instrumented variant's end: the 256 consumer threads meet at named
 // barrier 1 after their last store of C (the producer warps, done issuing
-// copies, exit without waiting), and consumer thread 0 (`t`) writes the
-// end of the block's record, naming its C tile.
+// copies, do not wait), and consumer thread 0 (`t`) writes the end of the
+// block's record, naming its C tile and its slice of k.
 __device__ __forceinline__ void
-record_consumers_done (TlGpuBlockRecord *records, int t, int tn, int tm)
+record_consumers_done (TlGpuBlockRecord *records, int t, int tn, int tm, int split)
 {
   if (records == nullptr)
     return;
   asm volatile ("bar.sync 1, %0;\n" ::"n"(CONSUMERS) : "memory");
   if (t == 0)
-    tl_block_record_end (records, 0, blockIdx.x, tn, tm);
+    tl_block_record_end (records, split, tl_block_slot (), tn, tm);
 }
 
 // ---- the kernel --------------------------------------------------------------
 //
 // map_a: A viewed as 4 × m × k/4 (see the header), box 4 × BM × BK/4.
-// map_b: B (k×n), box BN × BK.  tma = 0: the maps are unused and the
-// producer warpgroup copies (fill_stage).
+// map_b: B (k×n), box BN × BK.  k: A's row length as TMA reads it (a
+// multiple of 4).  group: tile-rows per band of the launch order.
+// splits > 1: blockIdx.z is the slice of k, and the grid's z dimension is
+// one cluster.
 template <typename Cfg>
 __global__ void __launch_bounds__ (THREADS, 1)
 gemm_17_kernel (const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
-                const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ c, int m,
-                int n, int k, int tma, int vec_c, TlGpuBlockRecord *records)
+                float *__restrict__ c, int m, int n, int k, int vec_c, int group, int splits,
+                TlGpuBlockRecord *records)
 {
 #if TL_SM90A
-  constexpr int BK = Cfg::BK, STAGES = Cfg::STAGES;
+  constexpr int BK = Cfg::BK, STAGES = Cfg::STAGES, BM = Cfg::BM, BN = Cfg::BN;
   extern __shared__ __align__ (128) unsigned char smem_raw[];
   __shared__ __align__ (8) uint64_t full[STAGES], empty[STAGES];
   const uint32_t raw = tl_smem_addr (smem_raw);
@@ -122,57 +130,75 @@ gemm_17_kernel (const __grid_constant__ CUtensorMap map_a, const __grid_constant
 
   const int tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN;
   int tm, tn;
-  tile_of (blockIdx.x, tiles_m, tiles_n, Cfg::GROUP, &tm, &tn);
+  tile_of (blockIdx.x, tiles_m, tiles_n, group, &tm, &tn);
   const int row0 = tm * BM, col0 = tn * BN;
-  const int KT = (k + BK - 1) / BK;
+  const int split = Cfg::SPLIT ? blockIdx.z : 0;
+  int kt0 = 0, kt1 = (k + BK - 1) / BK;   // this CTA's k-tiles
+  if (Cfg::SPLIT)
+    tl_splitk_range (kt1, split, splits, &kt0, &kt1);
+  else
+    splits = 1;
 
-  init_stage_barriers<STAGES> (full, empty, tma);
+  init_stage_barriers<STAGES> (full, empty);
   __syncthreads ();
 
   if (threadIdx.x < 128)
     {
-      // Producer warpgroup: gives its registers to the consumers.
+      // Producer warpgroup: gives its registers to the consumers.  Use i
+      // of the ring (i = kt − kt0) waits until use i − STAGES was released.
       tl_setmaxnreg_dec<40> ();
-      if (tma)
-        {
-          if (threadIdx.x == 0)
-            for (int kt = 0; kt < KT; kt++)
-              {
-                const int s = kt % STAGES;
-                tl_mbar_wait (&empty[s], ((kt / STAGES) & 1) ^ 1);
-                tma_fill_stage (st, s, &full[s], &map_a, &map_b, row0, col0, kt);
-              }
-        }
-      else
-        for (int kt = 0; kt < KT; kt++)
+      if (threadIdx.x == 0)
+        for (int kt = kt0; kt < kt1; kt++)
           {
-            const int s = kt % STAGES;
-            tl_mbar_wait (&empty[s], ((kt / STAGES) & 1) ^ 1);
-            fill_stage<BK> (st.a (s), st.b (s), a, b, m, n, k, row0, col0, kt * BK, threadIdx.x);
-            tl_mbar_arrive (&full[s]);
+            const int i = kt - kt0, s = i % STAGES;
+            tl_mbar_wait (&empty[s], ((i / STAGES) & 1) ^ 1);
+            tma_fill_stage (st, s, &full[s], &map_a, &map_b, row0, col0, kt);
           }
+      __syncwarp ();
+      if (splits > 1)
+        {
+          // the producers take no part in the sum, only in its two barriers
+          tl_splitk_cluster_sync ();
+          tl_splitk_cluster_sync ();
+        }
     }
   else
     {
       tl_setmaxnreg_inc<232> ();
       const int t = threadIdx.x - 128;
       int r, col;   // this thread's first row and column of the tile
-      consumer_origin (t, &r, &col);
+      consumer_origin<Cfg> (t, &r, &col);
 
-      float acc[TM][TN];
-      zero_acc (acc);
-      for (int kt = 0; kt < KT; kt++)
+      float acc[Cfg::TM][Cfg::TN];
+      zero_acc<Cfg> (acc);
+      for (int kt = kt0; kt < kt1; kt++)
         {
-          const int s = kt % STAGES;
-          tl_mbar_wait (&full[s], (kt / STAGES) & 1);
-          multiply_stage<BK> (acc, reinterpret_cast<const float4 *> (st.a (s)) + r,
-                              reinterpret_cast<const float4 *> (st.b (s) + col));
+          const int i = kt - kt0, s = i % STAGES;
+          tl_mbar_wait (&full[s], (i / STAGES) & 1);
+          multiply_stage<Cfg> (acc, reinterpret_cast<const float4 *> (st.a (s)) + r,
+                               reinterpret_cast<const float4 *> (st.b (s) + col));
           tl_mbar_arrive (&empty[s]);
         }
 
-      const bool inside = row0 + BM <= m && col0 + BN <= n;
-      store_tile (acc, c, m, n, row0 + r, col0 + col, vec_c && inside);
-      record_consumers_done (records, t, tn, tm);
+      if (splits == 1)
+        {
+          const bool inside = row0 + BM <= m && col0 + BN <= n;
+          store_tile<Cfg> (acc, c, m, n, row0 + r, col0 + col, vec_c && inside);
+        }
+      else
+        {
+          // Every consumer is past its last stage: the partial tile may
+          // overwrite the stages (tl-gemm-splitk.cuh).
+          float *part = st.a (0);
+          asm volatile ("bar.sync 1, %0;\n" ::"n"(CONSUMERS) : "memory");
+          store_tile<Cfg> (acc, part, BM, Cfg::PART_PITCH, r, col, true);
+          tl_splitk_cluster_sync ();
+          tl_splitk_sum<float> (part, Cfg::PART_PITCH, BM, BN, splits, split, c, m, n, row0, col0,
+                                vec_c != 0, t, CONSUMERS);
+        }
+      record_consumers_done (records, t, tn, tm, split);
+      if (splits > 1)
+        tl_splitk_cluster_sync ();
     }
 #endif
 }
@@ -183,37 +209,90 @@ template <typename Cfg>
 dim3
 grid_of (const TlGemmLaunch *l)
 {
-  return dim3 (tl_ceil_div (l->m, BM) * tl_ceil_div (l->n, BN));
+  return dim3 (tl_ceil_div (l->m, Cfg::BM) * tl_ceil_div (l->n, Cfg::BN), 1,
+               l->plan.splits > 1 ? l->plan.splits : 1);
 }
 
 template <typename Cfg>
 cudaError_t
 launch_cfg (const TlGemmLaunch *l)
 {
+  const Layout L = layout_of (l);
+  const float *a, *b;
+  cudaError_t pe = tl_pad_operands (l, L, &a, &b);
+  if (pe != cudaSuccess)
+    return pe;
   CUtensorMap map_a, map_b;
-  bool tma;
-  if (!make_maps<Cfg> (l, &map_a, &map_b, &tma))
+  if (!make_maps<Cfg> (a, b, l->m, l->n, l->k, L, &map_a, &map_b))
     return cudaErrorInvalidValue;
-  gemm_17_kernel<Cfg><<<grid_of<Cfg> (l), THREADS, Cfg::SMEM, l->stream>>> (
-    map_a, map_b, (const float *) l->a, (const float *) l->b, (float *) l->c, l->m, l->n, l->k,
-    tma ? 1 : 0, vec_c_ok (l) ? 1 : 0, l->blocks);
-  return cudaGetLastError ();
+  const dim3 grid = grid_of<Cfg> (l);
+  cudaError_t e = tl_launch_clustered (gemm_17_kernel<Cfg>, grid, dim3 (THREADS), Cfg::SMEM, l->stream,
+                                       (int) grid.z, 2, map_a, map_b, (float *) l->c, l->m, l->n,
+                                       L.kp, vec_c_ok (l) ? 1 : 0, l->plan.raster, (int) grid.z,
+                                       l->blocks);
+  return e != cudaSuccess ? e : cudaGetLastError ();
 }
 
-template <typename Cfg>
-void
-shape_cfg (const TlGemmLaunch *l, TlGemmShape *out)
+size_t
+workspace_17 (const TlGemmLaunch *l)
 {
-  tl_gemm_shape_one (out, (const void *) gemm_17_kernel<Cfg>, grid_of<Cfg> (l), dim3 (THREADS),
-                     Cfg::SMEM);
+  const Layout L = layout_of (l);
+  return L.a_bytes + L.b_bytes;
 }
 
-template <typename Cfg>
+// The configuration of each tile of the plans: k-tile 32; 3 stages for
+// the largest tile (144 KB), 4 for the smaller ones.  The largest is built
+// without the split-k epilogue (tl-gemm-plans.h: its plans never split):
+// with it, values kept alive for the epilogue pushed its 232-register
+// main loop into spills.
+template <int BM, int BN>
+using Tile17 = Config<BM, BN, 32, BM == 128 && BN == 256 ? 3 : 4, !(BM == 128 && BN == 256)>;
+
+// Calls op (Cfg ()) with the Config of the plan's tile (the list the cost
+// model chooses from; an empty plan — a caller that did not plan — runs
+// the largest tile), or returns `none` for a tile that is not in it.
+template <typename R, typename Op>
+R
+with_tile (const TlGemmLaunch *l, R none, Op op)
+{
+  if (l->plan.tile_m == 0)
+    return op (Tile17<128, 256> ());
+#define TL_17_TILE(bm, bn, per_sm, eff, max_splits)                                                          \
+  if (l->plan.tile_m == (bm) && l->plan.tile_n == (bn))                                          \
+    return op (Tile17<bm, bn> ());
+  TL_GEMM_17_TILES (TL_17_TILE)
+#undef TL_17_TILE
+  return none;
+}
+
 cudaError_t
-prepare_cfg (TlGemmLaunch *)
+launch_17 (const TlGemmLaunch *l)
 {
-  return cudaFuncSetAttribute (gemm_17_kernel<Cfg>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               Cfg::SMEM);
+  return with_tile (l, cudaErrorInvalidValue, [&] (auto cfg) { return launch_cfg<decltype (cfg)> (l); });
+}
+
+void
+shape_17 (const TlGemmLaunch *l, TlGemmShape *out)
+{
+  *out = TlGemmShape ();
+  with_tile (l, false, [&] (auto cfg) {
+    using Cfg = decltype (cfg);
+    tl_gemm_shape_one (out, (const void *) gemm_17_kernel<Cfg>, grid_of<Cfg> (l), dim3 (THREADS),
+                       Cfg::SMEM);
+    const Layout L = layout_of (l);
+    out->launches = L.pad_a || L.pad_b ? 2 : 1;   // the padded copies, then the multiply
+    return true;
+  });
+}
+
+cudaError_t
+prepare_17 (TlGemmLaunch *l)
+{
+  return with_tile (l, cudaErrorInvalidValue, [&] (auto cfg) {
+    using Cfg = decltype (cfg);
+    return cudaFuncSetAttribute (gemm_17_kernel<Cfg>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 Cfg::SMEM);
+  });
 }
 
 TlGpuStatus
@@ -222,10 +301,8 @@ check_17 (const TlGemmLaunch *l, char *why, size_t why_size)
   return tl_wgmma_check (l, 17, why, why_size);
 }
 
-using Rung17 = Config<32, 3, 8>;   // BK 32, 3 stages, bands of 8 tile-rows (see the header)
-
 } // namespace
 
 extern const TlGemmRung gemm_17_simt_tma_rung = {
-  "gemm-17-simt-tma", launch_cfg<Rung17>, shape_cfg<Rung17>, check_17, nullptr, prepare_cfg<Rung17>,
+  "gemm-17-simt-tma", launch_17, shape_17, check_17, workspace_17, prepare_17,
 };

@@ -21,6 +21,8 @@
 #include <cuda_bf16.h>
 #include <stdint.h>
 
+#include "tl-gemm-rung.h"
+
 __device__ __forceinline__ uint32_t
 tl_smem_addr (const void *p)
 {
@@ -179,6 +181,92 @@ static inline size_t
 tl_round_up_size (size_t x, size_t to)
 {
   return (x + to - 1) / to * to;
+}
+
+// ---- zero-padded copies for TMA ------------------------------------------
+//
+// TMA addresses a matrix by rows that start on 16-byte boundaries; a
+// float32 matrix with a row length that is not a multiple of 4 (k or n of
+// an odd shape) cannot be read by it.  The TMA rungs then copy such an
+// operand first into a buffer whose rows are padded with zeros to a
+// multiple of 4 — both operands in one launch, a memory-bound pass of one
+// read and one write (counted in the multiply's time).  A copy with
+// rows = 0 is skipped.
+struct TlPadCopy
+{
+  const float *src;
+  int rows, cols;      // src: rows × cols, row-major
+  float *dst;
+  int out_cols;        // dst: rows × out_cols, zeros in columns cols … out_cols − 1
+};
+
+static __global__ void
+tl_pad_pair_kernel (TlPadCopy a, TlPadCopy b)
+{
+  const size_t na = (size_t) a.rows * a.out_cols, nb = (size_t) b.rows * b.out_cols;
+  for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < na + nb;
+       i += (size_t) gridDim.x * blockDim.x)
+    {
+      const bool in_a = i < na;
+      const size_t j = in_a ? i : i - na;
+      const int cols = in_a ? a.cols : b.cols, out_cols = in_a ? a.out_cols : b.out_cols;
+      const int r = (int) (j / out_cols), c = (int) (j % out_cols);
+      const float *src = in_a ? a.src : b.src;
+      (in_a ? a.dst : b.dst)[j] = c < cols ? src[(size_t) r * cols + c] : 0.0f;
+    }
+}
+
+static inline cudaError_t
+tl_pad_pair (TlPadCopy a, TlPadCopy b, cudaStream_t stream)
+{
+  const size_t total = (size_t) a.rows * a.out_cols + (size_t) b.rows * b.out_cols;
+  const size_t blocks = (total + 255) / 256;
+  tl_pad_pair_kernel<<<(unsigned) (blocks < 132 * 8 ? blocks : 132 * 8), 256, 0, stream>>> (a, b);
+  return cudaGetLastError ();
+}
+
+// Which float32 operand of l TMA cannot read in place (a row length not a
+// multiple of 4, or a base not on 16 bytes), the row lengths it reads
+// (A m × kp, B k × np) and the workspace the padded copies take.
+struct TlPadLayout
+{
+  bool pad_a, pad_b;
+  int kp, np;
+  size_t a_bytes, b_bytes;   // padded copies in the workspace (0: read in place)
+};
+
+static inline TlPadLayout
+tl_pad_layout (const TlGemmLaunch *l)
+{
+  TlPadLayout L;
+  L.pad_a = l->k % 4 != 0 || ((uintptr_t) l->a & 15u) != 0;
+  L.pad_b = l->n % 4 != 0 || ((uintptr_t) l->b & 15u) != 0;
+  L.kp = L.pad_a ? (int) tl_round_up_size (l->k, 4) : l->k;
+  L.np = L.pad_b ? (int) tl_round_up_size (l->n, 4) : l->n;
+  L.a_bytes = L.pad_a ? tl_round_up_size ((size_t) l->m * L.kp * 4, 256) : 0;
+  L.b_bytes = L.pad_b ? (size_t) l->k * L.np * 4 : 0;
+  return L;
+}
+
+// Enqueues the padded copies L asks for (one launch) and points *a and *b
+// at what TMA reads: the copies, or l's A and B.
+static inline cudaError_t
+tl_pad_operands (const TlGemmLaunch *l, const TlPadLayout &L, const float **a, const float **b)
+{
+  *a = (const float *) l->a;
+  *b = (const float *) l->b;
+  if (!L.pad_a && !L.pad_b)
+    return cudaSuccess;
+  if (l->workspace == nullptr || l->workspace_bytes < L.a_bytes + L.b_bytes)
+    return cudaErrorInvalidValue;
+  float *pa = (float *) l->workspace, *pb = (float *) ((char *) l->workspace + L.a_bytes);
+  cudaError_t e = tl_pad_pair ({ *a, L.pad_a ? l->m : 0, l->k, pa, L.kp },
+                               { *b, L.pad_b ? l->k : 0, l->n, pb, L.np }, l->stream);
+  if (L.pad_a)
+    *a = pa;
+  if (L.pad_b)
+    *b = pb;
+  return e;
 }
 
 static inline cudaError_t

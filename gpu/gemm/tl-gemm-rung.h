@@ -47,6 +47,8 @@ struct TlGemmLaunch
   int sm_count;             // its multiprocessors (persistent rungs size their grid)
   int clusters;             // persistent rungs: clusters of their kernel the GPU holds at
                             // once, counted by their prepare for this run (0 before)
+  TlGpuGemmPlan plan;       // planned rungs: the tile, splits and cluster to run (chosen
+                            // by the harness before check and shape; name "" otherwise)
 };
 
 struct TlGemmShape

@@ -1,7 +1,9 @@
 // tl-gemm-simt-tma.cuh — the parts of rung 17 (FP32 on the CUDA cores,
-// warp-specialised, TMA): the C tile and its shared-memory stages, the
-// consumers' k-tile of FFMAs, the stores of C, the producer's two ways of
-// filling a stage, and the tensor maps.  CUDA C++, internal to gpu/gemm/.
+// warp-specialised, TMA): the C tile and its shared-memory stages (one
+// Config per tile shape of its plans), the consumers' k-tile of FFMAs, the
+// stores of C, the producer's TMA copy of a stage, the padded layout of
+// odd shapes and the tensor maps.
+// CUDA C++, internal to gpu/gemm/.
 //
 // gemm-17-simt-tma.cu explains the design (one TMA producer thread, eight
 // FFMA warps with 232 registers, A copied "k-quad-major") and holds the
@@ -12,30 +14,40 @@
 
 #include "tl-gemm-common.cuh"
 #include "tl-wgmma.cuh"
+#include "tl-gemm-splitk.cuh"
 
 #include <string.h>
 
 namespace {
 
-constexpr int BM = 128, BN = 256;        // C tile of one CTA
-constexpr int TM = 8, TN = 16;           // C elements per consumer thread
-constexpr int CONSUMER_WARPS = 8;        // 4 along m × 2 along n, 32 × 128 each
+// The C tile of one CTA is Tile::BM × Tile::BN; its 8 consumer warps sit
+// 4 along m × 2 along n, and a warp is 4 × 8 lanes, so a thread computes
+// TM = BM/16 rows × TN = BN/16 columns: rows r + 4i, columns col + 32g …
+// + 3 (g < TN/4).  128 × 256 gives 8 × 16 outputs per thread (128
+// accumulators); the smaller tiles of the planned shapes, fewer.
+constexpr int CONSUMER_WARPS = 8;        // 4 along m × 2 along n
 constexpr int CONSUMERS = 32 * CONSUMER_WARPS;
 constexpr int THREADS = 128 + CONSUMERS; // warpgroup 0: the producer
 
-template <int BK_, int STAGES_, int GROUP_>
+template <int BM_, int BN_, int BK_, int STAGES_, bool SPLIT_>
 struct Config
 {
-  static constexpr int BK = BK_, STAGES = STAGES_, GROUP = GROUP_;
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_;
+  static constexpr bool SPLIT = SPLIT_;   // built with the split-k epilogue
+  static constexpr int TM = BM / 16, TN = BN / 16;
   static constexpr int A_BYTES = BM * BK * 4, B_BYTES = BK * BN * 4;
   static constexpr int STAGE_BYTES = A_BYTES + B_BYTES;
+  // split-k: a CTA's partial tile, rows padded by 16 floats, in the stages
+  static constexpr int PART_PITCH = BN + 16;
   static constexpr int SMEM = STAGES * STAGE_BYTES + 128;   // + alignment slack
   static_assert (BK % 4 == 0 && BK <= 256, "whole k-quads, one TMA box");
+  static_assert (TM >= 1 && TN % 4 == 0, "whole float4 column groups per thread");
+  static_assert (BM * PART_PITCH * 4 <= STAGES * STAGE_BYTES, "the partial tile fits the stages");
 };
 
-// The CTA's C tile: plain row order (GROUP 0), or grouped — GROUP tile-rows
-// per band, down the band first — so the CTAs in flight share rows of A
-// and columns of B in L2.
+// The CTA's C tile: plain row order (group 0), or grouped — `group`
+// tile-rows per band, down the band first — so the CTAs in flight share
+// rows of A and columns of B in L2.
 __device__ __forceinline__ void
 tile_of (int bid, int tiles_m, int tiles_n, int group, int *tm, int *tn)
 {
@@ -70,14 +82,15 @@ struct Stages
 
 // Where consumer thread t (0 … 255) works in the C tile: its first row r
 // and first column col (rows r + 4i, columns col + 32g … + 3).
+template <typename Cfg>
 __device__ __forceinline__ void
 consumer_origin (int t, int *r, int *col)
 {
   const int lane = t % 32, warp = t / 32;
   const int lm = lane / 8, ln = lane % 8;    // 4 × 8 lanes
   const int wm = warp / 2, wn = warp % 2;    // 4 × 2 warps
-  *r = wm * 32 + lm;
-  *col = wn * 128 + 4 * ln;
+  *r = wm * (Cfg::BM / 4) + lm;
+  *col = wn * (Cfg::BN / 2) + 4 * ln;
 }
 
 // ---- the consumers' k-tile -------------------------------------------------
@@ -86,12 +99,13 @@ consumer_origin (int t, int *r, int *col)
 // b4: its first B vector (k-row 0, its column group 0).  Per k-quad: TM
 // LDS.128 of A (4 k-values of a row each), then per k-step TN/4 LDS.128
 // of B and TM·TN FFMAs.
-template <int BK>
+template <typename Cfg>
 __device__ __forceinline__ void
-multiply_stage (float (&acc)[TM][TN], const float4 *a4, const float4 *b4)
+multiply_stage (float (&acc)[Cfg::TM][Cfg::TN], const float4 *a4, const float4 *b4)
 {
+  constexpr int TM = Cfg::TM, TN = Cfg::TN, BM = Cfg::BM, BN = Cfg::BN;
 #pragma unroll
-  for (int q = 0; q < BK / 4; q++)
+  for (int q = 0; q < Cfg::BK / 4; q++)
     {
       float4 av[TM];
 #pragma unroll
@@ -139,57 +153,33 @@ store_quad (float4 v, float *__restrict__ c, int m, int n, int r, int col, bool 
     }
 }
 
-// A consumer thread's sums: rows r0 + 4i, columns c0 + 32g … + 3 of C.
+// A consumer thread's sums: rows r0 + 4i, columns c0 + 32g … + 3 of C (or,
+// for split-k, of its partial tile in shared memory: m = BM, n = pitch).
+template <typename Cfg>
 __device__ __forceinline__ void
-store_tile (const float (&acc)[TM][TN], float *__restrict__ c, int m, int n, int r0, int c0, bool vec)
+store_tile (const float (&acc)[Cfg::TM][Cfg::TN], float *__restrict__ c, int m, int n, int r0,
+            int c0, bool vec)
 {
 #pragma unroll
-  for (int i = 0; i < TM; i++)
+  for (int i = 0; i < Cfg::TM; i++)
 #pragma unroll
-    for (int g = 0; g < TN / 4; g++)
+    for (int g = 0; g < Cfg::TN / 4; g++)
       store_quad (make_float4 (acc[i][4 * g], acc[i][4 * g + 1], acc[i][4 * g + 2], acc[i][4 * g + 3]),
                   c, m, n, r0 + 4 * i, c0 + 32 * g, vec);
 }
 
-// ---- the producer without TMA ------------------------------------------------
-//
-// When a row pitch is not a multiple of 16 bytes (k or n not a multiple of
-// 4) TMA cannot address the matrix.  Then the producer warpgroup's 128
-// threads fill the stage themselves, in the same layout, with guarded
-// scalar loads (zeros outside the matrices) — slow, but the consumers'
-// code stays the same.
-template <int BK>
-__device__ __forceinline__ void
-fill_stage (float *As, float *Bs, const float *__restrict__ a, const float *__restrict__ b, int m,
-            int n, int k, int row0, int col0, int k0, int tid)
-{
-  for (int e = tid; e < BM * BK; e += 128)
-    {
-      const int r = e / BK, kk = e % BK;   // neighbouring threads: neighbouring k of a row
-      const int gr = row0 + r, gk = k0 + kk;
-      As[(kk / 4) * BM * 4 + r * 4 + kk % 4] = gr < m && gk < k ? a[(size_t) gr * k + gk] : 0.0f;
-    }
-  for (int e = tid; e < BK * BN; e += 128)
-    {
-      const int kk = e / BN, col = e % BN;
-      const int gk = k0 + kk, gc = col0 + col;
-      Bs[kk * BN + col] = gk < k && gc < n ? b[(size_t) gk * n + gc] : 0.0f;
-    }
-}
-
 // The stage ring's barriers.  full[s]: the stage holds its k-tile (the
-// TMA bytes, or the 128 producer threads' arrivals); empty[s]: every
-// consumer thread is done reading it.  Thread 0 initialises them; the
-// caller's __syncthreads publishes them.
+// TMA bytes); empty[s]: every consumer thread is done reading it.  Thread
+// 0 initialises them; the caller's __syncthreads publishes them.
 template <int STAGES>
 __device__ __forceinline__ void
-init_stage_barriers (uint64_t *full, uint64_t *empty, bool tma)
+init_stage_barriers (uint64_t *full, uint64_t *empty)
 {
   if (threadIdx.x == 0)
     {
       for (int s = 0; s < STAGES; s++)
         {
-          tl_mbar_init (&full[s], tma ? 1 : 128);
+          tl_mbar_init (&full[s], 1);
           tl_mbar_init (&empty[s], CONSUMERS);
         }
       tl_fence_mbar_init ();
@@ -208,46 +198,48 @@ tma_fill_stage (const Stages<Cfg> &st, int s, uint64_t *full, const CUtensorMap 
   tl_tma_load (st.b (s), map_b, full, col0, kt * Cfg::BK);
 }
 
+template <typename Cfg>
 __device__ __forceinline__ void
-zero_acc (float (&acc)[TM][TN])
+zero_acc (float (&acc)[Cfg::TM][Cfg::TN])
 {
 #pragma unroll
-  for (int i = 0; i < TM; i++)
+  for (int i = 0; i < Cfg::TM; i++)
 #pragma unroll
-    for (int j = 0; j < TN; j++)
+    for (int j = 0; j < Cfg::TN; j++)
       acc[i][j] = 0.0f;
 }
 
 // ---- host side ---------------------------------------------------------------
 
-// TMA reads A and B when their rows start on 16-byte boundaries.
-inline bool
-tma_ok (const TlGemmLaunch *l)
+// Odd shapes: TMA reads A and B when their rows start on 16-byte
+// boundaries (k and n multiples of 4 floats, aligned pointers).  Otherwise
+// the launch copies the operand that is not into a zero-padded buffer in
+// the workspace first (tl_pad_operands: both in one launch, timed with the
+// multiply), and the kernel reads the copy with k rounded up to kp.
+using Layout = TlPadLayout;
+
+inline Layout
+layout_of (const TlGemmLaunch *l)
 {
-  return tl_aligned16 (l->a) && tl_aligned16 (l->b) && l->k % 4 == 0 && l->n % 4 == 0;
+  return tl_pad_layout (l);
 }
 
-// The tensor maps of A and B for k-tiles of BK, or both zeroed when TMA
-// cannot read them (*tma = false: the producer warpgroup copies).  False
+// The tensor maps of A (m × kp) and B (k × np) for k-tiles of BK.  False
 // when the driver refuses a map.
 template <typename Cfg>
 bool
-make_maps (const TlGemmLaunch *l, CUtensorMap *map_a, CUtensorMap *map_b, bool *tma)
+make_maps (const float *a, const float *b, int m, int n, int k, const Layout &L,
+           CUtensorMap *map_a, CUtensorMap *map_b)
 {
-  memset (map_a, 0, sizeof *map_a);
-  memset (map_b, 0, sizeof *map_b);
-  *tma = tma_ok (l);
-  if (!*tma)
-    return true;
-  // A (m×k, row-major) seen as 3-D: 4 consecutive k (16 bytes), then
-  // rows (pitch 4k bytes), then k-quads (16 bytes apart).  A box of
+  // A (m×kp, row-major) seen as 3-D: 4 consecutive k (16 bytes), then
+  // rows (pitch 4kp bytes), then k-quads (16 bytes apart).  A box of
   // 4 × BM × BK/4 lands in shared memory as As[k/4][row][k%4].
-  const int dims_a[3] = { 4, l->m, l->k / 4 };
-  const size_t strides_a[2] = { (size_t) l->k * 4, 16 };
-  const int box_a[3] = { 4, BM, Cfg::BK / 4 };
-  return tl_tensor_map_3d (map_a, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, l->a, dims_a, strides_a, box_a)
-         && tl_tensor_map_2d (map_b, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, l->b, l->k, l->n,
-                              (size_t) l->n * 4, Cfg::BK, BN, CU_TENSOR_MAP_SWIZZLE_NONE);
+  const int dims_a[3] = { 4, m, L.kp / 4 };
+  const size_t strides_a[2] = { (size_t) L.kp * 4, 16 };
+  const int box_a[3] = { 4, Cfg::BM, Cfg::BK / 4 };
+  return tl_tensor_map_3d (map_a, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, a, dims_a, strides_a, box_a)
+         && tl_tensor_map_2d (map_b, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, b, k, L.np,
+                              (size_t) L.np * 4, Cfg::BK, Cfg::BN, CU_TENSOR_MAP_SWIZZLE_NONE);
 }
 
 // C's rows start on 16-byte boundaries: whole tiles store with STG.128.

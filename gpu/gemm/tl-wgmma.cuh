@@ -444,15 +444,18 @@ tl_tile_record_begin (TlGpuBlockRecord *records, const TlTileSchedule &s, int tm
   records[tm * s.tiles_n + tn].start_ns = tl_globaltimer_ns ();
 }
 
+// launch: 0, or for a split-k plan the slice of k (its records follow the
+// tiles' slice by slice: the caller offsets `records` by slice × tiles).
 __device__ __forceinline__ void
-tl_tile_record_end (TlGpuBlockRecord *records, const TlTileSchedule &s, int tm, int tn)
+tl_tile_record_end (TlGpuBlockRecord *records, const TlTileSchedule &s, int tm, int tn,
+                    unsigned launch = 0)
 {
   TlGpuBlockRecord *r = records + tm * s.tiles_n + tn;
   r->end_ns = tl_globaltimer_ns ();
   r->block_x = tn;
   r->block_y = tm;
   r->sm = tl_smid ();
-  r->launch = 0;
+  r->launch = launch;
 }
 
 // ---- host helpers -------------------------------------------------------------

@@ -6,7 +6,10 @@
  *   cpu   sizes 256, 512 and 1000×500×1000 (seed 002); cpu-naive,
  *         cpu-blocked, cpu-openblas.
  * Writes DIR/bench-SUITE-MxKxN.json (one run record per size),
- * DIR/bench-SUITE.csv and DIR/bench-SUITE.md.
+ * DIR/bench-SUITE.csv and DIR/bench-SUITE.md, which ends with the sweep:
+ * per size, the fastest kernel of each precision as % of its reference
+ * (cuBLAS) and the plan it ran.  --sizes takes any list; --plan pins a
+ * plan of the planned rungs (a lecture's bad plan beside the good one).
  */
 #include "tl-cli.h"
 #include "cli-gemm.h"
@@ -167,6 +170,7 @@ typedef struct
   gboolean suite_kernels;  /* the suite's list (not --kernels) */
   int repeats, warmups, threads, device;
   gboolean flush_l2;
+  const char *plan;        /* --plan: pinned for the planned rungs, or NULL */
   Dims *dims;              /* n_sizes sizes */
   guint n_sizes;
   const char *dir;
@@ -226,6 +230,9 @@ check_options (Bench *b, const char *suite_name, const char *dtype_name, const c
     return g_strdup_printf (_("--threads: must not be negative, got %d"), b->threads);
   if (b->device < 0)
     return g_strdup_printf (_("--device must not be negative, got %d"), b->device);
+  char *plan_error = tl_cli_check_plan (b->kernels, b->plan);
+  if (plan_error)
+    return plan_error;
   return parse_sizes (b, sizes);
 }
 
@@ -262,6 +269,7 @@ run_sizes (const Bench *b, TlRunner *runner, GCancellable *cancellable, GPtrArra
       job->flush_l2 = b->flush_l2;
       job->threads = b->threads;
       job->device = b->device;
+      job->plan = g_strdup (b->plan);
 
       g_autoptr (GError) error = NULL;
       TlRunRecord *record = tl_cli_run_job (runner, job, cancellable, &error);
@@ -270,6 +278,7 @@ run_sizes (const Bench *b, TlRunner *runner, GCancellable *cancellable, GPtrArra
         return tl_cli_fail ("bench", error);
       record->command_line = g_strdup (b->command_line);
       tl_cli_print_gemm_table (record, stdout);
+      tl_cli_print_plans (record, stdout);
       printf ("\n");
       *all_passed &= tl_cli_record_all_passed (record);
       g_ptr_array_add (records, record);
@@ -284,6 +293,46 @@ run_sizes (const Bench *b, TlRunner *runner, GCancellable *cancellable, GPtrArra
         return tl_cli_report_cancelled ("bench", record);
     }
   return TL_CLI_OK;
+}
+
+/* The sweep: per size, the fastest of our kernels of each precision as %
+ * of its reference (the vendor), with its plan when it is a planned rung. */
+static void
+sweep_table (GString *md, GPtrArray *records)
+{
+  static const char *const precisions[] = { "exact", "fp32", "tf32", "bf16", "fp64" };
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_string_append (md, "\n## Sweep: the fastest kernel of each precision, % of its reference\n\n"
+                       "| size m×k×n | exact | FP32 | TF32 | BF16 | FP64 |\n"
+                       "|---|---|---|---|---|---|\n");
+  for (guint i = 0; i < records->len; i++)
+    {
+      const TlRunRecord *r = records->pdata[i];
+      g_string_append_printf (md, "| %" G_GSIZE_FORMAT "×%" G_GSIZE_FORMAT "×%" G_GSIZE_FORMAT " |",
+                              r->job->m, r->job->k, r->job->n);
+      for (guint p = 0; p < G_N_ELEMENTS (precisions); p++)
+        {
+          const TlKernelRun *best = NULL;
+          for (guint j = 0; j < r->runs->len; j++)
+            {
+              const TlKernelRun *run = r->runs->pdata[j];
+              if (run->status != TL_RUN_OK || !isfinite (run->percent_of_reference)
+                  || g_strcmp0 (run->precision, precisions[p]) != 0
+                  || g_strcmp0 (run->reference_id, run->kernel_id) == 0)
+                continue;
+              if (best == NULL || run->percent_of_reference > best->percent_of_reference)
+                best = run;
+            }
+          if (best == NULL)
+            g_string_append (md, " — |");
+          else
+            g_string_append_printf (md, " %s%% %s%s%s |",
+                                    g_ascii_formatd (buf, sizeof buf, "%.1f", best->percent_of_reference),
+                                    best->kernel_id, best->has_plan ? " " : "",
+                                    best->has_plan ? best->plan.name : "");
+        }
+      g_string_append_c (md, '\n');
+    }
 }
 
 static char *
@@ -318,6 +367,7 @@ markdown_table (const Bench *b, GPtrArray *records)
   g_string_append (md, "\n% of reference: the median time of the reference kernel of the "
                        "same precision (cuBLAS on the GPU, OpenBLAS on the CPU) divided by "
                        "the kernel's, measured in the same run.\n");
+  sweep_table (md, records);
   return g_string_free (md, FALSE);
 }
 
@@ -391,7 +441,7 @@ tl_cli_bench (int argc, char **argv)
     return rc;
 
   g_autofree char *suite_name = NULL, *sizes = NULL, *kernels = NULL, *out_dir = NULL;
-  g_autofree char *dtype_name = NULL;
+  g_autofree char *dtype_name = NULL, *plan = NULL;
   Bench b = { .repeats = -1, .warmups = -1 };
   b.command_line = tl_cli_command_line (argc, argv);
   GOptionEntry entries[] = {
@@ -409,6 +459,9 @@ tl_cli_bench (int argc, char **argv)
     { "flush-l2", 0, 0, G_OPTION_ARG_NONE, &b.flush_l2, N_("GPU: flush L2 before each timed run"), NULL },
     { "threads", 'j', 0, G_OPTION_ARG_INT, &b.threads, N_("CPU threads (default: all cores)"), "N" },
     { "device", 'd', 0, G_OPTION_ARG_INT, &b.device, N_("GPU ordinal (default: 0)"), "N" },
+    { "plan", 0, 0, G_OPTION_ARG_STRING, &plan,
+      N_("GPU: pin this plan for the planned rungs (13, 14, 15, 17), e.g. 128x256 (default: the "
+         "cost model's)"), "NAME" },
     { NULL }
   };
   g_autoptr (GOptionContext) context = g_option_context_new (N_("— benchmark a suite of sizes × kernels"));
@@ -424,6 +477,7 @@ tl_cli_bench (int argc, char **argv)
       bench_clear (&b);
       return TL_CLI_USAGE;
     }
+  b.plan = plan;
   g_autofree char *usage = argc > 1 ? g_strdup_printf (_("unexpected argument “%s”"), argv[1])
                                     : check_options (&b, suite_name, dtype_name, kernels, sizes);
   if (usage)

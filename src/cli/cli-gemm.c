@@ -356,7 +356,7 @@ tl_cli_fail_interrupted (const char *command)
 /* The command line of `gemm`, as parsed. */
 typedef struct
 {
-  char *kernels, *size, *a_path, *b_path, *dtype_name, *gen, *record_path;
+  char *kernels, *size, *a_path, *b_path, *dtype_name, *gen, *record_path, *plan;
   gint64 seed;
   int repeats, warmups, threads, device;
   gboolean flush_l2, instrument, counters, save_matrices;
@@ -375,6 +375,7 @@ gemm_options_clear (GemmOptions *o)
   g_free (o->dtype_name);
   g_free (o->gen);
   g_free (o->record_path);
+  g_free (o->plan);
 }
 
 /* A usage error's text, or NULL when the options make a job. */
@@ -397,6 +398,9 @@ check_options (GemmOptions *o)
     return g_strdup_printf (_("--device must not be negative, got %d"), o->device);
   if (o->seed < 0)
     return g_strdup (_("--seed: must not be negative"));
+  char *plan_error = tl_cli_check_plan (o->kernels, o->plan);
+  if (plan_error)
+    return plan_error;
   if (o->save_matrices && !o->record_path)
     return g_strdup (_("--save-matrices needs --record FILE.json"));
   if ((o->a_path != NULL) != (o->b_path != NULL))
@@ -447,6 +451,7 @@ job_from_options (const GemmOptions *o)
   job->threads = o->threads;
   job->device = o->device;
   job->keep_matrices = o->save_matrices;
+  job->plan = g_strdup (o->plan);
   return job;
 }
 
@@ -468,6 +473,7 @@ gemm_run (const GemmOptions *o, const char *command_line)
   record->command_line = g_strdup (command_line);
 
   tl_cli_print_gemm_table (record, stdout);
+  tl_cli_print_plans (record, stdout);
   if (job->counters)
     tl_cli_print_counters (record, stdout);
   if (o->record_path)
@@ -514,6 +520,9 @@ tl_cli_gemm (int argc, char **argv)
       "FILE.json" },
     { "save-matrices", 0, 0, G_OPTION_ARG_NONE, &o.save_matrices,
       N_("With --record: write A, B, the reference and each C beside it as .npy"), NULL },
+    { "plan", 0, 0, G_OPTION_ARG_STRING, &o.plan,
+      N_("GPU: run the planned rungs (13, 14, 15, 17) with this plan instead of the cost "
+         "model's, e.g. 128x256 or 64x128/s4 (tile, then k in slices)"), "NAME" },
     { NULL }
   };
   g_autoptr (GOptionContext) context = g_option_context_new (N_("— run GEMM kernels, timed and verified"));
@@ -525,6 +534,7 @@ tl_cli_gemm (int argc, char **argv)
     "  tilelab-cli gemm --kernel cpu-blocked --size 1000x500x1000\n"
     "  tilelab-cli gemm --kernel gpu --size 4096 --record run.json --instrument\n"
     "  tilelab-cli gemm --kernel gpu --size 4096 --counters --record ladder.json\n"
+    "  tilelab-cli gemm --kernel gemm-17-simt-tma --size 512 --plan 128x256   # a bad plan, pinned\n"
     "  tilelab-cli gemm --kernel all --a A.mtx --b B.npy --dtype float64"));
   int rc;
   if (!tl_cli_parse (context, &argc, &argv))

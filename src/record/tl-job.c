@@ -73,6 +73,7 @@ tl_job_copy (const TlJob *job)
   tl_source_copy_into (&job->a, &copy->a);
   tl_source_copy_into (&job->b, &copy->b);
   copy->kernels = g_strdupv (job->kernels);
+  copy->plan = g_strdup (job->plan);
   copy->a_matrix = job->a_matrix ? tl_matrix_ref (job->a_matrix) : NULL;
   copy->b_matrix = job->b_matrix ? tl_matrix_ref (job->b_matrix) : NULL;
   return copy;
@@ -87,6 +88,7 @@ tl_job_free (TlJob *job)
   tl_source_clear (&job->a);
   tl_source_clear (&job->b);
   g_strfreev (job->kernels);
+  g_free (job->plan);
   g_clear_pointer (&job->a_matrix, tl_matrix_unref);
   g_clear_pointer (&job->b_matrix, tl_matrix_unref);
   g_free (job);

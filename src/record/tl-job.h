@@ -42,6 +42,8 @@ typedef struct
   guint threads;       /* CPU threads, 0 = all cores */
   int device;          /* GPU ordinal */
   gboolean keep_matrices; /* keep A, B, reference and every C in the record */
+  char *plan;          /* GPU: the plan the planned rungs run, by name ("128x128/s4");
+                          NULL: the cost model chooses (gpu/tl-gpu-plan.c) */
 
   /* Inputs handed over in memory (not serialised).  When set they are
    * used instead of the sources, which then only describe provenance. */

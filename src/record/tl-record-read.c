@@ -267,6 +267,8 @@ read_job (JsonObject *obj, const char *path, GError **error)
   if (!tl_json_get_int (obj, path, "threads", FALSE, 0, TL_RECORD_MAX_UNITS, &v, error))
     return NULL;
   job->threads = v;
+  if (!tl_json_get_string (obj, path, "plan", FALSE, &job->plan, error))
+    return NULL;
   if (!get_count (obj, path, "device", FALSE, &job->device, error))
     return NULL;
   return g_steal_pointer (&job);
@@ -667,6 +669,40 @@ read_run_launch (JsonObject *obj, const char *path, TlKernelRun *run, GError **e
   return TRUE;
 }
 
+/* a planned rung's plan (optional) */
+static gboolean
+read_run_plan (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
+{
+  JsonObject *plan;
+  if (!tl_json_get_object (obj, path, "plan", FALSE, &plan, error))
+    return FALSE;
+  if (plan == NULL)
+    return TRUE;
+  g_autofree char *p = tl_json_path (path, "plan");
+  TlGpuGemmPlan *pl = &run->plan;
+  g_autofree char *name = NULL, *why = NULL;
+  struct { const char *key; int *field; } ints[] = {
+    { "tile_m", &pl->tile_m }, { "tile_n", &pl->tile_n }, { "splits", &pl->splits },
+    { "k_per_split", &pl->k_per_split }, { "cluster", &pl->cluster }, { "raster", &pl->raster },
+    { "tiles", &pl->tiles }, { "work", &pl->work }, { "slots", &pl->slots },
+    { "waves", &pl->waves }, { "idle_sms", &pl->idle_sms },
+    { "idle_sms_default", &pl->idle_sms_default },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
+    if (!get_count (plan, p, ints[i].key, FALSE, ints[i].field, error))
+      return FALSE;
+  if (!tl_json_get_string (plan, p, "name", TRUE, &name, error)
+      || !tl_json_get_string (plan, p, "why", FALSE, &why, error)
+      || !tl_json_get_double (plan, p, "last_wave_fill", FALSE, &pl->last_wave_fill, error)
+      || !tl_json_get_double (plan, p, "model_us", FALSE, &pl->model_us, error)
+      || !tl_json_get_bool (plan, p, "pinned", FALSE, &pl->pinned, error))
+    return FALSE;
+  g_strlcpy (pl->name, name, sizeof pl->name);
+  g_strlcpy (pl->why, why ? why : "", sizeof pl->why);
+  run->has_plan = TRUE;
+  return TRUE;
+}
+
 /* the instrumented run and its per-block records */
 static gboolean
 read_run_instrumented (JsonObject *obj, const char *path, const TlJob *job, TlKernelRun *run, GError **error)
@@ -763,6 +799,7 @@ read_run (JsonObject *obj, const char *path, const TlJob *job, GError **error)
   if (!read_run_time (obj, path, run, error) || !read_run_rates (obj, path, run, error)
       || !read_run_verification (obj, path, job, run, error)
       || !read_run_launch (obj, path, run, error)
+      || !read_run_plan (obj, path, run, error)
       || !read_run_instrumented (obj, path, job, run, error)
       || !read_run_counters (obj, path, run, error)
       || !read_run_result (obj, path, run, error))

@@ -98,6 +98,32 @@ add_source (JsonBuilder *b, const char *name, const TlSource *s)
   json_builder_end_object (b);
 }
 
+/* A planned rung's plan (docs/run-record.md, "plan"). */
+static void
+add_plan (JsonBuilder *b, const TlGpuGemmPlan *p)
+{
+  json_builder_set_member_name (b, "plan");
+  json_builder_begin_object (b);
+  tl_json_member_string (b, "name", p->name);
+  tl_json_member_int (b, "tile_m", p->tile_m);
+  tl_json_member_int (b, "tile_n", p->tile_n);
+  tl_json_member_int (b, "splits", p->splits);
+  tl_json_member_int (b, "k_per_split", p->k_per_split);
+  tl_json_member_int (b, "cluster", p->cluster);
+  tl_json_member_int (b, "raster", p->raster);
+  tl_json_member_int (b, "tiles", p->tiles);
+  tl_json_member_int (b, "work", p->work);
+  tl_json_member_int (b, "slots", p->slots);
+  tl_json_member_int (b, "waves", p->waves);
+  add_double (b, "last_wave_fill", p->last_wave_fill);
+  tl_json_member_int (b, "idle_sms", p->idle_sms);
+  tl_json_member_int (b, "idle_sms_default", p->idle_sms_default);
+  add_double (b, "model_us", p->model_us);
+  tl_json_member_bool (b, "pinned", p->pinned);
+  tl_json_member_string (b, "why", p->why);
+  json_builder_end_object (b);
+}
+
 static void
 add_job (JsonBuilder *b, const TlJob *job)
 {
@@ -122,6 +148,8 @@ add_job (JsonBuilder *b, const TlJob *job)
   tl_json_member_bool (b, "counters", job->counters);
   tl_json_member_int (b, "threads", job->threads);
   tl_json_member_int (b, "device", job->device);
+  if (job->plan != NULL)
+    tl_json_member_string (b, "plan", job->plan);
   json_builder_end_object (b);
 }
 
@@ -288,6 +316,9 @@ add_run (JsonBuilder *b, const TlKernelRun *run)
       add_double (b, "occupancy", l->occupancy);
       json_builder_end_object (b);
     }
+
+  if (run->has_plan)
+    add_plan (b, &run->plan);
 
   if (isfinite (run->instrumented_median_ms))
     {

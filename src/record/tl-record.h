@@ -120,6 +120,8 @@ typedef struct
   double speedup_vs_naive;           /* against cpu-naive in the same job */
 
   TlLaunchFacts launch;              /* GPU only */
+  gboolean has_plan;                 /* a planned rung: what it ran (gpu/tl-gpu-plan.c) */
+  TlGpuGemmPlan plan;
   TlCounters *counters;              /* GPU hardware counters (job.counters); NULL if not asked */
 
   /* instrumented run */

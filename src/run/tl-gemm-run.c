@@ -450,6 +450,8 @@ run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, G
   args.cancelled = gpu_cancelled_cb;
   args.user_data = &progress;
   args.counters = job->counters ? TL_GPU_GEMM_COUNT : 0;
+  /* a pinned plan goes to the planned rungs only; the others have one shape */
+  args.plan = tl_gpu_gemm_plan_count (info->id) > 0 ? job->plan : NULL;
 
   poison (c);
   TlGpuGemmResult result;
@@ -473,7 +475,14 @@ run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, G
       run->instrument_overhead_pct =
         100.0 * (result.instrumented_median_ms - run->time.median) / run->time.median;
     }
+  run->has_plan = result.plan.name[0] != '\0';
+  run->plan = result.plan;
   take_block_records (run, info, &result);
+  if (run->has_plan && run->n_blocks > 0)
+    {
+      run->block_tile_m = (guint) result.plan.tile_m;
+      run->block_tile_n = (guint) result.plan.tile_n;
+    }
   if (job->counters)
     run->counters = tl_counters_new_from_gpu (&result.counters);
   tl_gpu_gemm_result_clear (&result);

@@ -1,0 +1,47 @@
+/* tl-gemm-plans.h — the tiles of the planned rungs, one list per rung.
+ *
+ * Read by the cost model (gpu/tl-gpu-plan.c, plain C: it enumerates and
+ * costs the plans) and by each planned rung's dispatch (gemm-NN-*.cu:
+ * one kernel instantiation per tile), so every plan the model can choose
+ * has its kernel, and no kernel is built that no plan runs.
+ *
+ *   TL_GEMM_NN_TILES (X)  expands to
+ *       X (TILE_M, TILE_N, CTAS_PER_SM, EFFICIENCY, MAX_SPLITS)
+ *
+ * CTAS_PER_SM is how many of the rung's CTAs of that tile an SM holds at
+ * once (shared memory and registers; the harness reads the real number
+ * from the occupancy calculator, the model uses this one); EFFICIENCY is
+ * the fraction of the SM's peak rate the tile sustains in its main loop,
+ * fitted to the H200 sweep (docs/perf/gemm-plans-h200.md).  Largest tile
+ * first: it is the rung's unplanned shape, the one the model compares
+ * every plan against.  MAX_SPLITS (1, 2, 4 or 8) bounds the slices of k
+ * a plan with that tile may cut: 1 where the tile's kernel is built
+ * without the split-k epilogue (rung 17's largest: its registers are all
+ * taken by the main loop).
+ */
+
+/* rung 17, FP32 on the CUDA cores: 256 FFMA threads, 8 × 16 … 4 × 4
+ * outputs each.  128 × 128 measured about 2% faster than 128 × 256 from
+ * 2048³ to 8192³ on the H200, so the model prefers it at every size. */
+#define TL_GEMM_17_TILES(X) \
+  X (128, 256, 1, 0.66, 1)     \
+  X (128, 128, 1, 0.68, 8)     \
+  X (64, 128, 1, 0.62, 8)      \
+  X (64, 64, 1, 0.58, 8)
+
+/* rung 13, TF32 wgmma: tile_m is the wgmma's n (A from shared memory),
+ * tile_n two consumer warpgroups of 64 columns.  One tile so far: its
+ * plans differ in the split of k. */
+#define TL_GEMM_13_TILES(X) \
+  X (256, 128, 1, 0.78, 8)
+
+/* rung 14, BF16 wgmma: two consumer warpgroups of 64 rows, wgmma n = 256.
+ * One tile so far: its plans differ in the split of k. */
+#define TL_GEMM_14_TILES(X) \
+  X (128, 256, 1, 0.79, 8)
+
+/* rung 15, FP64 DMMA: warps of 32 × 64 outputs */
+#define TL_GEMM_15_TILES(X) \
+  X (128, 128, 1, 0.80, 8)     \
+  X (64, 128, 2, 0.69, 8)      \
+  X (64, 64, 3, 0.50, 8)

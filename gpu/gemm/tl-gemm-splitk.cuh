@@ -1,0 +1,144 @@
+// tl-gemm-splitk.cuh — split-k, summed inside a thread-block cluster.
+// CUDA C++ (sm_90), internal to gpu/gemm/; used by the planned rungs 13,
+// 14, 15 and 17.
+//
+// Why split k.  A C tile is one CTA's work, and a small product has few
+// tiles: 512×512 in 128×256 tiles is 8 CTAs for 132 SMs.  Smaller tiles
+// help until each CTA reuses its operands too little; then the other
+// dimension of the work, k, is cut into `splits` slices.  Each slice is a
+// CTA that multiplies its part of k into a partial C tile, and the partial
+// tiles are summed.
+//
+// How they are summed.  The slices of one tile run as one cluster (up to
+// 8 CTAs on neighbouring SMs, started together), so each can read the
+// others' shared memory (distributed shared memory, DSMEM):
+//   1. every CTA writes its partial tile into its own shared memory (the
+//      stage buffers, whose last copies have been consumed);
+//   2. cluster barrier: every partial is written and visible;
+//   3. CTA r of the cluster sums rows r·tile_m/splits … of all the partial
+//      tiles, reading them from slice 0, 1, 2, … in that order, and
+//      stores those rows of C;
+//   4. cluster barrier: nobody leaves (and frees its shared memory) while
+//      another CTA still reads it.
+// The order of the sum is fixed, so the result is the same bit for bit on
+// every run (an atomicAdd into C would depend on which slice came first),
+// nothing goes through global memory but the final C, and there is no
+// second kernel.  The cost is the exchange: each CTA reads one tile of
+// partial sums across the cluster, plus two barriers — what the planner's
+// SPLIT term (gpu/tl-gpu-plan.c) charges for it.
+#pragma once
+
+#include <cooperative_groups.h>
+
+// Every thread of every CTA of the cluster calls it (a cluster barrier).
+__device__ __forceinline__ void
+tl_splitk_cluster_sync ()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cooperative_groups::this_cluster ().sync ();
+#endif
+}
+
+// This CTA's rank in its cluster (its slice of k).
+__device__ __forceinline__ int
+tl_splitk_rank ()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  return (int) cooperative_groups::this_cluster ().block_rank ();
+#else
+  return 0;
+#endif
+}
+
+// The k-tiles [*kt0, *kt1) of slice `split` of `splits`, out of KT.
+__host__ __device__ __forceinline__ void
+tl_splitk_range (int KT, int split, int splits, int *kt0, int *kt1)
+{
+  *kt0 = (int) ((long) KT * split / splits);
+  *kt1 = (int) ((long) KT * (split + 1) / splits);
+}
+
+// Step 3: threads t = 0 … nthreads−1 of CTA `rank` sum their rows of the
+// partial tiles (T = float or double; `part` the same shared-memory offset
+// in every CTA: tile_m × tile_n, row pitch `pitch` elements, a multiple of
+// 16 bytes) and store them into C (m × n, row-major) at (row0, col0).
+// vec: C's rows start on 16-byte boundaries (n a multiple of 16 / sizeof T,
+// C aligned): whole vectors are stored at once.
+template <typename T>
+__device__ __forceinline__ void
+tl_splitk_sum (const T *part, int pitch, int tile_m, int tile_n, int splits, int rank, T *C,
+               int m, int n, int row0, int col0, bool vec, int t, int nthreads)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  constexpr int W = 16 / sizeof (T);   // elements per 16-byte vector
+  cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster ();
+  const int rows = tile_m / splits, groups = tile_n / W;
+  for (int e = t; e < rows * groups; e += nthreads)
+    {
+      const int r = rank * rows + e / groups, c = (e % groups) * W;
+      T sum[W];
+#pragma unroll
+      for (int j = 0; j < W; j++)
+        sum[j] = 0;
+      for (int s = 0; s < splits; s++)
+        {
+          const T *src = cluster.map_shared_rank (part, s) + (size_t) r * pitch + c;
+          T v[W];
+          if constexpr (W == 4)
+            {
+              const float4 q = *reinterpret_cast<const float4 *> (src);
+              v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+            }
+          else
+            {
+              const double2 q = *reinterpret_cast<const double2 *> (src);
+              v[0] = q.x, v[1] = q.y;
+            }
+#pragma unroll
+          for (int j = 0; j < W; j++)
+            sum[j] = s == 0 ? v[j] : sum[j] + v[j];
+        }
+      const int gr = row0 + r, gc = col0 + c;
+      if (gr >= m)
+        continue;
+      T *dst = C + (size_t) gr * n + gc;
+      if (vec && gc + W <= n)
+        {
+          if constexpr (W == 4)
+            *reinterpret_cast<float4 *> (dst) = make_float4 (sum[0], sum[1], sum[2], sum[3]);
+          else
+            *reinterpret_cast<double2 *> (dst) = make_double2 (sum[0], sum[1]);
+        }
+      else
+#pragma unroll
+        for (int j = 0; j < W; j++)
+          if (gc + j < n)
+            dst[j] = sum[j];
+    }
+#endif
+}
+
+// A launch of grid × block CTAs in clusters of `cluster` CTAs along
+// `dim` (0: x, 2: z); cluster 1 launches plainly.
+template <typename... KArgs, typename... Args>
+static inline cudaError_t
+tl_launch_clustered (void (*kernel) (KArgs...), dim3 grid, dim3 block, int smem, cudaStream_t stream,
+                     int cluster, int dim, Args... args)
+{
+  cudaLaunchConfig_t cfg = {};
+  cudaLaunchAttribute attr[1];
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = (size_t) smem;
+  cfg.stream = stream;
+  if (cluster > 1)
+    {
+      attr[0].id = cudaLaunchAttributeClusterDimension;
+      attr[0].val.clusterDim.x = dim == 0 ? cluster : 1;
+      attr[0].val.clusterDim.y = 1;
+      attr[0].val.clusterDim.z = dim == 2 ? cluster : 1;
+      cfg.attrs = attr;
+      cfg.numAttrs = 1;
+    }
+  return cudaLaunchKernelEx (&cfg, kernel, args...);
+}

@@ -1,0 +1,293 @@
+/* tl-gpu-plan.c — the cost model of the planned GEMM rungs.
+ *
+ * Plain C, compiled with or without CUDA: the CLI and the app can list
+ * and cost the plans of a record's problem on a laptop.  What a plan is:
+ * tl-gpu.h (TlGpuGemmPlan); the tiles each rung offers:
+ * gemm/tl-gemm-plans.h.
+ *
+ * The model, all of it.  A CTA's work is one C tile over one slice of k.
+ * There are `work` = tiles × splits such CTAs (a multicast pair's lone
+ * last tile still takes a pair); the GPU runs `slots` of them at once and
+ * the multiply takes
+ *
+ *     waves = ⌈work / slots⌉                                  rounds
+ *     T     = LAUNCH + waves × (FILL + MAIN + SPLIT)           µs
+ *     MAIN  = 2 · tile_m · tile_n · k_slice / (R · eff / occ)
+ *     SPLIT = splits > 1 : SPLIT_US (two cluster barriers and the partial
+ *             tiles' exchange through distributed shared memory)
+ *
+ *   R      the SM's peak rate for the precision: FLOP per cycle (FFMA and
+ *          DMMA: 256, TF32: 2048, BF16: 4096) × the SM clock;
+ *   eff    the fraction of R the tile sustains (gemm/tl-gemm-plans.h: a
+ *          larger tile reuses each operand more);
+ *   occ    CTAs sharing an SM (the tile's CTAs per SM, or fewer when there
+ *          are fewer CTAs than that many per SM);
+ *   slots  CTAs per SM × the SMs a launch can fill: all of them for CTAs
+ *          alone or in pairs, but clusters of 4 or 8 must sit inside one
+ *          GPC, and only CLUSTER_FILL of the SMs take them (an H200 holds
+ *          31 clusters of 4 = 124 SMs, 15 of 8 = 120);
+ *   FILL   a wave's start and finish that no arithmetic hides: the first
+ *          stages' latency from DRAM, the pipeline's drain, the stores;
+ *   LAUNCH the launch and the kernel's end as events see them.
+ *
+ * LAUNCH, FILL and SPLIT_US are the rung's (its pipeline and epilogue set
+ * them); they, eff and CLUSTER_FILL were fitted by least squares on the
+ * logarithm of the time of every plan of every rung at 11 sizes, 256³ to
+ * 8192³ with skinny shapes and small k, on an H200
+ * (docs/perf/gemm-plans-h200.md: the fit's error and where it misses).
+ * The plan is the cheapest T; ties (within 3%) go to the plan listed
+ * first (larger tile, fewer splits).  Nothing here knows a size by name:
+ * 512³ gets a split of k because its 8 large tiles leave 124 of 132 SMs
+ * idle, 8192³ keeps the large tile because its 16 waves are full.
+ */
+#include "tl-gpu.h"
+#include "gemm/tl-gemm-plans.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define CLUSTER_FILL 0.956  /* SMs that clusters of 4 or 8 CTAs can fill */
+#define TIE 0.03            /* a plan must be this much faster to beat an earlier one */
+
+typedef struct
+{
+  int tile_m, tile_n, per_sm;
+  double eff;
+  int max_splits;
+} PlanTile;
+
+typedef struct
+{
+  const char *id;
+  double flop_per_cycle;   /* per SM, the precision's peak */
+  double launch_us, fill_us, split_us;   /* LAUNCH, FILL, SPLIT_US of the header */
+  int pair;                /* unsplit plans run as clusters of this many CTAs (multicast) */
+  int raster_rows;         /* launch order: bands of this many rows of C (0: row order),
+                              or, negative, of −raster_rows tile-rows */
+  const PlanTile *tiles;
+  int n_tiles;
+} PlannedRung;
+
+#define TILE(bm, bn, per_sm, eff, max_splits) { bm, bn, per_sm, eff, max_splits },
+static const PlanTile tiles_17[] = { TL_GEMM_17_TILES (TILE) };
+static const PlanTile tiles_13[] = { TL_GEMM_13_TILES (TILE) };
+static const PlanTile tiles_14[] = { TL_GEMM_14_TILES (TILE) };
+static const PlanTile tiles_15[] = { TL_GEMM_15_TILES (TILE) };
+#undef TILE
+
+#define N_OF(a) ((int) (sizeof (a) / sizeof (a)[0]))
+
+static const PlannedRung planned[] = {
+  { "gemm-17-simt-tma", 256.0, 3.3, 2.4, 2.5, 1, -8, tiles_17, N_OF (tiles_17) },
+  { "gemm-13-wgmma-tf32", 2048.0, 5.2, 7.1, 2.2, 2, 2048, tiles_13, N_OF (tiles_13) },
+  { "gemm-14-wgmma-persistent", 4096.0, 3.9, 5.1, 3.0, 2, 2048, tiles_14, N_OF (tiles_14) },
+  { "gemm-15-dmma-f64", 256.0, 5.5, 3.8, 2.0, 1, 0, tiles_15, N_OF (tiles_15) },
+};
+
+/* k is cut into 1, 2, 4 or 8 slices: a cluster holds at most 8 CTAs
+ * (the portable limit), and one cluster sums one tile. */
+static const int split_choices[] = { 1, 2, 4, 8 };
+#define N_SPLITS N_OF (split_choices)
+
+static const PlannedRung *
+planned_find (const char *kernel_id)
+{
+  for (int i = 0; kernel_id != NULL && i < N_OF (planned); i++)
+    if (strcmp (planned[i].id, kernel_id) == 0)
+      return &planned[i];
+  return NULL;
+}
+
+/* Plan `index` of rung r: its tile and split (tiles in list order, each
+ * with the splits it allows).  FALSE past the last plan. */
+static int
+plan_at (const PlannedRung *r, int index, const PlanTile **tile, int *splits)
+{
+  for (int t = 0; t < r->n_tiles; t++)
+    for (int s = 0; s < N_SPLITS && split_choices[s] <= r->tiles[t].max_splits; s++)
+      if (index-- == 0)
+        {
+          *tile = &r->tiles[t];
+          *splits = split_choices[s];
+          return 1;
+        }
+  return 0;
+}
+
+int
+tl_gpu_gemm_plan_count (const char *kernel_id)
+{
+  const PlannedRung *r = planned_find (kernel_id);
+  int count = 0;
+  const PlanTile *t;
+  int s;
+  while (r != NULL && plan_at (r, count, &t, &s))
+    count++;
+  return count;
+}
+
+static int
+ceil_div (long a, long b)
+{
+  return (int) ((a + b - 1) / b);
+}
+
+/* Slots, waves, the last wave's fill and its idle SMs for `work` CTAs,
+ * and how many CTAs share an SM (occ). */
+static int
+count_waves (TlGpuGemmPlan *p, int sms, int per_sm)
+{
+  const int usable = p->cluster > 2 ? (int) (sms * CLUSTER_FILL) : sms;
+  p->slots = usable / p->cluster * p->cluster * per_sm;
+  if (p->slots < p->cluster)
+    p->slots = p->cluster;
+  p->waves = ceil_div (p->work, p->slots);
+  const int last = p->work - (p->waves - 1) * p->slots;
+  p->last_wave_fill = (double) last / p->slots;
+  /* the block scheduler spreads a wave over the SMs before it doubles up */
+  p->idle_sms = last < sms ? sms - last : 0;
+  const int first = p->work < p->slots ? p->work : p->slots;
+  const int occ = ceil_div (first, sms);
+  return occ < per_sm ? occ : per_sm;
+}
+
+static double
+model_us (const PlannedRung *r, const PlanTile *t, const TlGpuGemmPlan *p, int occ, double clock_ghz)
+{
+  const double rate = r->flop_per_cycle * clock_ghz * 1e3 * t->eff / occ; /* FLOP/µs per CTA */
+  const double main_loop = 2.0 * t->tile_m * t->tile_n * (double) p->k_per_split / rate;
+  const double split = p->splits > 1 ? r->split_us : 0.0;
+  return r->launch_us + p->waves * (r->fill_us + main_loop + split);
+}
+
+/* The plan's geometry and cost, without the sentence. */
+static void
+plan_fill (const PlannedRung *r, const PlanTile *t, int splits, int m, int n, int k, int sms,
+           double clock_ghz, TlGpuGemmPlan *p)
+{
+  memset (p, 0, sizeof *p);
+  p->tile_m = t->tile_m;
+  p->tile_n = t->tile_n;
+  p->splits = splits;
+  p->cluster = splits > 1 ? splits : r->pair;
+  p->tiles = ceil_div (m, t->tile_m) * ceil_div (n, t->tile_n);
+  /* a pair computes two neighbouring tiles: a lone last tile still takes a pair */
+  const int units = ceil_div (p->tiles, splits > 1 ? 1 : r->pair);
+  p->work = units * p->cluster;
+  p->k_per_split = ceil_div (k, splits);
+  if (r->raster_rows > 0)
+    {
+      const int unit_rows = t->tile_m * (splits > 1 ? 1 : r->pair);
+      p->raster = r->raster_rows / unit_rows > 1 ? r->raster_rows / unit_rows : 1;
+    }
+  else
+    p->raster = -r->raster_rows;
+  if (splits > 1)
+    snprintf (p->name, sizeof p->name, "%dx%d/s%d", t->tile_m, t->tile_n, splits);
+  else if (r->pair > 1)
+    snprintf (p->name, sizeof p->name, "%dx%d/c%d", t->tile_m, t->tile_n, r->pair);
+  else
+    snprintf (p->name, sizeof p->name, "%dx%d", t->tile_m, t->tile_n);
+  const int occ = count_waves (p, sms, t->per_sm);
+  p->model_us = model_us (r, t, p, occ, clock_ghz);
+}
+
+static void
+device_of (const TlGpuFacts *facts, int *sms, double *clock_ghz)
+{
+  *sms = facts != NULL && facts->sm_count > 0 ? facts->sm_count : 132;
+  *clock_ghz = facts != NULL && facts->clock_khz > 0 ? facts->clock_khz / 1e6 : 1.98;
+}
+
+int
+tl_gpu_gemm_plan_nth (const char *kernel_id, int index, int m, int n, int k,
+                      const TlGpuFacts *facts, TlGpuGemmPlan *out)
+{
+  const PlannedRung *r = planned_find (kernel_id);
+  const PlanTile *tile;
+  int splits;
+  if (r == NULL || index < 0 || m < 1 || n < 1 || k < 1 || !plan_at (r, index, &tile, &splits))
+    return 0;
+  int sms;
+  double ghz;
+  device_of (facts, &sms, &ghz);
+  plan_fill (r, tile, splits, m, n, k, sms, ghz, out);
+  /* clusters, and so split-k, need compute capability 9.0 */
+  if (out->splits > 1 && facts != NULL && facts->cc_major > 0 && facts->cc_major < 9)
+    return 0;
+  /* what the rung's own shape would leave idle */
+  TlGpuGemmPlan unplanned;
+  plan_fill (r, &r->tiles[0], 1, m, n, k, sms, ghz, &unplanned);
+  out->idle_sms_default = unplanned.idle_sms;
+  return 1;
+}
+
+/* One sentence: what the largest tile would do, and what this plan does
+ * instead (or that it keeps the largest tile). */
+static void
+plan_explain (TlGpuGemmPlan *p, const TlGpuGemmPlan *base, int m, int n, int k, int sms)
+{
+  if (p->pinned)
+    snprintf (p->why, sizeof p->why,
+              "Pinned by hand: %d CTAs in %d wave%s, %d of %d SMs idle in the last; the model "
+              "estimates %.1f µs for it and %.1f µs for the largest tile.",
+              p->work, p->waves, p->waves == 1 ? "" : "s", p->idle_sms, sms, p->model_us,
+              base->model_us);
+  else if (strcmp (p->name, base->name) == 0)
+    snprintf (p->why, sizeof p->why,
+              "%d×%d×%d fills %d wave%s of %d×%d tiles (the last %.0f%% full): smaller tiles or a "
+              "split of k would only add work.",
+              m, k, n, p->waves, p->waves == 1 ? "" : "s", p->tile_m, p->tile_n,
+              100.0 * p->last_wave_fill);
+  else
+    snprintf (p->why, sizeof p->why,
+              "%d×%d tiles would make %d CTAs and leave %d of %d SMs idle; %d×%d tiles%s give %d "
+              "CTAs with %d idle (%.1f µs against %.1f µs by the model).",
+              base->tile_m, base->tile_n, base->work, base->idle_sms, sms, p->tile_m, p->tile_n,
+              p->splits > 1 ? (p->splits == 2   ? " with k cut in 2"
+                               : p->splits == 4 ? " with k cut in 4"
+                                                : " with k cut in 8")
+                            : "",
+              p->work, p->idle_sms, p->model_us, base->model_us);
+}
+
+TlGpuStatus
+tl_gpu_gemm_plan_choose (const char *kernel_id, int m, int n, int k, const TlGpuFacts *facts,
+                         const char *pinned, TlGpuGemmPlan *out)
+{
+  memset (out, 0, sizeof *out);
+  const int count = tl_gpu_gemm_plan_count (kernel_id);
+  const int asked = pinned != NULL && pinned[0] != '\0';
+  if (count == 0)
+    return asked ? TL_GPU_BAD_SHAPE : TL_GPU_OK;
+  if (m < 1 || n < 1 || k < 1)
+    return TL_GPU_OK;
+  int sms;
+  double ghz;
+  device_of (facts, &sms, &ghz);
+  TlGpuGemmPlan base, best, p;
+  tl_gpu_gemm_plan_nth (kernel_id, 0, m, n, k, facts, &base);
+  best = base;
+  int found = !asked;
+  for (int i = 0; i < count; i++)
+    {
+      if (!tl_gpu_gemm_plan_nth (kernel_id, i, m, n, k, facts, &p))
+        continue;
+      if (asked)
+        {
+          if (strcmp (p.name, pinned) == 0)
+            {
+              best = p;
+              best.pinned = 1;
+              found = 1;
+            }
+        }
+      else if (p.model_us < best.model_us * (1.0 - TIE))
+        best = p;
+    }
+  if (!found)
+    return TL_GPU_BAD_SHAPE;
+  plan_explain (&best, &base, m, n, k, sms);
+  *out = best;
+  return TL_GPU_OK;
+}

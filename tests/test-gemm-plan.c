@@ -1,0 +1,209 @@
+/* test-gemm-plan.c — the cost model of the planned GEMM rungs
+ * (gpu/tl-gpu-plan.c), without a GPU: which rungs are planned, what every
+ * plan says about itself, what the model chooses at the two ends of the
+ * size range, pinning, what a GPU without clusters is offered, and the
+ * plan's way through a run record (written, read back, the same). */
+#include "tl-gpu.h"
+#include "record/tl-record.h"
+
+#include <glib.h>
+#include <string.h>
+
+static const char *const planned[] = {
+  "gemm-17-simt-tma", "gemm-13-wgmma-tf32", "gemm-14-wgmma-persistent", "gemm-15-dmma-f64",
+};
+
+static TlGpuFacts
+h200 (void)
+{
+  TlGpuFacts f;
+  memset (&f, 0, sizeof f);
+  f.sm_count = 132;
+  f.clock_khz = 1980000;
+  f.cc_major = 9;
+  return f;
+}
+
+static void
+test_which (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (planned); i++)
+    g_assert_cmpint (tl_gpu_gemm_plan_count (planned[i]), >=, 4);
+  g_assert_cmpint (tl_gpu_gemm_plan_count ("gemm-08-vectorized"), ==, 0);
+  g_assert_cmpint (tl_gpu_gemm_plan_count ("cublas-fp32"), ==, 0);
+  g_assert_cmpint (tl_gpu_gemm_plan_count ("no-such-kernel"), ==, 0);
+  g_assert_cmpint (tl_gpu_gemm_plan_count (NULL), ==, 0);
+  TlGpuGemmPlan p;
+  TlGpuFacts f = h200 ();
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-08-vectorized", 512, 512, 512, &f, NULL, &p), ==,
+                   TL_GPU_OK);
+  g_assert_cmpstr (p.name, ==, "");
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-08-vectorized", 512, 512, 512, &f, "128x128", &p),
+                   ==, TL_GPU_BAD_SHAPE);
+}
+
+/* Every plan's numbers agree with each other, at odd and even sizes. */
+static void
+test_invariants (void)
+{
+  const int sizes[][3] = { { 1, 1, 1 }, { 512, 512, 512 }, { 1000, 1111, 777 }, { 4096, 128, 4096 },
+                           { 128, 4096, 64 }, { 12288, 12288, 12288 } };
+  TlGpuFacts f = h200 ();
+  for (guint r = 0; r < G_N_ELEMENTS (planned); r++)
+    for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+      {
+        const int m = sizes[s][0], n = sizes[s][1], k = sizes[s][2];
+        GHashTable *names = g_hash_table_new (g_str_hash, g_str_equal);
+        TlGpuGemmPlan p[64];
+        const int count = tl_gpu_gemm_plan_count (planned[r]);
+        g_assert_cmpint (count, <=, 64);
+        for (int i = 0; i < count; i++)
+          {
+            g_assert_true (tl_gpu_gemm_plan_nth (planned[r], i, m, n, k, &f, &p[i]));
+            g_assert_false (g_hash_table_contains (names, p[i].name));
+            g_hash_table_add (names, p[i].name);
+            const int tiles = ((m + p[i].tile_m - 1) / p[i].tile_m) * ((n + p[i].tile_n - 1) / p[i].tile_n);
+            g_assert_cmpint (p[i].tiles, ==, tiles);
+            g_assert_cmpint (p[i].work, >=, tiles * p[i].splits / MAX (p[i].cluster, 1));
+            g_assert_cmpint (p[i].waves, ==, (p[i].work + p[i].slots - 1) / p[i].slots);
+            g_assert_cmpfloat (p[i].last_wave_fill, >, 0.0);
+            g_assert_cmpfloat (p[i].last_wave_fill, <=, 1.0);
+            g_assert_cmpint (p[i].idle_sms, >=, 0);
+            g_assert_cmpint (p[i].idle_sms, <, 132);
+            g_assert_cmpint (p[i].k_per_split * p[i].splits, >=, k);
+            g_assert_cmpfloat (p[i].model_us, >, 0.0);
+            g_assert_true (p[i].splits == 1 || p[i].cluster == p[i].splits);
+          }
+        g_assert_false (tl_gpu_gemm_plan_nth (planned[r], count, m, n, k, &f, &p[0]));
+        g_hash_table_destroy (names);
+      }
+}
+
+/* A large product fills many waves without cutting k finely (at most in
+ * two: halves of a 32nd wave that would be almost empty); a small one is
+ * cut into more CTAs than the largest tile gives, and idles fewer SMs. */
+static void
+test_choice (void)
+{
+  TlGpuFacts f = h200 ();
+  for (guint r = 0; r < G_N_ELEMENTS (planned); r++)
+    {
+      TlGpuGemmPlan big, small, base;
+      g_assert_cmpint (tl_gpu_gemm_plan_choose (planned[r], 8192, 8192, 8192, &f, NULL, &big), ==,
+                       TL_GPU_OK);
+      g_assert_cmpint (big.waves, >=, 8);
+      g_assert_cmpint (big.splits, <=, 2);
+      g_assert_false (big.pinned);
+      g_assert_cmpuint (strlen (big.why), >, 20);
+      g_assert_cmpint (tl_gpu_gemm_plan_choose (planned[r], 512, 512, 512, &f, NULL, &small), ==,
+                       TL_GPU_OK);
+      g_assert_true (tl_gpu_gemm_plan_nth (planned[r], 0, 512, 512, 512, &f, &base));
+      g_assert_cmpstr (small.name, !=, base.name);
+      g_assert_cmpint (small.work, >, base.work);
+      g_assert_cmpint (small.idle_sms, <, base.idle_sms);
+      g_assert_cmpint (small.idle_sms_default, ==, base.idle_sms);
+      g_assert_cmpfloat (small.model_us, <, base.model_us);
+    }
+}
+
+static void
+test_pinned (void)
+{
+  TlGpuFacts f = h200 ();
+  TlGpuGemmPlan p;
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-17-simt-tma", 512, 512, 512, &f, "128x256", &p), ==,
+                   TL_GPU_OK);
+  g_assert_cmpstr (p.name, ==, "128x256");
+  g_assert_true (p.pinned);
+  g_assert_cmpint (p.tiles, ==, 8);
+  g_assert_cmpint (p.idle_sms, ==, 124);
+  g_assert_nonnull (strstr (p.why, "Pinned"));
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-17-simt-tma", 512, 512, 512, &f, "7x7", &p), ==,
+                   TL_GPU_BAD_SHAPE);
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 512, 512, 512, &f, "64x64/s4", &p),
+                   ==, TL_GPU_OK);
+  g_assert_cmpint (p.splits, ==, 4);
+  g_assert_cmpint (p.cluster, ==, 4);
+  g_assert_cmpint (p.k_per_split, ==, 128);
+}
+
+/* Split-k runs in clusters: a GPU before compute capability 9.0 is
+ * offered the unsplit plans only. */
+static void
+test_no_clusters (void)
+{
+  TlGpuFacts f = h200 ();
+  f.cc_major = 8;
+  TlGpuGemmPlan p;
+  for (int i = 0; i < tl_gpu_gemm_plan_count ("gemm-15-dmma-f64"); i++)
+    if (tl_gpu_gemm_plan_nth ("gemm-15-dmma-f64", i, 512, 512, 512, &f, &p))
+      g_assert_cmpint (p.splits, ==, 1);
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 512, 512, 512, &f, NULL, &p), ==,
+                   TL_GPU_OK);
+  g_assert_cmpint (p.splits, ==, 1);
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 512, 512, 512, &f, "64x64/s4", &p),
+                   ==, TL_GPU_BAD_SHAPE);
+}
+
+/* A run record keeps the job's pinned plan and each run's plan. */
+static void
+test_record (void)
+{
+  TlGpuFacts f = h200 ();
+  g_autoptr (TlJob) job = tl_job_new_gemm (512, 512, 512, TL_DTYPE_FLOAT32);
+  job->plan = g_strdup ("64x64/s2");
+  g_autoptr (TlRunRecord) record = tl_run_record_new (job);
+  TlKernelRun *run = tl_kernel_run_new ("gemm-17-simt-tma", TL_BACKEND_GPU);
+  const double samples[] = { 0.014, 0.015, 0.016 };
+  tl_kernel_run_set_samples (run, samples, 3);
+  run->has_plan = TRUE;
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-17-simt-tma", 512, 512, 512, &f, "64x64/s2",
+                                            &run->plan), ==, TL_GPU_OK);
+  g_ptr_array_add (record->runs, run);
+  g_autofree char *text = tl_run_record_to_string (record, TRUE);
+  g_assert_nonnull (strstr (text, "\"plan\""));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) back = tl_run_record_from_data (text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (back->job->plan, ==, "64x64/s2");
+  const TlKernelRun *b = back->runs->pdata[0];
+  g_assert_true (b->has_plan);
+  const TlGpuGemmPlan *p = &run->plan, *q = &b->plan;
+  g_assert_cmpstr (q->name, ==, p->name);
+  g_assert_cmpstr (q->why, ==, p->why);
+  g_assert_cmpint (q->tile_m, ==, 64);
+  g_assert_cmpint (q->splits, ==, 2);
+  g_assert_cmpint (q->cluster, ==, p->cluster);
+  g_assert_cmpint (q->k_per_split, ==, p->k_per_split);
+  g_assert_cmpint (q->raster, ==, p->raster);
+  g_assert_cmpint (q->tiles, ==, p->tiles);
+  g_assert_cmpint (q->work, ==, p->work);
+  g_assert_cmpint (q->slots, ==, p->slots);
+  g_assert_cmpint (q->waves, ==, p->waves);
+  g_assert_cmpint (q->idle_sms, ==, p->idle_sms);
+  g_assert_cmpint (q->idle_sms_default, ==, p->idle_sms_default);
+  g_assert_cmpfloat_with_epsilon (q->last_wave_fill, p->last_wave_fill, 1e-12);
+  g_assert_cmpfloat_with_epsilon (q->model_us, p->model_us, 1e-9);
+  g_assert_true (q->pinned);
+  /* a run without a plan writes none and reads none */
+  TlKernelRun *plain = tl_kernel_run_new ("gemm-08-vectorized", TL_BACKEND_GPU);
+  tl_kernel_run_set_samples (plain, samples, 3);
+  g_ptr_array_add (record->runs, plain);
+  g_autofree char *text2 = tl_run_record_to_string (record, FALSE);
+  g_autoptr (TlRunRecord) back2 = tl_run_record_from_data (text2, -1, &error);
+  g_assert_no_error (error);
+  g_assert_false (((const TlKernelRun *) back2->runs->pdata[1])->has_plan);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/gemm-plan/which", test_which);
+  g_test_add_func ("/gemm-plan/invariants", test_invariants);
+  g_test_add_func ("/gemm-plan/choice", test_choice);
+  g_test_add_func ("/gemm-plan/pinned", test_pinned);
+  g_test_add_func ("/gemm-plan/no-clusters", test_no_clusters);
+  g_test_add_func ("/gemm-plan/record", test_record);
+  return g_test_run ();
+}
