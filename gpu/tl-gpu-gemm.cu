@@ -49,16 +49,21 @@ static const TlGemmRung *const dispatch_table[] = {
 #undef TL_GEMM_ROW
 };
 
-const TlGemmRung *
-tl_gpu_gemm_rung_find (const char *id)
+// The rung of a registry row (the row resolved once, by the caller).
+static const TlGemmRung *
+rung_of (const TlGpuKernelInfo *info)
 {
-  const TlGpuKernelInfo *info = tl_gpu_kernel_find (id);
-  if (info == nullptr)
-    return nullptr;
   const TlGemmRung *rung = dispatch_table[info - tl_gpu_kernel_info (0)];
   // the rung file names its id too: a row pointing at another file's rung
   // is "not built" rather than the wrong kernel
   return strcmp (rung->id, info->id) == 0 ? rung : nullptr;
+}
+
+const TlGemmRung *
+tl_gpu_gemm_rung_find (const char *id)
+{
+  const TlGpuKernelInfo *info = tl_gpu_kernel_find (id);
+  return info != nullptr ? rung_of (info) : nullptr;
 }
 
 extern "C" int
@@ -251,7 +256,7 @@ struct GemmRun
     if (info == nullptr)
       return tl_gpu_fail (TL_GPU_BAD_SHAPE, "unknown kernel \"%s\" (tilelab-cli kernels lists them)",
                           kernel_id);
-    rung = tl_gpu_gemm_rung_find (kernel_id);
+    rung = rung_of (info);
     if (rung == nullptr)
       return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s is not built into this Tilelab", kernel_id);
     return check_args (info, device, args);
