@@ -48,6 +48,7 @@
 
 #define CLUSTER_FILL 0.956  /* SMs that clusters of 4 or 8 CTAs can fill */
 #define TIE 0.03            /* a plan must be this much faster to beat an earlier one */
+#define MAX_COUNT (1 << 28) /* tiles and CTAs are counted up to this */
 
 typedef struct
 {
@@ -170,10 +171,14 @@ plan_fill (const PlannedRung *r, const PlanTile *t, int splits, int m, int n, in
   p->tile_n = t->tile_n;
   p->splits = splits;
   p->cluster = splits > 1 ? splits : r->pair;
-  p->tiles = ceil_div (m, t->tile_m) * ceil_div (n, t->tile_n);
+  /* counts beyond what a GPU can run (a hand-made record's sizes) are
+   * clamped, not overflowed */
+  const long long tiles = (long long) ceil_div (m, t->tile_m) * ceil_div (n, t->tile_n);
+  p->tiles = (int) (tiles < MAX_COUNT ? tiles : MAX_COUNT);
   /* a pair computes two neighbouring tiles: a lone last tile still takes a pair */
   const int units = ceil_div (p->tiles, splits > 1 ? 1 : r->pair);
-  p->work = units * p->cluster;
+  const long long work = (long long) units * p->cluster;
+  p->work = (int) (work < MAX_COUNT ? work : MAX_COUNT);
   p->k_per_split = ceil_div (k, splits);
   if (r->raster_rows > 0)
     {
