@@ -244,6 +244,18 @@ stub_gemm_run (TlGpuDevice *device, const char *kernel_id, const TlGpuGemmArgs *
     return fail (TL_GPU_BAD_SHAPE, "the simulated GPU does not know this kernel or dtype");
   if (args->m < 0 || args->n < 0 || args->k < 0 || args->repeats < 1)
     return fail (TL_GPU_BAD_SHAPE, "bad shape or repeats");
+  /* a planned rung plans as on a GPU (of the simulated one's size), so its
+   * record carries a plan for the views to draw */
+  TlGpuFacts facts;
+  stub_device_facts (device->ordinal, &facts);
+  if (tl_gpu_gemm_plan_choose (kernel_id, args->m, args->n, args->k, &facts, args->plan,
+                               &out_result->plan)
+      != TL_GPU_OK)
+    {
+      snprintf (message, sizeof message, "%s has no plan \"%s\"", kernel_id,
+                args->plan ? args->plan : "");
+      return TL_GPU_BAD_SHAPE;
+    }
   out_result->times_ms = calloc ((size_t) args->repeats, sizeof (double));
   if (out_result->times_ms == NULL)
     return fail (TL_GPU_OUT_OF_MEMORY, "out of host memory");

@@ -195,9 +195,54 @@ test_record (void)
   g_assert_false (((const TlKernelRun *) back2->runs->pdata[1])->has_plan);
 }
 
+/* Without CUDA, a simulated GPU (TL_GPU_STUB_DEVICES) plans the planned
+ * rungs as a GPU of its size would: the views can draw a plan without a
+ * GPU; a name that is not a plan is refused there too. */
+static void
+test_simulated (void)
+{
+  if (tl_gpu_built_with_cuda ())
+    {
+      g_test_skip ("a CUDA build does not simulate GPUs");
+      return;
+    }
+  TlGpuDevice *dev = NULL;
+  g_assert_cmpint (tl_gpu_device_open (0, &dev), ==, TL_GPU_OK);
+  TlGpuFacts facts;
+  g_assert_cmpint (tl_gpu_device_facts (0, &facts), ==, TL_GPU_OK);
+  float a[8 * 8], b[8 * 8], c[8 * 8];
+  for (int i = 0; i < 64; i++)
+    a[i] = b[i] = 1.0f + (float) (i % 7);
+  TlGpuGemmArgs args;
+  memset (&args, 0, sizeof args);
+  args.dtype = TL_GPU_FLOAT32;
+  args.m = args.n = args.k = 8;
+  args.a = a;
+  args.b = b;
+  args.c = c;
+  args.repeats = 1;
+  TlGpuGemmResult r;
+  g_assert_cmpint (tl_gpu_gemm_run (dev, "gemm-17-simt-tma", &args, &r), ==, TL_GPU_OK);
+  TlGpuGemmPlan want;
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-17-simt-tma", 8, 8, 8, &facts, NULL, &want), ==,
+                   TL_GPU_OK);
+  g_assert_cmpstr (r.plan.name, ==, want.name);
+  g_assert_cmpint (r.plan.slots, >, 0);
+  tl_gpu_gemm_result_clear (&r);
+  g_assert_cmpint (tl_gpu_gemm_run (dev, "gemm-08-vectorized", &args, &r), ==, TL_GPU_OK);
+  g_assert_cmpstr (r.plan.name, ==, "");
+  tl_gpu_gemm_result_clear (&r);
+  args.plan = "7x7";
+  g_assert_cmpint (tl_gpu_gemm_run (dev, "gemm-17-simt-tma", &args, &r), ==, TL_GPU_BAD_SHAPE);
+  g_assert_nonnull (strstr (tl_gpu_last_message (), "7x7"));
+  tl_gpu_gemm_result_clear (&r);
+  tl_gpu_device_close (dev);
+}
+
 int
 main (int argc, char **argv)
 {
+  g_setenv ("TL_GPU_STUB_DEVICES", "1", TRUE);   /* before the first door call */
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/gemm-plan/which", test_which);
   g_test_add_func ("/gemm-plan/invariants", test_invariants);
@@ -205,5 +250,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gemm-plan/pinned", test_pinned);
   g_test_add_func ("/gemm-plan/no-clusters", test_no_clusters);
   g_test_add_func ("/gemm-plan/record", test_record);
+  g_test_add_func ("/gemm-plan/simulated", test_simulated);
   return g_test_run ();
 }
