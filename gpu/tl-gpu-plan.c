@@ -35,7 +35,7 @@
  * logarithm of the time of every plan of every rung at 11 sizes, 256³ to
  * 8192³ with skinny shapes and small k, on an H200
  * (docs/perf/gemm-plans-h200.md: the fit's error and where it misses).
- * The plan is the cheapest T; ties (within 3%) go to the plan listed
+ * The plan is the cheapest T; ties (within 1%) go to the plan listed
  * first (larger tile, fewer splits).  Nothing here knows a size by name:
  * 512³ gets a split of k because its 8 large tiles leave 124 of 132 SMs
  * idle, 8192³ keeps the large tile because its 16 waves are full.
@@ -47,7 +47,7 @@
 #include <string.h>
 
 #define CLUSTER_FILL 0.956  /* SMs that clusters of 4 or 8 CTAs can fill */
-#define TIE 0.03            /* a plan must be this much faster to beat an earlier one */
+#define TIE 0.01            /* a plan must be this much faster to beat an earlier one */
 #define MAX_COUNT (1 << 28) /* tiles and CTAs are counted up to this */
 
 typedef struct
