@@ -398,7 +398,7 @@ shoot_pages (void)
 {
   static const char *const pages[] = { "matrices", "compare", "blocks", "source", "device",
                                        "roofline" };
-  tl_window_show_c (win, "gemm-09-warptile");
+  tl_matrices_page_show_c (gui_test_matrices (win), "gemm-09-warptile");
   tl_blocks_page_show_kernels (TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks")),
                                "gemm-03-smem16", "gemm-11-wgmma");
   tl_source_page_show_kernel (TL_SOURCE_PAGE (tl_window_get_page (win, "source")),

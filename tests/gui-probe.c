@@ -86,16 +86,16 @@ do_screens (const char *dir)
   gui_test_only_kernels (win, cpu3);
   tl_window_run (win);
   gui_test_wait_until (is_idle, NULL, 300);
-  tl_window_show_c (win, "cpu-blocked");
-  tl_window_set_tile_grid (win, TRUE);
-  tl_window_hover_c (win, 200, 300);
+  tl_matrices_page_show_c (gui_test_matrices (win), "cpu-blocked");
+  tl_matrices_page_set_tile_grid (gui_test_matrices (win), TRUE);
+  tl_matrices_page_hover_c (gui_test_matrices (win), 200, 300);
   gui_test_wait_until (is_idle, NULL, 60);
   shoot (dir, "02-matrices.png");
 
   tl_window_run_sweep (win);
   gui_test_wait_until (is_idle, NULL, 600);
   tl_window_show_view (win, "compare");
-  tl_window_select_bar (win, 1);
+  tl_compare_page_select_bar (gui_test_compare (win), 1);
   shoot (dir, "03-compare.png");
 
   tl_window_show_view (win, "device");
@@ -147,7 +147,7 @@ do_record (const char *path, const char *dir)
   if (tl_window_get_info_message (win))
     g_print ("gui-probe: %s\n", tl_window_get_info_message (win));
   tl_window_show_view (win, "compare");
-  tl_window_select_bar (win, 4);
+  tl_compare_page_select_bar (gui_test_compare (win), 4);
   shoot (dir, "record-compare.png");
   tl_window_show_view (win, "blocks");
   tl_blocks_page_show_kernels (TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks")), "gemm-03-smem16", "gemm-07-regtile2d");
@@ -199,7 +199,7 @@ do_gap (gsize n)
   for (int i = 0; tl_window_is_running (win); i++)
     {
       tl_window_show_view (win, i % 2 ? "compare" : "matrices");
-      tl_heatmap_view_zoom (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "A")), i % 4 < 2 ? 1.5 : 1 / 1.5);
+      tl_heatmap_view_zoom (TL_HEATMAP_VIEW (gui_test_heatmap (win, "A")), i % 4 < 2 ? 1.5 : 1 / 1.5);
       gui_test_pump (0.25);
     }
   gui_test_wait_until (is_idle, NULL, 600);
@@ -221,7 +221,7 @@ do_draw (gsize n)
   g_print ("gui-probe: generate+stats+pool n=%zu took %.0f ms (off the main loop)\n", n,
            (g_get_monotonic_time () - t0) / 1000.0);
 
-  GtkWidget *hm = tl_window_get_heatmap (win, "A");
+  GtkWidget *hm = gui_test_heatmap (win, "A");
   int w = gtk_widget_get_allocated_width (hm), h = gtk_widget_get_allocated_height (hm);
   cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
   double times[30];
@@ -289,7 +289,7 @@ heatmap_full (gpointer data)
 static int
 do_heatmap (gsize n)
 {
-  GtkWidget *hm = tl_window_get_heatmap (win, "A");
+  GtkWidget *hm = gui_test_heatmap (win, "A");
   g_signal_connect (tl_window_get_session (win), "source-changed", G_CALLBACK (a_arrived_cb), NULL);
   tl_window_show_view (win, "matrices");
   tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", n, n, TL_DTYPE_FLOAT32, 1);

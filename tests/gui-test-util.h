@@ -3,8 +3,30 @@
 #pragma once
 
 #include "tl-application.h"
+#include "tl-compare-page.h"
 #include "tl-heatmap-view.h"
+#include "tl-matrices-page.h"
 #include "tl-window.h"
+
+/* The window's pages the tests drive most. */
+static inline TlMatricesPage *
+gui_test_matrices (TlWindow *win)
+{
+  return TL_MATRICES_PAGE (tl_window_get_page (win, "matrices"));
+}
+
+static inline TlComparePage *
+gui_test_compare (TlWindow *win)
+{
+  return TL_COMPARE_PAGE (tl_window_get_page (win, "compare"));
+}
+
+/* The heatmap of "A", "B", "C", "ref" or "err". */
+static inline GtkWidget *
+gui_test_heatmap (TlWindow *win, const char *name)
+{
+  return tl_matrices_page_get_heatmap (gui_test_matrices (win), name);
+}
 
 /* Makes exactly the kernels in ids (NULL-terminated) active. */
 static inline void
@@ -80,7 +102,7 @@ gui_test_window_settled (gpointer data)
   if (tl_window_is_busy (win))
     return FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (maps); i++)
-    if (tl_heatmap_view_is_busy (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, maps[i]))))
+    if (tl_heatmap_view_is_busy (TL_HEATMAP_VIEW (gui_test_heatmap (win, maps[i]))))
       return FALSE;
   return TRUE;
 }

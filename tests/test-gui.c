@@ -10,6 +10,7 @@
 #include "view/tl-player.h"
 #include "tl-application.h"
 #include "tl-compare-page.h"
+#include "tl-device-page.h"
 #include "tl-heatmap-view.h"
 #include "tl-blocks-page.h"
 #include "tl-gauss-page.h"
@@ -60,7 +61,7 @@ heatmaps_pooled (gpointer data)
   static const char *const names[] = { "C", "error" };
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      TlHeatmapView *v = TL_HEATMAP_VIEW (tl_window_get_heatmap (win, names[i]));
+      TlHeatmapView *v = TL_HEATMAP_VIEW (gui_test_heatmap (win, names[i]));
       TlHeatmapModel m;
       tl_heatmap_view_get_model (v, &m);
       if (tl_heatmap_view_is_busy (v) || m.grid == NULL)
@@ -173,7 +174,7 @@ test_run_cpu (void)
   g_assert_nonnull (rec);
   g_assert_cmpuint (rec->runs->len, ==, 3);
   g_assert_cmpuint (tl_window_get_n_live_results (win), ==, 3); /* arrived one by one */
-  g_assert_cmpuint (tl_window_get_n_bars (win), ==, 3);
+  g_assert_cmpuint (tl_compare_page_get_n_bars (gui_test_compare (win)), ==, 3);
   for (guint i = 0; i < rec->runs->len; i++)
     {
       const TlKernelRun *r = rec->runs->pdata[i];
@@ -187,8 +188,8 @@ test_run_cpu (void)
   g_assert_nonnull (rec->reference);
 
   /* the error map keeps each block's largest error whatever the other maps pool by */
-  TlHeatmapView *err = TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "error"));
-  TlHeatmapView *hc = TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "C"));
+  TlHeatmapView *err = TL_HEATMAP_VIEW (gui_test_heatmap (win, "error"));
+  TlHeatmapView *hc = TL_HEATMAP_VIEW (gui_test_heatmap (win, "C"));
   g_assert_true (wait_until (heatmaps_pooled, NULL, 30));
   TlHeatmapModel me, mc;
   tl_heatmap_view_get_model (err, &me);
@@ -209,13 +210,31 @@ test_run_cpu (void)
   tl_blocks_page_show_kernels (blocks, "cpu-blocked", NULL);
   tl_blocks_page_hover_tile (blocks, 1, 0); /* tile row 0, tile column 1 */
   TlHeatmapModel ma, mb;
-  tl_heatmap_view_get_model (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "A")), &ma);
-  tl_heatmap_view_get_model (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "B")), &mb);
+  tl_heatmap_view_get_model (TL_HEATMAP_VIEW (gui_test_heatmap (win, "A")), &ma);
+  tl_heatmap_view_get_model (TL_HEATMAP_VIEW (gui_test_heatmap (win, "B")), &mb);
   g_assert_cmpint (ma.highlight_row, ==, 0);
   g_assert_cmpuint (ma.highlight_rows, ==, MIN (blocked->block_tile_m, 97));
   g_assert_cmpint (mb.highlight_col, ==, (gssize) blocked->block_tile_n);
   g_assert_cmpuint (mb.highlight_cols, ==, MIN (blocked->block_tile_n, 83 - blocked->block_tile_n));
   tl_blocks_page_hover_tile (blocks, -1, -1);
+
+  /* the window asks its pages: a clicked bar shows its kernel's launch on
+   * the Device page; Compare's win.copy-csv puts the table on the clipboard */
+  TlComparePage *compare = gui_test_compare (win);
+  TlDevicePage *device = TL_DEVICE_PAGE (tl_window_get_page (win, "device"));
+  for (gint i = 0; i < 3; i++)
+    {
+      tl_compare_page_select_bar (compare, i);
+      g_assert_cmpstr (tl_device_page_get_shown_kernel (device), ==,
+                       ((const TlKernelRun *) rec->runs->pdata[i])->kernel_id);
+    }
+  g_action_group_activate_action (G_ACTION_GROUP (win), "copy-csv", NULL);
+  g_autofree char *csv = gtk_clipboard_wait_for_text (gtk_widget_get_clipboard (GTK_WIDGET (win),
+                                                                                GDK_SELECTION_CLIPBOARD));
+  g_assert_nonnull (csv);
+  g_assert_true (g_str_has_prefix (csv, "kernel,backend,precision"));
+  g_assert_nonnull (strstr (csv, "\ncpu-blocked,cpu,"));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (win), "fit"));
 
   /* presentation: fullscreen, sidebar hidden; Page Down steps through the bars */
   tl_window_show_view (win, "compare");
@@ -366,7 +385,7 @@ test_cancel_keeps_finished (void)
   g_assert_cmpint (naive->status, ==, TL_RUN_CANCELLED);
   g_assert_cmpuint (naive->time.count, ==, 0);
   /* Compare: a bar for the finished kernel, a row saying "cancelled" for the other */
-  g_assert_cmpuint (tl_window_get_n_bars (win), ==, 2);
+  g_assert_cmpuint (tl_compare_page_get_n_bars (gui_test_compare (win)), ==, 2);
   const char *msg = tl_window_get_info_message (win);
   g_assert_nonnull (msg);
   g_assert_nonnull (strstr (msg, "cancelled"));
@@ -470,7 +489,7 @@ test_open_record (void)
   g_assert_nonnull (rec);
   g_assert_nonnull (rec->a);
   g_assert_cmpuint (rec->runs->len, ==, 2);
-  g_assert_cmpuint (tl_window_get_n_bars (win), ==, 2);
+  g_assert_cmpuint (tl_compare_page_get_n_bars (gui_test_compare (win)), ==, 2);
   g_assert_cmpuint (tl_window_get_source (win, TL_TARGET_A)->rows, ==, 48);
 
   /* a broken record: the info bar, and the shown one stays */
@@ -515,7 +534,7 @@ test_records_side_by_side (void)
   g_assert_nonnull (rec);
   g_assert_cmpstr (rec->job->kind, ==, "gemm");
   g_assert_cmpuint (rec->job->k, ==, 500);
-  g_assert_cmpuint (tl_window_get_n_bars (win), ==, rec->runs->len);
+  g_assert_cmpuint (tl_compare_page_get_n_bars (gui_test_compare (win)), ==, rec->runs->len);
   TlRunRecord *lu_run = tl_session_get_lu_run (session);
   g_assert_nonnull (lu_run);
   g_assert_cmpstr (lu_run->job->kind, ==, "lu");
@@ -596,7 +615,7 @@ test_fresh_results (void)
 {
   static const char *const ids[] = { "cpu-naive", "cpu-blocked", NULL };
   TlSession *session = tl_window_get_session (win);
-  TlHeatmapView *c = TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "C"));
+  TlHeatmapView *c = TL_HEATMAP_VIEW (gui_test_heatmap (win, "C"));
 
   tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", 40, 40, TL_DTYPE_FLOAT32, 30);
   g_assert_true (wait_until (is_idle, NULL, 20));
@@ -610,8 +629,8 @@ test_fresh_results (void)
   g_assert_true (wait_until (is_idle, NULL, 20));
   g_assert_true (tl_session_results_are_stale (session));
   g_assert_null (tl_heatmap_view_get_matrix (c));                 /* C of the old B is gone */
-  g_assert_null (tl_heatmap_view_get_matrix (TL_HEATMAP_VIEW (tl_window_get_heatmap (win, "ref"))));
-  g_assert_cmpuint (tl_window_get_n_bars (win), ==, 2);            /* the timings stay, marked */
+  g_assert_null (tl_heatmap_view_get_matrix (TL_HEATMAP_VIEW (gui_test_heatmap (win, "ref"))));
+  g_assert_cmpuint (tl_compare_page_get_n_bars (gui_test_compare (win)), ==, 2);            /* the timings stay, marked */
 
   g_assert_true (tl_window_run (win));
   g_assert_true (wait_until (is_idle, NULL, 60));

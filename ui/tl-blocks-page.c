@@ -37,8 +37,6 @@ static void tl_blocks_page_page_init (TlPageInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (TlBlocksPage, tl_blocks_page, GTK_TYPE_BOX,
                                G_IMPLEMENT_INTERFACE (TL_TYPE_PAGE, tl_blocks_page_page_init))
 
-enum { SIGNAL_TILE_HOVERED, SIGNAL_HOVER_TEXT, N_SIGNALS };
-static guint signals[N_SIGNALS];
 
 /* ---- hover: a block's tile of C read rows of A and columns of B --------- */
 
@@ -50,8 +48,7 @@ emit_tile (TlBlocksPage *self, gint tx, gint ty, const TlBlockRecord *b)
 
   if (tx < 0 || b == NULL || job == NULL)
     {
-      g_signal_emit (self, signals[SIGNAL_TILE_HOVERED], 0, NULL, (guint64) 0, (guint64) 0, (guint64) 0,
-                     (guint64) 0);
+      tl_page_emit_tile_hovered (TL_PAGE (self), NULL, 0, 0, 0, 0);
       return;
     }
   for (guint i = 0; i < self->record->runs->len; i++)
@@ -72,9 +69,8 @@ emit_tile (TlBlocksPage *self, gint tx, gint ty, const TlBlockRecord *b)
                                              "(rows of A, columns of B) · %s"),
                                            tx, ty, g_strcmp0 (run->block_unit, "sm") == 0 ? "SM" : _("thread"),
                                            b->unit, row0, row0 + rows - 1, col0, col0 + cols - 1, took);
-  g_signal_emit (self, signals[SIGNAL_HOVER_TEXT], 0, text);
-  g_signal_emit (self, signals[SIGNAL_TILE_HOVERED], 0, run->kernel_id, (guint64) row0, (guint64) rows,
-                 (guint64) col0, (guint64) cols);
+  tl_page_emit_hover_text (TL_PAGE (self), text);
+  tl_page_emit_tile_hovered (TL_PAGE (self), run->kernel_id, row0, rows, col0, cols);
 }
 
 static void
@@ -428,7 +424,6 @@ static void
 tl_blocks_page_class_init (TlBlocksPageClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
-  GType type = G_TYPE_FROM_CLASS (klass);
 
   G_OBJECT_CLASS (klass)->dispose = tl_blocks_page_dispose;
   G_OBJECT_CLASS (klass)->finalize = tl_blocks_page_finalize;
@@ -446,12 +441,6 @@ tl_blocks_page_class_init (TlBlocksPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, note);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, paned);
   gtk_widget_class_bind_template_callback (widget_class, blocks_changed_cb);
-
-  signals[SIGNAL_TILE_HOVERED] =
-    g_signal_new ("tile-hovered", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 5,
-                  G_TYPE_STRING, G_TYPE_UINT64, G_TYPE_UINT64, G_TYPE_UINT64, G_TYPE_UINT64);
-  signals[SIGNAL_HOVER_TEXT] = g_signal_new ("hover-text", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                             G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void

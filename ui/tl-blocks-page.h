@@ -1,11 +1,9 @@
 /* tl-blocks-page.h — per-block timing: the block-time grid over C's tiles
  * and the SM (or CPU thread) timeline, a second kernel beside it.
  *
- * "tile-hovered" (const char *kernel_id, guint64 row0, guint64 rows,
- *                 guint64 col0, guint64 cols): the block under the pointer
- *      computed C[row0 … row0+rows−1, col0 … col0+cols−1]; rows 0 when
- *      the pointer left.
- * "hover-text" (const char *text): what the pointer is over. */
+ * The block under the pointer is "tile-hovered" (tl-page.h): it computed
+ * C[row0 … row0+rows−1, col0 … col0+cols−1]; kernel NULL when the pointer
+ * left. */
 #pragma once
 
 #include <gtk/gtk.h>

@@ -36,9 +36,6 @@ static void tl_compare_page_page_init (TlPageInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (TlComparePage, tl_compare_page, GTK_TYPE_BOX,
                                G_IMPLEMENT_INTERFACE (TL_TYPE_PAGE, tl_compare_page_page_init))
 
-enum { SIGNAL_KERNEL_SELECTED, N_SIGNALS };
-static guint signals[N_SIGNALS];
-
 static GPtrArray *
 current_runs (TlComparePage *self)
 {
@@ -188,7 +185,7 @@ bar_activated_cb (TlChartView *view, gint index, TlComparePage *self)
   describe_details (self, r, s);
   gtk_label_set_text (GTK_LABEL (self->details_label), s->str);
   g_string_free (s, TRUE);
-  g_signal_emit (self, signals[SIGNAL_KERNEL_SELECTED], 0, r->kernel_id);
+  tl_page_emit_show_kernel (TL_PAGE (self), r->kernel_id, NULL);
 }
 
 static void
@@ -315,9 +312,29 @@ compare_export_options (TlPage *page, TlRenderOptions *o)
   return TRUE;
 }
 
+/* win.copy-csv: the table of the runs on show, for a spreadsheet */
+static void
+copy_csv_action (GSimpleAction *action, GVariant *parameter, gpointer user_data)
+{
+  TlComparePage *self = user_data;
+  g_autofree char *csv = tl_compare_page_get_csv (self);
+  gtk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self), GDK_SELECTION_CLIPBOARD), csv,
+                          -1);
+  if (self->session)
+    tl_session_set_status (self->session, _("The comparison table is on the clipboard (CSV)."));
+}
+
+static void
+compare_add_actions (TlPage *page, GActionMap *map)
+{
+  static const GActionEntry entries[] = { { "copy-csv", copy_csv_action } };
+  g_action_map_add_action_entries (map, entries, G_N_ELEMENTS (entries), page);
+}
+
 static void
 tl_compare_page_page_init (TlPageInterface *iface)
 {
+  iface->add_actions = compare_add_actions;
   iface->set_session = compare_set_session;
   iface->set_presentation = compare_set_presentation;
   iface->step = compare_step;
@@ -367,9 +384,6 @@ tl_compare_page_class_init (TlComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, color_combo);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, color_legend);
   gtk_widget_class_bind_template_callback (widget_class, color_changed_cb);
-  signals[SIGNAL_KERNEL_SELECTED] = g_signal_new ("kernel-selected", G_TYPE_FROM_CLASS (klass),
-                                                  G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                                  G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void

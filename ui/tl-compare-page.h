@@ -1,7 +1,8 @@
 /* tl-compare-page.h — the kernels side by side: a bar per kernel (time or
  * GFLOP/s), the clicked run's details, and the size sweep.
  *
- * "kernel-selected" (const char *kernel_id): a bar was clicked. */
+ * A clicked bar points at its kernel ("show-kernel", tl-page.h); the page
+ * brings win.copy-csv. */
 #pragma once
 
 #include <gtk/gtk.h>

@@ -15,7 +15,6 @@ struct _TlDevicePage
   GtkScrolledWindow parent_instance;
 
   TlSession *session;
-  int device;
   GtkWidget *device_label;
   GtkWidget *rung_combo;
   GtkWidget *rung_label;
@@ -104,7 +103,8 @@ update_device_label (TlDevicePage *self)
       describe_roofs (record, s);
     }
   else if (gpus && gpus->len > 0)
-    describe_gpu (&g_array_index (gpus, TlGpuFacts, MIN ((guint) self->device, gpus->len - 1)), s);
+    describe_gpu (&g_array_index (gpus, TlGpuFacts,
+                                   MIN ((guint) tl_session_get_device (self->session), gpus->len - 1)), s);
   else
     describe_no_gpu (s, self->session ? tl_session_get_no_gpu_reason (self->session) : NULL);
   gtk_label_set_text (GTK_LABEL (self->device_label), s->str);
@@ -219,22 +219,9 @@ device_set_session (TlPage *page, TlSession *session)
   TlDevicePage *self = TL_DEVICE_PAGE (page);
   tl_page_connect_session (&self->session, session, self,
                            "results-changed", results_changed_cb,
-                           "devices-changed", devices_changed_cb, NULL);
+                           "devices-changed", devices_changed_cb,
+                           "device-changed", devices_changed_cb, NULL);
   results_changed_cb (session, self);
-}
-
-static void
-tl_device_page_page_init (TlPageInterface *iface)
-{
-  iface->set_session = device_set_session;
-}
-
-void
-tl_device_page_set_device (TlDevicePage *self, int ordinal)
-{
-  g_return_if_fail (TL_IS_DEVICE_PAGE (self));
-  self->device = MAX (ordinal, 0);
-  update_device_label (self);
 }
 
 void
@@ -242,6 +229,26 @@ tl_device_page_show_kernel (TlDevicePage *self, const char *kernel_id)
 {
   g_return_if_fail (TL_IS_DEVICE_PAGE (self));
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->rung_combo), kernel_id);
+}
+
+const char *
+tl_device_page_get_shown_kernel (TlDevicePage *self)
+{
+  g_return_val_if_fail (TL_IS_DEVICE_PAGE (self), NULL);
+  return gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->rung_combo));
+}
+
+static void
+device_show_kernel (TlPage *page, const char *kernel_id)
+{
+  tl_device_page_show_kernel (TL_DEVICE_PAGE (page), kernel_id);
+}
+
+static void
+tl_device_page_page_init (TlPageInterface *iface)
+{
+  iface->set_session = device_set_session;
+  iface->show_kernel = device_show_kernel;
 }
 
 static void

@@ -11,8 +11,10 @@ G_BEGIN_DECLS
 #define TL_TYPE_DEVICE_PAGE (tl_device_page_get_type ())
 G_DECLARE_FINAL_TYPE (TlDevicePage, tl_device_page, TL, DEVICE_PAGE, GtkScrolledWindow)
 
-/* the ordinal of the GPU the app runs on (shown when no record names one) */
-void tl_device_page_set_device  (TlDevicePage *self, int ordinal);
-void tl_device_page_show_kernel (TlDevicePage *self, const char *kernel_id);
+/* The GPU shown when no record names one is the session's choice
+ * (tl_session_get_device). */
+void        tl_device_page_show_kernel (TlDevicePage *self, const char *kernel_id);
+/* the kernel whose launch is shown, or NULL */
+const char *tl_device_page_get_shown_kernel (TlDevicePage *self);
 
 G_END_DECLS

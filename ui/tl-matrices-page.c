@@ -35,8 +35,6 @@ static void tl_matrices_page_page_init (TlPageInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (TlMatricesPage, tl_matrices_page, GTK_TYPE_BOX,
                                G_IMPLEMENT_INTERFACE (TL_TYPE_PAGE, tl_matrices_page_page_init))
 
-enum { SIGNAL_HOVER_TEXT, N_SIGNALS };
-static guint signals[N_SIGNALS];
 
 #define HM(w) TL_HEATMAP_VIEW (w)
 
@@ -65,7 +63,7 @@ hover_cb (TlHeatmapView *view, gint64 row, gint64 col, double value, TlMatricesP
   g_autofree char *text = g_strdup_printf ("%s[%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "] = %s",
                                            name, row, col,
                                            isnan (value) ? "NaN" : g_ascii_formatd (num, sizeof num, "%.7g", value));
-  g_signal_emit (self, signals[SIGNAL_HOVER_TEXT], 0, text);
+  tl_page_emit_hover_text (TL_PAGE (self), text);
 
   if (w == self->hm_c || w == self->hm_ref || w == self->hm_err)
     {
@@ -490,6 +488,53 @@ matrices_export_options (TlPage *page, TlRenderOptions *o)
   return TRUE;
 }
 
+/* win.fit: every heatmap shows its whole matrix again */
+static void
+fit_action (GSimpleAction *action, GVariant *parameter, gpointer self)
+{
+  tl_matrices_page_fit (self);
+}
+
+static void
+matrices_add_actions (TlPage *page, GActionMap *map)
+{
+  static const GActionEntry entries[] = { { "fit", fit_action } };
+  g_action_map_add_action_entries (map, entries, G_N_ELEMENTS (entries), page);
+}
+
+/* colours, pooling and the tile grid are remembered */
+static void
+matrices_bind_settings (TlPage *page, GSettings *settings)
+{
+  TlMatricesPage *self = TL_MATRICES_PAGE (page);
+  g_settings_bind (settings, "colormap", self->colormap_combo, "active-id", G_SETTINGS_BIND_DEFAULT);
+  /* the scale is not remembered: a log scale chosen for one matrix would
+   * greet the next, signed one (see the colour bar's masked cells) */
+  g_settings_bind (settings, "pool-mode", self->pool_combo, "active-id", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "shared-scale", self->shared_check, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (settings, "tile-grid", self->tiles_check, "active", G_SETTINGS_BIND_DEFAULT);
+}
+
+/* a block's tile of C read rows of A and columns of B: they are marked
+ * (and the tile in C when kernel_id's C is shown); rows == 0 clears */
+static void
+matrices_show_tile (TlPage *page, const char *kernel_id, guint64 row0, guint64 rows, guint64 col0,
+                    guint64 cols)
+{
+  TlMatricesPage *self = TL_MATRICES_PAGE (page);
+  if (kernel_id == NULL || rows == 0 || cols == 0)
+    {
+      tl_heatmap_view_set_highlight (HM (self->hm_a), -1, -1);
+      tl_heatmap_view_set_highlight (HM (self->hm_b), -1, -1);
+      tl_heatmap_view_set_highlight (HM (self->hm_c), -1, -1);
+      return;
+    }
+  tl_heatmap_view_set_highlight_span (HM (self->hm_a), (gssize) row0, rows, -1, 1);
+  tl_heatmap_view_set_highlight_span (HM (self->hm_b), -1, 1, (gssize) col0, cols);
+  if (g_strcmp0 (tl_matrices_page_get_shown_kernel (self), kernel_id) == 0)
+    tl_heatmap_view_set_highlight_span (HM (self->hm_c), (gssize) row0, rows, (gssize) col0, cols);
+}
+
 static void
 tl_matrices_page_page_init (TlPageInterface *iface)
 {
@@ -498,6 +543,9 @@ tl_matrices_page_page_init (TlPageInterface *iface)
   iface->step = matrices_step;
   iface->export_options = matrices_export_options;
   iface->has_content = matrices_has_content;
+  iface->add_actions = matrices_add_actions;
+  iface->bind_settings = matrices_bind_settings;
+  iface->show_tile = matrices_show_tile;
 }
 
 /* ---- the page ------------------------------------------------------------ */
@@ -542,24 +590,6 @@ tl_matrices_page_hover_c (TlMatricesPage *self, gssize row, gssize col)
   hover_cb (HM (self->hm_c), row, row < 0 ? -1 : col, v, self);
 }
 
-void
-tl_matrices_page_highlight_tile (TlMatricesPage *self, const char *kernel_id,
-                                 gsize row0, gsize rows, gsize col0, gsize cols)
-{
-  g_return_if_fail (TL_IS_MATRICES_PAGE (self));
-  if (rows == 0 || cols == 0)
-    {
-      tl_heatmap_view_set_highlight (HM (self->hm_a), -1, -1);
-      tl_heatmap_view_set_highlight (HM (self->hm_b), -1, -1);
-      tl_heatmap_view_set_highlight (HM (self->hm_c), -1, -1);
-      return;
-    }
-  tl_heatmap_view_set_highlight_span (HM (self->hm_a), (gssize) row0, rows, -1, 1);
-  tl_heatmap_view_set_highlight_span (HM (self->hm_b), -1, 1, (gssize) col0, cols);
-  if (g_strcmp0 (tl_matrices_page_get_shown_kernel (self), kernel_id) == 0)
-    tl_heatmap_view_set_highlight_span (HM (self->hm_c), (gssize) row0, rows, (gssize) col0, cols);
-}
-
 GtkWidget *
 tl_matrices_page_get_heatmap (TlMatricesPage *self, const char *name)
 {
@@ -573,18 +603,6 @@ tl_matrices_page_get_heatmap (TlMatricesPage *self, const char *name)
   if (g_strcmp0 (name, "ref") == 0)
     return self->hm_ref;
   return self->hm_err;
-}
-
-void
-tl_matrices_page_bind_settings (TlMatricesPage *self, GSettings *settings)
-{
-  g_return_if_fail (TL_IS_MATRICES_PAGE (self));
-  g_settings_bind (settings, "colormap", self->colormap_combo, "active-id", G_SETTINGS_BIND_DEFAULT);
-  /* the scale is not remembered: a log scale chosen for one matrix would
-   * greet the next, signed one (see the colour bar's masked cells) */
-  g_settings_bind (settings, "pool-mode", self->pool_combo, "active-id", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "shared-scale", self->shared_check, "active", G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (settings, "tile-grid", self->tiles_check, "active", G_SETTINGS_BIND_DEFAULT);
 }
 
 static void
@@ -627,9 +645,6 @@ tl_matrices_page_class_init (TlMatricesPageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, tiles_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, c_combo_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, fit_clicked_cb);
-
-  signals[SIGNAL_HOVER_TEXT] = g_signal_new ("hover-text", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
-                                             NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void

@@ -1,8 +1,7 @@
 /* tl-matrices-page.h — A, B, C of a chosen kernel, the float64 reference
- * and |C − reference| as heatmaps, with linked hover.
- *
- * "hover-text" (const char *text): what the pointer is over, for the
- * status bar. */
+ * and |C − reference| as heatmaps, with linked hover; a hovered block's
+ * tile marks what it read (show_tile, tl-page.h).  The page brings win.fit
+ * and remembers its colours, pooling and tile grid. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -20,13 +19,7 @@ void        tl_matrices_page_set_tile_grid (TlMatricesPage *self, gboolean show)
 void        tl_matrices_page_fit (TlMatricesPage *self);
 /* as if the pointer were over C[row, col]; −1 clears */
 void        tl_matrices_page_hover_c (TlMatricesPage *self, gssize row, gssize col);
-/* marks the rows of A and columns of B a block's tile of C read (and the
- * tile in C when kernel_id's C is shown); rows == 0 clears */
-void        tl_matrices_page_highlight_tile (TlMatricesPage *self, const char *kernel_id,
-                                             gsize row0, gsize rows, gsize col0, gsize cols);
 /* "A", "B", "C", "ref", "err" */
 GtkWidget  *tl_matrices_page_get_heatmap (TlMatricesPage *self, const char *name);
-/* remembers colours, pooling and the tile grid */
-void        tl_matrices_page_bind_settings (TlMatricesPage *self, GSettings *settings);
 
 G_END_DECLS

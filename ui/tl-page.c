@@ -3,9 +3,20 @@
 
 G_DEFINE_INTERFACE (TlPage, tl_page, GTK_TYPE_WIDGET)
 
+enum { SIGNAL_HOVER_TEXT, SIGNAL_SHOW_KERNEL, SIGNAL_TILE_HOVERED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
 static void
 tl_page_default_init (TlPageInterface *iface)
 {
+  GType type = G_TYPE_FROM_INTERFACE (iface);
+  signals[SIGNAL_HOVER_TEXT] = g_signal_new ("hover-text", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                             NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[SIGNAL_SHOW_KERNEL] = g_signal_new ("show-kernel", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                              NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+  signals[SIGNAL_TILE_HOVERED] = g_signal_new ("tile-hovered", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                               NULL, G_TYPE_NONE, 5, G_TYPE_STRING, G_TYPE_UINT64,
+                                               G_TYPE_UINT64, G_TYPE_UINT64, G_TYPE_UINT64);
 }
 
 void
@@ -63,6 +74,65 @@ tl_page_has_content (TlPage *self)
   g_return_val_if_fail (TL_IS_PAGE (self), FALSE);
   TlPageInterface *iface = TL_PAGE_GET_IFACE (self);
   return iface->has_content ? iface->has_content (self) : TRUE;
+}
+
+void
+tl_page_add_actions (TlPage *self, GActionMap *map)
+{
+  g_return_if_fail (TL_IS_PAGE (self) && G_IS_ACTION_MAP (map));
+  TlPageInterface *iface = TL_PAGE_GET_IFACE (self);
+  if (iface->add_actions)
+    iface->add_actions (self, map);
+}
+
+void
+tl_page_bind_settings (TlPage *self, GSettings *settings)
+{
+  g_return_if_fail (TL_IS_PAGE (self) && G_IS_SETTINGS (settings));
+  TlPageInterface *iface = TL_PAGE_GET_IFACE (self);
+  if (iface->bind_settings)
+    iface->bind_settings (self, settings);
+}
+
+void
+tl_page_show_kernel (TlPage *self, const char *kernel_id)
+{
+  g_return_if_fail (TL_IS_PAGE (self));
+  TlPageInterface *iface = TL_PAGE_GET_IFACE (self);
+  if (iface->show_kernel)
+    iface->show_kernel (self, kernel_id);
+}
+
+void
+tl_page_show_tile (TlPage *self, const char *kernel_id, guint64 row0, guint64 rows, guint64 col0,
+                   guint64 cols)
+{
+  g_return_if_fail (TL_IS_PAGE (self));
+  TlPageInterface *iface = TL_PAGE_GET_IFACE (self);
+  if (iface->show_tile)
+    iface->show_tile (self, kernel_id, row0, rows, col0, cols);
+}
+
+void
+tl_page_emit_hover_text (TlPage *self, const char *text)
+{
+  g_return_if_fail (TL_IS_PAGE (self));
+  g_signal_emit (self, signals[SIGNAL_HOVER_TEXT], 0, text);
+}
+
+void
+tl_page_emit_show_kernel (TlPage *self, const char *kernel_id, const char *view)
+{
+  g_return_if_fail (TL_IS_PAGE (self));
+  g_signal_emit (self, signals[SIGNAL_SHOW_KERNEL], 0, kernel_id, view);
+}
+
+void
+tl_page_emit_tile_hovered (TlPage *self, const char *kernel_id, guint64 row0, guint64 rows,
+                           guint64 col0, guint64 cols)
+{
+  g_return_if_fail (TL_IS_PAGE (self));
+  g_signal_emit (self, signals[SIGNAL_TILE_HOVERED], 0, kernel_id, row0, rows, col0, cols);
 }
 
 void

@@ -1,8 +1,22 @@
 /* tl-page.h — what every view of the window's stack offers the window.
  *
- * A page shows part of a TlSession.  The window hands every page the
- * session, switches presentation mode on and off, passes it the keys a
- * clicker sends while it is shown, and asks it what to export.
+ * A page shows part of a TlSession.  The window knows no page by name: it
+ * hands every page the session and the settings, lets each add the window
+ * actions it brings (Matrices' win.fit, Compare's win.copy-csv), switches
+ * presentation mode on and off, passes the shown page the keys a clicker
+ * sends, and asks it what to export.
+ *
+ * Pages speak to the window through the interface's signals, and the
+ * window passes what one page points at to all of them:
+ *
+ * "hover-text" (const char *text): what the pointer is over, for the
+ *   status bar;
+ * "show-kernel" (const char *kernel_id, const char *view): a page pointed
+ *   at a kernel (a bar, a point of the roofline); every page shows it where
+ *   it fits (show_kernel), and the window switches to view unless NULL;
+ * "tile-hovered" (const char *kernel_id, guint64 row0, guint64 rows,
+ *   guint64 col0, guint64 cols): a block's tile of C under the pointer
+ *   (kernel NULL: none); every page marks what it read (show_tile).
  */
 #pragma once
 
@@ -35,6 +49,16 @@ struct _TlPageInterface
   /* whether the page shows something now (a record opens on the first
    * page that does; one that does not says why); default TRUE */
   gboolean (*has_content)      (TlPage *self);
+  /* the window's actions this page brings, added to map (the window) */
+  void     (*add_actions)      (TlPage *self, GActionMap *map);
+  /* what the page keeps between launches */
+  void     (*bind_settings)    (TlPage *self, GSettings *settings);
+  /* another page pointed at this kernel ("show-kernel") */
+  void     (*show_kernel)      (TlPage *self, const char *kernel_id);
+  /* a block's tile of C, which read rows row0… of A and columns col0… of
+   * B ("tile-hovered"); kernel_id NULL: none any more */
+  void     (*show_tile)        (TlPage *self, const char *kernel_id, guint64 row0, guint64 rows,
+                                guint64 col0, guint64 cols);
 };
 
 void     tl_page_set_session      (TlPage *self, TlSession *session);
@@ -45,6 +69,17 @@ gboolean tl_page_key              (TlPage *self, guint keyval, GdkModifierType s
 gboolean tl_page_export_options   (TlPage *self, TlRenderOptions *options);
 TlRunRecord *tl_page_export_record (TlPage *self);
 gboolean tl_page_has_content      (TlPage *self);
+void     tl_page_add_actions      (TlPage *self, GActionMap *map);
+void     tl_page_bind_settings    (TlPage *self, GSettings *settings);
+void     tl_page_show_kernel      (TlPage *self, const char *kernel_id);
+void     tl_page_show_tile        (TlPage *self, const char *kernel_id, guint64 row0, guint64 rows,
+                                   guint64 col0, guint64 cols);
+
+/* For pages: the interface's signals. */
+void     tl_page_emit_hover_text  (TlPage *self, const char *text);
+void     tl_page_emit_show_kernel (TlPage *self, const char *kernel_id, const char *view);
+void     tl_page_emit_tile_hovered (TlPage *self, const char *kernel_id, guint64 row0, guint64 rows,
+                                    guint64 col0, guint64 cols);
 
 /* For pages: holds a session and disconnects from it when replaced or
  * finalized. */

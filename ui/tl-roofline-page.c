@@ -32,8 +32,6 @@ static void tl_roofline_page_page_init (TlPageInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (TlRooflinePage, tl_roofline_page, GTK_TYPE_BOX,
                                G_IMPLEMENT_INTERFACE (TL_TYPE_PAGE, tl_roofline_page_page_init))
 
-enum { SIGNAL_SHOW_KERNEL, N_SIGNALS };
-static guint signals[N_SIGNALS];
 
 static void
 select_point (TlRooflinePage *self, int index)
@@ -75,7 +73,7 @@ emit_show (TlRooflinePage *self, const char *page)
 {
   const char *id = tl_roofline_page_get_selected (self);
   if (id != NULL)
-    g_signal_emit (self, signals[SIGNAL_SHOW_KERNEL], 0, id, page);
+    tl_page_emit_show_kernel (TL_PAGE (self), id, page);
 }
 
 static void
@@ -263,9 +261,6 @@ tl_roofline_page_class_init (TlRooflinePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, device_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, area_draw_cb);
   gtk_widget_class_bind_template_callback (widget_class, area_button_press_cb);
-  signals[SIGNAL_SHOW_KERNEL] = g_signal_new ("show-kernel", G_TYPE_FROM_CLASS (klass),
-                                              G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                              G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
 }
 
 static void

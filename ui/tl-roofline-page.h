@@ -5,8 +5,8 @@
  * (and the clicker's ← →) walk the ladder point by point; the buttons,
  * Enter or a double click open the selected rung's source or launch facts.
  *
- * "show-kernel" (const char *kernel_id, const char *page): the user asked
- * to see kernel_id on page "source" or "device". */
+ * The buttons point at the kernel with the page to show it on, "source"
+ * or "device" ("show-kernel", tl-page.h). */
 #pragma once
 
 #include <gtk/gtk.h>

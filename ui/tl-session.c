@@ -271,7 +271,17 @@ void
 tl_session_set_device (TlSession *self, int ordinal)
 {
   g_return_if_fail (TL_IS_SESSION (self));
+  if (self->device == MAX (ordinal, 0))
+    return;
   self->device = MAX (ordinal, 0);
+  g_signal_emit (self, tl_session_signals[SIGNAL_DEVICE_CHANGED], 0);
+}
+
+int
+tl_session_get_device (TlSession *self)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), 0);
+  return self->device;
 }
 
 GArray *
@@ -359,6 +369,7 @@ tl_session_class_init (TlSessionClass *klass)
   SIGNAL0 (SIGNAL_HISTORY_CHANGED, "history-changed");
   SIGNAL0 (SIGNAL_LU_RECORD_CHANGED, "lu-record-changed");
   SIGNAL0 (SIGNAL_DEVICES_CHANGED, "devices-changed");
+  SIGNAL0 (SIGNAL_DEVICE_CHANGED, "device-changed");
   SIGNAL0 (SIGNAL_STATE_CHANGED, "state-changed");
 #undef SIGNAL0
   tl_session_signals[SIGNAL_SOURCE_CHANGED] = g_signal_new ("source-changed", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL,

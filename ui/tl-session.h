@@ -13,6 +13,7 @@
  *   "history-changed"                        a run joined the size sweep
  *   "lu-record-changed"                      the Gauss record changed
  *   "devices-changed"                        the GPU probe finished
+ *   "device-changed"                         another GPU was chosen
  *   "state-changed"                          busy or running changed
  *   "message"           (GtkMessageType, const char *text or NULL to hide)
  *   "progress"          (const char *text, double fraction)
@@ -117,8 +118,9 @@ gboolean     tl_session_devices_known (TlSession *self);
 void         tl_session_probe_devices (TlSession *self);
 /* why there is no GPU ("built without CUDA", "no driver" …), or NULL */
 const char  *tl_session_get_no_gpu_reason (TlSession *self);
-/* the GPU Factor A uses (runs name theirs in TlRunSettings) */
+/* the GPU chosen (Factor A uses it; runs name theirs in TlRunSettings) */
 void         tl_session_set_device (TlSession *self, int ordinal);
+int          tl_session_get_device (TlSession *self);
 
 /* ---- messages ---- */
 void         tl_session_report (TlSession *self, GtkMessageType type, const char *text);

@@ -155,9 +155,16 @@ source_set_session (TlPage *page, TlSession *session)
 }
 
 static void
+source_show_kernel (TlPage *page, const char *kernel_id)
+{
+  tl_source_page_show_kernel (TL_SOURCE_PAGE (page), kernel_id);
+}
+
+static void
 tl_source_page_page_init (TlPageInterface *iface)
 {
   iface->set_session = source_set_session;
+  iface->show_kernel = source_show_kernel;
 }
 
 void

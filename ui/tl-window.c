@@ -4,16 +4,10 @@
 #include <glib/gi18n-lib.h>
 
 #include "tl-export.h"
-#include "tl-blocks-page.h"
-#include "tl-compare-page.h"
-#include "tl-device-page.h"
-#include "tl-roofline-page.h"
 #include "tl-file-dialogs.h"
-#include "tl-gauss-page.h"
 #include "tl-kernel-panel.h"
-#include "tl-matrices-page.h"
 #include "tl-page.h"
-#include "tl-source-page.h"
+#include "tl-pages.h"
 #include "tl-sources-panel.h"
 #include "tl-ui-util.h"
 
@@ -37,8 +31,6 @@ struct _TlWindow
   GtkWidget *sidebar;
   GtkWidget *sources_panel, *kernel_panel;
   GtkWidget *view_stack;
-  GtkWidget *matrices_page, *compare_page, *blocks_page, *gauss_page, *source_page, *device_page;
-  GtkWidget *roofline_page;
   GtkWidget *hover_label, *progress_bar, *last_label;
 };
 
@@ -87,7 +79,7 @@ status_cb (TlSession *session, const char *text, TlWindow *self)
 }
 
 static void
-hover_text_cb (GtkWidget *page, const char *text, TlWindow *self)
+hover_text_cb (TlPage *page, const char *text, TlWindow *self)
 {
   set_status_text (self->hover_label, text);
 }
@@ -120,9 +112,7 @@ kernels_changed_cb (TlKernelPanel *panel, TlWindow *self)
 {
   if (self->session == NULL)
     return;
-  int device = tl_kernel_panel_get_device (panel);
-  tl_device_page_set_device (TL_DEVICE_PAGE (self->device_page), device);
-  tl_session_set_device (self->session, device);
+  tl_session_set_device (self->session, tl_kernel_panel_get_device (panel));
   update_actions (self);
 }
 
@@ -273,28 +263,14 @@ sweep_action (GSimpleAction *a, GVariant *p, gpointer self)
   tl_window_run_sweep (self);
 }
 
-static void
-fit_action (GSimpleAction *a, GVariant *p, gpointer user_data)
-{
-  tl_matrices_page_fit (TL_MATRICES_PAGE (TL_WINDOW (user_data)->matrices_page));
-}
-
-static void
-copy_csv_action (GSimpleAction *a, GVariant *p, gpointer user_data)
-{
-  TlWindow *self = user_data;
-  g_autofree char *csv = tl_compare_page_get_csv (TL_COMPARE_PAGE (self->compare_page));
-  gtk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self), GDK_SELECTION_CLIPBOARD), csv, -1);
-  tl_session_set_status (self->session, _("The comparison table is on the clipboard (CSV)."));
-}
-
-/* what Export draws: the page on show, or Matrices' C for a page without
- * a picture of its own */
+/* what Export draws: the page on show, or for a page without a picture of
+ * its own the first page's (Matrices: C) */
 static TlExport *
 new_export (TlWindow *self)
 {
   TlPage *page = TL_PAGE (gtk_stack_get_visible_child (GTK_STACK (self->view_stack)));
-  return tl_export_new (self->session, page, TL_PAGE (self->matrices_page), self->presentation);
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->view_stack));
+  return tl_export_new (self->session, page, children ? children->data : NULL, self->presentation);
 }
 
 static void
@@ -353,8 +329,6 @@ static const GActionEntry win_entries[] = {
   { "run", run_action },
   { "cancel", cancel_action },
   { "sweep", sweep_action },
-  { "fit", fit_action },
-  { "copy-csv", copy_csv_action },
   { "presentation", presentation_action },
   { "export", export_action },
   { "high-contrast", high_contrast_action, NULL, "false" },
@@ -400,28 +374,27 @@ drag_data_received_cb (GtkWidget *widget, GdkDragContext *context, int x, int y,
   gtk_drag_finish (context, files->len > 0, FALSE, time);
 }
 
-/* a block's tile of C read rows of A and columns of B: mark them */
+/* a block's tile of C under the pointer: every page marks what it read */
 static void
-tile_hovered_cb (TlBlocksPage *page, const char *kernel_id, guint64 row0, guint64 rows,
-                 guint64 col0, guint64 cols, TlWindow *self)
+tile_hovered_cb (TlPage *from, const char *kernel_id, guint64 row0, guint64 rows, guint64 col0,
+                 guint64 cols, TlWindow *self)
 {
-  tl_matrices_page_highlight_tile (TL_MATRICES_PAGE (self->matrices_page), kernel_id, row0, rows, col0, cols);
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->view_stack));
+  for (GList *l = children; l; l = l->next)
+    tl_page_show_tile (l->data, kernel_id, row0, rows, col0, cols);
 }
 
+/* a page pointed at a kernel (a bar, a point of the roofline): every page
+ * shows it where it fits, and the view asked for comes up */
 static void
-kernel_selected_cb (TlComparePage *page, const char *kernel_id, TlWindow *self)
+show_kernel_cb (TlPage *from, const char *kernel_id, const char *view, TlWindow *self)
 {
-  tl_device_page_show_kernel (TL_DEVICE_PAGE (self->device_page), kernel_id);
-}
-
-/* a point of the roofline asked for its rung's source or launch facts */
-static void
-roofline_show_kernel_cb (TlRooflinePage *page, const char *kernel_id, const char *view,
-                         TlWindow *self)
-{
-  tl_source_page_show_kernel (TL_SOURCE_PAGE (self->source_page), kernel_id);
-  tl_device_page_show_kernel (TL_DEVICE_PAGE (self->device_page), kernel_id);
-  tl_window_show_view (self, view);
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->view_stack));
+  for (GList *l = children; l; l = l->next)
+    if (l->data != (gpointer) from)
+      tl_page_show_kernel (l->data, kernel_id);
+  if (view != NULL)
+    tl_window_show_view (self, view);
 }
 
 /* ---- construction -------------------------------------------------------------- */
@@ -516,7 +489,9 @@ restore_settings (TlWindow *self)
                              g_variant_new_boolean (g_settings_get_boolean (settings, "sidebar")));
   tl_window_show_view (self, view);
   g_settings_bind (settings, "last-view", self->view_stack, "visible-child-name", G_SETTINGS_BIND_SET);
-  tl_matrices_page_bind_settings (TL_MATRICES_PAGE (self->matrices_page), settings);
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->view_stack));
+  for (GList *l = children; l; l = l->next)
+    tl_page_bind_settings (l->data, settings);
   tl_kernel_panel_bind_settings (TL_KERNEL_PANEL (self->kernel_panel), settings);
 }
 
@@ -533,12 +508,6 @@ save_settings (TlWindow *self)
   g_settings_set_boolean (self->settings, "sidebar", g_variant_get_boolean (sidebar));
 }
 
-static GList *
-pages (TlWindow *self)
-{
-  return gtk_container_get_children (GTK_CONTAINER (self->view_stack));
-}
-
 static void
 connect_session (TlWindow *self)
 {
@@ -550,15 +519,22 @@ connect_session (TlWindow *self)
   g_signal_connect (self->session, "record-opened", G_CALLBACK (record_opened_cb), self);
 
   tl_sources_panel_set_session (TL_SOURCES_PANEL (self->sources_panel), self->session);
-  g_autoptr (GList) children = pages (self);
-  for (GList *l = children; l; l = l->next)
-    tl_page_set_session (l->data, self->session);
+}
 
-  g_signal_connect (self->matrices_page, "hover-text", G_CALLBACK (hover_text_cb), self);
-  g_signal_connect (self->blocks_page, "hover-text", G_CALLBACK (hover_text_cb), self);
-  g_signal_connect (self->blocks_page, "tile-hovered", G_CALLBACK (tile_hovered_cb), self);
-  g_signal_connect (self->compare_page, "kernel-selected", G_CALLBACK (kernel_selected_cb), self);
-  g_signal_connect (self->roofline_page, "show-kernel", G_CALLBACK (roofline_show_kernel_cb), self);
+/* every page: the session, the actions it brings, and what it says */
+static void
+connect_pages (TlWindow *self)
+{
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->view_stack));
+  for (GList *l = children; l; l = l->next)
+    {
+      TlPage *page = l->data;
+      tl_page_set_session (page, self->session);
+      tl_page_add_actions (page, G_ACTION_MAP (self));
+      g_signal_connect (page, "hover-text", G_CALLBACK (hover_text_cb), self);
+      g_signal_connect (page, "tile-hovered", G_CALLBACK (tile_hovered_cb), self);
+      g_signal_connect (page, "show-kernel", G_CALLBACK (show_kernel_cb), self);
+    }
 }
 
 static void
@@ -587,13 +563,7 @@ tl_window_class_init (TlWindowClass *klass)
 
   g_type_ensure (TL_TYPE_SOURCES_PANEL);
   g_type_ensure (TL_TYPE_KERNEL_PANEL);
-  g_type_ensure (TL_TYPE_MATRICES_PAGE);
-  g_type_ensure (TL_TYPE_COMPARE_PAGE);
-  g_type_ensure (TL_TYPE_BLOCKS_PAGE);
-  g_type_ensure (TL_TYPE_GAUSS_PAGE);
-  g_type_ensure (TL_TYPE_SOURCE_PAGE);
-  g_type_ensure (TL_TYPE_DEVICE_PAGE);
-  g_type_ensure (TL_TYPE_ROOFLINE_PAGE);
+  tl_pages_ensure_types ();
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tilelab/Tilelab/ui/tl-window.ui");
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, TlWindow, name)
   CHILD (recent_section);
@@ -606,13 +576,6 @@ tl_window_class_init (TlWindowClass *klass)
   CHILD (sources_panel);
   CHILD (kernel_panel);
   CHILD (view_stack);
-  CHILD (matrices_page);
-  CHILD (compare_page);
-  CHILD (blocks_page);
-  CHILD (gauss_page);
-  CHILD (source_page);
-  CHILD (device_page);
-  CHILD (roofline_page);
   CHILD (hover_label);
   CHILD (progress_bar);
   CHILD (last_label);
@@ -629,6 +592,7 @@ tl_window_init (TlWindow *self)
 
   self->session = tl_session_new ();
   connect_session (self);
+  connect_pages (self);
 
   self->settings = tl_settings_new_if_installed ();
   if (self->settings)
@@ -806,13 +770,6 @@ tl_window_get_record (TlWindow *self)
   return tl_session_get_record (self->session);
 }
 
-guint
-tl_window_get_n_bars (TlWindow *self)
-{
-  g_return_val_if_fail (TL_IS_WINDOW (self), 0);
-  return tl_compare_page_get_n_bars (TL_COMPARE_PAGE (self->compare_page));
-}
-
 void
 tl_window_show_view (TlWindow *self, const char *name)
 {
@@ -825,41 +782,6 @@ tl_window_report (TlWindow *self, GtkMessageType type, const char *text)
 {
   g_return_if_fail (TL_IS_WINDOW (self));
   tl_session_report (self->session, type, text);
-}
-
-void
-tl_window_hover_c (TlWindow *self, gssize row, gssize col)
-{
-  g_return_if_fail (TL_IS_WINDOW (self));
-  tl_matrices_page_hover_c (TL_MATRICES_PAGE (self->matrices_page), row, col);
-}
-
-void
-tl_window_select_bar (TlWindow *self, gint index)
-{
-  g_return_if_fail (TL_IS_WINDOW (self));
-  tl_compare_page_select_bar (TL_COMPARE_PAGE (self->compare_page), index);
-}
-
-void
-tl_window_show_c (TlWindow *self, const char *kernel_id)
-{
-  g_return_if_fail (TL_IS_WINDOW (self));
-  tl_matrices_page_show_c (TL_MATRICES_PAGE (self->matrices_page), kernel_id);
-}
-
-void
-tl_window_set_tile_grid (TlWindow *self, gboolean show)
-{
-  g_return_if_fail (TL_IS_WINDOW (self));
-  tl_matrices_page_set_tile_grid (TL_MATRICES_PAGE (self->matrices_page), show);
-}
-
-GtkWidget *
-tl_window_get_heatmap (TlWindow *self, const char *name)
-{
-  g_return_val_if_fail (TL_IS_WINDOW (self), NULL);
-  return tl_matrices_page_get_heatmap (TL_MATRICES_PAGE (self->matrices_page), name);
 }
 
 GtkWidget *

@@ -40,21 +40,14 @@ gboolean     tl_window_is_running (TlWindow *self);
 gboolean     tl_window_is_busy (TlWindow *self);          /* loading, generating or running */
 guint        tl_window_get_n_live_results (TlWindow *self);
 const TlRunRecord *tl_window_get_record (TlWindow *self);
-guint        tl_window_get_n_bars (TlWindow *self);
 void         tl_window_show_view (TlWindow *self, const char *name);
 /* shows text in the window's one info bar */
 void         tl_window_report (TlWindow *self, GtkMessageType type, const char *text);
-/* as if the pointer were over C[row, col] (linked hover); −1 clears */
-void         tl_window_hover_c (TlWindow *self, gssize row, gssize col);
-/* as if bar index of the comparison were clicked */
-void         tl_window_select_bar (TlWindow *self, gint index);
-void         tl_window_show_c (TlWindow *self, const char *kernel_id);
-void         tl_window_set_tile_grid (TlWindow *self, gboolean show);
 /* starts the size sweep of the ticked kernels (n = 128 … current n) */
 void         tl_window_run_sweep (TlWindow *self);
-GtkWidget   *tl_window_get_page (TlWindow *self, const char *name); /* "matrices", "compare", "blocks", … */
+/* a page of the stack, for tests and probes: "matrices", "compare", "blocks", … */
+GtkWidget   *tl_window_get_page (TlWindow *self, const char *name);
 TlSession   *tl_window_get_session (TlWindow *self);
-GtkWidget   *tl_window_get_heatmap (TlWindow *self, const char *name); /* "A", "B", "C", "ref", "err" */
 void         tl_window_set_presentation (TlWindow *self, gboolean on);
 /* What Export (Ctrl+E) does once a file is chosen: the view on show,
  * drawn and written off the main loop */
