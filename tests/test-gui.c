@@ -148,7 +148,9 @@ test_open_files (void)
 
   g_application_open (G_APPLICATION (app), files, 2, "");
   g_assert_true (wait_until (is_idle, NULL, 20));
-  g_assert_null (tl_window_get_info_message (win));
+  /* 8×8 · 6×6 has no product: said as soon as both are in */
+  g_assert_nonnull (tl_window_get_info_message (win));
+  g_assert_nonnull (strstr (tl_window_get_info_message (win), "8×8"));
   TlMatrix *a = tl_window_get_source (win, TL_TARGET_A);
   TlMatrix *b = tl_window_get_source (win, TL_TARGET_B);
   g_assert_cmpuint (a->rows, ==, 8);
@@ -449,6 +451,9 @@ test_size_mismatch (void)
   tl_window_generate (win, TL_TARGET_A, "random-uniform", 30, 20, TL_DTYPE_FLOAT32, 3);
   tl_window_generate (win, TL_TARGET_B, "random-uniform", 21, 10, TL_DTYPE_FLOAT32, 4);
   g_assert_true (wait_until (is_idle, NULL, 20));
+  /* said as B arrives, before anyone presses Run */
+  g_assert_nonnull (tl_window_get_info_message (win));
+  g_assert_nonnull (strstr (tl_window_get_info_message (win), "21×10"));
   g_assert_false (tl_window_run (win));
   const char *msg = tl_window_get_info_message (win);
   g_assert_nonnull (msg);

@@ -168,6 +168,30 @@ test_long_grid (void)
   cairo_surface_destroy (s);
 }
 
+/* the grid keeps C's proportions: 16×16 square tiles over a square C are
+ * drawn square in a wide, short panel (the Blocks page's upper third) */
+static void
+test_true_proportions (void)
+{
+  double dur[256];
+  g_autofree TlBlockRecord *b = tl_test_grid_blocks (16, 16, 4, dur);
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1);
+  TlBlocksModel model;
+  tl_blocks_model_init (&model);
+  model.blocks = b;
+  model.n_blocks = 256;
+  model.tile_m = model.tile_n = 64;
+  TlBlocksLayout lay;
+  tl_paint_blocks_layout (&model, &style, 640, 200, &lay);
+  g_assert_cmpfloat_with_epsilon (lay.cell_w, lay.cell_h, 1e-9);
+  g_assert_cmpfloat_with_epsilon (lay.plot_w, lay.plot_h, 1e-9);
+  /* tiles of 128×64 (rows × columns): a cell twice as tall as wide */
+  model.tile_m = 128;
+  tl_paint_blocks_layout (&model, &style, 640, 400, &lay);
+  g_assert_cmpfloat_with_epsilon (lay.cell_h, 2 * lay.cell_w, 1e-9);
+}
+
 static void
 test_empty (void)
 {
@@ -191,6 +215,7 @@ main (int argc, char **argv)
   g_test_add_func ("/paint-blocks/colours", test_grid_colours);
   g_test_add_func ("/paint-blocks/highlight-merge", test_highlight_and_merge);
   g_test_add_func ("/paint-blocks/long-grid", test_long_grid);
+  g_test_add_func ("/paint-blocks/true-proportions", test_true_proportions);
   g_test_add_func ("/paint-blocks/empty", test_empty);
   return g_test_run ();
 }

@@ -405,6 +405,48 @@ test_vector_cells (void)
   cairo_surface_destroy (rec);
 }
 
+/* A matrix keeps its proportions in any panel: 512×512 square in the
+ * narrow panels of a 1024×768 window (its colour bar then under it) and in
+ * a wide one (the bar beside it); 1000×777 as wide as it is tall in
+ * proportion; filling the panel is the explicit choice `stretch`. */
+static void
+test_true_proportions (void)
+{
+  static const struct { gsize rows, cols; double w, h; } cases[] = {
+    { 512, 512, 205, 275 }, { 512, 512, 600, 260 }, { 512, 512, 335, 330 },
+    { 1000, 777, 205, 275 }, { 1000, 777, 700, 300 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    for (double sc = 1; sc <= 1.6; sc += 0.6)
+      {
+        TlPaintStyle style;
+        tl_paint_style_init (&style, sc);
+        g_autoptr (TlMatrix) m = known_matrix (cases[i].rows, cases[i].cols);
+        g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, 256, 256, TL_POOL_MEAN, NULL, NULL);
+        TlHeatmapModel model;
+        tl_heatmap_model_init (&model);
+        model.grid = g;
+        model.title = "A";
+        tl_color_scale_init_for_range (&model.scale, -1, TL_SCALE_LINEAR, &g->range);
+        TlHeatmapLayout lay;
+        tl_paint_heatmap_layout (&model, &style, cases[i].w, cases[i].h, &lay);
+        g_assert_cmpfloat_with_epsilon (lay.px_per_row, lay.px_per_col, 1e-9);
+        g_assert_cmpfloat_with_epsilon (lay.plot_w / lay.plot_h, (double) cases[i].cols / cases[i].rows, 1e-9);
+        /* in the narrow panel the bar goes under the plot and the cells
+         * take the panel's width */
+        if (cases[i].w < cases[i].h)
+          {
+            g_assert_true (lay.cb_horizontal);
+            g_assert_cmpfloat (lay.cb_y, >, lay.plot_y + lay.plot_h);
+            g_assert_cmpfloat (lay.cb_y + lay.cb_h, <=, cases[i].h + 0.5);
+          }
+        model.stretch = TRUE;
+        TlHeatmapLayout filled;
+        tl_paint_heatmap_layout (&model, &style, cases[i].w, cases[i].h, &filled);
+        g_assert_cmpfloat (filled.plot_w * filled.plot_h, >=, lay.plot_w * lay.plot_h - 1e-6);
+      }
+}
+
 static void
 test_empty (void)
 {
@@ -450,6 +492,7 @@ main (int argc, char **argv)
   g_test_add_func ("/heatmap/pooling-keeps-extremes", test_pooling_keeps_extremes);
   g_test_add_func ("/heatmap/log-masks", test_log_masks);
   g_test_add_func ("/heatmap/vector-cells", test_vector_cells);
+  g_test_add_func ("/heatmap/true-proportions", test_true_proportions);
   g_test_add_func ("/heatmap/empty", test_empty);
   g_test_add_func ("/heatmap/colorize", test_colorize);
   return g_test_run ();

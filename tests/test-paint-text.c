@@ -2,6 +2,7 @@
  * and the checker finds overlaps, clipped text and text off the picture. */
 #include <math.h>
 #include <string.h>
+#include "paint/tl-paint-labels.h"
 #include "paint/tl-paint-text-boxes.h"
 #include "paint/tl-paint-util.h"
 #include "paint-test-util.h"
@@ -133,11 +134,48 @@ test_check (void)
   cairo_surface_destroy (s);
 }
 
+/* Names cut to a narrow column stay told apart: those that would read the
+ * same keep the part where they differ; every result fits. */
+static void
+test_fit_distinct (void)
+{
+  static const char *const names[] = {
+    "10 tensor cores (WMMA, TF32)", "10 tensor cores (WMMA, BF16)", "cuBLAS SGEMM (pedantic)",
+    "cuBLAS TF32", "cuBLAS BF16", "02 coalesced", "02 coalesced",
+  };
+  cairo_surface_t *s;
+  cairo_t *cr = new_context (10, 10, &s);
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1.0);
+  tl_paint_set_font (cr, &style, 12, FALSE);
+  for (double w = 40; w <= 260; w += 20)
+    {
+      g_auto (GStrv) fit = tl_paint_fit_distinct (cr, names, G_N_ELEMENTS (names), w);
+      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+        {
+          g_assert_cmpfloat (tl_paint_text_width (cr, fit[i]), <=, w + 0.5);
+          for (guint j = i + 1; j < G_N_ELEMENTS (names) && w >= 80; j++)
+            if (strcmp (names[i], names[j]) != 0 && strcmp (fit[i], fit[j]) == 0)
+              g_error ("at %.0f px “%s” and “%s” both read “%s”", w, names[i], names[j], fit[i]);
+        }
+      /* the same name twice stays the same; a name that fits stays whole */
+      g_assert_cmpstr (fit[5], ==, fit[6]);
+      if (tl_paint_text_width (cr, names[5]) <= w)
+        g_assert_cmpstr (fit[5], ==, names[5]);
+    }
+  g_auto (GStrv) narrow = tl_paint_fit_distinct (cr, names, 2, 110);
+  g_assert_nonnull (strstr (narrow[0], "TF32"));
+  g_assert_nonnull (strstr (narrow[1], "BF16"));
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/paint/text/record", test_record);
   g_test_add_func ("/paint/text/check", test_check);
+  g_test_add_func ("/paint/text/fit-distinct", test_fit_distinct);
   return g_test_run ();
 }

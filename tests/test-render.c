@@ -120,7 +120,8 @@ test_formats (void)
   g_assert_null (lu_in.record);
   g_assert_nonnull (lu_in.lu);
 
-  const TlRenderView views[] = { TL_RENDER_BLOCKS, TL_RENDER_TIMELINE, TL_RENDER_COMPARE, TL_RENDER_GAUSS };
+  const TlRenderView views[] = { TL_RENDER_BLOCKS, TL_RENDER_TIMELINE, TL_RENDER_BLOCKS_AND_TIMELINE,
+                                 TL_RENDER_COMPARE, TL_RENDER_GAUSS };
   for (guint v = 0; v < G_N_ELEMENTS (views); v++)
     {
       const TlRenderInput *input = views[v] == TL_RENDER_GAUSS ? &lu_in : &in;
@@ -191,6 +192,39 @@ test_formats (void)
   g_unlink (png);
   tl_render_input_clear (&both);
   g_unlink (lurun);
+}
+
+/* The Blocks page's picture holds the tile grid above the timeline, as the
+ * page shows them (the PDF once held only the timeline). */
+static void
+test_blocks_and_timeline (void)
+{
+  g_autofree char *gpu = write_gpu_record ();
+  TlRenderInput in;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (tl_test_render_input_load (&in, gpu, &error));
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  TlRenderOptions o;
+  tl_render_options_init (&o);
+  o.view = TL_RENDER_BLOCKS_AND_TIMELINE;
+  o.color = "start";
+  o.timeline_color = "wave";
+  o.text_boxes = boxes;
+  g_autofree char *png = tmp_path ("bt.png");
+  g_assert_true (tl_render_to_file (&in, &o, png, &error));
+  g_assert_no_error (error);
+  check_png (png, 1600, 900);
+  g_unlink (png);
+  /* the grid's caption in the upper half, the timeline's lanes in the lower */
+  const TlPaintTextBox *grid = tl_paint_text_boxes_find (boxes, "C is 100×70");
+  g_assert_nonnull (grid);
+  g_assert_cmpfloat (grid->y, <, 450);
+  const TlPaintTextBox *lane = tl_paint_text_boxes_find (boxes, "SM");
+  g_assert_nonnull (lane);
+  g_assert_cmpfloat (lane->y, >, 450);
+  g_autoptr (GString) report = g_string_new (NULL);
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, 1600, 900, report), ==, 0);
+  tl_render_input_clear (&in);
 }
 
 static void
@@ -509,6 +543,7 @@ main (int argc, char **argv)
   cli_test_locate ();
   g_test_add_func ("/render/formats", test_formats);
   g_test_add_func ("/render/errors", test_errors);
+  g_test_add_func ("/render/blocks-and-timeline", test_blocks_and_timeline);
   g_test_add_func ("/render/cpu-run-timeline", test_cpu_run_timeline);
   g_test_add_func ("/render/cli", test_cli);
   int rc = g_test_run ();

@@ -343,10 +343,15 @@ blocks_has_content (TlPage *page)
   return FALSE;
 }
 
+/* the page as shown: the grid over the timeline, each in its colours */
 static gboolean
 blocks_export_options (TlPage *page, TlRenderOptions *o)
 {
-  tl_render_area_get_options (TL_RENDER_AREA (TL_BLOCKS_PAGE (page)->timeline), o);
+  TlBlocksPage *self = TL_BLOCKS_PAGE (page);
+  tl_render_area_get_options (TL_RENDER_AREA (self->timeline), o);
+  o->view = TL_RENDER_BLOCKS_AND_TIMELINE;
+  o->timeline_color = o->color;
+  o->color = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->grid_color));
   return TRUE;
 }
 

@@ -7,7 +7,7 @@ struct _TlExport
 {
   TlSession *session;
   TlRenderOptions options;
-  char *strings[5];           /* the options' strings, owned */
+  char *strings[6];           /* the options' strings, owned */
   TlRunRecord *record;        /* a reference, or NULL */
   TlLuRecorder **lu;          /* held (tl_session_hold_lu_record), or NULL */
 };
@@ -32,7 +32,9 @@ tl_export_new (TlSession *session, TlPage *page, TlPage *fallback, gboolean pres
 
   /* the page's strings may change or go while the file is drawn */
   TlRenderOptions *o = &self->options;
-  const char **fields[] = { &o->kernels, &o->matrix, &o->color, &o->value_scale, &o->pool };
+  const char **fields[] = { &o->kernels, &o->matrix, &o->color, &o->timeline_color, &o->value_scale,
+                            &o->pool };
+  g_assert (G_N_ELEMENTS (fields) == G_N_ELEMENTS (self->strings));
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     *fields[i] = self->strings[i] = g_strdup (*fields[i]);
   /* slides: 1600×900 units, PNG at twice the pixels; the page's size on
@@ -78,7 +80,8 @@ tl_export_suggest_name (const TlExport *self)
   const TlLuRecorder *lu = self->lu ? *self->lu : NULL;
   GString *name = g_string_new (NULL);
 
-  append_part (name, o->view == TL_RENDER_HEATMAP ? "matrix" : tl_render_view_name (o->view));
+  append_part (name, o->view == TL_RENDER_HEATMAP ? "matrix"
+                     : o->view == TL_RENDER_BLOCKS_AND_TIMELINE ? "blocks" : tl_render_view_name (o->view));
   if (o->view == TL_RENDER_HEATMAP)
     append_part (name, o->matrix ? o->matrix : "C");
   if (o->view == TL_RENDER_GAUSS && lu)

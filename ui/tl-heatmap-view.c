@@ -43,6 +43,7 @@ struct _TlHeatmapView
   double view_row0, view_col0, view_rows, view_cols; /* 0 rows: fit */
   int tile_m, tile_n;
   gboolean show_tiles;
+  gboolean stretch;          /* fill the panel (an explicit choice) */
   gssize hl_row, hl_col;
   gsize hl_rows, hl_cols;
 
@@ -366,6 +367,7 @@ tl_heatmap_view_get_model (TlHeatmapView *self, TlHeatmapModel *m)
   m->tile_m = self->tile_m;
   m->tile_n = self->tile_n;
   m->show_tiles = self->show_tiles;
+  m->stretch = self->stretch;
   m->highlight_row = self->hl_row;
   m->highlight_col = self->hl_col;
   m->highlight_rows = MAX (self->hl_rows, 1);
@@ -759,6 +761,14 @@ tl_heatmap_view_set_tiles (TlHeatmapView *self, int tile_m, int tile_n, gboolean
   self->tile_m = tile_m;
   self->tile_n = tile_n;
   self->show_tiles = show;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+tl_heatmap_view_set_stretch (TlHeatmapView *self, gboolean stretch)
+{
+  g_return_if_fail (TL_IS_HEATMAP_VIEW (self));
+  self->stretch = stretch;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

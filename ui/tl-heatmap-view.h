@@ -35,6 +35,9 @@ void      tl_heatmap_view_set_shared_range (TlHeatmapView *self, double min, dou
 gboolean  tl_heatmap_view_get_range    (TlHeatmapView *self, double *min, double *max);
 void      tl_heatmap_view_set_pool_mode (TlHeatmapView *self, TlPoolMode mode);
 void      tl_heatmap_view_set_tiles    (TlHeatmapView *self, int tile_m, int tile_n, gboolean show);
+/* Fill the panel, cells stretched to its shape; by default the matrix
+ * keeps its proportions (square cells). */
+void      tl_heatmap_view_set_stretch  (TlHeatmapView *self, gboolean stretch);
 void      tl_heatmap_view_set_highlight (TlHeatmapView *self, gssize row, gssize col);
 /* rows [row, row+rows) and columns [col, col+cols): a block's tile */
 void      tl_heatmap_view_set_highlight_span (TlHeatmapView *self, gssize row, gsize rows,

@@ -25,6 +25,7 @@ struct _TlMatricesPage
   GtkWidget *scale_combo;
   GtkWidget *pool_combo;
   GtkWidget *shared_check;
+  GtkWidget *stretch_check;
   GtkWidget *tiles_check;
   GtkWidget *hm_a, *hm_b, *hm_c, *hm_ref, *hm_err;
   GtkWidget *summary_label;
@@ -134,11 +135,15 @@ colour_changed_cb (GtkWidget *widget, TlMatricesPage *self)
 
   if (self->hm_err == NULL)
     return; /* still building the template */
+  gboolean stretch = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->stretch_check));
   for (guint i = 0; i < G_N_ELEMENTS (v); i++)
     {
       tl_heatmap_view_set_colormap (HM (v[i]), colormap, scale);
       tl_heatmap_view_set_pool_mode (HM (v[i]), mode);
     }
+  GtkWidget *all[] = { self->hm_a, self->hm_b, self->hm_c, self->hm_ref, self->hm_err };
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    tl_heatmap_view_set_stretch (HM (all[i]), stretch);
   /* the error map always keeps each block's largest error: a mean would
    * hide the one wrong element a lecturer is looking for */
   tl_heatmap_view_set_pool_mode (HM (self->hm_err), TL_POOL_MAX_ABS);
@@ -263,17 +268,22 @@ runs_all_unfinished (GPtrArray *runs)
 }
 
 /* what the C panel says while it has nothing to show, and why */
-static const char *
+static char *
 c_placeholder (TlMatricesPage *self)
 {
   TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
+  TlMatrix *a = self->session ? tl_session_get_source (self->session, 0) : NULL;
+  TlMatrix *b = self->session ? tl_session_get_source (self->session, 1) : NULL;
+  if (a && b && a->cols != b->rows)
+    /* TRANSLATORS: A's columns, B's rows */
+    return g_strdup_printf (_("C: none — A has %zu columns, B %zu rows"), a->cols, b->rows);
   if (self->session && tl_session_results_are_stale (self->session))
-    return _("C: press Run for these A, B");
+    return g_strdup (_("C: press Run for these A, B"));
   if (record && runs_all_unfinished (record->runs))
-    return _("C: no kernel finished");
+    return g_strdup (_("C: no kernel finished"));
   if (record && !runs_have_c (record->runs))
-    return _("C: not in this run record");
-  return _("C = A·B: press Run");
+    return g_strdup (_("C: not in this run record"));
+  return g_strdup (_("C = A·B: press Run"));
 }
 
 static const TlKernelRun *
@@ -347,7 +357,8 @@ refresh_c_panels (TlMatricesPage *self)
   TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
   TlMatrix *ref = record && current_runs (self) ? record->reference : NULL;
 
-  tl_heatmap_view_set_empty_text (HM (self->hm_c), c_placeholder (self));
+  g_autofree char *placeholder = c_placeholder (self);
+  tl_heatmap_view_set_empty_text (HM (self->hm_c), placeholder);
   if (r && r->c)
     {
       g_autofree char *label = tl_kernel_display_name (r->kernel_id);
@@ -425,6 +436,8 @@ source_changed_cb (TlSession *session, guint i, TlMatricesPage *self)
   TlMatrix *m = tl_session_get_source (session, i);
   tl_heatmap_view_set_matrix (HM (i == 0 ? self->hm_a : self->hm_b), m, i == 0 ? "A" : "B",
                               m ? tl_dtype_name (m->dtype) : NULL);
+  /* C's placeholder says at once when A and B cannot be multiplied */
+  update_c_view (self);
 }
 
 static void
@@ -485,6 +498,7 @@ matrices_export_options (TlPage *page, TlRenderOptions *o)
   o->view = TL_RENDER_HEATMAP;
   o->matrix = "C";
   o->kernels = tl_matrices_page_get_shown_kernel (self);
+  o->stretch = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->stretch_check));
   return TRUE;
 }
 
@@ -631,6 +645,7 @@ tl_matrices_page_class_init (TlMatricesPageClass *klass)
   CHILD (scale_combo);
   CHILD (pool_combo);
   CHILD (shared_check);
+  CHILD (stretch_check);
   CHILD (tiles_check);
   CHILD (hm_a);
   CHILD (hm_b);

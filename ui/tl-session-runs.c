@@ -158,13 +158,10 @@ check_can_run (TlSession *self, const TlRunSettings *settings)
       tl_session_report (self, GTK_MESSAGE_WARNING, _("Load or generate both A and B before running."));
       return FALSE;
     }
-  if (a->cols != b->rows)
+  g_autofree char *mismatch = tl_session_mismatch_text (self);
+  if (mismatch != NULL)
     {
-      g_autofree char *t = g_strdup_printf (
-        _("Size mismatch: A is %zu×%zu but B is %zu×%zu. For C = A·B, A's columns (%zu) must equal B's rows (%zu).\n"
-          "Open or generate a B with %zu rows."),
-        a->rows, a->cols, b->rows, b->cols, a->cols, b->rows, a->cols);
-      tl_session_report (self, GTK_MESSAGE_ERROR, t);
+      tl_session_report (self, GTK_MESSAGE_ERROR, mismatch);
       return FALSE;
     }
   if (settings->kernels == NULL || settings->kernels[0] == NULL)

@@ -165,6 +165,10 @@ source_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
       g_clear_object (&self->source_cancellable[i]);
     }
   tl_session_hide_message (self);
+  /* said as the second matrix arrives, not only after Run */
+  g_autofree char *mismatch = tl_session_mismatch_text (self);
+  if (mismatch != NULL)
+    tl_session_report (self, GTK_MESSAGE_WARNING, mismatch);
   if (tl_session_results_are_stale (self))
     {
       /* every view marks or clears what the old inputs gave */
@@ -270,3 +274,14 @@ tl_session_get_source_label (TlSession *self, guint index)
   return self->src_label[index];
 }
 
+char *
+tl_session_mismatch_text (TlSession *self)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), NULL);
+  TlMatrix *a = self->src[0], *b = self->src[1];
+  if (a == NULL || b == NULL || a->cols == b->rows)
+    return NULL;
+  return g_strdup_printf (_("Size mismatch: A is %zu×%zu but B is %zu×%zu. For C = A·B, A's columns (%zu) "
+                            "must equal B's rows (%zu).\nOpen or generate a B with %zu rows."),
+                          a->rows, a->cols, b->rows, b->cols, a->cols, b->rows, a->cols);
+}

@@ -66,6 +66,9 @@ void         tl_session_generate    (TlSession *self, guint targets, const char 
 /* "random-uniform:512": A and B both 512×512.  FALSE if the form is wrong. */
 gboolean     tl_session_generate_from_option (TlSession *self, const char *spec_n, TlDtype dtype,
                                               GError **error);
+/* When A's columns differ from B's rows (C = A·B has no meaning): a
+ * sentence saying so and what to do; NULL otherwise.  g_free. */
+char        *tl_session_mismatch_text (TlSession *self);
 /* a run record (GEMM or LU) or a Gauss record */
 void         tl_session_open_record (TlSession *self, GFile *file);
 

@@ -124,11 +124,16 @@ devices_changed_cb (TlSession *session, TlWindow *self)
   tl_kernel_panel_set_gpus (TL_KERNEL_PANEL (self->kernel_panel), gpus);
   if (gpus->len == 0)
     {
+      /* what it means and what to do, in words; CUDA's own reason (a
+       * driver older than the runtime, a build without CUDA) for those who
+       * want it, in the tooltip and on the Device page */
       const char *why = tl_session_get_no_gpu_reason (session);
-      /* TRANSLATORS: %s says why there is no GPU, e.g. "No usable CUDA GPU: no driver" */
-      g_autofree char *text = why ? g_strdup_printf (_("%s — running on the CPU"), why)
-                                  : g_strdup (_("No CUDA GPU found — running on the CPU"));
-      gtk_label_set_text (GTK_LABEL (self->gpu_label), text);
+      g_autofree char *details = g_strdup_printf (_("Why: %s"), why ? why : _("no CUDA device was found"));
+      gtk_label_set_text (GTK_LABEL (self->gpu_label),
+                          _("No NVIDIA GPU can be used on this computer, so the kernels run on the CPU — "
+                            "every view still works. For GPU results, run tilelab-cli gemm --record on a "
+                            "GPU machine and open its record here (Ctrl+J)."));
+      gtk_widget_set_tooltip_text (self->gpu_label, details);
       gtk_info_bar_set_revealed (GTK_INFO_BAR (self->gpu_bar), TRUE);
     }
   tl_kernel_panel_tick_defaults (TL_KERNEL_PANEL (self->kernel_panel), gpus->len > 0);

@@ -43,15 +43,15 @@ tl_cli_render (int argc, char **argv)
 {
   g_autofree char *view = NULL, *kernel = NULL, *matrix = NULL, *output = NULL;
   g_auto (GStrv) runs = NULL;
-  g_autofree char *color = NULL, *tile = NULL, *value_scale = NULL, *pool = NULL;
+  g_autofree char *color = NULL, *timeline_color = NULL, *tile = NULL, *value_scale = NULL, *pool = NULL;
   g_autofree char *range = NULL, *time_scale = NULL;
   int step = 0, launch = -1;
   double width = 1600, height = 900, scale = 1;
-  gboolean presentation = FALSE, high_contrast = FALSE, quiet = FALSE, check_text = FALSE;
+  gboolean presentation = FALSE, high_contrast = FALSE, quiet = FALSE, check_text = FALSE, stretch = FALSE;
 
   GOptionEntry entries[] = {
     { "view", 'v', 0, G_OPTION_ARG_STRING, &view,
-      N_("heatmap, blocks, timeline, compare, gauss, sweep or roofline"), "VIEW" },
+      N_("heatmap, blocks, timeline, blocks-and-timeline, compare, gauss, sweep or roofline"), "VIEW" },
     { "run", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &runs,
       N_("The run record (tilelab-cli gemm --record) or Gauss record (tilelab-cli lu --record); "
       "timeline, sweep: up to 4"), "FILE.json" },
@@ -64,11 +64,16 @@ tl_cli_render (int argc, char **argv)
     { "color", 'c', 0, G_OPTION_ARG_STRING, &color,
       N_("blocks: duration or start; timeline: duration or wave; compare: gflops or time; "
       "heatmap: viridis, cividis, rdbu or gray"), "BY" },
+    { "timeline-color", 0, 0, G_OPTION_ARG_STRING, &timeline_color,
+      N_("blocks-and-timeline: the timeline's colours, duration or wave (--color is the grid's)"), "BY" },
     { "value-scale", 0, 0, G_OPTION_ARG_STRING, &value_scale,
       N_("heatmap: linear, log (values ≤ 0 masked, as the colour bar says) or symlog"), "SCALE" },
     { "pool", 0, 0, G_OPTION_ARG_STRING, &pool,
       N_("heatmap: what a cell of a large matrix shows: mean, max or max-abs "
       "(default mean; the error map max-abs)"), "MODE" },
+    { "stretch", 0, 0, G_OPTION_ARG_NONE, &stretch,
+      N_("heatmap: fill the picture, cells no longer square (by default the matrix keeps its proportions)"),
+      NULL },
     { "range", 0, 0, G_OPTION_ARG_STRING, &range,
       N_("gauss: colour range of each step (step, default) or one for the whole record (record)"), "R" },
     { "time-scale", 0, 0, G_OPTION_ARG_STRING, &time_scale,
@@ -98,6 +103,7 @@ tl_cli_render (int argc, char **argv)
     "  heatmap   a matrix kept beside the record (gemm --save-matrices)\n"
     "  blocks    C's tiles coloured by their block's time (gemm --instrument)\n"
     "  timeline  one lane per SM (CPU: thread), one bar per block, waves and tail\n"
+    "  blocks-and-timeline  the Blocks page: the first kernel's tiles over the timeline\n"
     "  compare   the kernels' GFLOP/s (or times) as bars\n"
     "  gauss     one step of Gauss elimination (lu --record)\n"
     "  sweep     GFLOP/s against the problem size, one line per kernel and machine\n"
@@ -123,13 +129,14 @@ tl_cli_render (int argc, char **argv)
   TlRenderOptions o;
   tl_render_options_init (&o);
   if (view == NULL)
-    return tl_cli_usage_error ("render", _("--view is required (heatmap, blocks, timeline, compare, gauss, sweep, roofline)"));
+    return tl_cli_usage_error ("render", _("--view is required (%s)"), tl_render_view_names ());
   if (!tl_render_view_from_name (view, &o.view))
-    return tl_cli_usage_error ("render", _("unknown view “%s” (heatmap, blocks, timeline, compare, gauss, sweep, roofline)"), view);
+    return tl_cli_usage_error ("render", _("unknown view “%s” (%s)"), view, tl_render_view_names ());
   if (runs == NULL || runs[0] == NULL)
     return tl_cli_usage_error ("render", _("--run FILE.json is required"));
-  if (runs[1] != NULL && o.view != TL_RENDER_TIMELINE && o.view != TL_RENDER_SWEEP)
-    return tl_cli_usage_error ("render", _("only the timeline and sweep views take several --run records"));
+  if (runs[1] != NULL && o.view != TL_RENDER_TIMELINE && o.view != TL_RENDER_SWEEP
+      && o.view != TL_RENDER_BLOCKS_AND_TIMELINE)
+    return tl_cli_usage_error ("render", _("only the timeline, blocks-and-timeline and sweep views take several --run records"));
   if (g_strv_length (runs) > 4)
     return tl_cli_usage_error ("render", _("at most 4 --run records can be stacked"));
   if (output == NULL)
@@ -171,6 +178,8 @@ tl_cli_render (int argc, char **argv)
   o.matrix = matrix;
   o.step = (guint) step;
   o.color = color;
+  o.timeline_color = timeline_color;
+  o.stretch = stretch;
   o.launch = launch;
   o.width = width;
   o.height = height;

@@ -144,25 +144,20 @@ layout_with_values (const TlBlocksModel *model, const TlPaintStyle *style, doubl
 
   double avail_w = MAX (width - left - right, 1.0);
   double avail_h = MAX (height - top - bottom, 1.0);
-  /* cells shaped like the tiles (square for square tiles) when that uses
-   * 70 % of the room; otherwise stretched towards it, at most 3:1 off the
-   * tile shape: a thin 1-D launch still gets a readable strip */
+  /* cells shaped like the tiles (square for square tiles): the grid keeps
+   * C's proportions, so a square C is drawn square; only a grid thinner
+   * than 1:8 (a 1-D launch) is widened to a strip an eighth of its long
+   * side, as far as the room allows */
   double aspect = (model->tile_m > 0 && model->tile_n > 0)
                     ? (double) model->tile_m / model->tile_n : 1.0;
   double cw = MIN (avail_w / gx, avail_h / (gy * aspect));
-  double used = cw * gx * cw * aspect * gy / (avail_w * avail_h);
   out->cell_w = cw;
   out->cell_h = cw * aspect;
-  if (used < 0.7)
-    {
-      double fw = avail_w / gx, fh = avail_h / gy;
-      out->cell_w = MIN (fw, out->cell_h / aspect * 3);
-      out->cell_h = MIN (fh, out->cell_w * aspect * 3);
-      /* a long, thin grid (a 1-D launch) would shrink to a hairline: the
-       * short side takes at least a quarter of the room */
-      out->cell_w = MAX (out->cell_w, MIN (fw, avail_w * 0.25 / gx));
-      out->cell_h = MAX (out->cell_h, MIN (fh, avail_h * 0.25 / gy));
-    }
+  double plot_w = out->cell_w * gx, plot_h = out->cell_h * gy;
+  if (plot_h > 8 * plot_w)
+    out->cell_w = MIN (plot_h / 8, avail_w) / gx;
+  else if (plot_w > 8 * plot_h)
+    out->cell_h = MIN (plot_w / 8, avail_h) / gy;
   out->plot_w = out->cell_w * gx;
   out->plot_h = out->cell_h * gy;
   out->plot_x = left + (avail_w - out->plot_w) / 2;

@@ -1,4 +1,4 @@
-/* tl-paint-colorbar.c — a vertical colorbar with ticks, its label and note, and swatches. */
+/* tl-paint-colorbar.c — a colorbar (vertical or horizontal) with ticks, its label and note, and swatches. */
 #include "paint/tl-paint-colorbar.h"
 
 #include <glib/gi18n-lib.h>
@@ -106,6 +106,20 @@ tl_paint_colorbar_fit_width (const TlColorbarModel *model, const TlPaintStyle *s
 }
 
 double
+tl_paint_colorbar_fit_height (const TlColorbarModel *model, const TlPaintStyle *style)
+{
+  g_return_val_if_fail (model != NULL && style != NULL, 0);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create (s);
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  double line = tl_paint_text_height (cr) * 1.05;
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  guint lines = 1 + (model->label && *model->label) + (model->note && *model->note);
+  return TL_PX (style, 4 + 14 + 5 + 3) + lines * line + TL_PX (style, 4);
+}
+
+double
 tl_paint_colorbar_reserve (const TlPaintStyle *style, gboolean show, double *right)
 {
   if (!show)
@@ -135,19 +149,49 @@ n_swatches (const TlColorbarModel *model)
   return (model->show_mask ? 1 : 0) + (model->show_nan ? 1 : 0);
 }
 
+/* a swatch and its label ("≤ 0", "NaN") in a row right of a horizontal bar */
+static double
+swatch_width (const TlPaintStyle *style)
+{
+  double font = TL_PX (style, style->font_size);
+  return font * 1.05 + TL_PX (style, 5 + 3) + font * 2.4 + font * 0.8;
+}
+
+double
+tl_paint_colorbar_across_width (const TlColorbarModel *model, const TlPaintStyle *style,
+                                double strip_w, double *strip_x)
+{
+  double end = TL_PX (style, style->font_size) * 1.6;
+  *strip_x = end;
+  return strip_w + 2 * end + n_swatches (model) * swatch_width (style);
+}
+
 void
 tl_paint_colorbar_layout (const TlColorbarModel *model, const TlPaintStyle *style,
                           double width, double height, TlColorbarLayout *out)
 {
   double font = TL_PX (style, style->font_size);
   double pad = font * 0.7;
-  double swatches = n_swatches (model) * font * 1.45;
 
+  out->tick_len = TL_PX (style, 5);
+  if (model->horizontal)
+    {
+      /* half a tick label of room at either end of the strip (as
+       * tl_paint_colorbar_across_width) */
+      double end = font * 1.6;
+      out->bar_x = end;
+      out->bar_y = TL_PX (style, 4);
+      out->bar_h = TL_PX (style, 14);
+      out->bar_w = MAX (width - 2 * end - n_swatches (model) * swatch_width (style), 1.0);
+      out->swatch_x = out->bar_x + out->bar_w + end;
+      out->swatch_y = out->bar_y;
+      return;
+    }
   out->bar_x = TL_PX (style, 4);
   out->bar_w = TL_PX (style, 14);
   out->bar_y = pad;
-  out->bar_h = MAX (height - 2 * pad - swatches, 1.0);
-  out->tick_len = TL_PX (style, 5);
+  out->bar_h = MAX (height - 2 * pad - n_swatches (model) * font * 1.45, 1.0);
+  out->swatch_x = out->bar_x;
   out->swatch_y = out->bar_y + out->bar_h + pad;
 }
 
@@ -156,6 +200,13 @@ tl_colorbar_layout_y (const TlColorbarLayout *layout, const TlColorScale *scale,
 {
   double t = tl_color_scale_normalize (scale, value);
   return layout->bar_y + (1.0 - t) * layout->bar_h;
+}
+
+double
+tl_colorbar_layout_x (const TlColorbarLayout *layout, const TlColorScale *scale, double value)
+{
+  double t = tl_color_scale_normalize (scale, value);
+  return layout->bar_x + t * layout->bar_w;
 }
 
 static void
@@ -184,6 +235,7 @@ fitting_ticks (cairo_t *cr, const TlColorbarModel *model, const TlColorbarLayout
   double cand[MAX_TICKS];
   guint k = tl_colorbar_ticks (&model->scale, cand, MAX_TICKS);
   double line = tl_paint_text_height (cr) * 1.2;
+  double em = tl_paint_text_width (cr, "M");
 
   if (model->scale.scale == TL_SCALE_LINEAR)
     {
@@ -191,21 +243,37 @@ fitting_ticks (cairo_t *cr, const TlColorbarModel *model, const TlColorbarLayout
       double span = model->scale.vmax - model->scale.vmin;
       if (!(span > 0))
         return MIN (k, max_out);
-      return tl_paint_axis_ticks (cr, model->scale.vmin, model->scale.vmax, lay->bar_h / span,
-                                  TRUE, FALSE, tl_format_value, out, max_out);
+      double length = model->horizontal ? lay->bar_w : lay->bar_h;
+      return tl_paint_axis_ticks (cr, model->scale.vmin, model->scale.vmax, length / span,
+                                  !model->horizontal, FALSE, tl_format_value, out, max_out);
     }
-  /* log and symlog: every other decade, every third, … until they fit */
+  /* log and symlog: every other decade, every third, … until they fit: a
+   * line apart up a vertical bar, an em between labels along a horizontal one */
   for (guint stride = 1; stride <= k; stride++)
     {
       guint n = 0;
       gboolean fits = TRUE;
-      double prev = -INFINITY;
+      double prev = -INFINITY, prev_half = 0;
       for (guint i = 0; i < k; i += stride)
         {
-          double y = tl_colorbar_layout_y (lay, &model->scale, cand[i]);
-          if (fabs (y - prev) < line)
-            fits = FALSE;
-          prev = y;
+          if (model->horizontal)
+            {
+              char buf[64];
+              format_tick (&model->scale, cand[i], buf, sizeof buf);
+              double x = tl_colorbar_layout_x (lay, &model->scale, cand[i]);
+              double half = tl_paint_text_width (cr, buf) / 2;
+              if (fabs (x - prev) < prev_half + half + em)
+                fits = FALSE;
+              prev = x;
+              prev_half = half;
+            }
+          else
+            {
+              double y = tl_colorbar_layout_y (lay, &model->scale, cand[i]);
+              if (fabs (y - prev) < line)
+                fits = FALSE;
+              prev = y;
+            }
           if (n < max_out)
             out[n++] = cand[i];
         }
@@ -239,25 +307,30 @@ tl_paint_colorbar_ticks (const TlColorbarModel *model, const TlPaintStyle *style
 static void
 paint_strip (cairo_t *cr, const TlColorbarModel *model, const TlColorbarLayout *lay)
 {
-  /* An image with one row per device pixel, scaled without smoothing so
-   * the ends show the map's exact end colours. */
-  int rows = MAX ((int) ceil (lay->bar_h), 1);
-  cairo_surface_t *strip = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1, rows);
+  /* An image with one row (column) per device pixel, scaled without
+   * smoothing so the ends show the map's exact end colours. */
+  gboolean across = model->horizontal;
+  int n = MAX ((int) ceil (across ? lay->bar_w : lay->bar_h), 1);
+  cairo_surface_t *strip = cairo_image_surface_create (CAIRO_FORMAT_RGB24, across ? n : 1, across ? 1 : n);
   unsigned char *data = cairo_image_surface_get_data (strip);
   int stride = cairo_image_surface_get_stride (strip);
   cairo_surface_flush (strip);
-  for (int y = 0; y < rows; y++)
+  for (int i = 0; i < n; i++)
     {
       guint8 rgb[3];
-      tl_colormap_rgb (model->scale.map, 1.0 - (y + 0.5) / rows, rgb);
-      *(guint32 *) (data + y * stride) = ((guint32) rgb[0] << 16) | ((guint32) rgb[1] << 8) | rgb[2];
+      tl_colormap_rgb (model->scale.map, across ? (i + 0.5) / n : 1.0 - (i + 0.5) / n, rgb);
+      guint32 px = ((guint32) rgb[0] << 16) | ((guint32) rgb[1] << 8) | rgb[2];
+      if (across)
+        ((guint32 *) data)[i] = px;
+      else
+        *(guint32 *) (data + i * stride) = px;
     }
   cairo_surface_mark_dirty (strip);
   cairo_save (cr);
   cairo_rectangle (cr, lay->bar_x, lay->bar_y, lay->bar_w, lay->bar_h);
   cairo_clip (cr);
   cairo_translate (cr, lay->bar_x, lay->bar_y);
-  cairo_scale (cr, lay->bar_w, lay->bar_h / rows);
+  cairo_scale (cr, across ? lay->bar_w / n : lay->bar_w, across ? lay->bar_h : lay->bar_h / n);
   cairo_set_source_surface (cr, strip, 0, 0);
   cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_NEAREST);
   cairo_pattern_set_extend (cairo_get_source (cr), CAIRO_EXTEND_PAD);
@@ -271,7 +344,8 @@ paint_swatches (cairo_t *cr, const TlColorbarModel *model, const TlColorbarLayou
                 const TlPaintStyle *style, double width)
 {
   double font = TL_PX (style, style->font_size);
-  double y = lay->swatch_y;
+  double x = lay->swatch_x, y = lay->swatch_y;
+  double w = model->horizontal ? lay->bar_h : lay->bar_w;
   for (int which = 0; which < 2; which++)
     {
       guint8 rgb[3];
@@ -290,15 +364,50 @@ paint_swatches (cairo_t *cr, const TlColorbarModel *model, const TlColorbarLayou
         }
       else
         continue;
-      double side = font * 1.05;
+      double side = model->horizontal ? lay->bar_h : font * 1.05;
       cairo_set_source_rgb (cr, rgb[0] / 255.0, rgb[1] / 255.0, rgb[2] / 255.0);
-      cairo_rectangle (cr, lay->bar_x, y, lay->bar_w, side);
+      cairo_rectangle (cr, x, y, w, side);
       cairo_fill (cr);
-      tl_paint_frame (cr, style, lay->bar_x, y, lay->bar_w, side);
-      double tx = lay->bar_x + lay->bar_w + lay->tick_len + TL_PX (style, 3);
-      tl_paint_text_fit (cr, tx, y + side / 2, 0, 0.5, width - tx, text);
-      y += font * 1.45;
+      tl_paint_frame (cr, style, x, y, w, side);
+      double tx = x + w + lay->tick_len + TL_PX (style, 3);
+      double room = model->horizontal ? MIN (width - tx, swatch_width (style) - (tx - x)) : width - tx;
+      tl_paint_text_fit (cr, tx, y + side / 2, 0, 0.5, room, text);
+      if (model->horizontal)
+        x += swatch_width (style);
+      else
+        y += font * 1.45;
     }
+}
+
+/* ticks under the strip, labels under them, then the quantity and the
+ * note, each a line, centred under the strip */
+static void
+paint_horizontal_labels (cairo_t *cr, const TlColorbarModel *model, const TlColorbarLayout *lay,
+                         const TlPaintStyle *style, double width)
+{
+  double ticks[MAX_TICKS];
+  guint n_ticks = fitting_ticks (cr, model, lay, ticks, MAX_TICKS);
+  double y0 = lay->bar_y + lay->bar_h, line = tl_paint_text_height (cr) * 1.05;
+  for (guint i = 0; i < n_ticks; i++)
+    {
+      char buf[64];
+      double x = round (tl_colorbar_layout_x (lay, &model->scale, ticks[i]));
+      cairo_move_to (cr, x, y0);
+      cairo_line_to (cr, x, y0 + lay->tick_len);
+      cairo_stroke (cr);
+      format_tick (&model->scale, ticks[i], buf, sizeof buf);
+      tl_paint_text (cr, x, y0 + lay->tick_len + TL_PX (style, 3), 0.5, 0.0, buf);
+    }
+  double y = y0 + lay->tick_len + TL_PX (style, 3) + line;
+  const char *lines[2] = { model->label, model->note };
+  double mid = lay->bar_x + lay->bar_w / 2;
+  double room = MIN (mid, width - mid) * 2 - TL_PX (style, 4);
+  for (guint i = 0; i < 2; i++)
+    if (lines[i] && *lines[i])
+      {
+        tl_paint_text_fit (cr, mid, y, 0.5, 0.0, room, lines[i]);
+        y += line;
+      }
 }
 
 void
@@ -311,6 +420,17 @@ tl_paint_colorbar (cairo_t *cr, const TlColorbarModel *model,
   double ticks[MAX_TICKS];
 
   tl_paint_colorbar_layout (model, style, width, height, &lay);
+  if (model->horizontal)
+    {
+      cairo_save (cr);
+      paint_strip (cr, model, &lay);
+      tl_paint_frame (cr, style, lay.bar_x, lay.bar_y, lay.bar_w, lay.bar_h);
+      tl_paint_set_font (cr, style, style->font_size, FALSE);
+      paint_horizontal_labels (cr, model, &lay, style, width);
+      paint_swatches (cr, model, &lay, style, width);
+      cairo_restore (cr);
+      return;
+    }
 
   cairo_save (cr);
   paint_strip (cr, model, &lay);

@@ -5,6 +5,10 @@
  * how cells were pooled ("each cell: max |value| of 32×32").  Under the
  * strip, swatches for the colours that are not on it: the mask colour of a
  * log scale ("≤ 0") and magenta for NaN.
+ *
+ * Horizontal (matplotlib's orientation="horizontal"), for a plot in a
+ * narrow panel: the strip under the plot, low values left, tick labels
+ * under it, then the quantity and the note; the swatches at its right end.
  */
 #pragma once
 
@@ -22,13 +26,15 @@ typedef struct
   gboolean show_mask;      /* a swatch for the values the scale masks */
   const char *mask_label;  /* its text; NULL: "≤ 0" */
   gboolean show_nan;       /* a swatch for NaN */
+  gboolean horizontal;     /* the strip across, labels under it */
 } TlColorbarModel;
 
 typedef struct
 {
   double bar_x, bar_y, bar_w, bar_h; /* the coloured strip */
   double tick_len;
-  double swatch_y;                   /* top of the first swatch row */
+  double swatch_x, swatch_y;         /* the first swatch: below a vertical bar, right of a
+                                        horizontal one */
 } TlColorbarLayout;
 
 /* Tick values for the scale (nice linear steps, decades for log, 0 and
@@ -43,12 +49,21 @@ void   tl_paint_colorbar_layout (const TlColorbarModel *model, const TlPaintStyl
 /* Vertical position of value on the bar (top = vmax). */
 double tl_colorbar_layout_y     (const TlColorbarLayout *layout, const TlColorScale *scale,
                                  double value);
+/* Horizontal position of value on a horizontal bar (left = vmin). */
+double tl_colorbar_layout_x     (const TlColorbarLayout *layout, const TlColorScale *scale,
+                                 double value);
 /* Width the colorbar wants for its tick labels, label and note, in device pixels:
  * an estimate for any model … */
 double tl_paint_colorbar_preferred_width (const TlPaintStyle *style);
 /* … and measured for this one (its widest tick label, its swatches, one
  * or two lines along the bar). */
 double tl_paint_colorbar_fit_width (const TlColorbarModel *model, const TlPaintStyle *style);
+/* The height a horizontal colorbar wants: strip, tick labels, label and note. */
+double tl_paint_colorbar_fit_height (const TlColorbarModel *model, const TlPaintStyle *style);
+/* The width of a horizontal colorbar whose strip is strip_w long (its end
+ * labels' room and its swatches added); the strip starts at *strip_x. */
+double tl_paint_colorbar_across_width (const TlColorbarModel *model, const TlPaintStyle *style,
+                                       double strip_w, double *strip_x);
 /* For a painter that puts a colorbar right of its plot: the bar's width
  * (0 when !show), with that and its gap added to *right. */
 double tl_paint_colorbar_reserve (const TlPaintStyle *style, gboolean show, double *right);

@@ -68,30 +68,22 @@ index_digits (const TlHeatmapModel *model)
   return tl_paint_digits (n - 1);
 }
 
-/* Elements per pixel along each axis: square cells unless they would
- * leave more than 30 % of the room empty; then stretched towards the
- * room, cells at most 3:1, the longer side of the matrix kept longer. */
+/* Device pixels per matrix element along each axis: square cells (the
+ * matrix keeps its proportions) unless stretch fills the room; a matrix
+ * thinner than 1:8 is widened to a strip an eighth of its long side, as
+ * far as the room allows. */
 static void
-cell_sizes (double avail_w, double avail_h, double rows, double cols, double *px_r, double *px_c)
+cell_sizes (double avail_w, double avail_h, double rows, double cols, gboolean stretch,
+            double *px_r, double *px_c)
 {
-  double square = MIN (avail_w / cols, avail_h / rows);
-  double used = square * square * rows * cols / (avail_w * avail_h);
-
-  *px_r = *px_c = square;
-  if (used >= 0.7)
-    return;
-  double pr = avail_h / rows, pc = avail_w / cols;
-  /* at most 3:1 */
-  pr = MIN (pr, pc * 3);
-  pc = MIN (pc, pr * 3);
-  /* a tall matrix stays at least as tall as wide, a wide one as wide */
-  if (rows >= cols)
-    pc = MIN (pc, pr * rows / cols);
-  else
-    pr = MIN (pr, pc * cols / rows);
-  /* a vector or a very thin matrix (1×156342) would shrink to a hairline
-   * under the 3:1 rule: its short side becomes a strip an eighth of the
-   * long side (as far as the room allows) */
+  if (stretch)
+    {
+      *px_r = avail_h / rows;
+      *px_c = avail_w / cols;
+      return;
+    }
+  double pr, pc;
+  pr = pc = MIN (avail_w / cols, avail_h / rows);
   if (rows >= cols)
     pc = MAX (pc, MIN (pr * rows / 8, avail_w) / cols);
   else
@@ -125,28 +117,52 @@ tl_paint_heatmap_layout (const TlHeatmapModel *model, const TlPaintStyle *style,
       right = font * 1.2; /* half of the last column label */
     }
 
-  out->cb_w = 0;
+  /* the colour bar beside the plot, or under it when that leaves the
+   * cells more room (a panel taller than wide) */
+  double side_w = 0, under_h = 0;
+  TlColorbarModel cb = { 0 };
+  g_autofree char *label = NULL, *note = NULL;
+  out->cb_w = out->cb_h = 0;
+  out->cb_horizontal = FALSE;
   if (model->show_colorbar && model->grid != NULL)
     {
-      TlColorbarModel cb;
-      g_autofree char *label = NULL, *note = NULL;
       legend_model (model, &cb, &label, &note);
-      out->cb_w = tl_paint_colorbar_fit_width (&cb, style);
-      right += out->cb_w + font * 0.6;
+      side_w = tl_paint_colorbar_fit_width (&cb, style) + font * 0.6;
+      cb.horizontal = TRUE;
+      under_h = tl_paint_colorbar_fit_height (&cb, style) + font * 0.5;
     }
-
-  double avail_w = MAX (width - left - right, 1.0);
-  double avail_h = MAX (height - top - bottom, 1.0);
-  cell_sizes (avail_w, avail_h, out->view_rows, out->view_cols, &out->px_per_row, &out->px_per_col);
+  double room_w = MAX (width - left - right, 1.0), room_h = MAX (height - top - bottom, 1.0);
+  double pr_side, pc_side, pr_under, pc_under;
+  cell_sizes (MAX (room_w - side_w, 1.0), room_h, out->view_rows, out->view_cols, model->stretch,
+              &pr_side, &pc_side);
+  cell_sizes (room_w, MAX (room_h - under_h, 1.0), out->view_rows, out->view_cols, model->stretch,
+              &pr_under, &pc_under);
+  out->cb_horizontal = under_h > 0 && pr_under * pc_under > 1.1 * pr_side * pc_side;
+  double avail_w = out->cb_horizontal ? room_w : MAX (room_w - side_w, 1.0);
+  out->px_per_row = out->cb_horizontal ? pr_under : pr_side;
+  out->px_per_col = out->cb_horizontal ? pc_under : pc_side;
   out->plot_w = out->px_per_col * out->view_cols;
   out->plot_h = out->px_per_row * out->view_rows;
   out->plot_x = left + (avail_w - out->plot_w) / 2;
   out->plot_y = top;
-  tl_paint_colorbar_place (style, out->cb_w, out->plot_x, out->plot_y, out->plot_w, out->plot_h,
-                           &out->cb_x, &out->cb_y, &out->cb_h);
-  /* beside a strip the bar keeps room for its ticks, as far as the panel allows */
-  if (out->cb_w > 0)
-    out->cb_h = MAX (out->cb_h, MIN (font * 12, avail_h));
+  if (out->cb_horizontal)
+    {
+      /* the strip under the plot, as wide, its end labels (and swatches) beyond */
+      double strip_x;
+      double want = tl_paint_colorbar_across_width (&cb, style, out->plot_w, &strip_x);
+      out->cb_x = MAX (out->plot_x - strip_x, 0);
+      out->cb_y = out->plot_y + out->plot_h + bottom + font * 0.5;
+      out->cb_w = MAX (MIN (width - out->cb_x, want), 1.0);
+      out->cb_h = under_h - font * 0.5;
+    }
+  else if (side_w > 0)
+    {
+      out->cb_w = side_w - font * 0.6;
+      tl_paint_colorbar_place (style, out->cb_w, out->plot_x, out->plot_y, out->plot_w, out->plot_h,
+                               &out->cb_x, &out->cb_y, &out->cb_h);
+      /* beside a strip the bar keeps room for its ticks, as far as the panel allows */
+      out->cb_h = MAX (out->cb_h, MIN (font * 12, room_h));
+    }
 }
 
 gboolean
@@ -407,6 +423,7 @@ paint_legend (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *l
   TlColorbarModel cb;
   g_autofree char *label = NULL, *note = NULL;
   legend_model (model, &cb, &label, &note);
+  cb.horizontal = lay->cb_horizontal;
   cairo_save (cr);
   cairo_translate (cr, lay->cb_x, lay->cb_y);
   tl_paint_colorbar (cr, &cb, style, lay->cb_w, lay->cb_h);

@@ -5,10 +5,14 @@
  * says where things landed so a widget can turn a pointer position into
  * (row, column).  Rows grow downwards, as in a matrix.
  *
- * The plot fills its panel the way a lecturer wants it: square cells when
- * they use at least 70 % of the room, otherwise stretched towards the
- * panel (as matplotlib's aspect="auto") — but never so far that a cell is
- * more than 3:1 or a tall matrix is drawn wide (and the other way round).
+ * The matrix keeps its proportions (square cells, as matplotlib's imshow
+ * draws by default): a 512×512 matrix is drawn square, whatever the
+ * panel's shape, so no student reads it as tall.  Filling the panel is an
+ * explicit choice (`stretch`, aspect="auto").  The one exception is a
+ * vector or a very thin matrix (1×156342), which to scale would be a
+ * hairline: its short side is widened to an eighth of the long side.  In
+ * a panel taller than wide the colour bar goes under the plot, so the
+ * cells get the panel's width.
  *
  * The colour bar names the quantity, says how cells were pooled and shows
  * swatches for masked (≤ 0 on a log scale) and NaN values.  On vector
@@ -43,6 +47,7 @@ typedef struct
   gsize highlight_cols;         /* columns from highlight_col on (0 = 1): B's columns */
   gboolean show_axes;           /* FALSE: cells only (thumbnails) */
   gboolean show_colorbar;
+  gboolean stretch;             /* fill the panel, cells stretched to its shape */
 } TlHeatmapModel;
 
 typedef struct
@@ -51,6 +56,7 @@ typedef struct
   double px_per_row, px_per_col;         /* device pixels per matrix element */
   double view_row0, view_col0, view_rows, view_cols;
   double cb_x, cb_y, cb_w, cb_h;         /* colorbar area (w = 0 when none) */
+  gboolean cb_horizontal;                /* the colorbar under the plot */
 } TlHeatmapLayout;
 
 /* One opaque ARGB32 pixel per cell, coloured with scale.  Also meant for a

@@ -28,18 +28,27 @@
 #define HEATMAP_MAX_VECTOR_CELLS 256
 
 static const char *const view_names[] = { "heatmap", "blocks", "timeline", "compare", "gauss",
-                                           "sweep", "roofline" };
+                                           "sweep", "roofline", "blocks-and-timeline", NULL };
 
 const char *
 tl_render_view_name (TlRenderView view)
 {
-  return (guint) view < G_N_ELEMENTS (view_names) ? view_names[view] : "?";
+  return (guint) view < G_N_ELEMENTS (view_names) - 1 ? view_names[view] : "?";
+}
+
+const char *
+tl_render_view_names (void)
+{
+  static char *names;
+  if (g_once_init_enter (&names))
+    g_once_init_leave (&names, g_strjoinv (", ", (char **) view_names));
+  return names;
 }
 
 gboolean
 tl_render_view_from_name (const char *name, TlRenderView *out)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (view_names); i++)
+  for (guint i = 0; view_names[i]; i++)
     if (g_strcmp0 (name, view_names[i]) == 0)
       {
         *out = (TlRenderView) i;
@@ -439,6 +448,40 @@ draw_timeline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o
   return ok;
 }
 
+/* The Blocks page as on screen: the first kernel's tile grid over the
+ * timeline of every kernel asked for (the grid gets a third of the height
+ * when two kernels share the timeline, half for one). */
+static gboolean
+draw_blocks_and_timeline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
+                          const TlPaintStyle *style, double w, double h, GError **error)
+{
+  if (!need_record (input, "blocks-and-timeline", error))
+    return FALSE;
+  g_autoptr (GPtrArray) runs = g_ptr_array_new ();
+  g_autoptr (GPtrArray) records = g_ptr_array_new ();
+  if (!timeline_runs (input, o->kernels, runs, records, error))
+    return FALSE;
+  double top = round (h * (runs->len > 1 ? 1.0 / 3 : 0.5));
+  TlRenderOptions grid = *o, timeline = *o;
+  grid.kernels = ((const TlKernelRun *) runs->pdata[0])->kernel_id;
+  timeline.color = o->timeline_color;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, 0, 0, w, top);
+  cairo_clip (cr);
+  gboolean ok = draw_blocks (cr, input, &grid, style, w, top, error);
+  cairo_restore (cr);
+  if (!ok)
+    return FALSE;
+  cairo_save (cr);
+  cairo_translate (cr, 0, top);
+  cairo_rectangle (cr, 0, 0, w, h - top);
+  cairo_clip (cr);
+  ok = draw_timeline (cr, input, &timeline, style, w, h - top, error);
+  cairo_restore (cr);
+  return ok;
+}
+
 static gboolean
 draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
               const TlPaintStyle *style, double w, double h, GError **error)
@@ -654,6 +697,7 @@ draw_heatmap (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
     return FALSE;
   TlHeatmapModel model;
   tl_heatmap_model_init (&model);
+  model.stretch = o->stretch;
   model.grid = g;
   model.title = title;
   model.units = units;
@@ -716,6 +760,8 @@ tl_render_draw (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *
       return draw_sweep (cr, input, o, style, width, height, error);
     case TL_RENDER_ROOFLINE:
       return draw_roofline (cr, input, o, style, width, height, error);
+    case TL_RENDER_BLOCKS_AND_TIMELINE:
+      return draw_blocks_and_timeline (cr, input, o, style, width, height, error);
     default:
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("unknown view"));
       return FALSE;

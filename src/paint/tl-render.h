@@ -30,6 +30,7 @@ typedef enum
   TL_RENDER_GAUSS,       /* one step of Gauss elimination */
   TL_RENDER_SWEEP,       /* GFLOP/s against the problem size over the records given */
   TL_RENDER_ROOFLINE,    /* the kernels under the device's roofs (a record with --counters) */
+  TL_RENDER_BLOCKS_AND_TIMELINE, /* the Blocks page: the first kernel's grid over the timeline */
 } TlRenderView;
 
 typedef enum
@@ -40,6 +41,8 @@ typedef enum
 } TlRenderFormat;
 
 const char *tl_render_view_name      (TlRenderView view);
+/* every view's name, "heatmap, blocks, …" (for messages) */
+const char *tl_render_view_names     (void);
 gboolean    tl_render_view_from_name (const char *name, TlRenderView *out);
 /* From the file name's extension (.png, .svg, .pdf; any case). */
 gboolean    tl_render_format_for_path (const char *path, TlRenderFormat *out);
@@ -54,12 +57,15 @@ typedef struct
                             one id per record in order */
   const char *matrix;    /* heatmap: "A", "B", "C", "ref", "error" (NULL: "C") */
   guint step;            /* gauss: the frame (tl-gauss-frame.h) */
+  const char *timeline_color; /* blocks-and-timeline: the timeline's colour (color is the grid's) */
   const char *color;     /* blocks: "duration" | "start"; timeline: "duration" | "wave";
                             compare: "gflops" | "time"; heatmap: a colormap ("viridis",
                             "cividis", "rdbu", "gray"); NULL: the view's default */
   const char *value_scale; /* heatmap: "linear" | "log" | "symlog"; NULL: linear */
   const char *pool;      /* heatmap: "mean" | "max" | "max-abs"; NULL: mean, for the error
                             map max-abs (mean would average its peaks away) */
+  gboolean stretch;      /* heatmap: fill the picture, cells no longer square (by default
+                            the matrix keeps its proportions) */
   gboolean gauss_record_range; /* gauss: one colour range for every step of the record;
                                   FALSE: each step's own range */
   gboolean own_time_scale; /* timeline: each kernel on its own time scale; FALSE: one */

@@ -1,0 +1,93 @@
+/* tl-paint-labels.c — labels that fit their room and stay told apart. */
+#include "paint/tl-paint-labels.h"
+
+#include <string.h>
+
+#include "paint/tl-paint-util.h"
+
+char *
+tl_paint_fit_string (cairo_t *cr, const char *text, double max_w)
+{
+  g_return_val_if_fail (cr != NULL && text != NULL, NULL);
+  if (tl_paint_text_width (cr, text) <= max_w)
+    return g_strdup (text);
+  /* the longest start of the text that fits with "…" after it */
+  glong n = g_utf8_strlen (text, -1), lo = 0, hi = n;
+  while (lo < hi)
+    {
+      glong mid = (lo + hi + 1) / 2;
+      g_autofree char *head = g_utf8_substring (text, 0, mid);
+      g_autofree char *try = g_strconcat (g_strchomp (head), "…", NULL);
+      if (tl_paint_text_width (cr, try) <= max_w)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  if (lo == 0)
+    return g_strdup ("");
+  g_autofree char *head = g_utf8_substring (text, 0, lo);
+  return g_strconcat (g_strchomp (head), "…", NULL);
+}
+
+/* characters a and b share at their start */
+static glong
+common_start (const char *a, const char *b)
+{
+  glong n = 0;
+  while (*a && *a == *b)
+    {
+      const char *na = g_utf8_next_char (a), *nb = g_utf8_next_char (b);
+      if (na - a != nb - b || memcmp (a, b, na - a) != 0)
+        break;
+      a = na;
+      b = nb;
+      n++;
+    }
+  return n;
+}
+
+/* "head…tail": the tail from where text differs from its look-alikes (cut
+ * at its own end when even it is too long), the head as much of the rest
+ * as still fits */
+static char *
+fit_keeping_tail (cairo_t *cr, const char *text, glong differs_at, double max_w)
+{
+  glong n = g_utf8_strlen (text, -1);
+  glong from = MAX (differs_at - 1, 0);
+  g_autofree char *rest = g_utf8_substring (text, from, n);
+  g_autofree char *tail = tl_paint_fit_string (cr, rest, max_w * 0.75);
+  double tail_w = tl_paint_text_width (cr, tail);
+  glong lo = 0, hi = from;
+  while (lo < hi)
+    {
+      glong mid = (lo + hi + 1) / 2;
+      g_autofree char *head = g_utf8_substring (text, 0, mid);
+      g_autofree char *try = g_strconcat (g_strchomp (head), "…", NULL);
+      if (tl_paint_text_width (cr, try) + tail_w <= max_w)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  g_autofree char *head = g_utf8_substring (text, 0, lo);
+  return g_strconcat (g_strchomp (head), "…", g_strchug (tail), NULL);
+}
+
+char **
+tl_paint_fit_distinct (cairo_t *cr, const char *const *texts, guint n, double max_w)
+{
+  g_return_val_if_fail (cr != NULL && (texts != NULL || n == 0), NULL);
+  g_auto (GStrv) cut = g_new0 (char *, n + 1);
+  char **out = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    cut[i] = tl_paint_fit_string (cr, texts[i] ? texts[i] : "", max_w);
+  for (guint i = 0; i < n; i++)
+    {
+      /* where texts[i] parts from every text that, cut, looks the same */
+      glong differs_at = -1;
+      for (guint j = 0; j < n; j++)
+        if (j != i && strcmp (cut[i], cut[j]) == 0 && g_strcmp0 (texts[i], texts[j]) != 0)
+          differs_at = MAX (differs_at, common_start (texts[i], texts[j]));
+      out[i] = differs_at < 0 ? g_strdup (cut[i]) : fit_keeping_tail (cr, texts[i], differs_at, max_w);
+    }
+  return out;
+}

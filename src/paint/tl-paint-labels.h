@@ -1,0 +1,24 @@
+/* tl-paint-labels.h — labels that fit their room and stay told apart.
+ *
+ * A list of kernels in a narrow column (bar labels, a legend) loses the
+ * ends of its names to "…"; two names that differ only at their end
+ * ("10 tensor cores (WMMA, TF32)" and "… BF16)", "cuBLAS TF32" and
+ * "cuBLAS BF16") would then read the same.  Those keep their distinct
+ * endings instead: "10 tensor…TF32)", "cuBL…BF16".
+ */
+#pragma once
+
+#include <cairo.h>
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* text as it fits max_w in cr's current font: whole, or its longest start
+ * followed by "…" (empty when not even that fits). */
+char  *tl_paint_fit_string   (cairo_t *cr, const char *text, double max_w);
+/* Each of the n texts fitted to max_w so that texts that differ stay
+ * different: cut at their ends, and those that then look alike keep the
+ * part where they differ ("head…tail").  A NULL-terminated array. */
+char **tl_paint_fit_distinct (cairo_t *cr, const char *const *texts, guint n, double max_w);
+
+G_END_DECLS
