@@ -1,12 +1,12 @@
 // lu-04-persistent.cu — the panel in ONE launch: rows in shared memory, one
 // grid-wide handshake per column, look-ahead beside the GEMM.
 //
-// Rung 4.  What lu-03's numbers say (docs/perf/lu-h200-2026-11-21.md): the
+// Rung 4.  What lu-03's phase split shows (docs/perf/, the LU tables): the
 // trailing GEMMs are fast; the panel is not, because every column is a
-// kernel launch (≈ 5 µs each on a busy GPU) and every launch re-reads the
-// whole panel from L2.  n columns × 5 µs is 80 ms at n = 16384 — more than
-// all the GEMMs.  The launch boundary was the only grid-wide barrier, so
-// this rung replaces it:
+// kernel launch (a few µs each on a busy GPU) and every launch re-reads the
+// whole panel from L2 — at n = 16384, n launches cost more than all the
+// GEMMs.  The launch boundary was the only grid-wide barrier, so this rung
+// replaces it:
 //
 // 1. One persistent launch per panel (cooperative launch: all its blocks
 //    are resident at once).  Block b keeps rows k0 + b·R … of the panel's
@@ -69,10 +69,10 @@
 #define LU04_ROW_WORDS (2 * LU04_MAX_NB) // a panel row, two words per element at most
 #define LU04_SPIN_LIMIT_NS 20000000000ull // a handshake that takes 20 s is a bug: trap
 // The panel's shape (panel_shape): rows per block and blocks at most, the
-// values measured in docs/perf/lu-h100-2026-11-24.md.  For benchmark sweeps
-// the environment variables TL_LU04_ROWS and TL_LU04_BLOCKS override them,
-// and TL_LU04_WALK_SWAPS=1 swaps with rung 3's walk instead of
-// lu04_swap_kernel (the comparison in that file).
+// best of the sweeps in docs/perf/.  For benchmark sweeps the environment
+// variables TL_LU04_ROWS and TL_LU04_BLOCKS override them, and
+// TL_LU04_WALK_SWAPS=1 swaps with rung 3's walk instead of
+// lu04_swap_kernel.
 #define LU04_ROWS 128
 #define LU04_BLOCKS 48
 
@@ -406,9 +406,8 @@ lu04_panel_kernel (const Lu04Panel<T> p)
 //
 // The panel's kb swaps, applied in order to the columns [c0, c1) in one
 // pass.  Rung 3 walks the list per column (lu_laswp_kernel): kb dependent
-// round trips to memory — 16.3 ms of a 192 ms phase-timing run at n = 16384
-// float32 on an H100 (docs/perf/lu-h100-2026-11-24.md), and the swaps right
-// of the panel are on the look-ahead's critical path.  Here a
+// round trips to memory per column, and the swaps right of the panel are
+// on the look-ahead's critical path.  Here a
 // block takes 32 columns, gives every row the swaps touch a slot in shared
 // memory — the kb panel rows, then each row below the panel at the first
 // swap that names it —, loads them all at once, replays the swaps on the

@@ -100,9 +100,8 @@ lu05_stage_bytes ()
   return (size_t) LU05_THREADS * (W + 1) * sizeof (T) + LU05_THREADS * sizeof (int);
 }
 
-// The split cluster barrier, two ways (measured in docs/perf/lu-h100-2026-11-24.md:
-// per round with 16 CTAs, release 735 ns, lean 492 ns, the bare relaxed
-// barrier 58 ns — the fence is what costs):
+// The split cluster barrier, two ways (docs/perf/ has the microbenchmark:
+// the bare relaxed barrier is cheap, the fence is what costs):
 //  * release: every thread arrives with release semantics, what
 //    barrier.cluster.arrive means by default — on sm_90 that is a
 //    MEMBAR.ALL.GPU in every thread before its arrive;

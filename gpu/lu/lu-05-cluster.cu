@@ -1,10 +1,10 @@
 // lu-05-cluster.cu — the panel inside ONE thread-block cluster: rows in
 // registers, a hardware barrier and distributed shared memory per column.
 //
-// Rung 5.  What lu-04's numbers say (docs/perf/lu-h100-2026-11-24.md): its
-// panel is the critical path — 4.3–5 µs per column, n columns (83 ms of
-// panel at n = 16384 float32 against cuSOLVER's whole 137 ms), and the
-// per-column time hardly depends on the rows: it is the grid-wide handshake
+// Rung 5.  What lu-04's phase split shows (docs/perf/, the LU tables): its
+// panel is the critical path — several µs per column, n columns, most of
+// cuSOLVER's whole time at n = 16384 — and the per-column time hardly
+// depends on the rows: it is the grid-wide handshake
 // through mailbox words in L2 (two L2 round trips, P blocks polling the same
 // lines), not the arithmetic.  Hopper has a cheaper way for up to 16 SMs to
 // agree: a thread-block CLUSTER, whose CTAs read each other's shared memory
@@ -18,13 +18,12 @@
 //    16 CTAs × 512 threads (2 rows of W per thread at most: h ≤ 16384), a
 //    swap only relabels two rows, and a column costs one DSMEM round trip
 //    plus one cluster barrier, the rank-1 update running under the barrier.
-//    Estimated ≈ 1100 cycles (0.55 µs) per column; measured on an H100
-//    1.5–2.4 µs (docs/perf/lu-h100-2026-11-24.md): the barrier's memory
-//    fence is a MEMBAR.ALL.GPU plus an L1 invalidation (≈ 400 ns, the bare
-//    barrier ≈ 55 ns), and the column's own path (two CTA barriers, the
-//    reductions, 16 warps issuing the same code) is the rest.  Still 2–3×
-//    faster per column than lu-04's handshake, and it carries the rung past
-//    cuSOLVER (109–123% float32, 103–118% float64 at n = 4096 … 16384).
+//    An estimate of ≈ 1100 cycles per column meets two costs in practice
+//    (docs/perf/ has the microbenchmark): the barrier's memory fence is a
+//    MEMBAR.ALL.GPU plus an L1 invalidation, far dearer than the bare
+//    barrier, and the column's own path (two CTA barriers, the reductions,
+//    16 warps issuing the same code).  Still well below lu-04's handshake
+//    per column, and at n ≥ 4096 that carries the rung past cuSOLVER.
 // 2. Between the sub-panels, right-looking inside the panel: the sub-panel's
 //    swaps left and right of it (lu-04's staged kernel), U12 by cuBLAS TRSM
 //    and the rest of the panel's columns by a thin cuBLAS GEMM (h × ≤ 96 ×
@@ -48,8 +47,8 @@
 // Tuning overrides (benchmark sweeps, docs/perf/lu-*): TL_LU05_CLUSTER =
 // the largest cluster (1, 2, 4, 8, 16; default the largest this GPU can
 // schedule), TL_LU05_WIDTH = 16 or 32 (the widest sub-panel), TL_LU05_SYNC
-// = 0 or 1 (the release or the lean cluster barrier; lean by default: it
-// measured 2–13% faster over the whole factorisation).
+// = 0 or 1 (the release or the lean cluster barrier; lean by default, the
+// faster of the two over whole factorisations).
 #include "tl-lu-gpu.cuh"
 #include "lu-05-cluster-panel.cuh"
 

@@ -87,9 +87,8 @@ rank_svd (TlGpuDevice *device, const TlGpuRankArgs *args, TlGpuRankResult *out)
   const size_t es = sizeof (T);
   const size_t a_bytes = es * (size_t) rows * cols;
   // U and V in full even for the singular values alone: gesvdj writes the
-  // identity into them before its sweeps whatever jobz says (memcheck on
-  // the H100 caught batch_eye_kernel writing past 1-element buffers,
-  // docs/perf/lu-h100-2026-11-24-lu6.md)
+  // identity into them before its sweeps whatever jobz says (memcheck
+  // catches its batch_eye_kernel writing past 1-element buffers)
   const size_t u_bytes = es * (size_t) rows * rows;
   const size_t v_bytes = es * (size_t) cols * cols;
   cudaStream_t stream = device->stream;

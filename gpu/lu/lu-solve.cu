@@ -97,9 +97,9 @@ trsm_right (cublasHandle_t h, cublasFillMode_t fill, cublasDiagType_t diag, int 
     return cublasDtrsm (h, CUBLAS_SIDE_RIGHT, fill, CUBLAS_OP_N, diag, k, n, &one, lu, n, x, k);
 }
 
-// One right-hand side is a vector in either layout: TRSV, made for it (the
-// right-side TRSMs with one row ran at a third of cuSOLVER getrs's speed on
-// an H100, docs/perf/lu-h100-2026-11-24.md).  Our L\U read column-major is
+// One right-hand side is a vector in either layout: TRSV, made for it (a
+// right-side TRSM with one row is far slower than cuSOLVER getrs; the
+// solve tables in docs/perf/ say by how much).  Our L\U read column-major is
 // (L\U)ᵀ, hence the transposes.
 template <typename T>
 static cublasStatus_t
