@@ -429,6 +429,8 @@ typedef struct
   int records_steps;       /* can feed a TlGpuLuObserver */
   int phases;              /* splits its time into panel, swap, trsm, gemm (a phase-timing run) */
   const char *source_path; /* relative to the repo */
+  int fastest_from;        /* the fastest GPU LU of the ladder for square n from this size up to
+                              the next row's fastest_from (docs/perf/lu-*); 0: at no size */
 } TlGpuLuKernelInfo;
 
 int tl_gpu_lu_kernel_count (void);
@@ -467,6 +469,8 @@ typedef struct
   double upload_ms, download_ms;
   double phase_run_ms;     /* device time of the whole phase-timing run (phase_ms sum to ≤ this) */
   double record_ms;        /* wall time of the recording run with its downloads (observer set) */
+  int block_size;          /* the block size the rung factored with (blocked rungs: the one
+                              asked for, the row's default, or a width the rung chose itself) */
 } TlGpuLuResult;
 
 TlGpuStatus tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id,

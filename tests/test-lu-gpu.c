@@ -35,7 +35,7 @@ factor_ratio (const TlMatrix *a, const TlLuResult *r)
 }
 
 static const char *gpu_kernels[] = { "lu-01-percolumn", "lu-02-blocked", "lu-03-tuned", "lu-04-persistent",
-                                     "lu-05-cluster", "lu-cusolver" };
+                                     "lu-05-cluster", "lu-06-fused", "lu-cusolver" };
 
 static gboolean
 is_blocked (const char *kernel)
@@ -189,7 +189,7 @@ test_singular_steps (void)
 {
   g_autoptr (GError) error = NULL;
   const gsize n = 300;
-  const int cols[] = { 0, 1, 19, 20, 21, 31, 32, 33, 127, 128, 129, 255, 256, 299 };
+  const int cols[] = { 0, 1, 15, 16, 17, 19, 20, 21, 31, 32, 33, 127, 128, 129, 255, 256, 299 };
   const gsize blocks[] = { 0, 20 };
   for (guint ci = 0; ci < G_N_ELEMENTS (cols) + 1; ci++)
     {
@@ -321,6 +321,115 @@ test_cluster_paths (void)
   g_unsetenv ("TL_LU05_WIDTH");
 }
 
+/* The panel width lu-06 factors an m×n matrix with when `forced`
+ * (TL_LU06_WIDTH, "" for none) is asked, on a GPU of `sms` SMs: its
+ * compiled instances hold float32 16 wide up to 2048 rows and 32 wide up
+ * to 1024, float64 8 wide and 16 wide up to 1024 rows, each with a worker
+ * of its own for every W columns (⌈n/W⌉ ≤ sms − 1).  A width that does not
+ * fit gives way to the usual one (16 float32, 8 float64); past that,
+ * lu-05 factors with its block size, 128. */
+static gsize
+lu06_width (TlDtype dt, gsize m, gsize n, const char *forced, int sms)
+{
+  const gsize f32[][2] = { { 16, 2048 }, { 32, 1024 } };
+  const gsize f64[][2] = { { 8, 1024 }, { 16, 1024 } };
+  const gsize (*t)[2] = dt == TL_DTYPE_FLOAT32 ? f32 : f64;
+  const gsize want = *forced ? (gsize) g_ascii_strtoull (forced, NULL, 10) : t[0][0];
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < 2; i++)
+      if (t[i][0] == (pass == 0 ? want : t[0][0]) && m <= t[i][1] && (n + t[i][0] - 1) / t[i][0] + 1 <= (gsize) sms)
+        return t[i][0];
+  return 128;
+}
+
+/* lu-06's plans at odd shapes, fresh matrices (the seed is printed): each
+ * compiled panel width (TL_LU06_WIDTH), the whole factorisation in one
+ * launch or one or two steps a launch (TL_LU06_SEGMENT); one to four rows
+ * per thread, and the shapes lu-05 takes over.  Small shapes by LAPACK's
+ * ratio, large ones by the solve ratio (O(n²)); every result finite, and
+ * the block size reported is the width used. */
+static void
+test_fused_paths (void)
+{
+  const char *env = g_getenv ("TL_TEST_SEED");
+  guint32 seed = env ? (guint32) g_ascii_strtoull (env, NULL, 10) : (guint32) g_get_real_time ();
+  printf ("# random seed %u (set TL_TEST_SEED to replay)\n", seed);
+  TlGpuFacts facts;
+  g_assert_cmpint (tl_gpu_device_facts (0, &facts), ==, TL_GPU_OK);
+  const gsize shapes[][2] = { { 333, 333 }, { 777, 777 }, { 1237, 1237 }, { 2048, 2048 }, { 2049, 2049 },
+                              { 300, 1000 }, { 1000, 300 }, { 5, 600 }, { 600, 5 }, { 17, 17 } };
+  /* width, steps per launch (in columns) */
+  const char *configs[][2] = { { "", "1000000" }, { "", "16" }, { "8", "1000000" }, { "16", "1000000" },
+                               { "32", "1000000" }, { "32", "40" } };
+  g_autoptr (GError) error = NULL;
+  for (int dt = TL_DTYPE_FLOAT32; dt <= TL_DTYPE_FLOAT64; dt++)
+    for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+      {
+        const gsize m = shapes[s][0], n = shapes[s][1];
+        g_autoptr (TlMatrix) a = tl_generate ("random-uniform:lo=-1,hi=1", dt, m, n, (guint64) seed + 3 * s + dt, &error);
+        g_assert_no_error (error);
+        for (guint c = 0; c < G_N_ELEMENTS (configs); c++)
+          {
+            if (m > 1000 && c > 1)
+              continue; /* the long runs: the usual plan, in one launch and in many */
+            if (*configs[c][0])
+              g_setenv ("TL_LU06_WIDTH", configs[c][0], TRUE);
+            else
+              g_unsetenv ("TL_LU06_WIDTH");
+            g_setenv ("TL_LU06_SEGMENT", configs[c][1], TRUE);
+            g_autoptr (TlLuResult) r = factor_checked ("lu-06-fused", a, 0);
+            g_assert_cmpuint (r->info, ==, 0);
+            g_assert_cmpuint (r->block_size, ==, lu06_width (dt, m, n, configs[c][0], facts.sm_count));
+            for (gsize i = 0; i < m * n; i++)
+              if (!isfinite (tl_matrix_get (r->lu, i / n, i % n)))
+                g_error ("lu-06 %zux%zu %s config %u: element %zu not finite", m, n, tl_dtype_name (dt), c, i);
+            double ratio = m == n && m > 400 ? solve_ratio (a, r, seed) : factor_ratio (a, r);
+            if (!(ratio < 30))
+              g_error ("lu-06 %zux%zu %s width “%s” columns/launch %s seed %u: ratio %g", m, n,
+                       tl_dtype_name (dt), configs[c][0], configs[c][1], seed, ratio);
+          }
+      }
+  g_unsetenv ("TL_LU06_WIDTH");
+  g_unsetenv ("TL_LU06_SEGMENT");
+}
+
+/* Near-singular systems factor to finite results within LAPACK's ratio
+ * (κ = 1e14 float64, 1e6 float32); a column that becomes zero only after
+ * elimination (col 40 = col 3 + col 17) gives a tiny, finite pivot or an
+ * exact zero that info reports — never NaN in the factors. */
+static void
+test_near_singular (void)
+{
+  g_autoptr (GError) error = NULL;
+  const char *kernels[] = { "lu-05-cluster", "lu-06-fused", "lu-cusolver" };
+  for (int dt = TL_DTYPE_FLOAT32; dt <= TL_DTYPE_FLOAT64; dt++)
+    {
+      const char *spec = dt == TL_DTYPE_FLOAT64 ? "condition:kappa=1e14" : "condition:kappa=1e6";
+      g_autoptr (TlMatrix) a = tl_generate (spec, dt, 517, 517, 21, &error);
+      g_assert_no_error (error);
+      g_autoptr (TlMatrix) dep = tl_generate ("random-uniform", dt, 203, 203, 22, &error);
+      for (gsize i = 0; i < 203; i++)
+        tl_matrix_set (dep, i, 40, tl_matrix_get (dep, i, 3) + tl_matrix_get (dep, i, 17));
+      for (guint k = 0; k < G_N_ELEMENTS (kernels); k++)
+        {
+          const TlMatrix *cases[] = { a, dep };
+          for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+            {
+              g_autoptr (TlLuResult) r = factor_checked (kernels[k], cases[c], 0);
+              for (gsize i = 0; i < cases[c]->rows * cases[c]->cols; i++)
+                if (!isfinite (tl_matrix_get (r->lu, i / cases[c]->cols, i % cases[c]->cols)))
+                  g_error ("%s near-singular case %u %s: element %zu not finite", kernels[k], c,
+                           tl_dtype_name (dt), i);
+              double ratio = factor_ratio (cases[c], r);
+              if (!(ratio < 30))
+                g_error ("%s near-singular case %u %s: ratio %g", kernels[k], c, tl_dtype_name (dt), ratio);
+              if (r->info > 0)
+                g_assert_cmpfloat (r->det, ==, 0.0);
+            }
+        }
+    }
+}
+
 /* Fresh random matrices every run (the seed is printed): the fused rungs at
  * odd shapes and block sizes. */
 static void
@@ -331,7 +440,7 @@ test_fresh (void)
   printf ("# random seed %u (set TL_TEST_SEED to replay)\n", seed);
   const gsize shapes[][2] = { { 333, 333 }, { 601, 601 }, { 257, 513 }, { 513, 257 }, { 129, 129 } };
   const gsize blocks[] = { 0, 64, 96 };
-  const char *kernels[] = { "lu-03-tuned", "lu-04-persistent", "lu-05-cluster" };
+  const char *kernels[] = { "lu-03-tuned", "lu-04-persistent", "lu-05-cluster", "lu-06-fused" };
   g_autoptr (GError) error = NULL;
   for (int dt = TL_DTYPE_FLOAT32; dt <= TL_DTYPE_FLOAT64; dt++)
     for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
@@ -581,6 +690,11 @@ test_record (void)
     { "lu-05-cluster", TL_DTYPE_FLOAT64, 90, 61, 16 },
     { "lu-05-cluster", TL_DTYPE_FLOAT32, 600, 600, 64 }, /* two sub-panels per panel, clusters of 2 */
     { "lu-05-cluster", TL_DTYPE_FLOAT64, 600, 600, 64 },
+    { "lu-06-fused", TL_DTYPE_FLOAT64, 96, 96, 16 },
+    { "lu-06-fused", TL_DTYPE_FLOAT32, 77, 77, 32 },
+    { "lu-06-fused", TL_DTYPE_FLOAT64, 61, 90, 16 },
+    { "lu-06-fused", TL_DTYPE_FLOAT64, 90, 61, 8 },
+    { "lu-06-fused", TL_DTYPE_FLOAT32, 600, 600, 32 }, /* two slots per thread, pooled snapshots */
   };
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
     {
@@ -607,7 +721,7 @@ test_record (void)
    * small: the pivots agree), snapshots included */
   const char *pairs[][2] = { { "lu-02-blocked", "lu-cpu-blocked" }, { "lu-01-percolumn", "lu-cpu-unblocked" },
                              { "lu-03-tuned", "lu-cpu-blocked" }, { "lu-04-persistent", "lu-cpu-blocked" },
-                             { "lu-05-cluster", "lu-cpu-blocked" } };
+                             { "lu-05-cluster", "lu-cpu-blocked" }, { "lu-06-fused", "lu-cpu-blocked" } };
   for (guint p = 0; p < G_N_ELEMENTS (pairs); p++)
     {
       g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 48, 48, 7, &error);
@@ -722,7 +836,8 @@ test_cancel (void)
   g_assert_no_error (error);
   TlGpuDevice *device = NULL;
   g_assert_cmpint (tl_gpu_device_open (0, &device), ==, TL_GPU_OK);
-  const char *kernels[] = { "lu-01-percolumn", "lu-02-blocked", "lu-03-tuned", "lu-04-persistent" };
+  const char *kernels[] = { "lu-01-percolumn", "lu-02-blocked", "lu-03-tuned", "lu-04-persistent",
+                            "lu-06-fused" };
   for (guint k = 0; k < G_N_ELEMENTS (kernels); k++)
     {
       g_autoptr (TlMatrix) work = tl_matrix_copy (a, NULL);
@@ -871,6 +986,8 @@ main (int argc, char **argv)
   g_test_add_func ("/lu-gpu/nan", test_nan);
   g_test_add_func ("/lu-gpu/fresh", test_fresh);
   g_test_add_func ("/lu-gpu/cluster-paths", test_cluster_paths);
+  g_test_add_func ("/lu-gpu/fused-paths", test_fused_paths);
+  g_test_add_func ("/lu-gpu/near-singular", test_near_singular);
   g_test_add_func ("/lu-gpu/large", test_large);
   g_test_add_func ("/lu-gpu/solve", test_solve);
   g_test_add_func ("/lu-gpu/solve-bench", test_solve_bench);

@@ -504,12 +504,13 @@ test_registry_columns (void)
       g_assert_cmpint (k->no_pivoting, ==, g->no_pivoting != 0);
       g_assert_cmpint (k->records_steps, ==, g->records_steps != 0);
       g_assert_cmpint (k->phases, ==, g->phases != 0);
+      g_assert_cmpuint (k->fastest_from, ==, (gsize) g->fastest_from);
     }
   g_assert_cmpuint (n_gpu, ==, (guint) tl_gpu_lu_kernel_count ());
   /* the rungs that record steps, CPU and GPU (the Gauss page offers these) */
   const char *recording[] = { "lu-cpu-unblocked", "lu-cpu-blocked", "lu-01-percolumn",
                               "lu-02-blocked", "lu-03-tuned", "lu-04-persistent",
-                              "lu-05-cluster" };
+                              "lu-05-cluster", "lu-06-fused" };
   guint n_recording = 0;
   for (guint i = 0; i < tl_lu_kernel_count (); i++)
     n_recording += tl_lu_kernel_get (i)->records_steps;
@@ -527,6 +528,35 @@ test_registry_columns (void)
   g_assert_cmpuint (tl_lu_kernel_find ("lu-02-blocked")->default_block, ==, 128);
 }
 
+/* `--kernel gpu` is decided by the ladder's fastest_from column: at every
+ * size one own rung (never the reference) that records its steps, the one
+ * with the largest fastest_from at or below the size; the H200 table
+ * (docs/perf/lu-h200-*) puts lu-06-fused at the small end and lu-05-cluster
+ * at the large one. */
+static void
+test_fastest_gpu (void)
+{
+  const gsize sizes[] = { 0, 1, 2, 255, 256, 1000, 2048, 3000, 4096, 4097, 8192, 16384, 100000 };
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      const char *id = tl_lu_fastest_gpu_kernel (sizes[s], sizes[s]);
+      g_assert_nonnull (id);
+      const TlLuKernelInfo *k = tl_lu_kernel_find (id);
+      g_assert_true (k->backend == TL_BACKEND_GPU && !k->reference && k->records_steps);
+      g_assert_cmpuint (k->fastest_from, <=, MAX (sizes[s], 1));
+      for (guint i = 0; i < tl_lu_kernel_count (); i++)
+        {
+          const TlLuKernelInfo *o = tl_lu_kernel_get (i);
+          g_assert_true (o->fastest_from <= k->fastest_from || o->fastest_from > MAX (sizes[s], 1));
+        }
+    }
+  g_assert_cmpstr (tl_lu_fastest_gpu_kernel (256, 256), ==, "lu-06-fused");
+  g_assert_cmpstr (tl_lu_fastest_gpu_kernel (1000, 1000), ==, "lu-06-fused");
+  g_assert_cmpstr (tl_lu_fastest_gpu_kernel (16384, 16384), ==, "lu-05-cluster");
+  /* a rectangle goes by its larger side */
+  g_assert_cmpstr (tl_lu_fastest_gpu_kernel (16384, 256), ==, "lu-05-cluster");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -541,6 +571,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lu/bad-input", test_bad_input);
   g_test_add_func ("/lu/registry", test_registry);
   g_test_add_func ("/lu/registry-columns", test_registry_columns);
+  g_test_add_func ("/lu/fastest-gpu", test_fastest_gpu);
   g_test_add_func ("/lu/cancel", test_cancel);
   return g_test_run ();
 }

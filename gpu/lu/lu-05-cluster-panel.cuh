@@ -254,6 +254,40 @@ lu05_update_rest (T (&x)[RPT][W], const int (&label)[RPT], int c, int j, const T
     }
 }
 
+// Column j (global column c) once its pivot row piv and that row's values
+// prow are known: the swap as a relabelling of two slots, the multipliers
+// of column j, column j+1 of every row below c, and this thread's best
+// candidate for column j+1 (returned).  j is a compile-time constant after
+// unrolling.  lu-06's panel (lu-06-fused-kernel.cuh) runs the same column.
+template <typename T, int W, int RPT>
+__device__ __forceinline__ Lu05Cand
+lu05_eliminate (T (&x)[RPT][W], int (&label)[RPT], int c, int j, int piv, const T *prow, T sfmin)
+{
+  T mul1, mul2;
+  lu05_scale (prow[j], sfmin, &mul1, &mul2);
+  const T pnext = j + 1 < W ? prow[j + 1] : T (0);
+  Lu05Cand mine = lu05_none ();
+#pragma unroll
+  for (int r = 0; r < RPT; r++)
+    {
+      if (label[r] == piv)
+        label[r] = c;
+      else if (label[r] == c)
+        label[r] = piv;
+      if (label[r] > c)
+        {
+          const T l = x[r][j] * mul1 * mul2;
+          x[r][j] = l;
+          if (j + 1 < W)
+            {
+              x[r][j + 1] -= l * pnext;
+              lu05_better (mine, lu05_cand (x[r][j + 1], label[r]));
+            }
+        }
+    }
+  return mine;
+}
+
 // The slot that stands for row i (if this thread has it) into `dst`.
 template <typename T, int W, int RPT>
 __device__ __forceinline__ void
@@ -376,29 +410,7 @@ lu05_panel_kernel (const Lu05Args<T> p)
 
       // 3. The swap (labels only), the multipliers of column j, column j+1
       //    of every row below and this CTA's candidate for it.
-      const T pv = prow[j];
-      T mul1, mul2;
-      lu05_scale (pv, sfmin, &mul1, &mul2);
-      const T pnext = j + 1 < W ? prow[j + 1] : T (0);
-      Lu05Cand mine = lu05_none ();
-#pragma unroll
-      for (int r = 0; r < RPT; r++)
-        {
-          if (label[r] == piv)
-            label[r] = c;
-          else if (label[r] == c)
-            label[r] = piv;
-          if (label[r] > c)
-            {
-              const T l = x[r][j] * mul1 * mul2;
-              x[r][j] = l;
-              if (j + 1 < W)
-                {
-                  x[r][j + 1] -= l * pnext;
-                  lu05_better (mine, lu05_cand (x[r][j + 1], label[r]));
-                }
-            }
-        }
+      const Lu05Cand mine = lu05_eliminate<T, W, RPT> (x, label, c, j, piv, prow, sfmin);
 
       // 4. Post the candidate for column j+1: only its holder (or thread 0
       //    when this CTA has none) arrives late — lean: its whole warp.

@@ -548,6 +548,7 @@ download (TlLuCtx *ctx, const TlGpuLuArgs *args, Buffers *b, size_t bytes, TlGpu
               "downloading ipiv");
   TL_GPU_TRY (cudaEventRecord (b->stop, ctx->stream), "recording an event");
   TL_GPU_TRY (b->elapsed (&out->download_ms), "downloading L\\U");
+  out->block_size = ctx->block_size;
   out->info = 0;
   for (int k = 0; k < mn && out->info == 0; k++)
     {
@@ -592,6 +593,7 @@ tl_gpu_lu_run (TlGpuDevice *device, const char *kernel_id, const TlGpuLuArgs *ar
   ctx.n = args->n;
   ctx.lda = args->n > 0 ? args->n : 1;
   ctx.block_size = args->block_size > 0 ? args->block_size : info->default_block;
+  ctx.block_asked = args->block_size > 0;
   ctx.pivoting = args->pivoting;
   ctx.cancelled = args->cancelled;
   ctx.cancel_data = args->user_data;

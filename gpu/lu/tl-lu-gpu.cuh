@@ -25,7 +25,8 @@ struct TlLuCtx
   int m, n, lda;
   void *a;                  // device, row-major m×n
   int *ipiv;                // device, min(m,n), 0-based
-  int block_size;
+  int block_size;           // asked for, else the row's default; a rung may set what it used
+  int block_asked;          // 1: the caller asked for block_size (0: it is the row's default)
   int pivoting;             // 1 partial, 0 none
   int profile;              // 1: time the phases (syncs per phase; not the timed path)
   double phase_ms[4];       // panel, swap, trsm, gemm (profile runs)

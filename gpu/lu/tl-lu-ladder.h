@@ -15,6 +15,9 @@
  * Adding a rung: its file gpu/lu/lu-NN-name.cu (defining lu_NN_name_rung),
  * one row here, the file in gpu/meson.build.  Rows are never renumbered.
  * Titles and lessons are N_() marked: src/ shows them through gettext.
+ * fastest_from says where a rung is the fastest GPU LU, from the H200
+ * table in docs/perf/: `gpu` (det, solve, lu --kernel gpu) takes the row
+ * with the largest fastest_from ≤ the size.
  */
 
 TL_LU_ROW (lu_01_percolumn,
@@ -55,7 +58,15 @@ TL_LU_ROW (lu_05_cluster,
   .lesson = N_("Narrow sub-panels held in the registers of one thread-block cluster, one hardware barrier per column; lu-04's look-ahead around them"),
   .seed = "004", .dtypes = F32 | F64,
   .default_block = 128, .records_steps = 1, .phases = 1,
-  .source_path = "gpu/lu/lu-05-cluster.cu")
+  .source_path = "gpu/lu/lu-05-cluster.cu", .fastest_from = 2049)
+
+TL_LU_ROW (lu_06_fused,
+  .id = "lu-06-fused", .number = 6,
+  .title = N_("GPU one launch, panel in registers"),
+  .lesson = N_("One persistent kernel: one SM keeps the panel in its registers (a barrier per column), the other SMs update column blocks, flags in L2 between them"),
+  .seed = "004", .dtypes = F32 | F64,
+  .default_block = 16, .records_steps = 1,
+  .source_path = "gpu/lu/lu-06-fused.cu", .fastest_from = 1)
 
 TL_LU_ROW (lu_cusolver,
   .id = "lu-cusolver",

@@ -116,9 +116,10 @@ typedef struct
   GCancellable *cancellable;
   int warmups, repeats, block, device, max_percolumn;
   guint64 seed;
-  const char *solve_kernel;
+  const char *solve_kernel;   /* NULL: the fastest GPU rung for each size (`gpu`) */
   GStrv solvers;              /* cusolver-getrs (first: the reference), lu-solve */
   GString *md, *solve_md;
+  GString *best_md;           /* the fastest rung of each size and dtype */
 } Bench;
 
 /* The unblocked GPU rungs (one launch per column, memory-bound) run only
@@ -135,7 +136,7 @@ too_slow (const Bench *bn, const TlLuKernelInfo *k, gsize n)
  * the GPU is lost (stop), else a TL_CLI_ code (TL_CLI_INTERRUPTED: stop). */
 static int
 bench_factor (Bench *bn, const TlMatrix *a, const TlLuKernelInfo *k, double *ref_gflops,
-              TlLuResult **out_lu)
+              double *out_ms, TlLuResult **out_lu)
 {
   const gsize n = a->rows;
   const char *dtype = tl_dtype_name (a->dtype);
@@ -176,6 +177,7 @@ bench_factor (Bench *bn, const TlMatrix *a, const TlLuKernelInfo *k, double *ref
                           k->id, med, gf, pct, be, ok ? "" : " FAIL", phases);
   if (ok && out_lu)
     *out_lu = g_steal_pointer (&done->lu);
+  *out_ms = ok ? med : NAN;
   return ok ? TL_CLI_OK : TL_CLI_FAILURE;
 }
 
@@ -274,7 +276,10 @@ bench_size (Bench *bn, TlDtype dt, gsize n, char **kernels, char **rhs)
   if (tl_cli_interrupted (bn->cancellable))
     return TL_CLI_INTERRUPTED;
   g_autoptr (TlLuResult) solve_lu = NULL;
-  double ref_gflops = NAN;
+  const char *gpu = tl_lu_fastest_gpu_kernel (n, n);
+  const char *solve_kernel = bn->solve_kernel ? bn->solve_kernel : gpu;
+  double ref_gflops = NAN, ref_ms = NAN, best_ms = INFINITY;
+  const char *best = NULL;
   int rc = TL_CLI_OK;
   for (int pass = 0; pass < 2; pass++)
     for (guint ki = 0; kernels[ki]; ki++)
@@ -282,13 +287,25 @@ bench_size (Bench *bn, TlDtype dt, gsize n, char **kernels, char **rhs)
         const TlLuKernelInfo *k = tl_lu_kernel_find (kernels[ki]);
         if (k->reference != (pass == 0) || too_slow (bn, k, n))
           continue;
-        gboolean for_solve = strcmp (k->id, bn->solve_kernel) == 0 && rhs[0] != NULL;
-        int r = bench_factor (bn, a, k, &ref_gflops, for_solve ? &solve_lu : NULL);
+        gboolean for_solve = solve_kernel && strcmp (k->id, solve_kernel) == 0 && rhs[0] != NULL;
+        double ms = NAN;
+        int r = bench_factor (bn, a, k, &ref_gflops, &ms, for_solve ? &solve_lu : NULL);
         if (r < 0 || r == TL_CLI_INTERRUPTED)
           return r;
         if (r != TL_CLI_OK)
           rc = r;
+        if (k->reference)
+          ref_ms = ms;
+        else if (ms < best_ms)
+          {
+            best_ms = ms;
+            best = k->id;
+          }
       }
+  if (best != NULL)
+    g_string_append_printf (bn->best_md, "| %zu | %s | %s | %.3f | %.3f | %.0f%% | %s |\n", n,
+                            tl_dtype_name (dt), best, best_ms, ref_ms, 100.0 * ref_ms / best_ms,
+                            gpu ? gpu : "—");
   for (guint ri = 0; solve_lu && rhs[ri]; ri++)
     {
       guint64 k = 0;
@@ -530,10 +547,28 @@ solve_table (Bench *bn)
                           "Median of %d timed solves after %d warm-up(s), B random in [−1, 1); "
                           "GFLOP/s at 2·n²·nrhs; %% = cuSOLVER getrs's time over ours; check = the "
                           "backward error above for the first and the last right-hand side.\n\n",
-                          bn->solve_kernel, bn->repeats, bn->warmups);
+                          bn->solve_kernel ? bn->solve_kernel
+                                           : "the fastest GPU rung of each size (`--kernel gpu`)",
+                          bn->repeats, bn->warmups);
   g_string_append (bn->md, "| n | dtype | nrhs | solver | median ms | GFLOP/s | % of getrs | check |\n");
   g_string_append (bn->md, "|---:|---|---:|---|---:|---:|---:|---:|\n");
   g_string_append (bn->md, bn->solve_md->str);
+}
+
+/* Per size and dtype: the fastest rung that ran (and passed), against
+ * cuSOLVER, and the rung `--kernel gpu` takes for that size. */
+static void
+best_table (Bench *bn)
+{
+  if (bn->best_md->len == 0)
+    return;
+  g_string_append (bn->md, "\n## The fastest rung per size\n\n"
+                           "Of the rungs above (failed checks excluded): its median and cuSOLVER's, "
+                           "% = cuSOLVER's time over the rung's; `gpu`: the rung that `--kernel gpu` "
+                           "(det, solve) takes for this size, from the ladder's fastest_from column.\n\n");
+  g_string_append (bn->md, "| n | dtype | fastest rung | its ms | cuSOLVER ms | % of cuSOLVER | `gpu` |\n");
+  g_string_append (bn->md, "|---:|---|---|---:|---:|---:|---|\n");
+  g_string_append (bn->md, bn->best_md->str);
 }
 
 static int
@@ -580,7 +615,7 @@ tl_cli_lu_bench (int argc, char **argv)
     { "rhs", 0, 0, G_OPTION_ARG_STRING, &rhs_s,
       N_("Right-hand sides of the solve benchmark (default 1,16,256,4096; none to skip)"), "K[,K…]" },
     { "solve-kernel", 0, 0, G_OPTION_ARG_STRING, &solve_kernel,
-      N_("The rung whose factors the solve benchmark uses (default lu-05-cluster)"), "K" },
+      N_("The rung whose factors the solve benchmark uses (default: the fastest GPU rung of each size)"), "K" },
     { "suite", 0, 0, G_OPTION_ARG_STRING, &suite,
       N_("lu (default): the ladder against cuSOLVER; rank: rank and null space, GPU against the CPU path (--sizes default 1024,4096)"), "lu|rank" },
     { "solvers", 0, 0, G_OPTION_ARG_STRING, &solvers_s,
@@ -625,7 +660,7 @@ tl_cli_lu_bench (int argc, char **argv)
                                  solvers[i]);
   bn.solvers = solvers;
   bn.seed = (guint64) seed;
-  bn.solve_kernel = solve_kernel ? solve_kernel : TL_LU_FASTEST_GPU_KERNEL;
+  bn.solve_kernel = solve_kernel;
 
   g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
   g_autoptr (GError) error = NULL;
@@ -642,6 +677,7 @@ tl_cli_lu_bench (int argc, char **argv)
   bn.cancellable = cancellable;
   bn.md = g_string_new (NULL);
   bn.solve_md = g_string_new (NULL);
+  bn.best_md = g_string_new (NULL);
   bench_header (&bn, &facts);
   int rc;
   if (rank_suite)
@@ -650,6 +686,7 @@ tl_cli_lu_bench (int argc, char **argv)
     {
       lu_table_header (&bn);
       rc = bench_all (&bn, sizes, dtypes, kernels, rhs);
+      best_table (&bn);
       solve_table (&bn);
     }
   if (rc == TL_CLI_INTERRUPTED)
@@ -663,5 +700,6 @@ tl_cli_lu_bench (int argc, char **argv)
     rc = tl_cli_fail ("lu-bench", error);
   g_string_free (bn.md, TRUE);
   g_string_free (bn.solve_md, TRUE);
+  g_string_free (bn.best_md, TRUE);
   return rc;
 }

@@ -193,6 +193,8 @@ tl_lu_gpu (TlLuWork *w, GError **error)
     w->phase_ns[ph] = (gint64) (res.phase_ms[ph] * 1e6);
   w->phase_run_ns = (gint64) (res.phase_run_ms * 1e6);
   w->record_s = res.record_ms * 1e-3;
+  if (res.block_size > 0)
+    w->block_size = (gsize) res.block_size; /* the width the rung chose (lu-06) */
   /* the median of the timed factorisations (device time) */
   qsort (res.times_ms, (size_t) res.n_times, sizeof (double), compare_double);
   w->device_s = res.n_times > 0 ? res.times_ms[res.n_times / 2] * 1e-3 : 0.0;

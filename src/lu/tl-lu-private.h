@@ -16,7 +16,7 @@ typedef struct
   gsize info;
   gboolean breakdown;
   TlPivoting pivoting;
-  gsize block_size;
+  gsize block_size;           /* GPU rungs: 0 = the rung's default; after the run, what it used */
   const char *gemm;           /* "openblas" or "cpu-blocked" */
   const char *kernel_id;
   TlLuRecorder *rec;          /* NULL: not recording */

@@ -62,7 +62,7 @@ build_rows (gpointer data)
           .reference = g->reference != 0, .blocked = g->default_block > 0,
           .default_block = (gsize) MAX (g->default_block, 0), .no_pivoting = g->no_pivoting != 0,
           .records_steps = g->records_steps != 0, .phases = g->phases != 0,
-          .source_path = g->source_path },
+          .source_path = g->source_path, .fastest_from = (gsize) MAX (g->fastest_from, 0) },
         tl_lu_gpu,
       };
     }
@@ -101,6 +101,22 @@ find_row (const char *id)
     if (strcmp (rows[i].info.id, id) == 0)
       return &rows[i];
   return NULL;
+}
+
+const char *
+tl_lu_fastest_gpu_kernel (gsize m, gsize n)
+{
+  ensure_rows ();
+  const gsize size = MAX (MAX (m, n), 1);
+  const TlLuKernelInfo *best = NULL;
+  for (guint i = 0; i < n_rows; i++)
+    {
+      const TlLuKernelInfo *k = &rows[i].info;
+      if (k->backend == TL_BACKEND_GPU && k->fastest_from > 0 && k->fastest_from <= size
+          && (best == NULL || k->fastest_from > best->fastest_from))
+        best = k;
+    }
+  return best ? best->id : NULL;
 }
 
 const TlLuKernelInfo *
@@ -376,7 +392,13 @@ tl_lu_factor_full (const TlLuOptions *options,
 
   const char *id = options->kernel_id ? options->kernel_id : TL_LU_DEFAULT_KERNEL;
   if (strcmp (id, "gpu") == 0)
-    id = TL_LU_FASTEST_GPU_KERNEL;
+    id = tl_lu_fastest_gpu_kernel (a->rows, a->cols);
+  if (id == NULL)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
+                   _("No GPU LU rung of this build factors a %zu×%zu matrix"), a->rows, a->cols);
+      return FALSE;
+    }
   /* Before the first step there is host work at large n (the copy, the
    * finiteness check, max|A|): copy_checked sees a cancel within it. */
   const LuRow *row = check_request (id, options, a, recorder != NULL, error);
@@ -406,7 +428,8 @@ tl_lu_factor_full (const TlLuOptions *options,
   w.a = work;
   w.ipiv = r->ipiv;
   w.pivoting = options->pivoting;
-  w.block_size = r->block_size;
+  /* a GPU rung applies its own default (and may choose its width) */
+  w.block_size = info->backend == TL_BACKEND_GPU ? options->block_size : r->block_size;
   w.gemm = gemm;
   w.kernel_id = id;
   w.rec = recorder;
@@ -436,6 +459,8 @@ tl_lu_factor_full (const TlLuOptions *options,
 
   /* GPU rungs time themselves on the device (w.device_s) */
   r->elapsed_s = w.device_s >= 0.0 ? w.device_s : (double) (t1 - t0) * 1e-9;
+  if (info->blocked && w.block_size > 0)
+    r->block_size = w.block_size;
   r->gpu_ordinal = options->gpu_ordinal;
   r->info = w.info;
   r->breakdown = w.breakdown;
@@ -447,6 +472,7 @@ tl_lu_factor_full (const TlLuOptions *options,
 
   if (recorder)
     {
+      recorder->block_size = (guint) r->block_size;
       tl_lu_recorder_snapshot_matrix (recorder, r->n_ipiv, r->lu, NULL);
       tl_lu_recorder_finish (recorder, r->ipiv, r->n_ipiv, r->info, r->breakdown, r->rank,
                              r->det_sign, r->log_abs_det, r->growth);

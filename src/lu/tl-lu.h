@@ -50,6 +50,8 @@ typedef struct
   gboolean records_steps;  /* can fill a TlLuRecorder (the Gauss page offers these) */
   gboolean phases;         /* splits its time into TlLuPhase (TlLuResult.phase_ns) */
   const char *source_path; /* relative to the source tree */
+  gsize fastest_from;      /* GPU rungs: the fastest GPU LU for square n from this size up to the
+                              next rung's fastest_from (docs/perf/lu-*); 0: at no size */
 } TlLuKernelInfo;
 
 /* The ladder: the CPU kernels (src/lu/), then the GPU rungs (the door's
@@ -60,9 +62,11 @@ const TlLuKernelInfo *tl_lu_kernel_get   (guint index);
 const TlLuKernelInfo *tl_lu_kernel_find  (const char *id);
 
 #define TL_LU_DEFAULT_KERNEL "lu-cpu-blocked"
-/* The kernel id "gpu" means the fastest GPU rung: the one docs/perf/lu-*
- * measures at or beyond cuSOLVER (det, solve and lu take it, --kernel gpu). */
-#define TL_LU_FASTEST_GPU_KERNEL "lu-05-cluster"
+/* The kernel id "gpu" means the fastest GPU rung for A's size (det, solve
+ * and lu take it, --kernel gpu): the rung with the largest fastest_from at
+ * or below max(m, n), from the ladder's rows.  NULL when no GPU rung
+ * claims the size. */
+const char *tl_lu_fastest_gpu_kernel (gsize m, gsize n);
 #define TL_LU_DEFAULT_BLOCK  64
 
 /* ---- the result --------------------------------------------------------- */
