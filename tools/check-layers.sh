@@ -26,6 +26,7 @@
 #   run      src/run/       core gen io gemm device lu record gpu
 #   view     src/view/      core io gemm lu record
 #   paint    src/paint/     core io gemm lu record view
+#   remote   src/remote/    core gen io gemm device lu record run config
 #   cli      src/cli/       everything in src/, gpu, config
 #   ui       ui/            everything in src/ but cli and gpu; config
 set -eu
@@ -46,8 +47,9 @@ allowed = {
     "run": {"core", "gen", "io", "gemm", "device", "lu", "record", "gpu"},
     "view": {"core", "io", "gemm", "lu", "record"},
     "paint": {"core", "io", "gemm", "lu", "record", "view"},
-    "cli": {"core", "gen", "io", "gemm", "device", "lu", "record", "run", "view", "paint", "gpu", "config"},
-    "ui": {"core", "gen", "io", "gemm", "device", "lu", "record", "run", "view", "paint", "config"},
+    "remote": {"core", "gen", "io", "gemm", "device", "lu", "record", "run", "config"},
+    "cli": {"core", "gen", "io", "gemm", "device", "lu", "record", "run", "view", "paint", "remote", "gpu", "config"},
+    "ui": {"core", "gen", "io", "gemm", "device", "lu", "record", "run", "view", "paint", "remote", "config"},
 }
 
 def area_of(rel):

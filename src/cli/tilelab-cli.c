@@ -43,6 +43,9 @@ static const TlCliCommand commands[] = {
 
   /* pictures: render */
   { "render", N_("Draw a view of a record (heatmap, blocks, timeline, compare, gauss) as PNG, SVG or PDF"), tl_cli_render },
+
+  /* another machine: serve */
+  { "serve", N_("Run jobs for the app or --host on this machine (a worker on standard input and output)"), tl_cli_serve },
 };
 
 static void
@@ -53,6 +56,11 @@ print_usage (FILE *out)
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (out, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
   fprintf (out, _("\nRun “tilelab-cli COMMAND --help” for a command's options.\n"));
+  fprintf (out, _("\nOn another machine (devices, kernels, gemm, bench, lu, det, solve, rank,\n"
+                  "nullspace, lu-bench), through ssh and that machine's tilelab-cli:\n"
+                  "  --host DEST          an ssh destination (user@host, a Host of ~/.ssh/config)\n"
+                  "  --launcher 'LINE'    wrapped around the worker, e.g. 'srun --gres=gpu:1 --time=10'\n"
+                  "  --remote-cli PATH    the host's tilelab-cli (default: tilelab-cli on its PATH)\n"));
 }
 
 int
@@ -64,6 +72,15 @@ main (int argc, char **argv)
   /* stdout holds tables a user may pipe on; GLib's log (G_MESSAGES_DEBUG)
    * goes to stderr with the other diagnostics */
   g_log_writer_default_set_use_stderr (TRUE);
+
+  /* --host, --launcher, --remote-cli: the command runs on a worker elsewhere */
+  g_auto (TlCliRemoteOptions) remote = { 0 };
+  g_autoptr (GError) remote_error = NULL;
+  if (!tl_cli_take_remote_options (&argc, argv, &remote, &remote_error))
+    {
+      g_printerr ("tilelab-cli: %s\n", remote_error->message);
+      return TL_CLI_USAGE;
+    }
 
   if (argc < 2)
     {
@@ -87,6 +104,16 @@ main (int argc, char **argv)
         /* GOptionContext names the program after prgname in --help and errors */
         g_autofree char *prgname = g_strdup_printf ("tilelab-cli %s", commands[i].name);
         g_set_prgname (prgname);
+        if (remote.host || remote.launcher || remote.remote_cli)
+          {
+            if (!tl_cli_remote_supports (commands[i].name))
+              return tl_cli_usage_error (commands[i].name, "%s", _("--host and --launcher work with "
+                                                             "devices, kernels, gemm, bench, lu, "
+                                                             "det, solve, rank, nullspace and "
+                                                             "lu-bench"));
+            return tl_cli_remote_run (commands[i].name, argc - 1, argv + 1, remote.host,
+                                      remote.launcher, remote.remote_cli, remote.command_line);
+          }
         return commands[i].run (argc - 1, argv + 1);
       }
 

@@ -61,4 +61,31 @@ int tl_cli_bench (int argc, char **argv);
 /* pictures */
 int tl_cli_render (int argc, char **argv);
 
+/* another machine: the worker, and any job command on a host (cli-remote.c) */
+int tl_cli_serve (int argc, char **argv);
+
+/* The global options that send a command to a worker elsewhere. */
+typedef struct
+{
+  char *host;         /* --host DEST: an ssh destination */
+  char *launcher;     /* --launcher LINE: wrapped around the worker (srun …) */
+  char *remote_cli;   /* --remote-cli PATH: the host's tilelab-cli */
+  char *command_line; /* the whole command line, for records */
+} TlCliRemoteOptions;
+
+/* Takes --host, --launcher and --remote-cli (with a value, or =value) out
+ * of argv wherever they stand before "--". */
+gboolean tl_cli_take_remote_options (int *argc, char **argv, TlCliRemoteOptions *out,
+                                     GError **error);
+void     tl_cli_remote_options_clear (TlCliRemoteOptions *options);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TlCliRemoteOptions, tl_cli_remote_options_clear)
+/* Whether a command can run elsewhere (devices, kernels, gemm, bench, lu,
+ * det, solve, rank, nullspace, lu-bench). */
+gboolean tl_cli_remote_supports (const char *command);
+/* Runs command (argv[0]) with its arguments on the worker of host (or a
+ * local worker under a launcher); returns the command's exit status. */
+int      tl_cli_remote_run (const char *command, int argc, char **argv, const char *host,
+                            const char *launcher, const char *remote_cli,
+                            const char *command_line);
+
 G_END_DECLS

@@ -830,6 +830,39 @@ read_input (JsonObject *inputs, const char *name, gboolean *has_stats, TlMatrixS
   return TRUE;
 }
 
+TlJob *
+tl_job_from_json (JsonNode *node, GError **error)
+{
+  g_return_val_if_fail (node != NULL, NULL);
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      tl_json_fail (error, "$", _("expected an object"));
+      return NULL;
+    }
+  return read_job (json_node_get_object (node), "$", error);
+}
+
+TlKernelRun *
+tl_kernel_run_from_json (JsonNode *node, const TlJob *job, GError **error)
+{
+  g_return_val_if_fail (node != NULL && job != NULL, NULL);
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      tl_json_fail (error, "$", _("expected an object"));
+      return NULL;
+    }
+  return read_run (json_node_get_object (node), "$", job, error);
+}
+
+gboolean
+tl_gpu_facts_from_json (JsonNode *node, TlGpuFacts *out, GError **error)
+{
+  g_return_val_if_fail (node != NULL && out != NULL, FALSE);
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return tl_json_fail (error, "$", _("expected an object"));
+  return read_device (json_node_get_object (node), "$", out, error);
+}
+
 static TlRunRecord *
 read_record (JsonNode *node, GError **error)
 {

@@ -430,6 +430,46 @@ tl_run_record_to_json (const TlRunRecord *record)
   return json_builder_get_root (b);
 }
 
+/* add_job and add_device write a member of the object being built: build
+ * a wrapper object and take that member out of it */
+static JsonNode *
+member_of_wrapper (JsonBuilder *b, const char *name)
+{
+  json_builder_end_object (b);
+  g_autoptr (JsonNode) wrapper = json_builder_get_root (b);
+  g_object_unref (b);
+  return json_node_copy (json_object_get_member (json_node_get_object (wrapper), name));
+}
+
+JsonNode *
+tl_job_to_json (const TlJob *job)
+{
+  g_return_val_if_fail (job != NULL, NULL);
+  JsonBuilder *b = json_builder_new ();
+  json_builder_begin_object (b);
+  add_job (b, job);
+  return member_of_wrapper (b, "job");
+}
+
+JsonNode *
+tl_gpu_facts_to_json (const TlGpuFacts *facts)
+{
+  g_return_val_if_fail (facts != NULL, NULL);
+  JsonBuilder *b = json_builder_new ();
+  json_builder_begin_object (b);
+  add_device (b, facts);
+  return member_of_wrapper (b, "device");
+}
+
+JsonNode *
+tl_kernel_run_to_json (const TlKernelRun *run)
+{
+  g_return_val_if_fail (run != NULL, NULL);
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  add_run (b, run);
+  return json_builder_get_root (b);
+}
+
 char *
 tl_run_record_to_string (const TlRunRecord *record, gboolean pretty)
 {

@@ -208,6 +208,18 @@ char        *tl_run_record_to_string (const TlRunRecord *record, gboolean pretty
 TlRunRecord *tl_run_record_from_json (JsonNode *node, GError **error);
 TlRunRecord *tl_run_record_from_data (const char *data, gssize length, GError **error);
 
+/* Parts of a record on their own, as the record writes and reads them
+ * (the worker protocol sends them one at a time: docs/remote.md): the
+ * job ($.job), one kernel's run ($.runs[i], read against its job) and a
+ * GPU's facts ($.device).  Reading validates as tl_run_record_from_json
+ * does, with paths from "$". */
+JsonNode    *tl_job_to_json          (const TlJob *job);
+TlJob       *tl_job_from_json        (JsonNode *node, GError **error);
+JsonNode    *tl_kernel_run_to_json   (const TlKernelRun *run);
+TlKernelRun *tl_kernel_run_from_json (JsonNode *node, const TlJob *job, GError **error);
+JsonNode    *tl_gpu_facts_to_json    (const TlGpuFacts *facts);
+gboolean     tl_gpu_facts_from_json  (JsonNode *node, TlGpuFacts *out, GError **error);
+
 typedef enum
 {
   TL_RECORD_SAVE_DEFAULT = 0,

@@ -1,0 +1,254 @@
+/* tl-wire.c — the worker protocol's messages, as they travel. */
+#include "remote/tl-wire.h"
+
+#include "core/tl-error.h"
+#include "core/tl-json.h"
+#include "io/tl-npy.h"
+#include "lu/tl-lu-recorder.h"
+#include "record/tl-record.h"
+#include "tl-config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+G_DEFINE_QUARK (tl-remote-error-quark, tl_remote_error)
+
+/* ---- messages ------------------------------------------------------------- */
+
+JsonBuilder *
+tl_wire_begin (const char *type)
+{
+  JsonBuilder *b = json_builder_new ();
+  json_builder_begin_object (b);
+  tl_json_member_string (b, "type", type);
+  return b;
+}
+
+GBytes *
+tl_wire_end (JsonBuilder *builder)
+{
+  json_builder_end_object (builder);
+  g_autoptr (JsonNode) root = json_builder_get_root (builder);
+  g_object_unref (builder);
+  gsize length = 0;
+  char *text = tl_json_to_data (root, FALSE, &length);
+  /* the generator never writes a raw newline: strings escape it */
+  text = g_realloc (text, length + 1);
+  text[length] = '\n';
+  return g_bytes_new_take (text, length + 1);
+}
+
+JsonObject *
+tl_wire_parse (const char *line, gsize length, const char **type, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  g_autoptr (JsonNode) root = tl_json_parse (line, length, &local);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL,
+                   _("a message that is not a JSON object (%s)"),
+                   local ? local->message : _("another JSON value"));
+      return NULL;
+    }
+  JsonObject *object = json_node_get_object (root);
+  const char *t = tl_json_object_get_string (object, "type", NULL);
+  if (t == NULL)
+    {
+      g_set_error_literal (error, TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL,
+                           _("a message without a “type”"));
+      return NULL;
+    }
+  *type = t;
+  return json_object_ref (object);
+}
+
+gint64
+tl_wire_get_count (JsonObject *object, const char *name, gint64 fallback)
+{
+  JsonNode *node = json_object_get_member (object, name);
+  if (!tl_json_node_is_int (node) || json_node_get_int (node) < 0)
+    return fallback;
+  return json_node_get_int (node);
+}
+
+/* ---- versions -------------------------------------------------------------- */
+
+void
+tl_wire_add_versions (JsonBuilder *b)
+{
+  tl_json_member_int (b, "protocol", TL_WIRE_PROTOCOL);
+  tl_json_member_string (b, "schema", TL_RUN_RECORD_SCHEMA);
+  tl_json_member_int (b, "gauss_schema", TL_LU_RECORD_SCHEMA);
+  tl_json_member_string (b, "version", TL_VERSION);
+}
+
+gboolean
+tl_wire_check_versions (JsonObject *hello, const char *who, GError **error)
+{
+  gint64 protocol = tl_wire_get_count (hello, "protocol", -1);
+  gint64 gauss = tl_wire_get_count (hello, "gauss_schema", -1);
+  const char *schema = tl_json_object_get_string (hello, "schema", "?");
+  const char *version = tl_json_object_get_string (hello, "version", "?");
+  if (protocol == TL_WIRE_PROTOCOL && gauss == TL_LU_RECORD_SCHEMA
+      && strcmp (schema, TL_RUN_RECORD_SCHEMA) == 0)
+    return TRUE;
+  g_set_error (error, TL_REMOTE_ERROR, TL_REMOTE_ERROR_VERSION,
+               _("%s is Tilelab %s, which speaks worker protocol %" G_GINT64_FORMAT
+                 " with run records %s and Gauss records %" G_GINT64_FORMAT
+                 "; this Tilelab %s speaks protocol %d with %s and %d. "
+                 "Install the same Tilelab version on both."),
+               who, version, protocol, schema, gauss, TL_VERSION, TL_WIRE_PROTOCOL,
+               TL_RUN_RECORD_SCHEMA, TL_LU_RECORD_SCHEMA);
+  return FALSE;
+}
+
+/* ---- errors ------------------------------------------------------------------ */
+
+static const char *const remote_error_names[] = {
+  "unreachable", "host-key", "auth", "no-worker", "version", "launcher", "lost", "timeout",
+  "protocol",
+};
+
+void
+tl_wire_add_error (JsonBuilder *b, const GError *error)
+{
+  const char *domain = "other", *code = "other";
+  if (error->domain == TL_ERROR)
+    {
+      domain = "tilelab";
+      code = tl_run_error_code_name (error->code);
+    }
+  else if (error->domain == TL_REMOTE_ERROR && error->code >= 0
+           && error->code < (int) G_N_ELEMENTS (remote_error_names))
+    {
+      domain = "remote";
+      code = remote_error_names[error->code];
+    }
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    domain = code = "cancelled";
+  json_builder_set_member_name (b, "error");
+  json_builder_begin_object (b);
+  tl_json_member_string (b, "domain", domain);
+  tl_json_member_string (b, "code", code);
+  tl_json_member_string (b, "message", error->message);
+  json_builder_end_object (b);
+}
+
+GError *
+tl_wire_get_error (JsonObject *object)
+{
+  JsonNode *node = object ? json_object_get_member (object, "error") : NULL;
+  JsonObject *e = node && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+  const char *domain = e ? tl_json_object_get_string (e, "domain", "other") : "other";
+  const char *code = e ? tl_json_object_get_string (e, "code", "other") : "other";
+  const char *message = e ? tl_json_object_get_string (e, "message", NULL) : NULL;
+  if (message == NULL)
+    message = _("the worker failed without saying why");
+
+  if (strcmp (domain, "cancelled") == 0)
+    return g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED, message);
+  if (strcmp (domain, "remote") == 0)
+    for (guint i = 0; i < G_N_ELEMENTS (remote_error_names); i++)
+      if (strcmp (code, remote_error_names[i]) == 0)
+        return g_error_new_literal (TL_REMOTE_ERROR, i, message);
+  int tl_code = strcmp (domain, "tilelab") == 0 ? tl_run_error_code_from_name (code) : -1;
+  return g_error_new_literal (TL_ERROR, tl_code >= 0 ? tl_code : TL_ERROR_INVALID, message);
+}
+
+/* ---- matrices ---------------------------------------------------------------- */
+
+GBytes *
+tl_wire_matrix_to_npy (const TlMatrix *matrix, GError **error)
+{
+  char *data = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream (&data, &size);
+  if (f == NULL)
+    {
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_OUT_OF_MEMORY,
+                           _("no memory for the matrix's NPY bytes"));
+      return NULL;
+    }
+  gboolean ok = tl_npy_write (f, matrix, NULL, error);
+  if (fclose (f) != 0 && ok)
+    {
+      g_set_error_literal (error, TL_ERROR, TL_ERROR_OUT_OF_MEMORY,
+                           _("no memory for the matrix's NPY bytes"));
+      ok = FALSE;
+    }
+  if (!ok)
+    {
+      free (data);
+      return NULL;
+    }
+  /* open_memstream's buffer is malloc'd: hand it over with free */
+  return g_bytes_new_with_free_func (data, size, free, data);
+}
+
+TlMatrix *
+tl_wire_matrix_from_npy (GBytes *npy, const char *name, GError **error)
+{
+  gsize size = 0;
+  const void *data = g_bytes_get_data (npy, &size);
+  if (size == 0)
+    {
+      g_set_error (error, TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL, _("%s: no bytes"), name);
+      return NULL;
+    }
+  FILE *f = fmemopen ((void *) data, size, "rb");
+  if (f == NULL)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_OUT_OF_MEMORY, _("%s: cannot read its bytes"), name);
+      return NULL;
+    }
+  TlMatrix *m = tl_npy_load_stream (name, f, size, error);
+  fclose (f);
+  return m;
+}
+
+char *
+tl_wire_sha256 (GBytes *bytes)
+{
+  gsize size = 0;
+  const guchar *data = g_bytes_get_data (bytes, &size);
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, data, size);
+}
+
+TlMatrix *
+tl_wire_pool_mean (TlMatrix *matrix, gsize max_side, guint *factor_r, guint *factor_c,
+                   GError **error)
+{
+  g_return_val_if_fail (matrix != NULL && max_side > 0, NULL);
+  guint fr = (guint) ((matrix->rows + max_side - 1) / max_side);
+  guint fc = (guint) ((matrix->cols + max_side - 1) / max_side);
+  *factor_r = MAX (fr, 1);
+  *factor_c = MAX (fc, 1);
+  if (fr <= 1 && fc <= 1)
+    return tl_matrix_ref (matrix);
+  gsize rows = (matrix->rows + fr - 1) / fr, cols = (matrix->cols + fc - 1) / fc;
+  TlMatrix *out = tl_matrix_new (TL_DTYPE_FLOAT64, rows, cols, error);
+  if (out == NULL)
+    return NULL;
+  double *sum = g_new0 (double, cols);
+  guint *count = g_new0 (guint, cols);
+  for (gsize r = 0; r < rows; r++)
+    {
+      memset (sum, 0, cols * sizeof *sum);
+      memset (count, 0, cols * sizeof *count);
+      gsize i1 = MIN ((r + 1) * fr, matrix->rows);
+      for (gsize i = r * fr; i < i1; i++)
+        for (gsize j = 0; j < matrix->cols; j++)
+          {
+            sum[j / fc] += tl_matrix_get (matrix, i, j); /* NaN stays NaN */
+            count[j / fc]++;
+          }
+      double *row = tl_matrix_row (out, r);
+      for (gsize c = 0; c < cols; c++)
+        row[c] = sum[c] / count[c];
+    }
+  g_free (sum);
+  g_free (count);
+  return out;
+}

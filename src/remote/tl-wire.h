@@ -1,0 +1,92 @@
+/* tl-wire.h — the worker protocol's messages, as they travel.
+ *
+ * The worker (`tilelab-cli serve --stdio`) and its clients talk in JSON
+ * lines: one JSON object per line, its "type" first.  A message that
+ * carries bytes (an uploaded matrix, a matrix asked for, a file a command
+ * wrote) says how many in "bytes", and exactly that many raw bytes follow
+ * its newline.  docs/remote.md lists every message; this header has the
+ * pieces both ends share: building and parsing a message, the versions
+ * exchanged first, errors as JSON, matrices as NPY bytes.
+ *
+ * Versions: TL_WIRE_PROTOCOL counts incompatible changes of the messages;
+ * the run record schema (TL_RUN_RECORD_SCHEMA) and the Gauss record schema
+ * (TL_LU_RECORD_SCHEMA) are the formats results travel in.  Both ends
+ * refuse a peer whose protocol or either schema differs, naming both
+ * sides' versions.
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "core/tl-matrix.h"
+
+G_BEGIN_DECLS
+
+#define TL_WIRE_PROTOCOL 1
+/* The longest line either end accepts (a record with every block of an
+ * instrumented run is a few MB); longer is a protocol error. */
+#define TL_WIRE_MAX_LINE (256u << 20)
+
+/* ---- errors of the remote area ------------------------------------------- */
+
+#define TL_REMOTE_ERROR (tl_remote_error_quark ())
+
+typedef enum
+{
+  TL_REMOTE_ERROR_UNREACHABLE, /* the host did not answer (name, network, port) */
+  TL_REMOTE_ERROR_HOST_KEY,    /* ssh does not know (or distrusts) the host's key */
+  TL_REMOTE_ERROR_AUTH,        /* the host refused the login */
+  TL_REMOTE_ERROR_NO_WORKER,   /* no tilelab-cli there, or one without `serve` */
+  TL_REMOTE_ERROR_VERSION,     /* a worker of another protocol or schema */
+  TL_REMOTE_ERROR_LAUNCHER,    /* the launcher (Slurm) refused or ended the job */
+  TL_REMOTE_ERROR_LOST,        /* the connection ended during a job */
+  TL_REMOTE_ERROR_TIMEOUT,     /* no answer within the time allowed */
+  TL_REMOTE_ERROR_PROTOCOL,    /* a malformed or unexpected message */
+} TlRemoteErrorCode;
+
+GQuark tl_remote_error_quark (void);
+
+/* ---- messages ------------------------------------------------------------- */
+
+/* A builder inside a new object whose first member is "type": type. */
+JsonBuilder *tl_wire_begin (const char *type);
+/* Ends the object and returns it as one line (with its '\n'). */
+GBytes      *tl_wire_end   (JsonBuilder *builder);
+/* A line (without its '\n') as an object with a string "type" (its
+ * value in *type, owned by the object), or NULL with
+ * TL_REMOTE_ERROR_PROTOCOL. */
+JsonObject  *tl_wire_parse (const char *line, gsize length, const char **type, GError **error);
+
+/* A member that is a non-negative integer, or fallback (absent, or of
+ * another type). */
+gint64       tl_wire_get_count (JsonObject *object, const char *name, gint64 fallback);
+
+/* The versions this program speaks, as members of a hello. */
+void         tl_wire_add_versions (JsonBuilder *builder);
+/* Compares a peer's hello with ours: FALSE with TL_REMOTE_ERROR_VERSION
+ * naming both (who: "gpu1's tilelab-cli", "the client") on a mismatch. */
+gboolean     tl_wire_check_versions (JsonObject *hello, const char *who, GError **error);
+
+/* An error as the member "error": {"domain": "tilelab"|"remote"|"io"|…,
+ * "code": name, "message": text}; and back (a GError in TL_ERROR,
+ * TL_REMOTE_ERROR or G_IO_ERROR_CANCELLED; never NULL). */
+void         tl_wire_add_error (JsonBuilder *builder, const GError *error);
+GError      *tl_wire_get_error (JsonObject *object);
+
+/* ---- matrices as NPY bytes ------------------------------------------------ */
+
+GBytes      *tl_wire_matrix_to_npy   (const TlMatrix *matrix, GError **error);
+/* name is for messages ("C of gemm-03 from gpu1") */
+TlMatrix    *tl_wire_matrix_from_npy (GBytes *npy, const char *name, GError **error);
+/* The SHA-256 of bytes, in hex (uploads are named by it). */
+char        *tl_wire_sha256 (GBytes *bytes);
+
+/* A matrix larger than max_side along either axis as the means of
+ * factor_r × factor_c blocks (float64, at most max_side per axis; NaN in
+ * a block makes its cell NaN); a smaller one is returned as it is (a new
+ * reference, factors 1). */
+TlMatrix    *tl_wire_pool_mean (TlMatrix *matrix, gsize max_side, guint *factor_r,
+                                guint *factor_c, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,339 @@
+/* test-remote-ssh.c — the worker through real ssh, and through Slurm's srun.
+ *
+ * Needs the services of tools/test-services.sh (sshd on 127.0.0.1 with a
+ * host key and a user key of the test's own; a one-node Slurm cluster):
+ * TL_TEST_SSH_CONFIG names its ssh_config, TL_TEST_SLURM_CONF its
+ * slurm.conf.  Without sshd the program exits 77 (skipped); without Slurm
+ * the Slurm cases skip.  Jobs run on the CPU backend (and the stub's
+ * simulated GPUs, asked for through a launcher line).
+ */
+#include "remote-test-util.h"
+
+#include "gen/tl-generate.h"
+#include "lu/tl-lu.h"
+#include "run/tl-gauss-run.h"
+
+
+static MarkedWorker worker;
+static const char *slurm_conf;
+
+/* A launcher line is any command: this one gives the worker the stub's
+ * two simulated GPUs (in a CUDA build too: its module pointed away). */
+#define STUB_GPUS "env TL_GPU_STUB_DEVICES=2 TILELAB_GPU_BACKEND=/nonexistent/libtilelab-gpu-cuda.so"
+
+static TlRemoteHost *
+ssh_host (const char *destination, const char *launcher, const char *cli)
+{
+  g_autoptr (TlRemoteTarget) t = tl_remote_target_new (destination, launcher,
+                                                       cli ? cli : worker.cli);
+  return tl_remote_host_new (t);
+}
+
+static TlRemoteDevices *
+probe (TlRemoteHost *host, GCancellable *cancellable, Waiter *w, GError **error)
+{
+  tl_remote_host_probe_async (host, cancellable, waiter_done_cb, w);
+  waiter_run (w);
+  return tl_remote_host_probe_finish (host, w->result, error);
+}
+
+/* ---- jobs over ssh ---------------------------------------------------------------- */
+
+static void
+test_devices (void)
+{
+  TlRemoteHost *host = ssh_host ("tl-test", STUB_GPUS, NULL);
+  Waiter w;
+  waiter_init (&w, tl_remote_host_get_runner (host));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRemoteDevices) d = probe (host, NULL, &w, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (d->gpus->len, ==, 2);
+  g_assert_cmpstr (g_array_index (d->gpus, TlGpuFacts, 0).name, ==, "Simulated GPU 0");
+  waiter_clear (&w, tl_remote_host_get_runner (host));
+  tl_remote_host_free (host);
+  g_assert_cmpuint (marked_worker_wait_gone (&worker, 5), ==, 0);
+}
+
+/* A GEMM with its matrices; the first kernel's result reaches the app
+ * shortly after the worker had it (same machine: one monotonic clock). */
+static void
+test_gemm (void)
+{
+  TlRemoteHost *host = ssh_host ("tl-test", NULL, NULL);
+  check_gemm (host, 300, 200, 250, "ssh");
+  tl_remote_host_free (host);
+  g_assert_cmpuint (marked_worker_wait_gone (&worker, 5), ==, 0);
+}
+
+static void
+test_lu (void)
+{
+  TlRemoteHost *host = ssh_host ("tl-test", NULL, NULL);
+  Waiter w;
+  waiter_init (&w, tl_remote_host_get_runner (host));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 120, 120, 5, &error);
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
+  TlGaussJob job = { .kind = TL_GAUSS_FACTOR, .a = a, .recorder = rec };
+  job.options.kernel_id = "lu-cpu-unblocked";
+  job.options.pivoting = TL_PIVOTING_PARTIAL;
+  tl_remote_host_run_gauss_async (host, &job, NULL, waiter_done_cb, &w);
+  waiter_run (&w);
+  g_autoptr (TlGaussResult) done = tl_runner_run_gauss_finish (tl_remote_host_get_runner (host),
+                                                               w.result, &error);
+  g_assert_no_error (error);
+  g_autoptr (TlLuResult) here = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-unblocked", a, 0, TL_PIVOTING_PARTIAL, NULL, NULL, &here,
+                               &error));
+  g_assert_cmpfloat_with_epsilon (done->lu->log_abs_det, here->log_abs_det, 1e-9);
+  g_assert_cmpuint (rec->steps->len, ==, 120);
+  waiter_clear (&w, tl_remote_host_get_runner (host));
+  tl_remote_host_free (host);
+}
+
+static void
+test_cancel (void)
+{
+  TlRemoteHost *host = ssh_host ("tl-test", NULL, NULL);
+  check_cancel (host);
+  tl_remote_host_free (host);
+  g_assert_cmpuint (marked_worker_wait_gone (&worker, 5), ==, 0);
+}
+
+/* ssh killed after the first kernel: the finished kernel is kept and
+ * marked, and the worker on the host goes too. */
+static void
+kill_ssh (gpointer data)
+{
+  GDir *proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+  while ((name = g_dir_read_name (proc)))
+    {
+      g_autofree char *path = g_build_filename ("/proc", name, "cmdline", NULL);
+      g_autofree char *cmd = NULL;
+      gsize len = 0;
+      if (!g_file_get_contents (path, &cmd, &len, NULL) || len == 0)
+        continue;
+      for (gsize i = 0; i + 1 < len; i++)
+        cmd[i] = cmd[i] ? cmd[i] : ' ';
+      /* our ssh: its command names the marked worker */
+      if (g_str_has_prefix (cmd, "ssh ") && strstr (cmd, worker.dir))
+        kill (atoi (name), SIGKILL);
+    }
+  g_dir_close (proc);
+}
+
+static void
+test_killed_connection (void)
+{
+  TlRemoteHost *host = ssh_host ("tl-test", STUB_GPUS, NULL);
+  check_killed (host, kill_ssh, NULL, "tl-test");
+  tl_remote_host_free (host);
+  /* the worker there saw its input end */
+  g_assert_cmpuint (marked_worker_wait_gone (&worker, 10), ==, 0);
+}
+
+/* ---- failures, each in words within 15 s ---------------------------------------------- */
+
+static void
+expect_failure (const char *destination, const char *cli, GQuark domain, int code,
+                const char *words)
+{
+  TlRemoteHost *host = ssh_host (destination, NULL, cli);
+  Waiter w;
+  waiter_init (&w, tl_remote_host_get_runner (host));
+  gint64 t0 = g_get_monotonic_time ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRemoteDevices) d = probe (host, NULL, &w, &error);
+  gint64 took = g_get_monotonic_time () - t0;
+  g_assert_null (d);
+  g_test_message ("%s (%.1f s)", error->message, took / 1e6);
+  g_assert_error (error, domain, code);
+  g_assert_nonnull (strstr (error->message, destination));
+  g_assert_nonnull (strstr (error->message, words));
+  g_assert_cmpint (took, <, 15 * G_USEC_PER_SEC);
+  waiter_clear (&w, tl_remote_host_get_runner (host));
+  tl_remote_host_free (host);
+}
+
+static void
+test_unreachable (void)
+{
+  expect_failure ("tl-test-unreachable", NULL, TL_REMOTE_ERROR, TL_REMOTE_ERROR_UNREACHABLE,
+                  "Connection refused");
+}
+
+static void
+test_unknown_host_key (void)
+{
+  expect_failure ("tl-test-unknown-key", NULL, TL_REMOTE_ERROR, TL_REMOTE_ERROR_HOST_KEY,
+                  "host key");
+}
+
+static void
+test_auth_refused (void)
+{
+  expect_failure ("tl-test-no-auth", NULL, TL_REMOTE_ERROR, TL_REMOTE_ERROR_AUTH, "ssh-add");
+}
+
+static void
+test_no_worker (void)
+{
+  expect_failure ("tl-test", "/nonexistent/tilelab-cli", TL_REMOTE_ERROR,
+                  TL_REMOTE_ERROR_NO_WORKER, "/nonexistent/tilelab-cli");
+}
+
+static void
+test_wrong_version (void)
+{
+  g_autofree char *foreign = write_foreign_worker (&worker);
+  expect_failure ("tl-test", foreign, TL_REMOTE_ERROR, TL_REMOTE_ERROR_VERSION, "9.9.9");
+  g_unlink (foreign);
+}
+
+/* ---- tilelab-cli --host ------------------------------------------------------------------ */
+
+static void
+test_cli_interrupt (void)
+{
+  g_autofree char *record = g_build_filename (worker.dir, "run.json", NULL);
+  const char *argv[] = { cli_path, "--host", "tl-test", "--remote-cli", worker.cli, "gemm",
+                         "--kernel", "cpu-naive,cpu-blocked", "--size", "300", "--repeats", "200",
+                         "--record", record, NULL };
+  /* the client, ssh, the worker and its command */
+  double took_ms = 0;
+  g_assert_cmpint (interrupt_cli (&worker, argv, 4, &took_ms), ==, 130);
+  g_test_message ("Ctrl+C over ssh → exit: %.0f ms", took_ms);
+  g_assert_cmpuint (marked_worker_wait_gone (&worker, 5), ==, 0);
+  g_unlink (record);
+}
+
+/* ---- Slurm --------------------------------------------------------------------------------- */
+
+static char *
+srun_launcher (const char *extra)
+{
+  return g_strdup_printf ("env SLURM_CONF=%s srun -N1 %s", slurm_conf, extra);
+}
+
+static void
+test_slurm_job (void)
+{
+  if (slurm_conf == NULL)
+    {
+      g_test_skip ("no Slurm cluster (TL_TEST_SLURM_CONF)");
+      return;
+    }
+  g_autofree char *launcher = srun_launcher ("--time=5");
+  TlRemoteHost *host = ssh_host ("tl-test", launcher, NULL);
+  Waiter w;
+  waiter_init (&w, tl_remote_host_get_runner (host));
+  g_autoptr (TlJob) job = remote_test_job (64, 64, 64, "cpu-blocked", 2);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) record = remote_test_gemm (host, job, &w, &error);
+  g_assert_no_error (error);
+  g_assert_true (((TlKernelRun *) record->runs->pdata[0])->passed);
+  JsonObject *remote = json_node_get_object (json_object_get_member (record->extensions, "remote"));
+  g_assert_true (json_object_has_member (remote, "slurm_job")); /* the worker ran as a job step */
+  waiter_clear (&w, tl_remote_host_get_runner (host));
+  tl_remote_host_free (host);
+  g_assert_cmpuint (marked_worker_wait_gone (&worker, 10), ==, 0);
+}
+
+static char *
+squeue_pending (void)
+{
+  g_autofree char *env = g_strdup_printf ("SLURM_CONF=%s", slurm_conf);
+  const char *argv[] = { "env", env, "squeue", "-h", "-t", "PD", "-o", "%i", NULL };
+  char *out = NULL;
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
+                NULL, NULL, &out, NULL, NULL, NULL);
+  return g_strstrip (out ? out : g_strdup (""));
+}
+
+/* The node taken by another job: the worker waits in the queue, the app
+ * says so, and Cancel cancels the Slurm job (not only the ssh). */
+static void
+test_slurm_cancel_pending (void)
+{
+  if (slurm_conf == NULL)
+    {
+      g_test_skip ("no Slurm cluster (TL_TEST_SLURM_CONF)");
+      return;
+    }
+  g_autofree char *env = g_strdup_printf ("SLURM_CONF=%s", slurm_conf);
+  const char *block[] = { "env", env, "sbatch", "-N1", "--exclusive", "--parsable", "--wrap",
+                          "sleep 120", NULL };
+  g_autofree char *blocker = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) block, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &blocker, NULL, NULL, NULL));
+  g_strstrip (blocker);
+
+  g_autofree char *launcher = srun_launcher ("--exclusive");
+  TlRemoteHost *host = ssh_host ("tl-test", launcher, NULL);
+  Waiter w;
+  waiter_init (&w, tl_remote_host_get_runner (host));
+  w.cancel_at = "pending";
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRemoteDevices) d = probe (host, w.cancellable, &w, &error);
+  gint64 latency_us = g_get_monotonic_time () - w.cancelled_us;
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  gboolean said = FALSE;
+  for (guint i = 0; i < w.stages->len; i++)
+    said |= g_str_has_prefix (w.stages->pdata[i], "waiting for a GPU: job ");
+  g_assert_true (said);
+  g_test_message ("cancel while queued → outcome: %.0f ms", latency_us / 1000.0);
+  g_assert_cmpint (latency_us, <, 15 * G_USEC_PER_SEC);
+  waiter_clear (&w, tl_remote_host_get_runner (host));
+  tl_remote_host_free (host);
+  /* nothing of ours left in the queue */
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  g_autofree char *pending = squeue_pending ();
+  while (*pending && g_get_monotonic_time () < end)
+    {
+      g_usleep (200000);
+      g_free (pending);
+      pending = squeue_pending ();
+    }
+  g_assert_cmpstr (pending, ==, "");
+  const char *cancel[] = { "env", env, "scancel", blocker, NULL };
+  g_spawn_sync (NULL, (char **) cancel, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL,
+                NULL);
+  g_assert_cmpuint (marked_worker_wait_gone (&worker, 10), ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  const char *config = g_getenv ("TL_TEST_SSH_CONFIG");
+  if (config == NULL || *config == '\0' || !g_file_test (config, G_FILE_TEST_EXISTS))
+    {
+      g_printerr ("no test sshd (start tools/test-services.sh and source its env)\n");
+      return 77;
+    }
+  slurm_conf = g_getenv ("TL_TEST_SLURM_CONF");
+  if (slurm_conf && *slurm_conf == '\0')
+    slurm_conf = NULL;
+  g_autofree char *ssh = g_strdup_printf ("ssh -F %s", config);
+  g_setenv ("TILELAB_SSH_COMMAND", ssh, TRUE);
+  marked_worker_init (&worker);
+
+  g_test_add_func ("/remote-ssh/devices", test_devices);
+  g_test_add_func ("/remote-ssh/gemm", test_gemm);
+  g_test_add_func ("/remote-ssh/lu", test_lu);
+  g_test_add_func ("/remote-ssh/cancel", test_cancel);
+  g_test_add_func ("/remote-ssh/killed-connection", test_killed_connection);
+  g_test_add_func ("/remote-ssh/unreachable", test_unreachable);
+  g_test_add_func ("/remote-ssh/unknown-host-key", test_unknown_host_key);
+  g_test_add_func ("/remote-ssh/auth-refused", test_auth_refused);
+  g_test_add_func ("/remote-ssh/no-worker", test_no_worker);
+  g_test_add_func ("/remote-ssh/wrong-version", test_wrong_version);
+  g_test_add_func ("/remote-ssh/cli-interrupt", test_cli_interrupt);
+  g_test_add_func ("/remote-ssh/slurm/job", test_slurm_job);
+  g_test_add_func ("/remote-ssh/slurm/cancel-pending", test_slurm_cancel_pending);
+  int rc = g_test_run ();
+  marked_worker_clear (&worker);
+  return rc;
+}

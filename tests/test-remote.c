@@ -1,0 +1,394 @@
+/* test-remote.c — the worker protocol through the local pipe transport.
+ *
+ * A real worker (`tilelab-cli serve --stdio`, a marked copy) as a child
+ * process: jobs, inputs as recipes and uploads, matrices back, Gauss with
+ * its steps, cancel, a worker killed mid-run, a worker of another version,
+ * none at all; `tilelab-cli --remote-cli` end to end and its Ctrl+C; and
+ * the pieces underneath (quoting for the remote shell, Slurm's lines, NPY
+ * bytes, pooling).  ssh and Slurm: test-remote-ssh.c.
+ */
+#include "remote-test-util.h"
+
+#include "core/tl-matrix.h"
+#include "gen/tl-generate.h"
+#include "gemm/tl-cpu-gemm.h"
+#include "lu/tl-lu.h"
+#include "remote/tl-remote-diagnose.h"
+#include "remote/tl-remote-target.h"
+#include "run/tl-gauss-run.h"
+
+#include <math.h>
+
+static MarkedWorker worker;
+
+static TlRemoteHost *
+local_host (void)
+{
+  g_autoptr (TlRemoteTarget) t = tl_remote_target_new (NULL, NULL, worker.cli);
+  return tl_remote_host_new (t);
+}
+
+/* ---- pieces ---------------------------------------------------------------------- */
+
+/* Whatever the words, the remote shell gets exactly them: run the command
+ * line ssh would send through sh with printf in place of exec. */
+static void
+test_quoting (void)
+{
+  const char *nasty[] = { "a b", "it's", "\"q\"", "x; rm -rf ~", "$(id)", "`id`", "~/bin/t l",
+                          "*", "", "back\\slash", NULL };
+  g_autoptr (TlRemoteTarget) t = tl_remote_target_new ("host; reboot", NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) argv = tl_remote_target_command_argv (t, nasty, &error);
+  g_assert_no_error (error);
+  guint n = g_strv_length (argv);
+  g_assert_cmpstr (argv[n - 3], ==, "--");           /* the destination is never an option */
+  g_assert_cmpstr (argv[n - 2], ==, "host; reboot"); /* and one word */
+  g_assert_true (g_str_has_prefix (argv[n - 1], "exec "));
+  g_autofree char *line = g_strconcat ("printf '%s\\n'", argv[n - 1] + 4, NULL);
+  const char *sh[] = { "sh", "-c", line, NULL };
+  g_autofree char *out = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) sh, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out,
+                               NULL, NULL, &error));
+  g_auto (GStrv) words = g_strsplit (out, "\n", -1);
+  for (guint i = 0; nasty[i]; i++)
+    {
+      if (g_str_has_prefix (nasty[i], "~/"))
+        {
+          g_autofree char *home = g_strconcat (g_get_home_dir (), nasty[i] + 1, NULL);
+          /* the tilde works; sh's HOME may differ from GLib's passwd home */
+          g_assert_true (g_str_has_suffix (words[i], nasty[i] + 1));
+          g_assert_false (g_str_has_prefix (words[i], "~"));
+          continue;
+        }
+      g_assert_cmpstr (words[i], ==, nasty[i]);
+    }
+
+  /* a launcher line splits into words; none becomes a command */
+  g_autoptr (TlRemoteTarget) l = tl_remote_target_new ("h", "srun --time=10; touch /tmp/x", NULL);
+  g_auto (GStrv) worker_argv = tl_remote_target_worker_argv (l, &error);
+  g_assert_no_error (error);
+  const char *cmd = worker_argv[g_strv_length (worker_argv) - 1];
+  g_assert_nonnull (strstr (cmd, "'--time=10;'"));
+  g_assert_nonnull (strstr (cmd, "'touch' '/tmp/x'"));
+
+  /* refused: an option as destination, an unbalanced launcher */
+  g_autoptr (TlRemoteTarget) opt = tl_remote_target_new ("-oProxyCommand=id", NULL, NULL);
+  g_assert_false (tl_remote_target_check (opt, &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_INVALID);
+  g_clear_error (&error);
+  g_autoptr (TlRemoteTarget) bad = tl_remote_target_new ("h", "srun 'x", NULL);
+  g_assert_null (tl_remote_target_worker_argv (bad, &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_INVALID);
+}
+
+static void
+test_scancel_and_lines (void)
+{
+  g_autoptr (TlRemoteTarget) t = tl_remote_target_new (NULL, "env SLURM_CONF=/x/s.conf /opt/slurm/bin/srun -N1", NULL);
+  g_auto (GStrv) argv = tl_remote_target_scancel_argv (t, "1234");
+  g_autofree char *joined = g_strjoinv (" ", argv);
+  g_assert_cmpstr (joined, ==, "env SLURM_CONF=/x/s.conf /opt/slurm/bin/scancel 1234");
+  g_autoptr (TlRemoteTarget) no_srun = tl_remote_target_new (NULL, "env A=1", NULL);
+  g_assert_null (tl_remote_target_scancel_argv (no_srun, "1"));
+
+  g_autofree char *job = NULL;
+  gboolean queued = FALSE;
+  g_assert_true (tl_remote_parse_launcher_line ("srun: job 77 queued and waiting for resources",
+                                                &job, &queued));
+  g_assert_cmpstr (job, ==, "77");
+  g_assert_true (queued);
+  g_clear_pointer (&job, g_free);
+  g_assert_true (tl_remote_parse_launcher_line ("srun: job 77 has been allocated resources", &job,
+                                                &queued));
+  g_assert_false (queued);
+  g_assert_false (tl_remote_parse_launcher_line ("srun: error: invalid gres", &job, &queued));
+}
+
+static void
+test_npy_and_pool (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) m = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 5, 7, 3, &error);
+  g_assert_no_error (error);
+  g_autoptr (GBytes) npy = tl_wire_matrix_to_npy (m, &error);
+  g_autoptr (TlMatrix) back = tl_wire_matrix_from_npy (npy, "m", &error);
+  g_assert_no_error (error);
+  g_assert_true (tl_matrix_equal (m, back));
+
+  guint fr = 0, fc = 0;
+  tl_matrix_set (m, 4, 6, NAN);
+  g_autoptr (TlMatrix) pooled = tl_wire_pool_mean (m, 3, &fr, &fc, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (fr, ==, 2);
+  g_assert_cmpuint (fc, ==, 3);
+  g_assert_cmpuint (pooled->rows, ==, 3);
+  g_assert_cmpuint (pooled->cols, ==, 3);
+  double mean = 0;
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 3; j++)
+      mean += tl_matrix_get (m, i, j) / 6;
+  g_assert_cmpfloat_with_epsilon (tl_matrix_get (pooled, 0, 0), mean, 1e-12);
+  g_assert_true (isnan (tl_matrix_get (pooled, 2, 2))); /* a NaN stays visible */
+}
+
+/* ---- jobs through a local worker --------------------------------------------------- */
+
+static void
+test_local_devices (void)
+{
+  TlRemoteHost *host = local_host ();
+  Waiter w;
+  waiter_init (&w, tl_remote_host_get_runner (host));
+  tl_remote_host_probe_async (host, NULL, waiter_done_cb, &w);
+  waiter_run (&w);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRemoteDevices) d = tl_remote_host_probe_finish (host, w.result, &error);
+  g_assert_no_error (error);
+  /* the worker inherits TL_GPU_STUB_DEVICES=2 (main): two simulated GPUs */
+  g_assert_cmpuint (d->gpus->len, ==, 2);
+  g_assert_cmpstr (g_array_index (d->gpus, TlGpuFacts, 1).name, ==, "Simulated GPU 1");
+  g_assert_cmpstr (d->machine.host_name, ==, g_get_host_name ());
+  g_assert_cmpuint (d->machine.cores, >, 0);
+  waiter_clear (&w, tl_remote_host_get_runner (host));
+  tl_remote_host_free (host);
+  g_assert_cmpuint (marked_worker_wait_gone (&worker, 5), ==, 0);
+}
+
+static void
+test_local_gemm (void)
+{
+  TlRemoteHost *host = local_host ();
+  check_gemm (host, 97, 55, 83, "local");
+  tl_remote_host_free (host);
+  g_assert_cmpuint (marked_worker_wait_gone (&worker, 5), ==, 0);
+
+  /* the recipe made there what it makes here */
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlJob) job = remote_test_job (97, 55, 83, "cpu-naive", 1);
+  g_autoptr (TlMatrix) here = tl_generate ("random-uniform", TL_DTYPE_FLOAT32, 97, 55, job->a.seed,
+                                           &error);
+  TlRemoteHost *again = local_host ();
+  Waiter w;
+  waiter_init (&w, tl_remote_host_get_runner (again));
+  g_autoptr (TlRunRecord) record = remote_test_gemm (again, job, &w, &error);
+  g_assert_no_error (error);
+  g_assert_true (tl_matrix_equal (here, record->a));
+  waiter_clear (&w, tl_remote_host_get_runner (again));
+  tl_remote_host_free (again);
+}
+
+/* Inputs handed over in memory go as uploads; the record keeps ours. */
+static void
+test_local_upload (void)
+{
+  TlRemoteHost *host = local_host ();
+  Waiter w;
+  waiter_init (&w, tl_remote_host_get_runner (host));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) a = tl_generate ("random-normal", TL_DTYPE_FLOAT64, 61, 47, 7, &error);
+  g_assert_no_error (error);
+  tl_matrix_set (a, 3, 4, 1e6); /* not what any recipe makes */
+  g_autoptr (TlJob) job = tl_job_new_gemm (61, 47, 61, TL_DTYPE_FLOAT64);
+  g_strfreev (job->kernels);
+  job->kernels = g_strsplit ("cpu-blocked", ",", -1);
+  job->repeats = 2;
+  job->keep_matrices = TRUE;
+  tl_source_clear (&job->a);
+  tl_source_clear (&job->b);
+  job->a.kind = job->b.kind = TL_SOURCE_MATRIX;
+  job->a_matrix = tl_matrix_ref (a);
+  /* B is Aᵀ's shape: a second upload */
+  g_autoptr (TlMatrix) bt = tl_generate ("random-normal", TL_DTYPE_FLOAT64, 47, 61, 8, &error);
+  job->b_matrix = tl_matrix_ref (bt);
+  g_autoptr (TlRunRecord) record = remote_test_gemm (host, job, &w, &error);
+  g_assert_no_error (error);
+  TlKernelRun *run = record->runs->pdata[0];
+  g_assert_true (run->passed);
+  g_assert_true (record->a == a);
+  /* C there is A·B of our A: check one element against a plain sum */
+  double c01 = 0;
+  for (gsize p = 0; p < 47; p++)
+    c01 += tl_matrix_get (a, 3, p) * tl_matrix_get (bt, p, 1);
+  g_assert_cmpfloat_with_epsilon (tl_matrix_get (run->c, 3, 1), c01, 1e-6 * fabs (c01));
+  waiter_clear (&w, tl_remote_host_get_runner (host));
+  tl_remote_host_free (host);
+}
+
+static void
+test_local_gauss (void)
+{
+  TlRemoteHost *host = local_host ();
+  Waiter w;
+  waiter_init (&w, tl_remote_host_get_runner (host));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 150, 150, 11, &error);
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
+  TlGaussJob job = { .kind = TL_GAUSS_FACTOR, .a = a, .recorder = rec };
+  job.options.kernel_id = "lu-cpu-blocked";
+  job.options.block_size = 32;
+  job.options.pivoting = TL_PIVOTING_PARTIAL;
+  tl_remote_host_run_gauss_async (host, &job, NULL, waiter_done_cb, &w);
+  waiter_run (&w);
+  g_autoptr (TlGaussResult) done = tl_runner_run_gauss_finish (tl_remote_host_get_runner (host),
+                                                               w.result, &error);
+  g_assert_no_error (error);
+  g_autoptr (TlLuResult) here = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-blocked", a, 32, TL_PIVOTING_PARTIAL, NULL, NULL, &here, &error));
+  g_assert_cmpint (done->lu->det_sign, ==, here->det_sign);
+  g_assert_cmpfloat_with_epsilon (done->lu->log_abs_det, here->log_abs_det, 1e-9);
+  /* the steps came back into our recorder */
+  g_assert_true (rec->finished);
+  g_assert_cmpuint (rec->steps->len, ==, 150);
+  g_assert_cmpuint (rec->rows, ==, 150);
+  waiter_clear (&w, tl_remote_host_get_runner (host));
+  tl_remote_host_free (host);
+}
+
+/* Cancel during a kernel: the worker stops at its next boundary; the app
+ * has its outcome well within 2.5 s. */
+static void
+test_local_cancel (void)
+{
+  TlRemoteHost *host = local_host ();
+  check_cancel (host);
+  tl_remote_host_free (host);
+  g_assert_cmpuint (marked_worker_wait_gone (&worker, 5), ==, 0);
+}
+
+/* The worker killed after the first kernel: what finished is kept, marked. */
+static void
+kill_marked_worker (gpointer data)
+{
+  const MarkedWorker *mw = data;
+  GDir *proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+  while ((name = g_dir_read_name (proc)))
+    {
+      g_autofree char *path = g_build_filename ("/proc", name, "cmdline", NULL);
+      g_autofree char *cmd = NULL;
+      if (g_file_get_contents (path, &cmd, NULL, NULL) && g_str_has_prefix (cmd, mw->cli))
+        kill (atoi (name), SIGKILL);
+    }
+  g_dir_close (proc);
+}
+
+static void
+test_local_killed (void)
+{
+  TlRemoteHost *host = local_host ();
+  check_killed (host, kill_marked_worker, &worker, "this computer");
+  tl_remote_host_free (host);
+  g_assert_cmpuint (marked_worker_wait_gone (&worker, 5), ==, 0);
+}
+
+static GError *
+probe_error (const TlRemoteTarget *target)
+{
+  TlRemoteHost *host = tl_remote_host_new (target);
+  Waiter w;
+  waiter_init (&w, tl_remote_host_get_runner (host));
+  tl_remote_host_probe_async (host, NULL, waiter_done_cb, &w);
+  waiter_run (&w);
+  GError *error = NULL;
+  TlRemoteDevices *d = tl_remote_host_probe_finish (host, w.result, &error);
+  g_assert_null (d);
+  waiter_clear (&w, tl_remote_host_get_runner (host));
+  tl_remote_host_free (host);
+  return error;
+}
+
+static void
+test_local_version (void)
+{
+  g_autofree char *foreign = write_foreign_worker (&worker);
+  g_autoptr (TlRemoteTarget) t = tl_remote_target_new (NULL, NULL, foreign);
+  g_autoptr (GError) error = probe_error (t);
+  g_assert_error (error, TL_REMOTE_ERROR, TL_REMOTE_ERROR_VERSION);
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "9.9.9"));      /* theirs */
+  g_assert_nonnull (strstr (error->message, "protocol 99"));
+  g_assert_nonnull (strstr (error->message, "protocol 1 ")); /* ours */
+  g_unlink (foreign);
+}
+
+static void
+test_local_missing (void)
+{
+  g_autoptr (TlRemoteTarget) t = tl_remote_target_new (NULL, NULL, "/nonexistent/tilelab-cli");
+  g_autoptr (GError) error = probe_error (t);
+  g_assert_error (error, TL_REMOTE_ERROR, TL_REMOTE_ERROR_NO_WORKER);
+  g_assert_nonnull (strstr (error->message, "this computer"));
+}
+
+/* ---- tilelab-cli --remote-cli ------------------------------------------------------ */
+
+static void
+test_cli_local (void)
+{
+  g_autofree char *record = g_build_filename (worker.dir, "out", "run.json", NULL);
+  const char *args[] = { "--remote-cli", worker.cli, "gemm", "--kernel", "cpu-blocked", "--size",
+                         "33x21x17", "--repeats", "2", "--record", record, "--save-matrices", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = cli_test_spawn (args, NULL, &out, &err);
+  g_test_message ("%s%s", out, err);
+  g_assert_cmpint (rc, ==, 0);
+  g_assert_nonnull (strstr (out, record));            /* the local path, not the worker's */
+  g_assert_null (strstr (out, "tilelab-worker-"));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) r = tl_run_record_load (record, TL_RECORD_LOAD_MATRICES, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (r->reference);                   /* the .npy files came beside it */
+  g_assert_nonnull (strstr (r->command_line, "--remote-cli"));
+  g_assert_nonnull (json_object_get_member (r->extensions, "remote"));
+  g_autoptr (GDir) dir = g_dir_open (g_path_get_dirname (record), 0, NULL);
+  const char *name;
+  while ((name = g_dir_read_name (dir)))
+    {
+      g_autofree char *p = g_build_filename (worker.dir, "out", name, NULL);
+      g_unlink (p);
+    }
+  g_autofree char *out_dir = g_build_filename (worker.dir, "out", NULL);
+  g_rmdir (out_dir);
+}
+
+static void
+test_cli_interrupt (void)
+{
+  const char *argv[] = { cli_path, "--remote-cli", worker.cli, "gemm", "--kernel", "cpu-naive",
+                         "--size", "600", "--repeats", "100", NULL };
+  /* the client and the worker */
+  double took_ms = 0;
+  g_assert_cmpint (interrupt_cli (&worker, argv, 2, &took_ms), ==, 130);
+  g_test_message ("Ctrl+C → exit: %.0f ms", took_ms);
+  g_assert_cmpuint (marked_worker_wait_gone (&worker, 3), ==, 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  /* the stub's two simulated GPUs, in this process and its workers (in a
+   * CUDA build too: its module pointed away) */
+  g_setenv ("TL_GPU_STUB_DEVICES", "2", TRUE);
+  g_setenv ("TILELAB_GPU_BACKEND", "/nonexistent/libtilelab-gpu-cuda.so", TRUE);
+  marked_worker_init (&worker);
+  if (!g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE))
+    return 77;
+  g_test_add_func ("/remote/quoting", test_quoting);
+  g_test_add_func ("/remote/scancel-and-launcher-lines", test_scancel_and_lines);
+  g_test_add_func ("/remote/npy-and-pool", test_npy_and_pool);
+  g_test_add_func ("/remote/local/devices", test_local_devices);
+  g_test_add_func ("/remote/local/gemm", test_local_gemm);
+  g_test_add_func ("/remote/local/upload", test_local_upload);
+  g_test_add_func ("/remote/local/gauss", test_local_gauss);
+  g_test_add_func ("/remote/local/cancel", test_local_cancel);
+  g_test_add_func ("/remote/local/killed", test_local_killed);
+  g_test_add_func ("/remote/local/version", test_local_version);
+  g_test_add_func ("/remote/local/missing", test_local_missing);
+  g_test_add_func ("/remote/cli/local", test_cli_local);
+  g_test_add_func ("/remote/cli/interrupt", test_cli_interrupt);
+  int rc = g_test_run ();
+  marked_worker_clear (&worker);
+  return rc;
+}
