@@ -13,6 +13,7 @@
 #include "gen/tl-generate.h"
 #include "gemm/tl-cpu-gemm.h"
 #include "lu/tl-lu.h"
+#include "record/tl-record-file.h"
 #include "remote/tl-remote-diagnose.h"
 #include "remote/tl-remote-target.h"
 #include "run/tl-gauss-run.h"
