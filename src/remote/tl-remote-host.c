@@ -4,7 +4,7 @@
 #include "core/tl-error.h"
 #include "core/tl-json.h"
 #include "io/tl-io.h"
-#include "lu/tl-lu-recorder.h"
+#include "record/tl-gauss-record.h"
 #include "remote/tl-remote-connection.h"
 #include "remote/tl-wire.h"
 

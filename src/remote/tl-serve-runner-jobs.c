@@ -11,7 +11,7 @@
 #include "core/tl-json.h"
 #include "gen/tl-generate.h"
 #include "io/tl-io.h"
-#include "lu/tl-lu-recorder.h"
+#include "record/tl-gauss-record.h"
 #include "record/tl-machine.h"
 #include "record/tl-record.h"
 #include "remote/tl-wire.h"

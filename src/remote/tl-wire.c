@@ -4,7 +4,7 @@
 #include "core/tl-error.h"
 #include "core/tl-json.h"
 #include "io/tl-npy.h"
-#include "lu/tl-lu-recorder.h"
+#include "record/tl-gauss-record.h"
 #include "record/tl-record.h"
 #include "tl-config.h"
 
