@@ -32,28 +32,28 @@ test_numbers (void)
 {
   double v;
   gboolean is_int;
-  g_assert_cmpint (tl_io_parse_number ("-12", 3, FALSE, &v, &is_int), ==, TL_IO_NUMBER_OK);
+  g_assert_cmpint (tl_io_parse_number ("-12", 3, FALSE, FALSE, &v, &is_int), ==, TL_IO_NUMBER_OK);
   g_assert_true (is_int && v == -12);
-  g_assert_cmpint (tl_io_parse_number ("2147483648", 10, FALSE, &v, &is_int), ==, TL_IO_NUMBER_OK);
+  g_assert_cmpint (tl_io_parse_number ("2147483648", 10, FALSE, FALSE, &v, &is_int), ==, TL_IO_NUMBER_OK);
   g_assert_false (is_int);
-  g_assert_cmpint (tl_io_parse_number ("1e3", 3, FALSE, &v, &is_int), ==, TL_IO_NUMBER_OK);
+  g_assert_cmpint (tl_io_parse_number ("1e3", 3, FALSE, FALSE, &v, &is_int), ==, TL_IO_NUMBER_OK);
   g_assert_false (is_int);
-  g_assert_cmpint (tl_io_parse_number ("1,5", 3, FALSE, &v, NULL), ==, TL_IO_NUMBER_BAD);
-  g_assert_cmpint (tl_io_parse_number ("1,5", 3, TRUE, &v, NULL), ==, TL_IO_NUMBER_OK);
+  g_assert_cmpint (tl_io_parse_number ("1,5", 3, FALSE, FALSE, &v, NULL), ==, TL_IO_NUMBER_BAD);
+  g_assert_cmpint (tl_io_parse_number ("1,5", 3, TRUE, FALSE, &v, NULL), ==, TL_IO_NUMBER_OK);
   g_assert_cmpfloat (v, ==, 1.5);
-  g_assert_cmpint (tl_io_parse_number ("1,5,5", 5, TRUE, &v, NULL), ==, TL_IO_NUMBER_BAD);
-  g_assert_cmpint (tl_io_parse_number ("0x10", 4, FALSE, &v, NULL), ==, TL_IO_NUMBER_BAD);
-  g_assert_cmpint (tl_io_parse_number ("1e", 2, FALSE, &v, NULL), ==, TL_IO_NUMBER_BAD);
-  g_assert_cmpint (tl_io_parse_number ("-", 1, FALSE, &v, NULL), ==, TL_IO_NUMBER_BAD);
-  g_assert_cmpint (tl_io_parse_number ("", 0, FALSE, &v, NULL), ==, TL_IO_NUMBER_BAD);
-  g_assert_cmpint (tl_io_parse_number ("1e999", 5, FALSE, &v, NULL), ==, TL_IO_NUMBER_RANGE);
-  g_assert_cmpint (tl_io_parse_number ("1e-999", 6, FALSE, &v, NULL), ==, TL_IO_NUMBER_OK);
-  g_assert_cmpint (tl_io_parse_number ("-Inf", 4, FALSE, &v, NULL), ==, TL_IO_NUMBER_OK);
+  g_assert_cmpint (tl_io_parse_number ("1,5,5", 5, TRUE, FALSE, &v, NULL), ==, TL_IO_NUMBER_BAD);
+  g_assert_cmpint (tl_io_parse_number ("0x10", 4, FALSE, FALSE, &v, NULL), ==, TL_IO_NUMBER_BAD);
+  g_assert_cmpint (tl_io_parse_number ("1e", 2, FALSE, FALSE, &v, NULL), ==, TL_IO_NUMBER_BAD);
+  g_assert_cmpint (tl_io_parse_number ("-", 1, FALSE, FALSE, &v, NULL), ==, TL_IO_NUMBER_BAD);
+  g_assert_cmpint (tl_io_parse_number ("", 0, FALSE, FALSE, &v, NULL), ==, TL_IO_NUMBER_BAD);
+  g_assert_cmpint (tl_io_parse_number ("1e999", 5, FALSE, FALSE, &v, NULL), ==, TL_IO_NUMBER_RANGE);
+  g_assert_cmpint (tl_io_parse_number ("1e-999", 6, FALSE, FALSE, &v, NULL), ==, TL_IO_NUMBER_OK);
+  g_assert_cmpint (tl_io_parse_number ("-Inf", 4, FALSE, FALSE, &v, NULL), ==, TL_IO_NUMBER_OK);
   g_assert_true (isinf (v) && v < 0);
-  g_assert_cmpint (tl_io_parse_number ("NAN", 3, FALSE, &v, NULL), ==, TL_IO_NUMBER_OK);
+  g_assert_cmpint (tl_io_parse_number ("NAN", 3, FALSE, FALSE, &v, NULL), ==, TL_IO_NUMBER_OK);
   g_assert_true (isnan (v));
   /* a token is only its own bytes, not what follows it */
-  g_assert_cmpint (tl_io_parse_number ("12abc", 2, FALSE, &v, NULL), ==, TL_IO_NUMBER_OK);
+  g_assert_cmpint (tl_io_parse_number ("12abc", 2, FALSE, FALSE, &v, NULL), ==, TL_IO_NUMBER_OK);
   g_assert_cmpfloat (v, ==, 12);
 
   /* printing: shortest text that reads back exactly */
@@ -92,7 +92,7 @@ test_atomic (void)
   g_assert_true (g_file_get_contents (path, &before, NULL, NULL));
 
   /* a writer that fails half-way leaves the old file and no temporary */
-  g_assert_false (tl_io_write_atomic (path, m, failing_writer, NULL, &error));
+  g_assert_false (tl_io_write_atomic (path, m, failing_writer, NULL, NULL, &error));
   g_assert_error (error, TL_ERROR, TL_ERROR_IO);
   g_clear_error (&error);
   g_autofree char *after = NULL;

@@ -140,3 +140,40 @@ tl_cli_parse_size2 (const char *text, gsize *rows, gsize *cols)
   *cols = d[1];
   return TRUE;
 }
+
+/* ---- work off the main thread ------------------------------------------ */
+
+typedef struct
+{
+  TlCliWorkFunc func;
+  gpointer data;
+  GCancellable *cancellable;
+  GError *error;
+  gboolean ok;
+  gint done;
+} Work;
+
+static gpointer
+work_thread (gpointer user_data)
+{
+  Work *w = user_data;
+  w->ok = w->func (w->data, w->cancellable, &w->error);
+  g_atomic_int_set (&w->done, 1);
+  g_main_context_wakeup (NULL);
+  return NULL;
+}
+
+gboolean
+tl_cli_run_work (TlCliWorkFunc func, gpointer data, GCancellable *cancellable, GError **error)
+{
+  Work w = { func, data, cancellable, NULL, FALSE, 0 };
+  GThread *thread = g_thread_new ("tilelab-cli-io", work_thread, &w);
+  /* the default context runs meanwhile: tl_cli_catch_interrupts' sources
+   * cancel the work on Ctrl+C or SIGTERM */
+  while (!g_atomic_int_get (&w.done))
+    g_main_context_iteration (NULL, TRUE);
+  g_thread_join (thread);
+  if (!w.ok)
+    g_propagate_error (error, w.error);
+  return w.ok;
+}

@@ -1,5 +1,6 @@
 /* tilelab-cli convert — read a matrix in one format, write it in another. */
 #include "tl-cli.h"
+#include "cli-gemm.h"
 #include "core/tl-error.h"
 #include "io/tl-io.h"
 
@@ -30,6 +31,40 @@ check_int32 (const TlMatrix *m, GError **error)
   return TRUE;
 }
 
+typedef struct
+{
+  const char *in, *out;
+  TlFormat from, to, used;
+  gboolean change_dtype, round_values;
+  TlDtype dtype;
+  TlMatrix *m;
+} Convert;
+
+/* Load, convert, save: on the worker of tl_cli_run_work, cancellable by
+ * Ctrl+C at any point (the save's temporary file removed). */
+static gboolean
+convert_work (gpointer data, GCancellable *cancellable, GError **error)
+{
+  Convert *c = data;
+  TlLoadInfo info;
+  c->m = tl_matrix_load_with (c->in, c->from, cancellable, &info, error);
+  if (c->m == NULL)
+    return FALSE;
+  c->used = info.format;
+  tl_load_info_clear (&info);
+  if (c->change_dtype && c->dtype != c->m->dtype)
+    {
+      if (c->dtype == TL_DTYPE_INT32 && !c->round_values && !check_int32 (c->m, error))
+        return FALSE;
+      TlMatrix *converted = tl_matrix_convert (c->m, c->dtype, error);
+      if (converted == NULL)
+        return FALSE;
+      tl_matrix_unref (c->m);
+      c->m = converted;
+    }
+  return tl_matrix_save_with (c->m, c->out, c->to, cancellable, error);
+}
+
 int
 tl_cli_convert (int argc, char **argv)
 {
@@ -52,7 +87,8 @@ tl_cli_convert (int argc, char **argv)
   g_option_context_set_summary (context,
     _("Reads IN and writes OUT, in the format OUT's extension names (.mtx, .npy,\n"
       ".csv, .tsv, .txt) or --format.  OUT is written to a temporary file and\n"
-      "renamed, so a failure never leaves a half-written file."));
+      "renamed, so a failure never leaves a half-written file; OUT “-” is standard\n"
+      "output (with --format)."));
   if (!tl_cli_parse (context, &argc, &argv))
     return TL_CLI_USAGE;
 
@@ -75,24 +111,20 @@ tl_cli_convert (int argc, char **argv)
                                argv[2]);
 
   g_autoptr (GError) error = NULL;
-  TlFormat used;
-  g_autoptr (TlMatrix) m = tl_matrix_load_full (argv[1], from, &used, &error);
-  if (m == NULL)
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  tl_cli_catch_interrupts (cancellable);
+  Convert c = { .in = argv[1], .out = argv[2], .from = from, .to = to,
+                .change_dtype = dtype_name != NULL, .round_values = round_values,
+                .dtype = dtype };
+  gboolean ok = tl_cli_run_work (convert_work, &c, cancellable, &error);
+  g_autoptr (TlMatrix) m = c.m;
+  if (!ok)
     return tl_cli_fail ("convert", error);
-  if (dtype_name && dtype != m->dtype)
-    {
-      if (dtype == TL_DTYPE_INT32 && !round_values && !check_int32 (m, &error))
-        return tl_cli_fail ("convert", error);
-      TlMatrix *c = tl_matrix_convert (m, dtype, &error);
-      if (c == NULL)
-        return tl_cli_fail ("convert", error);
-      tl_matrix_unref (m);
-      m = c;
-    }
-  if (!tl_matrix_save (m, argv[2], to, &error))
-    return tl_cli_fail ("convert", error);
+  /* standard output holds the matrix: no summary there */
+  if (g_strcmp0 (argv[2], "-") == 0)
+    return TL_CLI_OK;
   TlFormat written = to != TL_FORMAT_AUTO ? to : tl_format_from_path (argv[2]);
-  printf (_("%s (%s) → %s (%s): %zu × %zu %s\n"), argv[1], tl_format_name (used), argv[2],
+  printf (_("%s (%s) → %s (%s): %zu × %zu %s\n"), argv[1], tl_format_name (c.used), argv[2],
           tl_format_name (written), m->rows, m->cols, tl_dtype_name (m->dtype));
   return TL_CLI_OK;
 }

@@ -1,5 +1,6 @@
 /* tilelab-cli generate — a named, seeded matrix into a file. */
 #include "tl-cli.h"
+#include "cli-gemm.h"
 #include "core/tl-error.h"
 #include "gen/tl-generate.h"
 #include "io/tl-io.h"
@@ -20,6 +21,30 @@ print_list (void)
               g->square_only ? "; square only" : "",
               g->makes_int32 ? "" : "; float32/float64 only");
     }
+}
+
+typedef struct
+{
+  const char *spec;
+  TlDtype dtype;
+  gsize rows, cols;
+  guint64 seed;
+  const char *output;
+  TlFormat format;
+  gboolean generated;
+} Generate;
+
+/* Generate and save, on the worker of tl_cli_run_work: Ctrl+C stops the
+ * save and removes its temporary file. */
+static gboolean
+generate_work (gpointer data, GCancellable *cancellable, GError **error)
+{
+  Generate *g = data;
+  g_autoptr (TlMatrix) m = tl_generate (g->spec, g->dtype, g->rows, g->cols, g->seed, error);
+  if (m == NULL)
+    return FALSE;
+  g->generated = TRUE;
+  return tl_matrix_save_with (m, g->output, g->format, cancellable, error);
 }
 
 int
@@ -93,20 +118,21 @@ tl_cli_generate (int argc, char **argv)
                                ".txt or give --format"), output);
 
   g_autoptr (GError) error = NULL;
-  g_autoptr (TlMatrix) m = tl_generate (spec, dtype, rows, cols, seed, &error);
-  if (m == NULL)
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  tl_cli_catch_interrupts (cancellable);
+  Generate g = { spec, dtype, rows, cols, seed, output, format, FALSE };
+  if (!tl_cli_run_work (generate_work, &g, cancellable, &error))
     {
       /* a bad spec, shape or dtype is a usage error; memory is a failure */
-      if (g_error_matches (error, TL_ERROR, TL_ERROR_INVALID)
-          || g_error_matches (error, TL_ERROR, TL_ERROR_SHAPE)
-          || g_error_matches (error, TL_ERROR, TL_ERROR_UNSUPPORTED))
+      if (!g.generated && (g_error_matches (error, TL_ERROR, TL_ERROR_INVALID)
+                           || g_error_matches (error, TL_ERROR, TL_ERROR_SHAPE)
+                           || g_error_matches (error, TL_ERROR, TL_ERROR_UNSUPPORTED)))
         return tl_cli_usage_error ("generate", _("%s"), error->message);
       return tl_cli_fail ("generate", error);
     }
-  if (!tl_matrix_save (m, output, format, &error))
-    return tl_cli_fail ("generate", error);
-
-  printf ("%s: %zu×%zu %s from “%s”, seed %" G_GUINT64_FORMAT "\n", output, rows, cols,
-          tl_dtype_name (dtype), spec, seed);
+  /* standard output holds the matrix: the summary goes with the messages */
+  FILE *report = g_strcmp0 (output, "-") == 0 ? stderr : stdout;
+  fprintf (report, "%s: %zu×%zu %s from “%s”, seed %" G_GUINT64_FORMAT "\n", output, rows, cols,
+           tl_dtype_name (dtype), spec, seed);
   return TL_CLI_OK;
 }

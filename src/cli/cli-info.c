@@ -8,14 +8,18 @@
 #include <stdio.h>
 
 static void
-print_info (const char *path, const TlMatrix *m, TlFormat format)
+print_info (const char *path, const TlMatrix *m, const TlLoadInfo *info)
 {
+  TlFormat format = info->format;
   TlMatrixStats st;
   tl_matrix_stats (m, &st);
   g_autofree char *bytes = g_format_size_full (tl_matrix_n_bytes (m), G_FORMAT_SIZE_IEC_UNITS);
 
   printf ("%s\n", path);
   printf ("  %-10s %s (%s)\n", _("format"), tl_format_title (format), tl_format_name (format));
+  /* a choice the reader made: what a .txt's first line "2 2" was taken for */
+  if (info->note)
+    printf ("  %-10s %s\n", _("read as"), info->note);
   printf ("  %-10s %zu × %zu\n", _("shape"), m->rows, m->cols);
   printf ("  %-10s %s (%s in memory)\n", _("dtype"), tl_dtype_name (m->dtype), bytes);
   if (st.n_finite > 0)
@@ -64,8 +68,8 @@ tl_cli_info (int argc, char **argv)
   for (int k = 1; k < argc; k++)
     {
       g_autoptr (GError) error = NULL;
-      TlFormat used = format;
-      g_autoptr (TlMatrix) m = tl_matrix_load_full (argv[k], format, &used, &error);
+      TlLoadInfo info;
+      g_autoptr (TlMatrix) m = tl_matrix_load_with (argv[k], format, NULL, &info, &error);
       if (m == NULL)
         {
           tl_cli_fail ("info", error);
@@ -74,7 +78,8 @@ tl_cli_info (int argc, char **argv)
         }
       if (k > 1)
         printf ("\n");
-      print_info (argv[k], m, used);
+      print_info (argv[k], m, &info);
+      tl_load_info_clear (&info);
     }
   return status;
 }

@@ -9,6 +9,7 @@
 #include "core/tl-locale.h"
 
 #include <glib/gi18n-lib.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -72,6 +73,9 @@ main (int argc, char **argv)
   /* stdout holds tables a user may pipe on; GLib's log (G_MESSAGES_DEBUG)
    * goes to stderr with the other diagnostics */
   g_log_writer_default_set_use_stderr (TRUE);
+  /* a write beyond ulimit -f fails with EFBIG ("File too large"), which
+   * a save reports and cleans up after, instead of killing the program */
+  signal (SIGXFSZ, SIG_IGN);
 
   /* --host, --launcher, --remote-cli: the command runs on a worker elsewhere */
   g_auto (TlCliRemoteOptions) remote = { 0 };

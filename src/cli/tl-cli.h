@@ -9,7 +9,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -42,6 +42,14 @@ gboolean tl_cli_option_double (const char *command, const char *option, const ch
 gboolean tl_cli_parse_size3 (const char *text, gsize *m, gsize *k, gsize *n);
 /* "R×C", "RxC" or "N" (square). */
 gboolean tl_cli_parse_size2 (const char *text, gsize *rows, gsize *cols);
+
+/* Runs func on a worker thread while the default main context runs, so
+ * that Ctrl+C and SIGTERM (tl_cli_catch_interrupts, cli-gemm.h) cancel
+ * it: loads poll the cancellable at every window of a file, saves at every
+ * buffer, and a cancelled save removes its temporary file. */
+typedef gboolean (*TlCliWorkFunc) (gpointer data, GCancellable *cancellable, GError **error);
+gboolean tl_cli_run_work (TlCliWorkFunc func, gpointer data, GCancellable *cancellable,
+                          GError **error);
 
 /* devices and kernels */
 int tl_cli_devices (int argc, char **argv);

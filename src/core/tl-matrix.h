@@ -72,28 +72,17 @@ gboolean     tl_dtype_from_name  (const char *name, TlDtype *out_dtype);
  * kernels index with int). */
 #define TL_MATRIX_MAX_DIM G_MAXINT32
 
-/* The memory cap: TL_MAX_MATRIX_BYTES (env, bytes) or 64 GiB, at most ¾
- * of the machine's physical memory (configured), and never more than the
- * memory available now: MemAvailable, or a cgroup's limit less its use. */
-typedef struct
-{
-  guint64 limit;      /* MIN (configured, available) */
-  guint64 configured;
-  guint64 available;  /* G_MAXUINT64 when the OS does not say */
-} TlMemoryCap;
-
-void         tl_memory_cap_read  (TlMemoryCap *out);
-guint64      tl_matrix_byte_cap  (void); /* tl_memory_cap_read's limit */
-/* "the limit of 17.7 GiB (22.0 GiB of memory available now)", or "the
- * 3.1 GiB of memory available now (the limit is 64 GiB)": both numbers,
- * for messages. */
-char        *tl_memory_cap_describe (const TlMemoryCap *cap);
+/* The most bytes a matrix may take when TL_MAX_MATRIX_BYTES (environment,
+ * bytes) is set, else G_MAXUINT64; the memory budget (core/tl-memory.h)
+ * limits every matrix besides. */
+guint64      tl_matrix_byte_cap  (void);
 
 /* The one size check of every reader, record and allocation: each
  * dimension at most TL_MATRIX_MAX_DIM (check_shape), and (check_size)
  * the bytes of rows × cols elements, and of one float64 per row or per
- * column (work vectors exist even for an empty matrix), within the cap.
- * TL_ERROR_TOO_LARGE with both numbers otherwise. */
+ * column (work vectors exist even for an empty matrix), within
+ * tl_matrix_byte_cap and the memory budget.  TL_ERROR_TOO_LARGE with both
+ * numbers otherwise. */
 gboolean     tl_matrix_check_shape (guint64 rows, guint64 cols, GError **error);
 gboolean     tl_matrix_check_size (TlDtype dtype, guint64 rows, guint64 cols,
                                    guint64 *out_bytes, GError **error);

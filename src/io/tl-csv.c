@@ -5,13 +5,18 @@
  * decimal comma: "1,5;2,25"), else ',', else runs of blanks.  A first row
  * in which no field is a number (not even one beyond float64's range) is
  * a header and skipped; a row with any number is data, so a row of
- * numbers is never dropped.  Fields may be quoted
- * ("1.5", with "" for a quote inside).  Blank lines and lines starting
- * with '#' are skipped.  Every row must have as many fields as the first.
- * The dtype follows the values: int32 when every value is written as an
- * integer that fits, float64 otherwise; float32 when the file carries our
- * writer's comment "# tilelab: dtype=float32" (its values are written
- * with float32's shortest round-trip digits, so they come back exactly).
+ * numbers is never dropped.  Fields may be quoted ("1.5", with "" for a
+ * quote inside).  Blank lines and lines starting with '#' are skipped.
+ * Every row must have as many fields as the first.  The dtype follows the
+ * values: int32 when every value is written as an integer that fits,
+ * float64 otherwise; float32 when the file carries our writer's comment
+ * "# tilelab: dtype=float32" (its values are written with float32's
+ * shortest round-trip digits, so they come back exactly).
+ *
+ * The file is streamed, never held: the first row is read to learn the
+ * delimiter, then to count its fields; a first pass counts the rows (line
+ * ends found by memchr); the matrix is allocated once, and a second pass
+ * parses into it (tl_io_fill: int32 until a value says float64).
  */
 #include "io/tl-csv.h"
 #include "io/tl-io-reader.h"
@@ -21,201 +26,190 @@
 #include <string.h>
 
 #define DELIM_BLANKS ' '
+#define FLOAT32_NOTE "# tilelab: dtype=float32"
 
 typedef struct
 {
   const char *text; /* the field, without quotes and surrounding blanks */
   gsize len;
   guint col;        /* 1-based column of the field's start */
-  gboolean quoted;
 } Field;
 
-static gboolean
-is_blank (char c)
+typedef struct
 {
-  return c == ' ' || c == '\t';
-}
+  TlIoSource *src;
+  const char *path;
+  char delim;
+  gboolean decimal_comma;
+  TlIoByteSet field_stop;  /* where an unquoted field ends */
+  TlIoByteSet quoted_stop; /* where a run inside quotes ends */
+  TlIoByteSet space;       /* skipped before a field */
+  TlIoByteSet space_tab;   /* between fields of a whitespace table */
+  GString *scratch;        /* a quoted field, unescaped */
+} Csv;
 
-/* Splits a line into fields (appended to out).  Quoted fields are copied
- * into scratch with "" unescaped.  Errors: an unterminated quote, text
- * after a closing quote. */
-static gboolean
-split_line (const char *path, const TlIoLine *line, char delim, GArray *out, GString *scratch,
-            GError **error)
+/* What a row's fields are used for. */
+typedef gboolean (*FieldFunc) (Csv *csv, const Field *f, guint k, gpointer data,
+                               GError **error);
+
+static void
+csv_set_delimiter (Csv *csv, char delim)
 {
-  const char *s = line->text;
-  gsize n = line->len, i = 0;
-
-  g_array_set_size (out, 0);
-  g_string_truncate (scratch, 0);
-  /* quoted fields point into scratch, so reserve enough that it never moves */
-  g_string_set_size (scratch, n + 1);
-  g_string_truncate (scratch, 0);
-
+  csv->delim = delim;
+  /* with ';' or tab between fields, a ',' can only be a decimal comma */
+  csv->decimal_comma = delim == ';' || delim == '\t';
   if (delim == DELIM_BLANKS)
+    tl_io_byte_set_init (&csv->field_stop, " \t\r\n");
+  else
     {
-      while (i < n)
-        {
-          while (i < n && is_blank (s[i]))
-            i++;
-          if (i >= n)
-            break;
-          Field f = { s + i, 0, (guint) i + 1, FALSE };
-          while (i < n && !is_blank (s[i]))
-            i++;
-          f.len = (gsize) (s + i - f.text);
-          g_array_append_val (out, f);
-        }
-      return TRUE;
+      char stop[4] = { delim, '\r', '\n', 0 };
+      tl_io_byte_set_init (&csv->field_stop, stop);
     }
-
-  for (;;)
-    {
-      while (i < n && s[i] == ' ')
-        i++;
-      Field f = { s + i, 0, (guint) i + 1, FALSE };
-      if (i < n && s[i] == '"')
-        {
-          gsize start = scratch->len;
-          f.quoted = TRUE;
-          i++;
-          for (;;)
-            {
-              if (i >= n)
-                {
-                  tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, f.col,
-                                   _("the quoted field has no closing quote on this line"));
-                  return FALSE;
-                }
-              if (s[i] == '"' && i + 1 < n && s[i + 1] == '"')
-                g_string_append_c (scratch, '"'), i += 2;
-              else if (s[i] == '"')
-                {
-                  i++;
-                  break;
-                }
-              else
-                g_string_append_c (scratch, s[i++]);
-            }
-          f.text = scratch->str + start;
-          f.len = scratch->len - start;
-          while (i < n && s[i] == ' ')
-            i++;
-          if (i < n && s[i] != delim)
-            {
-              g_autofree char *q = tl_io_quote (s + i, n - i);
-              tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, (guint) i + 1,
-                               _("expected a delimiter after the closing quote, found %s"), q);
-              return FALSE;
-            }
-        }
-      else
-        {
-          const char *end = memchr (s + i, delim, n - i);
-          gsize stop = end ? (gsize) (end - s) : n;
-          f.len = stop - i;
-          while (f.len > 0 && is_blank (f.text[f.len - 1]))
-            f.len--;
-          i = stop;
-        }
-      g_array_append_val (out, f);
-      if (i >= n)
-        break;
-      i++; /* the delimiter */
-    }
-  return TRUE;
+  csv->field_stop.has[0] = TRUE; /* a NUL ends a field, to be reported */
+  tl_io_byte_set_init (&csv->quoted_stop, "\"\r\n");
+  csv->quoted_stop.has[0] = TRUE;
+  tl_io_byte_set_init (&csv->space, " ");
+  tl_io_byte_set_init (&csv->space_tab, " \t");
 }
 
 static gboolean
-skip_line (const TlIoLine *line)
+nul_error (Csv *csv, GError **error)
 {
-  if (tl_io_line_is_blank (line))
-    return TRUE;
-  for (gsize i = 0; i < line->len; i++)
-    if (!is_blank (line->text[i]))
-      return line->text[i] == '#';
+  tl_io_set_error (error, TL_ERROR_PARSE, csv->path, tl_io_source_line (csv->src),
+                   tl_io_source_col (csv->src, csv->src->p),
+                   _("a NUL byte: expected text (is this a binary file?)"));
   return FALSE;
 }
 
-#define FLOAT32_NOTE "# tilelab: dtype=float32"
-
+/* A quoted field at p (its opening quote): unescaped into scratch. */
 static gboolean
-is_float32_note (const TlIoLine *line)
+read_quoted (Csv *csv, Field *f, GError **error)
 {
-  TlIoLine l = *line;
-  while (l.len > 0 && (l.text[l.len - 1] == ' ' || l.text[l.len - 1] == '\t'))
-    l.len--;
-  return l.len == strlen (FLOAT32_NOTE) && memcmp (l.text, FLOAT32_NOTE, l.len) == 0;
-}
-
-/* A header row has no field that is a number, not even one beyond
- * float64's range ("1e999"): a row with any number is data, and its bad
- * fields are reported rather than the row dropped. */
-static gboolean
-is_header_row (GArray *fields, gboolean decimal_comma)
-{
-  for (guint k = 0; k < fields->len; k++)
+  TlIoSource *src = csv->src;
+  g_string_truncate (csv->scratch, 0);
+  tl_io_source_advance (src); /* the opening quote */
+  for (;;)
     {
-      const Field *f = &g_array_index (fields, Field, k);
-      double v;
-      if (tl_io_parse_number (f->text, f->len, decimal_comma, &v, NULL) != TL_IO_NUMBER_BAD)
-        return FALSE;
+      const char *run;
+      gsize len;
+      if (!tl_io_source_span (src, &csv->quoted_stop, &run, &len))
+        return !tl_io_source_failed (src, error);
+      g_string_append_len (csv->scratch, run, (gssize) len);
+      if (csv->scratch->len > TL_IO_MAX_TOKEN)
+        {
+          tl_io_set_error (error, TL_ERROR_PARSE, csv->path, tl_io_source_line (src), f->col,
+                           _("the quoted field is longer than %u bytes"),
+                           (guint) TL_IO_MAX_TOKEN);
+          return FALSE;
+        }
+      int c = tl_io_source_peek (src);
+      if (c == 0)
+        return nul_error (csv, error);
+      if (c != '"')
+        {
+          if (tl_io_source_failed (src, error))
+            return FALSE;
+          tl_io_set_error (error, TL_ERROR_PARSE, csv->path, tl_io_source_line (src), f->col,
+                           _("the quoted field has no closing quote on this line"));
+          return FALSE;
+        }
+      tl_io_source_advance (src);
+      if (tl_io_source_peek (src) != '"')
+        break;
+      g_string_append_c (csv->scratch, '"'); /* "" inside quotes */
+      tl_io_source_advance (src);
+    }
+  f->text = csv->scratch->str;
+  f->len = csv->scratch->len;
+  tl_io_source_skip (src, &csv->space);
+  int c = tl_io_source_peek (src);
+  if (c != csv->delim && c != '\n' && c != '\r' && c != TL_IO_EOF)
+    {
+      const char *rest;
+      gsize len;
+      tl_io_source_span (src, &csv->field_stop, &rest, &len);
+      g_autofree char *q = tl_io_quote (rest, len);
+      tl_io_set_error (error, TL_ERROR_PARSE, csv->path, tl_io_source_line (src),
+                       tl_io_source_col (src, rest),
+                       _("expected a delimiter after the closing quote, found %s"), q);
+      return FALSE;
     }
   return TRUE;
 }
 
-/* Appends a row's fields to values as numbers; *all_int is cleared by any
- * not written as an int32 integer.  Errors name the field. */
-static gboolean
-append_row (const char *path, guint line, GArray *fields, gboolean decimal_comma,
-            gboolean float32, GArray *values, gboolean *all_int, GError **error)
+/* Walks the fields of the line at p through visit and takes its line end;
+ * the number of fields, or -1 with error set. */
+static gssize
+walk_row (Csv *csv, FieldFunc visit, gpointer data, GError **error)
 {
-  for (guint k = 0; k < fields->len; k++)
+  TlIoSource *src = csv->src;
+  guint k = 0;
+  for (;;)
     {
-      const Field *f = &g_array_index (fields, Field, k);
-      double v = 0;
-      gboolean is_int = FALSE;
-      TlIoNumber r = tl_io_parse_number (f->text, f->len, decimal_comma, &v, &is_int);
-      if (r != TL_IO_NUMBER_OK)
+      tl_io_source_skip (src, csv->delim == DELIM_BLANKS ? &csv->space_tab : &csv->space);
+      int c = tl_io_source_peek (src);
+      if (csv->delim == DELIM_BLANKS && (c == '\n' || c == '\r' || c == TL_IO_EOF))
+        break;
+      Field f = { .col = tl_io_source_col (src, src->p) };
+      if (c == '"' && csv->delim != DELIM_BLANKS)
         {
-          g_autofree char *q = tl_io_quote (f->text, f->len);
-          if (f->len == 0)
-            tl_io_set_error (error, TL_ERROR_PARSE, path, line, f->col,
-                             _("field %u is empty: expected a number"), k + 1);
-          else if (r == TL_IO_NUMBER_RANGE)
-            tl_io_set_error (error, TL_ERROR_PARSE, path, line, f->col,
-                             _("the number %s is beyond the range of float64"), q);
-          else
-            tl_io_set_error (error, TL_ERROR_PARSE, path, line, f->col,
-                             _("field %u: expected a number, found %s"), k + 1, q);
-          return FALSE;
+          if (!read_quoted (csv, &f, error))
+            return -1;
         }
-      if (float32 && !tl_io_fits_float32 (v))
+      else
         {
-          g_autofree char *q = tl_io_quote (f->text, f->len);
-          tl_io_set_error (error, TL_ERROR_PARSE, path, line, f->col,
-                           _("the number %s is beyond the range of float32"), q);
-          return FALSE;
+          if (!tl_io_source_span (src, &csv->field_stop, &f.text, &f.len))
+            return tl_io_source_failed (src, error) ? -1 : (gssize) k;
+          if (tl_io_source_peek (src) == 0)
+            {
+              nul_error (csv, error);
+              return -1;
+            }
+          while (f.len > 0 && (f.text[f.len - 1] == ' ' || f.text[f.len - 1] == '\t'))
+            f.len--;
         }
-      *all_int = *all_int && is_int;
-      g_array_append_val (values, v);
+      if (!visit (csv, &f, k, data, error))
+        return -1;
+      k++;
+      if (csv->delim == DELIM_BLANKS)
+        continue;
+      if (tl_io_source_peek (src) != csv->delim)
+        break;
+      tl_io_source_advance (src);
     }
-  return TRUE;
+  if (tl_io_source_failed (src, error))
+    return -1;
+  tl_io_source_newline (src);
+  return (gssize) k;
 }
 
-/* Tab, then ';', then ',' outside quotes on the first row, else blanks. */
+/* Tab, then ';', then ',' outside quotes on the line at p, else blanks;
+ * p stays where it was. */
 static char
-sniff_delimiter (const TlIoLine *line)
+sniff_delimiter (TlIoSource *src)
 {
+  TlIoMark start;
+  tl_io_source_mark (src, &start);
+  TlIoByteSet stop;
+  tl_io_byte_set_init (&stop, "\"\t;,\r\n");
   gboolean quoted = FALSE, tab = FALSE, semi = FALSE, comma = FALSE;
-  for (gsize i = 0; i < line->len; i++)
+  for (;;)
     {
-      char c = line->text[i];
+      const char *run;
+      gsize len;
+      /* runs between interesting bytes may be long: only their end matters */
+      if (!tl_io_source_span (src, &stop, &run, &len))
+        break;
+      int c = tl_io_source_peek (src);
+      if (c == TL_IO_EOF || c == '\n' || c == '\r')
+        break;
       if (c == '"')
         quoted = !quoted;
       else if (!quoted)
         tab |= c == '\t', semi |= c == ';', comma |= c == ',';
+      tl_io_source_advance (src);
     }
+  tl_io_source_seek (src, &start);
   return tab ? '\t' : semi ? ';' : comma ? ',' : DELIM_BLANKS;
 }
 
@@ -231,103 +225,196 @@ delimiter_name (char delim)
     }
 }
 
-TlMatrix *
-tl_csv_load_data (const char *path, const char *buf, gsize len, GError **error)
+/* Whether the comment line at p is our writer's float32 note (checked
+ * on its first bytes only: a comment may be as long as it likes). */
+static gboolean
+is_float32_note (TlIoSource *src)
 {
-  TlIoReader reader;
-  TlIoLine line;
-  g_autoptr (GArray) fields = g_array_new (FALSE, FALSE, sizeof (Field));
-  g_autoptr (GArray) values = g_array_new (FALSE, FALSE, sizeof (double));
+  TlIoMark start;
+  tl_io_source_mark (src, &start);
+  char head[sizeof FLOAT32_NOTE + 8];
+  gsize n = 0;
+  int c = 0;
+  while (n < sizeof head && (c = tl_io_source_peek (src)) != TL_IO_EOF && c != '\n' && c != '\r')
+    head[n++] = (char) c, tl_io_source_advance (src);
+  tl_io_source_seek (src, &start);
+  gboolean whole_line = n < sizeof head;
+  while (n > 0 && (head[n - 1] == ' ' || head[n - 1] == '\t'))
+    n--;
+  return whole_line && n == strlen (FLOAT32_NOTE) && memcmp (head, FLOAT32_NOTE, n) == 0;
+}
+
+/* ---- the first row: its fields, and whether it is a header ------------ */
+
+static gboolean
+probe_field_cb (Csv *csv, const Field *f, guint k, gpointer data, GError **error)
+{
+  gboolean *has_number = data;
+  double v;
+  if (tl_io_parse_number (f->text, f->len, csv->decimal_comma, FALSE, &v, NULL)
+      != TL_IO_NUMBER_BAD)
+    *has_number = TRUE;
+  return TRUE;
+}
+
+/* ---- the rows: parsed into the matrix --------------------------------- */
+
+typedef struct
+{
+  TlIoFill fill;
+  gsize cols;
+  gboolean float32;
+} Store;
+
+static gboolean
+store_field_cb (Csv *csv, const Field *f, guint k, gpointer data, GError **error)
+{
+  Store *st = data;
+  if (k >= st->cols)
+    return TRUE; /* counted; the row's length is checked after it */
+  double v = 0;
+  gboolean is_int = FALSE;
+  TlIoNumber r = tl_io_parse_number (f->text, f->len, csv->decimal_comma, st->float32, &v,
+                                     &is_int);
+  if (G_UNLIKELY (r != TL_IO_NUMBER_OK))
+    {
+      guint line = tl_io_source_line (csv->src);
+      g_autofree char *q = tl_io_quote (f->text, f->len);
+      if (f->len == 0)
+        tl_io_set_error (error, TL_ERROR_PARSE, csv->path, line, f->col,
+                         _("field %u is empty: expected a number"), k + 1);
+      else if (r == TL_IO_NUMBER_RANGE)
+        tl_io_set_error (error, TL_ERROR_PARSE, csv->path, line, f->col,
+                         _("the number %s is beyond the range of %s"), q,
+                         st->float32 ? "float32" : "float64");
+      else
+        tl_io_set_error (error, TL_ERROR_PARSE, csv->path, line, f->col,
+                         _("field %u: expected a number, found %s"), k + 1, q);
+      return FALSE;
+    }
+  return tl_io_fill_put (&st->fill, v, is_int, error);
+}
+
+/* Comments and blank lines before the first row (noting our float32
+ * note); FALSE at the end of the input. */
+static gboolean
+skip_to_first_row (TlIoSource *src, gboolean *float32)
+{
+  for (;;)
+    switch (tl_io_source_line_kind (src, '#'))
+      {
+      case TL_IO_LINE_END:
+        return FALSE;
+      case TL_IO_LINE_CONTENT:
+        return TRUE;
+      case TL_IO_LINE_COMMENT:
+        tl_io_source_skip (src, tl_io_blanks ());
+        *float32 = *float32 || is_float32_note (src);
+        tl_io_source_skip_line (src);
+        break;
+      case TL_IO_LINE_BLANK:
+        tl_io_source_skip_line (src);
+        break;
+      }
+}
+
+static gboolean
+changed_error (const char *path, GError **error)
+{
+  tl_io_set_error (error, TL_ERROR_IO, path, 0, 0,
+                   _("the file changed while it was read: read it again"));
+  return FALSE;
+}
+
+/* The second pass: from the first data row to the end. */
+static gboolean
+read_rows (Csv *csv, Store *st, gsize rows, guint first_line, GError **error)
+{
+  TlIoSource *src = csv->src;
+  gsize row = 0;
+  while (tl_io_source_next_content (src, '#'))
+    {
+      if (row == rows)
+        return changed_error (csv->path, error);
+      guint line = tl_io_source_line (src);
+      gssize n = walk_row (csv, store_field_cb, st, error);
+      if (n < 0)
+        return FALSE;
+      if ((gsize) n != st->cols)
+        {
+          tl_io_set_error (error, TL_ERROR_PARSE, csv->path, line, 0,
+                           _("expected %zu %s-separated fields (as on line %u), found %zd"),
+                           st->cols, delimiter_name (csv->delim), first_line, n);
+          return FALSE;
+        }
+      row++;
+    }
+  if (tl_io_source_failed (src, error))
+    return FALSE;
+  return row == rows || changed_error (csv->path, error);
+}
+
+TlMatrix *
+tl_csv_load (TlIoSource *src, GError **error)
+{
+  const char *path = src->path;
   g_autoptr (GString) scratch = g_string_new (NULL);
-  gsize cols = 0, rows = 0;
-  guint first_line = 0;
-  char delim = 0;
-  gboolean decimal_comma = FALSE, all_int = TRUE, have_header = FALSE, float32 = FALSE;
-  guint64 cap = tl_matrix_byte_cap ();
+  Csv csv = { .src = src, .path = path, .scratch = scratch };
+  gboolean float32 = FALSE;
 
-  if (memchr (buf, '\0', len) != NULL)
+  if (!skip_to_first_row (src, &float32))
     {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
-                       _("the file holds NUL bytes: expected text"));
+      if (!tl_io_source_failed (src, error))
+        tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_source_end_line (src), 0,
+                         _("the file is empty: expected rows of numbers"));
       return NULL;
     }
+  guint first_line = tl_io_source_line (src);
+  TlIoMark first_row;
+  tl_io_source_mark (src, &first_row);
+  csv_set_delimiter (&csv, sniff_delimiter (src));
 
-  tl_io_reader_init (&reader, path, buf, len);
-  while (tl_io_reader_next (&reader, &line))
-    {
-      if (skip_line (&line))
-        {
-          /* our writer's note counts before the first row */
-          float32 = float32 || (cols == 0 && is_float32_note (&line));
-          continue;
-        }
-      if (delim == 0)
-        {
-          delim = sniff_delimiter (&line);
-          /* with ';' or tab between fields, a ',' can only be a decimal comma */
-          decimal_comma = delim == ';' || delim == '\t';
-        }
-      if (!split_line (path, &line, delim, fields, scratch, error))
-        return NULL;
+  /* the first row: its width, and whether it is a header */
+  gboolean has_number = FALSE;
+  gssize cols = walk_row (&csv, probe_field_cb, &has_number, error);
+  if (cols < 0)
+    return NULL;
+  gboolean header = !has_number;
 
-      if (cols == 0)
-        {
-          cols = fields->len;
-          first_line = line.number;
-          have_header = is_header_row (fields, decimal_comma);
-          if (have_header)
-            continue;
-        }
-
-      if (fields->len != cols)
-        {
-          tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, 0,
-                           _("expected %zu %s-separated fields (as on line %u), found %u"),
-                           cols, delimiter_name (delim), first_line, fields->len);
-          return NULL;
-        }
-      if (!append_row (path, line.number, fields, decimal_comma, float32, values, &all_int,
-                       error))
-        return NULL;
-      rows++;
-      /* the table is collected as float64 before its size is known */
-      if ((guint64) values->len * sizeof (double) > cap)
-        {
-          g_autoptr (GError) local = NULL;
-          tl_matrix_check_size (TL_DTYPE_FLOAT64, rows, cols, NULL, &local);
-          tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, line.number, 0, "%s",
-                           local ? local->message : _("the table is too large"));
-          return NULL;
-        }
-    }
-
-  if (cols == 0)
-    {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_reader_end_line (&reader), 0,
-                       _("the file is empty: expected rows of numbers"));
-      return NULL;
-    }
+  /* the first pass: how many rows follow */
+  TlIoMark after_first;
+  tl_io_source_mark (src, &after_first);
+  guint64 rows = tl_io_source_count_content_lines (src, '#') + (header ? 0 : 1);
+  if (tl_io_source_failed (src, error))
+    return NULL;
   if (rows == 0)
     {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_reader_end_line (&reader), 0,
+      tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_source_end_line (src), 0,
                        _("only a header row (line %u): expected rows of numbers below it"),
                        first_line);
       return NULL;
     }
 
-  TlDtype dtype = float32 ? TL_DTYPE_FLOAT32 : all_int ? TL_DTYPE_INT32 : TL_DTYPE_FLOAT64;
-  TlMatrix *m = tl_io_matrix_new (path, 0, dtype, rows, cols, FALSE, error);
-  if (m == NULL)
+  Store st = { .cols = (gsize) cols, .float32 = float32 };
+  if (!tl_io_fill_init (&st.fill, path, first_line, TL_DTYPE_FLOAT32, !float32, rows,
+                        (guint64) cols, error))
     return NULL;
-  const double *v = (const double *) values->data;
-  if (dtype == TL_DTYPE_FLOAT64)
-    memcpy (m->data, v, rows * cols * sizeof (double));
-  else if (dtype == TL_DTYPE_FLOAT32)
-    for (gsize k = 0; k < rows * cols; k++)
-      ((float *) m->data)[k] = (float) v[k];
-  else
-    for (gsize k = 0; k < rows * cols; k++)
-      ((gint32 *) m->data)[k] = (gint32) v[k];
+  tl_io_source_seek (src, header ? &after_first : &first_row);
+  if (!read_rows (&csv, &st, (gsize) rows, first_line, error))
+    {
+      tl_io_fill_clear (&st.fill);
+      return NULL;
+    }
+  return tl_io_fill_finish (&st.fill, (gsize) rows);
+}
+
+TlMatrix *
+tl_csv_load_data (const char *path, const char *buf, gsize len, GError **error)
+{
+  TlIoSource src;
+  tl_io_source_init_memory (&src, path, buf, len);
+  TlMatrix *m = tl_csv_load (&src, error);
+  tl_io_source_clear (&src);
   return m;
 }
 
@@ -343,21 +430,14 @@ tl_csv_write (FILE *out, const TlMatrix *matrix, gpointer user_data, GError **er
                      ".npy, .mtx or .txt"), matrix->rows, matrix->cols);
       return FALSE;
     }
-  g_autoptr (GString) row = g_string_new (NULL);
+  TlIoOut o;
+  tl_io_out_init (&o, out);
   /* float32's shortest digits read back as float32, not as float64 */
   if (matrix->dtype == TL_DTYPE_FLOAT32)
-    fprintf (out, "%s\n", FLOAT32_NOTE);
-  for (gsize i = 0; i < matrix->rows; i++)
-    {
-      g_string_truncate (row, 0);
-      for (gsize j = 0; j < matrix->cols; j++)
-        {
-          if (j > 0)
-            g_string_append_c (row, delim);
-          tl_io_append_element (row, matrix, i, j);
-        }
-      g_string_append_c (row, '\n');
-      fwrite (row->str, 1, row->len, out);
-    }
-  return TRUE;
+    tl_io_out_text (&o, FLOAT32_NOTE "\n", strlen (FLOAT32_NOTE) + 1);
+  /* a float64 of whole numbers is written "1.0", which reads back float64 */
+  gboolean mark_float = matrix->dtype == TL_DTYPE_FLOAT64;
+  for (gsize i = 0; i < matrix->rows && !ferror (out); i++)
+    tl_io_out_row (&o, matrix, i, delim, mark_float);
+  return tl_io_out_finish (&o);
 }

@@ -5,9 +5,12 @@
 
 #include <stdio.h>
 #include "core/tl-matrix.h"
+#include "io/tl-io-source.h"
 
 G_BEGIN_DECLS
 
+TlMatrix *tl_csv_load          (TlIoSource *src, GError **error);
+/* The same from a buffer in memory. */
 TlMatrix *tl_csv_load_data     (const char *path, const char *buf, gsize len, GError **error);
 /* user_data: GINT_TO_POINTER of the delimiter character (',' or '\t') */
 gboolean  tl_csv_write         (FILE *out, const TlMatrix *matrix, gpointer user_data,

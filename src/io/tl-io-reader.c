@@ -1,100 +1,13 @@
-/* tl-io-reader.c — what every format's reader shares: a line reader,
- * locale-free numbers, the size check and whole-file reading. */
+/* tl-io-reader.c — what every format's reader shares: locale-free
+ * numbers, sizes, the size check and filling a matrix. */
 #include "io/tl-io-reader.h"
+#include "io/tl-number.h"
 #include "core/tl-file.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <glib/gi18n-lib.h>
-#include <glib/gstdio.h>
 #include <math.h>
-#include <float.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-/* ---- lines ----------------------------------------------------------- */
-
-void
-tl_io_reader_init (TlIoReader *reader, const char *path, const char *buf, gsize len)
-{
-  reader->path = path;
-  reader->buf = buf;
-  reader->len = len;
-  reader->pos = 0;
-  reader->line = 0;
-  if (len >= 3 && memcmp (buf, "\xef\xbb\xbf", 3) == 0)
-    reader->pos = 3;
-}
-
-gboolean
-tl_io_reader_next (TlIoReader *reader, TlIoLine *line)
-{
-  if (reader->pos >= reader->len)
-    return FALSE;
-  /* a line ends at "\n", "\r\n" or a lone "\r" (classic Mac OS) */
-  const char *start = reader->buf + reader->pos;
-  gsize rest = reader->len - reader->pos, len = 0;
-  while (len < rest && start[len] != '\n' && start[len] != '\r')
-    len++;
-  gsize ending = 0;
-  if (len < rest)
-    ending = (start[len] == '\r' && len + 1 < rest && start[len + 1] == '\n') ? 2 : 1;
-  reader->pos += len + ending;
-  reader->line++;
-  line->text = start;
-  line->len = len;
-  line->number = reader->line;
-  return TRUE;
-}
-
-guint
-tl_io_reader_end_line (const TlIoReader *reader)
-{
-  /* a file ending in a line end ends on the (empty) line after the last one */
-  if (reader->len > 0 && (reader->buf[reader->len - 1] == '\n' || reader->buf[reader->len - 1] == '\r'))
-    return reader->line + 1;
-  return MAX (reader->line, 1);
-}
-
-static inline gboolean
-is_blank (char c)
-{
-  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
-
-gboolean
-tl_io_line_token (const TlIoLine *line, gsize *cursor, const char **tok, gsize *tok_len,
-                  guint *col)
-{
-  gsize i = *cursor;
-  while (i < line->len && is_blank (line->text[i]))
-    i++;
-  if (i >= line->len)
-    {
-      *cursor = i;
-      return FALSE;
-    }
-  gsize start = i;
-  while (i < line->len && !is_blank (line->text[i]))
-    i++;
-  *tok = line->text + start;
-  *tok_len = i - start;
-  if (col)
-    *col = (guint) start + 1;
-  *cursor = i;
-  return TRUE;
-}
-
-gboolean
-tl_io_line_is_blank (const TlIoLine *line)
-{
-  for (gsize i = 0; i < line->len; i++)
-    if (!is_blank (line->text[i]))
-      return FALSE;
-  return TRUE;
-}
-
 
 /* ---- numbers --------------------------------------------------------- */
 
@@ -105,70 +18,62 @@ word_is (const char *tok, gsize len, const char *word)
 }
 
 TlIoNumber
-tl_io_parse_number (const char *tok, gsize len, gboolean decimal_comma, double *out,
-                    gboolean *out_is_int)
+tl_io_parse_number (const char *tok, gsize len, gboolean decimal_comma, gboolean as_float32,
+                    double *out, gboolean *out_is_int)
 {
-  char small[64];
-  g_autofree char *big = NULL;
-  gboolean is_int = TRUE, seen_digit = FALSE, seen_point = FALSE, seen_comma = FALSE;
-
   if (out_is_int)
     *out_is_int = FALSE;
   if (len == 0)
     return TL_IO_NUMBER_BAD;
-
+  gboolean negative = tok[0] == '-';
   gsize i = (tok[0] == '+' || tok[0] == '-') ? 1 : 0;
-  if (word_is (tok + i, len - i, "nan") || word_is (tok + i, len - i, "inf")
-      || word_is (tok + i, len - i, "infinity"))
+  const char *digits = tok + i;
+  gsize n = len - i;
+
+  if (n > 0 && (g_ascii_isdigit (digits[0]) || digits[0] == '.'))
     {
-      double v = (g_ascii_tolower (tok[i]) == 'n') ? NAN : INFINITY;
-      *out = (tok[0] == '-') ? -v : v;
+      /* the common case first: an integer of at most 9 digits is exact
+       * and needs no library */
+      gsize k = 0;
+      gint64 acc = 0;
+      while (k < n && k < 10 && g_ascii_isdigit (digits[k]))
+        acc = acc * 10 + (digits[k++] - '0');
+      if (k == n && k <= 9)
+        {
+          /* "-0" is the float −0.0 (an int32 matrix stores 0) */
+          *out = negative ? -(double) acc : (double) acc;
+          if (out_is_int)
+            *out_is_int = TRUE;
+          return TL_IO_NUMBER_OK;
+        }
+      /* the rest is fast_float's, which must use every byte: after a
+       * digit or '.' it takes only digits, one point and an exponent, so
+       * hex ("0x10"), a second sign or trailing garbage ("1.5x") stop it
+       * short.  A decimal comma is the point only where one is written. */
+      char point = decimal_comma && memchr (digits, ',', n) ? ',' : '.';
+      double v;
+      if (tl_number_parse (digits, n, point, as_float32, &v) != n)
+        return TL_IO_NUMBER_BAD;
+      if (isinf (v))
+        return TL_IO_NUMBER_RANGE;
+      v = negative ? -v : v;
+      *out = v;
+      if (out_is_int)
+        {
+          while (k < n && g_ascii_isdigit (digits[k]))
+            k++;
+          *out_is_int = k == n && v >= -2147483648.0 && v <= 2147483647.0;
+        }
       return TL_IO_NUMBER_OK;
     }
 
-  /* Only these characters may appear; this keeps out hex ("0x1p3"),
-   * spaces and whatever else strtod would quietly accept or skip. */
-  for (gsize k = i; k < len; k++)
+  if (word_is (digits, n, "nan") || word_is (digits, n, "inf") || word_is (digits, n, "infinity"))
     {
-      char c = tok[k];
-      if (g_ascii_isdigit (c))
-        seen_digit = TRUE;
-      else if (c == '.')
-        seen_point = TRUE, is_int = FALSE;
-      else if (c == ',' && decimal_comma)
-        seen_comma = TRUE, is_int = FALSE;
-      else if (c == 'e' || c == 'E' || c == '+' || c == '-')
-        is_int = FALSE;
-      else
-        return TL_IO_NUMBER_BAD;
+      double v = (g_ascii_tolower (digits[0]) == 'n') ? NAN : INFINITY;
+      *out = negative ? -v : v;
+      return TL_IO_NUMBER_OK;
     }
-  if (!seen_digit || (seen_point && seen_comma))
-    return TL_IO_NUMBER_BAD;
-
-  char *copy = small;
-  if (len >= sizeof small)
-    copy = big = g_malloc (len + 1);
-  memcpy (copy, tok, len);
-  copy[len] = '\0';
-  if (seen_comma)
-    {
-      char *comma = strchr (copy, ',');
-      if (strchr (comma + 1, ',') != NULL)
-        return TL_IO_NUMBER_BAD;
-      *comma = '.';
-    }
-
-  char *end = NULL;
-  errno = 0;
-  double v = g_ascii_strtod (copy, &end);
-  if (end != copy + len)
-    return TL_IO_NUMBER_BAD;
-  if (errno == ERANGE && isinf (v))
-    return TL_IO_NUMBER_RANGE;
-  *out = v;
-  if (out_is_int)
-    *out_is_int = is_int && v >= -2147483648.0 && v <= 2147483647.0;
-  return TL_IO_NUMBER_OK;
+  return TL_IO_NUMBER_BAD;
 }
 
 gboolean
@@ -199,31 +104,6 @@ tl_io_parse_size (const char *tok, gsize len, guint64 *out, gboolean *out_negati
     }
   *out = acc;
   return TRUE;
-}
-
-int
-tl_io_line_sizes (const char *path, const TlIoLine *line, gsize *cursor, int n,
-                  const char *const *what, guint64 *sizes, GError **error)
-{
-  for (int k = 0; k < n; k++)
-    {
-      const char *tok;
-      gsize tok_len;
-      guint col;
-      gboolean negative;
-      if (!tl_io_line_token (line, cursor, &tok, &tok_len, &col))
-        return k;
-      if (!tl_io_parse_size (tok, tok_len, &sizes[k], &negative))
-        {
-          g_autofree char *q = tl_io_quote (tok, tok_len);
-          tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, col,
-                           negative ? _("the %s is negative: %s")
-                                    : _("expected the %s (a whole number), found %s"),
-                           _(what[k]), q);
-          return -1;
-        }
-    }
-  return n;
 }
 
 gboolean
@@ -274,12 +154,25 @@ tl_io_parse_int64 (const char *tok, gsize len, gint64 *out)
                                    out, NULL);
 }
 
-gboolean
-tl_io_fits_float32 (double v)
+void
+tl_io_number_error (GError **error, const char *path, guint line, guint col, const char *tok,
+                    gsize len, TlIoNumber r, TlDtype dtype)
 {
-  /* FLT_MAX's shortest text, 3.4028235e38, is above FLT_MAX as a double
-   * but rounds to it: what matters is whether the rounding overflows */
-  return !isfinite (v) || isfinite ((float) v);
+  g_autofree char *q = tl_io_quote (tok, len);
+  gint64 wide;
+  if (r == TL_IO_NUMBER_RANGE)
+    tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
+                     _("the number %s is beyond the range of %s"), q,
+                     dtype == TL_DTYPE_FLOAT32 ? "float32" : "float64");
+  else if (r == TL_IO_NUMBER_BAD)
+    tl_io_set_error (error, TL_ERROR_PARSE, path, line, col, _("expected a number, found %s"),
+                     q);
+  else if (r == TL_IO_NUMBER_NOT_INT && tl_io_parse_int64 (tok, len, &wide))
+    tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
+                     _("the integer %s does not fit in int32"), q);
+  else
+    tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
+                     _("expected an integer (int32), found %s"), q);
 }
 
 gboolean
@@ -289,45 +182,14 @@ tl_io_parse_value (const char *path, guint line, guint col, const char *tok, gsi
 {
   double v = 0;
   gboolean is_int = FALSE;
-  TlIoNumber r = tl_io_parse_number (tok, len, decimal_comma, &v, &is_int);
+  TlIoNumber r = tl_io_parse_number (tok, len, decimal_comma, dtype == TL_DTYPE_FLOAT32, &v,
+                                     &is_int);
+  if (r == TL_IO_NUMBER_OK && dtype == TL_DTYPE_INT32 && !is_int)
+    r = TL_IO_NUMBER_NOT_INT;
   if (r != TL_IO_NUMBER_OK)
     {
-      g_autofree char *q = tl_io_quote (tok, len);
-      if (r == TL_IO_NUMBER_RANGE)
-        tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
-                         _("the number %s is beyond the range of float64"), q);
-      else
-        tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
-                         _("expected a number, found %s"), q);
+      tl_io_number_error (error, path, line, col, tok, len, r, dtype);
       return FALSE;
-    }
-  switch (dtype)
-    {
-    case TL_DTYPE_INT32:
-      if (!is_int)
-        {
-          g_autofree char *q = tl_io_quote (tok, len);
-          gint64 wide;
-          if (tl_io_parse_int64 (tok, len, &wide))
-            tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
-                             _("the integer %s does not fit in int32"), q);
-          else
-            tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
-                             _("expected an integer (int32), found %s"), q);
-          return FALSE;
-        }
-      break;
-    case TL_DTYPE_FLOAT32:
-      if (!tl_io_fits_float32 (v))
-        {
-          g_autofree char *q = tl_io_quote (tok, len);
-          tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
-                           _("the number %s is beyond the range of float32"), q);
-          return FALSE;
-        }
-      break;
-    case TL_DTYPE_FLOAT64:
-      break;
     }
   if (all_int)
     *all_int = *all_int && is_int;
@@ -335,46 +197,128 @@ tl_io_parse_value (const char *path, guint line, guint col, const char *tok, gsi
   return TRUE;
 }
 
-gboolean
-tl_io_store_number (const char *path, guint line, guint col, const char *tok, gsize len,
-                    gboolean decimal_comma, TlMatrix *matrix, gsize i, gsize j,
-                    gboolean *all_int, GError **error)
+static const TlIoByteSet *
+token_stop (char comment)
 {
-  double v;
-  if (!tl_io_parse_value (path, line, col, tok, len, decimal_comma, matrix->dtype, &v, all_int,
-                          error))
+  static TlIoByteSet sets[2];
+  static gsize once;
+  if (g_once_init_enter (&once))
+    {
+      tl_io_byte_set_init (&sets[0], " \t\v\f\r\n");
+      tl_io_byte_set_init (&sets[1], " \t\v\f\r\n#");
+      sets[0].has[0] = sets[1].has[0] = TRUE; /* a NUL ends a token, to be reported */
+      g_once_init_leave (&once, 1);
+    }
+  g_assert (comment == 0 || comment == '#');
+  return &sets[comment == '#'];
+}
+
+int
+tl_io_source_token (TlIoSource *src, char comment, const char **tok, gsize *len, GError **error)
+{
+  tl_io_source_skip (src, tl_io_blanks ());
+  int c = tl_io_source_peek (src);
+  if (c == TL_IO_EOF)
+    return tl_io_source_failed (src, error) ? -1 : 0;
+  if (c == '\n' || c == '\r')
+    return 0;
+  if (comment != 0 && c == comment)
+    {
+      tl_io_source_skip_to_eol (src);
+      return tl_io_source_failed (src, error) ? -1 : 0;
+    }
+  if (c == 0)
+    {
+      tl_io_set_error (error, TL_ERROR_PARSE, src->path, tl_io_source_line (src),
+                       tl_io_source_col (src, src->p),
+                       _("a NUL byte: expected text (is this a binary file?)"));
+      return -1;
+    }
+  if (!tl_io_source_span (src, token_stop (comment), tok, len))
+    return tl_io_source_failed (src, error) ? -1 : 0;
+  return 1;
+}
+
+int
+tl_io_source_sizes (TlIoSource *src, char comment, int n, const char *const *what,
+                    guint64 *sizes, GError **error)
+{
+  for (int k = 0; k < n; k++)
+    {
+      const char *tok;
+      gsize len;
+      gboolean negative;
+      int got = tl_io_source_token (src, comment, &tok, &len, error);
+      if (got <= 0)
+        return got < 0 ? -1 : k;
+      if (!tl_io_parse_size (tok, len, &sizes[k], &negative))
+        {
+          g_autofree char *q = tl_io_quote (tok, len);
+          tl_io_set_error (error, TL_ERROR_PARSE, src->path, tl_io_source_line (src),
+                           tl_io_source_col (src, tok),
+                           negative ? _("the %s is negative: %s")
+                                    : _("expected the %s (a whole number), found %s"),
+                           _(what[k]), q);
+          return -1;
+        }
+    }
+  return n;
+}
+
+/* ---- filling a matrix -------------------------------------------------- */
+
+gboolean
+tl_io_fill_init (TlIoFill *fill, const char *path, guint line, TlDtype dtype, gboolean infer,
+                 guint64 rows, guint64 cols, GError **error)
+{
+  *fill = (TlIoFill) { .path = path, .infer = infer };
+  fill->m = tl_io_matrix_new (path, line, infer ? TL_DTYPE_INT32 : dtype, rows, cols, FALSE,
+                              error);
+  return fill->m != NULL;
+}
+
+gboolean
+tl_io_fill_widen (TlIoFill *fill, GError **error)
+{
+  g_assert (fill->infer && fill->m->dtype == TL_DTYPE_INT32);
+  TlMatrix *old = fill->m;
+  TlMatrix *wide = tl_io_matrix_new (fill->path, 0, TL_DTYPE_FLOAT64, old->rows, old->cols,
+                                     FALSE, error);
+  if (wide == NULL)
     return FALSE;
-  tl_matrix_set (matrix, i, j, v);
+  const gint32 *from = old->data;
+  double *to = wide->data;
+  for (guint64 k = 0; k < fill->n; k++)
+    to[k] = from[k];
+  fill->m = wide;
+  tl_matrix_unref (old);
   return TRUE;
 }
 
+TlMatrix *
+tl_io_fill_finish (TlIoFill *fill, gsize rows)
+{
+  g_assert (rows <= fill->m->rows);
+  TlMatrix *m = g_steal_pointer (&fill->m);
+  m->rows = rows; /* the storage keeps its size: at most one row more */
+  return m;
+}
 
-/* ---- files ----------------------------------------------------------- */
+void
+tl_io_fill_clear (TlIoFill *fill)
+{
+  g_clear_pointer (&fill->m, tl_matrix_unref);
+}
+
+/* ---- files ------------------------------------------------------------- */
 
 gboolean
-tl_io_read_file (const char *path, char **out_buf, gsize *out_len, GError **error)
+tl_io_source_open (TlIoSource *src, const char *path, GCancellable *cancellable, GError **error)
 {
   guint64 size;
   int fd = tl_file_open_regular (path, &size, error);
   if (fd < 0)
     return FALSE;
-  return tl_io_read_opened (fd, path, size, out_buf, out_len, error);
-}
-
-gboolean
-tl_io_read_opened (int fd, const char *path, guint64 size, char **out_buf, gsize *out_len,
-                   GError **error)
-{
-  TlMemoryCap cap;
-  tl_memory_cap_read (&cap);
-  if (size > cap.limit)
-    {
-      g_autofree char *have = g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
-      g_autofree char *within = tl_memory_cap_describe (&cap);
-      tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, 0, 0,
-                       _("the file is %s, more than %s"), have, within);
-      close (fd);
-      return FALSE;
-    }
-  return tl_file_read_fd (fd, path, cap.limit, out_buf, out_len, error);
+  tl_io_source_init_fd (src, path, fd, size, cancellable);
+  return TRUE;
 }

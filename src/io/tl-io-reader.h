@@ -1,46 +1,19 @@
-/* tl-io-reader.h — what every format's reader shares.
+/* tl-io-reader.h — what every format's reader shares: numbers and sizes
+ * from tokens, the size check, and filling a matrix whose dtype the values
+ * decide.
  *
- * Text formats are parsed from one in-memory buffer: a line reader keeps
- * the line number (1-based) and hands out lines without their "\n",
- * "\r\n" or lone "\r"; a UTF-8 byte order mark at the start is skipped.
- * Columns in messages are 1-based byte offsets within the line.  Numbers go through
- * g_ascii_strtod, never strtod, so the user's locale cannot change them.
+ * A token's syntax is checked here (digits, one sign, '.', an exponent,
+ * or the words nan, inf, infinity; no hex, no spaces, no trailing
+ * garbage); io/tl-number.h converts it, never the C library's strtod, so
+ * the user's locale cannot change a number.
  */
 #pragma once
 
 #include "core/tl-matrix.h"
 #include "io/tl-io-error.h"
+#include "io/tl-io-source.h"
 
 G_BEGIN_DECLS
-
-/* ---- lines ----------------------------------------------------------- */
-
-typedef struct
-{
-  const char *path;  /* as the user named it, for messages */
-  const char *buf;
-  gsize len;
-  gsize pos;         /* next unread byte */
-  guint line;        /* number of the line last returned (0 before the first) */
-} TlIoReader;
-
-typedef struct
-{
-  const char *text;  /* not NUL-terminated */
-  gsize len;         /* without the line end */
-  guint number;      /* 1-based */
-} TlIoLine;
-
-void      tl_io_reader_init    (TlIoReader *reader, const char *path, const char *buf, gsize len);
-gboolean  tl_io_reader_next    (TlIoReader *reader, TlIoLine *line);
-/* The number the line after the last one would have (for "ends early"). */
-guint     tl_io_reader_end_line (const TlIoReader *reader);
-
-/* Splits the next whitespace-separated token off a line from *cursor;
- * returns FALSE at the end of the line.  *col is the token's 1-based column. */
-gboolean  tl_io_line_token     (const TlIoLine *line, gsize *cursor, const char **tok,
-                                gsize *tok_len, guint *col);
-gboolean  tl_io_line_is_blank  (const TlIoLine *line);
 
 /* ---- numbers --------------------------------------------------------- */
 
@@ -48,30 +21,23 @@ typedef enum
 {
   TL_IO_NUMBER_OK,
   TL_IO_NUMBER_BAD,    /* not a number at all */
-  TL_IO_NUMBER_RANGE,  /* a number, but beyond double's range */
+  TL_IO_NUMBER_RANGE,  /* a number, but beyond the range of its type */
+  TL_IO_NUMBER_NOT_INT, /* a number, but not the int32 integer asked for */
 } TlIoNumber;
 
-/* Parses a whole token as a double: digits, sign, '.', exponent, or the
- * words nan, inf, infinity (any case, with a sign).  With decimal_comma,
- * one ',' stands for the decimal point (then a '.' as well is refused).
- * *out_is_int says the token was written as an integer that fits int32. */
+/* Parses a whole token as a number: to float64, or (as_float32) rounded
+ * once, straight to float32.  With decimal_comma, one ',' stands for the
+ * decimal point (then a '.' as well is refused).  *out_is_int says the
+ * token was written as an integer that fits int32. */
 TlIoNumber tl_io_parse_number  (const char *tok, gsize len, gboolean decimal_comma,
-                                double *out, gboolean *out_is_int);
+                                gboolean as_float32, double *out, gboolean *out_is_int);
 /* A whole token as a non-negative integer ([+]digits), for sizes: returns
  * FALSE for anything else; *out_negative tells "-5" apart from "abc". */
 gboolean  tl_io_parse_size     (const char *tok, gsize len, guint64 *out,
                                 gboolean *out_negative);
-/* Reads n sizes off a line from *cursor (what[k], marked for translation, names
- * size k in messages).  Returns how many were there before the line ended
- * (n when all were), or -1 with error set for one that is not a size. */
-int       tl_io_line_sizes     (const char *path, const TlIoLine *line, gsize *cursor, int n,
-                                const char *const *what, guint64 *sizes, GError **error);
 /* A whole token as an int64 ([+-]digits). */
 gboolean  tl_io_parse_int64    (const char *tok, gsize len, gint64 *out);
 
-/* Whether a double becomes a float32 without overflowing (NaN and the
- * infinities do). */
-gboolean  tl_io_fits_float32   (double v);
 /* Parses a token as a value of dtype (an int32 matrix takes only integers
  * in range, float32 only numbers within its range); *all_int (if given)
  * is cleared by any token not written as an int32 integer.  Errors name
@@ -79,16 +45,29 @@ gboolean  tl_io_fits_float32   (double v);
 gboolean  tl_io_parse_value    (const char *path, guint line, guint col, const char *tok,
                                 gsize len, gboolean decimal_comma, TlDtype dtype, double *out,
                                 gboolean *all_int, GError **error);
-/* tl_io_parse_value, stored at (i, j) of matrix. */
-gboolean  tl_io_store_number   (const char *path, guint line, guint col, const char *tok,
-                                gsize len, gboolean decimal_comma, TlMatrix *matrix,
-                                gsize i, gsize j, gboolean *all_int, GError **error);
+/* The error for a token tl_io_parse_number refused (r is its answer). */
+void      tl_io_number_error   (GError **error, const char *path, guint line, guint col,
+                                const char *tok, gsize len, TlIoNumber r, TlDtype dtype);
+
+/* ---- sizes and matrices ---------------------------------------------- */
+
+/* The next token on the line: 1 (tok, len: contiguous until the next
+ * call), 0 at the end of the line (its line end left unread; a comment
+ * from the comment byte, '#' or 0 for none, skipped) or of the input, -1
+ * with error set (a NUL byte, an over-long token, a read error). */
+int       tl_io_source_token   (TlIoSource *src, char comment, const char **tok, gsize *len,
+                                GError **error);
+/* Reads n sizes off the line (what[k], marked for translation, names size
+ * k in messages).  Returns how many were there before the line ended (n
+ * when all were), or -1 with error set for one that is not a size. */
+int       tl_io_source_sizes   (TlIoSource *src, char comment, int n, const char *const *what,
+                                guint64 *sizes, GError **error);
 
 /* Whether bytes_left unread bytes can hold n_values values of at least
  * min_bytes each (a digit and a separator; the last needs no separator).
  * Readers allocate a matrix only after tl_matrix_check_size (each
- * dimension, the element count, the memory cap) and this: a header that
- * promises more than its file holds is read without storing (to say
+ * dimension, the element count, the memory budget) and this: a header
+ * that promises more than its file holds is read without storing (to say
  * where it ends early), however large the matrix it declares. */
 gboolean  tl_io_can_fill       (guint64 n_values, guint64 min_bytes, guint64 bytes_left);
 /* tl_matrix_check_size, then the matrix (zeroed lazily when asked);
@@ -96,14 +75,54 @@ gboolean  tl_io_can_fill       (guint64 n_values, guint64 min_bytes, guint64 byt
 TlMatrix *tl_io_matrix_new     (const char *path, guint line, TlDtype dtype, guint64 rows,
                                 guint64 cols, gboolean zeroed, GError **error);
 
+/* A matrix filled in row-major order whose dtype the values may decide:
+ * with infer, it starts as int32 and becomes float64 at the first value
+ * not written as an int32 integer (the values so far converted), so a
+ * load never holds more than the int32 and the float64 matrix at once —
+ * 1.5 × the float64 result, never a float64 copy of an int32 one. */
+typedef struct
+{
+  const char *path;
+  TlMatrix *m;
+  gboolean infer;
+  guint64 n;        /* values stored */
+} TlIoFill;
+
+gboolean  tl_io_fill_init      (TlIoFill *fill, const char *path, guint line, TlDtype dtype,
+                                gboolean infer, guint64 rows, guint64 cols, GError **error);
+/* Stores the next value (is_int: written as an int32 integer). */
+static inline gboolean tl_io_fill_put (TlIoFill *fill, double v, gboolean is_int,
+                                       GError **error);
+gboolean  tl_io_fill_widen     (TlIoFill *fill, GError **error);
+/* The matrix, with its first `rows` rows (a reader that allocated for a
+ * header row it then skipped keeps one row less). */
+TlMatrix *tl_io_fill_finish    (TlIoFill *fill, gsize rows);
+void      tl_io_fill_clear     (TlIoFill *fill);
+
+static inline gboolean
+tl_io_fill_put (TlIoFill *fill, double v, gboolean is_int, GError **error)
+{
+  TlMatrix *m = fill->m;
+  if (G_UNLIKELY (m->dtype == TL_DTYPE_INT32 && !is_int))
+    {
+      if (!tl_io_fill_widen (fill, error))
+        return FALSE;
+      m = fill->m;
+    }
+  switch (m->dtype)
+    {
+    case TL_DTYPE_INT32:   ((gint32 *) m->data)[fill->n++] = (gint32) v; break;
+    case TL_DTYPE_FLOAT32: ((float *) m->data)[fill->n++] = (float) v; break;
+    case TL_DTYPE_FLOAT64: ((double *) m->data)[fill->n++] = v; break;
+    }
+  return TRUE;
+}
+
 /* ---- files ----------------------------------------------------------- */
 
-/* Reads a whole regular file, opened without blocking (core/tl-file.h);
- * TL_ERROR_IO naming the file on failure, and TL_ERROR_TOO_LARGE when it
- * is larger than the memory cap. */
-gboolean  tl_io_read_file      (const char *path, char **out_buf, gsize *out_len, GError **error);
-/* The same for a descriptor from tl_file_open_regular (closed in every case). */
-gboolean  tl_io_read_opened    (int fd, const char *path, guint64 size, char **out_buf,
-                                gsize *out_len, GError **error);
+/* Opens a regular file without blocking (core/tl-file.h) as a source;
+ * FALSE with the error set naming it. */
+gboolean  tl_io_source_open    (TlIoSource *src, const char *path, GCancellable *cancellable,
+                                GError **error);
 
 G_END_DECLS

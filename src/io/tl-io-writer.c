@@ -1,131 +1,144 @@
-/* tl-io-writer.c — shortest round-trip numbers and atomic saving. */
+/* tl-io-writer.c — shortest round-trip numbers, chunked output, atomic saving. */
 #include "io/tl-io-writer.h"
+#include "io/tl-number.h"
+#include "core/tl-save.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <glib/gi18n-lib.h>
-#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#define OUT_CHUNK (1 << 16)
 
 void
 tl_io_append_value (GString *out, TlDtype dtype, double value)
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  char format[8];
-
-  if (isnan (value))
-    {
-      g_string_append (out, "nan");
-      return;
-    }
-  if (isinf (value))
-    {
-      g_string_append (out, value < 0 ? "-inf" : "inf");
-      return;
-    }
+  char buf[TL_NUMBER_BUF];
+  gsize n;
   switch (dtype)
     {
-    case TL_DTYPE_INT32:
-      g_string_append_printf (out, "%" G_GINT32_FORMAT, (gint32) value);
-      return;
-    case TL_DTYPE_FLOAT32:
-      /* the shortest of 6..9 significant digits that reads back exactly */
-      for (int p = 6; p <= 9; p++)
-        {
-          g_snprintf (format, sizeof format, "%%.%dg", p);
-          g_ascii_formatd (buf, sizeof buf, format, value);
-          if (p == 9 || (float) g_ascii_strtod (buf, NULL) == (float) value)
-            break;
-        }
-      break;
+    case TL_DTYPE_INT32:   n = tl_number_format_int32 ((gint32) value, buf); break;
+    case TL_DTYPE_FLOAT32: n = tl_number_format_float ((float) value, FALSE, buf); break;
     case TL_DTYPE_FLOAT64:
-      for (int p = 15; p <= 17; p++)
-        {
-          g_snprintf (format, sizeof format, "%%.%dg", p);
-          g_ascii_formatd (buf, sizeof buf, format, value);
-          if (p == 17 || g_ascii_strtod (buf, NULL) == value)
-            break;
-        }
-      break;
+    default:               n = tl_number_format_double (value, FALSE, buf); break;
     }
-  g_string_append (out, buf);
+  g_string_append_len (out, buf, (gssize) n);
 }
 
 void
-tl_io_append_element (GString *out, const TlMatrix *matrix, gsize i, gsize j)
+tl_io_out_init (TlIoOut *o, FILE *out)
 {
-  tl_io_append_value (out, matrix->dtype, tl_matrix_get (matrix, i, j));
+  o->out = out;
+  o->len = 0;
+  o->buf = g_malloc (OUT_CHUNK);
 }
 
+gboolean
+tl_io_out_flush (TlIoOut *o)
+{
+  if (o->len > 0)
+    fwrite (o->buf, 1, o->len, o->out);
+  o->len = 0;
+  return !ferror (o->out);
+}
+
+gboolean
+tl_io_out_finish (TlIoOut *o)
+{
+  gboolean ok = tl_io_out_flush (o);
+  g_clear_pointer (&o->buf, g_free);
+  return ok;
+}
+
+/* room for one more number and its separator */
+static inline void
+reserve (TlIoOut *o)
+{
+  if (G_UNLIKELY (o->len + TL_NUMBER_BUF + 2 > OUT_CHUNK))
+    tl_io_out_flush (o);
+}
+
+void
+tl_io_out_text (TlIoOut *o, const char *text, gsize len)
+{
+  if (o->len + len > OUT_CHUNK)
+    {
+      tl_io_out_flush (o);
+      if (len > OUT_CHUNK)
+        {
+          fwrite (text, 1, len, o->out);
+          return;
+        }
+    }
+  memcpy (o->buf + o->len, text, len);
+  o->len += len;
+}
+
+void
+tl_io_out_element (TlIoOut *o, const TlMatrix *m, gsize i, gsize j)
+{
+  reserve (o);
+  const void *row = tl_matrix_row (m, i);
+  char *at = o->buf + o->len;
+  switch (m->dtype)
+    {
+    case TL_DTYPE_INT32:   o->len += tl_number_format_int32 (((const gint32 *) row)[j], at); break;
+    case TL_DTYPE_FLOAT32: o->len += tl_number_format_float (((const float *) row)[j], FALSE, at); break;
+    case TL_DTYPE_FLOAT64: o->len += tl_number_format_double (((const double *) row)[j], FALSE, at); break;
+    }
+}
+
+void
+tl_io_out_row (TlIoOut *o, const TlMatrix *m, gsize i, char sep, gboolean mark_float)
+{
+  const void *row = tl_matrix_row (m, i);
+  for (gsize j = 0; j < m->cols; j++)
+    {
+      reserve (o);
+      char *at = o->buf + o->len;
+      if (j > 0)
+        *at++ = sep, o->len++;
+      switch (m->dtype)
+        {
+        case TL_DTYPE_INT32:
+          o->len += tl_number_format_int32 (((const gint32 *) row)[j], at);
+          break;
+        case TL_DTYPE_FLOAT32:
+          o->len += tl_number_format_float (((const float *) row)[j], mark_float, at);
+          break;
+        case TL_DTYPE_FLOAT64:
+          o->len += tl_number_format_double (((const double *) row)[j], mark_float, at);
+          break;
+        }
+    }
+  reserve (o);
+  o->buf[o->len++] = '\n';
+}
 
 gboolean
 tl_io_write_atomic (const char *path, const TlMatrix *matrix, TlIoWriteFunc func,
-                    gpointer user_data, GError **error)
+                    gpointer user_data, GCancellable *cancellable, GError **error)
 {
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *tmp = g_strdup_printf ("%s%c.%s.tmp-XXXXXX", dir, G_DIR_SEPARATOR, base);
-  struct stat st;
+  g_autoptr (TlSave) save = tl_save_begin (path, cancellable, error);
+  if (save == NULL)
+    return FALSE;
   g_autoptr (GError) local = NULL;
-
-  int fd = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0644);
-  if (fd < 0)
+  if (!func (tl_save_stream (save), matrix, user_data, &local))
     {
-      int e = errno;
-      tl_io_set_error (error, TL_ERROR_IO, path, 0, 0,
-                       _("cannot create a temporary file in %s: %s"), dir, g_strerror (e));
-      return FALSE;
-    }
-  /* keep the permissions of a file we replace */
-  if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode))
-    (void) fchmod (fd, st.st_mode & 07777);
-
-  FILE *out = fdopen (fd, "wb");
-  if (out == NULL)
-    {
-      int e = errno;
-      close (fd);
-      g_unlink (tmp);
-      tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot write: %s"), g_strerror (e));
-      return FALSE;
-    }
-
-  gboolean ok = func (out, matrix, user_data, &local);
-  int e = 0;
-  if (ok && (fflush (out) != 0 || ferror (out)))
-    ok = FALSE, e = errno ? errno : EIO;
-  if (ok && fsync (fileno (out)) != 0)
-    ok = FALSE, e = errno;
-  if (fclose (out) != 0 && ok)
-    ok = FALSE, e = errno;
-  if (ok && g_rename (tmp, path) != 0)
-    ok = FALSE, e = errno;
-
-  if (!ok)
-    {
-      g_unlink (tmp);
       if (local != NULL)
         {
           /* the writer says what; the message names the file */
           g_autofree char *name = g_filename_display_name (path);
           g_propagate_prefixed_error (error, g_steal_pointer (&local), "%s: ", name);
+          return FALSE;
         }
-      else
-        tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot write: %s"),
-                         g_strerror (e ? e : EIO));
-      return FALSE;
+      if (!ferror (tl_save_stream (save)))
+        {
+          tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot write: %s"),
+                           g_strerror (EIO));
+          return FALSE;
+        }
+      /* the stream failed (a full disk, a cancellation): the save says why */
     }
-
-  /* make the rename itself durable */
-  int dfd = g_open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
-  if (dfd >= 0)
-    {
-      (void) fsync (dfd);
-      close (dfd);
-    }
-  return TRUE;
+  return tl_save_commit (g_steal_pointer (&save), error);
 }
-

@@ -6,6 +6,7 @@
 
 #include "io/tl-csv.h"
 #include "io/tl-io-reader.h"
+#include "io/tl-io-source.h"
 #include "io/tl-io-writer.h"
 #include "io/tl-mtx.h"
 #include "io/tl-npy.h"
@@ -100,24 +101,28 @@ tl_format_from_path (const char *path)
 
 /* ---- load and save --------------------------------------------------- */
 
+/* Whether the file starts (after a byte order mark) with "%%MatrixMarket". */
 static gboolean
-starts_with_mtx_banner (const char *buf, gsize len)
+starts_with_mtx_banner (int fd)
 {
   static const char banner[] = "%%MatrixMarket";
-  if (len >= 3 && memcmp (buf, "\xef\xbb\xbf", 3) == 0)
-    buf += 3, len -= 3;
-  return len >= sizeof banner - 1 && g_ascii_strncasecmp (buf, banner, sizeof banner - 1) == 0;
+  char head[3 + sizeof banner];
+  ssize_t n = pread (fd, head, sizeof head, 0);
+  const char *at = head;
+  if (n >= 3 && memcmp (head, "\xef\xbb\xbf", 3) == 0)
+    at += 3, n -= 3;
+  return n >= (ssize_t) sizeof banner - 1
+         && g_ascii_strncasecmp (at, banner, sizeof banner - 1) == 0;
 }
 
 TlMatrix *
-tl_matrix_load_full (const char *path, TlFormat format, TlFormat *out_format, GError **error)
+tl_matrix_load_with (const char *path, TlFormat format, GCancellable *cancellable,
+                     TlLoadInfo *info, GError **error)
 {
-  g_autofree char *buf = NULL;
-  gsize len = 0;
-  TlMatrix *m = NULL;
-
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  if (info)
+    *info = (TlLoadInfo) { TL_FORMAT_AUTO, NULL };
 
   /* a regular file, opened without blocking (a FIFO never hangs us) */
   guint64 size;
@@ -131,65 +136,83 @@ tl_matrix_load_full (const char *path, TlFormat format, TlFormat *out_format, GE
   if (format == TL_FORMAT_AUTO && pread (fd, magic, sizeof magic, 0) == sizeof magic
       && memcmp (magic, "\x93NUMPY", 6) == 0)
     format = TL_FORMAT_NPY;
-  if (format == TL_FORMAT_NPY)
-    {
-      FILE *f = fdopen (fd, "rb");
-      if (f == NULL)
-        {
-          close (fd);
-          tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read: %s"),
-                           g_strerror (errno));
-          return NULL;
-        }
-      m = tl_npy_load_stream (path, f, size, error);
-      fclose (f);
-      if (m && out_format)
-        *out_format = TL_FORMAT_NPY;
-      return m;
-    }
-
-  if (!tl_io_read_opened (fd, path, size, &buf, &len, error))
-    return NULL;
+  gboolean sniff_text = FALSE;
   if (format == TL_FORMAT_AUTO)
     {
-      if (starts_with_mtx_banner (buf, len))
-        format = TL_FORMAT_MTX;
-      else
-        format = tl_format_from_path (path);
+      format = starts_with_mtx_banner (fd) ? TL_FORMAT_MTX : tl_format_from_path (path);
+      sniff_text = format == TL_FORMAT_TEXT || format == TL_FORMAT_AUTO;
       if (format == TL_FORMAT_NPY)
         {
           /* named .npy, but without the magic */
+          close (fd);
           tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
                            _("byte 0: expected the .npy magic “\\x93NUMPY”"));
           return NULL;
         }
-      if (format == TL_FORMAT_TEXT || format == TL_FORMAT_AUTO)
-        format = tl_text_sniff (buf, len) ? TL_FORMAT_TEXT : TL_FORMAT_CSV;
     }
-
-  switch (format)
+  TlMatrix *m = NULL;
+  if (format == TL_FORMAT_NPY)
+    m = tl_npy_load_fd (path, fd, size, cancellable, error);
+  else
     {
-    case TL_FORMAT_MTX:  m = tl_mtx_load_data (path, buf, len, error); break;
-    case TL_FORMAT_CSV:  m = tl_csv_load_data (path, buf, len, error); break;
-    case TL_FORMAT_TEXT: m = tl_text_load_data (path, buf, len, error); break;
-    case TL_FORMAT_AUTO:
-    case TL_FORMAT_NPY:
-    default:
-      g_return_val_if_reached (NULL);
+      TlIoSource src;
+      tl_io_source_init_fd (&src, path, fd, size, cancellable);
+      char *note = NULL;
+      if (sniff_text)
+        format = tl_text_sniff_source (&src, &note) ? TL_FORMAT_TEXT : TL_FORMAT_CSV;
+      switch (format)
+        {
+        case TL_FORMAT_MTX:  m = tl_mtx_load (&src, error); break;
+        case TL_FORMAT_CSV:  m = tl_csv_load (&src, error); break;
+        case TL_FORMAT_TEXT: m = tl_text_load (&src, error); break;
+        case TL_FORMAT_AUTO:
+        case TL_FORMAT_NPY:
+        default:
+          g_assert_not_reached ();
+        }
+      tl_io_source_clear (&src);
+      if (m && info)
+        info->note = note;
+      else
+        g_free (note);
     }
+  if (m && info)
+    info->format = format;
+  return m;
+}
+
+void
+tl_load_info_clear (TlLoadInfo *info)
+{
+  g_clear_pointer (&info->note, g_free);
+}
+
+TlMatrix *
+tl_matrix_load_full (const char *path, TlFormat format, TlFormat *out_format, GError **error)
+{
+  TlLoadInfo info;
+  TlMatrix *m = tl_matrix_load_with (path, format, NULL, &info, error);
   if (m && out_format)
-    *out_format = format;
+    *out_format = info.format;
+  tl_load_info_clear (&info);
   return m;
 }
 
 TlMatrix *
 tl_matrix_load (const char *path, TlFormat format, GError **error)
 {
-  return tl_matrix_load_full (path, format, NULL, error);
+  return tl_matrix_load_with (path, format, NULL, NULL, error);
 }
 
 gboolean
 tl_matrix_save (const TlMatrix *matrix, const char *path, TlFormat format, GError **error)
+{
+  return tl_matrix_save_with (matrix, path, format, NULL, error);
+}
+
+gboolean
+tl_matrix_save_with (const TlMatrix *matrix, const char *path, TlFormat format,
+                     GCancellable *cancellable, GError **error)
 {
   g_return_val_if_fail (matrix != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -200,17 +223,18 @@ tl_matrix_save (const TlMatrix *matrix, const char *path, TlFormat format, GErro
   switch (format)
     {
     case TL_FORMAT_MTX:
-      return tl_io_write_atomic (path, matrix, tl_mtx_write, NULL, error);
+      return tl_io_write_atomic (path, matrix, tl_mtx_write, NULL, cancellable, error);
     case TL_FORMAT_NPY:
-      return tl_io_write_atomic (path, matrix, tl_npy_write, NULL, error);
+      return tl_io_write_atomic (path, matrix, tl_npy_write, NULL, cancellable, error);
     case TL_FORMAT_CSV:
       {
         const char *ext = path_extension (path);
         char delim = (ext && g_ascii_strcasecmp (ext, "tsv") == 0) ? '\t' : ',';
-        return tl_io_write_atomic (path, matrix, tl_csv_write, GINT_TO_POINTER (delim), error);
+        return tl_io_write_atomic (path, matrix, tl_csv_write, GINT_TO_POINTER (delim),
+                                   cancellable, error);
       }
     case TL_FORMAT_TEXT:
-      return tl_io_write_atomic (path, matrix, tl_text_write, NULL, error);
+      return tl_io_write_atomic (path, matrix, tl_text_write, NULL, cancellable, error);
     case TL_FORMAT_AUTO:
     default:
       tl_io_set_error (error, TL_ERROR_INVALID, path, 0, 0,

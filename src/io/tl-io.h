@@ -4,8 +4,9 @@
  * explicitly.  Every failure is a GError in TL_ERROR naming the file, the
  * line (and column where it helps) and what was expected; nothing partial
  * is ever returned.  Numbers are parsed and printed in the C locale.
- * Saving writes a temporary file beside the target and renames it, so a
- * failed save never leaves a half-written file.
+ * Text is streamed, never held whole; saving writes a temporary file
+ * beside the target and renames it, so a failed save never leaves a
+ * half-written file.
  */
 #pragma once
 
@@ -27,6 +28,20 @@ const char *tl_format_name      (TlFormat format);          /* "mtx", "npy", "cs
 gboolean    tl_format_from_name (const char *name, TlFormat *out_format);
 TlFormat    tl_format_from_path (const char *path);         /* TL_FORMAT_AUTO if unknown */
 
+/* What a load chose. */
+typedef struct
+{
+  TlFormat format; /* what the file was read as */
+  char *note;      /* a sentence about a choice the reader made, or NULL: why
+                    * a .txt's first line "2 2" was (not) taken as a header */
+} TlLoadInfo;
+
+/* Loads path; the cancellable is polled as the file is read (every
+ * window of text, every chunk of .npy data): G_IO_ERROR_CANCELLED.
+ * info (may be NULL) is filled on success; tl_load_info_clear frees it. */
+TlMatrix   *tl_matrix_load_with (const char *path, TlFormat format, GCancellable *cancellable,
+                                 TlLoadInfo *info, GError **error);
+void        tl_load_info_clear  (TlLoadInfo *info);
 TlMatrix   *tl_matrix_load      (const char *path, TlFormat format, GError **error);
 /* As tl_matrix_load, and tells which format the file was read as. */
 TlMatrix   *tl_matrix_load_full (const char *path, TlFormat format, TlFormat *out_format,
@@ -35,5 +50,11 @@ TlMatrix   *tl_matrix_load_full (const char *path, TlFormat format, TlFormat *ou
 const char *tl_format_title     (TlFormat format);
 gboolean    tl_matrix_save      (const TlMatrix *matrix, const char *path, TlFormat format,
                                  GError **error);
+/* Saves as one atomic save (core/tl-save.h: "-" is standard output, a
+ * symbolic link is written through, a FIFO or device refused), stopped
+ * with G_IO_ERROR_CANCELLED — the temporary removed — when cancellable is
+ * cancelled. */
+gboolean    tl_matrix_save_with (const TlMatrix *matrix, const char *path, TlFormat format,
+                                 GCancellable *cancellable, GError **error);
 
 G_END_DECLS

@@ -16,6 +16,7 @@
 #include "io/tl-mtx.h"
 #include "io/tl-io-reader.h"
 #include "io/tl-io-writer.h"
+#include "core/tl-memory.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -40,40 +41,54 @@ word_is (const char *tok, gsize len, const char *word)
   return strlen (word) == len && g_ascii_strncasecmp (tok, word, len) == 0;
 }
 
+/* The next banner word (0 when the line ends), checked at once: a token
+ * lives only until the next is read. */
+static int
+banner_word (TlIoSource *src, const char **tok, gsize *len, guint *col, GError **error)
+{
+  int got = tl_io_source_token (src, 0, tok, len, error);
+  if (got > 0)
+    *col = tl_io_source_col (src, *tok);
+  return got;
+}
+
 static gboolean
-parse_banner (const char *path, const TlIoLine *line, MtxHeader *h, GError **error)
+parse_banner (TlIoSource *src, MtxHeader *h, GError **error)
 {
   static const char *const expect =
     N_("expected the banner “%%MatrixMarket matrix FORMAT FIELD SYMMETRY”");
-  const char *tok;
-  gsize len, cursor = 0;
-  guint col;
+  const char *path = src->path, *tok;
+  gsize len;
+  guint col = 1, line = tl_io_source_line (src);
+  int got;
 
-  if (!tl_io_line_token (line, &cursor, &tok, &len, &col) || !word_is (tok, len, "%%MatrixMarket"))
+  if ((got = banner_word (src, &tok, &len, &col, error)) < 0)
+    return FALSE;
+  if (got == 0 || !word_is (tok, len, "%%MatrixMarket"))
     {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, 1, "%s", _(expect));
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line, 1, "%s", _(expect));
       return FALSE;
     }
 
   /* object */
-  if (!tl_io_line_token (line, &cursor, &tok, &len, &col))
+  if ((got = banner_word (src, &tok, &len, &col, error)) <= 0)
     goto missing;
   if (word_is (tok, len, "vector"))
     {
-      tl_io_set_error (error, TL_ERROR_UNSUPPORTED, path, line->number, col,
+      tl_io_set_error (error, TL_ERROR_UNSUPPORTED, path, line, col,
                        _("Matrix Market vectors are not supported, only “matrix”"));
       return FALSE;
     }
   if (!word_is (tok, len, "matrix"))
     {
       g_autofree char *q = tl_io_quote (tok, len);
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, col,
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
                        _("expected “matrix” after “%%%%MatrixMarket”, found %s"), q);
       return FALSE;
     }
 
   /* format */
-  if (!tl_io_line_token (line, &cursor, &tok, &len, &col))
+  if ((got = banner_word (src, &tok, &len, &col, error)) <= 0)
     goto missing;
   if (word_is (tok, len, "coordinate"))
     h->coordinate = TRUE;
@@ -82,13 +97,13 @@ parse_banner (const char *path, const TlIoLine *line, MtxHeader *h, GError **err
   else
     {
       g_autofree char *q = tl_io_quote (tok, len);
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, col,
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
                        _("expected the format “coordinate” or “array”, found %s"), q);
       return FALSE;
     }
 
   /* field */
-  if (!tl_io_line_token (line, &cursor, &tok, &len, &col))
+  if ((got = banner_word (src, &tok, &len, &col, error)) <= 0)
     goto missing;
   if (word_is (tok, len, "real") || word_is (tok, len, "double"))
     h->field = MTX_REAL;
@@ -98,7 +113,7 @@ parse_banner (const char *path, const TlIoLine *line, MtxHeader *h, GError **err
     h->field = MTX_PATTERN;
   else if (word_is (tok, len, "complex"))
     {
-      tl_io_set_error (error, TL_ERROR_UNSUPPORTED, path, line->number, col,
+      tl_io_set_error (error, TL_ERROR_UNSUPPORTED, path, line, col,
                        _("complex matrices are not supported: Tilelab works with real "
                          "int32, float32 and float64 matrices"));
       return FALSE;
@@ -106,19 +121,19 @@ parse_banner (const char *path, const TlIoLine *line, MtxHeader *h, GError **err
   else
     {
       g_autofree char *q = tl_io_quote (tok, len);
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, col,
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
                        _("expected the field “real”, “integer” or “pattern”, found %s"), q);
       return FALSE;
     }
   if (h->field == MTX_PATTERN && !h->coordinate)
     {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, col,
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
                        _("“pattern” needs the “coordinate” format, not “array”"));
       return FALSE;
     }
 
   /* symmetry */
-  if (!tl_io_line_token (line, &cursor, &tok, &len, &col))
+  if ((got = banner_word (src, &tok, &len, &col, error)) <= 0)
     goto missing;
   if (word_is (tok, len, "general"))
     h->symmetry = MTX_GENERAL;
@@ -128,76 +143,123 @@ parse_banner (const char *path, const TlIoLine *line, MtxHeader *h, GError **err
     h->symmetry = MTX_SKEW;
   else if (word_is (tok, len, "hermitian"))
     {
-      tl_io_set_error (error, TL_ERROR_UNSUPPORTED, path, line->number, col,
+      tl_io_set_error (error, TL_ERROR_UNSUPPORTED, path, line, col,
                        _("hermitian matrices are complex, which Tilelab does not support"));
       return FALSE;
     }
   else
     {
       g_autofree char *q = tl_io_quote (tok, len);
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, col,
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
                        _("expected the symmetry “general”, “symmetric” or “skew-symmetric”, "
                          "found %s"), q);
       return FALSE;
     }
 
-  if (tl_io_line_token (line, &cursor, &tok, &len, &col))
+  if ((got = banner_word (src, &tok, &len, &col, error)) != 0)
     {
+      if (got < 0)
+        return FALSE;
       g_autofree char *q = tl_io_quote (tok, len);
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, col,
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
                        _("expected the end of the banner, found %s"), q);
       return FALSE;
     }
+  tl_io_source_newline (src);
   return TRUE;
 
 missing:
-  tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, (guint) line->len + 1,
-                   _("the banner ends early: %s"), _(expect));
+  if (got == 0)
+    tl_io_set_error (error, TL_ERROR_PARSE, path, line, tl_io_source_col (src, src->p),
+                     _("the banner ends early: %s"), _(expect));
   return FALSE;
 }
 
-/* "% tilelab: dtype=float32" — our writer's note, so float32 survives */
+/* "% tilelab: dtype=float32" — our writer's note, so float32 survives
+ * (checked on the comment's first bytes: a comment may be long) */
 static void
-read_hint (const TlIoLine *line, MtxHeader *h)
+read_hint (TlIoSource *src, MtxHeader *h)
 {
-  g_autofree char *text = g_strndup (line->text + 1, line->len - 1);
+  static const char note[] = "tilelab: dtype=float32";
+  char head[64];
+  gsize n = 0;
+  int c;
+  tl_io_source_advance (src); /* the '%' */
+  while (n < sizeof head && (c = tl_io_source_peek (src)) != TL_IO_EOF && c != '\n' && c != '\r')
+    head[n++] = (char) c, tl_io_source_advance (src);
+  if (n == sizeof head)
+    return; /* longer than the note: not it */
+  g_autofree char *text = g_strndup (head, n);
   g_strstrip (text);
-  if (g_ascii_strcasecmp (text, "tilelab: dtype=float32") == 0)
+  if (g_ascii_strcasecmp (text, note) == 0)
     h->float32_hint = TRUE;
 }
 
-/* The next line that is not blank; FALSE at the end of the file. */
+/* The entry's next token; when the line has ended, the error says so
+ * (missing: a format with one %s, for what). */
 static gboolean
-next_data_line (TlIoReader *reader, TlIoLine *line)
+entry_token (TlIoSource *src, const char *missing, const char *what, const char **tok,
+             gsize *len, guint *col, GError **error)
 {
-  while (tl_io_reader_next (reader, line))
-    if (!tl_io_line_is_blank (line))
-      return TRUE;
-  return FALSE;
+  int got = tl_io_source_token (src, 0, tok, len, error);
+  if (got == 0)
+    tl_io_set_error (error, TL_ERROR_PARSE, src->path, tl_io_source_line (src),
+                     tl_io_source_col (src, src->p), missing, what);
+  if (got <= 0)
+    return FALSE;
+  *col = tl_io_source_col (src, *tok);
+  return TRUE;
 }
 
 static gboolean
-read_index (const char *path, const TlIoLine *line, gsize *cursor, const char *what,
-            guint64 limit, guint64 *out, guint *out_col, GError **error)
+read_index (TlIoSource *src, const char *what, guint64 limit, guint64 *out, guint *out_col,
+            GError **error)
 {
   const char *tok;
   gsize len;
-  guint col;
-  if (!tl_io_line_token (line, cursor, &tok, &len, &col))
-    {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, (guint) line->len + 1,
-                       _("expected an entry “row col …”: the %s index is missing"), what);
-      return FALSE;
-    }
+  if (!entry_token (src, _("expected an entry “row col …”: the %s index is missing"), what,
+                    &tok, &len, out_col, error))
+    return FALSE;
   if (!tl_io_parse_size (tok, len, out, NULL) || *out < 1 || *out > limit)
     {
       g_autofree char *q = tl_io_quote (tok, len);
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, col,
+      tl_io_set_error (error, TL_ERROR_PARSE, src->path, tl_io_source_line (src), *out_col,
                        _("expected a %s index from 1 to %" PRIu64 ", found %s"),
                        what, limit, q);
       return FALSE;
     }
-  *out_col = col;
+  return TRUE;
+}
+
+/* The one value of an array line, or the value of an entry. */
+static gboolean
+read_value (TlIoSource *src, const MtxHeader *h, const char *missing, double *v, guint *out_col,
+            GError **error)
+{
+  const char *tok;
+  gsize len;
+  return entry_token (src, "%s", missing, &tok, &len, out_col, error)
+         && tl_io_parse_value (src->path, tl_io_source_line (src), *out_col, tok, len, FALSE,
+                               h->dtype, v, NULL, error);
+}
+
+/* The end of the line; anything else on it is an error (message names it). */
+static gboolean
+end_of_line (TlIoSource *src, const char *message, GError **error)
+{
+  const char *tok;
+  gsize len;
+  int got = tl_io_source_token (src, 0, &tok, &len, error);
+  if (got < 0)
+    return FALSE;
+  if (got > 0)
+    {
+      g_autofree char *q = tl_io_quote (tok, len);
+      tl_io_set_error (error, TL_ERROR_PARSE, src->path, tl_io_source_line (src),
+                       tl_io_source_col (src, tok), message, q);
+      return FALSE;
+    }
+  tl_io_source_newline (src);
   return TRUE;
 }
 
@@ -216,42 +278,45 @@ negate_into (const char *path, guint line, guint col, TlMatrix *m, gsize i, gsiz
   return TRUE;
 }
 
+/* Stores v at (i, j) and its mirror for symmetric and skew-symmetric
+ * files (v as stored: an int32 or float32 value, rounded once). */
+static gboolean
+store_entry (const MtxHeader *h, TlMatrix *m, gsize i, gsize j, double v, guint line,
+             guint col, GError **error)
+{
+  tl_matrix_set (m, i, j, v);
+  v = tl_matrix_get (m, i, j);
+  if (i != j && h->symmetry == MTX_SYMMETRIC)
+    tl_matrix_set (m, j, i, v);
+  else if (h->symmetry == MTX_SKEW && !negate_into (h->path, line, col, m, j, i, v, error))
+    return FALSE;
+  return TRUE;
+}
+
 /* One entry of a coordinate file, 0-based, with where it was written. */
 typedef struct
 {
-  guint32 i, j;
+  guint64 i, j;
   guint line, col;
   double v;
 } MtxEntry;
 
-static int
-by_position_then_line (gconstpointer pa, gconstpointer pb)
-{
-  const MtxEntry *a = pa, *b = pb;
-  if (a->i != b->i)
-    return a->i < b->i ? -1 : 1;
-  if (a->j != b->j)
-    return a->j < b->j ? -1 : 1;
-  return a->line < b->line ? -1 : a->line > b->line;
-}
-
 /* Reads one line "i j [value]" into e, checking indices and symmetry. */
 static gboolean
-read_entry (const MtxHeader *h, const TlIoLine *line, guint64 rows, guint64 cols, MtxEntry *e,
+read_entry (const MtxHeader *h, TlIoSource *src, guint64 rows, guint64 cols, MtxEntry *e,
             GError **error)
 {
   const char *path = h->path;
-  gsize cursor = 0, len;
   guint64 i, j;
   guint icol, jcol, vcol;
-  const char *tok;
+  guint line = tl_io_source_line (src);
 
-  if (!read_index (path, line, &cursor, _("row"), rows, &i, &icol, error)
-      || !read_index (path, line, &cursor, _("column"), cols, &j, &jcol, error))
+  if (!read_index (src, _("row"), rows, &i, &icol, error)
+      || !read_index (src, _("column"), cols, &j, &jcol, error))
     return FALSE;
   if (h->symmetry == MTX_SYMMETRIC && i < j)
     {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, icol,
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line, icol,
                        _("entry (%" PRIu64 ", %" PRIu64 ") is above "
                          "the diagonal: a symmetric file stores only the lower triangle"),
                        i, j);
@@ -259,125 +324,116 @@ read_entry (const MtxHeader *h, const TlIoLine *line, guint64 rows, guint64 cols
     }
   if (h->symmetry == MTX_SKEW && i <= j)
     {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, icol,
+      tl_io_set_error (error, TL_ERROR_PARSE, path, line, icol,
                        _("entry (%" PRIu64 ", %" PRIu64 ") is on or "
                          "above the diagonal: a skew-symmetric file stores only the "
                          "strictly lower triangle"), i, j);
       return FALSE;
     }
-  *e = (MtxEntry) { (guint32) (i - 1), (guint32) (j - 1), line->number, icol, 1.0 };
-
+  *e = (MtxEntry) { i - 1, j - 1, line, icol, 1.0 };
   if (h->field != MTX_PATTERN)
     {
-      if (!tl_io_line_token (line, &cursor, &tok, &len, &vcol))
-        {
-          tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, (guint) line->len + 1,
-                           _("expected an entry “row col value”: the value is missing"));
-          return FALSE;
-        }
-      if (!tl_io_parse_value (path, line->number, vcol, tok, len, FALSE, h->dtype, &e->v, NULL,
-                              error))
+      if (!read_value (src, h, _("expected an entry “row col value”: the value is missing"),
+                       &e->v, &vcol, error))
         return FALSE;
       e->col = vcol;
     }
-  if (tl_io_line_token (line, &cursor, &tok, &len, &vcol))
-    {
-      g_autofree char *q = tl_io_quote (tok, len);
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line->number, vcol,
-                       h->field == MTX_PATTERN
-                         ? _("expected the end of a pattern entry “row col”, found %s")
-                         : _("expected the end of the entry “row col value”, found %s"), q);
-      return FALSE;
-    }
-  return TRUE;
+  return end_of_line (src, h->field == MTX_PATTERN
+                             ? _("expected the end of a pattern entry “row col”, found %s")
+                             : _("expected the end of the entry “row col value”, found %s"),
+                      error);
 }
 
-/* Refuses a position given twice, naming the earliest repeat in file order
- * and the line that gave it first. */
+/* A duplicate found at (e->i, e->j): the line that gave it first, read
+ * again from the first entry (this happens once, on the way to an error). */
 static gboolean
-check_duplicates (const char *path, GArray *entries, GError **error)
+duplicate_error (const MtxHeader *h, TlIoSource *src, const TlIoMark *entries, guint64 rows,
+                 guint64 cols, const MtxEntry *dup, GError **error)
 {
-  g_array_sort (entries, by_position_then_line);
-  const MtxEntry *repeat = NULL, *first = NULL;
-  for (guint k = 1; k < entries->len; k++)
+  guint first = 0;
+  tl_io_source_seek (src, entries);
+  while (first == 0 && tl_io_source_next_content (src, 0))
     {
-      const MtxEntry *a = &g_array_index (entries, MtxEntry, k - 1);
-      const MtxEntry *b = &g_array_index (entries, MtxEntry, k);
-      if (a->i == b->i && a->j == b->j && (repeat == NULL || b->line < repeat->line))
-        {
-          /* within a run of one position, a is its first mention */
-          guint start = k - 1;
-          while (start > 0 && g_array_index (entries, MtxEntry, start - 1).i == a->i
-                 && g_array_index (entries, MtxEntry, start - 1).j == a->j)
-            start--;
-          repeat = b;
-          first = &g_array_index (entries, MtxEntry, start);
-        }
+      MtxEntry e;
+      if (!read_entry (h, src, rows, cols, &e, NULL))
+        break;
+      if (e.i == dup->i && e.j == dup->j)
+        first = e.line;
     }
-  if (repeat == NULL)
-    return TRUE;
-  tl_io_set_error (error, TL_ERROR_PARSE, path, repeat->line, 1,
-                   _("duplicate entry (%u, %u), first given on line %u"), repeat->i + 1,
-                   repeat->j + 1, first->line);
+  tl_io_set_error (error, TL_ERROR_PARSE, h->path, dup->line, 1,
+                   _("duplicate entry (%" PRIu64 ", %" PRIu64 "), first given on line %u"),
+                   dup->i + 1, dup->j + 1, first);
   return FALSE;
 }
 
-/* Coordinate files list entries; the rest is zero.  The entries are read
- * first and the dense matrix allocated (zeroed lazily) only when the file
- * has shown them all: a tiny file declaring a huge matrix costs nothing. */
+/* Coordinate files list entries; the rest is zero.  The dense matrix is
+ * allocated (zeroed lazily: a sparse file costs only the pages it
+ * touches) when the file is long enough for the entries it declares, and
+ * a bitmap of one bit per cell finds a repeated position as it is read. */
 static TlMatrix *
-load_coordinate (const MtxHeader *h, TlIoReader *reader, const TlIoLine *size_line,
-                 guint64 rows, guint64 cols, guint64 nnz, GError **error)
+load_coordinate (const MtxHeader *h, TlIoSource *src, guint size_line, guint64 rows,
+                 guint64 cols, guint64 nnz, GError **error)
 {
   const char *path = h->path;
-  g_autoptr (GArray) entries = g_array_sized_new (FALSE, FALSE, sizeof (MtxEntry),
-                                                  (guint) MIN (nnz, 1 << 16));
-  TlIoLine line;
-  while (next_data_line (reader, &line))
+  g_autoptr (TlMatrix) m = NULL;
+  g_autofree guint8 *seen = NULL;
+  /* the shortest entry is "1 1" and a line end */
+  if (tl_io_can_fill (nnz, 4, tl_io_source_left (src)))
     {
-      if (entries->len == nnz)
+      m = tl_io_matrix_new (path, size_line, h->dtype, rows, cols, TRUE, error);
+      if (m == NULL)
+        return NULL;
+      g_autoptr (GError) local = NULL;
+      seen = tl_memory_new0 (guint8, (rows * cols + 7) / 8, _("the map of entries seen"), &local);
+      if (seen == NULL)
         {
-          tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, 1,
-                           _("more entries than the %" PRIu64
-                             " the size line declares"), nnz);
+          tl_io_set_error (error, local->code, path, size_line, 0, "%s", local->message);
+          return NULL;
+        }
+    }
+  TlIoMark entries;
+  tl_io_source_mark (src, &entries);
+  guint64 count = 0;
+  while (tl_io_source_next_content (src, 0))
+    {
+      if (count == nnz)
+        {
+          tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_source_line (src), 1,
+                           _("more entries than the %" PRIu64 " the size line declares"), nnz);
           return NULL;
         }
       MtxEntry e;
-      if (!read_entry (h, &line, rows, cols, &e, error))
+      if (!read_entry (h, src, rows, cols, &e, error))
         return NULL;
-      g_array_append_val (entries, e);
+      count++;
+      if (m == NULL)
+        continue;
+      guint64 bit = e.i * cols + e.j;
+      if (seen[bit / 8] & (1u << (bit % 8)))
+        {
+          duplicate_error (h, src, &entries, rows, cols, &e, error);
+          return NULL;
+        }
+      seen[bit / 8] |= (guint8) (1u << (bit % 8));
+      if (!store_entry (h, m, (gsize) e.i, (gsize) e.j, e.v, e.line, e.col, error))
+        return NULL;
     }
-  if (entries->len < nnz)
+  if (tl_io_source_failed (src, error))
+    return NULL;
+  if (count < nnz)
     {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_reader_end_line (reader), 0,
+      tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_source_end_line (src), 0,
                        _("the file ends early: the size line declares %" PRIu64
-                         " entries, found %u"), nnz, entries->len);
+                         " entries, found %" PRIu64), nnz, count);
       return NULL;
     }
-  if (!check_duplicates (path, entries, error))
-    return NULL;
-
-  g_autoptr (TlMatrix) m = tl_io_matrix_new (path, size_line->number, h->dtype, rows, cols,
-                                             TRUE, error);
-  if (m == NULL)
-    return NULL;
-  for (guint k = 0; k < entries->len; k++)
-    {
-      const MtxEntry *e = &g_array_index (entries, MtxEntry, k);
-      tl_matrix_set (m, e->i, e->j, e->v);
-      double v = tl_matrix_get (m, e->i, e->j);
-      if (e->i != e->j && h->symmetry == MTX_SYMMETRIC)
-        tl_matrix_set (m, e->j, e->i, v);
-      else if (h->symmetry == MTX_SKEW
-               && !negate_into (path, e->line, e->col, m, e->j, e->i, v, error))
-        return NULL;
-    }
+  g_assert (m != NULL); /* a file that held all entries passed tl_io_can_fill */
   return g_steal_pointer (&m);
 }
 
 static TlMatrix *
-load_array (const MtxHeader *h, TlIoReader *reader, const TlIoLine *size_line, guint64 rows,
-            guint64 cols, GError **error)
+load_array (const MtxHeader *h, TlIoSource *src, guint size_line, guint64 rows, guint64 cols,
+            GError **error)
 {
   const char *path = h->path;
   /* column by column; symmetric files hold i ≥ j, skew-symmetric i > j
@@ -385,9 +441,7 @@ load_array (const MtxHeader *h, TlIoReader *reader, const TlIoLine *size_line, g
   guint64 first_offset = h->symmetry == MTX_GENERAL ? G_MAXUINT64
                          : h->symmetry == MTX_SYMMETRIC ? 0 : 1;
   guint64 want;
-  if (!tl_matrix_check_shape (rows, cols, NULL))
-    want = G_MAXUINT64; /* tl_io_check_fill says why */
-  else if (h->symmetry == MTX_GENERAL)
+  if (h->symmetry == MTX_GENERAL)
     want = rows * cols;
   else
     want = h->symmetry == MTX_SYMMETRIC ? rows * (rows + 1) / 2
@@ -395,130 +449,115 @@ load_array (const MtxHeader *h, TlIoReader *reader, const TlIoLine *size_line, g
   /* one value per line, a digit and a line end: a file too short for
    * them is read without a matrix, to say where it ends */
   g_autoptr (TlMatrix) m = NULL;
-  if (tl_io_can_fill (want, 2, reader->len - reader->pos))
+  if (tl_io_can_fill (want, 2, tl_io_source_left (src)))
     {
-      m = tl_io_matrix_new (path, size_line->number, h->dtype, rows, cols,
+      m = tl_io_matrix_new (path, size_line, h->dtype, rows, cols,
                             h->symmetry == MTX_SKEW /* the zero diagonal */, error);
       if (m == NULL)
         return NULL;
     }
 
-  TlIoLine line;
   guint64 count = 0;
   /* (an empty column holds nothing to read: with no rows, skip them all) */
   for (guint64 j = 0; rows > 0 && j < cols; j++)
     for (guint64 i = first_offset == G_MAXUINT64 ? 0 : j + first_offset; i < rows; i++)
       {
-        const char *tok;
-        gsize len, cursor = 0;
-        guint col;
-        if (!next_data_line (reader, &line))
+        if (!tl_io_source_next_content (src, 0))
           {
-            tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_reader_end_line (reader), 0,
-                             _("the file ends early: expected %" PRIu64 " values, "
-                               "found %" PRIu64), want, count);
+            if (!tl_io_source_failed (src, error))
+              tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_source_end_line (src), 0,
+                               _("the file ends early: expected %" PRIu64 " values, "
+                                 "found %" PRIu64), want, count);
             return NULL;
           }
-        tl_io_line_token (&line, &cursor, &tok, &len, &col);
         double v;
-        if (!tl_io_parse_value (path, line.number, col, tok, len, FALSE, h->dtype, &v, NULL,
-                                error))
+        guint col, line = tl_io_source_line (src);
+        if (!read_value (src, h, "", &v, &col, error)
+            || !end_of_line (src, _("expected one value per line in an array file, found "
+                                    "also %s"), error))
           return NULL;
-        if (tl_io_line_token (&line, &cursor, &tok, &len, &col))
-          {
-            g_autofree char *q = tl_io_quote (tok, len);
-            tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, col,
-                             _("expected one value per line in an array file, found also %s"),
-                             q);
-            return NULL;
-          }
         count++;
-        if (m == NULL)
-          continue;
-        tl_matrix_set (m, i, j, v);
-        v = tl_matrix_get (m, i, j);
-        if (i != j && h->symmetry == MTX_SYMMETRIC)
-          tl_matrix_set (m, j, i, v);
-        else if (h->symmetry == MTX_SKEW
-                 && !negate_into (path, line.number, col, m, j, i, v, error))
+        if (m != NULL && !store_entry (h, m, (gsize) i, (gsize) j, v, line, col, error))
           return NULL;
       }
-  if (next_data_line (reader, &line))
+  if (tl_io_source_next_content (src, 0))
     {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, 1,
-                       _("more values than the %" PRIu64 " the size line declares"),
-                       want);
+      tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_source_line (src), 1,
+                       _("more values than the %" PRIu64 " the size line declares"), want);
       return NULL;
     }
+  if (tl_io_source_failed (src, error))
+    return NULL;
   g_assert (m != NULL); /* a file that held all values passed tl_io_can_fill */
   return g_steal_pointer (&m);
 }
 
-TlMatrix *
-tl_mtx_load_data (const char *path, const char *buf, gsize len, GError **error)
+/* Comments ('%' at the start of a line, our float32 note among them) and
+ * blank lines, then the size line: its sizes into size[]. */
+static gboolean
+read_sizes (MtxHeader *h, TlIoSource *src, guint64 size[3], guint *size_line, GError **error)
 {
-  TlIoReader reader;
-  TlIoLine line;
-  MtxHeader h = { .path = path };
-
-  tl_io_reader_init (&reader, path, buf, len);
-  if (!tl_io_reader_next (&reader, &line))
-    {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, 1, 0,
-                       _("the file is empty: expected the banner “%%%%MatrixMarket …”"));
-      return NULL;
-    }
-  if (!parse_banner (path, &line, &h, error))
-    return NULL;
-
-  /* comments, then the size line */
+  const char *path = h->path;
   for (;;)
     {
-      if (!tl_io_reader_next (&reader, &line))
+      TlIoLineKind kind = tl_io_source_line_kind (src, 0);
+      if (kind == TL_IO_LINE_END)
         {
-          tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_reader_end_line (&reader), 0,
-                           _("the file ends before the size line “rows cols%s”"),
-                           h.coordinate ? " entries" : "");
-          return NULL;
+          if (!tl_io_source_failed (src, error))
+            tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_source_end_line (src), 0,
+                             _("the file ends before the size line “rows cols%s”"),
+                             h->coordinate ? " entries" : "");
+          return FALSE;
         }
-      if (line.len > 0 && line.text[0] == '%')
-        read_hint (&line, &h);
-      else if (!tl_io_line_is_blank (&line))
+      if (tl_io_source_peek (src) == '%')
+        read_hint (src, h);
+      else if (kind == TL_IO_LINE_CONTENT)
         break;
+      tl_io_source_skip_line (src);
     }
-
-  h.dtype = h.field == MTX_INTEGER ? TL_DTYPE_INT32
-            : (h.field == MTX_REAL && h.float32_hint) ? TL_DTYPE_FLOAT32 : TL_DTYPE_FLOAT64;
+  h->dtype = h->field == MTX_INTEGER ? TL_DTYPE_INT32
+             : (h->field == MTX_REAL && h->float32_hint) ? TL_DTYPE_FLOAT32 : TL_DTYPE_FLOAT64;
 
   static const char *const what[3] = { N_("row count"), N_("column count"),
                                        N_("number of entries") };
-  guint64 size[3];
-  int n_sizes = h.coordinate ? 3 : 2;
-  gsize cursor = 0;
-  const char *tok;
-  gsize tok_len;
-  guint col;
-  int got = tl_io_line_sizes (path, &line, &cursor, n_sizes, what, size, error);
+  int n_sizes = h->coordinate ? 3 : 2;
+  const char *shape = h->coordinate ? "rows cols entries" : "rows cols";
+  *size_line = tl_io_source_line (src);
+  int got = tl_io_source_sizes (src, 0, n_sizes, what, size, error);
   if (got < 0)
-    return NULL;
+    return FALSE;
   if (got < n_sizes)
     {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, (guint) line.len + 1,
-                       _("expected the size line “%s”: the %s is missing"),
-                       h.coordinate ? "rows cols entries" : "rows cols", _(what[got]));
-      return NULL;
+      tl_io_set_error (error, TL_ERROR_PARSE, path, *size_line, tl_io_source_col (src, src->p),
+                       _("expected the size line “%s”: the %s is missing"), shape,
+                       _(what[got]));
+      return FALSE;
     }
-  if (tl_io_line_token (&line, &cursor, &tok, &tok_len, &col))
+  g_autofree char *expected = g_strdup_printf (_("expected the end of the size line “%s”, "
+                                                 "found %%s"), shape);
+  return end_of_line (src, expected, error);
+}
+
+TlMatrix *
+tl_mtx_load (TlIoSource *src, GError **error)
+{
+  const char *path = src->path;
+  MtxHeader h = { .path = path };
+
+  if (tl_io_source_peek (src) == TL_IO_EOF)
     {
-      g_autofree char *q = tl_io_quote (tok, tok_len);
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, col,
-                       _("expected the end of the size line “%s”, found %s"),
-                       h.coordinate ? "rows cols entries" : "rows cols", q);
+      if (!tl_io_source_failed (src, error))
+        tl_io_set_error (error, TL_ERROR_PARSE, path, 1, 0,
+                         _("the file is empty: expected the banner “%%%%MatrixMarket …”"));
       return NULL;
     }
+  guint64 size[3];
+  guint size_line;
+  if (!parse_banner (src, &h, error) || !read_sizes (&h, src, size, &size_line, error))
+    return NULL;
   if (h.symmetry != MTX_GENERAL && size[0] != size[1])
     {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, 1,
+      tl_io_set_error (error, TL_ERROR_PARSE, path, size_line, 1,
                        _("a %s matrix must be square, but the size line says %"
                          PRIu64 "×%" PRIu64),
                        h.symmetry == MTX_SYMMETRIC ? "symmetric" : "skew-symmetric",
@@ -526,17 +565,17 @@ tl_mtx_load_data (const char *path, const char *buf, gsize len, GError **error)
       return NULL;
     }
 
-  /* the size is checked against the cap before the entry count, so a
+  /* the size is checked against the budget before the entry count, so a
    * huge header says how much memory it would take */
   g_autoptr (GError) local = NULL;
   if (!tl_matrix_check_size (h.dtype, size[0], size[1], NULL, &local))
     {
-      tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, line.number, 0, "%s", local->message);
+      tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, size_line, 0, "%s", local->message);
       return NULL;
     }
   /* from here both sizes are below 2³¹: their products cannot overflow */
   if (!h.coordinate)
-    return load_array (&h, &reader, &line, size[0], size[1], error);
+    return load_array (&h, src, size_line, size[0], size[1], error);
 
   guint64 max_nnz = size[0] * size[1];
   if (h.symmetry == MTX_SYMMETRIC)
@@ -545,7 +584,7 @@ tl_mtx_load_data (const char *path, const char *buf, gsize len, GError **error)
     max_nnz = size[0] > 0 ? size[0] * (size[0] - 1) / 2 : 0;
   if (size[2] > max_nnz)
     {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line.number, 0,
+      tl_io_set_error (error, TL_ERROR_PARSE, path, size_line, 0,
                        _("the size line declares %" PRIu64 " entries, but a %"
                          PRIu64 "×%" PRIu64 " %s matrix has room for "
                          "only %" PRIu64), size[2], size[0], size[1],
@@ -554,26 +593,35 @@ tl_mtx_load_data (const char *path, const char *buf, gsize len, GError **error)
                        max_nnz);
       return NULL;
     }
-  return load_coordinate (&h, &reader, &line, size[0], size[1], size[2], error);
+  return load_coordinate (&h, src, size_line, size[0], size[1], size[2], error);
+}
+
+TlMatrix *
+tl_mtx_load_data (const char *path, const char *buf, gsize len, GError **error)
+{
+  TlIoSource src;
+  tl_io_source_init_memory (&src, path, buf, len);
+  TlMatrix *m = tl_mtx_load (&src, error);
+  tl_io_source_clear (&src);
+  return m;
 }
 
 gboolean
 tl_mtx_write (FILE *out, const TlMatrix *matrix, gpointer user_data, GError **error)
 {
-  g_autoptr (GString) value = g_string_new (NULL);
-  fprintf (out, "%%%%MatrixMarket matrix array %s general\n",
-           matrix->dtype == TL_DTYPE_INT32 ? "integer" : "real");
-  fprintf (out, "%% written by Tilelab %s\n", "(dense, column by column)");
-  if (matrix->dtype == TL_DTYPE_FLOAT32)
-    fprintf (out, "%% tilelab: dtype=float32\n");
-  fprintf (out, "%zu %zu\n", matrix->rows, matrix->cols);
-  for (gsize j = 0; j < matrix->cols; j++)
+  TlIoOut o;
+  tl_io_out_init (&o, out);
+  g_autofree char *head = g_strdup_printf (
+    "%%%%MatrixMarket matrix array %s general\n%% written by Tilelab (dense, column by column)\n"
+    "%s%zu %zu\n", matrix->dtype == TL_DTYPE_INT32 ? "integer" : "real",
+    matrix->dtype == TL_DTYPE_FLOAT32 ? "% tilelab: dtype=float32\n" : "", matrix->rows,
+    matrix->cols);
+  tl_io_out_text (&o, head, strlen (head));
+  for (gsize j = 0; j < matrix->cols && !ferror (out); j++)
     for (gsize i = 0; i < matrix->rows; i++)
       {
-        g_string_truncate (value, 0);
-        tl_io_append_element (value, matrix, i, j);
-        g_string_append_c (value, '\n');
-        fwrite (value->str, 1, value->len, out);
+        tl_io_out_element (&o, matrix, i, j);
+        tl_io_out_text (&o, "\n", 1);
       }
-  return TRUE;
+  return tl_io_out_finish (&o);
 }

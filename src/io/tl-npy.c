@@ -26,6 +26,7 @@
 
 #define NPY_MAGIC "\x93NUMPY"
 #define NPY_CHUNK (1 << 20)
+#define NPY_PIECE (64 << 20) /* read between polls of the cancellable */
 
 typedef enum { KIND_FLOAT, KIND_INT, KIND_UINT, KIND_BOOL } NpyKind;
 
@@ -507,25 +508,38 @@ read_header (const char *path, FILE *f, guint64 file_size, NpyInfo *info, guint6
 /* The data, straight into the matrix when numpy's layout is ours, else
  * element by element (converting, reordering, swapping bytes). */
 static gboolean
+read_failed (const char *path, GCancellable *cancellable, GError **error)
+{
+  int e = errno;
+  if (!g_cancellable_set_error_if_cancelled (cancellable, error))
+    tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read the data: %s"),
+                     g_strerror (e ? e : EIO));
+  return FALSE;
+}
+
+/* The data, straight into the matrix when numpy's layout is ours, else
+ * chunk by chunk (converting, reordering, swapping bytes); the
+ * cancellable is polled between pieces. */
+static gboolean
 read_data (const char *path, FILE *f, const NpyInfo *pinfo, guint64 data_bytes, TlMatrix *m,
-           GError **error)
+           GCancellable *cancellable, GError **error)
 {
   const NpyInfo info = *pinfo;
   TlDtype dtype = m->dtype;
   guint64 rows = m->rows, cols = m->cols, n = rows * cols;
   /* The common case, numpy's default layout in our byte order and dtype:
-   * the bytes are the matrix. */
+   * the bytes are the matrix, read at the disk's speed. */
   gboolean same_layout = !info.fortran && !info.swap
                          && ((info.kind == KIND_FLOAT && info.size == (int) tl_dtype_size (dtype))
                              || (info.kind == KIND_INT && info.size == 4));
   if (same_layout)
     {
-      if (data_bytes > 0 && !read_exact (f, m->data, (gsize) data_bytes))
+      for (guint64 at = 0; at < data_bytes; at += NPY_PIECE)
         {
-          int e = errno;
-          tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read the data: %s"),
-                           g_strerror (e ? e : EIO));
-          return FALSE;
+          gsize piece = (gsize) MIN ((guint64) NPY_PIECE, data_bytes - at);
+          if (g_cancellable_is_cancelled (cancellable)
+              || !read_exact (f, (char *) m->data + at, piece))
+            return read_failed (path, cancellable, error);
         }
       return TRUE;
     }
@@ -538,19 +552,15 @@ read_data (const char *path, FILE *f, const NpyInfo *pinfo, guint64 data_bytes, 
   while (k < n)
     {
       gsize count = (gsize) MIN ((guint64) per_chunk, n - k);
-      if (!read_exact (f, chunk, count * (gsize) info.size))
-        {
-          int e = errno;
-          tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read the data: %s"),
-                           g_strerror (e ? e : EIO));
-          return FALSE;
-        }
+      if (g_cancellable_is_cancelled (cancellable)
+          || !read_exact (f, chunk, count * (gsize) info.size))
+        return read_failed (path, cancellable, error);
       for (gsize c = 0; c < count; c++, k++)
         {
           gsize i = (gsize) (info.fortran ? k % rows : k / cols);
           gsize j = (gsize) (info.fortran ? k / rows : k % cols);
           gint64 wide = 0;
-          gboolean wide_ok;
+          gboolean wide_ok = TRUE;
           double v = element_value (&info, chunk + c * (gsize) info.size, &wide, &wide_ok);
           if (dtype == TL_DTYPE_INT32)
             {
@@ -575,7 +585,8 @@ read_data (const char *path, FILE *f, const NpyInfo *pinfo, guint64 data_bytes, 
 }
 
 TlMatrix *
-tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GError **error)
+tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GCancellable *cancellable,
+                    GError **error)
 {
   NpyInfo info = { 0 };
   guint64 data_start;
@@ -613,18 +624,15 @@ tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GError **error
   if (m == NULL)
     return NULL;
 
-  if (!read_data (path, f, &info, data_bytes, m, error))
+  if (!read_data (path, f, &info, data_bytes, m, cancellable, error))
     return NULL;
   return g_steal_pointer (&m);
 }
 
 TlMatrix *
-tl_npy_load (const char *path, GError **error)
+tl_npy_load_fd (const char *path, int fd, guint64 size, GCancellable *cancellable,
+                GError **error)
 {
-  guint64 size;
-  int fd = tl_file_open_regular (path, &size, error);
-  if (fd < 0)
-    return NULL;
   FILE *f = fdopen (fd, "rb");
   if (f == NULL)
     {
@@ -633,9 +641,17 @@ tl_npy_load (const char *path, GError **error)
       tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read: %s"), g_strerror (e));
       return NULL;
     }
-  TlMatrix *m = tl_npy_load_stream (path, f, size, error);
+  TlMatrix *m = tl_npy_load_stream (path, f, size, cancellable, error);
   fclose (f);
   return m;
+}
+
+TlMatrix *
+tl_npy_load (const char *path, GError **error)
+{
+  guint64 size;
+  int fd = tl_file_open_regular (path, &size, error);
+  return fd < 0 ? NULL : tl_npy_load_fd (path, fd, size, NULL, error);
 }
 
 gboolean

@@ -3,15 +3,20 @@
  * tl-io.h chooses it.  Readers name the file (path) in their errors. */
 #pragma once
 
+#include <gio/gio.h>
 #include <stdio.h>
 #include "core/tl-matrix.h"
 
 G_BEGIN_DECLS
 
 TlMatrix *tl_npy_load          (const char *path, GError **error);
+/* The same from a descriptor of a regular file of size bytes (closed). */
+TlMatrix *tl_npy_load_fd       (const char *path, int fd, guint64 size,
+                                GCancellable *cancellable, GError **error);
 /* The same from an open stream of file_size bytes, read from its start
  * (the fuzzer feeds memory through fmemopen). */
-TlMatrix *tl_npy_load_stream   (const char *path, FILE *f, guint64 file_size, GError **error);
+TlMatrix *tl_npy_load_stream   (const char *path, FILE *f, guint64 file_size,
+                                GCancellable *cancellable, GError **error);
 gboolean  tl_npy_write         (FILE *out, const TlMatrix *matrix, gpointer user_data,
                                 GError **error);
 

@@ -203,7 +203,7 @@ tl_wire_matrix_from_npy (GBytes *npy, const char *name, GError **error)
       g_set_error (error, TL_ERROR, TL_ERROR_OUT_OF_MEMORY, _("%s: cannot read its bytes"), name);
       return NULL;
     }
-  TlMatrix *m = tl_npy_load_stream (name, f, size, error);
+  TlMatrix *m = tl_npy_load_stream (name, f, size, NULL, error);
   fclose (f);
   return m;
 }

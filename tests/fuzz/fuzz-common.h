@@ -127,7 +127,8 @@ typedef TlMatrix *(*FuzzLoadFunc) (const char *path, const char *buf, gsize len,
 
 /* The text formats' harness: load the input; if it is a matrix, work it,
  * write it back and load that, which must give the same matrix, of the
- * same dtype (CSV has none: a float64 of whole numbers comes back int32). */
+ * same dtype (CSV has none, but writes a float64's whole numbers "3.0",
+ * so they come back float64). */
 static inline void fuzz_touch (const TlMatrix *m);
 static inline void
 fuzz_text_format (const uint8_t *data, size_t size, const char *what, FuzzLoadFunc load,

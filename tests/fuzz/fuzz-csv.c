@@ -8,6 +8,6 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   char delim = size > 0 && data[0] % 2 ? '\t' : ',';
   fuzz_text_format (data, size, "csv", tl_csv_load_data, tl_csv_write, GINT_TO_POINTER (delim),
-                    TRUE);
+                    FALSE);
   return 0;
 }

@@ -9,7 +9,7 @@ load (const void *data, size_t size, GError **error)
   static const char nothing = 0;
   FILE *f = fmemopen ((void *) (size ? data : &nothing), size ? size : 1, "rb");
   g_assert (f != NULL);
-  TlMatrix *m = tl_npy_load_stream ("fuzz.npy", f, size, error);
+  TlMatrix *m = tl_npy_load_stream ("fuzz.npy", f, size, NULL, error);
   fclose (f);
   return m;
 }

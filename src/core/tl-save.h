@@ -1,0 +1,49 @@
+/* tl-save.h — writing a file a user named, so that it is whole or untouched.
+ *
+ * A save writes into a temporary file beside the target
+ * (".NAME.tmp-XXXXXX"), flushes and fsyncs it, renames it over the target
+ * and fsyncs the folder.  Whatever goes wrong — a full disk, "file too
+ * large" (SIGXFSZ is to be ignored by the program, so the write fails
+ * with EFBIG instead of killing it), a permission, a cancellation (Ctrl+C
+ * in the CLI, Escape or quitting in the app) — the temporary is removed
+ * and an existing file is left as it was.
+ *
+ * What the target may be:
+ *   - a regular file, or nothing yet: replaced, keeping its permissions
+ *     (and, when allowed, its owner);
+ *   - a symbolic link: followed, so the file it points to is replaced and
+ *     the link stays a link;
+ *   - "-": standard output, written straight through (no temporary);
+ *   - anything else (a folder, a FIFO, a device such as /dev/null, a
+ *     socket) is refused: renaming over it would replace it.
+ *
+ * The cancellable is polled at every buffer written (1 MiB).
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include <stdio.h>
+
+G_BEGIN_DECLS
+
+typedef struct _TlSave TlSave;
+
+/* Starts a save to path; NULL with TL_ERROR_IO naming path. */
+TlSave   *tl_save_begin     (const char *path, GCancellable *cancellable, GError **error);
+/* Buffered, the cancellable polled at each buffer: a cancelled or failed
+ * write sets ferror, and tl_save_commit says why. */
+FILE     *tl_save_stream    (TlSave *save);
+/* Flush, fsync, rename; frees save.  On failure the temporary is gone and
+ * the error says why ("PATH: cannot write: File too large"), or
+ * G_IO_ERROR_CANCELLED. */
+gboolean  tl_save_commit    (TlSave *save, GError **error);
+/* Gives up: removes the temporary; frees save.  NULL is fine. */
+void      tl_save_abort     (TlSave *save);
+
+/* The whole of data to path, as one save. */
+gboolean  tl_save_contents  (const char *path, const void *data, gsize len,
+                             GCancellable *cancellable, GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlSave, tl_save_abort)
+
+G_END_DECLS
