@@ -48,6 +48,22 @@ test_det_hilbert (void)
   assert_has (rect.err, "square");
 }
 
+/* Elimination of this A overflows (U(2,2) = 1e308 + 1e308): its
+ * determinant comes from A with its rows scaled by powers of two, and a
+ * det beyond float64 is printed as a power of ten and said to be so. */
+static void
+test_det_overflow (void)
+{
+  g_autofree char *a = write_file ("huge.txt", "2 2 float64\n1e308 1e308\n-1e308 1e308\n");
+  g_auto (Result) r;
+  cli_test_run (&r, "det", a, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  assert_has (r.out, "ln|det|    1419.08556");  /* ln 2 + 2·308·ln 10 */
+  assert_has (r.out, "sign       +1");
+  assert_has (r.out, "beyond double range");
+  assert_has (r.out, "rows scaled by powers of two");
+}
+
 static const char singular_a[] = "4 4\n1 1 1 1\n2 2 2 2\n1 -1 0 0\n0 0 1 -1\n";
 
 static void
@@ -201,6 +217,7 @@ main (int argc, char **argv)
     return 1;
   tmp_dir = g_dir_make_tmp ("tl-cli-gauss-XXXXXX", NULL);
   g_test_add_func ("/cli-gauss/det-hilbert", test_det_hilbert);
+  g_test_add_func ("/cli-gauss/det-overflow", test_det_overflow);
   g_test_add_func ("/cli-gauss/solve-cases", test_solve_cases);
   g_test_add_func ("/cli-gauss/lu-record", test_lu_record);
   g_test_add_func ("/cli-gauss/rank-nullspace-exact", test_rank_nullspace_exact);

@@ -199,6 +199,48 @@ save_record (TlCliGauss *o, const char *path, const TlMatrix *a, const TlLuResul
   return TRUE;
 }
 
+/* When the elimination of A overflows (a finite A whose U holds Inf or
+ * NaN: [[1e308, 1e308], [−1e308, 1e308]] gives U(2,2) = 2e308), its
+ * determinant is taken from D·A instead, each row scaled by a power of two
+ * (exact: no digit changes) so its largest entry is below 1: then
+ * ln|det A| = Σ ln|u_kk| of D·A − Σ ln d_i, and det A's sign is D·A's.
+ * Only the determinant comes from the scaled matrix; PA = LU stays A's. */
+static void
+det_without_overflow (TlCliGauss *o, TlRunner *runner, const TlMatrix *a, TlLuResult *r,
+                      GCancellable *cancellable)
+{
+  if (a->rows != a->cols || r->breakdown || r->info > 0 || isfinite (r->log_abs_det))
+    return;
+  g_autoptr (TlMatrix) scaled = tl_matrix_convert (a, TL_DTYPE_FLOAT64, NULL);
+  if (scaled == NULL)
+    return;
+  double log_d = 0.0; /* Σ ln d_i */
+  for (gsize i = 0; i < a->rows; i++)
+    {
+      double *row = tl_matrix_row (scaled, i), big = 0.0;
+      for (gsize j = 0; j < a->cols; j++)
+        big = fmax (big, fabs (row[j]));
+      if (!isfinite (big) || big == 0.0)
+        return; /* a zero row is singular, found as such; non-finite input was refused */
+      int e;
+      frexp (big, &e); /* big < 2^e */
+      for (gsize j = 0; j < a->cols; j++)
+        row[j] = ldexp (row[j], -e);
+      log_d += -e * G_LN2;
+    }
+  TlGaussJob job = { .kind = TL_GAUSS_FACTOR, .a = scaled, .options = tl_cli_gauss_options (o) };
+  g_autoptr (TlGaussResult) done = tl_cli_run_gauss (runner, &job, cancellable, NULL);
+  if (done == NULL || !isfinite (done->lu->log_abs_det))
+    return;
+  r->det_sign = done->lu->det_sign;
+  r->log_abs_det = done->lu->log_abs_det - log_d;
+  double v = exp (r->log_abs_det);
+  r->det_finite = isfinite (v) && v > 0.0;
+  r->det = r->det_finite ? r->det_sign * v : NAN;
+  printf (_("  (the elimination of A overflows; its determinant comes from A with its rows "
+            "scaled by powers of two)\n"));
+}
+
 static int
 factor (TlCliGauss *o, TlRunner *runner, const TlMatrix *a, const char *path,
         GCancellable *cancellable)
@@ -213,7 +255,7 @@ factor (TlCliGauss *o, TlRunner *runner, const TlMatrix *a, const char *path,
     return tl_cli_fail (o->command, error);
   if (tl_cli_interrupted (cancellable))
     return tl_cli_fail_interrupted (o->command);
-  const TlLuResult *r = done->lu;
+  TlLuResult *r = done->lu;
   const TlLuKernelInfo *k = tl_lu_kernel_find (r->kernel_id);
   printf (_("Gauss elimination with %s pivoting: %s (%s)"), tl_pivoting_name (r->pivoting),
           r->kernel_id, _(k->title));
@@ -225,6 +267,7 @@ factor (TlCliGauss *o, TlRunner *runner, const TlMatrix *a, const char *path,
   else
     printf (_(", %.3f ms%s\n"), r->elapsed_s * 1e3, rec ? _(" while recording") : "");
 
+  det_without_overflow (o, runner, a, r, cancellable);
   if (det_only)
     {
       print_det (r);
