@@ -615,6 +615,7 @@ test_file_one_parse (void)
   g_assert_no_error (error);
   g_assert_true (tl_matrix_equal (record->reference, file.record->reference));
   g_assert_cmpuint (json_parse_count () - before, ==, 1);
+  tl_record_file_clear (&file);
 
   /* a missing matrix: an error, and the record keeps none of them */
   g_autofree char *bpath = g_build_filename (dir, "run.B.npy", NULL);
