@@ -263,7 +263,7 @@ test_slurm_cancel_pending (void)
       return;
     }
   g_autofree char *env = g_strdup_printf ("SLURM_CONF=%s", slurm_conf);
-  const char *block[] = { "env", env, "sbatch", "-N1", "--exclusive", "--parsable", "--wrap",
+  const char *block[] = { "env", env, "sbatch", "-N1", "--exclusive", "--parsable", "--output=/dev/null", "--wrap",
                           "sleep 120", NULL };
   g_autofree char *blocker = NULL;
   g_assert_true (g_spawn_sync (NULL, (char **) block, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,

@@ -45,8 +45,16 @@ show_result (TlHostsDialog *self, const char *text, gboolean is_error)
     gtk_style_context_add_class (style, "error");
   else
     gtk_style_context_remove_class (style, "error");
-  gtk_label_set_text (GTK_LABEL (self->result_label), text ? text : "");
-  gtk_widget_set_visible (self->result_label, text != NULL);
+  if (text == NULL)
+    {
+      /* the space stays, so the dialog does not grow under the user */
+      gtk_style_context_add_class (style, "dim-label");
+      gtk_label_set_text (GTK_LABEL (self->result_label),
+                          _("Test connects as a run does and shows the host's devices here."));
+      return;
+    }
+  gtk_style_context_remove_class (style, "dim-label");
+  gtk_label_set_text (GTK_LABEL (self->result_label), text);
 }
 
 static void
@@ -190,14 +198,18 @@ host_row_new (TlHostsDialog *self, guint index, const char *destination, const c
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *title = gtk_label_new (destination);
-  g_autofree char *details = g_strdup_printf (
-    "%s · %s", *launcher ? launcher : _("no launcher"), *cli ? cli : _("tilelab-cli on its PATH"));
+  /* TRANSLATORS: how a host is reached: "through srun --gres=gpu:1 · tilelab-cli: /opt/…" */
+  g_autofree char *through = *launcher ? g_strdup_printf (_("through %s"), launcher)
+                                       : g_strdup (_("straight through ssh"));
+  g_autofree char *details = g_strdup_printf (_("%s · tilelab-cli: %s"), through,
+                                              *cli ? cli : _("on its PATH"));
   GtkWidget *sub = gtk_label_new (details);
+  gtk_widget_set_tooltip_text (sub, details);
   GtkWidget *remove = gtk_button_new_from_icon_name ("user-trash-symbolic", GTK_ICON_SIZE_BUTTON);
 
   gtk_label_set_xalign (GTK_LABEL (title), 0);
   gtk_label_set_xalign (GTK_LABEL (sub), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (sub), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_ellipsize (GTK_LABEL (sub), PANGO_ELLIPSIZE_END);
   gtk_style_context_add_class (gtk_widget_get_style_context (title), "heading");
   gtk_style_context_add_class (gtk_widget_get_style_context (sub), "dim-label");
   g_autofree char *tip = g_strdup_printf (_("Remove %s"), destination);
@@ -318,6 +330,8 @@ tl_hosts_dialog_init (TlHostsDialog *self)
   gtk_list_box_set_placeholder (GTK_LIST_BOX (self->hosts_list), empty_list_label ());
   gtk_widget_set_sensitive (self->add_button, FALSE);
   gtk_widget_set_sensitive (self->test_button, FALSE);
+  show_result (self, NULL, FALSE);
+  gtk_widget_grab_focus (self->destination_entry);
 }
 
 GtkWidget *

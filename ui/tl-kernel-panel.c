@@ -2,6 +2,7 @@
 #include "tl-kernel-panel.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 #include "gemm/tl-kernels.h"
 #include "view/tl-compare-bars.h"
@@ -18,6 +19,8 @@ struct _TlKernelPanel
   GtkWidget *repeats_spin;
   GtkWidget *counters_check;
   GSettings *settings;       /* remembers the ticks; may be NULL */
+  GArray *gpus;              /* this computer's (TlGpuFacts) */
+  TlSession *hosts_session;  /* whose hosts are offered (not a reference) */
 };
 
 G_DEFINE_FINAL_TYPE (TlKernelPanel, tl_kernel_panel, GTK_TYPE_BOX)
@@ -192,40 +195,144 @@ tl_kernel_panel_tick_defaults (TlKernelPanel *self, gboolean have_gpu)
     tl_kernel_panel_set_active (self, yardstick->id, TRUE);
 }
 
-void
-tl_kernel_panel_set_gpus (TlKernelPanel *self, GArray *gpus)
+/* "login1: a GPU through srun (asked for when it runs)": the launcher by
+ * its program, past `env` and its VAR=value words */
+static char *
+launcher_choice (const char *host, const char *launcher)
 {
-  g_return_if_fail (TL_IS_KERNEL_PANEL (self));
+  g_auto (GStrv) words = NULL;
+  const char *program = launcher;
+  if (g_shell_parse_argv (launcher, NULL, &words, NULL))
+    for (guint i = 0; words[i]; i++)
+      if (strcmp (words[i], "env") != 0 && strchr (words[i], '=') == NULL)
+        {
+          program = words[i];
+          break;
+        }
+  g_autofree char *name = g_path_get_basename (program);
+  /* TRANSLATORS: "login1: a GPU through srun (asked for when it runs)" */
+  return g_strdup_printf (_("%s: a GPU through %s (asked for when it runs)"), host, name);
+}
+
+/* Choice ids: "gpuN" and "cpu" here; "hH:gpuN" and "hH:cpu" on host H. */
+static void
+append_host_choices (TlKernelPanel *self, GtkComboBoxText *combo)
+{
+  TlSession *session = self->hosts_session;
+  for (guint h = 0; session && h < tl_session_get_n_hosts (session); h++)
+    {
+      const TlRemoteTarget *t = tl_session_get_host_target (session, h);
+      const TlRemoteDevices *d = tl_session_get_host_devices (session, h);
+      const char *host = t->destination;
+      if (d == NULL)
+        {
+          g_autofree char *id = g_strdup_printf ("h%u:gpu0", h);
+          const char *error = tl_session_get_host_error (session, h);
+          /* TRANSLATORS: %s is a host name (an ssh destination) */
+          g_autofree char *text = tl_session_host_is_probing (session, h)
+                                    ? g_strdup_printf (_("%s: connecting…"), host)
+                                  : error ? g_strdup_printf (_("%s: not reachable (Hosts… says why)"), host)
+                                  : t->launcher ? launcher_choice (host, t->launcher)
+                                                : g_strdup_printf (_("%s: GPU 0"), host);
+          gtk_combo_box_text_append (combo, id, text);
+          continue;
+        }
+      for (guint i = 0; i < d->gpus->len; i++)
+        {
+          const TlGpuFacts *f = &g_array_index (d->gpus, TlGpuFacts, i);
+          g_autofree char *id = g_strdup_printf ("h%u:gpu%d", h, f->ordinal);
+          /* TRANSLATORS: "gpu1: GPU 0: NVIDIA H200" — a host, a GPU's ordinal and name */
+          g_autofree char *text = g_strdup_printf (_("%s: GPU %d: %s"), host, f->ordinal, f->name);
+          gtk_combo_box_text_append (combo, id, text);
+        }
+      g_autofree char *id = g_strdup_printf ("h%u:cpu", h);
+      g_autofree char *text = g_strdup_printf (_("%s: CPU (%u cores)"), host, d->machine.cores);
+      gtk_combo_box_text_append (combo, id, text);
+    }
+}
+
+static void
+rebuild_choices (TlKernelPanel *self)
+{
   GtkComboBoxText *combo = GTK_COMBO_BOX_TEXT (self->backend_combo);
+  g_autofree char *chosen = g_strdup (gtk_combo_box_get_active_id (GTK_COMBO_BOX (combo)));
 
   g_signal_handlers_block_by_func (combo, backend_changed_cb, self);
   gtk_combo_box_text_remove_all (combo);
-  for (guint i = 0; gpus && i < gpus->len; i++)
+  for (guint i = 0; self->gpus && i < self->gpus->len; i++)
     {
-      TlGpuFacts *f = &g_array_index (gpus, TlGpuFacts, i);
+      TlGpuFacts *f = &g_array_index (self->gpus, TlGpuFacts, i);
       g_autofree char *id = g_strdup_printf ("gpu%d", f->ordinal);
       g_autofree char *text = g_strdup_printf (_("GPU %d: %s"), f->ordinal, f->name);
       gtk_combo_box_text_append (combo, id, text);
     }
-  gtk_combo_box_text_append (combo, "cpu", _("CPU"));
-  gtk_combo_box_set_active (GTK_COMBO_BOX (combo), 0);
+  gboolean hosts = self->hosts_session && tl_session_get_n_hosts (self->hosts_session) > 0;
+  /* with other machines on the list, this one says so */
+  gtk_combo_box_text_append (combo, "cpu", hosts ? _("CPU (this computer)") : _("CPU"));
+  append_host_choices (self, combo);
+  /* the same choice as before when it is still there */
+  if (chosen == NULL || !gtk_combo_box_set_active_id (GTK_COMBO_BOX (combo), chosen))
+    gtk_combo_box_set_active (GTK_COMBO_BOX (combo), 0);
   g_signal_handlers_unblock_by_func (combo, backend_changed_cb, self);
   backend_changed_cb (GTK_COMBO_BOX (combo), self);
+}
+
+void
+tl_kernel_panel_set_gpus (TlKernelPanel *self, GArray *gpus)
+{
+  g_return_if_fail (TL_IS_KERNEL_PANEL (self));
+  g_clear_pointer (&self->gpus, g_array_unref);
+  self->gpus = gpus ? g_array_ref (gpus) : NULL;
+  /* this computer's first GPU (or its CPU) is chosen */
+  gtk_combo_box_set_active (GTK_COMBO_BOX (self->backend_combo), -1);
+  rebuild_choices (self);
+}
+
+void
+tl_kernel_panel_set_hosts (TlKernelPanel *self, TlSession *session)
+{
+  g_return_if_fail (TL_IS_KERNEL_PANEL (self));
+  self->hosts_session = session;
+  rebuild_choices (self);
+}
+
+/* The chosen choice's host (-1: here) and the rest of its id. */
+static int
+parse_choice (TlKernelPanel *self, const char **rest)
+{
+  const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->backend_combo));
+  *rest = id;
+  if (id == NULL || id[0] != 'h')
+    return -1;
+  char *end = NULL;
+  guint64 host = g_ascii_strtoull (id + 1, &end, 10);
+  *rest = end && *end == ':' ? end + 1 : NULL;
+  return (int) host;
 }
 
 int
 tl_kernel_panel_get_device (TlKernelPanel *self)
 {
   g_return_val_if_fail (TL_IS_KERNEL_PANEL (self), 0);
-  const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->backend_combo));
+  const char *id = NULL;
+  parse_choice (self, &id);
   return id && g_str_has_prefix (id, "gpu") ? atoi (id + 3) : 0;
+}
+
+int
+tl_kernel_panel_get_host (TlKernelPanel *self)
+{
+  g_return_val_if_fail (TL_IS_KERNEL_PANEL (self), -1);
+  const char *rest = NULL;
+  return parse_choice (self, &rest);
 }
 
 gboolean
 tl_kernel_panel_is_cpu (TlKernelPanel *self)
 {
   g_return_val_if_fail (TL_IS_KERNEL_PANEL (self), TRUE);
-  const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->backend_combo));
+  const char *id = NULL;
+  parse_choice (self, &id);
   return id == NULL || g_strcmp0 (id, "cpu") == 0;
 }
 
@@ -265,6 +372,7 @@ static void
 tl_kernel_panel_dispose (GObject *object)
 {
   g_clear_object (&TL_KERNEL_PANEL (object)->settings);
+  g_clear_pointer (&TL_KERNEL_PANEL (object)->gpus, g_array_unref);
   G_OBJECT_CLASS (tl_kernel_panel_parent_class)->dispose (object);
 }
 

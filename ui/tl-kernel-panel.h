@@ -1,10 +1,11 @@
 /* tl-kernel-panel.h — the sidebar's kernels: where they run (a GPU or the
- * CPU), the list (every rung of the registry, each with its lesson), the
+ * CPU, here or on another machine; Hosts… beside it adds machines), the list (every rung of the registry, each with its lesson), the
  * data type and the timed repeats.  "changed" when any of them changes. */
 #pragma once
 
 #include <gtk/gtk.h>
 #include "core/tl-matrix.h"
+#include "tl-session.h"
 
 G_BEGIN_DECLS
 
@@ -21,8 +22,14 @@ void     tl_kernel_panel_tick_defaults (TlKernelPanel *self, gboolean have_gpu);
 /* the GPUs to offer (TlGpuFacts; the CPU is always offered, last); the
  * first is chosen */
 void     tl_kernel_panel_set_gpus (TlKernelPanel *self, GArray *gpus);
+/* Other machines to offer after this computer's GPUs and CPU: each
+ * host's GPUs and CPU from its probe, or one entry while it is not known
+ * (connecting, not reachable, or a launcher's host: asked when it runs). */
+void     tl_kernel_panel_set_hosts (TlKernelPanel *self, TlSession *session);
 /* the chosen GPU's ordinal; 0 on the CPU */
 int      tl_kernel_panel_get_device (TlKernelPanel *self);
+/* the chosen host (an index of the session's hosts), -1 for this computer */
+int      tl_kernel_panel_get_host   (TlKernelPanel *self);
 gboolean tl_kernel_panel_is_cpu     (TlKernelPanel *self);
 TlDtype  tl_kernel_panel_get_dtype   (TlKernelPanel *self);
 guint    tl_kernel_panel_get_repeats (TlKernelPanel *self);

@@ -1,10 +1,12 @@
 /* tl-session-private.h — the session's state, for its own files:
  * tl-session.c (state, messages, Gauss, devices), tl-session-sources.c
  * (loading and generating A and B), tl-session-records.c (opening record
- * files) and tl-session-runs.c (runs and the size sweep). */
+ * files), tl-session-runs.c (runs and the size sweep) and
+ * tl-session-hosts.c (other machines). */
 #pragma once
 
 #include "tl-session.h"
+#include "run/tl-gauss-run.h"
 
 struct _TlSession
 {
@@ -48,6 +50,11 @@ struct _TlSession
   int device;                 /* the GPU runs and Factor A use */
   gboolean probe_started, probe_done;
   GCancellable *probe_cancellable;
+
+  /* other machines (tl-session-hosts.c) */
+  GPtrArray *hosts;           /* SessionHost*, in the order of the setting */
+  GSettings *host_settings;   /* where the list lives; may be NULL */
+  int run_host;               /* the host Factor A uses, -1: this computer */
 };
 
 enum
@@ -63,6 +70,7 @@ enum
   SIGNAL_PROGRESS,
   SIGNAL_STATUS,
   SIGNAL_RECORD_OPENED,
+  SIGNAL_HOSTS_CHANGED,
   N_SIGNALS
 };
 
@@ -83,3 +91,22 @@ void tl_session_set_lu_record (TlSession *self, TlLuRecorder *lu);
 void tl_session_listen_to_runner (TlSession *self);
 /* opened files go to the desktop's recent files (and the Open menu) */
 void tl_session_remember_file (GFile *file);
+
+/* tl-session-hosts.c */
+void      tl_session_hosts_init    (TlSession *self);
+void      tl_session_hosts_dispose (TlSession *self);
+/* The runner a job for host goes to (-1: this computer's); NULL when there
+ * is no such host. */
+TlRunner *tl_session_runner_for    (TlSession *self, int host);
+/* What a run on host sends: GEMM, Gauss (host ≥ 0 only). */
+guint     tl_session_host_run_gemm  (TlSession *self, int host, const TlJob *job,
+                                     GCancellable *cancellable, GAsyncReadyCallback callback,
+                                     gpointer user_data);
+guint     tl_session_host_run_gauss (TlSession *self, int host, const TlGaussJob *job,
+                                     GCancellable *cancellable, GAsyncReadyCallback callback,
+                                     gpointer user_data);
+/* A job on host ended: a launcher's connection (a Slurm job holding a GPU)
+ * is let go after some minutes without another. */
+void      tl_session_host_job_ended (TlSession *self, TlRunner *runner);
+/* the runner's progress and finished kernels reach the runs on show */
+void      tl_session_listen_to      (TlSession *self, TlRunner *runner);

@@ -83,6 +83,19 @@ report_cancelled (TlSession *self, const TlRunRecord *record)
   tl_session_report (self, GTK_MESSAGE_WARNING, text);
 }
 
+/* A connection lost during a run on another machine: the kernels that
+ * came back are shown, and the record's note says what happened. */
+static void
+report_lost (TlSession *self, const TlRunRecord *record)
+{
+  guint n = count_finished (record);
+  g_autofree char *status = g_strdup_printf (ngettext ("connection lost: %u kernel came back",
+                                                       "connection lost: %u kernels came back", n),
+                                             n);
+  tl_session_set_status (self, status);
+  tl_session_report (self, GTK_MESSAGE_ERROR, tl_remote_record_lost_connection (record));
+}
+
 /* Kernels that failed (a problem too large for the GPU's memory, a shape
  * a rung cannot take, a GPU fault) are said in the message bar too, not
  * only by their rows: the first one's reason, and how many there were. */
@@ -120,6 +133,7 @@ run_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   g_autoptr (GError) error = NULL;
   TlRunRecord *record = tl_runner_run_gemm_finish (TL_RUNNER (object), result, &error);
 
+  tl_session_host_job_ended (self, TL_RUNNER (object));
   if (record == NULL)
     {
       /* a cancelled job without a record: no kernel had finished */
@@ -136,7 +150,9 @@ run_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
     {
       tl_session_add_to_history (self, tl_run_record_ref (record));
       tl_session_show_record (self, record, FALSE);
-      if (record->cancelled)
+      if (tl_remote_record_lost_connection (record))
+        report_lost (self, record);
+      else if (record->cancelled)
         report_cancelled (self, record);
       else if (report_failures (self, record))
         ;
@@ -213,8 +229,8 @@ tl_session_run (TlSession *self, const TlRunSettings *settings)
   g_signal_emit (self, tl_session_signals[SIGNAL_RESULTS_CHANGED], 0);
 
   self->run_cancellable = g_cancellable_new ();
-  self->job_id = tl_runner_run_gemm_async (self->runner, job, self->run_cancellable, run_done_cb,
-                                           g_object_ref (self));
+  self->job_id = tl_session_host_run_gemm (self, settings->host, job, self->run_cancellable,
+                                           run_done_cb, g_object_ref (self));
   tl_session_set_progress (self, _("starting"), 0);
   set_running (self, TRUE);
   return TRUE;
@@ -227,6 +243,7 @@ sweep_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   g_autoptr (GError) error = NULL;
   TlRunRecord *record = tl_runner_run_gemm_finish (TL_RUNNER (object), result, &error);
 
+  tl_session_host_job_ended (self, TL_RUNNER (object));
   self->n_sweep_pending--;
   /* a size cancelled part-way keeps its finished kernels (the others are
    * marked cancelled in its record); the sizes after it never ran */
@@ -284,8 +301,8 @@ tl_session_run_sweep (TlSession *self, const TlRunSettings *settings)
       job->repeats = settings->repeats;
       job->warmups = 1;
       job->device = settings->device;
-      guint id = tl_runner_run_gemm_async (self->runner, job, self->run_cancellable, sweep_done_cb,
-                                           g_object_ref (self));
+      guint id = tl_session_host_run_gemm (self, settings->host, job, self->run_cancellable,
+                                           sweep_done_cb, g_object_ref (self));
       g_hash_table_add (self->sweep_jobs, GUINT_TO_POINTER (id));
       self->n_sweep_pending++;
     }
@@ -369,8 +386,14 @@ tl_session_get_history (TlSession *self)
 
 
 void
+tl_session_listen_to (TlSession *self, TlRunner *runner)
+{
+  g_signal_connect (runner, "progress", G_CALLBACK (progress_cb), self);
+  g_signal_connect (runner, "kernel-finished", G_CALLBACK (kernel_finished_cb), self);
+}
+
+void
 tl_session_listen_to_runner (TlSession *self)
 {
-  g_signal_connect (self->runner, "progress", G_CALLBACK (progress_cb), self);
-  g_signal_connect (self->runner, "kernel-finished", G_CALLBACK (kernel_finished_cb), self);
+  tl_session_listen_to (self, self->runner);
 }

@@ -168,7 +168,8 @@ tl_session_factor (TlSession *self, const char *kernel_id, gsize block_size)
   job.options.gpu_ordinal = self->device;
   job.recorder = self->lu_recording = tl_lu_recorder_new (0);
   self->lu_cancellable = g_cancellable_new ();
-  tl_runner_run_gauss_async (self->runner, &job, self->lu_cancellable, lu_done_cb, g_object_ref (self));
+  tl_session_host_run_gauss (self, self->run_host, &job, self->lu_cancellable, lu_done_cb,
+                             g_object_ref (self));
   tl_session_state_changed (self);
   return TRUE;
 }
@@ -326,6 +327,7 @@ tl_session_dispose (GObject *object)
   cancel_and_clear (&self->run_cancellable);
   cancel_and_clear (&self->lu_cancellable);
   cancel_and_clear (&self->probe_cancellable);
+  tl_session_hosts_dispose (self);
   if (self->runner)
     g_signal_handlers_disconnect_by_data (self->runner, self);
   g_clear_object (&self->runner);
@@ -371,6 +373,7 @@ tl_session_class_init (TlSessionClass *klass)
   SIGNAL0 (SIGNAL_DEVICES_CHANGED, "devices-changed");
   SIGNAL0 (SIGNAL_DEVICE_CHANGED, "device-changed");
   SIGNAL0 (SIGNAL_STATE_CHANGED, "state-changed");
+  SIGNAL0 (SIGNAL_HOSTS_CHANGED, "hosts-changed");
 #undef SIGNAL0
   tl_session_signals[SIGNAL_SOURCE_CHANGED] = g_signal_new ("source-changed", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                                  NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
@@ -398,6 +401,7 @@ tl_session_init (TlSession *self)
    * lower priority than the main loop, so a CPU run on every core still
    * leaves the window answering */
   self->runner = tl_runner_new_full (TL_RUNNER_BACKGROUND);
+  tl_session_hosts_init (self);
   tl_session_listen_to_runner (self);
 }
 

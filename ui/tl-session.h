@@ -19,6 +19,7 @@
  *   "progress"          (const char *text, double fraction)
  *   "status"            (const char *text)   one line about the last event
  *   "record-opened"     (gboolean has_gemm, gboolean has_lu)
+ *   "hosts-changed"                          the list of hosts, or what one has
  */
 #pragma once
 
@@ -27,6 +28,7 @@
 #include "core/tl-stats.h"
 #include "lu/tl-lu-recorder.h"
 #include "record/tl-record.h"
+#include "remote/tl-remote-host.h"
 #include "run/tl-runner.h"
 
 G_BEGIN_DECLS
@@ -46,6 +48,7 @@ typedef struct
   guint repeats;
   int device;
   gboolean counters;
+  int host;            /* -1: this computer; else one of tl_session_get_n_hosts () */
 } TlRunSettings;
 
 #define TL_TYPE_SESSION (tl_session_get_type ())
@@ -124,6 +127,21 @@ const char  *tl_session_get_no_gpu_reason (TlSession *self);
 /* the GPU chosen (Factor A uses it; runs name theirs in TlRunSettings) */
 void         tl_session_set_device (TlSession *self, int ordinal);
 int          tl_session_get_device (TlSession *self);
+
+/* ---- other machines (docs/remote.md) ---- */
+/* Follows the "hosts" key of settings: a worker for each host, and a probe
+ * of its devices (not for a host with a launcher: that would take a job
+ * in its queue; it is asked when it runs). */
+void         tl_session_watch_hosts (TlSession *self, GSettings *settings);
+guint        tl_session_get_n_hosts (TlSession *self);
+const TlRemoteTarget  *tl_session_get_host_target  (TlSession *self, guint index);
+/* its devices after a probe, or NULL (not yet, failed, or not asked) */
+const TlRemoteDevices *tl_session_get_host_devices (TlSession *self, guint index);
+/* why its probe failed, or NULL */
+const char  *tl_session_get_host_error (TlSession *self, guint index);
+gboolean     tl_session_host_is_probing (TlSession *self, guint index);
+/* the machine Factor A uses (-1: this computer) and its GPU */
+void         tl_session_set_run_on (TlSession *self, int host, int device);
 
 /* ---- messages ---- */
 void         tl_session_report (TlSession *self, GtkMessageType type, const char *text);

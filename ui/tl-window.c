@@ -5,6 +5,7 @@
 
 #include "tl-export.h"
 #include "tl-file-dialogs.h"
+#include "tl-hosts-dialog.h"
 #include "tl-kernel-panel.h"
 #include "tl-page.h"
 #include "tl-pages.h"
@@ -112,7 +113,9 @@ kernels_changed_cb (TlKernelPanel *panel, TlWindow *self)
 {
   if (self->session == NULL)
     return;
-  tl_session_set_device (self->session, tl_kernel_panel_get_device (panel));
+  /* the machine (this one, or a host) and its GPU */
+  tl_session_set_run_on (self->session, tl_kernel_panel_get_host (panel),
+                         tl_kernel_panel_get_device (panel));
   update_actions (self);
 }
 
@@ -131,8 +134,8 @@ devices_changed_cb (TlSession *session, TlWindow *self)
       g_autofree char *details = g_strdup_printf (_("Why: %s"), why ? why : _("no CUDA device was found"));
       gtk_label_set_text (GTK_LABEL (self->gpu_label),
                           _("No NVIDIA GPU can be used on this computer, so the kernels run on the CPU — "
-                            "every view still works. For GPU results, run tilelab-cli gemm --record on a "
-                            "GPU machine and open its record here (Ctrl+J)."));
+                            "every view still works. For GPU results, add a GPU machine under Hosts… "
+                            "(beside Run on), or open a record made on one (Ctrl+J)."));
       gtk_widget_set_tooltip_text (self->gpu_label, details);
       gtk_info_bar_set_revealed (GTK_INFO_BAR (self->gpu_bar), TRUE);
     }
@@ -220,6 +223,7 @@ run_settings (TlWindow *self, TlRunSettings *settings, GStrv kernels)
   settings->repeats = tl_kernel_panel_get_repeats (TL_KERNEL_PANEL (self->kernel_panel));
   settings->device = tl_kernel_panel_get_device (TL_KERNEL_PANEL (self->kernel_panel));
   settings->counters = tl_kernel_panel_get_counters (TL_KERNEL_PANEL (self->kernel_panel));
+  settings->host = tl_kernel_panel_get_host (TL_KERNEL_PANEL (self->kernel_panel));
 }
 
 /* ---- actions ------------------------------------------------------------------ */
@@ -309,6 +313,22 @@ sidebar_action (GSimpleAction *a, GVariant *p, gpointer user_data)
   apply_look (self);
 }
 
+/* other machines to run on (the Run on list follows the setting) */
+static void
+hosts_action (GSimpleAction *a, GVariant *p, gpointer user_data)
+{
+  TlWindow *self = user_data;
+  GtkWidget *dialog = tl_hosts_dialog_new (GTK_WINDOW (self), self->settings);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_widget_destroy), NULL);
+  gtk_widget_show (dialog);
+}
+
+static void
+hosts_changed_cb (TlSession *session, TlWindow *self)
+{
+  tl_kernel_panel_set_hosts (TL_KERNEL_PANEL (self->kernel_panel), session);
+}
+
 /* F10 */
 static void
 menu_action (GSimpleAction *a, GVariant *p, gpointer user_data)
@@ -340,6 +360,7 @@ static const GActionEntry win_entries[] = {
   { "view", view_action, "s" },
   { "sidebar", sidebar_action, NULL, "true" },
   { "menu", menu_action },
+  { "hosts", hosts_action },
   { "open-recent", open_recent_action, "s" },
 };
 
@@ -521,6 +542,7 @@ connect_session (TlWindow *self)
   g_signal_connect (self->session, "status", G_CALLBACK (status_cb), self);
   g_signal_connect (self->session, "state-changed", G_CALLBACK (state_changed_cb), self);
   g_signal_connect (self->session, "devices-changed", G_CALLBACK (devices_changed_cb), self);
+  g_signal_connect (self->session, "hosts-changed", G_CALLBACK (hosts_changed_cb), self);
   g_signal_connect (self->session, "record-opened", G_CALLBACK (record_opened_cb), self);
 
   tl_sources_panel_set_session (TL_SOURCES_PANEL (self->sources_panel), self->session);
@@ -601,7 +623,10 @@ tl_window_init (TlWindow *self)
 
   self->settings = tl_settings_new_if_installed ();
   if (self->settings)
-    restore_settings (self);
+    {
+      restore_settings (self);
+      tl_session_watch_hosts (self->session, self->settings);
+    }
   else
     {
       int width, height;

@@ -26,6 +26,10 @@ last_line (const char *text)
       /* ssh starts its messages with its name; the message names ssh already */
       if (g_str_has_prefix (l, "ssh: "))
         l += 5;
+      /* quoted inside a sentence: its own full stop goes */
+      gsize n = strlen (l);
+      if (n > 1 && l[n - 1] == '.')
+        l[n - 1] = '\0';
       if (*l)
         return g_strdup (l);
     }
@@ -136,11 +140,16 @@ tl_remote_diagnose (const TlRemoteTarget *t, TlRemoteStage stage, int status,
   if (t->launcher && (strstr (err, "CANCELLED") || strstr (err, "srun: error")))
     return g_error_new (TL_REMOTE_ERROR, TL_REMOTE_ERROR_LAUNCHER,
                         _("Slurm ended the job on %s (%s)."), host, said);
-  if (t->destination && (status == 255 || status < 0))
-    return g_error_new (TL_REMOTE_ERROR, TL_REMOTE_ERROR_LOST,
-                        _("The connection to %s was lost (ssh: %s). Check the network; the next "
-                          "run connects again."),
-                        host, *said ? said : _("the connection closed"));
+  if (t->destination && (status == 255 || status < 0 || status > 128))
+    {
+      g_autofree char *why = *said ? g_strdup (said)
+                             : status > 128 ? g_strdup_printf (_("ended by signal %d"), status - 128)
+                                            : g_strdup (_("the connection closed"));
+      return g_error_new (TL_REMOTE_ERROR, TL_REMOTE_ERROR_LOST,
+                          _("The connection to %s was lost (ssh: %s). Check the network; the next "
+                            "run connects again."),
+                          host, why);
+    }
   return g_error_new (TL_REMOTE_ERROR, TL_REMOTE_ERROR_LOST,
                       _("The worker on %s ended (status %d)%s%s. The next run starts a new one."),
                       host, status, *said ? ": " : "", said);

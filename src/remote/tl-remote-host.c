@@ -48,6 +48,19 @@ tl_remote_host_free (TlRemoteHost *host)
   g_free (host);
 }
 
+static gpointer
+release_func (TlRunnerJob *job, gpointer data, GCancellable *cancellable, GError **error)
+{
+  tl_remote_connection_close (data);
+  return GINT_TO_POINTER (1);
+}
+
+void
+tl_remote_host_release (TlRemoteHost *host)
+{
+  tl_runner_run_func_async (host->runner, release_func, host->conn, NULL, NULL, NULL, NULL, NULL);
+}
+
 const TlRemoteTarget *
 tl_remote_host_get_target (TlRemoteHost *host)
 {

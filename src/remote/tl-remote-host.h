@@ -54,6 +54,10 @@ TlRemoteHost       *tl_remote_host_new  (const TlRemoteTarget *target);
  * runner's thread and waits for it. */
 void                tl_remote_host_free (TlRemoteHost *host);
 
+/* Ends the connection after the jobs queued (a launcher's: its Slurm job
+ * then ends and frees the GPU); the next job connects again. */
+void                tl_remote_host_release (TlRemoteHost *host);
+
 const TlRemoteTarget *tl_remote_host_get_target (TlRemoteHost *host);
 TlRunner           *tl_remote_host_get_runner (TlRemoteHost *host);
 
