@@ -104,6 +104,17 @@ solve_ratio (const TlMatrix *a, const TlLuResult *r, guint32 seed)
   return rn / (anorm * xn * (double) n * eps);
 }
 
+/* A seed for fresh random matrices: TL_TEST_SEED, else the clock; printed
+ * so that a failure can be replayed. */
+static guint32
+fresh_seed (void)
+{
+  const char *env = g_getenv ("TL_TEST_SEED");
+  guint32 seed = env ? (guint32) g_ascii_strtoull (env, NULL, 10) : (guint32) g_get_real_time ();
+  printf ("# random seed %u (set TL_TEST_SEED to replay)\n", seed);
+  return seed;
+}
+
 /* ipiv is poisoned (−1) before every run: each entry written, k ≤ ipiv[k] < m */
 static void
 assert_ipiv_valid (const TlLuResult *r, gsize m, const char *kernel)
@@ -293,9 +304,7 @@ test_large (void)
 static void
 test_cluster_paths (void)
 {
-  const char *env = g_getenv ("TL_TEST_SEED");
-  guint32 seed = env ? (guint32) g_ascii_strtoull (env, NULL, 10) : (guint32) g_get_real_time ();
-  printf ("# random seed %u (set TL_TEST_SEED to replay)\n", seed);
+  const guint32 seed = fresh_seed ();
   const char *caps[] = { "1", "2", "16" };
   const char *widths[] = { "32", "16" };
   const gsize n = 1237;
@@ -324,10 +333,10 @@ test_cluster_paths (void)
 /* The panel width lu-06 factors an m×n matrix with when `forced`
  * (TL_LU06_WIDTH, "" for none) is asked, on a GPU of `sms` SMs: its
  * compiled instances hold float32 16 wide up to 2048 rows and 32 wide up
- * to 1024, float64 8 wide and 16 wide up to 1024 rows, each with a worker
- * of its own for every W columns (⌈n/W⌉ ≤ sms − 1).  A width that does not
- * fit gives way to the usual one (16 float32, 8 float64); past that,
- * lu-05 factors with its block size, 128. */
+ * to 1024, float64 8 wide and 16 wide up to 1024 rows, with a worker for
+ * every two W-column blocks at least (⌈n/W⌉ ≤ 2·(sms − 1)).  A width that
+ * does not fit gives way to the usual one (16 float32, 8 float64); past
+ * that, lu-05 factors with its block size, 128. */
 static gsize
 lu06_width (TlDtype dt, gsize m, gsize n, const char *forced, int sms)
 {
@@ -337,7 +346,8 @@ lu06_width (TlDtype dt, gsize m, gsize n, const char *forced, int sms)
   const gsize want = *forced ? (gsize) g_ascii_strtoull (forced, NULL, 10) : t[0][0];
   for (guint pass = 0; pass < 2; pass++)
     for (guint i = 0; i < 2; i++)
-      if (t[i][0] == (pass == 0 ? want : t[0][0]) && m <= t[i][1] && (n + t[i][0] - 1) / t[i][0] + 1 <= (gsize) sms)
+      if (t[i][0] == (pass == 0 ? want : t[0][0]) && m <= t[i][1]
+          && (n + t[i][0] - 1) / t[i][0] <= 2 * (gsize) (sms - 1))
         return t[i][0];
   return 128;
 }
@@ -351,9 +361,7 @@ lu06_width (TlDtype dt, gsize m, gsize n, const char *forced, int sms)
 static void
 test_fused_paths (void)
 {
-  const char *env = g_getenv ("TL_TEST_SEED");
-  guint32 seed = env ? (guint32) g_ascii_strtoull (env, NULL, 10) : (guint32) g_get_real_time ();
-  printf ("# random seed %u (set TL_TEST_SEED to replay)\n", seed);
+  const guint32 seed = fresh_seed ();
   TlGpuFacts facts;
   g_assert_cmpint (tl_gpu_device_facts (0, &facts), ==, TL_GPU_OK);
   const gsize shapes[][2] = { { 333, 333 }, { 777, 777 }, { 1237, 1237 }, { 2048, 2048 }, { 2049, 2049 },
@@ -390,6 +398,68 @@ test_fused_paths (void)
           }
       }
   g_unsetenv ("TL_LU06_WIDTH");
+  g_unsetenv ("TL_LU06_SEGMENT");
+}
+
+/* lu-06 with several column blocks per worker.  TL_LU06_WORKERS caps the
+ * workers: at two thirds of the blocks, a third of the workers own two
+ * blocks and the rest one, so the workers with two fall steps behind the
+ * panel while the owner of the panel just factored is free to swap its
+ * rows (the schedule that once gave wrong factors from run to run); at 3,
+ * every worker walks a third of the matrix; uncapped, the wide shapes
+ * still have more blocks than an H200 has SMs (float64 301×1999: 250
+ * blocks, 131 workers).  Some runs one panel a launch (TL_LU06_SEGMENT),
+ * so the flags carry over between launches.  Odd shapes, fresh matrices
+ * (the seed is printed), each capped plan three times; the factors'
+ * ratios in float64: LAPACK's ‖PA − LU‖₁ / (n‖A‖₁ε), the solve ratio for
+ * the large square ones. */
+static void
+test_fused_workers (void)
+{
+  const guint32 seed = fresh_seed ();
+  TlGpuFacts facts;
+  g_assert_cmpint (tl_gpu_device_facts (0, &facts), ==, TL_GPU_OK);
+  const gsize shapes[][2] = { { 1001, 1001 }, { 1237, 1237 }, { 517, 517 }, { 301, 1999 } };
+  /* the workers (0: uncapped, 1: two thirds of the blocks, 3), columns per launch */
+  const struct
+  {
+    int cap;
+    const char *segment;
+  } configs[] = { { 0, "1000000" }, { 1, "1000000" }, { 3, "1000000" }, { 1, "1" } };
+  g_autoptr (GError) error = NULL;
+  for (int dt = TL_DTYPE_FLOAT32; dt <= TL_DTYPE_FLOAT64; dt++)
+    for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+      {
+        const gsize m = shapes[s][0], n = shapes[s][1], width = lu06_width (dt, m, n, "", facts.sm_count);
+        if (width == 128)
+          continue; /* more rows than lu-06 holds in this dtype (float64 1237): lu-05's */
+        g_autoptr (TlMatrix) a = tl_generate ("random-uniform:lo=-1,hi=1", dt, m, n, (guint64) seed + 5 * s + dt, &error);
+        g_assert_no_error (error);
+        const gsize blocks = (n + width - 1) / width;
+        for (guint c = 0; c < G_N_ELEMENTS (configs); c++)
+          {
+            const gsize workers = configs[c].cap == 0 ? 0 : configs[c].cap == 1 ? (2 * blocks + 2) / 3 : 3;
+            g_autofree char *cap = g_strdup_printf ("%zu", workers);
+            if (workers > 0)
+              g_setenv ("TL_LU06_WORKERS", cap, TRUE);
+            else
+              g_unsetenv ("TL_LU06_WORKERS");
+            g_setenv ("TL_LU06_SEGMENT", configs[c].segment, TRUE);
+            for (guint run = 0; run < (workers > 0 ? 3u : 1u); run++)
+              {
+                g_autoptr (TlLuResult) r = factor_checked ("lu-06-fused", a, 0);
+                g_assert_cmpuint (r->info, ==, 0);
+                g_assert_cmpuint (r->block_size, ==, width);
+                double ratio = m == n && m > 600 ? solve_ratio (a, r, seed) : factor_ratio (a, r);
+                if (!(ratio < 30))
+                  g_error ("lu-06 %zux%zu %s, %zu blocks, workers ≤ %s, columns/launch %s, run %u, seed %u: "
+                           "ratio %g",
+                           m, n, tl_dtype_name (dt), blocks, workers > 0 ? cap : "SMs − 1", configs[c].segment,
+                           run, seed, ratio);
+              }
+          }
+      }
+  g_unsetenv ("TL_LU06_WORKERS");
   g_unsetenv ("TL_LU06_SEGMENT");
 }
 
@@ -435,9 +505,7 @@ test_near_singular (void)
 static void
 test_fresh (void)
 {
-  const char *env = g_getenv ("TL_TEST_SEED");
-  guint32 seed = env ? (guint32) g_ascii_strtoull (env, NULL, 10) : (guint32) g_get_real_time ();
-  printf ("# random seed %u (set TL_TEST_SEED to replay)\n", seed);
+  const guint32 seed = fresh_seed ();
   const gsize shapes[][2] = { { 333, 333 }, { 601, 601 }, { 257, 513 }, { 513, 257 }, { 129, 129 } };
   const gsize blocks[] = { 0, 64, 96 };
   const char *kernels[] = { "lu-03-tuned", "lu-04-persistent", "lu-05-cluster", "lu-06-fused" };
@@ -987,6 +1055,7 @@ main (int argc, char **argv)
   g_test_add_func ("/lu-gpu/fresh", test_fresh);
   g_test_add_func ("/lu-gpu/cluster-paths", test_cluster_paths);
   g_test_add_func ("/lu-gpu/fused-paths", test_fused_paths);
+  g_test_add_func ("/lu-gpu/fused-workers", test_fused_workers);
   g_test_add_func ("/lu-gpu/near-singular", test_near_singular);
   g_test_add_func ("/lu-gpu/large", test_large);
   g_test_add_func ("/lu-gpu/solve", test_solve);

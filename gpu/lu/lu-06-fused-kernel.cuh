@@ -21,14 +21,15 @@
 //          the result in the registers: it IS panel k+1.  The panel never
 //          leaves the SM between steps except to be published.
 //   blocks 1 … G−1, the WORKERS: worker w owns the column blocks
-//     b ≡ w − 1 (mod G − 1) — one each, as lu-06-fused.cu plans it.  For each step k, once panels > k: the rows
-//     the panel moved (gathered, then scattered), U12 by a triangular
-//     solve, and the rank-W update of the block's rows below, in chunks of
+//     b ≡ w − 1 (mod G − 1), one or several.  For each step k, once
+//     panels > k, each of its blocks right of the panel: the rows the
+//     panel moved (gathered, then scattered), U12 by a triangular solve,
+//     and the rank-W update of the block's rows below, in chunks of
 //     LU06_THREADS rows whose loads (cp.async) overlap the previous
-//     chunk's arithmetic; then done[b] = k + 1.  Blocks left of the panel
-//     only get the row swaps.  The next panel's block is the panel CTA's
-//     (step 3); block k+2 goes first, it is the one the panel CTA waits
-//     for next (done[k+2] ≥ k + 1).
+//     chunk's arithmetic; then done[b] = k + 1 and updated[k] += 1.  Its
+//     blocks left of the panel only get the row swaps.  The next panel's
+//     block is the panel CTA's (step 3); block k+2 goes first, it is the
+//     one the panel CTA waits for next (done[k+2] ≥ k + 1).
 //
 // Which bottleneck this attacks.  At n ≤ 2048 an LU is latency, not
 // arithmetic (2/3·n³ is 5.7 GFLOP at n = 2048: a millisecond at a tenth of
@@ -50,13 +51,24 @@
 // (lu-05's column with a CTA barrier where lu-05 has a cluster barrier; the
 // candidate keys, reductions and scaling are lu-05's, lu-05-cluster-panel.cuh.)
 //
+// The one write-after-read edge.  Panel k's L (block k, rows below the
+// panel) is read by every worker's step-k update, and block k's owner
+// swaps those same rows from step k+1 on.  Nothing else orders the two —
+// a worker with more blocks than others lags steps behind the panel, and
+// a swap under its reads pairs A's rows with the wrong rows of L — so the
+// owner's first swap of block k waits for updated[k] to count every block
+// that step k updates (lu06_worker_blocks); its later swaps follow it.
+//
 // Memory ordering.  Every thread that wrote what a flag announces runs
 // __threadfence() (its writes reach L2 before anything it writes later),
-// then a __syncthreads, then thread 0 writes the flag with st.release.gpu;
+// then a __syncthreads, then thread 0 writes the flag with st.release.gpu
+// (a worker's done[b] and updated[k]: one fence.acq_rel.gpu, then both);
 // the reader's thread 0 spins with ld.acquire.gpu, then a __syncthreads:
 // the acquire invalidates the reader's L1, so the plain loads and cp.async
-// copies that follow see the writer's data.  A wait that takes 20 s is a
-// bug: it traps instead of hanging the GPU.
+// copies that follow see the writer's data.  The same chain orders reads
+// before writes: the values a worker's update read were used before its
+// __syncthreads, so no swap after the acquire can reach them.  A wait
+// that takes 20 s is a bug: it traps instead of hanging the GPU.
 //
 // Recording (--record) uses two more kernels with the same pieces: one CTA
 // factors one column of a panel (loads the panel, runs the column, stores
@@ -86,6 +98,7 @@ template <typename T> struct Lu06Args
   int *ipiv;           // 0-based
   unsigned *panels;    // panels published (never reset within a factorisation)
   unsigned *done;      // per column block: the steps applied to it
+  unsigned *updated;   // per step: the column blocks the workers have applied it to
   int *swaps;          // per step, lu06_swap_words (W) ints: count, then (to, from) pairs
 };
 
@@ -142,6 +155,17 @@ __device__ __forceinline__ void
 lu06_store_release (unsigned *p, unsigned v)
 {
   asm volatile ("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+// Thread 0, after its CTA's __syncthreads: *done = step and *count += 1,
+// both released by one fence (a release fence, then strong relaxed
+// writes): what the CTA wrote and read before is ordered before either.
+__device__ __forceinline__ void
+lu06_release_block (unsigned *done, unsigned step, unsigned *count)
+{
+  asm volatile ("fence.acq_rel.gpu;\n\t"
+                "st.relaxed.gpu.global.u32 [%0], %1;\n\t"
+                "red.relaxed.gpu.global.add.u32 [%2], 1;" ::"l"(done), "r"(step), "l"(count) : "memory");
 }
 
 __device__ __forceinline__ unsigned long long
@@ -593,6 +617,16 @@ lu06_panel_role (const Lu06Args<T> &p, Lu06Smem<T, W> &sh, T *stage, T *out)
     }
 }
 
+// The column blocks the workers apply step k to: those right of panel k
+// but the next panel's (the panel CTA's look-ahead).  Each reads panel
+// k's L; updated[k] reaches this count when the last of them is done.
+template <typename T>
+__device__ __forceinline__ unsigned
+lu06_worker_blocks (const Lu06Args<T> &p, int k)
+{
+  return (unsigned) (p.nblocks - (k + 1 < p.nsteps ? k + 2 : k + 1));
+}
+
 template <typename T, int W>
 __device__ void
 lu06_worker_role (const Lu06Args<T> &p, Lu06Smem<T, W> &sh, T *buf)
@@ -618,14 +652,25 @@ lu06_worker_role (const Lu06Args<T> &p, Lu06Smem<T, W> &sh, T *buf)
         {
           if (b == k + 1 && b < p.nsteps)
             continue; // the panel CTA's look-ahead
-          lu06_update_block<T, W> (p, sh, buf, k, b, np);
+          lu06_update_block<T, W> (p, sh, buf, k, b, np); // its reads of panel k are done too
           if (threadIdx.x == 0)
-            lu06_store_release (p.done + b, (unsigned) k + 1);
+            lu06_release_block (p.done + b, (unsigned) k + 1, p.updated + k);
         }
-      // the finished blocks left of the panel: the swaps only
-      if (np > 0)
-        for (b = w; b < k; b += p.workers)
-          lu06_apply_swaps<T, W> (p, sh, np, b * W, min (W, p.n - b * W));
+      // the finished blocks left of the panel: the swaps only.  Block k−1
+      // was panel k−1, whose L the step-(k−1) updates of other workers may
+      // still be reading: its first swap waits until they all are done
+      // (even a step without swaps waits, so that the next one need not).
+      for (b = w; b < k; b += p.workers)
+        {
+          if (b == k - 1)
+            {
+              if (threadIdx.x == 0)
+                lu06_wait_at_least (p.updated + b, lu06_worker_blocks (p, b), true);
+              __syncthreads ();
+            }
+          if (np > 0)
+            lu06_apply_swaps<T, W> (p, sh, np, b * W, min (W, p.n - b * W));
+        }
     }
 }
 

@@ -16,9 +16,10 @@
 //    __syncthreads and a few warp reductions (lu-05's column without the
 //    cluster), and a row swap is a relabelling of two slots.
 // 2. Nothing is launched per step.  The panel CTA publishes each panel
-//    with one flag; the other SMs' CTAs (workers), each owning one column
-//    block, wait for it and apply the step to their block: the rows that
-//    moved, a W×W triangular solve, a rank-W update streamed in chunks.
+//    with one flag; the other SMs' CTAs (workers), each owning one or
+//    more column blocks, wait for it and apply the step to their blocks:
+//    the rows that moved, a W×W triangular solve, a rank-W update
+//    streamed in chunks.
 // 3. Look-ahead without a second stream: the panel CTA applies step k to
 //    block k+1 itself, straight from its registers, and keeps the result
 //    there as panel k+1.  The workers only have to keep block k+2 ready
@@ -37,13 +38,14 @@
 // 1024 (the column blocks below).  A block size asked for (-b) picks
 // another compiled width (float32 32, float64 16, up to 1024 rows) and
 // TL_LU06_WIDTH overrides it (benchmark sweeps); the result reports the
-// width used as its block size.  Every column block gets a worker of its
-// own: n ≤ W × (SMs − 1), 2096 columns at W = 16 on 132 SMs, 1048 at
-// W = 8.  The workers' code can walk several blocks each, nearest first,
-// but plans that made it do so gave wrong factors, by amounts that changed
-// from run to run (docs/perf/ has the runs): a race not found yet, so no
-// plan gives a worker two blocks.  Matrices the plans do not take go to
-// lu-05 (with lu-05's own block size unless one was asked for).
+// width used as its block size.  A launch has a worker per column block
+// while the SMs suffice (n ≤ W × (SMs − 1): 2096 columns at W = 16 on 132
+// SMs, 1048 at W = 8); past that, worker w takes the blocks w, w + G − 1,
+// … and walks them nearest first, at most LU06_BLOCKS_PER_WORKER each:
+// wider matrices stream their trailing blocks from L2 once per W columns
+// on too few SMs, and lu-05's GEMMs win (TL_LU06_WORKERS caps the workers,
+// for tests and sweeps).  Matrices the plans do not take go to lu-05
+// (with lu-05's own block size unless one was asked for).
 //
 // Cancellation: a launch runs TL_LU06_SEGMENT columns' steps (default
 // 1024, rounded to panels) and the cancel point sits between launches, so
@@ -57,10 +59,12 @@
 #include "lu-06-fused-kernel.cuh"
 
 #define LU06_SEGMENT_COLUMNS 1024 // columns per launch when a cancel can come
+#define LU06_BLOCKS_PER_WORKER 2   // the most column blocks a plan gives one worker
 
 namespace
 {
-// Where the flags and swap lists live in the workspace.
+// Where the flags and swap lists live in the workspace: panels, done[]
+// per column block, updated[] per step, then the swap lists.
 struct Lu06Layout
 {
   size_t flags_bytes, swaps_bytes;
@@ -72,7 +76,7 @@ layout (const TlLuCtx *ctx, int width)
   const int mn = ctx->m < ctx->n ? ctx->m : ctx->n;
   const size_t nsteps = (size_t) (mn + width - 1) / width, nblocks = (size_t) (ctx->n + width - 1) / width;
   Lu06Layout l;
-  l.flags_bytes = ((1 + nblocks) * sizeof (unsigned) + 255) & ~(size_t) 255;
+  l.flags_bytes = ((1 + nblocks + nsteps) * sizeof (unsigned) + 255) & ~(size_t) 255;
   l.swaps_bytes = nsteps * lu06_swap_words (width) * sizeof (int);
   return l;
 }
@@ -155,10 +159,10 @@ factor_with (TlLuCtx *ctx)
   const Lu06Layout l = layout (ctx, W);
   p.panels = (unsigned *) ctx->workspace;
   p.done = p.panels + 1;
+  p.updated = p.done + p.nblocks;
   p.swaps = (int *) ((char *) ctx->workspace + l.flags_bytes);
   // the flags count from zero in every factorisation
-  TL_GPU_TRY (cudaMemsetAsync (p.panels, 0, (1 + (size_t) p.nblocks) * sizeof (unsigned), ctx->stream),
-              "lu-06 flags");
+  TL_GPU_TRY (cudaMemsetAsync (p.panels, 0, l.flags_bytes, ctx->stream), "lu-06 flags");
   if (ctx->observer)
     return record<T, W, RPT> (ctx, p);
 
@@ -168,10 +172,13 @@ factor_with (TlLuCtx *ctx)
   TL_GPU_TRY (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, kernel, LU06_THREADS, smem), "lu-06 occupancy");
   if (per_sm < 1)
     return tl_gpu_fail (TL_GPU_BAD_SHAPE, "lu-06: its kernel does not fit one SM of this GPU");
-  // a worker per column block (plan_for made sure the SMs suffice)
-  if (p.nblocks > per_sm * ctx->device->sm_count - 1)
-    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "lu-06: %d column blocks, more than this GPU has SMs for", p.nblocks);
-  p.workers = p.nblocks;
+  // a worker per column block while the SMs suffice, else several blocks each
+  const int fit = per_sm * ctx->device->sm_count - 1;
+  if (fit < 1)
+    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "lu-06: no SM for a worker beside the panel's");
+  p.workers = tl_lu_env_int ("TL_LU06_WORKERS", p.nblocks, 1, 1 << 30);
+  p.workers = p.workers < p.nblocks ? p.workers : p.nblocks;
+  p.workers = p.workers < fit ? p.workers : fit;
   const int grid = 1 + p.workers;
   const int columns = tl_lu_env_int ("TL_LU06_SEGMENT", LU06_SEGMENT_COLUMNS, 1, 1 << 30);
   const int steps = ctx->cancelled == nullptr ? p.nsteps : (columns + W - 1) / W;
@@ -212,22 +219,22 @@ const Lu06Plan plans[] = {
 };
 
 // The first plan of ctx's dtype of width `width` (0: a usual one) whose
-// slots hold the rows and whose column blocks each get a worker of their
-// own (an SM besides the panel's).
+// slots hold the rows and whose column blocks the workers (an SM each
+// besides the panel's) take at most LU06_BLOCKS_PER_WORKER at a time.
 const Lu06Plan *
 first_plan (const TlLuCtx *ctx, int width)
 {
   for (const Lu06Plan &pl : plans)
-    if (pl.dtype == ctx->dtype && (width != 0 ? pl.width == width : pl.usual)
-        && ctx->m <= LU06_THREADS * pl.rpt && (ctx->n + pl.width - 1) / pl.width <= ctx->device->sm_count - 1)
+    if (pl.dtype == ctx->dtype && (width != 0 ? pl.width == width : pl.usual) && ctx->m <= LU06_THREADS * pl.rpt
+        && (ctx->n + pl.width - 1) / pl.width <= LU06_BLOCKS_PER_WORKER * (ctx->device->sm_count - 1))
       return &pl;
   return nullptr;
 }
 
 // The plan for ctx: the width asked for (TL_LU06_WIDTH, else -b) where a
 // compiled instance of that width holds the rows, else the usual one.
-// Null: lu-05 factors it (too many rows for one SM, or no cooperative
-// launches).
+// Null: lu-05 factors it (too many rows for one SM, too many columns for
+// the other SMs, or no cooperative launches).
 const Lu06Plan *
 plan_for (const TlLuCtx *ctx)
 {
