@@ -121,16 +121,17 @@ test_npy_and_pool (void)
   tl_matrix_set (m, 4, 6, NAN);
   g_autoptr (TlMatrix) pooled = tl_wire_pool_mean (m, 3, &fr, &fc, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (fr, ==, 2);
+  /* 7 columns need blocks of 3 to fit in 3; the rows get the same */
+  g_assert_cmpuint (fr, ==, 3);
   g_assert_cmpuint (fc, ==, 3);
-  g_assert_cmpuint (pooled->rows, ==, 3);
+  g_assert_cmpuint (pooled->rows, ==, 2);
   g_assert_cmpuint (pooled->cols, ==, 3);
   double mean = 0;
-  for (int i = 0; i < 2; i++)
+  for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
-      mean += tl_matrix_get (m, i, j) / 6;
+      mean += tl_matrix_get (m, i, j) / 9;
   g_assert_cmpfloat_with_epsilon (tl_matrix_get (pooled, 0, 0), mean, 1e-12);
-  g_assert_true (isnan (tl_matrix_get (pooled, 2, 2))); /* a NaN stays visible */
+  g_assert_true (isnan (tl_matrix_get (pooled, 1, 2))); /* a NaN stays visible */
 }
 
 /* ---- jobs through a local worker --------------------------------------------------- */
@@ -177,6 +178,38 @@ test_local_gemm (void)
   g_assert_true (tl_matrix_equal (here, record->a));
   waiter_clear (&w, tl_remote_host_get_runner (again));
   tl_remote_host_free (again);
+}
+
+/* Matrices of more than a megabyte come whole; beyond 2048 along an axis
+ * they come pooled, and the record's note says so. */
+static void
+test_local_large (void)
+{
+  TlRemoteHost *host = local_host ();
+  Waiter w;
+  waiter_init (&w, tl_remote_host_get_runner (host));
+  g_autoptr (TlJob) job = remote_test_job (2100, 8, 1500, "cpu-blocked", 1);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) record = remote_test_gemm (host, job, &w, &error);
+  g_assert_no_error (error);
+  TlKernelRun *run = record->runs->pdata[0];
+  g_assert_true (run->passed);
+  g_assert_nonnull (run->c);
+  g_assert_cmpuint (run->c->rows, ==, 1050); /* 2100 in blocks of 2 */
+  g_assert_cmpuint (run->c->cols, ==, 750);
+  g_assert_cmpuint (record->reference->rows, ==, 1050);
+  g_assert_nonnull (strstr (record->note, "2048"));
+  waiter_clear (&w, tl_remote_host_get_runner (host));
+
+  Waiter w2;
+  waiter_init (&w2, tl_remote_host_get_runner (host));
+  g_autoptr (TlJob) whole = remote_test_job (700, 300, 800, "cpu-blocked", 1);
+  g_autoptr (TlRunRecord) r2 = remote_test_gemm (host, whole, &w2, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (((TlKernelRun *) r2->runs->pdata[0])->c->rows, ==, 700);
+  g_assert_null (r2->note);
+  waiter_clear (&w2, tl_remote_host_get_runner (host));
+  tl_remote_host_free (host);
 }
 
 /* Inputs handed over in memory go as uploads; the record keeps ours. */
@@ -381,6 +414,7 @@ main (int argc, char **argv)
   g_test_add_func ("/remote/npy-and-pool", test_npy_and_pool);
   g_test_add_func ("/remote/local/devices", test_local_devices);
   g_test_add_func ("/remote/local/gemm", test_local_gemm);
+  g_test_add_func ("/remote/local/large", test_local_large);
   g_test_add_func ("/remote/local/upload", test_local_upload);
   g_test_add_func ("/remote/local/gauss", test_local_gauss);
   g_test_add_func ("/remote/local/cancel", test_local_cancel);

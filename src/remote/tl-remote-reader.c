@@ -276,7 +276,10 @@ line_cb (GObject *source, GAsyncResult *result, gpointer data)
       read_next_line (conn);
       return;
     }
-  guchar *buffer = size <= (gint64) tl_matrix_byte_cap () + (1 << 20) ? g_try_malloc (size) : NULL;
+  /* at most what a matrix may take here (and its NPY header), or the
+   * allocation's failure says it does not fit */
+  guint64 cap = tl_matrix_byte_cap ();
+  guchar *buffer = (guint64) size <= MAX (cap, cap + (1u << 20)) ? g_try_malloc (size) : NULL;
   if (buffer == NULL)
     {
       conn->broken = TRUE;

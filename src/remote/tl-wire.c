@@ -221,11 +221,12 @@ tl_wire_pool_mean (TlMatrix *matrix, gsize max_side, guint *factor_r, guint *fac
                    GError **error)
 {
   g_return_val_if_fail (matrix != NULL && max_side > 0, NULL);
-  guint fr = (guint) ((matrix->rows + max_side - 1) / max_side);
-  guint fc = (guint) ((matrix->cols + max_side - 1) / max_side);
-  *factor_r = MAX (fr, 1);
-  *factor_c = MAX (fc, 1);
-  if (fr <= 1 && fc <= 1)
+  /* one factor for both axes: a pooled matrix keeps its proportions */
+  gsize longer = MAX (matrix->rows, matrix->cols);
+  guint f = (guint) MAX ((longer + max_side - 1) / max_side, 1);
+  guint fr = f, fc = f;
+  *factor_r = *factor_c = f;
+  if (f == 1)
     return tl_matrix_ref (matrix);
   gsize rows = (matrix->rows + fr - 1) / fr, cols = (matrix->cols + fc - 1) / fc;
   TlMatrix *out = tl_matrix_new (TL_DTYPE_FLOAT64, rows, cols, error);

@@ -82,10 +82,11 @@ TlMatrix    *tl_wire_matrix_from_npy (GBytes *npy, const char *name, GError **er
 /* The SHA-256 of bytes, in hex (uploads are named by it). */
 char        *tl_wire_sha256 (GBytes *bytes);
 
-/* A matrix larger than max_side along either axis as the means of
- * factor_r × factor_c blocks (float64, at most max_side per axis; NaN in
- * a block makes its cell NaN); a smaller one is returned as it is (a new
- * reference, factors 1). */
+/* A matrix larger than max_side along either axis as the means of f × f
+ * blocks (float64, at most max_side per axis, the same f on both so the
+ * proportions stay; NaN in a block makes its cell NaN; *factor_r and
+ * *factor_c are f); a smaller one is returned as it is (a new reference,
+ * factors 1). */
 TlMatrix    *tl_wire_pool_mean (TlMatrix *matrix, gsize max_side, guint *factor_r,
                                 guint *factor_c, GError **error);
 
