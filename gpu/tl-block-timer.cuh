@@ -1,8 +1,10 @@
 // tl-block-timer.cuh — per-block timing for instrumented kernel variants.
 //
 // Every instrumented kernel brackets its work with tl_block_begin() and
-// tl_block_end().  Thread 0 reads %globaltimer — a nanosecond clock shared
-// by all SMs, unlike clock64() which is per SM — as soon as it runs
+// tl_block_end() (the clocks and the writes are tl-block-clock.cuh's,
+// shared with the marks of a user's kernel in tilelab.cuh).  Thread 0
+// reads %globaltimer — a nanosecond clock shared by all SMs, unlike
+// clock64() which is per SM — as soon as it runs
 // ("start": the block has been placed on an SM and its first warp is
 // running), and again after a barrier at the end ("end": every thread of
 // the block is done).  It also records %smid, the SM the block ran on.
@@ -24,38 +26,7 @@
 #pragma once
 
 #include "tl-gpu.h"
-
-__device__ __forceinline__ unsigned long long
-tl_globaltimer_ns ()
-{
-  unsigned long long t;
-  asm volatile ("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__device__ __forceinline__ unsigned int
-tl_smid ()
-{
-  unsigned int id;
-  asm volatile ("mov.u32 %0, %%smid;" : "=r"(id));
-  return id;
-}
-
-// The block's record slot: its linear index in the grid.  The block and
-// grid indices are read with asm volatile, at the start and again at the
-// end, so that the compiler cannot compute the record's address once and
-// keep it in two registers across the kernel's main loop.
-__device__ __forceinline__ unsigned int
-tl_block_slot ()
-{
-  unsigned int x, y, z, nx, ny;
-  asm volatile ("mov.u32 %0, %%ctaid.x;" : "=r"(x));
-  asm volatile ("mov.u32 %0, %%ctaid.y;" : "=r"(y));
-  asm volatile ("mov.u32 %0, %%ctaid.z;" : "=r"(z));
-  asm volatile ("mov.u32 %0, %%nctaid.x;" : "=r"(nx));
-  asm volatile ("mov.u32 %0, %%nctaid.y;" : "=r"(ny));
-  return (z * ny + y) * nx + x;
-}
+#include "tl-block-clock.cuh"
 
 // Thread 0 writes the start time straight into the block's record (slot =
 // its linear index in the grid) instead of keeping it in a register for
@@ -70,11 +41,7 @@ tl_block_begin (const TlGpuBlockRecord *records)
 {
   if (records == nullptr)
     return 0;
-  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-    {
-      TlGpuBlockRecord *r = const_cast<TlGpuBlockRecord *> (records) + tl_block_slot ();
-      r->start_ns = tl_globaltimer_ns ();
-    }
+  tl_block_clock_start (const_cast<TlGpuBlockRecord *> (records));
   return 0;
 }
 
@@ -88,15 +55,7 @@ tl_block_end (TlGpuBlockRecord *records, unsigned long long start, unsigned int 
     return;
   __syncthreads ();
   if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-    {
-      unsigned long long end = tl_globaltimer_ns ();
-      TlGpuBlockRecord *r = records + tl_block_slot ();
-      r->block_x = blockIdx.x;
-      r->block_y = blockIdx.y;
-      r->sm = tl_smid ();
-      r->launch = launch;
-      r->end_ns = end; // start_ns was written by tl_block_begin
-    }
+    tl_block_clock_stop (records, launch, tl_block_slot (), blockIdx.x, blockIdx.y);
 }
 
 // The end of the record, written by one thread once every thread whose
@@ -107,13 +66,7 @@ __device__ __forceinline__ void
 tl_block_record_end (TlGpuBlockRecord *records, unsigned int launch, unsigned int slot,
                      unsigned int tile_x, unsigned int tile_y)
 {
-  unsigned long long end = tl_globaltimer_ns ();
-  TlGpuBlockRecord *r = records + slot;
-  r->block_x = tile_x;
-  r->block_y = tile_y;
-  r->sm = tl_smid ();
-  r->launch = launch;
-  r->end_ns = end; // start_ns was written by tl_block_begin into the same slot
+  tl_block_clock_stop (records, launch, slot, tile_x, tile_y);
 }
 
 // The end without a barrier.  tl_block_end lines every warp up at one more

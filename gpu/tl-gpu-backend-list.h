@@ -76,3 +76,12 @@ TL_GPU_FN (LOAD, TlGpuStatus, gfp_lu,
            (TlGpuDevice *device, int m, int n, uint32_t p, uint32_t *a, int *ipiv,
             int *out_info, double *out_ms),
            (device, m, n, p, a, ipiv, out_info, out_ms))
+
+/* user kernels: NVRTC and the harness */
+TL_GPU_FN (LOAD, TlGpuStatus, user_compile, (const TlGpuUserSource *source, TlGpuUserBuild *out),
+           (source, out))
+TL_GPU_VOID_FN (PEEK, user_build_clear, (TlGpuUserBuild *build), (build))
+TL_GPU_FN (LOAD, TlGpuStatus, user_gemm_run,
+           (TlGpuDevice *device, const TlGpuUserLaunch *kernel, const TlGpuGemmArgs *args,
+            TlGpuGemmResult *out_result),
+           (device, kernel, args, out_result))

@@ -52,7 +52,8 @@ tl_gpu_backend_signature (void)
   X (TlGpuFacts) X (TlGpuBandwidth) X (TlGpuGemmArgs) X (TlGpuGemmResult) X (TlGpuCounters)   \
   X (TlGpuBlockRecord) X (TlGpuLaunchFacts) X (TlGpuLuArgs) X (TlGpuLuResult)                  \
   X (TlGpuLuObserver) X (TlGpuLuWindow) X (TlGpuLuSolveArgs) X (TlGpuKernelInfo)               \
-  X (TlGpuLuKernelInfo) X (TlGpuRankArgs) X (TlGpuRankResult)
+  X (TlGpuLuKernelInfo) X (TlGpuRankArgs) X (TlGpuRankResult) X (TlGpuUserSource)          \
+  X (TlGpuUserBuild) X (TlGpuUserLaunch)
 #define TL_GPU_BACKEND_COUNT_STRUCT(type) +1
 enum { TL_GPU_BACKEND_N_STRUCTS = 0 TL_GPU_BACKEND_STRUCTS (TL_GPU_BACKEND_COUNT_STRUCT) };
 

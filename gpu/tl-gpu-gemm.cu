@@ -20,6 +20,9 @@
 //      replayed by CUPTI (tl-gpu-counters.cu): C poisoned and L2 cleaned
 //      before every pass;
 //   9. download C, timed.
+// A guarded rung (a user's kernel) also gets guard zones before and after
+// C, and after step 8 the guards and A and B are compared with what they
+// were: a kernel that wrote outside C fails, saying where.
 // Cancellation is polled before every launch: each warm-up, timed and
 // instrumented launch, and each poison-and-flush before one.  Nothing here
 // prints.
@@ -221,12 +224,15 @@ struct GemmRun
   TlGpuDevice *device = nullptr;
   const TlGpuKernelInfo *info = nullptr;
   const TlGemmRung *rung = nullptr;
+  const void *user = nullptr; // a run-time rung's data (tl_gpu_gemm_run_rung)
+  bool guarded = false;       // guard C and check the inputs after the runs
   const TlGpuGemmArgs *args = nullptr;
   TlGemmLaunch launch = {};
   TlGemmShape shape = {};
   bool instrument = false;
   bool flush_each = false; // flush L2 before each timed launch (args->flush_l2)
   size_t a_bytes = 0, b_bytes = 0, c_bytes = 0, ws_bytes = 0, rec_bytes = 0, flush_bytes = 0;
+  size_t guard_bytes = 0; // before and after C (guarded rungs)
   DeviceBuffer da, db, dc, dws, drec, flush;
   TlGpuEventPair ev;
   // results
@@ -249,23 +255,12 @@ struct GemmRun
     return cancelled () ? tl_gpu_fail (TL_GPU_CANCELLED, "cancelled") : TL_GPU_OK;
   }
 
-  // 1a. the rung, its row, the arguments
-  TlGpuStatus validate (const char *kernel_id)
-  {
-    info = tl_gpu_kernel_find (kernel_id);
-    if (info == nullptr)
-      return tl_gpu_fail (TL_GPU_BAD_SHAPE, "unknown kernel \"%s\" (tilelab-cli kernels lists them)",
-                          kernel_id);
-    rung = rung_of (info);
-    if (rung == nullptr)
-      return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s is not built into this Tilelab", kernel_id);
-    return check_args (info, device, args);
-  }
-
   // 1b. on the device (current now): the rung's own check and its shape
-  TlGpuStatus check_rung (const char *kernel_id)
+  TlGpuStatus check_rung ()
   {
+    const char *kernel_id = info->id;
     TlGpuStatus st = TL_GPU_OK;
+    launch.user = user;
     launch.dtype = args->dtype;
     launch.m = args->m;
     launch.n = args->n;
@@ -341,7 +336,12 @@ struct GemmRun
     // the buffer also cleans L2 before every counted pass
     flush_each = args->flush_l2 != 0;
     flush_bytes = args->flush_l2 || args->counters ? 2 * (size_t) device->l2_bytes : 0;
-    const size_t need = a_bytes + b_bytes + c_bytes + ws_bytes + rec_bytes + flush_bytes;
+    // a quarter of C on either side (1 MiB … 64 MiB), a multiple of 256
+    // bytes so that C keeps the alignment of an allocation
+    if (guarded)
+      guard_bytes = std::min (std::max (c_bytes / 4, (size_t) 1 << 20), (size_t) 64 << 20) & ~(size_t) 255;
+    const size_t need = a_bytes + b_bytes + c_bytes + 2 * guard_bytes + ws_bytes + rec_bytes
+                        + flush_bytes;
     size_t free_b = 0, total_b = 0;
     TL_GPU_TRY (cudaMemGetInfo (&free_b, &total_b), "reading free GPU memory");
     if (need > free_b)
@@ -352,7 +352,10 @@ struct GemmRun
                           mib (total_b));
     TL_GPU_TRY (cudaMalloc (&da.p, a_bytes), "allocating A");
     TL_GPU_TRY (cudaMalloc (&db.p, b_bytes), "allocating B");
-    TL_GPU_TRY (cudaMalloc (&dc.p, c_bytes), "allocating C");
+    TL_GPU_TRY (cudaMalloc (&dc.p, c_bytes + 2 * guard_bytes), "allocating C");
+    if (guard_bytes > 0)
+      TL_GPU_TRY (cudaMemsetAsync (dc.p, GUARD_BYTE, c_bytes + 2 * guard_bytes, device->stream),
+                  "filling C's guard zones");
     if (ws_bytes > 0)
       TL_GPU_TRY (cudaMalloc (&dws.p, ws_bytes), "allocating the workspace");
     if (rec_bytes > 0)
@@ -361,7 +364,7 @@ struct GemmRun
       TL_GPU_TRY (cudaMalloc (&flush.p, flush_bytes), "allocating the L2 flush buffer");
     launch.a = da.p;
     launch.b = db.p;
-    launch.c = dc.p;
+    launch.c = (char *) dc.p + guard_bytes;
     launch.workspace = dws.p;
     launch.workspace_bytes = ws_bytes;
     TL_GPU_TRY (ev.create (), "creating CUDA events");
@@ -543,6 +546,8 @@ struct GemmRun
     TlGpuStatus st = run->cancel_point ();
     if (st != TL_GPU_OK)
       return st;
+    // every pass is a sign of life (a watchdog waits for one)
+    run->progress (TL_GPU_STAGE_COUNTERS, 0, 1);
     TL_GPU_TRY (poison (run->launch.c, run->c_bytes, run->launch.dtype, run->launch.stream),
                 "poisoning C");
     return tl_gpu_counters_clean_l2 (run->device, run->flush.p, run->flush_bytes);
@@ -567,6 +572,62 @@ struct GemmRun
     return st;
   }
 
+  // After the runs of a guarded rung: C's guard zones hold their pattern,
+  // A and B what was uploaded — or the kernel wrote where it must not.
+  static constexpr unsigned char GUARD_BYTE = 0xA5;
+  TlGpuStatus check_guards ()
+  {
+    if (guard_bytes == 0)
+      return TL_GPU_OK;
+    TL_GPU_TRY (cudaStreamSynchronize (launch.stream), info->id);
+    std::vector<unsigned char> host (std::max ({ guard_bytes, a_bytes, b_bytes }));
+    const struct { const char *what; const void *dev; size_t bytes; const void *want; } zones[] = {
+      { "before C", dc.p, guard_bytes, nullptr },
+      { "after C", (const char *) dc.p + guard_bytes + c_bytes, guard_bytes, nullptr },
+      { "in A", da.p, a_bytes, args->a },
+      { "in B", db.p, b_bytes, args->b },
+    };
+    for (const auto &z : zones)
+      {
+        TL_GPU_TRY (cudaMemcpy (host.data (), z.dev, z.bytes, cudaMemcpyDeviceToHost),
+                    "checking the memory around C");
+        size_t changed = 0, first = 0;
+        for (size_t i = 0; i < z.bytes; i++)
+          {
+            unsigned char want = z.want ? ((const unsigned char *) z.want)[i] : GUARD_BYTE;
+            if (host[i] != want && changed++ == 0)
+              first = i;
+          }
+        if (changed > 0)
+          return outside_c (z.what, z.dev == dc.p ? (long long) first - (long long) z.bytes
+                                                  : (long long) first, changed);
+      }
+    return TL_GPU_OK;
+  }
+
+  // The sentence for a write outside C: where, in elements of the dtype.
+  TlGpuStatus outside_c (const char *where, long long first_byte, size_t changed)
+  {
+    const long long es = (long long) dtype_size (args->dtype);
+    if (strcmp (where, "before C") == 0)
+      return tl_gpu_fail (TL_GPU_LAUNCH_FAILED,
+                          "%s wrote outside C: %zu bytes before C[0, 0] changed, the farthest "
+                          "%lld elements before it; check the row and column bounds of its "
+                          "stores",
+                          info->id, changed, (-first_byte + es - 1) / es);
+    if (strcmp (where, "after C") == 0)
+      return tl_gpu_fail (TL_GPU_LAUNCH_FAILED,
+                          "%s wrote outside C: %zu bytes after C[%d, %d] changed, from element "
+                          "%lld past its end on; check the row and column bounds of its stores",
+                          info->id, changed, args->m - 1, args->n - 1, first_byte / es + 1);
+    const int cols = where[3] == 'A' ? args->k : args->n;
+    const long long at = first_byte / es;
+    return tl_gpu_fail (TL_GPU_LAUNCH_FAILED,
+                        "%s wrote into its input: %zu bytes %s changed, the first at %s[%lld, "
+                        "%lld]; a kernel must leave A and B as they are",
+                        info->id, changed, where, where + 3, at / cols, at % cols);
+  }
+
   // 9. download C, timed
   TlGpuStatus download ()
   {
@@ -574,7 +635,7 @@ struct GemmRun
       return TL_GPU_OK;
     progress (TL_GPU_STAGE_DOWNLOAD, 0, 1);
     TL_GPU_TRY (cudaEventRecord (ev.start, launch.stream), "recording an event");
-    TL_GPU_TRY (cudaMemcpyAsync (args->c, dc.p, c_bytes, cudaMemcpyDeviceToHost, launch.stream),
+    TL_GPU_TRY (cudaMemcpyAsync (args->c, launch.c, c_bytes, cudaMemcpyDeviceToHost, launch.stream),
                 "downloading C");
     TL_GPU_TRY (cudaEventRecord (ev.stop, launch.stream), "recording an event");
     TL_GPU_TRY (ev.elapsed (&download_ms), "downloading C");
@@ -615,22 +676,19 @@ struct GemmRun
   }
 };
 
-extern "C" TlGpuStatus
-tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id, const TlGpuGemmArgs *args,
-                 TlGpuGemmResult *out_result)
+TlGpuStatus
+tl_gpu_gemm_run_rung (TlGpuDevice *device, const TlGpuKernelInfo *info, const TlGemmRung *rung,
+                      const void *user, bool guarded, const TlGpuGemmArgs *args,
+                      TlGpuGemmResult *out_result)
 {
-  if (out_result == nullptr || args == nullptr || kernel_id == nullptr)
-    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "tl_gpu_gemm_run: missing argument");
-  memset (out_result, 0, sizeof *out_result);
-  if (device == nullptr)
-    return tl_gpu_fail (TL_GPU_NO_DEVICE, "no GPU is open");
-  if (tl_gpu_is_lost ())
-    return tl_gpu_lost_status ();
-
   GemmRun run;
   run.device = device;
+  run.info = info;
+  run.rung = rung;
+  run.user = user;
+  run.guarded = guarded;
   run.args = args;
-  TlGpuStatus st = run.validate (kernel_id);
+  TlGpuStatus st = check_args (info, device, args);
   if (st != TL_GPU_OK)
     return st;
 
@@ -646,15 +704,38 @@ tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id, const TlGpuGemmArgs
     }
 
   TL_GPU_TRY (cudaSetDevice (device->ordinal), "cudaSetDevice");
-  if ((st = run.check_rung (kernel_id)) != TL_GPU_OK || (st = run.allocate ()) != TL_GPU_OK || (st = run.upload_and_prepare ()) != TL_GPU_OK
-      || (st = run.warm_up ()) != TL_GPU_OK || (st = run.timed_runs ()) != TL_GPU_OK
+  if ((st = run.check_rung ()) != TL_GPU_OK || (st = run.allocate ()) != TL_GPU_OK
+      || (st = run.upload_and_prepare ()) != TL_GPU_OK || (st = run.warm_up ()) != TL_GPU_OK
+      || (st = run.timed_runs ()) != TL_GPU_OK
       || (run.instrument && (st = run.instrumented_runs ()) != TL_GPU_OK)
-      || (st = run.count ()) != TL_GPU_OK || (st = run.download ()) != TL_GPU_OK || (st = run.hand_over (out_result)) != TL_GPU_OK)
+      || (st = run.count ()) != TL_GPU_OK || (st = run.check_guards ()) != TL_GPU_OK
+      || (st = run.download ()) != TL_GPU_OK || (st = run.hand_over (out_result)) != TL_GPU_OK)
     return st;
   if (device->ordinal >= 0 && device->ordinal < COUNTED_DEVICES)
     gemm_count[device->ordinal]++;
   tl_gpu_clear_message ();
   return TL_GPU_OK;
+}
+
+extern "C" TlGpuStatus
+tl_gpu_gemm_run (TlGpuDevice *device, const char *kernel_id, const TlGpuGemmArgs *args,
+                 TlGpuGemmResult *out_result)
+{
+  if (out_result == nullptr || args == nullptr || kernel_id == nullptr)
+    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "tl_gpu_gemm_run: missing argument");
+  memset (out_result, 0, sizeof *out_result);
+  if (device == nullptr)
+    return tl_gpu_fail (TL_GPU_NO_DEVICE, "no GPU is open");
+  if (tl_gpu_is_lost ())
+    return tl_gpu_lost_status ();
+  const TlGpuKernelInfo *info = tl_gpu_kernel_find (kernel_id);
+  if (info == nullptr)
+    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "unknown kernel \"%s\" (tilelab-cli kernels lists them)",
+                        kernel_id);
+  const TlGemmRung *rung = rung_of (info);
+  if (rung == nullptr)
+    return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s is not built into this Tilelab", kernel_id);
+  return tl_gpu_gemm_run_rung (device, info, rung, nullptr, false, args, out_result);
 }
 
 extern "C" void

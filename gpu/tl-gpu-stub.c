@@ -366,6 +366,66 @@ stub_measure_bandwidth (TlGpuDevice *device, TlGpuBandwidth *out)
            : fail (TL_GPU_NO_DEVICE, "a simulated GPU has no memory bandwidth to measure");
 }
 
+/* ---- user kernels: NVRTC is CUDA's ---- */
+
+static TlGpuStatus
+stub_user_compile (const TlGpuUserSource *source, TlGpuUserBuild *out)
+{
+  if (out != NULL)
+    memset (out, 0, sizeof *out);
+  char text[sizeof message];
+  snprintf (text, sizeof text, "compiling a kernel needs CUDA's run-time compiler (NVRTC)%s%.900s",
+            reason[0] ? ": " : "", reason);
+  return fail (TL_GPU_NO_DEVICE, text);
+}
+
+static void
+stub_user_build_clear (TlGpuUserBuild *build)
+{
+  if (build != NULL)
+    memset (build, 0, sizeof *build);
+}
+
+static void
+sleep_ms (long ms)
+{
+  struct timespec t = { ms / 1000, (ms % 1000) * 1000000L };
+  nanosleep (&t, NULL);
+}
+
+/* A simulated GPU cannot run a cubin: it computes the product with the
+ * triple loop, as for a rung, so the worker process and its pipes can be
+ * tested without a GPU.  Two entry names act out what a broken kernel
+ * does to the process running it: "tilelab_stub_hang" never returns (for
+ * the watchdog) and "tilelab_stub_crash" aborts the process. */
+static TlGpuStatus
+stub_user_gemm_run (TlGpuDevice *device, const TlGpuUserLaunch *kernel,
+                    const TlGpuGemmArgs *args, TlGpuGemmResult *out_result)
+{
+  if (out_result != NULL)
+    memset (out_result, 0, sizeof *out_result);
+  TlGpuStatus status = usable (device);
+  if (status != TL_GPU_OK)
+    return status;
+  if (strcmp (kernel->entry, "tilelab_stub_crash") == 0)
+    abort ();
+  while (strcmp (kernel->entry, "tilelab_stub_hang") == 0)
+    sleep_ms (1000);
+  TlGpuStatus st = stub_gemm_run (device, "gemm-01-naive", args, out_result);
+  if (st == TL_GPU_OK)
+    {
+      out_result->launch.grid_x = (int) kernel->grid[0];
+      out_result->launch.grid_y = (int) kernel->grid[1];
+      out_result->launch.grid_z = (int) kernel->grid[2];
+      out_result->launch.block_x = (int) kernel->block[0];
+      out_result->launch.block_y = (int) kernel->block[1];
+      out_result->launch.block_z = (int) kernel->block[2];
+      out_result->launch.dynamic_smem_bytes = (int) kernel->dynamic_smem;
+      out_result->launch.launches = 1;
+    }
+  return st;
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 static const TlGpuBackend stub_backend = {

@@ -544,6 +544,68 @@ TlGpuStatus tl_gpu_lu_solve_bench (TlGpuDevice *device, const char *solver,
 TlGpuStatus tl_gpu_gfp_lu (TlGpuDevice *device, int m, int n, uint32_t p, uint32_t *a, int *ipiv,
                            int *out_info, double *out_ms);
 
+
+/* ---- your own kernel: a GEMM compiled at run time ---------------------- */
+
+/* A student's kernel file (gpu/tilelab.cuh says its form; src/gemm/
+ * tl-user-kernel.h reads its declarations) compiled by NVRTC, the CUDA
+ * toolkit's run-time compiler, which the module opens with dlopen on the
+ * first compile (TL_NVRTC_LIBRARY names the file to use instead).  No GPU
+ * is needed to compile: the architecture is named.  NVRTC gets tilelab.cuh
+ * as an in-memory header. */
+typedef struct
+{
+  const char *file_name;   /* as messages name it, e.g. "mine.cu" */
+  const char *source;      /* the file's text */
+  const char *tail;        /* compiled after it (the entries' signature checks, each
+                              under a #line of its declaration); may be NULL */
+  const char *entries[3];  /* per TlGpuDtype: the entry's name expression ("gemm_f32",
+                              "gemm<float>"), NULL where the file has none */
+  int arch;                /* compute capability × 10: 90 compiles for sm_90 */
+  int timed;               /* 1: TILELAB_TIMED, the marks write block records */
+} TlGpuUserSource;
+
+typedef struct
+{
+  int compiled;            /* 1: image holds the cubin; 0: log says why not */
+  char *log;               /* NVRTC's log with ptxas's report (-Xptxas -v); malloc'd */
+  char *lowered[3];        /* the entries' names in the cubin; malloc'd, NULL if none */
+  void *image;             /* the cubin, malloc'd */
+  size_t image_size;
+  double compile_ms;       /* wall time of the compilation */
+  int nvrtc_major, nvrtc_minor;
+} TlGpuUserBuild;
+
+/* TL_GPU_OK whether or not the source compiled (out->compiled says);
+ * TL_GPU_NO_DEVICE when NVRTC cannot be used (not built with CUDA, the
+ * library missing), with the reason. */
+TlGpuStatus tl_gpu_user_compile (const TlGpuUserSource *source, TlGpuUserBuild *out);
+void tl_gpu_user_build_clear (TlGpuUserBuild *build);
+
+/* One compiled entry and its launch, the geometry already evaluated at
+ * the run's m, n, k. */
+typedef struct
+{
+  const char *name;            /* for messages, e.g. "mine.cu" */
+  const void *image;           /* the plain build's cubin */
+  size_t image_size;
+  const void *timed_image;     /* the TILELAB_TIMED build's; NULL: no block timing */
+  size_t timed_image_size;
+  const char *entry;           /* the lowered name of the dtype's entry, in both images */
+  unsigned int grid[3], block[3];
+  unsigned int dynamic_smem;   /* bytes */
+} TlGpuUserLaunch;
+
+/* tl_gpu_gemm_run for a user kernel: the same harness, timing, poisoning
+ * and records.  C lies between two guard zones and A and B are compared
+ * with what was uploaded after the runs: a kernel that wrote outside C is
+ * TL_GPU_LAUNCH_FAILED saying where.  A launch the GPU refuses (too many
+ * threads, registers or shared memory for a block) is TL_GPU_LAUNCH_FAILED
+ * in words; an illegal address is TL_GPU_DEVICE_LOST — run user kernels in
+ * a process of their own (src/run/tl-user-worker.h). */
+TlGpuStatus tl_gpu_user_gemm_run (TlGpuDevice *device, const TlGpuUserLaunch *kernel,
+                                  const TlGpuGemmArgs *args, TlGpuGemmResult *out_result);
+
 #ifdef __cplusplus
 }
 #endif

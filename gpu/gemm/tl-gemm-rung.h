@@ -49,6 +49,7 @@ struct TlGemmLaunch
                             // once, counted by their prepare for this run (0 before)
   TlGpuGemmPlan plan;       // planned rungs: the tile, splits and cluster to run (chosen
                             // by the harness before check and shape; name "" otherwise)
+  const void *user;         // a rung made at run time: its data (tl_gpu_gemm_run_rung)
 };
 
 struct TlGemmShape

@@ -4,6 +4,7 @@
 
 #include "core/tl-error.h"
 #include "gemm/tl-kernels.h"
+#include "gemm/tl-user-kernel.h"
 #include "core/tl-matrix.h"
 
 #include <glib/gi18n-lib.h>
@@ -27,7 +28,7 @@ tl_cli_check_kernel_list (const char *list, char **bad)
         continue;
       any = TRUE;
       if (strcmp (w, "all") != 0 && strcmp (w, "gpu") != 0 && strcmp (w, "cpu") != 0
-          && tl_kernel_find (w) == NULL)
+          && tl_kernel_find (w) == NULL && !tl_user_kernel_is_path (w))
         {
           *bad = g_strdup (w);
           return FALSE;
@@ -169,7 +170,11 @@ tl_cli_print_gemm_table (const TlRunRecord *record, FILE *out)
       if (run->status != TL_RUN_OK)
         {
           tl_cli_put_col (out, run->kernel_id, col_width[0], TRUE);
-          fprintf (out, " %-9s %s\n", verdict (run), run->message ? run->message : "");
+          /* a compiler's message has lines of its own: under the row */
+          g_auto (GStrv) lines = g_strsplit (run->message ? run->message : "", "\n", -1);
+          fprintf (out, " %-9s %s\n", verdict (run), lines[0] ? lines[0] : "");
+          for (guint l = 1; lines[0] && lines[l]; l++)
+            fprintf (out, "    %s\n", lines[l]);
           continue;
         }
       g_autofree char *med = fmt_ms (run->time.median);
@@ -356,13 +361,14 @@ tl_cli_fail_interrupted (const char *command)
 /* The command line of `gemm`, as parsed. */
 typedef struct
 {
-  char *kernels, *size, *a_path, *b_path, *dtype_name, *gen, *record_path, *plan;
+  char *kernels, *size, *a_path, *b_path, *dtype_name, *gen, *record_path, *plan, *watchdog;
   gint64 seed;
   int repeats, warmups, threads, device;
   gboolean flush_l2, instrument, counters, save_matrices;
   /* checked */
   TlDtype dtype;
   gsize m, k, n;
+  double watchdog_s;
 } GemmOptions;
 
 static void
@@ -373,6 +379,7 @@ gemm_options_clear (GemmOptions *o)
   g_free (o->a_path);
   g_free (o->b_path);
   g_free (o->dtype_name);
+  g_free (o->watchdog);
   g_free (o->gen);
   g_free (o->record_path);
   g_free (o->plan);
@@ -452,6 +459,7 @@ job_from_options (const GemmOptions *o)
   job->device = o->device;
   job->keep_matrices = o->save_matrices;
   job->plan = g_strdup (o->plan);
+  job->watchdog_s = o->watchdog_s;
   return job;
 }
 
@@ -523,6 +531,9 @@ tl_cli_gemm (int argc, char **argv)
     { "plan", 0, 0, G_OPTION_ARG_STRING, &o.plan,
       N_("GPU: run the planned rungs (13, 14, 15, 17) with this plan instead of the cost "
          "model's, e.g. 128x256 or 64x128/s4 (tile, then k in slices)"), "NAME" },
+    { "watchdog", 0, 0, G_OPTION_ARG_STRING, &o.watchdog,
+      N_("Your kernels (FILE.cu): stop one whose launch runs longer than this (default: 10)"),
+      N_("SECONDS") },
     { NULL }
   };
   g_autoptr (GOptionContext) context = g_option_context_new (N_("— run GEMM kernels, timed and verified"));
@@ -535,9 +546,12 @@ tl_cli_gemm (int argc, char **argv)
     "  tilelab-cli gemm --kernel gpu --size 4096 --record run.json --instrument\n"
     "  tilelab-cli gemm --kernel gpu --size 4096 --counters --record ladder.json\n"
     "  tilelab-cli gemm --kernel gemm-17-simt-tma --size 512 --plan 128x256   # a bad plan, pinned\n"
-    "  tilelab-cli gemm --kernel all --a A.mtx --b B.npy --dtype float64"));
+    "  tilelab-cli gemm --kernel all --a A.mtx --b B.npy --dtype float64\n"
+    "  tilelab-cli gemm --kernel mine.cu,gemm-03-smem16,cublas-fp32 --size 1000x777x1111"));
   int rc;
   if (!tl_cli_parse (context, &argc, &argv))
+    rc = TL_CLI_USAGE;
+  else if (!tl_cli_option_double ("gemm", "--watchdog", o.watchdog, 0.1, 86400.0, &o.watchdog_s))
     rc = TL_CLI_USAGE;
   else
     {

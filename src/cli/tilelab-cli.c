@@ -24,6 +24,9 @@ static const TlCliCommand commands[] = {
   /* devices and kernels */
   { "devices", N_("List CUDA devices and their facts"), tl_cli_devices },
   { "kernels", N_("List every GEMM kernel, CPU and GPU"), tl_cli_kernels },
+  { "kernel", N_("Your own kernel: new writes one to start from, check compiles it"), tl_cli_kernel },
+  /* not for people: started by Tilelab to run user kernels in a process of their own */
+  { "kernel-worker", NULL, tl_cli_kernel_worker },
 
   /* matrices: generate, convert, info */
   { "generate", N_("Write a generated matrix (ones, random, Hilbert, …) to a file"), tl_cli_generate },
@@ -55,7 +58,8 @@ print_usage (FILE *out)
   fprintf (out, _("Usage: tilelab-cli COMMAND [OPTION…]\n\n"
                   "Tilelab %s — see how GPU matrix kernels work.\n\nCommands:\n"), TL_VERSION);
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
+    if (commands[i].summary != NULL)
+      fprintf (out, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
   fprintf (out, _("\nRun “tilelab-cli COMMAND --help” for a command's options.\n"));
   fprintf (out, _("\nOn another machine (devices, kernels, gemm, bench, lu, det, solve, rank,\n"
                   "nullspace, lu-bench), through ssh and that machine's tilelab-cli:\n"

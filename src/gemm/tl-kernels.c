@@ -92,6 +92,8 @@ tl_kernel_get (guint index)
   return &kernels[index];
 }
 
+static const TlKernelInfo *find_added (const char *id);
+
 const TlKernelInfo *
 tl_kernel_find (const char *id)
 {
@@ -99,7 +101,85 @@ tl_kernel_find (const char *id)
   for (guint i = 0; id != NULL && i < n_kernels; i++)
     if (strcmp (kernels[i].id, id) == 0)
       return &kernels[i];
+  return find_added (id);
+}
+
+/* ---- rows added at run time ----------------------------------------- */
+
+typedef struct
+{
+  TlKernelInfo info;
+  gpointer owner;
+} AddedRow;
+
+static GMutex added_lock;
+static GPtrArray *added; /* AddedRow*, never freed: handed-out rows stay valid */
+
+static const TlKernelInfo *
+find_added_locked (const char *id)
+{
+  for (guint i = 0; added && id && i < added->len; i++)
+    {
+      AddedRow *r = added->pdata[i];
+      if (strcmp (r->info.id, id) == 0)
+        return &r->info;
+    }
   return NULL;
+}
+
+static const TlKernelInfo *
+find_added (const char *id)
+{
+  g_mutex_lock (&added_lock);
+  const TlKernelInfo *info = find_added_locked (id);
+  g_mutex_unlock (&added_lock);
+  return info;
+}
+
+const TlKernelInfo *
+tl_kernel_add (const TlKernelInfo *row, gpointer owner)
+{
+  g_return_val_if_fail (row != NULL && row->id != NULL, NULL);
+  ensure_table ();
+  g_mutex_lock (&added_lock);
+  AddedRow *r = NULL;
+  gboolean taken = find_added_locked (row->id) != NULL;
+  for (guint i = 0; i < n_kernels && !taken; i++)
+    taken = strcmp (kernels[i].id, row->id) == 0;
+  if (!taken)
+    {
+      if (added == NULL)
+        added = g_ptr_array_new ();
+      r = g_new0 (AddedRow, 1);
+      r->info = *row;
+      r->owner = owner;
+      g_ptr_array_add (added, r);
+    }
+  g_mutex_unlock (&added_lock);
+  return r ? &r->info : NULL;
+}
+
+gpointer
+tl_kernel_get_owner (const TlKernelInfo *info)
+{
+  gpointer owner = NULL;
+  g_mutex_lock (&added_lock);
+  for (guint i = 0; added && info && i < added->len && owner == NULL; i++)
+    if (&((AddedRow *) added->pdata[i])->info == info)
+      owner = ((AddedRow *) added->pdata[i])->owner;
+  g_mutex_unlock (&added_lock);
+  return owner;
+}
+
+GPtrArray *
+tl_kernel_list_added (void)
+{
+  GPtrArray *list = g_ptr_array_new ();
+  g_mutex_lock (&added_lock);
+  for (guint i = 0; added && i < added->len; i++)
+    g_ptr_array_add (list, &((AddedRow *) added->pdata[i])->info);
+  g_mutex_unlock (&added_lock);
+  return list;
 }
 
 gboolean

@@ -41,7 +41,19 @@ typedef struct
 
 guint               tl_kernel_count (void);
 const TlKernelInfo *tl_kernel_get   (guint index);
+/* The row of id: the CPU kernels, the ladder, then the rows added since
+ * (count and get list the built-in rows only). */
 const TlKernelInfo *tl_kernel_find  (const char *id);
+
+/* Rows added at run time: a user's kernels (gemm/tl-user-kernel.h), each
+ * standing for an owner.  The row is copied and kept for the life of the
+ * process (its strings are taken over), so the pointer returned stays
+ * valid; NULL when its id is taken.  Thread-safe. */
+const TlKernelInfo *tl_kernel_add       (const TlKernelInfo *row, gpointer owner);
+/* the owner of an added row; NULL for a built-in row (or NULL) */
+gpointer            tl_kernel_get_owner (const TlKernelInfo *info);
+/* the added rows, oldest first (a new array of rows) */
+GPtrArray          *tl_kernel_list_added (void);
 gboolean            tl_kernel_supports (const TlKernelInfo *info, TlDtype dtype);
 
 /* What info computes in at dtype: "exact" (int32), "fp64" (float64), else

@@ -44,6 +44,8 @@ typedef struct
   gboolean keep_matrices; /* keep A, B, reference and every C in the record */
   char *plan;          /* GPU: the plan the planned rungs run, by name ("128x128/s4");
                           NULL: the cost model chooses (gpu/tl-gpu-plan.c) */
+  double watchdog_s;   /* user kernels: a launch longer than this is stopped (0: the
+                          default, 10 s); how to run, not written to records */
 
   /* Inputs handed over in memory (not serialised).  When set they are
    * used instead of the sources, which then only describe provenance. */

@@ -15,6 +15,8 @@
 #include "gen/tl-generate.h"
 #include "io/tl-io.h"
 #include "gemm/tl-kernels.h"
+#include "run/tl-user-run.h"
+#include "run/tl-user-worker.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -65,6 +67,15 @@ tl_gemm_expand_kernels (const char *const *requested, TlDtype dtype, gboolean ha
                   else if (info->backend == TL_BACKEND_GPU && all)
                     dropped_gpu = TRUE;
                 }
+              continue;
+            }
+          if (tl_user_kernel_is_path (word))
+            {
+              /* a kernel file: read now, a row of the registry from here on */
+              const TlKernelInfo *user = tl_user_kernel_open (word, error);
+              if (user == NULL)
+                return NULL;
+              add_unique (ids, user->id);
               continue;
             }
           if (tl_kernel_find (word) == NULL)
@@ -456,7 +467,14 @@ run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, G
   poison (c);
   TlGpuGemmResult result;
   memset (&result, 0, sizeof result);
-  TlGpuStatus status = tl_gpu_gemm_run (device, info->id, &args, &result);
+  /* a user kernel: compiled, and run in its worker process */
+  TlUserKernel *user = tl_user_kernel_of (info);
+  TlUserGeometry geometry;
+  if (user != NULL
+      && !tl_user_run_gemm (user, s->gpu, job->device, &args, job->watchdog_s, &geometry, &result,
+                            error))
+    return FALSE;
+  TlGpuStatus status = user ? TL_GPU_OK : tl_gpu_gemm_run (device, info->id, &args, &result);
   if (status != TL_GPU_OK)
     {
       tl_gpu_gemm_result_clear (&result);
@@ -485,7 +503,14 @@ run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, G
     }
   if (job->counters)
     run->counters = tl_counters_new_from_gpu (&result.counters);
-  tl_gpu_gemm_result_clear (&result);
+  if (user != NULL)
+    {
+      run->block_tile_m = geometry.tile_m;
+      run->block_tile_n = geometry.tile_n;
+      tl_user_worker_result_clear (&result);
+    }
+  else
+    tl_gpu_gemm_result_clear (&result);
 
   report (s, info->id, _("verifying"), 1.0);
   verify (s, run, c);
@@ -535,7 +560,7 @@ list_has_gpu_work (const TlJob *job)
         {
           const char *w = g_strstrip (parts[p]);
           const TlKernelInfo *info = tl_kernel_find (w);
-          if (strcmp (w, "all") == 0 || strcmp (w, "gpu") == 0
+          if (strcmp (w, "all") == 0 || strcmp (w, "gpu") == 0 || tl_user_kernel_is_path (w)
               || (info && info->backend == TL_BACKEND_GPU))
             return TRUE;
         }
@@ -547,6 +572,8 @@ list_has_gpu_work (const TlJob *job)
 static gboolean
 asked_by_name (const TlJob *job, const char *id)
 {
+  if (tl_user_kernel_of (tl_kernel_find (id)) != NULL)
+    return TRUE; /* a user kernel is always asked for by its file or id */
   for (guint r = 0; job->kernels && job->kernels[r]; r++)
     {
       g_auto (GStrv) parts = g_strsplit (job->kernels[r], ",", -1);
@@ -821,6 +848,9 @@ gemm_run (JobState *s, GError **error)
     measure_bandwidth (s, record);
   /* the device the job named, which is the one its GPU kernels ran on */
   record->has_device = tl_gpu_session_get_facts (s->gpu, job->device, &record->device);
+  tl_user_run_describe (record, record->has_device ? record->device.cc_major * 10
+                                                       + record->device.cc_minor
+                                                   : 0);
   return g_steal_pointer (&record);
 }
 

@@ -1,0 +1,174 @@
+/* tl-user-run.c — a user kernel compiled, launched in its worker, recorded. */
+#include "run/tl-user-run.h"
+#include "run/tl-user-worker.h"
+#include "core/tl-error.h"
+#include "core/tl-json.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+static gboolean
+in_process (void)
+{
+  return g_strcmp0 (g_getenv ("TILELAB_USER_KERNELS"), "in-process") == 0;
+}
+
+/* The harness in this process; its result copied into g_malloc'd memory
+ * so that one clear (tl_user_worker_result_clear) serves both ways. */
+static gboolean
+run_here (TlGpuSession *gpu, int ordinal, const TlGpuUserLaunch *launch, const TlGpuGemmArgs *args,
+          TlGpuGemmResult *out, GError **error)
+{
+  TlGpuDevice *device = tl_gpu_session_get_device (gpu, ordinal, error);
+  if (device == NULL)
+    return FALSE;
+  TlGpuGemmResult r;
+  TlGpuStatus st = tl_gpu_user_gemm_run (device, launch, args, &r);
+  if (st != TL_GPU_OK)
+    return tl_gpu_error_set (error, st, launch->name);
+  *out = r;
+  out->times_ms = g_memdup2 (r.times_ms, sizeof (double) * MAX (r.n_times, 0));
+  out->blocks = r.blocks ? g_memdup2 (r.blocks, sizeof (TlGpuBlockRecord) * r.n_blocks) : NULL;
+  tl_gpu_gemm_result_clear (&r);
+  return TRUE;
+}
+
+gboolean
+tl_user_run_gemm (TlUserKernel *kernel, TlGpuSession *gpu, int ordinal, const TlGpuGemmArgs *args,
+                  double watchdog_s, TlUserGeometry *geometry, TlGpuGemmResult *out,
+                  GError **error)
+{
+  memset (out, 0, sizeof *out);
+  TlGpuFacts facts;
+  if (!tl_gpu_session_get_facts (gpu, ordinal, &facts))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_NO_DEVICE, _("No usable CUDA GPU %d"), ordinal);
+      return FALSE;
+    }
+  TlDtype dtype = (TlDtype) args->dtype;
+  const TlUserValue *entry = tl_user_kernel_entry (kernel, dtype);
+  if (entry == NULL)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED, _("%s has no %s entry"),
+                   tl_user_kernel_file_name (kernel), tl_dtype_name (dtype));
+      return FALSE;
+    }
+  if (!tl_user_kernel_geometry (kernel, (gsize) args->m, (gsize) args->k, (gsize) args->n, dtype,
+                                geometry, error))
+    return FALSE;
+  int arch = facts.cc_major * 10 + facts.cc_minor;
+  g_autoptr (TlUserBuild) build = tl_user_kernel_compile (kernel, arch, error);
+  if (build == NULL)
+    return FALSE;
+  if (!build->compiled)
+    {
+      g_autofree char *errors = tl_user_build_describe_errors (build, kernel, FALSE);
+      g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("%s did not compile for sm_%d:\n%s"),
+                   tl_user_kernel_path (kernel), arch, errors);
+      return FALSE;
+    }
+  TlGpuUserLaunch launch = {
+    .name = tl_user_kernel_file_name (kernel),
+    .image = g_bytes_get_data (build->image, &launch.image_size),
+    .entry = build->lowered[dtype],
+    .dynamic_smem = geometry->dynamic_smem,
+  };
+  if (build->timed_image && tl_user_kernel_has_marks (kernel))
+    launch.timed_image = g_bytes_get_data (build->timed_image, &launch.timed_image_size);
+  memcpy (launch.grid, geometry->grid, sizeof launch.grid);
+  memcpy (launch.block, geometry->block, sizeof launch.block);
+  TlGpuGemmArgs a = *args;
+  a.instrument = a.instrument && launch.timed_image != NULL;
+  if (in_process ())
+    return run_here (gpu, ordinal, &launch, &a, out, error);
+  return tl_user_worker_run (ordinal, &launch, &a, watchdog_s, out, error);
+}
+
+/* ---- the record ------------------------------------------------------- */
+
+static JsonObject *
+resources_json (const TlUserResources *r)
+{
+  JsonObject *o = json_object_new ();
+  const struct { const char *name; int value; } fields[] = {
+    { "registers", r->registers }, { "barriers", r->barriers }, { "smem_bytes", r->smem_bytes },
+    { "cmem_bytes", r->cmem_bytes }, { "stack_bytes", r->stack_bytes },
+    { "spill_stores", r->spill_stores }, { "spill_loads", r->spill_loads },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    json_object_set_int_member (o, fields[i].name, fields[i].value);
+  return o;
+}
+
+static JsonObject *
+kernel_json (TlUserKernel *kernel, int arch)
+{
+  JsonObject *o = json_object_new ();
+  json_object_set_string_member (o, "path", tl_user_kernel_path (kernel));
+  json_object_set_string_member (o, "title", tl_user_kernel_title (kernel));
+  json_object_set_string_member (o, "source", tl_user_kernel_source (kernel));
+  g_autoptr (TlUserBuild) build = arch > 0 ? tl_user_kernel_compile (kernel, arch, NULL) : NULL;
+  if (build == NULL || !build->compiled)
+    return o;
+  g_autofree char *arch_name = g_strdup_printf ("sm_%d", arch);
+  g_autofree char *nvrtc = g_strdup_printf ("%d.%d", build->nvrtc_major, build->nvrtc_minor);
+  json_object_set_string_member (o, "arch", arch_name);
+  json_object_set_string_member (o, "nvrtc", nvrtc);
+  json_object_set_double_member (o, "compile_ms", build->compile_ms);
+  JsonObject *res = json_object_new ();
+  for (int d = 0; d < TL_DTYPE_COUNT; d++)
+    if (build->resources[d].found)
+      json_object_set_object_member (res, tl_dtype_name (d), resources_json (&build->resources[d]));
+  json_object_set_object_member (o, "resources", res);
+  g_autofree char *warnings = tl_user_build_describe_errors (build, kernel, TRUE);
+  if (*warnings)
+    json_object_set_string_member (o, "diagnostics", warnings);
+  return o;
+}
+
+void
+tl_user_run_describe (TlRunRecord *record, int arch)
+{
+  JsonObject *kernels = NULL;
+  for (guint i = 0; i < record->runs->len; i++)
+    {
+      const TlKernelRun *run = record->runs->pdata[i];
+      TlUserKernel *kernel = tl_user_kernel_of (tl_kernel_find (run->kernel_id));
+      if (kernel == NULL)
+        continue;
+      if (kernels == NULL)
+        kernels = json_object_new ();
+      json_object_set_object_member (kernels, run->kernel_id, kernel_json (kernel, arch));
+    }
+  if (kernels == NULL)
+    return;
+  if (record->extensions == NULL)
+    record->extensions = json_object_new ();
+  json_object_set_object_member (record->extensions, "user_kernels", kernels);
+}
+
+guint
+tl_user_run_register_from_record (const TlRunRecord *record)
+{
+  JsonNode *node = record->extensions
+                     ? json_object_get_member (record->extensions, "user_kernels")
+                     : NULL;
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return 0;
+  JsonObject *kernels = json_node_get_object (node);
+  g_autoptr (GList) ids = json_object_get_members (kernels);
+  guint count = 0;
+  for (GList *l = ids; l; l = l->next)
+    {
+      JsonNode *kn = json_object_get_member (kernels, l->data);
+      if (!JSON_NODE_HOLDS_OBJECT (kn))
+        continue;
+      JsonObject *o = json_node_get_object (kn);
+      const char *path = tl_json_object_get_string (o, "path", l->data);
+      const char *source = tl_json_object_get_string (o, "source", NULL);
+      g_autoptr (TlUserKernel) kernel = source ? tl_user_kernel_parse (path, source, NULL) : NULL;
+      if (kernel != NULL && tl_user_kernel_register_as (kernel, l->data) != NULL)
+        count++;
+    }
+  return count;
+}
