@@ -125,6 +125,7 @@ tl_application_startup (GApplication *app)
     { "win.open-a", { "<Control>o", NULL } },
     { "win.open-b", { "<Control><Shift>o", NULL } },
     { "win.open-run", { "<Control>j", NULL } },
+    { "win.open-kernel", { "<Control>k", NULL } },
     { "win.generate(3)", { "<Control>g", NULL } },
     { "win.run", { "<Control>r", NULL } },
     { "win.cancel", { "Escape", NULL } },

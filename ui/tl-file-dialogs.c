@@ -49,6 +49,30 @@ open_response_cb (GtkNativeDialog *dialog, int response, TlSession *session)
   g_object_unref (session);
 }
 
+static void
+open_kernel_response_cb (GtkNativeDialog *dialog, int response, GtkWindow *parent)
+{
+  void (*chosen) (GtkWindow *, GFile *) = g_object_get_data (G_OBJECT (dialog), "chosen");
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      chosen (parent, file);
+    }
+  g_object_unref (dialog);
+}
+
+void
+tl_file_dialogs_open_kernel (GtkWindow *parent, void (*chosen) (GtkWindow *parent, GFile *file))
+{
+  static const char *const kernels[] = { "*.cu", NULL };
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
+    _("Open Your Kernel"), parent, GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  add_filter (GTK_FILE_CHOOSER (dialog), _("CUDA kernel files (*.cu)"), kernels);
+  g_object_set_data (G_OBJECT (dialog), "chosen", chosen);
+  g_signal_connect (dialog, "response", G_CALLBACK (open_kernel_response_cb), parent);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
 void
 tl_file_dialogs_open (GtkWindow *parent, TlSession *session, guint target)
 {

@@ -12,6 +12,8 @@ G_BEGIN_DECLS
 /* target: TL_TARGET_A or TL_TARGET_B for a matrix, 0 for a run or Gauss record */
 void tl_file_dialogs_open     (GtkWindow *parent, TlSession *session, guint target);
 void tl_file_dialogs_generate (GtkWindow *parent, TlSession *session, guint targets);
+/* a user's kernel file (.cu): chosen hands it to the caller */
+void tl_file_dialogs_open_kernel (GtkWindow *parent, void (*chosen) (GtkWindow *parent, GFile *file));
 /* Asks for a file name (suggesting one that says what the picture shows)
  * and writes export there: PNG, SVG or PDF by the name's extension, or
  * the chosen filter's when it has none.  Takes export. */

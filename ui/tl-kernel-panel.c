@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gemm/tl-kernels.h"
+#include "gemm/tl-user-kernel.h"
 #include "view/tl-compare-bars.h"
 #include "record/tl-record.h"
 #include "tl-ui-util.h"
@@ -119,6 +120,42 @@ kernel_row_new (TlKernelPanel *self, const TlKernelInfo *info)
   g_signal_connect (check, "toggled", G_CALLBACK (kernel_toggled_cb), self);
   gtk_widget_show_all (row);
   return row;
+}
+
+/* "Yours" above the first of the user's kernels (they come after the ladder) */
+static void
+header_cb (GtkListBoxRow *row, GtkListBoxRow *before, gpointer user_data)
+{
+  const TlKernelInfo *info = g_object_get_data (G_OBJECT (row), "info");
+  const TlKernelInfo *prev = before ? g_object_get_data (G_OBJECT (before), "info") : NULL;
+  gboolean first_user = tl_user_kernel_of (info) != NULL && (prev == NULL || tl_user_kernel_of (prev) == NULL);
+  if (!first_user)
+    {
+      gtk_list_box_row_set_header (row, NULL);
+      return;
+    }
+  if (gtk_list_box_row_get_header (row) != NULL)
+    return;
+  GtkWidget *label = gtk_label_new (NULL);
+  g_autofree char *markup = g_markup_printf_escaped ("<b>%s</b>", _("Yours"));
+  gtk_label_set_markup (GTK_LABEL (label), markup);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_set_margin_top (label, 8);
+  gtk_widget_set_margin_start (label, 6);
+  gtk_widget_show (label);
+  gtk_list_box_row_set_header (row, label);
+}
+
+void
+tl_kernel_panel_add_kernel (TlKernelPanel *self, const TlKernelInfo *info)
+{
+  g_return_if_fail (TL_IS_KERNEL_PANEL (self) && info != NULL);
+  g_autoptr (GList) rows = gtk_container_get_children (GTK_CONTAINER (self->kernel_list));
+  for (GList *l = rows; l; l = l->next)
+    if (g_object_get_data (l->data, "info") == info)
+      return;
+  gtk_container_add (GTK_CONTAINER (self->kernel_list), kernel_row_new (self, info));
+  update_sensitivity (self);
 }
 
 void
@@ -398,6 +435,7 @@ static void
 tl_kernel_panel_init (TlKernelPanel *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_list_box_set_header_func (GTK_LIST_BOX (self->kernel_list), header_cb, NULL, NULL);
   for (guint i = 0; i < tl_kernel_count (); i++)
     gtk_container_add (GTK_CONTAINER (self->kernel_list), kernel_row_new (self, tl_kernel_get (i)));
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->dtype_combo), "float32");

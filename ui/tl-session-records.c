@@ -1,5 +1,6 @@
 /* tl-session-records.c — run records and Gauss records opened from files. */
 #include "tl-session-private.h"
+#include "run/tl-user-run.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -35,6 +36,9 @@ record_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel
    * without them the record still shows its timings */
   if (r->record)
     tl_run_record_load_matrices (r->record, NULL);
+  /* the user kernels it ran (their files travel in it): known by id */
+  if (r->record)
+    tl_user_run_register_from_record (r->record);
   g_task_return_pointer (task, r, (GDestroyNotify) record_file_free);
 }
 

@@ -26,6 +26,7 @@
 #include <gtk/gtk.h>
 #include "core/tl-matrix.h"
 #include "core/tl-stats.h"
+#include "gemm/tl-kernels.h"
 #include "lu/tl-lu-recorder.h"
 #include "record/tl-record.h"
 #include "remote/tl-remote-host.h"
@@ -74,6 +75,13 @@ gboolean     tl_session_generate_from_option (TlSession *self, const char *spec_
 char        *tl_session_mismatch_text (TlSession *self);
 /* a run record (GEMM or LU) or a Gauss record */
 void         tl_session_open_record (TlSession *self, GFile *file);
+
+/* a user's kernel file (.cu, gemm/tl-user-kernel.h): read and registered
+ * off the main loop; _finish gives its row of the registry */
+void         tl_session_open_kernel (TlSession *self, GFile *file, GAsyncReadyCallback callback,
+                                     gpointer user_data);
+const TlKernelInfo *tl_session_open_kernel_finish (TlSession *self, GAsyncResult *result,
+                                                   GError **error);
 
 /* ---- runs ---- */
 gboolean     tl_session_run       (TlSession *self, const TlRunSettings *settings);

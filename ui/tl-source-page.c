@@ -6,6 +6,7 @@
 
 #include "core/tl-stats.h"
 #include "gemm/tl-kernels.h"
+#include "gemm/tl-user-kernel.h"
 #include "record/tl-counters-lesson.h"
 #include "tl-code-highlight.h"
 #include "tl-run-text.h"
@@ -24,17 +25,42 @@ struct _TlSourcePage
   GtkWidget *view;
   GtkWidget *side;
   GtkWidget *facts;
+  guint rehighlight_id;      /* an edited user kernel is coloured again when typing pauses */
+  const TlKernelInfo *shown; /* whose text the view holds (a user's edits stay until another) */
+  TlUserKernel *compiling;   /* a user kernel compiled on a thread for its messages, or NULL */
+  TlUserKernel *failed;      /* the one whose compile could not run at all */
+  char *compile_error;       /* and why */
 };
 
 static void tl_source_page_page_init (TlPageInterface *iface);
+static void add_user_kernels (TlSourcePage *self);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (TlSourcePage, tl_source_page, GTK_TYPE_BOX,
                                G_IMPLEMENT_INTERFACE (TL_TYPE_PAGE, tl_source_page_page_init))
+
+/* A user's kernel: its text, editable (Ctrl+R runs the edit as a new version). */
+static void
+show_user_source (TlSourcePage *self, TlUserKernel *kernel)
+{
+  GtkTextBuffer *buf = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view));
+  const char *text = tl_user_kernel_source (kernel);
+  gtk_text_buffer_set_text (buf, text, -1);
+  tl_code_highlight (buf, text);
+  self->length = strlen (text);
+  gtk_text_view_set_editable (GTK_TEXT_VIEW (self->view), TRUE);
+}
 
 static void
 show_source (TlSourcePage *self, const TlKernelInfo *info)
 {
   GtkTextBuffer *buf = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view));
+  TlUserKernel *user = tl_user_kernel_of (info);
+  if (user != NULL)
+    {
+      show_user_source (self, user);
+      return;
+    }
+  gtk_text_view_set_editable (GTK_TEXT_VIEW (self->view), FALSE);
   g_autofree char *path = g_strdup_printf ("/org/tilelab/Tilelab/source/%s", info->source_path ? info->source_path : "");
   g_autoptr (GBytes) bytes = g_resources_lookup_data (path, 0, NULL);
 
@@ -78,6 +104,145 @@ describe_measured (const TlRunRecord *record, const TlKernelRun *r, GString *fac
                             r->launch.local_bytes_per_thread, 100 * r->launch.occupancy, r->launch.waves);
 }
 
+/* The architecture the shown results ran on (the build whose messages to
+ * show): the record's GPU, else the first GPU, else sm_90. */
+static int
+shown_arch (TlSourcePage *self)
+{
+  TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
+  if (record && record->has_device)
+    return record->device.cc_major * 10 + record->device.cc_minor;
+  GArray *gpus = self->session ? tl_session_get_gpus (self->session) : NULL;
+  if (gpus && gpus->len > 0)
+    return g_array_index (gpus, TlGpuFacts, 0).cc_major * 10
+           + g_array_index (gpus, TlGpuFacts, 0).cc_minor;
+  return 90;
+}
+
+/* Marks the line (1-based) as wrong; the first one also takes the cursor. */
+static void
+mark_error (TlSourcePage *self, int line, int column, gboolean first)
+{
+  GtkTextBuffer *buf = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view));
+  if (line < 1 || line > gtk_text_buffer_get_line_count (buf))
+    return;
+  GtkTextIter a, b;
+  gtk_text_buffer_get_iter_at_line (buf, &a, line - 1);
+  b = a;
+  if (!gtk_text_iter_ends_line (&b))
+    gtk_text_iter_forward_to_line_end (&b);
+  gtk_text_buffer_apply_tag_by_name (buf, "error-line", &a, &b);
+  if (!first)
+    return;
+  if (column > 1 && column - 1 <= gtk_text_iter_get_chars_in_line (&a))
+    gtk_text_iter_set_line_offset (&a, column - 1);
+  gtk_text_buffer_place_cursor (buf, &a);
+  gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (self->view), &a, 0.1, TRUE, 0.0, 0.3);
+}
+
+typedef struct
+{
+  TlUserKernel *kernel;
+  int arch;
+} CompileData;
+
+static void
+compile_data_free (CompileData *d)
+{
+  tl_user_kernel_unref (d->kernel);
+  g_free (d);
+}
+
+static void
+compile_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  CompileData *d = data;
+  GError *error = NULL;
+  TlUserBuild *build = tl_user_kernel_compile (d->kernel, d->arch, &error);
+  if (build)
+    g_task_return_pointer (task, build, (GDestroyNotify) tl_user_build_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+static void update (TlSourcePage *self);
+
+static void
+compile_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  TlSourcePage *self = TL_SOURCE_PAGE (source);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlUserBuild) build = g_task_propagate_pointer (G_TASK (result), &error);
+  CompileData *d = g_task_get_task_data (G_TASK (result));
+  if (build == NULL)
+    {
+      self->failed = d->kernel;
+      g_free (self->compile_error);
+      self->compile_error = g_strdup (error->message);
+    }
+  self->compiling = NULL;
+  if (self->session != NULL)
+    update (self);
+}
+
+/* Compiles a user kernel on a thread (NVRTC takes a second), so that its
+ * messages can be shown before any run; the build is kept for the run. */
+static void
+compile_in_background (TlSourcePage *self, TlUserKernel *kernel, int arch)
+{
+  if (self->compiling != NULL || self->failed == kernel)
+    return;
+  self->compiling = kernel;
+  CompileData *d = g_new0 (CompileData, 1);
+  d->kernel = tl_user_kernel_ref (kernel);
+  d->arch = arch;
+  g_autoptr (GTask) task = g_task_new (self, NULL, compile_done_cb, NULL);
+  g_task_set_task_data (task, d, (GDestroyNotify) compile_data_free);
+  g_task_run_in_thread (task, compile_thread);
+}
+
+/* What a user kernel's last build said: the errors marked in the text,
+ * every message beside it. */
+static void
+describe_build (TlSourcePage *self, TlUserKernel *kernel, GString *facts)
+{
+  g_string_append_printf (facts, _("\n<b>Your kernel</b>\nEdit it here: Ctrl+R compiles this text "
+                                   "as a new version and runs it beside the others.\n"));
+  int arch = shown_arch (self);
+  g_autoptr (TlUserBuild) build = tl_user_kernel_peek_build (kernel, arch);
+  if (build == NULL && self->failed == kernel)
+    {
+      g_autofree char *why = g_markup_escape_text (self->compile_error, -1);
+      g_string_append_printf (facts, "%s\n", why);
+      return;
+    }
+  if (build == NULL)
+    {
+      compile_in_background (self, kernel, arch);
+      g_string_append_printf (facts, _("compiling for sm_%d…\n"), arch);
+      return;
+    }
+  if (build->compiled)
+    g_string_append_printf (facts, _("compiled for sm_%d by NVRTC %d.%d in %.2f s\n"), build->arch,
+                            build->nvrtc_major, build->nvrtc_minor, build->compile_ms / 1000.0);
+  else
+    g_string_append_printf (facts, _("<b>did not compile for sm_%d</b>\n"), build->arch);
+  gboolean first = TRUE;
+  for (guint i = 0; i < build->diagnostics->len; i++)
+    {
+      const TlUserDiagnostic *d = build->diagnostics->pdata[i];
+      g_autofree char *msg = g_markup_escape_text (d->message, -1);
+      g_string_append_printf (facts, "\n<tt>%s:%d:%d</tt> %s: %s\n",
+                              d->file ? d->file : tl_user_kernel_file_name (kernel),
+                              d->line, d->column, d->severity, msg);
+      if (d->file == NULL && strcmp (d->severity, "error") == 0)
+        {
+          mark_error (self, d->line, d->column, first);
+          first = FALSE;
+        }
+    }
+}
+
 static void
 update (TlSourcePage *self)
 {
@@ -89,11 +254,18 @@ update (TlSourcePage *self)
 
   if (info == NULL)
     {
+      self->shown = NULL;
       self->length = 0;
       gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view)), "", -1);
       return;
     }
-  show_source (self, info);
+  if (info != self->shown)
+    show_source (self, info);
+  self->shown = info;
+  GtkTextBuffer *buf = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view));
+  GtkTextIter a, b;
+  gtk_text_buffer_get_bounds (buf, &a, &b);
+  gtk_text_buffer_remove_tag_by_name (buf, "error-line", &a, &b);
 
   GString *facts = g_string_new (NULL);
   g_autofree char *lesson = g_markup_escape_text (info->lesson && *info->lesson ? _(info->lesson) : "", -1);
@@ -103,6 +275,9 @@ update (TlSourcePage *self)
                           info->source_path ? info->source_path : "—");
   if (info->tile_m > 0)
     g_string_append_printf (facts, _("tile of C per block  %d×%d\n"), info->tile_m, info->tile_n);
+  TlUserKernel *user = tl_user_kernel_of (info);
+  if (user != NULL)
+    describe_build (self, user, facts);
   const TlKernelRun *r = record ? tl_run_record_find_run (record, id) : NULL;
   if (r && r->status == TL_RUN_OK && r->time.count)
     {
@@ -116,6 +291,30 @@ update (TlSourcePage *self)
     g_string_append (facts, _("\nRun it (or open a run record) to see its numbers here."));
   gtk_label_set_markup (GTK_LABEL (self->facts), facts->str);
   g_string_free (facts, TRUE);
+}
+
+static gboolean
+rehighlight_cb (gpointer data)
+{
+  TlSourcePage *self = data;
+  self->rehighlight_id = 0;
+  GtkTextBuffer *buf = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view));
+  GtkTextIter a, b;
+  gtk_text_buffer_get_bounds (buf, &a, &b);
+  g_autofree char *text = gtk_text_buffer_get_text (buf, &a, &b, FALSE);
+  gtk_text_buffer_remove_all_tags (buf, &a, &b);
+  tl_code_highlight (buf, text);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+buffer_changed_cb (GtkTextBuffer *buf, TlSourcePage *self)
+{
+  if (!gtk_text_view_get_editable (GTK_TEXT_VIEW (self->view)))
+    return;
+  if (self->rehighlight_id)
+    g_source_remove (self->rehighlight_id);
+  self->rehighlight_id = g_timeout_add (300, rehighlight_cb, self);
 }
 
 static void
@@ -143,6 +342,7 @@ map_cb (GtkWidget *widget, TlSourcePage *self)
 static void
 results_changed_cb (TlSession *session, TlSourcePage *self)
 {
+  add_user_kernels (self);
   update (self);
 }
 
@@ -178,6 +378,65 @@ tl_source_page_show_kernel (TlSourcePage *self, const char *kernel_id)
     gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->kernel_combo), kernel_id);
 }
 
+void
+tl_source_page_add_kernel (TlSourcePage *self, const TlKernelInfo *info)
+{
+  g_return_if_fail (TL_IS_SOURCE_PAGE (self) && info != NULL);
+  GtkTreeModel *model = gtk_combo_box_get_model (GTK_COMBO_BOX (self->kernel_combo));
+  int id_column = gtk_combo_box_get_id_column (GTK_COMBO_BOX (self->kernel_combo));
+  GtkTreeIter it;
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &it); ok;
+       ok = gtk_tree_model_iter_next (model, &it))
+    {
+      g_autofree char *id = NULL;
+      gtk_tree_model_get (model, &it, id_column, &id, -1);
+      if (g_strcmp0 (id, info->id) == 0)
+        return;
+    }
+  gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->kernel_combo), info->id, info->title);
+}
+
+/* the user kernels registered since (opened, edited, or from a record) */
+static void
+add_user_kernels (TlSourcePage *self)
+{
+  g_autoptr (GPtrArray) yours = tl_user_kernel_list ();
+  for (guint i = 0; i < yours->len; i++)
+    tl_source_page_add_kernel (self, yours->pdata[i]);
+}
+
+const TlKernelInfo *
+tl_source_page_commit_edit (TlSourcePage *self, GError **error)
+{
+  g_return_val_if_fail (TL_IS_SOURCE_PAGE (self), NULL);
+  const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->kernel_combo));
+  TlUserKernel *shown = tl_user_kernel_of (id ? tl_kernel_find (id) : NULL);
+  if (shown == NULL)
+    return NULL;
+  GtkTextBuffer *buf = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view));
+  GtkTextIter a, b;
+  gtk_text_buffer_get_bounds (buf, &a, &b);
+  g_autofree char *text = gtk_text_buffer_get_text (buf, &a, &b, FALSE);
+  if (strcmp (text, tl_user_kernel_source (shown)) == 0)
+    return NULL;
+  /* reading the declarations is quick; compiling happens with the run, on
+   * the runner's worker */
+  g_autoptr (TlUserKernel) edited = tl_user_kernel_parse (tl_user_kernel_path (shown), text, error);
+  if (edited == NULL)
+    {
+      /* "mine.cu:4:17: …": mark that line */
+      const char *at = error && *error ? strstr ((*error)->message, ".cu:") : NULL;
+      int line = 0, column = 0;
+      if (at && sscanf (at + 4, "%d:%d", &line, &column) >= 1)
+        mark_error (self, line, column, TRUE);
+      return NULL;
+    }
+  const TlKernelInfo *info = tl_user_kernel_register (edited);
+  tl_source_page_add_kernel (self, info);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->kernel_combo), info->id);
+  return info;
+}
+
 gsize
 tl_source_page_get_source_length (TlSourcePage *self)
 {
@@ -190,6 +449,12 @@ tl_source_page_dispose (GObject *object)
 {
   TlSourcePage *self = TL_SOURCE_PAGE (object);
   tl_page_disconnect_session (&self->session, self);
+  g_clear_pointer (&self->compile_error, g_free);
+  if (self->rehighlight_id)
+    {
+      g_source_remove (self->rehighlight_id);
+      self->rehighlight_id = 0;
+    }
   G_OBJECT_CLASS (tl_source_page_parent_class)->dispose (object);
 }
 
@@ -213,7 +478,11 @@ tl_source_page_init (TlSourcePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->kernel_combo), 12);
-  tl_code_highlight_create_tags (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view)));
+  GtkTextBuffer *buf = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view));
+  tl_code_highlight_create_tags (buf);
+  gtk_text_buffer_create_tag (buf, "error-line", "underline", PANGO_UNDERLINE_ERROR,
+                              "background", "rgba(224,27,36,0.18)", NULL);
+  g_signal_connect (buf, "changed", G_CALLBACK (buffer_changed_cb), self);
   g_signal_connect (self->view, "style-updated", G_CALLBACK (view_style_updated_cb), self);
   g_signal_connect (self, "map", G_CALLBACK (map_cb), self);
   for (guint i = 0; i < tl_kernel_count (); i++)
@@ -221,5 +490,6 @@ tl_source_page_init (TlSourcePage *self)
       const TlKernelInfo *k = tl_kernel_get (i);
       gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->kernel_combo), k->id, _(k->title));
     }
+  add_user_kernels (self);
   gtk_combo_box_set_active (GTK_COMBO_BOX (self->kernel_combo), 0);
 }

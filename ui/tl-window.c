@@ -247,6 +247,18 @@ open_run_action (GSimpleAction *a, GVariant *p, gpointer self)
 }
 
 static void
+open_kernel_chosen (GtkWindow *window, GFile *file)
+{
+  tl_window_open_files (TL_WINDOW (window), &file, 1);
+}
+
+static void
+open_kernel_action (GSimpleAction *a, GVariant *p, gpointer self)
+{
+  tl_file_dialogs_open_kernel (GTK_WINDOW (self), open_kernel_chosen);
+}
+
+static void
 generate_action (GSimpleAction *a, GVariant *p, gpointer user_data)
 {
   TlWindow *self = user_data;
@@ -350,6 +362,7 @@ static const GActionEntry win_entries[] = {
   { "open-a", open_a_action },
   { "open-b", open_b_action },
   { "open-run", open_run_action },
+  { "open-kernel", open_kernel_action },
   { "generate", generate_action, "i" },
   { "run", run_action },
   { "cancel", cancel_action },
@@ -373,7 +386,9 @@ key_press_cb (GtkWidget *widget, GdkEventKey *event, TlWindow *self)
   GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
   TlPage *page = TL_PAGE (gtk_stack_get_visible_child (GTK_STACK (self->view_stack)));
 
-  if (focus && GTK_IS_EDITABLE (focus))
+  /* typing, also in the Source page's editor of a user's kernel */
+  if (focus && (GTK_IS_EDITABLE (focus)
+                || (GTK_IS_TEXT_VIEW (focus) && gtk_text_view_get_editable (GTK_TEXT_VIEW (focus)))))
     return FALSE;
   if (self->presentation && event->keyval == GDK_KEY_Escape)
     {
@@ -660,6 +675,32 @@ tl_window_new (GtkApplication *app)
 
 /* ---- entry points ---------------------------------------------------------------- */
 
+/* A user's kernel opened: listed under "Yours", ticked, shown in Source. */
+static void
+kernel_opened_cb (GObject *session, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (TlWindow) self = user_data;
+  g_autoptr (GError) error = NULL;
+  const TlKernelInfo *info = tl_session_open_kernel_finish (TL_SESSION (session), result, &error);
+  if (info == NULL)
+    {
+      tl_session_report_error (self->session, _("Opening a kernel"), error);
+      return;
+    }
+  tl_window_add_user_kernel (self, info);
+  tl_source_page_show_kernel (TL_SOURCE_PAGE (self->source_page), info->id);
+  tl_window_show_view (self, "source");
+}
+
+void
+tl_window_add_user_kernel (TlWindow *self, const TlKernelInfo *info)
+{
+  g_return_if_fail (TL_IS_WINDOW (self) && info != NULL);
+  tl_kernel_panel_add_kernel (TL_KERNEL_PANEL (self->kernel_panel), info);
+  tl_kernel_panel_set_active (TL_KERNEL_PANEL (self->kernel_panel), info->id, TRUE);
+  tl_source_page_add_kernel (TL_SOURCE_PAGE (self->source_page), info);
+}
+
 void
 tl_window_open_files (TlWindow *self, GFile **files, int n_files)
 {
@@ -672,6 +713,11 @@ tl_window_open_files (TlWindow *self, GFile **files, int n_files)
       if (base && g_str_has_suffix (base, ".json"))
         {
           tl_session_open_record (self->session, files[i]);
+          continue;
+        }
+      if (base && g_str_has_suffix (base, ".cu"))
+        {
+          tl_session_open_kernel (self->session, files[i], kernel_opened_cb, g_object_ref (self));
           continue;
         }
       guint target;
@@ -732,6 +778,16 @@ gboolean
 tl_window_run (TlWindow *self)
 {
   g_return_val_if_fail (TL_IS_WINDOW (self), FALSE);
+  /* an edited user kernel runs as a new version, beside the one before */
+  g_autoptr (GError) error = NULL;
+  const TlKernelInfo *edited = tl_source_page_commit_edit (TL_SOURCE_PAGE (self->source_page), &error);
+  if (error != NULL)
+    {
+      tl_session_report_error (self->session, _("Reading your kernel"), error);
+      return FALSE;
+    }
+  if (edited != NULL)
+    tl_window_add_user_kernel (self, edited);
   g_auto (GStrv) kernels = tl_window_get_active_kernels (self);
   TlRunSettings settings;
   run_settings (self, &settings, kernels);
