@@ -1,0 +1,213 @@
+/* test-gui-user-kernel.c — your own kernel in the window, without a GPU.
+ *
+ * `tilelab DIR/mine.cu` lists the file under "Yours" and shows it in the
+ * Source page, editable; NVRTC's messages come from a compile on a thread
+ * (a CUDA build: the broken line is marked; without CUDA: why it cannot
+ * compile); an edit run with Ctrl+R's action becomes a new version
+ * (mine.cu@2) beside the first; an edit whose declarations are wrong and a
+ * file that is not a kernel file are errors in the info bar, and the
+ * window stays usable.  Exits 77 without a display.
+ */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+
+#include "gemm/tl-kernels.h"
+#include "gemm/tl-user-templates.h"
+#include "tl-application.h"
+#include "tl-source-page.h"
+#include "tl-window.h"
+
+#include "gui-test-util.h"
+
+static GtkApplication *app;
+static char *dir, *good_path, *bad_path;
+static int test_status = 1;
+
+static TlWindow *
+window (void)
+{
+  return TL_WINDOW (gtk_application_get_active_window (app));
+}
+
+static void
+find_text_view (GtkWidget *w, gpointer data)
+{
+  GtkWidget **out = data;
+  if (*out == NULL && GTK_IS_TEXT_VIEW (w))
+    *out = w;
+  else if (*out == NULL && GTK_IS_CONTAINER (w))
+    gtk_container_forall (GTK_CONTAINER (w), find_text_view, data);
+}
+
+static GtkTextBuffer *
+source_buffer (void)
+{
+  GtkWidget *view = NULL;
+  find_text_view (tl_window_get_page (window (), "source"), &view);
+  g_assert_nonnull (view);
+  g_assert_true (gtk_text_view_get_editable (GTK_TEXT_VIEW (view)));
+  return gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+}
+
+static void
+collect_labels (GtkWidget *w, gpointer data)
+{
+  if (GTK_IS_LABEL (w))
+    g_string_append_printf (data, "%s\n", gtk_label_get_text (GTK_LABEL (w)));
+  else if (GTK_IS_CONTAINER (w))
+    gtk_container_forall (GTK_CONTAINER (w), collect_labels, data);
+}
+
+static char *
+page_text (const char *name)
+{
+  GString *s = g_string_new (NULL);
+  collect_labels (tl_window_get_page (window (), name), s);
+  return g_string_free (s, FALSE);
+}
+
+static gboolean
+kernel_shown (gpointer id)
+{
+  return tl_kernel_find (id) != NULL
+         && tl_source_page_get_source_length (TL_SOURCE_PAGE (tl_window_get_page (window (), "source")))
+              > 0;
+}
+
+/* the background compile said something: its result, or why it could not run */
+static gboolean
+compiled (gpointer data)
+{
+  g_autofree char *text = page_text ("source");
+  return strstr (text, "compiled for sm_") || strstr (text, "did not compile")
+         || strstr (text, "cannot be compiled");
+}
+
+static gboolean
+message_names (gpointer fragment)
+{
+  const char *m = tl_window_get_info_message (window ());
+  return m != NULL && strstr (m, fragment) != NULL;
+}
+
+static void
+test_opened (void)
+{
+  g_assert_true (gui_test_wait_until (kernel_shown, (gpointer) "mine.cu", 30));
+  g_assert_true (gui_test_wait_until (compiled, NULL, 60));
+  g_autofree char *text = page_text ("source");
+  g_test_message ("%s", text);
+  g_assert_nonnull (strstr (text, "Your kernel"));
+  g_assert_null (strstr (text, "did not compile")); /* the template compiles */
+}
+
+static void
+test_edit_new_version (void)
+{
+  GtkTextBuffer *buf = source_buffer ();
+  GtkTextIter end;
+  gtk_text_buffer_get_end_iter (buf, &end);
+  gtk_text_buffer_insert (buf, &end, "\nint broken = ;\n", -1);
+  tl_window_run (window ());
+  const TlKernelInfo *v2 = tl_kernel_find ("mine.cu@2");
+  g_assert_nonnull (v2);
+  g_assert_true (g_str_has_suffix (v2->title, "@2"));
+  g_assert_nonnull (tl_kernel_find ("mine.cu")); /* the first stays, for Compare */
+  g_assert_true (gui_test_wait_until (compiled, NULL, 60));
+  g_autofree char *text = page_text ("source");
+  g_test_message ("%s", text);
+  if (strstr (text, "cannot be compiled") == NULL)
+    {
+      /* NVRTC ran: the error, at its line, marked in the text */
+      int lines = gtk_text_buffer_get_line_count (buf);
+      g_autofree char *where = g_strdup_printf ("mine.cu:%d:5", lines - 1);
+      g_assert_nonnull (strstr (text, "did not compile"));
+      g_assert_nonnull (strstr (text, where));
+      GtkTextIter at;
+      gtk_text_buffer_get_iter_at_line (buf, &at, lines - 2);
+      GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buf), "error-line");
+      g_assert_true (gtk_text_iter_has_tag (&at, tag));
+    }
+  gui_test_wait_until (gui_test_window_settled, window (), 60);
+}
+
+static void
+test_bad_declaration (void)
+{
+  GtkTextBuffer *buf = source_buffer ();
+  GtkTextIter start;
+  gtk_text_buffer_get_start_iter (buf, &start);
+  gtk_text_buffer_insert (buf, &start, "// tilelab: blocks = 16\n", -1);
+  g_assert_false (tl_window_run (window ()));
+  g_assert_true (gui_test_wait_until (message_names, (gpointer) "mine.cu:1:13", 5));
+  g_assert_null (tl_kernel_find ("mine.cu@3"));
+}
+
+static void
+test_not_a_kernel_file (void)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (bad_path);
+  tl_window_open_files (window (), &file, 1);
+  g_assert_true (gui_test_wait_until (message_names, (gpointer) "declares no kernel", 10));
+  /* still usable: with the wrong declaration taken out again, a run goes on */
+  GtkTextBuffer *buf = source_buffer ();
+  GtkTextIter a, b;
+  gtk_text_buffer_get_iter_at_line (buf, &a, 0);
+  gtk_text_buffer_get_iter_at_line (buf, &b, 1);
+  gtk_text_buffer_delete (buf, &a, &b);
+  gui_test_wait_until (gui_test_window_settled, window (), 60);
+  g_assert_true (tl_window_run (window ()));
+  gui_test_wait_until (gui_test_window_settled, window (), 120);
+  g_assert_nonnull (tl_window_get_record (window ()));
+}
+
+static gboolean
+run_tests_cb (gpointer data)
+{
+  test_status = g_test_run ();
+  g_application_quit (G_APPLICATION (app));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+activate_cb (GApplication *application, gpointer data)
+{
+  static gboolean started;
+  if (!started)
+    {
+      started = TRUE;
+      g_idle_add (run_tests_cb, NULL);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check (&argc, &argv))
+    {
+      g_printerr ("no display: skipping the GUI tests\n");
+      return 77;
+    }
+  dir = g_dir_make_tmp ("tl-gui-user-XXXXXX", NULL);
+  good_path = g_build_filename (dir, "mine.cu", NULL);
+  bad_path = g_build_filename (dir, "notes.cu", NULL);
+  g_assert_true (g_file_set_contents (good_path, tl_user_template_text ("gemm-03-smem16"), -1, NULL));
+  g_assert_true (g_file_set_contents (bad_path, "// just notes, no kernel here\n", -1, NULL));
+
+  g_test_add_func ("/gui-user-kernel/opened", test_opened);
+  g_test_add_func ("/gui-user-kernel/edit-new-version", test_edit_new_version);
+  g_test_add_func ("/gui-user-kernel/bad-declaration", test_bad_declaration);
+  g_test_add_func ("/gui-user-kernel/not-a-kernel-file", test_not_a_kernel_file);
+
+  app = GTK_APPLICATION (tl_application_new ());
+  g_signal_connect_after (app, "open", G_CALLBACK (activate_cb), NULL);
+  g_signal_connect_after (app, "activate", G_CALLBACK (activate_cb), NULL);
+  char *app_argv[] = { (char *) "tilelab", "--generate", "random-uniform:96", good_path, NULL };
+  int rc = g_application_run (G_APPLICATION (app), 4, app_argv);
+  g_object_unref (app);
+  g_unlink (good_path);
+  g_unlink (bad_path);
+  g_rmdir (dir);
+  return rc != 0 ? rc : test_status;
+}
