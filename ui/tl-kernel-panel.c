@@ -159,6 +159,25 @@ tl_kernel_panel_add_kernel (TlKernelPanel *self, const TlKernelInfo *info)
 }
 
 void
+tl_kernel_panel_add_user_kernels (TlKernelPanel *self)
+{
+  g_return_if_fail (TL_IS_KERNEL_PANEL (self));
+  g_autoptr (GPtrArray) yours = tl_user_kernel_list ();
+  g_autoptr (GList) rows = gtk_container_get_children (GTK_CONTAINER (self->kernel_list));
+  for (guint i = 0; i < yours->len; i++)
+    {
+      const TlKernelInfo *info = yours->pdata[i];
+      gboolean listed = FALSE;
+      for (GList *l = rows; l && !listed; l = l->next)
+        listed = g_object_get_data (l->data, "info") == info;
+      if (listed)
+        continue;
+      tl_kernel_panel_add_kernel (self, info);
+      tl_kernel_panel_set_active (self, info->id, TRUE);
+    }
+}
+
+void
 tl_kernel_panel_set_active (TlKernelPanel *self, const char *kernel_id, gboolean active)
 {
   g_return_if_fail (TL_IS_KERNEL_PANEL (self));

@@ -16,6 +16,8 @@ G_DECLARE_FINAL_TYPE (TlKernelPanel, tl_kernel_panel, TL, KERNEL_PANEL, GtkBox)
 void     tl_kernel_panel_set_active (TlKernelPanel *self, const char *kernel_id, gboolean active);
 /* a user's kernel (gemm/tl-user-kernel.h), listed under "Yours" */
 void     tl_kernel_panel_add_kernel (TlKernelPanel *self, const TlKernelInfo *info);
+/* lists every user kernel registered since, ticking the ones it adds */
+void     tl_kernel_panel_add_user_kernels (TlKernelPanel *self);
 /* the ticked kernels that can run now (free with g_strfreev) */
 char   **tl_kernel_panel_get_active (TlKernelPanel *self);
 /* Ticks the kernels ticked last time (with settings bound), else a small

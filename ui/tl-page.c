@@ -103,6 +103,14 @@ tl_page_show_kernel (TlPage *self, const char *kernel_id)
     iface->show_kernel (self, kernel_id);
 }
 
+gboolean
+tl_page_prepare_run (TlPage *self, GError **error)
+{
+  g_return_val_if_fail (TL_IS_PAGE (self), FALSE);
+  TlPageInterface *iface = TL_PAGE_GET_IFACE (self);
+  return iface->prepare_run ? iface->prepare_run (self, error) : TRUE;
+}
+
 void
 tl_page_show_tile (TlPage *self, const char *kernel_id, guint64 row0, guint64 rows, guint64 col0,
                    guint64 cols)

@@ -59,6 +59,10 @@ struct _TlPageInterface
    * B ("tile-hovered"); kernel_id NULL: none any more */
   void     (*show_tile)        (TlPage *self, const char *kernel_id, guint64 row0, guint64 rows,
                                 guint64 col0, guint64 cols);
+  /* a run is about to start (Ctrl+R): what the page holds for it is made
+   * ready (the Source page turns an edited kernel into a new version);
+   * FALSE with error stops the run */
+  gboolean (*prepare_run)      (TlPage *self, GError **error);
 };
 
 void     tl_page_set_session      (TlPage *self, TlSession *session);
@@ -74,6 +78,7 @@ void     tl_page_bind_settings    (TlPage *self, GSettings *settings);
 void     tl_page_show_kernel      (TlPage *self, const char *kernel_id);
 void     tl_page_show_tile        (TlPage *self, const char *kernel_id, guint64 row0, guint64 rows,
                                    guint64 col0, guint64 cols);
+gboolean tl_page_prepare_run      (TlPage *self, GError **error);
 
 /* For pages: the interface's signals. */
 void     tl_page_emit_hover_text  (TlPage *self, const char *text);

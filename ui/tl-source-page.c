@@ -360,17 +360,30 @@ source_show_kernel (TlPage *page, const char *kernel_id)
   tl_source_page_show_kernel (TL_SOURCE_PAGE (page), kernel_id);
 }
 
+static gboolean
+source_prepare_run (TlPage *page, GError **error)
+{
+  GError *local = NULL;
+  tl_source_page_commit_edit (TL_SOURCE_PAGE (page), &local);
+  if (local == NULL)
+    return TRUE;
+  g_propagate_error (error, local);
+  return FALSE;
+}
+
 static void
 tl_source_page_page_init (TlPageInterface *iface)
 {
   iface->set_session = source_set_session;
   iface->show_kernel = source_show_kernel;
+  iface->prepare_run = source_prepare_run;
 }
 
 void
 tl_source_page_show_kernel (TlSourcePage *self, const char *kernel_id)
 {
   g_return_if_fail (TL_IS_SOURCE_PAGE (self));
+  add_user_kernels (self); /* one opened a moment ago */
   self->shown_once = TRUE;
   if (g_strcmp0 (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->kernel_combo)), kernel_id) == 0)
     update (self);

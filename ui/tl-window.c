@@ -687,18 +687,11 @@ kernel_opened_cb (GObject *session, GAsyncResult *result, gpointer user_data)
       tl_session_report_error (self->session, _("Opening a kernel"), error);
       return;
     }
-  tl_window_add_user_kernel (self, info);
-  tl_source_page_show_kernel (TL_SOURCE_PAGE (self->source_page), info->id);
+  tl_kernel_panel_add_user_kernels (TL_KERNEL_PANEL (self->kernel_panel));
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->view_stack));
+  for (GList *l = children; l; l = l->next)
+    tl_page_show_kernel (l->data, info->id);
   tl_window_show_view (self, "source");
-}
-
-void
-tl_window_add_user_kernel (TlWindow *self, const TlKernelInfo *info)
-{
-  g_return_if_fail (TL_IS_WINDOW (self) && info != NULL);
-  tl_kernel_panel_add_kernel (TL_KERNEL_PANEL (self->kernel_panel), info);
-  tl_kernel_panel_set_active (TL_KERNEL_PANEL (self->kernel_panel), info->id, TRUE);
-  tl_source_page_add_kernel (TL_SOURCE_PAGE (self->source_page), info);
 }
 
 void
@@ -778,16 +771,19 @@ gboolean
 tl_window_run (TlWindow *self)
 {
   g_return_val_if_fail (TL_IS_WINDOW (self), FALSE);
-  /* an edited user kernel runs as a new version, beside the one before */
-  g_autoptr (GError) error = NULL;
-  const TlKernelInfo *edited = tl_source_page_commit_edit (TL_SOURCE_PAGE (self->source_page), &error);
-  if (error != NULL)
+  /* the pages ready what a run uses (an edited user kernel becomes a new
+   * version, run beside the one before) */
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->view_stack));
+  for (GList *l = children; l; l = l->next)
     {
-      tl_session_report_error (self->session, _("Reading your kernel"), error);
-      return FALSE;
+      g_autoptr (GError) error = NULL;
+      if (!tl_page_prepare_run (l->data, &error))
+        {
+          tl_session_report_error (self->session, _("Reading your kernel"), error);
+          return FALSE;
+        }
     }
-  if (edited != NULL)
-    tl_window_add_user_kernel (self, edited);
+  tl_kernel_panel_add_user_kernels (TL_KERNEL_PANEL (self->kernel_panel));
   g_auto (GStrv) kernels = tl_window_get_active_kernels (self);
   TlRunSettings settings;
   run_settings (self, &settings, kernels);

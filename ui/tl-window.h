@@ -54,8 +54,5 @@ void         tl_window_set_presentation (TlWindow *self, gboolean on);
 void         tl_window_export_async  (TlWindow *self, GFile *file, GCancellable *cancellable,
                                       GAsyncReadyCallback callback, gpointer user_data);
 gboolean     tl_window_export_finish (TlWindow *self, GAsyncResult *result, GError **error);
-/* a user's kernel (gemm/tl-user-kernel.h, registered): listed under
- * "Yours" in the kernel list, ticked, offered by the Source page */
-void         tl_window_add_user_kernel (TlWindow *self, const TlKernelInfo *info);
 
 G_END_DECLS
