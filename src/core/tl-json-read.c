@@ -223,7 +223,7 @@ tl_json_array_values (JsonArray *array, const char *path, gsize n, double **out,
 {
   *out = NULL;
   if (json_array_get_length (array) != n)
-    return tl_json_fail (error, path, _("expected %" G_GSIZE_FORMAT " values, found %u"), n,
+    return tl_json_fail (error, path, _("expected %zu values, found %u"), n,
                          json_array_get_length (array));
   g_autofree double *v = g_new0 (double, MAX (n, 1));
   for (guint i = 0; i < n; i++)

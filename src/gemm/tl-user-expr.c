@@ -2,6 +2,7 @@
 #include "gemm/tl-user-expr.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 /* Values stay far below what 64 bits hold, so no operation can overflow:
@@ -108,7 +109,7 @@ call (Parser *p, const char *name, gsize at, gint64 *out)
   else if (strcmp (name, "max") == 0)
     *out = MAX (a, b);
   else if (b <= 0 && p->vars != NULL)
-    return fail (p, at, g_strdup_printf (_("ceil_div(a, b) needs b > 0 (b is %" G_GINT64_FORMAT ")"),
+    return fail (p, at, g_strdup_printf (_("ceil_div(a, b) needs b > 0 (b is %" PRId64 ")"),
                                          b));
   else
     *out = b > 0 ? (a + b - 1) / b : 1;

@@ -4,6 +4,7 @@
 #include "core/tl-error.h"
 #include "core/tl-file.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
@@ -403,9 +404,9 @@ eval_value (const TlUserKernel *k, const TlUserValue *v, const char *what, const
   if (*out < lo || *out > hi)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_SHAPE,
-                   _("%s:%d:%d: %s is %" G_GINT64_FORMAT " at m = %" G_GINT64_FORMAT
-                     ", n = %" G_GINT64_FORMAT ", k = %" G_GINT64_FORMAT
-                     "; it must be between %" G_GINT64_FORMAT " and %" G_GINT64_FORMAT),
+                   _("%s:%d:%d: %s is %" PRId64 " at m = %" PRId64
+                     ", n = %" PRId64 ", k = %" PRId64
+                     "; it must be between %" PRId64 " and %" PRId64),
                    k->path, v->line, v->column, what, *out, vars->m, vars->n, vars->k, lo, hi);
       return FALSE;
     }

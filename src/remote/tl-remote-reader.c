@@ -8,6 +8,7 @@
 #include "remote/tl-remote-diagnose.h"
 #include "remote/tl-wire.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
@@ -284,7 +285,7 @@ line_cb (GObject *source, GAsyncResult *result, gpointer data)
     {
       conn->broken = TRUE;
       tl_remote_connection_finish_wait (conn, g_error_new (TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL,
-                                      _("%s sent %" G_GINT64_FORMAT " bytes, more than this "
+                                      _("%s sent %" PRId64 " bytes, more than this "
                                         "computer can hold"),
                                       tl_remote_target_host (conn->target), size));
       tl_remote_connection_kill_transport (conn);

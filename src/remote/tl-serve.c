@@ -7,6 +7,7 @@
 #include "remote/tl-wire.h"
 #include "tl-config.h"
 
+#include <inttypes.h>
 #include <errno.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
@@ -303,7 +304,7 @@ tl_serve_job_send_matrix (TlServeJob *job, const char *name, TlMatrix *m, gint64
   g_autoptr (TlMatrix) sent = NULL;
   g_autoptr (GBytes) npy = NULL;
   if (m == NULL)
-    error = g_error_new (TL_ERROR, TL_ERROR_INVALID, _("job %" G_GUINT64_FORMAT
+    error = g_error_new (TL_ERROR, TL_ERROR_INVALID, _("job %" PRIu64
                                                        " keeps no matrix “%s”"), job->id, name);
   else if ((sent = max_side > 0 ? tl_wire_pool_mean (m, max_side, &fr, &fc, &error)
                                 : tl_matrix_ref (m)) != NULL)
@@ -335,7 +336,7 @@ answer_matrix (TlServe *serve, JsonObject *msg)
       tl_json_member_int (b, "id", (gint64) id);
       tl_json_member_int (b, "req", (gint64) req);
       g_autoptr (GError) error = g_error_new (TL_ERROR, TL_ERROR_INVALID,
-                                              _("no job %" G_GUINT64_FORMAT " keeps matrices"), id);
+                                              _("no job %" PRIu64 " keeps matrices"), id);
       tl_wire_add_error (b, error);
       send_message (serve, b, NULL);
       return;

@@ -8,6 +8,7 @@
 #include "record/tl-record.h"
 #include "tl-config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdio.h>
@@ -95,8 +96,8 @@ tl_wire_check_versions (JsonObject *hello, const char *who, GError **error)
       && strcmp (schema, TL_RUN_RECORD_SCHEMA) == 0)
     return TRUE;
   g_set_error (error, TL_REMOTE_ERROR, TL_REMOTE_ERROR_VERSION,
-               _("%s is Tilelab %s, which speaks worker protocol %" G_GINT64_FORMAT
-                 " with run records %s and Gauss records %" G_GINT64_FORMAT
+               _("%s is Tilelab %s, which speaks worker protocol %" PRId64
+                 " with run records %s and Gauss records %" PRId64
                  "; this Tilelab %s speaks protocol %d with %s and %d. "
                  "Install the same Tilelab version on both."),
                who, version, protocol, schema, gauss, TL_VERSION, TL_WIRE_PROTOCOL,
