@@ -26,9 +26,10 @@ kernel_new (int argc, char **argv)
 {
   g_autofree char *from = NULL, *output = NULL;
   gboolean force = FALSE;
+  g_autofree char *from_help = g_strdup_printf (_("The rung to start from (default %s)"),
+                                                TL_USER_TEMPLATE_DEFAULT);
   GOptionEntry entries[] = {
-    { "from", 0, 0, G_OPTION_ARG_STRING, &from,
-      N_("The rung to start from (default " TL_USER_TEMPLATE_DEFAULT ")"), N_("RUNG") },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from, from_help, N_("RUNG") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("The kernel file to write"),
       N_("FILE") },
     { "force", 'f', 0, G_OPTION_ARG_NONE, &force, N_("Replace the file if it exists"), NULL },
