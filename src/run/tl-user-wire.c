@@ -137,7 +137,8 @@ tl_wire_read (TlWireReader *r, int timeout_ms, GError **error)
 {
   gint64 deadline = timeout_ms < 0 ? -1 : g_get_monotonic_time () + (gint64) timeout_ms * 1000;
   guint8 *nl;
-  while ((nl = memchr (r->buffer->data, '\n', r->buffer->len)) == NULL)
+  /* an empty GByteArray's data is NULL, which memchr may not be given */
+  while ((nl = r->buffer->len ? memchr (r->buffer->data, '\n', r->buffer->len) : NULL) == NULL)
     {
       if (r->buffer->len > MAX_LINE)
         {
