@@ -375,14 +375,14 @@ test_cli_local (void)
   g_assert_nonnull (r->reference);                   /* the .npy files came beside it */
   g_assert_nonnull (strstr (r->command_line, "--remote-cli"));
   g_assert_nonnull (json_object_get_member (r->extensions, "remote"));
-  g_autoptr (GDir) dir = g_dir_open (g_path_get_dirname (record), 0, NULL);
+  g_autofree char *out_dir = g_path_get_dirname (record);
+  g_autoptr (GDir) dir = g_dir_open (out_dir, 0, NULL);
   const char *name;
   while ((name = g_dir_read_name (dir)))
     {
-      g_autofree char *p = g_build_filename (worker.dir, "out", name, NULL);
+      g_autofree char *p = g_build_filename (out_dir, name, NULL);
       g_unlink (p);
     }
-  g_autofree char *out_dir = g_build_filename (worker.dir, "out", NULL);
   g_rmdir (out_dir);
 }
 
