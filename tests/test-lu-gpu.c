@@ -4,6 +4,7 @@
  * the GPU solve against cuSOLVER's getrs.
  * Exits 77 (skip) without a CUDA device. */
 #include "lu/tl-gfp.h"
+#include "lu/tl-gfp-gpu.h"
 #include "lu/tl-lu.h"
 #include "lu/tl-lu-recorder.h"
 #include "lu/tl-solve.h"

@@ -27,6 +27,7 @@
 #include "core/tl-error.h"
 #include "gen/tl-generate.h"
 #include "lu/tl-rank.h"
+#include "lu/tl-lu-gpu.h"
 #include "lu/tl-solve.h"
 #include "run/tl-gauss-run.h"
 

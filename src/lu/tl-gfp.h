@@ -95,9 +95,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlGfpLu, tl_gfp_lu_free)
 TlGfpLu *tl_gfp_lu (const TlGfpMatrix *a, TlLuRecorder *recorder, GCancellable *cancellable,
                     GError **error);
 guint32  tl_gfp_det (const TlGfpMatrix *a); /* square */
-/* The same elimination on a GPU (gpu/lu/gfp-lu.cu), bit-identical to
- * tl_gfp_lu: TL_ERROR_NO_DEVICE without one. */
-TlGfpLu *tl_gfp_lu_gpu (const TlGfpMatrix *a, int ordinal, GError **error);
+/* The same elimination on a GPU: tl_gfp_lu_gpu, lu/tl-gfp-gpu.h. */
 /* RREF, pivot columns and rank (exact). */
 TlGfpMatrix *tl_gfp_rref (const TlGfpMatrix *a, gsize **out_pivot_cols, gsize *out_rank);
 gsize    tl_gfp_rank (const TlGfpMatrix *a);

@@ -56,15 +56,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlSolution, tl_solution_free)
  * rows (TL_ERROR_SHAPE), a zero pivot (TL_ERROR_SINGULAR), NaN/Inf in B. */
 TlMatrix *tl_lu_solve (const TlLuResult *lu, const TlMatrix *b, GError **error);
 
-/* The GPU solve as a benchmark (tl_gpu_lu_solve_bench in tl-gpu.h) on the
- * device of lu (a GPU rung's factorisation), through the thread's GPU
- * session (the runner worker's): solver "lu-solve" (Tilelab's getrs) or
- * "cusolver-getrs" (the reference).  x (n×nrhs, contiguous, lu's dtype)
- * holds B and becomes X of the last solve; times_ms[repeats] receives the
- * device times of the timed solves. */
-gboolean  tl_lu_solve_gpu_bench (const TlLuResult *lu, TlMatrix *x, const char *solver,
-                                 guint warmups, guint repeats, double *times_ms, GError **error);
-
 double    tl_rref_default_tol (const TlMatrix *a);
 
 /* The reduced row echelon form of A (float64), its pivot columns and rank.

@@ -1,6 +1,7 @@
 /* tl-gauss-run.c — LU, solve and GF(p) elimination as runner jobs. */
 #include "run/tl-gauss-run.h"
 
+#include "lu/tl-gfp-gpu.h"
 #include "lu/tl-solve.h"
 
 /* The snapshot a submitted job keeps. */
