@@ -13,6 +13,7 @@
  */
 #include "tl-cli.h"
 #include "cli-gemm.h"
+#include "cli-plan.h"
 #include "cli-gauss.h"
 
 #include "core/tl-error.h"

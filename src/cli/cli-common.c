@@ -177,3 +177,16 @@ tl_cli_run_work (TlCliWorkFunc func, gpointer data, GCancellable *cancellable, G
     g_propagate_error (error, w.error);
   return w.ok;
 }
+
+void
+tl_cli_put_col (FILE *out, const char *text, int width, gboolean left)
+{
+  int pad = width - (int) g_utf8_strlen (text, -1);
+  if (!left)
+    for (int i = 0; i < pad; i++)
+      fputc (' ', out);
+  fputs (text, out);
+  if (left)
+    for (int i = 0; i < pad; i++)
+      fputc (' ', out);
+}

@@ -1,6 +1,6 @@
 /* cli-counters.c — the hardware counters of `tilelab-cli gemm --counters`, as a table. */
+#include "cli-counters.h"
 #include "tl-cli.h"
-#include "cli-gemm.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>

@@ -1,6 +1,8 @@
 /* tilelab-cli gemm — run GEMM kernels on one problem, verified and timed. */
 #include "tl-cli.h"
+#include "cli-counters.h"
 #include "cli-gemm.h"
+#include "cli-plan.h"
 
 #include "core/tl-error.h"
 #include "gemm/tl-kernels.h"
@@ -94,19 +96,6 @@ fmt_ms (double ms)
   if (ms >= 1)
     return g_strdup_printf ("%.3f", ms);
   return g_strdup_printf ("%.4f", ms);
-}
-
-void
-tl_cli_put_col (FILE *out, const char *text, int width, gboolean left)
-{
-  int pad = width - (int) g_utf8_strlen (text, -1);
-  if (!left)
-    for (int i = 0; i < pad; i++)
-      fputc (' ', out);
-  fputs (text, out);
-  if (left)
-    for (int i = 0; i < pad; i++)
-      fputc (' ', out);
 }
 
 static const int col_width[] = { 20, 11, 21, 10, 9, 9, 10 };

@@ -16,21 +16,6 @@ gboolean tl_cli_check_kernel_list (const char *list, char **bad);
 /* The result table: kernel, median, min–max, GFLOP/s, % of reference,
  * speed-up vs cpu-naive, error, PASS/FAIL. */
 void     tl_cli_print_gemm_table (const TlRunRecord *record, FILE *out);
-/* --plan NAME: a usage error's text when no kernel of the list (ids, all,
- * gpu) has a plan of that name, or NULL (also for plan NULL). */
-char    *tl_cli_check_plan (const char *kernels, const char *plan);
-/* The plan each planned rung of the record ran, with its reason. */
-void     tl_cli_print_plans (const TlRunRecord *record, FILE *out);
-
-/* text padded to width columns (left- or right-aligned); printf pads by
- * bytes, but "–", "×" and "‖" are one column and several bytes */
-void     tl_cli_put_col (FILE *out, const char *text, int width, gboolean left);
-
-/* The hardware counters of a record's GPU kernels (gemm --counters): one
- * row per kernel with the views a lecture uses and the roofline's limiter,
- * or the sentence that says why a kernel has none. */
-void     tl_cli_print_counters (const TlRunRecord *record, FILE *out);
-
 /* TRUE when every kernel that ran passed (skipped ones don't count). */
 gboolean tl_cli_record_all_passed (const TlRunRecord *record);
 

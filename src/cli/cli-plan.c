@@ -1,8 +1,7 @@
 /* cli-plan.c — the planned rungs' plans on the command line: --plan NAME
  * checked against the kernels it would reach, and the plan each planned
  * rung ran, printed under the GEMM table (gpu/tl-gpu-plan.c is the model). */
-#include "tl-cli.h"
-#include "cli-gemm.h"
+#include "cli-plan.h"
 
 #include "tl-gpu.h"
 

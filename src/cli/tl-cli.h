@@ -10,6 +10,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <stdio.h>
 
 G_BEGIN_DECLS
 
@@ -42,6 +43,9 @@ gboolean tl_cli_option_double (const char *command, const char *option, const ch
 gboolean tl_cli_parse_size3 (const char *text, gsize *m, gsize *k, gsize *n);
 /* "R×C", "RxC" or "N" (square). */
 gboolean tl_cli_parse_size2 (const char *text, gsize *rows, gsize *cols);
+/* text padded to width columns (left- or right-aligned); printf pads by
+ * bytes, but "–", "×" and "‖" are one column and several bytes */
+void     tl_cli_put_col (FILE *out, const char *text, int width, gboolean left);
 
 /* Runs func on a worker thread while the default main context runs, so
  * that Ctrl+C and SIGTERM (tl_cli_catch_interrupts, cli-gemm.h) cancel
