@@ -81,14 +81,15 @@ void tl_session_set_progress  (TlSession *self, const char *text, double fractio
 /* replaces A (0) or B (1); the inputs change, results from older ones turn stale */
 void tl_session_set_source    (TlSession *self, guint i, TlMatrix *m, const TlMatrixStats *stats,
                                const TlSource *source, const char *label);
-/* takes record; with_sources: A and B come from it too (an opened file) */
+/* A and B from an opened run record, those it carries */
+void tl_session_take_record_sources (TlSession *self, const TlRunRecord *record);
+/* takes record; with_sources: an opened file, whose A and B were taken
+ * (tl_session_take_record_sources) */
 void tl_session_show_record   (TlSession *self, TlRunRecord *record, gboolean with_sources);
 /* takes record */
 void tl_session_add_to_history (TlSession *self, TlRunRecord *record);
 /* takes lu */
 void tl_session_set_lu_record (TlSession *self, TlLuRecorder *lu);
-/* the runner's progress and finished kernels reach the runs on show */
-void tl_session_listen_to_runner (TlSession *self);
 /* opened files go to the desktop's recent files (and the Open menu) */
 void tl_session_remember_file (GFile *file);
 
@@ -110,3 +111,4 @@ guint     tl_session_host_run_gauss (TlSession *self, int host, const TlGaussJob
 void      tl_session_host_job_ended (TlSession *self, TlRunner *runner);
 /* the runner's progress and finished kernels reach the runs on show */
 void      tl_session_listen_to      (TlSession *self, TlRunner *runner);
+void      tl_session_listen_to_runner (TlSession *self);

@@ -86,6 +86,7 @@ record_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   if (has_gemm)
     {
       tl_session_add_to_history (self, tl_run_record_ref (r->record));
+      tl_session_take_record_sources (self, r->record);
       tl_session_show_record (self, g_steal_pointer (&r->record), TRUE);
     }
   record_file_free (r);

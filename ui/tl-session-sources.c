@@ -51,6 +51,21 @@ tl_session_set_source (TlSession *self, guint i, TlMatrix *m, const TlMatrixStat
   g_signal_emit (self, tl_session_signals[SIGNAL_SOURCE_CHANGED], 0, i);
 }
 
+void
+tl_session_take_record_sources (TlSession *self, const TlRunRecord *record)
+{
+  for (guint i = 0; i < 2 && record->job; i++)
+    {
+      TlMatrix *m = i == 0 ? record->a : record->b;
+      TlMatrixStats st = { 0 };
+      if (record->has_input_stats)
+        st = i == 0 ? record->a_stats : record->b_stats;
+      if (m)
+        tl_session_set_source (self, i, m, &st, i == 0 ? &record->job->a : &record->job->b,
+                               _("from the run record"));
+    }
+}
+
 typedef struct
 {
   guint targets;

@@ -60,17 +60,6 @@ tl_session_show_record (TlSession *self, TlRunRecord *record, gboolean with_sour
   self->record = record;
   self->results_from_file = with_sources;
 
-  if (with_sources)
-    for (int i = 0; i < 2; i++)
-      {
-        TlMatrix *m = i == 0 ? record->a : record->b;
-        TlMatrixStats st = { 0 };
-        if (record->has_input_stats)
-          st = i == 0 ? record->a_stats : record->b_stats;
-        if (m && record->job)
-          tl_session_set_source (self, i, m, &st, i == 0 ? &record->job->a : &record->job->b,
-                      _("from the run record"));
-      }
   /* a record that carries its inputs brought them along; one without them
    * belongs to the A and B shown only when there are none */
   if (!with_sources || (record->a && record->b) || (self->src[0] == NULL && self->src[1] == NULL))
