@@ -51,6 +51,16 @@ tl_gpu_is_lost (void)
   return device_lost.load ();
 }
 
+TlGpuEventPair::~TlGpuEventPair ()
+{
+  if (tl_gpu_is_lost ())
+    return;
+  if (start)
+    cudaEventDestroy (start);
+  if (stop)
+    cudaEventDestroy (stop);
+}
+
 TlGpuStatus
 tl_gpu_lost_status (void)
 {

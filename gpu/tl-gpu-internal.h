@@ -48,20 +48,12 @@ TlGpuStatus tl_gpu_device_usable (TlGpuDevice *device);
 TlGpuStatus tl_gpu_check_free (size_t need, const char *who);
 
 // A start/stop pair of events, destroyed with it (unless the GPU is lost:
-// a corrupt context is not touched again).
+// a corrupt context is not touched again; tl-gpu-device.cu, beside the
+// lost latch).
 struct TlGpuEventPair
 {
   cudaEvent_t start = nullptr, stop = nullptr;
-  ~TlGpuEventPair ()
-  {
-    if (!tl_gpu_is_lost ())
-      {
-        if (start)
-          cudaEventDestroy (start);
-        if (stop)
-          cudaEventDestroy (stop);
-      }
-  }
+  ~TlGpuEventPair ();
   cudaError_t create ()
   {
     cudaError_t err = cudaEventCreate (&start);
