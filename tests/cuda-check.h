@@ -1,5 +1,5 @@
-/* cuda-check.h — CK(), for the hand-run CUDA labs and microbenchmarks in
- * tests/ (bench-gpu-lu-cluster.cu, lab-gemm-17.cu). */
+/* cuda-check.h — CK(), for the hand-run CUDA microbenchmarks in tests/
+ * (bench-gpu-lu-cluster.cu) and the labs in lab/ (built with -Itests). */
 #pragma once
 
 #include <cstdio>

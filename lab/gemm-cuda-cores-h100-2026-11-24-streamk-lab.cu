@@ -5,7 +5,7 @@
 // arguments: lab-gemm-fp32.h).
 //
 // Build (sm_90a, not built by meson): nvcc -std=c++17 -O3
-//   -gencode=arch=compute_90a,code=sm_90a -Igpu -Igpu/gemm tests/lab-gemm-18.cu -lcublas
+//   -gencode=arch=compute_90a,code=sm_90a -Igpu -Igpu/gemm -Itests lab/lab-gemm-18.cu -lcublas
 #include "../gpu/gemm/gemm-18-simt-streamk.cu"
 
 #include "lab-gemm-fp32.h"

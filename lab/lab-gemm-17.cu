@@ -1,10 +1,10 @@
 // lab-gemm-17.cu — rung 17's variants side by side with cuBLAS FP32
-// pedantic, outside the harness (a lab, not a test; built by hand:
+// pedantic, outside the harness (a lab, not a product: built by hand,
 // docs/perf/gemm-cuda-cores-fp64-h100-2026-11-24.md says how; the
 // harness and its arguments: lab-gemm-fp32.h).
 //
 // Build (sm_90a, not built by meson): nvcc -std=c++17 -O3
-//   -gencode=arch=compute_90a,code=sm_90a -Igpu -Igpu/gemm tests/lab-gemm-17.cu -lcublas
+//   -gencode=arch=compute_90a,code=sm_90a -Igpu -Igpu/gemm -Itests lab/lab-gemm-17.cu -lcublas
 #include "../gpu/gemm/gemm-17-simt-tma.cu"
 
 #include "lab-gemm-fp32.h"
