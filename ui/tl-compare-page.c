@@ -185,7 +185,8 @@ bar_activated_cb (TlChartView *view, gint index, TlComparePage *self)
   describe_details (self, r, s);
   gtk_label_set_text (GTK_LABEL (self->details_label), s->str);
   g_string_free (s, TRUE);
-  tl_page_emit_show_kernel (TL_PAGE (self), r->kernel_id, NULL);
+  /* its launch facts wait on the Device page */
+  tl_page_emit_show_kernel (TL_PAGE (self), r->kernel_id, "device", FALSE);
 }
 
 static void

@@ -13,7 +13,8 @@ tl_page_default_init (TlPageInterface *iface)
   signals[SIGNAL_HOVER_TEXT] = g_signal_new ("hover-text", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                              NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   signals[SIGNAL_SHOW_KERNEL] = g_signal_new ("show-kernel", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                                              NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+                                              NULL, G_TYPE_NONE, 3, G_TYPE_STRING, G_TYPE_STRING,
+                                              G_TYPE_BOOLEAN);
   signals[SIGNAL_TILE_HOVERED] = g_signal_new ("tile-hovered", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                                NULL, G_TYPE_NONE, 5, G_TYPE_STRING, G_TYPE_UINT64,
                                                G_TYPE_UINT64, G_TYPE_UINT64, G_TYPE_UINT64);
@@ -129,10 +130,10 @@ tl_page_emit_hover_text (TlPage *self, const char *text)
 }
 
 void
-tl_page_emit_show_kernel (TlPage *self, const char *kernel_id, const char *view)
+tl_page_emit_show_kernel (TlPage *self, const char *kernel_id, const char *view, gboolean present)
 {
-  g_return_if_fail (TL_IS_PAGE (self));
-  g_signal_emit (self, signals[SIGNAL_SHOW_KERNEL], 0, kernel_id, view);
+  g_return_if_fail (TL_IS_PAGE (self) && view != NULL);
+  g_signal_emit (self, signals[SIGNAL_SHOW_KERNEL], 0, kernel_id, view, present);
 }
 
 void

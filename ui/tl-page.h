@@ -11,9 +11,9 @@
  *
  * "hover-text" (const char *text): what the pointer is over, for the
  *   status bar;
- * "show-kernel" (const char *kernel_id, const char *view): a page pointed
- *   at a kernel (a bar, a point of the roofline); every page shows it where
- *   it fits (show_kernel), and the window switches to view unless NULL;
+ * "show-kernel" (const char *kernel_id, const char *view, gboolean present):
+ *   a page pointed at a kernel (a bar, a point of the roofline) for the page
+ *   named view to show (show_kernel); present: that page comes up;
  * "tile-hovered" (const char *kernel_id, guint64 row0, guint64 rows,
  *   guint64 col0, guint64 cols): a block's tile of C under the pointer
  *   (kernel NULL: none); every page marks what it read (show_tile).
@@ -53,7 +53,7 @@ struct _TlPageInterface
   void     (*add_actions)      (TlPage *self, GActionMap *map);
   /* what the page keeps between launches */
   void     (*bind_settings)    (TlPage *self, GSettings *settings);
-  /* another page pointed at this kernel ("show-kernel") */
+  /* another page asked this one to show a kernel ("show-kernel") */
   void     (*show_kernel)      (TlPage *self, const char *kernel_id);
   /* a block's tile of C, which read rows row0… of A and columns col0… of
    * B ("tile-hovered"); kernel_id NULL: none any more */
@@ -82,7 +82,8 @@ gboolean tl_page_prepare_run      (TlPage *self, GError **error);
 
 /* For pages: the interface's signals. */
 void     tl_page_emit_hover_text  (TlPage *self, const char *text);
-void     tl_page_emit_show_kernel (TlPage *self, const char *kernel_id, const char *view);
+void     tl_page_emit_show_kernel (TlPage *self, const char *kernel_id, const char *view,
+                                   gboolean present);
 void     tl_page_emit_tile_hovered (TlPage *self, const char *kernel_id, guint64 row0, guint64 rows,
                                     guint64 col0, guint64 cols);
 

@@ -68,12 +68,16 @@ rebuild (TlRooflinePage *self)
   tl_roofline_page_select_kernel (self, keep);
 }
 
+/* the selected rung on both the Source and the Device page, page up */
 static void
 emit_show (TlRooflinePage *self, const char *page)
 {
   const char *id = tl_roofline_page_get_selected (self);
-  if (id != NULL)
-    tl_page_emit_show_kernel (TL_PAGE (self), id, page);
+  if (id == NULL)
+    return;
+  tl_page_emit_show_kernel (TL_PAGE (self), id, g_strcmp0 (page, "source") == 0 ? "device" : "source",
+                            FALSE);
+  tl_page_emit_show_kernel (TL_PAGE (self), id, page, TRUE);
 }
 
 static void

@@ -425,16 +425,17 @@ tile_hovered_cb (TlPage *from, const char *kernel_id, guint64 row0, guint64 rows
     tl_page_show_tile (l->data, kernel_id, row0, rows, col0, cols);
 }
 
-/* a page pointed at a kernel (a bar, a point of the roofline): every page
- * shows it where it fits, and the view asked for comes up */
+/* a page pointed at a kernel (a bar, a point of the roofline) for the page
+ * named view to show, and maybe to come up */
 static void
-show_kernel_cb (TlPage *from, const char *kernel_id, const char *view, TlWindow *self)
+show_kernel_cb (TlPage *from, const char *kernel_id, const char *view, gboolean present,
+                TlWindow *self)
 {
-  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->view_stack));
-  for (GList *l = children; l; l = l->next)
-    if (l->data != (gpointer) from)
-      tl_page_show_kernel (l->data, kernel_id);
-  if (view != NULL)
+  GtkWidget *page = gtk_stack_get_child_by_name (GTK_STACK (self->view_stack), view);
+  if (page == NULL)
+    return;
+  tl_page_show_kernel (TL_PAGE (page), kernel_id);
+  if (present)
     tl_window_show_view (self, view);
 }
 
