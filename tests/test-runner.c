@@ -539,15 +539,6 @@ test_tables (void)
   g_assert_cmpfloat (tl_gemm_check_tolerance ("fp32", 8192), >, tl_gemm_check_tolerance ("fp32", 64));
   g_assert_cmpfloat (tl_gemm_check_tolerance ("fp64", 8192), <, 1e-11);
 
-  g_assert_cmpstr (tl_gemm_reference_for ("gemm-03-smem16", TL_DTYPE_FLOAT32), ==, "cublas-fp32");
-  g_assert_cmpstr (tl_gemm_reference_for ("gemm-03-smem16", TL_DTYPE_FLOAT64), ==, "cublas-fp64");
-  g_assert_null (tl_gemm_reference_for ("gemm-03-smem16", TL_DTYPE_INT32));
-  g_assert_cmpstr (tl_gemm_reference_for ("gemm-10-wmma-tf32", TL_DTYPE_FLOAT32), ==, "cublas-tf32");
-  g_assert_cmpstr (tl_gemm_reference_for ("gemm-10-wmma-bf16", TL_DTYPE_FLOAT32), ==, "cublas-bf16");
-  g_assert_cmpstr (tl_gemm_reference_for ("cpu-blocked", TL_DTYPE_FLOAT64), ==, "cpu-openblas");
-  g_assert_cmpstr (tl_gemm_precision_for ("gemm-10-wmma-tf32", TL_DTYPE_FLOAT32), ==, "tf32");
-  g_assert_cmpstr (tl_gemm_precision_for ("cpu-naive", TL_DTYPE_INT32), ==, "exact");
-
   g_autoptr (GError) error = NULL;
   char *note = NULL;
   const char *all[] = { "all", NULL };

@@ -54,7 +54,7 @@ test_bars_from_runs (void)
   g_assert_cmpfloat_with_epsilon (b->flops, 2.0 * 200 * 300 * 100, 1e-6);
   g_assert_cmpfloat (b->percent_of_reference, ==, blocked->percent_of_reference);
   g_assert_nonnull (b->reference_label);
-  g_autofree char *title = tl_kernel_display_name ("cpu-blocked");
+  g_autofree char *title = tl_kernel_display_name (tl_kernel_find ("cpu-blocked"), "cpu-blocked");
   g_assert_cmpstr (b->label, ==, title);
 
   const TlCompareBar *f = &model.bars[2];

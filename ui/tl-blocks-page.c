@@ -256,8 +256,7 @@ fill_kernel_combos (TlBlocksPage *self, TlRunRecord *record)
       const TlKernelRun *r = record->runs->pdata[i];
       if (r->n_blocks == 0)
         continue;
-      const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
-      const char *title = info ? _(info->title) : r->kernel_id;
+      const char *title = tl_kernel_title (r->info, r->kernel_id);
       gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->kernel_combo), r->kernel_id, title);
       gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->other_combo), r->kernel_id, title);
       n++;

@@ -137,10 +137,10 @@ update_sweep (TlComparePage *self)
 static void
 describe_details (TlComparePage *self, const TlKernelRun *r, GString *s)
 {
-  const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
+  const TlKernelInfo *info = r->info;
   gsize m, k, n;
   tl_session_get_size (self->session, &m, &k, &n);
-  g_autofree char *label = tl_kernel_display_name (r->kernel_id);
+  g_autofree char *label = tl_kernel_display_name (info, r->kernel_id);
   g_autofree char *med = tl_run_text_time (r->time.median);
   g_autofree char *mn = tl_run_text_time (r->time.min);
   g_autofree char *mx = tl_run_text_time (r->time.max);

@@ -185,7 +185,7 @@ update_rungs (TlDevicePage *self)
   for (guint i = 0; runs && i < runs->len; i++)
     {
       const TlKernelRun *r = runs->pdata[i];
-      g_autofree char *label = tl_kernel_display_name (r->kernel_id);
+      g_autofree char *label = tl_kernel_display_name (r->info, r->kernel_id);
       gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->rung_combo), r->kernel_id, label);
     }
   if (!active || !gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->rung_combo), active))

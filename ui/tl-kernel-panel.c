@@ -92,7 +92,7 @@ kernel_row_new (TlKernelPanel *self, const TlKernelInfo *info)
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *check = gtk_check_button_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  g_autofree char *label = tl_kernel_display_name (info->id);
+  g_autofree char *label = tl_kernel_display_name (info, info->id);
   const char *lesson = info->lesson && *info->lesson ? _(info->lesson) : "";
   g_autofree char *title_markup = g_markup_printf_escaped ("<b>%s</b>  <small>%s</small>", label,
                                                            info->backend == TL_BACKEND_CPU ? "CPU" : "GPU");
@@ -207,8 +207,9 @@ tl_kernel_panel_get_active (TlKernelPanel *self)
 }
 
 void
-tl_kernel_panel_tick_defaults (TlKernelPanel *self, gboolean have_gpu)
+tl_kernel_panel_tick_defaults (TlKernelPanel *self, const TlGpuFacts *gpu)
 {
+  const gboolean have_gpu = gpu != NULL;
   const TlKernelInfo *lowest = NULL, *highest = NULL;
 
   g_return_if_fail (TL_IS_KERNEL_PANEL (self));
@@ -224,7 +225,7 @@ tl_kernel_panel_tick_defaults (TlKernelPanel *self, gboolean have_gpu)
     return;
 
   /* the baseline always; without a GPU every CPU kernel, with one the
-   * lowest and highest rungs any recent GPU runs and their yardstick */
+   * lowest and highest rungs it runs (the rows' min_cc) and their yardstick */
   const TlKernelInfo *baseline = tl_kernel_baseline ();
   if (baseline)
     tl_kernel_panel_set_active (self, baseline->id, TRUE);
@@ -235,7 +236,8 @@ tl_kernel_panel_tick_defaults (TlKernelPanel *self, gboolean have_gpu)
         continue;
       if (!have_gpu && info->backend == TL_BACKEND_CPU)
         tl_kernel_panel_set_active (self, info->id, TRUE);
-      if (!have_gpu || info->backend != TL_BACKEND_GPU || info->reference || info->min_cc > 80)
+      if (!have_gpu || info->backend != TL_BACKEND_GPU || info->reference
+          || !tl_kernel_runs_on (info, gpu->cc_major, gpu->cc_minor))
         continue;
       if (lowest == NULL || info->number < lowest->number)
         lowest = info;

@@ -21,9 +21,9 @@ void     tl_kernel_panel_add_user_kernels (TlKernelPanel *self);
 /* the ticked kernels that can run now (free with g_strfreev) */
 char   **tl_kernel_panel_get_active (TlKernelPanel *self);
 /* Ticks the kernels ticked last time (with settings bound), else a small
- * ladder: the CPU kernels, or a GPU rung from each end of the ladder
- * beside the CPU loop and cuBLAS. */
-void     tl_kernel_panel_tick_defaults (TlKernelPanel *self, gboolean have_gpu);
+ * ladder: the CPU kernels, or the lowest and highest rung gpu runs (NULL:
+ * no GPU) beside the CPU loop and cuBLAS. */
+void     tl_kernel_panel_tick_defaults (TlKernelPanel *self, const TlGpuFacts *gpu);
 /* the GPUs to offer (TlGpuFacts; the CPU is always offered, last); the
  * first is chosen */
 void     tl_kernel_panel_set_gpus (TlKernelPanel *self, GArray *gpus);

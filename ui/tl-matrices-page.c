@@ -310,8 +310,8 @@ update_summary (TlMatricesPage *self, const TlKernelRun *r)
     {
       gsize m, k, n;
       tl_session_get_size (self->session, &m, &k, &n);
-      g_autofree char *label = tl_kernel_display_name (r->kernel_id);
-      const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
+      g_autofree char *label = tl_kernel_display_name (r->info, r->kernel_id);
+      const TlKernelInfo *info = r->info;
       g_string_append_printf (s, "<b>%s</b>\n", label);
       if (info && info->lesson && *info->lesson)
         {
@@ -361,10 +361,10 @@ refresh_c_panels (TlMatricesPage *self)
   tl_heatmap_view_set_empty_text (HM (self->hm_c), placeholder);
   if (r && r->c)
     {
-      g_autofree char *label = tl_kernel_display_name (r->kernel_id);
+      g_autofree char *label = tl_kernel_display_name (r->info, r->kernel_id);
       g_autofree char *title = g_strdup_printf (_("C — %s"), label);
       tl_heatmap_view_set_matrix (HM (self->hm_c), r->c, title, tl_dtype_name (r->c->dtype));
-      const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
+      const TlKernelInfo *info = r->info;
       gboolean show = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->tiles_check));
       int tm = r->block_tile_m ? (int) r->block_tile_m : info ? info->tile_m : 0;
       int tn = r->block_tile_n ? (int) r->block_tile_n : info ? info->tile_n : 0;
@@ -398,7 +398,7 @@ update_c_view (TlMatricesPage *self)
       const TlKernelRun *r = runs->pdata[i];
       if (r->c == NULL)
         continue;
-      g_autofree char *label = tl_kernel_display_name (r->kernel_id);
+      g_autofree char *label = tl_kernel_display_name (r->info, r->kernel_id);
       gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->c_combo), r->kernel_id, label);
       found |= g_strcmp0 (active, r->kernel_id) == 0;
       newest = r->kernel_id;

@@ -60,8 +60,9 @@ rebuild (TlRooflinePage *self)
   gtk_combo_box_text_remove_all (GTK_COMBO_BOX_TEXT (self->point_combo));
   for (guint i = 0; self->model && i < self->model->n_points; i++)
     {
-      const char *id = self->model->points[i].kernel_id;
-      g_autofree char *label = tl_kernel_display_name (id);
+      const TlRooflinePoint *p = &self->model->points[i];
+      const char *id = p->kernel_id;
+      g_autofree char *label = tl_kernel_display_name (p->info, id);
       gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->point_combo), id, label);
     }
   self->selected = -1;

@@ -40,14 +40,13 @@ tl_run_text_time (double ms)
 const char *
 tl_run_text_kernel_title (const char *kernel_id)
 {
-  const TlKernelInfo *info = tl_kernel_find (kernel_id);
-  return info ? _(info->title) : kernel_id;
+  return tl_kernel_title (tl_kernel_find (kernel_id), kernel_id);
 }
 
 void
 tl_run_text_describe (const TlKernelRun *run, double flops, GString *s)
 {
-  g_autofree char *label = tl_kernel_display_name (run->kernel_id);
+  g_autofree char *label = tl_kernel_display_name (run->info, run->kernel_id);
   if (run->status != TL_RUN_OK)
     {
       g_string_append_printf (s, _("%s: %s"), label, run->message ? run->message : tl_run_status_name (run->status));

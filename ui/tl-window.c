@@ -139,7 +139,8 @@ devices_changed_cb (TlSession *session, TlWindow *self)
       gtk_widget_set_tooltip_text (self->gpu_label, details);
       gtk_info_bar_set_revealed (GTK_INFO_BAR (self->gpu_bar), TRUE);
     }
-  tl_kernel_panel_tick_defaults (TL_KERNEL_PANEL (self->kernel_panel), gpus->len > 0);
+  tl_kernel_panel_tick_defaults (TL_KERNEL_PANEL (self->kernel_panel),
+                                 gpus->len > 0 ? &g_array_index (gpus, TlGpuFacts, 0) : NULL);
   update_actions (self);
 }
 
@@ -664,7 +665,7 @@ tl_window_init (TlWindow *self)
                            G_CALLBACK (theme_changed_cb), self, 0);
   apply_look (self);
 
-  tl_kernel_panel_tick_defaults (TL_KERNEL_PANEL (self->kernel_panel), FALSE);
+  tl_kernel_panel_tick_defaults (TL_KERNEL_PANEL (self->kernel_panel), NULL);
   update_actions (self);
 }
 

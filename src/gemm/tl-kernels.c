@@ -228,13 +228,27 @@ tl_kernel_baseline (void)
   return NULL;
 }
 
-char *
-tl_kernel_display_name (const char *kernel_id)
+gboolean
+tl_kernel_runs_on (const TlKernelInfo *info, int cc_major, int cc_minor)
 {
-  const TlKernelInfo *info = tl_kernel_find (kernel_id);
+  g_return_val_if_fail (info != NULL, FALSE);
+  if (info->backend == TL_BACKEND_CPU)
+    return TRUE;
+  return cc_major > 0 && cc_major * 10 + cc_minor >= info->min_cc;
+}
+
+char *
+tl_kernel_display_name (const TlKernelInfo *info, const char *kernel_id)
+{
   if (info == NULL)
     return g_strdup (kernel_id);
   if (info->backend == TL_BACKEND_GPU && info->number > 0)
     return g_strdup_printf ("%02d %s", info->number, _(info->title));
   return g_strdup (_(info->title));
+}
+
+const char *
+tl_kernel_title (const TlKernelInfo *info, const char *kernel_id)
+{
+  return info != NULL ? _(info->title) : kernel_id;
 }

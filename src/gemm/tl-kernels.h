@@ -65,9 +65,16 @@ const char         *tl_kernel_precision (const TlKernelInfo *info, TlDtype dtype
 const TlKernelInfo *tl_kernel_reference (const TlKernelInfo *info, TlDtype dtype);
 /* The baseline row (cpu-naive), or NULL. */
 const TlKernelInfo *tl_kernel_baseline  (void);
-/* The name a reader sees: "03 shared memory 16×16" for rungs, the
- * translated title otherwise, the id itself for an id this build does not
- * know (a record from another build).  g_free. */
-char               *tl_kernel_display_name (const char *kernel_id);
+/* Whether info runs on a GPU of compute capability major.minor: its
+ * min_cc column (CPU rows run anywhere, GPU rows on no GPU at all when
+ * major is 0). */
+gboolean            tl_kernel_runs_on   (const TlKernelInfo *info, int cc_major, int cc_minor);
+/* The name a reader sees of the kernel with this id and row (info: the id's
+ * row, resolved once — a run's info; NULL for an id this build does not
+ * know, a record from another build): "03 shared memory 16×16" for rungs,
+ * the translated title otherwise, the id itself without a row.  g_free. */
+char               *tl_kernel_display_name (const TlKernelInfo *info, const char *kernel_id);
+/* The translated title of the row, or kernel_id without one. */
+const char         *tl_kernel_title         (const TlKernelInfo *info, const char *kernel_id);
 
 G_END_DECLS

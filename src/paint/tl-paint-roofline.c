@@ -96,8 +96,7 @@ point_label (const TlRoofline *m, guint i, char *buf, gsize size)
 static char *
 legend_label (const TlRooflinePoint *p)
 {
-  const TlKernelInfo *info = tl_kernel_find (p->kernel_id);
-  const char *title = info != NULL ? _(info->title) : p->kernel_id;
+  const char *title = tl_kernel_title (p->info, p->kernel_id);
   if (p->number > 0)
     return g_strdup_printf ("%02d %s", p->number, title);
   return g_strdup (title);

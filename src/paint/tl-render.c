@@ -233,7 +233,7 @@ need_record (const TlRenderInput *input, const char *view, GError **error)
 static char *
 kernel_title (const TlKernelRun *run)
 {
-  const TlKernelInfo *info = tl_kernel_find (run->kernel_id);
+  const TlKernelInfo *info = run->info;
   GString *s = g_string_new (run->kernel_id);
   if (info && info->title && g_strcmp0 (info->title, run->kernel_id) != 0)
     g_string_append_printf (s, " — %s", _(info->title));

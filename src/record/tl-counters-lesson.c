@@ -28,7 +28,8 @@ const TlKernelRun *
 tl_counters_rung_below (const TlRunRecord *record, const char *kernel_id)
 {
   g_return_val_if_fail (record != NULL, NULL);
-  const TlKernelInfo *info = tl_kernel_find (kernel_id);
+  const TlKernelRun *of = tl_run_record_find_run (record, kernel_id);
+  const TlKernelInfo *info = of ? of->info : NULL;
   if (info == NULL || info->number <= 0)
     return NULL;
   const TlKernelRun *best = NULL;
@@ -36,7 +37,7 @@ tl_counters_rung_below (const TlRunRecord *record, const char *kernel_id)
   for (guint i = 0; i < record->runs->len; i++)
     {
       const TlKernelRun *run = record->runs->pdata[i];
-      const TlKernelInfo *other = tl_kernel_find (run->kernel_id);
+      const TlKernelInfo *other = run->info;
       if (other == NULL || other->backend != TL_BACKEND_GPU || !measured (run))
         continue;
       if (other->number > 0 && other->number < info->number && other->number > best_number)
@@ -53,12 +54,12 @@ tl_counters_lesson (const TlRunRecord *record, const char *kernel_id)
 {
   g_return_val_if_fail (record != NULL, NULL);
   GPtrArray *lines = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_counter_line_free);
-  const TlKernelInfo *info = tl_kernel_find (kernel_id);
   const TlKernelRun *run = tl_run_record_find_run (record, kernel_id);
+  const TlKernelInfo *info = run ? run->info : NULL;
   if (info == NULL || info->counters == NULL || !measured (run))
     return lines;
   const TlKernelRun *below = tl_counters_rung_below (record, kernel_id);
-  const TlKernelInfo *below_info = below ? tl_kernel_find (below->kernel_id) : NULL;
+  const TlKernelInfo *below_info = below ? below->info : NULL;
   g_autofree char *below_label = below_info ? g_strdup_printf ("%02d", below_info->number) : NULL;
   const TlGpuFacts *device = record->has_device ? &record->device : NULL;
   g_auto (GStrv) keys = g_strsplit (info->counters, " ", -1);

@@ -92,6 +92,7 @@ tl_kernel_run_new (const char *kernel_id, TlBackend backend)
 {
   TlKernelRun *run = g_new0 (TlKernelRun, 1);
   run->kernel_id = g_strdup (kernel_id);
+  run->info = tl_kernel_find (kernel_id);
   run->backend = backend;
   run->status = TL_RUN_OK;
   run->error_code = -1;

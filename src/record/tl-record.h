@@ -86,6 +86,9 @@ typedef struct
 typedef struct
 {
   char *kernel_id;
+  const TlKernelInfo *info; /* kernel_id's row of the GEMM registry, resolved once when the run
+                               is made or read; NULL for an id this build has no GEMM row for
+                               (a Gauss rung, a record from another build) */
   TlBackend backend;
   char *precision;  /* what the math did: "exact", "fp32", "fp64", "tf32", "bf16" */
   TlRunStatus status;

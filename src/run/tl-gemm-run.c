@@ -23,22 +23,20 @@
 #include <string.h>
 #include <time.h>
 
-/* ---- kernel lists, precisions, references, tolerances ----------------- */
+/* ---- kernel lists --------------------------------------------------------- */
 
 static void
-add_unique (GPtrArray *ids, const char *id)
+add_unique (GPtrArray *rows, const TlKernelInfo *row)
 {
-  for (guint i = 0; i < ids->len; i++)
-    if (strcmp (ids->pdata[i], id) == 0)
-      return;
-  g_ptr_array_add (ids, g_strdup (id));
+  if (!g_ptr_array_find (rows, row, NULL))
+    g_ptr_array_add (rows, (gpointer) row);
 }
 
 GPtrArray *
 tl_gemm_expand_kernels (const char *const *requested, TlDtype dtype, gboolean have_gpu,
                         char **note, GError **error)
 {
-  g_autoptr (GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) rows = g_ptr_array_new ();
   gboolean dropped_gpu = FALSE;
 
   if (note)
@@ -63,7 +61,7 @@ tl_gemm_expand_kernels (const char *const *requested, TlDtype dtype, gboolean ha
                     continue;
                   if ((info->backend == TL_BACKEND_CPU && cpu)
                       || (info->backend == TL_BACKEND_GPU && gpu))
-                    add_unique (ids, info->id);
+                    add_unique (rows, info);
                   else if (info->backend == TL_BACKEND_GPU && all)
                     dropped_gpu = TRUE;
                 }
@@ -75,19 +73,20 @@ tl_gemm_expand_kernels (const char *const *requested, TlDtype dtype, gboolean ha
               const TlKernelInfo *user = tl_user_kernel_open (word, error);
               if (user == NULL)
                 return NULL;
-              add_unique (ids, user->id);
+              add_unique (rows, user);
               continue;
             }
-          if (tl_kernel_find (word) == NULL)
+          const TlKernelInfo *row = tl_kernel_find (word);
+          if (row == NULL)
             {
               g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
                            _("Unknown kernel “%s” (“tilelab-cli kernels” lists them)"), word);
               return NULL;
             }
-          add_unique (ids, word);
+          add_unique (rows, row);
         }
     }
-  if (ids->len == 0)
+  if (rows->len == 0)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
                    _("No kernel to run for %s"), tl_dtype_name (dtype));
@@ -95,22 +94,7 @@ tl_gemm_expand_kernels (const char *const *requested, TlDtype dtype, gboolean ha
     }
   if (dropped_gpu && note)
     *note = g_strdup (_("No usable GPU: only the CPU kernels ran"));
-  return g_steal_pointer (&ids);
-}
-
-const char *
-tl_gemm_precision_for (const char *kernel_id, TlDtype dtype)
-{
-  const TlKernelInfo *info = tl_kernel_find (kernel_id);
-  return info ? tl_kernel_precision (info, dtype) : NULL;
-}
-
-const char *
-tl_gemm_reference_for (const char *kernel_id, TlDtype dtype)
-{
-  const TlKernelInfo *info = tl_kernel_find (kernel_id);
-  const TlKernelInfo *ref = info ? tl_kernel_reference (info, dtype) : NULL;
-  return ref ? ref->id : NULL;
+  return g_steal_pointer (&rows);
 }
 
 /* ---- the job ---------------------------------------------------------- */
@@ -425,8 +409,8 @@ run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, G
     return FALSE;
 
   TlGpuFacts facts;
-  if (tl_gpu_session_get_facts (s->gpu, s->job->device, &facts) && info->min_cc > 0
-      && facts.cc_major * 10 + facts.cc_minor < info->min_cc)
+  if (tl_gpu_session_get_facts (s->gpu, s->job->device, &facts)
+      && !tl_kernel_runs_on (info, facts.cc_major, facts.cc_minor))
     {
       g_autofree char *why = g_strdup_printf (
         _("needs compute capability %d.%d; %s has %d.%d"), info->min_cc / 10, info->min_cc % 10,
@@ -524,11 +508,11 @@ fill_comparisons (TlRunRecord *record, TlKernelRun *run)
 {
   if (run->status != TL_RUN_OK || run->time.count == 0)
     return;
-  TlDtype dtype = record->job->dtype;
-  const char *ref_id = tl_gemm_reference_for (run->kernel_id, dtype);
+  const TlKernelInfo *yardstick = run->info ? tl_kernel_reference (run->info, record->job->dtype)
+                                            : NULL;
   g_free (run->reference_id);
-  run->reference_id = g_strdup (ref_id);
-  TlKernelRun *ref = ref_id ? tl_run_record_find_run (record, ref_id) : NULL;
+  run->reference_id = yardstick ? g_strdup (yardstick->id) : NULL;
+  TlKernelRun *ref = yardstick ? tl_run_record_find_run (record, yardstick->id) : NULL;
   if (ref && ref->status == TL_RUN_OK && ref->time.count > 0)
     run->percent_of_reference = tl_stats_percent_of (ref->time.median, run->time.median);
   const TlKernelInfo *baseline = tl_kernel_baseline ();
@@ -540,45 +524,34 @@ fill_comparisons (TlRunRecord *record, TlKernelRun *run)
 /* References and the baseline run first, so every other kernel knows its
  * % and speed-up when it finishes. */
 static int
-run_rank (const char *id, TlDtype dtype, GPtrArray *ids)
+run_rank (const TlKernelInfo *row, TlDtype dtype, GPtrArray *rows)
 {
-  for (guint i = 0; i < ids->len; i++)
-    if (g_strcmp0 (tl_gemm_reference_for (ids->pdata[i], dtype), id) == 0)
+  for (guint i = 0; i < rows->len; i++)
+    if (tl_kernel_reference (rows->pdata[i], dtype) == row)
       return 0;
-  if (tl_kernel_find (id)->baseline)
-    return 1;
-  return 2;
+  return row->baseline ? 1 : 2;
 }
 
 static gboolean
-list_has_gpu_work (const TlJob *job)
+any_gpu_row (GPtrArray *rows)
 {
-  for (guint r = 0; job->kernels && job->kernels[r]; r++)
-    {
-      g_auto (GStrv) parts = g_strsplit (job->kernels[r], ",", -1);
-      for (guint p = 0; parts[p]; p++)
-        {
-          const char *w = g_strstrip (parts[p]);
-          const TlKernelInfo *info = tl_kernel_find (w);
-          if (strcmp (w, "all") == 0 || strcmp (w, "gpu") == 0 || tl_user_kernel_is_path (w)
-              || (info && info->backend == TL_BACKEND_GPU))
-            return TRUE;
-        }
-    }
+  for (guint i = 0; i < rows->len; i++)
+    if (((const TlKernelInfo *) rows->pdata[i])->backend == TL_BACKEND_GPU)
+      return TRUE;
   return FALSE;
 }
 
 /* Named by its id (not only through "all", "gpu" or "cpu")? */
 static gboolean
-asked_by_name (const TlJob *job, const char *id)
+asked_by_name (const TlJob *job, const TlKernelInfo *row)
 {
-  if (tl_user_kernel_of (tl_kernel_find (id)) != NULL)
+  if (tl_user_kernel_of (row) != NULL)
     return TRUE; /* a user kernel is always asked for by its file or id */
   for (guint r = 0; job->kernels && job->kernels[r]; r++)
     {
       g_auto (GStrv) parts = g_strsplit (job->kernels[r], ",", -1);
       for (guint p = 0; parts[p]; p++)
-        if (strcmp (g_strstrip (parts[p]), id) == 0)
+        if (strcmp (g_strstrip (parts[p]), row->id) == 0)
           return TRUE;
     }
   return FALSE;
@@ -655,7 +628,7 @@ run_kernel (JobState *s, const TlKernelInfo *info, TlKernelRun *run, GError **er
     }
   /* "all" means everything that can take this job: a rung that can't (or
    * isn't built) is skipped, unless asked by name */
-  if (g_error_matches (local, TL_ERROR, TL_ERROR_SHAPE) && !asked_by_name (job, info->id))
+  if (g_error_matches (local, TL_ERROR, TL_ERROR_SHAPE) && !asked_by_name (job, info))
     tl_kernel_run_set_skipped (run, local->message);
   else
     tl_kernel_run_set_error (run, local);
@@ -763,7 +736,7 @@ gemm_run (JobState *s, GError **error)
   const TlGemmCallbacks *callbacks = s->cb;
   GCancellable *cancellable = s->cancellable;
   g_autoptr (TlRunRecord) record = tl_run_record_new (job);
-  g_autoptr (GPtrArray) ids = NULL;
+  g_autoptr (GPtrArray) rows = NULL;
   g_autofree char *note = NULL;
 
   s->units_total = 1.0;
@@ -774,13 +747,21 @@ gemm_run (JobState *s, GError **error)
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
 
-  gboolean have_gpu = FALSE;
-  if (list_has_gpu_work (job))
-    have_gpu = tl_gpu_session_get_device (s->gpu, job->device, NULL) != NULL;
-  ids = tl_gemm_expand_kernels ((const char *const *) job->kernels, job->dtype, have_gpu, &note,
-                                error);
-  if (ids == NULL)
+  /* every row the list can name; the GPU is opened only when one of them
+   * runs there, and without one the list is read again without them */
+  const char *const *kernels = (const char *const *) job->kernels;
+  rows = tl_gemm_expand_kernels (kernels, job->dtype, TRUE, NULL, error);
+  if (rows == NULL)
     return NULL;
+  gboolean have_gpu = any_gpu_row (rows)
+                      && tl_gpu_session_get_device (s->gpu, job->device, NULL) != NULL;
+  if (!have_gpu)
+    {
+      g_clear_pointer (&rows, g_ptr_array_unref);
+      rows = tl_gemm_expand_kernels (kernels, job->dtype, FALSE, &note, error);
+      if (rows == NULL)
+        return NULL;
+    }
   if (note)
     {
       char *joined = record->note ? g_strconcat (record->note, "; ", note, NULL) : g_strdup (note);
@@ -788,20 +769,20 @@ gemm_run (JobState *s, GError **error)
       record->note = joined;
     }
 
-  s->units_total = 1.0 + ids->len;
+  s->units_total = 1.0 + rows->len;
   s->unit_start = 0.0;
   s->unit_size = 1.0;
 
   /* one slot per kernel, in the order asked; a GPU kernel whose problem
    * cannot fit the card is refused now, before the reference is computed
    * or anything allocated */
-  g_autofree gboolean *finished = g_new0 (gboolean, ids->len);
+  g_autofree gboolean *finished = g_new0 (gboolean, rows->len);
   guint to_run = 0;
-  for (guint i = 0; i < ids->len; i++)
+  for (guint i = 0; i < rows->len; i++)
     {
-      const TlKernelInfo *info = tl_kernel_find (ids->pdata[i]);
+      const TlKernelInfo *info = rows->pdata[i];
       TlKernelRun *run = tl_kernel_run_new (info->id, info->backend);
-      run->precision = g_strdup (tl_gemm_precision_for (info->id, job->dtype));
+      run->precision = g_strdup (tl_kernel_precision (info, job->dtype));
       g_ptr_array_add (record->runs, run);
       finished[i] = info->backend == TL_BACKEND_GPU && !gpu_memory_fits (s, run);
       to_run += !finished[i];
@@ -812,11 +793,11 @@ gemm_run (JobState *s, GError **error)
   g_autoptr (GError) cancelled = NULL;
   guint done = 0;
   for (int rank = 0; rank <= 2 && cancelled == NULL; rank++)
-    for (guint i = 0; i < ids->len && cancelled == NULL; i++)
+    for (guint i = 0; i < rows->len && cancelled == NULL; i++)
       {
-        if (run_rank (ids->pdata[i], job->dtype, ids) != rank || finished[i])
+        if (run_rank (rows->pdata[i], job->dtype, rows) != rank || finished[i])
           continue;
-        const TlKernelInfo *info = tl_kernel_find (ids->pdata[i]);
+        const TlKernelInfo *info = rows->pdata[i];
         TlKernelRun *run = record->runs->pdata[i];
         if (g_cancellable_set_error_if_cancelled (cancellable, &cancelled))
           break;

@@ -37,21 +37,14 @@ typedef struct
   gpointer user_data;
 } TlGemmCallbacks;
 
-/* Expands a kernel list into ids (g_ptr_array of char*).  Unknown ids are
- * TL_ERROR_INVALID naming the id.  note (may be NULL) receives a remark
- * such as "no GPU: only CPU kernels".  have_gpu says whether a GPU is
- * usable. */
+/* Expands a kernel list (ids, "all", "cpu", "gpu") into the registry's
+ * rows (g_ptr_array of const TlKernelInfo *, each once, in the order
+ * asked): an id is resolved here, once.  Unknown ids are TL_ERROR_INVALID
+ * naming the id.  note (may be NULL) receives a remark such as "no GPU:
+ * only CPU kernels".  have_gpu says whether a GPU is usable. */
 GPtrArray *tl_gemm_expand_kernels (const char *const *requested, TlDtype dtype,
                                    gboolean have_gpu, char **note, GError **error);
 
-/* The reference kernel (same backend and precision) for kernel_id at dtype,
- * or NULL when there is none ("cublas-tf32" for "gemm-10-wmma-tf32"):
- * tl_kernel_reference() by id. */
-const char *tl_gemm_reference_for (const char *kernel_id, TlDtype dtype);
-/* What kernel_id computes in at dtype: "exact", "fp32", "tf32", "bf16",
- * "fp64" (tl_kernel_precision() by id; NULL for an unknown id).  Its
- * verification is gemm/tl-gemm-check.h's. */
-const char *tl_gemm_precision_for (const char *kernel_id, TlDtype dtype);
 
 /* Runs the job; its GPU kernels run on device job->device of gpu (NULL:
  * the thread's default session, the runner worker's; else one opened for

@@ -133,7 +133,7 @@ tl_user_run_describe (TlRunRecord *record, int arch)
   for (guint i = 0; i < record->runs->len; i++)
     {
       const TlKernelRun *run = record->runs->pdata[i];
-      TlUserKernel *kernel = tl_user_kernel_of (tl_kernel_find (run->kernel_id));
+      TlUserKernel *kernel = tl_user_kernel_of (run->info);
       if (kernel == NULL)
         continue;
       if (kernels == NULL)

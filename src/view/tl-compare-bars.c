@@ -66,12 +66,12 @@ tl_compare_bars_from_runs (GPtrArray *runs, double flops, gboolean by_title,
   for (guint i = 0; i < runs->len; i++)
     {
       const TlKernelRun *r = runs->pdata[i];
-      const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
+      const TlKernelInfo *info = r->info;
       TlCompareBar b = { 0 };
 
       if (by_title)
         {
-          char *label = tl_kernel_display_name (r->kernel_id);
+          char *label = tl_kernel_display_name (info, r->kernel_id);
           g_ptr_array_add (strings, label);
           b.label = label;
         }
@@ -163,6 +163,7 @@ tl_compare_model_fill (TlCompareModel *model, const TlJob *job, GPtrArray *runs,
 typedef struct
 {
   char *kernel_id;
+  const TlKernelInfo *info; /* the runs' registry row */
   char *machine;
   gboolean reference;
   GArray *points; /* 2 doubles each: size ∛(m·k·n), GFLOP/s; sorted by size */
@@ -260,9 +261,10 @@ tl_sweep_data_new (GPtrArray *records, const char *title)
             }
           if (l == NULL)
             {
-              const TlKernelInfo *info = tl_kernel_find (r->kernel_id);
+              const TlKernelInfo *info = r->info;
               l = g_new0 (SweepLine, 1);
               l->kernel_id = g_strdup (r->kernel_id);
+              l->info = info;
               l->machine = g_strdup (machine);
               l->reference = info && info->reference;
               l->points = g_array_new (FALSE, FALSE, sizeof (double));
@@ -286,7 +288,7 @@ tl_sweep_data_new (GPtrArray *records, const char *title)
       for (guint j = 0; j < machines->len; j++)
         if (g_strcmp0 (machines->pdata[j], l->machine) == 0)
           machine = j;
-      char *name = tl_kernel_display_name (l->kernel_id);
+      char *name = tl_kernel_display_name (l->info, l->kernel_id);
       char *label = machines->len > 1 ? g_strdup_printf ("%s · %s", name, l->machine) : g_strdup (name);
       g_free (name);
       guint count = l->points->len / 2;

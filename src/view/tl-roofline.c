@@ -120,8 +120,8 @@ make_point (const TlRoofline *r, const TlKernelRun *run, TlRooflinePoint *p)
   p->seconds = run->time.median * 1e-3;
   p->intensity = p->flops / p->dram_bytes;
   p->flops_per_s = p->flops / p->seconds;
-  const TlKernelInfo *info = tl_kernel_find (run->kernel_id);
-  p->number = info != NULL ? info->number : 0;
+  p->info = run->info;
+  p->number = run->info != NULL ? run->info->number : 0;
   p->kernel_id = g_strdup (run->kernel_id);
   classify (r, run, p);
   return TRUE;

@@ -56,6 +56,7 @@ typedef enum
 typedef struct
 {
   char *kernel_id;
+  const TlKernelInfo *info; /* its registry row (the run's), NULL for an unknown id */
   int number;              /* rung number; 0 for references */
   TlMath math;             /* where most FLOPs came from */
   double flops;            /* counted */
