@@ -239,7 +239,8 @@ def bodies(code):
             if depth == 0:
                 yield start, code[start:i]
 
-call_re = re.compile(r'\b([A-Za-z_]\w*)\s*\(')
+# a member's call (x.load (), p->run (), ns::f ()) is not a call of a file's function
+call_re = re.compile(r'(?<![\w.])(?<!->)(?<!::)([A-Za-z_]\w*)\s*\(')
 for rel in files:
     src_area = area_of(rel)
     code = codes[rel]
