@@ -24,7 +24,7 @@
 // compiled once and the timed kernel and the instrumented one run the same
 // machine code.  Inlined, the instrumented kernel's extra code after the
 // loop changed how ptxas scheduled the loop itself: in float64 it issued 4
-// loads ahead of the first FMA instead of 7 and ran 27% slower — this
+// loads ahead of the first FMA instead of 7 and ran markedly slower — this
 // kernel is one serial chain of FMAs per thread, capped at 32 registers,
 // and the loads in flight are all that hides memory latency
 // (docs/perf/gemm-cuda-cores-fp64-h100-2026-11-24.md).

@@ -27,11 +27,12 @@
 // per block (uniform: no divergence) between two instantiations of the
 // same code: without any bounds check, or with guarded scalar loads that
 // fill zeros and guarded stores (edges, misaligned leading dimensions).
-// Measured on an H200 at 4096³ (cuBLAS FP32 pedantic: 2.68 ms):
-//   v1  fast/guarded decided per load, loads at the loop top   3.66 ms
-//   v2  one decision per block, loads at the loop top          3.49 ms
-//   v3  one decision per block, next loads right after the
-//       second barrier (this file)                             3.03 ms (≈ 90%)
+// Three versions were timed, each faster than the one before
+// (docs/perf/gemm-rung-notes.md):
+//   v1  fast/guarded decided per load, loads at the loop top
+//   v2  one decision per block, loads at the loop top
+//   v3  one decision per block, next loads right after the second barrier
+//       (this file)
 // v2 → v3 moves no instruction in or out of the loop; only the order
 // changes — the compiler's schedule of the loads around the barrier matters.
 //
@@ -119,7 +120,7 @@ gemm_08_block (int m, int n, int k, const float *__restrict__ a, const float *__
         }
       __syncthreads ();
       // Issue the next k-step's global loads right after the barrier (v3 in
-      // the header: 15% faster than issuing them at the top of the loop).
+      // the header: faster than issuing them at the top of the loop).
       if (kk + BK < k)
         load (kk + BK, va, vb);
     }

@@ -27,8 +27,8 @@
 //    drop all load guards.  The pre-pass runs in the rung's `prepare`, once
 //    after the upload and outside the timed region, exactly like the cuBLAS
 //    BF16 reference's conversion: the timings compare the multiplies alone.
-//    (It is a memory-bound pass, ~6 bytes per input element: ~0.06 ms for
-//    two 4096² matrices on an H200; docs/perf lists it.)
+//    (It is a memory-bound pass, ~6 bytes per input element;
+//    docs/perf/gemm-h200-2026-11-21.md gives its time.)
 //
 // Bottleneck attacked: rung 9 is bound by FFMA throughput (~67 TFLOP/s on
 // an H100).  Tensor cores raise the ceiling several-fold, so the limits
@@ -38,9 +38,8 @@
 // the warp-level `mma.sync` (HMMA in SASS); Hopper's faster path, the
 // warpgroup-wide wgmma fed by TMA, is rung 11.
 //
-// Measured on an H200 (docs/perf/gemm-fast-rungs.md): TF32 ~100 TFLOP/s,
-// BF16 ~280, i.e. about a quarter and two fifths of cuBLAS at the same
-// input precision (cuBLAS uses wgmma).  In SASS the TF32 kernel shows HMMA.1684
+// Measured (docs/perf/gemm-fast-rungs.md), both precisions reach only a
+// fraction of cuBLAS at the same input precision (cuBLAS uses wgmma).  In SASS the TF32 kernel shows HMMA.1684
 // (four per 16×16×8 product), scalar LDS for its fragments (ldmatrix moves
 // 16-bit elements only) and the per-element TF32 rounding; the BF16 kernel
 // loads its fragments with LDSM (ldmatrix) and issues HMMA.16816.  Wider
@@ -459,7 +458,7 @@ grid_of (const TlGemmLaunch *l)
 // compilations of the main loop, and the difference measured would be the
 // compiler's, not the timer's.  With the end written by the last warp to
 // finish (tl_block_end_counted) instead of after a __syncthreads, the TF32
-// overhead fell from about 3% to the noise (docs/perf/gemm-ladder-h100-*).
+// overhead fell to the noise (docs/perf/gemm-ladder-h100-2026-11-24.md).
 template <typename K>
 cudaError_t
 raise_smem (K kernel, int bytes)

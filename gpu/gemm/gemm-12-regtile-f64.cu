@@ -13,19 +13,20 @@
 // The hardware: an H100/H200 SM has 64 FP64 FMA units (half its 128 FP32
 // lanes): peak = SMs × 64 × 2 FLOP × clock, 33.45 TFLOP/s at 132 SMs and
 // 1.98 GHz.  A DFMA holds its pipe for two cycles per warp, so issue slots
-// are plentiful (42% busy, measured).  128 accumulators per thread (256
-// registers' worth at 8 bytes: one block of 8 warps per SM) give each
-// warp 64 independent FMA chains.  Measured on an H100 at 4096³: 22.5
-// TFLOP/s, 67% of that peak; ncu: FP64 pipe busy 70% of the time, shared
-// memory at 55% of its bandwidth, the warps mostly waiting on the pipe
-// itself ("wait", "math pipe throttle").  On consumer GPUs FP64 runs at
+// are plentiful (ncu finds them less than half used).  128 accumulators
+// per thread (256 registers' worth at 8 bytes: one block of 8 warps per
+// SM) give each warp 64 independent FMA chains.  ncu at 4096³
+// (docs/perf/gemm-cuda-cores-fp64-h100-2026-11-24.md has the numbers):
+// the FP64 pipe is the busiest unit, shared memory well below its
+// bandwidth, the warps mostly waiting on the pipe itself ("wait", "math
+// pipe throttle").  On consumer GPUs FP64 runs at
 // 1/32 or 1/64 of the FP32 rate and this rung is hopelessly compute-bound.
-// cuBLAS DGEMM on Hopper uses the FP64 *tensor cores* (DMMA, ~60 TFLOP/s)
-// — rung 15 does too; compare with cublas-fp64.
+// cuBLAS DGEMM on Hopper uses the FP64 *tensor cores* (DMMA, twice the
+// CUDA cores' FP64 rate) — rung 15 does too; compare with cublas-fp64.
 //
 // Before this version rung 12 was rung 7 in double (4×4 per thread, 64×64
-// tiles, scalar shared loads with a 4-way bank conflict on B): 7.6 TFLOP/s
-// on an H200, 23% of the FP64 peak.
+// tiles, scalar shared loads with a 4-way bank conflict on B): a third of
+// this version's rate (docs/perf/gemm-cuda-cores-fp64-h100-2026-11-24.md).
 // From: seed 003, with the register tiling of rungs 7, 8 and 16.
 //
 // Shapes: A m×k, B k×n, C m×n row-major, float64.  Block 256 threads,

@@ -4,7 +4,7 @@
 // C (m×n, float32) = A (m×k) · B (k×n), all float32 row-major; the tensor
 // cores multiply in TF32 (10-bit mantissa), accumulate in fp32.
 //
-// What changed from rung 10 (WMMA TF32, 25% of cuBLAS TF32): the Hopper
+// What changed from rung 10 (WMMA TF32, far below cuBLAS TF32): the Hopper
 // machinery of rung 11 — TMA copies into a 4-stage mbarrier ring, a
 // producer warp and two consumer warpgroups issuing asynchronous wgmma —
 // run persistently and in clusters of two as in rung 14 (read rung 14 for

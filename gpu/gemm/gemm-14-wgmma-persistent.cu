@@ -7,17 +7,17 @@
 // A16 m×kp and B16ᵀ n×kp, both K-major, kp = k rounded up to 64.
 //
 // Rung 11 launches one CTA per 128×256 tile of C, in row order.  Three
-// things cost it time, and grow with the problem (on an H200 it ran at 92%
-// of cuBLAS at 4096³ but 81% at 8192³; on an H100, whose DRAM is slower,
-// 85% and 61%):
+// things cost it time, and grow with the problem (its share of cuBLAS's
+// rate falls from 4096³ to 8192³, more on an H100, whose DRAM is slower;
+// docs/perf/gemm-tensor-cores-h200-2026-11-24.md):
 //  1. L2 reuse — the 8192³ drop.  In row order the 132 CTAs of a wave
 //     cover ~4 rows of tiles across the *whole* width of C, so every wave
 //     reads all of B; at 8192³ B16 is 128 MB, more than twice the L2, and
-//     streams from DRAM again and again.  ncu on an H100 (8192³, clocks
-//     untouched): rung 11 reads 5.5–7.1 GB from DRAM (cuBLAS: 1.26 GB), its
-//     L2 hit rate is 47–53% (cuBLAS 72%), DRAM throughput 81–86% of peak:
-//     at this size rung 11 is DRAM-bound.  Not the clocks: it ran at
-//     1.66–1.75 GHz, cuBLAS at 1.59–1.60 GHz.
+//     streams from DRAM again and again.  ncu at 8192³ (clocks untouched;
+//     docs/perf/gemm-tensor-cores-h100-2026-11-24.md): rung 11 reads
+//     several times more from DRAM than cuBLAS, at a lower L2 hit rate and
+//     near the DRAM's peak throughput: at this size it is DRAM-bound.  Not
+//     the clocks: it ran at higher clocks than cuBLAS.
 //  2. Per-tile start-up.  Each new CTA initialises its barriers, then waits
 //     a full memory latency for its first stage before the tensor cores
 //     start; and the 4-stage pipeline drains at the end of every tile.
@@ -28,8 +28,8 @@
 //  1. Persistent CTAs loop over the tiles in *grouped* order (tl-wgmma.cuh:
 //     TlTileSchedule): the tiles in flight form a ~2048×2048 block of C,
 //     whose A rows and B columns are read from DRAM once and reused from L2
-//     by all the CTAs that need them.  8192³ on the H100: 1.27 GB from DRAM,
-//     L2 hit rate 78%.
+//     by all the CTAs that need them.  At 8192³ that brings the DRAM
+//     traffic down to cuBLAS's.
 //  2. The producer never stops: while the consumers run the epilogue of
 //     tile t, it is already loading the first stages of tile t+1 (the stage
 //     ring and its mbarrier phases simply continue across tiles).
@@ -39,9 +39,9 @@
 //     instead of 48 KB per CTA and k-step leave L2.  The price is a wider
 //     handshake: a stage is free only when the consumers of *both* CTAs have
 //     released it, so each consumer warp arrives on the "empty" barrier of
-//     both CTAs (tl_release_stage).  Measured on an H100 against one CTA
-//     per cluster: 5% faster at 4096³, 8% at 4000×3000×5000, and at 8192³
-//     (ncu) 1.41 instead of 1.55 ms, with 1.27 instead of 1.69 GB from DRAM.
+//     both CTAs (tl_release_stage).  Against one CTA per cluster it was
+//     faster at every size measured, with less DRAM traffic
+//     (docs/perf/gemm-rung-notes.md).
 //  4. The epilogue stores 16 bytes per thread: one shuffle exchange between
 //     neighbouring lanes turns the accumulator's pairs of columns into runs
 //     of four, so a warp writes 8 rows × 64 contiguous bytes per instruction

@@ -38,13 +38,14 @@
 // Registers: the fragments of k-chunk c+1 are loaded while the MMAs of
 // chunk c run.  The first version loaded them at the top of each chunk, into
 // the registers the previous chunk's MMAs were still reading: each warp
-// stalled between chunks, the DMMA pipe was busy 70% of the time and the
-// rung ran at 71–77% of cuBLAS.  Double-buffered: 83% busy, 86–90%.
+// stalled between chunks and the DMMA pipe sat idle for much of the time.
+// Double-buffered, the pipe is busier and the rung clearly faster
+// (docs/perf/gemm-rung-notes.md).
 //
 // Bottleneck attacked: the FP64 CUDA cores' peak (rung 12).  Left: the
 // tensor pipe itself and the dependencies between one warp's MMAs, with 8
-// warps per SM (H100, docs/perf/gemm-cuda-cores-fp64-h100-2026-11-24.md:
-// 48–53 TFLOP/s; cuBLAS keeps 95% of the pipe busy, 56–60 TFLOP/s).
+// warps per SM (docs/perf/gemm-cuda-cores-fp64-h100-2026-11-24.md: cuBLAS
+// keeps its DMMA pipe busier).
 //
 // Plans (gpu/tl-gpu-plan.c; the tiles in tl-gemm-plans.h): the 128×128
 // tile of 8 warps for large products; 64×128 (4 warps, two CTAs per SM)

@@ -12,20 +12,19 @@
 // It keeps rung 8's shape — 128×128 tiles, 8×8 per thread, 128 registers,
 // two blocks (16 warps) per SM.
 //
-// What it teaches is a negative result, measured (H100, docs/perf/
-// gemm-cuda-cores-fp64-h100-2026-11-24.md): it is *not* faster than rung 8
-// (83–92% of cuBLAS FP32 against rung 8's 89–92%).  Rung 8 was never
-// waiting for barriers or shared memory.  ncu shows both kernels issuing
-// an instruction on 76–77% of all cycles with 85–90% of them FFMAs; the
+// What it teaches is a negative result, measured (docs/perf/
+// gemm-cuda-cores-fp64-h100-2026-11-24.md): it is *not* faster than rung 8.
+// Rung 8 was never waiting for barriers or shared memory.  ncu shows both
+// kernels issuing an instruction on most cycles, most of them FFMAs; the
 // stalls are "not selected" (another warp issued: the SM is busy) and
-// "dispatch" (register-operand collection), and the shared-memory pipe
-// sits at 54% with the same wavefront count for both layouts.  So the
+// "dispatch" (register-operand collection), and the shared-memory pipe is
+// far from full, with the same wavefront count for both layouts.  So the
 // remaining gap to cuBLAS is instruction issue: how many non-FFMA
 // instructions surround the 512 FFMAs of a k-tile (this rung: 78, rung 8:
 // 54 — a second buffer costs address arithmetic at 128 registers) and how
 // well the compiler's register assignment feeds them.  cuBLAS's SGEMM
 // is hand-scheduled at that level; CUDA C++ leaves it to ptxas (the same
-// source compiled in two template instances differed by 5%).
+// source compiled in two template instances ran measurably apart).
 //
 // From: no seed.  The structure is the classic SIMT SGEMM of cuBLAS's
 // pre-tensor-core kernels and CUTLASS's "SIMT" path (128×128×8, 8×8 per

@@ -5,8 +5,8 @@
 // What changed from rung 8 (and rung 16).  In rungs 8 and 16 the same
 // warps load global memory (LDG), store it to shared memory (STS), compute
 // addresses, wait at __syncthreads and multiply.  ncu showed both issuing
-// on 76–77% of cycles with 85–90% of the issued instructions FFMAs, at a
-// 128-register cap (two blocks per SM).  Here the data movement leaves the
+// on most cycles, most of the issued instructions FFMAs, at a 128-register
+// cap (two blocks per SM).  Here the data movement leaves the
 // FFMA warps entirely:
 //   1. One producer thread (warpgroup 0) asks the TMA engine for each
 //      k-tile of A and B (cp.async.bulk.tensor): the copy lands in one of 3
@@ -57,9 +57,10 @@
 // zero-padded buffer (tl_pad_pair: one memory-bound launch for both,
 // timed with the multiply) and TMA reads the copy.  A producer that
 // filled the stages with 4-byte cp.async copies instead, arriving on the
-// same barriers, was measured first: at 1000×777×1111 it ran 2.3 times
-// slower than TMA on the same tiles — 12,288 copies of 4 bytes per stage
-// from 128 threads — so the pass over A and B is the cheaper way.  Edges
+// same barriers, was measured first: at 1000×777×1111 it ran far slower
+// than TMA on the same tiles (docs/perf/gemm-plans-h200.md) — 12,288
+// copies of 4 bytes per stage from 128 threads — so the pass over A and B
+// is the cheaper way.  Edges
 // of C: TMA fills elements outside A and B with zeros; the stores are
 // guarded where the tile leaves C.
 //
@@ -68,13 +69,15 @@
 // written after the consumer warps meet at a named barrier (bar.sync 1,
 // 256) past their last store of C; the producer warps do not wait.  A
 // block-wide __syncthreads there, where producer warps waited at barrier
-// 0 for the whole main loop, made every block about 4% slower; at the
-// named barrier the overhead is within the noise.  A split-k plan records
+// 0 for the whole main loop, made every block measurably slower
+// (docs/perf/gemm-rung-notes.md); at the named barrier the overhead is
+// within the noise.  A split-k plan records
 // one block per slice (`launch` = the slice).
 //
-// Results and profiles: docs/perf/ (gemm-cuda-cores-*.md: ncu sees 95%
-// FFMAs among the instructions, but the SM issuing on fewer cycles than
-// cuBLAS's kernel — two consumer warps per scheduler hide less latency).
+// Results and profiles: docs/perf/ (gemm-cuda-cores-*.md: ncu sees almost
+// only FFMAs among the instructions, but the SM issuing on fewer cycles
+// than cuBLAS's kernel — two consumer warps per scheduler hide less
+// latency).
 //
 // Without an sm_90a build or on another GPU, check() refuses: "needs a
 // Hopper GPU (compute capability 9.0) and an sm_90a build".

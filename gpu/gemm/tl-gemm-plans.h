@@ -21,8 +21,10 @@
  */
 
 /* rung 17, FP32 on the CUDA cores: 256 FFMA threads, 8 × 16 … 4 × 4
- * outputs each.  128 × 128 measured about 2% faster than 128 × 256 from
- * 2048³ to 8192³ on the H200, so the model prefers it at every size. */
+ * outputs each.  128 × 256 was left out of the fit (the build of it then
+ * ran slower than before the plans: docs/perf/gemm-plans-h200.md); its
+ * efficiency is set just below 128 × 128's, which measured a little faster
+ * than it at large sizes, so the model prefers 128 × 128 at every size. */
 #define TL_GEMM_17_TILES(X) \
   X (128, 256, 1, 0.66, 1)     \
   X (128, 128, 1, 0.68, 8)     \

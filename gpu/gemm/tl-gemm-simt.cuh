@@ -30,10 +30,10 @@
 //     One LDS.128 of B then reads 8 different 16-byte vectors that lie side
 //     by side — 128 contiguous bytes, every bank once — and one of A reads
 //     4 vectors (64 bytes), each a broadcast to the 8 lanes of its row.
-//     (Rung 8's 2×16 layout reads 256 bytes of B per LDS.128.  Measured
-//     with ncu on an H100, both cost the same number of wavefronts — about
-//     3 per LDS.128 — so the hardware does not reward the narrower
-//     footprint; shared memory is not what limits either kernel.)  The
+//     (Rung 8's 2×16 layout reads 256 bytes of B per LDS.128.  ncu counts
+//     the same number of wavefronts per LDS.128 for both, so the hardware
+//     does not reward the narrower footprint; shared memory is not what
+//     limits either kernel.)  The
 //     stores of C follow the same layout: 8 lanes write 128 contiguous
 //     bytes of a row.
 //
@@ -287,7 +287,7 @@ tl_simt_vectorizable (const TlGemmLaunch *l)
 // instrumented ones: the two then run the very same machine code, and the
 // instrumented run pays for the timer alone.  (Two template instances —
 // "INSTR" true/false — compiled to different register assignments and
-// instruction orders, and that alone moved this kernel by 5%.)
+// instruction orders, and that alone moved this kernel's time.)
 template <typename T, typename Tile, int MIN_BLOCKS>
 __global__ void __launch_bounds__ (Tile::THREADS, MIN_BLOCKS)
 tl_simt_kernel (int m, int n, int k, const T *__restrict__ a, const T *__restrict__ b,

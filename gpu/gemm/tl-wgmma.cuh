@@ -84,8 +84,8 @@ tl_mbar_arrive (uint64_t *bar)
 // was already made true by wgmma.wait_group.  Asking for cluster-scope
 // release (.release.cluster) makes the compiler put a memory barrier in
 // front of it that waits for every store the thread has in flight — the
-// first version did, and its consumer warps spent 63% of their cycles in
-// that barrier (ncu, H100, 8192³).
+// first version did, and ncu found its consumer warps spending most of
+// their cycles in that barrier (docs/perf/gemm-tensor-cores-h100-2026-11-24.md).
 __device__ __forceinline__ void
 tl_mbar_arrive_cluster (uint64_t *bar, unsigned cta)
 {
