@@ -20,7 +20,7 @@
 // Shapes: A m×k, B k×n, C m×n, all row-major and contiguous.  Block 32×32
 // threads, grid ⌈m/32⌉ × ⌈n/32⌉; threads outside C do no work but still
 // take part in the timer's barriers.  Any m, n, k ≥ 1.
-#include "tl-gemm-common.cuh"
+#include "tl-gemm-simple.cuh"
 
 template <typename T, bool INSTR>
 __global__ void __launch_bounds__ (1024, 2)
@@ -45,52 +45,23 @@ gemm_01_naive_kernel (int m, int n, int k, const T *a, const T *b, T *c,
     tl_block_end (records, t0, 0);
 }
 
-static const dim3 block_01 (32, 32);
-
-template <typename T>
-static cudaError_t
-launch_t (const TlGemmLaunch *l)
+// The launch (tl-gemm-simple.cuh holds what every one-kernel rung shares:
+// the element type and the instrumented variant picked, the kernel
+// enqueued).  Blocks of 32×32 threads, x over the ROWS of C.
+struct Launch01
 {
-  dim3 grid (tl_ceil_div (l->m, 32), tl_ceil_div (l->n, 32));
-  const T *a = (const T *) l->a, *b = (const T *) l->b;
-  T *c = (T *) l->c;
-  if (l->blocks != nullptr)
-    gemm_01_naive_kernel<T, true><<<grid, block_01, 0, l->stream>>> (l->m, l->n, l->k, a, b, c,
-                                                                     l->blocks);
-  else
-    gemm_01_naive_kernel<T, false><<<grid, block_01, 0, l->stream>>> (l->m, l->n, l->k, a, b, c,
-                                                                      nullptr);
-  return cudaGetLastError ();
-}
-
-template <typename T>
-static const void *
-kernel_t (const TlGemmLaunch *)
-{
-  return (const void *) gemm_01_naive_kernel<T, false>;
-}
-
-static cudaError_t
-gemm_01_naive_launch (const TlGemmLaunch *l)
-{
-  TL_GEMM_DISPATCH (launch_t, l);
-  return cudaErrorInvalidValue;
-}
-
-static const void *
-gemm_01_naive_kernel_for (const TlGemmLaunch *l)
-{
-  TL_GEMM_DISPATCH (kernel_t, l);
-  return nullptr;
-}
-
-static void
-gemm_01_naive_shape (const TlGemmLaunch *l, TlGemmShape *out)
-{
-  tl_gemm_shape_one (out, gemm_01_naive_kernel_for (l),
-                     dim3 (tl_ceil_div (l->m, 32), tl_ceil_div (l->n, 32)), block_01, 0);
-}
+  template <typename T, bool INSTR>
+  static TlSimpleKernel<T> kernel ()
+  {
+    return gemm_01_naive_kernel<T, INSTR>;
+  }
+  static dim3 block () { return dim3 (32, 32); }
+  static dim3 grid (const TlGemmLaunch *l)
+  {
+    return dim3 (tl_ceil_div (l->m, 32), tl_ceil_div (l->n, 32));
+  }
+};
 
 extern const TlGemmRung gemm_01_naive_rung = {
-  "gemm-01-naive", gemm_01_naive_launch, gemm_01_naive_shape, nullptr, nullptr, nullptr,
+  "gemm-01-naive", tl_simple_launch<Launch01>, tl_simple_shape<Launch01>, nullptr, nullptr, nullptr,
 };

@@ -18,7 +18,7 @@
 //
 // Shapes: A m×k, B k×n, C m×n row-major.  Block 32×32 threads, grid
 // ⌈n/32⌉ × ⌈m/32⌉ (x over columns now).  Any m, n, k ≥ 1.
-#include "tl-gemm-common.cuh"
+#include "tl-gemm-simple.cuh"
 
 // The multiply.  It is a separate, not-inlined function so that it is
 // compiled once and the timed kernel and the instrumented one run the same
@@ -58,56 +58,23 @@ gemm_02_coalesced_kernel (int m, int n, int k, const T *a, const T *b, T *c,
     tl_block_end (records, t0, 0);
 }
 
-static const dim3 block_02 (32, 32);
-
-static dim3
-grid_02 (const TlGemmLaunch *l)
+// The launch (tl-gemm-simple.cuh): blocks of 32×32 threads, x over the
+// COLUMNS of C now.
+struct Launch02
 {
-  return dim3 (tl_ceil_div (l->n, 32), tl_ceil_div (l->m, 32));
-}
-
-template <typename T>
-static cudaError_t
-launch_t (const TlGemmLaunch *l)
-{
-  const T *a = (const T *) l->a, *b = (const T *) l->b;
-  T *c = (T *) l->c;
-  if (l->blocks != nullptr)
-    gemm_02_coalesced_kernel<T, true><<<grid_02 (l), block_02, 0, l->stream>>> (
-      l->m, l->n, l->k, a, b, c, l->blocks);
-  else
-    gemm_02_coalesced_kernel<T, false><<<grid_02 (l), block_02, 0, l->stream>>> (
-      l->m, l->n, l->k, a, b, c, nullptr);
-  return cudaGetLastError ();
-}
-
-template <typename T>
-static const void *
-kernel_t (const TlGemmLaunch *)
-{
-  return (const void *) gemm_02_coalesced_kernel<T, false>;
-}
-
-static cudaError_t
-gemm_02_coalesced_launch (const TlGemmLaunch *l)
-{
-  TL_GEMM_DISPATCH (launch_t, l);
-  return cudaErrorInvalidValue;
-}
-
-static const void *
-kernel_for (const TlGemmLaunch *l)
-{
-  TL_GEMM_DISPATCH (kernel_t, l);
-  return nullptr;
-}
-
-static void
-gemm_02_coalesced_shape (const TlGemmLaunch *l, TlGemmShape *out)
-{
-  tl_gemm_shape_one (out, kernel_for (l), grid_02 (l), block_02, 0);
-}
+  template <typename T, bool INSTR>
+  static TlSimpleKernel<T> kernel ()
+  {
+    return gemm_02_coalesced_kernel<T, INSTR>;
+  }
+  static dim3 block () { return dim3 (32, 32); }
+  static dim3 grid (const TlGemmLaunch *l)
+  {
+    return dim3 (tl_ceil_div (l->n, 32), tl_ceil_div (l->m, 32));
+  }
+};
 
 extern const TlGemmRung gemm_02_coalesced_rung = {
-  "gemm-02-coalesced", gemm_02_coalesced_launch, gemm_02_coalesced_shape, nullptr, nullptr, nullptr,
+  "gemm-02-coalesced", tl_simple_launch<Launch02>, tl_simple_shape<Launch02>,
+  nullptr, nullptr, nullptr,
 };

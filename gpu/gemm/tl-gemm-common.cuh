@@ -1,7 +1,8 @@
 // tl-gemm-common.cuh — small helpers shared by the rung files (CUDA C++).
 //
 // Element types: the door speaks TlGpuDtype; kernels are templates over the
-// C++ type.  TL_GEMM_DISPATCH calls FN<T>(l) for the dtype of l.
+// C++ type.  tl_gemm_with_dtype calls op (T ()) for the dtype of a launch
+// (a generic lambda gets T as the type of its argument).
 #pragma once
 
 #include "tl-gemm-rung.h"
@@ -9,13 +10,20 @@
 
 #include <stdint.h>
 
-#define TL_GEMM_DISPATCH(FN, l)                                   \
-  switch ((l)->dtype)                                            \
-    {                                                            \
-    case TL_GPU_INT32: return FN<int> (l);                       \
-    case TL_GPU_FLOAT32: return FN<float> (l);                   \
-    case TL_GPU_FLOAT64: return FN<double> (l);                  \
+// op (int ()), op (float ()) or op (double ()) for l's element type; `none`
+// for a dtype that is none of them.
+template <typename R, typename Op>
+static inline R
+tl_gemm_with_dtype (const TlGemmLaunch *l, R none, Op op)
+{
+  switch (l->dtype)
+    {
+    case TL_GPU_INT32: return op (int ());
+    case TL_GPU_FLOAT32: return op (float ());
+    case TL_GPU_FLOAT64: return op (double ());
     }
+  return none;
+}
 
 // Fills a TlGemmShape for the common case: one launch of `kernel`.
 static inline void
