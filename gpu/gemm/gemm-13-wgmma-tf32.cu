@@ -277,13 +277,7 @@ gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
                 }
             }
         }
-      __syncwarp ();
-      if (splits > 1)
-        {
-          // the producers take no part in the sum, only in its two barriers
-          tl_splitk_cluster_sync ();
-          tl_splitk_cluster_sync ();
-        }
+      tl_splitk_producers_sync (splits);   // the producers' part in the split-k sum
     }
   else
     {
@@ -340,19 +334,15 @@ gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
           pin_frag (f1);
           if (kt1 > kt0 && lane == 0)
             tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
-          if (kt1 == kt0)   // an empty slice (more slices than k-steps)
-#pragma unroll
-            for (int i = 0; i < 128; i++)
-              d[i] = 0.0f;
+          tl_splitk_zero_if_empty (d, kt1 == kt0);
           if (splits > 1)
             {
               // Both consumer warpgroups are past their last wgmma: the
               // partial tile may overwrite the stages; then the cluster
               // sums the slices (tl-gemm-splitk.cuh).
               float *part = reinterpret_cast<float *> (base);
-              asm volatile ("bar.sync 1, 256;\n" ::: "memory");
-              store_tile (d, part, BM, PART_PITCH, 0, warp * B_BOX_COLS);
-              tl_splitk_cluster_sync ();
+              tl_splitk_consumers_publish (
+                [&] { store_tile (d, part, BM, PART_PITCH, 0, warp * B_BOX_COLS); });
               tl_splitk_sum<float> (part, PART_PITCH, BM, BN, splits, split, C, m, n, tm * BM,
                                     tn * BN, vec_c != 0, threadIdx.x - 128, 256);
             }
@@ -365,8 +355,7 @@ gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
                 tl_tile_record_end (records, sched, tm, tn, split);
             }
         }
-      if (splits > 1)
-        tl_splitk_cluster_sync ();   // nobody leaves while the cluster reads its stages
+      tl_splitk_leave (splits);
     }
 
   if (CLUSTER > 1)

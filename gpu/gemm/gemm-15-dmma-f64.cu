@@ -342,8 +342,7 @@ gemm_15_dmma_kernel (int m, int n, int k, const double *__restrict__ A,
     }
 
   tl_block_end (records, t0, blockIdx.z);
-  if (splits > 1)
-    tl_splitk_cluster_sync ();   // nobody leaves while the cluster reads its stages
+  tl_splitk_leave (splits);
 #endif
 }
 

@@ -157,13 +157,7 @@ gemm_17_kernel (const __grid_constant__ CUtensorMap map_a, const __grid_constant
             tl_mbar_wait (&empty[s], ((i / STAGES) & 1) ^ 1);
             tma_fill_stage (st, s, &full[s], &map_a, &map_b, row0, col0, kt);
           }
-      __syncwarp ();
-      if (splits > 1)
-        {
-          // the producers take no part in the sum, only in its two barriers
-          tl_splitk_cluster_sync ();
-          tl_splitk_cluster_sync ();
-        }
+      tl_splitk_producers_sync (splits);   // the producers' part in the split-k sum
     }
   else
     {
@@ -190,18 +184,16 @@ gemm_17_kernel (const __grid_constant__ CUtensorMap map_a, const __grid_constant
         }
       else
         {
-          // Every consumer is past its last stage: the partial tile may
-          // overwrite the stages (tl-gemm-splitk.cuh).
+          // Once every consumer is past its last stage, the partial tile
+          // may overwrite the stages (tl-gemm-splitk.cuh).
           float *part = st.a (0);
-          asm volatile ("bar.sync 1, %0;\n" ::"n"(CONSUMERS) : "memory");
-          store_tile<Cfg> (acc, part, BM, Cfg::PART_PITCH, r, col, true);
-          tl_splitk_cluster_sync ();
+          tl_splitk_consumers_publish (
+            [&] { store_tile<Cfg> (acc, part, BM, Cfg::PART_PITCH, r, col, true); });
           tl_splitk_sum<float> (part, Cfg::PART_PITCH, BM, BN, splits, split, c, m, n, row0, col0,
                                 vec_c != 0, t, CONSUMERS);
         }
       record_consumers_done (records, t, tn, tm, split);
-      if (splits > 1)
-        tl_splitk_cluster_sync ();
+      tl_splitk_leave (splits);
     }
 #endif
 }

@@ -28,6 +28,8 @@ namespace {
 constexpr int CONSUMER_WARPS = 8;        // 4 along m × 2 along n
 constexpr int CONSUMERS = 32 * CONSUMER_WARPS;
 constexpr int THREADS = 128 + CONSUMERS; // warpgroup 0: the producer
+static_assert (CONSUMERS == 256, "tl-gemm-splitk.cuh's steps for a warp-specialised kernel take "
+                                 "warpgroup 0 as the producers and 256 consumers after it");
 
 template <int BM_, int BN_, int BK_, int STAGES_, bool SPLIT_>
 struct Config

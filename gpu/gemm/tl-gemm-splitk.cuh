@@ -118,6 +118,60 @@ tl_splitk_sum (const T *part, int pitch, int tile_m, int tile_n, int splits, int
 #endif
 }
 
+// ---- the steps in a warp-specialised kernel (rungs 13, 14, 17) -------------
+//
+// There, warpgroup 0 (threads 0 … 127) produces and the 256 threads after
+// it consume; named barrier 1 is the consumers' own.
+
+// The producers take no part in the sum, only in its two cluster barriers
+// (steps 2 and 4), which every thread of the cluster must reach.  Their
+// warp reconverges first: the copies were issued by one lane, and the
+// cluster barrier is a warp-wide instruction.
+__device__ __forceinline__ void
+tl_splitk_producers_sync (int splits)
+{
+  __syncwarp ();
+  if (splits > 1)
+    {
+      tl_splitk_cluster_sync ();
+      tl_splitk_cluster_sync ();
+    }
+}
+
+// A slice with no k-steps (more slices than k-steps) multiplied nothing:
+// its partial tile is zero, whatever the accumulators held before.
+template <int N>
+__device__ __forceinline__ void
+tl_splitk_zero_if_empty (float (&acc)[N], bool empty)
+{
+  if (empty)
+#pragma unroll
+    for (int i = 0; i < N; i++)
+      acc[i] = 0.0f;
+}
+
+// Steps 1 and 2 for the consumers of a tile: once all of them are past
+// their last read of the stages, store_part () writes this CTA's partial
+// tile into the stages, and the cluster barrier publishes every CTA's.
+// Step 3 follows: tl_splitk_sum (…, threadIdx.x − 128, 256).
+template <typename StorePart>
+__device__ __forceinline__ void
+tl_splitk_consumers_publish (StorePart store_part)
+{
+  asm volatile ("bar.sync 1, 256;\n" ::: "memory");
+  store_part ();
+  tl_splitk_cluster_sync ();
+}
+
+// Step 4, for every thread that summed: nobody leaves (and frees its
+// shared memory) while another CTA of the cluster still reads it.
+__device__ __forceinline__ void
+tl_splitk_leave (int splits)
+{
+  if (splits > 1)
+    tl_splitk_cluster_sync ();
+}
+
 // A launch of grid × block CTAs in clusters of `cluster` CTAs along
 // `dim` (0: x, 2: z); cluster 1 launches plainly.
 template <typename... KArgs, typename... Args>
