@@ -157,7 +157,11 @@ gemm_17_kernel (const __grid_constant__ CUtensorMap map_a, const __grid_constant
             tl_mbar_wait (&empty[s], ((i / STAGES) & 1) ^ 1);
             tma_fill_stage (st, s, &full[s], &map_a, &map_b, row0, col0, kt);
           }
-      tl_splitk_producers_sync (splits);   // the producers' part in the split-k sum
+      // Without the split-k epilogue the producer warps are done: lanes 1–31
+      // of warp 0 and warps 1–3 exit at once instead of waiting for lane 0
+      // at a __syncwarp the whole multiply long.
+      if (Cfg::SPLIT)
+        tl_splitk_producers_sync (splits);   // their part in the split-k sum
     }
   else
     {
