@@ -29,7 +29,10 @@
  * sanitizer run is about).  The planned rungs (gpu/tl-gpu-plan.c) run the
  * cost model's plan; TL_TEST_PLANS=all runs each of their plans as well,
  * pinned (every tile, every split of k): the plans a shape never gets by
- * default are checked too.
+ * default are checked too.  TL_TEST_PLANS=name,name… (e.g. 64x64/s2) runs
+ * only those plans of the planned rungs, pinned, instead of the model's
+ * (a sanitizer run of the plans it has not seen); a name that is no plan of
+ * any kernel tested fails the test.
  */
 #include "tl-gpu.h"
 #include "tl-gpu-test-util.h"
@@ -67,6 +70,7 @@ static TlGpuFacts facts;
 static GRand *rng;
 static char **only_kernels; /* $TL_TEST_KERNELS, or NULL for all */
 static gboolean all_plans;  /* $TL_TEST_PLANS=all: every plan of the planned rungs too */
+static char **only_plans;   /* $TL_TEST_PLANS=name,…: only these plans of the planned rungs */
 
 static const char *
 dtype_name (TlGpuDtype d)
@@ -81,6 +85,26 @@ runs_here (const TlGpuKernelInfo *info, TlGpuDtype d)
     return FALSE;
   return (info->dtypes & TL_GPU_DTYPE_BIT (d)) && info->min_cc <= facts.cc_major * 10 + facts.cc_minor
          && tl_gpu_kernel_available (info->id);
+}
+
+/* Whether `name` is a plan of a kernel this run tests (TL_TEST_PLANS). */
+static gboolean
+plan_known (const char *name)
+{
+  for (int i = 0; i < tl_gpu_kernel_count (); i++)
+    {
+      const TlGpuKernelInfo *info = tl_gpu_kernel_info (i);
+      if (only_kernels != NULL && !g_strv_contains ((const char *const *) only_kernels, info->id))
+        continue;
+      for (int p = 0; p < tl_gpu_gemm_plan_count (info->id); p++)
+        {
+          TlGpuGemmPlan plan;
+          if (tl_gpu_gemm_plan_nth (info->id, p, 1024, 1024, 1024, &facts, &plan)
+              && strcmp (plan.name, name) == 0)
+            return TRUE;
+        }
+    }
+  return FALSE;
 }
 
 static void
@@ -210,12 +234,15 @@ test_shape (gconstpointer data)
           const TlGpuKernelInfo *info = tl_gpu_kernel_info (i);
           if (!runs_here (info, d))
             continue;
-          run_one (info, d, s, a, b, ref, NULL);
-          /* TL_TEST_PLANS=all: every plan of a planned rung, pinned */
-          for (int p = 0; all_plans && p < tl_gpu_gemm_plan_count (info->id); p++)
+          const int n_plans = tl_gpu_gemm_plan_count (info->id);
+          if (only_plans == NULL || n_plans == 0)
+            run_one (info, d, s, a, b, ref, NULL);
+          /* TL_TEST_PLANS: every plan of a planned rung, or the ones named, pinned */
+          for (int p = 0; (all_plans || only_plans != NULL) && p < n_plans; p++)
             {
               TlGpuGemmPlan plan;
-              if (tl_gpu_gemm_plan_nth (info->id, p, s->m, s->n, s->k, &facts, &plan))
+              if (tl_gpu_gemm_plan_nth (info->id, p, s->m, s->n, s->k, &facts, &plan)
+                  && (all_plans || g_strv_contains ((const char *const *) only_plans, plan.name)))
                 run_one (info, d, s, a, b, ref, plan.name);
             }
         }
@@ -313,11 +340,20 @@ main (int argc, char **argv)
       only_kernels = g_strsplit (g_getenv ("TL_TEST_KERNELS"), ",", -1);
       printf ("# only the kernels in TL_TEST_KERNELS: %s\n", g_getenv ("TL_TEST_KERNELS"));
     }
-  all_plans = g_strcmp0 (g_getenv ("TL_TEST_PLANS"), "all") == 0;
+  const char *plans = g_getenv ("TL_TEST_PLANS");
+  all_plans = g_strcmp0 (plans, "all") == 0;
+  if (plans != NULL && *plans != '\0' && !all_plans)
+    {
+      only_plans = g_strsplit (plans, ",", -1);
+      printf ("# only the plans in TL_TEST_PLANS: %s\n", plans);
+    }
   if (tl_gpu_device_facts (0, &facts) != TL_GPU_OK || tl_gpu_device_open (0, &device) != TL_GPU_OK)
     g_error ("opening GPU 0: %s", tl_gpu_last_message ());
   printf ("# %s, compute capability %d.%d, %d SMs\n", facts.name, facts.cc_major, facts.cc_minor,
           facts.sm_count);
+  for (guint i = 0; only_plans != NULL && only_plans[i] != NULL; i++)
+    if (!plan_known (only_plans[i]))
+      g_error ("TL_TEST_PLANS names \"%s\", which is no plan of the kernels tested", only_plans[i]);
   for (int i = 0; i < tl_gpu_kernel_count (); i++)
     if (!tl_gpu_kernel_available (tl_gpu_kernel_info (i)->id))
       printf ("# NOTE: %s is in the registry but not built into this Tilelab: not tested\n",
@@ -335,5 +371,6 @@ main (int argc, char **argv)
   tl_gpu_device_close (device);
   g_rand_free (rng);
   g_strfreev (only_kernels);
+  g_strfreev (only_plans);
   return ret;
 }
