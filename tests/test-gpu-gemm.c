@@ -272,7 +272,8 @@ cancel_progress_cb (TlGpuStage stage, int step, int total, void *user_data)
       break;
     case TL_GPU_STAGE_INSTRUMENTED: w->instrumented++; break;
     case TL_GPU_STAGE_DOWNLOAD: w->downloads++; break;
-    case TL_GPU_STAGE_UPLOAD: break;
+    case TL_GPU_STAGE_UPLOAD:
+    case TL_GPU_STAGE_COUNTERS: break;
     }
 }
 

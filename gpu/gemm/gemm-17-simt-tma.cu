@@ -222,7 +222,7 @@ launch_cfg (const TlGemmLaunch *l)
   if (pe != cudaSuccess)
     return pe;
   CUtensorMap map_a, map_b;
-  if (!make_maps<Cfg> (a, b, l->m, l->n, l->k, L, &map_a, &map_b))
+  if (!make_maps<Cfg> (a, b, l->m, l->k, L, &map_a, &map_b))
     return cudaErrorInvalidValue;
   const dim3 grid = grid_of<Cfg> (l);
   cudaError_t e = tl_launch_clustered (gemm_17_kernel<Cfg>, grid, dim3 (THREADS), Cfg::SMEM, l->stream,

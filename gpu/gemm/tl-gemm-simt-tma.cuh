@@ -230,7 +230,7 @@ layout_of (const TlGemmLaunch *l)
 // when the driver refuses a map.
 template <typename Cfg>
 bool
-make_maps (const float *a, const float *b, int m, int n, int k, const Layout &L,
+make_maps (const float *a, const float *b, int m, int k, const Layout &L,
            CUtensorMap *map_a, CUtensorMap *map_b)
 {
   // A (m×kp, row-major) seen as 3-D: 4 consecutive k (16 bytes), then
