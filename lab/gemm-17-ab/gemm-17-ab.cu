@@ -132,12 +132,14 @@ main (int argc, char **argv)
     CU (cuLaunchKernel (v.fn, (N / BM) * (N / BN), 1, 1, THREADS, 1, 1, SMEM, 0,
                         v.layout == "old" ? old_args : plan_args, nullptr));
   };
-  cublasHandle_t h;
-  if (cublasCreate (&h) != CUBLAS_STATUS_SUCCESS)
+  cublasHandle_t h;   // cuBLAS FP32 as the project's cublas-fp32 reference: pedantic
+  if (cublasCreate (&h) != CUBLAS_STATUS_SUCCESS
+      || cublasSetMathMode (h, CUBLAS_PEDANTIC_MATH) != CUBLAS_STATUS_SUCCESS)
     return 1;
   const float alpha = 1, beta = 0;
   auto cublas = [&] {   // row-major C = A·B as column-major Cᵀ = Bᵀ·Aᵀ
-    cublasSgemm (h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, n, a, k, &beta, c, n);
+    cublasGemmEx (h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, CUDA_R_32F, n, a, CUDA_R_32F, k,
+                  &beta, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F_PEDANTIC, CUBLAS_GEMM_DEFAULT);
   };
   std::vector<float> cublas_times;
   auto timed = [&] (auto &&fn, std::vector<float> &into) {
