@@ -63,7 +63,13 @@
 // few for the SMs — k cut into 2, 4 or 8 slices, one cluster per tile,
 // summed in a fixed order through distributed shared memory
 // (tl-gemm-splitk.cuh; as rung 14).  A split plan writes one record per
-// tile and slice (`launch` = the slice).
+// tile and slice (`launch` = the slice).  And smaller tiles (Tile13,
+// tl-gemm-plans.h): 128×128 — m64n128k8, A's tile 128 rows, two consumer
+// warpgroups with 64 accumulators each — and 128×64, one consumer
+// warpgroup.  They give a small product more CTAs before k has to be cut
+// (1024³: 128 tiles of 128×64 instead of 32), at the price of less reuse
+// per operand byte; with fewer registers to feed they need no setmaxnreg,
+// and their smaller stages let the ring grow to 7 and 8 deep.
 //
 // Without an sm_90a build or on another GPU, check() refuses: "needs a
 // Hopper GPU (compute capability 9.0) and an sm_90a build".
@@ -73,6 +79,7 @@
 #include "tl-gemm-common.cuh"
 #include "tl-wgmma.cuh"
 #include "tl-gemm-splitk.cuh"
+#include "tl-gemm-plans.h"
 
 #include <stdio.h>
 
@@ -81,17 +88,31 @@
 
 namespace {
 
-constexpr int BM = 256, BN = 128, BK = 32;   // BK × 4 bytes = one 128-byte swizzle row of A
-constexpr int STAGES = 4;
-constexpr int CONSUMERS = 2;                  // consumer warpgroups, 64 columns of C each
-constexpr int THREADS = 128 * (CONSUMERS + 1);
-constexpr int A_HALF_BYTES = BM / 2 * BK * 4; // 16 KB: one TMA box of 128 rows of A
+constexpr int BK = 32;                        // BK × 4 bytes = one 128-byte swizzle row of A
 constexpr int B_BOX_COLS = 16;                // 64-byte rows: one box per consumer warp
 constexpr int B_BOX_BYTES = BK * B_BOX_COLS * 4;          // 2 KB
-constexpr int STAGE_BYTES = 2 * A_HALF_BYTES + BN / B_BOX_COLS * B_BOX_BYTES;   // 48 KB
-constexpr int SMEM = STAGES * STAGE_BYTES + 1024;
-constexpr int PART_PITCH = BN + 16;   // split-k: the partial tile's rows, padded (in the stages)
-static_assert (BM * PART_PITCH * 4 <= STAGES * STAGE_BYTES, "the partial tile fits the stages");
+
+// One tile of the plans (tl-gemm-plans.h): BM_ (m, the wgmma's n: 256 or
+// 128, so 128 or 64 accumulators per thread) × BN_ (n: one consumer
+// warpgroup per 64 columns).  The largest tile, 256 × 128, keeps the 4
+// stages it was tuned with; the smaller ones take as many stages as the
+// shared memory holds, up to 8.
+template <int BM_, int BN_>
+struct Tile13
+{
+  static constexpr int BM = BM_, BN = BN_;
+  static constexpr int CONSUMERS = BN / 64;          // consumer warpgroups, 64 columns of C each
+  static constexpr int CONSUMER_THREADS = 128 * CONSUMERS;
+  static constexpr int THREADS = 128 * (CONSUMERS + 1);
+  static constexpr int ACC = BM / 2;                 // fp32 accumulators per consumer thread
+  static constexpr int A_HALF_BYTES = BM / 2 * BK * 4;   // one TMA box of BM/2 rows of A
+  static constexpr int STAGE_BYTES = 2 * A_HALF_BYTES + BN / B_BOX_COLS * B_BOX_BYTES; // 48 KB at 256 × 128
+  static constexpr int STAGES = BM == 256 ? 4 : tl_stages_that_fit (STAGE_BYTES);
+  static constexpr int SMEM = STAGES * STAGE_BYTES + 1024;
+  static constexpr int PART_PITCH = BN + 16;  // split-k: the partial tile's rows, padded (in the stages)
+  static_assert (BM * PART_PITCH * 4 <= STAGES * STAGE_BYTES, "the partial tile fits the stages");
+  static_assert ((BM == 128 || BM == 256) && (BN == 64 || BN == 128), "a tile rung 13 builds");
+};
 
 // One wgmma.m64n256k8 with A from registers: d (64×256 per warpgroup) +=
 // a (64×8, four TF32 values per thread) · B (8×256, K-major in shared
@@ -109,6 +130,35 @@ wgmma_m64n256k8_tf32_rs (float (&d)[128], const uint32_t (&a)[4], uint64_t desc_
                 : TL_ACC128 (d)
                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
 #endif
+}
+
+// The same with n = 128 (64 accumulators): the smaller tiles' wgmma.
+__device__ __forceinline__ void
+wgmma_m64n128k8_tf32_rs (float (&d)[64], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
+{
+#if TL_SM90A
+  asm volatile ("{\n"
+                ".reg .pred p;\n"
+                "setp.ne.b32 p, %69, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 " TL_ACC64_TEXT
+                ", {%64, %65, %66, %67}, %68, p, 1, 1;\n"
+                "}\n"
+                : TL_ACC64 (d)
+                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+#endif
+}
+
+// Both under one name: the accumulators' count picks the instruction.
+__device__ __forceinline__ void
+wgmma_tf32_rs (float (&d)[128], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
+{
+  wgmma_m64n256k8_tf32_rs (d, a, desc_b, scale_d);
+}
+
+__device__ __forceinline__ void
+wgmma_tf32_rs (float (&d)[64], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
+{
+  wgmma_m64n128k8_tf32_rs (d, a, desc_b, scale_d);
 }
 
 // Round to TF32 (nearest, ties away), as cuBLAS's conversion does.
@@ -179,15 +229,16 @@ pin_frag (uint32_t (&f)[4][4])
 // columns (e) × four (h, j).  Transposing M across them (exchange with lane
 // ^4, then ^8) gives lane e the values M[0…3][e]: columns 8(g/4) + 4h + 0…3
 // of row 8i + 2t + j, where (h, j) = (e/2, e%2).
+template <int ACC>
 __device__ __forceinline__ void
-store_tile (const float (&d)[128], float *__restrict__ C, int m, int n, int row0, int col0)
+store_tile (const float (&d)[ACC], float *__restrict__ C, int m, int n, int row0, int col0)
 {
   const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4, e = g % 4;
   const bool e_odd = e & 1, e_hi = e & 2;
   const bool vec = (n % 4) == 0;
   const int c = col0 + 8 * (g / 4) + 4 * (e >> 1);
 #pragma unroll
-  for (int i = 0; i < 32; i++)
+  for (int i = 0; i < ACC / 4; i++)
     {
       float x0 = d[4 * i], x1 = d[4 * i + 1], x2 = d[4 * i + 2], x3 = d[4 * i + 3];
       // Round 1, partner e^1 (lane ^ 4): swap within 2×2 blocks.
@@ -220,14 +271,17 @@ store_tile (const float (&d)[128], float *__restrict__ C, int m, int n, int row0
 // (k×n fp32), box 16 (n) × 32 (k), 64-byte swizzle.
 // splits > 1 (a split-k plan; CLUSTER is 1): clusters of `splits` CTAs
 // along x, one tile each, CTA r the r-th slice of k (see rung 14).
-template <int CLUSTER, bool INSTR>
-__global__ void __launch_bounds__ (THREADS, 1)
+template <typename Cfg, int CLUSTER, bool INSTR>
+__global__ void __launch_bounds__ (Cfg::THREADS, 1)
 gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
                            const __grid_constant__ CUtensorMap map_b, TlTileSchedule sched, int m,
                            int n, int k, float *__restrict__ C, int splits, int vec_c,
                            TlGpuBlockRecord *records)
 {
 #if TL_SM90A
+  constexpr int BM = Cfg::BM, BN = Cfg::BN, STAGES = Cfg::STAGES, CONSUMERS = Cfg::CONSUMERS;
+  constexpr int A_HALF_BYTES = Cfg::A_HALF_BYTES, STAGE_BYTES = Cfg::STAGE_BYTES;
+  constexpr int PART_PITCH = Cfg::PART_PITCH, CONSUMER_THREADS = Cfg::CONSUMER_THREADS;
   extern __shared__ __align__ (1024) unsigned char smem_raw[];
   __shared__ __align__ (8) uint64_t full[STAGES], empty[STAGES];
   const uint32_t raw = tl_smem_addr (smem_raw);
@@ -250,7 +304,8 @@ gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
   if (wg == 0)
     {
       // Producer (the phase bookkeeping is rung 14's).
-      tl_setmaxnreg_dec<40> ();
+      if (Cfg::ACC == 128)   // the largest tile: the consumers need 232 registers
+        tl_setmaxnreg_dec<40> ();
       if (tid == 0)
         {
           int it = 0;
@@ -281,11 +336,12 @@ gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
     }
   else
     {
-      tl_setmaxnreg_inc<232> ();
+      if (Cfg::ACC == 128)
+        tl_setmaxnreg_inc<232> ();
       const int lane = tid % 32, warp = threadIdx.x / 32 - 4;   // consumer warp 0…7: box `warp`
       int off[2][2];
       frag_offsets (lane, off);
-      float d[128];
+      float d[Cfg::ACC];
       uint32_t f0[4][4], f1[4][4];   // the fragments of even and odd k-steps
       int it = 0;
 
@@ -300,13 +356,13 @@ gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
         tl_mbar_wait (&full[s], (it / STAGES) & 1);
         load_frag (f, stage_b (s) + warp * B_BOX_BYTES, off);
         const unsigned char *a = stage_a (s);
-        tl_fence_acc128 (d);
+        tl_fence_acc (d);
         tl_wgmma_fence ();
 #pragma unroll
         for (int kk = 0; kk < BK / 8; kk++)
-          wgmma_m64n256k8_tf32_rs (d, f[kk], tl_desc_k128 (a + kk * 32), (kt > kt0 || kk > 0) ? 1 : 0);
+          wgmma_tf32_rs (d, f[kk], tl_desc_k128 (a + kk * 32), (kt > kt0 || kk > 0) ? 1 : 0);
         tl_wgmma_commit ();
-        tl_fence_acc128 (d);
+        tl_fence_acc (d);
         tl_wgmma_wait<1> ();
         pin_frag (prev);
         if (kt > kt0 && lane == 0)
@@ -329,7 +385,7 @@ gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
           if (kt < kt1)
             kstep (kt, f0, f1);
           tl_wgmma_wait<0> ();
-          tl_fence_acc128 (d);
+          tl_fence_acc (d);
           pin_frag (f0);
           pin_frag (f1);
           if (kt1 > kt0 && lane == 0)
@@ -341,16 +397,16 @@ gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
               // partial tile may overwrite the stages; then the cluster
               // sums the slices (tl-gemm-splitk.cuh).
               float *part = reinterpret_cast<float *> (base);
-              tl_splitk_consumers_publish (
+              tl_splitk_consumers_publish<CONSUMER_THREADS> (
                 [&] { store_tile (d, part, BM, PART_PITCH, 0, warp * B_BOX_COLS); });
               tl_splitk_sum<float> (part, PART_PITCH, BM, BN, splits, split, C, m, n, tm * BM,
-                                    tn * BN, vec_c != 0, threadIdx.x - 128, 256);
+                                    tn * BN, vec_c != 0, threadIdx.x - 128, CONSUMER_THREADS);
             }
           else if (mine)
             store_tile (d, C, m, n, tm * BM, tn * BN + warp * B_BOX_COLS);
           if (INSTR)
             {
-              asm volatile ("bar.sync 1, 256;\n" ::: "memory");
+              asm volatile ("bar.sync 1, %0;\n" ::"n"(CONSUMER_THREADS) : "memory");
               if (mine && threadIdx.x == 128)
                 tl_tile_record_end (records, sched, tm, tn, split);
             }
@@ -385,25 +441,43 @@ gemm_13_workspace (const TlGemmLaunch *l)
   return L.a_bytes + L.b_bytes;
 }
 
+template <typename Cfg>
 TlTileSchedule
 schedule_of (const TlGemmLaunch *l, int cluster)
 {
-  return tl_tile_schedule_make (l->m, l->n, BM, BN, cluster, false);
+  return tl_tile_schedule_make (l->m, l->n, Cfg::BM, Cfg::BN, cluster, false);
 }
 
-// TlGemmRung.prepare: the shared-memory limit of both kernel variants and
+// Calls op (Cfg ()) with the Tile13 of the plan's tile (the list the cost
+// model chooses from; an empty plan — a caller that did not plan — runs
+// the largest tile), or returns `none` for a tile that is not in it.
+template <typename R, typename Op>
+R
+with_tile (const TlGemmLaunch *l, R none, Op op)
+{
+  if (l->plan.tile_m == 0)
+    return op (Tile13<256, 128> ());
+#define TL_13_TILE(bm, bn, per_sm, eff, max_splits)                                                \
+  if (l->plan.tile_m == (bm) && l->plan.tile_n == (bn))                                          \
+    return op (Tile13<bm, bn> ());
+  TL_GEMM_13_TILES (TL_13_TILE)
+#undef TL_13_TILE
+  return none;
+}
+
+// TlGemmRung.prepare: the shared-memory limit of the plan's kernels and
 // how many clusters fit on this GPU.  No data pre-pass.
-template <int CL>
+template <typename Cfg, int CL>
 cudaError_t
 prepare_cfg (TlGemmLaunch *l)
 {
-  cudaError_t e = tl_persistent_prepare (l, (const void *) gemm_13_wgmma_tf32_kernel<CL, false>,
-                                         (const void *) gemm_13_wgmma_tf32_kernel<CL, true>, CL,
-                                         THREADS, SMEM);
-  for (const void *k : { (const void *) gemm_13_wgmma_tf32_kernel<1, false>,
-                         (const void *) gemm_13_wgmma_tf32_kernel<1, true> })
+  cudaError_t e = tl_persistent_prepare (l, (const void *) gemm_13_wgmma_tf32_kernel<Cfg, CL, false>,
+                                         (const void *) gemm_13_wgmma_tf32_kernel<Cfg, CL, true>, CL,
+                                         Cfg::THREADS, Cfg::SMEM);
+  for (const void *k : { (const void *) gemm_13_wgmma_tf32_kernel<Cfg, 1, false>,
+                         (const void *) gemm_13_wgmma_tf32_kernel<Cfg, 1, true> })
     if (e == cudaSuccess)
-      e = cudaFuncSetAttribute (k, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM);
+      e = cudaFuncSetAttribute (k, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::SMEM);
   return e;
 }
 
@@ -414,7 +488,7 @@ splits_of (const TlGemmLaunch *l)
   return l->plan.splits > 1 ? l->plan.splits : 1;
 }
 
-template <int CL, bool BAL, bool INSTR>
+template <typename Cfg, int CL, bool BAL, bool INSTR>
 cudaError_t
 launch_cfg (const TlGemmLaunch *l)
 {
@@ -425,47 +499,62 @@ launch_cfg (const TlGemmLaunch *l)
     return pe;
   CUtensorMap map_a, map_b;
   if (!tl_tensor_map_2d (&map_a, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, a, l->m, L.kp, (size_t) L.kp * 4,
-                         BM / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B)
+                         Cfg::BM / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B)
       || !tl_tensor_map_2d (&map_b, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, b, l->k, L.np, (size_t) L.np * 4,
                             BK, B_BOX_COLS, CU_TENSOR_MAP_SWIZZLE_64B))
     return cudaErrorInvalidValue;
   const int splits = splits_of (l);
   const int vec_c = l->n % 4 == 0 && tl_aligned16 (l->c);
-  const TlTileSchedule sched = schedule_of (l, splits > 1 ? 1 : CL);
+  const TlTileSchedule sched = schedule_of<Cfg> (l, splits > 1 ? 1 : CL);
   cudaError_t e;
   if (splits > 1)
-    e = tl_launch_clustered (gemm_13_wgmma_tf32_kernel<1, INSTR>, dim3 (sched.units * splits),
-                             dim3 (THREADS), SMEM, l->stream, splits, 0, map_a, map_b, sched, l->m,
-                             l->n, L.kp, (float *) l->c, splits, vec_c, l->blocks);
+    e = tl_launch_clustered (gemm_13_wgmma_tf32_kernel<Cfg, 1, INSTR>, dim3 (sched.units * splits),
+                             dim3 (Cfg::THREADS), Cfg::SMEM, l->stream, splits, 0, map_a, map_b,
+                             sched, l->m, l->n, L.kp, (float *) l->c, splits, vec_c, l->blocks);
   else
-    e = tl_launch_clusters (gemm_13_wgmma_tf32_kernel<CL, INSTR>,
-                            tl_grid_clusters (l, sched.units, CL, BAL), CL, THREADS, SMEM, l->stream,
-                            map_a, map_b, sched, l->m, l->n, L.kp, (float *) l->c, 1, vec_c,
-                            l->blocks);
+    e = tl_launch_clusters (gemm_13_wgmma_tf32_kernel<Cfg, CL, INSTR>,
+                            tl_grid_clusters (l, sched.units, CL, BAL), CL, Cfg::THREADS, Cfg::SMEM,
+                            l->stream, map_a, map_b, sched, l->m, l->n, L.kp, (float *) l->c, 1,
+                            vec_c, l->blocks);
   return e != cudaSuccess ? e : cudaGetLastError ();
 }
 
-template <int CL, bool BAL>
 cudaError_t
-launch_any (const TlGemmLaunch *l)
+launch_13 (const TlGemmLaunch *l)
 {
-  return l->blocks ? launch_cfg<CL, BAL, true> (l) : launch_cfg<CL, BAL, false> (l);
+  return with_tile (l, cudaErrorInvalidValue, [&] (auto cfg) {
+    using Cfg = decltype (cfg);
+    return l->blocks ? launch_cfg<Cfg, CLUSTER, BALANCED, true> (l)
+                     : launch_cfg<Cfg, CLUSTER, BALANCED, false> (l);
+  });
 }
 
-template <int CL, bool BAL>
 void
-shape_cfg (const TlGemmLaunch *l, TlGemmShape *out)
+shape_13 (const TlGemmLaunch *l, TlGemmShape *out)
 {
-  const int splits = splits_of (l);
-  const int cl = splits > 1 ? 1 : CL;
-  TlTileSchedule s = schedule_of (l, cl);
-  Layout L = layout_of (l);
-  out->kernel = (const void *) gemm_13_wgmma_tf32_kernel<CL, false>;
-  out->grid = dim3 (splits > 1 ? s.units * splits : tl_grid_clusters (l, s.units, cl, BAL) * cl);
-  out->block = dim3 (THREADS);
-  out->dynamic_smem = SMEM;
-  out->launches = L.pad_a || L.pad_b ? 2 : 1;
-  out->total_blocks = (size_t) s.tiles_m * s.tiles_n * splits;   // one record per tile and slice
+  *out = TlGemmShape ();
+  with_tile (l, false, [&] (auto cfg) {
+    using Cfg = decltype (cfg);
+    const int splits = splits_of (l);
+    const int cl = splits > 1 ? 1 : CLUSTER;
+    TlTileSchedule s = schedule_of<Cfg> (l, cl);
+    Layout L = layout_of (l);
+    out->kernel = (const void *) gemm_13_wgmma_tf32_kernel<Cfg, CLUSTER, false>;
+    out->grid = dim3 (splits > 1 ? s.units * splits
+                                 : tl_grid_clusters (l, s.units, cl, BALANCED) * cl);
+    out->block = dim3 (Cfg::THREADS);
+    out->dynamic_smem = Cfg::SMEM;
+    out->launches = L.pad_a || L.pad_b ? 2 : 1;
+    out->total_blocks = (size_t) s.tiles_m * s.tiles_n * splits;   // one record per tile and slice
+    return true;
+  });
+}
+
+cudaError_t
+prepare_13 (TlGemmLaunch *l)
+{
+  return with_tile (l, cudaErrorInvalidValue,
+                    [&] (auto cfg) { return prepare_cfg<decltype (cfg), CLUSTER> (l); });
 }
 
 TlGpuStatus
@@ -478,9 +567,9 @@ gemm_13_check (const TlGemmLaunch *l, char *why, size_t why_size)
 
 extern const TlGemmRung gemm_13_wgmma_tf32_rung = {
   "gemm-13-wgmma-tf32",
-  launch_any<CLUSTER, BALANCED>,
-  shape_cfg<CLUSTER, BALANCED>,
+  launch_13,
+  shape_13,
   gemm_13_check,
   gemm_13_workspace,
-  prepare_cfg<CLUSTER>,
+  prepare_13,
 };

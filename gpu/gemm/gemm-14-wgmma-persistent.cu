@@ -69,7 +69,13 @@
 // few for the SMs (512³ is 8 tiles) — k cut into 2, 4 or 8 slices, one
 // cluster of that many CTAs per tile (no multicast, no persistence: one
 // tile each), whose partial tiles are summed in a fixed order through
-// distributed shared memory (tl-gemm-splitk.cuh).
+// distributed shared memory (tl-gemm-splitk.cuh).  And smaller tiles
+// (Tile14, tl-gemm-plans.h): 128×128 — the two consumer warpgroups issue
+// m64n128k16, 64 accumulators each — and 64×128, one consumer warpgroup.
+// They give a small product more CTAs before k has to be cut (512³: 32
+// tiles of 64×128 instead of 8), at the price of less reuse per operand
+// byte; with fewer registers to feed they need no setmaxnreg, and their
+// smaller stages let the ring grow to 7 and 8 deep.
 //
 // Instrumented variant: one record per C tile (see tl-wgmma.cuh), not per
 // CTA — a persistent CTA lives for the whole launch; a split plan writes
@@ -85,6 +91,7 @@
 #include "tl-gemm-common.cuh"
 #include "tl-wgmma.cuh"
 #include "tl-gemm-splitk.cuh"
+#include "tl-gemm-plans.h"
 
 #include <stdio.h>
 
@@ -93,16 +100,30 @@
 
 namespace {
 
-constexpr int BM = 128, BN = 256, BK = 64;  // BK × 2 bytes = one 128-byte swizzle row
-constexpr int STAGES = 4;
-constexpr int CONSUMERS = 2;                 // consumer warpgroups, 64 rows of C each
-constexpr int THREADS = 128 * (CONSUMERS + 1);
-constexpr int A_BYTES = BM * BK * 2;         // 16 KB
-constexpr int B_HALF_BYTES = BN / 2 * BK * 2; // 16 KB: one TMA box of 128 rows
-constexpr int STAGE_BYTES = A_BYTES + 2 * B_HALF_BYTES;   // 48 KB
-constexpr int SMEM = STAGES * STAGE_BYTES + 1024;         // + slack to align to 1024
-constexpr int PART_PITCH = BN + 16;   // split-k: the partial tile's rows, padded (in the stages)
-static_assert (BM * PART_PITCH * 4 <= STAGES * STAGE_BYTES, "the partial tile fits the stages");
+constexpr int BK = 64;   // BK × 2 bytes = one 128-byte swizzle row
+
+// One tile of the plans (tl-gemm-plans.h): BM_ × BN_ of C, one consumer
+// warpgroup per 64 rows, each issuing m64nBN_k16 wgmmas (BN_ = 256 or
+// 128: 128 or 64 accumulators per thread).  The largest tile, 128 × 256,
+// keeps the 4 stages it was tuned with; the smaller ones take as many
+// stages as the shared memory holds, up to 8.
+template <int BM_, int BN_>
+struct Tile14
+{
+  static constexpr int BM = BM_, BN = BN_;
+  static constexpr int CONSUMERS = BM / 64;          // consumer warpgroups, 64 rows of C each
+  static constexpr int CONSUMER_THREADS = 128 * CONSUMERS;
+  static constexpr int THREADS = 128 * (CONSUMERS + 1);
+  static constexpr int ACC = BN / 2;                 // fp32 accumulators per consumer thread
+  static constexpr int A_BYTES = BM * BK * 2;        // 16 KB for 128 rows
+  static constexpr int B_HALF_BYTES = BN / 2 * BK * 2; // one TMA box of BN/2 rows
+  static constexpr int STAGE_BYTES = A_BYTES + 2 * B_HALF_BYTES;   // 48 KB for 128 × 256
+  static constexpr int STAGES = BN == 256 ? 4 : tl_stages_that_fit (STAGE_BYTES);
+  static constexpr int SMEM = STAGES * STAGE_BYTES + 1024;   // + slack to align to 1024
+  static constexpr int PART_PITCH = BN + 16;  // split-k: the partial tile's rows, padded (in the stages)
+  static_assert (BM * PART_PITCH * 4 <= STAGES * STAGE_BYTES, "the partial tile fits the stages");
+  static_assert ((BM == 64 || BM == 128) && (BN == 128 || BN == 256), "a tile rung 14 builds");
+};
 
 // ---- the epilogue ------------------------------------------------------------
 //
@@ -114,8 +135,9 @@ static_assert (BM * PART_PITCH * 4 <= STAGES * STAGE_BYTES, "the partial tile fi
 // regroups them into runs of four: even lanes keep group 2p and take the
 // odd neighbour's pair of that group, odd lanes the reverse.  Lane t then
 // holds columns 16p + 8(t&1) + 4(t>>1) … +3: one 16-byte store.
+template <int ACC>
 __device__ __forceinline__ void
-store_tile (const float (&d)[128], float *__restrict__ C, int m, int n, int row0, int col0)
+store_tile (const float (&d)[ACC], float *__restrict__ C, int m, int n, int row0, int col0)
 {
   const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   const bool odd = t & 1;
@@ -126,7 +148,7 @@ store_tile (const float (&d)[128], float *__restrict__ C, int m, int n, int row0
       const int r = row0 + g + 8 * h;
       float *crow = C + (size_t) r * n;
 #pragma unroll
-      for (int p = 0; p < 16; p++)
+      for (int p = 0; p < ACC / 8; p++)
         {
           const float x0 = d[8 * p + 2 * h], x1 = d[8 * p + 2 * h + 1];      // group 2p
           const float x2 = d[8 * p + 4 + 2 * h], x3 = d[8 * p + 4 + 2 * h + 1]; // group 2p+1
@@ -157,14 +179,18 @@ store_tile (const float (&d)[128], float *__restrict__ C, int m, int n, int row0
 // splits > 1 (a split-k plan; CLUSTER is 1): the grid's clusters of
 // `splits` CTAs along x each take one tile, CTA r of a cluster the r-th
 // slice of k, and the cluster sums its partial tiles (tl-gemm-splitk.cuh).
-template <int CLUSTER, bool INSTR>
-__global__ void __launch_bounds__ (THREADS, 1)
+template <typename Cfg, int CLUSTER, bool INSTR>
+__global__ void __launch_bounds__ (Cfg::THREADS, 1)
 gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
                                  const __grid_constant__ CUtensorMap map_b, TlTileSchedule sched,
                                  int m, int n, int kp, float *__restrict__ C, int splits, int vec_c,
                                  TlGpuBlockRecord *records)
 {
 #if TL_SM90A
+  constexpr int BM = Cfg::BM, BN = Cfg::BN, STAGES = Cfg::STAGES, CONSUMERS = Cfg::CONSUMERS;
+  constexpr int A_BYTES = Cfg::A_BYTES, B_HALF_BYTES = Cfg::B_HALF_BYTES;
+  constexpr int STAGE_BYTES = Cfg::STAGE_BYTES, PART_PITCH = Cfg::PART_PITCH;
+  constexpr int CONSUMER_THREADS = Cfg::CONSUMER_THREADS;
   // The swizzle pattern repeats every 1024 bytes and the descriptors assume
   // tiles start on such a boundary, so align the dynamic buffer by hand.
   extern __shared__ __align__ (1024) unsigned char smem_raw[];
@@ -192,7 +218,8 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
       // it % STAGES, use it / STAGES.  Use u of a stage waits until use u-1
       // was released (parity of phase u-1 = (u&1)^1; for u = 0 that names
       // the phase "before the first", which counts as complete).
-      tl_setmaxnreg_dec<40> ();
+      if (Cfg::ACC == 128)   // the largest tile: the consumers need 232 registers
+        tl_setmaxnreg_dec<40> ();
       if (tid == 0)
         {
           int it = 0;
@@ -224,10 +251,11 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
     }
   else
     {
-      tl_setmaxnreg_inc<232> ();
+      if (Cfg::ACC == 128)
+        tl_setmaxnreg_inc<232> ();
       const int cw = wg - 1;    // rows cw*64 … cw*64+63 of the tile
       const int lane = tid % 32, warp = tid / 32;
-      float d[128];
+      float d[Cfg::ACC];
       int it = 0;
       for (int u = cluster_id; u < sched.units; u += clusters)
         {
@@ -241,7 +269,7 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
               tl_mbar_wait (&full[s], (it / STAGES) & 1);
               const unsigned char *a = stage_a (s) + cw * 64 * BK * 2;
               const unsigned char *b = stage_b (s);
-              tl_fence_acc128 (d);
+              tl_fence_acc (d);
               tl_wgmma_fence ();
               // Four k16 steps across the 128-byte swizzled rows: the
               // descriptors' start address moves by 32 bytes.  The first
@@ -249,10 +277,10 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
               // zero-fill, and the previous tile's values need no clearing.
 #pragma unroll
               for (int kk = 0; kk < BK / 16; kk++)
-                tl_wgmma_m64n256k16_bf16 (d, tl_desc_k128 (a + kk * 32), tl_desc_k128 (b + kk * 32),
+                tl_wgmma_bf16 (d, tl_desc_k128 (a + kk * 32), tl_desc_k128 (b + kk * 32),
                                           (kt > kt0 || kk > 0) ? 1 : 0);
               tl_wgmma_commit ();
-              tl_fence_acc128 (d);
+              tl_fence_acc (d);
               // Keep this k-step's wgmmas in flight; wait for the previous
               // one's, then hand its stage back — to both CTAs' producers.
               tl_wgmma_wait<1> ();
@@ -260,7 +288,7 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
                 tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
             }
           tl_wgmma_wait<0> ();
-          tl_fence_acc128 (d);
+          tl_fence_acc (d);
           if (kt1 > kt0 && lane == 0)
             tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
           tl_splitk_zero_if_empty (d, kt1 == kt0);
@@ -270,16 +298,16 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
               // partial tile may overwrite the stages; then the cluster
               // sums the slices (tl-gemm-splitk.cuh).
               float *part = reinterpret_cast<float *> (base);
-              tl_splitk_consumers_publish (
+              tl_splitk_consumers_publish<CONSUMER_THREADS> (
                 [&] { store_tile (d, part, BM, PART_PITCH, cw * 64 + warp * 16, 0); });
               tl_splitk_sum<float> (part, PART_PITCH, BM, BN, splits, split, C, m, n, tm * BM,
-                                    tn * BN, vec_c != 0, threadIdx.x - 128, 256);
+                                    tn * BN, vec_c != 0, threadIdx.x - 128, CONSUMER_THREADS);
             }
           else if (mine)
             store_tile (d, C, m, n, tm * BM + cw * 64 + warp * 16, tn * BN);
           if (INSTR)
             {
-              asm volatile ("bar.sync 1, 256;\n" ::: "memory");  // both consumer warpgroups
+              asm volatile ("bar.sync 1, %0;\n" ::"n"(CONSUMER_THREADS) : "memory");  // every consumer
               if (mine && threadIdx.x == 128)
                 tl_tile_record_end (records, sched, tm, tn, split);
             }
@@ -326,10 +354,11 @@ gemm_14_workspace (const TlGemmLaunch *l)
 
 // Clusters of two: a unit is two tiles stacked along m (sharing B); a
 // split-k plan's unit is one tile.
+template <typename Cfg>
 TlTileSchedule
 schedule_of (const TlGemmLaunch *l, int cluster)
 {
-  return tl_tile_schedule_make (l->m, l->n, BM, BN, cluster, true);
+  return tl_tile_schedule_make (l->m, l->n, Cfg::BM, Cfg::BN, cluster, true);
 }
 
 // The plan's slices of k (1 without a plan or a split).
@@ -339,20 +368,38 @@ splits_of (const TlGemmLaunch *l)
   return l->plan.splits > 1 ? l->plan.splits : 1;
 }
 
+// Calls op (Cfg ()) with the Tile14 of the plan's tile (the list the cost
+// model chooses from; an empty plan — a caller that did not plan — runs
+// the largest tile), or returns `none` for a tile that is not in it.
+template <typename R, typename Op>
+R
+with_tile (const TlGemmLaunch *l, R none, Op op)
+{
+  if (l->plan.tile_m == 0)
+    return op (Tile14<128, 256> ());
+#define TL_14_TILE(bm, bn, per_sm, eff, max_splits)                                                \
+  if (l->plan.tile_m == (bm) && l->plan.tile_n == (bn))                                          \
+    return op (Tile14<bm, bn> ());
+  TL_GEMM_14_TILES (TL_14_TILE)
+#undef TL_14_TILE
+  return none;
+}
+
 // TlGemmRung.prepare: once per run, outside every timed region.  The BF16
 // pre-pass of rung 11 (A → m×kp, B → Bᵀ n×kp), the shared-memory limit of
-// both kernel variants, and how many clusters fit on this GPU.
-template <int CL>
+// the plan's kernels, and how many clusters of them fit on this GPU.
+template <typename Cfg>
 cudaError_t
 prepare_cfg (TlGemmLaunch *l)
 {
-  cudaError_t e = tl_persistent_prepare (l, (const void *) gemm_14_wgmma_persistent_kernel<CL, false>,
-                                         (const void *) gemm_14_wgmma_persistent_kernel<CL, true>, CL,
-                                         THREADS, SMEM);
-  for (const void *k : { (const void *) gemm_14_wgmma_persistent_kernel<1, false>,
-                         (const void *) gemm_14_wgmma_persistent_kernel<1, true> })
+  cudaError_t e = tl_persistent_prepare (
+    l, (const void *) gemm_14_wgmma_persistent_kernel<Cfg, CLUSTER, false>,
+    (const void *) gemm_14_wgmma_persistent_kernel<Cfg, CLUSTER, true>, CLUSTER, Cfg::THREADS,
+    Cfg::SMEM);
+  for (const void *k : { (const void *) gemm_14_wgmma_persistent_kernel<Cfg, 1, false>,
+                         (const void *) gemm_14_wgmma_persistent_kernel<Cfg, 1, true> })
     if (e == cudaSuccess)
-      e = cudaFuncSetAttribute (k, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM);
+      e = cudaFuncSetAttribute (k, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::SMEM);
   if (e != cudaSuccess)
     return e;
   Layout L = layout_of (l);
@@ -369,7 +416,7 @@ prepare_cfg (TlGemmLaunch *l)
 // The launch of plan l->plan: clusters of two (pairs of tiles sharing
 // B's columns, persistent, balanced) without a split of k; with one,
 // clusters of `splits` CTAs, one tile each (tl-gemm-splitk.cuh).
-template <int CL, bool INSTR>
+template <typename Cfg, int CL, bool INSTR>
 cudaError_t
 launch_cfg (const TlGemmLaunch *l)
 {
@@ -380,45 +427,62 @@ launch_cfg (const TlGemmLaunch *l)
   const __nv_bfloat16 *b16 = (const __nv_bfloat16 *) ((const char *) l->workspace + L.a_bytes);
   CUtensorMap map_a, map_b;
   if (!tl_tensor_map_2d (&map_a, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, a16, l->m, L.kp, (size_t) L.kp * 2,
-                         BM, BK, CU_TENSOR_MAP_SWIZZLE_128B)
+                         Cfg::BM, BK, CU_TENSOR_MAP_SWIZZLE_128B)
       || !tl_tensor_map_2d (&map_b, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, b16, l->n, L.kp,
-                            (size_t) L.kp * 2, BN / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B))
+                            (size_t) L.kp * 2, Cfg::BN / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B))
     return cudaErrorInvalidValue;
   const int splits = splits_of (l);
-  const TlTileSchedule sched = schedule_of (l, CL);
+  const TlTileSchedule sched = schedule_of<Cfg> (l, CL);
   const int vec_c = l->n % 4 == 0 && tl_aligned16 (l->c);
   cudaError_t e;
   if (splits > 1)
-    e = tl_launch_clustered (gemm_14_wgmma_persistent_kernel<1, INSTR>, dim3 (sched.units * splits),
-                             dim3 (THREADS), SMEM, l->stream, splits, 0, map_a, map_b, sched, l->m,
-                             l->n, L.kp, (float *) l->c, splits, vec_c, l->blocks);
+    e = tl_launch_clustered (gemm_14_wgmma_persistent_kernel<Cfg, 1, INSTR>,
+                             dim3 (sched.units * splits), dim3 (Cfg::THREADS), Cfg::SMEM, l->stream,
+                             splits, 0, map_a, map_b, sched, l->m, l->n, L.kp, (float *) l->c,
+                             splits, vec_c, l->blocks);
   else
-    e = tl_launch_clusters (gemm_14_wgmma_persistent_kernel<CL, INSTR>,
-                            tl_grid_clusters (l, sched.units, CL, true), CL, THREADS, SMEM, l->stream,
-                            map_a, map_b, sched, l->m, l->n, L.kp, (float *) l->c, 1, vec_c, l->blocks);
+    e = tl_launch_clusters (gemm_14_wgmma_persistent_kernel<Cfg, CL, INSTR>,
+                            tl_grid_clusters (l, sched.units, CL, true), CL, Cfg::THREADS, Cfg::SMEM,
+                            l->stream, map_a, map_b, sched, l->m, l->n, L.kp, (float *) l->c, 1,
+                            vec_c, l->blocks);
   return e != cudaSuccess ? e : cudaGetLastError ();
 }
 
 cudaError_t
 launch_14 (const TlGemmLaunch *l)
 {
-  if (splits_of (l) > 1)
-    return l->blocks ? launch_cfg<1, true> (l) : launch_cfg<1, false> (l);
-  return l->blocks ? launch_cfg<CLUSTER, true> (l) : launch_cfg<CLUSTER, false> (l);
+  return with_tile (l, cudaErrorInvalidValue, [&] (auto cfg) {
+    using Cfg = decltype (cfg);
+    if (splits_of (l) > 1)
+      return l->blocks ? launch_cfg<Cfg, 1, true> (l) : launch_cfg<Cfg, 1, false> (l);
+    return l->blocks ? launch_cfg<Cfg, CLUSTER, true> (l) : launch_cfg<Cfg, CLUSTER, false> (l);
+  });
 }
 
 void
 shape_14 (const TlGemmLaunch *l, TlGemmShape *out)
 {
-  const int splits = splits_of (l);
-  const int cl = splits > 1 ? 1 : CLUSTER;
-  TlTileSchedule s = schedule_of (l, cl);
-  out->kernel = (const void *) gemm_14_wgmma_persistent_kernel<CLUSTER, false>;
-  out->grid = dim3 (splits > 1 ? s.units * splits : tl_grid_clusters (l, s.units, cl, true) * cl);
-  out->block = dim3 (THREADS);
-  out->dynamic_smem = SMEM;
-  out->launches = 1;   // the BF16 conversion runs in prepare, untimed
-  out->total_blocks = (size_t) s.tiles_m * s.tiles_n * splits;   // one record per tile and slice
+  *out = TlGemmShape ();
+  with_tile (l, false, [&] (auto cfg) {
+    using Cfg = decltype (cfg);
+    const int splits = splits_of (l);
+    const int cl = splits > 1 ? 1 : CLUSTER;
+    TlTileSchedule s = schedule_of<Cfg> (l, cl);
+    out->kernel = (const void *) gemm_14_wgmma_persistent_kernel<Cfg, CLUSTER, false>;
+    out->grid = dim3 (splits > 1 ? s.units * splits : tl_grid_clusters (l, s.units, cl, true) * cl);
+    out->block = dim3 (Cfg::THREADS);
+    out->dynamic_smem = Cfg::SMEM;
+    out->launches = 1;   // the BF16 conversion runs in prepare, untimed
+    out->total_blocks = (size_t) s.tiles_m * s.tiles_n * splits;   // one record per tile and slice
+    return true;
+  });
+}
+
+cudaError_t
+prepare_14 (TlGemmLaunch *l)
+{
+  return with_tile (l, cudaErrorInvalidValue,
+                    [&] (auto cfg) { return prepare_cfg<decltype (cfg)> (l); });
 }
 
 TlGpuStatus
@@ -435,5 +499,5 @@ extern const TlGemmRung gemm_14_wgmma_persistent_rung = {
   shape_14,
   gemm_14_check,
   gemm_14_workspace,
-  prepare_cfg<CLUSTER>,
+  prepare_14,
 };

@@ -31,16 +31,20 @@
   X (64, 128, 1, 0.62, 8)      \
   X (64, 64, 1, 0.58, 8)
 
-/* rung 13, TF32 wgmma: tile_m is the wgmma's n (A from shared memory),
- * tile_n two consumer warpgroups of 64 columns.  One tile so far: its
- * plans differ in the split of k. */
+/* rung 13, TF32 wgmma: tile_m is the wgmma's n (256 or 128; A from
+ * shared memory), tile_n one consumer warpgroup per 64 columns (two or
+ * one).  The smaller tiles give small problems CTAs for more SMs. */
 #define TL_GEMM_13_TILES(X) \
-  X (256, 128, 1, 0.78, 8)
+  X (256, 128, 1, 0.78, 8)     \
+  X (128, 128, 1, 0.70, 8)     \
+  X (128, 64, 1, 0.55, 8)
 
-/* rung 14, BF16 wgmma: two consumer warpgroups of 64 rows, wgmma n = 256.
- * One tile so far: its plans differ in the split of k. */
+/* rung 14, BF16 wgmma: one consumer warpgroup per 64 rows (two or one),
+ * wgmma n = tile_n (256 or 128). */
 #define TL_GEMM_14_TILES(X) \
-  X (128, 256, 1, 0.79, 8)
+  X (128, 256, 1, 0.79, 8)     \
+  X (128, 128, 1, 0.70, 8)     \
+  X (64, 128, 1, 0.55, 8)
 
 /* rung 15, FP64 DMMA: warps of 32 × 64 outputs */
 #define TL_GEMM_15_TILES(X) \

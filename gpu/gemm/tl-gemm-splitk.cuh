@@ -153,12 +153,14 @@ tl_splitk_zero_if_empty (float (&acc)[N], bool empty)
 // Steps 1 and 2 for the consumers of a tile: once all of them are past
 // their last read of the stages, store_part () writes this CTA's partial
 // tile into the stages, and the cluster barrier publishes every CTA's.
-// Step 3 follows: tl_splitk_sum (…, threadIdx.x − 128, 256).
-template <typename StorePart>
+// Step 3 follows: tl_splitk_sum (…, threadIdx.x − 128, CONSUMER_THREADS).
+// CONSUMER_THREADS: 256 (two consumer warpgroups), or 128 for the one
+// warpgroup of the small tiles of rungs 13 and 14.
+template <int CONSUMER_THREADS = 256, typename StorePart>
 __device__ __forceinline__ void
 tl_splitk_consumers_publish (StorePart store_part)
 {
-  asm volatile ("bar.sync 1, 256;\n" ::: "memory");
+  asm volatile ("bar.sync 1, %0;\n" ::"n"(CONSUMER_THREADS) : "memory");
   store_part ();
   tl_splitk_cluster_sync ();
 }

@@ -320,6 +320,14 @@ tl_desc_k128 (const void *smem)
   "%111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, "     \
   "%125, %126, %127}"
 
+// The 64 accumulator registers of an m64n128 wgmma, the same way.
+#define TL_ACC64(d) TL_ACC32 (d, 0), TL_ACC32 (d, 32)
+#define TL_ACC64_TEXT                                                                         \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                  \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "         \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "         \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
+
 // An empty asm that "reads and writes" every accumulator: it pins the
 // accumulators' definitions around a wgmma batch, so the compiler does not
 // move ordinary writes to them into the asynchronous window (which would
@@ -329,6 +337,17 @@ tl_fence_acc128 (float (&d)[128])
 {
 #pragma unroll
   for (int i = 0; i < 128; i++)
+    asm volatile ("" : "+f"(d[i])::"memory");
+}
+
+// The same for a tile's accumulators of any count (the planned tiles of
+// rungs 13 and 14 hold 128 or 64 per thread).
+template <int N>
+__device__ __forceinline__ void
+tl_fence_acc (float (&d)[N])
+{
+#pragma unroll
+  for (int i = 0; i < N; i++)
     asm volatile ("" : "+f"(d[i])::"memory");
 }
 
@@ -348,6 +367,46 @@ tl_wgmma_m64n256k16_bf16 (float (&d)[128], uint64_t desc_a, uint64_t desc_b, int
                 : TL_ACC128 (d)
                 : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 #endif
+}
+
+// The same with n = 128: d (64×128 per warpgroup, 64 accumulators per
+// thread) += A (64×16) · B (16×128).  The smaller tiles of rung 14's plans.
+__device__ __forceinline__ void
+tl_wgmma_m64n128k16_bf16 (float (&d)[64], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+#if TL_SM90A
+  asm volatile ("{\n"
+                ".reg .pred p;\n"
+                "setp.ne.b32 p, %66, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 " TL_ACC64_TEXT
+                ", %64, %65, p, 1, 1, 0, 0;\n"
+                "}\n"
+                : TL_ACC64 (d)
+                : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#endif
+}
+
+// Both under one name: the accumulators' count picks the instruction.
+__device__ __forceinline__ void
+tl_wgmma_bf16 (float (&d)[128], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+  tl_wgmma_m64n256k16_bf16 (d, desc_a, desc_b, scale_d);
+}
+
+__device__ __forceinline__ void
+tl_wgmma_bf16 (float (&d)[64], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+  tl_wgmma_m64n128k16_bf16 (d, desc_a, desc_b, scale_d);
+}
+
+// How many pipeline stages of `stage_bytes` fit a CTA's shared memory on
+// sm_90 (227 KB, less the 1 KB the kernels spend aligning their buffer to
+// 1024 and 1 KB of static shared memory: the stages' mbarriers, aligned),
+// at most 8.
+constexpr int
+tl_stages_that_fit (int stage_bytes)
+{
+  return (227 * 1024 - 2048) / stage_bytes < 8 ? (227 * 1024 - 2048) / stage_bytes : 8;
 }
 
 // ---- the persistent tile schedule ------------------------------------------
