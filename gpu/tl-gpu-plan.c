@@ -11,10 +11,13 @@
  * the multiply takes
  *
  *     waves = ⌈work / slots⌉                                  rounds
- *     T     = LAUNCH + waves × (FILL + MAIN + SPLIT)           µs
+ *     T     = LAUNCH + waves × (FILL · a^β + MAIN + STORE + SPLIT)   µs
  *     MAIN  = 2 · tile_m · tile_n · k_slice / (R · eff / occ)
  *     SPLIT = splits > 1 : SPLIT_US (two cluster barriers and the partial
  *             tiles' exchange through distributed shared memory)
+ *     STORE = unsplit, n not a multiple of 4 : tile_m · tile_n · SCALAR_NS
+ *             (C's rows do not start on 16-byte boundaries, and the
+ *             rung's own epilogue stores them element by element)
  *
  *   R      the SM's peak rate for the precision: FLOP per cycle (FFMA and
  *          DMMA: 256, TF32: 2048, BF16: 4096) × the SM clock;
@@ -27,14 +30,18 @@
  *          GPC, and only CLUSTER_FILL of the SMs take them (an H200 holds
  *          31 clusters of 4 = 124 SMs, 15 of 8 = 120);
  *   FILL   a wave's start and finish that no arithmetic hides: the first
- *          stages' latency from DRAM, the pipeline's drain, the stores;
+ *          stages' latency from DRAM, the pipeline's drain, the stores —
+ *          for the rung's largest tile; a smaller one pays a^β of it, a
+ *          its area over the largest's (β = 0: every tile alike);
  *   LAUNCH the launch and the kernel's end as events see them.
  *
- * LAUNCH, FILL and SPLIT_US are the rung's (its pipeline and epilogue set
- * them); they, eff and CLUSTER_FILL were fitted by least squares on the
- * logarithm of the time of every plan of every rung at 11 sizes, 256³ to
- * 8192³ with skinny shapes and small k, on an H200
- * (docs/perf/gemm-plans-h200.md: the fit's error and where it misses).
+ * LAUNCH, FILL, β, SCALAR_NS and SPLIT_US are the rung's (its pipeline
+ * and epilogue set them); they, eff and CLUSTER_FILL were fitted by least
+ * squares on the logarithm of the time of every plan of every rung at 11
+ * sizes, 256³ to 8192³ with skinny shapes and small k, on an H200, and β,
+ * SCALAR_NS and the smaller tiles' eff of rungs 13 and 14 on their plans
+ * at 256³ to 2048³ (docs/perf/gemm-plans-h200.md: the fits' error and
+ * where they miss).
  * The plan is the cheapest T; ties (within 1%) go to the plan listed
  * first (larger tile, fewer splits).  Nothing here knows a size by name:
  * 512³ gets a split of k because its 8 large tiles leave 124 of 132 SMs
@@ -43,6 +50,7 @@
 #include "tl-gpu.h"
 #include "gemm/tl-gemm-plans.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,6 +70,8 @@ typedef struct
   const char *id;
   double flop_per_cycle;   /* per SM, the precision's peak */
   double launch_us, fill_us, split_us;   /* LAUNCH, FILL, SPLIT_US of the header */
+  double fill_exponent;    /* β: a smaller tile's FILL is FILL · (its area / the largest's)^β */
+  double scalar_store_ns;  /* SCALAR_NS: per C element an unsplit plan stores one by one */
   int pair;                /* unsplit plans run as clusters of this many CTAs (multicast) */
   int raster_rows;         /* launch order: bands of this many rows of C (0: row order),
                               or, negative, of −raster_rows tile-rows */
@@ -79,10 +89,11 @@ static const PlanTile tiles_15[] = { TL_GEMM_15_TILES (TILE) };
 #define N_OF(a) ((int) (sizeof (a) / sizeof (a)[0]))
 
 static const PlannedRung planned[] = {
-  { "gemm-17-simt-tma", 256.0, 3.3, 2.4, 2.5, 1, -8, tiles_17, N_OF (tiles_17) },
-  { "gemm-13-wgmma-tf32", 2048.0, 5.2, 7.1, 2.2, 2, 2048, tiles_13, N_OF (tiles_13) },
-  { "gemm-14-wgmma-persistent", 4096.0, 3.9, 5.1, 3.0, 2, 2048, tiles_14, N_OF (tiles_14) },
-  { "gemm-15-dmma-f64", 256.0, 5.5, 3.8, 2.0, 1, 0, tiles_15, N_OF (tiles_15) },
+  { "gemm-17-simt-tma", 256.0, 3.3, 2.4, 2.5, 0.0, 0.0, 1, -8, tiles_17, N_OF (tiles_17) },
+  { "gemm-13-wgmma-tf32", 2048.0, 5.2, 7.1, 2.2, 0.75, 0.0, 2, 2048, tiles_13, N_OF (tiles_13) },
+  { "gemm-14-wgmma-persistent", 4096.0, 3.9, 5.1, 3.0, 1.0, 0.5, 2, 2048, tiles_14,
+    N_OF (tiles_14) },
+  { "gemm-15-dmma-f64", 256.0, 5.5, 3.8, 2.0, 0.0, 0.0, 1, 0, tiles_15, N_OF (tiles_15) },
 };
 
 /* k is cut into 1, 2, 4 or 8 slices: a cluster holds at most 8 CTAs
@@ -153,12 +164,17 @@ count_waves (TlGpuGemmPlan *p, int sms, int per_sm)
 }
 
 static double
-model_us (const PlannedRung *r, const PlanTile *t, const TlGpuGemmPlan *p, int occ, double clock_ghz)
+model_us (const PlannedRung *r, const PlanTile *t, const TlGpuGemmPlan *p, int n, int occ,
+          double clock_ghz)
 {
+  const double area = (double) t->tile_m * t->tile_n;
   const double rate = r->flop_per_cycle * clock_ghz * 1e3 * t->eff / occ; /* FLOP/µs per CTA */
-  const double main_loop = 2.0 * t->tile_m * t->tile_n * (double) p->k_per_split / rate;
+  const double main_loop = 2.0 * area * (double) p->k_per_split / rate;
   const double split = p->splits > 1 ? r->split_us : 0.0;
-  return r->launch_us + p->waves * (r->fill_us + main_loop + split);
+  const double largest = (double) r->tiles[0].tile_m * r->tiles[0].tile_n;
+  const double fill = r->fill_us * pow (area / largest, r->fill_exponent);
+  const double store = p->splits == 1 && n % 4 != 0 ? area * r->scalar_store_ns * 1e-3 : 0.0;
+  return r->launch_us + p->waves * (fill + main_loop + store + split);
 }
 
 /* The plan's geometry and cost, without the sentence. */
@@ -194,7 +210,7 @@ plan_fill (const PlannedRung *r, const PlanTile *t, int splits, int m, int n, in
   else
     snprintf (p->name, sizeof p->name, "%dx%d", t->tile_m, t->tile_n);
   const int occ = count_waves (p, sms, t->per_sm);
-  p->model_us = model_us (r, t, p, occ, clock_ghz);
+  p->model_us = model_us (r, t, p, n, occ, clock_ghz);
 }
 
 static void

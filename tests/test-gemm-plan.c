@@ -127,6 +127,42 @@ test_pinned (void)
   g_assert_cmpint (p.k_per_split, ==, 128);
 }
 
+/* The wgmma rungs offer three tiles each: small products get a smaller
+ * tile, large ones keep the largest, unsplit; an unsplit plan pays for
+ * storing C element by element when its rows are not 16-byte aligned
+ * (rung 14's epilogue; rung 13's measured no such cost). */
+static void
+test_wgmma_tiles (void)
+{
+  TlGpuFacts f = h200 ();
+  const char *rungs[] = { "gemm-13-wgmma-tf32", "gemm-14-wgmma-persistent" };
+  const char *large[] = { "256x128/c2", "128x256/c2" };
+  for (int r = 0; r < 2; r++)
+    {
+      g_assert_cmpint (tl_gpu_gemm_plan_count (rungs[r]), ==, 12);
+      TlGpuGemmPlan small, big;
+      g_assert_cmpint (tl_gpu_gemm_plan_choose (rungs[r], 512, 512, 512, &f, NULL, &small), ==,
+                       TL_GPU_OK);
+      g_assert_cmpint (small.tile_m * small.tile_n, <, 256 * 128);
+      g_assert_cmpint (tl_gpu_gemm_plan_choose (rungs[r], 4096, 4096, 4096, &f, NULL, &big), ==,
+                       TL_GPU_OK);
+      g_assert_cmpstr (big.name, ==, large[r]);
+    }
+  /* 1111 and 1112 columns make the same tiles; only the stores differ */
+  TlGpuGemmPlan odd, even;
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-14-wgmma-persistent", 1000, 1111, 777, &f,
+                                            "128x256/c2", &odd), ==, TL_GPU_OK);
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-14-wgmma-persistent", 1000, 1112, 777, &f,
+                                            "128x256/c2", &even), ==, TL_GPU_OK);
+  g_assert_cmpint (odd.work, ==, even.work);
+  g_assert_cmpfloat (odd.model_us, >, even.model_us + 1.0);
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-14-wgmma-persistent", 1000, 1111, 777, &f,
+                                            "128x256/s2", &odd), ==, TL_GPU_OK);
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-14-wgmma-persistent", 1000, 1112, 777, &f,
+                                            "128x256/s2", &even), ==, TL_GPU_OK);
+  g_assert_cmpfloat_with_epsilon (odd.model_us, even.model_us, 1e-9);
+}
+
 /* Split-k runs in clusters: a GPU before compute capability 9.0 is
  * offered the unsplit plans only. */
 static void
@@ -248,6 +284,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gemm-plan/invariants", test_invariants);
   g_test_add_func ("/gemm-plan/choice", test_choice);
   g_test_add_func ("/gemm-plan/pinned", test_pinned);
+  g_test_add_func ("/gemm-plan/wgmma-tiles", test_wgmma_tiles);
   g_test_add_func ("/gemm-plan/no-clusters", test_no_clusters);
   g_test_add_func ("/gemm-plan/record", test_record);
   g_test_add_func ("/gemm-plan/simulated", test_simulated);

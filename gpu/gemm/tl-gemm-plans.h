@@ -36,15 +36,15 @@
  * one).  The smaller tiles give small problems CTAs for more SMs. */
 #define TL_GEMM_13_TILES(X) \
   X (256, 128, 1, 0.78, 8)     \
-  X (128, 128, 1, 0.70, 8)     \
-  X (128, 64, 1, 0.55, 8)
+  X (128, 128, 1, 0.40, 8)     \
+  X (128, 64, 1, 0.35, 8)
 
 /* rung 14, BF16 wgmma: one consumer warpgroup per 64 rows (two or one),
  * wgmma n = tile_n (256 or 128). */
 #define TL_GEMM_14_TILES(X) \
   X (128, 256, 1, 0.79, 8)     \
-  X (128, 128, 1, 0.70, 8)     \
-  X (64, 128, 1, 0.55, 8)
+  X (128, 128, 1, 0.60, 8)     \
+  X (64, 128, 1, 0.45, 8)
 
 /* rung 15, FP64 DMMA: warps of 32 × 64 outputs */
 #define TL_GEMM_15_TILES(X) \
