@@ -3,7 +3,8 @@
  * `tilelab DIR/mine.cu` lists the file under "Yours" and shows it in the
  * Source page, editable; NVRTC's messages come from a compile on a thread
  * (a CUDA build: the broken line is marked; without CUDA: why it cannot
- * compile); an edit run with Ctrl+R's action becomes a new version
+ * compile); an edit is kept while another kernel is shown and is there
+ * again when its kernel comes back; an edit run with Ctrl+R's action becomes a new version
  * (mine.cu@2) beside the first; an edit whose declarations are wrong and a
  * file that is not a kernel file are errors in the info bar, and the
  * window stays usable.  Exits 77 without a display.
@@ -101,6 +102,42 @@ test_opened (void)
   g_assert_null (strstr (text, "did not compile")); /* the template compiles */
 }
 
+static char *
+buffer_text (GtkTextBuffer *buf)
+{
+  GtkTextIter a, b;
+  gtk_text_buffer_get_bounds (buf, &a, &b);
+  return gtk_text_buffer_get_text (buf, &a, &b, FALSE);
+}
+
+/* Switching kernels in the Source page with an edit not yet run keeps it. */
+static void
+test_switch_keeps_edit (void)
+{
+  TlSourcePage *page = TL_SOURCE_PAGE (tl_window_get_page (window (), "source"));
+  GtkTextBuffer *buf = source_buffer ();
+  g_autofree char *original = buffer_text (buf);
+  GtkTextIter start;
+  gtk_text_buffer_get_start_iter (buf, &start);
+  gtk_text_buffer_insert (buf, &start, "// kept while away\n", -1);
+  g_autofree char *edited = buffer_text (buf);
+
+  const char *rung = tl_kernel_get (0)->id;
+  tl_source_page_show_kernel (page, rung);
+  g_autofree char *other = buffer_text (buf);
+  g_assert_null (strstr (other, "kept while away"));
+  tl_source_page_show_kernel (page, "mine.cu");
+  g_autofree char *back = buffer_text (buf);
+  g_assert_cmpstr (back, ==, edited);
+  /* an edit undone by hand is no edit: the next return shows the file */
+  gtk_text_buffer_set_text (buf, original, -1);
+  tl_source_page_show_kernel (page, rung);
+  tl_source_page_show_kernel (page, "mine.cu");
+  g_autofree char *again = buffer_text (source_buffer ());
+  g_assert_cmpstr (again, ==, original);
+  g_assert_null (tl_kernel_find ("mine.cu@2")); /* nothing ran */
+}
+
 static void
 test_edit_new_version (void)
 {
@@ -196,6 +233,7 @@ main (int argc, char **argv)
   g_assert_true (g_file_set_contents (bad_path, "// just notes, no kernel here\n", -1, NULL));
 
   g_test_add_func ("/gui-user-kernel/opened", test_opened);
+  g_test_add_func ("/gui-user-kernel/switch-keeps-edit", test_switch_keeps_edit);
   g_test_add_func ("/gui-user-kernel/edit-new-version", test_edit_new_version);
   g_test_add_func ("/gui-user-kernel/bad-declaration", test_bad_declaration);
   g_test_add_func ("/gui-user-kernel/not-a-kernel-file", test_not_a_kernel_file);

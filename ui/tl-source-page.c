@@ -26,7 +26,9 @@ struct _TlSourcePage
   GtkWidget *side;
   GtkWidget *facts;
   guint rehighlight_id;      /* an edited user kernel is coloured again when typing pauses */
-  const TlKernelInfo *shown; /* whose text the view holds (a user's edits stay until another) */
+  const TlKernelInfo *shown; /* whose text the view holds */
+  GHashTable *edits;         /* user kernel id → its text as edited, not yet run: kept while
+                                another kernel is shown, shown again when it comes back */
   TlUserKernel *compiling;   /* a user kernel compiled on a thread for its messages, or NULL */
   TlUserKernel *failed;      /* the one whose compile could not run at all */
   char *compile_error;       /* and why */
@@ -38,12 +40,14 @@ static void add_user_kernels (TlSourcePage *self);
 G_DEFINE_FINAL_TYPE_WITH_CODE (TlSourcePage, tl_source_page, GTK_TYPE_BOX,
                                G_IMPLEMENT_INTERFACE (TL_TYPE_PAGE, tl_source_page_page_init))
 
-/* A user's kernel: its text, editable (Ctrl+R runs the edit as a new version). */
+/* A user's kernel: its text, or its edit not yet run, editable (Ctrl+R
+ * runs the edit as a new version). */
 static void
-show_user_source (TlSourcePage *self, TlUserKernel *kernel)
+show_user_source (TlSourcePage *self, const TlKernelInfo *info, TlUserKernel *kernel)
 {
   GtkTextBuffer *buf = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view));
-  const char *text = tl_user_kernel_source (kernel);
+  const char *edited = g_hash_table_lookup (self->edits, info->id);
+  const char *text = edited ? edited : tl_user_kernel_source (kernel);
   gtk_text_buffer_set_text (buf, text, -1);
   tl_code_highlight (buf, text);
   self->length = strlen (text);
@@ -57,7 +61,7 @@ show_source (TlSourcePage *self, const TlKernelInfo *info)
   TlUserKernel *user = tl_user_kernel_of (info);
   if (user != NULL)
     {
-      show_user_source (self, user);
+      show_user_source (self, info, user);
       return;
     }
   gtk_text_view_set_editable (GTK_TEXT_VIEW (self->view), FALSE);
@@ -80,6 +84,26 @@ show_source (TlSourcePage *self, const TlKernelInfo *info)
                                             info->id, info->source_path ? info->source_path : "?");
       gtk_text_buffer_set_text (buf, t, -1);
     }
+}
+
+/* The shown user kernel's edit, if it has one, is kept for its return. */
+static void
+keep_edit (TlSourcePage *self)
+{
+  TlUserKernel *user = tl_user_kernel_of (self->shown);
+  if (user == NULL)
+    return;
+  GtkTextBuffer *buf = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view));
+  GtkTextIter a, b;
+  gtk_text_buffer_get_bounds (buf, &a, &b);
+  char *text = gtk_text_buffer_get_text (buf, &a, &b, FALSE);
+  if (strcmp (text, tl_user_kernel_source (user)) == 0)
+    {
+      g_hash_table_remove (self->edits, self->shown->id);
+      g_free (text);
+    }
+  else
+    g_hash_table_replace (self->edits, g_strdup (self->shown->id), text);
 }
 
 static void
@@ -252,6 +276,8 @@ update (TlSourcePage *self)
   const TlKernelInfo *info = id ? tl_kernel_find (id) : NULL;
   TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
 
+  if (info != self->shown)
+    keep_edit (self);
   if (info == NULL)
     {
       self->shown = NULL;
@@ -446,6 +472,9 @@ tl_source_page_commit_edit (TlSourcePage *self, GError **error)
     }
   const TlKernelInfo *info = tl_user_kernel_register (edited);
   tl_source_page_add_kernel (self, info);
+  /* the edit is the new version now, not an edit of the one before */
+  g_hash_table_remove (self->edits, id);
+  self->shown = NULL;
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->kernel_combo), info->id);
   return info;
 }
@@ -463,6 +492,7 @@ tl_source_page_dispose (GObject *object)
   TlSourcePage *self = TL_SOURCE_PAGE (object);
   tl_page_disconnect_session (&self->session, self);
   g_clear_pointer (&self->compile_error, g_free);
+  g_clear_pointer (&self->edits, g_hash_table_unref);
   if (self->rehighlight_id)
     {
       g_source_remove (self->rehighlight_id);
@@ -490,6 +520,7 @@ static void
 tl_source_page_init (TlSourcePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->edits = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->kernel_combo), 12);
   GtkTextBuffer *buf = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view));
   tl_code_highlight_create_tags (buf);
