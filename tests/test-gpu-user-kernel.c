@@ -1,8 +1,9 @@
 /* test-gpu-user-kernel.c — a student's kernel on the GPU, every way it can go.
  *
  * Each case is a GEMM job as the CLI and the window make it (tl_gemm_run
- * with the kernel file's path in the list), so the kernel is compiled by
- * NVRTC for this GPU and runs in its worker process:
+ * with the kernel file's path in the list), so the kernel's text goes to
+ * its worker process (tilelab-cli serve --stdio, a "user-gemm" job), is
+ * compiled there by NVRTC for this GPU and runs there:
  *   good       the templates (rungs 2, 3, 8 in the user form) at odd shapes,
  *              every dtype they take, checked against float64, with block
  *              records (one per block, a real SM);
@@ -21,6 +22,7 @@
 #include "tl-gpu-test-util.h"
 #include "gemm/tl-user-templates.h"
 #include "run/tl-gemm-run.h"
+#include "remote/tl-remote-user.h"
 #include "run/tl-user-worker.h"
 #include "core/tl-error.h"
 
@@ -208,6 +210,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   tl_gpu_test_require_device ();
+  tl_remote_user_install ();
   seed = tl_gpu_test_seed ();
   dir = g_dir_make_tmp ("tl-gpu-user-XXXXXX", NULL);
   g_test_add_func ("/gpu/user-kernel/good", test_good);

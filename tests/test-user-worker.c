@@ -1,18 +1,25 @@
 /* test-user-worker.c — user kernels in a process of their own, without a GPU.
  *
- * The worker (tilelab-cli kernel-worker) is started for real and spoken to
- * over its pipes; its GPU is the stub's simulated one (TL_GPU_STUB_DEVICES,
- * the CUDA module pointed away), which computes a product with a plain
- * loop and acts out the two ways a broken kernel takes its process down:
- * an entry "tilelab_stub_crash" aborts the worker, "tilelab_stub_hang"
- * never returns.  Checked: C and the numbers come back whole, progress
- * arrives, a crash and a hang are errors in words (the watchdog), this
- * process lives on, the next run starts a new worker and passes, and a
- * cancel stops a run between launches.
+ * The worker is `tilelab-cli serve --stdio`, started for real through the
+ * local pipe transport and given "user-gemm" jobs: the kernel's text, A
+ * and B uploaded.  Its GPU is the stub's simulated one (TL_GPU_STUB_DEVICES,
+ * the CUDA module pointed away), which "compiles" any text, computes a
+ * product with a plain loop and acts out the two ways a broken kernel
+ * takes its process down: an entry "tilelab_stub_crash" aborts the
+ * worker, "tilelab_stub_hang" never returns.  Checked: C and the numbers
+ * come back whole, progress arrives, a crash and a hang are errors in
+ * words (the watchdog), this process lives on, the next run starts a new
+ * worker and passes, a cancel stops a run between launches; the job's
+ * messages one by one; a text the worker cannot read, and a worker with
+ * no GPU, are errors in words.
  */
-#include "run/tl-user-worker.h"
-#include "run/tl-user-wire.h"
 #include "core/tl-error.h"
+#include "core/tl-json.h"
+#include "remote/tl-remote-connection.h"
+#include "remote/tl-remote-user.h"
+#include "remote/tl-user-job.h"
+#include "remote/tl-wire.h"
+#include "run/tl-user-worker.h"
 
 #include <math.h>
 #include <string.h>
@@ -92,26 +99,48 @@ cancelled_cb (void *user_data)
   return p->cancel_after_first && p->progress_calls > 0;
 }
 
-static gboolean
-run (Problem *p, const char *entry, int repeats, double watchdog_s, GError **error)
+/* A kernel file whose every entry is `entry`, launched on a 3×2 grid of
+ * 16×16 blocks with 1 KiB of shared memory. */
+static TlUserKernel *
+kernel_new (const char *entry)
 {
-  static const char image[] = "not a cubin: the simulated GPU computes the product itself";
-  TlGpuUserLaunch k = {
-    .name = "mine.cu", .image = image, .image_size = sizeof image, .entry = entry,
-    .grid = { 3, 2, 1 }, .block = { 16, 16, 1 }, .dynamic_smem = 1024,
-  };
-  TlGpuGemmArgs a = {
+  g_autofree char *text = g_strdup_printf ("// tilelab: int32 = %s\n"
+                                           "// tilelab: float32 = %s\n"
+                                           "// tilelab: float64 = %s\n"
+                                           "// tilelab: block = 16, 16\n"
+                                           "// tilelab: grid = 3, 2\n"
+                                           "// tilelab: shared = 1024\n"
+                                           "__global__ void %s () {}\n",
+                                           entry, entry, entry, entry);
+  g_autoptr (GError) error = NULL;
+  TlUserKernel *kernel = tl_user_kernel_parse ("dir/mine.cu", text, &error);
+  g_assert_no_error (error);
+  return kernel;
+}
+
+static TlGpuGemmArgs
+args_of (Problem *p, int repeats)
+{
+  return (TlGpuGemmArgs) {
     .dtype = p->dtype, .m = p->m, .n = p->n, .k = p->k, .a = p->a, .b = p->b, .c = p->c,
     .warmups = 2, .repeats = repeats, .progress = progress_cb, .cancelled = cancelled_cb,
     .user_data = p,
   };
+}
+
+static gboolean
+run (Problem *p, const char *entry, int repeats, double watchdog_s, GError **error)
+{
+  g_autoptr (TlUserKernel) kernel = kernel_new (entry);
+  TlGpuGemmArgs a = args_of (p, repeats);
   TlGpuGemmResult r;
-  if (!tl_user_worker_run (0, &k, &a, watchdog_s, &r, error))
+  if (!tl_user_worker_run (kernel, 0, &a, watchdog_s, &r, error))
     return FALSE;
   g_assert_cmpint (r.n_times, ==, repeats);
   for (int i = 0; i < r.n_times; i++)
     g_assert_true (isfinite (r.times_ms[i]) && r.times_ms[i] >= 0);
   g_assert_cmpint (r.launch.grid_x, ==, 3);
+  g_assert_cmpint (r.launch.grid_y, ==, 2);
   g_assert_cmpint (r.launch.block_y, ==, 16);
   g_assert_cmpint (r.launch.dynamic_smem_bytes, ==, 1024);
   tl_user_worker_result_clear (&r);
@@ -126,13 +155,14 @@ test_good (void)
       Problem p;
       problem_init (&p, (TlGpuDtype) d, 37, 19, 23, 7 + d);
       g_autoptr (GError) error = NULL;
-      g_assert_true (run (&p, "gemm_mine", 3, 10, &error));
+      gboolean ok = run (&p, "gemm_mine", 3, 10, &error);
       g_assert_no_error (error);
+      g_assert_true (ok);
       expect_product (&p);
       g_assert_cmpint (p.progress_calls, >=, 3);
       problem_clear (&p);
     }
-  g_assert_cmpint (tl_user_worker_pid (), >, 0);
+  g_assert_cmpint (tl_remote_user_worker_pid (), >, 0);
 }
 
 static void
@@ -142,18 +172,18 @@ test_crash_then_good (void)
   problem_init (&p, TL_GPU_FLOAT32, 20, 10, 30, 1);
   g_autoptr (GError) error = NULL;
   g_assert_true (run (&p, "gemm_mine", 1, 10, &error));
-  GPid before = tl_user_worker_pid ();
+  GPid before = tl_remote_user_worker_pid ();
   g_assert_false (run (&p, "tilelab_stub_crash", 1, 10, &error));
   g_assert_error (error, TL_ERROR, TL_ERROR_LAUNCH_FAILED);
   g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, "mine.cu"));
   g_assert_nonnull (strstr (error->message, "ended before it answered"));
-  g_assert_nonnull (strstr (error->message, "signal 6"));
-  g_assert_cmpint (tl_user_worker_pid (), ==, 0);
+  g_assert_nonnull (strstr (error->message, "status 134")); /* 128 + SIGABRT */
+  g_assert_cmpint (tl_remote_user_worker_pid (), ==, 0);
   g_clear_error (&error);
   g_assert_true (run (&p, "gemm_mine", 2, 10, &error));
   g_assert_no_error (error);
-  g_assert_cmpint (tl_user_worker_pid (), !=, before);
+  g_assert_cmpint (tl_remote_user_worker_pid (), !=, before);
   expect_product (&p);
   problem_clear (&p);
 }
@@ -197,10 +227,153 @@ test_cancel (void)
   problem_clear (&p);
 }
 
+/* ---- the job's messages, through a connection of this test's own ---------- */
+
+typedef struct
+{
+  GString *seen;       /* the messages' types, in order */
+  char *arch, *log;
+  gboolean compiled;
+  int runs;            /* progress of stage "run" */
+  TlMatrix *c;
+} Messages;
+
+static gboolean
+on_message (TlRemoteConnection *conn, const char *type, JsonObject *message, GBytes *payload,
+            gpointer data, GError **error)
+{
+  Messages *m = data;
+  if (m->seen->len == 0 || !g_str_has_suffix (m->seen->str, type))
+    g_string_append_printf (m->seen, "%s%s", m->seen->len ? " " : "", type);
+  if (strcmp (type, "compiled") == 0)
+    {
+      m->arch = g_strdup (tl_json_object_get_string (message, "arch", ""));
+      m->log = g_strdup (tl_json_object_get_string (message, "log", ""));
+      m->compiled = json_object_get_boolean_member_with_default (message, "compiled", FALSE);
+    }
+  if (strcmp (type, "progress") == 0
+      && strcmp (tl_json_object_get_string (message, "stage", ""), "run") == 0)
+    m->runs++;
+  if (strcmp (type, "matrix") == 0)
+    {
+      g_assert_cmpstr (tl_json_object_get_string (message, "name", ""), ==, "c");
+      m->c = tl_wire_matrix_from_npy (payload, "C", error);
+      return m->c != NULL;
+    }
+  return TRUE;
+}
+
+/* Runs one user-gemm job of kernel on a fresh worker; its done message. */
+static JsonObject *
+run_job (TlUserKernel *kernel, Problem *p, Messages *m, GError **error)
+{
+  g_autoptr (TlRemoteTarget) here = tl_remote_target_new (NULL, NULL, NULL);
+  TlRemoteConnection *conn = tl_remote_connection_new (here);
+  gsize es = p->dtype == TL_GPU_FLOAT64 ? 8 : 4;
+  g_autoptr (TlMatrix) a = tl_matrix_new ((TlDtype) p->dtype, p->m, p->k, NULL);
+  g_autoptr (TlMatrix) b = tl_matrix_new ((TlDtype) p->dtype, p->k, p->n, NULL);
+  memcpy (a->data, p->a, (gsize) p->m * p->k * es);
+  memcpy (b->data, p->b, (gsize) p->k * p->n * es);
+  g_autoptr (GBytes) npy_a = tl_wire_matrix_to_npy (a, NULL);
+  g_autoptr (GBytes) npy_b = tl_wire_matrix_to_npy (b, NULL);
+  g_autofree char *sha_a = tl_remote_connection_upload (conn, npy_a, "A", NULL, error);
+  g_autofree char *sha_b = sha_a ? tl_remote_connection_upload (conn, npy_b, "B", NULL, error)
+                                 : NULL;
+  TlGpuGemmArgs args = args_of (p, 4);
+  JsonObject *done = sha_b ? tl_remote_connection_run_job (conn,
+                                                           tl_user_job_begin (kernel, 0, &args,
+                                                                              sha_a, sha_b),
+                                                           on_message, m, NULL, error)
+                           : NULL;
+  tl_remote_connection_free (conn);
+  return done;
+}
+
+static void
+messages_clear (Messages *m)
+{
+  g_string_free (m->seen, TRUE);
+  g_free (m->arch);
+  g_free (m->log);
+  g_clear_pointer (&m->c, tl_matrix_unref);
+}
+
+static void
+test_job_messages (void)
+{
+  Problem p;
+  problem_init (&p, TL_GPU_FLOAT64, 17, 9, 13, 4);
+  g_autoptr (TlUserKernel) kernel = kernel_new ("gemm_mine");
+  Messages m = { g_string_new (NULL) };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonObject) done = run_job (kernel, &p, &m, &error);
+  g_assert_no_error (error);
+  g_test_message ("%s", m.seen->str);
+  g_assert_cmpstr (tl_json_object_get_string (done, "status", ""), ==, "ok");
+  /* compile first, its log, progress, the numbers, then C */
+  g_assert_true (g_str_has_prefix (m.seen->str, "progress compiled progress"));
+  g_assert_true (g_str_has_suffix (m.seen->str, "progress result matrix"));
+  g_assert_cmpstr (m.arch, ==, "sm_90");
+  g_assert_true (m.compiled);
+  g_assert_nonnull (strstr (m.log, "simulated"));
+  g_assert_cmpint (m.runs, ==, 4);
+  g_assert_nonnull (m.c);
+  memcpy (p.c, m.c->data, (gsize) p.m * p.n * 8);
+  expect_product (&p);
+  messages_clear (&m);
+  problem_clear (&p);
+}
+
+static void
+test_job_refused (void)
+{
+  Problem p;
+  problem_init (&p, TL_GPU_FLOAT32, 5, 6, 7, 5);
+  /* a kernel this process could read, with no entry for float32 */
+  g_autoptr (TlUserKernel) kernel = tl_user_kernel_parse ("mine.cu",
+                                                          "// tilelab: float64 = k\n"
+                                                          "// tilelab: block = 8\n"
+                                                          "// tilelab: grid = m\n",
+                                                          NULL);
+  g_assert_nonnull (kernel);
+  Messages m = { g_string_new (NULL) };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonObject) done = run_job (kernel, &p, &m, &error);
+  g_assert_no_error (error);
+  g_autoptr (GError) said = tl_wire_get_error (done);
+  g_test_message ("%s", said->message);
+  g_assert_error (said, TL_ERROR, TL_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (said->message, "mine.cu has no float32 entry"));
+  g_assert_null (m.c);
+  messages_clear (&m);
+  problem_clear (&p);
+}
+
+/* A worker on a machine without a GPU says so, and nothing else. */
+static void
+test_no_gpu (void)
+{
+  tl_user_worker_stop ();
+  g_setenv ("TL_GPU_STUB_DEVICES", "0", TRUE);
+  Problem p;
+  problem_init (&p, TL_GPU_FLOAT32, 8, 8, 8, 6);
+  g_autoptr (GError) error = NULL;
+  g_assert_false (run (&p, "gemm_mine", 1, 10, &error));
+  g_test_message ("%s", error ? error->message : "");
+  g_assert_error (error, TL_ERROR, TL_ERROR_NO_DEVICE);
+  g_assert_nonnull (strstr (error->message, "No usable CUDA GPU"));
+  /* the answer is the worker's, which lives on */
+  g_assert_cmpint (tl_remote_user_worker_pid (), >, 0);
+  tl_user_worker_stop ();
+  g_setenv ("TL_GPU_STUB_DEVICES", "1", TRUE);
+  problem_clear (&p);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  tl_remote_user_install ();
   /* the worker runs on the stub's simulated GPU: the CUDA module pointed away */
   g_setenv ("TILELAB_GPU_BACKEND", "/nonexistent/libtilelab-gpu-cuda.so", TRUE);
   g_setenv ("TL_GPU_STUB_DEVICES", "1", TRUE);
@@ -213,6 +386,9 @@ main (int argc, char **argv)
   g_test_add_func ("/user-worker/crash-then-good", test_crash_then_good);
   g_test_add_func ("/user-worker/hang-watchdog", test_hang_watchdog);
   g_test_add_func ("/user-worker/cancel", test_cancel);
+  g_test_add_func ("/user-worker/job-messages", test_job_messages);
+  g_test_add_func ("/user-worker/job-refused", test_job_refused);
+  g_test_add_func ("/user-worker/no-gpu", test_no_gpu);
   int rc = g_test_run ();
   tl_user_worker_stop ();
   return rc;

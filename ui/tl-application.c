@@ -5,6 +5,7 @@
 #include <glib/gi18n-lib.h>
 #include "tl-config.h"
 #include "tl-window.h"
+#include "remote/tl-remote-user.h"
 
 struct _TlApplication
 {
@@ -118,6 +119,8 @@ static void
 tl_application_startup (GApplication *app)
 {
   G_APPLICATION_CLASS (tl_application_parent_class)->startup (app);
+  /* user kernels run in a worker process: tilelab-cli serve --stdio */
+  tl_remote_user_install ();
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_entries, G_N_ELEMENTS (app_entries), app);
   struct { const char *action; const char *accels[3]; } accels[] = {

@@ -7,6 +7,7 @@
 #include "cli-gauss.h"
 #include "tl-config.h"
 #include "core/tl-locale.h"
+#include "remote/tl-remote-user.h"
 
 #include <glib/gi18n-lib.h>
 #include <signal.h>
@@ -26,7 +27,6 @@ static const TlCliCommand commands[] = {
   { "kernels", N_("List every GEMM kernel, CPU and GPU"), tl_cli_kernels },
   { "kernel", N_("Your own kernel: new writes one to start from, check compiles it"), tl_cli_kernel },
   /* not for people: started by Tilelab to run user kernels in a process of their own */
-  { "kernel-worker", NULL, tl_cli_kernel_worker },
 
   /* matrices: generate, convert, info */
   { "generate", N_("Write a generated matrix (ones, random, Hilbert, …) to a file"), tl_cli_generate },
@@ -80,6 +80,8 @@ main (int argc, char **argv)
   /* a write beyond ulimit -f fails with EFBIG ("File too large"), which
    * a save reports and cleans up after, instead of killing the program */
   signal (SIGXFSZ, SIG_IGN);
+  /* user kernels run in a worker process: this program's serve --stdio */
+  tl_remote_user_install ();
 
   /* --host, --launcher, --remote-cli: the command runs on a worker elsewhere */
   g_auto (TlCliRemoteOptions) remote = { 0 };

@@ -59,7 +59,6 @@ gboolean tl_cli_run_work (TlCliWorkFunc func, gpointer data, GCancellable *cance
 int tl_cli_devices (int argc, char **argv);
 int tl_cli_kernels (int argc, char **argv);
 int tl_cli_kernel (int argc, char **argv);
-int tl_cli_kernel_worker (int argc, char **argv);
 
 /* matrices */
 int tl_cli_generate (int argc, char **argv);

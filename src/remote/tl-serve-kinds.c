@@ -6,6 +6,7 @@ const TlServeJobKind tl_serve_job_kinds[] = {
   { "gemm", tl_serve_start_gemm },
   { "gauss", tl_serve_start_gauss },
   { "command", tl_serve_start_command },
+  { "user-gemm", tl_serve_start_user_gemm },
 };
 
 const guint tl_serve_n_job_kinds = G_N_ELEMENTS (tl_serve_job_kinds);

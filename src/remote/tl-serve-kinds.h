@@ -6,6 +6,8 @@
  *   gauss    an LU factorisation with its step recording
  *   command  a tilelab-cli command as a child process: its output, the
  *            files it wrote, its exit status (tl-serve-command.c)
+ *   user-gemm  a student's kernel, its text in the job: compiled here by
+ *            NVRTC and run through the harness (tl-serve-user.c)
  *
  * docs/remote.md describes each kind's messages.
  */
@@ -19,5 +21,6 @@ gboolean tl_serve_start_devices (TlServeJob *job, JsonObject *message, GError **
 gboolean tl_serve_start_gemm    (TlServeJob *job, JsonObject *message, GError **error);
 gboolean tl_serve_start_gauss   (TlServeJob *job, JsonObject *message, GError **error);
 gboolean tl_serve_start_command (TlServeJob *job, JsonObject *message, GError **error);
+gboolean tl_serve_start_user_gemm (TlServeJob *job, JsonObject *message, GError **error);
 
 G_END_DECLS

@@ -13,48 +13,48 @@ in_process (void)
   return g_strcmp0 (g_getenv ("TILELAB_USER_KERNELS"), "in-process") == 0;
 }
 
-/* The harness in this process; its result copied into g_malloc'd memory
- * so that one clear (tl_user_worker_result_clear) serves both ways. */
+/* The file's entry for the job's dtype and its geometry at the job's size. */
 static gboolean
-run_here (TlGpuSession *gpu, int ordinal, const TlGpuUserLaunch *launch, const TlGpuGemmArgs *args,
-          TlGpuGemmResult *out, GError **error)
+entry_and_geometry (TlUserKernel *kernel, const TlGpuGemmArgs *args, TlUserGeometry *geometry,
+                    GError **error)
 {
-  TlGpuDevice *device = tl_gpu_session_get_device (gpu, ordinal, error);
-  if (device == NULL)
-    return FALSE;
-  TlGpuGemmResult r;
-  TlGpuStatus st = tl_gpu_user_gemm_run (device, launch, args, &r);
-  if (st != TL_GPU_OK)
-    return tl_gpu_error_set (error, st, launch->name);
-  *out = r;
-  out->times_ms = g_memdup2 (r.times_ms, sizeof (double) * MAX (r.n_times, 0));
-  out->blocks = r.blocks ? g_memdup2 (r.blocks, sizeof (TlGpuBlockRecord) * r.n_blocks) : NULL;
-  tl_gpu_gemm_result_clear (&r);
-  return TRUE;
+  TlDtype dtype = (TlDtype) args->dtype;
+  if (tl_user_kernel_entry (kernel, dtype) == NULL)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED, _("%s has no %s entry"),
+                   tl_user_kernel_file_name (kernel), tl_dtype_name (dtype));
+      return FALSE;
+    }
+  return tl_user_kernel_geometry (kernel, (gsize) args->m, (gsize) args->k, (gsize) args->n, dtype,
+                                  geometry, error);
+}
+
+/* The harness's result copied into g_malloc'd memory, so that one clear
+ * (tl_user_worker_result_clear) serves every way a kernel runs. */
+static void
+keep_result (TlGpuGemmResult *r, TlGpuGemmResult *out)
+{
+  *out = *r;
+  out->times_ms = g_memdup2 (r->times_ms, sizeof (double) * MAX (r->n_times, 0));
+  out->blocks = r->blocks ? g_memdup2 (r->blocks, sizeof (TlGpuBlockRecord) * r->n_blocks) : NULL;
+  tl_gpu_gemm_result_clear (r);
 }
 
 gboolean
-tl_user_run_gemm (TlUserKernel *kernel, TlGpuSession *gpu, int ordinal, const TlGpuGemmArgs *args,
-                  double watchdog_s, TlUserGeometry *geometry, TlGpuGemmResult *out,
-                  GError **error)
+tl_user_run_here (TlUserKernel *kernel, TlGpuSession *gpu, int ordinal, const TlGpuGemmArgs *args,
+                  TlUserGeometry *geometry, TlGpuGemmResult *out, GError **error)
 {
   memset (out, 0, sizeof *out);
+  TlGpuDevice *device = tl_gpu_session_get_device (gpu, ordinal, error);
+  if (device == NULL)
+    return FALSE;
   TlGpuFacts facts;
   if (!tl_gpu_session_get_facts (gpu, ordinal, &facts))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_NO_DEVICE, _("No usable CUDA GPU %d"), ordinal);
       return FALSE;
     }
-  TlDtype dtype = (TlDtype) args->dtype;
-  const TlUserValue *entry = tl_user_kernel_entry (kernel, dtype);
-  if (entry == NULL)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED, _("%s has no %s entry"),
-                   tl_user_kernel_file_name (kernel), tl_dtype_name (dtype));
-      return FALSE;
-    }
-  if (!tl_user_kernel_geometry (kernel, (gsize) args->m, (gsize) args->k, (gsize) args->n, dtype,
-                                geometry, error))
+  if (!entry_and_geometry (kernel, args, geometry, error))
     return FALSE;
   int arch = facts.cc_major * 10 + facts.cc_minor;
   g_autoptr (TlUserBuild) build = tl_user_kernel_compile (kernel, arch, error);
@@ -67,6 +67,7 @@ tl_user_run_gemm (TlUserKernel *kernel, TlGpuSession *gpu, int ordinal, const Tl
                    tl_user_kernel_path (kernel), arch, errors);
       return FALSE;
     }
+  TlDtype dtype = (TlDtype) args->dtype;
   TlGpuUserLaunch launch = {
     .name = tl_user_kernel_file_name (kernel),
     .image = g_bytes_get_data (build->image, &launch.image_size),
@@ -79,9 +80,27 @@ tl_user_run_gemm (TlUserKernel *kernel, TlGpuSession *gpu, int ordinal, const Tl
   memcpy (launch.block, geometry->block, sizeof launch.block);
   TlGpuGemmArgs a = *args;
   a.instrument = a.instrument && launch.timed_image != NULL;
+  TlGpuGemmResult r;
+  TlGpuStatus st = tl_gpu_user_gemm_run (device, &launch, &a, &r);
+  if (st != TL_GPU_OK)
+    return tl_gpu_error_set (error, st, launch.name);
+  keep_result (&r, out);
+  return TRUE;
+}
+
+gboolean
+tl_user_run_gemm (TlUserKernel *kernel, TlGpuSession *gpu, int ordinal, const TlGpuGemmArgs *args,
+                  double watchdog_s, TlUserGeometry *geometry, TlGpuGemmResult *out,
+                  GError **error)
+{
+  memset (out, 0, sizeof *out);
   if (in_process ())
-    return run_here (gpu, ordinal, &launch, &a, out, error);
-  return tl_user_worker_run (ordinal, &launch, &a, watchdog_s, out, error);
+    return tl_user_run_here (kernel, gpu, ordinal, args, geometry, out, error);
+  /* the worker compiles and evaluates them again; said here first, they
+   * cost no process */
+  if (!entry_and_geometry (kernel, args, geometry, error))
+    return FALSE;
+  return tl_user_worker_run (kernel, ordinal, args, watchdog_s, out, error);
 }
 
 /* ---- the record ------------------------------------------------------- */

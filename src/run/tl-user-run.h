@@ -22,12 +22,20 @@ G_BEGIN_DECLS
  * the diagnostics at file:line:column), its geometry is bad at this size
  * (TL_ERROR_SHAPE) or its run failed (tl-user-worker.h).  geometry
  * receives the launch; out the harness's result, freed with
- * tl_user_worker_result_clear.  With TILELAB_USER_KERNELS=in-process in
- * the environment the kernel runs in this process (for debuggers and
+ * tl_user_worker_result_clear.  It runs in the worker process
+ * (tl-user-worker.h); with TILELAB_USER_KERNELS=in-process in the
+ * environment it runs in this process (for debuggers and
  * compute-sanitizer: a fault then ends this process's GPU). */
 gboolean tl_user_run_gemm (TlUserKernel *kernel, TlGpuSession *gpu, int ordinal,
                            const TlGpuGemmArgs *args, double watchdog_s,
                            TlUserGeometry *geometry, TlGpuGemmResult *out, GError **error);
+
+/* The same in this process, always: compiled for the device's
+ * architecture (once per kernel), launched through the harness.  What the
+ * worker's "user-gemm" job runs. */
+gboolean tl_user_run_here (TlUserKernel *kernel, TlGpuSession *gpu, int ordinal,
+                           const TlGpuGemmArgs *args, TlUserGeometry *geometry,
+                           TlGpuGemmResult *out, GError **error);
 
 /* Adds $.extensions.user_kernels to record: for every run of a user
  * kernel, its file (path, text), title and the build it ran (architecture,

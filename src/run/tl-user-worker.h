@@ -1,46 +1,55 @@
-/* tl-user-worker.h — user kernels run in a process of their own.
+/* tl-user-worker.h — where a user kernel runs: a process of its own.
  *
  * A student's kernel may write to an illegal address (which ruins the
  * CUDA context of the process it runs in for good) or never end (which a
- * process cannot stop from inside).  So it runs in a worker process,
- * `tilelab-cli kernel-worker`, spoken to over pipes (tl-user-wire.h):
- * a fault ends the worker, not the window or the CLI, and the next run
- * starts a fresh one.  A watchdog stops a kernel that never ends: when
- * the worker says nothing (no launch finished, no progress) for longer
- * than the watchdog's time, its process is killed.
+ * process cannot stop from inside).  So it runs in a worker process: an
+ * illegal address ends that process, not the window or the CLI, and the
+ * next run starts a fresh one; a watchdog kills a worker that says
+ * nothing (no launch finished, no progress) for longer than its time.
  *
- * One worker serves the process, started on the first user kernel and
- * kept for the next (a CUDA context costs a second to create); calls are
- * serialised.  Where the worker program is: $TILELAB_CLI, this program
- * when it is tilelab-cli, tilelab-cli beside this program, the build
- * tree's, the installed one (the last two set by src/meson.build).
- *
- * This is the local transport of the remote worker (issue 24) in its
- * smallest form: the same request, the same answer.
+ * The worker is the remote work's `tilelab-cli serve --stdio` on this
+ * computer, spoken to through the local pipe transport: its "user-gemm"
+ * job compiles the kernel's text with NVRTC and runs it through the
+ * ladder's harness (docs/remote.md).  This area may not speak to it (the
+ * remote area is above it), so the program installs the way there once
+ * at start: tl_remote_user_install() (src/remote/tl-remote-user.h) in
+ * tilelab-cli, the app and the tests.  Without it, a user kernel's run
+ * is an error saying so.
  */
 #pragma once
 
 #include <gio/gio.h>
 
+#include "gemm/tl-user-kernel.h"
 #include "tl-gpu.h"
 
 G_BEGIN_DECLS
 
 #define TL_USER_WATCHDOG_DEFAULT_S 10.0
 
-/* tl_gpu_user_gemm_run in the worker process, on GPU device: the same
- * result (free it with tl_user_worker_result_clear), or FALSE with an
- * error that says what happened to the kernel in words: the harness's
- * statuses as tl_gpu_error_set makes them, a fault that ended the worker
- * (TL_ERROR_LAUNCH_FAILED: this process's GPU is unaffected), the
- * watchdog (TL_ERROR_LAUNCH_FAILED), G_IO_ERROR_CANCELLED.  args->progress
- * and args->cancelled are called on this thread while it waits. */
-gboolean tl_user_worker_run (int device, const TlGpuUserLaunch *kernel, const TlGpuGemmArgs *args,
+/* Runs kernel's entry for args->dtype on GPU `device` of the worker with
+ * args (its sizes, inputs, C, launches; progress and cancelled are called
+ * on this thread while it waits): the harness's result (free it with
+ * tl_user_worker_result_clear), or FALSE with an error that says what
+ * happened to the kernel in words — it did not compile (TL_ERROR_PARSE,
+ * at file:line:column), its geometry or launch was refused, it faulted
+ * (its process ended; this one's GPU is unaffected), the watchdog stopped
+ * it, or G_IO_ERROR_CANCELLED. */
+typedef gboolean (*TlUserWorkerRunFunc) (TlUserKernel *kernel, int device,
+                                         const TlGpuGemmArgs *args, double watchdog_s,
+                                         TlGpuGemmResult *out, GError **error);
+
+/* The way to the worker (run) and the end of it (stop: the worker
+ * process, if one runs, is ended; the next run starts another). */
+void     tl_user_worker_install (TlUserWorkerRunFunc run, void (*stop) (void));
+gboolean tl_user_worker_is_installed (void);
+
+/* The installed run, or TL_ERROR_UNSUPPORTED when none is. */
+gboolean tl_user_worker_run (TlUserKernel *kernel, int device, const TlGpuGemmArgs *args,
                              double watchdog_s, TlGpuGemmResult *out, GError **error);
+/* Frees a result of tl_user_worker_run or tl_user_run_here (times and
+ * blocks are g_malloc'd). */
 void     tl_user_worker_result_clear (TlGpuGemmResult *result);
-/* Ends the worker process, if one runs (the next run starts another). */
 void     tl_user_worker_stop (void);
-/* The worker's process id, or 0 (tests). */
-GPid     tl_user_worker_pid (void);
 
 G_END_DECLS

@@ -1,0 +1,291 @@
+/* tl-remote-user.c — a user kernel's run as a job of the local worker. */
+#include "remote/tl-remote-user.h"
+
+#include "core/tl-error.h"
+#include "core/tl-json.h"
+#include "remote/tl-remote-connection.h"
+#include "remote/tl-user-job.h"
+#include "remote/tl-wire.h"
+#include "run/tl-user-worker.h"
+
+#include <glib/gi18n-lib.h>
+#include <signal.h>
+#include <string.h>
+
+/* How often the watch looks at the caller's cancel and the watchdog. */
+#define WATCH_MS 100
+
+static GMutex lock;
+static TlRemoteConnection *conn; /* the worker, once started */
+
+static void
+drop_worker_locked (void)
+{
+  g_clear_pointer (&conn, tl_remote_connection_free);
+}
+
+/* ---- one job ------------------------------------------------------------------------ */
+
+typedef struct
+{
+  const TlGpuGemmArgs *args;
+  double watchdog_s;
+  GPid pid;
+  GCancellable *cancel;
+  GSource *watch;      /* on the connection's context, from the first message on */
+  gint64 heard;        /* monotonic µs of the last message */
+  gboolean compiling;  /* the watchdog waits for the compile */
+  gboolean watchdog_fired;
+  TlGpuGemmResult *out;
+  gboolean got_result, got_c;
+} Call;
+
+static gboolean
+watch_cb (gpointer data)
+{
+  Call *c = data;
+  const TlGpuGemmArgs *a = c->args;
+  if (!g_cancellable_is_cancelled (c->cancel) && a->cancelled && a->cancelled (a->user_data))
+    g_cancellable_cancel (c->cancel);
+  double quiet_s = (g_get_monotonic_time () - c->heard) / 1e6;
+  if (!c->compiling && !c->watchdog_fired && quiet_s > c->watchdog_s && c->pid > 0)
+    {
+      g_debug ("user kernels: the watchdog kills worker %d after %.2f s", (int) c->pid, quiet_s);
+      c->watchdog_fired = TRUE;
+      kill (c->pid, SIGKILL);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+take_c (Call *c, JsonObject *message, GBytes *payload, GError **error)
+{
+  const TlGpuGemmArgs *a = c->args;
+  g_autoptr (TlMatrix) m = payload ? tl_wire_matrix_from_npy (payload, "C", error) : NULL;
+  if (m == NULL)
+    return payload != NULL ? FALSE
+                           : (g_set_error_literal (error, TL_REMOTE_ERROR,
+                                                   TL_REMOTE_ERROR_PROTOCOL, _("C came without its bytes")),
+                              FALSE);
+  if (m->dtype != (TlDtype) a->dtype || m->rows != (gsize) a->m || m->cols != (gsize) a->n
+      || !tl_matrix_is_contiguous (m))
+    {
+      g_set_error (error, TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL,
+                   _("the worker's C is not %s of %d×%d"), tl_dtype_name ((TlDtype) a->dtype),
+                   a->m, a->n);
+      return FALSE;
+    }
+  if (a->c != NULL)
+    memcpy (a->c, m->data, (gsize) a->m * a->n * tl_dtype_size (m->dtype));
+  c->got_c = TRUE;
+  return TRUE;
+}
+
+static void
+take_progress (Call *c, JsonObject *message)
+{
+  const char *stage = tl_json_object_get_string (message, "stage", "");
+  c->compiling = strcmp (stage, "compile") == 0;
+  int gpu_stage = tl_user_job_stage_from_name (stage);
+  if (gpu_stage >= 0 && c->args->progress)
+    c->args->progress ((TlGpuStage) gpu_stage, (int) tl_wire_get_count (message, "step", 0),
+                       (int) tl_wire_get_count (message, "total", 0), c->args->user_data);
+}
+
+static gboolean
+on_message (TlRemoteConnection *connection, const char *type, JsonObject *message,
+            GBytes *payload, gpointer data, GError **error)
+{
+  Call *c = data;
+  c->heard = g_get_monotonic_time ();
+  if (c->watch == NULL)
+    {
+      /* the connection's context is this thread's default while it waits */
+      c->watch = g_timeout_source_new (WATCH_MS);
+      g_source_set_callback (c->watch, watch_cb, c, NULL);
+      g_source_attach (c->watch, g_main_context_get_thread_default ());
+    }
+  if (strcmp (type, "progress") == 0)
+    take_progress (c, message);
+  else if (strcmp (type, "compiled") == 0)
+    {
+      c->compiling = FALSE;
+      g_debug ("user kernels: compiled for %s in %.0f ms:\n%s",
+               tl_json_object_get_string (message, "arch", "?"),
+               json_object_get_double_member_with_default (message, "compile_ms", 0),
+               tl_json_object_get_string (message, "log", ""));
+    }
+  else if (strcmp (type, "result") == 0)
+    {
+      tl_user_worker_result_clear (c->out);
+      if (!tl_user_job_get_result (message, c->out, error))
+        return FALSE;
+      c->got_result = TRUE;
+    }
+  else if (strcmp (type, "matrix") == 0
+           && strcmp (tl_json_object_get_string (message, "name", ""), "c") == 0)
+    return take_c (c, message, payload, error);
+  return TRUE;
+}
+
+/* ---- uploads -------------------------------------------------------------------------- */
+
+/* The bytes of a host array as an NPY upload; its SHA-256, or NULL. */
+static char *
+upload (const void *data, TlGpuDtype dtype, int rows, int cols, const char *name, GError **error)
+{
+  g_autoptr (TlMatrix) m = tl_matrix_new ((TlDtype) dtype, (gsize) rows, (gsize) cols, error);
+  if (m == NULL)
+    return NULL;
+  memcpy (m->data, data, (gsize) rows * cols * tl_dtype_size ((TlDtype) dtype));
+  g_autoptr (GBytes) npy = tl_wire_matrix_to_npy (m, error);
+  return npy ? tl_remote_connection_upload (conn, npy, name, NULL, error) : NULL;
+}
+
+/* ---- the run --------------------------------------------------------------------------- */
+
+/* The job's outcome when the worker answered done. */
+static gboolean
+finish_done (Call *c, JsonObject *done, const char *name, GError **error)
+{
+  const char *status = tl_json_object_get_string (done, "status", "error");
+  if (strcmp (status, "ok") == 0)
+    {
+      if (c->got_result && (c->got_c || c->args->c == NULL))
+        return TRUE;
+      g_set_error (error, TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL,
+                   _("The worker ran %s but sent no result"), name);
+      return FALSE;
+    }
+  GError *e = tl_wire_get_error (done);
+  if (g_error_matches (e, TL_ERROR, TL_ERROR_DEVICE_LOST))
+    {
+      /* the worker's GPU is ruined, this process's is not: the next run
+       * starts a new worker */
+      e->code = TL_ERROR_LAUNCH_FAILED;
+      drop_worker_locked ();
+    }
+  g_propagate_error (error, e);
+  return FALSE;
+}
+
+/* The job's outcome when the worker did not answer. */
+static void
+say_lost (Call *c, const char *name, GError *lost, GError **error)
+{
+  if (g_error_matches (lost, G_IO_ERROR, G_IO_ERROR_CANCELLED) && !c->watchdog_fired)
+    {
+      g_propagate_error (error, lost);
+      return;
+    }
+  if (c->watchdog_fired)
+    g_set_error (error, TL_ERROR, TL_ERROR_LAUNCH_FAILED,
+                 _("%s ran for more than %g s without finishing a launch: the watchdog stopped it "
+                   "(its process was ended; the next run starts a new one). A kernel that never "
+                   "ends often waits at a barrier that some threads never reach, or loops on a "
+                   "condition that never changes. Slower kernels can have more time: --watchdog "
+                   "SECONDS."),
+                 name, c->watchdog_s);
+  else
+    g_set_error (error, TL_ERROR, TL_ERROR_LAUNCH_FAILED,
+                 _("The process running %s ended before it answered. %s The rest of Tilelab is "
+                   "not affected."),
+                 name, lost->message);
+  g_error_free (lost);
+}
+
+static gboolean
+run_locked (TlUserKernel *kernel, int device, const TlGpuGemmArgs *args, double watchdog_s,
+            TlGpuGemmResult *out, GError **error)
+{
+  const char *name = tl_user_kernel_file_name (kernel);
+  if (conn == NULL)
+    {
+      g_autoptr (TlRemoteTarget) here = tl_remote_target_new (NULL, NULL, NULL);
+      conn = tl_remote_connection_new (here);
+    }
+  if (!tl_remote_connection_open (conn, NULL, error))
+    {
+      g_prefix_error (error, _("The worker for %s could not start: "), name);
+      drop_worker_locked ();
+      return FALSE;
+    }
+  g_autofree char *sha_a = upload (args->a, args->dtype, args->m, args->k, "A", error);
+  g_autofree char *sha_b = sha_a ? upload (args->b, args->dtype, args->k, args->n, "B", error)
+                                 : NULL;
+  if (sha_b == NULL)
+    {
+      drop_worker_locked ();
+      return FALSE;
+    }
+  JsonObject *hello = tl_remote_connection_get_hello (conn);
+  g_autoptr (GCancellable) cancel = g_cancellable_new ();
+  Call c = {
+    .args = args, .watchdog_s = watchdog_s, .cancel = cancel, .out = out,
+    .pid = hello ? (GPid) tl_wire_get_count (hello, "pid", 0) : 0,
+    .heard = g_get_monotonic_time (), .compiling = TRUE,
+  };
+  GError *local = NULL;
+  JsonObject *done = tl_remote_connection_run_job (conn,
+                                                   tl_user_job_begin (kernel, device, args, sha_a,
+                                                                      sha_b),
+                                                   on_message, &c, cancel, &local);
+  if (c.watch)
+    {
+      g_source_destroy (c.watch);
+      g_source_unref (c.watch);
+    }
+  gboolean ok = FALSE;
+  if (done == NULL)
+    {
+      gboolean cancelled = g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      say_lost (&c, name, local, error);
+      if (c.watchdog_fired || !cancelled || !tl_remote_connection_is_open (conn))
+        drop_worker_locked ();
+    }
+  else
+    {
+      ok = finish_done (&c, done, name, error);
+      json_object_unref (done);
+    }
+  if (!ok)
+    tl_user_worker_result_clear (out);
+  return ok;
+}
+
+static gboolean
+run_in_worker (TlUserKernel *kernel, int device, const TlGpuGemmArgs *args, double watchdog_s,
+               TlGpuGemmResult *out, GError **error)
+{
+  memset (out, 0, sizeof *out);
+  g_mutex_lock (&lock);
+  gboolean ok = run_locked (kernel, device, args, watchdog_s, out, error);
+  g_mutex_unlock (&lock);
+  return ok;
+}
+
+static void
+stop_worker (void)
+{
+  g_mutex_lock (&lock);
+  drop_worker_locked ();
+  g_mutex_unlock (&lock);
+}
+
+void
+tl_remote_user_install (void)
+{
+  tl_user_worker_install (run_in_worker, stop_worker);
+}
+
+GPid
+tl_remote_user_worker_pid (void)
+{
+  g_mutex_lock (&lock);
+  JsonObject *hello = conn && tl_remote_connection_is_open (conn)
+                        ? tl_remote_connection_get_hello (conn)
+                        : NULL;
+  GPid pid = hello ? (GPid) tl_wire_get_count (hello, "pid", 0) : 0;
+  g_mutex_unlock (&lock);
+  return pid;
+}

@@ -1,0 +1,30 @@
+/* tl-remote-user.h — user kernels in a local worker: `tilelab-cli serve --stdio`.
+ *
+ * The isolation of a student's kernel (run/tl-user-worker.h) is the
+ * remote work's worker on this computer, through the local pipe
+ * transport: a kernel is a "user-gemm" job (tl-user-job.h) whose inputs
+ * are uploaded as NPY and whose text is compiled there.  One worker
+ * serves the process, started on the first user kernel and kept for the
+ * next (a CUDA context costs a second to create); calls are serialised.
+ *
+ * While a job runs, a watch on the connection's own main context polls
+ * the caller's cancel (sent as "cancel": the harness stops at its next
+ * launch) and is the watchdog: a worker that says nothing for longer than
+ * the watchdog's time after its compile is killed (SIGKILL: it may be in a
+ * kernel that never ends), and so is one whose GPU faulted.  Either way
+ * the error says so in words and the next run starts a new worker.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Installs the local worker as tl-user-worker.h's way to run user kernels
+ * (tilelab-cli, the app and the tests call it once at start). */
+void tl_remote_user_install (void);
+
+/* The worker's process id, or 0 when none runs (tests). */
+GPid tl_remote_user_worker_pid (void);
+
+G_END_DECLS
