@@ -371,8 +371,13 @@ stub_measure_bandwidth (TlGpuDevice *device, TlGpuBandwidth *out)
 static void
 stub_user_build_clear (TlGpuUserBuild *build)
 {
-  if (build != NULL)
-    memset (build, 0, sizeof *build);
+  if (build == NULL)
+    return;
+  free (build->log);
+  free (build->image);
+  for (int d = 0; d < 3; d++)
+    free (build->lowered[d]);
+  memset (build, 0, sizeof *build);
 }
 
 /* With simulated devices (TL_GPU_STUB_DEVICES) compiling is simulated

@@ -209,6 +209,40 @@ test_cli_interrupt (void)
   g_unlink (record);
 }
 
+/* Your own kernel over ssh: the file is uploaded, the host's tilelab-cli
+ * compiles and runs it in a worker of its own there.  This host has no
+ * GPU: the answer says so; given the stub's simulated ones (the launcher
+ * line), the kernel runs and passes its check. */
+static void
+test_cli_user_kernel (void)
+{
+  g_autofree char *kernel = g_build_filename (worker.dir, "mine.cu", NULL);
+  g_assert_true (g_file_set_contents (kernel,
+                                      "// tilelab: float32 = gemm_mine\n"
+                                      "// tilelab: block = 16, 16\n"
+                                      "// tilelab: grid = ceil_div(n, 16), ceil_div(m, 16)\n"
+                                      "__global__ void gemm_mine () {}\n",
+                                      -1, NULL));
+  g_autofree char *list = g_strconcat (kernel, ",cpu-naive", NULL);
+  const char *no_gpu[] = { "--host", "tl-test", "--remote-cli", worker.cli, "gemm", "--kernel",
+                           kernel, "--size", "16", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = cli_test_spawn (no_gpu, NULL, &out, &err);
+  g_test_message ("no GPU: exit %d\n%s%s", rc, out, err);
+  g_assert_cmpint (rc, !=, 0);
+  g_assert_true (strstr (out, "GPU") != NULL || strstr (err, "GPU") != NULL);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  const char *simulated[] = { "--host", "tl-test", "--launcher", STUB_GPUS, "--remote-cli",
+                              worker.cli, "gemm", "--kernel", list, "--size", "33x21x17", NULL };
+  rc = cli_test_spawn (simulated, NULL, &out, &err);
+  g_test_message ("simulated GPUs: exit %d\n%s%s", rc, out, err);
+  g_assert_cmpint (rc, ==, 0);
+  g_assert_nonnull (strstr (out, "mine.cu"));
+  g_unlink (kernel);
+  g_assert_cmpuint (marked_worker_wait_gone (&worker, 5), ==, 0);
+}
+
 /* ---- Slurm --------------------------------------------------------------------------------- */
 
 static char *
@@ -331,6 +365,7 @@ main (int argc, char **argv)
   g_test_add_func ("/remote-ssh/no-worker", test_no_worker);
   g_test_add_func ("/remote-ssh/wrong-version", test_wrong_version);
   g_test_add_func ("/remote-ssh/cli-interrupt", test_cli_interrupt);
+  g_test_add_func ("/remote-ssh/cli-user-kernel", test_cli_user_kernel);
   g_test_add_func ("/remote-ssh/slurm/job", test_slurm_job);
   g_test_add_func ("/remote-ssh/slurm/cancel-pending", test_slurm_cancel_pending);
   int rc = g_test_run ();

@@ -11,16 +11,26 @@
  * words (the watchdog), this process lives on, the next run starts a new
  * worker and passes, a cancel stops a run between launches; the job's
  * messages one by one; a text the worker cannot read, and a worker with
- * no GPU, are errors in words.
+ * no GPU, are errors in words.  And through tilelab-cli's remote path
+ * (--remote-cli: the local pipe in place of ssh): `gemm --kernel
+ * mine.cu,cpu-naive` uploads the file, the remote tilelab-cli runs it in
+ * a worker of its own and the record comes back with the kernel's text;
+ * on a machine without a GPU the answer says so.  And as the app runs on
+ * a host (TlRemoteHost, here a local worker): the job carries the
+ * kernel's text, the worker registers it under the app's id.
  */
+#include "remote-test-util.h"
 #include "core/tl-error.h"
 #include "core/tl-json.h"
+#include "record/tl-record-file.h"
+#include "record/tl-record.h"
 #include "remote/tl-remote-connection.h"
 #include "remote/tl-remote-user.h"
 #include "remote/tl-user-job.h"
 #include "remote/tl-wire.h"
 #include "run/tl-user-worker.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
@@ -369,6 +379,99 @@ test_no_gpu (void)
   problem_clear (&p);
 }
 
+/* ---- the CLI's remote path: gemm --kernel FILE.cu on the worker ------------- */
+
+static char *
+write_kernel_file (const char *dir)
+{
+  g_autoptr (TlUserKernel) kernel = kernel_new ("gemm_mine");
+  char *path = g_build_filename (dir, "mine.cu", NULL);
+  g_assert_true (g_file_set_contents (path, tl_user_kernel_source (kernel), -1, NULL));
+  return path;
+}
+
+static void
+test_cli_remote (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tl-user-cli-XXXXXX", NULL);
+  g_autofree char *kernel = write_kernel_file (dir);
+  g_autofree char *list = g_strconcat (kernel, ",cpu-naive", NULL);
+  g_autofree char *record = g_build_filename (dir, "run.json", NULL);
+  const char *args[] = { "--remote-cli", cli_path, "gemm", "--kernel", list, "--size", "37x19x23",
+                         "--repeats", "2", "--record", record, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = cli_test_spawn (args, NULL, &out, &err);
+  g_test_message ("%s%s", out, err);
+  g_assert_cmpint (rc, ==, 0);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) r = tl_run_record_load (record, TL_RECORD_LOAD_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->runs->len, ==, 2);
+  for (guint i = 0; i < r->runs->len; i++)
+    {
+      const TlKernelRun *run = r->runs->pdata[i];
+      g_assert_cmpint (run->status, ==, TL_RUN_OK);
+      g_assert_true (run->passed);
+    }
+  /* the record carries the kernel's text, and where it ran */
+  JsonObject *uk = json_object_get_object_member (r->extensions, "user_kernels");
+  g_assert_nonnull (uk);
+  g_assert_nonnull (json_object_get_member (r->extensions, "remote"));
+  g_unlink (record);
+  g_unlink (kernel);
+  g_rmdir (dir);
+}
+
+static void
+test_cli_remote_no_gpu (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tl-user-cli-XXXXXX", NULL);
+  g_autofree char *kernel = write_kernel_file (dir);
+  const char *args[] = { "--remote-cli", cli_path, "gemm", "--kernel", kernel, "--size", "16",
+                         NULL };
+  g_auto (GStrv) env = g_environ_setenv (g_get_environ (), "TL_GPU_STUB_DEVICES", "0", TRUE);
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = cli_test_spawn (args, env, &out, &err);
+  g_test_message ("exit %d\n%s%s", rc, out, err);
+  g_assert_cmpint (rc, !=, 0);
+  g_autofree char *all = g_strconcat (out, err, NULL);
+  g_assert_nonnull (strstr (all, "GPU"));
+  g_unlink (kernel);
+  g_rmdir (dir);
+}
+
+/* ---- the app's way: a GEMM job on a host, the kernel's text in it ------------- */
+
+static void
+test_host_gemm (void)
+{
+  g_autoptr (TlUserKernel) kernel = kernel_new ("gemm_mine");
+  const TlKernelInfo *info = tl_user_kernel_register (kernel);
+  g_assert_nonnull (info);
+  g_autoptr (TlRemoteTarget) here = tl_remote_target_new (NULL, NULL, cli_path);
+  TlRemoteHost *host = tl_remote_host_new (here);
+  Waiter w;
+  waiter_init (&w, tl_remote_host_get_runner (host));
+  g_autofree char *kernels = g_strconcat (info->id, ",cpu-naive", NULL);
+  g_autoptr (TlJob) job = remote_test_job (29, 31, 17, kernels, 2);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) record = remote_test_gemm (host, job, &w, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (record->runs->len, ==, 2);
+  for (guint i = 0; i < record->runs->len; i++)
+    {
+      const TlKernelRun *run = record->runs->pdata[i];
+      g_test_message ("%s: %s", run->kernel_id, run->message ? run->message : "ok");
+      g_assert_cmpint (run->status, ==, TL_RUN_OK);
+      g_assert_true (run->passed);
+    }
+  const TlKernelRun *mine = tl_run_record_find_run (record, info->id);
+  g_assert_nonnull (mine);
+  g_assert_cmpint (mine->launch.grid_x, ==, 3);
+  waiter_clear (&w, tl_remote_host_get_runner (host));
+  tl_remote_host_free (host);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -377,11 +480,10 @@ main (int argc, char **argv)
   /* the worker runs on the stub's simulated GPU: the CUDA module pointed away */
   g_setenv ("TILELAB_GPU_BACKEND", "/nonexistent/libtilelab-gpu-cuda.so", TRUE);
   g_setenv ("TL_GPU_STUB_DEVICES", "1", TRUE);
-  g_autofree char *cli = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR")
-                                                                       : ".",
-                                           "..", "src", "cli", "tilelab-cli", NULL);
+  if (!cli_test_find ())
+    return 77;
   if (!g_getenv ("TILELAB_CLI"))
-    g_setenv ("TILELAB_CLI", cli, TRUE);
+    g_setenv ("TILELAB_CLI", cli_path, TRUE);
   g_test_add_func ("/user-worker/good", test_good);
   g_test_add_func ("/user-worker/crash-then-good", test_crash_then_good);
   g_test_add_func ("/user-worker/hang-watchdog", test_hang_watchdog);
@@ -389,6 +491,9 @@ main (int argc, char **argv)
   g_test_add_func ("/user-worker/job-messages", test_job_messages);
   g_test_add_func ("/user-worker/job-refused", test_job_refused);
   g_test_add_func ("/user-worker/no-gpu", test_no_gpu);
+  g_test_add_func ("/user-worker/cli-remote", test_cli_remote);
+  g_test_add_func ("/user-worker/host-gemm", test_host_gemm);
+  g_test_add_func ("/user-worker/cli-remote-no-gpu", test_cli_remote_no_gpu);
   int rc = g_test_run ();
   tl_user_worker_stop ();
   return rc;

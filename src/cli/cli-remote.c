@@ -4,7 +4,8 @@
  * through ssh, docs/remote.md) as a "command" job: its arguments travel
  * as they are, so generated inputs (--gen, --size, --seed) travel as
  * their recipe and are made there.  Matrix files named on the command
- * line are uploaded first (once each, with progress); files the command
+ * line, and user kernel files in gemm's --kernel list (compiled there, in
+ * a worker of their own), are uploaded first (once each, with progress); files the command
  * writes (--record, --output) come back to where they were asked for,
  * and run records among them name where they ran ($.extensions.remote)
  * and this command line.  What the command prints arrives as it prints
@@ -19,6 +20,7 @@
 
 #include "core/tl-error.h"
 #include "core/tl-json.h"
+#include "gemm/tl-user-kernel.h"
 #include "io/tl-io.h"
 #include "remote/tl-remote-connection.h"
 #include "remote/tl-wire.h"
@@ -157,12 +159,29 @@ typedef struct
   GPtrArray *inputs;       /* FileArg*, in the order they appear */
   GPtrArray *outputs;      /* FileArg*, the K-th output is out/K on the worker */
   GPtrArray *arg_files;    /* per word: its FileArg or NULL */
+  GPtrArray *parts;        /* FilePart*: uploads inside a joined word (a kernel list) */
   TlRemoteTarget *target;
   /* while running */
   TlRemoteConnection *conn;
   GString *pending[2];     /* stdout, stderr: text up to a newline */
   int exit_code;
 } Remote;
+
+/* An input that is one part of a word: its object there, filled in once
+ * uploaded (the FileArg is one of the inputs). */
+typedef struct
+{
+  FileArg *file;
+  JsonObject *object;
+} FilePart;
+
+static void
+file_part_free (gpointer data)
+{
+  FilePart *part = data;
+  json_object_unref (part->object);
+  g_free (part);
+}
 
 static void
 file_arg_free (FileArg *f)
@@ -196,17 +215,27 @@ add_word (Remote *r, JsonNode *node, FileArg *file)
   g_ptr_array_add (r->arg_files, file);
 }
 
-static gboolean
-add_input (Remote *r, const char *path, GError **error)
+/* A file the command reads, among the inputs to upload; NULL if unreadable. */
+static FileArg *
+input_file (Remote *r, const char *path, GError **error)
 {
   g_autoptr (GMappedFile) mapped = g_mapped_file_new (path, FALSE, error);
   if (mapped == NULL)
-    return FALSE;
+    return NULL;
   FileArg *f = g_new0 (FileArg, 1);
   f->local = g_strdup (path);
   f->name = g_path_get_basename (path);
   f->bytes = g_mapped_file_get_bytes (mapped);
   g_ptr_array_add (r->inputs, f);
+  return f;
+}
+
+static gboolean
+add_input (Remote *r, const char *path, GError **error)
+{
+  FileArg *f = input_file (r, path, error);
+  if (f == NULL)
+    return FALSE;
   /* the SHA-256 is filled in once uploaded; the node is completed then */
   JsonNode *node = json_node_new (JSON_NODE_OBJECT);
   json_node_take_object (node, json_object_new ());
@@ -226,6 +255,52 @@ add_output (Remote *r, const char *path)
   JsonNode *node = json_node_new (JSON_NODE_OBJECT);
   json_node_take_object (node, o);
   add_word (r, node, f);
+}
+
+static gboolean
+is_user_kernel_file (const char *word)
+{
+  return tl_user_kernel_is_path (word) && g_file_test (word, G_FILE_TEST_IS_REGULAR);
+}
+
+/* gemm's kernel list: user kernel files in it (mine.cu,gemm-03-smem16)
+ * are uploaded, and the word goes as its parts, which the worker joins
+ * with the uploads' paths there. */
+static gboolean
+add_kernel_list (Remote *r, const char *list, GError **error)
+{
+  g_auto (GStrv) parts = g_strsplit (list, ",", -1);
+  gboolean any = FALSE;
+  for (guint i = 0; parts[i]; i++)
+    any = any || is_user_kernel_file (parts[i]);
+  if (!any)
+    {
+      add_word (r, string_node (list), NULL);
+      return TRUE;
+    }
+  JsonArray *joined = json_array_new ();
+  JsonNode *node = json_node_new (JSON_NODE_ARRAY);
+  json_node_take_array (node, joined);
+  add_word (r, node, NULL);
+  for (guint i = 0; parts[i]; i++)
+    {
+      if (i > 0)
+        json_array_add_string_element (joined, ",");
+      if (!is_user_kernel_file (parts[i]))
+        {
+          json_array_add_string_element (joined, parts[i]);
+          continue;
+        }
+      FileArg *f = input_file (r, parts[i], error);
+      if (f == NULL)
+        return FALSE;
+      FilePart *part = g_new0 (FilePart, 1);
+      part->file = f;
+      part->object = json_object_new ();
+      json_array_add_object_element (joined, json_object_ref (part->object));
+      g_ptr_array_add (r->parts, part);
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -257,6 +332,16 @@ parse_arguments (Remote *r, int argc, char **argv, GError **error)
         {
           option = g_strdup (word);
           value = i + 1 < argc ? argv[i + 1] : NULL;
+        }
+      if (strcmp (r->command, "gemm") == 0 && value
+          && (strcmp (option, "--kernel") == 0 || strcmp (option, "-k") == 0))
+        {
+          add_word (r, string_node (option), NULL);
+          if (!add_kernel_list (r, value, error))
+            return FALSE;
+          if (!eq)
+            i++;
+          continue;
         }
       gboolean is_out = in_list (remote_commands[ci].outputs, option);
       gboolean is_in = in_list (remote_commands[ci].inputs, option);
@@ -481,6 +566,17 @@ upload_inputs (Remote *r, GCancellable *cancellable, GError **error)
       json_object_set_string_member (o, "upload", f->sha256);
       json_object_set_string_member (o, "name", f->name);
     }
+  for (guint i = 0; i < r->parts->len; i++)
+    {
+      FilePart *part = r->parts->pdata[i];
+      FileArg *f = part->file;
+      if (f->sha256 == NULL)
+        f->sha256 = tl_remote_connection_upload (r->conn, f->bytes, f->name, cancellable, error);
+      if (f->sha256 == NULL)
+        return FALSE;
+      json_object_set_string_member (part->object, "upload", f->sha256);
+      json_object_set_string_member (part->object, "name", f->name);
+    }
   return TRUE;
 }
 
@@ -531,6 +627,7 @@ remote_free (Remote *r)
   g_ptr_array_unref (r->inputs);
   g_ptr_array_unref (r->outputs);
   g_ptr_array_unref (r->arg_files);
+  g_ptr_array_unref (r->parts);
   g_string_free (r->pending[0], TRUE);
   g_string_free (r->pending[1], TRUE);
   g_free (r->command_line);
@@ -548,6 +645,7 @@ tl_cli_remote_run (const char *command, int argc, char **argv, const char *host,
   r->inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) file_arg_free);
   r->outputs = g_ptr_array_new_with_free_func ((GDestroyNotify) file_arg_free);
   r->arg_files = g_ptr_array_new ();
+  r->parts = g_ptr_array_new_with_free_func (file_part_free);
   r->pending[0] = g_string_new (NULL);
   r->pending[1] = g_string_new (NULL);
   r->target = tl_remote_target_new (host, launcher, remote_cli);

@@ -7,6 +7,7 @@
 #include "record/tl-gauss-record.h"
 #include "remote/tl-remote-connection.h"
 #include "remote/tl-wire.h"
+#include "run/tl-user-run.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -356,6 +357,15 @@ gemm_func (TlRunnerJob *rjob, gpointer data, GCancellable *cancellable, GError *
   tl_json_member_string (b, "kind", "gemm");
   json_builder_set_member_name (b, "job");
   json_builder_add_value (b, tl_job_to_json (c->job));
+  /* your own kernels travel as their text; the worker compiles them */
+  JsonObject *user_kernels = tl_user_run_kernels_json ((const char *const *) c->job->kernels);
+  if (user_kernels)
+    {
+      json_builder_set_member_name (b, "user_kernels");
+      JsonNode *node = json_node_new (JSON_NODE_OBJECT);
+      json_node_take_object (node, user_kernels);
+      json_builder_add_value (b, node);
+    }
   tl_json_member_bool (b, "keep_matrices", c->job->keep_matrices);
   json_builder_set_member_name (b, "inputs");
   json_builder_add_value (b, json_builder_get_root (inputs));

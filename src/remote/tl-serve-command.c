@@ -7,6 +7,9 @@
  *                                         command gets a path to it that
  *                                         ends in its name (formats are
  *                                         told by the extension)
+ *   ["…", {"upload": …}, ",gemm-03"]      parts joined into one argument:
+ *                                         text and uploads' paths (gemm's
+ *                                         --kernel list naming kernel files)
  *   {"output": "run.json"}                a file or folder the command will
  *                                         write: a path in the job's
  *                                         folder, out/K/run.json for the
@@ -198,11 +201,39 @@ cancelled_cb (GCancellable *cancellable, gpointer data)
 
 /* An argument as the command gets it: strings as they are; uploads and
  * outputs as paths in the job's folder. */
+static char *resolve_argument (TlServeJob *job, JsonNode *node, guint *n_outputs,
+                               GError **error);
+
+/* Parts joined into one argument: text and uploads, nothing else. */
+static char *
+join_parts (TlServeJob *job, JsonArray *parts, guint *n_outputs, GError **error)
+{
+  g_autoptr (GString) joined = g_string_new (NULL);
+  for (guint i = 0; i < json_array_get_length (parts); i++)
+    {
+      JsonNode *part = json_array_get_element (parts, i);
+      JsonObject *o = JSON_NODE_HOLDS_OBJECT (part) ? json_node_get_object (part) : NULL;
+      if (JSON_NODE_HOLDS_ARRAY (part) || (o && !json_object_has_member (o, "upload")))
+        {
+          g_set_error_literal (error, TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL,
+                               _("a joined command argument holds only text and uploads"));
+          return NULL;
+        }
+      g_autofree char *text = resolve_argument (job, part, n_outputs, error);
+      if (text == NULL)
+        return NULL;
+      g_string_append (joined, text);
+    }
+  return g_strdup (joined->str);
+}
+
 static char *
 resolve_argument (TlServeJob *job, JsonNode *node, guint *n_outputs, GError **error)
 {
   if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
     return g_strdup (json_node_get_string (node));
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    return join_parts (job, json_node_get_array (node), n_outputs, error);
   JsonObject *o = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
   const char *upload = o ? tl_json_object_get_string (o, "upload", NULL) : NULL;
   const char *output = o ? tl_json_object_get_string (o, "output", NULL) : NULL;

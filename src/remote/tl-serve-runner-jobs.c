@@ -16,6 +16,7 @@
 #include "record/tl-record.h"
 #include "remote/tl-wire.h"
 #include "run/tl-gauss-run.h"
+#include "run/tl-user-run.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -206,6 +207,10 @@ gemm_done_cb (GObject *source, GAsyncResult *result, gpointer data)
 gboolean
 tl_serve_start_gemm (TlServeJob *job, JsonObject *message, GError **error)
 {
+  /* the client's own kernels, by the ids the job names them with */
+  JsonNode *user = json_object_get_member (message, "user_kernels");
+  if (user && JSON_NODE_HOLDS_OBJECT (user))
+    tl_user_run_register_json (json_node_get_object (user));
   JsonNode *node = json_object_get_member (message, "job");
   g_autoptr (TlJob) tl_job = node ? tl_job_from_json (node, error) : NULL;
   if (tl_job == NULL)

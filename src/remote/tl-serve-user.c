@@ -177,21 +177,6 @@ post_compiled (UserJob *u, TlUserKernel *kernel, TlGpuSession *gpu)
   post (u, b);
 }
 
-/* A fault's words: this process ends, the client's lives on. */
-static void
-say_fault (GError **error, const char *name)
-{
-  if (!g_error_matches (*error, TL_ERROR, TL_ERROR_DEVICE_LOST))
-    return;
-  g_autofree char *what = g_strdup (tl_gpu_last_message ());
-  g_clear_error (error);
-  g_set_error (error, TL_ERROR, TL_ERROR_DEVICE_LOST,
-               _("%s made the GPU fault (%s). It ran in a process of its own, which ended; the "
-                 "rest of Tilelab and the next run are not affected. Look for an index outside "
-                 "A, B or C, or a read of memory the kernel never allocated."),
-               name, what);
-}
-
 static gpointer
 run_user_job (TlRunnerJob *job, gpointer data, GCancellable *cancellable, GError **error)
 {
@@ -218,10 +203,9 @@ run_user_job (TlRunnerJob *job, gpointer data, GCancellable *cancellable, GError
   args.cancelled = cancelled_cb;
   args.user_data = &harness;
   TlUserGeometry geometry;
-  if (!tl_user_run_here (kernel, gpu, u->request.device, &args, &geometry, &o->result,
+  if (!tl_user_run_here (kernel, gpu, u->request.device, &args, TRUE, &geometry, &o->result,
                          error))
     {
-      say_fault (error, u->name);
       user_outcome_free (o);
       return NULL;
     }

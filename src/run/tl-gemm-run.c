@@ -67,9 +67,11 @@ tl_gemm_expand_kernels (const char *const *requested, TlDtype dtype, gboolean ha
                 }
               continue;
             }
-          if (tl_user_kernel_is_path (word))
+          /* a kernel file: read now, a row of the registry from here on
+           * (unless a user kernel has that name as its id already: a job
+           * from the app or from another machine names them by id) */
+          if (tl_user_kernel_is_path (word) && tl_kernel_find (word) == NULL)
             {
-              /* a kernel file: read now, a row of the registry from here on */
               const TlKernelInfo *user = tl_user_kernel_open (word, error);
               if (user == NULL)
                 return NULL;

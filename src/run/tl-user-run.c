@@ -40,9 +40,29 @@ keep_result (TlGpuGemmResult *r, TlGpuGemmResult *out)
   tl_gpu_gemm_result_clear (r);
 }
 
+/* A fault, said for the student: where to look, and what it did to the
+ * process (its own, which ends; or this one, whose GPU is then lost). */
+static gboolean
+say_fault (GError **error, const char *name, gboolean isolated)
+{
+  if (isolated)
+    g_set_error (error, TL_ERROR, TL_ERROR_DEVICE_LOST,
+                 _("%s made the GPU fault (%s). It ran in a process of its own, which ended; the "
+                   "rest of Tilelab and the next run are not affected. Look for an index outside "
+                   "A, B or C, or a read of memory the kernel never allocated."),
+                 name, tl_gpu_last_message ());
+  else
+    g_set_error (error, TL_ERROR, TL_ERROR_DEVICE_LOST,
+                 _("%s made the GPU fault (%s); restart Tilelab to use the GPU again. Look for an "
+                   "index outside A, B or C, or a read of memory the kernel never allocated."),
+                 name, tl_gpu_last_message ());
+  return FALSE;
+}
+
 gboolean
 tl_user_run_here (TlUserKernel *kernel, TlGpuSession *gpu, int ordinal, const TlGpuGemmArgs *args,
-                  TlUserGeometry *geometry, TlGpuGemmResult *out, GError **error)
+                  gboolean isolated, TlUserGeometry *geometry, TlGpuGemmResult *out,
+                  GError **error)
 {
   memset (out, 0, sizeof *out);
   TlGpuDevice *device = tl_gpu_session_get_device (gpu, ordinal, error);
@@ -82,6 +102,8 @@ tl_user_run_here (TlUserKernel *kernel, TlGpuSession *gpu, int ordinal, const Tl
   a.instrument = a.instrument && launch.timed_image != NULL;
   TlGpuGemmResult r;
   TlGpuStatus st = tl_gpu_user_gemm_run (device, &launch, &a, &r);
+  if (st == TL_GPU_DEVICE_LOST)
+    return say_fault (error, launch.name, isolated);
   if (st != TL_GPU_OK)
     return tl_gpu_error_set (error, st, launch.name);
   keep_result (&r, out);
@@ -95,7 +117,7 @@ tl_user_run_gemm (TlUserKernel *kernel, TlGpuSession *gpu, int ordinal, const Tl
 {
   memset (out, 0, sizeof *out);
   if (in_process ())
-    return tl_user_run_here (kernel, gpu, ordinal, args, geometry, out, error);
+    return tl_user_run_here (kernel, gpu, ordinal, args, FALSE, geometry, out, error);
   /* the worker compiles and evaluates them again; said here first, they
    * cost no process */
   if (!entry_and_geometry (kernel, args, geometry, error))
@@ -166,15 +188,35 @@ tl_user_run_describe (TlRunRecord *record, int arch)
   json_object_set_object_member (record->extensions, "user_kernels", kernels);
 }
 
+JsonObject *
+tl_user_run_kernels_json (const char *const *ids)
+{
+  JsonObject *kernels = NULL;
+  for (guint i = 0; ids && ids[i]; i++)
+    {
+      TlUserKernel *kernel = tl_user_kernel_of (tl_kernel_find (ids[i]));
+      if (kernel == NULL)
+        continue;
+      if (kernels == NULL)
+        kernels = json_object_new ();
+      json_object_set_object_member (kernels, ids[i], kernel_json (kernel, 0));
+    }
+  return kernels;
+}
+
 guint
 tl_user_run_register_from_record (const TlRunRecord *record)
 {
   JsonNode *node = record->extensions
                      ? json_object_get_member (record->extensions, "user_kernels")
                      : NULL;
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    return 0;
-  JsonObject *kernels = json_node_get_object (node);
+  return node && JSON_NODE_HOLDS_OBJECT (node) ? tl_user_run_register_json (json_node_get_object (node))
+                                               : 0;
+}
+
+guint
+tl_user_run_register_json (JsonObject *kernels)
+{
   g_autoptr (GList) ids = json_object_get_members (kernels);
   guint count = 0;
   for (GList *l = ids; l; l = l->next)

@@ -32,10 +32,12 @@ gboolean tl_user_run_gemm (TlUserKernel *kernel, TlGpuSession *gpu, int ordinal,
 
 /* The same in this process, always: compiled for the device's
  * architecture (once per kernel), launched through the harness.  What the
- * worker's "user-gemm" job runs. */
+ * worker's "user-gemm" job runs (isolated: this process is the kernel's
+ * own, which a fault ends — said so in the fault's words,
+ * TL_ERROR_DEVICE_LOST). */
 gboolean tl_user_run_here (TlUserKernel *kernel, TlGpuSession *gpu, int ordinal,
-                           const TlGpuGemmArgs *args, TlUserGeometry *geometry,
-                           TlGpuGemmResult *out, GError **error);
+                           const TlGpuGemmArgs *args, gboolean isolated,
+                           TlUserGeometry *geometry, TlGpuGemmResult *out, GError **error);
 
 /* Adds $.extensions.user_kernels to record: for every run of a user
  * kernel, its file (path, text), title and the build it ran (architecture,
@@ -45,5 +47,11 @@ void     tl_user_run_describe (TlRunRecord *record, int arch);
 /* Registers the user kernels a record carries (parsing their text) and
  * returns how many; their ids are the record's when those are free. */
 guint    tl_user_run_register_from_record (const TlRunRecord *record);
+
+/* The user kernels among ids as {id: {"path", "title", "source"}} (the
+ * record's form, without a build), or NULL when there are none; and
+ * registering such an object's kernels (a GEMM job's on another machine). */
+JsonObject *tl_user_run_kernels_json  (const char *const *ids);
+guint       tl_user_run_register_json (JsonObject *kernels);
 
 G_END_DECLS
