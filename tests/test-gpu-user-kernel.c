@@ -16,12 +16,17 @@
  *   wrong      C off by one: the check fails with the first mismatches;
  *   outside    a store past C's end: "wrote outside C";
  *   hang       a kernel that never ends: the watchdog stops it;
- * and after all of them a good kernel and a ladder rung pass in one job.
+ * and after all of them a good kernel and a ladder rung pass in one job;
+ * and `tilelab-cli --remote-cli CLI gemm --kernel mine.cu,gemm-03-smem16`
+ * (the remote path through the local pipe: the file uploaded, compiled
+ * and run by the tilelab-cli there in a worker of its own) passes both.
  * Exits 77 without a GPU.
  */
 #include "tl-gpu-test-util.h"
 #include "gemm/tl-user-templates.h"
 #include "run/tl-gemm-run.h"
+#include "record/tl-record-file.h"
+#include "remote/tl-remote-target.h"
 #include "remote/tl-remote-user.h"
 #include "run/tl-user-worker.h"
 #include "core/tl-error.h"
@@ -205,6 +210,37 @@ test_next_run (void)
   g_assert_false (tl_gpu_is_lost ());
 }
 
+/* The CLI's remote path on this GPU: the worker's tilelab-cli runs the
+ * kernel in a worker of its own, the record comes back. */
+static void
+test_cli_remote (void)
+{
+  g_autofree char *cli = tl_remote_local_cli_path ();
+  g_autofree char *path = write_kernel ("remote.cu", tl_user_template_text ("gemm-03-smem16"));
+  g_autofree char *list = g_strconcat (path, ",gemm-03-smem16", NULL);
+  g_autofree char *record = g_build_filename (dir, "remote.json", NULL);
+  const char *argv[] = { cli, "--remote-cli", cli, "gemm", "--kernel", list, "--size",
+                         "513x257x769", "--record", record, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int status = 0;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
+                               &status, &error));
+  g_test_message ("%s%s", out, err);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_autoptr (TlRunRecord) r = tl_run_record_load (record, TL_RECORD_LOAD_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->runs->len, ==, 2);
+  for (guint i = 0; i < r->runs->len; i++)
+    {
+      const TlKernelRun *run = r->runs->pdata[i];
+      g_assert_cmpint (run->status, ==, TL_RUN_OK);
+      g_assert_true (run->passed);
+    }
+  g_assert_nonnull (r->extensions);
+  g_assert_nonnull (json_object_get_member (r->extensions, "user_kernels"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -216,6 +252,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gpu/user-kernel/good", test_good);
   g_test_add_func ("/gpu/user-kernel/failures", test_failures);
   g_test_add_func ("/gpu/user-kernel/next-run", test_next_run);
+  g_test_add_func ("/gpu/user-kernel/cli-remote", test_cli_remote);
   int rc = g_test_run ();
   tl_user_worker_stop ();
   return rc;

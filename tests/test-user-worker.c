@@ -42,6 +42,7 @@ typedef struct
   void *a, *b, *c;
   int progress_calls;
   gboolean cancel_after_first;
+  gint64 cancel_at;     /* monotonic µs after which to cancel, or 0 */
 } Problem;
 
 static void
@@ -106,7 +107,8 @@ static int
 cancelled_cb (void *user_data)
 {
   Problem *p = user_data;
-  return p->cancel_after_first && p->progress_calls > 0;
+  return (p->cancel_after_first && p->progress_calls > 0)
+         || (p->cancel_at && g_get_monotonic_time () > p->cancel_at);
 }
 
 /* A kernel file whose every entry is `entry`, launched on a 3×2 grid of
@@ -231,6 +233,30 @@ test_cancel (void)
   g_assert_cmpfloat ((g_get_monotonic_time () - t0) / 1e6, <, 5.0);
   /* the worker lives on and serves the next run */
   p.cancel_after_first = FALSE;
+  g_clear_error (&error);
+  g_assert_true (run (&p, "gemm_mine", 1, 10, &error));
+  expect_product (&p);
+  problem_clear (&p);
+}
+
+/* A cancel of a kernel that never reaches a launch boundary ends its
+ * worker after a grace of 2 s, long before the watchdog. */
+static void
+test_cancel_hang (void)
+{
+  Problem p;
+  problem_init (&p, TL_GPU_FLOAT32, 8, 8, 8, 7);
+  gint64 t0 = g_get_monotonic_time ();
+  p.cancel_at = t0 + 300000;
+  g_autoptr (GError) error = NULL;
+  g_assert_false (run (&p, "tilelab_stub_hang", 1, 60, &error));
+  double waited = (g_get_monotonic_time () - t0) / 1e6;
+  g_test_message ("%s (after %.2f s)", error->message, waited);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_nonnull (strstr (error->message, "did not reach the end of a launch"));
+  g_assert_cmpfloat (waited, >=, 2.0);
+  g_assert_cmpfloat (waited, <, 10.0);
+  p.cancel_at = 0;
   g_clear_error (&error);
   g_assert_true (run (&p, "gemm_mine", 1, 10, &error));
   expect_product (&p);
@@ -488,6 +514,7 @@ main (int argc, char **argv)
   g_test_add_func ("/user-worker/crash-then-good", test_crash_then_good);
   g_test_add_func ("/user-worker/hang-watchdog", test_hang_watchdog);
   g_test_add_func ("/user-worker/cancel", test_cancel);
+  g_test_add_func ("/user-worker/cancel-hang", test_cancel_hang);
   g_test_add_func ("/user-worker/job-messages", test_job_messages);
   g_test_add_func ("/user-worker/job-refused", test_job_refused);
   g_test_add_func ("/user-worker/no-gpu", test_no_gpu);

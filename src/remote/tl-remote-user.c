@@ -14,6 +14,9 @@
 
 /* How often the watch looks at the caller's cancel and the watchdog. */
 #define WATCH_MS 100
+/* A cancel the worker has not answered within this long (a kernel that
+ * never reaches its next launch boundary) ends the worker. */
+#define CANCEL_GRACE_S 2.0
 
 static GMutex lock;
 static TlRemoteConnection *conn; /* the worker, once started */
@@ -35,7 +38,8 @@ typedef struct
   GSource *watch;      /* on the connection's context, from the first message on */
   gint64 heard;        /* monotonic µs of the last message */
   gboolean compiling;  /* the watchdog waits for the compile */
-  gboolean watchdog_fired;
+  gint64 cancelled_at; /* monotonic µs of the cancel sent, or 0 */
+  gboolean watchdog_fired, cancel_killed;
   TlGpuGemmResult *out;
   gboolean got_result, got_c;
 } Call;
@@ -45,10 +49,23 @@ watch_cb (gpointer data)
 {
   Call *c = data;
   const TlGpuGemmArgs *a = c->args;
-  if (!g_cancellable_is_cancelled (c->cancel) && a->cancelled && a->cancelled (a->user_data))
-    g_cancellable_cancel (c->cancel);
-  double quiet_s = (g_get_monotonic_time () - c->heard) / 1e6;
-  if (!c->compiling && !c->watchdog_fired && quiet_s > c->watchdog_s && c->pid > 0)
+  gint64 now = g_get_monotonic_time ();
+  if (c->cancelled_at == 0 && a->cancelled && a->cancelled (a->user_data))
+    {
+      c->cancelled_at = now;
+      g_cancellable_cancel (c->cancel);
+    }
+  if (c->pid <= 0 || c->watchdog_fired || c->cancel_killed)
+    return G_SOURCE_CONTINUE;
+  double quiet_s = (now - c->heard) / 1e6;
+  if (c->cancelled_at && (now - MAX (c->cancelled_at, c->heard)) / 1e6 > CANCEL_GRACE_S)
+    {
+      g_debug ("user kernels: worker %d did not stop within %.1f s of the cancel", (int) c->pid,
+               CANCEL_GRACE_S);
+      c->cancel_killed = TRUE;
+      kill (c->pid, SIGKILL);
+    }
+  else if (!c->compiling && quiet_s > c->watchdog_s)
     {
       g_debug ("user kernels: the watchdog kills worker %d after %.2f s", (int) c->pid, quiet_s);
       c->watchdog_fired = TRUE;
@@ -178,7 +195,12 @@ say_lost (Call *c, const char *name, GError *lost, GError **error)
       g_propagate_error (error, lost);
       return;
     }
-  if (c->watchdog_fired)
+  if (c->cancel_killed)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                 _("Cancelled: %s did not reach the end of a launch within %g s, so its process "
+                   "was ended (the next run starts a new one)"),
+                 name, CANCEL_GRACE_S);
+  else if (c->watchdog_fired)
     g_set_error (error, TL_ERROR, TL_ERROR_LAUNCH_FAILED,
                  _("%s ran for more than %g s without finishing a launch: the watchdog stopped it "
                    "(its process was ended; the next run starts a new one). A kernel that never "
@@ -240,7 +262,7 @@ run_locked (TlUserKernel *kernel, int device, const TlGpuGemmArgs *args, double 
     {
       gboolean cancelled = g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED);
       say_lost (&c, name, local, error);
-      if (c.watchdog_fired || !cancelled || !tl_remote_connection_is_open (conn))
+      if (c.watchdog_fired || c.cancel_killed || !cancelled || !tl_remote_connection_is_open (conn))
         drop_worker_locked ();
     }
   else

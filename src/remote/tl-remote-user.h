@@ -11,7 +11,8 @@
  * the caller's cancel (sent as "cancel": the harness stops at its next
  * launch) and is the watchdog: a worker that says nothing for longer than
  * the watchdog's time after its compile is killed (SIGKILL: it may be in a
- * kernel that never ends), and so is one whose GPU faulted.  Either way
+ * kernel that never ends), and so is one that has not stopped within 2 s
+ * of a cancel, or whose GPU faulted.  Either way
  * the error says so in words and the next run starts a new worker.
  */
 #pragma once

@@ -16,12 +16,6 @@ tl_user_worker_install (TlUserWorkerRunFunc run, void (*stop) (void))
 }
 
 gboolean
-tl_user_worker_is_installed (void)
-{
-  return installed_run != NULL;
-}
-
-gboolean
 tl_user_worker_run (TlUserKernel *kernel, int device, const TlGpuGemmArgs *args,
                     double watchdog_s, TlGpuGemmResult *out, GError **error)
 {

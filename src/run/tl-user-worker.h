@@ -42,7 +42,6 @@ typedef gboolean (*TlUserWorkerRunFunc) (TlUserKernel *kernel, int device,
 /* The way to the worker (run) and the end of it (stop: the worker
  * process, if one runs, is ended; the next run starts another). */
 void     tl_user_worker_install (TlUserWorkerRunFunc run, void (*stop) (void));
-gboolean tl_user_worker_is_installed (void);
 
 /* The installed run, or TL_ERROR_UNSUPPORTED when none is. */
 gboolean tl_user_worker_run (TlUserKernel *kernel, int device, const TlGpuGemmArgs *args,
