@@ -448,6 +448,24 @@ test_cli_remote (void)
   g_rmdir (dir);
 }
 
+/* kernel check there: the file goes, the report comes back naming it as
+ * it is here. */
+static void
+test_cli_remote_check (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tl-user-cli-XXXXXX", NULL);
+  g_autofree char *kernel = write_kernel_file (dir);
+  const char *args[] = { "--remote-cli", cli_path, "kernel", "check", kernel, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  int rc = cli_test_spawn (args, NULL, &out, &err);
+  g_test_message ("exit %d\n%s%s", rc, out, err);
+  g_assert_cmpint (rc, ==, 0);
+  g_assert_nonnull (strstr (out, "sm_90"));  /* the worker's (simulated) GPU */
+  g_assert_null (strstr (out, "tilelab-worker-"));
+  g_unlink (kernel);
+  g_rmdir (dir);
+}
+
 static void
 test_cli_remote_no_gpu (void)
 {
@@ -519,6 +537,7 @@ main (int argc, char **argv)
   g_test_add_func ("/user-worker/job-refused", test_job_refused);
   g_test_add_func ("/user-worker/no-gpu", test_no_gpu);
   g_test_add_func ("/user-worker/cli-remote", test_cli_remote);
+  g_test_add_func ("/user-worker/cli-remote-check", test_cli_remote_check);
   g_test_add_func ("/user-worker/host-gemm", test_host_gemm);
   g_test_add_func ("/user-worker/cli-remote-no-gpu", test_cli_remote_no_gpu);
   int rc = g_test_run ();

@@ -4,8 +4,8 @@
  * through ssh, docs/remote.md) as a "command" job: its arguments travel
  * as they are, so generated inputs (--gen, --size, --seed) travel as
  * their recipe and are made there.  Matrix files named on the command
- * line, and user kernel files in gemm's --kernel list (compiled there, in
- * a worker of their own), are uploaded first (once each, with progress); files the command
+ * line, and user kernel files (kernel check mine.cu; in gemm's --kernel
+ * list, compiled there in a worker of their own), are uploaded first (once each, with progress); files the command
  * writes (--record, --output) come back to where they were asked for,
  * and run records among them name where they ran ($.extensions.remote)
  * and this command line.  What the command prints arrives as it prints
@@ -48,6 +48,7 @@ static const struct
 } remote_commands[] = {
   { "devices", none, none },
   { "kernels", none, none },
+  { "kernel", output_options, none },
   { "gemm", gemm_outputs, gemm_inputs },
   { "bench", output_options, none },
   { "lu", lu_outputs, none },
@@ -356,7 +357,7 @@ parse_arguments (Remote *r, int argc, char **argv, GError **error)
             i++;
           continue;
         }
-      if (is_matrix_file (word))
+      if (is_matrix_file (word) || is_user_kernel_file (word))
         {
           if (!add_input (r, word, error))
             return FALSE;

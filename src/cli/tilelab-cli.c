@@ -61,8 +61,8 @@ print_usage (FILE *out)
     if (commands[i].summary != NULL)
       fprintf (out, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
   fprintf (out, _("\nRun “tilelab-cli COMMAND --help” for a command's options.\n"));
-  fprintf (out, _("\nOn another machine (devices, kernels, gemm, bench, lu, det, solve, rank,\n"
-                  "nullspace, lu-bench), through ssh and that machine's tilelab-cli:\n"
+  fprintf (out, _("\nOn another machine (devices, kernels, kernel, gemm, bench, lu, det, solve,\n"
+                  "rank, nullspace, lu-bench), through ssh and that machine's tilelab-cli:\n"
                   "  --host DEST          an ssh destination (user@host, a Host of ~/.ssh/config)\n"
                   "  --launcher 'LINE'    wrapped around the worker, e.g. 'srun --gres=gpu:1 --time=10'\n"
                   "  --remote-cli PATH    the host's tilelab-cli (default: tilelab-cli on its PATH)\n"));
@@ -118,7 +118,7 @@ main (int argc, char **argv)
           {
             if (!tl_cli_remote_supports (commands[i].name))
               return tl_cli_usage_error (commands[i].name, "%s", _("--host and --launcher work with "
-                                                             "devices, kernels, gemm, bench, lu, "
+                                                             "devices, kernels, kernel, gemm, bench, lu, "
                                                              "det, solve, rank, nullspace and "
                                                              "lu-bench"));
             return tl_cli_remote_run (commands[i].name, argc - 1, argv + 1, remote.host,
