@@ -18,13 +18,22 @@
  * never reaches its next launch boundary) ends the worker. */
 #define CANCEL_GRACE_S 2.0
 
+/* The worker keeps what it was sent (in its temporary folder) until it
+ * ends: after this many bytes of inputs, it is ended after the run and
+ * the next run starts a fresh one. */
+#define MAX_UPLOADED_BYTES (G_GUINT64_CONSTANT (2) << 30)
+
 static GMutex lock;
 static TlRemoteConnection *conn; /* the worker, once started */
+static GHashTable *uploaded;     /* SHA-256s sent to it */
+static guint64 uploaded_bytes;
 
 static void
 drop_worker_locked (void)
 {
   g_clear_pointer (&conn, tl_remote_connection_free);
+  g_clear_pointer (&uploaded, g_hash_table_unref);
+  uploaded_bytes = 0;
 }
 
 /* ---- one job ------------------------------------------------------------------------ */
@@ -156,7 +165,13 @@ upload (const void *data, TlGpuDtype dtype, int rows, int cols, const char *name
     return NULL;
   memcpy (m->data, data, (gsize) rows * cols * tl_dtype_size ((TlDtype) dtype));
   g_autoptr (GBytes) npy = tl_wire_matrix_to_npy (m, error);
-  return npy ? tl_remote_connection_upload (conn, npy, name, NULL, error) : NULL;
+  char *sha = npy ? tl_remote_connection_upload (conn, npy, name, NULL, error) : NULL;
+  if (sha != NULL && !g_hash_table_contains (uploaded, sha))
+    {
+      g_hash_table_add (uploaded, g_strdup (sha));
+      uploaded_bytes += g_bytes_get_size (npy);
+    }
+  return sha;
 }
 
 /* ---- the run --------------------------------------------------------------------------- */
@@ -225,6 +240,7 @@ run_locked (TlUserKernel *kernel, int device, const TlGpuGemmArgs *args, double 
     {
       g_autoptr (TlRemoteTarget) here = tl_remote_target_new (NULL, NULL, NULL);
       conn = tl_remote_connection_new (here);
+      uploaded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
     }
   if (!tl_remote_connection_open (conn, NULL, error))
     {
@@ -272,6 +288,8 @@ run_locked (TlUserKernel *kernel, int device, const TlGpuGemmArgs *args, double 
     }
   if (!ok)
     tl_user_worker_result_clear (out);
+  if (conn != NULL && uploaded_bytes > MAX_UPLOADED_BYTES)
+    drop_worker_locked ();
   return ok;
 }
 

@@ -6,6 +6,8 @@
  * are uploaded as NPY and whose text is compiled there.  One worker
  * serves the process, started on the first user kernel and kept for the
  * next (a CUDA context costs a second to create); calls are serialised.
+ * It keeps the inputs it was sent until it ends, so one that was sent
+ * more than 2 GiB is ended after its run and the next run starts afresh.
  *
  * While a job runs, a watch on the connection's own main context polls
  * the caller's cancel (sent as "cancel": the harness stops at its next
