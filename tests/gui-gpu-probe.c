@@ -18,6 +18,12 @@
  *              GPU-memory check with its message before anything is
  *              allocated (no reference computed); the window then runs a
  *              small job
+ *   user-*     your own kernels from the window, each in its worker process
+ *              (tilelab-cli serve --stdio): an illegal address, a kernel
+ *              that never ends (the watchdog, 10 s), more shared memory
+ *              than a block can have — each an error in words — and then
+ *              a good kernel (rung 3 in the user form) beside rung 3: both
+ *              verified, the window's GPU unharmed
  *   lu-gpu     the Gauss page factors a small A on the GPU (lu-03-tuned)
  *   cancel-lu  Escape while the Gauss page factors a large A on the GPU
  *              (lu-01-percolumn: between columns; lu-03-tuned: between
@@ -31,6 +37,7 @@
 #include <gtk/gtk.h>
 
 #include "gemm/tl-kernels.h"
+#include "gemm/tl-user-templates.h"
 #include "tl-application.h"
 #include "tl-blocks-page.h"
 #include "tl-gauss-page.h"
@@ -385,6 +392,86 @@ check_too_big (void)
            run ? tl_run_status_name (run->status) : "no record");
 }
 
+/* ---- your own kernels ------------------------------------------------------- */
+
+static gboolean
+kernel_known (gpointer id)
+{
+  return tl_kernel_find (id) != NULL;
+}
+
+/* Opens DIR/name holding text as the window does (a dropped file), runs it
+ * alone (or beside `also`) at 300×200×100 float32; its run, or NULL. */
+static const TlKernelRun *
+run_user_kernel (const char *name, const char *text, const char *also, double *took_s)
+{
+  g_autofree char *path = g_build_filename (out_dir, name, NULL);
+  g_file_set_contents (path, text, -1, NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  tl_window_open_files (win, &file, 1);
+  if (!gui_test_wait_until (kernel_known, (gpointer) name, 20))
+    return NULL;
+  gui_test_pump (0.3); /* the kernel panel lists it */
+  prepare (TL_DTYPE_FLOAT32, 300, 200, 100, also ? also : "none", 3);
+  const char *ids[] = { name, also, NULL };
+  gui_test_only_kernels (win, ids);
+  gint64 t0 = g_get_monotonic_time ();
+  tl_window_run (win);
+  gui_test_wait_until (is_idle, NULL, 120);
+  *took_s = (g_get_monotonic_time () - t0) / 1e6;
+  const TlRunRecord *rec = tl_window_get_record (win);
+  return rec ? tl_run_record_find_run (rec, name) : NULL;
+}
+
+static void
+expect_user_error (const char *check, const char *name, const char *body, const char *fragment)
+{
+  g_autofree char *text = g_strconcat ("// tilelab: float32 = gemm\n"
+                                       "// tilelab: block = 16, 16\n"
+                                       "// tilelab: grid = ceil_div(n, 16), ceil_div(m, 16)\n",
+                                       body, NULL);
+  double took_s = 0;
+  const TlKernelRun *run = run_user_kernel (name, text, NULL, &took_s);
+  gboolean said = run && run->status == TL_RUN_ERROR && run->message
+                  && strstr (run->message, fragment) != NULL;
+  verdict (check, said, "%s after %.1f s: %s", name, took_s,
+           run && run->message ? run->message : "no run");
+}
+
+static void
+check_user_kernels (void)
+{
+  static const char *const begin =
+    "__global__ void gemm (int m, int n, int k, const float *a, const float *b, float *c)\n"
+    "{\n"
+    "  int j = blockIdx.x * blockDim.x + threadIdx.x, i = blockIdx.y * blockDim.y + threadIdx.y;\n"
+    "  if (i >= m || j >= n) return;\n"
+    "  float s = 0;\n"
+    "  for (int p = 0; p < k; p++) s += a[i * k + p] * b[p * n + j];\n";
+  g_autofree char *illegal = g_strconcat (begin, "  ((float *) 0x10)[i * n + j] = s;\n}\n", NULL);
+  expect_user_error ("user-illegal", "illegal.cu", illegal, "made the GPU fault");
+  g_autofree char *hang = g_strconcat (begin, "  while (clock64 () >= 0) { }\n  c[i * n + j] = s;\n}\n",
+                                       NULL);
+  expect_user_error ("user-hang", "hang.cu", hang, "watchdog");
+  g_autofree char *smem = g_strconcat ("// tilelab: shared = 300 * 1024\n", begin,
+                                       "  extern __shared__ float t[]; t[0] = s; c[i * n + j] = t[0];\n}\n",
+                                       NULL);
+  expect_user_error ("user-shared", "shared.cu", smem, "shared memory");
+
+  double took_s = 0;
+  const TlKernelRun *mine = run_user_kernel ("good.cu", tl_user_template_text ("gemm-03-smem16"),
+                                             "gemm-03-smem16", &took_s);
+  const TlRunRecord *rec = tl_window_get_record (win);
+  const TlKernelRun *rung = rec ? tl_run_record_find_run (rec, "gemm-03-smem16") : NULL;
+  gboolean good = mine && mine->status == TL_RUN_OK && mine->passed && rung
+                  && rung->status == TL_RUN_OK && rung->passed;
+  shoot ("gpu-user-kernel.png");
+  verdict ("user-next", good, "good.cu %s (%.4f ms) beside gemm-03-smem16 %s (%.4f ms), %.1f s",
+           mine ? tl_run_status_name (mine->status) : "no run", mine ? mine->time.median : 0,
+           rung ? tl_run_status_name (rung->status) : "no run", rung ? rung->time.median : 0,
+           took_s);
+}
+
 static void
 set_dark (gboolean dark)
 {
@@ -438,6 +525,7 @@ main (int argc, char **argv)
   gboolean all = g_strcmp0 (g_getenv ("TL_GPU_PROBE_SHORT"), "1") != 0;
   check_devices ();
   check_too_big ();
+  check_user_kernels ();
   check_lu_gpu ();
   check_cancel_lu ("lu-01-percolumn", 6000, 200.0);
   if (all)
