@@ -7,6 +7,8 @@
 #include "view/tl-compare-bars.h"
 #include "view/tl-colormap.h"
 #include "view/tl-compare-counters.h"
+#include "view/tl-sweep-sizes.h"
+#include "core/tl-error.h"
 #include "view-test-util.h"
 
 static TlKernelRun *
@@ -204,6 +206,84 @@ test_sweep_data (void)
     }
 }
 
+/* % of the vendor: each run's share of its yardstick in the same record;
+ * the vendor's own line is 100%, a run without one has no point */
+static void
+test_sweep_percent (void)
+{
+  g_autoptr (GPtrArray) records = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_run_record_free);
+  const gsize sizes[] = { 256, 512, 1024 };
+  double pct[G_N_ELEMENTS (sizes)];
+  for (guint p = 0; p < G_N_ELEMENTS (sizes); p++)
+    {
+      g_autoptr (TlJob) job = tl_job_new_gemm (sizes[p], sizes[p], sizes[p], TL_DTYPE_FLOAT32);
+      TlRunRecord *rec = tl_run_record_new (job);
+      TlKernelRun *vendor = timed_run ("cpu-openblas", TL_BACKEND_CPU, tl_test_random (1, 2));
+      TlKernelRun *mine = timed_run ("cpu-blocked", TL_BACKEND_CPU, tl_test_random (2, 8));
+      vendor->percent_of_reference = 100.0;
+      pct[p] = mine->percent_of_reference = 100.0 * vendor->time.median / mine->time.median;
+      g_ptr_array_add (rec->runs, vendor);
+      g_ptr_array_add (rec->runs, mine);
+      if (p == 1) /* no yardstick in this record: no point */
+        g_ptr_array_add (rec->runs, timed_run ("cpu-naive", TL_BACKEND_CPU, 50));
+      g_ptr_array_add (records, rec);
+    }
+  g_autoptr (TlSweepData) data = tl_sweep_data_new_metric (records, "pct", TRUE);
+  g_assert_true (data->model.percent);
+  g_assert_cmpuint (data->model.n_series, ==, 2);
+  for (guint i = 0; i < data->model.n_series; i++)
+    {
+      const TlSweepSeries *se = &data->model.series[i];
+      g_assert_cmpuint (se->count, ==, 3);
+      gboolean vendor = g_strcmp0 (se->kernel_id, "cpu-openblas") == 0;
+      g_assert_cmpint (se->reference, ==, vendor);
+      for (guint p = 0; p < se->count; p++)
+        g_assert_cmpfloat_with_epsilon (se->gflops[p], vendor ? 100.0 : pct[p], 1e-9);
+    }
+  g_autoptr (TlSweepData) gflops = tl_sweep_data_new (records, "gflops");
+  g_assert_false (gflops->model.percent);
+  g_assert_cmpuint (gflops->model.n_series, ==, 3);
+}
+
+/* The sweep's sizes as typed: n or m×k×n, any separator, duplicates once,
+ * each wrong item named */
+static void
+test_sweep_sizes (void)
+{
+  g_autoptr (GArray) def = tl_sweep_sizes_parse (TL_SWEEP_SIZES_DEFAULT, NULL);
+  g_assert_nonnull (def);
+  g_assert_cmpuint (def->len, ==, 5);
+  const TlSweepSize *odd = &g_array_index (def, TlSweepSize, 2);
+  g_assert_cmpuint (odd->m, ==, 1000);
+  g_assert_cmpuint (odd->k, ==, 777);
+  g_assert_cmpuint (odd->n, ==, 1111);
+  g_autofree char *back = tl_sweep_sizes_format (def);
+  g_assert_cmpstr (back, ==, TL_SWEEP_SIZES_DEFAULT);
+
+  g_autoptr (GArray) mixed = tl_sweep_sizes_parse (" 64 ,2x3X4, 5*6*7,,64, 2×3×4 ", NULL);
+  g_assert_cmpuint (mixed->len, ==, 3);
+  g_assert_cmpuint (g_array_index (mixed, TlSweepSize, 0).k, ==, 64);
+  g_assert_cmpuint (g_array_index (mixed, TlSweepSize, 1).n, ==, 4);
+  g_assert_cmpuint (g_array_index (mixed, TlSweepSize, 2).k, ==, 6);
+
+  const char *bad[] = { "", " , ", "512, abc", "512x512", "0", "512, 99999", "-4", "1x2x3x4" };
+  const char *named[] = { "no size", "no size", "“abc”", "“512x512”", "“0”", "“99999”", "“-4”",
+                          "“1x2x3x4”" };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_assert_null (tl_sweep_sizes_parse (bad[i], &error));
+      g_assert_error (error, TL_ERROR, TL_ERROR_INVALID);
+      g_assert_nonnull (strstr (error->message, named[i]));
+    }
+  g_autoptr (GString) many = g_string_new (NULL);
+  for (guint i = 1; i <= TL_SWEEP_SIZES_MAX + 1; i++)
+    g_string_append_printf (many, "%u,", i);
+  g_autoptr (GError) error = NULL;
+  g_assert_null (tl_sweep_sizes_parse (many->str, &error));
+  g_assert_nonnull (strstr (error->message, "more than"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -213,5 +293,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compare-model/lu", test_lu_model);
   g_test_add_func ("/compare-model/colour-by-counter", test_color_by_counter);
   g_test_add_func ("/compare-model/sweep-data", test_sweep_data);
+  g_test_add_func ("/compare-model/sweep-percent", test_sweep_percent);
+  g_test_add_func ("/compare-model/sweep-sizes", test_sweep_sizes);
   return g_test_run ();
 }

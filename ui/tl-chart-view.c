@@ -91,6 +91,7 @@ tl_chart_view_set_sweep (TlChartView *self, const TlSweepModel *model)
   self->sweep_model.series = (const TlSweepSeries *) self->series->data;
   self->sweep_model.n_series = self->series->len;
   self->sweep_model.title = keep (self, model->title);
+  self->sweep_model.percent = model->percent;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

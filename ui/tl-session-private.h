@@ -7,6 +7,7 @@
 
 #include "tl-session.h"
 #include "run/tl-gauss-run.h"
+#include "view/tl-sweep-sizes.h"
 
 struct _TlSession
 {
@@ -33,6 +34,7 @@ struct _TlSession
   GHashTable *sweep_jobs;     /* job ids whose records only feed the sweep */
   guint n_sweep_pending;
   gboolean sweep_cancelled; /* a job of the current sweep was cancelled */
+  GArray *sweep_sizes;        /* TlSweepSize: what the next sweep runs */
   TlRunRecord *record;        /* on show (pages that keep it take a reference) */
   guint results_serial;       /* the inputs_serial the runs on show were made from */
   gboolean results_from_file; /* the runs on show came from a record file */

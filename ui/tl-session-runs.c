@@ -268,6 +268,29 @@ sweep_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   g_object_unref (self);
 }
 
+/* The kernels of a sweep: those ticked, each followed by its vendor at
+ * dtype (cuBLAS for a GPU rung, OpenBLAS for a CPU kernel) unless ticked. */
+static GStrv
+sweep_kernels (const char *const *ticked, TlDtype dtype)
+{
+  g_autoptr (GStrvBuilder) b = g_strv_builder_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; ticked[i]; i++)
+    g_hash_table_add (seen, (gpointer) ticked[i]);
+  for (guint i = 0; ticked[i]; i++)
+    {
+      g_strv_builder_add (b, ticked[i]);
+      const TlKernelInfo *info = tl_kernel_find (ticked[i]);
+      const TlKernelInfo *vendor = info ? tl_kernel_reference (info, dtype) : NULL;
+      if (vendor && !g_hash_table_contains (seen, vendor->id))
+        {
+          g_hash_table_add (seen, (gpointer) vendor->id);
+          g_strv_builder_add (b, vendor->id);
+        }
+    }
+  return g_strv_builder_end (b);
+}
+
 gboolean
 tl_session_run_sweep (TlSession *self, const TlRunSettings *settings)
 {
@@ -280,24 +303,25 @@ tl_session_run_sweep (TlSession *self, const TlRunSettings *settings)
       tl_session_report (self, GTK_MESSAGE_WARNING, _("Tick at least one kernel in the sidebar."));
       return FALSE;
     }
-  gsize top = self->src[0] ? MAX (self->src[0]->rows, 256) : 1024;
+  g_auto (GStrv) kernels = sweep_kernels (settings->kernels, settings->dtype);
 
   tl_session_hide_message (self);
   self->run_cancellable = g_cancellable_new ();
   self->sweep_cancelled = FALSE;
-  for (gsize n = 128; n <= top; n *= 2)
+  for (guint i = 0; i < self->sweep_sizes->len; i++)
     {
-      g_autoptr (TlJob) job = tl_job_new_gemm (n, n, n, settings->dtype);
-      for (int i = 0; i < 2; i++)
+      const TlSweepSize *size = &g_array_index (self->sweep_sizes, TlSweepSize, i);
+      g_autoptr (TlJob) job = tl_job_new_gemm (size->m, size->k, size->n, settings->dtype);
+      for (int j = 0; j < 2; j++)
         {
-          TlSource *s = i == 0 ? &job->a : &job->b;
+          TlSource *s = j == 0 ? &job->a : &job->b;
           tl_source_clear (s);
           s->kind = TL_SOURCE_GENERATOR;
           s->generator = g_strdup ("random-uniform");
-          s->seed = 1 + i;
+          s->seed = 1 + j;
         }
       g_strfreev (job->kernels);
-      job->kernels = g_strdupv ((GStrv) settings->kernels);
+      job->kernels = g_strdupv (kernels);
       job->repeats = settings->repeats;
       job->warmups = 1;
       job->device = settings->device;
@@ -308,6 +332,25 @@ tl_session_run_sweep (TlSession *self, const TlRunSettings *settings)
     }
   set_running (self, TRUE);
   return TRUE;
+}
+
+gboolean
+tl_session_set_sweep_sizes (TlSession *self, const char *text, GError **error)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), FALSE);
+  GArray *sizes = tl_sweep_sizes_parse (text, error);
+  if (sizes == NULL)
+    return FALSE;
+  g_array_unref (self->sweep_sizes);
+  self->sweep_sizes = sizes;
+  return TRUE;
+}
+
+char *
+tl_session_get_sweep_sizes (TlSession *self)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), NULL);
+  return tl_sweep_sizes_format (self->sweep_sizes);
 }
 
 void

@@ -337,6 +337,7 @@ tl_session_finalize (GObject *object)
   g_ptr_array_unref (self->live_runs);
   g_ptr_array_unref (self->history);
   g_hash_table_unref (self->sweep_jobs);
+  g_array_unref (self->sweep_sizes);
   g_clear_pointer (&self->record, tl_run_record_unref);
   g_clear_pointer (&self->lu, tl_lu_record_release);
   g_clear_pointer (&self->lu_run, tl_run_record_unref);
@@ -382,6 +383,7 @@ tl_session_init (TlSession *self)
   self->live_runs = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_kernel_run_free);
   self->history = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_run_record_unref);
   self->sweep_jobs = g_hash_table_new (NULL, NULL);
+  self->sweep_sizes = tl_sweep_sizes_parse (TL_SWEEP_SIZES_DEFAULT, NULL);
   self->gpus = g_array_new (FALSE, TRUE, sizeof (TlGpuFacts));
   self->job_dtype = TL_DTYPE_FLOAT32;
   self->inputs_serial = 1;

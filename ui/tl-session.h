@@ -85,8 +85,13 @@ const TlKernelInfo *tl_session_open_kernel_finish (TlSession *self, GAsyncResult
 
 /* ---- runs ---- */
 gboolean     tl_session_run       (TlSession *self, const TlRunSettings *settings);
-/* n = 128, 256, … up to the size of A */
+/* Every kernel of settings, with the vendor of each (cuBLAS, OpenBLAS)
+ * beside it, at each of the sweep's sizes (random uniform A and B) */
 gboolean     tl_session_run_sweep (TlSession *self, const TlRunSettings *settings);
+/* The sweep's sizes (view/tl-sweep-sizes.h; TL_SWEEP_SIZES_DEFAULT at
+ * first): FALSE with an error naming the item, the sizes unchanged. */
+gboolean     tl_session_set_sweep_sizes (TlSession *self, const char *text, GError **error);
+char        *tl_session_get_sweep_sizes (TlSession *self);
 void         tl_session_cancel    (TlSession *self);
 gboolean     tl_session_is_running (TlSession *self);
 /* loading, generating, opening, running, factoring or probing */

@@ -8,6 +8,7 @@
 #include "gemm/tl-kernels.h"
 #include "gemm/tl-user-kernel.h"
 #include "record/tl-counters-lesson.h"
+#include "view/tl-plan-view.h"
 #include "tl-code-highlight.h"
 #include "tl-run-text.h"
 #include "tl-ui-util.h"
@@ -126,6 +127,36 @@ describe_measured (const TlRunRecord *record, const TlKernelRun *r, GString *fac
                             r->launch.regs_per_thread,
                             r->launch.static_smem_bytes + r->launch.dynamic_smem_bytes,
                             r->launch.local_bytes_per_thread, 100 * r->launch.occupancy, r->launch.waves);
+}
+
+/* A planned rung: the plan of the run on show, or the one the cost model
+ * would choose for the session's size, and the model in words. */
+static void
+describe_plan (TlSourcePage *self, const TlKernelInfo *info, const TlRunRecord *record,
+               const TlKernelRun *r, GString *facts)
+{
+  g_autoptr (TlPlanView) plan = NULL;
+  gsize m = 0, k = 0, n = 0;
+  if (r != NULL && r->has_plan && record->job != NULL)
+    {
+      plan = tl_plan_view_new_for_record (record, r);
+      m = record->job->m, k = record->job->k, n = record->job->n;
+    }
+  else if (self->session != NULL)
+    {
+      GArray *gpus = tl_session_get_gpus (self->session);
+      const TlGpuFacts *gpu = gpus && gpus->len > 0 ? &g_array_index (gpus, TlGpuFacts, 0) : NULL;
+      tl_session_get_size (self->session, &m, &k, &n);
+      plan = tl_plan_view_predict (info->id, m, k, n, gpu);
+    }
+  if (plan == NULL)
+    return;
+  g_autofree char *text = tl_plan_view_explain (plan, m, k, n);
+  g_autofree char *escaped = g_markup_escape_text (text, -1);
+  g_string_append_printf (facts, "\n<b>%s</b>\n%s\n",
+                          plan->predicted ? _("Its plan (the cost model, before a run)")
+                                          : _("Its plan in this run"),
+                          escaped);
 }
 
 /* The architecture the shown results ran on (the build whose messages to
@@ -305,6 +336,7 @@ update (TlSourcePage *self)
   if (user != NULL)
     describe_build (self, user, facts);
   const TlKernelRun *r = record ? tl_run_record_find_run (record, id) : NULL;
+  describe_plan (self, info, record, r, facts);
   if (r && r->status == TL_RUN_OK && r->time.count)
     {
       describe_measured (record, r, facts);

@@ -230,6 +230,21 @@ sweep_add_point (SweepLine *l, const TlJob *job, double gflops)
 TlSweepData *
 tl_sweep_data_new (GPtrArray *records, const char *title)
 {
+  return tl_sweep_data_new_metric (records, title, FALSE);
+}
+
+/* A point's value: GFLOP/s, or % of the vendor in the same run. */
+static double
+sweep_value (const TlKernelRun *r, double flops, gboolean percent)
+{
+  if (r->status != TL_RUN_OK || r->time.count == 0)
+    return NAN;
+  return percent ? r->percent_of_reference : tl_stats_gflops (flops, r->time.median);
+}
+
+TlSweepData *
+tl_sweep_data_new_metric (GPtrArray *records, const char *title, gboolean percent)
+{
   g_return_val_if_fail (records != NULL, NULL);
 
   TlSweepData *data = g_new0 (TlSweepData, 1);
@@ -247,8 +262,7 @@ tl_sweep_data_new (GPtrArray *records, const char *title)
       for (guint i = 0; i < rec->runs->len; i++)
         {
           const TlKernelRun *r = rec->runs->pdata[i];
-          double gf = r->status == TL_RUN_OK && r->time.count > 0
-                        ? tl_stats_gflops (flops, r->time.median) : NAN;
+          double gf = sweep_value (r, flops, percent);
           if (!(gf > 0))
             continue;
           g_autofree char *machine = machine_name (rec, r);
@@ -317,6 +331,7 @@ tl_sweep_data_new (GPtrArray *records, const char *title)
     }
   data->model.series = (const TlSweepSeries *) data->series->data;
   data->model.n_series = data->series->len;
+  data->model.percent = percent;
   if (title)
     {
       char *t = g_strdup (title);

@@ -107,6 +107,7 @@ typedef struct
   const TlSweepSeries *series;
   guint n_series;
   const char *title;
+  gboolean percent;      /* the values are % of the vendor in the same run, not GFLOP/s */
 } TlSweepModel;
 
 /* runs: TlKernelRun *.  by_title: label bars "03 shared memory 16×16"
@@ -140,6 +141,10 @@ typedef struct
 } TlSweepData;
 
 TlSweepData *tl_sweep_data_new  (GPtrArray *records, const char *title);
+/* percent: each point is the run's % of its vendor (cuBLAS, OpenBLAS) in
+ * the same record (a run without one has no point); the vendor's own line
+ * is 100%. */
+TlSweepData *tl_sweep_data_new_metric (GPtrArray *records, const char *title, gboolean percent);
 void         tl_sweep_data_free (TlSweepData *data);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlSweepData, tl_sweep_data_free)
