@@ -141,6 +141,7 @@ typedef struct
   GMainLoop *loop;
   guint job_id;
   guint n_progress, n_kernels;
+  char *last_kernel;
   gboolean result_came;
   gint64 first_kernel_us;   /* when the first kernel-finished arrived (monotonic) */
   GPtrArray *stages;        /* progress texts */
@@ -177,6 +178,11 @@ static inline void
 waiter_kernel_cb (TlRunner *runner, guint job_id, const TlKernelRun *run, Waiter *w)
 {
   g_assert_false (w->result_came); /* kernels come before the result */
+  /* a kernel said again (now with its C) counts once */
+  if (g_strcmp0 (w->last_kernel, run->kernel_id) == 0)
+    return;
+  g_free (w->last_kernel);
+  w->last_kernel = g_strdup (run->kernel_id);
   if (w->n_kernels++ == 0)
     w->first_kernel_us = g_get_monotonic_time ();
 }
@@ -213,6 +219,7 @@ waiter_clear (Waiter *w, TlRunner *runner)
   g_signal_handlers_disconnect_by_data (runner, w);
   g_clear_object (&w->result);
   g_clear_object (&w->cancellable);
+  g_free (w->last_kernel);
   g_ptr_array_unref (w->stages);
   g_main_loop_unref (w->loop);
 }

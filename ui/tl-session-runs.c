@@ -36,7 +36,18 @@ kernel_finished_cb (TlRunner *runner, guint job_id, const TlKernelRun *run, TlSe
 {
   if (job_id != self->job_id)
     return;
-  g_ptr_array_add (self->live_runs, tl_kernel_run_copy (run));
+  /* said again (a remote host's, now with its C): it replaces the first */
+  guint i = 0;
+  while (i < self->live_runs->len
+         && g_strcmp0 (((TlKernelRun *) self->live_runs->pdata[i])->kernel_id, run->kernel_id) != 0)
+    i++;
+  if (i < self->live_runs->len)
+    {
+      tl_kernel_run_free (self->live_runs->pdata[i]);
+      self->live_runs->pdata[i] = tl_kernel_run_copy (run);
+    }
+  else
+    g_ptr_array_add (self->live_runs, tl_kernel_run_copy (run));
 
   GString *s = g_string_new (_("last: "));
   tl_run_text_describe (run, tl_stats_gemm_flops (self->job_m, self->job_k, self->job_n), s);

@@ -8,6 +8,7 @@
 #include "tl-cli.h"
 
 #include "remote/tl-serve.h"
+#include "remote/tl-wire.h"
 
 #include <gio/gunixinputstream.h>
 #include <gio/gunixoutputstream.h>
@@ -56,6 +57,8 @@ tl_cli_serve (int argc, char **argv)
       perror ("tilelab-cli serve");
       return TL_CLI_FAILURE;
     }
+  tl_wire_widen_pipe (STDIN_FILENO);
+  tl_wire_widen_pipe (protocol_fd);
   g_autoptr (GInputStream) in = g_unix_input_stream_new (STDIN_FILENO, FALSE);
   g_autoptr (GOutputStream) out = g_unix_output_stream_new (protocol_fd, TRUE);
   return tl_serve_run (in, out);

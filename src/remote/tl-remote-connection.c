@@ -7,6 +7,8 @@
 #include "remote/tl-wire.h"
 
 #include <glib/gi18n-lib.h>
+#include <gio/gunixinputstream.h>
+#include <gio/gunixoutputstream.h>
 #include <signal.h>
 #include <string.h>
 #ifdef __linux__
@@ -288,6 +290,9 @@ spawn (TlRemoteConnection *conn, GError **error)
   g_autofree char *shown = g_strjoinv (" ", argv);
   g_debug ("remote: started %s", shown);
   conn->to = g_object_ref (g_subprocess_get_stdin_pipe (conn->proc));
+  tl_wire_widen_pipe (g_unix_output_stream_get_fd (G_UNIX_OUTPUT_STREAM (conn->to)));
+  tl_wire_widen_pipe (g_unix_input_stream_get_fd (
+    G_UNIX_INPUT_STREAM (g_subprocess_get_stdout_pipe (conn->proc))));
   conn->from = g_data_input_stream_new (g_subprocess_get_stdout_pipe (conn->proc));
   g_buffered_input_stream_set_buffer_size (G_BUFFERED_INPUT_STREAM (conn->from), 1 << 16);
   conn->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (conn->proc));

@@ -180,11 +180,15 @@ gemm_call_free (GemmCall *c)
   g_free (c);
 }
 
+/* A kernel's result is said twice when its C travels: at once without it
+ * (the app shows the row the moment the worker had it) and again with C
+ * (kernel-finished for a kernel already said replaces it). */
 static void
-deliver (GemmCall *c, TlKernelRun *run)
+deliver (GemmCall *c, TlKernelRun *run, gboolean again)
 {
   g_ptr_array_add (c->runs, run);
-  tl_runner_job_kernel_finished (c->rjob, run);
+  if (again)
+    tl_runner_job_kernel_finished (c->rjob, run);
 }
 
 static void
@@ -206,7 +210,7 @@ take_matrix (GemmCall *c, JsonObject *msg, GBytes *payload)
   if (g_str_has_prefix (name, "c/") && c->held && strcmp (name + 2, c->held->kernel_id) == 0)
     {
       c->held->c = m;
-      deliver (c, g_steal_pointer (&c->held));
+      deliver (c, g_steal_pointer (&c->held), m != NULL);
       return;
     }
   TlMatrix **slot = strcmp (name, "reference") == 0 ? &c->reference
@@ -240,13 +244,18 @@ gemm_message_cb (TlRemoteConnection *conn, const char *type, JsonObject *msg, GB
       TlKernelRun *run = node ? tl_kernel_run_from_json (node, c->job, error) : NULL;
       if (run == NULL)
         return FALSE;
+      /* for measurements on one machine (docs/perf/remote-*): both clocks are its monotonic one */
+      g_debug ("remote: %s sent by the worker at %.3f ms, arrived at %.3f ms (monotonic)",
+               run->kernel_id, tl_wire_get_count (msg, "sent_us", 0) / 1000.0,
+               g_get_monotonic_time () / 1000.0);
       JsonNode *has_c = json_object_get_member (msg, "has_c");
       if (c->held)
-        deliver (c, g_steal_pointer (&c->held)); /* its C did not come */
+        deliver (c, g_steal_pointer (&c->held), FALSE); /* its C did not come */
+      tl_runner_job_kernel_finished (c->rjob, run);
       if (c->job->keep_matrices && has_c && json_node_get_boolean (has_c))
         c->held = run;
       else
-        deliver (c, run);
+        deliver (c, run, FALSE);
     }
   else if (strcmp (type, "matrix") == 0)
     take_matrix (c, msg, payload);
@@ -254,7 +263,7 @@ gemm_message_cb (TlRemoteConnection *conn, const char *type, JsonObject *msg, GB
     {
       JsonNode *node = json_object_get_member (msg, "record");
       if (c->held)
-        deliver (c, g_steal_pointer (&c->held));
+        deliver (c, g_steal_pointer (&c->held), FALSE);
       g_clear_pointer (&c->record, tl_run_record_unref);
       c->record = node ? tl_run_record_from_json (node, error) : NULL;
       return c->record != NULL;
@@ -382,7 +391,7 @@ gemm_func (TlRunnerJob *rjob, gpointer data, GCancellable *cancellable, GError *
   g_autoptr (JsonObject) done = tl_remote_connection_run_job (conn, b, gemm_message_cb, c,
                                                               cancellable, &local);
   if (c->held)
-    deliver (c, g_steal_pointer (&c->held));
+    deliver (c, g_steal_pointer (&c->held), FALSE);
   if (done == NULL)
     {
       /* lost, or a cancel the worker did not answer: what finished stands */

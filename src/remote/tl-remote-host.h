@@ -4,8 +4,9 @@
  * that only that runner's worker thread touches.  Its jobs are runner
  * jobs: the GEMM job sends the TlJob to the worker and, while it runs
  * there, reports the worker's progress and each kernel's result through
- * the runner's "progress" and "kernel-finished" signals, exactly as a
- * local run does; it finishes with tl_runner_run_gemm_finish() on the
+ * the runner's "progress" and "kernel-finished" signals, as a local run
+ * does (a kernel whose C travels is said as soon as its result arrives,
+ * and again with its C); it finishes with tl_runner_run_gemm_finish() on the
  * host's runner.  Likewise Gauss (tl_runner_run_gauss_finish) and the
  * device probe.  So the app runs here or there through the same calls,
  * and a view cannot tell the difference, except that records name where

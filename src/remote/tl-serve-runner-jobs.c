@@ -165,8 +165,9 @@ gemm_kernel_cb (TlRunner *runner, guint job_id, const TlKernelRun *run, GemmJob 
   json_builder_set_member_name (b, "run");
   json_builder_add_value (b, tl_kernel_run_to_json (run));
   tl_json_member_bool (b, "has_c", run->c != NULL);
-  g_debug ("serve: %s finished, sent at %.3f ms (monotonic)", run->kernel_id,
-           g_get_monotonic_time () / 1000.0);
+  /* the worker's monotonic clock: on one machine, the client can tell how
+   * long the result took to reach it (docs/perf/remote-*) */
+  tl_json_member_int (b, "sent_us", g_get_monotonic_time ());
   tl_serve_job_send (g->job, b, NULL);
   if (g->send_c && run->c)
     {

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -160,32 +161,41 @@ tl_wire_get_error (JsonObject *object)
 
 /* ---- matrices ---------------------------------------------------------------- */
 
+/* Room for the NPY header beside the data: NumPy pads it to a multiple of
+ * 64 bytes; a header of version 1 has at most 65535. */
+#define NPY_HEADER_ROOM (64 * 1024 + 16)
+
 GBytes *
 tl_wire_matrix_to_npy (const TlMatrix *matrix, GError **error)
 {
-  char *data = NULL;
-  size_t size = 0;
-  FILE *f = open_memstream (&data, &size);
+  /* written into one buffer of its final size (an open_memstream would
+   * grow by reallocating, copying a large matrix several times) */
+  gsize room = tl_matrix_n_bytes (matrix) + NPY_HEADER_ROOM;
+  char *data = g_try_malloc (room);
+  FILE *f = data ? fmemopen (data, room, "w") : NULL;
   if (f == NULL)
     {
+      g_free (data);
       g_set_error_literal (error, TL_ERROR, TL_ERROR_OUT_OF_MEMORY,
                            _("no memory for the matrix's NPY bytes"));
       return NULL;
     }
+  /* fmemopen's own buffering would copy everything once more */
+  setvbuf (f, NULL, _IONBF, 0);
   gboolean ok = tl_npy_write (f, matrix, NULL, error);
+  long size = ok ? ftell (f) : -1;
   if (fclose (f) != 0 && ok)
     {
       g_set_error_literal (error, TL_ERROR, TL_ERROR_OUT_OF_MEMORY,
                            _("no memory for the matrix's NPY bytes"));
       ok = FALSE;
     }
-  if (!ok)
+  if (!ok || size < 0)
     {
-      free (data);
+      g_free (data);
       return NULL;
     }
-  /* open_memstream's buffer is malloc'd: hand it over with free */
-  return g_bytes_new_with_free_func (data, size, free, data);
+  return g_bytes_new_take (data, size);
 }
 
 TlMatrix *
@@ -204,9 +214,20 @@ tl_wire_matrix_from_npy (GBytes *npy, const char *name, GError **error)
       g_set_error (error, TL_ERROR, TL_ERROR_OUT_OF_MEMORY, _("%s: cannot read its bytes"), name);
       return NULL;
     }
+  setvbuf (f, NULL, _IONBF, 0); /* the bytes are in memory already */
   TlMatrix *m = tl_npy_load_stream (name, f, size, NULL, error);
   fclose (f);
   return m;
+}
+
+void
+tl_wire_widen_pipe (int fd)
+{
+#ifdef F_SETPIPE_SZ
+  /* the system's cap (/proc/sys/fs/pipe-max-size) may be lower: then the
+   * call fails and the pipe keeps its size */
+  (void) fcntl (fd, F_SETPIPE_SZ, 1 << 20);
+#endif
 }
 
 char *

@@ -79,6 +79,12 @@ GError      *tl_wire_get_error (JsonObject *object);
 GBytes      *tl_wire_matrix_to_npy   (const TlMatrix *matrix, GError **error);
 /* name is for messages ("C of gemm-03 from gpu1") */
 TlMatrix    *tl_wire_matrix_from_npy (GBytes *npy, const char *name, GError **error);
+/* Makes the pipe behind fd hold up to 1 MiB (Linux; a no-op elsewhere, or
+ * for a socket or a file): with the default 64 KiB a 4 MB matrix needs 64
+ * round trips between two processes, each waiting for the scheduler on a
+ * busy machine. */
+void         tl_wire_widen_pipe (int fd);
+
 /* The SHA-256 of bytes, in hex (uploads are named by it). */
 char        *tl_wire_sha256 (GBytes *bytes);
 

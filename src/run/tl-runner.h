@@ -22,7 +22,9 @@
  *        a kernel of the job is done; run is complete for that kernel
  *        (times, verification, % of reference where the reference ran
  *        first — the runner runs references and cpu-naive before the
- *        others); copy it to keep it.
+ *        others); copy it to keep it.  A second one for the same kernel
+ *        of the job replaces the first: a remote host says a result as
+ *        soon as it arrives and again once its C has (remote/tl-remote-host.h).
  *
  * Every signal carries the job id that tl_runner_run_gemm_async()
  * returned, so a view can ignore news from a job it has replaced.

@@ -1,0 +1,318 @@
+/* bench-remote.c — what the worker protocol costs a GEMM job.
+ *
+ *   bench-remote [--size N] [--rounds R] [--kernels LIST] [--host DEST] [--bare]
+ *
+ * Runs the same job — N³ float32 from generated inputs, kept matrices and
+ * per-block records, as the app asks for (A and B in memory, made from
+ * the recipe the worker makes them from) — on a local TlRunner, through a
+ * worker process (the local pipe) and, with --host (an ssh destination,
+ * TILELAB_SSH_COMMAND honoured), through ssh; rounds interleaved (each in
+ * another order) so a change of load hits all three alike (--bare: no matrices kept, no
+ * block records).  Prints a markdown table: the median wall time of each
+ * way (submit → record in hand, matrices included) and its excess over
+ * the local run; the same for the CPU time of every process taking part
+ * (on a loaded machine the wall time says more about the scheduler); and
+ * how long after the first kernel finished (on the runner's thread, where
+ * it ran) the main loop here had its result, and of that how long from
+ * the worker's sending it ("sent_us").  The worker and this program share one
+ * monotonic clock only on one machine: --host must be this machine (ssh
+ * to localhost).
+ *
+ * The times come from the debug log: this process's runner says when a
+ * kernel finished; a worker (started through a small script that turns
+ * its debug log on) says it on its standard error, which the connection
+ * logs here line by line.
+ *
+ * Not a test: docs/perf/remote-*.md hold what it measured.
+ */
+#include "remote-test-util.h"
+
+#include "gen/tl-generate.h"
+
+#include <math.h>
+#include <stdio.h>
+
+typedef struct
+{
+  const char *name;
+  TlRemoteHost *host;      /* NULL: the local runner */
+  TlRunner *runner;
+  GArray *wall_ms;         /* double */
+  GArray *cpu_ms;          /* double: CPU time of this process and the workers */
+  GArray *finished_ms;     /* double: first kernel finished → this main loop has it */
+  GArray *sent_ms;         /* double: the worker sent it → this main loop has it */
+} Way;
+
+/* the first kernel of the job in progress: when it finished, when the worker sent it */
+static double first_finished_ms = NAN, first_sent_ms = NAN;
+static gboolean want_remote;   /* the job in progress runs in a worker */
+
+/* X of "… at X ms (monotonic)" after needle in m, or NAN */
+static double
+time_after (const char *m, const char *needle)
+{
+  const char *at = strstr (m, needle);
+  at = at ? strstr (at, " at ") : NULL;
+  return at && strstr (at, " ms (monotonic)") ? g_ascii_strtod (at + 4, NULL) : NAN;
+}
+
+static GLogWriterOutput
+log_writer (GLogLevelFlags level, const GLogField *fields, gsize n, gpointer data)
+{
+  for (gsize i = 0; i < n; i++)
+    if (strcmp (fields[i].key, "MESSAGE") == 0)
+      {
+        const char *m = fields[i].value;
+        /* the worker's runner (its standard error, said here by the
+         * connection as "remote HOST: …"), or this process's */
+        gboolean from_worker = g_str_has_prefix (m, "remote ") && !g_str_has_prefix (m, "remote: ");
+        if (isnan (first_finished_ms) && from_worker == want_remote
+            && (from_worker || g_str_has_prefix (m, "job ")))
+          first_finished_ms = time_after (m, " finished (");
+        if (isnan (first_sent_ms) && g_str_has_prefix (m, "remote: "))
+          first_sent_ms = time_after (m, " sent by the worker");
+      }
+  if (level & (G_LOG_LEVEL_DEBUG | G_LOG_LEVEL_INFO))
+    return G_LOG_WRITER_HANDLED;
+  return g_log_writer_default (level, fields, n, data);
+}
+
+/* CPU time (user + system) of every process that takes part in a job
+ * here: this one, and those whose command line names the worker's program
+ * or the script that starts it through ssh (the local worker, the one ssh
+ * starts on this machine, the ssh client).  Not sshd's share (the
+ * encryption there). */
+static const char *worker_program, *worker_script;
+
+static double
+process_cpu_ms (const char *pid)
+{
+  g_autofree char *path = g_build_filename ("/proc", pid, "stat", NULL);
+  g_autofree char *stat = NULL;
+  if (!g_file_get_contents (path, &stat, NULL, NULL))
+    return 0;
+  /* the fields after the command, which is in parentheses: state is field 3,
+   * utime and stime fields 14 and 15 */
+  const char *p = strrchr (stat, ')');
+  g_auto (GStrv) f = p ? g_strsplit (p + 2, " ", 15) : NULL;
+  if (f == NULL || g_strv_length (f) < 14)
+    return 0;
+  return (g_ascii_strtod (f[11], NULL) + g_ascii_strtod (f[12], NULL)) * 1000.0
+         / sysconf (_SC_CLK_TCK);
+}
+
+static double
+taking_part_cpu_ms (void)
+{
+  double total = 0;
+  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+  while (proc && (name = g_dir_read_name (proc)))
+    {
+      if (strspn (name, "0123456789") != strlen (name))
+        continue;
+      g_autofree char *path = g_build_filename ("/proc", name, "cmdline", NULL);
+      g_autofree char *cmd = NULL;
+      gsize len = 0;
+      if (atoi (name) != getpid ())
+        {
+          if (!g_file_get_contents (path, &cmd, &len, NULL) || len == 0)
+            continue;
+          for (gsize i = 0; i + 1 < len; i++)
+            cmd[i] = cmd[i] ? cmd[i] : ' ';
+          if (!strstr (cmd, worker_program) && !strstr (cmd, worker_script))
+            continue;
+        }
+      total += process_cpu_ms (name);
+    }
+  return total;
+}
+
+static double first_signal_ms;
+
+static void
+first_kernel_cb (TlRunner *runner, guint job_id, const TlKernelRun *run, gpointer data)
+{
+  if (first_signal_ms == 0)
+    first_signal_ms = g_get_monotonic_time () / 1000.0;
+}
+
+static int
+compare_double (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static double
+median (GArray *values)
+{
+  if (values->len == 0)
+    return NAN;
+  g_array_sort (values, compare_double);
+  return g_array_index (values, double, values->len / 2);
+}
+
+/* "median (min–max)" of ms, or "—" */
+static char *
+spread (GArray *ms)
+{
+  if (ms->len == 0)
+    return g_strdup ("—");
+  double mid = median (ms); /* sorts */
+  return g_strdup_printf ("%.1f ms (%.1f–%.1f)", mid, g_array_index (ms, double, 0),
+                          g_array_index (ms, double, ms->len - 1));
+}
+
+static void
+run_once (Way *way, const TlJob *job)
+{
+  Waiter w;
+  waiter_init (&w, way->runner);
+  gulong handler = g_signal_connect (way->runner, "kernel-finished", G_CALLBACK (first_kernel_cb),
+                                     NULL);
+  first_finished_ms = first_sent_ms = NAN;
+  first_signal_ms = 0;
+  want_remote = way->host != NULL;
+  double cpu0 = taking_part_cpu_ms ();
+  gint64 t0 = g_get_monotonic_time ();
+  if (way->host)
+    tl_remote_host_run_gemm_async (way->host, job, NULL, waiter_done_cb, &w);
+  else
+    tl_runner_run_gemm_async (way->runner, job, NULL, waiter_done_cb, &w);
+  waiter_run (&w);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) record = tl_runner_run_gemm_finish (way->runner, w.result, &error);
+  double wall = (g_get_monotonic_time () - t0) / 1000.0;
+  double cpu = taking_part_cpu_ms () - cpu0;
+  if (record == NULL)
+    g_error ("%s: %s", way->name, error->message);
+  g_array_append_val (way->wall_ms, wall);
+  g_array_append_val (way->cpu_ms, cpu);
+  double finished = first_signal_ms - first_finished_ms, sent = first_signal_ms - first_sent_ms;
+  if (!isnan (finished))
+    g_array_append_val (way->finished_ms, finished);
+  if (!isnan (sent))
+    g_array_append_val (way->sent_ms, sent);
+  g_signal_handler_disconnect (way->runner, handler);
+  waiter_clear (&w, way->runner);
+}
+
+int
+main (int argc, char **argv)
+{
+  int size = 1024, rounds = 5;
+  g_autofree char *host = NULL, *kernels = NULL;
+  gboolean bare = FALSE;
+  GOptionEntry entries[] = {
+    { "size", 0, 0, G_OPTION_ARG_INT, &size, "N of the N³ job (1024)", "N" },
+    { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "Jobs per way (5)", "R" },
+    { "kernels", 0, 0, G_OPTION_ARG_STRING, &kernels, "Kernels (cpu-openblas,cpu-blocked)", "LIST" },
+    { "host", 0, 0, G_OPTION_ARG_STRING, &host, "Also through ssh to DEST", "DEST" },
+    { "bare", 0, 0, G_OPTION_ARG_NONE, &bare, "No matrices kept, no block records", NULL },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("— what the worker protocol costs");
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_autoptr (GError) error = NULL;
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return 2;
+    }
+  g_log_set_writer_func (log_writer, NULL, NULL);
+  g_setenv ("G_MESSAGES_DEBUG", "Tilelab", TRUE);
+  cli_test_locate ();
+
+  Way ways[3] = { { "this process (TlRunner)" }, { "worker process (local pipe)" },
+                  { "ssh" } };
+  guint n_ways = host ? 3 : 2;
+  ways[0].runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
+  g_autoptr (TlRemoteTarget) pipe = tl_remote_target_new (NULL, NULL, cli_path);
+  ways[1].host = tl_remote_host_new (pipe);
+  /* ssh starts the worker with an environment of its own: a script turns
+   * its debug log on (this machine's, the same file there) */
+  g_autofree char *dir = g_dir_make_tmp ("bench-remote-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *script = g_build_filename (dir, "tilelab-cli", NULL);
+  g_autofree char *quoted = g_shell_quote (cli_path);
+  g_autofree char *text = g_strdup_printf ("#!/bin/sh\nG_MESSAGES_DEBUG=Tilelab exec %s \"$@\"\n",
+                                           quoted);
+  g_assert_true (g_file_set_contents (script, text, -1, &error) && g_chmod (script, 0755) == 0);
+  worker_program = cli_path;
+  worker_script = script;
+  g_autofree char *ssh_name = NULL;
+  if (host)
+    {
+      g_autoptr (TlRemoteTarget) ssh = tl_remote_target_new (host, NULL, script);
+      ways[2].host = tl_remote_host_new (ssh);
+      ways[2].name = ssh_name = g_strdup_printf ("ssh to %s", host);
+    }
+  for (guint i = 0; i < n_ways; i++)
+    {
+      if (ways[i].host)
+        ways[i].runner = tl_remote_host_get_runner (ways[i].host);
+      ways[i].wall_ms = g_array_new (FALSE, FALSE, sizeof (double));
+      ways[i].cpu_ms = g_array_new (FALSE, FALSE, sizeof (double));
+      ways[i].finished_ms = g_array_new (FALSE, FALSE, sizeof (double));
+      ways[i].sent_ms = g_array_new (FALSE, FALSE, sizeof (double));
+    }
+
+  g_autoptr (TlJob) job = remote_test_job (size, size, size,
+                                           kernels ? kernels : "cpu-openblas,cpu-blocked", 5);
+  job->instrument = !bare;
+  job->keep_matrices = !bare;
+  /* as the app sends it: A and B in memory, made here from the recipe the
+   * worker makes them from (so they travel as the recipe, and not back) */
+  job->a_matrix = tl_generate ("random-uniform", TL_DTYPE_FLOAT32, size, size, job->a.seed, &error);
+  job->b_matrix = tl_generate ("random-uniform", TL_DTYPE_FLOAT32, size, size, job->b.seed, &error);
+  g_assert_no_error (error);
+  /* one job each first: connections made, workers warm, pages touched */
+  for (guint i = 0; i < n_ways; i++)
+    {
+      run_once (&ways[i], job);
+      g_array_set_size (ways[i].wall_ms, 0);
+      g_array_set_size (ways[i].cpu_ms, 0);
+      g_array_set_size (ways[i].finished_ms, 0);
+      g_array_set_size (ways[i].sent_ms, 0);
+    }
+  /* each round in another order: what one way leaves behind (OpenBLAS's
+   * threads spin a while after a call) falls on each of the others alike */
+  for (int r = 0; r < rounds; r++)
+    for (guint i = 0; i < n_ways; i++)
+      run_once (&ways[(r + i) % n_ways], job);
+
+  g_autofree char *load = NULL;
+  g_file_get_contents ("/proc/loadavg", &load, NULL, NULL);
+  printf ("GEMM %d³ float32, kernels %s, %u timed runs + %u warm-up each, %s; %d rounds "
+          "interleaved (after one warm-up job each); load average %s\n\n",
+          size, kernels ? kernels : "cpu-openblas,cpu-blocked", job->repeats, job->warmups,
+          bare ? "no matrices kept, no block records" : "kept matrices and block records",
+          rounds, load ? g_strstrip (load) : "?");
+  printf ("| way | wall time, median | excess | CPU time, median | excess | first kernel "
+          "finished → app has it, median (min–max) | of that: worker sent → app has it |\n");
+  printf ("|---|---:|---:|---:|---:|---|---|\n");
+  double base = median (ways[0].wall_ms), base_cpu = median (ways[0].cpu_ms);
+  for (guint i = 0; i < n_ways; i++)
+    {
+      double wall = median (ways[i].wall_ms), cpu = median (ways[i].cpu_ms);
+      g_autofree char *finished = spread (ways[i].finished_ms);
+      g_autofree char *sent = spread (ways[i].sent_ms);
+      printf ("| %s | %.0f ms | %+.1f%% | %.0f ms | %+.1f%% | %s | %s |\n", ways[i].name, wall,
+              100 * (wall - base) / base, cpu, 100 * (cpu - base_cpu) / base_cpu, finished, sent);
+    }
+  for (guint i = 0; i < n_ways; i++)
+    {
+      if (ways[i].host)
+        tl_remote_host_free (ways[i].host);
+      else
+        g_object_unref (ways[i].runner);
+      g_array_unref (ways[i].wall_ms);
+      g_array_unref (ways[i].cpu_ms);
+      g_array_unref (ways[i].finished_ms);
+      g_array_unref (ways[i].sent_ms);
+    }
+  g_unlink (script);
+  g_rmdir (dir);
+  return 0;
+}
