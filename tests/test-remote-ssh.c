@@ -3,7 +3,7 @@
  * Needs the services of tools/test-services.sh (sshd on 127.0.0.1 with a
  * host key and a user key of the test's own; a one-node Slurm cluster):
  * TL_TEST_SSH_CONFIG names its ssh_config, TL_TEST_SLURM_CONF its
- * slurm.conf.  Without sshd the program exits 77 (skipped); without Slurm
+ * slurm.conf.  Without sshd the whole program is skipped (a TAP plan of none); without Slurm
  * the Slurm cases skip.  Jobs run on the CPU backend (and the stub's
  * simulated GPUs, asked for through a launcher line).
  */
@@ -137,10 +137,10 @@ test_killed_connection (void)
 /* ---- failures, each in words within 15 s ---------------------------------------------- */
 
 static void
-expect_failure (const char *destination, const char *cli, GQuark domain, int code,
-                const char *words)
+expect_failure (const char *destination, const char *launcher, const char *cli, GQuark domain,
+                int code, const char *words)
 {
-  TlRemoteHost *host = ssh_host (destination, NULL, cli);
+  TlRemoteHost *host = ssh_host (destination, launcher, cli);
   Waiter w;
   waiter_init (&w, tl_remote_host_get_runner (host));
   gint64 t0 = g_get_monotonic_time ();
@@ -155,32 +155,33 @@ expect_failure (const char *destination, const char *cli, GQuark domain, int cod
   g_assert_cmpint (took, <, 15 * G_USEC_PER_SEC);
   waiter_clear (&w, tl_remote_host_get_runner (host));
   tl_remote_host_free (host);
+  g_assert_cmpuint (marked_worker_wait_gone (&worker, 5), ==, 0);
 }
 
 static void
 test_unreachable (void)
 {
-  expect_failure ("tl-test-unreachable", NULL, TL_REMOTE_ERROR, TL_REMOTE_ERROR_UNREACHABLE,
+  expect_failure ("tl-test-unreachable", NULL, NULL, TL_REMOTE_ERROR, TL_REMOTE_ERROR_UNREACHABLE,
                   "Connection refused");
 }
 
 static void
 test_unknown_host_key (void)
 {
-  expect_failure ("tl-test-unknown-key", NULL, TL_REMOTE_ERROR, TL_REMOTE_ERROR_HOST_KEY,
+  expect_failure ("tl-test-unknown-key", NULL, NULL, TL_REMOTE_ERROR, TL_REMOTE_ERROR_HOST_KEY,
                   "host key");
 }
 
 static void
 test_auth_refused (void)
 {
-  expect_failure ("tl-test-no-auth", NULL, TL_REMOTE_ERROR, TL_REMOTE_ERROR_AUTH, "ssh-add");
+  expect_failure ("tl-test-no-auth", NULL, NULL, TL_REMOTE_ERROR, TL_REMOTE_ERROR_AUTH, "ssh-add");
 }
 
 static void
 test_no_worker (void)
 {
-  expect_failure ("tl-test", "/nonexistent/tilelab-cli", TL_REMOTE_ERROR,
+  expect_failure ("tl-test", NULL, "/nonexistent/tilelab-cli", TL_REMOTE_ERROR,
                   TL_REMOTE_ERROR_NO_WORKER, "/nonexistent/tilelab-cli");
 }
 
@@ -188,7 +189,7 @@ static void
 test_wrong_version (void)
 {
   g_autofree char *foreign = write_foreign_worker (&worker);
-  expect_failure ("tl-test", foreign, TL_REMOTE_ERROR, TL_REMOTE_ERROR_VERSION, "9.9.9");
+  expect_failure ("tl-test", NULL, foreign, TL_REMOTE_ERROR, TL_REMOTE_ERROR_VERSION, "9.9.9");
   g_unlink (foreign);
 }
 
@@ -275,15 +276,62 @@ test_slurm_job (void)
   g_assert_cmpuint (marked_worker_wait_gone (&worker, 10), ==, 0);
 }
 
+/* Runs a Slurm command (SLURM_CONF set); its standard output, stripped. */
 static char *
-squeue_pending (void)
+slurm (const char *const *words)
 {
   g_autofree char *env = g_strdup_printf ("SLURM_CONF=%s", slurm_conf);
-  const char *argv[] = { "env", env, "squeue", "-h", "-t", "PD", "-o", "%i", NULL };
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, "env");
+  g_ptr_array_add (argv, env);
+  for (guint i = 0; words[i]; i++)
+    g_ptr_array_add (argv, (char *) words[i]);
+  g_ptr_array_add (argv, NULL);
   char *out = NULL;
-  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL,
-                NULL, NULL, &out, NULL, NULL, NULL);
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL,
+                G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, NULL,
+                NULL);
   return g_strstrip (out ? out : g_strdup (""));
+}
+
+/* A job that takes the whole node for two minutes; its id. */
+static char *
+take_the_node (void)
+{
+  const char *block[] = { "sbatch", "-N1", "--exclusive", "--parsable", "--output=/dev/null",
+                          "--wrap", "sleep 120", NULL };
+  char *id = slurm (block);
+  g_assert_cmpstr (id, !=, "");
+  return id;
+}
+
+static void
+scancel (const char *id)
+{
+  const char *cancel[] = { "scancel", id, NULL };
+  g_free (slurm (cancel));
+}
+
+/* Waits up to 10 s until the queue holds no job but the one named
+ * (pending or running); the jobs left, one a line. */
+static char *
+wait_queue_holds_only (const char *blocker)
+{
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  for (;;)
+    {
+      const char *squeue[] = { "squeue", "-h", "-o", "%i", NULL };
+      g_autofree char *jobs = slurm (squeue);
+      GString *others = g_string_new (NULL);
+      g_auto (GStrv) lines = g_strsplit (jobs, "\n", -1);
+      for (guint i = 0; lines[i]; i++)
+        if (*g_strstrip (lines[i]) && g_strcmp0 (lines[i], blocker) != 0)
+          g_string_append_printf (others, "%s\n", lines[i]);
+      if (others->len == 0 || g_get_monotonic_time () > end)
+        return g_string_free (others, FALSE);
+      g_string_free (others, TRUE);
+      g_usleep (200000);
+    }
 }
 
 /* The node taken by another job: the worker waits in the queue, the app
@@ -296,14 +344,7 @@ test_slurm_cancel_pending (void)
       g_test_skip ("no Slurm cluster (TL_TEST_SLURM_CONF)");
       return;
     }
-  g_autofree char *env = g_strdup_printf ("SLURM_CONF=%s", slurm_conf);
-  const char *block[] = { "env", env, "sbatch", "-N1", "--exclusive", "--parsable", "--output=/dev/null", "--wrap",
-                          "sleep 120", NULL };
-  g_autofree char *blocker = NULL;
-  g_assert_true (g_spawn_sync (NULL, (char **) block, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
-                               &blocker, NULL, NULL, NULL));
-  g_strstrip (blocker);
-
+  g_autofree char *blocker = take_the_node ();
   g_autofree char *launcher = srun_launcher ("--exclusive");
   TlRemoteHost *host = ssh_host ("tl-test", launcher, NULL);
   Waiter w;
@@ -320,21 +361,47 @@ test_slurm_cancel_pending (void)
   g_test_message ("cancel while queued → outcome: %.0f ms", latency_us / 1000.0);
   g_assert_cmpint (latency_us, <, 15 * G_USEC_PER_SEC);
   waiter_clear (&w, tl_remote_host_get_runner (host));
+  /* nothing of ours left in the queue, while the connection's object still lives */
+  g_autofree char *left = wait_queue_holds_only (blocker);
   tl_remote_host_free (host);
-  /* nothing of ours left in the queue */
-  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  g_autofree char *pending = squeue_pending ();
-  while (*pending && g_get_monotonic_time () < end)
-    {
-      g_usleep (200000);
-      g_free (pending);
-      pending = squeue_pending ();
-    }
-  g_assert_cmpstr (pending, ==, "");
-  const char *cancel[] = { "env", env, "scancel", blocker, NULL };
-  g_spawn_sync (NULL, (char **) cancel, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL,
-                NULL);
+  scancel (blocker);
+  g_assert_cmpstr (left, ==, "");
   g_assert_cmpuint (marked_worker_wait_gone (&worker, 10), ==, 0);
+}
+
+/* Slurm refuses the job (a partition it does not have): said in words,
+ * naming the host, at once. */
+static void
+test_slurm_refused (void)
+{
+  if (slurm_conf == NULL)
+    {
+      g_test_skip ("no Slurm cluster (TL_TEST_SLURM_CONF)");
+      return;
+    }
+  g_autofree char *launcher = srun_launcher ("--partition=no-such-partition");
+  expect_failure ("tl-test", launcher, NULL, TL_REMOTE_ERROR, TL_REMOTE_ERROR_LAUNCHER,
+                  "partition");
+  g_autofree char *left = wait_queue_holds_only (NULL);
+  g_assert_cmpstr (left, ==, "");
+}
+
+/* The queue does not give the node in time (srun --immediate=2 while
+ * another job holds it): Slurm gives up, and the app says so. */
+static void
+test_slurm_queue_timeout (void)
+{
+  if (slurm_conf == NULL)
+    {
+      g_test_skip ("no Slurm cluster (TL_TEST_SLURM_CONF)");
+      return;
+    }
+  g_autofree char *blocker = take_the_node ();
+  g_autofree char *launcher = srun_launcher ("--exclusive --immediate=2");
+  expect_failure ("tl-test", launcher, NULL, TL_REMOTE_ERROR, TL_REMOTE_ERROR_LAUNCHER, "busy");
+  g_autofree char *left = wait_queue_holds_only (blocker);
+  scancel (blocker);
+  g_assert_cmpstr (left, ==, "");
 }
 
 int
@@ -343,10 +410,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   const char *config = g_getenv ("TL_TEST_SSH_CONFIG");
   if (config == NULL || *config == '\0' || !g_file_test (config, G_FILE_TEST_EXISTS))
-    {
-      g_printerr ("no test sshd (start tools/test-services.sh and source its env)\n");
-      return 77;
-    }
+    return remote_test_skip_all ("no test sshd (start tools/test-services.sh and source its env)");
   slurm_conf = g_getenv ("TL_TEST_SLURM_CONF");
   if (slurm_conf && *slurm_conf == '\0')
     slurm_conf = NULL;
@@ -368,6 +432,8 @@ main (int argc, char **argv)
   g_test_add_func ("/remote-ssh/cli-user-kernel", test_cli_user_kernel);
   g_test_add_func ("/remote-ssh/slurm/job", test_slurm_job);
   g_test_add_func ("/remote-ssh/slurm/cancel-pending", test_slurm_cancel_pending);
+  g_test_add_func ("/remote-ssh/slurm/refused", test_slurm_refused);
+  g_test_add_func ("/remote-ssh/slurm/queue-timeout", test_slurm_queue_timeout);
   int rc = g_test_run ();
   marked_worker_clear (&worker);
   return rc;

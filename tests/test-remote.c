@@ -106,6 +106,38 @@ test_scancel_and_lines (void)
   g_assert_false (tl_remote_parse_launcher_line ("srun: error: invalid gres", &job, &queued));
 }
 
+/* Slurm's words, as srun and slurmstepd write them, said naming the host
+ * (the refusal and the queue's are met for real in test-remote-ssh.c; a
+ * time limit takes minutes there). */
+static void
+test_slurm_diagnosis (void)
+{
+  g_autoptr (TlRemoteTarget) t = tl_remote_target_new ("gpu1", "srun --time=1", NULL);
+  g_autoptr (GError) limit = tl_remote_diagnose (
+    t, TL_REMOTE_STAGE_JOB, 143,
+    "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.\n"
+    "slurmstepd: error: *** STEP 12.0 ON node3 CANCELLED AT 2026-11-29T02:00:00 DUE TO TIME "
+    "LIMIT ***\n"
+    "srun: error: node3: task 0: Terminated\n");
+  g_assert_error (limit, TL_REMOTE_ERROR, TL_REMOTE_ERROR_LAUNCHER);
+  g_assert_nonnull (strstr (limit->message, "gpu1"));
+  g_assert_nonnull (strstr (limit->message, "time limit"));
+  g_assert_nonnull (strstr (limit->message, "STEP 12.0")); /* the line that says so, quoted */
+
+  g_autoptr (GError) refused = tl_remote_diagnose (
+    t, TL_REMOTE_STAGE_CONNECTING, 1,
+    "srun: error: Unable to allocate resources: Invalid partition name specified\n");
+  g_assert_error (refused, TL_REMOTE_ERROR, TL_REMOTE_ERROR_LAUNCHER);
+  g_assert_nonnull (strstr (refused->message, "gpu1"));
+  g_assert_nonnull (strstr (refused->message, "Invalid partition name"));
+
+  g_autoptr (GError) cancelled = tl_remote_diagnose (
+    t, TL_REMOTE_STAGE_JOB, 1, "srun: error: node3: task 0: Killed\nsrun: Force Terminated job 9\n"
+    "slurmstepd: error: *** JOB 9 ON node3 CANCELLED AT 2026-11-29T02:00:00 ***\n");
+  g_assert_error (cancelled, TL_REMOTE_ERROR, TL_REMOTE_ERROR_LAUNCHER);
+  g_assert_nonnull (strstr (cancelled->message, "gpu1"));
+}
+
 static void
 test_npy_and_pool (void)
 {
@@ -408,9 +440,10 @@ main (int argc, char **argv)
   g_setenv ("TILELAB_GPU_BACKEND", "/nonexistent/libtilelab-gpu-cuda.so", TRUE);
   marked_worker_init (&worker);
   if (!g_file_test (cli_path, G_FILE_TEST_IS_EXECUTABLE))
-    return 77;
+    return remote_test_skip_all ("no tilelab-cli beside the tests");
   g_test_add_func ("/remote/quoting", test_quoting);
   g_test_add_func ("/remote/scancel-and-launcher-lines", test_scancel_and_lines);
+  g_test_add_func ("/remote/slurm-diagnosis", test_slurm_diagnosis);
   g_test_add_func ("/remote/npy-and-pool", test_npy_and_pool);
   g_test_add_func ("/remote/local/devices", test_local_devices);
   g_test_add_func ("/remote/local/gemm", test_local_gemm);

@@ -38,6 +38,7 @@ struct _TlRemoteConnection
   GString *err_tail;
   char *slurm_job;
   gboolean queued;
+  gboolean scancel_sent;   /* scancel of slurm_job started (once per transport) */
   JsonObject *hello;
   gboolean eof, exited, err_eof, broken;
   gboolean diagnosed;      /* the end of this transport was said */

@@ -56,10 +56,31 @@ child_setup_cb (gpointer data)
 #endif
 }
 
-/* Runs argv (scancel) and waits at most timeout_s for it. */
 static void
-run_briefly (TlRemoteConnection *conn, GStrv argv, guint timeout_s)
+scancel_done_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
+  TlRemoteConnection *conn = data;
+  conn->pending--;
+  g_subprocess_wait_finish (G_SUBPROCESS (source), result, NULL);
+}
+
+/* The Slurm job of this transport, if it has one, is cancelled by its id
+ * (scancel beside the launcher's srun, through ssh for a host), without
+ * waiting: a killed ssh leaves srun on the login node waiting in the
+ * queue or holding the node, and the watchdog (tl-remote-target.c) that
+ * would end it may not get the chance.  Once per transport;
+ * tl_remote_connection_close() waits for it. */
+static void
+cancel_slurm_job (TlRemoteConnection *conn)
+{
+  if (conn->slurm_job == NULL || conn->scancel_sent)
+    return;
+  g_auto (GStrv) argv = tl_remote_target_scancel_argv (conn->target, conn->slurm_job);
+  if (argv == NULL)
+    return;
+  conn->scancel_sent = TRUE;
+  g_debug ("remote: cancelling Slurm job %s on %s", conn->slurm_job,
+           tl_remote_target_host (conn->target));
   g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (
     G_SUBPROCESS_FLAGS_STDIN_INHERIT | G_SUBPROCESS_FLAGS_STDOUT_SILENCE
     | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
@@ -68,18 +89,12 @@ run_briefly (TlRemoteConnection *conn, GStrv argv, guint timeout_s)
                                                               (const char *const *) argv, NULL);
   if (proc == NULL)
     return;
-  gint64 deadline = g_get_monotonic_time () + timeout_s * G_USEC_PER_SEC;
-  while (g_subprocess_get_identifier (proc) && g_get_monotonic_time () < deadline)
-    {
-      g_main_context_iteration (conn->context, FALSE);
-      g_usleep (20000);
-    }
-  if (g_subprocess_get_identifier (proc))
-    g_subprocess_force_exit (proc);
+  /* a scancel that hangs (a lost network) is ended by ssh's own timeouts */
+  conn->pending++;
+  g_subprocess_wait_async (proc, NULL, scancel_done_cb, conn);
 }
 
-/* The transport ends now (killed); a Slurm job it started is cancelled,
- * since a killed ssh leaves srun waiting on the login node. */
+/* The transport ends now (killed). */
 static gboolean
 force_exit_cb (gpointer data)
 {
@@ -92,7 +107,8 @@ force_exit_cb (gpointer data)
 
 /* The transport ends now: SIGTERM (a local srun then cancels its job; on
  * a host, the launcher's watchdog sees the connection go and does the
- * same), SIGKILL 2 s later. */
+ * same), SIGKILL 2 s later; a Slurm job it runs or waits for is cancelled
+ * by its id as well. */
 void
 tl_remote_connection_kill_transport (TlRemoteConnection *conn)
 {
@@ -105,20 +121,7 @@ tl_remote_connection_kill_transport (TlRemoteConnection *conn)
       g_source_attach (conn->force_exit, conn->context);
       g_source_unref (conn->force_exit);
     }
-}
-
-/* A Slurm job whose srun did not end: cancelled by its id, as a last
- * resort (a launcher without the watchdog's help: a local srun killed). */
-static void
-cancel_slurm_job (TlRemoteConnection *conn)
-{
-  if (conn->slurm_job == NULL)
-    return;
-  g_auto (GStrv) argv = tl_remote_target_scancel_argv (conn->target, conn->slurm_job);
-  g_debug ("remote: cancelling Slurm job %s on %s", conn->slurm_job,
-           tl_remote_target_host (conn->target));
-  if (argv)
-    run_briefly (conn, argv, 10);
+  cancel_slurm_job (conn);
 }
 
 static gboolean
@@ -298,6 +301,7 @@ spawn (TlRemoteConnection *conn, GError **error)
   conn->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (conn->proc));
   conn->io_cancellable = g_cancellable_new ();
   conn->eof = conn->exited = conn->err_eof = conn->broken = conn->queued = FALSE;
+  conn->scancel_sent = FALSE;
   conn->diagnosed = FALSE;
   conn->exit_status = -1;
   g_string_truncate (conn->err_tail, 0);
@@ -395,7 +399,6 @@ tl_remote_connection_close (TlRemoteConnection *conn)
     {
       g_subprocess_force_exit (conn->proc);
       wait_for_exit (conn, 1000);
-      cancel_slurm_job (conn);
     }
   g_clear_pointer (&conn->force_exit, g_source_destroy);
   g_cancellable_cancel (conn->io_cancellable);

@@ -132,11 +132,12 @@ tl_remote_diagnose (const TlRemoteTarget *t, TlRemoteStage stage, int status,
     return diagnose_connecting (t, status, err);
 
   g_autofree char *said = last_line (err);
-  if (strstr (err, "TIME LIMIT"))
+  g_autofree char *time_limit = line_with (err, "TIME LIMIT");
+  if (time_limit)
     return g_error_new (TL_REMOTE_ERROR, TL_REMOTE_ERROR_LAUNCHER,
                         _("Slurm ended the job on %s at its time limit (%s). Give the launcher a "
                           "longer --time, or run less at once."),
-                        host, said);
+                        host, time_limit);
   if (t->launcher && (strstr (err, "CANCELLED") || strstr (err, "srun: error")))
     return g_error_new (TL_REMOTE_ERROR, TL_REMOTE_ERROR_LAUNCHER,
                         _("Slurm ended the job on %s (%s)."), host, said);
