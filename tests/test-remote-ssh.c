@@ -178,6 +178,24 @@ test_auth_refused (void)
   expect_failure ("tl-test-no-auth", NULL, NULL, TL_REMOTE_ERROR, TL_REMOTE_ERROR_AUTH, "ssh-add");
 }
 
+/* A host that would ask for a password (the server offers password and
+ * keyboard-interactive logins; the key is not accepted), with an askpass
+ * program that never answers where ssh would use one: BatchMode keeps ssh
+ * from asking, so the refusal comes at once instead of a wait forever. */
+static void
+test_password_prompt (void)
+{
+  g_autofree char *askpass = g_build_filename (worker.dir, "askpass-never-answers", NULL);
+  g_assert_true (g_file_set_contents (askpass, "#!/bin/sh\nexec sleep 600\n", -1, NULL));
+  g_assert_cmpint (g_chmod (askpass, 0755), ==, 0);
+  g_setenv ("SSH_ASKPASS", askpass, TRUE);
+  g_setenv ("SSH_ASKPASS_REQUIRE", "force", TRUE);
+  expect_failure ("tl-test-password", NULL, NULL, TL_REMOTE_ERROR, TL_REMOTE_ERROR_AUTH, "ssh-add");
+  g_unsetenv ("SSH_ASKPASS");
+  g_unsetenv ("SSH_ASKPASS_REQUIRE");
+  g_unlink (askpass);
+}
+
 static void
 test_no_worker (void)
 {
@@ -426,6 +444,7 @@ main (int argc, char **argv)
   g_test_add_func ("/remote-ssh/unreachable", test_unreachable);
   g_test_add_func ("/remote-ssh/unknown-host-key", test_unknown_host_key);
   g_test_add_func ("/remote-ssh/auth-refused", test_auth_refused);
+  g_test_add_func ("/remote-ssh/password-prompt", test_password_prompt);
   g_test_add_func ("/remote-ssh/no-worker", test_no_worker);
   g_test_add_func ("/remote-ssh/wrong-version", test_wrong_version);
   g_test_add_func ("/remote-ssh/cli-interrupt", test_cli_interrupt);

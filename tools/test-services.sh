@@ -12,6 +12,9 @@
 #       tl-test              the server, logged in with the user key
 #       tl-test-unknown-key  the server, but its host key is not known
 #       tl-test-no-auth      the server, with a key it does not accept
+#       tl-test-password     the server on a second port that also offers
+#                            password and keyboard-interactive logins
+#                            (where ssh would ask for a password)
 #       tl-test-unreachable  a port where nothing listens
 #   - munged and a one-node Slurm cluster (slurmctld, slurmd) whose
 #     slurm.conf is DIR/slurm/slurm.conf;
@@ -57,13 +60,15 @@ start_sshd () {
   ssh-keygen -q -t ed25519 -N '' -C tl-test-stranger -f "$dir/stranger_key"
   cp "$dir/user_key.pub" "$dir/authorized_keys"
   chmod 0600 "$dir/authorized_keys"
-  local port dead_port user
+  local port password_port dead_port user
   port=$(free_port)
+  password_port=$(free_port)
   dead_port=$(free_port)
   user=$(id -un)
   cat > "$dir/sshd_config" <<EOF
 ListenAddress 127.0.0.1
 Port $port
+Port $password_port
 HostKey $dir/host_key
 PidFile $dir/sshd.pid
 AuthorizedKeysFile $dir/authorized_keys
@@ -74,9 +79,15 @@ StrictModes no
 UsePAM no
 AllowUsers $user
 MaxStartups 64
+Match LocalPort $password_port
+  PasswordAuthentication yes
+  KbdInteractiveAuthentication yes
 EOF
   /usr/sbin/sshd -f "$dir/sshd_config" -E "$dir/sshd.log" || return 1
-  echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$dir/host_key.pub")" > "$dir/known_hosts"
+  {
+    echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$dir/host_key.pub")"
+    echo "[127.0.0.1]:$password_port $(cut -d' ' -f1,2 "$dir/host_key.pub")"
+  } > "$dir/known_hosts"
   : > "$dir/known_hosts_empty"
   # one block per alias, each complete (IdentityFile accumulates across
   # matching blocks, so a shared block would hand every alias the user key)
@@ -84,6 +95,7 @@ EOF
     host_block tl-test "$port" user_key known_hosts
     host_block tl-test-unknown-key "$port" user_key known_hosts_empty
     host_block tl-test-no-auth "$port" stranger_key known_hosts
+    host_block tl-test-password "$password_port" stranger_key known_hosts
     host_block tl-test-unreachable "$dead_port" user_key known_hosts
   } > "$dir/ssh_config"
   wait_for 10 ssh -F "$dir/ssh_config" -o BatchMode=yes tl-test true || {
