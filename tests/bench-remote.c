@@ -109,21 +109,10 @@ taking_part_cpu_ms (void)
   const char *name;
   while (proc && (name = g_dir_read_name (proc)))
     {
-      if (strspn (name, "0123456789") != strlen (name))
-        continue;
-      g_autofree char *path = g_build_filename ("/proc", name, "cmdline", NULL);
-      g_autofree char *cmd = NULL;
-      gsize len = 0;
-      if (atoi (name) != getpid ())
-        {
-          if (!g_file_get_contents (path, &cmd, &len, NULL) || len == 0)
-            continue;
-          for (gsize i = 0; i + 1 < len; i++)
-            cmd[i] = cmd[i] ? cmd[i] : ' ';
-          if (!strstr (cmd, worker_program) && !strstr (cmd, worker_script))
-            continue;
-        }
-      total += process_cpu_ms (name);
+      g_autofree char *cmd = process_command_line (name);
+      if (cmd && (atoi (name) == getpid () || strstr (cmd, worker_program)
+                  || strstr (cmd, worker_script)))
+        total += process_cpu_ms (name);
     }
   return total;
 }

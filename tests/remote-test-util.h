@@ -58,6 +58,28 @@ marked_worker_init (MarkedWorker *w)
   g_assert_cmpint (g_chmod (w->cli, 0755), ==, 0);
 }
 
+/* The command line of the process /proc/name (its words joined by
+ * spaces), or NULL when name is not a process or its line is unreadable
+ * or empty (a zombie). */
+static inline char *
+process_command_line (const char *name)
+{
+  if (strspn (name, "0123456789") != strlen (name))
+    return NULL;
+  g_autofree char *path = g_build_filename ("/proc", name, "cmdline", NULL);
+  char *cmd = NULL;
+  gsize len = 0;
+  if (!g_file_get_contents (path, &cmd, &len, NULL) || len == 0)
+    {
+      g_free (cmd);
+      return NULL;
+    }
+  for (gsize i = 0; i + 1 < len; i++)
+    if (cmd[i] == '\0')
+      cmd[i] = ' ';
+  return cmd;
+}
+
 /* Processes whose command line names the marked worker's folder. */
 static inline guint
 marked_worker_count (const MarkedWorker *w)
@@ -67,18 +89,9 @@ marked_worker_count (const MarkedWorker *w)
   const char *name;
   while (proc && (name = g_dir_read_name (proc)))
     {
-      if (strspn (name, "0123456789") != strlen (name))
-        continue;
-      g_autofree char *path = g_build_filename ("/proc", name, "cmdline", NULL);
-      g_autofree char *cmd = NULL;
-      gsize len = 0;
-      if (!g_file_get_contents (path, &cmd, &len, NULL) || len == 0)
-        continue;
-      for (gsize i = 0; i + 1 < len; i++)
-        if (cmd[i] == '\0')
-          cmd[i] = ' ';
+      g_autofree char *cmd = process_command_line (name);
       /* not the test itself (its arguments may not name the folder anyway) */
-      if (strstr (cmd, w->dir) && atoi (name) != getpid ())
+      if (cmd && strstr (cmd, w->dir) && atoi (name) != getpid ())
         n++;
     }
   if (proc)

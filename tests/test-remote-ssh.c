@@ -110,15 +110,9 @@ kill_ssh (gpointer data)
   const char *name;
   while ((name = g_dir_read_name (proc)))
     {
-      g_autofree char *path = g_build_filename ("/proc", name, "cmdline", NULL);
-      g_autofree char *cmd = NULL;
-      gsize len = 0;
-      if (!g_file_get_contents (path, &cmd, &len, NULL) || len == 0)
-        continue;
-      for (gsize i = 0; i + 1 < len; i++)
-        cmd[i] = cmd[i] ? cmd[i] : ' ';
+      g_autofree char *cmd = process_command_line (name);
       /* our ssh: its command names the marked worker */
-      if (g_str_has_prefix (cmd, "ssh ") && strstr (cmd, worker.dir))
+      if (cmd && g_str_has_prefix (cmd, "ssh ") && strstr (cmd, worker.dir))
         kill (atoi (name), SIGKILL);
     }
   g_dir_close (proc);
@@ -264,6 +258,16 @@ test_cli_user_kernel (void)
 
 /* ---- Slurm --------------------------------------------------------------------------------- */
 
+/* Skips the test when the services have no Slurm cluster. */
+static gboolean
+no_slurm (void)
+{
+  if (slurm_conf)
+    return FALSE;
+  g_test_skip ("no Slurm cluster (TL_TEST_SLURM_CONF)");
+  return TRUE;
+}
+
 static char *
 srun_launcher (const char *extra)
 {
@@ -273,11 +277,8 @@ srun_launcher (const char *extra)
 static void
 test_slurm_job (void)
 {
-  if (slurm_conf == NULL)
-    {
-      g_test_skip ("no Slurm cluster (TL_TEST_SLURM_CONF)");
-      return;
-    }
+  if (no_slurm ())
+    return;
   g_autofree char *launcher = srun_launcher ("--time=5");
   TlRemoteHost *host = ssh_host ("tl-test", launcher, NULL);
   Waiter w;
@@ -357,11 +358,8 @@ wait_queue_holds_only (const char *blocker)
 static void
 test_slurm_cancel_pending (void)
 {
-  if (slurm_conf == NULL)
-    {
-      g_test_skip ("no Slurm cluster (TL_TEST_SLURM_CONF)");
-      return;
-    }
+  if (no_slurm ())
+    return;
   g_autofree char *blocker = take_the_node ();
   g_autofree char *launcher = srun_launcher ("--exclusive");
   TlRemoteHost *host = ssh_host ("tl-test", launcher, NULL);
@@ -392,11 +390,8 @@ test_slurm_cancel_pending (void)
 static void
 test_slurm_refused (void)
 {
-  if (slurm_conf == NULL)
-    {
-      g_test_skip ("no Slurm cluster (TL_TEST_SLURM_CONF)");
-      return;
-    }
+  if (no_slurm ())
+    return;
   g_autofree char *launcher = srun_launcher ("--partition=no-such-partition");
   expect_failure ("tl-test", launcher, NULL, TL_REMOTE_ERROR, TL_REMOTE_ERROR_LAUNCHER,
                   "partition");
@@ -409,11 +404,8 @@ test_slurm_refused (void)
 static void
 test_slurm_queue_timeout (void)
 {
-  if (slurm_conf == NULL)
-    {
-      g_test_skip ("no Slurm cluster (TL_TEST_SLURM_CONF)");
-      return;
-    }
+  if (no_slurm ())
+    return;
   g_autofree char *blocker = take_the_node ();
   g_autofree char *launcher = srun_launcher ("--exclusive --immediate=2");
   expect_failure ("tl-test", launcher, NULL, TL_REMOTE_ERROR, TL_REMOTE_ERROR_LAUNCHER, "busy");
