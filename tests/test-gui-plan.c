@@ -1,6 +1,8 @@
 /* test-gui-plan.c — the views teach the plans: a record of a planned rung
  * (made here, as an H200 would write it) opened in the window shows its
- * plan in the Source page's header; the size sweep runs every ticked kernel with
+ * plan on the Blocks page's tile grid (the last wave's tiles, the numbers,
+ * the sentence of why; also from a record without block timings) and in
+ * the Source page's header; the size sweep runs every ticked kernel with
  * its vendor over a size list on the CPU, with progress, and can be
  * cancelled.  Exits 77 (skip) without a display.
  */
@@ -8,6 +10,8 @@
 #include <gtk/gtk.h>
 #include <string.h>
 
+#include "paint/tl-paint-text-boxes.h"
+#include "tl-blocks-page.h"
 #include "tl-source-page.h"
 #include "tl-window.h"
 #include "view/tl-plan-view.h"
@@ -42,6 +46,58 @@ open_planned (const char *name, gboolean with_blocks, TlPlanView **out_plan)
   tl_window_open_record (win, file);
   g_assert_true (gui_test_wait_until (is_idle, NULL, 60));
   g_assert_null (tl_window_get_info_message (win));
+}
+
+/* The texts the window paints, as a reader would see them. */
+static TlPaintTextBoxes *
+painted_texts (void)
+{
+  GtkWidget *w = GTK_WIDGET (win);
+  int width = gtk_widget_get_allocated_width (w), height = gtk_widget_get_allocated_height (w);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
+  cairo_t *cr = cairo_create (surface);
+  TlPaintTextBoxes *boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  gtk_widget_draw (w, cr);
+  tl_paint_text_boxes_attach (cr, NULL);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return boxes;
+}
+
+static void
+assert_blocks_show_plan (const TlPlanView *plan)
+{
+  TlBlocksPage *blocks = TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks"));
+  tl_window_show_view (win, "blocks");
+  tl_blocks_page_show_kernels (blocks, "gemm-17-simt-tma", NULL);
+  gui_test_pump (0.3);
+  g_autoptr (TlPaintTextBoxes) boxes = painted_texts ();
+  g_assert_nonnull (tl_paint_text_boxes_find (boxes, plan->name));
+  g_assert_nonnull (tl_paint_text_boxes_find (boxes, "of the last wave"));
+  g_autofree char *tiles = g_strdup_printf ("%u rows × %u columns of %u×%u tiles", plan->tiles_m,
+                                            plan->tiles_n, plan->tile_m, plan->tile_n);
+  g_assert_nonnull (tl_paint_text_boxes_find (boxes, tiles));
+  /* the sentence of why starts on the page */
+  g_autofree char *why_start = g_strndup (plan->why, 20);
+  g_assert_nonnull (tl_paint_text_boxes_find (boxes, why_start));
+}
+
+/* The Blocks page: a planned rung's tiles with its plan, with and without
+ * block timings, in the window and in presentation */
+static void
+test_blocks (void)
+{
+  g_autoptr (TlPlanView) timed = NULL, untimed = NULL;
+  open_planned ("planned.json", TRUE, &timed);
+  assert_blocks_show_plan (timed);
+  tl_window_set_presentation (win, TRUE);
+  gui_test_pump (0.3);
+  assert_blocks_show_plan (timed);
+  tl_window_set_presentation (win, FALSE);
+
+  open_planned ("planned-untimed.json", FALSE, &untimed);
+  assert_blocks_show_plan (untimed);
 }
 
 static gboolean
@@ -169,6 +225,7 @@ main (int argc, char **argv)
   win = gui_test_start_app (&app);
   g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
   gtk_window_resize (GTK_WINDOW (win), 1400, 900);
+  g_test_add_func ("/gui-plan/blocks", test_blocks);
   g_test_add_func ("/gui-plan/source", test_source);
   g_test_add_func ("/gui-plan/sweep-cpu", test_sweep_cpu);
   g_test_add_func ("/gui-plan/sweep-cancel", test_sweep_cancel);

@@ -16,6 +16,8 @@
 #include "cli-test-util.h"
 #include "paint-test-util.h"
 #include "picture-test-util.h"
+#include "plan-test-util.h"
+#include "view/tl-plan-view.h"
 #include "record/tl-gauss-record.h"
 
 static char *tmpdir;
@@ -225,6 +227,55 @@ test_blocks_and_timeline (void)
   g_autoptr (GString) report = g_string_new (NULL);
   g_assert_cmpuint (tl_paint_text_boxes_check (boxes, 1600, 900, report), ==, 0);
   tl_render_input_clear (&in);
+}
+
+/* A planned rung: the blocks view marks the last wave on its tiles and says
+ * the plan under the grid — with block timings and without, in a window's
+ * proportions and on a projector, every text whole and apart */
+static void
+test_blocks_plan (void)
+{
+  const struct { double w, h; gboolean presentation; gboolean blocks; const char *name; } cases[] = {
+    { 1600, 900, FALSE, TRUE, "plan-1600x900.png" },
+    { 1024, 768, TRUE, TRUE, "plan-1024x768-presentation.png" },
+    { 1920, 1080, TRUE, TRUE, "plan-1920x1080-presentation.png" },
+    { 1024, 768, FALSE, FALSE, "plan-untimed-1024x768.png" },
+  };
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr (TlRunRecord) rec = tl_test_planned_record (1000, 777, 1111, cases[c].blocks);
+      g_autoptr (TlPlanView) plan = tl_plan_view_new_for_record (rec, rec->runs->pdata[0]);
+      g_autofree char *json = tmp_path ("planned.json");
+      g_autoptr (GError) error = NULL;
+      g_assert_true (tl_run_record_save (rec, json, TL_RECORD_SAVE_DEFAULT, &error));
+      TlRenderInput in;
+      g_assert_true (tl_test_render_input_load (&in, json, &error));
+      g_assert_no_error (error);
+      g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+      TlRenderOptions o;
+      tl_render_options_init (&o);
+      o.view = TL_RENDER_BLOCKS;
+      o.width = cases[c].w;
+      o.height = cases[c].h;
+      o.presentation = cases[c].presentation;
+      o.text_boxes = boxes;
+      const char *keep = g_getenv ("TL_TEST_PICTURES"); /* a folder to look at them in */
+      g_autofree char *png = keep ? g_build_filename (keep, cases[c].name, NULL) : tmp_path (cases[c].name);
+      g_assert_true (tl_render_to_file (&in, &o, png, &error));
+      g_assert_no_error (error);
+      check_png (png, (int) cases[c].w, (int) cases[c].h);
+      if (!keep)
+        g_unlink (png);
+      g_unlink (json);
+      g_assert_nonnull (tl_paint_text_boxes_find (boxes, plan->name));
+      g_assert_nonnull (tl_paint_text_boxes_find (boxes, plan->legend));
+      g_autofree char *why = g_strndup (plan->why, 24);
+      g_assert_nonnull (tl_paint_text_boxes_find (boxes, why));
+      g_autoptr (GString) report = g_string_new (NULL);
+      if (tl_paint_text_boxes_check (boxes, cases[c].w, cases[c].h, report))
+        g_error ("%s: %s", cases[c].name, report->str);
+      tl_render_input_clear (&in);
+    }
 }
 
 static void
@@ -544,6 +595,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/formats", test_formats);
   g_test_add_func ("/render/errors", test_errors);
   g_test_add_func ("/render/blocks-and-timeline", test_blocks_and_timeline);
+  g_test_add_func ("/render/blocks-plan", test_blocks_plan);
   g_test_add_func ("/render/cpu-run-timeline", test_cpu_run_timeline);
   g_test_add_func ("/render/cli", test_cli);
   int rc = g_test_run ();

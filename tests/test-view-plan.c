@@ -45,7 +45,7 @@ test_last_wave_row_order (void)
   g_assert_false (tl_plan_view_in_last_wave (v, 7, 4));
   g_assert_true (tl_plan_view_in_last_wave (v, 7, 7));
   g_assert_false (tl_plan_view_in_last_wave (v, 8, 7)); /* outside C */
-  g_assert_nonnull (strstr (v->summary, "8×8 tiles of 128×128"));
+  g_assert_nonnull (strstr (v->summary, "8 rows × 8 columns of 128×128 tiles"));
   g_assert_nonnull (strstr (v->summary, "64 CTAs in 2 waves"));
   g_assert_nonnull (strstr (v->summary, "7 of 132 SMs idle"));
   g_assert_nonnull (strstr (v->legend, "24 tiles of the last wave"));

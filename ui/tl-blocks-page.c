@@ -116,6 +116,10 @@ grid_motion_cb (GtkWidget *area, GdkEventMotion *ev, TlBlocksPage *self)
     }
   m.title = run->kernel_id;
   m.caption = job ? "C" : NULL;
+  g_autoptr (TlPlanView) plan = job ? tl_plan_view_new_for_record (self->record, run) : NULL;
+  m.plan = plan;
+  if (plan && m.tile_m == 0)
+    m.tile_m = plan->tile_m, m.tile_n = plan->tile_n;
   tl_render_area_get_style (TL_RENDER_AREA (area), &style);
   tl_paint_blocks_layout (&m, &style, gtk_widget_get_allocated_width (area),
                           gtk_widget_get_allocated_height (area), &lay);
@@ -254,7 +258,7 @@ fill_kernel_combos (TlBlocksPage *self, TlRunRecord *record)
   for (guint i = 0; record && i < record->runs->len; i++)
     {
       const TlKernelRun *r = record->runs->pdata[i];
-      if (r->n_blocks == 0)
+      if (r->n_blocks == 0 && !r->has_plan) /* a plan shows on the grid without timings */
         continue;
       const char *title = tl_kernel_title (r->info, r->kernel_id);
       gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->kernel_combo), r->kernel_id, title);

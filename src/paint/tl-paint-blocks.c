@@ -4,6 +4,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include "paint/tl-paint-colorbar.h"
+#include "paint/tl-paint-plan.h"
 #include "paint/tl-paint-util.h"
 
 #define EMPTY_RGB 0.86
@@ -41,6 +42,8 @@ static void
 grid_size (const TlBlocksModel *model, guint *gx, guint *gy)
 {
   guint x = model->grid_x, y = model->grid_y;
+  if (model->plan != NULL && x == 0 && y == 0)
+    x = model->plan->tiles_n, y = model->plan->tiles_m;
   for (gsize i = 0; i < model->n_blocks; i++)
     {
       x = MAX (x, model->blocks[i].block_x + 1);
@@ -140,7 +143,8 @@ layout_with_values (const TlBlocksModel *model, const TlPaintStyle *style, doubl
   right = font * 0.6;
   bottom = font * 0.6;
 
-  out->cb_w = tl_paint_colorbar_reserve (style, model->show_colorbar, &right);
+  bottom += tl_paint_plan_legend_height (model->plan, style, width - 2 * TL_PX (style, 4));
+  out->cb_w = tl_paint_colorbar_reserve (style, model->show_colorbar && model->n_blocks > 0, &right);
 
   double avail_w = MAX (width - left - right, 1.0);
   double avail_h = MAX (height - top - bottom, 1.0);
@@ -342,10 +346,14 @@ paint_header (cairo_t *cr, const TlBlocksModel *model, const TlBlocksLayout *lay
   g_string_append_printf (facts, _("%u×%u tiles"), lay->grid_x, lay->grid_y);
   if (model->tile_m > 0 && model->tile_n > 0)
     g_string_append_printf (facts, _(" of %u×%u"), model->tile_m, model->tile_n);
-  g_string_append_printf (facts, _(" · %zu with a block"), shown);
+  if (model->n_blocks > 0)
+    g_string_append_printf (facts, _(" · %zu with a block"), shown);
+  else
+    g_string_append (facts, _(" · not timed (no block records)"));
   if (model->launch >= 0)
     g_string_append_printf (facts, _(" · launch %d"), model->launch);
-  g_string_append_printf (facts, " · %s",
+  if (model->n_blocks > 0)
+    g_string_append_printf (facts, " · %s",
                           model->color == TL_BLOCKS_COLOR_START
                             ? _("colour: when the block started")
                             : _("colour: how long the block ran"));
@@ -387,7 +395,7 @@ tl_paint_blocks (cairo_t *cr, const TlBlocksModel *model, const TlPaintStyle *st
 
   cairo_save (cr);
   tl_paint_background (cr, style, width, height);
-  if (model->n_blocks == 0)
+  if (model->n_blocks == 0 && model->plan == NULL)
     {
       tl_paint_hint (cr, style, width, height, _("No block records: run the kernel instrumented"));
       cairo_restore (cr);
@@ -402,8 +410,12 @@ tl_paint_blocks (cairo_t *cr, const TlBlocksModel *model, const TlPaintStyle *st
 
   paint_cells (cr, &lay, v, style);
   paint_axes (cr, model, &lay, style);
+  tl_paint_plan_tiles (cr, model->plan, style, lay.plot_x, lay.plot_y, lay.cell_w, lay.cell_h,
+                       lay.grid_x, lay.grid_y);
   paint_highlight (cr, model, &lay, style);
   paint_header (cr, model, &lay, style, v, width);
+  tl_paint_plan_legend (cr, model->plan, style, TL_PX (style, 4), lay.plot_y + lay.plot_h,
+                        width - 2 * TL_PX (style, 4));
 
   if (lay.cb_w > 0)
     {

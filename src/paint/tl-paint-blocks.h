@@ -13,6 +13,7 @@
 #include <cairo.h>
 #include "view/tl-block-stats.h"
 #include "view/tl-colormap.h"
+#include "view/tl-plan-view.h"
 #include "paint/tl-paint-style.h"
 
 G_BEGIN_DECLS
@@ -39,6 +40,8 @@ typedef struct
   const char *caption;      /* appended to the facts line */
   gint highlight_x, highlight_y; /* a tile to outline, -1: none */
   gboolean show_colorbar;
+  const TlPlanView *plan;   /* a planned rung's plan: its last wave marked, a legend under
+                               the grid (tl-paint-plan.h); the grid without blocks; NULL: none */
 } TlBlocksModel;
 
 typedef struct

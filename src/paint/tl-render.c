@@ -165,9 +165,20 @@ find_kernel (const TlRunRecord *record, const char *id, GError **error)
   return run;
 }
 
+/* What a view needs of a run: nothing, block records, or block records
+ * or a plan (the grid shows a planned rung's tiles without timings). */
+enum { NEED_NOTHING, NEED_BLOCKS, NEED_BLOCKS_OR_PLAN };
+
+static gboolean
+lacks (const TlKernelRun *r, int need)
+{
+  gboolean no_blocks = r->blocks == NULL || r->n_blocks == 0;
+  return need == NEED_BLOCKS ? no_blocks : need == NEED_BLOCKS_OR_PLAN ? no_blocks && !r->has_plan : FALSE;
+}
+
 /* The runs a view shows: the ids asked for, or the default. */
 static GPtrArray *
-select_runs (const TlRunRecord *record, const char *kernels, gboolean need_blocks,
+select_runs (const TlRunRecord *record, const char *kernels, int need_blocks,
              gboolean all_by_default, GError **error)
 {
   g_autoptr (GPtrArray) runs = g_ptr_array_new ();
@@ -183,7 +194,7 @@ select_runs (const TlRunRecord *record, const char *kernels, gboolean need_block
           const TlKernelRun *r = find_kernel (record, id, error);
           if (r == NULL)
             return NULL;
-          if (need_blocks && (r->blocks == NULL || r->n_blocks == 0))
+          if (lacks (r, need_blocks))
             {
               g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
                            _("kernel “%s” has no block records in this run record "
@@ -197,7 +208,7 @@ select_runs (const TlRunRecord *record, const char *kernels, gboolean need_block
     for (guint i = 0; i < record->runs->len; i++)
       {
         const TlKernelRun *r = record->runs->pdata[i];
-        if (need_blocks && (r->blocks == NULL || r->n_blocks == 0))
+        if (lacks (r, need_blocks))
           continue;
         g_ptr_array_add (runs, (gpointer) r);
         if (!all_by_default)
@@ -253,7 +264,7 @@ draw_blocks (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
 {
   if (!need_record (input, "blocks", error))
     return FALSE;
-  g_autoptr (GPtrArray) runs = select_runs (input->record, o->kernels, TRUE, FALSE, error);
+  g_autoptr (GPtrArray) runs = select_runs (input->record, o->kernels, NEED_BLOCKS_OR_PLAN, FALSE, error);
   if (runs == NULL)
     return FALSE;
   const TlKernelRun *run = runs->pdata[0];
@@ -283,6 +294,13 @@ draw_blocks (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
   g_autofree char *caption = job ? g_strdup_printf (_("C is %zu×%zu"), job->m, job->n) : NULL;
   model.title = title;
   model.caption = caption;
+  g_autoptr (TlPlanView) plan = job ? tl_plan_view_new_for_record (input->record, run) : NULL;
+  model.plan = plan;
+  if (plan && model.tile_m == 0)
+    {
+      model.tile_m = plan->tile_m;
+      model.tile_n = plan->tile_n;
+    }
   if (o->launch >= 0 && tl_blocks_model_find (&model, 0, 0) < 0)
     {
       gboolean any = FALSE;
@@ -307,7 +325,7 @@ timeline_runs (const TlRenderInput *input, const char *kernels, GPtrArray *runs,
 {
   if (input->n_more == 0)
     {
-      g_autoptr (GPtrArray) sel = select_runs (input->record, kernels, TRUE, FALSE, error);
+      g_autoptr (GPtrArray) sel = select_runs (input->record, kernels, NEED_BLOCKS, FALSE, error);
       if (sel == NULL)
         return FALSE;
       for (guint i = 0; i < sel->len; i++)
@@ -332,7 +350,7 @@ timeline_runs (const TlRenderInput *input, const char *kernels, GPtrArray *runs,
     {
       const TlRunRecord *rec = r == 0 ? input->record : input->more[r - 1];
       const char *id = n_ids == 0 ? NULL : g_strstrip (ids[n_ids == 1 ? 0 : r]);
-      g_autoptr (GPtrArray) sel = select_runs (rec, id, TRUE, FALSE, error);
+      g_autoptr (GPtrArray) sel = select_runs (rec, id, NEED_BLOCKS, FALSE, error);
       if (sel == NULL)
         {
           if (error && *error)
@@ -488,7 +506,7 @@ draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
 {
   if (!need_record (input, "compare", error))
     return FALSE;
-  g_autoptr (GPtrArray) runs = select_runs (input->record, o->kernels, FALSE, TRUE, error);
+  g_autoptr (GPtrArray) runs = select_runs (input->record, o->kernels, NEED_NOTHING, TRUE, error);
   if (runs == NULL)
     return FALSE;
 

@@ -54,11 +54,14 @@ summary_of (const TlPlanView *v)
           ? g_strdup_printf (_("%u of %u SMs idle in the last"), v->idle_sms, v->sm_count)
           : g_strdup_printf (_("%u SMs idle in the last"), v->idle_sms);
   return g_strdup_printf (
-      /* TRANSLATORS: plan 128x128/s4: 8×8 tiles of 128×128 · k in 4 slices of 256 ·
-         256 CTAs in 2 waves · 4 of 132 SMs idle in the last (the largest tile: 124) */
-      ngettext ("plan %s%s: %u×%u tiles of %u×%u · %s · %u CTAs in %u wave · %s (the largest tile whole: %u)",
-                   "plan %s%s: %u×%u tiles of %u×%u · %s · %u CTAs in %u waves · %s (the largest tile whole: %u)",
-                   v->waves),
+      /* TRANSLATORS: plan 128x128/s4: 8 rows × 9 columns of 128×128 tiles · k in 4 slices of
+         195 · 288 CTAs in 3 waves · 92 of 132 SMs idle in the last (the rung's largest tile,
+         k whole: 92) */
+      ngettext ("plan %s%s: %u rows × %u columns of %u×%u tiles · %s · %u CTAs in %u wave · %s "
+                "(the rung's largest tile, k whole: %u)",
+                "plan %s%s: %u rows × %u columns of %u×%u tiles · %s · %u CTAs in %u waves · %s "
+                "(the rung's largest tile, k whole: %u)",
+                v->waves),
       v->name, v->pinned ? _(" (pinned)") : "", v->tiles_m, v->tiles_n, v->tile_m, v->tile_n,
       k_part, v->work, v->waves, idle, v->idle_sms_default);
 }
