@@ -3,6 +3,7 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "core/tl-error.h"
@@ -20,7 +21,8 @@ test_strict (void)
 {
   static const char *const good[] = {
     "{}", "[]", "0", "-0.5e+3", "\"a\\u00e9\\n\"", "true", " [1, {\"a\": null}] \n",
-    "{\"s\": \"[[[{{{\\\"\"}", "[1e400]",
+    "{\"s\": \"[[[{{{\\\"\"}", "[1e-400]", "[-9223372036854775808]", "[1.7976931348623157e308]",
+    "\"\\ud83d\\ude00\"",
   };
   for (guint i = 0; i < G_N_ELEMENTS (good); i++)
     if (!strict (good[i]))
@@ -31,6 +33,11 @@ test_strict (void)
     "", " ", "['a']", "{'a': 1}", "[/* c */ 1]", "[1,]", "{\"a\" 1}", "[01]", "[1.]", "[.5]",
     "[+1]", "[1e]", "[nan]", "[Infinity]", "\"\\x\"", "\"a\tb\"", "[1] [2]", "{\"a\":1",
     "[\"\\u12\"]", "tru", "\xef\xbb\xbf{}",
+    /* what json-glib reads wrongly or silently: a member twice (the last
+     * wins), an integer beyond 64 bits (garbage), 1e400 (infinity), bytes
+     * that are not UTF-8, a lone surrogate */
+    "{\"a\": 1, \"a\": 2}", "{\"a\": 1, \"\\u0061\": 2}", "[100000000000000000000000]",
+    "[9223372036854775808]", "[1e400]", "[-1e400]", "[\"\xff\"]", "[\"\\ud800\"]",
   };
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
@@ -40,6 +47,59 @@ test_strict (void)
       g_assert_error (error, TL_ERROR, TL_ERROR_PARSE);
       g_assert_nonnull (strstr (error->message, "line 1, column"));
     }
+}
+
+/* Messages say where: the line, the column and the JSON path. */
+static void
+test_paths (void)
+{
+  static const struct { const char *text, *where; } cases[] = {
+    { "{\"runs\": [{\"id\": 1}, {\"id\": 2, \"id\": 3}]}", "($.runs[1].id): the member “id” is given twice" },
+    { "{\"job\": {\"m\": 100000000000000000000000}}", "($.job.m): the integer 100000000000000000000000 is beyond" },
+    { "{\"a\": [0, 1, 2e999]}", "line 1, column 14 ($.a[2]): the number 2e999 is beyond the range of float64" },
+    { "{\"kernel_id\": \"gemm\xc3\x28\"}", "($.kernel_id): a string that is not UTF-8 (byte 0xc3)" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_assert_false (tl_json_check_text (cases[i].text, strlen (cases[i].text), &error));
+      g_assert_error (error, TL_ERROR, TL_ERROR_PARSE);
+      if (strstr (error->message, cases[i].where) == NULL)
+        g_error ("“%s” lacks “%s”", error->message, cases[i].where);
+    }
+}
+
+/* A document whose tree would not fit the budget is refused before
+ * json-glib builds it (here under a real ulimit -v, in a child). */
+static void
+test_tree_budget (void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer reserves terabytes of address space");
+  return;
+#endif
+  if (g_test_subprocess ())
+    {
+      GString *t = g_string_new ("{\"extensions\": {\"big\": [0");
+      for (int i = 0; i < 2000000; i++)
+        g_string_append (t, ",1.5");
+      g_string_append (t, "]}}");
+      g_autofree char *status = NULL;
+      g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
+      const char *vm = strstr (status, "VmSize:");
+      g_assert_nonnull (vm);
+      guint64 used = g_ascii_strtoull (vm + 7, NULL, 10) * 1024;
+      struct rlimit rl = { used + (96 << 20), used + (96 << 20) };
+      g_assert_cmpint (setrlimit (RLIMIT_AS, &rl), ==, 0);
+      g_autoptr (GError) error = NULL;
+      g_assert_null (tl_json_parse (t->str, t->len, &error));
+      g_assert_error (error, TL_ERROR, TL_ERROR_TOO_LARGE);
+      g_assert_nonnull (strstr (error->message, "the JSON document as a tree needs"));
+      g_string_free (t, TRUE);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
 }
 
 static void
@@ -155,6 +215,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/json/strict", test_strict);
   g_test_add_func ("/json/depth", test_depth);
+  g_test_add_func ("/json/paths", test_paths);
+  g_test_add_func ("/json/tree-budget", test_tree_budget);
   g_test_add_func ("/json/files", test_files);
   g_test_add_func ("/json/write", test_write);
   return g_test_run ();

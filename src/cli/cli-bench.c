@@ -12,6 +12,7 @@
  * plan of the planned rungs (a lecture's bad plan beside the good one).
  */
 #include "tl-cli.h"
+#include "core/tl-save.h"
 #include "cli-gemm.h"
 #include "cli-plan.h"
 #include "cli-gauss.h"
@@ -128,13 +129,7 @@ md_row (GString *md, const TlRunRecord *r, const TlKernelRun *run)
 static gboolean
 write_file (const char *path, const char *text, GError **error)
 {
-  g_autoptr (GError) local = NULL;
-  if (!g_file_set_contents (path, text, -1, &local))
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_IO, "%s", local->message);
-      return FALSE;
-    }
-  return TRUE;
+  return tl_save_contents (path, text, strlen (text), NULL, error);
 }
 
 /* `bench --suite lu` is the Gauss ladder's benchmark: the remaining

@@ -1,6 +1,7 @@
 /* tilelab-cli render — a view of a run record (or Gauss record) as PNG, SVG or PDF,
  * drawn by the same painters as the app, without a display. */
 #include "tl-cli.h"
+#include "cli-gemm.h"
 
 #include <glib/gi18n-lib.h>
 #include <stdio.h>
@@ -36,6 +37,20 @@ load_input (TlRenderInput *input, char **paths, GError **error)
         return FALSE;
     }
   return TRUE;
+}
+
+typedef struct
+{
+  const TlRenderInput *input;
+  const TlRenderOptions *options;
+  const char *output;
+} Render;
+
+static gboolean
+render_work (gpointer data, GCancellable *cancellable, GError **error)
+{
+  Render *r = data;
+  return tl_render_to_file_with (r->input, r->options, r->output, cancellable, error);
 }
 
 int
@@ -196,7 +211,12 @@ tl_cli_render (int argc, char **argv)
     }
   g_autoptr (TlPaintTextBoxes) boxes = check_text ? tl_paint_text_boxes_new () : NULL;
   o.text_boxes = boxes;
-  gboolean ok = tl_render_to_file (&input, &o, output, &error);
+  /* drawn and written off the main thread: Ctrl+C or SIGTERM stops it,
+   * and nothing is left behind */
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  tl_cli_catch_interrupts (cancellable);
+  Render r = { &input, &o, output };
+  gboolean ok = tl_cli_run_work (render_work, &r, cancellable, &error);
   tl_render_input_clear (&input);
   if (!ok)
     return tl_cli_fail ("render", error);

@@ -89,6 +89,21 @@ tl_json_get_string (JsonObject *obj, const char *path, const char *name, gboolea
   return TRUE;
 }
 
+/* The shortest of %.15g … %.17g that reads back as v: 1e+23, not
+ * 9.9999999999999992e+22. */
+static void
+shortest_text (double v, char *buf, gsize size)
+{
+  for (int digits = 15; digits <= 17; digits++)
+    {
+      char format[8];
+      g_snprintf (format, sizeof format, "%%.%dg", digits);
+      g_ascii_formatd (buf, (int) size, format, v);
+      if (g_ascii_strtod (buf, NULL) == v)
+        return;
+    }
+}
+
 gboolean
 tl_json_get_int (JsonObject *obj, const char *path, const char *name, gboolean required,
                  gint64 lo, gint64 hi, gint64 *out, GError **error)
@@ -96,9 +111,27 @@ tl_json_get_int (JsonObject *obj, const char *path, const char *name, gboolean r
   JsonNode *node = tl_json_get_member (obj, path, name, required, error);
   if (node == NULL)
     return !required;
-  if (!tl_json_node_is_int (node))
+  gint64 v;
+  if (tl_json_node_is_int (node))
+    v = json_node_get_int (node);
+  else if (tl_json_node_is_number (node))
+    {
+      /* a whole number written as a double ("1e23", "5.0"): judged as
+       * itself, never through a conversion that wraps around */
+      double d = json_node_get_double (node);
+      char text[G_ASCII_DTOSTR_BUF_SIZE];
+      shortest_text (d, text, sizeof text);
+      g_autofree char *p = tl_json_path (path, name);
+      if (d != nearbyint (d))
+        return tl_json_fail (error, p, _("expected an integer, found %s"), text);
+      /* (2⁶³ is where a double stops fitting an int64) */
+      if (!(d >= (double) lo && d <= (double) hi && d < 9223372036854775808.0))
+        return tl_json_fail (error, p, _("%s is out of range %" PRId64 "…%" PRId64), text, lo,
+                             hi);
+      v = (gint64) d;
+    }
+  else
     return member_fail (error, path, name, _("expected an integer"));
-  gint64 v = json_node_get_int (node);
   if (v < lo || v > hi)
     {
       g_autofree char *p = tl_json_path (path, name);

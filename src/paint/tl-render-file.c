@@ -6,6 +6,7 @@
  * beside it, renamed).
  */
 #include "paint/tl-render.h"
+#include "core/tl-save.h"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
@@ -86,6 +87,13 @@ gboolean
 tl_render_to_file (const TlRenderInput *input, const TlRenderOptions *options,
                    const char *path, GError **error)
 {
+  return tl_render_to_file_with (input, options, path, NULL, error);
+}
+
+gboolean
+tl_render_to_file_with (const TlRenderInput *input, const TlRenderOptions *options,
+                        const char *path, GCancellable *cancellable, GError **error)
+{
   g_return_val_if_fail (input != NULL && options != NULL && path != NULL, FALSE);
 
   TlRenderFormat format;
@@ -122,13 +130,9 @@ tl_render_to_file (const TlRenderInput *input, const TlRenderOptions *options,
   g_autoptr (GByteArray) picture = render_to_memory (input, options, format, w, h, scale, path, error);
   if (picture == NULL)
     return FALSE;
-  g_autoptr (GError) local = NULL;
-  if (!g_file_set_contents_full (path, (const char *) picture->data, (gssize) picture->len,
-                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE, 0644,
-                                 &local))
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_IO, _("%s: cannot write: %s"), path, local->message);
-      return FALSE;
-    }
-  return TRUE;
+  /* one save (core/tl-save.h): a link written through, a FIFO or device
+   * refused, the temporary removed when cancelled or failing */
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  return tl_save_contents (path, picture->data, picture->len, cancellable, error);
 }

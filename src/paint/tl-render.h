@@ -114,5 +114,9 @@ gboolean tl_render_draw (cairo_t *cr, const TlRenderInput *input, const TlRender
  * left behind on error. */
 gboolean tl_render_to_file (const TlRenderInput *input, const TlRenderOptions *options,
                             const char *path, GError **error);
+/* The same, stopped with G_IO_ERROR_CANCELLED (nothing left behind) when
+ * cancellable is cancelled before or while the picture is written. */
+gboolean tl_render_to_file_with (const TlRenderInput *input, const TlRenderOptions *options,
+                                 const char *path, GCancellable *cancellable, GError **error);
 
 G_END_DECLS

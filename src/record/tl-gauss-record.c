@@ -7,6 +7,7 @@
 
 #include "core/tl-error.h"
 #include "core/tl-json.h"
+#include "core/tl-save.h"
 #include "core/tl-json-read.h"
 
 /* ---- writing ---------------------------------------------------------------- */
@@ -175,92 +176,149 @@ residues (const double *v, gsize n, guint64 p)
   return TRUE;
 }
 
+/* The first value of the record that is not a residue mod p: what is
+ * wrong, and where (path). */
 static const char *
-check_gfp_values (const TlLuRecorder *self, guint *at)
+check_gfp_values (const TlLuRecorder *self, char **path)
 {
   const guint64 p = self->modulus;
   for (guint k = 0; k < self->steps->len; k++)
     {
       const TlLuStep *st = &g_array_index (self->steps, TlLuStep, k);
-      *at = k;
+      *path = g_strdup_printf ("$.steps[%u]", k);
       if (!residues (st->column.data, st->column.len, p)
           || !residues (st->multipliers.data, st->multipliers.len, p)
           || !residues (st->u_row.data, st->u_row.len, p) || !is_residue (st->pivot_value, p))
-        return "a GF(p) value that is not an integer 0…p−1";
+        return _("a GF(p) value that is not an integer 0…p−1");
       if (st->det_mod >= p)
-        return "a GF(p) determinant that is not an integer 0…p−1";
+        return _("a GF(p) determinant that is not an integer 0…p−1");
+      g_clear_pointer (path, g_free);
     }
   for (guint i = 0; i < self->snapshots->len; i++)
     {
       const TlLuSnapshot *sn = &g_array_index (self->snapshots, TlLuSnapshot, i);
-      *at = i;
+      *path = g_strdup_printf ("$.snapshots[%u].data", i);
       if (!residues (sn->data, (gsize) sn->rows * sn->cols, p))
-        return "a GF(p) snapshot value that is not an integer 0…p−1";
+        return _("a GF(p) snapshot value that is not an integer 0…p−1");
+      g_clear_pointer (path, g_free);
+    }
+  return NULL;
+}
+
+/* Whether a recorded vector of n source entries has the length the
+ * recorder gives it: whole up to TL_LU_RECORD_WHOLE_MAX, else pooled to
+ * at most TL_LU_RECORD_POOLED; empty (not filled) when may_be_empty. */
+static gboolean
+vector_fits (const TlLuVector *v, guint64 n, gboolean may_be_empty)
+{
+  if (v->len == 0 && (may_be_empty || n == 0))
+    return TRUE;
+  guint64 pool = n <= TL_LU_RECORD_WHOLE_MAX ? 1 : (n + TL_LU_RECORD_POOLED - 1) / TL_LU_RECORD_POOLED;
+  return v->pool == pool && v->len == (n + pool - 1) / pool;
+}
+
+/* What a step says that the matrix contradicts; NULL when nothing. */
+static const char *
+check_step (const TlLuRecorder *self, guint k, const TlLuStep *st, const char **member)
+{
+  *member = NULL;
+  if (st->k != k)
+    return *member = "k", _("steps out of order");
+  if (st->pivot_row < k || st->pivot_row >= self->rows)
+    return *member = "pivot_row", _("a pivot row outside the matrix");
+  if (!vector_fits (&st->column, self->rows - k, FALSE))
+    return *member = "column", _("a column of another length than the rows below the step");
+  if (!vector_fits (&st->multipliers, self->rows - k - (k < self->rows), TRUE))
+    return *member = "multipliers", _("multipliers of another length than the rows below the step");
+  if (!vector_fits (&st->u_row, self->cols - k, TRUE))
+    return *member = "u_row", _("a row of U of another length than the columns from the step");
+  if ((guint64) st->upd_row0 + st->upd_rows > self->rows
+      || (guint64) st->upd_col0 + st->upd_cols > self->cols)
+    return *member = "update", _("an update region outside the matrix");
+  return NULL;
+}
+
+/* What the result says against the steps: a finished recording without
+ * a breakdown has one step and one pivot per column of min(rows, cols). */
+static char *
+check_result (const TlLuRecorder *self, char **path)
+{
+  const guint mn = MIN (self->rows, self->cols);
+  const guint steps = self->steps->len;
+  if (self->finished && !self->breakdown && steps != mn)
+    {
+      *path = g_strdup ("$.result.finished");
+      return g_strdup_printf (_("true, but %u of the %u steps are recorded"), steps, mn);
+    }
+  if (self->finished && !self->breakdown && self->n_ipiv != mn)
+    {
+      *path = g_strdup ("$.result.ipiv");
+      return g_strdup_printf (_("%u pivots for %u steps"), self->n_ipiv, mn);
+    }
+  if (self->n_ipiv > steps)
+    {
+      *path = g_strdup ("$.result.ipiv");
+      return g_strdup_printf (_("%u pivots, but %u steps are recorded"), self->n_ipiv, steps);
+    }
+  if (self->info > mn || self->rank > steps)
+    {
+      *path = g_strdup (self->info > mn ? "$.result.info" : "$.result.rank");
+      return g_strdup_printf (_("beyond the %u steps recorded"), self->info > mn ? mn : steps);
     }
   return NULL;
 }
 
 /* The consistency a player relies on: indices inside the matrix, steps in
- * order, vectors no longer than the matrix, snapshots no larger than it,
- * and in GF(p) mode residues only. */
+ * order, vectors as long as the matrix makes them, snapshots and block
+ * steps within the steps recorded, a "finished" result with all its steps,
+ * and in GF(p) mode residues only.  Errors name the JSON path. */
 static gboolean
 validate (const TlLuRecorder *self, GError **error)
 {
   const guint mn = MIN (self->rows, self->cols);
+  g_autofree char *path = NULL, *said = NULL;
   const char *what = NULL;
-  guint at = 0;
   if ((self->modulus > 0) != (g_strcmp0 (self->dtype, "gfp") == 0))
-    what = "a modulus without the dtype “gfp” (or the other way round)";
+    path = g_strdup ("$.modulus"), what = _("a modulus without the dtype “gfp” (or the other way round)");
   else if (self->steps->len > mn)
-    what = "more steps than min(rows, cols)";
-  else if (self->n_ipiv > mn)
-    what = "more pivots than min(rows, cols)";
-  else if (self->info > mn || self->rank > mn)
-    what = "an info or rank beyond min(rows, cols)";
+    path = g_strdup ("$.steps"), what = _("more steps than min(rows, cols)");
+  else if ((said = check_result (self, &path)) != NULL)
+    what = said;
   for (guint k = 0; !what && k < self->n_ipiv; k++)
     if (self->ipiv[k] < (gint32) k || self->ipiv[k] >= (gint64) self->rows)
-      what = "a pivot row outside the matrix", at = k;
+      path = g_strdup_printf ("$.result.ipiv[%u]", k), what = _("a pivot row outside the matrix");
   for (guint k = 0; !what && k < self->steps->len; k++)
     {
-      const TlLuStep *st = &g_array_index (self->steps, TlLuStep, k);
-      at = k;
-      if (st->k != k)
-        what = "steps out of order";
-      else if (st->pivot_row < k || st->pivot_row >= self->rows)
-        what = "a pivot row outside the matrix";
-      else if (st->column.len > self->rows || st->multipliers.len > self->rows
-               || st->u_row.len > self->cols)
-        what = "a vector longer than the matrix";
-      else if ((guint64) st->upd_row0 + st->upd_rows > self->rows
-               || (guint64) st->upd_col0 + st->upd_cols > self->cols)
-        what = "an update region outside the matrix";
+      const char *member;
+      what = check_step (self, k, &g_array_index (self->steps, TlLuStep, k), &member);
+      if (what)
+        path = g_strdup_printf ("$.steps[%u].%s", k, member);
     }
   for (guint b = 0; !what && b < self->blocks->len; b++)
     {
       const TlLuBlockStep *bs = &g_array_index (self->blocks, TlLuBlockStep, b);
-      at = b;
-      if ((guint64) bs->k0 + bs->kb > mn
+      if ((guint64) bs->k0 + bs->kb > self->steps->len
           || (guint64) bs->upd_row0 + bs->upd_rows > self->rows
           || (guint64) bs->upd_col0 + bs->upd_cols > self->cols)
-        what = "a block step outside the matrix";
+        path = g_strdup_printf ("$.blocks[%u]", b),
+        what = _("a block step outside the matrix or beyond the steps recorded");
     }
   for (guint i = 0; !what && i < self->snapshots->len; i++)
     {
       const TlLuSnapshot *sn = &g_array_index (self->snapshots, TlLuSnapshot, i);
-      at = i;
       if (sn->pool_r == 0 || sn->pool_c == 0 || sn->rows > self->rows || sn->cols > self->cols
           || (guint64) sn->rows * sn->pool_r < self->rows
-          || (guint64) sn->cols * sn->pool_c < self->cols
-          || sn->after_steps > mn)
-        what = "a snapshot that does not fit the matrix";
+          || (guint64) sn->cols * sn->pool_c < self->cols)
+        path = g_strdup_printf ("$.snapshots[%u]", i),
+        what = _("a snapshot that does not fit the matrix");
+      else if (sn->after_steps > self->steps->len)
+        path = g_strdup_printf ("$.snapshots[%u].after_steps", i),
+        what = _("a snapshot after more steps than are recorded");
     }
   if (!what && self->modulus > 0)
-    what = check_gfp_values (self, &at);
+    what = check_gfp_values (self, &path);
   if (what)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_PARSE, "%s (entry %u)", what, at);
-      return FALSE;
-    }
+    return tl_json_fail (error, path, "%s", what);
   return TRUE;
 }
 
@@ -518,13 +576,7 @@ tl_lu_recorder_save (const TlLuRecorder *self, const char *path, GError **error)
   g_autoptr (JsonNode) root = tl_lu_recorder_to_json (self);
   gsize len = 0;
   g_autofree char *text = tl_json_to_data (root, FALSE, &len);
-  g_autoptr (GError) local = NULL;
-  if (!g_file_set_contents (path, text, (gssize) len, &local))
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_IO, _("Cannot write %s: %s"), path, local->message);
-      return FALSE;
-    }
-  return TRUE;
+  return tl_save_contents (path, text, len, NULL, error);
 }
 
 /* A bare {"kind": "lu"} document, or a whole run record (tilelab-run/1, /2)

@@ -4,6 +4,7 @@
 #include "tl-config.h"
 #include "core/tl-error.h"
 #include "core/tl-json.h"
+#include "core/tl-save.h"
 #include "io/tl-io.h"
 
 #include <glib/gi18n-lib.h>
@@ -531,8 +532,10 @@ tl_run_record_save (TlRunRecord *record, const char *path, TlRecordSaveFlags fla
   for (guint i = 0; i < record->runs->len; i++)
     n_blocks += ((TlKernelRun *) record->runs->pdata[i])->n_blocks;
   g_autofree char *text = tl_run_record_to_string (record, n_blocks <= TL_RUN_RECORD_PRETTY_BLOCKS);
+  /* one save (core/tl-save.h): a link written through, a FIFO or device
+   * refused, no temporary left on a failure */
   g_autoptr (GError) local = NULL;
-  if (!g_file_set_contents (path, text, -1, &local))
+  if (!tl_save_contents (path, text, strlen (text), NULL, &local))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_IO, _("Could not write the run record: %s"),
                    local->message);
