@@ -376,6 +376,10 @@ tl_session_cancel (TlSession *self)
   /* Factor A stops between block steps; the player keeps what it had */
   if (self->lu_cancellable)
     g_cancellable_cancel (self->lu_cancellable);
+  /* a file being read stops at its next window; A and B keep what they had */
+  for (int i = 0; i < 2; i++)
+    if (self->source_cancellable[i])
+      g_cancellable_cancel (self->source_cancellable[i]);
 }
 
 gboolean
@@ -383,6 +387,13 @@ tl_session_is_running (TlSession *self)
 {
   g_return_val_if_fail (TL_IS_SESSION (self), FALSE);
   return self->running;
+}
+
+gboolean
+tl_session_is_loading (TlSession *self)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), FALSE);
+  return self->n_pending_sources > 0;
 }
 
 gboolean

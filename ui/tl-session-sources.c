@@ -106,7 +106,10 @@ source_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel
       if (t->file)
         {
           g_autofree char *path = g_file_get_path (t->file);
-          t->out[i] = path ? tl_matrix_load (path, TL_FORMAT_AUTO, &error) : NULL;
+          /* streamed, polling the cancellable at every window: a new
+           * file for this slot, or Escape, stops a long load */
+          t->out[i] = path ? tl_matrix_load_with (path, TL_FORMAT_AUTO, cancellable, NULL, &error)
+                           : NULL;
           if (path == NULL && error == NULL)
             g_set_error (&error, TL_ERROR, TL_ERROR_IO, _("Only local files can be opened"));
         }
@@ -149,8 +152,17 @@ source_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       /* the previous sources stay as they were */
+      /* a load another one replaced says nothing; one stopped by Escape does */
+      guint i = t->targets & TL_TARGET_A ? 0 : 1;
+      gboolean current = self->source_cancellable[i] == g_task_get_cancellable (G_TASK (result));
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         report_source_failure (self, t, error);
+      else if (current && t->file)
+        tl_session_set_status (self, self->src[i] ? _("Loading stopped; the previous matrix stays.")
+                                                  : _("Loading stopped."));
+      for (guint k = 0; k < 2; k++)
+        if ((t->targets & (1u << k)) && self->source_cancellable[k] == g_task_get_cancellable (G_TASK (result)))
+          g_clear_object (&self->source_cancellable[k]);
       tl_session_state_changed (self);
       return;
     }
@@ -177,7 +189,8 @@ source_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
         }
       tl_session_set_source (self, i, t->out[i], &t->stats[i], &src, label);
       tl_source_clear (&src);
-      g_clear_object (&self->source_cancellable[i]);
+      if (self->source_cancellable[i] == g_task_get_cancellable (G_TASK (result)))
+        g_clear_object (&self->source_cancellable[i]);
     }
   tl_session_hide_message (self);
   /* said as the second matrix arrives, not only after Run */

@@ -96,6 +96,8 @@ void         tl_session_cancel    (TlSession *self);
 gboolean     tl_session_is_running (TlSession *self);
 /* loading, generating, opening, running, factoring or probing */
 gboolean     tl_session_is_busy    (TlSession *self);
+/* A matrix file is being read (Escape stops it: tl_session_cancel). */
+gboolean     tl_session_is_loading (TlSession *self);
 
 /* the runs on show: the record's, or the live ones of the run in flight
  * (TlKernelRun*) */

@@ -96,9 +96,10 @@ update_actions (TlWindow *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "run")), !running && !busy);
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "sweep")),
                                !running && kernels && kernels[0]);
-  /* Escape stops a GEMM run or sweep, and Factor A */
+  /* Escape stops a GEMM run or sweep, Factor A, and a file being read */
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "cancel")),
-                               running || tl_session_is_factoring (self->session));
+                               running || tl_session_is_factoring (self->session)
+                                 || tl_session_is_loading (self->session));
 }
 
 static void
