@@ -116,6 +116,35 @@ test_run_record_members (void)
   expect_refused (bad, want_bad);
 }
 
+/* A record whose C names a matrix of another shape than its job's (the
+ * heatmap would show a 1 × 350,000,000 vector as C of a 70 × 50 job) */
+static void
+test_matrix_beside_of_wrong_shape (void)
+{
+  const char *args[] = { "gemm", "--kernel", "cpu-naive", "--size", "7x5x6", "--save-matrices",
+                         NULL };
+  g_autofree char *path = make_record ("r7.json", args);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) rec = tl_run_record_load (path, TL_RECORD_LOAD_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_true (tl_run_record_load_matrices (rec, &error));
+  g_assert_no_error (error);
+
+  /* C pointed at A (7×5, the job makes C 7×6), B at the reference */
+  g_autofree char *c_at_a = edit_record (path, "r7-c.json", "\"r7.C.cpu-naive.npy\"", "\"r7.A.npy\"");
+  g_autoptr (TlRunRecord) bad = tl_run_record_load (c_at_a, TL_RECORD_LOAD_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_false (tl_run_record_load_matrices (bad, &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "r7.A.npy: a 7×5 matrix, but the run record's job makes it 7×6"));
+  g_clear_error (&error);
+  g_autofree char *b_at_ref = edit_record (path, "r7-b.json", "\"r7.B.npy\"", "\"r7.reference.npy\"");
+  g_autoptr (TlRunRecord) bad_b = tl_run_record_load (b_at_ref, TL_RECORD_LOAD_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_false (tl_run_record_load_matrices (bad_b, &error));
+  g_assert_nonnull (strstr (error->message, "makes it 5×6"));
+}
+
 /* A Gauss record whose running growth overflowed is still JSON. */
 static void
 test_infinite_written_as_json (void)
@@ -145,6 +174,7 @@ main (int argc, char **argv)
   tmp_dir = g_dir_make_tmp ("tl-record-hostile-XXXXXX", NULL);
   g_test_add_func ("/record-hostile/gauss-cut-short", test_gauss_cut_short);
   g_test_add_func ("/record-hostile/run-record-members", test_run_record_members);
+  g_test_add_func ("/record-hostile/matrix-of-another-shape", test_matrix_beside_of_wrong_shape);
   g_test_add_func ("/record-hostile/infinite-written-as-json", test_infinite_written_as_json);
   int status = g_test_run ();
   g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", tmp_dir);

@@ -354,7 +354,8 @@ test_round_trip_files (void)
   g_assert_no_error (error);
   g_assert_null (light->a);
   g_assert_cmpstr (light->a_path, ==, "run.A.npy");
-  g_autoptr (TlMatrix) a = tl_run_record_load_matrix (light, light->a_path, &error);
+  g_autoptr (TlMatrix) a = tl_run_record_load_matrix (light, light->a_path, TL_RECORD_MATRIX_A,
+                                                           &error);
   g_assert_no_error (error);
   g_assert_true (tl_matrix_equal (a, record->a));
 

@@ -122,6 +122,27 @@ test_random_shapes (void)
   check_pool (TL_DTYPE_FLOAT32, 1, 257, 1, 16);
 }
 
+/* A row longer than the pooling window (64 Ki columns), blocks across its
+ * edges: a 1 × 350,000,000 matrix is pooled a window at a time, never a
+ * row of doubles as long as itself. */
+static void
+test_wide_rows (void)
+{
+  check_pool (TL_DTYPE_FLOAT32, 1, 3 * 65536 + 17, 1, 900);
+  check_pool (TL_DTYPE_FLOAT64, 3, 65536 + 5, 2, 7);
+  check_pool (TL_DTYPE_INT32, 2, 2 * 65536 + 1, 2, 1);
+  g_autoptr (TlMatrix) m = random_matrix (TL_DTYPE_FLOAT32, 2, 65536 * 2 + 3);
+  TlValueRange range, want;
+  tl_value_range_init (&want);
+  for (gsize i = 0; i < m->rows; i++)
+    for (gsize j = 0; j < m->cols; j++)
+      tl_value_range_add (&want, tl_matrix_get (m, i, j));
+  g_assert_true (tl_pool_value_range (m, NULL, &range, NULL));
+  g_assert_cmpfloat (range.min, ==, want.min);
+  g_assert_cmpfloat (range.max, ==, want.max);
+  g_assert_cmpuint (range.n_finite, ==, want.n_finite);
+}
+
 static void
 test_nan (void)
 {
@@ -193,6 +214,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/pool/known", test_known);
   g_test_add_func ("/pool/random-shapes", test_random_shapes);
+  g_test_add_func ("/pool/wide-rows", test_wide_rows);
   g_test_add_func ("/pool/nan", test_nan);
   g_test_add_func ("/pool/cancel", test_cancel);
   g_test_add_func ("/pool/preview", test_preview);

@@ -194,10 +194,10 @@ size_text (guint64 bytes)
   return g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
 }
 
-char *
-tl_memory_budget_describe (const TlMemoryBudget *b)
+/* b as words, with the room left written as available */
+static char *
+describe_budget (const TlMemoryBudget *b, const char *available)
 {
-  g_autofree char *available = size_text (b->available);
   g_autofree char *limit = size_text (b->limit), *used = size_text (b->used);
   switch (b->kind)
     {
@@ -221,6 +221,21 @@ tl_memory_budget_describe (const TlMemoryBudget *b)
   g_return_val_if_reached (NULL);
 }
 
+char *
+tl_memory_budget_describe (const TlMemoryBudget *b)
+{
+  g_autofree char *available = size_text (b->available);
+  return describe_budget (b, available);
+}
+
+/* bytes in MiB with one decimal: what tells two sizes apart that read the
+ * same in GiB ("needs 3.6 GiB, 3.6 GiB available") */
+static char *
+mib_text (guint64 bytes)
+{
+  return g_strdup_printf (_("%.1f MiB"), bytes / 1048576.0);
+}
+
 gboolean
 tl_memory_check (guint64 bytes, const char *what, GError **error)
 {
@@ -231,7 +246,13 @@ tl_memory_check (guint64 bytes, const char *what, GError **error)
   if (bytes <= b.available)
     return TRUE;
   g_autofree char *need = size_text (bytes);
-  g_autofree char *room = tl_memory_budget_describe (&b);
+  g_autofree char *available = size_text (b.available);
+  if (g_strcmp0 (need, available) == 0)
+    {
+      g_free (need), g_free (available);
+      need = mib_text (bytes), available = mib_text (b.available);
+    }
+  g_autofree char *room = describe_budget (&b, available);
   /* TRANSLATORS: "a 1×350000000 float64 matrix needs 2.6 GiB, 2.1 GiB available (…)" */
   g_set_error (error, TL_ERROR, TL_ERROR_OUT_OF_MEMORY, _("%s needs %s, %s"),
                what ? what : _("this"), need, room);

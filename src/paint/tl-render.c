@@ -574,8 +574,8 @@ draw_roofline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o
 }
 
 static TlMatrix *
-load_named (const TlRunRecord *record, TlMatrix *held, const char *path, const char *what,
-            GError **error)
+load_named (const TlRunRecord *record, TlMatrix *held, const char *path, TlRecordMatrix which,
+            const char *what, GError **error)
 {
   if (held != NULL)
     return tl_matrix_ref (held);
@@ -586,7 +586,7 @@ load_named (const TlRunRecord *record, TlMatrix *held, const char *path, const c
                      "FILE --save-matrices`)"), what);
       return NULL;
     }
-  return tl_run_record_load_matrix (record, path, error);
+  return tl_run_record_load_matrix (record, path, which, error);
 }
 
 static gboolean
@@ -625,17 +625,18 @@ draw_heatmap (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
 
   if (g_ascii_strcasecmp (which, "A") == 0)
     {
-      m = load_named (rec, rec->a, rec->a_path, "A", error);
+      m = load_named (rec, rec->a, rec->a_path, TL_RECORD_MATRIX_A, "A", error);
       title = g_strdup ("A");
     }
   else if (g_ascii_strcasecmp (which, "B") == 0)
     {
-      m = load_named (rec, rec->b, rec->b_path, "B", error);
+      m = load_named (rec, rec->b, rec->b_path, TL_RECORD_MATRIX_B, "B", error);
       title = g_strdup ("B");
     }
   else if (g_ascii_strcasecmp (which, "ref") == 0 || g_ascii_strcasecmp (which, "reference") == 0)
     {
-      m = load_named (rec, rec->reference, rec->reference_path, _("reference"), error);
+      m = load_named (rec, rec->reference, rec->reference_path, TL_RECORD_MATRIX_C,
+                      _("reference"), error);
       title = g_strdup (_("C = A·B, float64 reference"));
     }
   else if (g_ascii_strcasecmp (which, "C") == 0 || g_ascii_strcasecmp (which, "error") == 0)
@@ -660,7 +661,8 @@ draw_heatmap (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
           return FALSE;
         }
       g_autofree char *what = g_strdup_printf (_("C of kernel “%s”"), run->kernel_id);
-      g_autoptr (TlMatrix) c = load_named (rec, run->c, run->c_path, what, error);
+      g_autoptr (TlMatrix) c = load_named (rec, run->c, run->c_path, TL_RECORD_MATRIX_C, what,
+                                           error);
       if (c == NULL)
         return FALSE;
       if (!err)
@@ -671,7 +673,7 @@ draw_heatmap (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
       else
         {
           g_autoptr (TlMatrix) ref = load_named (rec, rec->reference, rec->reference_path,
-                                                 _("reference"), error);
+                                                 TL_RECORD_MATRIX_C, _("reference"), error);
           if (ref == NULL)
             return FALSE;
           if (ref->rows != c->rows || ref->cols != c->cols)

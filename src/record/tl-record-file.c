@@ -12,24 +12,42 @@
 
 TlMatrix *
 tl_run_record_load_matrix (const TlRunRecord *record, const char *relative_path,
-                           GError **error)
+                           TlRecordMatrix which, GError **error)
 {
   g_return_val_if_fail (record != NULL && relative_path != NULL, NULL);
   if (!tl_record_check_relative_path (relative_path, "matrix path", error))
     return NULL;
   g_autofree char *full = g_build_filename (record->base_dir ? record->base_dir : ".",
                                             relative_path, NULL);
-  return tl_matrix_load (full, TL_FORMAT_NPY, error);
+  g_autoptr (TlMatrix) matrix = tl_matrix_load (full, TL_FORMAT_NPY, error);
+  if (matrix == NULL)
+    return NULL;
+  /* the job's shape: A is m×k, B k×n, the reference and each C m×n */
+  const TlJob *job = record->job;
+  if (job == NULL || g_strcmp0 (job->kind, "gemm") != 0 || job->m == 0)
+    return g_steal_pointer (&matrix);
+  gsize rows = which == TL_RECORD_MATRIX_B ? job->k : job->m;
+  gsize cols = which == TL_RECORD_MATRIX_A ? job->k : job->n;
+  if (matrix->rows != rows || matrix->cols != cols)
+    {
+      g_autofree char *name = g_filename_display_name (full);
+      g_set_error (error, TL_ERROR, TL_ERROR_SHAPE,
+                   _("%s: a %zu×%zu matrix, but the run record's job makes it %zu×%zu"), name,
+                   matrix->rows, matrix->cols, rows, cols);
+      return NULL;
+    }
+  return g_steal_pointer (&matrix);
 }
 
 /* rel's matrix into *out (NULL when the record names none). */
 static gboolean
-load_named (const TlRunRecord *record, const char *rel, TlMatrix **out, GError **error)
+load_named (const TlRunRecord *record, const char *rel, TlRecordMatrix which, TlMatrix **out,
+            GError **error)
 {
   *out = NULL;
   if (rel == NULL)
     return TRUE;
-  *out = tl_run_record_load_matrix (record, rel, error);
+  *out = tl_run_record_load_matrix (record, rel, which, error);
   return *out != NULL;
 }
 
@@ -45,7 +63,9 @@ tl_run_record_load_matrices (TlRunRecord *record, GError **error)
   for (guint i = 0; ok && i < n; i++)
     {
       const TlKernelRun *run = i >= 3 ? record->runs->pdata[i - 3] : NULL;
-      ok = load_named (record, run ? run->c_path : rel[i], &loaded[i], error);
+      TlRecordMatrix which = i == 0 ? TL_RECORD_MATRIX_A : i == 1 ? TL_RECORD_MATRIX_B
+                                                                  : TL_RECORD_MATRIX_C;
+      ok = load_named (record, run ? run->c_path : rel[i], which, &loaded[i], error);
     }
   if (!ok)
     {

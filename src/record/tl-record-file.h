@@ -40,9 +40,18 @@ void     tl_record_file_clear (TlRecordFile *file);
 /* A run record alone (a Gauss record is an error). */
 TlRunRecord *tl_run_record_load (const char *path, TlRecordLoadFlags flags, GError **error);
 
+/* Which of the job's matrices a file beside the record holds: its shape
+ * must be the job's (A m×k, B k×n, the reference and each C m×n). */
+typedef enum
+{
+  TL_RECORD_MATRIX_A,
+  TL_RECORD_MATRIX_B,
+  TL_RECORD_MATRIX_C,
+} TlRecordMatrix;
+
 /* Loads a matrix the record names (relative_path) from beside it. */
 TlMatrix *tl_run_record_load_matrix (const TlRunRecord *record, const char *relative_path,
-                                     GError **error);
+                                     TlRecordMatrix which, GError **error);
 /* Loads the .npy matrices record names (A, B, the reference, each run's C)
  * from its folder; all of them or, on error, none (the record is left as
  * it was). */

@@ -85,6 +85,52 @@ read_row_range (const TlMatrix *m, gsize i, gsize j0, gsize n, double *out, TlVa
   tl_value_range_merge (range, &r);
 }
 
+/* Columns of a row read at once while pooling. */
+#define POOL_WINDOW ((gsize) 1 << 16)
+
+/* Adds columns w0…w1 − 1 of one row (line[0] is column w0) to the blocks
+ * of factor_c columns they fall in: their sums (mean) or extremes. */
+static void
+pool_window (const double *line, gsize w0, gsize w1, gsize factor_c, TlPoolMode mode,
+             double *acc, double *best)
+{
+  for (gsize gc = w0 / factor_c; gc * factor_c < w1; gc++)
+    {
+      gsize c_begin = MAX (gc * factor_c, w0) - w0;
+      gsize c_end = MIN ((gc + 1) * factor_c, w1) - w0;
+      if (mode == TL_POOL_MEAN)
+        {
+          double s = 0.0;
+          for (gsize c = c_begin; c < c_end; c++)
+            s += line[c];
+          acc[gc] += s; /* NaN propagates through the sum */
+        }
+      else if (mode == TL_POOL_MAX)
+        {
+          double b = best[gc];
+          for (gsize c = c_begin; c < c_end; c++)
+            {
+              double v = line[c];
+              b = isnan (v) || isnan (b) ? NAN : v > b ? v : b;
+            }
+          best[gc] = b;
+        }
+      else
+        {
+          double b = best[gc];
+          for (gsize c = c_begin; c < c_end; c++)
+            {
+              double v = line[c];
+              if (isnan (v) || isnan (b))
+                b = NAN;
+              else if (fabs (v) > fabs (b))
+                b = v;
+            }
+          best[gc] = b;
+        }
+    }
+}
+
 static TlPooledGrid *pool_region (const TlMatrix *matrix, gsize row0, gsize col0, gsize rows,
                                    gsize cols, gsize max_rows, gsize max_cols, TlPoolMode mode,
                                    guint stride, GCancellable *cancellable, GError **error);
@@ -147,7 +193,10 @@ pool_region (const TlMatrix *matrix, gsize row0, gsize col0, gsize rows, gsize c
   grid->grid_cols = cols ? (cols + grid->factor_c - 1) / grid->factor_c : 0;
   grid->values = g_new0 (double, MAX (grid->grid_rows * grid->grid_cols, 1));
 
-  g_autofree double *line = g_new (double, MAX (cols, 1));
+  /* a row is read a window of columns at a time: a 1 × 350,000,000 matrix
+   * needs no row of doubles as long as itself */
+  gsize window = MIN (MAX (cols, 1), POOL_WINDOW);
+  g_autofree double *line = g_new (double, window);
   g_autofree double *acc = g_new (double, MAX (grid->grid_cols, 1));
   g_autofree double *best = g_new (double, MAX (grid->grid_cols, 1));
   gboolean have_finite = FALSE;
@@ -169,44 +218,12 @@ pool_region (const TlMatrix *matrix, gsize row0, gsize col0, gsize rows, gsize c
 
       gsize n_rows = 0;
       for (gsize r = r_begin; r < r_end; r += stride, n_rows++)
-        {
-          read_row_range (matrix, r, col0, cols, line, &grid->range);
-          for (gsize gc = 0; gc < grid->grid_cols; gc++)
-            {
-              gsize c_begin = gc * grid->factor_c;
-              gsize c_end = MIN (c_begin + grid->factor_c, cols);
-              if (mode == TL_POOL_MEAN)
-                {
-                  double s = 0.0;
-                  for (gsize c = c_begin; c < c_end; c++)
-                    s += line[c];
-                  acc[gc] += s; /* NaN propagates through the sum */
-                }
-              else if (mode == TL_POOL_MAX)
-                {
-                  double b = best[gc];
-                  for (gsize c = c_begin; c < c_end; c++)
-                    {
-                      double v = line[c];
-                      b = isnan (v) || isnan (b) ? NAN : v > b ? v : b;
-                    }
-                  best[gc] = b;
-                }
-              else
-                {
-                  double b = best[gc];
-                  for (gsize c = c_begin; c < c_end; c++)
-                    {
-                      double v = line[c];
-                      if (isnan (v) || isnan (b))
-                        b = NAN;
-                      else if (fabs (v) > fabs (b))
-                        b = v;
-                    }
-                  best[gc] = b;
-                }
-            }
-        }
+        for (gsize w0 = 0; w0 < cols; w0 += window)
+          {
+            gsize w1 = MIN (w0 + window, cols);
+            read_row_range (matrix, r, col0 + w0, w1 - w0, line, &grid->range);
+            pool_window (line, w0, w1, grid->factor_c, mode, acc, best);
+          }
 
       for (gsize gc = 0; gc < grid->grid_cols; gc++)
         {
@@ -245,13 +262,15 @@ tl_pool_value_range (const TlMatrix *matrix, GCancellable *cancellable, TlValueR
                      GError **error)
 {
   g_return_val_if_fail (matrix != NULL && out != NULL, FALSE);
-  g_autofree double *line = g_new (double, MAX (matrix->cols, 1));
+  gsize window = MIN (MAX (matrix->cols, 1), POOL_WINDOW);
+  g_autofree double *line = g_new (double, window);
   tl_value_range_init (out);
   for (gsize r = 0; r < matrix->rows; r++)
     {
       if (r % 64 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
-      read_row_range (matrix, r, 0, matrix->cols, line, out);
+      for (gsize w0 = 0; w0 < matrix->cols; w0 += window)
+        read_row_range (matrix, r, w0, MIN (window, matrix->cols - w0), line, out);
     }
   return TRUE;
 }
