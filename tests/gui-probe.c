@@ -27,16 +27,6 @@
 static TlWindow *win;
 static gint64 last_tick, worst_gap, n_ticks, last_cpu, worst_cpu;
 
-/* CPU time of the main thread: a long gap with little CPU is the scheduler
- * (other processes), a long gap full of CPU is our own code stalling */
-static gint64
-thread_cpu_us (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
-}
-
 static gboolean
 is_idle (gpointer data)
 {
@@ -59,7 +49,7 @@ static gboolean
 tick_cb (gpointer data)
 {
   gint64 now = g_get_monotonic_time ();
-  gint64 cpu = thread_cpu_us ();
+  gint64 cpu = gui_test_thread_cpu_us ();
   if (last_tick && now - last_tick > worst_gap)
     worst_gap = now - last_tick;
   if (last_tick && cpu - last_cpu > worst_cpu)

@@ -2,6 +2,8 @@
  * window: choosing which kernels run, waiting on a real main loop. */
 #pragma once
 
+#include <time.h>
+
 #include "tl-application.h"
 #include "tl-compare-page.h"
 #include "tl-heatmap-view.h"
@@ -9,6 +11,17 @@
 #include "tl-window.h"
 
 /* The window's pages the tests drive most. */
+/* CPU time of the calling (main) thread, in µs: a long main-loop gap with
+ * little CPU is the scheduler (other processes), one full of CPU is our
+ * own code stalling */
+static inline gint64
+gui_test_thread_cpu_us (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
 static inline TlMatricesPage *
 gui_test_matrices (TlWindow *win)
 {

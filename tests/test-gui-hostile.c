@@ -15,7 +15,6 @@
 #include <gdk/gdkx.h>
 #endif
 #include <sys/stat.h>
-#include <time.h>
 
 #include "tl-application.h"
 #include "tl-window.h"
@@ -370,21 +369,13 @@ open_as_a (const char *path)
 
 static gint64 last_tick, worst_gap, last_cpu, worst_cpu;
 
-static gint64
-thread_cpu_us (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
-}
-
 /* a 5 ms tick: the worst gap between ticks, and the main thread's own CPU
  * time within it (a gap full of CPU is our code; one without, the
  * machine's other work) */
 static gboolean
 tick_cb (gpointer data)
 {
-  gint64 now = g_get_monotonic_time (), cpu = thread_cpu_us ();
+  gint64 now = g_get_monotonic_time (), cpu = gui_test_thread_cpu_us ();
   if (last_tick && now - last_tick > worst_gap)
     worst_gap = now - last_tick, worst_cpu = cpu - last_cpu;
   last_tick = now;

@@ -10,7 +10,7 @@
  * built (core/tl-memory.h): a record of 240 MB of numbers needs some 5 GiB
  * as a tree.
  */
-#include "core/tl-json.h"
+#include "core/tl-json-check.h"
 #include "core/tl-error.h"
 #include "core/tl-memory.h"
 

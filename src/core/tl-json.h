@@ -11,6 +11,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "core/tl-json-check.h"
+
 G_BEGIN_DECLS
 
 /* "name": value, inside an object being built. */
@@ -39,20 +41,6 @@ const char *tl_json_object_get_string (JsonObject *o, const char *name, const ch
  * ("1e+22.0"), which no JSON reader takes.  length may be NULL; g_free. */
 char    *tl_json_to_data (JsonNode *root, gboolean pretty, gsize *length);
 
-/* Limits of every JSON document Tilelab reads (run and Gauss records). */
-#define TL_JSON_MAX_DEPTH 64
-#define TL_JSON_MAX_BYTES (G_GUINT64_CONSTANT (1) << 30)
-#define TL_JSON_MAX_STRING ((gsize) 1 << 20)
-
-/* Checks data (length bytes, not NUL-terminated) is strict JSON of at
- * most TL_JSON_MAX_BYTES nesting at most TL_JSON_MAX_DEPTH deep, without
- * recursion (tl-json-check.c), and that json-glib would read it as it
- * reads: no member twice in an object, no integer beyond 64 bits, no
- * number beyond float64, strings of UTF-8 without lone surrogates and at
- * most TL_JSON_MAX_STRING bytes; and that the tree it would build fits the
- * memory budget.  TL_ERROR_PARSE "not valid JSON: line L, column C ($.path):
- * …" or TL_ERROR_TOO_LARGE. */
-gboolean  tl_json_check_text (const char *data, gsize length, GError **error);
 /* tl_json_check_text, then json-glib: the root (owned), or NULL.  Each
  * parse logs "JSON: parsed N bytes" at debug level (G_MESSAGES_DEBUG=Tilelab
  * shows them; the tests count them: a record file is parsed once). */
