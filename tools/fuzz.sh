@@ -3,6 +3,8 @@
 #
 #   tools/fuzz.sh NAME [MINUTES]      NAME: mtx npy csv text run-record gauss-record
 #
+# MINUTES 0 only builds the harness (tools/fuzz-all.sh runs them all).
+#
 # Builds build-fuzz/ (TL_FUZZ_BUILD) with clang, -fsanitize=fuzzer and
 # ASan + UBSan (no recovery: any report stops the run), then fuzzes for
 # MINUTES (default 15) starting from the committed corpus
@@ -49,6 +51,7 @@ if [ ! -f "$build/build.ninja" ]; then
       -Dgui=disabled -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 fi
 ninja -C "$build" "tests/fuzz/fuzz-$name" >/dev/null
+[ "$minutes" -eq 0 ] && exit 0
 
 work="$build/fuzz-$name"
 mkdir -p "$work/corpus" "$work/crashes"

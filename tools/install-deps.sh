@@ -9,6 +9,8 @@ packages=(
   meson ninja-build pkg-config gcc g++ gettext
   libglib2.0-dev libglib2.0-bin libjson-glib-dev libgtk-3-dev libcairo2-dev
   libopenblas-dev liblapacke-dev libfast-float-dev
+  # the fuzz step of CI (tools/fuzz-all.sh): clang with libFuzzer
+  clang
   xvfb xauth imagemagick desktop-file-utils appstream python3 poppler-utils
   # the worker through ssh and Slurm: the client, and the real services the
   # remote tests start on 127.0.0.1 (tools/test-services.sh)

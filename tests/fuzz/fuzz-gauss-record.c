@@ -1,7 +1,8 @@
 /* fuzz-gauss-record.c — Gauss records (a bare {"kind": "lu"} or a run
  * record with $.extensions.lu) through the reader, then every frame the
  * player can show (replayed from snapshots: GF(p) arithmetic included),
- * a few drawn, and the recording written back and read again. */
+ * a few drawn, and the recording written back and read again: the same
+ * recording (written once more, the same text). */
 #include "fuzz-common.h"
 
 #include "core/tl-json.h"
@@ -42,5 +43,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   g_autoptr (TlLuRecorder) back = tl_lu_recorder_from_data (text, len, &error);
   if (back == NULL)
     g_error ("a Gauss record that loaded, written back, does not load: %s", error->message);
+  /* and reads as the same recording: written again, the same text */
+  g_autoptr (JsonNode) node_again = tl_lu_recorder_to_json (back);
+  g_autofree char *again = tl_json_to_data (node_again, FALSE, NULL);
+  if (strcmp (text, again) != 0)
+    g_error ("a Gauss record written back reads as another record:\n%s\n%s", text, again);
   return 0;
 }

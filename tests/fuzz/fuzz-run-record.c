@@ -2,7 +2,7 @@
  * everything a view does with one: block statistics of every run and
  * every launch, the Blocks and Timeline views of the first run with blocks
  * and the Compare view drawn into a small image, and the record written
- * back and read again. */
+ * back and read again: the same record (written once more, the same text). */
 #include "fuzz-common.h"
 
 #include "view/tl-block-stats.h"
@@ -52,5 +52,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   g_autoptr (TlRunRecord) back = tl_run_record_from_data (text, -1, &error);
   if (back == NULL)
     g_error ("a record that loaded, written back, does not load: %s", error->message);
+  /* and reads as the same record: written again, the same text */
+  g_autofree char *again = tl_run_record_to_string (back, FALSE);
+  if (strcmp (text, again) != 0)
+    g_error ("a record written back reads as another record:\n%s\n%s", text, again);
   return 0;
 }

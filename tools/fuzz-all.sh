@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer harness (tests/fuzz/fuzz-NAME.c) at once, each for
+# SECONDS (default 60) from its committed corpus: the fuzz step of each CI
+# run (.ci/run).  The harnesses run side by side, so on 2 cores the six of
+# them share one window of SECONDS; each is a process of its own at the
+# same limits as tools/fuzz.sh (-timeout=1, 2 GiB RSS, 512 MiB a malloc,
+# matrices capped at 64 MiB).
+#
+#   tools/fuzz-all.sh [SECONDS]
+#
+# New inputs go to a scratch corpus (the committed one is only read);
+# crashes, hangs and over-allocations to $TL_FUZZ_BUILD/fuzz-NAME/crashes/.
+# Writes one JSON line a harness to $TL_FUZZ_BUILD/fuzz-results.json
+# ({"name", "result": "OK"|"FAIL", "execs", "cov"}) and prints a table;
+# exits non-zero when any harness found something.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+targets="mtx npy csv text run-record gauss-record"
+seconds=${1:-60}
+case $seconds in
+  ''|*[!0-9]*) echo "tools/fuzz-all.sh: SECONDS must be a whole number, not “$seconds”" >&2; exit 2 ;;
+esac
+export TL_FUZZ_BUILD=${TL_FUZZ_BUILD:-build-fuzz}
+build=$TL_FUZZ_BUILD
+
+# the build (and clang) as tools/fuzz.sh makes them: 0 minutes only builds
+for name in $targets; do
+  if ! bash tools/fuzz.sh "$name" 0; then
+    echo "tools/fuzz-all.sh: building fuzz-$name failed" >&2
+    exit 1
+  fi
+done
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:allocator_may_return_null=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/.ci/lsan.supp:print_suppressions=0}
+export TL_MAX_MATRIX_BYTES=67108864
+
+declare -A pids
+for name in $targets; do
+  work="$build/fuzz-$name"
+  rm -rf "$work/scratch"
+  mkdir -p "$work/scratch" "$work/crashes"
+  "$build/tests/fuzz/fuzz-$name" -max_total_time="$seconds" -timeout=1 -max_len=65536 \
+    -rss_limit_mb=2048 -malloc_limit_mb=512 -print_final_stats=1 \
+    -artifact_prefix="$work/crashes/" "$work/scratch" "tests/fuzz/corpus/$name" \
+    >"$work/ci-log" 2>&1 &
+  pids[$name]=$!
+done
+
+status=0
+: >"$build/fuzz-results.json"
+printf '%-14s %-6s %12s %8s\n' harness result executions edges
+for name in $targets; do
+  wait "${pids[$name]}"
+  rc=$?
+  log="$build/fuzz-$name/ci-log"
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)
+  result=OK
+  if [ $rc -ne 0 ]; then
+    result=FAIL
+    status=1
+    echo "tools/fuzz-all.sh: fuzz-$name found a problem (exit $rc):" >&2
+    grep -E 'ERROR|Bail out|SUMMARY|Test unit written' "$log" | head -8 >&2
+  fi
+  printf '%-14s %-6s %12s %8s\n' "$name" "$result" "${execs:-?}" "${cov:-?}"
+  printf '{"name": "fuzz-%s", "result": "%s", "execs": "%s", "cov": "%s"}\n' \
+    "$name" "$result" "${execs:-}" "${cov:-}" >>"$build/fuzz-results.json"
+done
+exit $status
