@@ -323,6 +323,56 @@ test_interrupt (void)
   g_rmdir (dir);
 }
 
+/* The name of a save's temporary file in dir (".NAME.tmp-XXXXXX"), or NULL. */
+static char *
+find_temporary (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (d && (name = g_dir_read_name (d)) != NULL)
+    if (strstr (name, ".tmp-"))
+      return g_strdup (name);
+  return NULL;
+}
+
+/* Ctrl-C and SIGTERM while convert writes (its temporary file is there):
+ * exit 130, "nothing was written", no output and no temporary left.  A
+ * 58-byte coordinate file declaring 5000 × 5000 writes 100 MB of CSV. */
+static void
+test_interrupt_save (void)
+{
+  const int signals[] = { SIGINT, SIGTERM };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-int-save-XXXXXX", &error);
+  g_autofree char *in = g_build_filename (dir, "big.mtx", NULL);
+  g_autofree char *out = g_build_filename (dir, "big.csv", NULL);
+  g_assert_true (g_file_set_contents (in, "%%MatrixMarket matrix coordinate real general\n"
+                                          "5000 5000 1\n1 1 2.5\n", -1, NULL));
+  for (guint k = 0; k < G_N_ELEMENTS (signals); k++)
+    {
+      const char *args[] = { in, out, NULL };
+      g_autoptr (GSubprocess) p = spawn_logged ("convert", args);
+      g_autoptr (GDataInputStream) err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (p));
+      gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+      g_autofree char *tmp = NULL;
+      while ((tmp = find_temporary (dir)) == NULL && g_get_monotonic_time () < end)
+        g_usleep (1000);
+      g_assert_nonnull (tmp);
+      g_subprocess_send_signal (p, signals[k]);
+      g_autoptr (GString) seen = g_string_new (NULL);
+      read_until (p, err, "\x01never\x01", seen);
+      g_assert_true (g_subprocess_wait (p, NULL, &error));
+      g_assert_true (g_subprocess_get_if_exited (p));
+      g_assert_cmpint (g_subprocess_get_exit_status (p), ==, 130);
+      g_assert_nonnull (strstr (seen->str, "nothing was written"));
+      g_autofree char *left = find_temporary (dir);
+      g_assert_null (left);
+      g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+    }
+  g_remove (in);
+  g_rmdir (dir);
+}
+
 static void
 test_interrupt_partial (void)
 {
@@ -518,6 +568,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/bench-cpu", test_bench_cpu);
   g_test_add_func ("/cli/interrupt", test_interrupt);
   g_test_add_func ("/cli/interrupt-partial", test_interrupt_partial);
+  g_test_add_func ("/cli/interrupt-save", test_interrupt_save);
   g_test_add_func ("/cli/interrupt-lu", test_interrupt_lu);
   g_test_add_func ("/cli/interrupt-lu-input", test_interrupt_lu_input);
   g_test_add_func ("/cli/interrupt-solve", test_interrupt_solve);
