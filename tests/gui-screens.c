@@ -5,7 +5,8 @@
  *   gui-screens [--out DIR] [--views LIST] [--modes LIST] [--themes LIST]
  *               [--scenarios LIST]
  *
- *   views      matrices,compare,blocks,gauss,source,device (default: all)
+ *   views      matrices,compare,blocks,gauss,source,device,roofline, and sweep
+ *              (Compare's size sweep, its own screen when presenting); default: all
  *   modes      window,presentation
  *   themes     default,dark,hc,hci (Adwaita, Adwaita dark, HighContrast,
  *              HighContrastInverse); default: default,dark,hc
@@ -21,7 +22,10 @@
  * than its minimum size, an ellipsized label whose tooltip does not keep
  * the whole text, labels that overlap, a label outside the window, and
  * what the painters report of their own texts (tl-paint-text-boxes: two
- * texts on top of each other, a text cut by its area or the picture).
+ * texts on top of each other, a text cut by its area or the picture, two
+ * texts cut to the same words) and of their plots (a matrix, or the
+ * tiles over C, out of proportion).  Presenting, also a painted text
+ * under 14 px and a chart given less than half the page's height.
  * The window is drawn into an image surface for that; with --out that
  * image is saved as SCENARIO-MODE-THEME-N-VIEW-WxH.png.  One line per
  * problem; exit 1 when there was any.
@@ -38,6 +42,7 @@
 #include "tl-blocks-page.h"
 #include "tl-gauss-page.h"
 #include "tl-heatmap-view.h"
+#include "tl-page.h"
 #include "tl-window.h"
 
 #include "gui-test-util.h"
@@ -255,10 +260,69 @@ apply_theme (const char *theme)
                 "gtk-enable-animations", FALSE, NULL);
 }
 
+/* Presenting, what a back row reads: every painted text at least 14 px
+ * tall. */
+#define PRESENTATION_MIN_TEXT_PX 14.0
+
+static void
+check_presented_texts (const char *shot, const TlPaintTextBoxes *boxes)
+{
+  for (guint i = 0; i < tl_paint_text_boxes_len (boxes); i++)
+    {
+      const TlPaintTextBox *b = tl_paint_text_boxes_index (boxes, i);
+      /* rotated text: its height is the box's width */
+      double tall = MIN (b->h, b->w > b->h * 3 ? b->h : b->w);
+      if (b->h < PRESENTATION_MIN_TEXT_PX && tall < PRESENTATION_MIN_TEXT_PX)
+        problem (shot, "painted text “%.40s” only %.0f px tall", b->text, b->h);
+    }
+}
+
+static void
+collect_charts (GtkWidget *widget, gpointer data)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return;
+  if (GTK_IS_DRAWING_AREA (widget) && !TL_IS_HEATMAP_VIEW (widget))
+    g_ptr_array_add (data, widget);
+  if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), collect_charts, data);
+}
+
+/* Presenting, the charts of the page on show (not the heatmaps of the
+ * Matrices page, which share it by design) take at least three quarters of
+ * its height together — toolbars and notes the rest — and each at least
+ * half of what they share. */
+static void
+check_chart_heights (const char *shot, GtkWidget *page)
+{
+  g_autoptr (GPtrArray) charts = g_ptr_array_new ();
+  collect_charts (page, charts);
+  int page_h = gtk_widget_get_allocated_height (page);
+  int top = G_MAXINT, bottom = G_MININT;
+  for (guint i = 0; i < charts->len; i++)
+    {
+      int x = 0, y = 0;
+      gtk_widget_translate_coordinates (charts->pdata[i], page, 0, 0, &x, &y);
+      top = MIN (top, y);
+      bottom = MAX (bottom, y + gtk_widget_get_allocated_height (charts->pdata[i]));
+    }
+  if (charts->len == 0)
+    return;
+  if (4 * (bottom - top) + 4 < 3 * page_h)
+    problem (shot, "the charts get %d of the page's %d px", bottom - top, page_h);
+  for (guint i = 0; i < charts->len; i++)
+    {
+      int h = gtk_widget_get_allocated_height (charts->pdata[i]);
+      if (2 * h + 12 < bottom - top)
+        problem (shot, "a chart (%s) gets %d of the charts' %d px", G_OBJECT_TYPE_NAME (charts->pdata[i]), h,
+                 bottom - top);
+    }
+}
+
 /* Draws the window as it is on screen into an image, with the painters
  * reporting where their texts went; checks those and saves the picture. */
 static void
-draw_and_check (const char *shot, const char *path)
+draw_and_check (const char *shot, const char *path, gboolean presenting)
 {
   GtkWidget *w = GTK_WIDGET (win);
   int width = gtk_widget_get_allocated_width (w), height = gtk_widget_get_allocated_height (w);
@@ -278,6 +342,8 @@ draw_and_check (const char *shot, const char *path)
         if (*lines[i])
           problem (shot, "painted text: %s", lines[i]);
     }
+  if (presenting)
+    check_presented_texts (shot, boxes);
   if (path && cairo_surface_write_to_png (surface, path) != CAIRO_STATUS_SUCCESS)
     g_printerr ("gui-screens: could not save %s\n", path);
   cairo_surface_destroy (surface);
@@ -321,7 +387,16 @@ shoot (const Matrix *m, const char *scenario, guint view_index, const char *view
 
   apply_theme (theme);
   tl_window_set_presentation (win, presenting);
-  tl_window_show_view (win, view);
+  /* "sweep": Compare's size sweep, which presenting has a screen of its
+   * own after the last bar (a clicker's Page Down) */
+  gboolean sweep = g_strcmp0 (view, "sweep") == 0;
+  tl_window_show_view (win, sweep ? "compare" : view);
+  if (sweep && presenting)
+    {
+      TlPage *compare = TL_PAGE (tl_window_get_page (win, "compare"));
+      while (tl_page_step (compare, 1))
+        ;
+    }
   fit_to_screen (m->screen_w, m->screen_h);
   n_gtk_warnings = 0;
   g_string_truncate (gtk_warnings, 0);
@@ -331,7 +406,9 @@ shoot (const Matrix *m, const char *scenario, guint view_index, const char *view
     explain (GTK_WIDGET (win), 0);
   g_autofree char *name = g_strdup_printf ("%s.png", shot);
   g_autofree char *path = m->out ? g_build_filename (m->out, name, NULL) : NULL;
-  draw_and_check (shot, path);
+  draw_and_check (shot, path, presenting);
+  if (presenting)
+    check_chart_heights (shot, tl_window_get_page (win, sweep ? "compare" : view));
   g_print ("screens: %s\n", shot);
 }
 
@@ -341,6 +418,14 @@ static void
 open_records (void)
 {
   const char *src = g_getenv ("TL_SOURCE_DIR");
+  /* first the ladder at 4096 with its counters (the roofline; with the
+   * record below, two sizes for Compare's size sweep), then the record on
+   * show */
+  g_autofree char *ladder = g_build_filename (src ? src : ".", "docs", "records",
+                                              "h200-gemm-4096-fp32-counters.json", NULL);
+  g_autoptr (GFile) f0 = g_file_new_for_path (ladder);
+  tl_window_open_files (win, &f0, 1);
+  settle ();
   g_autofree char *gemm = g_build_filename (src ? src : ".", "docs", "records", "h200-gemm-1000x500x1000.json", NULL);
   g_autofree char *lu = g_build_filename (src ? src : ".", "docs", "records", "h200-lu-02-blocked-96.json", NULL);
   g_autoptr (GFile) f1 = g_file_new_for_path (gemm);
@@ -400,7 +485,7 @@ static guint
 view_number (const char *view)
 {
   static const char *const order[] = { "matrices", "compare", "blocks", "gauss", "source", "device",
-                                       "roofline" };
+                                       "roofline", "sweep" };
   for (guint i = 0; i < G_N_ELEMENTS (order); i++)
     if (g_strcmp0 (order[i], view) == 0)
       return i;
@@ -435,7 +520,7 @@ main (int argc, char **argv)
     }
 
   Matrix m = {
-    .views = list_option (views, "matrices,compare,blocks,gauss,source,device,roofline"),
+    .views = list_option (views, "matrices,compare,blocks,gauss,source,device,roofline,sweep"),
     .modes = list_option (modes, "window,presentation"),
     .themes = list_option (themes, "default,dark,hc"),
     .scenarios = list_option (scenarios, "records,live,messages"),

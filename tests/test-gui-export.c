@@ -192,6 +192,13 @@ test_records (void)
   g_assert_nonnull (tl_roofline_page_get_selected (roofline));
   open_record ("h200-gemm-1000x500x1000.json");
   export_every_view (blocks, G_N_ELEMENTS (blocks));
+  /* the record on show has no counters: the roofline stays on the one that
+   * has them, and exports that */
+  g_assert_cmpuint (tl_window_get_record (win)->job->m, ==, 1000);
+  g_assert_cmpuint (tl_roofline_page_get_n_points (roofline), >, 10);
+  scenario = "ladder-beside";
+  static const char *const roof[] = { "roofline" };
+  export_every_view (roof, G_N_ELEMENTS (roof));
 }
 
 /* a file that cannot be written: the message bar says so, nothing is left */

@@ -27,14 +27,14 @@ for size in 1024x768 1280x800 1920x1080; do
   grep -E '^screens: (FAIL|[0-9]+ pictures)' "$out/$size.log"
   if command -v montage > /dev/null; then
     # thumbnails first (montage would hold 144 full pictures at once), then
-    # one row per scenario × mode × theme, one column per view (seven; the names
+    # one row per scenario × mode × theme, one column per view (eight; the names
     # sort so); JPEG keeps a sheet under a megabyte
     mkdir -p "$out/$size/thumbs"
     for f in "$out/$size"/*.png; do
       convert "$f" -thumbnail 240x "$out/$size/thumbs/$(basename "$f")"
     done
     montage "$out/$size"/thumbs/records-*.png "$out/$size"/thumbs/live-*.png \
-      "$out/$size"/thumbs/messages-*.png -geometry +2+2 -tile 7x \
+      "$out/$size"/thumbs/messages-*.png -geometry +2+2 -tile 8x \
       -background '#808080' -quality 82 "docs/screenshots/matrix-$size.jpg"
   fi
 done

@@ -204,8 +204,10 @@ update_toolbar (TlBlocksPage *self)
   gtk_widget_set_visible (self->timeline_color_box, !self->presentation);
   gtk_widget_set_visible (self->toolbar, !self->presentation || two);
   gtk_widget_set_visible (self->note, !self->presentation);
-  /* two timelines need the room of two: the grid gets a third */
-  tl_paned_set_ratio (GTK_PANED (self->paned), two ? 1.0 / 3 : 0.5);
+  /* two timelines need the room of two: in a window the grid gets two
+   * fifths; presenting, each picture half the screen (the grid keeps C's
+   * proportions, so it needs the height) */
+  tl_paned_set_ratio (GTK_PANED (self->paned), two && !self->presentation ? 0.4 : 0.5);
 }
 
 static void
@@ -260,7 +262,8 @@ fill_kernel_combos (TlBlocksPage *self, TlRunRecord *record)
       const TlKernelRun *r = record->runs->pdata[i];
       if (r->n_blocks == 0 && !r->has_plan) /* a plan shows on the grid without timings */
         continue;
-      const char *title = tl_kernel_title (r->info, r->kernel_id);
+      /* "03 shared memory 16×16", as Compare and Roofline name it */
+      g_autofree char *title = tl_kernel_display_name (r->info, r->kernel_id);
       gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->kernel_combo), r->kernel_id, title);
       gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->other_combo), r->kernel_id, title);
       n++;

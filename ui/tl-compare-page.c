@@ -7,6 +7,7 @@
 #include "core/tl-stats.h"
 #include "gemm/tl-kernels.h"
 #include "view/tl-compare-bars.h"
+#include "view/tl-format.h"
 #include "view/tl-compare-counters.h"
 #include "record/tl-counters.h"
 #include "tl-chart-view.h"
@@ -28,7 +29,10 @@ struct _TlComparePage
   GtkWidget *compare_paned;
   GtkWidget *bars_box;
   GtkWidget *sweep_box;
-  GtkWidget *details_label;
+  GtkWidget *details_box, *details_label;
+  gboolean presentation;
+  gboolean sweep_has_sizes; /* the sweep chart has something to show */
+  gboolean showing_sweep;   /* presenting: the sweep on the screen instead of the bars */
 };
 
 static void tl_compare_page_page_init (TlPageInterface *iface);
@@ -40,6 +44,20 @@ static GPtrArray *
 current_runs (TlComparePage *self)
 {
   return self->session ? tl_session_get_runs (self->session) : NULL;
+}
+
+/* In a window the bars and, once there are two sizes, the sweep under
+ * them, with a run's details beside the bars once one is picked.
+ * Presenting, one chart at a time gets the whole screen (a clicker's Page
+ * Down goes from the last bar to the sweep): two dozen bars and as many
+ * sweep lines in half a projector each were unreadable. */
+static void
+update_layout (TlComparePage *self)
+{
+  gboolean one_at_a_time = self->presentation && self->sweep_has_sizes;
+  gtk_widget_set_visible (self->bars_box, !one_at_a_time || !self->showing_sweep);
+  gtk_widget_set_visible (self->sweep_box, self->sweep_has_sizes && (!one_at_a_time || self->showing_sweep));
+  gtk_widget_set_visible (self->details_box, !self->presentation && self->selected_bar >= 0);
 }
 
 /* the charts, or why there are none yet */
@@ -128,7 +146,10 @@ update_sweep (TlComparePage *self)
   GPtrArray *history = self->session ? tl_session_get_history (self->session) : none;
   g_autoptr (TlSweepData) data = tl_sweep_data_new (history, _("Size sweep: GFLOP/s of every run of this session"));
   tl_chart_view_set_sweep (TL_CHART_VIEW (self->sweep), &data->model);
-  gtk_widget_set_visible (self->sweep_box, sweep_has_sizes (&data->model));
+  self->sweep_has_sizes = sweep_has_sizes (&data->model);
+  if (!self->sweep_has_sizes)
+    self->showing_sweep = FALSE;
+  update_layout (self);
   update_visibility (self);
 }
 
@@ -144,9 +165,9 @@ describe_details (TlComparePage *self, const TlKernelRun *r, GString *s)
   g_autofree char *med = tl_run_text_time (r->time.median);
   g_autofree char *mn = tl_run_text_time (r->time.min);
   g_autofree char *mx = tl_run_text_time (r->time.max);
-  g_autofree char *gf = tl_run_text_number (tl_stats_gflops (tl_stats_gemm_flops (m, k, n), r->time.median));
+  char gf[64];
+  tl_format_gflops (tl_stats_gflops (tl_stats_gemm_flops (m, k, n), r->time.median), gf, sizeof gf);
   g_autofree char *pct = tl_run_text_percent (r->percent_of_reference);
-  g_autofree char *sp = tl_run_text_number (r->speedup_vs_naive);
   g_autofree char *err = tl_run_text_number (r->rel_norm);
   g_autofree char *tol = tl_run_text_number (r->tolerance);
 
@@ -160,9 +181,16 @@ describe_details (TlComparePage *self, const TlKernelRun *r, GString *s)
   g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "median      %s  (min %s, max %s, %u run)\n",
                                           "median      %s  (min %s, max %s, %u runs)\n", r->time.count),
                           med, mn, mx, r->time.count);
-  g_string_append_printf (s, _("throughput  %s GFLOP/s\n%% of ref    %s%% (%s)\nvs naive    %s×\n"
-                               "error       %s (tolerance %s) %s\n"),
-                          gf, pct, r->reference_id ? r->reference_id : "—", sp, err, tol,
+  /* TRANSLATORS: a rate with its unit, "45.7 TFLOP/s" */
+  g_string_append_printf (s, _("throughput  %s\n"), gf);
+  if (!isnan (r->percent_of_reference))
+    g_string_append_printf (s, _("%% of ref    %s%% (%s)\n"), pct, r->reference_id ? r->reference_id : "—");
+  /* the speed-up over the CPU loop only where the run has one (not a
+   * record without cpu-naive) */
+  if (!isnan (r->speedup_vs_naive))
+    g_string_append_printf (s, r->speedup_vs_naive >= 10 ? _("vs naive    %.0f×\n") : _("vs naive    %.1f×\n"),
+                            r->speedup_vs_naive);
+  g_string_append_printf (s, _("error       %s (tolerance %s) %s\n"), err, tol,
                           r->verified ? (r->passed ? _("passed") : _("FAILED")) : _("not verified"));
   if (r->backend == TL_BACKEND_CPU)
     g_string_append_printf (s, _("threads     %u\n"), r->threads);
@@ -178,6 +206,7 @@ bar_activated_cb (TlChartView *view, gint index, TlComparePage *self)
   GPtrArray *runs = current_runs (self);
 
   self->selected_bar = index;
+  update_layout (self);
   if (runs == NULL || index < 0 || (guint) index >= runs->len)
     return;
   const TlKernelRun *r = runs->pdata[index];
@@ -250,7 +279,10 @@ tl_compare_page_get_csv (TlComparePage *self)
 static void
 results_changed_cb (TlSession *session, TlComparePage *self)
 {
+  self->selected_bar = -1;
   update_bars (self);
+  tl_chart_view_set_selected (TL_CHART_VIEW (self->bars), -1);
+  update_layout (self);
 }
 
 static void
@@ -292,14 +324,33 @@ compare_set_presentation (TlPage *page, gboolean on, gboolean high_contrast)
   TlComparePage *self = TL_COMPARE_PAGE (page);
   tl_chart_view_set_presentation (TL_CHART_VIEW (self->bars), on ? 1.6 : 1.0, high_contrast);
   tl_chart_view_set_presentation (TL_CHART_VIEW (self->sweep), on ? 1.6 : 1.0, high_contrast);
+  self->presentation = on;
+  self->showing_sweep = FALSE;
+  update_layout (self);
 }
 
-/* clickers: the previous or next bar */
+/* clickers: the previous or next bar; presenting, past the last bar the
+ * sweep, and back */
 static gboolean
 compare_step (TlPage *page, int direction)
 {
   TlComparePage *self = TL_COMPARE_PAGE (page);
   gint n = (gint) tl_compare_page_get_n_bars (self);
+  gboolean slides = self->presentation && self->sweep_has_sizes;
+  if (slides && self->showing_sweep)
+    {
+      if (direction > 0)
+        return FALSE;
+      self->showing_sweep = FALSE;
+      update_layout (self);
+      return TRUE;
+    }
+  if (slides && direction > 0 && (n == 0 || self->selected_bar >= n - 1))
+    {
+      self->showing_sweep = TRUE;
+      update_layout (self);
+      return TRUE;
+    }
   if (n == 0)
     return FALSE;
   tl_compare_page_select_bar (self, CLAMP (self->selected_bar + direction, 0, n - 1));
@@ -380,6 +431,7 @@ tl_compare_page_class_init (TlComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, compare_paned);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, bars_box);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_box);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, details_box);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, details_label);
   gtk_widget_class_bind_template_callback (widget_class, metric_changed_cb);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, color_combo);
@@ -391,6 +443,7 @@ static void
 tl_compare_page_init (TlComparePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->selected_bar = -1;
 
   /* the charts are built in code: their kind is a constructor argument */
   self->bars = tl_chart_view_new (TL_CHART_BARS);

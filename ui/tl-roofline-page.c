@@ -7,6 +7,8 @@
 #include "view/tl-compare-bars.h"
 #include "paint/tl-paint-roofline.h"
 #include "paint/tl-paint-util.h"
+#include "tl-record-choice.h"
+#include "tl-ui-util.h"
 #include "tl-view-style.h"
 
 struct _TlRooflinePage
@@ -21,6 +23,7 @@ struct _TlRooflinePage
   gboolean drawn;
 
   GtkWidget *toolbar;
+  GtkWidget *record_combo;
   GtkWidget *point_combo;
   GtkWidget *source_button;
   GtkWidget *device_button;
@@ -46,11 +49,11 @@ select_point (TlRooflinePage *self, int index)
   gtk_widget_queue_draw (self->area);
 }
 
-/* The model of the record on show, keeping the selected kernel. */
+/* The model of the record chosen, keeping the selected kernel. */
 static void
 rebuild (TlRooflinePage *self)
 {
-  TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
+  TlRunRecord *record = tl_record_choice_get (GTK_COMBO_BOX (self->record_combo), self->session);
   g_autofree char *keep = g_strdup (tl_roofline_page_get_selected (self));
   g_clear_pointer (&self->model, tl_roofline_free);
   self->drawn = FALSE;
@@ -141,10 +144,20 @@ area_button_press_cb (GtkWidget *widget, GdkEventButton *event, TlRooflinePage *
 
 /* ---- the page interface ---------------------------------------------------- */
 
+/* the session's records, the one with counters first in line */
+static void
+refill_records (TlRooflinePage *self)
+{
+  g_signal_handlers_block_by_func (self->record_combo, rebuild, self);
+  tl_record_choice_fill (GTK_COMBO_BOX_TEXT (self->record_combo), self->session, tl_record_has_counters);
+  g_signal_handlers_unblock_by_func (self->record_combo, rebuild, self);
+  rebuild (self);
+}
+
 static void
 results_changed_cb (TlSession *session, TlRooflinePage *self)
 {
-  rebuild (self);
+  refill_records (self);
 }
 
 static void
@@ -152,8 +165,8 @@ roofline_set_session (TlPage *page, TlSession *session)
 {
   TlRooflinePage *self = TL_ROOFLINE_PAGE (page);
   tl_page_connect_session (&self->session, session, self, "results-changed", results_changed_cb,
-                           NULL);
-  rebuild (self);
+                           "history-changed", results_changed_cb, NULL);
+  refill_records (self);
 }
 
 static void
@@ -202,9 +215,17 @@ roofline_export_options (TlPage *page, TlRenderOptions *options)
   return TRUE;
 }
 
+static TlRunRecord *
+roofline_export_record (TlPage *page)
+{
+  TlRooflinePage *self = TL_ROOFLINE_PAGE (page);
+  return tl_record_choice_get (GTK_COMBO_BOX (self->record_combo), self->session);
+}
+
 static void
 tl_roofline_page_page_init (TlPageInterface *iface)
 {
+  iface->export_record = roofline_export_record;
   iface->set_session = roofline_set_session;
   iface->set_presentation = roofline_set_presentation;
   iface->step = roofline_step;
@@ -257,11 +278,13 @@ tl_roofline_page_class_init (TlRooflinePageClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/tilelab/Tilelab/ui/tl-roofline-page.ui");
   gtk_widget_class_bind_template_child (widget_class, TlRooflinePage, toolbar);
+  gtk_widget_class_bind_template_child (widget_class, TlRooflinePage, record_combo);
   gtk_widget_class_bind_template_child (widget_class, TlRooflinePage, point_combo);
   gtk_widget_class_bind_template_child (widget_class, TlRooflinePage, source_button);
   gtk_widget_class_bind_template_child (widget_class, TlRooflinePage, device_button);
   gtk_widget_class_bind_template_child (widget_class, TlRooflinePage, area);
   gtk_widget_class_bind_template_callback (widget_class, point_changed_cb);
+  gtk_widget_class_bind_template_callback_full (widget_class, "record_changed_cb", G_CALLBACK (rebuild));
   gtk_widget_class_bind_template_callback (widget_class, source_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, device_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, area_draw_cb);
@@ -272,6 +295,8 @@ static void
 tl_roofline_page_init (TlRooflinePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->record_combo), 14);
+  tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->point_combo), 12);
   self->selected = -1;
   tl_paint_style_init (&self->style, 1.0);
   gtk_widget_set_sensitive (self->source_button, FALSE);

@@ -5,6 +5,8 @@
 #include <math.h>
 #include "paint/tl-paint-colorbar.h"
 #include "paint/tl-paint-plan.h"
+#include "paint/tl-paint-labels.h"
+#include "paint/tl-paint-text-boxes.h"
 #include "paint/tl-paint-util.h"
 
 #define EMPTY_RGB 0.86
@@ -312,15 +314,18 @@ paint_axes (cairo_t *cr, const TlBlocksModel *model, const TlBlocksLayout *lay,
   tl_paint_set_font (cr, style, style->font_size, FALSE);
 
   tl_paint_index_ticks_top (cr, style, lay->plot_x, lay->plot_y, 0, lay->cell_w, 0, lay->grid_x - 1);
-  tl_paint_text_fit (cr, lay->plot_x + lay->plot_w / 2, lay->plot_y - tick - font * 1.35, 0.5, 1.0,
-                     lay->plot_w + font * 4, _("tile column (blockIdx.x)"));
+  /* a small grid (two timelines beside it) says it shorter rather than cut */
+  const char *column[] = { _("tile column (blockIdx.x)"), _("tile column"), NULL };
+  tl_paint_text_fit_first (cr, lay->plot_x + lay->plot_w / 2, lay->plot_y - tick - font * 1.35, 0.5, 1.0,
+                           lay->plot_w + font * 4, column);
 
   double label_left = tl_paint_index_ticks_left (cr, style, lay->plot_x, lay->plot_y, 0, lay->cell_h,
                                                  0, lay->grid_y - 1);
   cairo_save (cr);
   cairo_translate (cr, label_left - font * 0.3, lay->plot_y + lay->plot_h / 2);
   cairo_rotate (cr, -G_PI / 2);
-  tl_paint_text_fit (cr, 0, 0, 0.5, 1.0, lay->plot_h, _("tile row (blockIdx.y)"));
+  const char *row[] = { _("tile row (blockIdx.y)"), _("tile row"), NULL };
+  tl_paint_text_fit_first (cr, 0, 0, 0.5, 1.0, lay->plot_h, row);
   cairo_restore (cr);
 }
 
@@ -409,6 +414,10 @@ tl_paint_blocks (cairo_t *cr, const TlBlocksModel *model, const TlPaintStyle *st
   layout_with_values (model, style, width, height, v, gx, gy, &lay);
 
   paint_cells (cr, &lay, v, style);
+  /* the grid stands for C: rows × columns of tiles of tile_m × tile_n */
+  double tm = model->tile_m > 0 ? model->tile_m : 1, tn = model->tile_n > 0 ? model->tile_n : 1;
+  tl_paint_text_boxes_record_plot (cr, lay.grid_y * tm, lay.grid_x * tn, TRUE, lay.plot_x, lay.plot_y,
+                                   lay.plot_w, lay.plot_h);
   paint_axes (cr, model, &lay, style);
   tl_paint_plan_tiles (cr, model->plan, style, lay.plot_x, lay.plot_y, lay.cell_w, lay.cell_h,
                        lay.grid_x, lay.grid_y);

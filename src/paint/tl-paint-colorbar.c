@@ -244,8 +244,22 @@ fitting_ticks (cairo_t *cr, const TlColorbarModel *model, const TlColorbarLayout
       if (!(span > 0))
         return MIN (k, max_out);
       double length = model->horizontal ? lay->bar_w : lay->bar_h;
-      return tl_paint_axis_ticks (cr, model->scale.vmin, model->scale.vmax, length / span,
-                                  !model->horizontal, FALSE, tl_format_value, out, max_out);
+      guint n = tl_paint_axis_ticks (cr, model->scale.vmin, model->scale.vmax, length / span,
+                                     !model->horizontal, FALSE, tl_format_value, out, max_out);
+      /* a short strip across: at least its two ends, when their labels fit */
+      if (model->horizontal && n < 2 && max_out >= 2)
+        {
+          char lo[64], hi[64];
+          format_tick (&model->scale, model->scale.vmin, lo, sizeof lo);
+          format_tick (&model->scale, model->scale.vmax, hi, sizeof hi);
+          if ((tl_paint_text_width (cr, lo) + tl_paint_text_width (cr, hi)) / 2 + em <= lay->bar_w)
+            {
+              out[0] = model->scale.vmin;
+              out[1] = model->scale.vmax;
+              return 2;
+            }
+        }
+      return n;
     }
   /* log and symlog: every other decade, every third, … until they fit: a
    * line apart up a vertical bar, an em between labels along a horizontal one */

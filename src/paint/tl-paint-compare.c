@@ -4,6 +4,7 @@
 #include <math.h>
 #include <glib/gi18n-lib.h>
 #include "paint/tl-kernel-colors.h"
+#include "paint/tl-paint-labels.h"
 #include "paint/tl-paint-util.h"
 
 #define MAX_TICKS 64
@@ -123,7 +124,8 @@ tl_paint_compare_layout (const TlCompareModel *model, const TlPaintStyle *style,
   out->plot_y = top;
   out->plot_w = MAX (width - out->plot_x - annot_w - font * 0.6, 10);
   out->plot_h = MAX (height - top - bottom, 10);
-  out->row_h = model->n_bars ? MIN (out->plot_h / model->n_bars, font * 3.4) : out->plot_h;
+  /* a few bars get broad rows, so the chart fills its panel */
+  out->row_h = model->n_bars ? MIN (out->plot_h / model->n_bars, font * 5) : out->plot_h;
   out->bar_h = out->row_h * 0.6;
   /* a few bars: the axis right under them, not at the bottom of the picture */
   if (model->n_bars)
@@ -313,7 +315,7 @@ row_font_size (const TlCompareLayout *lay, const TlPaintStyle *style, gboolean t
 
 static void
 paint_bar (cairo_t *cr, const TlCompareModel *model, const TlCompareLayout *lay, guint i,
-           const TlPaintStyle *style, double width)
+           const char *label, const TlPaintStyle *style, double width)
 {
   const TlCompareBar *b = &model->bars[i];
   double font = TL_PX (style, style->font_size);
@@ -332,9 +334,8 @@ paint_bar (cairo_t *cr, const TlCompareModel *model, const TlCompareLayout *lay,
 
   tl_paint_set_fg (cr, style);
   tl_paint_set_font (cr, style, size, FALSE);
-  if (b->label)
-    tl_paint_text_fit (cr, lay->plot_x - font * 0.8, cy, 1.0, 0.5, lay->plot_x - font * 1.2,
-                       b->label);
+  if (label)
+    tl_paint_text_fit (cr, lay->plot_x - font * 0.8, cy, 1.0, 0.5, lay->plot_x - font * 1.2, label);
 
   double v = tl_compare_bar_value (model, i, &lo, &hi);
   if (isnan (v))
@@ -417,8 +418,15 @@ tl_paint_compare (cairo_t *cr, const TlCompareModel *model,
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   paint_value_axis (cr, model, &lay, style, TRUE);
 
+  /* the names as they fit their column, told apart where cutting would
+   * make two read the same ("10 tensor…TF32)", "10 tensor…BF16)") */
+  const char **names = g_newa (const char *, model->n_bars + 1);
   for (guint i = 0; i < model->n_bars; i++)
-    paint_bar (cr, model, &lay, i, style, width);
+    names[i] = model->bars[i].label;
+  tl_paint_set_font (cr, style, row_font_size (&lay, style, FALSE), FALSE);
+  g_auto (GStrv) labels = tl_paint_fit_distinct (cr, names, model->n_bars, lay.plot_x - font * 1.2);
+  for (guint i = 0; i < model->n_bars; i++)
+    paint_bar (cr, model, &lay, i, model->bars[i].label ? labels[i] : NULL, style, width);
 
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   paint_value_axis (cr, model, &lay, style, FALSE);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <glib/gi18n-lib.h>
 #include "paint/tl-paint-colorbar.h"
+#include "paint/tl-paint-text-boxes.h"
 #include "paint/tl-paint-util.h"
 
 cairo_surface_t *
@@ -456,6 +457,8 @@ tl_paint_heatmap (cairo_t *cr, const TlHeatmapModel *model,
 
   tl_paint_heatmap_layout (model, style, width, height, &lay);
   paint_cells (cr, model, &lay);
+  tl_paint_text_boxes_record_plot (cr, lay.view_rows, lay.view_cols, !model->stretch, lay.plot_x,
+                                   lay.plot_y, lay.plot_w, lay.plot_h);
   if (model->show_tiles && model->tile_m > 0 && model->tile_n > 0)
     paint_tiles (cr, model, &lay, style);
   if (model->highlight_row >= 0 || model->highlight_col >= 0)

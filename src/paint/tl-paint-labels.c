@@ -46,16 +46,22 @@ common_start (const char *a, const char *b)
   return n;
 }
 
-/* "head…tail": the tail from where text differs from its look-alikes (cut
- * at its own end when even it is too long), the head as much of the rest
- * as still fits */
+/* "head…tail": the tail from where text differs from its look-alikes, the
+ * head at least the text's first word ("10…TF32)", "cuBLAS…BF16"), each
+ * cut at its end when the room is short, and the head as long as the rest
+ * of the room allows */
 static char *
 fit_keeping_tail (cairo_t *cr, const char *text, glong differs_at, double max_w)
 {
   glong n = g_utf8_strlen (text, -1);
   glong from = MAX (differs_at - 1, 0);
+  const char *space = strchr (text, ' ');
+  glong first_word = space ? g_utf8_pointer_to_offset (text, space) : n;
+  g_autofree char *word = g_utf8_substring (text, 0, MIN (first_word, from));
+  g_autofree char *word_dots = g_strconcat (word, "…", NULL);
+  double head_min = MIN (tl_paint_text_width (cr, word_dots), max_w * 0.5);
   g_autofree char *rest = g_utf8_substring (text, from, n);
-  g_autofree char *tail = tl_paint_fit_string (cr, rest, max_w * 0.75);
+  g_autofree char *tail = tl_paint_fit_string (cr, g_strchug (rest), max_w - head_min);
   double tail_w = tl_paint_text_width (cr, tail);
   glong lo = 0, hi = from;
   while (lo < hi)
@@ -69,7 +75,7 @@ fit_keeping_tail (cairo_t *cr, const char *text, glong differs_at, double max_w)
         hi = mid - 1;
     }
   g_autofree char *head = g_utf8_substring (text, 0, lo);
-  return g_strconcat (g_strchomp (head), "…", g_strchug (tail), NULL);
+  return g_strconcat (g_strchomp (head), "…", tail, NULL);
 }
 
 char **
@@ -90,4 +96,15 @@ tl_paint_fit_distinct (cairo_t *cr, const char *const *texts, guint n, double ma
       out[i] = differs_at < 0 ? g_strdup (cut[i]) : fit_keeping_tail (cr, texts[i], differs_at, max_w);
     }
   return out;
+}
+
+double
+tl_paint_text_fit_first (cairo_t *cr, double x, double y, double halign, double valign, double max_w,
+                         const char *const *choices)
+{
+  g_return_val_if_fail (cr != NULL && choices != NULL && choices[0] != NULL, 0);
+  guint i = 0;
+  while (choices[i + 1] != NULL && tl_paint_text_width (cr, choices[i]) > max_w)
+    i++;
+  return tl_paint_text_fit (cr, x, y, halign, valign, max_w, choices[i]);
 }

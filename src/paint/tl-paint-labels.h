@@ -21,4 +21,10 @@ char  *tl_paint_fit_string   (cairo_t *cr, const char *text, double max_w);
  * part where they differ ("head…tail").  A NULL-terminated array. */
 char **tl_paint_fit_distinct (cairo_t *cr, const char *const *texts, guint n, double max_w);
 
+/* Draws the first of the NULL-terminated choices (longest first: "tile
+ * column (blockIdx.x)", "tile column") that fits max_w, or the last cut
+ * to fit; anchored as tl_paint_text.  Returns its advance width. */
+double tl_paint_text_fit_first (cairo_t *cr, double x, double y, double halign, double valign,
+                                double max_w, const char *const *choices);
+
 G_END_DECLS

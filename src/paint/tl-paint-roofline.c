@@ -7,6 +7,7 @@
 
 #include "gemm/tl-kernels.h"
 #include "paint/tl-kernel-colors.h"
+#include "paint/tl-paint-labels.h"
 #include "paint/tl-paint-util.h"
 
 #define MAX_TICKS 64
@@ -551,6 +552,13 @@ paint_legend (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
               const TlPaintStyle *style, int selected)
 {
   double font = TL_PX (style, style->font_size);
+  /* names cut to their column stay told apart ("10 tensor…TF32)") */
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < m->n_points; i++)
+    g_ptr_array_add (names, legend_label (&m->points[i]));
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  g_auto (GStrv) labels = tl_paint_fit_distinct (cr, (const char *const *) names->pdata, m->n_points,
+                                                 lay->legend_col_w - font * 2.0);
   for (guint i = 0; i < m->n_points; i++)
     {
       TlKernelLook look;
@@ -571,8 +579,7 @@ paint_legend (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
         }
       tl_paint_set_font (cr, style, style->font_size, FALSE);
       tl_paint_set_fg (cr, style);
-      g_autofree char *label = legend_label (&m->points[i]);
-      tl_paint_text_fit (cr, lx + font * 1.6, ly, 0, 0.5, lay->legend_col_w - font * 2.0, label);
+      tl_paint_text_fit (cr, lx + font * 1.6, ly, 0, 0.5, lay->legend_col_w - font * 2.0, labels[i]);
     }
 }
 

@@ -4,6 +4,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include "paint/tl-kernel-colors.h"
+#include "paint/tl-paint-labels.h"
 #include "paint/tl-paint-util.h"
 
 #define MAX_TICKS 64
@@ -302,6 +303,12 @@ paint_legend (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
 {
   double font = TL_PX (style, style->font_size);
   tl_paint_set_font (cr, style, style->font_size, FALSE);
+  /* names cut to their column stay told apart ("cuBL…TF32", "cuBL…BF16") */
+  const char **names = g_newa (const char *, model->n_series + 1);
+  for (guint s = 0; s < model->n_series; s++)
+    names[s] = model->series[s].label;
+  g_auto (GStrv) labels = tl_paint_fit_distinct (cr, names, model->n_series,
+                                                 lay->legend_col_w - font * 3.2);
   for (guint s = 0; s < model->n_series; s++)
     {
       const TlSweepSeries *se = &model->series[s];
@@ -322,7 +329,7 @@ paint_legend (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
       tl_paint_set_fg (cr, style);
       if (se->label)
         tl_paint_text_fit (cr, lx + font * 2.7, ly, 0, 0.5, lay->legend_col_w - font * 3.2,
-                           se->label);
+                           labels[s]);
     }
 }
 

@@ -10,6 +10,7 @@
 struct _TlPaintTextBoxes
 {
   GArray *boxes; /* TlPaintTextBox */
+  GArray *plots; /* TlPaintPlotBox */
 };
 
 static const cairo_user_data_key_t boxes_key;
@@ -27,6 +28,7 @@ tl_paint_text_boxes_new (void)
   TlPaintTextBoxes *self = g_new0 (TlPaintTextBoxes, 1);
   self->boxes = g_array_new (FALSE, TRUE, sizeof (TlPaintTextBox));
   g_array_set_clear_func (self->boxes, box_clear);
+  self->plots = g_array_new (FALSE, TRUE, sizeof (TlPaintPlotBox));
   return self;
 }
 
@@ -36,6 +38,7 @@ tl_paint_text_boxes_free (TlPaintTextBoxes *boxes)
   if (boxes == NULL)
     return;
   g_array_unref (boxes->boxes);
+  g_array_unref (boxes->plots);
   g_free (boxes);
 }
 
@@ -44,6 +47,7 @@ tl_paint_text_boxes_clear (TlPaintTextBoxes *boxes)
 {
   g_return_if_fail (boxes != NULL);
   g_array_set_size (boxes->boxes, 0);
+  g_array_set_size (boxes->plots, 0);
 }
 
 void
@@ -132,6 +136,57 @@ tl_paint_text_boxes_record (cairo_t *cr, const char *text, double x, double y, d
   g_array_append_val (boxes->boxes, box);
 }
 
+void
+tl_paint_text_boxes_record_plot (cairo_t *cr, double rows, double cols, gboolean keeps_shape,
+                                 double x, double y, double w, double h)
+{
+  TlPaintTextBoxes *boxes = cairo_get_user_data (cr, &boxes_key);
+  if (boxes == NULL || !(rows > 0) || !(cols > 0))
+    return;
+  double b[4];
+  device_bounds (cr, x, y, w, h, b);
+  TlPaintPlotBox plot = { rows, cols, keeps_shape, b[0], b[1], b[2], b[3] };
+  g_array_append_val (boxes->plots, plot);
+}
+
+guint
+tl_paint_text_boxes_n_plots (const TlPaintTextBoxes *boxes)
+{
+  g_return_val_if_fail (boxes != NULL, 0);
+  return boxes->plots->len;
+}
+
+const TlPaintPlotBox *
+tl_paint_text_boxes_plot (const TlPaintTextBoxes *boxes, guint i)
+{
+  g_return_val_if_fail (boxes != NULL && i < boxes->plots->len, NULL);
+  return &g_array_index (boxes->plots, TlPaintPlotBox, i);
+}
+
+/* A plot that should keep its data's shape and does not: its width is off
+ * the height × cols/rows by more than a pixel and a half and 2 %.  A
+ * matrix thinner than 1:8 may be widened, its drawn ratio anywhere from
+ * its own to 1:8. */
+static gboolean
+out_of_proportion (const TlPaintPlotBox *p)
+{
+  if (!p->keeps_shape || p->w < 4 || p->h < 4)
+    return FALSE;
+  double data = p->cols / p->rows, drawn = p->w / p->h;
+  if (data > 8)
+    return drawn > data * 1.02 || drawn < 8 * 0.98;
+  if (data < 1.0 / 8)
+    return drawn < data * 0.98 || drawn > 1.02 / 8;
+  double want_w = p->h * data;
+  return fabs (p->w - want_w) > MAX (1.5, 0.02 * want_w);
+}
+
+static gboolean
+ends_cut (const char *text)
+{
+  return g_str_has_suffix (text, "…");
+}
+
 static gboolean
 overlap (const TlPaintTextBox *a, const TlPaintTextBox *b)
 {
@@ -200,6 +255,18 @@ tl_paint_text_boxes_check (const TlPaintTextBoxes *boxes, double width, double h
       for (guint j = i + 1; j < n; j++)
         {
           const TlPaintTextBox *b = &g_array_index (boxes->boxes, TlPaintTextBox, j);
+          if (ends_cut (a->text) && strcmp (a->text, b->text) == 0)
+            {
+              problems++;
+              if (report)
+                {
+                  g_string_append (report, "cut to the same words: ");
+                  describe (report, a);
+                  g_string_append (report, " and ");
+                  describe (report, b);
+                  g_string_append_c (report, '\n');
+                }
+            }
           if (!overlap (a, b))
             continue;
           problems++;
@@ -212,6 +279,16 @@ tl_paint_text_boxes_check (const TlPaintTextBoxes *boxes, double width, double h
               g_string_append_c (report, '\n');
             }
         }
+    }
+  for (guint i = 0; i < boxes->plots->len; i++)
+    {
+      const TlPaintPlotBox *p = &g_array_index (boxes->plots, TlPaintPlotBox, i);
+      if (!out_of_proportion (p))
+        continue;
+      problems++;
+      if (report)
+        g_string_append_printf (report, "out of proportion: %.0f×%.0f data drawn %.0f×%.0f at %.0f,%.0f\n",
+                                p->rows, p->cols, p->w, p->h, p->x, p->y);
     }
   return problems;
 }

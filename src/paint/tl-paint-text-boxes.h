@@ -11,7 +11,9 @@
  *
  * tl_paint_text_boxes_check() then says what a reader would notice: two
  * texts on top of each other ("0 200400"), a text cut by its clip, a text
- * running off the picture.
+ * running off the picture, two texts cut to the same words ("cuBLA…"
+ * twice), and a matrix drawn out of proportion — the painters of matrices
+ * report their plots too (the data's shape and where it was drawn).
  */
 #pragma once
 
@@ -26,6 +28,14 @@ typedef struct
   double x, y, w, h;                     /* the text, device pixels */
   double area_x, area_y, area_w, area_h; /* where it had to fit, device pixels */
 } TlPaintTextBox;
+
+/* A plot of shaped data: a matrix (rows × cols), C under a block grid. */
+typedef struct
+{
+  double rows, cols;      /* the data's shape */
+  gboolean keeps_shape;   /* drawn in proportion (FALSE: stretched on purpose) */
+  double x, y, w, h;      /* where, device pixels */
+} TlPaintPlotBox;
 
 typedef struct _TlPaintTextBoxes TlPaintTextBoxes;
 
@@ -48,10 +58,20 @@ const TlPaintTextBox *tl_paint_text_boxes_find  (const TlPaintTextBoxes *boxes,
 void              tl_paint_text_boxes_record (cairo_t *cr, const char *text, double x, double y,
                                               double w, double h);
 
+/* For the painters of matrices: data of rows × cols drawn in the
+ * rectangle (x, y, w, h) of cr's user space, in proportion or stretched. */
+void              tl_paint_text_boxes_record_plot (cairo_t *cr, double rows, double cols,
+                                                   gboolean keeps_shape, double x, double y,
+                                                   double w, double h);
+guint             tl_paint_text_boxes_n_plots (const TlPaintTextBoxes *boxes);
+const TlPaintPlotBox *tl_paint_text_boxes_plot (const TlPaintTextBoxes *boxes, guint i);
+
 /* Problems a reader would see on a width × height picture: overlapping
  * texts, texts beyond their area, texts beyond the picture (a tolerance of
- * half a pixel).  Each is described on its own line in report (when not
- * NULL); returns how many there are. */
+ * half a pixel), texts cut to the same words, plots that should keep their
+ * data's proportions and do not (a matrix thinner than 1:8 may be
+ * widened to a strip).  Each is described on its own line in report (when
+ * not NULL); returns how many there are. */
 guint             tl_paint_text_boxes_check  (const TlPaintTextBoxes *boxes, double width,
                                               double height, GString *report);
 

@@ -467,8 +467,9 @@ draw_timeline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o
 }
 
 /* The Blocks page as on screen: the first kernel's tile grid over the
- * timeline of every kernel asked for (the grid gets a third of the height
- * when two kernels share the timeline, half for one). */
+ * timeline of every kernel asked for (the grid gets two fifths of the
+ * height when two kernels share the timeline, half for one and in
+ * presentation). */
 static gboolean
 draw_blocks_and_timeline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
                           const TlPaintStyle *style, double w, double h, GError **error)
@@ -479,7 +480,7 @@ draw_blocks_and_timeline (cairo_t *cr, const TlRenderInput *input, const TlRende
   g_autoptr (GPtrArray) records = g_ptr_array_new ();
   if (!timeline_runs (input, o->kernels, runs, records, error))
     return FALSE;
-  double top = round (h * (runs->len > 1 ? 1.0 / 3 : 0.5));
+  double top = round (h * (runs->len > 1 && !o->presentation ? 0.4 : 0.5));
   TlRenderOptions grid = *o, timeline = *o;
   grid.kernels = ((const TlKernelRun *) runs->pdata[0])->kernel_id;
   timeline.color = o->timeline_color;
