@@ -5,7 +5,7 @@
  *   gui-screens [--out DIR] [--views LIST] [--modes LIST] [--themes LIST]
  *               [--scenarios LIST]
  *
- *   views      matrices,compare,blocks,gauss,source,device,roofline, and sweep
+ *   views      matrices,compare,blocks,gauss,source,device,roofline,lesson, and sweep
  *              (Compare's size sweep, its own screen when presenting); default: all
  *   modes      window,presentation
  *   themes     default,dark,hc,hci (Adwaita, Adwaita dark, HighContrast,
@@ -485,7 +485,7 @@ static guint
 view_number (const char *view)
 {
   static const char *const order[] = { "matrices", "compare", "blocks", "gauss", "source", "device",
-                                       "roofline", "sweep" };
+                                       "roofline", "lesson", "sweep" };
   for (guint i = 0; i < G_N_ELEMENTS (order); i++)
     if (g_strcmp0 (order[i], view) == 0)
       return i;
@@ -520,7 +520,7 @@ main (int argc, char **argv)
     }
 
   Matrix m = {
-    .views = list_option (views, "matrices,compare,blocks,gauss,source,device,roofline,sweep"),
+    .views = list_option (views, "matrices,compare,blocks,gauss,source,device,roofline,lesson,sweep"),
     .modes = list_option (modes, "window,presentation"),
     .themes = list_option (themes, "default,dark,hc"),
     .scenarios = list_option (scenarios, "records,live,messages"),

@@ -120,6 +120,19 @@ gui_test_window_settled (gpointer data)
   return TRUE;
 }
 
+/* Opens docs/records/NAME of the source tree ($TL_SOURCE_DIR) as File ▸
+ * Open does, waits until the window has settled, and checks that no
+ * message bar came up. */
+static inline void
+gui_test_open_doc_record (TlWindow *win, const char *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("TL_SOURCE_DIR"), "docs", "records", name, NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  tl_window_open_record (win, file);
+  g_assert_true (gui_test_wait_until (gui_test_window_settled, win, 60));
+  g_assert_null (tl_window_get_info_message (win));
+}
+
 /* The application, registered and held, with its window: what a tool that
  * drives the app from its own main loop starts with.  The caller owns app. */
 static inline TlWindow *

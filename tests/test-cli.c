@@ -3,6 +3,7 @@
  *
  * The program is $TL_CLI, or src/cli/tilelab-cli beside this test's build
  * folder (G_TEST_BUILDDIR). */
+#include <cairo.h>
 #include "core/tl-error.h"
 #include "tl-gpu.h"
 #include "io/tl-io.h"
@@ -555,6 +556,52 @@ test_render_stacked (void)
   g_rmdir (dir);
 }
 
+/* `render --view lesson`: a rung beside the rung below it, from a record
+ * with counters and from one with block records only, in presentation
+ * mode at 1024×768 with every text checked; the first rung has none below. */
+static void
+test_render_lesson (void)
+{
+  g_autoptr (GError) error = NULL;
+  const char *src = g_getenv ("TL_SOURCE_DIR");
+  g_autofree char *ladder = g_build_filename (src, "docs", "records", "h200-gemm-4096-fp32-counters.json", NULL);
+  g_autofree char *blocks = g_build_filename (src, "docs", "records", "h200-gemm-1000x500x1000.json", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("tl-render-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *png = g_build_filename (dir, "why.png", NULL);
+  const char *records[] = { ladder, blocks };
+  const char *rungs[] = { "gemm-08-vectorized", "gemm-04-smem32" };
+  for (guint i = 0; i < G_N_ELEMENTS (records); i++)
+    {
+      g_auto (Result) r;
+      cli_test_run (&r, "render", "--run", records[i], "--view", "lesson", "--kernel", rungs[i],
+                    "--presentation", "--width", "1024", "--height", "768", "--check-text",
+                    "--output", png, NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_nonnull (strstr (r.out, "no overlaps, nothing clipped"));
+      cairo_surface_t *surface = cairo_image_surface_create_from_png (png);
+      g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+      g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 1024);
+      g_assert_cmpint (cairo_image_surface_get_height (surface), ==, 768);
+      cairo_surface_destroy (surface);
+      g_unlink (png);
+    }
+  /* no --kernel: the top rung */
+  {
+    g_auto (Result) r;
+    cli_test_run (&r, "render", "--run", ladder, "--view", "lesson", "--output", png, NULL);
+    g_assert_cmpint (r.status, ==, 0);
+    g_unlink (png);
+  }
+  g_auto (Result) r;
+  cli_test_run (&r, "render", "--run", ladder, "--view", "lesson", "--kernel", "gemm-01-naive",
+                "--output", png, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  g_assert_nonnull (strstr (r.err, "first rung"));
+  g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -575,5 +622,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/interrupt-lu-bench", test_interrupt_lu_bench);
   g_test_add_func ("/cli/info-malformed", test_info_malformed);
   g_test_add_func ("/cli/render-stacked", test_render_stacked);
+  g_test_add_func ("/cli/render-lesson", test_render_lesson);
   return g_test_run ();
 }

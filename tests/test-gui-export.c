@@ -24,20 +24,10 @@ is_idle (gpointer data)
   return gui_test_window_settled (win);
 }
 
-static char *
-record_path (const char *name)
-{
-  return g_build_filename (g_getenv ("TL_SOURCE_DIR"), "docs", "records", name, NULL);
-}
-
 static void
 open_record (const char *name)
 {
-  g_autofree char *path = record_path (name);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  tl_window_open_record (win, file);
-  g_assert_true (gui_test_wait_until (is_idle, NULL, 60));
-  g_assert_null (tl_window_get_info_message (win));
+  gui_test_open_doc_record (win, name);
 }
 
 typedef struct
@@ -120,7 +110,7 @@ export_every_view (const char *const *views, guint n_views)
 }
 
 static const char *const all_views[] = { "matrices", "compare", "blocks", "gauss", "source", "device",
-                                         "roofline" };
+                                         "roofline", "lesson" };
 
 /* the list above is every page of the window */
 static void
@@ -178,8 +168,8 @@ static void
 test_records (void)
 {
   static const char *const gauss[] = { "gauss" };
-  static const char *const counters[] = { "compare", "roofline" };
-  static const char *const blocks[] = { "blocks" };
+  static const char *const counters[] = { "compare", "roofline", "lesson" };
+  static const char *const blocks[] = { "blocks", "lesson" };
 
   scenario = "records";
   open_record ("h200-lu-02-blocked-96.json");
@@ -191,6 +181,7 @@ test_records (void)
   export_every_view (counters, G_N_ELEMENTS (counters));
   g_assert_nonnull (tl_roofline_page_get_selected (roofline));
   open_record ("h200-gemm-1000x500x1000.json");
+  scenario = "blocks";
   export_every_view (blocks, G_N_ELEMENTS (blocks));
   /* the record on show has no counters: the roofline stays on the one that
    * has them, and exports that */

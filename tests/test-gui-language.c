@@ -114,6 +114,9 @@ page_texts (GtkWidget *page)
 
   int w = gtk_widget_get_allocated_width (GTK_WIDGET (win));
   int h = gtk_widget_get_allocated_height (GTK_WIDGET (win));
+  /* a resize still queued (a page that just came up) is done first:
+   * gtk_widget_draw refuses a widget that waits for its allocation */
+  gtk_container_check_resize (GTK_CONTAINER (win));
   cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
   cairo_t *cr = cairo_create (s);
   g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
@@ -146,7 +149,7 @@ static void
 test_every_view_in_german (void)
 {
   static const char *const views[] = { "matrices", "compare", "blocks", "gauss", "source", "device",
-                                       "roofline" };
+                                       "roofline", "lesson" };
   tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", 64, 64, TL_DTYPE_FLOAT32, 3);
   open_record ("h200-lu-02-blocked-96.json");
   open_record ("h200-gemm-1000x500x1000.json");

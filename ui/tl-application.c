@@ -147,6 +147,7 @@ tl_application_startup (GApplication *app)
     { "win.view('source')", { "<Alt>5", NULL } },
     { "win.view('device')", { "<Alt>6", NULL } },
     { "win.view('roofline')", { "<Alt>7", NULL } },
+    { "win.view('lesson')", { "<Alt>8", NULL } },
   };
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action, accels[i].accels);

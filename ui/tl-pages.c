@@ -5,6 +5,7 @@
 #include "tl-compare-page.h"
 #include "tl-device-page.h"
 #include "tl-gauss-page.h"
+#include "tl-lesson-page.h"
 #include "tl-matrices-page.h"
 #include "tl-roofline-page.h"
 #include "tl-source-page.h"
@@ -19,4 +20,5 @@ tl_pages_ensure_types (void)
   g_type_ensure (TL_TYPE_SOURCE_PAGE);
   g_type_ensure (TL_TYPE_DEVICE_PAGE);
   g_type_ensure (TL_TYPE_ROOFLINE_PAGE);
+  g_type_ensure (TL_TYPE_LESSON_PAGE);
 }

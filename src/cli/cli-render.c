@@ -66,7 +66,7 @@ tl_cli_render (int argc, char **argv)
 
   GOptionEntry entries[] = {
     { "view", 'v', 0, G_OPTION_ARG_STRING, &view,
-      N_("heatmap, blocks, timeline, blocks-and-timeline, compare, gauss, sweep or roofline"), "VIEW" },
+      N_("heatmap, blocks, timeline, blocks-and-timeline, compare, gauss, sweep, roofline or lesson"), "VIEW" },
     { "run", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &runs,
       N_("The run record (tilelab-cli gemm --record) or Gauss record (tilelab-cli lu --record); "
       "timeline, sweep: up to 4"), "FILE.json" },
@@ -123,7 +123,10 @@ tl_cli_render (int argc, char **argv)
     "  gauss     one step of Gauss elimination (lu --record)\n"
     "  sweep     GFLOP/s against the problem size, one line per kernel and machine\n"
     "  roofline  every GPU kernel under the device's roofs (gemm --counters); --kernel\n"
-    "            rings one and names what limits it\n\n"
+    "            rings one and names what limits it\n"
+    "  lesson    a rung beside the rung below it: why is it faster? The kernels as a\n"
+    "            diff, the counters before and after, the roofline, the timelines;\n"
+    "            --kernel names the rung (default: the top one)\n\n"
     "Examples:\n"
     "  tilelab-cli gemm --kernel cpu-blocked --size 1000x500x1000 --instrument --record r.json\n"
     "  tilelab-cli render --view timeline --run r.json -o timeline.svg\n"
@@ -134,7 +137,8 @@ tl_cli_render (int argc, char **argv)
     "  tilelab-cli lu --gen random-uniform --size 64 --block-size 16 --record lu.json\n"
     "  tilelab-cli render --view gauss --step 20 --run lu.json -o step20.pdf --presentation\n"
     "  tilelab-cli gemm --kernel gpu --size 4096 --counters --record ladder.json\n"
-    "  tilelab-cli render --view roofline --run ladder.json --kernel gemm-09-warptile -o roofline.png --presentation\n"));
+    "  tilelab-cli render --view roofline --run ladder.json --kernel gemm-09-warptile -o roofline.png --presentation\n"
+    "  tilelab-cli render --view lesson --run ladder.json --kernel gemm-08-vectorized -o why-08.png --presentation\n"));
 
   if (!tl_cli_parse (ctx, &argc, &argv))
     return TL_CLI_USAGE;

@@ -12,11 +12,13 @@
 #include "view/tl-block-stats.h"
 #include "view/tl-compare-bars.h"
 #include "view/tl-gauss-frame.h"
+#include "view/tl-lesson.h"
 #include "view/tl-pool.h"
 #include "paint/tl-paint-blocks.h"
 #include "paint/tl-paint-compare.h"
 #include "paint/tl-paint-gauss.h"
 #include "paint/tl-paint-heatmap.h"
+#include "paint/tl-paint-lesson.h"
 #include "paint/tl-paint-roofline.h"
 #include "paint/tl-paint-timeline.h"
 #include "paint/tl-paint-util.h"
@@ -28,7 +30,8 @@
 #define HEATMAP_MAX_VECTOR_CELLS 256
 
 static const char *const view_names[] = { "heatmap", "blocks", "timeline", "compare", "gauss",
-                                           "sweep", "roofline", "blocks-and-timeline", NULL };
+                                           "sweep", "roofline", "blocks-and-timeline", "lesson",
+                                           NULL };
 
 const char *
 tl_render_view_name (TlRenderView view)
@@ -574,6 +577,29 @@ draw_roofline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o
   return TRUE;
 }
 
+/* A rung beside the rung below it: kernels names the rung (NULL: the top
+ * of the record's ladder). */
+static gboolean
+draw_lesson (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
+             const TlPaintStyle *style, double w, double h, GError **error)
+{
+  if (!need_record (input, "lesson", error))
+    return FALSE;
+  g_autoptr (GError) local = NULL;
+  g_autoptr (TlLesson) lesson = tl_lesson_new (input->record, o->kernels, &local);
+  if (lesson == NULL)
+    {
+      if (local == NULL)
+        g_set_error (&local, TL_ERROR, TL_ERROR_INVALID,
+                     _("“%s” is the first rung of this record: there is none below it to "
+                       "compare with"), o->kernels);
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  tl_paint_lesson (cr, lesson, input->record, style, w, h);
+  return TRUE;
+}
+
 static TlMatrix *
 load_named (const TlRunRecord *record, TlMatrix *held, const char *path, TlRecordMatrix which,
             const char *what, GError **error)
@@ -783,6 +809,8 @@ tl_render_draw (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *
       return draw_roofline (cr, input, o, style, width, height, error);
     case TL_RENDER_BLOCKS_AND_TIMELINE:
       return draw_blocks_and_timeline (cr, input, o, style, width, height, error);
+    case TL_RENDER_LESSON:
+      return draw_lesson (cr, input, o, style, width, height, error);
     default:
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("unknown view"));
       return FALSE;

@@ -31,6 +31,7 @@ typedef enum
   TL_RENDER_SWEEP,       /* GFLOP/s against the problem size over the records given */
   TL_RENDER_ROOFLINE,    /* the kernels under the device's roofs (a record with --counters) */
   TL_RENDER_BLOCKS_AND_TIMELINE, /* the Blocks page: the first kernel's grid over the timeline */
+  TL_RENDER_LESSON,      /* a rung beside the rung below it (tl-lesson.h): why it is faster */
 } TlRenderView;
 
 typedef enum
@@ -51,7 +52,8 @@ typedef struct
 {
   TlRenderView view;
   const char *kernels;   /* a kernel id, or ids separated by commas (timeline,
-                            compare); roofline: the point to ring and explain; NULL: blocks/timeline the first kernel
+                            compare); roofline: the point to ring and explain; lesson: the
+                            rung (NULL: the record's top rung); NULL: blocks/timeline the first kernel
                             with block records, compare all, heatmap C of the first.
                             Timeline over several records: one id for all, or
                             one id per record in order */

@@ -1,0 +1,481 @@
+/* tl-paint-lesson.c — "why is rung N faster than N−1?" on one screen. */
+#include "paint/tl-paint-lesson.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "paint/tl-paint-roofline.h"
+#include "paint/tl-paint-timeline.h"
+#include "paint/tl-paint-util.h"
+#include "view/tl-block-stats.h"
+
+/* Okabe–Ito bluish green: a change that helps, on light and dark alike */
+static const double better_rgb[3] = { 0.0, 0.62, 0.45 };
+
+/* ---- layout ------------------------------------------------------------- */
+
+typedef struct
+{
+  double pad, width, height;
+  double question_y, question_size;
+  guint question_lines;
+  double answer_y;
+  double changed_y, line_h;
+  guint changed_lines;
+  double missing_y;
+  guint missing_lines;
+  double row_h, table_font;
+  TlLessonLayout parts;
+} Layout;
+
+/* The table's columns: the values as wide as their widest text (the
+ * headings in bold), the change by its short form, the titles at most 16
+ * ems; needed_w the whole. */
+typedef struct
+{
+  double gap, before_w, after_w, change_w, arrow, title_w, needed_w;
+} Columns;
+
+static void
+table_columns (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double font,
+               guint rows, Columns *c)
+{
+  tl_paint_set_font (cr, style, font, TRUE);
+  c->before_w = tl_paint_text_width (cr, l->lower_short);
+  c->after_w = tl_paint_text_width (cr, l->upper_short);
+  tl_paint_set_font (cr, style, font, FALSE);
+  c->gap = tl_paint_text_width (cr, "  ");
+  c->change_w = 0;
+  c->title_w = 0;
+  for (guint i = 0; i < rows; i++)
+    {
+      const TlLessonRow *row = l->rows->pdata[i];
+      c->before_w = MAX (c->before_w, tl_paint_text_width (cr, row->before));
+      c->after_w = MAX (c->after_w, tl_paint_text_width (cr, row->after));
+      c->change_w = MAX (c->change_w, tl_paint_text_width (cr, row->factor));
+      c->title_w = MAX (c->title_w, tl_paint_text_width (cr, row->title));
+    }
+  c->arrow = tl_paint_text_height (cr) * 0.7;
+  c->change_w += c->arrow + c->gap / 2;
+  c->title_w = MIN (c->title_w, TL_PX (style, font) * 16 * 0.55);
+  c->needed_w = c->title_w + c->before_w + c->after_w + c->change_w + 3 * c->gap;
+}
+
+/* Lines text would take wrapped to max_w in cr's font (about: words
+ * rarely fill a line to its end), at most max_lines. */
+static guint
+lines_for (cairo_t *cr, const char *text, double max_w, guint max_lines)
+{
+  if (text == NULL || *text == '\0')
+    return 0;
+  double w = tl_paint_text_width (cr, text);
+  return CLAMP ((guint) ceil (w / (0.9 * max_w)), 1u, max_lines);
+}
+
+static void
+lesson_layout (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double width, double height,
+        Layout *o)
+{
+  memset (o, 0, sizeof *o);
+  o->width = width;
+  o->height = height;
+  o->pad = TL_PX (style, style->font_size * 0.7);
+  double text_w = width - 2 * o->pad;
+  gboolean short_screen = height < TL_PX (style, style->font_size) * 42;
+
+  cairo_save (cr);
+  o->question_size = tl_paint_fit_font (cr, style, style->title_font_size, style->font_size, TRUE,
+                                        text_w, l->question);
+  o->question_lines = tl_paint_text_width (cr, l->question) > text_w ? 2 : 1;
+  double qh = tl_paint_text_height (cr) * 1.1;
+  o->question_y = o->pad;
+  o->answer_y = o->question_y + o->question_lines * qh + o->pad * 0.2;
+  tl_paint_set_font (cr, style, style->font_size * 1.1, TRUE);
+  o->changed_y = o->answer_y + tl_paint_text_height (cr) * 1.3;
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  o->line_h = tl_paint_text_height (cr) * 1.2;
+  o->changed_lines = lines_for (cr, l->what_changed, text_w, short_screen ? 2 : 3);
+  o->missing_lines = lines_for (cr, l->missing, text_w, 2);
+  o->missing_y = height - o->pad - o->missing_lines * o->line_h;
+  cairo_restore (cr);
+
+  /* the table beside the diff, as wide as it needs (the diff gets the
+   * rest, at least two fifths); the charts in a band across the bottom,
+   * side by side when there are two */
+  double body_y = o->changed_y + o->changed_lines * o->line_h + o->pad * 0.6;
+  double body_h = MAX (o->missing_y - o->pad * 0.5 - body_y, 1.0);
+  guint n_charts = (l->roofline != NULL) + (l->has_blocks ? 1 : 0);
+  TlLessonLayout *p = &o->parts;
+  o->table_font = style->font_size;
+  cairo_save (cr);
+  tl_paint_set_font (cr, style, o->table_font, FALSE);
+  o->row_h = tl_paint_text_height (cr) * 1.3;
+  Columns c;
+  table_columns (cr, l, style, o->table_font, l->rows->len, &c);
+  cairo_restore (cr);
+
+  /* two timelines need room for their lanes and axes */
+  double chart_h = n_charts ? floor (body_h * (l->has_blocks ? 0.55 : 0.4)) : 0;
+  if (l->has_blocks)
+    {
+      /* each timeline: its title, lanes of two and a half lines and its
+       * axis (tl-paint-timeline.h), or its lane labels meet its title */
+      double needed = TL_PX (style, style->font_size) * 15.5;
+      chart_h = MAX (chart_h, MIN (needed, floor (body_h * 0.75)));
+    }
+  double mid_h = body_h - chart_h - (n_charts ? o->pad * 0.5 : 0);
+  double inner_w = width - 3 * o->pad;
+  p->table_w = CLAMP (c.needed_w, inner_w * 0.45, inner_w * 0.6);
+  if (c.needed_w > p->table_w)
+    {
+      /* smaller type rather than cut numbers, down to three quarters */
+      o->table_font *= MAX (0.75, p->table_w / c.needed_w);
+      cairo_save (cr);
+      tl_paint_set_font (cr, style, o->table_font, FALSE);
+      o->row_h = tl_paint_text_height (cr) * 1.3;
+      cairo_restore (cr);
+    }
+  p->diff_x = o->pad;
+  p->diff_y = body_y;
+  p->diff_w = inner_w - p->table_w;
+  p->diff_h = mid_h;
+  guint fit = (guint) MAX (floor (mid_h / o->row_h) - 1, 0);
+  p->table_rows = MIN (l->rows->len, fit);
+  p->table_x = 2 * o->pad + p->diff_w;
+  p->table_y = body_y;
+  p->table_h = (p->table_rows + 1) * o->row_h;
+  if (n_charts == 0)
+    return;
+  double chart_y = body_y + mid_h + o->pad * 0.5;
+  double chart_x = o->pad;
+  double chart_w = (width - 2 * o->pad - (n_charts - 1) * o->pad) / n_charts;
+  if (l->roofline != NULL)
+    {
+      p->roofline_x = chart_x;
+      p->roofline_y = chart_y;
+      p->roofline_w = chart_w;
+      p->roofline_h = chart_h;
+      chart_x += chart_w + o->pad;
+    }
+  if (l->has_blocks)
+    {
+      p->timeline_x = chart_x;
+      p->timeline_y = chart_y;
+      p->timeline_w = chart_w;
+      p->timeline_h = chart_h;
+    }
+}
+
+void
+tl_paint_lesson_layout (cairo_t *cr, const TlLesson *lesson, const TlPaintStyle *style,
+                        double width, double height, TlLessonLayout *out)
+{
+  Layout o;
+  lesson_layout (cr, lesson, style, width, height, &o);
+  *out = o.parts;
+}
+
+/* ---- the header ---------------------------------------------------------- */
+
+static void
+paint_header (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const Layout *o)
+{
+  double text_w = o->width - 2 * o->pad;
+  tl_paint_set_fg (cr, style);
+  tl_paint_set_font (cr, style, o->question_size, TRUE);
+  double qh = tl_paint_text_height (cr) * 1.1;
+  tl_paint_text_wrap (cr, o->pad, o->question_y, text_w, qh, o->question_lines, l->question);
+
+  /* in bold, in the text's colour: the theme's accent reads poorly on
+   * dark backgrounds */
+  tl_paint_set_font (cr, style, style->font_size * 1.1, TRUE);
+  tl_paint_text_fit (cr, o->pad, o->answer_y, 0, 0, text_w, l->answer);
+
+  tl_paint_set_fg (cr, style);
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  if (l->what_changed)
+    tl_paint_text_wrap (cr, o->pad, o->changed_y, text_w, o->line_h, o->changed_lines,
+                        l->what_changed);
+  if (l->missing)
+    {
+      tl_paint_set_fg_alpha (cr, style, 0.75);
+      tl_paint_text_wrap (cr, o->pad, o->missing_y, text_w, o->line_h, o->missing_lines,
+                          l->missing);
+    }
+}
+
+/* ---- the diff ------------------------------------------------------------ */
+
+/* The indentation every shown line shares (spaces), to leave out. */
+static guint
+common_indent (const TlLineDiff *diff, guint n)
+{
+  guint indent = G_MAXUINT;
+  for (guint i = 0; i < n; i++)
+    {
+      const TlDiffLine *d = &g_array_index (diff->lines, TlDiffLine, i);
+      if (d->text == NULL)
+        continue;
+      guint k = 0;
+      while (d->text[k] == ' ')
+        k++;
+      if (d->text[k] != '\0')
+        indent = MIN (indent, k);
+    }
+  return indent == G_MAXUINT ? 0 : indent;
+}
+
+static void
+paint_diff_line (cairo_t *cr, const TlPaintStyle *style, const TlDiffLine *d, guint indent,
+                 double x, double y, double w, double lh)
+{
+  static const double added_rgb[3] = { 0.0, 0.62, 0.45 };
+  const double *tint = d->op == TL_DIFF_ADDED ? added_rgb : d->op == TL_DIFF_REMOVED ? style->error
+                                                                                     : NULL;
+  if (tint != NULL)
+    {
+      cairo_set_source_rgba (cr, tint[0], tint[1], tint[2], style->high_contrast ? 0.35 : 0.2);
+      cairo_rectangle (cr, x, y, w, lh);
+      cairo_fill (cr);
+    }
+  tl_paint_set_fg (cr, style);
+  if (d->op == TL_DIFF_FOLDED)
+    {
+      g_autofree char *text = g_strdup_printf (
+        g_dngettext (GETTEXT_PACKAGE, "⋯ %u unchanged line", "⋯ %u unchanged lines", d->n_folded),
+        d->n_folded);
+      tl_paint_set_fg_alpha (cr, style, 0.6);
+      tl_paint_text_fit (cr, x, y + lh / 2, 0, 0.5, w, text);
+      return;
+    }
+  const char *mark = d->op == TL_DIFF_ADDED ? "+" : d->op == TL_DIFF_REMOVED ? "−" : " ";
+  double mark_w = tl_paint_text_width (cr, "+ ");
+  tl_paint_text (cr, x, y + lh / 2, 0, 0.5, mark);
+  const char *text = d->text + MIN (indent, (guint) strlen (d->text));
+  if (*text != '\0')
+    tl_paint_text_fit (cr, x + mark_w, y + lh / 2, 0, 0.5, w - mark_w, text);
+}
+
+static void
+paint_diff (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const Layout *o)
+{
+  const TlLessonLayout *p = &o->parts;
+  tl_paint_set_fg (cr, style);
+  tl_paint_set_font (cr, style, style->font_size, TRUE);
+  double head_h = tl_paint_text_height (cr) * 1.3;
+  g_autofree char *head = NULL;
+  if (l->diff != NULL)
+    /* TRANSLATORS: the diff's heading: "The kernels, 03 → 04: 12 lines out, 15 in" */
+    head = g_strdup_printf (_("The kernels, %s → %s: −%u +%u lines"), l->lower_short,
+                            l->upper_short, l->diff->n_removed, l->diff->n_added);
+  else
+    head = g_strdup_printf (_("The kernels, %s → %s"), l->lower_short, l->upper_short);
+  tl_paint_text_fit (cr, p->diff_x, p->diff_y, 0, 0, p->diff_w, head);
+  double y = p->diff_y + head_h;
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  if (l->diff == NULL)
+    {
+      tl_paint_text_wrap (cr, p->diff_x, y, p->diff_w, o->line_h, 4,
+                          l->diff_note ? l->diff_note : "");
+      return;
+    }
+
+  TlPaintStyle mono = *style;
+  mono.font_family = "Monospace";
+  tl_paint_set_font (cr, &mono, style->font_size * 0.85, FALSE);
+  double lh = tl_paint_text_height (cr) * 1.12;
+  guint n = l->diff->lines->len;
+  guint fit = (guint) MAX (floor ((p->diff_y + p->diff_h - y) / lh), 1);
+  gboolean cut = n > fit;
+  guint shown = cut ? fit - 1 : n;
+  guint indent = common_indent (l->diff, shown);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, p->diff_x, y, p->diff_w, p->diff_y + p->diff_h - y);
+  cairo_clip (cr);
+  for (guint i = 0; i < shown; i++)
+    paint_diff_line (cr, &mono, &g_array_index (l->diff->lines, TlDiffLine, i), indent,
+                     p->diff_x, y + i * lh, p->diff_w, lh);
+  if (cut)
+    {
+      guint changes = 0;
+      for (guint i = shown; i < n; i++)
+        changes += g_array_index (l->diff->lines, TlDiffLine, i).op == TL_DIFF_ADDED
+                   || g_array_index (l->diff->lines, TlDiffLine, i).op == TL_DIFF_REMOVED;
+      g_autofree char *more = g_strdup_printf (
+        g_dngettext (GETTEXT_PACKAGE, "… and %u more changed line (Source page)",
+                     "… and %u more changed lines (Source page)", changes),
+        changes);
+      tl_paint_set_fg_alpha (cr, style, 0.75);
+      tl_paint_text_fit (cr, p->diff_x, y + shown * lh + lh / 2, 0, 0.5, p->diff_w, more);
+    }
+  cairo_restore (cr);
+}
+
+/* ---- the table ------------------------------------------------------------ */
+
+static void
+paint_arrow (cairo_t *cr, const TlPaintStyle *style, const TlLessonRow *row, double x, double cy,
+             double size)
+{
+  if (row->direction == 0)
+    return;
+  if (row->trend == TL_LESSON_BETTER)
+    cairo_set_source_rgb (cr, better_rgb[0], better_rgb[1], better_rgb[2]);
+  else if (row->trend == TL_LESSON_WORSE)
+    cairo_set_source_rgb (cr, style->error[0], style->error[1], style->error[2]);
+  else
+    tl_paint_set_fg (cr, style);
+  double h = size * 0.8, half = size * 0.4;
+  double tip = row->direction > 0 ? cy - h / 2 : cy + h / 2;
+  double base = row->direction > 0 ? cy + h / 2 : cy - h / 2;
+  cairo_move_to (cr, x + half, tip);
+  cairo_line_to (cr, x + 2 * half, base);
+  cairo_line_to (cr, x, base);
+  cairo_close_path (cr);
+  cairo_fill (cr);
+}
+
+static void
+paint_table (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const Layout *o)
+{
+  const TlLessonLayout *p = &o->parts;
+  Columns c;
+  table_columns (cr, l, style, o->table_font, p->table_rows, &c);
+  double gap = c.gap, before_w = c.before_w, after_w = c.after_w, arrow = c.arrow;
+  /* the titles get what is left, at least a quarter */
+  double title_w = MAX (p->table_w - before_w - after_w - c.change_w - 3 * gap, p->table_w / 4);
+  double x_before = p->table_x + title_w + gap + before_w;  /* right-aligned */
+  double x_after = x_before + gap + after_w;
+  double x_change = x_after + gap;
+  double change_max = p->table_x + p->table_w - x_change;
+
+  tl_paint_set_fg (cr, style);
+  tl_paint_set_font (cr, style, o->table_font, TRUE);
+  double y = p->table_y + o->row_h / 2;
+  tl_paint_text_fit (cr, x_before, y, 1, 0.5, before_w, l->lower_short);
+  tl_paint_text_fit (cr, x_after, y, 1, 0.5, after_w, l->upper_short);
+  tl_paint_set_fg_alpha (cr, style, 0.5);
+  cairo_set_line_width (cr, TL_LINE (style, 1));
+  cairo_move_to (cr, p->table_x, p->table_y + o->row_h - 0.5);
+  cairo_line_to (cr, p->table_x + p->table_w, p->table_y + o->row_h - 0.5);
+  cairo_stroke (cr);
+
+  tl_paint_set_font (cr, style, o->table_font, FALSE);
+  for (guint i = 0; i < p->table_rows; i++)
+    {
+      const TlLessonRow *row = l->rows->pdata[i];
+      y = p->table_y + (i + 1.5) * o->row_h;
+      tl_paint_set_fg (cr, style);
+      tl_paint_text_fit (cr, p->table_x, y, 0, 0.5, title_w, row->title);
+      tl_paint_text_fit (cr, x_before, y, 1, 0.5, before_w, row->before);
+      tl_paint_text_fit (cr, x_after, y, 1, 0.5, after_w, row->after);
+      paint_arrow (cr, style, row, x_change, y, arrow);
+      tl_paint_set_fg (cr, style);
+      double change_x = x_change + arrow + gap / 2;
+      /* the words where they fit, else the factor, else the arrow alone */
+      double room = change_max - arrow - gap / 2;
+      const char *change = tl_paint_text_width (cr, row->change) <= room ? row->change
+                           : tl_paint_text_width (cr, row->factor) <= room ? row->factor
+                                                                             : "";
+      if (*change)
+        tl_paint_text (cr, change_x, y, 0, 0.5, change);
+    }
+}
+
+/* ---- the charts ----------------------------------------------------------- */
+
+static void
+paint_roofline (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const Layout *o)
+{
+  const TlLessonLayout *p = &o->parts;
+  TlPaintStyle sub = *style;
+  sub.transparent = TRUE;
+  cairo_save (cr);
+  cairo_translate (cr, p->roofline_x, p->roofline_y);
+  tl_paint_roofline (cr, l->roofline, 1, &sub, p->roofline_w, p->roofline_h);
+
+  /* the arrow from the rung below to the rung */
+  TlRooflineLayout rl;
+  tl_paint_roofline_layout (l->roofline, &sub, cr, p->roofline_w, p->roofline_h, &rl);
+  double x0, y0, x1, y1;
+  const TlRooflinePoint *a = &l->roofline->points[0], *b = &l->roofline->points[1];
+  tl_roofline_layout_point (&rl, a->intensity, a->flops_per_s, &x0, &y0);
+  tl_roofline_layout_point (&rl, b->intensity, b->flops_per_s, &x1, &y1);
+  double len = hypot (x1 - x0, y1 - y0), gap = rl.marker_r * 1.8;
+  if (len > 2 * gap + rl.marker_r)
+    {
+      double ux = (x1 - x0) / len, uy = (y1 - y0) / len;
+      double sx = x0 + ux * gap, sy = y0 + uy * gap, ex = x1 - ux * gap, ey = y1 - uy * gap;
+      double head = MIN (rl.marker_r * 2.2, len / 3);
+      tl_paint_set_fg (cr, style);
+      cairo_set_line_width (cr, TL_LINE (style, 2));
+      cairo_move_to (cr, sx, sy);
+      cairo_line_to (cr, ex - ux * head * 0.8, ey - uy * head * 0.8);
+      cairo_stroke (cr);
+      cairo_move_to (cr, ex, ey);
+      cairo_line_to (cr, ex - ux * head - uy * head * 0.5, ey - uy * head + ux * head * 0.5);
+      cairo_line_to (cr, ex - ux * head + uy * head * 0.5, ey - uy * head - ux * head * 0.5);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+    }
+  cairo_restore (cr);
+}
+
+static void
+paint_timelines (cairo_t *cr, const TlLesson *l, const TlRunRecord *record,
+                 const TlPaintStyle *style, const Layout *o)
+{
+  const TlLessonLayout *p = &o->parts;
+  const TlKernelRun *runs[2] = { tl_run_record_find_run (record, l->lower_id),
+                                 tl_run_record_find_run (record, l->upper_id) };
+  const char *labels[2] = { l->lower_name, l->upper_name };
+  TlBlockStats *stats[2] = { NULL, NULL };
+  TlTimelineTrack tracks[2] = { 0 };
+  for (guint i = 0; i < 2; i++)
+    {
+      if (runs[i] == NULL || (stats[i] = tl_block_stats_new_for_run (record, runs[i], -1, NULL)) == NULL)
+        goto out;
+      tracks[i].label = labels[i];
+      tracks[i].kernel_id = runs[i]->kernel_id;
+      tracks[i].blocks = runs[i]->blocks;
+      tracks[i].n_blocks = runs[i]->n_blocks;
+      tracks[i].stats = stats[i];
+      tracks[i].unit_label = tl_block_unit_label (runs[i]->block_unit);
+    }
+  TlTimelineModel model;
+  tl_timeline_model_init (&model);
+  model.tracks = tracks;
+  model.n_tracks = 2;
+  model.color = TL_TIMELINE_COLOR_WAVE;
+  model.show_summary = FALSE;
+  TlPaintStyle sub = *style;
+  sub.transparent = TRUE;
+  cairo_save (cr);
+  cairo_translate (cr, p->timeline_x, p->timeline_y);
+  tl_paint_timeline (cr, &model, &sub, p->timeline_w, p->timeline_h);
+  cairo_restore (cr);
+out:
+  tl_block_stats_free (stats[0]);
+  tl_block_stats_free (stats[1]);
+}
+
+void
+tl_paint_lesson (cairo_t *cr, const TlLesson *lesson, const TlRunRecord *record,
+                 const TlPaintStyle *style, double width, double height)
+{
+  g_return_if_fail (cr != NULL && lesson != NULL && record != NULL && style != NULL);
+  Layout o;
+  lesson_layout (cr, lesson, style, width, height, &o);
+  cairo_save (cr);
+  tl_paint_background (cr, style, width, height);
+  paint_header (cr, lesson, style, &o);
+  paint_diff (cr, lesson, style, &o);
+  paint_table (cr, lesson, style, &o);
+  if (o.parts.roofline_w > 0)
+    paint_roofline (cr, lesson, style, &o);
+  if (o.parts.timeline_w > 0)
+    paint_timelines (cr, lesson, record, style, &o);
+  cairo_restore (cr);
+}

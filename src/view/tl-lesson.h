@@ -1,0 +1,67 @@
+/* tl-lesson.h — "why is rung N faster than N−1?", computed from a record.
+ *
+ * The question every lecture on the ladder asks, answered on one screen: a
+ * rung beside the rung below it — the rung its source header says it
+ * changed from ("What changed from rung 8"), else the previous timed GPU
+ * rung of its precision in the same record (cuBLAS is no rung) — with
+ *
+ *   - the answer in numbers: their median times and the ratio;
+ *   - what changed, in the words of the rung's source header, and the two
+ *     kernels' bodies as a diff (tl-kernel-source.h, tl-line-diff.h);
+ *   - a table, before → after, with a trend per row: with hardware
+ *     counters DRAM and L2 bytes, the L2 hit rate, shared-memory bank
+ *     conflicts, achieved occupancy, FLOP per DRAM byte and the stall mix;
+ *     without them what the record still knows — GFLOP/s, the share of
+ *     the reference, registers, shared memory, occupancy and waves from
+ *     the launch facts, and block times, waves and the tail from the block
+ *     records;
+ *   - the two points of the roofline (counters) and whether both rungs
+ *     recorded their blocks (the painter stacks their timelines on one
+ *     time scale).
+ *
+ * Plain data, no drawing: tl-paint-lesson.h draws it, `render --view
+ * lesson` and the Lesson page host it.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "record/tl-record.h"
+#include "view/tl-lesson-rows.h"
+#include "view/tl-line-diff.h"
+#include "view/tl-roofline.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  char *lower_id, *upper_id;        /* the rung below, the rung */
+  char *lower_name, *upper_name;    /* "03 shared memory 16×16" */
+  char *lower_short, *upper_short;  /* "03", "10 BF16": for columns and markers */
+  char *question;                   /* "Why is 04 … faster than 03 …?" (or slower) */
+  char *answer;                     /* "1.06× faster: 16.9 ms → 16.0 ms at 4096×4096×4096" */
+  char *what_changed;               /* the rung's header: "What changed from rung 3: …" (its
+                                       registry lesson when the header says none), or NULL */
+  char *bottleneck;                 /* "Bottleneck attacked: …", or NULL */
+  GPtrArray *rows;                  /* TlLessonRow */
+  gboolean has_counters;            /* both runs have measured counters */
+  TlLineDiff *diff;                 /* the kernels' bodies, in hunks; NULL without sources */
+  char *diff_note;                  /* why there is no diff, or "the same file: …"; NULL otherwise */
+  TlRoofline *roofline;             /* the two points (below first); NULL without counters */
+  gboolean has_blocks;              /* both runs recorded their blocks */
+  char *missing;                    /* what the record lacks, in a sentence, or NULL */
+} TlLesson;
+
+/* The record's ladder: its timed GPU rungs in ladder order (kernel ids,
+ * borrowed from record).  A lesson needs two. */
+GPtrArray *tl_lesson_ladder (const TlRunRecord *record);
+/* The lesson of upper_id against the rung below it; NULL for upper_id the
+ * ladder's first rung (the rung's lesson, then). NULL upper_id: the top
+ * rung.  TL_ERROR_INVALID when the record has no such rung or fewer than
+ * two. */
+TlLesson  *tl_lesson_new      (const TlRunRecord *record, const char *upper_id, GError **error);
+void       tl_lesson_free     (TlLesson *lesson);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlLesson, tl_lesson_free)
+
+G_END_DECLS

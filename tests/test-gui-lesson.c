@@ -1,0 +1,152 @@
+/* test-gui-lesson.c — "Why faster?" in the window, as a lecturer drives it:
+ * a record with counters opens on a laptop without a GPU, the page shows
+ * the top rung beside the rung below, and the clicker's Page Up / Page
+ * Down (key presses to the window, presenting and not) walk the ladder
+ * rung by rung to its first lesson and back; Enter shows the rung's
+ * source; a record with block records only still has its lessons.
+ * Exits 77 (skip) without a display.
+ */
+#include <gtk/gtk.h>
+
+#include "tl-lesson-page.h"
+#include "tl-page.h"
+#include "tl-source-page.h"
+#include "tl-window.h"
+#include "view/tl-lesson.h"
+
+#include "gui-test-util.h"
+
+static TlApplication *app;
+static TlWindow *win;
+
+static gboolean
+is_idle (gpointer data)
+{
+  return gui_test_window_settled (win);
+}
+
+/* a key as the clicker sends it, to the window */
+static gboolean
+press (guint keyval)
+{
+  GdkEvent *ev = gdk_event_new (GDK_KEY_PRESS);
+  ev->key.window = g_object_ref (gtk_widget_get_window (GTK_WIDGET (win)));
+  ev->key.keyval = keyval;
+  GdkSeat *seat = gdk_display_get_default_seat (gdk_display_get_default ());
+  gdk_event_set_device (ev, gdk_seat_get_keyboard (seat));
+  gboolean handled = FALSE;
+  g_signal_emit_by_name (win, "key-press-event", ev, &handled);
+  gdk_event_free (ev);
+  gui_test_pump (0.05);
+  return handled;
+}
+
+/* The ladder as the page walks it: every rung with one below it. */
+static GPtrArray *
+rungs_of (const TlRunRecord *record)
+{
+  GPtrArray *rungs = g_ptr_array_new ();
+  g_autoptr (GPtrArray) ladder = tl_lesson_ladder (record);
+  for (guint i = 0; i < ladder->len; i++)
+    {
+      g_autoptr (TlLesson) l = tl_lesson_new (record, ladder->pdata[i], NULL);
+      if (l != NULL)
+        g_ptr_array_add (rungs, ladder->pdata[i]);
+    }
+  return rungs;
+}
+
+static void
+walk (TlLessonPage *page, const TlRunRecord *record, gboolean presenting)
+{
+  g_autoptr (GPtrArray) rungs = rungs_of (record);
+  g_assert_cmpuint (rungs->len, >, 5);
+  /* the top rung first */
+  g_assert_true (tl_lesson_page_select_rung (page, rungs->pdata[rungs->len - 1]));
+  for (guint i = rungs->len - 1; i-- > 0;)
+    {
+      g_assert_true (press (GDK_KEY_Page_Up));
+      g_assert_cmpstr (tl_lesson_page_get_rung (page), ==, rungs->pdata[i]);
+      g_assert_nonnull (tl_lesson_page_get_rung_below (page));
+      g_assert_cmpstr (tl_lesson_page_get_rung_below (page), !=, rungs->pdata[i]);
+    }
+  /* at the first lesson Page Up goes nowhere */
+  press (GDK_KEY_Page_Up);
+  g_assert_cmpstr (tl_lesson_page_get_rung (page), ==, rungs->pdata[0]);
+  g_assert_cmpstr (tl_lesson_page_get_rung_below (page), ==, "gemm-01-naive");
+  for (guint i = 1; i < rungs->len; i++)
+    {
+      g_assert_true (press (presenting ? GDK_KEY_Right : GDK_KEY_Page_Down));
+      g_assert_cmpstr (tl_lesson_page_get_rung (page), ==, rungs->pdata[i]);
+    }
+}
+
+static void
+test_counters (void)
+{
+  gui_test_open_doc_record (win, "h200-gemm-4096-fp32-counters.json");
+  tl_window_show_view (win, "lesson");
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+  TlLessonPage *page = TL_LESSON_PAGE (tl_window_get_page (win, "lesson"));
+  const TlRunRecord *record = tl_window_get_record (win);
+  g_assert_cmpuint (record->job->m, ==, 4096);
+  g_assert_true (tl_page_has_content (TL_PAGE (page)));
+  g_assert_true (tl_page_export_record (TL_PAGE (page)) == record);
+
+  /* the first rung has none below it: it is no lesson */
+  g_assert_false (tl_lesson_page_select_rung (page, "gemm-01-naive"));
+  g_assert_false (tl_lesson_page_select_rung (page, "cublas-fp32"));
+
+  walk (page, record, FALSE);
+  tl_window_set_presentation (win, TRUE);
+  gui_test_pump (0.3);
+  walk (page, record, TRUE);
+  tl_window_set_presentation (win, FALSE);
+  gui_test_pump (0.3);
+
+  /* the export draws the rung on show */
+  TlRenderOptions o;
+  g_assert_true (tl_page_export_options (TL_PAGE (page), &o));
+  g_assert_cmpint (o.view, ==, TL_RENDER_LESSON);
+  g_assert_cmpstr (o.kernels, ==, tl_lesson_page_get_rung (page));
+
+  /* Enter: the rung's source */
+  g_assert_true (tl_lesson_page_select_rung (page, "gemm-08-vectorized"));
+  g_assert_true (press (GDK_KEY_Return));
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+  TlSourcePage *source = TL_SOURCE_PAGE (tl_window_get_page (win, "source"));
+  g_assert_cmpuint (tl_source_page_get_source_length (source), >, 500);
+}
+
+static void
+test_blocks_only (void)
+{
+  gui_test_open_doc_record (win, "h200-gemm-1000x500x1000.json");
+  tl_window_show_view (win, "lesson");
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+  TlLessonPage *page = TL_LESSON_PAGE (tl_window_get_page (win, "lesson"));
+  /* the record just opened has a ladder: the page shows it */
+  const TlRunRecord *record = tl_window_get_record (win);
+  g_assert_cmpuint (record->job->m, ==, 1000);
+  g_assert_true (tl_lesson_page_select_rung (page, "gemm-04-smem32"));
+  g_assert_cmpstr (tl_lesson_page_get_rung_below (page), ==, "gemm-03-smem16");
+  g_assert_true (press (GDK_KEY_Page_Down));
+  g_assert_cmpstr (tl_lesson_page_get_rung (page), ==, "gemm-05-seed3k");
+}
+
+int
+main (int argc, char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  if (gdk_display_get_default () == NULL)
+    return 77;
+  win = gui_test_start_app (&app);
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+  g_test_add_func ("/gui-lesson/counters", test_counters);
+  g_test_add_func ("/gui-lesson/blocks-only", test_blocks_only);
+  int rc = g_test_run ();
+  gtk_widget_destroy (GTK_WIDGET (win));
+  g_application_release (G_APPLICATION (app));
+  g_object_unref (app);
+  return rc;
+}
