@@ -46,7 +46,8 @@ fi
 build=${TL_FUZZ_BUILD:-build-fuzz}
 if [ ! -f "$build/build.ninja" ]; then
   # the library is instrumented for coverage; only the harness links libFuzzer
-  CC=clang CFLAGS="-fsanitize=fuzzer-no-link -fno-sanitize-recover=all" \
+  CC=clang CXX=clang++ CFLAGS="-fsanitize=fuzzer-no-link -fno-sanitize-recover=all" \
+    CXXFLAGS="-fsanitize=fuzzer-no-link -fno-sanitize-recover=all" \
     meson setup "$build" --buildtype=debugoptimized -Dfuzzing=true -Dcuda=disabled \
       -Dgui=disabled -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 fi
