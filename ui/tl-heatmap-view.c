@@ -642,12 +642,6 @@ tl_heatmap_view_init (TlHeatmapView *self)
   g_signal_connect (self->drag, "drag-end", G_CALLBACK (drag_end_cb), self);
 }
 
-GtkWidget *
-tl_heatmap_view_new (void)
-{
-  return g_object_new (TL_TYPE_HEATMAP_VIEW, NULL);
-}
-
 void
 tl_heatmap_view_set_matrix (TlHeatmapView *self, TlMatrix *matrix, const char *title,
                             const char *caption)

@@ -16,7 +16,6 @@ G_BEGIN_DECLS
 #define TL_TYPE_HEATMAP_VIEW (tl_heatmap_view_get_type ())
 G_DECLARE_FINAL_TYPE (TlHeatmapView, tl_heatmap_view, TL, HEATMAP_VIEW, GtkDrawingArea)
 
-GtkWidget *tl_heatmap_view_new (void);
 
 /* NULL clears; title and caption are copied */
 void      tl_heatmap_view_set_matrix   (TlHeatmapView *self, TlMatrix *matrix,

@@ -232,10 +232,3 @@ tl_render_area_get_own_time_scale (TlRenderArea *self)
   g_return_val_if_fail (TL_IS_RENDER_AREA (self), FALSE);
   return self->own_time_scale;
 }
-
-const char *
-tl_render_area_get_problem (TlRenderArea *self)
-{
-  g_return_val_if_fail (TL_IS_RENDER_AREA (self), NULL);
-  return self->problem;
-}

@@ -33,7 +33,5 @@ void  tl_render_area_get_options (TlRenderArea *self, TlRenderOptions *out);
 void  tl_render_area_set_tile   (TlRenderArea *self, gint tile_x, gint tile_y); /* -1: none */
 /* the style the area draws with (as last drawn, theme colours included) */
 void  tl_render_area_get_style  (TlRenderArea *self, TlPaintStyle *out);
-/* the error of the last draw, NULL when it drew */
-const char *tl_render_area_get_problem (TlRenderArea *self);
 
 G_END_DECLS

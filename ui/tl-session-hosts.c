@@ -241,16 +241,6 @@ tl_session_set_run_on (TlSession *self, int host, int device)
   tl_session_set_device (self, device);
 }
 
-TlRunner *
-tl_session_runner_for (TlSession *self, int host)
-{
-  if (host < 0)
-    return self->runner;
-  return host < (int) self->hosts->len
-           ? tl_remote_host_get_runner (((SessionHost *) self->hosts->pdata[host])->host)
-           : NULL;
-}
-
 static SessionHost *
 host_for_job (TlSession *self, int host)
 {

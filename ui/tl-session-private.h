@@ -98,9 +98,6 @@ void tl_session_remember_file (GFile *file);
 /* tl-session-hosts.c */
 void      tl_session_hosts_init    (TlSession *self);
 void      tl_session_hosts_dispose (TlSession *self);
-/* The runner a job for host goes to (-1: this computer's); NULL when there
- * is no such host. */
-TlRunner *tl_session_runner_for    (TlSession *self, int host);
 /* What a run on host sends: GEMM, Gauss (host ≥ 0 only). */
 guint     tl_session_host_run_gemm  (TlSession *self, int host, const TlJob *job,
                                      GCancellable *cancellable, GAsyncReadyCallback callback,

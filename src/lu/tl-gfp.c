@@ -158,24 +158,6 @@ tl_gfp_from_matrix (const TlMatrix *a, guint32 p, GError **error)
   return g_steal_pointer (&g);
 }
 
-TlMatrix *
-tl_gfp_to_matrix (const TlGfpMatrix *a, gboolean centered, GError **error)
-{
-  TlMatrix *m = tl_matrix_new (TL_DTYPE_INT32, a->rows, a->cols, error);
-  if (m == NULL)
-    return NULL;
-  for (gsize i = 0; i < a->rows; i++)
-    {
-      gint32 *row = tl_matrix_row (m, i);
-      for (gsize j = 0; j < a->cols; j++)
-        {
-          guint32 r = tl_gfp_get (a, i, j);
-          row[j] = (gint32) (centered ? tl_gfp_centered (r, a->p) : r);
-        }
-    }
-  return m;
-}
-
 void
 tl_gfp_lu_free (TlGfpLu *lu)
 {

@@ -72,8 +72,6 @@ tl_gfp_get (const TlGfpMatrix *a, gsize i, gsize j)
 /* From a TlMatrix of integers (int32, or floats holding integers below
  * 2⁵³): TL_ERROR_INVALID naming the first non-integer entry. */
 TlGfpMatrix  *tl_gfp_from_matrix (const TlMatrix *a, guint32 p, GError **error);
-/* As an int32 TlMatrix of residues 0..p−1 (or centered: −p/2..p/2). */
-TlMatrix     *tl_gfp_to_matrix   (const TlGfpMatrix *a, gboolean centered, GError **error);
 
 /* LU over GF(p): the pivot is the first nonzero entry at or below the
  * diagonal (any nonzero is exact; there is no "largest").  Same packed

@@ -10,21 +10,6 @@
 #include <float.h>
 #include <math.h>
 
-const char *
-tl_solution_kind_name (TlSolutionKind kind)
-{
-  switch (kind)
-    {
-    case TL_SOLUTION_UNIQUE:
-      return "unique";
-    case TL_SOLUTION_INFINITE:
-      return "infinite";
-    case TL_SOLUTION_NONE:
-    default:
-      return "none";
-    }
-}
-
 void
 tl_solution_free (TlSolution *s)
 {

@@ -28,7 +28,6 @@ typedef enum
   TL_SOLUTION_NONE,
 } TlSolutionKind;
 
-const char *tl_solution_kind_name (TlSolutionKind kind); /* "unique", "infinite", "none" */
 
 typedef struct
 {

@@ -11,12 +11,6 @@
 
 #define EMPTY_RGB 0.86
 
-const char *
-tl_blocks_color_name (TlBlocksColor color)
-{
-  return color == TL_BLOCKS_COLOR_START ? "start" : "duration";
-}
-
 gboolean
 tl_blocks_color_from_name (const char *name, TlBlocksColor *out)
 {

@@ -24,7 +24,6 @@ typedef enum
   TL_BLOCKS_COLOR_START,        /* start − earliest start */
 } TlBlocksColor;
 
-const char *tl_blocks_color_name      (TlBlocksColor color); /* "duration", "start" */
 gboolean    tl_blocks_color_from_name (const char *name, TlBlocksColor *out);
 
 typedef struct

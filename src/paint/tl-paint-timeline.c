@@ -10,12 +10,6 @@
 
 #define MAX_TICKS 64
 
-const char *
-tl_timeline_color_name (TlTimelineColor color)
-{
-  return color == TL_TIMELINE_COLOR_WAVE ? "wave" : "duration";
-}
-
 gboolean
 tl_timeline_color_from_name (const char *name, TlTimelineColor *out)
 {

@@ -26,7 +26,6 @@ typedef enum
   TL_TIMELINE_COLOR_WAVE,
 } TlTimelineColor;
 
-const char *tl_timeline_color_name      (TlTimelineColor color); /* "duration", "wave" */
 gboolean    tl_timeline_color_from_name (const char *name, TlTimelineColor *out);
 
 typedef struct

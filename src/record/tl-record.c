@@ -37,32 +37,11 @@ tl_run_status_name (TlRunStatus status)
   return (guint) status < G_N_ELEMENTS (status_names) ? status_names[status] : "error";
 }
 
-gboolean
-tl_run_status_from_name (const char *name, TlRunStatus *out)
-{
-  int v;
-  if (!tl_name_table_lookup (&tl_run_status_table, name, &v))
-    return FALSE;
-  *out = (TlRunStatus) v;
-  return TRUE;
-}
-
 const char *
 tl_backend_name (TlBackend backend)
 {
   return (guint) backend < G_N_ELEMENTS (backend_names) ? backend_names[backend] : "cpu";
 }
-
-gboolean
-tl_backend_from_name (const char *name, TlBackend *out)
-{
-  int v;
-  if (!tl_name_table_lookup (&tl_backend_table, name, &v))
-    return FALSE;
-  *out = (TlBackend) v;
-  return TRUE;
-}
-
 
 const char *
 tl_run_error_code_name (int code)

@@ -51,9 +51,7 @@ typedef enum
 } TlRunStatus;
 
 const char *tl_run_status_name (TlRunStatus status); /* "ok", "error", "cancelled", "skipped" */
-gboolean    tl_run_status_from_name (const char *name, TlRunStatus *out);
 const char *tl_backend_name (TlBackend backend);     /* "cpu", "gpu" */
-gboolean    tl_backend_from_name (const char *name, TlBackend *out);
 /* A TlErrorCode as a record names it ("parse", "io", …; "other" for -1
  * and unknown codes), and back (-1 for a name it does not know). */
 const char *tl_run_error_code_name (int code);

@@ -459,12 +459,6 @@ tl_remote_connection_free (TlRemoteConnection *conn)
   g_free (conn);
 }
 
-const TlRemoteTarget *
-tl_remote_connection_get_target (TlRemoteConnection *conn)
-{
-  return conn->target;
-}
-
 void
 tl_remote_connection_set_status_func (TlRemoteConnection *conn, TlRemoteStatusFunc func,
                                       gpointer user_data)
@@ -588,37 +582,4 @@ tl_remote_connection_run_job (TlRemoteConnection *conn, JsonBuilder *job,
   JsonObject *done = run_job_on_context (conn, job, on_message, user_data, cancellable, error);
   g_main_context_pop_thread_default (conn->context);
   return done;
-}
-
-JsonObject *
-tl_remote_connection_call (TlRemoteConnection *conn, JsonBuilder *request, GBytes **payload,
-                           GCancellable *cancellable, GError **error)
-{
-  g_return_val_if_fail (conn != NULL && request != NULL, NULL);
-  if (payload)
-    *payload = NULL;
-  if (conn->hello == NULL || conn->broken)
-    {
-      g_object_unref (request);
-      g_set_error (error, TL_REMOTE_ERROR, TL_REMOTE_ERROR_LOST,
-                   _("The connection to %s has ended"), tl_remote_target_host (conn->target));
-      return NULL;
-    }
-  g_main_context_push_thread_default (conn->context);
-  /* a cancel of a call gives up the worker: it may be mid-answer */
-  Wait w = { .req = ++conn->next_req };
-  tl_json_member_int (request, "req", (gint64) w.req);
-  g_autoptr (GBytes) line = tl_wire_end (request);
-  gboolean ok = send_bytes (conn, line, error) && wait_for (conn, &w, cancellable, 0, error);
-  g_main_context_pop_thread_default (conn->context);
-  if (!ok)
-    {
-      g_clear_pointer (&w.payload, g_bytes_unref);
-      return NULL;
-    }
-  if (payload)
-    *payload = w.payload;
-  else
-    g_clear_pointer (&w.payload, g_bytes_unref);
-  return w.done;
 }

@@ -53,7 +53,6 @@ TlRemoteConnection *tl_remote_connection_new  (const TlRemoteTarget *target);
 /* Closes (tl_remote_connection_close) and frees. */
 void                tl_remote_connection_free (TlRemoteConnection *conn);
 
-const TlRemoteTarget *tl_remote_connection_get_target (TlRemoteConnection *conn);
 /* Where status goes (default: nowhere). */
 void          tl_remote_connection_set_status_func (TlRemoteConnection *conn,
                                                     TlRemoteStatusFunc func, gpointer user_data);
@@ -83,14 +82,6 @@ char         *tl_remote_connection_upload (TlRemoteConnection *conn, GBytes *byt
 JsonObject   *tl_remote_connection_run_job (TlRemoteConnection *conn, JsonBuilder *job,
                                             TlRemoteMessageFunc on_message, gpointer user_data,
                                             GCancellable *cancellable, GError **error);
-/* Sends a request outside a job (a builder from tl_wire_begin, e.g.
- * "matrix" with the "id" of a finished job; this adds "req") and returns
- * the answer with the same "req" (unref) and its bytes in *payload, or
- * NULL with the error.  Cancelling it ends the worker (it may be half-way
- * through its answer). */
-JsonObject   *tl_remote_connection_call (TlRemoteConnection *conn, JsonBuilder *request,
-                                         GBytes **payload, GCancellable *cancellable,
-                                         GError **error);
 
 /* Ends the worker: end of input, then, when it has not exited within
  * 3 s, the transport is killed and a Slurm job it ran cancelled. */

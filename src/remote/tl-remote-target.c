@@ -92,14 +92,6 @@ tl_remote_target_host (const TlRemoteTarget *t)
 }
 
 char *
-tl_remote_target_describe (const TlRemoteTarget *t)
-{
-  if (t->launcher)
-    return g_strdup_printf (_("%s through %s"), tl_remote_target_host (t), t->launcher);
-  return g_strdup (tl_remote_target_host (t));
-}
-
-char *
 tl_remote_shell_quote (const char *word)
 {
   /* a quoted tilde is a file named "~": keep "~/" outside the quotes */

@@ -56,8 +56,6 @@ gboolean        tl_remote_target_check (const TlRemoteTarget *target, GError **e
 
 /* The host as messages name it: the destination, or "this computer". */
 const char     *tl_remote_target_host (const TlRemoteTarget *target);
-/* "gpu1", "gpu1 through srun --gres=gpu:1", "this computer" */
-char           *tl_remote_target_describe (const TlRemoteTarget *target);
 
 /* The argv that starts the worker (transport and launcher around
  * `tilelab-cli serve --stdio`). */
