@@ -16,7 +16,8 @@
 // across the kernel's main loop (tl_block_slot).  There is no barrier at
 // the start: the warps of a block start within a few cycles of each other,
 // so thread 0's clock at entry is the block's start, and a barrier there
-// lined up rung 2's 32 warps (+8% in float32 at 4096³ on an H200).
+// would line up the warps of a block that runs unbarriered (rung 2's 32),
+// which changes its timing (docs/perf has the numbers).
 //
 // What the timer cannot control is how the compiler schedules a kernel
 // that has extra code around its loop: rungs 12, 15 and 16 therefore use

@@ -1,7 +1,6 @@
 // bench-gpu-lu-cluster.cu — rung 5's cluster panel kernel alone
 // (gpu/lu/lu-05-cluster-panel.cuh).  Not a test: a benchmark run by hand on
-// a GPU (docs/perf/lu-h100-2026-11-24.md, where it ran as tools/lu-lab's
-// lu05-lab), built with the GPU tests when CUDA is on.  It
+// a GPU (its numbers: docs/perf/lu-h100-2026-11-24.md), built with the GPU tests when CUDA is on.  It
 //
 //   1. asks how many clusters of 1 … 16 CTAs the GPU can hold at once;
 //   2. times the cluster barrier alone, and the barrier plus the DSMEM

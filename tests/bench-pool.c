@@ -2,8 +2,8 @@
  *
  *   bench-pool [N] [REPEATS]      (default 8192 and 5)
  *
- * Not a test: the numbers for docs/perf (issue 10, item 8: an N² pair shows
- * a first heatmap ≤ 0.5 s after load and the full one ≤ 1.5 s).  A fresh
+ * Not a test: the numbers for docs/perf (the aim: an N² pair shows a first
+ * heatmap ≤ 0.5 s after load and the full one ≤ 1.5 s).  A fresh
  * random float32 N×N matrix (never zeros) is pooled as the app's heatmap
  * view pools it: to at most 1024×1024 cells for a heatmap, 256×256 for a
  * thumbnail, gathering the range of every element on the way.

@@ -52,8 +52,8 @@ paned_ratio_position (const PanedRatio *r)
 
 /* The position is set from an idle callback, after the allocation: a
  * resize queued from inside size-allocate can be dropped, leaving the .ui's
- * position on screen (the live H100 Blocks page kept 380 px for its tile
- * map with two timelines below). */
+ * position on screen (the Blocks page kept the .ui's height for its tile
+ * map, with two timelines below). */
 static gboolean
 paned_apply_cb (gpointer data)
 {

@@ -93,8 +93,9 @@ gemm_08_block (int m, int n, int k, const float *__restrict__ a, const float *__
               acc[i][j] += ra[i] * rb[j];
         }
       __syncthreads ();
-      // Issue the next k-step's global loads right after the barrier (the
-      // ladder measured this 15% faster than issuing them at the loop's top).
+      // Issue the next k-step's global loads right after the barrier, so
+      // they are in flight while this k-step computes (docs/perf has the
+      // numbers against issuing them at the loop's top).
       if (kk + BK < k)
         load (kk + BK, va, vb);
     }

@@ -344,8 +344,8 @@ check_request (const char *id, const TlLuOptions *options, const TlMatrix *a, gb
 
 /* The working copy of A, its max |a| and the check that every element is
  * finite, in one pass over row panels that looks for a cancel between
- * them: at 16384² float64 three separate passes took 3.8 s on the H100's
- * host, and Ctrl+C waited for whichever was running. */
+ * them: three separate passes over a large A take seconds, and Ctrl+C
+ * would wait for whichever was running. */
 #define COPY_PANEL_BYTES (8u << 20)
 
 static TlMatrix *
