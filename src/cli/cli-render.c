@@ -53,65 +53,87 @@ render_work (gpointer data, GCancellable *cancellable, GError **error)
   return tl_render_to_file_with (r->input, r->options, r->output, cancellable, error);
 }
 
-int
-tl_cli_render (int argc, char **argv)
+/* What the command line asked for, before it is checked. */
+typedef struct
 {
-  g_autofree char *view = NULL, *kernel = NULL, *matrix = NULL, *output = NULL;
-  g_auto (GStrv) runs = NULL;
-  g_autofree char *color = NULL, *timeline_color = NULL, *tile = NULL, *value_scale = NULL, *pool = NULL;
-  g_autofree char *range = NULL, *time_scale = NULL;
-  int step = 0, launch = -1;
-  double width = 1600, height = 900, scale = 1;
-  gboolean presentation = FALSE, high_contrast = FALSE, quiet = FALSE, check_text = FALSE, stretch = FALSE;
+  char *view, *kernel, *matrix, *output;
+  char **runs;
+  char *color, *timeline_color, *tile, *value_scale, *pool, *range, *time_scale;
+  int step, launch;
+  double width, height, scale;
+  gboolean presentation, high_contrast, quiet, check_text, stretch;
+} RenderArgs;
 
+static void
+render_args_clear (RenderArgs *a)
+{
+  g_free (a->view);
+  g_free (a->kernel);
+  g_free (a->matrix);
+  g_free (a->output);
+  g_strfreev (a->runs);
+  g_free (a->color);
+  g_free (a->timeline_color);
+  g_free (a->tile);
+  g_free (a->value_scale);
+  g_free (a->pool);
+  g_free (a->range);
+  g_free (a->time_scale);
+}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RenderArgs, render_args_clear)
+
+/* The command's options, written into a, with its help. */
+static GOptionContext *
+render_context (RenderArgs *a)
+{
   GOptionEntry entries[] = {
-    { "view", 'v', 0, G_OPTION_ARG_STRING, &view,
+    { "view", 'v', 0, G_OPTION_ARG_STRING, &a->view,
       N_("heatmap, blocks, timeline, blocks-and-timeline, compare, gauss, sweep, roofline or lesson"), "VIEW" },
-    { "run", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &runs,
+    { "run", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &a->runs,
       N_("The run record (tilelab-cli gemm --record) or Gauss record (tilelab-cli lu --record); "
       "timeline, sweep: up to 4"), "FILE.json" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("The picture: .png, .svg or .pdf"), "FILE" },
-    { "kernel", 'k', 0, G_OPTION_ARG_STRING, &kernel,
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a->output, N_("The picture: .png, .svg or .pdf"), "FILE" },
+    { "kernel", 'k', 0, G_OPTION_ARG_STRING, &a->kernel,
       N_("Kernel id (timeline, compare: ids separated by commas; timelines are stacked on one time scale)"), "ID" },
-    { "matrix", 'm', 0, G_OPTION_ARG_STRING, &matrix, N_("heatmap: A, B, C, ref or error (default C)"), "WHICH" },
-    { "step", 's', 0, G_OPTION_ARG_INT, &step,
+    { "matrix", 'm', 0, G_OPTION_ARG_STRING, &a->matrix, N_("heatmap: A, B, C, ref or error (default C)"), "WHICH" },
+    { "step", 's', 0, G_OPTION_ARG_INT, &a->step,
       N_("gauss: the frame, 0 … steps (step k before its pivot search; the last is the finished L\\U)"), "N" },
-    { "color", 'c', 0, G_OPTION_ARG_STRING, &color,
+    { "color", 'c', 0, G_OPTION_ARG_STRING, &a->color,
       N_("blocks: duration or start; timeline: duration or wave; compare: gflops or time; "
       "heatmap: viridis, cividis, rdbu or gray"), "BY" },
-    { "timeline-color", 0, 0, G_OPTION_ARG_STRING, &timeline_color,
+    { "timeline-color", 0, 0, G_OPTION_ARG_STRING, &a->timeline_color,
       N_("blocks-and-timeline: the timeline's colours, duration or wave (--color is the grid's)"), "BY" },
-    { "value-scale", 0, 0, G_OPTION_ARG_STRING, &value_scale,
+    { "value-scale", 0, 0, G_OPTION_ARG_STRING, &a->value_scale,
       N_("heatmap: linear, log (values ≤ 0 masked, as the colour bar says) or symlog"), "SCALE" },
-    { "pool", 0, 0, G_OPTION_ARG_STRING, &pool,
+    { "pool", 0, 0, G_OPTION_ARG_STRING, &a->pool,
       N_("heatmap: what a cell of a large matrix shows: mean, max or max-abs "
       "(default mean; the error map max-abs)"), "MODE" },
-    { "stretch", 0, 0, G_OPTION_ARG_NONE, &stretch,
+    { "stretch", 0, 0, G_OPTION_ARG_NONE, &a->stretch,
       N_("heatmap: fill the picture, cells no longer square (by default the matrix keeps its proportions)"),
       NULL },
-    { "range", 0, 0, G_OPTION_ARG_STRING, &range,
+    { "range", 0, 0, G_OPTION_ARG_STRING, &a->range,
       N_("gauss: colour range of each step (step, default) or one for the whole record (record)"), "R" },
-    { "time-scale", 0, 0, G_OPTION_ARG_STRING, &time_scale,
+    { "time-scale", 0, 0, G_OPTION_ARG_STRING, &a->time_scale,
       N_("timeline with several kernels: one time scale for all (shared, default) "
       "or each kernel on its own (own)"), "S" },
-    { "launch", 'l', 0, G_OPTION_ARG_INT, &launch,
+    { "launch", 'l', 0, G_OPTION_ARG_INT, &a->launch,
       N_("blocks, timeline: only this launch of a multi-launch kernel (default: all)"), "N" },
-    { "tile", 't', 0, G_OPTION_ARG_STRING, &tile,
+    { "tile", 't', 0, G_OPTION_ARG_STRING, &a->tile,
       N_("blocks, timeline: point at the tile in column X, row Y (blockIdx.x, blockIdx.y) and its block"), "X,Y" },
-    { "width", 'W', 0, G_OPTION_ARG_DOUBLE, &width, N_("Width in pixels at scale 1 / points (default 1600)"), "W" },
-    { "height", 'H', 0, G_OPTION_ARG_DOUBLE, &height, N_("Height (default 900)"), "H" },
-    { "scale", 'S', 0, G_OPTION_ARG_DOUBLE, &scale, N_("PNG: pixels per unit, e.g. 2 for HiDPI (default 1)"), "S" },
-    { "presentation", 'p', 0, G_OPTION_ARG_NONE, &presentation,
+    { "width", 'W', 0, G_OPTION_ARG_DOUBLE, &a->width, N_("Width in pixels at scale 1 / points (default 1600)"), "W" },
+    { "height", 'H', 0, G_OPTION_ARG_DOUBLE, &a->height, N_("Height (default 900)"), "H" },
+    { "scale", 'S', 0, G_OPTION_ARG_DOUBLE, &a->scale, N_("PNG: pixels per unit, e.g. 2 for HiDPI (default 1)"), "S" },
+    { "presentation", 'p', 0, G_OPTION_ARG_NONE, &a->presentation,
       N_("Larger type and lines, for projectors"), NULL },
-    { "high-contrast", 0, 0, G_OPTION_ARG_NONE, &high_contrast, N_("Black on white, thicker lines"), NULL },
-    { "check-text", 0, 0, G_OPTION_ARG_NONE, &check_text,
+    { "high-contrast", 0, 0, G_OPTION_ARG_NONE, &a->high_contrast, N_("Black on white, thicker lines"), NULL },
+    { "check-text", 0, 0, G_OPTION_ARG_NONE, &a->check_text,
       N_("Check the picture's text: overlapping, clipped or off-picture labels are listed "
       "and make the command fail (exit 1)"), NULL },
-    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, N_("Print nothing on success"), NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, N_("Print nothing on success"), NULL },
     { NULL },
   };
 
-  g_autoptr (GOptionContext) ctx = g_option_context_new (N_("— draw a view of a record as PNG, SVG or PDF"));
+  GOptionContext *ctx = g_option_context_new (N_("— draw a view of a record as PNG, SVG or PDF"));
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   g_option_context_set_description (ctx,
     N_("Views:\n"
@@ -140,113 +162,138 @@ tl_cli_render (int argc, char **argv)
     "  tilelab-cli render --view roofline --run ladder.json --kernel gemm-09-warptile -o roofline.png --presentation\n"
     "  tilelab-cli render --view lesson --run ladder.json --kernel gemm-08-vectorized -o why-08.png --presentation\n"));
 
+  return ctx;
+}
+
+/* The options checked and turned into o (and the picture's format):
+ * TL_CLI_OK, or the exit code of the usage error said. */
+static int
+render_options (const RenderArgs *a, TlRenderOptions *o, TlRenderFormat *format)
+{
+  tl_render_options_init (o);
+  if (a->view == NULL)
+    return tl_cli_usage_error ("render", _("--view is required (%s)"), tl_render_view_names ());
+  if (!tl_render_view_from_name (a->view, &o->view))
+    return tl_cli_usage_error ("render", _("unknown view “%s” (%s)"), a->view, tl_render_view_names ());
+  if (a->runs == NULL || a->runs[0] == NULL)
+    return tl_cli_usage_error ("render", _("--run FILE.json is required"));
+  if (a->runs[1] != NULL && o->view != TL_RENDER_TIMELINE && o->view != TL_RENDER_SWEEP
+      && o->view != TL_RENDER_BLOCKS_AND_TIMELINE)
+    return tl_cli_usage_error ("render", _("only the timeline, blocks-and-timeline and sweep views take several --run records"));
+  if (g_strv_length (a->runs) > 4)
+    return tl_cli_usage_error ("render", _("at most 4 --run records can be stacked"));
+  if (a->output == NULL)
+    return tl_cli_usage_error ("render", _("-o FILE.png|svg|pdf is required"));
+  if (!tl_render_format_for_path (a->output, format))
+    return tl_cli_usage_error ("render", _("“%s”: the picture's name must end in .png, .svg or .pdf"), a->output);
+  if (a->step < 0)
+    return tl_cli_usage_error ("render", _("--step must be 0 or more, not %d"), a->step);
+  if (a->launch < -1)
+    return tl_cli_usage_error ("render", _("--launch must be 0 or more (or -1 for all), not %d"),
+                               a->launch);
+  if (!(a->width >= 64 && a->width <= 16384 && a->height >= 64 && a->height <= 16384))
+    return tl_cli_usage_error ("render", _("--width and --height must be between 64 and 16384"));
+  if (!(a->scale > 0 && a->scale <= 8))
+    return tl_cli_usage_error ("render", _("--scale must be above 0 and at most 8"));
+
+  if (a->tile)
+    {
+      g_auto (GStrv) xy = g_strsplit (a->tile, ",", -1);
+      char *end1 = NULL, *end2 = NULL;
+      gint64 x = xy[0] ? g_ascii_strtoll (xy[0], &end1, 10) : -1;
+      gint64 y = xy[0] && xy[1] ? g_ascii_strtoll (xy[1], &end2, 10) : -1;
+      if (g_strv_length (xy) != 2 || !end1 || *end1 || !end2 || *end2 || x < 0 || y < 0
+          || x > G_MAXINT || y > G_MAXINT || xy[0][0] == '\0' || xy[1][0] == '\0')
+        return tl_cli_usage_error ("render", _("--tile wants X,Y (two whole numbers ≥ 0), not “%s”"), a->tile);
+      o->tile_x = (gint) x;
+      o->tile_y = (gint) y;
+    }
+  if (a->range && g_strcmp0 (a->range, "step") != 0 && g_strcmp0 (a->range, "record") != 0)
+    return tl_cli_usage_error ("render", _("--range is step or record, not “%s”"), a->range);
+  if (a->time_scale && g_strcmp0 (a->time_scale, "own") != 0 && g_strcmp0 (a->time_scale, "shared") != 0)
+    return tl_cli_usage_error ("render", _("--time-scale is own or shared, not “%s”"), a->time_scale);
+  o->gauss_record_range = g_strcmp0 (a->range, "record") == 0;
+  o->own_time_scale = g_strcmp0 (a->time_scale, "own") == 0;
+  o->value_scale = a->value_scale;
+  o->pool = a->pool;
+  o->kernels = a->kernel;
+  o->matrix = a->matrix;
+  o->step = (guint) a->step;
+  o->color = a->color;
+  o->timeline_color = a->timeline_color;
+  o->stretch = a->stretch;
+  o->launch = a->launch;
+  o->width = a->width;
+  o->height = a->height;
+  o->scale = a->scale;
+  o->presentation = a->presentation;
+  o->high_contrast = a->high_contrast;
+  return TL_CLI_OK;
+}
+
+/* --check-text: the picture's text boxes, each problem listed. */
+static int
+report_text_check (TlPaintTextBoxes *boxes, const RenderArgs *a, TlRenderFormat format)
+{
+  double pw = a->width * (format == TL_RENDER_PNG ? a->scale : 1);
+  double ph = a->height * (format == TL_RENDER_PNG ? a->scale : 1);
+  g_autoptr (GString) report = g_string_new (NULL);
+  guint problems = tl_paint_text_boxes_check (boxes, pw, ph, report);
+  if (problems > 0)
+    {
+      fprintf (stderr, "%s", report->str);
+      fprintf (stderr, ngettext ("tilelab-cli render: %s: %u problem with the text\n",
+                                 "tilelab-cli render: %s: %u problems with the text\n", problems),
+               a->output, problems);
+      return TL_CLI_FAILURE;
+    }
+  if (!a->quiet)
+    printf (ngettext ("%s: %u text checked: no overlaps, nothing clipped\n",
+                      "%s: %u texts checked: no overlaps, nothing clipped\n",
+                      tl_paint_text_boxes_len (boxes)),
+            a->output, tl_paint_text_boxes_len (boxes));
+  return TL_CLI_OK;
+}
+
+int
+tl_cli_render (int argc, char **argv)
+{
+  g_auto (RenderArgs) a = { .launch = -1, .width = 1600, .height = 900, .scale = 1 };
+  g_autoptr (GOptionContext) ctx = render_context (&a);
   if (!tl_cli_parse (ctx, &argc, &argv))
     return TL_CLI_USAGE;
   if (argc > 1)
     return tl_cli_usage_error ("render", _("unexpected argument “%s”"), argv[1]);
 
   TlRenderOptions o;
-  tl_render_options_init (&o);
-  if (view == NULL)
-    return tl_cli_usage_error ("render", _("--view is required (%s)"), tl_render_view_names ());
-  if (!tl_render_view_from_name (view, &o.view))
-    return tl_cli_usage_error ("render", _("unknown view “%s” (%s)"), view, tl_render_view_names ());
-  if (runs == NULL || runs[0] == NULL)
-    return tl_cli_usage_error ("render", _("--run FILE.json is required"));
-  if (runs[1] != NULL && o.view != TL_RENDER_TIMELINE && o.view != TL_RENDER_SWEEP
-      && o.view != TL_RENDER_BLOCKS_AND_TIMELINE)
-    return tl_cli_usage_error ("render", _("only the timeline, blocks-and-timeline and sweep views take several --run records"));
-  if (g_strv_length (runs) > 4)
-    return tl_cli_usage_error ("render", _("at most 4 --run records can be stacked"));
-  if (output == NULL)
-    return tl_cli_usage_error ("render", _("-o FILE.png|svg|pdf is required"));
   TlRenderFormat format;
-  if (!tl_render_format_for_path (output, &format))
-    return tl_cli_usage_error ("render", _("“%s”: the picture's name must end in .png, .svg or .pdf"), output);
-  if (step < 0)
-    return tl_cli_usage_error ("render", _("--step must be 0 or more, not %d"), step);
-  if (launch < -1)
-    return tl_cli_usage_error ("render", _("--launch must be 0 or more (or -1 for all), not %d"),
-                               launch);
-  if (!(width >= 64 && width <= 16384 && height >= 64 && height <= 16384))
-    return tl_cli_usage_error ("render", _("--width and --height must be between 64 and 16384"));
-  if (!(scale > 0 && scale <= 8))
-    return tl_cli_usage_error ("render", _("--scale must be above 0 and at most 8"));
-
-  if (tile)
-    {
-      g_auto (GStrv) xy = g_strsplit (tile, ",", -1);
-      char *end1 = NULL, *end2 = NULL;
-      gint64 x = xy[0] ? g_ascii_strtoll (xy[0], &end1, 10) : -1;
-      gint64 y = xy[0] && xy[1] ? g_ascii_strtoll (xy[1], &end2, 10) : -1;
-      if (g_strv_length (xy) != 2 || !end1 || *end1 || !end2 || *end2 || x < 0 || y < 0
-          || x > G_MAXINT || y > G_MAXINT || xy[0][0] == '\0' || xy[1][0] == '\0')
-        return tl_cli_usage_error ("render", _("--tile wants X,Y (two whole numbers ≥ 0), not “%s”"), tile);
-      o.tile_x = (gint) x;
-      o.tile_y = (gint) y;
-    }
-  if (range && g_strcmp0 (range, "step") != 0 && g_strcmp0 (range, "record") != 0)
-    return tl_cli_usage_error ("render", _("--range is step or record, not “%s”"), range);
-  if (time_scale && g_strcmp0 (time_scale, "own") != 0 && g_strcmp0 (time_scale, "shared") != 0)
-    return tl_cli_usage_error ("render", _("--time-scale is own or shared, not “%s”"), time_scale);
-  o.gauss_record_range = g_strcmp0 (range, "record") == 0;
-  o.own_time_scale = g_strcmp0 (time_scale, "own") == 0;
-  o.value_scale = value_scale;
-  o.pool = pool;
-  o.kernels = kernel;
-  o.matrix = matrix;
-  o.step = (guint) step;
-  o.color = color;
-  o.timeline_color = timeline_color;
-  o.stretch = stretch;
-  o.launch = launch;
-  o.width = width;
-  o.height = height;
-  o.scale = scale;
-  o.presentation = presentation;
-  o.high_contrast = high_contrast;
+  int code = render_options (&a, &o, &format);
+  if (code != TL_CLI_OK)
+    return code;
 
   g_autoptr (GError) error = NULL;
   TlRenderInput input = { 0 };
-  if (!load_input (&input, runs, &error))
+  if (!load_input (&input, a.runs, &error))
     {
       tl_render_input_clear (&input);
       return tl_cli_fail ("render", error);
     }
-  g_autoptr (TlPaintTextBoxes) boxes = check_text ? tl_paint_text_boxes_new () : NULL;
+  g_autoptr (TlPaintTextBoxes) boxes = a.check_text ? tl_paint_text_boxes_new () : NULL;
   o.text_boxes = boxes;
   /* drawn and written off the main thread: Ctrl+C or SIGTERM stops it,
    * and nothing is left behind */
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   tl_cli_catch_interrupts (cancellable);
-  Render r = { &input, &o, output };
+  Render r = { &input, &o, a.output };
   gboolean ok = tl_cli_run_work (render_work, &r, cancellable, &error);
   tl_render_input_clear (&input);
   if (!ok)
     return tl_cli_fail ("render", error);
-  if (boxes)
-    {
-      double pw = width * (format == TL_RENDER_PNG ? scale : 1);
-      double ph = height * (format == TL_RENDER_PNG ? scale : 1);
-      g_autoptr (GString) report = g_string_new (NULL);
-      guint problems = tl_paint_text_boxes_check (boxes, pw, ph, report);
-      if (problems > 0)
-        {
-          fprintf (stderr, "%s", report->str);
-          fprintf (stderr, ngettext ("tilelab-cli render: %s: %u problem with the text\n",
-                                     "tilelab-cli render: %s: %u problems with the text\n", problems),
-                   output, problems);
-          return TL_CLI_FAILURE;
-        }
-      if (!quiet)
-        printf (ngettext ("%s: %u text checked: no overlaps, nothing clipped\n",
-                          "%s: %u texts checked: no overlaps, nothing clipped\n",
-                          tl_paint_text_boxes_len (boxes)),
-                output, tl_paint_text_boxes_len (boxes));
-    }
-  if (!quiet)
-    printf (_("%s: %s view, %.0f×%.0f%s\n"), output, view, width * (format == TL_RENDER_PNG ? scale : 1),
-            height * (format == TL_RENDER_PNG ? scale : 1),
+  if (boxes && (code = report_text_check (boxes, &a, format)) != TL_CLI_OK)
+    return code;
+  if (!a.quiet)
+    printf (_("%s: %s view, %.0f×%.0f%s\n"), a.output, a.view,
+            a.width * (format == TL_RENDER_PNG ? a.scale : 1), a.height * (format == TL_RENDER_PNG ? a.scale : 1),
             format == TL_RENDER_PNG ? _(" pixels") : _(" points"));
   return TL_CLI_OK;
 }

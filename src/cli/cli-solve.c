@@ -81,15 +81,15 @@ rank_job (TlRunnerJob *job, gpointer data, GCancellable *cancellable, GError **e
   return tl_rank_gpu (rj->a, tl_runner_job_get_gpu (job), rj->ordinal, FALSE, cancellable, error);
 }
 
+/* A, and B (read, split off A's last column, or made so that the solution
+ * is all ones), the system printed: TL_CLI_OK, or the exit code of what
+ * went wrong, said. */
 static int
-body (TlCliGauss *o, int argc, char **argv)
+read_system (TlCliGauss *o, int argc, char **argv, GCancellable *cancellable, TlMatrix **a_out,
+             TlMatrix **b_out)
 {
   g_autoptr (GError) error = NULL;
-  /* Ctrl+C stops between the steps (input, elimination, the solve on the
-   * runner): exit 130, and --output is written only for a finished solve */
-  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
-  tl_cli_catch_interrupts (cancellable);
-  int next = 1, rc = TL_CLI_OK;
+  int next = 1;
   g_autoptr (TlMatrix) a = tl_cli_gauss_input (o, argc, argv, &next, &error);
   g_autoptr (TlMatrix) b = NULL;
   const char *apath = o->gen ? NULL : argv[1];
@@ -151,81 +151,74 @@ body (TlCliGauss *o, int argc, char **argv)
           b->cols, b->cols == 1 ? "" : "s");
   if (o->gen && !o->augmented && next == 1 + (o->gen ? 0 : 1))
     printf (_("        b = A·(1, …, 1)ᵀ: the exact solution is all ones\n"));
+  *a_out = g_steal_pointer (&a);
+  *b_out = g_steal_pointer (&b);
+  return TL_CLI_OK;
+}
 
-  if (o->mod)
+/* A square system on the GPU: the fastest LU rung factors and solves it
+ * first.  When LAPACK's condition estimate from those factors (O(n²) on
+ * the host) is clearly above the rank rule's cut (σ_n > max(m,n)·ε·σ₁,
+ * with a factor n for the gap between κ₁ and κ₂ and the estimate's
+ * slack), A has full rank and that solution is the answer.  Otherwise
+ * (a zero pivot, or too close to call) the GPU's singular values decide
+ * the rank, and a rank-deficient A goes on to Gauss–Jordan on the CPU for
+ * its solution space. */
+static int
+solve_square_on_gpu (TlCliGauss *o, TlMatrix *a, TlMatrix *b, TlRunner *runner,
+                     GCancellable *cancellable, TlGaussResult **solved, TlSolution **s)
+{
+  g_autoptr (GError) error = NULL;
+  TlGaussJob job = { .kind = TL_GAUSS_SOLVE, .a = a, .b = b, .options = tl_cli_gauss_options (o) };
+  *solved = tl_cli_run_gauss (runner, &job, cancellable, &error);
+  if (*solved == NULL)
+    return tl_cli_fail ("solve", error);
+  const double n = (double) a->cols;
+  const double cut = n * (a->dtype == TL_DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON);
+  const double rcond = tl_lu_rcond ((*solved)->lu, tl_matrix_norm (a, TL_NORM_ONE));
+  if (rcond / n > cut)
     {
-      return solve_exact (o, a, b);
+      *s = g_new0 (TlSolution, 1);
+      (*s)->kind = TL_SOLUTION_UNIQUE;
+      (*s)->rank = a->cols;
+      printf (_("LU on GPU %d (%s): condition estimate 1/κ₁ ≈ %.3g, above n·(n·ε) = %.3g: full rank\n"),
+              (*solved)->lu->gpu_ordinal, (*solved)->lu->kernel_id, rcond, n * cut);
     }
-
-  /* A square system on the GPU: the fastest LU rung factors and solves it
-   * first.  When LAPACK's condition estimate from those factors (O(n²) on
-   * the host) is clearly above the rank rule's cut (σ_n > max(m,n)·ε·σ₁,
-   * with a factor n for the gap between κ₁ and κ₂ and the estimate's
-   * slack), A has full rank and that solution is the answer.  Otherwise
-   * (a zero pivot, or too close to call) the GPU's singular values decide
-   * the rank, and a rank-deficient A goes on to Gauss–Jordan on the CPU for
-   * its solution space. */
-  const TlLuKernelInfo *ki = o->kernel && !g_str_equal (o->kernel, "gpu")
-                               ? tl_lu_kernel_find (o->kernel) : NULL;
-  const gboolean on_gpu = o->kernel && (g_str_equal (o->kernel, "gpu")
-                                        || (ki && ki->backend == TL_BACKEND_GPU));
-  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
-  g_autoptr (TlSolution) s = NULL;
-  g_autoptr (TlGaussResult) solved = NULL;
-  if (on_gpu && a->rows == a->cols && o->tol < 0)
+  else
     {
-      TlGaussJob job = { .kind = TL_GAUSS_SOLVE, .a = a, .b = b, .options = tl_cli_gauss_options (o) };
-      solved = tl_cli_run_gauss (runner, &job, cancellable, &error);
-      if (solved == NULL)
+      g_clear_pointer (solved, tl_gauss_result_free);
+      RankJob rj = { a, o->device };
+      g_autoptr (TlRankResult) rk = tl_cli_run_func (runner, rank_job, &rj, NULL,
+                                                     (GDestroyNotify) tl_rank_result_free,
+                                                     cancellable, &error);
+      if (rk == NULL)
         return tl_cli_fail ("solve", error);
-      const double n = (double) a->cols;
-      const double cut = n * (a->dtype == TL_DTYPE_FLOAT32 ? FLT_EPSILON : DBL_EPSILON);
-      const double rcond = tl_lu_rcond (solved->lu, tl_matrix_norm (a, TL_NORM_ONE));
-      if (rcond / n > cut)
+      if (rk->rank == a->cols)
         {
-          s = g_new0 (TlSolution, 1);
-          s->kind = TL_SOLUTION_UNIQUE;
-          s->rank = a->cols;
-          printf (_("LU on GPU %d (%s): condition estimate 1/κ₁ ≈ %.3g, above n·(n·ε) = %.3g: full rank\n"),
-                  solved->lu->gpu_ordinal, solved->lu->kernel_id, rcond, n * cut);
+          *s = g_new0 (TlSolution, 1);
+          (*s)->kind = TL_SOLUTION_UNIQUE;
+          (*s)->rank = rk->rank;
+          (*s)->tol = rk->cut;
+          printf (_("Singular values on GPU %d (%s): rank %zu of %zu, σ_n = %.3g > max(m,n)·ε·σ₁ = %.3g\n"),
+                  rk->gpu_ordinal, TL_RANK_GPU_METHOD, rk->rank, a->cols,
+                  rk->sigma[rk->n_sigma - 1], rk->cut);
         }
       else
-        {
-          g_clear_pointer (&solved, tl_gauss_result_free);
-          RankJob rj = { a, o->device };
-          g_autoptr (TlRankResult) rk = tl_cli_run_func (runner, rank_job, &rj, NULL,
-                                                         (GDestroyNotify) tl_rank_result_free,
-                                                         cancellable, &error);
-          if (rk == NULL)
-            return tl_cli_fail ("solve", error);
-          if (rk->rank == a->cols)
-            {
-              s = g_new0 (TlSolution, 1);
-              s->kind = TL_SOLUTION_UNIQUE;
-              s->rank = rk->rank;
-              s->tol = rk->cut;
-              printf (_("Singular values on GPU %d (%s): rank %zu of %zu, σ_n = %.3g > max(m,n)·ε·σ₁ = %.3g\n"),
-                      rk->gpu_ordinal, TL_RANK_GPU_METHOD, rk->rank, a->cols,
-                      rk->sigma[rk->n_sigma - 1], rk->cut);
-            }
-          else
-            printf (_("Singular values on GPU %d (%s): rank %zu of %zu — the solution space on the CPU:\n"),
-                    rk->gpu_ordinal, TL_RANK_GPU_METHOD, rk->rank, a->cols);
-        }
+        printf (_("Singular values on GPU %d (%s): rank %zu of %zu — the solution space on the CPU:\n"),
+                rk->gpu_ordinal, TL_RANK_GPU_METHOD, rk->rank, a->cols);
     }
-  if (s == NULL)
-    {
-      s = tl_solve_space (a, b, o->tol, &error);
-      if (s == NULL)
-        return tl_cli_fail ("solve", error);
-      if (s->by_svd)
-        printf (_("The singular value decomposition (elimination's rank or its contradiction was "
-                  "at rounding level), cut σ₁·max(m,n)·ε = %.3g\n"), s->tol);
-      else
-        printf (_("Gauss–Jordan elimination (seed 004 §3.2), tolerance %.3g\n"), s->tol);
-    }
-  if (tl_cli_interrupted (cancellable))
-    return tl_cli_fail_interrupted ("solve");
+  return TL_CLI_OK;
+}
+
+/* The rank and the kind of solution, with x (the solution, or a particular
+ * one) in *x_out; a square nonsingular system is solved by LU here unless
+ * the GPU did it already (*solved). */
+static int
+print_solution (TlCliGauss *o, TlMatrix *a, TlMatrix *b, const TlSolution *s, TlRunner *runner,
+                GCancellable *cancellable, TlGaussResult **solved, TlMatrix **x_out)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) x = NULL;
   printf (_("  rank       %zu of %zu unknowns"), s->rank, a->cols);
   if (s->rank && s->pivot_cols)
     {
@@ -235,7 +228,6 @@ body (TlCliGauss *o, int argc, char **argv)
       printf ("%s", s->rank > 16 ? " …" : "");
     }
   printf ("\n");
-  g_autoptr (TlMatrix) x = NULL;
   switch (s->kind)
     {
     case TL_SOLUTION_NONE:
@@ -253,16 +245,16 @@ body (TlCliGauss *o, int argc, char **argv)
         {
           /* the accurate route for a square nonsingular system: PA = LU, then
            * two triangular solves (getrs) — on the GPU already done above */
-          if (solved == NULL)
+          if (*solved == NULL)
             {
               TlGaussJob job = { .kind = TL_GAUSS_SOLVE, .a = a, .b = b,
                                  .options = tl_cli_gauss_options (o) };
-              solved = tl_cli_run_gauss (runner, &job, cancellable, &error);
-              if (solved == NULL)
+              *solved = tl_cli_run_gauss (runner, &job, cancellable, &error);
+              if (*solved == NULL)
                 return tl_cli_fail ("solve", error);
             }
-          x = g_steal_pointer (&solved->x);
-          printf (_("  UNIQUE SOLUTION (by %s and two triangular solves):\n"), solved->lu->kernel_id);
+          x = g_steal_pointer (&(*solved)->x);
+          printf (_("  UNIQUE SOLUTION (by %s and two triangular solves):\n"), (*solved)->lu->kernel_id);
         }
       else
         {
@@ -287,11 +279,58 @@ body (TlCliGauss *o, int argc, char **argv)
               rel_residual (a, s->null_basis, NULL));
       break;
     }
+  *x_out = g_steal_pointer (&x);
+  return TL_CLI_OK;
+}
+
+static int
+body (TlCliGauss *o, int argc, char **argv)
+{
+  g_autoptr (GError) error = NULL;
+  /* Ctrl+C stops between the steps (input, elimination, the solve on the
+   * runner): exit 130, and --output is written only for a finished solve */
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  tl_cli_catch_interrupts (cancellable);
+  g_autoptr (TlMatrix) a = NULL;
+  g_autoptr (TlMatrix) b = NULL;
+  int rc = read_system (o, argc, argv, cancellable, &a, &b);
+  if (rc != TL_CLI_OK)
+    return rc;
+  if (o->mod)
+    return solve_exact (o, a, b);
+
+  const TlLuKernelInfo *ki = o->kernel && !g_str_equal (o->kernel, "gpu")
+                               ? tl_lu_kernel_find (o->kernel) : NULL;
+  const gboolean on_gpu = o->kernel && (g_str_equal (o->kernel, "gpu")
+                                        || (ki && ki->backend == TL_BACKEND_GPU));
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
+  g_autoptr (TlSolution) s = NULL;
+  g_autoptr (TlGaussResult) solved = NULL;
+  if (on_gpu && a->rows == a->cols && o->tol < 0
+      && (rc = solve_square_on_gpu (o, a, b, runner, cancellable, &solved, &s)) != TL_CLI_OK)
+    return rc;
+  if (s == NULL)
+    {
+      s = tl_solve_space (a, b, o->tol, &error);
+      if (s == NULL)
+        return tl_cli_fail ("solve", error);
+      if (s->by_svd)
+        printf (_("The singular value decomposition (elimination's rank or its contradiction was "
+                  "at rounding level), cut σ₁·max(m,n)·ε = %.3g\n"), s->tol);
+      else
+        printf (_("Gauss–Jordan elimination (seed 004 §3.2), tolerance %.3g\n"), s->tol);
+    }
+  if (tl_cli_interrupted (cancellable))
+    return tl_cli_fail_interrupted ("solve");
+  g_autoptr (TlMatrix) x = NULL;
+  rc = print_solution (o, a, b, s, runner, cancellable, &solved, &x);
+  if (rc != TL_CLI_OK)
+    return rc;
   if (tl_cli_interrupted (cancellable))
     return tl_cli_fail_interrupted ("solve");
   if (o->output && x && !tl_matrix_save (x, o->output, TL_FORMAT_AUTO, &error))
-    rc = tl_cli_fail ("solve", error);
-  return rc;
+    return tl_cli_fail ("solve", error);
+  return TL_CLI_OK;
 }
 
 int
