@@ -25,4 +25,23 @@ gboolean tl_name_table_lookup (const TlNameTable *table, const char *name, int *
  * error names the record's JSON path. */
 gboolean tl_record_check_relative_path (const char *rel, const char *path, GError **error);
 
+/* The reader's getters, shared by tl-record-read.c (the record, its job)
+ * and tl-record-read-run.c (a kernel's run); each names the JSON path in
+ * its error.  A count: 0 … G_MAXINT32; a quantity: {value, unit} with
+ * the unit it must have; a name: one of table's; a path: relative to the
+ * record, never leaving its directory. */
+gboolean tl_record_get_count (JsonObject *obj, const char *path, const char *name,
+                              gboolean required, int *out, GError **error);
+gboolean tl_record_get_quantity (JsonObject *obj, const char *path, const char *name,
+                                 gboolean required, const char *unit, double *out, GError **error);
+gboolean tl_record_get_name (JsonObject *obj, const char *path, const char *name,
+                             const TlNameTable *table, int *out, GError **error);
+gboolean tl_record_read_stats (JsonObject *obj, const char *path, TlMatrixStats *out,
+                               GError **error);
+gboolean tl_record_get_rel_path (JsonObject *obj, const char *path, char **out, GError **error);
+
+/* One run of runs[] (tl-record-read-run.c). */
+TlKernelRun *tl_record_read_run (JsonObject *obj, const char *path, const TlJob *job,
+                                 GError **error);
+
 G_END_DECLS

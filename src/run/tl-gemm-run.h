@@ -20,6 +20,7 @@
 
 #include "device/tl-gpu-session.h"
 #include "record/tl-record.h"
+#include "run/tl-gemm-kernels.h"
 
 G_BEGIN_DECLS
 
@@ -36,14 +37,6 @@ typedef struct
   void (*kernel_finished) (const TlKernelRun *run, gpointer user_data);
   gpointer user_data;
 } TlGemmCallbacks;
-
-/* Expands a kernel list (ids, "all", "cpu", "gpu") into the registry's
- * rows (g_ptr_array of const TlKernelInfo *, each once, in the order
- * asked): an id is resolved here, once.  Unknown ids are TL_ERROR_INVALID
- * naming the id.  note (may be NULL) receives a remark such as "no GPU:
- * only CPU kernels".  have_gpu says whether a GPU is usable. */
-GPtrArray *tl_gemm_expand_kernels (const char *const *requested, TlDtype dtype,
-                                   gboolean have_gpu, char **note, GError **error);
 
 
 /* Runs the job; its GPU kernels run on device job->device of gpu (NULL:
