@@ -48,9 +48,11 @@ open_planned (const char *name, gboolean with_blocks, TlPlanView **out_plan)
   g_assert_null (tl_window_get_info_message (win));
 }
 
-/* The texts the window paints, as a reader would see them. */
+/* The texts the window paints, as a reader would see them; with
+ * $TL_TEST_PICTURES set, the picture is kept there as NAME-WxH.png (the
+ * window fills Xvfb's screen then: run under 1024×768 and 1920×1080). */
 static TlPaintTextBoxes *
-painted_texts (void)
+painted_texts_shot (const char *name)
 {
   GtkWidget *w = GTK_WIDGET (win);
   int width = gtk_widget_get_allocated_width (w), height = gtk_widget_get_allocated_height (w);
@@ -61,18 +63,26 @@ painted_texts (void)
   gtk_widget_draw (w, cr);
   tl_paint_text_boxes_attach (cr, NULL);
   cairo_destroy (cr);
+  const char *keep = g_getenv ("TL_TEST_PICTURES");
+  if (keep != NULL && name != NULL)
+    {
+      g_autofree char *file = g_strdup_printf ("%s-%dx%d.png", name, width, height);
+      g_autofree char *path = g_build_filename (keep, file, NULL);
+      g_assert_cmpint (cairo_surface_write_to_png (surface, path), ==, CAIRO_STATUS_SUCCESS);
+    }
   cairo_surface_destroy (surface);
   return boxes;
 }
 
+
 static void
-assert_blocks_show_plan (const TlPlanView *plan)
+assert_blocks_show_plan (const TlPlanView *plan, const char *shot)
 {
   TlBlocksPage *blocks = TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks"));
   tl_window_show_view (win, "blocks");
   tl_blocks_page_show_kernels (blocks, "gemm-17-simt-tma", NULL);
   gui_test_pump (0.3);
-  g_autoptr (TlPaintTextBoxes) boxes = painted_texts ();
+  g_autoptr (TlPaintTextBoxes) boxes = painted_texts_shot (shot);
   g_assert_nonnull (tl_paint_text_boxes_find (boxes, plan->name));
   g_assert_nonnull (tl_paint_text_boxes_find (boxes, "of the last wave"));
   g_autofree char *tiles = g_strdup_printf ("%u rows × %u columns of %u×%u tiles", plan->tiles_m,
@@ -90,14 +100,14 @@ test_blocks (void)
 {
   g_autoptr (TlPlanView) timed = NULL, untimed = NULL;
   open_planned ("planned.json", TRUE, &timed);
-  assert_blocks_show_plan (timed);
+  assert_blocks_show_plan (timed, "blocks-plan");
   tl_window_set_presentation (win, TRUE);
   gui_test_pump (0.3);
-  assert_blocks_show_plan (timed);
+  assert_blocks_show_plan (timed, "blocks-plan-presentation");
   tl_window_set_presentation (win, FALSE);
 
   open_planned ("planned-untimed.json", FALSE, &untimed);
-  assert_blocks_show_plan (untimed);
+  assert_blocks_show_plan (untimed, "blocks-plan-untimed");
 }
 
 static gboolean
@@ -134,6 +144,24 @@ test_source (void)
   g_assert_false (label_contains (source, "The cost model"));
 }
 
+/* The first descendant of w of type t */
+static GtkWidget *
+find_widget (GtkWidget *w, GType t)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (w, t))
+    return w;
+  if (!GTK_IS_CONTAINER (w))
+    return NULL;
+  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (w));
+  for (GList *l = children; l; l = l->next)
+    {
+      GtkWidget *found = find_widget (l->data, t);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
 static gboolean
 history_has (gpointer data)
 {
@@ -154,10 +182,20 @@ test_sweep_cpu (void)
   gui_test_only_kernels (win, ticked);
   guint before = tl_session_get_history (session)->len;
 
-  g_autoptr (GError) error = NULL;
-  g_assert_false (tl_session_set_sweep_sizes (session, "64, 0", &error));
-  g_assert_nonnull (strstr (error->message, "“0”"));
-  g_assert_true (tl_session_set_sweep_sizes (session, "64, 96×80×112", NULL));
+  /* Compare's size list: a wrong item is marked and said, the last good list kept */
+  GtkWidget *compare = GTK_WIDGET (tl_window_get_page (win, "compare"));
+  tl_window_show_view (win, "compare");
+  GtkWidget *entry = find_widget (compare, GTK_TYPE_ENTRY);
+  g_assert_nonnull (entry);
+  g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (entry)), ==, TL_SWEEP_SIZES_DEFAULT);
+  gtk_entry_set_text (GTK_ENTRY (entry), "64, 0");
+  g_assert_true (gtk_style_context_has_class (gtk_widget_get_style_context (entry), GTK_STYLE_CLASS_ERROR));
+  g_autofree char *tip = gtk_widget_get_tooltip_text (entry);
+  g_assert_nonnull (strstr (tip, "“0”"));
+  g_autofree char *kept = tl_session_get_sweep_sizes (session);
+  g_assert_cmpstr (kept, ==, TL_SWEEP_SIZES_DEFAULT);
+  gtk_entry_set_text (GTK_ENTRY (entry), "64, 96x80x112");
+  g_assert_false (gtk_style_context_has_class (gtk_widget_get_style_context (entry), GTK_STYLE_CLASS_ERROR));
   g_autofree char *sizes = tl_session_get_sweep_sizes (session);
   g_assert_cmpstr (sizes, ==, "64, 96×80×112");
 
@@ -190,6 +228,19 @@ test_sweep_cpu (void)
       else
         g_assert_cmpuint (rec->runs->len, ==, 1);
     }
+
+  /* the sweep as % of the vendor: its own axis, and the vendor at 100% */
+  GtkWidget *percent = find_widget (compare, GTK_TYPE_CHECK_BUTTON);
+  g_assert_nonnull (percent);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (percent), TRUE);
+  gui_test_pump (0.3);
+  g_autoptr (TlPaintTextBoxes) boxes = painted_texts_shot ("sweep-percent");
+  g_assert_nonnull (tl_paint_text_boxes_find (boxes, "% of the vendor, log scale"));
+  tl_window_set_presentation (win, TRUE);
+  gui_test_pump (0.3);
+  g_autoptr (TlPaintTextBoxes) shown = painted_texts_shot ("sweep-percent-presentation");
+  tl_window_set_presentation (win, FALSE);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (percent), FALSE);
 }
 
 /* Cancel: Escape's action stops the sweep; what finished stays */
@@ -224,7 +275,10 @@ main (int argc, char **argv)
 
   win = gui_test_start_app (&app);
   g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
-  gtk_window_resize (GTK_WINDOW (win), 1400, 900);
+  if (g_getenv ("TL_TEST_PICTURES"))
+    gui_test_fill_screen (win, 1920, 1080);
+  else
+    gtk_window_resize (GTK_WINDOW (win), 1400, 900);
   g_test_add_func ("/gui-plan/blocks", test_blocks);
   g_test_add_func ("/gui-plan/source", test_source);
   g_test_add_func ("/gui-plan/sweep-cpu", test_sweep_cpu);

@@ -33,6 +33,7 @@ struct _TlComparePage
   gboolean presentation;
   gboolean sweep_has_sizes; /* the sweep chart has something to show */
   gboolean showing_sweep;   /* presenting: the sweep on the screen instead of the bars */
+  GtkWidget *sweep_sizes, *sweep_percent;
 };
 
 static void tl_compare_page_page_init (TlPageInterface *iface);
@@ -144,13 +145,53 @@ update_sweep (TlComparePage *self)
 {
   g_autoptr (GPtrArray) none = g_ptr_array_new ();
   GPtrArray *history = self->session ? tl_session_get_history (self->session) : none;
-  g_autoptr (TlSweepData) data = tl_sweep_data_new (history, _("Size sweep: GFLOP/s of every run of this session"));
+  gboolean percent = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->sweep_percent));
+  g_autoptr (TlSweepData) data = tl_sweep_data_new_metric (
+      history,
+      percent ? _("Size sweep: % of the vendor in the same run, every run of this session")
+              : _("Size sweep: GFLOP/s of every run of this session"),
+      percent);
   tl_chart_view_set_sweep (TL_CHART_VIEW (self->sweep), &data->model);
   self->sweep_has_sizes = sweep_has_sizes (&data->model);
   if (!self->sweep_has_sizes)
     self->showing_sweep = FALSE;
   update_layout (self);
   update_visibility (self);
+}
+
+static void
+sweep_percent_toggled_cb (GtkToggleButton *button, TlComparePage *self)
+{
+  update_sweep (self);
+}
+
+/* The size list as typed: the session's when it reads, else marked wrong
+ * with the reason in its tooltip (the sweep keeps the last good list). */
+static void
+sweep_sizes_changed_cb (GtkEntry *entry, TlComparePage *self)
+{
+  g_autoptr (GError) error = NULL;
+  GtkStyleContext *context = gtk_widget_get_style_context (GTK_WIDGET (entry));
+  if (self->session == NULL || tl_session_set_sweep_sizes (self->session, gtk_entry_get_text (entry), &error))
+    {
+      gtk_style_context_remove_class (context, GTK_STYLE_CLASS_ERROR);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (entry),
+                                   _("The sizes the size sweep runs: n, or m×k×n, separated by commas"));
+    }
+  else
+    {
+      gtk_style_context_add_class (context, GTK_STYLE_CLASS_ERROR);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (entry), error->message);
+    }
+}
+
+/* Enter in the list runs the sweep */
+static void
+sweep_sizes_activate_cb (GtkEntry *entry, TlComparePage *self)
+{
+  GActionGroup *win = gtk_widget_get_action_group (GTK_WIDGET (self), "win");
+  if (win != NULL && g_action_group_get_action_enabled (win, "sweep"))
+    g_action_group_activate_action (win, "sweep", NULL);
 }
 
 /* ---- a run's details ------------------------------------------------------- */
@@ -306,7 +347,11 @@ compare_set_session (TlPage *page, TlSession *session)
                            "history-changed", history_changed_cb,
                            "lu-record-changed", lu_record_changed_cb, NULL);
   if (session)
-    update_bars (self);
+    {
+      g_autofree char *sizes = tl_session_get_sweep_sizes (session);
+      gtk_entry_set_text (GTK_ENTRY (self->sweep_sizes), sizes);
+      update_bars (self);
+    }
   update_sweep (self);
   update_lu (self);
 }
@@ -437,6 +482,11 @@ tl_compare_page_class_init (TlComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, color_combo);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, color_legend);
   gtk_widget_class_bind_template_callback (widget_class, color_changed_cb);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_sizes);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_percent);
+  gtk_widget_class_bind_template_callback (widget_class, sweep_sizes_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, sweep_sizes_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, sweep_percent_toggled_cb);
 }
 
 static void

@@ -139,7 +139,7 @@ layout_with_values (const TlBlocksModel *model, const TlPaintStyle *style, doubl
   right = font * 0.6;
   bottom = font * 0.6;
 
-  bottom += tl_paint_plan_legend_height (model->plan, style, width - 2 * TL_PX (style, 4));
+  bottom += tl_paint_plan_legend_height (model->plan, style, width - 2 * TL_PX (style, 4), height);
   out->cb_w = tl_paint_colorbar_reserve (style, model->show_colorbar && model->n_blocks > 0, &right);
 
   double avail_w = MAX (width - left - right, 1.0);
@@ -418,7 +418,7 @@ tl_paint_blocks (cairo_t *cr, const TlBlocksModel *model, const TlPaintStyle *st
   paint_highlight (cr, model, &lay, style);
   paint_header (cr, model, &lay, style, v, width);
   tl_paint_plan_legend (cr, model->plan, style, TL_PX (style, 4), lay.plot_y + lay.plot_h,
-                        width - 2 * TL_PX (style, 4));
+                        width - 2 * TL_PX (style, 4), height);
 
   if (lay.cb_w > 0)
     {

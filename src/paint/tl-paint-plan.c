@@ -23,15 +23,33 @@ lines_for (const char *text, const TlPaintStyle *style, double width, guint most
   return CLAMP (lines, 1u, most);
 }
 
+/* The lines the numbers and the why get in a picture `height` tall: the
+ * legend takes at most two fifths of it, the why first (it is the lesson),
+ * each part at least one line. */
+static void
+legend_lines (const TlPlanView *plan, const TlPaintStyle *style, double width, double height,
+              guint *out_summary, guint *out_why)
+{
+  double line = TL_PX (style, style->font_size) * LINE_SPACING;
+  guint budget = (guint) MAX (0.3 * height / line, 3.0) - 1; /* the swatch's line */
+  guint why = lines_for (plan->why, style, width, WHY_LINES_MAX);
+  guint summary = lines_for (plan->summary, style, width, SUMMARY_LINES_MAX);
+  why = MIN (why, budget - 1);
+  summary = MIN (summary, budget - why);
+  *out_summary = summary;
+  *out_why = why;
+}
+
 double
-tl_paint_plan_legend_height (const TlPlanView *plan, const TlPaintStyle *style, double width)
+tl_paint_plan_legend_height (const TlPlanView *plan, const TlPaintStyle *style, double width,
+                             double height)
 {
   if (plan == NULL)
     return 0;
   double line = TL_PX (style, style->font_size) * LINE_SPACING;
-  guint lines = 1 + lines_for (plan->summary, style, width, SUMMARY_LINES_MAX)
-                + lines_for (plan->why, style, width, WHY_LINES_MAX);
-  return TL_PX (style, 8) + lines * line;
+  guint summary, why;
+  legend_lines (plan, style, width, height, &summary, &why);
+  return TL_PX (style, 8) + (1 + summary + why) * line;
 }
 
 /* Diagonal hatching in the rectangle, light over dark and dark over light
@@ -92,7 +110,7 @@ tl_paint_plan_tiles (cairo_t *cr, const TlPlanView *plan, const TlPaintStyle *st
 
 void
 tl_paint_plan_legend (cairo_t *cr, const TlPlanView *plan, const TlPaintStyle *style, double x,
-                      double y, double width)
+                      double y, double width, double height)
 {
   g_return_if_fail (cr != NULL && style != NULL);
   if (plan == NULL)
@@ -115,9 +133,10 @@ tl_paint_plan_legend (cairo_t *cr, const TlPlanView *plan, const TlPaintStyle *s
   y += line;
 
   tl_paint_set_font (cr, style, style->font_size, FALSE);
-  guint n = lines_for (plan->summary, style, width, SUMMARY_LINES_MAX);
+  guint n, n_why;
+  legend_lines (plan, style, width, height, &n, &n_why);
   y += line * tl_paint_text_wrap (cr, x, y, width, line, n, plan->summary);
-  n = lines_for (plan->why, style, width, WHY_LINES_MAX);
+  n = n_why;
   if (n > 0)
     {
       g_autofree char *why = g_strdup_printf (_("Why: %s"), plan->why);
