@@ -14,6 +14,7 @@
 #include "core/tl-error.h"
 #include "core/tl-memory.h"
 
+#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdlib.h>
@@ -317,7 +318,7 @@ census (Scanner *s)
       return TRUE;
     }
   g_set_error (s->error, TL_ERROR, TL_ERROR_TOO_LARGE,
-               _("%s (%" G_GUINT64_FORMAT " values, %" G_GUINT64_FORMAT " members so far)"),
+               _("%s (%" PRIu64 " values, %" PRIu64 " members so far)"),
                local->message, s->values, s->members);
   return FALSE;
 }
