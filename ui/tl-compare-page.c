@@ -148,6 +148,7 @@ update_sweep (TlComparePage *self)
   gboolean percent = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->sweep_percent));
   g_autoptr (TlSweepData) data = tl_sweep_data_new_metric (
       history,
+      /* xgettext:no-c-format */
       percent ? _("Size sweep: % of the vendor in the same run, every run of this session")
               : _("Size sweep: GFLOP/s of every run of this session"),
       percent);

@@ -251,6 +251,7 @@ paint_axes (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
                               lay->plot_w + lay->plot_x,
                               lay->square ? _("n (m = n = k), log scale")
                                           : _("problem m×k×n, placed at ∛(m·k·n), log scale"),
+                              /* xgettext:no-c-format */
                               model->percent ? _("% of the vendor, log scale")
                                              : _("GFLOP/s, log scale"));
 }
