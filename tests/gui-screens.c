@@ -324,6 +324,9 @@ check_chart_heights (const char *shot, GtkWidget *page)
 static void
 draw_and_check (const char *shot, const char *path, gboolean presenting)
 {
+  /* a resize still queued (a page that just came up) is done first:
+   * gtk_widget_draw refuses a widget that waits for its allocation */
+  gtk_container_check_resize (GTK_CONTAINER (win));
   GtkWidget *w = GTK_WIDGET (win);
   int width = gtk_widget_get_allocated_width (w), height = gtk_widget_get_allocated_height (w);
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);

@@ -54,6 +54,9 @@ open_planned (const char *name, gboolean with_blocks, TlPlanView **out_plan)
 static TlPaintTextBoxes *
 painted_texts_shot (const char *name)
 {
+  /* a resize still queued (a page that just came up) is done first:
+   * gtk_widget_draw refuses a widget that waits for its allocation */
+  gtk_container_check_resize (GTK_CONTAINER (win));
   GtkWidget *w = GTK_WIDGET (win);
   int width = gtk_widget_get_allocated_width (w), height = gtk_widget_get_allocated_height (w);
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, width, height);
