@@ -19,8 +19,8 @@
  *
  * 200×700×300 (TMA path) and 150×333×260 (copy path: k odd) give every
  * rung several tiles of C and many k-tiles at a size memcheck and
- * synccheck still take (H100, 2026-11-24: clean); racecheck needs more
- * than three minutes for them, so they stay out of /gpu/gemm/small.
+ * synccheck still take; racecheck needs minutes for them, so they stay
+ * out of /gpu/gemm/small.
  *
  * /gpu/gemm/small/ holds the small odd shapes that compute-sanitizer runs
  * (tools/gpu-device-check.sh sanitize):
