@@ -2,6 +2,7 @@
  * window: choosing which kernels run, waiting on a real main loop. */
 #pragma once
 
+#include <glib/gstdio.h>
 #include <time.h>
 
 #include "tl-application.h"
@@ -167,4 +168,17 @@ gui_test_fill_screen (TlWindow *win, int max_w, int max_h)
       gtk_window_resize (GTK_WINDOW (win), want_w - MAX (extra_w, 0), want_h - MAX (extra_h, 0));
       gui_test_pump (0.3);
     }
+}
+
+/* Removes a test's scratch folder and the plain files in it. */
+static inline void
+gui_test_remove_folder (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  for (const char *name; d && (name = g_dir_read_name (d));)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      g_unlink (p);
+    }
+  g_rmdir (dir);
 }

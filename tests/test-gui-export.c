@@ -227,13 +227,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-export/unwritable", test_unwritable);
   int rc = g_test_run ();
 
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  for (const char *name; d && (name = g_dir_read_name (d));)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-      g_unlink (p);
-    }
-  g_rmdir (dir);
+  gui_test_remove_folder (dir);
   gtk_widget_destroy (GTK_WIDGET (win));
   g_application_release (G_APPLICATION (app));
   g_object_unref (app);

@@ -506,13 +506,7 @@ test_open_record (void)
   g_assert_nonnull (tl_window_get_info_message (win));
   g_assert_true (tl_window_get_record (win) == rec);
 
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  for (const char *name; (name = g_dir_read_name (d));)
-    {
-      g_autofree char *p = g_build_filename (dir, name, NULL);
-      g_unlink (p);
-    }
-  g_rmdir (dir);
+  gui_test_remove_folder (dir);
 }
 
 static char *
