@@ -1,0 +1,38 @@
+/* tl-render-draw.c — tl_render_draw: a view drawn by the file that knows it. */
+#include "paint/tl-render-views.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "core/tl-error.h"
+
+gboolean
+tl_render_draw (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
+                const TlPaintStyle *style, double width, double height, GError **error)
+{
+  g_return_val_if_fail (cr != NULL && input != NULL && o != NULL && style != NULL, FALSE);
+
+  switch (o->view)
+    {
+    case TL_RENDER_HEATMAP:
+      return tl_render_draw_heatmap (cr, input, o, style, width, height, error);
+    case TL_RENDER_BLOCKS:
+      return tl_render_draw_blocks (cr, input, o, style, width, height, error);
+    case TL_RENDER_TIMELINE:
+      return tl_render_draw_timeline (cr, input, o, style, width, height, error);
+    case TL_RENDER_COMPARE:
+      return tl_render_draw_compare (cr, input, o, style, width, height, error);
+    case TL_RENDER_GAUSS:
+      return tl_render_draw_gauss (cr, input, o, style, width, height, error);
+    case TL_RENDER_SWEEP:
+      return tl_render_draw_sweep (cr, input, o, style, width, height, error);
+    case TL_RENDER_ROOFLINE:
+      return tl_render_draw_roofline (cr, input, o, style, width, height, error);
+    case TL_RENDER_BLOCKS_AND_TIMELINE:
+      return tl_render_draw_blocks_and_timeline (cr, input, o, style, width, height, error);
+    case TL_RENDER_LESSON:
+      return tl_render_draw_lesson (cr, input, o, style, width, height, error);
+    default:
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("unknown view"));
+      return FALSE;
+    }
+}
