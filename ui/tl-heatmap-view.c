@@ -1,19 +1,13 @@
-/* tl-heatmap-view.c — heatmap widget: pooling off the main loop, zoom, pan, hover. */
+/* tl-heatmap-view.c — heatmap widget: its picture made off the main loop (tl-heatmap-pool.c), zoom, pan, hover. */
 #include "tl-heatmap-view.h"
 
 #include <math.h>
 #include <glib/gi18n-lib.h>
-#include "view/tl-pool.h"
+#include "tl-heatmap-pool.h"
 #include "tl-view-style.h"
 
 /* pooled cells along each axis for the whole-matrix overview */
 #define OVERVIEW_CELLS 1024
-/* a matrix this large first shows a preview pooled from a sample of its rows */
-#define PREVIEW_ELEMENTS (2048 * 2048)
-#define PREVIEW_CELLS 256
-#define PREVIEW_STRIDE 8
-/* thumbnails are pooled from every THUMB_STRIDE-th row of a large matrix */
-#define THUMB_STRIDE 4
 
 struct _TlHeatmapView
 {
@@ -60,173 +54,10 @@ G_DEFINE_FINAL_TYPE (TlHeatmapView, tl_heatmap_view, GTK_TYPE_DRAWING_AREA)
 enum { SIGNAL_HOVER, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
-typedef struct
-{
-  TlMatrix *matrix;
-  gsize row0, col0, rows, cols, max_r, max_c;
-  TlPoolMode mode;
-  gint colormap;
-  TlScale scale_kind;
-  gboolean shared;
-  double shared_min, shared_max;
-  TlValueRange range;   /* known already when have_range */
-  gboolean have_range;
-  gboolean preview;     /* deliver a quick preview first */
-  gboolean thumbnail;   /* a sampled grid is enough */
-} PoolInput;
-
-typedef struct
-{
-  TlPooledGrid *grid;
-  cairo_surface_t *image;
-  TlColorScale scale;
-  TlValueRange range;
-} PoolOutput;
-
-static void
-pool_input_free (PoolInput *in)
-{
-  tl_matrix_unref (in->matrix);
-  g_free (in);
-}
-
-static void
-pool_output_free (PoolOutput *out)
-{
-  g_clear_pointer (&out->grid, tl_pooled_grid_unref);
-  g_clear_pointer (&out->image, cairo_surface_destroy);
-  g_free (out);
-}
-
-/* The colour scale from the range of all the data (or the range shared
- * with the other views): the same cell keeps its colour whatever the
- * zoom and the pooling. */
-static void
-make_scale (TlColorScale *scale, gint colormap, TlScale kind, gboolean shared,
-            double shared_min, double shared_max, const TlValueRange *range)
-{
-  TlValueRange r = *range;
-  if (shared)
-    {
-      r.min = shared_min;
-      r.max = shared_max;
-    }
-  tl_color_scale_init_for_range (scale, colormap, kind, &r);
-}
-
-static void install_output (TlHeatmapView *self, PoolOutput *out, gboolean final);
-
-typedef struct
-{
-  GTask *task;
-  PoolOutput *out;
-} PreviewDelivery;
-
-static void
-preview_delivery_free (PreviewDelivery *d)
-{
-  g_object_unref (d->task);
-  if (d->out)
-    pool_output_free (d->out);
-  g_free (d);
-}
-
-/* On the main loop: the preview, unless the request is over or replaced. */
-static gboolean
-preview_ready_cb (gpointer data)
-{
-  PreviewDelivery *d = data;
-  TlHeatmapView *self = g_task_get_source_object (d->task);
-  if (!g_task_get_completed (d->task) && !g_cancellable_is_cancelled (g_task_get_cancellable (d->task))
-      && self->cancellable == g_task_get_cancellable (d->task))
-    {
-      install_output (self, d->out, FALSE);
-      d->out = NULL;
-    }
-  return G_SOURCE_REMOVE;
-}
-
-/* A first look at a large matrix within a fraction of the full pooling's
- * time: every PREVIEW_STRIDE-th row, on its own (sample's) colour range,
- * labelled as such; the full grid replaces it. */
-static void
-deliver_preview (GTask *task, PoolInput *in, GCancellable *cancellable)
-{
-  TlPooledGrid *g = tl_pool_matrix_preview (in->matrix, PREVIEW_CELLS, PREVIEW_CELLS, PREVIEW_STRIDE,
-                                            in->mode, cancellable, NULL);
-  if (g == NULL)
-    return;
-  PreviewDelivery *d = g_new0 (PreviewDelivery, 1);
-  d->task = g_object_ref (task);
-  d->out = g_new0 (PoolOutput, 1);
-  d->out->grid = g;
-  d->out->range = g->range;
-  make_scale (&d->out->scale, in->colormap, in->scale_kind, in->shared, in->shared_min,
-              in->shared_max, &d->out->range);
-  d->out->image = tl_pooled_grid_colorize (g, &d->out->scale);
-  g_main_context_invoke_full (g_task_get_context (task), G_PRIORITY_DEFAULT, preview_ready_cb, d,
-                              (GDestroyNotify) preview_delivery_free);
-}
-
-static void
-pool_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  PoolInput *in = task_data;
-  GError *error = NULL;
-  PoolOutput *out = g_new0 (PoolOutput, 1);
-
-  if (in->thumbnail && in->matrix->rows * in->matrix->cols >= PREVIEW_ELEMENTS)
-    {
-      /* a 110-pixel thumbnail: a sample of the rows is enough */
-      out->grid = tl_pool_matrix_preview (in->matrix, in->max_r, in->max_c, THUMB_STRIDE, in->mode,
-                                          cancellable, &error);
-      if (out->grid == NULL)
-        {
-          pool_output_free (out);
-          g_task_return_error (task, error);
-          return;
-        }
-      out->range = out->grid->range;
-      make_scale (&out->scale, in->colormap, in->scale_kind, in->shared, in->shared_min,
-                  in->shared_max, &out->range);
-      out->image = tl_pooled_grid_colorize (out->grid, &out->scale);
-      g_task_return_pointer (task, out, (GDestroyNotify) pool_output_free);
-      return;
-    }
-  if (in->preview)
-    deliver_preview (task, in, cancellable);
-  gboolean whole = in->row0 == 0 && in->col0 == 0 && (in->rows == 0 || in->rows >= in->matrix->rows)
-                   && (in->cols == 0 || in->cols >= in->matrix->cols);
-
-  out->range = in->range;
-  /* a zoomed region of a matrix whose range is not known yet: read it all once */
-  if (!in->have_range && !whole
-      && !tl_pool_value_range (in->matrix, cancellable, &out->range, &error))
-    {
-      pool_output_free (out);
-      g_task_return_error (task, error);
-      return;
-    }
-  out->grid = tl_pool_matrix (in->matrix, in->row0, in->col0, in->rows, in->cols,
-                              in->max_r, in->max_c, in->mode, cancellable, &error);
-  if (out->grid == NULL)
-    {
-      pool_output_free (out);
-      g_task_return_error (task, error);
-      return;
-    }
-  if (!in->have_range && whole)
-    out->range = out->grid->range;
-  make_scale (&out->scale, in->colormap, in->scale_kind, in->shared, in->shared_min,
-              in->shared_max, &out->range);
-  out->image = tl_pooled_grid_colorize (out->grid, &out->scale);
-  g_task_return_pointer (task, out, (GDestroyNotify) pool_output_free);
-}
-
 /* The grid, its picture and scale become the view's; final: also the
  * range of the data (a preview's range is only its sample's). */
 static void
-install_output (TlHeatmapView *self, PoolOutput *out, gboolean final)
+install_output (TlHeatmapView *self, TlHeatmapPoolOutput *out, gboolean final)
 {
   g_clear_pointer (&self->grid, tl_pooled_grid_unref);
   g_clear_pointer (&self->image, cairo_surface_destroy);
@@ -238,15 +69,26 @@ install_output (TlHeatmapView *self, PoolOutput *out, gboolean final)
       self->range = out->range;
       self->have_range = TRUE;
     }
-  pool_output_free (out);
+  tl_heatmap_pool_output_free (out);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* a large matrix's preview, while the request it came from is the view's */
+static void
+preview_ready_cb (gpointer source, GCancellable *cancellable, TlHeatmapPoolOutput *out)
+{
+  TlHeatmapView *self = source;
+  if (self->cancellable == cancellable)
+    install_output (self, out, FALSE);
+  else
+    tl_heatmap_pool_output_free (out);
 }
 
 static void
 pool_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr (GError) error = NULL;
-  PoolOutput *out = g_task_propagate_pointer (G_TASK (result), &error);
+  TlHeatmapPoolOutput *out = g_task_propagate_pointer (G_TASK (result), &error);
 
   if (out == NULL)
     {
@@ -272,7 +114,7 @@ start_pooling (TlHeatmapView *self)
   if (self->matrix == NULL)
     return;
 
-  PoolInput *in = g_new0 (PoolInput, 1);
+  TlHeatmapPoolInput *in = g_new0 (TlHeatmapPoolInput, 1);
   in->matrix = tl_matrix_ref (self->matrix);
   in->max_r = in->max_c = self->thumbnail ? 256 : OVERVIEW_CELLS;
   in->mode = self->pool_mode;
@@ -284,9 +126,10 @@ start_pooling (TlHeatmapView *self)
   in->range = self->range;
   in->have_range = self->have_range;
   in->thumbnail = self->thumbnail;
+  in->preview_ready = preview_ready_cb;
   /* a large matrix, shown whole, with nothing of it on screen yet: a preview first */
   in->preview = !self->thumbnail && !self->have_range
-                && self->matrix->rows * self->matrix->cols >= PREVIEW_ELEMENTS
+                && self->matrix->rows * self->matrix->cols >= TL_HEATMAP_PREVIEW_ELEMENTS
                 && (self->view_rows <= 0 || (self->view_rows >= self->matrix->rows
                                              && self->view_cols >= self->matrix->cols));
 
@@ -306,8 +149,8 @@ start_pooling (TlHeatmapView *self)
   self->cancellable = g_cancellable_new ();
   g_autoptr (GTask) task = g_task_new (self, self->cancellable, pool_done_cb, NULL);
   g_task_set_source_tag (task, start_pooling);
-  g_task_set_task_data (task, in, (GDestroyNotify) pool_input_free);
-  g_task_run_in_thread (task, pool_thread);
+  g_task_set_task_data (task, in, (GDestroyNotify) tl_heatmap_pool_input_free);
+  g_task_run_in_thread (task, tl_heatmap_pool_thread);
   g_object_notify (G_OBJECT (self), "busy");
 }
 
@@ -338,7 +181,7 @@ recolor (TlHeatmapView *self)
 {
   if (self->grid == NULL)
     return;
-  make_scale (&self->scale, self->colormap, self->scale_kind, self->shared, self->shared_min,
+  tl_heatmap_pool_scale (&self->scale, self->colormap, self->scale_kind, self->shared, self->shared_min,
               self->shared_max, &self->range);
   g_clear_pointer (&self->image, cairo_surface_destroy);
   self->image = tl_pooled_grid_colorize (self->grid, &self->scale);
