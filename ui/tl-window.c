@@ -7,10 +7,13 @@
 #include "tl-file-dialogs.h"
 #include "tl-hosts-dialog.h"
 #include "tl-kernel-panel.h"
-#include "tl-page.h"
+#include "tl-page-stack.h"
 #include "tl-pages.h"
+#include "tl-presentation.h"
+#include "tl-recent-menu.h"
 #include "tl-sources-panel.h"
 #include "tl-ui-util.h"
+#include "tl-window-size.h"
 
 struct _TlWindow
 {
@@ -21,8 +24,7 @@ struct _TlWindow
   gboolean presentation;
   gboolean high_contrast;     /* Ctrl+H */
   guint inhibit_cookie;       /* screen blanking held off while presenting */
-  int saved_width, saved_height;   /* the size to remember (not maximized or fullscreen) */
-  gboolean maximized;
+  TlWindowSize size;          /* the size to remember */
 
   /* template children */
   GMenu *recent_section;
@@ -80,7 +82,7 @@ status_cb (TlSession *session, const char *text, TlWindow *self)
 }
 
 static void
-hover_text_cb (TlPage *page, const char *text, TlWindow *self)
+hover_text_cb (TlPageStack *pages, const char *text, TlWindow *self)
 {
   set_status_text (self->hover_label, text);
 }
@@ -149,13 +151,7 @@ devices_changed_cb (TlSession *session, TlWindow *self)
 static void
 record_opened_cb (TlSession *session, gboolean has_gemm, gboolean has_lu, TlWindow *self)
 {
-  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->view_stack));
-  for (GList *l = children; l; l = l->next)
-    if (tl_page_has_content (l->data))
-      {
-        gtk_stack_set_visible_child (GTK_STACK (self->view_stack), l->data);
-        return;
-      }
+  tl_page_stack_show_first_with_content (TL_PAGE_STACK (self->view_stack));
 }
 
 /* CUDA and the device probe stay off the path to the first frame */
@@ -169,32 +165,13 @@ first_draw_cb (GtkWidget *widget, cairo_t *cr, TlWindow *self)
 
 /* ---- how the views look: presentation and contrast ------------------------------- */
 
-/* high contrast: Ctrl+H, or a high-contrast theme */
-static gboolean
-wants_high_contrast (TlWindow *self)
-{
-  g_autofree char *theme = NULL;
-  g_object_get (gtk_widget_get_settings (GTK_WIDGET (self)), "gtk-theme-name", &theme, NULL);
-  return self->high_contrast || (theme && g_str_has_prefix (theme, "HighContrast"));
-}
-
-static void
-set_css_class (GtkWidget *widget, const char *name, gboolean on)
-{
-  GtkStyleContext *style = gtk_widget_get_style_context (widget);
-  if (on)
-    gtk_style_context_add_class (style, name);
-  else
-    gtk_style_context_remove_class (style, name);
-}
-
 /* The view fills the screen: no header bar, sidebar, banner or page
  * toolbars (F5, F11 or Escape leave; the keys keep working); what stays,
  * the status bar among it, is a size larger. */
 static void
 apply_look (TlWindow *self)
 {
-  gboolean on = self->presentation, hc = wants_high_contrast (self);
+  gboolean on = self->presentation, hc = tl_presentation_high_contrast (GTK_WIDGET (self), self->high_contrast);
   GtkWidget *titlebar = gtk_window_get_titlebar (GTK_WINDOW (self));
   g_autoptr (GVariant) sidebar = g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (self), "sidebar"));
 
@@ -202,11 +179,8 @@ apply_look (TlWindow *self)
     gtk_widget_set_visible (titlebar, !on);
   gtk_widget_set_visible (self->sidebar, !on && g_variant_get_boolean (sidebar));
   gtk_widget_set_visible (self->gpu_bar, !on);
-  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->view_stack));
-  for (GList *l = children; l; l = l->next)
-    tl_page_set_presentation (l->data, on, hc);
-  set_css_class (GTK_WIDGET (self), "presentation", on);
-  set_css_class (GTK_WIDGET (self), "high-contrast", hc);
+  tl_page_stack_set_presentation (TL_PAGE_STACK (self->view_stack), on, hc);
+  tl_presentation_mark (GTK_WIDGET (self), on, hc);
 }
 
 static void
@@ -291,9 +265,9 @@ sweep_action (GSimpleAction *a, GVariant *p, gpointer self)
 static TlExport *
 new_export (TlWindow *self)
 {
-  TlPage *page = TL_PAGE (gtk_stack_get_visible_child (GTK_STACK (self->view_stack)));
-  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->view_stack));
-  return tl_export_new (self->session, page, children ? children->data : NULL, self->presentation);
+  TlPageStack *pages = TL_PAGE_STACK (self->view_stack);
+  return tl_export_new (self->session, tl_page_stack_get_page (pages), tl_page_stack_get_first (pages),
+                        self->presentation);
 }
 
 static void
@@ -386,7 +360,6 @@ static gboolean
 key_press_cb (GtkWidget *widget, GdkEventKey *event, TlWindow *self)
 {
   GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (self));
-  TlPage *page = TL_PAGE (gtk_stack_get_visible_child (GTK_STACK (self->view_stack)));
 
   /* typing, also in the Source page's editor of a user's kernel */
   if (focus && (GTK_IS_EDITABLE (focus)
@@ -397,11 +370,7 @@ key_press_cb (GtkWidget *widget, GdkEventKey *event, TlWindow *self)
       tl_window_set_presentation (self, FALSE);
       return TRUE;
     }
-  if (tl_page_key (page, event->keyval, event->state))
-    return TRUE;
-  int dir = event->keyval == GDK_KEY_Page_Down || (self->presentation && event->keyval == GDK_KEY_Right) ? 1
-            : event->keyval == GDK_KEY_Page_Up || (self->presentation && event->keyval == GDK_KEY_Left) ? -1 : 0;
-  return dir != 0 && tl_page_step (page, dir);
+  return tl_page_stack_key (TL_PAGE_STACK (self->view_stack), event->keyval, event->state, self->presentation);
 }
 
 static void
@@ -417,62 +386,15 @@ drag_data_received_cb (GtkWidget *widget, GdkDragContext *context, int x, int y,
   gtk_drag_finish (context, files->len > 0, FALSE, time);
 }
 
-/* a block's tile of C under the pointer: every page marks what it read */
-static void
-tile_hovered_cb (TlPage *from, const char *kernel_id, guint64 row0, guint64 rows, guint64 col0,
-                 guint64 cols, TlWindow *self)
-{
-  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->view_stack));
-  for (GList *l = children; l; l = l->next)
-    tl_page_show_tile (l->data, kernel_id, row0, rows, col0, cols);
-}
-
-/* a page pointed at a kernel (a bar, a point of the roofline) for the page
- * named view to show, and maybe to come up */
-static void
-show_kernel_cb (TlPage *from, const char *kernel_id, const char *view, gboolean present,
-                TlWindow *self)
-{
-  GtkWidget *page = gtk_stack_get_child_by_name (GTK_STACK (self->view_stack), view);
-  if (page == NULL)
-    return;
-  tl_page_show_kernel (TL_PAGE (page), kernel_id);
-  if (present)
-    tl_window_show_view (self, view);
-}
-
 /* ---- construction -------------------------------------------------------------- */
 
 /* ---- recent files (GtkRecentManager: shared with the desktop) ---------------------- */
-
-static gint
-newest_first (gconstpointer a, gconstpointer b)
-{
-  time_t x = gtk_recent_info_get_modified ((GtkRecentInfo *) a);
-  time_t y = gtk_recent_info_get_modified ((GtkRecentInfo *) b);
-  return (x < y) - (x > y);
-}
 
 /* the Open menu's last files this app opened */
 static void
 update_recent_menu (GtkRecentManager *manager, TlWindow *self)
 {
-  GList *items = g_list_sort (gtk_recent_manager_get_items (manager), newest_first);
-  guint n = 0;
-
-  g_menu_remove_all (self->recent_section);
-  for (GList *l = items; l && n < 6; l = l->next)
-    {
-      GtkRecentInfo *info = l->data;
-      if (!gtk_recent_info_has_application (info, g_get_application_name ()) || !gtk_recent_info_exists (info))
-        continue;
-      g_autoptr (GMenuItem) item = g_menu_item_new (gtk_recent_info_get_display_name (info), NULL);
-      g_menu_item_set_action_and_target_value (item, "win.open-recent",
-                                               g_variant_new_string (gtk_recent_info_get_uri (info)));
-      g_menu_append_item (self->recent_section, item);
-      n++;
-    }
-  g_list_free_full (items, (GDestroyNotify) gtk_recent_info_unref);
+  tl_recent_menu_fill (self->recent_section, manager, "win.open-recent", 6);
 }
 
 static void
@@ -485,57 +407,17 @@ open_recent_action (GSimpleAction *a, GVariant *p, gpointer self)
 /* ---- remembered between launches ------------------------------------------------ */
 
 static void
-size_allocate_cb (GtkWidget *widget, GdkRectangle *allocation, TlWindow *self)
-{
-  if (!self->maximized && !self->presentation)
-    gtk_window_get_size (GTK_WINDOW (self), &self->saved_width, &self->saved_height);
-}
-
-static gboolean
-window_state_cb (GtkWidget *widget, GdkEventWindowState *event, TlWindow *self)
-{
-  self->maximized = (event->new_window_state & GDK_WINDOW_STATE_MAXIMIZED) != 0;
-  return FALSE;
-}
-
-/* GTK 3's default size leaves out the header bar and the frame around it:
- * a window remembered as 1280×800 would come up 1290×856 and overhang a
- * 1280×800 projector.  The size is kept inside the monitor's work area,
- * less room for those. */
-static void
-fit_to_monitor (int *width, int *height)
-{
-  GdkDisplay *display = gdk_display_get_default ();
-  GdkMonitor *monitor = display ? gdk_display_get_primary_monitor (display) : NULL;
-  if (monitor == NULL && display && gdk_display_get_n_monitors (display) > 0)
-    monitor = gdk_display_get_monitor (display, 0);
-  if (monitor == NULL)
-    return;
-  GdkRectangle area;
-  gdk_monitor_get_workarea (monitor, &area);
-  *width = MAX (MIN (*width, area.width - 24), 1);
-  *height = MAX (MIN (*height, area.height - 72), 1);
-}
-
-static void
 restore_settings (TlWindow *self)
 {
   GSettings *settings = self->settings;
   g_autofree char *view = g_settings_get_string (settings, "last-view");
-  int width = g_settings_get_int (settings, "window-width");
-  int height = g_settings_get_int (settings, "window-height");
 
-  fit_to_monitor (&width, &height);
-  gtk_window_set_default_size (GTK_WINDOW (self), width, height);
-  if (g_settings_get_boolean (settings, "window-maximized"))
-    gtk_window_maximize (GTK_WINDOW (self));
+  tl_window_size_restore (GTK_WINDOW (self), settings);
   g_simple_action_set_state (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "sidebar")),
                              g_variant_new_boolean (g_settings_get_boolean (settings, "sidebar")));
   tl_window_show_view (self, view);
   g_settings_bind (settings, "last-view", self->view_stack, "visible-child-name", G_SETTINGS_BIND_SET);
-  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->view_stack));
-  for (GList *l = children; l; l = l->next)
-    tl_page_bind_settings (l->data, settings);
+  tl_page_stack_bind_settings (TL_PAGE_STACK (self->view_stack), settings);
   tl_kernel_panel_bind_settings (TL_KERNEL_PANEL (self->kernel_panel), settings);
 }
 
@@ -543,12 +425,7 @@ static void
 save_settings (TlWindow *self)
 {
   g_autoptr (GVariant) sidebar = g_action_get_state (g_action_map_lookup_action (G_ACTION_MAP (self), "sidebar"));
-  if (self->saved_width > 0)
-    {
-      g_settings_set_int (self->settings, "window-width", self->saved_width);
-      g_settings_set_int (self->settings, "window-height", self->saved_height);
-    }
-  g_settings_set_boolean (self->settings, "window-maximized", self->maximized);
+  tl_window_size_save (&self->size, self->settings);
   g_settings_set_boolean (self->settings, "sidebar", g_variant_get_boolean (sidebar));
 }
 
@@ -570,16 +447,8 @@ connect_session (TlWindow *self)
 static void
 connect_pages (TlWindow *self)
 {
-  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->view_stack));
-  for (GList *l = children; l; l = l->next)
-    {
-      TlPage *page = l->data;
-      tl_page_set_session (page, self->session);
-      tl_page_add_actions (page, G_ACTION_MAP (self));
-      g_signal_connect (page, "hover-text", G_CALLBACK (hover_text_cb), self);
-      g_signal_connect (page, "tile-hovered", G_CALLBACK (tile_hovered_cb), self);
-      g_signal_connect (page, "show-kernel", G_CALLBACK (show_kernel_cb), self);
-    }
+  tl_page_stack_set_session (TL_PAGE_STACK (self->view_stack), self->session, G_ACTION_MAP (self));
+  g_signal_connect (self->view_stack, "hover-text", G_CALLBACK (hover_text_cb), self);
 }
 
 static void
@@ -608,6 +477,7 @@ tl_window_class_init (TlWindowClass *klass)
 
   g_type_ensure (TL_TYPE_SOURCES_PANEL);
   g_type_ensure (TL_TYPE_KERNEL_PANEL);
+  g_type_ensure (TL_TYPE_PAGE_STACK);
   tl_pages_ensure_types ();
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tilelab/Tilelab/ui/tl-window.ui");
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, TlWindow, name)
@@ -646,14 +516,8 @@ tl_window_init (TlWindow *self)
       tl_session_watch_hosts (self->session, self->settings);
     }
   else
-    {
-      int width, height;
-      gtk_window_get_default_size (GTK_WINDOW (self), &width, &height);
-      fit_to_monitor (&width, &height);
-      gtk_window_set_default_size (GTK_WINDOW (self), width, height);
-    }
-  g_signal_connect (self, "size-allocate", G_CALLBACK (size_allocate_cb), self);
-  g_signal_connect (self, "window-state-event", G_CALLBACK (window_state_cb), self);
+    tl_window_size_fit (GTK_WINDOW (self));
+  tl_window_size_track (&self->size, GTK_WINDOW (self));
   g_signal_connect_object (gtk_recent_manager_get_default (), "changed", G_CALLBACK (update_recent_menu), self, 0);
   update_recent_menu (gtk_recent_manager_get_default (), self);
 
@@ -691,9 +555,7 @@ kernel_opened_cb (GObject *session, GAsyncResult *result, gpointer user_data)
       return;
     }
   tl_kernel_panel_add_user_kernels (TL_KERNEL_PANEL (self->kernel_panel));
-  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->view_stack));
-  for (GList *l = children; l; l = l->next)
-    tl_page_show_kernel (l->data, info->id);
+  tl_page_stack_show_kernel (TL_PAGE_STACK (self->view_stack), info->id);
   tl_window_show_view (self, "source");
 }
 
@@ -776,15 +638,11 @@ tl_window_run (TlWindow *self)
   g_return_val_if_fail (TL_IS_WINDOW (self), FALSE);
   /* the pages ready what a run uses (an edited user kernel becomes a new
    * version, run beside the one before) */
-  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self->view_stack));
-  for (GList *l = children; l; l = l->next)
+  g_autoptr (GError) error = NULL;
+  if (!tl_page_stack_prepare_run (TL_PAGE_STACK (self->view_stack), &error))
     {
-      g_autoptr (GError) error = NULL;
-      if (!tl_page_prepare_run (l->data, &error))
-        {
-          tl_session_report_error (self->session, _("Reading your kernel"), error);
-          return FALSE;
-        }
+      tl_session_report_error (self->session, _("Reading your kernel"), error);
+      return FALSE;
     }
   tl_kernel_panel_add_user_kernels (TL_KERNEL_PANEL (self->kernel_panel));
   g_auto (GStrv) kernels = tl_window_get_active_kernels (self);
@@ -887,22 +745,10 @@ void
 tl_window_set_presentation (TlWindow *self, gboolean on)
 {
   g_return_if_fail (TL_IS_WINDOW (self));
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-
   self->presentation = on;
+  self->size.held = on;
   apply_look (self);
-  if (on && self->inhibit_cookie == 0 && app)
-    self->inhibit_cookie = gtk_application_inhibit (app, GTK_WINDOW (self), GTK_APPLICATION_INHIBIT_IDLE,
-                                                    _("Presenting"));
-  else if (!on && self->inhibit_cookie && app)
-    {
-      gtk_application_uninhibit (app, self->inhibit_cookie);
-      self->inhibit_cookie = 0;
-    }
-  if (on)
-    gtk_window_fullscreen (GTK_WINDOW (self));
-  else
-    gtk_window_unfullscreen (GTK_WINDOW (self));
+  tl_presentation_hold_screen (GTK_WINDOW (self), on, &self->inhibit_cookie);
 }
 
 static void

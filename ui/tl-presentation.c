@@ -1,0 +1,47 @@
+/* tl-presentation.c — what presenting and high contrast do to a window. */
+#include "tl-presentation.h"
+
+#include <glib/gi18n-lib.h>
+
+gboolean
+tl_presentation_high_contrast (GtkWidget *window, gboolean asked)
+{
+  g_autofree char *theme = NULL;
+  g_object_get (gtk_widget_get_settings (window), "gtk-theme-name", &theme, NULL);
+  return asked || (theme && g_str_has_prefix (theme, "HighContrast"));
+}
+
+static void
+set_css_class (GtkWidget *widget, const char *name, gboolean on)
+{
+  GtkStyleContext *style = gtk_widget_get_style_context (widget);
+  if (on)
+    gtk_style_context_add_class (style, name);
+  else
+    gtk_style_context_remove_class (style, name);
+}
+
+void
+tl_presentation_mark (GtkWidget *window, gboolean on, gboolean high_contrast)
+{
+  set_css_class (window, "presentation", on);
+  set_css_class (window, "high-contrast", high_contrast);
+}
+
+void
+tl_presentation_hold_screen (GtkWindow *window, gboolean on, guint *inhibit_cookie)
+{
+  GtkApplication *app = gtk_window_get_application (window);
+
+  if (on && *inhibit_cookie == 0 && app)
+    *inhibit_cookie = gtk_application_inhibit (app, window, GTK_APPLICATION_INHIBIT_IDLE, _("Presenting"));
+  else if (!on && *inhibit_cookie && app)
+    {
+      gtk_application_uninhibit (app, *inhibit_cookie);
+      *inhibit_cookie = 0;
+    }
+  if (on)
+    gtk_window_fullscreen (window);
+  else
+    gtk_window_unfullscreen (window);
+}
