@@ -13,8 +13,9 @@
  *     waves = ⌈work / slots⌉                                  rounds
  *     T     = LAUNCH + waves × (FILL · a^β + MAIN + STORE + SPLIT)   µs
  *     MAIN  = 2 · tile_m · tile_n · k_slice / (R · eff / occ)
- *     SPLIT = splits > 1 : SPLIT_US (two cluster barriers and the partial
- *             tiles' exchange through distributed shared memory)
+ *     SPLIT = splits > 1 : SPLIT_US · a^β (two cluster barriers and the
+ *             partial tiles' exchange through distributed shared memory,
+ *             which a smaller tile's fewer bytes shorten)
  *     STORE = unsplit, n not a multiple of 4 : tile_m · tile_n · SCALAR_NS
  *             (C's rows do not start on 16-byte boundaries, and the
  *             rung's own epilogue stores them element by element)
@@ -32,16 +33,22 @@
  *   FILL   a wave's start and finish that no arithmetic hides: the first
  *          stages' latency from DRAM, the pipeline's drain, the stores —
  *          for the rung's largest tile; a smaller one pays a^β of it, a
- *          its area over the largest's (β = 0: every tile alike);
+ *          its area over the largest's (β = 0: every tile alike).  At the
+ *          small end this is most of the time: an SM must take in its
+ *          tile's rows of A and columns of B before the tensor cores have
+ *          anything to do, so a product of one wave runs faster on many
+ *          CTAs with thin tiles than on a few with large ones (cuBLAS's
+ *          small-product kernels do the same);
  *   LAUNCH the launch and the kernel's end as events see them.
  *
  * LAUNCH, FILL, β, SCALAR_NS and SPLIT_US are the rung's (its pipeline
  * and epilogue set them); they, eff and CLUSTER_FILL were fitted by least
  * squares on the logarithm of the time of every plan of every rung at 11
- * sizes, 256³ to 8192³ with skinny shapes and small k, on an H200, and β,
- * SCALAR_NS and the smaller tiles' eff of rungs 13 and 14 on their plans
- * at 256³ to 2048³ (docs/perf/gemm-plans-h200.md: the fits' error and
- * where they miss).
+ * sizes, 256³ to 8192³ with skinny shapes and small k, on an H200, and
+ * rungs 13 and 14's LAUNCH, FILL, SPLIT_US, β and smaller tiles' eff on
+ * every plan of theirs at 256³ to 3000×2000×2500 (docs/perf/
+ * gemm-plans-h200.md, gemm-tc-small-h200-2026-11-29.md: the fits' error
+ * and where they miss).
  * The plan is the cheapest T; ties (within 1%) go to the plan listed
  * first (larger tile, fewer splits).  Nothing here knows a size by name:
  * 512³ gets a split of k because its 8 large tiles leave 124 of 132 SMs
@@ -70,7 +77,8 @@ typedef struct
   const char *id;
   double flop_per_cycle;   /* per SM, the precision's peak */
   double launch_us, fill_us, split_us;   /* LAUNCH, FILL, SPLIT_US of the header */
-  double fill_exponent;    /* β: a smaller tile's FILL is FILL · (its area / the largest's)^β */
+  double fill_exponent;    /* β: a smaller tile's FILL and SPLIT are FILL, SPLIT_US · (its area /
+                              the largest's)^β */
   double scalar_store_ns;  /* SCALAR_NS: per C element an unsplit plan stores one by one */
   int pair;                /* unsplit plans run as clusters of this many CTAs (multicast) */
   int raster_rows;         /* launch order: bands of this many rows of C (0: row order),
@@ -90,8 +98,8 @@ static const PlanTile tiles_15[] = { TL_GEMM_15_TILES (TILE) };
 
 static const PlannedRung planned[] = {
   { "gemm-17-simt-tma", 256.0, 3.3, 2.4, 2.5, 0.0, 0.0, 1, -8, tiles_17, N_OF (tiles_17) },
-  { "gemm-13-wgmma-tf32", 2048.0, 5.2, 7.1, 2.2, 0.75, 0.0, 2, 2048, tiles_13, N_OF (tiles_13) },
-  { "gemm-14-wgmma-persistent", 4096.0, 3.9, 5.1, 3.0, 1.0, 0.5, 2, 2048, tiles_14,
+  { "gemm-13-wgmma-tf32", 2048.0, 2.8, 7.8, 3.4, 0.5, 0.0, 2, 2048, tiles_13, N_OF (tiles_13) },
+  { "gemm-14-wgmma-persistent", 4096.0, 3.8, 4.4, 4.1, 0.55, 0.5, 2, 2048, tiles_14,
     N_OF (tiles_14) },
   { "gemm-15-dmma-f64", 256.0, 5.5, 3.8, 2.0, 0.0, 0.0, 1, 0, tiles_15, N_OF (tiles_15) },
 };
@@ -170,9 +178,10 @@ model_us (const PlannedRung *r, const PlanTile *t, const TlGpuGemmPlan *p, int n
   const double area = (double) t->tile_m * t->tile_n;
   const double rate = r->flop_per_cycle * clock_ghz * 1e3 * t->eff / occ; /* FLOP/µs per CTA */
   const double main_loop = 2.0 * area * (double) p->k_per_split / rate;
-  const double split = p->splits > 1 ? r->split_us : 0.0;
   const double largest = (double) r->tiles[0].tile_m * r->tiles[0].tile_n;
-  const double fill = r->fill_us * pow (area / largest, r->fill_exponent);
+  const double shrink = pow (area / largest, r->fill_exponent);   /* a^β */
+  const double fill = r->fill_us * shrink;
+  const double split = p->splits > 1 ? r->split_us * shrink : 0.0;
   const double store = p->splits == 1 && n % 4 != 0 ? area * r->scalar_store_ns * 1e-3 : 0.0;
   return r->launch_us + p->waves * (fill + main_loop + store + split);
 }

@@ -69,7 +69,17 @@
 // warpgroup.  They give a small product more CTAs before k has to be cut
 // (1024³: 128 tiles of 128×64 instead of 32), at the price of less reuse
 // per operand byte; with fewer registers to feed they need no setmaxnreg,
-// and their smaller stages let the ring grow to 7 and 8 deep.
+// and their smaller stages let the ring grow to 7 and 8 deep.  The two
+// smallest, 64×64 and 32×64 (m64n64k8 and m64n32k8: 32 and 16
+// accumulators), are for products of one wave, 256³–512³: there the time
+// is not the arithmetic but how long one SM takes to receive its share of
+// A and B before its first wgmma, so thin tiles on many SMs win even
+// though each operand byte then feeds fewer multiply-adds.
+//
+// Before its first copy the producer prefetches both tensor maps
+// (prefetch.tensormap): the copy engine reads a map's 128 bytes from
+// memory the first time it is used, and after an L2 flush that would be a
+// DRAM round trip in front of the first stage's.
 //
 // Without an sm_90a build or on another GPU, check() refuses: "needs a
 // Hopper GPU (compute capability 9.0) and an sm_90a build".
@@ -111,7 +121,8 @@ struct Tile13
   static constexpr int SMEM = STAGES * STAGE_BYTES + 1024;
   static constexpr int PART_PITCH = BN + 16;  // split-k: the partial tile's rows, padded (in the stages)
   static_assert (BM * PART_PITCH * 4 <= STAGES * STAGE_BYTES, "the partial tile fits the stages");
-  static_assert ((BM == 128 || BM == 256) && (BN == 64 || BN == 128), "a tile rung 13 builds");
+  static_assert ((BM == 32 || BM == 64 || BM == 128 || BM == 256) && (BN == 64 || BN == 128),
+                 "a tile rung 13 builds");
 };
 
 // One wgmma.m64n256k8 with A from registers: d (64×256 per warpgroup) +=
@@ -148,7 +159,39 @@ wgmma_m64n128k8_tf32_rs (float (&d)[64], const uint32_t (&a)[4], uint64_t desc_b
 #endif
 }
 
-// Both under one name: the accumulators' count picks the instruction.
+// n = 64 and 32 (32 and 16 accumulators): the smallest tiles, 64 and 32
+// rows of C.
+__device__ __forceinline__ void
+wgmma_m64n64k8_tf32_rs (float (&d)[32], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
+{
+#if TL_SM90A
+  asm volatile ("{\n"
+                ".reg .pred p;\n"
+                "setp.ne.b32 p, %37, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 " TL_ACC32_TEXT
+                ", {%32, %33, %34, %35}, %36, p, 1, 1;\n"
+                "}\n"
+                : TL_ACC32 (d, 0)
+                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+#endif
+}
+
+__device__ __forceinline__ void
+wgmma_m64n32k8_tf32_rs (float (&d)[16], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
+{
+#if TL_SM90A
+  asm volatile ("{\n"
+                ".reg .pred p;\n"
+                "setp.ne.b32 p, %21, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 " TL_ACC16_TEXT
+                ", {%16, %17, %18, %19}, %20, p, 1, 1;\n"
+                "}\n"
+                : TL_ACC16 (d, 0)
+                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+#endif
+}
+
+// All under one name: the accumulators' count picks the instruction.
 __device__ __forceinline__ void
 wgmma_tf32_rs (float (&d)[128], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
 {
@@ -159,6 +202,18 @@ __device__ __forceinline__ void
 wgmma_tf32_rs (float (&d)[64], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
 {
   wgmma_m64n128k8_tf32_rs (d, a, desc_b, scale_d);
+}
+
+__device__ __forceinline__ void
+wgmma_tf32_rs (float (&d)[32], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
+{
+  wgmma_m64n64k8_tf32_rs (d, a, desc_b, scale_d);
+}
+
+__device__ __forceinline__ void
+wgmma_tf32_rs (float (&d)[16], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
+{
+  wgmma_m64n32k8_tf32_rs (d, a, desc_b, scale_d);
 }
 
 // Round to TF32 (nearest, ties away), as cuBLAS's conversion does.
@@ -308,6 +363,8 @@ gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
         tl_setmaxnreg_dec<40> ();
       if (tid == 0)
         {
+          tl_tma_prefetch_map (&map_a);
+          tl_tma_prefetch_map (&map_b);
           int it = 0;
           for (int u = cluster_id; u < sched.units; u += clusters)
             {

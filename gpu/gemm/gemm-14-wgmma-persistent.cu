@@ -75,7 +75,15 @@
 // They give a small product more CTAs before k has to be cut (512³: 32
 // tiles of 64×128 instead of 8), at the price of less reuse per operand
 // byte; with fewer registers to feed they need no setmaxnreg, and their
-// smaller stages let the ring grow to 7 and 8 deep.
+// smaller stages let the ring grow to 7 and 8 deep.  Smaller still:
+// 128×64 (two consumer warpgroups issuing m64n64k16), 64×64 and 64×32 (one,
+// m64n64k16 and m64n32k16).  At 256³–512³ a product is one wave, and its
+// time is mostly what no arithmetic hides: the launch, one SM taking in
+// its rows of A and columns of B, the first wgmma's wait, the stores.
+// Thin tiles spread those bytes over more SMs (512³: 128 CTAs of 64×32
+// instead of 32 of 64×128), at the price of reuse the small end does not
+// need.  As in rung 13, the producer prefetches both tensor maps before
+// its first copy.
 //
 // Instrumented variant: one record per C tile (see tl-wgmma.cuh), not per
 // CTA — a persistent CTA lives for the whole launch; a split plan writes
@@ -103,8 +111,8 @@ namespace {
 constexpr int BK = 64;   // BK × 2 bytes = one 128-byte swizzle row
 
 // One tile of the plans (tl-gemm-plans.h): BM_ × BN_ of C, one consumer
-// warpgroup per 64 rows, each issuing m64nBN_k16 wgmmas (BN_ = 256 or
-// 128: 128 or 64 accumulators per thread).  The largest tile, 128 × 256,
+// warpgroup per 64 rows, each issuing m64nBN_k16 wgmmas (BN_ = 256, 128,
+// 64 or 32: BN_/2 accumulators per thread).  The largest tile, 128 × 256,
 // keeps the 4 stages it was tuned with; the smaller ones take as many
 // stages as the shared memory holds, up to 8.
 template <int BM_, int BN_>
@@ -122,7 +130,8 @@ struct Tile14
   static constexpr int SMEM = STAGES * STAGE_BYTES + 1024;   // + slack to align to 1024
   static constexpr int PART_PITCH = BN + 16;  // split-k: the partial tile's rows, padded (in the stages)
   static_assert (BM * PART_PITCH * 4 <= STAGES * STAGE_BYTES, "the partial tile fits the stages");
-  static_assert ((BM == 64 || BM == 128) && (BN == 128 || BN == 256), "a tile rung 14 builds");
+  static_assert ((BM == 64 || BM == 128) && (BN == 32 || BN == 64 || BN == 128 || BN == 256),
+                 "a tile rung 14 builds");
 };
 
 // ---- the epilogue ------------------------------------------------------------
@@ -222,6 +231,8 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
         tl_setmaxnreg_dec<40> ();
       if (tid == 0)
         {
+          tl_tma_prefetch_map (&map_a);
+          tl_tma_prefetch_map (&map_b);
           int it = 0;
           for (int u = cluster_id; u < sched.units; u += clusters)
             {

@@ -31,20 +31,26 @@
   X (64, 128, 1, 0.62, 8)      \
   X (64, 64, 1, 0.58, 8)
 
-/* rung 13, TF32 wgmma: tile_m is the wgmma's n (256 or 128; A from
+/* rung 13, TF32 wgmma: tile_m is the wgmma's n (256 … 32; A from
  * shared memory), tile_n one consumer warpgroup per 64 columns (two or
- * one).  The smaller tiles give small problems CTAs for more SMs. */
+ * one).  The smaller tiles give small problems CTAs for more SMs, each
+ * with less to load before its first wgmma. */
 #define TL_GEMM_13_TILES(X) \
   X (256, 128, 1, 0.78, 8)     \
-  X (128, 128, 1, 0.40, 8)     \
-  X (128, 64, 1, 0.35, 8)
+  X (128, 128, 1, 0.42, 8)     \
+  X (128, 64, 1, 0.36, 8)      \
+  X (64, 64, 1, 0.20, 8)       \
+  X (32, 64, 1, 0.10, 8)
 
 /* rung 14, BF16 wgmma: one consumer warpgroup per 64 rows (two or one),
- * wgmma n = tile_n (256 or 128). */
+ * wgmma n = tile_n (256 … 32). */
 #define TL_GEMM_14_TILES(X) \
   X (128, 256, 1, 0.79, 8)     \
-  X (128, 128, 1, 0.60, 8)     \
-  X (64, 128, 1, 0.45, 8)
+  X (128, 128, 1, 0.66, 8)     \
+  X (64, 128, 1, 0.50, 8)      \
+  X (128, 64, 1, 0.43, 8)      \
+  X (64, 64, 1, 0.27, 8)       \
+  X (64, 32, 1, 0.27, 8)
 
 /* rung 15, FP64 DMMA: warps of 32 × 64 outputs */
 #define TL_GEMM_15_TILES(X) \

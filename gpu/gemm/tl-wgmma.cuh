@@ -193,6 +193,19 @@ tl_tma_load (void *dst, const CUtensorMap *map, uint64_t *bar, int x, int y)
 #endif
 }
 
+// Fetch a tensor map (a kernel parameter, __grid_constant__) into the
+// copy engine's descriptor cache now, while the barriers are set up: the
+// first copy then waits for its data only, not for the descriptor too.
+// After an L2 flush both are a DRAM round trip away, and a small product
+// has only a few k-steps to hide them behind.
+__device__ __forceinline__ void
+tl_tma_prefetch_map (const CUtensorMap *map)
+{
+#if TL_SM90A
+  asm volatile ("prefetch.tensormap [%0];\n" :: "l"(map) : "memory");
+#endif
+}
+
 // The same for a 3-D tensor map: the box at (x, y, z), x the innermost
 // (contiguous) coordinate.  Rung 17 reads A through one (see there).
 __device__ __forceinline__ void
@@ -328,6 +341,14 @@ tl_desc_k128 (const void *smem)
   "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "         \
   "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
 
+// The 32 of an m64n64 wgmma and the 16 of an m64n32 one (the smallest
+// tiles of rungs 13 and 14).
+#define TL_ACC16(d, i) TL_ACC8 (d, i), TL_ACC8 (d, i + 8)
+#define TL_ACC32_TEXT                                                                         \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                  \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}"
+#define TL_ACC16_TEXT "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}"
+
 // An empty asm that "reads and writes" every accumulator: it pins the
 // accumulators' definitions around a wgmma batch, so the compiler does not
 // move ordinary writes to them into the asynchronous window (which would
@@ -386,7 +407,39 @@ tl_wgmma_m64n128k16_bf16 (float (&d)[64], uint64_t desc_a, uint64_t desc_b, int 
 #endif
 }
 
-// Both under one name: the accumulators' count picks the instruction.
+// n = 64 and n = 32 (32 and 16 accumulators per thread): the tiles that
+// give a small product many CTAs, each with little to load.
+__device__ __forceinline__ void
+tl_wgmma_m64n64k16_bf16 (float (&d)[32], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+#if TL_SM90A
+  asm volatile ("{\n"
+                ".reg .pred p;\n"
+                "setp.ne.b32 p, %34, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 " TL_ACC32_TEXT
+                ", %32, %33, p, 1, 1, 0, 0;\n"
+                "}\n"
+                : TL_ACC32 (d, 0)
+                : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#endif
+}
+
+__device__ __forceinline__ void
+tl_wgmma_m64n32k16_bf16 (float (&d)[16], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+#if TL_SM90A
+  asm volatile ("{\n"
+                ".reg .pred p;\n"
+                "setp.ne.b32 p, %18, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 " TL_ACC16_TEXT
+                ", %16, %17, p, 1, 1, 0, 0;\n"
+                "}\n"
+                : TL_ACC16 (d, 0)
+                : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#endif
+}
+
+// All under one name: the accumulators' count picks the instruction.
 __device__ __forceinline__ void
 tl_wgmma_bf16 (float (&d)[128], uint64_t desc_a, uint64_t desc_b, int scale_d)
 {
@@ -397,6 +450,18 @@ __device__ __forceinline__ void
 tl_wgmma_bf16 (float (&d)[64], uint64_t desc_a, uint64_t desc_b, int scale_d)
 {
   tl_wgmma_m64n128k16_bf16 (d, desc_a, desc_b, scale_d);
+}
+
+__device__ __forceinline__ void
+tl_wgmma_bf16 (float (&d)[32], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+  tl_wgmma_m64n64k16_bf16 (d, desc_a, desc_b, scale_d);
+}
+
+__device__ __forceinline__ void
+tl_wgmma_bf16 (float (&d)[16], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+  tl_wgmma_m64n32k16_bf16 (d, desc_a, desc_b, scale_d);
 }
 
 // How many pipeline stages of `stage_bytes` fit a CTA's shared memory on
