@@ -268,9 +268,6 @@ tolerated = [
      "the connection and its reader are one object in two files sharing "
      "tl-remote-connection-private.h (the reader calls the connection back; the "
      "connection starts the reader): to be split into a transport and the protocol"),
-    ({"ui/tl-session", "ui/tl-session-hosts", "ui/tl-session-runs", "ui/tl-session-sources"},
-     "the session's hosts, runs and sources call each other and tl-session.c calls "
-     "the hosts' Gauss run: the hosts' jobs to be one entry the runs and the core use"),
 ]
 tolerated_seen = set()
 

@@ -150,7 +150,6 @@ read_hosts (TlSession *self)
           h->session = self;
           h->target = tl_remote_target_copy (target);
           h->host = tl_remote_host_new (target);
-          tl_session_listen_to (self, tl_remote_host_get_runner (h->host));
           if (target->launcher == NULL)
             probe (h);
         }
@@ -178,22 +177,6 @@ tl_session_watch_hosts (TlSession *self, GSettings *settings)
   self->host_settings = g_object_ref (settings);
   g_signal_connect (settings, "changed::hosts", G_CALLBACK (hosts_setting_changed_cb), self);
   read_hosts (self);
-}
-
-void
-tl_session_hosts_init (TlSession *self)
-{
-  self->hosts = g_ptr_array_new_with_free_func ((GDestroyNotify) session_host_free);
-  self->run_host = -1;
-}
-
-void
-tl_session_hosts_dispose (TlSession *self)
-{
-  if (self->host_settings)
-    g_signal_handlers_disconnect_by_data (self->host_settings, self);
-  g_clear_object (&self->host_settings);
-  g_clear_pointer (&self->hosts, g_ptr_array_unref);
 }
 
 /* ---- what the others ask ---------------------------------------------------------------- */
@@ -249,6 +232,14 @@ host_for_job (TlSession *self, int host)
   SessionHost *h = self->hosts->pdata[host];
   g_clear_handle_id (&h->release_id, g_source_remove);
   return h;
+}
+
+TlRunner *
+tl_session_host_get_runner (TlSession *self, int host)
+{
+  if (host < 0 || host >= (int) self->hosts->len)
+    return self->runner;
+  return tl_remote_host_get_runner (((SessionHost *) self->hosts->pdata[host])->host);
 }
 
 guint

@@ -1,8 +1,10 @@
-/* tl-session-private.h — the session's state, for its own files:
- * tl-session.c (state, messages, Gauss, devices), tl-session-sources.c
- * (loading and generating A and B), tl-session-records.c (opening record
- * files), tl-session-runs.c (runs and the size sweep) and
- * tl-session-hosts.c (other machines). */
+/* tl-session-private.h — the session's state, for its own files, each of
+ * which calls only those listed before it:
+ * tl-session.c (the object, its state, messages, the Gauss record,
+ * devices), tl-session-sources.c (loading and generating A and B),
+ * tl-session-records.c (opening record files), tl-session-hosts.c (other
+ * machines: where a job runs), tl-session-runs.c (runs and the size
+ * sweep) and tl-session-gauss.c (Factor A). */
 #pragma once
 
 #include "tl-session.h"
@@ -95,10 +97,9 @@ void tl_session_set_lu_record (TlSession *self, TlLuRecorder *lu);
 /* opened files go to the desktop's recent files (and the Open menu) */
 void tl_session_remember_file (GFile *file);
 
-/* tl-session-hosts.c */
-void      tl_session_hosts_init    (TlSession *self);
-void      tl_session_hosts_dispose (TlSession *self);
-/* What a run on host sends: GEMM, Gauss (host ≥ 0 only). */
+/* tl-session-hosts.c: where a job runs — host ≥ 0 a configured host's
+ * worker, otherwise this computer's runner */
+TlRunner *tl_session_host_get_runner (TlSession *self, int host);
 guint     tl_session_host_run_gemm  (TlSession *self, int host, const TlJob *job,
                                      GCancellable *cancellable, GAsyncReadyCallback callback,
                                      gpointer user_data);
@@ -108,6 +109,3 @@ guint     tl_session_host_run_gauss (TlSession *self, int host, const TlGaussJob
 /* A job on host ended: a launcher's connection (a Slurm job holding a GPU)
  * is let go after some minutes without another. */
 void      tl_session_host_job_ended (TlSession *self, TlRunner *runner);
-/* the runner's progress and finished kernels reach the runs on show */
-void      tl_session_listen_to      (TlSession *self, TlRunner *runner);
-void      tl_session_listen_to_runner (TlSession *self);

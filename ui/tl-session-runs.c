@@ -56,6 +56,22 @@ kernel_finished_cb (TlRunner *runner, guint job_id, const TlKernelRun *run, TlSe
   g_signal_emit (self, tl_session_signals[SIGNAL_RESULTS_CHANGED], 0);
 }
 
+/* The runner's progress and finished kernels reach the runs on show: its
+ * signals are connected when it gets its first job from here (a host's
+ * runner is let go with the host, disconnecting them). */
+static guint
+run_gemm (TlSession *self, int host, const TlJob *job, GAsyncReadyCallback callback)
+{
+  TlRunner *runner = tl_session_host_get_runner (self, host);
+  if (g_signal_handler_find (runner, G_SIGNAL_MATCH_FUNC | G_SIGNAL_MATCH_DATA, 0, 0, NULL, progress_cb,
+                             self) == 0)
+    {
+      g_signal_connect (runner, "progress", G_CALLBACK (progress_cb), self);
+      g_signal_connect (runner, "kernel-finished", G_CALLBACK (kernel_finished_cb), self);
+    }
+  return tl_session_host_run_gemm (self, host, job, self->run_cancellable, callback, g_object_ref (self));
+}
+
 static void
 set_running (TlSession *self, gboolean running)
 {
@@ -240,8 +256,7 @@ tl_session_run (TlSession *self, const TlRunSettings *settings)
   g_signal_emit (self, tl_session_signals[SIGNAL_RESULTS_CHANGED], 0);
 
   self->run_cancellable = g_cancellable_new ();
-  self->job_id = tl_session_host_run_gemm (self, settings->host, job, self->run_cancellable,
-                                           run_done_cb, g_object_ref (self));
+  self->job_id = run_gemm (self, settings->host, job, run_done_cb);
   tl_session_set_progress (self, _("starting"), 0);
   set_running (self, TRUE);
   return TRUE;
@@ -336,8 +351,7 @@ tl_session_run_sweep (TlSession *self, const TlRunSettings *settings)
       job->repeats = settings->repeats;
       job->warmups = 1;
       job->device = settings->device;
-      guint id = tl_session_host_run_gemm (self, settings->host, job, self->run_cancellable,
-                                           sweep_done_cb, g_object_ref (self));
+      guint id = run_gemm (self, settings->host, job, sweep_done_cb);
       g_hash_table_add (self->sweep_jobs, GUINT_TO_POINTER (id));
       self->n_sweep_pending++;
     }
@@ -449,16 +463,3 @@ tl_session_get_history (TlSession *self)
   return self->history;
 }
 
-
-void
-tl_session_listen_to (TlSession *self, TlRunner *runner)
-{
-  g_signal_connect (runner, "progress", G_CALLBACK (progress_cb), self);
-  g_signal_connect (runner, "kernel-finished", G_CALLBACK (kernel_finished_cb), self);
-}
-
-void
-tl_session_listen_to_runner (TlSession *self)
-{
-  tl_session_listen_to (self, self->runner);
-}

@@ -265,7 +265,11 @@ tl_session_dispose (GObject *object)
   cancel_and_clear (&self->run_cancellable);
   cancel_and_clear (&self->lu_cancellable);
   cancel_and_clear (&self->probe_cancellable);
-  tl_session_hosts_dispose (self);
+  /* the hosts (tl-session-hosts.c fills the list and frees what it holds) */
+  if (self->host_settings)
+    g_signal_handlers_disconnect_by_data (self->host_settings, self);
+  g_clear_object (&self->host_settings);
+  g_clear_pointer (&self->hosts, g_ptr_array_unref);
   if (self->runner)
     g_signal_handlers_disconnect_by_data (self->runner, self);
   g_clear_object (&self->runner);
@@ -341,8 +345,8 @@ tl_session_init (TlSession *self)
    * lower priority than the main loop, so a CPU run on every core still
    * leaves the window answering */
   self->runner = tl_runner_new_full (TL_RUNNER_BACKGROUND);
-  tl_session_hosts_init (self);
-  tl_session_listen_to_runner (self);
+  self->hosts = g_ptr_array_new ();
+  self->run_host = -1;
 }
 
 TlSession *
