@@ -76,10 +76,12 @@
 // tiles of 64×128 instead of 8), at the price of less reuse per operand
 // byte; with fewer registers to feed they need no setmaxnreg, and their
 // smaller stages let the ring grow to 7 and 8 deep.  Smaller still:
-// 128×64 (two consumer warpgroups issuing m64n64k16), 64×64 and 64×32 (one,
-// m64n64k16 and m64n32k16).  At 256³–512³ a product is one wave, and its
-// time is mostly what no arithmetic hides: the launch, one SM taking in
-// its rows of A and columns of B, the first wgmma's wait, the stores.
+// 128×64 (two consumer warpgroups issuing m64n64k16; its pairs sit side by
+// side along n and multicast A, the larger operand tile, instead of B),
+// 64×64 and 64×32 (one consumer, m64n64k16 and m64n32k16).  At 256³–512³
+// a product is one wave, and its time is mostly what no arithmetic hides:
+// the launch, one SM taking in its rows of A and columns of B, the first
+// wgmma's wait, the stores.
 // Thin tiles spread those bytes over more SMs (512³: 128 CTAs of 64×32
 // instead of 32 of 64×128), at the price of reuse the small end does not
 // need.  As in rung 13, the producer prefetches both tensor maps before
@@ -124,6 +126,12 @@ struct Tile14
   static constexpr int THREADS = 128 * (CONSUMERS + 1);
   static constexpr int ACC = BN / 2;                 // fp32 accumulators per consumer thread
   static constexpr int A_BYTES = BM * BK * 2;        // 16 KB for 128 rows
+  // A pair of CTAs shares the larger of its two operand tiles: B's (two
+  // tiles stacked along m) unless the tile is taller than wide — 128 × 64
+  // — where the pair sits side by side along n and shares A's rows, each
+  // CTA bringing half of them (so A's box is half a tile tall).
+  static constexpr bool SHARE_A = BM > BN;
+  static constexpr int A_BOX_ROWS = SHARE_A ? BM / 2 : BM;
   static constexpr int B_HALF_BYTES = BN / 2 * BK * 2; // one TMA box of BN/2 rows
   static constexpr int STAGE_BYTES = A_BYTES + 2 * B_HALF_BYTES;   // 48 KB for 128 × 256
   static constexpr int STAGES = BN == 256 ? 4 : tl_stages_that_fit (STAGE_BYTES);
@@ -133,6 +141,83 @@ struct Tile14
   static_assert ((BM == 64 || BM == 128) && (BN == 32 || BN == 64 || BN == 128 || BN == 256),
                  "a tile rung 14 builds");
 };
+
+// ---- the wgmmas of the tiles ------------------------------------------------
+//
+// m64n256k16 (the largest tile) is tl-wgmma.cuh's, shared with rung 11.
+// n = 128: d (64×128 per warpgroup, 64 accumulators per thread) += A
+// (64×16) · B (16×128), both from shared memory.
+__device__ __forceinline__ void
+tl_wgmma_m64n128k16_bf16 (float (&d)[64], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+#if TL_SM90A
+  asm volatile ("{\n"
+                ".reg .pred p;\n"
+                "setp.ne.b32 p, %66, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 " TL_ACC64_TEXT
+                ", %64, %65, p, 1, 1, 0, 0;\n"
+                "}\n"
+                : TL_ACC64 (d)
+                : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#endif
+}
+
+// n = 64 and n = 32 (32 and 16 accumulators per thread): the tiles that
+// give a small product many CTAs, each with little to load.
+__device__ __forceinline__ void
+tl_wgmma_m64n64k16_bf16 (float (&d)[32], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+#if TL_SM90A
+  asm volatile ("{\n"
+                ".reg .pred p;\n"
+                "setp.ne.b32 p, %34, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 " TL_ACC32_TEXT
+                ", %32, %33, p, 1, 1, 0, 0;\n"
+                "}\n"
+                : TL_ACC32 (d, 0)
+                : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#endif
+}
+
+__device__ __forceinline__ void
+tl_wgmma_m64n32k16_bf16 (float (&d)[16], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+#if TL_SM90A
+  asm volatile ("{\n"
+                ".reg .pred p;\n"
+                "setp.ne.b32 p, %18, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 " TL_ACC16_TEXT
+                ", %16, %17, p, 1, 1, 0, 0;\n"
+                "}\n"
+                : TL_ACC16 (d, 0)
+                : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#endif
+}
+
+// All under one name: the accumulators' count picks the instruction.
+__device__ __forceinline__ void
+tl_wgmma_bf16 (float (&d)[128], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+  tl_wgmma_m64n256k16_bf16 (d, desc_a, desc_b, scale_d);
+}
+
+__device__ __forceinline__ void
+tl_wgmma_bf16 (float (&d)[64], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+  tl_wgmma_m64n128k16_bf16 (d, desc_a, desc_b, scale_d);
+}
+
+__device__ __forceinline__ void
+tl_wgmma_bf16 (float (&d)[32], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+  tl_wgmma_m64n64k16_bf16 (d, desc_a, desc_b, scale_d);
+}
+
+__device__ __forceinline__ void
+tl_wgmma_bf16 (float (&d)[16], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+  tl_wgmma_m64n32k16_bf16 (d, desc_a, desc_b, scale_d);
+}
 
 // ---- the epilogue ------------------------------------------------------------
 //
@@ -182,8 +267,9 @@ store_tile (const float (&d)[ACC], float *__restrict__ C, int m, int n, int row0
 
 // ---- the kernel -----------------------------------------------------------------
 
-// map_a: A16, m×kp, box 64 (k) × 128 (m).  map_b: B16ᵀ, n×kp, box 64 × 128
-// (half a B tile).  Both 128-byte swizzled.
+// map_a: A16, m×kp, box 64 (k) × BM (m), or half that for a tile whose
+// pairs share A.  map_b: B16ᵀ, n×kp, box 64 × BN/2 (half a B tile).  Both
+// 128-byte swizzled.
 //
 // splits > 1 (a split-k plan; CLUSTER is 1): the grid's clusters of
 // `splits` CTAs along x each take one tile, CTA r of a cluster the r-th
@@ -241,14 +327,20 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
               // Boxes that start outside C (the missing second tile of a
               // unit, the right half of a B tile when n is small) are moved
               // inside: what they bring only feeds outputs nobody stores.
-              const int a_row = tl_box_start (tm * BM, m);
+              constexpr int A_BOX_ROWS = Cfg::A_BOX_ROWS, A_BOX_BYTES = A_BOX_ROWS * BK * 2;
               for (int kt = kt0; kt < kt1; kt++, it++)
                 {
                   const int s = it % STAGES;
                   tl_mbar_wait (&empty[s], ((it / STAGES) & 1) ^ 1);
                   tl_mbar_expect_tx (&full[s], STAGE_BYTES);
-                  tl_tma_load (stage_a (s), &map_a, &full[s], kt * BK, a_row);
-                  if (CLUSTER == 1)
+                  if (Cfg::SHARE_A && CLUSTER > 1) // both CTAs share tm: each brings half of A, to both
+                    tl_tma_load_multicast (stage_a (s) + rank * A_BOX_BYTES, &map_a, &full[s], kt * BK,
+                                           tl_box_start (tm * BM + rank * A_BOX_ROWS, m), 0x3);
+                  else
+                    for (int box = 0; box < BM / A_BOX_ROWS; box++)
+                      tl_tma_load (stage_a (s) + box * A_BOX_BYTES, &map_a, &full[s], kt * BK,
+                                   tl_box_start (tm * BM + box * A_BOX_ROWS, m));
+                  if (CLUSTER == 1 || Cfg::SHARE_A)
                     for (int half = 0; half < 2; half++)
                       tl_tma_load (stage_b (s) + half * B_HALF_BYTES, &map_b, &full[s], kt * BK,
                                    tl_box_start (tn * BN + half * (BN / 2), n));
@@ -363,13 +455,14 @@ gemm_14_workspace (const TlGemmLaunch *l)
   return L.a_bytes + L.b_bytes;
 }
 
-// Clusters of two: a unit is two tiles stacked along m (sharing B); a
+// Clusters of two: a unit is two tiles stacked along m (sharing B) or,
+// for a tile taller than wide, side by side along n (sharing A); a
 // split-k plan's unit is one tile.
 template <typename Cfg>
 TlTileSchedule
 schedule_of (const TlGemmLaunch *l, int cluster)
 {
-  return tl_tile_schedule_make (l->m, l->n, Cfg::BM, Cfg::BN, cluster, true);
+  return tl_tile_schedule_make (l->m, l->n, Cfg::BM, Cfg::BN, cluster, !Cfg::SHARE_A);
 }
 
 // The plan's slices of k (1 without a plan or a split).
@@ -438,7 +531,7 @@ launch_cfg (const TlGemmLaunch *l)
   const __nv_bfloat16 *b16 = (const __nv_bfloat16 *) ((const char *) l->workspace + L.a_bytes);
   CUtensorMap map_a, map_b;
   if (!tl_tensor_map_2d (&map_a, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, a16, l->m, L.kp, (size_t) L.kp * 2,
-                         Cfg::BM, BK, CU_TENSOR_MAP_SWIZZLE_128B)
+                         Cfg::A_BOX_ROWS, BK, CU_TENSOR_MAP_SWIZZLE_128B)
       || !tl_tensor_map_2d (&map_b, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, b16, l->n, L.kp,
                             (size_t) L.kp * 2, Cfg::BN / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B))
     return cudaErrorInvalidValue;
