@@ -43,26 +43,37 @@
 // shape cannot serve every size: 1000×777×1111 is 8 × 5 = 40 tiles of
 // 128 × 256 on 132 SMs, and 512³ only 8 — most of the GPU would idle
 // through the whole multiply.  So the rung runs a *plan*: a tile of
-// 128 × 256, 128 × 128, 64 × 128 or 64 × 64 (the same 8 warps, each thread
-// BM/16 × BN/16 outputs: smaller tiles, more CTAs, less reuse of each
-// operand), and k cut into 1, 2, 4 or 8 slices whose CTAs form one
+// 128 × 256, 128 × 128, 96 × 192, 64 × 128 or 64 × 64 (the same 8 warps,
+// each thread BM/16 × BN/16 outputs: smaller tiles, more CTAs, less reuse
+// of each operand), and k cut into 1, 2, 4 or 8 slices whose CTAs form one
 // cluster and sum their partial tiles through distributed shared memory in
 // a fixed order (tl-gemm-splitk.cuh).  The cost model picks the plan with
 // the fewest microseconds by its count of waves, the last wave's idle SMs
 // and the price of the split; `--plan` pins another one, to show the
-// difference.
+// difference.  Tiles that are not powers of two are there for the waves:
+// 1000×777×1111 in 128 × 128 tiles is 72 tiles, and no split of k makes
+// that a whole number of waves on 132 SMs (k in 4: 288 CTAs, three waves
+// of clusters of 4, the last a third full); in 96 × 192 tiles it is 66,
+// and k in 2 makes 132 CTAs — every SM busy, once.
 //
-// Odd shapes.  TMA needs rows that start on 16-byte boundaries: when k or
-// n is not a multiple of 4 the launch first copies the operand into a
-// zero-padded buffer (tl_pad_pair: one memory-bound launch for both,
-// timed with the multiply) and TMA reads the copy.  A producer that
-// filled the stages with 4-byte cp.async copies instead, arriving on the
-// same barriers, was measured first: at 1000×777×1111 it ran far slower
-// than TMA on the same tiles (docs/perf/gemm-plans-h200.md) — 12,288
-// copies of 4 bytes per stage from 128 threads — so the pass over A and B
-// is the cheaper way.  Edges
-// of C: TMA fills elements outside A and B with zeros; the stores are
-// guarded where the tile leaves C.
+// Odd shapes.  TMA needs rows that start on 16-byte boundaries, which
+// 1000×777×1111 does not have: rows of 777 floats (A) and of 1111 (B).
+// When k or n is not a multiple of 4 (or a base is not 16-byte aligned)
+// the launch first copies that operand, and only that one, into a
+// zero-padded buffer in the workspace (tl_pad_pair in tl-gemm-async.cuh:
+// one memory-bound launch for both when both need it, one 16-byte store
+// per thread, timed with the multiply) and TMA reads the copy.  A's copy
+// has k rounded up to a multiple of 4 with zero columns; the rows of B
+// past k are outside B's tensor map, which TMA fills with zeros, so the
+// extra k-steps add nothing.  Everything after the copy — the plans, the
+// stages, the main loop — is the aligned shape's.  A producer that filled
+// the stages with 4-byte cp.async copies instead, arriving on the same
+// barriers, was measured first: at 1000×777×1111 it ran far slower than
+// TMA on the same tiles (docs/perf/gemm-plans-h200.md) — 12,288 copies of
+// 4 bytes per stage from 128 threads — so the pass over A and B is the
+// cheaper way.  Edges of C: TMA fills elements outside A and B with zeros;
+// the stores are guarded where the tile leaves C, and are scalar where C's
+// rows are not 16-byte aligned.
 //
 // The instrumented variant (records != nullptr; the same kernel): thread 0
 // — the TMA producer — writes the block's start at entry, and the end is

@@ -192,35 +192,47 @@ tl_round_up_size (size_t x, size_t to)
 // multiple of 4 — both operands in one launch, a memory-bound pass of one
 // read and one write (counted in the multiply's time).  A copy with
 // rows = 0 is skipped.
+//
+// One thread per 16-byte vector of the padded rows: it reads the (up to)
+// four source elements of its vector — a warp reads about 512 contiguous
+// bytes — and writes the vector with one STG.128.  Its row and column come
+// from one 32-bit division per vector (the harness keeps every matrix
+// under 2^31 elements, so the vector counts fit an int).  A first version
+// copied element by element, with a 64-bit division for each, and was
+// slower (docs/perf/gemm-simt-h200-2026-11-29.md).
 struct TlPadCopy
 {
   const float *src;
   int rows, cols;      // src: rows × cols, row-major
-  float *dst;
-  int out_cols;        // dst: rows × out_cols, zeros in columns cols … out_cols − 1
+  float *dst;          // 16-byte aligned
+  int out_cols;        // dst: rows × out_cols (a multiple of 4), zeros in columns cols …
 };
 
 static __global__ void
 tl_pad_pair_kernel (TlPadCopy a, TlPadCopy b)
 {
-  const size_t na = (size_t) a.rows * a.out_cols, nb = (size_t) b.rows * b.out_cols;
-  for (size_t i = blockIdx.x * (size_t) blockDim.x + threadIdx.x; i < na + nb;
-       i += (size_t) gridDim.x * blockDim.x)
+  const int va = a.rows * (a.out_cols / 4), vb = b.rows * (b.out_cols / 4);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < va + vb; i += gridDim.x * blockDim.x)
     {
-      const bool in_a = i < na;
-      const size_t j = in_a ? i : i - na;
-      const int cols = in_a ? a.cols : b.cols, out_cols = in_a ? a.out_cols : b.out_cols;
-      const int r = (int) (j / out_cols), c = (int) (j % out_cols);
-      const float *src = in_a ? a.src : b.src;
-      (in_a ? a.dst : b.dst)[j] = c < cols ? src[(size_t) r * cols + c] : 0.0f;
+      const bool in_a = i < va;
+      const int j = in_a ? i : i - va;
+      const int cols = in_a ? a.cols : b.cols, per_row = (in_a ? a.out_cols : b.out_cols) / 4;
+      const int r = j / per_row, c = (j - r * per_row) * 4;
+      const float *src = (in_a ? a.src : b.src) + (size_t) r * cols + c;
+      float4 v;
+      v.x = c + 0 < cols ? src[0] : 0.0f;
+      v.y = c + 1 < cols ? src[1] : 0.0f;
+      v.z = c + 2 < cols ? src[2] : 0.0f;
+      v.w = c + 3 < cols ? src[3] : 0.0f;
+      reinterpret_cast<float4 *> (in_a ? a.dst : b.dst)[j] = v;
     }
 }
 
 static inline cudaError_t
 tl_pad_pair (TlPadCopy a, TlPadCopy b, cudaStream_t stream)
 {
-  const size_t total = (size_t) a.rows * a.out_cols + (size_t) b.rows * b.out_cols;
-  const size_t blocks = (total + 255) / 256;
+  const size_t vecs = (size_t) a.rows * (a.out_cols / 4) + (size_t) b.rows * (b.out_cols / 4);
+  const size_t blocks = (vecs + 255) / 256;
   tl_pad_pair_kernel<<<(unsigned) (blocks < 132 * 8 ? blocks : 132 * 8), 256, 0, stream>>> (a, b);
   return cudaGetLastError ();
 }

@@ -24,10 +24,17 @@
  * outputs each.  128 × 256 was left out of the fit (the build of it then
  * ran slower than before the plans: docs/perf/gemm-plans-h200.md); its
  * efficiency is set just below 128 × 128's, which measured a little faster
- * than it at large sizes, so the model prefers 128 × 128 at every size. */
+ * than it at large sizes, so the model prefers 128 × 128 at every size.
+ * 96 × 192 (6 × 12 per thread: as many FFMAs per shared load as 128 × 128)
+ * is there for the mid-size products whose 128-wide tiles quantise badly:
+ * 1000×777×1111 is 72 tiles of 128 × 128 (288 CTAs in three waves with k
+ * cut in 4) but 66 of 96 × 192, which k cut in 2 makes exactly 132 CTAs —
+ * one full wave.  Its efficiency is set a little under 128 × 128's, so it
+ * wins on waves, never on a tie. */
 #define TL_GEMM_17_TILES(X) \
   X (128, 256, 1, 0.66, 1)     \
   X (128, 128, 1, 0.68, 8)     \
+  X (96, 192, 1, 0.66, 8)      \
   X (64, 128, 1, 0.62, 8)      \
   X (64, 64, 1, 0.58, 8)
 

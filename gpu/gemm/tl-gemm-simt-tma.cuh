@@ -24,7 +24,7 @@ namespace {
 // 4 along m × 2 along n, and a warp is 4 × 8 lanes, so a thread computes
 // TM = BM/16 rows × TN = BN/16 columns: rows r + 4i, columns col + 32g …
 // + 3 (g < TN/4).  128 × 256 gives 8 × 16 outputs per thread (128
-// accumulators); the smaller tiles of the planned shapes, fewer.
+// accumulators), 96 × 192 gives 6 × 12; the smaller tiles, fewer.
 constexpr int CONSUMER_WARPS = 8;        // 4 along m × 2 along n
 constexpr int CONSUMERS = 32 * CONSUMER_WARPS;
 constexpr int THREADS = 128 + CONSUMERS; // warpgroup 0: the producer
@@ -43,7 +43,8 @@ struct Config
   static constexpr int PART_PITCH = BN + 16;
   static constexpr int SMEM = STAGES * STAGE_BYTES + 128;   // + alignment slack
   static_assert (BK % 4 == 0 && BK <= 256, "whole k-quads, one TMA box");
-  static_assert (TM >= 1 && TN % 4 == 0, "whole float4 column groups per thread");
+  static_assert (BM % 16 == 0 && BN % 64 == 0 && TM >= 1,
+                 "4 × 2 warps of 4 × 8 lanes, each lane whole float4 column groups");
   static_assert (BM * PART_PITCH * 4 <= STAGES * STAGE_BYTES, "the partial tile fits the stages");
 };
 
