@@ -12,7 +12,7 @@
 
 gboolean
 tl_render_draw_blocks (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
-             const TlPaintStyle *style, double w, double h, GError **error)
+                       const TlPaintStyle *style, double w, double h, GError **error)
 {
   if (!tl_render_need_record (input, "blocks", error))
     return FALSE;
@@ -131,9 +131,60 @@ track_label (const TlRunRecord *record, const TlKernelRun *run, gboolean stacked
   return g_strdup_printf ("%s · %s", title, where);
 }
 
+/* Each track's blocks, statistics and label; FALSE with error when a
+ * run has no blocks in the launch asked for. */
+static gboolean
+fill_tracks (const TlRenderInput *input, const TlRenderOptions *o, GPtrArray *runs, GPtrArray *records,
+             TlTimelineTrack *tracks, TlBlockStats **stats, char **labels, GError **error)
+{
+  for (guint i = 0; i < runs->len; i++)
+    {
+      const TlKernelRun *run = runs->pdata[i];
+      const TlRunRecord *rec = records->pdata[i];
+      stats[i] = tl_block_stats_new_for_run (rec, run, o->launch, error);
+      if (stats[i] == NULL)
+        return FALSE;
+      if (stats[i]->n_blocks == 0)
+        {
+          g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                       _("kernel “%s” has no blocks in launch %d"), run->kernel_id, o->launch);
+          return FALSE;
+        }
+      labels[i] = track_label (rec, run, input->n_more > 0);
+      tracks[i].label = labels[i];
+      tracks[i].kernel_id = run->kernel_id;
+      tracks[i].blocks = run->blocks;
+      tracks[i].n_blocks = run->n_blocks;
+      tracks[i].stats = stats[i];
+      tracks[i].unit_label = tl_block_unit_label (run->block_unit);
+    }
+  return TRUE;
+}
+
+/* the tile's block in the first track that has it */
+static void
+highlight_tile (TlTimelineModel *model, const TlRenderOptions *o)
+{
+  for (guint i = 0; i < model->n_tracks && o->tile_x >= 0 && o->tile_y >= 0; i++)
+    {
+      TlBlocksModel bm;
+      tl_blocks_model_init (&bm);
+      bm.blocks = model->tracks[i].blocks;
+      bm.n_blocks = model->tracks[i].n_blocks;
+      bm.launch = o->launch;
+      gssize b = tl_blocks_model_find (&bm, (guint) o->tile_x, (guint) o->tile_y);
+      if (b >= 0)
+        {
+          model->highlight_track = (gint) i;
+          model->highlight_block = b;
+          return;
+        }
+    }
+}
+
 gboolean
 tl_render_draw_timeline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
-               const TlPaintStyle *style, double w, double h, GError **error)
+                         const TlPaintStyle *style, double w, double h, GError **error)
 {
   if (!tl_render_need_record (input, "timeline", error))
     return FALSE;
@@ -153,7 +204,6 @@ tl_render_draw_timeline (cairo_t *cr, const TlRenderInput *input, const TlRender
   TlTimelineTrack tracks[TL_TIMELINE_MAX_TRACKS] = { 0 };
   TlBlockStats *stats[TL_TIMELINE_MAX_TRACKS] = { 0 };
   char *labels[TL_TIMELINE_MAX_TRACKS] = { 0 };
-  gboolean ok = TRUE;
 
   tl_timeline_model_init (&model);
   model.own_time_scale = o->own_time_scale;
@@ -163,51 +213,12 @@ tl_render_draw_timeline (cairo_t *cr, const TlRenderInput *input, const TlRender
                    _("the timeline colours by “duration” or “wave”, not “%s”"), o->color);
       return FALSE;
     }
-  for (guint i = 0; i < runs->len && ok; i++)
-    {
-      const TlKernelRun *run = runs->pdata[i];
-      const TlRunRecord *rec = records->pdata[i];
-      stats[i] = tl_block_stats_new_for_run (rec, run, o->launch, error);
-      if (stats[i] == NULL)
-        {
-          ok = FALSE;
-          break;
-        }
-      if (stats[i]->n_blocks == 0)
-        {
-          g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
-                       _("kernel “%s” has no blocks in launch %d"), run->kernel_id, o->launch);
-          ok = FALSE;
-          break;
-        }
-      labels[i] = track_label (rec, run, input->n_more > 0);
-      tracks[i].label = labels[i];
-      tracks[i].kernel_id = run->kernel_id;
-      tracks[i].blocks = run->blocks;
-      tracks[i].n_blocks = run->n_blocks;
-      tracks[i].stats = stats[i];
-      tracks[i].unit_label = tl_block_unit_label (run->block_unit);
-    }
+  gboolean ok = fill_tracks (input, o, runs, records, tracks, stats, labels, error);
   if (ok)
     {
       model.tracks = tracks;
       model.n_tracks = runs->len;
-      /* the tile's block in the first track that has it */
-      for (guint i = 0; i < runs->len && o->tile_x >= 0 && o->tile_y >= 0; i++)
-        {
-          TlBlocksModel bm;
-          tl_blocks_model_init (&bm);
-          bm.blocks = tracks[i].blocks;
-          bm.n_blocks = tracks[i].n_blocks;
-          bm.launch = o->launch;
-          gssize b = tl_blocks_model_find (&bm, (guint) o->tile_x, (guint) o->tile_y);
-          if (b >= 0)
-            {
-              model.highlight_track = (gint) i;
-              model.highlight_block = b;
-              break;
-            }
-        }
+      highlight_tile (&model, o);
       tl_paint_timeline (cr, &model, style, w, h);
     }
   for (guint i = 0; i < TL_TIMELINE_MAX_TRACKS; i++)
@@ -224,7 +235,7 @@ tl_render_draw_timeline (cairo_t *cr, const TlRenderInput *input, const TlRender
  * presentation). */
 gboolean
 tl_render_draw_blocks_and_timeline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
-                          const TlPaintStyle *style, double w, double h, GError **error)
+                                    const TlPaintStyle *style, double w, double h, GError **error)
 {
   if (!tl_render_need_record (input, "blocks-and-timeline", error))
     return FALSE;

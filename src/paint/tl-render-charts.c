@@ -15,7 +15,7 @@
 
 gboolean
 tl_render_draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
-              const TlPaintStyle *style, double w, double h, GError **error)
+                        const TlPaintStyle *style, double w, double h, GError **error)
 {
   if (!tl_render_need_record (input, "compare", error))
     return FALSE;
@@ -42,7 +42,7 @@ tl_render_draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderO
 
 gboolean
 tl_render_draw_sweep (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
-            const TlPaintStyle *style, double w, double h, GError **error)
+                      const TlPaintStyle *style, double w, double h, GError **error)
 {
   if (!tl_render_need_record (input, "sweep", error))
     return FALSE;
@@ -66,7 +66,7 @@ tl_render_draw_sweep (cairo_t *cr, const TlRenderInput *input, const TlRenderOpt
  * sentence that says why there are no points. */
 gboolean
 tl_render_draw_roofline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
-               const TlPaintStyle *style, double w, double h, GError **error)
+                         const TlPaintStyle *style, double w, double h, GError **error)
 {
   if (!tl_render_need_record (input, "roofline", error))
     return FALSE;
@@ -90,7 +90,7 @@ tl_render_draw_roofline (cairo_t *cr, const TlRenderInput *input, const TlRender
  * of the record's ladder). */
 gboolean
 tl_render_draw_lesson (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
-             const TlPaintStyle *style, double w, double h, GError **error)
+                       const TlPaintStyle *style, double w, double h, GError **error)
 {
   if (!tl_render_need_record (input, "lesson", error))
     return FALSE;
@@ -111,7 +111,7 @@ tl_render_draw_lesson (cairo_t *cr, const TlRenderInput *input, const TlRenderOp
 
 gboolean
 tl_render_draw_gauss (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
-            const TlPaintStyle *style, double w, double h, GError **error)
+                      const TlPaintStyle *style, double w, double h, GError **error)
 {
   if (input->lu == NULL)
     {
