@@ -47,20 +47,12 @@ facts_line (cairo_t *cr, const TlPaintStyle *style, double x, double y, double m
   return MAX (h, line * 1.4);
 }
 
-void
-tl_paint_gauss_chart (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle *style,
-                      double box_x, double box_y, double box_w, double box_h)
+/* the longest block step, all its phases together (1 when none took time) */
+static double
+longest_step (const TlLuRecorder *rec)
 {
-  const TlLuRecorder *rec = frame->record;
-  guint nb = rec->blocks->len;
-  double font = TL_PX (style, style->font_size);
-  double tick = TL_PX (style, 5);
-
-  if (box_w <= 0 || nb == 0)
-    return;
-
   double tmax = 0;
-  for (guint b = 0; b < nb; b++)
+  for (guint b = 0; b < rec->blocks->len; b++)
     {
       const TlLuBlockStep *bs = &g_array_index (rec->blocks, TlLuBlockStep, b);
       double t = 0;
@@ -68,28 +60,24 @@ tl_paint_gauss_chart (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle
         t += MAX (bs->phase_ns[p], 0);
       tmax = MAX (tmax, t);
     }
-  if (tmax <= 0)
-    tmax = 1;
-  const char *unit = tmax < 2e6 ? "µs" : "ms";
-  double div = tmax < 2e6 ? 1e3 : 1e6;
+  return tmax > 0 ? tmax : 1;
+}
 
-  cairo_save (cr);
-  tl_paint_set_fg (cr, style);
-  double y = box_y;
-  y += fit_text (cr, style, box_x, y, box_w, style->font_size * 1.05, TRUE,
-                 _("Time per block step (seed 004, Fig. 5)"));
-  y += font * 0.2;
-
-  /* legend, two per line when they fit, else one per line */
+/* the phases' colours, two per line when they fit, else one per line;
+ * returns the height it took */
+static double
+chart_legend (cairo_t *cr, const TlPaintStyle *style, double x, double y, double w)
+{
+  double font = TL_PX (style, style->font_size);
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   double widest = 0;
   for (guint p = 0; p < TL_LU_N_PHASES; p++)
     widest = MAX (widest, tl_paint_text_width (cr, _(phase_labels[p])));
-  guint per_line = 2 * (widest + font * 2.0) <= box_w ? 2 : 1;
+  guint per_line = 2 * (widest + font * 2.0) <= w ? 2 : 1;
   for (guint p = 0; p < TL_LU_N_PHASES; p++)
     {
       double rgb[3];
-      double lx = box_x + (p % per_line) * box_w / 2;
+      double lx = x + (p % per_line) * w / 2;
       double ly = y + (p / per_line) * font * 1.35;
       phase_rgb (p, rgb);
       cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
@@ -98,49 +86,52 @@ tl_paint_gauss_chart (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle
       tl_paint_set_fg (cr, style);
       tl_paint_text (cr, lx + font * 1.3, ly, 0, 0, _(phase_labels[p]));
     }
-  y += font * 1.35 * (TL_LU_N_PHASES / per_line) + font * 0.5;
+  return font * 1.35 * (TL_LU_N_PHASES / per_line) + font * 0.5;
+}
 
-  /* the value axis' unit, as a caption above it */
-  char ylab[64];
-  g_snprintf (ylab, sizeof ylab, _("time per block step (%s)"), unit);
-  tl_paint_text_fit (cr, box_x, y, 0, 0, box_w, ylab);
-  y += font * 1.4;
-  double px = box_x + font * 3.6, pw = box_w - font * 3.8;
-  /* room above the tallest bar for its "now" */
-  double py = y + font * 1.2, ph = box_y + box_h - py - tick - font * 2.8;
-  if (ph < font * 2 || pw < font * 2)
-    {
-      cairo_restore (cr);
-      return;
-    }
+/* The plot's area and scale: time 0 … tmax (ns) shown in unit_div ns
+ * per unit, nb block steps in slots of slot pixels. */
+typedef struct
+{
+  double px, py, pw, ph;
+  double tmax, unit_div, slot, tick;
+} ChartPlot;
 
-  /* value axis */
+/* the value axis: ticks, labels and faint grid lines across the plot */
+static void
+chart_value_axis (cairo_t *cr, const TlPaintStyle *style, const ChartPlot *c)
+{
   double ticks[MAX_TICKS];
-  guint n = tl_paint_axis_ticks (cr, 0, tmax / div, ph / (tmax / div), TRUE, FALSE,
-                                 tl_format_value, ticks, MAX_TICKS);
+  guint n = tl_paint_axis_ticks (cr, 0, c->tmax / c->unit_div, c->ph / (c->tmax / c->unit_div), TRUE,
+                                 FALSE, tl_format_value, ticks, MAX_TICKS);
   cairo_set_line_width (cr, TL_PX (style, style->line_width));
   for (guint i = 0; i < n; i++)
     {
-      double yy = round (py + ph - ticks[i] * div / tmax * ph) + 0.5;
+      double yy = round (c->py + c->ph - ticks[i] * c->unit_div / c->tmax * c->ph) + 0.5;
       char buf[32];
-      cairo_move_to (cr, px - tick, yy);
-      cairo_line_to (cr, px, yy);
+      cairo_move_to (cr, c->px - c->tick, yy);
+      cairo_line_to (cr, c->px, yy);
       cairo_stroke (cr);
       tl_paint_set_fg_alpha (cr, style, 0.15);
-      cairo_move_to (cr, px, yy);
-      cairo_line_to (cr, px + pw, yy);
+      cairo_move_to (cr, c->px, yy);
+      cairo_line_to (cr, c->px + c->pw, yy);
       cairo_stroke (cr);
       tl_paint_set_fg (cr, style);
       tl_format_value (ticks[i], buf, sizeof buf);
-      tl_paint_text (cr, px - tick - TL_PX (style, 2), yy, 1.0, 0.5, buf);
+      tl_paint_text (cr, c->px - c->tick - TL_PX (style, 2), yy, 1.0, 0.5, buf);
     }
+}
 
-  /* stacked bars */
-  double slot = pw / nb, bw = MAX (slot * 0.7, 1.0);
-  for (guint b = 0; b < nb; b++)
+/* one stacked bar per block step; the frame's step outlined, "now" above it */
+static void
+chart_bars (cairo_t *cr, const TlPaintStyle *style, const TlGaussFrame *frame, const ChartPlot *c)
+{
+  const TlLuRecorder *rec = frame->record;
+  double bw = MAX (c->slot * 0.7, 1.0);
+  for (guint b = 0; b < rec->blocks->len; b++)
     {
       const TlLuBlockStep *bs = &g_array_index (rec->blocks, TlLuBlockStep, b);
-      double bx = px + b * slot + (slot - bw) / 2, acc = 0;
+      double bx = c->px + b * c->slot + (c->slot - bw) / 2, acc = 0, base = c->py + c->ph;
       for (guint p = 0; p < TL_LU_N_PHASES; p++)
         {
           double t = MAX (bs->phase_ns[p], 0);
@@ -149,64 +140,103 @@ tl_paint_gauss_chart (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle
             continue;
           phase_rgb (p, rgb);
           cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
-          double y1 = py + ph - (acc + t) / tmax * ph, y0 = py + ph - acc / tmax * ph;
+          double y1 = base - (acc + t) / c->tmax * c->ph, y0 = base - acc / c->tmax * c->ph;
           cairo_rectangle (cr, bx, y1, bw, y0 - y1);
           cairo_fill (cr);
           acc += t;
         }
-      if ((gint) b == frame->block)
-        {
-          double top = py + ph - acc / tmax * ph;
-          cairo_set_source_rgb (cr, 0, 0, 0);
-          cairo_set_line_width (cr, TL_PX (style, 2.5));
-          cairo_rectangle (cr, bx - TL_PX (style, 2), top - TL_PX (style, 2), bw + TL_PX (style, 4),
-                           py + ph - top + TL_PX (style, 2));
-          cairo_stroke (cr);
-          tl_paint_set_font (cr, style, style->font_size * 0.9, TRUE);
-          tl_paint_text (cr, bx + bw / 2, top - TL_PX (style, 4), 0.5, 1.0, _("now"));
-          tl_paint_set_font (cr, style, style->font_size, FALSE);
-        }
+      if ((gint) b != frame->block)
+        continue;
+      double top = base - acc / c->tmax * c->ph;
+      cairo_set_source_rgb (cr, 0, 0, 0);
+      cairo_set_line_width (cr, TL_PX (style, 2.5));
+      cairo_rectangle (cr, bx - TL_PX (style, 2), top - TL_PX (style, 2), bw + TL_PX (style, 4),
+                       base - top + TL_PX (style, 2));
+      cairo_stroke (cr);
+      tl_paint_set_font (cr, style, style->font_size * 0.9, TRUE);
+      tl_paint_text (cr, bx + bw / 2, top - TL_PX (style, 4), 0.5, 1.0, _("now"));
+      tl_paint_set_font (cr, style, style->font_size, FALSE);
     }
+}
 
+/* the axes' lines and the block steps 1 … nb under their bars, as many as
+ * their labels allow */
+static void
+chart_step_axis (cairo_t *cr, const TlPaintStyle *style, const ChartPlot *c, guint nb)
+{
+  double font = TL_PX (style, style->font_size);
   tl_paint_set_fg (cr, style);
   cairo_set_line_width (cr, TL_PX (style, style->line_width));
-  cairo_move_to (cr, px, py);
-  cairo_line_to (cr, px, py + ph);
-  cairo_line_to (cr, px + pw, py + ph);
+  cairo_move_to (cr, c->px, c->py);
+  cairo_line_to (cr, c->px, c->py + c->ph);
+  cairo_line_to (cr, c->px + c->pw, c->py + c->ph);
   cairo_stroke (cr);
-  /* block steps 1 … nb under their bars, as many as their labels allow */
   double steps[MAX_TICKS];
-  guint ns = tl_paint_axis_ticks (cr, 1, nb, slot, FALSE, TRUE, tl_format_index, steps,
-                                  MAX_TICKS);
+  guint ns = tl_paint_axis_ticks (cr, 1, nb, c->slot, FALSE, TRUE, tl_format_index, steps, MAX_TICKS);
   for (guint i = 0; i < ns; i++)
     {
       char buf[16];
       tl_format_index (steps[i], buf, sizeof buf);
-      tl_paint_text (cr, px + (steps[i] - 0.5) * slot, py + ph + TL_PX (style, 2), 0.5, 0, buf);
+      tl_paint_text (cr, c->px + (steps[i] - 0.5) * c->slot, c->py + c->ph + TL_PX (style, 2), 0.5, 0, buf);
     }
-  tl_paint_text (cr, px + pw / 2, py + ph + font * 1.35, 0.5, 0, _("block step"));
-  cairo_restore (cr);
+  tl_paint_text (cr, c->px + c->pw / 2, c->py + c->ph + font * 1.35, 0.5, 0, _("block step"));
 }
 
 void
-tl_paint_gauss_facts (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle *style,
+tl_paint_gauss_chart (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle *style,
                       double box_x, double box_y, double box_w, double box_h)
 {
-  const TlGaussFrame *f = frame;
-  const TlLuRecorder *rec = f->record;
-  double font = TL_PX (style, style->font_size) * 1.1;
-  double y = box_y, x = box_x;
-  const TlLuStep *prev = f->step > 0 ? &g_array_index (rec->steps, TlLuStep, f->step - 1) : NULL;
-  char buf[160], v[32];
+  const TlLuRecorder *rec = frame->record;
+  guint nb = rec->blocks->len;
+  double font = TL_PX (style, style->font_size);
 
-  double growth = prev ? prev->growth : 1.0;
-  int sign = prev ? prev->det_sign : 1;
+  if (box_w <= 0 || nb == 0)
+    return;
+
+  ChartPlot c = { .tmax = longest_step (rec), .tick = TL_PX (style, 5) };
+  const char *unit = c.tmax < 2e6 ? "µs" : "ms";
+  c.unit_div = c.tmax < 2e6 ? 1e3 : 1e6;
 
   cairo_save (cr);
-  cairo_rectangle (cr, x, y, box_w, box_h);
-  cairo_clip (cr);
   tl_paint_set_fg (cr, style);
-  tl_paint_set_font (cr, style, style->font_size * 1.1, FALSE);
+  double y = box_y;
+  y += fit_text (cr, style, box_x, y, box_w, style->font_size * 1.05, TRUE,
+                 _("Time per block step (seed 004, Fig. 5)"));
+  y += font * 0.2;
+  y += chart_legend (cr, style, box_x, y, box_w);
+
+  /* the value axis' unit, as a caption above it */
+  char ylab[64];
+  g_snprintf (ylab, sizeof ylab, _("time per block step (%s)"), unit);
+  tl_paint_text_fit (cr, box_x, y, 0, 0, box_w, ylab);
+  y += font * 1.4;
+  c.px = box_x + font * 3.6;
+  c.pw = box_w - font * 3.8;
+  /* room above the tallest bar for its "now" */
+  c.py = y + font * 1.2;
+  c.ph = box_y + box_h - c.py - c.tick - font * 2.8;
+  if (c.ph >= font * 2 && c.pw >= font * 2)
+    {
+      c.slot = c.pw / nb;
+      chart_value_axis (cr, style, &c);
+      chart_bars (cr, style, frame, &c);
+      chart_step_axis (cr, style, &c, nb);
+    }
+  cairo_restore (cr);
+}
+
+/* The record so far: steps, swaps, and the growth factor and sign of
+ * the determinant (or over GF(p), the determinant mod p); returns where
+ * the next line goes. */
+static double
+facts_so_far (cairo_t *cr, const TlPaintStyle *style, const TlGaussFrame *f, double x, double y,
+              double box_w, double font)
+{
+  const TlLuRecorder *rec = f->record;
+  const TlLuStep *prev = f->step > 0 ? &g_array_index (rec->steps, TlLuStep, f->step - 1) : NULL;
+  char buf[160], v[32];
+  double growth = prev ? prev->growth : 1.0;
+  int sign = prev ? prev->det_sign : 1;
 
   g_snprintf (buf, sizeof buf, _("steps done        %u of %u"), f->step, f->n_steps);
   tl_paint_text (cr, x, y, 0, 0, buf);
@@ -239,6 +269,18 @@ tl_paint_gauss_facts (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle
       tl_paint_text (cr, x, y, 0, 0, buf);
       y += font * 1.4;
     }
+  return y;
+}
+
+/* The step on show: its pivot and swap; or when all are done, the
+ * factorisation's rank (and determinant); returns where the next line goes. */
+static double
+facts_step (cairo_t *cr, const TlPaintStyle *style, const TlGaussFrame *f, double x, double y,
+            double box_w, double font)
+{
+  const TlLuRecorder *rec = f->record;
+  char buf[160], v[32];
+
   if (f->current)
     {
       const TlLuStep *st = f->current;
@@ -263,7 +305,6 @@ tl_paint_gauss_facts (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle
           g_snprintf (buf, sizeof buf, _("already in row %u: no swap"), st->k);
         }
       tl_paint_set_font (cr, style, style->font_size * 1.1, TRUE);
-      fit_text (cr, style, x, y, box_w, style->font_size * 1.1, TRUE, buf);
     }
   else
     {
@@ -276,10 +317,30 @@ tl_paint_gauss_facts (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle
         }
       else
         g_snprintf (buf, sizeof buf, _("done: PA = LU, rank %zu"), rec->rank);
-      fit_text (cr, style, x, y, box_w, style->font_size * 1.1, TRUE, buf);
     }
+  fit_text (cr, style, x, y, box_w, style->font_size * 1.1, TRUE, buf);
+  return y;
+}
+
+void
+tl_paint_gauss_facts (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle *style,
+                      double box_x, double box_y, double box_w, double box_h)
+{
+  const TlGaussFrame *f = frame;
+  double font = TL_PX (style, style->font_size) * 1.1;
+  double y = box_y, x = box_x;
+
+  cairo_save (cr);
+  cairo_rectangle (cr, x, y, box_w, box_h);
+  cairo_clip (cr);
+  tl_paint_set_fg (cr, style);
+  tl_paint_set_font (cr, style, style->font_size * 1.1, FALSE);
+
+  y = facts_so_far (cr, style, f, x, y, box_w, font);
+  y = facts_step (cr, style, f, x, y, box_w, font);
   if (!f->exact)
     {
+      char buf[160];
       y += font * 1.4;
       tl_paint_set_font (cr, style, style->font_size, FALSE);
       g_snprintf (buf, sizeof buf, _("(matrix as after step %u: large records keep snapshots only)"),

@@ -218,6 +218,97 @@ paint_values (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
   cairo_restore (cr);
 }
 
+/* L below the diagonal in columns 0…N−1 (tinted), U in rows 0…N−1 from
+ * the diagonal on */
+static void
+paint_l_and_u (cairo_t *cr, const TlGaussLayout *lay, const TlPaintStyle *style, double N, double m,
+               double n)
+{
+  cairo_move_to (cr, ex (lay, 0), ey (lay, 1));
+  for (double j = 0; j < N; j++)
+    {
+      cairo_line_to (cr, ex (lay, j + 1), ey (lay, j + 1));
+      if (j + 1 < N)
+        cairo_line_to (cr, ex (lay, j + 1), ey (lay, j + 2));
+    }
+  cairo_line_to (cr, ex (lay, N), ey (lay, m));
+  cairo_line_to (cr, ex (lay, 0), ey (lay, m));
+  cairo_close_path (cr);
+  cairo_set_source_rgba (cr, TL_GAUSS_RGB_L, 0.14);
+  cairo_fill_preserve (cr);
+  stroke_outline (cr, style, TL_GAUSS_RGB_L, 3.0, FALSE);
+
+  cairo_move_to (cr, ex (lay, 0), ey (lay, 0));
+  cairo_line_to (cr, ex (lay, n), ey (lay, 0));
+  cairo_line_to (cr, ex (lay, n), ey (lay, N));
+  for (double i = N - 1; i >= 0; i--)
+    {
+      cairo_line_to (cr, ex (lay, i), ey (lay, i + 1));
+      cairo_line_to (cr, ex (lay, i), ey (lay, i));
+    }
+  cairo_close_path (cr);
+  stroke_outline (cr, style, TL_GAUSS_RGB_U, 3.0, FALSE);
+}
+
+/* the pivot column N and the chosen pivot, ringed */
+static void
+paint_pivot_column (cairo_t *cr, const TlGaussFrame *f, const TlGaussLayout *lay, const TlPaintStyle *style,
+                    double N, double m)
+{
+  cairo_rectangle (cr, ex (lay, N), ey (lay, N), ex (lay, N + 1) - ex (lay, N), ey (lay, m) - ey (lay, N));
+  stroke_outline (cr, style, TL_GAUSS_RGB_PIVOT, 1.5, FALSE);
+  if (f->current->pivot_row < 0)
+    return;
+  double cx, cy;
+  double r = MAX (lay->heat_layout.px_per_col * 0.58, TL_PX (style, 9));
+  tl_gauss_layout_cell_centre (lay, f->current->pivot_row, N, &cx, &cy);
+  cairo_arc (cr, cx, cy, r, 0, 2 * G_PI);
+  cairo_set_source_rgb (cr, 0, 0, 0);
+  cairo_set_line_width (cr, TL_PX (style, 5));
+  cairo_stroke_preserve (cr);
+  cairo_set_source_rgb (cr, TL_GAUSS_RGB_PIVOT);
+  cairo_set_line_width (cr, TL_PX (style, 3));
+  cairo_stroke (cr);
+}
+
+/* region names, where there is room */
+static void
+paint_region_names (cairo_t *cr, const TlGaussFrame *f, const TlGaussLayout *lay, const TlPaintStyle *style,
+                    double N, double m, double n)
+{
+  const TlHeatmapLayout *h = &lay->heat_layout;
+  double font = TL_PX (style, style->font_size);
+
+  cairo_save (cr);
+  tl_paint_set_font (cr, style, style->font_size * 1.1, TRUE);
+  double lab = font * 1.6;
+  if (N >= 2 && ey (lay, m) - ey (lay, N) > lab && ex (lay, N) - ex (lay, 0) > lab)
+    label_box (cr, style, ex (lay, 0) + font * 0.4, ey (lay, m) - font * 0.3, 0, 1,
+               TL_GAUSS_RGB_L, "L");
+  if (N >= 1 && ey (lay, N) - ey (lay, 0) > lab * 0.8)
+    label_box (cr, style, ex (lay, n) - font * 0.4, ey (lay, 0) + font * 0.2, 1, 0,
+               TL_GAUSS_RGB_U, "U");
+  if (N < m && N < n && ey (lay, m) - ey (lay, N) > lab * 2)
+    {
+      char buf[96];
+      g_snprintf (buf, sizeof buf, _("Schur complement %.0f×%.0f"), m - N, n - N);
+      /* only where the region is wide enough to hold it */
+      if (tl_paint_text_width (cr, buf) + font * 1.2 < ex (lay, n) - ex (lay, N))
+        label_box (cr, style, ex (lay, n) - font * 0.4, ey (lay, m) - font * 0.3, 1, 1,
+                   TL_GAUSS_RGB_SCHUR, buf);
+    }
+  if (f->block >= 0)
+    {
+      const TlLuBlockStep *bs = &g_array_index (f->record->blocks, TlLuBlockStep, f->block);
+      tl_paint_set_font (cr, style, style->font_size, TRUE);
+      char buf[64];
+      g_snprintf (buf, sizeof buf, _("panel %u"), bs->index + 1);
+      double x = ex (lay, bs->k0);
+      label_box (cr, style, x, h->plot_y + h->plot_h + font * 0.2, 0, 0, TL_GAUSS_RGB_PANEL, buf);
+    }
+  cairo_restore (cr);
+}
+
 static void
 paint_regions (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
                const TlPaintStyle *style)
@@ -251,100 +342,23 @@ paint_regions (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
       cairo_rectangle (cr, ex (lay, N), ey (lay, N), ex (lay, n) - ex (lay, N), ey (lay, m) - ey (lay, N));
       stroke_outline (cr, style, TL_GAUSS_RGB_SCHUR, 2.0, TRUE);
     }
-
   if (N >= 1)
-    {
-      /* L: below the diagonal in columns 0…N−1 */
-      cairo_move_to (cr, ex (lay, 0), ey (lay, 1));
-      for (double j = 0; j < N; j++)
-        {
-          cairo_line_to (cr, ex (lay, j + 1), ey (lay, j + 1));
-          if (j + 1 < N)
-            cairo_line_to (cr, ex (lay, j + 1), ey (lay, j + 2));
-        }
-      cairo_line_to (cr, ex (lay, N), ey (lay, m));
-      cairo_line_to (cr, ex (lay, 0), ey (lay, m));
-      cairo_close_path (cr);
-      cairo_set_source_rgba (cr, TL_GAUSS_RGB_L, 0.14);
-      cairo_fill_preserve (cr);
-      stroke_outline (cr, style, TL_GAUSS_RGB_L, 3.0, FALSE);
-
-      /* U: rows 0…N−1 from the diagonal on */
-      cairo_move_to (cr, ex (lay, 0), ey (lay, 0));
-      cairo_line_to (cr, ex (lay, n), ey (lay, 0));
-      cairo_line_to (cr, ex (lay, n), ey (lay, N));
-      for (double i = N - 1; i >= 0; i--)
-        {
-          cairo_line_to (cr, ex (lay, i), ey (lay, i + 1));
-          cairo_line_to (cr, ex (lay, i), ey (lay, i));
-        }
-      cairo_close_path (cr);
-      stroke_outline (cr, style, TL_GAUSS_RGB_U, 3.0, FALSE);
-    }
-
-  /* the pivot column and the chosen pivot */
+    paint_l_and_u (cr, lay, style, N, m, n);
   if (f->current != NULL && N < n)
-    {
-      cairo_rectangle (cr, ex (lay, N), ey (lay, N), ex (lay, N + 1) - ex (lay, N), ey (lay, m) - ey (lay, N));
-      stroke_outline (cr, style, TL_GAUSS_RGB_PIVOT, 1.5, FALSE);
-      if (f->current->pivot_row >= 0)
-        {
-          double cx, cy;
-          double r = MAX (h->px_per_col * 0.58, TL_PX (style, 9));
-          tl_gauss_layout_cell_centre (lay, f->current->pivot_row, N, &cx, &cy);
-          cairo_arc (cr, cx, cy, r, 0, 2 * G_PI);
-          cairo_set_source_rgb (cr, 0, 0, 0);
-          cairo_set_line_width (cr, TL_PX (style, 5));
-          cairo_stroke_preserve (cr);
-          cairo_set_source_rgb (cr, TL_GAUSS_RGB_PIVOT);
-          cairo_set_line_width (cr, TL_PX (style, 3));
-          cairo_stroke (cr);
-        }
-    }
+    paint_pivot_column (cr, f, lay, style, N, m);
   cairo_restore (cr);
 
-  /* region names, where there is room */
-  cairo_save (cr);
-  tl_paint_set_font (cr, style, style->font_size * 1.1, TRUE);
-  double lab = font * 1.6;
-  if (N >= 2 && ey (lay, m) - ey (lay, N) > lab && ex (lay, N) - ex (lay, 0) > lab)
-    label_box (cr, style, ex (lay, 0) + font * 0.4, ey (lay, m) - font * 0.3, 0, 1,
-               TL_GAUSS_RGB_L, "L");
-  if (N >= 1 && ey (lay, N) - ey (lay, 0) > lab * 0.8)
-    label_box (cr, style, ex (lay, n) - font * 0.4, ey (lay, 0) + font * 0.2, 1, 0,
-               TL_GAUSS_RGB_U, "U");
-  if (N < m && N < n && ey (lay, m) - ey (lay, N) > lab * 2)
-    {
-      char buf[96];
-      g_snprintf (buf, sizeof buf, _("Schur complement %.0f×%.0f"), m - N, n - N);
-      /* only where the region is wide enough to hold it */
-      if (tl_paint_text_width (cr, buf) + font * 1.2 < ex (lay, n) - ex (lay, N))
-        label_box (cr, style, ex (lay, n) - font * 0.4, ey (lay, m) - font * 0.3, 1, 1,
-                   TL_GAUSS_RGB_SCHUR, buf);
-    }
-  if (f->block >= 0)
-    {
-      const TlLuBlockStep *bs = &g_array_index (rec->blocks, TlLuBlockStep, f->block);
-      tl_paint_set_font (cr, style, style->font_size, TRUE);
-      char buf[64];
-      g_snprintf (buf, sizeof buf, _("panel %u"), bs->index + 1);
-      double x = ex (lay, bs->k0);
-      label_box (cr, style, x, h->plot_y + h->plot_h + font * 0.2, 0, 0, TL_GAUSS_RGB_PANEL, buf);
-    }
-  cairo_restore (cr);
+  paint_region_names (cr, f, lay, style, N, m, n);
 }
 
+/* the strip's titles over it (while a step is on show) and its axis line */
 static void
-paint_strip (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
-             const TlPaintStyle *style)
+strip_titles (cairo_t *cr, const TlGaussFrame *f, const TlGaussLayout *lay, const TlPaintStyle *style)
 {
-  const TlGaussFrame *f = model->frame;
-  const TlLuStep *st = f->current;
   const TlHeatmapLayout *h = &lay->heat_layout;
   double font = TL_PX (style, style->font_size);
   double x0 = lay->strip_x, w = lay->strip_w;
 
-  cairo_save (cr);
   tl_paint_set_fg (cr, style);
   tl_paint_set_font (cr, style, style->font_size, TRUE);
   char title[64];
@@ -356,25 +370,26 @@ paint_strip (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
    * right into the right panel's title */
   double right = MIN (x0 + w, lay->facts_x - font * 0.8);
   double room = right - (x0 - font * 2.6);
-  if (st)
+  if (f->current)
     tl_paint_text_fit (cr, right, h->plot_y - TL_PX (style, 5) - font * 1.35, 1.0, 1.0, room,
                        _("pivot search"));
   tl_paint_set_font (cr, style, style->font_size, FALSE);
-  if (st)
+  if (f->current)
     tl_paint_text_fit (cr, right, h->plot_y - TL_PX (style, 5), 1.0, 1.0, room, title);
 
-  /* axis line */
   cairo_set_line_width (cr, TL_PX (style, style->line_width));
   cairo_move_to (cr, round (x0) + 0.5, h->plot_y);
   cairo_line_to (cr, round (x0) + 0.5, h->plot_y + h->plot_h);
   cairo_stroke (cr);
+}
 
-  if (st == NULL || st->column.len == 0)
-    {
-      cairo_restore (cr);
-      return;
-    }
-
+/* |a(i, k)| for the rows below the diagonal, one bar per (pooled) row;
+ * the chosen pivot's in the pivot colour */
+static void
+strip_bars (cairo_t *cr, const TlGaussFrame *f, const TlGaussLayout *lay, const TlPaintStyle *style)
+{
+  const TlLuStep *st = f->current;
+  double x0 = lay->strip_x, w = lay->strip_w;
   double vmax = 0;
   for (guint e = 0; e < st->column.len; e++)
     if (isfinite (st->column.data[e]))
@@ -400,65 +415,94 @@ paint_strip (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
       cairo_rectangle (cr, x0, y0 + pad, MAX (bw, 1.0), MAX (y1 - y0 - 2 * pad, 1.0));
       cairo_fill (cr);
     }
+}
 
-  /* the chosen pivot: its value, and the swap as an arrow from row k */
-  if (st->pivot_row >= 0)
+/* the swap as a bracket left of the bars, from row k (at ky) to the
+ * pivot row (at py), with arrowheads at both ends */
+static void
+swap_arrow (cairo_t *cr, const TlGaussLayout *lay, const TlPaintStyle *style, double ky, double py)
+{
+  double font = TL_PX (style, style->font_size);
+  double ax = lay->strip_x - font * 0.6, bulge = font * 1.6;
+  double lw = TL_PX (style, 2.5), head = TL_PX (style, 9);
+  cairo_set_source_rgb (cr, 0.80, 0.10, 0.10);
+  cairo_set_line_width (cr, lw);
+  cairo_move_to (cr, ax, ky);
+  cairo_curve_to (cr, ax - bulge, ky, ax - bulge, py, ax, py);
+  cairo_stroke (cr);
+  for (int end = 0; end < 2; end++)
     {
-      double py = ey (lay, st->pivot_row + 0.5), ky = ey (lay, st->k + 0.5);
-      char buf[64], val[32];
-      if (f->record->modulus > 0)
-        g_snprintf (val, sizeof val, "%.0f", st->pivot_value);
-      else
-        tl_format_value (st->pivot_value, val, sizeof val);
-      g_snprintf (buf, sizeof buf, _("pivot %s"), val);
-      tl_paint_set_font (cr, style, style->font_size, TRUE);
-      double tw = tl_paint_text_width (cr, buf);
-      double tx = MIN (x0 + TL_PX (style, 4), lay->strip_x + lay->strip_w + font * 1.8 - tw);
-      double ty = py + font * 0.4;
-      if (ty + font * 1.3 > h->plot_y + h->plot_h)
-        ty = py - font * 1.7;
-      label_box (cr, style, tx, ty, 0, 0, 0.55, 0.25, 0.0, buf);
+      double y = end ? py : ky;
+      cairo_move_to (cr, ax + TL_PX (style, 1), y);
+      cairo_line_to (cr, ax - head, y - head * 0.55);
+      cairo_line_to (cr, ax - head, y + head * 0.55);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+    }
+  tl_paint_set_font (cr, style, style->font_size * 0.9, TRUE);
+  cairo_save (cr);
+  cairo_translate (cr, ax - bulge * 0.75 - TL_PX (style, 3), (ky + py) / 2);
+  cairo_rotate (cr, -G_PI / 2);
+  if (fabs (py - ky) > tl_paint_text_width (cr, _("swap")) + font)
+    tl_paint_text (cr, 0, 0, 0.5, 1.0, _("swap"));
+  cairo_restore (cr);
+}
 
-      if (st->swapped && st->pivot_row != st->k)
-        {
-          /* a bracket left of the bars: row k ↔ pivot row */
-          double ax = x0 - font * 0.6, bulge = font * 1.6;
-          double lw = TL_PX (style, 2.5), head = TL_PX (style, 9);
-          cairo_set_source_rgb (cr, 0.80, 0.10, 0.10);
-          cairo_set_line_width (cr, lw);
-          cairo_move_to (cr, ax, ky);
-          cairo_curve_to (cr, ax - bulge, ky, ax - bulge, py, ax, py);
-          cairo_stroke (cr);
-          for (int end = 0; end < 2; end++)
-            {
-              double y = end ? py : ky;
-              cairo_move_to (cr, ax + TL_PX (style, 1), y);
-              cairo_line_to (cr, ax - head, y - head * 0.55);
-              cairo_line_to (cr, ax - head, y + head * 0.55);
-              cairo_close_path (cr);
-              cairo_fill (cr);
-            }
-          tl_paint_set_font (cr, style, style->font_size * 0.9, TRUE);
-          cairo_save (cr);
-          cairo_translate (cr, ax - bulge * 0.75 - TL_PX (style, 3), (ky + py) / 2);
-          cairo_rotate (cr, -G_PI / 2);
-          if (fabs (py - ky) > tl_paint_text_width (cr, _("swap")) + font)
-            tl_paint_text (cr, 0, 0, 0.5, 1.0, _("swap"));
-          cairo_restore (cr);
-        }
-      /* the two rows, marked across the matrix */
-      cairo_set_source_rgba (cr, 0.80, 0.10, 0.10, 0.9);
-      cairo_set_line_width (cr, TL_PX (style, 1.5));
-      double d[2] = { TL_PX (style, 5), TL_PX (style, 4) };
-      cairo_set_dash (cr, d, 2, 0);
-      if (st->swapped)
-        for (int r = 0; r < 2; r++)
-          {
-            double row = r ? st->pivot_row : st->k;
-            cairo_rectangle (cr, h->plot_x, ey (lay, row), h->plot_w, MAX (ey (lay, row + 1) - ey (lay, row), 1.0));
-            cairo_stroke (cr);
-          }
-      cairo_set_dash (cr, NULL, 0, 0);
+/* the chosen pivot: its value, the swap as an arrow from row k, and the
+ * two rows marked across the matrix */
+static void
+strip_pivot (cairo_t *cr, const TlGaussFrame *f, const TlGaussLayout *lay, const TlPaintStyle *style)
+{
+  const TlLuStep *st = f->current;
+  const TlHeatmapLayout *h = &lay->heat_layout;
+  double font = TL_PX (style, style->font_size);
+  double py = ey (lay, st->pivot_row + 0.5), ky = ey (lay, st->k + 0.5);
+  char buf[64], val[32];
+  if (f->record->modulus > 0)
+    g_snprintf (val, sizeof val, "%.0f", st->pivot_value);
+  else
+    tl_format_value (st->pivot_value, val, sizeof val);
+  g_snprintf (buf, sizeof buf, _("pivot %s"), val);
+  tl_paint_set_font (cr, style, style->font_size, TRUE);
+  double tw = tl_paint_text_width (cr, buf);
+  double tx = MIN (lay->strip_x + TL_PX (style, 4), lay->strip_x + lay->strip_w + font * 1.8 - tw);
+  double ty = py + font * 0.4;
+  if (ty + font * 1.3 > h->plot_y + h->plot_h)
+    ty = py - font * 1.7;
+  label_box (cr, style, tx, ty, 0, 0, 0.55, 0.25, 0.0, buf);
+
+  if (st->swapped && st->pivot_row != st->k)
+    swap_arrow (cr, lay, style, ky, py);
+  cairo_set_source_rgba (cr, 0.80, 0.10, 0.10, 0.9);
+  cairo_set_line_width (cr, TL_PX (style, 1.5));
+  double d[2] = { TL_PX (style, 5), TL_PX (style, 4) };
+  cairo_set_dash (cr, d, 2, 0);
+  if (st->swapped)
+    for (int r = 0; r < 2; r++)
+      {
+        double row = r ? st->pivot_row : st->k;
+        cairo_rectangle (cr, h->plot_x, ey (lay, row), h->plot_w, MAX (ey (lay, row + 1) - ey (lay, row), 1.0));
+        cairo_stroke (cr);
+      }
+  cairo_set_dash (cr, NULL, 0, 0);
+}
+
+/* The pivot search beside the matrix: the column's values below the
+ * diagonal as bars, the pivot chosen among them, the swap. */
+static void
+paint_strip (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
+             const TlPaintStyle *style)
+{
+  const TlGaussFrame *f = model->frame;
+  const TlLuStep *st = f->current;
+
+  cairo_save (cr);
+  strip_titles (cr, f, lay, style);
+  if (st != NULL && st->column.len > 0)
+    {
+      strip_bars (cr, f, lay, style);
+      if (st->pivot_row >= 0)
+        strip_pivot (cr, f, lay, style);
     }
   cairo_restore (cr);
 }
