@@ -78,17 +78,11 @@ metric_axis_label (const TlCompareModel *model)
                                             : _("time per multiply, %s (lower is better)");
 }
 
-void
-tl_paint_compare_layout (const TlCompareModel *model, const TlPaintStyle *style,
-                         cairo_t *cr, double width, double height, TlCompareLayout *out)
+/* the widest bar label, and the range lo … hi of the values and their whiskers */
+static double
+measure_bars (const TlCompareModel *model, cairo_t *cr, double *lo, double *hi)
 {
-  g_return_if_fail (model != NULL && style != NULL && out != NULL);
-
-  double font = TL_PX (style, style->font_size);
   double label_w = 0;
-  double lo = INFINITY, hi = -INFINITY;
-
-  tl_paint_set_font (cr, style, style->font_size, FALSE);
   for (guint i = 0; i < model->n_bars; i++)
     {
       double a, b;
@@ -96,41 +90,39 @@ tl_paint_compare_layout (const TlCompareModel *model, const TlPaintStyle *style,
         label_w = MAX (label_w, tl_paint_text_width (cr, model->bars[i].label));
       if (isnan (tl_compare_bar_value (model, i, &a, &b)))
         continue;
-      lo = MIN (lo, a);
-      hi = MAX (hi, b);
+      *lo = MIN (*lo, a);
+      *hi = MAX (*hi, b);
     }
-  label_w = MIN (label_w, width * 0.32);
+  return label_w;
+}
 
-  double top = (model->title ? TL_PX (style, style->title_font_size) * 1.6 : font * 0.6);
-  double bottom = font * 3.2; /* tick labels and the axis label */
+/* the room right of the bars for the widest annotation (its number bold) */
+static double
+annotation_width (const TlCompareModel *model, const TlPaintStyle *style, cairo_t *cr)
+{
+  double font = TL_PX (style, style->font_size);
   double annot_w = font * 6;
-  {
-    GString *note = g_string_new (NULL);
-    char num[64];
-    for (guint i = 0; i < model->n_bars; i++)
-      {
-        bar_note (model, i, num, sizeof num, note);
-        annot_w = MAX (annot_w, tl_paint_text_width (cr, note->str) + font);
-        /* the number itself is bold */
-        tl_paint_set_font (cr, style, style->font_size, TRUE);
-        annot_w = MAX (annot_w, tl_paint_text_width (cr, num) + font);
-        tl_paint_set_font (cr, style, style->font_size, FALSE);
-      }
-    g_string_free (note, TRUE);
-  }
-  annot_w = MIN (annot_w, width * 0.42);
+  GString *note = g_string_new (NULL);
+  char num[64];
+  for (guint i = 0; i < model->n_bars; i++)
+    {
+      bar_note (model, i, num, sizeof num, note);
+      annot_w = MAX (annot_w, tl_paint_text_width (cr, note->str) + font);
+      /* the number itself is bold */
+      tl_paint_set_font (cr, style, style->font_size, TRUE);
+      annot_w = MAX (annot_w, tl_paint_text_width (cr, num) + font);
+      tl_paint_set_font (cr, style, style->font_size, FALSE);
+    }
+  g_string_free (note, TRUE);
+  return annot_w;
+}
 
-  out->plot_x = font * 0.6 + label_w + font * 0.8;
-  out->plot_y = top;
-  out->plot_w = MAX (width - out->plot_x - annot_w - font * 0.6, 10);
-  out->plot_h = MAX (height - top - bottom, 10);
-  /* a few bars get broad rows, so the chart fills its panel */
-  out->row_h = model->n_bars ? MIN (out->plot_h / model->n_bars, font * 5) : out->plot_h;
-  out->bar_h = out->row_h * 0.6;
-  /* a few bars: the axis right under them, not at the bottom of the picture */
-  if (model->n_bars)
-    out->plot_h = MIN (out->plot_h, out->row_h * model->n_bars);
-
+/* The value axis for values lo … hi: logarithmic when asked, or (auto)
+ * when they span more than 30×; a linear one counts in a unit that fits
+ * and ends at the next tick. */
+static void
+layout_axis (const TlCompareModel *model, cairo_t *cr, double lo, double hi, TlCompareLayout *out)
+{
   if (!isfinite (lo))
     {
       lo = 0.1;
@@ -169,6 +161,34 @@ tl_paint_compare_layout (const TlCompareModel *model, const TlPaintStyle *style,
       out->lo = 0;
       out->hi = step > 0 ? ceil (hi * f / step - 1e-9) * step / f : hi;
     }
+}
+
+void
+tl_paint_compare_layout (const TlCompareModel *model, const TlPaintStyle *style,
+                         cairo_t *cr, double width, double height, TlCompareLayout *out)
+{
+  g_return_if_fail (model != NULL && style != NULL && out != NULL);
+
+  double font = TL_PX (style, style->font_size);
+  double lo = INFINITY, hi = -INFINITY;
+
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  double label_w = MIN (measure_bars (model, cr, &lo, &hi), width * 0.32);
+  double top = (model->title ? TL_PX (style, style->title_font_size) * 1.6 : font * 0.6);
+  double bottom = font * 3.2; /* tick labels and the axis label */
+  double annot_w = MIN (annotation_width (model, style, cr), width * 0.42);
+
+  out->plot_x = font * 0.6 + label_w + font * 0.8;
+  out->plot_y = top;
+  out->plot_w = MAX (width - out->plot_x - annot_w - font * 0.6, 10);
+  out->plot_h = MAX (height - top - bottom, 10);
+  /* a few bars get broad rows, so the chart fills its panel */
+  out->row_h = model->n_bars ? MIN (out->plot_h / model->n_bars, font * 5) : out->plot_h;
+  out->bar_h = out->row_h * 0.6;
+  /* a few bars: the axis right under them, not at the bottom of the picture */
+  if (model->n_bars)
+    out->plot_h = MIN (out->plot_h, out->row_h * model->n_bars);
+  layout_axis (model, cr, lo, hi, out);
 }
 
 double
@@ -313,6 +333,71 @@ row_font_size (const TlCompareLayout *lay, const TlPaintStyle *style, gboolean t
   return MIN (style->font_size, fit);
 }
 
+/* the bar from the axis to x1, hatched in the second round of kernel colours */
+static void
+bar_fill (cairo_t *cr, const TlCompareBar *b, const TlCompareLayout *lay, const TlPaintStyle *style,
+          double cy, double x1)
+{
+  double rgb[3];
+  bar_rgb (b, style, rgb);
+  cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+  cairo_rectangle (cr, lay->plot_x, cy - lay->bar_h / 2, x1 - lay->plot_x, lay->bar_h);
+  cairo_fill (cr);
+  if (b->kernel_id && !b->has_rgb)
+    {
+      TlKernelLook look;
+      tl_kernel_look (b->kernel_id, &look);
+      if (look.hatched)
+        {
+          static const double white[4] = { 1, 1, 1, 0.55 };
+          tl_paint_hatch (cr, lay->plot_x, cy - lay->bar_h / 2, x1 - lay->plot_x, lay->bar_h,
+                          TL_PX (style, 7), TL_PX (style, 2), white);
+        }
+    }
+}
+
+/* whisker: min–max over the repeats */
+static void
+bar_whisker (cairo_t *cr, const TlCompareLayout *lay, const TlPaintStyle *style, double cy, double lo,
+             double hi)
+{
+  double wl = tl_compare_layout_x (lay, lo), wh = tl_compare_layout_x (lay, hi);
+  tl_paint_set_fg (cr, style);
+  cairo_set_line_width (cr, TL_LINE (style, 1.5));
+  cairo_move_to (cr, wl, cy);
+  cairo_line_to (cr, wh, cy);
+  cairo_move_to (cr, wl, cy - lay->bar_h / 4);
+  cairo_line_to (cr, wl, cy + lay->bar_h / 4);
+  cairo_move_to (cr, wh, cy - lay->bar_h / 4);
+  cairo_line_to (cr, wh, cy + lay->bar_h / 4);
+  cairo_stroke (cr);
+}
+
+/* annotation: the number, and under it (or beside it, in thin rows) the
+ * share of the reference and the speed-up over the baseline */
+static void
+bar_annotation (cairo_t *cr, const TlCompareModel *model, const TlCompareLayout *lay, guint i,
+                const TlPaintStyle *style, double width, double cy, double size)
+{
+  double font = TL_PX (style, style->font_size);
+  char num[64];
+  GString *note = g_string_new (NULL);
+  bar_note (model, i, num, sizeof num, note);
+  double ax = lay->plot_x + lay->plot_w + font * 0.6;
+  double room = width - ax - TL_PX (style, 2);
+  gboolean two = note->len > 0 && row_font_size (lay, style, TRUE) >= style->font_size * 0.8;
+  double nsize = two ? row_font_size (lay, style, TRUE) : size;
+  double lh = TL_PX (style, nsize) * 1.164;
+  tl_paint_set_font (cr, style, nsize, TRUE);
+  double wn = tl_paint_text_fit (cr, ax, two ? cy - lh * 0.05 : cy, 0, two ? 1.0 : 0.5, room, num);
+  tl_paint_set_font (cr, style, nsize, FALSE);
+  if (two)
+    tl_paint_text_fit (cr, ax, cy + lh * 0.05, 0, 0.0, room, note->str);
+  else if (note->len && room - wn - font * 0.9 > font)
+    tl_paint_text_fit (cr, ax + wn + font * 0.9, cy, 0, 0.5, room - wn - font * 0.9, note->str);
+  g_string_free (note, TRUE);
+}
+
 static void
 paint_bar (cairo_t *cr, const TlCompareModel *model, const TlCompareLayout *lay, guint i,
            const char *label, const TlPaintStyle *style, double width)
@@ -321,7 +406,7 @@ paint_bar (cairo_t *cr, const TlCompareModel *model, const TlCompareLayout *lay,
   double font = TL_PX (style, style->font_size);
   double row_y = lay->plot_y + i * lay->row_h;
   double cy = row_y + lay->row_h / 2;
-  double lo, hi, rgb[3];
+  double lo, hi;
   double size = row_font_size (lay, style, FALSE);
 
   if ((gint) i == model->selected_index)
@@ -345,55 +430,9 @@ paint_bar (cairo_t *cr, const TlCompareModel *model, const TlCompareLayout *lay,
                          b->failed ? b->failed : _("no result"));
       return;
     }
-
-  double x1 = tl_compare_layout_x (lay, v);
-  bar_rgb (b, style, rgb);
-  cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
-  cairo_rectangle (cr, lay->plot_x, cy - lay->bar_h / 2, x1 - lay->plot_x, lay->bar_h);
-  cairo_fill (cr);
-  if (b->kernel_id && !b->has_rgb)
-    {
-      /* the second round of kernel colours is hatched */
-      TlKernelLook look;
-      tl_kernel_look (b->kernel_id, &look);
-      if (look.hatched)
-        {
-          static const double white[4] = { 1, 1, 1, 0.55 };
-          tl_paint_hatch (cr, lay->plot_x, cy - lay->bar_h / 2, x1 - lay->plot_x, lay->bar_h,
-                          TL_PX (style, 7), TL_PX (style, 2), white);
-        }
-    }
-
-  /* whisker: min–max over the repeats */
-  double wl = tl_compare_layout_x (lay, lo), wh = tl_compare_layout_x (lay, hi);
-  tl_paint_set_fg (cr, style);
-  cairo_set_line_width (cr, TL_LINE (style, 1.5));
-  cairo_move_to (cr, wl, cy);
-  cairo_line_to (cr, wh, cy);
-  cairo_move_to (cr, wl, cy - lay->bar_h / 4);
-  cairo_line_to (cr, wl, cy + lay->bar_h / 4);
-  cairo_move_to (cr, wh, cy - lay->bar_h / 4);
-  cairo_line_to (cr, wh, cy + lay->bar_h / 4);
-  cairo_stroke (cr);
-
-  /* annotation: the number, and under it (or beside it, in thin rows) the
-   * share of the reference and the speed-up over the baseline */
-  char num[64];
-  GString *note = g_string_new (NULL);
-  bar_note (model, i, num, sizeof num, note);
-  double ax = lay->plot_x + lay->plot_w + font * 0.6;
-  double room = width - ax - TL_PX (style, 2);
-  gboolean two = note->len > 0 && row_font_size (lay, style, TRUE) >= style->font_size * 0.8;
-  double nsize = two ? row_font_size (lay, style, TRUE) : size;
-  double lh = TL_PX (style, nsize) * 1.164;
-  tl_paint_set_font (cr, style, nsize, TRUE);
-  double wn = tl_paint_text_fit (cr, ax, two ? cy - lh * 0.05 : cy, 0, two ? 1.0 : 0.5, room, num);
-  tl_paint_set_font (cr, style, nsize, FALSE);
-  if (two)
-    tl_paint_text_fit (cr, ax, cy + lh * 0.05, 0, 0.0, room, note->str);
-  else if (note->len && room - wn - font * 0.9 > font)
-    tl_paint_text_fit (cr, ax + wn + font * 0.9, cy, 0, 0.5, room - wn - font * 0.9, note->str);
-  g_string_free (note, TRUE);
+  bar_fill (cr, b, lay, style, cy, tl_compare_layout_x (lay, v));
+  bar_whisker (cr, lay, style, cy, lo, hi);
+  bar_annotation (cr, model, lay, i, style, width, cy, size);
 }
 
 void
