@@ -73,6 +73,29 @@ lines_for (cairo_t *cr, const char *text, double max_w, guint max_lines)
   return CLAMP ((guint) ceil (w / (0.9 * max_w)), 1u, max_lines);
 }
 
+/* the charts in a band chart_h high at chart_y, side by side when there are two */
+static void
+layout_charts (const TlLesson *l, Layout *o, guint n_charts, double chart_y, double chart_h)
+{
+  double chart_x = o->pad;
+  double chart_w = (o->width - 2 * o->pad - (n_charts - 1) * o->pad) / n_charts;
+  if (l->roofline != NULL)
+    {
+      o->parts.roofline_x = chart_x;
+      o->parts.roofline_y = chart_y;
+      o->parts.roofline_w = chart_w;
+      o->parts.roofline_h = chart_h;
+      chart_x += chart_w + o->pad;
+    }
+  if (l->has_blocks)
+    {
+      o->parts.timeline_x = chart_x;
+      o->parts.timeline_y = chart_y;
+      o->parts.timeline_w = chart_w;
+      o->parts.timeline_h = chart_h;
+    }
+}
+
 static void
 lesson_layout (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double width, double height,
         Layout *o)
@@ -145,26 +168,8 @@ lesson_layout (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double
   p->table_x = 2 * o->pad + p->diff_w;
   p->table_y = body_y;
   p->table_h = (p->table_rows + 1) * o->row_h;
-  if (n_charts == 0)
-    return;
-  double chart_y = body_y + mid_h + o->pad * 0.5;
-  double chart_x = o->pad;
-  double chart_w = (width - 2 * o->pad - (n_charts - 1) * o->pad) / n_charts;
-  if (l->roofline != NULL)
-    {
-      p->roofline_x = chart_x;
-      p->roofline_y = chart_y;
-      p->roofline_w = chart_w;
-      p->roofline_h = chart_h;
-      chart_x += chart_w + o->pad;
-    }
-  if (l->has_blocks)
-    {
-      p->timeline_x = chart_x;
-      p->timeline_y = chart_y;
-      p->timeline_w = chart_w;
-      p->timeline_h = chart_h;
-    }
+  if (n_charts > 0)
+    layout_charts (l, o, n_charts, body_y + mid_h + o->pad * 0.5, chart_h);
 }
 
 void
