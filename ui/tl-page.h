@@ -1,13 +1,14 @@
 /* tl-page.h — what every view of the window's stack offers the window.
  *
- * A page shows part of a TlSession.  The window knows no page by name: it
- * hands every page the session and the settings, lets each add the window
- * actions it brings (Matrices' win.fit, Compare's win.copy-csv), switches
- * presentation mode on and off, passes the shown page the keys a clicker
- * sends, and asks it what to export.
+ * A page shows part of a TlSession.  The window knows no page by name: its
+ * TlPageStack (tl-page-stack.h) hands every page the session and the
+ * settings, lets each add the window actions it brings (Matrices' win.fit,
+ * Compare's win.copy-csv), switches presentation mode on and off, passes
+ * the shown page the keys a clicker sends; the window asks the shown page
+ * what to export.
  *
- * Pages speak to the window through the interface's signals, and the
- * window passes what one page points at to all of them:
+ * Pages speak through the interface's signals; the stack passes what one
+ * page points at to the others, and what the pointer is over to the window:
  *
  * "hover-text" (const char *text): what the pointer is over, for the
  *   status bar;
