@@ -19,6 +19,9 @@
  *     STORE = unsplit, n not a multiple of 4 : tile_m · tile_n · SCALAR_NS
  *             (C's rows do not start on 16-byte boundaries, and the
  *             rung's own epilogue stores them element by element)
+ *     and where k or n is odd, the largest tile's eff × ODD_EFF (a rung
+ *     whose copies then move one element at a time, and whose largest
+ *     tile issues the most of them per thread: rung 15)
  *
  *   R      the SM's peak rate for the precision: FLOP per cycle (FFMA and
  *          DMMA: 256, TF32: 2048, BF16: 4096) × the SM clock;
@@ -85,6 +88,7 @@ typedef struct
                               or, negative, of −raster_rows tile-rows */
   const PlanTile *tiles;
   int n_tiles;
+  double odd_eff;          /* ODD_EFF: the largest tile's eff × this when k or n is odd (0: × 1) */
 } PlannedRung;
 
 #define TILE(bm, bn, per_sm, eff, max_splits) { bm, bn, per_sm, eff, max_splits },
@@ -101,7 +105,7 @@ static const PlannedRung planned[] = {
   { "gemm-13-wgmma-tf32", 2048.0, 2.8, 7.8, 3.4, 0.5, 0.0, 2, 2048, tiles_13, N_OF (tiles_13) },
   { "gemm-14-wgmma-persistent", 4096.0, 3.8, 4.4, 4.1, 0.55, 0.5, 2, 2048, tiles_14,
     N_OF (tiles_14) },
-  { "gemm-15-dmma-f64", 256.0, 5.5, 3.8, 2.0, 0.0, 0.0, 1, 0, tiles_15, N_OF (tiles_15) },
+  { "gemm-15-dmma-f64", 256.0, 3.5, 2.7, 3.0, 0.0, 0.6, 1, -8, tiles_15, N_OF (tiles_15), 0.8 },
 };
 
 /* k is cut into 1, 2, 4 or 8 slices: a cluster holds at most 8 CTAs
@@ -172,11 +176,13 @@ count_waves (TlGpuGemmPlan *p, int sms, int per_sm)
 }
 
 static double
-model_us (const PlannedRung *r, const PlanTile *t, const TlGpuGemmPlan *p, int n, int occ,
+model_us (const PlannedRung *r, const PlanTile *t, const TlGpuGemmPlan *p, int n, int k, int occ,
           double clock_ghz)
 {
   const double area = (double) t->tile_m * t->tile_n;
-  const double rate = r->flop_per_cycle * clock_ghz * 1e3 * t->eff / occ; /* FLOP/µs per CTA */
+  const int odd = r->odd_eff > 0.0 && t == &r->tiles[0] && (n % 2 != 0 || k % 2 != 0);
+  const double eff = t->eff * (odd ? r->odd_eff : 1.0);
+  const double rate = r->flop_per_cycle * clock_ghz * 1e3 * eff / occ; /* FLOP/µs per CTA */
   const double main_loop = 2.0 * area * (double) p->k_per_split / rate;
   const double largest = (double) r->tiles[0].tile_m * r->tiles[0].tile_n;
   const double shrink = pow (area / largest, r->fill_exponent);   /* a^β */
@@ -219,7 +225,7 @@ plan_fill (const PlannedRung *r, const PlanTile *t, int splits, int m, int n, in
   else
     snprintf (p->name, sizeof p->name, "%dx%d", t->tile_m, t->tile_n);
   const int occ = count_waves (p, sms, t->per_sm);
-  p->model_us = model_us (r, t, p, n, occ, clock_ghz);
+  p->model_us = model_us (r, t, p, n, k, occ, clock_ghz);
 }
 
 static void

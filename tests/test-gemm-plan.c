@@ -163,6 +163,36 @@ test_wgmma_tiles (void)
   g_assert_cmpfloat_with_epsilon (odd.model_us, even.model_us, 1e-9);
 }
 
+/* Rung 15 offers four tiles: small products get a smaller one, large
+ * ones the largest, unsplit.  Where k or n is odd its copies move one
+ * double at a time, which costs the largest tile most: the model charges
+ * that tile alone (a split plan stores through the cluster, so only the
+ * copies differ between 1000×777×1111 and 1000×778×1112). */
+static void
+test_dmma_tiles (void)
+{
+  TlGpuFacts f = h200 ();
+  TlGpuGemmPlan small, big, odd, even;
+  g_assert_cmpint (tl_gpu_gemm_plan_count ("gemm-15-dmma-f64"), ==, 16);
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 512, 512, 512, &f, NULL, &small), ==,
+                   TL_GPU_OK);
+  g_assert_cmpint (small.tile_m * small.tile_n, <, 128 * 128);
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 4096, 4096, 4096, &f, NULL, &big), ==,
+                   TL_GPU_OK);
+  g_assert_cmpstr (big.name, ==, "128x128");
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 1000, 1111, 777, &f, "128x128/s2",
+                                            &odd), ==, TL_GPU_OK);
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 1000, 1112, 778, &f, "128x128/s2",
+                                            &even), ==, TL_GPU_OK);
+  g_assert_cmpint (odd.work, ==, even.work);
+  g_assert_cmpfloat (odd.model_us, >, even.model_us * 1.1);
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 1000, 1111, 777, &f, "64x64/s2", &odd),
+                   ==, TL_GPU_OK);
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 1000, 1112, 778, &f, "64x64/s2",
+                                            &even), ==, TL_GPU_OK);
+  g_assert_cmpfloat (odd.model_us, <, even.model_us * 1.01);
+}
+
 /* Split-k runs in clusters: a GPU before compute capability 9.0 is
  * offered the unsplit plans only. */
 static void
@@ -285,6 +315,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gemm-plan/choice", test_choice);
   g_test_add_func ("/gemm-plan/pinned", test_pinned);
   g_test_add_func ("/gemm-plan/wgmma-tiles", test_wgmma_tiles);
+  g_test_add_func ("/gemm-plan/dmma-tiles", test_dmma_tiles);
   g_test_add_func ("/gemm-plan/no-clusters", test_no_clusters);
   g_test_add_func ("/gemm-plan/record", test_record);
   g_test_add_func ("/gemm-plan/simulated", test_simulated);

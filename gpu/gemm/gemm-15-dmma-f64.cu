@@ -9,19 +9,30 @@
 // FP64 CUDA-core rate: 128 DFMA per SM per cycle against 64, ~67 TFLOP/s
 // against ~33 on an H100.  This is what cuBLAS DGEMM uses.
 //
-// The instruction: `mma.sync.aligned.m16n8k4.row.col.f64` — one warp
-// multiplies a 16×4 piece of A by a 4×8 piece of B into a 16×8 piece of C
-// held in registers, 4 doubles per lane.  (Hopper's PTX also has m16n8k8
-// and m16n8k16 for f64; the kernel is written for any of the three, KM
-// below.  Ampere has only m8n8k4: there the k4 shape is two m8n8k4.)  Who
+// The instruction: `mma.sync.aligned.m16n8kKM.row.col.f64` — one warp
+// multiplies a 16×KM piece of A by a KM×8 piece of B into a 16×8 piece of
+// C held in registers, 4 doubles per lane.  Hopper has KM = 4, 8 and 16,
+// each one SASS instruction (DMMA.16x8x4 …), all at the same peak rate;
+// Ampere has only m8n8k4 (there a 16×8×KM tile is 2·KM/4 of them).  Who
 // holds what — gid = lane/4 (the "group"), tig = lane%4:
 //     A fragment  a[h + 2v] = A[gid + 8h][tig + 4v]      h < 2, v < KM/4
 //     B fragment  b[v]      = B[tig + 4v][gid]
 //     C fragment  c[j + 2h] = C[gid + 8h][2·tig + j]      j < 2
 // No wgmma on Hopper takes doubles: mma.sync is the float64 path.
 //
-// Tiling: a block of 8 warps computes 128×128 of C; each warp 32×64 =
-// 2 × 8 MMA tiles of 16×8, so its 64 accumulators per lane (128 registers)
+// Which KM: one DMMA.16x8x4 keeps the FP64 pipe of its SM quarter busy
+// for 16 cycles, but ptxas cannot issue a warp's next DMMA right behind
+// it: in the SASS most pairs of DMMAs have a dummy instruction
+// (`@!UPT UIADD3`) between them, and the warps wait on those fixed gaps
+// ("wait", the largest stall reason) more than on anything else.
+// m16n8k8 does the same work in half the DMMAs and half the gaps — what
+// cuBLAS DGEMM runs on Hopper.  Its fragments are twice as large, so the
+// largest tile (below) keeps only A's fragments double-buffered, and it
+// takes k-tiles of 32 so that each tile has four chunks of k8 between
+// its barriers.
+//
+// Tiling: the largest tile is 128×128 of C for 8 warps of 32×64 = 2 × 8
+// MMA tiles of 16×8, so a warp's 64 accumulators per lane (128 registers)
 // are reused across a k-step: one A fragment feeds 8 MMAs, one B fragment
 // 2.  Shared memory feeds the fragments with 8-byte loads; rows are padded
 // to BK+4 (A) and BN+4 (B) doubles so that the 16 lanes of each half-warp
@@ -30,37 +41,44 @@
 //
 // Global → shared: cp.async (rung 9), STAGES k-tiles in flight: while the
 // tensor cores work on tile kt, tiles kt+1 … kt+STAGES−1 are on their way,
-// so the ~1 µs of DRAM latency hides behind MMAs.  Each k-tile moves
-// (128+128)·16 doubles = 32 KB for 262144 MMA-FMAs: at 128 FMA per cycle,
-// 16 bytes per SM-cycle from L2 — bandwidth L2 has, but only with several
-// tiles in flight.
+// so the ~1 µs of DRAM latency hides behind MMAs.  Each k-tile of 32
+// moves (128+128)·32 doubles = 64 KB for 524288 MMA-FMAs: at 128 FMA per
+// cycle, 16 bytes per SM-cycle from L2 — bandwidth L2 has, but only with
+// several tiles in flight.  A thread's copies of a tile lie a fixed number
+// of rows apart, so their addresses and which of them fall inside the
+// matrix are worked out once, before the loop (TileSource): a copy in the
+// loop is an add and a cp.async.  Worked out per copy, as before, the
+// address arithmetic took twice as many instructions as the DMMAs.
 //
 // Registers: the fragments of k-chunk c+1 are loaded while the MMAs of
-// chunk c run.  The first version loaded them at the top of each chunk, into
-// the registers the previous chunk's MMAs were still reading: each warp
-// stalled between chunks and the DMMA pipe sat idle for much of the time.
-// Double-buffered, the pipe is busier and the rung clearly faster
-// (docs/perf/gemm-rung-notes.md).
+// chunk c run.  The first version loaded them at the top of each chunk,
+// into the registers the previous chunk's MMAs were still reading: each
+// warp stalled between chunks.  Now A's fragments alternate between two
+// buffers, and each B fragment is reloaded right after the two MMAs that
+// read it, so the tensor cores never wait for a shared-memory load.
 //
-// Bottleneck attacked: the FP64 CUDA cores' peak (rung 12).  Left: the
-// tensor pipe itself and the dependencies between one warp's MMAs, with 8
-// warps per SM (docs/perf/gemm-cuda-cores-fp64-h100-2026-11-24.md: cuBLAS
-// keeps its DMMA pipe busier).
+// Bottleneck attacked: the FP64 CUDA cores' peak (rung 12), then the issue
+// gaps between DMMAs and the copies' arithmetic.  Left: one CTA of 8 warps
+// per SM, whose barriers every k-tile no other CTA covers (cuBLAS runs two
+// CTAs of 4 warps per SM); docs/perf/gemm-fp64-h200-2026-11-29.md has the
+// profiles.
 //
-// Plans (gpu/tl-gpu-plan.c; the tiles in tl-gemm-plans.h): the 128×128
-// tile of 8 warps for large products; 64×128 (4 warps, two CTAs per SM)
-// and 64×64 (2 warps, three per SM) when 128×128 tiles would leave SMs
-// idle; and k cut into 2, 4 or 8 slices, one cluster per tile, whose
-// partial tiles are summed in a fixed order through distributed shared
-// memory (tl-gemm-splitk.cuh) — 1000×777×1111 is 72 tiles of 128×128 for
-// 132 SMs, 512³ only 16.  A split plan's instrumented records name the
-// slice in `launch`.
+// Plans (gpu/tl-gpu-plan.c; the tiles in tl-gemm-plans.h): 128×128 for
+// large products; 64×128 (4 warps of 32×64), 64×64 (4 warps of 32×32)
+// and 32×64 (2 warps of 32×32) when 128×128 tiles would leave SMs idle —
+// k-tiles of 16 and m16n8k4 there, which measured faster than k8 for the
+// small tiles; and k cut into 2, 4 or 8 slices, one cluster per tile,
+// whose partial tiles are summed in a fixed order through distributed
+// shared memory (tl-gemm-splitk.cuh) — 512³ is 64 tiles of 64×64 for 132
+// SMs.  Large products run their tiles in bands of 8 tile-rows (the CTAs
+// in flight share rows of A and columns of B in L2).  A split plan's
+// instrumented records name the slice in `launch`.
 //
 // Any m, n, k: out-of-range copies are issued with src-size 0 (zeros); the
 // 16-byte copies need k and n even and aligned pointers, otherwise a
 // second instantiation copies 8 bytes at a time.  Only the store of C is
 // guarded.  Needs compute capability 8.0 (the registry row refuses older
-// GPUs); the m16n8k8/k16 shapes need the sm_90 code.
+// GPUs); on Ampere the MMAs run as m8n8k4.
 //
 // From: seed 003 (the lecture's matrix product is in `double`), with the
 // tiling of rung 9 and the fragments of rung 10.
@@ -70,6 +88,7 @@
 #include "tl-gemm-plans.h"
 
 #include <stdio.h>
+#include <type_traits>
 
 // Device passes for GPUs older than sm_80 compile the kernels empty, and
 // then see some constants unused: keep those passes quiet.
@@ -77,13 +96,14 @@
 
 namespace {
 
-constexpr int WARP_M = 32, WARP_N = 64;  // warp tile: 2 × 8 MMA tiles of 16×8
-constexpr int MT = WARP_M / 16, NT = WARP_N / 8;
-
-template <int BM_, int BN_, int BK_, int STAGES_, int KM_>
+// A CTA tile of BM × BN, k-tiles of BK, STAGES of them in flight, MMAs of
+// 16×8×KM, warps of WM × WN outputs (MT × NT MMA tiles each).
+template <int BM_, int BN_, int BK_, int STAGES_, int KM_, int WM_ = 32, int WN_ = 64, int MIN_CTAS_ = 1>
 struct DmmaTile
 {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, STAGES = STAGES_, KM = KM_;
+  static constexpr int MIN_CTAS = MIN_CTAS_; // CTAs per SM the registers must leave room for
+  static constexpr int WARP_M = WM_, WARP_N = WN_, MT = WARP_M / 16, NT = WARP_N / 8;
   static constexpr int THREADS = 32 * (BM / WARP_M) * (BN / WARP_N);
   static constexpr int LDA = BK + 4, LDB = BN + 4;        // padded rows (see the header)
   static constexpr int A_STAGE = BM * LDA, B_STAGE = BK * LDB;  // doubles
@@ -132,67 +152,111 @@ dmma (double (&d)[4], const double (&a)[KM / 2], const double (&b)[KM / 4])
 #endif
 }
 
-// cp.async copies of k-tile kt into one stage.  VEC: 16-byte copies (two
-// doubles; k, n even and 16-byte aligned bases), else 8-byte ones.
+// cp.async copies of the k-tiles into the stages.  VEC: 16-byte copies
+// (two doubles; k, n even and 16-byte aligned bases), else 8-byte ones.
+// Consecutive threads copy consecutive pieces of a row; a thread's copies
+// of one tile are ROW_STEP rows apart, so where they start is worked out
+// once: two pointers that advance by one k-tile per call, and which of
+// the thread's A rows and B columns lie inside the matrix.  Inside the
+// main loop a copy is then an add, a compare for k (only a partial last
+// k-tile fails it) and the cp.async — not a row times a stride each time.
 template <typename Tile, bool VEC>
-__device__ __forceinline__ void
-load_tile (double *As, double *Bs, const double *__restrict__ A, const double *__restrict__ B,
-           int m, int n, int k, int row0, int col0, int kt)
+struct TileSource
 {
-  constexpr int W = VEC ? 2 : 1; // doubles per copy
-  const int k0 = kt * Tile::BK;
-  // A tile BM×BK: consecutive threads copy consecutive pieces of a row.
-#pragma unroll
-  for (int i = 0; i < Tile::BM * Tile::BK / W / Tile::THREADS; i++)
-    {
-      const int e = threadIdx.x + i * Tile::THREADS;
-      const int r = e / (Tile::BK / W), kc = (e % (Tile::BK / W)) * W;
-      const bool ok = row0 + r < m && k0 + kc < k;
-      const double *src = ok ? A + (row0 + r) * k + k0 + kc : A;
-      if (VEC)
-        tl_cp_async_16 (As + r * Tile::LDA + kc, src, ok);
-      else
-        tl_cp_async_8 (As + r * Tile::LDA + kc, src, ok);
-    }
-  // B tile BK×BN: a warp copies 512 (VEC) or 256 contiguous bytes of a row.
-#pragma unroll
-  for (int i = 0; i < Tile::BK * Tile::BN / W / Tile::THREADS; i++)
-    {
-      const int e = threadIdx.x + i * Tile::THREADS;
-      const int r = e / (Tile::BN / W), nc = (e % (Tile::BN / W)) * W;
-      const bool ok = k0 + r < k && col0 + nc < n;
-      const double *src = ok ? B + (k0 + r) * n + col0 + nc : B;
-      if (VEC)
-        tl_cp_async_16 (Bs + r * Tile::LDB + nc, src, ok);
-      else
-        tl_cp_async_8 (Bs + r * Tile::LDB + nc, src, ok);
-    }
-}
+  static constexpr int W = VEC ? 2 : 1; // doubles per copy
+  static constexpr int A_PER_ROW = Tile::BK / W, B_PER_ROW = Tile::BN / W;
+  static constexpr int A_COPIES = Tile::BM * A_PER_ROW / Tile::THREADS;
+  static constexpr int B_COPIES = Tile::BK * B_PER_ROW / Tile::THREADS;
+  static constexpr int A_ROW_STEP = Tile::THREADS / A_PER_ROW, B_ROW_STEP = Tile::THREADS / B_PER_ROW;
+  static_assert (Tile::THREADS % A_PER_ROW == 0 && Tile::THREADS % B_PER_ROW == 0,
+                 "whole rows per round of copies");
+  static_assert (A_COPIES * Tile::THREADS == Tile::BM * A_PER_ROW
+                   && B_COPIES * Tile::THREADS == Tile::BK * B_PER_ROW,
+                 "every thread copies alike");
 
-// The A and B fragments of one k-chunk of KM: a[i][h + 2v] and b[j][v]
-// (header), read from stage `st` with 8-byte loads.
-template <typename Tile>
-struct Fragments
-{
-  double a[MT][Tile::KM / 2], b[NT][Tile::KM / 4];
+  const double *A, *B;   // the matrices (the address of a copy that reads nothing)
+  const double *a, *b;   // this thread's first source of the next k-tile
+  int k, n, k0;          // k0: the next k-tile's first k
+  int a_k, b_row;        // the thread's column of A, row of B in a tile
+  int a_dst, b_dst;      // … and its first destinations in a stage
+  unsigned a_rows_ok;    // bit i: A row of copy i is inside the matrix
+  bool b_col_ok;         // the B column is inside the matrix
+
+  __device__ __forceinline__ void
+  init (const double *A_, const double *B_, int m, int n_, int k_, int row0, int col0, int kt)
+  {
+    A = A_, B = B_, k = k_, n = n_, k0 = kt * Tile::BK;
+    const int t = threadIdx.x;
+    const int a_row = t / A_PER_ROW, b_col = (t % B_PER_ROW) * W;
+    a_k = (t % A_PER_ROW) * W;
+    b_row = t / B_PER_ROW;
+    a_dst = a_row * Tile::LDA + a_k;
+    b_dst = b_row * Tile::LDB + b_col;
+    a_rows_ok = 0;
+#pragma unroll
+    for (int i = 0; i < A_COPIES; i++)
+      if (row0 + a_row + i * A_ROW_STEP < m)
+        a_rows_ok |= 1u << i;
+    b_col_ok = col0 + b_col < n;
+    a = A + (size_t) min (row0 + a_row, m - 1) * k + k0 + a_k;
+    b = B + (size_t) (k0 + b_row) * n + min (col0 + b_col, n - 1);
+  }
+
+  // The next k-tile into stage (As, Bs).
+  __device__ __forceinline__ void
+  load_next (double *As, double *Bs)
+  {
+    const bool a_in = k0 + a_k < k;
+#pragma unroll
+    for (int i = 0; i < A_COPIES; i++)
+      {
+        const bool ok = a_in && (a_rows_ok >> i & 1u);
+        const double *src = ok ? a + (size_t) i * A_ROW_STEP * k : A;
+        double *dst = As + a_dst + i * A_ROW_STEP * Tile::LDA;
+        if (VEC)
+          tl_cp_async_16 (dst, src, ok);
+        else
+          tl_cp_async_8 (dst, src, ok);
+      }
+#pragma unroll
+    for (int i = 0; i < B_COPIES; i++)
+      {
+        const bool ok = b_col_ok && k0 + b_row + i * B_ROW_STEP < k;
+        const double *src = ok ? b + (size_t) i * B_ROW_STEP * n : B;
+        double *dst = Bs + b_dst + i * B_ROW_STEP * Tile::LDB;
+        if (VEC)
+          tl_cp_async_16 (dst, src, ok);
+        else
+          tl_cp_async_8 (dst, src, ok);
+      }
+    a += Tile::BK;
+    b += (size_t) Tile::BK * n;
+    k0 += Tile::BK;
+  }
 };
 
+// The fragments of one k-chunk of KM (header: a[h + 2v], b[v]), read from
+// a stage with 8-byte loads: A's of one MMA row i, B's of one column j.
 template <typename Tile>
 __device__ __forceinline__ void
-load_fragments (Fragments<Tile> &f, const double *as, const double *bs, int kc)
+load_a (double (&a)[Tile::MT][Tile::KM / 2], const double *as, int kc)
 {
 #pragma unroll
-  for (int i = 0; i < MT; i++)
+  for (int i = 0; i < Tile::MT; i++)
 #pragma unroll
     for (int v = 0; v < Tile::KM / 4; v++)
 #pragma unroll
       for (int h = 0; h < 2; h++)
-        f.a[i][h + 2 * v] = as[(i * 16 + 8 * h) * Tile::LDA + kc + 4 * v];
+        a[i][h + 2 * v] = as[(i * 16 + 8 * h) * Tile::LDA + kc + 4 * v];
+}
+
+template <typename Tile>
+__device__ __forceinline__ void
+load_b (double (&b)[Tile::KM / 4], const double *bs, int kc, int j)
+{
 #pragma unroll
-  for (int j = 0; j < NT; j++)
-#pragma unroll
-    for (int v = 0; v < Tile::KM / 4; v++)
-      f.b[j][v] = bs[(kc + 4 * v) * Tile::LDB + j * 8];
+  for (int v = 0; v < Tile::KM / 4; v++)
+    b[v] = bs[(kc + 4 * v) * Tile::LDB + j * 8];
 }
 
 // Epilogue: c[j + 2h] = C[gid + 8h][2·tig + j]: a pair of neighbours per
@@ -202,10 +266,10 @@ load_fragments (Fragments<Tile> &f, const double *as, const double *bs, int kc)
 // memory (m = BM, n = its row pitch).
 template <typename Tile, bool VEC>
 __device__ __forceinline__ void
-store_acc (const double (&acc)[MT][NT][4], double *C, int m, int n, int r0, int c0)
+store_acc (const double (&acc)[Tile::MT][Tile::NT][4], double *C, int m, int n, int r0, int c0)
 {
 #pragma unroll
-  for (int i = 0; i < MT; i++)
+  for (int i = 0; i < Tile::MT; i++)
 #pragma unroll
     for (int h = 0; h < 2; h++)
       {
@@ -213,7 +277,7 @@ store_acc (const double (&acc)[MT][NT][4], double *C, int m, int n, int r0, int 
         if (r >= m)
           continue;
 #pragma unroll
-        for (int j = 0; j < NT; j++)
+        for (int j = 0; j < Tile::NT; j++)
           {
             const int cc = c0 + j * 8;
             double *dst = C + (size_t) r * n + cc;
@@ -230,23 +294,44 @@ store_acc (const double (&acc)[MT][NT][4], double *C, int m, int n, int r0, int 
       }
 }
 
+// The CTA's C tile from its linear index: row order (group 0), or bands
+// of `group` tile-rows, down the band first, so that the CTAs in flight
+// share rows of A and columns of B in L2 instead of sweeping all of B.
+__device__ __forceinline__ void
+tile_order (int bid, int tiles_m, int tiles_n, int group, int *tm, int *tn)
+{
+  if (group <= 0)
+    {
+      *tm = bid / tiles_n;
+      *tn = bid % tiles_n;
+      return;
+    }
+  const int per_band = group * tiles_n, band = bid / per_band, r = bid % per_band;
+  const int rows = min (group, tiles_m - band * group);
+  *tm = band * group + r % rows;
+  *tn = r / rows;
+}
+
 // One kernel for the timed runs (records == nullptr) and the instrumented
 // ones, so both run the same machine code (see tl-gemm-simt.cuh).
 template <typename Tile, bool VEC>
-__global__ void __launch_bounds__ (Tile::THREADS, 1)
+__global__ void __launch_bounds__ (Tile::THREADS, Tile::MIN_CTAS)
 gemm_15_dmma_kernel (int m, int n, int k, const double *__restrict__ A,
                      const double *__restrict__ B, double *__restrict__ C, int splits,
-                     TlGpuBlockRecord *records)
+                     int group, TlGpuBlockRecord *records)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   constexpr int KM = Tile::KM, STAGES = Tile::STAGES, CHUNKS = Tile::BK / KM;
+  constexpr int WARP_M = Tile::WARP_M, WARP_N = Tile::WARP_N;
   extern __shared__ __align__ (16) double smem15[];
   double *As = smem15;                            // [STAGES][BM][LDA]
   double *Bs = smem15 + STAGES * Tile::A_STAGE;   // [STAGES][BK][LDB]
 
   unsigned long long t0 = tl_block_begin (records);
 
-  const int row0 = blockIdx.y * Tile::BM, col0 = blockIdx.x * Tile::BN;
+  int tm, tn;
+  tile_order (blockIdx.y * gridDim.x + blockIdx.x, gridDim.y, gridDim.x, group, &tm, &tn);
+  const int row0 = tm * Tile::BM, col0 = tn * Tile::BN;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int wm = warp / (Tile::BN / WARP_N), wn = warp % (Tile::BN / WARP_N);
   const int gid = lane / 4, tig = lane % 4;
@@ -255,11 +340,11 @@ gemm_15_dmma_kernel (int m, int n, int k, const double *__restrict__ A,
   const int a_off = (wm * WARP_M + gid) * Tile::LDA + tig;
   const int b_off = tig * Tile::LDB + wn * WARP_N + gid;
 
-  double acc[MT][NT][4];
+  double acc[Tile::MT][Tile::NT][4];
 #pragma unroll
-  for (int i = 0; i < MT; i++)
+  for (int i = 0; i < Tile::MT; i++)
 #pragma unroll
-    for (int j = 0; j < NT; j++)
+    for (int j = 0; j < Tile::NT; j++)
 #pragma unroll
       for (int e = 0; e < 4; e++)
         acc[i][j][e] = 0.0;
@@ -272,12 +357,13 @@ gemm_15_dmma_kernel (int m, int n, int k, const double *__restrict__ A,
   // Prologue: STAGES−1 tiles in flight.  Every thread commits a group per
   // tile, even an empty one, so that the wait counts below always mean
   // the same tiles.
+  TileSource<Tile, VEC> src;
+  src.init (A, B, m, n, k, row0, col0, kt0);
 #pragma unroll
   for (int s = 0; s < STAGES - 1; s++)
     {
       if (s < KT)
-        load_tile<Tile, VEC> (As + s * Tile::A_STAGE, Bs + s * Tile::B_STAGE, A, B, m, n, k, row0,
-                              col0, kt0 + s);
+        src.load_next (As + s * Tile::A_STAGE, Bs + s * Tile::B_STAGE);
       tl_cp_async_commit ();
     }
   tl_cp_async_wait<STAGES - 2> (); // tile 0 has landed (my copies) …
@@ -286,10 +372,18 @@ gemm_15_dmma_kernel (int m, int n, int k, const double *__restrict__ A,
   // The main loop is software-pipelined twice over.  Shared memory: tiles
   // kt+1 … kt+STAGES−2 are in flight while tile kt is multiplied.
   // Registers: the fragments of k-chunk c+1 are loaded while the MMAs of
-  // chunk c run (f[0]/f[1]), across tile boundaries too — so the tensor
-  // cores never wait for a shared-memory load, only for the MMA before.
-  Fragments<Tile> f[2];
-  load_fragments<Tile> (f[0], As + a_off, Bs + b_off, 0);
+  // chunk c run, across tile boundaries too — A's into a second buffer
+  // (fa[0]/fa[1]) at the start of the chunk, each B fragment into its own
+  // registers right after the MMAs of its column j have read them.  So
+  // the tensor cores never wait for a shared-memory load, and the
+  // fragments take 2·MT·KM/2 + NT·KM/4 doubles instead of twice
+  // MT·KM/2 + NT·KM/4: what lets a warp run the wider m16n8k8 MMAs
+  // (half the instructions of m16n8k4 for the same work) without spilling.
+  double fa[2][Tile::MT][KM / 2], fb[Tile::NT][KM / 4];
+  load_a<Tile> (fa[0], As + a_off, 0);
+#pragma unroll
+  for (int j = 0; j < Tile::NT; j++)
+    load_b<Tile> (fb[j], Bs + b_off, 0, j);
   for (int kt = 0; kt < KT; kt++)
     {
       const int st = kt % STAGES;
@@ -304,24 +398,28 @@ gemm_15_dmma_kernel (int m, int n, int k, const double *__restrict__ A,
               // during its second-to-last one).
               tl_cp_async_wait<STAGES - 3> ();
               __syncthreads ();
-              const int next = kt + STAGES - 1;
-              if (next < KT)
-                load_tile<Tile, VEC> (As + (next % STAGES) * Tile::A_STAGE,
-                                      Bs + (next % STAGES) * Tile::B_STAGE, A, B, m, n, k, row0,
-                                      col0, kt0 + next);
+              if (kt + STAGES - 1 < KT)
+                src.load_next (As + ((kt + STAGES - 1) % STAGES) * Tile::A_STAGE,
+                               Bs + ((kt + STAGES - 1) % STAGES) * Tile::B_STAGE);
               tl_cp_async_commit ();
             }
-          if (c < CHUNKS - 1)
-            load_fragments<Tile> (f[(c + 1) % 2], As + st * Tile::A_STAGE + a_off,
-                                  Bs + st * Tile::B_STAGE + b_off, (c + 1) * KM);
-          else if (kt + 1 < KT)
-            load_fragments<Tile> (f[(c + 1) % 2], As + ((kt + 1) % STAGES) * Tile::A_STAGE + a_off,
-                                  Bs + ((kt + 1) % STAGES) * Tile::B_STAGE + b_off, 0);
+          // Where chunk c+1 lies: this tile, or the first chunk of the next.
+          const bool more = c < CHUNKS - 1 || kt + 1 < KT;
+          const int nst = c < CHUNKS - 1 ? st : (kt + 1) % STAGES;
+          const int nkc = c < CHUNKS - 1 ? (c + 1) * KM : 0;
+          const double *as = As + nst * Tile::A_STAGE + a_off;
+          const double *bs = Bs + nst * Tile::B_STAGE + b_off;
+          if (more)
+            load_a<Tile> (fa[(c + 1) % 2], as, nkc);
 #pragma unroll
-          for (int i = 0; i < MT; i++)
+          for (int j = 0; j < Tile::NT; j++)
+            {
 #pragma unroll
-            for (int j = 0; j < NT; j++)
-              dmma<KM> (acc[i][j], f[c % 2].a[i], f[c % 2].b[j]);
+              for (int i = 0; i < Tile::MT; i++)
+                dmma<KM> (acc[i][j], fa[c % 2][i], fb[j]);
+              if (more)
+                load_b<Tile> (fb[j], bs, nkc, j);
+            }
         }
     }
   tl_cp_async_wait<0> ();
@@ -372,9 +470,11 @@ launch_tile (const TlGemmLaunch *l)
   const int smem = (int) Tile::smem_bytes, splits = (int) grid.z;
   cudaError_t e =
     use_vec (l) ? tl_launch_clustered (gemm_15_dmma_kernel<Tile, true>, grid, block, smem, l->stream,
-                                       splits, 2, l->m, l->n, l->k, a, b, c, splits, l->blocks)
+                                       splits, 2, l->m, l->n, l->k, a, b, c, splits, l->plan.raster,
+                                       l->blocks)
                 : tl_launch_clustered (gemm_15_dmma_kernel<Tile, false>, grid, block, smem, l->stream,
-                                       splits, 2, l->m, l->n, l->k, a, b, c, splits, l->blocks);
+                                       splits, 2, l->m, l->n, l->k, a, b, c, splits, l->plan.raster,
+                                       l->blocks);
   return e != cudaSuccess ? e : cudaGetLastError ();
 }
 
@@ -401,21 +501,28 @@ shape_tile (const TlGemmLaunch *l, TlGemmShape *out)
   tl_gemm_shape_one (out, kernel, grid_15<Tile> (l), dim3 (Tile::THREADS), (int) Tile::smem_bytes);
 }
 
-// The tiles of the plans (tl-gemm-plans.h): k-tile 16, 4 stages, m16n8k4
-// DMMAs, warps of 32 × 64.  op (Tile ()) for the plan's tile; an empty
-// plan runs the largest; `none` for a tile not in the list.
-template <int BM, int BN>
-using Tile15 = DmmaTile<BM, BN, 16, 4, 4>;
+// The kernel of each tile of the plans (tl-gemm-plans.h).  The 128×128
+// tile: 8 warps of 32×64, k-tiles of 32, 3 stages, m16n8k8 MMAs.  The
+// smaller tiles: k-tiles of 16, 4 stages, m16n8k4 MMAs, in warps of
+// 32×32 where a tile is narrower than 128 — more warps for the same
+// tile, and each thread issues fewer copies (with warps of 32×64, the
+// 64×64 tile's two warps spilled their copy addresses); PER_SM (the
+// list's CTAs per SM) bounds their registers.  op (Tile ()) for the
+// plan's tile; an empty plan runs the largest; `none` for a tile not in
+// the list.
+template <int BM, int BN, int PER_SM>
+using Tile15 = std::conditional_t<BM * BN >= 128 * 128, DmmaTile<BM, BN, 32, 3, 8, 32, 64, 1>,
+                                  DmmaTile<BM, BN, 16, 4, 4, 32, BN == 128 ? 64 : 32, PER_SM>>;
 
 template <typename R, typename Op>
 R
 with_tile (const TlGemmLaunch *l, R none, Op op)
 {
   if (l->plan.tile_m == 0)
-    return op (Tile15<128, 128> ());
+    return op (Tile15<128, 128, 1> ());
 #define TL_15_TILE(bm, bn, per_sm, eff, max_splits)                                                          \
   if (l->plan.tile_m == (bm) && l->plan.tile_n == (bn))                                          \
-    return op (Tile15<bm, bn> ());
+    return op (Tile15<bm, bn, per_sm> ());
   TL_GEMM_15_TILES (TL_15_TILE)
 #undef TL_15_TILE
   return none;

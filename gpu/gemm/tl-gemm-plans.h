@@ -59,8 +59,11 @@
   X (64, 64, 1, 0.27, 8)       \
   X (64, 32, 1, 0.27, 8)
 
-/* rung 15, FP64 DMMA: warps of 32 × 64 outputs */
+/* rung 15, FP64 DMMA: 8 warps of 32 × 64 outputs (m16n8k8) in the
+ * largest tile; 4 warps of 32 × 64, 4 and 2 warps of 32 × 32 (m16n8k4) in
+ * the smaller ones, which give small products CTAs for more SMs. */
 #define TL_GEMM_15_TILES(X) \
-  X (128, 128, 1, 0.80, 8)     \
-  X (64, 128, 2, 0.69, 8)      \
-  X (64, 64, 3, 0.50, 8)
+  X (128, 128, 1, 0.87, 8)     \
+  X (64, 128, 2, 0.79, 8)      \
+  X (64, 64, 2, 0.83, 8)       \
+  X (32, 64, 4, 0.48, 8)

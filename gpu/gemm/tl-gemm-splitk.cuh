@@ -58,6 +58,10 @@ tl_splitk_range (int KT, int split, int splits, int *kt0, int *kt1)
   *kt1 = (int) ((long) KT * (split + 1) / splits);
 }
 
+// The most slices a tile is cut into: a cluster holds at most 8 CTAs
+// (the portable limit), and one cluster sums one tile.
+#define TL_SPLITK_MAX 8
+
 // Step 3: threads t = 0 … nthreads−1 of CTA `rank` sum their rows of the
 // partial tiles (T = float or double; `part` the same shared-memory offset
 // in every CTA: tile_m × tile_n, row pitch `pitch` elements, a multiple of
@@ -76,28 +80,36 @@ tl_splitk_sum (const T *part, int pitch, int tile_m, int tile_n, int splits, int
   for (int e = t; e < rows * groups; e += nthreads)
     {
       const int r = rank * rows + e / groups, c = (e % groups) * W;
+      // Every slice's vector is requested before the first is added: a
+      // read of another SM's shared memory takes hundreds of cycles, and
+      // issued one after another the slices' latencies would add up.
+      T v[TL_SPLITK_MAX][W];
+#pragma unroll
+      for (int s = 0; s < TL_SPLITK_MAX; s++)
+        if (s < splits)
+          {
+            const T *src = cluster.map_shared_rank (part, s) + (size_t) r * pitch + c;
+            if constexpr (W == 4)
+              {
+                const float4 q = *reinterpret_cast<const float4 *> (src);
+                v[s][0] = q.x, v[s][1] = q.y, v[s][2] = q.z, v[s][3] = q.w;
+              }
+            else
+              {
+                const double2 q = *reinterpret_cast<const double2 *> (src);
+                v[s][0] = q.x, v[s][1] = q.y;
+              }
+          }
       T sum[W];
 #pragma unroll
       for (int j = 0; j < W; j++)
-        sum[j] = 0;
-      for (int s = 0; s < splits; s++)
-        {
-          const T *src = cluster.map_shared_rank (part, s) + (size_t) r * pitch + c;
-          T v[W];
-          if constexpr (W == 4)
-            {
-              const float4 q = *reinterpret_cast<const float4 *> (src);
-              v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
-            }
-          else
-            {
-              const double2 q = *reinterpret_cast<const double2 *> (src);
-              v[0] = q.x, v[1] = q.y;
-            }
+        sum[j] = v[0][j];
+#pragma unroll
+      for (int s = 1; s < TL_SPLITK_MAX; s++)
+        if (s < splits)
 #pragma unroll
           for (int j = 0; j < W; j++)
-            sum[j] = s == 0 ? v[j] : sum[j] + v[j];
-        }
+            sum[j] += v[s][j];
       const int gr = row0 + r, gc = col0 + c;
       if (gr >= m)
         continue;
