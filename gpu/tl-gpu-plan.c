@@ -92,6 +92,7 @@ typedef struct
 } PlannedRung;
 
 #define TILE(bm, bn, per_sm, eff, max_splits) { bm, bn, per_sm, eff, max_splits },
+static const PlanTile tiles_16[] = { TL_GEMM_16_TILES (TILE) };
 static const PlanTile tiles_17[] = { TL_GEMM_17_TILES (TILE) };
 static const PlanTile tiles_13[] = { TL_GEMM_13_TILES (TILE) };
 static const PlanTile tiles_14[] = { TL_GEMM_14_TILES (TILE) };
@@ -101,6 +102,7 @@ static const PlanTile tiles_15[] = { TL_GEMM_15_TILES (TILE) };
 #define N_OF(a) ((int) (sizeof (a) / sizeof (a)[0]))
 
 static const PlannedRung planned[] = {
+  { "gemm-16-doublebuf", 256.0, 3.0, 2.0, 0.0, 0.0, 0.0, 1, 0, tiles_16, N_OF (tiles_16) },
   { "gemm-17-simt-tma", 256.0, 3.3, 2.4, 2.5, 0.0, 0.0, 1, -8, tiles_17, N_OF (tiles_17) },
   { "gemm-13-wgmma-tf32", 2048.0, 2.8, 7.8, 3.4, 0.5, 0.0, 2, 2048, tiles_13, N_OF (tiles_13) },
   { "gemm-14-wgmma-persistent", 4096.0, 3.8, 4.4, 4.1, 0.55, 0.5, 2, 2048, tiles_14,

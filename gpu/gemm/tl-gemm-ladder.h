@@ -150,8 +150,8 @@ TL_GEMM_ROW (gemm_15_dmma_f64,
   .counters = "flops issue_active")
 
 TL_GEMM_ROW (gemm_16_doublebuf,
-  .id = "gemm-16-doublebuf", .number = 16, .title = "double-buffered, 4×8 warps",
-  .lesson = "Two shared buffers, operands loaded a step ahead, 4×8-lane warps: and no faster than rung 8, because issue slots, not waiting, are the limit.",
+  .id = "gemm-16-doublebuf", .number = 16, .title = "double-buffered, 4×8 warps, planned",
+  .lesson = "Two shared buffers, operands loaded a step ahead, 4×8-lane warps, 64×64 tiles when 128×128 would leave SMs idle: issue slots, not waiting, are what is left.",
   .seed = "", .dtypes = F32, .precision = "fp32",
   .instrumentable = 1, .tile_m = 128, .tile_n = 128,
   .source_path = "gpu/gemm/gemm-16-doublebuf.cu",

@@ -20,6 +20,15 @@
  * taken by the main loop).
  */
 
+/* rung 16, FP32 on the CUDA cores, double-buffered: 128 × 128 (two blocks
+ * of 256 threads per SM) and, for products whose 128 × 128 tiles are
+ * fewer than the SMs, 64 × 64 (four blocks of 128 threads per SM: four
+ * times the blocks, each with half the work per operand loaded).  No
+ * split of k: the rung has no cluster epilogue. */
+#define TL_GEMM_16_TILES(X) \
+  X (128, 128, 2, 0.64, 1)     \
+  X (64, 64, 4, 0.54, 1)
+
 /* rung 17, FP32 on the CUDA cores: 256 FFMA threads, 8 × 16 … 4 × 4
  * outputs each.  128 × 256 was left out of the fit (the build of it then
  * ran slower than before the plans: docs/perf/gemm-plans-h200.md); its

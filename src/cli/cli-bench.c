@@ -456,7 +456,7 @@ tl_cli_bench (int argc, char **argv)
     { "threads", 'j', 0, G_OPTION_ARG_INT, &b.threads, N_("CPU threads (default: all cores)"), "N" },
     { "device", 'd', 0, G_OPTION_ARG_INT, &b.device, N_("GPU ordinal (default: 0)"), "N" },
     { "plan", 0, 0, G_OPTION_ARG_STRING, &plan,
-      N_("GPU: pin this plan for the planned rungs (13, 14, 15, 17), e.g. 128x256 (default: the "
+      N_("GPU: pin this plan for the planned rungs (13, 14, 15, 16, 17), e.g. 128x256 (default: the "
          "cost model's)"), "NAME" },
     { NULL }
   };

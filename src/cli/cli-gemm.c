@@ -518,7 +518,7 @@ tl_cli_gemm (int argc, char **argv)
     { "save-matrices", 0, 0, G_OPTION_ARG_NONE, &o.save_matrices,
       N_("With --record: write A, B, the reference and each C beside it as .npy"), NULL },
     { "plan", 0, 0, G_OPTION_ARG_STRING, &o.plan,
-      N_("GPU: run the planned rungs (13, 14, 15, 17) with this plan instead of the cost "
+      N_("GPU: run the planned rungs (13, 14, 15, 16, 17) with this plan instead of the cost "
          "model's, e.g. 128x256 or 64x128/s4 (tile, then k in slices)"), "NAME" },
     { "watchdog", 0, 0, G_OPTION_ARG_STRING, &o.watchdog,
       N_("Your kernels (FILE.cu): stop one whose launch runs longer than this (default: 10)"),
