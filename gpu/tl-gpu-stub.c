@@ -431,9 +431,11 @@ sleep_ms (long ms)
 
 /* A simulated GPU cannot run a cubin: it computes the product with the
  * triple loop, as for a rung, so the worker process and its pipes can be
- * tested without a GPU.  Two entry names act out what a broken kernel
- * does to the process running it: "tilelab_stub_hang" never returns (for
- * the watchdog) and "tilelab_stub_crash" aborts the process. */
+ * tested without a GPU.  Entry names act out what a kernel does to the
+ * process running it: "tilelab_stub_hang" never returns from its first
+ * warm-up launch (for the watchdog), "tilelab_stub_crash" aborts the
+ * process, and "tilelab_stub_slow_load" takes 1.5 s before its first
+ * launch, as a module load on a busy machine may (which is no hang). */
 static TlGpuStatus
 stub_user_gemm_run (TlGpuDevice *device, const TlGpuUserLaunch *kernel,
                     const TlGpuGemmArgs *args, TlGpuGemmResult *out_result)
@@ -445,6 +447,10 @@ stub_user_gemm_run (TlGpuDevice *device, const TlGpuUserLaunch *kernel,
     return status;
   if (strcmp (kernel->entry, "tilelab_stub_crash") == 0)
     abort ();
+  if (strcmp (kernel->entry, "tilelab_stub_slow_load") == 0)
+    sleep_ms (1500);
+  if (args->progress)
+    args->progress (TL_GPU_STAGE_WARMUP, 0, 1, args->user_data);
   while (strcmp (kernel->entry, "tilelab_stub_hang") == 0)
     sleep_ms (1000);
   TlGpuStatus st = stub_gemm_run (device, "gemm-01-naive", args, out_result);

@@ -1,9 +1,10 @@
 /* test-gpu-user-kernel.c — a student's kernel on the GPU, every way it can go.
  *
  * Each case is a GEMM job as the CLI and the window make it (tl_gemm_run
- * with the kernel file's path in the list), so the kernel's text goes to
- * its worker process (tilelab-cli serve --stdio, a "user-gemm" job), is
- * compiled there by NVRTC for this GPU and runs there:
+ * with the kernel file's path in the list): the kernel is compiled here by
+ * NVRTC for this GPU, once, and that build goes with its text to its
+ * worker process (tilelab-cli serve --stdio, a "user-gemm" job), which
+ * runs it:
  *   good       the templates (rungs 2, 3, 8 in the user form) at odd shapes,
  *              every dtype they take, checked against float64, with block
  *              records (one per block, a real SM);

@@ -1,17 +1,21 @@
 /* test-user-worker.c — user kernels in a process of their own, without a GPU.
  *
  * The worker is `tilelab-cli serve --stdio`, started for real through the
- * local pipe transport and given "user-gemm" jobs: the kernel's text, A
- * and B uploaded.  Its GPU is the stub's simulated one (TL_GPU_STUB_DEVICES,
- * the CUDA module pointed away), which "compiles" any text, computes a
- * product with a plain loop and acts out the two ways a broken kernel
- * takes its process down: an entry "tilelab_stub_crash" aborts the
- * worker, "tilelab_stub_hang" never returns.  Checked: C and the numbers
- * come back whole, progress arrives, a crash and a hang are errors in
- * words (the watchdog), this process lives on, the next run starts a new
- * worker and passes, a cancel stops a run between launches; the job's
- * messages one by one; a text the worker cannot read, and a worker with
- * no GPU, are errors in words.  And through tilelab-cli's remote path
+ * local pipe transport and given "user-gemm" jobs: the kernel's text, its
+ * build (compiled here: the worker runs the image it is sent and never
+ * compiles), A and B uploaded.  Its GPU is the stub's simulated one
+ * (TL_GPU_STUB_DEVICES, the CUDA module pointed away), which "compiles"
+ * any text, computes a product with a plain loop and acts out what a
+ * kernel may do to its process: an entry "tilelab_stub_crash" aborts the
+ * worker, "tilelab_stub_hang" never returns, "tilelab_stub_slow_load"
+ * takes 1.5 s before its first launch.  Checked: C and the numbers come
+ * back whole, progress arrives, a crash and a hang are errors in words
+ * (the watchdog, which counts launches only: a slow start is no hang),
+ * this process lives on, the next run starts a new worker and passes, a
+ * cancel stops a run between launches; the worker runs the build it was
+ * sent (an entry of the build, not of the text), and refuses a build for
+ * another architecture; the job's messages one by one; a text the worker
+ * cannot read, and a worker with no GPU, are errors in words.  And through tilelab-cli's remote path
  * (--remote-cli: the local pipe in place of ssh): `gemm --kernel
  * mine.cu,cpu-naive` uploads the file, the remote tilelab-cli runs it in
  * a worker of its own and the record comes back with the kernel's text;
@@ -140,13 +144,25 @@ args_of (Problem *p, int repeats)
   };
 }
 
+/* What the simulated compile makes of a kernel whose entry is `entry`,
+ * for the simulated GPU (sm_90). */
+static TlUserBuild *
+build_new (const char *entry, TlGpuDtype dtype, int arch)
+{
+  g_autoptr (GBytes) image = g_bytes_new_static ("simulated cubin", 16);
+  return tl_user_build_new_compiled (arch, (TlDtype) dtype, entry, image, NULL);
+}
+
+/* Runs kernel_new (entry) in the worker as built for build_entry. */
 static gboolean
-run (Problem *p, const char *entry, int repeats, double watchdog_s, GError **error)
+run_build (Problem *p, const char *entry, const char *build_entry, int arch, int repeats,
+           double watchdog_s, GError **error)
 {
   g_autoptr (TlUserKernel) kernel = kernel_new (entry);
+  g_autoptr (TlUserBuild) build = build_new (build_entry, p->dtype, arch);
   TlGpuGemmArgs a = args_of (p, repeats);
   TlGpuGemmResult r;
-  if (!tl_user_worker_run (kernel, 0, &a, watchdog_s, &r, error))
+  if (!tl_user_worker_run (kernel, build, 0, &a, watchdog_s, &r, error))
     return FALSE;
   g_assert_cmpint (r.n_times, ==, repeats);
   for (int i = 0; i < r.n_times; i++)
@@ -157,6 +173,12 @@ run (Problem *p, const char *entry, int repeats, double watchdog_s, GError **err
   g_assert_cmpint (r.launch.dynamic_smem_bytes, ==, 1024);
   tl_user_worker_result_clear (&r);
   return TRUE;
+}
+
+static gboolean
+run (Problem *p, const char *entry, int repeats, double watchdog_s, GError **error)
+{
+  return run_build (p, entry, entry, 90, repeats, watchdog_s, error);
 }
 
 static void
@@ -220,6 +242,48 @@ test_hang_watchdog (void)
   problem_clear (&p);
 }
 
+/* The watchdog counts the kernel's launches, not what comes before the
+ * first (a start of 1.5 s, three times its time here). */
+static void
+test_slow_start (void)
+{
+  Problem p;
+  problem_init (&p, TL_GPU_FLOAT32, 9, 10, 11, 8);
+  g_autoptr (GError) error = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  gboolean ok = run (&p, "tilelab_stub_slow_load", 1, 0.5, &error);
+  double took = (g_get_monotonic_time () - t0) / 1e6;
+  g_test_message ("%.2f s", took);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  g_assert_cmpfloat (took, >=, 1.5);
+  expect_product (&p);
+  problem_clear (&p);
+}
+
+/* The worker runs the build it was sent, never a compile of its own: the
+ * build's entry (one that crashes) is run, not the text's (a good one);
+ * a build for another architecture is refused in words. */
+static void
+test_sent_build (void)
+{
+  Problem p;
+  problem_init (&p, TL_GPU_FLOAT32, 12, 7, 5, 9);
+  g_autoptr (GError) error = NULL;
+  g_assert_false (run_build (&p, "gemm_mine", "tilelab_stub_crash", 90, 1, 10, &error));
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "ended before it answered"));
+  g_clear_error (&error);
+  g_assert_false (run_build (&p, "gemm_mine", "gemm_mine", 80, 1, 10, &error));
+  g_test_message ("%s", error->message);
+  g_assert_nonnull (strstr (error->message, "compiled for sm_80, and GPU 0 is sm_90"));
+  g_assert_cmpint (tl_remote_user_worker_pid (), >, 0); /* said by a worker that lives on */
+  g_clear_error (&error);
+  g_assert_true (run_build (&p, "gemm_mine", "gemm_mine", 90, 1, 10, &error));
+  expect_product (&p);
+  problem_clear (&p);
+}
+
 static void
 test_cancel (void)
 {
@@ -268,8 +332,6 @@ test_cancel_hang (void)
 typedef struct
 {
   GString *seen;       /* the messages' types, in order */
-  char *arch, *log;
-  gboolean compiled;
   int runs;            /* progress of stage "run" */
   TlMatrix *c;
 } Messages;
@@ -281,12 +343,6 @@ on_message (TlRemoteConnection *conn, const char *type, JsonObject *message, GBy
   Messages *m = data;
   if (m->seen->len == 0 || !g_str_has_suffix (m->seen->str, type))
     g_string_append_printf (m->seen, "%s%s", m->seen->len ? " " : "", type);
-  if (strcmp (type, "compiled") == 0)
-    {
-      m->arch = g_strdup (tl_json_object_get_string (message, "arch", ""));
-      m->log = g_strdup (tl_json_object_get_string (message, "log", ""));
-      m->compiled = json_object_get_boolean_member_with_default (message, "compiled", FALSE);
-    }
   if (strcmp (type, "progress") == 0
       && strcmp (tl_json_object_get_string (message, "stage", ""), "run") == 0)
     m->runs++;
@@ -316,11 +372,21 @@ run_job (TlUserKernel *kernel, Problem *p, Messages *m, GError **error)
   g_autofree char *sha_b = sha_a ? tl_remote_connection_upload (conn, npy_b, "B", NULL, error)
                                  : NULL;
   TlGpuGemmArgs args = args_of (p, 4);
-  JsonObject *done = sha_b ? tl_remote_connection_run_job (conn,
-                                                           tl_user_job_begin (kernel, 0, &args,
-                                                                              sha_a, sha_b),
-                                                           on_message, m, NULL, error)
-                           : NULL;
+  /* compiled here (simulated), sent as the client sends it */
+  g_autoptr (TlUserBuild) build = tl_user_kernel_compile (kernel, 90, error);
+  g_assert_true (build != NULL && build->compiled);
+  TlDtype dtype = (TlDtype) p->dtype;
+  TlUserJobBuild sent = { .arch = 90, .entry = build->lowered[dtype] ? build->lowered[dtype] : "-" };
+  g_autofree char *sha_image = sha_b ? tl_remote_connection_upload (conn, build->image, "mine.cu",
+                                                                    NULL, error)
+                                     : NULL;
+  sent.sha_image = sha_image;
+  JsonObject *done = sha_image ? tl_remote_connection_run_job (conn,
+                                                               tl_user_job_begin (kernel, &sent, 0,
+                                                                                  &args, sha_a,
+                                                                                  sha_b),
+                                                               on_message, m, NULL, error)
+                               : NULL;
   tl_remote_connection_free (conn);
   return done;
 }
@@ -329,8 +395,6 @@ static void
 messages_clear (Messages *m)
 {
   g_string_free (m->seen, TRUE);
-  g_free (m->arch);
-  g_free (m->log);
   g_clear_pointer (&m->c, tl_matrix_unref);
 }
 
@@ -346,12 +410,8 @@ test_job_messages (void)
   g_assert_no_error (error);
   g_test_message ("%s", m.seen->str);
   g_assert_cmpstr (tl_json_object_get_string (done, "status", ""), ==, "ok");
-  /* compile first, its log, progress, the numbers, then C */
-  g_assert_true (g_str_has_prefix (m.seen->str, "progress compiled progress"));
-  g_assert_true (g_str_has_suffix (m.seen->str, "progress result matrix"));
-  g_assert_cmpstr (m.arch, ==, "sm_90");
-  g_assert_true (m.compiled);
-  g_assert_nonnull (strstr (m.log, "simulated"));
+  /* progress (no compile there), the numbers, then C */
+  g_assert_cmpstr (m.seen->str, ==, "progress result matrix");
   g_assert_cmpint (m.runs, ==, 4);
   g_assert_nonnull (m.c);
   memcpy (p.c, m.c->data, (gsize) p.m * p.n * 8);
@@ -531,6 +591,8 @@ main (int argc, char **argv)
   g_test_add_func ("/user-worker/good", test_good);
   g_test_add_func ("/user-worker/crash-then-good", test_crash_then_good);
   g_test_add_func ("/user-worker/hang-watchdog", test_hang_watchdog);
+  g_test_add_func ("/user-worker/slow-start", test_slow_start);
+  g_test_add_func ("/user-worker/sent-build", test_sent_build);
   g_test_add_func ("/user-worker/cancel", test_cancel);
   g_test_add_func ("/user-worker/cancel-hang", test_cancel_hang);
   g_test_add_func ("/user-worker/job-messages", test_job_messages);

@@ -158,6 +158,20 @@ compile_both (TlUserKernel *kernel, int arch, GError **error)
 }
 
 TlUserBuild *
+tl_user_build_new_compiled (int arch, TlDtype dtype, const char *lowered, GBytes *image,
+                            GBytes *timed_image)
+{
+  g_return_val_if_fail ((guint) dtype < TL_DTYPE_COUNT && lowered != NULL && image != NULL, NULL);
+  TlGpuUserBuild none = { 0 };
+  TlUserBuild *build = build_new (arch, &none);
+  build->compiled = TRUE;
+  build->lowered[dtype] = g_strdup (lowered);
+  build->image = g_bytes_ref (image);
+  build->timed_image = timed_image ? g_bytes_ref (timed_image) : NULL;
+  return build;
+}
+
+TlUserBuild *
 tl_user_kernel_peek_build (TlUserKernel *kernel, int arch)
 {
   g_return_val_if_fail (kernel != NULL, NULL);

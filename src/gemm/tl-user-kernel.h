@@ -120,6 +120,11 @@ TlUserBuild *tl_user_kernel_compile (TlUserKernel *kernel, int arch, GError **er
 /* The build for arch if one was made already, else NULL: never compiles
  * (for the window's thread). */
 TlUserBuild *tl_user_kernel_peek_build (TlUserKernel *kernel, int arch);
+/* A build compiled elsewhere (a worker is sent the one its client
+ * compiled): one entry's image and, when the kernel has timing marks,
+ * its timed image; no diagnostics, no resources. */
+TlUserBuild *tl_user_build_new_compiled (int arch, TlDtype dtype, const char *lowered,
+                                         GBytes *image, GBytes *timed_image);
 TlUserBuild *tl_user_build_ref      (TlUserBuild *build);
 void         tl_user_build_unref    (TlUserBuild *build);
 /* "mine.cu:12:5: error: identifier "j" is undefined" and its context

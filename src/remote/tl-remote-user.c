@@ -46,7 +46,8 @@ typedef struct
   GCancellable *cancel;
   GSource *watch;      /* on the connection's context, from the first message on */
   gint64 heard;        /* monotonic µs of the last message */
-  gboolean compiling;  /* the watchdog waits for the compile */
+  gboolean launching;  /* the worker is in a stage that launches the kernel: the
+                          watchdog counts from its last message */
   gint64 cancelled_at; /* monotonic µs of the cancel sent, or 0 */
   gboolean watchdog_fired, cancel_killed;
   TlGpuGemmResult *out;
@@ -74,7 +75,7 @@ watch_cb (gpointer data)
       c->cancel_killed = TRUE;
       kill (c->pid, SIGKILL);
     }
-  else if (!c->compiling && quiet_s > c->watchdog_s)
+  else if (c->launching && quiet_s > c->watchdog_s)
     {
       g_debug ("user kernels: the watchdog kills worker %d after %.2f s", (int) c->pid, quiet_s);
       c->watchdog_fired = TRUE;
@@ -107,12 +108,20 @@ take_c (Call *c, JsonObject *message, GBytes *payload, GError **error)
   return TRUE;
 }
 
+/* Whether the harness launches the kernel in stage (its upload of A and
+ * B and its download of C do not: the watchdog does not count them). */
+static gboolean
+stage_launches (int stage)
+{
+  return stage == TL_GPU_STAGE_WARMUP || stage == TL_GPU_STAGE_RUN
+         || stage == TL_GPU_STAGE_INSTRUMENTED || stage == TL_GPU_STAGE_COUNTERS;
+}
+
 static void
 take_progress (Call *c, JsonObject *message)
 {
-  const char *stage = tl_json_object_get_string (message, "stage", "");
-  c->compiling = strcmp (stage, "compile") == 0;
-  int gpu_stage = tl_user_job_stage_from_name (stage);
+  int gpu_stage = tl_user_job_stage_from_name (tl_json_object_get_string (message, "stage", ""));
+  c->launching = stage_launches (gpu_stage);
   if (gpu_stage >= 0 && c->args->progress)
     c->args->progress ((TlGpuStage) gpu_stage, (int) tl_wire_get_count (message, "step", 0),
                        (int) tl_wire_get_count (message, "total", 0), c->args->user_data);
@@ -133,16 +142,9 @@ on_message (TlRemoteConnection *connection, const char *type, JsonObject *messag
     }
   if (strcmp (type, "progress") == 0)
     take_progress (c, message);
-  else if (strcmp (type, "compiled") == 0)
-    {
-      c->compiling = FALSE;
-      g_debug ("user kernels: compiled for %s in %.0f ms:\n%s",
-               tl_json_object_get_string (message, "arch", "?"),
-               json_object_get_double_member_with_default (message, "compile_ms", 0),
-               tl_json_object_get_string (message, "log", ""));
-    }
   else if (strcmp (type, "result") == 0)
     {
+      c->launching = FALSE;
       tl_user_worker_result_clear (c->out);
       if (!tl_user_job_get_result (message, c->out, error))
         return FALSE;
@@ -156,6 +158,20 @@ on_message (TlRemoteConnection *connection, const char *type, JsonObject *messag
 
 /* ---- uploads -------------------------------------------------------------------------- */
 
+/* bytes sent to the worker (once: it keeps what it has); their SHA-256,
+ * or NULL. */
+static char *
+upload_bytes (GBytes *bytes, const char *name, GError **error)
+{
+  char *sha = tl_remote_connection_upload (conn, bytes, name, NULL, error);
+  if (sha != NULL && !g_hash_table_contains (uploaded, sha))
+    {
+      g_hash_table_add (uploaded, g_strdup (sha));
+      uploaded_bytes += g_bytes_get_size (bytes);
+    }
+  return sha;
+}
+
 /* The bytes of a host array as an NPY upload; its SHA-256, or NULL. */
 static char *
 upload (const void *data, TlGpuDtype dtype, int rows, int cols, const char *name, GError **error)
@@ -165,13 +181,29 @@ upload (const void *data, TlGpuDtype dtype, int rows, int cols, const char *name
     return NULL;
   memcpy (m->data, data, (gsize) rows * cols * tl_dtype_size ((TlDtype) dtype));
   g_autoptr (GBytes) npy = tl_wire_matrix_to_npy (m, error);
-  char *sha = npy ? tl_remote_connection_upload (conn, npy, name, NULL, error) : NULL;
-  if (sha != NULL && !g_hash_table_contains (uploaded, sha))
-    {
-      g_hash_table_add (uploaded, g_strdup (sha));
-      uploaded_bytes += g_bytes_get_size (npy);
-    }
-  return sha;
+  return npy ? upload_bytes (npy, name, error) : NULL;
+}
+
+/* The build's images sent: the worker runs them without compiling. */
+static gboolean
+upload_build (TlUserKernel *kernel, TlUserBuild *build, TlDtype dtype, TlUserJobBuild *out,
+              GError **error)
+{
+  out->arch = build->arch;
+  out->entry = g_strdup (build->lowered[dtype]);
+  out->sha_image = upload_bytes (build->image, tl_user_kernel_file_name (kernel), error);
+  if (out->sha_image != NULL && build->timed_image && tl_user_kernel_has_marks (kernel))
+    out->sha_timed = upload_bytes (build->timed_image, tl_user_kernel_file_name (kernel), error);
+  return out->entry != NULL && out->sha_image != NULL
+         && (out->sha_timed != NULL || !build->timed_image || !tl_user_kernel_has_marks (kernel));
+}
+
+static void
+job_build_clear (TlUserJobBuild *b)
+{
+  g_free (b->entry);
+  g_free (b->sha_image);
+  g_free (b->sha_timed);
 }
 
 /* ---- the run --------------------------------------------------------------------------- */
@@ -232,8 +264,8 @@ say_lost (Call *c, const char *name, GError *lost, GError **error)
 }
 
 static gboolean
-run_locked (TlUserKernel *kernel, int device, const TlGpuGemmArgs *args, double watchdog_s,
-            TlGpuGemmResult *out, GError **error)
+run_locked (TlUserKernel *kernel, TlUserBuild *build, int device, const TlGpuGemmArgs *args,
+            double watchdog_s, TlGpuGemmResult *out, GError **error)
 {
   const char *name = tl_user_kernel_file_name (kernel);
   if (conn == NULL)
@@ -251,8 +283,10 @@ run_locked (TlUserKernel *kernel, int device, const TlGpuGemmArgs *args, double 
   g_autofree char *sha_a = upload (args->a, args->dtype, args->m, args->k, "A", error);
   g_autofree char *sha_b = sha_a ? upload (args->b, args->dtype, args->k, args->n, "B", error)
                                  : NULL;
-  if (sha_b == NULL)
+  TlUserJobBuild sent = { 0 };
+  if (sha_b == NULL || !upload_build (kernel, build, (TlDtype) args->dtype, &sent, error))
     {
+      job_build_clear (&sent);
       drop_worker_locked ();
       return FALSE;
     }
@@ -261,13 +295,14 @@ run_locked (TlUserKernel *kernel, int device, const TlGpuGemmArgs *args, double 
   Call c = {
     .args = args, .watchdog_s = watchdog_s, .cancel = cancel, .out = out,
     .pid = hello ? (GPid) tl_wire_get_count (hello, "pid", 0) : 0,
-    .heard = g_get_monotonic_time (), .compiling = TRUE,
+    .heard = g_get_monotonic_time (),
   };
   GError *local = NULL;
   JsonObject *done = tl_remote_connection_run_job (conn,
-                                                   tl_user_job_begin (kernel, device, args, sha_a,
-                                                                      sha_b),
+                                                   tl_user_job_begin (kernel, &sent, device, args,
+                                                                      sha_a, sha_b),
                                                    on_message, &c, cancel, &local);
+  job_build_clear (&sent);
   if (c.watch)
     {
       g_source_destroy (c.watch);
@@ -294,12 +329,12 @@ run_locked (TlUserKernel *kernel, int device, const TlGpuGemmArgs *args, double 
 }
 
 static gboolean
-run_in_worker (TlUserKernel *kernel, int device, const TlGpuGemmArgs *args, double watchdog_s,
-               TlGpuGemmResult *out, GError **error)
+run_in_worker (TlUserKernel *kernel, TlUserBuild *build, int device, const TlGpuGemmArgs *args,
+               double watchdog_s, TlGpuGemmResult *out, GError **error)
 {
   memset (out, 0, sizeof *out);
   g_mutex_lock (&lock);
-  gboolean ok = run_locked (kernel, device, args, watchdog_s, out, error);
+  gboolean ok = run_locked (kernel, build, device, args, watchdog_s, out, error);
   g_mutex_unlock (&lock);
   return ok;
 }

@@ -1,13 +1,13 @@
-/* tl-serve-user.c — the worker's "user-gemm" job: a student's kernel, compiled and run here.
+/* tl-serve-user.c — the worker's "user-gemm" job: a student's kernel, run here.
  *
- * The job carries the kernel file's text (tl-user-job.h).  On the
- * runner's worker thread — the one that owns the GPUs — it is compiled
- * by NVRTC for the job's GPU (a kernel sent again is compiled once: the
- * builds are kept by the text), its geometry evaluated at the job's size
- * and run through the ladder's harness.  The compile log, the harness's
- * progress, the numbers and C go back as they come.  A fault ruins this
- * process's GPU: the job says so in words and the client ends this
- * worker (the next run starts a fresh one).
+ * The job carries the kernel file's text and the build its client
+ * compiled for this machine's GPU (tl-user-job.h): the images arrive as
+ * uploads, so the worker never runs NVRTC and a kernel is compiled once.
+ * On the runner's worker thread — the one that owns the GPUs — its
+ * geometry is evaluated at the job's size and the image run through the
+ * ladder's harness.  The harness's progress, the numbers and C go back as
+ * they come.  A fault ruins this process's GPU: the job says so in words
+ * and the client ends this worker (the next run starts a fresh one).
  */
 #include "remote/tl-serve-kinds.h"
 
@@ -29,6 +29,7 @@ typedef struct
   GMainContext *context;     /* the worker's main loop, where messages are sent */
   TlUserJobRequest request;
   TlMatrix *a, *b;
+  TlUserBuild *build;        /* the client's, from the uploaded images */
   char *name;                /* the file's name, for messages */
 } UserJob;
 
@@ -54,6 +55,7 @@ user_job_unref (UserJob *u)
   tl_user_job_request_clear (&u->request);
   g_clear_pointer (&u->a, tl_matrix_unref);
   g_clear_pointer (&u->b, tl_matrix_unref);
+  g_clear_pointer (&u->build, tl_user_build_unref);
   g_free (u->name);
   g_free (u);
 }
@@ -132,8 +134,7 @@ cancelled_cb (void *data)
 
 /* ---- on the runner's thread ------------------------------------------------------ */
 
-/* The kernels sent so far, by their path and text: their builds are kept
- * inside them, so a kernel sent again is not compiled again. */
+/* The kernels sent so far, by their path and text (parsed once). */
 static GMutex kernels_lock;
 static GHashTable *kernels;
 
@@ -154,29 +155,6 @@ kernel_for (const TlUserJobRequest *r, GError **error)
   return kernel;
 }
 
-/* "compiled": the architecture, NVRTC's log and how long it took. */
-static void
-post_compiled (UserJob *u, TlUserKernel *kernel, TlGpuSession *gpu)
-{
-  TlGpuFacts facts;
-  if (tl_gpu_session_get_device (gpu, u->request.device, NULL) == NULL
-      || !tl_gpu_session_get_facts (gpu, u->request.device, &facts))
-    return; /* the run says why */
-  int arch = facts.cc_major * 10 + facts.cc_minor;
-  g_autoptr (TlUserBuild) build = tl_user_kernel_compile (kernel, arch, NULL);
-  if (build == NULL)
-    return;
-  JsonBuilder *b = tl_wire_begin ("compiled");
-  g_autofree char *arch_name = g_strdup_printf ("sm_%d", arch);
-  g_autofree char *nvrtc = g_strdup_printf ("%d.%d", build->nvrtc_major, build->nvrtc_minor);
-  tl_json_member_string (b, "arch", arch_name);
-  tl_json_member_bool (b, "compiled", build->compiled);
-  tl_json_member_value (b, "compile_ms", build->compile_ms);
-  tl_json_member_string (b, "nvrtc", nvrtc);
-  tl_json_member_string (b, "log", build->log ? build->log : "");
-  post (u, b);
-}
-
 static gpointer
 run_user_job (TlRunnerJob *job, gpointer data, GCancellable *cancellable, GError **error)
 {
@@ -185,7 +163,6 @@ run_user_job (TlRunnerJob *job, gpointer data, GCancellable *cancellable, GError
   if (kernel == NULL)
     return NULL;
   TlGpuSession *gpu = tl_runner_job_get_gpu (job);
-  post_compiled (u, kernel, gpu);
   UserOutcome *o = g_new0 (UserOutcome, 1);
   o->c = tl_matrix_new ((TlDtype) u->request.args.dtype, (gsize) u->request.args.m,
                         (gsize) u->request.args.n, error);
@@ -203,8 +180,8 @@ run_user_job (TlRunnerJob *job, gpointer data, GCancellable *cancellable, GError
   args.cancelled = cancelled_cb;
   args.user_data = &harness;
   TlUserGeometry geometry;
-  if (!tl_user_run_here (kernel, gpu, u->request.device, &args, TRUE, &geometry, &o->result,
-                         error))
+  if (!tl_user_run_here (kernel, u->build, gpu, u->request.device, &args, TRUE, &geometry,
+                         &o->result, error))
     {
       user_outcome_free (o);
       return NULL;
@@ -243,6 +220,34 @@ load_upload (TlServe *serve, const char *sha, const char *name, GError **error)
   return m;
 }
 
+static GBytes *
+load_image (TlServe *serve, const char *sha, GError **error)
+{
+  const char *path = tl_serve_get_upload (serve, sha, error);
+  gchar *data = NULL;
+  gsize size = 0;
+  if (path == NULL || !g_file_get_contents (path, &data, &size, error))
+    {
+      g_prefix_error (error, "the kernel's image: ");
+      return NULL;
+    }
+  return g_bytes_new_take (data, size);
+}
+
+/* The build the client sent: its images loaded from their uploads. */
+static TlUserBuild *
+load_build (TlServe *serve, const TlUserJobRequest *r, GError **error)
+{
+  g_autoptr (GBytes) image = load_image (serve, r->build.sha_image, error);
+  g_autoptr (GBytes) timed = image && r->build.sha_timed
+                               ? load_image (serve, r->build.sha_timed, error)
+                               : NULL;
+  if (image == NULL || (r->build.sha_timed && timed == NULL))
+    return NULL;
+  return tl_user_build_new_compiled (r->build.arch, (TlDtype) r->args.dtype, r->build.entry, image,
+                                     timed);
+}
+
 gboolean
 tl_serve_start_user_gemm (TlServeJob *job, JsonObject *message, GError **error)
 {
@@ -252,7 +257,8 @@ tl_serve_start_user_gemm (TlServeJob *job, JsonObject *message, GError **error)
   u->context = g_main_context_ref_thread_default ();
   if (!tl_user_job_parse (message, &u->request, error)
       || (u->a = load_upload (serve, u->request.sha_a, "A", error)) == NULL
-      || (u->b = load_upload (serve, u->request.sha_b, "B", error)) == NULL)
+      || (u->b = load_upload (serve, u->request.sha_b, "B", error)) == NULL
+      || (u->build = load_build (serve, &u->request, error)) == NULL)
     {
       user_job_unref (u);
       return FALSE;
@@ -271,10 +277,11 @@ tl_serve_start_user_gemm (TlServeJob *job, JsonObject *message, GError **error)
     }
   u->job = job;
   u->name = g_path_get_basename (u->request.path);
-  /* said at once: the client's watchdog waits for the compile */
+  /* said at once: the client watches for its cancel from its first
+   * message on (the watchdog waits for the first launch) */
   JsonBuilder *b = tl_wire_begin ("progress");
   tl_json_member_string (b, "kernel", u->name);
-  tl_json_member_string (b, "stage", "compile");
+  tl_json_member_string (b, "stage", "upload");
   tl_serve_job_send (job, b, NULL);
   tl_runner_run_func_async (tl_serve_get_runner (serve), run_user_job, user_job_ref (u),
                             (GDestroyNotify) user_job_unref, (GDestroyNotify) user_outcome_free,

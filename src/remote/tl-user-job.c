@@ -48,8 +48,8 @@ tl_user_job_stage_from_name (const char *name)
   X ("counters", counters, 0, 2)
 
 JsonBuilder *
-tl_user_job_begin (TlUserKernel *kernel, int device, const TlGpuGemmArgs *args, const char *sha_a,
-                   const char *sha_b)
+tl_user_job_begin (TlUserKernel *kernel, const TlUserJobBuild *build, int device,
+                   const TlGpuGemmArgs *args, const char *sha_a, const char *sha_b)
 {
   JsonBuilder *b = tl_wire_begin ("job");
   tl_json_member_string (b, "kind", TL_USER_JOB_KIND);
@@ -57,6 +57,18 @@ tl_user_job_begin (TlUserKernel *kernel, int device, const TlGpuGemmArgs *args, 
   json_builder_begin_object (b);
   tl_json_member_string (b, "path", tl_user_kernel_path (kernel));
   tl_json_member_string (b, "source", tl_user_kernel_source (kernel));
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "build");
+  json_builder_begin_object (b);
+  g_autofree char *arch = g_strdup_printf ("sm_%d", build->arch);
+  tl_json_member_string (b, "arch", arch);
+  tl_json_member_string (b, "entry", build->entry);
+  tl_json_member_string (b, "image", build->sha_image);
+  json_builder_set_member_name (b, "timed_image");
+  if (build->sha_timed)
+    json_builder_add_string_value (b, build->sha_timed);
+  else
+    json_builder_add_null_value (b);
   json_builder_end_object (b);
   tl_json_member_int (b, "device", device);
   tl_json_member_string (b, "dtype", tl_dtype_name ((TlDtype) args->dtype));
@@ -71,10 +83,35 @@ tl_user_job_begin (TlUserKernel *kernel, int device, const TlGpuGemmArgs *args, 
   return b;
 }
 
+/* "build": the architecture ("sm_90"), the entry, the images' uploads. */
+static gboolean
+parse_build (JsonObject *message, TlUserJobBuild *out, GError **error)
+{
+  JsonObject *build = NULL;
+  g_autofree char *arch = NULL;
+  if (!tl_json_get_object (message, "$", "build", TRUE, &build, error)
+      || !tl_json_get_string (build, "$.build", "arch", TRUE, &arch, error)
+      || !tl_json_get_string (build, "$.build", "entry", TRUE, &out->entry, error)
+      || !tl_json_get_string (build, "$.build", "image", TRUE, &out->sha_image, error))
+    return FALSE;
+  JsonNode *timed = json_object_get_member (build, "timed_image");
+  if (timed != NULL && !JSON_NODE_HOLDS_NULL (timed)
+      && !tl_json_get_string (build, "$.build", "timed_image", TRUE, &out->sha_timed, error))
+    return FALSE;
+  char *end = NULL;
+  gint64 cc = g_str_has_prefix (arch, "sm_") ? g_ascii_strtoll (arch + 3, &end, 10) : 0;
+  if (end == NULL || *end != '\0' || cc < 10 || cc > 1000)
+    return tl_json_fail (error, "$.build.arch", "“%s” is not an architecture like sm_90", arch);
+  out->arch = (int) cc;
+  return TRUE;
+}
+
 gboolean
 tl_user_job_parse (JsonObject *message, TlUserJobRequest *out, GError **error)
 {
   memset (out, 0, sizeof *out);
+  if (!parse_build (message, &out->build, error))
+    return FALSE;
   JsonObject *kernel = NULL, *inputs = NULL;
   g_autofree char *dtype_name = NULL;
   gint64 device = 0;
@@ -109,6 +146,9 @@ tl_user_job_request_clear (TlUserJobRequest *request)
   g_free (request->source);
   g_free (request->sha_a);
   g_free (request->sha_b);
+  g_free (request->build.entry);
+  g_free (request->build.sha_image);
+  g_free (request->build.sha_timed);
   memset (request, 0, sizeof *request);
 }
 

@@ -59,49 +59,71 @@ say_fault (GError **error, const char *name, gboolean isolated)
   return FALSE;
 }
 
-gboolean
-tl_user_run_here (TlUserKernel *kernel, TlGpuSession *gpu, int ordinal, const TlGpuGemmArgs *args,
-                  gboolean isolated, TlUserGeometry *geometry, TlGpuGemmResult *out,
-                  GError **error)
+/* The device's architecture (× 10), or 0 with the error. */
+static int
+device_arch (TlGpuSession *gpu, int ordinal, GError **error)
 {
-  memset (out, 0, sizeof *out);
-  TlGpuDevice *device = tl_gpu_session_get_device (gpu, ordinal, error);
-  if (device == NULL)
-    return FALSE;
+  if (tl_gpu_session_get_device (gpu, ordinal, error) == NULL)
+    return 0;
   TlGpuFacts facts;
   if (!tl_gpu_session_get_facts (gpu, ordinal, &facts))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_NO_DEVICE, _("No usable CUDA GPU %d"), ordinal);
-      return FALSE;
+      return 0;
     }
-  if (!entry_and_geometry (kernel, args, geometry, error))
+  return facts.cc_major * 10 + facts.cc_minor;
+}
+
+/* kernel compiled for arch (once: the build is kept in the kernel), or
+ * NULL with its errors at file:line:column (TL_ERROR_PARSE). */
+static TlUserBuild *
+compiled_for (TlUserKernel *kernel, int arch, GError **error)
+{
+  TlUserBuild *build = tl_user_kernel_compile (kernel, arch, error);
+  if (build == NULL || build->compiled)
+    return build;
+  g_autofree char *errors = tl_user_build_describe_errors (build, kernel, FALSE);
+  g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("%s did not compile for sm_%d:\n%s"),
+               tl_user_kernel_path (kernel), arch, errors);
+  tl_user_build_unref (build);
+  return NULL;
+}
+
+gboolean
+tl_user_run_here (TlUserKernel *kernel, TlUserBuild *build, TlGpuSession *gpu, int ordinal,
+                  const TlGpuGemmArgs *args, gboolean isolated, TlUserGeometry *geometry,
+                  TlGpuGemmResult *out, GError **error)
+{
+  memset (out, 0, sizeof *out);
+  int arch = device_arch (gpu, ordinal, error);
+  if (arch == 0 || !entry_and_geometry (kernel, args, geometry, error))
     return FALSE;
-  int arch = facts.cc_major * 10 + facts.cc_minor;
-  g_autoptr (TlUserBuild) build = tl_user_kernel_compile (kernel, arch, error);
-  if (build == NULL)
+  g_autoptr (TlUserBuild) own = build ? tl_user_build_ref (build) : compiled_for (kernel, arch, error);
+  if (own == NULL)
     return FALSE;
-  if (!build->compiled)
-    {
-      g_autofree char *errors = tl_user_build_describe_errors (build, kernel, FALSE);
-      g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("%s did not compile for sm_%d:\n%s"),
-                   tl_user_kernel_path (kernel), arch, errors);
-      return FALSE;
-    }
   TlDtype dtype = (TlDtype) args->dtype;
+  if (own->arch != arch || !own->compiled || own->lowered[dtype] == NULL)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("%s was compiled for sm_%d, and GPU %d is sm_%d"),
+                   tl_user_kernel_file_name (kernel), own->arch, ordinal, arch);
+      return FALSE;
+    }
   TlGpuUserLaunch launch = {
     .name = tl_user_kernel_file_name (kernel),
-    .image = g_bytes_get_data (build->image, &launch.image_size),
-    .entry = build->lowered[dtype],
+    .image = g_bytes_get_data (own->image, &launch.image_size),
+    .entry = own->lowered[dtype],
     .dynamic_smem = geometry->dynamic_smem,
   };
-  if (build->timed_image && tl_user_kernel_has_marks (kernel))
-    launch.timed_image = g_bytes_get_data (build->timed_image, &launch.timed_image_size);
+  if (own->timed_image && tl_user_kernel_has_marks (kernel))
+    launch.timed_image = g_bytes_get_data (own->timed_image, &launch.timed_image_size);
   memcpy (launch.grid, geometry->grid, sizeof launch.grid);
   memcpy (launch.block, geometry->block, sizeof launch.block);
   TlGpuGemmArgs a = *args;
   a.instrument = a.instrument && launch.timed_image != NULL;
   TlGpuGemmResult r;
-  TlGpuStatus st = tl_gpu_user_gemm_run (device, &launch, &a, &r);
+  TlGpuStatus st = tl_gpu_user_gemm_run (tl_gpu_session_get_device (gpu, ordinal, NULL), &launch,
+                                         &a, &r);
   if (st == TL_GPU_DEVICE_LOST)
     return say_fault (error, launch.name, isolated);
   if (st != TL_GPU_OK)
@@ -116,13 +138,20 @@ tl_user_run_gemm (TlUserKernel *kernel, TlGpuSession *gpu, int ordinal, const Tl
                   GError **error)
 {
   memset (out, 0, sizeof *out);
-  if (in_process ())
-    return tl_user_run_here (kernel, gpu, ordinal, args, FALSE, geometry, out, error);
-  /* the worker compiles and evaluates them again; said here first, they
-   * cost no process */
-  if (!entry_and_geometry (kernel, args, geometry, error))
+  /* said here first, they cost no process */
+  int arch = device_arch (gpu, ordinal, error);
+  if (arch == 0 || !entry_and_geometry (kernel, args, geometry, error))
     return FALSE;
-  return tl_user_worker_run (kernel, ordinal, args, watchdog_s, out, error);
+  /* compiled here, once per version: the Source page's compile, the
+   * record's resource report and the worker's run share this build */
+  g_autoptr (TlUserBuild) build = compiled_for (kernel, arch, error);
+  if (build == NULL)
+    return FALSE;
+  g_debug ("user kernels: %s compiled for sm_%d in %.0f ms", tl_user_kernel_file_name (kernel),
+           arch, build->compile_ms);
+  if (in_process ())
+    return tl_user_run_here (kernel, build, gpu, ordinal, args, FALSE, geometry, out, error);
+  return tl_user_worker_run (kernel, build, ordinal, args, watchdog_s, out, error);
 }
 
 /* ---- the record ------------------------------------------------------- */

@@ -2,8 +2,8 @@
  *
  * What tl-gemm-run.c does for a user kernel's row instead of calling the
  * ladder's harness: compile the file for the job's GPU (NVRTC, once per
- * architecture), evaluate its geometry at the job's size, and run it in
- * the worker process (tl-user-worker.h).  The result is then timed,
+ * architecture, in this process), evaluate its geometry at the job's
+ * size, and run that build in the worker process (tl-user-worker.h).  The result is then timed,
  * verified and recorded exactly as a rung's.  The record carries each
  * user kernel's file ($.extensions.user_kernels, docs/run-record.md), so
  * a record opened where the file is not still shows its source, and
@@ -30,13 +30,13 @@ gboolean tl_user_run_gemm (TlUserKernel *kernel, TlGpuSession *gpu, int ordinal,
                            const TlGpuGemmArgs *args, double watchdog_s,
                            TlUserGeometry *geometry, TlGpuGemmResult *out, GError **error);
 
-/* The same in this process, always: compiled for the device's
- * architecture (once per kernel), launched through the harness.  What the
- * worker's "user-gemm" job runs (isolated: this process is the kernel's
- * own, which a fault ends — said so in the fault's words,
- * TL_ERROR_DEVICE_LOST). */
-gboolean tl_user_run_here (TlUserKernel *kernel, TlGpuSession *gpu, int ordinal,
-                           const TlGpuGemmArgs *args, gboolean isolated,
+/* The same in this process, always: build (compiled for the device's
+ * architecture; NULL: compiled here, once per kernel) launched through
+ * the harness.  What the worker's "user-gemm" job runs with the build it
+ * was sent (isolated: this process is the kernel's own, which a fault
+ * ends — said so in the fault's words, TL_ERROR_DEVICE_LOST). */
+gboolean tl_user_run_here (TlUserKernel *kernel, TlUserBuild *build, TlGpuSession *gpu,
+                           int ordinal, const TlGpuGemmArgs *args, gboolean isolated,
                            TlUserGeometry *geometry, TlGpuGemmResult *out, GError **error);
 
 /* Adds $.extensions.user_kernels to record: for every run of a user

@@ -16,10 +16,13 @@ tl_user_worker_install (TlUserWorkerRunFunc run, void (*stop) (void))
 }
 
 gboolean
-tl_user_worker_run (TlUserKernel *kernel, int device, const TlGpuGemmArgs *args,
-                    double watchdog_s, TlGpuGemmResult *out, GError **error)
+tl_user_worker_run (TlUserKernel *kernel, TlUserBuild *build, int device,
+                    const TlGpuGemmArgs *args, double watchdog_s, TlGpuGemmResult *out,
+                    GError **error)
 {
-  g_return_val_if_fail (kernel != NULL && args != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (kernel != NULL && build != NULL && build->compiled && args != NULL
+                          && out != NULL,
+                        FALSE);
   memset (out, 0, sizeof *out);
   if (installed_run == NULL)
     {
@@ -29,7 +32,7 @@ tl_user_worker_run (TlUserKernel *kernel, int device, const TlGpuGemmArgs *args,
                    tl_user_kernel_file_name (kernel));
       return FALSE;
     }
-  return installed_run (kernel, device, args,
+  return installed_run (kernel, build, device, args,
                         watchdog_s > 0 ? watchdog_s : TL_USER_WATCHDOG_DEFAULT_S, out, error);
 }
 
