@@ -31,7 +31,11 @@
 # ($OUT/screens.tar, and everything else in $OUT/logs.tar: a device run
 # returns a limited number of files).
 # GPU_GUI_SHORT=1: the float32 ladder only, no GEMM cancel in the window,
-# no GPU tests.  Prints a short table last.
+# no GPU tests.  GPU_GUI_ONLY=user: the window's checks of your own kernels
+# only (gui-gpu-probe's user-* cases), nothing else.  The bundle also holds
+# test-gpu-user-kernel, test-gpu-remote and bench-remote (run them with
+# TL_CLI=DEST/bin/tilelab-cli after `run` has unpacked the bundle).
+# Prints a short table last.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 
@@ -40,13 +44,14 @@ bundle () {
   dest=${1:-/work/main/.devcarry-gpugui}
   build=${BUILD:-$src/build-gpu}
   ninja -C "$build" tests/gui-gpu-probe src/cli/tilelab-cli tests/test-gpu-lost resources/gschemas.compiled \
-    tests/test-gpu-gemm tests/test-lu-gpu gpu/libtilelab-gpu-cuda.so || exit 1
+    tests/test-gpu-gemm tests/test-lu-gpu tests/test-gpu-user-kernel tests/test-gpu-remote \
+    tests/bench-remote gpu/libtilelab-gpu-cuda.so || exit 1
   rm -rf "$dest"
   mkdir -p "$dest/bin" "$dest/lib/loaders" "$dest/lib/tilelab" "$dest/etc" "$dest/share/fonts" \
     "$dest/share/glib-2.0/schemas" "$dest/share/mime" "$dest/share/X11" \
     "$dest/share/icons/Adwaita" "$dest/share/icons/hicolor"
   for p in tests/gui-gpu-probe src/cli/tilelab-cli tests/test-gpu-lost tests/test-gpu-gemm \
-           tests/test-lu-gpu; do
+           tests/test-lu-gpu tests/test-gpu-user-kernel tests/test-gpu-remote tests/bench-remote; do
     cp "$build/$p" "$dest/bin/"
   done
   strip "$dest"/bin/* 2>/dev/null
@@ -155,11 +160,17 @@ run () {
   export DISPLAY=:77
 
   start=$(date +%s)
-  TL_GPU_PROBE_SHORT=${GPU_GUI_SHORT:-0} G_MESSAGES_DEBUG=Tilelab timeout "${GPU_GUI_PROBE_S:-200}" "$b/bin/gui-gpu-probe" "$out/screens" > "$out/gui.log" 2>&1
+  only=${GPU_GUI_ONLY:-}
+  TL_GPU_PROBE_SHORT=${GPU_GUI_SHORT:-0} TL_GPU_PROBE_ONLY=$only G_MESSAGES_DEBUG=Tilelab \
+    timeout "${GPU_GUI_PROBE_S:-200}" "$b/bin/gui-gpu-probe" "$out/screens" > "$out/gui.log" 2>&1
   gui_rc=$?
   echo "gui-gpu-probe exit $gui_rc after $(( $(date +%s) - start )) s"
   kill "$xvfb" 2>/dev/null
   tar -C "$out" -cf "$out/screens.tar" screens && rm -rf "$out/screens"
+  if [ "$only" = user ]; then
+    grep "gui-gpu:" "$out/gui.log" | grep -v "^gui-gpu:   "
+    return "$gui_rc"
+  fi
 
   echo "| CLI Ctrl+C | exit | started → SIGINT | latency (runner log, monotonic) | | record |"
   # SIGINT 4 s in: the inputs are made, the float64 reference (8192³ twice,
