@@ -1,6 +1,6 @@
 /* bench-remote.c — what the worker protocol costs a GEMM job.
  *
- *   bench-remote [--size N] [--rounds R] [--kernels LIST] [--host DEST] [--bare]
+ *   bench-remote [--size N] [--rounds R] [--repeats N] [--kernels LIST] [--host DEST] [--bare]
  *
  * Runs the same job — N³ float32 from generated inputs, kept matrices and
  * per-block records, as the app asks for (A and B in memory, made from
@@ -8,9 +8,13 @@
  * worker process (the local pipe) and, with --host (an ssh destination,
  * TILELAB_SSH_COMMAND honoured), through ssh; rounds interleaved (each in
  * another order) so a change of load hits all three alike (--bare: no matrices kept, no
- * block records).  Prints a markdown table: the median wall time of each
- * way (submit → record in hand, matrices included) and its excess over
- * the local run; the same for the CPU time of every process taking part
+ * block records).  With GPU kernels in LIST (gemm-08-vectorized,cublas-fp32)
+ * the same compares the ways on a GPU machine, where the worker runs them
+ * through the local pipe.  Prints a markdown table: the median wall time
+ * of each way (submit → record in hand, matrices included) with its
+ * min–max, its excess over the local run (of the medians, and the median
+ * and min–max of the round by round excess: each round runs every way
+ * once, close in time); the same for the CPU time of every process taking part
  * (on a loaded machine the wall time says more about the scheduler); and
  * how long after the first kernel finished (on the runner's thread, where
  * it ran) the main loop here had its result, and of that how long from
@@ -142,6 +146,23 @@ median (GArray *values)
   return g_array_index (values, double, values->len / 2);
 }
 
+/* The round by round excess of way over base in %: "median (min–max)". */
+static char *
+paired_excess (GArray *way, GArray *base)
+{
+  g_autoptr (GArray) excess = g_array_new (FALSE, FALSE, sizeof (double));
+  for (guint r = 0; r < MIN (way->len, base->len); r++)
+    {
+      double e = 100.0 * (g_array_index (way, double, r) / g_array_index (base, double, r) - 1.0);
+      g_array_append_val (excess, e);
+    }
+  if (excess->len == 0)
+    return g_strdup ("—");
+  double mid = median (excess); /* sorts */
+  return g_strdup_printf ("%+.1f%% (%+.1f…%+.1f)", mid, g_array_index (excess, double, 0),
+                          g_array_index (excess, double, excess->len - 1));
+}
+
 /* "median (min–max)" of ms, or "—" */
 static char *
 spread (GArray *ms)
@@ -190,12 +211,13 @@ run_once (Way *way, const TlJob *job)
 int
 main (int argc, char **argv)
 {
-  int size = 1024, rounds = 5;
+  int size = 1024, rounds = 5, repeats = 5;
   g_autofree char *host = NULL, *kernels = NULL;
   gboolean bare = FALSE;
   GOptionEntry entries[] = {
     { "size", 0, 0, G_OPTION_ARG_INT, &size, "N of the N³ job (1024)", "N" },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "Jobs per way (5)", "R" },
+    { "repeats", 0, 0, G_OPTION_ARG_INT, &repeats, "Timed runs of each kernel (5)", "N" },
     { "kernels", 0, 0, G_OPTION_ARG_STRING, &kernels, "Kernels (cpu-openblas,cpu-blocked)", "LIST" },
     { "host", 0, 0, G_OPTION_ARG_STRING, &host, "Also through ssh to DEST", "DEST" },
     { "bare", 0, 0, G_OPTION_ARG_NONE, &bare, "No matrices kept, no block records", NULL },
@@ -248,7 +270,8 @@ main (int argc, char **argv)
     }
 
   g_autoptr (TlJob) job = remote_test_job (size, size, size,
-                                           kernels ? kernels : "cpu-openblas,cpu-blocked", 5);
+                                           kernels ? kernels : "cpu-openblas,cpu-blocked",
+                                           (guint) MAX (repeats, 1));
   job->instrument = !bare;
   job->keep_matrices = !bare;
   /* as the app sends it: A and B in memory, made here from the recipe the
@@ -278,18 +301,27 @@ main (int argc, char **argv)
           size, kernels ? kernels : "cpu-openblas,cpu-blocked", job->repeats, job->warmups,
           bare ? "no matrices kept, no block records" : "kept matrices and block records",
           rounds, load ? g_strstrip (load) : "?");
-  printf ("| way | wall time, median | excess | CPU time, median | excess | first kernel "
-          "finished → app has it, median (min–max) | of that: worker sent → app has it |\n");
-  printf ("|---|---:|---:|---:|---:|---|---|\n");
+  printf ("| way | wall time, median (min–max) | excess of medians | excess round by round, "
+          "median (min…max) | CPU time, median | excess | first kernel finished → app has it, "
+          "median (min–max) | of that: worker sent → app has it |\n");
+  printf ("|---|---|---:|---|---:|---:|---|---|\n");
+  char *paired[3] = { NULL };
+  for (guint i = 0; i < n_ways; i++) /* before the medians sort the rounds */
+    paired[i] = paired_excess (ways[i].wall_ms, ways[0].wall_ms);
   double base = median (ways[0].wall_ms), base_cpu = median (ways[0].cpu_ms);
   for (guint i = 0; i < n_ways; i++)
     {
-      double wall = median (ways[i].wall_ms), cpu = median (ways[i].cpu_ms);
+      double cpu = median (ways[i].cpu_ms);
+      double wall = median (ways[i].wall_ms);
+      g_autofree char *walls = spread (ways[i].wall_ms);
       g_autofree char *finished = spread (ways[i].finished_ms);
       g_autofree char *sent = spread (ways[i].sent_ms);
-      printf ("| %s | %.0f ms | %+.1f%% | %.0f ms | %+.1f%% | %s | %s |\n", ways[i].name, wall,
-              100 * (wall - base) / base, cpu, 100 * (cpu - base_cpu) / base_cpu, finished, sent);
+      printf ("| %s | %s | %+.1f%% | %s | %.0f ms | %+.1f%% | %s | %s |\n", ways[i].name, walls,
+              100 * (wall - base) / base, paired[i], cpu, 100 * (cpu - base_cpu) / base_cpu,
+              finished, sent);
     }
+  for (guint i = 0; i < n_ways; i++)
+    g_free (paired[i]);
   for (guint i = 0; i < n_ways; i++)
     {
       if (ways[i].host)
