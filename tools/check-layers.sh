@@ -264,10 +264,6 @@ for rel in files:
 # fail the check; a group in which no loop is left fails it (remove the
 # group), so this list cannot outlive its reason.
 tolerated = [
-    ({"src/remote/tl-remote-connection", "src/remote/tl-remote-reader"},
-     "the connection and its reader are one object in two files sharing "
-     "tl-remote-connection-private.h (the reader calls the connection back; the "
-     "connection starts the reader): to be split into a transport and the protocol"),
 ]
 tolerated_seen = set()
 
