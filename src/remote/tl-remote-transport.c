@@ -179,18 +179,30 @@ take_launcher_line (TlRemoteTransport *t, const char *line)
   t->callbacks.status (text, t->data);
 }
 
+/* A line read from source (the async read of t done), or NULL at its end
+ * (*ended: the stream ended, rather than t being closed). */
+static char *
+finish_line (TlRemoteTransport *t, GObject *source, GAsyncResult *result, gsize *length,
+             gboolean *ended)
+{
+  t->pending--;
+  g_autoptr (GError) error = NULL;
+  char *line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (source), result, length,
+                                                     &error);
+  *ended = line == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  return line;
+}
+
 static void
 err_line_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   TlRemoteTransport *t = data;
-  t->pending--;
   gsize length = 0;
-  g_autoptr (GError) error = NULL;
-  g_autofree char *line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (source),
-                                                                result, &length, &error);
+  gboolean ended = FALSE;
+  g_autofree char *line = finish_line (t, source, result, &length, &ended);
   if (line == NULL)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (ended)
         {
           t->err_eof = TRUE;
           try_say_ended (t);
@@ -281,17 +293,16 @@ static void
 line_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   TlRemoteTransport *t = data;
-  t->pending--;
   gsize length = 0;
-  g_autoptr (GError) error = NULL;
-  g_autofree char *line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (source),
-                                                                result, &length, &error);
+  gboolean ended = FALSE;
+  g_autofree char *line = finish_line (t, source, result, &length, &ended);
   if (line == NULL)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (ended)
         on_eof (t);
       return;
     }
+  g_autoptr (GError) error = NULL;
   const char *type = NULL;
   g_autoptr (JsonObject) msg = length <= TL_WIRE_MAX_LINE
                                  ? tl_wire_parse (line, length, &type, &error)
