@@ -106,6 +106,52 @@ test_choice (void)
     }
 }
 
+/* The CUDA-core rungs' waves: rung 16 takes 64×64 tiles where its
+ * 128×128 tiles are fewer than the SMs and keeps 128×128 where they fill
+ * them; rung 17 runs 1000×777×1111 as 66 tiles of 96×192 with k in two —
+ * 132 CTAs, one full wave — where 72 tiles of 128×128 fit no whole number
+ * of waves (docs/perf/gemm-simt-h200-2026-11-29.md measured both). */
+static void
+test_simt_tiles (void)
+{
+  TlGpuFacts f = h200 ();
+  g_assert_cmpint (tl_gpu_gemm_plan_count ("gemm-16-doublebuf"), ==, 2);
+  const struct
+  {
+    const char *kernel;
+    int m, n, k;
+    const char *plan;
+  } want[] = {
+    { "gemm-16-doublebuf", 256, 256, 256, "64x64" },
+    { "gemm-16-doublebuf", 1000, 1111, 777, "64x64" },
+    { "gemm-16-doublebuf", 1024, 1024, 1024, "64x64" },
+    { "gemm-16-doublebuf", 2048, 2048, 2048, "128x128" },
+    { "gemm-16-doublebuf", 4096, 4096, 4096, "128x128" },
+    { "gemm-17-simt-tma", 1000, 1111, 777, "96x192/s2" },
+    { "gemm-17-simt-tma", 4096, 4096, 4096, "128x128" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    {
+      TlGpuGemmPlan p;
+      g_assert_cmpint (tl_gpu_gemm_plan_choose (want[i].kernel, want[i].m, want[i].n, want[i].k, &f,
+                                                NULL, &p),
+                       ==, TL_GPU_OK);
+      g_assert_cmpstr (p.name, ==, want[i].plan);
+    }
+  TlGpuGemmPlan odd;
+  tl_gpu_gemm_plan_choose ("gemm-17-simt-tma", 1000, 1111, 777, &f, NULL, &odd);
+  g_assert_cmpint (odd.work, ==, 132);
+  g_assert_cmpint (odd.waves, ==, 1);
+  g_assert_cmpint (odd.idle_sms, ==, 0);
+  /* rung 16 has no cluster epilogue: no plan of it splits k */
+  for (int i = 0; i < tl_gpu_gemm_plan_count ("gemm-16-doublebuf"); i++)
+    {
+      TlGpuGemmPlan p;
+      g_assert_true (tl_gpu_gemm_plan_nth ("gemm-16-doublebuf", i, 512, 512, 512, &f, &p));
+      g_assert_cmpint (p.splits, ==, 1);
+    }
+}
+
 static void
 test_pinned (void)
 {
@@ -314,6 +360,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gemm-plan/invariants", test_invariants);
   g_test_add_func ("/gemm-plan/choice", test_choice);
   g_test_add_func ("/gemm-plan/pinned", test_pinned);
+  g_test_add_func ("/gemm-plan/simt-tiles", test_simt_tiles);
   g_test_add_func ("/gemm-plan/wgmma-tiles", test_wgmma_tiles);
   g_test_add_func ("/gemm-plan/dmma-tiles", test_dmma_tiles);
   g_test_add_func ("/gemm-plan/no-clusters", test_no_clusters);
