@@ -1,6 +1,6 @@
 /* bench-remote.c — what the worker protocol costs a GEMM job.
  *
- *   bench-remote [--size N] [--rounds R] [--repeats N] [--kernels LIST] [--host DEST] [--bare]
+ *   bench-remote [--size N] [--rounds R] [--repeats N] [--kernels LIST] [--host DEST] [--bare] [--log]
  *
  * Runs the same job — N³ float32 from generated inputs, kept matrices and
  * per-block records, as the app asks for (A and B in memory, made from
@@ -77,7 +77,14 @@ log_writer (GLogLevelFlags level, const GLogField *fields, gsize n, gpointer dat
           first_sent_ms = time_after (m, " sent by the worker");
       }
   if (level & (G_LOG_LEVEL_DEBUG | G_LOG_LEVEL_INFO))
-    return G_LOG_WRITER_HANDLED;
+    {
+      if (data != NULL) /* --log: every line, with when this process had it */
+        for (gsize i = 0; i < n; i++)
+          if (strcmp (fields[i].key, "MESSAGE") == 0)
+            fprintf (stderr, "%.3f ms: %s\n", g_get_monotonic_time () / 1000.0,
+                     (const char *) fields[i].value);
+      return G_LOG_WRITER_HANDLED;
+    }
   return g_log_writer_default (level, fields, n, data);
 }
 
@@ -213,7 +220,7 @@ main (int argc, char **argv)
 {
   int size = 1024, rounds = 5, repeats = 5;
   g_autofree char *host = NULL, *kernels = NULL;
-  gboolean bare = FALSE;
+  gboolean bare = FALSE, log = FALSE;
   GOptionEntry entries[] = {
     { "size", 0, 0, G_OPTION_ARG_INT, &size, "N of the N³ job (1024)", "N" },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "Jobs per way (5)", "R" },
@@ -221,6 +228,8 @@ main (int argc, char **argv)
     { "kernels", 0, 0, G_OPTION_ARG_STRING, &kernels, "Kernels (cpu-openblas,cpu-blocked)", "LIST" },
     { "host", 0, 0, G_OPTION_ARG_STRING, &host, "Also through ssh to DEST", "DEST" },
     { "bare", 0, 0, G_OPTION_ARG_NONE, &bare, "No matrices kept, no block records", NULL },
+    { "log", 0, 0, G_OPTION_ARG_NONE, &log, "Every debug line (this process's and the workers') "
+      "on standard error, with the monotonic ms it arrived at", NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) context = g_option_context_new ("— what the worker protocol costs");
@@ -231,7 +240,7 @@ main (int argc, char **argv)
       g_printerr ("%s\n", error->message);
       return 2;
     }
-  g_log_set_writer_func (log_writer, NULL, NULL);
+  g_log_set_writer_func (log_writer, log ? &log : NULL, NULL);
   g_setenv ("G_MESSAGES_DEBUG", "Tilelab", TRUE);
   cli_test_locate ();
 

@@ -164,6 +164,8 @@ tl_wire_get_error (JsonObject *object)
 /* Room for the NPY header beside the data: NumPy pads it to a multiple of
  * 64 bytes; a header of version 1 has at most 65535. */
 #define NPY_HEADER_ROOM (64 * 1024 + 16)
+/* the stdio buffer of an NPY stream in memory */
+#define WIRE_STREAM_BUFFER (64 * 1024)
 
 GBytes *
 tl_wire_matrix_to_npy (const TlMatrix *matrix, GError **error)
@@ -180,8 +182,10 @@ tl_wire_matrix_to_npy (const TlMatrix *matrix, GError **error)
                            _("no memory for the matrix's NPY bytes"));
       return NULL;
     }
-  /* fmemopen's own buffering would copy everything once more */
-  setvbuf (f, NULL, _IONBF, 0);
+  /* a buffer of its own, large: unbuffered, glibc moves the bytes of an
+   * fmemopen stream through its one-byte buffer one by one (49 ms for
+   * 4 MB, against 0.3 ms) */
+  setvbuf (f, NULL, _IOFBF, WIRE_STREAM_BUFFER);
   gboolean ok = tl_npy_write (f, matrix, NULL, error);
   long size = ok ? ftell (f) : -1;
   if (fclose (f) != 0 && ok)
@@ -214,7 +218,9 @@ tl_wire_matrix_from_npy (GBytes *npy, const char *name, GError **error)
       g_set_error (error, TL_ERROR, TL_ERROR_OUT_OF_MEMORY, _("%s: cannot read its bytes"), name);
       return NULL;
     }
-  setvbuf (f, NULL, _IONBF, 0); /* the bytes are in memory already */
+  /* as for writing: unbuffered, the bytes would come one by one through
+   * the stream's one-byte buffer (0.29 s for 4 MB, against 0.3 ms) */
+  setvbuf (f, NULL, _IOFBF, WIRE_STREAM_BUFFER);
   TlMatrix *m = tl_npy_load_stream (name, f, size, NULL, error);
   fclose (f);
   return m;
