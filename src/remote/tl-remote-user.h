@@ -3,7 +3,8 @@
  * The isolation of a student's kernel (run/tl-user-worker.h) is the
  * remote work's worker on this computer, through the local pipe
  * transport: a kernel is a "user-gemm" job (tl-user-job.h) whose inputs
- * are uploaded as NPY and whose text is compiled there.  One worker
+ * are uploaded as NPY and whose build, compiled here once per version,
+ * goes as its cubins (the worker never compiles).  One worker
  * serves the process, started on the first user kernel and kept for the
  * next (a CUDA context costs a second to create); calls are serialised.
  * It keeps the inputs it was sent until it ends, so one that was sent
@@ -11,9 +12,10 @@
  *
  * While a job runs, a watch on the connection's own main context polls
  * the caller's cancel (sent as "cancel": the harness stops at its next
- * launch) and is the watchdog: a worker that says nothing for longer than
- * the watchdog's time after its compile is killed (SIGKILL: it may be in a
- * kernel that never ends), and so is one that has not stopped within 2 s
+ * launch) and is the watchdog: a worker that, in a stage that launches
+ * the kernel, says nothing for longer than the watchdog's time is killed
+ * (SIGKILL: it may be in a kernel that never ends), and so is one that
+ * has not stopped within 2 s
  * of a cancel, or whose GPU faulted.  Either way
  * the error says so in words and the next run starts a new worker.
  */
