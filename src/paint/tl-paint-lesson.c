@@ -15,6 +15,16 @@ static const double better_rgb[3] = { 0.0, 0.62, 0.45 };
 
 /* ---- layout ------------------------------------------------------------- */
 
+/* Where the parts went, in device pixels. */
+typedef struct
+{
+  double diff_x, diff_y, diff_w, diff_h;
+  double table_x, table_y, table_w, table_h;
+  guint table_rows;         /* rows shown (the rest did not fit) */
+  double roofline_x, roofline_y, roofline_w, roofline_h; /* w = 0: none */
+  double timeline_x, timeline_y, timeline_w, timeline_h; /* w = 0: none */
+} Parts;
+
 typedef struct
 {
   double pad, width, height;
@@ -26,7 +36,7 @@ typedef struct
   double missing_y;
   guint missing_lines;
   double row_h, table_font;
-  TlLessonLayout parts;
+  Parts parts;
 } Layout;
 
 /* The table's columns: the values as wide as their widest text (the
@@ -129,7 +139,7 @@ lesson_layout (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double
   double body_y = o->changed_y + o->changed_lines * o->line_h + o->pad * 0.6;
   double body_h = MAX (o->missing_y - o->pad * 0.5 - body_y, 1.0);
   guint n_charts = (l->roofline != NULL) + (l->has_blocks ? 1 : 0);
-  TlLessonLayout *p = &o->parts;
+  Parts *p = &o->parts;
   o->table_font = style->font_size;
   cairo_save (cr);
   tl_paint_set_font (cr, style, o->table_font, FALSE);
@@ -170,15 +180,6 @@ lesson_layout (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double
   p->table_h = (p->table_rows + 1) * o->row_h;
   if (n_charts > 0)
     layout_charts (l, o, n_charts, body_y + mid_h + o->pad * 0.5, chart_h);
-}
-
-void
-tl_paint_lesson_layout (cairo_t *cr, const TlLesson *lesson, const TlPaintStyle *style,
-                        double width, double height, TlLessonLayout *out)
-{
-  Layout o;
-  lesson_layout (cr, lesson, style, width, height, &o);
-  *out = o.parts;
 }
 
 /* ---- the header ---------------------------------------------------------- */
@@ -265,7 +266,7 @@ paint_diff_line (cairo_t *cr, const TlPaintStyle *style, const TlDiffLine *d, gu
 static void
 paint_diff (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const Layout *o)
 {
-  const TlLessonLayout *p = &o->parts;
+  const Parts *p = &o->parts;
   tl_paint_set_fg (cr, style);
   tl_paint_set_font (cr, style, style->font_size, TRUE);
   double head_h = tl_paint_text_height (cr) * 1.3;
@@ -345,7 +346,7 @@ paint_arrow (cairo_t *cr, const TlPaintStyle *style, const TlLessonRow *row, dou
 static void
 paint_table (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const Layout *o)
 {
-  const TlLessonLayout *p = &o->parts;
+  const Parts *p = &o->parts;
   Columns c;
   table_columns (cr, l, style, o->table_font, p->table_rows, &c);
   double gap = c.gap, before_w = c.before_w, after_w = c.after_w, arrow = c.arrow;
@@ -394,7 +395,7 @@ paint_table (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const La
 static void
 paint_roofline (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const Layout *o)
 {
-  const TlLessonLayout *p = &o->parts;
+  const Parts *p = &o->parts;
   TlPaintStyle sub = *style;
   sub.transparent = TRUE;
   cairo_save (cr);
@@ -432,7 +433,7 @@ static void
 paint_timelines (cairo_t *cr, const TlLesson *l, const TlRunRecord *record,
                  const TlPaintStyle *style, const Layout *o)
 {
-  const TlLessonLayout *p = &o->parts;
+  const Parts *p = &o->parts;
   const TlKernelRun *runs[2] = { tl_run_record_find_run (record, l->lower_id),
                                  tl_run_record_find_run (record, l->upper_id) };
   const char *labels[2] = { l->lower_name, l->upper_name };

@@ -18,19 +18,6 @@
 
 G_BEGIN_DECLS
 
-/* Where the parts went, in device pixels (for the tests and the page). */
-typedef struct
-{
-  double diff_x, diff_y, diff_w, diff_h;
-  double table_x, table_y, table_w, table_h;
-  guint table_rows;         /* rows shown (the rest did not fit) */
-  double roofline_x, roofline_y, roofline_w, roofline_h; /* w = 0: none */
-  double timeline_x, timeline_y, timeline_w, timeline_h; /* w = 0: none */
-} TlLessonLayout;
-
-void tl_paint_lesson_layout (cairo_t *cr, const TlLesson *lesson, const TlPaintStyle *style,
-                             double width, double height, TlLessonLayout *out);
-
 /* record: the lesson's record, for the two runs' block records. */
 void tl_paint_lesson (cairo_t *cr, const TlLesson *lesson, const TlRunRecord *record,
                       const TlPaintStyle *style, double width, double height);

@@ -7,10 +7,18 @@
 /* what a reader does not notice: boxes may touch or overlap by this much */
 #define TOLERANCE_PX 0.5
 
+/* A plot of shaped data: a matrix (rows × cols), C under a block grid. */
+typedef struct
+{
+  double rows, cols;      /* the data's shape */
+  gboolean keeps_shape;   /* drawn in proportion (FALSE: stretched on purpose) */
+  double x, y, w, h;      /* where, device pixels */
+} PlotBox;
+
 struct _TlPaintTextBoxes
 {
   GArray *boxes; /* TlPaintTextBox */
-  GArray *plots; /* TlPaintPlotBox */
+  GArray *plots; /* PlotBox */
 };
 
 static const cairo_user_data_key_t boxes_key;
@@ -28,7 +36,7 @@ tl_paint_text_boxes_new (void)
   TlPaintTextBoxes *self = g_new0 (TlPaintTextBoxes, 1);
   self->boxes = g_array_new (FALSE, TRUE, sizeof (TlPaintTextBox));
   g_array_set_clear_func (self->boxes, box_clear);
-  self->plots = g_array_new (FALSE, TRUE, sizeof (TlPaintPlotBox));
+  self->plots = g_array_new (FALSE, TRUE, sizeof (PlotBox));
   return self;
 }
 
@@ -145,22 +153,8 @@ tl_paint_text_boxes_record_plot (cairo_t *cr, double rows, double cols, gboolean
     return;
   double b[4];
   device_bounds (cr, x, y, w, h, b);
-  TlPaintPlotBox plot = { rows, cols, keeps_shape, b[0], b[1], b[2], b[3] };
+  PlotBox plot = { rows, cols, keeps_shape, b[0], b[1], b[2], b[3] };
   g_array_append_val (boxes->plots, plot);
-}
-
-guint
-tl_paint_text_boxes_n_plots (const TlPaintTextBoxes *boxes)
-{
-  g_return_val_if_fail (boxes != NULL, 0);
-  return boxes->plots->len;
-}
-
-const TlPaintPlotBox *
-tl_paint_text_boxes_plot (const TlPaintTextBoxes *boxes, guint i)
-{
-  g_return_val_if_fail (boxes != NULL && i < boxes->plots->len, NULL);
-  return &g_array_index (boxes->plots, TlPaintPlotBox, i);
 }
 
 /* A plot that should keep its data's shape and does not: its width is off
@@ -168,7 +162,7 @@ tl_paint_text_boxes_plot (const TlPaintTextBoxes *boxes, guint i)
  * matrix thinner than 1:8 may be widened, its drawn ratio anywhere from
  * its own to 1:8. */
 static gboolean
-out_of_proportion (const TlPaintPlotBox *p)
+out_of_proportion (const PlotBox *p)
 {
   if (!p->keeps_shape || p->w < 4 || p->h < 4)
     return FALSE;
@@ -282,7 +276,7 @@ tl_paint_text_boxes_check (const TlPaintTextBoxes *boxes, double width, double h
     }
   for (guint i = 0; i < boxes->plots->len; i++)
     {
-      const TlPaintPlotBox *p = &g_array_index (boxes->plots, TlPaintPlotBox, i);
+      const PlotBox *p = &g_array_index (boxes->plots, PlotBox, i);
       if (!out_of_proportion (p))
         continue;
       problems++;

@@ -29,14 +29,6 @@ typedef struct
   double area_x, area_y, area_w, area_h; /* where it had to fit, device pixels */
 } TlPaintTextBox;
 
-/* A plot of shaped data: a matrix (rows × cols), C under a block grid. */
-typedef struct
-{
-  double rows, cols;      /* the data's shape */
-  gboolean keeps_shape;   /* drawn in proportion (FALSE: stretched on purpose) */
-  double x, y, w, h;      /* where, device pixels */
-} TlPaintPlotBox;
-
 typedef struct _TlPaintTextBoxes TlPaintTextBoxes;
 
 TlPaintTextBoxes *tl_paint_text_boxes_new    (void);
@@ -63,8 +55,6 @@ void              tl_paint_text_boxes_record (cairo_t *cr, const char *text, dou
 void              tl_paint_text_boxes_record_plot (cairo_t *cr, double rows, double cols,
                                                    gboolean keeps_shape, double x, double y,
                                                    double w, double h);
-guint             tl_paint_text_boxes_n_plots (const TlPaintTextBoxes *boxes);
-const TlPaintPlotBox *tl_paint_text_boxes_plot (const TlPaintTextBoxes *boxes, guint i);
 
 /* Problems a reader would see on a width × height picture: overlapping
  * texts, texts beyond their area, texts beyond the picture (a tolerance of
