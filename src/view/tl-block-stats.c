@@ -48,24 +48,16 @@ capacity_of (guint slots, guint units)
   return (guint) MIN (c, G_MAXUINT);
 }
 
-TlBlockStats *
-tl_block_stats_new (const TlBlockRecord *blocks, gsize n_blocks,
-                    guint n_units, guint slots_per_unit, gint launch)
+/* The grid and the launches from every record; into idx the records of
+ * the launch asked for (all when launch < 0); returns how many.  Records
+ * left out keep wave and slot G_MAXUINT. */
+static gsize
+select_blocks (TlBlockStats *s, const TlBlockRecord *blocks, gsize n_blocks, gint launch,
+               gsize *idx, guint *max_unit, guint *max_launch)
 {
-  g_return_val_if_fail (blocks != NULL || n_blocks == 0, NULL);
-
-  TlBlockStats *s = g_new0 (TlBlockStats, 1);
-  s->launch = launch;
-  s->n_records = n_blocks;
-  s->wave = g_new (guint, MAX (n_blocks, 1));
-  s->slot = g_new (guint, MAX (n_blocks, 1));
-  s->max_slot = 1;
-
-  gsize *idx = g_new (gsize, MAX (n_blocks, 1));
   gsize n = 0;
-  guint max_unit = 0, max_launch = 0;
   g_autoptr (GHashTable) launches = g_hash_table_new (NULL, NULL);
-
+  *max_unit = *max_launch = 0;
   for (gsize i = 0; i < n_blocks; i++)
     {
       const TlBlockRecord *b = &blocks[i];
@@ -77,23 +69,20 @@ tl_block_stats_new (const TlBlockRecord *blocks, gsize n_blocks,
       if (launch >= 0 && b->launch != (guint32) launch)
         continue;
       idx[n++] = i;
-      max_unit = MAX (max_unit, b->unit);
-      max_launch = MAX (max_launch, b->launch);
+      *max_unit = MAX (*max_unit, b->unit);
+      *max_launch = MAX (*max_launch, b->launch);
     }
   s->n_launches = g_hash_table_size (launches);
-  s->n_blocks = n;
-  /* (guint64: a unit of G_MAXUINT32 must not wrap to zero units) */
-  s->n_units = (guint) MIN (MAX ((guint64) n_units, n > 0 ? (guint64) max_unit + 1 : 1),
-                            G_MAXUINT);
-  if (n == 0)
-    {
-      s->slots = MAX (slots_per_unit, 1);
-      s->capacity = capacity_of (s->slots, s->n_units);
-      g_free (idx);
-      return s;
-    }
+  return n;
+}
 
-  /* slots: greedy interval partitioning per unit, in start order */
+/* Slots: greedy interval partitioning per unit, in start order — a block
+ * takes the first slot of its unit free at its start.  Also the units
+ * used, the busiest unit's block count and the time span.  Returns the
+ * most blocks seen running at once on one unit. */
+static guint
+assign_slots (TlBlockStats *s, const TlBlockRecord *blocks, gsize *idx, gsize n)
+{
   g_qsort_with_data (idx, (gint) n, sizeof *idx, by_unit_start, (gpointer) blocks);
   GArray *ends = g_array_new (FALSE, FALSE, sizeof (guint64));
   guint unit = G_MAXUINT, per_unit = 0, max_concurrent = 1;
@@ -129,12 +118,15 @@ tl_block_stats_new (const TlBlockRecord *blocks, gsize n_blocks,
     }
   g_array_unref (ends);
   s->span_ns = s->t1_ns - s->t0_ns;
+  return max_concurrent;
+}
 
-  s->slots_measured = slots_per_unit == 0;
-  s->slots = slots_per_unit > 0 ? slots_per_unit : max_concurrent;
-  s->capacity = capacity_of (s->slots, s->n_units);
-
-  /* waves: per launch, in start order, capacity blocks each */
+/* Waves: per launch, in start order, capacity blocks each; the last
+ * launch's last wave is the tail when it is not full. */
+static void
+assign_waves (TlBlockStats *s, const TlBlockRecord *blocks, gsize *idx, gsize n,
+              guint max_launch)
+{
   g_qsort_with_data (idx, (gint) n, sizeof *idx, by_launch_start, (gpointer) blocks);
 
   guint offset = 0;
@@ -159,7 +151,12 @@ tl_block_stats_new (const TlBlockRecord *blocks, gsize n_blocks,
       offset += waves;
     }
   s->n_waves = offset;
+}
 
+/* The tail: from the first start in a partial last wave to the end. */
+static void
+measure_tail (TlBlockStats *s, const TlBlockRecord *blocks, const gsize *idx, gsize n)
+{
   s->tail_start_ns = s->t1_ns;
   if (s->last_wave_partial)
     for (gsize i = 0; i < n; i++)
@@ -167,8 +164,12 @@ tl_block_stats_new (const TlBlockRecord *blocks, gsize n_blocks,
         s->tail_start_ns = MIN (s->tail_start_ns, blocks[idx[i]].start_ns);
   s->tail_share = s->last_wave_partial && s->span_ns > 0
                     ? (double) (s->t1_ns - s->tail_start_ns) / s->span_ns : 0.0;
+}
 
-  /* durations */
+/* Block durations: min, median, max and mean of the n > 0 selected. */
+static void
+measure_durations (TlBlockStats *s, const TlBlockRecord *blocks, const gsize *idx, gsize n)
+{
   guint64 *d = g_new (guint64, n);
   double sum = 0;
   for (gsize i = 0; i < n; i++)
@@ -182,9 +183,45 @@ tl_block_stats_new (const TlBlockRecord *blocks, gsize n_blocks,
   s->max_ns = d[n - 1];
   s->median_ns = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
   s->mean_ns = sum / n;
-  s->blocks_per_unit = (double) n / s->n_units;
   g_free (d);
-  g_free (idx);
+}
+
+TlBlockStats *
+tl_block_stats_new (const TlBlockRecord *blocks, gsize n_blocks,
+                    guint n_units, guint slots_per_unit, gint launch)
+{
+  g_return_val_if_fail (blocks != NULL || n_blocks == 0, NULL);
+
+  TlBlockStats *s = g_new0 (TlBlockStats, 1);
+  s->launch = launch;
+  s->n_records = n_blocks;
+  s->wave = g_new (guint, MAX (n_blocks, 1));
+  s->slot = g_new (guint, MAX (n_blocks, 1));
+  s->max_slot = 1;
+
+  g_autofree gsize *idx = g_new (gsize, MAX (n_blocks, 1));
+  guint max_unit, max_launch;
+  gsize n = select_blocks (s, blocks, n_blocks, launch, idx, &max_unit, &max_launch);
+  s->n_blocks = n;
+  /* (guint64: a unit of G_MAXUINT32 must not wrap to zero units) */
+  s->n_units = (guint) MIN (MAX ((guint64) n_units, n > 0 ? (guint64) max_unit + 1 : 1),
+                            G_MAXUINT);
+  if (n == 0)
+    {
+      s->slots = MAX (slots_per_unit, 1);
+      s->capacity = capacity_of (s->slots, s->n_units);
+      return s;
+    }
+
+  guint max_concurrent = assign_slots (s, blocks, idx, n);
+  s->slots_measured = slots_per_unit == 0;
+  s->slots = slots_per_unit > 0 ? slots_per_unit : max_concurrent;
+  s->capacity = capacity_of (s->slots, s->n_units);
+
+  assign_waves (s, blocks, idx, n, max_launch);
+  measure_tail (s, blocks, idx, n);
+  measure_durations (s, blocks, idx, n);
+  s->blocks_per_unit = (double) n / s->n_units;
   return s;
 }
 

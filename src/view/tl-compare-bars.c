@@ -242,6 +242,73 @@ sweep_value (const TlKernelRun *r, double flops, gboolean percent)
   return percent ? r->percent_of_reference : tl_stats_gflops (flops, r->time.median);
 }
 
+/* The index of name in machines, or machines->len. */
+static guint
+machine_index (GPtrArray *machines, const char *name)
+{
+  guint j = 0;
+  while (j < machines->len && g_strcmp0 (machines->pdata[j], name) != 0)
+    j++;
+  return j;
+}
+
+/* The line of run's kernel on machine, added (with the machine) when new. */
+static SweepLine *
+sweep_line_for (GPtrArray *lines, GPtrArray *machines, const TlKernelRun *r, const char *machine)
+{
+  for (guint j = 0; j < lines->len; j++)
+    {
+      SweepLine *c = lines->pdata[j];
+      if (g_strcmp0 (c->kernel_id, r->kernel_id) == 0 && g_strcmp0 (c->machine, machine) == 0)
+        return c;
+    }
+  SweepLine *l = g_new0 (SweepLine, 1);
+  l->kernel_id = g_strdup (r->kernel_id);
+  l->info = r->info;
+  l->machine = g_strdup (machine);
+  l->reference = r->info && r->info->reference;
+  l->points = g_array_new (FALSE, FALSE, sizeof (double));
+  l->shapes = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_ptr_array_add (lines, l);
+  if (machine_index (machines, machine) == machines->len)
+    g_ptr_array_add (machines, g_strdup (machine));
+  return l;
+}
+
+/* A series of data from line l, its arrays kept by data; the machine's
+ * name joins the label when the sweep has more than one. */
+static void
+sweep_add_series (TlSweepData *data, const SweepLine *l, GPtrArray *machines)
+{
+  TlSweepSeries s = { 0 };
+  char *name = tl_kernel_display_name (l->info, l->kernel_id);
+  char *label = machines->len > 1 ? g_strdup_printf ("%s · %s", name, l->machine) : g_strdup (name);
+  g_free (name);
+  guint count = l->points->len / 2;
+  double *n = g_new (double, MAX (count, 1)), *gf = g_new (double, MAX (count, 1));
+  gsize *shape = g_memdup2 (l->shapes->data, sizeof (gsize) * 3 * MAX (count, 1));
+  for (guint j = 0; j < count; j++)
+    {
+      n[j] = g_array_index (l->points, double, 2 * j);
+      gf[j] = g_array_index (l->points, double, 2 * j + 1);
+    }
+  char *id = g_strdup (l->kernel_id);
+  g_ptr_array_add (data->keep, label);
+  g_ptr_array_add (data->keep, id);
+  g_ptr_array_add (data->keep, n);
+  g_ptr_array_add (data->keep, gf);
+  g_ptr_array_add (data->keep, shape);
+  s.label = label;
+  s.kernel_id = id;
+  s.machine = machine_index (machines, l->machine);
+  s.n = n;
+  s.gflops = gf;
+  s.shape = shape;
+  s.count = count;
+  s.reference = l->reference;
+  g_array_append_val (data->series, s);
+}
+
 TlSweepData *
 tl_sweep_data_new_metric (GPtrArray *records, const char *title, gboolean percent)
 {
@@ -266,69 +333,12 @@ tl_sweep_data_new_metric (GPtrArray *records, const char *title, gboolean percen
           if (!(gf > 0))
             continue;
           g_autofree char *machine = machine_name (rec, r);
-          SweepLine *l = NULL;
-          for (guint j = 0; j < lines->len && l == NULL; j++)
-            {
-              SweepLine *c = lines->pdata[j];
-              if (g_strcmp0 (c->kernel_id, r->kernel_id) == 0 && g_strcmp0 (c->machine, machine) == 0)
-                l = c;
-            }
-          if (l == NULL)
-            {
-              const TlKernelInfo *info = r->info;
-              l = g_new0 (SweepLine, 1);
-              l->kernel_id = g_strdup (r->kernel_id);
-              l->info = info;
-              l->machine = g_strdup (machine);
-              l->reference = info && info->reference;
-              l->points = g_array_new (FALSE, FALSE, sizeof (double));
-              l->shapes = g_array_new (FALSE, FALSE, sizeof (gsize));
-              g_ptr_array_add (lines, l);
-              gboolean known = FALSE;
-              for (guint j = 0; j < machines->len && !known; j++)
-                known = g_strcmp0 (machines->pdata[j], machine) == 0;
-              if (!known)
-                g_ptr_array_add (machines, g_strdup (machine));
-            }
-          sweep_add_point (l, rec->job, gf);
+          sweep_add_point (sweep_line_for (lines, machines, r, machine), rec->job, gf);
         }
     }
 
   for (guint i = 0; i < lines->len; i++)
-    {
-      SweepLine *l = lines->pdata[i];
-      TlSweepSeries s = { 0 };
-      guint machine = 0;
-      for (guint j = 0; j < machines->len; j++)
-        if (g_strcmp0 (machines->pdata[j], l->machine) == 0)
-          machine = j;
-      char *name = tl_kernel_display_name (l->info, l->kernel_id);
-      char *label = machines->len > 1 ? g_strdup_printf ("%s · %s", name, l->machine) : g_strdup (name);
-      g_free (name);
-      guint count = l->points->len / 2;
-      double *n = g_new (double, MAX (count, 1)), *gf = g_new (double, MAX (count, 1));
-      gsize *shape = g_memdup2 (l->shapes->data, sizeof (gsize) * 3 * MAX (count, 1));
-      for (guint j = 0; j < count; j++)
-        {
-          n[j] = g_array_index (l->points, double, 2 * j);
-          gf[j] = g_array_index (l->points, double, 2 * j + 1);
-        }
-      char *id = g_strdup (l->kernel_id);
-      g_ptr_array_add (data->keep, label);
-      g_ptr_array_add (data->keep, id);
-      g_ptr_array_add (data->keep, n);
-      g_ptr_array_add (data->keep, gf);
-      g_ptr_array_add (data->keep, shape);
-      s.label = label;
-      s.kernel_id = id;
-      s.machine = machine;
-      s.n = n;
-      s.gflops = gf;
-      s.shape = shape;
-      s.count = count;
-      s.reference = l->reference;
-      g_array_append_val (data->series, s);
-    }
+    sweep_add_series (data, lines->pdata[i], machines);
   data->model.series = (const TlSweepSeries *) data->series->data;
   data->model.n_series = data->series->len;
   data->model.percent = percent;

@@ -155,6 +155,97 @@ tl_pool_matrix_preview (const TlMatrix *matrix, gsize max_rows, gsize max_cols, 
                       error);
 }
 
+/* An empty grid of the region (already clipped to the matrix): its cells
+ * are factor_r × factor_c blocks of the source, at most max_rows ×
+ * max_cols of them. */
+static TlPooledGrid *
+grid_new (const TlMatrix *matrix, gsize row0, gsize col0, gsize rows, gsize cols,
+          gsize max_rows, gsize max_cols, TlPoolMode mode, guint stride)
+{
+  TlPooledGrid *grid = g_new0 (TlPooledGrid, 1);
+  grid->ref_count = 1;
+  grid->src_rows = matrix->rows;
+  grid->src_cols = matrix->cols;
+  grid->row0 = row0;
+  grid->col0 = col0;
+  grid->rows = rows;
+  grid->cols = cols;
+  grid->mode = mode;
+  grid->sample_stride = stride;
+  grid->factor_r = (guint) MAX ((rows + max_rows - 1) / max_rows, 1);
+  grid->factor_c = (guint) MAX ((cols + max_cols - 1) / max_cols, 1);
+  grid->grid_rows = rows ? (rows + grid->factor_r - 1) / grid->factor_r : 0;
+  grid->grid_cols = cols ? (cols + grid->factor_c - 1) / grid->factor_c : 0;
+  grid->values = g_new0 (double, MAX (grid->grid_rows * grid->grid_cols, 1));
+  return grid;
+}
+
+/* Scratch for pooling one row of cells. */
+typedef struct
+{
+  gsize window;     /* columns read at a time */
+  double *line;     /* window values of one source row */
+  double *acc;      /* per cell: the sum (mean) */
+  double *best;     /* per cell: the largest or the largest in magnitude */
+} PoolScratch;
+
+/* The cells of grid row gr, from every stride-th source row of its band. */
+static void
+pool_grid_row (TlPooledGrid *grid, const TlMatrix *matrix, gsize gr, PoolScratch *p)
+{
+  gsize r_begin = grid->row0 + gr * grid->factor_r;
+  gsize r_end = MIN (r_begin + grid->factor_r, grid->row0 + grid->rows);
+  for (gsize gc = 0; gc < grid->grid_cols; gc++)
+    {
+      p->acc[gc] = 0.0;
+      p->best[gc] = grid->mode == TL_POOL_MAX ? -INFINITY : 0.0;
+    }
+
+  gsize n_rows = 0;
+  for (gsize r = r_begin; r < r_end; r += grid->sample_stride, n_rows++)
+    for (gsize w0 = 0; w0 < grid->cols; w0 += p->window)
+      {
+        gsize w1 = MIN (w0 + p->window, grid->cols);
+        read_row_range (matrix, r, grid->col0 + w0, w1 - w0, p->line, &grid->range);
+        pool_window (p->line, w0, w1, grid->factor_c, grid->mode, p->acc, p->best);
+      }
+
+  for (gsize gc = 0; gc < grid->grid_cols; gc++)
+    {
+      gsize c_begin = gc * grid->factor_c;
+      gsize c_end = MIN (c_begin + grid->factor_c, grid->cols);
+      grid->values[gr * grid->grid_cols + gc] =
+        grid->mode == TL_POOL_MEAN ? p->acc[gc] / (double) (n_rows * (c_end - c_begin))
+                                   : p->best[gc];
+    }
+}
+
+/* The cells' NaNs and their finite range. */
+static void
+grid_summarise (TlPooledGrid *grid)
+{
+  gboolean have_finite = FALSE;
+  double lo = 0, hi = 0;
+  for (gsize i = 0; i < grid->grid_rows * grid->grid_cols; i++)
+    {
+      double v = grid->values[i];
+      if (isnan (v))
+        grid->n_nan_cells++;
+      else if (isfinite (v))
+        {
+          if (!have_finite)
+            {
+              lo = hi = v;
+              have_finite = TRUE;
+            }
+          lo = MIN (lo, v);
+          hi = MAX (hi, v);
+        }
+    }
+  grid->min = lo;
+  grid->max = hi;
+}
+
 /* Pools the region, reading every stride-th row of each block (all when 1). */
 static TlPooledGrid *
 pool_region (const TlMatrix *matrix, gsize row0, gsize col0, gsize rows, gsize cols,
@@ -177,83 +268,22 @@ pool_region (const TlMatrix *matrix, gsize row0, gsize col0, gsize rows, gsize c
   if (cols == 0 || col0 + cols > matrix->cols)
     cols = matrix->cols - col0;
 
-  g_autoptr (TlPooledGrid) grid = g_new0 (TlPooledGrid, 1);
-  grid->ref_count = 1;
-  grid->src_rows = matrix->rows;
-  grid->src_cols = matrix->cols;
-  grid->row0 = row0;
-  grid->col0 = col0;
-  grid->rows = rows;
-  grid->cols = cols;
-  grid->mode = mode;
-  grid->sample_stride = stride;
-  grid->factor_r = (guint) MAX ((rows + max_rows - 1) / max_rows, 1);
-  grid->factor_c = (guint) MAX ((cols + max_cols - 1) / max_cols, 1);
-  grid->grid_rows = rows ? (rows + grid->factor_r - 1) / grid->factor_r : 0;
-  grid->grid_cols = cols ? (cols + grid->factor_c - 1) / grid->factor_c : 0;
-  grid->values = g_new0 (double, MAX (grid->grid_rows * grid->grid_cols, 1));
-
+  g_autoptr (TlPooledGrid) grid = grid_new (matrix, row0, col0, rows, cols, max_rows, max_cols,
+                                            mode, stride);
   /* a row is read a window of columns at a time: a 1 × 350,000,000 matrix
    * needs no row of doubles as long as itself */
   gsize window = MIN (MAX (cols, 1), POOL_WINDOW);
   g_autofree double *line = g_new (double, window);
   g_autofree double *acc = g_new (double, MAX (grid->grid_cols, 1));
   g_autofree double *best = g_new (double, MAX (grid->grid_cols, 1));
-  gboolean have_finite = FALSE;
-  double lo = 0, hi = 0;
-
+  PoolScratch scratch = { window, line, acc, best };
   for (gsize gr = 0; gr < grid->grid_rows; gr++)
     {
-      gsize r_begin = row0 + gr * grid->factor_r;
-      gsize r_end = MIN (r_begin + grid->factor_r, row0 + rows);
-
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
-
-      for (gsize gc = 0; gc < grid->grid_cols; gc++)
-        {
-          acc[gc] = 0.0;
-          best[gc] = mode == TL_POOL_MAX ? -INFINITY : 0.0;
-        }
-
-      gsize n_rows = 0;
-      for (gsize r = r_begin; r < r_end; r += stride, n_rows++)
-        for (gsize w0 = 0; w0 < cols; w0 += window)
-          {
-            gsize w1 = MIN (w0 + window, cols);
-            read_row_range (matrix, r, col0 + w0, w1 - w0, line, &grid->range);
-            pool_window (line, w0, w1, grid->factor_c, mode, acc, best);
-          }
-
-      for (gsize gc = 0; gc < grid->grid_cols; gc++)
-        {
-          gsize c_begin = gc * grid->factor_c;
-          gsize c_end = MIN (c_begin + grid->factor_c, cols);
-          double v;
-
-          if (mode == TL_POOL_MEAN)
-            v = acc[gc] / (double) (n_rows * (c_end - c_begin));
-          else
-            v = best[gc];
-
-          grid->values[gr * grid->grid_cols + gc] = v;
-          if (isnan (v))
-            grid->n_nan_cells++;
-          else if (isfinite (v))
-            {
-              if (!have_finite)
-                {
-                  lo = hi = v;
-                  have_finite = TRUE;
-                }
-              lo = MIN (lo, v);
-              hi = MAX (hi, v);
-            }
-        }
+      pool_grid_row (grid, matrix, gr, &scratch);
     }
-
-  grid->min = lo;
-  grid->max = hi;
+  grid_summarise (grid);
   return g_steal_pointer (&grid);
 }
 
