@@ -253,6 +253,98 @@ tl_gpu_facts_from_json (JsonNode *node, TlGpuFacts *out, GError **error)
   return read_device (json_node_get_object (node), "$", out, error);
 }
 
+/* The schema (either version), who wrote the record, when and why. */
+static gboolean
+read_header (JsonObject *root, TlRunRecord *record, GError **error)
+{
+  if (!tl_json_get_string (root, "$", "schema", TRUE, &record->schema, error))
+    return FALSE;
+  /* the first schema is still read: it is the second without counters */
+  if (strcmp (record->schema, TL_RUN_RECORD_SCHEMA) != 0
+      && strcmp (record->schema, TL_RUN_RECORD_SCHEMA_V1) != 0)
+    return tl_json_fail (error, "$.schema",
+                         _("“%s” is not a Tilelab run record (expected “%s” or “%s”)"),
+                         record->schema, TL_RUN_RECORD_SCHEMA, TL_RUN_RECORD_SCHEMA_V1);
+  return tl_json_get_string (root, "$", "tilelab_version", TRUE, &record->tilelab_version, error)
+         && tl_json_get_string (root, "$", "created", TRUE, &record->created, error)
+         && tl_json_get_string (root, "$", "command_line", FALSE, &record->command_line, error)
+         && tl_json_get_string (root, "$", "note", FALSE, &record->note, error)
+         && tl_json_get_bool (root, "$", "cancelled", FALSE, &record->cancelled, error);
+}
+
+/* The machine, and the device and its bandwidth when the record has them. */
+static gboolean
+read_machine (JsonObject *root, TlRunRecord *record, GError **error)
+{
+  JsonObject *machine, *device, *bandwidth;
+  gint64 cores = 0;
+  if (!tl_json_get_object (root, "$", "machine", TRUE, &machine, error)
+      || !tl_json_get_string (machine, "$.machine", "host_name", TRUE, &record->machine.host_name, error)
+      || !tl_json_get_string (machine, "$.machine", "os", TRUE, &record->machine.os, error)
+      || !tl_json_get_string (machine, "$.machine", "cpu_model", TRUE, &record->machine.cpu_model, error)
+      || !tl_json_get_int (machine, "$.machine", "cores", TRUE, 0, G_MAXINT32, &cores, error))
+    return FALSE;
+  record->machine.cores = cores;
+
+  if (!tl_json_get_object (root, "$", "device", FALSE, &device, error))
+    return FALSE;
+  if (device)
+    {
+      if (!read_device (device, "$.device", &record->device, error))
+        return FALSE;
+      record->has_device = TRUE;
+    }
+  if (!tl_json_get_object (root, "$", "bandwidth", FALSE, &bandwidth, error))
+    return FALSE;
+  if (bandwidth)
+    {
+      if (!read_bandwidth (bandwidth, "$.bandwidth", &record->bandwidth, error))
+        return FALSE;
+      record->has_bandwidth = TRUE;
+    }
+  return TRUE;
+}
+
+/* The inputs' statistics and paths, when the record has them. */
+static gboolean
+read_inputs (JsonObject *root, TlRunRecord *record, GError **error)
+{
+  JsonObject *inputs;
+  if (!tl_json_get_object (root, "$", "inputs", FALSE, &inputs, error))
+    return FALSE;
+  if (inputs == NULL)
+    return TRUE;
+  gboolean ha = FALSE, hb = FALSE, hr = FALSE;
+  if (!read_input (inputs, "a", &ha, &record->a_stats, &record->a_path, error)
+      || !read_input (inputs, "b", &hb, &record->b_stats, &record->b_path, error)
+      || !read_input (inputs, "reference", &hr, &record->reference_stats,
+                      &record->reference_path, error))
+    return FALSE;
+  record->has_input_stats = ha && hb && hr;
+  return TRUE;
+}
+
+/* Every kernel's run, read against the record's job. */
+static gboolean
+read_runs (JsonObject *root, TlRunRecord *record, GError **error)
+{
+  JsonArray *runs;
+  if (!tl_json_get_array (root, "$", "runs", TRUE, &runs, error))
+    return FALSE;
+  for (guint i = 0; i < json_array_get_length (runs); i++)
+    {
+      g_autofree char *p = g_strdup_printf ("$.runs[%u]", i);
+      JsonNode *rn = json_array_get_element (runs, i);
+      if (!JSON_NODE_HOLDS_OBJECT (rn))
+        return tl_json_fail (error, p, _("expected an object"));
+      TlKernelRun *run = tl_record_read_run (json_node_get_object (rn), p, record->job, error);
+      if (run == NULL)
+        return FALSE;
+      g_ptr_array_add (record->runs, run);
+    }
+  return TRUE;
+}
+
 static TlRunRecord *
 read_record (JsonNode *node, GError **error)
 {
@@ -263,92 +355,15 @@ read_record (JsonNode *node, GError **error)
     }
   JsonObject *root = json_node_get_object (node);
   g_autoptr (TlRunRecord) record = tl_run_record_alloc ();
-
-  if (!tl_json_get_string (root, "$", "schema", TRUE, &record->schema, error))
+  if (!read_header (root, record, error) || !read_machine (root, record, error))
     return NULL;
-  /* the first schema is still read: it is the second without counters */
-  if (strcmp (record->schema, TL_RUN_RECORD_SCHEMA) != 0
-      && strcmp (record->schema, TL_RUN_RECORD_SCHEMA_V1) != 0)
-    {
-      tl_json_fail (error, "$.schema", _("“%s” is not a Tilelab run record (expected “%s” or “%s”)"),
-                    record->schema, TL_RUN_RECORD_SCHEMA, TL_RUN_RECORD_SCHEMA_V1);
-      return NULL;
-    }
-  if (!tl_json_get_string (root, "$", "tilelab_version", TRUE, &record->tilelab_version, error)
-      || !tl_json_get_string (root, "$", "created", TRUE, &record->created, error)
-      || !tl_json_get_string (root, "$", "command_line", FALSE, &record->command_line, error)
-      || !tl_json_get_string (root, "$", "note", FALSE, &record->note, error)
-      || !tl_json_get_bool (root, "$", "cancelled", FALSE, &record->cancelled, error))
-    return NULL;
-
-  JsonObject *machine;
-  gint64 cores = 0;
-  if (!tl_json_get_object (root, "$", "machine", TRUE, &machine, error)
-      || !tl_json_get_string (machine, "$.machine", "host_name", TRUE, &record->machine.host_name, error)
-      || !tl_json_get_string (machine, "$.machine", "os", TRUE, &record->machine.os, error)
-      || !tl_json_get_string (machine, "$.machine", "cpu_model", TRUE, &record->machine.cpu_model, error)
-      || !tl_json_get_int (machine, "$.machine", "cores", TRUE, 0, G_MAXINT32, &cores, error))
-    return NULL;
-  record->machine.cores = cores;
-
-  JsonObject *device;
-  if (!tl_json_get_object (root, "$", "device", FALSE, &device, error))
-    return NULL;
-  if (device)
-    {
-      if (!read_device (device, "$.device", &record->device, error))
-        return NULL;
-      record->has_device = TRUE;
-    }
-
-  JsonObject *bandwidth;
-  if (!tl_json_get_object (root, "$", "bandwidth", FALSE, &bandwidth, error))
-    return NULL;
-  if (bandwidth)
-    {
-      if (!read_bandwidth (bandwidth, "$.bandwidth", &record->bandwidth, error))
-        return NULL;
-      record->has_bandwidth = TRUE;
-    }
 
   JsonObject *job;
   if (!tl_json_get_object (root, "$", "job", TRUE, &job, error))
     return NULL;
   record->job = read_job (job, "$.job", error);
-  if (record->job == NULL)
+  if (record->job == NULL || !read_inputs (root, record, error) || !read_runs (root, record, error))
     return NULL;
-
-  JsonObject *inputs;
-  if (!tl_json_get_object (root, "$", "inputs", FALSE, &inputs, error))
-    return NULL;
-  if (inputs)
-    {
-      gboolean ha = FALSE, hb = FALSE, hr = FALSE;
-      if (!read_input (inputs, "a", &ha, &record->a_stats, &record->a_path, error)
-          || !read_input (inputs, "b", &hb, &record->b_stats, &record->b_path, error)
-          || !read_input (inputs, "reference", &hr, &record->reference_stats,
-                          &record->reference_path, error))
-        return NULL;
-      record->has_input_stats = ha && hb && hr;
-    }
-
-  JsonArray *runs;
-  if (!tl_json_get_array (root, "$", "runs", TRUE, &runs, error))
-    return NULL;
-  for (guint i = 0; i < json_array_get_length (runs); i++)
-    {
-      g_autofree char *p = g_strdup_printf ("$.runs[%u]", i);
-      JsonNode *rn = json_array_get_element (runs, i);
-      if (!JSON_NODE_HOLDS_OBJECT (rn))
-        {
-          tl_json_fail (error, p, _("expected an object"));
-          return NULL;
-        }
-      TlKernelRun *run = tl_record_read_run (json_node_get_object (rn), p, record->job, error);
-      if (run == NULL)
-        return NULL;
-      g_ptr_array_add (record->runs, run);
-    }
 
   JsonObject *ext;
   if (!tl_json_get_object (root, "$", "extensions", FALSE, &ext, error))

@@ -227,10 +227,10 @@ add_bandwidth (JsonBuilder *b, const TlGpuBandwidth *bw)
     json_builder_end_array (b);                           \
   } G_STMT_END
 
+/* Which kernel, how it ended and why. */
 static void
-add_run (JsonBuilder *b, const TlKernelRun *run)
+add_outcome (JsonBuilder *b, const TlKernelRun *run)
 {
-  json_builder_begin_object (b);
   tl_json_member_string (b, "kernel", run->kernel_id);
   tl_json_member_string (b, "backend", tl_backend_name (run->backend));
   tl_json_member_string (b, "precision", run->precision);
@@ -247,28 +247,99 @@ add_run (JsonBuilder *b, const TlKernelRun *run)
     tl_json_member_string (b, "reason", run->message ? run->message : "");
   if (run->backend == TL_BACKEND_CPU)
     tl_json_member_int (b, "threads", run->threads);
+}
 
+/* The timed launches: their statistics and every sample. */
+static void
+add_time (JsonBuilder *b, const TlKernelRun *run)
+{
+  json_builder_set_member_name (b, "time");
+  json_builder_begin_object (b);
+  add_quantity (b, "median", run->time.median, "ms");
+  add_quantity (b, "min", run->time.min, "ms");
+  add_quantity (b, "max", run->time.max, "ms");
+  add_quantity (b, "mean", run->time.mean, "ms");
+  tl_json_member_int (b, "count", run->time.count);
+  json_builder_set_member_name (b, "samples");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "values");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < run->n_samples; i++)
+    if (isfinite (run->samples_ms[i]))
+      json_builder_add_double_value (b, run->samples_ms[i]);
+  json_builder_end_array (b);
+  tl_json_member_string (b, "unit", "ms");
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+}
+
+static void
+add_verification (JsonBuilder *b, const TlKernelRun *run)
+{
+  json_builder_set_member_name (b, "verification");
+  json_builder_begin_object (b);
+  add_double (b, "max_abs", run->max_abs);
+  add_double (b, "max_rel", run->max_rel);
+  add_double (b, "rel_norm", run->rel_norm);
+  add_double (b, "normwise", run->normwise);
+  add_double (b, "tolerance", run->tolerance);
+  add_double (b, "worst", run->worst);
+  tl_json_member_bool (b, "passed", run->passed);
+  if (run->n_wrong > 0)
+    add_mismatches (b, run);
+  json_builder_end_object (b);
+}
+
+static void
+add_launch (JsonBuilder *b, const TlLaunchFacts *l)
+{
+  json_builder_set_member_name (b, "launch");
+  json_builder_begin_object (b);
+  tl_json_member_int (b, "regs_per_thread", l->regs_per_thread);
+  tl_json_member_int (b, "static_smem_bytes", l->static_smem_bytes);
+  tl_json_member_int (b, "dynamic_smem_bytes", l->dynamic_smem_bytes);
+  tl_json_member_int (b, "local_bytes_per_thread", l->local_bytes_per_thread);
+  tl_json_member_int (b, "max_threads_per_block", l->max_threads_per_block);
+  tl_json_member_int (b, "active_blocks_per_sm", l->active_blocks_per_sm);
+  tl_json_member_int (b, "grid_x", l->grid_x);
+  tl_json_member_int (b, "grid_y", l->grid_y);
+  tl_json_member_int (b, "grid_z", l->grid_z);
+  tl_json_member_int (b, "block_x", l->block_x);
+  tl_json_member_int (b, "block_y", l->block_y);
+  tl_json_member_int (b, "block_z", l->block_z);
+  tl_json_member_int (b, "launches", l->launches);
+  add_double (b, "waves", l->waves);
+  add_double (b, "occupancy", l->occupancy);
+  json_builder_end_object (b);
+}
+
+/* The block records, one array per field. */
+static void
+add_blocks (JsonBuilder *b, const TlKernelRun *run)
+{
+  const char *unit = g_strcmp0 (run->block_unit, "thread") == 0 ? "thread" : "sm";
+  json_builder_set_member_name (b, "blocks");
+  json_builder_begin_object (b);
+  tl_json_member_int (b, "count", run->n_blocks);
+  tl_json_member_string (b, "unit", unit);
+  tl_json_member_int (b, "tile_m", run->block_tile_m);
+  tl_json_member_int (b, "tile_n", run->block_tile_n);
+  ADD_BLOCK_ARRAY (b, "block_x", run->blocks, run->n_blocks, block_x);
+  ADD_BLOCK_ARRAY (b, "block_y", run->blocks, run->n_blocks, block_y);
+  ADD_BLOCK_ARRAY (b, unit, run->blocks, run->n_blocks, unit);
+  ADD_BLOCK_ARRAY (b, "launch", run->blocks, run->n_blocks, launch);
+  ADD_BLOCK_ARRAY (b, "start_ns", run->blocks, run->n_blocks, start_ns);
+  ADD_BLOCK_ARRAY (b, "end_ns", run->blocks, run->n_blocks, end_ns);
+  json_builder_end_object (b);
+}
+
+static void
+add_run (JsonBuilder *b, const TlKernelRun *run)
+{
+  json_builder_begin_object (b);
+  add_outcome (b, run);
   if (run->time.count > 0)
-    {
-      json_builder_set_member_name (b, "time");
-      json_builder_begin_object (b);
-      add_quantity (b, "median", run->time.median, "ms");
-      add_quantity (b, "min", run->time.min, "ms");
-      add_quantity (b, "max", run->time.max, "ms");
-      add_quantity (b, "mean", run->time.mean, "ms");
-      tl_json_member_int (b, "count", run->time.count);
-      json_builder_set_member_name (b, "samples");
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "values");
-      json_builder_begin_array (b);
-      for (guint i = 0; i < run->n_samples; i++)
-        if (isfinite (run->samples_ms[i]))
-          json_builder_add_double_value (b, run->samples_ms[i]);
-      json_builder_end_array (b);
-      tl_json_member_string (b, "unit", "ms");
-      json_builder_end_object (b);
-      json_builder_end_object (b);
-    }
+    add_time (b, run);
   add_quantity (b, "upload", run->upload_ms, "ms");
   add_quantity (b, "download", run->download_ms, "ms");
   add_quantity (b, "throughput", run->gflops, "GFLOP/s");
@@ -277,47 +348,13 @@ add_run (JsonBuilder *b, const TlKernelRun *run)
   add_quantity (b, "bandwidth", run->gbytes_per_s, "GB/s");
 
   if (run->verified)
-    {
-      json_builder_set_member_name (b, "verification");
-      json_builder_begin_object (b);
-      add_double (b, "max_abs", run->max_abs);
-      add_double (b, "max_rel", run->max_rel);
-      add_double (b, "rel_norm", run->rel_norm);
-      add_double (b, "normwise", run->normwise);
-      add_double (b, "tolerance", run->tolerance);
-      add_double (b, "worst", run->worst);
-      tl_json_member_bool (b, "passed", run->passed);
-      if (run->n_wrong > 0)
-        add_mismatches (b, run);
-      json_builder_end_object (b);
-    }
+    add_verification (b, run);
   tl_json_member_string (b, "reference_kernel", run->reference_id);
   add_quantity (b, "percent_of_reference", run->percent_of_reference, "%");
   add_quantity (b, "speedup_vs_naive", run->speedup_vs_naive, "x");
 
   if (run->launch.valid)
-    {
-      const TlLaunchFacts *l = &run->launch;
-      json_builder_set_member_name (b, "launch");
-      json_builder_begin_object (b);
-      tl_json_member_int (b, "regs_per_thread", l->regs_per_thread);
-      tl_json_member_int (b, "static_smem_bytes", l->static_smem_bytes);
-      tl_json_member_int (b, "dynamic_smem_bytes", l->dynamic_smem_bytes);
-      tl_json_member_int (b, "local_bytes_per_thread", l->local_bytes_per_thread);
-      tl_json_member_int (b, "max_threads_per_block", l->max_threads_per_block);
-      tl_json_member_int (b, "active_blocks_per_sm", l->active_blocks_per_sm);
-      tl_json_member_int (b, "grid_x", l->grid_x);
-      tl_json_member_int (b, "grid_y", l->grid_y);
-      tl_json_member_int (b, "grid_z", l->grid_z);
-      tl_json_member_int (b, "block_x", l->block_x);
-      tl_json_member_int (b, "block_y", l->block_y);
-      tl_json_member_int (b, "block_z", l->block_z);
-      tl_json_member_int (b, "launches", l->launches);
-      add_double (b, "waves", l->waves);
-      add_double (b, "occupancy", l->occupancy);
-      json_builder_end_object (b);
-    }
-
+    add_launch (b, &run->launch);
   if (run->has_plan)
     add_plan (b, &run->plan);
 
@@ -332,24 +369,8 @@ add_run (JsonBuilder *b, const TlKernelRun *run)
 
   if (run->counters != NULL && tl_counters_state_name (run->counters->state) != NULL)
     add_counters (b, run->counters);
-
   if (run->n_blocks > 0)
-    {
-      const char *unit = g_strcmp0 (run->block_unit, "thread") == 0 ? "thread" : "sm";
-      json_builder_set_member_name (b, "blocks");
-      json_builder_begin_object (b);
-      tl_json_member_int (b, "count", run->n_blocks);
-      tl_json_member_string (b, "unit", unit);
-      tl_json_member_int (b, "tile_m", run->block_tile_m);
-      tl_json_member_int (b, "tile_n", run->block_tile_n);
-      ADD_BLOCK_ARRAY (b, "block_x", run->blocks, run->n_blocks, block_x);
-      ADD_BLOCK_ARRAY (b, "block_y", run->blocks, run->n_blocks, block_y);
-      ADD_BLOCK_ARRAY (b, unit, run->blocks, run->n_blocks, unit);
-      ADD_BLOCK_ARRAY (b, "launch", run->blocks, run->n_blocks, launch);
-      ADD_BLOCK_ARRAY (b, "start_ns", run->blocks, run->n_blocks, start_ns);
-      ADD_BLOCK_ARRAY (b, "end_ns", run->blocks, run->n_blocks, end_ns);
-      json_builder_end_object (b);
-    }
+    add_blocks (b, run);
 
   if (run->has_c_stats || run->c_path)
     {
