@@ -361,6 +361,67 @@ scan_member_name (Scanner *s)
   return TRUE;
 }
 
+/* What the scanner expects next. */
+typedef enum { VALUE, VALUE_OR_CLOSE, KEY, KEY_OR_CLOSE, AFTER_VALUE } ScanState;
+
+/* A value at c: an array or object opens a level, a scalar is read. */
+static gboolean
+step_value (Scanner *s, char c, ScanState *state)
+{
+  if (!count_value (s))
+    return FALSE;
+  if (c == '[' || c == '{')
+    {
+      if (s->depth == TL_JSON_MAX_DEPTH)
+        return scan_fail (s, _("nested deeper than %d levels"), TL_JSON_MAX_DEPTH);
+      s->levels[s->depth++] = (Level) { c, 0, NULL, NULL };
+      s->p++;
+      *state = c == '[' ? VALUE_OR_CLOSE : KEY_OR_CLOSE;
+      return TRUE;
+    }
+  if (!scan_scalar (s))
+    return FALSE;
+  *state = AFTER_VALUE;
+  return TRUE;
+}
+
+/* A member name at c and the colon after it. */
+static gboolean
+step_key (Scanner *s, char c, ScanState *state)
+{
+  if (c != '"')
+    return scan_fail (s, _("expected a member name in double quotes"));
+  if (!scan_member_name (s))
+    return FALSE;
+  skip_space (s);
+  if (s->p >= s->end || *s->p != ':')
+    return scan_fail (s, _("expected “:” after the member name"));
+  s->p++;
+  *state = VALUE;
+  return TRUE;
+}
+
+/* After a value: a comma for the next one, or the end of its level. */
+static gboolean
+step_after_value (Scanner *s, char c, ScanState *state)
+{
+  if (s->depth == 0)
+    return scan_fail (s, _("expected the end of the text"));
+  Level *l = &s->levels[s->depth - 1];
+  if (c == ',')
+    {
+      if (l->kind == '[')
+        l->count++;
+      *state = l->kind == '[' ? VALUE : KEY;
+    }
+  else if (c == (l->kind == '[' ? ']' : '}'))
+    level_clear (&s->levels[--s->depth]);
+  else
+    return scan_fail (s, l->kind == '[' ? _("expected “,” or “]”") : _("expected “,” or “}”"));
+  s->p++;
+  return TRUE;
+}
+
 gboolean
 tl_json_check_text (const char *data, gsize length, GError **error)
 {
@@ -374,7 +435,7 @@ tl_json_check_text (const char *data, gsize length, GError **error)
       return FALSE;
     }
 
-  enum { VALUE, VALUE_OR_CLOSE, KEY, KEY_OR_CLOSE, AFTER_VALUE } state = VALUE;
+  ScanState state = VALUE;
   Scanner *s = g_new0 (Scanner, 1);
   *s = (Scanner) { data, data, data + length, error };
   s->next_census = CENSUS_STRIDE;
@@ -393,79 +454,21 @@ tl_json_check_text (const char *data, gsize length, GError **error)
           break;
         }
       char c = *s->p;
-      if (state == VALUE_OR_CLOSE && c == ']')
+      gboolean go;
+      if ((state == VALUE_OR_CLOSE && c == ']') || (state == KEY_OR_CLOSE && c == '}'))
         {
-          level_clear (&s->levels[--s->depth]);
+          level_clear (&s->levels[--s->depth]); /* an empty array or object */
           s->p++, state = AFTER_VALUE;
-          continue;
+          go = TRUE;
         }
-      if (state == KEY_OR_CLOSE && c == '}')
-        {
-          level_clear (&s->levels[--s->depth]);
-          s->p++, state = AFTER_VALUE;
-          continue;
-        }
-      if (state == VALUE || state == VALUE_OR_CLOSE)
-        {
-          if (!count_value (s))
-            break;
-          if (c == '[' || c == '{')
-            {
-              if (s->depth == TL_JSON_MAX_DEPTH)
-                {
-                  scan_fail (s, _("nested deeper than %d levels"), TL_JSON_MAX_DEPTH);
-                  break;
-                }
-              s->levels[s->depth++] = (Level) { c, 0, NULL, NULL };
-              s->p++;
-              state = c == '[' ? VALUE_OR_CLOSE : KEY_OR_CLOSE;
-              continue;
-            }
-          if (!scan_scalar (s))
-            break;
-          state = AFTER_VALUE;
-          continue;
-        }
-      if (state == KEY || state == KEY_OR_CLOSE)
-        {
-          if (c != '"')
-            {
-              scan_fail (s, _("expected a member name in double quotes"));
-              break;
-            }
-          if (!scan_member_name (s))
-            break;
-          skip_space (s);
-          if (s->p >= s->end || *s->p != ':')
-            {
-              scan_fail (s, _("expected “:” after the member name"));
-              break;
-            }
-          s->p++;
-          state = VALUE;
-          continue;
-        }
-      /* AFTER_VALUE */
-      if (s->depth == 0)
-        {
-          scan_fail (s, _("expected the end of the text"));
-          break;
-        }
-      Level *l = &s->levels[s->depth - 1];
-      if (c == ',')
-        {
-          if (l->kind == '[')
-            l->count++;
-          state = l->kind == '[' ? VALUE : KEY;
-        }
-      else if (c == (l->kind == '[' ? ']' : '}'))
-        level_clear (&s->levels[--s->depth]);
+      else if (state == VALUE || state == VALUE_OR_CLOSE)
+        go = step_value (s, c, &state);
+      else if (state == KEY || state == KEY_OR_CLOSE)
+        go = step_key (s, c, &state);
       else
-        {
-          scan_fail (s, l->kind == '[' ? _("expected “,” or “]”") : _("expected “,” or “}”"));
-          break;
-        }
-      s->p++;
+        go = step_after_value (s, c, &state);
+      if (!go)
+        break;
     }
   while (s->depth > 0)
     level_clear (&s->levels[--s->depth]);
