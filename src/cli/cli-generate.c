@@ -47,6 +47,40 @@ generate_work (gpointer data, GCancellable *cancellable, GError **error)
   return tl_matrix_save_with (m, g->output, g->format, cancellable, error);
 }
 
+/* --size, --dtype, --seed, -o and --format into g, each checked. */
+static int
+read_request (Generate *g, const char *size, const char *dtype_name, const char *seed_text,
+              const char *output, const char *format_name)
+{
+  if (size == NULL)
+    return tl_cli_usage_error ("generate", _("--size RxC is required"));
+  if (!tl_cli_parse_size2 (size, &g->rows, &g->cols))
+    return tl_cli_usage_error ("generate", _("“%s” is not a size like 1000x500 or 512"), size);
+
+  g->dtype = TL_DTYPE_FLOAT64;
+  if (dtype_name && !tl_dtype_from_name (dtype_name, &g->dtype))
+    return tl_cli_usage_error ("generate", _("unknown dtype “%s” (int32, float32, float64)"),
+                               dtype_name);
+
+  g->seed = 1;
+  if (seed_text && !g_ascii_string_to_unsigned (seed_text, 10, 0, G_MAXUINT64, &g->seed, NULL))
+    return tl_cli_usage_error ("generate", _("seed “%s” is not a whole number from 0 to 2^64−1"),
+                               seed_text);
+
+  if (output == NULL)
+    return tl_cli_usage_error ("generate", _("-o FILE is required"));
+  g->output = output;
+  g->format = TL_FORMAT_AUTO;
+  if (format_name && !tl_format_from_name (format_name, &g->format))
+    return tl_cli_usage_error ("generate", _("unknown format “%s” (mtx, npy, csv, text)"),
+                               format_name);
+  if (g->format == TL_FORMAT_AUTO && tl_format_from_path (output) == TL_FORMAT_AUTO)
+    return tl_cli_usage_error ("generate",
+                               _("cannot tell the format from “%s”; name it .mtx, .npy, .csv, "
+                               ".txt or give --format"), output);
+  return TL_CLI_OK;
+}
+
 int
 tl_cli_generate (int argc, char **argv)
 {
@@ -90,37 +124,14 @@ tl_cli_generate (int argc, char **argv)
     return tl_cli_usage_error ("generate", _("unexpected argument “%s”"), argv[2]);
   const char *spec = argv[1];
 
-  gsize rows, cols;
-  if (size == NULL)
-    return tl_cli_usage_error ("generate", _("--size RxC is required"));
-  if (!tl_cli_parse_size2 (size, &rows, &cols))
-    return tl_cli_usage_error ("generate", _("“%s” is not a size like 1000x500 or 512"), size);
-
-  TlDtype dtype = TL_DTYPE_FLOAT64;
-  if (dtype_name && !tl_dtype_from_name (dtype_name, &dtype))
-    return tl_cli_usage_error ("generate", _("unknown dtype “%s” (int32, float32, float64)"),
-                               dtype_name);
-
-  guint64 seed = 1;
-  if (seed_text && !g_ascii_string_to_unsigned (seed_text, 10, 0, G_MAXUINT64, &seed, NULL))
-    return tl_cli_usage_error ("generate", _("seed “%s” is not a whole number from 0 to 2^64−1"),
-                               seed_text);
-
-  if (output == NULL)
-    return tl_cli_usage_error ("generate", _("-o FILE is required"));
-  TlFormat format = TL_FORMAT_AUTO;
-  if (format_name && !tl_format_from_name (format_name, &format))
-    return tl_cli_usage_error ("generate", _("unknown format “%s” (mtx, npy, csv, text)"),
-                               format_name);
-  if (format == TL_FORMAT_AUTO && tl_format_from_path (output) == TL_FORMAT_AUTO)
-    return tl_cli_usage_error ("generate",
-                               _("cannot tell the format from “%s”; name it .mtx, .npy, .csv, "
-                               ".txt or give --format"), output);
+  Generate g = { .spec = spec };
+  int rc = read_request (&g, size, dtype_name, seed_text, output, format_name);
+  if (rc != TL_CLI_OK)
+    return rc;
 
   g_autoptr (GError) error = NULL;
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   tl_cli_catch_interrupts (cancellable);
-  Generate g = { spec, dtype, rows, cols, seed, output, format, FALSE };
   if (!tl_cli_run_work (generate_work, &g, cancellable, &error))
     {
       /* a bad spec, shape or dtype is a usage error; memory is a failure */
@@ -132,7 +143,7 @@ tl_cli_generate (int argc, char **argv)
     }
   /* standard output holds the matrix: the summary goes with the messages */
   FILE *report = g_strcmp0 (output, "-") == 0 ? stderr : stdout;
-  fprintf (report, "%s: %zu×%zu %s from “%s”, seed %" G_GUINT64_FORMAT "\n", output, rows, cols,
-           tl_dtype_name (dtype), spec, seed);
+  fprintf (report, "%s: %zu×%zu %s from “%s”, seed %" G_GUINT64_FORMAT "\n", output, g.rows,
+           g.cols, tl_dtype_name (g.dtype), spec, g.seed);
   return TL_CLI_OK;
 }

@@ -169,6 +169,48 @@ compile_on_worker (TlRunnerJob *job, gpointer data, GCancellable *cancellable, G
   return tl_user_kernel_compile (t->kernel, t->arch, error);
 }
 
+/* The entry to report on: dtype_text's, else float32 unless the file
+ * has none (then its first). */
+static int
+pick_dtype (TlUserKernel *kernel, const char *path, const char *dtype_text, TlDtype *out)
+{
+  TlDtype dtype = TL_DTYPE_FLOAT32;
+  if (dtype_text && !tl_dtype_from_name (dtype_text, &dtype))
+    return tl_cli_usage_error ("kernel check", _("unknown dtype “%s”"), dtype_text);
+  for (int d = 0; !dtype_text && !tl_user_kernel_entry (kernel, dtype) && d < TL_DTYPE_COUNT; d++)
+    dtype = (TlDtype) d;
+  if (!tl_user_kernel_entry (kernel, dtype))
+    return tl_cli_usage_error ("kernel check", _("%s has no %s entry"), path,
+                               tl_dtype_name (dtype));
+  *out = dtype;
+  return TL_CLI_OK;
+}
+
+/* The architecture to compile for (arch, or with 0 GPU 0's, else sm_90)
+ * and its limits, the device's own when it was asked (on the runner's
+ * worker). */
+static int
+target_arch (TlRunner *runner, int arch, TlUserArchLimits *limits)
+{
+  *limits = (TlUserArchLimits) { 0 };
+  if (arch == 0)
+    {
+      g_autoptr (GArray) devices = tl_runner_probe_devices (runner, NULL, NULL);
+      if (devices && devices->len > 0)
+        {
+          const TlGpuFacts *f = &g_array_index (devices, TlGpuFacts, 0);
+          tl_user_arch_limits_from_facts (f, limits);
+          printf (_("GPU 0 is an %s: compiling for sm_%d\n"), f->name, limits->arch);
+          return limits->arch;
+        }
+      arch = 90;
+      printf (_("No GPU found: compiling for sm_90 (--arch names another)\n"));
+    }
+  if (!tl_user_arch_limits (arch, limits))
+    limits->arch = arch;
+  return arch;
+}
+
 static int
 kernel_check (int argc, char **argv)
 {
@@ -205,37 +247,14 @@ kernel_check (int argc, char **argv)
   if (kernel == NULL)
     return tl_cli_fail ("kernel check", error);
   TlDtype dtype = TL_DTYPE_FLOAT32;
-  if (dtype_text && !tl_dtype_from_name (dtype_text, &dtype))
-    return tl_cli_usage_error ("kernel check", _("unknown dtype “%s”"), dtype_text);
-  for (int d = 0; !dtype_text && !tl_user_kernel_entry (kernel, dtype) && d < TL_DTYPE_COUNT; d++)
-    dtype = (TlDtype) d; /* float32 unless the file has none */
-  if (!tl_user_kernel_entry (kernel, dtype))
-    return tl_cli_usage_error ("kernel check", _("%s has no %s entry"), argv[1],
-                               tl_dtype_name (dtype));
+  int rc = pick_dtype (kernel, argv[1], dtype_text, &dtype);
+  if (rc != TL_CLI_OK)
+    return rc;
 
   /* the GPU's facts (and compiling) on the runner's worker */
   g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
-  TlUserArchLimits limits = { 0 };
-  gboolean have_limits = FALSE;
-  if (arch == 0)
-    {
-      g_autoptr (GArray) devices = tl_runner_probe_devices (runner, NULL, NULL);
-      if (devices && devices->len > 0)
-        {
-          const TlGpuFacts *f = &g_array_index (devices, TlGpuFacts, 0);
-          tl_user_arch_limits_from_facts (f, &limits);
-          have_limits = TRUE;
-          arch = limits.arch;
-          printf (_("GPU 0 is an %s: compiling for sm_%d\n"), f->name, arch);
-        }
-      else
-        {
-          arch = 90;
-          printf (_("No GPU found: compiling for sm_90 (--arch names another)\n"));
-        }
-    }
-  if (!have_limits && !tl_user_arch_limits (arch, &limits))
-    limits.arch = arch;
+  TlUserArchLimits limits;
+  arch = target_arch (runner, arch, &limits);
 
   CompileTask task = { kernel, arch };
   g_autoptr (TlUserBuild) build = tl_runner_run_func (runner, compile_on_worker, &task, NULL,

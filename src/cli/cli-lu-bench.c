@@ -595,6 +595,72 @@ bench_all (Bench *bn, GStrv sizes, GStrv dtypes, GStrv kernels, GStrv rhs)
   return rc;
 }
 
+/* --block-size, --repeats, --warmups, --max-percolumn, --device: a value
+ * given is checked, never taken for "not given". */
+static int
+check_numbers (Bench *bn, const char *block_text)
+{
+  gint64 block_value = 0;
+  if (!tl_cli_option_int ("lu-bench", "--block-size", block_text, 1, TL_MATRIX_MAX_DIM,
+                          &block_value))
+    return TL_CLI_USAGE;
+  bn->block = (int) block_value;
+  if (bn->repeats < 1)
+    return tl_cli_usage_error ("lu-bench", _("--repeats must be at least 1, got %d"), bn->repeats);
+  if (bn->warmups < 0 || bn->max_percolumn < 0 || bn->device < 0)
+    return tl_cli_usage_error ("lu-bench", _("--warmups, --max-percolumn and --device must not "
+                                             "be negative"));
+  return TL_CLI_OK;
+}
+
+/* The suite on a runner of its own, its tables written to output (when
+ * not NULL) also when Ctrl+C stopped it. */
+static int
+bench_suite (Bench *bn, gboolean rank_suite, GStrv sizes, GStrv dtypes, GStrv kernels, GStrv rhs,
+             const char *output)
+{
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
+  g_autoptr (GError) error = NULL;
+  /* caught before the device is first opened (seconds): a Ctrl+C then is
+   * seen as soon as the probe returns */
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  tl_cli_catch_interrupts (cancellable);
+  TlGpuFacts facts;
+  if (!device_facts (runner, bn->device, &facts, &error))
+    return tl_cli_fail ("lu-bench", error);
+  if (tl_cli_interrupted (cancellable))
+    return tl_cli_fail_interrupted ("lu-bench");
+  bn->runner = runner;
+  bn->cancellable = cancellable;
+  bn->md = g_string_new (NULL);
+  bn->solve_md = g_string_new (NULL);
+  bn->best_md = g_string_new (NULL);
+  bench_header (bn, &facts);
+  int rc;
+  if (rank_suite)
+    rc = bench_rank_all (bn, sizes, dtypes);
+  else
+    {
+      lu_table_header (bn);
+      rc = bench_all (bn, sizes, dtypes, kernels, rhs);
+      best_table (bn);
+      solve_table (bn);
+    }
+  if (rc == TL_CLI_INTERRUPTED)
+    {
+      g_string_append (bn->md, _("\n**Stopped by Ctrl+C**: the rows above are the runs that had "
+                                 "finished; the rest of the benchmark did not run.\n"));
+      g_printerr (_("tilelab-cli lu-bench: stopped; the tables keep the rows that had finished\n"));
+    }
+  /* g_file_set_contents writes a temporary file and renames it: never half a file */
+  if (output && !g_file_set_contents (output, bn->md->str, -1, &error))
+    rc = tl_cli_fail ("lu-bench", error);
+  g_string_free (bn->md, TRUE);
+  g_string_free (bn->solve_md, TRUE);
+  g_string_free (bn->best_md, TRUE);
+  return rc;
+}
+
 int
 tl_cli_lu_bench (int argc, char **argv)
 {
@@ -630,17 +696,8 @@ tl_cli_lu_bench (int argc, char **argv)
   g_option_context_add_main_entries (ctx, entries, GETTEXT_PACKAGE);
   if (!tl_cli_parse (ctx, &argc, &argv))
     return TL_CLI_USAGE;
-  /* a value given is checked, never taken for "not given" */
-  gint64 block_value = 0;
-  if (!tl_cli_option_int ("lu-bench", "--block-size", block_text, 1, TL_MATRIX_MAX_DIM,
-                          &block_value))
+  if (check_numbers (&bn, block_text) != TL_CLI_OK)
     return TL_CLI_USAGE;
-  bn.block = (int) block_value;
-  if (bn.repeats < 1)
-    return tl_cli_usage_error ("lu-bench", _("--repeats must be at least 1, got %d"), bn.repeats);
-  if (bn.warmups < 0 || bn.max_percolumn < 0 || bn.device < 0)
-    return tl_cli_usage_error ("lu-bench", _("--warmups, --max-percolumn and --device must not "
-                                             "be negative"));
 
   const gboolean rank_suite = suite && g_str_equal (suite, "rank");
   if (suite && !rank_suite && !g_str_equal (suite, "lu"))
@@ -663,44 +720,5 @@ tl_cli_lu_bench (int argc, char **argv)
   bn.seed = (guint64) seed;
   bn.solve_kernel = solve_kernel;
 
-  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
-  g_autoptr (GError) error = NULL;
-  /* caught before the device is first opened (seconds): a Ctrl+C then is
-   * seen as soon as the probe returns */
-  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
-  tl_cli_catch_interrupts (cancellable);
-  TlGpuFacts facts;
-  if (!device_facts (runner, bn.device, &facts, &error))
-    return tl_cli_fail ("lu-bench", error);
-  if (tl_cli_interrupted (cancellable))
-    return tl_cli_fail_interrupted ("lu-bench");
-  bn.runner = runner;
-  bn.cancellable = cancellable;
-  bn.md = g_string_new (NULL);
-  bn.solve_md = g_string_new (NULL);
-  bn.best_md = g_string_new (NULL);
-  bench_header (&bn, &facts);
-  int rc;
-  if (rank_suite)
-    rc = bench_rank_all (&bn, sizes, dtypes);
-  else
-    {
-      lu_table_header (&bn);
-      rc = bench_all (&bn, sizes, dtypes, kernels, rhs);
-      best_table (&bn);
-      solve_table (&bn);
-    }
-  if (rc == TL_CLI_INTERRUPTED)
-    {
-      g_string_append (bn.md, _("\n**Stopped by Ctrl+C**: the rows above are the runs that had "
-                                "finished; the rest of the benchmark did not run.\n"));
-      g_printerr (_("tilelab-cli lu-bench: stopped; the tables keep the rows that had finished\n"));
-    }
-  /* g_file_set_contents writes a temporary file and renames it: never half a file */
-  if (output && !g_file_set_contents (output, bn.md->str, -1, &error))
-    rc = tl_cli_fail ("lu-bench", error);
-  g_string_free (bn.md, TRUE);
-  g_string_free (bn.solve_md, TRUE);
-  g_string_free (bn.best_md, TRUE);
-  return rc;
+  return bench_suite (&bn, rank_suite, sizes, dtypes, kernels, rhs, output);
 }

@@ -43,6 +43,20 @@ print_pivots (gsize rank, const gsize *piv)
   printf ("%s\n", rank > 24 ? " …" : "");
 }
 
+/* The basis of the null space of a, one vector per column. */
+static void
+print_null_basis (const TlCliGauss *o, const TlMatrix *a, const TlMatrix *basis)
+{
+  if (basis->cols == 0)
+    printf (_("  null space {0}: the columns are independent\n"));
+  else
+    {
+      printf (_("  basis (one vector per column; free variable = 1, the others 0):\n"));
+      tl_cli_print_matrix ("    ", basis, o->max_print);
+      printf (_("  check      max |A·N| = %.3g\n"), null_check (a, basis));
+    }
+}
+
 /* The job on the runner's worker (its GPU session). */
 typedef struct
 {
@@ -98,93 +112,58 @@ body_gpu (TlCliGauss *o, const TlMatrix *a, GCancellable *cancellable)
       tl_cli_print_matrix ("    ", rref, o->max_print);
     }
   if (nullspace)
-    {
-      if (r->null_basis->cols == 0)
-        printf (_("  null space {0}: the columns are independent\n"));
-      else
-        {
-          printf (_("  basis (one vector per column; free variable = 1, the others 0):\n"));
-          tl_cli_print_matrix ("    ", r->null_basis, o->max_print);
-          printf (_("  check      max |A·N| = %.3g\n"), null_check (a, r->null_basis));
-        }
-    }
+    print_null_basis (o, a, r->null_basis);
   if (o->output
       && !tl_matrix_save (nullspace ? r->null_basis : rref, o->output, TL_FORMAT_AUTO, &error))
     return tl_cli_fail (o->command, error);
   return TL_CLI_OK;
 }
 
+/* Over GF(p): exact, every nonzero residue is a pivot. */
 static int
-body (TlCliGauss *o, int argc, char **argv)
+body_gfp (TlCliGauss *o, const TlMatrix *a)
 {
   const gboolean nullspace = g_str_equal (o->command, "nullspace");
   g_autoptr (GError) error = NULL;
-  int next = 1, rc = TL_CLI_OK;
-  const TlLuKernelInfo *ki = o->kernel && !g_str_equal (o->kernel, "gpu")
-                               ? tl_lu_kernel_find (o->kernel) : NULL;
-  if (o->kernel && !g_str_equal (o->kernel, "gpu") && !g_str_equal (o->kernel, "cpu") && ki == NULL)
-    return tl_cli_usage_error (o->command, _("--kernel takes gpu, cpu or a rung of the Gauss ladder, not “%s”"),
-                               o->kernel);
-  const gboolean on_gpu = o->kernel && (g_str_equal (o->kernel, "gpu")
-                                        || (ki && ki->backend == TL_BACKEND_GPU));
-  if (on_gpu && (o->mod || o->tol >= 0))
-    return tl_cli_usage_error (o->command, _("the GPU decides the rank by the singular values: "
-                                             "drop --mod and --tol, or use --kernel cpu"));
-  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
-  tl_cli_catch_interrupts (cancellable);
-  g_autoptr (TlMatrix) a = tl_cli_gauss_input (o, argc, argv, &next, &error);
-  if (a == NULL)
+  guint32 p = (guint32) o->mod;
+  g_autoptr (TlGfpMatrix) g = tl_gfp_from_matrix (a, p, &error);
+  if (g == NULL)
+    return tl_cli_fail (o->command, error);
+  g_autofree gsize *piv = NULL;
+  gsize rank = 0;
+  g_autoptr (TlGfpMatrix) r = tl_gfp_rref (g, &piv, &rank);
+  printf (_("Exact Gauss–Jordan elimination over GF(%u)\n"), p);
+  printf (_("  rank       %zu   nullity %zu   (rank + nullity = %zu columns)\n"), rank,
+          a->cols - rank, a->cols);
+  if (o->rref)
+    tl_cli_print_gfp ("    ", r, o->max_print);
+  if (nullspace)
     {
-      return tl_cli_fail (o->command, error);
-    }
-  if (next < argc)
-    {
-      return tl_cli_usage_error (o->command, _("unexpected argument “%s”"), argv[next]);
-    }
-  printf ("A: %zu×%zu, %s\n", a->rows, a->cols, tl_cli_describe_source (o, o->gen ? NULL : argv[1]));
-  if (tl_cli_interrupted (cancellable))
-    return tl_cli_fail_interrupted (o->command);
-  if (on_gpu)
-    return body_gpu (o, a, cancellable);
-
-  if (o->mod)
-    {
-      guint32 p = (guint32) o->mod;
-      g_autoptr (TlGfpMatrix) g = tl_gfp_from_matrix (a, p, &error);
-      if (g == NULL)
+      g_autoptr (TlGfpMatrix) n = tl_gfp_null_space (g);
+      if (n->cols == 0)
+        printf (_("  null space {0}: the columns are independent\n"));
+      else
         {
-          return tl_cli_fail (o->command, error);
+          printf (_("  basis (as columns, mod %u):\n"), p);
+          tl_cli_print_gfp ("    ", n, o->max_print);
         }
-      g_autofree gsize *piv = NULL;
-      gsize rank = 0;
-      g_autoptr (TlGfpMatrix) r = tl_gfp_rref (g, &piv, &rank);
-      printf (_("Exact Gauss–Jordan elimination over GF(%u)\n"), p);
-      printf (_("  rank       %zu   nullity %zu   (rank + nullity = %zu columns)\n"), rank,
-              a->cols - rank, a->cols);
-      if (o->rref)
-        tl_cli_print_gfp ("    ", r, o->max_print);
-      if (nullspace)
-        {
-          g_autoptr (TlGfpMatrix) n = tl_gfp_null_space (g);
-          if (n->cols == 0)
-            printf (_("  null space {0}: the columns are independent\n"));
-          else
-            {
-              printf (_("  basis (as columns, mod %u):\n"), p);
-              tl_cli_print_gfp ("    ", n, o->max_print);
-            }
-        }
-      return rc;
     }
+  return TL_CLI_OK;
+}
 
+/* On the CPU: the tolerance (given, or from the singular values), then
+ * Gauss–Jordan with partial pivoting. */
+static int
+body_cpu (TlCliGauss *o, const TlMatrix *a, GCancellable *cancellable)
+{
+  const gboolean nullspace = g_str_equal (o->command, "nullspace");
+  g_autoptr (GError) error = NULL;
   g_autofree gsize *piv = NULL;
   gsize rank = 0;
   double tol = o->tol >= 0 ? o->tol : tl_rref_default_tol (a);
   g_autoptr (TlMatrix) r = tl_rref (a, tol, &piv, &rank, &error);
   if (r == NULL)
-    {
-      return tl_cli_fail (o->command, error);
-    }
+    return tl_cli_fail (o->command, error);
   printf (_("Gauss–Jordan elimination with partial pivoting on the CPU, tolerance %.3g%s\n"), tol,
           o->tol >= 0 ? "" : _(" (from the singular values: the middle of the gap)"));
   printf (_("  rank       %zu   nullity %zu   (rank + nullity = %zu columns)\n"), rank, a->cols - rank,
@@ -201,24 +180,47 @@ body (TlCliGauss *o, int argc, char **argv)
     {
       n = tl_null_space (a, tol, &error);
       if (n == NULL)
-        {
-          return tl_cli_fail (o->command, error);
-        }
+        return tl_cli_fail (o->command, error);
       save = n;
-      if (n->cols == 0)
-        printf (_("  null space {0}: the columns are independent\n"));
-      else
-        {
-          printf (_("  basis (one vector per column; free variable = 1, the others 0):\n"));
-          tl_cli_print_matrix ("    ", n, o->max_print);
-          printf (_("  check      max |A·N| = %.3g\n"), null_check (a, n));
-        }
+      print_null_basis (o, a, n);
     }
   if (tl_cli_interrupted (cancellable))
     return tl_cli_fail_interrupted (o->command);
   if (o->output && !tl_matrix_save (save, o->output, TL_FORMAT_AUTO, &error))
-    rc = tl_cli_fail (o->command, error);
-  return rc;
+    return tl_cli_fail (o->command, error);
+  return TL_CLI_OK;
+}
+
+static int
+body (TlCliGauss *o, int argc, char **argv)
+{
+  g_autoptr (GError) error = NULL;
+  int next = 1;
+  const TlLuKernelInfo *ki = o->kernel && !g_str_equal (o->kernel, "gpu")
+                               ? tl_lu_kernel_find (o->kernel) : NULL;
+  if (o->kernel && !g_str_equal (o->kernel, "gpu") && !g_str_equal (o->kernel, "cpu") && ki == NULL)
+    return tl_cli_usage_error (o->command, _("--kernel takes gpu, cpu or a rung of the Gauss ladder, not “%s”"),
+                               o->kernel);
+  const gboolean on_gpu = o->kernel && (g_str_equal (o->kernel, "gpu")
+                                        || (ki && ki->backend == TL_BACKEND_GPU));
+  if (on_gpu && (o->mod || o->tol >= 0))
+    return tl_cli_usage_error (o->command, _("the GPU decides the rank by the singular values: "
+                                             "drop --mod and --tol, or use --kernel cpu"));
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  tl_cli_catch_interrupts (cancellable);
+  g_autoptr (TlMatrix) a = tl_cli_gauss_input (o, argc, argv, &next, &error);
+  if (a == NULL)
+    return tl_cli_fail (o->command, error);
+  if (next < argc)
+    return tl_cli_usage_error (o->command, _("unexpected argument “%s”"), argv[next]);
+  printf ("A: %zu×%zu, %s\n", a->rows, a->cols, tl_cli_describe_source (o, o->gen ? NULL : argv[1]));
+  if (tl_cli_interrupted (cancellable))
+    return tl_cli_fail_interrupted (o->command);
+  if (on_gpu)
+    return body_gpu (o, a, cancellable);
+  if (o->mod)
+    return body_gfp (o, a);
+  return body_cpu (o, a, cancellable);
 }
 
 static int
