@@ -326,15 +326,15 @@ take_block_records (TlKernelRun *run, const TlKernelInfo *info, const TlGpuGemmR
   run->block_tile_n = MAX (info->tile_n, 0);
 }
 
+/* Whether the job's device can run the kernel at all: a device too old
+ * for it skips the run (*skipped), a problem beyond int dimensions is an
+ * error. */
 static gboolean
-run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, GError **error)
+gpu_can_run (JobState *s, const TlKernelInfo *info, TlKernelRun *run, gboolean *skipped,
+             GError **error)
 {
-  const TlJob *job = s->job;
-  TlGpuDevice *device = tl_gpu_session_get_device (s->gpu, s->job->device, error);
-  if (device == NULL)
-    return FALSE;
-
   TlGpuFacts facts;
+  *skipped = FALSE;
   if (tl_gpu_session_get_facts (s->gpu, s->job->device, &facts)
       && !tl_kernel_runs_on (info, facts.cc_major, facts.cc_minor))
     {
@@ -342,6 +342,7 @@ run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, G
         _("needs compute capability %d.%d; %s has %d.%d"), info->min_cc / 10, info->min_cc % 10,
         facts.name, facts.cc_major, facts.cc_minor);
       tl_kernel_run_set_skipped (run, why);
+      *skipped = TRUE;
       return TRUE;
     }
   if (s->m > G_MAXINT || s->n > G_MAXINT || s->k > G_MAXINT)
@@ -349,30 +350,93 @@ run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, G
       g_set_error (error, TL_ERROR, TL_ERROR_SHAPE, _("Dimensions beyond 2³¹ − 1"));
       return FALSE;
     }
+  return TRUE;
+}
+
+/* The harness's arguments for one kernel: the job's inputs and C, its
+ * warm-ups, repeats and instruments, progress and cancellation through p. */
+static void
+gemm_args_init (TlGpuGemmArgs *args, JobState *s, const TlKernelInfo *info, TlMatrix *c,
+                GpuProgress *p)
+{
+  const TlJob *job = s->job;
+  memset (args, 0, sizeof *args);
+  args->dtype = (TlGpuDtype) s->a->dtype;
+  args->m = (int) s->m;
+  args->n = (int) s->n;
+  args->k = (int) s->k;
+  args->a = s->a->data;
+  args->b = s->b->data;
+  args->c = c->data;
+  args->warmups = (int) MAX (job->warmups, 2);
+  args->repeats = (int) MAX (job->repeats, 1);
+  args->flush_l2 = job->flush_l2;
+  args->instrument = job->instrument && info->records_blocks;
+  args->instrument_repeats = 3;
+  args->progress = gpu_progress_cb;
+  args->cancelled = gpu_cancelled_cb;
+  args->user_data = p;
+  args->counters = job->counters ? TL_GPU_GEMM_COUNT : 0;
+  /* a pinned plan goes to the planned rungs only; the others have one shape */
+  args->plan = tl_gpu_gemm_plan_count (info->id) > 0 ? job->plan : NULL;
+}
+
+/* What the harness measured, into run: times, launch facts, the
+ * instrumented run, the plan, block records (tiled by the plan or the
+ * user kernel's geometry when there is one), counters. */
+static void
+take_gpu_result (JobState *s, const TlKernelInfo *info, TlKernelRun *run,
+                 const TlGpuGemmArgs *args, const TlGpuGemmResult *result,
+                 const TlUserGeometry *user_geometry)
+{
+  tl_kernel_run_set_samples (run, result->times_ms, (guint) MAX (result->n_times, 0));
+  run->upload_ms = result->upload_ms;
+  run->download_ms = result->download_ms;
+  fill_throughput (s, run);
+  TlGpuFacts facts;
+  take_launch_facts (run, &result->launch,
+                     tl_gpu_session_get_facts (s->gpu, s->job->device, &facts) ? &facts : NULL);
+  if (args->instrument && result->instrumented_median_ms > 0)
+    {
+      run->instrumented_median_ms = result->instrumented_median_ms;
+      run->instrument_overhead_pct =
+        100.0 * (result->instrumented_median_ms - run->time.median) / run->time.median;
+    }
+  run->has_plan = result->plan.name[0] != '\0';
+  run->plan = result->plan;
+  take_block_records (run, info, result);
+  if (run->has_plan && run->n_blocks > 0)
+    {
+      run->block_tile_m = (guint) result->plan.tile_m;
+      run->block_tile_n = (guint) result->plan.tile_n;
+    }
+  if (s->job->counters)
+    run->counters = tl_counters_new_from_gpu (&result->counters);
+  if (user_geometry != NULL)
+    {
+      run->block_tile_m = user_geometry->tile_m;
+      run->block_tile_n = user_geometry->tile_n;
+    }
+}
+
+static gboolean
+run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, GError **error)
+{
+  const TlJob *job = s->job;
+  TlGpuDevice *device = tl_gpu_session_get_device (s->gpu, s->job->device, error);
+  if (device == NULL)
+    return FALSE;
+  gboolean skipped;
+  if (!gpu_can_run (s, info, run, &skipped, error))
+    return FALSE;
+  if (skipped)
+    return TRUE;
 
   GpuProgress progress = { s, info->id, 1 + MAX (job->warmups, 2) + job->repeats
                                           + (job->instrument ? 1 : 0) + (job->counters ? 1 : 0)
                                           + 2 };
   TlGpuGemmArgs args;
-  memset (&args, 0, sizeof args);
-  args.dtype = (TlGpuDtype) s->a->dtype;
-  args.m = (int) s->m;
-  args.n = (int) s->n;
-  args.k = (int) s->k;
-  args.a = s->a->data;
-  args.b = s->b->data;
-  args.c = c->data;
-  args.warmups = (int) MAX (job->warmups, 2);
-  args.repeats = (int) MAX (job->repeats, 1);
-  args.flush_l2 = job->flush_l2;
-  args.instrument = job->instrument && info->records_blocks;
-  args.instrument_repeats = 3;
-  args.progress = gpu_progress_cb;
-  args.cancelled = gpu_cancelled_cb;
-  args.user_data = &progress;
-  args.counters = job->counters ? TL_GPU_GEMM_COUNT : 0;
-  /* a pinned plan goes to the planned rungs only; the others have one shape */
-  args.plan = tl_gpu_gemm_plan_count (info->id) > 0 ? job->plan : NULL;
+  gemm_args_init (&args, s, info, c, &progress);
 
   poison (c);
   TlGpuGemmResult result;
@@ -391,34 +455,9 @@ run_gpu (JobState *s, const TlKernelInfo *info, TlKernelRun *run, TlMatrix *c, G
       return tl_gpu_error_set (error, status, info->id);
     }
 
-  tl_kernel_run_set_samples (run, result.times_ms, (guint) MAX (result.n_times, 0));
-  run->upload_ms = result.upload_ms;
-  run->download_ms = result.download_ms;
-  fill_throughput (s, run);
-  take_launch_facts (run, &result.launch,
-                     tl_gpu_session_get_facts (s->gpu, s->job->device, &facts) ? &facts : NULL);
-  if (args.instrument && result.instrumented_median_ms > 0)
-    {
-      run->instrumented_median_ms = result.instrumented_median_ms;
-      run->instrument_overhead_pct =
-        100.0 * (result.instrumented_median_ms - run->time.median) / run->time.median;
-    }
-  run->has_plan = result.plan.name[0] != '\0';
-  run->plan = result.plan;
-  take_block_records (run, info, &result);
-  if (run->has_plan && run->n_blocks > 0)
-    {
-      run->block_tile_m = (guint) result.plan.tile_m;
-      run->block_tile_n = (guint) result.plan.tile_n;
-    }
-  if (job->counters)
-    run->counters = tl_counters_new_from_gpu (&result.counters);
+  take_gpu_result (s, info, run, &args, &result, user ? &geometry : NULL);
   if (user != NULL)
-    {
-      run->block_tile_m = geometry.tile_m;
-      run->block_tile_n = geometry.tile_n;
-      tl_user_worker_result_clear (&result);
-    }
+    tl_user_worker_result_clear (&result);
   else
     tl_gpu_gemm_result_clear (&result);
 
@@ -631,6 +670,15 @@ mark_unfinished (TlRunRecord *record, const gboolean *finished, const GError *ca
     }
 }
 
+/* text after the record's note, if it has one */
+static void
+add_note (TlRunRecord *record, const char *text)
+{
+  char *joined = record->note ? g_strconcat (record->note, "; ", text, NULL) : g_strdup (text);
+  g_free (record->note);
+  record->note = joined;
+}
+
 /* The roofline's slanted roofs, measured on the job's device after its
  * kernels (docs/counters.md).  A failure leaves the record without them
  * and says so in its note. */
@@ -649,87 +697,74 @@ measure_bandwidth (JobState *s, TlRunRecord *record)
     return;
   g_autoptr (GError) why = NULL;
   tl_gpu_error_set (&why, st, _("measuring memory bandwidth"));
-  char *joined = g_strconcat (record->note ? record->note : "", record->note ? "; " : "",
-                              why->message, NULL);
-  g_free (record->note);
-  record->note = joined;
+  add_note (record, why->message);
 }
 
-static TlRunRecord *
-gemm_run (JobState *s, GError **error)
+/* Every row the list can name; the GPU is opened only when one of them
+ * runs there, and without one the list is read again without them (the
+ * record's note says so).  *have_gpu: the job's GPU was opened. */
+static GPtrArray *
+resolve_rows (JobState *s, TlRunRecord *record, gboolean *have_gpu, GError **error)
 {
   const TlJob *job = s->job;
-  const TlGemmCallbacks *callbacks = s->cb;
-  GCancellable *cancellable = s->cancellable;
-  g_autoptr (TlRunRecord) record = tl_run_record_new (job);
-  g_autoptr (GPtrArray) rows = NULL;
-  g_autofree char *note = NULL;
-
-  s->units_total = 1.0;
-  s->unit_size = 0.5;
-  report (s, NULL, _("creating inputs"), 0.0);
-  if (!setup_inputs (s, record, error))
-    return NULL;
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return NULL;
-
-  /* every row the list can name; the GPU is opened only when one of them
-   * runs there, and without one the list is read again without them */
   const char *const *kernels = (const char *const *) job->kernels;
-  rows = tl_gemm_expand_kernels (kernels, job->dtype, TRUE, NULL, error);
+  g_autofree char *note = NULL;
+  GPtrArray *rows = tl_gemm_expand_kernels (kernels, job->dtype, TRUE, NULL, error);
   if (rows == NULL)
     return NULL;
-  gboolean have_gpu = any_gpu_row (rows)
-                      && tl_gpu_session_get_device (s->gpu, job->device, NULL) != NULL;
-  if (!have_gpu)
+  *have_gpu = any_gpu_row (rows) && tl_gpu_session_get_device (s->gpu, job->device, NULL) != NULL;
+  if (!*have_gpu)
     {
-      g_clear_pointer (&rows, g_ptr_array_unref);
+      g_ptr_array_unref (rows);
       rows = tl_gemm_expand_kernels (kernels, job->dtype, FALSE, &note, error);
       if (rows == NULL)
         return NULL;
     }
   if (note)
-    {
-      char *joined = record->note ? g_strconcat (record->note, "; ", note, NULL) : g_strdup (note);
-      g_free (record->note);
-      record->note = joined;
-    }
+    add_note (record, note);
+  return rows;
+}
 
-  s->units_total = 1.0 + rows->len;
-  s->unit_start = 0.0;
-  s->unit_size = 1.0;
-
-  /* one slot per kernel, in the order asked; a GPU kernel whose problem
-   * cannot fit the card is refused now, before the reference is computed
-   * or anything allocated */
-  g_autofree gboolean *finished = g_new0 (gboolean, rows->len);
+/* One run per row, in the order asked; a GPU kernel whose problem cannot
+ * fit the card is refused now, before the reference is computed or
+ * anything allocated (finished[i] set).  Returns how many are left. */
+static guint
+add_runs (JobState *s, TlRunRecord *record, GPtrArray *rows, gboolean *finished)
+{
   guint to_run = 0;
   for (guint i = 0; i < rows->len; i++)
     {
       const TlKernelInfo *info = rows->pdata[i];
       TlKernelRun *run = tl_kernel_run_new (info->id, info->backend);
-      run->precision = g_strdup (tl_kernel_precision (info, job->dtype));
+      run->precision = g_strdup (tl_kernel_precision (info, s->job->dtype));
       g_ptr_array_add (record->runs, run);
       finished[i] = info->backend == TL_BACKEND_GPU && !gpu_memory_fits (s, run);
       to_run += !finished[i];
     }
-  if (to_run > 0 && !setup_reference (s, record, error))
-    return NULL;
+  return to_run;
+}
 
-  g_autoptr (GError) cancelled = NULL;
+/* The kernels not finished yet, references and baseline first
+ * (run_rank); returns how many finished, *cancelled set when the job was
+ * cancelled. */
+static guint
+run_kernels (JobState *s, TlRunRecord *record, GPtrArray *rows, gboolean *finished,
+             GError **cancelled)
+{
+  const TlGemmCallbacks *callbacks = s->cb;
   guint done = 0;
-  for (int rank = 0; rank <= 2 && cancelled == NULL; rank++)
-    for (guint i = 0; i < rows->len && cancelled == NULL; i++)
+  for (int rank = 0; rank <= 2 && *cancelled == NULL; rank++)
+    for (guint i = 0; i < rows->len && *cancelled == NULL; i++)
       {
-        if (run_rank (rows->pdata[i], job->dtype, rows) != rank || finished[i])
+        if (run_rank (rows->pdata[i], s->job->dtype, rows) != rank || finished[i])
           continue;
         const TlKernelInfo *info = rows->pdata[i];
         TlKernelRun *run = record->runs->pdata[i];
-        if (g_cancellable_set_error_if_cancelled (cancellable, &cancelled))
+        if (g_cancellable_set_error_if_cancelled (s->cancellable, cancelled))
           break;
         s->unit_start = 1.0 + done;
         report (s, info->id, _("starting"), 0.0);
-        if (!run_kernel (s, info, run, &cancelled))
+        if (!run_kernel (s, info, run, cancelled))
           break;
         fill_comparisons (record, run);
         finished[i] = TRUE;
@@ -738,7 +773,37 @@ gemm_run (JobState *s, GError **error)
         if (callbacks && callbacks->kernel_finished)
           callbacks->kernel_finished (run, callbacks->user_data);
       }
+  return done;
+}
 
+static TlRunRecord *
+gemm_run (JobState *s, GError **error)
+{
+  const TlJob *job = s->job;
+  g_autoptr (TlRunRecord) record = tl_run_record_new (job);
+
+  s->units_total = 1.0;
+  s->unit_size = 0.5;
+  report (s, NULL, _("creating inputs"), 0.0);
+  if (!setup_inputs (s, record, error))
+    return NULL;
+  if (g_cancellable_set_error_if_cancelled (s->cancellable, error))
+    return NULL;
+
+  gboolean have_gpu = FALSE;
+  g_autoptr (GPtrArray) rows = resolve_rows (s, record, &have_gpu, error);
+  if (rows == NULL)
+    return NULL;
+  s->units_total = 1.0 + rows->len;
+  s->unit_start = 0.0;
+  s->unit_size = 1.0;
+
+  g_autofree gboolean *finished = g_new0 (gboolean, rows->len);
+  if (add_runs (s, record, rows, finished) > 0 && !setup_reference (s, record, error))
+    return NULL;
+
+  g_autoptr (GError) cancelled = NULL;
+  guint done = run_kernels (s, record, rows, finished, &cancelled);
   if (cancelled != NULL)
     {
       /* nothing finished: no record, only the cancellation */
