@@ -174,6 +174,62 @@ gfp_get_cb (gconstpointer data, gsize i, gsize j)
   return tl_gfp_get (data, i, j);
 }
 
+/* Step k recorded as done: the block below and right of the pivot
+ * eliminated (rows × cols of it), row k of U final. */
+static void
+record_step_done (TlLuRecorder *rec, const TlGfpMatrix *lu, gsize k, gsize rows, gsize cols)
+{
+  tl_lu_recorder_step_eliminated (rec, k, gfp_get_cb, lu, k + 1, rows, k + 1, cols);
+  tl_lu_recorder_step_u_row (rec, k, gfp_get_cb, lu);
+  tl_lu_recorder_snapshot (rec, k + 1, gfp_get_cb, lu);
+}
+
+/* Below the nonzero pivot w(k,k) of the m×n matrix w: the multipliers
+ * l(i,k) = w(i,k)/w(k,k), stored in place, and the rank-1 update, mod p. */
+static void
+eliminate_below (guint32 *w, gsize m, gsize n, gsize k, guint32 p)
+{
+  guint32 inv = tl_gfp_inv (w[k * n + k], p);
+  for (gsize i = k + 1; i < m; i++)
+    {
+      guint32 l = tl_gfp_mul (w[i * n + k], inv, p);
+      w[i * n + k] = l;
+      if (l == 0)
+        continue;
+      for (gsize j = k + 1; j < n; j++)
+        w[i * n + j] = tl_gfp_sub (w[i * n + j], tl_gfp_mul (l, w[k * n + j], p), p);
+    }
+}
+
+/* After the last step: the determinant (square only; its sign from the
+ * row swaps) and the end of the recording. */
+static void
+gfp_lu_finish (TlGfpLu *r, TlLuRecorder *rec)
+{
+  const gsize m = r->lu->rows, n = r->lu->cols, mn = MIN (m, n);
+  const guint32 p = r->lu->p;
+  const guint32 *w = r->lu->data;
+  r->det = 0;
+  if (m == n)
+    {
+      guint32 d = 1 % p;
+      for (gsize k = 0; k < n; k++)
+        d = tl_gfp_mul (d, w[k * n + k], p);
+      if (r->n_swaps % 2 && d != 0)
+        d = p - d;
+      r->det = d;
+    }
+  if (rec == NULL)
+    return;
+  gsize rank = 0;
+  for (gsize k = 0; k < mn; k++)
+    rank += w[k * n + k] != 0;
+  tl_lu_recorder_snapshot (rec, mn, gfp_get_cb, r->lu);
+  tl_lu_recorder_finish (rec, r->ipiv, mn, r->info, FALSE, rank,
+                         m == n ? (r->det == 0 ? 0 : (r->n_swaps % 2 ? -1 : 1)) : 0,
+                         r->det == 0 ? -INFINITY : NAN, 1.0);
+}
+
 TlGfpLu *
 tl_gfp_lu (const TlGfpMatrix *a, TlLuRecorder *rec, GCancellable *cancellable, GError **error)
 {
@@ -197,6 +253,7 @@ tl_gfp_lu (const TlGfpMatrix *a, TlLuRecorder *rec, GCancellable *cancellable, G
         return NULL;
       if (rec)
         tl_lu_recorder_step_search (rec, k, 0, gfp_get_cb, r->lu);
+      /* exact arithmetic: any nonzero is a pivot, the first will do */
       gsize piv = k;
       while (piv < m && w[piv * n + k] == 0)
         piv++;
@@ -209,9 +266,7 @@ tl_gfp_lu (const TlGfpMatrix *a, TlLuRecorder *rec, GCancellable *cancellable, G
           if (rec)
             {
               tl_lu_recorder_step_pivot (rec, k, k, 0, TRUE);
-              tl_lu_recorder_step_eliminated (rec, k, gfp_get_cb, r->lu, k + 1, 0, k + 1, 0);
-              tl_lu_recorder_step_u_row (rec, k, gfp_get_cb, r->lu);
-              tl_lu_recorder_snapshot (rec, k + 1, gfp_get_cb, r->lu);
+              record_step_done (rec, r->lu, k, 0, 0);
             }
           continue;
         }
@@ -228,45 +283,11 @@ tl_gfp_lu (const TlGfpMatrix *a, TlLuRecorder *rec, GCancellable *cancellable, G
         }
       if (rec)
         tl_lu_recorder_step_pivot (rec, k, piv, w[k * n + k], FALSE);
-      guint32 inv = tl_gfp_inv (w[k * n + k], p);
-      for (gsize i = k + 1; i < m; i++)
-        {
-          guint32 l = tl_gfp_mul (w[i * n + k], inv, p);
-          w[i * n + k] = l;
-          if (l == 0)
-            continue;
-          for (gsize j = k + 1; j < n; j++)
-            w[i * n + j] = tl_gfp_sub (w[i * n + j], tl_gfp_mul (l, w[k * n + j], p), p);
-        }
+      eliminate_below (w, m, n, k, p);
       if (rec)
-        {
-          tl_lu_recorder_step_eliminated (rec, k, gfp_get_cb, r->lu, k + 1, m - k - 1, k + 1,
-                                          n - k - 1);
-          tl_lu_recorder_step_u_row (rec, k, gfp_get_cb, r->lu);
-          tl_lu_recorder_snapshot (rec, k + 1, gfp_get_cb, r->lu);
-        }
+        record_step_done (rec, r->lu, k, m - k - 1, n - k - 1);
     }
-
-  r->det = 0;
-  if (m == n)
-    {
-      guint32 d = 1 % p;
-      for (gsize k = 0; k < n; k++)
-        d = tl_gfp_mul (d, w[k * n + k], p);
-      if (r->n_swaps % 2 && d != 0)
-        d = p - d;
-      r->det = d;
-    }
-  if (rec)
-    {
-      gsize rank = 0;
-      for (gsize k = 0; k < mn; k++)
-        rank += w[k * n + k] != 0;
-      tl_lu_recorder_snapshot (rec, mn, gfp_get_cb, r->lu);
-      tl_lu_recorder_finish (rec, r->ipiv, mn, r->info, FALSE, rank,
-                             m == n ? (r->det == 0 ? 0 : (r->n_swaps % 2 ? -1 : 1)) : 0,
-                             r->det == 0 ? -INFINITY : NAN, 1.0);
-    }
+  gfp_lu_finish (r, rec);
   return g_steal_pointer (&r);
 }
 

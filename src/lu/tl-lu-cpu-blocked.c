@@ -103,6 +103,39 @@ tl_lu_cpu_blocked (TlLuWork *w, GError **error)
 
 #else /* the templated body */
 
+/* Rows rk and rp exchanged within columns [c0, c1). */
+static void
+TL_LU_FN (swap_rows) (TL_LU_T *rk, TL_LU_T *rp, gsize c0, gsize c1)
+{
+  for (gsize j = c0; j < c1; j++)
+    {
+      TL_LU_T x = rk[j];
+      rk[j] = rp[j];
+      rp[j] = x;
+    }
+}
+
+/* Block step `block` (columns k0 … k0 + kb) done: its phases' times from
+ * the stamps t[0…4] added up, and recorded with the final U rows. */
+static void
+TL_LU_FN (end_block) (TlLuWork *w, guint block, gsize k0, gsize kb, const gint64 *t)
+{
+  const TlMatrix *A = w->a;
+  const gsize m = A->rows, n = A->cols, r1 = k0 + kb;
+  gint64 phase[TL_LU_N_PHASES];
+  for (int ph = 0; ph < TL_LU_N_PHASES; ph++)
+    {
+      phase[ph] = t[ph + 1] - t[ph];
+      w->phase_ns[ph] += phase[ph];
+    }
+  if (w->rec == NULL)
+    return;
+  for (gsize k = k0; k < r1; k++)
+    tl_lu_recorder_step_u_row (w->rec, k, tl_lu_recorder_get_matrix, A);
+  tl_lu_recorder_block (w->rec, block, k0, kb, phase, r1, m - MIN (m, r1), r1, n - MIN (n, r1));
+  tl_lu_recorder_snapshot_matrix (w->rec, r1, A, NULL);
+}
+
 static gboolean
 TL_LU_FN (blocked) (TlLuWork *w, GError **error)
 {
@@ -131,24 +164,11 @@ TL_LU_FN (blocked) (TlLuWork *w, GError **error)
       /* swaps: the panel's row exchanges, left and right of it */
       t[1] = tl_lu_now_ns ();
       for (gsize k = k0; k < r1; k++)
-        {
-          gsize p = w->ipiv[k];
-          if (p == k)
-            continue;
-          TL_LU_T *rk = a + k * lda, *rp = a + p * lda;
-          for (gsize j = 0; j < k0; j++)
-            {
-              TL_LU_T x = rk[j];
-              rk[j] = rp[j];
-              rp[j] = x;
-            }
-          for (gsize j = r1; j < n; j++)
-            {
-              TL_LU_T x = rk[j];
-              rk[j] = rp[j];
-              rp[j] = x;
-            }
-        }
+        if ((gsize) w->ipiv[k] != k)
+          {
+            TL_LU_FN (swap_rows) (a + k * lda, a + w->ipiv[k] * lda, 0, k0);
+            TL_LU_FN (swap_rows) (a + k * lda, a + w->ipiv[k] * lda, r1, n);
+          }
 
       /* trsm: U12 = L11⁻¹ A12 */
       t[2] = tl_lu_now_ns ();
@@ -171,20 +191,7 @@ TL_LU_FN (blocked) (TlLuWork *w, GError **error)
         }
       t[4] = tl_lu_now_ns ();
 
-      gint64 phase[TL_LU_N_PHASES];
-      for (int ph = 0; ph < TL_LU_N_PHASES; ph++)
-        {
-          phase[ph] = t[ph + 1] - t[ph];
-          w->phase_ns[ph] += phase[ph];
-        }
-      if (w->rec)
-        {
-          for (gsize k = k0; k < r1; k++)
-            tl_lu_recorder_step_u_row (w->rec, k, tl_lu_recorder_get_matrix, A);
-          tl_lu_recorder_block (w->rec, block, k0, kb, phase, r1, m - MIN (m, r1), r1,
-                                n - MIN (n, r1));
-          tl_lu_recorder_snapshot_matrix (w->rec, r1, A, NULL);
-        }
+      TL_LU_FN (end_block) (w, block, k0, kb, t);
     }
   return TRUE;
 }

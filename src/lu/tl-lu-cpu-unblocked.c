@@ -57,6 +57,72 @@ tl_lu_cpu_unblocked (TlLuWork *w, GError **error)
 
 #else /* the templated body: TL_LU_T is the element type */
 
+/* 1. The pivot row of column k: the largest |a(i,k)| at or below the
+ * diagonal (the first of equals), or k itself without pivoting. */
+static gsize
+TL_LU_FN (pivot_row) (const TL_LU_T *a, gsize lda, gsize m, gsize k, TlPivoting pivoting)
+{
+  gsize p = k;
+  if (pivoting != TL_PIVOTING_PARTIAL)
+    return p;
+  TL_LU_T best = fabs (a[k * lda + k]);
+  for (gsize i = k + 1; i < m; i++)
+    {
+      TL_LU_T v = fabs (a[i * lda + k]);
+      if (v > best)
+        {
+          best = v;
+          p = i;
+        }
+    }
+  return p;
+}
+
+/* 2. and 3.: rows k and p swapped within columns [c0, c1), then the
+ * multipliers below the pivot. */
+static void
+TL_LU_FN (swap_and_scale) (TL_LU_T *a, gsize lda, gsize m, gsize k, gsize p, gsize c0, gsize c1)
+{
+  const TL_LU_T pivot = a[p * lda + k];
+  if (p != k)
+    for (gsize j = c0; j < c1; j++)
+      {
+        TL_LU_T t = a[k * lda + j];
+        a[k * lda + j] = a[p * lda + j];
+        a[p * lda + j] = t;
+      }
+  for (gsize i = k + 1; i < m; i++)
+    a[i * lda + k] /= pivot;
+}
+
+/* 4. The rank-1 update of the trailing part up to column c1:
+ * a(i,j) −= l(i,k) · a(k,j), skipping zero multipliers. */
+static void
+TL_LU_FN (rank1_update) (TL_LU_T *a, gsize lda, gsize m, gsize k, gsize c1)
+{
+  for (gsize i = k + 1; i < m; i++)
+    {
+      const TL_LU_T l = a[i * lda + k];
+      if (l == 0)
+        continue;
+      TL_LU_T *restrict row = a + i * lda;
+      const TL_LU_T *restrict urow = a + k * lda;
+      for (gsize j = k + 1; j < c1; j++)
+        row[j] -= l * urow[j];
+    }
+}
+
+/* Anything nonzero below the diagonal in column k: without a row swap
+ * such a column cannot be eliminated. */
+static gboolean
+TL_LU_FN (nonzero_below) (const TL_LU_T *a, gsize lda, gsize m, gsize k)
+{
+  for (gsize i = k + 1; i < m; i++)
+    if (a[i * lda + k] != 0)
+      return TRUE;
+  return FALSE;
+}
+
 static gboolean
 TL_LU_FN (panel) (TlLuWork *w, gsize r0, gsize c0, gsize ncols, gsize swap_c0, gsize swap_c1,
                   gsize upd_c1, guint block, GError **error)
@@ -76,70 +142,30 @@ TL_LU_FN (panel) (TlLuWork *w, gsize r0, gsize c0, gsize ncols, gsize swap_c0, g
       if (w->rec)
         tl_lu_recorder_step_search (w->rec, k, block, tl_lu_recorder_get_matrix, A);
 
-      /* 1. pivot search */
-      gsize p = k;
-      if (w->pivoting == TL_PIVOTING_PARTIAL)
-        {
-          TL_LU_T best = fabs (a[k * lda + k]);
-          for (gsize i = k + 1; i < m; i++)
-            {
-              TL_LU_T v = fabs (a[i * lda + k]);
-              if (v > best)
-                {
-                  best = v;
-                  p = i;
-                }
-            }
-        }
+      gsize p = TL_LU_FN (pivot_row) (a, lda, m, k, w->pivoting);
       w->ipiv[k] = (gint32) p;
       TL_LU_T pivot = a[p * lda + k];
-
       if (pivot != 0)
-        {
-          /* 2. swap rows k and p (within the columns this call owns) */
-          if (p != k)
-            for (gsize j = swap_c0; j < swap_c1; j++)
-              {
-                TL_LU_T t = a[k * lda + j];
-                a[k * lda + j] = a[p * lda + j];
-                a[p * lda + j] = t;
-              }
-          /* 3. the multipliers */
-          for (gsize i = k + 1; i < m; i++)
-            a[i * lda + k] /= pivot;
-        }
+        TL_LU_FN (swap_and_scale) (a, lda, m, k, p, swap_c0, swap_c1);
       else
         {
           if (w->info == 0)
             w->info = k + 1;
-          if (w->pivoting == TL_PIVOTING_NONE)
-            for (gsize i = k + 1; i < m; i++)
-              if (a[i * lda + k] != 0)
-                {
-                  /* Without a row swap this column cannot be eliminated:
-                   * the lesson of --pivoting none.  Stop here. */
-                  w->breakdown = TRUE;
-                  if (w->rec)
-                    tl_lu_recorder_step_pivot (w->rec, k, k, 0.0, TRUE);
-                  return TRUE;
-                }
+          if (w->pivoting == TL_PIVOTING_NONE && TL_LU_FN (nonzero_below) (a, lda, m, k))
+            {
+              /* the lesson of --pivoting none: stop here */
+              w->breakdown = TRUE;
+              if (w->rec)
+                tl_lu_recorder_step_pivot (w->rec, k, k, 0.0, TRUE);
+              return TRUE;
+            }
         }
       if (w->rec)
         tl_lu_recorder_step_pivot (w->rec, k, p, a[k * lda + k], pivot == 0);
 
-      /* 4. rank-1 update of the trailing part (all zero multipliers when
-       * the column was zero: nothing to do) */
+      /* (all zero multipliers when the column was zero: nothing to do) */
       if (pivot != 0)
-        for (gsize i = k + 1; i < m; i++)
-          {
-            const TL_LU_T l = a[i * lda + k];
-            if (l == 0)
-              continue;
-            TL_LU_T *restrict row = a + i * lda;
-            const TL_LU_T *restrict urow = a + k * lda;
-            for (gsize j = k + 1; j < upd_c1; j++)
-              row[j] -= l * urow[j];
-          }
+        TL_LU_FN (rank1_update) (a, lda, m, k, upd_c1);
 
       if (w->rec)
         {

@@ -378,6 +378,78 @@ copy_checked (const TlMatrix *a, GCancellable *cancellable, double *out_max_abs,
   return g_steal_pointer (&work);
 }
 
+/* The rung options name; "gpu": the fastest GPU rung for a's shape
+ * (NULL with the error set when none of this build factors it). */
+static const char *
+resolve_kernel_id (const TlLuOptions *options, const TlMatrix *a, GError **error)
+{
+  const char *id = options->kernel_id ? options->kernel_id : TL_LU_DEFAULT_KERNEL;
+  if (strcmp (id, "gpu") == 0)
+    id = tl_lu_fastest_gpu_kernel (a->rows, a->cols);
+  if (id == NULL)
+    g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
+                 _("No GPU LU rung of this build factors a %zu×%zu matrix"), a->rows, a->cols);
+  return id;
+}
+
+/* The result before the factorisation: the rung, its block size, ipiv. */
+static TlLuResult *
+result_new (const char *id, const TlLuOptions *options, const TlLuKernelInfo *info,
+            const TlMatrix *a, double max_abs_a)
+{
+  TlLuResult *r = g_new0 (TlLuResult, 1);
+  r->kernel_id = g_strdup (id);
+  r->pivoting = options->pivoting;
+  r->block_size = info->blocked ? (options->block_size ? options->block_size : info->default_block)
+                                : 0;
+  r->n_ipiv = MIN (a->rows, a->cols);
+  r->ipiv = g_new0 (gint32, MAX (r->n_ipiv, 1));
+  r->max_abs_a = max_abs_a;
+  return r;
+}
+
+/* What the rung's function gets: the copy of A to factor in place, r's
+ * ipiv (the identity), the options and where to record. */
+static void
+work_init (TlLuWork *w, const TlLuOptions *options, const TlLuKernelInfo *info, TlLuResult *r,
+           TlMatrix *work, const char *gemm, TlLuRecorder *recorder, GCancellable *cancellable)
+{
+  *w = (TlLuWork) { 0 };
+  w->device_s = -1.0;
+  w->a = work;
+  w->ipiv = r->ipiv;
+  w->pivoting = options->pivoting;
+  /* a GPU rung applies its own default (and may choose its width) */
+  w->block_size = info->backend == TL_BACKEND_GPU ? options->block_size : r->block_size;
+  w->gemm = gemm;
+  w->kernel_id = r->kernel_id;
+  w->rec = recorder;
+  w->gpu = options->gpu;
+  w->gpu_ordinal = options->gpu_ordinal;
+  w->warmups = options->warmups;
+  w->repeats = MAX (options->repeats, 1);
+  w->cancellable = cancellable;
+  for (gsize k = 0; k < r->n_ipiv; k++)
+    w->ipiv[k] = (gint32) k;
+}
+
+/* What the rung reported, into r (host_ns: the call's wall time). */
+static void
+result_take_work (TlLuResult *r, const TlLuWork *w, const TlLuKernelInfo *info,
+                  const TlLuOptions *options, gint64 host_ns)
+{
+  /* GPU rungs time themselves on the device (w->device_s) */
+  r->elapsed_s = w->device_s >= 0.0 ? w->device_s : (double) host_ns * 1e-9;
+  if (info->blocked && w->block_size > 0)
+    r->block_size = w->block_size;
+  r->gpu_ordinal = options->gpu_ordinal;
+  r->info = w->info;
+  r->breakdown = w->breakdown;
+  memcpy (r->phase_ns, w->phase_ns, sizeof r->phase_ns);
+  r->phase_run_ns = w->phase_run_ns > 0 ? w->phase_run_ns : (gint64) (r->elapsed_s * 1e9);
+  r->record_s = w->record_s;
+}
+
 gboolean
 tl_lu_factor_full (const TlLuOptions *options,
                    const TlMatrix    *a,
@@ -390,15 +462,9 @@ tl_lu_factor_full (const TlLuOptions *options,
   g_return_val_if_fail (a != NULL, FALSE);
   g_return_val_if_fail (out_result != NULL, FALSE);
 
-  const char *id = options->kernel_id ? options->kernel_id : TL_LU_DEFAULT_KERNEL;
-  if (strcmp (id, "gpu") == 0)
-    id = tl_lu_fastest_gpu_kernel (a->rows, a->cols);
+  const char *id = resolve_kernel_id (options, a, error);
   if (id == NULL)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED,
-                   _("No GPU LU rung of this build factors a %zu×%zu matrix"), a->rows, a->cols);
-      return FALSE;
-    }
+    return FALSE;
   /* Before the first step there is host work at large n (the copy, the
    * finiteness check, max|A|): copy_checked sees a cancel within it. */
   const LuRow *row = check_request (id, options, a, recorder != NULL, error);
@@ -412,34 +478,12 @@ tl_lu_factor_full (const TlLuOptions *options,
   if (work == NULL)
     return FALSE;
 
-  g_autoptr (TlLuResult) r = g_new0 (TlLuResult, 1);
-  r->kernel_id = g_strdup (id);
-  r->pivoting = options->pivoting;
-  r->block_size = info->blocked ? (options->block_size ? options->block_size : info->default_block)
-                                : 0;
-  r->n_ipiv = MIN (a->rows, a->cols);
-  r->ipiv = g_new0 (gint32, MAX (r->n_ipiv, 1));
-  r->max_abs_a = max_abs_a;
+  g_autoptr (TlLuResult) r = result_new (id, options, info, a, max_abs_a);
   g_debug ("lu %s: input checked and copied at %.3f ms (monotonic)", id,
            g_get_monotonic_time () / 1000.0);
 
-  TlLuWork w = { 0 };
-  w.device_s = -1.0;
-  w.a = work;
-  w.ipiv = r->ipiv;
-  w.pivoting = options->pivoting;
-  /* a GPU rung applies its own default (and may choose its width) */
-  w.block_size = info->backend == TL_BACKEND_GPU ? options->block_size : r->block_size;
-  w.gemm = gemm;
-  w.kernel_id = id;
-  w.rec = recorder;
-  w.gpu = options->gpu;
-  w.gpu_ordinal = options->gpu_ordinal;
-  w.warmups = options->warmups;
-  w.repeats = MAX (options->repeats, 1);
-  w.cancellable = cancellable;
-  for (gsize k = 0; k < r->n_ipiv; k++)
-    w.ipiv[k] = (gint32) k;
+  TlLuWork w;
+  work_init (&w, options, info, r, work, gemm, recorder, cancellable);
 
   if (recorder)
     {
@@ -457,16 +501,7 @@ tl_lu_factor_full (const TlLuOptions *options,
     return FALSE;
   gint64 t1 = tl_lu_now_ns ();
 
-  /* GPU rungs time themselves on the device (w.device_s) */
-  r->elapsed_s = w.device_s >= 0.0 ? w.device_s : (double) (t1 - t0) * 1e-9;
-  if (info->blocked && w.block_size > 0)
-    r->block_size = w.block_size;
-  r->gpu_ordinal = options->gpu_ordinal;
-  r->info = w.info;
-  r->breakdown = w.breakdown;
-  memcpy (r->phase_ns, w.phase_ns, sizeof r->phase_ns);
-  r->phase_run_ns = w.phase_run_ns > 0 ? w.phase_run_ns : (gint64) (r->elapsed_s * 1e9);
-  r->record_s = w.record_s;
+  result_take_work (r, &w, info, options, t1 - t0);
   r->lu = g_steal_pointer (&work);
   tl_lu_result_finish (r);
 

@@ -279,6 +279,85 @@ tl_null_space (const TlMatrix *a, double tol, GError **error)
   return null_from_rref (r, a->cols, pivots, rank, error);
 }
 
+/* X = Σ_i v_i (u_iᵀ b) / σ_i over the r kept singular values: the
+ * least-squares solution of least norm of A·X = B (float64). */
+static TlMatrix *
+svd_least_squares (const TlMatrix *u, const TlMatrix *vt, const double *sv, gsize r,
+                   const TlMatrix *b, GError **error)
+{
+  gsize m = u->rows, n = vt->cols, k = b->cols;
+  TlMatrix *x = tl_matrix_new_zeroed (TL_DTYPE_FLOAT64, n, k, error);
+  if (x == NULL)
+    return NULL;
+  for (gsize i = 0; i < r; i++)
+    for (gsize col = 0; col < k; col++)
+      {
+        double dot = 0;
+        for (gsize row = 0; row < m; row++)
+          dot += tl_matrix_get (u, row, i) * tl_matrix_get (b, row, col);
+        const double *v = tl_matrix_row (vt, i);
+        for (gsize j = 0; j < n; j++)
+          ((double *) tl_matrix_row (x, j))[col] += v[j] * dot / sv[i];
+      }
+  return x;
+}
+
+/* The first column of B whose residual ‖b − A·x‖∞ / ‖b‖∞ is above bound:
+ * TRUE with its index and residual. */
+static gboolean
+first_inconsistent (const TlMatrix *a, const TlMatrix *b, const TlMatrix *x, double bound,
+                    gsize *out_col, double *out_rho)
+{
+  for (gsize col = 0; col < b->cols; col++)
+    {
+      double worst = 0, bmax = 0;
+      for (gsize row = 0; row < a->rows; row++)
+        {
+          double acc = tl_matrix_get (b, row, col);
+          bmax = fmax (bmax, fabs (acc));
+          const double *arow = tl_matrix_row (a, row);
+          for (gsize j = 0; j < a->cols; j++)
+            acc -= arow[j] * tl_matrix_get (x, j, col);
+          worst = fmax (worst, fabs (acc));
+        }
+      /* relative to b: against ‖A‖‖X‖ any least-squares residual looks small,
+       * X growing as 1/σ_r along the kept directions */
+      double rho = bmax > 0 ? worst / bmax : worst;
+      if (rho > bound)
+        {
+          *out_col = col;
+          *out_rho = rho;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* The particular solution with its free variables 0: X − N·X[F,:], the
+ * null basis N's free rows being the identity (rank r, pivot columns
+ * pivot_cols). */
+static void
+free_variables_zero (TlMatrix *x, const TlMatrix *null_basis, const gsize *pivot_cols, gsize r)
+{
+  gsize n = x->rows, k = x->cols;
+  g_autofree gboolean *pivot = g_new0 (gboolean, n);
+  for (gsize i = 0; i < r; i++)
+    pivot[pivot_cols[i]] = TRUE;
+  gsize f = 0;
+  for (gsize j = 0; j < n; j++)
+    {
+      if (pivot[j])
+        continue;
+      for (gsize col = 0; col < k; col++)
+        {
+          double xf = tl_matrix_get (x, j, col);
+          for (gsize row = 0; row < n; row++)
+            ((double *) tl_matrix_row (x, row))[col] -= tl_matrix_get (null_basis, row, f) * xf;
+        }
+      f++;
+    }
+}
+
 /* The solution space from the SVD A = U·Σ·Vᵀ, for when elimination and
  * the singular values disagree on the rank (no clear gap between kept and
  * dropped singular values: condition:kappa=1e14 at n = 2000 gave 1996
@@ -295,7 +374,7 @@ tl_null_space (const TlMatrix *a, double tol, GError **error)
 static TlSolution *
 solve_space_svd (const TlMatrix *a, const TlMatrix *b, GError **error)
 {
-  gsize m = a->rows, n = a->cols, k = b->cols, mn = MIN (m, n);
+  gsize m = a->rows, n = a->cols, mn = MIN (m, n);
   double eps = dtype_eps (a->dtype);
   g_autoptr (TlMatrix) c = float64_copy (a);
   g_autoptr (TlMatrix) b64 = float64_copy (b);
@@ -321,48 +400,19 @@ solve_space_svd (const TlMatrix *a, const TlMatrix *b, GError **error)
   while (r < mn && sv[r] > cut)
     r++;
 
-  /* X = Σ_i v_i (u_iᵀ b) / σ_i over the kept singular values */
-  g_autoptr (TlMatrix) x = tl_matrix_new_zeroed (TL_DTYPE_FLOAT64, n, k, error);
+  g_autoptr (TlMatrix) x = svd_least_squares (u, vt, sv, r, b64, error);
   if (x == NULL)
     return NULL;
-  for (gsize i = 0; i < r; i++)
-    for (gsize col = 0; col < k; col++)
-      {
-        double dot = 0;
-        for (gsize row = 0; row < m; row++)
-          dot += tl_matrix_get (u, row, i) * tl_matrix_get (b64, row, col);
-        const double *v = tl_matrix_row (vt, i);
-        for (gsize j = 0; j < n; j++)
-          ((double *) tl_matrix_row (x, j))[col] += v[j] * dot / sv[i];
-      }
 
   g_autoptr (TlSolution) s = g_new0 (TlSolution, 1);
   s->rank = r;
   s->tol = cut;
   s->by_svd = TRUE;
   double bound = 10.0 * sqrt ((double) MAX (m, 1)) * (double) MAX (m, n) * eps;
-  for (gsize col = 0; col < k; col++)
+  if (first_inconsistent (a64, b64, x, bound, &s->inconsistent_column, &s->inconsistency))
     {
-      double worst = 0, bmax = 0;
-      for (gsize row = 0; row < m; row++)
-        {
-          double acc = tl_matrix_get (b64, row, col);
-          bmax = fmax (bmax, fabs (acc));
-          const double *arow = tl_matrix_row (a64, row);
-          for (gsize j = 0; j < n; j++)
-            acc -= arow[j] * tl_matrix_get (x, j, col);
-          worst = fmax (worst, fabs (acc));
-        }
-      /* relative to b: against ‖A‖‖X‖ any least-squares residual looks small,
-       * X growing as 1/σ_r along the kept directions */
-      double rho = bmax > 0 ? worst / bmax : worst;
-      if (rho > bound)
-        {
-          s->kind = TL_SOLUTION_NONE;
-          s->inconsistent_column = col;
-          s->inconsistency = rho;
-          return g_steal_pointer (&s);
-        }
+      s->kind = TL_SOLUTION_NONE;
+      return g_steal_pointer (&s);
     }
 
   /* pivot columns and the echelon basis from the null vectors (rows r… of Vᵀ) */
@@ -375,26 +425,49 @@ solve_space_svd (const TlMatrix *a, const TlMatrix *b, GError **error)
   if (r < n)
     {
       s->null_basis = g_steal_pointer (&shown->null_basis);
-      /* free variables 0: subtract N·X[F,:], N's free rows being the identity */
-      g_autofree gboolean *pivot = g_new0 (gboolean, n);
-      for (gsize i = 0; i < r; i++)
-        pivot[s->pivot_cols[i]] = TRUE;
-      gsize f = 0;
-      for (gsize j = 0; j < n; j++)
-        {
-          if (pivot[j])
-            continue;
-          for (gsize col = 0; col < k; col++)
-            {
-              double xf = tl_matrix_get (x, j, col);
-              for (gsize row = 0; row < n; row++)
-                ((double *) tl_matrix_row (x, row))[col] -= tl_matrix_get (s->null_basis, row, f) * xf;
-            }
-          f++;
-        }
+      free_variables_zero (x, s->null_basis, s->pivot_cols, r);
     }
   s->particular = g_steal_pointer (&x);
   return g_steal_pointer (&s);
+}
+
+/* [A | B] in float64 */
+static TlMatrix *
+augmented (const TlMatrix *a, const TlMatrix *b, GError **error)
+{
+  gsize m = a->rows, n = a->cols, k = b->cols;
+  TlMatrix *r = tl_matrix_new (TL_DTYPE_FLOAT64, m, n + k, error);
+  if (r == NULL)
+    return NULL;
+  for (gsize i = 0; i < m; i++)
+    {
+      double *row = tl_matrix_row (r, i);
+      for (gsize j = 0; j < n; j++)
+        row[j] = tl_matrix_get (a, i, j);
+      for (gsize j = 0; j < k; j++)
+        row[n + j] = tl_matrix_get (b, i, j);
+    }
+  return r;
+}
+
+/* In [A | B] reduced to rank rows, a contradiction 0 = v below them with
+ * |v| > tol_b: TRUE with the first column of B that has one, and v. */
+static gboolean
+find_contradiction (const TlMatrix *r, gsize n, gsize rank, double tol_b, gsize *out_col,
+                    double *out_value)
+{
+  for (gsize c = n; c < r->cols; c++)
+    for (gsize i = rank; i < r->rows; i++)
+      {
+        double v = ((const double *) tl_matrix_row (r, i))[c];
+        if (fabs (v) > tol_b)
+          {
+            *out_col = c - n;
+            *out_value = v;
+            return TRUE;
+          }
+      }
+  return FALSE;
 }
 
 TlSolution *
@@ -422,18 +495,9 @@ tl_solve_space (const TlMatrix *a, const TlMatrix *b, double tol, GError **error
       tol = tol_from_singular_values (a, sv, svd_rank, cut);
     }
 
-  /* [A | B] in float64 */
-  g_autoptr (TlMatrix) r = tl_matrix_new (TL_DTYPE_FLOAT64, m, n + k, error);
+  g_autoptr (TlMatrix) r = augmented (a, b, error);
   if (r == NULL)
     return NULL;
-  for (gsize i = 0; i < m; i++)
-    {
-      double *row = tl_matrix_row (r, i);
-      for (gsize j = 0; j < n; j++)
-        row[j] = tl_matrix_get (a, i, j);
-      for (gsize j = 0; j < k; j++)
-        row[n + j] = tl_matrix_get (b, i, j);
-    }
   /* a contradiction 0 = r_i counts when |r_i| exceeds the tolerance
    * scaled to the right-hand side's size */
   double tol_b = (double) MAX (MAX (m, n), 1) * dtype_eps (a->dtype)
@@ -447,18 +511,8 @@ tl_solve_space (const TlMatrix *a, const TlMatrix *b, double tol, GError **error
     return solve_space_svd (a, b, error);
 
   s->kind = s->rank == n ? TL_SOLUTION_UNIQUE : TL_SOLUTION_INFINITE;
-  for (gsize c = 0; c < k && s->kind != TL_SOLUTION_NONE; c++)
-    for (gsize i = s->rank; i < m; i++)
-      {
-        double v = ((double *) tl_matrix_row (r, i))[n + c];
-        if (fabs (v) > tol_b)
-          {
-            s->kind = TL_SOLUTION_NONE;
-            s->inconsistent_column = c;
-            s->inconsistency = v;
-            break;
-          }
-      }
+  if (find_contradiction (r, n, s->rank, tol_b, &s->inconsistent_column, &s->inconsistency))
+    s->kind = TL_SOLUTION_NONE;
   /* elimination's remainder grows with the pivots' growth: a contradiction
    * found with the default tolerance is confirmed by the least-squares
    * residual of the SVD route before "no solution" is said (b = A·1 with
