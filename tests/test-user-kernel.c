@@ -176,6 +176,61 @@ test_templates_parse (void)
     }
 }
 
+/* The templates that start from a rung carry the rung's own kernel body
+ * (tools/embed-text.py copies it in at build time): the text between the
+ * rung's markers is in the template, verbatim, and the template's tile is
+ * the rung's.  A hand copy in gpu/user/ that drifted from its rung, or a
+ * marker renamed on one side, fails here or stops the build. */
+static void
+test_templates_share_rungs (void)
+{
+  static const struct
+  {
+    const char *id, *source, *block;
+  } shared[] = {
+    { "gemm-02-coalesced", "gpu/gemm/gemm-02-coalesced.cu", "coalesced-body" },
+    { "gemm-03-smem16", "gpu/gemm/tl-gemm-smem-tiles.cuh", "smem-tiles-body" },
+    { "gemm-08-vectorized", "gpu/gemm/gemm-08-vectorized.cu", "gemm-08-block" },
+  };
+  const char *src = g_getenv ("TL_SOURCE_DIR");
+  if (src == NULL)
+    {
+      g_test_skip ("TL_SOURCE_DIR is not set (run through meson test)");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (shared); i++)
+    {
+      g_autofree char *path = g_build_filename (src, shared[i].source, NULL);
+      g_autofree char *text = NULL;
+      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+      g_autofree char *begin = g_strdup_printf ("// user-template: begin %s", shared[i].block);
+      g_autofree char *end = g_strdup_printf ("// user-template: end %s\n", shared[i].block);
+      const char *b = strstr (text, begin), *e = b ? strstr (b, end) : NULL;
+      g_assert_nonnull (b);
+      g_assert_nonnull (e);
+      b = strchr (b, '\n') + 1;
+      while (e > b && e[-1] == ' ')
+        e--; /* the end marker's indentation */
+      g_autofree char *body = g_strndup (b, e - b);
+      g_assert_cmpuint (strlen (body), >, 200);
+
+      const char *tmpl = tl_user_template_text (shared[i].id);
+      g_assert_nonnull (tmpl);
+      g_assert_nonnull (strstr (tmpl, body));
+      g_assert_null (strstr (tmpl, "user-template:"));
+
+      g_autoptr (GError) error = NULL;
+      g_autoptr (TlUserKernel) k = tl_user_kernel_parse ("t.cu", tmpl, &error);
+      g_assert_no_error (error);
+      int rows = 0, cols = 0;
+      tl_user_kernel_tile (k, &rows, &cols);
+      const TlGpuKernelInfo *rung = tl_gpu_kernel_find (shared[i].id);
+      g_assert_nonnull (rung);
+      g_assert_cmpint (rows, ==, rung->tile_m);
+      g_assert_cmpint (cols, ==, rung->tile_n);
+    }
+}
+
 /* ---- NVRTC's log ------------------------------------------------------ */
 
 static const char *const canned_log =
@@ -424,6 +479,7 @@ main (int argc, char **argv)
   g_test_add_func ("/user-kernel/expressions", test_expressions);
   g_test_add_func ("/user-kernel/declarations", test_declarations);
   g_test_add_func ("/user-kernel/templates-parse", test_templates_parse);
+  g_test_add_func ("/user-kernel/templates-share-rungs", test_templates_share_rungs);
   g_test_add_func ("/user-kernel/log", test_log);
   g_test_add_func ("/user-kernel/occupancy", test_occupancy);
   g_test_add_func ("/user-kernel/registry", test_registry);

@@ -32,6 +32,7 @@ template <typename T>
 __device__ __noinline__ void
 gemm_02_coalesced_body (int m, int n, int k, const T *a, const T *b, T *c)
 {
+  // user-template: begin coalesced-body (gpu/user/gemm-02-coalesced.cu)
   int j = blockIdx.x * blockDim.x + threadIdx.x; // column: a warp reads 32 neighbours of B's row
   int i = blockIdx.y * blockDim.y + threadIdx.y; // row
   if (i < m && j < n)
@@ -41,6 +42,7 @@ gemm_02_coalesced_body (int m, int n, int k, const T *a, const T *b, T *c)
         sum += a[i * k + p] * b[p * n + j];
       c[i * n + j] = sum;
     }
+  // user-template: end coalesced-body
 }
 
 template <typename T, bool INSTR>

@@ -41,6 +41,7 @@
 // ⌈m/128⌉.
 #include "tl-gemm-common.cuh"
 
+// user-template: begin gemm-08-block (gpu/user/gemm-08-vectorized.cu)
 // The whole multiply of one block.  GUARD = false: the block's tiles lie
 // inside A, B and C and rows are 16-byte aligned — float4 everywhere, not
 // a single bounds check.  GUARD = true: edges and misaligned leading
@@ -119,8 +120,9 @@ gemm_08_block (int m, int n, int k, const float *__restrict__ a, const float *__
               acc[i][j] += ra[i] * rb[j];
         }
       __syncthreads ();
-      // Issue the next k-step's global loads right after the barrier (v3 in
-      // the header: faster than issuing them at the top of the loop).
+      // Issue the next k-step's global loads right after the barrier, so
+      // they are in flight while this k-step computes (v3 in the rung's
+      // header: faster than issuing them at the top of the loop).
       if (kk + BK < k)
         load (kk + BK, va, vb);
     }
@@ -148,6 +150,7 @@ gemm_08_block (int m, int n, int k, const float *__restrict__ a, const float *__
         }
     }
 }
+// user-template: end gemm-08-block
 
 template <int BM, int BN, int BK, bool INSTR>
 __global__ void __launch_bounds__ (256, 2)

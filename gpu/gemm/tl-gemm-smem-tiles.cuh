@@ -35,12 +35,13 @@ __global__ void __launch_bounds__ (TILE * TILE, 2048 / (TILE * TILE))
 gemm_smem_tiles_kernel (int m, int n, int k, const T *a, const T *b, T *c,
                         TlGpuBlockRecord *records)
 {
-  __shared__ T As[TILE][TILE]; // tile of A: rows of this block, TILE columns of k
-  __shared__ T Bs[TILE][TILE]; // tile of B: TILE rows of k, columns of this block
-
   unsigned long long t0 = 0;
   if (INSTR)
     t0 = tl_block_begin (records);
+
+  // user-template: begin smem-tiles-body (gpu/user/gemm-03-smem16.cu)
+  __shared__ T As[TILE][TILE]; // tile of A: rows of this block, TILE columns of k
+  __shared__ T Bs[TILE][TILE]; // tile of B: TILE rows of k, columns of this block
 
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int row = blockIdx.y * TILE + ty;
@@ -61,6 +62,7 @@ gemm_smem_tiles_kernel (int m, int n, int k, const T *a, const T *b, T *c,
     }
   if (row < m && col < n)
     c[row * n + col] = sum;
+  // user-template: end smem-tiles-body
 
   if (INSTR)
     tl_block_end (records, t0, 0);

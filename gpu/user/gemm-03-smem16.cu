@@ -34,30 +34,9 @@ template <typename T>
 __global__ void __launch_bounds__ (TILE * TILE, 2048 / (TILE * TILE))
 gemm_smem16 (int m, int n, int k, const T *a, const T *b, T *c)
 {
-  __shared__ T As[TILE][TILE]; // tile of A: rows of this block, TILE columns of k
-  __shared__ T Bs[TILE][TILE]; // tile of B: TILE rows of k, columns of this block
-
   TILELAB_BLOCK_BEGIN ();
 
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int row = blockIdx.y * TILE + ty;
-  const int col = blockIdx.x * TILE + tx;
-
-  T sum = 0;
-  for (int t = 0; t < k; t += TILE)
-    {
-      // Coalesced: tx walks along a row of A and along a row of B.
-      As[ty][tx] = (row < m && t + tx < k) ? a[row * k + t + tx] : T (0);
-      Bs[ty][tx] = (t + ty < k && col < n) ? b[(t + ty) * n + col] : T (0);
-      __syncthreads ();
-
-#pragma unroll
-      for (int p = 0; p < TILE; p++)
-        sum += As[ty][p] * Bs[p][tx];
-      __syncthreads ();
-    }
-  if (row < m && col < n)
-    c[row * n + col] = sum;
+// user-template: insert smem-tiles-body from ../gemm/tl-gemm-smem-tiles.cuh
 
   TILELAB_BLOCK_END ();
 }

@@ -1,7 +1,8 @@
 /* tl-user-templates.h — kernel files to start from.
  *
- * Rungs of the ladder written as user kernel files (the files of gpu/user/: the
- * same kernel, the declarations beside it, the marks of tilelab.cuh),
+ * Rungs of the ladder written as user kernel files (the files of gpu/user/:
+ * the declarations Tilelab reads, the marks of tilelab.cuh, and the rung's
+ * own kernel body, copied in from the rung's source by tools/embed-text.py),
  * embedded at build time.  `tilelab-cli kernel new --from ID` writes one;
  * the app offers them too.
  */
