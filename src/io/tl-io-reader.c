@@ -2,7 +2,6 @@
  * numbers, sizes, the size check and filling a matrix. */
 #include "io/tl-io-reader.h"
 #include "io/tl-number.h"
-#include "core/tl-file.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -308,17 +307,4 @@ void
 tl_io_fill_clear (TlIoFill *fill)
 {
   g_clear_pointer (&fill->m, tl_matrix_unref);
-}
-
-/* ---- files ------------------------------------------------------------- */
-
-gboolean
-tl_io_source_open (TlIoSource *src, const char *path, GCancellable *cancellable, GError **error)
-{
-  guint64 size;
-  int fd = tl_file_open_regular (path, &size, error);
-  if (fd < 0)
-    return FALSE;
-  tl_io_source_init_fd (src, path, fd, size, cancellable);
-  return TRUE;
 }

@@ -118,11 +118,4 @@ tl_io_fill_put (TlIoFill *fill, double v, gboolean is_int, GError **error)
   return TRUE;
 }
 
-/* ---- files ----------------------------------------------------------- */
-
-/* Opens a regular file without blocking (core/tl-file.h) as a source;
- * FALSE with the error set naming it. */
-gboolean  tl_io_source_open    (TlIoSource *src, const char *path, GCancellable *cancellable,
-                                GError **error);
-
 G_END_DECLS

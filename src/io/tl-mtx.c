@@ -52,11 +52,119 @@ banner_word (TlIoSource *src, const char **tok, gsize *len, guint *col, GError *
   return got;
 }
 
+/* One word of the banner at line:col of src's file, read into h; FALSE
+ * with the error set when the word is not one of those the standard
+ * allows or one Tilelab does not read. */
+typedef gboolean (*BannerWordFunc) (TlIoSource *src, guint line, guint col, const char *tok,
+                                    gsize len, MtxHeader *h, GError **error);
+
+/* "matrix" (a "vector" is refused) */
+static gboolean
+banner_object (TlIoSource *src, guint line, guint col, const char *tok, gsize len, MtxHeader *h,
+               GError **error)
+{
+  if (word_is (tok, len, "matrix"))
+    return TRUE;
+  if (word_is (tok, len, "vector"))
+    {
+      tl_io_set_error (error, TL_ERROR_UNSUPPORTED, src->path, line, col,
+                       _("Matrix Market vectors are not supported, only “matrix”"));
+      return FALSE;
+    }
+  g_autofree char *q = tl_io_quote (tok, len);
+  tl_io_set_error (error, TL_ERROR_PARSE, src->path, line, col,
+                   _("expected “matrix” after “%%%%MatrixMarket”, found %s"), q);
+  return FALSE;
+}
+
+/* "coordinate" or "array" */
+static gboolean
+banner_format (TlIoSource *src, guint line, guint col, const char *tok, gsize len, MtxHeader *h,
+               GError **error)
+{
+  if (word_is (tok, len, "coordinate") || word_is (tok, len, "array"))
+    {
+      h->coordinate = word_is (tok, len, "coordinate");
+      return TRUE;
+    }
+  g_autofree char *q = tl_io_quote (tok, len);
+  tl_io_set_error (error, TL_ERROR_PARSE, src->path, line, col,
+                   _("expected the format “coordinate” or “array”, found %s"), q);
+  return FALSE;
+}
+
+/* "real" (or "double"), "integer" or "pattern" (coordinate only);
+ * "complex" is refused */
+static gboolean
+banner_field (TlIoSource *src, guint line, guint col, const char *tok, gsize len, MtxHeader *h,
+              GError **error)
+{
+  if (word_is (tok, len, "real") || word_is (tok, len, "double"))
+    h->field = MTX_REAL;
+  else if (word_is (tok, len, "integer"))
+    h->field = MTX_INTEGER;
+  else if (word_is (tok, len, "pattern"))
+    h->field = MTX_PATTERN;
+  else if (word_is (tok, len, "complex"))
+    {
+      tl_io_set_error (error, TL_ERROR_UNSUPPORTED, src->path, line, col,
+                       _("complex matrices are not supported: Tilelab works with real "
+                         "int32, float32 and float64 matrices"));
+      return FALSE;
+    }
+  else
+    {
+      g_autofree char *q = tl_io_quote (tok, len);
+      tl_io_set_error (error, TL_ERROR_PARSE, src->path, line, col,
+                       _("expected the field “real”, “integer” or “pattern”, found %s"), q);
+      return FALSE;
+    }
+  if (h->field == MTX_PATTERN && !h->coordinate)
+    {
+      tl_io_set_error (error, TL_ERROR_PARSE, src->path, line, col,
+                       _("“pattern” needs the “coordinate” format, not “array”"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* "general", "symmetric" or "skew-symmetric"; "hermitian" is refused */
+static gboolean
+banner_symmetry (TlIoSource *src, guint line, guint col, const char *tok, gsize len,
+                 MtxHeader *h, GError **error)
+{
+  if (word_is (tok, len, "general"))
+    h->symmetry = MTX_GENERAL;
+  else if (word_is (tok, len, "symmetric"))
+    h->symmetry = MTX_SYMMETRIC;
+  else if (word_is (tok, len, "skew-symmetric"))
+    h->symmetry = MTX_SKEW;
+  else if (word_is (tok, len, "hermitian"))
+    {
+      tl_io_set_error (error, TL_ERROR_UNSUPPORTED, src->path, line, col,
+                       _("hermitian matrices are complex, which Tilelab does not support"));
+      return FALSE;
+    }
+  else
+    {
+      g_autofree char *q = tl_io_quote (tok, len);
+      tl_io_set_error (error, TL_ERROR_PARSE, src->path, line, col,
+                       _("expected the symmetry “general”, “symmetric” or “skew-symmetric”, "
+                         "found %s"), q);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* "%%MatrixMarket matrix FORMAT FIELD SYMMETRY", the words in this order
+ * and nothing after them. */
 static gboolean
 parse_banner (TlIoSource *src, MtxHeader *h, GError **error)
 {
   static const char *const expect =
     N_("expected the banner “%%MatrixMarket matrix FORMAT FIELD SYMMETRY”");
+  static const BannerWordFunc words[] = { banner_object, banner_format, banner_field,
+                                          banner_symmetry };
   const char *path = src->path, *tok;
   gsize len;
   guint col = 1, line = tl_io_source_line (src);
@@ -69,91 +177,17 @@ parse_banner (TlIoSource *src, MtxHeader *h, GError **error)
       tl_io_set_error (error, TL_ERROR_PARSE, path, line, 1, "%s", _(expect));
       return FALSE;
     }
-
-  /* object */
-  if ((got = banner_word (src, &tok, &len, &col, error)) <= 0)
-    goto missing;
-  if (word_is (tok, len, "vector"))
+  for (guint w = 0; w < G_N_ELEMENTS (words); w++)
     {
-      tl_io_set_error (error, TL_ERROR_UNSUPPORTED, path, line, col,
-                       _("Matrix Market vectors are not supported, only “matrix”"));
-      return FALSE;
-    }
-  if (!word_is (tok, len, "matrix"))
-    {
-      g_autofree char *q = tl_io_quote (tok, len);
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
-                       _("expected “matrix” after “%%%%MatrixMarket”, found %s"), q);
-      return FALSE;
-    }
-
-  /* format */
-  if ((got = banner_word (src, &tok, &len, &col, error)) <= 0)
-    goto missing;
-  if (word_is (tok, len, "coordinate"))
-    h->coordinate = TRUE;
-  else if (word_is (tok, len, "array"))
-    h->coordinate = FALSE;
-  else
-    {
-      g_autofree char *q = tl_io_quote (tok, len);
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
-                       _("expected the format “coordinate” or “array”, found %s"), q);
-      return FALSE;
-    }
-
-  /* field */
-  if ((got = banner_word (src, &tok, &len, &col, error)) <= 0)
-    goto missing;
-  if (word_is (tok, len, "real") || word_is (tok, len, "double"))
-    h->field = MTX_REAL;
-  else if (word_is (tok, len, "integer"))
-    h->field = MTX_INTEGER;
-  else if (word_is (tok, len, "pattern"))
-    h->field = MTX_PATTERN;
-  else if (word_is (tok, len, "complex"))
-    {
-      tl_io_set_error (error, TL_ERROR_UNSUPPORTED, path, line, col,
-                       _("complex matrices are not supported: Tilelab works with real "
-                         "int32, float32 and float64 matrices"));
-      return FALSE;
-    }
-  else
-    {
-      g_autofree char *q = tl_io_quote (tok, len);
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
-                       _("expected the field “real”, “integer” or “pattern”, found %s"), q);
-      return FALSE;
-    }
-  if (h->field == MTX_PATTERN && !h->coordinate)
-    {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
-                       _("“pattern” needs the “coordinate” format, not “array”"));
-      return FALSE;
-    }
-
-  /* symmetry */
-  if ((got = banner_word (src, &tok, &len, &col, error)) <= 0)
-    goto missing;
-  if (word_is (tok, len, "general"))
-    h->symmetry = MTX_GENERAL;
-  else if (word_is (tok, len, "symmetric"))
-    h->symmetry = MTX_SYMMETRIC;
-  else if (word_is (tok, len, "skew-symmetric"))
-    h->symmetry = MTX_SKEW;
-  else if (word_is (tok, len, "hermitian"))
-    {
-      tl_io_set_error (error, TL_ERROR_UNSUPPORTED, path, line, col,
-                       _("hermitian matrices are complex, which Tilelab does not support"));
-      return FALSE;
-    }
-  else
-    {
-      g_autofree char *q = tl_io_quote (tok, len);
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
-                       _("expected the symmetry “general”, “symmetric” or “skew-symmetric”, "
-                         "found %s"), q);
-      return FALSE;
+      if ((got = banner_word (src, &tok, &len, &col, error)) <= 0)
+        {
+          if (got == 0)
+            tl_io_set_error (error, TL_ERROR_PARSE, path, line, tl_io_source_col (src, src->p),
+                             _("the banner ends early: %s"), _(expect));
+          return FALSE;
+        }
+      if (!words[w] (src, line, col, tok, len, h, error))
+        return FALSE;
     }
 
   if ((got = banner_word (src, &tok, &len, &col, error)) != 0)
@@ -167,12 +201,6 @@ parse_banner (TlIoSource *src, MtxHeader *h, GError **error)
     }
   tl_io_source_newline (src);
   return TRUE;
-
-missing:
-  if (got == 0)
-    tl_io_set_error (error, TL_ERROR_PARSE, path, line, tl_io_source_col (src, src->p),
-                     _("the banner ends early: %s"), _(expect));
-  return FALSE;
 }
 
 /* "% tilelab: dtype=float32" — our writer's note, so float32 survives

@@ -13,7 +13,6 @@
  * Positions in messages are byte offsets in the file.
  */
 #include "io/tl-npy.h"
-#include "core/tl-file.h"
 #include "io/tl-io-reader.h"
 #include "io/tl-io-writer.h"
 
@@ -644,14 +643,6 @@ tl_npy_load_fd (const char *path, int fd, guint64 size, GCancellable *cancellabl
   TlMatrix *m = tl_npy_load_stream (path, f, size, cancellable, error);
   fclose (f);
   return m;
-}
-
-TlMatrix *
-tl_npy_load (const char *path, GError **error)
-{
-  guint64 size;
-  int fd = tl_file_open_regular (path, &size, error);
-  return fd < 0 ? NULL : tl_npy_load_fd (path, fd, size, NULL, error);
 }
 
 gboolean

@@ -9,8 +9,7 @@
 
 G_BEGIN_DECLS
 
-TlMatrix *tl_npy_load          (const char *path, GError **error);
-/* The same from a descriptor of a regular file of size bytes (closed). */
+/* A matrix from a descriptor of a regular file of size bytes (closed). */
 TlMatrix *tl_npy_load_fd       (const char *path, int fd, guint64 size,
                                 GCancellable *cancellable, GError **error);
 /* The same from an open stream of file_size bytes, read from its start
