@@ -118,6 +118,27 @@ tl_matrix_check_size (TlDtype dtype, guint64 rows, guint64 cols, guint64 *out_by
   return TRUE;
 }
 
+/* A large matrix is read or written whole at once (a load, a kernel's C,
+ * a save): 2 MiB pages take a 512th of the page faults, which dominate
+ * the time of a save of a large sparse matrix (4 KiB faults in a virtual
+ * machine cost microseconds each).  Lazily zeroed storage keeps its
+ * point: the kernel maps one shared huge zero page for what is only read,
+ * and the budget already counted the whole matrix for what is written. */
+static void
+advise_huge_pages (gpointer data, gsize bytes)
+{
+#ifdef MADV_HUGEPAGE
+  if (bytes < TL_HUGE_PAGE * 8)
+    return;
+  guintptr start = ((guintptr) data + TL_HUGE_PAGE - 1) & ~(guintptr) (TL_HUGE_PAGE - 1);
+  guintptr end = ((guintptr) data + bytes) & ~(guintptr) (TL_HUGE_PAGE - 1);
+  if (end > start)
+    (void) madvise ((void *) start, end - start, MADV_HUGEPAGE);
+#else
+  (void) data, (void) bytes;
+#endif
+}
+
 static TlMatrix *
 matrix_alloc (TlDtype dtype, gsize rows, gsize cols, gboolean zeroed, GError **error)
 {
@@ -144,21 +165,9 @@ matrix_alloc (TlDtype dtype, gsize rows, gsize cols, gboolean zeroed, GError **e
                      : NULL;
     }
   else
-    {
-      storage = data = aligned_alloc (TL_MATRIX_ALIGN, padded);
-#ifdef MADV_HUGEPAGE
-      /* a large matrix is written whole at once (a load, a kernel's C):
-       * 2 MiB pages take a 512th of the page faults.  Not for the lazily
-       * zeroed ones, whose point is to touch only the pages they use. */
-      if (storage != NULL && padded >= TL_HUGE_PAGE * 8)
-        {
-          guintptr start = ((guintptr) storage + TL_HUGE_PAGE - 1) & ~(guintptr) (TL_HUGE_PAGE - 1);
-          guintptr end = ((guintptr) storage + padded) & ~(guintptr) (TL_HUGE_PAGE - 1);
-          if (end > start)
-            (void) madvise ((void *) start, end - start, MADV_HUGEPAGE);
-        }
-#endif
-    }
+    storage = data = aligned_alloc (TL_MATRIX_ALIGN, padded);
+  if (storage != NULL)
+    advise_huge_pages (data, padded);
   if (storage == NULL)
     {
       g_autofree char *need = g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);

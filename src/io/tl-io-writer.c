@@ -74,43 +74,88 @@ tl_io_out_text (TlIoOut *o, const char *text, gsize len)
   o->len += len;
 }
 
-void
-tl_io_out_element (TlIoOut *o, const TlMatrix *m, gsize i, gsize j)
+/* How many values from j on are +0 (all bits zero: -0 keeps its sign). */
+static gsize
+zero_run (const void *values, TlDtype dtype, gsize j, gsize n)
 {
-  reserve (o);
-  const void *row = tl_matrix_row (m, i);
-  char *at = o->buf + o->len;
-  switch (m->dtype)
+  gsize k = j;
+  if (dtype == TL_DTYPE_FLOAT64)
     {
-    case TL_DTYPE_INT32:   o->len += tl_number_format_int32 (((const gint32 *) row)[j], at); break;
-    case TL_DTYPE_FLOAT32: o->len += tl_number_format_float (((const float *) row)[j], FALSE, at); break;
-    case TL_DTYPE_FLOAT64: o->len += tl_number_format_double (((const double *) row)[j], FALSE, at); break;
+      const guint64 *v = values;
+      while (k < n && v[k] == 0)
+        k++;
+    }
+  else
+    {
+      const guint32 *v = values;
+      while (k < n && v[k] == 0)
+        k++;
+    }
+  return k - j;
+}
+
+/* count times unit ("\t0", ",0.0", "0\n", …), copied from a block of
+ * units: the dense form of a sparse matrix is mostly zeros, and a copy
+ * is much cheaper than a number formatted. */
+static void
+out_repeat (TlIoOut *o, const char *unit, gsize unit_len, gsize count)
+{
+  char block[1024];
+  gsize per_block = sizeof block / unit_len;
+  for (gsize k = 0; k < MIN (per_block, count); k++)
+    memcpy (block + k * unit_len, unit, unit_len);
+  while (count > 0)
+    {
+      gsize n = MIN (count, per_block);
+      tl_io_out_text (o, block, n * unit_len);
+      count -= n;
+    }
+}
+
+static inline gsize
+format_value (const void *values, TlDtype dtype, gsize j, gboolean mark_float, char *at)
+{
+  switch (dtype)
+    {
+    case TL_DTYPE_INT32:   return tl_number_format_int32 (((const gint32 *) values)[j], at);
+    case TL_DTYPE_FLOAT32: return tl_number_format_float (((const float *) values)[j], mark_float, at);
+    case TL_DTYPE_FLOAT64:
+    default:               return tl_number_format_double (((const double *) values)[j], mark_float, at);
+    }
+}
+
+void
+tl_io_out_values (TlIoOut *o, TlDtype dtype, const void *values, gsize n, char sep,
+                  gboolean mark_float)
+{
+  /* a zero as its writer prints it, after its separator */
+  gboolean float_zero = mark_float && dtype != TL_DTYPE_INT32;
+  char zero_unit[4] = { sep, '0', '.', '0' };
+  gsize zero_len = float_zero ? 4 : 2;
+  for (gsize j = 0; j < n;)
+    {
+      gsize zeros = zero_run (values, dtype, j, n);
+      if (zeros > 0)
+        {
+          if (j == 0)
+            tl_io_out_text (o, zero_unit + 1, zero_len - 1);
+          out_repeat (o, zero_unit, zero_len, j == 0 ? zeros - 1 : zeros);
+          j += zeros;
+          continue;
+        }
+      reserve (o);
+      char *at = o->buf + o->len;
+      if (j > 0)
+        *at++ = sep, o->len++;
+      o->len += format_value (values, dtype, j, mark_float, at);
+      j++;
     }
 }
 
 void
 tl_io_out_row (TlIoOut *o, const TlMatrix *m, gsize i, char sep, gboolean mark_float)
 {
-  const void *row = tl_matrix_row (m, i);
-  for (gsize j = 0; j < m->cols; j++)
-    {
-      reserve (o);
-      char *at = o->buf + o->len;
-      if (j > 0)
-        *at++ = sep, o->len++;
-      switch (m->dtype)
-        {
-        case TL_DTYPE_INT32:
-          o->len += tl_number_format_int32 (((const gint32 *) row)[j], at);
-          break;
-        case TL_DTYPE_FLOAT32:
-          o->len += tl_number_format_float (((const float *) row)[j], mark_float, at);
-          break;
-        case TL_DTYPE_FLOAT64:
-          o->len += tl_number_format_double (((const double *) row)[j], mark_float, at);
-          break;
-        }
-    }
+  tl_io_out_values (o, m->dtype, tl_matrix_row (m, i), m->cols, sep, mark_float);
   reserve (o);
   o->buf[o->len++] = '\n';
 }

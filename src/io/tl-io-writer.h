@@ -29,12 +29,15 @@ gboolean  tl_io_out_flush      (TlIoOut *o);
 /* Flushes and frees the chunk; FALSE when the stream failed. */
 gboolean  tl_io_out_finish     (TlIoOut *o);
 void      tl_io_out_text       (TlIoOut *o, const char *text, gsize len);
-/* Row i's values separated by sep, then '\n'; float values that are
- * whole numbers get ".0" when mark_float (CSV has no dtype: "1.0" reads
- * back as float64, "1" as int32). */
+/* n values of dtype at values, separated by sep (none after the last);
+ * float values that are whole numbers get ".0" when mark_float (CSV has
+ * no dtype: "1.0" reads back as float64, "1" as int32).  Runs of zeros
+ * are copied, not formatted. */
+void      tl_io_out_values     (TlIoOut *o, TlDtype dtype, const void *values, gsize n,
+                                char sep, gboolean mark_float);
+/* Row i's values separated by sep, then '\n'. */
 void      tl_io_out_row        (TlIoOut *o, const TlMatrix *m, gsize i, char sep,
                                 gboolean mark_float);
-void      tl_io_out_element    (TlIoOut *o, const TlMatrix *m, gsize i, gsize j);
 
 typedef gboolean (*TlIoWriteFunc) (FILE *out, const TlMatrix *matrix, gpointer user_data,
                                    GError **error);

@@ -634,6 +634,28 @@ tl_mtx_load_data (const char *path, const char *buf, gsize len, GError **error)
   return m;
 }
 
+/* Columns j0 … j0 + n − 1, rows i0 … i0 + take − 1 of m into buf, one
+ * column after another: a block of columns is gathered row by row, so
+ * each row of the matrix is read once per block instead of once per
+ * column (a column-major walk of a row-major matrix misses the cache and
+ * the TLB at every element). */
+static void
+gather_columns (const TlMatrix *m, gsize j0, gsize n, gsize i0, gsize take, void *buf)
+{
+  for (gsize i = 0; i < take; i++)
+    {
+      const void *row = tl_matrix_row (m, i0 + i);
+      if (m->dtype == TL_DTYPE_FLOAT64)
+        for (gsize c = 0; c < n; c++)
+          ((double *) buf)[c * take + i] = ((const double *) row)[j0 + c];
+      else
+        for (gsize c = 0; c < n; c++)
+          ((guint32 *) buf)[c * take + i] = ((const guint32 *) row)[j0 + c];
+    }
+}
+
+#define GATHER_BYTES ((gsize) 4 << 20)
+
 gboolean
 tl_mtx_write (FILE *out, const TlMatrix *matrix, gpointer user_data, GError **error)
 {
@@ -645,11 +667,29 @@ tl_mtx_write (FILE *out, const TlMatrix *matrix, gpointer user_data, GError **er
     matrix->dtype == TL_DTYPE_FLOAT32 ? "% tilelab: dtype=float32\n" : "", matrix->rows,
     matrix->cols);
   tl_io_out_text (&o, head, strlen (head));
-  for (gsize j = 0; j < matrix->cols && !ferror (out); j++)
-    for (gsize i = 0; i < matrix->rows; i++)
-      {
-        tl_io_out_element (&o, matrix, i, j);
-        tl_io_out_text (&o, "\n", 1);
-      }
+  if (matrix->rows == 0 || matrix->cols == 0)
+    return tl_io_out_finish (&o);
+
+  /* whole columns, as many as fit in the gather buffer; a column longer
+   * than the buffer alone, in pieces */
+  gsize size = tl_dtype_size (matrix->dtype);
+  gsize per_block = MAX (GATHER_BYTES / size / matrix->rows, 1);
+  gsize piece = per_block > 1 ? matrix->rows : GATHER_BYTES / size;
+  g_autofree void *buf = g_malloc (MIN (per_block * piece, per_block * matrix->rows) * size);
+  for (gsize j0 = 0; j0 < matrix->cols && !ferror (out); j0 += per_block)
+    {
+      gsize n = MIN (per_block, matrix->cols - j0);
+      for (gsize i0 = 0; i0 < matrix->rows && !ferror (out); i0 += piece)
+        {
+          gsize take = MIN (piece, matrix->rows - i0);
+          gather_columns (matrix, j0, n, i0, take, buf);
+          for (gsize c = 0; c < n; c++)
+            {
+              tl_io_out_values (&o, matrix->dtype, (char *) buf + c * take * size, take, '\n',
+                                FALSE);
+              tl_io_out_text (&o, "\n", 1);
+            }
+        }
+    }
   return tl_io_out_finish (&o);
 }
