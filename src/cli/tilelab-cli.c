@@ -7,6 +7,7 @@
 #include "cli-gauss.h"
 #include "tl-config.h"
 #include "core/tl-locale.h"
+#include "gemm/tl-blas.h"
 #include "remote/tl-remote-user.h"
 
 #include <glib/gi18n-lib.h>
@@ -52,6 +53,26 @@ static const TlCliCommand commands[] = {
   { "serve", N_("Run jobs for the app or --host on this machine (a worker on standard input and output)"), tl_cli_serve },
 };
 
+/* The commands whose work calls OpenBLAS or LAPACK: refused at once, with
+ * the room, when OpenBLAS's work buffer cannot be mapped (it would retry
+ * the map forever). */
+static const char *const blas_commands[] = {
+  "gemm", "bench", "lu", "det", "solve", "rank", "nullspace", "lu-bench",
+};
+
+static gboolean
+blas_fits (const char *command)
+{
+  g_autoptr (GError) error = NULL;
+  for (gsize i = 0; i < G_N_ELEMENTS (blas_commands); i++)
+    if (strcmp (command, blas_commands[i]) == 0 && !tl_blas_check (&error))
+      {
+        g_printerr ("tilelab-cli %s: %s\n", command, error->message);
+        return FALSE;
+      }
+  return TRUE;
+}
+
 static void
 print_usage (FILE *out)
 {
@@ -73,6 +94,8 @@ main (int argc, char **argv)
 {
   /* Messages follow the user's locale; numbers in files never do (all
    * parsers and writers use g_ascii_strtod / g_ascii_formatd). */
+  /* before anything else: OpenBLAS's thread pool within ulimit -v */
+  tl_blas_fit_address_space (argv);
   tl_locale_init ();
   /* stdout holds tables a user may pipe on; GLib's log (G_MESSAGES_DEBUG)
    * goes to stderr with the other diagnostics */
@@ -124,6 +147,8 @@ main (int argc, char **argv)
             return tl_cli_remote_run (commands[i].name, argc - 1, argv + 1, remote.host,
                                       remote.launcher, remote.remote_cli, remote.command_line);
           }
+        if (!blas_fits (commands[i].name))
+          return TL_CLI_FAILURE;
         return commands[i].run (argc - 1, argv + 1);
       }
 

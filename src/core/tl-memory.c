@@ -165,20 +165,27 @@ consider_rlimit (TlMemoryBudget *b, int resource, TlMemoryLimit kind, const char
 }
 
 void
-tl_memory_budget_read (TlMemoryBudget *out)
+tl_memory_address_budget_read (TlMemoryBudget *out)
 {
   g_return_if_fail (out != NULL);
   *out = (TlMemoryBudget) { G_MAXUINT64, TL_MEMORY_LIMIT_NONE, 0, 0 };
+  g_autofree char *status = NULL;
+  g_file_get_contents ("/proc/self/status", &status, NULL, NULL);
+  consider_rlimit (out, RLIMIT_AS, TL_MEMORY_LIMIT_ADDRESS_SPACE, status, "VmSize");
+  consider_rlimit (out, RLIMIT_DATA, TL_MEMORY_LIMIT_DATA, status, "VmData");
+}
 
-  g_autofree char *meminfo = NULL, *status = NULL;
+void
+tl_memory_budget_read (TlMemoryBudget *out)
+{
+  g_return_if_fail (out != NULL);
+  tl_memory_address_budget_read (out);
+
+  g_autofree char *meminfo = NULL;
   guint64 bytes;
   if (g_file_get_contents ("/proc/meminfo", &meminfo, NULL, NULL)
       && tl_memory_parse_kib (meminfo, "MemAvailable", &bytes))
     consider (out, TL_MEMORY_LIMIT_MACHINE, bytes, 0);
-
-  g_file_get_contents ("/proc/self/status", &status, NULL, NULL);
-  consider_rlimit (out, RLIMIT_AS, TL_MEMORY_LIMIT_ADDRESS_SPACE, status, "VmSize");
-  consider_rlimit (out, RLIMIT_DATA, TL_MEMORY_LIMIT_DATA, status, "VmData");
 
   g_autofree char *cgroup = NULL, *mountinfo = NULL;
   guint64 limit, used;

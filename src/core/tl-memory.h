@@ -48,6 +48,9 @@ typedef struct
 } TlMemoryBudget;
 
 void      tl_memory_budget_read     (TlMemoryBudget *out);
+/* The budget under ulimit -v and ulimit -d alone: the address space that
+ * may still be mapped, whether or not it is ever touched. */
+void      tl_memory_address_budget_read (TlMemoryBudget *out);
 /* "2.1 GiB available (ulimit -v is 4.0 GiB, 1.9 GiB of it in use)" */
 char     *tl_memory_budget_describe (const TlMemoryBudget *budget);
 

@@ -23,6 +23,8 @@
 #include "gemm/tl-cpu-gemm.h"
 #include "core/tl-error.h"
 
+#include "gemm/tl-blas.h"
+
 #include <cblas.h>
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -307,8 +309,12 @@ run_openblas (const Problem *p, GError **error)
       return TRUE;
     }
 
-  /* OpenBLAS keeps one global thread count; set it for this call. */
-  openblas_set_num_threads (p->n_threads ? (int) p->n_threads : openblas_get_num_procs ());
+  /* OpenBLAS keeps one global thread count; set it for this call (a new
+   * pool thread maps its buffer: only as many as the address space takes) */
+  if (!tl_blas_check (error))
+    return FALSE;
+  openblas_set_num_threads ((int) tl_blas_threads_that_fit (
+    p->n_threads ? (guint) p->n_threads : (guint) openblas_get_num_procs ()));
 
   /* Row-major views: the leading dimension is the stride, which BLAS
    * wants at least as large as the row length (and at least 1). */

@@ -1,0 +1,118 @@
+/* test-cli-limits.c — tilelab-cli under a small ulimit -v: OpenBLAS's
+ * thread pool and work buffers within the room, so that every command
+ * ends — with its result or with a sentence naming the room — and none
+ * spins or hangs (OpenBLAS retries a failed map forever). */
+#include "cli-test-util.h"
+#include "gemm/tl-blas.h"
+
+#include <glib/gstdio.h>
+#include <sys/resource.h>
+
+static void
+limit_address_space (gpointer data)
+{
+  rlim_t bytes = (rlim_t) GPOINTER_TO_SIZE (data);
+  struct rlimit rl = { bytes, bytes };
+  setrlimit (RLIMIT_AS, &rl);
+}
+
+/* tilelab-cli args… under ulimit -v kib and `timeout 60` (124: it hung) */
+static int
+run_limited (gsize kib, char **out, char **err, const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (char *) "timeout");
+  g_ptr_array_add (argv, (char *) "-k10");
+  g_ptr_array_add (argv, (char *) "60");
+  g_ptr_array_add (argv, cli_path);
+  va_list ap;
+  va_start (ap, first);
+  cli_test_args_add_va (argv, first, ap);
+  va_end (ap);
+  g_autoptr (GError) error = NULL;
+  int wait_status = 0;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_SEARCH_PATH,
+                               limit_address_space, GSIZE_TO_POINTER (kib << 10), out, err,
+                               &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status));
+  return WEXITSTATUS (wait_status);
+}
+
+static void
+test_threads_for_room (void)
+{
+  /* the pool's buffers in at most half the room, at least the caller */
+  g_assert_cmpuint (tl_blas_threads_for_room (16, 0), ==, 1);
+  g_assert_cmpuint (tl_blas_threads_for_room (16, 2 * TL_BLAS_THREAD_BYTES - 1), ==, 1);
+  g_assert_cmpuint (tl_blas_threads_for_room (16, 2 * TL_BLAS_THREAD_BYTES), ==, 2);
+  g_assert_cmpuint (tl_blas_threads_for_room (16, (guint64) 4 << 30), ==, 16);
+  g_assert_cmpuint (tl_blas_threads_for_room (128, (guint64) 4 << 30), ==, 16);
+  g_assert_cmpuint (tl_blas_threads_for_room (0, (guint64) 4 << 30), ==, 1);
+}
+
+static char *
+write_matrix (const char *dir)
+{
+  char *path = g_build_filename (dir, "a.txt", NULL);
+  g_assert_true (g_file_set_contents (path, "2 1\n1 3\n", -1, NULL));
+  return path;
+}
+
+/* 150 MB: the program fits, OpenBLAS's 128 MiB buffer beside it does not.
+ * Commands without BLAS work; those with it say so at once. */
+static void
+test_small_limit (void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer reserves terabytes of address space");
+  return;
+#endif
+  g_autofree char *dir = g_dir_make_tmp ("tilelab-limits-XXXXXX", NULL);
+  g_autofree char *a = write_matrix (dir);
+  g_autofree char *out = NULL, *err = NULL;
+  int status = run_limited (150000, &out, &err, "info", a, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (out, "2 × 2"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  status = run_limited (150000, &out, &err, "det", a, NULL);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (err, "OpenBLAS"));
+  g_assert_nonnull (strstr (err, "of address space for its work buffer"));
+  g_assert_nonnull (strstr (err, "ulimit -v is 146.5"));
+  g_test_message ("%s", err);
+  g_unlink (a);
+  g_rmdir (dir);
+}
+
+/* 1 GiB: BLAS fits, but not a pool of 64 threads (128 MiB each); the
+ * GEMM runs with the threads that fit instead of hanging. */
+static void
+test_many_threads (void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer reserves terabytes of address space");
+  return;
+#endif
+  g_autofree char *out = NULL, *err = NULL;
+  int status = run_limited (1 << 20, &out, &err, "gemm", "--size", "48", "--kernel",
+                            "cpu-openblas", "--threads", "64", NULL);
+  if (status != 0)
+    g_printerr ("%s", err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_nonnull (strstr (out, "PASS"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!cli_test_find ())
+    return 77;
+  g_test_add_func ("/cli-limits/threads-for-room", test_threads_for_room);
+  g_test_add_func ("/cli-limits/small", test_small_limit);
+  g_test_add_func ("/cli-limits/many-threads", test_many_threads);
+  return g_test_run ();
+}
