@@ -337,8 +337,10 @@ find_temporary (const char *dir)
 }
 
 /* Ctrl-C and SIGTERM while convert writes (its temporary file is there):
- * exit 130, "nothing was written", no output and no temporary left.  A
- * 58-byte coordinate file declaring 5000 × 5000 writes 100 MB of CSV. */
+ * exit 128 + the signal (130, 143), "nothing was written", no output and
+ * no temporary left.  A 61-byte coordinate file declaring 9000 × 9000
+ * int32 writes 162 MB of CSV (zeros are copied, not formatted: it takes
+ * that many to be still writing when the signal comes). */
 static void
 test_interrupt_save (void)
 {
@@ -347,8 +349,8 @@ test_interrupt_save (void)
   g_autofree char *dir = g_dir_make_tmp ("tl-int-save-XXXXXX", &error);
   g_autofree char *in = g_build_filename (dir, "big.mtx", NULL);
   g_autofree char *out = g_build_filename (dir, "big.csv", NULL);
-  g_assert_true (g_file_set_contents (in, "%%MatrixMarket matrix coordinate real general\n"
-                                          "5000 5000 1\n1 1 2.5\n", -1, NULL));
+  g_assert_true (g_file_set_contents (in, "%%MatrixMarket matrix coordinate integer general\n"
+                                          "9000 9000 1\n1 1 2\n", -1, NULL));
   for (guint k = 0; k < G_N_ELEMENTS (signals); k++)
     {
       const char *args[] = { in, out, NULL };
@@ -364,13 +366,54 @@ test_interrupt_save (void)
       read_until (p, err, "\x01never\x01", seen);
       g_assert_true (g_subprocess_wait (p, NULL, &error));
       g_assert_true (g_subprocess_get_if_exited (p));
-      g_assert_cmpint (g_subprocess_get_exit_status (p), ==, 130);
+      g_assert_cmpint (g_subprocess_get_exit_status (p), ==, 128 + signals[k]);
       g_assert_nonnull (strstr (seen->str, "nothing was written"));
       g_autofree char *left = find_temporary (dir);
       g_assert_null (left);
       g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
     }
   g_remove (in);
+  g_rmdir (dir);
+}
+
+/* Ctrl-C and SIGTERM while render draws and writes a large heatmap:
+ * exit 128 + the signal, no picture and no temporary left. */
+static void
+test_interrupt_render (void)
+{
+  const int signals[] = { SIGINT, SIGTERM };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-int-render-XXXXXX", &error);
+  g_autofree char *record = g_build_filename (dir, "r.json", NULL);
+  g_autofree char *out = g_build_filename (dir, "h.png", NULL);
+  g_auto (Result) made = { 0 };
+  cli_test_run (&made, "gemm", "--size", "300", "--kernel", "cpu-blocked", "--save-matrices",
+                "--record", record, NULL);
+  g_assert_cmpint (made.status, ==, 0);
+  for (guint k = 0; k < G_N_ELEMENTS (signals); k++)
+    {
+      const char *args[] = { "--view", "heatmap", "--run", record, "-o", out, "--scale", "6",
+                             NULL };
+      g_autoptr (GSubprocess) p = spawn_logged ("render", args);
+      g_autoptr (GDataInputStream) in = g_data_input_stream_new (g_subprocess_get_stderr_pipe (p));
+      g_assert_true (wait_catches_sigint (g_subprocess_get_identifier (p), 20.0));
+      g_subprocess_send_signal (p, signals[k]);
+      g_autoptr (GString) seen = g_string_new (NULL);
+      read_until (p, in, "\x01never\x01", seen);
+      g_assert_true (g_subprocess_wait (p, NULL, &error));
+      g_assert_true (g_subprocess_get_if_exited (p));
+      g_assert_cmpint (g_subprocess_get_exit_status (p), ==, 128 + signals[k]);
+      g_autofree char *left = find_temporary (dir);
+      g_assert_null (left);
+      g_assert_false (g_file_test (out, G_FILE_TEST_EXISTS));
+    }
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_remove (path);
+    }
   g_rmdir (dir);
 }
 
@@ -616,6 +659,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/interrupt", test_interrupt);
   g_test_add_func ("/cli/interrupt-partial", test_interrupt_partial);
   g_test_add_func ("/cli/interrupt-save", test_interrupt_save);
+  g_test_add_func ("/cli/interrupt-render", test_interrupt_render);
   g_test_add_func ("/cli/interrupt-lu", test_interrupt_lu);
   g_test_add_func ("/cli/interrupt-lu-input", test_interrupt_lu_input);
   g_test_add_func ("/cli/interrupt-solve", test_interrupt_solve);

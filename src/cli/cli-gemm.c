@@ -215,10 +215,14 @@ tl_cli_end_progress (void)
   progress_active = FALSE;
 }
 
+/* The signal that stopped the command (0: none yet). */
+static int stop_signal;
+
 static gboolean
-interrupt_cb (gpointer user_data)
+stop (GCancellable *cancellable, int signum)
 {
-  GCancellable *cancellable = user_data;
+  if (stop_signal == 0)
+    stop_signal = signum;
   if (!g_cancellable_is_cancelled (cancellable))
     {
       tl_cli_end_progress ();
@@ -228,13 +232,31 @@ interrupt_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+static gboolean
+sigint_cb (gpointer cancellable)
+{
+  return stop (cancellable, SIGINT);
+}
+
+static gboolean
+sigterm_cb (gpointer cancellable)
+{
+  return stop (cancellable, SIGTERM);
+}
+
 void
 tl_cli_catch_interrupts (GCancellable *cancellable)
 {
-  g_unix_signal_add_full (G_PRIORITY_HIGH, SIGINT, interrupt_cb, g_object_ref (cancellable),
+  g_unix_signal_add_full (G_PRIORITY_HIGH, SIGINT, sigint_cb, g_object_ref (cancellable),
                           g_object_unref);
-  g_unix_signal_add_full (G_PRIORITY_HIGH, SIGTERM, interrupt_cb, g_object_ref (cancellable),
+  g_unix_signal_add_full (G_PRIORITY_HIGH, SIGTERM, sigterm_cb, g_object_ref (cancellable),
                           g_object_unref);
+}
+
+int
+tl_cli_stopped_status (void)
+{
+  return 128 + (stop_signal != 0 ? stop_signal : SIGINT);
 }
 
 int

@@ -5,6 +5,7 @@
  */
 #include "tl-cli.h"
 #include "cli-gauss.h"
+#include "cli-gemm.h"
 #include "tl-config.h"
 #include "core/tl-locale.h"
 #include "gemm/tl-blas.h"
@@ -149,7 +150,9 @@ main (int argc, char **argv)
           }
         if (!blas_fits (commands[i].name))
           return TL_CLI_FAILURE;
-        return commands[i].run (argc - 1, argv + 1);
+        int status = commands[i].run (argc - 1, argv + 1);
+        /* stopped by a signal: say which (143 for SIGTERM) */
+        return status == TL_CLI_INTERRUPTED ? tl_cli_stopped_status () : status;
       }
 
   g_printerr (_("tilelab-cli: unknown command “%s”\n"), argv[1]);

@@ -2,9 +2,11 @@
  *
  * Every command is `int tl_cli_<name> (int argc, char **argv)` in its own
  * file cli-<name>.c, registered in the table in tilelab-cli.c.  Exit codes:
- * 0 success, 1 runtime failure, 2 usage error, 130 stopped by Ctrl+C
- * (SIGINT) or SIGTERM (128 + SIGINT, as a shell reports a process that
- * SIGINT killed; ours stops cleanly instead).  Messages go to stderr and
+ * 0 success, 1 runtime failure, 2 usage error, 128 + the signal when
+ * stopped by one: 130 for Ctrl+C (SIGINT), 143 for SIGTERM, as a shell
+ * reports a process that signal killed (ours stops cleanly instead: a
+ * command returns TL_CLI_INTERRUPTED, and main makes it the signal's
+ * status).  Messages go to stderr and
  * name the problem and, for files, the position.
  */
 #pragma once
