@@ -181,6 +181,14 @@ spread (GArray *ms)
                           g_array_index (ms, double, ms->len - 1));
 }
 
+/* --log: each stage the job reports, when this main loop had it */
+static void
+progress_log_cb (TlRunner *runner, const TlRunProgress *p, gpointer data)
+{
+  g_debug ("progress: %s: %s (%.2f)", p->kernel_id ? p->kernel_id : "job", p->stage,
+           p->fraction);
+}
+
 static void
 run_once (Way *way, const TlJob *job)
 {
@@ -228,7 +236,7 @@ main (int argc, char **argv)
     { "kernels", 0, 0, G_OPTION_ARG_STRING, &kernels, "Kernels (cpu-openblas,cpu-blocked)", "LIST" },
     { "host", 0, 0, G_OPTION_ARG_STRING, &host, "Also through ssh to DEST", "DEST" },
     { "bare", 0, 0, G_OPTION_ARG_NONE, &bare, "No matrices kept, no block records", NULL },
-    { "log", 0, 0, G_OPTION_ARG_NONE, &log, "Every debug line (this process's and the workers') "
+    { "log", 0, 0, G_OPTION_ARG_NONE, &log, "Every debug line (this process's and the workers') and progress stage "
       "on standard error, with the monotonic ms it arrived at", NULL },
     { NULL }
   };
@@ -272,6 +280,8 @@ main (int argc, char **argv)
     {
       if (ways[i].host)
         ways[i].runner = tl_remote_host_get_runner (ways[i].host);
+      if (log)
+        g_signal_connect (ways[i].runner, "progress", G_CALLBACK (progress_log_cb), NULL);
       ways[i].wall_ms = g_array_new (FALSE, FALSE, sizeof (double));
       ways[i].cpu_ms = g_array_new (FALSE, FALSE, sizeof (double));
       ways[i].finished_ms = g_array_new (FALSE, FALSE, sizeof (double));
