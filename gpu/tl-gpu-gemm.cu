@@ -158,6 +158,7 @@ fill_launch_facts (const TlGpuDevice *device, const TlGemmShape &shape, TlGpuLau
   f->block_z = (int) shape.block.z;
   f->dynamic_smem_bytes = shape.dynamic_smem;
   f->launches = shape.launches;
+  f->const_bytes = -1;
   if (shape.kernel == nullptr)
     return; // a library call (cuBLAS): its kernels are not ours to inspect
   cudaFuncAttributes attr;
@@ -166,6 +167,7 @@ fill_launch_facts (const TlGpuDevice *device, const TlGemmShape &shape, TlGpuLau
       f->regs_per_thread = attr.numRegs;
       f->static_smem_bytes = (int) attr.sharedSizeBytes;
       f->local_bytes_per_thread = (int) attr.localSizeBytes;
+      f->const_bytes = (int) attr.constSizeBytes;
       f->max_threads_per_block = attr.maxThreadsPerBlock;
     }
   else

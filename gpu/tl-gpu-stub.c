@@ -464,6 +464,7 @@ stub_user_gemm_run (TlGpuDevice *device, const TlGpuUserLaunch *kernel,
       out_result->launch.block_z = (int) kernel->block[2];
       out_result->launch.dynamic_smem_bytes = (int) kernel->dynamic_smem;
       out_result->launch.launches = 1;
+      out_result->launch.const_bytes = -1; /* a simulation reads no attributes */
     }
   return st;
 }

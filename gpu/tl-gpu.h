@@ -233,6 +233,8 @@ typedef struct
   int block_x, block_y, block_z;
   int launches;               /* kernels launched per multiply */
   double waves;               /* blocks / (active_blocks_per_sm × SMs) */
+  int const_bytes;            /* the kernel's own __constant__ data (constSizeBytes);
+                                 -1 when not known (a library call, a simulation) */
 } TlGpuLaunchFacts;
 
 /* ---- plans: how a planned rung cuts a problem ---------------------------

@@ -80,7 +80,7 @@ full_record (void)
   gpu->reference_id = g_strdup ("cublas-fp32");
   gpu->percent_of_reference = 41.5;
   gpu->speedup_vs_naive = 1500.0;
-  gpu->launch = (TlLaunchFacts) { TRUE, 40, 2048, 0, 8, 256, 6, 1, 1, 1, 16, 16, 1, 1, 0.25, 0.75 };
+  gpu->launch = (TlLaunchFacts) { TRUE, 40, 2048, 0, 8, 256, 6, 1, 1, 1, 16, 16, 1, 1, 0.25, 0.75, 512 };
   gpu->instrumented_median_ms = 0.55;
   gpu->instrument_overhead_pct = 10.0;
   gsize nb = 300;
@@ -200,6 +200,8 @@ assert_same_run (const TlKernelRun *x, const TlKernelRun *y)
   g_assert_cmpint (x->launch.static_smem_bytes, ==, y->launch.static_smem_bytes);
   g_assert_cmpint (x->launch.block_y, ==, y->launch.block_y);
   g_assert_cmpint (x->launch.active_blocks_per_sm, ==, y->launch.active_blocks_per_sm);
+  g_assert_cmpint (x->launch.local_bytes_per_thread, ==, y->launch.local_bytes_per_thread);
+  g_assert_cmpint (x->launch.const_bytes, ==, y->launch.const_bytes);
   g_assert_cmpuint (x->n_blocks, ==, y->n_blocks);
   if (x->n_blocks)
     {
@@ -277,6 +279,17 @@ test_round_trip_string (void)
   g_assert_nonnull (strstr (text, "\"start_ns\""));
   g_assert_nonnull (strstr (text, "\"thread\" : ["));
   g_assert_nonnull (strstr (text, "\"code\" : \"out-of-memory\""));
+  g_assert_nonnull (strstr (text, "\"const_bytes\" : 512"));
+
+  /* a record from before constant memory was kept: not known, not 0 */
+  g_autoptr (GString) old = g_string_new (text);
+  g_assert_cmpuint (g_string_replace (old, "\"const_bytes\" : 512,", "", 1), ==, 1);
+  g_autoptr (TlRunRecord) old_back = tl_run_record_from_data (old->str, -1, &error);
+  g_assert_no_error (error);
+  const TlKernelRun *old_gpu = tl_run_record_find_run (old_back, "gemm-03-smem16");
+  g_assert_nonnull (old_gpu);
+  g_assert_true (old_gpu->launch.valid);
+  g_assert_cmpint (old_gpu->launch.const_bytes, ==, -1);
 
   /* copies are deep and equal */
   g_autoptr (TlRunRecord) copy = tl_run_record_copy (record);

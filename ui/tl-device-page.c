@@ -117,11 +117,13 @@ describe_launch (const TlKernelRun *r, GString *s)
   const TlLaunchFacts *f = &r->launch;
   g_autofree char *occ_pct = tl_run_text_percent (100 * f->occupancy);
   g_autofree char *occ = isnan (f->occupancy) ? g_strdup ("—") : g_strdup_printf ("%s%%", occ_pct);
+  g_autofree char *cmem = tl_run_text_bytes_or_dash (f->const_bytes);
   g_string_append_printf (s,
     _("registers per thread   %d\nshared memory          %d B static + %d B dynamic per block\n"
-      "spills (local memory)  %d B per thread%s\nblock                  %d×%d×%d threads\n"),
-    f->regs_per_thread, f->static_smem_bytes, f->dynamic_smem_bytes, f->local_bytes_per_thread,
-    f->local_bytes_per_thread > 0 ? _("  ← spilling: registers ran out") : "",
+      "constant memory        %s (the kernel's own __constant__ data)\n"
+      "local memory (stack)   %d B per thread%s\nblock                  %d×%d×%d threads\n"),
+    f->regs_per_thread, f->static_smem_bytes, f->dynamic_smem_bytes, cmem, f->local_bytes_per_thread,
+    f->local_bytes_per_thread > 0 ? _("  ← spills or local arrays: registers ran out?") : "",
     f->block_x, f->block_y, f->block_z);
   g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "grid                   %d×%d×%d blocks, %d launch\n",
                                        "grid                   %d×%d×%d blocks, %d launches\n", f->launches),

@@ -30,6 +30,12 @@ tl_run_text_percent (double percent)
 }
 
 char *
+tl_run_text_bytes_or_dash (int bytes)
+{
+  return bytes < 0 ? g_strdup ("—") : g_strdup_printf ("%d B", bytes);
+}
+
+char *
 tl_run_text_time (double ms)
 {
   char buf[64];

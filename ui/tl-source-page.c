@@ -122,11 +122,16 @@ describe_measured (const TlRunRecord *record, const TlKernelRun *r, GString *fac
       g_string_append_printf (facts, _("of reference  %s%%\n"), pct);
     }
   if (r->launch.valid)
-    g_string_append_printf (facts, _("registers  %d per thread\nshared memory  %d B per block\n"
-                                     "spills  %d B\noccupancy  %.0f%%\nwaves  %.2f\n"),
-                            r->launch.regs_per_thread,
-                            r->launch.static_smem_bytes + r->launch.dynamic_smem_bytes,
-                            r->launch.local_bytes_per_thread, 100 * r->launch.occupancy, r->launch.waves);
+    {
+      g_autofree char *cmem = tl_run_text_bytes_or_dash (r->launch.const_bytes);
+      g_string_append_printf (facts, _("registers  %d per thread\nshared memory  %d B per block\n"
+                                       "constant memory  %s\nlocal memory  %d B per thread (stack, spills)\n"
+                                       "occupancy  %.0f%%\nwaves  %.2f\n"),
+                              r->launch.regs_per_thread,
+                              r->launch.static_smem_bytes + r->launch.dynamic_smem_bytes, cmem,
+                              r->launch.local_bytes_per_thread, 100 * r->launch.occupancy,
+                              r->launch.waves);
+    }
 }
 
 /* A planned rung: the plan of the run on show, or the one the cost model

@@ -346,6 +346,7 @@ read_run_launch (JsonObject *obj, const char *path, TlKernelRun *run, GError **e
         { "static_smem_bytes", &l->static_smem_bytes },
         { "dynamic_smem_bytes", &l->dynamic_smem_bytes },
         { "local_bytes_per_thread", &l->local_bytes_per_thread },
+        { "const_bytes", &l->const_bytes }, /* absent in older records: stays -1 */
         { "max_threads_per_block", &l->max_threads_per_block },
         { "active_blocks_per_sm", &l->active_blocks_per_sm },
         { "grid_x", &l->grid_x }, { "grid_y", &l->grid_y }, { "grid_z", &l->grid_z },

@@ -299,6 +299,8 @@ add_launch (JsonBuilder *b, const TlLaunchFacts *l)
   tl_json_member_int (b, "static_smem_bytes", l->static_smem_bytes);
   tl_json_member_int (b, "dynamic_smem_bytes", l->dynamic_smem_bytes);
   tl_json_member_int (b, "local_bytes_per_thread", l->local_bytes_per_thread);
+  if (l->const_bytes >= 0)
+    tl_json_member_int (b, "const_bytes", l->const_bytes);
   tl_json_member_int (b, "max_threads_per_block", l->max_threads_per_block);
   tl_json_member_int (b, "active_blocks_per_sm", l->active_blocks_per_sm);
   tl_json_member_int (b, "grid_x", l->grid_x);

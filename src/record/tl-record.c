@@ -64,6 +64,7 @@ launch_facts_init (TlLaunchFacts *facts)
   memset (facts, 0, sizeof *facts);
   facts->waves = NAN;
   facts->occupancy = NAN;
+  facts->const_bytes = -1;
 }
 
 TlKernelRun *

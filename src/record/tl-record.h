@@ -79,6 +79,7 @@ typedef struct
   int launches;
   double waves;
   double occupancy; /* active warps / max warps per SM, 0..1; NAN if unknown */
+  int const_bytes;  /* the kernel's own __constant__ data; -1 when the record has none */
 } TlLaunchFacts;
 
 typedef struct

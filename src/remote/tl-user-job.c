@@ -277,6 +277,7 @@ get_launch (JsonObject *numbers, TlGpuLaunchFacts *l, GError **error)
     return FALSE;
   for (guint i = 0; i < N_LAUNCH_INTS; i++)
     *launch_member (l, i) = (int) v[i];
+  l->const_bytes = -1; /* not on the wire */
   return TRUE;
 }
 

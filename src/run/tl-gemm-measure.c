@@ -222,6 +222,7 @@ take_launch_facts (TlKernelRun *run, const TlGpuLaunchFacts *l, const TlGpuFacts
   run->launch.static_smem_bytes = l->static_smem_bytes;
   run->launch.dynamic_smem_bytes = l->dynamic_smem_bytes;
   run->launch.local_bytes_per_thread = l->local_bytes_per_thread;
+  run->launch.const_bytes = l->const_bytes;
   run->launch.max_threads_per_block = l->max_threads_per_block;
   run->launch.active_blocks_per_sm = l->active_blocks_per_sm;
   run->launch.grid_x = l->grid_x;

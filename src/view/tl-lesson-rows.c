@@ -304,6 +304,15 @@ tl_lesson_rows_add_launch (GPtrArray *rows, const TlKernelRun *lower, const TlKe
   double sb = b->static_smem_bytes + b->dynamic_smem_bytes;
   add_row (rows, _("shared memory per block"), bytes_text (sa), bytes_text (sb), sa, sb,
            CHANGE_AMOUNT, 0);
+  /* spills and __constant__ data: rows only when a rung has some */
+  if (a->local_bytes_per_thread > 0 || b->local_bytes_per_thread > 0)
+    add_row (rows, _("local memory per thread"), bytes_text (a->local_bytes_per_thread),
+             bytes_text (b->local_bytes_per_thread), a->local_bytes_per_thread,
+             b->local_bytes_per_thread, CHANGE_AMOUNT, -1);
+  if (a->const_bytes > 0 || b->const_bytes > 0)
+    add_row (rows, _("constant memory"), bytes_text (a->const_bytes), bytes_text (b->const_bytes),
+             a->const_bytes < 0 ? NAN : a->const_bytes, b->const_bytes < 0 ? NAN : b->const_bytes,
+             CHANGE_AMOUNT, 0);
   if (isfinite (a->occupancy) && isfinite (b->occupancy))
     add_row (rows, _("occupancy (launch)"), percent_text (100 * a->occupancy),
              percent_text (100 * b->occupancy), a->occupancy, b->occupancy, CHANGE_POINTS, 0);
