@@ -192,6 +192,79 @@ test_records (void)
   export_every_view (roof, G_N_ELEMENTS (roof));
 }
 
+static void
+remember (char **where, const char *text)
+{
+  g_free (*where);
+  *where = g_strdup (text);
+}
+
+static void
+progress_cb (TlSession *session, const char *text, double fraction, char **where)
+{
+  remember (where, text);
+}
+
+static void
+status_cb (TlSession *session, const char *text, char **where)
+{
+  remember (where, text);
+}
+
+static gboolean
+cancel_enabled (void)
+{
+  GAction *cancel = g_action_map_lookup_action (G_ACTION_MAP (win), "cancel");
+  return g_action_get_enabled (cancel);
+}
+
+/* Export is busy work like a run: the progress bar says what is drawn,
+ * Escape (win.cancel) stops it, nothing is written and the status line
+ * says so; the next export goes through. */
+static void
+test_cancel (void)
+{
+  TlSession *session = tl_window_get_session (win);
+  g_autofree char *progress = NULL, *status = NULL;
+  gulong p = g_signal_connect (session, "progress", G_CALLBACK (progress_cb), &progress);
+  gulong s = g_signal_connect (session, "status", G_CALLBACK (status_cb), &status);
+  g_autofree char *path = g_build_filename (dir, "cancelled-roofline.png", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  Outcome o = { 0 };
+
+  tl_window_show_view (win, "roofline");
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+  g_assert_false (cancel_enabled ());
+  tl_window_export_async (win, file, NULL, export_done_cb, &o);
+  g_assert_true (tl_session_is_exporting (session));
+  g_assert_true (cancel_enabled ());
+  g_assert_nonnull (strstr (progress, "cancelled-roofline.png"));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "cancel", NULL);
+  g_assert_true (gui_test_wait_until (outcome_done, &o, 60));
+  g_assert_false (o.ok);
+  g_assert_nonnull (o.message);
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_nonnull (strstr (status, "cancelled-roofline.png"));
+  g_assert_null (tl_window_get_info_message (win)); /* cancelling is no error */
+  g_assert_false (tl_session_is_exporting (session));
+  g_assert_false (cancel_enabled ());
+  assert_folder_holds (n_exported);
+  g_free (o.message);
+
+  /* the next one is written */
+  Outcome again = { 0 };
+  tl_window_export_async (win, file, NULL, export_done_cb, &again);
+  g_assert_true (gui_test_wait_until (outcome_done, &again, 60));
+  g_assert_true (again.ok);
+  check_picture (path);
+  g_assert_nonnull (strstr (status, "cancelled-roofline.png"));
+  g_assert_cmpstr (progress, ==, "idle");
+  n_exported++;
+  assert_folder_holds (n_exported);
+  g_signal_handler_disconnect (session, p);
+  g_signal_handler_disconnect (session, s);
+}
+
 /* a file that cannot be written: the message bar says so, nothing is left */
 static void
 test_unwritable (void)
@@ -224,6 +297,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-export/every-page-listed", test_every_page_listed);
   g_test_add_func ("/gui-export/live-run", test_live_run);
   g_test_add_func ("/gui-export/records", test_records);
+  g_test_add_func ("/gui-export/cancel", test_cancel);
   g_test_add_func ("/gui-export/unwritable", test_unwritable);
   int rc = g_test_run ();
 

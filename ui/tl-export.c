@@ -141,6 +141,7 @@ write_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   GFile *file = g_task_get_task_data (outer);
   GError *error = NULL;
 
+  tl_session_remove_export (session, g_task_get_cancellable (G_TASK (result)));
   if (g_task_propagate_boolean (G_TASK (result), &error))
     {
       g_autofree char *where = g_file_get_parse_name (file);
@@ -148,10 +149,16 @@ write_done_cb (GObject *source, GAsyncResult *result, gpointer user_data)
       tl_session_set_status (session, text);
       g_task_return_boolean (outer, TRUE);
     }
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_autofree char *where = g_file_get_parse_name (file);
+      g_autofree char *text = g_strdup_printf (_("Export cancelled: %s was not written"), where);
+      tl_session_set_status (session, text);
+      g_task_return_error (outer, error);
+    }
   else
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        tl_session_report_error (session, _("Could not export the view."), error);
+      tl_session_report_error (session, _("Could not export the view."), error);
       g_task_return_error (outer, error);
     }
   g_object_unref (outer);
@@ -163,11 +170,17 @@ tl_export_write_async (TlExport *self, GFile *file, GCancellable *cancellable,
 {
   g_return_if_fail (self != NULL && G_IS_FILE (file));
 
-  GTask *outer = g_task_new (self->session, cancellable, callback, user_data);
+  /* Escape (tl_session_cancel) stops it, whoever asked */
+  g_autoptr (GCancellable) stop = cancellable ? g_object_ref (cancellable) : g_cancellable_new ();
+  GTask *outer = g_task_new (self->session, stop, callback, user_data);
   g_task_set_source_tag (outer, tl_export_write_async);
   g_task_set_task_data (outer, g_object_ref (file), g_object_unref);
 
-  g_autoptr (GTask) task = g_task_new (self->session, cancellable, write_done_cb, outer);
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *what = g_strdup_printf (_("exporting %s…"), name);
+  tl_session_add_export (self->session, stop, what);
+
+  g_autoptr (GTask) task = g_task_new (self->session, stop, write_done_cb, outer);
   g_object_set_data_full (G_OBJECT (task), "file", g_object_ref (file), g_object_unref);
   g_task_set_task_data (task, self, (GDestroyNotify) tl_export_free);
   g_task_run_in_thread (task, write_thread);

@@ -48,6 +48,9 @@ struct _TlSession
   TlLuRecorder *lu_recording;   /* the worker fills it while Factor A runs */
   GCancellable *lu_cancellable;
 
+  /* pictures being drawn and written (tl-export.c): their cancellables */
+  GPtrArray *exports;
+
   /* devices */
   GArray *gpus;               /* TlGpuFacts */
   char *no_gpu_reason;        /* why there is none, after the probe */

@@ -394,6 +394,9 @@ tl_session_cancel (TlSession *self)
   for (int i = 0; i < 2; i++)
     if (self->source_cancellable[i])
       g_cancellable_cancel (self->source_cancellable[i]);
+  /* a picture being drawn is not written */
+  for (guint i = 0; i < self->exports->len; i++)
+    g_cancellable_cancel (self->exports->pdata[i]);
 }
 
 gboolean

@@ -51,6 +51,36 @@ tl_session_set_progress (TlSession *self, const char *text, double fraction)
   g_signal_emit (self, tl_session_signals[SIGNAL_PROGRESS], 0, text, fraction);
 }
 
+/* ---- exports ---------------------------------------------------------------- */
+
+void
+tl_session_add_export (TlSession *self, GCancellable *cancellable, const char *what)
+{
+  g_return_if_fail (TL_IS_SESSION (self) && G_IS_CANCELLABLE (cancellable));
+  g_ptr_array_add (self->exports, g_object_ref (cancellable));
+  if (!self->running)
+    tl_session_set_progress (self, what, 0);
+  g_signal_emit (self, tl_session_signals[SIGNAL_STATE_CHANGED], 0);
+}
+
+void
+tl_session_remove_export (TlSession *self, GCancellable *cancellable)
+{
+  g_return_if_fail (TL_IS_SESSION (self));
+  if (!g_ptr_array_remove (self->exports, cancellable))
+    return;
+  if (!self->running && self->exports->len == 0)
+    tl_session_set_progress (self, _("idle"), 0);
+  g_signal_emit (self, tl_session_signals[SIGNAL_STATE_CHANGED], 0);
+}
+
+gboolean
+tl_session_is_exporting (TlSession *self)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), FALSE);
+  return self->exports->len > 0;
+}
+
 /* ---- showing a record ------------------------------------------------------ */
 
 void
@@ -289,6 +319,7 @@ tl_session_finalize (GObject *object)
     }
   g_ptr_array_unref (self->live_runs);
   g_ptr_array_unref (self->history);
+  g_ptr_array_unref (self->exports);
   g_hash_table_unref (self->sweep_jobs);
   g_array_unref (self->sweep_sizes);
   g_clear_pointer (&self->record, tl_run_record_unref);
@@ -335,6 +366,7 @@ tl_session_init (TlSession *self)
 {
   self->live_runs = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_kernel_run_free);
   self->history = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_run_record_unref);
+  self->exports = g_ptr_array_new_with_free_func (g_object_unref);
   self->sweep_jobs = g_hash_table_new (NULL, NULL);
   self->sweep_sizes = tl_sweep_sizes_parse (TL_SWEEP_SIZES_DEFAULT, NULL);
   self->gpus = g_array_new (FALSE, TRUE, sizeof (TlGpuFacts));

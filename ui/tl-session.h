@@ -98,6 +98,12 @@ gboolean     tl_session_is_running (TlSession *self);
 gboolean     tl_session_is_busy    (TlSession *self);
 /* A matrix file is being read (Escape stops it: tl_session_cancel). */
 gboolean     tl_session_is_loading (TlSession *self);
+/* Export (tl-export.c) says what it draws, and stops drawing when
+ * cancellable is (tl_session_cancel cancels it; the progress bar shows
+ * what while no run does). */
+void         tl_session_add_export    (TlSession *self, GCancellable *cancellable, const char *what);
+void         tl_session_remove_export (TlSession *self, GCancellable *cancellable);
+gboolean     tl_session_is_exporting  (TlSession *self);
 
 /* the runs on show: the record's, or the live ones of the run in flight
  * (TlKernelRun*) */

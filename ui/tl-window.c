@@ -101,7 +101,8 @@ update_actions (TlWindow *self)
   /* Escape stops a GEMM run or sweep, Factor A, and a file being read */
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "cancel")),
                                running || tl_session_is_factoring (self->session)
-                                 || tl_session_is_loading (self->session));
+                                 || tl_session_is_loading (self->session)
+                                 || tl_session_is_exporting (self->session));
 }
 
 static void
