@@ -8,6 +8,7 @@
 #include "tl-application.h"
 #include "tl-compare-page.h"
 #include "tl-heatmap-view.h"
+#include "tl-lesson-page.h"
 #include "tl-matrices-page.h"
 #include "tl-window.h"
 
@@ -118,7 +119,8 @@ gui_test_window_settled (gpointer data)
   for (guint i = 0; i < G_N_ELEMENTS (maps); i++)
     if (tl_heatmap_view_is_busy (TL_HEATMAP_VIEW (gui_test_heatmap (win, maps[i]))))
       return FALSE;
-  return TRUE;
+  /* the lesson's diff is made on a worker */
+  return !tl_lesson_page_is_busy (TL_LESSON_PAGE (tl_window_get_page (win, "lesson")));
 }
 
 /* Opens docs/records/NAME of the source tree ($TL_SOURCE_DIR) as File ▸

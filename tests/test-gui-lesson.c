@@ -134,6 +134,42 @@ test_blocks_only (void)
   g_assert_cmpstr (tl_lesson_page_get_rung (page), ==, "gemm-05-seed3k");
 }
 
+/* The numbers show at once, the diff when the worker has made it; steps
+ * faster than the worker drop the diffs they passed, and the one drawn
+ * last is the rung's own. */
+static void
+test_diff_off_main_loop (void)
+{
+  gui_test_open_doc_record (win, "h200-gemm-4096-fp32-counters.json");
+  tl_window_show_view (win, "lesson");
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+  TlLessonPage *page = TL_LESSON_PAGE (tl_window_get_page (win, "lesson"));
+  g_assert_true (tl_lesson_page_select_rung (page, "gemm-04-smem32"));
+  g_assert_true (tl_lesson_page_is_busy (page));
+  const TlLesson *shown = tl_lesson_page_get_lesson (page);
+  g_assert_nonnull (shown);
+  g_assert_cmpuint (shown->rows->len, >, 3);
+  g_assert_null (shown->diff);
+  for (int i = 0; i < 4; i++)
+    tl_page_step (TL_PAGE (page), 1);
+  const char *rung = tl_lesson_page_get_rung (page);
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+  g_assert_false (tl_lesson_page_is_busy (page));
+  g_assert_cmpstr (tl_lesson_page_get_rung (page), ==, rung);
+
+  shown = tl_lesson_page_get_lesson (page);
+  g_autoptr (TlLesson) whole = tl_lesson_new (tl_window_get_record (win), rung, NULL);
+  g_assert_nonnull (whole);
+  g_assert_cmpstr (shown->what_changed, ==, whole->what_changed);
+  g_assert_cmpstr (shown->diff_note, ==, whole->diff_note);
+  g_assert_true ((shown->diff == NULL) == (whole->diff == NULL));
+  if (whole->diff != NULL)
+    {
+      g_assert_cmpuint (shown->diff->n_added, ==, whole->diff->n_added);
+      g_assert_cmpuint (shown->diff->n_removed, ==, whole->diff->n_removed);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -144,6 +180,7 @@ main (int argc, char **argv)
   g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
   g_test_add_func ("/gui-lesson/counters", test_counters);
   g_test_add_func ("/gui-lesson/blocks-only", test_blocks_only);
+  g_test_add_func ("/gui-lesson/diff-off-main-loop", test_diff_off_main_loop);
   int rc = g_test_run ();
   gtk_widget_destroy (GTK_WIDGET (win));
   g_application_release (G_APPLICATION (app));

@@ -19,6 +19,7 @@ struct _TlLessonPage
   TlRunRecord *record;      /* the record chosen (borrowed from the session), or NULL */
   GPtrArray *rungs;         /* ids (owned) of the rungs that have one below them */
   TlLesson *lesson;         /* of the rung shown, or NULL */
+  GCancellable *source_cancellable; /* while its source part is made, else NULL */
   char *problem;            /* why there is no lesson, or NULL */
   TlPaintStyle style;       /* sizes, as set for presentation */
 
@@ -42,17 +43,84 @@ has_ladder (const TlRunRecord *record)
   return ladder->len >= 2;
 }
 
+/* ---- the source part, off the main loop ------------------------------------ */
+
+typedef struct
+{
+  char *lower_path, *upper_path, *upper_lesson;
+} SourceJob;
+
+static void
+source_job_free (SourceJob *job)
+{
+  g_free (job->lower_path);
+  g_free (job->upper_path);
+  g_free (job->upper_lesson);
+  g_free (job);
+}
+
+static void
+source_thread (GTask *task, gpointer page, gpointer data, GCancellable *cancellable)
+{
+  SourceJob *job = data;
+  g_task_return_pointer (task, tl_lesson_source_new (job->lower_path, job->upper_path, job->upper_lesson),
+                         (GDestroyNotify) tl_lesson_source_free);
+}
+
+static void
+source_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  /* cancelled (another rung, or the page went): the error says so */
+  g_autoptr (TlLessonSource) source = g_task_propagate_pointer (G_TASK (result), NULL);
+  if (source == NULL)
+    return;
+  TlLessonPage *self = TL_LESSON_PAGE (object);
+  g_clear_object (&self->source_cancellable);
+  tl_lesson_take_source (self->lesson, source);
+  gtk_widget_queue_draw (self->area);
+}
+
+static void
+make_source (TlLessonPage *self)
+{
+  const TlKernelInfo *lower = tl_kernel_find (self->lesson->lower_id);
+  const TlKernelInfo *upper = tl_kernel_find (self->lesson->upper_id);
+  SourceJob *job = g_new0 (SourceJob, 1);
+  job->lower_path = g_strdup (lower ? lower->source_path : NULL);
+  job->upper_path = g_strdup (upper ? upper->source_path : NULL);
+  job->upper_lesson = g_strdup (upper ? upper->lesson : NULL);
+  self->lesson->diff_note = g_strdup (_("Comparing the two kernels…"));
+
+  self->source_cancellable = g_cancellable_new ();
+  g_autoptr (GTask) task = g_task_new (self, self->source_cancellable, source_done_cb, NULL);
+  g_task_set_task_data (task, job, (GDestroyNotify) source_job_free);
+  g_task_run_in_thread (task, source_thread);
+}
+
+static void
+cancel_source (TlLessonPage *self)
+{
+  if (self->source_cancellable != NULL)
+    g_cancellable_cancel (self->source_cancellable);
+  g_clear_object (&self->source_cancellable);
+}
+
+/* ---- the rung shown ------------------------------------------------------------ */
+
 static void
 show_rung (TlLessonPage *self, const char *kernel_id)
 {
+  cancel_source (self);
   g_clear_pointer (&self->lesson, tl_lesson_free);
   g_clear_pointer (&self->problem, g_free);
   if (self->record != NULL && kernel_id != NULL)
     {
       g_autoptr (GError) error = NULL;
-      self->lesson = tl_lesson_new (self->record, kernel_id, &error);
+      self->lesson = tl_lesson_new_brief (self->record, kernel_id, &error);
       if (error != NULL)
         self->problem = g_strdup (error->message);
+      if (self->lesson != NULL)
+        make_source (self);
     }
   const char *id = self->lesson ? self->lesson->upper_id : NULL;
   if (g_strcmp0 (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->rung_combo)), id) != 0)
@@ -68,6 +136,7 @@ rebuild (TlLessonPage *self)
   g_autofree char *keep = g_strdup (tl_lesson_page_get_rung (self));
   self->record = tl_record_choice_get (GTK_COMBO_BOX (self->record_combo), self->session);
   g_ptr_array_set_size (self->rungs, 0);
+  cancel_source (self);
   g_clear_pointer (&self->lesson, tl_lesson_free);
 
   gtk_combo_box_text_remove_all (GTK_COMBO_BOX_TEXT (self->rung_combo));
@@ -76,7 +145,7 @@ rebuild (TlLessonPage *self)
       g_autoptr (GPtrArray) ladder = tl_lesson_ladder (self->record);
       for (guint i = 0; i < ladder->len; i++)
         {
-          g_autoptr (TlLesson) lesson = tl_lesson_new (self->record, ladder->pdata[i], NULL);
+          g_autoptr (TlLesson) lesson = tl_lesson_new_brief (self->record, ladder->pdata[i], NULL);
           if (lesson == NULL)
             continue;
           g_ptr_array_add (self->rungs, g_strdup (ladder->pdata[i]));
@@ -258,12 +327,27 @@ tl_lesson_page_get_rung_below (TlLessonPage *self)
   return self->lesson ? self->lesson->lower_id : NULL;
 }
 
+const TlLesson *
+tl_lesson_page_get_lesson (TlLessonPage *self)
+{
+  g_return_val_if_fail (TL_IS_LESSON_PAGE (self), NULL);
+  return self->lesson;
+}
+
+gboolean
+tl_lesson_page_is_busy (TlLessonPage *self)
+{
+  g_return_val_if_fail (TL_IS_LESSON_PAGE (self), FALSE);
+  return self->source_cancellable != NULL;
+}
+
 static void
 tl_lesson_page_dispose (GObject *object)
 {
   TlLessonPage *self = TL_LESSON_PAGE (object);
   tl_page_disconnect_session (&self->session, self);
   self->record = NULL;
+  cancel_source (self);
   g_clear_pointer (&self->lesson, tl_lesson_free);
   g_clear_pointer (&self->problem, g_free);
   g_clear_pointer (&self->rungs, g_ptr_array_unref);

@@ -4,11 +4,14 @@
  * of the session whose GPU ladder has two rungs (tl-record-choice.h):
  * the kernels as a diff, the table before → after, the roofline and the
  * timelines.  Page Up / Page Down (a clicker's keys, and ← → presenting)
- * walk the ladder one rung at a time; Enter shows the rung's source. */
+ * walk the ladder one rung at a time; Enter shows the rung's source.
+ * The numbers show at once; the diff of the two kernels is made on a
+ * worker and drawn when it is done (a step meanwhile drops it). */
 #pragma once
 
 #include <gtk/gtk.h>
 #include "tl-page.h"
+#include "view/tl-lesson.h"
 
 G_BEGIN_DECLS
 
@@ -21,5 +24,9 @@ gboolean    tl_lesson_page_select_rung (TlLessonPage *self, const char *kernel_i
 /* The rung shown and the one below it, or NULL. */
 const char *tl_lesson_page_get_rung   (TlLessonPage *self);
 const char *tl_lesson_page_get_rung_below (TlLessonPage *self);
+/* What the page draws, or NULL. */
+const TlLesson *tl_lesson_page_get_lesson (TlLessonPage *self);
+/* The rung's diff is still being made. */
+gboolean    tl_lesson_page_is_busy (TlLessonPage *self);
 
 G_END_DECLS

@@ -93,33 +93,34 @@ set_question (TlLesson *l, const TlRunRecord *record, const TlKernelRun *lower,
 /* What changed in the source: the rung's header and its kernels' bodies
  * against those of the rung below. */
 static void
-set_source (TlLesson *l, const TlKernelInfo *lower, const TlKernelInfo *upper)
+set_source (TlLessonSource *l, const char *lower_path, const char *upper_path,
+            const char *upper_lesson)
 {
-  g_autofree char *old_text = tl_kernel_source_text (lower->source_path);
-  g_autofree char *new_text = tl_kernel_source_text (upper->source_path);
+  g_autofree char *old_text = tl_kernel_source_text (lower_path);
+  g_autofree char *new_text = tl_kernel_source_text (upper_path);
   if (new_text != NULL)
     {
       l->what_changed = tl_kernel_source_paragraph (new_text, "What changed");
       l->bottleneck = tl_kernel_source_paragraph (new_text, "Bottleneck attacked");
     }
-  if (l->what_changed == NULL && upper->lesson != NULL && *upper->lesson)
-    l->what_changed = g_strdup (_(upper->lesson));
+  if (l->what_changed == NULL && upper_lesson != NULL && *upper_lesson)
+    l->what_changed = g_strdup (_(upper_lesson));
   if (old_text == NULL || new_text == NULL)
     {
       l->diff_note = g_strdup (_("This program does not carry the kernels' sources: no diff."));
       return;
     }
-  if (g_strcmp0 (lower->source_path, upper->source_path) == 0)
+  if (g_strcmp0 (lower_path, upper_path) == 0)
     {
-      g_autofree char *base = g_path_get_basename (upper->source_path);
+      g_autofree char *base = g_path_get_basename (upper_path);
       /* TRANSLATORS: two rungs of one file (10 TF32 and 10 BF16); %s is the file */
       l->diff_note = g_strdup_printf (_("The same source file, %s: only the number format of "
                                         "the inputs differs."),
                                       base);
       return;
     }
-  g_autofree char *old_kernels = tl_kernel_source_kernels (old_text, lower->source_path);
-  g_autofree char *new_kernels = tl_kernel_source_kernels (new_text, upper->source_path);
+  g_autofree char *old_kernels = tl_kernel_source_kernels (old_text, lower_path);
+  g_autofree char *new_kernels = tl_kernel_source_kernels (new_text, upper_path);
   if (old_kernels == NULL || new_kernels == NULL)
     {
       l->diff_note = g_strdup (_("No kernel body was found in the sources: no diff."));
@@ -196,7 +197,6 @@ fill (TlLesson *l, const TlRunRecord *record, const TlKernelRun *lower, const Tl
   l->lower_short = short_label (lower_info);
   l->upper_short = short_label (upper_info);
   set_question (l, record, lower, upper);
-  set_source (l, lower_info, upper_info);
 
   l->has_counters = measured (lower) && measured (upper);
   l->has_blocks = lower->n_blocks > 0 && upper->n_blocks > 0;
@@ -253,7 +253,7 @@ rung_below (const TlRunRecord *record, GPtrArray *ladder, guint at)
 }
 
 TlLesson *
-tl_lesson_new (const TlRunRecord *record, const char *upper_id, GError **error)
+tl_lesson_new_brief (const TlRunRecord *record, const char *upper_id, GError **error)
 {
   g_return_val_if_fail (record != NULL, NULL);
   g_autoptr (GPtrArray) ladder = tl_lesson_ladder (record);
@@ -284,6 +284,62 @@ tl_lesson_new (const TlRunRecord *record, const char *upper_id, GError **error)
     return NULL; /* the first rung has none below it */
   TlLesson *l = g_new0 (TlLesson, 1);
   fill (l, record, lower, upper);
+  return l;
+}
+
+TlLessonSource *
+tl_lesson_source_new (const char *lower_path, const char *upper_path, const char *upper_lesson)
+{
+  TlLessonSource *source = g_new0 (TlLessonSource, 1);
+  set_source (source, lower_path, upper_path, upper_lesson);
+  return source;
+}
+
+TlLessonSource *
+tl_lesson_source_new_for (const TlLesson *lesson)
+{
+  g_return_val_if_fail (lesson != NULL, NULL);
+  const TlKernelInfo *lower = tl_kernel_find (lesson->lower_id);
+  const TlKernelInfo *upper = tl_kernel_find (lesson->upper_id);
+  return tl_lesson_source_new (lower ? lower->source_path : NULL, upper ? upper->source_path : NULL,
+                               upper ? upper->lesson : NULL);
+}
+
+void
+tl_lesson_source_free (TlLessonSource *source)
+{
+  if (source == NULL)
+    return;
+  g_free (source->what_changed);
+  g_free (source->bottleneck);
+  tl_line_diff_free (source->diff);
+  g_free (source->diff_note);
+  g_free (source);
+}
+
+void
+tl_lesson_take_source (TlLesson *lesson, TlLessonSource *source)
+{
+  g_return_if_fail (lesson != NULL && source != NULL);
+  g_free (lesson->what_changed);
+  g_free (lesson->bottleneck);
+  tl_line_diff_free (lesson->diff);
+  g_free (lesson->diff_note);
+  lesson->what_changed = g_steal_pointer (&source->what_changed);
+  lesson->bottleneck = g_steal_pointer (&source->bottleneck);
+  lesson->diff = g_steal_pointer (&source->diff);
+  lesson->diff_note = g_steal_pointer (&source->diff_note);
+}
+
+TlLesson *
+tl_lesson_new (const TlRunRecord *record, const char *upper_id, GError **error)
+{
+  TlLesson *l = tl_lesson_new_brief (record, upper_id, error);
+  if (l != NULL)
+    {
+      g_autoptr (TlLessonSource) source = tl_lesson_source_new_for (l);
+      tl_lesson_take_source (l, source);
+    }
   return l;
 }
 

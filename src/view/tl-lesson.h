@@ -62,6 +62,30 @@ GPtrArray *tl_lesson_ladder (const TlRunRecord *record);
 TlLesson  *tl_lesson_new      (const TlRunRecord *record, const char *upper_id, GError **error);
 void       tl_lesson_free     (TlLesson *lesson);
 
+/* The same without the source part (what_changed, bottleneck, diff and
+ * diff_note NULL): only the record's numbers, quick enough for the main
+ * loop.  The source part reads two kernel files and compares their lines:
+ * the app makes it on a worker (tl_lesson_source_new reads only the two
+ * kernels' files: its strings are the rungs' TlKernelInfo source_path and
+ * the upper rung's lesson) and moves it in when it is done. */
+TlLesson  *tl_lesson_new_brief (const TlRunRecord *record, const char *upper_id, GError **error);
+
+typedef struct
+{
+  char *what_changed, *bottleneck;  /* as in TlLesson */
+  TlLineDiff *diff;
+  char *diff_note;
+} TlLessonSource;
+
+TlLessonSource *tl_lesson_source_new  (const char *lower_path, const char *upper_path,
+                                       const char *upper_lesson);
+/* the same for the rungs of lesson, at once (not on the main loop) */
+TlLessonSource *tl_lesson_source_new_for (const TlLesson *lesson);
+void            tl_lesson_source_free (TlLessonSource *source);
+/* Moves source's parts into lesson, replacing what it had. */
+void            tl_lesson_take_source (TlLesson *lesson, TlLessonSource *source);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlLesson, tl_lesson_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlLessonSource, tl_lesson_source_free)
 
 G_END_DECLS
