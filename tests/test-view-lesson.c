@@ -108,6 +108,11 @@ test_source (void)
   g_assert_true (g_str_has_suffix (changed2, "COLUMNS of C: j = blockIdx.x·32 + threadIdx.x "
                                              "(column: neighbours in a warp); i = blockIdx.y·32 + "
                                              "threadIdx.y (row)"));
+  /* the comments' *emphasis* is read, not shown as stars */
+  g_autofree char *wgmma = tl_kernel_source_text ("gpu/gemm/gemm-11-wgmma.cu");
+  g_autofree char *wgmma_changed = tl_kernel_source_paragraph (wgmma, "What changed");
+  g_assert_nonnull (strstr (wgmma_changed, "A warpgroup (4 consecutive warps"));
+  g_assert_null (strchr (wgmma_changed, '*'));
   g_assert_null (tl_kernel_source_text ("gpu/gemm/no-such-rung.cu"));
   g_assert_null (tl_kernel_source_paragraph (text, "No such label"));
 }

@@ -39,6 +39,40 @@ opens_paragraph (const char *comment)
   return FALSE;
 }
 
+/* The comments' plain-text emphasis, as read aloud: "*warpgroup*",
+ * "(*not* faster)" and "*both CTAs*" without their stars; "m*k", "*p",
+ * "a * b" and "**" stay as written.  An opening star follows a space or an
+ * opening mark and precedes a letter; its closing star, a few words on,
+ * follows a letter and precedes a space or a punctuation mark. */
+static char *
+without_emphasis (const char *text)
+{
+  GString *out = g_string_new (NULL);
+  const char *p = text;
+  while (*p)
+    {
+      gboolean opens = *p == '*' && (p == text || strchr (" (\"'", p[-1]))
+                       && g_ascii_isalnum (p[1]);
+      const char *close = NULL;
+      for (const char *q = p + 1; opens && *q && q - p < 60 && close == NULL; q++)
+        if (*q == '*')
+          {
+            if (g_ascii_isalnum (q[-1]) && (q[1] == '\0' || strchr (" ).,;:!?\"'", q[1])))
+              close = q;
+            else
+              break;
+          }
+      if (close == NULL)
+        {
+          g_string_append_c (out, *p++);
+          continue;
+        }
+      g_string_append_len (out, p + 1, close - p - 1);
+      p = close + 1;
+    }
+  return g_string_free (out, FALSE);
+}
+
 char *
 tl_kernel_source_paragraph (const char *text, const char *label)
 {
@@ -86,14 +120,15 @@ tl_kernel_source_paragraph (const char *text, const char *label)
     }
   if (found == NULL)
     return NULL;
-  /* one space between words */
+  /* one space between words, their emphasis dropped */
   g_auto (GStrv) parts = g_strsplit_set (found->str, " \t", -1);
   g_string_free (found, TRUE);
   GString *joined = g_string_new (NULL);
   for (guint i = 0; parts[i]; i++)
     if (*parts[i])
       g_string_append_printf (joined, "%s%s", joined->len ? " " : "", parts[i]);
-  return g_string_free (joined, FALSE);
+  g_autofree char *plain = g_string_free (joined, FALSE);
+  return without_emphasis (plain);
 }
 
 int

@@ -19,8 +19,9 @@ G_BEGIN_DECLS
 char *tl_kernel_source_text (const char *source_path);
 
 /* The header's paragraph that begins with `label` ("What changed",
- * "Bottleneck attacked", "What it is"), its comment marks removed and its
- * lines joined into one; NULL when the header has none. */
+ * "Bottleneck attacked", "What it is"), its comment marks removed, its
+ * lines joined into one and its *emphasis* read as plain words; NULL when
+ * the header has none. */
 char *tl_kernel_source_paragraph (const char *text, const char *label);
 
 /* The rung the header says it changed from ("What changed from rung 8"),
