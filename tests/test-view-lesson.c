@@ -252,6 +252,16 @@ test_walk (void)
   g_assert_nonnull (strstr (warps->what_changed, "1. Warp tiling."));
   g_assert_nonnull (strstr (warps->what_changed, "2. cp.async"));
   g_assert_null (strstr (warps->what_changed, "Bottleneck"));
+  /* as a slide says it: each part's first clause */
+  g_assert_cmpstr (warps->what_changed, ==, "What changed from rung 8 (vectorised, conflict-free 2-D "
+                   "register tiles): 1. Warp tiling. 2. cp.async, 4 stages deep. 3. A stays "
+                   "row-major in shared memory. 4. Any m, n, k without slowing the interior.");
+  for (guint i = 0; i < ladder->len; i++)
+    {
+      g_autoptr (TlLesson) each = tl_lesson_new (record, ladder->pdata[i], NULL);
+      if (each != NULL && each->what_changed != NULL)
+        g_test_message ("%s: %s", each->upper_id, each->what_changed);
+    }
   /* NULL: the top rung */
   g_autoptr (TlLesson) top = tl_lesson_new (record, NULL, &error);
   g_assert_cmpstr (top->upper_id, ==, ladder->pdata[ladder->len - 1]);

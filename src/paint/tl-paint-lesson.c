@@ -40,11 +40,12 @@ typedef struct
 } Layout;
 
 /* The table's columns: the values as wide as their widest text (the
- * headings in bold), the change by its short form, the titles at most 16
- * ems; needed_w the whole. */
+ * headings in bold), the change by its short form (words_w: in words),
+ * the titles at most 16 ems (title_full: uncut); needed_w the whole,
+ * with the words. */
 typedef struct
 {
-  double gap, before_w, after_w, change_w, arrow, title_w, needed_w;
+  double gap, before_w, after_w, change_w, words_w, arrow, title_w, title_full, needed_w;
 } Columns;
 
 static void
@@ -57,6 +58,7 @@ table_columns (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double
   tl_paint_set_font (cr, style, font, FALSE);
   c->gap = tl_paint_text_width (cr, "  ");
   c->change_w = 0;
+  c->words_w = 0;
   c->title_w = 0;
   for (guint i = 0; i < rows; i++)
     {
@@ -64,12 +66,15 @@ table_columns (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double
       c->before_w = MAX (c->before_w, tl_paint_text_width (cr, row->before));
       c->after_w = MAX (c->after_w, tl_paint_text_width (cr, row->after));
       c->change_w = MAX (c->change_w, tl_paint_text_width (cr, row->factor));
+      c->words_w = MAX (c->words_w, tl_paint_text_width (cr, row->change));
       c->title_w = MAX (c->title_w, tl_paint_text_width (cr, row->title));
     }
   c->arrow = tl_paint_text_height (cr) * 0.7;
   c->change_w += c->arrow + c->gap / 2;
+  c->words_w = MAX (c->words_w + c->arrow + c->gap / 2, c->change_w);
+  c->title_full = c->title_w;
   c->title_w = MIN (c->title_w, TL_PX (style, font) * 16 * 0.55);
-  c->needed_w = c->title_w + c->before_w + c->after_w + c->change_w + 3 * c->gap;
+  c->needed_w = c->title_w + c->before_w + c->after_w + c->words_w + 3 * c->gap;
 }
 
 /* Lines text would take wrapped to max_w in cr's font (about: words
@@ -160,10 +165,12 @@ lesson_layout (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double
   double mid_h = body_h - chart_h - (n_charts ? o->pad * 0.5 : 0);
   double inner_w = width - 3 * o->pad;
   p->table_w = CLAMP (c.needed_w, inner_w * 0.45, inner_w * 0.6);
-  if (c.needed_w > p->table_w)
+  double rows_h = (l->rows->len + 1) * o->row_h;
+  if (c.needed_w > p->table_w || rows_h > mid_h)
     {
-      /* smaller type rather than cut numbers, down to three quarters */
-      o->table_font *= MAX (0.75, p->table_w / c.needed_w);
+      /* smaller type rather than cut numbers or rows left out, down to
+       * three quarters */
+      o->table_font *= MAX (0.75, MIN (MIN (p->table_w / c.needed_w, mid_h / rows_h), 1.0));
       cairo_save (cr);
       tl_paint_set_font (cr, style, o->table_font, FALSE);
       o->row_h = tl_paint_text_height (cr) * 1.3;
@@ -350,8 +357,12 @@ paint_table (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const La
   Columns c;
   table_columns (cr, l, style, o->table_font, p->table_rows, &c);
   double gap = c.gap, before_w = c.before_w, after_w = c.after_w, arrow = c.arrow;
-  /* the titles get what is left, at least a quarter */
-  double title_w = MAX (p->table_w - before_w - after_w - c.change_w - 3 * gap, p->table_w / 4);
+  /* the titles get what they need, the change what is left, in words
+   * where there is room (at least its short form); the titles at least a
+   * quarter */
+  double beside = p->table_w - before_w - after_w - 3 * gap;
+  double change_w = CLAMP (beside - c.title_full, c.change_w, c.words_w);
+  double title_w = MAX (beside - change_w, p->table_w / 4);
   double x_before = p->table_x + title_w + gap + before_w;  /* right-aligned */
   double x_after = x_before + gap + after_w;
   double x_change = x_after + gap;
@@ -380,8 +391,9 @@ paint_table (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const La
       paint_arrow (cr, style, row, x_change, y, arrow);
       tl_paint_set_fg (cr, style);
       double change_x = x_change + arrow + gap / 2;
-      /* the words where they fit, else the factor, else the arrow alone */
-      double room = change_max - arrow - gap / 2;
+      /* the words where they fit, else the factor, else the arrow alone
+       * (half a pixel for the sums' rounding) */
+      double room = change_max - arrow - gap / 2 + 0.5;
       const char *change = tl_paint_text_width (cr, row->change) <= room ? row->change
                            : tl_paint_text_width (cr, row->factor) <= room ? row->factor
                                                                              : "";

@@ -259,7 +259,16 @@ paint_time_axis (cairo_t *cr, const TlTimelineModel *model, const TlTimelineTrac
                              unit);
   else
     label = g_strdup_printf (_("time since the first block started (%s)"), unit);
-  tl_paint_text_fit (cr, tl->x + tl->w / 2, y0 + tick + font * 1.3, 0.5, 0.0, tl->w + tl->x, label);
+  /* under the plot, not into the legend beside it: shorter words where
+   * the plot is narrow */
+  if (tl_paint_text_width (cr, label) > tl->w && n_tracks (model) > 1)
+    {
+      g_free (label);
+      label = g_strdup_printf (model->own_time_scale ? _("time (%s) · each kernel on its own time scale")
+                                                     : _("time (%s) · one time scale for all kernels"),
+                               unit);
+    }
+  tl_paint_text_fit (cr, tl->x + tl->w / 2, y0 + tick + font * 1.3, 0.5, 0.0, tl->w, label);
 }
 
 static void

@@ -83,6 +83,7 @@ tl_kernel_source_paragraph (const char *text, const char *label)
   GString *found = NULL;
   gboolean block = FALSE; /* in an indented block that belongs to the paragraph */
   gboolean ended = FALSE; /* the line before ended a sentence */
+  gsize indent = 0;       /* the line before's, after its "//" */
   for (guint i = 0; lines[i]; i++)
     {
       const char *l = lines[i];
@@ -114,8 +115,14 @@ tl_kernel_source_paragraph (const char *text, const char *label)
         }
       if (block && !g_str_has_prefix (l, "  "))
         break; /* the next paragraph */
+      /* the block's lines one below the other (rung 2's two formulas) are
+       * parted by "; "; a line indented deeper goes on the one before (a
+       * numbered part's words), as does one after a sentence's end */
+      gsize here = strspn (l, " ");
+      gboolean beneath = block && here == indent && !ended && !g_str_has_suffix (found->str, ":");
       ended = g_str_has_suffix (words, ".");
-      g_string_append (found, block && !g_str_has_suffix (found->str, ":") ? "; " : " ");
+      indent = here;
+      g_string_append (found, beneath ? "; " : " ");
       g_string_append (found, words);
     }
   if (found == NULL)

@@ -90,6 +90,93 @@ set_question (TlLesson *l, const TlRunRecord *record, const TlKernelRun *lower,
     }
 }
 
+/* ---- what changed, as a slide says it ------------------------------------ */
+
+/* Where the sentence that starts at p ends: after its full stop (a stop
+ * before a space, not that of "i.e." or "e.g."), or after a colon or
+ * semicolon too when stops_at_colon; the end of the text when none. */
+static const char *
+sentence_end (const char *p, gboolean stops_at_colon)
+{
+  const char *start = p;
+  for (; *p; p++)
+    {
+      gboolean stop = *p == '.' || (stops_at_colon && (*p == ':' || *p == ';'));
+      if (!stop || p[1] != ' ')
+        continue;
+      if (*p == '.' && p - start >= 3 && (strncmp (p - 3, "i.e", 3) == 0 || strncmp (p - 3, "e.g", 3) == 0))
+        continue;
+      return p + 1;
+    }
+  return p;
+}
+
+/* " N. " in text after from, the start of the list's item N, or NULL */
+static const char *
+find_item (const char *from, int n)
+{
+  g_autofree char *mark = g_strdup_printf (" %d. ", n);
+  const char *p = strstr (from, mark);
+  return p ? p + 1 : NULL;
+}
+
+/* Appends the sentences of [p, end) up to about min_chars, whole. */
+static void
+append_first_sentences (GString *out, const char *p, const char *end, gsize min_chars)
+{
+  const char *start = p;
+  while (p < end && (gsize) (p - start) < min_chars)
+    {
+      const char *e = MIN (sentence_end (p, FALSE), end);
+      g_string_append_len (out, p, e - p);
+      for (p = e; p < end && *p == ' '; p++)
+        ;
+      if (p < end && (gsize) (p - start) < min_chars)
+        g_string_append_c (out, ' ');
+    }
+}
+
+/* The header's "What changed" paragraph as a slide says it: a numbered
+ * list as its opening sentence and each item's first clause ("What changed
+ * from rung 8 (…): 1. Warp tiling. 2. cp.async, 4 stages deep. 3. …"), a
+ * paragraph without one as its first sentences.  The whole text is the
+ * Source page's. */
+static char *
+headline (const char *paragraph)
+{
+  GString *out = g_string_new (NULL);
+  const char *item = find_item (paragraph, 1);
+  const char *intro_end = item ? item : paragraph + strlen (paragraph);
+  while (intro_end > paragraph && intro_end[-1] == ' ')
+    intro_end--;
+  append_first_sentences (out, paragraph, intro_end, 30);
+  if (item != NULL && out->len < (gsize) (intro_end - paragraph))
+    {
+      /* the sentence that opens the list ("Here the data movement …:") */
+      const char *last = paragraph, *e;
+      while ((e = sentence_end (last, FALSE)) < intro_end)
+        last = e + 1;
+      while (*last == ' ')
+        last++;
+      g_string_append (out, " … ");
+      g_string_append_len (out, last, intro_end - last);
+    }
+  for (int n = 1; item != NULL; n++)
+    {
+      const char *next = find_item (item, n + 1);
+      const char *end = next ? next : item + strlen (item);
+      const char *words = strchr (item, ' ') + 1;
+      const char *e = MIN (sentence_end (words, TRUE), end);
+      while (e > words && strchr (" .:;,", e[-1]))
+        e--;
+      g_string_append_printf (out, " %d. ", n);
+      g_string_append_len (out, words, e - words);
+      g_string_append_c (out, '.');
+      item = next;
+    }
+  return g_string_free (out, FALSE);
+}
+
 /* What changed in the source: the rung's header and its kernels' bodies
  * against those of the rung below. */
 static void
@@ -100,7 +187,8 @@ set_source (TlLessonSource *l, const char *lower_path, const char *upper_path,
   g_autofree char *new_text = tl_kernel_source_text (upper_path);
   if (new_text != NULL)
     {
-      l->what_changed = tl_kernel_source_paragraph (new_text, "What changed");
+      g_autofree char *changed = tl_kernel_source_paragraph (new_text, "What changed");
+      l->what_changed = changed ? headline (changed) : NULL;
       l->bottleneck = tl_kernel_source_paragraph (new_text, "Bottleneck attacked");
     }
   if (l->what_changed == NULL && upper_lesson != NULL && *upper_lesson)

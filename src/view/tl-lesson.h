@@ -40,8 +40,9 @@ typedef struct
   char *lower_short, *upper_short;  /* "03", "10 BF16": for columns and markers */
   char *question;                   /* "Why is 04 … faster than 03 …?" (or slower) */
   char *answer;                     /* "1.06× faster: 16.9 ms → 16.0 ms at 4096×4096×4096" */
-  char *what_changed;               /* the rung's header: "What changed from rung 3: …" (its
-                                       registry lesson when the header says none), or NULL */
+  char *what_changed;               /* the rung's header: "What changed from rung 3: …", in
+                                       its first sentences, a list in its items' first clauses
+                                       (its registry lesson when the header says none), or NULL */
   char *bottleneck;                 /* "Bottleneck attacked: …", or NULL */
   GPtrArray *rows;                  /* TlLessonRow */
   gboolean has_counters;            /* both runs have measured counters */
