@@ -117,10 +117,12 @@ describe_launch (const TlKernelRun *r, GString *s)
   const TlLaunchFacts *f = &r->launch;
   g_autofree char *occ_pct = tl_run_text_percent (100 * f->occupancy);
   g_autofree char *occ = isnan (f->occupancy) ? g_strdup ("—") : g_strdup_printf ("%s%%", occ_pct);
-  g_autofree char *cmem = tl_run_text_bytes_or_dash (f->const_bytes);
+  /* TRANSLATORS: the Device page's constant memory: "0 B of __constant__ data" */
+  g_autofree char *cmem = f->const_bytes >= 0 ? g_strdup_printf (_("%d B of __constant__ data"), f->const_bytes)
+                                              : g_strdup (_("— (not in this record)"));
   g_string_append_printf (s,
     _("registers per thread   %d\nshared memory          %d B static + %d B dynamic per block\n"
-      "constant memory        %s (the kernel's own __constant__ data)\n"
+      "constant memory        %s\n"
       "local memory (stack)   %d B per thread%s\nblock                  %d×%d×%d threads\n"),
     f->regs_per_thread, f->static_smem_bytes, f->dynamic_smem_bytes, cmem, f->local_bytes_per_thread,
     f->local_bytes_per_thread > 0 ? _("  ← spills or local arrays: registers ran out?") : "",
