@@ -30,6 +30,9 @@
  * image is saved as SCENARIO-MODE-THEME-N-VIEW-WxH.png.  One line per
  * problem; exit 1 when there was any.
  *
+ * The words are the user's language's (LANGUAGE=de, LC_ALL=C.UTF-8), from
+ * the build tree's catalogues as the app finds them (tl-locale.h).
+ *
  * Run it under Xvfb with the screen size to test (tools/screenshots.sh runs
  * 1024×768, 1280×800 and 1920×1080; tests/screens.sh a subset for meson).
  */
@@ -37,6 +40,7 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
+#include "core/tl-locale.h"
 #include "paint/tl-paint-text-boxes.h"
 #include "tl-application.h"
 #include "tl-blocks-page.h"
@@ -516,6 +520,9 @@ main (int argc, char **argv)
     { NULL }
   };
   g_autoptr (GError) error = NULL;
+  /* translated as the app is (LANGUAGE=de): the build tree's catalogues,
+   * or $TILELAB_LOCALEDIR */
+  tl_locale_init ();
   if (!gtk_init_with_args (&argc, &argv, "— the screenshot matrix", entries, NULL, &error))
     {
       g_printerr ("gui-screens: %s\n", error ? error->message : "no display");
