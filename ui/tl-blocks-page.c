@@ -460,6 +460,8 @@ tl_blocks_page_init (TlBlocksPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->kernel_combo), 12);
   tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->other_combo), 12);
+  /* "Tiles by" and its choice fit 1024 px beside the sidebar in Serbian too */
+  tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->grid_color), 10);
 
   /* the areas are built in code: their view is a constructor argument */
   self->grid = tl_render_area_new (TL_RENDER_BLOCKS);

@@ -24,6 +24,7 @@ struct _TlComparePage
 
   GtkWidget *metric_combo;
   GtkWidget *color_combo;   /* "kernel" or a counter view's key */
+  GtkWidget *sweep_group;   /* the sweep's button, sizes and percent, and Copy as CSV */
   GtkWidget *color_legend;
   GtkWidget *stale_label, *lu_label, *placeholder;
   GtkWidget *compare_paned;
@@ -371,6 +372,8 @@ compare_set_presentation (TlPage *page, gboolean on, gboolean high_contrast)
   tl_chart_view_set_presentation (TL_CHART_VIEW (self->bars), on ? 1.6 : 1.0, high_contrast);
   tl_chart_view_set_presentation (TL_CHART_VIEW (self->sweep), on ? 1.6 : 1.0, high_contrast);
   self->presentation = on;
+  /* presenting, the toolbar keeps one line: what the bars show */
+  gtk_widget_set_visible (gtk_widget_get_parent (self->sweep_group), !on);
   self->showing_sweep = FALSE;
   update_layout (self);
 }
@@ -481,6 +484,7 @@ tl_compare_page_class_init (TlComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, details_label);
   gtk_widget_class_bind_template_callback (widget_class, metric_changed_cb);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, color_combo);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_group);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, color_legend);
   gtk_widget_class_bind_template_callback (widget_class, color_changed_cb);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_sizes);
@@ -518,10 +522,11 @@ tl_compare_page_init (TlComparePage *self)
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->color_combo), "kernel");
   /* the longest counter's name would widen the toolbar past a 1024-pixel
    * screen: names are cut at 22 characters (the legend line under the bars
-   * names the chosen counter whole) */
+   * names the chosen counter whole), never below "Colour: kernel" */
   g_autoptr (GList) cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (self->color_combo));
   if (cells != NULL)
-    g_object_set (cells->data, "ellipsize", PANGO_ELLIPSIZE_END, "max-width-chars", 22, NULL);
+    g_object_set (cells->data, "ellipsize", PANGO_ELLIPSIZE_END, "max-width-chars", 22,
+                  "width-chars", MIN ((int) g_utf8_strlen (_("Colour: kernel"), -1), 22), NULL);
   /* the bars above, the sweep below, in proportion on any screen */
   tl_paned_keep_ratio (GTK_PANED (self->compare_paned), 0.55);
 }

@@ -120,7 +120,7 @@ tl_paint_sweep_layout (const TlSweepModel *model, const TlPaintStyle *style,
 
   /* under the title, with room for half of the top tick label */
   out->plot_y = (model->title ? TL_PX (style, style->title_font_size) * 1.35 : 0) + font * 0.9;
-  double bottom = font * 3.3;
+  double bottom = font * 3.6;
   double avail_h = MAX (height - out->plot_y - bottom, 10);
   legend_layout (model, style, cr, width, avail_h, out);
   double legend_w = out->legend_cols * out->legend_col_w;
