@@ -47,6 +47,21 @@ facts_line (cairo_t *cr, const TlPaintStyle *style, double x, double y, double m
   return MAX (h, line * 1.4);
 }
 
+/* A fact on one line, its type a little smaller where a translation is
+ * longer than the box; returns how far the next one goes down. */
+static double
+fact_one_line (cairo_t *cr, const TlPaintStyle *style, double x, double y, double max_w,
+               const char *text, double line)
+{
+  cairo_save (cr);
+  double size = tl_paint_fit_font (cr, style, style->font_size * 1.1, style->font_size * 0.85, FALSE,
+                                   max_w, text);
+  tl_paint_set_font (cr, style, size, FALSE);
+  tl_paint_text_fit (cr, x, y, 0, 0, max_w, text);
+  cairo_restore (cr);
+  return line * 1.4;
+}
+
 /* the longest block step, all its phases together (1 when none took time) */
 static double
 longest_step (const TlLuRecorder *rec)
@@ -238,12 +253,11 @@ facts_so_far (cairo_t *cr, const TlPaintStyle *style, const TlGaussFrame *f, dou
   double growth = prev ? prev->growth : 1.0;
   int sign = prev ? prev->det_sign : 1;
 
+  /* each line fitted to the box: translations are longer */
   g_snprintf (buf, sizeof buf, _("steps done        %u of %u"), f->step, f->n_steps);
-  tl_paint_text (cr, x, y, 0, 0, buf);
-  y += font * 1.4;
+  y += fact_one_line (cr, style, x, y, box_w, buf, font);
   g_snprintf (buf, sizeof buf, _("row swaps so far  %u"), f->swaps_so_far);
-  tl_paint_text (cr, x, y, 0, 0, buf);
-  y += font * 1.4;
+  y += fact_one_line (cr, style, x, y, box_w, buf, font);
   if (rec->modulus == 0)
     {
       tl_format_value (growth, v, sizeof v);
@@ -251,23 +265,21 @@ facts_so_far (cairo_t *cr, const TlPaintStyle *style, const TlGaussFrame *f, dou
       /* at full size: without its explanation when that does not fit */
       if (tl_paint_text_width (cr, buf) > box_w)
         g_snprintf (buf, sizeof buf, _("growth factor     %s"), v);
-      y += facts_line (cr, style, x, y, box_w, style->font_size * 1.1, FALSE, buf, font);
+      y += fact_one_line (cr, style, x, y, box_w, buf, font);
       if (rec->rows == rec->cols)
         {
           g_snprintf (buf, sizeof buf, _("sign of det so far  %s"), sign > 0 ? "+1" : sign < 0 ? "−1" : "0");
-          tl_paint_text (cr, x, y, 0, 0, buf);
-          y += font * 1.4;
+          y += fact_one_line (cr, style, x, y, box_w, buf, font);
         }
     }
   else
     {
       guint64 dm = prev ? prev->det_mod : 1;
       g_snprintf (buf, sizeof buf, _("GF(%" PRIu64 "): every value exact"), rec->modulus);
-      y += facts_line (cr, style, x, y, box_w, style->font_size * 1.1, FALSE, buf, font);
+      y += fact_one_line (cr, style, x, y, box_w, buf, font);
       g_snprintf (buf, sizeof buf, _("det so far ≡ %" PRIu64 " (mod %" PRIu64 ")"),
                   dm, rec->modulus);
-      tl_paint_text (cr, x, y, 0, 0, buf);
-      y += font * 1.4;
+      y += fact_one_line (cr, style, x, y, box_w, buf, font);
     }
   return y;
 }
