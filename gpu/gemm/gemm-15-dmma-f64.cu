@@ -435,7 +435,7 @@ gemm_15_dmma_kernel (int m, int n, int k, const double *__restrict__ A,
       store_acc<Tile, true> (acc, smem15, Tile::BM, Tile::PART_PITCH, wm * WARP_M + gid,
                              wn * WARP_N + 2 * tig);
       tl_splitk_cluster_sync ();
-      tl_splitk_sum<double> (smem15, Tile::PART_PITCH, Tile::BM, Tile::BN, splits, blockIdx.z, C, m,
+      tl_splitk_sum<double, true> (smem15, Tile::PART_PITCH, Tile::BM, Tile::BN, splits, blockIdx.z, C, m,
                              n, row0, col0, VEC, threadIdx.x, Tile::THREADS);
     }
 

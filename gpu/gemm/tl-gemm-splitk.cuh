@@ -62,13 +62,40 @@ tl_splitk_range (int KT, int split, int splits, int *kt0, int *kt1)
 // (the portable limit), and one cluster sums one tile.
 #define TL_SPLITK_MAX 8
 
+// One 16-byte vector of a partial tile (in this CTA's or another's shared
+// memory) into W registers.
+template <typename T>
+__device__ __forceinline__ void
+tl_splitk_load (const T *src, T (&v)[16 / sizeof (T)])
+{
+  if constexpr (sizeof (T) == 4)
+    {
+      const float4 q = *reinterpret_cast<const float4 *> (src);
+      v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+    }
+  else
+    {
+      const double2 q = *reinterpret_cast<const double2 *> (src);
+      v[0] = q.x, v[1] = q.y;
+    }
+}
+
 // Step 3: threads t = 0 … nthreads−1 of CTA `rank` sum their rows of the
 // partial tiles (T = float or double; `part` the same shared-memory offset
 // in every CTA: tile_m × tile_n, row pitch `pitch` elements, a multiple of
 // 16 bytes) and store them into C (m × n, row-major) at (row0, col0).
 // vec: C's rows start on 16-byte boundaries (n a multiple of 16 / sizeof T,
 // C aligned): whole vectors are stored at once.
-template <typename T>
+//
+// kAllInFlight: every slice's vector is requested before the first is
+// added.  A read of another SM's shared memory takes hundreds of cycles,
+// and issued one after another the slices' latencies add up; but the
+// requests hold 8 vectors of registers at once, which a kernel that keeps
+// a large accumulator tile live (rungs 13, 14 and 17 at their register
+// cap) pays for with spills in its main loop.  So only a rung with
+// registers to spare (rung 15) asks for it; the others read one slice at
+// a time.  The sum's order, and so its bits, is the same either way.
+template <typename T, bool kAllInFlight = false>
 __device__ __forceinline__ void
 tl_splitk_sum (const T *part, int pitch, int tile_m, int tile_n, int splits, int rank, T *C,
                int m, int n, int row0, int col0, bool vec, int t, int nthreads)
@@ -80,36 +107,33 @@ tl_splitk_sum (const T *part, int pitch, int tile_m, int tile_n, int splits, int
   for (int e = t; e < rows * groups; e += nthreads)
     {
       const int r = rank * rows + e / groups, c = (e % groups) * W;
-      // Every slice's vector is requested before the first is added: a
-      // read of another SM's shared memory takes hundreds of cycles, and
-      // issued one after another the slices' latencies would add up.
-      T v[TL_SPLITK_MAX][W];
-#pragma unroll
-      for (int s = 0; s < TL_SPLITK_MAX; s++)
-        if (s < splits)
-          {
-            const T *src = cluster.map_shared_rank (part, s) + (size_t) r * pitch + c;
-            if constexpr (W == 4)
-              {
-                const float4 q = *reinterpret_cast<const float4 *> (src);
-                v[s][0] = q.x, v[s][1] = q.y, v[s][2] = q.z, v[s][3] = q.w;
-              }
-            else
-              {
-                const double2 q = *reinterpret_cast<const double2 *> (src);
-                v[s][0] = q.x, v[s][1] = q.y;
-              }
-          }
       T sum[W];
+      if constexpr (kAllInFlight)
+        {
+          T v[TL_SPLITK_MAX][W];
 #pragma unroll
-      for (int j = 0; j < W; j++)
-        sum[j] = v[0][j];
-#pragma unroll
-      for (int s = 1; s < TL_SPLITK_MAX; s++)
-        if (s < splits)
+          for (int s = 0; s < TL_SPLITK_MAX; s++)
+            if (s < splits)
+              tl_splitk_load (cluster.map_shared_rank (part, s) + (size_t) r * pitch + c, v[s]);
 #pragma unroll
           for (int j = 0; j < W; j++)
-            sum[j] += v[s][j];
+            sum[j] = v[0][j];
+#pragma unroll
+          for (int s = 1; s < TL_SPLITK_MAX; s++)
+            if (s < splits)
+#pragma unroll
+              for (int j = 0; j < W; j++)
+                sum[j] += v[s][j];
+        }
+      else
+        for (int s = 0; s < splits; s++)
+          {
+            T v[W];
+            tl_splitk_load (cluster.map_shared_rank (part, s) + (size_t) r * pitch + c, v);
+#pragma unroll
+            for (int j = 0; j < W; j++)
+              sum[j] = s == 0 ? v[j] : sum[j] + v[j];
+          }
       const int gr = row0 + r, gc = col0 + c;
       if (gr >= m)
         continue;
