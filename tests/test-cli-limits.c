@@ -60,7 +60,8 @@ write_matrix (const char *dir)
 }
 
 /* 150 MB: the program fits, OpenBLAS's 128 MiB buffer beside it does not.
- * Commands without BLAS work; those with it say so at once. */
+ * Commands without BLAS work (the Gauss commands with --mod P too); those
+ * with it say so at once. */
 static void
 test_small_limit (void)
 {
@@ -83,6 +84,17 @@ test_small_limit (void)
   g_assert_nonnull (strstr (err, "of address space for its work buffer"));
   g_assert_nonnull (strstr (err, "ulimit -v is 146.5"));
   g_test_message ("%s", err);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* exact arithmetic over GF(7) needs no BLAS: it runs in the same room */
+  status = run_limited (150000, &out, &err, "det", a, "--mod", "7", NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_null (strstr (err, "OpenBLAS"));
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+  status = run_limited (150000, &out, &err, "rank", a, "-p", "7", NULL);
+  g_assert_cmpint (status, ==, 0);
   g_unlink (a);
   g_rmdir (dir);
 }

@@ -1,5 +1,7 @@
 #include "tl-cli.h"
 
+#include "gemm/tl-blas.h"
+
 #include <gio/gio.h>
 #include <inttypes.h>
 #include <glib/gi18n-lib.h>
@@ -189,4 +191,14 @@ tl_cli_put_col (FILE *out, const char *text, int width, gboolean left)
   if (left)
     for (int i = 0; i < pad; i++)
       fputc (' ', out);
+}
+
+gboolean
+tl_cli_blas_fits (const char *command)
+{
+  g_autoptr (GError) error = NULL;
+  if (tl_blas_check (&error))
+    return TRUE;
+  g_printerr ("tilelab-cli %s: %s\n", command, error->message);
+  return FALSE;
 }

@@ -120,6 +120,12 @@ tl_cli_gauss_check (TlCliGauss *o)
   return TRUE;
 }
 
+gboolean
+tl_cli_gauss_blas_fits (const TlCliGauss *o)
+{
+  return o->mod != 0 || tl_cli_blas_fits (o->command);
+}
+
 TlMatrix *
 tl_cli_gauss_load (TlCliGauss *o, const char *path, GError **error)
 {
@@ -181,7 +187,7 @@ tl_cli_gauss_run (GOptionContext *context, TlCliGauss *o, int argc, char **argv,
       tl_cli_gauss_clear (o);
       return TL_CLI_USAGE;
     }
-  int rc = body (o, argc, argv);
+  int rc = tl_cli_gauss_blas_fits (o) ? body (o, argc, argv) : TL_CLI_FAILURE;
   tl_cli_gauss_clear (o);
   return rc;
 }

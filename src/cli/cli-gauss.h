@@ -48,6 +48,9 @@ void      tl_cli_gauss_add_options (GOptionContext *context, TlCliGauss *o, gboo
 TlLuOptions tl_cli_gauss_options (const TlCliGauss *o);
 /* Validates options; returns FALSE after printing a usage error. */
 gboolean  tl_cli_gauss_check (TlCliGauss *o);
+/* FALSE (and said) when floating-point work cannot have OpenBLAS within
+ * ulimit -v; exact arithmetic (--mod P) needs none */
+gboolean  tl_cli_gauss_blas_fits (const TlCliGauss *o);
 /* The matrix: FILE argument (argv[*next]) or --gen/--size/--seed. */
 TlMatrix *tl_cli_gauss_input (TlCliGauss *o, int argc, char **argv, int *next, GError **error);
 TlMatrix *tl_cli_gauss_load  (TlCliGauss *o, const char *path, GError **error);

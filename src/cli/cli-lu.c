@@ -352,6 +352,11 @@ run (int argc, char **argv, gboolean det_only)
       tl_cli_gauss_clear (&o);
       return TL_CLI_USAGE;
     }
+  if (!tl_cli_gauss_blas_fits (&o))
+    {
+      tl_cli_gauss_clear (&o);
+      return TL_CLI_FAILURE;
+    }
   if (list)
     {
       printf (_("The Gauss ladder (seed 004 §3):\n"));

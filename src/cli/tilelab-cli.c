@@ -54,23 +54,21 @@ static const TlCliCommand commands[] = {
   { "serve", N_("Run jobs for the app or --host on this machine (a worker on standard input and output)"), tl_cli_serve },
 };
 
-/* The commands whose work calls OpenBLAS or LAPACK: refused at once, with
- * the room, when OpenBLAS's work buffer cannot be mapped (it would retry
- * the map forever). */
+/* The commands whose work always calls OpenBLAS or LAPACK: refused at
+ * once, with the room, when OpenBLAS's work buffer cannot be mapped (it
+ * would retry the map forever).  The Gauss commands (lu, det, solve,
+ * rank, nullspace) ask the same after their options are read, and only
+ * in floating point: exact arithmetic over GF(p) (--mod P) needs no BLAS. */
 static const char *const blas_commands[] = {
-  "gemm", "bench", "lu", "det", "solve", "rank", "nullspace", "lu-bench",
+  "gemm", "bench", "lu-bench",
 };
 
 static gboolean
 blas_fits (const char *command)
 {
-  g_autoptr (GError) error = NULL;
   for (gsize i = 0; i < G_N_ELEMENTS (blas_commands); i++)
-    if (strcmp (command, blas_commands[i]) == 0 && !tl_blas_check (&error))
-      {
-        g_printerr ("tilelab-cli %s: %s\n", command, error->message);
-        return FALSE;
-      }
+    if (strcmp (command, blas_commands[i]) == 0)
+      return tl_cli_blas_fits (command);
   return TRUE;
 }
 

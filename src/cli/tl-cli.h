@@ -32,6 +32,9 @@ gboolean tl_cli_parse (GOptionContext *context, int *argc, char ***argv);
 int      tl_cli_fail (const char *command, const GError *error);
 /* Prints a usage error to stderr; returns TL_CLI_USAGE. */
 int      tl_cli_usage_error (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* FALSE, and says why, when OpenBLAS's work buffer does not fit in the
+ * address space this process may still use (ulimit -v) */
+gboolean tl_cli_blas_fits (const char *command);
 /* An option's value as a number in lo…hi, parsed from the option's text
  * (NULL when the option was not given: *out keeps its default), so a
  * value given out of range ("--block-size 0", "--tol nan", "--mod 0") is
