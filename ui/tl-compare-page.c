@@ -24,7 +24,8 @@ struct _TlComparePage
 
   GtkWidget *metric_combo;
   GtkWidget *color_combo;   /* "kernel" or a counter view's key */
-  GtkWidget *sweep_group;   /* the sweep's button, sizes and percent, and Copy as CSV */
+  GtkWidget *sweep_group;   /* the sweep's button, sizes and percent */
+  GtkWidget *csv_button;
   GtkWidget *color_legend;
   GtkWidget *stale_label, *lu_label, *placeholder;
   GtkWidget *compare_paned;
@@ -374,6 +375,7 @@ compare_set_presentation (TlPage *page, gboolean on, gboolean high_contrast)
   self->presentation = on;
   /* presenting, the toolbar keeps one line: what the bars show */
   gtk_widget_set_visible (gtk_widget_get_parent (self->sweep_group), !on);
+  gtk_widget_set_visible (self->csv_button, !on);
   self->showing_sweep = FALSE;
   update_layout (self);
 }
@@ -485,6 +487,7 @@ tl_compare_page_class_init (TlComparePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, metric_changed_cb);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, color_combo);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_group);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, csv_button);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, color_legend);
   gtk_widget_class_bind_template_callback (widget_class, color_changed_cb);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_sizes);

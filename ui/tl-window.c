@@ -29,6 +29,7 @@ struct _TlWindow
   /* template children */
   GMenu *recent_section;
   GtkWidget *menu_button;
+  GtkWidget *run_stack, *run_button, *cancel_button;
   GtkWidget *gpu_bar, *gpu_label;
   GtkWidget *info_bar, *info_label;
   GtkWidget *sidebar;
@@ -99,10 +100,11 @@ update_actions (TlWindow *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "sweep")),
                                !running && kernels && kernels[0]);
   /* Escape stops a GEMM run or sweep, Factor A, and a file being read */
-  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "cancel")),
-                               running || tl_session_is_factoring (self->session)
-                                 || tl_session_is_loading (self->session)
-                                 || tl_session_is_exporting (self->session));
+  gboolean cancellable = running || tl_session_is_factoring (self->session)
+                         || tl_session_is_loading (self->session) || tl_session_is_exporting (self->session);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "cancel")), cancellable);
+  /* Cancel takes Run's place while there is something to cancel */
+  gtk_stack_set_visible_child (GTK_STACK (self->run_stack), cancellable ? self->cancel_button : self->run_button);
 }
 
 static void
@@ -484,6 +486,9 @@ tl_window_class_init (TlWindowClass *klass)
 #define CHILD(name) gtk_widget_class_bind_template_child (widget_class, TlWindow, name)
   CHILD (recent_section);
   CHILD (menu_button);
+  CHILD (run_stack);
+  CHILD (run_button);
+  CHILD (cancel_button);
   CHILD (gpu_bar);
   CHILD (gpu_label);
   CHILD (info_bar);
