@@ -32,6 +32,8 @@
 #include "remote-test-util.h"
 
 #include "gen/tl-generate.h"
+#include "lu/tl-lu-recorder.h"
+#include "run/tl-gauss-run.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -189,6 +191,24 @@ progress_log_cb (TlRunner *runner, const TlRunProgress *p, gpointer data)
            p->fraction);
 }
 
+/* --lu N: a Gauss job instead (LU of an N×N float64 matrix with its
+ * step recording, as the app's Gauss page asks for it) */
+static TlMatrix *lu_matrix;
+static const char *lu_kernel = "lu-cpu-blocked";
+
+static void
+start_gauss (Way *way, Waiter *w, TlLuRecorder *recorder)
+{
+  TlGaussJob gauss = { .kind = TL_GAUSS_FACTOR, .a = lu_matrix, .recorder = recorder };
+  gauss.options.kernel_id = lu_kernel;
+  gauss.options.block_size = 64;
+  gauss.options.pivoting = TL_PIVOTING_PARTIAL;
+  if (way->host)
+    tl_remote_host_run_gauss_async (way->host, &gauss, NULL, waiter_done_cb, w);
+  else
+    tl_runner_run_gauss_async (way->runner, &gauss, NULL, waiter_done_cb, w);
+}
+
 static void
 run_once (Way *way, const TlJob *job)
 {
@@ -201,17 +221,25 @@ run_once (Way *way, const TlJob *job)
   want_remote = way->host != NULL;
   double cpu0 = taking_part_cpu_ms ();
   gint64 t0 = g_get_monotonic_time ();
-  if (way->host)
+  g_autoptr (TlLuRecorder) recorder = lu_matrix ? tl_lu_recorder_new (0) : NULL;
+  if (lu_matrix)
+    start_gauss (way, &w, recorder);
+  else if (way->host)
     tl_remote_host_run_gemm_async (way->host, job, NULL, waiter_done_cb, &w);
   else
     tl_runner_run_gemm_async (way->runner, job, NULL, waiter_done_cb, &w);
   waiter_run (&w);
   g_autoptr (GError) error = NULL;
-  g_autoptr (TlRunRecord) record = tl_runner_run_gemm_finish (way->runner, w.result, &error);
+  g_autoptr (TlRunRecord) record = NULL;
+  g_autoptr (TlGaussResult) gauss = NULL;
+  if (lu_matrix)
+    gauss = tl_runner_run_gauss_finish (way->runner, w.result, &error);
+  else
+    record = tl_runner_run_gemm_finish (way->runner, w.result, &error);
   double wall = (g_get_monotonic_time () - t0) / 1000.0;
   double cpu = taking_part_cpu_ms () - cpu0;
-  if (record == NULL)
-    g_error ("%s: %s", way->name, error->message);
+  if (record == NULL && (gauss == NULL || !recorder->finished))
+    g_error ("%s: %s", way->name, error ? error->message : "no step recording");
   g_array_append_val (way->wall_ms, wall);
   g_array_append_val (way->cpu_ms, cpu);
   double finished = first_signal_ms - first_finished_ms, sent = first_signal_ms - first_sent_ms;
@@ -229,12 +257,15 @@ main (int argc, char **argv)
   int size = 1024, rounds = 5, repeats = 5;
   g_autofree char *host = NULL, *kernels = NULL;
   gboolean bare = FALSE, log = FALSE;
+  int lu = 0;
   GOptionEntry entries[] = {
     { "size", 0, 0, G_OPTION_ARG_INT, &size, "N of the N³ job (1024)", "N" },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "Jobs per way (5)", "R" },
     { "repeats", 0, 0, G_OPTION_ARG_INT, &repeats, "Timed runs of each kernel (5)", "N" },
     { "kernels", 0, 0, G_OPTION_ARG_STRING, &kernels, "Kernels (cpu-openblas,cpu-blocked)", "LIST" },
     { "host", 0, 0, G_OPTION_ARG_STRING, &host, "Also through ssh to DEST", "DEST" },
+    { "lu", 0, 0, G_OPTION_ARG_INT, &lu, "A Gauss job instead: LU of an N×N float64 matrix "
+      "with its step recording", "N" },
     { "bare", 0, 0, G_OPTION_ARG_NONE, &bare, "No matrices kept, no block records", NULL },
     { "log", 0, 0, G_OPTION_ARG_NONE, &log, "Every debug line (this process's and the workers') and progress stage "
       "on standard error, with the monotonic ms it arrived at", NULL },
@@ -249,7 +280,10 @@ main (int argc, char **argv)
       return 2;
     }
   g_log_set_writer_func (log_writer, log ? &log : NULL, NULL);
-  g_setenv ("G_MESSAGES_DEBUG", "Tilelab", TRUE);
+  /* the times of the first kernel come from the debug log; a Gauss job
+   * has no kernels to time, and its many messages would each log a line */
+  if (lu <= 0 || log)
+    g_setenv ("G_MESSAGES_DEBUG", "Tilelab", TRUE);
   cli_test_locate ();
 
   Way ways[3] = { { "this process (TlRunner)" }, { "worker process (local pipe)" },
@@ -298,6 +332,11 @@ main (int argc, char **argv)
   job->a_matrix = tl_generate ("random-uniform", TL_DTYPE_FLOAT32, size, size, job->a.seed, &error);
   job->b_matrix = tl_generate ("random-uniform", TL_DTYPE_FLOAT32, size, size, job->b.seed, &error);
   g_assert_no_error (error);
+  if (lu > 0)
+    {
+      lu_matrix = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, lu, lu, 17, &error);
+      g_assert_no_error (error);
+    }
   /* one job each first: connections made, workers warm, pages touched */
   for (guint i = 0; i < n_ways; i++)
     {
@@ -315,11 +354,15 @@ main (int argc, char **argv)
 
   g_autofree char *load = NULL;
   g_file_get_contents ("/proc/loadavg", &load, NULL, NULL);
-  printf ("GEMM %d³ float32, kernels %s, %u timed runs + %u warm-up each, %s; %d rounds "
-          "interleaved (after one warm-up job each); load average %s\n\n",
-          size, kernels ? kernels : "cpu-openblas,cpu-blocked", job->repeats, job->warmups,
-          bare ? "no matrices kept, no block records" : "kept matrices and block records",
-          rounds, load ? g_strstrip (load) : "?");
+  if (lu > 0)
+    printf ("Gauss: LU of %d×%d float64 (%s, blocks of 64, partial pivoting) with its step "
+            "recording", lu, lu, lu_kernel);
+  else
+    printf ("GEMM %d³ float32, kernels %s, %u timed runs + %u warm-up each, %s", size,
+            kernels ? kernels : "cpu-openblas,cpu-blocked", job->repeats, job->warmups,
+            bare ? "no matrices kept, no block records" : "kept matrices and block records");
+  printf ("; %d rounds interleaved (after one warm-up job each); load average %s\n\n", rounds,
+          load ? g_strstrip (load) : "?");
   printf ("| way | wall time, median (min–max) | excess of medians | excess round by round, "
           "median (min…max) | CPU time, median | excess | first kernel finished → app has it, "
           "median (min–max) | of that: worker sent → app has it |\n");

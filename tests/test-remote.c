@@ -13,6 +13,8 @@
 #include "gen/tl-generate.h"
 #include "gemm/tl-cpu-gemm.h"
 #include "lu/tl-lu.h"
+#include "core/tl-json.h"
+#include "record/tl-gauss-record.h"
 #include "record/tl-record-file.h"
 #include "remote/tl-remote-diagnose.h"
 #include "remote/tl-remote-target.h"
@@ -149,6 +151,47 @@ test_npy_and_pool (void)
   g_assert_no_error (error);
   g_assert_true (tl_matrix_equal (m, back));
 
+  /* straight from the rows (a view's too), as NPY that the loader reads,
+   * described by the message so the receiver can read into a matrix */
+  for (TlDtype d = 0; d < TL_DTYPE_COUNT; d++)
+    {
+      g_autoptr (TlMatrix) whole = tl_matrix_new (d, 9, 11, &error);
+      g_assert_no_error (error);
+      for (gsize i = 0; i < 9; i++)
+        for (gsize j = 0; j < 11; j++)
+          tl_matrix_set (whole, i, j, (double) (i * 131 + j * 7) - 500.25 * (d != TL_DTYPE_INT32));
+      g_autoptr (TlMatrix) view = tl_matrix_view (whole, 2, 3, 5, 7);
+      g_autoptr (GOutputStream) out = g_memory_output_stream_new_resizable ();
+      g_assert_true (tl_wire_write_matrix (out, view, &error));
+      g_output_stream_close (out, NULL, NULL);
+      g_autoptr (GBytes) bytes = g_memory_output_stream_steal_as_bytes (
+        G_MEMORY_OUTPUT_STREAM (out));
+      g_autoptr (TlMatrix) loaded = tl_wire_matrix_from_npy (bytes, "view", &error);
+      g_assert_no_error (error);
+      g_assert_true (tl_matrix_equal (view, loaded));
+
+      JsonBuilder *b = tl_wire_begin ("matrix");
+      tl_wire_add_matrix_form (b, view);
+      g_autoptr (GBytes) line = tl_wire_end (b);
+      const char *type = NULL;
+      g_autoptr (JsonObject) msg = tl_wire_parse (g_bytes_get_data (line, NULL),
+                                                  g_bytes_get_size (line) - 1, &type, &error);
+      gsize header = 0;
+      g_autoptr (TlMatrix) into = tl_wire_matrix_for_message (msg, &header, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (into->rows, ==, 5);
+      g_assert_cmpuint (into->cols, ==, 7);
+      g_assert_cmpint (into->dtype, ==, d);
+      g_assert_cmpuint (header + tl_matrix_n_bytes (into), ==, g_bytes_get_size (bytes));
+      g_assert_true (tl_wire_check_npy_header (into, g_bytes_get_data (bytes, NULL), header));
+      memcpy (into->data, (const char *) g_bytes_get_data (bytes, NULL) + header,
+              tl_matrix_n_bytes (into));
+      g_assert_true (tl_matrix_equal (view, into));
+      /* a header of another shape is not this matrix's */
+      g_autoptr (GBytes) other = tl_wire_npy_header (d, 7, 5);
+      g_assert_false (tl_wire_check_npy_header (into, g_bytes_get_data (other, NULL), header));
+    }
+
   guint fr = 0, fc = 0;
   tl_matrix_set (m, 4, 6, NAN);
   g_autoptr (TlMatrix) pooled = tl_wire_pool_mean (m, 3, &fr, &fc, &error);
@@ -244,6 +287,239 @@ test_local_large (void)
   tl_remote_host_free (host);
 }
 
+/* A job run in this process: the record. */
+static TlRunRecord *
+run_here (const TlJob *job)
+{
+  g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
+  Waiter w;
+  waiter_init (&w, runner);
+  tl_runner_run_gemm_async (runner, job, NULL, waiter_done_cb, &w);
+  waiter_run (&w);
+  g_autoptr (GError) error = NULL;
+  TlRunRecord *record = tl_runner_run_gemm_finish (runner, w.result, &error);
+  g_assert_no_error (error);
+  waiter_clear (&w, runner);
+  return record;
+}
+
+/* C and the reference travel straight from the worker's matrices into
+ * new ones here: the same bits as this process makes, job after job of
+ * other shapes and dtypes on one worker, and a record already in hand
+ * keeps its matrices when the next job's arrive. */
+static void
+test_local_bitwise (void)
+{
+  TlRemoteHost *host = local_host ();
+  const struct { gsize m, k, n; TlDtype dtype; guint64 seed; } jobs[] = {
+    { 97, 55, 83, TL_DTYPE_FLOAT32, 1 },
+    { 64, 129, 31, TL_DTYPE_FLOAT64, 2 },
+    { 97, 55, 83, TL_DTYPE_FLOAT32, 3 },
+  };
+  TlRunRecord *there[G_N_ELEMENTS (jobs)], *here[G_N_ELEMENTS (jobs)];
+  for (guint j = 0; j < G_N_ELEMENTS (jobs); j++)
+    {
+      g_autoptr (TlJob) job = tl_job_new_gemm (jobs[j].m, jobs[j].k, jobs[j].n, jobs[j].dtype);
+      g_strfreev (job->kernels);
+      job->kernels = g_strsplit ("cpu-naive,cpu-blocked", ",", -1);
+      job->repeats = 1;
+      job->keep_matrices = TRUE;
+      job->a.seed = jobs[j].seed;
+      job->b.seed = jobs[j].seed + 100;
+      Waiter w;
+      waiter_init (&w, tl_remote_host_get_runner (host));
+      g_autoptr (GError) error = NULL;
+      there[j] = remote_test_gemm (host, job, &w, &error);
+      g_assert_no_error (error);
+      waiter_clear (&w, tl_remote_host_get_runner (host));
+      here[j] = run_here (job);
+    }
+  for (guint j = 0; j < G_N_ELEMENTS (jobs); j++)
+    {
+      g_assert_true (tl_matrix_equal (there[j]->reference, here[j]->reference));
+      g_assert_true (tl_matrix_equal (there[j]->a, here[j]->a));
+      for (guint i = 0; i < 2; i++)
+        {
+          TlKernelRun *a = there[j]->runs->pdata[i], *b = here[j]->runs->pdata[i];
+          g_assert_cmpint (a->c->dtype, ==, jobs[j].dtype);
+          g_assert_true (tl_matrix_equal (a->c, b->c));
+        }
+    }
+  for (guint j = 0; j < G_N_ELEMENTS (jobs); j++)
+    {
+      tl_run_record_unref (there[j]);
+      tl_run_record_unref (here[j]);
+    }
+  tl_remote_host_free (host);
+}
+
+/* ---- a worker that breaks off: a script that speaks the protocol ----------------- */
+
+/* A worker (a shell script) that says a right hello, takes uploads, and
+ * answers the first job with the lines and bytes of the file answer;
+ * then it waits for the end of its input (hold) or exits at once. */
+static char *
+write_scripted_worker (const char *answer, gboolean hold)
+{
+  JsonBuilder *b = tl_wire_begin ("hello");
+  tl_wire_add_versions (b);
+  tl_json_member_string (b, "host", "scripted");
+  g_autoptr (GBytes) hello = tl_wire_end (b);
+  g_autofree char *hello_line = g_strndup (g_bytes_get_data (hello, NULL),
+                                           g_bytes_get_size (hello) - 1);
+  g_autofree char *quoted = g_shell_quote (answer);
+  g_autofree char *script = g_strdup_printf (
+    "#!/bin/sh\n"
+    "printf '%%s\\n' '%s'\n"
+    "while read -r line; do\n"
+    "  case \"$line\" in\n"
+    "    *'\"type\":\"upload\"'*)\n"
+    "      n=$(printf '%%s' \"$line\" | sed 's/.*\"bytes\":\\([0-9]*\\).*/\\1/')\n"
+    "      head -c \"$n\" >/dev/null ;;\n"
+    "    *'\"type\":\"job\"'*)\n"
+    "      cat %s\n"
+    "      %s\n"
+    "      exit 0 ;;\n"
+    "  esac\n"
+    "done\n",
+    hello_line, quoted, hold ? "cat >/dev/null" : ":");
+  char *path = g_build_filename (worker.dir, "scripted-worker", NULL);
+  g_assert_true (g_file_set_contents (path, script, -1, NULL));
+  g_assert_cmpint (g_chmod (path, 0755), ==, 0);
+  return path;
+}
+
+static void
+append_line (GString *out, JsonBuilder *b)
+{
+  tl_json_member_int (b, "id", 1);
+  g_autoptr (GBytes) line = tl_wire_end (b);
+  g_string_append_len (out, g_bytes_get_data (line, NULL), g_bytes_get_size (line));
+}
+
+/* Runs a Gauss job with a recorder against a worker answering with
+ * answer: its error; the recorder must be as it was (nothing of a
+ * recording that did not come whole). */
+static GError *
+gauss_against (const char *answer, gboolean hold)
+{
+  g_autofree char *answer_path = g_build_filename (worker.dir, "answer", NULL);
+  g_assert_true (g_file_set_contents (answer_path, answer, -1, NULL));
+  g_autofree char *script = write_scripted_worker (answer_path, hold);
+  g_autoptr (TlRemoteTarget) t = tl_remote_target_new (NULL, NULL, script);
+  TlRemoteHost *host = tl_remote_host_new (t);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 6, 6, 5, &error);
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
+  TlGaussJob job = { .kind = TL_GAUSS_FACTOR, .a = a, .recorder = rec };
+  job.options.kernel_id = "lu-cpu-unblocked";
+  Waiter w;
+  waiter_init (&w, tl_remote_host_get_runner (host));
+  tl_remote_host_run_gauss_async (host, &job, NULL, waiter_done_cb, &w);
+  waiter_run (&w);
+  GError *failed = NULL;
+  g_autoptr (TlGaussResult) done = tl_runner_run_gauss_finish (tl_remote_host_get_runner (host),
+                                                               w.result, &failed);
+  g_assert_null (done);
+  g_assert_false (rec->finished);
+  g_assert_cmpuint (rec->steps->len, ==, 0);
+  waiter_clear (&w, tl_remote_host_get_runner (host));
+  tl_remote_host_free (host);
+  g_test_message ("%s", failed->message);
+  return failed;
+}
+
+/* A recording that stops short is never taken as whole: parts missing
+ * before the end is said in words; a stream cut inside a part is a lost
+ * connection, named. */
+static void
+test_local_truncated_gauss (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) a = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 6, 6, 5, &error);
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
+  g_autoptr (TlLuResult) lu = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-unblocked", a, 0, TL_PIVOTING_PARTIAL, rec, NULL, &lu,
+                               &error));
+  g_autoptr (GString) head = g_string_new (NULL);
+  JsonBuilder *b = tl_wire_begin ("gauss-record");
+  json_builder_set_member_name (b, "head");
+  json_builder_add_value (b, tl_lu_recorder_head_to_json (rec));
+  json_builder_set_member_name (b, "parts");
+  json_builder_begin_object (b);
+  tl_json_member_int (b, "step", rec->steps->len);
+  tl_json_member_int (b, "block", rec->blocks->len);
+  tl_json_member_int (b, "snapshot", rec->snapshots->len);
+  json_builder_end_object (b);
+  append_line (head, b);
+  for (guint i = 0; i < 3; i++)
+    {
+      b = tl_wire_begin ("gauss-part");
+      tl_json_member_string (b, "part", "step");
+      tl_json_member_int (b, "index", i);
+      json_builder_set_member_name (b, "value");
+      tl_lu_recorder_add_part (b, rec, TL_LU_PART_STEP, i, NULL);
+      append_line (head, b);
+    }
+
+  /* the end comes after three of six steps */
+  g_autoptr (GString) short_one = g_string_new (head->str);
+  b = tl_wire_begin ("gauss");
+  json_builder_set_member_name (b, "lu");
+  json_builder_begin_object (b);
+  tl_json_member_string (b, "kernel", "lu-cpu-unblocked");
+  json_builder_end_object (b);
+  tl_json_member_bool (b, "recorded", TRUE);
+  append_line (short_one, b);
+  b = tl_wire_begin ("done");
+  tl_json_member_string (b, "status", "ok");
+  append_line (short_one, b);
+  g_autoptr (GError) incomplete = gauss_against (short_one->str, TRUE);
+  g_assert_error (incomplete, TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL);
+  g_assert_nonnull (strstr (incomplete->message, "incomplete"));
+
+  /* the worker ends in the middle of the fourth step's line */
+  g_autoptr (GString) cut = g_string_new (head->str);
+  g_string_append (cut, "{\"type\":\"gauss-part\",\"part\":\"step\",\"index\":3,\"value\":{\"k\":");
+  g_autoptr (GError) lost = gauss_against (cut->str, FALSE);
+  g_assert_error (lost, TL_REMOTE_ERROR, TL_REMOTE_ERROR_LOST);
+  g_assert_nonnull (strstr (lost->message, "this computer"));
+}
+
+/* A matrix whose bytes stop short: the job fails as a lost connection,
+ * and no record (with half a reference) is shown as whole. */
+static void
+test_local_truncated_matrix (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) m = tl_generate ("random-uniform", TL_DTYPE_FLOAT64, 40, 30, 5, &error);
+  JsonBuilder *b = tl_wire_begin ("matrix");
+  tl_json_member_string (b, "name", "reference");
+  tl_json_member_int (b, "rows", 40);
+  tl_json_member_int (b, "cols", 30);
+  tl_wire_add_matrix_form (b, m);
+  g_autoptr (GString) answer = g_string_new (NULL);
+  append_line (answer, b);
+  g_autoptr (GBytes) header = tl_wire_npy_header (m->dtype, m->rows, m->cols);
+  g_string_append_len (answer, g_bytes_get_data (header, NULL), g_bytes_get_size (header));
+  g_string_append_len (answer, m->data, tl_matrix_n_bytes (m) / 2);
+  g_autofree char *answer_path = g_build_filename (worker.dir, "answer", NULL);
+  g_assert_true (g_file_set_contents (answer_path, answer->str, answer->len, NULL));
+  g_autofree char *script = write_scripted_worker (answer_path, FALSE);
+  g_autoptr (TlRemoteTarget) t = tl_remote_target_new (NULL, NULL, script);
+  TlRemoteHost *host = tl_remote_host_new (t);
+  g_autoptr (TlJob) job = remote_test_job (40, 20, 30, "cpu-naive", 1);
+  Waiter w;
+  waiter_init (&w, tl_remote_host_get_runner (host));
+  g_autoptr (TlRunRecord) record = remote_test_gemm (host, job, &w, &error);
+  g_assert_null (record);
+  g_assert_error (error, TL_REMOTE_ERROR, TL_REMOTE_ERROR_LOST);
+  g_assert_nonnull (strstr (error->message, "this computer"));
+  g_test_message ("%s", error->message);
+  waiter_clear (&w, tl_remote_host_get_runner (host));
+  tl_remote_host_free (host);
+}
+
 /* Inputs handed over in memory go as uploads; the record keeps ours. */
 static void
 test_local_upload (void)
@@ -281,6 +557,28 @@ test_local_upload (void)
   tl_remote_host_free (host);
 }
 
+/* Whether two JSON values print the same (both taken); doubles print
+ * in their shortest exact form, so the same text is the same bits. */
+static gboolean
+same_json (JsonNode *x, JsonNode *y)
+{
+  g_autofree char *tx = tl_json_to_data (x, FALSE, NULL);
+  g_autofree char *ty = tl_json_to_data (y, FALSE, NULL);
+  json_node_unref (x);
+  json_node_unref (y);
+  if (strcmp (tx, ty) != 0)
+    g_test_message ("%.200s\n  differs from\n%.200s", tx, ty);
+  return strcmp (tx, ty) == 0;
+}
+
+static JsonNode *
+part_json (const TlLuRecorder *rec, TlLuRecordPart part, guint i)
+{
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  tl_lu_recorder_add_part (b, rec, part, i, NULL);
+  return json_builder_get_root (b);
+}
+
 static void
 test_local_gauss (void)
 {
@@ -300,13 +598,23 @@ test_local_gauss (void)
                                                                w.result, &error);
   g_assert_no_error (error);
   g_autoptr (TlLuResult) here = NULL;
-  g_assert_true (tl_lu_factor ("lu-cpu-blocked", a, 32, TL_PIVOTING_PARTIAL, NULL, NULL, &here, &error));
+  g_autoptr (TlLuRecorder) local = tl_lu_recorder_new (0);
+  g_assert_true (tl_lu_factor ("lu-cpu-blocked", a, 32, TL_PIVOTING_PARTIAL, local, NULL, &here,
+                               &error));
   g_assert_cmpint (done->lu->det_sign, ==, here->det_sign);
   g_assert_cmpfloat_with_epsilon (done->lu->log_abs_det, here->log_abs_det, 1e-9);
-  /* the steps came back into our recorder */
+  /* the steps came back into our recorder, step by step, as this process
+   * records them: every step and snapshot the same to the last bit (the
+   * block steps' phase times are the other process's clock) */
   g_assert_true (rec->finished);
   g_assert_cmpuint (rec->steps->len, ==, 150);
   g_assert_cmpuint (rec->rows, ==, 150);
+  g_assert_cmpuint (rec->snapshots->len, ==, local->snapshots->len);
+  g_assert_cmpuint (rec->blocks->len, ==, local->blocks->len);
+  g_assert_true (same_json (tl_lu_recorder_head_to_json (rec), tl_lu_recorder_head_to_json (local)));
+  for (int part = TL_LU_PART_STEP; part < TL_LU_N_PARTS; part += 2) /* steps, snapshots */
+    for (guint i = 0; i < tl_lu_recorder_n_parts (local, part); i++)
+      g_assert_true (same_json (part_json (rec, part, i), part_json (local, part, i)));
   waiter_clear (&w, tl_remote_host_get_runner (host));
   tl_remote_host_free (host);
 }
@@ -374,7 +682,8 @@ test_local_version (void)
   g_test_message ("%s", error->message);
   g_assert_nonnull (strstr (error->message, "9.9.9"));      /* theirs */
   g_assert_nonnull (strstr (error->message, "protocol 99"));
-  g_assert_nonnull (strstr (error->message, "protocol 1 ")); /* ours */
+  g_autofree char *ours = g_strdup_printf ("protocol %d ", TL_WIRE_PROTOCOL);
+  g_assert_nonnull (strstr (error->message, ours));
   g_unlink (foreign);
 }
 
@@ -450,6 +759,9 @@ main (int argc, char **argv)
   g_test_add_func ("/remote/local/large", test_local_large);
   g_test_add_func ("/remote/local/upload", test_local_upload);
   g_test_add_func ("/remote/local/gauss", test_local_gauss);
+  g_test_add_func ("/remote/local/bitwise", test_local_bitwise);
+  g_test_add_func ("/remote/local/truncated-gauss", test_local_truncated_gauss);
+  g_test_add_func ("/remote/local/truncated-matrix", test_local_truncated_matrix);
   g_test_add_func ("/remote/local/cancel", test_local_cancel);
   g_test_add_func ("/remote/local/killed", test_local_killed);
   g_test_add_func ("/remote/local/version", test_local_version);

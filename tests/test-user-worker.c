@@ -349,7 +349,7 @@ on_message (TlRemoteConnection *conn, const char *type, JsonObject *message, GBy
   if (strcmp (type, "matrix") == 0)
     {
       g_assert_cmpstr (tl_json_object_get_string (message, "name", ""), ==, "c");
-      m->c = tl_wire_matrix_from_npy (payload, "C", error);
+      m->c = tl_remote_connection_take_matrix (conn, payload, "C", error);
       return m->c != NULL;
     }
   return TRUE;

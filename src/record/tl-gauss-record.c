@@ -4,6 +4,7 @@
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 
 #include "core/tl-error.h"
 #include "core/tl-json.h"
@@ -23,17 +24,43 @@ add_value (JsonBuilder *b, const TlLuRecorder *self, double x)
     tl_json_add_value (b, x);
 }
 
+/* n values as the member "data": [values], or, with a sink (a stream's
+ * part), appended to it as little-endian float64 and said as "len": n. */
 static void
-member_vector (JsonBuilder *b, const TlLuRecorder *self, const char *name, const TlLuVector *v)
+member_values (JsonBuilder *b, const TlLuRecorder *self, const double *x, gsize n,
+               GByteArray *sink)
+{
+  if (sink)
+    {
+      tl_json_member_int (b, "len", (gint64) n);
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+      g_byte_array_append (sink, (const guint8 *) x, n * sizeof *x);
+#else
+      for (gsize i = 0; i < n; i++)
+        {
+          guint64 bits;
+          memcpy (&bits, &x[i], sizeof bits);
+          bits = GUINT64_TO_LE (bits);
+          g_byte_array_append (sink, (const guint8 *) &bits, sizeof bits);
+        }
+#endif
+      return;
+    }
+  json_builder_set_member_name (b, "data");
+  json_builder_begin_array (b);
+  for (gsize i = 0; i < n; i++)
+    add_value (b, self, x[i]);
+  json_builder_end_array (b);
+}
+
+static void
+member_vector (JsonBuilder *b, const TlLuRecorder *self, const char *name, const TlLuVector *v,
+               GByteArray *sink)
 {
   json_builder_set_member_name (b, name);
   json_builder_begin_object (b);
   tl_json_member_int (b, "pool", v->pool);
-  json_builder_set_member_name (b, "data");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < v->len; i++)
-    add_value (b, self, v->data[i]);
-  json_builder_end_array (b);
+  member_values (b, self, v->data, v->len, sink);
   json_builder_end_object (b);
 }
 
@@ -50,19 +77,19 @@ member_region (JsonBuilder *b, const char *name, guint r0, guint rows, guint c0,
 }
 
 static void
-add_step (JsonBuilder *b, const TlLuRecorder *self, const TlLuStep *s)
+add_step (JsonBuilder *b, const TlLuRecorder *self, const TlLuStep *s, GByteArray *sink)
 {
   json_builder_begin_object (b);
   tl_json_member_int (b, "k", s->k);
   tl_json_member_int (b, "block", s->block);
-  member_vector (b, self, "column", &s->column);
+  member_vector (b, self, "column", &s->column, sink);
   tl_json_member_int (b, "pivot_row", s->pivot_row);
   json_builder_set_member_name (b, "pivot_value");
   add_value (b, self, s->pivot_value);
   tl_json_member_bool (b, "swapped", s->swapped);
   tl_json_member_bool (b, "zero_pivot", s->zero_pivot);
-  member_vector (b, self, "multipliers", &s->multipliers);
-  member_vector (b, self, "u_row", &s->u_row);
+  member_vector (b, self, "multipliers", &s->multipliers, sink);
+  member_vector (b, self, "u_row", &s->u_row, sink);
   member_region (b, "update", s->upd_row0, s->upd_rows, s->upd_col0, s->upd_cols);
   tl_json_member_value (b, "growth", s->growth);
   tl_json_member_int (b, "det_sign", s->det_sign);
@@ -89,7 +116,7 @@ add_block (JsonBuilder *b, const TlLuBlockStep *s)
 }
 
 static void
-add_snapshot (JsonBuilder *b, const TlLuRecorder *self, const TlLuSnapshot *s)
+add_snapshot (JsonBuilder *b, const TlLuRecorder *self, const TlLuSnapshot *s, GByteArray *sink)
 {
   json_builder_begin_object (b);
   tl_json_member_int (b, "after_steps", s->after_steps);
@@ -97,20 +124,14 @@ add_snapshot (JsonBuilder *b, const TlLuRecorder *self, const TlLuSnapshot *s)
   tl_json_member_int (b, "cols", s->cols);
   tl_json_member_int (b, "pool_r", s->pool_r);
   tl_json_member_int (b, "pool_c", s->pool_c);
-  json_builder_set_member_name (b, "data");
-  json_builder_begin_array (b);
-  for (gsize t = 0; t < (gsize) s->rows * s->cols; t++)
-    add_value (b, self, s->data[t]);
-  json_builder_end_array (b);
+  member_values (b, self, s->data, (gsize) s->rows * s->cols, sink);
   json_builder_end_object (b);
 }
 
-JsonNode *
-tl_lu_recorder_to_json (const TlLuRecorder *self)
+/* Everything but the three lists, into an object begun in b. */
+static void
+add_head (JsonBuilder *b, const TlLuRecorder *self)
 {
-  g_return_val_if_fail (self != NULL, NULL);
-  g_autoptr (JsonBuilder) b = json_builder_new ();
-  json_builder_begin_object (b);
   tl_json_member_string (b, "kind", "lu");
   tl_json_member_int (b, "schema", TL_LU_RECORD_SCHEMA);
   tl_json_member_string (b, "kernel", self->kernel_id ? self->kernel_id : "");
@@ -137,27 +158,65 @@ tl_lu_recorder_to_json (const TlLuRecorder *self)
   tl_json_member_value (b, "log_abs_det", self->log_abs_det);
   tl_json_member_value (b, "growth", self->growth);
   json_builder_end_object (b);
+}
 
-  json_builder_set_member_name (b, "steps");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < self->steps->len; i++)
-    add_step (b, self, &g_array_index (self->steps, TlLuStep, i));
-  json_builder_end_array (b);
+static const char *const part_lists[TL_LU_N_PARTS] = { "steps", "blocks", "snapshots" };
 
-  json_builder_set_member_name (b, "blocks");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < self->blocks->len; i++)
+static void
+add_part (JsonBuilder *b, const TlLuRecorder *self, TlLuRecordPart part, guint i,
+          GByteArray *sink)
+{
+  if (part == TL_LU_PART_STEP)
+    add_step (b, self, &g_array_index (self->steps, TlLuStep, i), sink);
+  else if (part == TL_LU_PART_BLOCK)
     add_block (b, &g_array_index (self->blocks, TlLuBlockStep, i));
-  json_builder_end_array (b);
+  else
+    add_snapshot (b, self, &g_array_index (self->snapshots, TlLuSnapshot, i), sink);
+}
 
-  json_builder_set_member_name (b, "snapshots");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < self->snapshots->len; i++)
-    add_snapshot (b, self, &g_array_index (self->snapshots, TlLuSnapshot, i));
-  json_builder_end_array (b);
-
+JsonNode *
+tl_lu_recorder_to_json (const TlLuRecorder *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  add_head (b, self);
+  for (int part = 0; part < TL_LU_N_PARTS; part++)
+    {
+      json_builder_set_member_name (b, part_lists[part]);
+      json_builder_begin_array (b);
+      for (guint i = 0; i < tl_lu_recorder_n_parts (self, part); i++)
+        add_part (b, self, part, i, NULL);
+      json_builder_end_array (b);
+    }
   json_builder_end_object (b);
   return json_builder_get_root (b);
+}
+
+JsonNode *
+tl_lu_recorder_head_to_json (const TlLuRecorder *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_autoptr (JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  add_head (b, self);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+guint
+tl_lu_recorder_n_parts (const TlLuRecorder *self, TlLuRecordPart part)
+{
+  GArray *lists[TL_LU_N_PARTS] = { self->steps, self->blocks, self->snapshots };
+  return lists[part]->len;
+}
+
+void
+tl_lu_recorder_add_part (JsonBuilder *builder, const TlLuRecorder *self, TlLuRecordPart part,
+                         guint index, GByteArray *values)
+{
+  g_return_if_fail (index < tl_lu_recorder_n_parts (self, part));
+  add_part (builder, self, part, index, values);
 }
 
 /* In GF(p) every value is a residue: an integer in 0 … p−1. */
@@ -338,22 +397,69 @@ get_index (JsonObject *o, const char *path, const char *name, guint *out, GError
   return tl_json_get_uint (o, path, name, TRUE, TL_MATRIX_MAX_DIM, out, error);
 }
 
-/* {"pool": P ≥ 1, "data": [values]} */
+/* The values of a stream's part (tl_lu_recorder_take_part_json), as
+ * they are used: little-endian float64. */
+typedef struct
+{
+  const guint8 *data;
+  gsize size, used;
+} Values;
+
+/* n values (n < 0: as many as there are) at path: "data": [values] in o,
+ * or, from a stream's part (in), "len": n and that many of in's values.
+ * A new block (g_free) in *out, their number in *len. */
 static gboolean
-get_vector (JsonObject *o, const char *path, const char *name, TlLuVector *v, GError **error)
+get_values (JsonObject *o, const char *path, gint64 n, Values *in, double **out, gsize *len,
+            GError **error)
+{
+  if (in == NULL)
+    {
+      JsonArray *data;
+      if (!tl_json_get_array (o, path, "data", TRUE, &data, error))
+        return FALSE;
+      g_autofree char *pd = tl_json_path (path, "data");
+      *len = n < 0 ? json_array_get_length (data) : (gsize) n;
+      return tl_json_array_values (data, pd, *len, out, error);
+    }
+  gint64 count = 0;
+  if (!tl_json_get_int (o, path, "len", TRUE, 0, G_MAXINT32, &count, error))
+    return FALSE;
+  if ((n >= 0 && count != n) || (guint64) count * sizeof (double) > in->size - in->used)
+    return tl_json_fail (error, path, _("%" PRId64 " values, beyond those that came with it"),
+                         count);
+  *len = (gsize) count;
+  *out = g_new (double, MAX (*len, 1));
+  memcpy (*out, in->data + in->used, *len * sizeof (double));
+  in->used += *len * sizeof (double);
+#if G_BYTE_ORDER != G_LITTLE_ENDIAN
+  for (gsize i = 0; i < *len; i++)
+    {
+      guint64 bits;
+      memcpy (&bits, &(*out)[i], sizeof bits);
+      bits = GUINT64_FROM_LE (bits);
+      memcpy (&(*out)[i], &bits, sizeof bits);
+    }
+#endif
+  return TRUE;
+}
+
+/* {"pool": P ≥ 1, "data": [values]} (or "len", get_values) */
+static gboolean
+get_vector (JsonObject *o, const char *path, const char *name, TlLuVector *v, Values *in,
+            GError **error)
 {
   JsonObject *vo;
-  JsonArray *data;
   gint64 pool = 0;
   g_autofree char *p = tl_json_path (path, name);
   if (!tl_json_get_object (o, path, name, TRUE, &vo, error)
-      || !tl_json_get_int (vo, p, "pool", TRUE, 1, TL_MATRIX_MAX_DIM, &pool, error)
-      || !tl_json_get_array (vo, p, "data", TRUE, &data, error))
+      || !tl_json_get_int (vo, p, "pool", TRUE, 1, TL_MATRIX_MAX_DIM, &pool, error))
     return FALSE;
-  g_autofree char *pd = tl_json_path (p, "data");
+  gsize len = 0;
   v->pool = (guint) pool;
-  v->len = json_array_get_length (data);
-  return tl_json_array_values (data, pd, v->len, &v->data, error);
+  if (!get_values (vo, p, -1, in, &v->data, &len, error))
+    return FALSE;
+  v->len = (guint) len;
+  return TRUE;
 }
 
 /* "update": [row0, rows, col0, cols] */
@@ -429,10 +535,10 @@ read_result (JsonObject *o, TlLuRecorder *self, GError **error)
 
 /* Reads one element of an array of the record into self's list of them. */
 typedef gboolean (*ReadOne) (JsonObject *element, const char *path, TlLuRecorder *self,
-                             GError **error);
+                             Values *in, GError **error);
 
 static gboolean
-read_step (JsonObject *so, const char *p, TlLuRecorder *self, GError **error)
+read_step (JsonObject *so, const char *p, TlLuRecorder *self, Values *in, GError **error)
 {
   /* the array frees what a step holds, also when reading it fails */
   g_array_set_size (self->steps, self->steps->len + 1);
@@ -440,13 +546,13 @@ read_step (JsonObject *so, const char *p, TlLuRecorder *self, GError **error)
   gint64 pivot_row = 0, det_sign = 0, det_mod = 0;
   if (!get_index (so, p, "k", &s->k, error)
       || !get_index (so, p, "block", &s->block, error)
-      || !get_vector (so, p, "column", &s->column, error)
+      || !get_vector (so, p, "column", &s->column, in, error)
       || !tl_json_get_int (so, p, "pivot_row", TRUE, 0, TL_MATRIX_MAX_DIM, &pivot_row, error)
       || !tl_json_get_value (so, p, "pivot_value", TRUE, &s->pivot_value, error)
       || !tl_json_get_bool (so, p, "swapped", TRUE, &s->swapped, error)
       || !tl_json_get_bool (so, p, "zero_pivot", TRUE, &s->zero_pivot, error)
-      || !get_vector (so, p, "multipliers", &s->multipliers, error)
-      || !get_vector (so, p, "u_row", &s->u_row, error)
+      || !get_vector (so, p, "multipliers", &s->multipliers, in, error)
+      || !get_vector (so, p, "u_row", &s->u_row, in, error)
       || !get_region (so, p, &s->upd_row0, &s->upd_rows, &s->upd_col0, &s->upd_cols, error)
       || !tl_json_get_value (so, p, "growth", TRUE, &s->growth, error)
       || !tl_json_get_int (so, p, "det_sign", TRUE, -1, 1, &det_sign, error)
@@ -461,7 +567,7 @@ read_step (JsonObject *so, const char *p, TlLuRecorder *self, GError **error)
 }
 
 static gboolean
-read_block (JsonObject *bo, const char *p, TlLuRecorder *self, GError **error)
+read_block (JsonObject *bo, const char *p, TlLuRecorder *self, Values *in, GError **error)
 {
   TlLuBlockStep block = { 0 }, *s = &block;
   JsonObject *ph;
@@ -481,22 +587,20 @@ read_block (JsonObject *bo, const char *p, TlLuRecorder *self, GError **error)
 }
 
 static gboolean
-read_snapshot (JsonObject *so, const char *p, TlLuRecorder *self, GError **error)
+read_snapshot (JsonObject *so, const char *p, TlLuRecorder *self, Values *in, GError **error)
 {
   TlLuSnapshot snap = { 0 }, *s = &snap;
-  JsonArray *data;
   if (!get_index (so, p, "after_steps", &s->after_steps, error)
       || !get_index (so, p, "rows", &s->rows, error)
       || !get_index (so, p, "cols", &s->cols, error)
       || !get_index (so, p, "pool_r", &s->pool_r, error)
-      || !get_index (so, p, "pool_c", &s->pool_c, error)
-      || !tl_json_get_array (so, p, "data", TRUE, &data, error))
+      || !get_index (so, p, "pool_c", &s->pool_c, error))
     return FALSE;
   if ((guint64) s->rows * s->cols > (guint64) TL_LU_RECORD_WHOLE_MAX * TL_LU_RECORD_WHOLE_MAX)
     return tl_json_fail (error, p, _("a snapshot of %u×%u cells (at most %u×%u)"), s->rows,
                          s->cols, TL_LU_RECORD_WHOLE_MAX, TL_LU_RECORD_WHOLE_MAX);
-  g_autofree char *pd = tl_json_path (p, "data");
-  if (!tl_json_array_values (data, pd, (gsize) s->rows * s->cols, &s->data, error))
+  gsize len = 0;
+  if (!get_values (so, p, (gint64) s->rows * s->cols, in, &s->data, &len, error))
     return FALSE;
   g_array_append_val (self->snapshots, snap);
   return TRUE;
@@ -517,15 +621,16 @@ read_each (JsonObject *o, const char *name, ReadOne read_one, TlLuRecorder *self
       if (!tl_json_element_object (array, path, i, &element, error))
         return FALSE;
       g_autofree char *p = g_strdup_printf ("%s[%u]", path, i);
-      if (!read_one (element, p, self, error))
+      if (!read_one (element, p, self, NULL, error))
         return FALSE;
     }
   return TRUE;
 }
 
-/* The record in node, its members read and their ranges checked. */
+/* A new recorder with the head of the record in o (kind, schema, header
+ * and result), its lists still empty. */
 static TlLuRecorder *
-read_record (JsonNode *node, GError **error)
+read_head (JsonNode *node, GError **error)
 {
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
@@ -549,13 +654,71 @@ read_record (JsonNode *node, GError **error)
       return NULL;
     }
   g_autoptr (TlLuRecorder) self = tl_lu_recorder_new (0);
-  if (!read_header (o, self, error) || !read_result (o, self, error)
-      || !read_each (o, "steps", read_step, self, error)
-      || !read_each (o, "blocks", read_block, self, error)
-      || !read_each (o, "snapshots", read_snapshot, self, error)
-      || !validate (self, error))
+  if (!read_header (o, self, error) || !read_result (o, self, error))
     return NULL;
   return g_steal_pointer (&self);
+}
+
+static const ReadOne part_readers[TL_LU_N_PARTS] = { read_step, read_block, read_snapshot };
+
+/* The record in node, its members read and their ranges checked. */
+static TlLuRecorder *
+read_record (JsonNode *node, GError **error)
+{
+  g_autoptr (TlLuRecorder) self = read_head (node, error);
+  if (self == NULL)
+    return NULL;
+  JsonObject *o = json_node_get_object (node);
+  for (int part = 0; part < TL_LU_N_PARTS; part++)
+    if (!read_each (o, part_lists[part], part_readers[part], self, error))
+      return NULL;
+  if (!validate (self, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+TlLuRecorder *
+tl_lu_recorder_begin_from_json (JsonNode *head, GError **error)
+{
+  g_return_val_if_fail (head != NULL, NULL);
+  GError *local = NULL;
+  TlLuRecorder *self = read_head (head, &local);
+  if (self == NULL)
+    g_propagate_prefixed_error (error, local, _("LU record: "));
+  return self;
+}
+
+gboolean
+tl_lu_recorder_take_part_json (TlLuRecorder *self, TlLuRecordPart part, JsonNode *node,
+                               GBytes *values, GError **error)
+{
+  g_return_val_if_fail (self != NULL && node != NULL && (guint) part < TL_LU_N_PARTS, FALSE);
+  g_autofree char *path = g_strdup_printf ("$.%s[%u]", part_lists[part],
+                                           tl_lu_recorder_n_parts (self, part));
+  Values in = { 0 };
+  if (values)
+    in.data = g_bytes_get_data (values, &in.size);
+  GError *local = NULL;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    tl_json_fail (&local, path, _("expected an object"));
+  else if (part_readers[part] (json_node_get_object (node), path, self, values ? &in : NULL,
+                               &local)
+           && in.used != in.size)
+    tl_json_fail (&local, path, _("more values came than it holds"));
+  if (local == NULL)
+    return TRUE;
+  g_propagate_prefixed_error (error, local, _("LU record: "));
+  return FALSE;
+}
+
+gboolean
+tl_lu_recorder_end_from_json (TlLuRecorder *self, GError **error)
+{
+  GError *local = NULL;
+  if (validate (self, &local))
+    return TRUE;
+  g_propagate_prefixed_error (error, local, _("LU record: "));
+  return FALSE;
 }
 
 TlLuRecorder *

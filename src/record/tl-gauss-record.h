@@ -23,6 +23,37 @@ G_BEGIN_DECLS
 JsonNode     *tl_lu_recorder_to_json   (const TlLuRecorder *self);
 TlLuRecorder *tl_lu_recorder_from_json (JsonNode *node, GError **error);
 gboolean      tl_lu_recorder_save      (const TlLuRecorder *self, const char *path, GError **error);
+
+/* The record in parts, for a stream (the worker protocol sends a
+ * recording so, docs/remote.md): its head — the object without its lists
+ * "steps", "blocks" and "snapshots" — and then each element of those
+ * lists on its own.  Read back the same way: a recorder begun from the
+ * head takes the elements in order (each checked as it comes) and is
+ * checked whole at the end, as tl_lu_recorder_from_json checks a record. */
+typedef enum
+{
+  TL_LU_PART_STEP,
+  TL_LU_PART_BLOCK,
+  TL_LU_PART_SNAPSHOT,
+  TL_LU_N_PARTS
+} TlLuRecordPart;
+
+JsonNode     *tl_lu_recorder_head_to_json    (const TlLuRecorder *self);
+guint         tl_lu_recorder_n_parts         (const TlLuRecorder *self, TlLuRecordPart part);
+/* Adds element index of the list part as a value to builder.  values:
+ * NULL writes its numbers into the JSON, as a file has them; otherwise
+ * they are appended to values (little-endian float64, exact and far
+ * cheaper to write and read than decimal text) and the JSON says only
+ * how many ("len" in place of "data"). */
+void          tl_lu_recorder_add_part        (JsonBuilder *builder, const TlLuRecorder *self,
+                                              TlLuRecordPart part, guint index,
+                                              GByteArray *values);
+TlLuRecorder *tl_lu_recorder_begin_from_json (JsonNode *head, GError **error);
+/* values: the bytes written beside the part (NULL: its numbers are in
+ * the JSON); every one of them must belong to it. */
+gboolean      tl_lu_recorder_take_part_json  (TlLuRecorder *self, TlLuRecordPart part,
+                                              JsonNode *node, GBytes *values, GError **error);
+gboolean      tl_lu_recorder_end_from_json   (TlLuRecorder *self, GError **error);
 /* Reads a bare {"kind": "lu"} document or a run record holding
  * $.extensions.lu, through tl_json_parse (strict JSON, bounded size and
  * depth); from a regular file (never blocking) or from memory. */

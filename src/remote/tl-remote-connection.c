@@ -41,6 +41,7 @@ struct _TlRemoteConnection
   GHashTable *uploaded;    /* SHA-256s sent on this worker */
   guint64 next_id, next_req;
   Wait *wait;
+  TlMatrix *matrix;        /* the matrix of the message being handed on */
 };
 
 /* ---- small pieces ------------------------------------------------------------ */
@@ -90,10 +91,22 @@ static void cancel_job (TlRemoteConnection *conn, Wait *w);
 
 /* ---- what the transport says ---------------------------------------------------- */
 
+static void dispatch_message (TlRemoteConnection *conn, const char *type, JsonObject *msg,
+                              GBytes *payload);
+
 static void
-dispatch (const char *type, JsonObject *msg, GBytes *payload, gpointer data)
+dispatch (const char *type, JsonObject *msg, GBytes *payload, TlMatrix *matrix, gpointer data)
 {
   TlRemoteConnection *conn = data;
+  /* the callee takes it (tl_remote_connection_take_matrix), or it goes */
+  conn->matrix = matrix;
+  dispatch_message (conn, type, msg, payload);
+  g_clear_pointer (&conn->matrix, tl_matrix_unref);
+}
+
+static void
+dispatch_message (TlRemoteConnection *conn, const char *type, JsonObject *msg, GBytes *payload)
+{
   Wait *w = conn->wait;
   if (strcmp (type, "hello") == 0)
     {
@@ -402,6 +415,19 @@ JsonObject *
 tl_remote_connection_get_hello (TlRemoteConnection *conn)
 {
   return conn->hello;
+}
+
+TlMatrix *
+tl_remote_connection_take_matrix (TlRemoteConnection *conn, GBytes *payload, const char *name,
+                                  GError **error)
+{
+  if (conn->matrix)
+    return g_steal_pointer (&conn->matrix);
+  if (payload)
+    return tl_wire_matrix_from_npy (payload, name, error);
+  g_set_error (error, TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL, _("%s came without its bytes"),
+               name);
+  return NULL;
 }
 
 JsonNode *

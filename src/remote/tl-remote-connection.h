@@ -28,6 +28,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "core/tl-matrix.h"
 #include "remote/tl-remote-target.h"
 
 G_BEGIN_DECLS
@@ -48,6 +49,13 @@ typedef void (*TlRemoteStatusFunc) (const char *text, double fraction, gpointer 
 typedef gboolean (*TlRemoteMessageFunc) (TlRemoteConnection *conn, const char *type,
                                          JsonObject *message, GBytes *payload,
                                          gpointer user_data, GError **error);
+
+/* Inside a TlRemoteMessageFunc for a "matrix" message: its matrix (the
+ * caller's), read straight from the stream into it, or decoded from the
+ * NPY payload of a peer that sent one; NULL with the error when neither
+ * came (name is for messages: "C of gemm-03 from gpu1"). */
+TlMatrix           *tl_remote_connection_take_matrix (TlRemoteConnection *conn, GBytes *payload,
+                                                      const char *name, GError **error);
 
 TlRemoteConnection *tl_remote_connection_new  (const TlRemoteTarget *target);
 /* Closes (tl_remote_connection_close) and frees. */

@@ -192,16 +192,16 @@ deliver (GemmCall *c, TlKernelRun *run, gboolean again)
 }
 
 static void
-take_matrix (GemmCall *c, JsonObject *msg, GBytes *payload)
+take_matrix (GemmCall *c, TlRemoteConnection *conn, JsonObject *msg, GBytes *payload)
 {
   const char *name = tl_json_object_get_string (msg, "name", "");
   TlMatrix *m = NULL;
-  if (payload && !json_object_has_member (msg, "error"))
+  if (!json_object_has_member (msg, "error"))
     {
       g_autofree char *what = g_strdup_printf ("%s from %s", name,
                                                tl_remote_target_host (c->host->target));
       g_autoptr (GError) error = NULL;
-      m = tl_wire_matrix_from_npy (payload, what, &error);
+      m = tl_remote_connection_take_matrix (conn, payload, what, &error);
       if (m == NULL)
         g_debug ("remote: %s", error->message);
       c->pooled = MAX (c->pooled, (guint) tl_wire_get_count (msg, "factor_r", 1));
@@ -258,7 +258,7 @@ gemm_message_cb (TlRemoteConnection *conn, const char *type, JsonObject *msg, GB
         deliver (c, run, FALSE);
     }
   else if (strcmp (type, "matrix") == 0)
-    take_matrix (c, msg, payload);
+    take_matrix (c, conn, msg, payload);
   else if (strcmp (type, "record") == 0)
     {
       JsonNode *node = json_object_get_member (msg, "record");
@@ -269,6 +269,16 @@ gemm_message_cb (TlRemoteConnection *conn, const char *type, JsonObject *msg, GB
       return c->record != NULL;
     }
   return TRUE;
+}
+
+/* A job that broke off (the connection lost, a message wrong): the
+ * error names the job as well as the host; nothing of it is shown. */
+static void
+name_broken_job (GError **error, const char *job)
+{
+  if (error && *error && (*error)->domain == TL_REMOTE_ERROR
+      && ((*error)->code == TL_REMOTE_ERROR_LOST || (*error)->code == TL_REMOTE_ERROR_PROTOCOL))
+    g_prefix_error (error, _("%s did not finish, and nothing of it is shown: "), job);
 }
 
 static void
@@ -398,6 +408,9 @@ gemm_func (TlRunnerJob *rjob, gpointer data, GCancellable *cancellable, GError *
       if (c->runs->len > 0 && local->domain == TL_REMOTE_ERROR)
         return partial_record (c, conn, local);
       g_propagate_error (error, g_steal_pointer (&local));
+      g_autofree char *what = g_strdup_printf (_("GEMM %zu×%zu×%zu"), c->job->m, c->job->k,
+                                               c->job->n);
+      name_broken_job (error, what);
       return NULL;
     }
   if (c->record)
@@ -438,6 +451,8 @@ typedef struct
   TlPivoting pivoting;
   int gpu_ordinal;
   TlLuRecorder *recorder;   /* the caller's: filled with what came */
+  TlLuRecorder *incoming;   /* the recording while its parts come */
+  guint expected[TL_LU_N_PARTS];
   TlLuResult *lu;
 } GaussCall;
 
@@ -446,6 +461,7 @@ gauss_call_free (GaussCall *c)
 {
   tl_matrix_unref (c->a);
   g_free (c->kernel);
+  g_clear_pointer (&c->incoming, tl_lu_recorder_free);
   g_clear_pointer (&c->lu, tl_lu_result_free);
   g_free (c);
 }
@@ -483,11 +499,76 @@ take_recorder (TlLuRecorder *dst, TlLuRecorder *src)
   tl_lu_recorder_free (src);
 }
 
+static const char *const recording_parts[TL_LU_N_PARTS] = { "step", "block", "snapshot" };
+
+static gboolean
+recording_error (GError **error, const char *what)
+{
+  g_set_error (error, TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL,
+               _("the Gauss step recording came incomplete (%s)"), what);
+  return FALSE;
+}
+
+/* "gauss-record": the head, and how many parts follow. */
+static gboolean
+begin_recording (GaussCall *c, JsonObject *msg, GError **error)
+{
+  JsonNode *head = json_object_get_member (msg, "head");
+  JsonObject *parts = member_object (msg, "parts");
+  if (head == NULL || parts == NULL)
+    return recording_error (error, _("no head"));
+  g_clear_pointer (&c->incoming, tl_lu_recorder_free);
+  c->incoming = tl_lu_recorder_begin_from_json (head, error);
+  for (int p = 0; p < TL_LU_N_PARTS; p++)
+    c->expected[p] = (guint) MIN (tl_wire_get_count (parts, recording_parts[p], 0), G_MAXUINT);
+  return c->incoming != NULL;
+}
+
+/* "gauss-part": the next step, block step or snapshot, in order. */
+static gboolean
+take_recording_part (GaussCall *c, JsonObject *msg, GBytes *payload, GError **error)
+{
+  const char *name = tl_json_object_get_string (msg, "part", "");
+  int part = 0;
+  while (part < TL_LU_N_PARTS && strcmp (name, recording_parts[part]) != 0)
+    part++;
+  JsonNode *value = json_object_get_member (msg, "value");
+  if (c->incoming == NULL || part == TL_LU_N_PARTS || value == NULL)
+    return recording_error (error, _("a part out of place"));
+  if (tl_wire_get_count (msg, "index", -1) != tl_lu_recorder_n_parts (c->incoming, part)
+      || tl_lu_recorder_n_parts (c->incoming, part) >= c->expected[part])
+    return recording_error (error, _("a part out of order"));
+  return tl_lu_recorder_take_part_json (c->incoming, part, value, payload, error);
+}
+
+/* "gauss", the last: the recording is taken only when every part came
+ * and it checks out whole. */
+static gboolean
+end_recording (GaussCall *c, JsonObject *msg, GError **error)
+{
+  JsonNode *recorded = json_object_get_member (msg, "recorded");
+  if (c->recorder == NULL || !tl_json_node_is_bool (recorded) || !json_node_get_boolean (recorded))
+    return TRUE;
+  if (c->incoming == NULL)
+    return recording_error (error, _("no head"));
+  for (int p = 0; p < TL_LU_N_PARTS; p++)
+    if (tl_lu_recorder_n_parts (c->incoming, p) != c->expected[p])
+      return recording_error (error, _("parts missing"));
+  if (!tl_lu_recorder_end_from_json (c->incoming, error))
+    return FALSE;
+  take_recorder (c->recorder, g_steal_pointer (&c->incoming));
+  return TRUE;
+}
+
 static gboolean
 gauss_message_cb (TlRemoteConnection *conn, const char *type, JsonObject *msg, GBytes *payload,
                   gpointer user_data, GError **error)
 {
   GaussCall *c = user_data;
+  if (strcmp (type, "gauss-record") == 0)
+    return begin_recording (c, msg, error);
+  if (strcmp (type, "gauss-part") == 0)
+    return take_recording_part (c, msg, payload, error);
   if (strcmp (type, "gauss") != 0)
     return TRUE;
   JsonObject *summary = member_object (msg, "lu");
@@ -497,16 +578,10 @@ gauss_message_cb (TlRemoteConnection *conn, const char *type, JsonObject *msg, G
                            _("a Gauss result without its factorisation"));
       return FALSE;
     }
+  if (!end_recording (c, msg, error))
+    return FALSE;
   g_clear_pointer (&c->lu, tl_lu_result_free);
   c->lu = lu_from_summary (summary);
-  JsonNode *rec = json_object_get_member (msg, "recorder");
-  if (c->recorder && rec)
-    {
-      TlLuRecorder *got = tl_lu_recorder_from_json (rec, error);
-      if (got == NULL)
-        return FALSE;
-      take_recorder (c->recorder, got);
-    }
   return TRUE;
 }
 
@@ -532,7 +607,12 @@ gauss_func (TlRunnerJob *rjob, gpointer data, GCancellable *cancellable, GError 
   g_autoptr (JsonObject) done = tl_remote_connection_run_job (conn, b, gauss_message_cb, c,
                                                               cancellable, error);
   if (done == NULL)
-    return NULL;
+    {
+      g_autofree char *what = g_strdup_printf (_("LU of %zu×%zu (%s)"), c->a->rows, c->a->cols,
+                                               c->kernel ? c->kernel : "?");
+      name_broken_job (error, what);
+      return NULL;
+    }
   if (c->lu == NULL)
     {
       g_propagate_error (error, tl_wire_get_error (done));

@@ -40,6 +40,11 @@ struct _TlRemoteTransport
   gboolean said_end;       /* failed or ended was called */
   int exit_status;
   GSource *force_exit;     /* SIGKILL after a SIGTERM that was not enough */
+  /* the last payload's buffer, for the next: messages come one after
+   * another (a Gauss recording's thousand parts), and fresh memory for
+   * each would be faulted in page by page */
+  guchar *spare;
+  gsize spare_size;
 };
 
 static void read_next_line (TlRemoteTransport *t);
@@ -238,7 +243,20 @@ typedef struct
   char *type;
   guchar *buffer;
   gsize size;
+  TlMatrix *matrix;       /* a matrix's data goes here after the buffer (its NPY header) */
 } Payload;
+
+static void
+payload_free (Payload *p)
+{
+  g_free (p->buffer);
+  g_free (p->type);
+  g_clear_pointer (&p->matrix, tl_matrix_unref);
+  json_object_unref (p->msg);
+  g_free (p);
+}
+
+static void read_matrix_data (Payload *p);
 
 static void
 payload_cb (GObject *source, GAsyncResult *result, gpointer data)
@@ -248,33 +266,106 @@ payload_cb (GObject *source, GAsyncResult *result, gpointer data)
   t->pending--;
   gsize got = 0;
   gboolean ok = g_input_stream_read_all_finish (G_INPUT_STREAM (source), result, &got, NULL);
-  if (ok && got == p->size)
+  if (!ok || got != p->size)
     {
-      g_autoptr (GBytes) bytes = g_bytes_new_take (g_steal_pointer (&p->buffer), p->size);
-      t->callbacks.message (p->type, p->msg, bytes, t->data);
+      /* the stream ended inside the bytes: nothing of them is handed on */
+      if (!g_cancellable_is_cancelled (t->io_cancellable))
+        on_eof (t);
+      payload_free (p);
+      return;
+    }
+  if (p->matrix)
+    {
+      read_matrix_data (p);
+      return;
+    }
+  GBytes *bytes = g_bytes_new_take (g_steal_pointer (&p->buffer), p->size);
+  t->callbacks.message (p->type, p->msg, bytes, NULL, t->data);
+  /* back as the spare (a copy, should the callee have kept the bytes) */
+  gsize size = 0;
+  guchar *back = g_bytes_unref_to_data (bytes, &size);
+  if (size >= t->spare_size)
+    {
+      g_free (t->spare);
+      t->spare = back;
+      t->spare_size = size;
+    }
+  else
+    g_free (back);
+  read_next_line (t);
+  payload_free (p);
+}
+
+static void
+matrix_data_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Payload *p = data;
+  TlRemoteTransport *t = p->t;
+  t->pending--;
+  gsize got = 0;
+  gboolean ok = g_input_stream_read_all_finish (G_INPUT_STREAM (source), result, &got, NULL);
+  if (ok && got == tl_matrix_n_bytes (p->matrix))
+    {
+      t->callbacks.message (p->type, p->msg, NULL, g_steal_pointer (&p->matrix), t->data);
       read_next_line (t);
     }
   else if (!g_cancellable_is_cancelled (t->io_cancellable))
     on_eof (t);
-  g_free (p->buffer);
-  g_free (p->type);
-  json_object_unref (p->msg);
-  g_free (p);
+  payload_free (p);
 }
 
-/* Reads the size bytes that follow msg, then hands both on. */
+/* The header came (in p->buffer): the data goes straight into the matrix. */
+static void
+read_matrix_data (Payload *p)
+{
+  TlRemoteTransport *t = p->t;
+  if (!tl_wire_check_npy_header (p->matrix, p->buffer, p->size))
+    {
+      say_failed (t, g_error_new (TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL,
+                                  _("%s sent a matrix whose NPY header does not match its message"),
+                                  tl_remote_target_host (t->target)));
+      tl_remote_transport_kill (t);
+      payload_free (p);
+      return;
+    }
+  t->pending++;
+  g_input_stream_read_all_async (G_INPUT_STREAM (t->from), p->matrix->data,
+                                 tl_matrix_n_bytes (p->matrix), G_PRIORITY_DEFAULT,
+                                 t->io_cancellable, matrix_data_cb, p);
+}
+
+/* Reads the size bytes that follow msg, then hands both on: a matrix's
+ * straight into a new matrix, any other's into a buffer. */
 static void
 read_payload (TlRemoteTransport *t, const char *type, JsonObject *msg, gint64 size)
 {
+  g_autoptr (GError) error = NULL;
+  gsize header = 0;
+  TlMatrix *matrix = tl_wire_matrix_for_message (msg, &header, &error);
   /* at most what a matrix may take here (and its NPY header), or the
    * allocation's failure says it does not fit */
   guint64 cap = tl_matrix_byte_cap ();
-  guchar *buffer = (guint64) size <= MAX (cap, cap + (1u << 20)) ? g_try_malloc (size) : NULL;
+  gsize first = matrix ? header : (gsize) size;
+  guchar *buffer = NULL;
+  if (error == NULL && (guint64) size <= MAX (cap, cap + (1u << 20)))
+    {
+      /* the spare when it is large enough and not much larger */
+      if (matrix == NULL && t->spare && first <= t->spare_size
+          && t->spare_size / 4 <= MAX (first, 1u << 20))
+        {
+          buffer = g_steal_pointer (&t->spare);
+          t->spare_size = 0;
+        }
+      else
+        buffer = g_try_malloc (first);
+    }
   if (buffer == NULL)
     {
+      g_clear_pointer (&matrix, tl_matrix_unref);
       say_failed (t, g_error_new (TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL,
-                                  _("%s sent %" PRId64 " bytes, more than this computer can hold"),
-                                  tl_remote_target_host (t->target), size));
+                                  _("%s sent %" PRId64 " bytes, more than this computer can hold%s%s"),
+                                  tl_remote_target_host (t->target), size,
+                                  error ? ": " : "", error ? error->message : ""));
       tl_remote_transport_kill (t);
       return;
     }
@@ -283,9 +374,10 @@ read_payload (TlRemoteTransport *t, const char *type, JsonObject *msg, gint64 si
   p->msg = json_object_ref (msg);
   p->type = g_strdup (type);
   p->buffer = buffer;
-  p->size = size;
+  p->size = first;
+  p->matrix = matrix;
   t->pending++;
-  g_input_stream_read_all_async (G_INPUT_STREAM (t->from), buffer, size, G_PRIORITY_DEFAULT,
+  g_input_stream_read_all_async (G_INPUT_STREAM (t->from), buffer, first, G_PRIORITY_DEFAULT,
                                  t->io_cancellable, payload_cb, p);
 }
 
@@ -320,7 +412,7 @@ line_cb (GObject *source, GAsyncResult *result, gpointer data)
       read_payload (t, type, msg, size);
       return;
     }
-  t->callbacks.message (type, msg, NULL, t->data);
+  t->callbacks.message (type, msg, NULL, NULL, t->data);
   read_next_line (t);
 }
 
@@ -577,6 +669,7 @@ tl_remote_transport_close (TlRemoteTransport *t)
   g_clear_object (&t->err);
   g_clear_object (&t->io_cancellable);
   g_free (t->slurm_job);
+  g_free (t->spare);
   g_string_free (t->err_tail, TRUE);
   tl_remote_target_free (t->target);
   g_main_context_pop_thread_default (t->context);

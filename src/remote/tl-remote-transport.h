@@ -17,6 +17,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "core/tl-matrix.h"
 #include "remote/tl-remote-target.h"
 
 G_BEGIN_DECLS
@@ -26,8 +27,11 @@ typedef struct _TlRemoteTransport TlRemoteTransport;
 typedef struct
 {
   /* a message (a line of the protocol) and the bytes that followed it
-   * (NULL when none) */
-  void (*message) (const char *type, JsonObject *message, GBytes *payload, gpointer data);
+   * (NULL when none); a message that describes its bytes as a matrix
+   * (tl_wire_matrix_for_message) comes with that matrix instead, read
+   * straight into it (matrix: taken by the callee) */
+  void (*message) (const char *type, JsonObject *message, GBytes *payload, TlMatrix *matrix,
+                   gpointer data);
   /* the transport is of no more use: error (taken) says why — it sent
    * more than this computer can hold */
   void (*failed) (GError *error, gpointer data);

@@ -85,15 +85,12 @@ watch_cb (gpointer data)
 }
 
 static gboolean
-take_c (Call *c, JsonObject *message, GBytes *payload, GError **error)
+take_c (Call *c, TlRemoteConnection *connection, GBytes *payload, GError **error)
 {
   const TlGpuGemmArgs *a = c->args;
-  g_autoptr (TlMatrix) m = payload ? tl_wire_matrix_from_npy (payload, "C", error) : NULL;
+  g_autoptr (TlMatrix) m = tl_remote_connection_take_matrix (connection, payload, "C", error);
   if (m == NULL)
-    return payload != NULL ? FALSE
-                           : (g_set_error_literal (error, TL_REMOTE_ERROR,
-                                                   TL_REMOTE_ERROR_PROTOCOL, _("C came without its bytes")),
-                              FALSE);
+    return FALSE;
   if (m->dtype != (TlDtype) a->dtype || m->rows != (gsize) a->m || m->cols != (gsize) a->n
       || !tl_matrix_is_contiguous (m))
     {
@@ -152,7 +149,7 @@ on_message (TlRemoteConnection *connection, const char *type, JsonObject *messag
     }
   else if (strcmp (type, "matrix") == 0
            && strcmp (tl_json_object_get_string (message, "name", ""), "c") == 0)
-    return take_c (c, message, payload, error);
+    return take_c (c, connection, payload, error);
   return TRUE;
 }
 

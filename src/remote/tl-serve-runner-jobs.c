@@ -275,6 +275,40 @@ add_lu_summary (JsonBuilder *b, const TlLuResult *lu)
   json_builder_end_object (b);
 }
 
+/* The step recording as a stream: "gauss-record" (its head and how many
+ * of each part follow), then one "gauss-part" message for each step,
+ * block step and snapshot, in order, its numbers as float64 bytes after
+ * it — never one document of them all, which at n = 1000 is 50 MB of
+ * decimal text, built, written and parsed whole. */
+static void
+send_recording (TlServeJob *job, const TlLuRecorder *recorder)
+{
+  static const char *const part_names[TL_LU_N_PARTS] = { "step", "block", "snapshot" };
+  JsonBuilder *b = tl_wire_begin ("gauss-record");
+  json_builder_set_member_name (b, "head");
+  json_builder_add_value (b, tl_lu_recorder_head_to_json (recorder));
+  json_builder_set_member_name (b, "parts");
+  json_builder_begin_object (b);
+  for (int part = 0; part < TL_LU_N_PARTS; part++)
+    tl_json_member_int (b, part_names[part], tl_lu_recorder_n_parts (recorder, part));
+  json_builder_end_object (b);
+  tl_serve_job_send (job, b, NULL);
+  g_autoptr (GByteArray) values = g_byte_array_new ();
+  for (int part = 0; part < TL_LU_N_PARTS; part++)
+    for (guint i = 0; i < tl_lu_recorder_n_parts (recorder, part); i++)
+      {
+        b = tl_wire_begin ("gauss-part");
+        tl_json_member_string (b, "part", part_names[part]);
+        tl_json_member_int (b, "index", i);
+        json_builder_set_member_name (b, "value");
+        g_byte_array_set_size (values, 0);
+        tl_lu_recorder_add_part (b, recorder, part, i, values);
+        /* the numbers follow as bytes (float64), not as decimal text */
+        g_autoptr (GBytes) payload = g_bytes_new_static (values->data, values->len);
+        tl_serve_job_send (job, b, values->len ? payload : NULL);
+      }
+}
+
 static void
 gauss_done_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -283,13 +317,12 @@ gauss_done_cb (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr (TlGaussResult) done = tl_runner_run_gauss_finish (TL_RUNNER (source), result, &error);
   if (done && done->lu)
     {
+      if (g->recorder)
+        send_recording (g->job, g->recorder);
+      /* last: the client takes the recording as whole only with it */
       JsonBuilder *b = tl_wire_begin ("gauss");
       add_lu_summary (b, done->lu);
-      if (g->recorder)
-        {
-          json_builder_set_member_name (b, "recorder");
-          json_builder_add_value (b, tl_lu_recorder_to_json (g->recorder));
-        }
+      tl_json_member_bool (b, "recorded", g->recorder != NULL);
       tl_serve_job_send (g->job, b, NULL);
     }
   tl_serve_job_done (g->job, error, -1);

@@ -12,6 +12,7 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <glib-unix.h>
+#include <malloc.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -103,6 +104,23 @@ send_message (TlServe *serve, JsonBuilder *b, GBytes *payload)
   send_bytes (serve, line);
   if (payload && g_bytes_get_size (payload) > 0)
     send_bytes (serve, payload);
+}
+
+/* A "matrix" message: its line, then the NPY header and the rows, written
+ * straight from the matrix (no copy of its bytes in between). */
+static void
+send_matrix_message (TlServe *serve, JsonBuilder *b, const TlMatrix *m)
+{
+  tl_wire_add_matrix_form (b, m);
+  g_autoptr (GBytes) line = tl_wire_end (b);
+  send_bytes (serve, line);
+  g_autoptr (GError) error = NULL;
+  if (!serve->broken && !tl_wire_write_matrix (serve->out, m, &error))
+    {
+      g_debug ("serve: the client is gone (%s)", error->message);
+      serve->broken = TRUE;
+      stop_serving (serve);
+    }
 }
 
 void
@@ -302,14 +320,12 @@ tl_serve_job_send_matrix (TlServeJob *job, const char *name, TlMatrix *m, gint64
   g_autoptr (GError) error = NULL;
   guint fr = 1, fc = 1;
   g_autoptr (TlMatrix) sent = NULL;
-  g_autoptr (GBytes) npy = NULL;
   if (m == NULL)
     error = g_error_new (TL_ERROR, TL_ERROR_INVALID, _("job %" PRIu64
                                                        " keeps no matrix “%s”"), job->id, name);
-  else if ((sent = max_side > 0 ? tl_wire_pool_mean (m, max_side, &fr, &fc, &error)
-                                : tl_matrix_ref (m)) != NULL)
-    npy = tl_wire_matrix_to_npy (sent, &error);
-  if (npy == NULL)
+  else
+    sent = max_side > 0 ? tl_wire_pool_mean (m, max_side, &fr, &fc, &error) : tl_matrix_ref (m);
+  if (sent == NULL)
     {
       tl_wire_add_error (b, error);
       tl_serve_job_send (job, b, NULL);
@@ -319,7 +335,8 @@ tl_serve_job_send_matrix (TlServeJob *job, const char *name, TlMatrix *m, gint64
   tl_json_member_int (b, "cols", m->cols);
   tl_json_member_int (b, "factor_r", fr);
   tl_json_member_int (b, "factor_c", fc);
-  tl_serve_job_send (job, b, npy);
+  tl_json_member_int (b, "id", (gint64) job->id);
+  send_matrix_message (job->serve, b, sent);
 }
 
 static void
@@ -554,10 +571,31 @@ signal_cb (gpointer data)
 
 /* ---- the loop --------------------------------------------------------------------------- */
 
+/* The worker makes the same large blocks job after job (A and B, each
+ * kernel's C, the reference).  glibc gives blocks above its mmap
+ * threshold back to the kernel when they are freed, and trims the heap's
+ * free top, so the next job faults every page in again (a few µs a
+ * page: tens of ms for a 1024² float64 matrix).  Blocks up to 32 MiB
+ * (glibc's largest threshold) come from the heap instead, and up to
+ * 256 MiB of freed memory stays for the next job: the price is that a
+ * worker between jobs holds what its last job used. */
+#define WORKER_MMAP_THRESHOLD (32 << 20)
+#define WORKER_TRIM_THRESHOLD (256 << 20)
+
+static void
+keep_freed_memory (void)
+{
+#ifdef M_MMAP_THRESHOLD
+  mallopt (M_MMAP_THRESHOLD, WORKER_MMAP_THRESHOLD);
+  mallopt (M_TRIM_THRESHOLD, WORKER_TRIM_THRESHOLD);
+#endif
+}
+
 int
 tl_serve_run (GInputStream *in, GOutputStream *out)
 {
   signal (SIGPIPE, SIG_IGN);
+  keep_freed_memory ();
   TlServe serve = { 0 };
   serve.loop = g_main_loop_new (NULL, FALSE);
   serve.in = g_data_input_stream_new (in);

@@ -188,6 +188,9 @@ add_launch (JsonBuilder *b, const TlGpuLaunchFacts *launch)
     json_builder_add_int_value (b, *launch_member (&l, i));
   json_builder_end_array (b);
   tl_json_member_value (b, "waves", l.waves);
+  /* the kernel's __constant__ bytes, when the worker's driver said them */
+  if (l.const_bytes >= 0)
+    tl_json_member_int (b, "const_bytes", l.const_bytes);
 }
 
 static void
@@ -277,7 +280,11 @@ get_launch (JsonObject *numbers, TlGpuLaunchFacts *l, GError **error)
     return FALSE;
   for (guint i = 0; i < N_LAUNCH_INTS; i++)
     *launch_member (l, i) = (int) v[i];
-  l->const_bytes = -1; /* not on the wire */
+  gint64 const_bytes = -1; /* absent: the worker did not know */
+  if (!tl_json_get_int (numbers, "$.numbers", "const_bytes", FALSE, 0, G_MAXINT, &const_bytes,
+                        error))
+    return FALSE;
+  l->const_bytes = (int) const_bytes;
   return TRUE;
 }
 

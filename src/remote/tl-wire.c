@@ -3,6 +3,7 @@
 
 #include "core/tl-error.h"
 #include "core/tl-json.h"
+#include "core/tl-json-read.h"
 #include "io/tl-npy.h"
 #include "record/tl-gauss-record.h"
 #include "record/tl-record.h"
@@ -224,6 +225,95 @@ tl_wire_matrix_from_npy (GBytes *npy, const char *name, GError **error)
   TlMatrix *m = tl_npy_load_stream (name, f, size, NULL, error);
   fclose (f);
   return m;
+}
+
+/* ---- matrices straight from and into their rows ------------------------------ */
+
+GBytes *
+tl_wire_npy_header (TlDtype dtype, gsize rows, gsize cols)
+{
+  static const char *const descr[TL_DTYPE_COUNT] = { "<i4", "<f4", "<f8" };
+  g_return_val_if_fail ((guint) dtype < TL_DTYPE_COUNT, NULL);
+  g_autofree char *dict = g_strdup_printf ("{'descr': '%s', 'fortran_order': False, "
+                                           "'shape': (%zu, %zu), }",
+                                           descr[dtype], rows, cols);
+  /* magic, version 1.0, the length (16 bits, little-endian), the dict
+   * padded with spaces and a newline so the data starts on a 64-byte
+   * boundary, as NumPy writes it */
+  gsize dict_len = strlen (dict);
+  gsize total = (10 + dict_len + 1 + 63) / 64 * 64;
+  guint8 *h = g_malloc (total);
+  memcpy (h, "\x93NUMPY\x01\x00", 8);
+  h[8] = (guint8) ((total - 10) & 0xff);
+  h[9] = (guint8) ((total - 10) >> 8);
+  memcpy (h + 10, dict, dict_len);
+  memset (h + 10 + dict_len, ' ', total - 10 - dict_len - 1);
+  h[total - 1] = '\n';
+  return g_bytes_new_take (h, total);
+}
+
+void
+tl_wire_add_matrix_form (JsonBuilder *b, const TlMatrix *m)
+{
+  g_autoptr (GBytes) header = tl_wire_npy_header (m->dtype, m->rows, m->cols);
+  gsize header_size = g_bytes_get_size (header);
+  tl_json_member_string (b, "dtype", tl_dtype_name (m->dtype));
+  json_builder_set_member_name (b, "shape");
+  json_builder_begin_array (b);
+  json_builder_add_int_value (b, (gint64) m->rows);
+  json_builder_add_int_value (b, (gint64) m->cols);
+  json_builder_end_array (b);
+  tl_json_member_int (b, "header", (gint64) header_size);
+  tl_json_member_int (b, "bytes", (gint64) (header_size + tl_matrix_n_bytes (m)));
+}
+
+gboolean
+tl_wire_write_matrix (GOutputStream *out, const TlMatrix *m, GError **error)
+{
+  g_autoptr (GBytes) header = tl_wire_npy_header (m->dtype, m->rows, m->cols);
+  gsize size = 0;
+  const void *h = g_bytes_get_data (header, &size);
+  if (!g_output_stream_write_all (out, h, size, NULL, NULL, error))
+    return FALSE;
+  gsize row_bytes = m->cols * tl_dtype_size (m->dtype);
+  if (tl_matrix_is_contiguous (m))
+    return g_output_stream_write_all (out, m->data, row_bytes * m->rows, NULL, NULL, error);
+  for (gsize i = 0; i < m->rows; i++)
+    if (!g_output_stream_write_all (out, tl_matrix_row (m, i), row_bytes, NULL, NULL, error))
+      return FALSE;
+  return TRUE;
+}
+
+TlMatrix *
+tl_wire_matrix_for_message (JsonObject *msg, gsize *header, GError **error)
+{
+  TlDtype dtype;
+  JsonNode *node = json_object_get_member (msg, "shape");
+  JsonArray *shape = node && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+  guint64 dims[2];
+  gint64 head = tl_wire_get_count (msg, "header", -1);
+  gint64 bytes = tl_wire_get_count (msg, "bytes", -1);
+  if (!tl_dtype_from_name (tl_json_object_get_string (msg, "dtype", ""), &dtype)
+      || shape == NULL || json_array_get_length (shape) != 2
+      || !tl_json_array_uints (shape, "$.shape", G_MAXUINT32, dims, NULL)
+      || head < 10 || head > NPY_HEADER_ROOM || bytes < head)
+    return NULL;
+  guint64 data_bytes = 0;
+  if (!tl_matrix_check_size (dtype, dims[0], dims[1], &data_bytes, error))
+    return NULL;
+  if ((guint64) (bytes - head) != data_bytes)
+    return NULL;
+  *header = (gsize) head;
+  return tl_matrix_new (dtype, dims[0], dims[1], error);
+}
+
+gboolean
+tl_wire_check_npy_header (const TlMatrix *m, const void *header, gsize length)
+{
+  g_autoptr (GBytes) want = tl_wire_npy_header (m->dtype, m->rows, m->cols);
+  gsize size = 0;
+  const void *w = g_bytes_get_data (want, &size);
+  return size == length && memcmp (w, header, length) == 0;
 }
 
 void

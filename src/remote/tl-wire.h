@@ -23,7 +23,7 @@
 
 G_BEGIN_DECLS
 
-#define TL_WIRE_PROTOCOL 1
+#define TL_WIRE_PROTOCOL 2
 /* The longest line either end accepts (a record with every block of an
  * instrumented run is a few MB); longer is a protocol error. */
 #define TL_WIRE_MAX_LINE (256u << 20)
@@ -77,6 +77,26 @@ GError      *tl_wire_get_error (JsonObject *object);
 /* ---- matrices as NPY bytes ------------------------------------------------ */
 
 GBytes      *tl_wire_matrix_to_npy   (const TlMatrix *matrix, GError **error);
+
+/* A matrix on the wire goes as NPY straight from its rows: a "matrix"
+ * message says "dtype", "shape" [rows, cols] and "header" (the NPY
+ * header's length, which this function makes; the data follows it), so
+ * the receiver can read the data straight into a matrix of its own,
+ * without a buffer between.  The NPY (version 1.0, little-endian, C
+ * order) header this protocol writes before the data of a matrix. */
+GBytes      *tl_wire_npy_header      (TlDtype dtype, gsize rows, gsize cols);
+/* Adds "dtype", "shape" and "header" (with "bytes": all of it) for m. */
+void         tl_wire_add_matrix_form (JsonBuilder *builder, const TlMatrix *matrix);
+/* Writes m's header and rows to out, straight from the matrix. */
+gboolean     tl_wire_write_matrix    (GOutputStream *out, const TlMatrix *matrix, GError **error);
+/* For a message with "bytes" following it: a new matrix of the dtype and
+ * shape its "dtype", "shape" and "header" say, and the header's length,
+ * or NULL when the message does not describe a matrix so (or one this
+ * computer cannot hold: error says which). */
+TlMatrix    *tl_wire_matrix_for_message (JsonObject *message, gsize *header, GError **error);
+/* Whether the header read before a message's matrix is the one this
+ * protocol writes for it. */
+gboolean     tl_wire_check_npy_header (const TlMatrix *matrix, const void *header, gsize length);
 /* name is for messages ("C of gemm-03 from gpu1") */
 TlMatrix    *tl_wire_matrix_from_npy (GBytes *npy, const char *name, GError **error);
 /* Makes the pipe behind fd hold up to 1 MiB (Linux; a no-op elsewhere, or
