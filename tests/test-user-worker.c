@@ -576,6 +576,37 @@ test_host_gemm (void)
   tl_remote_host_free (host);
 }
 
+/* The result's launch facts travel whole: the kernel's constant bytes
+ * when the worker's driver said them, "unknown" (-1) when it did not. */
+static void
+test_result_const_bytes (void)
+{
+  for (int known = 0; known < 2; known++)
+    {
+      double times[] = { 1.5, 1.25 };
+      TlGpuGemmResult sent = { .times_ms = times, .n_times = 2 };
+      sent.launch.regs_per_thread = 40;
+      sent.launch.grid_x = 7;
+      sent.launch.waves = 0.5;
+      sent.launch.const_bytes = known ? 1234 : -1;
+      JsonBuilder *b = tl_wire_begin ("result");
+      tl_user_job_add_result (b, &sent);
+      g_autoptr (GBytes) line = tl_wire_end (b);
+      const char *type = NULL;
+      g_autoptr (GError) error = NULL;
+      g_autoptr (JsonObject) msg = tl_wire_parse (g_bytes_get_data (line, NULL),
+                                                  g_bytes_get_size (line) - 1, &type, &error);
+      g_assert_no_error (error);
+      TlGpuGemmResult got;
+      g_assert_true (tl_user_job_get_result (msg, &got, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (got.launch.const_bytes, ==, known ? 1234 : -1);
+      g_assert_cmpint (got.launch.regs_per_thread, ==, 40);
+      g_assert_cmpint (got.launch.grid_x, ==, 7);
+      tl_user_worker_result_clear (&got);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -588,6 +619,7 @@ main (int argc, char **argv)
     return 77;
   if (!g_getenv ("TILELAB_CLI"))
     g_setenv ("TILELAB_CLI", cli_path, TRUE);
+  g_test_add_func ("/user-worker/result-const-bytes", test_result_const_bytes);
   g_test_add_func ("/user-worker/good", test_good);
   g_test_add_func ("/user-worker/crash-then-good", test_crash_then_good);
   g_test_add_func ("/user-worker/hang-watchdog", test_hang_watchdog);
