@@ -442,29 +442,13 @@ test_local_truncated_gauss (void)
   g_assert_true (tl_lu_factor ("lu-cpu-unblocked", a, 0, TL_PIVOTING_PARTIAL, rec, NULL, &lu,
                                &error));
   g_autoptr (GString) head = g_string_new (NULL);
-  JsonBuilder *b = tl_wire_begin ("gauss-record");
-  json_builder_set_member_name (b, "head");
-  json_builder_add_value (b, tl_lu_recorder_head_to_json (rec));
-  json_builder_set_member_name (b, "parts");
-  json_builder_begin_object (b);
-  tl_json_member_int (b, "step", rec->steps->len);
-  tl_json_member_int (b, "block", rec->blocks->len);
-  tl_json_member_int (b, "snapshot", rec->snapshots->len);
-  json_builder_end_object (b);
-  append_line (head, b);
+  append_line (head, tl_wire_gauss_record (rec));
   for (guint i = 0; i < 3; i++)
-    {
-      b = tl_wire_begin ("gauss-part");
-      tl_json_member_string (b, "part", "step");
-      tl_json_member_int (b, "index", i);
-      json_builder_set_member_name (b, "value");
-      tl_lu_recorder_add_part (b, rec, TL_LU_PART_STEP, i, NULL);
-      append_line (head, b);
-    }
+    append_line (head, tl_wire_gauss_part (rec, TL_LU_PART_STEP, i, 1, NULL));
 
   /* the end comes after three of six steps */
   g_autoptr (GString) short_one = g_string_new (head->str);
-  b = tl_wire_begin ("gauss");
+  JsonBuilder *b = tl_wire_begin ("gauss");
   json_builder_set_member_name (b, "lu");
   json_builder_begin_object (b);
   tl_json_member_string (b, "kernel", "lu-cpu-unblocked");
@@ -480,7 +464,7 @@ test_local_truncated_gauss (void)
 
   /* the worker ends in the middle of the fourth step's line */
   g_autoptr (GString) cut = g_string_new (head->str);
-  g_string_append (cut, "{\"type\":\"gauss-part\",\"part\":\"step\",\"index\":3,\"value\":{\"k\":");
+  g_string_append (cut, "{\"type\":\"gauss-part\",\"part\":\"step\",\"index\":3,\"values\":[{\"k\":");
   g_autoptr (GError) lost = gauss_against (cut->str, FALSE);
   g_assert_error (lost, TL_REMOTE_ERROR, TL_REMOTE_ERROR_LOST);
   g_assert_nonnull (strstr (lost->message, "this computer"));

@@ -211,6 +211,22 @@ tl_lu_recorder_n_parts (const TlLuRecorder *self, TlLuRecordPart part)
   return lists[part]->len;
 }
 
+gsize
+tl_lu_recorder_part_values (const TlLuRecorder *self, TlLuRecordPart part, guint i)
+{
+  if (part == TL_LU_PART_STEP)
+    {
+      const TlLuStep *s = &g_array_index (self->steps, TlLuStep, i);
+      return (gsize) s->column.len + s->multipliers.len + s->u_row.len;
+    }
+  if (part == TL_LU_PART_SNAPSHOT)
+    {
+      const TlLuSnapshot *s = &g_array_index (self->snapshots, TlLuSnapshot, i);
+      return (gsize) s->rows * s->cols;
+    }
+  return 0;
+}
+
 void
 tl_lu_recorder_add_part (JsonBuilder *builder, const TlLuRecorder *self, TlLuRecordPart part,
                          guint index, GByteArray *values)
@@ -690,21 +706,25 @@ tl_lu_recorder_begin_from_json (JsonNode *head, GError **error)
 
 gboolean
 tl_lu_recorder_take_part_json (TlLuRecorder *self, TlLuRecordPart part, JsonNode *node,
-                               GBytes *values, GError **error)
+                               GBytes *values, gsize *used, GError **error)
 {
   g_return_val_if_fail (self != NULL && node != NULL && (guint) part < TL_LU_N_PARTS, FALSE);
+  g_return_val_if_fail (values == NULL || used != NULL, FALSE);
   g_autofree char *path = g_strdup_printf ("$.%s[%u]", part_lists[part],
                                            tl_lu_recorder_n_parts (self, part));
   Values in = { 0 };
   if (values)
-    in.data = g_bytes_get_data (values, &in.size);
+    {
+      in.data = g_bytes_get_data (values, &in.size);
+      in.used = MIN (*used, in.size);
+    }
   GError *local = NULL;
   if (!JSON_NODE_HOLDS_OBJECT (node))
     tl_json_fail (&local, path, _("expected an object"));
-  else if (part_readers[part] (json_node_get_object (node), path, self, values ? &in : NULL,
-                               &local)
-           && in.used != in.size)
-    tl_json_fail (&local, path, _("more values came than it holds"));
+  else
+    part_readers[part] (json_node_get_object (node), path, self, values ? &in : NULL, &local);
+  if (values)
+    *used = in.used;
   if (local == NULL)
     return TRUE;
   g_propagate_prefixed_error (error, local, _("LU record: "));

@@ -40,6 +40,9 @@ typedef enum
 
 JsonNode     *tl_lu_recorder_head_to_json    (const TlLuRecorder *self);
 guint         tl_lu_recorder_n_parts         (const TlLuRecorder *self, TlLuRecordPart part);
+/* How many numbers element index of the list part holds. */
+gsize         tl_lu_recorder_part_values     (const TlLuRecorder *self, TlLuRecordPart part,
+                                              guint index);
 /* Adds element index of the list part as a value to builder.  values:
  * NULL writes its numbers into the JSON, as a file has them; otherwise
  * they are appended to values (little-endian float64, exact and far
@@ -50,9 +53,11 @@ void          tl_lu_recorder_add_part        (JsonBuilder *builder, const TlLuRe
                                               GByteArray *values);
 TlLuRecorder *tl_lu_recorder_begin_from_json (JsonNode *head, GError **error);
 /* values: the bytes written beside the part (NULL: its numbers are in
- * the JSON); every one of them must belong to it. */
+ * the JSON), read from *used on, which moves past those it takes (parts
+ * written one after another into one values are read so in turn). */
 gboolean      tl_lu_recorder_take_part_json  (TlLuRecorder *self, TlLuRecordPart part,
-                                              JsonNode *node, GBytes *values, GError **error);
+                                              JsonNode *node, GBytes *values, gsize *used,
+                                              GError **error);
 gboolean      tl_lu_recorder_end_from_json   (TlLuRecorder *self, GError **error);
 /* Reads a bare {"kind": "lu"} document or a run record holding
  * $.extensions.lu, through tl_json_parse (strict JSON, bounded size and

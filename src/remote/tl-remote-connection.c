@@ -495,6 +495,16 @@ upload_on_context (TlRemoteConnection *conn, GBytes *bytes, const char *name,
   return g_steal_pointer (&sha);
 }
 
+gboolean
+tl_remote_connection_has_upload (TlRemoteConnection *conn, const char *sha256,
+                                 GCancellable *cancellable, GError **error)
+{
+  g_main_context_push_thread_default (conn->context);
+  gboolean open = open_on_context (conn, cancellable, error);
+  g_main_context_pop_thread_default (conn->context);
+  return open && g_hash_table_contains (conn->uploaded, sha256);
+}
+
 char *
 tl_remote_connection_upload (TlRemoteConnection *conn, GBytes *bytes, const char *name,
                              GCancellable *cancellable, GError **error)

@@ -84,6 +84,12 @@ char         *tl_remote_connection_upload (TlRemoteConnection *conn, GBytes *byt
                                            const char *name, GCancellable *cancellable,
                                            GError **error);
 
+/* Whether this connection's worker has the upload sha256 (the worker is
+ * started first, so that a worker started anew is not thought to have
+ * what its predecessor had). */
+gboolean      tl_remote_connection_has_upload (TlRemoteConnection *conn, const char *sha256,
+                                               GCancellable *cancellable, GError **error);
+
 /* Sends a job (a builder from tl_wire_begin ("job") with the kind's
  * members; this adds "id"), hands its messages to on_message and returns
  * its "done" message (unref), or NULL with the error. */

@@ -123,6 +123,17 @@ static char *
 upload_matrix (TlRemoteConnection *conn, const TlMatrix *m, const char *name,
                GCancellable *cancellable, GError **error)
 {
+  /* a matrix the worker has (the next run of the same input) is neither
+   * copied into NPY bytes nor sent again: its SHA-256 is read from it */
+  g_autofree char *sha = tl_wire_matrix_sha256 (m);
+  g_autoptr (GError) local = NULL;
+  if (tl_remote_connection_has_upload (conn, sha, cancellable, &local))
+    return g_steal_pointer (&sha);
+  if (local)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
   g_autoptr (GBytes) npy = tl_wire_matrix_to_npy (m, error);
   return npy ? tl_remote_connection_upload (conn, npy, name, cancellable, error) : NULL;
 }
@@ -499,8 +510,6 @@ take_recorder (TlLuRecorder *dst, TlLuRecorder *src)
   tl_lu_recorder_free (src);
 }
 
-static const char *const recording_parts[TL_LU_N_PARTS] = { "step", "block", "snapshot" };
-
 static gboolean
 recording_error (GError **error, const char *what)
 {
@@ -520,25 +529,35 @@ begin_recording (GaussCall *c, JsonObject *msg, GError **error)
   g_clear_pointer (&c->incoming, tl_lu_recorder_free);
   c->incoming = tl_lu_recorder_begin_from_json (head, error);
   for (int p = 0; p < TL_LU_N_PARTS; p++)
-    c->expected[p] = (guint) MIN (tl_wire_get_count (parts, recording_parts[p], 0), G_MAXUINT);
+    c->expected[p] = (guint) MIN (tl_wire_get_count (parts, tl_wire_gauss_parts[p], 0), G_MAXUINT);
   return c->incoming != NULL;
 }
 
-/* "gauss-part": the next step, block step or snapshot, in order. */
+/* "gauss-part": the next steps, block steps or snapshots, in order, their
+ * numbers in the bytes after the message. */
 static gboolean
 take_recording_part (GaussCall *c, JsonObject *msg, GBytes *payload, GError **error)
 {
   const char *name = tl_json_object_get_string (msg, "part", "");
   int part = 0;
-  while (part < TL_LU_N_PARTS && strcmp (name, recording_parts[part]) != 0)
+  while (part < TL_LU_N_PARTS && strcmp (name, tl_wire_gauss_parts[part]) != 0)
     part++;
-  JsonNode *value = json_object_get_member (msg, "value");
-  if (c->incoming == NULL || part == TL_LU_N_PARTS || value == NULL)
+  JsonNode *node = json_object_get_member (msg, "values");
+  JsonArray *values = node && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+  if (c->incoming == NULL || part == TL_LU_N_PARTS || values == NULL)
     return recording_error (error, _("a part out of place"));
-  if (tl_wire_get_count (msg, "index", -1) != tl_lu_recorder_n_parts (c->incoming, part)
-      || tl_lu_recorder_n_parts (c->incoming, part) >= c->expected[part])
+  guint have = tl_lu_recorder_n_parts (c->incoming, part);
+  guint n = json_array_get_length (values);
+  if (tl_wire_get_count (msg, "index", -1) != have || n > c->expected[part] - have)
     return recording_error (error, _("a part out of order"));
-  return tl_lu_recorder_take_part_json (c->incoming, part, value, payload, error);
+  gsize used = 0;
+  for (guint i = 0; i < n; i++)
+    if (!tl_lu_recorder_take_part_json (c->incoming, part, json_array_get_element (values, i),
+                                        payload, &used, error))
+      return FALSE;
+  if (payload && used != g_bytes_get_size (payload))
+    return recording_error (error, _("more numbers than its parts hold"));
+  return TRUE;
 }
 
 /* "gauss", the last: the recording is taken only when every part came

@@ -258,22 +258,30 @@ payload_free (Payload *p)
 
 static void read_matrix_data (Payload *p);
 
+/* The read of bytes for p finished: TRUE when all expected came; else
+ * the stream ended inside them (nothing of them is handed on, p is freed). */
+static gboolean
+payload_read (Payload *p, GObject *source, GAsyncResult *result, gsize expected)
+{
+  TlRemoteTransport *t = p->t;
+  t->pending--;
+  gsize got = 0;
+  if (g_input_stream_read_all_finish (G_INPUT_STREAM (source), result, &got, NULL)
+      && got == expected)
+    return TRUE;
+  if (!g_cancellable_is_cancelled (t->io_cancellable))
+    on_eof (t);
+  payload_free (p);
+  return FALSE;
+}
+
 static void
 payload_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   Payload *p = data;
   TlRemoteTransport *t = p->t;
-  t->pending--;
-  gsize got = 0;
-  gboolean ok = g_input_stream_read_all_finish (G_INPUT_STREAM (source), result, &got, NULL);
-  if (!ok || got != p->size)
-    {
-      /* the stream ended inside the bytes: nothing of them is handed on */
-      if (!g_cancellable_is_cancelled (t->io_cancellable))
-        on_eof (t);
-      payload_free (p);
-      return;
-    }
+  if (!payload_read (p, source, result, p->size))
+    return;
   if (p->matrix)
     {
       read_matrix_data (p);
@@ -301,16 +309,10 @@ matrix_data_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   Payload *p = data;
   TlRemoteTransport *t = p->t;
-  t->pending--;
-  gsize got = 0;
-  gboolean ok = g_input_stream_read_all_finish (G_INPUT_STREAM (source), result, &got, NULL);
-  if (ok && got == tl_matrix_n_bytes (p->matrix))
-    {
-      t->callbacks.message (p->type, p->msg, NULL, g_steal_pointer (&p->matrix), t->data);
-      read_next_line (t);
-    }
-  else if (!g_cancellable_is_cancelled (t->io_cancellable))
-    on_eof (t);
+  if (!payload_read (p, source, result, tl_matrix_n_bytes (p->matrix)))
+    return;
+  t->callbacks.message (p->type, p->msg, NULL, g_steal_pointer (&p->matrix), t->data);
+  read_next_line (t);
   payload_free (p);
 }
 

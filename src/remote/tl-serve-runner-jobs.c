@@ -66,16 +66,7 @@ load_input (TlServe *serve, JsonObject *input, const char *name, GError **error)
 {
   const char *sha = tl_json_object_get_string (input, "upload", NULL);
   if (sha)
-    {
-      const char *path = tl_serve_get_upload (serve, sha, error);
-      if (path == NULL)
-        return NULL;
-      /* uploads travel as NPY; the client names what it was */
-      TlMatrix *m = tl_matrix_load (path, TL_FORMAT_NPY, error);
-      if (m == NULL)
-        g_prefix_error (error, "%s: ", name);
-      return m;
-    }
+    return tl_serve_get_upload_matrix (serve, sha, name, error);
   const char *spec = tl_json_object_get_string (input, "generator", NULL);
   TlDtype dtype = TL_DTYPE_FLOAT32;
   gint64 rows = tl_wire_get_count (input, "rows", 0), cols = tl_wire_get_count (input, "cols", 0);
@@ -102,13 +93,9 @@ load_job_inputs (TlServeJob *job, JsonObject *message, TlJob *tl_job, GError **e
       const char *sha = i == 0 ? sha_a : sha_b;
       if (sha == NULL)
         continue; /* the job's source says how to make it */
-      const char *path = tl_serve_get_upload (serve, sha, error);
-      TlMatrix *m = path ? tl_matrix_load (path, TL_FORMAT_NPY, error) : NULL;
+      TlMatrix *m = tl_serve_get_upload_matrix (serve, sha, i == 0 ? "A" : "B", error);
       if (m == NULL)
-        {
-          g_prefix_error (error, "%s: ", i == 0 ? "A" : "B");
-          return FALSE;
-        }
+        return FALSE;
       if (i == 0)
         tl_job->a_matrix = m;
       else
@@ -276,37 +263,35 @@ add_lu_summary (JsonBuilder *b, const TlLuResult *lu)
 }
 
 /* The step recording as a stream: "gauss-record" (its head and how many
- * of each part follow), then one "gauss-part" message for each step,
- * block step and snapshot, in order, its numbers as float64 bytes after
- * it — never one document of them all, which at n = 1000 is 50 MB of
- * decimal text, built, written and parsed whole. */
+ * of each part follow), then "gauss-part" messages with the steps, block
+ * steps and snapshots in order, a few at a time, their numbers as float64
+ * bytes after each — never one document of them all, which at n = 1000
+ * is 50 MB of decimal text, built, written and parsed whole. */
+#define PART_MESSAGE_BYTES (256u << 10) /* a message's values, about */
+#define PART_MESSAGE_PARTS 64
+
 static void
 send_recording (TlServeJob *job, const TlLuRecorder *recorder)
 {
-  static const char *const part_names[TL_LU_N_PARTS] = { "step", "block", "snapshot" };
-  JsonBuilder *b = tl_wire_begin ("gauss-record");
-  json_builder_set_member_name (b, "head");
-  json_builder_add_value (b, tl_lu_recorder_head_to_json (recorder));
-  json_builder_set_member_name (b, "parts");
-  json_builder_begin_object (b);
-  for (int part = 0; part < TL_LU_N_PARTS; part++)
-    tl_json_member_int (b, part_names[part], tl_lu_recorder_n_parts (recorder, part));
-  json_builder_end_object (b);
-  tl_serve_job_send (job, b, NULL);
+  tl_serve_job_send (job, tl_wire_gauss_record (recorder), NULL);
   g_autoptr (GByteArray) values = g_byte_array_new ();
   for (int part = 0; part < TL_LU_N_PARTS; part++)
-    for (guint i = 0; i < tl_lu_recorder_n_parts (recorder, part); i++)
-      {
-        b = tl_wire_begin ("gauss-part");
-        tl_json_member_string (b, "part", part_names[part]);
-        tl_json_member_int (b, "index", i);
-        json_builder_set_member_name (b, "value");
-        g_byte_array_set_size (values, 0);
-        tl_lu_recorder_add_part (b, recorder, part, i, values);
-        /* the numbers follow as bytes (float64), not as decimal text */
-        g_autoptr (GBytes) payload = g_bytes_new_static (values->data, values->len);
-        tl_serve_job_send (job, b, values->len ? payload : NULL);
-      }
+    {
+      guint n = tl_lu_recorder_n_parts (recorder, part);
+      for (guint first = 0; first < n;)
+        {
+          /* as many parts as fill a message */
+          guint count = 0;
+          gsize bytes = 0;
+          while (first + count < n && count < PART_MESSAGE_PARTS && bytes < PART_MESSAGE_BYTES)
+            bytes += tl_lu_recorder_part_values (recorder, part, first + count++) * sizeof (double);
+          g_byte_array_set_size (values, 0);
+          JsonBuilder *b = tl_wire_gauss_part (recorder, part, first, count, values);
+          g_autoptr (GBytes) payload = g_bytes_new_static (values->data, values->len);
+          tl_serve_job_send (job, b, values->len ? payload : NULL);
+          first += count;
+        }
+    }
 }
 
 static void

@@ -210,16 +210,6 @@ user_done_cb (GObject *source, GAsyncResult *result, gpointer data)
   user_job_unref (u);
 }
 
-static TlMatrix *
-load_upload (TlServe *serve, const char *sha, const char *name, GError **error)
-{
-  const char *path = tl_serve_get_upload (serve, sha, error);
-  TlMatrix *m = path ? tl_matrix_load (path, TL_FORMAT_NPY, error) : NULL;
-  if (m == NULL)
-    g_prefix_error (error, "%s: ", name);
-  return m;
-}
-
 static GBytes *
 load_image (TlServe *serve, const char *sha, GError **error)
 {
@@ -256,8 +246,8 @@ tl_serve_start_user_gemm (TlServeJob *job, JsonObject *message, GError **error)
   g_atomic_ref_count_init (&u->ref_count);
   u->context = g_main_context_ref_thread_default ();
   if (!tl_user_job_parse (message, &u->request, error)
-      || (u->a = load_upload (serve, u->request.sha_a, "A", error)) == NULL
-      || (u->b = load_upload (serve, u->request.sha_b, "B", error)) == NULL
+      || (u->a = tl_serve_get_upload_matrix (serve, u->request.sha_a, "A", error)) == NULL
+      || (u->b = tl_serve_get_upload_matrix (serve, u->request.sha_b, "B", error)) == NULL
       || (u->build = load_build (serve, &u->request, error)) == NULL)
     {
       user_job_unref (u);

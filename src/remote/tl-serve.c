@@ -3,6 +3,7 @@
 
 #include "core/tl-error.h"
 #include "core/tl-json.h"
+#include "io/tl-io.h"
 #include "record/tl-machine.h"
 #include "remote/tl-wire.h"
 #include "tl-config.h"
@@ -31,6 +32,7 @@ struct _TlServe
   char *folder;             /* private temporary folder: uploads, jobs' folders */
   GHashTable *jobs;         /* id → TlServeJob, running or keeping matrices */
   GHashTable *uploads;      /* sha256 → path */
+  GHashTable *upload_matrices; /* sha256 → TlMatrix read from it, the last few */
   gboolean client_ok;       /* the client's hello was right */
   gboolean broken;          /* writing to the client failed */
   int status;
@@ -262,6 +264,31 @@ tl_serve_get_upload (TlServe *serve, const char *sha256, GError **error)
     g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
                  _("no upload with SHA-256 %s reached the worker"), sha256 ? sha256 : "(none)");
   return path;
+}
+
+/* How many uploaded matrices stay read (a job's A and B, and the last
+ * job's); more are read again from their files. */
+#define KEPT_UPLOAD_MATRICES 4
+
+TlMatrix *
+tl_serve_get_upload_matrix (TlServe *serve, const char *sha256, const char *name,
+                            GError **error)
+{
+  TlMatrix *m = sha256 ? g_hash_table_lookup (serve->upload_matrices, sha256) : NULL;
+  if (m)
+    return tl_matrix_ref (m);
+  const char *path = tl_serve_get_upload (serve, sha256, error);
+  /* uploads travel as NPY; the client names what it was */
+  m = path ? tl_matrix_load (path, TL_FORMAT_NPY, error) : NULL;
+  if (m == NULL)
+    {
+      g_prefix_error (error, "%s: ", name);
+      return NULL;
+    }
+  if (g_hash_table_size (serve->upload_matrices) >= KEPT_UPLOAD_MATRICES)
+    g_hash_table_remove_all (serve->upload_matrices);
+  g_hash_table_insert (serve->upload_matrices, g_strdup (sha256), tl_matrix_ref (m));
+  return m;
 }
 
 /* Finished jobs keep their matrices until the client starts another. */
@@ -604,6 +631,8 @@ tl_serve_run (GInputStream *in, GOutputStream *out)
   serve.runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
   serve.jobs = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) job_free);
   serve.uploads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  serve.upload_matrices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                 (GDestroyNotify) tl_matrix_unref);
   g_autoptr (GError) error = NULL;
   serve.folder = g_dir_make_tmp ("tilelab-worker-XXXXXX", &error);
   if (serve.folder == NULL)
@@ -634,6 +663,7 @@ tl_serve_run (GInputStream *in, GOutputStream *out)
   remove_tree (serve.folder);
   g_free (serve.folder);
   g_hash_table_unref (serve.uploads);
+  g_hash_table_unref (serve.upload_matrices);
   g_object_unref (serve.stop);
   g_object_unref (serve.in);
   g_object_unref (serve.out);

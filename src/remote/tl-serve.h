@@ -73,5 +73,10 @@ TlRunner     *tl_serve_get_runner (TlServe *serve);
 void          tl_serve_add_machine (JsonBuilder *builder);
 /* The file an "upload" with this SHA-256 left, or NULL with TL_ERROR_INVALID. */
 const char   *tl_serve_get_upload (TlServe *serve, const char *sha256, GError **error);
+/* The matrix an NPY upload holds (a new reference), read once: the next
+ * job of the same input takes it as it is (jobs never change inputs);
+ * name ("A") prefixes an error. */
+TlMatrix     *tl_serve_get_upload_matrix (TlServe *serve, const char *sha256, const char *name,
+                                          GError **error);
 
 G_END_DECLS

@@ -20,6 +20,7 @@
 #include <json-glib/json-glib.h>
 
 #include "core/tl-matrix.h"
+#include "record/tl-gauss-record.h"
 
 G_BEGIN_DECLS
 
@@ -77,6 +78,9 @@ GError      *tl_wire_get_error (JsonObject *object);
 /* ---- matrices as NPY bytes ------------------------------------------------ */
 
 GBytes      *tl_wire_matrix_to_npy   (const TlMatrix *matrix, GError **error);
+/* tl_wire_sha256 of tl_wire_matrix_to_npy's bytes, read from the matrix
+ * (nothing copied): whether a worker has it already. */
+char        *tl_wire_matrix_sha256   (const TlMatrix *matrix);
 
 /* A matrix on the wire goes as NPY straight from its rows: a "matrix"
  * message says "dtype", "shape" [rows, cols] and "header" (the NPY
@@ -104,6 +108,18 @@ TlMatrix    *tl_wire_matrix_from_npy (GBytes *npy, const char *name, GError **er
  * round trips between two processes, each waiting for the scheduler on a
  * busy machine. */
 void         tl_wire_widen_pipe (int fd);
+
+/* ---- a Gauss step recording as a stream ---------------------------------- */
+
+/* The parts' names on the wire: "step", "block", "snapshot". */
+extern const char *const tl_wire_gauss_parts[TL_LU_N_PARTS];
+/* "gauss-record": the recording's head and how many of each part follow. */
+JsonBuilder *tl_wire_gauss_record (const TlLuRecorder *recorder);
+/* "gauss-part": count parts from number first on ("index", and
+ * "values" an array of them); their numbers appended to values as
+ * float64 (the message's payload), or in the JSON when values is NULL. */
+JsonBuilder *tl_wire_gauss_part   (const TlLuRecorder *recorder, TlLuRecordPart part, guint first,
+                                   guint count, GByteArray *values);
 
 /* The SHA-256 of bytes, in hex (uploads are named by it). */
 char        *tl_wire_sha256 (GBytes *bytes);
