@@ -3,7 +3,9 @@
  * the top rung beside the rung below, and the clicker's Page Up / Page
  * Down (key presses to the window, presenting and not) walk the ladder
  * rung by rung to its first lesson and back; Enter shows the rung's
- * source; a record with block records only still has its lessons.
+ * source, whose code has the page's width at 1024×768, window and
+ * presenting (the facts below it, a scroll bar for longer lines); a
+ * record with block records only still has its lessons.
  * Exits 77 (skip) without a display.
  */
 #include <gtk/gtk.h>
@@ -118,6 +120,69 @@ test_counters (void)
   g_assert_cmpuint (tl_source_page_get_source_length (source), >, 500);
 }
 
+static gboolean
+source_placed (gpointer data)
+{
+  TlSourcePage *source = data;
+  return gui_test_window_settled (win) && tl_source_page_get_code_columns (source) > 0;
+}
+
+/* The code has the room a line needs: min_columns characters or more
+ * in view, the page's width where its facts would squeeze it (they go
+ * below), a scroll bar (not one shown on hover) where lines are longer
+ * still. */
+static void
+check_source_room (TlSourcePage *source, double min_columns, const char *where)
+{
+  gui_test_pump (0.3);
+  g_assert_true (gui_test_wait_until (source_placed, source, 10));
+  double columns = tl_source_page_get_code_columns (source);
+  if (columns < min_columns)
+    g_error ("%s: the Source page shows %.0f characters of a line", where, columns);
+  GtkWidget *view = NULL;
+  GtkWidget *scroller = NULL;
+  GList *all = gtk_container_get_children (GTK_CONTAINER (source));
+  /* the toolbar, then the split: code first */
+  GtkWidget *split = g_list_nth_data (all, 1);
+  g_list_free (all);
+  scroller = gtk_paned_get_child1 (GTK_PANED (split));
+  view = gtk_bin_get_child (GTK_BIN (scroller));
+  g_assert_true (GTK_IS_TEXT_VIEW (view));
+  if (!tl_source_page_get_code_beside (source))
+    g_assert_cmpint (gtk_widget_get_allocated_width (scroller), >=,
+                     gtk_widget_get_allocated_width (GTK_WIDGET (source)) * 9 / 10);
+  GtkWidget *hbar = gtk_scrolled_window_get_hscrollbar (GTK_SCROLLED_WINDOW (scroller));
+  GtkAdjustment *h = gtk_scrolled_window_get_hadjustment (GTK_SCROLLED_WINDOW (scroller));
+  if (gtk_adjustment_get_upper (h) > gtk_adjustment_get_page_size (h) + 1)
+    {
+      g_assert_true (gtk_widget_get_mapped (hbar));
+      g_assert_false (gtk_scrolled_window_get_overlay_scrolling (GTK_SCROLLED_WINDOW (scroller)));
+    }
+  /* the facts still show some lines */
+  GtkWidget *side = gtk_paned_get_child2 (GTK_PANED (split));
+  g_assert_cmpint (gtk_widget_get_allocated_height (side), >, 100);
+  g_assert_cmpint (gtk_widget_get_allocated_width (side), >, 250);
+}
+
+static void
+test_source_room (void)
+{
+  gui_test_open_doc_record (win, "h200-gemm-4096-fp32-counters.json");
+  gui_test_fill_screen (win, 1024, 768);
+  TlSourcePage *source = TL_SOURCE_PAGE (tl_window_get_page (win, "source"));
+  tl_window_show_view (win, "source");
+  tl_source_page_show_kernel (source, "gemm-08-vectorized");
+  /* beside the sidebar: what the page has (60 to 70 characters; its
+   * facts beside it left 36) */
+  check_source_room (source, 56, "1024×768");
+  g_assert_false (tl_source_page_get_code_beside (source));
+  tl_window_set_presentation (win, TRUE);
+  /* the type 1.6 times larger, the whole width: about 77 characters */
+  check_source_room (source, 72, "presenting");
+  tl_window_set_presentation (win, FALSE);
+  gui_test_pump (0.3);
+}
+
 static void
 test_blocks_only (void)
 {
@@ -180,6 +245,7 @@ main (int argc, char **argv)
   g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
   g_test_add_func ("/gui-lesson/counters", test_counters);
   g_test_add_func ("/gui-lesson/blocks-only", test_blocks_only);
+  g_test_add_func ("/gui-lesson/source-room", test_source_room);
   g_test_add_func ("/gui-lesson/diff-off-main-loop", test_diff_off_main_loop);
   int rc = g_test_run ();
   gtk_widget_destroy (GTK_WIDGET (win));

@@ -23,8 +23,12 @@ struct _TlSourcePage
 
   GtkWidget *toolbar;
   GtkWidget *kernel_combo;
+  GtkWidget *split;
   GtkWidget *view;
   GtkWidget *side;
+  guint turn_id;             /* the split is turned (beside ↔ below) when idle */
+  gboolean placed;           /* the split's handle was put where it belongs */
+  int placed_w, placed_h;    /* for this size of the split */
   GtkWidget *facts;
   guint rehighlight_id;      /* an edited user kernel is coloured again when typing pauses */
   const TlKernelInfo *shown; /* whose text the view holds */
@@ -106,6 +110,91 @@ keep_edit (TlSourcePage *self)
   else
     g_hash_table_replace (self->edits, g_strdup (self->shown->id), text);
 }
+
+/* ---- code beside or above its facts ------------------------------------------ */
+
+/* Columns of code the page keeps in view beside the facts: nearly every
+ * line of the shipped kernels fits in 100. */
+#define CODE_COLUMNS 100
+/* the facts' width beside the code, in their font's characters */
+#define FACTS_CHARS 40
+
+/* a widget's character width (its digits' in a monospace font), px */
+static double
+char_width (GtkWidget *widget)
+{
+  PangoFontMetrics *m = pango_context_get_metrics (gtk_widget_get_pango_context (widget), NULL, NULL);
+  double w = pango_font_metrics_get_approximate_digit_width (m) / (double) PANGO_SCALE;
+  pango_font_metrics_unref (m);
+  return w;
+}
+
+static int
+code_width (TlSourcePage *self)
+{
+  /* the margins and a scroll bar's width */
+  return (int) ceil (CODE_COLUMNS * char_width (self->view)) + 40;
+}
+
+static int
+facts_width (TlSourcePage *self)
+{
+  return MAX ((int) ceil (FACTS_CHARS * char_width (self->facts)), 320);
+}
+
+static gboolean
+turn_cb (gpointer data)
+{
+  TlSourcePage *self = data;
+  self->turn_id = 0;
+  int width = gtk_widget_get_allocated_width (self->split);
+  int height = gtk_widget_get_allocated_height (self->split);
+  gboolean beside = width >= code_width (self) + facts_width (self);
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->split),
+                                  beside ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL);
+  /* beside: the facts their width, the code the rest; below: the code
+   * three fifths of the height */
+  gtk_paned_set_position (GTK_PANED (self->split), beside ? width - facts_width (self) : height * 3 / 5);
+  self->placed = TRUE;
+  self->placed_w = width;
+  self->placed_h = height;
+  return G_SOURCE_REMOVE;
+}
+
+/* Too narrow for a line of code beside the facts (1024×768, presenting):
+ * the facts go below the code, which gets the page's width. */
+static void
+split_allocate_cb (GtkWidget *split, GdkRectangle *alloc, TlSourcePage *self)
+{
+  gboolean beside = alloc->width >= code_width (self) + facts_width (self);
+  gboolean is_beside = gtk_orientable_get_orientation (GTK_ORIENTABLE (split)) == GTK_ORIENTATION_HORIZONTAL;
+  /* a new screen or presenting: placed again (a handle the user moved
+   * stays while the size does) */
+  gboolean resized = ABS (alloc->width - self->placed_w) > self->placed_w / 8
+                     || ABS (alloc->height - self->placed_h) > self->placed_h / 8;
+  if ((beside != is_beside || !self->placed || resized) && self->turn_id == 0)
+    self->turn_id = g_idle_add (turn_cb, self);
+}
+
+gboolean
+tl_source_page_get_code_beside (TlSourcePage *self)
+{
+  g_return_val_if_fail (TL_IS_SOURCE_PAGE (self), FALSE);
+  return gtk_orientable_get_orientation (GTK_ORIENTABLE (self->split)) == GTK_ORIENTATION_HORIZONTAL;
+}
+
+double
+tl_source_page_get_code_columns (TlSourcePage *self)
+{
+  g_return_val_if_fail (TL_IS_SOURCE_PAGE (self), 0);
+  GtkWidget *scroller = gtk_widget_get_parent (self->view);
+  GtkWidget *bar = gtk_scrolled_window_get_vscrollbar (GTK_SCROLLED_WINDOW (scroller));
+  int bar_w = gtk_widget_get_visible (bar) ? gtk_widget_get_allocated_width (bar) : 0;
+  return (gtk_widget_get_allocated_width (scroller) - bar_w - gtk_text_view_get_left_margin (GTK_TEXT_VIEW (self->view)))
+         / char_width (self->view);
+}
+
+/* ---- the facts ----------------------------------------------------------------- */
 
 static void
 describe_measured (const TlRunRecord *record, const TlKernelRun *r, GString *facts)
@@ -535,6 +624,11 @@ tl_source_page_dispose (GObject *object)
       g_source_remove (self->rehighlight_id);
       self->rehighlight_id = 0;
     }
+  if (self->turn_id)
+    {
+      g_source_remove (self->turn_id);
+      self->turn_id = 0;
+    }
   G_OBJECT_CLASS (tl_source_page_parent_class)->dispose (object);
 }
 
@@ -547,6 +641,7 @@ tl_source_page_class_init (TlSourcePageClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tilelab/Tilelab/ui/tl-source-page.ui");
   gtk_widget_class_bind_template_child (widget_class, TlSourcePage, toolbar);
   gtk_widget_class_bind_template_child (widget_class, TlSourcePage, kernel_combo);
+  gtk_widget_class_bind_template_child (widget_class, TlSourcePage, split);
   gtk_widget_class_bind_template_child (widget_class, TlSourcePage, view);
   gtk_widget_class_bind_template_child (widget_class, TlSourcePage, side);
   gtk_widget_class_bind_template_child (widget_class, TlSourcePage, facts);
@@ -566,6 +661,7 @@ tl_source_page_init (TlSourcePage *self)
   g_signal_connect (buf, "changed", G_CALLBACK (buffer_changed_cb), self);
   g_signal_connect (self->view, "style-updated", G_CALLBACK (view_style_updated_cb), self);
   g_signal_connect (self, "map", G_CALLBACK (map_cb), self);
+  g_signal_connect_after (self->split, "size-allocate", G_CALLBACK (split_allocate_cb), self);
   for (guint i = 0; i < tl_kernel_count (); i++)
     {
       const TlKernelInfo *k = tl_kernel_get (i);

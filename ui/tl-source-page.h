@@ -21,5 +21,9 @@ void  tl_source_page_add_kernel (TlSourcePage *self, const TlKernelInfo *info);
 const TlKernelInfo *tl_source_page_commit_edit (TlSourcePage *self, GError **error);
 /* characters of source shown (0 when the source is not bundled) */
 gsize tl_source_page_get_source_length (TlSourcePage *self);
+/* whether the code is beside its facts (else above them), and how many
+ * characters of a line it shows */
+gboolean tl_source_page_get_code_beside (TlSourcePage *self);
+double   tl_source_page_get_code_columns (TlSourcePage *self);
 
 G_END_DECLS

@@ -15,15 +15,7 @@ static const double better_rgb[3] = { 0.0, 0.62, 0.45 };
 
 /* ---- layout ------------------------------------------------------------- */
 
-/* Where the parts went, in device pixels. */
-typedef struct
-{
-  double diff_x, diff_y, diff_w, diff_h;
-  double table_x, table_y, table_w, table_h;
-  guint table_rows;         /* rows shown (the rest did not fit) */
-  double roofline_x, roofline_y, roofline_w, roofline_h; /* w = 0: none */
-  double timeline_x, timeline_y, timeline_w, timeline_h; /* w = 0: none */
-} Parts;
+typedef TlLessonParts Parts;
 
 typedef struct
 {
@@ -86,6 +78,68 @@ lines_for (cairo_t *cr, const char *text, double max_w, guint max_lines)
     return 0;
   double w = tl_paint_text_width (cr, text);
   return CLAMP ((guint) ceil (w / (0.9 * max_w)), 1u, max_lines);
+}
+
+/* Height a chart needs to be read: its title, axes and captions and a
+ * plot of about ten lines of type (two timelines: each its title, lanes
+ * and axis). */
+static double
+chart_needs (const TlLesson *l, const TlPaintStyle *style)
+{
+  double line = TL_PX (style, style->font_size);
+  return l->has_blocks ? line * 26 : line * 20;
+}
+
+/* Pictures first: the charts stacked in a column on the left as high as
+ * the body, the table on the right above the diff.  For screens where a
+ * band under the diff would squash them (presenting at 1024×768). */
+static void
+layout_pictures_first (const TlLesson *l, Layout *o, const Columns *c, double body_y, double body_h)
+{
+  Parts *p = &o->parts;
+  double inner_w = o->width - 3 * o->pad;
+  p->table_w = CLAMP (c->needed_w * 0.75, inner_w * 0.42, inner_w * 0.5);
+  double chart_w = inner_w - p->table_w;
+  p->table_x = 2 * o->pad + chart_w;
+  p->table_y = body_y;
+  double rows_h = (l->rows->len + 1) * o->row_h;
+  if (c->needed_w > p->table_w || rows_h > body_h * 0.6)
+    {
+      double shrink = MIN (MIN (p->table_w / c->needed_w, body_h * 0.6 / rows_h), 1.0);
+      o->row_h *= MAX (0.75, shrink);
+      o->table_font *= MAX (0.75, shrink);
+    }
+  guint fit = (guint) MAX (floor (body_h * 0.6 / o->row_h) - 1, 0);
+  p->table_rows = MIN (l->rows->len, fit);
+  p->table_h = (p->table_rows + 1) * o->row_h;
+  p->diff_x = p->table_x;
+  p->diff_y = body_y + p->table_h + o->pad;
+  p->diff_w = p->table_w;
+  p->diff_h = MAX (body_y + body_h - p->diff_y, 0);
+  if (p->diff_h < 4 * o->line_h)
+    p->diff_w = 0; /* no room for it: the Source page shows the code */
+
+  /* the roofline above the timelines, the timelines (two tracks) the
+   * larger share */
+  double y = body_y;
+  double gap = o->pad * 0.5;
+  double both = body_h - gap;
+  if (l->roofline != NULL)
+    {
+      double h = l->has_blocks ? floor (both * 0.42) : body_h;
+      p->roofline_x = o->pad;
+      p->roofline_y = y;
+      p->roofline_w = chart_w;
+      p->roofline_h = h;
+      y += h + gap;
+    }
+  if (l->has_blocks)
+    {
+      p->timeline_x = o->pad;
+      p->timeline_y = y;
+      p->timeline_w = chart_w;
+      p->timeline_h = body_y + body_h - y;
+    }
 }
 
 /* the charts in a band chart_h high at chart_y, side by side when there are two */
@@ -152,6 +206,15 @@ lesson_layout (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double
   Columns c;
   table_columns (cr, l, style, o->table_font, l->rows->len, &c);
   cairo_restore (cr);
+
+  /* a band under the diff too low for the pictures, and room across for
+   * them beside the table at three-quarter type: pictures first */
+  double band_h = floor (body_h * (l->has_blocks ? 0.55 : 0.4));
+  if (n_charts > 0 && band_h < chart_needs (l, style) && c.needed_w * 0.75 <= (width - 3 * o->pad) * 0.5)
+    {
+      layout_pictures_first (l, o, &c, body_y, body_h);
+      return;
+    }
 
   /* two timelines need room for their lanes and axes */
   double chart_h = n_charts ? floor (body_h * (l->has_blocks ? 0.55 : 0.4)) : 0;
@@ -239,6 +302,23 @@ common_indent (const TlLineDiff *diff, guint n)
   return indent == G_MAXUINT ? 0 : indent;
 }
 
+/* A line of code cut to max_w in a monospace font: its start and its end
+ * with "…" between, since a changed line and the line it replaces often
+ * differ only at the end ("template <int BM, …bool GUARD>"). */
+static char *
+cut_code_line (cairo_t *cr, const char *text, double max_w)
+{
+  glong n = g_utf8_strlen (text, -1);
+  double char_w = tl_paint_text_width (cr, "0");
+  glong fit = char_w > 0 ? (glong) floor (max_w / char_w) - 1 : n;
+  if (n <= fit + 1 || fit < 8)
+    return g_strdup (text);
+  glong tail = fit / 3, head = fit - tail;
+  g_autofree char *start = g_utf8_substring (text, 0, head);
+  g_autofree char *end = g_utf8_substring (text, n - tail, n);
+  return g_strconcat (start, "…", end, NULL);
+}
+
 static void
 paint_diff_line (cairo_t *cr, const TlPaintStyle *style, const TlDiffLine *d, guint indent,
                  double x, double y, double w, double lh)
@@ -266,14 +346,17 @@ paint_diff_line (cairo_t *cr, const TlPaintStyle *style, const TlDiffLine *d, gu
   double mark_w = tl_paint_text_width (cr, "+ ");
   tl_paint_text (cr, x, y + lh / 2, 0, 0.5, mark);
   const char *text = d->text + MIN (indent, (guint) strlen (d->text));
-  if (*text != '\0')
-    tl_paint_text_fit (cr, x + mark_w, y + lh / 2, 0, 0.5, w - mark_w, text);
+  g_autofree char *shown = cut_code_line (cr, text, w - mark_w);
+  if (*shown != '\0')
+    tl_paint_text_fit (cr, x + mark_w, y + lh / 2, 0, 0.5, w - mark_w, shown);
 }
 
 static void
 paint_diff (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const Layout *o)
 {
   const Parts *p = &o->parts;
+  if (p->diff_w <= 0)
+    return;
   tl_paint_set_fg (cr, style);
   tl_paint_set_font (cr, style, style->font_size, TRUE);
   double head_h = tl_paint_text_height (cr) * 1.3;
@@ -441,42 +524,98 @@ paint_roofline (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const
   cairo_restore (cr);
 }
 
+/* the two rungs' timelines on one time scale */
+typedef struct
+{
+  TlBlockStats *stats[2];
+  TlTimelineTrack tracks[2];
+  TlTimelineModel model;
+} Timelines;
+
+static void
+timelines_clear (Timelines *t)
+{
+  tl_block_stats_free (t->stats[0]);
+  tl_block_stats_free (t->stats[1]);
+  t->stats[0] = t->stats[1] = NULL;
+}
+
+/* FALSE (and nothing to clear) when a rung has no block records */
+static gboolean
+timelines_init (Timelines *t, const TlLesson *l, const TlRunRecord *record)
+{
+  memset (t, 0, sizeof *t);
+  const TlKernelRun *runs[2] = { tl_run_record_find_run (record, l->lower_id),
+                                 tl_run_record_find_run (record, l->upper_id) };
+  const char *labels[2] = { l->lower_name, l->upper_name };
+  for (guint i = 0; i < 2; i++)
+    {
+      if (runs[i] == NULL || (t->stats[i] = tl_block_stats_new_for_run (record, runs[i], -1, NULL)) == NULL)
+        {
+          timelines_clear (t);
+          return FALSE;
+        }
+      t->tracks[i].label = labels[i];
+      t->tracks[i].kernel_id = runs[i]->kernel_id;
+      t->tracks[i].blocks = runs[i]->blocks;
+      t->tracks[i].n_blocks = runs[i]->n_blocks;
+      t->tracks[i].stats = t->stats[i];
+      t->tracks[i].unit_label = tl_block_unit_label (runs[i]->block_unit);
+    }
+  tl_timeline_model_init (&t->model);
+  t->model.tracks = t->tracks;
+  t->model.n_tracks = 2;
+  t->model.color = TL_TIMELINE_COLOR_WAVE;
+  t->model.show_summary = FALSE;
+  return TRUE;
+}
+
 static void
 paint_timelines (cairo_t *cr, const TlLesson *l, const TlRunRecord *record,
                  const TlPaintStyle *style, const Layout *o)
 {
   const Parts *p = &o->parts;
-  const TlKernelRun *runs[2] = { tl_run_record_find_run (record, l->lower_id),
-                                 tl_run_record_find_run (record, l->upper_id) };
-  const char *labels[2] = { l->lower_name, l->upper_name };
-  TlBlockStats *stats[2] = { NULL, NULL };
-  TlTimelineTrack tracks[2] = { 0 };
-  for (guint i = 0; i < 2; i++)
-    {
-      if (runs[i] == NULL || (stats[i] = tl_block_stats_new_for_run (record, runs[i], -1, NULL)) == NULL)
-        goto out;
-      tracks[i].label = labels[i];
-      tracks[i].kernel_id = runs[i]->kernel_id;
-      tracks[i].blocks = runs[i]->blocks;
-      tracks[i].n_blocks = runs[i]->n_blocks;
-      tracks[i].stats = stats[i];
-      tracks[i].unit_label = tl_block_unit_label (runs[i]->block_unit);
-    }
-  TlTimelineModel model;
-  tl_timeline_model_init (&model);
-  model.tracks = tracks;
-  model.n_tracks = 2;
-  model.color = TL_TIMELINE_COLOR_WAVE;
-  model.show_summary = FALSE;
+  Timelines t;
+  if (!timelines_init (&t, l, record))
+    return;
   TlPaintStyle sub = *style;
   sub.transparent = TRUE;
   cairo_save (cr);
   cairo_translate (cr, p->timeline_x, p->timeline_y);
-  tl_paint_timeline (cr, &model, &sub, p->timeline_w, p->timeline_h);
+  tl_paint_timeline (cr, &t.model, &sub, p->timeline_w, p->timeline_h);
   cairo_restore (cr);
-out:
-  tl_block_stats_free (stats[0]);
-  tl_block_stats_free (stats[1]);
+  timelines_clear (&t);
+}
+
+void
+tl_paint_lesson_layout (cairo_t *cr, const TlLesson *lesson, const TlPaintStyle *style,
+                        double width, double height, TlLessonParts *out)
+{
+  g_return_if_fail (cr != NULL && lesson != NULL && style != NULL && out != NULL);
+  Layout o;
+  lesson_layout (cr, lesson, style, width, height, &o);
+  *out = o.parts;
+}
+
+gboolean
+tl_paint_lesson_timeline_layout (cairo_t *cr, const TlLesson *lesson, const TlRunRecord *record,
+                                 const TlPaintStyle *style, double width, double height,
+                                 TlTimelineLayout *out)
+{
+  g_return_val_if_fail (cr != NULL && lesson != NULL && record != NULL && out != NULL, FALSE);
+  Layout o;
+  lesson_layout (cr, lesson, style, width, height, &o);
+  Timelines t;
+  if (o.parts.timeline_w <= 0 || !timelines_init (&t, lesson, record))
+    return FALSE;
+  tl_paint_timeline_layout (&t.model, style, o.parts.timeline_w, o.parts.timeline_h, out);
+  for (guint i = 0; i < out->n_tracks; i++)
+    {
+      out->track[i].x += o.parts.timeline_x;
+      out->track[i].y += o.parts.timeline_y;
+    }
+  timelines_clear (&t);
+  return TRUE;
 }
 
 void

@@ -13,10 +13,32 @@
 
 #include <cairo.h>
 #include "paint/tl-paint-style.h"
+#include "paint/tl-paint-timeline.h"
 #include "record/tl-record.h"
 #include "view/tl-lesson.h"
 
 G_BEGIN_DECLS
+
+/* Where the parts go, in device pixels (w = 0: not drawn).  Where a band
+ * under the diff would squash the charts (presenting at 1024×768), they
+ * take a column of the body's height on the left instead, the table and
+ * the diff on the right. */
+typedef struct
+{
+  double diff_x, diff_y, diff_w, diff_h;
+  double table_x, table_y, table_w, table_h;
+  guint table_rows;         /* rows shown (the rest did not fit) */
+  double roofline_x, roofline_y, roofline_w, roofline_h;
+  double timeline_x, timeline_y, timeline_w, timeline_h;
+} TlLessonParts;
+
+void     tl_paint_lesson_layout (cairo_t *cr, const TlLesson *lesson, const TlPaintStyle *style,
+                                 double width, double height, TlLessonParts *out);
+/* The two SM timelines as tl_paint_lesson draws them (their lanes in the
+ * lesson's pixels); FALSE when it draws none. */
+gboolean tl_paint_lesson_timeline_layout (cairo_t *cr, const TlLesson *lesson, const TlRunRecord *record,
+                                          const TlPaintStyle *style, double width, double height,
+                                          TlTimelineLayout *out);
 
 /* record: the lesson's record, for the two runs' block records. */
 void tl_paint_lesson (cairo_t *cr, const TlLesson *lesson, const TlRunRecord *record,

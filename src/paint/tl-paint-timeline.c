@@ -268,6 +268,13 @@ paint_time_axis (cairo_t *cr, const TlTimelineModel *model, const TlTimelineTrac
                                                      : _("time (%s) · one time scale for all kernels"),
                                unit);
     }
+  if (tl_paint_text_width (cr, label) > tl->w && n_tracks (model) > 1)
+    {
+      /* narrower still: the scale said in two words */
+      g_free (label);
+      label = g_strdup_printf (model->own_time_scale ? _("time (%s), own scale") : _("time (%s), shared scale"),
+                               unit);
+    }
   tl_paint_text_fit (cr, tl->x + tl->w / 2, y0 + tick + font * 1.3, 0.5, 0.0, tl->w, label);
 }
 
@@ -469,6 +476,19 @@ paint_tail_label (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLay
    * projector in every theme, where the error red itself does not */
   double bw, bh;
   tl_paint_label_boxed_size (cr, style, buf, &bw, &bh);
+  if (bw > tl->w - font * 0.4)
+    {
+      /* a narrow track (two side by side, presenting): the numbers, cut
+       * last, not the words that tell one track's tail from another's */
+      g_snprintf (buf, sizeof buf, _("tail: %u/%u slots, %s"), s->last_wave_blocks,
+                  s->capacity, pct);
+      tl_paint_label_boxed_size (cr, style, buf, &bw, &bh);
+    }
+  if (bw > tl->w - font * 0.4)
+    {
+      g_snprintf (buf, sizeof buf, _("tail: %u/%u, %s"), s->last_wave_blocks, s->capacity, pct);
+      tl_paint_label_boxed_size (cr, style, buf, &bw, &bh);
+    }
   bw = MIN (bw, tl->w - font * 0.4);
   double x = CLAMP (x1 - bw, tl->x + font * 0.2, tl->x + tl->w - bw - font * 0.2);
   double y = tl->y + tl->h - bh - font * 0.3;

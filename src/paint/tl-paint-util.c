@@ -221,7 +221,9 @@ tl_paint_label_boxed (cairo_t *cr, const TlPaintStyle *style, double x, double y
   cairo_set_line_width (cr, line);
   cairo_stroke (cr);
   tl_paint_set_fg (cr, style);
-  tl_paint_text_fit (cr, x + pad_x, y + pad_y, 0, 0, w - 2 * pad_x, text);
+  /* a box as wide as its size asked for holds its text whole, whatever
+   * (width + 2·pad) − 2·pad rounds to */
+  tl_paint_text_fit (cr, x + pad_x, y + pad_y, 0, 0, w - 2 * pad_x + 1e-6, text);
   cairo_restore (cr);
   return w;
 }

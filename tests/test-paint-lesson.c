@@ -1,0 +1,130 @@
+/* test-paint-lesson.c — "why is rung N faster than N−1?" as the back row
+ * sees it.  From the H200 records of docs/records (one with block records,
+ * one with counters), at 1024×768, 1280×800 and 1920×1080, in window and
+ * presentation type, every lesson of the ladder:
+ *
+ *   - the pictures get room: each SM timeline's lanes at least six lines
+ *     of type high, the roofline's plot at least eight (presenting at
+ *     1024×768 a band under the diff left them a sliver, about 40 px);
+ *   - the table's type is never under 14 px presenting;
+ *   - no text overlaps another, is cut without an ellipsis or runs off.
+ */
+#include <math.h>
+
+#include "paint/tl-paint-lesson.h"
+#include "paint/tl-paint-roofline.h"
+#include "paint/tl-paint-text-boxes.h"
+#include "paint/tl-render.h"
+#include "paint-test-util.h"
+
+static const int sizes[][2] = { { 1024, 768 }, { 1280, 800 }, { 1920, 1080 } };
+
+static TlRunRecord *
+load_record (const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "docs", "records", name, NULL);
+  TlRenderInput input;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (tl_test_render_input_load (&input, path, &error));
+  g_assert_no_error (error);
+  TlRunRecord *record = g_steal_pointer (&input.record);
+  tl_render_input_clear (&input);
+  return record;
+}
+
+/* One lesson on a width × height page (the window's status bar taken off). */
+static void
+check_lesson (const TlRunRecord *record, const TlLesson *lesson, int width, int height,
+              gboolean presenting)
+{
+  TlPaintStyle style;
+  if (presenting)
+    tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, FALSE);
+  else
+    tl_paint_style_init (&style, 1.0);
+  double line = TL_PX (&style, style.font_size);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (s);
+  g_autofree char *where = g_strdup_printf ("%s at %d×%d %s", lesson->upper_id, width, height,
+                                            presenting ? "presenting" : "in a window");
+
+  TlLessonParts parts;
+  tl_paint_lesson_layout (cr, lesson, &style, width, height, &parts);
+  TlTimelineLayout tl;
+  if (tl_paint_lesson_timeline_layout (cr, lesson, record, &style, width, height, &tl))
+    for (guint i = 0; i < tl.n_tracks; i++)
+      if (tl.track[i].h < 6 * line)
+        g_error ("%s: timeline %u is %.0f px high, under six lines of type (%.0f px)", where, i,
+                 tl.track[i].h, 6 * line);
+  if (parts.roofline_w > 0)
+    {
+      TlPaintStyle sub = style;
+      TlRooflineLayout rl;
+      tl_paint_roofline_layout (lesson->roofline, &sub, cr, parts.roofline_w, parts.roofline_h, &rl);
+      if (rl.plot_h < 8 * line)
+        g_error ("%s: the roofline's plot is %.0f px high, under eight lines of type (%.0f px)",
+                 where, rl.plot_h, 8 * line);
+    }
+
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  tl_paint_lesson (cr, lesson, record, &style, width, height);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  g_autoptr (GString) report = g_string_new (NULL);
+  if (tl_paint_text_boxes_check (boxes, width, height, report) > 0)
+    g_error ("%s: problems with the text:\n%s", where, report->str);
+  if (presenting && lesson->rows->len > 0)
+    {
+      const TlLessonRow *first = lesson->rows->pdata[0];
+      const TlPaintTextBox *b = tl_paint_text_boxes_find (boxes, first->title);
+      g_assert_nonnull (b);
+      if (b->h < 14)
+        g_error ("%s: the table's type is %.1f px high", where, b->h);
+    }
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
+static void
+check_record (const char *name, gboolean want_blocks, gboolean want_roofline)
+{
+  TlRunRecord *record = load_record (name);
+  g_autoptr (GPtrArray) ladder = tl_lesson_ladder (record);
+  guint seen_blocks = 0, seen_roofline = 0;
+  for (guint i = 1; i < ladder->len; i++)
+    {
+      g_autoptr (TlLesson) lesson = tl_lesson_new (record, ladder->pdata[i], NULL);
+      if (lesson == NULL)
+        continue;
+      seen_blocks += lesson->has_blocks;
+      seen_roofline += lesson->roofline != NULL;
+      for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+        for (int presenting = 0; presenting < 2; presenting++)
+          /* the window's status bar off the screen's height */
+          check_lesson (record, lesson, sizes[k][0], sizes[k][1] - 40, presenting);
+    }
+  g_assert_true (!want_blocks || seen_blocks > 0);
+  g_assert_true (!want_roofline || seen_roofline > 0);
+  tl_run_record_unref (record);
+}
+
+static void
+test_timelines (void)
+{
+  check_record ("h200-gemm-1000x500x1000.json", TRUE, FALSE);
+}
+
+static void
+test_roofline (void)
+{
+  check_record ("h200-gemm-4096-fp32-counters.json", FALSE, TRUE);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/paint/lesson/timelines", test_timelines);
+  g_test_add_func ("/paint/lesson/roofline", test_roofline);
+  return g_test_run ();
+}
