@@ -5,7 +5,8 @@
  *
  * The catalogue is found as `build/ui/tilelab` finds it (tl_locale_init:
  * the build tree's po/ for a program inside the build tree); what counts
- * as translated is read from po/de.po.  Exits 77 (skip) without a display.
+ * as translated is read from po/de.po.  At 1024×768, window and
+ * presenting, the Device page's longer German facts wrap at its edge.  Exits 77 (skip) without a display.
  */
 #include <gtk/gtk.h>
 
@@ -180,6 +181,73 @@ test_every_view_in_german (void)
     }
 }
 
+/* ---- German is longer: the facts still end inside the page ---------------------- */
+
+typedef struct
+{
+  GtkWidget *page;
+  GString *beyond;
+} Edge;
+
+static void
+check_label_edges (GtkWidget *widget, gpointer data)
+{
+  Edge *e = data;
+  if (!gtk_widget_get_mapped (widget))
+    return;
+  if (GTK_IS_LABEL (widget))
+    {
+      int right, y;
+      gtk_widget_translate_coordinates (widget, e->page, gtk_widget_get_allocated_width (widget), 0,
+                                        &right, &y);
+      if (right > gtk_widget_get_allocated_width (e->page))
+        g_string_append_printf (e->beyond, " “%.40s…” ends at %d px of %d;", gtk_label_get_text (GTK_LABEL (widget)),
+                                right, gtk_widget_get_allocated_width (e->page));
+    }
+  if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), check_label_edges, data);
+}
+
+static void
+check_device_edges (GtkWidget *page, const char *where)
+{
+  Edge e = { page, g_string_new (NULL) };
+  check_label_edges (page, &e);
+  if (e.beyond->len)
+    g_error ("the Device page's text runs past its edge %s:%s", where, e.beyond->str);
+  g_string_free (e.beyond, TRUE);
+}
+
+/* The Device page's facts, a GPU rung's among them, wrap at the page's
+ * edge rather than run under it (the threads line did in Serbian at
+ * 1024×768): at 1024×768 presenting and not, and on a page of 480 px. */
+static void
+test_device_fits (void)
+{
+  open_record ("h200-gemm-1000x500x1000.json");
+  gui_test_fill_screen (win, 1024, 768);
+  GtkWidget *page = tl_window_get_page (win, "device");
+  tl_window_show_view (win, "device");
+  tl_page_show_kernel (TL_PAGE (page), "gemm-02-coalesced");
+  for (int presenting = 0; presenting < 2; presenting++)
+    {
+      tl_window_set_presentation (win, presenting);
+      gui_test_pump (0.3);
+      g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+      check_device_edges (page, presenting ? "presenting" : "at 1024×768");
+    }
+  tl_window_set_presentation (win, FALSE);
+  gui_test_pump (0.3);
+  /* a narrower page than any screen gives it, for the facts of every language */
+  GtkAllocation narrow;
+  gtk_widget_get_allocation (page, &narrow);
+  narrow.width = 480;
+  gtk_widget_size_allocate (page, &narrow);
+  check_device_edges (page, "on a page of 480 px");
+  gtk_widget_queue_resize (page);
+  gui_test_pump (0.3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -194,6 +262,7 @@ main (int argc, char **argv)
   win = gui_test_start_app (&app);
   g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
   g_test_add_func ("/gui-language/every-view-in-german", test_every_view_in_german);
+  g_test_add_func ("/gui-language/device-fits-1024", test_device_fits);
   int rc = g_test_run ();
 
   gtk_widget_destroy (GTK_WIDGET (win));
