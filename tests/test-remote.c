@@ -305,8 +305,9 @@ run_here (const TlJob *job)
 
 /* C and the reference travel straight from the worker's matrices into
  * new ones here: the same bits as this process makes, job after job of
- * other shapes and dtypes on one worker, and a record already in hand
- * keeps its matrices when the next job's arrive. */
+ * other shapes and dtypes on one worker (the last one's inputs kept
+ * there from the first), and a record already in hand keeps its
+ * matrices when the next job's arrive. */
 static void
 test_local_bitwise (void)
 {
@@ -315,6 +316,7 @@ test_local_bitwise (void)
     { 97, 55, 83, TL_DTYPE_FLOAT32, 1 },
     { 64, 129, 31, TL_DTYPE_FLOAT64, 2 },
     { 97, 55, 83, TL_DTYPE_FLOAT32, 3 },
+    { 97, 55, 83, TL_DTYPE_FLOAT32, 1 }, /* A and B as the worker kept them from the first */
   };
   TlRunRecord *there[G_N_ELEMENTS (jobs)], *here[G_N_ELEMENTS (jobs)];
   for (guint j = 0; j < G_N_ELEMENTS (jobs); j++)

@@ -80,6 +80,18 @@ load_input (TlServe *serve, JsonObject *input, const char *name, GError **error)
   return tl_generate (spec, dtype, rows, cols, tl_wire_get_count (input, "seed", 0), error);
 }
 
+/* What a generated input is, all of it: the key it is kept under. */
+static char *
+recipe_key (const TlJob *job, int which)
+{
+  const TlSource *s = which == 0 ? &job->a : &job->b;
+  if (s->kind != TL_SOURCE_GENERATOR)
+    return NULL;
+  return g_strdup_printf ("recipe %s %s %zu×%zu seed %" G_GUINT64_FORMAT,
+                          s->generator ? s->generator : "(default)", tl_dtype_name (job->dtype),
+                          which == 0 ? job->m : job->k, which == 0 ? job->k : job->n, s->seed);
+}
+
 static gboolean
 load_job_inputs (TlServeJob *job, JsonObject *message, TlJob *tl_job, GError **error)
 {
@@ -92,7 +104,17 @@ load_job_inputs (TlServeJob *job, JsonObject *message, TlJob *tl_job, GError **e
     {
       const char *sha = i == 0 ? sha_a : sha_b;
       if (sha == NULL)
-        continue; /* the job's source says how to make it */
+        {
+          /* the job's source says how to make it: made by the runner, or
+           * kept from a job before that made the same */
+          g_autofree char *key = recipe_key (tl_job, i);
+          TlMatrix *kept = key ? tl_serve_get_kept_input (serve, key) : NULL;
+          if (i == 0)
+            tl_job->a_matrix = kept;
+          else
+            tl_job->b_matrix = kept;
+          continue;
+        }
       TlMatrix *m = tl_serve_get_upload_matrix (serve, sha, i == 0 ? "A" : "B", error);
       if (m == NULL)
         return FALSE;
@@ -173,6 +195,14 @@ gemm_done_cb (GObject *source, GAsyncResult *result, gpointer data)
   g_signal_handler_disconnect (g->runner, g->kernel_handler);
   if (record)
     {
+      TlServe *serve = tl_serve_job_get_serve (g->job);
+      for (int i = 0; i < 2; i++)
+        {
+          g_autofree char *key = recipe_key (record->job, i);
+          TlMatrix *m = i == 0 ? record->a : record->b;
+          if (key && m)
+            tl_serve_keep_input (serve, key, m);
+        }
       tl_serve_job_keep_matrix (g->job, "a", record->a);
       tl_serve_job_keep_matrix (g->job, "b", record->b);
       tl_serve_job_keep_matrix (g->job, "reference", record->reference);

@@ -32,7 +32,7 @@ struct _TlServe
   char *folder;             /* private temporary folder: uploads, jobs' folders */
   GHashTable *jobs;         /* id → TlServeJob, running or keeping matrices */
   GHashTable *uploads;      /* sha256 → path */
-  GHashTable *upload_matrices; /* sha256 → TlMatrix read from it, the last few */
+  GHashTable *upload_matrices; /* sha256 or recipe → the input, the last few */
   gboolean client_ok;       /* the client's hello was right */
   gboolean broken;          /* writing to the client failed */
   int status;
@@ -266,8 +266,9 @@ tl_serve_get_upload (TlServe *serve, const char *sha256, GError **error)
   return path;
 }
 
-/* How many uploaded matrices stay read (a job's A and B, and the last
- * job's); more are read again from their files. */
+/* How many inputs stay in memory (uploaded ones as read from their
+ * files, generated ones as made: a job's A and B, and the last job's);
+ * more are read or made again. */
 #define KEPT_UPLOAD_MATRICES 4
 
 TlMatrix *
@@ -285,10 +286,23 @@ tl_serve_get_upload_matrix (TlServe *serve, const char *sha256, const char *name
       g_prefix_error (error, "%s: ", name);
       return NULL;
     }
+  tl_serve_keep_input (serve, sha256, m);
+  return m;
+}
+
+TlMatrix *
+tl_serve_get_kept_input (TlServe *serve, const char *key)
+{
+  TlMatrix *m = g_hash_table_lookup (serve->upload_matrices, key);
+  return m ? tl_matrix_ref (m) : NULL;
+}
+
+void
+tl_serve_keep_input (TlServe *serve, const char *key, TlMatrix *matrix)
+{
   if (g_hash_table_size (serve->upload_matrices) >= KEPT_UPLOAD_MATRICES)
     g_hash_table_remove_all (serve->upload_matrices);
-  g_hash_table_insert (serve->upload_matrices, g_strdup (sha256), tl_matrix_ref (m));
-  return m;
+  g_hash_table_replace (serve->upload_matrices, g_strdup (key), tl_matrix_ref (matrix));
 }
 
 /* Finished jobs keep their matrices until the client starts another. */

@@ -78,5 +78,9 @@ const char   *tl_serve_get_upload (TlServe *serve, const char *sha256, GError **
  * name ("A") prefixes an error. */
 TlMatrix     *tl_serve_get_upload_matrix (TlServe *serve, const char *sha256, const char *name,
                                           GError **error);
+/* A job's input kept under a key that says all it is (a generator's
+ * recipe), for the next job of the same: a new reference, or NULL. */
+TlMatrix     *tl_serve_get_kept_input (TlServe *serve, const char *key);
+void          tl_serve_keep_input     (TlServe *serve, const char *key, TlMatrix *matrix);
 
 G_END_DECLS
