@@ -59,7 +59,7 @@
 #include "tl-gemm-rung.h"
 #include "tl-block-timer.cuh"
 #include "tl-gemm-async.cuh"
-#include "tl-wgmma.cuh" // the Hopper instructions, shared with rungs 13, 14 and 17
+#include "tl-hopper-pipeline.cuh" // the pipeline, shared with rungs 13 and 14 (and tl-wgmma.cuh's instructions)
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -83,7 +83,8 @@ constexpr int SMEM = STAGES * STAGE_BYTES + 1024;         // + slack to align to
 // ---- the instructions ------------------------------------------------------
 //
 // The PTX wrappers live in tl-wgmma.cuh, shared with rungs 13, 14 and 17
-// (their comments say what each instruction does):
+// (their comments say what each instruction does); the pipeline below is
+// built from them:
 //   tl_mbar_init / tl_mbar_expect_tx / tl_mbar_arrive / tl_mbar_wait — the
 //     mbarriers: a 64-bit word in shared memory counting arrivals and, for
 //     TMA, bytes; waiters ask whether the phase of parity p has completed;
@@ -93,8 +94,56 @@ constexpr int SMEM = STAGES * STAGE_BYTES + 1024;         // + slack to align to
 //   tl_wgmma_m64n256k16_bf16, tl_wgmma_fence / _commit / _wait — the
 //     asynchronous warpgroup multiply and its fences;
 //   tl_setmaxnreg_inc / _dec — moving registers between warpgroups;
-//   tl_fence_acc128 — keeps the compiler from serialising the wgmmas.
+//   tl_fence_acc — keeps the compiler from serialising the wgmmas.
 // All of them compile to nothing outside the sm_90a pass (TL_SM90A).
+
+// ---- the pipeline ----------------------------------------------------------
+//
+// The stage ring and its mbarrier phases, the producer's loop (wait for an
+// empty stage, expect its bytes, copy) and the consumers' loop (wait for a
+// full stage, wgmma, release the previous one) are tl-hopper-pipeline.cuh's,
+// shared with rungs 13 and 14; its header comment explains them.  Rung 11
+// runs them for one tile per CTA.  Its own part: where the stages lie (all
+// A tiles, then all B tiles), what the producer copies and what the
+// consumers multiply.
+
+// Consumer warpgroup cw: rows cw*64 … cw*64+63 of the block tile, both
+// operands read by the tensor cores straight from shared memory.
+struct Consumer : TlSmemOperands
+{
+  const __nv_bfloat16 *sA, *sB;   // [STAGES][128][64], [STAGES][256][64]
+  int cw;
+  const __nv_bfloat16 *a, *b;     // this k-step's tiles: our 64 rows of A, all of B
+
+  __device__ __forceinline__
+  Consumer (const __nv_bfloat16 *sA_, const __nv_bfloat16 *sB_, int cw_)
+    : sA (sA_), sB (sB_), cw (cw_)
+  {
+  }
+
+  template <int B>
+  __device__ __forceinline__ void
+  fetch (int s)
+  {
+    a = sA + s * A_STAGE + cw * 64 * BK;
+    b = sB + s * B_STAGE;
+  }
+
+  // Four k16 steps across the 64-wide (128-byte) swizzled rows: the
+  // descriptor's start address moves by 32 bytes; the hardware applies the
+  // swizzle to the final address.  No zero-fill of d: the very first wgmma
+  // runs with scale-d = 0 (d = A·B), so no ordinary instruction writes the
+  // accumulators while wgmmas are in flight.
+  template <int B>
+  __device__ __forceinline__ void
+  mma (float (&d)[128], bool acc)
+  {
+#pragma unroll
+    for (int kk = 0; kk < BK / 16; kk++)
+      tl_wgmma_m64n256k16_bf16 (d, tl_desc_k128 (a + kk * 16), tl_desc_k128 (b + kk * 16),
+                                (acc || kk > 0) ? 1 : 0);
+  }
+};
 
 // ---- the kernel -----------------------------------------------------------
 
@@ -115,6 +164,7 @@ gemm_11_wgmma_kernel (const __grid_constant__ CUtensorMap map_a,
   unsigned char *base = smem_raw + (((raw + 1023) & ~1023u) - raw);
   __nv_bfloat16 *sA = reinterpret_cast<__nv_bfloat16 *> (base);     // [STAGES][128][64]
   __nv_bfloat16 *sB = sA + STAGES * A_STAGE;                          // [STAGES][256][64]
+  const TlStageRing<STAGES, 1> ring = { full, empty };
 
   unsigned long long t0 = tl_block_begin (INSTR ? records : nullptr);
 
@@ -122,30 +172,19 @@ gemm_11_wgmma_kernel (const __grid_constant__ CUtensorMap map_a,
   const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
   const int KT = (kp + BK - 1) / BK;
 
-  if (threadIdx.x == 0)
-    {
-      for (int s = 0; s < STAGES; s++)
-        {
-          tl_mbar_init (&full[s], 1);                 // the producer's expect_tx arrival (+ bytes)
-          tl_mbar_init (&empty[s], CONSUMERS * 4);    // one arrival per consumer warp
-        }
-      tl_fence_mbar_init ();
-    }
-  __syncthreads ();
+  // "full": one arrival (the producer's expect_tx, plus the bytes);
+  // "empty": one arrival per consumer warp.
+  tl_stage_ring_init<STAGES, 1> (full, empty, CONSUMERS * 4);
 
   if (wg == 0)
     {
-      // Producer.  Use u of stage s (u = kt / STAGES) must wait until the
-      // consumers released use u-1: the empty barrier's phase u-1, i.e.
-      // parity (u-1)&1 = (u&1)^1.  For u = 0 that parity names the phase
-      // "before the first", which counts as complete: no wait.
+      // Producer: one thread, two TMA copies per k-step.  With one tile
+      // per CTA the k-step is the ring's counter.
       tl_setmaxnreg_dec<40> ();
       if (tid == 0)
         for (int kt = 0; kt < KT; kt++)
           {
-            int s = kt % STAGES;
-            tl_mbar_wait (&empty[s], ((kt / STAGES) & 1) ^ 1);
-            tl_mbar_expect_tx (&full[s], STAGE_BYTES);
+            const int s = ring.acquire (kt, STAGE_BYTES);   // an empty stage, its bytes announced
             tl_tma_load (sA + s * A_STAGE, &map_a, &full[s], kt * BK, m0);
             tl_tma_load (sB + s * B_STAGE, &map_b, &full[s], kt * BK, n0);
           }
@@ -154,36 +193,10 @@ gemm_11_wgmma_kernel (const __grid_constant__ CUtensorMap map_a,
     {
       tl_setmaxnreg_inc<232> ();
       const int cw = wg - 1;          // rows cw*64 … cw*64+63 of the block tile
-      // No zero-fill: the very first wgmma runs with scale-d = 0 (d = A·B),
-      // so no ordinary instruction writes the accumulators while wgmmas are
-      // in flight.
+      Consumer consumer (sA, sB, cw);
       float d[128];
-
-      for (int kt = 0; kt < KT; kt++)
-        {
-          int s = kt % STAGES;
-          tl_mbar_wait (&full[s], (kt / STAGES) & 1);
-          const __nv_bfloat16 *a = sA + s * A_STAGE + cw * 64 * BK;
-          const __nv_bfloat16 *b = sB + s * B_STAGE;
-          tl_fence_acc128 (d);
-          tl_wgmma_fence ();
-          // Four k16 steps across the 64-wide (128-byte) swizzled rows: the
-          // descriptor's start address moves by 32 bytes; the hardware
-          // applies the swizzle to the final address.
-#pragma unroll
-          for (int kk = 0; kk < BK / 16; kk++)
-            tl_wgmma_m64n256k16_bf16 (d, tl_desc_k128 (a + kk * 16), tl_desc_k128 (b + kk * 16),
-                                      (kt > 0 || kk > 0) ? 1 : 0);
-          tl_wgmma_commit ();
-          tl_fence_acc128 (d);
-          // Keep this k-tile's wgmmas in flight; wait for the previous
-          // tile's, then hand its stage back to the producer.
-          tl_wgmma_wait<1> ();
-          if (kt > 0 && tid % 32 == 0)
-            tl_mbar_arrive (&empty[(kt - 1) % STAGES]);
-        }
-      tl_wgmma_wait<0> ();
-      tl_fence_acc128 (d);
+      int it = 0;
+      tl_pipe_mainloop (ring, consumer, d, it, 0, KT);
 
       // Epilogue.  wgmma's accumulator layout: warp w of the warpgroup owns
       // rows 16w … 16w+15; lane l holds, for each 8-column group i, the

@@ -8,7 +8,8 @@
 // machinery of rung 11 — TMA copies into a 4-stage mbarrier ring, a
 // producer warp and two consumer warpgroups issuing asynchronous wgmma —
 // run persistently and in clusters of two as in rung 14 (read rung 14 for
-// those parts; tl-wgmma.cuh holds them).  What is new is a layout problem.
+// those parts).  The pipeline is tl-hopper-pipeline.cuh's, shared with
+// rungs 11 and 14; this file is its hooks.  What is new is a layout problem.
 //
 // The layout problem.  wgmma reads its B operand from shared memory, and
 // for 32-bit types (TF32) it must be K-major: for each output column, k
@@ -87,8 +88,7 @@
 // Seed: none.
 #include "tl-gemm-rung.h"
 #include "tl-gemm-common.cuh"
-#include "tl-wgmma.cuh"
-#include "tl-gemm-splitk.cuh"
+#include "tl-hopper-pipeline.cuh"
 #include "tl-gemm-plans.h"
 
 #include <stdio.h>
@@ -320,12 +320,132 @@ store_tile (const float (&d)[ACC], float *__restrict__ C, int m, int n, int row0
     }
 }
 
+// ---- the pipeline's hooks ----------------------------------------------------------
+//
+// The producer/consumer pipeline itself — the stage ring, its mbarrier
+// phases, the producer's loop, the consumers' wait → wgmma → release loop,
+// the persistent tile loop and the split-k sum — is tl-hopper-pipeline.cuh's,
+// shared with rung 14 (read it first).  What rung 13 adds is below.
+//
+// A stage: A's tile (BM × 32 floats, two boxes of BM/2 rows, 128-byte
+// swizzle), then B's 32 × BN (BN/16 boxes of 16 columns, 64-byte swizzle).
+template <typename Cfg_, int CLUSTER>
+struct Pipe13
+{
+  using Cfg = Cfg_;
+  static constexpr int BK = ::BK;
+
+  // map_a: A (m×k fp32), box 32 (k) × BM/2 (m).  map_b: B (k×n fp32), box
+  // 16 (n) × 32 (k).
+  struct Producer
+  {
+    const CUtensorMap &map_a, &map_b;
+    unsigned char *base;
+    int m, n;
+    unsigned rank;   // in the cluster: which tile of the pair, which half of A's
+
+    __device__ __forceinline__ unsigned char *
+    stage_a (int s) const
+    {
+      return base + s * Cfg::STAGE_BYTES;
+    }
+
+    __device__ __forceinline__ unsigned char *
+    stage_b (int s) const
+    {
+      return base + s * Cfg::STAGE_BYTES + 2 * Cfg::A_HALF_BYTES;
+    }
+
+    // The copies of k-step kt of tile (tm, tn) into stage s.  Boxes that
+    // would start outside C are moved inside (see rung 14).
+    __device__ __forceinline__ void
+    load (int s, uint64_t *bar, int kt, int tm, int tn) const
+    {
+      constexpr int BM = Cfg::BM, BN = Cfg::BN, A_HALF_BYTES = Cfg::A_HALF_BYTES;
+      if (CLUSTER == 1)
+        for (int half = 0; half < 2; half++)
+          tl_tma_load (stage_a (s) + half * A_HALF_BYTES, &map_a, bar, kt * BK,
+                       tl_box_start (tm * BM + half * (BM / 2), m));
+      else // both CTAs share tm: each brings half of A's tile, to both
+        tl_tma_load_multicast (stage_a (s) + rank * A_HALF_BYTES, &map_a, bar, kt * BK,
+                               tl_box_start (tm * BM + rank * (BM / 2), m), 0x3);
+      for (int j = 0; j < BN / B_BOX_COLS; j++)
+        tl_tma_load (stage_b (s) + j * B_BOX_BYTES, &map_b, bar,
+                     tl_box_start (tn * BN + j * B_BOX_COLS, n, 4), kt * BK);
+    }
+  };
+
+  // Consumer warp `warp` (0 … 7) owns B's box `warp`: 16 columns of C.
+  // Each k-step it loads its fragment of B into registers (fetch), then
+  // issues 4 wgmmas (k8 each; A's descriptor moves 32 bytes per step).
+  // The fragment of a k-step must stay untouched until its wgmmas have
+  // completed, one k-step later: two buffers, alternating (BUFFERS = 2),
+  // kept with the fragment offsets in Registers (see the pipeline's
+  // header for why apart from the Consumer).
+  struct Consumer
+  {
+    static constexpr int BUFFERS = 2;
+    struct Registers
+    {
+      int off[2][2];          // frag_offsets
+      uint32_t f[2][4][4];    // the fragments of even and odd k-steps
+    };
+    unsigned char *base;
+    int warp;
+    Registers &r;
+    const unsigned char *a;   // this k-step's tile of A
+
+    __device__ __forceinline__ Consumer (unsigned char *base_, int, int tid, Registers &r_)
+      : base (base_), warp (threadIdx.x / 32 - 4), r (r_)
+    {
+      frag_offsets (tid % 32, r.off);
+    }
+
+    template <int B>
+    __device__ __forceinline__ void
+    fetch (int s)
+    {
+      load_frag (r.f[B], base + s * Cfg::STAGE_BYTES + 2 * Cfg::A_HALF_BYTES + warp * B_BOX_BYTES,
+                 r.off);
+      a = base + s * Cfg::STAGE_BYTES;
+    }
+
+    template <int B>
+    __device__ __forceinline__ void
+    mma (float (&d)[Cfg::ACC], bool acc)
+    {
+#pragma unroll
+      for (int kk = 0; kk < BK / 8; kk++)
+        wgmma_tf32_rs (d, r.f[B][kk], tl_desc_k128 (a + kk * 32), (acc || kk > 0) ? 1 : 0);
+    }
+
+    template <int B>
+    __device__ __forceinline__ void
+    retire ()
+    {
+      pin_frag (r.f[B]);
+    }
+
+    // A split-k slice's partial tile, into the stages (pitch PART_PITCH).
+    __device__ __forceinline__ void
+    store_part (const float (&d)[Cfg::ACC], float *part)
+    {
+      store_tile (d, part, Cfg::BM, Cfg::PART_PITCH, 0, warp * B_BOX_COLS);
+    }
+
+    __device__ __forceinline__ void
+    store (const float (&d)[Cfg::ACC], float *__restrict__ C, int m, int n, int tm, int tn)
+    {
+      store_tile (d, C, m, n, tm * Cfg::BM, tn * Cfg::BN + warp * B_BOX_COLS);
+    }
+  };
+};
+
 // ---- the kernel -----------------------------------------------------------------
 
-// map_a: A (m×k fp32), box 32 (k) × 128 (m), 128-byte swizzle.  map_b: B
-// (k×n fp32), box 16 (n) × 32 (k), 64-byte swizzle.
-// splits > 1 (a split-k plan; CLUSTER is 1): clusters of `splits` CTAs
-// along x, one tile each, CTA r the r-th slice of k (see rung 14).
+// map_a, map_b: see Pipe13::Producer.  splits > 1 (a split-k plan; CLUSTER
+// is 1): clusters of `splits` CTAs along x, one tile each, CTA r the r-th
+// slice of k (see rung 14).
 template <typename Cfg, int CLUSTER, bool INSTR>
 __global__ void __launch_bounds__ (Cfg::THREADS, 1)
 gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
@@ -334,145 +454,8 @@ gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
                            TlGpuBlockRecord *records)
 {
 #if TL_SM90A
-  constexpr int BM = Cfg::BM, BN = Cfg::BN, STAGES = Cfg::STAGES, CONSUMERS = Cfg::CONSUMERS;
-  constexpr int A_HALF_BYTES = Cfg::A_HALF_BYTES, STAGE_BYTES = Cfg::STAGE_BYTES;
-  constexpr int PART_PITCH = Cfg::PART_PITCH, CONSUMER_THREADS = Cfg::CONSUMER_THREADS;
-  extern __shared__ __align__ (1024) unsigned char smem_raw[];
-  __shared__ __align__ (8) uint64_t full[STAGES], empty[STAGES];
-  const uint32_t raw = tl_smem_addr (smem_raw);
-  unsigned char *base = smem_raw + (((raw + 1023) & ~1023u) - raw);
-  auto stage_a = [&] (int s) { return base + s * STAGE_BYTES; };
-  auto stage_b = [&] (int s) { return base + s * STAGE_BYTES + 2 * A_HALF_BYTES; };
-
-  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
-  const unsigned rank = CLUSTER > 1 ? tl_cluster_rank () : 0;
-  const int group = CLUSTER > 1 ? CLUSTER : splits;   // CTAs per cluster
-  const int cluster_id = blockIdx.x / group, clusters = gridDim.x / group;
-  const int split = splits > 1 ? (int) (blockIdx.x % splits) : 0;
-  int kt0, kt1;   // this CTA's k-steps
-  tl_splitk_range ((k + BK - 1) / BK, split, splits, &kt0, &kt1);
-  if (INSTR && splits > 1)
-    records += split * sched.tiles_m * sched.tiles_n;   // a slice's records follow the last's
-
-  tl_stage_ring_init<STAGES, CLUSTER> (full, empty, CLUSTER * CONSUMERS * 4);
-
-  if (wg == 0)
-    {
-      // Producer (the phase bookkeeping is rung 14's).
-      if (Cfg::ACC == 128)   // the largest tile: the consumers need 232 registers
-        tl_setmaxnreg_dec<40> ();
-      if (tid == 0)
-        {
-          tl_tma_prefetch_map (&map_a);
-          tl_tma_prefetch_map (&map_b);
-          int it = 0;
-          for (int u = cluster_id; u < sched.units; u += clusters)
-            {
-              int tm, tn;
-              sched.tile_of (u, rank, &tm, &tn);
-              // Boxes that would start outside C are moved inside (see rung 14).
-              for (int kt = kt0; kt < kt1; kt++, it++)
-                {
-                  const int s = it % STAGES;
-                  tl_mbar_wait (&empty[s], ((it / STAGES) & 1) ^ 1);
-                  tl_mbar_expect_tx (&full[s], STAGE_BYTES);
-                  if (CLUSTER == 1)
-                    for (int half = 0; half < 2; half++)
-                      tl_tma_load (stage_a (s) + half * A_HALF_BYTES, &map_a, &full[s], kt * BK,
-                                   tl_box_start (tm * BM + half * (BM / 2), m));
-                  else // both CTAs share tm: each brings half of A's tile, to both
-                    tl_tma_load_multicast (stage_a (s) + rank * A_HALF_BYTES, &map_a, &full[s],
-                                           kt * BK, tl_box_start (tm * BM + rank * (BM / 2), m), 0x3);
-                  for (int j = 0; j < BN / B_BOX_COLS; j++)
-                    tl_tma_load (stage_b (s) + j * B_BOX_BYTES, &map_b, &full[s],
-                                 tl_box_start (tn * BN + j * B_BOX_COLS, n, 4), kt * BK);
-                }
-            }
-        }
-      tl_splitk_producers_sync (splits);   // the producers' part in the split-k sum
-    }
-  else
-    {
-      if (Cfg::ACC == 128)
-        tl_setmaxnreg_inc<232> ();
-      const int lane = tid % 32, warp = threadIdx.x / 32 - 4;   // consumer warp 0…7: box `warp`
-      int off[2][2];
-      frag_offsets (lane, off);
-      float d[Cfg::ACC];
-      uint32_t f0[4][4], f1[4][4];   // the fragments of even and odd k-steps
-      int it = 0;
-
-      // One k-step: wait for the stage, load this warp's fragment of B,
-      // issue 4 wgmmas (k8 each; A's descriptor moves 32 bytes per step),
-      // keep them in flight and release the previous k-step's stage once
-      // its wgmmas are done.  f is the fragment of this k-step; the other
-      // buffer still feeds the previous k-step's wgmmas, so the two
-      // alternate and each stays untouched until its wgmmas completed.
-      auto kstep = [&] (int kt, uint32_t (&f)[4][4], uint32_t (&prev)[4][4]) {
-        const int s = it % STAGES;
-        tl_mbar_wait (&full[s], (it / STAGES) & 1);
-        load_frag (f, stage_b (s) + warp * B_BOX_BYTES, off);
-        const unsigned char *a = stage_a (s);
-        tl_fence_acc (d);
-        tl_wgmma_fence ();
-#pragma unroll
-        for (int kk = 0; kk < BK / 8; kk++)
-          wgmma_tf32_rs (d, f[kk], tl_desc_k128 (a + kk * 32), (kt > kt0 || kk > 0) ? 1 : 0);
-        tl_wgmma_commit ();
-        tl_fence_acc (d);
-        tl_wgmma_wait<1> ();
-        pin_frag (prev);
-        if (kt > kt0 && lane == 0)
-          tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
-        it++;
-      };
-
-      for (int u = cluster_id; u < sched.units; u += clusters)
-        {
-          int tm, tn;
-          const bool mine = sched.tile_of (u, rank, &tm, &tn);
-          if (INSTR && mine && threadIdx.x == 128)
-            tl_tile_record_begin (records, sched, tm, tn);
-          int kt = kt0;
-          for (; kt + 1 < kt1; kt += 2)
-            {
-              kstep (kt, f0, f1);
-              kstep (kt + 1, f1, f0);
-            }
-          if (kt < kt1)
-            kstep (kt, f0, f1);
-          tl_wgmma_wait<0> ();
-          tl_fence_acc (d);
-          pin_frag (f0);
-          pin_frag (f1);
-          if (kt1 > kt0 && lane == 0)
-            tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
-          tl_splitk_zero_if_empty (d, kt1 == kt0);
-          if (splits > 1)
-            {
-              // Both consumer warpgroups are past their last wgmma: the
-              // partial tile may overwrite the stages; then the cluster
-              // sums the slices (tl-gemm-splitk.cuh).
-              float *part = reinterpret_cast<float *> (base);
-              tl_splitk_consumers_publish<CONSUMER_THREADS> (
-                [&] { store_tile (d, part, BM, PART_PITCH, 0, warp * B_BOX_COLS); });
-              tl_splitk_sum<float> (part, PART_PITCH, BM, BN, splits, split, C, m, n, tm * BM,
-                                    tn * BN, vec_c != 0, threadIdx.x - 128, CONSUMER_THREADS);
-            }
-          else if (mine)
-            store_tile (d, C, m, n, tm * BM, tn * BN + warp * B_BOX_COLS);
-          if (INSTR)
-            {
-              asm volatile ("bar.sync 1, %0;\n" ::"n"(CONSUMER_THREADS) : "memory");
-              if (mine && threadIdx.x == 128)
-                tl_tile_record_end (records, sched, tm, tn, split);
-            }
-        }
-      tl_splitk_leave (splits);
-    }
-
-  if (CLUSTER > 1)
-    tl_cluster_sync ();
+  tl_pipe_persistent<Pipe13<Cfg, CLUSTER>, CLUSTER, INSTR> (map_a, map_b, sched, m, n, k, C, splits,
+                                                           vec_c, records);
 #endif
 }
 

@@ -1,5 +1,7 @@
 // gemm-14-wgmma-persistent.cu — rung 14: rung 11's wgmma + TMA pipeline as
-// a *persistent*, clustered kernel.  Built only for sm_90a.
+// a *persistent*, clustered kernel.  Built only for sm_90a.  The pipeline
+// (tl-hopper-pipeline.cuh) is shared with rungs 11 and 13; this file is
+// what rung 14 puts into it: its tiles' copies, wgmmas and stores.
 //
 // C (m×n, float32) = A (m×k) · B (k×n), inputs float32 converted to BF16 in
 // `prepare` (untimed, as for rung 11 and the cuBLAS BF16 reference), fp32
@@ -99,8 +101,7 @@
 // our own.
 #include "tl-gemm-rung.h"
 #include "tl-gemm-common.cuh"
-#include "tl-wgmma.cuh"
-#include "tl-gemm-splitk.cuh"
+#include "tl-hopper-pipeline.cuh"
 #include "tl-gemm-plans.h"
 
 #include <stdio.h>
@@ -265,15 +266,126 @@ store_tile (const float (&d)[ACC], float *__restrict__ C, int m, int n, int row0
     }
 }
 
+// ---- the pipeline's hooks ----------------------------------------------------------
+//
+// The producer/consumer pipeline itself — the stage ring, its mbarrier
+// phases, the producer's loop, the consumers' wait → wgmma → release loop,
+// the persistent tile loop and the split-k sum — is tl-hopper-pipeline.cuh's
+// (read it first).  What rung 14 adds is below: what a stage holds and how
+// it gets there, how its wgmmas read it, how a tile is stored.
+//
+// A stage: A's BM × 64 tile, then B's BN × 64 tile (two boxes of BN/2 rows),
+// both BF16 in the 128-byte swizzled layout.
+template <typename Cfg_, int CLUSTER>
+struct Pipe14
+{
+  using Cfg = Cfg_;
+  static constexpr int BK = ::BK;
+
+  // map_a: A16, m×kp, box 64 (k) × BM (m), or half that for a tile whose
+  // pairs share A.  map_b: B16ᵀ, n×kp, box 64 × BN/2 (half a B tile).
+  struct Producer
+  {
+    const CUtensorMap &map_a, &map_b;
+    unsigned char *base;
+    int m, n;
+    unsigned rank;   // in the cluster: which tile of the unit, which half of a shared tile
+
+    __device__ __forceinline__ unsigned char *
+    stage_a (int s) const
+    {
+      return base + s * Cfg::STAGE_BYTES;
+    }
+
+    __device__ __forceinline__ unsigned char *
+    stage_b (int s) const
+    {
+      return base + s * Cfg::STAGE_BYTES + Cfg::A_BYTES;
+    }
+
+    // The copies of k-step kt of tile (tm, tn) into stage s.  Boxes that
+    // start outside C (the missing second tile of a unit, the right half of
+    // a B tile when n is small) are moved inside: what they bring only
+    // feeds outputs nobody stores.
+    __device__ __forceinline__ void
+    load (int s, uint64_t *bar, int kt, int tm, int tn) const
+    {
+      constexpr int BM = Cfg::BM, BN = Cfg::BN, B_HALF_BYTES = Cfg::B_HALF_BYTES;
+      constexpr int A_BOX_ROWS = Cfg::A_BOX_ROWS, A_BOX_BYTES = A_BOX_ROWS * BK * 2;
+      if (Cfg::SHARE_A && CLUSTER > 1) // both CTAs share tm: each brings half of A, to both
+        tl_tma_load_multicast (stage_a (s) + rank * A_BOX_BYTES, &map_a, bar, kt * BK,
+                               tl_box_start (tm * BM + rank * A_BOX_ROWS, m), 0x3);
+      else
+        for (int box = 0; box < BM / A_BOX_ROWS; box++)
+          tl_tma_load (stage_a (s) + box * A_BOX_BYTES, &map_a, bar, kt * BK,
+                       tl_box_start (tm * BM + box * A_BOX_ROWS, m));
+      if (CLUSTER == 1 || Cfg::SHARE_A)
+        for (int half = 0; half < 2; half++)
+          tl_tma_load (stage_b (s) + half * B_HALF_BYTES, &map_b, bar, kt * BK,
+                       tl_box_start (tn * BN + half * (BN / 2), n));
+      else // both CTAs share tn: each brings half of B, to both
+        tl_tma_load_multicast (stage_b (s) + rank * B_HALF_BYTES, &map_b, bar, kt * BK,
+                               tl_box_start (tn * BN + rank * (BN / 2), n), 0x3);
+    }
+  };
+
+  // Consumer warpgroup cw computes rows cw*64 … cw*64+63 of the tile; both
+  // operands stay in shared memory.
+  struct Consumer : TlSmemOperands
+  {
+    unsigned char *base;
+    int cw, warp;
+    const unsigned char *a, *b;   // this k-step's tiles: our 64 rows of A, all of B
+
+    __device__ __forceinline__ Consumer (unsigned char *base_, int wg, int tid, Registers &)
+      : base (base_), cw (wg - 1), warp (tid / 32)
+    {
+    }
+
+    template <int B>
+    __device__ __forceinline__ void
+    fetch (int s)
+    {
+      a = base + s * Cfg::STAGE_BYTES + cw * 64 * BK * 2;
+      b = base + s * Cfg::STAGE_BYTES + Cfg::A_BYTES;
+    }
+
+    // Four k16 steps across the 128-byte swizzled rows: the descriptors'
+    // start address moves by 32 bytes.  The first wgmma of a tile runs with
+    // scale-d = 0 (d = A·B): no zero-fill, and the previous tile's values
+    // need no clearing.
+    template <int B>
+    __device__ __forceinline__ void
+    mma (float (&d)[Cfg::ACC], bool acc)
+    {
+#pragma unroll
+      for (int kk = 0; kk < BK / 16; kk++)
+        tl_wgmma_bf16 (d, tl_desc_k128 (a + kk * 32), tl_desc_k128 (b + kk * 32),
+                       (acc || kk > 0) ? 1 : 0);
+    }
+
+    // A split-k slice's partial tile, into the stages (pitch PART_PITCH).
+    __device__ __forceinline__ void
+    store_part (const float (&d)[Cfg::ACC], float *part)
+    {
+      store_tile (d, part, Cfg::BM, Cfg::PART_PITCH, cw * 64 + warp * 16, 0);
+    }
+
+    __device__ __forceinline__ void
+    store (const float (&d)[Cfg::ACC], float *__restrict__ C, int m, int n, int tm, int tn)
+    {
+      store_tile (d, C, m, n, tm * Cfg::BM + cw * 64 + warp * 16, tn * Cfg::BN);
+    }
+  };
+};
+
 // ---- the kernel -----------------------------------------------------------------
 
-// map_a: A16, m×kp, box 64 (k) × BM (m), or half that for a tile whose
-// pairs share A.  map_b: B16ᵀ, n×kp, box 64 × BN/2 (half a B tile).  Both
-// 128-byte swizzled.
-//
-// splits > 1 (a split-k plan; CLUSTER is 1): the grid's clusters of
-// `splits` CTAs along x each take one tile, CTA r of a cluster the r-th
-// slice of k, and the cluster sums its partial tiles (tl-gemm-splitk.cuh).
+// map_a, map_b: see Pipe14::Producer.  sched: the tiles in grouped order,
+// in units of CLUSTER tiles.  splits > 1 (a split-k plan; CLUSTER is 1):
+// the grid's clusters of `splits` CTAs along x each take one tile, CTA r
+// of a cluster the r-th slice of k, and the cluster sums its partial tiles
+// (tl-gemm-splitk.cuh).
 template <typename Cfg, int CLUSTER, bool INSTR>
 __global__ void __launch_bounds__ (Cfg::THREADS, 1)
 gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
@@ -282,146 +394,8 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
                                  TlGpuBlockRecord *records)
 {
 #if TL_SM90A
-  constexpr int BM = Cfg::BM, BN = Cfg::BN, STAGES = Cfg::STAGES, CONSUMERS = Cfg::CONSUMERS;
-  constexpr int A_BYTES = Cfg::A_BYTES, B_HALF_BYTES = Cfg::B_HALF_BYTES;
-  constexpr int STAGE_BYTES = Cfg::STAGE_BYTES, PART_PITCH = Cfg::PART_PITCH;
-  constexpr int CONSUMER_THREADS = Cfg::CONSUMER_THREADS;
-  // The swizzle pattern repeats every 1024 bytes and the descriptors assume
-  // tiles start on such a boundary, so align the dynamic buffer by hand.
-  extern __shared__ __align__ (1024) unsigned char smem_raw[];
-  __shared__ __align__ (8) uint64_t full[STAGES], empty[STAGES];
-  const uint32_t raw = tl_smem_addr (smem_raw);
-  unsigned char *base = smem_raw + (((raw + 1023) & ~1023u) - raw);
-  auto stage_a = [&] (int s) { return base + s * STAGE_BYTES; };
-  auto stage_b = [&] (int s) { return base + s * STAGE_BYTES + A_BYTES; };
-
-  const int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
-  const unsigned rank = CLUSTER > 1 ? tl_cluster_rank () : 0;
-  const int group = CLUSTER > 1 ? CLUSTER : splits;   // CTAs per cluster
-  const int cluster_id = blockIdx.x / group, clusters = gridDim.x / group;
-  const int split = splits > 1 ? (int) (blockIdx.x % splits) : 0;
-  int kt0, kt1;   // this CTA's k-steps
-  tl_splitk_range ((kp + BK - 1) / BK, split, splits, &kt0, &kt1);
-  if (INSTR && splits > 1)
-    records += split * sched.tiles_m * sched.tiles_n;   // a slice's records follow the last's
-
-  tl_stage_ring_init<STAGES, CLUSTER> (full, empty, CLUSTER * CONSUMERS * 4);
-
-  if (wg == 0)
-    {
-      // Producer.  `it` counts k-steps over all of this CTA's tiles: stage
-      // it % STAGES, use it / STAGES.  Use u of a stage waits until use u-1
-      // was released (parity of phase u-1 = (u&1)^1; for u = 0 that names
-      // the phase "before the first", which counts as complete).
-      if (Cfg::ACC == 128)   // the largest tile: the consumers need 232 registers
-        tl_setmaxnreg_dec<40> ();
-      if (tid == 0)
-        {
-          tl_tma_prefetch_map (&map_a);
-          tl_tma_prefetch_map (&map_b);
-          int it = 0;
-          for (int u = cluster_id; u < sched.units; u += clusters)
-            {
-              int tm, tn;
-              sched.tile_of (u, rank, &tm, &tn);
-              // Boxes that start outside C (the missing second tile of a
-              // unit, the right half of a B tile when n is small) are moved
-              // inside: what they bring only feeds outputs nobody stores.
-              constexpr int A_BOX_ROWS = Cfg::A_BOX_ROWS, A_BOX_BYTES = A_BOX_ROWS * BK * 2;
-              for (int kt = kt0; kt < kt1; kt++, it++)
-                {
-                  const int s = it % STAGES;
-                  tl_mbar_wait (&empty[s], ((it / STAGES) & 1) ^ 1);
-                  tl_mbar_expect_tx (&full[s], STAGE_BYTES);
-                  if (Cfg::SHARE_A && CLUSTER > 1) // both CTAs share tm: each brings half of A, to both
-                    tl_tma_load_multicast (stage_a (s) + rank * A_BOX_BYTES, &map_a, &full[s], kt * BK,
-                                           tl_box_start (tm * BM + rank * A_BOX_ROWS, m), 0x3);
-                  else
-                    for (int box = 0; box < BM / A_BOX_ROWS; box++)
-                      tl_tma_load (stage_a (s) + box * A_BOX_BYTES, &map_a, &full[s], kt * BK,
-                                   tl_box_start (tm * BM + box * A_BOX_ROWS, m));
-                  if (CLUSTER == 1 || Cfg::SHARE_A)
-                    for (int half = 0; half < 2; half++)
-                      tl_tma_load (stage_b (s) + half * B_HALF_BYTES, &map_b, &full[s], kt * BK,
-                                   tl_box_start (tn * BN + half * (BN / 2), n));
-                  else // both CTAs share tn: each brings half of B, to both
-                    tl_tma_load_multicast (stage_b (s) + rank * B_HALF_BYTES, &map_b, &full[s],
-                                           kt * BK, tl_box_start (tn * BN + rank * (BN / 2), n), 0x3);
-                }
-            }
-        }
-      tl_splitk_producers_sync (splits);   // the producers' part in the split-k sum
-    }
-  else
-    {
-      if (Cfg::ACC == 128)
-        tl_setmaxnreg_inc<232> ();
-      const int cw = wg - 1;    // rows cw*64 … cw*64+63 of the tile
-      const int lane = tid % 32, warp = tid / 32;
-      float d[Cfg::ACC];
-      int it = 0;
-      for (int u = cluster_id; u < sched.units; u += clusters)
-        {
-          int tm, tn;
-          const bool mine = sched.tile_of (u, rank, &tm, &tn);
-          if (INSTR && mine && threadIdx.x == 128)
-            tl_tile_record_begin (records, sched, tm, tn);
-          for (int kt = kt0; kt < kt1; kt++, it++)
-            {
-              const int s = it % STAGES;
-              tl_mbar_wait (&full[s], (it / STAGES) & 1);
-              const unsigned char *a = stage_a (s) + cw * 64 * BK * 2;
-              const unsigned char *b = stage_b (s);
-              tl_fence_acc (d);
-              tl_wgmma_fence ();
-              // Four k16 steps across the 128-byte swizzled rows: the
-              // descriptors' start address moves by 32 bytes.  The first
-              // wgmma of a tile runs with scale-d = 0 (d = A·B): no
-              // zero-fill, and the previous tile's values need no clearing.
-#pragma unroll
-              for (int kk = 0; kk < BK / 16; kk++)
-                tl_wgmma_bf16 (d, tl_desc_k128 (a + kk * 32), tl_desc_k128 (b + kk * 32),
-                                          (kt > kt0 || kk > 0) ? 1 : 0);
-              tl_wgmma_commit ();
-              tl_fence_acc (d);
-              // Keep this k-step's wgmmas in flight; wait for the previous
-              // one's, then hand its stage back — to both CTAs' producers.
-              tl_wgmma_wait<1> ();
-              if (kt > kt0 && lane == 0)
-                tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
-            }
-          tl_wgmma_wait<0> ();
-          tl_fence_acc (d);
-          if (kt1 > kt0 && lane == 0)
-            tl_release_stage<CLUSTER> (&empty[(it - 1) % STAGES]);
-          tl_splitk_zero_if_empty (d, kt1 == kt0);
-          if (splits > 1)
-            {
-              // Both consumer warpgroups are past their last wgmma: the
-              // partial tile may overwrite the stages; then the cluster
-              // sums the slices (tl-gemm-splitk.cuh).
-              float *part = reinterpret_cast<float *> (base);
-              tl_splitk_consumers_publish<CONSUMER_THREADS> (
-                [&] { store_tile (d, part, BM, PART_PITCH, cw * 64 + warp * 16, 0); });
-              tl_splitk_sum<float> (part, PART_PITCH, BM, BN, splits, split, C, m, n, tm * BM,
-                                    tn * BN, vec_c != 0, threadIdx.x - 128, CONSUMER_THREADS);
-            }
-          else if (mine)
-            store_tile (d, C, m, n, tm * BM + cw * 64 + warp * 16, tn * BN);
-          if (INSTR)
-            {
-              asm volatile ("bar.sync 1, %0;\n" ::"n"(CONSUMER_THREADS) : "memory");  // every consumer
-              if (mine && threadIdx.x == 128)
-                tl_tile_record_end (records, sched, tm, tn, split);
-            }
-        }
-      tl_splitk_leave (splits);
-    }
-
-  // No CTA may leave while its partner can still multicast into its shared
-  // memory or arrive on its barriers.
-  if (CLUSTER > 1)
-    tl_cluster_sync ();
+  tl_pipe_persistent<Pipe14<Cfg, CLUSTER>, CLUSTER, INSTR> (map_a, map_b, sched, m, n, kp, C, splits,
+                                                           vec_c, records);
 #endif
 }
 

@@ -1,9 +1,11 @@
-// tl-wgmma.cuh — the Hopper (sm_90a) toolbox of the persistent wgmma rungs
-// 13 (TF32) and 14 (BF16).  CUDA C++, internal to gpu/gemm/.
+// tl-wgmma.cuh — the Hopper (sm_90a) instructions of the wgmma rungs 11,
+// 13 (TF32) and 14 (BF16), and the TMA of rung 17.  CUDA C++, internal to
+// gpu/gemm/.  How rungs 11, 13 and 14 assemble them into a producer/consumer
+// pipeline is tl-hopper-pipeline.cuh.
 //
-// Rung 11 introduced wgmma, TMA and mbarriers in its own file; this header
-// gathers the same instructions once, and adds what rungs 13 and 14 build
-// on top of them:
+// The instructions: mbarriers, TMA copies, wgmma and its fences, register
+// moves between warpgroups, matrix descriptors.  And what rungs 13 and 14
+// build on top of them:
 //   - thread-block clusters: two CTAs on neighbouring SMs that can write
 //     into each other's shared memory.  One TMA copy can *multicast* a tile
 //     to both, and a thread can arrive on the other CTA's mbarrier;
@@ -352,17 +354,8 @@ tl_desc_k128 (const void *smem)
 // An empty asm that "reads and writes" every accumulator: it pins the
 // accumulators' definitions around a wgmma batch, so the compiler does not
 // move ordinary writes to them into the asynchronous window (which would
-// force it to serialise the wgmmas: ptxas warning C7515).
-__device__ __forceinline__ void
-tl_fence_acc128 (float (&d)[128])
-{
-#pragma unroll
-  for (int i = 0; i < 128; i++)
-    asm volatile ("" : "+f"(d[i])::"memory");
-}
-
-// The same for a tile's accumulators of any count (the planned tiles of
-// rungs 13 and 14 hold 128 or 64 per thread).
+// force it to serialise the wgmmas: ptxas warning C7515).  N: the tile's
+// accumulators per thread (16 … 128).
 template <int N>
 __device__ __forceinline__ void
 tl_fence_acc (float (&d)[N])
