@@ -337,43 +337,28 @@ struct Pipe13
 
   // map_a: A (m×k fp32), box 32 (k) × BM/2 (m).  map_b: B (k×n fp32), box
   // 16 (n) × 32 (k).
-  struct Producer
+  // The producer's context (the maps, the stages, C's size, the rank) is
+  // tl-hopper-pipeline.cuh's TlPipeProducer.
+  static constexpr int A_BYTES = 2 * Cfg::A_HALF_BYTES;   // A's tile in a stage; B's follows
+  using Producer = TlPipeProducer<Cfg::STAGE_BYTES, A_BYTES>;
+
+  // The copies of k-step kt of tile (tm, tn) into stage s.  Boxes that
+  // would start outside C are moved inside (see rung 14).
+  static __device__ __forceinline__ void
+  load (const Producer &p, int s, uint64_t *bar, int kt, int tm, int tn)
   {
-    const CUtensorMap &map_a, &map_b;
-    unsigned char *base;
-    int m, n;
-    unsigned rank;   // in the cluster: which tile of the pair, which half of A's
-
-    __device__ __forceinline__ unsigned char *
-    stage_a (int s) const
-    {
-      return base + s * Cfg::STAGE_BYTES;
-    }
-
-    __device__ __forceinline__ unsigned char *
-    stage_b (int s) const
-    {
-      return base + s * Cfg::STAGE_BYTES + 2 * Cfg::A_HALF_BYTES;
-    }
-
-    // The copies of k-step kt of tile (tm, tn) into stage s.  Boxes that
-    // would start outside C are moved inside (see rung 14).
-    __device__ __forceinline__ void
-    load (int s, uint64_t *bar, int kt, int tm, int tn) const
-    {
-      constexpr int BM = Cfg::BM, BN = Cfg::BN, A_HALF_BYTES = Cfg::A_HALF_BYTES;
-      if (CLUSTER == 1)
-        for (int half = 0; half < 2; half++)
-          tl_tma_load (stage_a (s) + half * A_HALF_BYTES, &map_a, bar, kt * BK,
-                       tl_box_start (tm * BM + half * (BM / 2), m));
-      else // both CTAs share tm: each brings half of A's tile, to both
-        tl_tma_load_multicast (stage_a (s) + rank * A_HALF_BYTES, &map_a, bar, kt * BK,
-                               tl_box_start (tm * BM + rank * (BM / 2), m), 0x3);
-      for (int j = 0; j < BN / B_BOX_COLS; j++)
-        tl_tma_load (stage_b (s) + j * B_BOX_BYTES, &map_b, bar,
-                     tl_box_start (tn * BN + j * B_BOX_COLS, n, 4), kt * BK);
-    }
-  };
+    constexpr int BM = Cfg::BM, BN = Cfg::BN, A_HALF_BYTES = Cfg::A_HALF_BYTES;
+    if (CLUSTER == 1)
+      for (int half = 0; half < 2; half++)
+        tl_tma_load (p.stage_a (s) + half * A_HALF_BYTES, &p.map_a, bar, kt * BK,
+                     tl_box_start (tm * BM + half * (BM / 2), p.m));
+    else // both CTAs share tm: each brings half of A's tile, to both
+      tl_tma_load_multicast (p.stage_a (s) + p.rank * A_HALF_BYTES, &p.map_a, bar, kt * BK,
+                             tl_box_start (tm * BM + p.rank * (BM / 2), p.m), 0x3);
+    for (int j = 0; j < BN / B_BOX_COLS; j++)
+      tl_tma_load (p.stage_b (s) + j * B_BOX_BYTES, &p.map_b, bar,
+                   tl_box_start (tn * BN + j * B_BOX_COLS, p.n, 4), kt * BK);
+  }
 
   // Consumer warp `warp` (0 … 7) owns B's box `warp`: 16 columns of C.
   // Each k-step it loads its fragment of B into registers (fetch), then

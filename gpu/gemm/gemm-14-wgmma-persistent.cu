@@ -284,50 +284,35 @@ struct Pipe14
 
   // map_a: A16, m×kp, box 64 (k) × BM (m), or half that for a tile whose
   // pairs share A.  map_b: B16ᵀ, n×kp, box 64 × BN/2 (half a B tile).
-  struct Producer
+  // The producer's context (the maps, the stages, C's size, the rank) is
+  // tl-hopper-pipeline.cuh's TlPipeProducer.
+  static constexpr int A_BYTES = Cfg::A_BYTES;   // A's tile in a stage; B's follows
+  using Producer = TlPipeProducer<Cfg::STAGE_BYTES, A_BYTES>;
+
+  // The copies of k-step kt of tile (tm, tn) into stage s.  Boxes that
+  // start outside C (the missing second tile of a unit, the right half of
+  // a B tile when n is small) are moved inside: what they bring only
+  // feeds outputs nobody stores.
+  static __device__ __forceinline__ void
+  load (const Producer &p, int s, uint64_t *bar, int kt, int tm, int tn)
   {
-    const CUtensorMap &map_a, &map_b;
-    unsigned char *base;
-    int m, n;
-    unsigned rank;   // in the cluster: which tile of the unit, which half of a shared tile
-
-    __device__ __forceinline__ unsigned char *
-    stage_a (int s) const
-    {
-      return base + s * Cfg::STAGE_BYTES;
-    }
-
-    __device__ __forceinline__ unsigned char *
-    stage_b (int s) const
-    {
-      return base + s * Cfg::STAGE_BYTES + Cfg::A_BYTES;
-    }
-
-    // The copies of k-step kt of tile (tm, tn) into stage s.  Boxes that
-    // start outside C (the missing second tile of a unit, the right half of
-    // a B tile when n is small) are moved inside: what they bring only
-    // feeds outputs nobody stores.
-    __device__ __forceinline__ void
-    load (int s, uint64_t *bar, int kt, int tm, int tn) const
-    {
-      constexpr int BM = Cfg::BM, BN = Cfg::BN, B_HALF_BYTES = Cfg::B_HALF_BYTES;
-      constexpr int A_BOX_ROWS = Cfg::A_BOX_ROWS, A_BOX_BYTES = A_BOX_ROWS * BK * 2;
-      if (Cfg::SHARE_A && CLUSTER > 1) // both CTAs share tm: each brings half of A, to both
-        tl_tma_load_multicast (stage_a (s) + rank * A_BOX_BYTES, &map_a, bar, kt * BK,
-                               tl_box_start (tm * BM + rank * A_BOX_ROWS, m), 0x3);
-      else
-        for (int box = 0; box < BM / A_BOX_ROWS; box++)
-          tl_tma_load (stage_a (s) + box * A_BOX_BYTES, &map_a, bar, kt * BK,
-                       tl_box_start (tm * BM + box * A_BOX_ROWS, m));
-      if (CLUSTER == 1 || Cfg::SHARE_A)
-        for (int half = 0; half < 2; half++)
-          tl_tma_load (stage_b (s) + half * B_HALF_BYTES, &map_b, bar, kt * BK,
-                       tl_box_start (tn * BN + half * (BN / 2), n));
-      else // both CTAs share tn: each brings half of B, to both
-        tl_tma_load_multicast (stage_b (s) + rank * B_HALF_BYTES, &map_b, bar, kt * BK,
-                               tl_box_start (tn * BN + rank * (BN / 2), n), 0x3);
-    }
-  };
+    constexpr int BM = Cfg::BM, BN = Cfg::BN, B_HALF_BYTES = Cfg::B_HALF_BYTES;
+    constexpr int A_BOX_ROWS = Cfg::A_BOX_ROWS, A_BOX_BYTES = A_BOX_ROWS * BK * 2;
+    if (Cfg::SHARE_A && CLUSTER > 1) // both CTAs share tm: each brings half of A, to both
+      tl_tma_load_multicast (p.stage_a (s) + p.rank * A_BOX_BYTES, &p.map_a, bar, kt * BK,
+                             tl_box_start (tm * BM + p.rank * A_BOX_ROWS, p.m), 0x3);
+    else
+      for (int box = 0; box < BM / A_BOX_ROWS; box++)
+        tl_tma_load (p.stage_a (s) + box * A_BOX_BYTES, &p.map_a, bar, kt * BK,
+                     tl_box_start (tm * BM + box * A_BOX_ROWS, p.m));
+    if (CLUSTER == 1 || Cfg::SHARE_A)
+      for (int half = 0; half < 2; half++)
+        tl_tma_load (p.stage_b (s) + half * B_HALF_BYTES, &p.map_b, bar, kt * BK,
+                     tl_box_start (tn * BN + half * (BN / 2), p.n));
+    else // both CTAs share tn: each brings half of B, to both
+      tl_tma_load_multicast (p.stage_b (s) + p.rank * B_HALF_BYTES, &p.map_b, bar, kt * BK,
+                             tl_box_start (tn * BN + p.rank * (BN / 2), p.n), 0x3);
+  }
 
   // Consumer warpgroup cw computes rows cw*64 … cw*64+63 of the tile; both
   // operands stay in shared memory.

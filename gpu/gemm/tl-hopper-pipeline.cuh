@@ -212,13 +212,41 @@ tl_pipe_mainloop (const TlStageRing<STAGES, CLUSTER> &ring, Consumer &c, float (
 }
 
 // ---- the persistent CTA (rungs 13 and 14) -------------------------------------------------
+
+// The producer's context, what a rung's load hook reads: the two tensor
+// maps, the stages (STAGE_BYTES apart from `base`, each A's tile and then,
+// A_BYTES in, B's), C's size for boxes that would start outside it, and
+// the CTA's rank in its cluster (which tile of a unit, which half of a
+// shared operand tile).
+template <int STAGE_BYTES, int A_BYTES>
+struct TlPipeProducer
+{
+  const CUtensorMap &map_a, &map_b;
+  unsigned char *base;
+  int m, n;
+  unsigned rank;
+
+  __device__ __forceinline__ unsigned char *
+  stage_a (int s) const
+  {
+    return base + s * STAGE_BYTES;
+  }
+
+  __device__ __forceinline__ unsigned char *
+  stage_b (int s) const
+  {
+    return base + s * STAGE_BYTES + A_BYTES;
+  }
+};
 //
 // Rung is the rung's pipeline type:
 //   Cfg        the tile (BM, BN, STAGES, STAGE_BYTES, CONSUMERS,
 //              CONSUMER_THREADS, ACC, PART_PITCH; tl-gemm-plans.h's Tile13/14);
 //   BK         the k-step, in elements;
-//   Producer   built from (map_a, map_b, base, m, n, rank), with
-//              load (s, bar, kt, tm, tn): the copies of one stage;
+//   A_BYTES    where B's tile starts in a stage (A's comes first);
+//   load       (p, s, bar, kt, tm, tn), static: the copies of k-step kt
+//              of tile (tm, tn) into stage s, completing on bar; p the
+//              TlPipeProducer;
 //   Consumer   built from (base, wg, tid, registers) after the register
 //              move — wg the thread's warpgroup (1, 2, …), tid its index
 //              in it — with the hooks listed at the top.
@@ -274,14 +302,14 @@ tl_pipe_persistent (const CUtensorMap &map_a, const CUtensorMap &map_b, const Tl
           // time it is used; fetch them now, in the shadow of the setup.
           tl_tma_prefetch_map (&map_a);
           tl_tma_prefetch_map (&map_b);
-          const typename Rung::Producer producer{ map_a, map_b, base, m, n, rank };
+          const TlPipeProducer<STAGE_BYTES, Rung::A_BYTES> producer{ map_a, map_b, base, m, n, rank };
           int it = 0;
           for (int u = cluster_id; u < sched.units; u += clusters)
             {
               int tm, tn;
               sched.tile_of (u, rank, &tm, &tn);
               tl_pipe_produce (ring, it, kt0, kt1, STAGE_BYTES, [&] (int s, uint64_t *bar, int kt) {
-                producer.load (s, bar, kt, tm, tn);
+                Rung::load (producer, s, bar, kt, tm, tn);
               });
             }
         }
