@@ -99,9 +99,9 @@ constexpr int SMEM = STAGES * STAGE_BYTES + 1024;         // + slack to align to
 
 // ---- the pipeline ----------------------------------------------------------
 //
-// The stage ring and its mbarrier phases, the producer's loop (wait for an
-// empty stage, expect its bytes, copy) and the consumers' loop (wait for a
-// full stage, wgmma, release the previous one) are tl-hopper-pipeline.cuh's,
+// The stage ring with its mbarrier phases (the producer waits for an empty
+// stage and expects its bytes) and the consumers' loop (wait for a full
+// stage, wgmma, release the previous one) are tl-hopper-pipeline.cuh's,
 // shared with rungs 13 and 14; its header comment explains them.  Rung 11
 // runs them for one tile per CTA.  Its own part: where the stages lie (all
 // A tiles, then all B tiles), what the producer copies and what the
