@@ -1,5 +1,6 @@
 /* test-paint-gauss.c — a known Gauss step marks its known pivot at its known
- * pixel (the frames' replay: test-view-gauss-frame.c). */
+ * pixel (the frames' replay: test-view-gauss-frame.c); the time chart's
+ * "now" keeps clear of its axis. */
 #include <math.h>
 #include "core/tl-error.h"
 #include "view/tl-gauss-frame.h"
@@ -132,6 +133,44 @@ test_blocked_timing (void)
     }
 }
 
+/* The first block step outlined as "now" when it took no measurable time
+ * (the app's CPU factorisation of 300×300 had one): its label keeps clear
+ * of the time axis's labels and of everything else, in window and
+ * presentation type. */
+static void
+test_now_on_first_step (void)
+{
+  g_autoptr (TlMatrix) a = random_matrix (320, 320);
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
+  g_autoptr (TlLuResult) res = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-blocked", a, 8, TL_PIVOTING_PARTIAL, rec, NULL, &res, NULL));
+  g_assert_cmpuint (rec->blocks->len, ==, 40);
+  TlLuBlockStep *first = &g_array_index (rec->blocks, TlLuBlockStep, 0);
+  for (guint p = 0; p < TL_LU_N_PHASES; p++)
+    first->phase_ns[p] = 0;
+  g_autoptr (TlGaussFrame) f = tl_gauss_frame_new (rec, 0, NULL);
+  TlGaussModel model;
+  tl_gauss_model_init (&model);
+  model.frame = f;
+  for (guint i = 0; i < G_N_ELEMENTS (scales); i++)
+    {
+      TlPaintStyle style;
+      tl_paint_style_init (&style, scales[i]);
+      int w = 1024 * scales[i], h = 600 * scales[i];
+      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+      cairo_t *cr = cairo_create (s);
+      g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+      tl_paint_text_boxes_attach (cr, boxes);
+      tl_paint_gauss (cr, &model, &style, w, h);
+      cairo_destroy (cr);
+      cairo_surface_destroy (s);
+      g_assert_nonnull (tl_paint_text_boxes_find (boxes, "now"));
+      g_autoptr (GString) report = g_string_new (NULL);
+      if (tl_paint_text_boxes_check (boxes, w, h, report) > 0)
+        g_error ("at scale %.0f: %s", scales[i], report->str);
+    }
+}
+
 /* A GF(p) frame paints its exact integers in the cells without an error. */
 static void
 test_gfp_cells (void)
@@ -168,5 +207,6 @@ main (int argc, char **argv)
   g_test_add_func ("/paint-gauss/pivot-pixels", test_pivot_pixels);
   g_test_add_func ("/paint-gauss/blocked-timing", test_blocked_timing);
   g_test_add_func ("/paint-gauss/gfp-cells", test_gfp_cells);
+  g_test_add_func ("/paint-gauss/now-on-first-step", test_now_on_first_step);
   return g_test_run ();
 }

@@ -163,13 +163,19 @@ chart_bars (cairo_t *cr, const TlPaintStyle *style, const TlGaussFrame *frame, c
       if ((gint) b != frame->block)
         continue;
       double top = base - acc / c->tmax * c->ph;
-      cairo_set_source_rgb (cr, 0, 0, 0);
+      /* in the text's colour: black was lost on a dark theme */
+      tl_paint_set_fg (cr, style);
       cairo_set_line_width (cr, TL_PX (style, 2.5));
       cairo_rectangle (cr, bx - TL_PX (style, 2), top - TL_PX (style, 2), bw + TL_PX (style, 4),
                        base - top + TL_PX (style, 2));
       cairo_stroke (cr);
       tl_paint_set_font (cr, style, style->font_size * 0.9, TRUE);
-      tl_paint_text (cr, bx + bw / 2, top - TL_PX (style, 4), 0.5, 1.0, _("now"));
+      /* on a patch over the bars beside it, and right of the value axis's
+       * labels when the step is the first */
+      const char *now = _("now");
+      double half = tl_paint_text_width (cr, now) / 2 + TL_PX (style, 2);
+      double nx = CLAMP (bx + bw / 2, c->px + half, c->px + c->pw - half);
+      tl_paint_label_on_patch (cr, style, nx, top - TL_PX (style, 4), 0.5, 1.0, NULL, now);
       tl_paint_set_font (cr, style, style->font_size, FALSE);
     }
 }
