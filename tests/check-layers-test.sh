@@ -10,8 +10,8 @@
 #   - GTK included from src/core;
 #   - a tl_gpu_* call from ui/;
 #   - two files of one area that call each other;
-# and, beyond the four the issue named: Cairo in src/view, an area
-# including one above it.
+# and, beyond the four the issue named: Cairo in src/view, a file of
+# src/paint that never touches Cairo, an area including one above it.
 set -eu
 src=$1
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/check-layers-XXXXXX")
@@ -110,6 +110,18 @@ rm "$scratch/src/core/tl-ping.h" "$scratch/src/core/tl-ping.c" "$scratch/src/cor
 plant src/view/tl-player.c '#include <cairo.h>'
 expect_fail "Cairo in src/view" "view may not include Cairo"
 restore
+
+cat > "$scratch/src/paint/tl-paint-planted.c" <<'EOF'
+#include <glib.h>
+
+int
+tl_paint_planted_count (void)
+{
+  return 3;
+}
+EOF
+expect_fail "a Cairo-free file in src/paint" "src/paint/tl-paint-planted.c: paint holds painters"
+rm "$scratch/src/paint/tl-paint-planted.c"
 
 plant src/core/tl-stats.c '#include "record/tl-record.h"'
 expect_fail "core including record" "core may not include record"

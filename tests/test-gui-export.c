@@ -133,7 +133,6 @@ assert_options_initialised (void)
       memset (&o, 0xa5, sizeof o);
       if (!tl_page_export_options (TL_PAGE (tl_window_get_page (win, all_views[i])), &o))
         continue;
-      g_assert_null (o.text_boxes);
       g_assert_cmpfloat (o.scale, >, 0);
       g_assert_cmpint (o.launch, >=, -1);
       g_assert_cmpint (o.launch, <, 64);

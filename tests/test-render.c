@@ -211,9 +211,8 @@ test_blocks_and_timeline (void)
   o.view = TL_RENDER_BLOCKS_AND_TIMELINE;
   o.color = "start";
   o.timeline_color = "wave";
-  o.text_boxes = boxes;
   g_autofree char *png = tmp_path ("bt.png");
-  g_assert_true (tl_render_to_file (&in, &o, png, &error));
+  g_assert_true (tl_render_to_file_with (&in, &o, png, boxes, NULL, &error));
   g_assert_no_error (error);
   check_png (png, 1600, 900);
   g_unlink (png);
@@ -258,10 +257,9 @@ test_blocks_plan (void)
       o.width = cases[c].w;
       o.height = cases[c].h;
       o.presentation = cases[c].presentation;
-      o.text_boxes = boxes;
       const char *keep = g_getenv ("TL_TEST_PICTURES"); /* a folder to look at them in */
       g_autofree char *png = keep ? g_build_filename (keep, cases[c].name, NULL) : tmp_path (cases[c].name);
-      g_assert_true (tl_render_to_file (&in, &o, png, &error));
+      g_assert_true (tl_render_to_file_with (&in, &o, png, boxes, NULL, &error));
       g_assert_no_error (error);
       check_png (png, (int) cases[c].w, (int) cases[c].h);
       if (!keep)

@@ -12,6 +12,8 @@
 #     table are gpu's own);
 #   - an area includes a library it may not: GTK only in ui, Cairo only
 #     in paint (and cli and ui, above it), CUDA only in gpu;
+#   - a source file of paint/ never touches Cairo: paint holds painters,
+#     and what a view shows without drawing belongs in view/;
 #   - a file calls a function of an area it may not include (ui calling
 #     tl_gpu_*: the window learns about GPUs from the runner) — a function
 #     belongs to the area whose header declares it or whose file defines it;
@@ -212,6 +214,14 @@ for rel in files:
             if name.startswith(prefixes) and src_area not in areas:
                 problems.append(f"{rel}:{line}: {src_area} may not include {lib} (<{name}>); "
                                 f"only {', '.join(sorted(areas))} may")
+
+# ---- paint holds painters ---------------------------------------------------------
+
+cairo_re = re.compile(r'\bcairo_\w+')
+for rel in files:
+    if area_of(rel) == "paint" and rel.endswith(".c") and not cairo_re.search(codes[rel]):
+        problems.append(f"{rel}: paint holds painters, but this file never touches Cairo "
+                        f"(what a view shows without drawing belongs in src/view/)")
 
 # ---- calls ----------------------------------------------------------------------
 

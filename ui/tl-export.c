@@ -126,7 +126,7 @@ write_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
   if (path == NULL)
     g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "%s",
                              _("Pictures can only be exported to local files."));
-  else if (!tl_render_to_file_with (&input, &self->options, path, cancellable, &error))
+  else if (!tl_render_to_file_with (&input, &self->options, path, NULL, cancellable, &error))
     g_task_return_error (task, error);
   else
     g_task_return_boolean (task, TRUE);

@@ -44,13 +44,14 @@ typedef struct
   const TlRenderInput *input;
   const TlRenderOptions *options;
   const char *output;
+  TlPaintTextBoxes *text_boxes; /* --check-text: the texts drawn; NULL: none */
 } Render;
 
 static gboolean
 render_work (gpointer data, GCancellable *cancellable, GError **error)
 {
   Render *r = data;
-  return tl_render_to_file_with (r->input, r->options, r->output, cancellable, error);
+  return tl_render_to_file_with (r->input, r->options, r->output, r->text_boxes, cancellable, error);
 }
 
 /* What the command line asked for, before it is checked. */
@@ -279,12 +280,11 @@ tl_cli_render (int argc, char **argv)
       return tl_cli_fail ("render", error);
     }
   g_autoptr (TlPaintTextBoxes) boxes = a.check_text ? tl_paint_text_boxes_new () : NULL;
-  o.text_boxes = boxes;
   /* drawn and written off the main thread: Ctrl+C or SIGTERM stops it,
    * and nothing is left behind */
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   tl_cli_catch_interrupts (cancellable);
-  Render r = { &input, &o, a.output };
+  Render r = { &input, &o, a.output, boxes };
   gboolean ok = tl_cli_run_work (render_work, &r, cancellable, &error);
   tl_render_input_clear (&input);
   if (!ok)

@@ -8,7 +8,7 @@
 #include "view/tl-block-stats.h"
 #include "paint/tl-paint-blocks.h"
 #include "paint/tl-paint-timeline.h"
-#include "paint/tl-render-runs.h"
+#include "view/tl-render-runs.h"
 
 gboolean
 tl_render_draw_blocks (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,

@@ -11,7 +11,7 @@
 #include "paint/tl-paint-gauss.h"
 #include "paint/tl-paint-lesson.h"
 #include "paint/tl-paint-roofline.h"
-#include "paint/tl-render-runs.h"
+#include "view/tl-render-runs.h"
 
 gboolean
 tl_render_draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,

@@ -1,9 +1,33 @@
-/* tl-render-draw.c — tl_render_draw: a view drawn by the file that knows it. */
+/* tl-render-draw.c — tl_render_draw: the style a canvas gets, and a view drawn by the file
+ * that knows it. */
 #include "paint/tl-render-views.h"
 
 #include <glib/gi18n-lib.h>
 
 #include "core/tl-error.h"
+
+void
+tl_render_style_init (TlPaintStyle *style, const TlRenderOptions *options,
+                      double width, double height, double scale)
+{
+  /* type grows with the canvas: 18-unit labels on 1600×900 */
+  double f = CLAMP (MIN (width / TL_RENDER_DEFAULT_WIDTH, height / TL_RENDER_DEFAULT_HEIGHT), 0.5, 4.0);
+
+  if (options->presentation || options->high_contrast)
+    {
+      tl_paint_style_init_presentation (style, scale, options->high_contrast);
+      style->font_size = (options->presentation ? 24.0 : 18.0) * f;
+      style->title_font_size = (options->presentation ? 32.0 : 24.0) * f;
+      style->line_width = (options->high_contrast ? 2.5 : 2.0) * f;
+    }
+  else
+    {
+      tl_paint_style_init (style, scale);
+      style->font_size = 18.0 * f;
+      style->title_font_size = 24.0 * f;
+      style->line_width = 1.5 * f;
+    }
+}
 
 gboolean
 tl_render_draw (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,

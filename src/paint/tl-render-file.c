@@ -52,7 +52,8 @@ create_surface (TlRenderFormat format, GByteArray *out, double w, double h, doub
 /* The whole picture in memory, or NULL with error. */
 static GByteArray *
 render_to_memory (const TlRenderInput *input, const TlRenderOptions *options, TlRenderFormat format,
-                  double w, double h, double scale, const char *path, GError **error)
+                  double w, double h, double scale, const char *path, TlPaintTextBoxes *text_boxes,
+                  GError **error)
 {
   g_autoptr (GByteArray) out = g_byte_array_new ();
   cairo_surface_t *surface = create_surface (format, out, w, h, scale);
@@ -63,8 +64,8 @@ render_to_memory (const TlRenderInput *input, const TlRenderOptions *options, Tl
       TlPaintStyle style;
       tl_render_style_init (&style, options, w, h, scale);
       cairo_t *cr = cairo_create (surface);
-      if (options->text_boxes)
-        tl_paint_text_boxes_attach (cr, options->text_boxes);
+      if (text_boxes)
+        tl_paint_text_boxes_attach (cr, text_boxes);
       ok = tl_render_draw (cr, input, options, &style, w * scale, h * scale, error);
       if (ok && cairo_status (cr) != CAIRO_STATUS_SUCCESS)
         ok = cairo_failed (error, path, cairo_status (cr));
@@ -87,12 +88,13 @@ gboolean
 tl_render_to_file (const TlRenderInput *input, const TlRenderOptions *options,
                    const char *path, GError **error)
 {
-  return tl_render_to_file_with (input, options, path, NULL, error);
+  return tl_render_to_file_with (input, options, path, NULL, NULL, error);
 }
 
 gboolean
 tl_render_to_file_with (const TlRenderInput *input, const TlRenderOptions *options,
-                        const char *path, GCancellable *cancellable, GError **error)
+                        const char *path, TlPaintTextBoxes *text_boxes, GCancellable *cancellable,
+                        GError **error)
 {
   g_return_val_if_fail (input != NULL && options != NULL && path != NULL, FALSE);
 
@@ -127,7 +129,8 @@ tl_render_to_file_with (const TlRenderInput *input, const TlRenderOptions *optio
       return FALSE;
     }
 
-  g_autoptr (GByteArray) picture = render_to_memory (input, options, format, w, h, scale, path, error);
+  g_autoptr (GByteArray) picture = render_to_memory (input, options, format, w, h, scale, path,
+                                                     text_boxes, error);
   if (picture == NULL)
     return FALSE;
   /* one save (core/tl-save.h): a link written through, a FIFO or device

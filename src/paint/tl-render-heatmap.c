@@ -9,7 +9,7 @@
 #include "view/tl-pool.h"
 #include "paint/tl-paint-heatmap.h"
 #include "paint/tl-paint-util.h"
-#include "paint/tl-render-runs.h"
+#include "view/tl-render-runs.h"
 
 #define HEATMAP_MAX_CELLS 800
 /* SVG and PDF draw one rectangle per cell (crisp at any zoom): fewer of them */

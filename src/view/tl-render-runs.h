@@ -6,7 +6,7 @@
  */
 #pragma once
 
-#include "paint/tl-render.h"
+#include "view/tl-render-request.h"
 
 G_BEGIN_DECLS
 

@@ -1,13 +1,9 @@
-/* tl-render.c — what a picture is asked with: views, formats, options, input, style. */
-#include "paint/tl-render.h"
+/* tl-render-request.c — what a picture is asked with: views, formats, options, input. */
+#include "view/tl-render-request.h"
 
 #include <glib/gi18n-lib.h>
 
 #include "core/tl-error.h"
-#include "paint/tl-paint-util.h"
-
-#define DEFAULT_WIDTH 1600.0
-#define DEFAULT_HEIGHT 900.0
 
 static const char *const view_names[] = { "heatmap", "blocks", "timeline", "compare", "gauss",
                                            "sweep", "roofline", "blocks-and-timeline", "lesson",
@@ -63,8 +59,8 @@ tl_render_options_init (TlRenderOptions *options)
   *options = (TlRenderOptions) {0};
   options->launch = -1;
   options->tile_x = options->tile_y = -1;
-  options->width = DEFAULT_WIDTH;
-  options->height = DEFAULT_HEIGHT;
+  options->width = TL_RENDER_DEFAULT_WIDTH;
+  options->height = TL_RENDER_DEFAULT_HEIGHT;
   options->scale = 1.0;
 }
 
@@ -94,29 +90,4 @@ tl_render_input_clear (TlRenderInput *input)
   for (guint i = 0; i < input->n_more; i++)
     g_clear_pointer (&input->more[i], tl_run_record_unref);
   input->n_more = 0;
-}
-
-/* ---- style ---------------------------------------------------------------- */
-
-void
-tl_render_style_init (TlPaintStyle *style, const TlRenderOptions *options,
-                      double width, double height, double scale)
-{
-  /* type grows with the canvas: 18-unit labels on 1600×900 */
-  double f = CLAMP (MIN (width / DEFAULT_WIDTH, height / DEFAULT_HEIGHT), 0.5, 4.0);
-
-  if (options->presentation || options->high_contrast)
-    {
-      tl_paint_style_init_presentation (style, scale, options->high_contrast);
-      style->font_size = (options->presentation ? 24.0 : 18.0) * f;
-      style->title_font_size = (options->presentation ? 32.0 : 24.0) * f;
-      style->line_width = (options->high_contrast ? 2.5 : 2.0) * f;
-    }
-  else
-    {
-      tl_paint_style_init (style, scale);
-      style->font_size = 18.0 * f;
-      style->title_font_size = 24.0 * f;
-      style->line_width = 1.5 * f;
-    }
 }

@@ -1,5 +1,5 @@
 /* tl-render-runs.c — which kernel runs of a record a view draws, and their titles. */
-#include "paint/tl-render-runs.h"
+#include "view/tl-render-runs.h"
 
 #include <glib/gi18n-lib.h>
 
