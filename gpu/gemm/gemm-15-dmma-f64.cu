@@ -202,33 +202,38 @@ struct TileSource
     b = B + (size_t) (k0 + b_row) * n + min (col0 + b_col, n - 1);
   }
 
+  // One operand's share of a k-tile: COPIES copies, ROW_STEP rows apart
+  // in the source (rows of pitch doubles) and in the stage (rows of LD).
+  // inside (i): whether copy i reads the matrix; one that does not reads
+  // `nothing` with src-size 0 and leaves zeros.
+  template <int COPIES, int ROW_STEP, int LD, typename Inside>
+  static __device__ __forceinline__ void
+  copy_rows (double *dst, const double *src, int pitch, const double *nothing, Inside inside)
+  {
+#pragma unroll
+    for (int i = 0; i < COPIES; i++)
+      {
+        const bool ok = inside (i);
+        const double *from = ok ? src + (size_t) i * ROW_STEP * pitch : nothing;
+        double *to = dst + i * ROW_STEP * LD;
+        if (VEC)
+          tl_cp_async_16 (to, from, ok);
+        else
+          tl_cp_async_8 (to, from, ok);
+      }
+  }
+
   // The next k-tile into stage (As, Bs).
   __device__ __forceinline__ void
   load_next (double *As, double *Bs)
   {
     const bool a_in = k0 + a_k < k;
-#pragma unroll
-    for (int i = 0; i < A_COPIES; i++)
-      {
-        const bool ok = a_in && (a_rows_ok >> i & 1u);
-        const double *src = ok ? a + (size_t) i * A_ROW_STEP * k : A;
-        double *dst = As + a_dst + i * A_ROW_STEP * Tile::LDA;
-        if (VEC)
-          tl_cp_async_16 (dst, src, ok);
-        else
-          tl_cp_async_8 (dst, src, ok);
-      }
-#pragma unroll
-    for (int i = 0; i < B_COPIES; i++)
-      {
-        const bool ok = b_col_ok && k0 + b_row + i * B_ROW_STEP < k;
-        const double *src = ok ? b + (size_t) i * B_ROW_STEP * n : B;
-        double *dst = Bs + b_dst + i * B_ROW_STEP * Tile::LDB;
-        if (VEC)
-          tl_cp_async_16 (dst, src, ok);
-        else
-          tl_cp_async_8 (dst, src, ok);
-      }
+    copy_rows<A_COPIES, A_ROW_STEP, Tile::LDA> (As + a_dst, a, k, A, [&] (int i) {
+      return a_in && (a_rows_ok >> i & 1u);
+    });
+    copy_rows<B_COPIES, B_ROW_STEP, Tile::LDB> (Bs + b_dst, b, n, B, [&] (int i) {
+      return b_col_ok && k0 + b_row + i * B_ROW_STEP < k;
+    });
     a += Tile::BK;
     b += (size_t) Tile::BK * n;
     k0 += Tile::BK;
@@ -506,23 +511,25 @@ shape_tile (const TlGemmLaunch *l, TlGemmShape *out)
 // smaller tiles: k-tiles of 16, 4 stages, m16n8k4 MMAs, in warps of
 // 32×32 where a tile is narrower than 128 — more warps for the same
 // tile, and each thread issues fewer copies (with warps of 32×64, the
-// 64×64 tile's two warps spilled their copy addresses); PER_SM (the
-// list's CTAs per SM) bounds their registers.  op (Tile ()) for the
-// plan's tile; an empty plan runs the largest; `none` for a tile not in
-// the list.
-template <int BM, int BN, int PER_SM>
+// 64×64 tile's two warps spilled their copy addresses).  Their registers
+// are bounded so that an SM holds 8 warps of them (two CTAs of 4 warps,
+// four of 2); where shared memory leaves room an SM holds more (64×64:
+// three), which the bound does not ask for.  op (Tile ()) for the plan's
+// tile; an empty plan runs the largest; `none` for a tile not in the
+// list.
+template <int BM, int BN, int WN = (BN == 128 ? 64 : 32), int WARPS = BM / 32 * (BN / WN)>
 using Tile15 = std::conditional_t<BM * BN >= 128 * 128, DmmaTile<BM, BN, 32, 3, 8, 32, 64, 1>,
-                                  DmmaTile<BM, BN, 16, 4, 4, 32, BN == 128 ? 64 : 32, PER_SM>>;
+                                  DmmaTile<BM, BN, 16, 4, 4, 32, WN, 8 / WARPS>>;
 
 template <typename R, typename Op>
 R
 with_tile (const TlGemmLaunch *l, R none, Op op)
 {
   if (l->plan.tile_m == 0)
-    return op (Tile15<128, 128, 1> ());
-#define TL_15_TILE(bm, bn, per_sm, eff, max_splits)                                                          \
+    return op (Tile15<128, 128> ());
+#define TL_15_TILE(bm, bn, per_sm, eff, max_splits)                                              \
   if (l->plan.tile_m == (bm) && l->plan.tile_n == (bn))                                          \
-    return op (Tile15<bm, bn, per_sm> ());
+    return op (Tile15<bm, bn> ());
   TL_GEMM_15_TILES (TL_15_TILE)
 #undef TL_15_TILE
   return none;

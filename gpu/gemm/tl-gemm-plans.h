@@ -70,7 +70,12 @@
 
 /* rung 15, FP64 DMMA: 8 warps of 32 × 64 outputs (m16n8k8) in the
  * largest tile; 4 warps of 32 × 64, 4 and 2 warps of 32 × 32 (m16n8k4) in
- * the smaller ones, which give small products CTAs for more SMs. */
+ * the smaller ones, which give small products CTAs for more SMs.  An SM
+ * holds three CTAs of 64 × 64 (142 registers a thread, 74 KB of shared
+ * memory a CTA: the occupancy calculator and the records say 3), but the
+ * model counts two: its fit was worse with three, whose single wave made
+ * 64 × 64 unsplit its choice at 1000×777×1111 where 64 × 64 with k in 2
+ * measured faster (docs/perf/gemm-fp64-h200-2026-11-29.md). */
 #define TL_GEMM_15_TILES(X) \
   X (128, 128, 1, 0.87, 8)     \
   X (64, 128, 2, 0.79, 8)      \
