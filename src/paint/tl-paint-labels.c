@@ -5,30 +5,6 @@
 
 #include "paint/tl-paint-util.h"
 
-char *
-tl_paint_fit_string (cairo_t *cr, const char *text, double max_w)
-{
-  g_return_val_if_fail (cr != NULL && text != NULL, NULL);
-  if (tl_paint_text_width (cr, text) <= max_w)
-    return g_strdup (text);
-  /* the longest start of the text that fits with "…" after it */
-  glong n = g_utf8_strlen (text, -1), lo = 0, hi = n;
-  while (lo < hi)
-    {
-      glong mid = (lo + hi + 1) / 2;
-      g_autofree char *head = g_utf8_substring (text, 0, mid);
-      g_autofree char *try = g_strconcat (g_strchomp (head), "…", NULL);
-      if (tl_paint_text_width (cr, try) <= max_w)
-        lo = mid;
-      else
-        hi = mid - 1;
-    }
-  if (lo == 0)
-    return g_strdup ("");
-  g_autofree char *head = g_utf8_substring (text, 0, lo);
-  return g_strconcat (g_strchomp (head), "…", NULL);
-}
-
 /* characters a and b share at their start */
 static glong
 common_start (const char *a, const char *b)

@@ -13,9 +13,6 @@
 
 G_BEGIN_DECLS
 
-/* text as it fits max_w in cr's current font: whole, or its longest start
- * followed by "…" (empty when not even that fits). */
-char  *tl_paint_fit_string   (cairo_t *cr, const char *text, double max_w);
 /* Each of the n texts fitted to max_w so that texts that differ stay
  * different: cut at their ends, and those that then look alike keep the
  * part where they differ ("head…tail").  A NULL-terminated array. */

@@ -111,13 +111,12 @@ tl_paint_text (cairo_t *cr, double x, double y, double halign, double valign,
   return te.x_advance;
 }
 
-double
-tl_paint_text_fit (cairo_t *cr, double x, double y, double halign, double valign, double max_w,
-                   const char *text)
+char *
+tl_paint_fit_string (cairo_t *cr, const char *text, double max_w)
 {
+  g_return_val_if_fail (cr != NULL && text != NULL, NULL);
   if (tl_paint_text_width (cr, text) <= max_w)
-    return tl_paint_text (cr, x, y, halign, valign, text);
-
+    return g_strdup (text);
   /* the longest start of the text that fits with "…" after it */
   glong n = g_utf8_strlen (text, -1), lo = 0, hi = n;
   while (lo < hi)
@@ -131,10 +130,19 @@ tl_paint_text_fit (cairo_t *cr, double x, double y, double halign, double valign
         hi = mid - 1;
     }
   if (lo == 0)
-    return 0;
+    return g_strdup ("");
   g_autofree char *head = g_utf8_substring (text, 0, lo);
-  g_autofree char *shown = g_strconcat (g_strchomp (head), "…", NULL);
-  return tl_paint_text (cr, x, y, halign, valign, shown);
+  return g_strconcat (g_strchomp (head), "…", NULL);
+}
+
+double
+tl_paint_text_fit (cairo_t *cr, double x, double y, double halign, double valign, double max_w,
+                   const char *text)
+{
+  if (tl_paint_text_width (cr, text) <= max_w)
+    return tl_paint_text (cr, x, y, halign, valign, text);
+  g_autofree char *shown = tl_paint_fit_string (cr, text, max_w);
+  return *shown ? tl_paint_text (cr, x, y, halign, valign, shown) : 0;
 }
 
 double

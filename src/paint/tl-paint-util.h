@@ -28,6 +28,9 @@ double tl_paint_text      (cairo_t *cr, double x, double y, double halign, doubl
 double tl_paint_text_width (cairo_t *cr, const char *text);
 /* Height of a line of text in the current font (ascent + descent). */
 double tl_paint_text_height (cairo_t *cr);
+/* text as it fits max_w in cr's current font: whole, or its longest start
+ * followed by "…" (empty when not even that fits). */
+char  *tl_paint_fit_string (cairo_t *cr, const char *text, double max_w);
 /* As tl_paint_text, but a text wider than max_w loses its end to "…". */
 double tl_paint_text_fit  (cairo_t *cr, double x, double y, double halign, double valign,
                            double max_w, const char *text);
