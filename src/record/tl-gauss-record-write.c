@@ -1,4 +1,4 @@
-/* tl-gauss-record-write.c — the Gauss step record as JSON: whole, or in
+/* tl-gauss-record-write.c — the Gauss step record as JSON (and as a file): whole, or in
  * parts for a stream. */
 #include "record/tl-gauss-record.h"
 
@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/tl-json.h"
+#include "core/tl-save.h"
 
 /* ---- writing ---------------------------------------------------------------- */
 
@@ -200,11 +201,14 @@ tl_lu_recorder_head_to_json (const TlLuRecorder *self)
   return json_builder_get_root (b);
 }
 
-guint
-tl_lu_recorder_n_parts (const TlLuRecorder *self, TlLuRecordPart part)
+gboolean
+tl_lu_recorder_save (const TlLuRecorder *self, const char *path, GError **error)
 {
-  GArray *lists[TL_LU_N_PARTS] = { self->steps, self->blocks, self->snapshots };
-  return lists[part]->len;
+  g_return_val_if_fail (self != NULL && path != NULL, FALSE);
+  g_autoptr (JsonNode) root = tl_lu_recorder_to_json (self);
+  gsize len = 0;
+  g_autofree char *text = tl_json_to_data (root, FALSE, &len);
+  return tl_save_contents (path, text, len, NULL, error);
 }
 
 gsize

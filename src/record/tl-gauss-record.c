@@ -8,7 +8,6 @@
 
 #include "core/tl-error.h"
 #include "core/tl-json.h"
-#include "core/tl-save.h"
 #include "core/tl-json-read.h"
 
 /* (writing: tl-gauss-record-write.c) */
@@ -484,6 +483,13 @@ tl_lu_recorder_begin_from_json (JsonNode *head, GError **error)
   return self;
 }
 
+guint
+tl_lu_recorder_n_parts (const TlLuRecorder *self, TlLuRecordPart part)
+{
+  GArray *lists[TL_LU_N_PARTS] = { self->steps, self->blocks, self->snapshots };
+  return lists[part]->len;
+}
+
 gboolean
 tl_lu_recorder_take_part_json (TlLuRecorder *self, TlLuRecordPart part, JsonNode *node,
                                GBytes *values, gsize *used, GError **error)
@@ -530,16 +536,6 @@ tl_lu_recorder_from_json (JsonNode *node, GError **error)
   if (self == NULL)
     g_propagate_prefixed_error (error, local, _("LU record: "));
   return self;
-}
-
-gboolean
-tl_lu_recorder_save (const TlLuRecorder *self, const char *path, GError **error)
-{
-  g_return_val_if_fail (self != NULL && path != NULL, FALSE);
-  g_autoptr (JsonNode) root = tl_lu_recorder_to_json (self);
-  gsize len = 0;
-  g_autofree char *text = tl_json_to_data (root, FALSE, &len);
-  return tl_save_contents (path, text, len, NULL, error);
 }
 
 /* A bare {"kind": "lu"} document, or a whole run record (tilelab-run/1, /2)
