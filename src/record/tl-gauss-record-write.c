@@ -1,6 +1,6 @@
 /* tl-gauss-record-write.c — the Gauss step record as JSON (and as a file): whole, or in
  * parts for a stream. */
-#include "record/tl-gauss-record-write.h"
+#include "record/tl-gauss-record.h"
 
 #include <math.h>
 #include <string.h>
