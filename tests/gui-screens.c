@@ -25,7 +25,10 @@
  * texts on top of each other, a text cut by its area or the picture, two
  * texts cut to the same words) and of their plots (a matrix, or the
  * tiles over C, out of proportion).  Presenting, also a painted text
- * under 14 px and a chart given less than half the page's height.
+ * under 14 px and a chart given less than half the page's height; in a
+ * window, a text of Compare's or Roofline's charts under 11 px.  Texts
+ * scrolled out of a page's view (Compare scrolls in a short window) are
+ * not counted as cut.
  * The window is drawn into an image surface for that; with --out that
  * image is saved as SCENARIO-MODE-THEME-N-VIEW-WxH.png.  One line per
  * problem; exit 1 when there was any.
@@ -265,18 +268,21 @@ apply_theme (const char *theme)
 }
 
 /* Presenting, what a back row reads: every painted text at least 14 px
- * tall. */
+ * tall.  In a window, the charts of Compare and Roofline (bars, the sweep,
+ * the roofline) keep their words at least 11 px tall: the rows of two
+ * dozen kernels once shrank to 8 px at 1024×768. */
 #define PRESENTATION_MIN_TEXT_PX 14.0
+#define WINDOW_MIN_TEXT_PX 11.0
 
 static void
-check_presented_texts (const char *shot, const TlPaintTextBoxes *boxes)
+check_text_sizes (const char *shot, const TlPaintTextBoxes *boxes, double min_px)
 {
   for (guint i = 0; i < tl_paint_text_boxes_len (boxes); i++)
     {
       const TlPaintTextBox *b = tl_paint_text_boxes_index (boxes, i);
       /* rotated text: its height is the box's width */
       double tall = MIN (b->h, b->w > b->h * 3 ? b->h : b->w);
-      if (b->h < PRESENTATION_MIN_TEXT_PX && tall < PRESENTATION_MIN_TEXT_PX)
+      if (b->h < min_px && tall < min_px)
         problem (shot, "painted text “%.40s” only %.0f px tall", b->text, b->h);
     }
 }
@@ -323,10 +329,58 @@ check_chart_heights (const char *shot, GtkWidget *page)
     }
 }
 
+static void
+collect_scrollers (GtkWidget *widget, gpointer data)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return;
+  if (GTK_IS_SCROLLED_WINDOW (widget))
+    {
+      GtkAllocation a;
+      int x = 0, y = 0;
+      gtk_widget_get_allocation (widget, &a);
+      gtk_widget_translate_coordinates (widget, gtk_widget_get_toplevel (widget), 0, 0, &x, &y);
+      GdkRectangle r = { x, y, a.width, a.height };
+      g_array_append_val (data, r);
+    }
+  if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), collect_scrollers, data);
+}
+
+static gboolean
+inside (double x, double y, double w, double h, const GdkRectangle *r, double tolerance)
+{
+  return x >= r->x - tolerance && y >= r->y - tolerance && x + w <= r->x + r->width + tolerance
+         && y + h <= r->y + r->height + tolerance;
+}
+
+/* A page that scrolls (Compare's charts, taller than a short window) shows
+ * part of its picture: a text drawn in a scrolled window and reaching past
+ * its view is scrolled out of sight, not cut by its painter. */
+static void
+drop_scrolled_out (TlPaintTextBoxes *boxes)
+{
+  g_autoptr (GArray) views = g_array_new (FALSE, FALSE, sizeof (GdkRectangle));
+  gtk_container_forall (GTK_CONTAINER (win), collect_scrollers, views);
+  for (guint i = tl_paint_text_boxes_len (boxes); i-- > 0;)
+    {
+      const TlPaintTextBox *b = tl_paint_text_boxes_index (boxes, i);
+      for (guint v = 0; v < views->len; v++)
+        {
+          const GdkRectangle *r = &g_array_index (views, GdkRectangle, v);
+          if (inside (b->area_x, b->area_y, b->area_w, b->area_h, r, 1.0) && !inside (b->x, b->y, b->w, b->h, r, 0.5))
+            {
+              tl_paint_text_boxes_remove (boxes, i);
+              break;
+            }
+        }
+    }
+}
+
 /* Draws the window as it is on screen into an image, with the painters
  * reporting where their texts went; checks those and saves the picture. */
 static void
-draw_and_check (const char *shot, const char *path, gboolean presenting)
+draw_and_check (const char *shot, const char *path, gboolean presenting, gboolean legible_charts)
 {
   /* a resize still queued (a page that just came up) is done first:
    * gtk_widget_draw refuses a widget that waits for its allocation */
@@ -342,6 +396,7 @@ draw_and_check (const char *shot, const char *path, gboolean presenting)
   gtk_widget_draw (w, cr);
   tl_paint_text_boxes_attach (cr, NULL);
   cairo_destroy (cr);
+  drop_scrolled_out (boxes);
   if (tl_paint_text_boxes_check (boxes, width, height, report))
     {
       g_auto (GStrv) lines = g_strsplit (report->str, "\n", -1);
@@ -350,7 +405,9 @@ draw_and_check (const char *shot, const char *path, gboolean presenting)
           problem (shot, "painted text: %s", lines[i]);
     }
   if (presenting)
-    check_presented_texts (shot, boxes);
+    check_text_sizes (shot, boxes, PRESENTATION_MIN_TEXT_PX);
+  else if (legible_charts)
+    check_text_sizes (shot, boxes, WINDOW_MIN_TEXT_PX);
   if (path && cairo_surface_write_to_png (surface, path) != CAIRO_STATUS_SUCCESS)
     g_printerr ("gui-screens: could not save %s\n", path);
   cairo_surface_destroy (surface);
@@ -359,19 +416,25 @@ draw_and_check (const char *shot, const char *path, gboolean presenting)
 /* The window (with its header bar and borders, as a window manager would
  * maximize it) just fills the screen.  Without a window manager neither
  * maximizing nor fullscreen takes effect, and gtk_window_resize sizes the
- * content without the client-side decorations. */
+ * content without the client-side decorations: the content is made the
+ * screen less the decorations, again until the window fits (leaving
+ * presentation mode, a resize can still be on its way). */
 static void
 fit_to_screen (int screen_w, int screen_h)
 {
-  int w, h;
-  gtk_window_move (GTK_WINDOW (win), 0, 0);
-  gtk_window_resize (GTK_WINDOW (win), screen_w, screen_h);
-  settle ();
-  gtk_window_get_size (GTK_WINDOW (win), &w, &h);
   GdkWindow *gdk = gtk_widget_get_window (GTK_WIDGET (win));
-  int dw = gdk_window_get_width (gdk) - w, dh = gdk_window_get_height (gdk) - h;
-  if (dw > 0 || dh > 0)
-    gtk_window_resize (GTK_WINDOW (win), MAX (screen_w - dw, 1), MAX (screen_h - dh, 1));
+  gtk_window_move (GTK_WINDOW (win), 0, 0);
+  for (int attempt = 0; attempt < 4; attempt++)
+    {
+      int w, h;
+      gtk_window_get_size (GTK_WINDOW (win), &w, &h);
+      int gw = gdk_window_get_width (gdk), gh = gdk_window_get_height (gdk);
+      if (attempt > 0 && gw == screen_w && gh == screen_h)
+        return;
+      int dw = MAX (gw - w, 0), dh = MAX (gh - h, 0);
+      gtk_window_resize (GTK_WINDOW (win), MAX (screen_w - dw, 1), MAX (screen_h - dh, 1));
+      settle ();
+    }
 }
 
 typedef struct
@@ -413,7 +476,8 @@ shoot (const Matrix *m, const char *scenario, guint view_index, const char *view
     explain (GTK_WIDGET (win), 0);
   g_autofree char *name = g_strdup_printf ("%s.png", shot);
   g_autofree char *path = m->out ? g_build_filename (m->out, name, NULL) : NULL;
-  draw_and_check (shot, path, presenting);
+  gboolean charts = sweep || g_strcmp0 (view, "compare") == 0 || g_strcmp0 (view, "roofline") == 0;
+  draw_and_check (shot, path, presenting, charts);
   if (presenting)
     check_chart_heights (shot, tl_window_get_page (win, sweep ? "compare" : view));
   g_print ("screens: %s\n", shot);

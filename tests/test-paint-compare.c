@@ -314,6 +314,117 @@ test_sweep_legend_all (void)
     }
 }
 
+static gboolean
+any_cut (const TlPaintTextBoxes *boxes)
+{
+  for (guint i = 0; i < tl_paint_text_boxes_len (boxes); i++)
+    if (strstr (tl_paint_text_boxes_index (boxes, i)->text, "…") != NULL)
+      {
+        g_test_message ("cut: %s", tl_paint_text_boxes_index (boxes, i)->text);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* The ladder beside the sidebar at 1024×768 (a chart 650 px wide): at
+ * tl_paint_compare_min_height every row's words are 11 px or more, the
+ * notes keep whole parts and the axis title fits in fewer words — nothing
+ * ends in "…". */
+static void
+test_bars_legible (void)
+{
+  static const char *const names[] = {
+    "naive triple loop", "cache-blocked, multi-threaded", "OpenBLAS ?gemm", "01 naive (uncoalesced)",
+    "02 coalesced", "03 shared memory 16×16", "04 shared memory 32×32", "05 seed 004: three kernels",
+    "06 1-D register tiling", "07 2-D register tiling", "08 vectorised, conflict-free",
+    "09 warp tiling + async copy", "10 tensor cores (WMMA, TF32)", "10 tensor cores (WMMA, BF16)",
+    "11 Hopper wgmma + TMA", "cuBLAS SGEMM (pedantic)", "cuBLAS TF32", "cuBLAS BF16",
+  };
+  enum { N = G_N_ELEMENTS (names) };
+  TlCompareBar bars[N];
+  for (guint i = 0; i < N; i++)
+    {
+      double t = 2000.0 / pow (1.6, i) * tl_test_random (0.9, 1.1);
+      bars[i] = (TlCompareBar) { .label = names[i], .median_ms = t, .min_ms = t * 0.95, .max_ms = t * 1.1,
+                                 .flops = 1e9, .cpu = i < 3, .reference = i == 15 };
+    }
+  TlCompareModel model;
+  tl_compare_model_init (&model);
+  model.bars = bars;
+  model.n_bars = N;
+  model.title = "C = A·B, 1000×500 · 500×1000 (float32)";
+  model.reference_index = 15;
+  model.reference_name = "cuBLAS SGEMM (pedantic)";
+  model.baseline_index = 0;
+  model.baseline_name = "CPU naive";
+  for (guint k = 0; k < G_N_ELEMENTS (scales); k++)
+    {
+      TlPaintStyle style;
+      tl_paint_style_init (&style, scales[k]);
+      int w = (int) (650 * scales[k]), h = (int) ceil (tl_paint_compare_min_height (&model, &style));
+      /* ten more bars need more room */
+      model.n_bars = N - 10;
+      g_assert_cmpfloat (tl_paint_compare_min_height (&model, &style), <, h);
+      model.n_bars = N;
+      cairo_t *cr;
+      cairo_surface_t *s = surface (w, h, &cr);
+      g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+      tl_paint_text_boxes_attach (cr, boxes);
+      tl_paint_compare (cr, &model, &style, w, h);
+      for (guint i = 0; i < N; i++)
+        {
+          const TlPaintTextBox *b = tl_paint_text_boxes_find (boxes, names[i]);
+          g_assert_nonnull (b);
+          g_assert_cmpfloat (b->h, >=, 11.0 * scales[k]);
+        }
+      g_assert_false (any_cut (boxes));
+      g_assert_nonnull (tl_paint_text_boxes_find (boxes, "time per multiply"));
+      g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
+      cairo_destroy (cr);
+      cairo_surface_destroy (s);
+    }
+}
+
+/* Twenty series named with their machine in a chart 650 px wide: the
+ * legend goes under the plot and every name is whole; the axis titles
+ * say less rather than end in "…". */
+static void
+test_sweep_legend_under (void)
+{
+  static const double n[] = { 793, 4096 };
+  double g[20][2];
+  char labels[20][64];
+  TlSweepSeries series[20];
+  gsize shape[20][6];
+  for (guint i = 0; i < 20; i++)
+    {
+      for (int j = 0; j < 2; j++)
+        g[i][j] = tl_test_random (1, 100) * (j + 1) * (i + 1);
+      g_snprintf (labels[i], sizeof labels[i], "%02u tiled kernel number %u · NVIDIA H200", i, i);
+      gsize sh[6] = { 1000, 500, 1000, 4096, 4096, 4096 };
+      memcpy (shape[i], sh, sizeof sh);
+      series[i] = (TlSweepSeries) { .label = labels[i], .n = n, .gflops = g[i], .count = 2, .shape = shape[i] };
+    }
+  TlSweepModel model = { .series = series, .n_series = 20, .title = "Size sweep: GFLOP/s" };
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1);
+  int w = 650, h = (int) ceil (tl_paint_sweep_min_height (&model, &style));
+  cairo_t *cr;
+  cairo_surface_t *s = surface (w, h, &cr);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  tl_paint_sweep (cr, &model, &style, w, h);
+  TlSweepLayout lay;
+  tl_paint_sweep_layout (&model, &style, cr, w, h, &lay);
+  g_assert_cmpfloat (lay.legend_y, >, lay.plot_y + lay.plot_h);
+  for (guint i = 0; i < 20; i++)
+    g_assert_nonnull (tl_paint_text_boxes_find (boxes, labels[i]));
+  g_assert_false (any_cut (boxes));
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -325,5 +436,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/kernel-looks", test_kernel_looks);
   g_test_add_func ("/compare/sweep-shapes", test_sweep_shapes);
   g_test_add_func ("/compare/sweep-legend-all", test_sweep_legend_all);
+  g_test_add_func ("/compare/bars-legible", test_bars_legible);
+  g_test_add_func ("/compare/sweep-legend-under", test_sweep_legend_under);
   return g_test_run ();
 }

@@ -1,6 +1,7 @@
 /* tl-chart-view.c — owns an immutable copy of a chart model and paints it. */
 #include "tl-chart-view.h"
 
+#include <math.h>
 #include <glib/gi18n-lib.h>
 #include "paint/tl-paint-util.h"
 #include "tl-view-style.h"
@@ -68,7 +69,7 @@ tl_chart_view_set_bars (TlChartView *self, const TlCompareModel *model)
   self->bars_model.baseline_name = keep (self, model->baseline_name);
   self->bars_model.metric = metric;
   self->bars_model.selected_index = selected < (gint) model->n_bars ? selected : -1;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 void
@@ -92,7 +93,7 @@ tl_chart_view_set_sweep (TlChartView *self, const TlSweepModel *model)
   self->sweep_model.n_series = self->series->len;
   self->sweep_model.title = keep (self, model->title);
   self->sweep_model.percent = model->percent;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 void
@@ -123,7 +124,7 @@ tl_chart_view_set_presentation (TlChartView *self, double scale, gboolean high_c
 {
   g_return_if_fail (TL_IS_CHART_VIEW (self));
   tl_view_style_set_presentation (&self->style, scale, high_contrast);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 static gboolean
@@ -150,6 +151,21 @@ tl_chart_view_draw (GtkWidget *widget, cairo_t *cr)
   else
     tl_paint_sweep (cr, &self->sweep_model, &style, w, h);
   return FALSE;
+}
+
+/* As tall as the chart needs to stay legible (tl_paint_compare_min_height,
+ * tl_paint_sweep_min_height); the page around it scrolls when the window
+ * is shorter. */
+static void
+tl_chart_view_get_preferred_height (GtkWidget *widget, int *minimum, int *natural)
+{
+  TlChartView *self = TL_CHART_VIEW (widget);
+  double h = 200;
+  if (self->kind == TL_CHART_BARS && self->bars->len > 0)
+    h = MAX (h, tl_paint_compare_min_height (&self->bars_model, &self->style));
+  else if (self->kind == TL_CHART_SWEEP)
+    h = MAX (h, tl_paint_sweep_min_height (&self->sweep_model, &self->style));
+  *minimum = *natural = (int) ceil (h);
 }
 
 static gboolean
@@ -190,6 +206,7 @@ tl_chart_view_class_init (TlChartViewClass *klass)
   object_class->finalize = tl_chart_view_finalize;
   widget_class->draw = tl_chart_view_draw;
   widget_class->button_press_event = tl_chart_view_button_press;
+  widget_class->get_preferred_height = tl_chart_view_get_preferred_height;
   signals[SIGNAL_BAR_ACTIVATED] =
     g_signal_new ("bar-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 1, G_TYPE_INT);
@@ -206,7 +223,7 @@ tl_chart_view_init (TlChartView *self)
   tl_paint_style_init (&self->style, 1.0);
   self->drawn_style = self->style;
   gtk_widget_add_events (GTK_WIDGET (self), GDK_BUTTON_PRESS_MASK);
-  gtk_widget_set_size_request (GTK_WIDGET (self), 300, 200);
+  gtk_widget_set_size_request (GTK_WIDGET (self), 300, -1);
 }
 
 GtkWidget *

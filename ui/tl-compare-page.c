@@ -28,13 +28,14 @@ struct _TlComparePage
   GtkWidget *csv_button;
   GtkWidget *color_legend;
   GtkWidget *stale_label, *lu_label, *placeholder;
-  GtkWidget *compare_paned;
+  GtkWidget *compare_paned, *charts_scroller;
   GtkWidget *bars_box;
   GtkWidget *sweep_box;
   GtkWidget *details_box, *details_label;
   gboolean presentation;
   gboolean sweep_has_sizes; /* the sweep chart has something to show */
   gboolean showing_sweep;   /* presenting: the sweep on the screen instead of the bars */
+  gboolean has_lu;          /* an LU record's facts to show */
   GtkWidget *sweep_sizes, *sweep_percent;
 };
 
@@ -61,6 +62,8 @@ update_layout (TlComparePage *self)
   gtk_widget_set_visible (self->bars_box, !one_at_a_time || !self->showing_sweep);
   gtk_widget_set_visible (self->sweep_box, self->sweep_has_sizes && (!one_at_a_time || self->showing_sweep));
   gtk_widget_set_visible (self->details_box, !self->presentation && self->selected_bar >= 0);
+  /* presenting the sweep, the LU facts (nothing to do with it) leave it the room */
+  gtk_widget_set_visible (self->lu_label, self->has_lu && !(one_at_a_time && self->showing_sweep));
 }
 
 /* the charts, or why there are none yet */
@@ -70,7 +73,7 @@ update_visibility (TlComparePage *self)
   GPtrArray *runs = current_runs (self);
   GPtrArray *history = self->session ? tl_session_get_history (self->session) : NULL;
   gboolean any = (runs && runs->len) || (history && history->len);
-  gtk_widget_set_visible (self->compare_paned, any);
+  gtk_widget_set_visible (self->charts_scroller, any);
   gtk_widget_set_visible (self->placeholder, !any);
 }
 
@@ -79,7 +82,8 @@ update_lu (TlComparePage *self)
 {
   g_autofree char *text = tl_run_text_lu (self->session ? tl_session_get_lu_run (self->session) : NULL);
   gtk_label_set_text (GTK_LABEL (self->lu_label), text ? text : "");
-  gtk_widget_set_visible (self->lu_label, text != NULL);
+  self->has_lu = text != NULL;
+  update_layout (self);
 }
 
 static void
@@ -480,6 +484,7 @@ tl_compare_page_class_init (TlComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, lu_label);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, placeholder);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, compare_paned);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, charts_scroller);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, bars_box);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_box);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, details_box);

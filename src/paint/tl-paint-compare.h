@@ -36,6 +36,10 @@ typedef struct
 
 void     tl_paint_compare_layout (const TlCompareModel *model, const TlPaintStyle *style,
                                   cairo_t *cr, double width, double height, TlCompareLayout *out);
+/* The least height at which every row's texts keep their smallest
+ * legible type (11 px at scale 1): a page gives the chart this much and
+ * scrolls, rather than shrinking the names to specks. */
+double   tl_paint_compare_min_height (const TlCompareModel *model, const TlPaintStyle *style);
 /* x of a value on the axis */
 double   tl_compare_layout_x    (const TlCompareLayout *layout, double value);
 /* The bar under (x, y) (anywhere in its row), or -1. */

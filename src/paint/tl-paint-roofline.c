@@ -295,10 +295,12 @@ paint_axes (cairo_t *cr, const TlRooflineLayout *lay, const TlPaintStyle *style)
   cairo_set_line_width (cr, TL_LINE (style, style->line_width * 0.5));
   paint_x_axis (cr, lay, style);
   paint_y_axis (cr, lay, style);
+  /* shorter wordings where the long ones do not fit (a narrow window) */
+  g_autofree char *x_title = g_strjoin ("\n", _("arithmetic intensity: FLOPs counted per DRAM byte, log scale"),
+                                        _("FLOPs per DRAM byte, log scale"), _("FLOP/byte (log)"), NULL);
+  g_autofree char *y_title = g_strjoin ("\n", _("achieved TFLOP/s, log scale"), _("TFLOP/s (log)"), NULL);
   tl_paint_plot_frame_titles (cr, style, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h,
-                              lay->plot_w,
-                              _("arithmetic intensity: FLOPs counted per DRAM byte, log scale"),
-                              _("achieved TFLOP/s, log scale"));
+                              lay->plot_w, x_title, y_title);
 }
 
 /* ---- roofs ------------------------------------------------------------------ */
@@ -583,13 +585,23 @@ paint_legend (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
     }
 }
 
-/* One line of the caption, its type made smaller rather than the line cut. */
+/* One line of the caption: its type a little smaller (never under 11 px at
+ * scale 1, what the back row reads) rather than the line cut, and in fewer
+ * words where even that does not fit (choices, one a line). */
 static void
 caption_line (cairo_t *cr, const TlPaintStyle *style, double x, double y, double max_w,
-              gboolean bold, const char *text)
+              gboolean bold, const char *choices)
 {
-  tl_paint_fit_font (cr, style, style->font_size, style->font_size * 0.7, bold, max_w, text);
-  tl_paint_text_fit (cr, x, y, 0, 0, max_w, text);
+  g_auto (GStrv) lines = g_strsplit (choices, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      tl_paint_fit_font (cr, style, style->font_size, style->font_size * 11.0 / 12.0, bold, max_w, lines[i]);
+      if (lines[i + 1] == NULL || tl_paint_text_width (cr, lines[i]) <= max_w)
+        {
+          tl_paint_text_fit (cr, x, y, 0, 0, max_w, lines[i]);
+          return;
+        }
+    }
 }
 
 /* Under the plot: the selected point, its numbers and what limits it (or
@@ -618,8 +630,10 @@ paint_caption (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
     }
   else if (m->n_points > 0)
     {
-      caption_line (cr, style, x, y, max_w, FALSE,
-                    _("Each point is a kernel: its FLOPs counted per DRAM byte across, per second of its median time up."));
+      g_autofree char *how = g_strjoin ("\n",
+                                        _("Each point is a kernel: its FLOPs counted per DRAM byte across, per second of its median time up."),
+                                        _("Each point is a kernel: FLOPs per DRAM byte across, FLOP/s up."), NULL);
+      caption_line (cr, style, x, y, max_w, FALSE, how);
       caption_line (cr, style, x, y + font * 1.45, max_w, FALSE,
                     _("Select a point to see what limits it."));
       y += font * 2.9;

@@ -61,24 +61,68 @@ set_dash (cairo_t *cr, const TlPaintStyle *style, guint machine)
     }
 }
 
-/* The legend: every series, in as many columns as the height needs, right
- * of the plot; labels lose their ends before the plot gets too narrow. */
-static void
-legend_layout (const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr, double width,
-               double avail_h, TlSweepLayout *out)
+#define LEGEND_SWATCH_EM 3.0
+#define LEGEND_LABEL_CAP_EM 18.0
+/* a legend name cut shorter than this many ems reads as a riddle */
+#define LEGEND_LABEL_MIN_EM 14.0
+/* the plot keeps at least this many ems of height when the legend goes under it */
+#define PLOT_MIN_EM 8.0
+
+static double
+widest_label (const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr)
 {
   double label_w = 0;
-
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   for (guint s = 0; s < model->n_series; s++)
     if (model->series[s].label)
       label_w = MAX (label_w, tl_paint_text_width (cr, model->series[s].label));
+  return label_w;
+}
+
+/* The legend: every series, in as many columns as the height needs, right
+ * of the plot.  Where that would cut the names short (a narrow window) and
+ * the height allows, in rows under the plot, as wide as the picture.
+ * Returns the height the legend takes from the plot (0 when beside it). */
+static double
+legend_layout (const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr, double width,
+               double avail_h, TlSweepLayout *out)
+{
+  double font = TL_PX (style, style->font_size);
+  double label_w = widest_label (model, style, cr);
+  double swatch = font * LEGEND_SWATCH_EM;
   TlLegendGrid grid;
-  tl_paint_legend_grid (style, model->n_series, label_w, 3.0, 18, avail_h, width * 0.45, &grid);
+  tl_paint_legend_grid (style, model->n_series, label_w, LEGEND_SWATCH_EM, LEGEND_LABEL_CAP_EM, avail_h,
+                        width * 0.45, &grid);
   out->legend_row_h = grid.row_h;
   out->legend_rows = grid.rows;
   out->legend_cols = grid.cols;
   out->legend_col_w = grid.col_w;
+  gboolean cut = grid.col_w - swatch - font * 0.8 < MIN (label_w, font * LEGEND_LABEL_MIN_EM) - 0.5;
+  if (!cut || model->n_series == 0)
+    return 0;
+
+  double full_w = width - font * 1.2;
+  double col_w = swatch + MIN (label_w, font * LEGEND_LABEL_CAP_EM) + font * 0.8;
+  guint cols = (guint) CLAMP (floor (full_w / col_w), 1, model->n_series);
+  guint rows = (model->n_series + cols - 1) / cols;
+  double legend_h = rows * grid.row_h + font * 0.5;
+  if (avail_h - legend_h < font * PLOT_MIN_EM)
+    return 0;
+  out->legend_rows = rows;
+  out->legend_cols = cols;
+  out->legend_col_w = full_w / cols;
+  return legend_h;
+}
+
+double
+tl_paint_sweep_min_height (const TlSweepModel *model, const TlPaintStyle *style)
+{
+  g_return_val_if_fail (model != NULL && style != NULL, 0);
+  double font = TL_PX (style, style->font_size);
+  double top = (model->title ? TL_PX (style, style->title_font_size) * 1.35 : 0) + font * 0.9;
+  /* the legend under the plot in two columns */
+  guint rows = (model->n_series + 1) / 2;
+  return ceil (top + font * (PLOT_MIN_EM + 3.6) + rows * font * 1.45 + font * 0.5);
 }
 
 void
@@ -122,10 +166,18 @@ tl_paint_sweep_layout (const TlSweepModel *model, const TlPaintStyle *style,
   out->plot_y = (model->title ? TL_PX (style, style->title_font_size) * 1.35 : 0) + font * 0.9;
   double bottom = font * 3.6;
   double avail_h = MAX (height - out->plot_y - bottom, 10);
-  legend_layout (model, style, cr, width, avail_h, out);
-  double legend_w = out->legend_cols * out->legend_col_w;
+  double legend_h = legend_layout (model, style, cr, width, avail_h, out);
 
   out->plot_x = font * 5.2;
+  if (legend_h > 0)
+    {
+      out->plot_w = MAX (width - out->plot_x - font * 1.6, 10);
+      out->plot_h = avail_h - legend_h;
+      out->legend_x = font * 0.6;
+      out->legend_y = out->plot_y + out->plot_h + bottom + font * 0.5;
+      return;
+    }
+  double legend_w = out->legend_cols * out->legend_col_w;
   out->plot_w = MAX (width - out->plot_x - legend_w - font * 1.6, 10);
   out->plot_h = avail_h;
   out->legend_x = out->plot_x + out->plot_w + font * 1.2;
@@ -247,13 +299,20 @@ paint_axes (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
       tl_paint_y_tick (cr, style, round (y) + 0.5, lay->plot_x, lay->plot_w, buf);
     }
 
+  /* shorter wordings where the long ones do not fit (a narrow window) */
+  g_autofree char *x_title
+    = lay->square ? g_strjoin ("\n", _("n (m = n = k), log scale"), _("n (log)"), NULL)
+                  : g_strjoin ("\n", _("problem m×k×n, placed at ∛(m·k·n), log scale"),
+                               _("problem m×k×n, log scale"), _("m×k×n (log)"), NULL);
+  g_autofree char *y_title
+    = model->percent ? g_strjoin ("\n",
+                                  /* xgettext:no-c-format */
+                                  _("% of the vendor, log scale"),
+                                  /* xgettext:no-c-format */
+                                  _("% of vendor (log)"), NULL)
+                     : g_strjoin ("\n", _("GFLOP/s, log scale"), _("GFLOP/s (log)"), NULL);
   tl_paint_plot_frame_titles (cr, style, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h,
-                              lay->plot_w + lay->plot_x,
-                              lay->square ? _("n (m = n = k), log scale")
-                                          : _("problem m×k×n, placed at ∛(m·k·n), log scale"),
-                              /* xgettext:no-c-format */
-                              model->percent ? _("% of the vendor, log scale")
-                                             : _("GFLOP/s, log scale"));
+                              lay->plot_w + lay->plot_x, x_title, y_title);
 }
 
 static void

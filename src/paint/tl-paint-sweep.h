@@ -6,7 +6,8 @@
  * never joined into one line.  Cubes are placed at n; a non-square problem
  * m×k×n at ∛(m·k·n), and then the axis is labelled with the problems
  * themselves ("1000×500×1000"), never "n (m = n = k)".  The legend lists
- * every series, in as many columns as it needs.
+ * every series, in as many columns as it needs, beside the plot, or under
+ * it where beside it would cut the names short.
  */
 #pragma once
 
@@ -29,6 +30,9 @@ typedef struct
 
 void     tl_paint_sweep_layout (const TlSweepModel *model, const TlPaintStyle *style,
                                 cairo_t *cr, double width, double height, TlSweepLayout *out);
+/* The least height that shows the plot and, under it, the legend whole
+ * in two columns: a page gives the chart this much and scrolls. */
+double   tl_paint_sweep_min_height (const TlSweepModel *model, const TlPaintStyle *style);
 void     tl_sweep_layout_point (const TlSweepLayout *layout, double n, double gflops,
                                 double *out_x, double *out_y);
 void     tl_paint_sweep        (cairo_t *cr, const TlSweepModel *model,

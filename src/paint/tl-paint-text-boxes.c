@@ -51,6 +51,13 @@ tl_paint_text_boxes_free (TlPaintTextBoxes *boxes)
 }
 
 void
+tl_paint_text_boxes_remove (TlPaintTextBoxes *boxes, guint i)
+{
+  g_return_if_fail (boxes != NULL && i < boxes->boxes->len);
+  g_array_remove_index (boxes->boxes, i);
+}
+
+void
 tl_paint_text_boxes_clear (TlPaintTextBoxes *boxes)
 {
   g_return_if_fail (boxes != NULL);

@@ -34,6 +34,8 @@ typedef struct _TlPaintTextBoxes TlPaintTextBoxes;
 TlPaintTextBoxes *tl_paint_text_boxes_new    (void);
 void              tl_paint_text_boxes_free   (TlPaintTextBoxes *boxes);
 void              tl_paint_text_boxes_clear  (TlPaintTextBoxes *boxes);
+/* Leaves out text box i (a window's checks: a text scrolled out of view). */
+void              tl_paint_text_boxes_remove (TlPaintTextBoxes *boxes, guint i);
 /* Texts drawn on cr from now on are added to boxes (which must outlive
  * the attachment); NULL detaches. */
 void              tl_paint_text_boxes_attach (cairo_t *cr, TlPaintTextBoxes *boxes);

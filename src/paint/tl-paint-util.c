@@ -146,6 +146,18 @@ tl_paint_text_fit (cairo_t *cr, double x, double y, double halign, double valign
 }
 
 double
+tl_paint_text_fit_choice (cairo_t *cr, double x, double y, double halign, double valign, double max_w,
+                          const char *choices)
+{
+  g_auto (GStrv) lines = g_strsplit (choices, "\n", -1);
+  guint n = g_strv_length (lines);
+  for (guint i = 0; i + 1 < n; i++)
+    if (tl_paint_text_width (cr, lines[i]) <= max_w)
+      return tl_paint_text (cr, x, y, halign, valign, lines[i]);
+  return n ? tl_paint_text_fit (cr, x, y, halign, valign, max_w, lines[n - 1]) : 0;
+}
+
+double
 tl_paint_fit_font (cairo_t *cr, const TlPaintStyle *style, double size, double min_size,
                    gboolean bold, double max_w, const char *text)
 {
@@ -625,11 +637,11 @@ tl_paint_plot_frame_titles (cairo_t *cr, const TlPaintStyle *style, double x, do
 {
   double font = TL_PX (style, style->font_size);
   tl_paint_frame (cr, style, x, y, w, h);
-  tl_paint_text_fit (cr, x + w / 2, y + h + font * 1.7, 0.5, 0, x_title_w, x_title);
+  tl_paint_text_fit_choice (cr, x + w / 2, y + h + font * 1.7, 0.5, 0, x_title_w, x_title);
   cairo_save (cr);
   cairo_translate (cr, font * 0.3, y + h / 2);
   cairo_rotate (cr, -G_PI / 2);
-  tl_paint_text_fit (cr, 0, 0, 0.5, 0, h, y_title);
+  tl_paint_text_fit_choice (cr, 0, 0, 0.5, 0, h, y_title);
   cairo_restore (cr);
 }
 

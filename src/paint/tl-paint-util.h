@@ -69,8 +69,16 @@ void  tl_paint_x_tick (cairo_t *cr, const TlPaintStyle *style, double x, double 
 void  tl_paint_y_tick (cairo_t *cr, const TlPaintStyle *style, double y, double plot_x,
                        double plot_w, const char *label);
 
+/* A text with shorter wordings after it, one a line ("time per multiply,
+ * ms (lower is better), log scale\ntime, ms (log)"): draws the first that
+ * fits max_w whole, else the last cut to fit (tl_paint_text_fit); returns
+ * its width.  An axis title says less rather than ending in "…". */
+double tl_paint_text_fit_choice (cairo_t *cr, double x, double y, double halign, double valign,
+                                 double max_w, const char *choices);
+
 /* A plot's frame and its axis titles: the x title centred under the tick
- * labels (fitted to x_title_w), the y title turned up the left edge. */
+ * labels (fitted to x_title_w), the y title turned up the left edge; each
+ * may hold shorter wordings, one a line (tl_paint_text_fit_choice). */
 void  tl_paint_plot_frame_titles (cairo_t *cr, const TlPaintStyle *style, double x, double y,
                                   double w, double h, double x_title_w, const char *x_title,
                                   const char *y_title);
