@@ -30,9 +30,9 @@ tl_run_text_percent (double percent)
 }
 
 char *
-tl_run_text_bytes_or_dash (int bytes)
+tl_run_text_bytes_or_missing (int bytes)
 {
-  return bytes < 0 ? g_strdup ("—") : g_strdup_printf ("%d B", bytes);
+  return bytes < 0 ? g_strdup (_("— (not in this record)")) : g_strdup_printf ("%d B", bytes);
 }
 
 char *

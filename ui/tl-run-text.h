@@ -11,8 +11,9 @@ G_BEGIN_DECLS
 char       *tl_run_text_number (double value);
 /* a percentage with the digits that matter: "94", "7.5", "0.48" (no "%") */
 char       *tl_run_text_percent (double percent);
-/* "512 B"; "—" for a negative count (a fact the record does not hold) */
-char       *tl_run_text_bytes_or_dash (int bytes);
+/* "512 B"; "— (not in this record)" for a negative count (a fact the
+ * record does not hold: constant memory in a record made before it was) */
+char       *tl_run_text_bytes_or_missing (int bytes);
 /* a duration in a unit that fits: "48.1 ms", "2.91 s", "380 µs", "95 ns" */
 char       *tl_run_text_time (double ms);
 /* the registry's title, translated; the id when unknown */

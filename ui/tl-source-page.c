@@ -212,7 +212,7 @@ describe_measured (const TlRunRecord *record, const TlKernelRun *r, GString *fac
     }
   if (r->launch.valid)
     {
-      g_autofree char *cmem = tl_run_text_bytes_or_dash (r->launch.const_bytes);
+      g_autofree char *cmem = tl_run_text_bytes_or_missing (r->launch.const_bytes);
       g_string_append_printf (facts, _("registers  %d per thread\nshared memory  %d B per block\n"
                                        "constant memory  %s\nlocal memory  %d B per thread (stack, spills)\n"
                                        "occupancy  %.0f%%\nwaves  %.2f\n"),
