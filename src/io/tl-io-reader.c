@@ -76,6 +76,36 @@ tl_io_parse_number (const char *tok, gsize len, gboolean decimal_comma, gboolean
 }
 
 gboolean
+tl_io_source_plain_number (TlIoSource *src, const TlIoByteSet *stop, gboolean as_float32,
+                           gboolean want_is_int, double *out, gboolean *out_is_int)
+{
+  const char *p = src->p, *end = src->end;
+  const char *digits = p < end && *p == '-' ? p + 1 : p;
+  if (digits >= end || !g_ascii_isdigit (*digits))
+    return FALSE;
+  /* fast_float takes the sign, digits, one point and an exponent, and
+   * stops at the first byte that cannot continue them */
+  gsize room = MIN ((gsize) (end - p), TL_IO_MAX_TOKEN + 1);
+  double v;
+  gsize n = tl_number_parse (p, room, '.', as_float32, &v);
+  const char *after = p + n;
+  if (n == 0 || n > TL_IO_MAX_TOKEN || isinf (v))
+    return FALSE;
+  if (after < end ? *after == 0 || !stop->has[(guchar) *after] : !src->at_eof)
+    return FALSE;
+  if (want_is_int)
+    {
+      const char *q = digits;
+      while (q < after && g_ascii_isdigit (*q))
+        q++;
+      *out_is_int = q == after && v >= -2147483648.0 && v <= 2147483647.0;
+    }
+  *out = v;
+  src->p = after;
+  return TRUE;
+}
+
+gboolean
 tl_io_parse_size (const char *tok, gsize len, guint64 *out, gboolean *out_negative)
 {
   if (out_negative)

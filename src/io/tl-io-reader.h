@@ -31,6 +31,19 @@ typedef enum
  * token was written as an integer that fits int32. */
 TlIoNumber tl_io_parse_number  (const char *tok, gsize len, gboolean decimal_comma,
                                 gboolean as_float32, double *out, gboolean *out_is_int);
+/* The common case of every text reader, parsed where it lies: a number
+ * written plainly ([-]digit…, '.' as the point, within range) at the
+ * source's position, ending inside the window at a byte of stop (a NUL
+ * never counts as one).  It is taken (p moves to its stop byte, left
+ * unread) and TRUE returned; anything else — a word, a '+', a decimal
+ * comma, an over-long token, one cut by the window's end — is left as it
+ * was for the general path, which reads it or says what is wrong with it.
+ * The value is what tl_io_parse_number gives for the same token;
+ * *out_is_int is set only when want_is_int (it costs a look at the
+ * digits). */
+gboolean  tl_io_source_plain_number (TlIoSource *src, const TlIoByteSet *stop,
+                                     gboolean as_float32, gboolean want_is_int, double *out,
+                                     gboolean *out_is_int);
 /* A whole token as a non-negative integer ([+]digits), for sizes: returns
  * FALSE for anything else; *out_negative tells "-5" apart from "abc". */
 gboolean  tl_io_parse_size     (const char *tok, gsize len, guint64 *out,

@@ -486,10 +486,32 @@ load_array (const MtxHeader *h, TlIoSource *src, guint size_line, guint64 rows, 
     }
 
   guint64 count = 0;
+  /* the common line: a plain number and its line end */
+  TlIoByteSet line_end;
+  tl_io_byte_set_init (&line_end, "\r\n");
   /* (an empty column holds nothing to read: with no rows, skip them all) */
   for (guint64 j = 0; rows > 0 && j < cols; j++)
     for (guint64 i = first_offset == G_MAXUINT64 ? 0 : j + first_offset; i < rows; i++)
       {
+        double v;
+        gboolean is_int = FALSE;
+        const char *at = src->p;
+        if (m != NULL
+            && tl_io_source_plain_number (src, &line_end, h->dtype == TL_DTYPE_FLOAT32,
+                                          h->dtype == TL_DTYPE_INT32, &v, &is_int))
+          {
+            if (h->dtype == TL_DTYPE_INT32 && !is_int)
+              src->p = at; /* for the general path to say so */
+            else
+              {
+                guint line = tl_io_source_line (src), col = tl_io_source_col (src, at);
+                tl_io_source_newline (src);
+                count++;
+                if (!store_entry (h, m, (gsize) i, (gsize) j, v, line, col, error))
+                  return NULL;
+                continue;
+              }
+          }
         if (!tl_io_source_next_content (src, 0))
           {
             if (!tl_io_source_failed (src, error))
@@ -498,7 +520,6 @@ load_array (const MtxHeader *h, TlIoSource *src, guint size_line, guint64 rows, 
                                  "found %" PRIu64), want, count);
             return NULL;
           }
-        double v;
         guint col, line = tl_io_source_line (src);
         if (!read_value (src, h, "", &v, &col, error)
             || !end_of_line (src, _("expected one value per line in an array file, found "

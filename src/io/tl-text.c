@@ -223,8 +223,31 @@ read_values (TlIoSource *src, const guint64 size[2], TlDtype dtype, TlIoFill *fi
 {
   const char *path = src->path;
   guint64 want = size[0] * size[1], count = 0;
+  /* a plain number ends at a blank, a line end or a comment */
+  TlIoByteSet plain_stop;
+  tl_io_byte_set_init (&plain_stop, " \t\v\f\r\n#");
+  gboolean as_float32 = dtype == TL_DTYPE_FLOAT32;
   for (;;)
     {
+      /* the common case: a plain number, stored where it lies */
+      tl_io_source_skip (src, tl_io_blanks ());
+      double v = 0;
+      gboolean is_int = FALSE;
+      const char *at = src->p;
+      if (count < want && fill->m != NULL
+          && tl_io_source_plain_number (src, &plain_stop, as_float32,
+                                        fill->m->dtype == TL_DTYPE_INT32, &v, &is_int))
+        {
+          if (fill->m->dtype == TL_DTYPE_INT32 && !fill->infer && !is_int)
+            src->p = at; /* for the general path to say so */
+          else
+            {
+              if (!tl_io_fill_put (fill, v, is_int, error))
+                return FALSE;
+              count++;
+              continue;
+            }
+        }
       const char *tok;
       gsize len;
       int got = tl_io_source_token (src, '#', &tok, &len, error);
@@ -245,10 +268,7 @@ read_values (TlIoSource *src, const guint64 size[2], TlDtype dtype, TlIoFill *fi
                              PRIu64 ": found %s"), size[0], size[1], want, q);
           return FALSE;
         }
-      double v = 0;
-      gboolean is_int = FALSE;
-      TlIoNumber r = tl_io_parse_number (tok, len, FALSE, dtype == TL_DTYPE_FLOAT32, &v,
-                                         &is_int);
+      TlIoNumber r = tl_io_parse_number (tok, len, FALSE, as_float32, &v, &is_int);
       if (r == TL_IO_NUMBER_OK && dtype == TL_DTYPE_INT32 && !fill->infer && !is_int)
         r = TL_IO_NUMBER_NOT_INT;
       if (G_UNLIKELY (r != TL_IO_NUMBER_OK))
