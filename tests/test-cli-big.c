@@ -1,0 +1,305 @@
+/* test-cli-big.c — tilelab-cli given big hostile files under ulimit -v:
+ * each ends with its result, its peak memory within 1.5 × the matrix +
+ * 64 MiB, or with a sentence that names what was too large and the room
+ * there was — never a signal, a hang or a temporary file left behind.
+ *
+ * The files are made in a temporary folder as the test runs, sparse
+ * (ftruncate) where they are mostly zeros, and removed afterwards; each
+ * case takes a second or two. */
+#include "cli-test-util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#define MIB ((guint64) 1 << 20)
+
+static char *tmp_dir;
+
+typedef struct
+{
+  int status;        /* the exit code (124: timed out) */
+  guint64 peak;      /* maximum resident set, bytes */
+  char *out, *err;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+static char *
+tmp_path (const char *name)
+{
+  return g_build_filename (tmp_dir, name, NULL);
+}
+
+/* tilelab-cli args… (NULL-terminated) under ulimit -v of `limit` bytes
+ * and `timeout 60`; its exit code, peak and output. */
+static void
+run_big (Run *r, guint64 limit, const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (char *) "timeout");
+  g_ptr_array_add (argv, (char *) "-k10");
+  g_ptr_array_add (argv, (char *) "60");
+  g_ptr_array_add (argv, cli_path);
+  va_list ap;
+  va_start (ap, first);
+  cli_test_args_add_va (argv, first, ap);
+  va_end (ap);
+  g_autofree char *out_path = tmp_path ("out.log"), *err_path = tmp_path ("err.log");
+
+  pid_t pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      struct rlimit rl = { (rlim_t) limit, (rlim_t) limit };
+      int out = open (out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      int err = open (err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (setrlimit (RLIMIT_AS, &rl) != 0 || out < 0 || err < 0 || dup2 (out, 1) < 0
+          || dup2 (err, 2) < 0)
+        _exit (126);
+      execvp ("timeout", (char **) argv->pdata);
+      _exit (127);
+    }
+  int wait_status = 0;
+  struct rusage usage;
+  pid_t got;
+  while ((got = wait4 (pid, &wait_status, 0, &usage)) < 0 && errno == EINTR)
+    ;
+  g_assert_cmpint (got, ==, pid);
+  /* timeout passes a signal on as 128 + its number: neither may happen */
+  g_assert_true (WIFEXITED (wait_status));
+  *r = (Run) { .status = WEXITSTATUS (wait_status), .peak = (guint64) usage.ru_maxrss << 10 };
+  g_assert_true (g_file_get_contents (out_path, &r->out, NULL, NULL));
+  g_assert_true (g_file_get_contents (err_path, &r->err, NULL, NULL));
+  g_unlink (out_path);
+  g_unlink (err_path);
+  g_test_message ("exit %d, peak %.1f MiB: %s%s", r->status, (double) r->peak / MIB, r->out,
+                  r->err);
+  g_assert_cmpint (r->status, <, 124);
+}
+
+/* AddressSanitizer's shadow memory alone is terabytes of address space. */
+static gboolean
+skipped_under_asan (void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer reserves terabytes of address space");
+  return TRUE;
+#else
+  return FALSE;
+#endif
+}
+
+static void
+assert_has (const char *text, const char *needle)
+{
+  if (strstr (text, needle) == NULL)
+    g_error ("“%s” lacks “%s”", text, needle);
+}
+
+/* Refused with exit 1 and a sentence naming the file, the room and the
+ * limit that set it. */
+static void
+assert_refused_for_room (const Run *r, const char *name)
+{
+  g_assert_cmpint (r->status, ==, 1);
+  assert_has (r->err, name);
+  assert_has (r->err, "needs");
+  assert_has (r->err, "available");
+  assert_has (r->err, "ulimit -v");
+}
+
+static void
+assert_peak_within (const Run *r, guint64 matrix_bytes)
+{
+  guint64 bound = matrix_bytes + matrix_bytes / 2 + 64 * MIB;
+  if (r->peak > bound)
+    g_error ("peak %.1f MiB over 1.5 × %.1f MiB + 64 MiB", (double) r->peak / MIB,
+             (double) matrix_bytes / MIB);
+}
+
+/* No file but the inputs in the folder: no temporary left behind. */
+static void
+assert_folder_holds (guint n_files)
+{
+  g_autoptr (GDir) dir = g_dir_open (tmp_dir, 0, NULL);
+  guint n = 0;
+  for (const char *name; (name = g_dir_read_name (dir)) != NULL; n++)
+    g_test_message ("in the folder: %s", name);
+  g_assert_cmpuint (n, ==, n_files);
+}
+
+/* A sparse file: head, then zeros up to size bytes. */
+static char *
+write_sparse (const char *name, const char *head, gsize head_len, guint64 size)
+{
+  char *path = tmp_path (name);
+  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, head, head_len), ==, (gssize) head_len);
+  g_assert_cmpint (ftruncate (fd, (off_t) size), ==, 0);
+  close (fd);
+  return path;
+}
+
+/* A 1 × n float32 .npy: the matrix of the 1-norm's vector of n doubles. */
+static void
+test_wide_npy (void)
+{
+  if (skipped_under_asan ())
+    return;
+  guint64 n = 16 << 20;
+  char head[128];
+  int len = g_snprintf (head, sizeof head,
+                        "{'descr': '<f4', 'fortran_order': False, 'shape': (1, %" G_GUINT64_FORMAT
+                        "), }", n);
+  /* magic, version 1.0, the header padded with spaces to 64 bytes, '\n' */
+  char file_head[128];
+  memset (file_head, ' ', sizeof file_head);
+  memcpy (file_head, "\x93NUMPY\x01\x00\x76\x00", 10);
+  memcpy (file_head + 10, head, (gsize) len);
+  file_head[127] = '\n';
+  g_autofree char *path = write_sparse ("wide.npy", file_head, sizeof file_head,
+                                        sizeof file_head + n * 4);
+  Run r;
+  /* 160 MiB: the 64 MiB matrix would fit, its 128 MiB of column sums not */
+  run_big (&r, 160 * MIB, "info", path, NULL);
+  assert_refused_for_room (&r, "wide.npy");
+  assert_has (r.err, "1×16777216");
+  run_clear (&r);
+  run_big (&r, 600 * MIB, "info", path, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  assert_has (r.out, "1 × 16777216");
+  assert_peak_within (&r, n * 4);
+  run_clear (&r);
+  g_unlink (path);
+}
+
+/* Matrix Market: a 3.9 GB file of one entry and then a hole, refused at
+ * the first byte after the entry; a 200000² matrix, refused at its size
+ * line. */
+static void
+test_holey_mtx (void)
+{
+  if (skipped_under_asan ())
+    return;
+  static const char head[] = "%%MatrixMarket matrix coordinate real general\n"
+                             "2000 2000 1\n1 1 1.5\n";
+  g_autofree char *path = write_sparse ("holey.mtx", head, strlen (head), (guint64) 3900 * MIB);
+  Run r;
+  run_big (&r, 300 * MIB, "info", path, NULL);
+  g_assert_cmpint (r.status, ==, 1);
+  assert_has (r.err, "holey.mtx:4:1: more entries than the 1 the size line declares");
+  run_clear (&r);
+  g_unlink (path);
+
+  static const char huge[] = "%%MatrixMarket matrix coordinate real general\n"
+                             "200000 200000 1\n1 1 1.5\n";
+  g_autofree char *huge_path = write_sparse ("huge.mtx", huge, strlen (huge), strlen (huge));
+  g_autofree char *npy = tmp_path ("huge.npy");
+  run_big (&r, 300 * MIB, "convert", huge_path, npy, NULL);
+  assert_refused_for_room (&r, "huge.mtx:2:");
+  assert_has (r.err, "200000×200000");
+  assert_folder_holds (1);
+  run_clear (&r);
+  g_unlink (huge_path);
+}
+
+/* A one-column CSV of n integers and, last, one float: read as int32
+ * and widened to float64 at the very end, int32 and float64 at once
+ * (1.5 × the result) and never more. */
+static void
+test_one_column_csv (void)
+{
+  if (skipped_under_asan ())
+    return;
+  guint64 n = 4 << 20;
+  g_autofree char *path = tmp_path ("column.csv");
+  FILE *f = fopen (path, "w");
+  g_assert_nonnull (f);
+  for (guint64 i = 0; i + 1 < n; i++)
+    fprintf (f, "%" G_GUINT64_FORMAT "\n", i * 7919 % 1000003);
+  fprintf (f, "0.5\n");
+  g_assert_cmpint (fclose (f), ==, 0);
+
+  Run r;
+  g_autofree char *npy = tmp_path ("column.npy");
+  run_big (&r, 400 * MIB, "convert", path, npy, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  assert_has (r.out, "4194304 × 1 float64");
+  assert_peak_within (&r, n * 8);
+  GStatBuf st;
+  g_assert_cmpint (g_stat (npy, &st), ==, 0);
+  g_assert_cmpuint ((guint64) st.st_size, ==, 128 + n * 8);
+  run_clear (&r);
+  g_unlink (npy);
+
+  /* 120 MiB: the program and the int32 column fit, not the float64 one
+   * beside it */
+  run_big (&r, 120 * MIB, "convert", path, npy, NULL);
+  assert_refused_for_room (&r, "column.csv");
+  assert_has (r.err, "float64");
+  assert_folder_holds (1);
+  run_clear (&r);
+  g_unlink (path);
+}
+
+/* A run record with two million numbers in `extensions`: the JSON tree
+ * they would need is refused before it is built, and the picture it was
+ * to become is not left half written. */
+static void
+test_record_extensions (void)
+{
+  if (skipped_under_asan ())
+    return;
+  g_autofree char *record = tmp_path ("r.json");
+  const char *args[] = { "gemm", "--kernel", "cpu-naive", "--size", "8", "--record", record,
+                         NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_assert_cmpint (cli_test_spawn (args, NULL, &out, &err), ==, 0);
+  g_autofree char *text = NULL;
+  gsize len;
+  g_assert_true (g_file_get_contents (record, &text, &len, NULL));
+  char *last = strrchr (text, '}');
+  g_assert_nonnull (last);
+  g_autoptr (GString) big = g_string_new_len (text, last - text);
+  g_string_append (big, ", \"extensions\": {\"big\": [0.125");
+  for (int k = 1; k < 2000000; k++)
+    g_string_append (big, ",0.125");
+  g_string_append (big, "]}");
+  g_string_append (big, last);
+  g_assert_true (g_file_set_contents (record, big->str, (gssize) big->len, NULL));
+
+  Run r;
+  g_autofree char *png = tmp_path ("r.png");
+  run_big (&r, 200 * MIB, "render", "--view", "compare", "-r", record, "-o", png, NULL);
+  assert_refused_for_room (&r, "r.json");
+  assert_has (r.err, "JSON");
+  assert_folder_holds (1);
+  run_clear (&r);
+  g_unlink (record);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!cli_test_find ())
+    return 77;
+  tmp_dir = g_dir_make_tmp ("tilelab-big-XXXXXX", NULL);
+  g_assert_nonnull (tmp_dir);
+  g_test_add_func ("/cli-big/wide-npy", test_wide_npy);
+  g_test_add_func ("/cli-big/holey-mtx", test_holey_mtx);
+  g_test_add_func ("/cli-big/one-column-csv", test_one_column_csv);
+  g_test_add_func ("/cli-big/record-extensions", test_record_extensions);
+  int status = g_test_run ();
+  g_rmdir (tmp_dir);
+  return status;
+}
