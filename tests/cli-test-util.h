@@ -71,6 +71,20 @@ cli_test_args_add_va (GPtrArray *args, const char *first, va_list ap)
   g_ptr_array_add (args, NULL);
 }
 
+/* "timeout -k10 60 tilelab-cli first …" up to NULL, and the NULL: a run
+ * that must end (124: it hung). */
+static inline GPtrArray *
+cli_test_timeout_argv_va (const char *first, va_list ap)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  g_ptr_array_add (argv, (char *) "timeout");
+  g_ptr_array_add (argv, (char *) "-k10");
+  g_ptr_array_add (argv, (char *) "60");
+  g_ptr_array_add (argv, cli_path);
+  cli_test_args_add_va (argv, first, ap);
+  return argv;
+}
+
 /* One run: exit code and both outputs. */
 typedef struct
 {

@@ -20,14 +20,9 @@ limit_address_space (gpointer data)
 static int
 run_limited (gsize kib, char **out, char **err, const char *first, ...)
 {
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_ptr_array_add (argv, (char *) "timeout");
-  g_ptr_array_add (argv, (char *) "-k10");
-  g_ptr_array_add (argv, (char *) "60");
-  g_ptr_array_add (argv, cli_path);
   va_list ap;
   va_start (ap, first);
-  cli_test_args_add_va (argv, first, ap);
+  g_autoptr (GPtrArray) argv = cli_test_timeout_argv_va (first, ap);
   va_end (ap);
   g_autoptr (GError) error = NULL;
   int wait_status = 0;
