@@ -447,6 +447,53 @@ test_true_proportions (void)
       }
 }
 
+/* Presenting a 512² matrix in a Matrices panel of a 1024×768 screen (about
+ * 330×325 px): the colour bar goes under the plot with its label right of
+ * the strip, so the cells take the room (the bar beside left them a square
+ * of 120 px, its ticks and label as wide as that); the cells stay square
+ * and every text whole, inside the panel and 14 px or more. */
+static void
+test_presenting_takes_the_room (void)
+{
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1.6);
+  g_autoptr (TlMatrix) m = known_matrix (512, 512);
+  g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, 512, 512, TL_POOL_MEAN, NULL, NULL);
+  TlHeatmapModel model;
+  tl_heatmap_model_init (&model);
+  model.grid = g;
+  model.title = "A";
+  model.units = "value";
+  tl_color_scale_init_for_range (&model.scale, -1, TL_SCALE_LINEAR, &g->range);
+
+  int w = 330, h = 325;
+  TlHeatmapLayout lay;
+  tl_paint_heatmap_layout (&model, &style, w, h, &lay);
+  g_assert_true (lay.cb_horizontal);
+  g_assert_true (lay.cb_label_beside);
+  g_assert_cmpfloat_with_epsilon (lay.px_per_row, lay.px_per_col, 1e-9);
+  g_assert_cmpfloat (lay.plot_w, >=, 0.42 * h);
+  g_assert_cmpfloat (lay.cb_x + lay.cb_w, <=, w + 0.5);
+  g_assert_cmpfloat (lay.cb_y + lay.cb_h, <=, h + 0.5);
+
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (s);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  tl_paint_heatmap (cr, &model, &style, w, h);
+  cairo_destroy (cr);
+  g_autoptr (GString) report = g_string_new (NULL);
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, report), ==, 0);
+  /* the label on the strip's line, right of the plot's right edge */
+  const TlPaintTextBox *label = tl_paint_text_boxes_find (boxes, "value");
+  g_assert_nonnull (label);
+  g_assert_cmpfloat (label->x, >=, lay.plot_x + lay.plot_w);
+  g_assert_cmpfloat (label->y, <, lay.cb_y + TL_PX (&style, 4 + 14));
+  for (guint i = 0; i < tl_paint_text_boxes_len (boxes); i++)
+    g_assert_cmpfloat (tl_paint_text_boxes_index (boxes, i)->h, >=, 14);
+  cairo_surface_destroy (s);
+}
+
 static void
 test_empty (void)
 {
@@ -493,6 +540,7 @@ main (int argc, char **argv)
   g_test_add_func ("/heatmap/log-masks", test_log_masks);
   g_test_add_func ("/heatmap/vector-cells", test_vector_cells);
   g_test_add_func ("/heatmap/true-proportions", test_true_proportions);
+  g_test_add_func ("/heatmap/presenting-takes-the-room", test_presenting_takes_the_room);
   g_test_add_func ("/heatmap/empty", test_empty);
   g_test_add_func ("/heatmap/colorize", test_colorize);
   return g_test_run ();

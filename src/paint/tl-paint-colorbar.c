@@ -116,6 +116,8 @@ tl_paint_colorbar_fit_height (const TlColorbarModel *model, const TlPaintStyle *
   cairo_destroy (cr);
   cairo_surface_destroy (s);
   guint lines = 1 + (model->label && *model->label) + (model->note && *model->note);
+  if (model->horizontal && model->label_beside && tl_paint_colorbar_label_beside_fits (model))
+    lines = 1;
   return TL_PX (style, 4 + 14 + 5 + 3) + lines * line + TL_PX (style, 4);
 }
 
@@ -157,13 +159,36 @@ swatch_width (const TlPaintStyle *style)
   return font * 1.05 + TL_PX (style, 5 + 3) + font * 2.4 + font * 0.8;
 }
 
+gboolean
+tl_paint_colorbar_label_beside_fits (const TlColorbarModel *model)
+{
+  return model->label && *model->label && !(model->note && *model->note) && n_swatches (model) == 0;
+}
+
+/* Right of a horizontal strip: half a tick label, or the label beside the
+ * strip where it goes there (a gap, then the text). */
+static double
+right_end (const TlColorbarModel *model, const TlPaintStyle *style)
+{
+  double font = TL_PX (style, style->font_size);
+  if (!model->label_beside || !tl_paint_colorbar_label_beside_fits (model))
+    return font * 1.6;
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create (s);
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  double w = tl_paint_text_width (cr, model->label);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  return MAX (font * 1.6, font * 0.6 + w + TL_PX (style, 2));
+}
+
 double
 tl_paint_colorbar_across_width (const TlColorbarModel *model, const TlPaintStyle *style,
                                 double strip_w, double *strip_x)
 {
   double end = TL_PX (style, style->font_size) * 1.6;
   *strip_x = end;
-  return strip_w + 2 * end + n_swatches (model) * swatch_width (style);
+  return strip_w + end + right_end (model, style) + n_swatches (model) * swatch_width (style);
 }
 
 void
@@ -182,7 +207,8 @@ tl_paint_colorbar_layout (const TlColorbarModel *model, const TlPaintStyle *styl
       out->bar_x = end;
       out->bar_y = TL_PX (style, 4);
       out->bar_h = TL_PX (style, 14);
-      out->bar_w = MAX (width - 2 * end - n_swatches (model) * swatch_width (style), 1.0);
+      out->bar_w = MAX (width - end - right_end (model, style) - n_swatches (model) * swatch_width (style),
+                        1.0);
       out->swatch_x = out->bar_x + out->bar_w + end;
       out->swatch_y = out->bar_y;
       return;
@@ -411,6 +437,12 @@ paint_horizontal_labels (cairo_t *cr, const TlColorbarModel *model, const TlColo
       cairo_stroke (cr);
       format_tick (&model->scale, ticks[i], buf, sizeof buf);
       tl_paint_text (cr, x, y0 + lay->tick_len + TL_PX (style, 3), 0.5, 0.0, buf);
+    }
+  if (model->label_beside && tl_paint_colorbar_label_beside_fits (model))
+    {
+      double x = lay->bar_x + lay->bar_w + TL_PX (style, style->font_size) * 0.6;
+      tl_paint_text_fit (cr, x, lay->bar_y + lay->bar_h / 2, 0.0, 0.5, MAX (width - x, 1.0), model->label);
+      return;
     }
   double y = y0 + lay->tick_len + TL_PX (style, 3) + line;
   const char *lines[2] = { model->label, model->note };

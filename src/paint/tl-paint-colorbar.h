@@ -27,6 +27,9 @@ typedef struct
   const char *mask_label;  /* its text; NULL: "≤ 0" */
   gboolean show_nan;       /* a swatch for NaN */
   gboolean horizontal;     /* the strip across, labels under it */
+  gboolean label_beside;   /* horizontal: the label on the strip's line, right of it, rather
+                              than a line of its own under the ticks (see
+                              tl_paint_colorbar_label_beside_fits) */
 } TlColorbarModel;
 
 typedef struct
@@ -44,6 +47,9 @@ guint  tl_colorbar_ticks        (const TlColorScale *scale, double *out, guint m
  * tl_colorbar_ticks whose labels keep clear of each other. */
 guint  tl_paint_colorbar_ticks  (const TlColorbarModel *model, const TlPaintStyle *style,
                                  double width, double height, double *out, guint max_out);
+/* Whether a horizontal bar can put its label right of the strip: one line
+ * of text (a label, no note) and no swatches to take that place. */
+gboolean tl_paint_colorbar_label_beside_fits (const TlColorbarModel *model);
 void   tl_paint_colorbar_layout (const TlColorbarModel *model, const TlPaintStyle *style,
                                  double width, double height, TlColorbarLayout *out);
 /* Vertical position of value on the bar (top = vmax). */

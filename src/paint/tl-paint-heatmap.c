@@ -96,6 +96,54 @@ cell_sizes (double avail_w, double avail_h, double rows, double cols, gboolean s
 static void legend_model (const TlHeatmapModel *model, TlColorbarModel *cb, char **label,
                           char **note);
 
+/* Where the colour bar goes: beside the plot, or under it when that leaves
+ * the cells more room, or as much room while the bar beside would take more
+ * than a fifth of the plot's side (a panel about as tall as wide: the bar
+ * beside squeezes the plot as much as the lines under it, and under it
+ * reads better). Under the plot the label goes right of the strip, where it
+ * fits there, rather than on a line of its own. Sets the cell sizes,
+ * cb_horizontal and cb_label_beside; returns the height under the plot. */
+static double
+choose_colorbar_place (const TlHeatmapModel *model, const TlPaintStyle *style, TlColorbarModel *cb,
+                       double width, double left, double room_w, double room_h, double side_w,
+                       TlHeatmapLayout *out)
+{
+  double font = TL_PX (style, style->font_size);
+  double rows = out->view_rows, cols = out->view_cols;
+  double pr_side, pc_side, pr_under, pc_under;
+  cell_sizes (MAX (room_w - side_w, 1.0), room_h, rows, cols, model->stretch, &pr_side, &pc_side);
+
+  cb->horizontal = TRUE;
+  cb->label_beside = tl_paint_colorbar_label_beside_fits (cb);
+  double under_h = tl_paint_colorbar_fit_height (cb, style) + font * 0.5;
+  cell_sizes (room_w, MAX (room_h - under_h, 1.0), rows, cols, model->stretch, &pr_under, &pc_under);
+  if (cb->label_beside)
+    {
+      /* the strip as wide as the plot, its label beyond it, inside the panel */
+      double strip_x, plot_w = pc_under * cols;
+      double across = tl_paint_colorbar_across_width (cb, style, plot_w, &strip_x);
+      double plot_x = left + (room_w - plot_w) / 2;
+      if (plot_x - strip_x + across > width)
+        {
+          cb->label_beside = FALSE;
+          under_h = tl_paint_colorbar_fit_height (cb, style) + font * 0.5;
+          cell_sizes (room_w, MAX (room_h - under_h, 1.0), rows, cols, model->stretch, &pr_under,
+                      &pc_under);
+        }
+    }
+
+  double side_area = pr_side * pc_side, under_area = pr_under * pc_under;
+  double side_plot = MIN (pr_side * rows, pc_side * cols);
+  out->cb_horizontal = under_area > 1.1 * side_area
+                       || (side_w > 0.2 * side_plot && under_area >= side_area);
+  out->cb_label_beside = out->cb_horizontal && cb->label_beside;
+  cb->horizontal = out->cb_horizontal;
+  cb->label_beside = out->cb_label_beside;
+  out->px_per_row = out->cb_horizontal ? pr_under : pr_side;
+  out->px_per_col = out->cb_horizontal ? pc_under : pc_side;
+  return under_h;
+}
+
 void
 tl_paint_heatmap_layout (const TlHeatmapModel *model, const TlPaintStyle *style,
                          double width, double height, TlHeatmapLayout *out)
@@ -118,30 +166,23 @@ tl_paint_heatmap_layout (const TlHeatmapModel *model, const TlPaintStyle *style,
       right = font * 1.2; /* half of the last column label */
     }
 
-  /* the colour bar beside the plot, or under it when that leaves the
-   * cells more room (a panel taller than wide) */
   double side_w = 0, under_h = 0;
   TlColorbarModel cb = { 0 };
   g_autofree char *label = NULL, *note = NULL;
   out->cb_w = out->cb_h = 0;
-  out->cb_horizontal = FALSE;
+  out->cb_horizontal = out->cb_label_beside = FALSE;
   if (model->show_colorbar && model->grid != NULL)
     {
       legend_model (model, &cb, &label, &note);
       side_w = tl_paint_colorbar_fit_width (&cb, style) + font * 0.6;
-      cb.horizontal = TRUE;
-      under_h = tl_paint_colorbar_fit_height (&cb, style) + font * 0.5;
     }
   double room_w = MAX (width - left - right, 1.0), room_h = MAX (height - top - bottom, 1.0);
-  double pr_side, pc_side, pr_under, pc_under;
-  cell_sizes (MAX (room_w - side_w, 1.0), room_h, out->view_rows, out->view_cols, model->stretch,
-              &pr_side, &pc_side);
-  cell_sizes (room_w, MAX (room_h - under_h, 1.0), out->view_rows, out->view_cols, model->stretch,
-              &pr_under, &pc_under);
-  out->cb_horizontal = under_h > 0 && pr_under * pc_under > 1.1 * pr_side * pc_side;
+  if (side_w > 0)
+    under_h = choose_colorbar_place (model, style, &cb, width, left, room_w, room_h, side_w, out);
+  else
+    cell_sizes (room_w, room_h, out->view_rows, out->view_cols, model->stretch, &out->px_per_row,
+                &out->px_per_col);
   double avail_w = out->cb_horizontal ? room_w : MAX (room_w - side_w, 1.0);
-  out->px_per_row = out->cb_horizontal ? pr_under : pr_side;
-  out->px_per_col = out->cb_horizontal ? pc_under : pc_side;
   out->plot_w = out->px_per_col * out->view_cols;
   out->plot_h = out->px_per_row * out->view_rows;
   out->plot_x = left + (avail_w - out->plot_w) / 2;
@@ -425,6 +466,7 @@ paint_legend (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *l
   g_autofree char *label = NULL, *note = NULL;
   legend_model (model, &cb, &label, &note);
   cb.horizontal = lay->cb_horizontal;
+  cb.label_beside = lay->cb_label_beside;
   cairo_save (cr);
   cairo_translate (cr, lay->cb_x, lay->cb_y);
   tl_paint_colorbar (cr, &cb, style, lay->cb_w, lay->cb_h);

@@ -57,6 +57,7 @@ typedef struct
   double view_row0, view_col0, view_rows, view_cols;
   double cb_x, cb_y, cb_w, cb_h;         /* colorbar area (w = 0 when none) */
   gboolean cb_horizontal;                /* the colorbar under the plot */
+  gboolean cb_label_beside;              /* under the plot, its label right of the strip */
 } TlHeatmapLayout;
 
 /* One opaque ARGB32 pixel per cell, coloured with scale.  Also meant for a
