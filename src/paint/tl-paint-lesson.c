@@ -165,9 +165,11 @@ layout_charts (const TlLesson *l, Layout *o, guint n_charts, double chart_y, dou
     }
 }
 
+/* The lines of words from the top (the question, the answer, what
+ * changed) and at the foot (what the records lack). */
 static void
-lesson_layout (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double width, double height,
-        Layout *o)
+layout_words (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double width, double height,
+              Layout *o)
 {
   memset (o, 0, sizeof *o);
   o->width = width;
@@ -191,31 +193,15 @@ lesson_layout (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double
   o->missing_lines = lines_for (cr, l->missing, text_w, 2);
   o->missing_y = height - o->pad - o->missing_lines * o->line_h;
   cairo_restore (cr);
+}
 
-  /* the table beside the diff, as wide as it needs (the diff gets the
-   * rest, at least two fifths); the charts in a band across the bottom,
-   * side by side when there are two */
-  double body_y = o->changed_y + o->changed_lines * o->line_h + o->pad * 0.6;
-  double body_h = MAX (o->missing_y - o->pad * 0.5 - body_y, 1.0);
-  guint n_charts = (l->roofline != NULL) + (l->has_blocks ? 1 : 0);
+/* The diff and the table beside it over the body's height, the charts in a
+ * band across the bottom (side by side when there are two). */
+static void
+layout_diff_over_charts (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, Layout *o,
+                         const Columns *c, guint n_charts, double body_y, double body_h)
+{
   Parts *p = &o->parts;
-  o->table_font = style->font_size;
-  cairo_save (cr);
-  tl_paint_set_font (cr, style, o->table_font, FALSE);
-  o->row_h = tl_paint_text_height (cr) * 1.3;
-  Columns c;
-  table_columns (cr, l, style, o->table_font, l->rows->len, &c);
-  cairo_restore (cr);
-
-  /* a band under the diff too low for the pictures, and room across for
-   * them beside the table at three-quarter type: pictures first */
-  double band_h = floor (body_h * (l->has_blocks ? 0.55 : 0.4));
-  if (n_charts > 0 && band_h < chart_needs (l, style) && c.needed_w * 0.75 <= (width - 3 * o->pad) * 0.5)
-    {
-      layout_pictures_first (l, o, &c, body_y, body_h);
-      return;
-    }
-
   /* two timelines need room for their lanes and axes */
   double chart_h = n_charts ? floor (body_h * (l->has_blocks ? 0.55 : 0.4)) : 0;
   if (l->has_blocks)
@@ -226,14 +212,14 @@ lesson_layout (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double
       chart_h = MAX (chart_h, MIN (needed, floor (body_h * 0.75)));
     }
   double mid_h = body_h - chart_h - (n_charts ? o->pad * 0.5 : 0);
-  double inner_w = width - 3 * o->pad;
-  p->table_w = CLAMP (c.needed_w, inner_w * 0.45, inner_w * 0.6);
+  double inner_w = o->width - 3 * o->pad;
+  p->table_w = CLAMP (c->needed_w, inner_w * 0.45, inner_w * 0.6);
   double rows_h = (l->rows->len + 1) * o->row_h;
-  if (c.needed_w > p->table_w || rows_h > mid_h)
+  if (c->needed_w > p->table_w || rows_h > mid_h)
     {
       /* smaller type rather than cut numbers or rows left out, down to
        * three quarters */
-      o->table_font *= MAX (0.75, MIN (MIN (p->table_w / c.needed_w, mid_h / rows_h), 1.0));
+      o->table_font *= MAX (0.75, MIN (MIN (p->table_w / c->needed_w, mid_h / rows_h), 1.0));
       cairo_save (cr);
       tl_paint_set_font (cr, style, o->table_font, FALSE);
       o->row_h = tl_paint_text_height (cr) * 1.3;
@@ -250,6 +236,33 @@ lesson_layout (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double
   p->table_h = (p->table_rows + 1) * o->row_h;
   if (n_charts > 0)
     layout_charts (l, o, n_charts, body_y + mid_h + o->pad * 0.5, chart_h);
+}
+
+/* The table beside the diff, as wide as it needs (the diff gets the rest,
+ * at least two fifths), the charts under them; or, where a band under the
+ * diff is too low for the pictures and there is room across for them
+ * beside the table at three-quarter type, the pictures first. */
+static void
+lesson_layout (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double width, double height,
+        Layout *o)
+{
+  layout_words (cr, l, style, width, height, o);
+  double body_y = o->changed_y + o->changed_lines * o->line_h + o->pad * 0.6;
+  double body_h = MAX (o->missing_y - o->pad * 0.5 - body_y, 1.0);
+  guint n_charts = (l->roofline != NULL) + (l->has_blocks ? 1 : 0);
+  o->table_font = style->font_size;
+  cairo_save (cr);
+  tl_paint_set_font (cr, style, o->table_font, FALSE);
+  o->row_h = tl_paint_text_height (cr) * 1.3;
+  Columns c;
+  table_columns (cr, l, style, o->table_font, l->rows->len, &c);
+  cairo_restore (cr);
+
+  double band_h = floor (body_h * (l->has_blocks ? 0.55 : 0.4));
+  if (n_charts > 0 && band_h < chart_needs (l, style) && c.needed_w * 0.75 <= (width - 3 * o->pad) * 0.5)
+    layout_pictures_first (l, o, &c, body_y, body_h);
+  else
+    layout_diff_over_charts (cr, l, style, o, &c, n_charts, body_y, body_h);
 }
 
 /* ---- the header ---------------------------------------------------------- */
