@@ -14,12 +14,11 @@
 gboolean
 tl_blocks_color_from_name (const char *name, TlBlocksColor *out)
 {
-  if (g_strcmp0 (name, "duration") == 0)
-    *out = TL_BLOCKS_COLOR_DURATION;
-  else if (g_strcmp0 (name, "start") == 0)
-    *out = TL_BLOCKS_COLOR_START;
-  else
+  static const char *const names[] = { [TL_BLOCKS_COLOR_DURATION] = "duration", [TL_BLOCKS_COLOR_START] = "start", NULL };
+  guint i;
+  if (!tl_paint_choice_from_name (name, names, &i))
     return FALSE;
+  *out = (TlBlocksColor) i;
   return TRUE;
 }
 

@@ -84,3 +84,11 @@ tl_paint_text_fit_first (cairo_t *cr, double x, double y, double halign, double 
     i++;
   return tl_paint_text_fit (cr, x, y, halign, valign, max_w, choices[i]);
 }
+
+char **
+tl_paint_legend_labels (cairo_t *cr, const TlPaintStyle *style, const char *const *names, guint n,
+                        double label_w)
+{
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  return tl_paint_fit_distinct (cr, names, n, label_w);
+}

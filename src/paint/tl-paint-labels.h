@@ -10,6 +10,7 @@
 
 #include <cairo.h>
 #include <glib.h>
+#include "paint/tl-paint-style.h"
 
 G_BEGIN_DECLS
 
@@ -17,6 +18,10 @@ G_BEGIN_DECLS
  * different: cut at their ends, and those that then look alike keep the
  * part where they differ ("head…tail").  A NULL-terminated array. */
 char **tl_paint_fit_distinct (cairo_t *cr, const char *const *texts, guint n, double max_w);
+/* A legend's n names fitted to label_w each in the style's type (set on
+ * cr), as tl_paint_fit_distinct. */
+char **tl_paint_legend_labels (cairo_t *cr, const TlPaintStyle *style, const char *const *names,
+                               guint n, double label_w);
 
 /* Draws the first of the NULL-terminated choices (longest first: "tile
  * column (blockIdx.x)", "tile column") that fits max_w, or the last cut

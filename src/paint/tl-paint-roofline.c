@@ -155,12 +155,7 @@ legend_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_t *cr, doub
       g_autofree char *label = legend_label (&m->points[i]);
       label_w = MAX (label_w, tl_paint_text_width (cr, label));
     }
-  TlLegendGrid grid;
-  tl_paint_legend_grid (style, m->n_points, label_w, 1.6, 18, avail_h, width * 0.36, &grid);
-  out->legend_row_h = grid.row_h;
-  out->legend_rows = grid.rows;
-  out->legend_cols = grid.cols;
-  out->legend_col_w = grid.col_w;
+  tl_paint_legend_grid (style, m->n_points, label_w, 1.6, 18, avail_h, width * 0.36, &out->legend);
 }
 
 void
@@ -178,7 +173,7 @@ tl_paint_roofline_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_
                   + font * 0.4;
   double avail_h = MAX (height - out->plot_y - bottom, 10);
   legend_layout (m, style, cr, width, avail_h, out);
-  double legend_w = out->legend_cols * out->legend_col_w;
+  double legend_w = out->legend.cols * out->legend.col_w;
   out->plot_x = font * 5.2;
   out->plot_w = MAX (width - out->plot_x - legend_w - font * 1.6, 10);
   out->plot_h = avail_h;
@@ -558,15 +553,13 @@ paint_legend (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < m->n_points; i++)
     g_ptr_array_add (names, legend_label (&m->points[i]));
-  tl_paint_set_font (cr, style, style->font_size, FALSE);
-  g_auto (GStrv) labels = tl_paint_fit_distinct (cr, (const char *const *) names->pdata, m->n_points,
-                                                 lay->legend_col_w - font * 2.0);
+  g_auto (GStrv) labels = tl_paint_legend_labels (cr, style, (const char *const *) names->pdata,
+                                                  m->n_points, lay->legend.col_w - font * 2.0);
   for (guint i = 0; i < m->n_points; i++)
     {
       TlKernelLook look;
-      guint col = i / MAX (lay->legend_rows, 1), row = i % MAX (lay->legend_rows, 1);
-      double lx = lay->legend_x + col * lay->legend_col_w;
-      double ly = lay->legend_y + (row + 0.5) * lay->legend_row_h;
+      double lx, ly;
+      tl_paint_legend_entry_at (&lay->legend, lay->legend_x, lay->legend_y, i, &lx, &ly);
       tl_kernel_look (m->points[i].kernel_id, &look);
       cairo_set_source_rgb (cr, look.rgb[0], look.rgb[1], look.rgb[2]);
       tl_paint_marker (cr, look.marker, lx + font * 0.6, ly, TL_PX (style, 4.5));
@@ -581,7 +574,7 @@ paint_legend (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
         }
       tl_paint_set_font (cr, style, style->font_size, FALSE);
       tl_paint_set_fg (cr, style);
-      tl_paint_text_fit (cr, lx + font * 1.6, ly, 0, 0.5, lay->legend_col_w - font * 2.0, labels[i]);
+      tl_paint_text_fit (cr, lx + font * 1.6, ly, 0, 0.5, lay->legend.col_w - font * 2.0, labels[i]);
     }
 }
 

@@ -16,6 +16,7 @@
 #include <cairo.h>
 #include <glib.h>
 #include "paint/tl-paint-style.h"
+#include "paint/tl-paint-util.h"
 #include "view/tl-roofline.h"
 
 G_BEGIN_DECLS
@@ -25,8 +26,8 @@ typedef struct
   double plot_x, plot_y, plot_w, plot_h;
   double x_lo, x_hi;         /* FLOP per byte (log) */
   double y_lo, y_hi;         /* FLOP/s (log) */
-  double legend_x, legend_y, legend_col_w, legend_row_h;
-  guint legend_rows, legend_cols;
+  double legend_x, legend_y;
+  TlLegendGrid legend;       /* its rows and columns */
   double caption_y;          /* top of the caption lines under the plot */
   double marker_r;           /* device pixels */
 } TlRooflineLayout;

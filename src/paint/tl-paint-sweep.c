@@ -90,14 +90,10 @@ legend_layout (const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr
   double font = TL_PX (style, style->font_size);
   double label_w = widest_label (model, style, cr);
   double swatch = font * LEGEND_SWATCH_EM;
-  TlLegendGrid grid;
+  TlLegendGrid *grid = &out->legend;
   tl_paint_legend_grid (style, model->n_series, label_w, LEGEND_SWATCH_EM, LEGEND_LABEL_CAP_EM, avail_h,
-                        width * 0.45, &grid);
-  out->legend_row_h = grid.row_h;
-  out->legend_rows = grid.rows;
-  out->legend_cols = grid.cols;
-  out->legend_col_w = grid.col_w;
-  gboolean cut = grid.col_w - swatch - font * 0.8 < MIN (label_w, font * LEGEND_LABEL_MIN_EM) - 0.5;
+                        width * 0.45, grid);
+  gboolean cut = grid->col_w - swatch - font * 0.8 < MIN (label_w, font * LEGEND_LABEL_MIN_EM) - 0.5;
   if (!cut || model->n_series == 0)
     return 0;
 
@@ -105,12 +101,12 @@ legend_layout (const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr
   double col_w = swatch + MIN (label_w, font * LEGEND_LABEL_CAP_EM) + font * 0.8;
   guint cols = (guint) CLAMP (floor (full_w / col_w), 1, model->n_series);
   guint rows = (model->n_series + cols - 1) / cols;
-  double legend_h = rows * grid.row_h + font * 0.5;
+  double legend_h = rows * grid->row_h + font * 0.5;
   if (avail_h - legend_h < font * PLOT_MIN_EM)
     return 0;
-  out->legend_rows = rows;
-  out->legend_cols = cols;
-  out->legend_col_w = full_w / cols;
+  out->legend.rows = rows;
+  out->legend.cols = cols;
+  out->legend.col_w = full_w / cols;
   return legend_h;
 }
 
@@ -177,7 +173,7 @@ tl_paint_sweep_layout (const TlSweepModel *model, const TlPaintStyle *style,
       out->legend_y = out->plot_y + out->plot_h + bottom + font * 0.5;
       return;
     }
-  double legend_w = out->legend_cols * out->legend_col_w;
+  double legend_w = out->legend.cols * out->legend.col_w;
   out->plot_w = MAX (width - out->plot_x - legend_w - font * 1.6, 10);
   out->plot_h = avail_h;
   out->legend_x = out->plot_x + out->plot_w + font * 1.2;
@@ -363,20 +359,18 @@ paint_legend (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
               const TlPaintStyle *style)
 {
   double font = TL_PX (style, style->font_size);
-  tl_paint_set_font (cr, style, style->font_size, FALSE);
   /* names cut to their column stay told apart ("cuBL…TF32", "cuBL…BF16") */
   const char **names = g_newa (const char *, model->n_series + 1);
   for (guint s = 0; s < model->n_series; s++)
     names[s] = model->series[s].label;
-  g_auto (GStrv) labels = tl_paint_fit_distinct (cr, names, model->n_series,
-                                                 lay->legend_col_w - font * 3.2);
+  g_auto (GStrv) labels = tl_paint_legend_labels (cr, style, names, model->n_series,
+                                                  lay->legend.col_w - font * 3.2);
   for (guint s = 0; s < model->n_series; s++)
     {
       const TlSweepSeries *se = &model->series[s];
       TlKernelLook look;
-      guint col = s / MAX (lay->legend_rows, 1), row = s % MAX (lay->legend_rows, 1);
-      double lx = lay->legend_x + col * lay->legend_col_w;
-      double ly = lay->legend_y + (row + 0.5) * lay->legend_row_h;
+      double lx, ly;
+      tl_paint_legend_entry_at (&lay->legend, lay->legend_x, lay->legend_y, s, &lx, &ly);
 
       series_look (model, s, &look);
       cairo_set_source_rgb (cr, look.rgb[0], look.rgb[1], look.rgb[2]);
@@ -389,7 +383,7 @@ paint_legend (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
       tl_paint_marker (cr, look.marker, lx + font * 1.1, ly, TL_PX (style, 4));
       tl_paint_set_fg (cr, style);
       if (se->label)
-        tl_paint_text_fit (cr, lx + font * 2.7, ly, 0, 0.5, lay->legend_col_w - font * 3.2,
+        tl_paint_text_fit (cr, lx + font * 2.7, ly, 0, 0.5, lay->legend.col_w - font * 3.2,
                            labels[s]);
     }
 }

@@ -14,6 +14,7 @@
 #include <cairo.h>
 #include <glib.h>
 #include "paint/tl-paint-style.h"
+#include "paint/tl-paint-util.h"
 #include "view/tl-compare-bars.h"
 
 G_BEGIN_DECLS
@@ -23,8 +24,7 @@ typedef struct
   double plot_x, plot_y, plot_w, plot_h;
   double n_lo, n_hi, g_lo, g_hi;  /* axis ranges (log) */
   double legend_x, legend_y;      /* the legend's top left */
-  guint legend_rows, legend_cols;
-  double legend_col_w, legend_row_h;
+  TlLegendGrid legend;            /* its rows and columns */
   gboolean square;                /* every problem is a cube */
 } TlSweepLayout;
 

@@ -13,12 +13,11 @@
 gboolean
 tl_timeline_color_from_name (const char *name, TlTimelineColor *out)
 {
-  if (g_strcmp0 (name, "duration") == 0)
-    *out = TL_TIMELINE_COLOR_DURATION;
-  else if (g_strcmp0 (name, "wave") == 0)
-    *out = TL_TIMELINE_COLOR_WAVE;
-  else
+  static const char *const names[] = { [TL_TIMELINE_COLOR_DURATION] = "duration", [TL_TIMELINE_COLOR_WAVE] = "wave", NULL };
+  guint i;
+  if (!tl_paint_choice_from_name (name, names, &i))
     return FALSE;
+  *out = (TlTimelineColor) i;
   return TRUE;
 }
 

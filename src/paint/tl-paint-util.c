@@ -632,6 +632,27 @@ tl_paint_legend_grid (const TlPaintStyle *style, guint n, double label_w, double
 }
 
 void
+tl_paint_legend_entry_at (const TlLegendGrid *grid, double x0, double y0, guint i, double *x,
+                          double *y)
+{
+  guint col = i / MAX (grid->rows, 1), row = i % MAX (grid->rows, 1);
+  *x = x0 + col * grid->col_w;
+  *y = y0 + (row + 0.5) * grid->row_h;
+}
+
+gboolean
+tl_paint_choice_from_name (const char *name, const char *const *names, guint *out)
+{
+  for (guint i = 0; name != NULL && names[i] != NULL; i++)
+    if (strcmp (name, names[i]) == 0)
+      {
+        *out = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+void
 tl_paint_plot_frame_titles (cairo_t *cr, const TlPaintStyle *style, double x, double y, double w,
                             double h, double x_title_w, const char *x_title, const char *y_title)
 {

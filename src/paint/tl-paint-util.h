@@ -96,6 +96,15 @@ typedef struct
 
 void  tl_paint_legend_grid (const TlPaintStyle *style, guint n, double label_w, double swatch_em,
                             double label_cap_em, double avail_h, double max_w, TlLegendGrid *out);
+/* Where entry i of a legend grid whose top left is (x0, y0) goes: the
+ * left end of its column (x) and the middle of its row (y); the entries
+ * fill a column, then the next. */
+void  tl_paint_legend_entry_at (const TlLegendGrid *grid, double x0, double y0, guint i, double *x,
+                                double *y);
+
+/* The index in names (NULL-terminated, as a command line or a setting
+ * spells the choices) of name; FALSE when it is none of them. */
+gboolean tl_paint_choice_from_name (const char *name, const char *const *names, guint *out);
 
 /* A hint in the middle of an empty picture ("press Run"): the style's
  * type (so presentation mode enlarges it too), wrapped at words to fit
