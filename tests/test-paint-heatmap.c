@@ -368,6 +368,15 @@ test_log_masks (void)
   cairo_surface_destroy (s);
 }
 
+/* a model of g on a linear scale, as the Matrices page shows a matrix */
+static void
+linear_model (TlHeatmapModel *model, TlPooledGrid *g)
+{
+  tl_heatmap_model_init (model);
+  model->grid = g;
+  tl_color_scale_init_for_range (&model->scale, -1, TL_SCALE_LINEAR, &g->range);
+}
+
 /* SVG and PDF heatmaps are rectangles, not an image viewers would smooth. */
 static void
 test_vector_cells (void)
@@ -377,9 +386,7 @@ test_vector_cells (void)
   g_autoptr (TlMatrix) m = known_matrix (12, 9);
   g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, 100, 100, TL_POOL_MEAN, NULL, NULL);
   TlHeatmapModel model;
-  tl_heatmap_model_init (&model);
-  model.grid = g;
-  tl_color_scale_init_for_range (&model.scale, -1, TL_SCALE_LINEAR, &g->range);
+  linear_model (&model, g);
   cairo_surface_t *rec = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
   cairo_t *cr = cairo_create (rec);
   tl_paint_heatmap (cr, &model, &style, 400, 300);
@@ -424,10 +431,8 @@ test_true_proportions (void)
         g_autoptr (TlMatrix) m = known_matrix (cases[i].rows, cases[i].cols);
         g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, 256, 256, TL_POOL_MEAN, NULL, NULL);
         TlHeatmapModel model;
-        tl_heatmap_model_init (&model);
-        model.grid = g;
+        linear_model (&model, g);
         model.title = "A";
-        tl_color_scale_init_for_range (&model.scale, -1, TL_SCALE_LINEAR, &g->range);
         TlHeatmapLayout lay;
         tl_paint_heatmap_layout (&model, &style, cases[i].w, cases[i].h, &lay);
         g_assert_cmpfloat_with_epsilon (lay.px_per_row, lay.px_per_col, 1e-9);
@@ -460,11 +465,9 @@ test_presenting_takes_the_room (void)
   g_autoptr (TlMatrix) m = known_matrix (512, 512);
   g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, 512, 512, TL_POOL_MEAN, NULL, NULL);
   TlHeatmapModel model;
-  tl_heatmap_model_init (&model);
-  model.grid = g;
+  linear_model (&model, g);
   model.title = "A";
   model.units = "value";
-  tl_color_scale_init_for_range (&model.scale, -1, TL_SCALE_LINEAR, &g->range);
 
   int w = 330, h = 325;
   TlHeatmapLayout lay;
