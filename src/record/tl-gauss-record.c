@@ -1,4 +1,5 @@
-/* tl-gauss-record.c — the Gauss step record as JSON, out and back in. */
+/* tl-gauss-record.c — the Gauss step record read back from JSON, whole or in
+ * the parts of a stream, and checked for consistency before it is used. */
 #include "record/tl-gauss-record.h"
 
 #include <glib/gi18n-lib.h>
