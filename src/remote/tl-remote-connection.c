@@ -17,8 +17,6 @@
 typedef struct
 {
   guint64 job_id;
-  guint64 req;            /* a call: the answer's "req" */
-  GBytes *payload;        /* a call: the answer's bytes */
   TlRemoteMessageFunc on_message;
   gpointer user_data;
   gboolean finished;
@@ -39,7 +37,7 @@ struct _TlRemoteConnection
   TlRemoteTransport *transport; /* NULL when closed */
   JsonObject *hello;
   GHashTable *uploaded;    /* SHA-256s sent on this worker */
-  guint64 next_id, next_req;
+  guint64 next_id;
   Wait *wait;
   TlMatrix *matrix;        /* the matrix of the message being handed on */
 };
@@ -122,14 +120,7 @@ dispatch_message (TlRemoteConnection *conn, const char *type, JsonObject *msg, G
       finish_wait (conn, tl_wire_get_error (msg));
       return;
     }
-  if (w && !w->finished && w->req && tl_wire_get_count (msg, "req", 0) == (gint64) w->req)
-    {
-      w->done = json_object_ref (msg);
-      w->payload = payload ? g_bytes_ref (payload) : NULL;
-      finish_wait (conn, NULL);
-      return;
-    }
-  if (w == NULL || w->finished || w->job_id == 0 || w->req)
+  if (w == NULL || w->finished || w->job_id == 0)
     return; /* a late message of a job given up */
   if (tl_wire_get_count (msg, "id", 0) != (gint64) w->job_id)
     {
@@ -233,7 +224,7 @@ cancelled_cb (GCancellable *cancellable, gpointer data)
     return G_SOURCE_REMOVE;
   g_debug ("remote: cancel for %s at %.3f ms (monotonic)", tl_remote_target_host (conn->target),
            g_get_monotonic_time () / 1000.0);
-  if (w->job_id == 0 || w->req)
+  if (w->job_id == 0)
     {
       /* still connecting (or queued): nothing to stop but the transport
        * (said first: killing it makes its end, and a diagnosis, come) */
