@@ -425,6 +425,56 @@ test_sweep_legend_under (void)
   cairo_surface_destroy (s);
 }
 
+/* Twenty kernels on a GPU and three on two CPUs, presenting at 1024 px:
+ * the machines get a key of their own (their line styles, named once),
+ * each kernel is named once and whole, never "… · NVIDIA H2…". */
+static void
+test_sweep_machine_key (void)
+{
+  static const double n[] = { 793, 4096 };
+  static const char *const machines[] = { "NVIDIA H200", "Intel Xeon", "AMD EPYC 9654" };
+  double g[26][2];
+  char labels[26][64];
+  TlSweepSeries series[26];
+  for (guint i = 0; i < 26; i++)
+    {
+      for (int j = 0; j < 2; j++)
+        g[i][j] = tl_test_random (1, 100) * (j + 1) * (i + 1);
+      /* the last six: three CPU kernels, each on both CPUs */
+      guint machine = i < 20 ? 0 : 1 + (i - 20) % 2;
+      if (i < 20)
+        g_snprintf (labels[i], sizeof labels[i], "%02u tiled kernel number %u", i, i);
+      else
+        g_snprintf (labels[i], sizeof labels[i], "cpu kernel %u", (i - 20) / 2);
+      series[i] = (TlSweepSeries) { .label = labels[i], .kernel_id = i < 20 ? NULL : labels[i], .machine = machine,
+                                    .n = n, .gflops = g[i], .count = 2 };
+    }
+  TlSweepModel model = { .series = series, .n_series = 26, .title = "Size sweep: GFLOP/s",
+                         .machines = machines, .n_machines = 3 };
+  TlPaintStyle style;
+  tl_paint_style_init_presentation (&style, 1.6, FALSE);
+  int w = 1024, h = MAX (600, (int) ceil (tl_paint_sweep_min_height (&model, &style)));
+  cairo_t *cr;
+  cairo_surface_t *s = surface (w, h, &cr);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  tl_paint_sweep (cr, &model, &style, w, h);
+  for (guint m = 0; m < 3; m++)
+    g_assert_nonnull (tl_paint_text_boxes_find (boxes, machines[m]));
+  for (guint i = 0; i < 26; i++)
+    g_assert_nonnull (tl_paint_text_boxes_find (boxes, labels[i]));
+  /* 3 machines + 20 GPU kernels + 3 CPU kernels named once, the title,
+   * axis titles and ticks besides */
+  guint named = 0;
+  for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
+    named += g_str_has_prefix (tl_paint_text_boxes_index (boxes, b)->text, "cpu kernel ");
+  g_assert_cmpuint (named, ==, 3);
+  g_assert_false (any_cut (boxes));
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -438,5 +488,6 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/sweep-legend-all", test_sweep_legend_all);
   g_test_add_func ("/compare/bars-legible", test_bars_legible);
   g_test_add_func ("/compare/sweep-legend-under", test_sweep_legend_under);
+  g_test_add_func ("/compare/sweep-machine-key", test_sweep_machine_key);
   return g_test_run ();
 }

@@ -190,13 +190,16 @@ test_sweep_data (void)
   g_autoptr (TlSweepData) data = tl_sweep_data_new (records, "sweep");
   g_assert_cmpstr (data->model.title, ==, "sweep");
   g_assert_cmpuint (data->model.n_series, ==, 2);
+  g_assert_cmpuint (data->model.n_machines, ==, 2);
   for (guint i = 0; i < 2; i++)
     {
       const TlSweepSeries *se = &data->model.series[i];
       g_assert_cmpstr (se->kernel_id, ==, "cpu-blocked");
       g_assert_cmpuint (se->machine, ==, i);
       g_assert_cmpuint (se->count, ==, 3);
-      g_assert_nonnull (strstr (se->label, i ? "AMD EPYC" : "Intel Xeon"));
+      /* the kernel's name alone; the machine is the legend's key */
+      g_assert_null (strstr (se->label, "·"));
+      g_assert_nonnull (strstr (data->model.machines[se->machine], i ? "AMD EPYC" : "Intel Xeon"));
       g_assert_cmpfloat (se->n[0], ==, 256);
       g_assert_cmpfloat (se->n[1], ==, 512);
       g_assert_cmpfloat_with_epsilon (se->n[2], cbrt (1000.0 * 500 * 1000), 1e-9);

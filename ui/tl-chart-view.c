@@ -15,6 +15,7 @@ struct _TlChartView
   GArray *bars;          /* TlCompareBar with owned strings */
   TlSweepModel sweep_model;
   GArray *series;        /* TlSweepSeries with owned arrays */
+  GPtrArray *machines;   /* the sweep's machine names (in strings) */
   GStringChunk *strings;
   TlPaintStyle style;       /* sizes, as set for presentation */
   TlPaintStyle drawn_style; /* with the theme's colours, as last drawn (for hit tests) */
@@ -93,6 +94,11 @@ tl_chart_view_set_sweep (TlChartView *self, const TlSweepModel *model)
   self->sweep_model.n_series = self->series->len;
   self->sweep_model.title = keep (self, model->title);
   self->sweep_model.percent = model->percent;
+  g_ptr_array_set_size (self->machines, 0);
+  for (guint m = 0; m < model->n_machines; m++)
+    g_ptr_array_add (self->machines, (gpointer) keep (self, model->machines[m]));
+  self->sweep_model.machines = (const char *const *) self->machines->pdata;
+  self->sweep_model.n_machines = self->machines->len;
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
@@ -192,6 +198,7 @@ tl_chart_view_finalize (GObject *object)
   TlChartView *self = TL_CHART_VIEW (object);
   clear_series (self);
   g_array_unref (self->series);
+  g_ptr_array_unref (self->machines);
   g_array_unref (self->bars);
   g_string_chunk_free (self->strings);
   G_OBJECT_CLASS (tl_chart_view_parent_class)->finalize (object);
@@ -218,6 +225,7 @@ tl_chart_view_init (TlChartView *self)
 {
   self->bars = g_array_new (FALSE, TRUE, sizeof (TlCompareBar));
   self->series = g_array_new (FALSE, TRUE, sizeof (TlSweepSeries));
+  self->machines = g_ptr_array_new ();
   self->strings = g_string_chunk_new (256);
   tl_compare_model_init (&self->bars_model);
   tl_paint_style_init (&self->style, 1.0);

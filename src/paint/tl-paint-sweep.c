@@ -68,14 +68,72 @@ set_dash (cairo_t *cr, const TlPaintStyle *style, guint machine)
 /* the plot keeps at least this many ems of height when the legend goes under it */
 #define PLOT_MIN_EM 8.0
 
+/* A line of the legend: a kernel (its colour and marker, and its
+ * machine's line style, solid when it ran on several), or, first when the
+ * sweep spans machines, a machine's line style in the text colour. */
+typedef struct
+{
+  const char *label;
+  guint series;     /* the kernel's first series; G_MAXUINT: a machine's key */
+  guint machine;    /* the line style */
+  gboolean several; /* the kernel ran on more than one machine */
+} LegendEntry;
+
+static gboolean
+same_kernel (const TlSweepSeries *a, const TlSweepSeries *b)
+{
+  if (a->kernel_id || b->kernel_id)
+    return g_strcmp0 (a->kernel_id, b->kernel_id) == 0;
+  return a->label && g_strcmp0 (a->label, b->label) == 0;
+}
+
+/* The machines' key, then each kernel once: a kernel run on two machines
+ * keeps one colour and marker, and the key tells its lines apart, so no
+ * name carries its machine ("… · NVIDIA H200" cut the names short). */
+static GArray *
+legend_entries (const TlSweepModel *model)
+{
+  GArray *entries = g_array_new (FALSE, FALSE, sizeof (LegendEntry));
+  if (model->n_machines > 1)
+    for (guint m = 0; m < model->n_machines; m++)
+      {
+        LegendEntry e = { model->machines[m], G_MAXUINT, m, FALSE };
+        g_array_append_val (entries, e);
+      }
+  guint first_kernel = entries->len;
+  for (guint s = 0; s < model->n_series; s++)
+    {
+      const TlSweepSeries *se = &model->series[s];
+      gboolean seen = FALSE;
+      for (guint j = first_kernel; j < entries->len && !seen; j++)
+        {
+          LegendEntry *e = &g_array_index (entries, LegendEntry, j);
+          if (same_kernel (&model->series[e->series], se))
+            {
+              e->several |= e->machine != se->machine;
+              seen = TRUE;
+            }
+        }
+      if (!seen)
+        {
+          LegendEntry e = { se->label, s, se->machine, FALSE };
+          g_array_append_val (entries, e);
+        }
+    }
+  return entries;
+}
+
 static double
-widest_label (const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr)
+widest_label (const GArray *entries, const TlPaintStyle *style, cairo_t *cr)
 {
   double label_w = 0;
   tl_paint_set_font (cr, style, style->font_size, FALSE);
-  for (guint s = 0; s < model->n_series; s++)
-    if (model->series[s].label)
-      label_w = MAX (label_w, tl_paint_text_width (cr, model->series[s].label));
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
+      if (e->label)
+        label_w = MAX (label_w, tl_paint_text_width (cr, e->label));
+    }
   return label_w;
 }
 
@@ -88,19 +146,20 @@ legend_layout (const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr
                double avail_h, TlSweepLayout *out)
 {
   double font = TL_PX (style, style->font_size);
-  double label_w = widest_label (model, style, cr);
+  g_autoptr (GArray) entries = legend_entries (model);
+  guint n = entries->len;
+  double label_w = widest_label (entries, style, cr);
   double swatch = font * LEGEND_SWATCH_EM;
   TlLegendGrid *grid = &out->legend;
-  tl_paint_legend_grid (style, model->n_series, label_w, LEGEND_SWATCH_EM, LEGEND_LABEL_CAP_EM, avail_h,
-                        width * 0.45, grid);
+  tl_paint_legend_grid (style, n, label_w, LEGEND_SWATCH_EM, LEGEND_LABEL_CAP_EM, avail_h, width * 0.45, grid);
   gboolean cut = grid->col_w - swatch - font * 0.8 < MIN (label_w, font * LEGEND_LABEL_MIN_EM) - 0.5;
-  if (!cut || model->n_series == 0)
+  if (!cut || n == 0)
     return 0;
 
   double full_w = width - font * 1.2;
   double col_w = swatch + MIN (label_w, font * LEGEND_LABEL_CAP_EM) + font * 0.8;
-  guint cols = (guint) CLAMP (floor (full_w / col_w), 1, model->n_series);
-  guint rows = (model->n_series + cols - 1) / cols;
+  guint cols = (guint) CLAMP (floor (full_w / col_w), 1, n);
+  guint rows = (n + cols - 1) / cols;
   double legend_h = rows * grid->row_h + font * 0.5;
   if (avail_h - legend_h < font * PLOT_MIN_EM)
     return 0;
@@ -117,7 +176,8 @@ tl_paint_sweep_min_height (const TlSweepModel *model, const TlPaintStyle *style)
   double font = TL_PX (style, style->font_size);
   double top = (model->title ? TL_PX (style, style->title_font_size) * 1.35 : 0) + font * 0.9;
   /* the legend under the plot in two columns */
-  guint rows = (model->n_series + 1) / 2;
+  g_autoptr (GArray) entries = legend_entries (model);
+  guint rows = (entries->len + 1) / 2;
   return ceil (top + font * (PLOT_MIN_EM + 3.6) + rows * font * 1.45 + font * 0.5);
 }
 
@@ -359,32 +419,38 @@ paint_legend (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
               const TlPaintStyle *style)
 {
   double font = TL_PX (style, style->font_size);
+  g_autoptr (GArray) entries = legend_entries (model);
   /* names cut to their column stay told apart ("cuBL…TF32", "cuBL…BF16") */
-  const char **names = g_newa (const char *, model->n_series + 1);
-  for (guint s = 0; s < model->n_series; s++)
-    names[s] = model->series[s].label;
-  g_auto (GStrv) labels = tl_paint_legend_labels (cr, style, names, model->n_series,
-                                                  lay->legend.col_w - font * 3.2);
-  for (guint s = 0; s < model->n_series; s++)
+  const char **names = g_newa (const char *, entries->len + 1);
+  for (guint i = 0; i < entries->len; i++)
+    names[i] = g_array_index (entries, LegendEntry, i).label;
+  g_auto (GStrv) labels = tl_paint_legend_labels (cr, style, names, entries->len, lay->legend.col_w - font * 3.2);
+  for (guint i = 0; i < entries->len; i++)
     {
-      const TlSweepSeries *se = &model->series[s];
+      const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
+      const TlSweepSeries *se = e->series == G_MAXUINT ? NULL : &model->series[e->series];
       TlKernelLook look;
       double lx, ly;
-      tl_paint_legend_entry_at (&lay->legend, lay->legend_x, lay->legend_y, s, &lx, &ly);
+      tl_paint_legend_entry_at (&lay->legend, lay->legend_x, lay->legend_y, i, &lx, &ly);
 
-      series_look (model, s, &look);
-      cairo_set_source_rgb (cr, look.rgb[0], look.rgb[1], look.rgb[2]);
-      cairo_set_line_width (cr, TL_LINE (style, se->reference ? 3.0 : 2.5));
-      set_dash (cr, style, se->machine);
+      if (se)
+        {
+          series_look (model, e->series, &look);
+          cairo_set_source_rgb (cr, look.rgb[0], look.rgb[1], look.rgb[2]);
+        }
+      else
+        tl_paint_set_fg (cr, style);
+      cairo_set_line_width (cr, TL_LINE (style, se && se->reference ? 3.0 : 2.5));
+      set_dash (cr, style, e->several ? 0 : e->machine);
       cairo_move_to (cr, lx, ly);
       cairo_line_to (cr, lx + font * 2.2, ly);
       cairo_stroke (cr);
       cairo_set_dash (cr, NULL, 0, 0);
-      tl_paint_marker (cr, look.marker, lx + font * 1.1, ly, TL_PX (style, 4));
+      if (se)
+        tl_paint_marker (cr, look.marker, lx + font * 1.1, ly, TL_PX (style, 4));
       tl_paint_set_fg (cr, style);
-      if (se->label)
-        tl_paint_text_fit (cr, lx + font * 2.7, ly, 0, 0.5, lay->legend.col_w - font * 3.2,
-                           labels[s]);
+      if (e->label)
+        tl_paint_text_fit (cr, lx + font * 2.7, ly, 0, 0.5, lay->legend.col_w - font * 3.2, labels[i]);
     }
 }
 

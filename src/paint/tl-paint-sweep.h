@@ -5,9 +5,10 @@
  * dashed, dotted, dash-dot), so a GPU record and this laptop's CPU run are
  * never joined into one line.  Cubes are placed at n; a non-square problem
  * m×k×n at ∛(m·k·n), and then the axis is labelled with the problems
- * themselves ("1000×500×1000"), never "n (m = n = k)".  The legend lists
- * every series, in as many columns as it needs, beside the plot, or under
- * it where beside it would cut the names short.
+ * themselves ("1000×500×1000"), never "n (m = n = k)".  The legend keys
+ * the machines' line styles first (when there are several) and then names
+ * each kernel once, in as many columns as it needs, beside the plot, or
+ * under it where beside it would cut the names short.
  */
 #pragma once
 

@@ -275,15 +275,13 @@ sweep_line_for (GPtrArray *lines, GPtrArray *machines, const TlKernelRun *r, con
   return l;
 }
 
-/* A series of data from line l, its arrays kept by data; the machine's
- * name joins the label when the sweep has more than one. */
+/* A series of data from line l, its arrays kept by data; labelled by its
+ * kernel (the legend keys the machines apart). */
 static void
 sweep_add_series (TlSweepData *data, const SweepLine *l, GPtrArray *machines)
 {
   TlSweepSeries s = { 0 };
-  char *name = tl_kernel_display_name (l->info, l->kernel_id);
-  char *label = machines->len > 1 ? g_strdup_printf ("%s · %s", name, l->machine) : g_strdup (name);
-  g_free (name);
+  char *label = tl_kernel_display_name (l->info, l->kernel_id);
   guint count = l->points->len / 2;
   double *n = g_new (double, MAX (count, 1)), *gf = g_new (double, MAX (count, 1));
   gsize *shape = g_memdup2 (l->shapes->data, sizeof (gsize) * 3 * MAX (count, 1));
@@ -339,6 +337,15 @@ tl_sweep_data_new_metric (GPtrArray *records, const char *title, gboolean percen
 
   for (guint i = 0; i < lines->len; i++)
     sweep_add_series (data, lines->pdata[i], machines);
+  const char **names = g_new0 (const char *, machines->len + 1);
+  for (guint j = 0; j < machines->len; j++)
+    {
+      names[j] = g_strdup (machines->pdata[j]);
+      g_ptr_array_add (data->keep, (gpointer) names[j]);
+    }
+  g_ptr_array_add (data->keep, names);
+  data->model.machines = names;
+  data->model.n_machines = machines->len;
   data->model.series = (const TlSweepSeries *) data->series->data;
   data->model.n_series = data->series->len;
   data->model.percent = percent;

@@ -108,6 +108,10 @@ typedef struct
   guint n_series;
   const char *title;
   gboolean percent;      /* the values are % of the vendor in the same run, not GFLOP/s */
+  /* the machines' names, by TlSweepSeries.machine; with more than one the
+   * legend keys them by line style, and a series' label is its kernel's */
+  const char *const *machines;
+  guint n_machines;
 } TlSweepModel;
 
 /* runs: TlKernelRun *.  by_title: label bars "03 shared memory 16×16"
