@@ -113,6 +113,29 @@ test_paint_empty (void)
   draw_and_check (bare, -1, &style, 1024, 768, NULL);
 }
 
+/* A kernel off the ladder (a user's kernel file) is labelled with its
+ * name, never as a reference: its number is 0 like cuBLAS's. */
+static void
+test_paint_user_kernel (void)
+{
+  g_autoptr (TlRunRecord) record = h200_record (TRUE);
+  g_ptr_array_add (record->runs, gpu_run ("mine.cu", TL_GPU_COUNTER_FFMA, 2.0 * 4096 * 4096 * 4096,
+                                          6.8e8, 3e9, 0.43, 18.3));
+  g_autoptr (TlRoofline) r = tl_roofline_from_record (record);
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1.0);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1280, 800);
+  cairo_t *cr = cairo_create (s);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  tl_paint_roofline (cr, r, -1, &style, 1280, 800);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  g_assert_nonnull (tl_paint_text_boxes_find (boxes, "mine.cu"));
+  g_assert_nonnull (tl_paint_text_boxes_find (boxes, "cuBLAS BF16"));
+  g_assert_null (tl_paint_text_boxes_find (boxes, "cuBLAS FP32"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -121,5 +144,6 @@ main (int argc, char **argv)
   g_test_add_func ("/roofline/paint/layout", test_paint_layout);
   g_test_add_func ("/roofline/paint/points", test_paint_points);
   g_test_add_func ("/roofline/paint/empty", test_paint_empty);
+  g_test_add_func ("/roofline/paint/user-kernel", test_paint_user_kernel);
   return g_test_run ();
 }

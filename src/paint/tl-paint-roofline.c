@@ -74,14 +74,20 @@ short_math (TlMath math)
 }
 
 /* "01", "16"; "10 TF32" when another point has the same number; for a
- * reference "cuBLAS BF16" */
+ * reference "cuBLAS BF16"; for a kernel off the ladder (a user's), its
+ * title: "mine.cu" */
 static void
 point_label (const TlRoofline *m, guint i, char *buf, gsize size)
 {
   const TlRooflinePoint *p = &m->points[i];
-  if (p->number <= 0)
+  if (p->number <= 0 && p->info != NULL && p->info->reference)
     {
       g_snprintf (buf, size, "cuBLAS %s", short_math (p->math));
+      return;
+    }
+  if (p->number <= 0)
+    {
+      g_strlcpy (buf, tl_kernel_title (p->info, p->kernel_id), size);
       return;
     }
   gboolean shared = FALSE;
