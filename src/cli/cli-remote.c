@@ -166,6 +166,7 @@ typedef struct
   TlRemoteConnection *conn;
   GString *pending[2];     /* stdout, stderr: text up to a newline */
   int exit_code;
+  gboolean cut;            /* a file was cut off on its way by a cancel */
 } Remote;
 
 /* An input that is one part of a word: its object there, filled in once
@@ -474,6 +475,14 @@ receive_file (Remote *r, JsonObject *msg, GBytes *payload, GError **error)
       g_printerr (_("tilelab-cli %s: %s could not come back: %s\n"), r->command, path, e->message);
       return TRUE;
     }
+  if (json_object_has_member (msg, "cut"))
+    {
+      /* never a partial file in its place */
+      g_printerr (_("tilelab-cli %s: %s did not come back: stopped on its way\n"), r->command,
+                  path);
+      r->cut = TRUE;
+      return TRUE;
+    }
   FileArg *out = r->outputs->pdata[k];
   g_autofree char *dir = g_path_get_dirname (out->local);
   g_autofree char *local = g_build_filename (dir, parts[1], NULL);
@@ -610,6 +619,8 @@ remote_job_func (TlRunnerJob *job, gpointer data, GCancellable *cancellable, GEr
   if (done == NULL)
     return NULL;
   gint64 code = tl_wire_get_count (done, "exit", -1);
+  if (r->cut && code == 0)
+    code = 130; /* interrupted: not everything it wrote came */
   if (code < 0)
     {
       g_propagate_error (error, tl_wire_get_error (done));

@@ -40,6 +40,8 @@ struct _TlRemoteConnection
   guint64 next_id;
   Wait *wait;
   TlMatrix *matrix;        /* the matrix of the message being handed on */
+  gboolean cut;            /* that message's payload was cut off by the worker */
+  gint64 receiving_said_us; /* when a large payload's progress was last said */
 };
 
 /* ---- small pieces ------------------------------------------------------------ */
@@ -98,6 +100,8 @@ dispatch (const char *type, JsonObject *msg, GBytes *payload, TlMatrix *matrix, 
   TlRemoteConnection *conn = data;
   /* the callee takes it (tl_remote_connection_take_matrix), or it goes */
   conn->matrix = matrix;
+  JsonNode *cut = json_object_get_member (msg, "cut");
+  conn->cut = cut && tl_json_node_is_bool (cut) && json_node_get_boolean (cut);
   dispatch_message (conn, type, msg, payload);
   g_clear_pointer (&conn->matrix, tl_matrix_unref);
 }
@@ -164,11 +168,33 @@ transport_status (const char *text, gpointer data)
   set_status (data, text, -1);
 }
 
+/* A large payload's progress, said at most ten times a second. */
+static void
+transport_receiving (const char *type, JsonObject *msg, guint64 done, guint64 total, gpointer data)
+{
+  TlRemoteConnection *conn = data;
+  gint64 now = g_get_monotonic_time ();
+  if (done < total && now - conn->receiving_said_us < G_USEC_PER_SEC / 10)
+    return;
+  conn->receiving_said_us = now;
+  /* a matrix's name, or a file's (its path is K/name on the worker) */
+  const char *name = tl_json_object_get_string (msg, "name", NULL);
+  if (name == NULL)
+    {
+      name = tl_json_object_get_string (msg, "path", type);
+      name = strchr (name, '/') ? strrchr (name, '/') + 1 : name;
+    }
+  g_autofree char *text = g_strdup_printf (_("receiving %s from %s"), name,
+                                           tl_remote_target_host (conn->target));
+  set_status (conn, text, total ? (double) done / total : 1.0);
+}
+
 static const TlRemoteTransportCallbacks transport_callbacks = {
   .message = dispatch,
   .failed = transport_failed,
   .ended = transport_ended,
   .status = transport_status,
+  .receiving = transport_receiving,
 };
 
 /* ---- waiting on the connection's context -------------------------------------- */
@@ -414,6 +440,12 @@ tl_remote_connection_take_matrix (TlRemoteConnection *conn, GBytes *payload, con
 {
   if (conn->matrix)
     return g_steal_pointer (&conn->matrix);
+  if (conn->cut)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("%s was cut off by the cancel"),
+                   name);
+      return NULL;
+    }
   if (payload)
     return tl_wire_matrix_from_npy (payload, name, error);
   g_set_error (error, TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL, _("%s came without its bytes"),

@@ -38,13 +38,14 @@ G_BEGIN_DECLS
 typedef struct _TlRemoteConnection TlRemoteConnection;
 
 /* What the connection is doing, in words ("connecting to gpu1", "waiting
- * for a GPU: job 1234 pending on gpu1", "uploading A.npy to gpu1"), with
+ * for a GPU: job 1234 pending on gpu1", "uploading A.npy to gpu1", "receiving c/gemm-03 from gpu1"), with
  * fraction 0…1 or -1 when unknown. */
 typedef void (*TlRemoteStatusFunc) (const char *text, double fraction, gpointer user_data);
 
 /* A message of the running job (its "id"), or an answer to a request
  * made during it (its "req"), on the calling thread; payload holds the
- * bytes that followed it (NULL when none).  FALSE with error stops the job:
+ * bytes that followed it (NULL when none; a large payload the worker cut
+ * off after a cancel comes as its message with "cut": true and none).  FALSE with error stops the job:
  * it is cancelled on the worker and the call fails with that error. */
 typedef gboolean (*TlRemoteMessageFunc) (TlRemoteConnection *conn, const char *type,
                                          JsonObject *message, GBytes *payload,

@@ -176,6 +176,7 @@ typedef struct
   TlRunRecord *record;
   TlMatrix *reference, *a, *b;
   guint pooled;           /* the largest pooling factor of what came */
+  gboolean cut;           /* a matrix was cut off on its way by a cancel */
 } GemmCall;
 
 static void
@@ -207,6 +208,8 @@ take_matrix (GemmCall *c, TlRemoteConnection *conn, JsonObject *msg, GBytes *pay
 {
   const char *name = tl_json_object_get_string (msg, "name", "");
   TlMatrix *m = NULL;
+  if (json_object_has_member (msg, "cut"))
+    c->cut = TRUE;
   if (!json_object_has_member (msg, "error"))
     {
       g_autofree char *what = g_strdup_printf ("%s from %s", name,
@@ -328,6 +331,15 @@ complete_record (GemmCall *c, TlRemoteConnection *conn)
   record->a = c->job->a_matrix ? tl_matrix_ref (c->job->a_matrix) : g_steal_pointer (&c->a);
   record->b = c->job->b_matrix ? tl_matrix_ref (c->job->b_matrix) : g_steal_pointer (&c->b);
   name_where (record, conn);
+  if (c->cut)
+    {
+      /* a cancel stopped a matrix on its way: the record says so */
+      record->cancelled = TRUE;
+      g_autofree char *text = g_strdup_printf (
+        _("Cancelled while the matrices came from %s: those that had not come are not shown."),
+        tl_remote_target_host (c->host->target));
+      append_note (record, text);
+    }
   if (c->pooled > 1)
     {
       g_autofree char *text = g_strdup_printf (

@@ -1,7 +1,7 @@
 /* tl-remote-transport.c — the pipe to one worker: spawning it, the
  * worker's messages on its output, ssh's and Slurm's words on its
  * standard error, its end, and ending it. */
-#include "remote/tl-remote-transport.h"
+#include "remote/tl-remote-transport-private.h"
 
 #include "core/tl-json.h"
 #include "core/tl-matrix.h"
@@ -20,34 +20,7 @@
 
 #define STDERR_TAIL_BYTES 4096
 
-struct _TlRemoteTransport
-{
-  TlRemoteTarget *target;
-  GMainContext *context;
-  TlRemoteTransportCallbacks callbacks;
-  gpointer data;
 
-  GSubprocess *proc;
-  GOutputStream *to;
-  GDataInputStream *from, *err;
-  GCancellable *io_cancellable;
-  guint pending;           /* async operations not yet called back */
-  GString *err_tail;
-  char *slurm_job;
-  gboolean queued;
-  gboolean scancel_sent;   /* scancel of slurm_job started (once) */
-  gboolean eof, exited, err_eof, broken;
-  gboolean said_end;       /* failed or ended was called */
-  int exit_status;
-  GSource *force_exit;     /* SIGKILL after a SIGTERM that was not enough */
-  /* the last payload's buffer, for the next: messages come one after
-   * another (a Gauss recording's thousand parts), and fresh memory for
-   * each would be faulted in page by page */
-  guchar *spare;
-  gsize spare_size;
-};
-
-static void read_next_line (TlRemoteTransport *t);
 
 static void
 child_setup_cb (gpointer data)
@@ -74,8 +47,8 @@ decode_status (GSubprocess *proc)
   return -1;
 }
 
-static void
-say_failed (TlRemoteTransport *t, GError *error)
+void
+tl_remote_transport_say_failed (TlRemoteTransport *t, GError *error)
 {
   t->broken = TRUE;
   if (t->said_end)
@@ -139,8 +112,8 @@ eof_grace_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static void
-on_eof (TlRemoteTransport *t)
+void
+tl_remote_transport_on_eof (TlRemoteTransport *t)
 {
   t->eof = TRUE;
   t->broken = TRUE;
@@ -186,8 +159,8 @@ take_launcher_line (TlRemoteTransport *t, const char *line)
 
 /* A line read from source (the async read of t done), or NULL at its end
  * (*ended: the stream ended, rather than t being closed). */
-static char *
-finish_line (TlRemoteTransport *t, GObject *source, GAsyncResult *result, gsize *length,
+char *
+tl_remote_transport_finish_line (TlRemoteTransport *t, GObject *source, GAsyncResult *result, gsize *length,
              gboolean *ended)
 {
   t->pending--;
@@ -204,7 +177,7 @@ err_line_cb (GObject *source, GAsyncResult *result, gpointer data)
   TlRemoteTransport *t = data;
   gsize length = 0;
   gboolean ended = FALSE;
-  g_autofree char *line = finish_line (t, source, result, &length, &ended);
+  g_autofree char *line = tl_remote_transport_finish_line (t, source, result, &length, &ended);
   if (line == NULL)
     {
       if (ended)
@@ -234,153 +207,17 @@ read_next_err_line (TlRemoteTransport *t)
                                        err_line_cb, t);
 }
 
-/* ---- standard output: the worker's messages ------------------------------------- */
+/* ---- standard output: the worker's messages (payloads: tl-remote-payload.c) ---- */
 
-typedef struct
+char *
+tl_remote_transport_finish_output_line (TlRemoteTransport *t, GObject *source,
+                                        GAsyncResult *result, gsize *length)
 {
-  TlRemoteTransport *t;
-  JsonObject *msg;
-  char *type;
-  guchar *buffer;
-  gsize size;
-  TlMatrix *matrix;       /* a matrix's data goes here after the buffer (its NPY header) */
-} Payload;
-
-static void
-payload_free (Payload *p)
-{
-  g_free (p->buffer);
-  g_free (p->type);
-  g_clear_pointer (&p->matrix, tl_matrix_unref);
-  json_object_unref (p->msg);
-  g_free (p);
-}
-
-static void read_matrix_data (Payload *p);
-
-/* The read of bytes for p finished: TRUE when all expected came; else
- * the stream ended inside them (nothing of them is handed on, p is freed). */
-static gboolean
-payload_read (Payload *p, GObject *source, GAsyncResult *result, gsize expected)
-{
-  TlRemoteTransport *t = p->t;
-  t->pending--;
-  gsize got = 0;
-  if (g_input_stream_read_all_finish (G_INPUT_STREAM (source), result, &got, NULL)
-      && got == expected)
-    return TRUE;
-  if (!g_cancellable_is_cancelled (t->io_cancellable))
-    on_eof (t);
-  payload_free (p);
-  return FALSE;
-}
-
-static void
-payload_cb (GObject *source, GAsyncResult *result, gpointer data)
-{
-  Payload *p = data;
-  TlRemoteTransport *t = p->t;
-  if (!payload_read (p, source, result, p->size))
-    return;
-  if (p->matrix)
-    {
-      read_matrix_data (p);
-      return;
-    }
-  GBytes *bytes = g_bytes_new_take (g_steal_pointer (&p->buffer), p->size);
-  t->callbacks.message (p->type, p->msg, bytes, NULL, t->data);
-  /* back as the spare (a copy, should the callee have kept the bytes) */
-  gsize size = 0;
-  guchar *back = g_bytes_unref_to_data (bytes, &size);
-  if (size >= t->spare_size)
-    {
-      g_free (t->spare);
-      t->spare = back;
-      t->spare_size = size;
-    }
-  else
-    g_free (back);
-  read_next_line (t);
-  payload_free (p);
-}
-
-static void
-matrix_data_cb (GObject *source, GAsyncResult *result, gpointer data)
-{
-  Payload *p = data;
-  TlRemoteTransport *t = p->t;
-  if (!payload_read (p, source, result, tl_matrix_n_bytes (p->matrix)))
-    return;
-  t->callbacks.message (p->type, p->msg, NULL, g_steal_pointer (&p->matrix), t->data);
-  read_next_line (t);
-  payload_free (p);
-}
-
-/* The header came (in p->buffer): the data goes straight into the matrix. */
-static void
-read_matrix_data (Payload *p)
-{
-  TlRemoteTransport *t = p->t;
-  if (!tl_wire_check_npy_header (p->matrix, p->buffer, p->size))
-    {
-      say_failed (t, g_error_new (TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL,
-                                  _("%s sent a matrix whose NPY header does not match its message"),
-                                  tl_remote_target_host (t->target)));
-      tl_remote_transport_kill (t);
-      payload_free (p);
-      return;
-    }
-  t->pending++;
-  g_input_stream_read_all_async (G_INPUT_STREAM (t->from), p->matrix->data,
-                                 tl_matrix_n_bytes (p->matrix), G_PRIORITY_DEFAULT,
-                                 t->io_cancellable, matrix_data_cb, p);
-}
-
-/* Reads the size bytes that follow msg, then hands both on: a matrix's
- * straight into a new matrix, any other's into a buffer. */
-static void
-read_payload (TlRemoteTransport *t, const char *type, JsonObject *msg, gint64 size)
-{
-  g_autoptr (GError) error = NULL;
-  gsize header = 0;
-  TlMatrix *matrix = tl_wire_matrix_for_message (msg, &header, &error);
-  /* at most what a matrix may take here (and its NPY header), or the
-   * allocation's failure says it does not fit */
-  guint64 cap = tl_matrix_byte_cap ();
-  gsize first = matrix ? header : (gsize) size;
-  guchar *buffer = NULL;
-  if (error == NULL && (guint64) size <= MAX (cap, cap + (1u << 20)))
-    {
-      /* the spare when it is large enough and not much larger */
-      if (matrix == NULL && t->spare && first <= t->spare_size
-          && t->spare_size / 4 <= MAX (first, 1u << 20))
-        {
-          buffer = g_steal_pointer (&t->spare);
-          t->spare_size = 0;
-        }
-      else
-        buffer = g_try_malloc (first);
-    }
-  if (buffer == NULL)
-    {
-      g_clear_pointer (&matrix, tl_matrix_unref);
-      say_failed (t, g_error_new (TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL,
-                                  _("%s sent %" PRId64 " bytes, more than this computer can hold%s%s"),
-                                  tl_remote_target_host (t->target), size,
-                                  error ? ": " : "", error ? error->message : ""));
-      tl_remote_transport_kill (t);
-      return;
-    }
-  Payload *p = g_new0 (Payload, 1);
-  p->t = t;
-  p->msg = json_object_ref (msg);
-  p->type = g_strdup (type);
-  p->buffer = buffer;
-  p->size = first;
-  p->matrix = matrix;
-  t->pending++;
-  g_input_stream_read_all_async (G_INPUT_STREAM (t->from), buffer, first, G_PRIORITY_DEFAULT,
-                                 t->io_cancellable, payload_cb, p);
+  gboolean ended = FALSE;
+  char *line = tl_remote_transport_finish_line (t, source, result, length, &ended);
+  if (ended)
+    tl_remote_transport_on_eof (t);
+  return line;
 }
 
 static void
@@ -388,14 +225,9 @@ line_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   TlRemoteTransport *t = data;
   gsize length = 0;
-  gboolean ended = FALSE;
-  g_autofree char *line = finish_line (t, source, result, &length, &ended);
+  g_autofree char *line = tl_remote_transport_finish_output_line (t, source, result, &length);
   if (line == NULL)
-    {
-      if (ended)
-        on_eof (t);
-      return;
-    }
+    return;
   g_autoptr (GError) error = NULL;
   const char *type = NULL;
   g_autoptr (JsonObject) msg = length <= TL_WIRE_MAX_LINE
@@ -405,21 +237,21 @@ line_cb (GObject *source, GAsyncResult *result, gpointer data)
     {
       /* not the protocol: a login banner or a shell's words on stdout */
       g_debug ("remote %s (not a message): %.200s", tl_remote_target_host (t->target), line);
-      read_next_line (t);
+      tl_remote_transport_read_next_line (t);
       return;
     }
   gint64 size = tl_wire_get_count (msg, "bytes", 0);
   if (size > 0)
     {
-      read_payload (t, type, msg, size);
+      tl_remote_transport_read_payload (t, type, msg, size);
       return;
     }
   t->callbacks.message (type, msg, NULL, NULL, t->data);
-  read_next_line (t);
+  tl_remote_transport_read_next_line (t);
 }
 
-static void
-read_next_line (TlRemoteTransport *t)
+void
+tl_remote_transport_read_next_line (TlRemoteTransport *t)
 {
   if (t->eof)
     return;
@@ -487,7 +319,7 @@ tl_remote_transport_spawn (const TlRemoteTarget *target, GMainContext *context,
   t->io_cancellable = g_cancellable_new ();
   t->exit_status = -1;
   take_pipes (t);
-  read_next_line (t);
+  tl_remote_transport_read_next_line (t);
   read_next_err_line (t);
   t->pending++;
   g_subprocess_wait_async (t->proc, t->io_cancellable, exited_cb, t);

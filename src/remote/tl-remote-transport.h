@@ -29,7 +29,8 @@ typedef struct
   /* a message (a line of the protocol) and the bytes that followed it
    * (NULL when none); a message that describes its bytes as a matrix
    * (tl_wire_matrix_for_message) comes with that matrix instead, read
-   * straight into it (matrix: taken by the callee) */
+   * straight into it (matrix: taken by the callee); a payload the worker
+   * cut off (a cancel) comes as its message with "cut": true and neither */
   void (*message) (const char *type, JsonObject *message, GBytes *payload, TlMatrix *matrix,
                    gpointer data);
   /* the transport is of no more use: error (taken) says why — it sent
@@ -38,6 +39,9 @@ typedef struct
   /* its output ended and it exited: exit_status (128 + signal, -1
    * unknown) and the tail of its standard error, for a diagnosis */
   void (*ended) (int exit_status, const char *err_tail, gpointer data);
+  /* part of a large payload came (done of total bytes): for a progress */
+  void (*receiving) (const char *type, JsonObject *message, guint64 done, guint64 total,
+                     gpointer data);
   /* the launcher's words ("waiting for a GPU: job 1234 pending on gpu1") */
   void (*status) (const char *text, gpointer data);
 } TlRemoteTransportCallbacks;

@@ -87,20 +87,11 @@ send_files (Command *c, const char *dir, const char *rel)
           send_files (c, path, child_rel);
           continue;
         }
-      char *data = NULL;
-      gsize size = 0;
-      g_autoptr (GError) error = NULL;
       JsonBuilder *b = tl_wire_begin ("file");
       tl_json_member_string (b, "path", child_rel);
-      if (!g_file_get_contents (path, &data, &size, &error))
-        {
-          tl_wire_add_error (b, error);
-          tl_serve_job_send (c->job, b, NULL);
-          continue;
-        }
-      g_autoptr (GBytes) bytes = g_bytes_new_take (data, size);
-      /* an empty file still travels: its header says 0 bytes */
-      tl_serve_job_send (c->job, b, size ? bytes : NULL);
+      /* read as it goes out, in chunks a cancel can stop; an empty file
+       * still travels: its header says 0 bytes */
+      tl_serve_job_send_file (c->job, b, path);
     }
   g_dir_close (d);
 }

@@ -304,7 +304,6 @@ static void
 send_recording (TlServeJob *job, const TlLuRecorder *recorder)
 {
   tl_serve_job_send (job, tl_wire_gauss_record (recorder), NULL);
-  g_autoptr (GByteArray) values = g_byte_array_new ();
   for (int part = 0; part < TL_LU_N_PARTS; part++)
     {
       guint n = tl_lu_recorder_n_parts (recorder, part);
@@ -315,10 +314,11 @@ send_recording (TlServeJob *job, const TlLuRecorder *recorder)
           gsize bytes = 0;
           while (first + count < n && count < PART_MESSAGE_PARTS && bytes < PART_MESSAGE_BYTES)
             bytes += tl_lu_recorder_part_values (recorder, part, first + count++) * sizeof (double);
-          g_byte_array_set_size (values, 0);
+          /* its own bytes: the writer sends them later, on its thread */
+          GByteArray *values = g_byte_array_sized_new (bytes);
           JsonBuilder *b = tl_wire_gauss_part (recorder, part, first, count, values);
-          g_autoptr (GBytes) payload = g_bytes_new_static (values->data, values->len);
-          tl_serve_job_send (job, b, values->len ? payload : NULL);
+          g_autoptr (GBytes) payload = g_byte_array_free_to_bytes (values);
+          tl_serve_job_send (job, b, g_bytes_get_size (payload) ? payload : NULL);
           first += count;
         }
     }

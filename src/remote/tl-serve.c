@@ -5,6 +5,7 @@
 #include "core/tl-json.h"
 #include "io/tl-io.h"
 #include "record/tl-machine.h"
+#include "remote/tl-serve-writer.h"
 #include "remote/tl-wire.h"
 #include "tl-config.h"
 
@@ -21,12 +22,14 @@
 #define UPLOAD_CHUNK (1u << 20)
 /* Matrices larger than this along an axis go pooled unless asked whole. */
 #define DEFAULT_MAX_SIDE 2048
+/* How long the last messages may take to go when the worker ends. */
+#define WRITER_FINISH_MS 5000
 
 struct _TlServe
 {
   GMainLoop *loop;
   GDataInputStream *in;
-  GOutputStream *out;
+  TlServeWriter *writer;    /* the output, written on a thread of its own */
   GCancellable *stop;       /* the worker is stopping */
   TlRunner *runner;
   char *folder;             /* private temporary folder: uploads, jobs' folders */
@@ -34,7 +37,6 @@ struct _TlServe
   GHashTable *uploads;      /* sha256 → path */
   GHashTable *upload_matrices; /* sha256 or recipe → the input, the last few */
   gboolean client_ok;       /* the client's hello was right */
-  gboolean broken;          /* writing to the client failed */
   int status;
   guint n_running;
 };
@@ -44,6 +46,7 @@ struct _TlServeJob
   TlServe *serve;
   guint64 id;
   GCancellable *cancellable;
+  GCancellable *cut;        /* cuts the payloads queued before the client's latest cancel */
   gulong stop_handler;
   char *folder;
   GHashTable *matrices;     /* name → TlMatrix */
@@ -81,48 +84,32 @@ stop_serving (TlServe *serve)
     g_main_loop_quit (serve->loop);
 }
 
-static void
-send_bytes (TlServe *serve, GBytes *bytes)
+static gboolean
+writer_broken_cb (gpointer data)
 {
-  if (serve->broken)
-    return;
-  gsize size = 0;
-  const void *data = g_bytes_get_data (bytes, &size);
-  g_autoptr (GError) error = NULL;
-  if (!g_output_stream_write_all (serve->out, data, size, NULL, NULL, &error))
-    {
-      g_debug ("serve: the client is gone (%s)", error->message);
-      serve->broken = TRUE;
-      stop_serving (serve);
-    }
+  stop_serving (data);
+  return G_SOURCE_REMOVE;
 }
 
-static void
-send_message (TlServe *serve, JsonBuilder *b, GBytes *payload)
+/* Ends b with "bytes" (size) and, for a large payload, "chunks". */
+static GBytes *
+end_with_size (JsonBuilder *b, guint64 size)
 {
-  if (payload)
-    tl_json_member_int (b, "bytes", (gint64) g_bytes_get_size (payload));
-  g_autoptr (GBytes) line = tl_wire_end (b);
-  send_bytes (serve, line);
-  if (payload && g_bytes_get_size (payload) > 0)
-    send_bytes (serve, payload);
+  if (size > 0)
+    tl_json_member_int (b, "bytes", (gint64) size);
+  if (tl_serve_writer_chunks (size))
+    tl_json_member_bool (b, "chunks", TRUE);
+  return tl_wire_end (b);
 }
 
-/* A "matrix" message: its line, then the NPY header and the rows, written
- * straight from the matrix (no copy of its bytes in between). */
+/* Queues a message and its payload for the writer; cut (NULL: none)
+ * stops a large payload at its next chunk. */
 static void
-send_matrix_message (TlServe *serve, JsonBuilder *b, const TlMatrix *m)
+send_message (TlServe *serve, JsonBuilder *b, GBytes *payload, GCancellable *cut)
 {
-  tl_wire_add_matrix_form (b, m);
-  g_autoptr (GBytes) line = tl_wire_end (b);
-  send_bytes (serve, line);
-  g_autoptr (GError) error = NULL;
-  if (!serve->broken && !tl_wire_write_matrix (serve->out, m, &error))
-    {
-      g_debug ("serve: the client is gone (%s)", error->message);
-      serve->broken = TRUE;
-      stop_serving (serve);
-    }
+  g_autoptr (GBytes) line = end_with_size (b, payload ? g_bytes_get_size (payload) : 0);
+  tl_serve_writer_send (serve->writer, line, payload && g_bytes_get_size (payload) ? payload : NULL,
+                        cut);
 }
 
 void
@@ -156,7 +143,7 @@ send_hello (TlServe *serve)
   for (guint i = 0; i < tl_serve_n_job_kinds; i++)
     json_builder_add_string_value (b, tl_serve_job_kinds[i].kind);
   json_builder_end_array (b);
-  send_message (serve, b, NULL);
+  send_message (serve, b, NULL, NULL);
   tl_machine_facts_clear (&facts);
 }
 
@@ -168,6 +155,7 @@ job_free (TlServeJob *job)
   if (job->stop_handler)
     g_cancellable_disconnect (job->serve->stop, job->stop_handler);
   g_object_unref (job->cancellable);
+  g_object_unref (job->cut);
   g_hash_table_unref (job->matrices);
   if (job->folder)
     {
@@ -178,10 +166,22 @@ job_free (TlServeJob *job)
   g_free (job);
 }
 
+/* A cancel: the job stops at its next launch boundary, and what it had
+ * queued to send before stops at its next chunk (what it sends after,
+ * its record of what finished, goes whole). */
+static void
+cancel_job (TlServeJob *job)
+{
+  g_cancellable_cancel (job->cancellable);
+  g_cancellable_cancel (job->cut);
+  g_object_unref (job->cut);
+  job->cut = g_cancellable_new ();
+}
+
 static void
 stop_job_cb (GCancellable *stop, gpointer data)
 {
-  g_cancellable_cancel (((TlServeJob *) data)->cancellable);
+  cancel_job (data);
 }
 
 TlServe *
@@ -218,7 +218,29 @@ void
 tl_serve_job_send (TlServeJob *job, JsonBuilder *b, GBytes *payload)
 {
   tl_json_member_int (b, "id", (gint64) job->id);
-  send_message (job->serve, b, payload);
+  send_message (job->serve, b, payload, job->cut);
+}
+
+void
+tl_serve_job_send_file (TlServeJob *job, JsonBuilder *b, const char *path)
+{
+  tl_json_member_int (b, "id", (gint64) job->id);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GFileInputStream) in = g_file_read (file, NULL, &error);
+  g_autoptr (GFileInfo) info = in ? g_file_input_stream_query_info (in, G_FILE_ATTRIBUTE_STANDARD_SIZE,
+                                                                   NULL, &error)
+                                  : NULL;
+  if (info == NULL)
+    {
+      tl_wire_add_error (b, error);
+      send_message (job->serve, b, NULL, NULL);
+      return;
+    }
+  /* read by the writer as it goes: the job's folder may go meanwhile */
+  guint64 size = (guint64) g_file_info_get_size (info);
+  g_autoptr (GBytes) line = end_with_size (b, size);
+  tl_serve_writer_send_stream (job->serve->writer, line, G_INPUT_STREAM (in), size, job->cut);
 }
 
 void
@@ -327,6 +349,7 @@ start_job (TlServe *serve, JsonObject *msg)
   job->serve = serve;
   job->id = id;
   job->cancellable = g_cancellable_new ();
+  job->cut = g_cancellable_new ();
   job->matrices = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                          (GDestroyNotify) tl_matrix_unref);
   job->running = TRUE;
@@ -364,8 +387,10 @@ tl_serve_job_send_matrix (TlServeJob *job, const char *name, TlMatrix *m, gint64
   if (m == NULL)
     error = g_error_new (TL_ERROR, TL_ERROR_INVALID, _("job %" PRIu64
                                                        " keeps no matrix “%s”"), job->id, name);
-  else
-    sent = max_side > 0 ? tl_wire_pool_mean (m, max_side, &fr, &fc, &error) : tl_matrix_ref (m);
+  else if (max_side > 0)
+    sent = tl_wire_pool_mean (m, max_side, &fr, &fc, &error);
+  else /* the writer sends contiguous rows */
+    sent = tl_matrix_is_contiguous (m) ? tl_matrix_ref (m) : tl_matrix_copy (m, &error);
   if (sent == NULL)
     {
       tl_wire_add_error (b, error);
@@ -377,7 +402,13 @@ tl_serve_job_send_matrix (TlServeJob *job, const char *name, TlMatrix *m, gint64
   tl_json_member_int (b, "factor_r", fr);
   tl_json_member_int (b, "factor_c", fc);
   tl_json_member_int (b, "id", (gint64) job->id);
-  send_matrix_message (job->serve, b, sent);
+  /* the NPY header and then the rows straight from the matrix, no copy between */
+  g_autoptr (GBytes) header = tl_wire_npy_header (sent->dtype, sent->rows, sent->cols);
+  tl_wire_add_matrix_form (b, sent);
+  if (tl_serve_writer_chunks (g_bytes_get_size (header) + tl_matrix_n_bytes (sent)))
+    tl_json_member_bool (b, "chunks", TRUE);
+  g_autoptr (GBytes) line = tl_wire_end (b);
+  tl_serve_writer_send_matrix (job->serve->writer, line, header, sent, job->cut);
 }
 
 static void
@@ -396,7 +427,7 @@ answer_matrix (TlServe *serve, JsonObject *msg)
       g_autoptr (GError) error = g_error_new (TL_ERROR, TL_ERROR_INVALID,
                                               _("no job %" PRIu64 " keeps matrices"), id);
       tl_wire_add_error (b, error);
-      send_message (serve, b, NULL);
+      send_message (serve, b, NULL, NULL);
       return;
     }
   tl_serve_job_send_matrix (job, name, g_hash_table_lookup (job->matrices, name), max_side, req);
@@ -508,7 +539,7 @@ refuse (TlServe *serve, GError *error)
 {
   JsonBuilder *b = tl_wire_begin ("refused");
   tl_wire_add_error (b, error);
-  send_message (serve, b, NULL);
+  send_message (serve, b, NULL, NULL);
   serve->status = 3;
   stop_serving (serve);
 }
@@ -540,7 +571,7 @@ handle (TlServe *serve, const char *type, JsonObject *msg)
       g_debug ("serve: cancel of job %" G_GINT64_FORMAT " at %.3f ms (monotonic)",
                tl_wire_get_count (msg, "id", 0), g_get_monotonic_time () / 1000.0);
       if (job)
-        g_cancellable_cancel (job->cancellable);
+        cancel_job (job);
     }
   else if (strcmp (type, "matrix") == 0)
     answer_matrix (serve, msg);
@@ -557,7 +588,7 @@ handle (TlServe *serve, const char *type, JsonObject *msg)
       g_autoptr (GError) error = g_error_new (TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL,
                                               _("unknown message “%s”"), type);
       tl_wire_add_error (b, error);
-      send_message (serve, b, NULL);
+      send_message (serve, b, NULL, NULL);
     }
   return TRUE;
 }
@@ -640,7 +671,7 @@ tl_serve_run (GInputStream *in, GOutputStream *out)
   TlServe serve = { 0 };
   serve.loop = g_main_loop_new (NULL, FALSE);
   serve.in = g_data_input_stream_new (in);
-  serve.out = g_object_ref (out);
+  serve.writer = tl_serve_writer_new (out, writer_broken_cb, &serve);
   serve.stop = g_cancellable_new ();
   serve.runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
   serve.jobs = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) job_free);
@@ -666,7 +697,11 @@ tl_serve_run (GInputStream *in, GOutputStream *out)
 
   for (guint i = 0; i < G_N_ELEMENTS (signals); i++)
     g_source_remove (signals[i]);
-  if (serve.n_running > 0)
+  /* the last messages go out; a client that reads nothing more is left */
+  gboolean flushed = tl_serve_writer_finish (serve.writer, WRITER_FINISH_MS);
+  while (g_source_remove_by_user_data (&serve))
+    ;
+  if (serve.n_running > 0 || !flushed)
     {
       /* a job that would not stop: the process ends around it */
       remove_tree (serve.folder);
@@ -680,7 +715,6 @@ tl_serve_run (GInputStream *in, GOutputStream *out)
   g_hash_table_unref (serve.upload_matrices);
   g_object_unref (serve.stop);
   g_object_unref (serve.in);
-  g_object_unref (serve.out);
   g_main_loop_unref (serve.loop);
   return serve.status;
 }

@@ -56,6 +56,10 @@ const char   *tl_serve_job_get_folder      (TlServeJob *job);
 /* Sends a message of the job (a builder from tl_wire_begin; "id" is
  * added), with payload bytes after it when not NULL. */
 void          tl_serve_job_send            (TlServeJob *job, JsonBuilder *message, GBytes *payload);
+/* Sends a message of the job (as tl_serve_job_send) with the contents
+ * of the file at path after it, read as they go out; a file that cannot
+ * be read is said as the message's "error". */
+void          tl_serve_job_send_file       (TlServeJob *job, JsonBuilder *message, const char *path);
 /* Keeps a matrix for the client's "matrix" requests ("a", "b",
  * "reference", "c/KERNEL"); until the client releases the job or starts
  * another. */

@@ -24,7 +24,14 @@
 
 G_BEGIN_DECLS
 
-#define TL_WIRE_PROTOCOL 2
+#define TL_WIRE_PROTOCOL 3
+/* A payload larger than this travels in chunk frames: its message says
+ * "bytes" (all of it) and "chunks": true, and each part of at most this
+ * many bytes follows a line {"type":"chunk","bytes":N}, until all came —
+ * or a line {"type":"cut","at":N} says the sender stopped (the job was
+ * cancelled, a file ended early): the receiver drops what came of that
+ * payload and reads on.  A frame is a point where a cancel takes effect. */
+#define TL_WIRE_CHUNK (1u << 20)
 /* The longest line either end accepts (a record with every block of an
  * instrumented run is a few MB); longer is a protocol error. */
 #define TL_WIRE_MAX_LINE (256u << 20)
