@@ -1,5 +1,5 @@
 /* test-paint-roofline.c — the roofline's painter: labels clear of each other
- * at the screens a lecture meets, every point where it belongs and hit by a
+ * (and two points' labels never run together) at the screens a lecture meets, every point where it belongs and hit by a
  * click there (the model: test-view-roofline.c). */
 #include <locale.h>
 #include <math.h>
@@ -13,6 +13,45 @@
 
 static const int sizes[][2] = { { 1024, 768 }, { 1280, 800 }, { 1920, 1080 } };
 
+/* A point's label: "07", "10 TF32", "cuBLAS BF16". */
+static gboolean
+is_point_label (const char *text)
+{
+  return g_regex_match_simple ("^([0-9][0-9]( [A-Z0-9]+)?|cuBLAS [A-Z0-9]+)$", text, 0, 0);
+}
+
+static gboolean
+in_plot (const TlPaintTextBox *b, const TlRooflineLayout *lay)
+{
+  return is_point_label (b->text) && b->x >= lay->plot_x && b->y >= lay->plot_y
+         && b->x + b->w <= lay->plot_x + lay->plot_w + 0.5 && b->y + b->h <= lay->plot_y + lay->plot_h + 0.5;
+}
+
+/* Two points' labels side by side keep half a line's height apart, so
+ * they never read as one ("17 cuBLAS FP32"); returns how many there are. */
+static guint
+check_point_labels_apart (const TlPaintTextBoxes *boxes, const TlRooflineLayout *lay)
+{
+  guint n = 0;
+  for (guint i = 0; i < tl_paint_text_boxes_len (boxes); i++)
+    {
+      const TlPaintTextBox *a = tl_paint_text_boxes_index (boxes, i);
+      if (!in_plot (a, lay))
+        continue;
+      n++;
+      for (guint j = i + 1; j < tl_paint_text_boxes_len (boxes); j++)
+        {
+          const TlPaintTextBox *b = tl_paint_text_boxes_index (boxes, j);
+          if (!in_plot (b, lay) || a->y >= b->y + b->h || b->y >= a->y + a->h)
+            continue;
+          double gap = MAX (b->x - (a->x + a->w), a->x - (b->x + b->w));
+          if (gap < 0.45 * a->h)
+            g_error ("point labels “%s” and “%s” only %.1f px apart", a->text, b->text, gap);
+        }
+    }
+  return n;
+}
+
 static void
 draw_and_check (const TlRoofline *r, int selected, const TlPaintStyle *style, int w, int h,
                 cairo_surface_t **out_surface)
@@ -23,6 +62,8 @@ draw_and_check (const TlRoofline *r, int selected, const TlPaintStyle *style, in
   tl_paint_text_boxes_attach (cr, boxes);
   tl_paint_roofline (cr, r, selected, style, w, h);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  TlRooflineLayout lay;
+  tl_paint_roofline_layout (r, style, cr, w, h, &lay);
   cairo_destroy (cr);
   g_autoptr (GString) report = g_string_new (NULL);
   guint problems = tl_paint_text_boxes_check (boxes, w, h, report);
@@ -33,7 +74,10 @@ draw_and_check (const TlRoofline *r, int selected, const TlPaintStyle *style, in
   if (r->peak[TL_MATH_BF16] > 0)
     g_assert_nonnull (tl_paint_text_boxes_find (boxes, "BF16 1071 TFLOP/s"));
   if (r->dram_bytes_per_s > 0)
-    g_assert_nonnull (tl_paint_text_boxes_find (boxes, "DRAM 4.00 TB/s"));
+    {
+      g_autofree char *dram = g_strdup_printf ("DRAM %.2f TB/s", r->dram_bytes_per_s / 1e12);
+      g_assert_nonnull (tl_paint_text_boxes_find (boxes, dram));
+    }
   if (selected >= 0)
     {
       g_autofree char *limit = tl_roofline_limiter_text (r, &r->points[selected]);
@@ -41,6 +85,10 @@ draw_and_check (const TlRoofline *r, int selected, const TlPaintStyle *style, in
     }
   if (r->note != NULL)
     g_assert_nonnull (tl_paint_text_boxes_find (boxes, r->note));
+  /* on a projector's screen every point gets its label */
+  guint labelled = check_point_labels_apart (boxes, &lay);
+  if (w >= 1280)
+    g_assert_cmpuint (labelled, ==, r->n_points);
   if (out_surface)
     *out_surface = s;
   else
@@ -96,6 +144,33 @@ test_paint_points (void)
   cairo_surface_destroy (s);
 }
 
+/* The H200 ladder of docs/records (nineteen points, eight of them within
+ * a factor of two of each other under the FP32 roof) at every screen,
+ * window and presenting: every point labelled where the screen is a
+ * projector's, and no two labels run together. */
+static void
+test_paint_ladder (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "docs", "records",
+                                                 "h200-gemm-4096-fp32-counters.json", NULL);
+  TlRenderInput input;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (tl_test_render_input_load (&input, path, &error));
+  g_autoptr (TlRoofline) r = tl_roofline_from_record (input.record);
+  tl_render_input_clear (&input);
+  g_assert_cmpuint (r->n_points, >=, 15);
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    for (int presenting = 0; presenting < 2; presenting++)
+      {
+        TlPaintStyle style;
+        if (presenting)
+          tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, FALSE);
+        else
+          tl_paint_style_init (&style, 1.0);
+        draw_and_check (r, -1, &style, sizes[k][0], sizes[k][1], NULL);
+      }
+}
+
 /* Nothing to place: the roofs and the sentence, no crash. */
 static void
 test_paint_empty (void)
@@ -145,5 +220,6 @@ main (int argc, char **argv)
   g_test_add_func ("/roofline/paint/points", test_paint_points);
   g_test_add_func ("/roofline/paint/empty", test_paint_empty);
   g_test_add_func ("/roofline/paint/user-kernel", test_paint_user_kernel);
+  g_test_add_func ("/roofline/paint/ladder", test_paint_ladder);
   return g_test_run ();
 }

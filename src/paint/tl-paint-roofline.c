@@ -223,6 +223,7 @@ tl_roofline_layout_hit (const TlRooflineLayout *lay, const TlRoofline *m, double
 typedef struct
 {
   double x[MAX_BOXES], y[MAX_BOXES], w[MAX_BOXES], h[MAX_BOXES];
+  gboolean point_label[MAX_BOXES]; /* a point's label, which others keep a gap from */
   guint n;
 } Taken;
 
@@ -235,19 +236,31 @@ take (Taken *t, double x, double y, double w, double h)
   t->y[t->n] = y;
   t->w[t->n] = w;
   t->h[t->n] = h;
+  t->point_label[t->n] = FALSE;
   t->n++;
 }
 
+/* Whether the box lies in the plot, clear of every box taken and pad
+ * beside every point's label. */
 static gboolean
-is_free (const Taken *t, double x, double y, double w, double h, const TlRooflineLayout *lay)
+is_free_by (const Taken *t, double x, double y, double w, double h, double pad, const TlRooflineLayout *lay)
 {
   if (x < lay->plot_x || y < lay->plot_y || x + w > lay->plot_x + lay->plot_w
       || y + h > lay->plot_y + lay->plot_h)
     return FALSE;
   for (guint i = 0; i < t->n; i++)
-    if (x < t->x[i] + t->w[i] && t->x[i] < x + w && y < t->y[i] + t->h[i] && t->y[i] < y + h)
-      return FALSE;
+    {
+      double p = t->point_label[i] ? pad : 0;
+      if (x - p < t->x[i] + t->w[i] && t->x[i] < x + w + p && y < t->y[i] + t->h[i] && t->y[i] < y + h)
+        return FALSE;
+    }
   return TRUE;
+}
+
+static gboolean
+is_free (const Taken *t, double x, double y, double w, double h, const TlRooflineLayout *lay)
+{
+  return is_free_by (t, x, y, w, h, 0, lay);
 }
 
 /* ---- axes ------------------------------------------------------------------- */
@@ -484,6 +497,15 @@ paint_roofs (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
     label_slant (cr, m, lay, style, m->dram_bytes_per_s, "DRAM", TRUE, taken);
   if (m->l2_bytes_per_s > 0)
     label_slant (cr, m, lay, style, m->l2_bytes_per_s, "L2", FALSE, taken);
+  /* the flat roofs' lines: a point's label on one read as the roof's */
+  for (guint i = 0; i < n; i++)
+    {
+      double knee = m->dram_bytes_per_s > 0 ? roofs[i].peak / m->dram_bytes_per_s : lay->x_lo;
+      double x_knee, x_end, y;
+      tl_roofline_layout_point (lay, MAX (knee, lay->x_lo), roofs[i].peak, &x_knee, &y);
+      tl_roofline_layout_point (lay, lay->x_hi, roofs[i].peak, &x_end, &y);
+      take (taken, x_knee, y - TL_PX (style, 1), x_end - x_knee, TL_PX (style, 2));
+    }
 }
 
 /* ---- points ------------------------------------------------------------------ */
@@ -499,6 +521,24 @@ take_markers (const TlRoofline *m, const TlRooflineLayout *lay, Taken *taken)
       tl_roofline_layout_point (lay, m->points[i].intensity, m->points[i].flops_per_s, &x, &y);
       take (taken, x - r, y - r, 2 * r, 2 * r);
     }
+}
+
+/* A thin line from the marker's edge at (x, y) to the nearest point of a
+ * label's box, for a label set a line away from its point. */
+static void
+leader (cairo_t *cr, const TlPaintStyle *style, double x, double y, double r, double lx, double ly,
+        double w, double h)
+{
+  double nx = CLAMP (x, lx, lx + w), ny = CLAMP (y, ly, ly + h);
+  double d = hypot (nx - x, ny - y);
+  if (d <= r * 1.5)
+    return;
+  cairo_save (cr);
+  cairo_set_line_width (cr, TL_LINE (style, 0.8));
+  cairo_move_to (cr, x + (nx - x) * r * 1.3 / d, y + (ny - y) * r * 1.3 / d);
+  cairo_line_to (cr, nx, ny);
+  cairo_stroke (cr);
+  cairo_restore (cr);
 }
 
 static void
@@ -522,12 +562,16 @@ paint_points (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
           cairo_stroke (cr);
         }
     }
-  /* labels where they fit: right, left, above, below, then the diagonals */
+  /* labels where they fit: right, left, above, below, the diagonals; then
+   * the same one and two lines farther out, joined to the point by a thin
+   * line.  A
+   * label keeps half an em from the next one beside it, so that two never
+   * read as one ("17 cuBLAS FP32"); where none fits, the legend names it. */
   static const double dir[][2] = { { 1, 0 }, { -1, 0 }, { 0, -1 }, { 0, 1 },
                                    { 1, -1 }, { 1, 1 }, { -1, -1 }, { -1, 1 } };
   tl_paint_set_font (cr, style, style->font_size, TRUE);
   tl_paint_set_fg (cr, style);
-  double th = tl_paint_text_height (cr), gap = TL_PX (style, 3);
+  double th = tl_paint_text_height (cr), gap = TL_PX (style, 3), pad = th * 0.5;
   for (guint i = 0; i < m->n_points; i++)
     {
       char label[64];
@@ -535,16 +579,23 @@ paint_points (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
       point_label (m, i, label, sizeof label);
       tl_roofline_layout_point (lay, m->points[i].intensity, m->points[i].flops_per_s, &x, &y);
       double w = tl_paint_text_width (cr, label);
-      for (guint d = 0; d < G_N_ELEMENTS (dir); d++)
-        {
-          double lx = x + dir[d][0] * (r + gap) - (dir[d][0] < 0 ? w : dir[d][0] == 0 ? w / 2 : 0);
-          double ly = y + dir[d][1] * (r + gap) - (dir[d][1] < 0 ? th : dir[d][1] == 0 ? th / 2 : 0);
-          if (!is_free (taken, lx, ly, w, th, lay))
-            continue;
-          take (taken, lx, ly, w, th);
-          tl_paint_text (cr, lx, ly, 0, 0, label);
-          break;
-        }
+      gboolean placed = FALSE;
+      for (guint ring = 0; ring < 3 && !placed; ring++)
+        for (guint d = 0; d < G_N_ELEMENTS (dir) && !placed; d++)
+          {
+            double reach = r + gap + ring * th * 1.2;
+            double lx = x + dir[d][0] * reach - (dir[d][0] < 0 ? w : dir[d][0] == 0 ? w / 2 : 0);
+            double ly = y + dir[d][1] * reach - (dir[d][1] < 0 ? th : dir[d][1] == 0 ? th / 2 : 0);
+            if (!is_free_by (taken, lx, ly, w, th, pad, lay))
+              continue;
+            take (taken, lx, ly, w, th);
+            if (taken->n > 0)
+              taken->point_label[taken->n - 1] = TRUE;
+            tl_paint_text (cr, lx, ly, 0, 0, label);
+            if (ring > 0)
+              leader (cr, style, x, y, r, lx, ly, w, th);
+            placed = TRUE;
+          }
     }
 }
 
