@@ -240,27 +240,11 @@ check_rungs (TlDtype dtype)
            (g_get_monotonic_time () - t0) / 1e6);
 }
 
-/* Escape as the keyboard sends it, through GTK's event dispatch: with
- * the keyboard device and the hardware keycode, which accelerators match
- * on (win.cancel is bound to Escape). */
+/* Escape as the keyboard sends it (win.cancel is bound to Escape) */
 static void
 press_escape (void)
 {
-  GdkDisplay *display = gdk_display_get_default ();
-  GdkKeymapKey *keys = NULL;
-  int n_keys = 0;
-  gdk_keymap_get_entries_for_keyval (gdk_keymap_get_for_display (display), GDK_KEY_Escape, &keys,
-                                     &n_keys);
-  GdkEvent *ev = gdk_event_new (GDK_KEY_PRESS);
-  ev->key.window = g_object_ref (gtk_widget_get_window (GTK_WIDGET (win)));
-  ev->key.keyval = GDK_KEY_Escape;
-  ev->key.time = GDK_CURRENT_TIME;
-  ev->key.hardware_keycode = n_keys > 0 ? keys[0].keycode : 9;
-  ev->key.group = n_keys > 0 ? keys[0].group : 0;
-  gdk_event_set_device (ev, gdk_seat_get_keyboard (gdk_display_get_default_seat (display)));
-  gtk_main_do_event (ev);
-  gdk_event_free (ev);
-  g_free (keys);
+  gui_test_press_key (win, GDK_KEY_Escape, 0);
 }
 
 /* Starts gemm-01-naive at n², waits for the timed launches, lets `into`

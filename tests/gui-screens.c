@@ -9,7 +9,8 @@
  *              (Compare's size sweep, its own screen when presenting); default: all
  *   modes      window,presentation
  *   themes     default,dark,hc,hci (Adwaita, Adwaita dark, HighContrast,
- *              HighContrastInverse); default: default,dark,hc
+ *              HighContrastInverse: the last two by the app's Ctrl+H);
+ *              default: default,dark,hc
  *   scenarios  records (the H200 GEMM record and LU record of docs/records
  *              open side by side), live (a CPU run on generated matrices
  *              and A factored on the Gauss page), messages (a run whose B
@@ -29,6 +30,10 @@
  * window, a text of Compare's or Roofline's charts under 11 px.  Texts
  * scrolled out of a page's view (Compare scrolls in a short window) are
  * not counted as cut.
+ * Presentation mode starts with F5 and ends with Escape, high contrast
+ * with Ctrl+H: key presses through GTK's dispatch to the window, as the
+ * keyboard's would come (gui_test_press_key); a key that does not take is
+ * a problem too.
  * The window is drawn into an image surface for that; with --out that
  * image is saved as SCENARIO-MODE-THEME-N-VIEW-WxH.png.  One line per
  * problem; exit 1 when there was any.
@@ -256,15 +261,51 @@ explain (GtkWidget *widget, int depth)
 
 /* ---- themes and pictures ---------------------------------------------------------- */
 
+static gboolean
+has_class (const char *name)
+{
+  return gtk_style_context_has_class (gtk_widget_get_style_context (GTK_WIDGET (win)), name);
+}
+
+static gboolean
+contrast_asked (void)
+{
+  g_autoptr (GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (win), "high-contrast");
+  return state && g_variant_get_boolean (state);
+}
+
+/* The themes as a lecturer gets them: Adwaita or its dark variant as the
+ * desktop's; high contrast by the app's own key, Ctrl+H, which gives the
+ * widgets GTK's HighContrast theme (HighContrastInverse on a dark one). */
 static void
-apply_theme (const char *theme)
+apply_theme (const char *shot, const char *theme)
 {
   GtkSettings *settings = gtk_settings_get_default ();
-  gboolean dark = g_strcmp0 (theme, "dark") == 0;
-  const char *name = g_strcmp0 (theme, "hc") == 0 ? "HighContrast"
-                     : g_strcmp0 (theme, "hci") == 0 ? "HighContrastInverse" : "Adwaita";
-  g_object_set (settings, "gtk-theme-name", name, "gtk-application-prefer-dark-theme", dark,
+  gboolean hc = g_strcmp0 (theme, "hc") == 0, hci = g_strcmp0 (theme, "hci") == 0;
+  gboolean dark = g_strcmp0 (theme, "dark") == 0 || hci;
+
+  if (contrast_asked ())
+    gui_test_press_key (win, GDK_KEY_h, GDK_CONTROL_MASK);
+  g_object_set (settings, "gtk-theme-name", "Adwaita", "gtk-application-prefer-dark-theme", dark,
                 "gtk-enable-animations", FALSE, NULL);
+  if (hc || hci)
+    gui_test_press_key (win, GDK_KEY_h, GDK_CONTROL_MASK);
+  g_autofree char *name = NULL;
+  g_object_get (settings, "gtk-theme-name", &name, NULL);
+  const char *want = hc ? "HighContrast" : hci ? "HighContrastInverse" : "Adwaita";
+  if (g_strcmp0 (name, want) != 0 || has_class ("high-contrast") != (hc || hci))
+    problem (shot, "the theme is %s (high contrast %s) where %s was asked for", name,
+             has_class ("high-contrast") ? "on" : "off", want);
+}
+
+/* Presenting as a lecturer starts it, F5, and leaves it, Escape. */
+static void
+present (const char *shot, gboolean on)
+{
+  if (has_class ("presentation") != on)
+    gui_test_press_key (win, on ? GDK_KEY_F5 : GDK_KEY_Escape, 0);
+  if (has_class ("presentation") != on)
+    problem (shot, "%s did not %s presentation mode", on ? "F5" : "Escape", on ? "start" : "leave");
 }
 
 /* Presenting, what a back row reads: every painted text at least 14 px
@@ -455,8 +496,8 @@ shoot (const Matrix *m, const char *scenario, guint view_index, const char *view
                                            m->screen_w, m->screen_h);
   gboolean presenting = g_strcmp0 (mode, "presentation") == 0;
 
-  apply_theme (theme);
-  tl_window_set_presentation (win, presenting);
+  apply_theme (shot, theme);
+  present (shot, presenting);
   /* "sweep": Compare's size sweep, which presenting has a screen of its
    * own after the last bar (a clicker's Page Down) */
   gboolean sweep = g_strcmp0 (view, "sweep") == 0;
@@ -634,7 +675,7 @@ main (int argc, char **argv)
         for (guint d = 0; m.modes[d]; d++)
           for (guint v = 0; m.views[v]; v++, n_shots++)
             shoot (&m, m.scenarios[s], view_number (m.views[v]), m.views[v], m.modes[d], m.themes[t]);
-      tl_window_set_presentation (win, FALSE);
+      present (m.scenarios[s], FALSE);
     }
   g_print ("screens: %u pictures at %d×%d in %.1f s, %u problems\n", n_shots, m.screen_w, m.screen_h,
            (g_get_monotonic_time () - t0) / 1e6, n_problems);

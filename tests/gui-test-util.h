@@ -136,6 +136,31 @@ gui_test_open_doc_record (TlWindow *win, const char *name)
   g_assert_null (tl_window_get_info_message (win));
 }
 
+/* A key as the keyboard sends it, through GTK's event dispatch to the
+ * window: with the keyboard device and the hardware keycode, which
+ * accelerators match on (F5 presents, Ctrl+H is high contrast, Escape
+ * cancels).  The X server's own path (XTEST, as `xdotool key` takes) ends
+ * in the same gtk_main_do_event. */
+static inline void
+gui_test_press_key (TlWindow *win, guint keyval, GdkModifierType mods)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  GdkKeymapKey *keys = NULL;
+  int n_keys = 0;
+  gdk_keymap_get_entries_for_keyval (gdk_keymap_get_for_display (display), keyval, &keys, &n_keys);
+  GdkEvent *ev = gdk_event_new (GDK_KEY_PRESS);
+  ev->key.window = g_object_ref (gtk_widget_get_window (GTK_WIDGET (win)));
+  ev->key.keyval = keyval;
+  ev->key.state = mods;
+  ev->key.time = GDK_CURRENT_TIME;
+  ev->key.hardware_keycode = n_keys > 0 ? keys[0].keycode : 9;
+  ev->key.group = n_keys > 0 ? keys[0].group : 0;
+  gdk_event_set_device (ev, gdk_seat_get_keyboard (gdk_display_get_default_seat (display)));
+  gtk_main_do_event (ev);
+  gdk_event_free (ev);
+  g_free (keys);
+}
+
 /* The application, registered and held, with its window: what a tool that
  * drives the app from its own main loop starts with.  The caller owns app. */
 static inline TlWindow *

@@ -2,13 +2,33 @@
 #include "tl-presentation.h"
 
 #include <glib/gi18n-lib.h>
+#include "tl-view-style.h"
 
 gboolean
 tl_presentation_high_contrast (GtkWidget *window, gboolean asked)
 {
+  return asked || tl_view_style_theme_is_high_contrast (window);
+}
+
+void
+tl_presentation_set_contrast_theme (GtkWidget *window, gboolean on, char **theme_before)
+{
+  GtkSettings *settings = gtk_widget_get_settings (window);
   g_autofree char *theme = NULL;
-  g_object_get (gtk_widget_get_settings (window), "gtk-theme-name", &theme, NULL);
-  return asked || (theme && g_str_has_prefix (theme, "HighContrast"));
+  gboolean prefer_dark = FALSE;
+
+  g_object_get (settings, "gtk-theme-name", &theme, "gtk-application-prefer-dark-theme", &prefer_dark, NULL);
+  if (on && *theme_before == NULL && !(theme && g_str_has_prefix (theme, "HighContrast")))
+    {
+      gboolean dark = prefer_dark || (theme && g_str_has_suffix (theme, "-dark"));
+      *theme_before = g_strdup (theme ? theme : "Adwaita");
+      g_object_set (settings, "gtk-theme-name", dark ? "HighContrastInverse" : "HighContrast", NULL);
+    }
+  else if (!on && *theme_before)
+    {
+      g_object_set (settings, "gtk-theme-name", *theme_before, NULL);
+      g_clear_pointer (theme_before, g_free);
+    }
 }
 
 static void

@@ -4,7 +4,9 @@
  * (an idle inhibitor held while it lasts); the window carries the style
  * classes "presentation" and "high-contrast" that the stylesheet sizes
  * and colours by.  High contrast is asked for (Ctrl+H) or comes with a
- * high-contrast theme.
+ * high-contrast theme (the desktop's, or $GTK_THEME).  Asked for, it is
+ * GTK's own HighContrast theme (built into GTK 3) for the widgets too, not
+ * only bolder painting.
  */
 #pragma once
 
@@ -14,6 +16,10 @@ G_BEGIN_DECLS
 
 /* asked, or the theme is a high-contrast one */
 gboolean tl_presentation_high_contrast (GtkWidget *window, gboolean asked);
+/* Ctrl+H: on, the widgets get GTK's HighContrast theme (HighContrastInverse
+ * where the theme is dark) and *theme_before the theme they had; off, that
+ * theme again.  A theme that is high contrast already stays. */
+void     tl_presentation_set_contrast_theme (GtkWidget *window, gboolean on, char **theme_before);
 /* the style classes "presentation" and "high-contrast" on or off */
 void     tl_presentation_mark          (GtkWidget *window, gboolean on, gboolean high_contrast);
 /* full screen and no blanking while on (*inhibit_cookie holds the

@@ -21,12 +21,15 @@ rgb_from (double out[3], const GdkRGBA *c)
   out[2] = c->blue;
 }
 
-static gboolean
-theme_is_high_contrast (GtkWidget *widget)
+gboolean
+tl_view_style_theme_is_high_contrast (GtkWidget *widget)
 {
   g_autofree char *name = NULL;
+  const char *forced = g_getenv ("GTK_THEME");
   GtkSettings *settings = gtk_widget_get_settings (widget);
-  if (settings)
+  if (forced && *forced)
+    name = g_strdup (forced);
+  else if (settings)
     g_object_get (settings, "gtk-theme-name", &name, NULL);
   return name && strstr (name, "HighContrast") != NULL;
 }
@@ -48,7 +51,7 @@ tl_view_style_begin_draw (const TlPaintStyle *base, GtkWidget *widget, cairo_t *
     rgb_from (out->accent, &c);
   if (gtk_style_context_lookup_color (ctx, "error_color", &c))
     rgb_from (out->error, &c);
-  tl_paint_style_set_high_contrast (out, base->high_contrast || theme_is_high_contrast (widget));
+  tl_paint_style_set_high_contrast (out, base->high_contrast || tl_view_style_theme_is_high_contrast (widget));
   out->transparent = TRUE;
   gtk_render_background (ctx, cr, 0, 0, gtk_widget_get_allocated_width (widget),
                          gtk_widget_get_allocated_height (widget));

@@ -19,5 +19,8 @@ void tl_view_style_set_presentation (TlPaintStyle *style, double scale, gboolean
  * painter leave it alone. */
 void tl_view_style_begin_draw       (const TlPaintStyle *base, GtkWidget *widget, cairo_t *cr,
                                      TlPaintStyle *out);
+/* Whether the theme GTK draws widget with is a HighContrast one: the
+ * setting's name, or $GTK_THEME, which GTK prefers to the setting. */
+gboolean tl_view_style_theme_is_high_contrast (GtkWidget *widget);
 
 G_END_DECLS

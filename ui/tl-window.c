@@ -23,6 +23,7 @@ struct _TlWindow
   GSettings *settings;
   gboolean presentation;
   gboolean high_contrast;     /* Ctrl+H */
+  char *theme_before_contrast; /* the GTK theme Ctrl+H replaced */
   guint inhibit_cookie;       /* screen blanking held off while presenting */
   TlWindowSize size;          /* the size to remember */
 
@@ -292,6 +293,7 @@ high_contrast_action (GSimpleAction *a, GVariant *p, gpointer user_data)
   TlWindow *self = user_data;
   self->high_contrast = !self->high_contrast;
   g_simple_action_set_state (a, g_variant_new_boolean (self->high_contrast));
+  tl_presentation_set_contrast_theme (GTK_WIDGET (self), self->high_contrast, &self->theme_before_contrast);
   apply_look (self);
 }
 
@@ -468,6 +470,7 @@ tl_window_dispose (GObject *object)
   if (self->inhibit_cookie && gtk_window_get_application (GTK_WINDOW (self)))
     gtk_application_uninhibit (gtk_window_get_application (GTK_WINDOW (self)), self->inhibit_cookie);
   self->inhibit_cookie = 0;
+  g_clear_pointer (&self->theme_before_contrast, g_free);
   G_OBJECT_CLASS (tl_window_parent_class)->dispose (object);
 }
 
