@@ -7,6 +7,9 @@
 #
 # On the device machine:  .gpubundle/run.sh tilelab-cli devices
 #                         .gpubundle/run.sh test-gpu-gemm -p /gpu/gemm/small
+#   what the worker costs a GPU job (tests/bench-remote.c):
+#     TL_CLI=$PWD/.gpubundle/bin/tilelab-cli .gpubundle/run.sh bench-remote \
+#         --kernels gemm-08-vectorized,cublas-fp32
 # run.sh sets LD_LIBRARY_PATH to the bundle's lib/ plus the CUDA toolkit's.
 # The CUDA module (libtilelab-gpu-cuda.so: every kernel, linked with
 # cudart, cuBLAS, cuSOLVER) travels in lib/tilelab/, where the programs in
@@ -55,7 +58,7 @@ module=$build/gpu/libtilelab-gpu-cuda.so
 cp "$module" "$dest/lib/tilelab/"
 bins=""
 [ -x "$build/src/cli/tilelab-cli" ] && bins="$build/src/cli/tilelab-cli"
-for t in "$build"/tests/test-gpu-* "$build"/tests/bench-gpu-* "$build"/tests/test-lu-gpu; do
+for t in "$build"/tests/test-gpu-* "$build"/tests/bench-gpu-* "$build"/tests/test-lu-gpu "$build"/tests/bench-remote; do
   [ -f "$t" ] && [ -x "$t" ] && bins="$bins $t"
 done
 cp $bins "$dest/bin/"
