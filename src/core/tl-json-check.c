@@ -43,6 +43,7 @@ typedef struct
   guint depth;
   guint64 values, members, string_bytes;
   guint64 next_census;
+  const TlJsonScanHooks *hooks; /* NULL: check only */
 } Scanner;
 
 /* "$.runs[1].kernel_id": where the scanner is. */
@@ -309,8 +310,10 @@ scan_scalar (Scanner *s)
 static gboolean
 census (Scanner *s)
 {
-  guint64 bytes = s->values * TREE_BYTES_PER_VALUE + s->members * TREE_BYTES_PER_MEMBER
-                  + s->string_bytes;
+  /* the values an array being packed holds so far are not the tree's */
+  guint64 pending = s->hooks ? s->hooks->pending (s->hooks->self) : 0;
+  guint64 bytes = (s->values - MIN (pending, s->values)) * TREE_BYTES_PER_VALUE
+                  + s->members * TREE_BYTES_PER_MEMBER + s->string_bytes;
   g_autoptr (GError) local = NULL;
   if (tl_memory_check (bytes, _("the JSON document as a tree"), &local))
     {
@@ -364,22 +367,60 @@ scan_member_name (Scanner *s)
 /* What the scanner expects next. */
 typedef enum { VALUE, VALUE_OR_CLOSE, KEY, KEY_OR_CLOSE, AFTER_VALUE } ScanState;
 
+/* The scalar just read from start (to s->p), an element of an array,
+ * handed to the hooks. */
+static gboolean
+pack_scalar (Scanner *s, const char *start)
+{
+  if (*start == '"')
+    return s->hooks->scalar (s->hooks->self, start + 1, s->p - 1, FALSE, TRUE, s->error);
+  if (*start != '-' && !g_ascii_isdigit (*start))
+    {
+      s->hooks->keep (s->hooks->self); /* true, false, null */
+      return TRUE;
+    }
+  gboolean integer = TRUE;
+  for (const char *q = start; q < s->p && integer; q++)
+    integer = *q != '.' && *q != 'e' && *q != 'E';
+  return s->hooks->scalar (s->hooks->self, start, s->p, integer, FALSE, s->error);
+}
+
+/* An array closes just before s->p: the values the packer lifts out of it
+ * leave the tree's count. */
+static void
+close_array (Scanner *s)
+{
+  if (s->hooks)
+    {
+      guint64 lifted = s->hooks->close (s->hooks->self, s->p);
+      s->values -= MIN (s->values, lifted);
+    }
+}
+
 /* A value at c: an array or object opens a level, a scalar is read. */
 static gboolean
 step_value (Scanner *s, char c, ScanState *state)
 {
   if (!count_value (s))
     return FALSE;
+  gboolean packing = s->hooks && s->depth > 0 && s->levels[s->depth - 1].kind == '[';
   if (c == '[' || c == '{')
     {
       if (s->depth == TL_JSON_MAX_DEPTH)
         return scan_fail (s, _("nested deeper than %d levels"), TL_JSON_MAX_DEPTH);
+      if (packing)
+        s->hooks->keep (s->hooks->self);
+      if (s->hooks && c == '[')
+        s->hooks->open (s->hooks->self, (gsize) (s->p - s->data));
       s->levels[s->depth++] = (Level) { c, 0, NULL, NULL };
       s->p++;
       *state = c == '[' ? VALUE_OR_CLOSE : KEY_OR_CLOSE;
       return TRUE;
     }
+  const char *start = s->p;
   if (!scan_scalar (s))
+    return FALSE;
+  if (packing && !pack_scalar (s, start))
     return FALSE;
   *state = AFTER_VALUE;
   return TRUE;
@@ -415,7 +456,13 @@ step_after_value (Scanner *s, char c, ScanState *state)
       *state = l->kind == '[' ? VALUE : KEY;
     }
   else if (c == (l->kind == '[' ? ']' : '}'))
-    level_clear (&s->levels[--s->depth]);
+    {
+      level_clear (&s->levels[--s->depth]);
+      s->p++;
+      if (c == ']')
+        close_array (s);
+      return TRUE;
+    }
   else
     return scan_fail (s, l->kind == '[' ? _("expected “,” or “]”") : _("expected “,” or “}”"));
   s->p++;
@@ -424,6 +471,13 @@ step_after_value (Scanner *s, char c, ScanState *state)
 
 gboolean
 tl_json_check_text (const char *data, gsize length, GError **error)
+{
+  return tl_json_check_text_hooked (data, length, NULL, error);
+}
+
+gboolean
+tl_json_check_text_hooked (const char *data, gsize length, const TlJsonScanHooks *hooks,
+                           GError **error)
 {
   g_return_val_if_fail (data != NULL || length == 0, FALSE);
   if (length > TL_JSON_MAX_BYTES)
@@ -438,6 +492,7 @@ tl_json_check_text (const char *data, gsize length, GError **error)
   ScanState state = VALUE;
   Scanner *s = g_new0 (Scanner, 1);
   *s = (Scanner) { data, data, data + length, error };
+  s->hooks = hooks;
   s->next_census = CENSUS_STRIDE;
   gboolean ok = FALSE;
 
@@ -459,6 +514,8 @@ tl_json_check_text (const char *data, gsize length, GError **error)
         {
           level_clear (&s->levels[--s->depth]); /* an empty array or object */
           s->p++, state = AFTER_VALUE;
+          if (c == ']')
+            close_array (s);
           go = TRUE;
         }
       else if (state == VALUE || state == VALUE_OR_CLOSE)

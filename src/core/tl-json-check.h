@@ -20,4 +20,28 @@ G_BEGIN_DECLS
  * …" or TL_ERROR_TOO_LARGE. */
 gboolean tl_json_check_text (const char *data, gsize length, GError **error);
 
+/* What the scanner tells a packer (core/tl-json-pack.h) as it reads:
+ * an array opens at text offset at (its '['); a scalar element of the
+ * innermost open array — a number [start, end), integer or not, or a
+ * string's raw contents (is_string) — which may fail (the budget); an
+ * element that is no scalar (array, object, true, false, null) begins
+ * there; the innermost array closes at end (just past its ']'), and
+ * close says how many elements it lifted out of the tree; pending, how
+ * many the open candidate holds so far (not yet the tree's). */
+typedef struct
+{
+  void     (*open)    (gpointer self, gsize at);
+  gboolean (*scalar)  (gpointer self, const char *start, const char *end, gboolean integer,
+                       gboolean is_string, GError **error);
+  void     (*keep)    (gpointer self);
+  gsize    (*close)   (gpointer self, const char *end);
+  gsize    (*pending) (gpointer self);
+  gpointer self;
+} TlJsonScanHooks;
+
+/* tl_json_check_text, telling hooks what it reads; the values the hooks
+ * lift are priced as theirs, not as the tree's. */
+gboolean tl_json_check_text_hooked (const char *data, gsize length, const TlJsonScanHooks *hooks,
+                                    GError **error);
+
 G_END_DECLS

@@ -4,9 +4,12 @@
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 
 #include "core/tl-error.h"
 #include "core/tl-json.h"
+#include "core/tl-json-pack.h"
+#include "core/tl-memory.h"
 
 gboolean
 tl_json_fail (GError **error, const char *path, const char *format, ...)
@@ -219,52 +222,142 @@ tl_json_get_bool (JsonObject *obj, const char *path, const char *name, gboolean 
   return TRUE;
 }
 
+guint
+tl_json_array_length (JsonArray *array)
+{
+  const TlJsonPacked *pa = tl_json_packed_of (array);
+  return pa ? (guint) pa->n : json_array_get_length (array);
+}
+
+JsonNode *
+tl_json_array_element (JsonArray *array, guint i)
+{
+  if (tl_json_packed_of (array) || i >= json_array_get_length (array))
+    return NULL;
+  return json_array_get_element (array, i);
+}
+
+/* "path[i]: what" */
+static gboolean
+element_fail (GError **error, const char *path, gsize i, const char *what)
+{
+  g_autofree char *p = g_strdup_printf ("%s[%zu]", path, i);
+  return tl_json_fail (error, p, "%s", what);
+}
+
 gboolean
 tl_json_element_object (JsonArray *array, const char *path, guint i, JsonObject **out,
                         GError **error)
 {
-  JsonNode *node = json_array_get_element (array, i);
+  JsonNode *node = tl_json_array_element (array, i);
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_autofree char *p = g_strdup_printf ("%s[%u]", path, i);
-      return tl_json_fail (error, p, _("expected an object"));
-    }
+    return element_fail (error, path, i, _("expected an object"));
   *out = json_node_get_object (node);
   return TRUE;
+}
+
+/* The index of the first element of a packed array that is no integer
+ * in 0 … hi (pa->n when none), the others copied into out. */
+static gsize
+packed_uints (const TlJsonPacked *pa, guint64 hi, guint64 *out)
+{
+  /* a packed array of doubles has a double at index 0 */
+  if (pa->kind != TL_JSON_PACKED_INT)
+    return 0;
+  for (gsize i = 0; i < pa->n; i++)
+    {
+      if (pa->ints[i] < 0 || (guint64) pa->ints[i] > hi)
+        return i;
+      out[i] = (guint64) pa->ints[i];
+    }
+  return pa->n;
 }
 
 gboolean
 tl_json_array_uints (JsonArray *array, const char *path, guint64 hi, guint64 *out, GError **error)
 {
-  const guint n = json_array_get_length (array);
-  for (guint i = 0; i < n; i++)
+  const TlJsonPacked *pa = tl_json_packed_of (array);
+  const gsize n = pa ? pa->n : json_array_get_length (array);
+  gsize bad = n;
+  if (pa)
+    bad = n == 0 ? 0 : packed_uints (pa, hi, out);
+  for (gsize i = 0; !pa && i < n && bad == n; i++)
     {
-      JsonNode *node = json_array_get_element (array, i);
+      JsonNode *node = json_array_get_element (array, (guint) i);
       if (!tl_json_node_is_int (node) || json_node_get_int (node) < 0
           || (guint64) json_node_get_int (node) > hi)
-        {
-          g_autofree char *p = g_strdup_printf ("%s[%u]", path, i);
-          return tl_json_fail (error, p, _("expected an integer in 0…%" PRIu64), hi);
-        }
-      out[i] = (guint64) json_node_get_int (node);
+        bad = i;
+      else
+        out[i] = (guint64) json_node_get_int (node);
     }
-  return TRUE;
+  if (bad == n)
+    return TRUE;
+  g_autofree char *what = g_strdup_printf (_("expected an integer in 0…%" PRIu64), hi);
+  return element_fail (error, path, bad, what);
+}
+
+/* A packed array's elements as doubles, into out (n of them). */
+static void
+packed_doubles (const TlJsonPacked *pa, double *out)
+{
+  if (pa->kind == TL_JSON_PACKED_DOUBLE)
+    memcpy (out, pa->doubles, pa->n * sizeof (double));
+  else
+    for (gsize i = 0; i < pa->n; i++)
+      out[i] = (double) pa->ints[i];
+}
+
+/* A block of max(n, 1) doubles for the elements of the array at path. */
+static double *
+new_doubles (gsize n, const char *path, GError **error)
+{
+  g_autofree char *what = g_strdup_printf (_("the %zu numbers of %s"), n, path);
+  return tl_memory_new0 (double, MAX (n, 1), what, error);
 }
 
 gboolean
 tl_json_array_values (JsonArray *array, const char *path, gsize n, double **out, GError **error)
 {
   *out = NULL;
-  if (json_array_get_length (array) != n)
+  const TlJsonPacked *pa = tl_json_packed_of (array);
+  if (tl_json_array_length (array) != n)
     return tl_json_fail (error, path, _("expected %zu values, found %u"), n,
-                         json_array_get_length (array));
-  g_autofree double *v = g_new0 (double, MAX (n, 1));
-  for (guint i = 0; i < n; i++)
-    if (!node_value (json_array_get_element (array, i), &v[i]))
-      {
-        g_autofree char *p = g_strdup_printf ("%s[%u]", path, i);
-        return tl_json_fail (error, p, _("expected a number, “nan”, “inf” or “-inf”"));
-      }
+                         tl_json_array_length (array));
+  g_autofree double *v = new_doubles (n, path, error);
+  if (v == NULL)
+    return FALSE;
+  if (pa)
+    packed_doubles (pa, v); /* "nan", "inf" and "-inf" were packed as what they say */
+  for (gsize i = 0; !pa && i < n; i++)
+    if (!node_value (json_array_get_element (array, (guint) i), &v[i]))
+      return element_fail (error, path, i, _("expected a number, “nan”, “inf” or “-inf”"));
+  *out = g_steal_pointer (&v);
+  return TRUE;
+}
+
+gboolean
+tl_json_array_numbers (JsonArray *array, const char *path, double **out, guint *n,
+                       GError **error)
+{
+  *out = NULL;
+  const TlJsonPacked *pa = tl_json_packed_of (array);
+  *n = tl_json_array_length (array);
+  g_autofree double *v = new_doubles (*n, path, error);
+  if (v == NULL)
+    return FALSE;
+  if (pa && pa->first_string < pa->n)
+    return element_fail (error, path, pa->first_string, _("expected a number"));
+  if (pa)
+    packed_doubles (pa, v);
+  for (guint i = 0; !pa && i < *n; i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+      if (!tl_json_node_is_number (node))
+        return element_fail (error, path, i, _("expected a number"));
+      v[i] = json_node_get_double (node);
+      if (!isfinite (v[i]))
+        return element_fail (error, path, i, _("the number is beyond the range of float64"));
+    }
   *out = g_steal_pointer (&v);
   return TRUE;
 }

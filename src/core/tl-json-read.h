@@ -51,6 +51,14 @@ gboolean tl_json_get_value  (JsonObject *obj, const char *path, const char *name
 gboolean tl_json_get_bool   (JsonObject *obj, const char *path, const char *name,
                              gboolean required, gboolean *out, GError **error);
 
+/* The length of an array and its element i, a packed array's too
+ * (core/tl-json-pack.h): its elements are numbers, which only the
+ * getters below read; tl_json_array_element gives NULL for them, so a
+ * caller expecting an object or a string there fails at index 0 as it
+ * would on the number. */
+guint     tl_json_array_length  (JsonArray *array);
+JsonNode *tl_json_array_element (JsonArray *array, guint i);
+
 /* Element i of array (at path) as an object: "path[i]: expected an object". */
 gboolean tl_json_element_object (JsonArray *array, const char *path, guint i, JsonObject **out,
                                  GError **error);
@@ -62,5 +70,9 @@ gboolean tl_json_array_uints (JsonArray *array, const char *path, guint64 hi, gu
  * a new block of max(n, 1) doubles (g_free). */
 gboolean tl_json_array_values (JsonArray *array, const char *path, gsize n, double **out,
                                GError **error);
+/* Every element of array (at path) a number, into a new block of
+ * max(n, 1) doubles (g_free) and *n: "path[i]: expected a number". */
+gboolean tl_json_array_numbers (JsonArray *array, const char *path, double **out, guint *n,
+                                GError **error);
 
 G_END_DECLS

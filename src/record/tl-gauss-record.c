@@ -9,6 +9,7 @@
 
 #include "core/tl-error.h"
 #include "core/tl-json.h"
+#include "core/tl-json-pack.h"
 #include "core/tl-json-read.h"
 
 /* (writing: tl-gauss-record-write.c) */
@@ -214,7 +215,7 @@ get_values (JsonObject *o, const char *path, gint64 n, Values *in, double **out,
       if (!tl_json_get_array (o, path, "data", TRUE, &data, error))
         return FALSE;
       g_autofree char *pd = tl_json_path (path, "data");
-      *len = n < 0 ? json_array_get_length (data) : (gsize) n;
+      *len = n < 0 ? tl_json_array_length (data) : (gsize) n;
       return tl_json_array_values (data, pd, *len, out, error);
     }
   gint64 count = 0;
@@ -267,7 +268,7 @@ get_region (JsonObject *o, const char *path, guint *r0, guint *rows, guint *c0, 
   if (!tl_json_get_array (o, path, "update", TRUE, &a, error))
     return FALSE;
   g_autofree char *p = tl_json_path (path, "update");
-  if (json_array_get_length (a) != 4)
+  if (tl_json_array_length (a) != 4)
     return tl_json_fail (error, p, _("expected [row0, rows, col0, cols]"));
   guint64 v[4];
   if (!tl_json_array_uints (a, p, TL_MATRIX_MAX_DIM, v, error))
@@ -319,7 +320,7 @@ read_result (JsonObject *o, TlLuRecorder *self, GError **error)
   self->rank = (gsize) rank;
   self->det_sign = (int) det_sign;
   /* indices are checked against the matrix in validate() */
-  self->n_ipiv = json_array_get_length (ipiv);
+  self->n_ipiv = tl_json_array_length (ipiv);
   g_autofree guint64 *rows = g_new0 (guint64, MAX (self->n_ipiv, 1));
   if (!tl_json_array_uints (ipiv, "$.result.ipiv", G_MAXINT32, rows, error))
     return FALSE;
@@ -411,7 +412,7 @@ read_each (JsonObject *o, const char *name, ReadOne read_one, TlLuRecorder *self
   if (!tl_json_get_array (o, "$", name, TRUE, &array, error))
     return FALSE;
   g_autofree char *path = tl_json_path ("$", name);
-  for (guint i = 0; i < json_array_get_length (array); i++)
+  for (guint i = 0; i < tl_json_array_length (array); i++)
     {
       JsonObject *element;
       if (!tl_json_element_object (array, path, i, &element, error))
@@ -567,13 +568,13 @@ tl_lu_recorder_from_data (const char *data, gsize length, GError **error)
 {
   g_return_val_if_fail (data != NULL || length == 0, NULL);
   g_autoptr (GError) local = NULL;
-  g_autoptr (JsonNode) root = tl_json_parse (data, length, &local);
-  if (root == NULL)
+  g_autoptr (TlJsonDoc) doc = tl_json_doc_parse (data, length, &local);
+  if (doc == NULL)
     {
       g_set_error (error, TL_ERROR, local->code, _("LU record: %s"), local->message);
       return NULL;
     }
-  return from_root (root, error);
+  return from_root (tl_json_doc_root (doc), error);
 }
 
 TlLuRecorder *
@@ -581,7 +582,8 @@ tl_lu_recorder_load (const char *path, GError **error)
 {
   g_return_val_if_fail (path != NULL, NULL);
   g_autoptr (GError) local = NULL;
-  g_autoptr (JsonNode) root = tl_json_load_file (path, &local);
+  g_autoptr (TlJsonDoc) doc = tl_json_doc_load_file (path, &local);
+  JsonNode *root = doc ? tl_json_doc_root (doc) : NULL;
   TlLuRecorder *rec = root ? from_root (root, &local) : NULL;
   if (rec == NULL)
     {

@@ -5,8 +5,8 @@
 
 #include "core/tl-error.h"
 #include "core/tl-json.h"
+#include "core/tl-json-pack.h"
 #include "io/tl-io.h"
-#include "record/tl-lu-record.h"
 #include "record/tl-record-private.h"
 #include "record/tl-gauss-record.h"
 
@@ -103,24 +103,31 @@ run_record_from_root (JsonNode *root, const char *path, TlRecordLoadFlags flags,
   return g_steal_pointer (&record);
 }
 
-/* A run record with its Gauss record ($.extensions.lu), if it has one. */
+/* A run record with its Gauss record ($.extensions.lu), if it has one.
+ * The Gauss record is read from the document as it was parsed, its long
+ * arrays still packed, and then taken out of the extensions, which the
+ * run record keeps as a tree (some 80 bytes a number): it lives on in
+ * file->lu.  A run record that is wrong is said before its Gauss record. */
 static gboolean
 read_run_record (TlRecordFile *file, JsonNode *root, const char *path, const char *name,
                  TlRecordLoadFlags flags, GError **error)
 {
-  g_autoptr (GError) local = NULL;
+  g_autoptr (GError) lu_error = NULL;
+  JsonNode *ext = json_object_get_member (json_node_get_object (root), "extensions");
+  if (ext && JSON_NODE_HOLDS_OBJECT (ext) && json_object_has_member (json_node_get_object (ext), "lu"))
+    {
+      JsonObject *ext_obj = json_node_get_object (ext);
+      file->lu = tl_lu_recorder_from_json (json_object_get_member (ext_obj, "lu"), &lu_error);
+      json_object_remove_member (ext_obj, "lu");
+    }
   file->record = run_record_from_root (root, path, flags, error);
   if (file->record == NULL)
     return FALSE;
-  if (file->record->extensions && json_object_has_member (file->record->extensions, "lu"))
+  if (lu_error)
     {
-      file->lu = tl_lu_recorder_from_run_record (file->record, &local);
-      if (file->lu == NULL)
-        {
-          g_set_error (error, TL_ERROR, TL_ERROR_PARSE, "%s: $.extensions.lu: %s", name,
-                       local->message);
-          return FALSE;
-        }
+      g_set_error (error, TL_ERROR, TL_ERROR_PARSE, "%s: $.extensions.lu: %s", name,
+                   lu_error->message);
+      return FALSE;
     }
   return TRUE;
 }
@@ -132,9 +139,10 @@ tl_record_file_load (TlRecordFile *file, const char *path, TlRecordLoadFlags fla
   g_return_val_if_fail (file != NULL && path != NULL, FALSE);
   *file = (TlRecordFile) {0};
 
-  g_autoptr (JsonNode) root = tl_json_load_file (path, error);
-  if (root == NULL)
+  g_autoptr (TlJsonDoc) doc = tl_json_doc_load_file (path, error);
+  if (doc == NULL)
     return FALSE;
+  JsonNode *root = tl_json_doc_root (doc);
   g_autofree char *name = g_filename_display_name (path);
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
@@ -175,11 +183,11 @@ tl_run_record_load (const char *path, TlRecordLoadFlags flags, GError **error)
 {
   g_return_val_if_fail (path != NULL, NULL);
   g_autoptr (GError) local = NULL;
-  g_autoptr (JsonNode) root = tl_json_load_file (path, &local);
-  if (root == NULL)
+  g_autoptr (TlJsonDoc) doc = tl_json_doc_load_file (path, &local);
+  if (doc == NULL)
     {
       g_set_error (error, TL_ERROR, local->code, _("run record %s"), local->message);
       return NULL;
     }
-  return run_record_from_root (root, path, flags, error);
+  return run_record_from_root (tl_json_doc_root (doc), path, flags, error);
 }

@@ -27,7 +27,8 @@ typedef enum
 typedef struct
 {
   TlRunRecord *record;   /* NULL for a bare Gauss record */
-  TlLuRecorder *lu;      /* the Gauss record, or the run record's $.extensions.lu; may be NULL */
+  TlLuRecorder *lu;      /* the Gauss record, or the run record's $.extensions.lu (which is
+                            then taken out of record->extensions); may be NULL */
 } TlRecordFile;
 
 /* Reads path into file (which it overwrites).  With TL_RECORD_LOAD_MATRICES

@@ -6,6 +6,7 @@
 #include "core/tl-error.h"
 #include "core/tl-json.h"
 #include "core/tl-json-read.h"
+#include "core/tl-memory.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -28,7 +29,7 @@ read_mismatches (JsonObject *ver, const char *path, const TlJob *job, TlKernelRu
       || !tl_json_get_array (ver, path, "mismatches", FALSE, &list, error))
     return FALSE;
   run->n_wrong = (guint64) wrong;
-  guint n = list ? json_array_get_length (list) : 0;
+  guint n = list ? tl_json_array_length (list) : 0;
   g_autofree char *lp = tl_json_path (path, "mismatches");
   if (n > TL_GEMM_CHECK_KEEP || n > run->n_wrong)
     return tl_json_fail (error, lp, _("%u mismatches (at most %u, and no more than “wrong”)"), n,
@@ -36,8 +37,8 @@ read_mismatches (JsonObject *ver, const char *path, const TlJob *job, TlKernelRu
   for (guint i = 0; i < n; i++)
     {
       g_autofree char *p = g_strdup_printf ("%s[%u]", lp, i);
-      JsonNode *node = json_array_get_element (list, i);
-      if (!JSON_NODE_HOLDS_OBJECT (node))
+      JsonNode *node = tl_json_array_element (list, i);
+      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
         return tl_json_fail (error, p, _("expected an object"));
       JsonObject *o = json_node_get_object (node);
       TlGemmMismatch *m = &run->mismatches[i];
@@ -55,22 +56,19 @@ read_mismatches (JsonObject *ver, const char *path, const TlJob *job, TlKernelRu
   return TRUE;
 }
 
+/* The array name of count integers in 0 … hi, into column (count slots). */
 static gboolean
 read_uint_array (JsonObject *obj, const char *path, const char *name, gsize count,
-                 gint64 hi, GArray *out, GError **error)
+                 gint64 hi, guint64 *column, GError **error)
 {
   JsonArray *array;
   if (!tl_json_get_array (obj, path, name, TRUE, &array, error))
     return FALSE;
-  if (json_array_get_length (array) != count)
-    {
-      g_autofree char *p = tl_json_path (path, name);
-      return tl_json_fail (error, p, _("has %u entries, “count” says %zu"),
-                           json_array_get_length (array), count);
-    }
-  g_array_set_size (out, count);
   g_autofree char *p = tl_json_path (path, name);
-  return tl_json_array_uints (array, p, (guint64) hi, (guint64 *) out->data, error);
+  if (tl_json_array_length (array) != count)
+    return tl_json_fail (error, p, _("has %u entries, “count” says %zu"),
+                         tl_json_array_length (array), count);
+  return tl_json_array_uints (array, p, (guint64) hi, column, error);
 }
 
 /* Per-block records become indices into a grid of C's tiles (the Blocks
@@ -126,39 +124,49 @@ read_blocks (JsonObject *obj, const char *path, const TlJob *job, TlKernelRun *r
   const char *names[] = { "block_x", "block_y", unit, "launch", "start_ns", "end_ns" };
   const gint64 highest[] = { TL_MATRIX_MAX_DIM - 1, TL_MATRIX_MAX_DIM - 1, TL_RECORD_MAX_UNITS - 1,
                              G_MAXINT32, G_MAXINT64, G_MAXINT64 };
-  GArray *columns[G_N_ELEMENTS (names)];
-  gboolean ok = TRUE;
-  for (guint c = 0; c < G_N_ELEMENTS (names); c++)
-    columns[c] = g_array_new (FALSE, FALSE, sizeof (guint64)); /* grows with the input, not with "count" */
-  for (guint c = 0; ok && c < G_N_ELEMENTS (names); c++)
-    ok = read_uint_array (obj, path, names[c], count, highest[c], columns[c], error);
-  if (ok)
+  /* the blocks are as many as the first array has elements: its length
+   * is checked before they are allocated, then every array in turn, its
+   * length and its elements, one column at a time into the blocks */
+  JsonArray *first;
+  if (!tl_json_get_array (obj, path, names[0], TRUE, &first, error))
+    return FALSE;
+  if (tl_json_array_length (first) != (gsize) count)
     {
-      TlBlockRecord *blocks = g_new0 (TlBlockRecord, MAX (count, 1));
-      for (gint64 i = 0; i < count; i++)
-        {
-          blocks[i].block_x = g_array_index (columns[0], guint64, i);
-          blocks[i].block_y = g_array_index (columns[1], guint64, i);
-          blocks[i].unit = g_array_index (columns[2], guint64, i);
-          blocks[i].launch = g_array_index (columns[3], guint64, i);
-          blocks[i].start_ns = g_array_index (columns[4], guint64, i);
-          blocks[i].end_ns = g_array_index (columns[5], guint64, i);
-          if (blocks[i].end_ns < blocks[i].start_ns)
-            {
-              g_autofree char *p = g_strdup_printf ("%s.end_ns[%" G_GINT64_FORMAT "]", path, i);
-              ok = tl_json_fail (error, p, _("a block ends before it starts"));
-              break;
-            }
-        }
-      ok = ok && check_block_grid (blocks, count, job, path, error);
-      if (ok)
-        tl_kernel_run_take_blocks (run, blocks, count, unit);
-      else
-        g_free (blocks);
+      g_autofree char *p = tl_json_path (path, names[0]);
+      return tl_json_fail (error, p, _("has %u entries, “count” says %zu"),
+                           tl_json_array_length (first), (gsize) count);
     }
+  g_autofree TlBlockRecord *blocks = tl_memory_new0 (TlBlockRecord, MAX (count, 1),
+                                                     _("the block records"), error);
+  g_autofree guint64 *column = blocks ? tl_memory_new (guint64, MAX (count, 1),
+                                                       _("the block records"), error) : NULL;
+  if (column == NULL)
+    return FALSE;
   for (guint c = 0; c < G_N_ELEMENTS (names); c++)
-    g_array_unref (columns[c]);
-  return ok;
+    {
+      if (!read_uint_array (obj, path, names[c], count, highest[c], column, error))
+        return FALSE;
+      for (gint64 i = 0; i < count; i++)
+        switch (c)
+          {
+          case 0: blocks[i].block_x = column[i]; break;
+          case 1: blocks[i].block_y = column[i]; break;
+          case 2: blocks[i].unit = column[i]; break;
+          case 3: blocks[i].launch = column[i]; break;
+          case 4: blocks[i].start_ns = column[i]; break;
+          default: blocks[i].end_ns = column[i]; break;
+          }
+    }
+  for (gint64 i = 0; i < count; i++)
+    if (blocks[i].end_ns < blocks[i].start_ns)
+      {
+        g_autofree char *p = g_strdup_printf ("%s.end_ns[%" G_GINT64_FORMAT "]", path, i);
+        return tl_json_fail (error, p, _("a block ends before it starts"));
+      }
+  if (!check_block_grid (blocks, count, job, path, error))
+    return FALSE;
+  tl_kernel_run_take_blocks (run, g_steal_pointer (&blocks), count, unit);
+  return TRUE;
 }
 
 /* A run's hardware counters (docs/counters.md): a state, and for a
@@ -262,25 +270,9 @@ read_run_time (JsonObject *obj, const char *path, TlKernelRun *run, GError **err
           tl_json_fail (error, pu, _("expected “ms”, found “%s”"), unit);
           return FALSE;
         }
-      run->n_samples = json_array_get_length (values);
-      run->samples_ms = g_new0 (double, MAX (run->n_samples, 1));
-      for (guint i = 0; i < run->n_samples; i++)
-        {
-          JsonNode *node = json_array_get_element (values, i);
-          if (!tl_json_node_is_number (node))
-            {
-              g_autofree char *pv = g_strdup_printf ("%s.values[%u]", ps, i);
-              tl_json_fail (error, pv, _("expected a number"));
-              return FALSE;
-            }
-          run->samples_ms[i] = json_node_get_double (node);
-          if (!isfinite (run->samples_ms[i]))
-            {
-              g_autofree char *pv = g_strdup_printf ("%s.values[%u]", ps, i);
-              tl_json_fail (error, pv, _("the number is beyond the range of float64"));
-              return FALSE;
-            }
-        }
+      g_autofree char *pv = tl_json_path (ps, "values");
+      if (!tl_json_array_numbers (values, pv, &run->samples_ms, &run->n_samples, error))
+        return FALSE;
     }
   return TRUE;
 }

@@ -4,6 +4,7 @@
 
 #include "core/tl-error.h"
 #include "core/tl-json.h"
+#include "core/tl-json-pack.h"
 #include "core/tl-json-read.h"
 #include "io/tl-io.h"
 
@@ -98,12 +99,13 @@ read_job (JsonObject *obj, const char *path, GError **error)
   JsonArray *kernels;
   if (!tl_json_get_array (obj, path, "kernels", TRUE, &kernels, error))
     return NULL;
-  guint nk = json_array_get_length (kernels);
+  guint nk = tl_json_array_length (kernels);
   job->kernels = g_new0 (char *, nk + 1);
   for (guint i = 0; i < nk; i++)
     {
-      JsonNode *node = json_array_get_element (kernels, i);
-      if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+      JsonNode *node = tl_json_array_element (kernels, i);
+      if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
+          || json_node_get_value_type (node) != G_TYPE_STRING)
         {
           g_autofree char *p = g_strdup_printf ("%s.kernels[%u]", path, i);
           tl_json_fail (error, p, _("expected a string"));
@@ -331,11 +333,11 @@ read_runs (JsonObject *root, TlRunRecord *record, GError **error)
   JsonArray *runs;
   if (!tl_json_get_array (root, "$", "runs", TRUE, &runs, error))
     return FALSE;
-  for (guint i = 0; i < json_array_get_length (runs); i++)
+  for (guint i = 0; i < tl_json_array_length (runs); i++)
     {
       g_autofree char *p = g_strdup_printf ("$.runs[%u]", i);
-      JsonNode *rn = json_array_get_element (runs, i);
-      if (!JSON_NODE_HOLDS_OBJECT (rn))
+      JsonNode *rn = tl_json_array_element (runs, i);
+      if (rn == NULL || !JSON_NODE_HOLDS_OBJECT (rn))
         return tl_json_fail (error, p, _("expected an object"));
       TlKernelRun *run = tl_record_read_run (json_node_get_object (rn), p, record->job, error);
       if (run == NULL)
@@ -365,8 +367,10 @@ read_record (JsonNode *node, GError **error)
   if (record->job == NULL || !read_inputs (root, record, error) || !read_runs (root, record, error))
     return NULL;
 
+  /* free-form, kept as a tree: its packed arrays are made whole again */
   JsonObject *ext;
-  if (!tl_json_get_object (root, "$", "extensions", FALSE, &ext, error))
+  if (!tl_json_get_object (root, "$", "extensions", FALSE, &ext, error)
+      || (ext && !tl_json_doc_unpack (json_object_get_member (root, "extensions"), error)))
     return NULL;
   record->extensions = ext ? json_object_ref (ext) : NULL;
   return g_steal_pointer (&record);
@@ -389,11 +393,11 @@ tl_run_record_from_data (const char *data, gssize length, GError **error)
   g_return_val_if_fail (data != NULL, NULL);
   gsize len = length < 0 ? strlen (data) : (gsize) length;
   g_autoptr (GError) local = NULL;
-  g_autoptr (JsonNode) root = tl_json_parse (data, len, &local);
-  if (root == NULL)
+  g_autoptr (TlJsonDoc) doc = tl_json_doc_parse (data, len, &local);
+  if (doc == NULL)
     {
       g_set_error (error, TL_ERROR, local->code, _("run record: %s"), local->message);
       return NULL;
     }
-  return tl_run_record_from_json (root, error);
+  return tl_run_record_from_json (tl_json_doc_root (doc), error);
 }
