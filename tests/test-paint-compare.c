@@ -383,6 +383,22 @@ test_bars_legible (void)
       cairo_destroy (cr);
       cairo_surface_destroy (s);
     }
+
+  /* presenting on a 1024×768 projector, the rows beside their notes: a
+   * note leaves out its aside ("(pedantic)") rather than end in "(peda…" */
+  TlPaintStyle style;
+  tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, FALSE);
+  model.baseline_index = -1;
+  cairo_t *cr;
+  cairo_surface_t *s = surface (1010, 470, &cr);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  tl_paint_compare (cr, &model, &style, 1010, 470);
+  g_assert_false (any_cut (boxes));
+  g_assert_nonnull (tl_paint_text_boxes_find (boxes, "of cuBLAS SGEMM"));
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, 1010, 470, NULL), ==, 0);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
 }
 
 /* Twenty series named with their machine in a chart 650 px wide: the

@@ -407,16 +407,21 @@ bar_whisker (cairo_t *cr, const TlCompareLayout *lay, const TlPaintStyle *style,
 
 /* A note ("4.7% of cuBLAS · 2326× CPU naive") where it fits: the parts
  * after the first that do not fit are left out whole (the run's details
- * have them), rather than cutting "CPU na…". */
+ * have them), rather than cutting "CPU na…"; then a closing aside ("…
+ * SGEMM (pedantic)"), rather than cutting "von cuBLAS SGEMM (peda…". */
 static void
 fit_note (cairo_t *cr, double x, double y, double valign, double room, GString *note)
 {
   while (tl_paint_text_width (cr, note->str) > room)
     {
       const char *last = g_strrstr (note->str, " · ");
-      if (last == NULL)
+      const char *aside = g_strrstr (note->str, " (");
+      if (last != NULL)
+        g_string_truncate (note, last - note->str);
+      else if (aside != NULL && note->str[note->len - 1] == ')')
+        g_string_truncate (note, aside - note->str);
+      else
         break;
-      g_string_truncate (note, last - note->str);
     }
   tl_paint_text_fit (cr, x, y, 0, valign, room, note->str);
 }
