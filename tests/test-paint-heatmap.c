@@ -368,6 +368,45 @@ test_log_masks (void)
   cairo_surface_destroy (s);
 }
 
+/* The error map on a log scale in a narrow panel (the Matrices page's
+ * fourth heatmap at 1024×768): the colour bar's label says less —
+ * "|C − ref| (log)" — rather than end in "log sc…". */
+static void
+test_log_label_narrow (void)
+{
+  static const int sizes[][2] = { { 200, 190 }, { 240, 170 }, { 320, 240 } };
+  g_autoptr (TlMatrix) m = tl_test_random_matrix (TL_DTYPE_FLOAT64, 64, 64, 1e-9, 1e-5);
+  tl_matrix_set (m, 3, 7, 0.0);
+  g_autoptr (TlPooledGrid) g = tl_pool_matrix (m, 0, 0, 0, 0, 100, 100, TL_POOL_MAX_ABS, NULL, NULL);
+  TlHeatmapModel model;
+  tl_heatmap_model_init (&model);
+  model.grid = g;
+  model.units = "|C − ref|";
+  tl_color_scale_init_for_range (&model.scale, -1, TL_SCALE_LOG, &g->range);
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    for (int presenting = 0; presenting < 2; presenting++)
+      {
+        TlPaintStyle style;
+        if (presenting)
+          tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, FALSE);
+        else
+          tl_paint_style_init (&style, 1);
+        int w = sizes[k][0] * (presenting ? 2 : 1), h = sizes[k][1] * (presenting ? 2 : 1);
+        cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+        cairo_t *cr = cairo_create (s);
+        g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+        tl_paint_text_boxes_attach (cr, boxes);
+        tl_paint_heatmap (cr, &model, &style, w, h);
+        cairo_destroy (cr);
+        cairo_surface_destroy (s);
+        const TlPaintTextBox *label = tl_paint_text_boxes_find (boxes, "|C − ref|");
+        g_assert_nonnull (label);
+        if (strstr (label->text, "…") != NULL)
+          g_error ("%d×%d%s: the colour bar's label cut to “%s”", w, h, presenting ? " presenting" : "",
+                   label->text);
+      }
+}
+
 /* a model of g on a linear scale, as the Matrices page shows a matrix */
 static void
 linear_model (TlHeatmapModel *model, TlPooledGrid *g)
@@ -545,6 +584,7 @@ main (int argc, char **argv)
   g_test_add_func ("/heatmap/true-proportions", test_true_proportions);
   g_test_add_func ("/heatmap/presenting-takes-the-room", test_presenting_takes_the_room);
   g_test_add_func ("/heatmap/empty", test_empty);
+  g_test_add_func ("/heatmap/log-label-narrow", test_log_label_narrow);
   g_test_add_func ("/heatmap/colorize", test_colorize);
   return g_test_run ();
 }

@@ -441,7 +441,7 @@ paint_horizontal_labels (cairo_t *cr, const TlColorbarModel *model, const TlColo
   if (model->label_beside && tl_paint_colorbar_label_beside_fits (model))
     {
       double x = lay->bar_x + lay->bar_w + TL_PX (style, style->font_size) * 0.6;
-      tl_paint_text_fit (cr, x, lay->bar_y + lay->bar_h / 2, 0.0, 0.5, MAX (width - x, 1.0), model->label);
+      tl_paint_text_fit_choice (cr, x, lay->bar_y + lay->bar_h / 2, 0.0, 0.5, MAX (width - x, 1.0), model->label);
       return;
     }
   double y = y0 + lay->tick_len + TL_PX (style, 3) + line;
@@ -451,7 +451,7 @@ paint_horizontal_labels (cairo_t *cr, const TlColorbarModel *model, const TlColo
   for (guint i = 0; i < 2; i++)
     if (lines[i] && *lines[i])
       {
-        tl_paint_text_fit (cr, mid, y, 0.5, 0.0, room, lines[i]);
+        tl_paint_text_fit_choice (cr, mid, y, 0.5, 0.0, room, lines[i]);
         y += line;
       }
 }
@@ -513,7 +513,7 @@ tl_paint_colorbar (cairo_t *cr, const TlColorbarModel *model,
       cairo_save (cr);
       cairo_translate (cr, xx, lay.bar_y + lay.bar_h / 2);
       cairo_rotate (cr, -G_PI / 2);
-      tl_paint_text_fit (cr, 0, 0, 0.5, 0.0, lay.bar_h, lines[i]);
+      tl_paint_text_fit_choice (cr, 0, 0, 0.5, 0.0, lay.bar_h, lines[i]);
       cairo_restore (cr);
       x = xx + line * 1.05;
     }

@@ -21,7 +21,8 @@ G_BEGIN_DECLS
 typedef struct
 {
   TlColorScale scale;
-  const char *label;       /* quantity and unit, drawn along the bar; may be NULL */
+  const char *label;       /* quantity and unit, drawn along the bar, shorter wordings
+                              after it a line each (tl_paint_text_fit_choice); may be NULL */
   const char *note;        /* a second line along the bar; may be NULL */
   gboolean show_mask;      /* a swatch for the values the scale masks */
   const char *mask_label;  /* its text; NULL: "≤ 0" */

@@ -450,7 +450,11 @@ legend_model (const TlHeatmapModel *model, TlColorbarModel *cb, char **label, ch
   if (model->scale.scale == TL_SCALE_LOG)
     {
       /* LogNorm: what has no logarithm is masked, and the bar says so */
-      *label = g_strdup_printf (_("%s, log scale"), model->units ? model->units : _("value"));
+      /* a shorter wording where the bar is short: "|C − ref| (log)" */
+      const char *units = model->units ? model->units : _("value");
+      g_autofree char *long_label = g_strdup_printf (_("%s, log scale"), units);
+      g_autofree char *short_label = g_strdup_printf (_("%s (log)"), units);
+      *label = g_strjoin ("\n", long_label, short_label, NULL);
       cb->label = *label;
       cb->show_mask = range->n_finite > 0 && range->min <= 0;
       cb->mask_label = range->min < 0 ? _("≤ 0") : _("= 0");
