@@ -1,6 +1,7 @@
 /* bench-remote.c — what the worker protocol costs a GEMM job.
  *
  *   bench-remote [--size N] [--rounds R] [--repeats N] [--kernels LIST] [--host DEST] [--bare] [--log]
+ *                [--rss] [--remote-only]
  *
  * Runs the same job — N³ float32 from generated inputs, kept matrices and
  * per-block records, as the app asks for (A and B in memory, made from
@@ -27,6 +28,13 @@
  * its debug log on) says it on its standard error, which the connection
  * logs here line by line.
  *
+ * --rss: the memory left behind.  After the rounds, with every record
+ * freed: the resident memory of this process and of the workers on this
+ * machine, at once and again after 3 s idle (what they give back to the
+ * system, and when), and after a malloc_trim here (what this process still
+ * kept); --remote-only leaves the local runner out, so that this process
+ * is the app's side alone (the table's excess is then over the pipe).
+ *
  * Not a test: docs/perf/remote-*.md hold what it measured.
  */
 #include "remote-test-util.h"
@@ -35,6 +43,7 @@
 #include "lu/tl-lu-recorder.h"
 #include "run/tl-gauss-run.h"
 
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -131,6 +140,51 @@ taking_part_cpu_ms (void)
 }
 
 static double first_signal_ms;
+
+/* VmRSS of /proc/pid in MiB, or NAN */
+static double
+process_rss_mib (const char *pid)
+{
+  g_autofree char *path = g_build_filename ("/proc", pid, "status", NULL);
+  g_autofree char *status = NULL;
+  if (!g_file_get_contents (path, &status, NULL, NULL))
+    return NAN;
+  const char *line = strstr (status, "VmRSS:");
+  return line ? g_ascii_strtod (line + 6, NULL) / 1024.0 : NAN;
+}
+
+/* --rss: this process's and the workers' resident memory, said on one line */
+static void
+print_rss (const char *when)
+{
+  g_autofree char *self = g_strdup_printf ("%d", getpid ());
+  printf ("| %s | %.1f MiB |", when, process_rss_mib (self));
+  g_autoptr (GDir) proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+  while (proc && (name = g_dir_read_name (proc)))
+    {
+      g_autofree char *cmd = process_command_line (name);
+      if (cmd && strstr (cmd, " serve --stdio") && (strstr (cmd, worker_program)
+                                                   || strstr (cmd, worker_script)))
+        printf (" %.1f MiB", process_rss_mib (name));
+    }
+  printf (" |\n");
+}
+
+static gboolean
+quit_cb (gpointer loop)
+{
+  g_main_loop_quit (loop);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+idle_for (guint ms)
+{
+  g_autoptr (GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_timeout_add (ms, quit_cb, loop);
+  g_main_loop_run (loop);
+}
 
 static void
 first_kernel_cb (TlRunner *runner, guint job_id, const TlKernelRun *run, gpointer data)
@@ -256,7 +310,7 @@ main (int argc, char **argv)
 {
   int size = 1024, rounds = 5, repeats = 5;
   g_autofree char *host = NULL, *kernels = NULL;
-  gboolean bare = FALSE, log = FALSE;
+  gboolean bare = FALSE, log = FALSE, rss = FALSE, remote_only = FALSE;
   int lu = 0;
   GOptionEntry entries[] = {
     { "size", 0, 0, G_OPTION_ARG_INT, &size, "N of the N³ job (1024)", "N" },
@@ -267,6 +321,9 @@ main (int argc, char **argv)
     { "lu", 0, 0, G_OPTION_ARG_INT, &lu, "A Gauss job instead: LU of an N×N float64 matrix "
       "with its step recording", "N" },
     { "bare", 0, 0, G_OPTION_ARG_NONE, &bare, "No matrices kept, no block records", NULL },
+    { "rss", 0, 0, G_OPTION_ARG_NONE, &rss, "The resident memory left after the jobs, at once "
+      "and after 3 s idle", NULL },
+    { "remote-only", 0, 0, G_OPTION_ARG_NONE, &remote_only, "Leave the local runner out", NULL },
     { "log", 0, 0, G_OPTION_ARG_NONE, &log, "Every debug line (this process's and the workers') and progress stage "
       "on standard error, with the monotonic ms it arrived at", NULL },
     { NULL }
@@ -309,6 +366,12 @@ main (int argc, char **argv)
       g_autoptr (TlRemoteTarget) ssh = tl_remote_target_new (host, NULL, script);
       ways[2].host = tl_remote_host_new (ssh);
       ways[2].name = ssh_name = g_strdup_printf ("ssh to %s", host);
+    }
+  if (remote_only)
+    {
+      g_object_unref (ways[0].runner);
+      memmove (ways, ways + 1, 2 * sizeof *ways);
+      n_ways--;
     }
   for (guint i = 0; i < n_ways; i++)
     {
@@ -384,6 +447,15 @@ main (int argc, char **argv)
     }
   for (guint i = 0; i < n_ways; i++)
     g_free (paired[i]);
+  if (rss)
+    {
+      printf ("\n| every record freed | this process | each worker |\n|---|---:|---|\n");
+      print_rss ("at once");
+      idle_for (3000);
+      print_rss ("3 s later");
+      malloc_trim (0);
+      print_rss ("then malloc_trim (0) here");
+    }
   for (guint i = 0; i < n_ways; i++)
     {
       if (ways[i].host)

@@ -5,8 +5,9 @@
  * back in chunk frames.  A cancel sent once the first chunks are in stops
  * the transfer at the next frame: the job answers "done" well within a
  * second, the file is said to be cut (never handed on in part), and the
- * same worker then runs the next job.  `tilelab-cli --remote-cli`: a file
- * cut so is not written, and the command exits 130.
+ * same worker then runs the next job.  `tilelab-cli --remote-cli`: the
+ * files a command wrote come back whole.  And the memory a big job leaves
+ * in the worker goes back to the system once it has been idle a while.
  */
 #include "remote-test-util.h"
 
@@ -174,6 +175,75 @@ test_cli_chunked_files (void)
                                NULL, NULL, &error));
 }
 
+/* VmRSS of process pid, in MiB */
+static double
+rss_mib (const char *pid)
+{
+  g_autofree char *path = g_build_filename ("/proc", pid, "status", NULL);
+  g_autofree char *status = NULL;
+  g_assert_true (g_file_get_contents (path, &status, NULL, NULL));
+  const char *line = strstr (status, "VmRSS:");
+  g_assert_nonnull (line);
+  return g_ascii_strtod (line + 6, NULL) / 1024.0;
+}
+
+/* The marked worker's "serve" process: its /proc name. */
+static char *
+marked_serve_pid (void)
+{
+  char *found = NULL;
+  GDir *proc = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+  while (found == NULL && (name = g_dir_read_name (proc)))
+    {
+      g_autofree char *cmd = process_command_line (name);
+      if (cmd && g_str_has_prefix (cmd, worker.cli) && strstr (cmd, " serve --stdio"))
+        found = g_strdup (name);
+    }
+  g_dir_close (proc);
+  return found;
+}
+
+static gboolean
+quit_cb (gpointer loop)
+{
+  g_main_loop_quit (loop);
+  return G_SOURCE_REMOVE;
+}
+
+/* A 1024³ job keeps its C and reference (12 MiB) and frees its scratch;
+ * idle for a few seconds, the worker holds what it keeps for the next job
+ * (the inputs), not the job's peak. */
+static void
+test_worker_gives_back (void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("the sanitizer's allocator keeps freed memory itself");
+  return;
+#endif
+  g_autoptr (TlRemoteTarget) target = tl_remote_target_new (NULL, NULL, worker.cli);
+  TlRemoteHost *host = tl_remote_host_new (target);
+  Waiter w;
+  waiter_init (&w, tl_remote_host_get_runner (host));
+  g_autoptr (TlJob) job = remote_test_job (1024, 1024, 1024, "cpu-openblas", 1);
+  g_autoptr (GError) error = NULL;
+  TlRunRecord *record = remote_test_gemm (host, job, &w, &error);
+  g_assert_no_error (error);
+  tl_run_record_unref (record);
+  waiter_clear (&w, tl_remote_host_get_runner (host));
+  g_autofree char *pid = marked_serve_pid ();
+  g_assert_nonnull (pid);
+  double after_job = rss_mib (pid);
+  g_autoptr (GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_timeout_add (3500, quit_cb, loop);
+  g_main_loop_run (loop);
+  double idle = rss_mib (pid);
+  g_test_message ("worker RSS: %.1f MiB after the job, %.1f MiB idle", after_job, idle);
+  g_assert_cmpfloat (after_job - idle, >=, 10.0);
+  tl_remote_host_free (host);
+  g_assert_cmpuint (marked_worker_wait_gone (&worker, 5), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -181,6 +251,7 @@ main (int argc, char **argv)
   marked_worker_init (&worker);
   g_test_add_func ("/remote/stream/cancel-during-transfer", test_cancel_during_transfer);
   g_test_add_func ("/remote/stream/cli-chunked-files", test_cli_chunked_files);
+  g_test_add_func ("/remote/stream/worker-gives-back", test_worker_gives_back);
   int status = g_test_run ();
   marked_worker_clear (&worker);
   return status;

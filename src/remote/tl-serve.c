@@ -39,6 +39,7 @@ struct _TlServe
   gboolean client_ok;       /* the client's hello was right */
   int status;
   guint n_running;
+  guint give_back_timer;    /* idle: the memory jobs freed goes back to the system */
 };
 
 struct _TlServeJob
@@ -54,6 +55,7 @@ struct _TlServeJob
 };
 
 static void remove_tree (const char *path);
+static void give_back_when_idle (TlServe *serve);
 
 /* ---- writing ------------------------------------------------------------------- */
 
@@ -268,6 +270,8 @@ tl_serve_job_done (TlServeJob *job, const GError *error, int exit_code)
   job->running = FALSE;
   serve->n_running--;
   g_debug ("serve: job %" G_GUINT64_FORMAT " done (%s)", job->id, status);
+  if (serve->n_running == 0)
+    give_back_when_idle (serve);
   if (g_cancellable_is_cancelled (serve->stop) && serve->n_running == 0)
     g_main_loop_quit (serve->loop);
 }
@@ -327,7 +331,8 @@ tl_serve_keep_input (TlServe *serve, const char *key, TlMatrix *matrix)
   g_hash_table_replace (serve->upload_matrices, g_strdup (key), tl_matrix_ref (matrix));
 }
 
-/* Finished jobs keep their matrices until the client starts another. */
+/* Finished jobs keep their matrices until the client starts another (or
+ * the worker has been idle a while). */
 static void
 forget_finished_jobs (TlServe *serve)
 {
@@ -345,6 +350,7 @@ start_job (TlServe *serve, JsonObject *msg)
   guint64 id = tl_wire_get_count (msg, "id", 0);
   const char *kind = tl_json_object_get_string (msg, "kind", "");
   forget_finished_jobs (serve);
+  g_clear_handle_id (&serve->give_back_timer, g_source_remove);
   TlServeJob *job = g_new0 (TlServeJob, 1);
   job->serve = serve;
   job->id = id;
@@ -661,6 +667,33 @@ keep_freed_memory (void)
   mallopt (M_MMAP_THRESHOLD, WORKER_MMAP_THRESHOLD);
   mallopt (M_TRIM_THRESHOLD, WORKER_TRIM_THRESHOLD);
 #endif
+}
+
+/* ...until no job has run for a while: then the finished jobs' matrices
+ * go (a "matrix" request comes right after its job, if at all) and the
+ * freed memory goes back to the system, so a worker kept beside the app
+ * (its user kernels' worker) or waiting on a server holds its kept
+ * inputs, not the peak of its largest job. */
+#define GIVE_BACK_IDLE_S 2
+
+static gboolean
+give_back_cb (gpointer data)
+{
+  TlServe *serve = data;
+  serve->give_back_timer = 0;
+  forget_finished_jobs (serve);
+#ifdef __GLIBC__
+  malloc_trim (0);
+#endif
+  g_debug ("serve: idle, freed memory given back");
+  return G_SOURCE_REMOVE;
+}
+
+static void
+give_back_when_idle (TlServe *serve)
+{
+  g_clear_handle_id (&serve->give_back_timer, g_source_remove);
+  serve->give_back_timer = g_timeout_add_seconds (GIVE_BACK_IDLE_S, give_back_cb, serve);
 }
 
 int
