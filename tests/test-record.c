@@ -78,6 +78,7 @@ full_record (void)
   gpu->tolerance = 1e-5;
   gpu->passed = TRUE;
   gpu->reference_id = g_strdup ("cublas-fp32");
+  gpu->reference = tl_kernel_find ("cublas-fp32");
   gpu->percent_of_reference = 41.5;
   gpu->speedup_vs_naive = 1500.0;
   gpu->launch = (TlLaunchFacts) { TRUE, 40, 2048, 0, 8, 256, 6, 1, 1, 1, 16, 16, 1, 1, 0.25, 0.75, 512 };
@@ -195,6 +196,8 @@ assert_same_run (const TlKernelRun *x, const TlKernelRun *y)
       SAME_NUM (mismatches[i].bound);
     }
   g_assert_cmpstr (x->reference_id, ==, y->reference_id);
+  /* the yardstick's row, resolved as the run was read */
+  g_assert_true (y->reference == tl_kernel_find (y->reference_id));
   g_assert_cmpint (x->launch.valid, ==, y->launch.valid);
   g_assert_cmpint (x->launch.regs_per_thread, ==, y->launch.regs_per_thread);
   g_assert_cmpint (x->launch.static_smem_bytes, ==, y->launch.static_smem_bytes);

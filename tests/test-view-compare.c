@@ -32,6 +32,7 @@ test_bars_from_runs (void)
   g_ptr_array_add (runs, timed_run ("cpu-naive", TL_BACKEND_CPU, naive_ms));
   TlKernelRun *blocked = timed_run ("cpu-blocked", TL_BACKEND_CPU, blocked_ms);
   blocked->reference_id = g_strdup ("cpu-openblas");
+  blocked->reference = tl_kernel_find ("cpu-openblas");
   blocked->percent_of_reference = tl_test_random (10, 90);
   g_ptr_array_add (runs, blocked);
   TlKernelRun *failed = tl_kernel_run_new ("gemm-03-smem16", TL_BACKEND_GPU);

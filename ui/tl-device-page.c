@@ -154,9 +154,9 @@ update_rung_label (TlDevicePage *self)
                                          "Its C tiles (when it records them) appear in the tile grid.",
                                          "%s ran on the CPU on %u threads: no registers, shared memory or waves to show.\n"
                                          "Its C tiles (when it records them) appear in the tile grid.", r->threads),
-                            tl_run_text_kernel_title (r->kernel_id), r->threads);
+                            tl_kernel_title (r->info, r->kernel_id), r->threads);
   else if (!r->launch.valid)
-    g_string_append_printf (s, _("%s: no launch facts in this run (%s)."), tl_run_text_kernel_title (r->kernel_id),
+    g_string_append_printf (s, _("%s: no launch facts in this run (%s)."), tl_kernel_title (r->info, r->kernel_id),
                             r->message ? r->message : tl_run_status_name (r->status));
   else
     describe_launch (r, s);

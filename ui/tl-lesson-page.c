@@ -83,8 +83,7 @@ source_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
 static void
 make_source (TlLessonPage *self)
 {
-  const TlKernelInfo *lower = tl_kernel_find (self->lesson->lower_id);
-  const TlKernelInfo *upper = tl_kernel_find (self->lesson->upper_id);
+  const TlKernelInfo *lower = self->lesson->lower_info, *upper = self->lesson->upper_info;
   SourceJob *job = g_new0 (SourceJob, 1);
   job->lower_path = g_strdup (lower ? lower->source_path : NULL);
   job->upper_path = g_strdup (upper ? upper->source_path : NULL);

@@ -43,12 +43,6 @@ tl_run_text_time (double ms)
   return g_strdup (buf);
 }
 
-const char *
-tl_run_text_kernel_title (const char *kernel_id)
-{
-  return tl_kernel_title (tl_kernel_find (kernel_id), kernel_id);
-}
-
 void
 tl_run_text_describe (const TlKernelRun *run, double flops, GString *s)
 {
@@ -72,7 +66,8 @@ tl_run_text_describe (const TlKernelRun *run, double flops, GString *s)
     {
       g_autofree char *pct = tl_run_text_percent (run->percent_of_reference);
       g_string_append_printf (s, _(", %s%% of %s"), pct,
-                              run->reference_id ? tl_run_text_kernel_title (run->reference_id) : _("the reference"));
+                              run->reference_id ? tl_kernel_title (run->reference, run->reference_id)
+                                                : _("the reference"));
     }
   if (run->verified)
     g_string_append (s, run->passed ? _(", verified") : _(", WRONG RESULT"));

@@ -16,8 +16,6 @@ char       *tl_run_text_percent (double percent);
 char       *tl_run_text_bytes_or_missing (int bytes);
 /* a duration in a unit that fits: "48.1 ms", "2.91 s", "380 µs", "95 ns" */
 char       *tl_run_text_time (double ms);
-/* the registry's title, translated; the id when unknown */
-const char *tl_run_text_kernel_title (const char *kernel_id);
 /* "03 smem 16×16: 2.910 ms, 47.2 GFLOP/s, 94% of cuBLAS, verified" */
 void        tl_run_text_describe (const TlKernelRun *run, double flops, GString *out);
 

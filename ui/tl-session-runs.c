@@ -19,8 +19,9 @@ progress_cb (TlRunner *runner, const TlRunProgress *p, TlSession *self)
 {
   if (p->job_id != self->job_id && !is_sweep_job (self, p->job_id))
     return;
+  /* the id comes from the worker (or a remote one's message): resolved here, once */
   g_autofree char *text = p->kernel_id
-    ? g_strdup_printf ("%s: %s", tl_run_text_kernel_title (p->kernel_id), p->stage)
+    ? g_strdup_printf ("%s: %s", tl_kernel_title (tl_kernel_find (p->kernel_id), p->kernel_id), p->stage)
     : g_strdup (p->stage);
   if (is_sweep_job (self, p->job_id))
     {

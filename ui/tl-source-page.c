@@ -574,8 +574,9 @@ const TlKernelInfo *
 tl_source_page_commit_edit (TlSourcePage *self, GError **error)
 {
   g_return_val_if_fail (TL_IS_SOURCE_PAGE (self), NULL);
-  const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->kernel_combo));
-  TlUserKernel *shown = tl_user_kernel_of (id ? tl_kernel_find (id) : NULL);
+  /* the kernel whose text the buffer holds: the row the chooser resolved */
+  const TlKernelInfo *row = self->shown;
+  TlUserKernel *shown = tl_user_kernel_of (row);
   if (shown == NULL)
     return NULL;
   GtkTextBuffer *buf = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view));
@@ -599,7 +600,7 @@ tl_source_page_commit_edit (TlSourcePage *self, GError **error)
   const TlKernelInfo *info = tl_user_kernel_register (edited);
   tl_source_page_add_kernel (self, info);
   /* the edit is the new version now, not an edit of the one before */
-  g_hash_table_remove (self->edits, id);
+  g_hash_table_remove (self->edits, row->id);
   self->shown = NULL;
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->kernel_combo), info->id);
   return info;

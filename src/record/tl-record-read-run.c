@@ -293,6 +293,7 @@ read_run_rates (JsonObject *obj, const char *path, TlKernelRun *run, GError **er
       || !tl_record_get_quantity (obj, path, "speedup_vs_naive", FALSE, "x", &run->speedup_vs_naive,
                                   error))
     return FALSE;
+  run->reference = tl_kernel_find (run->reference_id);
   run->bytes = bytes >= 0 && bytes < 1.8e19 ? (guint64) bytes : 0;
   return TRUE;
 }

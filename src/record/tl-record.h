@@ -118,6 +118,8 @@ typedef struct
 
   /* comparison within the job */
   char *reference_id;                /* the yardstick of this backend and precision */
+  const TlKernelInfo *reference;     /* reference_id's row, resolved where it is set or read;
+                                        NULL without one (or for an id this build lacks) */
   double percent_of_reference;
   double speedup_vs_naive;           /* against cpu-naive in the same job */
 

@@ -51,18 +51,16 @@ tl_gemm_expand_kernels (const char *const *requested, TlDtype dtype, gboolean ha
                 }
               continue;
             }
-          /* a kernel file: read now, a row of the registry from here on
-           * (unless a user kernel has that name as its id already: a job
-           * from the app or from another machine names them by id) */
-          if (tl_user_kernel_is_path (word) && tl_kernel_find (word) == NULL)
-            {
-              const TlKernelInfo *user = tl_user_kernel_open (word, error);
-              if (user == NULL)
-                return NULL;
-              add_unique (rows, user);
-              continue;
-            }
+          /* an id, or a kernel file: read now, a row of the registry from
+           * here on (unless a user kernel has that name as its id already:
+           * a job from the app or from another machine names them by id) */
           const TlKernelInfo *row = tl_kernel_find (word);
+          if (row == NULL && tl_user_kernel_is_path (word))
+            {
+              row = tl_user_kernel_open (word, error);
+              if (row == NULL)
+                return NULL;
+            }
           if (row == NULL)
             {
               g_set_error (error, TL_ERROR, TL_ERROR_INVALID,

@@ -77,6 +77,7 @@ fill_comparisons (TlRunRecord *record, TlKernelRun *run)
                                             : NULL;
   g_free (run->reference_id);
   run->reference_id = yardstick ? g_strdup (yardstick->id) : NULL;
+  run->reference = yardstick;
   TlKernelRun *ref = yardstick ? tl_run_record_find_run (record, yardstick->id) : NULL;
   if (ref && ref->status == TL_RUN_OK && ref->time.count > 0)
     run->percent_of_reference = tl_stats_percent_of (ref->time.median, run->time.median);

@@ -97,11 +97,10 @@ tl_compare_bars_from_runs (GPtrArray *runs, double flops, gboolean by_title,
           b.failed = why;
         }
       /* the yardstick's short name: "cuBLAS BF16", "OpenBLAS ?gemm" */
-      const TlKernelInfo *ref = r->reference_id ? tl_kernel_find (r->reference_id) : NULL;
-      if (ref != NULL)
+      if (r->reference != NULL)
         {
           b.percent_of_reference = r->percent_of_reference;
-          b.reference_label = _(ref->title);
+          b.reference_label = _(r->reference->title);
         }
       if (info != NULL && info->baseline && !b.failed)
         *out_baseline_index = (gint) bars->len;

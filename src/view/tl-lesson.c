@@ -276,14 +276,14 @@ set_missing (TlLesson *l, const TlRunRecord *record, const TlKernelRun *lower,
 static void
 fill (TlLesson *l, const TlRunRecord *record, const TlKernelRun *lower, const TlKernelRun *upper)
 {
-  const TlKernelInfo *lower_info = tl_kernel_find (lower->kernel_id);
-  const TlKernelInfo *upper_info = tl_kernel_find (upper->kernel_id);
   l->lower_id = g_strdup (lower->kernel_id);
   l->upper_id = g_strdup (upper->kernel_id);
-  l->lower_name = tl_kernel_display_name (lower_info, lower->kernel_id);
-  l->upper_name = tl_kernel_display_name (upper_info, upper->kernel_id);
-  l->lower_short = short_label (lower_info);
-  l->upper_short = short_label (upper_info);
+  l->lower_info = lower->info;
+  l->upper_info = upper->info;
+  l->lower_name = tl_kernel_display_name (lower->info, lower->kernel_id);
+  l->upper_name = tl_kernel_display_name (upper->info, upper->kernel_id);
+  l->lower_short = short_label (lower->info);
+  l->upper_short = short_label (upper->info);
   set_question (l, record, lower, upper);
 
   l->has_counters = measured (lower) && measured (upper);
@@ -317,14 +317,13 @@ static const TlKernelRun *
 rung_below (const TlRunRecord *record, GPtrArray *ladder, guint at)
 {
   const TlKernelRun *upper = tl_run_record_find_run (record, ladder->pdata[at]);
-  const TlKernelInfo *info = tl_kernel_find (upper->kernel_id);
-  g_autofree char *text = tl_kernel_source_text (info->source_path);
+  g_autofree char *text = tl_kernel_source_text (upper->info->source_path);
   int from = tl_kernel_source_changed_from (text);
   const TlKernelRun *named = NULL;
   for (guint i = 0; from > 0 && i < ladder->len; i++)
     {
       const TlKernelRun *run = tl_run_record_find_run (record, ladder->pdata[i]);
-      if (i == at || tl_kernel_find (run->kernel_id)->number != from)
+      if (i == at || run->info->number != from)
         continue;
       if (named == NULL || same_precision (run, upper))
         named = run;
@@ -387,8 +386,7 @@ TlLessonSource *
 tl_lesson_source_new_for (const TlLesson *lesson)
 {
   g_return_val_if_fail (lesson != NULL, NULL);
-  const TlKernelInfo *lower = tl_kernel_find (lesson->lower_id);
-  const TlKernelInfo *upper = tl_kernel_find (lesson->upper_id);
+  const TlKernelInfo *lower = lesson->lower_info, *upper = lesson->upper_info;
   return tl_lesson_source_new (lower ? lower->source_path : NULL, upper ? upper->source_path : NULL,
                                upper ? upper->lesson : NULL);
 }

@@ -36,6 +36,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   char *lower_id, *upper_id;        /* the rung below, the rung */
+  const TlKernelInfo *lower_info, *upper_info; /* their rows of the registry (the runs' own) */
   char *lower_name, *upper_name;    /* "03 shared memory 16×16" */
   char *lower_short, *upper_short;  /* "03", "10 BF16": for columns and markers */
   char *question;                   /* "Why is 04 … faster than 03 …?" (or slower) */
