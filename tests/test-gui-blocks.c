@@ -1,0 +1,171 @@
+/* test-gui-blocks.c — part of test-gui: the Blocks page: two timelines on shared or own time scales, the toolbar on a projector. */
+#include "test-gui-window.h"
+
+#include <math.h>
+#include <glib/gstdio.h>
+
+#include "view/tl-player.h"
+#include "tl-compare-page.h"
+#include "tl-device-page.h"
+#include "tl-heatmap-view.h"
+#include "tl-blocks-page.h"
+#include "tl-gauss-page.h"
+#include "tl-render-area.h"
+#include "tl-session.h"
+#include "tl-source-page.h"
+#include "lu/tl-lu.h"
+#include "record/tl-record.h"
+
+/* Opens the H200 GEMM record and names two of its kernels that kept block
+ * records (ids[0], ids[1]). */
+static void
+open_record_with_two_timed_kernels (const char *ids[2])
+{
+  g_autofree char *path = record_path ("h200-gemm-1000x500x1000.json");
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  GFile *files[] = { file };
+  g_application_open (G_APPLICATION (app), files, 1, "");
+  g_assert_true (wait_until (is_idle, NULL, 60));
+  gui_test_kernels_with_blocks (win, ids);
+  g_assert_nonnull (ids[1]);
+}
+
+/* Blocks: two timelines on a shared or on their own time scales, a labelled
+ * choice that stays usable in presentation and goes into the export */
+static gboolean
+exported_own_time_scale (TlPage *page)
+{
+  TlRenderOptions o;
+  g_assert_true (tl_page_export_options (page, &o));
+  return o.own_time_scale;
+}
+
+void
+test_blocks_time_scale (void)
+{
+  const char *ids[2];
+  open_record_with_two_timed_kernels (ids);
+
+  TlBlocksPage *blocks = TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks"));
+  TlRenderArea *timeline = TL_RENDER_AREA (tl_blocks_page_get_area (blocks, TRUE));
+  tl_window_show_view (win, "blocks");
+  tl_blocks_page_show_kernels (blocks, ids[0], NULL);
+  pump (0.1);
+  g_assert_false (tl_blocks_page_time_scale_shown (blocks)); /* one timeline: nothing to choose */
+
+  tl_blocks_page_show_kernels (blocks, ids[0], ids[1]);
+  pump (0.1);
+  g_assert_true (tl_blocks_page_time_scale_shown (blocks));
+  g_assert_false (tl_render_area_get_own_time_scale (timeline)); /* shared by default */
+  tl_blocks_page_set_own_time_scale (blocks, TRUE);
+  g_assert_true (tl_render_area_get_own_time_scale (timeline));
+  g_assert_true (exported_own_time_scale (TL_PAGE (blocks)));
+
+  /* presentation keeps the choice, and the choice itself */
+  tl_window_set_presentation (win, TRUE);
+  pump (0.3);
+  g_assert_true (tl_blocks_page_time_scale_shown (blocks));
+  g_assert_true (tl_render_area_get_own_time_scale (timeline));
+  tl_blocks_page_set_own_time_scale (blocks, FALSE);
+  g_assert_false (tl_render_area_get_own_time_scale (timeline));
+  g_assert_false (exported_own_time_scale (TL_PAGE (blocks)));
+  tl_blocks_page_show_kernels (blocks, ids[0], NULL);
+  pump (0.1);
+  g_assert_false (tl_blocks_page_time_scale_shown (blocks));
+  tl_window_set_presentation (win, FALSE);
+  pump (0.3);
+  tl_window_show_view (win, "matrices");
+}
+
+/* Blocks: the toolbar fits in two rows on a 1024×768 projector even in
+ * the high-contrast theme (its bigger, bolder controls once took five
+ * rows and most of the plot), and the window does not grow past the
+ * screen for it */
+static void
+collect_combos (GtkWidget *widget, gpointer data)
+{
+  if (!gtk_widget_get_visible (widget))
+    return;
+  if (GTK_IS_COMBO_BOX (widget))
+    g_ptr_array_add (data, widget);
+  else if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), collect_combos, data);
+}
+
+static void
+find_flow_box (GtkWidget *widget, gpointer data)
+{
+  GtkWidget **found = data;
+  if (*found == NULL && GTK_IS_FLOW_BOX (widget))
+    *found = widget;
+  else if (*found == NULL && GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), find_flow_box, data);
+}
+
+void
+test_blocks_toolbar_rows (void)
+{
+  static const struct
+  {
+    const char *theme;
+    int w, h;
+  } cases[] = {
+    { "HighContrast", 1024, 768 }, { "HighContrastInverse", 1024, 768 },
+    { "Adwaita", 1024, 768 },      { "HighContrast", 1280, 800 },
+  };
+  const char *ids[2];
+  open_record_with_two_timed_kernels (ids);
+
+  GtkSettings *settings = gtk_settings_get_default ();
+  g_autofree char *theme_was = NULL;
+  g_object_get (settings, "gtk-theme-name", &theme_was, NULL);
+  int w_was, h_was;
+  gtk_window_get_size (GTK_WINDOW (win), &w_was, &h_was);
+  TlBlocksPage *blocks = TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks"));
+  tl_window_show_view (win, "blocks");
+  tl_blocks_page_show_kernels (blocks, ids[0], ids[1]);
+  GtkWidget *toolbar = NULL;
+  find_flow_box (GTK_WIDGET (blocks), &toolbar);
+  g_assert_nonnull (toolbar);
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_object_set (settings, "gtk-theme-name", cases[c].theme, NULL);
+      /* the window, its resize border included, as wide as the screen */
+      gui_test_fill_screen (win, cases[c].w, cases[c].h);
+      int gw, gh;
+      GdkWindow *gdk = gtk_widget_get_window (GTK_WIDGET (win));
+      gtk_window_get_size (GTK_WINDOW (win), &gw, &gh);
+      gtk_window_resize (GTK_WINDOW (win), cases[c].w - (gdk_window_get_width (gdk) - gw),
+                         cases[c].h - (gdk_window_get_height (gdk) - gh));
+      pump (0.3);
+      int min_w;
+      gtk_widget_get_preferred_width (GTK_WIDGET (win), &min_w, NULL);
+      g_assert_cmpint (min_w, <=, cases[c].w);
+      g_assert_cmpint (gdk_window_get_width (gdk), <=, cases[c].w);
+
+      /* every choice is there, and they lie in at most two rows */
+      g_autoptr (GPtrArray) combos = g_ptr_array_new ();
+      collect_combos (toolbar, combos);
+      g_assert_cmpuint (combos->len, ==, 5);
+      int rows = 0, last_y = G_MININT;
+      int right = gtk_widget_get_allocated_width (toolbar);
+      for (guint i = 0; i < combos->len; i++)
+        {
+          GtkWidget *combo = combos->pdata[i];
+          int x, y, h = gtk_widget_get_allocated_height (combo);
+          g_assert_true (gtk_widget_translate_coordinates (combo, toolbar, 0, 0, &x, &y));
+          g_assert_cmpint (x + gtk_widget_get_allocated_width (combo), <=, right);
+          if (y > last_y + h / 2)
+            rows++, last_y = y;
+        }
+      if (rows > 2)
+        g_error ("%s at %d×%d: the Blocks toolbar takes %d rows", cases[c].theme, cases[c].w,
+                 cases[c].h, rows);
+    }
+
+  g_object_set (settings, "gtk-theme-name", theme_was, NULL);
+  gtk_window_resize (GTK_WINDOW (win), w_was, h_was);
+  pump (0.3);
+  tl_window_show_view (win, "matrices");
+}

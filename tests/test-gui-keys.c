@@ -1,0 +1,101 @@
+/* test-gui-keys.c — part of test-gui: F10 and F9, and the shortcuts window listing the keys the window handles. */
+#include "test-gui-window.h"
+
+#include <math.h>
+#include <glib/gstdio.h>
+
+#include "view/tl-player.h"
+#include "tl-compare-page.h"
+#include "tl-device-page.h"
+#include "tl-heatmap-view.h"
+#include "tl-blocks-page.h"
+#include "tl-gauss-page.h"
+#include "tl-render-area.h"
+#include "tl-session.h"
+#include "tl-source-page.h"
+#include "lu/tl-lu.h"
+#include "record/tl-record.h"
+
+/* F10 opens the main menu; F9 hides and shows the sidebar */
+void
+test_menu_and_sidebar_keys (void)
+{
+  g_auto (GStrv) menu = gtk_application_get_actions_for_accel (GTK_APPLICATION (app), "F10");
+  g_auto (GStrv) sidebar = gtk_application_get_actions_for_accel (GTK_APPLICATION (app), "F9");
+  g_assert_true (menu && g_strv_contains ((const char *const *) menu, "win.menu"));
+  g_assert_true (sidebar && g_strv_contains ((const char *const *) sidebar, "win.sidebar"));
+
+  g_action_group_activate_action (G_ACTION_GROUP (win), "sidebar", NULL);
+  g_autoptr (GVariant) hidden = g_action_group_get_action_state (G_ACTION_GROUP (win), "sidebar");
+  g_assert_false (g_variant_get_boolean (hidden));
+  g_action_group_activate_action (G_ACTION_GROUP (win), "sidebar", NULL);
+  g_autoptr (GVariant) shown = g_action_group_get_action_state (G_ACTION_GROUP (win), "sidebar");
+  g_assert_true (g_variant_get_boolean (shown));
+}
+
+/* a key in the shortcuts window that nothing handles, or an accelerator it
+ * does not list, fails */
+static void
+check_listed_key (const char *accel)
+{
+  guint key;
+  GdkModifierType mods;
+  g_auto (GStrv) actions = gtk_application_get_actions_for_accel (GTK_APPLICATION (app), accel);
+  gtk_accelerator_parse (accel, &key, &mods);
+  g_assert_cmpuint (key, !=, 0);
+  /* an app accelerator, a key of the Gauss player, or a clicker's key the window takes */
+  gboolean works = (actions && actions[0]) || tl_player_action_for_key (key, mods) != TL_PLAYER_NONE;
+  if (!works)
+    g_error ("the shortcuts window lists %s, which does nothing", accel);
+}
+
+typedef struct
+{
+  guint key;
+  GdkModifierType mods;
+} Accel;
+
+void
+test_shortcuts_window_lists_the_keys (void)
+{
+  g_autoptr (GBytes) ui = g_resources_lookup_data ("/org/tilelab/Tilelab/gtk/help-overlay.ui", 0, NULL);
+  g_assert_nonnull (ui);
+  g_autoptr (GString) text = g_string_new_len (g_bytes_get_data (ui, NULL), g_bytes_get_size (ui));
+  g_string_replace (text, "&lt;", "<", 0);
+  g_string_replace (text, "&gt;", ">", 0);
+  g_autoptr (GRegex) re = g_regex_new ("<property name=\"accelerator\">([^<]*(<[A-Za-z]+>[^<]*)*)</property>",
+                                       0, 0, NULL);
+  g_autoptr (GMatchInfo) match = NULL;
+  g_autoptr (GArray) listed = g_array_new (FALSE, FALSE, sizeof (Accel));
+
+  for (g_regex_match (re, text->str, 0, &match); g_match_info_matches (match); g_match_info_next (match, NULL))
+    {
+      g_autofree char *accels = g_match_info_fetch (match, 1);
+      g_auto (GStrv) keys = g_strsplit (accels, " ", -1);
+      for (guint i = 0; keys[i]; i++)
+        if (*keys[i])
+          {
+            Accel a;
+            check_listed_key (keys[i]);
+            gtk_accelerator_parse (keys[i], &a.key, &a.mods);
+            g_array_append_val (listed, a);
+          }
+    }
+  g_assert_cmpuint (listed->len, >, 20);
+  /* every accelerator the app sets is listed */
+  g_auto (GStrv) actions = gtk_application_list_action_descriptions (GTK_APPLICATION (app));
+  for (guint i = 0; actions[i]; i++)
+    {
+      g_auto (GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), actions[i]);
+      for (guint j = 0; accels[j]; j++)
+        {
+          Accel a;
+          gboolean found = FALSE;
+          gtk_accelerator_parse (accels[j], &a.key, &a.mods);
+          for (guint k = 0; k < listed->len; k++)
+            found |= g_array_index (listed, Accel, k).key == a.key && g_array_index (listed, Accel, k).mods == a.mods;
+          if (!found)
+            g_error ("%s (%s) is not in the shortcuts window", accels[j], actions[i]);
+        }
+    }
+}
