@@ -5,7 +5,9 @@
 #include "cli-test-util.h"
 #include "gemm/tl-blas.h"
 
+#include <errno.h>
 #include <glib/gstdio.h>
+#include <string.h>
 #include <sys/resource.h>
 
 static void
@@ -30,8 +32,64 @@ run_limited (gsize kib, char **out, char **err, const char *first, ...)
                                limit_address_space, GSIZE_TO_POINTER (kib << 10), out, err,
                                &wait_status, &error));
   g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
+  if (!WIFEXITED (wait_status))
+    g_error ("tilelab-cli %s under ulimit -v %zu: killed by signal %d; stderr: %s", first, kib,
+             WIFSIGNALED (wait_status) ? WTERMSIG (wait_status) : -1, err ? *err : "");
   return WEXITSTATUS (wait_status);
+}
+
+static void
+limit_file_size (gpointer data)
+{
+  struct rlimit rl = { (rlim_t) GPOINTER_TO_SIZE (data), (rlim_t) GPOINTER_TO_SIZE (data) };
+  setrlimit (RLIMIT_FSIZE, &rl);
+}
+
+/* Past ulimit -f (1 MiB): convert and generate are not killed by SIGXFSZ
+ * but say "File too large" about the file, exit 1, leave no temporary,
+ * and a file that was there stays as it was. */
+static void
+test_file_size_limit (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-fsize-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *in = g_build_filename (dir, "in.mtx", NULL);
+  g_autofree char *out = g_build_filename (dir, "out.csv", NULL);
+  /* 2000 × 2000 with two entries: 8 MB of CSV */
+  g_assert_true (g_file_set_contents (in, "%%MatrixMarket matrix coordinate real general\n"
+                                          "2000 2000 2\n1 1 1.5\n2000 2000 -2\n", -1, NULL));
+  g_assert_true (g_file_set_contents (out, "kept\n", -1, NULL));
+  const char *const commands[][7] = {
+    { cli_path, "convert", in, out, NULL },
+    { cli_path, "generate", "random-normal", "--size", "2000", "-o", out },
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (commands); k++)
+    {
+      const char *argv[8] = { 0 };
+      memcpy (argv, commands[k], sizeof commands[k]);
+      g_autofree char *err = NULL;
+      int wait_status = 0;
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+                                   limit_file_size, GSIZE_TO_POINTER (1 << 20), NULL, &err,
+                                   &wait_status, &error));
+      g_assert_no_error (error);
+      g_test_message ("%s: %s", argv[1], err);
+      g_assert_true (WIFEXITED (wait_status)); /* not killed by SIGXFSZ */
+      g_assert_cmpint (WEXITSTATUS (wait_status), ==, 1);
+      g_assert_nonnull (strstr (err, "out.csv: cannot write: "));
+      g_assert_nonnull (strstr (err, g_strerror (EFBIG)));
+      g_autofree char *kept = NULL;
+      g_assert_true (g_file_get_contents (out, &kept, NULL, NULL));
+      g_assert_cmpstr (kept, ==, "kept\n");
+      g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+      const char *name;
+      while ((name = g_dir_read_name (d)) != NULL)
+        g_assert_true (strcmp (name, "in.mtx") == 0 || strcmp (name, "out.csv") == 0);
+    }
+  g_remove (in);
+  g_remove (out);
+  g_rmdir (dir);
 }
 
 static void
@@ -121,5 +179,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-limits/threads-for-room", test_threads_for_room);
   g_test_add_func ("/cli-limits/small", test_small_limit);
   g_test_add_func ("/cli-limits/many-threads", test_many_threads);
+  g_test_add_func ("/cli-limits/file-size", test_file_size_limit);
   return g_test_run ();
 }

@@ -336,15 +336,15 @@ find_temporary (const char *dir)
   return NULL;
 }
 
-/* Ctrl-C and SIGTERM while convert writes (its temporary file is there):
- * exit 128 + the signal (130, 143), "nothing was written", no output and
+/* Ctrl-C, SIGTERM and SIGHUP while convert writes (its temporary is there):
+ * exit 128 + the signal (130, 143, 129), "nothing was written", no output and
  * no temporary left.  A 61-byte coordinate file declaring 9000 × 9000
  * int32 writes 162 MB of CSV (zeros are copied, not formatted: it takes
  * that many to be still writing when the signal comes). */
 static void
 test_interrupt_save (void)
 {
-  const int signals[] = { SIGINT, SIGTERM };
+  const int signals[] = { SIGINT, SIGTERM, SIGHUP };
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("tl-int-save-XXXXXX", &error);
   g_autofree char *in = g_build_filename (dir, "big.mtx", NULL);
@@ -376,12 +376,12 @@ test_interrupt_save (void)
   g_rmdir (dir);
 }
 
-/* Ctrl-C and SIGTERM while render draws and writes a large heatmap:
+/* Ctrl-C, SIGTERM and SIGHUP while render draws and writes a large heatmap:
  * exit 128 + the signal, no picture and no temporary left. */
 static void
 test_interrupt_render (void)
 {
-  const int signals[] = { SIGINT, SIGTERM };
+  const int signals[] = { SIGINT, SIGTERM, SIGHUP };
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("tl-int-render-XXXXXX", &error);
   g_autofree char *record = g_build_filename (dir, "r.json", NULL);

@@ -244,12 +244,21 @@ sigterm_cb (gpointer cancellable)
   return stop (cancellable, SIGTERM);
 }
 
+static gboolean
+sighup_cb (gpointer cancellable)
+{
+  return stop (cancellable, SIGHUP);
+}
+
 void
 tl_cli_catch_interrupts (GCancellable *cancellable)
 {
   g_unix_signal_add_full (G_PRIORITY_HIGH, SIGINT, sigint_cb, g_object_ref (cancellable),
                           g_object_unref);
   g_unix_signal_add_full (G_PRIORITY_HIGH, SIGTERM, sigterm_cb, g_object_ref (cancellable),
+                          g_object_unref);
+  /* the terminal closed (or ssh's connection dropped) */
+  g_unix_signal_add_full (G_PRIORITY_HIGH, SIGHUP, sighup_cb, g_object_ref (cancellable),
                           g_object_unref);
 }
 

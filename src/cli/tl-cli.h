@@ -3,7 +3,7 @@
  * Every command is `int tl_cli_<name> (int argc, char **argv)` in its own
  * file cli-<name>.c, registered in the table in tilelab-cli.c.  Exit codes:
  * 0 success, 1 runtime failure, 2 usage error, 128 + the signal when
- * stopped by one: 130 for Ctrl+C (SIGINT), 143 for SIGTERM, as a shell
+ * stopped by one: 130 for Ctrl+C (SIGINT), 143 for SIGTERM, 129 for SIGHUP, as a shell
  * reports a process that signal killed (ours stops cleanly instead: a
  * command returns TL_CLI_INTERRUPTED, and main makes it the signal's
  * status).  Messages go to stderr and
@@ -53,7 +53,7 @@ gboolean tl_cli_parse_size2 (const char *text, gsize *rows, gsize *cols);
 void     tl_cli_put_col (FILE *out, const char *text, int width, gboolean left);
 
 /* Runs func on a worker thread while the default main context runs, so
- * that Ctrl+C and SIGTERM (tl_cli_catch_interrupts, cli-gemm.h) cancel
+ * that Ctrl+C, SIGTERM and SIGHUP (tl_cli_catch_interrupts, cli-gemm.h) cancel
  * it: loads poll the cancellable at every window of a file, saves at every
  * buffer, and a cancelled save removes its temporary file. */
 typedef gboolean (*TlCliWorkFunc) (gpointer data, GCancellable *cancellable, GError **error);
