@@ -101,6 +101,32 @@ gui_test_never (gpointer data)
   return FALSE;
 }
 
+typedef struct
+{
+  GType type;
+  GtkWidget *found;
+} GuiTestFind;
+
+static inline void
+gui_test_find_cb (GtkWidget *w, gpointer data)
+{
+  GuiTestFind *f = data;
+  if (f->found == NULL && G_TYPE_CHECK_INSTANCE_TYPE (w, f->type))
+    f->found = w;
+  else if (f->found == NULL && GTK_IS_CONTAINER (w))
+    gtk_container_forall (GTK_CONTAINER (w), gui_test_find_cb, data);
+}
+
+/* The first widget of type under root (depth first, internal children
+ * too), or NULL. */
+static inline GtkWidget *
+gui_test_find_widget (GtkWidget *root, GType type)
+{
+  GuiTestFind f = { type, NULL };
+  gui_test_find_cb (root, &f);
+  return f.found;
+}
+
 /* runs the main loop for a while */
 static inline void
 gui_test_pump (double seconds)

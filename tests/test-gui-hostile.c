@@ -14,9 +14,13 @@
 #ifdef GDK_WINDOWING_X11
 #include <gdk/gdkx.h>
 #endif
+#include <errno.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "tl-application.h"
+#include "tl-export.h"
 #include "tl-window.h"
 
 #include "gui-test-util.h"
@@ -89,6 +93,16 @@ wait_for_error (const char *name, double seconds)
       g_main_context_iteration (NULL, FALSE);
       g_usleep (1000);
     }
+}
+
+/* What the window's progress bar says now. */
+static const char *
+progress_text (void)
+{
+  GtkWidget *bar = gui_test_find_widget (GTK_WIDGET (main_window ()), GTK_TYPE_PROGRESS_BAR);
+  g_assert_nonnull (bar);
+  const char *text = gtk_progress_bar_get_text (GTK_PROGRESS_BAR (bar));
+  return text ? text : "";
 }
 
 static gboolean
@@ -339,6 +353,29 @@ test_recent (void)
     }
 }
 
+/* A recent file removed since the menu listed it: the error says so, and
+ * the entry leaves the recent files (the menu does not offer it again). */
+static void
+test_recent_gone (void)
+{
+  g_autofree char *path = write_file ("gone.csv", "1,2\n3,4\n", -1);
+  g_autoptr (GFile) f = g_file_new_for_path (path);
+  g_autofree char *uri = g_file_get_uri (f);
+  GtkRecentManager *recent = gtk_recent_manager_get_default ();
+  g_assert_true (gtk_recent_manager_add_item (recent, uri));
+  for (int tries = 0; tries < 3000 && !gtk_recent_manager_has_item (recent, uri); tries++)
+    gui_test_pump (0.005);
+  g_assert_true (gtk_recent_manager_has_item (recent, uri));
+  g_assert_cmpint (g_unlink (path), ==, 0);
+  g_action_group_activate_action (G_ACTION_GROUP (main_window ()), "open-recent",
+                                  g_variant_new_string (uri));
+  g_autofree char *text = wait_for_error ("gone.csv", 30);
+  g_test_message ("gone.csv: %s", text);
+  g_assert_nonnull (strstr (text, g_strerror (ENOENT)));
+  g_assert_false (gtk_recent_manager_has_item (recent, uri));
+  assert_responsive ();
+}
+
 static void
 wait_until_idle (TlWindow *win, double seconds)
 {
@@ -406,8 +443,11 @@ test_load_live (void)
   guint tick = g_timeout_add (5, tick_cb, NULL);
   gint64 t0 = g_get_monotonic_time ();
   open_as_a (path);
+  /* the progress bar names the file from the start, and is idle after */
+  g_assert_true (g_str_has_prefix (progress_text (), "Loading live.csv as A… "));
   gui_test_pump (0.05);
   wait_until_idle (win, 120);
+  g_assert_cmpstr (progress_text (), ==, "idle");
   double took = (g_get_monotonic_time () - t0) / 1e3;
   g_source_remove (tick);
   TlMatrix *a = tl_window_get_source (win, TL_TARGET_A);
@@ -449,6 +489,121 @@ test_load_cancel_and_fail_keep (void)
   g_assert_nonnull (strstr (text, "A kept its previous matrix"));
   wait_until_idle (win, 30);
   g_assert_true (tl_window_get_source (win, TL_TARGET_A) == before);
+}
+
+/* A file that fails while another loads: its error is still shown when
+ * the other arrives (the other's success used to hide it). */
+static void
+test_error_outlives_other_load (void)
+{
+  TlWindow *win = TL_WINDOW (main_window ());
+  wait_until_idle (win, 30);
+  g_autofree char *src = g_build_filename (dir, "truncated.npy", NULL);
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (src, &data, &len, NULL));
+  g_autofree char *bad = write_file ("truncated-b.npy", data, (gssize) len);
+  g_autofree char *good = g_build_filename (dir, "live.csv", NULL);
+  g_autoptr (GFile) good_file = g_file_new_for_path (good);
+  g_autoptr (GFile) bad_file = g_file_new_for_path (bad);
+  tl_window_load_source (win, TL_TARGET_A, good_file);
+  tl_window_load_source (win, TL_TARGET_B, bad_file);
+  wait_until_idle (win, 120);
+  g_assert_nonnull (tl_window_get_source (win, TL_TARGET_A));
+  g_autofree char *text = shown_errors ();
+  g_test_message ("shown after both: %s", text);
+  g_assert_nonnull (strstr (text, "truncated-b.npy"));
+}
+
+/* Under ulimit -v, a matrix that would leave the window less than its
+ * kept room is refused with a sentence (it used to be taken, and the
+ * window's next thread or picture aborted the app). */
+static void
+test_memory_limit (void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer reserves terabytes of address space");
+  return;
+#endif
+  TlWindow *win = TL_WINDOW (main_window ());
+  wait_until_idle (win, 30);
+  /* 4000 × 5000 float64 (153 MiB), its data a hole in a sparse file */
+  static const char head[] = "\x93NUMPY\x01\x00\x76\x00";
+  g_autoptr (GString) npy = g_string_new_len (head, 10);
+  g_string_append (npy, "{'descr': '<f8', 'fortran_order': False, 'shape': (4000, 5000), }");
+  while (npy->len < 127)
+    g_string_append_c (npy, ' ');
+  g_string_append_c (npy, '\n');
+  g_autofree char *path = write_file ("wide.npy", npy->str, (gssize) npy->len);
+  g_assert_cmpint (truncate (path, 128 + (off_t) 4000 * 5000 * 8), ==, 0);
+
+  g_autofree char *status = NULL;
+  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
+  const char *vm = strstr (status, "VmSize:");
+  g_assert_nonnull (vm);
+  rlim_t in_use = (rlim_t) g_ascii_strtoull (vm + 7, NULL, 10) << 10;
+  struct rlimit old;
+  g_assert_cmpint (getrlimit (RLIMIT_AS, &old), ==, 0);
+  /* 320 MiB more: the matrix fits, but not beside the 256 MiB kept */
+  struct rlimit tight = { in_use + ((rlim_t) 320 << 20), old.rlim_max };
+  if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < tight.rlim_cur)
+    {
+      g_test_skip ("ulimit -v is already tighter");
+      return;
+    }
+  g_assert_cmpint (setrlimit (RLIMIT_AS, &tight), ==, 0);
+  open_as_a (path);
+  g_autofree char *text = wait_for_error ("wide.npy", 30);
+  wait_until_idle (win, 30);
+  g_assert_cmpint (setrlimit (RLIMIT_AS, &old), ==, 0);
+  g_test_message ("wide.npy: %s", text);
+  g_assert_nonnull (strstr (text, "ulimit -v"));
+  g_assert_nonnull (strstr (text, "kept for the program's own work"));
+  assert_responsive ();
+}
+
+static void
+export_done_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  GError **error = data;
+  if (tl_export_write_finish (result, error))
+    *error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED, "written");
+}
+
+/* An export past ulimit -f: "File too large" in the window, no picture
+ * and no temporary left, and the app is not killed by SIGXFSZ. */
+static void
+test_export_file_size (void)
+{
+  TlWindow *win = TL_WINDOW (main_window ());
+  wait_until_idle (win, 30);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out_dir = g_build_filename (dir, "pictures", NULL);
+  g_assert_cmpint (g_mkdir (out_dir, 0700), ==, 0);
+  g_autofree char *path = g_build_filename (out_dir, "view.png", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  TlExport *export = tl_export_new (tl_window_get_session (win),
+                                    TL_PAGE (tl_window_get_page (win, "matrices")), NULL, FALSE);
+  /* the recent files' own save (250 ms after a change) goes first: under
+   * the limit it would fail too */
+  gui_test_pump (1.0);
+  struct rlimit old, tight;
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &old), ==, 0);
+  tight = (struct rlimit) { 2048, old.rlim_max };
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &tight), ==, 0);
+  tl_export_write_async (export, file, NULL, export_done_cb, &error);
+  for (int tries = 0; tries < 6000 && error == NULL; tries++)
+    gui_test_pump (0.005);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &old), ==, 0);
+  g_assert_nonnull (error);
+  g_test_message ("view.png: %s", error->message);
+  g_assert_nonnull (strstr (error->message, g_strerror (EFBIG)));
+  g_autofree char *text = wait_for_error ("view.png", 30);
+  g_assert_nonnull (strstr (text, g_strerror (EFBIG)));
+  g_autoptr (GDir) d = g_dir_open (out_dir, 0, NULL);
+  g_assert_null (g_dir_read_name (d));
+  g_rmdir (out_dir);
+  assert_responsive ();
 }
 
 /* After all that: good files open and a run completes. */
@@ -523,9 +678,14 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-hostile/open-dialog", test_open_dialog);
   g_test_add_func ("/gui-hostile/drop", test_drop);
   g_test_add_func ("/gui-hostile/recent", test_recent);
+  g_test_add_func ("/gui-hostile/recent-gone", test_recent_gone);
   g_test_add_func ("/gui-hostile/load-live", test_load_live);
   g_test_add_func ("/gui-hostile/load-cancel-and-fail-keep", test_load_cancel_and_fail_keep);
+  g_test_add_func ("/gui-hostile/error-outlives-other-load", test_error_outlives_other_load);
+  g_test_add_func ("/gui-hostile/memory-limit", test_memory_limit);
   g_test_add_func ("/gui-hostile/still-usable", test_still_usable);
+  /* (after a run: the Matrices page's picture is of its record) */
+  g_test_add_func ("/gui-hostile/export-file-size", test_export_file_size);
 
   /* `tilelab DIR/deep.json`, as from a shell */
   app = GTK_APPLICATION (tl_application_new ());

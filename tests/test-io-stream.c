@@ -213,6 +213,38 @@ test_mtx_duplicates (void)
 }
 
 /* The in-memory source walks a buffer as the file source walks a file. */
+/* A watched load publishes the file's size and how far it has read: at
+ * the end of a CSV of several windows, within the last window of its end
+ * (the row-count pass not counted); of a .npy, all of it.  Every format
+ * gives the same matrix as an unwatched load. */
+static void
+test_load_progress (void)
+{
+  g_autofree char *dir = io_test_tmpdir ();
+  g_autoptr (TlMatrix) m = io_test_random (TL_DTYPE_FLOAT64, 700, 300); /* 4.6 MB as CSV */
+  static const char *const names[] = { "p.csv", "p.txt", "p.mtx", "p.npy" };
+  for (guint k = 0; k < G_N_ELEMENTS (names); k++)
+    {
+      g_autofree char *path = g_build_filename (dir, names[k], NULL);
+      g_assert_true (tl_matrix_save (m, path, TL_FORMAT_AUTO, NULL));
+      GStatBuf st;
+      g_assert_cmpint (g_stat (path, &st), ==, 0);
+      TlLoadProgress progress = { 12345, 678 };
+      g_autoptr (GError) error = NULL;
+      g_autoptr (TlMatrix) back = tl_matrix_load_watched (path, TL_FORMAT_AUTO, NULL, &progress,
+                                                          NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpmem (back->data, tl_matrix_n_bytes (back), m->data, tl_matrix_n_bytes (m));
+      g_assert_cmpuint (progress.size, ==, (gsize) st.st_size);
+      g_assert_cmpuint (progress.done, <=, progress.size);
+      if (g_str_has_suffix (names[k], ".npy"))
+        g_assert_cmpuint (progress.done, ==, progress.size);
+      else
+        g_assert_cmpuint (progress.done + TL_IO_WINDOW, >=, progress.size);
+    }
+  io_test_rmdir (dir);
+}
+
 static void
 test_memory_source (void)
 {
@@ -241,6 +273,7 @@ main (int argc, char **argv)
   g_test_add_func ("/io-stream/csv-keeps-float64", test_csv_keeps_float64);
   g_test_add_func ("/io-stream/txt-header-rule", test_txt_header_rule);
   g_test_add_func ("/io-stream/mtx-duplicates", test_mtx_duplicates);
+  g_test_add_func ("/io-stream/load-progress", test_load_progress);
   g_test_add_func ("/io-stream/memory-source", test_memory_source);
   return g_test_run ();
 }

@@ -148,6 +148,31 @@ test_describe_and_check (void)
   g_free (p);
 }
 
+/* Room kept back: a block that fits the budget but not beside the kept
+ * room is refused, and the sentence says how much is kept. */
+static void
+test_keep_back (void)
+{
+  TlMemoryBudget b;
+  tl_memory_budget_read (&b);
+  if (b.kind == TL_MEMORY_LIMIT_NONE)
+    {
+      g_test_skip ("no memory limit known");
+      return;
+    }
+  g_autoptr (GError) error = NULL;
+  guint64 block = TL_MEMORY_LARGE * 2;
+  g_assert_true (tl_memory_check (block, "the block", &error));
+  tl_memory_keep_back (b.available);
+  g_assert_false (tl_memory_check (block, "the block", &error));
+  tl_memory_keep_back (0);
+  g_assert_error (error, TL_ERROR, TL_ERROR_OUT_OF_MEMORY);
+  g_assert_true (g_str_has_prefix (error->message, "the block needs 2.0\u00a0MiB, "));
+  g_assert_nonnull (strstr (error->message, "more is kept for the program's own work"));
+  g_clear_error (&error);
+  g_assert_true (tl_memory_check (block, "the block", &error));
+}
+
 /* Under a real ulimit, in a child: the budget names it, and a matrix
  * beyond it is an error with both numbers, not g_malloc's abort. */
 static void
@@ -207,6 +232,7 @@ main (int argc, char **argv)
   g_test_add_func ("/memory/cgroup-v2-ancestors", test_cgroup_v2_ancestors);
   g_test_add_func ("/memory/cgroup-v1", test_cgroup_v1);
   g_test_add_func ("/memory/describe-and-check", test_describe_and_check);
+  g_test_add_func ("/memory/keep-back", test_keep_back);
   g_test_add_data_func ("/memory/rlimit-as", "as", test_rlimit);
   g_test_add_data_func ("/memory/rlimit-data", "data", test_rlimit);
   return g_test_run ();

@@ -1,11 +1,19 @@
 /* tl-application.c — start-up, command line, app actions and accelerators. */
 #include "tl-application.h"
 
+#include <signal.h>
 #include <time.h>
 #include <glib/gi18n-lib.h>
 #include "tl-config.h"
 #include "tl-window.h"
+#include "core/tl-memory.h"
 #include "remote/tl-remote-user.h"
+
+/* Room kept beside every matrix for the window's own work: its threads'
+ * stacks, fonts and pictures are allocated without asking, and GLib
+ * aborts when one of those fails (under ulimit -v a load that took the
+ * last of the address space ended the app at its next thread). */
+#define KEPT_FOR_THE_WINDOW ((guint64) 256 << 20)
 
 struct _TlApplication
 {
@@ -119,6 +127,10 @@ static void
 tl_application_startup (GApplication *app)
 {
   G_APPLICATION_CLASS (tl_application_parent_class)->startup (app);
+  tl_memory_keep_back (KEPT_FOR_THE_WINDOW);
+  /* an export past ulimit -f fails with "File too large" (and its
+   * temporary is removed) instead of SIGXFSZ killing the app */
+  signal (SIGXFSZ, SIG_IGN);
   /* user kernels run in a worker process: tilelab-cli serve --stdio */
   tl_remote_user_install ();
 

@@ -24,6 +24,9 @@ struct _TlSession
   GCancellable *source_cancellable[2];
   GCancellable *record_cancellable;
   guint n_pending_sources;
+  guint errors_reported;        /* bumped at every error message */
+  GPtrArray *loads;             /* files being read into A or B (tl-session-sources.c) */
+  guint load_ticker;            /* shows their progress while there are any */
 
   /* runs */
   TlRunner *runner;
@@ -85,6 +88,10 @@ extern guint tl_session_signals[N_SIGNALS];
 
 void tl_session_state_changed (TlSession *self);
 void tl_session_set_progress  (TlSession *self, const char *text, double fraction);
+/* Hides the message bar, unless an error was reported after
+ * errors_reported was read: a load that ends well does not hide why
+ * another, finished meanwhile, failed. */
+void tl_session_hide_message_unless_error_since (TlSession *self, guint errors_reported);
 /* replaces A (0) or B (1); the inputs change, results from older ones turn stale */
 void tl_session_set_source    (TlSession *self, guint i, TlMatrix *m, const TlMatrixStats *stats,
                                const TlSource *source, const char *label);
@@ -99,6 +106,9 @@ void tl_session_add_to_history (TlSession *self, TlRunRecord *record);
 void tl_session_set_lu_record (TlSession *self, TlLuRecorder *lu);
 /* opened files go to the desktop's recent files (and the Open menu) */
 void tl_session_remember_file (GFile *file);
+/* a file that failed to open because it is gone leaves the recent files
+ * (a stale entry of the Open menu is not offered again) */
+void tl_session_forget_file_if_gone (GFile *file);
 
 /* tl-session-hosts.c: where a job runs — host ≥ 0 a configured host's
  * worker, otherwise this computer's runner */

@@ -42,6 +42,7 @@ record_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel
   g_task_return_pointer (task, r, (GDestroyNotify) record_file_free);
 }
 
+/* user_data: the session's error count when the record was asked for */
 static void
 record_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
 {
@@ -58,11 +59,12 @@ record_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
           g_autofree char *what = g_strdup_printf (_("Could not open the record “%s”; what was shown stays."),
                                                    g_file_peek_path (file));
           tl_session_report_error (self, what, error);
+          tl_session_forget_file_if_gone (file);
         }
       tl_session_state_changed (self);
       return;
     }
-  tl_session_hide_message (self);
+  tl_session_hide_message_unless_error_since (self, GPOINTER_TO_UINT (user_data));
   tl_session_remember_file (file);
   gboolean is_lu = r->record && r->record->job && g_strcmp0 (r->record->job->kind, "lu") == 0;
   gboolean has_lu = r->lu != NULL || is_lu;
@@ -104,7 +106,8 @@ tl_session_open_record (TlSession *self, GFile *file)
   if (self->record_cancellable == NULL)
     self->record_cancellable = g_cancellable_new ();
   self->n_pending_sources++;
-  g_autoptr (GTask) task = g_task_new (self, self->record_cancellable, record_done_cb, NULL);
+  g_autoptr (GTask) task = g_task_new (self, self->record_cancellable, record_done_cb,
+                                        GUINT_TO_POINTER (self->errors_reported));
   g_task_set_task_data (task, g_object_ref (file), g_object_unref);
   g_task_run_in_thread (task, record_thread);
   tl_session_state_changed (self);

@@ -37,6 +37,18 @@ tl_session_remember_file (GFile *file)
 }
 
 void
+tl_session_forget_file_if_gone (GFile *file)
+{
+  if (g_file_is_native (file) && !g_file_query_exists (file, NULL))
+    {
+      g_autofree char *uri = g_file_get_uri (file);
+      GtkRecentManager *recent = gtk_recent_manager_get_default ();
+      if (gtk_recent_manager_has_item (recent, uri))
+        gtk_recent_manager_remove_item (recent, uri, NULL);
+    }
+}
+
+void
 tl_session_set_source (TlSession *self, guint i, TlMatrix *m, const TlMatrixStats *stats,
             const TlSource *source, const char *label)
 {
@@ -76,6 +88,8 @@ typedef struct
   GFile *file;
   TlMatrix *out[2];
   TlMatrixStats stats[2];
+  guint errors_reported;  /* the session's count when this task started */
+  TlLoadProgress progress; /* the file's, written by the worker */
 } SourceTask;
 
 static void
@@ -108,7 +122,8 @@ source_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel
           g_autofree char *path = g_file_get_path (t->file);
           /* streamed, polling the cancellable at every window: a new
            * file for this slot, or Escape, stops a long load */
-          t->out[i] = path ? tl_matrix_load_with (path, TL_FORMAT_AUTO, cancellable, NULL, &error)
+          t->out[i] = path ? tl_matrix_load_watched (path, TL_FORMAT_AUTO, cancellable,
+                                                     &t->progress, NULL, &error)
                            : NULL;
           if (path == NULL && error == NULL)
             g_set_error (&error, TL_ERROR, TL_ERROR_IO, _("Only local files can be opened"));
@@ -139,6 +154,63 @@ report_source_failure (TlSession *self, SourceTask *t, const GError *error)
   g_autofree char *why = t->file ? friendly_file_error (error) : g_strdup (error->message);
   g_autofree char *text = g_strdup_printf ("%s\n%s", what, why);
   tl_session_report (self, GTK_MESSAGE_ERROR, text);
+  if (t->file)
+    tl_session_forget_file_if_gone (t->file);
+}
+
+/* ---- how far the files being read are, in the progress bar ---------------- */
+
+static void
+show_load_progress (TlSession *self)
+{
+  if (self->running || self->loads->len == 0)
+    return; /* a run's progress has the bar */
+  guint64 done = 0, size = 0;
+  for (guint k = 0; k < self->loads->len; k++)
+    {
+      SourceTask *t = g_ptr_array_index (self->loads, k);
+      done += (gsize) g_atomic_pointer_get (&t->progress.done);
+      size += (gsize) g_atomic_pointer_get (&t->progress.size);
+    }
+  double fraction = size > 0 ? CLAMP ((double) done / (double) size, 0, 1) : 0;
+  g_autofree char *text = NULL;
+  if (self->loads->len == 1)
+    {
+      SourceTask *t = g_ptr_array_index (self->loads, 0);
+      g_autofree char *name = g_file_get_basename (t->file);
+      /* TRANSLATORS: "Loading big.npy as A… 45 %" */
+      text = g_strdup_printf (_("Loading %s as %s… %.0f %%"), name,
+                              t->targets & TL_TARGET_A ? "A" : "B", 100 * fraction);
+    }
+  else
+    text = g_strdup_printf (_("Loading %u files… %.0f %%"), self->loads->len, 100 * fraction);
+  tl_session_set_progress (self, text, fraction);
+}
+
+static gboolean
+load_tick_cb (gpointer self)
+{
+  show_load_progress (self);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+load_started (TlSession *self, SourceTask *t)
+{
+  g_ptr_array_add (self->loads, t);
+  if (self->load_ticker == 0)
+    self->load_ticker = g_timeout_add (100, load_tick_cb, self);
+  show_load_progress (self);
+}
+
+static void
+load_ended (TlSession *self, SourceTask *t)
+{
+  if (!g_ptr_array_remove (self->loads, t) || self->loads->len > 0)
+    return;
+  g_clear_handle_id (&self->load_ticker, g_source_remove);
+  if (!self->running && !tl_session_is_exporting (self))
+    tl_session_set_progress (self, _("idle"), 0);
 }
 
 static void
@@ -149,6 +221,7 @@ source_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
   g_autoptr (GError) error = NULL;
 
   self->n_pending_sources--;
+  load_ended (self, t);
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
       /* the previous sources stay as they were */
@@ -192,10 +265,12 @@ source_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
       if (self->source_cancellable[i] == g_task_get_cancellable (G_TASK (result)))
         g_clear_object (&self->source_cancellable[i]);
     }
-  tl_session_hide_message (self);
+  /* an error shown meanwhile (the other matrix's) stays */
+  gboolean failed_meanwhile = self->errors_reported != t->errors_reported;
+  tl_session_hide_message_unless_error_since (self, t->errors_reported);
   /* said as the second matrix arrives, not only after Run */
   g_autofree char *mismatch = tl_session_mismatch_text (self);
-  if (mismatch != NULL)
+  if (mismatch != NULL && !failed_meanwhile)
     tl_session_report (self, GTK_MESSAGE_WARNING, mismatch);
   if (tl_session_results_are_stale (self))
     {
@@ -219,6 +294,7 @@ start_source_task (TlSession *self, SourceTask *t)
         g_set_object (&self->source_cancellable[i], cancellable);
       }
   self->n_pending_sources++;
+  t->errors_reported = self->errors_reported;
   g_autoptr (GTask) task = g_task_new (self, cancellable, source_done_cb, NULL);
   g_task_set_task_data (task, t, (GDestroyNotify) source_task_free);
   g_task_run_in_thread (task, source_thread);
@@ -235,6 +311,7 @@ tl_session_load_source (TlSession *self, guint target, GFile *file)
   t->targets = target;
   t->file = g_object_ref (file);
   start_source_task (self, t);
+  load_started (self, t);
 }
 
 void

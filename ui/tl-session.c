@@ -22,6 +22,8 @@ void
 tl_session_report (TlSession *self, GtkMessageType type, const char *text)
 {
   g_return_if_fail (TL_IS_SESSION (self));
+  if (type == GTK_MESSAGE_ERROR && text != NULL)
+    self->errors_reported++;
   g_signal_emit (self, tl_session_signals[SIGNAL_MESSAGE], 0, type, text);
 }
 
@@ -36,6 +38,13 @@ void
 tl_session_hide_message (TlSession *self)
 {
   tl_session_report (self, GTK_MESSAGE_OTHER, NULL);
+}
+
+void
+tl_session_hide_message_unless_error_since (TlSession *self, guint errors_reported)
+{
+  if (self->errors_reported == errors_reported)
+    tl_session_hide_message (self);
 }
 
 void
@@ -295,6 +304,7 @@ tl_session_dispose (GObject *object)
   cancel_and_clear (&self->run_cancellable);
   cancel_and_clear (&self->lu_cancellable);
   cancel_and_clear (&self->probe_cancellable);
+  g_clear_handle_id (&self->load_ticker, g_source_remove);
   /* the hosts (tl-session-hosts.c fills the list and frees what it holds) */
   if (self->host_settings)
     g_signal_handlers_disconnect_by_data (self->host_settings, self);
@@ -320,6 +330,7 @@ tl_session_finalize (GObject *object)
   g_ptr_array_unref (self->live_runs);
   g_ptr_array_unref (self->history);
   g_ptr_array_unref (self->exports);
+  g_ptr_array_unref (self->loads);
   g_hash_table_unref (self->sweep_jobs);
   g_array_unref (self->sweep_sizes);
   g_clear_pointer (&self->record, tl_run_record_unref);
@@ -367,6 +378,7 @@ tl_session_init (TlSession *self)
   self->live_runs = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_kernel_run_free);
   self->history = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_run_record_unref);
   self->exports = g_ptr_array_new_with_free_func (g_object_unref);
+  self->loads = g_ptr_array_new ();
   self->sweep_jobs = g_hash_table_new (NULL, NULL);
   self->sweep_sizes = tl_sweep_sizes_parse (TL_SWEEP_SIZES_DEFAULT, NULL);
   self->gpus = g_array_new (FALSE, TRUE, sizeof (TlGpuFacts));

@@ -243,6 +243,14 @@ mib_text (guint64 bytes)
   return g_strdup_printf (_("%.1f MiB"), bytes / 1048576.0);
 }
 
+static gsize kept_back;  /* bytes; read and written atomically */
+
+void
+tl_memory_keep_back (guint64 bytes)
+{
+  g_atomic_pointer_set (&kept_back, (gsize) MIN (bytes, G_MAXSIZE));
+}
+
 gboolean
 tl_memory_check (guint64 bytes, const char *what, GError **error)
 {
@@ -250,8 +258,23 @@ tl_memory_check (guint64 bytes, const char *what, GError **error)
     return TRUE;
   TlMemoryBudget b;
   tl_memory_budget_read (&b);
-  if (bytes <= b.available)
+  guint64 keep = (guint64) g_atomic_pointer_get (&kept_back);
+  if (bytes <= b.available && b.available - bytes >= keep)
     return TRUE;
+  if (keep > 0 && b.kind != TL_MEMORY_LIMIT_NONE)
+    {
+      /* what may be given out is what is left beyond the kept room */
+      g_autofree char *need = size_text (bytes);
+      g_autofree char *left = size_text (b.available > keep ? b.available - keep : 0);
+      g_autofree char *kept = size_text (keep);
+      g_autofree char *room = describe_budget (&b, left);
+      /* TRANSLATORS: "a 4000×11000 float64 matrix needs 336 MiB, 100 MiB available
+       * (ulimit -v is …); 256 MiB more is kept for the program's own work" */
+      g_set_error (error, TL_ERROR, TL_ERROR_OUT_OF_MEMORY,
+                   _("%s needs %s, %s; %s more is kept for the program's own work"),
+                   what ? what : _("this"), need, room, kept);
+      return FALSE;
+    }
   g_autofree char *need = size_text (bytes);
   g_autofree char *available = size_text (b.available);
   if (g_strcmp0 (need, available) == 0)

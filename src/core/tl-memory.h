@@ -54,6 +54,12 @@ void      tl_memory_address_budget_read (TlMemoryBudget *out);
 /* "2.1 GiB available (ulimit -v is 4.0 GiB, 1.9 GiB of it in use)" */
 char     *tl_memory_budget_describe (const TlMemoryBudget *budget);
 
+/* Room kept back from every check: a program whose other work allocates
+ * without asking (the app's threads, fonts and pictures: GLib aborts when
+ * those fail) keeps that much for it; a check then passes only when the
+ * block leaves it.  0, the default, keeps nothing. */
+void      tl_memory_keep_back       (guint64 bytes);
+
 /* TL_ERROR_OUT_OF_MEMORY "WHAT needs 2.8 GiB, 2.1 GiB available (…)" when
  * bytes do not fit the budget (what: "a 1×350000000 float32 matrix", "the
  * record's tree"; NULL says "this").  Sizes below TL_MEMORY_LARGE pass. */

@@ -76,6 +76,10 @@ tl_io_source_refill (TlIoSource *s, const char **keep)
       source_error (s, cancelled);
       return FALSE;
     }
+  /* how far the parse has come: published as the window moves on */
+  guint64 parsed = s->base + (guint64) (s->p - s->window);
+  if (s->progress && !s->counting && parsed > (guint64) g_atomic_pointer_get (s->progress))
+    g_atomic_pointer_set (s->progress, (gsize) parsed);
   /* keep [from, end) at the start of the window, read after it */
   const char *from = keep && *keep ? *keep : s->p;
   gsize kept = (gsize) (s->end - from);
@@ -303,13 +307,17 @@ tl_io_source_count_content_lines (TlIoSource *s, char comment)
 {
   guint64 count = 0;
   const TlIoByteSet *blanks = tl_io_blanks ();
+  s->counting = TRUE;
   for (;;)
     {
       take_empty_lines (s);
       tl_io_source_skip (s, blanks);
       int c = tl_io_source_peek (s);
       if (c == TL_IO_EOF)
-        return count;
+        {
+          s->counting = FALSE;
+          return count;
+        }
       if (c == '\n' || c == '\r')
         {
           tl_io_source_newline (s);

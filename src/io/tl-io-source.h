@@ -47,6 +47,9 @@ typedef struct
   guint64 line_start;
   GCancellable *cancellable;
   GError *error;      /* the first read error, cancellation or over-long token */
+  gsize *progress;    /* NULL, or where the furthest byte read is published
+                       * (atomically) for another thread's progress bar */
+  gboolean counting;  /* a first pass: not published */
 } TlIoSource;
 
 /* Takes fd (closed by tl_io_source_clear); size is the file's size. */

@@ -119,16 +119,31 @@ TlMatrix *
 tl_matrix_load_with (const char *path, TlFormat format, GCancellable *cancellable,
                      TlLoadInfo *info, GError **error)
 {
+  return tl_matrix_load_watched (path, format, cancellable, NULL, info, error);
+}
+
+TlMatrix *
+tl_matrix_load_watched (const char *path, TlFormat format, GCancellable *cancellable,
+                        TlLoadProgress *progress, TlLoadInfo *info, GError **error)
+{
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
   if (info)
     *info = (TlLoadInfo) { TL_FORMAT_AUTO, NULL };
+  if (progress)
+    {
+      g_atomic_pointer_set (&progress->done, 0);
+      g_atomic_pointer_set (&progress->size, 0);
+    }
 
   /* a regular file, opened without blocking (a FIFO never hangs us) */
   guint64 size;
   int fd = tl_file_open_regular (path, &size, error);
   if (fd < 0)
     return NULL;
+  if (progress)
+    g_atomic_pointer_set (&progress->size, (gsize) size);
+  gsize *done = progress ? &progress->done : NULL;
 
   /* content first: the magic of .npy and the banner of Matrix Market are
    * unambiguous; then the extension; then text-or-CSV by a look inside */
@@ -152,11 +167,12 @@ tl_matrix_load_with (const char *path, TlFormat format, GCancellable *cancellabl
     }
   TlMatrix *m = NULL;
   if (format == TL_FORMAT_NPY)
-    m = tl_npy_load_fd (path, fd, size, cancellable, error);
+    m = tl_npy_load_fd (path, fd, size, cancellable, done, error);
   else
     {
       TlIoSource src;
       tl_io_source_init_fd (&src, path, fd, size, cancellable);
+      src.progress = done;
       char *note = NULL;
       if (sniff_text)
         format = tl_text_sniff_source (&src, &note) ? TL_FORMAT_TEXT : TL_FORMAT_CSV;

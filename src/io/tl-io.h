@@ -41,6 +41,22 @@ typedef struct
  * info (may be NULL) is filled on success; tl_load_info_clear frees it. */
 TlMatrix   *tl_matrix_load_with (const char *path, TlFormat format, GCancellable *cancellable,
                                  TlLoadInfo *info, GError **error);
+
+/* How far a load has come, for a progress bar on another thread: both
+ * fields are read with g_atomic_pointer_get.  done only grows (a CSV's
+ * row-count pass is not counted; the parse is); size is 0 until the file
+ * is open. */
+typedef struct
+{
+  gsize done;  /* bytes of the file parsed so far */
+  gsize size;  /* the file's size */
+} TlLoadProgress;
+
+/* tl_matrix_load_with, publishing its progress in *progress (zeroed
+ * first; may be NULL). */
+TlMatrix   *tl_matrix_load_watched (const char *path, TlFormat format,
+                                    GCancellable *cancellable, TlLoadProgress *progress,
+                                    TlLoadInfo *info, GError **error);
 void        tl_load_info_clear  (TlLoadInfo *info);
 TlMatrix   *tl_matrix_load      (const char *path, TlFormat format, GError **error);
 /* As tl_matrix_load, and tells which format the file was read as. */

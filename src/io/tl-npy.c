@@ -520,8 +520,9 @@ read_failed (const char *path, GCancellable *cancellable, GError **error)
  * chunk by chunk (converting, reordering, swapping bytes); the
  * cancellable is polled between pieces. */
 static gboolean
-read_data (const char *path, FILE *f, const NpyInfo *pinfo, guint64 data_bytes, TlMatrix *m,
-           GCancellable *cancellable, GError **error)
+read_data (const char *path, FILE *f, const NpyInfo *pinfo, guint64 data_start,
+           guint64 data_bytes, TlMatrix *m, GCancellable *cancellable, gsize *progress,
+           GError **error)
 {
   const NpyInfo info = *pinfo;
   TlDtype dtype = m->dtype;
@@ -539,6 +540,8 @@ read_data (const char *path, FILE *f, const NpyInfo *pinfo, guint64 data_bytes, 
           if (g_cancellable_is_cancelled (cancellable)
               || !read_exact (f, (char *) m->data + at, piece))
             return read_failed (path, cancellable, error);
+          if (progress)
+            g_atomic_pointer_set (progress, (gsize) (data_start + at + piece));
         }
       return TRUE;
     }
@@ -554,6 +557,8 @@ read_data (const char *path, FILE *f, const NpyInfo *pinfo, guint64 data_bytes, 
       if (g_cancellable_is_cancelled (cancellable)
           || !read_exact (f, chunk, count * (gsize) info.size))
         return read_failed (path, cancellable, error);
+      if (progress)
+        g_atomic_pointer_set (progress, (gsize) (data_start + (k + count) * (guint64) info.size));
       for (gsize c = 0; c < count; c++, k++)
         {
           gsize i = (gsize) (info.fortran ? k % rows : k / cols);
@@ -583,9 +588,9 @@ read_data (const char *path, FILE *f, const NpyInfo *pinfo, guint64 data_bytes, 
   return TRUE;
 }
 
-TlMatrix *
-tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GCancellable *cancellable,
-                    GError **error)
+static TlMatrix *
+load_stream (const char *path, FILE *f, guint64 file_size, GCancellable *cancellable,
+             gsize *progress, GError **error)
 {
   NpyInfo info = { 0 };
   guint64 data_start;
@@ -623,14 +628,21 @@ tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GCancellable *
   if (m == NULL)
     return NULL;
 
-  if (!read_data (path, f, &info, data_bytes, m, cancellable, error))
+  if (!read_data (path, f, &info, data_start, data_bytes, m, cancellable, progress, error))
     return NULL;
   return g_steal_pointer (&m);
 }
 
 TlMatrix *
+tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GCancellable *cancellable,
+                    GError **error)
+{
+  return load_stream (path, f, file_size, cancellable, NULL, error);
+}
+
+TlMatrix *
 tl_npy_load_fd (const char *path, int fd, guint64 size, GCancellable *cancellable,
-                GError **error)
+                gsize *progress, GError **error)
 {
   FILE *f = fdopen (fd, "rb");
   if (f == NULL)
@@ -640,7 +652,7 @@ tl_npy_load_fd (const char *path, int fd, guint64 size, GCancellable *cancellabl
       tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read: %s"), g_strerror (e));
       return NULL;
     }
-  TlMatrix *m = tl_npy_load_stream (path, f, size, cancellable, error);
+  TlMatrix *m = load_stream (path, f, size, cancellable, progress, error);
   fclose (f);
   return m;
 }

@@ -9,9 +9,10 @@
 
 G_BEGIN_DECLS
 
-/* A matrix from a descriptor of a regular file of size bytes (closed). */
+/* A matrix from a descriptor of a regular file of size bytes (closed);
+ * *progress (may be NULL) gets the bytes read so far, atomically. */
 TlMatrix *tl_npy_load_fd       (const char *path, int fd, guint64 size,
-                                GCancellable *cancellable, GError **error);
+                                GCancellable *cancellable, gsize *progress, GError **error);
 /* The same from an open stream of file_size bytes, read from its start
  * (the fuzzer feeds memory through fmemopen). */
 TlMatrix *tl_npy_load_stream   (const char *path, FILE *f, guint64 file_size,
