@@ -27,6 +27,7 @@
 // instrumented launch, and each poison-and-flush before one.  Nothing here
 // prints.
 #include "tl-gpu-internal.h"
+#include "tl-gpu-plan-residency.h"
 #include "gemm/tl-gemm-rung.h"
 
 #include <algorithm>
@@ -300,12 +301,15 @@ struct GemmRun
   }
 
   // 1c. a planned rung's plan (gpu/tl-gpu-plan.c): the cost model's
-  // choice, or the one the caller pinned by name
+  // choice, or the one the caller pinned by name, costed with the CTAs per
+  // SM this device holds of each plan's kernel
   TlGpuStatus choose_plan (const char *kernel_id)
   {
     const char *pinned = args->plan;
-    if (tl_gpu_gemm_plan_choose (kernel_id, args->m, args->n, args->k, &device->facts, pinned,
-                                 &launch.plan)
+    TlGpuPlanResidency residency;
+    tl_gpu_plan_residency (device, rung, kernel_id, &launch, &residency);
+    if (tl_gpu_gemm_plan_choose_resident (kernel_id, args->m, args->n, args->k, &device->facts,
+                                          &residency, pinned, &launch.plan)
         == TL_GPU_OK)
       return TL_GPU_OK;
     const int count = tl_gpu_gemm_plan_count (kernel_id);

@@ -10,6 +10,15 @@
 #include <stddef.h>
 #include "tl-gpu.h"
 
+// CTAs of one kernel an SM of the device holds at once, for a block and
+// dynamic shared memory (the occupancy calculator's answer, asked once).
+struct TlGpuResidencyEntry
+{
+  const void *kernel;
+  int threads, smem_bytes;
+  int ctas_per_sm;
+};
+
 // The open device.  One worker thread owns it (tl-gpu.h).
 struct TlGpuDevice
 {
@@ -20,6 +29,8 @@ struct TlGpuDevice
   cudaStream_t stream;        // every launch goes here, never the legacy stream
   cublasHandle_t cublas;      // created on first use of a cuBLAS rung
   TlGpuFacts facts;           // as read at open (the planner reads SMs and clock)
+  TlGpuResidencyEntry residency[128]; // the planned rungs' kernels asked so far
+  int n_residency;                    // (tl-gpu-plan-residency.cu)
 };
 
 // printf-style; stores the message for tl_gpu_last_message() and returns

@@ -7,12 +7,14 @@
  *
  * The model, all of it.  A CTA's work is one C tile over one slice of k.
  * There are `work` = tiles × splits such CTAs (a multicast pair's lone
- * last tile still takes a pair); the GPU runs `slots` of them at once and
- * the multiply takes
+ * last tile still takes a pair); the GPU runs `slots` of them at once, and
+ * the busiest SM works through `load` of them, `per_sm` at a time sharing
+ * its rate.  The multiply takes
  *
  *     waves = ⌈work / slots⌉                                  rounds
- *     T     = LAUNCH + waves × (FILL · a^β + MAIN + STORE + SPLIT)   µs
- *     MAIN  = 2 · tile_m · tile_n · k_slice / (R · eff / occ)
+ *     load  = ⌈work / (slots / per_sm)⌉                       CTAs on the busiest SM
+ *     T     = LAUNCH + waves × (FILL · a^β + SPLIT) + load × (MAIN + STORE)   µs
+ *     MAIN  = 2 · tile_m · tile_n · k_slice / (R · eff)
  *     SPLIT = splits > 1 : SPLIT_US · a^β (two cluster barriers and the
  *             partial tiles' exchange through distributed shared memory,
  *             which a smaller tile's fewer bytes shorten)
@@ -27,12 +29,15 @@
  *          DMMA: 256, TF32: 2048, BF16: 4096) × the SM clock;
  *   eff    the fraction of R the tile sustains (gemm/tl-gemm-plans.h: a
  *          larger tile reuses each operand more);
- *   occ    CTAs sharing an SM (the tile's CTAs per SM, or fewer when there
- *          are fewer CTAs than that many per SM);
- *   slots  CTAs per SM × the SMs a launch can fill: all of them for CTAs
+ *   per_sm CTAs of the plan's kernel an SM holds at once: the occupancy
+ *          calculator's count on the device that runs it (the harness
+ *          passes it in a TlGpuPlanResidency), else the tile list's;
+ *   slots  per_sm × the SMs a launch can fill: all of them for CTAs
  *          alone or in pairs, but clusters of 4 or 8 must sit inside one
  *          GPC, and only CLUSTER_FILL of the SMs take them (an H200 holds
- *          31 clusters of 4 = 124 SMs, 15 of 8 = 120);
+ *          31 clusters of 4 = 124 SMs, 15 of 8 = 120).  With one CTA per SM
+ *          `load` is `waves`; with three, a last round that gives some SMs
+ *          one more CTA than others costs one CTA's share, not a round;
  *   FILL   a wave's start and finish that no arithmetic hides: the first
  *          stages' latency from DRAM, the pipeline's drain, the stores —
  *          for the rung's largest tile; a smaller one pays a^β of it, a
@@ -49,9 +54,12 @@
  * squares on the logarithm of the time of every plan of every rung at 11
  * sizes, 256³ to 8192³ with skinny shapes and small k, on an H200, and
  * rungs 13 and 14's LAUNCH, FILL, SPLIT_US, β and smaller tiles' eff on
- * every plan of theirs at 256³ to 3000×2000×2500 (docs/perf/
- * gemm-plans-h200.md, gemm-tc-small-h200-2026-11-29.md: the fits' error
- * and where they miss).
+ * every plan of theirs at 256³ to 3000×2000×2500, and rung 15's on every
+ * plan of its own at 256³ to 2048³ with the CTAs per SM the occupancy
+ * calculator counts, held to its largest tile from 2048³ up (docs/perf/
+ * gemm-plans-h200.md, gemm-tc-small-h200-2026-11-29.md,
+ * gemm-lu-h200-2026-11-29-lecture.md: the fits' error and where they
+ * miss).
  * The plan is the cheapest T; ties (within 1%) go to the plan listed
  * first (larger tile, fewer splits).  Nothing here knows a size by name:
  * 512³ gets a split of k because its 8 large tiles leave 124 of 132 SMs
@@ -107,7 +115,7 @@ static const PlannedRung planned[] = {
   { "gemm-13-wgmma-tf32", 2048.0, 2.8, 7.8, 3.4, 0.5, 0.0, 2, 2048, tiles_13, N_OF (tiles_13) },
   { "gemm-14-wgmma-persistent", 4096.0, 3.8, 4.4, 4.1, 0.55, 0.5, 2, 2048, tiles_14,
     N_OF (tiles_14) },
-  { "gemm-15-dmma-f64", 256.0, 3.5, 2.7, 3.0, 0.0, 0.6, 1, -8, tiles_15, N_OF (tiles_15), 0.8 },
+  { "gemm-15-dmma-f64", 256.0, 2.6, 2.4, 3.7, 0.0, 0.77, 1, -8, tiles_15, N_OF (tiles_15), 0.72 },
 };
 
 /* k is cut into 1, 2, 4 or 8 slices: a cluster holds at most 8 CTAs
@@ -158,46 +166,45 @@ ceil_div (long a, long b)
   return (int) ((a + b - 1) / b);
 }
 
-/* Slots, waves, the last wave's fill and its idle SMs for `work` CTAs,
- * and how many CTAs share an SM (occ). */
+/* Slots, waves, the last wave's fill and its idle SMs for `work` CTAs
+ * of which an SM holds `per_sm`; returns the busiest SM's CTAs (load). */
 static int
 count_waves (TlGpuGemmPlan *p, int sms, int per_sm)
 {
   const int usable = p->cluster > 2 ? (int) (sms * CLUSTER_FILL) : sms;
-  p->slots = usable / p->cluster * p->cluster * per_sm;
-  if (p->slots < p->cluster)
-    p->slots = p->cluster;
+  const int filled = usable / p->cluster * p->cluster > 0 ? usable / p->cluster * p->cluster
+                                                          : p->cluster;
+  p->ctas_per_sm = per_sm;
+  p->slots = filled * per_sm;
   p->waves = ceil_div (p->work, p->slots);
   const int last = p->work - (p->waves - 1) * p->slots;
   p->last_wave_fill = (double) last / p->slots;
   /* the block scheduler spreads a wave over the SMs before it doubles up */
   p->idle_sms = last < sms ? sms - last : 0;
-  const int first = p->work < p->slots ? p->work : p->slots;
-  const int occ = ceil_div (first, sms);
-  return occ < per_sm ? occ : per_sm;
+  return ceil_div (p->work, filled);
 }
 
 static double
-model_us (const PlannedRung *r, const PlanTile *t, const TlGpuGemmPlan *p, int n, int k, int occ,
+model_us (const PlannedRung *r, const PlanTile *t, const TlGpuGemmPlan *p, int n, int k, int load,
           double clock_ghz)
 {
   const double area = (double) t->tile_m * t->tile_n;
   const int odd = r->odd_eff > 0.0 && t == &r->tiles[0] && (n % 2 != 0 || k % 2 != 0);
   const double eff = t->eff * (odd ? r->odd_eff : 1.0);
-  const double rate = r->flop_per_cycle * clock_ghz * 1e3 * eff / occ; /* FLOP/µs per CTA */
+  const double rate = r->flop_per_cycle * clock_ghz * 1e3 * eff; /* FLOP/µs of an SM */
   const double main_loop = 2.0 * area * (double) p->k_per_split / rate;
   const double largest = (double) r->tiles[0].tile_m * r->tiles[0].tile_n;
   const double shrink = pow (area / largest, r->fill_exponent);   /* a^β */
   const double fill = r->fill_us * shrink;
   const double split = p->splits > 1 ? r->split_us * shrink : 0.0;
   const double store = p->splits == 1 && n % 4 != 0 ? area * r->scalar_store_ns * 1e-3 : 0.0;
-  return r->launch_us + p->waves * (fill + main_loop + store + split);
+  return r->launch_us + p->waves * (fill + split) + load * (main_loop + store);
 }
 
 /* The plan's geometry and cost, without the sentence. */
 static void
 plan_fill (const PlannedRung *r, const PlanTile *t, int splits, int m, int n, int k, int sms,
-           double clock_ghz, TlGpuGemmPlan *p)
+           double clock_ghz, int per_sm, TlGpuGemmPlan *p)
 {
   memset (p, 0, sizeof *p);
   p->tile_m = t->tile_m;
@@ -226,8 +233,8 @@ plan_fill (const PlannedRung *r, const PlanTile *t, int splits, int m, int n, in
     snprintf (p->name, sizeof p->name, "%dx%d/c%d", t->tile_m, t->tile_n, r->pair);
   else
     snprintf (p->name, sizeof p->name, "%dx%d", t->tile_m, t->tile_n);
-  const int occ = count_waves (p, sms, t->per_sm);
-  p->model_us = model_us (r, t, p, n, k, occ, clock_ghz);
+  const int load = count_waves (p, sms, per_sm > 0 ? per_sm : t->per_sm);
+  p->model_us = model_us (r, t, p, n, k, load, clock_ghz);
 }
 
 static void
@@ -237,9 +244,17 @@ device_of (const TlGpuFacts *facts, int *sms, double *clock_ghz)
   *clock_ghz = facts != NULL && facts->clock_khz > 0 ? facts->clock_khz / 1e6 : 1.98;
 }
 
+/* The residency of plan `index` on the device (0: not known). */
+static int
+resident (const TlGpuPlanResidency *residency, int index)
+{
+  return residency != NULL && index < TL_GPU_PLANS_MAX ? residency->ctas_per_sm[index] : 0;
+}
+
 int
-tl_gpu_gemm_plan_nth (const char *kernel_id, int index, int m, int n, int k,
-                      const TlGpuFacts *facts, TlGpuGemmPlan *out)
+tl_gpu_gemm_plan_nth_resident (const char *kernel_id, int index, int m, int n, int k,
+                               const TlGpuFacts *facts, const TlGpuPlanResidency *residency,
+                               TlGpuGemmPlan *out)
 {
   const PlannedRung *r = planned_find (kernel_id);
   const PlanTile *tile;
@@ -249,15 +264,22 @@ tl_gpu_gemm_plan_nth (const char *kernel_id, int index, int m, int n, int k,
   int sms;
   double ghz;
   device_of (facts, &sms, &ghz);
-  plan_fill (r, tile, splits, m, n, k, sms, ghz, out);
+  plan_fill (r, tile, splits, m, n, k, sms, ghz, resident (residency, index), out);
   /* clusters, and so split-k, need compute capability 9.0 */
   if (out->splits > 1 && facts != NULL && facts->cc_major > 0 && facts->cc_major < 9)
     return 0;
-  /* what the rung's own shape would leave idle */
+  /* what the rung's own shape (plan 0) would leave idle */
   TlGpuGemmPlan unplanned;
-  plan_fill (r, &r->tiles[0], 1, m, n, k, sms, ghz, &unplanned);
+  plan_fill (r, &r->tiles[0], 1, m, n, k, sms, ghz, resident (residency, 0), &unplanned);
   out->idle_sms_default = unplanned.idle_sms;
   return 1;
+}
+
+int
+tl_gpu_gemm_plan_nth (const char *kernel_id, int index, int m, int n, int k,
+                      const TlGpuFacts *facts, TlGpuGemmPlan *out)
+{
+  return tl_gpu_gemm_plan_nth_resident (kernel_id, index, m, n, k, facts, NULL, out);
 }
 
 /* One sentence: what the largest tile would do, and what this plan does
@@ -280,18 +302,26 @@ plan_explain (TlGpuGemmPlan *p, const TlGpuGemmPlan *base, int m, int n, int k, 
   else
     snprintf (p->why, sizeof p->why,
               "%d×%d tiles would make %d CTAs and leave %d of %d SMs idle; %d×%d tiles%s give %d "
-              "CTAs with %d idle (%.1f µs against %.1f µs by the model).",
+              "CTAs, %d to an SM at once, with %d idle (%.1f µs against %.1f µs by the model).",
               base->tile_m, base->tile_n, base->work, base->idle_sms, sms, p->tile_m, p->tile_n,
               p->splits > 1 ? (p->splits == 2   ? " with k cut in 2"
                                : p->splits == 4 ? " with k cut in 4"
                                                 : " with k cut in 8")
                             : "",
-              p->work, p->idle_sms, p->model_us, base->model_us);
+              p->work, p->ctas_per_sm, p->idle_sms, p->model_us, base->model_us);
 }
 
 TlGpuStatus
 tl_gpu_gemm_plan_choose (const char *kernel_id, int m, int n, int k, const TlGpuFacts *facts,
                          const char *pinned, TlGpuGemmPlan *out)
+{
+  return tl_gpu_gemm_plan_choose_resident (kernel_id, m, n, k, facts, NULL, pinned, out);
+}
+
+TlGpuStatus
+tl_gpu_gemm_plan_choose_resident (const char *kernel_id, int m, int n, int k,
+                                  const TlGpuFacts *facts, const TlGpuPlanResidency *residency,
+                                  const char *pinned, TlGpuGemmPlan *out)
 {
   memset (out, 0, sizeof *out);
   const int count = tl_gpu_gemm_plan_count (kernel_id);
@@ -304,12 +334,12 @@ tl_gpu_gemm_plan_choose (const char *kernel_id, int m, int n, int k, const TlGpu
   double ghz;
   device_of (facts, &sms, &ghz);
   TlGpuGemmPlan base, best, p;
-  tl_gpu_gemm_plan_nth (kernel_id, 0, m, n, k, facts, &base);
+  tl_gpu_gemm_plan_nth_resident (kernel_id, 0, m, n, k, facts, residency, &base);
   best = base;
   int found = !asked;
   for (int i = 0; i < count; i++)
     {
-      if (!tl_gpu_gemm_plan_nth (kernel_id, i, m, n, k, facts, &p))
+      if (!tl_gpu_gemm_plan_nth_resident (kernel_id, i, m, n, k, facts, residency, &p))
         continue;
       if (asked)
         {

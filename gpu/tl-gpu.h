@@ -267,10 +267,27 @@ typedef struct
   int idle_sms;            /* SMs with nothing to do in the last wave */
   int idle_sms_default;    /* the same for the rung's largest tile without a split: what
                               the plan avoids (or costs) */
+  int ctas_per_sm;         /* CTAs of the plan's kernel one SM holds at once, as counted
+                              (TlGpuPlanResidency: the occupancy calculator's on a GPU) */
   double model_us;         /* the cost model's estimate for this plan, µs */
   int pinned;              /* 1: asked for by name (TlGpuGemmArgs.plan), not chosen */
   char why[200];           /* one sentence of why, English */
 } TlGpuGemmPlan;
+
+/* A rung offers at most this many plans. */
+#define TL_GPU_PLANS_MAX 32
+
+/* How many CTAs of each plan's kernel one SM of a device holds at once, by
+ * plan index: the occupancy calculator's answer for the kernel the plan
+ * launches on that device (registers, shared memory, threads).  The GPU
+ * harness asks it once per kernel and device and costs the plans with it;
+ * 0 (or no table) means not known, and the tile list's expectation for an
+ * H100/H200 stands in (gemm/tl-gemm-plans.h), as on a machine without a
+ * GPU. */
+typedef struct
+{
+  int ctas_per_sm[TL_GPU_PLANS_MAX];
+} TlGpuPlanResidency;
 
 /* How many plans kernel_id offers (0: the rung is not planned). */
 int tl_gpu_gemm_plan_count (const char *kernel_id);
@@ -280,6 +297,10 @@ int tl_gpu_gemm_plan_count (const char *kernel_id);
  * plan this GPU cannot run (split-k needs clusters: compute capability 9.0). */
 int tl_gpu_gemm_plan_nth (const char *kernel_id, int index, int m, int n, int k,
                           const TlGpuFacts *facts, TlGpuGemmPlan *out);
+/* The same with the device's residency of each plan (NULL: the tile list's). */
+int tl_gpu_gemm_plan_nth_resident (const char *kernel_id, int index, int m, int n, int k,
+                                   const TlGpuFacts *facts, const TlGpuPlanResidency *residency,
+                                   TlGpuGemmPlan *out);
 /* The plan kernel_id runs: the pinned one when `pinned` names one of its
  * plans ("" or NULL: the cost model's choice, the cheapest).  An unplanned
  * rung answers TL_GPU_OK with an empty plan.  A name that is not one of
@@ -289,6 +310,11 @@ int tl_gpu_gemm_plan_nth (const char *kernel_id, int index, int m, int n, int k,
 TlGpuStatus tl_gpu_gemm_plan_choose (const char *kernel_id, int m, int n, int k,
                                      const TlGpuFacts *facts, const char *pinned,
                                      TlGpuGemmPlan *out);
+/* The same with the device's residency of each plan (NULL: the tile list's). */
+TlGpuStatus tl_gpu_gemm_plan_choose_resident (const char *kernel_id, int m, int n, int k,
+                                              const TlGpuFacts *facts,
+                                              const TlGpuPlanResidency *residency,
+                                              const char *pinned, TlGpuGemmPlan *out);
 
 typedef enum
 {

@@ -239,6 +239,60 @@ test_dmma_tiles (void)
   g_assert_cmpfloat (odd.model_us, <, even.model_us * 1.01);
 }
 
+/* The index of kernel_id's plan `name`, or −1. */
+static int
+plan_index (const char *kernel_id, const char *name)
+{
+  TlGpuFacts f = h200 ();
+  for (int i = 0; i < tl_gpu_gemm_plan_count (kernel_id); i++)
+    {
+      TlGpuGemmPlan p;
+      if (tl_gpu_gemm_plan_nth (kernel_id, i, 1024, 1024, 1024, &f, &p) && strcmp (p.name, name) == 0)
+        return i;
+    }
+  return -1;
+}
+
+/* The CTAs per SM the device reports for a plan's kernel are the ones the
+ * model counts: its slots, waves and idle SMs follow them, and without a
+ * report the tile list's expectation stands in. */
+static void
+test_residency (void)
+{
+  const char *const rungs[] = { "gemm-16-doublebuf", "gemm-17-simt-tma", "gemm-13-wgmma-tf32",
+                                "gemm-14-wgmma-persistent", "gemm-15-dmma-f64" };
+  for (guint r = 0; r < G_N_ELEMENTS (rungs); r++)
+    g_assert_cmpint (tl_gpu_gemm_plan_count (rungs[r]), <=, TL_GPU_PLANS_MAX);
+  TlGpuFacts f = h200 ();
+  const int i = plan_index ("gemm-15-dmma-f64", "64x64");
+  g_assert_cmpint (i, >=, 0);
+  TlGpuPlanResidency three = { { 0 } }, one = { { 0 } };
+  three.ctas_per_sm[i] = 3;
+  one.ctas_per_sm[i] = 1;
+  TlGpuGemmPlan p, q, listed;
+  /* 1024³: 256 tiles of 64×64 */
+  g_assert_true (tl_gpu_gemm_plan_nth_resident ("gemm-15-dmma-f64", i, 1024, 1024, 1024, &f, &three, &p));
+  g_assert_cmpint (p.ctas_per_sm, ==, 3);
+  g_assert_cmpint (p.slots, ==, 3 * 132);
+  g_assert_cmpint (p.waves, ==, 1);
+  g_assert_cmpint (p.idle_sms, ==, 0);
+  g_assert_true (tl_gpu_gemm_plan_nth_resident ("gemm-15-dmma-f64", i, 1024, 1024, 1024, &f, &one, &q));
+  g_assert_cmpint (q.ctas_per_sm, ==, 1);
+  g_assert_cmpint (q.slots, ==, 132);
+  g_assert_cmpint (q.waves, ==, 2);
+  g_assert_cmpint (q.idle_sms, ==, 132 - (256 - 132));
+  /* one CTA at a time on the busiest SM takes as long as two rounds of them */
+  g_assert_cmpfloat (q.model_us, >, p.model_us);
+  g_assert_true (tl_gpu_gemm_plan_nth ("gemm-15-dmma-f64", i, 1024, 1024, 1024, &f, &listed));
+  g_assert_cmpint (listed.ctas_per_sm, >=, 1);
+  g_assert_cmpint (listed.slots, ==, listed.ctas_per_sm * 132);
+  /* the choice and a pinned plan count the same residency */
+  g_assert_cmpint (tl_gpu_gemm_plan_choose_resident ("gemm-15-dmma-f64", 1024, 1024, 1024, &f, &three,
+                                                     "64x64", &q), ==, TL_GPU_OK);
+  g_assert_cmpint (q.ctas_per_sm, ==, 3);
+  g_assert_cmpint (q.waves, ==, 1);
+}
+
 /* Split-k runs in clusters: a GPU before compute capability 9.0 is
  * offered the unsplit plans only. */
 static void
@@ -291,6 +345,7 @@ test_record (void)
   g_assert_cmpint (q->tiles, ==, p->tiles);
   g_assert_cmpint (q->work, ==, p->work);
   g_assert_cmpint (q->slots, ==, p->slots);
+  g_assert_cmpint (q->ctas_per_sm, ==, p->ctas_per_sm);
   g_assert_cmpint (q->waves, ==, p->waves);
   g_assert_cmpint (q->idle_sms, ==, p->idle_sms);
   g_assert_cmpint (q->idle_sms_default, ==, p->idle_sms_default);
@@ -363,6 +418,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gemm-plan/simt-tiles", test_simt_tiles);
   g_test_add_func ("/gemm-plan/wgmma-tiles", test_wgmma_tiles);
   g_test_add_func ("/gemm-plan/dmma-tiles", test_dmma_tiles);
+  g_test_add_func ("/gemm-plan/residency", test_residency);
   g_test_add_func ("/gemm-plan/no-clusters", test_no_clusters);
   g_test_add_func ("/gemm-plan/record", test_record);
   g_test_add_func ("/gemm-plan/simulated", test_simulated);

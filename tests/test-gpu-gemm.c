@@ -192,7 +192,12 @@ run_one (const TlGpuKernelInfo *info, TlGpuDtype d, const Shape *s, const TlMatr
   if (plan != NULL)
     g_assert_cmpstr (r.plan.name, ==, plan);
   if (tl_gpu_gemm_plan_count (info->id) > 0)
-    g_assert_cmpint (r.plan.tile_m, >, 0);   /* a planned rung always says what it ran */
+    {
+      g_assert_cmpint (r.plan.tile_m, >, 0);   /* a planned rung always says what it ran */
+      /* and its model counted the CTAs per SM the occupancy calculator
+       * gives the kernel that ran */
+      g_assert_cmpint (r.plan.ctas_per_sm, ==, r.launch.active_blocks_per_sm);
+    }
   g_assert_cmpint (r.n_times, ==, 2);
   for (int i = 0; i < r.n_times; i++)
     g_assert_cmpfloat (r.times_ms[i], >, 0.0);

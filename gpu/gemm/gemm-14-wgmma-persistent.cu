@@ -89,6 +89,15 @@
 // need.  As in rung 13, the producer prefetches both tensor maps before
 // its first copy.
 //
+// Where it is not faster than rung 11: products of about one round of
+// 128×256 tiles (1536³: 72 tiles, 2048³: 128).  There every CTA computes
+// one tile, so persistence has nothing to overlap and a pair's B tile is
+// read once per CTA anyway; what is left of the changes is their cost —
+// the cluster launch and the pair's handshake (a stage is free only when
+// both CTAs released it) — and none of its plans beat rung 11's one CTA
+// per tile there (docs/perf/gemm-lu-h200-2026-11-29-lecture.md; not
+// profiled).  From 4096³ up, where tiles come in rounds, it is ahead.
+//
 // Instrumented variant: one record per C tile (see tl-wgmma.cuh), not per
 // CTA — a persistent CTA lives for the whole launch; a split plan writes
 // one per tile and slice (`launch` = the slice).

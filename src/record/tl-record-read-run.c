@@ -381,6 +381,7 @@ read_run_plan (JsonObject *obj, const char *path, TlKernelRun *run, GError **err
     { "tile_m", &pl->tile_m }, { "tile_n", &pl->tile_n }, { "splits", &pl->splits },
     { "k_per_split", &pl->k_per_split }, { "cluster", &pl->cluster }, { "raster", &pl->raster },
     { "tiles", &pl->tiles }, { "work", &pl->work }, { "slots", &pl->slots },
+    { "ctas_per_sm", &pl->ctas_per_sm },
     { "waves", &pl->waves }, { "idle_sms", &pl->idle_sms },
     { "idle_sms_default", &pl->idle_sms_default },
   };

@@ -115,6 +115,7 @@ add_plan (JsonBuilder *b, const TlGpuGemmPlan *p)
   tl_json_member_int (b, "tiles", p->tiles);
   tl_json_member_int (b, "work", p->work);
   tl_json_member_int (b, "slots", p->slots);
+  tl_json_member_int (b, "ctas_per_sm", p->ctas_per_sm);
   tl_json_member_int (b, "waves", p->waves);
   add_double (b, "last_wave_fill", p->last_wave_fill);
   tl_json_member_int (b, "idle_sms", p->idle_sms);
