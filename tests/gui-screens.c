@@ -27,7 +27,7 @@
  * texts cut to the same words) and of their plots (a matrix, or the
  * tiles over C, out of proportion).  Presenting, also a painted text
  * under 14 px and a chart given less than half the page's height; in a
- * window, a text of Compare's or Roofline's charts under 11 px.  Texts
+ * window, a painted text under 11 px.  Texts
  * scrolled out of a page's view (Compare scrolls in a short window) are
  * not counted as cut.
  * Presentation mode starts with F5 and ends with Escape, high contrast
@@ -309,9 +309,8 @@ present (const char *shot, gboolean on)
 }
 
 /* Presenting, what a back row reads: every painted text at least 14 px
- * tall.  In a window, the charts of Compare and Roofline (bars, the sweep,
- * the roofline) keep their words at least 11 px tall: the rows of two
- * dozen kernels once shrank to 8 px at 1024×768. */
+ * tall.  In a window, every view's painted words at least 11 px tall: the
+ * rows of two dozen kernels once shrank to 8 px at 1024×768. */
 #define PRESENTATION_MIN_TEXT_PX 14.0
 #define WINDOW_MIN_TEXT_PX 11.0
 
@@ -421,7 +420,7 @@ drop_scrolled_out (TlPaintTextBoxes *boxes)
 /* Draws the window as it is on screen into an image, with the painters
  * reporting where their texts went; checks those and saves the picture. */
 static void
-draw_and_check (const char *shot, const char *path, gboolean presenting, gboolean legible_charts)
+draw_and_check (const char *shot, const char *path, gboolean presenting)
 {
   /* a resize still queued (a page that just came up) is done first:
    * gtk_widget_draw refuses a widget that waits for its allocation */
@@ -445,10 +444,7 @@ draw_and_check (const char *shot, const char *path, gboolean presenting, gboolea
         if (*lines[i])
           problem (shot, "painted text: %s", lines[i]);
     }
-  if (presenting)
-    check_text_sizes (shot, boxes, PRESENTATION_MIN_TEXT_PX);
-  else if (legible_charts)
-    check_text_sizes (shot, boxes, WINDOW_MIN_TEXT_PX);
+  check_text_sizes (shot, boxes, presenting ? PRESENTATION_MIN_TEXT_PX : WINDOW_MIN_TEXT_PX);
   if (path && cairo_surface_write_to_png (surface, path) != CAIRO_STATUS_SUCCESS)
     g_printerr ("gui-screens: could not save %s\n", path);
   cairo_surface_destroy (surface);
@@ -517,8 +513,7 @@ shoot (const Matrix *m, const char *scenario, guint view_index, const char *view
     explain (GTK_WIDGET (win), 0);
   g_autofree char *name = g_strdup_printf ("%s.png", shot);
   g_autofree char *path = m->out ? g_build_filename (m->out, name, NULL) : NULL;
-  gboolean charts = sweep || g_strcmp0 (view, "compare") == 0 || g_strcmp0 (view, "roofline") == 0;
-  draw_and_check (shot, path, presenting, charts);
+  draw_and_check (shot, path, presenting);
   if (presenting)
     check_chart_heights (shot, tl_window_get_page (win, sweep ? "compare" : view));
   g_print ("screens: %s\n", shot);
