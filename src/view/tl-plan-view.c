@@ -186,10 +186,10 @@ tl_plan_view_explain (const TlPlanView *v, gsize m, gsize k, gsize n)
     g_string_append_printf (s, _(" (%u SMs idle in it; the rung's largest tile without a split would "
                                  "leave %u idle)."),
                             v->idle_sms, v->idle_sms_default);
-  g_string_append (s, _(" The cost model (gpu/tl-gpu-plan.c) prices every plan as waves × (a wave's "
-                        "fill and drain + the tile's arithmetic at the rate its size sustains + the "
-                        "split's exchange) and runs the cheapest: a smaller tile or a split of k fills "
-                        "idle SMs but adds waves and exchange."));
+  g_string_append (s, _(" The cost model (gpu/tl-gpu-plan.c) prices every plan as its waves' fill, "
+                        "drain and split exchange plus the arithmetic of the CTAs its busiest SM runs, "
+                        "at the rate the tile's size sustains, and runs the cheapest: a smaller tile or "
+                        "a split of k fills idle SMs but adds waves and exchange."));
   if (v->why && v->why[0])
     g_string_append_printf (s, " %s", v->why);
   return g_string_free (s, FALSE);
