@@ -293,6 +293,45 @@ test_concurrent_slots (void)
   g_assert_false (tl_timeline_color_from_name ("start", &c));
 }
 
+/* A track's title with a shorter wording after it (the lesson's "10
+ * tensor cores (WMMA, BF16)" then "10 BF16"): the long one where it fits,
+ * the short one whole where it does not, never the long one cut. */
+static void
+test_track_title_choice (void)
+{
+  TlBlockRecord b[10];
+  known_blocks (b, 1.0);
+  g_autoptr (TlBlockStats) st = tl_block_stats_new (b, 10, 4, 0, -1);
+  TlTimelineTrack track = { .label = "10 tensor cores (WMMA, BF16)\n10 BF16", .kernel_id = "gemm-10-wmma-bf16",
+                            .blocks = b, .n_blocks = 10, .stats = st, .unit_label = "SM" };
+  TlTimelineModel model;
+  tl_timeline_model_init (&model);
+  model.tracks = &track;
+  model.n_tracks = 1;
+  TlPaintStyle style;
+  tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, FALSE);
+  static const int widths[] = { 900, 480 };
+  static const char *const titles[] = { "10 tensor cores (WMMA, BF16)", "10 BF16" };
+  for (guint k = 0; k < G_N_ELEMENTS (widths); k++)
+    {
+      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, widths[k], 400);
+      cairo_t *cr = cairo_create (s);
+      g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+      tl_paint_text_boxes_attach (cr, boxes);
+      tl_paint_timeline (cr, &model, &style, widths[k], 400);
+      cairo_destroy (cr);
+      cairo_surface_destroy (s);
+      gboolean found = FALSE;
+      for (guint i = 0; i < tl_paint_text_boxes_len (boxes); i++)
+        {
+          const char *text = tl_paint_text_boxes_index (boxes, i)->text;
+          found |= g_strcmp0 (text, titles[k]) == 0;
+          g_assert_false (g_str_has_prefix (text, "10 tensor") && strstr (text, "…"));
+        }
+      g_assert_true (found);
+    }
+}
+
 /* WCAG's relative luminance of an opaque pixel, and the contrast of two */
 static double
 luminance (guint32 p)
@@ -398,6 +437,7 @@ main (int argc, char **argv)
   g_test_add_func ("/paint-timeline/own-scales", test_two_kernels_own_scales);
   g_test_add_func ("/paint-timeline/summary-words", test_summary_words);
   g_test_add_func ("/paint-timeline/slots", test_concurrent_slots);
+  g_test_add_func ("/paint-timeline/track-title-choice", test_track_title_choice);
   g_test_add_func ("/paint-timeline/tail-label-contrast", test_tail_label_contrast);
   return g_test_run ();
 }

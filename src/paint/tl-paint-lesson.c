@@ -541,6 +541,7 @@ paint_roofline (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const
 typedef struct
 {
   TlBlockStats *stats[2];
+  char *labels[2]; /* the rung's name, then its short one ("10 BF16") */
   TlTimelineTrack tracks[2];
   TlTimelineModel model;
 } Timelines;
@@ -551,6 +552,8 @@ timelines_clear (Timelines *t)
   tl_block_stats_free (t->stats[0]);
   tl_block_stats_free (t->stats[1]);
   t->stats[0] = t->stats[1] = NULL;
+  g_clear_pointer (&t->labels[0], g_free);
+  g_clear_pointer (&t->labels[1], g_free);
 }
 
 /* FALSE (and nothing to clear) when a rung has no block records */
@@ -560,7 +563,7 @@ timelines_init (Timelines *t, const TlLesson *l, const TlRunRecord *record)
   memset (t, 0, sizeof *t);
   const TlKernelRun *runs[2] = { tl_run_record_find_run (record, l->lower_id),
                                  tl_run_record_find_run (record, l->upper_id) };
-  const char *labels[2] = { l->lower_name, l->upper_name };
+  const char *names[2] = { l->lower_name, l->upper_name }, *short_names[2] = { l->lower_short, l->upper_short };
   for (guint i = 0; i < 2; i++)
     {
       if (runs[i] == NULL || (t->stats[i] = tl_block_stats_new_for_run (record, runs[i], -1, NULL)) == NULL)
@@ -568,7 +571,8 @@ timelines_init (Timelines *t, const TlLesson *l, const TlRunRecord *record)
           timelines_clear (t);
           return FALSE;
         }
-      t->tracks[i].label = labels[i];
+      t->labels[i] = g_strjoin ("\n", names[i], short_names[i], NULL);
+      t->tracks[i].label = t->labels[i];
       t->tracks[i].kernel_id = runs[i]->kernel_id;
       t->tracks[i].blocks = runs[i]->blocks;
       t->tracks[i].n_blocks = runs[i]->n_blocks;

@@ -341,7 +341,7 @@ paint_header (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout 
     }
   tl_paint_set_fg (cr, style);
   tl_paint_set_font (cr, style, style->font_size * 1.15, TRUE);
-  tl_paint_text_fit (cr, x, y, 0, 0, room, tr->label ? tr->label : _("kernel"));
+  tl_paint_text_fit_choice (cr, x, y, 0, 0, room, tr->label ? tr->label : _("kernel"));
   if (lay->summary_lines == 0 || s == NULL)
     return;
 

@@ -30,7 +30,8 @@ gboolean    tl_timeline_color_from_name (const char *name, TlTimelineColor *out)
 
 typedef struct
 {
-  const char *label;            /* the kernel, e.g. "gemm-03-smem16" */
+  const char *label;            /* the kernel, e.g. "gemm-03-smem16"; shorter wordings
+                                   after it a line each (tl_paint_text_fit_choice) */
   const char *kernel_id;        /* its colour swatch (tl-kernel-colors.h); NULL: none */
   const TlBlockRecord *blocks;
   gsize n_blocks;
