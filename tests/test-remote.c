@@ -20,6 +20,8 @@
 #include "remote/tl-remote-target.h"
 #include "run/tl-gauss-run.h"
 
+#include "tl-config.h"
+
 #include <math.h>
 
 static MarkedWorker worker;
@@ -670,7 +672,19 @@ test_local_version (void)
   g_assert_nonnull (strstr (error->message, "protocol 99"));
   g_autofree char *ours = g_strdup_printf ("protocol %d ", TL_WIRE_PROTOCOL);
   g_assert_nonnull (strstr (error->message, ours));
+  g_assert_nonnull (strstr (error->message, "Install the same Tilelab version"));
   g_unlink (foreign);
+  /* the same version number from other sources (a build of another
+   * commit) is told apart: "install the same version" would puzzle */
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autofree char *hello = g_strdup_printf ("{\"protocol\":%d,\"schema\":\"tilelab-run/1\","
+                                            "\"gauss_schema\":1,\"version\":\"%s\"}",
+                                            TL_WIRE_PROTOCOL - 1, TL_VERSION);
+  g_assert_true (json_parser_load_from_data (parser, hello, -1, NULL));
+  g_autoptr (GError) same = NULL;
+  g_assert_false (tl_wire_check_versions (json_node_get_object (json_parser_get_root (parser)),
+                                          "gpu1's tilelab-cli", &same));
+  g_assert_nonnull (strstr (same->message, "built from different sources"));
 }
 
 static void

@@ -97,13 +97,17 @@ tl_wire_check_versions (JsonObject *hello, const char *who, GError **error)
   if (protocol == TL_WIRE_PROTOCOL && gauss == TL_LU_RECORD_SCHEMA
       && strcmp (schema, TL_RUN_RECORD_SCHEMA) == 0)
     return TRUE;
-  g_set_error (error, TL_REMOTE_ERROR, TL_REMOTE_ERROR_VERSION,
-               _("%s is Tilelab %s, which speaks worker protocol %" PRId64
-                 " with run records %s and Gauss records %" PRId64
-                 "; this Tilelab %s speaks protocol %d with %s and %d. "
-                 "Install the same Tilelab version on both."),
-               who, version, protocol, schema, gauss, TL_VERSION, TL_WIRE_PROTOCOL,
-               TL_RUN_RECORD_SCHEMA, TL_LU_RECORD_SCHEMA);
+  g_autofree char *sides = g_strdup_printf (
+    _("%s is Tilelab %s, which speaks worker protocol %" PRId64 " with run records %s and Gauss "
+      "records %" PRId64 "; this Tilelab %s speaks protocol %d with %s and %d."),
+    who, version, protocol, schema, gauss, TL_VERSION, TL_WIRE_PROTOCOL, TL_RUN_RECORD_SCHEMA,
+    TL_LU_RECORD_SCHEMA);
+  /* one version number, two protocols: builds of different sources */
+  const char *advice = strcmp (version, TL_VERSION) == 0
+                         ? _("Both carry the same version number but were built from different "
+                             "sources: install the same build on both.")
+                         : _("Install the same Tilelab version on both.");
+  g_set_error (error, TL_REMOTE_ERROR, TL_REMOTE_ERROR_VERSION, "%s %s", sides, advice);
   return FALSE;
 }
 
