@@ -515,6 +515,25 @@ test_error_outlives_other_load (void)
   g_assert_nonnull (strstr (text, "truncated-b.npy"));
 }
 
+/* A and B opened together and both failing: the message names both (the
+ * second used to replace the first). */
+static void
+test_two_failures (void)
+{
+  TlWindow *win = TL_WINDOW (main_window ());
+  wait_until_idle (win, 30);
+  g_autoptr (GFile) folder = hostile ("folder.csv");
+  g_autofree char *bad = g_build_filename (dir, "truncated-b.npy", NULL);
+  g_autoptr (GFile) bad_file = g_file_new_for_path (bad);
+  tl_window_load_source (win, TL_TARGET_A, folder);
+  tl_window_load_source (win, TL_TARGET_B, bad_file);
+  wait_until_idle (win, 60);
+  g_autofree char *text = shown_errors ();
+  g_test_message ("shown after both: %s", text);
+  g_assert_nonnull (strstr (text, "folder.csv"));
+  g_assert_nonnull (strstr (text, "truncated-b.npy"));
+}
+
 /* Under ulimit -v, a matrix that would leave the window less than its
  * kept room is refused with a sentence (it used to be taken, and the
  * window's next thread or picture aborted the app). */
@@ -682,6 +701,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-hostile/load-live", test_load_live);
   g_test_add_func ("/gui-hostile/load-cancel-and-fail-keep", test_load_cancel_and_fail_keep);
   g_test_add_func ("/gui-hostile/error-outlives-other-load", test_error_outlives_other_load);
+  g_test_add_func ("/gui-hostile/two-failures", test_two_failures);
   g_test_add_func ("/gui-hostile/memory-limit", test_memory_limit);
   g_test_add_func ("/gui-hostile/still-usable", test_still_usable);
   /* (after a run: the Matrices page's picture is of its record) */

@@ -25,6 +25,7 @@ struct _TlSession
   GCancellable *record_cancellable;
   guint n_pending_sources;
   guint errors_reported;        /* bumped at every error message */
+  char *failures_shown;         /* the load failures the message bar says now, or NULL */
   GPtrArray *loads;             /* files being read into A or B (tl-session-sources.c) */
   guint load_ticker;            /* shows their progress while there are any */
 

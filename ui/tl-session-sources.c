@@ -153,7 +153,12 @@ report_source_failure (TlSession *self, SourceTask *t, const GError *error)
     : g_strdup_printf (_("Could not open “%s” as %s; %s is still empty."), path, name, name);
   g_autofree char *why = t->file ? friendly_file_error (error) : g_strdup (error->message);
   g_autofree char *text = g_strdup_printf ("%s\n%s", what, why);
-  tl_session_report (self, GTK_MESSAGE_ERROR, text);
+  /* A and B opened together, both failing: the message says both */
+  g_autofree char *earlier = self->errors_reported != t->errors_reported
+                             ? g_steal_pointer (&self->failures_shown) : NULL;
+  g_autofree char *all = earlier ? g_strdup_printf ("%s\n%s", earlier, text) : g_strdup (text);
+  tl_session_report (self, GTK_MESSAGE_ERROR, all);
+  self->failures_shown = g_steal_pointer (&all);
   if (t->file)
     tl_session_forget_file_if_gone (t->file);
 }

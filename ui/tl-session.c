@@ -24,6 +24,7 @@ tl_session_report (TlSession *self, GtkMessageType type, const char *text)
   g_return_if_fail (TL_IS_SESSION (self));
   if (type == GTK_MESSAGE_ERROR && text != NULL)
     self->errors_reported++;
+  g_clear_pointer (&self->failures_shown, g_free);
   g_signal_emit (self, tl_session_signals[SIGNAL_MESSAGE], 0, type, text);
 }
 
@@ -338,6 +339,7 @@ tl_session_finalize (GObject *object)
   g_clear_pointer (&self->lu_run, tl_run_record_unref);
   g_clear_pointer (&self->gpus, g_array_unref);
   g_free (self->no_gpu_reason);
+  g_free (self->failures_shown);
   G_OBJECT_CLASS (tl_session_parent_class)->finalize (object);
 }
 
