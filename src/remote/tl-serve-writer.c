@@ -251,12 +251,6 @@ tl_serve_writer_send_stream (TlServeWriter *w, GBytes *line, GInputStream *strea
 }
 
 gboolean
-tl_serve_writer_is_broken (TlServeWriter *w)
-{
-  return g_atomic_int_get (&w->broken);
-}
-
-gboolean
 tl_serve_writer_finish (TlServeWriter *w, guint timeout_ms)
 {
   Item *end = g_new0 (Item, 1);

@@ -43,8 +43,6 @@ void           tl_serve_writer_send_stream (TlServeWriter *writer, GBytes *line,
                                             GInputStream *stream, guint64 size,
                                             GCancellable *cut);
 
-gboolean       tl_serve_writer_is_broken (TlServeWriter *writer);
-
 /* Writes what is queued and ends the thread: TRUE and freed when it
  * ended within timeout_ms, else FALSE and left to the end of the process
  * (a client that does not read). */
