@@ -19,179 +19,181 @@
  * gpu/gemm/gemm-NN-name.cu (defining gemm_NN_name_rung), one row here, and
  * the file in gpu/meson.build (meson does not glob).  Rows are never
  * renumbered; the order is the order users see.
+ *
+ * Titles and lessons are N_() marked: src/ shows them through gettext.
  */
 
 TL_GEMM_ROW (gemm_01_naive,
-  .id = "gemm-01-naive", .number = 1, .title = "naive (uncoalesced)",
-  .lesson = "One thread per C element, threadIdx.x walks rows: neighbouring threads read memory far apart.",
+  .id = "gemm-01-naive", .number = 1, .title = N_("naive (uncoalesced)"),
+  .lesson = N_("One thread per C element, threadIdx.x walks rows: neighbouring threads read memory far apart."),
   .seed = "000, 002", .dtypes = I32 | F32 | F64, .precision = "fp32",
   .instrumentable = 1, .tile_m = 32, .tile_n = 32,
   .source_path = "gpu/gemm/gemm-01-naive.cu",
   .counters = "gld_sectors_per_request dram_bytes l2_bytes")
 
 TL_GEMM_ROW (gemm_02_coalesced,
-  .id = "gemm-02-coalesced", .number = 2, .title = "coalesced",
-  .lesson = "Same work, threadIdx.x walks columns: a warp reads 32 neighbouring floats of B in one transaction.",
+  .id = "gemm-02-coalesced", .number = 2, .title = N_("coalesced"),
+  .lesson = N_("Same work, threadIdx.x walks columns: a warp reads 32 neighbouring floats of B in one transaction."),
   .seed = "002", .dtypes = I32 | F32 | F64, .precision = "fp32",
   .instrumentable = 1, .tile_m = 32, .tile_n = 32,
   .source_path = "gpu/gemm/gemm-02-coalesced.cu",
   .counters = "gld_sectors_per_request dram_bytes")
 
 TL_GEMM_ROW (gemm_03_smem16,
-  .id = "gemm-03-smem16", .number = 3, .title = "shared memory 16×16",
-  .lesson = "Each 16×16 block stages tiles of A and B in shared memory: every global load is reused 16 times.",
+  .id = "gemm-03-smem16", .number = 3, .title = N_("shared memory 16×16"),
+  .lesson = N_("Each 16×16 block stages tiles of A and B in shared memory: every global load is reused 16 times."),
   .seed = "000, 001", .dtypes = I32 | F32 | F64, .precision = "fp32",
   .instrumentable = 1, .tile_m = 16, .tile_n = 16,
   .source_path = "gpu/gemm/gemm-03-smem16.cu",
   .counters = "l2_bytes dram_bytes")
 
 TL_GEMM_ROW (gemm_04_smem32,
-  .id = "gemm-04-smem32", .number = 4, .title = "shared memory 32×32",
-  .lesson = "Bigger tiles (32×32) with zero-padded edges: twice the reuse, any matrix size.",
+  .id = "gemm-04-smem32", .number = 4, .title = N_("shared memory 32×32"),
+  .lesson = N_("Bigger tiles (32×32) with zero-padded edges: twice the reuse, any matrix size."),
   .seed = "002", .dtypes = I32 | F32 | F64, .precision = "fp32",
   .instrumentable = 1, .tile_m = 32, .tile_n = 32,
   .source_path = "gpu/gemm/gemm-04-smem32.cu",
   .counters = "l2_bytes dram_bytes")
 
 TL_GEMM_ROW (gemm_05_seed3k,
-  .id = "gemm-05-seed3k", .number = 5, .title = "seed 004: three kernels",
-  .lesson = "32×4 threads compute 8 outputs each; unguarded interior, guarded last k-step and margins.",
+  .id = "gemm-05-seed3k", .number = 5, .title = N_("seed 004: three kernels"),
+  .lesson = N_("32×4 threads compute 8 outputs each; unguarded interior, guarded last k-step and margins."),
   .seed = "004", .dtypes = F32, .precision = "fp32",
   .instrumentable = 1, .tile_m = 32, .tile_n = 32,
   .source_path = "gpu/gemm/gemm-05-seed3k.cu",
   .counters = "smem_wavefronts issue_active")
 
 TL_GEMM_ROW (gemm_06_regtile1d,
-  .id = "gemm-06-regtile1d", .number = 6, .title = "1-D register tiling",
-  .lesson = "Each thread computes a column of 8 results from registers: fewer shared-memory loads per FMA.",
+  .id = "gemm-06-regtile1d", .number = 6, .title = N_("1-D register tiling"),
+  .lesson = N_("Each thread computes a column of 8 results from registers: fewer shared-memory loads per FMA."),
   .seed = "", .dtypes = F32, .precision = "fp32",
   .instrumentable = 1, .tile_m = 64, .tile_n = 64,
   .source_path = "gpu/gemm/gemm-06-regtile1d.cu",
   .counters = "smem_wavefronts issue_active")
 
 TL_GEMM_ROW (gemm_07_regtile2d,
-  .id = "gemm-07-regtile2d", .number = 7, .title = "2-D register tiling",
-  .lesson = "Each thread computes an 8×8 outer product: arithmetic intensity grows with the tile.",
+  .id = "gemm-07-regtile2d", .number = 7, .title = N_("2-D register tiling"),
+  .lesson = N_("Each thread computes an 8×8 outer product: arithmetic intensity grows with the tile."),
   .seed = "", .dtypes = F32, .precision = "fp32",
   .instrumentable = 1, .tile_m = 128, .tile_n = 128,
   .source_path = "gpu/gemm/gemm-07-regtile2d.cu",
   .counters = "intensity l2_bytes smem_wavefronts")
 
 TL_GEMM_ROW (gemm_08_vectorized,
-  .id = "gemm-08-vectorized", .number = 8, .title = "vectorised, conflict-free",
-  .lesson = "128-bit loads, A stored transposed in shared memory, padded rows: no bank conflicts.",
+  .id = "gemm-08-vectorized", .number = 8, .title = N_("vectorised, conflict-free"),
+  .lesson = N_("128-bit loads, A stored transposed in shared memory, padded rows: no bank conflicts."),
   .seed = "", .dtypes = F32, .precision = "fp32",
   .instrumentable = 1, .tile_m = 128, .tile_n = 128,
   .source_path = "gpu/gemm/gemm-08-vectorized.cu",
   .counters = "bank_conflicts_per_request smem_wavefronts")
 
 TL_GEMM_ROW (gemm_09_warptile,
-  .id = "gemm-09-warptile", .number = 9, .title = "warp tiling + async copy",
-  .lesson = "Warps own sub-tiles; cp.async keeps the next tiles in flight (a 4-stage pipeline) while the current one is multiplied.",
+  .id = "gemm-09-warptile", .number = 9, .title = N_("warp tiling + async copy"),
+  .lesson = N_("Warps own sub-tiles; cp.async keeps the next tiles in flight (a 4-stage pipeline) while the current one is multiplied."),
   .seed = "", .dtypes = F32, .precision = "fp32", .min_cc = 80,
   .instrumentable = 1, .tile_m = 128, .tile_n = 256,
   .source_path = "gpu/gemm/gemm-09-warptile.cu",
   .counters = "issue_active occupancy")
 
 TL_GEMM_ROW (gemm_10_wmma_tf32,
-  .id = "gemm-10-wmma-tf32", .number = 10, .title = "tensor cores (WMMA, TF32)",
-  .lesson = "WMMA fragments on tensor cores with TF32 inputs and float accumulation.",
+  .id = "gemm-10-wmma-tf32", .number = 10, .title = N_("tensor cores (WMMA, TF32)"),
+  .lesson = N_("WMMA fragments on tensor cores with TF32 inputs and float accumulation."),
   .seed = "", .dtypes = F32, .precision = "tf32", .min_cc = 80,
   .instrumentable = 1, .tile_m = 128, .tile_n = 128,
   .source_path = "gpu/gemm/gemm-10-wmma.cu",
   .counters = "flops issue_active")
 
 TL_GEMM_ROW (gemm_10_wmma_bf16,
-  .id = "gemm-10-wmma-bf16", .number = 10, .title = "tensor cores (WMMA, BF16)",
-  .lesson = "WMMA fragments on tensor cores with BF16 inputs and float accumulation.",
+  .id = "gemm-10-wmma-bf16", .number = 10, .title = N_("tensor cores (WMMA, BF16)"),
+  .lesson = N_("WMMA fragments on tensor cores with BF16 inputs and float accumulation."),
   .seed = "", .dtypes = F32, .precision = "bf16", .min_cc = 80,
   .instrumentable = 1, .tile_m = 128, .tile_n = 128,
   .source_path = "gpu/gemm/gemm-10-wmma.cu",
   .counters = "flops issue_active")
 
 TL_GEMM_ROW (gemm_11_wgmma,
-  .id = "gemm-11-wgmma", .number = 11, .title = "Hopper wgmma + TMA",
-  .lesson = "A warpgroup issues wgmma from shared memory that the TMA engine fills, several stages deep.",
+  .id = "gemm-11-wgmma", .number = 11, .title = N_("Hopper wgmma + TMA"),
+  .lesson = N_("A warpgroup issues wgmma from shared memory that the TMA engine fills, several stages deep."),
   .seed = "", .dtypes = F32, .precision = "bf16", .min_cc = 90,
   .instrumentable = 1, .tile_m = 128, .tile_n = 256,
   .source_path = "gpu/gemm/gemm-11-wgmma.cu",
   .counters = "dram_bytes intensity")
 
 TL_GEMM_ROW (gemm_12_regtile_f64,
-  .id = "gemm-12-regtile-f64", .number = 12, .title = "register tiling, float64",
-  .lesson = "Rung 16's register-tiled kernel in double precision, on the FP64 CUDA cores (half the FP32 rate on H100, 1/64 on consumer GPUs).",
+  .id = "gemm-12-regtile-f64", .number = 12, .title = N_("register tiling, float64"),
+  .lesson = N_("Rung 16's register-tiled kernel in double precision, on the FP64 CUDA cores (half the FP32 rate on H100, 1/64 on consumer GPUs)."),
   .seed = "003", .dtypes = F64, .precision = "fp64",
   .instrumentable = 1, .tile_m = 128, .tile_n = 128,
   .source_path = "gpu/gemm/gemm-12-regtile-f64.cu",
   .counters = "flops issue_active")
 
 TL_GEMM_ROW (gemm_13_wgmma_tf32,
-  .id = "gemm-13-wgmma-tf32", .number = 13, .title = "Hopper wgmma, TF32",
-  .lesson = "wgmma takes TF32 only K-major from shared memory, so compute Cᵀ = Bᵀ·Aᵀ: A's tile from shared memory, B's from registers.",
+  .id = "gemm-13-wgmma-tf32", .number = 13, .title = N_("Hopper wgmma, TF32"),
+  .lesson = N_("wgmma takes TF32 only K-major from shared memory, so compute Cᵀ = Bᵀ·Aᵀ: A's tile from shared memory, B's from registers."),
   .seed = "", .dtypes = F32, .precision = "tf32", .min_cc = 90,
   .instrumentable = 1, .tile_m = 256, .tile_n = 128,
   .source_path = "gpu/gemm/gemm-13-wgmma-tf32.cu",
   .counters = "dram_bytes intensity")
 
 TL_GEMM_ROW (gemm_14_wgmma_persistent,
-  .id = "gemm-14-wgmma-persistent", .number = 14, .title = "Hopper wgmma, persistent",
-  .lesson = "One CTA per SM loops over C's tiles in L2-friendly order; CTA pairs multicast the shared B tile.",
+  .id = "gemm-14-wgmma-persistent", .number = 14, .title = N_("Hopper wgmma, persistent"),
+  .lesson = N_("One CTA per SM loops over C's tiles in L2-friendly order; CTA pairs multicast the shared B tile."),
   .seed = "", .dtypes = F32, .precision = "bf16", .min_cc = 90,
   .instrumentable = 1, .tile_m = 128, .tile_n = 256,
   .source_path = "gpu/gemm/gemm-14-wgmma-persistent.cu",
   .counters = "dram_bytes occupancy")
 
 TL_GEMM_ROW (gemm_15_dmma_f64,
-  .id = "gemm-15-dmma-f64", .number = 15, .title = "FP64 tensor cores (DMMA)",
-  .lesson = "mma.sync on doubles: the tensor cores multiply 16×8×4 tiles in full float64, twice the FP64 CUDA-core rate.",
+  .id = "gemm-15-dmma-f64", .number = 15, .title = N_("FP64 tensor cores (DMMA)"),
+  .lesson = N_("mma.sync on doubles: the tensor cores multiply 16×8×4 tiles in full float64, twice the FP64 CUDA-core rate."),
   .seed = "003", .dtypes = F64, .precision = "fp64", .min_cc = 80,
   .instrumentable = 1, .tile_m = 128, .tile_n = 128,
   .source_path = "gpu/gemm/gemm-15-dmma-f64.cu",
   .counters = "flops issue_active")
 
 TL_GEMM_ROW (gemm_16_doublebuf,
-  .id = "gemm-16-doublebuf", .number = 16, .title = "double-buffered, 4×8 warps, planned",
-  .lesson = "Two shared buffers, operands loaded a step ahead, 4×8-lane warps, 64×64 tiles when 128×128 would leave SMs idle: issue slots, not waiting, are what is left.",
+  .id = "gemm-16-doublebuf", .number = 16, .title = N_("double-buffered, 4×8 warps, planned"),
+  .lesson = N_("Two shared buffers, operands loaded a step ahead, 4×8-lane warps, 64×64 tiles when 128×128 would leave SMs idle: issue slots, not waiting, are what is left."),
   .seed = "", .dtypes = F32, .precision = "fp32",
   .instrumentable = 1, .tile_m = 128, .tile_n = 128,
   .source_path = "gpu/gemm/gemm-16-doublebuf.cu",
   .counters = "issue_active occupancy")
 
 TL_GEMM_ROW (gemm_17_simt_tma,
-  .id = "gemm-17-simt-tma", .number = 17, .title = "warp-specialised SIMT + TMA",
-  .lesson = "One producer warp lets the copy engine (TMA) fill a ring of shared stages; eight warps with 232 registers each do nothing but shared loads and FFMAs on 8×16 outputs.",
+  .id = "gemm-17-simt-tma", .number = 17, .title = N_("warp-specialised SIMT + TMA"),
+  .lesson = N_("One producer warp lets the copy engine (TMA) fill a ring of shared stages; eight warps with 232 registers each do nothing but shared loads and FFMAs on 8×16 outputs."),
   .seed = "", .dtypes = F32, .precision = "fp32", .min_cc = 90,
   .instrumentable = 1, .tile_m = 128, .tile_n = 256,
   .source_path = "gpu/gemm/gemm-17-simt-tma.cu",
   .counters = "issue_active smem_wavefronts occupancy")
 
 TL_GEMM_ROW (cublas_fp32,
-  .id = "cublas-fp32", .number = 0, .title = "cuBLAS SGEMM (pedantic)",
-  .lesson = "The vendor library with pedantic FP32 math: the reference the CUDA-core rungs chase.",
+  .id = "cublas-fp32", .number = 0, .title = N_("cuBLAS SGEMM (pedantic)"),
+  .lesson = N_("The vendor library with pedantic FP32 math: the reference the CUDA-core rungs chase."),
   .seed = "", .dtypes = F32, .precision = "fp32",
   .kind = TL_GPU_KIND_REFERENCE,
   .source_path = "gpu/tl-gpu-cublas.cu",
   .counters = "dram_bytes intensity")
 
 TL_GEMM_ROW (cublas_tf32,
-  .id = "cublas-tf32", .number = 0, .title = "cuBLAS TF32",
-  .lesson = "cuBLAS on tensor cores with TF32 inputs: the reference for the TF32 rung.",
+  .id = "cublas-tf32", .number = 0, .title = N_("cuBLAS TF32"),
+  .lesson = N_("cuBLAS on tensor cores with TF32 inputs: the reference for the TF32 rung."),
   .seed = "", .dtypes = F32, .precision = "tf32", .min_cc = 80,
   .kind = TL_GPU_KIND_REFERENCE,
   .source_path = "gpu/tl-gpu-cublas.cu",
   .counters = "dram_bytes intensity")
 
 TL_GEMM_ROW (cublas_bf16,
-  .id = "cublas-bf16", .number = 0, .title = "cuBLAS BF16",
-  .lesson = "cuBLAS with BF16 inputs and FP32 accumulation: the reference for the BF16 rungs.",
+  .id = "cublas-bf16", .number = 0, .title = N_("cuBLAS BF16"),
+  .lesson = N_("cuBLAS with BF16 inputs and FP32 accumulation: the reference for the BF16 rungs."),
   .seed = "", .dtypes = F32, .precision = "bf16", .min_cc = 80,
   .kind = TL_GPU_KIND_REFERENCE,
   .source_path = "gpu/tl-gpu-cublas.cu",
   .counters = "dram_bytes intensity")
 
 TL_GEMM_ROW (cublas_fp64,
-  .id = "cublas-fp64", .number = 0, .title = "cuBLAS DGEMM",
-  .lesson = "The vendor library in double precision.",
+  .id = "cublas-fp64", .number = 0, .title = N_("cuBLAS DGEMM"),
+  .lesson = N_("The vendor library in double precision."),
   .seed = "", .dtypes = F64, .precision = "fp64",
   .kind = TL_GPU_KIND_REFERENCE,
   .source_path = "gpu/tl-gpu-cublas.cu",
