@@ -13,11 +13,11 @@
 
 static const int sizes[][2] = { { 1024, 768 }, { 1280, 800 }, { 1920, 1080 } };
 
-/* A point's label: "07", "10 TF32", "cuBLAS BF16". */
+/* A point's label: "07", "10 TF32", "cuBLAS BF16", a user's kernel "mine.cu". */
 static gboolean
 is_point_label (const char *text)
 {
-  return g_regex_match_simple ("^([0-9][0-9]( [A-Z0-9]+)?|cuBLAS [A-Z0-9]+)$", text, 0, 0);
+  return g_regex_match_simple ("^([0-9][0-9]( [A-Z0-9]+)?|cuBLAS [A-Z0-9]+|[^ ]+\\.cu)$", text, 0, 0);
 }
 
 static gboolean
@@ -52,7 +52,7 @@ check_point_labels_apart (const TlPaintTextBoxes *boxes, const TlRooflineLayout 
   return n;
 }
 
-static void
+static TlPaintTextBoxes *
 draw_and_check (const TlRoofline *r, int selected, const TlPaintStyle *style, int w, int h,
                 cairo_surface_t **out_surface)
 {
@@ -93,6 +93,7 @@ draw_and_check (const TlRoofline *r, int selected, const TlPaintStyle *style, in
     *out_surface = s;
   else
     cairo_surface_destroy (s);
+  return g_steal_pointer (&boxes);
 }
 
 static void
@@ -110,7 +111,7 @@ test_paint_layout (void)
           else
             tl_paint_style_init (&style, 1.0);
           tl_paint_style_set_high_contrast (&style, mode == 2);
-          draw_and_check (r, sel, &style, sizes[k][0], sizes[k][1], NULL);
+          tl_paint_text_boxes_free (draw_and_check (r, sel, &style, sizes[k][0], sizes[k][1], NULL));
         }
 }
 
@@ -124,7 +125,7 @@ test_paint_points (void)
   TlPaintStyle style;
   tl_paint_style_init (&style, 1.0);
   cairo_surface_t *s = NULL;
-  draw_and_check (r, -1, &style, 1280, 800, &s);
+  tl_paint_text_boxes_free (draw_and_check (r, -1, &style, 1280, 800, &s));
   cairo_t *cr = cairo_create (s);
   TlRooflineLayout lay;
   tl_paint_roofline_layout (r, &style, cr, 1280, 800, &lay);
@@ -167,7 +168,7 @@ test_paint_ladder (void)
           tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, FALSE);
         else
           tl_paint_style_init (&style, 1.0);
-        draw_and_check (r, -1, &style, sizes[k][0], sizes[k][1], NULL);
+        tl_paint_text_boxes_free (draw_and_check (r, -1, &style, sizes[k][0], sizes[k][1], NULL));
       }
 }
 
@@ -181,11 +182,11 @@ test_paint_empty (void)
   g_autoptr (TlRoofline) r = tl_roofline_from_record (record);
   TlPaintStyle style;
   tl_paint_style_init (&style, 1.0);
-  draw_and_check (r, -1, &style, 1280, 800, NULL);
+  tl_paint_text_boxes_free (draw_and_check (r, -1, &style, 1280, 800, NULL));
   record->has_device = FALSE;
   record->has_bandwidth = FALSE;
   g_autoptr (TlRoofline) bare = tl_roofline_from_record (record);
-  draw_and_check (bare, -1, &style, 1024, 768, NULL);
+  tl_paint_text_boxes_free (draw_and_check (bare, -1, &style, 1024, 768, NULL));
 }
 
 /* A kernel off the ladder (a user's kernel file) is labelled with its
@@ -199,13 +200,7 @@ test_paint_user_kernel (void)
   g_autoptr (TlRoofline) r = tl_roofline_from_record (record);
   TlPaintStyle style;
   tl_paint_style_init (&style, 1.0);
-  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1280, 800);
-  cairo_t *cr = cairo_create (s);
-  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
-  tl_paint_text_boxes_attach (cr, boxes);
-  tl_paint_roofline (cr, r, -1, &style, 1280, 800);
-  cairo_destroy (cr);
-  cairo_surface_destroy (s);
+  g_autoptr (TlPaintTextBoxes) boxes = draw_and_check (r, -1, &style, 1280, 800, NULL);
   g_assert_nonnull (tl_paint_text_boxes_find (boxes, "mine.cu"));
   g_assert_nonnull (tl_paint_text_boxes_find (boxes, "cuBLAS BF16"));
   g_assert_null (tl_paint_text_boxes_find (boxes, "cuBLAS FP32"));
