@@ -3,9 +3,9 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 
+#include "memory-test-util.h"
 #include "core/tl-error.h"
 #include "core/tl-file.h"
 #include "core/tl-json.h"
@@ -84,13 +84,7 @@ test_tree_budget (void)
       for (int i = 0; i < 2000000; i++)
         g_string_append (t, ",1.5");
       g_string_append (t, "]}}");
-      g_autofree char *status = NULL;
-      g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
-      const char *vm = strstr (status, "VmSize:");
-      g_assert_nonnull (vm);
-      guint64 used = g_ascii_strtoull (vm + 7, NULL, 10) * 1024;
-      struct rlimit rl = { used + (96 << 20), used + (96 << 20) };
-      g_assert_cmpint (setrlimit (RLIMIT_AS, &rl), ==, 0);
+      tl_test_limit_address_space (96 << 20);
       g_autoptr (GError) error = NULL;
       g_assert_null (tl_json_parse (t->str, t->len, &error));
       g_assert_error (error, TL_ERROR, TL_ERROR_TOO_LARGE);
