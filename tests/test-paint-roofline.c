@@ -2,6 +2,7 @@
  * (and two points' labels never run together) at the screens a lecture meets, every point where it belongs and hit by a
  * click there (the model: test-view-roofline.c). */
 #include <locale.h>
+#include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
@@ -12,6 +13,12 @@
 #include "roofline-test-util.h"
 
 static const int sizes[][2] = { { 1024, 768 }, { 1280, 800 }, { 1920, 1080 } };
+
+/* The roofline's area in the app on screens of 1024×768, 1280×800 and
+ * 1920×1080: in a window (beside the sidebar, under the page's toolbar)
+ * and presenting (the whole screen but the status line). */
+static const int window_areas[][2] = { { 638, 525 }, { 900, 555 }, { 1540, 840 } };
+static const int presenting_areas[][2] = { { 1024, 730 }, { 1280, 760 }, { 1920, 1040 } };
 
 /* A point's label: "07", "10 TF32", "cuBLAS BF16", a user's kernel "mine.cu". */
 static gboolean
@@ -25,6 +32,69 @@ in_plot (const TlPaintTextBox *b, const TlRooflineLayout *lay)
 {
   return is_point_label (b->text) && b->x >= lay->plot_x && b->y >= lay->plot_y
          && b->x + b->w <= lay->plot_x + lay->plot_w + 0.5 && b->y + b->h <= lay->plot_y + lay->plot_h + 0.5;
+}
+
+/* The points a label names: "07" rung 7, "10 TF32" rung 10 in TF32,
+ * "cuBLAS BF16" the BF16 reference, "mine.cu" the kernel off the ladder. */
+static gboolean
+label_names (const TlRoofline *r, const char *text, guint i)
+{
+  const TlRooflinePoint *p = &r->points[i];
+  if (g_str_has_prefix (text, "cuBLAS "))
+    return p->number <= 0 && p->info && p->info->reference;
+  if (g_ascii_isdigit (text[0]) && g_ascii_isdigit (text[1]))
+    return p->number == atoi (text);
+  return p->number <= 0 && !(p->info && p->info->reference);
+}
+
+/* Every point's label lies near its point: within two and a half lines
+ * of the marker's edge (a leader joins the farther ones). */
+static void
+check_labels_near (const TlRoofline *r, const TlPaintTextBoxes *boxes, const TlRooflineLayout *lay)
+{
+  for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
+    {
+      const TlPaintTextBox *box = tl_paint_text_boxes_index (boxes, b);
+      if (!in_plot (box, lay))
+        continue;
+      double nearest = INFINITY;
+      for (guint i = 0; i < r->n_points; i++)
+        {
+          double x, y;
+          if (!label_names (r, box->text, i))
+            continue;
+          tl_roofline_layout_point (lay, r->points[i].intensity, r->points[i].flops_per_s, &x, &y);
+          nearest = MIN (nearest, hypot (x - CLAMP (x, box->x, box->x + box->w),
+                                         y - CLAMP (y, box->y, box->y + box->h)));
+        }
+      if (nearest > lay->marker_r * 1.6 + 2.5 * box->h + 3)
+        g_error ("label “%s” %.0f px from its point (text %.0f px tall)", box->text, nearest, box->h);
+    }
+}
+
+/* Every flat roof is labelled (roofs of one height share a label), and
+ * both slanted ones. */
+static void
+check_roofs_labelled (const TlRoofline *r, const TlPaintTextBoxes *boxes, const TlRooflineLayout *lay)
+{
+  guint roofs = 0, labels = 0;
+  for (int k = 0; k < TL_MATH_COUNT; k++)
+    {
+      gboolean seen = FALSE;
+      for (int j = 0; j < k; j++)
+        seen |= r->peak[j] > 0 && fabs (r->peak[j] / r->peak[k] - 1.0) <= 0.02;
+      roofs += r->peak[k] > 0 && !seen;
+    }
+  for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
+    {
+      const TlPaintTextBox *box = tl_paint_text_boxes_index (boxes, b);
+      labels += g_str_has_suffix (box->text, "FLOP/s") && box->y + box->h <= lay->plot_y + lay->plot_h;
+    }
+  g_assert_cmpuint (labels, ==, roofs);
+  if (r->dram_bytes_per_s > 0)
+    g_assert_nonnull (tl_paint_text_boxes_find (boxes, "DRAM "));
+  if (r->l2_bytes_per_s > 0)
+    g_assert_nonnull (tl_paint_text_boxes_find (boxes, "L2 "));
 }
 
 /* Two points' labels side by side keep half a line's height apart, so
@@ -85,6 +155,8 @@ draw_and_check (const TlRoofline *r, int selected, const TlPaintStyle *style, in
     }
   if (r->note != NULL)
     g_assert_nonnull (tl_paint_text_boxes_find (boxes, r->note));
+  check_roofs_labelled (r, boxes, &lay);
+  check_labels_near (r, boxes, &lay);
   /* on a projector's screen every point gets its label */
   guint labelled = check_point_labels_apart (boxes, &lay);
   if (w >= 1280)
@@ -145,6 +217,29 @@ test_paint_points (void)
   cairo_surface_destroy (s);
 }
 
+/* The roofline of docs/records' H200 ladder with its counters. */
+static TlRoofline *
+ladder_roofline (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "docs", "records",
+                                                 "h200-gemm-4096-fp32-counters.json", NULL);
+  TlRenderInput input;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (tl_test_render_input_load (&input, path, &error));
+  TlRoofline *r = tl_roofline_from_record (input.record);
+  tl_render_input_clear (&input);
+  return r;
+}
+
+static void
+init_style (TlPaintStyle *style, gboolean presenting)
+{
+  if (presenting)
+    tl_paint_style_init_presentation (style, TL_PAINT_PRESENTATION_SCALE, FALSE);
+  else
+    tl_paint_style_init (style, 1.0);
+}
+
 /* The H200 ladder of docs/records (nineteen points, eight of them within
  * a factor of two of each other under the FP32 roof) at every screen,
  * window and presenting: every point labelled where the screen is a
@@ -152,24 +247,47 @@ test_paint_points (void)
 static void
 test_paint_ladder (void)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "docs", "records",
-                                                 "h200-gemm-4096-fp32-counters.json", NULL);
-  TlRenderInput input;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (tl_test_render_input_load (&input, path, &error));
-  g_autoptr (TlRoofline) r = tl_roofline_from_record (input.record);
-  tl_render_input_clear (&input);
+  g_autoptr (TlRoofline) r = ladder_roofline ();
   g_assert_cmpuint (r->n_points, >=, 15);
   for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
     for (int presenting = 0; presenting < 2; presenting++)
       {
         TlPaintStyle style;
-        if (presenting)
-          tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, FALSE);
-        else
-          tl_paint_style_init (&style, 1.0);
+        init_style (&style, presenting);
         tl_paint_text_boxes_free (draw_and_check (r, -1, &style, sizes[k][0], sizes[k][1], NULL));
       }
+}
+
+/* The ladder as the app shows it, in a window and presenting at
+ * 1024×768, 1280×800 and 1920×1080: every point labelled near its point,
+ * every roof labelled, presenting no text under 14 px. */
+static void
+test_paint_app_areas (void)
+{
+  g_autoptr (TlRoofline) r = ladder_roofline ();
+  for (guint k = 0; k < G_N_ELEMENTS (window_areas); k++)
+    for (int presenting = 0; presenting < 2; presenting++)
+      for (int sel = -1; sel < (int) r->n_points; sel += 6)
+        {
+          TlPaintStyle style;
+          const int *area = presenting ? presenting_areas[k] : window_areas[k];
+          init_style (&style, presenting);
+          g_autoptr (TlPaintTextBoxes) boxes = draw_and_check (r, sel, &style, area[0], area[1], NULL);
+          cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 4, 4);
+          cairo_t *cr = cairo_create (s);
+          TlRooflineLayout lay;
+          tl_paint_roofline_layout (r, &style, cr, area[0], area[1], &lay);
+          cairo_destroy (cr);
+          cairo_surface_destroy (s);
+          g_assert_cmpuint (check_point_labels_apart (boxes, &lay), ==, r->n_points);
+          for (guint b = 0; presenting && b < tl_paint_text_boxes_len (boxes); b++)
+            {
+              const TlPaintTextBox *box = tl_paint_text_boxes_index (boxes, b);
+              double tall = box->w > box->h * 3 ? box->h : MIN (box->w, box->h);
+              if (tall < 14 && box->h < 14)
+                g_error ("“%s” only %.0f px tall presenting", box->text, box->h);
+            }
+        }
 }
 
 /* Nothing to place: the roofs and the sentence, no crash. */
@@ -216,5 +334,6 @@ main (int argc, char **argv)
   g_test_add_func ("/roofline/paint/empty", test_paint_empty);
   g_test_add_func ("/roofline/paint/user-kernel", test_paint_user_kernel);
   g_test_add_func ("/roofline/paint/ladder", test_paint_ladder);
+  g_test_add_func ("/roofline/paint/app-areas", test_paint_app_areas);
   return g_test_run ();
 }

@@ -134,6 +134,40 @@ test_check (void)
   cairo_surface_destroy (s);
 }
 
+/* A text turned along a slanted line: its upright box is much larger
+ * than its words, so a word in the box's empty corner does not overlap
+ * it; a word on its letters does. */
+static void
+test_check_turned (void)
+{
+  cairo_surface_t *s;
+  cairo_t *cr = new_context (400, 400, &s);
+  TlPaintStyle style;
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  g_autoptr (GString) report = g_string_new (NULL);
+
+  tl_paint_style_init (&style, 1.0);
+  tl_paint_set_font (cr, &style, 16, FALSE);
+  tl_paint_text_boxes_attach (cr, boxes);
+  cairo_save (cr);
+  cairo_translate (cr, 200, 200);
+  cairo_rotate (cr, -G_PI / 4);
+  tl_paint_text (cr, 0, 0, 0.5, 0.5, "DRAM 3.35 TB/s along the roof");
+  cairo_restore (cr);
+  const TlPaintTextBox *turned = tl_paint_text_boxes_index (boxes, 0);
+  g_assert_cmpfloat (turned->w, >, 150);
+  /* the upper left corner of its box is empty */
+  tl_paint_text (cr, turned->x + 2, turned->y + 2, 0, 0, "07");
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, 400, 400, report), ==, 0);
+  /* its middle is not */
+  tl_paint_text (cr, 200, 200, 0.5, 0.5, "09");
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, 400, 400, report), ==, 1);
+  g_assert_nonnull (strstr (report->str, "overlap: “DRAM 3.35"));
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
 /* Names cut to a narrow column stay told apart: those that would read the
  * same keep the part where they differ; every result fits. */
 static void
@@ -176,6 +210,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/paint/text/record", test_record);
   g_test_add_func ("/paint/text/check", test_check);
+  g_test_add_func ("/paint/text/check-turned", test_check_turned);
   g_test_add_func ("/paint/text/fit-distinct", test_fit_distinct);
   return g_test_run ();
 }

@@ -1,5 +1,5 @@
 /* tl-paint-roofline.c — kernels as points under the device's roofs. */
-#include "paint/tl-paint-roofline.h"
+#include "paint/tl-paint-roofline-private.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -11,7 +11,6 @@
 #include "paint/tl-paint-util.h"
 
 #define MAX_TICKS 64
-#define MAX_BOXES 256
 
 /* Roofs of (nearly) equal height drawn as one line: FP32 and FP64 tensor
  * are both 67 TFLOP/s on an H100. */
@@ -66,39 +65,6 @@ lowest_peak (const TlRoofline *m)
   return low;
 }
 
-/* The number format of a point's math, short: "FP64" for both FP64 units. */
-static const char *
-short_math (TlMath math)
-{
-  return math == TL_MATH_FP64_TENSOR ? tl_math_label (TL_MATH_FP64) : tl_math_label (math);
-}
-
-/* "01", "16"; "10 TF32" when another point has the same number; for a
- * reference "cuBLAS BF16"; for a kernel off the ladder (a user's), its
- * title: "mine.cu" */
-static void
-point_label (const TlRoofline *m, guint i, char *buf, gsize size)
-{
-  const TlRooflinePoint *p = &m->points[i];
-  if (p->number <= 0 && p->info != NULL && p->info->reference)
-    {
-      g_snprintf (buf, size, "cuBLAS %s", short_math (p->math));
-      return;
-    }
-  if (p->number <= 0)
-    {
-      g_strlcpy (buf, tl_kernel_title (p->info, p->kernel_id), size);
-      return;
-    }
-  gboolean shared = FALSE;
-  for (guint j = 0; j < m->n_points; j++)
-    shared |= j != i && m->points[j].number == p->number;
-  if (shared)
-    g_snprintf (buf, size, "%02d %s", p->number, short_math (p->math));
-  else
-    g_snprintf (buf, size, "%02d", p->number);
-}
-
 /* the legend's line: "01 naive (uncoalesced)" */
 static char *
 legend_label (const TlRooflinePoint *p)
@@ -143,11 +109,12 @@ ranges (const TlRoofline *m, TlRooflineLayout *out)
       y_lo = 1e12;
       y_hi = 1e15;
     }
-  /* whole or half decades, with some air around every point and roof */
-  out->x_lo = pow (10.0, floor (2 * log10 (x_lo / 1.5)) / 2);
-  out->x_hi = pow (10.0, ceil (2 * log10 (x_hi * 1.5)) / 2);
-  out->y_lo = pow (10.0, floor (2 * log10 (y_lo / 1.5)) / 2);
-  out->y_hi = pow (10.0, ceil (2 * log10 (y_hi * 1.5)) / 2);
+  /* some air around every point and roof, no more: the ticks stay on
+   * whole decades, and the points get the room */
+  out->x_lo = x_lo / 1.6;
+  out->x_hi = x_hi * 2.5; /* the labels right of the last points */
+  out->y_lo = y_lo / 1.6;
+  out->y_hi = y_hi * 1.6;
 }
 
 static void
@@ -218,49 +185,10 @@ tl_roofline_layout_hit (const TlRooflineLayout *lay, const TlRoofline *m, double
   return best;
 }
 
-/* ---- what is in the way: boxes already taken ------------------------------- */
-
-typedef struct
-{
-  double x[MAX_BOXES], y[MAX_BOXES], w[MAX_BOXES], h[MAX_BOXES];
-  gboolean point_label[MAX_BOXES]; /* a point's label, which others keep a gap from */
-  guint n;
-} Taken;
-
-static void
-take (Taken *t, double x, double y, double w, double h)
-{
-  if (t->n == MAX_BOXES)
-    return;
-  t->x[t->n] = x;
-  t->y[t->n] = y;
-  t->w[t->n] = w;
-  t->h[t->n] = h;
-  t->point_label[t->n] = FALSE;
-  t->n++;
-}
-
-/* Whether the box lies in the plot, clear of every box taken and pad
- * beside every point's label. */
 static gboolean
-is_free_by (const Taken *t, double x, double y, double w, double h, double pad, const TlRooflineLayout *lay)
+is_free (const TlTaken *taken, double x, double y, double w, double h, const TlRooflineLayout *lay)
 {
-  if (x < lay->plot_x || y < lay->plot_y || x + w > lay->plot_x + lay->plot_w
-      || y + h > lay->plot_y + lay->plot_h)
-    return FALSE;
-  for (guint i = 0; i < t->n; i++)
-    {
-      double p = t->point_label[i] ? pad : 0;
-      if (x - p < t->x[i] + t->w[i] && t->x[i] < x + w + p && y < t->y[i] + t->h[i] && t->y[i] < y + h)
-        return FALSE;
-    }
-  return TRUE;
-}
-
-static gboolean
-is_free (const Taken *t, double x, double y, double w, double h, const TlRooflineLayout *lay)
-{
-  return is_free_by (t, x, y, w, h, 0, lay);
+  return tl_taken_is_free (taken, TL_TAKEN_ANY, x, y, w, h, 0, lay);
 }
 
 /* ---- axes ------------------------------------------------------------------- */
@@ -374,11 +302,40 @@ paint_flat (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
     }
 }
 
-/* Flat roofs' labels over their line (under it when that is taken), at
- * the right end or as far right as they fit, never over a point. */
+/* Where a box w × h beside the flat roof at height y fits.  First over
+ * the line's start, ending at its knee: above the slanted roof, where no
+ * kernel can be, so the label stays clear of the points.  Else over the
+ * line (under it when that is taken) at its right end or as far left as
+ * it fits.  Never over a point, a text nor another roof. */
+static gboolean
+find_flat_spot (const TlTaken *taken, const TlRooflineLayout *lay, double x_knee, double x_end,
+                double y, double w, double h, double gap, double step, double *out_x, double *out_y)
+{
+  if (is_free (taken, x_knee - w, y - gap - h, w, h, lay))
+    {
+      *out_x = x_knee - w;
+      *out_y = y - gap - h;
+      return TRUE;
+    }
+  for (double x = x_end - w - 2 * gap; x >= MAX (lay->plot_x, x_knee - w - gap); x -= step)
+    for (int below = 0; below < 2; below++)
+      {
+        double top = below ? y + gap : y - gap - h;
+        if (is_free (taken, x, top, w, h, lay))
+          {
+            *out_x = x;
+            *out_y = top;
+            return TRUE;
+          }
+      }
+  return FALSE;
+}
+
+/* Every flat roof's label, "FP32 · FP64 tensor 66.9 TFLOP/s" on one line,
+ * or its name over its rate where the line leaves no room for that. */
 static void
 label_flat (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
-            const TlPaintStyle *style, const Roof *roofs, guint n, Taken *taken)
+            const TlPaintStyle *style, const Roof *roofs, guint n, TlTaken *taken)
 {
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   double th = tl_paint_text_height (cr), gap = TL_PX (style, 3);
@@ -388,26 +345,29 @@ label_flat (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
       format_rate (roofs[i].peak, rate, sizeof rate);
       g_snprintf (text, sizeof text, "%s %s", roofs[i].label, rate);
       double knee = m->dram_bytes_per_s > 0 ? roofs[i].peak / m->dram_bytes_per_s : lay->x_lo;
-      double w = tl_paint_text_width (cr, text), x_knee, x_end, y;
+      double x_knee, x_end, y, x, top;
       tl_roofline_layout_point (lay, MAX (knee, lay->x_lo), roofs[i].peak, &x_knee, &y);
       tl_roofline_layout_point (lay, lay->x_hi, roofs[i].peak, &x_end, &y);
-      /* from the right end leftwards, as far as the label still touches its line */
-      for (double x = x_end - w - TL_PX (style, 6); x >= MAX (lay->plot_x, x_knee - w); x -= th)
+      double w = tl_paint_text_width (cr, text);
+      if (find_flat_spot (taken, lay, x_knee, x_end, y, w, th, gap, th * 0.5, &x, &top))
         {
-          double top = y - gap - th;
-          if (!is_free (taken, x, top, w, th, lay))
-            top = y + gap;
-          if (!is_free (taken, x, top, w, th, lay))
-            continue;
-          take (taken, x, top, w, th);
+          tl_taken_add (taken, TL_TAKEN_TEXT, x, top, w, th);
           tl_paint_label_on_patch (cr, style, x, top, 0, 0, NULL, text);
-          break;
+          continue;
+        }
+      double name_w = tl_paint_text_width (cr, roofs[i].label), rate_w = tl_paint_text_width (cr, rate);
+      w = MAX (name_w, rate_w);
+      if (find_flat_spot (taken, lay, x_knee, x_end, y, w, 2 * th, gap, th * 0.5, &x, &top))
+        {
+          tl_taken_add (taken, TL_TAKEN_TEXT, x, top, w, 2 * th);
+          tl_paint_label_on_patch (cr, style, x, top, 0, 0, NULL, roofs[i].label);
+          tl_paint_label_on_patch (cr, style, x, top + th, 0, 0, NULL, rate);
         }
     }
 }
 
 /* Where a label turned by angle and centred off its line at (cx, cy) lies,
- * as the axis-aligned box the text collector sees. */
+ * as an upright box. */
 static void
 slant_box (double cx, double cy, double angle, double w, double th, double off, double *bx,
            double *by, double *bw, double *bh)
@@ -416,6 +376,34 @@ slant_box (double cx, double cy, double angle, double w, double th, double off, 
   *bh = fabs (w * sin (angle)) + fabs (th * cos (angle));
   *bx = cx - sin (angle) * off - *bw / 2;
   *by = cy + cos (angle) * off - *bh / 2;
+}
+
+#define SLANT_PIECES 8
+
+/* A label turned along a slanted roof as boxes piece by piece along its
+ * length (its one upright box would be much larger than its words). */
+static void
+slant_pieces (double cx, double cy, double angle, double w, double th, double off,
+              double box[SLANT_PIECES][4])
+{
+  for (guint k = 0; k < SLANT_PIECES; k++)
+    {
+      double along = (k + 0.5) / SLANT_PIECES * w - w / 2;
+      slant_box (cx + cos (angle) * along, cy + sin (angle) * along, angle, w / SLANT_PIECES, th, off,
+                 &box[k][0], &box[k][1], &box[k][2], &box[k][3]);
+    }
+}
+
+static gboolean
+slant_is_free (const TlTaken *taken, const TlRooflineLayout *lay, double cx, double cy, double angle,
+               double w, double th, double off)
+{
+  double box[SLANT_PIECES][4];
+  slant_pieces (cx, cy, angle, w, th, off, box);
+  for (guint k = 0; k < SLANT_PIECES; k++)
+    if (!is_free (taken, box[k][0], box[k][1], box[k][2], box[k][3], lay))
+      return FALSE;
+  return TRUE;
 }
 
 /* How far (cx, cy) is from the nearest point. */
@@ -437,7 +425,7 @@ distance_to_points (const TlRoofline *m, const TlRooflineLayout *lay, double cx,
 static void
 label_slant (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
              const TlPaintStyle *style, double bandwidth, const char *name, gboolean below,
-             Taken *taken)
+             TlTaken *taken)
 {
   char bw[64], text[128];
   format_bandwidth (bandwidth, bw, sizeof bw);
@@ -449,12 +437,11 @@ label_slant (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
   double angle = atan2 (yb - ya, xb - xa);
   double w = tl_paint_text_width (cr, text), th = tl_paint_text_height (cr);
   double off = (below ? 0.7 : -0.7) * th;
-  double best_t = -1, best_d = -1, bx, by, bw_, bh;
+  double best_t = -1, best_d = -1;
   for (double t = 0.12; t <= 0.8; t += 0.04)
     {
       double cx = xa + t * (xb - xa), cy = ya + t * (yb - ya);
-      slant_box (cx, cy, angle, w, th, off, &bx, &by, &bw_, &bh);
-      if (!is_free (taken, bx, by, bw_, bh, lay))
+      if (!slant_is_free (taken, lay, cx, cy, angle, w, th, off))
         continue;
       double d = distance_to_points (m, lay, cx, cy);
       if (d > best_d)
@@ -465,9 +452,10 @@ label_slant (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
     }
   if (best_t < 0)
     return;
-  double cx = xa + best_t * (xb - xa), cy = ya + best_t * (yb - ya);
-  slant_box (cx, cy, angle, w, th, off, &bx, &by, &bw_, &bh);
-  take (taken, bx, by, bw_, bh);
+  double cx = xa + best_t * (xb - xa), cy = ya + best_t * (yb - ya), box[SLANT_PIECES][4];
+  slant_pieces (cx, cy, angle, w, th, off, box);
+  for (guint k = 0; k < SLANT_PIECES; k++)
+    tl_taken_add (taken, TL_TAKEN_TEXT, box[k][0], box[k][1], box[k][2], box[k][3]);
   cairo_save (cr);
   cairo_translate (cr, cx, cy);
   cairo_rotate (cr, angle);
@@ -478,7 +466,7 @@ label_slant (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
 
 static void
 paint_roofs (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
-             const TlPaintStyle *style, Taken *taken)
+             const TlPaintStyle *style, TlTaken *taken)
 {
   Roof roofs[TL_MATH_COUNT];
   guint n = flat_roofs (m, roofs);
@@ -491,59 +479,42 @@ paint_roofs (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
     paint_slant (cr, m, lay, style, m->dram_bytes_per_s, FALSE);
   paint_flat (cr, m, lay, style, roofs, n);
   cairo_restore (cr);
-  label_flat (cr, m, lay, style, roofs, n, taken);
-  tl_paint_set_font (cr, style, style->font_size, FALSE);
-  if (m->dram_bytes_per_s > 0)
-    label_slant (cr, m, lay, style, m->dram_bytes_per_s, "DRAM", TRUE, taken);
-  if (m->l2_bytes_per_s > 0)
-    label_slant (cr, m, lay, style, m->l2_bytes_per_s, "L2", FALSE, taken);
-  /* the flat roofs' lines: a point's label on one read as the roof's */
+  /* the flat roofs' lines: a label on one would be read as that roof's */
   for (guint i = 0; i < n; i++)
     {
       double knee = m->dram_bytes_per_s > 0 ? roofs[i].peak / m->dram_bytes_per_s : lay->x_lo;
       double x_knee, x_end, y;
       tl_roofline_layout_point (lay, MAX (knee, lay->x_lo), roofs[i].peak, &x_knee, &y);
       tl_roofline_layout_point (lay, lay->x_hi, roofs[i].peak, &x_end, &y);
-      take (taken, x_knee, y - TL_PX (style, 1), x_end - x_knee, TL_PX (style, 2));
+      tl_taken_add (taken, TL_TAKEN_LINE, x_knee, y - TL_PX (style, 1), x_end - x_knee, TL_PX (style, 2));
     }
+  /* the slanted roofs first: their labels have only their line to go along */
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  if (m->dram_bytes_per_s > 0)
+    label_slant (cr, m, lay, style, m->dram_bytes_per_s, "DRAM", TRUE, taken);
+  if (m->l2_bytes_per_s > 0)
+    label_slant (cr, m, lay, style, m->l2_bytes_per_s, "L2", FALSE, taken);
+  label_flat (cr, m, lay, style, roofs, n, taken);
 }
 
 /* ---- points ------------------------------------------------------------------ */
 
 /* Every marker's place, so that no label is put over a point. */
 static void
-take_markers (const TlRoofline *m, const TlRooflineLayout *lay, Taken *taken)
+take_markers (const TlRoofline *m, const TlRooflineLayout *lay, TlTaken *taken)
 {
   double r = lay->marker_r;
   for (guint i = 0; i < m->n_points; i++)
     {
       double x, y;
       tl_roofline_layout_point (lay, m->points[i].intensity, m->points[i].flops_per_s, &x, &y);
-      take (taken, x - r, y - r, 2 * r, 2 * r);
+      tl_taken_add (taken, TL_TAKEN_MARKER, x - r, y - r, 2 * r, 2 * r);
     }
-}
-
-/* A thin line from the marker's edge at (x, y) to the nearest point of a
- * label's box, for a label set a line away from its point. */
-static void
-leader (cairo_t *cr, const TlPaintStyle *style, double x, double y, double r, double lx, double ly,
-        double w, double h)
-{
-  double nx = CLAMP (x, lx, lx + w), ny = CLAMP (y, ly, ly + h);
-  double d = hypot (nx - x, ny - y);
-  if (d <= r * 1.5)
-    return;
-  cairo_save (cr);
-  cairo_set_line_width (cr, TL_LINE (style, 0.8));
-  cairo_move_to (cr, x + (nx - x) * r * 1.3 / d, y + (ny - y) * r * 1.3 / d);
-  cairo_line_to (cr, nx, ny);
-  cairo_stroke (cr);
-  cairo_restore (cr);
 }
 
 static void
 paint_points (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
-              const TlPaintStyle *style, int selected, Taken *taken)
+              const TlPaintStyle *style, int selected, TlTaken *taken)
 {
   double r = lay->marker_r;
   for (guint i = 0; i < m->n_points; i++)
@@ -562,41 +533,7 @@ paint_points (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
           cairo_stroke (cr);
         }
     }
-  /* labels where they fit: right, left, above, below, the diagonals; then
-   * the same one and two lines farther out, joined to the point by a thin
-   * line.  A
-   * label keeps half an em from the next one beside it, so that two never
-   * read as one ("17 cuBLAS FP32"); where none fits, the legend names it. */
-  static const double dir[][2] = { { 1, 0 }, { -1, 0 }, { 0, -1 }, { 0, 1 },
-                                   { 1, -1 }, { 1, 1 }, { -1, -1 }, { -1, 1 } };
-  tl_paint_set_font (cr, style, style->font_size, TRUE);
-  tl_paint_set_fg (cr, style);
-  double th = tl_paint_text_height (cr), gap = TL_PX (style, 3), pad = th * 0.5;
-  for (guint i = 0; i < m->n_points; i++)
-    {
-      char label[64];
-      double x, y;
-      point_label (m, i, label, sizeof label);
-      tl_roofline_layout_point (lay, m->points[i].intensity, m->points[i].flops_per_s, &x, &y);
-      double w = tl_paint_text_width (cr, label);
-      gboolean placed = FALSE;
-      for (guint ring = 0; ring < 3 && !placed; ring++)
-        for (guint d = 0; d < G_N_ELEMENTS (dir) && !placed; d++)
-          {
-            double reach = r + gap + ring * th * 1.2;
-            double lx = x + dir[d][0] * reach - (dir[d][0] < 0 ? w : dir[d][0] == 0 ? w / 2 : 0);
-            double ly = y + dir[d][1] * reach - (dir[d][1] < 0 ? th : dir[d][1] == 0 ? th / 2 : 0);
-            if (!is_free_by (taken, lx, ly, w, th, pad, lay))
-              continue;
-            take (taken, lx, ly, w, th);
-            if (taken->n > 0)
-              taken->point_label[taken->n - 1] = TRUE;
-            tl_paint_text (cr, lx, ly, 0, 0, label);
-            if (ring > 0)
-              leader (cr, style, x, y, r, lx, ly, w, th);
-            placed = TRUE;
-          }
-    }
+  tl_roofline_label_points (cr, m, lay, style, taken);
 }
 
 /* ---- legend and caption ------------------------------------------------------ */
@@ -715,7 +652,7 @@ tl_paint_roofline (cairo_t *cr, const TlRoofline *m, int selected, const TlPaint
 {
   g_return_if_fail (cr != NULL && m != NULL && style != NULL);
   TlRooflineLayout lay;
-  Taken taken = { .n = 0 };
+  TlTaken taken = { .n = 0 };
   double font = TL_PX (style, style->font_size);
 
   cairo_save (cr);

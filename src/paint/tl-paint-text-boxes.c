@@ -106,11 +106,13 @@ tl_paint_text_boxes_find (const TlPaintTextBoxes *boxes, const char *needle)
   return NULL;
 }
 
-/* The device-space bounding box of a user-space rectangle (rotation included). */
+/* The device-space bounding box of a user-space rectangle (rotation
+ * included), and its corners when corner_x and corner_y are not NULL. */
 static void
-device_bounds (cairo_t *cr, double x, double y, double w, double h, double out[4])
+device_bounds (cairo_t *cr, double x, double y, double w, double h, double out[4], double *corner_x,
+               double *corner_y)
 {
-  double xs[4] = { x, x + w, x, x + w }, ys[4] = { y, y, y + h, y + h };
+  double xs[4] = { x, x + w, x + w, x }, ys[4] = { y, y, y + h, y + h };
   double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
   for (int i = 0; i < 4; i++)
     {
@@ -124,6 +126,12 @@ device_bounds (cairo_t *cr, double x, double y, double w, double h, double out[4
   out[1] = y0;
   out[2] = x1 - x0;
   out[3] = y1 - y0;
+  if (corner_x && corner_y)
+    for (int i = 0; i < 4; i++)
+      {
+        corner_x[i] = xs[i];
+        corner_y[i] = ys[i];
+      }
 }
 
 void
@@ -137,9 +145,9 @@ tl_paint_text_boxes_record (cairo_t *cr, const char *text, double x, double y, d
   double b[4], clip[4];
   double cx0, cy0, cx1, cy1;
 
-  device_bounds (cr, x, y, w, h, b);
+  device_bounds (cr, x, y, w, h, b, box.corner_x, box.corner_y);
   cairo_clip_extents (cr, &cx0, &cy0, &cx1, &cy1);
-  device_bounds (cr, cx0, cy0, cx1 - cx0, cy1 - cy0, clip);
+  device_bounds (cr, cx0, cy0, cx1 - cx0, cy1 - cy0, clip, NULL, NULL);
   box.x = b[0];
   box.y = b[1];
   box.w = b[2];
@@ -159,7 +167,7 @@ tl_paint_text_boxes_record_plot (cairo_t *cr, double rows, double cols, gboolean
   if (boxes == NULL || !(rows > 0) || !(cols > 0))
     return;
   double b[4];
-  device_bounds (cr, x, y, w, h, b);
+  device_bounds (cr, x, y, w, h, b, NULL, NULL);
   PlotBox plot = { rows, cols, keeps_shape, b[0], b[1], b[2], b[3] };
   g_array_append_val (boxes->plots, plot);
 }
@@ -188,12 +196,43 @@ ends_cut (const char *text)
   return g_str_has_suffix (text, "…");
 }
 
+/* How far the corners of a and b overlap along the direction (dx, dy). */
+static double
+overlap_along (const TlPaintTextBox *a, const TlPaintTextBox *b, double dx, double dy)
+{
+  double a0 = INFINITY, a1 = -INFINITY, b0 = INFINITY, b1 = -INFINITY;
+  for (int i = 0; i < 4; i++)
+    {
+      double pa = a->corner_x[i] * dx + a->corner_y[i] * dy, pb = b->corner_x[i] * dx + b->corner_y[i] * dy;
+      a0 = MIN (a0, pa);
+      a1 = MAX (a1, pa);
+      b0 = MIN (b0, pb);
+      b1 = MAX (b1, pb);
+    }
+  return MIN (a1, b1) - MAX (a0, b0);
+}
+
+/* Two texts overlap where their boxes do, and — for a turned text, whose
+ * box is larger than its words — where no side of either text separates
+ * them (the separating axis test on their corners). */
 static gboolean
 overlap (const TlPaintTextBox *a, const TlPaintTextBox *b)
 {
   double ox = MIN (a->x + a->w, b->x + b->w) - MAX (a->x, b->x);
   double oy = MIN (a->y + a->h, b->y + b->h) - MAX (a->y, b->y);
-  return ox > TOLERANCE_PX && oy > TOLERANCE_PX;
+  if (ox <= TOLERANCE_PX || oy <= TOLERANCE_PX)
+    return FALSE;
+  const TlPaintTextBox *both[] = { a, b };
+  for (int k = 0; k < 2; k++)
+    for (int i = 0; i < 2; i++)
+      {
+        double ex = both[k]->corner_x[i + 1] - both[k]->corner_x[i];
+        double ey = both[k]->corner_y[i + 1] - both[k]->corner_y[i];
+        double len = hypot (ex, ey);
+        if (len > 0 && overlap_along (a, b, -ey / len, ex / len) <= TOLERANCE_PX)
+          return FALSE;
+      }
+  return TRUE;
 }
 
 /* How far the box reaches beyond the rectangle, in pixels (0 inside). */

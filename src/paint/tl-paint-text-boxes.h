@@ -27,6 +27,8 @@ typedef struct
   char *text;
   double x, y, w, h;                     /* the text, device pixels */
   double area_x, area_y, area_w, area_h; /* where it had to fit, device pixels */
+  double corner_x[4], corner_y[4];       /* the text's own corners: a turned text's box
+                                          * above is larger than the text */
 } TlPaintTextBox;
 
 typedef struct _TlPaintTextBoxes TlPaintTextBoxes;
