@@ -4,6 +4,8 @@
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
+#include <glib/gstdio.h>
+#include <unistd.h>
 
 #include "memory-test-util.h"
 #include "core/tl-error.h"
@@ -115,7 +117,11 @@ test_read_alike (void)
     { "%u", "9223372036854775807", TRUE },
     { "%u.25", "\"nan\"", TRUE },          /* "nan": a value, not a number */
     { "%u.25", "\"-inf\"", TRUE },
-    { "%u", "2.5", FALSE },                /* integers and a double: stays a tree */
+    { "%u", "2.5", TRUE },                 /* integers and a double: doubles, the integers marked */
+    { "%u.5", "3", TRUE },                 /* a double first: uints fail at 0 */
+    { "%u", "\"inf\"", TRUE },             /* integers and "inf" */
+    { "%u.5", "9007199254740993", FALSE }, /* beyond 2^53: no double holds it, stays a tree */
+    { "%u", "9007199254740993", TRUE },    /* among integers it packs */
     { "%u", "\"x\"", FALSE },
     { "%u", "null", FALSE },
     { "%u", "[1]", FALSE },
@@ -144,7 +150,9 @@ test_unpack (void)
 {
   g_autofree char *ints = array_text (100, "%u", 5, "-9223372036854775808");
   g_autofree char *doubles = array_text (50, "%u.125", 3, "\"inf\"");
-  g_autofree char *text = g_strdup_printf ("{\"x\": [%s, {\"y\": %s}], \"z\": 1}", ints, doubles);
+  g_autofree char *mixed = array_text (40, "%u.5", 7, "12");
+  g_autofree char *text = g_strdup_printf ("{\"x\": [%s, {\"y\": %s}], \"z\": 1, \"m\": %s}", ints,
+                                           doubles, mixed);
   g_autoptr (GError) error = NULL;
   g_autoptr (TlJsonDoc) doc = tl_json_doc_parse (text, strlen (text), &error);
   g_assert_no_error (error);
@@ -255,6 +263,97 @@ test_budget (void)
   g_test_trap_assert_passed ();
 }
 
+/* text written to a temporary file and loaded from it (a window at a
+ * time), and parsed from memory: the same tree, or the same error with
+ * the same line and column after the file's name. */
+static void
+assert_file_alike (const char *text, gsize length)
+{
+  g_autofree char *path = NULL;
+  int fd = g_file_open_tmp ("tl-json-XXXXXX", &path, NULL);
+  g_assert_cmpint (fd, >=, 0);
+  close (fd);
+  g_assert_true (g_file_set_contents_full (path, text, (gssize) length, G_FILE_SET_CONTENTS_NONE, 0600, NULL));
+  g_autoptr (GError) e1 = NULL, e2 = NULL;
+  g_autoptr (TlJsonDoc) from_file = tl_json_doc_load_file (path, &e1);
+  g_autoptr (TlJsonDoc) from_memory = tl_json_doc_parse (text, length, &e2);
+  g_unlink (path);
+  g_assert_cmpint (from_file != NULL, ==, from_memory != NULL);
+  if (from_file == NULL)
+    {
+      g_autofree char *name = g_filename_display_name (path);
+      g_autofree char *expected = g_strdup_printf ("%s: %s", name, e2->message);
+      g_assert_cmpstr (e1->message, ==, expected);
+      g_assert_cmpint (e1->code, ==, e2->code);
+      return;
+    }
+  g_assert_true (tl_json_doc_unpack (tl_json_doc_root (from_file), NULL));
+  g_assert_true (tl_json_doc_unpack (tl_json_doc_root (from_memory), NULL));
+  g_autofree char *a = tl_json_to_data (tl_json_doc_root (from_file), FALSE, NULL);
+  g_autofree char *b = tl_json_to_data (tl_json_doc_root (from_memory), FALSE, NULL);
+  g_assert_cmpstr (a, ==, b);
+}
+
+/* A file of some 6 MiB: tokens cross the scanner's window, strings of
+ * almost the longest length, UTF-8 before an error (columns count
+ * characters), and errors far into the file. */
+static void
+test_stream (void)
+{
+  GString *t = g_string_new ("{\"a\": [\n");
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_printf (t, "%s          %u.%u", i ? ",\n" : "", i, i % 7);
+  g_string_append (t, "],\n \"s\": [\"");
+  for (gsize i = 0; i < (1 << 20) - 8; i++)
+    g_string_append_c (t, "abcdefgh"[i % 8]);
+  g_string_append (t, "\", \"\\u00e9\\ud83d\\ude00\"],\n \"n\": [1, 2.5, \"x\"]");
+  gsize good = t->len;
+  const char *tails[] = {
+    "}",                                 /* whole */
+    ", \"é\": 1, \"é\": 2}",              /* a member twice, after UTF-8 */
+    ", \"big\": 1e400}",
+    ", \"cut\": [1, 2",                  /* the text ends early */
+    ", \"lone\": \"\\ud800\"}",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (tails); i++)
+    {
+      g_string_truncate (t, good);
+      g_string_append (t, tails[i]);
+      assert_file_alike (t->str, t->len);
+    }
+  /* a number longer than the window's lookahead */
+  g_string_assign (t, "[");
+  for (gsize i = 0; i < (6 << 20); i++)
+    g_string_append_c (t, '7');
+  g_string_append_c (t, ']');
+  g_autofree char *path = NULL;
+  int fd = g_file_open_tmp ("tl-json-XXXXXX", &path, NULL);
+  close (fd);
+  g_assert_true (g_file_set_contents_full (path, t->str, (gssize) t->len, G_FILE_SET_CONTENTS_NONE, 0600, NULL));
+  g_autoptr (GError) error = NULL;
+  g_assert_null (tl_json_doc_load_file (path, &error));
+  g_unlink (path);
+  g_assert_nonnull (strstr (error->message, "line 1, column 2 ($[0]): a number longer than"));
+  g_string_free (t, TRUE);
+}
+
+/* Arrays that stay a tree are bounded in length, with the path. */
+static void
+test_tree_array_bound (void)
+{
+  GString *t = g_string_new ("{\"extensions\": {\"names\": [");
+  for (guint64 i = 0; i <= TL_JSON_MAX_TREE_ARRAY; i++)
+    g_string_append (t, i ? ",\"x\"" : "\"x\"");
+  g_string_append (t, "]}}");
+  g_autoptr (GError) error = NULL;
+  g_assert_null (tl_json_doc_parse (t->str, t->len, &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_TOO_LARGE);
+  g_autofree char *expected = g_strdup_printf ("$.extensions.names[%" G_GUINT64_FORMAT "]: an array of more than",
+                                               TL_JSON_MAX_TREE_ARRAY);
+  g_assert_nonnull (strstr (error->message, expected));
+  g_string_free (t, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -265,5 +364,7 @@ main (int argc, char **argv)
   g_test_add_func ("/json-pack/errors", test_errors);
   g_test_add_func ("/json-pack/record", test_record);
   g_test_add_func ("/json-pack/budget", test_budget);
+  g_test_add_func ("/json-pack/stream", test_stream);
+  g_test_add_func ("/json-pack/tree-array-bound", test_tree_array_bound);
   return g_test_run ();
 }

@@ -14,11 +14,13 @@
 #include "core/tl-error.h"
 #include "core/tl-memory.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* What json-glib 1.6 spends per value and per member (measured: about 80
  * bytes for a number in an array, 180 for an object member), rounded up. */
@@ -26,6 +28,11 @@
 #define TREE_BYTES_PER_MEMBER 96
 /* The budget is asked again after this many values. */
 #define CENSUS_STRIDE (1 << 18)
+/* Reading a file: a token is whole in the window when this many bytes
+ * are ahead (a string is at most TL_JSON_MAX_STRING), and the window holds
+ * four times that. */
+#define LOOKAHEAD (TL_JSON_MAX_STRING + 64)
+#define WINDOW (4 * LOOKAHEAD)
 
 typedef struct
 {
@@ -37,13 +44,21 @@ typedef struct
 
 typedef struct
 {
-  const char *data, *p, *end;
+  const char *data, *p, *end;   /* the text in hand: all of it, or a file's window */
   GError **error;
   Level levels[TL_JSON_MAX_DEPTH];
   guint depth;
   guint64 values, members, string_bytes;
   guint64 next_census;
   const TlJsonScanHooks *hooks; /* NULL: check only */
+  GString *text;                /* a string value unescaped, for the hooks */
+
+  /* reading a file through a window (fd -1: the whole text is in memory) */
+  int fd;
+  gboolean eof;
+  char *buf;
+  guint64 offset;               /* bytes of the text before data */
+  guint line, col;              /* where data starts */
 } Scanner;
 
 /* "$.runs[1].kernel_id": where the scanner is. */
@@ -68,7 +83,7 @@ scanner_path (const Scanner *s)
 G_GNUC_PRINTF (2, 3) static gboolean
 scan_fail (Scanner *s, const char *format, ...)
 {
-  guint line = 1, col = 1;
+  guint line = s->line, col = s->col;
   for (const char *q = s->data; q < s->p && q < s->end; q++)
     {
       if (*q == '\n')
@@ -86,11 +101,81 @@ scan_fail (Scanner *s, const char *format, ...)
   return FALSE;
 }
 
+static gboolean
+too_large (GError **error, guint64 length)
+{
+  g_autofree char *have = g_format_size_full (length, G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *limit = g_format_size_full (TL_JSON_MAX_BYTES, G_FORMAT_SIZE_IEC_UNITS);
+  g_set_error (error, TL_ERROR, TL_ERROR_TOO_LARGE,
+               _("the JSON text is %s, more than the limit of %s"), have, limit);
+  return FALSE;
+}
+
+/* The line and column of s->p become those of the window's start (columns
+ * count characters: every byte but UTF-8's continuation bytes). */
 static void
+advance_position (Scanner *s)
+{
+  const char *q = s->data, *last_newline = NULL;
+  for (const char *nl; (nl = memchr (q, '\n', (gsize) (s->p - q))) != NULL; q = nl + 1)
+    s->line++, last_newline = nl;
+  if (last_newline)
+    s->col = 1;
+  gsize continuation = 0;
+  for (const char *c = q; c < s->p; c++)
+    continuation += ((guchar) *c & 0xc0) == 0x80;
+  s->col += (guint) ((gsize) (s->p - q) - continuation);
+}
+
+/* Reading a file: at least LOOKAHEAD bytes ahead of s->p, or all that is
+ * left.  Only between tokens (it moves the text). */
+static gboolean
+fill (Scanner *s)
+{
+  if (s->eof || (gsize) (s->end - s->p) >= LOOKAHEAD)
+    return TRUE;
+  advance_position (s);
+  gsize keep = (gsize) (s->end - s->p);
+  s->offset += (guint64) (s->p - s->data);
+  memmove (s->buf, s->p, keep);
+  char *end = s->buf + keep;
+  while (end < s->buf + WINDOW)
+    {
+      ssize_t n = read (s->fd, end, (gsize) (s->buf + WINDOW - end));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int e = errno;
+          g_set_error (s->error, TL_ERROR, TL_ERROR_IO, _("cannot read: %s"), g_strerror (e));
+          return FALSE;
+        }
+      if (n == 0)
+        {
+          s->eof = TRUE;
+          break;
+        }
+      end += n;
+    }
+  s->data = s->p = s->buf;
+  s->end = end;
+  if (s->offset + (guint64) (end - s->buf) > TL_JSON_MAX_BYTES)
+    return too_large (s->error, s->offset + (guint64) (end - s->buf));
+  return TRUE;
+}
+
+static gboolean
 skip_space (Scanner *s)
 {
-  while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
-    s->p++;
+  for (;;)
+    {
+      while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
+        s->p++;
+      if (s->eof || (gsize) (s->end - s->p) >= LOOKAHEAD)
+        return TRUE;
+      if (!fill (s))
+        return FALSE;
+    }
 }
 
 static int
@@ -283,45 +368,93 @@ scan_number (Scanner *s)
       if (!scan_digits (s))
         return scan_fail (s, _("expected digits in the exponent"));
     }
+  if (s->p == s->end && !s->eof)
+    {
+      s->p = start;
+      return scan_fail (s, _("a number longer than %u bytes"), (guint) LOOKAHEAD);
+    }
   return check_number_range (s, start, int_end, integer);
 }
 
+/* A hook failed: its error says where. */
+static gboolean
+hook_failed (Scanner *s)
+{
+  g_autofree char *path = scanner_path (s);
+  g_prefix_error (s->error, "%s: ", path);
+  return FALSE;
+}
+
+/* A scalar value: read, and told to the hooks. */
 static gboolean
 scan_scalar (Scanner *s)
 {
   static const char *const words[] = { "true", "false", "null" };
+  static const TlJsonScalar word_kinds[] = { TL_JSON_SCALAR_TRUE, TL_JSON_SCALAR_FALSE,
+                                             TL_JSON_SCALAR_NULL };
+  const char *start = s->p;
   if (*s->p == '"')
-    return scan_string (s, NULL);
+    {
+      if (s->hooks)
+        g_string_truncate (s->text, 0);
+      if (!scan_string (s, s->hooks ? s->text : NULL))
+        return FALSE;
+      return !s->hooks
+             || s->hooks->scalar (s->hooks->self, TL_JSON_SCALAR_STRING, s->text->str,
+                                  s->text->len, s->error)
+             || hook_failed (s);
+    }
   if (*s->p == '-' || g_ascii_isdigit (*s->p))
-    return scan_number (s);
+    {
+      if (!scan_number (s))
+        return FALSE;
+      if (!s->hooks)
+        return TRUE;
+      gboolean integer = TRUE;
+      for (const char *q = start; q < s->p && integer; q++)
+        integer = *q != '.' && *q != 'e' && *q != 'E';
+      return s->hooks->scalar (s->hooks->self,
+                               integer ? TL_JSON_SCALAR_INT : TL_JSON_SCALAR_DOUBLE, start,
+                               (gsize) (s->p - start), s->error)
+             || hook_failed (s);
+    }
   for (guint i = 0; i < G_N_ELEMENTS (words); i++)
     {
       gsize n = strlen (words[i]);
       if ((gsize) (s->end - s->p) >= n && memcmp (s->p, words[i], n) == 0)
         {
           s->p += n;
-          return TRUE;
+          return !s->hooks
+                 || s->hooks->scalar (s->hooks->self, word_kinds[i], start, n, s->error)
+                 || hook_failed (s);
         }
     }
   return scan_fail (s, _("expected a value"));
 }
 
-/* What the tree would cost so far, against the budget. */
+/* What the tree would cost so far, against the budget; a tree being
+ * built also holds at most TL_JSON_MAX_TREE_VALUES values. */
 static gboolean
 census (Scanner *s)
 {
   /* the values an array being packed holds so far are not the tree's */
   guint64 pending = s->hooks ? s->hooks->pending (s->hooks->self) : 0;
-  guint64 bytes = (s->values - MIN (pending, s->values)) * TREE_BYTES_PER_VALUE
-                  + s->members * TREE_BYTES_PER_MEMBER + s->string_bytes;
+  guint64 tree = s->values - MIN (pending, s->values);
+  if (s->hooks && tree > TL_JSON_MAX_TREE_VALUES)
+    return scan_fail (s, _("more than %" PRIu64 " values outside arrays of numbers "
+                           "(arrays of numbers of one kind have no such limit)"),
+                      TL_JSON_MAX_TREE_VALUES);
+  guint64 bytes = tree * TREE_BYTES_PER_VALUE + s->members * TREE_BYTES_PER_MEMBER
+                  + s->string_bytes;
   g_autoptr (GError) local = NULL;
   if (tl_memory_check (bytes, _("the JSON document as a tree"), &local))
     {
       s->next_census = s->values + CENSUS_STRIDE;
       return TRUE;
     }
+  g_autofree char *path = scanner_path (s);
   g_set_error (s->error, TL_ERROR, TL_ERROR_TOO_LARGE,
-               _("%s (%" PRIu64 " values, %" PRIu64 " members so far)"),
+               _("%s: %s (%" PRIu64 " values, %" PRIu64 " members so far)"), path,
                local->message, s->values, s->members);
   return FALSE;
 }
@@ -361,38 +494,21 @@ scan_member_name (Scanner *s)
     }
   s->members++;
   l->count++;
-  return TRUE;
+  return !s->hooks || s->hooks->member (s->hooks->self, l->key, s->error) || hook_failed (s);
 }
 
 /* What the scanner expects next. */
 typedef enum { VALUE, VALUE_OR_CLOSE, KEY, KEY_OR_CLOSE, AFTER_VALUE } ScanState;
 
-/* The scalar just read from start (to s->p), an element of an array,
- * handed to the hooks. */
-static gboolean
-pack_scalar (Scanner *s, const char *start)
-{
-  if (*start == '"')
-    return s->hooks->scalar (s->hooks->self, start + 1, s->p - 1, FALSE, TRUE, s->error);
-  if (*start != '-' && !g_ascii_isdigit (*start))
-    {
-      s->hooks->keep (s->hooks->self); /* true, false, null */
-      return TRUE;
-    }
-  gboolean integer = TRUE;
-  for (const char *q = start; q < s->p && integer; q++)
-    integer = *q != '.' && *q != 'e' && *q != 'E';
-  return s->hooks->scalar (s->hooks->self, start, s->p, integer, FALSE, s->error);
-}
-
-/* An array closes just before s->p: the values the packer lifts out of it
- * leave the tree's count. */
+/* The innermost level closes just before s->p: the values the builder
+ * lifted out of it leave the tree's count. */
 static void
-close_array (Scanner *s)
+close_level (Scanner *s)
 {
+  level_clear (&s->levels[--s->depth]);
   if (s->hooks)
     {
-      guint64 lifted = s->hooks->close (s->hooks->self, s->p);
+      guint64 lifted = s->hooks->close (s->hooks->self);
       s->values -= MIN (s->values, lifted);
     }
 }
@@ -403,24 +519,18 @@ step_value (Scanner *s, char c, ScanState *state)
 {
   if (!count_value (s))
     return FALSE;
-  gboolean packing = s->hooks && s->depth > 0 && s->levels[s->depth - 1].kind == '[';
   if (c == '[' || c == '{')
     {
       if (s->depth == TL_JSON_MAX_DEPTH)
         return scan_fail (s, _("nested deeper than %d levels"), TL_JSON_MAX_DEPTH);
-      if (packing)
-        s->hooks->keep (s->hooks->self);
-      if (s->hooks && c == '[')
-        s->hooks->open (s->hooks->self, (gsize) (s->p - s->data));
+      if (s->hooks && !s->hooks->open (s->hooks->self, c == '[', s->error))
+        return hook_failed (s);
       s->levels[s->depth++] = (Level) { c, 0, NULL, NULL };
       s->p++;
       *state = c == '[' ? VALUE_OR_CLOSE : KEY_OR_CLOSE;
       return TRUE;
     }
-  const char *start = s->p;
   if (!scan_scalar (s))
-    return FALSE;
-  if (packing && !pack_scalar (s, start))
     return FALSE;
   *state = AFTER_VALUE;
   return TRUE;
@@ -432,9 +542,8 @@ step_key (Scanner *s, char c, ScanState *state)
 {
   if (c != '"')
     return scan_fail (s, _("expected a member name in double quotes"));
-  if (!scan_member_name (s))
+  if (!scan_member_name (s) || !skip_space (s))
     return FALSE;
-  skip_space (s);
   if (s->p >= s->end || *s->p != ':')
     return scan_fail (s, _("expected “:” after the member name"));
   s->p++;
@@ -457,16 +566,60 @@ step_after_value (Scanner *s, char c, ScanState *state)
     }
   else if (c == (l->kind == '[' ? ']' : '}'))
     {
-      level_clear (&s->levels[--s->depth]);
       s->p++;
-      if (c == ']')
-        close_array (s);
+      close_level (s);
       return TRUE;
     }
   else
     return scan_fail (s, l->kind == '[' ? _("expected “,” or “]”") : _("expected “,” or “}”"));
   s->p++;
   return TRUE;
+}
+
+/* The scan itself, over s's text (all of it, or a file's window). */
+static gboolean
+scan (Scanner *s)
+{
+  ScanState state = VALUE;
+  gboolean ok = FALSE;
+  s->next_census = CENSUS_STRIDE;
+  if (s->hooks)
+    s->text = g_string_new (NULL);
+  for (;;)
+    {
+      if (!skip_space (s))
+        break;
+      if (s->p >= s->end)
+        {
+          if (state == AFTER_VALUE && s->depth == 0)
+            ok = census (s);
+          else
+            scan_fail (s, s->offset + (guint64) (s->end - s->data) == 0 || state == VALUE
+                            ? _("expected a value") : _("the text ends early"));
+          break;
+        }
+      char c = *s->p;
+      gboolean go;
+      if ((state == VALUE_OR_CLOSE && c == ']') || (state == KEY_OR_CLOSE && c == '}'))
+        {
+          s->p++, state = AFTER_VALUE; /* an empty array or object */
+          close_level (s);
+          go = TRUE;
+        }
+      else if (state == VALUE || state == VALUE_OR_CLOSE)
+        go = step_value (s, c, &state);
+      else if (state == KEY || state == KEY_OR_CLOSE)
+        go = step_key (s, c, &state);
+      else
+        go = step_after_value (s, c, &state);
+      if (!go)
+        break;
+    }
+  while (s->depth > 0)
+    level_clear (&s->levels[--s->depth]);
+  if (s->text)
+    g_string_free (s->text, TRUE);
+  return ok;
 }
 
 gboolean
@@ -481,54 +634,20 @@ tl_json_check_text_hooked (const char *data, gsize length, const TlJsonScanHooks
 {
   g_return_val_if_fail (data != NULL || length == 0, FALSE);
   if (length > TL_JSON_MAX_BYTES)
-    {
-      g_autofree char *have = g_format_size_full (length, G_FORMAT_SIZE_IEC_UNITS);
-      g_autofree char *limit = g_format_size_full (TL_JSON_MAX_BYTES, G_FORMAT_SIZE_IEC_UNITS);
-      g_set_error (error, TL_ERROR, TL_ERROR_TOO_LARGE,
-                   _("the JSON text is %s, more than the limit of %s"), have, limit);
-      return FALSE;
-    }
+    return too_large (error, length);
+  g_autofree Scanner *s = g_new0 (Scanner, 1);
+  *s = (Scanner) { data, data, data + length, error, .hooks = hooks, .fd = -1, .eof = TRUE,
+                   .line = 1, .col = 1 };
+  return scan (s);
+}
 
-  ScanState state = VALUE;
-  Scanner *s = g_new0 (Scanner, 1);
-  *s = (Scanner) { data, data, data + length, error };
-  s->hooks = hooks;
-  s->next_census = CENSUS_STRIDE;
-  gboolean ok = FALSE;
-
-  for (;;)
-    {
-      skip_space (s);
-      if (s->p >= s->end)
-        {
-          if (state == AFTER_VALUE && s->depth == 0)
-            ok = census (s);
-          else
-            scan_fail (s, length == 0 || state == VALUE ? _("expected a value")
-                                                        : _("the text ends early"));
-          break;
-        }
-      char c = *s->p;
-      gboolean go;
-      if ((state == VALUE_OR_CLOSE && c == ']') || (state == KEY_OR_CLOSE && c == '}'))
-        {
-          level_clear (&s->levels[--s->depth]); /* an empty array or object */
-          s->p++, state = AFTER_VALUE;
-          if (c == ']')
-            close_array (s);
-          go = TRUE;
-        }
-      else if (state == VALUE || state == VALUE_OR_CLOSE)
-        go = step_value (s, c, &state);
-      else if (state == KEY || state == KEY_OR_CLOSE)
-        go = step_key (s, c, &state);
-      else
-        go = step_after_value (s, c, &state);
-      if (!go)
-        break;
-    }
-  while (s->depth > 0)
-    level_clear (&s->levels[--s->depth]);
-  g_free (s);
-  return ok;
+gboolean
+tl_json_scan_fd (int fd, const TlJsonScanHooks *hooks, GError **error)
+{
+  g_return_val_if_fail (fd >= 0, FALSE);
+  g_autofree char *buf = g_malloc (WINDOW);
+  g_autofree Scanner *s = g_new0 (Scanner, 1);
+  *s = (Scanner) { buf, buf, buf, error, .hooks = hooks, .fd = fd, .buf = buf, .line = 1,
+                   .col = 1 };
+  return scan (s);
 }

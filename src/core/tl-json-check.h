@@ -20,28 +20,47 @@ G_BEGIN_DECLS
  * …" or TL_ERROR_TOO_LARGE. */
 gboolean tl_json_check_text (const char *data, gsize length, GError **error);
 
-/* What the scanner tells a packer (core/tl-json-pack.h) as it reads:
- * an array opens at text offset at (its '['); a scalar element of the
- * innermost open array — a number [start, end), integer or not, or a
- * string's raw contents (is_string) — which may fail (the budget); an
- * element that is no scalar (array, object, true, false, null) begins
- * there; the innermost array closes at end (just past its ']'), and
- * close says how many elements it lifted out of the tree; pending, how
- * many the open candidate holds so far (not yet the tree's). */
+/* What the scanner tells a tree builder (core/tl-json-pack.h) as it
+ * reads, in document order: a container opens (array or object); an
+ * object's member name (unescaped); a scalar — a number's text as JSON
+ * wrote it, or a string unescaped; the innermost container closes, and
+ * close says how many of its values were lifted out of the tree (packed);
+ * pending, how many values are held packed so far in an array still open.
+ * A hook that fails has its error prefixed with the JSON path. */
+typedef enum
+{
+  TL_JSON_SCALAR_INT,    /* an integer within 64 bits */
+  TL_JSON_SCALAR_DOUBLE, /* a number with a point or an exponent, within float64 */
+  TL_JSON_SCALAR_STRING,
+  TL_JSON_SCALAR_TRUE,
+  TL_JSON_SCALAR_FALSE,
+  TL_JSON_SCALAR_NULL,
+} TlJsonScalar;
+
 typedef struct
 {
-  void     (*open)    (gpointer self, gsize at);
-  gboolean (*scalar)  (gpointer self, const char *start, const char *end, gboolean integer,
-                       gboolean is_string, GError **error);
-  void     (*keep)    (gpointer self);
-  gsize    (*close)   (gpointer self, const char *end);
+  gboolean (*open)    (gpointer self, gboolean array, GError **error);
+  gboolean (*member)  (gpointer self, const char *name, GError **error);
+  gboolean (*scalar)  (gpointer self, TlJsonScalar kind, const char *text, gsize length,
+                       GError **error);
+  gsize    (*close)   (gpointer self);
   gsize    (*pending) (gpointer self);
   gpointer self;
 } TlJsonScanHooks;
+
+/* The tree a scan builds holds at most this many values outside packed
+ * arrays, and an array in it at most TL_JSON_MAX_TREE_ARRAY elements
+ * (arrays of numbers of one kind are packed and have no such limit). */
+#define TL_JSON_MAX_TREE_VALUES ((guint64) 1 << 22)
+#define TL_JSON_MAX_TREE_ARRAY  ((guint64) 1 << 20)
 
 /* tl_json_check_text, telling hooks what it reads; the values the hooks
  * lift are priced as theirs, not as the tree's. */
 gboolean tl_json_check_text_hooked (const char *data, gsize length, const TlJsonScanHooks *hooks,
                                     GError **error);
+/* The same, reading fd to its end through a window of a few MiB (the
+ * text is never held whole); at most TL_JSON_MAX_BYTES.  A read error is
+ * TL_ERROR_IO.  fd is left open. */
+gboolean tl_json_scan_fd (int fd, const TlJsonScanHooks *hooks, GError **error);
 
 G_END_DECLS

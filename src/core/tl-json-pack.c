@@ -12,29 +12,41 @@
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 /* What json-glib spends per value of a tree (tl-json-check.c's estimate). */
 #define TREE_BYTES_PER_VALUE 128
 /* A placeholder's string: this prefix, the document's key, the index. */
 #define MARKER_PREFIX "tl-packed:"
+/* Integers up to this size are doubles exactly. */
+#define EXACT_INT ((gint64) 1 << 53)
+
+/* A container being built: borrowed from the tree (the root owns it). */
+typedef struct
+{
+  JsonNode *node;
+  char *key;           /* objects: the member whose value comes next */
+  gboolean candidate;  /* arrays: every element so far a number, held packed */
+} Frame;
 
 typedef struct
 {
-  const char *data;   /* the text being scanned */
-  GString *out;       /* the text with lifted arrays replaced; NULL until the first */
-  gsize copied;       /* data[0, copied) is in out */
-  guint64 key;        /* this document's, in every placeholder */
-  GPtrArray *packed;  /* TlJsonPacked*, in the order they were lifted */
+  Frame frames[TL_JSON_MAX_DEPTH];
+  guint depth;
+  JsonNode *root;
+  guint64 key;         /* this document's, in every placeholder */
+  GPtrArray *packed;   /* TlJsonPacked*, in the order they were lifted */
 
-  /* the innermost open array, while every element so far is a scalar of one kind */
-  gboolean candidate;
+  /* the innermost array while it is a candidate (only it can be one: an
+   * array that gets a container as an element stops being one) */
   gboolean kind_known;
   TlJsonPackedKind kind;
-  gsize open_at;      /* offset of its '[' */
-  gsize n, cap;       /* elements so far, room in values */
-  guint64 *values;    /* int64 or double bits */
+  gboolean ints_exact; /* INT: every value within ±2⁵³ so far */
+  gsize n, cap;        /* elements so far, room in values */
+  guint64 *values;     /* int64 or double bits */
+  guint8 *int_bits;    /* DOUBLE: which were integers; NULL while none */
   gsize first_string;
-} Packer;
+} Builder;
 
 struct _TlJsonDoc
 {
@@ -52,59 +64,75 @@ packed_free (gpointer data)
 {
   TlJsonPacked *pa = data;
   g_free (pa->ints);
+  g_free (pa->int_bits);
   g_free (pa);
 }
 
-/* ---- the scanner's side ---------------------------------------------------- */
+/* ---- the packed values of a candidate array ------------------------------- */
 
-static void
-packer_open (gpointer self, gsize at)
+static gboolean
+refused (GError **error, guint64 bytes)
 {
-  Packer *p = self;
-  p->candidate = TRUE;
-  p->kind_known = FALSE;
-  p->open_at = at;
-  p->n = 0;
-  p->first_string = G_MAXSIZE;
-}
-
-static void
-packer_keep (gpointer self)
-{
-  Packer *p = self;
-  p->candidate = FALSE;
+  g_autofree char *size = g_format_size_full (bytes, G_FORMAT_SIZE_IEC_UNITS);
+  g_set_error (error, TL_ERROR, TL_ERROR_OUT_OF_MEMORY,
+               _("an array of numbers in the JSON document needs %s: the system refused it"),
+               size);
+  return FALSE;
 }
 
 /* Room for one more value, the growth asked of the budget. */
 static gboolean
-grow (Packer *p, GError **error)
+grow (Builder *b, GError **error)
 {
-  if (p->n < p->cap)
+  if (b->n < b->cap)
     return TRUE;
-  gsize cap = MAX (p->cap * 2, 1024);
-  if (!tl_memory_check ((guint64) cap * sizeof (guint64),
-                        _("an array of numbers in the JSON document"), error))
+  gsize cap = MAX (b->cap * 2, 1024);
+  guint64 bytes = (guint64) cap * sizeof (guint64) + (b->int_bits ? cap / 8 : 0);
+  if (!tl_memory_check (bytes, _("an array of numbers in the JSON document"), error))
     return FALSE;
-  guint64 *grown = g_try_realloc (p->values, cap * sizeof (guint64));
+  guint64 *grown = g_try_realloc (b->values, cap * sizeof (guint64));
   if (grown == NULL)
+    return refused (error, bytes);
+  b->values = grown;
+  if (b->int_bits)
     {
-      g_autofree char *size = g_format_size_full ((guint64) cap * sizeof (guint64),
-                                                  G_FORMAT_SIZE_IEC_UNITS);
-      g_set_error (error, TL_ERROR, TL_ERROR_OUT_OF_MEMORY,
-                   _("an array of numbers in the JSON document needs %s: the system refused it"),
-                   size);
-      return FALSE;
+      guint8 *bits = g_try_realloc (b->int_bits, cap / 8);
+      if (bits == NULL)
+        return refused (error, bytes);
+      memset (bits + b->cap / 8, 0, (cap - b->cap) / 8);
+      b->int_bits = bits;
     }
-  p->values = grown;
-  p->cap = cap;
+  b->cap = cap;
+  return TRUE;
+}
+
+/* Integers and doubles mix: the integers so far become doubles, marked. */
+static gboolean
+mix (Builder *b, GError **error)
+{
+  if (!tl_memory_check (MAX (b->cap, 1024) / 8, _("an array of numbers in the JSON document"),
+                        error))
+    return FALSE;
+  b->int_bits = g_try_malloc0 (MAX (b->cap, 1024) / 8);
+  if (b->int_bits == NULL)
+    return refused (error, MAX (b->cap, 1024) / 8);
+  if (b->kind == TL_JSON_PACKED_INT)
+    for (gsize i = 0; i < b->n; i++)
+      {
+        gint64 v;
+        memcpy (&v, &b->values[i], sizeof v);
+        double d = (double) v;
+        memcpy (&b->values[i], &d, sizeof d);
+        b->int_bits[i / 8] |= 1u << (i % 8);
+      }
+  b->kind = TL_JSON_PACKED_DOUBLE;
   return TRUE;
 }
 
 /* A number's text as a C string (the text need not end in a NUL). */
 static char *
-token_copy (const char *start, const char *end, char *buf, gsize size)
+token_copy (const char *start, gsize n, char *buf, gsize size)
 {
-  gsize n = (gsize) (end - start);
   if (n >= size)
     return g_strndup (start, n);
   memcpy (buf, start, n);
@@ -112,87 +140,268 @@ token_copy (const char *start, const char *end, char *buf, gsize size)
   return buf;
 }
 
-static gboolean
-packer_scalar (gpointer self, const char *start, const char *end, gboolean integer,
-               gboolean is_string, GError **error)
+/* The scalar as a packed value: 1 taken, 0 not one a candidate holds
+ * (the array stays a tree), -1 failed (the budget). */
+static int
+take_number (Builder *b, TlJsonScalar kind, const char *text, gsize length, GError **error)
 {
-  Packer *p = self;
-  if (!p->candidate)
-    return TRUE;
-  double special = 0;
-  if (is_string)
+  double d = 0;
+  gint64 v = 0;
+  gboolean integer = kind == TL_JSON_SCALAR_INT;
+  if (kind == TL_JSON_SCALAR_STRING)
     {
-      gsize n = (gsize) (end - start);
-      if (n == 3 && memcmp (start, "nan", 3) == 0)
-        special = NAN;
-      else if (n == 3 && memcmp (start, "inf", 3) == 0)
-        special = INFINITY;
-      else if (n == 4 && memcmp (start, "-inf", 4) == 0)
-        special = -INFINITY;
+      if (strcmp (text, "nan") == 0)
+        d = NAN;
+      else if (strcmp (text, "inf") == 0)
+        d = INFINITY;
+      else if (strcmp (text, "-inf") == 0)
+        d = -INFINITY;
       else
-        return p->candidate = FALSE, TRUE;
+        return 0;
     }
-  TlJsonPackedKind kind = integer && !is_string ? TL_JSON_PACKED_INT : TL_JSON_PACKED_DOUBLE;
-  if (!p->kind_known)
-    p->kind = kind, p->kind_known = TRUE;
-  else if (p->kind != kind)
-    return p->candidate = FALSE, TRUE;
-  if (!grow (p, error))
-    return FALSE;
-  if (is_string)
-    {
-      p->first_string = MIN (p->first_string, p->n);
-      memcpy (&p->values[p->n++], &special, sizeof special);
-      return TRUE;
-    }
-  char buf[64];
-  char *text = token_copy (start, end, buf, sizeof buf);
-  if (kind == TL_JSON_PACKED_INT)
-    {
-      gint64 v = g_ascii_strtoll (text, NULL, 10);
-      memcpy (&p->values[p->n++], &v, sizeof v);
-    }
+  else if (kind != TL_JSON_SCALAR_INT && kind != TL_JSON_SCALAR_DOUBLE)
+    return 0;
   else
     {
-      double v = g_ascii_strtod (text, NULL);
-      memcpy (&p->values[p->n++], &v, sizeof v);
+      char buf[64];
+      char *copy = token_copy (text, length, buf, sizeof buf);
+      if (integer)
+        v = g_ascii_strtoll (copy, NULL, 10);
+      else
+        d = g_ascii_strtod (copy, NULL);
+      if (copy != buf)
+        g_free (copy);
     }
-  if (text != buf)
-    g_free (text);
+  gboolean exact = !integer || (v >= -EXACT_INT && v <= EXACT_INT);
+  if (!b->kind_known)
+    b->kind = integer ? TL_JSON_PACKED_INT : TL_JSON_PACKED_DOUBLE, b->kind_known = TRUE;
+  else if ((b->kind == TL_JSON_PACKED_INT) != integer && b->int_bits == NULL)
+    {
+      /* integers and doubles: doubles, when every integer is one exactly */
+      if (!exact || (b->kind == TL_JSON_PACKED_INT && !b->ints_exact))
+        return 0;
+      if (!mix (b, error))
+        return -1;
+    }
+  else if (b->int_bits != NULL && !exact)
+    return 0;
+  b->ints_exact = b->n == 0 ? exact : b->ints_exact && exact;
+  if (!grow (b, error))
+    return -1;
+  if (kind == TL_JSON_SCALAR_STRING)
+    b->first_string = MIN (b->first_string, b->n);
+  if (b->kind == TL_JSON_PACKED_INT)
+    memcpy (&b->values[b->n], &v, sizeof v);
+  else
+    {
+      if (integer)
+        {
+          d = (double) v;
+          b->int_bits[b->n / 8] |= 1u << (b->n % 8);
+        }
+      memcpy (&b->values[b->n], &d, sizeof d);
+    }
+  b->n++;
+  return 1;
+}
+
+/* Element i of what the candidate holds (or of a packed array) as a node. */
+static JsonNode *
+packed_node (TlJsonPackedKind kind, const guint64 *values, const guint8 *int_bits, gsize i)
+{
+  JsonNode *node = json_node_alloc ();
+  gint64 v;
+  double d;
+  memcpy (&v, &values[i], sizeof v);
+  memcpy (&d, &values[i], sizeof d);
+  if (kind == TL_JSON_PACKED_INT)
+    return json_node_init_int (node, v);
+  if (int_bits && (int_bits[i / 8] >> (i % 8)) & 1)
+    return json_node_init_int (node, (gint64) d);
+  if (!isfinite (d))
+    return json_node_init_string (node, isnan (d) ? "nan" : d > 0 ? "inf" : "-inf");
+  return json_node_init_double (node, d);
+}
+
+/* The candidate array f stays a tree: its values become nodes, within the
+ * tree's bounds. */
+static gboolean
+too_long (GError **error)
+{
+  g_set_error (error, TL_ERROR, TL_ERROR_TOO_LARGE,
+               _("an array of more than %" G_GUINT64_FORMAT " values that are not all numbers "
+                 "(longer arrays are read only when they hold numbers alone)"),
+               TL_JSON_MAX_TREE_ARRAY);
+  return FALSE;
+}
+
+static gboolean
+spill (Builder *b, Frame *f, GError **error)
+{
+  f->candidate = FALSE;
+  if (b->n + 1 > TL_JSON_MAX_TREE_ARRAY)
+    return too_long (error);
+  if (!tl_memory_check ((guint64) b->n * TREE_BYTES_PER_VALUE, _("the JSON document as a tree"),
+                        error))
+    return FALSE;
+  JsonArray *array = json_node_get_array (f->node);
+  for (gsize i = 0; i < b->n; i++)
+    json_array_add_element (array, packed_node (b->kind, b->values, b->int_bits, i));
+  b->n = 0;
   return TRUE;
 }
 
-static gsize
-packer_pending (gpointer self)
+/* ---- the scanner's side: the tree built as the text is read -------------- */
+
+/* node, a value just read, into its container (or as the root): owned by
+ * the tree, or freed on failure. */
+static gboolean
+attach (Builder *b, JsonNode *node, GError **error)
 {
-  Packer *p = self;
-  return p->candidate ? p->n : 0;
+  if (b->depth == 0)
+    {
+      b->root = node;
+      return TRUE;
+    }
+  Frame *f = &b->frames[b->depth - 1];
+  if (JSON_NODE_HOLDS_OBJECT (f->node))
+    {
+      json_object_set_member (json_node_get_object (f->node), f->key, node);
+      g_clear_pointer (&f->key, g_free);
+      return TRUE;
+    }
+  JsonArray *array = json_node_get_array (f->node);
+  if ((f->candidate && !spill (b, f, error))
+      || (json_array_get_length (array) >= TL_JSON_MAX_TREE_ARRAY && !too_long (error)))
+    {
+      json_node_unref (node);
+      return FALSE;
+    }
+  json_array_add_element (array, node);
+  return TRUE;
+}
+
+static gboolean
+builder_open (gpointer self, gboolean is_array, GError **error)
+{
+  Builder *b = self;
+  JsonNode *node = json_node_alloc ();
+  if (is_array)
+    {
+      JsonArray *array = json_array_new ();
+      json_node_init_array (node, array);
+      json_array_unref (array);
+    }
+  else
+    {
+      JsonObject *object = json_object_new ();
+      json_node_init_object (node, object);
+      json_object_unref (object);
+    }
+  if (!attach (b, node, error))
+    return FALSE;
+  b->frames[b->depth++] = (Frame) { node, NULL, is_array };
+  if (is_array)
+    {
+      b->kind_known = FALSE;
+      b->ints_exact = TRUE;
+      b->n = 0;
+      b->first_string = G_MAXSIZE;
+      g_clear_pointer (&b->int_bits, g_free);
+    }
+  return TRUE;
+}
+
+static gboolean
+builder_member (gpointer self, const char *name, GError **error)
+{
+  Builder *b = self;
+  Frame *f = &b->frames[b->depth - 1];
+  g_free (f->key);
+  f->key = g_strdup (name);
+  return TRUE;
+}
+
+static gboolean
+builder_scalar (gpointer self, TlJsonScalar kind, const char *text, gsize length,
+                GError **error)
+{
+  Builder *b = self;
+  if (b->depth > 0 && b->frames[b->depth - 1].candidate)
+    {
+      int taken = take_number (b, kind, text, length, error);
+      if (taken != 0)
+        return taken > 0;
+    }
+  JsonNode *node = json_node_alloc ();
+  char buf[64];
+  char *copy = kind == TL_JSON_SCALAR_INT || kind == TL_JSON_SCALAR_DOUBLE
+                 ? token_copy (text, length, buf, sizeof buf) : buf;
+  switch (kind)
+    {
+    case TL_JSON_SCALAR_INT:
+      json_node_init_int (node, g_ascii_strtoll (copy, NULL, 10));
+      break;
+    case TL_JSON_SCALAR_DOUBLE:
+      json_node_init_double (node, g_ascii_strtod (copy, NULL));
+      break;
+    case TL_JSON_SCALAR_STRING:
+      json_node_init_string (node, text);
+      break;
+    case TL_JSON_SCALAR_TRUE:
+    case TL_JSON_SCALAR_FALSE:
+      json_node_init_boolean (node, kind == TL_JSON_SCALAR_TRUE);
+      break;
+    case TL_JSON_SCALAR_NULL:
+      json_node_init_null (node);
+      break;
+    }
+  if (copy != buf)
+    g_free (copy);
+  return attach (b, node, error);
 }
 
 static gsize
-packer_close (gpointer self, const char *end)
+builder_pending (gpointer self)
 {
-  Packer *p = self;
-  gboolean lift = p->candidate && p->n >= TL_JSON_PACK_MIN;
-  p->candidate = FALSE;
-  if (!lift)
-    return 0;
-  if (p->out == NULL)
-    p->out = g_string_new (NULL);
-  g_string_append_len (p->out, p->data + p->copied, (gssize) (p->open_at - p->copied));
-  g_string_append_printf (p->out, "[\"" MARKER_PREFIX "%016" G_GINT64_MODIFIER "x:%u\"]", p->key,
-                          p->packed->len);
-  p->copied = (gsize) (end - p->data);
+  Builder *b = self;
+  return b->depth > 0 && b->frames[b->depth - 1].candidate ? b->n : 0;
+}
 
+/* The candidate closes with n values: packed, its array a placeholder. */
+static void
+lift (Builder *b, Frame *f)
+{
   TlJsonPacked *pa = g_new0 (TlJsonPacked, 1);
-  pa->kind = p->kind;
-  pa->n = p->n;
-  pa->first_string = MIN (p->first_string, p->n);
-  pa->ints = g_realloc (p->values, p->n * sizeof (guint64)); /* shrinks: never fails */
-  g_ptr_array_add (p->packed, pa);
-  p->values = NULL;
-  p->cap = 0;
-  return pa->n;
+  pa->kind = b->kind;
+  pa->n = b->n;
+  pa->first_string = MIN (b->first_string, b->n);
+  pa->ints = g_realloc (b->values, b->n * sizeof (guint64)); /* shrinks: never fails */
+  pa->int_bits = b->int_bits ? g_realloc (b->int_bits, (b->n + 7) / 8) : NULL;
+  b->values = NULL;
+  b->int_bits = NULL;
+  b->cap = 0;
+  g_autofree char *marker = g_strdup_printf (MARKER_PREFIX "%016" G_GINT64_MODIFIER "x:%u",
+                                             b->key, b->packed->len);
+  json_array_add_string_element (json_node_get_array (f->node), marker);
+  g_ptr_array_add (b->packed, pa);
+}
+
+static gsize
+builder_close (gpointer self)
+{
+  Builder *b = self;
+  Frame *f = &b->frames[--b->depth];
+  g_clear_pointer (&f->key, g_free);
+  if (!f->candidate)
+    return 0;
+  gsize lifted = b->n;
+  if (b->n >= TL_JSON_PACK_MIN)
+    lift (b, f);
+  else
+    spill (b, f, NULL), lifted = 0; /* fewer than TL_JSON_PACK_MIN: within every bound */
+  f->candidate = FALSE;
+  return lifted;
 }
 
 /* ---- documents --------------------------------------------------------------- */
@@ -232,51 +441,29 @@ tl_json_doc_root (TlJsonDoc *doc)
   return doc->root;
 }
 
-/* The tree of text (the scanned text, or what the packer made of it). */
-static gboolean
-build_tree (TlJsonDoc *doc, const char *text, gsize length, GError **error)
-{
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  g_autoptr (GError) local = NULL;
-  if (!json_parser_load_from_data (parser, text, (gssize) length, &local))
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("not valid JSON: %s"), local->message);
-      return FALSE;
-    }
-  doc->root = json_parser_steal_root (parser);
-  if (doc->root == NULL)
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_PARSE, _("the file is empty"));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Scans data, lifting arrays; with free_text the text is freed as soon as
- * it is scanned (the packer's copy of the rest is far smaller). */
+/* The tree of the text (data, or fd read to its end when fd ≥ 0). */
 static TlJsonDoc *
-doc_parse (char *data, gsize length, gboolean free_text, GError **error)
+doc_build (const char *data, gsize length, int fd, GError **error)
 {
   g_autoptr (TlJsonDoc) doc = g_new0 (TlJsonDoc, 1);
   doc->packed = g_ptr_array_new_with_free_func (packed_free);
-  Packer packer = { .data = data, .packed = doc->packed, .key = register_key (doc) };
-  const TlJsonScanHooks hooks = { packer_open, packer_scalar, packer_keep, packer_close,
-                                  packer_pending, &packer };
-  gboolean ok = tl_json_check_text_hooked (data, length, &hooks, error);
-  g_free (packer.values);
-  if (ok && packer.out)
-    g_string_append_len (packer.out, data + packer.copied, (gssize) (length - packer.copied));
-  if (free_text && packer.out)
-    g_free (data), data = NULL;
-  if (ok)
-    ok = packer.out ? build_tree (doc, packer.out->str, packer.out->len, error)
-                    : build_tree (doc, data, length, error);
-  if (packer.out)
-    g_string_free (packer.out, TRUE);
-  if (free_text)
-    g_free (data);
+  g_autofree Builder *b = g_new0 (Builder, 1);
+  b->packed = doc->packed;
+  b->key = register_key (doc);
+  const TlJsonScanHooks hooks = { builder_open, builder_member, builder_scalar, builder_close,
+                                  builder_pending, b };
+  gboolean ok = fd >= 0 ? tl_json_scan_fd (fd, &hooks, error)
+                        : tl_json_check_text_hooked (data, length, &hooks, error);
+  for (guint d = 0; d < b->depth; d++)
+    g_free (b->frames[d].key);
+  g_free (b->values);
+  g_free (b->int_bits);
   if (!ok)
-    return NULL;
+    {
+      g_clear_pointer (&b->root, json_node_unref);
+      return NULL;
+    }
+  doc->root = b->root;
   g_debug ("JSON: parsed %" G_GSIZE_FORMAT " bytes, %u arrays packed", length, doc->packed->len);
   return g_steal_pointer (&doc);
 }
@@ -285,18 +472,28 @@ TlJsonDoc *
 tl_json_doc_parse (const char *data, gsize length, GError **error)
 {
   g_return_val_if_fail (data != NULL || length == 0, NULL);
-  return doc_parse ((char *) data, length, FALSE, error);
+  return doc_build (data, length, -1, error);
 }
 
 TlJsonDoc *
 tl_json_doc_load_file (const char *path, GError **error)
 {
-  char *data = NULL;
-  gsize length = 0;
-  if (!tl_file_read_all (path, TL_JSON_MAX_BYTES, &data, &length, error))
+  guint64 size = 0;
+  int fd = tl_file_open_regular (path, &size, error);
+  if (fd < 0)
     return NULL;
   g_autoptr (GError) local = NULL;
-  TlJsonDoc *doc = doc_parse (data, length, TRUE, &local);
+  TlJsonDoc *doc = NULL;
+  if (size > TL_JSON_MAX_BYTES)
+    {
+      g_autofree char *have = g_format_size_full (size, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *limit = g_format_size_full (TL_JSON_MAX_BYTES, G_FORMAT_SIZE_IEC_UNITS);
+      g_set_error (&local, TL_ERROR, TL_ERROR_TOO_LARGE,
+                   _("the JSON text is %s, more than the limit of %s"), have, limit);
+    }
+  else
+    doc = doc_build (NULL, (gsize) size, fd, &local);
+  close (fd);
   if (doc == NULL)
     {
       g_autofree char *name = g_filename_display_name (path);
@@ -371,15 +568,8 @@ unpack_array (JsonArray *array, gpointer data)
     return;
   json_array_remove_element (array, 0);
   for (gsize i = 0; i < pa->n; i++)
-    {
-      if (pa->kind == TL_JSON_PACKED_INT)
-        json_array_add_int_element (array, pa->ints[i]);
-      else if (isfinite (pa->doubles[i]))
-        json_array_add_double_element (array, pa->doubles[i]);
-      else
-        json_array_add_string_element (array, isnan (pa->doubles[i]) ? "nan"
-                                              : pa->doubles[i] > 0 ? "inf" : "-inf");
-    }
+    json_array_add_element (array, packed_node (pa->kind, (const guint64 *) pa->ints,
+                                                pa->int_bits, i));
 }
 
 gboolean

@@ -1,17 +1,21 @@
-/* tl-json-pack.h — JSON documents whose long arrays of numbers stay packed.
+/* tl-json-pack.h — JSON documents built straight from a streaming scan,
+ * their long arrays of numbers packed.
  *
  * A run or Gauss record's bulk is long arrays of numbers (block timings,
  * samples, the Gauss record's columns and snapshots).  json-glib spends
  * about 80 bytes a number on its tree; a record of 16 MB became a tree of
- * 250 MB.  tl_json_doc_parse reads the text once with the strict scanner
- * of tl-json-check.h and, as it goes, lifts every array of at least
- * TL_JSON_PACK_MIN numbers of one kind out of the text: all integers
- * become one block of int64, all other numbers (with the strings "nan",
- * "inf" and "-inf" that stand for what JSON cannot write) one block of
- * double — 8 bytes a number, asked of the memory budget as the block
- * grows.  json-glib then builds the tree of what is left, where each
- * lifted array is a one-element placeholder that only this document's
- * accessors recognise (its key is random per document).
+ * 250 MB.  tl_json_doc_load_file reads a file through the strict scanner
+ * of tl-json-check.h a window at a time (the text is never held whole)
+ * and builds the tree as it reads, no json-glib parser involved; every
+ * array of at least TL_JSON_PACK_MIN numbers stays out of the tree: all
+ * integers become one block of int64, other numbers (with the strings
+ * "nan", "inf" and "-inf" that stand for what JSON cannot write, and
+ * integers within ±2⁵³ among doubles) one block of double — 8 bytes a
+ * number, asked of the memory budget as the block grows.  In the tree
+ * each packed array is a one-element placeholder that only this
+ * document's accessors recognise (its key is random per document).  What
+ * stays a tree is bounded (tl-json-check.h: TL_JSON_MAX_TREE_VALUES,
+ * TL_JSON_MAX_TREE_ARRAY) and priced against the budget as it grows.
  *
  * Readers reach arrays through the accessors of core/tl-json-read.h
  * (tl_json_array_length, tl_json_array_element, tl_json_array_uints,
@@ -49,15 +53,25 @@ typedef struct
     double *doubles;
   };
   gsize first_string; /* DOUBLE: the first element that was a string; n when none */
+  guint8 *int_bits;   /* DOUBLE: bit i set when element i was written as an integer
+                         (integers and doubles mixed); NULL when none was */
 } TlJsonPacked;
+
+/* Element i of a packed array of doubles was written as an integer. */
+static inline gboolean
+tl_json_packed_was_int (const TlJsonPacked *pa, gsize i)
+{
+  return pa->kind == TL_JSON_PACKED_INT
+         || (pa->int_bits != NULL && (pa->int_bits[i / 8] >> (i % 8)) & 1);
+}
 
 typedef struct _TlJsonDoc TlJsonDoc;
 
 /* Strict JSON (tl_json_check_text's rules and messages) with its long
  * arrays of numbers packed; TL_ERROR_PARSE or TL_ERROR_TOO_LARGE. */
 TlJsonDoc *tl_json_doc_parse     (const char *data, gsize length, GError **error);
-/* A regular file (core/tl-file.h), its text freed once it is scanned;
- * messages start with the path. */
+/* A regular file (core/tl-file.h, never blocks), read a window at a time
+ * while its tree is built; messages start with the path. */
 TlJsonDoc *tl_json_doc_load_file (const char *path, GError **error);
 /* The tree (owned by the document, placeholders and all). */
 JsonNode  *tl_json_doc_root      (TlJsonDoc *doc);

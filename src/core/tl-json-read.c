@@ -261,14 +261,13 @@ tl_json_element_object (JsonArray *array, const char *path, guint i, JsonObject 
 static gsize
 packed_uints (const TlJsonPacked *pa, guint64 hi, guint64 *out)
 {
-  /* a packed array of doubles has a double at index 0 */
-  if (pa->kind != TL_JSON_PACKED_INT)
-    return 0;
   for (gsize i = 0; i < pa->n; i++)
     {
-      if (pa->ints[i] < 0 || (guint64) pa->ints[i] > hi)
+      /* integers among doubles are doubles exactly (within ±2⁵³) */
+      gint64 v = pa->kind == TL_JSON_PACKED_INT ? pa->ints[i] : (gint64) pa->doubles[i];
+      if (!tl_json_packed_was_int (pa, i) || v < 0 || (guint64) v > hi)
         return i;
-      out[i] = (guint64) pa->ints[i];
+      out[i] = (guint64) v;
     }
   return pa->n;
 }
