@@ -89,14 +89,18 @@
 // need.  As in rung 13, the producer prefetches both tensor maps before
 // its first copy.
 //
-// Where it is not faster than rung 11: products of about one round of
-// 128×256 tiles (1536³: 72 tiles, 2048³: 128).  There every CTA computes
-// one tile, so persistence has nothing to overlap and a pair's B tile is
-// read once per CTA anyway; what is left of the changes is their cost —
-// the cluster launch and the pair's handshake (a stage is free only when
-// both CTAs released it) — and none of its plans beat rung 11's one CTA
-// per tile there (docs/perf/gemm-lu-h200-2026-11-29-lecture.md; not
-// profiled).  From 4096³ up, where tiles come in rounds, it is ahead.
+// Between the two ends, products of about one round of tiles (1536³:
+// 72 tiles of 128×256 leave 60 SMs idle, 144 of 128×128 take two rounds
+// on 132 SMs) get a tile of three consumer warpgroups: 192×96 (each
+// warpgroup issues m64n96k16, 48 accumulators a thread; 512 threads a
+// CTA, 6 stages of 36 KB).  It reuses each operand byte as much as
+// 128×128 does (192·96 / (192 + 96) = 64 outputs per element loaded), and
+// cuts 1536³ into 128 tiles, one round on 128 SMs with every CTA doing
+// the same work — the tile cuBLAS's own kernel for that size names
+// (nvjet …192x96…, in ncu: docs/perf/gemm-h200-2026-11-29-evening.md).
+// Taller than wide, its pairs sit side by side along n and multicast A.
+// Without it, a CTA of 128×256 does twice that work while the idle SMs
+// wait, and persistence has nothing to overlap.
 //
 // Instrumented variant: one record per C tile (see tl-wgmma.cuh), not per
 // CTA — a persistent CTA lives for the whole launch; a split plan writes
@@ -123,8 +127,8 @@ namespace {
 constexpr int BK = 64;   // BK × 2 bytes = one 128-byte swizzle row
 
 // One tile of the plans (tl-gemm-plans.h): BM_ × BN_ of C, one consumer
-// warpgroup per 64 rows, each issuing m64nBN_k16 wgmmas (BN_ = 256, 128,
-// 64 or 32: BN_/2 accumulators per thread).  The largest tile, 128 × 256,
+// warpgroup per 64 rows (one, two or three), each issuing m64nBN_k16
+// wgmmas (BN_ = 256, 128, 96, 64 or 32: BN_/2 accumulators per thread).  The largest tile, 128 × 256,
 // keeps the 4 stages it was tuned with; the smaller ones take as many
 // stages as the shared memory holds, up to 8.
 template <int BM_, int BN_>
@@ -148,7 +152,8 @@ struct Tile14
   static constexpr int SMEM = STAGES * STAGE_BYTES + 1024;   // + slack to align to 1024
   static constexpr int PART_PITCH = BN + 16;  // split-k: the partial tile's rows, padded (in the stages)
   static_assert (BM * PART_PITCH * 4 <= STAGES * STAGE_BYTES, "the partial tile fits the stages");
-  static_assert ((BM == 64 || BM == 128) && (BN == 32 || BN == 64 || BN == 128 || BN == 256),
+  static_assert ((BM == 64 || BM == 128 || BM == 192)
+                   && (BN == 32 || BN == 64 || BN == 96 || BN == 128 || BN == 256),
                  "a tile rung 14 builds");
 };
 
@@ -204,6 +209,29 @@ tl_wgmma_m64n32k16_bf16 (float (&d)[16], uint64_t desc_a, uint64_t desc_b, int s
 #endif
 }
 
+// n = 96 (48 accumulators per thread): the 192 × 96 tile's three consumer
+// warpgroups.  Its operand list is m64n128's first 48.
+#define TL_ACC48(d) TL_ACC32 (d, 0), TL_ACC16 (d, 32)
+#define TL_ACC48_TEXT                                                                         \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                  \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "         \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47}"
+
+__device__ __forceinline__ void
+tl_wgmma_m64n96k16_bf16 (float (&d)[48], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+#if TL_SM90A
+  asm volatile ("{\n"
+                ".reg .pred p;\n"
+                "setp.ne.b32 p, %50, 0;\n"
+                "wgmma.mma_async.sync.aligned.m64n96k16.f32.bf16.bf16 " TL_ACC48_TEXT
+                ", %48, %49, p, 1, 1, 0, 0;\n"
+                "}\n"
+                : TL_ACC48 (d)
+                : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#endif
+}
+
 // All under one name: the accumulators' count picks the instruction.
 __device__ __forceinline__ void
 tl_wgmma_bf16 (float (&d)[128], uint64_t desc_a, uint64_t desc_b, int scale_d)
@@ -215,6 +243,12 @@ __device__ __forceinline__ void
 tl_wgmma_bf16 (float (&d)[64], uint64_t desc_a, uint64_t desc_b, int scale_d)
 {
   tl_wgmma_m64n128k16_bf16 (d, desc_a, desc_b, scale_d);
+}
+
+__device__ __forceinline__ void
+tl_wgmma_bf16 (float (&d)[48], uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+  tl_wgmma_m64n96k16_bf16 (d, desc_a, desc_b, scale_d);
 }
 
 __device__ __forceinline__ void
