@@ -4,6 +4,7 @@
  *   bench-gpu-gemm [--sizes 1024,2048,4096,8192,4000x3000x5000]
  *                  [--repeats 10] [--rounds 1] [--slow-max 4096] [--kernels id,id,...]
  *                  [--device N] [--plans auto|all] [--no-instrument]
+ *                  [--gpu-reference-from 6144]
  *
  * Last it prints the sweep: per size, the fastest rung of each precision as
  * % of cuBLAS of that precision, with the plan it ran.  --plans all also
@@ -26,6 +27,18 @@
  * program exit 1).  Rungs 1–4 (the slow teaching rungs) run only up to
  * --slow-max.
  *
+ * The float64 reference (A·B and |A|·|B|) is OpenBLAS's DGEMM on the CPU
+ * for sizes whose largest dimension is under --gpu-reference-from (6144),
+ * and cuBLAS's DGEMM on the GPU (the registry's cublas-fp64, on the exact
+ * float64 values of the inputs and of their absolute values) from there
+ * up: on a server's cores the CPU takes most of a minute for 8192³ and
+ * eight times that for 16384³, the GPU a fraction of a second.  Both are
+ * float64 GEMMs, whose own rounding the rule already allows for (its ε₆₄
+ * term).  The GPU reference is itself checked, by the same rule in fp64,
+ * against the CPU's at every size from 1024 up to that threshold that the
+ * run measures (a line under the size's table); a disagreement fails the
+ * run like a wrong result.
+ *
  * --rounds R measures every kernel R times, the list forwards in even
  * rounds and backwards in odd ones, and reports the median of the rounds'
  * medians and their spread ((max − min) / median).  A GPU that heats up
@@ -45,6 +58,7 @@
 #include "gemm/tl-gemm-check.h"
 #include "gemm/tl-kernels.h"
 
+#include <math.h>
 #include <string.h>
 
 typedef struct
@@ -74,6 +88,9 @@ parse_size (const char *text, Size *s)
 #define MAX_ROUNDS 16
 
 static gboolean no_instrument; /* --no-instrument: plain launches only (sweeps) */
+static int gpu_reference_from = 6144; /* --gpu-reference-from: float64 reference on the GPU */
+static gboolean reference_disagrees;  /* the GPU reference failed its cross-check */
+static GString *notes;                /* lines printed under the size's table */
 static gboolean all_plans;     /* --plans all: a row per plan of each planned rung */
 
 typedef struct
@@ -214,6 +231,93 @@ print_rows (const Row *rows, guint n_rows, double flop, double *row_pct)
   return all_right;
 }
 
+/* ---- the float64 reference on the GPU ---------------------------------- */
+
+/* Which reference a size gets: the CPU's below the threshold, the GPU's
+ * from it (when cuBLAS is there to compute it). */
+static gboolean
+uses_gpu_reference (Size s)
+{
+  return MAX (s.m, MAX (s.k, s.n)) >= gpu_reference_from && tl_gpu_kernel_available ("cublas-fp64");
+}
+
+/* x as float64 (exact for float32), element-wise absolute when asked. */
+static TlMatrix *
+float64_of (const TlMatrix *x, gboolean absolute)
+{
+  TlMatrix *y = tl_matrix_convert (x, TL_DTYPE_FLOAT64, NULL);
+  if (y == NULL)
+    g_error ("no memory for a float64 copy of a %zu×%zu matrix", x->rows, x->cols);
+  for (gsize i = 0; absolute && i < y->rows; i++)
+    {
+      double *row = tl_matrix_row (y, i);
+      for (gsize j = 0; j < y->cols; j++)
+        row[j] = fabs (row[j]);
+    }
+  return y;
+}
+
+/* c = a·b (or |a|·|b|) by cuBLAS DGEMM: one timed launch after the
+ * harness's warm-ups, L2 left alone. */
+static gboolean
+gpu_float64_product (TlGpuDevice *dev, const TlMatrix *a, const TlMatrix *b, gboolean absolute,
+                     TlMatrix *c)
+{
+  g_autoptr (TlMatrix) a64 = float64_of (a, absolute);
+  g_autoptr (TlMatrix) b64 = float64_of (b, absolute);
+  TlGpuGemmArgs args = tl_gpu_test_gemm_args (a64, b64, c);
+  args.repeats = 1;
+  args.flush_l2 = 0;
+  TlGpuGemmResult r;
+  if (tl_gpu_gemm_run (dev, "cublas-fp64", &args, &r) != TL_GPU_OK)
+    {
+      g_printerr ("the float64 reference on the GPU failed: %s\n", tl_gpu_last_message ());
+      return FALSE;
+    }
+  tl_gpu_gemm_result_clear (&r);
+  return TRUE;
+}
+
+/* The reference of gemm/tl-gemm-check.h, its two products computed on the
+ * GPU; NULL when the GPU could not. */
+static TlGemmReference *
+gpu_reference_new (TlGpuDevice *dev, const TlMatrix *a, const TlMatrix *b)
+{
+  g_autoptr (TlGemmReference) ref = g_new0 (TlGemmReference, 1);
+  ref->k = a->cols;
+  ref->c = tl_matrix_new (TL_DTYPE_FLOAT64, a->rows, b->cols, NULL);
+  ref->abs_c = tl_matrix_new (TL_DTYPE_FLOAT64, a->rows, b->cols, NULL);
+  if (ref->c == NULL || ref->abs_c == NULL)
+    g_error ("no memory for the float64 reference of %zu×%zu×%zu", a->rows, a->cols, b->cols);
+  if (!gpu_float64_product (dev, a, b, FALSE, ref->c)
+      || !gpu_float64_product (dev, a, b, TRUE, ref->abs_c))
+    return NULL;
+  ref->norm_a = tl_matrix_norm (a, TL_NORM_FROBENIUS);
+  ref->norm_b = tl_matrix_norm (b, TL_NORM_FROBENIUS);
+  ref->norm_c = tl_matrix_norm (ref->c, TL_NORM_FROBENIUS);
+  return g_steal_pointer (&ref);
+}
+
+/* The GPU's reference judged against the CPU's by the rule, as a float64
+ * kernel's result would be: A·B, and |A|·|B| against itself. */
+static void
+cross_check (TlGpuDevice *dev, const TlGemmReference *cpu, const TlMatrix *a, const TlMatrix *b,
+             TlGpuDtype d)
+{
+  g_autoptr (TlGemmReference) gpu = gpu_reference_new (dev, a, b);
+  TlGemmCheck product = { 0 }, absolute = { 0 };
+  TlGemmReference abs_ref = *cpu;
+  abs_ref.c = cpu->abs_c;
+  const gboolean ok = gpu != NULL && tl_gemm_check (cpu, gpu->c, "fp64", &product)
+                      && tl_gemm_check (&abs_ref, gpu->abs_c, "fp64", &absolute);
+  g_string_append_printf (notes,
+                          "GPU float64 reference (cuBLAS DGEMM) against the CPU's (OpenBLAS), %s "
+                          "inputs: A·B worst %.1e, |A|·|B| worst %.1e, bound %.1e: %s\n",
+                          dtype_name (d), product.worst, absolute.worst, product.tolerance,
+                          ok ? "agree" : "DISAGREE");
+  reference_disagrees |= !ok;
+}
+
 /* Every selected kernel that takes dtype d, `rounds` times, the list
  * forwards and backwards in turn.  Appends their rows.  FALSE when the GPU
  * was lost. */
@@ -252,9 +356,14 @@ bench_dtype (TlGpuDevice *dev, const TlGpuFacts *facts, GRand *rng, Size s, TlGp
   g_autoptr (TlMatrix) a = tl_gpu_test_random_matrix (rng, (TlDtype) d, s.m, s.k);
   g_autoptr (TlMatrix) b = tl_gpu_test_random_matrix (rng, (TlDtype) d, s.k, s.n);
   g_autoptr (TlMatrix) c = tl_matrix_new ((TlDtype) d, s.m, s.n, NULL);
-  g_autoptr (TlGemmReference) ref = tl_gemm_reference_new (a, b, NULL);
+  const gboolean on_gpu = uses_gpu_reference (s);
+  g_autoptr (TlGemmReference) ref = on_gpu ? gpu_reference_new (dev, a, b)
+                                           : tl_gemm_reference_new (a, b, NULL);
   if (ref == NULL)
-    g_error ("no memory for the float64 reference of %d×%d×%d", s.m, s.k, s.n);
+    g_error ("no float64 reference of %d×%d×%d (%s)", s.m, s.k, s.n,
+             on_gpu ? "the GPU's failed" : "no memory");
+  if (!on_gpu && MAX (s.m, MAX (s.k, s.n)) >= 1024 && tl_gpu_kernel_available ("cublas-fp64"))
+    cross_check (dev, ref, a, b, d);
   Problem p = { s, a, b, c, ref, repeats };
   gboolean alive = TRUE;
   for (int r = 0; r < rounds && alive; r++)
@@ -329,6 +438,8 @@ main (int argc, char **argv)
     { "kernels", 0, 0, G_OPTION_ARG_STRING, &kernels_text, "only these kernel ids", "LIST" },
     { "device", 0, 0, G_OPTION_ARG_INT, &device, "GPU ordinal", "N" },
     { "no-instrument", 0, 0, G_OPTION_ARG_NONE, &no_instrument, "plain launches only", NULL },
+    { "gpu-reference-from", 0, 0, G_OPTION_ARG_INT, &gpu_reference_from,
+      "sizes with a dimension this large get their float64 reference from cuBLAS DGEMM", "N" },
     { "plans", 0, 0, G_OPTION_ARG_STRING, &plans_text,
       "auto (the cost model's plan) or all (also a row per plan of each planned rung)", "WHICH" },
     { NULL },
@@ -347,9 +458,10 @@ main (int argc, char **argv)
       g_printerr ("--plans takes auto or all\n");
       return 2;
     }
-  if (rounds < 1 || rounds > MAX_ROUNDS || repeats < 1)
+  if (rounds < 1 || rounds > MAX_ROUNDS || repeats < 1 || gpu_reference_from < 1)
     {
-      g_printerr ("--rounds must be 1..%d and --repeats at least 1\n", MAX_ROUNDS);
+      g_printerr ("--rounds must be 1..%d, --repeats and --gpu-reference-from at least 1\n",
+                  MAX_ROUNDS);
       return 2;
     }
   tl_gpu_test_require_device ();
@@ -370,13 +482,15 @@ main (int argc, char **argv)
           "L2 %.0f MiB), driver %d, runtime %d\nDate: %s\nRepeats: %d (median), rounds: %d (median of the rounds' medians; spread = "
           "(max − min) / median), warm-ups: 2, L2 flushed before every timed launch, C "
           "poisoned between launches; every result checked against float64 "
-          "(gemm/tl-gemm-check.h)\n\n",
+          "(gemm/tl-gemm-check.h): OpenBLAS DGEMM on the CPU below %d, cuBLAS DGEMM on the GPU "
+          "from %d (checked against the CPU's at the sizes from 1024 below that)\n\n",
           facts.name, device, facts.cc_major, facts.cc_minor, facts.sm_count, facts.clock_khz / 1000.0,
           facts.total_mem_bytes / 1073741824.0, facts.l2_bytes / 1048576.0, facts.driver_version,
-          facts.runtime_version, stamp, repeats, rounds);
+          facts.runtime_version, stamp, repeats, rounds, gpu_reference_from, gpu_reference_from);
 
   gboolean all_right = TRUE;
   GString *sweep = g_string_new (NULL);
+  notes = g_string_new (NULL);
   for (int si = 0; sizes[si] != NULL; si++)
     {
       Size s;
@@ -386,7 +500,8 @@ main (int argc, char **argv)
           return 2;
         }
       const double flop = 2.0 * s.m * (double) s.n * s.k;
-      printf ("### %d×%d×%d (m×k×n), %.1f GFLOP\n\n", s.m, s.k, s.n, flop / 1e9);
+      printf ("### %d×%d×%d (m×k×n), %.1f GFLOP, float64 reference on the %s\n\n", s.m, s.k, s.n,
+              flop / 1e9, uses_gpu_reference (s) ? "GPU (cuBLAS DGEMM)" : "CPU (OpenBLAS)");
       printf ("| kernel | dtype | median ms | spread | GFLOP/s | %% of cuBLAS | instrumented ms | "
               "overhead | regs | smem B | blocks/SM | waves | check: worst ≤ bound |\n");
       printf ("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
@@ -399,7 +514,8 @@ main (int argc, char **argv)
       all_right &= print_rows ((const Row *) rows->data, rows->len, flop, pct);
       sweep_add (sweep, s, (const Row *) rows->data, rows->len, pct);
       g_free (pct);
-      printf ("\n");
+      printf ("\n%s%s", notes->str, notes->len > 0 ? "\n" : "");
+      g_string_truncate (notes, 0);
       fflush (stdout);
       g_array_free (rows, TRUE);
       if (!alive)
@@ -407,6 +523,8 @@ main (int argc, char **argv)
     }
   sweep_print (sweep);
   g_string_free (sweep, TRUE);
+  g_string_free (notes, TRUE);
+  all_right &= !reference_disagrees;
   tl_gpu_device_close (dev);
   g_rand_free (rng);
   /* a wrong result is a failure even in a benchmark */
