@@ -89,9 +89,8 @@
 #include "tl-gemm-rung.h"
 #include "tl-gemm-common.cuh"
 #include "tl-hopper-pipeline.cuh"
+#include "tl-hopper-launch.cuh"
 #include "tl-gemm-plans.h"
-
-#include <stdio.h>
 
 // The sm_90 (non-"a") and host passes see the wgmma helpers unused.
 #pragma nv_diag_suppress 177
@@ -120,6 +119,7 @@ struct Tile13
   static constexpr int STAGES = BM == 256 ? 4 : tl_stages_that_fit (STAGE_BYTES);
   static constexpr int SMEM = STAGES * STAGE_BYTES + 1024;
   static constexpr int PART_PITCH = BN + 16;  // split-k: the partial tile's rows, padded (in the stages)
+  static constexpr bool SHARE_A = true;       // a pair's tiles sit side by side along n
   static_assert (BM * PART_PITCH * 4 <= STAGES * STAGE_BYTES, "the partial tile fits the stages");
   static_assert ((BM == 32 || BM == 64 || BM == 128 || BM == 256) && (BN == 64 || BN == 128),
                  "a tile rung 13 builds");
@@ -445,156 +445,72 @@ gemm_13_wgmma_tf32_kernel (const __grid_constant__ CUtensorMap map_a,
 }
 
 // ---- host side -------------------------------------------------------------------
-
-constexpr int CLUSTER = 2;         // as rung 14
-constexpr bool BALANCED = true;
-
-// TMA reads rows whose pitch is a multiple of 16 bytes: odd shapes are
-// padded first (tl_pad_layout, tl_pad_operands in tl-gemm-async.cuh).
-using Layout = TlPadLayout;
-
-Layout
-layout_of (const TlGemmLaunch *l)
+//
+// The launch, its plans and its grid are tl-hopper-launch.cuh's, shared with
+// rung 14; these are rung 13's hooks.  TMA reads rows whose pitch is a
+// multiple of 16 bytes: odd shapes are padded first, in the timed launch
+// (tl_pad_layout, tl_pad_operands in tl-gemm-async.cuh).
+struct Host13
 {
-  return tl_pad_layout (l);
-}
+  static constexpr int RUNG = 13, CLUSTER = 2;   // clusters of two, as rung 14
 
-size_t
-gemm_13_workspace (const TlGemmLaunch *l)
-{
-  Layout L = layout_of (l);
-  return L.a_bytes + L.b_bytes;
-}
+#define TILE_13(bm, bn, per_sm, eff, max_splits) , Tile13<bm, bn>
+  using Tiles = TlTileList<Tile13<256, 128> TL_GEMM_13_TILES (TILE_13)>;
+#undef TILE_13
 
-template <typename Cfg>
-TlTileSchedule
-schedule_of (const TlGemmLaunch *l, int cluster)
-{
-  return tl_tile_schedule_make (l->m, l->n, Cfg::BM, Cfg::BN, cluster, false);
-}
+  template <typename Cfg, int CL, bool INSTR>
+  static auto
+  kernel ()
+  {
+    return gemm_13_wgmma_tf32_kernel<Cfg, CL, INSTR>;
+  }
 
-// Calls op (Cfg ()) with the Tile13 of the plan's tile (the list the cost
-// model chooses from; an empty plan — a caller that did not plan — runs
-// the largest tile), or returns `none` for a tile that is not in it.
-template <typename R, typename Op>
-R
-with_tile (const TlGemmLaunch *l, R none, Op op)
-{
-  if (l->plan.tile_m == 0)
-    return op (Tile13<256, 128> ());
-#define TL_13_TILE(bm, bn, per_sm, eff, max_splits)                                                \
-  if (l->plan.tile_m == (bm) && l->plan.tile_n == (bn))                                          \
-    return op (Tile13<bm, bn> ());
-  TL_GEMM_13_TILES (TL_13_TILE)
-#undef TL_13_TILE
-  return none;
-}
+  static size_t
+  workspace (const TlGemmLaunch *l)
+  {
+    const TlPadLayout L = tl_pad_layout (l);
+    return L.a_bytes + L.b_bytes;
+  }
 
-// TlGemmRung.prepare: the shared-memory limit of the plan's kernels and
-// how many clusters fit on this GPU.  No data pre-pass.
-template <typename Cfg, int CL>
-cudaError_t
-prepare_cfg (TlGemmLaunch *l)
-{
-  cudaError_t e = tl_persistent_prepare (l, (const void *) gemm_13_wgmma_tf32_kernel<Cfg, CL, false>,
-                                         (const void *) gemm_13_wgmma_tf32_kernel<Cfg, CL, true>, CL,
-                                         Cfg::THREADS, Cfg::SMEM);
-  for (const void *k : { (const void *) gemm_13_wgmma_tf32_kernel<Cfg, 1, false>,
-                         (const void *) gemm_13_wgmma_tf32_kernel<Cfg, 1, true> })
-    if (e == cudaSuccess)
-      e = cudaFuncSetAttribute (k, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::SMEM);
-  return e;
-}
+  static cudaError_t
+  prepare_operands (TlGemmLaunch *)
+  {
+    return cudaSuccess;   // no pre-pass: the float32 matrices are read as they are
+  }
 
-// The plan's slices of k (1 without a plan or a split).
-int
-splits_of (const TlGemmLaunch *l)
-{
-  return l->plan.splits > 1 ? l->plan.splits : 1;
-}
+  // map_a: A (m×k fp32), box 32 (k) × BM/2 (m), 128-byte swizzle.  map_b:
+  // B (k×n fp32), box 16 (n) × 32 (k), 64-byte swizzle.
+  template <typename Cfg>
+  static cudaError_t
+  operands (const TlGemmLaunch *l, CUtensorMap *map_a, CUtensorMap *map_b, int *k)
+  {
+    const TlPadLayout L = tl_pad_layout (l);
+    const float *a, *b;
+    cudaError_t e = tl_pad_operands (l, L, &a, &b);
+    if (e != cudaSuccess)
+      return e;
+    *k = L.kp;
+    if (!tl_tensor_map_2d (map_a, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, a, l->m, L.kp, (size_t) L.kp * 4,
+                           Cfg::BM / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B)
+        || !tl_tensor_map_2d (map_b, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, b, l->k, L.np,
+                              (size_t) L.np * 4, BK, B_BOX_COLS, CU_TENSOR_MAP_SWIZZLE_64B))
+      return cudaErrorInvalidValue;
+    return cudaSuccess;
+  }
 
-template <typename Cfg, int CL, bool BAL, bool INSTR>
-cudaError_t
-launch_cfg (const TlGemmLaunch *l)
-{
-  const Layout L = layout_of (l);
-  const float *a, *b;
-  cudaError_t pe = tl_pad_operands (l, L, &a, &b);
-  if (pe != cudaSuccess)
-    return pe;
-  CUtensorMap map_a, map_b;
-  if (!tl_tensor_map_2d (&map_a, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, a, l->m, L.kp, (size_t) L.kp * 4,
-                         Cfg::BM / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B)
-      || !tl_tensor_map_2d (&map_b, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, b, l->k, L.np, (size_t) L.np * 4,
-                            BK, B_BOX_COLS, CU_TENSOR_MAP_SWIZZLE_64B))
-    return cudaErrorInvalidValue;
-  const int splits = splits_of (l);
-  const int vec_c = l->n % 4 == 0 && tl_aligned16 (l->c);
-  const TlTileSchedule sched = schedule_of<Cfg> (l, splits > 1 ? 1 : CL);
-  cudaError_t e;
-  if (splits > 1)
-    e = tl_launch_clustered (gemm_13_wgmma_tf32_kernel<Cfg, 1, INSTR>, dim3 (sched.units * splits),
-                             dim3 (Cfg::THREADS), Cfg::SMEM, l->stream, splits, 0, map_a, map_b,
-                             sched, l->m, l->n, L.kp, (float *) l->c, splits, vec_c, l->blocks);
-  else
-    e = tl_launch_clusters (gemm_13_wgmma_tf32_kernel<Cfg, CL, INSTR>,
-                            tl_grid_clusters (l, sched.units, CL, BAL), CL, Cfg::THREADS, Cfg::SMEM,
-                            l->stream, map_a, map_b, sched, l->m, l->n, L.kp, (float *) l->c, 1,
-                            vec_c, l->blocks);
-  return e != cudaSuccess ? e : cudaGetLastError ();
-}
+  static int
+  launches (const TlGemmLaunch *l)
+  {
+    const TlPadLayout L = tl_pad_layout (l);
+    return L.pad_a || L.pad_b ? 2 : 1;
+  }
+};
 
-cudaError_t
-launch_13 (const TlGemmLaunch *l)
-{
-  return with_tile (l, cudaErrorInvalidValue, [&] (auto cfg) {
-    using Cfg = decltype (cfg);
-    return l->blocks ? launch_cfg<Cfg, CLUSTER, BALANCED, true> (l)
-                     : launch_cfg<Cfg, CLUSTER, BALANCED, false> (l);
-  });
-}
-
-void
-shape_13 (const TlGemmLaunch *l, TlGemmShape *out)
-{
-  *out = TlGemmShape ();
-  with_tile (l, false, [&] (auto cfg) {
-    using Cfg = decltype (cfg);
-    const int splits = splits_of (l);
-    const int cl = splits > 1 ? 1 : CLUSTER;
-    TlTileSchedule s = schedule_of<Cfg> (l, cl);
-    Layout L = layout_of (l);
-    out->kernel = (const void *) gemm_13_wgmma_tf32_kernel<Cfg, CLUSTER, false>;
-    out->grid = dim3 (splits > 1 ? s.units * splits
-                                 : tl_grid_clusters (l, s.units, cl, BALANCED) * cl);
-    out->block = dim3 (Cfg::THREADS);
-    out->dynamic_smem = Cfg::SMEM;
-    out->launches = L.pad_a || L.pad_b ? 2 : 1;
-    out->total_blocks = (size_t) s.tiles_m * s.tiles_n * splits;   // one record per tile and slice
-    return true;
-  });
-}
-
-cudaError_t
-prepare_13 (TlGemmLaunch *l)
-{
-  return with_tile (l, cudaErrorInvalidValue,
-                    [&] (auto cfg) { return prepare_cfg<decltype (cfg), CLUSTER> (l); });
-}
-
-TlGpuStatus
-gemm_13_check (const TlGemmLaunch *l, char *why, size_t why_size)
-{
-  return tl_wgmma_check (l, 13, why, why_size);
-}
+using Rung13 = TlPersistentRung<Host13>;
 
 } // namespace
 
 extern const TlGemmRung gemm_13_wgmma_tf32_rung = {
-  "gemm-13-wgmma-tf32",
-  launch_13,
-  shape_13,
-  gemm_13_check,
-  gemm_13_workspace,
-  prepare_13,
+  "gemm-13-wgmma-tf32", Rung13::launch, Rung13::shape, Rung13::check, Host13::workspace,
+  Rung13::prepare,
 };

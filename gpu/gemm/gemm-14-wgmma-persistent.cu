@@ -115,9 +115,8 @@
 #include "tl-gemm-rung.h"
 #include "tl-gemm-common.cuh"
 #include "tl-hopper-pipeline.cuh"
+#include "tl-hopper-launch.cuh"
 #include "tl-gemm-plans.h"
-
-#include <stdio.h>
 
 // The sm_90 (non-"a") and host passes see the wgmma helpers unused.
 #pragma nv_diag_suppress 177
@@ -428,182 +427,100 @@ gemm_14_wgmma_persistent_kernel (const __grid_constant__ CUtensorMap map_a,
 }
 
 // ---- host side -----------------------------------------------------------------------
-
-// The configuration the ladder runs: clusters of two, balanced grid
-// (measured against one CTA per cluster and against a grid of every SM in
-// docs/perf/gemm-tensor-cores-*.md).
-constexpr int CLUSTER = 2;
-
-struct Layout
+//
+// The launch, its plans and its grid are tl-hopper-launch.cuh's, shared with
+// rung 13; these are rung 14's hooks.
+struct Host14
 {
-  int kp;
-  size_t a_bytes, b_bytes;    // b starts at a_bytes (a multiple of 1024)
+  // The configuration the ladder runs: clusters of two, balanced grid
+  // (measured against one CTA per cluster and against a grid of every SM
+  // in docs/perf/gemm-tensor-cores-*.md).
+  static constexpr int RUNG = 14, CLUSTER = 2;
+
+#define TILE_14(bm, bn, per_sm, eff, max_splits) , Tile14<bm, bn>
+  using Tiles = TlTileList<Tile14<128, 256> TL_GEMM_14_TILES (TILE_14)>;
+#undef TILE_14
+
+  template <typename Cfg, int CL, bool INSTR>
+  static auto
+  kernel ()
+  {
+    return gemm_14_wgmma_persistent_kernel<Cfg, CL, INSTR>;
+  }
+
+  // The BF16 operands in the workspace: A16 (m×kp) at 0, B16ᵀ (n×kp) at
+  // a_bytes (a multiple of 1024).
+  struct Layout
+  {
+    int kp;
+    size_t a_bytes, b_bytes;
+  };
+
+  static Layout
+  layout (const TlGemmLaunch *l)
+  {
+    Layout L;
+    L.kp = (int) tl_round_up_size (l->k, 64);   // 128-byte rows: every TMA box row is one aligned line
+    L.a_bytes = tl_round_up_size ((size_t) l->m * L.kp * 2, 1024);
+    L.b_bytes = tl_round_up_size ((size_t) l->n * L.kp * 2, 1024);
+    return L;
+  }
+
+  static size_t
+  workspace (const TlGemmLaunch *l)
+  {
+    const Layout L = layout (l);
+    return L.a_bytes + L.b_bytes;
+  }
+
+  // The BF16 pre-pass of rung 11 (A → m×kp, B → Bᵀ n×kp), untimed.
+  static cudaError_t
+  prepare_operands (TlGemmLaunch *l)
+  {
+    const Layout L = layout (l);
+    if (l->workspace == nullptr || l->workspace_bytes < L.a_bytes + L.b_bytes)
+      return cudaErrorInvalidValue;
+    __nv_bfloat16 *a16 = (__nv_bfloat16 *) l->workspace;
+    __nv_bfloat16 *b16 = (__nv_bfloat16 *) ((char *) l->workspace + L.a_bytes);
+    cudaError_t e = tl_bf16_convert ((const float *) l->a, l->m, l->k, a16, l->m, L.kp, false,
+                                     l->stream);
+    if (e != cudaSuccess)
+      return e;
+    return tl_bf16_convert ((const float *) l->b, l->k, l->n, b16, l->n, L.kp, true, l->stream);
+  }
+
+  // map_a: A16, box 64 (k) × A_BOX_ROWS (m).  map_b: B16ᵀ, box 64 × BN/2
+  // (half a B tile).  Both 128-byte swizzled.
+  template <typename Cfg>
+  static cudaError_t
+  operands (const TlGemmLaunch *l, CUtensorMap *map_a, CUtensorMap *map_b, int *k)
+  {
+    const Layout L = layout (l);
+    if (l->workspace == nullptr || l->workspace_bytes < L.a_bytes + L.b_bytes)
+      return cudaErrorInvalidValue;
+    const __nv_bfloat16 *a16 = (const __nv_bfloat16 *) l->workspace;
+    const __nv_bfloat16 *b16 = (const __nv_bfloat16 *) ((const char *) l->workspace + L.a_bytes);
+    *k = L.kp;
+    if (!tl_tensor_map_2d (map_a, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, a16, l->m, L.kp,
+                           (size_t) L.kp * 2, Cfg::A_BOX_ROWS, BK, CU_TENSOR_MAP_SWIZZLE_128B)
+        || !tl_tensor_map_2d (map_b, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, b16, l->n, L.kp,
+                              (size_t) L.kp * 2, Cfg::BN / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B))
+      return cudaErrorInvalidValue;
+    return cudaSuccess;
+  }
+
+  static int
+  launches (const TlGemmLaunch *)
+  {
+    return 1;   // the BF16 conversion runs in prepare, untimed
+  }
 };
 
-Layout
-layout_of (const TlGemmLaunch *l)
-{
-  Layout L;
-  L.kp = (int) tl_round_up_size (l->k, 64);   // 128-byte rows: every TMA box row is one aligned line
-  L.a_bytes = tl_round_up_size ((size_t) l->m * L.kp * 2, 1024);
-  L.b_bytes = tl_round_up_size ((size_t) l->n * L.kp * 2, 1024);
-  return L;
-}
-
-size_t
-gemm_14_workspace (const TlGemmLaunch *l)
-{
-  Layout L = layout_of (l);
-  return L.a_bytes + L.b_bytes;
-}
-
-// Clusters of two: a unit is two tiles stacked along m (sharing B) or,
-// for a tile taller than wide, side by side along n (sharing A); a
-// split-k plan's unit is one tile.
-template <typename Cfg>
-TlTileSchedule
-schedule_of (const TlGemmLaunch *l, int cluster)
-{
-  return tl_tile_schedule_make (l->m, l->n, Cfg::BM, Cfg::BN, cluster, !Cfg::SHARE_A);
-}
-
-// The plan's slices of k (1 without a plan or a split).
-int
-splits_of (const TlGemmLaunch *l)
-{
-  return l->plan.splits > 1 ? l->plan.splits : 1;
-}
-
-// Calls op (Cfg ()) with the Tile14 of the plan's tile (the list the cost
-// model chooses from; an empty plan — a caller that did not plan — runs
-// the largest tile), or returns `none` for a tile that is not in it.
-template <typename R, typename Op>
-R
-with_tile (const TlGemmLaunch *l, R none, Op op)
-{
-  if (l->plan.tile_m == 0)
-    return op (Tile14<128, 256> ());
-#define TL_14_TILE(bm, bn, per_sm, eff, max_splits)                                                \
-  if (l->plan.tile_m == (bm) && l->plan.tile_n == (bn))                                          \
-    return op (Tile14<bm, bn> ());
-  TL_GEMM_14_TILES (TL_14_TILE)
-#undef TL_14_TILE
-  return none;
-}
-
-// TlGemmRung.prepare: once per run, outside every timed region.  The BF16
-// pre-pass of rung 11 (A → m×kp, B → Bᵀ n×kp), the shared-memory limit of
-// the plan's kernels, and how many clusters of them fit on this GPU.
-template <typename Cfg>
-cudaError_t
-prepare_cfg (TlGemmLaunch *l)
-{
-  cudaError_t e = tl_persistent_prepare (
-    l, (const void *) gemm_14_wgmma_persistent_kernel<Cfg, CLUSTER, false>,
-    (const void *) gemm_14_wgmma_persistent_kernel<Cfg, CLUSTER, true>, CLUSTER, Cfg::THREADS,
-    Cfg::SMEM);
-  for (const void *k : { (const void *) gemm_14_wgmma_persistent_kernel<Cfg, 1, false>,
-                         (const void *) gemm_14_wgmma_persistent_kernel<Cfg, 1, true> })
-    if (e == cudaSuccess)
-      e = cudaFuncSetAttribute (k, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::SMEM);
-  if (e != cudaSuccess)
-    return e;
-  Layout L = layout_of (l);
-  if (l->workspace == nullptr || l->workspace_bytes < L.a_bytes + L.b_bytes)
-    return cudaErrorInvalidValue;
-  __nv_bfloat16 *a16 = (__nv_bfloat16 *) l->workspace;
-  __nv_bfloat16 *b16 = (__nv_bfloat16 *) ((char *) l->workspace + L.a_bytes);
-  e = tl_bf16_convert ((const float *) l->a, l->m, l->k, a16, l->m, L.kp, false, l->stream);
-  if (e != cudaSuccess)
-    return e;
-  return tl_bf16_convert ((const float *) l->b, l->k, l->n, b16, l->n, L.kp, true, l->stream);
-}
-
-// The launch of plan l->plan: clusters of two (pairs of tiles sharing
-// B's columns, persistent, balanced) without a split of k; with one,
-// clusters of `splits` CTAs, one tile each (tl-gemm-splitk.cuh).
-template <typename Cfg, int CL, bool INSTR>
-cudaError_t
-launch_cfg (const TlGemmLaunch *l)
-{
-  Layout L = layout_of (l);
-  if (l->workspace == nullptr || l->workspace_bytes < L.a_bytes + L.b_bytes)
-    return cudaErrorInvalidValue;
-  const __nv_bfloat16 *a16 = (const __nv_bfloat16 *) l->workspace;
-  const __nv_bfloat16 *b16 = (const __nv_bfloat16 *) ((const char *) l->workspace + L.a_bytes);
-  CUtensorMap map_a, map_b;
-  if (!tl_tensor_map_2d (&map_a, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, a16, l->m, L.kp, (size_t) L.kp * 2,
-                         Cfg::A_BOX_ROWS, BK, CU_TENSOR_MAP_SWIZZLE_128B)
-      || !tl_tensor_map_2d (&map_b, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, b16, l->n, L.kp,
-                            (size_t) L.kp * 2, Cfg::BN / 2, BK, CU_TENSOR_MAP_SWIZZLE_128B))
-    return cudaErrorInvalidValue;
-  const int splits = splits_of (l);
-  const TlTileSchedule sched = schedule_of<Cfg> (l, CL);
-  const int vec_c = l->n % 4 == 0 && tl_aligned16 (l->c);
-  cudaError_t e;
-  if (splits > 1)
-    e = tl_launch_clustered (gemm_14_wgmma_persistent_kernel<Cfg, 1, INSTR>,
-                             dim3 (sched.units * splits), dim3 (Cfg::THREADS), Cfg::SMEM, l->stream,
-                             splits, 0, map_a, map_b, sched, l->m, l->n, L.kp, (float *) l->c,
-                             splits, vec_c, l->blocks);
-  else
-    e = tl_launch_clusters (gemm_14_wgmma_persistent_kernel<Cfg, CL, INSTR>,
-                            tl_grid_clusters (l, sched.units, CL, true), CL, Cfg::THREADS, Cfg::SMEM,
-                            l->stream, map_a, map_b, sched, l->m, l->n, L.kp, (float *) l->c, 1,
-                            vec_c, l->blocks);
-  return e != cudaSuccess ? e : cudaGetLastError ();
-}
-
-cudaError_t
-launch_14 (const TlGemmLaunch *l)
-{
-  return with_tile (l, cudaErrorInvalidValue, [&] (auto cfg) {
-    using Cfg = decltype (cfg);
-    if (splits_of (l) > 1)
-      return l->blocks ? launch_cfg<Cfg, 1, true> (l) : launch_cfg<Cfg, 1, false> (l);
-    return l->blocks ? launch_cfg<Cfg, CLUSTER, true> (l) : launch_cfg<Cfg, CLUSTER, false> (l);
-  });
-}
-
-void
-shape_14 (const TlGemmLaunch *l, TlGemmShape *out)
-{
-  *out = TlGemmShape ();
-  with_tile (l, false, [&] (auto cfg) {
-    using Cfg = decltype (cfg);
-    const int splits = splits_of (l);
-    const int cl = splits > 1 ? 1 : CLUSTER;
-    TlTileSchedule s = schedule_of<Cfg> (l, cl);
-    out->kernel = (const void *) gemm_14_wgmma_persistent_kernel<Cfg, CLUSTER, false>;
-    out->grid = dim3 (splits > 1 ? s.units * splits : tl_grid_clusters (l, s.units, cl, true) * cl);
-    out->block = dim3 (Cfg::THREADS);
-    out->dynamic_smem = Cfg::SMEM;
-    out->launches = 1;   // the BF16 conversion runs in prepare, untimed
-    out->total_blocks = (size_t) s.tiles_m * s.tiles_n * splits;   // one record per tile and slice
-    return true;
-  });
-}
-
-cudaError_t
-prepare_14 (TlGemmLaunch *l)
-{
-  return with_tile (l, cudaErrorInvalidValue,
-                    [&] (auto cfg) { return prepare_cfg<decltype (cfg)> (l); });
-}
-
-TlGpuStatus
-gemm_14_check (const TlGemmLaunch *l, char *why, size_t why_size)
-{
-  return tl_wgmma_check (l, 14, why, why_size);
-}
+using Rung14 = TlPersistentRung<Host14>;
 
 } // namespace
 
 extern const TlGemmRung gemm_14_wgmma_persistent_rung = {
-  "gemm-14-wgmma-persistent",
-  launch_14,
-  shape_14,
-  gemm_14_check,
-  gemm_14_workspace,
-  prepare_14,
+  "gemm-14-wgmma-persistent", Rung14::launch, Rung14::shape, Rung14::check, Host14::workspace,
+  Rung14::prepare,
 };

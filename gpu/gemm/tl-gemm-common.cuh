@@ -42,3 +42,33 @@ tl_aligned16 (const void *p)
 {
   return ((uintptr_t) p & 15u) == 0;
 }
+
+// ---- the plan's tile ----------------------------------------------------------
+//
+// A planned rung builds one kernel per tile of its list in tl-gemm-plans.h
+// and runs the one the plan names.  Its tiles as types: the first is what
+// an empty plan runs (a caller that did not plan), the rest are the plans'
+// list.  A rung writes it from its X-macro list, e.g.
+//     #define TILE_13(bm, bn, per_sm, eff, max_splits) , Tile13<bm, bn>
+//     using Tiles13 = TlTileList<Tile13<256, 128> TL_GEMM_13_TILES (TILE_13)>;
+template <typename Unplanned, typename... Planned>
+struct TlTileList
+{
+};
+
+// op (Tile ()) for the tile of l's plan (a tile type has BM and BN), or
+// `none` for a tile that is not in the list.
+template <typename R, typename Op, typename Unplanned, typename... Planned>
+static inline R
+tl_with_plan_tile (TlTileList<Unplanned, Planned...>, const TlGemmLaunch *l, R none, Op op)
+{
+  if (l->plan.tile_m == 0)
+    return op (Unplanned ());
+  R r = none;
+  bool found = false;
+  ((found = found
+            || (l->plan.tile_m == Planned::BM && l->plan.tile_n == Planned::BN
+                && ((void) (r = op (Planned ())), true))),
+   ...);
+  return r;
+}
