@@ -354,6 +354,48 @@ test_tree_array_bound (void)
   g_string_free (t, TRUE);
 }
 
+/* A run record's extensions keep their long arrays packed, and the record
+ * writes them back as the numbers they were (integers, doubles, the two
+ * mixed, "nan"), as a tree of the same text writes them. */
+static void
+test_record_extensions (void)
+{
+  g_autoptr (TlJob) job = tl_job_new_gemm (8, 8, 8, TL_DTYPE_FLOAT32);
+  g_autoptr (TlRunRecord) record = tl_run_record_new (job);
+  g_autofree char *text = tl_run_record_to_string (record, FALSE);
+  g_autofree char *ints = array_text (100, "%u", 5, "-9223372036854775808");
+  g_autofree char *doubles = array_text (50, "%u.125", 3, "\"nan\"");
+  g_autofree char *mixed = array_text (40, "%u.5", 7, "12");
+  g_autofree char *ext = g_strdup_printf ("{\"a\": %s, \"b\": {\"c\": [%s, %s]}, \"s\": [1, 2]}",
+                                          ints, doubles, mixed);
+  char *last = strrchr (text, '}');
+  g_autofree char *with = g_strdup_printf ("%.*s, \"extensions\": %s}", (int) (last - text), text,
+                                           ext);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) back = tl_run_record_from_data (with, -1, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (back->extensions_packed);
+  g_assert_nonnull (tl_json_packed_of (json_object_get_array_member (back->extensions, "a")));
+  g_autoptr (TlRunRecord) copy = tl_run_record_copy (back);
+  g_clear_pointer (&back, tl_run_record_unref);
+
+  /* written back: the extensions as json-glib writes the same text's tree */
+  g_autofree char *written = tl_run_record_to_string (copy, FALSE);
+  g_autoptr (JsonNode) tree = tl_json_parse (written, strlen (written), &error);
+  g_assert_no_error (error);
+  g_autoptr (JsonNode) expected = tl_json_parse (ext, strlen (ext), &error);
+  g_assert_no_error (error);
+  JsonNode *got = json_object_get_member (json_node_get_object (tree), "extensions");
+  g_autofree char *a = tl_json_to_data (got, FALSE, NULL);
+  g_autofree char *b = tl_json_to_data (expected, FALSE, NULL);
+  g_assert_cmpstr (a, ==, b);
+  g_autofree char *pretty = tl_run_record_to_string (copy, TRUE);
+  g_autoptr (TlRunRecord) again = tl_run_record_from_data (pretty, -1, &error);
+  g_assert_no_error (error);
+  g_autofree char *written_again = tl_run_record_to_string (again, FALSE);
+  g_assert_cmpstr (written_again, ==, written);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -365,6 +407,7 @@ main (int argc, char **argv)
   g_test_add_func ("/json-pack/record", test_record);
   g_test_add_func ("/json-pack/budget", test_budget);
   g_test_add_func ("/json-pack/stream", test_stream);
+  g_test_add_func ("/json-pack/record-extensions", test_record_extensions);
   g_test_add_func ("/json-pack/tree-array-bound", test_tree_array_bound);
   return g_test_run ();
 }

@@ -48,16 +48,24 @@ typedef struct
   gsize first_string;
 } Builder;
 
+/* A document's packed arrays, kept by the document and by what holds
+ * part of its tree beyond it (a run record's extensions). */
+struct _TlJsonPackStore
+{
+  gint ref_count;
+  guint64 key;        /* in every placeholder of its arrays */
+  GPtrArray *packed;  /* TlJsonPacked*, NULL where freed (tl_json_pack_store_hold) */
+};
+
 struct _TlJsonDoc
 {
   JsonNode *root;
-  guint64 key;
-  GPtrArray *packed;  /* TlJsonPacked* */
+  TlJsonPackStore *store;
 };
 
-/* Every live document by key, so a placeholder finds its packed array. */
-G_LOCK_DEFINE_STATIC (docs);
-static GHashTable *docs;
+/* Every live store by key, so a placeholder finds its packed array. */
+G_LOCK_DEFINE_STATIC (stores);
+static GHashTable *stores;
 
 static void
 packed_free (gpointer data)
@@ -406,19 +414,41 @@ builder_close (gpointer self)
 
 /* ---- documents --------------------------------------------------------------- */
 
-/* A key no live document has. */
-static guint64
-register_key (TlJsonDoc *doc)
+/* A store under a key no live store has. */
+static TlJsonPackStore *
+store_new (void)
 {
-  G_LOCK (docs);
-  if (docs == NULL)
-    docs = g_hash_table_new (g_int64_hash, g_int64_equal);
+  TlJsonPackStore *store = g_new0 (TlJsonPackStore, 1);
+  store->ref_count = 1;
+  store->packed = g_ptr_array_new_with_free_func (packed_free);
+  G_LOCK (stores);
+  if (stores == NULL)
+    stores = g_hash_table_new (g_int64_hash, g_int64_equal);
   do
-    doc->key = ((guint64) g_random_int () << 32) | g_random_int ();
-  while (doc->key == 0 || g_hash_table_contains (docs, &doc->key));
-  g_hash_table_insert (docs, &doc->key, doc);
-  G_UNLOCK (docs);
-  return doc->key;
+    store->key = ((guint64) g_random_int () << 32) | g_random_int ();
+  while (store->key == 0 || g_hash_table_contains (stores, &store->key));
+  g_hash_table_insert (stores, &store->key, store);
+  G_UNLOCK (stores);
+  return store;
+}
+
+TlJsonPackStore *
+tl_json_pack_store_ref (TlJsonPackStore *store)
+{
+  g_atomic_int_inc (&store->ref_count);
+  return store;
+}
+
+void
+tl_json_pack_store_unref (TlJsonPackStore *store)
+{
+  if (store == NULL || !g_atomic_int_dec_and_test (&store->ref_count))
+    return;
+  G_LOCK (stores);
+  g_hash_table_remove (stores, &store->key);
+  G_UNLOCK (stores);
+  g_ptr_array_unref (store->packed);
+  g_free (store);
 }
 
 void
@@ -426,11 +456,8 @@ tl_json_doc_free (TlJsonDoc *doc)
 {
   if (doc == NULL)
     return;
-  G_LOCK (docs);
-  g_hash_table_remove (docs, &doc->key);
-  G_UNLOCK (docs);
   g_clear_pointer (&doc->root, json_node_unref);
-  g_ptr_array_unref (doc->packed);
+  tl_json_pack_store_unref (doc->store);
   g_free (doc);
 }
 
@@ -446,10 +473,10 @@ static TlJsonDoc *
 doc_build (const char *data, gsize length, int fd, GError **error)
 {
   g_autoptr (TlJsonDoc) doc = g_new0 (TlJsonDoc, 1);
-  doc->packed = g_ptr_array_new_with_free_func (packed_free);
+  doc->store = store_new ();
   g_autofree Builder *b = g_new0 (Builder, 1);
-  b->packed = doc->packed;
-  b->key = register_key (doc);
+  b->packed = doc->store->packed;
+  b->key = doc->store->key;
   const TlJsonScanHooks hooks = { builder_open, builder_member, builder_scalar, builder_close,
                                   builder_pending, b };
   gboolean ok = fd >= 0 ? tl_json_scan_fd (fd, &hooks, error)
@@ -464,7 +491,7 @@ doc_build (const char *data, gsize length, int fd, GError **error)
       return NULL;
     }
   doc->root = b->root;
-  g_debug ("JSON: parsed %" G_GSIZE_FORMAT " bytes, %u arrays packed", length, doc->packed->len);
+  g_debug ("JSON: parsed %" G_GSIZE_FORMAT " bytes, %u arrays packed", length, doc->store->packed->len);
   return g_steal_pointer (&doc);
 }
 
@@ -502,31 +529,52 @@ tl_json_doc_load_file (const char *path, GError **error)
   return doc;
 }
 
-const TlJsonPacked *
-tl_json_packed_of (JsonArray *array)
+/* The store and index a placeholder's text names (NULL when none). */
+static TlJsonPackStore *
+marker_store (const char *text, guint64 *index)
 {
-  if (array == NULL || json_array_get_length (array) != 1)
-    return NULL;
-  JsonNode *node = json_array_get_element (array, 0);
-  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  const char *text = json_node_get_string (node);
   if (!g_str_has_prefix (text, MARKER_PREFIX))
     return NULL;
   char *end = NULL;
   guint64 key = g_ascii_strtoull (text + strlen (MARKER_PREFIX), &end, 16);
   if (end == NULL || *end != ':')
     return NULL;
-  guint64 index = g_ascii_strtoull (end + 1, &end, 10);
+  *index = g_ascii_strtoull (end + 1, &end, 10);
   if (*end != '\0')
     return NULL;
-  const TlJsonPacked *found = NULL;
-  G_LOCK (docs);
-  TlJsonDoc *doc = docs ? g_hash_table_lookup (docs, &key) : NULL;
-  if (doc && index < doc->packed->len)
-    found = doc->packed->pdata[index];
-  G_UNLOCK (docs);
-  return found;
+  G_LOCK (stores);
+  TlJsonPackStore *store = stores ? g_hash_table_lookup (stores, &key) : NULL;
+  G_UNLOCK (stores);
+  return store;
+}
+
+const TlJsonPacked *
+tl_json_packed_of_marker (const char *text)
+{
+  guint64 index = 0;
+  TlJsonPackStore *store = marker_store (text, &index);
+  if (store == NULL || index >= store->packed->len)
+    return NULL;
+  return store->packed->pdata[index];
+}
+
+/* The placeholder's text when array is one, else NULL. */
+static const char *
+marker_of (JsonArray *array)
+{
+  if (array == NULL || json_array_get_length (array) != 1)
+    return NULL;
+  JsonNode *node = json_array_get_element (array, 0);
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+const TlJsonPacked *
+tl_json_packed_of (JsonArray *array)
+{
+  const char *text = marker_of (array);
+  return text ? tl_json_packed_of_marker (text) : NULL;
 }
 
 /* ---- back to a tree ---------------------------------------------------------- */
@@ -590,4 +638,47 @@ tl_json_doc_unpack (JsonNode *node, GError **error)
   /* an unpacked array holds no placeholder any more: the walk passes it */
   each_array (node, unpack_array, NULL);
   return TRUE;
+}
+
+typedef struct
+{
+  TlJsonPackStore *store;
+  gboolean *keep;
+} Hold;
+
+static void
+hold_array (JsonArray *array, gpointer data)
+{
+  Hold *h = data;
+  const char *text = marker_of (array);
+  guint64 index = 0;
+  TlJsonPackStore *store = text ? marker_store (text, &index) : NULL;
+  if (store == NULL || index >= store->packed->len || store->packed->pdata[index] == NULL)
+    return;
+  if (h->store == NULL)
+    {
+      h->store = tl_json_pack_store_ref (store);
+      h->keep = g_new0 (gboolean, store->packed->len);
+    }
+  if (store == h->store)
+    h->keep[index] = TRUE;
+}
+
+TlJsonPackStore *
+tl_json_pack_store_hold (JsonNode *node)
+{
+  g_return_val_if_fail (node != NULL, NULL);
+  Hold h = { NULL, NULL };
+  each_array (node, hold_array, &h);
+  if (h.store == NULL)
+    return NULL;
+  GPtrArray *packed = h.store->packed;
+  for (guint i = 0; i < packed->len; i++)
+    if (!h.keep[i] && packed->pdata[i] != NULL)
+      {
+        packed_free (packed->pdata[i]);
+        packed->pdata[i] = NULL;
+      }
+  g_free (h.keep);
+  return h.store;
 }

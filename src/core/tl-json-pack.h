@@ -66,6 +66,7 @@ tl_json_packed_was_int (const TlJsonPacked *pa, gsize i)
 }
 
 typedef struct _TlJsonDoc TlJsonDoc;
+typedef struct _TlJsonPackStore TlJsonPackStore;
 
 /* Strict JSON (tl_json_check_text's rules and messages) with its long
  * arrays of numbers packed; TL_ERROR_PARSE or TL_ERROR_TOO_LARGE. */
@@ -81,6 +82,20 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlJsonDoc, tl_json_doc_free)
 /* The packed array array stands for, or NULL when it is an ordinary one
  * (or a placeholder of a document already freed). */
 const TlJsonPacked *tl_json_packed_of (JsonArray *array);
+
+/* The packed array a placeholder's text names, or NULL (the writer's
+ * side: tl_json_to_data prints a held placeholder as its numbers). */
+const TlJsonPacked *tl_json_packed_of_marker (const char *text);
+
+/* Keeps the packed arrays under node alive beyond their document, for
+ * what keeps part of the tree (a run record's extensions: 8 bytes a
+ * number rather than a tree's 80); the document's other packed arrays
+ * are freed, so call it once they are read.  tl_json_to_data prints
+ * them as the numbers they are.  NULL when node holds none. */
+TlJsonPackStore *tl_json_pack_store_hold  (JsonNode *node);
+TlJsonPackStore *tl_json_pack_store_ref   (TlJsonPackStore *store);
+void             tl_json_pack_store_unref (TlJsonPackStore *store);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlJsonPackStore, tl_json_pack_store_unref)
 
 /* Makes every placeholder under node an ordinary array again, in place,
  * after asking the budget for the tree it becomes ("the JSON document as

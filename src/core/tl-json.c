@@ -2,6 +2,7 @@
 #include "core/tl-json.h"
 #include "core/tl-error.h"
 #include "core/tl-file.h"
+#include "core/tl-json-pack.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -194,6 +195,76 @@ spell_nonfinite (JsonNode *node)
     }
 }
 
+/* A packed array's numbers as JSON: integers as integers, doubles as
+ * json-glib prints them (with a point or an exponent), what JSON cannot
+ * write as tl_json_add_value spells it. */
+static void
+append_packed (GString *out, const TlJsonPacked *pa, gboolean pretty)
+{
+  g_string_append_c (out, '[');
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  for (gsize i = 0; i < pa->n; i++)
+    {
+      if (i > 0)
+        g_string_append (out, pretty ? ", " : ",");
+      if (tl_json_packed_was_int (pa, i))
+        {
+          gint64 v = pa->kind == TL_JSON_PACKED_INT ? pa->ints[i] : (gint64) pa->doubles[i];
+          g_string_append_printf (out, "%" G_GINT64_FORMAT, v);
+        }
+      else if (!isfinite (pa->doubles[i]))
+        g_string_append (out, isnan (pa->doubles[i]) ? "\"nan\""
+                              : pa->doubles[i] > 0 ? "\"inf\"" : "\"-inf\"");
+      else
+        {
+          g_ascii_formatd (buf, sizeof buf, "%.17g", pa->doubles[i]);
+          g_string_append (out, buf);
+          if (strpbrk (buf, ".e") == NULL)
+            g_string_append (out, ".0");
+        }
+    }
+  g_string_append_c (out, ']');
+}
+
+/* A run record's extensions may hold packed arrays
+ * (tl_json_pack_store_hold): the generator wrote each as its placeholder,
+ * ["tl-packed:…"], which becomes the numbers.  Takes text; g_free. */
+static char *
+spell_packed (char *text, gboolean pretty)
+{
+  static const char needle[] = "\"tl-packed:";
+  const char *p = strstr (text, needle);
+  if (p == NULL)
+    return text;
+  GString *out = g_string_new (NULL);
+  const char *copied = text;
+  for (; p != NULL; p = strstr (p + 1, needle))
+    {
+      const char *close_quote = strchr (p + 1, '"');
+      if (close_quote == NULL)
+        break;
+      /* the placeholder alone in its array: [ "tl-packed:…" ] */
+      const char *open = p, *after = close_quote + 1;
+      while (open > copied && g_ascii_isspace (open[-1]))
+        open--;
+      while (g_ascii_isspace (*after))
+        after++;
+      if (open == copied || open[-1] != '[' || *after != ']')
+        continue;
+      g_autofree char *marker = g_strndup (p + 1, (gsize) (close_quote - p - 1));
+      const TlJsonPacked *pa = tl_json_packed_of_marker (marker);
+      if (pa == NULL)
+        continue;
+      g_string_append_len (out, copied, open - 1 - copied);
+      append_packed (out, pa, pretty);
+      copied = after + 1;
+      p = after;
+    }
+  g_string_append (out, copied);
+  g_free (text);
+  return g_string_free (out, FALSE);
+}
+
 char *
 tl_json_to_data (JsonNode *root, gboolean pretty, gsize *length)
 {
@@ -205,6 +276,7 @@ tl_json_to_data (JsonNode *root, gboolean pretty, gsize *length)
   json_generator_set_root (gen, root);
   char *text = json_generator_to_data (gen, NULL);
   fix_exponents (text);
+  text = spell_packed (text, pretty);
   if (length)
     *length = strlen (text);
   return text;

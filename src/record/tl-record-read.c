@@ -367,12 +367,15 @@ read_record (JsonNode *node, GError **error)
   if (record->job == NULL || !read_inputs (root, record, error) || !read_runs (root, record, error))
     return NULL;
 
-  /* free-form, kept as a tree: its packed arrays are made whole again */
+  /* free-form, kept as a tree whose long arrays of numbers stay packed
+   * (the writer prints them as numbers again) */
   JsonObject *ext;
-  if (!tl_json_get_object (root, "$", "extensions", FALSE, &ext, error)
-      || (ext && !tl_json_doc_unpack (json_object_get_member (root, "extensions"), error)))
+  if (!tl_json_get_object (root, "$", "extensions", FALSE, &ext, error))
     return NULL;
   record->extensions = ext ? json_object_ref (ext) : NULL;
+  if (ext)
+    record->extensions_packed = tl_json_pack_store_hold (json_object_get_member (root,
+                                                                                 "extensions"));
   return g_steal_pointer (&record);
 }
 

@@ -223,6 +223,8 @@ tl_run_record_copy (const TlRunRecord *record)
   copy->b = record->b ? tl_matrix_ref (record->b) : NULL;
   copy->reference = record->reference ? tl_matrix_ref (record->reference) : NULL;
   copy->extensions = record->extensions ? json_object_ref (record->extensions) : NULL;
+  copy->extensions_packed = record->extensions_packed
+                              ? tl_json_pack_store_ref (record->extensions_packed) : NULL;
   copy->base_dir = g_strdup (record->base_dir);
   return copy;
 }
@@ -255,6 +257,7 @@ tl_run_record_unref (TlRunRecord *record)
   g_clear_pointer (&record->b, tl_matrix_unref);
   g_clear_pointer (&record->reference, tl_matrix_unref);
   g_clear_pointer (&record->extensions, json_object_unref);
+  g_clear_pointer (&record->extensions_packed, tl_json_pack_store_unref);
   g_free (record->base_dir);
   g_free (record);
 }

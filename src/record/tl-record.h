@@ -24,6 +24,7 @@
 #include "tl-gpu.h"
 #include "gemm/tl-gemm-check.h"
 #include "gemm/tl-kernels.h"
+#include "core/tl-json-pack.h"
 #include "core/tl-matrix.h"
 #include "core/tl-stats.h"
 #include "record/tl-counters.h"
@@ -182,6 +183,8 @@ typedef struct
   TlMatrix *a, *b, *reference;
 
   JsonObject *extensions; /* free-form members for later job kinds; may be NULL */
+  TlJsonPackStore *extensions_packed; /* a read record's long arrays of numbers under
+                                         extensions, kept packed (core/tl-json-pack.h) */
   char *base_dir;         /* directory the record was loaded from; NULL if not loaded */
 
   /*< private >*/
