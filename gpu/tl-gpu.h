@@ -126,6 +126,8 @@ typedef struct
   int number;              /* rung number on the ladder, 0 for references */
   const char *title;       /* short, e.g. "shared memory 16×16" */
   const char *lesson;      /* one line: what this rung teaches */
+  const char *changed;     /* one short sentence: what it does differently from the rung
+                              below it; NULL for the first rung and the references */
   const char *seed;        /* e.g. "000, 001", or "" */
   unsigned dtypes;         /* TL_GPU_DTYPE_BIT mask */
   int min_cc;              /* e.g. 80 for cp.async, 90 for wgmma (needs sm_90a) */

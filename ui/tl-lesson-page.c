@@ -47,7 +47,8 @@ has_ladder (const TlRunRecord *record)
 
 typedef struct
 {
-  char *lower_path, *upper_path, *upper_lesson;
+  char *lower_path, *upper_path;
+  gboolean same_precision;
 } SourceJob;
 
 static void
@@ -55,7 +56,6 @@ source_job_free (SourceJob *job)
 {
   g_free (job->lower_path);
   g_free (job->upper_path);
-  g_free (job->upper_lesson);
   g_free (job);
 }
 
@@ -63,7 +63,7 @@ static void
 source_thread (GTask *task, gpointer page, gpointer data, GCancellable *cancellable)
 {
   SourceJob *job = data;
-  g_task_return_pointer (task, tl_lesson_source_new (job->lower_path, job->upper_path, job->upper_lesson),
+  g_task_return_pointer (task, tl_lesson_source_new (job->lower_path, job->upper_path, job->same_precision),
                          (GDestroyNotify) tl_lesson_source_free);
 }
 
@@ -87,7 +87,7 @@ make_source (TlLessonPage *self)
   SourceJob *job = g_new0 (SourceJob, 1);
   job->lower_path = g_strdup (lower ? lower->source_path : NULL);
   job->upper_path = g_strdup (upper ? upper->source_path : NULL);
-  job->upper_lesson = g_strdup (upper ? upper->lesson : NULL);
+  job->same_precision = lower && upper && g_strcmp0 (lower->precision, upper->precision) == 0;
   self->lesson->diff_note = g_strdup (_("Comparing the two kernels…"));
 
   self->source_cancellable = g_cancellable_new ();

@@ -420,7 +420,15 @@ update (TlSourcePage *self)
 
   GString *facts = g_string_new (NULL);
   g_autofree char *lesson = g_markup_escape_text (info->lesson && *info->lesson ? _(info->lesson) : "", -1);
-  g_string_append_printf (facts, "<b>%s</b>\n<i>%s</i>\n\n", _(info->title), lesson);
+  g_string_append_printf (facts, "<b>%s</b>\n<i>%s</i>\n", _(info->title), lesson);
+  if (info->changed != NULL)
+    {
+      g_autofree char *changed = g_markup_escape_text (_(info->changed), -1);
+      /* TRANSLATORS: the rung's one sentence of what it does differently from the rung
+         below it, as the "Why faster?" page says it */
+      g_string_append_printf (facts, _("New here: %s\n"), changed);
+    }
+  g_string_append_c (facts, '\n');
   g_string_append_printf (facts, _("id  %s\nseed  %s\nfile  %s\n"), info->id,
                           info->seed && *info->seed ? info->seed : "—",
                           info->source_path ? info->source_path : "—");

@@ -24,6 +24,7 @@ typedef struct
   const char *id;     /* "cpu-naive", "cpu-blocked", "cpu-openblas" */
   const char *title;
   const char *lesson;
+  const char *changed; /* what it does differently from the kernel before it, or NULL */
   const char *seed;
   guint dtypes;       /* TL_DTYPE_BIT mask */
   gboolean reference;

@@ -22,6 +22,8 @@ typedef struct
   int number;              /* rung number (GPU ladder), 0 otherwise */
   const char *title;
   const char *lesson;      /* one line */
+  const char *changed;     /* one short sentence: what it does differently from the kernel
+                              below it on its ladder ("Why faster?"); NULL for none */
   const char *seed;        /* seeds it comes from, "" if none */
   guint dtypes;            /* bit (1 << TlDtype) per supported dtype */
   TlBackend backend;

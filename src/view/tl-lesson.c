@@ -14,32 +14,53 @@
 #define DIFF_CONTEXT 2
 
 static gboolean
-timed_rung (const TlKernelRun *run, const TlKernelInfo *info)
+timed (const TlKernelRun *run)
 {
-  return info != NULL && info->backend == TL_BACKEND_GPU && info->number > 0
-         && run->status == TL_RUN_OK && run->time.count > 0 && run->time.median > 0;
+  return run->status == TL_RUN_OK && run->time.count > 0 && run->time.median > 0;
 }
 
-GPtrArray *
-tl_lesson_ladder (const TlRunRecord *record)
+/* A GPU rung, or (backend CPU) a CPU kernel that is not the yardstick. */
+static gboolean
+on_ladder (const TlKernelInfo *info, TlBackend backend)
 {
-  g_return_val_if_fail (record != NULL, NULL);
+  if (info == NULL || info->backend != backend)
+    return FALSE;
+  return backend == TL_BACKEND_GPU ? info->number > 0 : !info->reference;
+}
+
+static GPtrArray *
+ladder_of (const TlRunRecord *record, TlBackend backend)
+{
   GPtrArray *ladder = g_ptr_array_new ();
   /* the registry's order is the ladder's */
   for (guint k = 0; k < tl_kernel_count (); k++)
     {
       const TlKernelInfo *info = tl_kernel_get (k);
       const TlKernelRun *run = tl_run_record_find_run (record, info->id);
-      if (run != NULL && timed_rung (run, info))
+      if (run != NULL && on_ladder (info, backend) && timed (run))
         g_ptr_array_add (ladder, run->kernel_id);
     }
   return ladder;
+}
+
+GPtrArray *
+tl_lesson_ladder (const TlRunRecord *record)
+{
+  g_return_val_if_fail (record != NULL, NULL);
+  GPtrArray *ladder = ladder_of (record, TL_BACKEND_GPU);
+  if (ladder->len >= 2)
+    return ladder;
+  g_ptr_array_unref (ladder);
+  return ladder_of (record, TL_BACKEND_CPU);
 }
 
 /* "03", or "10 BF16" where two rows share the number. */
 static char *
 short_label (const TlKernelInfo *info)
 {
+  if (info->backend == TL_BACKEND_CPU)
+    /* "naive", "blocked": the CPU kernels have no rung numbers */
+    return g_strdup (g_str_has_prefix (info->id, "cpu-") ? info->id + 4 : info->id);
   guint same = 0;
   for (guint k = 0; k < tl_kernel_count (); k++)
     same += tl_kernel_get (k)->number == info->number;
@@ -90,109 +111,14 @@ set_question (TlLesson *l, const TlRunRecord *record, const TlKernelRun *lower,
     }
 }
 
-/* ---- what changed, as a slide says it ------------------------------------ */
-
-/* Where the sentence that starts at p ends: after its full stop (a stop
- * before a space, not that of "i.e." or "e.g."), or after a colon or
- * semicolon too when stops_at_colon; the end of the text when none. */
-static const char *
-sentence_end (const char *p, gboolean stops_at_colon)
-{
-  const char *start = p;
-  for (; *p; p++)
-    {
-      gboolean stop = *p == '.' || (stops_at_colon && (*p == ':' || *p == ';'));
-      if (!stop || p[1] != ' ')
-        continue;
-      if (*p == '.' && p - start >= 3 && (strncmp (p - 3, "i.e", 3) == 0 || strncmp (p - 3, "e.g", 3) == 0))
-        continue;
-      return p + 1;
-    }
-  return p;
-}
-
-/* " N. " in text after from, the start of the list's item N, or NULL */
-static const char *
-find_item (const char *from, int n)
-{
-  g_autofree char *mark = g_strdup_printf (" %d. ", n);
-  const char *p = strstr (from, mark);
-  return p ? p + 1 : NULL;
-}
-
-/* Appends the sentences of [p, end) up to about min_chars, whole. */
-static void
-append_first_sentences (GString *out, const char *p, const char *end, gsize min_chars)
-{
-  const char *start = p;
-  while (p < end && (gsize) (p - start) < min_chars)
-    {
-      const char *e = MIN (sentence_end (p, FALSE), end);
-      g_string_append_len (out, p, e - p);
-      for (p = e; p < end && *p == ' '; p++)
-        ;
-      if (p < end && (gsize) (p - start) < min_chars)
-        g_string_append_c (out, ' ');
-    }
-}
-
-/* The header's "What changed" paragraph as a slide says it: a numbered
- * list as its opening sentence and each item's first clause ("What changed
- * from rung 8 (…): 1. Warp tiling. 2. cp.async, 4 stages deep. 3. …"), a
- * paragraph without one as its first sentences.  The whole text is the
- * Source page's. */
-static char *
-headline (const char *paragraph)
-{
-  GString *out = g_string_new (NULL);
-  const char *item = find_item (paragraph, 1);
-  const char *intro_end = item ? item : paragraph + strlen (paragraph);
-  while (intro_end > paragraph && intro_end[-1] == ' ')
-    intro_end--;
-  append_first_sentences (out, paragraph, intro_end, 30);
-  if (item != NULL && out->len < (gsize) (intro_end - paragraph))
-    {
-      /* the sentence that opens the list ("Here the data movement …:") */
-      const char *last = paragraph, *e;
-      while ((e = sentence_end (last, FALSE)) < intro_end)
-        last = e + 1;
-      while (*last == ' ')
-        last++;
-      g_string_append (out, " … ");
-      g_string_append_len (out, last, intro_end - last);
-    }
-  for (int n = 1; item != NULL; n++)
-    {
-      const char *next = find_item (item, n + 1);
-      const char *end = next ? next : item + strlen (item);
-      const char *words = strchr (item, ' ') + 1;
-      const char *e = MIN (sentence_end (words, TRUE), end);
-      while (e > words && strchr (" .:;,", e[-1]))
-        e--;
-      g_string_append_printf (out, " %d. ", n);
-      g_string_append_len (out, words, e - words);
-      g_string_append_c (out, '.');
-      item = next;
-    }
-  return g_string_free (out, FALSE);
-}
-
-/* What changed in the source: the rung's header and its kernels' bodies
- * against those of the rung below. */
+/* What changed in the source: the kernels' bodies of the rung against
+ * those of the rung below. */
 static void
 set_source (TlLessonSource *l, const char *lower_path, const char *upper_path,
-            const char *upper_lesson)
+            gboolean same_precision)
 {
   g_autofree char *old_text = tl_kernel_source_text (lower_path);
   g_autofree char *new_text = tl_kernel_source_text (upper_path);
-  if (new_text != NULL)
-    {
-      g_autofree char *changed = tl_kernel_source_paragraph (new_text, "What changed");
-      l->what_changed = changed ? headline (changed) : NULL;
-      l->bottleneck = tl_kernel_source_paragraph (new_text, "Bottleneck attacked");
-    }
-  if (l->what_changed == NULL && upper_lesson != NULL && *upper_lesson)
-    l->what_changed = g_strdup (_(upper_lesson));
   if (old_text == NULL || new_text == NULL)
     {
       l->diff_note = g_strdup (_("This program does not carry the kernels' sources: no diff."));
@@ -201,10 +127,15 @@ set_source (TlLessonSource *l, const char *lower_path, const char *upper_path,
   if (g_strcmp0 (lower_path, upper_path) == 0)
     {
       g_autofree char *base = g_path_get_basename (upper_path);
-      /* TRANSLATORS: two rungs of one file (10 TF32 and 10 BF16); %s is the file */
-      l->diff_note = g_strdup_printf (_("The same source file, %s: only the number format of "
-                                        "the inputs differs."),
-                                      base);
+      if (same_precision)
+        /* TRANSLATORS: two kernels of one file (the CPU's); %s is the file */
+        l->diff_note = g_strdup_printf (_("Both kernels are in %s: the Source page shows them."),
+                                        base);
+      else
+        /* TRANSLATORS: two rungs of one file (10 TF32 and 10 BF16); %s is the file */
+        l->diff_note = g_strdup_printf (_("The same source file, %s: only the number format of "
+                                          "the inputs differs."),
+                                        base);
       return;
     }
   g_autofree char *old_kernels = tl_kernel_source_kernels (old_text, lower_path);
@@ -285,6 +216,10 @@ fill (TlLesson *l, const TlRunRecord *record, const TlKernelRun *lower, const Tl
   l->lower_short = short_label (lower->info);
   l->upper_short = short_label (upper->info);
   set_question (l, record, lower, upper);
+  /* the ladder's sentence for the rung, translated; its lesson where it has none */
+  const TlKernelInfo *info = upper->info;
+  const char *changed = info == NULL ? NULL : info->changed ? info->changed : info->lesson;
+  l->what_changed = changed != NULL && *changed ? g_strdup (_(changed)) : NULL;
 
   l->has_counters = measured (lower) && measured (upper);
   l->has_blocks = lower->n_blocks > 0 && upper->n_blocks > 0;
@@ -347,8 +282,9 @@ tl_lesson_new_brief (const TlRunRecord *record, const char *upper_id, GError **e
   if (ladder->len < 2)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
-                   _("A lesson compares two GPU rungs, and this record has %u timed: run the "
-                     "GPU ladder (--kernel gpu) to compare its rungs."),
+                   _("A lesson compares two rungs of a ladder, and this record has %u timed: "
+                     "run the GPU ladder (--kernel gpu), or the CPU kernels (--kernel cpu), to "
+                     "compare them."),
                    ladder->len);
       return NULL;
     }
@@ -361,7 +297,7 @@ tl_lesson_new_brief (const TlRunRecord *record, const char *upper_id, GError **e
       if (at == ladder->len)
         {
           g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
-                       _("%s is no timed GPU rung of this record."), upper_id);
+                       _("%s is no timed rung of this record's ladder."), upper_id);
           return NULL;
         }
     }
@@ -375,10 +311,10 @@ tl_lesson_new_brief (const TlRunRecord *record, const char *upper_id, GError **e
 }
 
 TlLessonSource *
-tl_lesson_source_new (const char *lower_path, const char *upper_path, const char *upper_lesson)
+tl_lesson_source_new (const char *lower_path, const char *upper_path, gboolean same_precision)
 {
   TlLessonSource *source = g_new0 (TlLessonSource, 1);
-  set_source (source, lower_path, upper_path, upper_lesson);
+  set_source (source, lower_path, upper_path, same_precision);
   return source;
 }
 
@@ -388,7 +324,7 @@ tl_lesson_source_new_for (const TlLesson *lesson)
   g_return_val_if_fail (lesson != NULL, NULL);
   const TlKernelInfo *lower = lesson->lower_info, *upper = lesson->upper_info;
   return tl_lesson_source_new (lower ? lower->source_path : NULL, upper ? upper->source_path : NULL,
-                               upper ? upper->lesson : NULL);
+                               lower && upper && g_strcmp0 (lower->precision, upper->precision) == 0);
 }
 
 void
@@ -396,8 +332,6 @@ tl_lesson_source_free (TlLessonSource *source)
 {
   if (source == NULL)
     return;
-  g_free (source->what_changed);
-  g_free (source->bottleneck);
   tl_line_diff_free (source->diff);
   g_free (source->diff_note);
   g_free (source);
@@ -407,12 +341,8 @@ void
 tl_lesson_take_source (TlLesson *lesson, TlLessonSource *source)
 {
   g_return_if_fail (lesson != NULL && source != NULL);
-  g_free (lesson->what_changed);
-  g_free (lesson->bottleneck);
   tl_line_diff_free (lesson->diff);
   g_free (lesson->diff_note);
-  lesson->what_changed = g_steal_pointer (&source->what_changed);
-  lesson->bottleneck = g_steal_pointer (&source->bottleneck);
   lesson->diff = g_steal_pointer (&source->diff);
   lesson->diff_note = g_steal_pointer (&source->diff_note);
 }
@@ -443,7 +373,6 @@ tl_lesson_free (TlLesson *lesson)
   g_free (lesson->question);
   g_free (lesson->answer);
   g_free (lesson->what_changed);
-  g_free (lesson->bottleneck);
   if (lesson->rows)
     g_ptr_array_unref (lesson->rows);
   tl_line_diff_free (lesson->diff);

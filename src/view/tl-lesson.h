@@ -1,13 +1,15 @@
 /* tl-lesson.h — "why is rung N faster than N−1?", computed from a record.
  *
  * The question every lecture on the ladder asks, answered on one screen: a
- * rung beside the rung below it — the rung its source header says it
+ * rung beside the rung below it (on a record made on the CPU, the blocked
+ * kernel beside the naive one) — the rung its source header says it
  * changed from ("What changed from rung 8"), else the previous timed GPU
  * rung of its precision in the same record (cuBLAS is no rung) — with
  *
  *   - the answer in numbers: their median times and the ratio;
- *   - what changed, in the words of the rung's source header, and the two
- *     kernels' bodies as a diff (tl-kernel-source.h, tl-line-diff.h);
+ *   - what changed, in the ladder's sentence for the rung (its registry
+ *     row's `changed`, translated), and the two kernels' bodies as a diff
+ *     (tl-kernel-source.h, tl-line-diff.h);
  *   - a table, before → after, with a trend per row: with hardware
  *     counters DRAM and L2 bytes, the L2 hit rate, shared-memory bank
  *     conflicts, achieved occupancy, FLOP per DRAM byte and the stall mix;
@@ -41,10 +43,8 @@ typedef struct
   char *lower_short, *upper_short;  /* "03", "10 BF16": for columns and markers */
   char *question;                   /* "Why is 04 … faster than 03 …?" (or slower) */
   char *answer;                     /* "1.06× faster: 16.9 ms → 16.0 ms at 4096×4096×4096" */
-  char *what_changed;               /* the rung's header: "What changed from rung 3: …", in
-                                       its first sentences, a list in its items' first clauses
-                                       (its registry lesson when the header says none), or NULL */
-  char *bottleneck;                 /* "Bottleneck attacked: …", or NULL */
+  char *what_changed;               /* the rung's `changed` sentence, translated (its lesson
+                                       where it has none), or NULL */
   GPtrArray *rows;                  /* TlLessonRow */
   gboolean has_counters;            /* both runs have measured counters */
   TlLineDiff *diff;                 /* the kernels' bodies, in hunks; NULL without sources */
@@ -55,7 +55,9 @@ typedef struct
 } TlLesson;
 
 /* The record's ladder: its timed GPU rungs in ladder order (kernel ids,
- * borrowed from record).  A lesson needs two. */
+ * borrowed from record); in a record with fewer than two of those (one
+ * made on the CPU), its timed CPU kernels but the yardstick (naive, then
+ * blocked).  A lesson needs two. */
 GPtrArray *tl_lesson_ladder (const TlRunRecord *record);
 /* The lesson of upper_id against the rung below it; NULL for upper_id the
  * ladder's first rung (the rung's lesson, then). NULL upper_id: the top
@@ -64,23 +66,23 @@ GPtrArray *tl_lesson_ladder (const TlRunRecord *record);
 TlLesson  *tl_lesson_new      (const TlRunRecord *record, const char *upper_id, GError **error);
 void       tl_lesson_free     (TlLesson *lesson);
 
-/* The same without the source part (what_changed, bottleneck, diff and
- * diff_note NULL): only the record's numbers, quick enough for the main
+/* The same without the source part (diff and diff_note NULL): only the
+ * record's numbers and the registry's words, quick enough for the main
  * loop.  The source part reads two kernel files and compares their lines:
  * the app makes it on a worker (tl_lesson_source_new reads only the two
- * kernels' files: its strings are the rungs' TlKernelInfo source_path and
- * the upper rung's lesson) and moves it in when it is done. */
+ * kernels' files: its strings are the rungs' TlKernelInfo source_path;
+ * same_precision: the two compute alike, so one file means one kernel
+ * twice) and moves it in when it is done. */
 TlLesson  *tl_lesson_new_brief (const TlRunRecord *record, const char *upper_id, GError **error);
 
 typedef struct
 {
-  char *what_changed, *bottleneck;  /* as in TlLesson */
-  TlLineDiff *diff;
+  TlLineDiff *diff;                 /* as in TlLesson */
   char *diff_note;
 } TlLessonSource;
 
 TlLessonSource *tl_lesson_source_new  (const char *lower_path, const char *upper_path,
-                                       const char *upper_lesson);
+                                       gboolean same_precision);
 /* the same for the rungs of lesson, at once (not on the main loop) */
 TlLessonSource *tl_lesson_source_new_for (const TlLesson *lesson);
 void            tl_lesson_source_free (TlLessonSource *source);
