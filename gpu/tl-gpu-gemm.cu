@@ -63,17 +63,11 @@ rung_of (const TlGpuKernelInfo *info)
   return strcmp (rung->id, info->id) == 0 ? rung : nullptr;
 }
 
-const TlGemmRung *
-tl_gpu_gemm_rung_find (const char *id)
-{
-  const TlGpuKernelInfo *info = tl_gpu_kernel_find (id);
-  return info != nullptr ? rung_of (info) : nullptr;
-}
-
 extern "C" int
 tl_gpu_kernel_available (const char *id)
 {
-  return id != nullptr && tl_gpu_gemm_rung_find (id) != nullptr;
+  const TlGpuKernelInfo *info = tl_gpu_kernel_find (id);
+  return info != nullptr && rung_of (info) != nullptr;
 }
 
 // GEMMs completed per device (tl_gpu_debug_gemm_count, for tests).
@@ -196,7 +190,7 @@ check_args (const TlGpuKernelInfo *info, const TlGpuDevice *device, const TlGpuG
   if (!(info->dtypes & TL_GPU_DTYPE_BIT (args->dtype)))
     return tl_gpu_fail (TL_GPU_BAD_SHAPE, "%s does not take %s matrices", info->id,
                         dtype_name (args->dtype));
-  if (info->min_cc > device->cc)
+  if (!tl_gpu_cc_runs (info->min_cc, device->cc / 10, device->cc % 10))
     return tl_gpu_fail (TL_GPU_BAD_SHAPE,
                         "%s needs compute capability %d.%d; this GPU has %d.%d", info->id,
                         info->min_cc / 10, info->min_cc % 10, device->cc / 10, device->cc % 10);

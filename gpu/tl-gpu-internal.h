@@ -108,10 +108,9 @@ TlGpuStatus tl_gpu_counters_collect (TlGpuDevice *device, const TlGpuCountedWork
                                      TlGpuCounters *out);
 TlGpuStatus tl_gpu_counters_mark (const TlGpuCountedWork *work);
 
-// The dispatch table (tl-gpu-gemm.cu) — the rungs compiled into this build.
+// The harness (tl-gpu-gemm.cu) for any rung, with its row: tl_gpu_gemm_run
+// after the look-up.
 struct TlGemmRung;
-const TlGemmRung *tl_gpu_gemm_rung_find (const char *id);
-// The harness for any rung, with its row: tl_gpu_gemm_run after the look-up.
 // A rung made at run time (a user's kernel, tl-gpu-user.cu) passes its
 // data, which every hook sees as l->user, and asks to be guarded: the
 // memory around C and the inputs are checked after the runs.

@@ -51,6 +51,12 @@ tl_gpu_kernel_find (const char *id)
 }
 
 int
+tl_gpu_cc_runs (int min_cc, int cc_major, int cc_minor)
+{
+  return cc_major > 0 && cc_major * 10 + cc_minor >= min_cc;
+}
+
+int
 tl_gpu_lu_kernel_count (void)
 {
   return (int) (sizeof lu_ladder / sizeof lu_ladder[0]);

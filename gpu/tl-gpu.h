@@ -147,6 +147,10 @@ int tl_gpu_kernel_count (void);
 int tl_gpu_kernel_available (const char *id);
 const TlGpuKernelInfo *tl_gpu_kernel_info (int index);
 const TlGpuKernelInfo *tl_gpu_kernel_find (const char *id);
+/* The one rule of the min_cc column: 1 when a GPU of compute capability
+ * cc_major.cc_minor (0.0: none) runs a kernel whose row says min_cc (× 10;
+ * 0: any GPU).  The harness refuses by it; src/'s registry skips by it. */
+int tl_gpu_cc_runs (int min_cc, int cc_major, int cc_minor);
 
 /* ---- hardware counters -------------------------------------------------- */
 

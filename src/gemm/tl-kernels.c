@@ -236,7 +236,7 @@ tl_kernel_runs_on (const TlKernelInfo *info, int cc_major, int cc_minor)
   g_return_val_if_fail (info != NULL, FALSE);
   if (info->backend == TL_BACKEND_CPU)
     return TRUE;
-  return cc_major > 0 && cc_major * 10 + cc_minor >= info->min_cc;
+  return tl_gpu_cc_runs (info->min_cc, cc_major, cc_minor) != 0;
 }
 
 char *
