@@ -38,9 +38,8 @@ int          tl_cli_stopped_status (void);
 TlRunRecord *tl_cli_run_job (TlRunner *runner, const TlJob *job, GCancellable *cancellable,
                              GError **error);
 /* Runs a Gauss job on the runner and waits the same way (on the default
- * main context, where the interrupt sources are: the runner's synchronous
- * tl_runner_run_gauss waits on a context of its own, so Ctrl+C would not
- * be seen until the job ended). */
+ * main context, where the interrupt sources are: a wait on a context of
+ * its own would not see Ctrl+C until the job ended). */
 TlGaussResult *tl_cli_run_gauss (TlRunner *runner, const TlGaussJob *job,
                                  GCancellable *cancellable, GError **error);
 /* Runs any job function on the runner and waits the same way (the job's

@@ -115,12 +115,3 @@ tl_runner_run_gauss_finish (TlRunner *self, GAsyncResult *result, GError **error
   return tl_runner_run_func_finish (self, result, error);
 }
 
-TlGaussResult *
-tl_runner_run_gauss (TlRunner *self, const TlGaussJob *job, GCancellable *cancellable,
-                     GError **error)
-{
-  g_return_val_if_fail (job != NULL && job_is_complete (job), NULL);
-  return tl_runner_run_func (self, gauss_job_func, gauss_job_data_new (job),
-                             (GDestroyNotify) gauss_job_data_free,
-                             (GDestroyNotify) tl_gauss_result_free, cancellable, error);
-}

@@ -63,10 +63,5 @@ guint          tl_runner_run_gauss_async  (TlRunner           *self,
 TlGaussResult *tl_runner_run_gauss_finish (TlRunner     *self,
                                            GAsyncResult *result,
                                            GError      **error);
-/* Synchronous: submits and waits (the CLI). */
-TlGaussResult *tl_runner_run_gauss        (TlRunner         *self,
-                                           const TlGaussJob *job,
-                                           GCancellable     *cancellable,
-                                           GError          **error);
 
 G_END_DECLS
