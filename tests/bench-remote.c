@@ -305,6 +305,108 @@ run_once (Way *way, const TlJob *job)
   waiter_clear (&w, way->runner);
 }
 
+/* The table of the ways' times (markdown). */
+static void
+print_table (Way *ways, guint n_ways, const TlJob *job, int size, int lu, int rounds,
+             const char *kernels, gboolean bare)
+{
+  g_autofree char *load = NULL;
+  g_file_get_contents ("/proc/loadavg", &load, NULL, NULL);
+  if (lu > 0)
+    printf ("Gauss: LU of %d×%d float64 (%s, blocks of 64, partial pivoting) with its step "
+            "recording", lu, lu, lu_kernel);
+  else
+    printf ("GEMM %d³ float32, kernels %s, %u timed runs + %u warm-up each, %s", size,
+            kernels ? kernels : "cpu-openblas,cpu-blocked", job->repeats, job->warmups,
+            bare ? "no matrices kept, no block records" : "kept matrices and block records");
+  printf ("; %d rounds interleaved (after one warm-up job each); load average %s\n\n", rounds,
+          load ? g_strstrip (load) : "?");
+  printf ("| way | wall time, median (min–max) | excess of medians | excess round by round, "
+          "median (min…max) | CPU time, median | excess | first kernel finished → app has it, "
+          "median (min–max) | of that: worker sent → app has it |\n");
+  printf ("|---|---|---:|---|---:|---:|---|---|\n");
+  char *paired[3] = { NULL };
+  for (guint i = 0; i < n_ways; i++) /* before the medians sort the rounds */
+    paired[i] = paired_excess (ways[i].wall_ms, ways[0].wall_ms);
+  double base = median (ways[0].wall_ms), base_cpu = median (ways[0].cpu_ms);
+  for (guint i = 0; i < n_ways; i++)
+    {
+      double cpu = median (ways[i].cpu_ms);
+      double wall = median (ways[i].wall_ms);
+      g_autofree char *walls = spread (ways[i].wall_ms);
+      g_autofree char *finished = spread (ways[i].finished_ms);
+      g_autofree char *sent = spread (ways[i].sent_ms);
+      printf ("| %s | %s | %+.1f%% | %s | %.0f ms | %+.1f%% | %s | %s |\n", ways[i].name, walls,
+              100 * (wall - base) / base, paired[i], cpu, 100 * (cpu - base_cpu) / base_cpu,
+              finished, sent);
+    }
+  for (guint i = 0; i < n_ways; i++)
+    g_free (paired[i]);
+}
+
+static void
+way_clear (Way *way)
+{
+  if (way->host)
+    tl_remote_host_free (way->host);
+  else
+    g_object_unref (way->runner);
+  g_array_unref (way->wall_ms);
+  g_array_unref (way->cpu_ms);
+  g_array_unref (way->finished_ms);
+  g_array_unref (way->sent_ms);
+}
+
+/* The ways a job goes: this process's runner (unless remote_only), a
+ * worker process through the local pipe, and through ssh to `host` (when
+ * given), whose worker a script in *dir starts with the debug log on.
+ * Returns how many. */
+static guint
+ways_open (Way ways[3], const char *host, gboolean remote_only, gboolean log, char **dir,
+           char **script, char **ssh_name)
+{
+  g_autoptr (GError) error = NULL;
+  guint n_ways = host ? 3 : 2;
+  ways[0].runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
+  g_autoptr (TlRemoteTarget) pipe = tl_remote_target_new (NULL, NULL, cli_path);
+  ways[1].host = tl_remote_host_new (pipe);
+  /* ssh starts the worker with an environment of its own: a script turns
+   * its debug log on (this machine's, the same file there) */
+  *dir = g_dir_make_tmp ("bench-remote-XXXXXX", &error);
+  g_assert_no_error (error);
+  *script = g_build_filename (*dir, "tilelab-cli", NULL);
+  g_autofree char *quoted = g_shell_quote (cli_path);
+  g_autofree char *text = g_strdup_printf ("#!/bin/sh\nG_MESSAGES_DEBUG=Tilelab exec %s \"$@\"\n",
+                                           quoted);
+  g_assert_true (g_file_set_contents (*script, text, -1, &error) && g_chmod (*script, 0755) == 0);
+  worker_program = cli_path;
+  worker_script = *script;
+  if (host)
+    {
+      g_autoptr (TlRemoteTarget) ssh = tl_remote_target_new (host, NULL, *script);
+      ways[2].host = tl_remote_host_new (ssh);
+      ways[2].name = *ssh_name = g_strdup_printf ("ssh to %s", host);
+    }
+  if (remote_only)
+    {
+      g_object_unref (ways[0].runner);
+      memmove (ways, ways + 1, 2 * sizeof *ways);
+      n_ways--;
+    }
+  for (guint i = 0; i < n_ways; i++)
+    {
+      if (ways[i].host)
+        ways[i].runner = tl_remote_host_get_runner (ways[i].host);
+      if (log)
+        g_signal_connect (ways[i].runner, "progress", G_CALLBACK (progress_log_cb), NULL);
+      ways[i].wall_ms = g_array_new (FALSE, FALSE, sizeof (double));
+      ways[i].cpu_ms = g_array_new (FALSE, FALSE, sizeof (double));
+      ways[i].finished_ms = g_array_new (FALSE, FALSE, sizeof (double));
+      ways[i].sent_ms = g_array_new (FALSE, FALSE, sizeof (double));
+    }
+  return n_ways;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -345,45 +447,8 @@ main (int argc, char **argv)
 
   Way ways[3] = { { "this process (TlRunner)" }, { "worker process (local pipe)" },
                   { "ssh" } };
-  guint n_ways = host ? 3 : 2;
-  ways[0].runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
-  g_autoptr (TlRemoteTarget) pipe = tl_remote_target_new (NULL, NULL, cli_path);
-  ways[1].host = tl_remote_host_new (pipe);
-  /* ssh starts the worker with an environment of its own: a script turns
-   * its debug log on (this machine's, the same file there) */
-  g_autofree char *dir = g_dir_make_tmp ("bench-remote-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_autofree char *script = g_build_filename (dir, "tilelab-cli", NULL);
-  g_autofree char *quoted = g_shell_quote (cli_path);
-  g_autofree char *text = g_strdup_printf ("#!/bin/sh\nG_MESSAGES_DEBUG=Tilelab exec %s \"$@\"\n",
-                                           quoted);
-  g_assert_true (g_file_set_contents (script, text, -1, &error) && g_chmod (script, 0755) == 0);
-  worker_program = cli_path;
-  worker_script = script;
-  g_autofree char *ssh_name = NULL;
-  if (host)
-    {
-      g_autoptr (TlRemoteTarget) ssh = tl_remote_target_new (host, NULL, script);
-      ways[2].host = tl_remote_host_new (ssh);
-      ways[2].name = ssh_name = g_strdup_printf ("ssh to %s", host);
-    }
-  if (remote_only)
-    {
-      g_object_unref (ways[0].runner);
-      memmove (ways, ways + 1, 2 * sizeof *ways);
-      n_ways--;
-    }
-  for (guint i = 0; i < n_ways; i++)
-    {
-      if (ways[i].host)
-        ways[i].runner = tl_remote_host_get_runner (ways[i].host);
-      if (log)
-        g_signal_connect (ways[i].runner, "progress", G_CALLBACK (progress_log_cb), NULL);
-      ways[i].wall_ms = g_array_new (FALSE, FALSE, sizeof (double));
-      ways[i].cpu_ms = g_array_new (FALSE, FALSE, sizeof (double));
-      ways[i].finished_ms = g_array_new (FALSE, FALSE, sizeof (double));
-      ways[i].sent_ms = g_array_new (FALSE, FALSE, sizeof (double));
-    }
+  g_autofree char *dir = NULL, *script = NULL, *ssh_name = NULL;
+  guint n_ways = ways_open (ways, host, remote_only, log, &dir, &script, &ssh_name);
 
   g_autoptr (TlJob) job = remote_test_job (size, size, size,
                                            kernels ? kernels : "cpu-openblas,cpu-blocked",
@@ -415,38 +480,7 @@ main (int argc, char **argv)
     for (guint i = 0; i < n_ways; i++)
       run_once (&ways[(r + i) % n_ways], job);
 
-  g_autofree char *load = NULL;
-  g_file_get_contents ("/proc/loadavg", &load, NULL, NULL);
-  if (lu > 0)
-    printf ("Gauss: LU of %d×%d float64 (%s, blocks of 64, partial pivoting) with its step "
-            "recording", lu, lu, lu_kernel);
-  else
-    printf ("GEMM %d³ float32, kernels %s, %u timed runs + %u warm-up each, %s", size,
-            kernels ? kernels : "cpu-openblas,cpu-blocked", job->repeats, job->warmups,
-            bare ? "no matrices kept, no block records" : "kept matrices and block records");
-  printf ("; %d rounds interleaved (after one warm-up job each); load average %s\n\n", rounds,
-          load ? g_strstrip (load) : "?");
-  printf ("| way | wall time, median (min–max) | excess of medians | excess round by round, "
-          "median (min…max) | CPU time, median | excess | first kernel finished → app has it, "
-          "median (min–max) | of that: worker sent → app has it |\n");
-  printf ("|---|---|---:|---|---:|---:|---|---|\n");
-  char *paired[3] = { NULL };
-  for (guint i = 0; i < n_ways; i++) /* before the medians sort the rounds */
-    paired[i] = paired_excess (ways[i].wall_ms, ways[0].wall_ms);
-  double base = median (ways[0].wall_ms), base_cpu = median (ways[0].cpu_ms);
-  for (guint i = 0; i < n_ways; i++)
-    {
-      double cpu = median (ways[i].cpu_ms);
-      double wall = median (ways[i].wall_ms);
-      g_autofree char *walls = spread (ways[i].wall_ms);
-      g_autofree char *finished = spread (ways[i].finished_ms);
-      g_autofree char *sent = spread (ways[i].sent_ms);
-      printf ("| %s | %s | %+.1f%% | %s | %.0f ms | %+.1f%% | %s | %s |\n", ways[i].name, walls,
-              100 * (wall - base) / base, paired[i], cpu, 100 * (cpu - base_cpu) / base_cpu,
-              finished, sent);
-    }
-  for (guint i = 0; i < n_ways; i++)
-    g_free (paired[i]);
+  print_table (ways, n_ways, job, size, lu, rounds, kernels, bare);
   if (rss)
     {
       printf ("\n| every record freed | this process | each worker |\n|---|---:|---|\n");
@@ -457,16 +491,7 @@ main (int argc, char **argv)
       print_rss ("then malloc_trim (0) here");
     }
   for (guint i = 0; i < n_ways; i++)
-    {
-      if (ways[i].host)
-        tl_remote_host_free (ways[i].host);
-      else
-        g_object_unref (ways[i].runner);
-      g_array_unref (ways[i].wall_ms);
-      g_array_unref (ways[i].cpu_ms);
-      g_array_unref (ways[i].finished_ms);
-      g_array_unref (ways[i].sent_ms);
-    }
+    way_clear (&ways[i]);
   g_unlink (script);
   g_rmdir (dir);
   return 0;
