@@ -88,6 +88,29 @@ gfp_update_kernel (uint32_t *__restrict__ a, int m, int n, int lda, int c, uint3
     }
 }
 
+// The elimination, column by column: the pivot (and its inverse mod p),
+// the row swap, the update of the rows below.
+static cudaError_t
+gfp_eliminate (uint32_t *d_a, int m, int n, uint32_t p, int *d_ipiv, uint32_t *d_inv,
+               cudaStream_t stream)
+{
+  const int mn = m < n ? m : n;
+  cudaError_t err = cudaSuccess;
+  for (int c = 0; c < mn && err == cudaSuccess; c++)
+    {
+      gfp_pivot_kernel<<<1, 1024, 0, stream>>> (d_a, m, n, c, p, d_ipiv, d_inv);
+      int blocks = (n + 255) / 256;
+      lu_swap_kernel<uint32_t><<<blocks < 1024 ? blocks : 1024, 256, 0, stream>>> (d_a, n, c, d_ipiv, 0, n);
+      if (c + 1 < m)
+        {
+          dim3 block (32, 8), grid (1, (m - c - 1 + 7) / 8);
+          gfp_update_kernel<<<grid, block, 0, stream>>> (d_a, m, n, n, c, p, d_inv);
+        }
+      err = cudaGetLastError ();
+    }
+  return err;
+}
+
 extern "C" TlGpuStatus
 tl_gpu_gfp_lu (TlGpuDevice *device, int m, int n, uint32_t p, uint32_t *a, int *ipiv,
                int *out_info, double *out_ms)
@@ -125,18 +148,8 @@ tl_gpu_gfp_lu (TlGpuDevice *device, int m, int n, uint32_t p, uint32_t *a, int *
     err = cudaMemcpyAsync (d_a, a, bytes, cudaMemcpyHostToDevice, stream);
   if (err == cudaSuccess)
     err = cudaEventRecord (start, stream);
-  for (int c = 0; c < mn && err == cudaSuccess; c++)
-    {
-      gfp_pivot_kernel<<<1, 1024, 0, stream>>> (d_a, m, n, c, p, d_ipiv, d_inv);
-      int blocks = (n + 255) / 256;
-      lu_swap_kernel<uint32_t><<<blocks < 1024 ? blocks : 1024, 256, 0, stream>>> (d_a, n, c, d_ipiv, 0, n);
-      if (c + 1 < m)
-        {
-          dim3 block (32, 8), grid (1, (m - c - 1 + 7) / 8);
-          gfp_update_kernel<<<grid, block, 0, stream>>> (d_a, m, n, n, c, p, d_inv);
-        }
-      err = cudaGetLastError ();
-    }
+  if (err == cudaSuccess)
+    err = gfp_eliminate (d_a, m, n, p, d_ipiv, d_inv, stream);
   if (err == cudaSuccess)
     err = cudaEventRecord (stop, stream);
   if (err == cudaSuccess)

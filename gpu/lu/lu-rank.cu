@@ -76,6 +76,58 @@ gesvdj (cusolverDnHandle_t h, cusolverEigMode_t jobz, int rows, int cols, T *a, 
                               info, p);
 }
 
+// σ (mn values) to args->sigma, widened to double, once gesvdj's info
+// says it converged.
+template <typename T>
+static TlGpuStatus
+download_sigma (const RankBuffers &b, int mn, cudaStream_t stream, double *out)
+{
+  const size_t es = sizeof (T);
+  int info = 0;
+  T *sigma = (T *) malloc (es * (size_t) (mn > 0 ? mn : 1));
+  if (sigma == nullptr)
+    return tl_gpu_fail (TL_GPU_OUT_OF_MEMORY, "rank: no host memory for σ");
+  cudaError_t err = cudaMemcpyAsync (&info, b.info, sizeof info, cudaMemcpyDeviceToHost, stream);
+  if (err == cudaSuccess)
+    err = cudaMemcpyAsync (sigma, b.s, es * (size_t) mn, cudaMemcpyDeviceToHost, stream);
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize (stream);
+  if (err != cudaSuccess)
+    {
+      free (sigma);
+      return tl_gpu_from_cuda (err, "downloading σ");
+    }
+  for (int k = 0; k < mn; k++)
+    out[k] = (double) sigma[k];
+  free (sigma);
+  if (info != 0)
+    return tl_gpu_fail (TL_GPU_LAUNCH_FAILED,
+                        "gesvdj did not converge (info %d): the rank is not decided", info);
+  return TL_GPU_OK;
+}
+
+// U's columns r … n−1 (count values from `u`, contiguous): downloaded in
+// the dtype, widened here into a malloc'd *out.
+template <typename T>
+static TlGpuStatus
+download_null_space (const T *u, size_t count, cudaStream_t stream, double **out)
+{
+  *out = (double *) malloc (sizeof (double) * count);
+  T *host = (T *) malloc (sizeof (T) * count);
+  if (*out == nullptr || host == nullptr)
+    {
+      free (host);
+      return tl_gpu_fail (TL_GPU_OUT_OF_MEMORY, "rank: no host memory for the null space");
+    }
+  cudaError_t err = cudaMemcpyAsync (host, u, sizeof (T) * count, cudaMemcpyDeviceToHost, stream);
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize (stream);
+  for (size_t e = 0; err == cudaSuccess && e < count; e++)
+    (*out)[e] = (double) host[e];
+  free (host);
+  return err == cudaSuccess ? TL_GPU_OK : tl_gpu_from_cuda (err, "downloading the null space");
+}
+
 template <typename T>
 static TlGpuStatus
 rank_svd (TlGpuDevice *device, const TlGpuRankArgs *args, TlGpuRankResult *out)
@@ -130,26 +182,8 @@ rank_svd (TlGpuDevice *device, const TlGpuRankArgs *args, TlGpuRankResult *out)
   TL_GPU_TRY (cudaEventRecord (b.stop, stream), "recording an event");
   TL_GPU_TRY (b.elapsed (&out->svd_ms), "running gesvdj");
 
-  int info = 0;
-  T *sigma = (T *) malloc (es * (size_t) (mn > 0 ? mn : 1));
-  if (sigma == nullptr)
-    return tl_gpu_fail (TL_GPU_OUT_OF_MEMORY, "rank: no host memory for σ");
-  cudaError_t err = cudaMemcpyAsync (&info, b.info, sizeof info, cudaMemcpyDeviceToHost, stream);
-  if (err == cudaSuccess)
-    err = cudaMemcpyAsync (sigma, b.s, es * (size_t) mn, cudaMemcpyDeviceToHost, stream);
-  if (err == cudaSuccess)
-    err = cudaStreamSynchronize (stream);
-  if (err != cudaSuccess)
-    {
-      free (sigma);
-      return tl_gpu_from_cuda (err, "downloading σ");
-    }
-  for (int k = 0; k < mn; k++)
-    args->sigma[k] = (double) sigma[k];
-  free (sigma);
-  if (info != 0)
-    return tl_gpu_fail (TL_GPU_LAUNCH_FAILED,
-                        "gesvdj did not converge (info %d): the rank is not decided", info);
+  if ((st = download_sigma<T> (b, mn, stream, args->sigma)) != TL_GPU_OK)
+    return st;
   cusolverDnXgesvdjGetSweeps (b.cusolver, b.params, &out->sweeps);
 
   // the rank by numpy's rule, in float64 on the host
@@ -162,23 +196,8 @@ rank_svd (TlGpuDevice *device, const TlGpuRankArgs *args, TlGpuRankResult *out)
   if (!args->want_null_space || out->nullity == 0)
     return TL_GPU_OK;
 
-  // U's columns r … n−1, contiguous; downloaded in the dtype, widened here
-  const size_t count = (size_t) out->nullity * rows;
-  out->null_space = (double *) malloc (sizeof (double) * count);
-  T *host = (T *) malloc (es * count);
-  if (out->null_space == nullptr || host == nullptr)
-    {
-      free (host);
-      return tl_gpu_fail (TL_GPU_OUT_OF_MEMORY, "rank: no host memory for the null space");
-    }
-  err = cudaMemcpyAsync (host, (const T *) b.u + (size_t) r * rows, es * count,
-                         cudaMemcpyDeviceToHost, stream);
-  if (err == cudaSuccess)
-    err = cudaStreamSynchronize (stream);
-  for (size_t e = 0; err == cudaSuccess && e < count; e++)
-    out->null_space[e] = (double) host[e];
-  free (host);
-  return err == cudaSuccess ? TL_GPU_OK : tl_gpu_from_cuda (err, "downloading the null space");
+  return download_null_space<T> ((const T *) b.u + (size_t) r * rows,
+                                 (size_t) out->nullity * rows, stream, &out->null_space);
 }
 
 extern "C" TlGpuStatus
