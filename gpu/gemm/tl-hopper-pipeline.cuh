@@ -53,6 +53,8 @@
 //                           uses the ring and the consumers' loop);
 //   tl_pipe_persistent      a whole persistent, clustered, optionally
 //                           split-k CTA around them (rungs 13 and 14).
+// Their host side — the plan's tile, the grid, the launch — is
+// tl-hopper-launch.cuh's.
 //
 // The consumer hooks (a rung's Consumer type):
 //   BUFFERS                 1, or 2 when the wgmma's A operand comes from
