@@ -90,6 +90,7 @@
 #include "tl-gemm-common.cuh"
 #include "tl-hopper-pipeline.cuh"
 #include "tl-hopper-launch.cuh"
+#include "tl-wgmma-tf32.cuh"
 #include "tl-gemm-plans.h"
 
 // The sm_90 (non-"a") and host passes see the wgmma helpers unused.
@@ -124,106 +125,6 @@ struct Tile13
   static_assert ((BM == 32 || BM == 64 || BM == 128 || BM == 256) && (BN == 64 || BN == 128),
                  "a tile rung 13 builds");
 };
-
-// One wgmma.m64n256k8 with A from registers: d (64×256 per warpgroup) +=
-// a (64×8, four TF32 values per thread) · B (8×256, K-major in shared
-// memory via desc_b).  scale_d = 0: d = a·B.
-__device__ __forceinline__ void
-wgmma_m64n256k8_tf32_rs (float (&d)[128], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
-{
-#if TL_SM90A
-  asm volatile ("{\n"
-                ".reg .pred p;\n"
-                "setp.ne.b32 p, %133, 0;\n"
-                "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " TL_ACC128_TEXT
-                ", {%128, %129, %130, %131}, %132, p, 1, 1;\n"
-                "}\n"
-                : TL_ACC128 (d)
-                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
-#endif
-}
-
-// The same with n = 128 (64 accumulators): the smaller tiles' wgmma.
-__device__ __forceinline__ void
-wgmma_m64n128k8_tf32_rs (float (&d)[64], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
-{
-#if TL_SM90A
-  asm volatile ("{\n"
-                ".reg .pred p;\n"
-                "setp.ne.b32 p, %69, 0;\n"
-                "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 " TL_ACC64_TEXT
-                ", {%64, %65, %66, %67}, %68, p, 1, 1;\n"
-                "}\n"
-                : TL_ACC64 (d)
-                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
-#endif
-}
-
-// n = 64 and 32 (32 and 16 accumulators): the smallest tiles, 64 and 32
-// rows of C.
-__device__ __forceinline__ void
-wgmma_m64n64k8_tf32_rs (float (&d)[32], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
-{
-#if TL_SM90A
-  asm volatile ("{\n"
-                ".reg .pred p;\n"
-                "setp.ne.b32 p, %37, 0;\n"
-                "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 " TL_ACC32_TEXT
-                ", {%32, %33, %34, %35}, %36, p, 1, 1;\n"
-                "}\n"
-                : TL_ACC32 (d, 0)
-                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
-#endif
-}
-
-__device__ __forceinline__ void
-wgmma_m64n32k8_tf32_rs (float (&d)[16], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
-{
-#if TL_SM90A
-  asm volatile ("{\n"
-                ".reg .pred p;\n"
-                "setp.ne.b32 p, %21, 0;\n"
-                "wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 " TL_ACC16_TEXT
-                ", {%16, %17, %18, %19}, %20, p, 1, 1;\n"
-                "}\n"
-                : TL_ACC16 (d, 0)
-                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
-#endif
-}
-
-// All under one name: the accumulators' count picks the instruction.
-__device__ __forceinline__ void
-wgmma_tf32_rs (float (&d)[128], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
-{
-  wgmma_m64n256k8_tf32_rs (d, a, desc_b, scale_d);
-}
-
-__device__ __forceinline__ void
-wgmma_tf32_rs (float (&d)[64], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
-{
-  wgmma_m64n128k8_tf32_rs (d, a, desc_b, scale_d);
-}
-
-__device__ __forceinline__ void
-wgmma_tf32_rs (float (&d)[32], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
-{
-  wgmma_m64n64k8_tf32_rs (d, a, desc_b, scale_d);
-}
-
-__device__ __forceinline__ void
-wgmma_tf32_rs (float (&d)[16], const uint32_t (&a)[4], uint64_t desc_b, int scale_d)
-{
-  wgmma_m64n32k8_tf32_rs (d, a, desc_b, scale_d);
-}
-
-// Round to TF32 (nearest, ties away), as cuBLAS's conversion does.
-__device__ __forceinline__ uint32_t
-to_tf32 (float x)
-{
-  uint32_t r;
-  asm ("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
-  return r;
-}
 
 // Byte offsets, inside a warp's 16-column box of the B tile, of this
 // thread's fragment elements for k8 step 0: off[v][h] for register h + 2v
@@ -261,7 +162,8 @@ load_frag (uint32_t (&f)[4][4], const unsigned char *box, const int (&off)[2][2]
     for (int v = 0; v < 2; v++)
 #pragma unroll
       for (int h = 0; h < 2; h++)
-        f[kk][h + 2 * v] = to_tf32 (*reinterpret_cast<const float *> (box + kk * 512 + off[v][h]));
+        f[kk][h + 2 * v]
+          = tl_to_tf32 (*reinterpret_cast<const float *> (box + kk * 512 + off[v][h]));
 }
 
 // Keeps a fragment's registers alive (and unmodified) until this point:
@@ -401,7 +303,7 @@ struct Pipe13
     {
 #pragma unroll
       for (int kk = 0; kk < BK / 8; kk++)
-        wgmma_tf32_rs (d, r.f[B][kk], tl_desc_k128 (a + kk * 32), (acc || kk > 0) ? 1 : 0);
+        tl_wgmma_tf32_rs (d, r.f[B][kk], tl_desc_k128 (a + kk * 32), (acc || kk > 0) ? 1 : 0);
     }
 
     template <int B>

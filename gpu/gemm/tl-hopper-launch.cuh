@@ -120,9 +120,9 @@ struct TlPersistentRung
   prepare_tile (TlGemmLaunch *l)
   {
     constexpr int CL = Host::CLUSTER;
-    cudaError_t e = tl_persistent_prepare (l, (const void *) Host::template kernel<Cfg, CL, false> (),
-                                           (const void *) Host::template kernel<Cfg, CL, true> (), CL,
-                                           Cfg::THREADS, Cfg::SMEM);
+    const void *plain = (const void *) Host::template kernel<Cfg, CL, false> ();
+    const void *instrumented = (const void *) Host::template kernel<Cfg, CL, true> ();
+    cudaError_t e = tl_persistent_prepare (l, plain, instrumented, CL, Cfg::THREADS, Cfg::SMEM);
     for (const void *k : { (const void *) Host::template kernel<Cfg, 1, false> (),
                            (const void *) Host::template kernel<Cfg, 1, true> () })
       if (e == cudaSuccess)
