@@ -6,10 +6,14 @@
  *   - the pictures get room: each SM timeline's lanes at least six lines
  *     of type high, the roofline's plot at least eight (presenting at
  *     1024×768 a band under the diff left them a sliver, about 40 px);
- *   - the table's type is never under 14 px presenting;
+ *   - the table shows every row, its titles and values whole, its type
+ *     never under 14 px presenting;
+ *   - the question, the answer, what changed, the diff's heading and the
+ *     note of what the record lacks are never cut;
  *   - no text overlaps another, is cut without an ellipsis or runs off.
  */
 #include <math.h>
+#include <string.h>
 
 #include "paint/tl-paint-lesson.h"
 #include "paint/tl-paint-roofline.h"
@@ -73,13 +77,46 @@ check_lesson (const TlRunRecord *record, const TlLesson *lesson, int width, int 
   g_autoptr (GString) report = g_string_new (NULL);
   if (tl_paint_text_boxes_check (boxes, width, height, report) > 0)
     g_error ("%s: problems with the text:\n%s", where, report->str);
-  if (presenting && lesson->rows->len > 0)
+  /* every row of the table, its title and values whole (not cut to
+   * "shared memory per bl…"), its type at least 14 px presenting */
+  if (parts.table_rows < lesson->rows->len)
+    g_error ("%s: the table shows %u of %u rows", where, parts.table_rows, lesson->rows->len);
+  for (guint i = 0; i < lesson->rows->len; i++)
     {
-      const TlLessonRow *first = lesson->rows->pdata[0];
-      const TlPaintTextBox *b = tl_paint_text_boxes_find (boxes, first->title);
-      g_assert_nonnull (b);
-      if (b->h < 14)
-        g_error ("%s: the table's type is %.1f px high", where, b->h);
+      const TlLessonRow *row = lesson->rows->pdata[i];
+      const char *cells[] = { row->title, row->before, row->after };
+      for (guint c = 0; c < G_N_ELEMENTS (cells); c++)
+        {
+          gboolean whole = FALSE;
+          for (guint k = 0; k < tl_paint_text_boxes_len (boxes); k++)
+            {
+              const TlPaintTextBox *b = tl_paint_text_boxes_index (boxes, k);
+              if (strcmp (b->text, cells[c]) != 0)
+                continue;
+              whole = TRUE;
+              if (presenting && b->h < 14)
+                g_error ("%s: the table's type is %.1f px high", where, b->h);
+            }
+          if (!whole)
+            g_error ("%s: the table's “%s” is cut or missing", where, cells[c]);
+        }
+    }
+  /* the words of the page's own lines end whole: the question, the
+   * answer, what changed, the diff's heading, what the record lacks */
+  for (guint k = 0; k < tl_paint_text_boxes_len (boxes); k++)
+    {
+      const TlPaintTextBox *b = tl_paint_text_boxes_index (boxes, k);
+      gboolean in_part = FALSE;
+      const double rects[][4] = { { parts.roofline_x, parts.roofline_y, parts.roofline_w, parts.roofline_h },
+                                  { parts.timeline_x, parts.timeline_y, parts.timeline_w, parts.timeline_h },
+                                  /* the code lines under the diff's heading */
+                                  { parts.diff_x, parts.diff_y + b->h * 0.9, parts.diff_w, parts.diff_h } };
+      for (guint r = 0; r < G_N_ELEMENTS (rects); r++)
+        in_part |= rects[r][2] > 0 && b->x >= rects[r][0] - 1 && b->y >= rects[r][1] - 1
+                   && b->x + b->w <= rects[r][0] + rects[r][2] + 1
+                   && b->y + b->h <= rects[r][1] + rects[r][3] + 1;
+      if (!in_part && g_str_has_suffix (b->text, "…"))
+        g_error ("%s: “%s” is cut", where, b->text);
     }
   cairo_destroy (cr);
   cairo_surface_destroy (s);

@@ -33,11 +33,10 @@ typedef struct
 
 /* The table's columns: the values as wide as their widest text (the
  * headings in bold), the change by its short form (words_w: in words),
- * the titles at most 16 ems (title_full: uncut); needed_w the whole,
- * with the words. */
+ * the titles as wide as the widest. */
 typedef struct
 {
-  double gap, before_w, after_w, change_w, words_w, arrow, title_w, title_full, needed_w;
+  double gap, before_w, after_w, change_w, words_w, arrow, title_w;
 } Columns;
 
 static void
@@ -64,20 +63,60 @@ table_columns (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double
   c->arrow = tl_paint_text_height (cr) * 0.7;
   c->change_w += c->arrow + c->gap / 2;
   c->words_w = MAX (c->words_w + c->arrow + c->gap / 2, c->change_w);
-  c->title_full = c->title_w;
-  c->title_w = MIN (c->title_w, TL_PX (style, font) * 16 * 0.55);
-  c->needed_w = c->title_w + c->before_w + c->after_w + c->words_w + 3 * c->gap;
 }
 
-/* Lines text would take wrapped to max_w in cr's font (about: words
- * rarely fill a line to its end), at most max_lines. */
+/* Lines text takes wrapped to max_w in cr's font, at most max_lines. */
 static guint
 lines_for (cairo_t *cr, const char *text, double max_w, guint max_lines)
 {
-  if (text == NULL || *text == '\0')
-    return 0;
-  double w = tl_paint_text_width (cr, text);
-  return CLAMP ((guint) ceil (w / (0.9 * max_w)), 1u, max_lines);
+  return MIN (tl_paint_text_wrap_count (cr, max_w, text), max_lines);
+}
+
+/* The smallest type of the table: 14 px presenting (three quarters of
+ * its type), 11 px in a window — what the back row still reads. */
+static double
+table_min_font (const TlPaintStyle *style)
+{
+  return style->font_size * (style->scale > 1 ? 0.75 : 11.0 / 12.0);
+}
+
+/* The table's type, as large as lets every row and every title whole
+ * (the change by its short form) fit max_w × max_h, down to
+ * table_min_font; sets o's table_font and row_h. */
+static void
+fit_table (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, Layout *o, double max_w,
+           double max_h)
+{
+  double min_font = table_min_font (style);
+  cairo_save (cr);
+  for (double f = style->font_size;; f = MAX (f * 0.95, min_font))
+    {
+      Columns c;
+      table_columns (cr, l, style, f, l->rows->len, &c);
+      tl_paint_set_font (cr, style, f, FALSE);
+      double row_h = tl_paint_text_height (cr) * 1.3;
+      double w = c.title_w + c.before_w + c.after_w + c.change_w + 3 * c.gap;
+      if ((w <= max_w && (l->rows->len + 1) * row_h <= max_h) || f <= min_font)
+        {
+          o->table_font = f;
+          o->row_h = row_h;
+          break;
+        }
+    }
+  cairo_restore (cr);
+}
+
+/* The table's width at o's type: every title whole and the change in
+ * words where that fits between min_w and max_w. */
+static double
+table_width (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const Layout *o,
+             double min_w, double max_w)
+{
+  Columns c;
+  cairo_save (cr);
+  table_columns (cr, l, style, o->table_font, l->rows->len, &c);
+  cairo_restore (cr);
+  return CLAMP (c.title_w + c.before_w + c.after_w + c.words_w + 3 * c.gap, min_w, max_w);
 }
 
 /* Height a chart needs to be read: its title, axes and captions and a
@@ -94,22 +133,20 @@ chart_needs (const TlLesson *l, const TlPaintStyle *style)
  * the body, the table on the right above the diff.  For screens where a
  * band under the diff would squash them (presenting at 1024×768). */
 static void
-layout_pictures_first (const TlLesson *l, Layout *o, const Columns *c, double body_y, double body_h)
+layout_pictures_first (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, Layout *o,
+                       double body_y, double body_h)
 {
   Parts *p = &o->parts;
   double inner_w = o->width - 3 * o->pad;
-  p->table_w = CLAMP (c->needed_w * 0.75, inner_w * 0.42, inner_w * 0.5);
+  /* the table whole above a diff of some lines; the charts at least two
+   * fifths, more for the timelines (their axis titles and tail labels) */
+  double table_max = inner_w * (l->has_blocks ? 0.44 : 0.6);
+  fit_table (cr, l, style, o, table_max, body_h * 0.62);
+  p->table_w = table_width (cr, l, style, o, inner_w * 0.4, table_max);
   double chart_w = inner_w - p->table_w;
   p->table_x = 2 * o->pad + chart_w;
   p->table_y = body_y;
-  double rows_h = (l->rows->len + 1) * o->row_h;
-  if (c->needed_w > p->table_w || rows_h > body_h * 0.6)
-    {
-      double shrink = MIN (MIN (p->table_w / c->needed_w, body_h * 0.6 / rows_h), 1.0);
-      o->row_h *= MAX (0.75, shrink);
-      o->table_font *= MAX (0.75, shrink);
-    }
-  guint fit = (guint) MAX (floor (body_h * 0.6 / o->row_h) - 1, 0);
+  guint fit = (guint) MAX (floor (body_h * 0.62 / o->row_h) - 1, 0);
   p->table_rows = MIN (l->rows->len, fit);
   p->table_h = (p->table_rows + 1) * o->row_h;
   p->diff_x = p->table_x;
@@ -190,7 +227,7 @@ layout_words (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double 
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   o->line_h = tl_paint_text_height (cr) * 1.2;
   o->changed_lines = lines_for (cr, l->what_changed, text_w, short_screen ? 2 : 3);
-  o->missing_lines = lines_for (cr, l->missing, text_w, 2);
+  o->missing_lines = lines_for (cr, l->missing, text_w, 3);
   o->missing_y = height - o->pad - o->missing_lines * o->line_h;
   cairo_restore (cr);
 }
@@ -199,7 +236,7 @@ layout_words (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double 
  * band across the bottom (side by side when there are two). */
 static void
 layout_diff_over_charts (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, Layout *o,
-                         const Columns *c, guint n_charts, double body_y, double body_h)
+                         guint n_charts, double body_y, double body_h)
 {
   Parts *p = &o->parts;
   /* two timelines need room for their lanes and axes */
@@ -213,18 +250,8 @@ layout_diff_over_charts (cairo_t *cr, const TlLesson *l, const TlPaintStyle *sty
     }
   double mid_h = body_h - chart_h - (n_charts ? o->pad * 0.5 : 0);
   double inner_w = o->width - 3 * o->pad;
-  p->table_w = CLAMP (c->needed_w, inner_w * 0.45, inner_w * 0.6);
-  double rows_h = (l->rows->len + 1) * o->row_h;
-  if (c->needed_w > p->table_w || rows_h > mid_h)
-    {
-      /* smaller type rather than cut numbers or rows left out, down to
-       * three quarters */
-      o->table_font *= MAX (0.75, MIN (MIN (p->table_w / c->needed_w, mid_h / rows_h), 1.0));
-      cairo_save (cr);
-      tl_paint_set_font (cr, style, o->table_font, FALSE);
-      o->row_h = tl_paint_text_height (cr) * 1.3;
-      cairo_restore (cr);
-    }
+  fit_table (cr, l, style, o, inner_w * 0.6, mid_h);
+  p->table_w = table_width (cr, l, style, o, inner_w * 0.4, inner_w * 0.6);
   p->diff_x = o->pad;
   p->diff_y = body_y;
   p->diff_w = inner_w - p->table_w;
@@ -240,8 +267,7 @@ layout_diff_over_charts (cairo_t *cr, const TlLesson *l, const TlPaintStyle *sty
 
 /* The table beside the diff, as wide as it needs (the diff gets the rest,
  * at least two fifths), the charts under them; or, where a band under the
- * diff is too low for the pictures and there is room across for them
- * beside the table at three-quarter type, the pictures first. */
+ * diff is too low for the pictures, the pictures first. */
 static void
 lesson_layout (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double width, double height,
         Layout *o)
@@ -250,19 +276,11 @@ lesson_layout (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double
   double body_y = o->changed_y + o->changed_lines * o->line_h + o->pad * 0.6;
   double body_h = MAX (o->missing_y - o->pad * 0.5 - body_y, 1.0);
   guint n_charts = (l->roofline != NULL) + (l->has_blocks ? 1 : 0);
-  o->table_font = style->font_size;
-  cairo_save (cr);
-  tl_paint_set_font (cr, style, o->table_font, FALSE);
-  o->row_h = tl_paint_text_height (cr) * 1.3;
-  Columns c;
-  table_columns (cr, l, style, o->table_font, l->rows->len, &c);
-  cairo_restore (cr);
-
   double band_h = floor (body_h * (l->has_blocks ? 0.55 : 0.4));
-  if (n_charts > 0 && band_h < chart_needs (l, style) && c.needed_w * 0.75 <= (width - 3 * o->pad) * 0.5)
-    layout_pictures_first (l, o, &c, body_y, body_h);
+  if (n_charts > 0 && band_h < chart_needs (l, style))
+    layout_pictures_first (cr, l, style, o, body_y, body_h);
   else
-    layout_diff_over_charts (cr, l, style, o, &c, n_charts, body_y, body_h);
+    layout_diff_over_charts (cr, l, style, o, n_charts, body_y, body_h);
 }
 
 /* ---- the header ---------------------------------------------------------- */
@@ -373,14 +391,25 @@ paint_diff (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const Lay
   tl_paint_set_fg (cr, style);
   tl_paint_set_font (cr, style, style->font_size, TRUE);
   double head_h = tl_paint_text_height (cr) * 1.3;
-  g_autofree char *head = NULL;
+  g_autofree char *head = NULL, *pair = g_strdup_printf ("%s → %s", l->lower_short, l->upper_short);
   if (l->diff != NULL)
-    /* TRANSLATORS: the diff's heading: "The kernels, 03 → 04: 12 lines out, 15 in" */
-    head = g_strdup_printf (_("The kernels, %s → %s: −%u +%u lines"), l->lower_short,
-                            l->upper_short, l->diff->n_removed, l->diff->n_added);
+    {
+      /* TRANSLATORS: the diff's heading: "The kernels, 03 → 04: −12 +15 lines" (12 lines
+         out, 15 in) */
+      g_autofree char *whole = g_strdup_printf (_("The kernels, %s → %s: −%u +%u lines"),
+                                                l->lower_short, l->upper_short, l->diff->n_removed,
+                                                l->diff->n_added);
+      /* a narrow column: "03 → 04: −12 +15", else "−12 +15" */
+      head = g_strdup_printf ("%s\n%s: −%u +%u\n−%u +%u", whole, pair, l->diff->n_removed,
+                              l->diff->n_added, l->diff->n_removed, l->diff->n_added);
+    }
   else
-    head = g_strdup_printf (_("The kernels, %s → %s"), l->lower_short, l->upper_short);
-  tl_paint_text_fit (cr, p->diff_x, p->diff_y, 0, 0, p->diff_w, head);
+    {
+      g_autofree char *whole = g_strdup_printf (_("The kernels, %s → %s"), l->lower_short,
+                                                l->upper_short);
+      head = g_strdup_printf ("%s\n%s", whole, pair);
+    }
+  tl_paint_text_fit_choice (cr, p->diff_x, p->diff_y, 0, 0, p->diff_w, head);
   double y = p->diff_y + head_h;
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   if (l->diff == NULL)
@@ -457,7 +486,7 @@ paint_table (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const La
    * where there is room (at least its short form); the titles at least a
    * quarter */
   double beside = p->table_w - before_w - after_w - 3 * gap;
-  double change_w = CLAMP (beside - c.title_full, c.change_w, c.words_w);
+  double change_w = CLAMP (beside - c.title_w, c.change_w, c.words_w);
   double title_w = MAX (beside - change_w, p->table_w / 4);
   double x_before = p->table_x + title_w + gap + before_w;  /* right-aligned */
   double x_after = x_before + gap + after_w;

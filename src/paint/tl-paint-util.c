@@ -293,6 +293,16 @@ tl_paint_text_wrap (cairo_t *cr, double x, double y, double max_w, double line_h
   return n;
 }
 
+guint
+tl_paint_text_wrap_count (cairo_t *cr, double max_w, const char *text)
+{
+  if (text == NULL || *text == '\0')
+    return 0;
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  wrap_paragraph (cr, text, max_w, lines);
+  return lines->len;
+}
+
 /* The lines of a hint, wrapped to max_w in the hint's type (set on cr). */
 static GPtrArray *
 hint_lines (cairo_t *cr, const char *text, double max_w)

@@ -39,6 +39,9 @@ double tl_paint_text_fit  (cairo_t *cr, double x, double y, double halign, doubl
  * number of lines drawn. */
 guint tl_paint_text_wrap (cairo_t *cr, double x, double y, double max_w, double line_h,
                           guint max_lines, const char *text);
+/* The lines tl_paint_text_wrap needs for all of text at max_w in cr's
+ * font (0 for NULL or ""). */
+guint tl_paint_text_wrap_count (cairo_t *cr, double max_w, const char *text);
 /* The largest size ≤ size (style units, down to min_size) at which text
  * fits max_w in the style's font; leaves that font selected. */
 double tl_paint_fit_font  (cairo_t *cr, const TlPaintStyle *style, double size, double min_size,
