@@ -21,6 +21,7 @@
 
 #include "tl-application.h"
 #include "tl-export.h"
+#include "tl-sources-panel.h"
 #include "tl-window.h"
 
 #include "gui-test-util.h"
@@ -103,6 +104,17 @@ progress_text (void)
   g_assert_nonnull (bar);
   const char *text = gtk_progress_bar_get_text (GTK_PROGRESS_BAR (bar));
   return text ? text : "";
+}
+
+/* What the sidebar's cards of A and B say now (their labels, in order). */
+static char *
+cards_text (void)
+{
+  GtkWidget *panel = gui_test_find_widget (GTK_WIDGET (main_window ()), TL_TYPE_SOURCES_PANEL);
+  g_assert_nonnull (panel);
+  GString *s = g_string_new (NULL);
+  collect_labels (panel, s);
+  return g_string_free (s, FALSE);
 }
 
 static gboolean
@@ -443,11 +455,19 @@ test_load_live (void)
   guint tick = g_timeout_add (5, tick_cb, NULL);
   gint64 t0 = g_get_monotonic_time ();
   open_as_a (path);
-  /* the progress bar names the file from the start, and is idle after */
+  /* the progress bar and A's card name the file from the start (the card
+   * never says "empty" meanwhile), and are idle after */
   g_assert_true (g_str_has_prefix (progress_text (), "Loading live.csv as A… "));
+  g_autofree char *cards_loading = cards_text ();
+  g_test_message ("cards while loading: %s", cards_loading);
+  g_assert_nonnull (strstr (cards_loading, "loading live.csv… "));
+  g_assert_null (strstr (cards_loading, "A  empty"));
   gui_test_pump (0.05);
   wait_until_idle (win, 120);
   g_assert_cmpstr (progress_text (), ==, "idle");
+  g_autofree char *cards_after = cards_text ();
+  g_assert_null (strstr (cards_after, "loading"));
+  g_assert_nonnull (strstr (cards_after, "A  3000×1000"));
   double took = (g_get_monotonic_time () - t0) / 1e3;
   g_source_remove (tick);
   TlMatrix *a = tl_window_get_source (win, TL_TARGET_A);
@@ -489,6 +509,12 @@ test_load_cancel_and_fail_keep (void)
   g_assert_nonnull (strstr (text, "A kept its previous matrix"));
   wait_until_idle (win, 30);
   g_assert_true (tl_window_get_source (win, TL_TARGET_A) == before);
+  /* A's card still shows the matrix, and says which file failed and why */
+  g_autofree char *cards = cards_text ();
+  g_test_message ("cards after the failure: %s", cards);
+  g_assert_nonnull (strstr (cards, "A  3000×1000"));
+  g_assert_nonnull (strstr (cards, "could not open “truncated-again.npy”: byte 128: "));
+  g_assert_nonnull (strstr (cards, "the data is truncated"));
 }
 
 /* A file that fails while another loads: its error is still shown when

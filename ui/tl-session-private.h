@@ -19,6 +19,7 @@ struct _TlSession
   TlMatrix *src[2];
   TlSource src_source[2];
   char *src_label[2];
+  char *src_failure[2];         /* why the last file or generator for A or B failed, or NULL */
   TlMatrixStats src_stats[2];   /* computed off the main loop */
   guint inputs_serial;          /* bumped whenever A or B is replaced */
   GCancellable *source_cancellable[2];
@@ -71,6 +72,7 @@ struct _TlSession
 enum
 {
   SIGNAL_SOURCE_CHANGED,
+  SIGNAL_SOURCE_LOADING,
   SIGNAL_RESULTS_CHANGED,
   SIGNAL_HISTORY_CHANGED,
   SIGNAL_LU_RECORD_CHANGED,

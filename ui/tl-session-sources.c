@@ -59,6 +59,7 @@ tl_session_set_source (TlSession *self, guint i, TlMatrix *m, const TlMatrixStat
   tl_source_copy_into (source, &self->src_source[i]);
   g_free (self->src_label[i]);
   self->src_label[i] = g_strdup (label);
+  g_clear_pointer (&self->src_failure[i], g_free);
   self->inputs_serial++;
   g_signal_emit (self, tl_session_signals[SIGNAL_SOURCE_CHANGED], 0, i);
 }
@@ -153,6 +154,20 @@ report_source_failure (TlSession *self, SourceTask *t, const GError *error)
     : g_strdup_printf (_("Could not open “%s” as %s; %s is still empty."), path, name, name);
   g_autofree char *why = t->file ? friendly_file_error (error) : g_strdup (error->message);
   g_autofree char *text = g_strdup_printf ("%s\n%s", what, why);
+  /* the card of A or B says it too, beside what it still shows */
+  g_autofree char *name_shown = t->file ? g_file_get_basename (t->file) : g_strdup (t->spec);
+  /* (the card names the file once: not again as the reader's "PATH: " prefix) */
+  g_autofree char *prefix = g_strdup_printf ("%s: ", path);
+  const char *reason = g_str_has_prefix (why, prefix) ? why + strlen (prefix) : why;
+  for (guint k = 0; k < 2; k++)
+    if (t->targets & (1u << k))
+      {
+        g_free (self->src_failure[k]);
+        self->src_failure[k] = t->file
+          /* TRANSLATORS: on A's or B's card: "could not open “bad.npy”: Line 5, column 1: …" */
+          ? g_strdup_printf (_("could not open “%s”: %s"), name_shown, reason)
+          : g_strdup_printf (_("could not generate “%s”: %s"), name_shown, reason);
+      }
   /* A and B opened together, both failing: the message says both */
   g_autofree char *earlier = self->errors_reported != t->errors_reported
                              ? g_steal_pointer (&self->failures_shown) : NULL;
@@ -192,11 +207,50 @@ show_load_progress (TlSession *self)
   tl_session_set_progress (self, text, fraction);
 }
 
+/* the cards of A and B follow their loads */
+static void
+emit_loading (TlSession *self, guint targets)
+{
+  for (guint i = 0; i < 2; i++)
+    if (targets & (1u << i))
+      g_signal_emit (self, tl_session_signals[SIGNAL_SOURCE_LOADING], 0, i);
+}
+
 static gboolean
 load_tick_cb (gpointer self)
 {
   show_load_progress (self);
+  guint targets = 0;
+  for (guint k = 0; k < TL_SESSION (self)->loads->len; k++)
+    targets |= ((SourceTask *) g_ptr_array_index (TL_SESSION (self)->loads, k))->targets;
+  emit_loading (self, targets);
   return G_SOURCE_CONTINUE;
+}
+
+char *
+tl_session_get_source_loading (TlSession *self, guint index, double *fraction)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self) && index < 2, NULL);
+  /* the newest load of this slot: an older one, replaced, is ending */
+  for (guint k = self->loads->len; k-- > 0;)
+    {
+      SourceTask *t = g_ptr_array_index (self->loads, k);
+      if (!(t->targets & (1u << index)))
+        continue;
+      gsize done = (gsize) g_atomic_pointer_get (&t->progress.done);
+      gsize size = (gsize) g_atomic_pointer_get (&t->progress.size);
+      if (fraction)
+        *fraction = size > 0 ? CLAMP ((double) done / (double) size, 0, 1) : 0;
+      return g_file_get_basename (t->file);
+    }
+  return NULL;
+}
+
+const char *
+tl_session_get_source_failure (TlSession *self, guint index)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self) && index < 2, NULL);
+  return self->src_failure[index];
 }
 
 static void
@@ -206,6 +260,10 @@ load_started (TlSession *self, SourceTask *t)
   if (self->load_ticker == 0)
     self->load_ticker = g_timeout_add (100, load_tick_cb, self);
   show_load_progress (self);
+  for (guint i = 0; i < 2; i++)
+    if (t->targets & (1u << i))
+      g_clear_pointer (&self->src_failure[i], g_free); /* asked again */
+  emit_loading (self, t->targets);
 }
 
 static void
@@ -241,6 +299,7 @@ source_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
       for (guint k = 0; k < 2; k++)
         if ((t->targets & (1u << k)) && self->source_cancellable[k] == g_task_get_cancellable (G_TASK (result)))
           g_clear_object (&self->source_cancellable[k]);
+      emit_loading (self, t->targets);
       tl_session_state_changed (self);
       return;
     }
@@ -283,6 +342,7 @@ source_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
       g_signal_emit (self, tl_session_signals[SIGNAL_RESULTS_CHANGED], 0);
       tl_session_set_status (self, _("A or B changed: the results are from the previous inputs (press Run)."));
     }
+  emit_loading (self, t->targets);
   tl_session_state_changed (self);
 }
 

@@ -327,6 +327,7 @@ tl_session_finalize (GObject *object)
       g_clear_pointer (&self->src[i], tl_matrix_unref);
       tl_source_clear (&self->src_source[i]);
       g_free (self->src_label[i]);
+      g_free (self->src_failure[i]);
     }
   g_ptr_array_unref (self->live_runs);
   g_ptr_array_unref (self->history);
@@ -364,6 +365,8 @@ tl_session_class_init (TlSessionClass *klass)
 #undef SIGNAL0
   tl_session_signals[SIGNAL_SOURCE_CHANGED] = g_signal_new ("source-changed", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                                  NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+  tl_session_signals[SIGNAL_SOURCE_LOADING] = g_signal_new ("source-loading", type, G_SIGNAL_RUN_LAST, 0, NULL,
+                                                 NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
   tl_session_signals[SIGNAL_MESSAGE] = g_signal_new ("message", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                           G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_STRING);
   tl_session_signals[SIGNAL_PROGRESS] = g_signal_new ("progress", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,

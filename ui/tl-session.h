@@ -9,6 +9,9 @@
  * the session owns:
  *
  *   "source-changed"    (guint index)        A (0) or B (1) was replaced
+ *   "source-loading"    (guint index)        a file for A or B began to be read, read
+ *                                            further, or stopped being read (whole,
+ *                                            stopped or failed)
  *   "results-changed"                        the runs on show changed
  *   "history-changed"                        a run joined the size sweep
  *   "lu-record-changed"                      the Gauss record changed
@@ -62,6 +65,13 @@ TlRunner    *tl_session_get_runner (TlSession *self);
 TlMatrix    *tl_session_get_source       (TlSession *self, guint index);
 const TlMatrixStats *tl_session_get_source_stats (TlSession *self, guint index);
 const char  *tl_session_get_source_label (TlSession *self, guint index);
+/* The file being read into A (0) or B (1): its name (g_free) and how much
+ * of it is read, 0…1; NULL when none is. */
+char        *tl_session_get_source_loading (TlSession *self, guint index, double *fraction);
+/* Why the last file (or generator) asked for A or B failed, "could not
+ * open “bad.npy”: …";
+ * NULL once A or B is replaced or read again. */
+const char  *tl_session_get_source_failure (TlSession *self, guint index);
 /* Off the main loop; on failure the previous matrix stays and "message" says why. */
 void         tl_session_load_source (TlSession *self, guint target, GFile *file);
 /* A gets seed, B seed + 1. */

@@ -19,16 +19,43 @@ struct _TlSourcesPanel
 
 G_DEFINE_FINAL_TYPE (TlSourcesPanel, tl_sources_panel, GTK_TYPE_BOX)
 
+/* What is being read into it, or why the last file failed: a line under
+ * what the card shows ("" when neither). */
+static char *
+pending_markup (TlSourcesPanel *self, guint i)
+{
+  double fraction = 0;
+  g_autofree char *loading = tl_session_get_source_loading (self->session, i, &fraction);
+  if (loading != NULL)
+    {
+      g_autofree char *esc = g_markup_escape_text (loading, -1);
+      /* TRANSLATORS: on A's or B's card while a file is read: "loading big.npy… 45 %" */
+      return g_strdup_printf (_("<i>loading %s… %.0f %%</i>"), esc, 100 * fraction);
+    }
+  const char *failure = tl_session_get_source_failure (self->session, i);
+  if (failure != NULL)
+    {
+      g_autofree char *esc = g_markup_escape_text (failure, -1);
+      return g_strdup_printf ("<span foreground=\"#c01c28\">%s</span>", esc);
+    }
+  return g_strdup ("");
+}
+
 static void
 update_facts (TlSourcesPanel *self, guint i)
 {
   GtkLabel *label = GTK_LABEL (i == 0 ? self->facts_a : self->facts_b);
   const char *name = i == 0 ? "A" : "B";
   TlMatrix *m = self->session ? tl_session_get_source (self->session, i) : NULL;
+  g_autofree char *pending = self->session ? pending_markup (self, i) : g_strdup ("");
 
   if (m == NULL)
     {
-      g_autofree char *t = g_strdup_printf (_("<b>%s</b>  empty\nOpen or generate a matrix."), name);
+      g_autofree char *loading = self->session ? tl_session_get_source_loading (self->session, i, NULL)
+                                               : NULL;
+      g_autofree char *t = loading ? g_strdup_printf ("<b>%s</b>  %s", name, pending)
+                           : *pending ? g_strdup_printf (_("<b>%s</b>  empty\n%s"), name, pending)
+                           : g_strdup_printf (_("<b>%s</b>  empty\nOpen or generate a matrix."), name);
       gtk_label_set_markup (label, t);
       return;
     }
@@ -41,7 +68,14 @@ update_facts (TlSourcesPanel *self, guint i)
   g_autofree char *t = g_strdup_printf (_("<b>%s</b>  %zu×%zu  %s\nmin %s   max %s\nNaN %zu   Inf %zu\n<small>%s</small>"),
                                         name, m->rows, m->cols, tl_dtype_name (m->dtype), mn, mx,
                                         st->n_nan, st->n_inf, esc);
-  gtk_label_set_markup (label, t);
+  g_autofree char *all = *pending ? g_strdup_printf ("%s\n%s", t, pending) : g_strdup (t);
+  gtk_label_set_markup (label, all);
+}
+
+static void
+source_loading_cb (TlSession *session, guint i, TlSourcesPanel *self)
+{
+  update_facts (self, i);
 }
 
 static void
@@ -56,7 +90,8 @@ void
 tl_sources_panel_set_session (TlSourcesPanel *self, TlSession *session)
 {
   g_return_if_fail (TL_IS_SOURCES_PANEL (self));
-  tl_page_connect_session (&self->session, session, self, "source-changed", source_changed_cb, NULL);
+  tl_page_connect_session (&self->session, session, self, "source-changed", source_changed_cb,
+                           "source-loading", source_loading_cb, NULL);
   for (guint i = 0; i < 2; i++)
     update_facts (self, i);
 }
