@@ -8,6 +8,7 @@
 #include "cli-gemm.h"
 #include "tl-config.h"
 #include "core/tl-locale.h"
+#include "core/tl-memory.h"
 #include "gemm/tl-blas.h"
 #include "remote/tl-remote-user.h"
 
@@ -93,7 +94,9 @@ main (int argc, char **argv)
 {
   /* Messages follow the user's locale; numbers in files never do (all
    * parsers and writers use g_ascii_strtod / g_ascii_formatd). */
-  /* before anything else: OpenBLAS's thread pool within ulimit -v */
+  /* before anything else: the threads' memory and OpenBLAS's thread pool
+   * within ulimit -v */
+  tl_memory_fit_malloc ();
   tl_blas_fit_address_space (argv);
   tl_locale_init ();
   /* stdout holds tables a user may pipe on; GLib's log (G_MESSAGES_DEBUG)

@@ -3,6 +3,7 @@
 #include "core/tl-error.h"
 
 #include <glib/gi18n-lib.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -310,4 +311,13 @@ tl_memory_alloc (guint64 n, gsize size, gboolean zeroed, const char *what, GErro
                    _("%s needs %s: out of memory"), what ? what : _("this"), need);
     }
   return p;
+}
+
+void
+tl_memory_fit_malloc (void)
+{
+  TlMemoryBudget b;
+  tl_memory_address_budget_read (&b);
+  if (b.kind != TL_MEMORY_LIMIT_NONE)
+    mallopt (M_ARENA_MAX, 1);
 }

@@ -74,6 +74,13 @@ gpointer  tl_memory_alloc           (guint64 n, gsize size, gboolean zeroed, con
 #define   tl_memory_new0(T, n, what, error) \
   ((T *) tl_memory_alloc ((n), sizeof (T), TRUE, (what), (error)))
 
+/* First thing in main: under ulimit -v or -d, every thread shares one
+ * malloc arena.  glibc gives a thread that finds the arena locked one of
+ * its own, reserving 64 MiB of address space — how many a program takes
+ * depends on timing — and a thread then started finds no room for its
+ * stack (GLib aborts).  Without a limit this does nothing. */
+void      tl_memory_fit_malloc      (void);
+
 /* The parsers behind tl_memory_budget_read, for tests: each returns FALSE
  * when its text says nothing usable. */
 gboolean  tl_memory_parse_kib       (const char *text, const char *key, guint64 *out_bytes);
