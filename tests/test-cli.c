@@ -12,8 +12,11 @@
 
 #include "cli-test-util.h"
 
+#include <fcntl.h>
 #include <gio/gio.h>
+#include <gio/gunixinputstream.h>
 #include <glib/gstdio.h>
+#include <sys/ioctl.h>
 #include <signal.h>
 #include <math.h>
 #include <string.h>
@@ -376,6 +379,63 @@ test_interrupt_save (void)
   g_rmdir (dir);
 }
 
+/* The state letter of process pid ('R', 'S', 'Z' once it exited, …). */
+static char
+process_state (const char *pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%s/stat", pid), *stat = NULL;
+  if (!g_file_get_contents (path, &stat, NULL, NULL))
+    return 'Z';
+  const char *paren = strrchr (stat, ')');
+  return paren && paren[1] == ' ' ? paren[2] : '?';
+}
+
+/* A second Ctrl-C while the first cannot end the command: convert writes
+ * CSV to standard output, a pipe nobody reads (`… | less`, and less does
+ * not read on), so the write blocks and the first Ctrl-C only says
+ * "stopping"; the second exits at once, 130. */
+static void
+test_interrupt_twice (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-int-twice-XXXXXX", &error);
+  g_autofree char *in = g_build_filename (dir, "big.mtx", NULL);
+  g_assert_true (g_file_set_contents (in, "%%MatrixMarket matrix coordinate integer general\n"
+                                          "9000 9000 1\n1 1 2\n", -1, NULL));
+  g_autoptr (GSubprocess) p = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                                                | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
+                                                cli_path, "convert", in, "-", "--format", "csv",
+                                                NULL);
+  g_assert_no_error (error);
+  const char *pid = g_subprocess_get_identifier (p);
+  g_assert_true (wait_catches_sigint (pid, 20.0));
+  /* blocked for good once the pipe is full */
+  int out_fd = g_unix_input_stream_get_fd (G_UNIX_INPUT_STREAM (g_subprocess_get_stdout_pipe (p)));
+  int capacity = fcntl (out_fd, F_GETPIPE_SZ), queued = 0;
+  gint64 end = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (ioctl (out_fd, FIONREAD, &queued) == 0 && queued < capacity && g_get_monotonic_time () < end)
+    g_usleep (1000);
+  g_assert_cmpint (queued, ==, capacity);
+
+  g_autoptr (GDataInputStream) err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (p));
+  g_autoptr (GString) seen = g_string_new (NULL);
+  g_subprocess_send_signal (p, SIGINT);
+  g_assert_true (read_until (p, err, "stopping", seen));
+  g_usleep (G_USEC_PER_SEC / 2);
+  g_assert_cmpint (process_state (pid), !=, 'Z'); /* the first could not end it */
+  gint64 t0 = g_get_monotonic_time ();
+  g_subprocess_send_signal (p, SIGINT);
+  read_until (p, err, "\x01never\x01", seen);
+  g_assert_true (g_subprocess_wait (p, NULL, &error));
+  double took = (g_get_monotonic_time () - t0) / 1e3;
+  g_test_message ("second Ctrl-C → exit in %.0f ms: %s", took, seen->str);
+  g_assert_true (g_subprocess_get_if_exited (p));
+  g_assert_cmpint (g_subprocess_get_exit_status (p), ==, 130);
+  g_assert_nonnull (strstr (seen->str, "stopped at once"));
+  g_remove (in);
+  g_rmdir (dir);
+}
+
 /* Ctrl-C, SIGTERM and SIGHUP while render draws and writes a large heatmap:
  * exit 128 + the signal, no picture and no temporary left. */
 static void
@@ -660,6 +720,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/interrupt-partial", test_interrupt_partial);
   g_test_add_func ("/cli/interrupt-save", test_interrupt_save);
   g_test_add_func ("/cli/interrupt-render", test_interrupt_render);
+  g_test_add_func ("/cli/interrupt-twice", test_interrupt_twice);
   g_test_add_func ("/cli/interrupt-lu", test_interrupt_lu);
   g_test_add_func ("/cli/interrupt-lu-input", test_interrupt_lu_input);
   g_test_add_func ("/cli/interrupt-solve", test_interrupt_solve);

@@ -4,6 +4,7 @@
  * ulimit -f, permissions kept. */
 #include "core/tl-error.h"
 #include "core/tl-save.h"
+#include "core/tl-stop-signals.h"
 #include "io/tl-io.h"
 
 #include <errno.h>
@@ -208,6 +209,49 @@ test_permissions (void)
   io_test_rmdir (dir);
 }
 
+static void
+first_stop_ignored (int signum, gpointer data)
+{
+  /* the work goes on, as a step that polls nothing would */
+}
+
+/* A second Ctrl+C while the first is still being honoured: the program
+ * exits at once, and the temporary of the save in flight goes with it —
+ * the file it would have replaced stays as it was. */
+static void
+test_abandoned (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("TL_TEST_SAVE_DIR"), "out.csv", NULL);
+      TlSave *save = tl_save_begin (path, NULL, NULL);
+      g_assert_nonnull (save);
+      fputs ("1,2\n", tl_save_stream (save));
+      fflush (tl_save_stream (save));
+      tl_stop_signals_watch (first_stop_ignored, NULL);
+      raise (SIGINT);
+      for (int tries = 0; tries < 10000 && tl_stop_signals_caught () == 0; tries++)
+        g_usleep (1000);
+      g_assert_cmpint (tl_stop_signals_caught (), ==, SIGINT);
+      raise (SIGINT);
+      g_usleep (20 * G_USEC_PER_SEC); /* the watcher exits meanwhile */
+      return;
+    }
+  g_autofree char *dir = io_test_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "out.csv", NULL);
+  g_assert_true (g_file_set_contents (path, "kept\n", -1, NULL));
+  g_setenv ("TL_TEST_SAVE_DIR", dir, TRUE);
+  g_test_trap_subprocess (NULL, 15 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_failed ();
+  g_test_trap_assert_stderr ("*stopped at once; no partial file left*");
+  g_autofree char *listing = dir_listing (dir);
+  g_assert_cmpstr (listing, ==, "out.csv");
+  g_autofree char *kept = NULL;
+  g_assert_true (g_file_get_contents (path, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, "kept\n");
+  io_test_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -218,5 +262,6 @@ main (int argc, char **argv)
   g_test_add_func ("/save/cancelled", test_cancelled);
   g_test_add_func ("/save/file-too-large", test_file_too_large);
   g_test_add_func ("/save/permissions", test_permissions);
+  g_test_add_func ("/save/abandoned", test_abandoned);
   return g_test_run ();
 }

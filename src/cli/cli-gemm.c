@@ -8,9 +8,9 @@
 #include "gemm/tl-kernels.h"
 #include "gemm/tl-user-kernel.h"
 #include "core/tl-matrix.h"
+#include "core/tl-stop-signals.h"
 
 #include <glib/gi18n-lib.h>
-#include <glib-unix.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -215,57 +215,43 @@ tl_cli_end_progress (void)
   progress_active = FALSE;
 }
 
-/* The signal that stopped the command (0: none yet). */
-static int stop_signal;
+/* What the first stop signal cancels: every command's cancellable. */
+static GMutex stop_lock;
+static GPtrArray *stop_cancellables;
 
-static gboolean
-stop (GCancellable *cancellable, int signum)
+/* On tl-stop-signals' thread: the work stops at its next check (a second
+ * signal does not wait for it). */
+static void
+stop (int signum, gpointer data)
 {
-  if (stop_signal == 0)
-    stop_signal = signum;
-  if (!g_cancellable_is_cancelled (cancellable))
-    {
-      tl_cli_end_progress ();
-      g_printerr ("tilelab-cli: stopping…\n");
-    }
-  g_cancellable_cancel (cancellable);
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-sigint_cb (gpointer cancellable)
-{
-  return stop (cancellable, SIGINT);
-}
-
-static gboolean
-sigterm_cb (gpointer cancellable)
-{
-  return stop (cancellable, SIGTERM);
-}
-
-static gboolean
-sighup_cb (gpointer cancellable)
-{
-  return stop (cancellable, SIGHUP);
+  if (isatty (STDERR_FILENO))
+    g_printerr ("\r\033[K"); /* over a progress line */
+  g_printerr ("%s\n", _("tilelab-cli: stopping… (Ctrl+C again to stop at once)"));
+  g_mutex_lock (&stop_lock);
+  for (guint i = 0; stop_cancellables && i < stop_cancellables->len; i++)
+    g_cancellable_cancel (g_ptr_array_index (stop_cancellables, i));
+  g_mutex_unlock (&stop_lock);
 }
 
 void
 tl_cli_catch_interrupts (GCancellable *cancellable)
 {
-  g_unix_signal_add_full (G_PRIORITY_HIGH, SIGINT, sigint_cb, g_object_ref (cancellable),
-                          g_object_unref);
-  g_unix_signal_add_full (G_PRIORITY_HIGH, SIGTERM, sigterm_cb, g_object_ref (cancellable),
-                          g_object_unref);
-  /* the terminal closed (or ssh's connection dropped) */
-  g_unix_signal_add_full (G_PRIORITY_HIGH, SIGHUP, sighup_cb, g_object_ref (cancellable),
-                          g_object_unref);
+  g_mutex_lock (&stop_lock);
+  if (stop_cancellables == NULL)
+    stop_cancellables = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (stop_cancellables, g_object_ref (cancellable));
+  g_mutex_unlock (&stop_lock);
+  tl_stop_signals_watch (stop, NULL);
+  /* a signal caught before this command's work began */
+  if (tl_stop_signals_caught () != 0)
+    g_cancellable_cancel (cancellable);
 }
 
 int
 tl_cli_stopped_status (void)
 {
-  return 128 + (stop_signal != 0 ? stop_signal : SIGINT);
+  int signum = tl_stop_signals_caught ();
+  return 128 + (signum != 0 ? signum : SIGINT);
 }
 
 int

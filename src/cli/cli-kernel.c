@@ -9,6 +9,7 @@
  * Running it is `tilelab-cli gemm --kernel mine.cu,…`.
  */
 #include "tl-cli.h"
+#include "core/tl-save.h"
 #include "core/tl-error.h"
 #include "gemm/tl-user-kernel.h"
 #include "gemm/tl-user-occupancy.h"
@@ -60,7 +61,7 @@ kernel_new (int argc, char **argv)
       return TL_CLI_FAILURE;
     }
   g_autoptr (GError) error = NULL;
-  if (!g_file_set_contents (output, text, -1, &error))
+  if (!tl_save_contents (output, text, strlen (text), NULL, &error))
     return tl_cli_fail ("kernel new", error);
   printf (_("Wrote %s (from %s). Next: tilelab-cli kernel check %s\n"), output, id, output);
   return TL_CLI_OK;

@@ -25,6 +25,7 @@
 #include "cli-gauss.h"
 #include "cli-gemm.h"
 #include "core/tl-error.h"
+#include "core/tl-save.h"
 #include "gen/tl-generate.h"
 #include "lu/tl-rank.h"
 #include "lu/tl-lu-gpu.h"
@@ -652,8 +653,8 @@ bench_suite (Bench *bn, gboolean rank_suite, GStrv sizes, GStrv dtypes, GStrv ke
                                  "finished; the rest of the benchmark did not run.\n"));
       g_printerr (_("tilelab-cli lu-bench: stopped; the tables keep the rows that had finished\n"));
     }
-  /* g_file_set_contents writes a temporary file and renames it: never half a file */
-  if (output && !g_file_set_contents (output, bn->md->str, -1, &error))
+  /* a temporary file renamed into place: never half a file */
+  if (output && !tl_save_contents (output, bn->md->str, bn->md->len, NULL, &error))
     rc = tl_cli_fail ("lu-bench", error);
   g_string_free (bn->md, TRUE);
   g_string_free (bn->solve_md, TRUE);

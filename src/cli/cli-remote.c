@@ -19,6 +19,7 @@
 #include "cli-gemm.h"
 
 #include "core/tl-error.h"
+#include "core/tl-save.h"
 #include "core/tl-json.h"
 #include "gemm/tl-user-kernel.h"
 #include "io/tl-io.h"
@@ -494,7 +495,7 @@ receive_file (Remote *r, JsonObject *msg, GBytes *payload, GError **error)
                                : g_bytes_ref (payload ? payload : empty);
   gsize size = 0;
   const char *data = g_bytes_get_data (bytes, &size);
-  return g_file_set_contents (local, data ? data : "", size, error);
+  return tl_save_contents (local, data ? data : "", size, NULL, error);
 }
 
 static void

@@ -24,6 +24,29 @@ struct _TlSave
   int error;     /* errno of the first failed write; ECANCELED when cancelled */
 };
 
+/* The temporaries of the saves in flight, from the moment each is made
+ * until it is renamed or removed: what tl_save_abandon_all removes. */
+static GMutex temporaries_lock;
+static GPtrArray *temporaries; /* char *, owned by their TlSave */
+
+static void
+forget_temporary (TlSave *save)
+{
+  g_mutex_lock (&temporaries_lock);
+  if (temporaries != NULL)
+    g_ptr_array_remove_fast (temporaries, save->tmp);
+  g_mutex_unlock (&temporaries_lock);
+}
+
+void
+tl_save_abandon_all (void)
+{
+  /* kept locked: no save starts, and none is forgotten, until the exit */
+  g_mutex_lock (&temporaries_lock);
+  for (guint i = 0; temporaries != NULL && i < temporaries->len; i++)
+    unlink (g_ptr_array_index (temporaries, i));
+}
+
 static void
 set_error (GError **error, TlErrorCode code, const char *path, const char *format, ...)
   G_GNUC_PRINTF (4, 5);
@@ -167,11 +190,20 @@ tl_save_begin (const char *path, GCancellable *cancellable, GError **error)
   g_autofree char *dir = g_path_get_dirname (save->target);
   g_autofree char *base = g_path_get_basename (save->target);
   save->tmp = g_strdup_printf ("%s%c.%s.tmp-XXXXXX", dir, G_DIR_SEPARATOR, base);
-  /* 0666 less the umask: what any new file gets */
+  /* 0666 less the umask: what any new file gets; made and listed at
+   * once, so that tl_save_abandon_all sees every temporary there is */
+  g_mutex_lock (&temporaries_lock);
   save->fd = g_mkstemp_full (save->tmp, O_WRONLY | O_CLOEXEC, 0666);
+  int e = errno;
+  if (save->fd >= 0)
+    {
+      if (temporaries == NULL)
+        temporaries = g_ptr_array_new ();
+      g_ptr_array_add (temporaries, save->tmp);
+    }
+  g_mutex_unlock (&temporaries_lock);
   if (save->fd < 0)
     {
-      int e = errno;
       g_autofree char *dir_name = g_filename_display_name (dir);
       set_error (error, TL_ERROR_IO, path, _("cannot write in the folder %s: %s"), dir_name,
                  g_strerror (e));
@@ -232,10 +264,12 @@ tl_save_commit (TlSave *save, GError **error)
   if (e == 0 && !to_stdout && g_rename (save->tmp, save->target) != 0)
     e = errno;
 
+  if (e != 0 && !to_stdout)
+    g_unlink (save->tmp);
+  if (!to_stdout)
+    forget_temporary (save);
   if (e != 0)
     {
-      if (!to_stdout)
-        g_unlink (save->tmp);
       if (e == ECANCELED)
         {
           g_autofree char *name = g_filename_display_name (save->path);
@@ -268,6 +302,7 @@ tl_save_abort (TlSave *save)
       if (save->fd >= 0)
         close (save->fd);
       g_unlink (save->tmp);
+      forget_temporary (save);
     }
   save_free (save);
 }

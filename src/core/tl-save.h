@@ -40,6 +40,12 @@ gboolean  tl_save_commit    (TlSave *save, GError **error);
 /* Gives up: removes the temporary; frees save.  NULL is fine. */
 void      tl_save_abort     (TlSave *save);
 
+/* For a program about to exit at once (a second Ctrl+C, while the first
+ * is still being honoured): removes the temporary of every save in
+ * flight, and keeps any other save from starting or being renamed into
+ * place.  Call it right before _exit; it never returns the lock. */
+void      tl_save_abandon_all (void);
+
 /* The whole of data to path, as one save. */
 gboolean  tl_save_contents  (const char *path, const void *data, gsize len,
                              GCancellable *cancellable, GError **error);
