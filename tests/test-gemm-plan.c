@@ -217,17 +217,47 @@ test_wgmma_tiles (void)
   g_assert_cmpfloat_with_epsilon (odd.model_us, even.model_us, 1e-9);
 }
 
-/* Rung 15 offers four tiles: small products get a smaller one, large
+/* Rung 15 offers five tiles: small products get a smaller one, large
  * ones the largest, unsplit.  Where k or n is odd its copies move one
  * double at a time, which costs the largest tile most: the model charges
  * that tile alone (a split plan stores through the cluster, so only the
- * copies differ between 1000×777×1111 and 1000×778×1112). */
+ * copies differ between 1000×777×1111 and 1000×778×1112).  The smallest
+ * products get the 32×32 tile over all of k, in no cluster: at 256³ its
+ * 64 CTAs skip the split's cluster barriers and exchange, which cost
+ * more there than the k they would share out (measured the fastest plan
+ * at 256³ and 512³ on an H200, 64×64 at 1024³). */
 static void
 test_dmma_tiles (void)
 {
   TlGpuFacts f = h200 ();
-  TlGpuGemmPlan small, big, odd, even;
-  g_assert_cmpint (tl_gpu_gemm_plan_count ("gemm-15-dmma-f64"), ==, 16);
+  TlGpuGemmPlan small, big, odd, even, tiny, none;
+  g_assert_cmpint (tl_gpu_gemm_plan_count ("gemm-15-dmma-f64"), ==, 17);
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 256, 256, 256, &f, NULL, &tiny), ==,
+                   TL_GPU_OK);
+  g_assert_cmpstr (tiny.name, ==, "32x32");
+  g_assert_cmpint (tiny.splits, ==, 1);
+  g_assert_cmpint (tiny.cluster, ==, 1);
+  g_assert_cmpint (tiny.work, ==, 64);
+  g_assert_cmpint (tiny.k_per_split, ==, 256);
+  /* 512³ too (256 CTAs, two to an SM, against 64×64 with k cut in 2);
+   * 1024³'s 1024 of them are eight rounds, where 64×64 reuses more */
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 512, 512, 512, &f, NULL, &tiny), ==,
+                   TL_GPU_OK);
+  g_assert_cmpstr (tiny.name, ==, "32x32");
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 1024, 1024, 1024, &f, NULL, &tiny), ==,
+                   TL_GPU_OK);
+  g_assert_cmpstr (tiny.name, ==, "64x64");
+  /* the 32×32 tile is never split: its kernel's registers and stages are
+   * set for one CTA per tile */
+  for (int i = 0; i < tl_gpu_gemm_plan_count ("gemm-15-dmma-f64"); i++)
+    {
+      TlGpuGemmPlan p;
+      g_assert_true (tl_gpu_gemm_plan_nth ("gemm-15-dmma-f64", i, 256, 256, 256, &f, &p));
+      if (p.tile_m == 32 && p.tile_n == 32)
+        g_assert_cmpint (p.splits, ==, 1);
+    }
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 256, 256, 256, &f, "32x32/s2", &none),
+                   ==, TL_GPU_BAD_SHAPE);
   g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 512, 512, 512, &f, NULL, &small), ==,
                    TL_GPU_OK);
   g_assert_cmpint (small.tile_m * small.tile_n, <, 128 * 128);

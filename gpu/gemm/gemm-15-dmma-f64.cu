@@ -67,7 +67,10 @@
 // large products; 64×128 (4 warps of 32×64), 64×64 (4 warps of 32×32)
 // and 32×64 (2 warps of 32×32) when 128×128 tiles would leave SMs idle —
 // k-tiles of 16 and m16n8k4 there, which measured faster than k8 for the
-// small tiles; and k cut into 2, 4 or 8 slices, one cluster per tile,
+// small tiles; 32×32 (4 warps of 16×16, m16n8k16, never split: cuBLAS's
+// shape for the smallest products, where a cluster's barriers and the
+// exchange of partial tiles cost more than the k they share out); and
+// k cut into 2, 4 or 8 slices, one cluster per tile,
 // whose partial tiles are summed in a fixed order through distributed
 // shared memory (tl-gemm-splitk.cuh) — 512³ is 64 tiles of 64×64 for 132
 // SMs.  Large products run their tiles in bands of 8 tile-rows (the CTAs
@@ -517,9 +520,17 @@ shape_tile (const TlGemmLaunch *l, TlGemmShape *out)
 // three), which the bound does not ask for.  op (Tile ()) for the plan's
 // tile; an empty plan runs the largest; `none` for a tile not in the
 // list.
+//
+// The 32×32 tile is cuBLAS's small-product DGEMM shape: 4 warps of 16×16
+// (one MMA row, two columns), k-tiles of 32 in 5 stages, m16n8k16 MMAs
+// (two a chunk per warp: the widest MMA, fewest issue gaps), and never a
+// split of k — at 256³ its 64 CTAs each run all of k, with no cluster
+// barrier and no exchange of partial tiles.
 template <int BM, int BN, int WN = (BN == 128 ? 64 : 32), int WARPS = BM / 32 * (BN / WN)>
-using Tile15 = std::conditional_t<BM * BN >= 128 * 128, DmmaTile<BM, BN, 32, 3, 8, 32, 64, 1>,
-                                  DmmaTile<BM, BN, 16, 4, 4, 32, WN, 8 / WARPS>>;
+using Tile15 = std::conditional_t<
+  BM * BN >= 128 * 128, DmmaTile<BM, BN, 32, 3, 8, 32, 64, 1>,
+  std::conditional_t<BM * BN <= 32 * 32, DmmaTile<BM, BN, 32, 5, 16, 16, 16, 2>,
+                     DmmaTile<BM, BN, 16, 4, 4, 32, WN, 8 / WARPS>>>;
 
 template <typename R, typename Op>
 R

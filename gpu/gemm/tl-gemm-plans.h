@@ -77,7 +77,12 @@
 
 /* rung 15, FP64 DMMA: 8 warps of 32 × 64 outputs (m16n8k8) in the
  * largest tile; 4 warps of 32 × 64, 4 and 2 warps of 32 × 32 (m16n8k4) in
- * the smaller ones, which give small products CTAs for more SMs.  An SM
+ * the smaller ones, which give small products CTAs for more SMs; and
+ * 32 × 32 (4 warps of 16 × 16, m16n8k16, cuBLAS's small-product shape),
+ * never split, so the smallest products run every tile over all of k
+ * with no cluster barrier.  Its efficiency is fitted to its own times at
+ * 256³, 512³ and 1024³ (odd k runs its copies a double at a time, which
+ * the model charges the largest tile alone).  An SM
  * holds three CTAs of 64 × 64 (142 registers a thread, 74 KB of shared
  * memory a CTA).  At 1000×777×1111 its 288 tiles are one round of three
  * CTAs per SM on 24 SMs and two on the rest: the busiest SM's three full
@@ -87,4 +92,5 @@
   X (128, 128, 1, 0.87, 8)     \
   X (64, 128, 2, 0.74, 8)      \
   X (64, 64, 3, 0.81, 8)       \
-  X (32, 64, 4, 0.41, 8)
+  X (32, 64, 4, 0.41, 8)       \
+  X (32, 32, 2, 0.49, 1)
