@@ -6,6 +6,7 @@
 #include "paint/tl-paint-compare.h"
 #include "paint/tl-paint-text-boxes.h"
 #include "paint/tl-paint-util.h"
+#include "paint/tl-render.h"
 #include "paint-test-util.h"
 
 static const double scales[] = { 1.0, 2.0 };
@@ -401,6 +402,56 @@ test_bars_legible (void)
   cairo_surface_destroy (s);
 }
 
+/* Three bars drawn as `tilelab-cli render --view compare` draws them, on
+ * a 1600×900 slide, window and presenting: the bars spread over the page
+ * (from the first bar's top to the last's bottom at least half its
+ * height, the axis in its lower quarter), not a strip at the top; each
+ * bar stays a bar (thinner than its row), and its words stay whole. */
+static void
+test_bars_fill_page (void)
+{
+  TlCompareBar bars[] = {
+    { .label = "01 naive (uncoalesced)", .median_ms = 1.7, .min_ms = 1.6, .max_ms = 1.8, .flops = 1e12 },
+    { .label = "09 warp tiling + async copy", .median_ms = 0.108, .min_ms = 0.107, .max_ms = 0.109, .flops = 1e12 },
+    { .label = "cuBLAS SGEMM (pedantic)", .median_ms = 0.037, .min_ms = 0.036, .max_ms = 0.056, .flops = 1e12,
+      .reference = TRUE },
+  };
+  TlCompareModel model;
+  tl_compare_model_init (&model);
+  model.bars = bars;
+  model.n_bars = G_N_ELEMENTS (bars);
+  model.title = "C = A·B, 1000×500 · 500×1000 (float32)";
+  model.metric = TL_COMPARE_GFLOPS;
+  model.reference_index = 2;
+  model.reference_name = "cuBLAS SGEMM (pedantic)";
+  for (int presenting = 0; presenting < 2; presenting++)
+    {
+      TlRenderOptions options;
+      tl_render_options_init (&options);
+      options.presentation = presenting;
+      TlPaintStyle style;
+      tl_render_style_init (&style, &options, 1600, 900, 1.0);
+      cairo_t *cr;
+      cairo_surface_t *s = surface (1600, 900, &cr);
+      g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+      tl_paint_text_boxes_attach (cr, boxes);
+      tl_paint_compare (cr, &model, &style, 1600, 900);
+      TlCompareLayout lay;
+      tl_paint_compare_layout (&model, &style, cr, 1600, 900, &lay);
+      double first_top = lay.plot_y + lay.row_h / 2 - lay.bar_h / 2;
+      double last_bottom = lay.plot_y + 2.5 * lay.row_h + lay.bar_h / 2;
+      g_assert_cmpfloat (last_bottom - first_top, >=, 450);
+      g_assert_cmpfloat (lay.plot_y + lay.plot_h, >=, 900 * 0.75);
+      g_assert_cmpfloat (lay.bar_h, <, lay.row_h * 0.7);
+      for (guint i = 0; i < G_N_ELEMENTS (bars); i++)
+        g_assert_nonnull (tl_paint_text_boxes_find (boxes, bars[i].label));
+      g_assert_false (any_cut (boxes));
+      g_assert_cmpuint (tl_paint_text_boxes_check (boxes, 1600, 900, NULL), ==, 0);
+      cairo_destroy (cr);
+      cairo_surface_destroy (s);
+    }
+}
+
 /* Twenty series named with their machine in a chart 650 px wide: the
  * legend goes under the plot and every name is whole; the axis titles
  * say less rather than end in "…". */
@@ -503,6 +554,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/sweep-shapes", test_sweep_shapes);
   g_test_add_func ("/compare/sweep-legend-all", test_sweep_legend_all);
   g_test_add_func ("/compare/bars-legible", test_bars_legible);
+  g_test_add_func ("/compare/bars-fill-page", test_bars_fill_page);
   g_test_add_func ("/compare/sweep-legend-under", test_sweep_legend_under);
   g_test_add_func ("/compare/sweep-machine-key", test_sweep_machine_key);
   return g_test_run ();

@@ -192,12 +192,10 @@ tl_paint_compare_layout (const TlCompareModel *model, const TlPaintStyle *style,
   out->plot_y = top;
   out->plot_w = MAX (width - out->plot_x - annot_w - font * 0.6, 10);
   out->plot_h = MAX (height - top - bottom, 10);
-  /* a few bars get broad rows, so the chart fills its panel */
-  out->row_h = model->n_bars ? MIN (out->plot_h / model->n_bars, font * 5) : out->plot_h;
-  out->bar_h = out->row_h * 0.6;
-  /* a few bars: the axis right under them, not at the bottom of the picture */
-  if (model->n_bars)
-    out->plot_h = MIN (out->plot_h, out->row_h * model->n_bars);
+  /* the rows share the page, so a few bars fill it as many do; a bar
+   * keeps to a thickness the eye reads as a bar, not a block */
+  out->row_h = model->n_bars ? out->plot_h / model->n_bars : out->plot_h;
+  out->bar_h = MIN (out->row_h * 0.6, font * 6);
   layout_axis (model, cr, lo, hi, out);
 }
 
