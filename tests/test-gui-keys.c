@@ -33,6 +33,52 @@ test_menu_and_sidebar_keys (void)
   g_assert_true (g_variant_get_boolean (shown));
 }
 
+static gboolean
+contrast_on (TlWindow *w)
+{
+  g_autoptr (GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (w), "high-contrast");
+  return g_variant_get_boolean (state)
+         && gtk_style_context_has_class (gtk_widget_get_style_context (GTK_WIDGET (w)), "high-contrast");
+}
+
+static char *
+theme_name (void)
+{
+  char *name = NULL;
+  g_object_get (gtk_settings_get_default (), "gtk-theme-name", &name, NULL);
+  return name;
+}
+
+/* Ctrl+H is the user's wish, not one window's: kept in the settings, a
+ * window opened later (or the app started again) comes up in high
+ * contrast, and Ctrl+H there turns it off everywhere, the theme back to
+ * what it was. */
+void
+test_high_contrast_follows (void)
+{
+  g_autofree char *before = theme_name ();
+  g_autoptr (GSettings) settings = g_settings_new ("org.tilelab.Tilelab");
+  g_assert_false (contrast_on (win));
+  gui_test_press_key (win, GDK_KEY_h, GDK_CONTROL_MASK);
+  g_assert_true (contrast_on (win));
+  g_assert_true (g_settings_get_boolean (settings, "high-contrast"));
+  g_autofree char *hc = theme_name ();
+  g_assert_true (g_str_has_prefix (hc, "HighContrast"));
+
+  TlWindow *later = tl_window_new (GTK_APPLICATION (app));
+  gtk_widget_show (GTK_WIDGET (later));
+  g_assert_true (gui_test_wait_until (gui_test_window_settled, later, 30));
+  g_assert_true (contrast_on (later));
+  gui_test_press_key (later, GDK_KEY_h, GDK_CONTROL_MASK);
+  g_assert_false (contrast_on (later));
+  g_assert_false (contrast_on (win));
+  g_assert_false (g_settings_get_boolean (settings, "high-contrast"));
+  g_autofree char *after = theme_name ();
+  g_assert_cmpstr (after, ==, before);
+  gtk_widget_destroy (GTK_WIDGET (later));
+  gtk_window_present (GTK_WINDOW (win));
+}
+
 /* a key in the shortcuts window that nothing handles, or an accelerator it
  * does not list, fails */
 static void

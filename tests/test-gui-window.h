@@ -53,4 +53,5 @@ void test_blocks_time_scale (void);
 void test_blocks_toolbar_rows (void);
 /* test-gui-keys.c: keys and the shortcuts window */
 void test_menu_and_sidebar_keys (void);
+void test_high_contrast_follows (void);
 void test_shortcuts_window_lists_the_keys (void);

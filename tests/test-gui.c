@@ -42,6 +42,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/blocks-toolbar-rows", test_blocks_toolbar_rows);
   g_test_add_func ("/gui/fresh-results", test_fresh_results);
   g_test_add_func ("/gui/menu-and-sidebar-keys", test_menu_and_sidebar_keys);
+  g_test_add_func ("/gui/high-contrast-follows", test_high_contrast_follows);
   g_test_add_func ("/gui/shortcuts-window", test_shortcuts_window_lists_the_keys);
   g_test_add_func ("/gui/remembers-kernels", test_remembers_kernels);
   int rc = g_test_run ();

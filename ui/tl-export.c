@@ -186,6 +186,25 @@ tl_export_write_async (TlExport *self, GFile *file, GCancellable *cancellable,
   g_task_run_in_thread (task, write_thread);
 }
 
+static void
+relay_cb (GObject *session, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GError *error = NULL;
+  if (tl_export_write_finish (result, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+tl_export_write_as_async (TlExport *self, gpointer source_object, GFile *file, GCancellable *cancellable,
+                          GAsyncReadyCallback callback, gpointer user_data)
+{
+  GTask *task = g_task_new (source_object, cancellable, callback, user_data);
+  tl_export_write_async (self, file, cancellable, relay_cb, task);
+}
+
 gboolean
 tl_export_write_finish (GAsyncResult *result, GError **error)
 {

@@ -34,6 +34,11 @@ char     *tl_export_suggest_name (const TlExport *self);
 void      tl_export_write_async  (TlExport *self, GFile *file, GCancellable *cancellable,
                                   GAsyncReadyCallback callback, gpointer user_data);
 gboolean  tl_export_write_finish (GAsyncResult *result, GError **error);
+/* The same, answered as source_object's (the window's own export):
+ * finish with g_task_propagate_boolean. */
+void      tl_export_write_as_async (TlExport *self, gpointer source_object, GFile *file,
+                                    GCancellable *cancellable, GAsyncReadyCallback callback,
+                                    gpointer user_data);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlExport, tl_export_free)
 

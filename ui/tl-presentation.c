@@ -10,24 +10,29 @@ tl_presentation_high_contrast (GtkWidget *window, gboolean asked)
   return asked || tl_view_style_theme_is_high_contrast (window);
 }
 
+/* The theme Ctrl+H replaced, kept on the screen's settings that every
+ * window of the app shares. */
+#define THEME_BEFORE "tl-theme-before-contrast"
+
 void
-tl_presentation_set_contrast_theme (GtkWidget *window, gboolean on, char **theme_before)
+tl_presentation_set_contrast_theme (GtkWidget *window, gboolean on)
 {
   GtkSettings *settings = gtk_widget_get_settings (window);
   g_autofree char *theme = NULL;
   gboolean prefer_dark = FALSE;
+  const char *before = g_object_get_data (G_OBJECT (settings), THEME_BEFORE);
 
   g_object_get (settings, "gtk-theme-name", &theme, "gtk-application-prefer-dark-theme", &prefer_dark, NULL);
-  if (on && *theme_before == NULL && !(theme && g_str_has_prefix (theme, "HighContrast")))
+  if (on && before == NULL && !(theme && g_str_has_prefix (theme, "HighContrast")))
     {
       gboolean dark = prefer_dark || (theme && g_str_has_suffix (theme, "-dark"));
-      *theme_before = g_strdup (theme ? theme : "Adwaita");
+      g_object_set_data_full (G_OBJECT (settings), THEME_BEFORE, g_strdup (theme ? theme : "Adwaita"), g_free);
       g_object_set (settings, "gtk-theme-name", dark ? "HighContrastInverse" : "HighContrast", NULL);
     }
-  else if (!on && *theme_before)
+  else if (!on && before)
     {
-      g_object_set (settings, "gtk-theme-name", *theme_before, NULL);
-      g_clear_pointer (theme_before, g_free);
+      g_object_set (settings, "gtk-theme-name", before, NULL);
+      g_object_set_data (G_OBJECT (settings), THEME_BEFORE, NULL);
     }
 }
 

@@ -17,9 +17,9 @@ G_BEGIN_DECLS
 /* asked, or the theme is a high-contrast one */
 gboolean tl_presentation_high_contrast (GtkWidget *window, gboolean asked);
 /* Ctrl+H: on, the widgets get GTK's HighContrast theme (HighContrastInverse
- * where the theme is dark) and *theme_before the theme they had; off, that
- * theme again.  A theme that is high contrast already stays. */
-void     tl_presentation_set_contrast_theme (GtkWidget *window, gboolean on, char **theme_before);
+ * where the theme is dark), for every window and dialog of the app; off,
+ * the theme they had.  A theme that is high contrast already stays. */
+void     tl_presentation_set_contrast_theme (GtkWidget *window, gboolean on);
 /* the style classes "presentation" and "high-contrast" on or off */
 void     tl_presentation_mark          (GtkWidget *window, gboolean on, gboolean high_contrast);
 /* full screen and no blanking while on (*inhibit_cookie holds the

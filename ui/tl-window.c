@@ -22,8 +22,7 @@ struct _TlWindow
   TlSession *session;
   GSettings *settings;
   gboolean presentation;
-  gboolean high_contrast;     /* Ctrl+H */
-  char *theme_before_contrast; /* the GTK theme Ctrl+H replaced */
+  gboolean high_contrast;     /* Ctrl+H, kept in the settings */
   guint inhibit_cookie;       /* screen blanking held off while presenting */
   TlWindowSize size;          /* the size to remember */
 
@@ -288,13 +287,30 @@ presentation_action (GSimpleAction *a, GVariant *p, gpointer self)
 }
 
 static void
+set_high_contrast (TlWindow *self, gboolean on)
+{
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "high-contrast");
+  self->high_contrast = on;
+  g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (on));
+  tl_presentation_set_contrast_theme (GTK_WIDGET (self), on);
+  apply_look (self);
+}
+
+/* Ctrl+H in any window of the app, or the next start: all follow the setting */
+static void
+contrast_setting_cb (GSettings *settings, const char *key, TlWindow *self)
+{
+  set_high_contrast (self, g_settings_get_boolean (settings, key));
+}
+
+static void
 high_contrast_action (GSimpleAction *a, GVariant *p, gpointer user_data)
 {
   TlWindow *self = user_data;
-  self->high_contrast = !self->high_contrast;
-  g_simple_action_set_state (a, g_variant_new_boolean (self->high_contrast));
-  tl_presentation_set_contrast_theme (GTK_WIDGET (self), self->high_contrast, &self->theme_before_contrast);
-  apply_look (self);
+  if (self->settings)
+    g_settings_set_boolean (self->settings, "high-contrast", !self->high_contrast);
+  else
+    set_high_contrast (self, !self->high_contrast);
 }
 
 static void
@@ -470,7 +486,6 @@ tl_window_dispose (GObject *object)
   if (self->inhibit_cookie && gtk_window_get_application (GTK_WINDOW (self)))
     gtk_application_uninhibit (gtk_window_get_application (GTK_WINDOW (self)), self->inhibit_cookie);
   self->inhibit_cookie = 0;
-  g_clear_pointer (&self->theme_before_contrast, g_free);
   G_OBJECT_CLASS (tl_window_parent_class)->dispose (object);
 }
 
@@ -523,6 +538,8 @@ tl_window_init (TlWindow *self)
     {
       restore_settings (self);
       tl_session_watch_hosts (self->session, self->settings);
+      g_signal_connect_object (self->settings, "changed::high-contrast", G_CALLBACK (contrast_setting_cb), self, 0);
+      contrast_setting_cb (self->settings, "high-contrast", self);
     }
   else
     tl_window_size_fit (GTK_WINDOW (self));
@@ -760,24 +777,12 @@ tl_window_set_presentation (TlWindow *self, gboolean on)
   tl_presentation_hold_screen (GTK_WINDOW (self), on, &self->inhibit_cookie);
 }
 
-static void
-export_done_cb (GObject *session, GAsyncResult *result, gpointer user_data)
-{
-  g_autoptr (GTask) task = user_data;
-  GError *error = NULL;
-  if (tl_export_write_finish (result, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
-}
-
 void
 tl_window_export_async (TlWindow *self, GFile *file, GCancellable *cancellable,
                         GAsyncReadyCallback callback, gpointer user_data)
 {
   g_return_if_fail (TL_IS_WINDOW (self));
-  GTask *task = g_task_new (self, cancellable, callback, user_data);
-  tl_export_write_async (new_export (self), file, cancellable, export_done_cb, task);
+  tl_export_write_as_async (new_export (self), self, file, cancellable, callback, user_data);
 }
 
 gboolean
