@@ -499,7 +499,8 @@ matrices_export_options (TlPage *page, TlRenderOptions *o)
   o->matrix = "C";
   o->kernels = tl_matrices_page_get_shown_kernel (self);
   o->stretch = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->stretch_check));
-  return TRUE;
+  /* no kernel's C (a record saved without its matrices): no picture */
+  return runs_have_c (current_runs (self));
 }
 
 /* win.fit: every heatmap shows its whole matrix again */

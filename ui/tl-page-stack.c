@@ -96,10 +96,16 @@ tl_page_stack_get_page (TlPageStack *self)
 }
 
 TlPage *
-tl_page_stack_get_first (TlPageStack *self)
+tl_page_stack_get_export_fallback (TlPageStack *self)
 {
   g_return_val_if_fail (TL_IS_PAGE_STACK (self), NULL);
   g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (self));
+  for (GList *l = children; l; l = l->next)
+    {
+      TlRenderOptions options;
+      if (tl_page_has_content (l->data) && tl_page_export_options (l->data, &options))
+        return l->data;
+    }
   return children ? children->data : NULL;
 }
 

@@ -26,8 +26,9 @@ void     tl_page_stack_bind_settings     (TlPageStack *self, GSettings *settings
 void     tl_page_stack_set_presentation  (TlPageStack *self, gboolean on, gboolean high_contrast);
 /* the page on show */
 TlPage  *tl_page_stack_get_page          (TlPageStack *self);
-/* the first page, whose picture Export draws for a page without one */
-TlPage  *tl_page_stack_get_first         (TlPageStack *self);
+/* the page whose picture Export draws for a page without one (Source,
+ * Device): the first with something to show and a picture of its own */
+TlPage  *tl_page_stack_get_export_fallback (TlPageStack *self);
 /* a key for the page on show: its own keys, then Page Up / Page Down
  * (and ← → while presenting) to step; TRUE when used */
 gboolean tl_page_stack_key               (TlPageStack *self, guint keyval, GdkModifierType state,

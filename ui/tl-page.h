@@ -42,7 +42,8 @@ struct _TlPageInterface
   /* any other key while the page is shown; TRUE when used */
   gboolean (*key)              (TlPage *self, guint keyval, GdkModifierType state);
   /* the picture Export draws for this page, set on options that come
-   * initialised (tl_render_options_init); FALSE: the page has none */
+   * initialised (tl_render_options_init); FALSE: the page has none now
+   * (Export then draws another page's: tl_page_stack_get_export_fallback) */
   gboolean (*export_options)   (TlPage *self, TlRenderOptions *options);
   /* the run record that picture is of (borrowed); NULL or unset: the
    * session's record on show */

@@ -264,12 +264,12 @@ sweep_action (GSimpleAction *a, GVariant *p, gpointer self)
 }
 
 /* what Export draws: the page on show, or for a page without a picture of
- * its own the first page's (Matrices: C) */
+ * its own the first page that has one (Matrices' C, else Compare's bars) */
 static TlExport *
 new_export (TlWindow *self)
 {
   TlPageStack *pages = TL_PAGE_STACK (self->view_stack);
-  return tl_export_new (self->session, tl_page_stack_get_page (pages), tl_page_stack_get_first (pages),
+  return tl_export_new (self->session, tl_page_stack_get_page (pages), tl_page_stack_get_export_fallback (pages),
                         self->presentation);
 }
 
