@@ -251,7 +251,8 @@ tl_roofline_label_points (cairo_t *cr, const TlRoofline *m, const TlRooflineLayo
   g_autofree guint *order = g_new0 (guint, m->n_points);
   g_autofree Spot *spots = g_new0 (Spot, m->n_points);
   g_autofree Spot *best = g_new0 (Spot, m->n_points);
-  g_autofree TlTaken *trial = g_new (TlTaken, 1), *chosen = g_new (TlTaken, 1);
+  g_autofree TlTaken *trial = g_new (TlTaken, 1);
+  g_autofree TlTaken *chosen = g_new (TlTaken, 1);
   for (guint i = 0; i < m->n_points; i++)
     {
       crowd[i] = neighbours (m, lay, i, th * 3);
