@@ -9,6 +9,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void
 limit_address_space (gpointer data)
@@ -170,6 +172,48 @@ test_many_threads (void)
   g_assert_nonnull (strstr (out, "PASS"));
 }
 
+/* Inputs that are no matrix file, under 4 GiB of address space (the
+ * issue's limit; AddressSanitizer's build keeps its own): each ends at
+ * once with exit 1 and a sentence naming the file — a FIFO without a
+ * writer (reading it would wait for ever), a folder, an endless device, a
+ * symbolic link loop, a name that is not UTF-8. */
+static void
+test_hostile_inputs (void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  const gsize kib = G_MAXSIZE >> 10; /* no limit of ours */
+#else
+  const gsize kib = 4194304;
+#endif
+  g_autofree char *dir = g_dir_make_tmp ("tilelab-inputs-XXXXXX", NULL);
+  g_autofree char *fifo = g_build_filename (dir, "fifo.csv", NULL);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_autofree char *folder = g_build_filename (dir, "folder.csv", NULL);
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  g_autofree char *loop = g_build_filename (dir, "loop.csv", NULL);
+  g_assert_cmpint (symlink ("loop.csv", loop), ==, 0);
+  g_autofree char *odd = g_build_filename (dir, "bad\xff.csv", NULL);
+  const struct { const char *path, *says; } cases[] = {
+    { fifo, "not a regular file" },
+    { folder, "is a folder" },
+    { "/dev/zero", "not a regular file" },
+    { loop, g_strerror (ELOOP) },
+    { odd, g_strerror (ENOENT) },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+      int status = run_limited (kib, &out, &err, "info", cases[i].path, NULL);
+      g_test_message ("%s", err);
+      g_assert_cmpint (status, ==, 1);
+      g_assert_nonnull (strstr (err, cases[i].says));
+    }
+  g_unlink (fifo);
+  g_rmdir (folder);
+  g_unlink (loop);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -180,5 +224,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli-limits/small", test_small_limit);
   g_test_add_func ("/cli-limits/many-threads", test_many_threads);
   g_test_add_func ("/cli-limits/file-size", test_file_size_limit);
+  g_test_add_func ("/cli-limits/hostile-inputs", test_hostile_inputs);
   return g_test_run ();
 }
