@@ -1,6 +1,6 @@
 /* tl-paint-roofline-labels.c — the roofline's point labels, each as near
  * its marker as the plot leaves room. */
-#include "paint/tl-paint-roofline-private.h"
+#include "paint/tl-paint-roofline-labels.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 /* tl-paint-roofline.c — kernels as points under the device's roofs. */
-#include "paint/tl-paint-roofline-private.h"
+#include "paint/tl-paint-roofline.h"
+#include "paint/tl-paint-roofline-labels.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -153,16 +154,6 @@ tl_paint_roofline_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_
   out->legend_x = out->plot_x + out->plot_w + font * 1.2;
   out->legend_y = out->plot_y;
   out->caption_y = out->plot_y + out->plot_h + font * 3.3;
-}
-
-void
-tl_roofline_layout_point (const TlRooflineLayout *lay, double intensity, double flops_per_s,
-                          double *out_x, double *out_y)
-{
-  double tx = log10 (intensity / lay->x_lo) / log10 (lay->x_hi / lay->x_lo);
-  double ty = log10 (flops_per_s / lay->y_lo) / log10 (lay->y_hi / lay->y_lo);
-  *out_x = lay->plot_x + tx * lay->plot_w;
-  *out_y = lay->plot_y + (1.0 - ty) * lay->plot_h;
 }
 
 int

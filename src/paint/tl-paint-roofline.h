@@ -17,26 +17,14 @@
 #include <glib.h>
 #include "paint/tl-paint-style.h"
 #include "paint/tl-paint-util.h"
+#include "paint/tl-paint-roofline-layout.h"
 #include "view/tl-roofline.h"
 
 G_BEGIN_DECLS
 
-typedef struct
-{
-  double plot_x, plot_y, plot_w, plot_h;
-  double x_lo, x_hi;         /* FLOP per byte (log) */
-  double y_lo, y_hi;         /* FLOP/s (log) */
-  double legend_x, legend_y;
-  TlLegendGrid legend;       /* its rows and columns */
-  double caption_y;          /* top of the caption lines under the plot */
-  double marker_r;           /* device pixels */
-} TlRooflineLayout;
 
 void     tl_paint_roofline_layout (const TlRoofline *model, const TlPaintStyle *style, cairo_t *cr,
                                    double width, double height, TlRooflineLayout *out);
-/* Where (intensity, flops_per_s) lands on the picture. */
-void     tl_roofline_layout_point (const TlRooflineLayout *layout, double intensity,
-                                   double flops_per_s, double *out_x, double *out_y);
 /* The point under (x, y) — within a marker and a half, the nearest — or -1. */
 int      tl_roofline_layout_hit (const TlRooflineLayout *layout, const TlRoofline *model,
                                  double x, double y);

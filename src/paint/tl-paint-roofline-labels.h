@@ -1,8 +1,11 @@
-/* tl-paint-roofline-private.h — what the roofline's painter shares with
- * its label placer: the boxes already taken on the plot. */
+/* tl-paint-roofline-labels.h — the roofline's label placer, and what the
+ * painter shares with it: the boxes already taken on the plot. */
 #pragma once
 
-#include "paint/tl-paint-roofline.h"
+#include <cairo.h>
+#include "paint/tl-paint-roofline-layout.h"
+#include "paint/tl-paint-style.h"
+#include "view/tl-roofline.h"
 
 G_BEGIN_DECLS
 
