@@ -237,7 +237,7 @@ static gboolean
 too_long (GError **error)
 {
   g_set_error (error, TL_ERROR, TL_ERROR_TOO_LARGE,
-               _("an array of more than %" G_GUINT64_FORMAT " values that are not all numbers "
+               _("an array of more than %" PRIu64 " values that are not all numbers "
                  "(longer arrays are read only when they hold numbers alone)"),
                TL_JSON_MAX_TREE_ARRAY);
   return FALSE;
