@@ -21,6 +21,8 @@
 
 #include "tl-application.h"
 #include "tl-export.h"
+#include "tl-heatmap-view.h"
+#include "tl-matrices-page.h"
 #include "tl-sources-panel.h"
 #include "tl-window.h"
 
@@ -115,6 +117,17 @@ cards_text (void)
   GString *s = g_string_new (NULL);
   collect_labels (panel, s);
   return g_string_free (s, FALSE);
+}
+
+/* What A's heatmap on the Matrices page says when it has no matrix. */
+static const char *
+heatmap_a_placeholder (void)
+{
+  GtkWidget *page = tl_window_get_page (TL_WINDOW (main_window ()), "matrices");
+  g_assert_nonnull (page);
+  GtkWidget *hm = tl_matrices_page_get_heatmap (TL_MATRICES_PAGE (page), "A");
+  const char *text = tl_heatmap_view_get_empty_text (TL_HEATMAP_VIEW (hm));
+  return text ? text : "";
 }
 
 static gboolean
@@ -462,11 +475,14 @@ test_load_live (void)
   g_test_message ("cards while loading: %s", cards_loading);
   g_assert_nonnull (strstr (cards_loading, "loading live.csv… "));
   g_assert_null (strstr (cards_loading, "A  empty"));
+  /* and so does A's heatmap on the Matrices page, if it has nothing to show */
+  g_assert_true (g_str_has_prefix (heatmap_a_placeholder (), "A: loading live.csv… "));
   gui_test_pump (0.05);
   wait_until_idle (win, 120);
   g_assert_cmpstr (progress_text (), ==, "idle");
   g_autofree char *cards_after = cards_text ();
   g_assert_null (strstr (cards_after, "loading"));
+  g_assert_cmpstr (heatmap_a_placeholder (), ==, "A: open or generate");
   g_assert_nonnull (strstr (cards_after, "A  3000×1000"));
   double took = (g_get_monotonic_time () - t0) / 1e3;
   g_source_remove (tick);

@@ -529,6 +529,13 @@ tl_heatmap_view_set_empty_text (TlHeatmapView *self, const char *text)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+const char *
+tl_heatmap_view_get_empty_text (TlHeatmapView *self)
+{
+  g_return_val_if_fail (TL_IS_HEATMAP_VIEW (self), NULL);
+  return self->empty_text;
+}
+
 void
 tl_heatmap_view_set_units (TlHeatmapView *self, const char *units)
 {

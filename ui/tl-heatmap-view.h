@@ -22,6 +22,7 @@ void      tl_heatmap_view_set_matrix   (TlHeatmapView *self, TlMatrix *matrix,
                                         const char *title, const char *caption);
 TlMatrix *tl_heatmap_view_get_matrix   (TlHeatmapView *self);
 void      tl_heatmap_view_set_empty_text (TlHeatmapView *self, const char *text);
+const char *tl_heatmap_view_get_empty_text (TlHeatmapView *self);
 void      tl_heatmap_view_set_units    (TlHeatmapView *self, const char *units);
 void      tl_heatmap_view_set_thumbnail (TlHeatmapView *self, gboolean thumbnail);
 

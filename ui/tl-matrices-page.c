@@ -440,6 +440,21 @@ source_changed_cb (TlSession *session, guint i, TlMatricesPage *self)
   update_c_view (self);
 }
 
+/* An empty A or B says what is being read into it, as its card does. */
+static void
+source_loading_cb (TlSession *session, guint i, TlMatricesPage *self)
+{
+  double fraction = 0;
+  g_autofree char *loading = tl_session_get_source_loading (session, i, &fraction);
+  g_autofree char *text = NULL;
+  if (loading)
+    /* TRANSLATORS: on an empty heatmap while a file is read into it: "A: loading big.csv… 45 %" */
+    text = g_strdup_printf (_("%s: loading %s… %.0f %%"), i == 0 ? "A" : "B", loading, 100.0 * fraction);
+  else
+    text = g_strdup (i == 0 ? _("A: open or generate") : _("B: open or generate"));
+  tl_heatmap_view_set_empty_text (HM (i == 0 ? self->hm_a : self->hm_b), text);
+}
+
 static void
 results_changed_cb (TlSession *session, TlMatricesPage *self)
 {
@@ -452,6 +467,7 @@ matrices_set_session (TlPage *page, TlSession *session)
   TlMatricesPage *self = TL_MATRICES_PAGE (page);
   tl_page_connect_session (&self->session, session, self,
                            "source-changed", source_changed_cb,
+                           "source-loading", source_loading_cb,
                            "results-changed", results_changed_cb, NULL);
   if (session)
     {
