@@ -356,10 +356,7 @@ tl_counter_view_format (const TlCounterView *view, double value)
       /* TRANSLATORS: a percentage, e.g. "94%" */
       return g_strdup_printf (_("%s%%"), num);
     case TL_COUNTER_UNIT_PER_REQUEST:
-      /* two significant digits below 1, so a rare conflict (0.004) and a
-       * five times rarer one are told apart instead of both reading 0.0 */
-      g_ascii_formatd (num, sizeof num,
-                       value >= 9.95 ? "%.0f" : value >= 0.995 || value == 0 ? "%.1f" : "%.2g", value);
+      g_ascii_formatd (num, sizeof num, value >= 9.95 ? "%.0f" : "%.1f", value);
       /* TRANSLATORS: e.g. "4.0 per request" (sectors or conflicts per load instruction) */
       return g_strdup_printf (_("%s per request"), num);
     case TL_COUNTER_UNIT_FLOP_PER_BYTE:
