@@ -274,6 +274,13 @@ paint_time_axis (cairo_t *cr, const TlTimelineModel *model, const TlTimelineTrac
       label = g_strdup_printf (model->own_time_scale ? _("time (%s), own scale") : _("time (%s), shared scale"),
                                unit);
     }
+  if (tl_paint_text_width (cr, label) > tl->w)
+    {
+      /* narrowest: the unit alone, whole, rather than the scale cut */
+      g_free (label);
+      /* TRANSLATORS: a time axis' title, %s is its unit: "time (µs)" */
+      label = g_strdup_printf (_("time (%s)"), unit);
+    }
   tl_paint_text_fit (cr, tl->x + tl->w / 2, y0 + tick + font * 1.3, 0.5, 0.0, tl->w, label);
 }
 
