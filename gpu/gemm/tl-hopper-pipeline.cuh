@@ -45,6 +45,21 @@
 //     their tile (the rung's epilogue).  A persistent kernel's producer
 //     does not wait for that: the ring's counter `it` runs on across tiles,
 //     so it is already filling stages for the CTA's next tile.
+//   - Starting and ending a cluster without stalling.  The partner CTA
+//     multicasts into this one's stages and arrives on its barriers, so
+//     neither may start before both rings are initialised, nor leave while
+//     the other can still reach it.  A full cluster barrier at each end
+//     does that, but at a price a small product notices (ncu at 1024³ BF16
+//     found rung 14's warps stalled on "membar" and "barrier", cuBLAS's
+//     not): its release half makes every thread wait until its stores are
+//     performed, and at the end every thread waits for the slower CTA.
+//     Instead, the start is split (tl_stage_ring_init arrives *relaxed*;
+//     each thread waits only just before its first copy or release, after
+//     its register move and the tensor maps' prefetch), and the end needs
+//     no barrier: the producer, after its last copy, waits until every
+//     consumer of the cluster has released the last STAGES stages
+//     (TlStageRing::drain) — after that nothing reaches this CTA any more —
+//     and the consumers leave as soon as their tile is stored.
 //
 // Three layers, each usable alone:
 //   TlStageRing             the barriers and their phase arithmetic;
@@ -125,6 +140,21 @@ struct TlStageRing
   release (int it) const
   {
     tl_release_stage<CLUSTER> (&empty[it % STAGES]);
+  }
+
+  // Producer, after its last copy (`it` k-steps issued): wait until the
+  // consumers of every CTA of the cluster have released the last STAGES
+  // k-steps — what acquire would wait for before the next STAGES copies.
+  // After that no other CTA arrives on this CTA's barriers any more, and
+  // nothing is multicast into its stages either (every copy sent here
+  // completed before this CTA's consumers read it), so the CTA may leave
+  // without a cluster barrier at the end.  Stages never used (fewer than
+  // STAGES k-steps) are in the phase "before the first": no wait.
+  __device__ __forceinline__ void
+  drain (int it) const
+  {
+    for (int i = it; i < it + STAGES; i++)
+      tl_mbar_wait (&empty[i % STAGES], ((i / STAGES) & 1) ^ 1);
   }
 };
 
@@ -298,12 +328,18 @@ tl_pipe_persistent (const CUtensorMap &map_a, const CUtensorMap &map_b, const Tl
       // Producer.  `it` counts k-steps over all of this CTA's tiles.
       if (Cfg::ACC == 128)   // the largest tiles: the consumers need 232 registers
         tl_setmaxnreg_dec<40> ();
+      // The copy engine reads a map's 128 bytes from memory the first
+      // time it is used; fetch them now, in the shadow of the setup.
       if (tid == 0)
         {
-          // The copy engine reads a map's 128 bytes from memory the first
-          // time it is used; fetch them now, in the shadow of the setup.
           tl_tma_prefetch_map (&map_a);
           tl_tma_prefetch_map (&map_b);
+        }
+      __syncwarp ();
+      if (CLUSTER > 1)
+        tl_cluster_wait ();   // the partner's barriers are ready for its multicast
+      if (tid == 0)
+        {
           const TlPipeProducer<STAGE_BYTES, Rung::A_BYTES> producer{ map_a, map_b, base, m, n, rank };
           int it = 0;
           for (int u = cluster_id; u < sched.units; u += clusters)
@@ -314,6 +350,8 @@ tl_pipe_persistent (const CUtensorMap &map_a, const CUtensorMap &map_b, const Tl
                 Rung::load (producer, s, bar, kt, tm, tn);
               });
             }
+          if (CLUSTER > 1)
+            ring.drain (it);   // in place of a cluster barrier at the end
         }
       tl_splitk_producers_sync (splits);   // the producers' part in the split-k sum
     }
@@ -324,6 +362,8 @@ tl_pipe_persistent (const CUtensorMap &map_a, const CUtensorMap &map_b, const Tl
       const int lane = tid % 32;
       typename Rung::Consumer::Registers registers;
       typename Rung::Consumer consumer (base, wg, tid, registers);
+      if (CLUSTER > 1)
+        tl_cluster_wait ();   // before the first release on the partner's barriers
       float d[Cfg::ACC];
       int it = 0;
       for (int u = cluster_id; u < sched.units; u += clusters)
@@ -357,9 +397,8 @@ tl_pipe_persistent (const CUtensorMap &map_a, const CUtensorMap &map_b, const Tl
         }
       tl_splitk_leave (splits);
     }
-
-  // No CTA may leave while its partner can still multicast into its shared
-  // memory or arrive on its barriers.
-  if (CLUSTER > 1)
-    tl_cluster_sync ();
+  // No cluster barrier here: the producer's drain already waited for the
+  // last arrival any other CTA makes on this one, and a thread that has
+  // stored its part of C leaves at once, without waiting (in a release
+  // barrier) for those stores to be performed, nor for the partner CTA.
 }

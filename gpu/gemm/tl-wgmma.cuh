@@ -142,24 +142,42 @@ tl_cluster_rank ()
   return r;
 }
 
-// Every thread of both CTAs: nobody passes until all have arrived.  At the
-// start it publishes the barrier initialisation; at the end it keeps a CTA
-// alive while its partner may still write into its shared memory.
+// A cluster barrier (every thread of every CTA of the cluster arrives,
+// nobody passes the wait until all have) in two halves, for the start of
+// a kernel.  The arrival is *relaxed*: it orders none of the thread's
+// memory accesses.  The usual arrive.release would first wait until all
+// the thread's earlier stores are performed (a MEMBAR: ncu's "membar"
+// stall); the split-k sum's barriers need that (tl-gemm-splitk.cuh), the
+// stage ring's start does not.  And the wait can come much later: between
+// the two a thread does the work that touches no other CTA (its register
+// move, the tensor maps' prefetch) while its partner is still starting.
 __device__ __forceinline__ void
-tl_cluster_sync ()
+tl_cluster_arrive_relaxed ()
 {
 #if TL_SM90A
-  asm volatile ("barrier.cluster.arrive.release.aligned;\n"
-                "barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+  asm volatile ("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
+#endif
+}
+
+__device__ __forceinline__ void
+tl_cluster_wait ()
+{
+#if TL_SM90A
+  asm volatile ("barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
 #endif
 }
 
 // The stage ring of a warp-specialised kernel: thread 0 initialises each
 // stage's "full" barrier (one arrival: the producer's expect_tx, plus the
 // bytes) and "empty" barrier (`releases` arrivals: every consumer warp of
-// the cluster), then every thread of the cluster waits until that is done —
-// the partner CTA will multicast into this CTA's stages and arrive on its
-// barriers.
+// the cluster).  Nobody may use them before that is visible, and with a
+// cluster the partner CTA will multicast into this CTA's stages and arrive
+// on its barriers.  Without a cluster, a __syncthreads publishes them.
+// With one, this is the first half of a cluster barrier: the fence makes
+// the initialisation visible cluster-wide (release, for thread 0's
+// barrier writes alone), every thread arrives relaxed, and each thread
+// must call tl_cluster_wait () before its first wait, copy or release on
+// the ring — as late as it likes (CUTLASS's sm90 kernels do the same).
 template <int STAGES, int CLUSTER>
 __device__ __forceinline__ void
 tl_stage_ring_init (uint64_t *full, uint64_t *empty, int releases)
@@ -174,7 +192,7 @@ tl_stage_ring_init (uint64_t *full, uint64_t *empty, int releases)
       tl_fence_mbar_init ();
     }
   if (CLUSTER > 1)
-    tl_cluster_sync ();
+    tl_cluster_arrive_relaxed ();
   else
     __syncthreads ();
 }
