@@ -10,10 +10,21 @@
  *     never under 14 px presenting;
  *   - the question, the answer, what changed, the diff's heading and the
  *     note of what the record lacks are never cut;
- *   - no text overlaps another, is cut without an ellipsis or runs off.
+ *   - no text overlaps another, is cut without an ellipsis or runs off,
+ *     and no two are cut to the same words;
+ *   - the pictures get their share of the page: a column at least 42% of
+ *     its width and, together, at least 60% of its height;
+ *   - presenting, every text is at least 14 px high.
+ *
+ * Run with LANGUAGE=de too (test-paint-lesson-de): the catalogue of the
+ * build tree, as build/ui/tilelab finds it, and German is about a third
+ * longer than English — the same checks, the table's words German.
  */
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
+
+#include "core/tl-locale.h"
 
 #include "paint/tl-paint-lesson.h"
 #include "paint/tl-paint-roofline.h"
@@ -70,6 +81,13 @@ check_lesson (const TlRunRecord *record, const TlLesson *lesson, int width, int 
                  where, rl.plot_h, 8 * line);
     }
 
+  /* the pictures' share: a column of the page's width, most of its height */
+  double charts_w = MAX (parts.roofline_w, parts.timeline_w);
+  double charts_h = parts.roofline_h + parts.timeline_h;
+  if (charts_w < 0.42 * width || charts_h < 0.6 * height)
+    g_error ("%s: the pictures get %.0f×%.0f px, under 42%% of the width or 60%% of the height",
+             where, charts_w, charts_h);
+
   g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
   tl_paint_text_boxes_attach (cr, boxes);
   tl_paint_lesson (cr, lesson, record, &style, width, height);
@@ -77,6 +95,16 @@ check_lesson (const TlRunRecord *record, const TlLesson *lesson, int width, int 
   g_autoptr (GString) report = g_string_new (NULL);
   if (tl_paint_text_boxes_check (boxes, width, height, report) > 0)
     g_error ("%s: problems with the text:\n%s", where, report->str);
+  for (guint k = 0; presenting && k < tl_paint_text_boxes_len (boxes); k++)
+    {
+      const TlPaintTextBox *b = tl_paint_text_boxes_index (boxes, k);
+      if (b->h < 14 && MIN (b->w, b->h) > 0)
+        g_error ("%s: “%s” is %.1f px high, under 14 px", where, b->text, MIN (b->h, b->w));
+    }
+  /* in German the table speaks German */
+  const char *median = g_dgettext (GETTEXT_PACKAGE, "median time");
+  if (tl_paint_text_boxes_find (boxes, median) == NULL)
+    g_error ("%s: the table has no “%s”", where, median);
   /* every row of the table, its title and values whole (not cut to
    * "shared memory per bl…"), its type at least 14 px presenting */
   if (parts.table_rows < lesson->rows->len)
@@ -85,7 +113,7 @@ check_lesson (const TlRunRecord *record, const TlLesson *lesson, int width, int 
     {
       const TlLessonRow *row = lesson->rows->pdata[i];
       const char *cells[] = { row->title, row->before, row->after };
-      for (guint c = 0; c < G_N_ELEMENTS (cells); c++)
+      for (guint c = 0; c < (row->heading ? 1 : G_N_ELEMENTS (cells)); c++)
         {
           gboolean whole = FALSE;
           for (guint k = 0; k < tl_paint_text_boxes_len (boxes); k++)
@@ -161,6 +189,11 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  /* LANGUAGE=de: the build tree's German catalogue, as the app finds it */
+  tl_locale_init ();
+  if (g_strcmp0 (g_getenv ("LANGUAGE"), "de") == 0
+      && strcmp (g_dgettext (GETTEXT_PACKAGE, "median time"), "median time") == 0)
+    g_error ("LANGUAGE=de, but no German catalogue in %s", tl_locale_dir ());
   g_test_add_func ("/paint/lesson/timelines", test_timelines);
   g_test_add_func ("/paint/lesson/roofline", test_roofline);
   return g_test_run ();

@@ -58,7 +58,11 @@ table_columns (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double
       c->after_w = MAX (c->after_w, tl_paint_text_width (cr, row->after));
       c->change_w = MAX (c->change_w, tl_paint_text_width (cr, row->factor));
       c->words_w = MAX (c->words_w, tl_paint_text_width (cr, row->change));
-      c->title_w = MAX (c->title_w, tl_paint_text_width (cr, row->title));
+      /* a heading's title may run over the empty cells; a row under it
+       * is indented */
+      if (!row->heading)
+        c->title_w = MAX (c->title_w, tl_paint_text_width (cr, row->title)
+                                        + (row->indented ? c->gap : 0));
     }
   c->arrow = tl_paint_text_height (cr) * 0.7;
   c->change_w += c->arrow + c->gap / 2;
@@ -119,30 +123,26 @@ table_width (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const La
   return CLAMP (c.title_w + c.before_w + c.after_w + c.words_w + 3 * c.gap, min_w, max_w);
 }
 
-/* Height a chart needs to be read: its title, axes and captions and a
- * plot of about ten lines of type (two timelines: each its title, lanes
- * and axis). */
-static double
-chart_needs (const TlLesson *l, const TlPaintStyle *style)
-{
-  double line = TL_PX (style, style->font_size);
-  return l->has_blocks ? line * 26 : line * 20;
-}
+/* The charts' least share of the body's width: the roofline's plot and
+ * the timelines' lanes are what the back row must read, so they get
+ * nearly half of it (the timelines more, for their axis titles and tail
+ * labels); the table, whole at 14 px presenting, and the diff share the
+ * rest. */
+#define CHARTS_SHARE 0.45
+#define TIMELINES_SHARE 0.56
 
-/* Pictures first: the charts stacked in a column on the left as high as
- * the body, the table on the right above the diff.  For screens where a
- * band under the diff would squash them (presenting at 1024×768). */
+/* The charts stacked in a column on the left as high as the body, the
+ * table on the right above the diff. */
 static void
 layout_pictures_first (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, Layout *o,
                        double body_y, double body_h)
 {
   Parts *p = &o->parts;
   double inner_w = o->width - 3 * o->pad;
-  /* the table whole above a diff of some lines; the charts at least two
-   * fifths, more for the timelines (their axis titles and tail labels) */
-  double table_max = inner_w * (l->has_blocks ? 0.44 : 0.6);
+  /* the table whole above a diff of some lines */
+  double table_max = inner_w * (1 - (l->has_blocks ? TIMELINES_SHARE : CHARTS_SHARE));
   fit_table (cr, l, style, o, table_max, body_h * 0.62);
-  p->table_w = table_width (cr, l, style, o, inner_w * 0.4, table_max);
+  p->table_w = table_width (cr, l, style, o, MIN (inner_w * 0.4, table_max), table_max);
   double chart_w = inner_w - p->table_w;
   p->table_x = 2 * o->pad + chart_w;
   p->table_y = body_y;
@@ -179,29 +179,6 @@ layout_pictures_first (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style
     }
 }
 
-/* the charts in a band chart_h high at chart_y, side by side when there are two */
-static void
-layout_charts (const TlLesson *l, Layout *o, guint n_charts, double chart_y, double chart_h)
-{
-  double chart_x = o->pad;
-  double chart_w = (o->width - 2 * o->pad - (n_charts - 1) * o->pad) / n_charts;
-  if (l->roofline != NULL)
-    {
-      o->parts.roofline_x = chart_x;
-      o->parts.roofline_y = chart_y;
-      o->parts.roofline_w = chart_w;
-      o->parts.roofline_h = chart_h;
-      chart_x += chart_w + o->pad;
-    }
-  if (l->has_blocks)
-    {
-      o->parts.timeline_x = chart_x;
-      o->parts.timeline_y = chart_y;
-      o->parts.timeline_w = chart_w;
-      o->parts.timeline_h = chart_h;
-    }
-}
-
 /* The lines of words from the top (the question, the answer, what
  * changed) and at the foot (what the records lack). */
 static void
@@ -232,55 +209,40 @@ layout_words (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double 
   cairo_restore (cr);
 }
 
-/* The diff and the table beside it over the body's height, the charts in a
- * band across the bottom (side by side when there are two). */
+/* Without charts: the diff on the left, the table beside it as wide as
+ * it needs (the diff gets the rest, at least two fifths). */
 static void
-layout_diff_over_charts (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, Layout *o,
-                         guint n_charts, double body_y, double body_h)
+layout_diff_and_table (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, Layout *o,
+                       double body_y, double body_h)
 {
   Parts *p = &o->parts;
-  /* two timelines need room for their lanes and axes */
-  double chart_h = n_charts ? floor (body_h * (l->has_blocks ? 0.55 : 0.4)) : 0;
-  if (l->has_blocks)
-    {
-      /* each timeline: its title, lanes of two and a half lines and its
-       * axis (tl-paint-timeline.h), or its lane labels meet its title */
-      double needed = TL_PX (style, style->font_size) * 15.5;
-      chart_h = MAX (chart_h, MIN (needed, floor (body_h * 0.75)));
-    }
-  double mid_h = body_h - chart_h - (n_charts ? o->pad * 0.5 : 0);
   double inner_w = o->width - 3 * o->pad;
-  fit_table (cr, l, style, o, inner_w * 0.6, mid_h);
+  fit_table (cr, l, style, o, inner_w * 0.6, body_h);
   p->table_w = table_width (cr, l, style, o, inner_w * 0.4, inner_w * 0.6);
   p->diff_x = o->pad;
   p->diff_y = body_y;
   p->diff_w = inner_w - p->table_w;
-  p->diff_h = mid_h;
-  guint fit = (guint) MAX (floor (mid_h / o->row_h) - 1, 0);
+  p->diff_h = body_h;
+  guint fit = (guint) MAX (floor (body_h / o->row_h) - 1, 0);
   p->table_rows = MIN (l->rows->len, fit);
   p->table_x = 2 * o->pad + p->diff_w;
   p->table_y = body_y;
   p->table_h = (p->table_rows + 1) * o->row_h;
-  if (n_charts > 0)
-    layout_charts (l, o, n_charts, body_y + mid_h + o->pad * 0.5, chart_h);
 }
 
-/* The table beside the diff, as wide as it needs (the diff gets the rest,
- * at least two fifths), the charts under them; or, where a band under the
- * diff is too low for the pictures, the pictures first. */
+/* The pictures first where there are any (the roofline with counters,
+ * the timelines with block records), else the diff beside the table. */
 static void
 lesson_layout (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double width, double height,
-        Layout *o)
+               Layout *o)
 {
   layout_words (cr, l, style, width, height, o);
   double body_y = o->changed_y + o->changed_lines * o->line_h + o->pad * 0.6;
   double body_h = MAX (o->missing_y - o->pad * 0.5 - body_y, 1.0);
-  guint n_charts = (l->roofline != NULL) + (l->has_blocks ? 1 : 0);
-  double band_h = floor (body_h * (l->has_blocks ? 0.55 : 0.4));
-  if (n_charts > 0 && band_h < chart_needs (l, style))
+  if (l->roofline != NULL || l->has_blocks)
     layout_pictures_first (cr, l, style, o, body_y, body_h);
   else
-    layout_diff_over_charts (cr, l, style, o, n_charts, body_y, body_h);
+    layout_diff_and_table (cr, l, style, o, body_y, body_h);
 }
 
 /* ---- the header ---------------------------------------------------------- */
@@ -510,7 +472,13 @@ paint_table (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const La
       const TlLessonRow *row = l->rows->pdata[i];
       y = p->table_y + (i + 1.5) * o->row_h;
       tl_paint_set_fg (cr, style);
-      tl_paint_text_fit (cr, p->table_x, y, 0, 0.5, title_w, row->title);
+      if (row->heading)
+        {
+          tl_paint_text_fit (cr, p->table_x, y, 0, 0.5, p->table_w, row->title);
+          continue;
+        }
+      double indent = row->indented ? gap : 0;
+      tl_paint_text_fit (cr, p->table_x + indent, y, 0, 0.5, title_w - indent, row->title);
       tl_paint_text_fit (cr, x_before, y, 1, 0.5, before_w, row->before);
       tl_paint_text_fit (cr, x_after, y, 1, 0.5, after_w, row->after);
       paint_arrow (cr, style, row, x_change, y, arrow);

@@ -1,13 +1,15 @@
 /* tl-paint-lesson.h — "why is rung N faster than N−1?" on one screen.
  *
  * Across the top the question, the answer in numbers and the rung's own
- * words for what changed.  On the left the kernels' bodies as a diff
- * (removed lines tinted red with −, added ones green with +, unchanged
- * stretches folded into one line).  On the right the table, the rung
- * below → the rung, each row with an arrow up or down coloured by whether
- * the change helps; under it both points on the roofline joined by an
- * arrow (with counters) and the two SM timelines on one time scale (with
- * block records).  What the record lacks is said at the bottom.
+ * words for what changed.  The pictures get the left half of the page
+ * (a little more for the timelines), the body's whole height: both points
+ * on the roofline joined by an arrow (with counters) above the two SM
+ * timelines on one time scale (with block records).  On the right the
+ * table, the rung below → the rung, each row with an arrow up or down
+ * coloured by whether the change helps, and under it the kernels' bodies
+ * as a diff (removed lines tinted red with −, added ones green with +,
+ * unchanged stretches folded into one line).  Without pictures the diff
+ * takes the left.  What the record lacks is said at the bottom.
  */
 #pragma once
 
@@ -19,10 +21,7 @@
 
 G_BEGIN_DECLS
 
-/* Where the parts go, in device pixels (w = 0: not drawn).  Where a band
- * under the diff would squash the charts (presenting at 1024×768), they
- * take a column of the body's height on the left instead, the table and
- * the diff on the right. */
+/* Where the parts go, in device pixels (w = 0: not drawn). */
 typedef struct
 {
   double diff_x, diff_y, diff_w, diff_h;

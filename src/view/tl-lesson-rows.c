@@ -21,9 +21,10 @@ typedef enum
  * neither in itself (0: occupancy, the stall mix). */
 typedef int Good;
 
-/* Changes smaller than these are no change worth a word. */
+/* Changes smaller than these are no change worth a word (a share that
+ * moved by one point as shown, "84% → 85%", is noise). */
 #define SAME_RATIO 1.05
-#define SAME_POINTS 0.01
+#define SAME_POINTS 0.015
 
 static void
 row_free (gpointer data)
@@ -104,6 +105,42 @@ change_text (ChangeKind kind, double before, double after, int *direction, char 
   return g_strdup_printf (r > 1 ? _("%s× higher") : _("%s× lower"), f);
 }
 
+/* The number a cell shows and what follows it: 0.0 and " per request";
+ * FALSE for "—". */
+static gboolean
+shown_number (const char *text, double *value, const char **unit)
+{
+  char *end;
+  *value = g_ascii_strtod (text, &end);
+  *unit = end;
+  return end != text && isfinite (*value);
+}
+
+/* The values as the cells show them, so that the arrow and the factor say
+ * what the reader can check: "0.0 → 0.0" gets neither (not the "▲ 5.3×"
+ * of 0.004 → 0.021), "0.1 → 0.2" reads 2.0×.  Cells in different units
+ * ("419 MB", "4.53 GB") each keep three digits: the values stay. */
+static void
+values_as_shown (const char *before, const char *after, ChangeKind kind, double *v_before,
+                 double *v_after)
+{
+  double a, b;
+  const char *unit_a, *unit_b;
+  if (!shown_number (before, &a, &unit_a) || !shown_number (after, &b, &unit_b)
+      || strcmp (unit_a, unit_b) != 0)
+    return;
+  if (kind == CHANGE_POINTS)
+    {
+      /* shares are shown as percentages */
+      if (strchr (unit_a, '%') == NULL)
+        return;
+      a /= 100;
+      b /= 100;
+    }
+  *v_before = a;
+  *v_after = b;
+}
+
 /* Adds a row; before and after are taken.  Values NAN: unknown ("—"). */
 static void
 add_row (GPtrArray *rows, const char *title, char *before, char *after, double v_before,
@@ -119,7 +156,10 @@ add_row (GPtrArray *rows, const char *title, char *before, char *after, double v
       row->factor = g_strdup ("");
     }
   else
-    row->change = change_text (kind, v_before, v_after, &row->direction, &row->factor);
+    {
+      values_as_shown (before, after, kind, &v_before, &v_after);
+      row->change = change_text (kind, v_before, v_after, &row->direction, &row->factor);
+    }
   if (row->direction == 0)
     row->trend = TL_LESSON_SAME;
   else if (good == 0)
@@ -176,6 +216,22 @@ tl_lesson_rows_add_times (GPtrArray *rows, const TlKernelRun *lower, const TlKer
 }
 
 /* ---- from the counters ------------------------------------------------- */
+
+static char *
+whole_percent_text (double percent)
+{
+  return percent_text (isfinite (percent) ? round (percent) : percent);
+}
+
+/* Cuts a cell to its number: "2.1 per request" to "2.1" ("—" stays). */
+static void
+number_only (char *text)
+{
+  double v;
+  const char *unit;
+  if (shown_number (text, &v, &unit))
+    text[unit - text] = '\0';
+}
 
 static const struct
 {
@@ -242,23 +298,49 @@ tl_lesson_rows_add_counters (GPtrArray *rows, const TlRunRecord *record,
       double b = tl_counter_view_value (view, upper->counters, device);
       if (isnan (a) && isnan (b))
         continue;
-      add_row (rows, tl_counter_view_title (view), tl_counter_view_format (view, a),
-               tl_counter_view_format (view, b), a, b, counter_rows[i].kind, counter_rows[i].good);
+      char *before = tl_counter_view_format (view, a), *after = tl_counter_view_format (view, b);
+      g_autofree char *title = NULL;
+      if (tl_counter_view_unit (view) == TL_COUNTER_UNIT_PER_REQUEST)
+        {
+          /* "bank conflicts per request" over "0.0" and "2.1": the unit
+           * once, not in both cells, keeps the value columns narrow */
+          title = g_strdup_printf (_("%s per request"), tl_counter_view_title (view));
+          number_only (before);
+          number_only (after);
+        }
+      add_row (rows, title ? title : tl_counter_view_title (view), before, after, a, b,
+               counter_rows[i].kind, counter_rows[i].good);
     }
   int ids[4];
   guint n = stall_ids (lower->counters, upper->counters, ids);
+  if (n > 0)
+    {
+      /* the reasons' names under a heading, not each after "stalls: ": a
+       * title column as wide as the longest ("stalls: shared-memory queue
+       * full", longer in German) leaves the values too little room */
+      TlLessonRow *heading = g_new0 (TlLessonRow, 1);
+      /* TRANSLATORS: the heading over the stall mix's rows in the lesson's table: the
+         reasons warps waited, each with its share of all stalled warp-cycles */
+      heading->title = g_strdup (_("stalls, share:"));
+      heading->before = g_strdup ("");
+      heading->after = g_strdup ("");
+      heading->change = g_strdup ("");
+      heading->factor = g_strdup ("");
+      heading->heading = TRUE;
+      g_ptr_array_add (rows, heading);
+    }
   for (guint i = 0; i < n; i++)
     {
       double a = stall_share (lower->counters, ids[i]);
       double b = stall_share (upper->counters, ids[i]);
-      /* TRANSLATORS: a row of the stall mix: "stalls: long scoreboard (waiting on
-         global memory)"; its values are shares of all stalled warp-cycles */
-      g_autofree char *what = g_strdup (tl_counters_stall_title (ids[i]));
-      char *paren = strstr (what, " (");
+      g_autofree char *title = g_strdup (tl_counters_stall_title (ids[i]));
+      char *paren = strstr (title, " (");
       if (paren != NULL)
         *paren = '\0'; /* "long scoreboard": the explanation is the Source page's */
-      g_autofree char *title = g_strdup_printf (_("stalls: %s"), what);
-      add_row (rows, title, percent_text (100 * a), percent_text (100 * b), a, b, CHANGE_POINTS, 0);
+      /* whole percentages: "0% → 24%", not "0.043% → 24%" */
+      add_row (rows, title, whole_percent_text (100 * a), whole_percent_text (100 * b), a, b,
+               CHANGE_POINTS, 0);
+      ((TlLessonRow *) rows->pdata[rows->len - 1])->indented = TRUE;
     }
 }
 

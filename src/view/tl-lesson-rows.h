@@ -31,6 +31,9 @@ typedef struct
   char *factor;       /* the same, short, for a narrow column: "7.9×", "+21", "" */
   TlLessonTrend trend;
   int direction;      /* the value went up (+1), down (−1) or stayed (0) */
+  gboolean heading;   /* a heading over the rows under it ("stalls:"): its title only,
+                         the cells "" */
+  gboolean indented;  /* a row under a heading ("long scoreboard") */
 } TlLessonRow;
 
 /* An empty array of TlLessonRow that frees them. */
@@ -38,7 +41,8 @@ GPtrArray *tl_lesson_rows_new (void);
 /* The median times and the share of the reference (or GFLOP/s). */
 void tl_lesson_rows_add_times (GPtrArray *rows, const TlKernelRun *lower, const TlKernelRun *upper);
 /* DRAM and L2 bytes, L2 hit rate, bank conflicts, achieved occupancy,
- * FLOP per byte, then the stall mix (both runs have measured counters). */
+ * FLOP per byte, then the stall mix under a heading of its own (both runs
+ * have measured counters). */
 void tl_lesson_rows_add_counters (GPtrArray *rows, const TlRunRecord *record,
                                   const TlKernelRun *lower, const TlKernelRun *upper);
 /* Registers, shared memory, occupancy and waves from the launch facts
