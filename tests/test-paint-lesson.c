@@ -5,7 +5,8 @@
  *
  *   - the pictures get room: each SM timeline's lanes at least six lines
  *     of type high, the roofline's plot at least eight (presenting at
- *     1024×768 a band under the diff left them a sliver, about 40 px);
+ *     1024×768 a band under the diff left them a sliver, about 40 px) and
+ *     three fifths of its picture's width (its legend goes under it);
  *   - the table shows every row, its titles and values whole, its type
  *     never under 14 px presenting;
  *   - the question, the answer, what changed, the diff's heading and the
@@ -79,6 +80,11 @@ check_lesson (const TlRunRecord *record, const TlLesson *lesson, int width, int 
       if (rl.plot_h < 8 * line)
         g_error ("%s: the roofline's plot is %.0f px high, under eight lines of type (%.0f px)",
                  where, rl.plot_h, 8 * line);
+      /* its legend under the plot, not beside it in a narrow column (the
+       * plot was 100 px wide in a window at 1024×768, the names cut) */
+      if (rl.plot_w < 0.6 * parts.roofline_w)
+        g_error ("%s: the roofline's plot is %.0f px wide of %.0f", where, rl.plot_w,
+                 parts.roofline_w);
     }
 
   /* the pictures' share: a column of the page's width, most of its height */

@@ -17,6 +17,8 @@ typedef struct
   double y_lo, y_hi;         /* FLOP/s (log) */
   double legend_x, legend_y;
   TlLegendGrid legend;       /* its rows and columns */
+  gboolean legend_below;     /* under the plot (a few points on a picture less than
+                              * twice as wide as high), not beside it */
   double caption_y;          /* top of the caption lines under the plot */
   double marker_r;           /* device pixels */
 } TlRooflineLayout;

@@ -129,7 +129,8 @@ legend_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_t *cr, doub
       g_autofree char *label = legend_label (&m->points[i]);
       label_w = MAX (label_w, tl_paint_text_width (cr, label));
     }
-  tl_paint_legend_grid (style, m->n_points, label_w, 1.6, 18, avail_h, width * 0.36, &out->legend);
+  tl_paint_legend_grid (style, m->n_points, label_w, 1.6, 18, avail_h,
+                        out->legend_below ? width : width * 0.36, &out->legend);
 }
 
 void
@@ -146,9 +147,24 @@ tl_paint_roofline_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_
   double bottom = font * 3.3 + font * 1.45 * (m->note != NULL && m->n_points > 0 ? 3 : 2)
                   + font * 0.4;
   double avail_h = MAX (height - out->plot_y - bottom, 10);
+  out->plot_x = font * 5.2;
+  /* a few points (a rung beside the rung below) on a picture not much
+   * wider than high: the legend under the plot, a line each, so the plot
+   * keeps the width, and the caption's limiter gets a second line */
+  out->legend_below = m->n_points > 0 && m->n_points <= 4 && width < 2 * height;
+  if (out->legend_below)
+    {
+      legend_layout (m, style, cr, width - font * 1.2, font * 1.45 * m->n_points + 1, out);
+      double legend_h = out->legend.rows * out->legend.row_h + font * 1.45;
+      out->plot_w = MAX (width - out->plot_x - font * 1.6, 10);
+      out->plot_h = MAX (avail_h - legend_h, 10);
+      out->legend_x = font * 0.6;
+      out->legend_y = out->plot_y + out->plot_h + font * 3.3;
+      out->caption_y = out->legend_y + out->legend.rows * out->legend.row_h + font * 0.3;
+      return;
+    }
   legend_layout (m, style, cr, width, avail_h, out);
   double legend_w = out->legend.cols * out->legend.col_w;
-  out->plot_x = font * 5.2;
   out->plot_w = MAX (width - out->plot_x - legend_w - font * 1.6, 10);
   out->plot_h = avail_h;
   out->legend_x = out->plot_x + out->plot_w + font * 1.2;
@@ -598,13 +614,25 @@ paint_caption (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
       format_rate (p->flops_per_s, rate, sizeof rate);
       g_ascii_formatd (ai, sizeof ai, p->intensity >= 9.95 ? "%.0f" : "%.2f", p->intensity);
       g_autofree char *who = legend_label (p);
+      g_autofree char *number = p->number > 0 ? g_strdup_printf ("%02d", p->number) : g_strdup (who);
       /* TRANSLATORS: "09 warp tiling: 43.8 TFLOP/s at 170 FLOP per DRAM byte" */
-      g_autofree char *numbers = g_strdup_printf (_("%s: %s at %s FLOP per DRAM byte"), who,
-                                                  rate, ai);
+      g_autofree char *whole = g_strdup_printf (_("%s: %s at %s FLOP per DRAM byte"), who, rate, ai);
+      /* where that is too wide, the rung by its number: "09: 43.8 TFLOP/s at …" */
+      g_autofree char *brief = g_strdup_printf (_("%s: %s at %s FLOP per DRAM byte"), number, rate, ai);
+      g_autofree char *numbers = g_strjoin ("\n", whole, brief, NULL);
       g_autofree char *limit = tl_roofline_limiter_text (m, p);
       caption_line (cr, style, x, y, max_w, FALSE, numbers);
-      caption_line (cr, style, x, y + font * 1.45, max_w, TRUE, limit);
-      y += font * 2.9;
+      y += font * 1.45;
+      if (lay->legend_below)
+        {
+          tl_paint_set_font (cr, style, style->font_size, TRUE);
+          y += tl_paint_text_wrap (cr, x, y, max_w, font * 1.45, 2, limit) * font * 1.45;
+        }
+      else
+        {
+          caption_line (cr, style, x, y, max_w, TRUE, limit);
+          y += font * 1.45;
+        }
     }
   else if (m->n_points > 0)
     {
