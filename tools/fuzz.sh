@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one of Tilelab's libFuzzer harnesses (tests/fuzz/fuzz-NAME.c).
 #
-#   tools/fuzz.sh NAME [MINUTES]      NAME: mtx npy csv text run-record gauss-record
+#   tools/fuzz.sh NAME [MINUTES]      NAME: mtx npy csv text convert run-record gauss-record
 #
 # MINUTES 0 only builds the harness (tools/fuzz-all.sh runs them all).
 #
@@ -23,7 +23,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets="mtx npy csv text run-record gauss-record"
+targets="mtx npy csv text convert run-record gauss-record"
 name=${1:-}
 minutes=${2:-15}
 if [ -z "$name" ] || ! printf '%s\n' $targets | grep -qx -- "$name"; then

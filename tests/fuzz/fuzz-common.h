@@ -13,6 +13,8 @@
 #pragma once
 
 #include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@
 
 #include "core/tl-error.h"
 #include "core/tl-matrix.h"
+#include "io/tl-npy.h"
 #include "paint/tl-render.h"
 
 /* 64 MiB: the fuzzers run with -rss_limit_mb=2048 -malloc_limit_mb=512 */
@@ -90,6 +93,41 @@ fuzz_text (const uint8_t *data, size_t size)
   return copy;
 }
 
+/* A folder of this process's own for the harnesses that save files
+ * (removed at exit, when the harness has removed its files). */
+static char *fuzz_folder_path;
+
+static inline void
+fuzz_folder_remove (void)
+{
+  g_rmdir (fuzz_folder_path);
+}
+
+static inline const char *
+fuzz_folder (void)
+{
+  if (fuzz_folder_path == NULL)
+    {
+      fuzz_folder_path = g_dir_make_tmp ("tl-fuzz-XXXXXX", NULL);
+      g_assert (fuzz_folder_path != NULL);
+      atexit (fuzz_folder_remove);
+    }
+  return fuzz_folder_path;
+}
+
+/* .npy bytes through the reader, from memory. */
+static inline TlMatrix *
+fuzz_load_npy (const void *data, size_t size, GError **error)
+{
+  /* fmemopen refuses an empty buffer: an empty file is one byte less */
+  static const char nothing = 0;
+  FILE *f = fmemopen ((void *) (size ? data : &nothing), size ? size : 1, "rb");
+  g_assert (f != NULL);
+  TlMatrix *m = tl_npy_load_stream ("fuzz.npy", f, size, NULL, error);
+  fclose (f);
+  return m;
+}
+
 typedef gboolean (*FuzzWriteFunc) (FILE *out, const TlMatrix *matrix, gpointer user_data,
                                    GError **error);
 
@@ -108,16 +146,43 @@ fuzz_write (const TlMatrix *m, FuzzWriteFunc write, gpointer user_data, size_t *
   return text;
 }
 
-/* The reloaded matrix equals the one that was written (same shape and
- * values; same dtype when the format keeps it). */
+/* Whether a and b (same shape) hold the same values bit for bit: a zero
+ * keeps its sign; a NaN is any NaN (the formats write "nan", no payload).
+ * Every dtype's value is exact as a double, so doubles compare them. */
+static inline gboolean
+fuzz_same_bits (const TlMatrix *a, const TlMatrix *b, gsize *out_i, gsize *out_j)
+{
+  if (a->rows == 0 || a->cols == 0)
+    return TRUE; /* an N × 0 matrix: no loop over 2³¹ empty rows */
+  for (gsize i = 0; i < a->rows; i++)
+    for (gsize j = 0; j < a->cols; j++)
+      {
+        double x = tl_matrix_get (a, i, j), y = tl_matrix_get (b, i, j);
+        gboolean same = isnan (x) ? isnan (y) : x == y && !signbit (x) == !signbit (y);
+        if (!same)
+          {
+            *out_i = i, *out_j = j;
+            return FALSE;
+          }
+      }
+  return TRUE;
+}
+
+/* The reloaded matrix is the one that was written: same shape, the same
+ * values bit for bit, the same dtype when the format keeps it. */
 static inline void
 fuzz_assert_same (const TlMatrix *a, const TlMatrix *b, gboolean same_dtype, const char *what)
 {
   if (b == NULL)
     g_error ("%s: a loaded matrix, written back, does not load", what);
-  if (!tl_matrix_equal (a, b))
-    g_error ("%s: a loaded %zu×%zu matrix, written back, reads as a different one", what,
-             a->rows, a->cols);
+  gsize i = 0, j = 0;
+  if (a->rows != b->rows || a->cols != b->cols)
+    g_error ("%s: a loaded %zu×%zu matrix, written back, reads as %zu×%zu", what, a->rows,
+             a->cols, b->rows, b->cols);
+  if (!fuzz_same_bits (a, b, &i, &j))
+    g_error ("%s: a loaded %zu×%zu matrix, written back, reads as a different one: (%zu, %zu) "
+             "was %.17g, is %.17g", what, a->rows, a->cols, i, j, tl_matrix_get (a, i, j),
+             tl_matrix_get (b, i, j));
   if (same_dtype && a->dtype != b->dtype)
     g_error ("%s: %s came back as %s", what, tl_dtype_name (a->dtype), tl_dtype_name (b->dtype));
 }

@@ -2,11 +2,13 @@
  * everything a view does with one: block statistics of every run and
  * every launch, the Blocks and Timeline views of the first run with blocks
  * and the Compare view drawn into a small image, and the record written
- * back and read again: the same record (written once more, the same text). */
+ * back and read again: the same record (written once more, the same text),
+ * and saved as a file and opened again: the same record. */
 #include "fuzz-common.h"
 
 #include "view/tl-block-stats.h"
 #include "record/tl-record.h"
+#include "record/tl-record-file.h"
 
 static void
 draw (const TlRunRecord *record, TlRenderView view, const char *kernel)
@@ -56,5 +58,17 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   g_autofree char *again = tl_run_record_to_string (back, FALSE);
   if (strcmp (text, again) != 0)
     g_error ("a record written back reads as another record:\n%s\n%s", text, again);
+
+  /* saved as a file (the atomic save) and read from it */
+  g_autofree char *path = g_build_filename (fuzz_folder (), "record.json", NULL);
+  if (!tl_run_record_save (back, path, TL_RECORD_SAVE_DEFAULT, &error))
+    g_error ("a record that loaded cannot be saved: %s", error->message);
+  g_autoptr (TlRunRecord) saved = tl_run_record_load (path, TL_RECORD_LOAD_DEFAULT, &error);
+  g_unlink (path);
+  if (saved == NULL)
+    g_error ("a record that loaded, saved, does not load: %s", error->message);
+  g_autofree char *text_saved = tl_run_record_to_string (saved, FALSE);
+  if (strcmp (text, text_saved) != 0)
+    g_error ("a record saved and loaded is another record:\n%s\n%s", text, text_saved);
   return 0;
 }
