@@ -28,8 +28,11 @@
 // address is a base plus a constant — and the rung is ahead of rung 8
 // wherever the 64×64 plan runs and at 3000×2000×2500, still 2–5% behind it
 // at 2048³ and 4096³ (docs/perf/gemm-simt-h200-2026-11-29.md says what was
-// measured and what is left).  cuBLAS's SGEMM is hand-scheduled at that
-// level; CUDA C++ leaves the schedule and the registers to ptxas.
+// measured; docs/perf/gemm-h200-2026-11-29-night.md, what did not close the
+// gap: one block per SM with more registers, BK = 16, the global loads
+// pinned in PTX — ptxas still places them half way through the k-tile).
+// cuBLAS's SGEMM is hand-scheduled at that level; CUDA C++ leaves the
+// schedule and the registers to ptxas.
 //
 // From: no seed.  The structure is the classic SIMT SGEMM of cuBLAS's
 // pre-tensor-core kernels and CUTLASS's "SIMT" path (128×128×8, 8×8 per
