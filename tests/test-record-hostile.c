@@ -114,6 +114,28 @@ test_run_record_members (void)
   g_autofree char *bad = edit_record (path, "r8-utf8.json", "\"cpu-naive\"", "\"cpu-\xff\"");
   const char *want_bad[] = { "not UTF-8", NULL };
   expect_refused (bad, want_bad);
+
+  /* \u0000 in a string: C would end the string there, so a kernel id
+   * "cpu-naive\u0000…" or a path "a.npy\u0000/../…" read as shorter ones */
+  g_autofree char *nul = edit_record (path, "r8-nul.json", "\"cpu-naive\"", "\"cpu-naive\\u0000x\"");
+  const char *want_nul[] = { "$.job.kernels[0]", "\\u0000 inside a string", NULL };
+  expect_refused (nul, want_nul);
+
+  /* a kernel id with a line break or a terminal escape: it is printed */
+  g_autofree char *esc = edit_record (path, "r8-esc.json", "\"kernel\" : \"cpu-naive\"",
+                                      "\"kernel\" : \"\\u001b[2Jcpu-naive\"");
+  const char *want_esc[] = { "$.runs[0].kernel", "control character (0x1b)", NULL };
+  expect_refused (esc, want_esc);
+
+  /* times that contradict themselves: below zero, min above max */
+  g_autofree char *neg = edit_record (path, "r8-neg.json", "\"median\" : {\n     \"value\" : ",
+                                      "\"median\" : {\n     \"value\" : -");
+  const char *want_neg[] = { "$.runs[0].time.median", "a time below zero", NULL };
+  expect_refused (neg, want_neg);
+  g_autofree char *order = edit_record (path, "r8-order.json", "\"min\" : {\n     \"value\" : ",
+                                        "\"min\" : {\n     \"value\" : 9");
+  const char *want_order[] = { "$.runs[0].time", "out of order", NULL };
+  expect_refused (order, want_order);
 }
 
 /* A record whose C names a matrix of another shape than its job's (the

@@ -252,6 +252,54 @@ test_abandoned (void)
   io_test_rmdir (dir);
 }
 
+/* A name of 254 bytes is a valid name, though ".NAME.tmp-XXXXXX" beside
+ * it would not be: the temporary's name is cut short, and it saves. */
+static void
+test_long_name (void)
+{
+  g_autofree char *dir = io_test_tmpdir ();
+  g_autofree char *name = g_strnfill (250, 'n');
+  g_autofree char *file = g_strconcat (name, ".csv", NULL);
+  g_autofree char *path = g_build_filename (dir, file, NULL);
+  g_autoptr (TlMatrix) m = io_test_random (TL_DTYPE_INT32, 2, 3);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (tl_matrix_save (m, path, TL_FORMAT_AUTO, &error));
+  g_assert_no_error (error);
+  g_autofree char *listing = dir_listing (dir);
+  g_assert_cmpstr (listing, ==, file);
+  io_test_rmdir (dir);
+}
+
+/* A signal that ends the program without a clean stop (kill -USR1, a
+ * SIGALRM): it still ends it, but the temporary goes first. */
+static void
+test_fatal_signal (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("TL_TEST_SAVE_DIR"), "out.csv", NULL);
+      tl_stop_signals_watch (first_stop_ignored, NULL);
+      TlSave *save = tl_save_begin (path, NULL, NULL);
+      g_assert_nonnull (save);
+      fputs ("1,2\n", tl_save_stream (save));
+      fflush (tl_save_stream (save));
+      raise (SIGUSR1);
+      g_assert_not_reached ();
+    }
+  g_autofree char *dir = io_test_tmpdir ();
+  g_autofree char *path = g_build_filename (dir, "out.csv", NULL);
+  g_assert_true (g_file_set_contents (path, "kept\n", -1, NULL));
+  g_setenv ("TL_TEST_SAVE_DIR", dir, TRUE);
+  g_test_trap_subprocess (NULL, 15 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_failed ();
+  g_autofree char *listing = dir_listing (dir);
+  g_assert_cmpstr (listing, ==, "out.csv");
+  g_autofree char *kept = NULL;
+  g_assert_true (g_file_get_contents (path, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, "kept\n");
+  io_test_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -263,5 +311,7 @@ main (int argc, char **argv)
   g_test_add_func ("/save/file-too-large", test_file_too_large);
   g_test_add_func ("/save/permissions", test_permissions);
   g_test_add_func ("/save/abandoned", test_abandoned);
+  g_test_add_func ("/save/long-name", test_long_name);
+  g_test_add_func ("/save/fatal-signal", test_fatal_signal);
   return g_test_run ();
 }

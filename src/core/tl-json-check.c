@@ -236,6 +236,10 @@ scan_string (Scanner *s, GString *out)
             if (s->p + k >= s->end || !g_ascii_isxdigit (s->p[k]))
               return scan_fail (s, _("expected four hex digits after \\u"));
           int u = hex4 (s->p + 2);
+          /* C strings end there: "cpu-naive\u0000…" was read as "cpu-naive" */
+          if (u == 0)
+            return scan_fail (s, _("\\u0000 inside a string: Tilelab's strings cannot hold "
+                                   "the character NUL"));
           if (u >= 0xd800 && u <= 0xdbff) /* a high surrogate needs its low half */
             {
               if (s->p + 12 > s->end || s->p[6] != '\\' || s->p[7] != 'u'

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -29,13 +30,44 @@ struct _TlSave
 static GMutex temporaries_lock;
 static GPtrArray *temporaries; /* char *, owned by their TlSave */
 
+/* The same temporaries for a signal handler, which may take no lock: a
+ * fixed set of slots, each set and cleared atomically (a save beyond
+ * them is only in the list above). */
+#define SIGNAL_SLOTS 64
+static gpointer signal_slots[SIGNAL_SLOTS];
+
+static void
+remember_temporary (TlSave *save)
+{
+  if (temporaries == NULL)
+    temporaries = g_ptr_array_new ();
+  g_ptr_array_add (temporaries, save->tmp);
+  for (guint i = 0; i < SIGNAL_SLOTS; i++)
+    if (g_atomic_pointer_compare_and_exchange (&signal_slots[i], NULL, save->tmp))
+      break;
+}
+
 static void
 forget_temporary (TlSave *save)
 {
   g_mutex_lock (&temporaries_lock);
   if (temporaries != NULL)
     g_ptr_array_remove_fast (temporaries, save->tmp);
+  for (guint i = 0; i < SIGNAL_SLOTS; i++)
+    if (g_atomic_pointer_compare_and_exchange (&signal_slots[i], save->tmp, NULL))
+      break;
   g_mutex_unlock (&temporaries_lock);
+}
+
+void
+tl_save_unlink_all_in_signal (void)
+{
+  for (guint i = 0; i < SIGNAL_SLOTS; i++)
+    {
+      const char *tmp = g_atomic_pointer_get (&signal_slots[i]);
+      if (tmp != NULL)
+        unlink (tmp);
+    }
 }
 
 void
@@ -163,6 +195,18 @@ save_free (TlSave *save)
   g_free (save);
 }
 
+/* ".NAME.tmp-XXXXXX" in dir, NAME cut short where the whole would pass
+ * NAME_MAX: a target whose own name is nearly that long can still be
+ * saved (its temporary was refused as "File name too long"). */
+static char *
+temporary_name (const char *dir, const char *base)
+{
+  static const char suffix[] = ".tmp-XXXXXX";
+  gsize room = NAME_MAX - 1 - (sizeof suffix - 1);
+  int keep = (int) MIN (strlen (base), room);
+  return g_strdup_printf ("%s%c.%.*s%s", dir, G_DIR_SEPARATOR, keep, base, suffix);
+}
+
 TlSave *
 tl_save_begin (const char *path, GCancellable *cancellable, GError **error)
 {
@@ -189,18 +233,14 @@ tl_save_begin (const char *path, GCancellable *cancellable, GError **error)
     }
   g_autofree char *dir = g_path_get_dirname (save->target);
   g_autofree char *base = g_path_get_basename (save->target);
-  save->tmp = g_strdup_printf ("%s%c.%s.tmp-XXXXXX", dir, G_DIR_SEPARATOR, base);
+  save->tmp = temporary_name (dir, base);
   /* 0666 less the umask: what any new file gets; made and listed at
    * once, so that tl_save_abandon_all sees every temporary there is */
   g_mutex_lock (&temporaries_lock);
   save->fd = g_mkstemp_full (save->tmp, O_WRONLY | O_CLOEXEC, 0666);
   int e = errno;
   if (save->fd >= 0)
-    {
-      if (temporaries == NULL)
-        temporaries = g_ptr_array_new ();
-      g_ptr_array_add (temporaries, save->tmp);
-    }
+    remember_temporary (save);
   g_mutex_unlock (&temporaries_lock);
   if (save->fd < 0)
     {

@@ -45,6 +45,9 @@ void      tl_save_abort     (TlSave *save);
  * flight, and keeps any other save from starting or being renamed into
  * place.  Call it right before _exit; it never returns the lock. */
 void      tl_save_abandon_all (void);
+/* The same from a signal handler about to let its signal kill the
+ * program: async-signal-safe (no lock, no allocation: unlink alone). */
+void      tl_save_unlink_all_in_signal (void);
 
 /* The whole of data to path, as one save. */
 gboolean  tl_save_contents  (const char *path, const void *data, gsize len,

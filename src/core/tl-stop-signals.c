@@ -58,6 +58,34 @@ start_watching (GMainContext *context)
   return ok;
 }
 
+static void
+fatal_signal_cb (int signum)
+{
+  tl_save_unlink_all_in_signal ();
+  raise (signum); /* the handler was reset: the signal's own end */
+}
+
+/* The other signals whose default is to end the program (kill -USR1, a
+ * SIGALRM, Ctrl+\, a pipe closed under a write): they still end it as
+ * before, but the saves in flight remove their temporaries first.  A
+ * signal the program was started ignoring (nohup) stays ignored. */
+static void
+catch_fatal_signals (void)
+{
+  static const int signals[] = { SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGPIPE };
+  for (gsize i = 0; i < G_N_ELEMENTS (signals); i++)
+    {
+      struct sigaction old;
+      if (sigaction (signals[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL)
+        continue;
+      struct sigaction sa = { 0 };
+      sa.sa_handler = fatal_signal_cb;
+      sigemptyset (&sa.sa_mask);
+      sa.sa_flags = SA_RESETHAND;
+      sigaction (signals[i], &sa, NULL);
+    }
+}
+
 void
 tl_stop_signals_watch (TlStopFunc first, gpointer data)
 {
@@ -80,6 +108,7 @@ tl_stop_signals_watch (TlStopFunc first, gpointer data)
       g_source_attach (source, context);
       g_source_unref (source);
     }
+  catch_fatal_signals ();
   g_once_init_leave (&started, 1);
 }
 

@@ -10,6 +10,10 @@
  * is removed (tl_save_abandon_all), a line on stderr says so, and the
  * program exits at once with 128 + the signal (130 for Ctrl+C), as a
  * shell reports a process that signal killed.
+ *
+ * The other signals that end a program by default (SIGQUIT, SIGUSR1,
+ * SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGPIPE) still end it at once, but
+ * the temporaries of the saves in flight are removed first.
  */
 #pragma once
 

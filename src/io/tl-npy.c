@@ -488,6 +488,17 @@ read_header (const char *path, FILE *f, guint64 file_size, NpyInfo *info, guint6
       return FALSE;
     }
   header[header_len] = '\0';
+  /* a NUL would end the strings parsed from the header early: '<f8\0…'
+   * was read as '<f8' */
+  for (gsize k = 0; k < header_len; k++)
+    if ((guchar) header[k] < 0x20 && header[k] != '\n' && header[k] != '\t'
+        && header[k] != '\r')
+      {
+        tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
+                         _("header byte %" PRIu64 ": a control byte (0x%02x) in the header"),
+                         header_start + k, (guchar) header[k]);
+        return FALSE;
+      }
   if (major < 3)
     for (gsize k = 0; k < header_len; k++)
       if ((guchar) header[k] >= 0x80)

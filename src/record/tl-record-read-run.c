@@ -238,6 +238,46 @@ read_run_outcome (JsonObject *obj, const char *path, TlKernelRun *run, GError **
   return TRUE;
 }
 
+/* Times that contradict themselves are refused, not drawn: none below
+ * zero, min ≤ median ≤ max, the mean within them, no more samples than
+ * the count (non-finite samples are left out when written). */
+static gboolean
+check_run_time (const char *path, const TlKernelRun *run, GError **error)
+{
+  const TlTimingStats *t = &run->time;
+  const struct { const char *name; double value; } times[] = {
+    { "median", t->median }, { "min", t->min }, { "max", t->max }, { "mean", t->mean },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (times); i++)
+    if (times[i].value < 0)
+      {
+        g_autofree char *p = tl_json_path (path, times[i].name);
+        tl_json_fail (error, p, _("a time below zero (%g ms)"), times[i].value);
+        return FALSE;
+      }
+  if (t->min > t->median || t->median > t->max || t->min > t->mean || t->mean > t->max)
+    {
+      tl_json_fail (error, path, _("min %g ms, median %g ms, mean %g ms and max %g ms are out of "
+                                   "order"), t->min, t->median, t->mean, t->max);
+      return FALSE;
+    }
+  g_autofree char *ps = tl_json_path (path, "samples");
+  g_autofree char *pv = tl_json_path (ps, "values");
+  if (run->n_samples > t->count)
+    {
+      tl_json_fail (error, pv, _("%u samples, but “count” says %u"), run->n_samples, t->count);
+      return FALSE;
+    }
+  for (guint i = 0; i < run->n_samples; i++)
+    if (run->samples_ms[i] < 0)
+      {
+        g_autofree char *p = g_strdup_printf ("%s[%u]", pv, i);
+        tl_json_fail (error, p, _("a time below zero (%g ms)"), run->samples_ms[i]);
+        return FALSE;
+      }
+  return TRUE;
+}
+
 /* the uninstrumented timing: median, min, max, mean and every sample */
 static gboolean
 read_run_time (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
@@ -271,7 +311,8 @@ read_run_time (JsonObject *obj, const char *path, TlKernelRun *run, GError **err
           return FALSE;
         }
       g_autofree char *pv = tl_json_path (ps, "values");
-      if (!tl_json_array_numbers (values, pv, &run->samples_ms, &run->n_samples, error))
+      if (!tl_json_array_numbers (values, pv, &run->samples_ms, &run->n_samples, error)
+          || !check_run_time (p, run, error))
         return FALSE;
     }
   return TRUE;
@@ -485,6 +526,14 @@ tl_record_read_run (JsonObject *obj, const char *path, const TlJob *job, GError 
       tl_json_fail (error, p, _("empty kernel id"));
       return NULL;
     }
+  for (const char *c = id; *c; c++)
+    if ((guchar) *c < 0x20 || *c == 0x7f)
+      {
+        /* it is printed and drawn: no line breaks, no terminal escapes */
+        g_autofree char *p = tl_json_path (path, "kernel");
+        tl_json_fail (error, p, _("a kernel id with a control character (0x%02x)"), (guchar) *c);
+        return NULL;
+      }
 
   g_autoptr (TlKernelRun) run = tl_kernel_run_new (id, backend);
   run->status = status;
