@@ -1,6 +1,7 @@
 /* test-record-hostile.c — run and Gauss records edited as a hostile user
  * would: a Gauss record cut short but still "finished", a member given
- * twice, 1e400 in a snapshot, m = 1e23, a kernel id that is not UTF-8;
+ * twice, 1e400 in a snapshot, m = 1e23, a kernel id that is not UTF-8,
+ * holds \u0000 or a terminal escape, times below zero or out of order;
  * each refused with the record's name and the JSON path.  And what
  * Tilelab writes is JSON even when a value is infinite. */
 #include <json-glib/json-glib.h>
@@ -66,6 +67,19 @@ expect_refused (const char *path, const char *const *needles)
       g_error ("“%s” lacks “%s”", error->message, needles[k]);
 }
 
+/* The record at path with `from` replaced by `to` is refused, the
+ * message naming json_path and saying what. */
+static void
+expect_edit_refused (const char *path, const char *from, const char *to, const char *json_path,
+                     const char *what)
+{
+  static guint edits;
+  g_autofree char *name = g_strdup_printf ("edit-%u.json", ++edits);
+  g_autofree char *edited = edit_record (path, name, from, to);
+  const char *needles[] = { json_path, what, NULL };
+  expect_refused (edited, needles);
+}
+
 /* A Gauss record cut to 5 of its 24 steps, its result still "finished":
  * a player would draw "done: PA = LU". */
 static void
@@ -117,25 +131,17 @@ test_run_record_members (void)
 
   /* \u0000 in a string: C would end the string there, so a kernel id
    * "cpu-naive\u0000…" or a path "a.npy\u0000/../…" read as shorter ones */
-  g_autofree char *nul = edit_record (path, "r8-nul.json", "\"cpu-naive\"", "\"cpu-naive\\u0000x\"");
-  const char *want_nul[] = { "$.job.kernels[0]", "\\u0000 inside a string", NULL };
-  expect_refused (nul, want_nul);
-
+  expect_edit_refused (path, "\"cpu-naive\"", "\"cpu-naive\\u0000x\"", "$.job.kernels[0]",
+                       "\\u0000 inside a string");
   /* a kernel id with a line break or a terminal escape: it is printed */
-  g_autofree char *esc = edit_record (path, "r8-esc.json", "\"kernel\" : \"cpu-naive\"",
-                                      "\"kernel\" : \"\\u001b[2Jcpu-naive\"");
-  const char *want_esc[] = { "$.runs[0].kernel", "control character (0x1b)", NULL };
-  expect_refused (esc, want_esc);
-
+  expect_edit_refused (path, "\"kernel\" : \"cpu-naive\"", "\"kernel\" : \"\\u001b[2Jcpu-naive\"",
+                       "$.runs[0].kernel", "control character (0x1b)");
   /* times that contradict themselves: below zero, min above max */
-  g_autofree char *neg = edit_record (path, "r8-neg.json", "\"median\" : {\n     \"value\" : ",
-                                      "\"median\" : {\n     \"value\" : -");
-  const char *want_neg[] = { "$.runs[0].time.median", "a time below zero", NULL };
-  expect_refused (neg, want_neg);
-  g_autofree char *order = edit_record (path, "r8-order.json", "\"min\" : {\n     \"value\" : ",
-                                        "\"min\" : {\n     \"value\" : 9");
-  const char *want_order[] = { "$.runs[0].time", "out of order", NULL };
-  expect_refused (order, want_order);
+  expect_edit_refused (path, "\"median\" : {\n     \"value\" : ",
+                       "\"median\" : {\n     \"value\" : -", "$.runs[0].time.median",
+                       "a time below zero");
+  expect_edit_refused (path, "\"min\" : {\n     \"value\" : ", "\"min\" : {\n     \"value\" : 9",
+                       "$.runs[0].time", "out of order");
 }
 
 /* A record whose C names a matrix of another shape than its job's (the
