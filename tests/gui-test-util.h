@@ -168,14 +168,14 @@ gui_test_open_doc_record (TlWindow *win, const char *name)
  * cancels).  The X server's own path (XTEST, as `xdotool key` takes) ends
  * in the same gtk_main_do_event. */
 static inline void
-gui_test_press_key (TlWindow *win, guint keyval, GdkModifierType mods)
+gui_test_press_key_on (GtkWidget *toplevel, guint keyval, GdkModifierType mods)
 {
   GdkDisplay *display = gdk_display_get_default ();
   GdkKeymapKey *keys = NULL;
   int n_keys = 0;
   gdk_keymap_get_entries_for_keyval (gdk_keymap_get_for_display (display), keyval, &keys, &n_keys);
   GdkEvent *ev = gdk_event_new (GDK_KEY_PRESS);
-  ev->key.window = g_object_ref (gtk_widget_get_window (GTK_WIDGET (win)));
+  ev->key.window = g_object_ref (gtk_widget_get_window (toplevel));
   ev->key.keyval = keyval;
   ev->key.state = mods;
   ev->key.time = GDK_CURRENT_TIME;
@@ -185,6 +185,20 @@ gui_test_press_key (TlWindow *win, guint keyval, GdkModifierType mods)
   gtk_main_do_event (ev);
   gdk_event_free (ev);
   g_free (keys);
+}
+
+static inline void
+gui_test_press_key (TlWindow *win, guint keyval, GdkModifierType mods)
+{
+  gui_test_press_key_on (GTK_WIDGET (win), keyval, mods);
+}
+
+/* Types text as keys (ASCII: a file name) into the focus of toplevel. */
+static inline void
+gui_test_type_on (GtkWidget *toplevel, const char *text)
+{
+  for (const char *p = text; *p; p++)
+    gui_test_press_key_on (toplevel, gdk_unicode_to_keyval ((guchar) *p), 0);
 }
 
 /* The application, registered and held, with its window: what a tool that

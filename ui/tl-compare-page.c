@@ -36,6 +36,7 @@ struct _TlComparePage
   gboolean sweep_has_sizes; /* the sweep chart has something to show */
   gboolean showing_sweep;   /* presenting: the sweep on the screen instead of the bars */
   gboolean has_lu;          /* an LU record's facts to show */
+  guint turn_id;            /* the details going beside or below the bars */
   GtkWidget *sweep_sizes, *sweep_percent;
 };
 
@@ -64,6 +65,31 @@ update_layout (TlComparePage *self)
   gtk_widget_set_visible (self->details_box, !self->presentation && self->selected_bar >= 0);
   /* presenting the sweep, the LU facts (nothing to do with it) leave it the room */
   gtk_widget_set_visible (self->lu_label, self->has_lu && !(one_at_a_time && self->showing_sweep));
+}
+
+/* A picked run's details beside the bars leave them too little width on
+ * a 1024- or 1280-pixel screen (names cut, "× faster" dropped, every fact
+ * wrapped twice): narrower than this, the details go below the bars. */
+#define DETAILS_BESIDE_MIN_WIDTH 1000
+
+static gboolean
+turn_details_cb (gpointer data)
+{
+  TlComparePage *self = data;
+  self->turn_id = 0;
+  gboolean beside = gtk_widget_get_allocated_width (self->bars_box) >= DETAILS_BESIDE_MIN_WIDTH;
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->bars_box),
+                                  beside ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+bars_box_allocate_cb (GtkWidget *box, GdkRectangle *alloc, TlComparePage *self)
+{
+  gboolean beside = alloc->width >= DETAILS_BESIDE_MIN_WIDTH;
+  gboolean is_beside = gtk_orientable_get_orientation (GTK_ORIENTABLE (box)) == GTK_ORIENTATION_HORIZONTAL;
+  if (beside != is_beside && self->turn_id == 0)
+    self->turn_id = g_idle_add (turn_details_cb, self);
 }
 
 /* the charts, or why there are none yet */
@@ -415,7 +441,13 @@ compare_step (TlPage *page, int direction)
 static gboolean
 compare_export_options (TlPage *page, TlRenderOptions *o)
 {
+  TlComparePage *self = TL_COMPARE_PAGE (page);
+  GPtrArray *runs = current_runs (self);
   o->view = TL_RENDER_COMPARE;
+  /* the bars as on show: time or GFLOP/s, the picked one marked */
+  o->color = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->metric_combo));
+  if (runs && self->selected_bar >= 0 && (guint) self->selected_bar < runs->len)
+    o->selected = ((const TlKernelRun *) runs->pdata[self->selected_bar])->kernel_id;
   return TRUE;
 }
 
@@ -469,6 +501,7 @@ tl_compare_page_dispose (GObject *object)
 {
   TlComparePage *self = TL_COMPARE_PAGE (object);
   tl_page_disconnect_session (&self->session, self);
+  g_clear_handle_id (&self->turn_id, g_source_remove);
   G_OBJECT_CLASS (tl_compare_page_parent_class)->dispose (object);
 }
 
@@ -513,6 +546,7 @@ tl_compare_page_init (TlComparePage *self)
   gtk_widget_set_hexpand (self->bars, TRUE);
   gtk_box_pack_start (GTK_BOX (self->bars_box), self->bars, TRUE, TRUE, 0);
   g_signal_connect (self->bars, "bar-activated", G_CALLBACK (bar_activated_cb), self);
+  g_signal_connect_after (self->bars_box, "size-allocate", G_CALLBACK (bars_box_allocate_cb), self);
   self->sweep = tl_chart_view_new (TL_CHART_SWEEP);
   gtk_box_pack_start (GTK_BOX (self->sweep_box), self->sweep, TRUE, TRUE, 0);
   gtk_widget_show (self->bars);

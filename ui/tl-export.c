@@ -7,7 +7,7 @@ struct _TlExport
 {
   TlSession *session;
   TlRenderOptions options;
-  char *strings[6];           /* the options' strings, owned */
+  char *strings[7];           /* the options' strings, owned */
   TlRunRecord *record;        /* a reference, or NULL */
   TlLuRecorder **lu;          /* held (tl_session_hold_lu_record), or NULL */
 };
@@ -33,7 +33,7 @@ tl_export_new (TlSession *session, TlPage *page, TlPage *fallback, gboolean pres
   /* the page's strings may change or go while the file is drawn */
   TlRenderOptions *o = &self->options;
   const char **fields[] = { &o->kernels, &o->matrix, &o->color, &o->timeline_color, &o->value_scale,
-                            &o->pool };
+                            &o->pool, &o->selected };
   g_assert (G_N_ELEMENTS (fields) == G_N_ELEMENTS (self->strings));
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     *fields[i] = self->strings[i] = g_strdup (*fields[i]);
@@ -94,7 +94,9 @@ tl_export_suggest_name (const TlExport *self)
     }
   else
     {
-      if (o->kernels)
+      if (o->kernels == NULL)
+        append_part (name, o->selected);
+      else
         {
           g_auto (GStrv) ids = g_strsplit (o->kernels, ",", 0);
           g_autofree char *joined = g_strjoinv ("-vs-", ids);

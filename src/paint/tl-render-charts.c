@@ -26,7 +26,11 @@ tl_render_draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderO
   g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
   TlCompareModel model;
   tl_compare_model_init (&model);
-  g_autoptr (GArray) bars = tl_compare_model_fill (&model, input->record->job, runs, FALSE, strings);
+  /* labelled as the app's Compare page and the roofline label them */
+  g_autoptr (GArray) bars = tl_compare_model_fill (&model, input->record->job, runs, TRUE, strings);
+  for (guint i = 0; o->selected != NULL && i < bars->len; i++)
+    if (g_strcmp0 (g_array_index (bars, TlCompareBar, i).kernel_id, o->selected) == 0)
+      model.selected_index = (gint) i;
   model.metric = TL_COMPARE_GFLOPS;
   if (o->color && g_strcmp0 (o->color, "time") == 0)
     model.metric = TL_COMPARE_TIME;

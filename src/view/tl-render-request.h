@@ -58,6 +58,7 @@ typedef struct
                             Timeline over several records: one id for all, or
                             one id per record in order */
   const char *matrix;    /* heatmap: "A", "B", "C", "ref", "error" (NULL: "C") */
+  const char *selected;  /* compare: the kernel whose bar is marked, as a picked row (NULL: none) */
   guint step;            /* gauss: the frame (tl-gauss-frame.h) */
   const char *timeline_color; /* blocks-and-timeline: the timeline's colour (color is the grid's) */
   const char *color;     /* blocks: "duration" | "start"; timeline: "duration" | "wave";
