@@ -31,7 +31,7 @@
 # functions, lines come from replaying the input here), every shared
 # library ldd names except glibc's, GNU time (peak RSS), tools/fuzz-all.sh,
 # .ci/lsan.supp and tests/fuzz/corpus/, as one .tar.xz beside run.sh.  A
-# device run carries at most 64 MiB, the checkout (about 30 MiB) included:
+# device run carries at most 64 MiB, the checkout (about 29 MiB) included:
 # this is about 14 MiB.
 #
 # Environment: BUILD (the clang build, default build-fuzz, set up by
