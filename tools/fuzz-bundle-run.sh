@@ -54,7 +54,7 @@ export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$work/.ci/lsan.supp:print_suppr
 export TL_MAX_MATRIX_BYTES=67108864
 timeout=${TL_FUZZ_TIMEOUT:-5}
 limits=(-timeout="$timeout" -max_len=65536 -rss_limit_mb=2048 -malloc_limit_mb=512)
-step_limit=${TL_FUZZ_STEP_LIMIT:-60}  # seconds for each merge and each replay
+step_limit=${TL_FUZZ_STEP_LIMIT:-120}  # seconds for each merge and each replay
 cd "$work" || exit 1
 
 echo "== $(date -u +%FT%TZ) $(nproc) cores: every harness for $seconds s, -fork=$jobs${given:+, continuing from $given}"
@@ -73,8 +73,17 @@ merge_and_replay() {
   local more=()
   [ -n "$given" ] && [ -d "$given/$name" ] && more=("$given/$name")
   # each step bounded, so that a device run's files still come back
-  timeout "$step_limit" "build/tests/fuzz/fuzz-$name" -merge=1 "${limits[@]}" "$w/merged" \
-    "${more[@]}" "$w/scratch" >"$w/merge-log" 2>&1
+  if ! timeout "$step_limit" "build/tests/fuzz/fuzz-$name" -merge=1 "${limits[@]}" "$w/merged" \
+    "${more[@]}" "$w/scratch" >"$w/merge-log" 2>&1; then
+    # out of time (or stopped): keep everything, unmerged, so that the
+    # next run continues from all of it
+    echo "run.sh: merging fuzz-$name did not finish: its corpus is kept unmerged" \
+      | tee -a "$w/merge-log" >&2
+    local dir
+    for dir in "${more[@]}" "$w/scratch"; do
+      cp -r "$dir"/. "$w/merged/"
+    done
+  fi
   for f in "$committed"/*; do
     rm -f "$w/merged/$(basename "$f")"
   done
@@ -112,6 +121,7 @@ field() { grep -oE "\"$2\": \"[^\"]*\"" "$1" | cut -d'"' -f4; }
     ft=$(grep -oE 'ft: [0-9]+' <<<"$inited" | cut -d' ' -f2)
     corp=$(grep -oE 'corp: [0-9]+/[0-9]+[a-zA-Z]*' <<<"$inited" | cut -d' ' -f2)
     slow=$(final_stat "$w/replay-log" slowest_unit_time_sec)
+    [ -z "$cov" ] && slow=""  # the replay did not get through the corpus
     printf '%-13s %-5s %11s %7s %8s %8s %7s %8s %6s %9s %9s %6ss\n' "$name" "$r" "$ex" "$es" \
       "$cpu_min" "$rss" "$new" "$merged" "${cov:-?}" "${ft:-?}" "${corp:-?}" "${slow:-?}"
     printf '{"name": "fuzz-%s", "result": "%s", "execs": "%s", "exec_s": "%s", "cpu_s": "%s", "peak_rss_mb": "%s", "new": %d, "merged": %d, "replay_cov": "%s", "replay_ft": "%s", "replay_corpus": "%s", "slowest_s": "%s"}\n' \
