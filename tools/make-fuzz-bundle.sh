@@ -35,7 +35,10 @@
 # this is about 14 MiB.
 #
 # Environment: BUILD (the clang build, default build-fuzz, set up by
-# tools/fuzz.sh as it does for itself).
+# tools/fuzz.sh as it does for itself).  run.sh's: TL_FUZZ_OUT, TL_FUZZ_WORK
+# (where it unpacks, default /tmp/tl-fuzz-campaign), TL_FUZZ_STEP_LIMIT
+# (seconds for each merge and replay, default 120: a merge that does not
+# finish keeps the corpus unmerged), TL_FUZZ_TIMEOUT (a hang, default 5 s).
 set -eu
 src=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:-/work/main/.fuzzbundle}
