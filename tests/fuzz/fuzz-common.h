@@ -94,7 +94,9 @@ fuzz_text (const uint8_t *data, size_t size)
 }
 
 /* A folder of this process's own for the harnesses that save files
- * (removed at exit, when the harness has removed its files). */
+ * (removed at exit, when the harness has removed its files; a harness
+ * killed or stopped on a finding leaves it, with the files of the input
+ * it was working on). */
 static char *fuzz_folder_path;
 
 static inline void
