@@ -389,26 +389,14 @@ paint_axes (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *lay
                              ceil (lay->view_row0), floor (r_last));
 }
 
+/* The line under the title: size, the caller's caption, pooling, the rows
+ * and columns in view, tiles. */
 static void
-paint_header (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *lay,
-              const TlPaintStyle *style, double width)
+append_facts (GString *facts, const TlHeatmapModel *model, const TlHeatmapLayout *lay, gboolean caption)
 {
   const TlPooledGrid *g = model->grid;
-  double y = 0;
-  double x = MAX (MIN (lay->plot_x, width * 0.25), TL_PX (style, 4));
-  double room = width - x - TL_PX (style, 4);
-  GString *facts = g_string_new (NULL);
-
-  tl_paint_set_fg (cr, style);
-  if (model->title)
-    {
-      tl_paint_set_font (cr, style, style->title_font_size, TRUE);
-      tl_paint_text_fit (cr, x, y, 0, 0, room, model->title);
-      y += TL_PX (style, style->title_font_size) * 1.35;
-    }
-
   g_string_append_printf (facts, "%zu×%zu", g->src_rows, g->src_cols);
-  if (model->caption)
+  if (caption && model->caption)
     g_string_append_printf (facts, " %s", model->caption);
   /* without a colour bar, the facts say how cells were pooled */
   if ((g->factor_r > 1 || g->factor_c > 1) && lay->cb_w <= 0)
@@ -424,9 +412,36 @@ paint_header (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *l
     g_string_append_printf (facts, _(" · tiles %d×%d"), model->tile_m, model->tile_n);
   if (g->sample_stride > 1)
     g_string_append_printf (facts, _(" · first look: 1 row in %u, the rest follows"), g->sample_stride);
+}
 
+static void
+paint_header (cairo_t *cr, const TlHeatmapModel *model, const TlHeatmapLayout *lay,
+              const TlPaintStyle *style, double width)
+{
+  double y = 0;
+  double x = MAX (MIN (lay->plot_x, width * 0.25), TL_PX (style, 4));
+  double room = width - x - TL_PX (style, 4);
+  GString *facts = g_string_new (NULL);
+
+  tl_paint_set_fg (cr, style);
+  if (model->title)
+    {
+      tl_paint_set_font (cr, style, style->title_font_size, TRUE);
+      tl_paint_text_fit (cr, x, y, 0, 0, room, model->title);
+      y += TL_PX (style, style->title_font_size) * 1.35;
+    }
+
+  /* a caption that does not fit whole is left out, not cut: "max 1.98…"
+   * would read as a different number (the error's max stays in the
+   * page's notes and its colour bar) */
+  append_facts (facts, model, lay, TRUE);
+  if (model->caption)
+    {
+      g_string_append_c (facts, '\n');
+      append_facts (facts, model, lay, FALSE);
+    }
   tl_paint_set_font (cr, style, style->font_size, FALSE);
-  tl_paint_text_fit (cr, x, y, 0, 0, room, facts->str);
+  tl_paint_text_fit_choice (cr, x, y, 0, 0, room, facts->str);
   g_string_free (facts, TRUE);
 }
 

@@ -354,18 +354,25 @@ paint_header (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout 
 
   TlBlockStatsText t;
   tl_block_stats_text (s, &t);
+  /* each line whole, or its short form: a number cut to "6.47…" would
+   * read as another number */
   g_autofree char *l1 = tl_block_stats_headline (s, tr->unit_label);
+  g_autofree char *l1_short = tl_block_stats_headline_short (s, tr->unit_label);
   g_autofree char *l2 = g_strdup_printf (
     _("block time: min %s · median %s · max %s      kernel span %s"), t.min, t.median, t.max,
     t.span);
+  g_autofree char *l2_short = g_strdup_printf (_("min %s · median %s · max %s · span %s"), t.min,
+                                               t.median, t.max, t.span);
+  g_autofree char *l1_choices = g_strconcat (l1, "\n", l1_short, NULL);
+  g_autofree char *l2_choices = g_strconcat (l2, "\n", l2_short, NULL);
 
   x = TL_PX (style, 4);
   room = right - x;
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   y += font * 1.5;
-  tl_paint_text_fit (cr, x, y, 0, 0, room, l1);
+  tl_paint_text_fit_choice (cr, x, y, 0, 0, room, l1_choices);
   if (lay->summary_lines > 1)
-    tl_paint_text_fit (cr, x, y + font * 1.35, 0, 0, room, l2);
+    tl_paint_text_fit_choice (cr, x, y + font * 1.35, 0, 0, room, l2_choices);
 }
 
 /* Room in a track for the wave names along its top and the tail's sentence

@@ -291,6 +291,30 @@ tl_block_count_units (guint n, const char *unit_label)
   return g_strdup_printf (ngettext ("%u SM", "%u SMs", n), n);
 }
 
+static char *
+tail_text (const TlBlockStats *s)
+{
+  if (!(s->tail_share > 0))
+    return g_strdup (_("no tail: the last wave is full"));
+  char pct[32];
+  tl_format_percent (100.0 * s->tail_share, pct, sizeof pct);
+  return g_strdup_printf (_("tail %s of the time"), pct);
+}
+
+char *
+tl_block_stats_headline_short (const TlBlockStats *s, const char *unit_label)
+{
+  g_return_val_if_fail (s != NULL, NULL);
+
+  g_autofree char *units = tl_block_count_units (s->n_units, unit_label ? unit_label : _("SM"));
+  g_autofree char *blocks = g_strdup_printf (ngettext ("%zu block", "%zu blocks", s->n_blocks),
+                                             s->n_blocks);
+  g_autofree char *waves = g_strdup_printf (ngettext ("%u wave", "%u waves", s->n_waves), s->n_waves);
+  g_autofree char *tail = tail_text (s);
+  /* TRANSLATORS: "256 blocks on 132 SMs · 2 waves · tail 38% of the time" */
+  return g_strdup_printf (_("%s on %s · %s · %s"), blocks, units, waves, tail);
+}
+
 char *
 tl_block_stats_headline (const TlBlockStats *s, const char *unit_label)
 {
@@ -305,15 +329,7 @@ tl_block_stats_headline (const TlBlockStats *s, const char *unit_label)
   g_autofree char *waves = g_strdup_printf (ngettext ("%u wave", "%u waves", s->n_waves), s->n_waves);
   g_autofree char *capacity = g_strdup_printf (ngettext ("up to %u block", "up to %u blocks",
                                                          s->capacity), s->capacity);
-  g_autofree char *tail = NULL;
-  if (s->tail_share > 0)
-    {
-      char pct[32];
-      tl_format_percent (100.0 * s->tail_share, pct, sizeof pct);
-      tail = g_strdup_printf (_("tail %s of the time"), pct);
-    }
-  else
-    tail = g_strdup (_("no tail: the last wave is full"));
+  g_autofree char *tail = tail_text (s);
 
   /* TRANSLATORS: "256 blocks on 132 SMs · 2 waves of up to 264 blocks (2 per SM) ·
    * 1.94 blocks per SM · tail 38% of the time" */
