@@ -123,13 +123,27 @@ table_width (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const La
   return CLAMP (c.title_w + c.before_w + c.after_w + c.words_w + 3 * c.gap, min_w, max_w);
 }
 
+/* The table's width at o's type with its titles whole and the change
+ * an arrow alone. */
+static double
+table_least_width (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const Layout *o)
+{
+  Columns c;
+  cairo_save (cr);
+  table_columns (cr, l, style, o->table_font, l->rows->len, &c);
+  cairo_restore (cr);
+  return c.title_w + c.before_w + c.after_w + c.arrow + c.gap / 2 + 3 * c.gap;
+}
+
 /* The charts' least share of the body's width: the roofline's plot and
  * the timelines' lanes are what the back row must read, so they get
- * nearly half of it (the timelines more, for their axis titles and tail
- * labels); the table, whole at 14 px presenting, and the diff share the
- * rest. */
+ * nearly half of it, more where the table, whole at 14 px presenting,
+ * needs less (it gets at most the rest, at least two fifths). */
 #define CHARTS_SHARE 0.45
-#define TIMELINES_SHARE 0.56
+#define TIMELINES_SHARE 0.56 /* their tail labels and axis titles */
+/* the roofline's least, where the table's titles need more (German, high
+ * contrast's bold type): its legend is under its plot */
+#define ROOFLINE_LEAST 0.42
 
 /* The charts stacked in a column on the left as high as the body, the
  * table on the right above the diff. */
@@ -142,7 +156,9 @@ layout_pictures_first (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style
   /* the table whole above a diff of some lines */
   double table_max = inner_w * (1 - (l->has_blocks ? TIMELINES_SHARE : CHARTS_SHARE));
   fit_table (cr, l, style, o, table_max, body_h * 0.62);
-  p->table_w = table_width (cr, l, style, o, MIN (inner_w * 0.4, table_max), table_max);
+  if (!l->has_blocks)
+    table_max = MAX (table_max, MIN (table_least_width (cr, l, style, o), inner_w * (1 - ROOFLINE_LEAST)));
+  p->table_w = table_width (cr, l, style, o, inner_w * 0.4, table_max);
   double chart_w = inner_w - p->table_w;
   p->table_x = 2 * o->pad + chart_w;
   p->table_y = body_y;
@@ -444,11 +460,11 @@ paint_table (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const La
   Columns c;
   table_columns (cr, l, style, o->table_font, p->table_rows, &c);
   double gap = c.gap, before_w = c.before_w, after_w = c.after_w, arrow = c.arrow;
-  /* the titles get what they need, the change what is left, in words
-   * where there is room (at least its short form); the titles at least a
-   * quarter */
+  /* the titles get what they need, the change what is left: in words
+   * where there is room, else its short form, else (the type at its
+   * smallest) the arrow alone; the titles at least a quarter */
   double beside = p->table_w - before_w - after_w - 3 * gap;
-  double change_w = CLAMP (beside - c.title_w, c.change_w, c.words_w);
+  double change_w = CLAMP (beside - c.title_w, arrow + gap / 2, c.words_w);
   double title_w = MAX (beside - change_w, p->table_w / 4);
   double x_before = p->table_x + title_w + gap + before_w;  /* right-aligned */
   double x_after = x_before + gap + after_w;
@@ -478,7 +494,8 @@ paint_table (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const La
           continue;
         }
       double indent = row->indented ? gap : 0;
-      tl_paint_text_fit (cr, p->table_x + indent, y, 0, 0.5, title_w - indent, row->title);
+      /* half a pixel for the sums' rounding, as the change's */
+      tl_paint_text_fit (cr, p->table_x + indent, y, 0, 0.5, title_w - indent + 0.5, row->title);
       tl_paint_text_fit (cr, x_before, y, 1, 0.5, before_w, row->before);
       tl_paint_text_fit (cr, x_after, y, 1, 0.5, after_w, row->after);
       paint_arrow (cr, style, row, x_change, y, arrow);

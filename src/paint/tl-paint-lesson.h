@@ -2,9 +2,9 @@
  *
  * Across the top the question, the answer in numbers and the rung's own
  * words for what changed.  The pictures get the left half of the page
- * (a little more for the timelines), the body's whole height: both points
- * on the roofline joined by an arrow (with counters) above the two SM
- * timelines on one time scale (with block records).  On the right the
+ * (at least 45%, more where the table needs less), the body's whole
+ * height: both points on the roofline joined by an arrow (with counters)
+ * above the two SM timelines on one time scale (with block records).  On the right the
  * table, the rung below → the rung, each row with an arrow up or down
  * coloured by whether the change helps, and under it the kernels' bodies
  * as a diff (removed lines tinted red with −, added ones green with +,

@@ -150,12 +150,12 @@ tl_paint_roofline_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_
   out->plot_x = font * 5.2;
   /* a few points (a rung beside the rung below) on a picture not much
    * wider than high: the legend under the plot, a line each, so the plot
-   * keeps the width, and the caption's limiter gets a second line */
+   * keeps the width, and the caption's limiter up to three lines */
   out->legend_below = m->n_points > 0 && m->n_points <= 4 && width < 2 * height;
   if (out->legend_below)
     {
       legend_layout (m, style, cr, width - font * 1.2, font * 1.45 * m->n_points + 1, out);
-      double legend_h = out->legend.rows * out->legend.row_h + font * 1.45;
+      double legend_h = out->legend.rows * out->legend.row_h + 2 * font * 1.45;
       out->plot_w = MAX (width - out->plot_x - font * 1.6, 10);
       out->plot_h = MAX (avail_h - legend_h, 10);
       out->legend_x = font * 0.6;
@@ -619,14 +619,16 @@ paint_caption (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
       g_autofree char *whole = g_strdup_printf (_("%s: %s at %s FLOP per DRAM byte"), who, rate, ai);
       /* where that is too wide, the rung by its number: "09: 43.8 TFLOP/s at …" */
       g_autofree char *brief = g_strdup_printf (_("%s: %s at %s FLOP per DRAM byte"), number, rate, ai);
-      g_autofree char *numbers = g_strjoin ("\n", whole, brief, NULL);
+      /* TRANSLATORS: the same in fewest words: "09: 43.8 TFLOP/s, 170 FLOP/B" */
+      g_autofree char *fewest = g_strdup_printf (_("%s: %s, %s FLOP/B"), number, rate, ai);
+      g_autofree char *numbers = g_strjoin ("\n", whole, brief, fewest, NULL);
       g_autofree char *limit = tl_roofline_limiter_text (m, p);
       caption_line (cr, style, x, y, max_w, FALSE, numbers);
       y += font * 1.45;
       if (lay->legend_below)
         {
           tl_paint_set_font (cr, style, style->font_size, TRUE);
-          y += tl_paint_text_wrap (cr, x, y, max_w, font * 1.45, 2, limit) * font * 1.45;
+          y += tl_paint_text_wrap (cr, x, y, max_w, font * 1.45, 3, limit) * font * 1.45;
         }
       else
         {

@@ -76,9 +76,8 @@ change_text (ChangeKind kind, double before, double after, int *direction, char 
     {
       if (before == after)
         return g_strdup ("");
+      /* short: the arrow alone, the cells say 0 */
       *direction = after > before ? 1 : -1;
-      g_free (*short_text);
-      *short_text = g_strdup (after > before ? _("new") : _("none now"));
       /* TRANSLATORS: a count that was zero before (bank conflicts) */
       return g_strdup (after > before ? _("new") : _("none now"));
     }

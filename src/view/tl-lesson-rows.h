@@ -28,7 +28,8 @@ typedef struct
   char *before;       /* "8.45 GB" (the rung below), "—" when unknown */
   char *after;        /* "1.07 GB" (the rung) */
   char *change;       /* "7.9× fewer", "+21 points", "" */
-  char *factor;       /* the same, short, for a narrow column: "7.9×", "+21", "" */
+  char *factor;       /* the same, short, for a narrow column: "7.9×", "+21", "" (none,
+                         or from or to zero: the arrow alone) */
   TlLessonTrend trend;
   int direction;      /* the value went up (+1), down (−1) or stayed (0) */
   gboolean heading;   /* a heading over the rows under it ("stalls:"): its title only,
