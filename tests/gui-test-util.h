@@ -4,6 +4,7 @@
 
 #include <glib/gstdio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tl-application.h"
 #include "tl-compare-page.h"
@@ -22,6 +23,21 @@ gui_test_thread_cpu_us (void)
   struct timespec ts;
   clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
   return ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
+/* The time this thread has waited for a CPU while it was ready to run,
+ * in µs (/proc/self/task/TID/schedstat; 0 where there is none): what a
+ * busy machine adds to a gap of the main loop. */
+static inline gint64
+gui_test_thread_wait_us (void)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/self/task/%d/schedstat", (int) gettid ());
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return 0;
+  char *end = NULL;
+  g_ascii_strtoull (text, &end, 10); /* time on a CPU, ns */
+  return (gint64) (g_ascii_strtoull (end, NULL, 10) / 1000);
 }
 
 static inline TlMatricesPage *

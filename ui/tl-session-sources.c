@@ -1,5 +1,6 @@
 /* tl-session-sources.c — A and B: loaded and generated off the main loop. */
 #include "tl-session-private.h"
+#include "tl-recent-menu.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -32,8 +33,7 @@ friendly_file_error (const GError *error)
 void
 tl_session_remember_file (GFile *file)
 {
-  g_autofree char *uri = g_file_get_uri (file);
-  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  tl_recent_add (file);
 }
 
 void
