@@ -294,8 +294,9 @@ paint_region_names (cairo_t *cr, const TlGaussFrame *f, const TlGaussLayout *lay
       g_snprintf (buf, sizeof buf, _("Schur complement %.0f×%.0f"), m - N, n - N);
       /* only where the region is wide enough to hold it */
       if (tl_paint_text_width (cr, buf) + font * 1.2 < ex (lay, n) - ex (lay, N))
-        label_box (cr, style, ex (lay, n) - font * 0.4, ey (lay, m) - font * 0.3, 1, 1,
-                   TL_GAUSS_RGB_SCHUR, buf);
+        /* in the theme's colour on its patch: near-black on a dark theme's patch was unreadable */
+        tl_paint_label_on_patch (cr, style, ex (lay, n) - font * 0.4, ey (lay, m) - font * 0.3, 1, 1, NULL,
+                                 buf);
     }
   if (f->block >= 0)
     {
