@@ -1,6 +1,5 @@
 /* tilelab-cli convert — read a matrix in one format, write it in another. */
 #include "tl-cli.h"
-#include "cli-gemm.h"
 #include "core/tl-error.h"
 #include "io/tl-io.h"
 

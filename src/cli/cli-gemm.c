@@ -8,7 +8,6 @@
 #include "gemm/tl-kernels.h"
 #include "gemm/tl-user-kernel.h"
 #include "core/tl-matrix.h"
-#include "core/tl-stop-signals.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -213,45 +212,6 @@ tl_cli_end_progress (void)
   if (progress_active)
     fprintf (stderr, "\r\033[K");
   progress_active = FALSE;
-}
-
-/* What the first stop signal cancels: every command's cancellable. */
-static GMutex stop_lock;
-static GPtrArray *stop_cancellables;
-
-/* On tl-stop-signals' thread: the work stops at its next check (a second
- * signal does not wait for it). */
-static void
-stop (int signum, gpointer data)
-{
-  if (isatty (STDERR_FILENO))
-    g_printerr ("\r\033[K"); /* over a progress line */
-  g_printerr ("%s\n", _("tilelab-cli: stopping… (Ctrl+C again to stop at once)"));
-  g_mutex_lock (&stop_lock);
-  for (guint i = 0; stop_cancellables && i < stop_cancellables->len; i++)
-    g_cancellable_cancel (g_ptr_array_index (stop_cancellables, i));
-  g_mutex_unlock (&stop_lock);
-}
-
-void
-tl_cli_catch_interrupts (GCancellable *cancellable)
-{
-  g_mutex_lock (&stop_lock);
-  if (stop_cancellables == NULL)
-    stop_cancellables = g_ptr_array_new_with_free_func (g_object_unref);
-  g_ptr_array_add (stop_cancellables, g_object_ref (cancellable));
-  g_mutex_unlock (&stop_lock);
-  tl_stop_signals_watch (stop, NULL);
-  /* a signal caught before this command's work began */
-  if (tl_stop_signals_caught () != 0)
-    g_cancellable_cancel (cancellable);
-}
-
-int
-tl_cli_stopped_status (void)
-{
-  int signum = tl_stop_signals_caught ();
-  return 128 + (signum != 0 ? signum : SIGINT);
 }
 
 int

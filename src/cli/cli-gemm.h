@@ -24,14 +24,6 @@ gulong   tl_cli_show_progress (TlRunner *runner);
 /* Ends a progress line. */
 void     tl_cli_end_progress (void);
 
-/* From now on Ctrl-C (SIGINT), SIGTERM and SIGHUP (the terminal closed)
- * cancel `cancellable` (while a job runs, or the next one) instead of
- * killing the program. */
-void         tl_cli_catch_interrupts (GCancellable *cancellable);
-/* The exit status of a command that a signal stopped, as a shell reports
- * a process that signal killed: 128 + SIGTERM = 143, 128 + SIGINT = 130
- * (also when no signal was caught). */
-int          tl_cli_stopped_status (void);
 /* Runs a job on the runner and waits; a cancelled job returns its partial
  * record (record->cancelled) or, when no kernel had finished, fails with
  * G_IO_ERROR_CANCELLED. */

@@ -1,6 +1,5 @@
 /* tilelab-cli generate — a named, seeded matrix into a file. */
 #include "tl-cli.h"
-#include "cli-gemm.h"
 #include "core/tl-error.h"
 #include "gen/tl-generate.h"
 #include "io/tl-io.h"

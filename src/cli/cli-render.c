@@ -1,7 +1,6 @@
 /* tilelab-cli render — a view of a run record (or Gauss record) as PNG, SVG or PDF,
  * drawn by the same painters as the app, without a display. */
 #include "tl-cli.h"
-#include "cli-gemm.h"
 
 #include <glib/gi18n-lib.h>
 #include <stdio.h>

@@ -52,8 +52,16 @@ gboolean tl_cli_parse_size2 (const char *text, gsize *rows, gsize *cols);
  * bytes, but "–", "×" and "‖" are one column and several bytes */
 void     tl_cli_put_col (FILE *out, const char *text, int width, gboolean left);
 
+/* From now on Ctrl-C (SIGINT), SIGTERM and SIGHUP (the terminal closed)
+ * cancel `cancellable` (while a job runs, or the next one) instead of
+ * killing the program. */
+void         tl_cli_catch_interrupts (GCancellable *cancellable);
+/* The exit status of a command that a signal stopped, as a shell reports
+ * a process that signal killed: 128 + SIGTERM = 143, 128 + SIGINT = 130
+ * (also when no signal was caught). */
+int          tl_cli_stopped_status (void);
 /* Runs func on a worker thread while the default main context runs, so
- * that Ctrl+C, SIGTERM and SIGHUP (tl_cli_catch_interrupts, cli-gemm.h) cancel
+ * that Ctrl+C, SIGTERM and SIGHUP (tl_cli_catch_interrupts) cancel
  * it: loads poll the cancellable at every window of a file, saves at every
  * buffer, and a cancelled save removes its temporary file. */
 typedef gboolean (*TlCliWorkFunc) (gpointer data, GCancellable *cancellable, GError **error);
