@@ -122,6 +122,9 @@ test_read_alike (void)
     { "%u", "\"inf\"", TRUE },             /* integers and "inf" */
     { "%u.5", "9007199254740993", FALSE }, /* beyond 2^53: no double holds it, stays a tree */
     { "%u", "9007199254740993", TRUE },    /* among integers it packs */
+    { "%u", "2147483648", TRUE },          /* int32 so far, widened to int64 at 37 */
+    { "%u", "-2147483648", TRUE },         /* still int32 */
+    { "%u", "4294967296.5", TRUE },        /* int32 so far, then doubles */
     { "%u", "\"x\"", FALSE },
     { "%u", "null", FALSE },
     { "%u", "[1]", FALSE },
@@ -141,6 +144,65 @@ test_read_alike (void)
   Both b = { 0 };
   both_parse (&b, "[1, 2, 3]");
   g_assert_null (tl_json_packed_of (b.packed));
+  both_clear (&b);
+}
+
+/* Integers pack as int32 while every one fits, else as int64 (widened
+ * once, the values kept); a struct's field is read straight from either. */
+static void
+test_narrow (void)
+{
+  static const struct { const char *bad; TlJsonPackedKind kind; gint64 at_bad; } cases[] = {
+    { "2147483647", TL_JSON_PACKED_INT32, G_MAXINT32 },
+    { "-2147483648", TL_JSON_PACKED_INT32, G_MININT32 },
+    { "2147483648", TL_JSON_PACKED_INT, (gint64) G_MAXINT32 + 1 },
+    { "-9223372036854775808", TL_JSON_PACKED_INT, G_MININT64 },
+  };
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autofree char *array = array_text (3000, "%u", 2500, cases[c].bad);
+      Both b = { 0 };
+      both_parse (&b, array);
+      const TlJsonPacked *pa = tl_json_packed_of (b.packed);
+      g_assert_nonnull (pa);
+      g_assert_cmpint (pa->kind, ==, cases[c].kind);
+      g_assert_cmpint (tl_json_packed_int (pa, 2499), ==, 2499);
+      g_assert_cmpint (tl_json_packed_int (pa, 2500), ==, cases[c].at_bad);
+      g_assert_cmpint (tl_json_packed_int (pa, 2999), ==, 2999);
+      both_clear (&b);
+    }
+  /* into 32- and 64-bit fields of structs, from a packed and a plain array */
+  typedef struct { guint32 narrow; guint64 wide; } Pair;
+  g_autofree char *array = array_text (40, "%u", 39, "4000000000");
+  Both b = { 0 };
+  both_parse (&b, array);
+  Pair packed[40], plain[40];
+  g_autoptr (GError) error = NULL;
+  g_assert_true (tl_json_array_uints_into (b.packed, "$.a", G_MAXUINT32, &packed[0].narrow,
+                                           sizeof (guint32), sizeof (Pair), &error));
+  g_assert_true (tl_json_array_uints_into (b.plain, "$.a", G_MAXUINT32, &plain[0].narrow,
+                                           sizeof (guint32), sizeof (Pair), &error));
+  g_assert_true (tl_json_array_uints_into (b.packed, "$.a", G_MAXUINT64, &packed[0].wide,
+                                           sizeof (guint64), sizeof (Pair), &error));
+  g_assert_true (tl_json_array_uints_into (b.plain, "$.a", G_MAXUINT64, &plain[0].wide,
+                                           sizeof (guint64), sizeof (Pair), &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < 40; i++)
+    {
+      guint64 expected = i == 39 ? 4000000000u : i;
+      g_assert_cmpuint (packed[i].narrow, ==, expected);
+      g_assert_cmpuint (plain[i].narrow, ==, expected);
+      g_assert_cmpuint (packed[i].wide, ==, expected);
+      g_assert_cmpuint (plain[i].wide, ==, expected);
+    }
+  /* beyond hi: the same words at the same index */
+  g_autoptr (GError) e1 = NULL, e2 = NULL;
+  g_assert_false (tl_json_array_uints_into (b.packed, "$.a", 1000, &packed[0].narrow,
+                                            sizeof (guint32), sizeof (Pair), &e1));
+  g_assert_false (tl_json_array_uints_into (b.plain, "$.a", 1000, &plain[0].narrow,
+                                            sizeof (guint32), sizeof (Pair), &e2));
+  g_assert_cmpstr (e1->message, ==, e2->message);
+  g_assert_nonnull (strstr (e1->message, "$.a[39]"));
   both_clear (&b);
 }
 
@@ -401,6 +463,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/json-pack/read-alike", test_read_alike);
+  g_test_add_func ("/json-pack/narrow", test_narrow);
   g_test_add_func ("/json-pack/unpack", test_unpack);
   g_test_add_func ("/json-pack/forged", test_forged);
   g_test_add_func ("/json-pack/errors", test_errors);

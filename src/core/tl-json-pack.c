@@ -43,7 +43,9 @@ typedef struct
   TlJsonPackedKind kind;
   gboolean ints_exact; /* INT: every value within ±2⁵³ so far */
   gsize n, cap;        /* elements so far, room in values */
-  guint64 *values;     /* int64 or double bits */
+  gsize cap_size;      /* the bytes of an element cap counts (values outlives a
+                          candidate: the next may hold another kind) */
+  void *values;        /* int32, int64 or double, as kind says */
   guint8 *int_bits;    /* DOUBLE: which were integers; NULL while none */
   gsize first_string;
 } Builder;
@@ -88,6 +90,13 @@ refused (GError **error, guint64 bytes)
   return FALSE;
 }
 
+/* Bytes a packed value of kind takes. */
+static gsize
+value_size (TlJsonPackedKind kind)
+{
+  return kind == TL_JSON_PACKED_INT32 ? sizeof (gint32) : sizeof (guint64);
+}
+
 /* Room for one more value, the growth asked of the budget. */
 static gboolean
 grow (Builder *b, GError **error)
@@ -95,13 +104,14 @@ grow (Builder *b, GError **error)
   if (b->n < b->cap)
     return TRUE;
   gsize cap = MAX (b->cap * 2, 1024);
-  guint64 bytes = (guint64) cap * sizeof (guint64) + (b->int_bits ? cap / 8 : 0);
+  guint64 bytes = (guint64) cap * value_size (b->kind) + (b->int_bits ? cap / 8 : 0);
   if (!tl_memory_check (bytes, _("an array of numbers in the JSON document"), error))
     return FALSE;
-  guint64 *grown = g_try_realloc (b->values, cap * sizeof (guint64));
+  void *grown = g_try_realloc (b->values, cap * value_size (b->kind));
   if (grown == NULL)
     return refused (error, bytes);
   b->values = grown;
+  b->cap_size = value_size (b->kind);
   if (b->int_bits)
     {
       guint8 *bits = g_try_realloc (b->int_bits, cap / 8);
@@ -114,10 +124,34 @@ grow (Builder *b, GError **error)
   return TRUE;
 }
 
+/* An integer beyond 32 bits: the int32 values so far become int64. */
+static gboolean
+widen (Builder *b, GError **error)
+{
+  gsize cap = MAX (b->cap, 1024);
+  guint64 bytes = (guint64) cap * sizeof (gint64);
+  if (!tl_memory_check (bytes, _("an array of numbers in the JSON document"), error))
+    return FALSE;
+  gint64 *wide = g_try_new (gint64, cap);
+  if (wide == NULL)
+    return refused (error, bytes);
+  const gint32 *narrow = b->values;
+  for (gsize i = 0; i < b->n; i++)
+    wide[i] = narrow[i];
+  g_free (b->values);
+  b->values = wide;
+  b->cap = cap;
+  b->cap_size = sizeof (gint64);
+  b->kind = TL_JSON_PACKED_INT;
+  return TRUE;
+}
+
 /* Integers and doubles mix: the integers so far become doubles, marked. */
 static gboolean
 mix (Builder *b, GError **error)
 {
+  if (b->kind == TL_JSON_PACKED_INT32 && !widen (b, error))
+    return FALSE;
   if (!tl_memory_check (MAX (b->cap, 1024) / 8, _("an array of numbers in the JSON document"),
                         error))
     return FALSE;
@@ -125,14 +159,17 @@ mix (Builder *b, GError **error)
   if (b->int_bits == NULL)
     return refused (error, MAX (b->cap, 1024) / 8);
   if (b->kind == TL_JSON_PACKED_INT)
-    for (gsize i = 0; i < b->n; i++)
-      {
-        gint64 v;
-        memcpy (&v, &b->values[i], sizeof v);
-        double d = (double) v;
-        memcpy (&b->values[i], &d, sizeof d);
-        b->int_bits[i / 8] |= 1u << (i % 8);
-      }
+    {
+      guint64 *values = b->values;
+      for (gsize i = 0; i < b->n; i++)
+        {
+          gint64 v;
+          memcpy (&v, &values[i], sizeof v);
+          double d = (double) v;
+          memcpy (&values[i], &d, sizeof d);
+          b->int_bits[i / 8] |= 1u << (i % 8);
+        }
+    }
   b->kind = TL_JSON_PACKED_DOUBLE;
   return TRUE;
 }
@@ -148,6 +185,67 @@ token_copy (const char *start, gsize n, char *buf, gsize size)
   return buf;
 }
 
+/* The number a scalar a candidate may hold stands for: FALSE when it is
+ * none ("nan", "inf" and "-inf" are). */
+static gboolean
+scalar_number (TlJsonScalar kind, const char *text, gsize length, gint64 *v, double *d)
+{
+  if (kind == TL_JSON_SCALAR_STRING)
+    {
+      if (strcmp (text, "nan") == 0)
+        *d = NAN;
+      else if (strcmp (text, "inf") == 0)
+        *d = INFINITY;
+      else if (strcmp (text, "-inf") == 0)
+        *d = -INFINITY;
+      else
+        return FALSE;
+      return TRUE;
+    }
+  if (kind != TL_JSON_SCALAR_INT && kind != TL_JSON_SCALAR_DOUBLE)
+    return FALSE;
+  char buf[64];
+  char *copy = token_copy (text, length, buf, sizeof buf);
+  if (kind == TL_JSON_SCALAR_INT)
+    *v = g_ascii_strtoll (copy, NULL, 10);
+  else
+    *d = g_ascii_strtod (copy, NULL);
+  if (copy != buf)
+    g_free (copy);
+  return TRUE;
+}
+
+/* The candidate's kind, given one more value (integer or not, exact as a
+ * double or not): 1 kept or changed, 0 the array stays a tree, -1 failed
+ * (the budget). */
+static int
+settle_kind (Builder *b, gboolean integer, gboolean exact, gboolean narrow, GError **error)
+{
+  if (!b->kind_known)
+    {
+      b->kind = !integer ? TL_JSON_PACKED_DOUBLE
+                : narrow ? TL_JSON_PACKED_INT32 : TL_JSON_PACKED_INT;
+      b->kind_known = TRUE;
+      /* the room left by an earlier candidate, in this one's elements */
+      if (b->cap > 0)
+        b->cap = b->cap * b->cap_size / value_size (b->kind);
+      b->cap_size = value_size (b->kind);
+      return 1;
+    }
+  if ((b->kind != TL_JSON_PACKED_DOUBLE) != integer && b->int_bits == NULL)
+    {
+      /* integers and doubles: doubles, when every integer is one exactly */
+      if (!exact || (b->kind != TL_JSON_PACKED_DOUBLE && !b->ints_exact))
+        return 0;
+      return mix (b, error) ? 1 : -1;
+    }
+  if (b->int_bits != NULL && !exact)
+    return 0;
+  if (b->kind == TL_JSON_PACKED_INT32 && !narrow)
+    return widen (b, error) ? 1 : -1;
+  return 1;
+}
+
 /* The scalar as a packed value: 1 taken, 0 not one a candidate holds
  * (the array stays a tree), -1 failed (the budget). */
 static int
@@ -156,50 +254,22 @@ take_number (Builder *b, TlJsonScalar kind, const char *text, gsize length, GErr
   double d = 0;
   gint64 v = 0;
   gboolean integer = kind == TL_JSON_SCALAR_INT;
-  if (kind == TL_JSON_SCALAR_STRING)
-    {
-      if (strcmp (text, "nan") == 0)
-        d = NAN;
-      else if (strcmp (text, "inf") == 0)
-        d = INFINITY;
-      else if (strcmp (text, "-inf") == 0)
-        d = -INFINITY;
-      else
-        return 0;
-    }
-  else if (kind != TL_JSON_SCALAR_INT && kind != TL_JSON_SCALAR_DOUBLE)
+  if (!scalar_number (kind, text, length, &v, &d))
     return 0;
-  else
-    {
-      char buf[64];
-      char *copy = token_copy (text, length, buf, sizeof buf);
-      if (integer)
-        v = g_ascii_strtoll (copy, NULL, 10);
-      else
-        d = g_ascii_strtod (copy, NULL);
-      if (copy != buf)
-        g_free (copy);
-    }
   gboolean exact = !integer || (v >= -EXACT_INT && v <= EXACT_INT);
-  if (!b->kind_known)
-    b->kind = integer ? TL_JSON_PACKED_INT : TL_JSON_PACKED_DOUBLE, b->kind_known = TRUE;
-  else if ((b->kind == TL_JSON_PACKED_INT) != integer && b->int_bits == NULL)
-    {
-      /* integers and doubles: doubles, when every integer is one exactly */
-      if (!exact || (b->kind == TL_JSON_PACKED_INT && !b->ints_exact))
-        return 0;
-      if (!mix (b, error))
-        return -1;
-    }
-  else if (b->int_bits != NULL && !exact)
-    return 0;
+  gboolean narrow = integer && v >= G_MININT32 && v <= G_MAXINT32;
+  int settled = settle_kind (b, integer, exact, narrow, error);
+  if (settled <= 0)
+    return settled;
   b->ints_exact = b->n == 0 ? exact : b->ints_exact && exact;
   if (!grow (b, error))
     return -1;
   if (kind == TL_JSON_SCALAR_STRING)
     b->first_string = MIN (b->first_string, b->n);
-  if (b->kind == TL_JSON_PACKED_INT)
-    memcpy (&b->values[b->n], &v, sizeof v);
+  if (b->kind == TL_JSON_PACKED_INT32)
+    ((gint32 *) b->values)[b->n] = (gint32) v;
+  else if (b->kind == TL_JSON_PACKED_INT)
+    ((gint64 *) b->values)[b->n] = v;
   else
     {
       if (integer)
@@ -207,28 +277,33 @@ take_number (Builder *b, TlJsonScalar kind, const char *text, gsize length, GErr
           d = (double) v;
           b->int_bits[b->n / 8] |= 1u << (b->n % 8);
         }
-      memcpy (&b->values[b->n], &d, sizeof d);
+      ((double *) b->values)[b->n] = d;
     }
   b->n++;
   return 1;
 }
 
-/* Element i of what the candidate holds (or of a packed array) as a node. */
+/* Element i of a packed array (or of what the candidate holds) as a node. */
 static JsonNode *
-packed_node (TlJsonPackedKind kind, const guint64 *values, const guint8 *int_bits, gsize i)
+packed_node (const TlJsonPacked *pa, gsize i)
 {
   JsonNode *node = json_node_alloc ();
-  gint64 v;
-  double d;
-  memcpy (&v, &values[i], sizeof v);
-  memcpy (&d, &values[i], sizeof d);
-  if (kind == TL_JSON_PACKED_INT)
-    return json_node_init_int (node, v);
-  if (int_bits && (int_bits[i / 8] >> (i % 8)) & 1)
-    return json_node_init_int (node, (gint64) d);
+  if (tl_json_packed_was_int (pa, i))
+    return json_node_init_int (node, tl_json_packed_int (pa, i));
+  double d = pa->doubles[i];
   if (!isfinite (d))
     return json_node_init_string (node, isnan (d) ? "nan" : d > 0 ? "inf" : "-inf");
   return json_node_init_double (node, d);
+}
+
+/* What the candidate holds so far, seen as a packed array (borrowed). */
+static TlJsonPacked
+candidate_view (const Builder *b)
+{
+  TlJsonPacked view = { .kind = b->kind, .n = b->n, .first_string = b->first_string,
+                        .int_bits = b->int_bits };
+  view.ints = b->values;
+  return view;
 }
 
 /* The candidate array f stays a tree: its values become nodes, within the
@@ -253,8 +328,9 @@ spill (Builder *b, Frame *f, GError **error)
                         error))
     return FALSE;
   JsonArray *array = json_node_get_array (f->node);
+  const TlJsonPacked view = candidate_view (b);
   for (gsize i = 0; i < b->n; i++)
-    json_array_add_element (array, packed_node (b->kind, b->values, b->int_bits, i));
+    json_array_add_element (array, packed_node (&view, i));
   b->n = 0;
   return TRUE;
 }
@@ -384,7 +460,7 @@ lift (Builder *b, Frame *f)
   pa->kind = b->kind;
   pa->n = b->n;
   pa->first_string = MIN (b->first_string, b->n);
-  pa->ints = g_realloc (b->values, b->n * sizeof (guint64)); /* shrinks: never fails */
+  pa->ints = g_realloc (b->values, b->n * value_size (b->kind)); /* shrinks: never fails */
   pa->int_bits = b->int_bits ? g_realloc (b->int_bits, (b->n + 7) / 8) : NULL;
   b->values = NULL;
   b->int_bits = NULL;
@@ -616,8 +692,7 @@ unpack_array (JsonArray *array, gpointer data)
     return;
   json_array_remove_element (array, 0);
   for (gsize i = 0; i < pa->n; i++)
-    json_array_add_element (array, packed_node (pa->kind, (const guint64 *) pa->ints,
-                                                pa->int_bits, i));
+    json_array_add_element (array, packed_node (pa, i));
 }
 
 gboolean

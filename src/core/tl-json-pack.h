@@ -8,10 +8,12 @@
  * of tl-json-check.h a window at a time (the text is never held whole)
  * and builds the tree as it reads, no json-glib parser involved; every
  * array of at least TL_JSON_PACK_MIN numbers stays out of the tree: all
- * integers become one block of int64, other numbers (with the strings
+ * integers become one block of int32 while every one fits (4 bytes a
+ * number: a block record's coordinates, units and most of its times),
+ * else of int64, other numbers (with the strings
  * "nan", "inf" and "-inf" that stand for what JSON cannot write, and
  * integers within ±2⁵³ among doubles) one block of double — 8 bytes a
- * number, asked of the memory budget as the block grows.  In the tree
+ * number (4 for int32), asked of the memory budget as the block grows.  In the tree
  * each packed array is a one-element placeholder that only this
  * document's accessors recognise (its key is random per document).  What
  * stays a tree is bounded (tl-json-check.h: TL_JSON_MAX_TREE_VALUES,
@@ -38,6 +40,7 @@ G_BEGIN_DECLS
 
 typedef enum
 {
+  TL_JSON_PACKED_INT32,  /* every element a JSON integer within 32 bits */
   TL_JSON_PACKED_INT,    /* every element a JSON integer (in 64 bits) */
   TL_JSON_PACKED_DOUBLE, /* every element a number with a point or an exponent,
                             or "nan", "inf", "-inf" */
@@ -49,6 +52,7 @@ typedef struct
   gsize n;
   union
   {
+    gint32 *ints32;
     gint64 *ints;
     double *doubles;
   };
@@ -57,12 +61,27 @@ typedef struct
                          (integers and doubles mixed); NULL when none was */
 } TlJsonPacked;
 
-/* Element i of a packed array of doubles was written as an integer. */
+/* Element i of a packed array was written as an integer. */
 static inline gboolean
 tl_json_packed_was_int (const TlJsonPacked *pa, gsize i)
 {
-  return pa->kind == TL_JSON_PACKED_INT
+  return pa->kind != TL_JSON_PACKED_DOUBLE
          || (pa->int_bits != NULL && (pa->int_bits[i / 8] >> (i % 8)) & 1);
+}
+
+/* Element i as an integer (of an element that was one: exact). */
+static inline gint64
+tl_json_packed_int (const TlJsonPacked *pa, gsize i)
+{
+  return pa->kind == TL_JSON_PACKED_INT32 ? pa->ints32[i]
+         : pa->kind == TL_JSON_PACKED_INT ? pa->ints[i] : (gint64) pa->doubles[i];
+}
+
+/* Element i as a double. */
+static inline double
+tl_json_packed_double (const TlJsonPacked *pa, gsize i)
+{
+  return pa->kind == TL_JSON_PACKED_DOUBLE ? pa->doubles[i] : (double) tl_json_packed_int (pa, i);
 }
 
 typedef struct _TlJsonDoc TlJsonDoc;

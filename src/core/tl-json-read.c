@@ -256,30 +256,45 @@ tl_json_element_object (JsonArray *array, const char *path, guint i, JsonObject 
   return TRUE;
 }
 
+/* v into slot i of out: an unsigned integer of size bytes (4 or 8),
+ * stride bytes after slot i − 1. */
+static inline void
+put_uint (void *out, gsize size, gsize stride, gsize i, guint64 v)
+{
+  char *slot = (char *) out + i * stride;
+  if (size == sizeof (guint32))
+    *(guint32 *) slot = (guint32) v;
+  else
+    *(guint64 *) slot = v;
+}
+
 /* The index of the first element of a packed array that is no integer
- * in 0 … hi (pa->n when none), the others copied into out. */
+ * in 0 … hi (pa->n when none), the others put into out. */
 static gsize
-packed_uints (const TlJsonPacked *pa, guint64 hi, guint64 *out)
+packed_uints (const TlJsonPacked *pa, guint64 hi, void *out, gsize size, gsize stride)
 {
   for (gsize i = 0; i < pa->n; i++)
     {
       /* integers among doubles are doubles exactly (within ±2⁵³) */
-      gint64 v = pa->kind == TL_JSON_PACKED_INT ? pa->ints[i] : (gint64) pa->doubles[i];
+      gint64 v = tl_json_packed_int (pa, i);
       if (!tl_json_packed_was_int (pa, i) || v < 0 || (guint64) v > hi)
         return i;
-      out[i] = (guint64) v;
+      put_uint (out, size, stride, i, (guint64) v);
     }
   return pa->n;
 }
 
 gboolean
-tl_json_array_uints (JsonArray *array, const char *path, guint64 hi, guint64 *out, GError **error)
+tl_json_array_uints_into (JsonArray *array, const char *path, guint64 hi, void *out, gsize size,
+                          gsize stride, GError **error)
 {
+  g_return_val_if_fail (size == sizeof (guint32) || size == sizeof (guint64), FALSE);
+  g_return_val_if_fail (size == sizeof (guint64) || hi <= G_MAXUINT32, FALSE);
   const TlJsonPacked *pa = tl_json_packed_of (array);
   const gsize n = pa ? pa->n : json_array_get_length (array);
   gsize bad = n;
   if (pa)
-    bad = n == 0 ? 0 : packed_uints (pa, hi, out);
+    bad = n == 0 ? 0 : packed_uints (pa, hi, out, size, stride);
   for (gsize i = 0; !pa && i < n && bad == n; i++)
     {
       JsonNode *node = json_array_get_element (array, (guint) i);
@@ -287,12 +302,19 @@ tl_json_array_uints (JsonArray *array, const char *path, guint64 hi, guint64 *ou
           || (guint64) json_node_get_int (node) > hi)
         bad = i;
       else
-        out[i] = (guint64) json_node_get_int (node);
+        put_uint (out, size, stride, i, (guint64) json_node_get_int (node));
     }
   if (bad == n)
     return TRUE;
   g_autofree char *what = g_strdup_printf (_("expected an integer in 0…%" PRIu64), hi);
   return element_fail (error, path, bad, what);
+}
+
+gboolean
+tl_json_array_uints (JsonArray *array, const char *path, guint64 hi, guint64 *out, GError **error)
+{
+  return tl_json_array_uints_into (array, path, hi, out, sizeof (guint64), sizeof (guint64),
+                                   error);
 }
 
 /* A packed array's elements as doubles, into out (n of them). */
@@ -303,7 +325,7 @@ packed_doubles (const TlJsonPacked *pa, double *out)
     memcpy (out, pa->doubles, pa->n * sizeof (double));
   else
     for (gsize i = 0; i < pa->n; i++)
-      out[i] = (double) pa->ints[i];
+      out[i] = tl_json_packed_double (pa, i);
 }
 
 /* A block of max(n, 1) doubles for the elements of the array at path. */

@@ -66,6 +66,12 @@ gboolean tl_json_element_object (JsonArray *array, const char *path, guint i, Js
  * slot per element): "path[i]: expected an integer in 0…hi". */
 gboolean tl_json_array_uints (JsonArray *array, const char *path, guint64 hi, guint64 *out,
                               GError **error);
+/* The same into one field of an array of structs: element i as an
+ * unsigned integer of size bytes (4, with hi within 32 bits, or 8) at
+ * out + i × stride — a packed array is read straight into the structs,
+ * with no block of its own in between. */
+gboolean tl_json_array_uints_into (JsonArray *array, const char *path, guint64 hi, void *out,
+                                   gsize size, gsize stride, GError **error);
 /* An array at path of exactly n values (numbers, "nan", "inf", "-inf") into
  * a new block of max(n, 1) doubles (g_free). */
 gboolean tl_json_array_values (JsonArray *array, const char *path, gsize n, double **out,

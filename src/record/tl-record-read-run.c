@@ -56,10 +56,11 @@ read_mismatches (JsonObject *ver, const char *path, const TlJob *job, TlKernelRu
   return TRUE;
 }
 
-/* The array name of count integers in 0 … hi, into column (count slots). */
+/* The array name of count integers in 0 … hi, into one field of the
+ * blocks (offset and size of the field). */
 static gboolean
-read_uint_array (JsonObject *obj, const char *path, const char *name, gsize count,
-                 gint64 hi, guint64 *column, GError **error)
+read_block_column (JsonObject *obj, const char *path, const char *name, gsize count,
+                   gint64 hi, TlBlockRecord *blocks, gsize offset, gsize size, GError **error)
 {
   JsonArray *array;
   if (!tl_json_get_array (obj, path, name, TRUE, &array, error))
@@ -68,7 +69,8 @@ read_uint_array (JsonObject *obj, const char *path, const char *name, gsize coun
   if (tl_json_array_length (array) != count)
     return tl_json_fail (error, p, _("has %u entries, “count” says %zu"),
                          tl_json_array_length (array), count);
-  return tl_json_array_uints (array, p, (guint64) hi, column, error);
+  return tl_json_array_uints_into (array, p, (guint64) hi, (char *) blocks + offset, size,
+                                   sizeof *blocks, error);
 }
 
 /* Per-block records become indices into a grid of C's tiles (the Blocks
@@ -121,42 +123,36 @@ read_blocks (JsonObject *obj, const char *path, const TlJob *job, TlKernelRun *r
     return FALSE;
   run->block_tile_n = tile;
 
-  const char *names[] = { "block_x", "block_y", unit, "launch", "start_ns", "end_ns" };
-  const gint64 highest[] = { TL_MATRIX_MAX_DIM - 1, TL_MATRIX_MAX_DIM - 1, TL_RECORD_MAX_UNITS - 1,
-                             G_MAXINT32, G_MAXINT64, G_MAXINT64 };
+  const struct { const char *name; gint64 hi; gsize offset, size; } columns[] = {
+#define FIELD(f) G_STRUCT_OFFSET (TlBlockRecord, f), sizeof (((TlBlockRecord *) 0)->f)
+    { "block_x", TL_MATRIX_MAX_DIM - 1, FIELD (block_x) },
+    { "block_y", TL_MATRIX_MAX_DIM - 1, FIELD (block_y) },
+    { unit, TL_RECORD_MAX_UNITS - 1, FIELD (unit) },
+    { "launch", G_MAXINT32, FIELD (launch) },
+    { "start_ns", G_MAXINT64, FIELD (start_ns) },
+    { "end_ns", G_MAXINT64, FIELD (end_ns) },
+#undef FIELD
+  };
   /* the blocks are as many as the first array has elements: its length
    * is checked before they are allocated, then every array in turn, its
-   * length and its elements, one column at a time into the blocks */
+   * length and its elements, read straight into the blocks' field */
   JsonArray *first;
-  if (!tl_json_get_array (obj, path, names[0], TRUE, &first, error))
+  if (!tl_json_get_array (obj, path, columns[0].name, TRUE, &first, error))
     return FALSE;
   if (tl_json_array_length (first) != (gsize) count)
     {
-      g_autofree char *p = tl_json_path (path, names[0]);
+      g_autofree char *p = tl_json_path (path, columns[0].name);
       return tl_json_fail (error, p, _("has %u entries, “count” says %zu"),
                            tl_json_array_length (first), (gsize) count);
     }
   g_autofree TlBlockRecord *blocks = tl_memory_new0 (TlBlockRecord, MAX (count, 1),
                                                      _("the block records"), error);
-  g_autofree guint64 *column = blocks ? tl_memory_new (guint64, MAX (count, 1),
-                                                       _("the block records"), error) : NULL;
-  if (column == NULL)
+  if (blocks == NULL)
     return FALSE;
-  for (guint c = 0; c < G_N_ELEMENTS (names); c++)
-    {
-      if (!read_uint_array (obj, path, names[c], count, highest[c], column, error))
-        return FALSE;
-      for (gint64 i = 0; i < count; i++)
-        switch (c)
-          {
-          case 0: blocks[i].block_x = column[i]; break;
-          case 1: blocks[i].block_y = column[i]; break;
-          case 2: blocks[i].unit = column[i]; break;
-          case 3: blocks[i].launch = column[i]; break;
-          case 4: blocks[i].start_ns = column[i]; break;
-          default: blocks[i].end_ns = column[i]; break;
-          }
-    }
+  for (guint c = 0; c < G_N_ELEMENTS (columns); c++)
+    if (!read_block_column (obj, path, columns[c].name, count, columns[c].hi, blocks,
+                            columns[c].offset, columns[c].size, error))
+      return FALSE;
   for (gint64 i = 0; i < count; i++)
     if (blocks[i].end_ns < blocks[i].start_ns)
       {
