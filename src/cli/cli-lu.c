@@ -186,9 +186,10 @@ save_record (TlCliGauss *o, const char *path, const TlMatrix *a, const TlLuResul
   src.generator = o->gen;
   src.seed = (guint64) o->seed;
   src.path = (char *) path;
-  g_autoptr (TlRunRecord) record = a->rows && a->cols ? tl_lu_run_record_new (r, a, &src, rec, error)
+  /* the recording streamed into the file, never a tree */
+  g_autoptr (TlRunRecord) record = a->rows && a->cols ? tl_lu_run_record_new (r, a, &src, NULL, error)
                                                       : NULL;
-  gboolean saved = record ? tl_run_record_save (record, o->record, TL_RECORD_SAVE_DEFAULT, error)
+  gboolean saved = record ? tl_lu_run_record_save (record, rec, o->record, error)
                           : tl_lu_recorder_save (rec, o->record, error);
   if (!saved)
     return FALSE;

@@ -73,6 +73,8 @@ static void
 packed_free (gpointer data)
 {
   TlJsonPacked *pa = data;
+  if (pa == NULL) /* freed already (tl_json_pack_store_hold) */
+    return;
   g_free (pa->ints);
   g_free (pa->int_bits);
   g_free (pa);

@@ -35,10 +35,9 @@ gboolean tl_json_node_is_bool   (JsonNode *node);
  * string (no json-glib warning for a member of another type). */
 const char *tl_json_object_get_string (JsonObject *o, const char *name, const char *fallback);
 
-/* The JSON text of root, the one way records are written: json-glib's
- * generator (pretty: one space per level), repaired — json-glib 1.6 puts
- * ".0" after every double printed without a point, exponents included
- * ("1e+22.0"), which no JSON reader takes.  length may be NULL; g_free. */
+/* The JSON text of root (core/tl-json-write.h: json-glib's layout, pretty
+ * one space per level, always valid JSON, packed arrays as their numbers).
+ * length may be NULL; g_free. */
 char    *tl_json_to_data (JsonNode *root, gboolean pretty, gsize *length);
 
 /* tl_json_check_text, then json-glib: the root (owned), or NULL.  Each

@@ -11,6 +11,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "core/tl-json-write.h"
 #include "lu/tl-lu-recorder.h"
 
 G_BEGIN_DECLS
@@ -21,6 +22,9 @@ G_BEGIN_DECLS
 #define TL_LU_RECORD_MAX_MODULUS G_GINT64_CONSTANT (2147483647)
 
 JsonNode     *tl_lu_recorder_to_json   (const TlLuRecorder *self);
+/* The record written to out value by value, no tree in between (a save
+ * streams it: tl_lu_recorder_save, tl_lu_run_record_save). */
+void          tl_lu_recorder_write     (const TlLuRecorder *self, TlJsonOut *out);
 TlLuRecorder *tl_lu_recorder_from_json (JsonNode *node, GError **error);
 gboolean      tl_lu_recorder_save      (const TlLuRecorder *self, const char *path, GError **error);
 

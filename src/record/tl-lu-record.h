@@ -20,6 +20,11 @@ G_BEGIN_DECLS
 TlRunRecord  *tl_lu_run_record_new (const TlLuResult *result, const TlMatrix *a,
                                     const TlSource *source, const TlLuRecorder *rec,
                                     GError **error);
+/* record (made with rec NULL) saved to path as tl_run_record_save saves
+ * it, with rec written as $.extensions.lu straight into the file: a large
+ * recording never becomes a tree (tl_lu_run_record_new with rec does). */
+gboolean      tl_lu_run_record_save (TlRunRecord *record, const TlLuRecorder *rec,
+                                     const char *path, GError **error);
 /* The step recording inside a run record ($.extensions.lu). */
 TlLuRecorder *tl_lu_recorder_from_run_record (const TlRunRecord *record, GError **error);
 

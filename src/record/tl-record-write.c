@@ -4,7 +4,10 @@
 #include "tl-config.h"
 #include "core/tl-error.h"
 #include "core/tl-json.h"
+#include "core/tl-json-write.h"
 #include "core/tl-save.h"
+#include "record/tl-gauss-record.h"
+#include "record/tl-lu-record.h"
 #include "io/tl-io.h"
 
 #include <glib/gi18n-lib.h>
@@ -13,333 +16,333 @@
 
 
 static void
-add_quantity (JsonBuilder *b, const char *name, double value, const char *unit)
+add_quantity (TlJsonOut *b, const char *name, double value, const char *unit)
 {
   if (!isfinite (value))
     return;
-  json_builder_set_member_name (b, name);
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "value");
-  json_builder_add_double_value (b, value);
-  json_builder_set_member_name (b, "unit");
-  json_builder_add_string_value (b, unit);
-  json_builder_end_object (b);
+  tl_json_out_member (b, name);
+  tl_json_out_begin_object (b);
+  tl_json_out_member (b, "value");
+  tl_json_out_double (b, value);
+  tl_json_out_member (b, "unit");
+  tl_json_out_string (b, unit);
+  tl_json_out_end_object (b);
 }
 
 static void
-add_double (JsonBuilder *b, const char *name, double value)
+add_double (TlJsonOut *b, const char *name, double value)
 {
   if (!isfinite (value))
     return;
-  json_builder_set_member_name (b, name);
-  json_builder_add_double_value (b, value);
+  tl_json_out_member (b, name);
+  tl_json_out_double (b, value);
 }
 
 /* "wrong": how many elements broke their bound; "mismatches": the first. */
 static void
-add_mismatches (JsonBuilder *b, const TlKernelRun *run)
+add_mismatches (TlJsonOut *b, const TlKernelRun *run)
 {
-  tl_json_member_int (b, "wrong", (gint64) run->n_wrong);
-  json_builder_set_member_name (b, "mismatches");
-  json_builder_begin_array (b);
+  tl_json_out_member_int (b, "wrong", (gint64) run->n_wrong);
+  tl_json_out_member (b, "mismatches");
+  tl_json_out_begin_array (b);
   for (guint i = 0; i < run->n_mismatches; i++)
     {
       const TlGemmMismatch *m = &run->mismatches[i];
-      json_builder_begin_object (b);
-      tl_json_member_int (b, "row", (gint64) m->row);
-      tl_json_member_int (b, "col", (gint64) m->col);
-      tl_json_member_value (b, "got", m->got);
-      tl_json_member_value (b, "expected", m->expected);
-      tl_json_member_value (b, "bound", m->bound);
-      json_builder_end_object (b);
+      tl_json_out_begin_object (b);
+      tl_json_out_member_int (b, "row", (gint64) m->row);
+      tl_json_out_member_int (b, "col", (gint64) m->col);
+      tl_json_out_member_double (b, "got", m->got);
+      tl_json_out_member_double (b, "expected", m->expected);
+      tl_json_out_member_double (b, "bound", m->bound);
+      tl_json_out_end_object (b);
     }
-  json_builder_end_array (b);
+  tl_json_out_end_array (b);
 }
 
 static void
-add_stats (JsonBuilder *b, const char *name, const TlMatrixStats *s)
+add_stats (TlJsonOut *b, const char *name, const TlMatrixStats *s)
 {
-  json_builder_set_member_name (b, name);
-  json_builder_begin_object (b);
+  tl_json_out_member (b, name);
+  tl_json_out_begin_object (b);
   add_double (b, "min", s->min);
   add_double (b, "max", s->max);
   add_double (b, "mean", s->mean);
-  tl_json_member_int (b, "n_nan", s->n_nan);
-  tl_json_member_int (b, "n_inf", s->n_inf);
-  tl_json_member_int (b, "n_finite", s->n_finite);
-  json_builder_end_object (b);
+  tl_json_out_member_int (b, "n_nan", s->n_nan);
+  tl_json_out_member_int (b, "n_inf", s->n_inf);
+  tl_json_out_member_int (b, "n_finite", s->n_finite);
+  tl_json_out_end_object (b);
 }
 
 static void
-add_source (JsonBuilder *b, const char *name, const TlSource *s)
+add_source (TlJsonOut *b, const char *name, const TlSource *s)
 {
-  json_builder_set_member_name (b, name);
-  json_builder_begin_object (b);
-  tl_json_member_string (b, "kind", tl_source_kind_name (s->kind));
+  tl_json_out_member (b, name);
+  tl_json_out_begin_object (b);
+  tl_json_out_member_string (b, "kind", tl_source_kind_name (s->kind));
   switch (s->kind)
     {
     case TL_SOURCE_GENERATOR:
-      tl_json_member_string (b, "generator", s->generator ? s->generator : "");
+      tl_json_out_member_string (b, "generator", s->generator ? s->generator : "");
       /* JSON integers are signed 64-bit: larger seeds travel as text */
       if (s->seed <= G_MAXINT64)
-        tl_json_member_int (b, "seed", (gint64) s->seed);
+        tl_json_out_member_int (b, "seed", (gint64) s->seed);
       else
         {
           g_autofree char *t = g_strdup_printf ("%" G_GUINT64_FORMAT, s->seed);
-          tl_json_member_string (b, "seed", t);
+          tl_json_out_member_string (b, "seed", t);
         }
       break;
     case TL_SOURCE_FILE:
-      tl_json_member_string (b, "path", s->path ? s->path : "");
+      tl_json_out_member_string (b, "path", s->path ? s->path : "");
       break;
     case TL_SOURCE_MATRIX:
-      tl_json_member_string (b, "label", s->label);
+      tl_json_out_member_string (b, "label", s->label);
       break;
     }
-  json_builder_end_object (b);
+  tl_json_out_end_object (b);
 }
 
 /* A planned rung's plan (docs/run-record.md, "plan"). */
 static void
-add_plan (JsonBuilder *b, const TlGpuGemmPlan *p)
+add_plan (TlJsonOut *b, const TlGpuGemmPlan *p)
 {
-  json_builder_set_member_name (b, "plan");
-  json_builder_begin_object (b);
-  tl_json_member_string (b, "name", p->name);
-  tl_json_member_int (b, "tile_m", p->tile_m);
-  tl_json_member_int (b, "tile_n", p->tile_n);
-  tl_json_member_int (b, "splits", p->splits);
-  tl_json_member_int (b, "k_per_split", p->k_per_split);
-  tl_json_member_int (b, "cluster", p->cluster);
-  tl_json_member_int (b, "raster", p->raster);
-  tl_json_member_int (b, "tiles", p->tiles);
-  tl_json_member_int (b, "work", p->work);
-  tl_json_member_int (b, "slots", p->slots);
-  tl_json_member_int (b, "ctas_per_sm", p->ctas_per_sm);
-  tl_json_member_int (b, "waves", p->waves);
+  tl_json_out_member (b, "plan");
+  tl_json_out_begin_object (b);
+  tl_json_out_member_string (b, "name", p->name);
+  tl_json_out_member_int (b, "tile_m", p->tile_m);
+  tl_json_out_member_int (b, "tile_n", p->tile_n);
+  tl_json_out_member_int (b, "splits", p->splits);
+  tl_json_out_member_int (b, "k_per_split", p->k_per_split);
+  tl_json_out_member_int (b, "cluster", p->cluster);
+  tl_json_out_member_int (b, "raster", p->raster);
+  tl_json_out_member_int (b, "tiles", p->tiles);
+  tl_json_out_member_int (b, "work", p->work);
+  tl_json_out_member_int (b, "slots", p->slots);
+  tl_json_out_member_int (b, "ctas_per_sm", p->ctas_per_sm);
+  tl_json_out_member_int (b, "waves", p->waves);
   add_double (b, "last_wave_fill", p->last_wave_fill);
-  tl_json_member_int (b, "idle_sms", p->idle_sms);
-  tl_json_member_int (b, "idle_sms_default", p->idle_sms_default);
+  tl_json_out_member_int (b, "idle_sms", p->idle_sms);
+  tl_json_out_member_int (b, "idle_sms_default", p->idle_sms_default);
   add_double (b, "model_us", p->model_us);
-  tl_json_member_bool (b, "pinned", p->pinned);
-  tl_json_member_string (b, "why", p->why);
-  json_builder_end_object (b);
+  tl_json_out_member_bool (b, "pinned", p->pinned);
+  tl_json_out_member_string (b, "why", p->why);
+  tl_json_out_end_object (b);
 }
 
 static void
-add_job (JsonBuilder *b, const TlJob *job)
+add_job (TlJsonOut *b, const TlJob *job)
 {
-  json_builder_set_member_name (b, "job");
-  json_builder_begin_object (b);
-  tl_json_member_string (b, "kind", job->kind ? job->kind : "gemm");
-  tl_json_member_int (b, "m", job->m);
-  tl_json_member_int (b, "k", job->k);
-  tl_json_member_int (b, "n", job->n);
-  tl_json_member_string (b, "dtype", tl_dtype_name (job->dtype));
+  tl_json_out_member (b, "job");
+  tl_json_out_begin_object (b);
+  tl_json_out_member_string (b, "kind", job->kind ? job->kind : "gemm");
+  tl_json_out_member_int (b, "m", job->m);
+  tl_json_out_member_int (b, "k", job->k);
+  tl_json_out_member_int (b, "n", job->n);
+  tl_json_out_member_string (b, "dtype", tl_dtype_name (job->dtype));
   add_source (b, "a", &job->a);
   add_source (b, "b", &job->b);
-  json_builder_set_member_name (b, "kernels");
-  json_builder_begin_array (b);
+  tl_json_out_member (b, "kernels");
+  tl_json_out_begin_array (b);
   for (guint i = 0; job->kernels && job->kernels[i]; i++)
-    json_builder_add_string_value (b, job->kernels[i]);
-  json_builder_end_array (b);
-  tl_json_member_int (b, "repeats", job->repeats);
-  tl_json_member_int (b, "warmups", job->warmups);
-  tl_json_member_bool (b, "flush_l2", job->flush_l2);
-  tl_json_member_bool (b, "instrument", job->instrument);
-  tl_json_member_bool (b, "counters", job->counters);
-  tl_json_member_int (b, "threads", job->threads);
-  tl_json_member_int (b, "device", job->device);
+    tl_json_out_string (b, job->kernels[i]);
+  tl_json_out_end_array (b);
+  tl_json_out_member_int (b, "repeats", job->repeats);
+  tl_json_out_member_int (b, "warmups", job->warmups);
+  tl_json_out_member_bool (b, "flush_l2", job->flush_l2);
+  tl_json_out_member_bool (b, "instrument", job->instrument);
+  tl_json_out_member_bool (b, "counters", job->counters);
+  tl_json_out_member_int (b, "threads", job->threads);
+  tl_json_out_member_int (b, "device", job->device);
   if (job->plan != NULL)
-    tl_json_member_string (b, "plan", job->plan);
-  json_builder_end_object (b);
+    tl_json_out_member_string (b, "plan", job->plan);
+  tl_json_out_end_object (b);
 }
 
 static void
-add_device (JsonBuilder *b, const TlGpuFacts *f)
+add_device (TlJsonOut *b, const TlGpuFacts *f)
 {
-  json_builder_set_member_name (b, "device");
-  json_builder_begin_object (b);
-  tl_json_member_int (b, "ordinal", f->ordinal);
-  tl_json_member_string (b, "name", f->name);
-  tl_json_member_int (b, "cc_major", f->cc_major);
-  tl_json_member_int (b, "cc_minor", f->cc_minor);
-  tl_json_member_int (b, "sm_count", f->sm_count);
-  tl_json_member_int (b, "clock_khz", f->clock_khz);
-  tl_json_member_int (b, "mem_clock_khz", f->mem_clock_khz);
-  tl_json_member_int (b, "mem_bus_width_bits", f->mem_bus_width_bits);
-  tl_json_member_int (b, "total_mem_bytes", (gint64) f->total_mem_bytes);
-  tl_json_member_int (b, "free_mem_bytes", (gint64) f->free_mem_bytes);
-  tl_json_member_int (b, "l2_bytes", f->l2_bytes);
-  tl_json_member_int (b, "smem_per_block_bytes", f->smem_per_block_bytes);
-  tl_json_member_int (b, "smem_per_block_optin_bytes", f->smem_per_block_optin_bytes);
-  tl_json_member_int (b, "smem_per_sm_bytes", f->smem_per_sm_bytes);
-  tl_json_member_int (b, "regs_per_sm", f->regs_per_sm);
-  tl_json_member_int (b, "regs_per_block", f->regs_per_block);
-  tl_json_member_int (b, "max_threads_per_block", f->max_threads_per_block);
-  tl_json_member_int (b, "max_threads_per_sm", f->max_threads_per_sm);
-  tl_json_member_int (b, "max_blocks_per_sm", f->max_blocks_per_sm);
-  tl_json_member_int (b, "warp_size", f->warp_size);
-  tl_json_member_int (b, "driver_version", f->driver_version);
-  tl_json_member_int (b, "runtime_version", f->runtime_version);
-  json_builder_end_object (b);
+  tl_json_out_member (b, "device");
+  tl_json_out_begin_object (b);
+  tl_json_out_member_int (b, "ordinal", f->ordinal);
+  tl_json_out_member_string (b, "name", f->name);
+  tl_json_out_member_int (b, "cc_major", f->cc_major);
+  tl_json_out_member_int (b, "cc_minor", f->cc_minor);
+  tl_json_out_member_int (b, "sm_count", f->sm_count);
+  tl_json_out_member_int (b, "clock_khz", f->clock_khz);
+  tl_json_out_member_int (b, "mem_clock_khz", f->mem_clock_khz);
+  tl_json_out_member_int (b, "mem_bus_width_bits", f->mem_bus_width_bits);
+  tl_json_out_member_int (b, "total_mem_bytes", (gint64) f->total_mem_bytes);
+  tl_json_out_member_int (b, "free_mem_bytes", (gint64) f->free_mem_bytes);
+  tl_json_out_member_int (b, "l2_bytes", f->l2_bytes);
+  tl_json_out_member_int (b, "smem_per_block_bytes", f->smem_per_block_bytes);
+  tl_json_out_member_int (b, "smem_per_block_optin_bytes", f->smem_per_block_optin_bytes);
+  tl_json_out_member_int (b, "smem_per_sm_bytes", f->smem_per_sm_bytes);
+  tl_json_out_member_int (b, "regs_per_sm", f->regs_per_sm);
+  tl_json_out_member_int (b, "regs_per_block", f->regs_per_block);
+  tl_json_out_member_int (b, "max_threads_per_block", f->max_threads_per_block);
+  tl_json_out_member_int (b, "max_threads_per_sm", f->max_threads_per_sm);
+  tl_json_out_member_int (b, "max_blocks_per_sm", f->max_blocks_per_sm);
+  tl_json_out_member_int (b, "warp_size", f->warp_size);
+  tl_json_out_member_int (b, "driver_version", f->driver_version);
+  tl_json_out_member_int (b, "runtime_version", f->runtime_version);
+  tl_json_out_end_object (b);
 }
 
 /* hardware counters (docs/counters.md): raw sums by key; NaN ones absent */
 static void
-add_counters (JsonBuilder *b, const TlCounters *c)
+add_counters (TlJsonOut *b, const TlCounters *c)
 {
-  json_builder_set_member_name (b, "counters");
-  json_builder_begin_object (b);
-  tl_json_member_string (b, "state", tl_counters_state_name (c->state));
-  tl_json_member_string (b, "message", c->message);
-  tl_json_member_string (b, "chip", c->chip);
+  tl_json_out_member (b, "counters");
+  tl_json_out_begin_object (b);
+  tl_json_out_member_string (b, "state", tl_counters_state_name (c->state));
+  tl_json_out_member_string (b, "message", c->message);
+  tl_json_out_member_string (b, "chip", c->chip);
   if (c->passes > 0)
-    tl_json_member_int (b, "passes", c->passes);
+    tl_json_out_member_int (b, "passes", c->passes);
   if (c->state == TL_GPU_COUNTERS_MEASURED)
     {
-      json_builder_set_member_name (b, "values");
-      json_builder_begin_object (b);
+      tl_json_out_member (b, "values");
+      tl_json_out_begin_object (b);
       for (int i = 0; i < TL_GPU_N_COUNTERS; i++)
         add_double (b, tl_gpu_counter_info (i)->key, c->value[i]);
-      json_builder_end_object (b);
+      tl_json_out_end_object (b);
     }
-  json_builder_end_object (b);
+  tl_json_out_end_object (b);
 }
 
 static void
-add_bandwidth (JsonBuilder *b, const TlGpuBandwidth *bw)
+add_bandwidth (TlJsonOut *b, const TlGpuBandwidth *bw)
 {
-  json_builder_set_member_name (b, "bandwidth");
-  json_builder_begin_object (b);
+  tl_json_out_member (b, "bandwidth");
+  tl_json_out_begin_object (b);
   add_quantity (b, "dram", bw->dram_bytes_per_s / 1e9, "GB/s");
   add_quantity (b, "l2", bw->l2_bytes_per_s / 1e9, "GB/s");
-  tl_json_member_int (b, "dram_buffer_bytes", (gint64) bw->dram_buffer_bytes);
-  tl_json_member_int (b, "l2_buffer_bytes", (gint64) bw->l2_buffer_bytes);
-  json_builder_end_object (b);
+  tl_json_out_member_int (b, "dram_buffer_bytes", (gint64) bw->dram_buffer_bytes);
+  tl_json_out_member_int (b, "l2_buffer_bytes", (gint64) bw->l2_buffer_bytes);
+  tl_json_out_end_object (b);
 }
 
-#define ADD_BLOCK_ARRAY(b, name, blocks, n, field)        \
-  G_STMT_START {                                          \
-    json_builder_set_member_name (b, name);               \
-    json_builder_begin_array (b);                         \
-    for (gsize _i = 0; _i < (n); _i++)                    \
-      json_builder_add_int_value (b, (gint64) (blocks)[_i].field); \
-    json_builder_end_array (b);                           \
+#define ADD_BLOCK_ARRAY(b, name, blocks, n, field)      \
+  G_STMT_START {                                        \
+    tl_json_out_member (b, name);                       \
+    tl_json_out_begin_array (b);                        \
+    for (gsize _i = 0; _i < (n); _i++)                  \
+      tl_json_out_int (b, (gint64) (blocks)[_i].field); \
+    tl_json_out_end_array (b);                          \
   } G_STMT_END
 
 /* Which kernel, how it ended and why. */
 static void
-add_outcome (JsonBuilder *b, const TlKernelRun *run)
+add_outcome (TlJsonOut *b, const TlKernelRun *run)
 {
-  tl_json_member_string (b, "kernel", run->kernel_id);
-  tl_json_member_string (b, "backend", tl_backend_name (run->backend));
-  tl_json_member_string (b, "precision", run->precision);
-  tl_json_member_string (b, "status", tl_run_status_name (run->status));
+  tl_json_out_member_string (b, "kernel", run->kernel_id);
+  tl_json_out_member_string (b, "backend", tl_backend_name (run->backend));
+  tl_json_out_member_string (b, "precision", run->precision);
+  tl_json_out_member_string (b, "status", tl_run_status_name (run->status));
   if (run->status == TL_RUN_ERROR || run->status == TL_RUN_CANCELLED)
     {
-      json_builder_set_member_name (b, "error");
-      json_builder_begin_object (b);
-      tl_json_member_string (b, "code", tl_run_error_code_name (run->error_code));
-      tl_json_member_string (b, "message", run->message ? run->message : "");
-      json_builder_end_object (b);
+      tl_json_out_member (b, "error");
+      tl_json_out_begin_object (b);
+      tl_json_out_member_string (b, "code", tl_run_error_code_name (run->error_code));
+      tl_json_out_member_string (b, "message", run->message ? run->message : "");
+      tl_json_out_end_object (b);
     }
   else if (run->status == TL_RUN_SKIPPED)
-    tl_json_member_string (b, "reason", run->message ? run->message : "");
+    tl_json_out_member_string (b, "reason", run->message ? run->message : "");
   if (run->backend == TL_BACKEND_CPU)
-    tl_json_member_int (b, "threads", run->threads);
+    tl_json_out_member_int (b, "threads", run->threads);
 }
 
 /* The timed launches: their statistics and every sample. */
 static void
-add_time (JsonBuilder *b, const TlKernelRun *run)
+add_time (TlJsonOut *b, const TlKernelRun *run)
 {
-  json_builder_set_member_name (b, "time");
-  json_builder_begin_object (b);
+  tl_json_out_member (b, "time");
+  tl_json_out_begin_object (b);
   add_quantity (b, "median", run->time.median, "ms");
   add_quantity (b, "min", run->time.min, "ms");
   add_quantity (b, "max", run->time.max, "ms");
   add_quantity (b, "mean", run->time.mean, "ms");
-  tl_json_member_int (b, "count", run->time.count);
-  json_builder_set_member_name (b, "samples");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "values");
-  json_builder_begin_array (b);
+  tl_json_out_member_int (b, "count", run->time.count);
+  tl_json_out_member (b, "samples");
+  tl_json_out_begin_object (b);
+  tl_json_out_member (b, "values");
+  tl_json_out_begin_array (b);
   for (guint i = 0; i < run->n_samples; i++)
     if (isfinite (run->samples_ms[i]))
-      json_builder_add_double_value (b, run->samples_ms[i]);
-  json_builder_end_array (b);
-  tl_json_member_string (b, "unit", "ms");
-  json_builder_end_object (b);
-  json_builder_end_object (b);
+      tl_json_out_double (b, run->samples_ms[i]);
+  tl_json_out_end_array (b);
+  tl_json_out_member_string (b, "unit", "ms");
+  tl_json_out_end_object (b);
+  tl_json_out_end_object (b);
 }
 
 static void
-add_verification (JsonBuilder *b, const TlKernelRun *run)
+add_verification (TlJsonOut *b, const TlKernelRun *run)
 {
-  json_builder_set_member_name (b, "verification");
-  json_builder_begin_object (b);
+  tl_json_out_member (b, "verification");
+  tl_json_out_begin_object (b);
   add_double (b, "max_abs", run->max_abs);
   add_double (b, "max_rel", run->max_rel);
   add_double (b, "rel_norm", run->rel_norm);
   add_double (b, "normwise", run->normwise);
   add_double (b, "tolerance", run->tolerance);
   add_double (b, "worst", run->worst);
-  tl_json_member_bool (b, "passed", run->passed);
+  tl_json_out_member_bool (b, "passed", run->passed);
   if (run->n_wrong > 0)
     add_mismatches (b, run);
-  json_builder_end_object (b);
+  tl_json_out_end_object (b);
 }
 
 static void
-add_launch (JsonBuilder *b, const TlLaunchFacts *l)
+add_launch (TlJsonOut *b, const TlLaunchFacts *l)
 {
-  json_builder_set_member_name (b, "launch");
-  json_builder_begin_object (b);
-  tl_json_member_int (b, "regs_per_thread", l->regs_per_thread);
-  tl_json_member_int (b, "static_smem_bytes", l->static_smem_bytes);
-  tl_json_member_int (b, "dynamic_smem_bytes", l->dynamic_smem_bytes);
-  tl_json_member_int (b, "local_bytes_per_thread", l->local_bytes_per_thread);
+  tl_json_out_member (b, "launch");
+  tl_json_out_begin_object (b);
+  tl_json_out_member_int (b, "regs_per_thread", l->regs_per_thread);
+  tl_json_out_member_int (b, "static_smem_bytes", l->static_smem_bytes);
+  tl_json_out_member_int (b, "dynamic_smem_bytes", l->dynamic_smem_bytes);
+  tl_json_out_member_int (b, "local_bytes_per_thread", l->local_bytes_per_thread);
   if (l->const_bytes >= 0)
-    tl_json_member_int (b, "const_bytes", l->const_bytes);
-  tl_json_member_int (b, "max_threads_per_block", l->max_threads_per_block);
-  tl_json_member_int (b, "active_blocks_per_sm", l->active_blocks_per_sm);
-  tl_json_member_int (b, "grid_x", l->grid_x);
-  tl_json_member_int (b, "grid_y", l->grid_y);
-  tl_json_member_int (b, "grid_z", l->grid_z);
-  tl_json_member_int (b, "block_x", l->block_x);
-  tl_json_member_int (b, "block_y", l->block_y);
-  tl_json_member_int (b, "block_z", l->block_z);
-  tl_json_member_int (b, "launches", l->launches);
+    tl_json_out_member_int (b, "const_bytes", l->const_bytes);
+  tl_json_out_member_int (b, "max_threads_per_block", l->max_threads_per_block);
+  tl_json_out_member_int (b, "active_blocks_per_sm", l->active_blocks_per_sm);
+  tl_json_out_member_int (b, "grid_x", l->grid_x);
+  tl_json_out_member_int (b, "grid_y", l->grid_y);
+  tl_json_out_member_int (b, "grid_z", l->grid_z);
+  tl_json_out_member_int (b, "block_x", l->block_x);
+  tl_json_out_member_int (b, "block_y", l->block_y);
+  tl_json_out_member_int (b, "block_z", l->block_z);
+  tl_json_out_member_int (b, "launches", l->launches);
   add_double (b, "waves", l->waves);
   add_double (b, "occupancy", l->occupancy);
-  json_builder_end_object (b);
+  tl_json_out_end_object (b);
 }
 
 /* The block records, one array per field. */
 static void
-add_blocks (JsonBuilder *b, const TlKernelRun *run)
+add_blocks (TlJsonOut *b, const TlKernelRun *run)
 {
   const char *unit = g_strcmp0 (run->block_unit, "thread") == 0 ? "thread" : "sm";
-  json_builder_set_member_name (b, "blocks");
-  json_builder_begin_object (b);
-  tl_json_member_int (b, "count", run->n_blocks);
-  tl_json_member_string (b, "unit", unit);
-  tl_json_member_int (b, "tile_m", run->block_tile_m);
-  tl_json_member_int (b, "tile_n", run->block_tile_n);
+  tl_json_out_member (b, "blocks");
+  tl_json_out_begin_object (b);
+  tl_json_out_member_int (b, "count", run->n_blocks);
+  tl_json_out_member_string (b, "unit", unit);
+  tl_json_out_member_int (b, "tile_m", run->block_tile_m);
+  tl_json_out_member_int (b, "tile_n", run->block_tile_n);
   ADD_BLOCK_ARRAY (b, "block_x", run->blocks, run->n_blocks, block_x);
   ADD_BLOCK_ARRAY (b, "block_y", run->blocks, run->n_blocks, block_y);
   ADD_BLOCK_ARRAY (b, unit, run->blocks, run->n_blocks, unit);
   ADD_BLOCK_ARRAY (b, "launch", run->blocks, run->n_blocks, launch);
   ADD_BLOCK_ARRAY (b, "start_ns", run->blocks, run->n_blocks, start_ns);
   ADD_BLOCK_ARRAY (b, "end_ns", run->blocks, run->n_blocks, end_ns);
-  json_builder_end_object (b);
+  tl_json_out_end_object (b);
 }
 
 static void
-add_run (JsonBuilder *b, const TlKernelRun *run)
+add_run (TlJsonOut *b, const TlKernelRun *run)
 {
-  json_builder_begin_object (b);
+  tl_json_out_begin_object (b);
   add_outcome (b, run);
   if (run->time.count > 0)
     add_time (b, run);
@@ -352,7 +355,7 @@ add_run (JsonBuilder *b, const TlKernelRun *run)
 
   if (run->verified)
     add_verification (b, run);
-  tl_json_member_string (b, "reference_kernel", run->reference_id);
+  tl_json_out_member_string (b, "reference_kernel", run->reference_id);
   add_quantity (b, "percent_of_reference", run->percent_of_reference, "%");
   add_quantity (b, "speedup_vs_naive", run->speedup_vs_naive, "x");
 
@@ -363,11 +366,11 @@ add_run (JsonBuilder *b, const TlKernelRun *run)
 
   if (isfinite (run->instrumented_median_ms))
     {
-      json_builder_set_member_name (b, "instrumented");
-      json_builder_begin_object (b);
+      tl_json_out_member (b, "instrumented");
+      tl_json_out_begin_object (b);
       add_quantity (b, "median", run->instrumented_median_ms, "ms");
       add_quantity (b, "overhead", run->instrument_overhead_pct, "%");
-      json_builder_end_object (b);
+      tl_json_out_end_object (b);
     }
 
   if (run->counters != NULL && tl_counters_state_name (run->counters->state) != NULL)
@@ -377,51 +380,51 @@ add_run (JsonBuilder *b, const TlKernelRun *run)
 
   if (run->has_c_stats || run->c_path)
     {
-      json_builder_set_member_name (b, "result");
-      json_builder_begin_object (b);
+      tl_json_out_member (b, "result");
+      tl_json_out_begin_object (b);
       if (run->has_c_stats)
         add_stats (b, "stats", &run->c_stats);
-      tl_json_member_string (b, "path", run->c_path);
-      json_builder_end_object (b);
+      tl_json_out_member_string (b, "path", run->c_path);
+      tl_json_out_end_object (b);
     }
-  json_builder_end_object (b);
+  tl_json_out_end_object (b);
 }
 
 static void
-add_input (JsonBuilder *b, const char *name, gboolean has_stats, const TlMatrixStats *stats,
+add_input (TlJsonOut *b, const char *name, gboolean has_stats, const TlMatrixStats *stats,
            const char *path)
 {
   if (!has_stats && path == NULL)
     return;
-  json_builder_set_member_name (b, name);
-  json_builder_begin_object (b);
+  tl_json_out_member (b, name);
+  tl_json_out_begin_object (b);
   if (has_stats)
     add_stats (b, "stats", stats);
-  tl_json_member_string (b, "path", path);
-  json_builder_end_object (b);
+  tl_json_out_member_string (b, "path", path);
+  tl_json_out_end_object (b);
 }
 
-JsonNode *
-tl_run_record_to_json (const TlRunRecord *record)
+/* The whole record, written to b as it is produced; lu (may be NULL), a
+ * Gauss step recording, as $.extensions.lu. */
+static void
+add_record (TlJsonOut *b, const TlRunRecord *record, const TlLuRecorder *lu)
 {
-  g_return_val_if_fail (record != NULL, NULL);
-  g_autoptr (JsonBuilder) b = json_builder_new ();
-  json_builder_begin_object (b);
-  tl_json_member_string (b, "schema", TL_RUN_RECORD_SCHEMA);
-  tl_json_member_string (b, "tilelab_version", record->tilelab_version ? record->tilelab_version : TL_VERSION);
-  tl_json_member_string (b, "created", record->created ? record->created : "");
-  tl_json_member_string (b, "command_line", record->command_line);
-  tl_json_member_string (b, "note", record->note);
+  tl_json_out_begin_object (b);
+  tl_json_out_member_string (b, "schema", TL_RUN_RECORD_SCHEMA);
+  tl_json_out_member_string (b, "tilelab_version", record->tilelab_version ? record->tilelab_version : TL_VERSION);
+  tl_json_out_member_string (b, "created", record->created ? record->created : "");
+  tl_json_out_member_string (b, "command_line", record->command_line);
+  tl_json_out_member_string (b, "note", record->note);
   if (record->cancelled)
-    tl_json_member_bool (b, "cancelled", TRUE);
+    tl_json_out_member_bool (b, "cancelled", TRUE);
 
-  json_builder_set_member_name (b, "machine");
-  json_builder_begin_object (b);
-  tl_json_member_string (b, "host_name", record->machine.host_name ? record->machine.host_name : "");
-  tl_json_member_string (b, "os", record->machine.os ? record->machine.os : "");
-  tl_json_member_string (b, "cpu_model", record->machine.cpu_model ? record->machine.cpu_model : "");
-  tl_json_member_int (b, "cores", record->machine.cores);
-  json_builder_end_object (b);
+  tl_json_out_member (b, "machine");
+  tl_json_out_begin_object (b);
+  tl_json_out_member_string (b, "host_name", record->machine.host_name ? record->machine.host_name : "");
+  tl_json_out_member_string (b, "os", record->machine.os ? record->machine.os : "");
+  tl_json_out_member_string (b, "cpu_model", record->machine.cpu_model ? record->machine.cpu_model : "");
+  tl_json_out_member_int (b, "cores", record->machine.cores);
+  tl_json_out_end_object (b);
 
   if (record->has_device)
     add_device (b, &record->device);
@@ -430,39 +433,60 @@ tl_run_record_to_json (const TlRunRecord *record)
   if (record->job)
     add_job (b, record->job);
 
-  json_builder_set_member_name (b, "inputs");
-  json_builder_begin_object (b);
+  tl_json_out_member (b, "inputs");
+  tl_json_out_begin_object (b);
   add_input (b, "a", record->has_input_stats, &record->a_stats, record->a_path);
   add_input (b, "b", record->has_input_stats, &record->b_stats, record->b_path);
   add_input (b, "reference", record->has_input_stats, &record->reference_stats,
              record->reference_path);
-  json_builder_end_object (b);
+  tl_json_out_end_object (b);
 
-  json_builder_set_member_name (b, "runs");
-  json_builder_begin_array (b);
+  tl_json_out_member (b, "runs");
+  tl_json_out_begin_array (b);
   for (guint i = 0; i < record->runs->len; i++)
     add_run (b, record->runs->pdata[i]);
-  json_builder_end_array (b);
+  tl_json_out_end_array (b);
 
-  if (record->extensions)
+  if (record->extensions || lu)
     {
-      json_builder_set_member_name (b, "extensions");
-      JsonNode *ext = json_node_new (JSON_NODE_OBJECT);
-      json_node_set_object (ext, record->extensions);
-      json_builder_add_value (b, ext);
+      tl_json_out_member (b, "extensions");
+      tl_json_out_begin_object (b);
+      if (lu)
+        {
+          tl_json_out_member (b, "lu");
+          tl_lu_recorder_write (lu, b);
+        }
+      GList *names = record->extensions ? json_object_get_members (record->extensions) : NULL;
+      for (GList *l = names; l != NULL; l = l->next)
+        if (!lu || strcmp (l->data, "lu") != 0)
+          {
+            tl_json_out_member (b, l->data);
+            tl_json_out_node (b, json_object_get_member (record->extensions, l->data));
+          }
+      g_list_free (names);
+      tl_json_out_end_object (b);
     }
-  json_builder_end_object (b);
-  return json_builder_get_root (b);
+  tl_json_out_end_object (b);
 }
 
-/* add_job and add_device write a member of the object being built: build
- * a wrapper object and take that member out of it */
-static JsonNode *
-member_of_wrapper (JsonBuilder *b, const char *name)
+JsonNode *
+tl_run_record_to_json (const TlRunRecord *record)
 {
-  json_builder_end_object (b);
-  g_autoptr (JsonNode) wrapper = json_builder_get_root (b);
-  g_object_unref (b);
+  g_return_val_if_fail (record != NULL, NULL);
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  g_autoptr (TlJsonOut) b = tl_json_out_new_builder (builder);
+  add_record (b, record, NULL);
+  return json_builder_get_root (builder);
+}
+
+/* add_job and add_device write a member of an object: they write into a
+ * wrapper object (begun on b), and that member is taken out of it; frees b */
+static JsonNode *
+member_of_wrapper (JsonBuilder *builder, TlJsonOut *b, const char *name)
+{
+  tl_json_out_end_object (b);
+  tl_json_out_free (b);
+  g_autoptr (JsonNode) wrapper = json_builder_get_root (builder);
   return json_node_copy (json_object_get_member (json_node_get_object (wrapper), name));
 }
 
@@ -470,38 +494,42 @@ JsonNode *
 tl_job_to_json (const TlJob *job)
 {
   g_return_val_if_fail (job != NULL, NULL);
-  JsonBuilder *b = json_builder_new ();
-  json_builder_begin_object (b);
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  TlJsonOut *b = tl_json_out_new_builder (builder);
+  tl_json_out_begin_object (b);
   add_job (b, job);
-  return member_of_wrapper (b, "job");
+  return member_of_wrapper (builder, b, "job");
 }
 
 JsonNode *
 tl_gpu_facts_to_json (const TlGpuFacts *facts)
 {
   g_return_val_if_fail (facts != NULL, NULL);
-  JsonBuilder *b = json_builder_new ();
-  json_builder_begin_object (b);
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  TlJsonOut *b = tl_json_out_new_builder (builder);
+  tl_json_out_begin_object (b);
   add_device (b, facts);
-  return member_of_wrapper (b, "device");
+  return member_of_wrapper (builder, b, "device");
 }
 
 JsonNode *
 tl_kernel_run_to_json (const TlKernelRun *run)
 {
   g_return_val_if_fail (run != NULL, NULL);
-  g_autoptr (JsonBuilder) b = json_builder_new ();
+  g_autoptr (JsonBuilder) builder = json_builder_new ();
+  g_autoptr (TlJsonOut) b = tl_json_out_new_builder (builder);
   add_run (b, run);
-  return json_builder_get_root (b);
+  return json_builder_get_root (builder);
 }
 
 char *
 tl_run_record_to_string (const TlRunRecord *record, gboolean pretty)
 {
-  g_autoptr (JsonNode) root = tl_run_record_to_json (record);
-  return tl_json_to_data (root, pretty, NULL);
+  g_return_val_if_fail (record != NULL, NULL);
+  TlJsonOut *b = tl_json_out_new_text (pretty);
+  add_record (b, record, NULL);
+  return tl_json_out_free_to_text (b, NULL);
 }
-
 
 /* ---- files ------------------------------------------------------------ */
 
@@ -528,11 +556,10 @@ save_matrix_beside (const TlMatrix *m, const char *dir, const char *stem, const 
   return TRUE;
 }
 
-gboolean
-tl_run_record_save (TlRunRecord *record, const char *path, TlRecordSaveFlags flags,
-                    GError **error)
+static gboolean
+save_record (TlRunRecord *record, const TlLuRecorder *lu, const char *path,
+             TlRecordSaveFlags flags, GError **error)
 {
-  g_return_val_if_fail (record != NULL && path != NULL, FALSE);
   if (flags & TL_RECORD_SAVE_MATRICES)
     {
       g_autofree char *dir = g_path_get_dirname (path);
@@ -555,11 +582,19 @@ tl_run_record_save (TlRunRecord *record, const char *path, TlRecordSaveFlags fla
   gsize n_blocks = 0;
   for (guint i = 0; i < record->runs->len; i++)
     n_blocks += ((TlKernelRun *) record->runs->pdata[i])->n_blocks;
-  g_autofree char *text = tl_run_record_to_string (record, n_blocks <= TL_RUN_RECORD_PRETTY_BLOCKS);
   /* one save (core/tl-save.h): a link written through, a FIFO or device
-   * refused, no temporary left on a failure */
+   * refused, no temporary left on a failure; the text written to it as it
+   * is produced, never whole in memory */
   g_autoptr (GError) local = NULL;
-  if (!tl_save_contents (path, text, strlen (text), NULL, &local))
+  TlSave *save = tl_save_begin (path, NULL, &local);
+  if (save != NULL)
+    {
+      TlJsonOut *b = tl_json_out_new_file (tl_save_stream (save),
+                                           n_blocks <= TL_RUN_RECORD_PRETTY_BLOCKS);
+      add_record (b, record, lu);
+      tl_json_out_free (b);
+    }
+  if (save == NULL || !tl_save_commit (save, &local))
     {
       g_set_error (error, TL_ERROR, TL_ERROR_IO, _("Could not write the run record: %s"),
                    local->message);
@@ -568,3 +603,18 @@ tl_run_record_save (TlRunRecord *record, const char *path, TlRecordSaveFlags fla
   return TRUE;
 }
 
+gboolean
+tl_run_record_save (TlRunRecord *record, const char *path, TlRecordSaveFlags flags,
+                    GError **error)
+{
+  g_return_val_if_fail (record != NULL && path != NULL, FALSE);
+  return save_record (record, NULL, path, flags, error);
+}
+
+gboolean
+tl_lu_run_record_save (TlRunRecord *record, const TlLuRecorder *rec, const char *path,
+                       GError **error)
+{
+  g_return_val_if_fail (record != NULL && path != NULL, FALSE);
+  return save_record (record, rec, path, TL_RECORD_SAVE_DEFAULT, error);
+}
