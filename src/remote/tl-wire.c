@@ -3,6 +3,7 @@
 
 #include "core/tl-error.h"
 #include "core/tl-json.h"
+#include "core/tl-json-pack.h"
 #include "core/tl-json-read.h"
 #include "io/tl-npy.h"
 #include "record/tl-gauss-record.h"
@@ -43,16 +44,38 @@ tl_wire_end (JsonBuilder *builder)
   return g_bytes_new_take (text, length + 1);
 }
 
+/* The start of a line, to name a message that could not be read: up to
+ * 48 bytes, what is not printable UTF-8 as '?' (g_free). */
+static char *
+line_start (const char *line, gsize length)
+{
+  g_autofree char *valid = g_utf8_make_valid (line, (gssize) MIN (length, 48));
+  for (char *p = valid; *p; p++)
+    if ((guchar) *p < 0x20 || *p == 0x7f)
+      *p = '?';
+  return g_strdup_printf ("%s%s", valid, length > 48 ? "…" : "");
+}
+
 JsonObject *
 tl_wire_parse (const char *line, gsize length, const char **type, GError **error)
 {
+  /* read as records are (core/tl-json-pack.h): strict JSON within the
+   * bounds on depth, string size, values and array lengths, long arrays
+   * of numbers packed as they are read, and the tree they make priced
+   * against the memory budget before it is built — a broken or hostile
+   * peer gets a message refused, never memory without bound */
   g_autoptr (GError) local = NULL;
-  g_autoptr (JsonNode) root = tl_json_parse (line, length, &local);
+  g_autoptr (TlJsonDoc) doc = tl_json_doc_parse (line, length, &local);
+  JsonNode *root = doc ? tl_json_doc_root (doc) : NULL;
+  if (root != NULL && !tl_json_doc_unpack (root, &local))
+    root = NULL;
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
+      g_autofree char *start = line_start (line, length);
+      g_autofree char *size = g_format_size_full (length, G_FORMAT_SIZE_IEC_UNITS);
       g_set_error (error, TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL,
-                   _("a message that is not a JSON object (%s)"),
-                   local ? local->message : _("another JSON value"));
+                   _("a message that is not a JSON object (%s; %s, beginning “%s”)"),
+                   local ? local->message : _("another JSON value"), size, start);
       return NULL;
     }
   JsonObject *object = json_node_get_object (root);
@@ -64,6 +87,7 @@ tl_wire_parse (const char *line, gsize length, const char **type, GError **error
       return NULL;
     }
   *type = t;
+  /* the object outlives its document: no placeholder is left in it */
   return json_object_ref (object);
 }
 
