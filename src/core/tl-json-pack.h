@@ -103,13 +103,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlJsonDoc, tl_json_doc_free)
 const TlJsonPacked *tl_json_packed_of (JsonArray *array);
 
 /* The packed array a placeholder's text names, or NULL (the writer's
- * side: tl_json_to_data prints a held placeholder as its numbers). */
+ * side: core/tl-json-write.h writes a held placeholder as its numbers). */
 const TlJsonPacked *tl_json_packed_of_marker (const char *text);
 
 /* Keeps the packed arrays under node alive beyond their document, for
  * what keeps part of the tree (a run record's extensions: 8 bytes a
  * number rather than a tree's 80); the document's other packed arrays
- * are freed, so call it once they are read.  tl_json_to_data prints
+ * are freed, so call it once they are read.  core/tl-json-write.h writes
  * them as the numbers they are.  NULL when node holds none. */
 TlJsonPackStore *tl_json_pack_store_hold  (JsonNode *node);
 TlJsonPackStore *tl_json_pack_store_ref   (TlJsonPackStore *store);
