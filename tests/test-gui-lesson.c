@@ -5,11 +5,18 @@
  * rung by rung to its first lesson and back; Enter shows the rung's
  * source, whose code has the page's width at 1024×768, window and
  * presenting (the facts below it, a scroll bar for longer lines); a
- * record with block records only still has its lessons.
+ * record with block records only still has its lessons.  Every lesson
+ * of both records as the window draws it at 1024×768 and 1280×800,
+ * window and presenting: no text overlaps another or is cut to the same
+ * words as another, presenting none is under 14 px; run again as
+ * test-gui-lesson-de (LANGUAGE=de, the build tree's catalogue), where
+ * the table speaks German.
  * Exits 77 (skip) without a display.
  */
 #include <gtk/gtk.h>
 
+#include "core/tl-locale.h"
+#include "paint/tl-paint-text-boxes.h"
 #include "tl-lesson-page.h"
 #include "tl-page.h"
 #include "tl-source-page.h"
@@ -264,10 +271,92 @@ test_diff_off_main_loop (void)
     }
 }
 
+static void
+find_area (GtkWidget *widget, gpointer data)
+{
+  if (GTK_IS_DRAWING_AREA (widget))
+    *(GtkWidget **) data = widget;
+  else if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), find_area, data);
+}
+
+static gboolean
+page_ready (gpointer page)
+{
+  return gui_test_window_settled (win) && !tl_lesson_page_is_busy (page);
+}
+
+/* The lesson shown, drawn as the window draws it: its texts' problems. */
+static void
+check_drawn (TlLessonPage *page, gboolean presenting, const char *where)
+{
+  g_assert_true (gui_test_wait_until (page_ready, page, 30));
+  GtkWidget *area = NULL;
+  find_area (GTK_WIDGET (page), &area);
+  g_assert_nonnull (area);
+  int w = gtk_widget_get_allocated_width (area), h = gtk_widget_get_allocated_height (area);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (s);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  gtk_widget_draw (area, cr);
+  tl_paint_text_boxes_attach (cr, NULL);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  g_autofree char *at = g_strdup_printf ("%s, %s on %d×%d", where, tl_lesson_page_get_rung (page), w, h);
+  g_autoptr (GString) report = g_string_new (NULL);
+  if (tl_paint_text_boxes_check (boxes, w, h, report) > 0)
+    g_error ("%s: problems with the text:\n%s", at, report->str);
+  for (guint k = 0; presenting && k < tl_paint_text_boxes_len (boxes); k++)
+    {
+      const TlPaintTextBox *b = tl_paint_text_boxes_index (boxes, k);
+      if (MIN (b->w, b->h) > 0 && b->h < 14)
+        g_error ("%s: “%s” is %.1f px high", at, b->text, b->h);
+    }
+  const char *median = g_dgettext (GETTEXT_PACKAGE, "median time");
+  if (tl_paint_text_boxes_find (boxes, median) == NULL)
+    g_error ("%s: the table has no “%s”", at, median);
+}
+
+static void
+test_drawn (void)
+{
+  static const char *const records[] = { "h200-gemm-4096-fp32-counters.json",
+                                         "h200-gemm-1000x500x1000.json" };
+  static const int sizes[][2] = { { 1024, 768 }, { 1280, 800 } };
+  for (guint r = 0; r < G_N_ELEMENTS (records); r++)
+    {
+      gui_test_open_doc_record (win, records[r]);
+      tl_window_show_view (win, "lesson");
+      g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+      TlLessonPage *page = TL_LESSON_PAGE (tl_window_get_page (win, "lesson"));
+      g_autoptr (GPtrArray) rungs = rungs_of (tl_window_get_record (win));
+      for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+        for (int presenting = 0; presenting < 2; presenting++)
+          {
+            gui_test_fill_screen (win, sizes[k][0], sizes[k][1]);
+            tl_window_set_presentation (win, presenting);
+            gui_test_pump (0.3);
+            g_autofree char *where = g_strdup_printf ("%s at %d×%d%s", records[r], sizes[k][0],
+                                                      sizes[k][1], presenting ? " presenting" : "");
+            for (guint i = 0; i < rungs->len; i++)
+              {
+                g_assert_true (tl_lesson_page_select_rung (page, rungs->pdata[i]));
+                check_drawn (page, presenting, where);
+              }
+          }
+      tl_window_set_presentation (win, FALSE);
+      gui_test_pump (0.3);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   gtk_test_init (&argc, &argv, NULL);
+  /* after gtk_test_init, which sets a locale of its own: LANGUAGE=de
+   * finds the build tree's catalogue */
+  tl_locale_init ();
   if (gdk_display_get_default () == NULL)
     return 77;
   win = gui_test_start_app (&app);
@@ -276,6 +365,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-lesson/blocks-only", test_blocks_only);
   g_test_add_func ("/gui-lesson/source-room", test_source_room);
   g_test_add_func ("/gui-lesson/diff-off-main-loop", test_diff_off_main_loop);
+  g_test_add_func ("/gui-lesson/drawn", test_drawn);
   int rc = g_test_run ();
   gtk_widget_destroy (GTK_WIDGET (win));
   g_application_release (G_APPLICATION (app));

@@ -601,6 +601,16 @@ timelines_init (Timelines *t, const TlLesson *l, const TlRunRecord *record)
   return TRUE;
 }
 
+/* A chart column too narrow for the tail's label (a window of 1024 px
+ * beside the sidebar) leaves out the waves and the tail: the table's
+ * "last partial wave" says it, and two labels cut alike ("tail: 232/2…"
+ * twice) say nothing. */
+static void
+timelines_fit (Timelines *t, const TlPaintStyle *style, double width)
+{
+  t->model.show_waves = width >= TL_PX (style, style->font_size) * 26;
+}
+
 static void
 paint_timelines (cairo_t *cr, const TlLesson *l, const TlRunRecord *record,
                  const TlPaintStyle *style, const Layout *o)
@@ -609,6 +619,7 @@ paint_timelines (cairo_t *cr, const TlLesson *l, const TlRunRecord *record,
   Timelines t;
   if (!timelines_init (&t, l, record))
     return;
+  timelines_fit (&t, style, p->timeline_w);
   TlPaintStyle sub = *style;
   sub.transparent = TRUE;
   cairo_save (cr);
@@ -639,6 +650,7 @@ tl_paint_lesson_timeline_layout (cairo_t *cr, const TlLesson *lesson, const TlRu
   Timelines t;
   if (o.parts.timeline_w <= 0 || !timelines_init (&t, lesson, record))
     return FALSE;
+  timelines_fit (&t, style, o.parts.timeline_w);
   tl_paint_timeline_layout (&t.model, style, o.parts.timeline_w, o.parts.timeline_h, out);
   for (guint i = 0; i < out->n_tracks; i++)
     {
