@@ -171,6 +171,24 @@ test_matrix_beside_of_wrong_shape (void)
   g_assert_no_error (error);
   g_assert_false (tl_run_record_load_matrices (bad_b, &error));
   g_assert_nonnull (strstr (error->message, "makes it 5×6"));
+  g_clear_error (&error);
+
+  /* C pointed at a file whose header declares 1 × 350,000,000 floats:
+   * refused from its header, its data never read (here there is none:
+   * reading it would have said "truncated") */
+  g_autoptr (GString) npy = g_string_new_len ("\x93NUMPY\x01\x00\x76\x00", 10);
+  g_string_append (npy, "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 350000000), }");
+  while (npy->len < 127)
+    g_string_append_c (npy, ' ');
+  g_string_append_c (npy, '\n');
+  g_autofree char *wide = g_build_filename (tmp_dir, "wide.npy", NULL);
+  g_assert_true (g_file_set_contents (wide, npy->str, (gssize) npy->len, NULL));
+  g_autofree char *c_at_wide = edit_record (path, "r7-w.json", "\"r7.C.cpu-naive.npy\"", "\"wide.npy\"");
+  g_autoptr (TlRunRecord) bad_w = tl_run_record_load (c_at_wide, TL_RECORD_LOAD_DEFAULT, &error);
+  g_assert_no_error (error);
+  g_assert_false (tl_run_record_load_matrices (bad_w, &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_SHAPE);
+  g_assert_nonnull (strstr (error->message, "wide.npy: a 1×350000000 matrix, but the run record's job makes it 7×6"));
 }
 
 /* A Gauss record whose running growth overflowed is still JSON. */

@@ -13,6 +13,7 @@
  * Positions in messages are byte offsets in the file.
  */
 #include "io/tl-npy.h"
+#include "core/tl-file.h"
 #include "io/tl-io-reader.h"
 #include "io/tl-io-writer.h"
 
@@ -644,6 +645,39 @@ load_stream (const char *path, FILE *f, guint64 file_size, GCancellable *cancell
   return g_steal_pointer (&m);
 }
 
+/* fd as a stream, or NULL (fd closed) with the error */
+static FILE *
+stream_of (const char *path, int fd, GError **error)
+{
+  FILE *f = fdopen (fd, "rb");
+  if (f == NULL)
+    {
+      int e = errno;
+      close (fd);
+      tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read: %s"), g_strerror (e));
+    }
+  return f;
+}
+
+gboolean
+tl_npy_read_shape (const char *path, guint64 *rows, guint64 *cols, GError **error)
+{
+  guint64 size;
+  int fd = tl_file_open_regular (path, &size, error);
+  if (fd < 0)
+    return FALSE;
+  FILE *f = stream_of (path, fd, error);
+  if (f == NULL)
+    return FALSE;
+  NpyInfo info = { 0 };
+  guint64 data_start;
+  gboolean ok = read_header (path, f, size, &info, &data_start, error);
+  fclose (f);
+  *rows = info.shape[0];
+  *cols = info.shape[1];
+  return ok;
+}
+
 TlMatrix *
 tl_npy_load_stream (const char *path, FILE *f, guint64 file_size, GCancellable *cancellable,
                     GError **error)
@@ -655,14 +689,9 @@ TlMatrix *
 tl_npy_load_fd (const char *path, int fd, guint64 size, GCancellable *cancellable,
                 gsize *progress, GError **error)
 {
-  FILE *f = fdopen (fd, "rb");
+  FILE *f = stream_of (path, fd, error);
   if (f == NULL)
-    {
-      int e = errno;
-      close (fd);
-      tl_io_set_error (error, TL_ERROR_IO, path, 0, 0, _("cannot read: %s"), g_strerror (e));
-      return NULL;
-    }
+    return NULL;
   TlMatrix *m = load_stream (path, f, size, cancellable, progress, error);
   fclose (f);
   return m;

@@ -17,6 +17,9 @@ TlMatrix *tl_npy_load_fd       (const char *path, int fd, guint64 size,
  * (the fuzzer feeds memory through fmemopen). */
 TlMatrix *tl_npy_load_stream   (const char *path, FILE *f, guint64 file_size,
                                 GCancellable *cancellable, GError **error);
+/* The shape a .npy file's header declares, its data not read (a
+ * caller that knows the shape it wants refuses another at once). */
+gboolean  tl_npy_read_shape    (const char *path, guint64 *rows, guint64 *cols, GError **error);
 gboolean  tl_npy_write         (FILE *out, const TlMatrix *matrix, gpointer user_data,
                                 GError **error);
 

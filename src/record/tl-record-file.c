@@ -7,6 +7,7 @@
 #include "core/tl-json.h"
 #include "core/tl-json-pack.h"
 #include "io/tl-io.h"
+#include "io/tl-npy.h"
 #include "record/tl-record-private.h"
 #include "record/tl-gauss-record.h"
 
@@ -19,21 +20,30 @@ tl_run_record_load_matrix (const TlRunRecord *record, const char *relative_path,
     return NULL;
   g_autofree char *full = g_build_filename (record->base_dir ? record->base_dir : ".",
                                             relative_path, NULL);
-  g_autoptr (TlMatrix) matrix = tl_matrix_load (full, TL_FORMAT_NPY, error);
-  if (matrix == NULL)
-    return NULL;
-  /* the job's shape: A is m×k, B k×n, the reference and each C m×n */
+  /* the job's shape: A is m×k, B k×n, the reference and each C m×n —
+   * checked on the header first, so a 1 × 350,000,000 file named as a
+   * 70 × 50 C is refused without reading 1.4 GB */
   const TlJob *job = record->job;
-  if (job == NULL || g_strcmp0 (job->kind, "gemm") != 0 || job->m == 0)
-    return g_steal_pointer (&matrix);
-  gsize rows = which == TL_RECORD_MATRIX_B ? job->k : job->m;
-  gsize cols = which == TL_RECORD_MATRIX_A ? job->k : job->n;
-  if (matrix->rows != rows || matrix->cols != cols)
+  gboolean shaped = job != NULL && g_strcmp0 (job->kind, "gemm") == 0 && job->m != 0;
+  gsize rows = 0, cols = 0;
+  guint64 file_rows = 0, file_cols = 0;
+  if (shaped)
+    {
+      rows = which == TL_RECORD_MATRIX_B ? job->k : job->m;
+      cols = which == TL_RECORD_MATRIX_A ? job->k : job->n;
+      if (!tl_npy_read_shape (full, &file_rows, &file_cols, error))
+        return NULL;
+    }
+  g_autoptr (TlMatrix) matrix = NULL;
+  if (!shaped || (file_rows == rows && file_cols == cols))
+    matrix = tl_matrix_load (full, TL_FORMAT_NPY, error);
+  if (shaped && (file_rows != rows || file_cols != cols))
     {
       g_autofree char *name = g_filename_display_name (full);
       g_set_error (error, TL_ERROR, TL_ERROR_SHAPE,
-                   _("%s: a %zu×%zu matrix, but the run record's job makes it %zu×%zu"), name,
-                   matrix->rows, matrix->cols, rows, cols);
+                   _("%s: a %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " matrix, but the run "
+                     "record's job makes it %zu×%zu"),
+                   name, file_rows, file_cols, rows, cols);
       return NULL;
     }
   return g_steal_pointer (&matrix);
