@@ -149,6 +149,7 @@ block_record (gsize n)
 {
   g_autoptr (TlJob) job = tl_job_new_gemm (1024, 1024, 1024, TL_DTYPE_FLOAT32);
   TlRunRecord *record = tl_run_record_new (job);
+  g_free (record->created);
   record->created = g_strdup ("2026-11-29T20:00:00Z");
   TlKernelRun *run = tl_kernel_run_new ("cpu-blocked", TL_BACKEND_CPU);
   const double samples[] = { 1.5, 0.25, 1e-9 };
