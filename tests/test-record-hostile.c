@@ -106,6 +106,16 @@ test_gauss_cut_short (void)
   g_autofree char *inf = edit_record (path, "lu24-inf.json", "\"data\" : [", "\"data\" : [1e400, ");
   const char *want_inf[] = { "the number 1e400 is beyond the range of float64", "data[0]", NULL };
   expect_refused (inf, want_inf);
+
+  /* a swap where the pivot row is the step's own (the identity never
+   * swaps), and a dtype no recorder writes */
+  const char *id_args[] = { "lu", "--gen", "identity", "--size", "3", NULL };
+  g_autofree char *id = make_record ("lu3.json", id_args);
+  expect_edit_refused (id, "\"swapped\" : false", "\"swapped\" : true", "$.steps[0].swapped",
+                       "a swap, but the pivot row is the step's own");
+  expect_edit_refused (id, "\"dtype\" : \"float64\",\n   \"modulus\"",
+                       "\"dtype\" : \"float16\",\n   \"modulus\"", "$.dtype",
+                       "expected “float32”, “float64” or “gfp”");
 }
 
 static void

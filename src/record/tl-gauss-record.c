@@ -82,6 +82,10 @@ check_step (const TlLuRecorder *self, guint k, const TlLuStep *st, const char **
     return *member = "k", _("steps out of order");
   if (st->pivot_row < k || st->pivot_row >= self->rows)
     return *member = "pivot_row", _("a pivot row outside the matrix");
+  /* a swap is the pivot row leaving the step's own (as recorded) */
+  if (st->swapped != (st->pivot_row != k))
+    return *member = "swapped", st->swapped ? _("a swap, but the pivot row is the step's own")
+                                            : _("no swap, but the pivot row is another");
   if (!vector_fits (&st->column, self->rows - k, FALSE))
     return *member = "column", _("a column of another length than the rows below the step");
   if (!vector_fits (&st->multipliers, self->rows - k - (k < self->rows), TRUE))
@@ -134,7 +138,10 @@ validate (const TlLuRecorder *self, GError **error)
   const guint mn = MIN (self->rows, self->cols);
   g_autofree char *path = NULL, *said = NULL;
   const char *what = NULL;
-  if ((self->modulus > 0) != (g_strcmp0 (self->dtype, "gfp") == 0))
+  if (g_strcmp0 (self->dtype, "float32") != 0 && g_strcmp0 (self->dtype, "float64") != 0
+      && g_strcmp0 (self->dtype, "gfp") != 0)
+    path = g_strdup ("$.dtype"), what = _("expected “float32”, “float64” or “gfp”");
+  else if ((self->modulus > 0) != (g_strcmp0 (self->dtype, "gfp") == 0))
     path = g_strdup ("$.modulus"), what = _("a modulus without the dtype “gfp” (or the other way round)");
   else if (self->steps->len > mn)
     path = g_strdup ("$.steps"), what = _("more steps than min(rows, cols)");
