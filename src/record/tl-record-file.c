@@ -2,6 +2,7 @@
 #include "record/tl-record-file.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 
 #include "core/tl-error.h"
 #include "core/tl-json.h"
@@ -41,7 +42,7 @@ tl_run_record_load_matrix (const TlRunRecord *record, const char *relative_path,
     {
       g_autofree char *name = g_filename_display_name (full);
       g_set_error (error, TL_ERROR, TL_ERROR_SHAPE,
-                   _("%s: a %" G_GUINT64_FORMAT "×%" G_GUINT64_FORMAT " matrix, but the run "
+                   _("%s: a %" PRIu64 "×%" PRIu64 " matrix, but the run "
                      "record's job makes it %zu×%zu"),
                    name, file_rows, file_cols, rows, cols);
       return NULL;
