@@ -313,10 +313,16 @@ paint_lane_axis (cairo_t *cr, const TlTimelineTrack *tr, const TlTimelineTrackLa
       double w = tl_paint_text (cr, tl->x - tick - TL_PX (style, 2), ly, 1.0, 0.5, buf);
       label_left = MIN (label_left, tl->x - tick - TL_PX (style, 2) - w);
     }
+  /* the lanes' title up the left edge, whole or not at all: a track of two
+   * CPU threads is too short for "thread", and the headline above already
+   * says "on 2 threads" */
+  const char *title = tr->unit_label ? tr->unit_label : _("SM");
+  if (tl_paint_text_width (cr, title) > tl->h)
+    return;
   cairo_save (cr);
   cairo_translate (cr, label_left - font * 0.3, tl->y + tl->h / 2);
   cairo_rotate (cr, -G_PI / 2);
-  tl_paint_text_fit (cr, 0, 0, 0.5, 1.0, tl->h, tr->unit_label ? tr->unit_label : _("SM"));
+  tl_paint_text (cr, 0, 0, 0.5, 1.0, title);
   cairo_restore (cr);
 }
 
