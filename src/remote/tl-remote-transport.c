@@ -7,6 +7,7 @@
 #include "core/tl-matrix.h"
 #include "remote/tl-remote-diagnose.h"
 #include "remote/tl-wire.h"
+#include "remote/tl-wire-lines.h"
 
 #include <gio/gunixinputstream.h>
 #include <gio/gunixoutputstream.h>
@@ -19,6 +20,7 @@
 #endif
 
 #define STDERR_TAIL_BYTES 4096
+#define STDERR_LINE_BYTES (1u << 20) /* of a longer line, a piece is left out */
 
 struct _TlRemoteTransport
 {
@@ -188,15 +190,22 @@ take_launcher_line (TlRemoteTransport *t, const char *line)
 }
 
 /* A line read from source (the async read of t done), or NULL at its end
- * (*ended: the stream ended, rather than t being closed). */
+ * (*ended: the stream ended, rather than t being closed) or when the peer
+ * sent a line longer than the wire allows (*too_long, then set). */
 static char *
 finish_line (TlRemoteTransport *t, GObject *source, GAsyncResult *result, gsize *length,
-             gboolean *ended)
+             gboolean *ended, GError **too_long)
 {
   t->pending--;
   g_autoptr (GError) error = NULL;
-  char *line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (source), result, length,
-                                                     &error);
+  char *line = tl_wire_read_line_finish (G_BUFFERED_INPUT_STREAM (source), result, length,
+                                         &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE))
+    {
+      g_propagate_error (too_long, g_steal_pointer (&error));
+      *ended = FALSE;
+      return NULL;
+    }
   *ended = line == NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   return line;
 }
@@ -207,7 +216,16 @@ err_line_cb (GObject *source, GAsyncResult *result, gpointer data)
   TlRemoteTransport *t = data;
   gsize length = 0;
   gboolean ended = FALSE;
-  g_autofree char *line = finish_line (t, source, result, &length, &ended);
+  g_autoptr (GError) too_long = NULL;
+  g_autofree char *line = finish_line (t, source, result, &length, &ended, &too_long);
+  if (too_long)
+    {
+      /* left out, and read on (a child blocked on a full pipe would hang) */
+      g_debug ("remote %s: standard error: %s, left out", tl_remote_target_host (t->target),
+               too_long->message);
+      read_next_err_line (t);
+      return;
+    }
   if (line == NULL)
     {
       if (ended)
@@ -233,8 +251,8 @@ static void
 read_next_err_line (TlRemoteTransport *t)
 {
   t->pending++;
-  g_data_input_stream_read_line_async (t->err, G_PRIORITY_DEFAULT, t->io_cancellable,
-                                       err_line_cb, t);
+  tl_wire_read_line_async (G_BUFFERED_INPUT_STREAM (t->err), STDERR_LINE_BYTES,
+                           t->io_cancellable, err_line_cb, t);
 }
 
 /* ---- standard output: the worker's messages ------------------------------------- */
@@ -244,8 +262,16 @@ static char *
 finish_output_line (TlRemoteTransport *t, GObject *source, GAsyncResult *result, gsize *length)
 {
   gboolean ended = FALSE;
-  char *line = finish_line (t, source, result, length, &ended);
-  if (ended)
+  g_autoptr (GError) too_long = NULL;
+  char *line = finish_line (t, source, result, length, &ended, &too_long);
+  if (too_long)
+    {
+      /* no message can follow in step: the transport is of no more use */
+      say_failed (t, g_error_new (TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL, _("%s sent %s"),
+                                  tl_remote_target_host (t->target), too_long->message));
+      tl_remote_transport_kill (t);
+    }
+  else if (ended)
     on_eof (t);
   return line;
 }
@@ -446,8 +472,8 @@ read_frame_line (Payload *p)
 {
   TlRemoteTransport *t = p->t;
   t->pending++;
-  g_data_input_stream_read_line_async (t->from, G_PRIORITY_DEFAULT, t->io_cancellable,
-                                       frame_line_cb, p);
+  tl_wire_read_line_async (G_BUFFERED_INPUT_STREAM (t->from), TL_WIRE_MAX_LINE,
+                           t->io_cancellable, frame_line_cb, p);
 }
 
 /* Reads the size bytes that follow msg, then hands both on: a matrix's
@@ -513,9 +539,7 @@ line_cb (GObject *source, GAsyncResult *result, gpointer data)
     return;
   g_autoptr (GError) error = NULL;
   const char *type = NULL;
-  g_autoptr (JsonObject) msg = length <= TL_WIRE_MAX_LINE
-                                 ? tl_wire_parse (line, length, &type, &error)
-                                 : NULL;
+  g_autoptr (JsonObject) msg = tl_wire_parse (line, length, &type, &error);
   if (msg == NULL)
     {
       /* not the protocol: a login banner or a shell's words on stdout */
@@ -539,8 +563,8 @@ read_next_line (TlRemoteTransport *t)
   if (t->eof)
     return;
   t->pending++;
-  g_data_input_stream_read_line_async (t->from, G_PRIORITY_DEFAULT, t->io_cancellable, line_cb,
-                                       t);
+  tl_wire_read_line_async (G_BUFFERED_INPUT_STREAM (t->from), TL_WIRE_MAX_LINE,
+                           t->io_cancellable, line_cb, t);
 }
 
 /* ---- starting ----------------------------------------------------------------- */

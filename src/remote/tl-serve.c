@@ -7,6 +7,7 @@
 #include "record/tl-machine.h"
 #include "remote/tl-serve-writer.h"
 #include "remote/tl-wire.h"
+#include "remote/tl-wire-lines.h"
 #include "tl-config.h"
 
 #include <inttypes.h>
@@ -605,8 +606,16 @@ line_cb (GObject *source, GAsyncResult *result, gpointer data)
   TlServe *serve = data;
   gsize length = 0;
   g_autoptr (GError) error = NULL;
-  g_autofree char *line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (source),
-                                                                result, &length, &error);
+  g_autofree char *line = tl_wire_read_line_finish (G_BUFFERED_INPUT_STREAM (source), result,
+                                                    &length, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE))
+    {
+      /* what follows it cannot be read in step */
+      g_autoptr (GError) refused = g_error_new_literal (TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL,
+                                                        error->message);
+      refuse (serve, refused);
+      return;
+    }
   if (line == NULL)
     {
       g_debug ("serve: the input ended");
@@ -614,15 +623,11 @@ line_cb (GObject *source, GAsyncResult *result, gpointer data)
       return;
     }
   const char *type = NULL;
-  g_autoptr (JsonObject) msg = length <= TL_WIRE_MAX_LINE
-                                 ? tl_wire_parse (line, length, &type, &error) : NULL;
+  g_autoptr (JsonObject) msg = tl_wire_parse (line, length, &type, &error);
   if (msg == NULL)
     {
       if (!serve->client_ok)
         {
-          if (error == NULL)
-            error = g_error_new_literal (TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL,
-                                         _("a line longer than the protocol allows"));
           refuse (serve, error);
           return;
         }
@@ -636,7 +641,8 @@ line_cb (GObject *source, GAsyncResult *result, gpointer data)
 static void
 read_next_line (TlServe *serve)
 {
-  g_data_input_stream_read_line_async (serve->in, G_PRIORITY_DEFAULT, NULL, line_cb, serve);
+  tl_wire_read_line_async (G_BUFFERED_INPUT_STREAM (serve->in), TL_WIRE_MAX_LINE, NULL, line_cb,
+                           serve);
 }
 
 static gboolean
