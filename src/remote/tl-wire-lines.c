@@ -50,8 +50,8 @@ take_buffered (GTask *task)
   if (take > r->cap - r->line->len)
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE,
-                               _("a line longer than %" G_GSIZE_FORMAT " bytes: %" G_GSIZE_FORMAT
-                                 " bytes arrived without a newline"),
+                               _("a line longer than %zu bytes: %zu bytes arrived without a "
+                                 "newline"),
                                r->cap, r->line->len + take);
       g_object_unref (task);
       return;
