@@ -130,7 +130,8 @@ assert_suggested_name (const char *view, const char *name)
 {
   static const char *const prefixes[][2] = { { "matrices", "matrix-" }, { "compare", "compare-" },
                                              { "blocks", "blocks-" },   { "gauss", "gauss-" },
-                                             { "roofline", "roofline-" }, { "lesson", "lesson-" } };
+                                             { "roofline", "roofline-" }, { "lesson", "lesson-" },
+                                             { "source", "source-" },   { "device", "device-" } };
   g_test_message ("%s offers %s", view, name);
   g_assert_true (g_str_has_suffix (name, ".png"));
   for (guint i = 0; i < G_N_ELEMENTS (prefixes); i++)
@@ -228,8 +229,7 @@ static void
 test_live_run (void)
 {
   static const char *const ids[] = { "cpu-naive", "cpu-blocked", NULL };
-  /* (Source and Device, which export another page's picture, in test_records) */
-  static const char *const views[] = { "matrices", "compare", "blocks" };
+  static const char *const views[] = { "matrices", "compare", "blocks", "source", "device" };
   scenario = "live";
   tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", 96, 96, TL_DTYPE_FLOAT32, 5);
   g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
@@ -244,6 +244,13 @@ test_live_run (void)
   g_assert_cmpuint (blocked->threads, ==, g_get_num_processors ());
   assert_options_initialised ();
   export_every_view (views, G_N_ELEMENTS (views));
+  /* Source and Device export their own text: the listing, the facts */
+  g_autofree char *source_pdf = g_build_filename (dir, "live-source-none.pdf", NULL);
+  assert_pdf_says (source_pdf, "naive triple loop");
+  assert_pdf_says (source_pdf, "tl-cpu-gemm.c — three CPU GEMMs");
+  g_autofree char *device_pdf = g_build_filename (dir, "live-device-none.pdf", NULL);
+  assert_pdf_says (device_pdf, "Device and launch facts");
+  assert_pdf_says (device_pdf, "ran on the CPU");
 }
 
 /* records made on a GPU: the Gauss steps, the roofline with its counters,
@@ -252,8 +259,6 @@ static void
 test_records (void)
 {
   static const char *const gauss[] = { "gauss" };
-  /* Source and Device have no picture of their own: with records and no
-   * matrices they export Compare's bars (it was an error about C) */
   static const char *const counters[] = { "compare", "roofline", "lesson", "source", "device" };
   static const char *const blocks[] = { "blocks", "lesson" };
 
@@ -270,6 +275,13 @@ test_records (void)
   g_autofree char *compare_pdf = g_build_filename (dir, "records-compare-selected.pdf", NULL);
   assert_pdf_says (compare_pdf, "time per multiply");
   assert_pdf_says (compare_pdf, "02 coalesced");
+  /* a GPU's facts and a rung's constant and local memory, as a table */
+  g_autofree char *device_pdf = g_build_filename (dir, "records-device-selected.pdf", NULL);
+  assert_pdf_says (device_pdf, "compute capability");
+  assert_pdf_says (device_pdf, "constant memory");
+  assert_pdf_says (device_pdf, "local memory");
+  g_autofree char *source_pdf = g_build_filename (dir, "records-source-none.pdf", NULL);
+  assert_pdf_says (source_pdf, "lines 1–");
   open_record ("h200-gemm-1000x500x1000.json");
   scenario = "blocks";
   export_every_view (blocks, G_N_ELEMENTS (blocks));
@@ -395,7 +407,11 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-export/unwritable", test_unwritable);
   int rc = g_test_run ();
 
-  gui_test_remove_folder (dir);
+  /* TL_TEST_KEEP_EXPORTS=1: the pictures stay, to be looked at */
+  if (g_getenv ("TL_TEST_KEEP_EXPORTS") == NULL)
+    gui_test_remove_folder (dir);
+  else
+    g_printerr ("exports kept in %s\n", dir);
   gtk_widget_destroy (GTK_WIDGET (win));
   g_application_release (G_APPLICATION (app));
   g_object_unref (app);

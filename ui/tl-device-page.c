@@ -18,6 +18,7 @@ struct _TlDevicePage
   GtkWidget *device_label;
   GtkWidget *rung_combo;
   GtkWidget *rung_label;
+  TlSheet *export_sheet;     /* the facts the last export_options gave */
 };
 
 static void tl_device_page_page_init (TlPageInterface *iface);
@@ -86,14 +87,10 @@ describe_roofs (const TlRunRecord *record, GString *s)
 }
 
 static void
-update_device_label (TlDevicePage *self)
+describe_device (TlDevicePage *self, GString *s)
 {
-  /* /proc is read when the page is first shown, not at start-up */
-  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
-    return;
   TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
   GArray *gpus = self->session ? tl_session_get_gpus (self->session) : NULL;
-  GString *s = g_string_new (NULL);
 
   if (record && record->has_device)
     {
@@ -107,6 +104,16 @@ update_device_label (TlDevicePage *self)
                                    MIN ((guint) tl_session_get_device (self->session), gpus->len - 1)), s);
   else
     describe_no_gpu (s, self->session ? tl_session_get_no_gpu_reason (self->session) : NULL);
+}
+
+static void
+update_device_label (TlDevicePage *self)
+{
+  /* /proc is read when the page is first shown, not at start-up */
+  if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return;
+  GString *s = g_string_new (NULL);
+  describe_device (self, s);
   gtk_label_set_text (GTK_LABEL (self->device_label), s->str);
   g_string_free (s, TRUE);
 }
@@ -248,9 +255,35 @@ device_show_kernel (TlPage *page, const char *kernel_id)
   tl_device_page_show_kernel (TL_DEVICE_PAGE (page), kernel_id);
 }
 
+/* the device's facts and the chosen rung's launch facts, as a table */
+static gboolean
+device_export_options (TlPage *page, TlRenderOptions *options)
+{
+  TlDevicePage *self = TL_DEVICE_PAGE (page);
+  g_autoptr (GString) device = g_string_new (NULL);
+  describe_device (self, device);
+  g_clear_pointer (&self->export_sheet, tl_sheet_unref);
+  /* TRANSLATORS: the title of the Device page exported as a picture */
+  self->export_sheet = tl_sheet_new ("device", _("Device and launch facts"), FALSE);
+  tl_sheet_add_columns (self->export_sheet, device->str);
+
+  const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->rung_combo));
+  g_autofree char *rung = gtk_combo_box_text_get_active_text (GTK_COMBO_BOX_TEXT (self->rung_combo));
+  if (id != NULL)
+    {
+      tl_sheet_add_row (self->export_sheet, rung ? rung : id, NULL);
+      tl_sheet_add_columns (self->export_sheet, gtk_label_get_text (GTK_LABEL (self->rung_label)));
+    }
+  options->view = TL_RENDER_SHEET;
+  options->sheet = self->export_sheet;
+  options->kernels = id;
+  return TRUE;
+}
+
 static void
 tl_device_page_page_init (TlPageInterface *iface)
 {
+  iface->export_options = device_export_options;
   iface->set_session = device_set_session;
   iface->show_kernel = device_show_kernel;
 }
@@ -260,6 +293,7 @@ tl_device_page_dispose (GObject *object)
 {
   TlDevicePage *self = TL_DEVICE_PAGE (object);
   tl_page_disconnect_session (&self->session, self);
+  g_clear_pointer (&self->export_sheet, tl_sheet_unref);
   G_OBJECT_CLASS (tl_device_page_parent_class)->dispose (object);
 }
 

@@ -10,6 +10,7 @@ struct _TlExport
   char *strings[7];           /* the options' strings, owned */
   TlRunRecord *record;        /* a reference, or NULL */
   TlLuRecorder **lu;          /* held (tl_session_hold_lu_record), or NULL */
+  TlSheet *sheet;             /* the options' sheet, a reference, or NULL */
 };
 
 TlExport *
@@ -37,6 +38,8 @@ tl_export_new (TlSession *session, TlPage *page, TlPage *fallback, gboolean pres
   g_assert (G_N_ELEMENTS (fields) == G_N_ELEMENTS (self->strings));
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     *fields[i] = self->strings[i] = g_strdup (*fields[i]);
+  if (o->sheet)
+    o->sheet = self->sheet = tl_sheet_ref ((TlSheet *) o->sheet);
   /* slides: 1600×900 units, PNG at twice the pixels; the page's size on
    * screen does not matter */
   o->width = o->height = 0;
@@ -55,6 +58,7 @@ tl_export_free (TlExport *self)
     g_free (self->strings[i]);
   g_clear_pointer (&self->record, tl_run_record_unref);
   g_clear_pointer (&self->lu, tl_lu_record_release);
+  g_clear_pointer (&self->sheet, tl_sheet_unref);
   g_free (self);
 }
 
@@ -81,7 +85,8 @@ tl_export_suggest_name (const TlExport *self)
   GString *name = g_string_new (NULL);
 
   append_part (name, o->view == TL_RENDER_HEATMAP ? "matrix"
-                     : o->view == TL_RENDER_BLOCKS_AND_TIMELINE ? "blocks" : tl_render_view_name (o->view));
+                     : o->view == TL_RENDER_BLOCKS_AND_TIMELINE ? "blocks"
+                     : o->view == TL_RENDER_SHEET && o->sheet ? o->sheet->name : tl_render_view_name (o->view));
   if (o->view == TL_RENDER_HEATMAP)
     append_part (name, o->matrix ? o->matrix : "C");
   if (o->view == TL_RENDER_GAUSS && lu)

@@ -10,6 +10,7 @@
 #include "record/tl-counters-lesson.h"
 #include "view/tl-plan-view.h"
 #include "tl-code-highlight.h"
+#include "tl-listing-sheet.h"
 #include "tl-run-text.h"
 #include "tl-ui-util.h"
 
@@ -37,6 +38,7 @@ struct _TlSourcePage
   TlUserKernel *compiling;   /* a user kernel compiled on a thread for its messages, or NULL */
   TlUserKernel *failed;      /* the one whose compile could not run at all */
   char *compile_error;       /* and why */
+  TlSheet *export_sheet;     /* the listing the last export_options gave */
 };
 
 static void tl_source_page_page_init (TlPageInterface *iface);
@@ -531,9 +533,25 @@ source_prepare_run (TlPage *page, GError **error)
   return FALSE;
 }
 
+/* the lines on show, titled with the rung's name */
+static gboolean
+source_export_options (TlPage *page, TlRenderOptions *options)
+{
+  TlSourcePage *self = TL_SOURCE_PAGE (page);
+  if (self->shown == NULL)
+    return FALSE;
+  g_clear_pointer (&self->export_sheet, tl_sheet_unref);
+  self->export_sheet = tl_listing_sheet_new (GTK_TEXT_VIEW (self->view), _(self->shown->title));
+  options->view = TL_RENDER_SHEET;
+  options->sheet = self->export_sheet;
+  options->kernels = self->shown->id;
+  return TRUE;
+}
+
 static void
 tl_source_page_page_init (TlPageInterface *iface)
 {
+  iface->export_options = source_export_options;
   iface->set_session = source_set_session;
   iface->show_kernel = source_show_kernel;
   iface->prepare_run = source_prepare_run;
@@ -627,6 +645,7 @@ tl_source_page_dispose (GObject *object)
   TlSourcePage *self = TL_SOURCE_PAGE (object);
   tl_page_disconnect_session (&self->session, self);
   g_clear_pointer (&self->compile_error, g_free);
+  g_clear_pointer (&self->export_sheet, tl_sheet_unref);
   g_clear_pointer (&self->edits, g_hash_table_unref);
   if (self->rehighlight_id)
     {

@@ -5,6 +5,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "core/tl-error.h"
+#include "paint/tl-paint-sheet.h"
 
 void
 tl_render_style_init (TlPaintStyle *style, const TlRenderOptions *options,
@@ -55,8 +56,14 @@ tl_render_draw (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *
       return tl_render_draw_blocks_and_timeline (cr, input, o, style, width, height, error);
     case TL_RENDER_LESSON:
       return tl_render_draw_lesson (cr, input, o, style, width, height, error);
+    case TL_RENDER_SHEET:
+      if (o->sheet == NULL)
+        break;
+      tl_paint_sheet (cr, o->sheet, style, width, height);
+      return TRUE;
     default:
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("unknown view"));
-      return FALSE;
+      break;
     }
+  g_set_error (error, TL_ERROR, TL_ERROR_INVALID, _("unknown view"));
+  return FALSE;
 }

@@ -14,6 +14,7 @@
 #include <glib.h>
 #include "lu/tl-lu-recorder.h"
 #include "record/tl-record.h"
+#include "view/tl-sheet.h"
 
 G_BEGIN_DECLS
 
@@ -28,6 +29,8 @@ typedef enum
   TL_RENDER_ROOFLINE,    /* the kernels under the device's roofs (a record with --counters) */
   TL_RENDER_BLOCKS_AND_TIMELINE, /* the Blocks page: the first kernel's grid over the timeline */
   TL_RENDER_LESSON,      /* a rung beside the rung below it (tl-lesson.h): why it is faster */
+  TL_RENDER_SHEET,       /* a page's text (the options' sheet): the Source page's listing,
+                            the Device page's facts; the app's only, not a name render takes */
 } TlRenderView;
 
 /* a picture's size when the options give none (style units) */
@@ -79,6 +82,7 @@ typedef struct
   double scale;          /* PNG: pixels per unit; ≤ 0: 1 */
   gboolean presentation;
   gboolean high_contrast;
+  const TlSheet *sheet;  /* sheet: what to draw (borrowed) */
 } TlRenderOptions;
 
 void     tl_render_options_init (TlRenderOptions *options);

@@ -1,0 +1,15 @@
+/* tl-listing-sheet.h — the lines a code view shows, as a sheet to export
+ * (view/tl-sheet.h): numbered, coloured as tl-code-highlight colours them
+ * on a light page. */
+#pragma once
+
+#include <gtk/gtk.h>
+#include "view/tl-sheet.h"
+
+G_BEGIN_DECLS
+
+/* The lines of view's buffer on screen (from the first when the view is
+ * not on screen), titled title. */
+TlSheet *tl_listing_sheet_new (GtkTextView *view, const char *title);
+
+G_END_DECLS
