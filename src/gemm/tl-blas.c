@@ -77,6 +77,8 @@ tl_blas_check (GError **error)
 guint
 tl_blas_threads_that_fit (guint wanted)
 {
+  static GMutex lock;
+  static guint most;  /* the pool the room takes, measured once; 0: not yet */
   guint pool = (guint) MAX (openblas_get_num_threads (), 1);
   if (wanted <= pool)
     return MAX (wanted, 1);
@@ -84,6 +86,14 @@ tl_blas_threads_that_fit (guint wanted)
   tl_memory_address_budget_read (&b);
   if (b.kind == TL_MEMORY_LIMIT_NONE)
     return wanted;
-  /* the pool's threads have their buffers; new ones need theirs */
-  return pool - 1 + tl_blas_threads_for_room (wanted - pool + 1, b.available);
+  /* Measured once, at the first growth: the threads it starts map their
+   * buffers after openblas_set_num_threads returns, so the space in use
+   * read at a later call would not hold them yet, and each call would
+   * grow the pool again until the calling thread's own buffer no longer
+   * fits (OpenBLAS then waits for room for ever).  The pool's threads
+   * have their buffers; new ones need theirs. */
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&lock);
+  if (most == 0)
+    most = pool - 1 + tl_blas_threads_for_room (G_MAXUINT16, b.available);
+  return CLAMP (wanted, pool, MAX (most, pool));
 }

@@ -49,7 +49,8 @@ void      tl_blas_fit_address_space   (char **argv);
  * (ulimit -v is …)" when it does not. */
 gboolean  tl_blas_check               (GError **error);
 /* How many of wanted threads OpenBLAS may run: its pool as it is, plus
- * new threads whose buffers fit. */
+ * new threads whose buffers fit, in the room measured at the first call
+ * that grows the pool (later calls never grow it past that). */
 guint     tl_blas_threads_that_fit    (guint wanted);
 
 G_END_DECLS
