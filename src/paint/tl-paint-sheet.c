@@ -56,7 +56,7 @@ paint_code_line (cairo_t *cr, const TlPaintStyle *style, const TlSheet *sheet, g
   const char *text = g_ptr_array_index (sheet->values, row);
   double advance = tl_paint_text_width (cr, "M");
   glong n = g_utf8_strlen (text, -1);
-  glong shown = advance > 0 ? (glong) (max_w / advance) : n;
+  glong shown = advance > 0 ? MIN ((glong) (max_w / advance), n) : n;
   gboolean cut = n > shown;
   if (cut)
     shown = MAX (shown - 1, 0);
