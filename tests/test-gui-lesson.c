@@ -294,6 +294,9 @@ check_drawn (TlLessonPage *page, gboolean presenting, const char *where)
   GtkWidget *area = NULL;
   find_area (GTK_WIDGET (page), &area);
   g_assert_nonnull (area);
+  /* a resize queued since the page settled (the slower ASan build meets
+   * one) is done first: GTK draws only a widget whose allocation is done */
+  gtk_container_check_resize (GTK_CONTAINER (gtk_widget_get_toplevel (area)));
   int w = gtk_widget_get_allocated_width (area), h = gtk_widget_get_allocated_height (area);
   cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
   cairo_t *cr = cairo_create (s);
