@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
+#include "tl-compare-page.h"
 #include "tl-page.h"
 #include "tl-roofline-page.h"
 #include "tl-window.h"
@@ -298,6 +299,56 @@ test_records (void)
   export_every_view (roof, G_N_ELEMENTS (roof));
 }
 
+/* the child of a page's template with this id */
+static void
+find_id_cb (GtkWidget *widget, gpointer data)
+{
+  gpointer *found = data;
+  if (found[1] == NULL && GTK_IS_BUILDABLE (widget)
+      && g_strcmp0 (gtk_buildable_get_name (GTK_BUILDABLE (widget)), found[0]) == 0)
+    found[1] = widget;
+  else if (found[1] == NULL && GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), find_id_cb, data);
+}
+
+static GtkWidget *
+template_child (GtkWidget *page, const char *id)
+{
+  gpointer found[2] = { (gpointer) id, NULL };
+  gtk_container_forall (GTK_CONTAINER (page), find_id_cb, found);
+  g_assert_nonnull (found[1]);
+  return found[1];
+}
+
+/* Compare with the two sizes of the records open, as on the screen: in a
+ * window the bars over the size sweep, coloured by a counter with its
+ * legend; presenting, past the last bar, the sweep alone. */
+static void
+test_compare_sweep (void)
+{
+  static const char *const compare[] = { "compare" };
+  open_record ("h200-gemm-4096-fp32-counters.json");
+  GtkWidget *page = tl_window_get_page (win, "compare");
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (template_child (page, "color_combo")), "dram_bytes");
+  scenario = "sweep";
+  export_every_view (compare, G_N_ELEMENTS (compare));
+  g_autofree char *pdf = g_build_filename (dir, "sweep-compare-selected.pdf", NULL);
+  assert_pdf_says (pdf, "time per multiply");
+  assert_pdf_says (pdf, "Colour: DRAM bytes");
+  assert_pdf_says (pdf, "Size sweep: GFLOP/s");
+  assert_pdf_says (pdf, "1000×500×1000");
+
+  tl_window_set_presentation (win, TRUE);
+  for (guint i = 0; i <= tl_compare_page_get_n_bars (TL_COMPARE_PAGE (page)); i++)
+    gui_test_press_key (win, GDK_KEY_Page_Down, 0);
+  scenario = "sweep-presenting";
+  export_view ("compare", "sweep");
+  g_autofree char *slide = g_build_filename (dir, "sweep-presenting-compare-sweep.pdf", NULL);
+  assert_pdf_says (slide, "Size sweep: GFLOP/s");
+  tl_window_set_presentation (win, FALSE);
+  gtk_combo_box_set_active_id (GTK_COMBO_BOX (template_child (page, "color_combo")), "kernel");
+}
+
 static void
 remember (char **where, const char *text)
 {
@@ -403,6 +454,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-export/every-page-listed", test_every_page_listed);
   g_test_add_func ("/gui-export/live-run", test_live_run);
   g_test_add_func ("/gui-export/records", test_records);
+  g_test_add_func ("/gui-export/compare-sweep", test_compare_sweep);
   g_test_add_func ("/gui-export/cancel", test_cancel);
   g_test_add_func ("/gui-export/unwritable", test_unwritable);
   int rc = g_test_run ();

@@ -228,6 +228,82 @@ test_blocks_and_timeline (void)
   tl_render_input_clear (&in);
 }
 
+/* docs/records/name as a render's input, the second one as a further record */
+static void
+load_doc_record (TlRenderInput *in, const char *name, gboolean more)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "docs", "records", name, NULL);
+  g_autoptr (GError) error = NULL;
+  TlRenderInput one;
+  g_assert_true (tl_test_render_input_load (&one, path, &error));
+  g_assert_no_error (error);
+  if (!more)
+    *in = one;
+  else
+    g_assert_true (tl_render_input_add_run (in, one.record, NULL));
+}
+
+/* The Compare page's picture as its screen: the bars coloured by a counter
+ * with the legend line under them, over the size sweep of the records (two
+ * sizes), or the sweep alone; a single size keeps the bars alone; a counter
+ * the page does not offer is refused by name. */
+static void
+test_compare_charts (void)
+{
+  TlRenderInput in;
+  load_doc_record (&in, "h200-gemm-4096-fp32-counters.json", FALSE);
+  load_doc_record (&in, "h200-gemm-1000x500x1000.json", TRUE);
+  const TlRenderCharts charts[] = { TL_RENDER_CHARTS_BARS_OVER_SWEEP, TL_RENDER_CHARTS_SWEEP,
+                                    TL_RENDER_CHARTS_BARS };
+  g_autofree char *png = tmp_path ("compare.png");
+  for (guint c = 0; c < G_N_ELEMENTS (charts); c++)
+    for (int presenting = 0; presenting < 2; presenting++)
+      {
+        g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+        g_autoptr (GError) error = NULL;
+        TlRenderOptions o;
+        tl_render_options_init (&o);
+        o.view = TL_RENDER_COMPARE;
+        o.charts = charts[c];
+        o.counter = "dram_bytes";
+        o.presentation = presenting;
+        g_assert_true (tl_render_to_file_with (&in, &o, png, boxes, NULL, &error));
+        g_assert_no_error (error);
+        const TlPaintTextBox *bars = tl_paint_text_boxes_find (boxes, "C = A·B");
+        const TlPaintTextBox *legend = tl_paint_text_boxes_find (boxes, "Colour: DRAM bytes");
+        const TlPaintTextBox *sweep = tl_paint_text_boxes_find (boxes, "Size sweep: GFLOP/s");
+        g_assert_true ((legend != NULL) == (charts[c] != TL_RENDER_CHARTS_SWEEP));
+        g_assert_true ((sweep != NULL) == (charts[c] != TL_RENDER_CHARTS_BARS));
+        g_assert_true ((bars != NULL) == (charts[c] != TL_RENDER_CHARTS_SWEEP));
+        if (charts[c] == TL_RENDER_CHARTS_BARS_OVER_SWEEP)
+          g_assert_cmpfloat (legend->y + legend->h, <=, sweep->y);
+        g_autoptr (GString) report = g_string_new (NULL);
+        if (tl_paint_text_boxes_check (boxes, 1600, 900, report) != 0)
+          g_error ("charts %u presenting %d: %s", c, presenting, report->str);
+      }
+  g_unlink (png);
+  /* one size: the bars alone, as the page shows them */
+  tl_render_input_clear (&in);
+  load_doc_record (&in, "h200-gemm-4096-fp32-counters.json", FALSE);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  g_autoptr (GError) error = NULL;
+  TlRenderOptions o;
+  tl_render_options_init (&o);
+  o.view = TL_RENDER_COMPARE;
+  o.charts = TL_RENDER_CHARTS_SWEEP;
+  g_assert_true (tl_render_to_file_with (&in, &o, png, boxes, NULL, &error));
+  g_assert_null (tl_paint_text_boxes_find (boxes, "Size sweep"));
+  g_assert_nonnull (tl_paint_text_boxes_find (boxes, "C = A·B"));
+  g_unlink (png);
+  o.counter = "warp_speed";
+  g_assert_false (tl_render_to_file_with (&in, &o, png, NULL, NULL, &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "warp_speed"));
+  g_assert_nonnull (strstr (error->message, "dram_bytes"));
+  g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+  tl_render_input_clear (&in);
+}
+
 /* A planned rung: the blocks view marks the last wave on its tiles and says
  * the plan under the grid — with block timings and without, in a window's
  * proportions and on a projector, every text whole and apart */
@@ -594,6 +670,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/errors", test_errors);
   g_test_add_func ("/render/blocks-and-timeline", test_blocks_and_timeline);
   g_test_add_func ("/render/blocks-plan", test_blocks_plan);
+  g_test_add_func ("/render/compare-charts", test_compare_charts);
   g_test_add_func ("/render/cpu-run-timeline", test_cpu_run_timeline);
   g_test_add_func ("/render/cli", test_cli);
   int rc = g_test_run ();

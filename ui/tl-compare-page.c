@@ -132,12 +132,8 @@ update_bars (TlComparePage *self)
     model.title = NULL;
   /* coloured by a counter of their runs, when asked and the record has it */
   const char *color = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->color_combo));
-  g_autofree char *legend = g_strcmp0 (color, "kernel") != 0 && record != NULL && bars->len > 0
-                              ? tl_compare_bars_color_by_counter ((TlCompareBar *) bars->data,
-                                                                  bars->len, record, color)
-                              : NULL;
-  if (legend == NULL && g_strcmp0 (color, "kernel") != 0)
-    legend = g_strdup (_("No run on show has this counter: the bars keep their kernels' colours."));
+  g_autofree char *legend = tl_compare_bars_color_by_choice ((TlCompareBar *) bars->data, bars->len,
+                                                             record, color, NULL);
   gtk_label_set_text (GTK_LABEL (self->color_legend), legend ? legend : "");
   gtk_widget_set_visible (self->color_legend, legend != NULL);
   tl_chart_view_set_bars (TL_CHART_VIEW (self->bars), &model);
@@ -151,41 +147,17 @@ update_bars (TlComparePage *self)
 
 /* ---- the size sweep: one line per kernel and machine over every record */
 
-/* Whether the sweep has at least two problem sizes: one size is one column
- * of points, and the bars above need the room more (two dozen kernels on a
- * projector); the toolbar's Size Sweep button makes more sizes. */
-static gboolean
-sweep_has_sizes (const TlSweepModel *model)
-{
-  double first = NAN;
-  for (guint i = 0; i < model->n_series; i++)
-    for (guint j = 0; j < model->series[i].count; j++)
-      {
-        double n = model->series[i].n[j], g = model->series[i].gflops[j];
-        if (!(g > 0) || !isfinite (n))
-          continue;
-        if (isnan (first))
-          first = n;
-        else if (fabs (n - first) > 1e-9 * first)
-          return TRUE;
-      }
-  return FALSE;
-}
-
 static void
 update_sweep (TlComparePage *self)
 {
   g_autoptr (GPtrArray) none = g_ptr_array_new ();
   GPtrArray *history = self->session ? tl_session_get_history (self->session) : none;
   gboolean percent = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->sweep_percent));
-  g_autoptr (TlSweepData) data = tl_sweep_data_new_metric (
-      history,
-      /* xgettext:no-c-format */
-      percent ? _("Size sweep: % of the vendor in the same run, every run of this session")
-              : _("Size sweep: GFLOP/s of every run of this session"),
-      percent);
+  g_autoptr (TlSweepData) data = tl_sweep_data_new_session (history, percent);
   tl_chart_view_set_sweep (TL_CHART_VIEW (self->sweep), &data->model);
-  self->sweep_has_sizes = sweep_has_sizes (&data->model);
+  /* one size is one column of points, and the bars above need the room
+   * more (two dozen kernels on a projector); Size Sweep makes more sizes */
+  self->sweep_has_sizes = tl_sweep_model_has_sizes (&data->model);
   if (!self->sweep_has_sizes)
     self->showing_sweep = FALSE;
   update_layout (self);
@@ -448,6 +420,16 @@ compare_export_options (TlPage *page, TlRenderOptions *o)
   o->color = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->metric_combo));
   if (runs && self->selected_bar >= 0 && (guint) self->selected_bar < runs->len)
     o->selected = ((const TlKernelRun *) runs->pdata[self->selected_bar])->kernel_id;
+  /* the bars' colours, and the charts on the screen: in a window the
+   * sweep under the bars, presenting the one chart shown */
+  o->counter = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->color_combo));
+  o->sweep_percent = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->sweep_percent));
+  if (!self->sweep_has_sizes)
+    o->charts = TL_RENDER_CHARTS_BARS;
+  else if (!self->presentation)
+    o->charts = TL_RENDER_CHARTS_BARS_OVER_SWEEP;
+  else
+    o->charts = self->showing_sweep ? TL_RENDER_CHARTS_SWEEP : TL_RENDER_CHARTS_BARS;
   return TRUE;
 }
 

@@ -7,8 +7,9 @@ struct _TlExport
 {
   TlSession *session;
   TlRenderOptions options;
-  char *strings[7];           /* the options' strings, owned */
+  char *strings[8];           /* the options' strings, owned */
   TlRunRecord *record;        /* a reference, or NULL */
+  GPtrArray *sweep;           /* compare's size sweep: the session's records, referenced */
   TlLuRecorder **lu;          /* held (tl_session_hold_lu_record), or NULL */
   TlSheet *sheet;             /* the options' sheet, a reference, or NULL */
 };
@@ -34,14 +35,21 @@ tl_export_new (TlSession *session, TlPage *page, TlPage *fallback, gboolean pres
   /* the page's strings may change or go while the file is drawn */
   TlRenderOptions *o = &self->options;
   const char **fields[] = { &o->kernels, &o->matrix, &o->color, &o->timeline_color, &o->value_scale,
-                            &o->pool, &o->selected };
+                            &o->pool, &o->selected, &o->counter };
   g_assert (G_N_ELEMENTS (fields) == G_N_ELEMENTS (self->strings));
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
     *fields[i] = self->strings[i] = g_strdup (*fields[i]);
   if (o->sheet)
     o->sheet = self->sheet = tl_sheet_ref ((TlSheet *) o->sheet);
-  /* slides: 1600×900 units, PNG at twice the pixels; the page's size on
-   * screen does not matter */
+  if (o->view == TL_RENDER_COMPARE && o->charts != TL_RENDER_CHARTS_BARS)
+    {
+      GPtrArray *history = tl_session_get_history (session);
+      self->sweep = g_ptr_array_new_with_free_func ((GDestroyNotify) tl_run_record_unref);
+      for (guint i = 0; history && i < history->len; i++)
+        g_ptr_array_add (self->sweep, tl_run_record_ref (history->pdata[i]));
+    }
+  /* slides: 1600×900 units (Compare's bars over its sweep 1600×1500),
+   * PNG at twice the pixels; the page's size on screen does not matter */
   o->width = o->height = 0;
   o->scale = 2;
   o->presentation = presentation;
@@ -59,6 +67,7 @@ tl_export_free (TlExport *self)
   g_clear_pointer (&self->record, tl_run_record_unref);
   g_clear_pointer (&self->lu, tl_lu_record_release);
   g_clear_pointer (&self->sheet, tl_sheet_unref);
+  g_clear_pointer (&self->sweep, g_ptr_array_unref);
   g_free (self);
 }
 
@@ -125,7 +134,8 @@ write_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
   TlExport *self = data;
   GFile *file = g_object_get_data (G_OBJECT (task), "file");
   g_autofree char *path = g_file_get_path (file);
-  TlRenderInput input = { .record = self->record, .lu = self->lu ? *self->lu : NULL };
+  TlRenderInput input = { .record = self->record, .lu = self->lu ? *self->lu : NULL,
+                          .sweep = self->sweep };
   GError *error = NULL;
 
   if (g_task_return_error_if_cancelled (task))

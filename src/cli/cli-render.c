@@ -58,7 +58,7 @@ typedef struct
 {
   char *view, *kernel, *matrix, *output;
   char **runs;
-  char *color, *timeline_color, *tile, *value_scale, *pool, *range, *time_scale;
+  char *color, *timeline_color, *tile, *value_scale, *pool, *range, *time_scale, *counter;
   int step, launch;
   double width, height, scale;
   gboolean presentation, high_contrast, quiet, check_text, stretch;
@@ -79,6 +79,7 @@ render_args_clear (RenderArgs *a)
   g_free (a->pool);
   g_free (a->range);
   g_free (a->time_scale);
+  g_free (a->counter);
 }
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RenderArgs, render_args_clear)
 
@@ -91,7 +92,7 @@ render_context (RenderArgs *a)
       N_("heatmap, blocks, timeline, blocks-and-timeline, compare, gauss, sweep, roofline or lesson"), "VIEW" },
     { "run", 'r', 0, G_OPTION_ARG_FILENAME_ARRAY, &a->runs,
       N_("The run record (tilelab-cli gemm --record) or Gauss record (tilelab-cli lu --record); "
-      "timeline, sweep: up to 4"), "FILE.json" },
+      "timeline, compare, sweep: up to 4"), "FILE.json" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a->output, N_("The picture: .png, .svg or .pdf"), "FILE" },
     { "kernel", 'k', 0, G_OPTION_ARG_STRING, &a->kernel,
       N_("Kernel id (timeline, compare: ids separated by commas; timelines are stacked on one time scale)"), "ID" },
@@ -101,6 +102,9 @@ render_context (RenderArgs *a)
     { "color", 'c', 0, G_OPTION_ARG_STRING, &a->color,
       N_("blocks: duration or start; timeline: duration or wave; compare: gflops or time; "
       "heatmap: viridis, cividis, rdbu or gray"), "BY" },
+    { "counter", 0, 0, G_OPTION_ARG_STRING, &a->counter,
+      N_("compare: colour the bars by a counter of their runs (dram_bytes, l2_hit_rate, …), "
+         "as the Compare page's colour choice"), "KEY" },
     { "timeline-color", 0, 0, G_OPTION_ARG_STRING, &a->timeline_color,
       N_("blocks-and-timeline: the timeline's colours, duration or wave (--color is the grid's)"), "BY" },
     { "value-scale", 0, 0, G_OPTION_ARG_STRING, &a->value_scale,
@@ -121,7 +125,7 @@ render_context (RenderArgs *a)
     { "tile", 't', 0, G_OPTION_ARG_STRING, &a->tile,
       N_("blocks, timeline: point at the tile in column X, row Y (blockIdx.x, blockIdx.y) and its block"), "X,Y" },
     { "width", 'W', 0, G_OPTION_ARG_DOUBLE, &a->width, N_("Width in pixels at scale 1 / points (default 1600)"), "W" },
-    { "height", 'H', 0, G_OPTION_ARG_DOUBLE, &a->height, N_("Height (default 900)"), "H" },
+    { "height", 'H', 0, G_OPTION_ARG_DOUBLE, &a->height, N_("Height (default 900; compare over several records 1500)"), "H" },
     { "scale", 'S', 0, G_OPTION_ARG_DOUBLE, &a->scale, N_("PNG: pixels per unit, e.g. 2 for HiDPI (default 1)"), "S" },
     { "presentation", 'p', 0, G_OPTION_ARG_NONE, &a->presentation,
       N_("Larger type and lines, for projectors"), NULL },
@@ -141,7 +145,8 @@ render_context (RenderArgs *a)
     "  blocks    C's tiles coloured by their block's time (gemm --instrument)\n"
     "  timeline  one lane per SM (CPU: thread), one bar per block, waves and tail\n"
     "  blocks-and-timeline  the Blocks page: the first kernel's tiles over the timeline\n"
-    "  compare   the kernels' GFLOP/s (or times) as bars\n"
+    "  compare   the kernels' GFLOP/s (or times) as bars; with several --run records\n"
+    "            the first one's bars over the size sweep of them all\n"
     "  gauss     one step of Gauss elimination (lu --record)\n"
     "  sweep     GFLOP/s against the problem size, one line per kernel and machine\n"
     "  roofline  every GPU kernel under the device's roofs (gemm --counters); --kernel\n"
@@ -160,7 +165,8 @@ render_context (RenderArgs *a)
     "  tilelab-cli render --view gauss --step 20 --run lu.json -o step20.pdf --presentation\n"
     "  tilelab-cli gemm --kernel gpu --size 4096 --counters --record ladder.json\n"
     "  tilelab-cli render --view roofline --run ladder.json --kernel gemm-09-warptile -o roofline.png --presentation\n"
-    "  tilelab-cli render --view lesson --run ladder.json --kernel gemm-08-vectorized -o why-08.png --presentation\n"));
+    "  tilelab-cli render --view lesson --run ladder.json --kernel gemm-08-vectorized -o why-08.png --presentation\n"
+    "  tilelab-cli render --view compare --run ladder.json --run odd.json --counter dram_bytes -o compare.png\n"));
 
   return ctx;
 }
@@ -168,7 +174,7 @@ render_context (RenderArgs *a)
 /* The options checked and turned into o (and the picture's format):
  * TL_CLI_OK, or the exit code of the usage error said. */
 static int
-render_options (const RenderArgs *a, TlRenderOptions *o, TlRenderFormat *format)
+render_options (RenderArgs *a, TlRenderOptions *o, TlRenderFormat *format)
 {
   tl_render_options_init (o);
   if (a->view == NULL)
@@ -178,10 +184,15 @@ render_options (const RenderArgs *a, TlRenderOptions *o, TlRenderFormat *format)
   if (a->runs == NULL || a->runs[0] == NULL)
     return tl_cli_usage_error ("render", _("--run FILE.json is required"));
   if (a->runs[1] != NULL && o->view != TL_RENDER_TIMELINE && o->view != TL_RENDER_SWEEP
-      && o->view != TL_RENDER_BLOCKS_AND_TIMELINE)
-    return tl_cli_usage_error ("render", _("only the timeline, blocks-and-timeline and sweep views take several --run records"));
+      && o->view != TL_RENDER_BLOCKS_AND_TIMELINE && o->view != TL_RENDER_COMPARE)
+    return tl_cli_usage_error ("render", _("only the timeline, blocks-and-timeline, compare and sweep views take several --run records"));
   if (g_strv_length (a->runs) > 4)
     return tl_cli_usage_error ("render", _("at most 4 --run records can be stacked"));
+  /* compare over several records: the first one's bars over the size
+   * sweep of them all, as the app's Compare page, a slide's height each */
+  o->charts = a->runs[1] != NULL ? TL_RENDER_CHARTS_BARS_OVER_SWEEP : TL_RENDER_CHARTS_BARS;
+  if (a->height == 0)
+    a->height = tl_render_default_height (o);
   if (a->output == NULL)
     return tl_cli_usage_error ("render", _("-o FILE.png|svg|pdf is required"));
   if (!tl_render_format_for_path (a->output, format))
@@ -228,6 +239,7 @@ render_options (const RenderArgs *a, TlRenderOptions *o, TlRenderFormat *format)
   o->scale = a->scale;
   o->presentation = a->presentation;
   o->high_contrast = a->high_contrast;
+  o->counter = a->counter;
   return TL_CLI_OK;
 }
 
@@ -258,7 +270,7 @@ report_text_check (TlPaintTextBoxes *boxes, const RenderArgs *a, TlRenderFormat 
 int
 tl_cli_render (int argc, char **argv)
 {
-  g_auto (RenderArgs) a = { .launch = -1, .width = 1600, .height = 900, .scale = 1 };
+  g_auto (RenderArgs) a = { .launch = -1, .width = 1600, .height = 0, .scale = 1 };
   g_autoptr (GOptionContext) ctx = render_context (&a);
   if (!tl_cli_parse (ctx, &argc, &argv))
     return TL_CLI_USAGE;

@@ -2,9 +2,11 @@
 #include "paint/tl-render-views.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 
 #include "core/tl-error.h"
 #include "view/tl-compare-bars.h"
+#include "view/tl-compare-counters.h"
 #include "view/tl-gauss-frame.h"
 #include "view/tl-lesson.h"
 #include "paint/tl-paint-compare.h"
@@ -13,34 +15,119 @@
 #include "paint/tl-paint-roofline.h"
 #include "view/tl-render-runs.h"
 
+/* The bars as the Compare page shows them: its runs by title, the picked
+ * one marked, time or GFLOP/s, coloured by kernel or by a counter (its
+ * legend line in *out_legend).  NULL with error for a choice the page
+ * does not offer. */
+static GArray *
+compare_bars (const TlRenderInput *input, const TlRenderOptions *o, TlCompareModel *model,
+              GPtrArray *strings, char **out_legend, GError **error)
+{
+  g_autoptr (GPtrArray) runs = tl_render_select_runs (input->record, o->kernels, TL_RENDER_NEED_NOTHING, TRUE, error);
+  if (runs == NULL)
+    return NULL;
+  if (o->color && g_strcmp0 (o->color, "time") != 0 && g_strcmp0 (o->color, "gflops") != 0)
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("the compare view shows gflops or time, not “%s”"), o->color);
+      return NULL;
+    }
+  tl_compare_model_init (model);
+  /* labelled as the app's Compare page and the roofline label them */
+  g_autoptr (GArray) bars = tl_compare_model_fill (model, input->record->job, runs, TRUE, strings);
+  for (guint i = 0; o->selected != NULL && i < bars->len; i++)
+    if (g_strcmp0 (g_array_index (bars, TlCompareBar, i).kernel_id, o->selected) == 0)
+      model->selected_index = (gint) i;
+  model->metric = g_strcmp0 (o->color, "time") == 0 ? TL_COMPARE_TIME : TL_COMPARE_GFLOPS;
+  g_autoptr (GError) local = NULL;
+  *out_legend = tl_compare_bars_color_by_choice ((TlCompareBar *) bars->data, bars->len, input->record,
+                                                 o->counter, &local);
+  if (local != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return NULL;
+    }
+  return g_steal_pointer (&bars);
+}
+
+/* The counter legend as a caption under the bars, wrapped to two lines:
+ * its height (0 without one), and drawn when draw is set. */
+static double
+compare_caption (cairo_t *cr, const TlPaintStyle *style, const char *legend, double w, double h,
+                 gboolean draw)
+{
+  if (legend == NULL)
+    return 0;
+  double font = TL_PX (style, style->font_size);
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  double line_h = tl_paint_text_height (cr) * 1.25;
+  guint lines = MIN (tl_paint_text_wrap_count (cr, w - font * 1.2, legend), 2);
+  double caption_h = lines * line_h + font * 0.6;
+  if (draw)
+    {
+      tl_paint_set_fg (cr, style);
+      tl_paint_text_wrap (cr, font * 0.6, h - caption_h, w - font * 1.2, line_h, 2, legend);
+    }
+  return caption_h;
+}
+
+/* a painter's picture in the band y … y + h of the page */
+static void
+compare_band_begin (cairo_t *cr, double y, double w, double h)
+{
+  cairo_save (cr);
+  cairo_translate (cr, 0, y);
+  cairo_rectangle (cr, 0, 0, w, h);
+  cairo_clip (cr);
+}
+
+/* The Compare page's picture: its bars as on show (metric, titles, the
+ * picked bar, the colours), and with the charts asked for the size sweep
+ * of the session's records under them or alone, as the page shows it —
+ * the bars alone where the records hold a single size. */
 gboolean
 tl_render_draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
                         const TlPaintStyle *style, double w, double h, GError **error)
 {
   if (!tl_render_need_record (input, "compare", error))
     return FALSE;
-  g_autoptr (GPtrArray) runs = tl_render_select_runs (input->record, o->kernels, TL_RENDER_NEED_NOTHING, TRUE, error);
-  if (runs == NULL)
+  g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *legend = NULL;
+  TlCompareModel model;
+  g_autoptr (GArray) bars = compare_bars (input, o, &model, strings, &legend, error);
+  if (bars == NULL)
     return FALSE;
 
-  g_autoptr (GPtrArray) strings = g_ptr_array_new_with_free_func (g_free);
-  TlCompareModel model;
-  tl_compare_model_init (&model);
-  /* labelled as the app's Compare page and the roofline label them */
-  g_autoptr (GArray) bars = tl_compare_model_fill (&model, input->record->job, runs, TRUE, strings);
-  for (guint i = 0; o->selected != NULL && i < bars->len; i++)
-    if (g_strcmp0 (g_array_index (bars, TlCompareBar, i).kernel_id, o->selected) == 0)
-      model.selected_index = (gint) i;
-  model.metric = TL_COMPARE_GFLOPS;
-  if (o->color && g_strcmp0 (o->color, "time") == 0)
-    model.metric = TL_COMPARE_TIME;
-  else if (o->color && g_strcmp0 (o->color, "gflops") != 0)
+  g_autoptr (GPtrArray) records = g_ptr_array_new ();
+  g_autoptr (TlSweepData) sweep = NULL;
+  if (o->charts != TL_RENDER_CHARTS_BARS)
     {
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
-                   _("the compare view shows gflops or time, not “%s”"), o->color);
-      return FALSE;
+      g_ptr_array_add (records, input->record);
+      for (guint i = 0; i < input->n_more; i++)
+        g_ptr_array_add (records, input->more[i]);
+      sweep = tl_sweep_data_new_session (input->sweep ? input->sweep : records, o->sweep_percent);
     }
-  tl_paint_compare (cr, &model, style, w, h);
+  TlRenderCharts charts = sweep && tl_sweep_model_has_sizes (&sweep->model) ? o->charts
+                                                                              : TL_RENDER_CHARTS_BARS;
+  if (charts == TL_RENDER_CHARTS_SWEEP)
+    {
+      tl_paint_sweep (cr, &sweep->model, style, w, h);
+      return TRUE;
+    }
+  /* in a window the bars take the page's share above the sweep */
+  double bars_h = charts == TL_RENDER_CHARTS_BARS_OVER_SWEEP ? round (h * 0.55) : h;
+  tl_paint_background (cr, style, w, bars_h);
+  double caption_h = compare_caption (cr, style, legend, w, bars_h, FALSE);
+  compare_band_begin (cr, 0, w, bars_h - caption_h);
+  tl_paint_compare (cr, &model, style, w, bars_h - caption_h);
+  cairo_restore (cr);
+  compare_caption (cr, style, legend, w, bars_h, TRUE);
+  if (charts == TL_RENDER_CHARTS_BARS_OVER_SWEEP)
+    {
+      compare_band_begin (cr, bars_h, w, h - bars_h);
+      tl_paint_sweep (cr, &sweep->model, style, w, h - bars_h);
+      cairo_restore (cr);
+    }
   return TRUE;
 }
 

@@ -106,10 +106,8 @@ tl_render_to_file_with (const TlRenderInput *input, const TlRenderOptions *optio
       return FALSE;
     }
 
-  TlRenderOptions defaults;
-  tl_render_options_init (&defaults);
-  double w = options->width > 0 ? options->width : defaults.width;
-  double h = options->height > 0 ? options->height : defaults.height;
+  double w = options->width > 0 ? options->width : TL_RENDER_DEFAULT_WIDTH;
+  double h = options->height > 0 ? options->height : tl_render_default_height (options);
   double scale = format == TL_RENDER_PNG && options->scale > 0 ? options->scale : 1.0;
   if (w * scale > 16384 || h * scale > 16384 || w < 64 || h < 64)
     {

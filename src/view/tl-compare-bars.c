@@ -366,3 +366,33 @@ tl_sweep_data_free (TlSweepData *data)
   g_ptr_array_unref (data->keep);
   g_free (data);
 }
+
+TlSweepData *
+tl_sweep_data_new_session (GPtrArray *records, gboolean percent)
+{
+  return tl_sweep_data_new_metric (
+      records,
+      /* xgettext:no-c-format */
+      percent ? _("Size sweep: % of the vendor in the same run, every run of this session")
+              : _("Size sweep: GFLOP/s of every run of this session"),
+      percent);
+}
+
+gboolean
+tl_sweep_model_has_sizes (const TlSweepModel *model)
+{
+  g_return_val_if_fail (model != NULL, FALSE);
+  double first = NAN;
+  for (guint i = 0; i < model->n_series; i++)
+    for (guint j = 0; j < model->series[i].count; j++)
+      {
+        double n = model->series[i].n[j], g = model->series[i].gflops[j];
+        if (!(g > 0) || !isfinite (n))
+          continue;
+        if (isnan (first))
+          first = n;
+        else if (fabs (n - first) > 1e-9 * first)
+          return TRUE;
+      }
+  return FALSE;
+}

@@ -150,6 +150,13 @@ TlSweepData *tl_sweep_data_new  (GPtrArray *records, const char *title);
  * is 100%. */
 TlSweepData *tl_sweep_data_new_metric (GPtrArray *records, const char *title, gboolean percent);
 void         tl_sweep_data_free (TlSweepData *data);
+/* The Compare page's sweep, as it titles it: GFLOP/s (or, percent, % of
+ * the vendor) of every run of the session's records — the page and its
+ * exported picture draw this one. */
+TlSweepData *tl_sweep_data_new_session (GPtrArray *records, gboolean percent);
+/* Whether the sweep has at least two problem sizes: one size is a single
+ * column of points, and Compare then shows (and exports) the bars alone. */
+gboolean     tl_sweep_model_has_sizes (const TlSweepModel *model);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TlSweepData, tl_sweep_data_free)
 

@@ -4,6 +4,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
+#include "core/tl-error.h"
 #include "view/tl-colormap.h"
 
 /* amounts span decades: a log scale; shares and ratios: linear */
@@ -68,4 +69,25 @@ tl_compare_bars_color_by_counter (TlCompareBar *bars, guint n_bars, const TlRunR
   return g_strdup_printf (_("Colour: %s, dark %s … yellow %s (%s); grey: not counted"),
                           tl_counter_view_title (view), low, high,
                           lg ? _("log scale") : _("linear scale"));
+}
+
+char *
+tl_compare_bars_color_by_choice (TlCompareBar *bars, guint n_bars, const TlRunRecord *record,
+                                 const char *choice, GError **error)
+{
+  if (choice == NULL || g_strcmp0 (choice, "kernel") == 0)
+    return NULL;
+  if (tl_counter_view_find (choice) == NULL)
+    {
+      GString *keys = g_string_new ("kernel");
+      for (guint i = 0; i < tl_counter_view_count (); i++)
+        g_string_append_printf (keys, ", %s", tl_counter_view_key (tl_counter_view_get (i)));
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("the bars are coloured by one of %s, not “%s”"), keys->str, choice);
+      g_string_free (keys, TRUE);
+      return NULL;
+    }
+  char *legend = n_bars > 0 ? tl_compare_bars_color_by_counter (bars, n_bars, record, choice) : NULL;
+  return legend ? legend
+                : g_strdup (_("No run on show has this counter: the bars keep their kernels' colours."));
 }

@@ -25,4 +25,13 @@ G_BEGIN_DECLS
 char *tl_compare_bars_color_by_counter (TlCompareBar *bars, guint n_bars,
                                         const TlRunRecord *record, const char *view_key);
 
+/* The bars as the Compare page colours them by choice (NULL or "kernel":
+ * their kernels' colours, and NULL is returned): coloured by the counter
+ * view and its legend line returned, or — no run on show has it — left
+ * alone and a line that says so.  An unknown key is NULL with
+ * TL_ERROR_INVALID naming the keys there are. */
+char *tl_compare_bars_color_by_choice (TlCompareBar *bars, guint n_bars,
+                                       const TlRunRecord *record, const char *choice,
+                                       GError **error);
+
 G_END_DECLS

@@ -64,6 +64,15 @@ tl_render_options_init (TlRenderOptions *options)
   options->scale = 1.0;
 }
 
+double
+tl_render_default_height (const TlRenderOptions *options)
+{
+  g_return_val_if_fail (options != NULL, TL_RENDER_DEFAULT_HEIGHT);
+  gboolean two_charts = options->view == TL_RENDER_COMPARE
+                        && options->charts == TL_RENDER_CHARTS_BARS_OVER_SWEEP;
+  return two_charts ? TL_RENDER_DEFAULT_HEIGHT * 5 / 3 : TL_RENDER_DEFAULT_HEIGHT;
+}
+
 /* ---- input ---------------------------------------------------------------- */
 
 gboolean

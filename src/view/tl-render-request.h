@@ -37,6 +37,14 @@ typedef enum
 #define TL_RENDER_DEFAULT_WIDTH 1600.0
 #define TL_RENDER_DEFAULT_HEIGHT 900.0
 
+/* compare: which of the Compare page's charts the picture shows */
+typedef enum
+{
+  TL_RENDER_CHARTS_BARS = 0,       /* the bars per kernel */
+  TL_RENDER_CHARTS_BARS_OVER_SWEEP, /* the bars over the size sweep (a window's page) */
+  TL_RENDER_CHARTS_SWEEP,          /* the size sweep alone (presenting, past the last bar) */
+} TlRenderCharts;
+
 typedef enum
 {
   TL_RENDER_PNG = 0,
@@ -83,9 +91,19 @@ typedef struct
   gboolean presentation;
   gboolean high_contrast;
   const TlSheet *sheet;  /* sheet: what to draw (borrowed) */
+  TlRenderCharts charts; /* compare: the bars, and the size sweep where the records
+                            have two sizes or more (else the bars alone) */
+  const char *counter;   /* compare: the bars coloured by this counter view
+                            (tl-compare-counters.h) with its legend line; NULL or
+                            "kernel": by kernel */
+  gboolean sweep_percent; /* compare's sweep: % of the vendor rather than GFLOP/s */
 } TlRenderOptions;
 
 void     tl_render_options_init (TlRenderOptions *options);
+/* The picture's height when the options give none: a slide's, but for
+ * Compare's bars over its size sweep, which get about a slide's height
+ * each, as a window's page stacks them. */
+double   tl_render_default_height (const TlRenderOptions *options);
 
 /* What a render reads: a run record, a Gauss record, or both (a run record
  * may carry a Gauss record in its extensions as "lu"). */
@@ -97,6 +115,9 @@ typedef struct
    * a CPU run, two sizes, two machines); sweep: further records to plot */
   TlRunRecord *more[3];
   guint n_more;
+  /* compare's size sweep: every record of the session (TlRunRecord *,
+   * borrowed, oldest first); NULL: record and more */
+  GPtrArray *sweep;
 } TlRenderInput;
 
 /* Adds a further run record (timeline, sweep) and takes it; TL_ERROR_INVALID
