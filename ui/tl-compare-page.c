@@ -72,6 +72,19 @@ update_layout (TlComparePage *self)
  * wrapped twice): narrower than this, the details go below the bars. */
 #define DETAILS_BESIDE_MIN_WIDTH 1000
 
+#define DETAILS_BELOW_MIN_LINES 12
+
+/* a line of the details in their font, in pixels */
+static int
+details_line_height (TlComparePage *self)
+{
+  PangoLayout *layout = gtk_widget_create_pango_layout (self->details_label, "Ag");
+  int w, h;
+  pango_layout_get_pixel_size (layout, &w, &h);
+  g_object_unref (layout);
+  return MAX (h, 1);
+}
+
 static gboolean
 turn_details_cb (gpointer data)
 {
@@ -80,6 +93,10 @@ turn_details_cb (gpointer data)
   gboolean beside = gtk_widget_get_allocated_width (self->bars_box) >= DETAILS_BESIDE_MIN_WIDTH;
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self->bars_box),
                                   beside ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL);
+  /* below the bars, the details keep a dozen lines (the page scrolls to
+   * the sweep) rather than the two lines the bars left them */
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->details_box),
+                                              beside ? -1 : DETAILS_BELOW_MIN_LINES * details_line_height (self));
   return G_SOURCE_REMOVE;
 }
 
