@@ -271,6 +271,20 @@ test_sweep_shapes (void)
   g_assert_nonnull (tl_paint_text_boxes_find (boxes, "1000×500×1000"));
   g_assert_null (tl_paint_text_boxes_find (boxes, "m = n = k"));
   g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
+
+  /* a bench sweep's odd shape placed close to a cube (∛ of 300·177·411
+   * is 282, beside 256): the odd shape keeps its label, the cube gives way */
+  const double n2[] = { 128, 256, cbrt (300.0 * 177 * 411) };
+  const gsize shape2[] = { 128, 128, 128, 256, 256, 256, 300, 177, 411 };
+  TlSweepSeries bench = series;
+  bench.n = n2;
+  bench.shape = shape2;
+  const TlSweepModel model2 = { &bench, 1, "sweep" };
+  tl_paint_text_boxes_clear (boxes);
+  tl_paint_sweep (cr, &model2, &style, w, h);
+  g_assert_nonnull (tl_paint_text_boxes_find (boxes, "300×177×411"));
+  g_assert_nonnull (tl_paint_text_boxes_find (boxes, "128"));
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
   cairo_destroy (cr);
   cairo_surface_destroy (s);
 }

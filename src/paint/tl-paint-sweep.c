@@ -252,26 +252,10 @@ tl_sweep_layout_point (const TlSweepLayout *lay, double n, double gflops,
 
 /* x ticks: powers of two for cubes; otherwise the problems themselves,
  * "m×k×n", as many as fit side by side. */
-static guint
-size_ticks (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay, double *at,
-            char (*labels)[48], guint max_out)
+/* The distinct problems of the sweep's points, by size: n, m, k, n each. */
+static GArray *
+distinct_problems (const TlSweepModel *model)
 {
-  guint n = 0;
-  double px_per_octave = lay->plot_w / log2 (lay->n_hi / lay->n_lo);
-  if (lay->square)
-    {
-      double v[MAX_TICKS];
-      n = tl_paint_power_ticks (cr, 2.0, lay->n_lo, lay->n_hi, px_per_octave, FALSE,
-                                tl_format_index, v, MIN (max_out, MAX_TICKS));
-      for (guint i = 0; i < n; i++)
-        {
-          at[i] = v[i];
-          tl_format_index (v[i], labels[i], sizeof labels[i]);
-        }
-      return n;
-    }
-
-  /* the distinct problems, by size */
   GArray *probs = g_array_new (FALSE, FALSE, sizeof (double) * 4);
   for (guint s = 0; s < model->n_series; s++)
     {
@@ -303,26 +287,57 @@ size_ticks (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay, do
             g_array_index (probs, double, 4 * j + d) = g_array_index (probs, double, 4 * k + d);
             g_array_index (probs, double, 4 * k + d) = t;
           }
-  /* keep each label that clears the one kept before it */
-  double last_right = -INFINITY, em = tl_paint_text_height (cr);
-  for (guint j = 0; j < probs->len && n < max_out; j++)
+  return probs;
+}
+
+static guint
+size_ticks (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay, double *at,
+            char (*labels)[48], guint max_out)
+{
+  guint n = 0;
+  double px_per_octave = lay->plot_w / log2 (lay->n_hi / lay->n_lo);
+  if (lay->square)
     {
-      const double *p = &g_array_index (probs, double, 4 * j);
-      char buf[48];
-      if (p[1] == p[2] && p[2] == p[3])
-        g_snprintf (buf, sizeof buf, "%.0f", p[1]);
-      else
-        g_snprintf (buf, sizeof buf, "%.0f×%.0f×%.0f", p[1], p[2], p[3]);
-      double x, y, w = tl_paint_text_width (cr, buf);
-      tl_sweep_layout_point (lay, p[0], lay->g_lo, &x, &y);
-      if (x - w / 2 < last_right + em * 0.7)
-        continue;
-      at[n] = p[0];
-      g_strlcpy (labels[n], buf, sizeof labels[n]);
-      n++;
-      last_right = x + w / 2;
+      double v[MAX_TICKS];
+      n = tl_paint_power_ticks (cr, 2.0, lay->n_lo, lay->n_hi, px_per_octave, FALSE,
+                                tl_format_index, v, MIN (max_out, MAX_TICKS));
+      for (guint i = 0; i < n; i++)
+        {
+          at[i] = v[i];
+          tl_format_index (v[i], labels[i], sizeof labels[i]);
+        }
+      return n;
     }
-  g_array_unref (probs);
+
+  /* Each problem's label where it clears the labels kept: the odd shapes
+   * first ("300×177×411" beside 256 is the one a lecturer points at),
+   * then the cubes; a problem whose label does not fit keeps its grid
+   * line (an empty label). */
+  g_autoptr (GArray) probs = distinct_problems (model);
+  double em = tl_paint_text_height (cr), left[MAX_TICKS], right[MAX_TICKS];
+  for (int odd_pass = 1; odd_pass >= 0; odd_pass--)
+    for (guint j = 0; j < probs->len && n < MIN (max_out, MAX_TICKS); j++)
+      {
+        const double *p = &g_array_index (probs, double, 4 * j);
+        gboolean cube = p[1] == p[2] && p[2] == p[3];
+        if (cube == odd_pass)
+          continue;
+        char buf[48];
+        if (cube)
+          g_snprintf (buf, sizeof buf, "%.0f", p[1]);
+        else
+          g_snprintf (buf, sizeof buf, "%.0f×%.0f×%.0f", p[1], p[2], p[3]);
+        double x, y, half = tl_paint_text_width (cr, buf) / 2 + em * 0.35;
+        tl_sweep_layout_point (lay, p[0], lay->g_lo, &x, &y);
+        gboolean clears = TRUE;
+        for (guint i = 0; i < n && clears; i++)
+          clears = x + half <= left[i] || x - half >= right[i];
+        left[n] = clears ? x - half : INFINITY;
+        right[n] = clears ? x + half : -INFINITY;
+        at[n] = p[0];
+        g_strlcpy (labels[n], clears ? buf : "", sizeof labels[n]);
+        n++;
+      }
   return n;
 }
 
