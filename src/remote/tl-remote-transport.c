@@ -50,7 +50,8 @@ struct _TlRemoteTransport
 };
 
 static void read_next_line (TlRemoteTransport *t);
-static void read_payload (TlRemoteTransport *t, const char *type, JsonObject *msg, gint64 size);
+static void read_payload (TlRemoteTransport *t, const char *type, JsonObject *msg,
+                          TlJsonPackStore *arrays, gint64 size);
 
 
 
@@ -280,6 +281,7 @@ typedef struct
 {
   TlRemoteTransport *t;
   JsonObject *msg;
+  TlJsonPackStore *arrays; /* msg's long arrays of numbers (tl_wire_parse_packed) */
   char *type;
   guchar *buffer;
   gsize size;
@@ -297,6 +299,7 @@ payload_free (Payload *p)
   g_free (p->type);
   g_clear_pointer (&p->matrix, tl_matrix_unref);
   json_object_unref (p->msg);
+  g_clear_pointer (&p->arrays, tl_json_pack_store_unref);
   g_free (p);
 }
 
@@ -479,7 +482,8 @@ read_frame_line (Payload *p)
 /* Reads the size bytes that follow msg, then hands both on: a matrix's
  * straight into a new matrix, any other's into a buffer. */
 static void
-read_payload (TlRemoteTransport *t, const char *type, JsonObject *msg, gint64 size)
+read_payload (TlRemoteTransport *t, const char *type, JsonObject *msg, TlJsonPackStore *arrays,
+              gint64 size)
 {
   g_autoptr (GError) error = NULL;
   gsize header = 0;
@@ -514,6 +518,7 @@ read_payload (TlRemoteTransport *t, const char *type, JsonObject *msg, gint64 si
   Payload *p = g_new0 (Payload, 1);
   p->t = t;
   p->msg = json_object_ref (msg);
+  p->arrays = arrays ? tl_json_pack_store_ref (arrays) : NULL;
   p->type = g_strdup (type);
   p->buffer = buffer;
   p->size = first;
@@ -539,7 +544,10 @@ line_cb (GObject *source, GAsyncResult *result, gpointer data)
     return;
   g_autoptr (GError) error = NULL;
   const char *type = NULL;
-  g_autoptr (JsonObject) msg = tl_wire_parse (line, length, &type, &error);
+  /* a record's block columns stay typed arrays, and the line goes before
+   * they are read: a message of 100 MB is never held three times over */
+  g_autoptr (TlJsonPackStore) arrays = NULL;
+  g_autoptr (JsonObject) msg = tl_wire_parse_packed (line, length, &type, &arrays, &error);
   if (msg == NULL)
     {
       /* not the protocol: a login banner or a shell's words on stdout */
@@ -547,10 +555,11 @@ line_cb (GObject *source, GAsyncResult *result, gpointer data)
       read_next_line (t);
       return;
     }
+  g_clear_pointer (&line, g_free);
   gint64 size = tl_wire_get_count (msg, "bytes", 0);
   if (size > 0)
     {
-      read_payload (t, type, msg, size);
+      read_payload (t, type, msg, arrays, size);
       return;
     }
   t->callbacks.message (type, msg, NULL, NULL, t->data);

@@ -273,7 +273,7 @@ get_launch (JsonObject *numbers, TlGpuLaunchFacts *l, GError **error)
   guint64 v[N_LAUNCH_INTS];
   if (!tl_json_get_array (numbers, "$.numbers", "launch", TRUE, &a, error))
     return FALSE;
-  if (json_array_get_length (a) != N_LAUNCH_INTS)
+  if (tl_json_array_length (a) != N_LAUNCH_INTS)
     return tl_json_fail (error, "$.numbers.launch", "expected %u integers", (guint) N_LAUNCH_INTS);
   if (!tl_json_array_uints (a, "$.numbers.launch", G_MAXINT, v, error)
       || !tl_json_get_value (numbers, "$.numbers", "waves", TRUE, &l->waves, error))
@@ -322,7 +322,7 @@ tl_user_job_get_result (JsonObject *message, TlGpuGemmResult *r, GError **error)
   if (!tl_json_get_object (message, "$", "numbers", TRUE, &numbers, error)
       || !tl_json_get_array (numbers, "$.numbers", "times_ms", TRUE, &times, error))
     return FALSE;
-  r->n_times = (int) json_array_get_length (times);
+  r->n_times = (int) tl_json_array_length (times);
   gboolean ok = tl_json_array_values (times, "$.numbers.times_ms", (gsize) r->n_times,
                                       &r->times_ms, error)
                 && tl_json_get_value (numbers, "$.numbers", "upload_ms", TRUE, &r->upload_ms, error)

@@ -57,17 +57,19 @@ line_start (const char *line, gsize length)
 }
 
 JsonObject *
-tl_wire_parse (const char *line, gsize length, const char **type, GError **error)
+tl_wire_parse_packed (const char *line, gsize length, const char **type,
+                      TlJsonPackStore **arrays, GError **error)
 {
   /* read as records are (core/tl-json-pack.h): strict JSON within the
    * bounds on depth, string size, values and array lengths, long arrays
-   * of numbers packed as they are read, and the tree they make priced
-   * against the memory budget before it is built — a broken or hostile
-   * peer gets a message refused, never memory without bound */
+   * of numbers packed as they are read and priced against the memory
+   * budget as they grow — a broken or hostile peer gets a message
+   * refused, never memory without bound */
   g_autoptr (GError) local = NULL;
   g_autoptr (TlJsonDoc) doc = tl_json_doc_parse (line, length, &local);
   JsonNode *root = doc ? tl_json_doc_root (doc) : NULL;
-  if (root != NULL && !tl_json_doc_unpack (root, &local))
+  /* without a hold, the tree the packed arrays make, priced first */
+  if (root != NULL && arrays == NULL && !tl_json_doc_unpack (root, &local))
     root = NULL;
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
@@ -87,8 +89,16 @@ tl_wire_parse (const char *line, gsize length, const char **type, GError **error
       return NULL;
     }
   *type = t;
-  /* the object outlives its document: no placeholder is left in it */
+  /* the object outlives its document: its packed arrays with it, held */
+  if (arrays)
+    *arrays = tl_json_pack_store_hold (root);
   return json_object_ref (object);
+}
+
+JsonObject *
+tl_wire_parse (const char *line, gsize length, const char **type, GError **error)
+{
+  return tl_wire_parse_packed (line, length, type, NULL, error);
 }
 
 gint64

@@ -19,6 +19,7 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "core/tl-json-pack.h"
 #include "core/tl-matrix.h"
 #include "record/tl-gauss-record.h"
 
@@ -65,6 +66,14 @@ GBytes      *tl_wire_end   (JsonBuilder *builder);
  * value in *type, owned by the object), or NULL with
  * TL_REMOTE_ERROR_PROTOCOL. */
 JsonObject  *tl_wire_parse (const char *line, gsize length, const char **type, GError **error);
+/* The same, but a long array of numbers (a run's block columns, samples)
+ * stays as it was read, a typed array (core/tl-json-pack.h) that the
+ * readers of core/tl-json-read.h take as any other: 4 or 8 bytes a number
+ * rather than a tree's 80.  *arrays holds them (NULL when there are none):
+ * keep it while the object is read, then tl_json_pack_store_unref.  A
+ * record reader that keeps part of the object keeps its own hold. */
+JsonObject  *tl_wire_parse_packed (const char *line, gsize length, const char **type,
+                                   TlJsonPackStore **arrays, GError **error);
 
 /* A member that is a non-negative integer, or fallback (absent, or of
  * another type). */
