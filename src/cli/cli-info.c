@@ -2,39 +2,40 @@
  * range, NaN/Inf counts and norms.  A malformed file gives one line,
  * "tilelab-cli info: FILE:LINE:COL: what was expected". */
 #include "tl-cli.h"
-#include "io/tl-io.h"
+#include "io/tl-io-summary.h"
 
 #include <glib/gi18n-lib.h>
 #include <stdio.h>
 
 static void
-print_info (const char *path, const TlMatrix *m, const TlLoadInfo *info)
+print_info (const char *path, const TlFileSummary *file, const TlLoadInfo *info)
 {
   TlFormat format = info->format;
-  TlMatrixStats st;
-  tl_matrix_stats (m, &st);
-  g_autofree char *bytes = g_format_size_full (tl_matrix_n_bytes (m), G_FORMAT_SIZE_IEC_UNITS);
+  const TlMatrixStats *st = &file->summary.stats;
+  g_autofree char *bytes = g_format_size_full ((guint64) file->rows * file->cols
+                                               * tl_dtype_size (file->dtype),
+                                               G_FORMAT_SIZE_IEC_UNITS);
 
   printf ("%s\n", path);
   printf ("  %-10s %s (%s)\n", _("format"), tl_format_title (format), tl_format_name (format));
   /* a choice the reader made: what a .txt's first line "2 2" was taken for */
   if (info->note)
     printf ("  %-10s %s\n", _("read as"), info->note);
-  printf ("  %-10s %zu × %zu\n", _("shape"), m->rows, m->cols);
-  printf ("  %-10s %s (%s in memory)\n", _("dtype"), tl_dtype_name (m->dtype), bytes);
-  if (st.n_finite > 0)
+  printf ("  %-10s %zu × %zu\n", _("shape"), file->rows, file->cols);
+  printf ("  %-10s %s (%s in memory)\n", _("dtype"), tl_dtype_name (file->dtype), bytes);
+  if (st->n_finite > 0)
     {
-      printf ("  %-10s %.9g\n", _("min"), st.min);
-      printf ("  %-10s %.9g\n", _("max"), st.max);
-      printf ("  %-10s %.9g\n", _("mean"), st.mean);
+      printf ("  %-10s %.9g\n", _("min"), st->min);
+      printf ("  %-10s %.9g\n", _("max"), st->max);
+      printf ("  %-10s %.9g\n", _("mean"), st->mean);
     }
   else
     printf ("  %-10s %s\n", _("values"), _("no finite values"));
-  printf ("  %-10s %zu\n", _("NaN"), st.n_nan);
-  printf ("  %-10s %zu\n", _("Inf"), st.n_inf);
+  printf ("  %-10s %zu\n", _("NaN"), st->n_nan);
+  printf ("  %-10s %zu\n", _("Inf"), st->n_inf);
   printf ("  %-10s 1: %.9g   ∞: %.9g   Frobenius: %.9g   max: %.9g\n", _("norms"),
-          tl_matrix_norm (m, TL_NORM_ONE), tl_matrix_norm (m, TL_NORM_INF),
-          tl_matrix_norm (m, TL_NORM_FROBENIUS), tl_matrix_norm (m, TL_NORM_MAX));
+          file->summary.norm_one, file->summary.norm_inf, file->summary.norm_frobenius,
+          file->summary.norm_max);
 }
 
 int
@@ -69,8 +70,8 @@ tl_cli_info (int argc, char **argv)
     {
       g_autoptr (GError) error = NULL;
       TlLoadInfo info;
-      g_autoptr (TlMatrix) m = tl_matrix_load_with (argv[k], format, NULL, &info, &error);
-      if (m == NULL)
+      TlFileSummary file;
+      if (!tl_matrix_file_summarize (argv[k], format, &info, &file, &error))
         {
           tl_cli_fail ("info", error);
           status = TL_CLI_FAILURE;
@@ -78,7 +79,7 @@ tl_cli_info (int argc, char **argv)
         }
       if (k > 1)
         printf ("\n");
-      print_info (argv[k], m, &info);
+      print_info (argv[k], &file, &info);
       tl_load_info_clear (&info);
     }
   return status;

@@ -516,8 +516,16 @@ read_header (const char *path, FILE *f, guint64 file_size, NpyInfo *info, guint6
 }
 
 
-/* The data, straight into the matrix when numpy's layout is ours, else
- * element by element (converting, reordering, swapping bytes). */
+/* numpy's default layout in our byte order and dtype: the bytes are the matrix */
+static gboolean
+is_native (const NpyInfo *info, TlDtype dtype)
+{
+  return !info->fortran && !info->swap
+         && ((info->kind == KIND_FLOAT && info->size == (int) tl_dtype_size (dtype))
+             || (info->kind == KIND_INT && info->size == 4));
+}
+
+/* A read that failed: cancelled, or the system's error. */
 static gboolean
 read_failed (const char *path, GCancellable *cancellable, GError **error)
 {
@@ -541,9 +549,7 @@ read_data (const char *path, FILE *f, const NpyInfo *pinfo, guint64 data_start,
   guint64 rows = m->rows, cols = m->cols, n = rows * cols;
   /* The common case, numpy's default layout in our byte order and dtype:
    * the bytes are the matrix, read at the disk's speed. */
-  gboolean same_layout = !info.fortran && !info.swap
-                         && ((info.kind == KIND_FLOAT && info.size == (int) tl_dtype_size (dtype))
-                             || (info.kind == KIND_INT && info.size == 4));
+  gboolean same_layout = is_native (&info, dtype);
   if (same_layout)
     {
       for (guint64 at = 0; at < data_bytes; at += NPY_PIECE)
@@ -600,43 +606,68 @@ read_data (const char *path, FILE *f, const NpyInfo *pinfo, guint64 data_start,
   return TRUE;
 }
 
+/* The header, checked against the file's size: the dtype and shape of
+ * its matrix, f at the data. */
+static gboolean
+open_data (const char *path, FILE *f, guint64 file_size, NpyInfo *info, TlDtype *dtype,
+           guint64 *data_start, guint64 *data_bytes, GError **error)
+{
+  if (!read_header (path, f, file_size, info, data_start, error))
+    return FALSE;
+  *dtype = info->kind == KIND_FLOAT ? (info->size == 4 ? TL_DTYPE_FLOAT32 : TL_DTYPE_FLOAT64)
+                                    : TL_DTYPE_INT32;
+  guint64 rows = info->shape[0], cols = info->shape[1];
+  g_autoptr (GError) local = NULL;
+  if (!tl_matrix_check_size (*dtype, rows, cols, NULL, &local))
+    {
+      tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, 0, 0, "%s", local->message);
+      return FALSE;
+    }
+
+  /* the data must be exactly rows × cols elements */
+  guint64 have = file_size - *data_start;
+  if (!g_uint64_checked_mul (data_bytes, rows * cols, (guint64) info->size)
+      || have != *data_bytes)
+    {
+      tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
+                       have < *data_bytes
+                         ? _("byte %" PRIu64 ": the data is truncated: the shape "
+                             "needs %" PRIu64 " bytes, the file has %" PRIu64)
+                         : _("byte %" PRIu64 ": the shape needs %" PRIu64
+                             " bytes of data, but the file has %" PRIu64),
+                       *data_start, *data_bytes, have);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+tl_npy_open_data (const char *path, FILE *f, guint64 file_size, TlDtype *dtype, guint64 *rows,
+                  guint64 *cols, gboolean *native, GError **error)
+{
+  NpyInfo info = { 0 };
+  guint64 data_start, data_bytes;
+  if (!open_data (path, f, file_size, &info, dtype, &data_start, &data_bytes, error))
+    return FALSE;
+  *rows = info.shape[0];
+  *cols = info.shape[1];
+  *native = is_native (&info, *dtype);
+  return TRUE;
+}
+
 static TlMatrix *
 load_stream (const char *path, FILE *f, guint64 file_size, GCancellable *cancellable,
              gsize *progress, GError **error)
 {
   NpyInfo info = { 0 };
-  guint64 data_start;
-  if (!read_header (path, f, file_size, &info, &data_start, error))
+  TlDtype dtype;
+  guint64 data_start, data_bytes;
+  if (!open_data (path, f, file_size, &info, &dtype, &data_start, &data_bytes, error))
     return NULL;
 
-  TlDtype dtype = info.kind == KIND_FLOAT
-                  ? (info.size == 4 ? TL_DTYPE_FLOAT32 : TL_DTYPE_FLOAT64)
-                  : TL_DTYPE_INT32;
-  guint64 rows = info.shape[0], cols = info.shape[1];
-  g_autoptr (GError) local = NULL;
-  if (!tl_matrix_check_size (dtype, rows, cols, NULL, &local))
-    {
-      tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, 0, 0, "%s", local->message);
-      return NULL;
-    }
-
-  /* the data must be exactly rows × cols elements */
-  guint64 n = rows * cols, data_bytes;
-  guint64 have = file_size - data_start;
-  if (!g_uint64_checked_mul (&data_bytes, n, (guint64) info.size) || have != data_bytes)
-    {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
-                       have < data_bytes
-                         ? _("byte %" PRIu64 ": the data is truncated: the shape "
-                             "needs %" PRIu64 " bytes, the file has %" PRIu64)
-                         : _("byte %" PRIu64 ": the shape needs %" PRIu64
-                             " bytes of data, but the file has %" PRIu64),
-                       data_start, data_bytes, have);
-      return NULL;
-    }
-
   /* the file holds exactly the data the header declares: allocate */
-  g_autoptr (TlMatrix) m = tl_io_matrix_new (path, 0, dtype, rows, cols, FALSE, error);
+  g_autoptr (TlMatrix) m = tl_io_matrix_new (path, 0, dtype, info.shape[0], info.shape[1], FALSE,
+                                             error);
   if (m == NULL)
     return NULL;
 
