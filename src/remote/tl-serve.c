@@ -662,7 +662,11 @@ signal_cb (gpointer data)
  * page: tens of ms for a 1024² float64 matrix).  Blocks up to 32 MiB
  * (glibc's largest threshold) come from the heap instead, and up to
  * 256 MiB of freed memory stays for the next job: the price is that a
- * worker between jobs holds what its last job used. */
+ * worker between jobs holds what its last job used.  One arena for every
+ * thread: malloc_trim gives back the free top of the main arena only,
+ * and a job's blocks freed on a runner thread's own arena into its top
+ * (as C and the reference often are, by the order of their frees) would
+ * stay resident however long the worker idles. */
 #define WORKER_MMAP_THRESHOLD (32 << 20)
 #define WORKER_TRIM_THRESHOLD (256 << 20)
 
@@ -672,6 +676,7 @@ keep_freed_memory (void)
 #ifdef M_MMAP_THRESHOLD
   mallopt (M_MMAP_THRESHOLD, WORKER_MMAP_THRESHOLD);
   mallopt (M_TRIM_THRESHOLD, WORKER_TRIM_THRESHOLD);
+  mallopt (M_ARENA_MAX, 1);
 #endif
 }
 
