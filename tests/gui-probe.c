@@ -6,6 +6,14 @@
  *   gui-probe heatmap N        an N×N pair: time from A's arrival in the window
  *                              to its first (coarse) and its full heatmap, and
  *                              the main loop's worst gap meanwhile
+ *   gui-probe load FILE [open|drop|recent|api] [cancel-after-ms]
+ *                              FILE loaded as A through the Open dialog, a
+ *                              drop, the recent files or the window's call:
+ *                              every main-loop gap meanwhile (a 1 ms tick),
+ *                              its wall time and the main thread's own CPU,
+ *                              as a distribution and the longest gaps with
+ *                              their CLOCK_MONOTONIC time (to match with
+ *                              `perf record -k CLOCK_MONOTONIC`)
  *
  * Not a test: a tool for docs/screenshots and docs/perf (run under Xvfb).
  */
@@ -303,13 +311,137 @@ do_heatmap (gsize n)
   return 0;
 }
 
+/* ---- every gap of the main loop during a load ---------------------------- */
+
+typedef struct
+{
+  gint64 at, wall, cpu; /* µs: when the gap ended, how long, the main thread's CPU in it */
+} Gap;
+
+static GArray *gaps;
+
+static gboolean
+gap_tick_cb (gpointer data)
+{
+  gint64 now = g_get_monotonic_time (), cpu = gui_test_thread_cpu_us ();
+  if (last_tick)
+    g_array_append_val (gaps, ((Gap) { now, now - last_tick, cpu - last_cpu }));
+  last_tick = now;
+  last_cpu = cpu;
+  return G_SOURCE_CONTINUE;
+}
+
+static int
+by_wall (gconstpointer a, gconstpointer b)
+{
+  return (((const Gap *) a)->wall < ((const Gap *) b)->wall) - (((const Gap *) a)->wall > ((const Gap *) b)->wall);
+}
+
+static int
+by_cpu (gconstpointer a, gconstpointer b)
+{
+  return (((const Gap *) a)->cpu < ((const Gap *) b)->cpu) - (((const Gap *) a)->cpu > ((const Gap *) b)->cpu);
+}
+
+/* the distribution of gaps (sorted longest first by compare) in ms */
+static void
+print_gaps (const char *what, GCompareFunc compare, gsize offset, gint64 t0)
+{
+  g_array_sort (gaps, compare);
+  guint n = gaps->len;
+#define FIELD(i) (*(const gint64 *) ((const char *) &g_array_index (gaps, Gap, (i)) + offset) / 1e3)
+  g_print ("gui-probe: %s ms: max %.1f p99.9 %.1f p99 %.1f p90 %.1f median %.1f (%u gaps)\n", what,
+           FIELD (0), FIELD (n / 1000), FIELD (n / 100), FIELD (n / 10), FIELD (n / 2), n);
+#undef FIELD
+  for (guint i = 0; i < MIN (n, 6u); i++)
+    {
+      const Gap *g = &g_array_index (gaps, Gap, i);
+      g_print ("gui-probe:   %.1f ms wall, %.1f ms CPU, ended at +%.3f s (monotonic %.6f s)\n",
+               g->wall / 1e3, g->cpu / 1e3, (g->at - t0) / 1e6, g->at / 1e6);
+    }
+}
+
+static gboolean
+a_is (gpointer data)
+{
+  return tl_window_get_source (win, TL_TARGET_A) == data;
+}
+
+/* the Open dialog is shown, has listed its folder (as it has by the time
+ * a user clicks) and has its file chosen before the clock starts: the
+ * clock measures from Open */
+static GtkDialog *
+prepare_load (const char *how, GFile *file)
+{
+  if (g_strcmp0 (how, "open") != 0)
+    return NULL;
+  GtkDialog *dialog = gui_test_choose_in_dialog (G_ACTION_GROUP (win), "open-a", file);
+  gui_test_pump (1.0);
+  return dialog;
+}
+
+static void
+start_load (const char *how, GFile *file, GtkDialog *dialog)
+{
+  if (dialog)
+    gtk_dialog_response (dialog, GTK_RESPONSE_ACCEPT);
+  else if (g_strcmp0 (how, "drop") == 0)
+    gui_test_drop_file (GTK_WIDGET (win), file);
+  else if (g_strcmp0 (how, "recent") == 0)
+    {
+      g_autofree char *uri = g_file_get_uri (file);
+      g_action_group_activate_action (G_ACTION_GROUP (win), "open-recent", g_variant_new_string (uri));
+    }
+  else
+    tl_window_load_source (win, TL_TARGET_A, file);
+}
+
+/* FILE opened over a small A shown before (as A, or as B where the way
+ * in picks B when A is there: a drop), the gaps meanwhile; with
+ * cancel_ms, Escape that long after the start */
+static int
+do_load (const char *path, const char *how, double cancel_ms)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  tl_window_show_view (win, "matrices");
+  tl_window_generate (win, TL_TARGET_A, "random-uniform", 300, 200, TL_DTYPE_FLOAT64, 1);
+  gui_test_wait_until (is_idle, NULL, 60);
+  TlMatrix *before = tl_window_get_source (win, TL_TARGET_A);
+  GtkDialog *dialog = prepare_load (how, file);
+  gaps = g_array_new (FALSE, FALSE, sizeof (Gap));
+  last_tick = 0;
+  guint probe = g_timeout_add (1, gap_tick_cb, NULL);
+  gint64 t0 = g_get_monotonic_time ();
+  start_load (how, file, dialog);
+  if (cancel_ms > 0)
+    {
+      gui_test_pump (cancel_ms / 1e3);
+      g_action_group_activate_action (G_ACTION_GROUP (win), "cancel", NULL);
+    }
+  /* until A is new (or the load ended), then its heatmap settles */
+  gui_test_wait_until (is_idle, NULL, 600);
+  gint64 loaded = g_get_monotonic_time ();
+  gui_test_pump (0.5);
+  gui_test_wait_until (is_idle, NULL, 600);
+  gint64 t1 = g_get_monotonic_time ();
+  g_source_remove (probe);
+  TlMatrix *a = tl_window_get_source (win, TL_TARGET_A), *b = tl_window_get_source (win, TL_TARGET_B);
+  g_print ("gui-probe: load %s by %s (monotonic %.6f to %.6f s): A %zux%zu%s, B %zux%zu, idle after %.0f ms, "
+           "settled after %.0f ms\n", path, how, t0 / 1e6, t1 / 1e6, a ? a->rows : 0, a ? a->cols : 0, a_is (before) ? " (the previous A)" : "",
+           b ? b->rows : 0, b ? b->cols : 0, (loaded - t0) / 1e3, (t1 - t0) / 1e3);
+  print_gaps ("wall gap", by_wall, G_STRUCT_OFFSET (Gap, wall), t0);
+  print_gaps ("main thread's CPU per gap", by_cpu, G_STRUCT_OFFSET (Gap, cpu), t0);
+  g_array_unref (gaps);
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   if (argc < 3 || !gtk_init_check (&argc, &argv))
     {
-      g_printerr ("usage: gui-probe screens DIR | record FILE.json DIR | gap N | draw N | heatmap N (needs a display)\n");
+      g_printerr ("usage: gui-probe screens DIR | record FILE.json DIR | gap N | draw N | heatmap N | load FILE [open|drop|recent|api] [CANCEL_MS] (needs a display)\n");
       return 2;
     }
   g_autoptr (TlApplication) app = NULL;
@@ -335,6 +467,8 @@ main (int argc, char **argv)
     rc = do_draw (g_ascii_strtoull (argv[2], NULL, 10));
   else if (g_strcmp0 (argv[1], "heatmap") == 0)
     rc = do_heatmap (g_ascii_strtoull (argv[2], NULL, 10));
+  else if (g_strcmp0 (argv[1], "load") == 0)
+    rc = do_load (argv[2], argc > 3 ? argv[3] : "api", argc > 4 ? g_ascii_strtod (argv[4], NULL) : 0);
   gtk_widget_destroy (GTK_WIDGET (win));
   g_application_release (G_APPLICATION (app));
   return rc;

@@ -5,6 +5,10 @@
 #include <glib/gstdio.h>
 #include <time.h>
 #include <unistd.h>
+#include <gtk/gtk.h>
+#ifdef GDK_WINDOWING_X11
+#include <gdk/gdkx.h>
+#endif
 
 #include "tl-application.h"
 #include "tl-compare-page.h"
@@ -148,6 +152,90 @@ static inline void
 gui_test_pump (double seconds)
 {
   gui_test_wait_until (gui_test_never, NULL, seconds);
+}
+
+/* GtkSelectionData as GTK 3 lays it out (gtk/gtkselectionprivate.h; it
+ * has no public constructor): what a drop of file URIs delivers. */
+typedef struct
+{
+  GdkAtom selection, target, type;
+  gint format;
+  guchar *data;
+  gint length;
+  GdkDisplay *display;
+} GuiTestDropData;
+
+/* A drop of file onto toplevel, as a file manager sends it (X11 only:
+ * FALSE elsewhere, nothing dropped). */
+static inline gboolean
+gui_test_drop_file (GtkWidget *toplevel, GFile *file)
+{
+#ifdef GDK_WINDOWING_X11
+  if (!GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+    return FALSE;
+  g_autofree char *uri = g_file_get_uri (file);
+  g_autofree char *list = g_strdup_printf ("%s\r\n", uri);
+  GdkAtom uri_list = gdk_atom_intern_static_string ("text/uri-list");
+  GuiTestDropData drop = { GDK_SELECTION_PRIMARY, uri_list, uri_list, 8, (guchar *) list,
+                           (gint) strlen (list), gdk_display_get_default () };
+  /* an X11 context without a protocol: finishing the drop is a no-op */
+  GdkDragContext *context = g_object_new (GDK_TYPE_X11_DRAG_CONTEXT, NULL);
+  g_signal_emit_by_name (toplevel, "drag-data-received", context, 10, 10,
+                         (GtkSelectionData *) &drop, 0, (guint) GDK_CURRENT_TIME);
+  g_object_unref (context);
+  return TRUE;
+#else
+  return FALSE;
+#endif
+}
+
+/* The file chooser dialog shown now, or NULL. */
+static inline GtkWidget *
+gui_test_visible_chooser (void)
+{
+  GtkWidget *found = NULL;
+  g_autoptr (GList) tops = gtk_window_list_toplevels ();
+  for (GList *l = tops; l; l = l->next)
+    if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_visible (l->data))
+      found = l->data;
+  return found;
+}
+
+/* Activates action (an Open) on win and chooses file in its file chooser
+ * as a user would: waits for the dialog, and chooses the file once the
+ * chooser has loaded its folder.  Returns the dialog, for a response. */
+static inline GtkDialog *
+gui_test_choose_in_dialog (GActionGroup *win, const char *action, GFile *file)
+{
+  /* the previous dialog is gone before the next is asked for */
+  for (int tries = 0; tries < 3000 && gui_test_visible_chooser () != NULL; tries++)
+    gui_test_pump (0.005);
+  g_assert_null (gui_test_visible_chooser ());
+  g_action_group_activate_action (win, action, NULL);
+  GtkWidget *chooser = NULL;
+  for (int tries = 0; tries < 3000 && chooser == NULL; tries++)
+    {
+      gui_test_pump (0.005);
+      chooser = gui_test_visible_chooser ();
+    }
+  g_assert_nonnull (chooser);
+  g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (chooser), file, NULL));
+  /* the chooser loads the folder before it selects the file */
+  for (int tries = 0; tries < 3000; tries++)
+    {
+      g_autoptr (GFile) chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      if (chosen && g_file_equal (chosen, file))
+        break;
+      gui_test_pump (0.005);
+    }
+  return GTK_DIALOG (chooser);
+}
+
+/* The same, and presses Open. */
+static inline void
+gui_test_open_with_dialog (GActionGroup *win, const char *action, GFile *file)
+{
+  gtk_dialog_response (gui_test_choose_in_dialog (win, action, file), GTK_RESPONSE_ACCEPT);
 }
 
 /* nothing loading, running or probing, and every heatmap drawn (data: the TlWindow) */

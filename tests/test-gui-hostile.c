@@ -11,9 +11,6 @@
  */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
-#ifdef GDK_WINDOWING_X11
-#include <gdk/gdkx.h>
-#endif
 #include <errno.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -270,17 +267,6 @@ test_open (void)
     }
 }
 
-static GtkWidget *
-visible_chooser (void)
-{
-  GtkWidget *found = NULL;
-  g_autoptr (GList) tops = gtk_window_list_toplevels ();
-  for (GList *l = tops; l; l = l->next)
-    if (GTK_IS_FILE_CHOOSER_DIALOG (l->data) && gtk_widget_get_visible (l->data))
-      found = l->data;
-  return found;
-}
-
 /* The Open dialog (Ctrl+J: open a run record), answered as a user would. */
 static void
 test_open_dialog (void)
@@ -288,76 +274,31 @@ test_open_dialog (void)
   static const char *const names[] = { "blocks-wrap.json", "deep.json" };
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      /* the previous dialog is gone before the next is asked for */
-      for (int tries = 0; tries < 3000 && visible_chooser () != NULL; tries++)
-        gui_test_pump (0.005);
-      g_assert_null (visible_chooser ());
-      g_action_group_activate_action (G_ACTION_GROUP (main_window ()), "open-run", NULL);
-      GtkWidget *chooser = NULL;
-      for (int tries = 0; tries < 3000 && chooser == NULL; tries++)
-        {
-          gui_test_pump (0.005);
-          chooser = visible_chooser ();
-        }
-      g_assert_nonnull (chooser);
       g_autoptr (GFile) f = hostile (names[i]);
-      g_assert_true (gtk_file_chooser_set_file (GTK_FILE_CHOOSER (chooser), f, NULL));
-      /* the chooser loads the folder before it selects the file */
-      for (int tries = 0; tries < 3000; tries++)
-        {
-          g_autoptr (GFile) chosen = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-          if (chosen && g_file_equal (chosen, f))
-            break;
-          gui_test_pump (0.005);
-        }
-      gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
+      gui_test_open_with_dialog (G_ACTION_GROUP (main_window ()), "open-run", f);
       g_autofree char *text = wait_for_error (names[i], 30);
       g_test_message ("%s: %s", names[i], text);
       assert_responsive ();
     }
 }
 
-/* GtkSelectionData as GTK 3 lays it out (gtk/gtkselectionprivate.h; it
- * has no public constructor): what a drop of file URIs delivers. */
-typedef struct
-{
-  GdkAtom selection, target, type;
-  gint format;
-  guchar *data;
-  gint length;
-  GdkDisplay *display;
-} DropData;
-
 /* A drop of file URIs onto the window, as a file manager sends it. */
 static void
 test_drop (void)
 {
-#ifdef GDK_WINDOWING_X11
-  if (GDK_IS_X11_DISPLAY (gdk_display_get_default ()))
+  static const char *const names[] = { "fifo.mtx", "tiny-huge.mtx", "gfp-nan.json", "truncated.npy" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      static const char *const names[] = { "fifo.mtx", "tiny-huge.mtx", "gfp-nan.json",
-                                           "truncated.npy" };
-      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+      g_autoptr (GFile) f = hostile (names[i]);
+      if (!gui_test_drop_file (GTK_WIDGET (main_window ()), f))
         {
-          g_autoptr (GFile) f = hostile (names[i]);
-          g_autofree char *uri = g_file_get_uri (f);
-          g_autofree char *list = g_strdup_printf ("%s\r\n", uri);
-          GdkAtom uri_list = gdk_atom_intern_static_string ("text/uri-list");
-          DropData drop = { GDK_SELECTION_PRIMARY, uri_list, uri_list, 8, (guchar *) list,
-                            (gint) strlen (list), gdk_display_get_default () };
-          /* an X11 context without a protocol: finishing the drop is a no-op */
-          GdkDragContext *context = g_object_new (GDK_TYPE_X11_DRAG_CONTEXT, NULL);
-          g_signal_emit_by_name (main_window (), "drag-data-received", context, 10, 10,
-                                 (GtkSelectionData *) &drop, 0, (guint) GDK_CURRENT_TIME);
-          g_object_unref (context);
-          g_autofree char *text = wait_for_error (names[i], 30);
-          g_test_message ("%s: %s", names[i], text);
-          assert_responsive ();
+          g_test_skip ("drops are simulated on X11 only");
+          return;
         }
-      return;
+      g_autofree char *text = wait_for_error (names[i], 30);
+      g_test_message ("%s: %s", names[i], text);
+      assert_responsive ();
     }
-#endif
-  g_test_skip ("drops are simulated on X11 only");
 }
 
 /* The Open menu's recent files (GtkRecentManager, shared with the

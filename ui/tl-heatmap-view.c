@@ -4,10 +4,13 @@
 #include <math.h>
 #include <glib/gi18n-lib.h>
 #include "tl-heatmap-pool.h"
+#include "tl-surface-upload.h"
 #include "tl-view-style.h"
 
 /* pooled cells along each axis for the whole-matrix overview */
 #define OVERVIEW_CELLS 1024
+/* a larger picture goes to the display a band at a time (tl-surface-upload.h) */
+#define UPLOAD_AT_ONCE_BYTES (256 * 1024)
 
 struct _TlHeatmapView
 {
@@ -22,6 +25,10 @@ struct _TlHeatmapView
 
   TlPooledGrid *grid;          /* current pooled image, immutable */
   cairo_surface_t *image;      /* grid coloured with scale */
+  cairo_surface_t *shown;      /* image's copy on the display, or NULL: drawn from image */
+  TlSurfaceUpload *upload;     /* the next picture on its way to the display, */
+  TlHeatmapPoolOutput *pending; /* and what it is of (shown when it is there) */
+  gboolean pending_final;
   TlColorScale scale;
   TlValueRange range;          /* of every element of matrix: the colour scale's source */
   gboolean have_range;
@@ -55,14 +62,17 @@ enum { SIGNAL_HOVER, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 /* The grid, its picture and scale become the view's; final: also the
- * range of the data (a preview's range is only its sample's). */
+ * range of the data (a preview's range is only its sample's); shown: the
+ * picture's copy on the display, if made. */
 static void
-install_output (TlHeatmapView *self, TlHeatmapPoolOutput *out, gboolean final)
+show_output (TlHeatmapView *self, TlHeatmapPoolOutput *out, gboolean final, cairo_surface_t *shown)
 {
   g_clear_pointer (&self->grid, tl_pooled_grid_unref);
   g_clear_pointer (&self->image, cairo_surface_destroy);
+  g_clear_pointer (&self->shown, cairo_surface_destroy);
   self->grid = g_steal_pointer (&out->grid);
   self->image = g_steal_pointer (&out->image);
+  self->shown = shown;
   self->scale = out->scale;
   if (final)
     {
@@ -71,6 +81,44 @@ install_output (TlHeatmapView *self, TlHeatmapPoolOutput *out, gboolean final)
     }
   tl_heatmap_pool_output_free (out);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+drop_pending (TlHeatmapView *self)
+{
+  g_clear_pointer (&self->upload, tl_surface_upload_cancel);
+  g_clear_pointer (&self->pending, tl_heatmap_pool_output_free);
+}
+
+static void
+upload_done_cb (cairo_surface_t *copy, gpointer data)
+{
+  TlHeatmapView *self = data;
+  self->upload = NULL;
+  show_output (self, g_steal_pointer (&self->pending), self->pending_final, copy);
+  if (!tl_heatmap_view_is_busy (self))
+    g_object_notify (G_OBJECT (self), "busy");
+}
+
+/* out becomes the view's: a large picture once it is on the display (the
+ * previous one stays meanwhile), a small one at once. */
+static void
+install_output (TlHeatmapView *self, TlHeatmapPoolOutput *out, gboolean final)
+{
+  drop_pending (self);
+  if (out->image && cairo_image_surface_get_stride (out->image) * cairo_image_surface_get_height (out->image)
+                      > UPLOAD_AT_ONCE_BYTES)
+    {
+      self->upload = tl_surface_upload_start (gtk_widget_get_window (GTK_WIDGET (self)), out->image,
+                                              upload_done_cb, self);
+      if (self->upload)
+        {
+          self->pending = out;
+          self->pending_final = final;
+          return;
+        }
+    }
+  show_output (self, out, final, NULL);
 }
 
 /* a large matrix's preview, while the request it came from is the view's */
@@ -111,6 +159,7 @@ start_pooling (TlHeatmapView *self)
   if (self->cancellable)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  drop_pending (self); /* (of an earlier request) */
   if (self->matrix == NULL)
     return;
 
@@ -176,16 +225,21 @@ schedule_repool (TlHeatmapView *self)
   self->repool_id = g_timeout_add (150, repool_cb, self);
 }
 
+/* the grid in new colours (the one on its way, if any) */
 static void
 recolor (TlHeatmapView *self)
 {
-  if (self->grid == NULL)
+  gboolean final = self->pending != NULL && self->pending_final;
+  TlPooledGrid *grid = self->pending ? self->pending->grid : self->grid;
+  if (grid == NULL)
     return;
-  tl_heatmap_pool_scale (&self->scale, self->colormap, self->scale_kind, self->shared, self->shared_min,
-              self->shared_max, &self->range);
-  g_clear_pointer (&self->image, cairo_surface_destroy);
-  self->image = tl_pooled_grid_colorize (self->grid, &self->scale);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  TlHeatmapPoolOutput *out = g_new0 (TlHeatmapPoolOutput, 1);
+  out->grid = tl_pooled_grid_ref (grid);
+  out->range = final ? self->pending->range : self->range;
+  tl_heatmap_pool_scale (&out->scale, self->colormap, self->scale_kind, self->shared, self->shared_min,
+                         self->shared_max, &out->range);
+  out->image = tl_pooled_grid_colorize (out->grid, &out->scale);
+  install_output (self, out, final);
 }
 
 void
@@ -231,6 +285,8 @@ tl_heatmap_view_draw (GtkWidget *widget, cairo_t *cr)
   tl_view_style_begin_draw (&self->style, widget, cr, &style);
 
   tl_heatmap_view_get_model (self, &model);
+  if (self->shown)
+    model.image = self->shown;
   if (model.grid == NULL && self->matrix != NULL)
     model.empty_text = _("Preparing the picture…");
   tl_paint_heatmap (cr, &model, &style, w, h);
@@ -416,6 +472,7 @@ tl_heatmap_view_dispose (GObject *object)
   if (self->cancellable)
     g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  drop_pending (self);
   if (self->repool_id)
     g_source_remove (self->repool_id);
   self->repool_id = 0;
@@ -431,6 +488,7 @@ tl_heatmap_view_finalize (GObject *object)
   g_clear_pointer (&self->matrix, tl_matrix_unref);
   g_clear_pointer (&self->grid, tl_pooled_grid_unref);
   g_clear_pointer (&self->image, cairo_surface_destroy);
+  g_clear_pointer (&self->shown, cairo_surface_destroy);
   g_free (self->title);
   g_free (self->caption);
   g_free (self->units);
@@ -508,6 +566,7 @@ tl_heatmap_view_set_matrix (TlHeatmapView *self, TlMatrix *matrix, const char *t
       self->view_rows = self->view_cols = 0;
       g_clear_pointer (&self->grid, tl_pooled_grid_unref);
       g_clear_pointer (&self->image, cairo_surface_destroy);
+      g_clear_pointer (&self->shown, cairo_surface_destroy);
     }
   start_pooling (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -661,5 +720,5 @@ gboolean
 tl_heatmap_view_is_busy (TlHeatmapView *self)
 {
   g_return_val_if_fail (TL_IS_HEATMAP_VIEW (self), FALSE);
-  return self->cancellable != NULL;
+  return self->cancellable != NULL || self->upload != NULL;
 }

@@ -345,6 +345,14 @@ tl_pooled_grid_new_from_values (gsize src_rows, gsize src_cols, gsize grid_rows,
   return grid;
 }
 
+TlPooledGrid *
+tl_pooled_grid_ref (TlPooledGrid *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_int_inc (&self->ref_count);
+  return self;
+}
+
 void
 tl_pooled_grid_unref (TlPooledGrid *self)
 {

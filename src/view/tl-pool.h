@@ -86,6 +86,7 @@ TlPooledGrid *tl_pooled_grid_new_from_values (gsize src_rows, gsize src_cols,
                                               guint factor_r, guint factor_c,
                                               TlPoolMode mode, const double *values);
 
+TlPooledGrid *tl_pooled_grid_ref   (TlPooledGrid *self);
 void          tl_pooled_grid_unref (TlPooledGrid *self);
 
 static inline double
