@@ -24,20 +24,21 @@
 #include "tl-window.h"
 
 #include "gui-test-util.h"
+#include "test-gui-hostile.h"
 
 static GtkApplication *app;
-static char *dir;  /* the hostile files */
+char *dir;  /* the hostile files */
 static int test_status = 1;
 
 /* ---- looking at the app from outside ------------------------------------ */
 
-static GtkWindow *
+GtkWindow *
 main_window (void)
 {
   return gtk_application_get_active_window (app);
 }
 
-static void
+void
 collect_labels (GtkWidget *w, gpointer data)
 {
   GString *out = data;
@@ -67,7 +68,7 @@ find_messages (GtkWidget *w, gpointer data)
 }
 
 /* The error and warning text the window shows now ("" when none). */
-static char *
+char *
 shown_errors (void)
 {
   GString *s = g_string_new (NULL);
@@ -79,7 +80,7 @@ shown_errors (void)
 
 /* Waits until the window shows an error naming `name`; the main loop keeps
  * running meanwhile (the window never blocks on a file). */
-static char *
+char *
 wait_for_error (const char *name, double seconds)
 {
   gint64 end = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
@@ -96,7 +97,7 @@ wait_for_error (const char *name, double seconds)
 }
 
 /* What the window's progress bar says now. */
-static const char *
+const char *
 progress_text (void)
 {
   GtkWidget *bar = gui_test_find_widget (GTK_WIDGET (main_window ()), GTK_TYPE_PROGRESS_BAR);
@@ -106,7 +107,7 @@ progress_text (void)
 }
 
 /* What the sidebar's cards of A and B say now (their labels, in order). */
-static char *
+char *
 cards_text (void)
 {
   GtkWidget *panel = gui_test_find_widget (GTK_WIDGET (main_window ()), TL_TYPE_SOURCES_PANEL);
@@ -117,7 +118,7 @@ cards_text (void)
 }
 
 /* What A's heatmap on the Matrices page says when it has no matrix. */
-static const char *
+const char *
 heatmap_a_placeholder (void)
 {
   GtkWidget *page = tl_window_get_page (TL_WINDOW (main_window ()), "matrices");
@@ -137,7 +138,7 @@ set_flag_cb (gpointer flag)
 /* The main loop answers a 10 ms timeout within 3 s (generous: sanitizer
  * builds on a busy machine are slow; a frozen loop never answers) and the
  * window is still up: nothing froze or closed it. */
-static void
+void
 assert_responsive (void)
 {
   gboolean fired = FALSE;
@@ -154,7 +155,7 @@ assert_responsive (void)
 
 /* ---- the hostile files ---------------------------------------------------- */
 
-static char *
+char *
 write_file (const char *name, const char *data, gssize len)
 {
   char *path = g_build_filename (dir, name, NULL);
@@ -225,7 +226,7 @@ make_hostile_files (void)
     }
 }
 
-static GFile *
+GFile *
 hostile (const char *name)
 {
   g_autofree char *path = g_build_filename (dir, name, NULL);
@@ -267,17 +268,21 @@ test_open (void)
     }
 }
 
-/* The Open dialog (Ctrl+J: open a run record), answered as a user would. */
+/* The Open dialogs (Ctrl+J: a run record; Ctrl+O: A; B), answered as a
+ * user would. */
 static void
 test_open_dialog (void)
 {
-  static const char *const names[] = { "blocks-wrap.json", "deep.json" };
+  static const char *const names[][2] = {
+    { "blocks-wrap.json", "open-run" }, { "deep.json", "open-run" },
+    { "objects.npy", "open-a" }, { "truncated.npy", "open-b" },
+  };
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
-      g_autoptr (GFile) f = hostile (names[i]);
-      gui_test_open_with_dialog (G_ACTION_GROUP (main_window ()), "open-run", f);
-      g_autofree char *text = wait_for_error (names[i], 30);
-      g_test_message ("%s: %s", names[i], text);
+      g_autoptr (GFile) f = hostile (names[i][0]);
+      gui_test_open_with_dialog (G_ACTION_GROUP (main_window ()), names[i][1], f);
+      g_autofree char *text = wait_for_error (names[i][0], 30);
+      g_test_message ("%s: %s", names[i][0], text);
       assert_responsive ();
     }
 }
@@ -306,7 +311,7 @@ test_drop (void)
 static void
 test_recent (void)
 {
-  static const char *const names[] = { "objects.npy", "header-loss.csv" };
+  static const char *const names[] = { "objects.npy", "header-loss.csv", "huge.npy" };
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       g_autoptr (GFile) f = hostile (names[i]);
@@ -340,199 +345,6 @@ test_recent_gone (void)
   g_assert_nonnull (strstr (text, g_strerror (ENOENT)));
   g_assert_false (gtk_recent_manager_has_item (recent, uri));
   assert_responsive ();
-}
-
-static void
-wait_until_idle (TlWindow *win, double seconds)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
-  while (tl_window_is_busy (win) && g_get_monotonic_time () < end)
-    gui_test_pump (0.01);
-  g_assert_false (tl_window_is_busy (win));
-}
-
-/* A table of rows × cols values in a new file (a few seconds to read in
- * a sanitizer build). */
-static char *
-write_big_csv (const char *name, guint rows, guint cols)
-{
-  g_autoptr (GString) t = g_string_new (NULL);
-  for (guint i = 0; i < rows; i++)
-    for (guint j = 0; j < cols; j++)
-      g_string_append_printf (t, "%u.%03u%c", i % 1000, (i * 7 + j) % 1000, j + 1 < cols ? ',' : '\n');
-  return write_file (name, t->str, (gssize) t->len);
-}
-
-static void
-open_as_a (const char *path)
-{
-  g_autoptr (GFile) f = g_file_new_for_path (path);
-  tl_window_load_source (TL_WINDOW (main_window ()), TL_TARGET_A, f);
-}
-
-static gint64 last_tick, worst_gap, last_cpu, worst_cpu, last_wait, worst_wait;
-
-/* The main thread's own CPU in one gap of the main loop: 50 ms in a plain
- * build.  AddressSanitizer's build spends several times our work in its
- * own bookkeeping (CI runs the GUI tests with the full unwinder at every
- * malloc: the 4 ms of a release build took 62 ms there), so it gets 4×, as
- * meson's --timeout-multiplier 4 gives its timeouts. */
-#if defined(__SANITIZE_ADDRESS__)
-#define GAP_CPU_LIMIT_US (4 * 50000)
-#else
-#define GAP_CPU_LIMIT_US 50000
-#endif
-
-/* a 5 ms tick: the worst gap between ticks, and the main thread's own CPU
- * time within it (a gap full of CPU is our code; one without, the
- * machine's other work) */
-static gboolean
-tick_cb (gpointer data)
-{
-  gint64 now = g_get_monotonic_time (), cpu = gui_test_thread_cpu_us ();
-  gint64 wait = gui_test_thread_wait_us ();
-  if (last_tick && now - last_tick > worst_gap)
-    worst_gap = now - last_tick, worst_cpu = cpu - last_cpu, worst_wait = wait - last_wait;
-  last_tick = now;
-  last_cpu = cpu;
-  last_wait = wait;
-  return G_SOURCE_CONTINUE;
-}
-
-/* A multi-second load: the main loop keeps ticking (the file is read on
- * a worker, a window at a time), and the matrix arrives whole. */
-static void
-test_load_live (void)
-{
-  TlWindow *win = TL_WINDOW (main_window ());
-  wait_until_idle (win, 30);
-  /* TL_TEST_LIVE_ROWS: a longer load, to measure by hand */
-  const char *rows_text = g_getenv ("TL_TEST_LIVE_ROWS");
-  guint rows = rows_text ? (guint) g_ascii_strtoull (rows_text, NULL, 10) : 3000;
-  g_autofree char *path = write_big_csv ("live.csv", rows, 1000);
-  last_tick = worst_gap = 0;
-  guint tick = g_timeout_add (5, tick_cb, NULL);
-  gint64 t0 = g_get_monotonic_time ();
-  open_as_a (path);
-  /* the progress bar and A's card name the file from the start (the card
-   * never says "empty" meanwhile), and are idle after */
-  g_assert_true (g_str_has_prefix (progress_text (), "Loading live.csv as A… "));
-  g_autofree char *cards_loading = cards_text ();
-  g_test_message ("cards while loading: %s", cards_loading);
-  g_assert_nonnull (strstr (cards_loading, "loading live.csv… "));
-  g_assert_null (strstr (cards_loading, "A  empty"));
-  /* and so does A's heatmap on the Matrices page, if it has nothing to show */
-  g_assert_true (g_str_has_prefix (heatmap_a_placeholder (), "A: loading live.csv… "));
-  gui_test_pump (0.05);
-  wait_until_idle (win, 120);
-  g_assert_cmpstr (progress_text (), ==, "idle");
-  g_autofree char *cards_after = cards_text ();
-  g_assert_null (strstr (cards_after, "loading"));
-  g_assert_cmpstr (heatmap_a_placeholder (), ==, "A: open or generate");
-  g_autofree char *shape = g_strdup_printf ("A  %u×1000", rows);
-  g_assert_nonnull (strstr (cards_after, shape));
-  double took = (g_get_monotonic_time () - t0) / 1e3;
-  g_source_remove (tick);
-  TlMatrix *a = tl_window_get_source (win, TL_TARGET_A);
-  g_assert_nonnull (a);
-  g_assert_cmpuint (a->rows, ==, rows);
-  g_assert_cmpuint (a->cols, ==, 1000);
-  g_test_message ("a %u×1000 CSV (%.0f ms): worst main-loop gap %.1f ms, %.1f ms of it the "
-                  "main thread's own CPU, %.1f ms waiting for a CPU (the machine's other work), "
-                  "%.1f ms neither (blocked, or the tick's own 5 ms)", rows, took,
-                  worst_gap / 1e3, worst_cpu / 1e3, worst_wait / 1e3,
-                  (worst_gap - worst_cpu - worst_wait) / 1e3);
-  /* the main thread's own work in a gap: at most 50 ms (the wall gap
-   * also holds the machine's other processes, so it is only reported) */
-  g_assert_cmpint (worst_cpu, <=, GAP_CPU_LIMIT_US);
-
-  /* the file joins the desktop's recent files (written off the main
-   * loop; GtkRecentManager reloads them when it sees the change) */
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autofree char *uri = g_file_get_uri (file);
-  GtkRecentManager *recent = gtk_recent_manager_get_default ();
-  for (int tries = 0; tries < 2000 && !gtk_recent_manager_has_item (recent, uri); tries++)
-    gui_test_pump (0.005);
-  g_assert_true (gtk_recent_manager_has_item (recent, uri));
-}
-
-/* Escape stops a load; A keeps what it had; and a file that fails keeps
- * it too. */
-static void
-test_load_cancel_and_fail_keep (void)
-{
-  TlWindow *win = TL_WINDOW (main_window ());
-  wait_until_idle (win, 30);
-  TlMatrix *before = tl_window_get_source (win, TL_TARGET_A);
-  g_assert_nonnull (before);
-  g_autofree char *path = g_build_filename (dir, "live.csv", NULL);
-  open_as_a (path);
-  g_action_group_activate_action (G_ACTION_GROUP (win), "cancel", NULL);
-  wait_until_idle (win, 60);
-  g_assert_true (tl_window_get_source (win, TL_TARGET_A) == before);
-  g_autofree char *errors = shown_errors ();
-  g_assert_cmpstr (errors, ==, "");
-
-  /* (a name of its own: the window may still show the earlier error) */
-  g_autofree char *src = g_build_filename (dir, "truncated.npy", NULL);
-  g_autofree char *data = NULL;
-  gsize len = 0;
-  g_assert_true (g_file_get_contents (src, &data, &len, NULL));
-  g_autofree char *bad = write_file ("truncated-again.npy", data, (gssize) len);
-  open_as_a (bad);
-  g_autofree char *text = wait_for_error ("truncated-again.npy", 30);
-  g_assert_nonnull (strstr (text, "A kept its previous matrix"));
-  wait_until_idle (win, 30);
-  g_assert_true (tl_window_get_source (win, TL_TARGET_A) == before);
-  /* A's card still shows the matrix, and says which file failed and why */
-  g_autofree char *cards = cards_text ();
-  g_test_message ("cards after the failure: %s", cards);
-  g_assert_nonnull (strstr (cards, "A  3000×1000"));
-  g_assert_nonnull (strstr (cards, "could not open “truncated-again.npy”: byte 128: "));
-  g_assert_nonnull (strstr (cards, "the data is truncated"));
-}
-
-/* A file that fails while another loads: its error is still shown when
- * the other arrives (the other's success used to hide it). */
-static void
-test_error_outlives_other_load (void)
-{
-  TlWindow *win = TL_WINDOW (main_window ());
-  wait_until_idle (win, 30);
-  g_autofree char *src = g_build_filename (dir, "truncated.npy", NULL);
-  g_autofree char *data = NULL;
-  gsize len = 0;
-  g_assert_true (g_file_get_contents (src, &data, &len, NULL));
-  g_autofree char *bad = write_file ("truncated-b.npy", data, (gssize) len);
-  g_autofree char *good = g_build_filename (dir, "live.csv", NULL);
-  g_autoptr (GFile) good_file = g_file_new_for_path (good);
-  g_autoptr (GFile) bad_file = g_file_new_for_path (bad);
-  tl_window_load_source (win, TL_TARGET_A, good_file);
-  tl_window_load_source (win, TL_TARGET_B, bad_file);
-  wait_until_idle (win, 120);
-  g_assert_nonnull (tl_window_get_source (win, TL_TARGET_A));
-  g_autofree char *text = shown_errors ();
-  g_test_message ("shown after both: %s", text);
-  g_assert_nonnull (strstr (text, "truncated-b.npy"));
-}
-
-/* A and B opened together and both failing: the message names both (the
- * second used to replace the first). */
-static void
-test_two_failures (void)
-{
-  TlWindow *win = TL_WINDOW (main_window ());
-  wait_until_idle (win, 30);
-  g_autoptr (GFile) folder = hostile ("folder.csv");
-  g_autofree char *bad = g_build_filename (dir, "truncated-b.npy", NULL);
-  g_autoptr (GFile) bad_file = g_file_new_for_path (bad);
-  tl_window_load_source (win, TL_TARGET_A, folder);
-  tl_window_load_source (win, TL_TARGET_B, bad_file);
-  wait_until_idle (win, 60);
-  g_autofree char *text = shown_errors ();
-  g_test_message ("shown after both: %s", text);
-  g_assert_nonnull (strstr (text, "folder.csv"));
-  g_assert_nonnull (strstr (text, "truncated-b.npy"));
 }
 
 /* Under ulimit -v, a matrix that would leave the window less than its
@@ -729,5 +541,6 @@ main (int argc, char **argv)
   if (d)
     g_dir_close (d);
   g_rmdir (dir);
+  gui_hostile_load_cleanup ();
   return rc != 0 ? rc : test_status;
 }

@@ -1,9 +1,9 @@
 /* tl-recent-menu.h — the Open menu's last files this app opened.
  *
- * The desktop's recent files (GtkRecentManager) that this application
- * opened and that still exist, newest first, as items of a menu section
- * whose action gets the file's URI.  Files are added to them off the
- * main loop.
+ * The desktop's recent files (recently-used.xbel, GtkRecentManager's)
+ * that this application opened and that still exist, newest first, as
+ * items of a menu section whose action gets the file's URI.  Both the
+ * listing and the adding run off the main loop.
  */
 #pragma once
 
@@ -11,8 +11,10 @@
 
 G_BEGIN_DECLS
 
-/* fills section with at most max items calling action ("win.open-recent") */
-void tl_recent_menu_fill (GMenu *section, GtkRecentManager *manager, const char *action, guint max);
+/* Fills section with at most max items calling action (a static string:
+ * "win.open-recent") once the files are listed, on a worker thread; a
+ * later call's listing replaces an earlier one's. */
+void tl_recent_menu_fill (GMenu *section, const char *action, guint max);
 
 /* Adds file to the desktop's recent files, as gtk_recent_manager_add_item
  * does, but off the main loop: the file (recently-used.xbel) is read,

@@ -415,7 +415,7 @@ drag_data_received_cb (GtkWidget *widget, GdkDragContext *context, int x, int y,
 static void
 update_recent_menu (GtkRecentManager *manager, TlWindow *self)
 {
-  tl_recent_menu_fill (self->recent_section, manager, "win.open-recent", 6);
+  tl_recent_menu_fill (self->recent_section, "win.open-recent", 6);
 }
 
 static void
