@@ -67,12 +67,14 @@ static GArray *gaps;
 static gint64 last_tick, last_cpu, last_wait;
 
 /* The main thread's own CPU in one gap of the main loop: 50 ms in a plain
- * build.  AddressSanitizer's build spends several times our work in its
- * own bookkeeping (CI runs the GUI tests with the full unwinder at every
- * malloc: the 4 ms of a release build took 62 ms there), so it gets 4×, as
- * meson's --timeout-multiplier 4 gives its timeouts. */
+ * build.  AddressSanitizer's build spends many times our work in its own
+ * bookkeeping: CI runs the GUI tests with the full unwinder at every
+ * malloc, where the 4 ms of a release build took 62 ms and the 10 ms of
+ * the heatmaps' arrival and the recent files' reload up to 540 ms (at a
+ * load of 26 on 2 cores); there the bound is a second: the loop still
+ * answers, but only a release build measures the 50 ms. */
 #if defined(__SANITIZE_ADDRESS__)
-#define GAP_CPU_LIMIT_US (4 * 50000)
+#define GAP_CPU_LIMIT_US 1000000
 #else
 #define GAP_CPU_LIMIT_US 50000
 #endif
