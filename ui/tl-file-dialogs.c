@@ -33,15 +33,6 @@ add_matrix_filters (GtkFileChooser *chooser)
     add_filter (chooser, _(kinds[i].name), kinds[i].patterns);
 }
 
-/* The chooser is taken down (its widgets disposed: 10–20 ms of GTK's
- * own work) in an iteration of its own, after the load has started. */
-static gboolean
-unref_later_cb (gpointer dialog)
-{
-  g_object_unref (dialog);
-  return G_SOURCE_REMOVE;
-}
-
 static void
 open_response_cb (GtkNativeDialog *dialog, int response, TlSession *session)
 {
@@ -54,7 +45,7 @@ open_response_cb (GtkNativeDialog *dialog, int response, TlSession *session)
       else
         tl_session_load_source (session, target, file);
     }
-  g_idle_add (unref_later_cb, dialog);
+  g_object_unref (dialog);
   g_object_unref (session);
 }
 
