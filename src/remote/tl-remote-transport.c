@@ -1,17 +1,15 @@
 /* tl-remote-transport.c — the pipe to one worker: spawning it, the
- * worker's messages on its output, ssh's and Slurm's words on its
- * standard error, its end, and ending it. */
+ * worker's messages on its output (read by tl-remote-output.c), ssh's
+ * and Slurm's words on its standard error, its end, and ending it. */
 #include "remote/tl-remote-transport.h"
 
-#include "core/tl-json.h"
-#include "core/tl-matrix.h"
 #include "remote/tl-remote-diagnose.h"
+#include "remote/tl-remote-output.h"
 #include "remote/tl-wire.h"
 #include "remote/tl-wire-lines.h"
 
 #include <gio/gunixinputstream.h>
 #include <gio/gunixoutputstream.h>
-#include <inttypes.h>
 #include <glib/gi18n-lib.h>
 #include <signal.h>
 #include <string.h>
@@ -31,7 +29,8 @@ struct _TlRemoteTransport
 
   GSubprocess *proc;
   GOutputStream *to;
-  GDataInputStream *from, *err;
+  TlRemoteOutput *out;     /* the worker's messages (tl-remote-output.c) */
+  GDataInputStream *err;
   GCancellable *io_cancellable;
   guint pending;           /* async operations not yet called back */
   GString *err_tail;
@@ -42,16 +41,7 @@ struct _TlRemoteTransport
   gboolean said_end;       /* failed or ended was called */
   int exit_status;
   GSource *force_exit;     /* SIGKILL after a SIGTERM that was not enough */
-  /* the last payload's buffer, for the next: messages come one after
-   * another (a Gauss recording's thousand parts), and fresh memory for
-   * each would be faulted in page by page */
-  guchar *spare;
-  gsize spare_size;
 };
-
-static void read_next_line (TlRemoteTransport *t);
-static void read_payload (TlRemoteTransport *t, const char *type, JsonObject *msg,
-                          TlJsonPackStore *arrays, gint64 size);
 
 
 
@@ -258,322 +248,36 @@ read_next_err_line (TlRemoteTransport *t)
 
 /* ---- standard output: the worker's messages ------------------------------------- */
 
-/* A line of the worker's output, or NULL at its end (then taken). */
-static char *
-finish_output_line (TlRemoteTransport *t, GObject *source, GAsyncResult *result, gsize *length)
-{
-  gboolean ended = FALSE;
-  g_autoptr (GError) too_long = NULL;
-  char *line = finish_line (t, source, result, length, &ended, &too_long);
-  if (too_long)
-    {
-      /* no message can follow in step: the transport is of no more use */
-      say_failed (t, g_error_new (TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL, _("%s sent %s"),
-                                  tl_remote_target_host (t->target), too_long->message));
-      tl_remote_transport_kill (t);
-    }
-  else if (ended)
-    on_eof (t);
-  return line;
-}
-
-typedef struct
-{
-  TlRemoteTransport *t;
-  JsonObject *msg;
-  TlJsonPackStore *arrays; /* msg's long arrays of numbers (tl_wire_parse_packed) */
-  char *type;
-  guchar *buffer;
-  gsize size;
-  TlMatrix *matrix;       /* a matrix's data goes here after the buffer (its NPY header) */
-  /* in chunk frames (TL_WIRE_CHUNK): all of it, how much came, how much
-   * of the current chunk is still to come */
-  guint64 total, offset, chunk_left;
-  gsize span;             /* the read in flight */
-} Payload;
-
 static void
-payload_free (Payload *p)
-{
-  g_free (p->buffer);
-  g_free (p->type);
-  g_clear_pointer (&p->matrix, tl_matrix_unref);
-  json_object_unref (p->msg);
-  g_clear_pointer (&p->arrays, tl_json_pack_store_unref);
-  g_free (p);
-}
-
-/* Reads n bytes of the worker's output into dest, then calls back with p. */
-static void
-read_into (Payload *p, void *dest, gsize n, GAsyncReadyCallback callback)
-{
-  TlRemoteTransport *t = p->t;
-  t->pending++;
-  g_input_stream_read_all_async (G_INPUT_STREAM (t->from), dest, n, G_PRIORITY_DEFAULT,
-                                 t->io_cancellable, callback, p);
-}
-
-/* The read of p's span finished: TRUE when all of it came; else the
- * stream ended inside it (nothing of p is handed on, p is freed). */
-static gboolean
-payload_read (Payload *p, GObject *source, GAsyncResult *result)
-{
-  TlRemoteTransport *t = p->t;
-  t->pending--;
-  gsize got = 0;
-  if (g_input_stream_read_all_finish (G_INPUT_STREAM (source), result, &got, NULL)
-      && got == p->span)
-    return TRUE;
-  if (!g_cancellable_is_cancelled (t->io_cancellable))
-    on_eof (t);
-  payload_free (p);
-  return FALSE;
-}
-
-/* All of p's bytes came into its buffer: handed on; the next line is read. */
-static void
-deliver_bytes (Payload *p)
-{
-  TlRemoteTransport *t = p->t;
-  GBytes *bytes = g_bytes_new_take (g_steal_pointer (&p->buffer), p->size);
-  t->callbacks.message (p->type, p->msg, bytes, NULL, t->data);
-  /* back as the spare (a copy, should the callee have kept the bytes) */
-  gsize size = 0;
-  guchar *back = g_bytes_unref_to_data (bytes, &size);
-  if (size >= t->spare_size)
-    {
-      g_free (t->spare);
-      t->spare = back;
-      t->spare_size = size;
-    }
-  else
-    g_free (back);
-  read_next_line (t);
-  payload_free (p);
-}
-
-static void
-deliver_matrix (Payload *p)
-{
-  TlRemoteTransport *t = p->t;
-  t->callbacks.message (p->type, p->msg, NULL, g_steal_pointer (&p->matrix), t->data);
-  read_next_line (t);
-  payload_free (p);
-}
-
-/* Whether the matrix header in p->buffer is the one its message says;
- * if not, the transport is of no more use (and p is freed). */
-static gboolean
-check_matrix_header (Payload *p)
-{
-  TlRemoteTransport *t = p->t;
-  if (tl_wire_check_npy_header (p->matrix, p->buffer, p->size))
-    return TRUE;
-  say_failed (t, g_error_new (TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL,
-                              _("%s sent a matrix whose NPY header does not match its message"),
-                              tl_remote_target_host (t->target)));
-  tl_remote_transport_kill (t);
-  payload_free (p);
-  return FALSE;
-}
-
-/* ---- a payload: whole, or in chunk frames ----------------------------------------- */
-
-static void read_frame_line (Payload *p);
-
-static void read_span (Payload *p);
-
-static void
-span_cb (GObject *source, GAsyncResult *result, gpointer data)
-{
-  Payload *p = data;
-  TlRemoteTransport *t = p->t;
-  if (!payload_read (p, source, result))
-    return;
-  p->offset += p->span;
-  p->chunk_left -= p->span;
-  if (p->chunk_left > 0)
-    {
-      read_span (p);
-      return;
-    }
-  if (t->callbacks.receiving && p->total > TL_WIRE_CHUNK)
-    t->callbacks.receiving (p->type, p->msg, p->offset, p->total, t->data);
-  if (p->offset < p->total)
-    read_frame_line (p);
-  else if (p->matrix == NULL)
-    deliver_bytes (p);
-  else if (check_matrix_header (p))
-    deliver_matrix (p);
-}
-
-/* The rest of the current chunk (all of a payload not in frames), or its
- * part in one of p's two places:
- * the buffer (a matrix's header, or all of another payload), then the
- * matrix's data. */
-static void
-read_span (Payload *p)
-{
-  guchar *dest;
-  gsize n;
-  if (p->offset < p->size)
-    {
-      dest = p->buffer + p->offset;
-      n = MIN (p->chunk_left, p->size - p->offset);
-    }
-  else
-    {
-      dest = (guchar *) p->matrix->data + (p->offset - p->size);
-      n = p->chunk_left;
-    }
-  p->span = n;
-  read_into (p, dest, n, span_cb);
-}
-
-static void
-frame_line_cb (GObject *source, GAsyncResult *result, gpointer data)
-{
-  Payload *p = data;
-  TlRemoteTransport *t = p->t;
-  gsize length = 0;
-  g_autofree char *line = finish_output_line (t, source, result, &length);
-  if (line == NULL)
-    {
-      payload_free (p);
-      return;
-    }
-  const char *type = NULL;
-  g_autoptr (JsonObject) frame = length <= 256 ? tl_wire_parse (line, length, &type, NULL) : NULL;
-  if (frame && strcmp (type, "cut") == 0)
-    {
-      /* the worker stopped sending it (a cancel): said, with nothing of it */
-      g_debug ("remote: %s from %s cut after %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " bytes",
-               p->type, tl_remote_target_host (t->target), p->offset, p->total);
-      json_object_set_boolean_member (p->msg, "cut", TRUE);
-      t->callbacks.message (p->type, p->msg, NULL, NULL, t->data);
-      read_next_line (t);
-      payload_free (p);
-      return;
-    }
-  gint64 n = frame && strcmp (type, "chunk") == 0 ? tl_wire_get_count (frame, "bytes", 0) : 0;
-  if (n <= 0 || (guint64) n > p->total - p->offset)
-    {
-      /* the frames are out of step: the transport is of no more use */
-      say_failed (t, g_error_new (TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL,
-                                  _("%s broke off a payload: a chunk frame was expected"),
-                                  tl_remote_target_host (t->target)));
-      tl_remote_transport_kill (t);
-      payload_free (p);
-      return;
-    }
-  p->chunk_left = (guint64) n;
-  read_span (p);
-}
-
-static void
-read_frame_line (Payload *p)
-{
-  TlRemoteTransport *t = p->t;
-  t->pending++;
-  tl_wire_read_line_async (G_BUFFERED_INPUT_STREAM (t->from), TL_WIRE_MAX_LINE,
-                           t->io_cancellable, frame_line_cb, p);
-}
-
-/* Reads the size bytes that follow msg, then hands both on: a matrix's
- * straight into a new matrix, any other's into a buffer. */
-static void
-read_payload (TlRemoteTransport *t, const char *type, JsonObject *msg, TlJsonPackStore *arrays,
-              gint64 size)
-{
-  g_autoptr (GError) error = NULL;
-  gsize header = 0;
-  TlMatrix *matrix = tl_wire_matrix_for_message (msg, &header, &error);
-  /* at most what a matrix may take here (and its NPY header), or the
-   * allocation's failure says it does not fit */
-  guint64 cap = tl_matrix_byte_cap ();
-  gsize first = matrix ? header : (gsize) size;
-  guchar *buffer = NULL;
-  if (error == NULL && (guint64) size <= MAX (cap, cap + (1u << 20)))
-    {
-      /* the spare when it is large enough and not much larger */
-      if (matrix == NULL && t->spare && first <= t->spare_size
-          && t->spare_size / 4 <= MAX (first, 1u << 20))
-        {
-          buffer = g_steal_pointer (&t->spare);
-          t->spare_size = 0;
-        }
-      else
-        buffer = g_try_malloc (first);
-    }
-  if (buffer == NULL)
-    {
-      g_clear_pointer (&matrix, tl_matrix_unref);
-      say_failed (t, g_error_new (TL_REMOTE_ERROR, TL_REMOTE_ERROR_PROTOCOL,
-                                  _("%s sent %" PRId64 " bytes, more than this computer can hold%s%s"),
-                                  tl_remote_target_host (t->target), size,
-                                  error ? ": " : "", error ? error->message : ""));
-      tl_remote_transport_kill (t);
-      return;
-    }
-  Payload *p = g_new0 (Payload, 1);
-  p->t = t;
-  p->msg = json_object_ref (msg);
-  p->arrays = arrays ? tl_json_pack_store_ref (arrays) : NULL;
-  p->type = g_strdup (type);
-  p->buffer = buffer;
-  p->size = first;
-  p->matrix = matrix;
-  p->total = (guint64) size;
-  JsonNode *chunks = json_object_get_member (msg, "chunks");
-  if (chunks && tl_json_node_is_bool (chunks) && json_node_get_boolean (chunks))
-    read_frame_line (p);
-  else
-    {
-      p->chunk_left = p->total; /* one chunk without a frame */
-      read_span (p);
-    }
-}
-
-static void
-line_cb (GObject *source, GAsyncResult *result, gpointer data)
+output_message_cb (const char *type, JsonObject *message, GBytes *payload, TlMatrix *matrix,
+                   gpointer data)
 {
   TlRemoteTransport *t = data;
-  gsize length = 0;
-  g_autofree char *line = finish_output_line (t, source, result, &length);
-  if (line == NULL)
-    return;
-  g_autoptr (GError) error = NULL;
-  const char *type = NULL;
-  /* a record's block columns stay typed arrays, and the line goes before
-   * they are read: a message of 100 MB is never held three times over */
-  g_autoptr (TlJsonPackStore) arrays = NULL;
-  g_autoptr (JsonObject) msg = tl_wire_parse_packed (line, length, &type, &arrays, &error);
-  if (msg == NULL)
-    {
-      /* not the protocol: a login banner or a shell's words on stdout */
-      g_debug ("remote %s (not a message): %.200s", tl_remote_target_host (t->target), line);
-      read_next_line (t);
-      return;
-    }
-  g_clear_pointer (&line, g_free);
-  gint64 size = tl_wire_get_count (msg, "bytes", 0);
-  if (size > 0)
-    {
-      read_payload (t, type, msg, arrays, size);
-      return;
-    }
-  t->callbacks.message (type, msg, NULL, NULL, t->data);
-  read_next_line (t);
+  t->callbacks.message (type, message, payload, matrix, t->data);
 }
 
 static void
-read_next_line (TlRemoteTransport *t)
+output_receiving_cb (const char *type, JsonObject *message, guint64 done, guint64 total,
+                     gpointer data)
 {
-  if (t->eof)
-    return;
-  t->pending++;
-  tl_wire_read_line_async (G_BUFFERED_INPUT_STREAM (t->from), TL_WIRE_MAX_LINE,
-                           t->io_cancellable, line_cb, t);
+  TlRemoteTransport *t = data;
+  if (t->callbacks.receiving)
+    t->callbacks.receiving (type, message, done, total, t->data);
+}
+
+static void
+output_ended_cb (gpointer data)
+{
+  on_eof (data);
+}
+
+static void
+output_broken_cb (GError *error, gpointer data)
+{
+  /* no message can follow in step: the transport is of no more use */
+  TlRemoteTransport *t = data;
+  say_failed (t, error);
+  tl_remote_transport_kill (t);
 }
 
 /* ---- starting ----------------------------------------------------------------- */
@@ -594,8 +298,11 @@ take_pipes (TlRemoteTransport *t)
   tl_wire_widen_pipe (g_unix_output_stream_get_fd (G_UNIX_OUTPUT_STREAM (t->to)));
   tl_wire_widen_pipe (g_unix_input_stream_get_fd (
     G_UNIX_INPUT_STREAM (g_subprocess_get_stdout_pipe (t->proc))));
-  t->from = g_data_input_stream_new (g_subprocess_get_stdout_pipe (t->proc));
-  g_buffered_input_stream_set_buffer_size (G_BUFFERED_INPUT_STREAM (t->from), 1 << 16);
+  static const TlRemoteOutputCallbacks output_callbacks = {
+    output_message_cb, output_receiving_cb, output_ended_cb, output_broken_cb,
+  };
+  t->out = tl_remote_output_new (g_subprocess_get_stdout_pipe (t->proc), t->io_cancellable,
+                                 tl_remote_target_host (t->target), &output_callbacks, t);
   t->err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (t->proc));
 }
 
@@ -635,7 +342,7 @@ tl_remote_transport_spawn (const TlRemoteTarget *target, GMainContext *context,
   t->io_cancellable = g_cancellable_new ();
   t->exit_status = -1;
   take_pipes (t);
-  read_next_line (t);
+  tl_remote_output_start (t->out);
   read_next_err_line (t);
   t->pending++;
   g_subprocess_wait_async (t->proc, t->io_cancellable, exited_cb, t);
@@ -807,7 +514,7 @@ tl_remote_transport_close (TlRemoteTransport *t)
     }
   g_clear_pointer (&t->force_exit, g_source_destroy);
   g_cancellable_cancel (t->io_cancellable);
-  while (t->pending > 0)
+  while (t->pending > 0 || tl_remote_output_is_reading (t->out))
     g_main_context_iteration (t->context, TRUE);
   /* its timers (its end, a late diagnosis) must not outlive it */
   GSource *stale;
@@ -815,11 +522,10 @@ tl_remote_transport_close (TlRemoteTransport *t)
     g_source_destroy (stale);
   g_clear_object (&t->proc);
   g_clear_object (&t->to);
-  g_clear_object (&t->from);
+  g_clear_pointer (&t->out, tl_remote_output_free);
   g_clear_object (&t->err);
   g_clear_object (&t->io_cancellable);
   g_free (t->slurm_job);
-  g_free (t->spare);
   g_string_free (t->err_tail, TRUE);
   tl_remote_target_free (t->target);
   g_main_context_pop_thread_default (t->context);
