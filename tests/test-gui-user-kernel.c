@@ -7,7 +7,8 @@
  * again when its kernel comes back; an edit run with Ctrl+R's action becomes a new version
  * (mine.cu@2) beside the first; an edit whose declarations are wrong and a
  * file that is not a kernel file are errors in the info bar, and the
- * window stays usable.  Exits 77 without a display.
+ * window stays usable; the page's export marks the wrong line as the page
+ * does.  Exits 77 without a display.
  */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
@@ -15,6 +16,7 @@
 #include "gemm/tl-kernels.h"
 #include "gemm/tl-user-templates.h"
 #include "tl-application.h"
+#include "tl-page.h"
 #include "tl-source-page.h"
 #include "tl-window.h"
 
@@ -178,6 +180,18 @@ test_bad_declaration (void)
   g_assert_false (tl_window_run (window ()));
   g_assert_true (gui_test_wait_until (message_names, (gpointer) "mine.cu:1:13", 5));
   g_assert_null (tl_kernel_find ("mine.cu@3"));
+  /* the export marks the line the page marks, and no other */
+  TlRenderOptions options;
+  tl_render_options_init (&options);
+  g_assert_true (tl_page_export_options (TL_PAGE (tl_window_get_page (window (), "source")), &options));
+  g_assert_cmpint (options.view, ==, TL_RENDER_SHEET);
+  const TlSheet *sheet = options.sheet;
+  g_assert_cmpuint (sheet->first_number, ==, 1);
+  g_assert_cmpuint (tl_sheet_get_n_rows (sheet), >, 1);
+  g_assert_cmpstr (tl_sheet_get_row (sheet, 0)->value, ==, "// tilelab: blocks = 16");
+  g_assert_true (tl_sheet_get_row (sheet, 0)->marked);
+  for (guint i = 1; i < tl_sheet_get_n_rows (sheet); i++)
+    g_assert_false (tl_sheet_get_row (sheet, i)->marked);
 }
 
 static void

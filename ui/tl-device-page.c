@@ -1,13 +1,9 @@
 /* tl-device-page.c — the device and a kernel's launch facts. */
 #include "tl-device-page.h"
 
-#include <math.h>
 #include <glib/gi18n-lib.h>
 
-#include "view/tl-compare-bars.h"
-#include "view/tl-roofline.h"
-#include "record/tl-counters-lesson.h"
-#include "tl-run-text.h"
+#include "view/tl-device-facts.h"
 #include "tl-ui-util.h"
 
 struct _TlDevicePage
@@ -26,23 +22,6 @@ static void tl_device_page_page_init (TlPageInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (TlDevicePage, tl_device_page, GTK_TYPE_SCROLLED_WINDOW,
                                G_IMPLEMENT_INTERFACE (TL_TYPE_PAGE, tl_device_page_page_init))
 
-static void
-describe_gpu (const TlGpuFacts *f, GString *s)
-{
-  g_string_append_printf (s,
-    _("%s\ncompute capability   %d.%d\nSMs                  %d\nSM clock             %.0f MHz\n"
-      "memory               %.1f GiB, %d-bit bus at %.0f MHz\nL2 cache             %.1f MiB\n"
-      "shared memory        %d KiB per block (%d KiB opt-in), %d KiB per SM\n"
-      "registers            %d per SM, %d per block\n"
-      "threads              %d per block, %d per SM; %d blocks per SM; warp %d"),
-    f->name, f->cc_major, f->cc_minor, f->sm_count, f->clock_khz / 1000.0,
-    f->total_mem_bytes / 1073741824.0, f->mem_bus_width_bits, f->mem_clock_khz / 1000.0,
-    f->l2_bytes / 1048576.0, f->smem_per_block_bytes / 1024,
-    f->smem_per_block_optin_bytes / 1024, f->smem_per_sm_bytes / 1024,
-    f->regs_per_sm, f->regs_per_block, f->max_threads_per_block,
-    f->max_threads_per_sm, f->max_blocks_per_sm, f->warp_size);
-}
-
 /* this machine's facts, read from /proc once */
 static const TlMachineFacts *
 this_machine (void)
@@ -57,53 +36,62 @@ this_machine (void)
   return &facts;
 }
 
-static void
-describe_no_gpu (GString *s, const char *why)
+/* A sheet's rows as the page's monospace text: headings in bold, each
+ * value in a column after the widest label, notes under the values. */
+static char *
+sheet_markup (const TlSheet *sheet)
 {
-  const TlMachineFacts m = *this_machine ();
-  g_string_append_printf (s, _("No CUDA GPU in this session.\n\nCPU   %s\ncores %u\nhost  %s\nOS    %s\n\n"
-                               "Open a run record made with tilelab-cli on a GPU server\n"
-                               "(Open ▾ → Open Run Record…, Ctrl+J) to see its GPU here."),
-                          m.cpu_model ? m.cpu_model : "?", m.cores,
-                          m.host_name ? m.host_name : "?", m.os ? m.os : "?");
-  if (why)
-    g_string_append_printf (s, "\n\n%s", why);
+  glong column = 0;
+  for (guint i = 0; i < tl_sheet_get_n_rows (sheet); i++)
+    if (tl_sheet_get_row (sheet, i)->kind == TL_SHEET_ROW)
+      column = MAX (column, g_utf8_strlen (tl_sheet_get_row (sheet, i)->label, -1));
+  column = MIN (column, 28) + 2;
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < tl_sheet_get_n_rows (sheet); i++)
+    {
+      const TlSheetRow *row = tl_sheet_get_row (sheet, i);
+      g_autofree char *label = g_markup_escape_text (row->label, -1);
+      g_autofree char *value = g_markup_escape_text (row->value, -1);
+      if (i > 0)
+        g_string_append (s, row->kind == TL_SHEET_HEADING ? "\n\n" : "\n");
+      switch (row->kind)
+        {
+        case TL_SHEET_HEADING:
+          g_string_append_printf (s, "<b>%s</b>", label);
+          break;
+        case TL_SHEET_SENTENCE:
+          g_string_append (s, value);
+          break;
+        case TL_SHEET_NOTE:
+          g_string_append_printf (s, "<i>%*s%s</i>", (int) column, "", value);
+          break;
+        case TL_SHEET_ROW:
+          g_string_append (s, label);
+          for (glong pad = g_utf8_strlen (row->label, -1); pad < column; pad++)
+            g_string_append_c (s, ' ');
+          g_string_append (s, value);
+          break;
+        }
+    }
+  return g_string_free (s, FALSE);
 }
 
-/* The roofs a record's roofline draws: the peaks from these facts, the
- * bandwidths the job measured. */
-static void
-describe_roofs (const TlRunRecord *record, GString *s)
-{
-  g_autoptr (TlRoofline) roofline = tl_roofline_from_record (record);
-  g_string_append (s, _("\n\nRoofline peaks (SMs × per-SM rate × clock)"));
-  for (int m = 0; m < TL_MATH_COUNT; m++)
-    if (roofline->peak[m] > 0)
-      g_string_append_printf (s, "\n  %-12s %.1f TFLOP/s", tl_math_label (m), roofline->peak[m] / 1e12);
-  if (record->has_bandwidth)
-    g_string_append_printf (s, _("\nmeasured bandwidth   DRAM %.2f TB/s, L2 %.2f TB/s (copy kernels)"),
-                            record->bandwidth.dram_bytes_per_s / 1e12,
-                            record->bandwidth.l2_bytes_per_s / 1e12);
-}
-
-static void
-describe_device (TlDevicePage *self, GString *s)
+/* the device's facts: the record's GPU, else this session's, else this machine */
+static TlSheet *
+device_sheet (TlDevicePage *self)
 {
   TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
   GArray *gpus = self->session ? tl_session_get_gpus (self->session) : NULL;
-
+  TlSheet *sheet = tl_sheet_new ("device", NULL, FALSE);
   if (record && record->has_device)
-    {
-      g_string_append_printf (s, _("From the run record (%s)\n\n"),
-                              record->machine.host_name ? record->machine.host_name : "?");
-      describe_gpu (&record->device, s);
-      describe_roofs (record, s);
-    }
+    tl_device_facts_record (sheet, record);
   else if (gpus && gpus->len > 0)
-    describe_gpu (&g_array_index (gpus, TlGpuFacts,
-                                   MIN ((guint) tl_session_get_device (self->session), gpus->len - 1)), s);
+    tl_device_facts_gpu (sheet, &g_array_index (gpus, TlGpuFacts,
+                                                MIN ((guint) tl_session_get_device (self->session), gpus->len - 1)));
   else
-    describe_no_gpu (s, self->session ? tl_session_get_no_gpu_reason (self->session) : NULL);
+    tl_device_facts_no_gpu (sheet, this_machine (),
+                            self->session ? tl_session_get_no_gpu_reason (self->session) : NULL);
+  return sheet;
 }
 
 static void
@@ -112,39 +100,14 @@ update_device_label (TlDevicePage *self)
   /* /proc is read when the page is first shown, not at start-up */
   if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
     return;
-  GString *s = g_string_new (NULL);
-  describe_device (self, s);
-  gtk_label_set_text (GTK_LABEL (self->device_label), s->str);
-  g_string_free (s, TRUE);
+  g_autoptr (TlSheet) sheet = device_sheet (self);
+  g_autofree char *markup = sheet_markup (sheet);
+  gtk_label_set_markup (GTK_LABEL (self->device_label), markup);
 }
 
-static void
-describe_launch (const TlKernelRun *r, GString *s)
-{
-  const TlLaunchFacts *f = &r->launch;
-  g_autofree char *occ_pct = tl_run_text_percent (100 * f->occupancy);
-  g_autofree char *occ = isnan (f->occupancy) ? g_strdup ("—") : g_strdup_printf ("%s%%", occ_pct);
-  /* TRANSLATORS: the Device page's constant memory: "0 B of __constant__ data" */
-  g_autofree char *cmem = f->const_bytes >= 0 ? g_strdup_printf (_("%d B of __constant__ data"), f->const_bytes)
-                                              : g_strdup (_("— (not in this record)"));
-  g_string_append_printf (s,
-    _("registers per thread   %d\nshared memory          %d B static + %d B dynamic per block\n"
-      "constant memory        %s\n"
-      "local memory (stack)   %d B per thread%s\nblock                  %d×%d×%d threads\n"),
-    f->regs_per_thread, f->static_smem_bytes, f->dynamic_smem_bytes, cmem, f->local_bytes_per_thread,
-    f->local_bytes_per_thread > 0 ? _("  ← spills or local arrays: registers ran out?") : "",
-    f->block_x, f->block_y, f->block_z);
-  g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "grid                   %d×%d×%d blocks, %d launch\n",
-                                       "grid                   %d×%d×%d blocks, %d launches\n", f->launches),
-                          f->grid_x, f->grid_y, f->grid_z, f->launches);
-  g_string_append_printf (s, _("blocks per SM          %d (occupancy %s)\nwaves                  %.2f%s"),
-                          f->active_blocks_per_sm, occ, f->waves,
-                          f->waves > 1 && f->waves - floor (f->waves) > 0 && f->waves - floor (f->waves) < 0.5
-                            ? _("  ← the last wave is mostly idle (tail effect)") : "");
-}
-
-static void
-update_rung_label (TlDevicePage *self)
+/* the chosen rung's launch facts and counters */
+static TlSheet *
+kernel_sheet (TlDevicePage *self)
 {
   GPtrArray *runs = self->session ? tl_session_get_runs (self->session) : NULL;
   const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->rung_combo));
@@ -152,29 +115,19 @@ update_rung_label (TlDevicePage *self)
   for (guint i = 0; id && runs && i < runs->len; i++)
     if (g_strcmp0 (((const TlKernelRun *) runs->pdata[i])->kernel_id, id) == 0)
       r = runs->pdata[i];
+  TlSheet *sheet = tl_sheet_new ("device", NULL, FALSE);
+  tl_device_facts_kernel (sheet, self->session ? tl_session_get_record (self->session) : NULL, r);
+  return sheet;
+}
 
-  GString *s = g_string_new (NULL);
-  if (r == NULL)
-    g_string_append (s, _("Run kernels (or open a run record) to see their launch facts."));
-  else if (r->backend == TL_BACKEND_CPU)
-    g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "%s ran on the CPU on %u thread: no registers, shared memory or waves to show.\n"
-                                         "Its C tiles (when it records them) appear in the tile grid.",
-                                         "%s ran on the CPU on %u threads: no registers, shared memory or waves to show.\n"
-                                         "Its C tiles (when it records them) appear in the tile grid.", r->threads),
-                            tl_kernel_title (r->info, r->kernel_id), r->threads);
-  else if (!r->launch.valid)
-    g_string_append_printf (s, _("%s: no launch facts in this run (%s)."), tl_kernel_title (r->info, r->kernel_id),
-                            r->message ? r->message : tl_run_status_name (r->status));
-  else
-    describe_launch (r, s);
-  /* the label shows markup: the facts escaped, the counters' markup after them */
-  g_autofree char *text = g_markup_escape_text (s->str, -1);
-  g_string_free (s, TRUE);
-  TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
-  g_autofree char *counters = record != NULL && r != NULL && r->backend == TL_BACKEND_GPU
-                                ? tl_counters_lesson_markup (record, r->kernel_id) : NULL;
-  g_autofree char *markup = counters != NULL ? g_strdup_printf ("%s\n\n%s", text, counters)
-                                             : g_strdup (text);
+static void
+update_rung_label (TlDevicePage *self)
+{
+  g_autoptr (TlSheet) sheet = kernel_sheet (self);
+  /* the combo box above names the rung */
+  if (tl_sheet_get_n_rows (sheet) > 0 && tl_sheet_get_row (sheet, 0)->kind == TL_SHEET_HEADING)
+    g_array_remove_index (sheet->rows, 0);
+  g_autofree char *markup = sheet_markup (sheet);
   gtk_label_set_markup (GTK_LABEL (self->rung_label), markup);
 }
 
@@ -260,19 +213,16 @@ static gboolean
 device_export_options (TlPage *page, TlRenderOptions *options)
 {
   TlDevicePage *self = TL_DEVICE_PAGE (page);
-  g_autoptr (GString) device = g_string_new (NULL);
-  describe_device (self, device);
   g_clear_pointer (&self->export_sheet, tl_sheet_unref);
   /* TRANSLATORS: the title of the Device page exported as a picture */
   self->export_sheet = tl_sheet_new ("device", _("Device and launch facts"), FALSE);
-  tl_sheet_add_columns (self->export_sheet, device->str);
-
+  g_autoptr (TlSheet) device = device_sheet (self);
+  tl_sheet_append (self->export_sheet, device);
   const char *id = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->rung_combo));
-  g_autofree char *rung = gtk_combo_box_text_get_active_text (GTK_COMBO_BOX_TEXT (self->rung_combo));
   if (id != NULL)
     {
-      tl_sheet_add_row (self->export_sheet, rung ? rung : id, NULL);
-      tl_sheet_add_columns (self->export_sheet, gtk_label_get_text (GTK_LABEL (self->rung_label)));
+      g_autoptr (TlSheet) kernel = kernel_sheet (self);
+      tl_sheet_append (self->export_sheet, kernel);
     }
   options->view = TL_RENDER_SHEET;
   options->sheet = self->export_sheet;

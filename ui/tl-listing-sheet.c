@@ -18,7 +18,16 @@ visible_lines (GtkTextView *view, int *first, int *last)
   gtk_text_view_get_visible_rect (view, &rect);
   *first = 0;
   *last = MIN (count, OFF_SCREEN_LINES) - 1;
-  if (!gtk_widget_get_mapped (GTK_WIDGET (view)) || rect.height <= 1)
+  if (!gtk_widget_get_mapped (GTK_WIDGET (view)))
+    return;
+  /* a page shown a moment ago and not drawn yet: its size and the
+   * heights of its lines on screen are settled first (a stale rectangle
+   * over unmeasured lines spanned the whole file) */
+  GtkWidget *window = gtk_widget_get_toplevel (GTK_WIDGET (view));
+  if (GTK_IS_CONTAINER (window))
+    gtk_container_check_resize (GTK_CONTAINER (window));
+  gtk_text_view_get_visible_rect (view, &rect);
+  if (rect.height <= 1)
     return;
   GtkTextIter top, bottom;
   gtk_text_view_get_line_at_y (view, &top, rect.y, NULL);
@@ -56,7 +65,7 @@ same_ink (const TlSheetInk *a, const TlSheetInk *b)
 
 /* line (from 0) of buf, tabs as spaces, each run of one colour an ink */
 static void
-add_line (TlSheet *sheet, GtkTextBuffer *buf, int line)
+add_line (TlSheet *sheet, GtkTextBuffer *buf, int line, gboolean marked)
 {
   GString *text = g_string_new (NULL);
   guint row = tl_sheet_get_n_rows (sheet), column = 0;
@@ -97,12 +106,27 @@ add_line (TlSheet *sheet, GtkTextBuffer *buf, int line)
       run.end = column;
       tl_sheet_add_ink (sheet, &run);
     }
-  tl_sheet_add_line (sheet, text->str);
+  tl_sheet_add_line (sheet, text->str, marked);
   g_string_free (text, TRUE);
 }
 
+/* whether some of line (from 0) carries the tag named mark */
+static gboolean
+line_marked (GtkTextBuffer *buf, const char *mark, int line)
+{
+  GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buf), mark ? mark : "");
+  if (tag == NULL)
+    return FALSE;
+  GtkTextIter it;
+  gtk_text_buffer_get_iter_at_line (buf, &it, line);
+  if (gtk_text_iter_has_tag (&it, tag))
+    return TRUE;
+  return gtk_text_iter_forward_to_tag_toggle (&it, tag) && gtk_text_iter_get_line (&it) == line
+         && !gtk_text_iter_ends_line (&it);
+}
+
 TlSheet *
-tl_listing_sheet_new (GtkTextView *view, const char *title)
+tl_listing_sheet_new (GtkTextView *view, const char *title, const char *mark)
 {
   g_return_val_if_fail (GTK_IS_TEXT_VIEW (view), NULL);
   GtkTextBuffer *shown = gtk_text_view_get_buffer (view);
@@ -125,6 +149,6 @@ tl_listing_sheet_new (GtkTextView *view, const char *title)
   sheet->subtitle = g_strdup_printf (_("lines %d–%d of %d"), first + 1, last + 1, count);
   sheet->first_number = first + 1;
   for (int line = first; line <= last && line < count; line++)
-    add_line (sheet, buf, line);
+    add_line (sheet, buf, line, line_marked (shown, mark, line));
   return sheet;
 }

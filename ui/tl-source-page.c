@@ -540,8 +540,21 @@ source_export_options (TlPage *page, TlRenderOptions *options)
   TlSourcePage *self = TL_SOURCE_PAGE (page);
   if (self->shown == NULL)
     return FALSE;
+  /* the page as it is about to be shown (switched to a moment ago): laid
+   * out, the split turned where it belongs */
+  GtkWidget *window = gtk_widget_get_toplevel (GTK_WIDGET (self));
+  if (GTK_IS_CONTAINER (window))
+    gtk_container_check_resize (GTK_CONTAINER (window));
+  if (self->turn_id != 0)
+    {
+      g_source_remove (self->turn_id);
+      turn_cb (self);
+      if (GTK_IS_CONTAINER (window))
+        gtk_container_check_resize (GTK_CONTAINER (window));
+    }
   g_clear_pointer (&self->export_sheet, tl_sheet_unref);
-  self->export_sheet = tl_listing_sheet_new (GTK_TEXT_VIEW (self->view), _(self->shown->title));
+  self->export_sheet = tl_listing_sheet_new (GTK_TEXT_VIEW (self->view), _(self->shown->title),
+                                             "error-line");
   options->view = TL_RENDER_SHEET;
   options->sheet = self->export_sheet;
   options->kernels = self->shown->id;
