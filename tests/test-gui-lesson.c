@@ -14,9 +14,11 @@
  * Exits 77 (skip) without a display.
  */
 #include <gtk/gtk.h>
+#include <string.h>
 
 #include "core/tl-locale.h"
 #include "paint/tl-paint-text-boxes.h"
+#include "paint/tl-paint-util.h"
 #include "tl-lesson-page.h"
 #include "tl-page.h"
 #include "tl-source-page.h"
@@ -219,6 +221,54 @@ test_source_room (void)
   gui_test_pump (0.3);
 }
 
+/* The lines the export of a page gives (first and count), and the lines
+ * the page's code view shows. */
+static void
+exported_lines (TlSourcePage *source, guint *first, guint *n)
+{
+  TlRenderOptions options;
+  tl_render_options_init (&options);
+  g_assert_true (tl_page_export_options (TL_PAGE (source), &options));
+  *first = options.sheet->first_number;
+  *n = tl_sheet_get_n_rows (options.sheet);
+}
+
+static void
+shown_lines (TlSourcePage *source, guint *first, guint *n)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (gtk_bin_get_child (GTK_BIN (code_scroller (source))));
+  GdkRectangle rect;
+  gtk_text_view_get_visible_rect (view, &rect);
+  GtkTextIter top, bottom;
+  gtk_text_view_get_line_at_y (view, &top, rect.y, NULL);
+  gtk_text_view_get_line_at_y (view, &bottom, rect.y + rect.height - 1, NULL);
+  *first = gtk_text_iter_get_line (&top) + 1;
+  *n = gtk_text_iter_get_line (&bottom) - gtk_text_iter_get_line (&top) + 1;
+}
+
+/* Export right after switching to the Source page at 1024×768, before
+ * the page has been drawn: the lines it then shows, not the file's first
+ * forty or nothing. */
+static void
+test_source_export_shown (void)
+{
+  gui_test_open_doc_record (win, "h200-gemm-4096-fp32-counters.json");
+  gui_test_fill_screen (win, 1024, 768);
+  TlSourcePage *source = TL_SOURCE_PAGE (tl_window_get_page (win, "source"));
+  tl_window_show_view (win, "matrices");
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+  tl_source_page_show_kernel (source, "gemm-08-vectorized");
+  tl_window_show_view (win, "source");
+  guint first, n;
+  exported_lines (source, &first, &n);
+  g_assert_true (gui_test_wait_until (source_placed, source, 30));
+  guint shown_first, shown_n;
+  shown_lines (source, &shown_first, &shown_n);
+  g_test_message ("exported %u+%u, shown %u+%u", first, n, shown_first, shown_n);
+  g_assert_cmpuint (first, ==, shown_first);
+  g_assert_cmpuint (n, ==, shown_n);
+}
+
 static void
 test_blocks_only (void)
 {
@@ -286,6 +336,38 @@ page_ready (gpointer page)
   return gui_test_window_settled (win) && !tl_lesson_page_is_busy (page);
 }
 
+/* In a window, beside the sidebar at 1024×768 too, the table's words are
+ * at least the body's size (they were 11 px against the body's 12). */
+static void
+check_table_type (TlLessonPage *page, const TlPaintTextBoxes *boxes, const char *at)
+{
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1.0);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cairo_t *cr = cairo_create (s);
+  tl_paint_set_font (cr, &style, style.font_size, FALSE);
+  double body_h = tl_paint_text_height (cr);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  const TlLesson *lesson = tl_lesson_page_get_lesson (page);
+  guint seen = 0;
+  for (guint i = 0; i < lesson->rows->len; i++)
+    {
+      const TlLessonRow *row = lesson->rows->pdata[i];
+      for (guint k = 0; k < tl_paint_text_boxes_len (boxes); k++)
+        {
+          const TlPaintTextBox *b = tl_paint_text_boxes_index (boxes, k);
+          if (strcmp (b->text, row->title) != 0)
+            continue;
+          seen++;
+          if (b->h < body_h - 0.01)
+            g_error ("%s: the table's “%s” is %.1f px high, under the body's %.1f px", at, b->text, b->h,
+                     body_h);
+        }
+    }
+  g_assert_cmpuint (seen, >, 0);
+}
+
 /* The lesson shown, drawn as the window draws it: its texts' problems. */
 static void
 check_drawn (TlLessonPage *page, gboolean presenting, const char *where)
@@ -319,6 +401,9 @@ check_drawn (TlLessonPage *page, gboolean presenting, const char *where)
   const char *median = g_dgettext (GETTEXT_PACKAGE, "median time");
   if (tl_paint_text_boxes_find (boxes, median) == NULL)
     g_error ("%s: the table has no “%s”", at, median);
+  if (!presenting)
+    check_table_type (page, boxes, at);
+  g_test_message ("%s: drawn", at);
 }
 
 static void
@@ -367,6 +452,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-lesson/counters", test_counters);
   g_test_add_func ("/gui-lesson/blocks-only", test_blocks_only);
   g_test_add_func ("/gui-lesson/source-room", test_source_room);
+  g_test_add_func ("/gui-lesson/source-export-shown", test_source_export_shown);
   g_test_add_func ("/gui-lesson/diff-off-main-loop", test_diff_off_main_loop);
   g_test_add_func ("/gui-lesson/drawn", test_drawn);
   int rc = g_test_run ();

@@ -15,7 +15,10 @@
  *     and no two are cut to the same words;
  *   - the pictures get their share of the page: a column at least 40% of
  *     its width and, together, at least 60% of its height;
- *   - presenting, every text is at least 14 px high.
+ *   - presenting, every text is at least 14 px high; in a window the
+ *     table's at least the body's size, beside the sidebar at 1024×768 too
+ *     (the page 652×586 px there; in English: German's longest counter
+ *     titles do not fit there whole at any type the table may have).
  *
  * Run with LANGUAGE=de too (test-paint-lesson-de): the catalogue of the
  * build tree, as build/ui/tilelab finds it, and German is about a third
@@ -30,10 +33,13 @@
 #include "paint/tl-paint-lesson.h"
 #include "paint/tl-paint-roofline.h"
 #include "paint/tl-paint-text-boxes.h"
+#include "paint/tl-paint-util.h"
 #include "paint/tl-render.h"
 #include "paint-test-util.h"
 
 static const int sizes[][2] = { { 1024, 768 }, { 1280, 800 }, { 1920, 1080 } };
+/* the page in a window of 1024×768 beside the sidebar, in window type */
+static const int beside_sidebar[][2] = { { 652, 586 } };
 
 static TlRunRecord *
 load_record (const char *name)
@@ -112,6 +118,12 @@ check_lesson (const TlRunRecord *record, const TlLesson *lesson, int width, int 
   const char *median = g_dgettext (GETTEXT_PACKAGE, "median time");
   if (tl_paint_text_boxes_find (boxes, median) == NULL)
     g_error ("%s: the table has no “%s”", where, median);
+  /* in a window the table's type is at least the body's (it was 11 px
+   * beside the sidebar at 1024×768) */
+  cairo_save (cr);
+  tl_paint_set_font (cr, &style, style.font_size, FALSE);
+  double body_h = tl_paint_text_height (cr);
+  cairo_restore (cr);
   /* every row of the table, its title and values whole (not cut to
    * "shared memory per bl…"), its type at least 14 px presenting */
   if (parts.table_rows < lesson->rows->len)
@@ -131,6 +143,9 @@ check_lesson (const TlRunRecord *record, const TlLesson *lesson, int width, int 
               whole = TRUE;
               if (presenting && b->h < 14)
                 g_error ("%s: the table's type is %.1f px high", where, b->h);
+              if (!presenting && b->h < body_h - 0.01)
+                g_error ("%s: the table's “%s” is %.1f px high, under the body's %.1f px", where,
+                         b->text, b->h, body_h);
             }
           if (!whole)
             {
@@ -181,6 +196,8 @@ check_record (const char *name, gboolean want_blocks, gboolean want_roofline)
         for (int presenting = 0; presenting < 3; presenting++)
           /* the window's status bar off the screen's height */
           check_lesson (record, lesson, sizes[k][0], sizes[k][1] - 40, presenting);
+      for (guint k = 0; g_strcmp0 (g_getenv ("LANGUAGE"), "de") != 0 && k < G_N_ELEMENTS (beside_sidebar); k++)
+        check_lesson (record, lesson, beside_sidebar[k][0], beside_sidebar[k][1], 0);
     }
   g_assert_true (!want_blocks || seen_blocks > 0);
   g_assert_true (!want_roofline || seen_roofline > 0);

@@ -77,11 +77,11 @@ lines_for (cairo_t *cr, const char *text, double max_w, guint max_lines)
 }
 
 /* The smallest type of the table: 14 px presenting (three quarters of
- * its type), 11 px in a window — what the back row still reads. */
+ * its type), in a window the body's size — what the back row still reads. */
 static double
 table_min_font (const TlPaintStyle *style)
 {
-  return style->font_size * (style->scale > 1 ? 0.75 : 11.0 / 12.0);
+  return style->font_size * (style->scale > 1 ? 0.75 : 1.0);
 }
 
 /* The table's type, as large as lets every row and every title whole
@@ -144,6 +144,7 @@ table_least_width (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, co
 /* the roofline's least, where the table's titles need more (German, high
  * contrast's bold type): its legend is under its plot */
 #define ROOFLINE_LEAST 0.42
+#define TIMELINES_LEAST 0.44
 
 /* The charts stacked in a column on the left as high as the body, the
  * table on the right above the diff. */
@@ -156,8 +157,11 @@ layout_pictures_first (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style
   /* the table whole above a diff of some lines */
   double table_max = inner_w * (1 - (l->has_blocks ? TIMELINES_SHARE : CHARTS_SHARE));
   fit_table (cr, l, style, o, table_max, body_h * 0.62);
-  if (!l->has_blocks)
-    table_max = MAX (table_max, MIN (table_least_width (cr, l, style, o), inner_w * (1 - ROOFLINE_LEAST)));
+  /* the table's titles whole at its least type before the charts' share:
+   * the charts keep at least their least (a window of 1024 px beside the
+   * sidebar) */
+  table_max = MAX (table_max, MIN (table_least_width (cr, l, style, o),
+                                   inner_w * (1 - (l->has_blocks ? TIMELINES_LEAST : ROOFLINE_LEAST))));
   p->table_w = table_width (cr, l, style, o, inner_w * 0.4, table_max);
   double chart_w = inner_w - p->table_w;
   p->table_x = 2 * o->pad + chart_w;

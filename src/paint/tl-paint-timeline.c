@@ -281,6 +281,12 @@ paint_time_axis (cairo_t *cr, const TlTimelineModel *model, const TlTimelineTrac
       /* TRANSLATORS: a time axis' title, %s is its unit: "time (µs)" */
       label = g_strdup_printf (_("time (%s)"), unit);
     }
+  if (tl_paint_text_width (cr, label) > tl->w)
+    {
+      /* a plot narrower still (a window's page beside the sidebar): the unit */
+      g_free (label);
+      label = g_strdup (unit);
+    }
   tl_paint_text_fit (cr, tl->x + tl->w / 2, y0 + tick + font * 1.3, 0.5, 0.0, tl->w, label);
 }
 
