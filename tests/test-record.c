@@ -87,10 +87,11 @@ full_record (void)
   gsize nb = 300;
   TlBlockRecord *blocks = g_new (TlBlockRecord, nb);
   for (gsize i = 0; i < nb; i++)
-    blocks[i] = (TlBlockRecord) { i % 17, i / 17, (i * 7) % 132, i % 2,
+    /* C (7×5) in 2×2 tiles: 3 × 4 of them, each once per launch */
+    blocks[i] = (TlBlockRecord) { i % 3, i / 3 % 4, (i * 7) % 132, i / 12,
                                   i * 1000, i * 1000 + 500 + ((i % 13) * G_GUINT64_CONSTANT (1) << 33) };
   tl_kernel_run_take_blocks (gpu, blocks, nb, "sm");
-  gpu->block_tile_m = gpu->block_tile_n = 16;
+  gpu->block_tile_m = gpu->block_tile_n = 2;
   gpu->c = random_matrix (TL_DTYPE_FLOAT32, 7, 5, 4);
   tl_matrix_stats (gpu->c, &gpu->c_stats);
   gpu->has_c_stats = TRUE;

@@ -128,6 +128,86 @@ check_result (const TlLuRecorder *self, char **path)
   return NULL;
 }
 
+/* Whether step st's pivot is the largest |a| of the column it searched
+ * (partial pivoting in floating point): the column's entry of the pivot
+ * row (its pooled window's) and |pivot_value| both the column's maximum,
+ * to a rounding (a GPU's recording downloads the values it searched). A
+ * column with a NaN is not judged. */
+static gboolean
+pivot_is_largest (const TlLuStep *st, double *entry, double *largest)
+{
+  const TlLuVector *c = &st->column;
+  double most = 0;
+  for (guint t = 0; t < c->len; t++)
+    {
+      if (isnan (c->data[t]))
+        return TRUE;
+      most = MAX (most, c->data[t]);
+    }
+  *entry = c->data[(st->pivot_row - st->k) / c->pool];
+  *largest = most;
+  const double floor = most - most * 1e-4;
+  return *entry >= floor && (isnan (st->pivot_value) || fabs (st->pivot_value) >= floor);
+}
+
+/* The pivots against each other: ipiv[k] is step k's pivot row, a zero
+ * pivot is one of value 0, no row exchange without pivoting, the pivot
+ * the largest of its column with partial pivoting, and info (LAPACK's:
+ * the first zero pivot, 1-based) where the steps put it.  Indices are
+ * inside the matrix already (check_step). */
+static char *
+check_pivots (const TlLuRecorder *self, char **path)
+{
+  guint first_zero = G_MAXUINT;
+  for (guint k = 0; k < self->steps->len; k++)
+    {
+      const TlLuStep *st = &g_array_index (self->steps, TlLuStep, k);
+      double entry, largest;
+      if (first_zero == G_MAXUINT && st->zero_pivot)
+        first_zero = k;
+      if (k < self->n_ipiv && self->ipiv[k] != st->pivot_row)
+        return *path = g_strdup_printf ("$.result.ipiv[%u]", k),
+               g_strdup_printf (_("row %d, but step %u pivoted on row %" G_GINT64_FORMAT),
+                                self->ipiv[k], k, st->pivot_row);
+      if (st->zero_pivot != (st->pivot_value == 0))
+        return *path = g_strdup_printf ("$.steps[%u].zero_pivot", k),
+               g_strdup_printf (_("%s, but the pivot's value is %g"),
+                                st->zero_pivot ? "true" : "false", st->pivot_value);
+      if (self->pivoting == TL_PIVOTING_NONE && st->pivot_row != k)
+        return *path = g_strdup_printf ("$.steps[%u].pivot_row", k),
+               g_strdup_printf (_("row %" G_GINT64_FORMAT ", but the record's pivoting is "
+                                  "“none”: step %u pivots on its own row"), st->pivot_row, k);
+      if (self->pivoting == TL_PIVOTING_PARTIAL && self->modulus == 0
+          && !pivot_is_largest (st, &entry, &largest))
+        return *path = g_strdup_printf ("$.steps[%u].pivot_row", k),
+               g_strdup_printf (_("row %" G_GINT64_FORMAT " (|a| = %g, pivot %g), but partial "
+                                  "pivoting takes the largest of the column, %g"),
+                                st->pivot_row, entry, st->pivot_value, largest);
+    }
+  /* info > 0 says the first zero pivot; a finished record with info 0 has none */
+  gboolean info_recorded = self->info > 0 && self->info <= self->steps->len;
+  if ((info_recorded && first_zero != self->info - 1)
+      || (self->info > self->steps->len && first_zero != G_MAXUINT)
+      || (self->info == 0 && self->finished && first_zero != G_MAXUINT))
+    {
+      *path = g_strdup ("$.result.info");
+      if (first_zero == G_MAXUINT)
+        return g_strdup_printf (_("%zu, but no step recorded has a zero pivot"), self->info);
+      return g_strdup_printf (_("%zu, but the first zero pivot is step %u's (info %u)"),
+                              self->info, first_zero, first_zero + 1);
+    }
+  for (guint i = 1; i < self->snapshots->len; i++)
+    {
+      const TlLuSnapshot *a = &g_array_index (self->snapshots, TlLuSnapshot, i - 1);
+      const TlLuSnapshot *b = &g_array_index (self->snapshots, TlLuSnapshot, i);
+      if (b->after_steps <= a->after_steps)
+        return *path = g_strdup_printf ("$.snapshots[%u].after_steps", i),
+               g_strdup_printf (_("%u, not after the snapshot before it (%u)"), b->after_steps,
+                                a->after_steps);
+    }
+  return NULL;
+}
+
 /* The consistency a player relies on: indices inside the matrix, steps in
  * order, vectors as long as the matrix makes them, snapshots and block
  * steps within the steps recorded, a "finished" result with all its steps,
@@ -157,6 +237,8 @@ validate (const TlLuRecorder *self, GError **error)
       if (what)
         path = g_strdup_printf ("$.steps[%u].%s", k, member);
     }
+  if (!what && (said = check_pivots (self, &path)) != NULL)
+    what = said;
   for (guint b = 0; !what && b < self->blocks->len; b++)
     {
       const TlLuBlockStep *bs = &g_array_index (self->blocks, TlLuBlockStep, b);

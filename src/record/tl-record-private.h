@@ -40,8 +40,22 @@ gboolean tl_record_read_stats (JsonObject *obj, const char *path, TlMatrixStats 
                                GError **error);
 gboolean tl_record_get_rel_path (JsonObject *obj, const char *path, char **out, GError **error);
 
-/* One run of runs[] (tl-record-read-run.c). */
+/* One run of runs[] (tl-record-read-run.c).  user_kernels: the record's
+ * $.extensions.user_kernels (may be NULL): the runs of kernels it names,
+ * and of kernels registered as a user's, are not held to the tile grid
+ * (tl_record_check_blocks). */
 TlKernelRun *tl_record_read_run (JsonObject *obj, const char *path, const TlJob *job,
-                                 GError **error);
+                                 JsonObject *user_kernels, GError **error);
+
+/* What a run says together (tl-record-check-run.c), each error naming the
+ * JSON path and the values.  The plan (the object obj at path, as read
+ * into p) against the job's sizes: its tile count, slice of k and work. */
+gboolean tl_record_check_plan (JsonObject *obj, const char *path, const TlGpuGemmPlan *p,
+                               const TlJob *job, GError **error);
+/* The run's blocks (at path) on the tiles of C its tile size makes (in
+ * either orientation), within its plan's tile and slices, and no tile of
+ * one launch twice; a user's kernel (own_kernel FALSE) is not checked. */
+gboolean tl_record_check_blocks (const TlKernelRun *run, const TlJob *job, const char *path,
+                                 gboolean own_kernel, GError **error);
 
 G_END_DECLS

@@ -101,11 +101,33 @@ check_block_grid (const TlBlockRecord *blocks, gsize count, const TlJob *job, co
   return TRUE;
 }
 
+/* The C tile of one block: both sides at least 1, or neither given
+ * (not known: the blocks are then bounded only by check_block_grid). */
+static gboolean
+read_block_tile (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
+{
+  const char *names[] = { "tile_m", "tile_n" };
+  guint *sides[] = { &run->block_tile_m, &run->block_tile_n };
+  for (guint i = 0; i < 2; i++)
+    {
+      gint64 tile = 0;
+      if (!tl_json_get_int (obj, path, names[i], FALSE, 0, TL_MATRIX_MAX_DIM, &tile, error))
+        return FALSE;
+      *sides[i] = (guint) tile;
+      g_autofree char *p = tl_json_path (path, names[i]);
+      if (json_object_has_member (obj, names[i]) && tile == 0)
+        return tl_json_fail (error, p, _("0: a tile has at least one row and one column"));
+      if (!json_object_has_member (obj, names[i]) && json_object_has_member (obj, names[1 - i]))
+        return tl_json_fail (error, p, _("missing, while “%s” is given"), names[1 - i]);
+    }
+  return TRUE;
+}
+
 static gboolean
 read_blocks (JsonObject *obj, const char *path, const TlJob *job, TlKernelRun *run,
              GError **error)
 {
-  gint64 count = 0, tile = 0;
+  gint64 count = 0;
   g_autofree char *unit = NULL;
   if (!tl_json_get_int (obj, path, "count", TRUE, 0, 1 << 26, &count, error)
       || !tl_json_get_string (obj, path, "unit", TRUE, &unit, error))
@@ -115,13 +137,8 @@ read_blocks (JsonObject *obj, const char *path, const TlJob *job, TlKernelRun *r
       g_autofree char *p = tl_json_path (path, "unit");
       return tl_json_fail (error, p, _("expected “sm” or “thread”, found “%s”"), unit);
     }
-  if (!tl_json_get_int (obj, path, "tile_m", FALSE, 0, TL_MATRIX_MAX_DIM, &tile, error))
+  if (!read_block_tile (obj, path, run, error))
     return FALSE;
-  run->block_tile_m = tile;
-  tile = 0;
-  if (!tl_json_get_int (obj, path, "tile_n", FALSE, 0, TL_MATRIX_MAX_DIM, &tile, error))
-    return FALSE;
-  run->block_tile_n = tile;
 
   const struct { const char *name; gint64 hi; gsize offset, size; } columns[] = {
 #define FIELD(f) G_STRUCT_OFFSET (TlBlockRecord, f), sizeof (((TlBlockRecord *) 0)->f)
@@ -404,7 +421,8 @@ read_run_launch (JsonObject *obj, const char *path, TlKernelRun *run, GError **e
 
 /* a planned rung's plan (optional) */
 static gboolean
-read_run_plan (JsonObject *obj, const char *path, TlKernelRun *run, GError **error)
+read_run_plan (JsonObject *obj, const char *path, const TlJob *job, TlKernelRun *run,
+               GError **error)
 {
   JsonObject *plan;
   if (!tl_json_get_object (obj, path, "plan", FALSE, &plan, error))
@@ -434,12 +452,14 @@ read_run_plan (JsonObject *obj, const char *path, TlKernelRun *run, GError **err
   g_strlcpy (pl->name, name, sizeof pl->name);
   g_strlcpy (pl->why, why ? why : "", sizeof pl->why);
   run->has_plan = TRUE;
-  return TRUE;
+  return tl_record_check_plan (plan, p, pl, job, error);
 }
 
-/* the instrumented run and its per-block records */
+/* the instrumented run and its per-block records (own_kernel: not a
+ * user's, held to the tile grid) */
 static gboolean
-read_run_instrumented (JsonObject *obj, const char *path, const TlJob *job, TlKernelRun *run, GError **error)
+read_run_instrumented (JsonObject *obj, const char *path, const TlJob *job, TlKernelRun *run,
+                       gboolean own_kernel, GError **error)
 {
   JsonObject *instr;
   if (!tl_json_get_object (obj, path, "instrumented", FALSE, &instr, error))
@@ -460,7 +480,8 @@ read_run_instrumented (JsonObject *obj, const char *path, const TlJob *job, TlKe
   if (blocks)
     {
       g_autofree char *p = tl_json_path (path, "blocks");
-      if (!read_blocks (blocks, p, job, run, error))
+      if (!read_blocks (blocks, p, job, run, error)
+          || !tl_record_check_blocks (run, job, p, own_kernel, error))
         return FALSE;
     }
   return TRUE;
@@ -508,7 +529,8 @@ read_run_result (JsonObject *obj, const char *path, TlKernelRun *run, GError **e
 }
 
 TlKernelRun *
-tl_record_read_run (JsonObject *obj, const char *path, const TlJob *job, GError **error)
+tl_record_read_run (JsonObject *obj, const char *path, const TlJob *job,
+                    JsonObject *user_kernels, GError **error)
 {
   g_autofree char *id = NULL;
   int backend, status;
@@ -539,11 +561,14 @@ tl_record_read_run (JsonObject *obj, const char *path, const TlJob *job, GError 
       || !tl_json_get_int (obj, path, "threads", FALSE, 0, TL_RECORD_MAX_UNITS, &threads, error))
     return NULL;
   run->threads = threads;
+  /* a user's kernel: named so in the record, or registered here as one */
+  gboolean own_kernel = !(user_kernels && json_object_has_member (user_kernels, id))
+                        && !(run->info && tl_kernel_get_owner (run->info));
   if (!read_run_time (obj, path, run, error) || !read_run_rates (obj, path, run, error)
       || !read_run_verification (obj, path, job, run, error)
       || !read_run_launch (obj, path, run, error)
-      || !read_run_plan (obj, path, run, error)
-      || !read_run_instrumented (obj, path, job, run, error)
+      || !read_run_plan (obj, path, job, run, error)
+      || !read_run_instrumented (obj, path, job, run, own_kernel, error)
       || !read_run_counters (obj, path, run, error)
       || !read_run_result (obj, path, run, error))
     return NULL;
@@ -559,5 +584,5 @@ tl_kernel_run_from_json (JsonNode *node, const TlJob *job, GError **error)
       tl_json_fail (error, "$", _("expected an object"));
       return NULL;
     }
-  return tl_record_read_run (json_node_get_object (node), "$", job, error);
+  return tl_record_read_run (json_node_get_object (node), "$", job, NULL, error);
 }

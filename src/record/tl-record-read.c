@@ -326,20 +326,28 @@ read_inputs (JsonObject *root, TlRunRecord *record, GError **error)
   return TRUE;
 }
 
-/* Every kernel's run, read against the record's job. */
+/* Every kernel's run, read against the record's job (and the user's
+ * kernels the record names, held to less: tl_record_check_blocks). */
 static gboolean
 read_runs (JsonObject *root, TlRunRecord *record, GError **error)
 {
   JsonArray *runs;
   if (!tl_json_get_array (root, "$", "runs", TRUE, &runs, error))
     return FALSE;
+  /* (extensions are free-form: read as a whole below) */
+  JsonNode *ext = json_object_get_member (root, "extensions");
+  JsonNode *user = ext && JSON_NODE_HOLDS_OBJECT (ext)
+                     ? json_object_get_member (json_node_get_object (ext), "user_kernels") : NULL;
+  JsonObject *user_kernels = user && JSON_NODE_HOLDS_OBJECT (user) ? json_node_get_object (user)
+                                                                   : NULL;
   for (guint i = 0; i < tl_json_array_length (runs); i++)
     {
       g_autofree char *p = g_strdup_printf ("$.runs[%u]", i);
       JsonNode *rn = tl_json_array_element (runs, i);
       if (rn == NULL || !JSON_NODE_HOLDS_OBJECT (rn))
         return tl_json_fail (error, p, _("expected an object"));
-      TlKernelRun *run = tl_record_read_run (json_node_get_object (rn), p, record->job, error);
+      TlKernelRun *run = tl_record_read_run (json_node_get_object (rn), p, record->job,
+                                             user_kernels, error);
       if (run == NULL)
         return FALSE;
       g_ptr_array_add (record->runs, run);

@@ -328,8 +328,12 @@ add_blocks (TlJsonOut *b, const TlKernelRun *run)
   tl_json_out_begin_object (b);
   tl_json_out_member_int (b, "count", run->n_blocks);
   tl_json_out_member_string (b, "unit", unit);
-  tl_json_out_member_int (b, "tile_m", run->block_tile_m);
-  tl_json_out_member_int (b, "tile_n", run->block_tile_n);
+  /* a tile not known is left out (the reader refuses a tile of 0) */
+  if (run->block_tile_m > 0 && run->block_tile_n > 0)
+    {
+      tl_json_out_member_int (b, "tile_m", run->block_tile_m);
+      tl_json_out_member_int (b, "tile_n", run->block_tile_n);
+    }
   ADD_BLOCK_ARRAY (b, "block_x", run->blocks, run->n_blocks, block_x);
   ADD_BLOCK_ARRAY (b, "block_y", run->blocks, run->n_blocks, block_y);
   ADD_BLOCK_ARRAY (b, unit, run->blocks, run->n_blocks, unit);
