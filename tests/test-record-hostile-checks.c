@@ -8,7 +8,9 @@
  * `tilelab-cli info` on records and on a file of no known format, and
  * `gemm --save-matrices` all or nothing when a write fails part way. */
 #include <glib/gstdio.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "core/tl-json.h"
 #include "record/tl-gauss-record.h"
@@ -230,6 +232,97 @@ test_planned_records_load (void)
   g_assert_cmpuint (checked, >, 20);
 }
 
+static int
+by_name (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/* The names in dir, sorted, joined by spaces. */
+static char *
+listing (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  const char *name;
+  while ((name = g_dir_read_name (d)) != NULL)
+    g_ptr_array_add (names, g_strdup (name));
+  g_ptr_array_sort (names, by_name);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (" ", (char **) names->pdata);
+}
+
+static void
+limit_file_size (gpointer data)
+{
+  struct rlimit rl = { (rlim_t) GPOINTER_TO_SIZE (data), (rlim_t) GPOINTER_TO_SIZE (data) };
+  setrlimit (RLIMIT_FSIZE, &rl);
+}
+
+/* gemm --save-matrices into dir (a record there before: "kept"), under
+ * ulimit -f fsize bytes (0: none); its exit code, stderr in *err. */
+static int
+save_with_matrices (const char *dir, gsize fsize, char **err)
+{
+  g_autofree char *record = g_build_filename (dir, "r.json", NULL);
+  const char *argv[] = { cli_path, "gemm", "--kernel", "cpu-naive", "--size", "64x64x256",
+                         "--repeats", "1", "--save-matrices", "--record", record, NULL };
+  int wait_status = 0;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+                               fsize ? limit_file_size : NULL, GSIZE_TO_POINTER (fsize), NULL,
+                               err, &wait_status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (wait_status)); /* not killed by SIGXFSZ */
+  return WEXITSTATUS (wait_status);
+}
+
+/* The record and its matrices are one save: a write failing at B (the
+ * file too large; B's name taken by a folder) leaves no A, no record, no
+ * temporary, and the record that was there as it was. */
+static void
+test_save_matrices_all_or_none (void)
+{
+  g_autofree char *dir = g_build_filename (tmp_dir, "save", NULL);
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  g_autofree char *record = g_build_filename (dir, "r.json", NULL);
+
+  /* 64×64 A is 16 KiB, 64×256 B 64 KiB: B passes ulimit -f 32 KiB */
+  g_assert_true (g_file_set_contents (record, "kept\n", -1, NULL));
+  g_autofree char *err = NULL;
+  g_assert_cmpint (save_with_matrices (dir, 32 << 10, &err), ==, 1);
+  g_test_message ("%s", err);
+  g_assert_nonnull (strstr (err, "r.B.npy: cannot write: "));
+  g_assert_nonnull (strstr (err, g_strerror (EFBIG)));
+  g_autofree char *names = listing (dir);
+  g_assert_cmpstr (names, ==, "r.json");
+  g_autofree char *kept = NULL;
+  g_assert_true (g_file_get_contents (record, &kept, NULL, NULL));
+  g_assert_cmpstr (kept, ==, "kept\n");
+
+  /* a folder where B goes */
+  g_autofree char *b_dir = g_build_filename (dir, "r.B.npy", NULL);
+  g_assert_cmpint (g_mkdir (b_dir, 0755), ==, 0);
+  g_remove (record);
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (save_with_matrices (dir, 0, &err), ==, 1);
+  g_assert_nonnull (strstr (err, "r.B.npy: is a folder"));
+  g_autofree char *names_b = listing (dir);
+  g_assert_cmpstr (names_b, ==, "r.B.npy");
+  g_rmdir (b_dir);
+
+  /* and with room, all of them, loading together */
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (save_with_matrices (dir, 0, &err), ==, 0);
+  g_autofree char *names_ok = listing (dir);
+  g_assert_cmpstr (names_ok, ==, "r.A.npy r.B.npy r.C.cpu-naive.npy r.json r.reference.npy");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlRunRecord) rec = tl_run_record_load (record, TL_RECORD_LOAD_MATRICES, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (rec->b);
+  g_assert_cmpuint (rec->b->cols, ==, 256);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -240,6 +333,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record-checks/refusals", test_refusals);
   g_test_add_func ("/record-checks/written-records-load", test_written_records_load);
   g_test_add_func ("/record-checks/planned-records-load", test_planned_records_load);
+  g_test_add_func ("/record-checks/save-matrices-all-or-none", test_save_matrices_all_or_none);
   int status = g_test_run ();
   g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", tmp_dir);
   (void) system (cmd);

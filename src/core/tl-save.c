@@ -23,6 +23,8 @@ struct _TlSave
   FILE *stream;
   GCancellable *cancellable;
   int error;     /* errno of the first failed write; ECANCELED when cancelled */
+  gboolean replaces; /* the target was there when the save began */
+  gboolean finished; /* tl_save_finish succeeded: the temporary is whole and closed */
 };
 
 /* The temporaries of the saves in flight, from the moment each is made
@@ -250,6 +252,7 @@ tl_save_begin (const char *path, GCancellable *cancellable, GError **error)
       save_free (save);
       return NULL;
     }
+  save->replaces = exists;
   if (exists)
     {
       /* the replacement keeps what the file had; the owner only where
@@ -286,10 +289,11 @@ sync_folder (const char *file)
     }
 }
 
-gboolean
-tl_save_commit (TlSave *save, GError **error)
+/* Flush, fsync and close the temporary (nothing for standard output
+ * but the flush): 0, or the errno of what failed. */
+static int
+finish_stream (TlSave *save)
 {
-  g_return_val_if_fail (save != NULL, FALSE);
   gboolean to_stdout = save->tmp == NULL;
   int e = 0;
   if (fflush (save->stream) != 0 || ferror (save->stream))
@@ -301,6 +305,59 @@ tl_save_commit (TlSave *save, GError **error)
   if (!to_stdout && close (save->fd) != 0 && e == 0)
     e = errno;
   save->fd = -1;
+  return e;
+}
+
+/* The error of a save that failed with errno e. */
+static void
+set_save_error (TlSave *save, int e, GError **error)
+{
+  if (e == ECANCELED)
+    {
+      g_autofree char *name = g_filename_display_name (save->path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                   _("%s: stopped before it was written; the file is as it was"), name);
+    }
+  else
+    set_error (error, TL_ERROR_IO, save->path, _("cannot write: %s"), g_strerror (e));
+}
+
+gboolean
+tl_save_finish (TlSave *save, GError **error)
+{
+  g_return_val_if_fail (save != NULL, FALSE);
+  if (save->finished)
+    return TRUE;
+  int e = save->stream != NULL ? finish_stream (save) : EIO;
+  if (e != 0)
+    {
+      if (save->tmp != NULL)
+        g_unlink (save->tmp);
+      set_save_error (save, e, error);
+      return FALSE;
+    }
+  save->finished = TRUE;
+  return TRUE;
+}
+
+gboolean
+tl_save_replaces (const TlSave *save)
+{
+  return save->replaces;
+}
+
+const char *
+tl_save_target (const TlSave *save)
+{
+  return save->target ? save->target : save->path;
+}
+
+gboolean
+tl_save_commit (TlSave *save, GError **error)
+{
+  g_return_val_if_fail (save != NULL, FALSE);
+  gboolean to_stdout = save->tmp == NULL;
+  int e = save->finished ? 0 : save->stream != NULL ? finish_stream (save) : EIO;
   if (e == 0 && !to_stdout && g_rename (save->tmp, save->target) != 0)
     e = errno;
 
@@ -310,14 +367,7 @@ tl_save_commit (TlSave *save, GError **error)
     forget_temporary (save);
   if (e != 0)
     {
-      if (e == ECANCELED)
-        {
-          g_autofree char *name = g_filename_display_name (save->path);
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                       _("%s: stopped before it was written; the file is as it was"), name);
-        }
-      else
-        set_error (error, TL_ERROR_IO, save->path, _("cannot write: %s"), g_strerror (e));
+      set_save_error (save, e, error);
       save_free (save);
       return FALSE;
     }

@@ -37,6 +37,17 @@ FILE     *tl_save_stream    (TlSave *save);
  * the error says why ("PATH: cannot write: File too large"), or
  * G_IO_ERROR_CANCELLED. */
 gboolean  tl_save_commit    (TlSave *save, GError **error);
+/* Flush, fsync and close, without the rename: the temporary is whole,
+ * and tl_save_commit only renames it (a set of files saved all or none
+ * finishes each before renaming any: core/tl-save-set.h).  On failure the
+ * temporary is removed and the error says why, as tl_save_commit's; save
+ * is still the caller's, for tl_save_abort.  TRUE again once finished. */
+gboolean  tl_save_finish    (TlSave *save, GError **error);
+/* Whether the target was there when the save began (else it makes it). */
+gboolean  tl_save_replaces  (const TlSave *save);
+/* The file the save writes: the path with its links followed ("-" for
+ * standard output). */
+const char *tl_save_target  (const TlSave *save);
 /* Gives up: removes the temporary; frees save.  NULL is fine. */
 void      tl_save_abort     (TlSave *save);
 

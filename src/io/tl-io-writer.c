@@ -161,12 +161,9 @@ tl_io_out_row (TlIoOut *o, const TlMatrix *m, gsize i, char sep, gboolean mark_f
 }
 
 gboolean
-tl_io_write_atomic (const char *path, const TlMatrix *matrix, TlIoWriteFunc func,
-                    gpointer user_data, GCancellable *cancellable, GError **error)
+tl_io_write_save (TlSave *save, const char *path, const TlMatrix *matrix, TlIoWriteFunc func,
+                  gpointer user_data, GError **error)
 {
-  g_autoptr (TlSave) save = tl_save_begin (path, cancellable, error);
-  if (save == NULL)
-    return FALSE;
   g_autoptr (GError) local = NULL;
   if (!func (tl_save_stream (save), matrix, user_data, &local))
     {
@@ -185,5 +182,14 @@ tl_io_write_atomic (const char *path, const TlMatrix *matrix, TlIoWriteFunc func
         }
       /* the stream failed (a full disk, a cancellation): the save says why */
     }
-  return tl_save_commit (g_steal_pointer (&save), error);
+  return tl_save_finish (save, error);
+}
+
+gboolean
+tl_io_write_atomic (const char *path, const TlMatrix *matrix, TlIoWriteFunc func,
+                    gpointer user_data, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (TlSave) save = tl_save_begin (path, cancellable, error);
+  return save != NULL && tl_io_write_save (save, path, matrix, func, user_data, error)
+         && tl_save_commit (g_steal_pointer (&save), error);
 }

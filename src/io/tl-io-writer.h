@@ -5,6 +5,7 @@
 #include <gio/gio.h>
 #include <stdio.h>
 #include "core/tl-matrix.h"
+#include "core/tl-save.h"
 #include "io/tl-io-error.h"
 
 G_BEGIN_DECLS
@@ -48,5 +49,9 @@ typedef gboolean (*TlIoWriteFunc) (FILE *out, const TlMatrix *matrix, gpointer u
  * temporary is removed and an existing file is left untouched. */
 gboolean  tl_io_write_atomic   (const char *path, const TlMatrix *matrix, TlIoWriteFunc func,
                                 gpointer user_data, GCancellable *cancellable, GError **error);
+/* Writes through func into save (begun on path) and finishes it
+ * (tl_save_finish): whole in its temporary, not yet renamed. */
+gboolean  tl_io_write_save     (TlSave *save, const char *path, const TlMatrix *matrix,
+                                TlIoWriteFunc func, gpointer user_data, GError **error);
 
 G_END_DECLS

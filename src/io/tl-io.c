@@ -226,31 +226,33 @@ tl_matrix_save (const TlMatrix *matrix, const char *path, TlFormat format, GErro
   return tl_matrix_save_with (matrix, path, format, NULL, error);
 }
 
-gboolean
-tl_matrix_save_with (const TlMatrix *matrix, const char *path, TlFormat format,
-                     GCancellable *cancellable, GError **error)
+/* The writer of format (AUTO: by path's extension) and its data. */
+static gboolean
+writer_of (const char *path, TlFormat format, TlIoWriteFunc *func, gpointer *data,
+           GError **error)
 {
-  g_return_val_if_fail (matrix != NULL, FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
   if (format == TL_FORMAT_AUTO)
     format = tl_format_from_path (path);
+  *data = NULL;
   switch (format)
     {
     case TL_FORMAT_MTX:
-      return tl_io_write_atomic (path, matrix, tl_mtx_write, NULL, cancellable, error);
+      *func = tl_mtx_write;
+      return TRUE;
     case TL_FORMAT_NPY:
-      return tl_io_write_atomic (path, matrix, tl_npy_write, NULL, cancellable, error);
+      *func = tl_npy_write;
+      return TRUE;
     case TL_FORMAT_CSV:
       {
         const char *ext = path_extension (path);
         char delim = (ext && g_ascii_strcasecmp (ext, "tsv") == 0) ? '\t' : ',';
-        return tl_io_write_atomic (path, matrix, tl_csv_write, GINT_TO_POINTER (delim),
-                                   cancellable, error);
+        *func = tl_csv_write;
+        *data = GINT_TO_POINTER (delim);
+        return TRUE;
       }
     case TL_FORMAT_TEXT:
-      return tl_io_write_atomic (path, matrix, tl_text_write, NULL, cancellable, error);
+      *func = tl_text_write;
+      return TRUE;
     case TL_FORMAT_AUTO:
     default:
       tl_io_set_error (error, TL_ERROR_INVALID, path, 0, 0,
@@ -260,3 +262,26 @@ tl_matrix_save_with (const TlMatrix *matrix, const char *path, TlFormat format,
     }
 }
 
+gboolean
+tl_matrix_save_with (const TlMatrix *matrix, const char *path, TlFormat format,
+                     GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (matrix != NULL, FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  TlIoWriteFunc func;
+  gpointer data;
+  return writer_of (path, format, &func, &data, error)
+         && tl_io_write_atomic (path, matrix, func, data, cancellable, error);
+}
+
+gboolean
+tl_matrix_save_into (const TlMatrix *matrix, TlSave *save, const char *path, TlFormat format,
+                     GError **error)
+{
+  g_return_val_if_fail (matrix != NULL && save != NULL && path != NULL, FALSE);
+  TlIoWriteFunc func;
+  gpointer data;
+  return writer_of (path, format, &func, &data, error)
+         && tl_io_write_save (save, path, matrix, func, data, error);
+}

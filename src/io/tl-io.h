@@ -12,6 +12,7 @@
 
 #include <gio/gio.h>
 #include "core/tl-matrix.h"
+#include "core/tl-save.h"
 
 G_BEGIN_DECLS
 
@@ -72,5 +73,10 @@ gboolean    tl_matrix_save      (const TlMatrix *matrix, const char *path, TlFor
  * cancelled. */
 gboolean    tl_matrix_save_with (const TlMatrix *matrix, const char *path, TlFormat format,
                                  GCancellable *cancellable, GError **error);
+/* Writes the matrix into a save begun on path (core/tl-save.h) and
+ * finishes it, without the rename: one file of a set saved all or none
+ * (core/tl-save-set.h).  The error names path. */
+gboolean    tl_matrix_save_into (const TlMatrix *matrix, TlSave *save, const char *path,
+                                 TlFormat format, GError **error);
 
 G_END_DECLS

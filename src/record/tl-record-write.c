@@ -5,7 +5,7 @@
 #include "core/tl-error.h"
 #include "core/tl-json.h"
 #include "core/tl-json-write.h"
-#include "core/tl-save.h"
+#include "core/tl-save-set.h"
 #include "record/tl-gauss-record.h"
 #include "record/tl-lu-record.h"
 #include "io/tl-io.h"
@@ -547,50 +547,107 @@ record_stem (const char *path)
   return g_steal_pointer (&base);
 }
 
-static gboolean
-save_matrix_beside (const TlMatrix *m, const char *dir, const char *stem, const char *what,
-                    char **rel_out, GError **error)
+/* A matrix a record saved with TL_RECORD_SAVE_MATRICES writes beside
+ * itself as STEM.WHAT.npy, and the record's member naming it. */
+typedef struct
 {
-  g_autofree char *rel = g_strdup_printf ("%s.%s.npy", stem, what);
-  g_autofree char *full = g_build_filename (dir, rel, NULL);
-  if (!tl_matrix_save (m, full, TL_FORMAT_NPY, error))
-    return FALSE;
-  g_free (*rel_out);
-  *rel_out = g_steal_pointer (&rel);
+  const TlMatrix *m;
+  char *what;      /* "A", "B", "reference", "C.KERNEL" */
+  char **rel;      /* the record's relative path to it */
+  char *old_rel;   /* what that was, put back when the save fails */
+  gboolean named;  /* *rel names the new file */
+} Beside;
+
+static void
+beside_clear (gpointer data)
+{
+  g_free (((Beside *) data)->what);
+}
+
+static GArray *
+matrices_beside (TlRunRecord *record, TlRecordSaveFlags flags)
+{
+  GArray *list = g_array_new (FALSE, FALSE, sizeof (Beside));
+  g_array_set_clear_func (list, beside_clear);
+  if (!(flags & TL_RECORD_SAVE_MATRICES))
+    return list;
+  const struct { const TlMatrix *m; const char *what; char **rel; } inputs[] = {
+    { record->a, "A", &record->a_path }, { record->b, "B", &record->b_path },
+    { record->reference, "reference", &record->reference_path },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    if (inputs[i].m)
+      g_array_append_val (list, ((Beside) { inputs[i].m, g_strdup (inputs[i].what),
+                                            inputs[i].rel }));
+  for (guint i = 0; i < record->runs->len; i++)
+    {
+      TlKernelRun *run = record->runs->pdata[i];
+      if (run->c)
+        g_array_append_val (list, ((Beside) { run->c, g_strdup_printf ("C.%s", run->kernel_id),
+                                              &run->c_path }));
+    }
+  return list;
+}
+
+/* Each matrix of list into the set beside the record at path, and its
+ * new relative path into the record. */
+static gboolean
+save_matrices_beside (GArray *list, TlSaveSet *set, const char *path, GError **error)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_autofree char *stem = record_stem (path);
+  for (guint i = 0; i < list->len; i++)
+    {
+      Beside *b = &g_array_index (list, Beside, i);
+      g_autofree char *rel = g_strdup_printf ("%s.%s.npy", stem, b->what);
+      g_autofree char *full = g_build_filename (dir, rel, NULL);
+      TlSave *save = tl_save_set_add (set, full, error);
+      if (save == NULL || !tl_matrix_save_into (b->m, save, full, TL_FORMAT_NPY, error))
+        return FALSE;
+      b->old_rel = *b->rel;
+      *b->rel = g_steal_pointer (&rel);
+      b->named = TRUE;
+    }
   return TRUE;
 }
 
+/* The record's paths as they were (ok FALSE) or as saved. */
+static void
+settle_paths (GArray *list, gboolean ok)
+{
+  for (guint i = 0; i < list->len; i++)
+    {
+      Beside *b = &g_array_index (list, Beside, i);
+      if (!b->named)
+        continue;
+      if (ok)
+        g_free (b->old_rel);
+      else
+        {
+          g_free (*b->rel);
+          *b->rel = b->old_rel;
+        }
+    }
+}
+
+/* The record and, with TL_RECORD_SAVE_MATRICES, its matrices as one set
+ * of files (core/tl-save-set.h): all of them written, or none — a full
+ * disk at B leaves no A, no record and no temporary. */
 static gboolean
 save_record (TlRunRecord *record, const TlLuRecorder *lu, const char *path,
              TlRecordSaveFlags flags, GError **error)
 {
-  if (flags & TL_RECORD_SAVE_MATRICES)
-    {
-      g_autofree char *dir = g_path_get_dirname (path);
-      g_autofree char *stem = record_stem (path);
-      if ((record->a && !save_matrix_beside (record->a, dir, stem, "A", &record->a_path, error))
-          || (record->b && !save_matrix_beside (record->b, dir, stem, "B", &record->b_path, error))
-          || (record->reference
-              && !save_matrix_beside (record->reference, dir, stem, "reference",
-                                      &record->reference_path, error)))
-        return FALSE;
-      for (guint i = 0; i < record->runs->len; i++)
-        {
-          TlKernelRun *run = record->runs->pdata[i];
-          g_autofree char *what = g_strdup_printf ("C.%s", run->kernel_id);
-          if (run->c && !save_matrix_beside (run->c, dir, stem, what, &run->c_path, error))
-            return FALSE;
-        }
-    }
+  g_autoptr (TlSaveSet) set = tl_save_set_new (NULL);
+  g_autoptr (GArray) list = matrices_beside (record, flags);
+  g_autoptr (GError) local = NULL;
+  gboolean ok = save_matrices_beside (list, set, path, &local);
   /* indented for people; on one line when block records make it big */
   gsize n_blocks = 0;
   for (guint i = 0; i < record->runs->len; i++)
     n_blocks += ((TlKernelRun *) record->runs->pdata[i])->n_blocks;
-  /* one save (core/tl-save.h): a link written through, a FIFO or device
-   * refused, no temporary left on a failure; the text written to it as it
-   * is produced, never whole in memory */
-  g_autoptr (GError) local = NULL;
-  TlSave *save = tl_save_begin (path, NULL, &local);
+  /* a link written through, a FIFO or device refused (core/tl-save.h);
+   * the text written to it as it is produced, never whole in memory */
+  TlSave *save = ok ? tl_save_set_add (set, path, &local) : NULL;
   if (save != NULL)
     {
       TlJsonOut *b = tl_json_out_new_file (tl_save_stream (save),
@@ -598,13 +655,14 @@ save_record (TlRunRecord *record, const TlLuRecorder *lu, const char *path,
       add_record (b, record, lu);
       tl_json_out_free (b);
     }
-  if (save == NULL || !tl_save_commit (save, &local))
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_IO, _("Could not write the run record: %s"),
-                   local->message);
-      return FALSE;
-    }
-  return TRUE;
+  ok = save != NULL && tl_save_set_commit (g_steal_pointer (&set), &local);
+  settle_paths (list, ok);
+  if (!ok)
+    g_set_error (error, TL_ERROR, TL_ERROR_IO,
+                 list->len ? _("Could not write the run record and its matrices: %s")
+                           : _("Could not write the run record: %s"),
+                 local->message);
+  return ok;
 }
 
 gboolean
