@@ -232,6 +232,46 @@ test_planned_records_load (void)
   g_assert_cmpuint (checked, >, 20);
 }
 
+/* `info` on a run record, a bare Gauss record, a refused record and a
+ * file of no format it knows. */
+static void
+test_info (void)
+{
+  const char *gemm[] = { "gemm", "--kernel", "cpu-naive", "--size", "8x5x3", NULL };
+  g_autofree char *run = make_record ("info-gemm.json", gemm);
+  g_autofree char *residues = g_build_filename (tmp_dir, "info-residues.txt", NULL);
+  g_assert_true (g_file_set_contents (residues, "3 1\n1 5\n", -1, NULL));
+  const char *lu[] = { "lu", residues, "--mod", "7", NULL };
+  g_autofree char *gauss = make_record ("info-gauss.json", lu);
+
+  g_auto (Result) r = { 0 };
+  cli_test_run (&r, "info", run, gauss, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  const char *want[] = { "Tilelab run record (tilelab-run/2)", "gemm, 8 × 5 × 3 (m × k × n), float32",
+                         "cpu-naive", "created", "Tilelab Gauss step record", "2 × 2, gfp mod 7",
+                         "2 of 2, finished" };
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++)
+    if (strstr (r.out, want[i]) == NULL)
+      g_error ("info lacks “%s”:\n%s", want[i], r.out);
+
+  g_autofree char *bad = corpus_path ("run-record", "blocks-outside-grid.json");
+  g_auto (Result) refused = { 0 };
+  cli_test_run (&refused, "info", bad, NULL);
+  g_assert_cmpint (refused.status, ==, 1);
+  g_assert_nonnull (strstr (refused.err, "blocks-outside-grid.json: run record: $.runs[0].blocks.block_x[4]"));
+
+  g_autofree char *junk = g_build_filename (tmp_dir, "junk", NULL);
+  g_assert_true (g_file_set_contents (junk, "\x01\x02\x03 not numbers\n", -1, NULL));
+  g_auto (Result) unknown = { 0 };
+  cli_test_run (&unknown, "info", junk, NULL);
+  g_assert_cmpint (unknown.status, ==, 1);
+  const char *tried[] = { "junk: not a format Tilelab reads", "Matrix Market", "NumPy .npy",
+                          "run and Gauss records", "text and CSV" };
+  for (guint i = 0; i < G_N_ELEMENTS (tried); i++)
+    if (strstr (unknown.err, tried[i]) == NULL)
+      g_error ("info lacks “%s”: %s", tried[i], unknown.err);
+}
+
 static int
 by_name (gconstpointer a, gconstpointer b)
 {
@@ -333,6 +373,7 @@ main (int argc, char **argv)
   g_test_add_func ("/record-checks/refusals", test_refusals);
   g_test_add_func ("/record-checks/written-records-load", test_written_records_load);
   g_test_add_func ("/record-checks/planned-records-load", test_planned_records_load);
+  g_test_add_func ("/record-checks/info", test_info);
   g_test_add_func ("/record-checks/save-matrices-all-or-none", test_save_matrices_all_or_none);
   int status = g_test_run ();
   g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", tmp_dir);

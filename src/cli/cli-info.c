@@ -1,5 +1,6 @@
 /* tilelab-cli info — what is in a matrix file: format, shape, dtype,
- * range, NaN/Inf counts and norms.  A malformed file gives one line,
+ * range, NaN/Inf counts and norms; for a run or Gauss record, what it
+ * holds (cli-info-record.c).  A malformed file gives one line,
  * "tilelab-cli info: FILE:LINE:COL: what was expected". */
 #include "tl-cli.h"
 #include "io/tl-io-summary.h"
@@ -53,8 +54,10 @@ tl_cli_info (int argc, char **argv)
   g_option_context_set_summary (context,
     _("Prints each file's format, shape, dtype, min/max/mean, NaN and Inf counts\n"
       "and norms.  Formats: Matrix Market (.mtx), NumPy (.npy), CSV/TSV (.csv,\n"
-      ".tsv) and Tilelab text (.txt).  A malformed file gives one line naming\n"
-      "the file, the line and what was expected; the exit code is then 1."));
+      ".tsv) and Tilelab text (.txt).  A run record or Gauss step record (.json)\n"
+      "gets a summary: its kind, job, kernels, device and date.  A malformed file\n"
+      "gives one line naming the file, the line and what was expected; the exit\n"
+      "code is then 1."));
   if (!tl_cli_parse (context, &argc, &argv))
     return TL_CLI_USAGE;
 
@@ -69,9 +72,29 @@ tl_cli_info (int argc, char **argv)
   for (int k = 1; k < argc; k++)
     {
       g_autoptr (GError) error = NULL;
+      TlCliInfoKind kind = format == TL_FORMAT_AUTO ? tl_cli_info_sniff (argv[k])
+                                                    : TL_CLI_INFO_MATRIX;
+      if (kind == TL_CLI_INFO_RECORD)
+        {
+          if (tl_cli_info_record (argv[k], k > 1) != TL_CLI_OK)
+            status = TL_CLI_FAILURE;
+          continue;
+        }
       TlLoadInfo info;
       TlFileSummary file;
-      if (!tl_matrix_file_summarize (argv[k], format, &info, &file, &error))
+      gboolean read = tl_matrix_file_summarize (argv[k], format, &info, &file, &error);
+      if (!read && kind == TL_CLI_INFO_UNKNOWN)
+        {
+          /* nothing named the format: say what was tried */
+          g_autofree char *name = g_filename_display_name (argv[k]);
+          g_printerr (_("tilelab-cli info: %s: not a format Tilelab reads: tried Matrix Market "
+                        "(no “%%%%MatrixMarket” banner), NumPy .npy (no magic), run and Gauss "
+                        "records (no JSON object), then text and CSV: %s\n"),
+                      name, error->message);
+          status = TL_CLI_FAILURE;
+          continue;
+        }
+      if (!read)
         {
           tl_cli_fail ("info", error);
           status = TL_CLI_FAILURE;

@@ -77,6 +77,19 @@ int tl_cli_kernel (int argc, char **argv);
 int tl_cli_generate (int argc, char **argv);
 int tl_cli_convert (int argc, char **argv);
 int tl_cli_info (int argc, char **argv);
+/* What `info` makes of a file before reading it (cli-info-record.c): a
+ * matrix format by its name or content, a record (a JSON object, or
+ * named .json), or nothing it can tell (then read as text or CSV). */
+typedef enum
+{
+  TL_CLI_INFO_MATRIX,
+  TL_CLI_INFO_RECORD,
+  TL_CLI_INFO_UNKNOWN,
+} TlCliInfoKind;
+TlCliInfoKind tl_cli_info_sniff (const char *path);
+/* Prints what a run or Gauss record holds (after_another: a blank line
+ * first); TL_CLI_FAILURE (said) when it cannot be read or is refused. */
+int tl_cli_info_record (const char *path, gboolean after_another);
 
 /* GEMM */
 int tl_cli_gemm (int argc, char **argv);
