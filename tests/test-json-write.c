@@ -156,7 +156,8 @@ block_record (gsize n)
   tl_kernel_run_set_samples (run, samples, 3);
   TlBlockRecord *blocks = g_new (TlBlockRecord, n);
   for (gsize i = 0; i < n; i++)
-    blocks[i] = (TlBlockRecord) { i % 1000, (i / 1000) % 1000, i % 3, 0, i * 7,
+    /* a 1000×1000 grid of tiles, each once per launch */
+    blocks[i] = (TlBlockRecord) { i % 1000, (i / 1000) % 1000, i % 3, i / 1000000, i * 7,
                                   i * 7 + 5 + (i % 5 == 0 ? G_GUINT64_CONSTANT (1) << 40 : 0) };
   tl_kernel_run_take_blocks (run, blocks, n, "thread");
   g_ptr_array_add (record->runs, run);

@@ -150,6 +150,9 @@ test_written_records_load (void)
   g_assert_true (g_file_set_contents (singular, "1 2 0 4\n2 1 0 3\n3 5 0 1\n4 4 0 2\n", -1, NULL));
   g_autofree char *residues = g_build_filename (tmp_dir, "residues.txt", NULL);
   g_assert_true (g_file_set_contents (residues, "3 1 4\n1 5 9\n2 6 5\n", -1, NULL));
+  /* the update overflows: step 1 searches a column holding inf */
+  g_autofree char *huge = g_build_filename (tmp_dir, "huge.txt", NULL);
+  g_assert_true (g_file_set_contents (huge, "1e308 1e308\n-1e308 1e308\n", -1, NULL));
   const char *const runs[][16] = {
     { "gemm", "--kernel", "cpu", "--size", "131x37x97", "--instrument", "--repeats", "2",
       "--save-matrices", NULL },
@@ -163,6 +166,7 @@ test_written_records_load (void)
       "--pivoting", "none", NULL },
     { "lu", singular, "--kernel", "lu-cpu-blocked", "--block-size", "2", NULL },
     { "lu", residues, "--mod", "7", NULL },
+    { "lu", huge, "--kernel", "lu-cpu-unblocked", NULL },
   };
   for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
     {

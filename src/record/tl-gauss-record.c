@@ -146,7 +146,7 @@ pivot_is_largest (const TlLuStep *st, double *entry, double *largest)
     }
   *entry = c->data[(st->pivot_row - st->k) / c->pool];
   *largest = most;
-  const double floor = most - most * 1e-4;
+  const double floor = isinf (most) ? most : most - most * 1e-4;
   return *entry >= floor && (isnan (st->pivot_value) || fabs (st->pivot_value) >= floor);
 }
 
