@@ -128,10 +128,16 @@ interrupt_cli (const MarkedWorker *w, const char *const *argv, guint processes, 
 {
   GPid pid;
   g_autoptr (GError) error = NULL;
-  g_assert_true (g_spawn_async (NULL, (char **) argv, NULL,
-                                G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL
-                                  | G_SPAWN_STDERR_TO_DEV_NULL,
-                                NULL, NULL, &pid, &error));
+  /* the client's stderr, said when it did not exit as it should */
+  g_autofree char *log = g_build_filename (g_get_tmp_dir (), "tl-interrupt-XXXXXX", NULL);
+  int log_fd = g_mkstemp (log);
+  g_assert_cmpint (log_fd, >=, 0);
+  g_assert_true (g_spawn_async_with_pipes_and_fds (NULL, (const char *const *) argv, NULL,
+                                                   G_SPAWN_DO_NOT_REAP_CHILD
+                                                     | G_SPAWN_STDOUT_TO_DEV_NULL,
+                                                   NULL, NULL, -1, -1, log_fd, NULL, NULL, 0,
+                                                   &pid, NULL, NULL, NULL, &error));
+  close (log_fd);
   gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   while (marked_worker_count (w) < processes && g_get_monotonic_time () < end)
     g_usleep (50000);
@@ -141,6 +147,14 @@ interrupt_cli (const MarkedWorker *w, const char *const *argv, guint processes, 
   int status = 0;
   waitpid (pid, &status, 0);
   *took_ms = (g_get_monotonic_time () - t0) / 1000.0;
+  g_autofree char *said = NULL;
+  g_file_get_contents (log, &said, NULL, NULL);
+  g_unlink (log);
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 130)
+    g_test_message ("the client %s %d; its stderr:\n%s",
+                    WIFEXITED (status) ? "exited with" : "was ended by signal",
+                    WIFEXITED (status) ? WEXITSTATUS (status) : WTERMSIG (status),
+                    said ? said : "(unreadable)");
   g_assert_true (WIFEXITED (status));
   return WEXITSTATUS (status);
 }
