@@ -7,6 +7,7 @@
 #include "record/tl-record-file.h"
 
 #include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -46,8 +47,8 @@ print_gauss (const TlLuRecorder *lu)
 {
   const char *kernel = lu->kernel_id && *lu->kernel_id ? lu->kernel_id : "?";
   g_autofree char *size = lu->modulus > 0
-    ? g_strdup_printf (_("%u × %u, %s mod %" G_GUINT64_FORMAT), lu->rows, lu->cols, lu->dtype,
-                       lu->modulus)
+    ? g_strdup_printf (_("%u × %u, %s mod %" PRIu64), lu->rows, lu->cols, lu->dtype,
+                       (uint64_t) lu->modulus)
     : g_strdup_printf ("%u × %u, %s", lu->rows, lu->cols, lu->dtype);
   guint mn = MIN (lu->rows, lu->cols);
   g_autofree char *steps = g_strdup_printf (

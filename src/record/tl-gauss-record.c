@@ -167,22 +167,22 @@ check_pivots (const TlLuRecorder *self, char **path)
         first_zero = k;
       if (k < self->n_ipiv && self->ipiv[k] != st->pivot_row)
         return *path = g_strdup_printf ("$.result.ipiv[%u]", k),
-               g_strdup_printf (_("row %d, but step %u pivoted on row %" G_GINT64_FORMAT),
-                                self->ipiv[k], k, st->pivot_row);
+               g_strdup_printf (_("row %d, but step %u pivoted on row %" PRId64),
+                                self->ipiv[k], k, (int64_t) st->pivot_row);
       if (st->zero_pivot != (st->pivot_value == 0))
         return *path = g_strdup_printf ("$.steps[%u].zero_pivot", k),
                g_strdup_printf (_("%s, but the pivot's value is %g"),
                                 st->zero_pivot ? "true" : "false", st->pivot_value);
       if (self->pivoting == TL_PIVOTING_NONE && st->pivot_row != k)
         return *path = g_strdup_printf ("$.steps[%u].pivot_row", k),
-               g_strdup_printf (_("row %" G_GINT64_FORMAT ", but the record's pivoting is "
-                                  "“none”: step %u pivots on its own row"), st->pivot_row, k);
+               g_strdup_printf (_("row %" PRId64 ", but the record's pivoting is "
+                                  "“none”: step %u pivots on its own row"), (int64_t) st->pivot_row, k);
       if (self->pivoting == TL_PIVOTING_PARTIAL && self->modulus == 0
           && !pivot_is_largest (st, &entry, &largest))
         return *path = g_strdup_printf ("$.steps[%u].pivot_row", k),
-               g_strdup_printf (_("row %" G_GINT64_FORMAT " (|a| = %g, pivot %g), but partial "
+               g_strdup_printf (_("row %" PRId64 " (|a| = %g, pivot %g), but partial "
                                   "pivoting takes the largest of the column, %g"),
-                                st->pivot_row, entry, st->pivot_value, largest);
+                                (int64_t) st->pivot_row, entry, st->pivot_value, largest);
     }
   /* info > 0 says the first zero pivot; a finished record with info 0 has none */
   gboolean info_recorded = self->info > 0 && self->info <= self->steps->len;
