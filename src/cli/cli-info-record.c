@@ -35,10 +35,13 @@ tl_cli_info_sniff (const char *path)
   return TL_CLI_INFO_UNKNOWN;
 }
 
+/* a label padded by columns, not bytes: "Gerät" lines up with "Host" */
 static void
 print_row (const char *label, const char *value)
 {
-  printf ("  %-10s %s\n", label, value);
+  fputs ("  ", stdout);
+  tl_cli_put_col (stdout, label, 10, TRUE);
+  printf (" %s\n", value);
 }
 
 /* A Gauss recording: its kernel, matrix, pivoting and how far it went. */
