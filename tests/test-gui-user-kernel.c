@@ -42,14 +42,20 @@ find_text_view (GtkWidget *w, gpointer data)
     gtk_container_forall (GTK_CONTAINER (w), find_text_view, data);
 }
 
-static GtkTextBuffer *
-source_buffer (void)
+static GtkTextView *
+source_view (void)
 {
   GtkWidget *view = NULL;
   find_text_view (tl_window_get_page (window (), "source"), &view);
   g_assert_nonnull (view);
   g_assert_true (gtk_text_view_get_editable (GTK_TEXT_VIEW (view)));
-  return gtk_text_view_get_buffer (GTK_TEXT_VIEW (view));
+  return GTK_TEXT_VIEW (view);
+}
+
+static GtkTextBuffer *
+source_buffer (void)
+{
+  return gtk_text_view_get_buffer (source_view ());
 }
 
 static void
@@ -170,6 +176,18 @@ test_edit_new_version (void)
   gui_test_wait_until (gui_test_window_settled, window (), 60);
 }
 
+/* whether the Source page shows the kernel's first line */
+static gboolean
+shows_first_line (gpointer data)
+{
+  GtkTextView *view = source_view ();
+  GdkRectangle seen;
+  GtkTextIter top;
+  gtk_text_view_get_visible_rect (view, &seen);
+  gtk_text_view_get_line_at_y (view, &top, seen.y, NULL);
+  return gtk_text_iter_get_line (&top) == 0;
+}
+
 static void
 test_bad_declaration (void)
 {
@@ -180,7 +198,9 @@ test_bad_declaration (void)
   g_assert_false (tl_window_run (window ()));
   g_assert_true (gui_test_wait_until (message_names, (gpointer) "mine.cu:1:13", 5));
   g_assert_null (tl_kernel_find ("mine.cu@3"));
-  /* the export marks the line the page marks, and no other */
+  /* the page scrolls to the marked line once its lines are measured;
+   * then the export marks the line the page marks, and no other */
+  g_assert_true (gui_test_wait_until (shows_first_line, NULL, 10));
   TlRenderOptions options;
   tl_render_options_init (&options);
   g_assert_true (tl_page_export_options (TL_PAGE (tl_window_get_page (window (), "source")), &options));

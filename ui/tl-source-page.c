@@ -288,7 +288,10 @@ mark_error (TlSourcePage *self, int line, int column, gboolean first)
   if (column > 1 && column - 1 <= gtk_text_iter_get_chars_in_line (&a))
     gtk_text_iter_set_line_offset (&a, column - 1);
   gtk_text_buffer_place_cursor (buf, &a);
-  gtk_text_view_scroll_to_iter (GTK_TEXT_VIEW (self->view), &a, 0.1, TRUE, 0.0, 0.3);
+  /* to the cursor's mark, not an iter: GTK scrolls once the lines are
+   * measured, where an iter's scroll right after an edit may not move */
+  gtk_text_view_scroll_to_mark (GTK_TEXT_VIEW (self->view), gtk_text_buffer_get_insert (buf),
+                                0.1, TRUE, 0.0, 0.3);
 }
 
 typedef struct
