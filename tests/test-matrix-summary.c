@@ -1,8 +1,8 @@
 /* test-matrix-summary.c — stats and the four norms in one pass, against a
  * float64 (long double for the Frobenius norm) reference computed
  * element by element; fed in pieces of any size; a matrix too wide for
- * column sums; and `info`'s streaming .npy summary against the loaded
- * matrix's. */
+ * column sums; and `info`'s streaming summary of .npy, CSV and text
+ * files against the loaded matrix's. */
 #include "core/tl-error.h"
 #include "core/tl-matrix-summary.h"
 #include "core/tl-rng.h"
@@ -146,40 +146,181 @@ test_too_wide (void)
   g_assert_cmpfloat (s.norm_one, ==, 5);
 }
 
-/* info's .npy read in a streaming pass says what the loaded matrix does */
+/* What a load of path gives: its summary, as `info` printed it before it
+ * streamed. */
 static void
-test_npy_stream (void)
+summary_of_load (const char *path, TlFileSummary *want, TlLoadInfo *info)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlMatrix) loaded = tl_matrix_load_with (path, TL_FORMAT_AUTO, NULL, info, &error);
+  g_assert_no_error (error);
+  memset (want, 0, sizeof *want);
+  want->dtype = loaded->dtype;
+  want->rows = loaded->rows;
+  want->cols = loaded->cols;
+  tl_matrix_summarize (loaded, &want->summary);
+}
+
+/* `info`'s summary of path, streamed with no matrix allowed (cap: a
+ * TL_MAX_MATRIX_BYTES no matrix of the file fits), is the loaded
+ * matrix's, bit for bit, with the same format and note. */
+static void
+assert_streams_as_loaded (const char *path, const char *cap)
+{
+  TlFileSummary want, got;
+  TlLoadInfo want_info, info;
+  summary_of_load (path, &want, &want_info);
+  g_autoptr (GError) error = NULL;
+  if (cap)
+    g_setenv ("TL_MAX_MATRIX_BYTES", cap, TRUE);
+  gboolean ok = tl_matrix_file_summarize (path, TL_FORMAT_AUTO, &info, &got, &error);
+  g_unsetenv ("TL_MAX_MATRIX_BYTES");
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  g_assert_cmpint (info.format, ==, want_info.format);
+  g_assert_cmpstr (info.note, ==, want_info.note);
+  g_assert_cmpmem (&got, sizeof got, &want, sizeof want);
+  tl_load_info_clear (&info);
+  tl_load_info_clear (&want_info);
+}
+
+static char *
+write_file (const char *dir, const char *name, const void *bytes, gsize len)
+{
+  char *path = g_build_filename (dir, name, NULL);
+  g_assert_true (g_file_set_contents (path, bytes, (gssize) len, NULL));
+  return path;
+}
+
+/* An .npy of the given header dict and data (magic, version 1.0, the
+ * dict padded to 128 bytes). */
+static char *
+write_npy (const char *dir, const char *name, const char *dict, const void *data, gsize len)
+{
+  g_autoptr (GByteArray) bytes = g_byte_array_new ();
+  char head[128];
+  memset (head, ' ', sizeof head);
+  memcpy (head, "\x93NUMPY\x01\x00\x76\x00", 10);
+  g_assert_cmpuint (strlen (dict), <, sizeof head - 10);
+  memcpy (head + 10, dict, strlen (dict));
+  head[127] = '\n';
+  g_byte_array_append (bytes, (const guint8 *) head, sizeof head);
+  g_byte_array_append (bytes, data, (guint) len);
+  return write_file (dir, name, bytes->data, bytes->len);
+}
+
+/* info's summary, streamed from the file, says what the loaded matrix
+ * does: every dtype in .npy, CSV and text, and under a cap on matrices
+ * that none of them fits */
+static void
+test_file_stream (void)
 {
   TlRng rng;
   tl_rng_init (&rng, g_test_rand_int ());
   const TlDtype dtypes[] = { TL_DTYPE_FLOAT64, TL_DTYPE_FLOAT32, TL_DTYPE_INT32 };
+  const char *const names[] = { "m.npy", "m.csv", "m.txt" };
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("tl-summary-XXXXXX", &error);
   g_assert_no_error (error);
   for (guint d = 0; d < G_N_ELEMENTS (dtypes); d++)
-    for (guint f = 0; f < 2; f++)
+    for (guint f = 0; f < G_N_ELEMENTS (names); f++)
       {
         g_autoptr (TlMatrix) wide = random_matrix (&rng, 301, 1111, 1e30);
         g_autoptr (TlMatrix) m = tl_matrix_convert (wide, dtypes[d], &error);
         g_assert_no_error (error);
-        g_autofree char *path = g_build_filename (dir, f ? "m.csv" : "m.npy", NULL);
+        g_autofree char *path = g_build_filename (dir, names[f], NULL);
         g_assert_true (tl_matrix_save (m, path, TL_FORMAT_AUTO, &error));
-        g_autoptr (TlMatrix) loaded = tl_matrix_load (path, TL_FORMAT_AUTO, &error);
-        g_assert_no_error (error);
-        TlMatrixSummary want;
-        tl_matrix_summarize (loaded, &want);
-        TlLoadInfo info;
-        TlFileSummary got;
-        g_assert_true (tl_matrix_file_summarize (path, TL_FORMAT_AUTO, &info, &got, &error));
-        g_assert_cmpint (info.format, ==, f ? TL_FORMAT_CSV : TL_FORMAT_NPY);
-        g_assert_cmpint (got.dtype, ==, loaded->dtype);
-        g_assert_cmpuint (got.rows, ==, 301);
-        g_assert_cmpuint (got.cols, ==, 1111);
-        g_assert_cmpmem (&got.summary, sizeof want, &want, sizeof want);
-        tl_load_info_clear (&info);
+        assert_streams_as_loaded (path, "4096");
         g_assert_cmpint (g_remove (path), ==, 0);
       }
-  /* an .npy cut short: the header's error, as a load gives it */
+  g_autofree char *mtx = g_build_filename (dir, "m.mtx", NULL);
+  g_autoptr (TlMatrix) small = random_matrix (&rng, 7, 5, 1e30);
+  g_assert_true (tl_matrix_save (small, mtx, TL_FORMAT_AUTO, &error));
+  assert_streams_as_loaded (mtx, NULL); /* Matrix Market: loaded */
+  g_assert_cmpint (g_remove (mtx), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+/* The readers' own cases: int32 values widened to float64 at the last,
+ * a CSV header row, a "rows cols" line that is (not) a header, shapes
+ * without cells, .npy of int64, big-endian and Fortran order. */
+static void
+test_file_stream_cases (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-summary-XXXXXX", &error);
+  g_assert_no_error (error);
+  static const struct { const char *name, *text; } texts[] = {
+    { "widen.csv", "1,2,3\n4,5,6\n7,8,9.5\n" },
+    { "header.csv", "a;b\n1,5;-2\n3;4\n" },
+    { "header.txt", "2 2\n1 2\n3 4\n" },
+    { "savetxt.txt", "2 2\n1 2\n3 4\n5 6\n" },
+    { "typed.txt", "2 3 float32\n0.1 0.2 0.3\n-1e30 nan inf\n" },
+    { "empty.txt", "5 0\n" },
+    { "none.txt", "0 4 int32\n" },
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (texts); k++)
+    {
+      g_autofree char *path = write_file (dir, texts[k].name, texts[k].text,
+                                          strlen (texts[k].text));
+      assert_streams_as_loaded (path, "8");
+      g_assert_cmpint (g_remove (path), ==, 0);
+    }
+  const gint64 ints[6] = { -3, 2000000000, 5, -7, 11, 13 };
+  g_autofree char *i8 = write_npy (dir, "i8.npy", "{'descr': '<i8', 'fortran_order': False, "
+                                   "'shape': (2, 3), }", ints, sizeof ints);
+  assert_streams_as_loaded (i8, "8");
+  guint8 big[6 * 8];
+  for (int k = 0; k < 6; k++)
+    {
+      double v = ints[k] * 0.25;
+      guint64 bits;
+      memcpy (&bits, &v, 8);
+      bits = GUINT64_TO_BE (bits);
+      memcpy (big + 8 * k, &bits, 8);
+    }
+  g_autofree char *be = write_npy (dir, "be.npy", "{'descr': '>f8', 'fortran_order': False, "
+                                   "'shape': (3, 2), }", big, sizeof big);
+  assert_streams_as_loaded (be, "8");
+  g_autofree char *column = write_npy (dir, "col.npy", "{'descr': '<i8', 'fortran_order': True, "
+                                       "'shape': (6,), }", ints, sizeof ints);
+  assert_streams_as_loaded (column, "8");
+  g_autofree char *fortran = write_npy (dir, "f.npy", "{'descr': '<i8', 'fortran_order': True, "
+                                        "'shape': (2, 3), }", ints, sizeof ints);
+  assert_streams_as_loaded (fortran, NULL); /* loaded */
+  g_autofree char *none = write_npy (dir, "none.npy", "{'descr': '<f4', 'fortran_order': False, "
+                                     "'shape': (0, 3), }", NULL, 0);
+  assert_streams_as_loaded (none, "8");
+
+  /* an integer beyond int32, named as a load names it */
+  const gint64 huge[2] = { 1, (gint64) 1 << 40 };
+  g_autofree char *wide = write_npy (dir, "wide.npy", "{'descr': '<i8', 'fortran_order': False, "
+                                     "'shape': (1, 2), }", huge, sizeof huge);
+  TlLoadInfo info;
+  TlFileSummary got;
+  g_assert_false (tl_matrix_file_summarize (wide, TL_FORMAT_AUTO, &info, &got, &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (error->message, "row 1, column 2 (1099511627776)"));
+  g_clear_error (&error);
+  /* a CSV whose last row is short: the reader's error, the pass's sums freed */
+  g_autofree char *short_row = write_file (dir, "short.csv", "1,2\n3\n", 6);
+  g_assert_false (tl_matrix_file_summarize (short_row, TL_FORMAT_AUTO, &info, &got, &error));
+  g_assert_error (error, TL_ERROR, TL_ERROR_PARSE);
+  g_assert_nonnull (strstr (error->message, "short.csv:2:"));
+  g_clear_error (&error);
+
+  const char *const all[] = { i8, be, column, fortran, none, wide, short_row };
+  for (guint k = 0; k < G_N_ELEMENTS (all); k++)
+    g_assert_cmpint (g_remove (all[k]), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+/* an .npy cut short: the header's error, as a load gives it */
+static void
+test_file_stream_cut (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-summary-XXXXXX", &error);
   g_autofree char *cut = g_build_filename (dir, "cut.npy", NULL);
   g_autoptr (TlMatrix) small = tl_matrix_new (TL_DTYPE_FLOAT64, 3, 3, NULL);
   g_assert_true (tl_matrix_save (small, cut, TL_FORMAT_NPY, &error));
@@ -201,6 +342,8 @@ main (int argc, char **argv)
   g_test_add_func ("/matrix-summary/against-reference", test_against_reference);
   g_test_add_func ("/matrix-summary/nan-inf-and-empty", test_nan_inf_and_empty);
   g_test_add_func ("/matrix-summary/too-wide", test_too_wide);
-  g_test_add_func ("/matrix-summary/npy-stream", test_npy_stream);
+  g_test_add_func ("/matrix-summary/file-stream", test_file_stream);
+  g_test_add_func ("/matrix-summary/file-stream-cases", test_file_stream_cases);
+  g_test_add_func ("/matrix-summary/file-stream-cut", test_file_stream_cut);
   return g_test_run ();
 }

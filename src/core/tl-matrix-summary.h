@@ -3,8 +3,8 @@
  *
  * The values come in row-major order, any number at a time: from a matrix
  * in memory (tl_matrix_summarize), or from a file streamed through without
- * holding it (an .npy's data: io/tl-matrix-file.h).  The ∞-norm sums each
- * row as it passes; the 1-norm keeps one sum per column (a vector of
+ * holding it (an .npy, CSV or text file: io/tl-io-summary.h).  The
+ * ∞-norm sums each row as it passes; the 1-norm keeps one sum per column (a vector of
  * cols doubles, up to TL_SUMMARY_MAX_COLS columns; a wider matrix of one
  * row needs none, its column sums being its |values|).  The Frobenius
  * norm is Blue's algorithm, as LAPACK's dnrm2: squares summed in three

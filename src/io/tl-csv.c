@@ -265,7 +265,7 @@ probe_field_cb (Csv *csv, const Field *f, guint k, gpointer data, GError **error
 
 typedef struct
 {
-  TlIoFill fill;
+  TlIoFill *fill;
   gsize cols;
   gboolean float32;
 } Store;
@@ -296,7 +296,7 @@ store_field_cb (Csv *csv, const Field *f, guint k, gpointer data, GError **error
                          _("field %u: expected a number, found %s"), k + 1, q);
       return FALSE;
     }
-  return tl_io_fill_put (&st->fill, v, is_int, error);
+  return tl_io_fill_put (st->fill, v, is_int, error);
 }
 
 /* The row's leading fields that are plain numbers (tl_io_source_plain_
@@ -318,9 +318,9 @@ store_plain_fields (Csv *csv, Store *st, gboolean *row_done, GError **error)
       double v;
       gboolean is_int = FALSE;
       if (!tl_io_source_plain_number (src, &csv->plain_stop, st->float32,
-                                      st->fill.m->dtype == TL_DTYPE_INT32, &v, &is_int))
+                                      st->fill->dtype == TL_DTYPE_INT32, &v, &is_int))
         break;
-      if (!tl_io_fill_put (&st->fill, v, is_int, error))
+      if (!tl_io_fill_put (st->fill, v, is_int, error))
         return -1;
       k++;
       /* the number ended inside the window at a delimiter or a line end */
@@ -403,8 +403,8 @@ read_rows (Csv *csv, Store *st, gsize rows, guint first_line, GError **error)
   return row == rows || changed_error (csv->path, error);
 }
 
-TlMatrix *
-tl_csv_load (TlIoSource *src, GError **error)
+gboolean
+tl_csv_read (TlIoSource *src, TlIoFill *fill, GError **error)
 {
   const char *path = src->path;
   g_autoptr (GString) scratch = g_string_new (NULL);
@@ -416,7 +416,7 @@ tl_csv_load (TlIoSource *src, GError **error)
       if (!tl_io_source_failed (src, error))
         tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_source_end_line (src), 0,
                          _("the file is empty: expected rows of numbers"));
-      return NULL;
+      return FALSE;
     }
   guint first_line = tl_io_source_line (src);
   TlIoMark first_row;
@@ -427,7 +427,7 @@ tl_csv_load (TlIoSource *src, GError **error)
   gboolean has_number = FALSE;
   gssize cols = walk_row (&csv, 0, probe_field_cb, &has_number, error);
   if (cols < 0)
-    return NULL;
+    return FALSE;
   gboolean header = !has_number;
 
   /* the first pass: how many rows follow */
@@ -435,26 +435,36 @@ tl_csv_load (TlIoSource *src, GError **error)
   tl_io_source_mark (src, &after_first);
   guint64 rows = tl_io_source_count_content_lines (src, '#') + (header ? 0 : 1);
   if (tl_io_source_failed (src, error))
-    return NULL;
+    return FALSE;
   if (rows == 0)
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_source_end_line (src), 0,
                        _("only a header row (line %u): expected rows of numbers below it"),
                        first_line);
-      return NULL;
+      return FALSE;
     }
 
-  Store st = { .cols = (gsize) cols, .float32 = float32 };
-  if (!tl_io_fill_init (&st.fill, path, first_line, TL_DTYPE_FLOAT32, !float32, rows,
+  Store st = { .fill = fill, .cols = (gsize) cols, .float32 = float32 };
+  if (!tl_io_fill_init (fill, path, first_line, TL_DTYPE_FLOAT32, !float32, rows,
                         (guint64) cols, error))
-    return NULL;
+    return FALSE;
   tl_io_source_seek (src, header ? &after_first : &first_row);
   if (!read_rows (&csv, &st, (gsize) rows, first_line, error))
     {
-      tl_io_fill_clear (&st.fill);
-      return NULL;
+      tl_io_fill_clear (fill);
+      return FALSE;
     }
-  return tl_io_fill_finish (&st.fill, (gsize) rows);
+  tl_io_fill_flush (fill);
+  return TRUE;
+}
+
+TlMatrix *
+tl_csv_load (TlIoSource *src, GError **error)
+{
+  TlIoFill fill = { 0 };
+  if (!tl_csv_read (src, &fill, error))
+    return NULL;
+  return tl_io_fill_finish (&fill, fill.m->rows);
 }
 
 TlMatrix *

@@ -5,11 +5,14 @@
 
 #include <stdio.h>
 #include "core/tl-matrix.h"
-#include "io/tl-io-source.h"
+#include "io/tl-io-reader.h"
 
 G_BEGIN_DECLS
 
 TlMatrix *tl_csv_load          (TlIoSource *src, GError **error);
+/* The values into fill (zeroed, or set to summarize: io/tl-io-reader.h);
+ * on success a matrix fill holds its matrix. */
+gboolean  tl_csv_read          (TlIoSource *src, TlIoFill *fill, GError **error);
 /* The same from a buffer in memory. */
 TlMatrix *tl_csv_load_data     (const char *path, const char *buf, gsize len, GError **error);
 /* user_data: GINT_TO_POINTER of the delimiter character (',' or '\t') */

@@ -296,20 +296,54 @@ tl_io_source_sizes (TlIoSource *src, char comment, int n, const char *const *wha
 
 /* ---- filling a matrix -------------------------------------------------- */
 
+void
+tl_io_fill_summarize (TlIoFill *fill, TlSummaryPass *pass)
+{
+  fill->pass = pass;
+}
+
+gboolean
+tl_io_fill_check_size (const TlIoFill *fill, TlDtype dtype, guint64 rows, guint64 cols,
+                       GError **error)
+{
+  return fill->pass ? tl_matrix_check_shape (rows, cols, error)
+                    : tl_matrix_check_size (dtype, rows, cols, NULL, error);
+}
+
 gboolean
 tl_io_fill_init (TlIoFill *fill, const char *path, guint line, TlDtype dtype, gboolean infer,
                  guint64 rows, guint64 cols, GError **error)
 {
-  *fill = (TlIoFill) { .path = path, .infer = infer };
-  fill->m = tl_io_matrix_new (path, line, infer ? TL_DTYPE_INT32 : dtype, rows, cols, FALSE,
-                              error);
-  return fill->m != NULL;
+  TlSummaryPass *pass = fill->pass;
+  *fill = (TlIoFill) { .path = path, .pass = pass, .infer = infer,
+                       .dtype = infer ? TL_DTYPE_INT32 : dtype, .rows = rows, .cols = cols };
+  if (pass == NULL)
+    fill->m = tl_io_matrix_new (path, line, fill->dtype, rows, cols, FALSE, error);
+  else
+    {
+      g_autoptr (GError) local = NULL;
+      if (!tl_matrix_check_shape (rows, cols, &local))
+        {
+          tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, line, 0, "%s", local->message);
+          return FALSE;
+        }
+      /* as tl_matrix_summarize sees a matrix without cells */
+      tl_summary_pass_begin (pass, cols == 0 ? 0 : (gsize) rows, rows == 0 ? 0 : (gsize) cols);
+    }
+  fill->taking = pass != NULL || fill->m != NULL;
+  return fill->taking;
 }
 
 gboolean
 tl_io_fill_widen (TlIoFill *fill, GError **error)
 {
-  g_assert (fill->infer && fill->m->dtype == TL_DTYPE_INT32);
+  g_assert (fill->infer && fill->dtype == TL_DTYPE_INT32);
+  if (fill->pass)
+    {
+      /* int32 values are exact as doubles: the batch stands */
+      fill->dtype = TL_DTYPE_FLOAT64;
+      return TRUE;
+    }
   TlMatrix *old = fill->m;
   TlMatrix *wide = tl_io_matrix_new (fill->path, 0, TL_DTYPE_FLOAT64, old->rows, old->cols,
                                      FALSE, error);
@@ -320,14 +354,23 @@ tl_io_fill_widen (TlIoFill *fill, GError **error)
   for (guint64 k = 0; k < fill->n; k++)
     to[k] = from[k];
   fill->m = wide;
+  fill->dtype = TL_DTYPE_FLOAT64;
   tl_matrix_unref (old);
   return TRUE;
+}
+
+void
+tl_io_fill_flush (TlIoFill *fill)
+{
+  if (fill->pass && fill->n_batch > 0)
+    tl_summary_pass_add (fill->pass, fill->batch, fill->n_batch);
+  fill->n_batch = 0;
 }
 
 TlMatrix *
 tl_io_fill_finish (TlIoFill *fill, gsize rows)
 {
-  g_assert (rows <= fill->m->rows);
+  g_assert (fill->pass == NULL && rows <= fill->m->rows);
   TlMatrix *m = g_steal_pointer (&fill->m);
   m->rows = rows; /* the storage keeps its size: at most one row more */
   return m;
@@ -337,4 +380,10 @@ void
 tl_io_fill_clear (TlIoFill *fill)
 {
   g_clear_pointer (&fill->m, tl_matrix_unref);
+  if (fill->pass && fill->taking)
+    {
+      TlMatrixSummary unused;
+      tl_summary_pass_end (fill->pass, &unused); /* frees its column sums */
+    }
+  fill->taking = FALSE;
 }

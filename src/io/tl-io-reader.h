@@ -10,10 +10,31 @@
 #pragma once
 
 #include "core/tl-matrix.h"
+#include "core/tl-matrix-summary.h"
+#include "io/tl-io.h"
 #include "io/tl-io-error.h"
 #include "io/tl-io-source.h"
 
 G_BEGIN_DECLS
+
+/* ---- the file and its format ------------------------------------------ */
+
+typedef struct
+{
+  TlFormat format;   /* what the file is read as */
+  int fd;            /* an .npy's descriptor, or -1 */
+  guint64 size;      /* the file's size */
+  TlIoSource src;    /* any other format's source */
+  char *note;        /* why a .txt's "rows cols" line was (not) a header */
+} TlIoOpened;
+
+/* path opened (a regular file only) and its format chosen: by content
+ * first (the .npy magic, the Matrix Market banner), then by name, then
+ * text or CSV by a look inside.  progress (may be NULL) gets the size and
+ * the source's reading.  FALSE with the error. */
+gboolean  tl_io_open           (const char *path, TlFormat format, GCancellable *cancellable,
+                                TlLoadProgress *progress, TlIoOpened *out, GError **error);
+void      tl_io_opened_clear   (TlIoOpened *opened);
 
 /* ---- numbers --------------------------------------------------------- */
 
@@ -92,37 +113,70 @@ TlMatrix *tl_io_matrix_new     (const char *path, guint line, TlDtype dtype, gui
  * with infer, it starts as int32 and becomes float64 at the first value
  * not written as an int32 integer (the values so far converted), so a
  * load never holds more than the int32 and the float64 matrix at once —
- * 1.5 × the float64 result, never a float64 copy of an int32 one. */
+ * 1.5 × the float64 result, never a float64 copy of an int32 one.
+ *
+ * Or no matrix at all: a fill given a summary pass before its reader runs
+ * (tl_io_fill_summarize; `info` does this) hands the values to the pass
+ * as they come, a batch at a time, exactly as tl_matrix_summarize would
+ * read them from the matrix, and stores nothing — a file of any size is
+ * summarized in a few KiB beyond the pass's column sums. */
+#define TL_IO_FILL_BATCH 512
+
 typedef struct
 {
   const char *path;
-  TlMatrix *m;
+  TlMatrix *m;          /* the matrix, NULL while summarizing or not taking */
+  TlSummaryPass *pass;  /* summarizing: the values go here */
+  TlDtype dtype;        /* the values' dtype so far */
   gboolean infer;
-  guint64 n;        /* values stored */
+  gboolean taking;      /* values are taken (a file too short for its
+                         * header is read without, to say where it ends) */
+  guint64 rows, cols;   /* the matrix's shape */
+  guint64 n;            /* values taken */
+  gsize n_batch;
+  double batch[TL_IO_FILL_BATCH];
 } TlIoFill;
 
+/* Before the reader runs, on a zeroed fill: summarize into pass (begun
+ * by tl_io_fill_init, ended by the caller after tl_io_fill_flush). */
+void      tl_io_fill_summarize (TlIoFill *fill, TlSummaryPass *pass);
+/* tl_matrix_check_size for a fill that will store a matrix; only the
+ * shape for one that summarizes (no matrix: no budget to ask). */
+gboolean  tl_io_fill_check_size (const TlIoFill *fill, TlDtype dtype, guint64 rows,
+                                 guint64 cols, GError **error);
+/* Starts taking values: the matrix allocated (tl_io_matrix_new), or the
+ * summary pass begun.  Keeps a pass set by tl_io_fill_summarize. */
 gboolean  tl_io_fill_init      (TlIoFill *fill, const char *path, guint line, TlDtype dtype,
                                 gboolean infer, guint64 rows, guint64 cols, GError **error);
 /* Stores the next value (is_int: written as an int32 integer). */
 static inline gboolean tl_io_fill_put (TlIoFill *fill, double v, gboolean is_int,
                                        GError **error);
 gboolean  tl_io_fill_widen     (TlIoFill *fill, GError **error);
+/* The summarized batch handed to the pass. */
+void      tl_io_fill_flush     (TlIoFill *fill);
 /* The matrix, with its first `rows` rows (a reader that allocated for a
  * header row it then skipped keeps one row less). */
 TlMatrix *tl_io_fill_finish    (TlIoFill *fill, gsize rows);
+/* After a failed read: the matrix freed, a begun pass ended. */
 void      tl_io_fill_clear     (TlIoFill *fill);
 
 static inline gboolean
 tl_io_fill_put (TlIoFill *fill, double v, gboolean is_int, GError **error)
 {
-  TlMatrix *m = fill->m;
-  if (G_UNLIKELY (m->dtype == TL_DTYPE_INT32 && !is_int))
+  if (G_UNLIKELY (fill->dtype == TL_DTYPE_INT32 && !is_int)
+      && !tl_io_fill_widen (fill, error))
+    return FALSE;
+  if (G_UNLIKELY (fill->pass != NULL))
     {
-      if (!tl_io_fill_widen (fill, error))
-        return FALSE;
-      m = fill->m;
+      /* as the matrix would hold it: float32 rounded, int32 exact */
+      fill->batch[fill->n_batch++] = fill->dtype == TL_DTYPE_FLOAT32 ? (double) (float) v : v;
+      fill->n++;
+      if (fill->n_batch == TL_IO_FILL_BATCH)
+        tl_io_fill_flush (fill);
+      return TRUE;
     }
-  switch (m->dtype)
+  TlMatrix *m = fill->m;
+  switch (fill->dtype)
     {
     case TL_DTYPE_INT32:   ((gint32 *) m->data)[fill->n++] = (gint32) v; break;
     case TL_DTYPE_FLOAT32: ((float *) m->data)[fill->n++] = (float) v; break;

@@ -1,14 +1,18 @@
-/* tl-io-summary.h — what `tilelab-cli info` prints of a matrix file, with
- * no more reading than the format needs.
+/* tl-io-summary.h — what `tilelab-cli info` prints of a matrix file, in
+ * one streaming pass and no matrix, so a file far larger than the memory
+ * the process may use is still summarized.
  *
- * An .npy whose data is the matrix's own bytes (C order, this machine's
- * byte order, float32, float64 or int32: what numpy saves by default) is
- * summarized from its header and one streaming pass over its data, a
- * block at a time: no matrix is allocated, so a file of 1.4 GB costs a few
- * MiB and its read.  Any other file (text formats, an .npy in Fortran
- * order or of another dtype) is loaded as tl_matrix_load_with loads it,
- * with the same messages, then summarized in one pass
- * (core/tl-matrix-summary.h).
+ * An .npy (any dtype, C order or a single row or column) is summarized
+ * from its header and a pass over its data a chunk at a time; CSV and
+ * text are parsed as a load parses them, each value handed to the
+ * summary instead of a matrix (io/tl-io-reader.h's TlIoFill); both cost
+ * the pass's column sums (one double per column) and a few MiB.  The
+ * numbers are those tl_matrix_summarize gives for the loaded matrix, bit
+ * for bit, and the errors those a load gives — except that no memory
+ * budget is asked for a matrix never made.  Matrix Market files (entries
+ * column by column or in any order), .npy matrices in Fortran order, and
+ * matrices too wide for the column sums (core/tl-matrix-summary.h) are
+ * loaded as tl_matrix_load_with loads them, then summarized.
  */
 #pragma once
 

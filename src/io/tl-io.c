@@ -122,28 +122,17 @@ tl_matrix_load_with (const char *path, TlFormat format, GCancellable *cancellabl
   return tl_matrix_load_watched (path, format, cancellable, NULL, info, error);
 }
 
-TlMatrix *
-tl_matrix_load_watched (const char *path, TlFormat format, GCancellable *cancellable,
-                        TlLoadProgress *progress, TlLoadInfo *info, GError **error)
+gboolean
+tl_io_open (const char *path, TlFormat format, GCancellable *cancellable,
+            TlLoadProgress *progress, TlIoOpened *out, GError **error)
 {
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-  if (info)
-    *info = (TlLoadInfo) { TL_FORMAT_AUTO, NULL };
-  if (progress)
-    {
-      g_atomic_pointer_set (&progress->done, 0);
-      g_atomic_pointer_set (&progress->size, 0);
-    }
-
+  *out = (TlIoOpened) { .format = format, .fd = -1 };
   /* a regular file, opened without blocking (a FIFO never hangs us) */
-  guint64 size;
-  int fd = tl_file_open_regular (path, &size, error);
+  int fd = tl_file_open_regular (path, &out->size, error);
   if (fd < 0)
-    return NULL;
+    return FALSE;
   if (progress)
-    g_atomic_pointer_set (&progress->size, (gsize) size);
-  gsize *done = progress ? &progress->done : NULL;
+    g_atomic_pointer_set (&progress->size, (gsize) out->size);
 
   /* content first: the magic of .npy and the banner of Matrix Market are
    * unambiguous; then the extension; then text-or-CSV by a look inside */
@@ -162,38 +151,70 @@ tl_matrix_load_watched (const char *path, TlFormat format, GCancellable *cancell
           close (fd);
           tl_io_set_error (error, TL_ERROR_PARSE, path, 0, 0,
                            _("byte 0: expected the .npy magic “\\x93NUMPY”"));
-          return NULL;
+          return FALSE;
         }
     }
-  TlMatrix *m = NULL;
+  out->format = format;
   if (format == TL_FORMAT_NPY)
-    m = tl_npy_load_fd (path, fd, size, cancellable, done, error);
-  else
     {
-      TlIoSource src;
-      tl_io_source_init_fd (&src, path, fd, size, cancellable);
-      src.progress = done;
-      char *note = NULL;
-      if (sniff_text)
-        format = tl_text_sniff_source (&src, &note) ? TL_FORMAT_TEXT : TL_FORMAT_CSV;
-      switch (format)
-        {
-        case TL_FORMAT_MTX:  m = tl_mtx_load (&src, error); break;
-        case TL_FORMAT_CSV:  m = tl_csv_load (&src, error); break;
-        case TL_FORMAT_TEXT: m = tl_text_load (&src, error); break;
-        case TL_FORMAT_AUTO:
-        case TL_FORMAT_NPY:
-        default:
-          g_assert_not_reached ();
-        }
-      tl_io_source_clear (&src);
-      if (m && info)
-        info->note = note;
-      else
-        g_free (note);
+      out->fd = fd;
+      return TRUE;
+    }
+  tl_io_source_init_fd (&out->src, path, fd, out->size, cancellable);
+  out->src.progress = progress ? &progress->done : NULL;
+  if (sniff_text)
+    out->format = tl_text_sniff_source (&out->src, &out->note) ? TL_FORMAT_TEXT : TL_FORMAT_CSV;
+  return TRUE;
+}
+
+void
+tl_io_opened_clear (TlIoOpened *opened)
+{
+  if (opened->format != TL_FORMAT_NPY)
+    tl_io_source_clear (&opened->src);
+  else if (opened->fd >= 0)
+    close (opened->fd);
+  opened->fd = -1;
+  g_clear_pointer (&opened->note, g_free);
+}
+
+TlMatrix *
+tl_matrix_load_watched (const char *path, TlFormat format, GCancellable *cancellable,
+                        TlLoadProgress *progress, TlLoadInfo *info, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  if (info)
+    *info = (TlLoadInfo) { TL_FORMAT_AUTO, NULL };
+  if (progress)
+    {
+      g_atomic_pointer_set (&progress->done, 0);
+      g_atomic_pointer_set (&progress->size, 0);
+    }
+  TlIoOpened opened;
+  if (!tl_io_open (path, format, cancellable, progress, &opened, error))
+    return NULL;
+  TlMatrix *m = NULL;
+  switch (opened.format)
+    {
+    case TL_FORMAT_NPY:
+      {
+        int fd = opened.fd;
+        opened.fd = -1; /* closed by the reader */
+        m = tl_npy_load_fd (path, fd, opened.size, cancellable,
+                            progress ? &progress->done : NULL, error);
+      }
+      break;
+    case TL_FORMAT_MTX:  m = tl_mtx_load (&opened.src, error); break;
+    case TL_FORMAT_CSV:  m = tl_csv_load (&opened.src, error); break;
+    case TL_FORMAT_TEXT: m = tl_text_load (&opened.src, error); break;
+    case TL_FORMAT_AUTO:
+    default:
+      g_assert_not_reached ();
     }
   if (m && info)
-    info->format = format;
+    *info = (TlLoadInfo) { opened.format, g_steal_pointer (&opened.note) };
+  tl_io_opened_clear (&opened);
   return m;
 }
 

@@ -536,6 +536,33 @@ read_failed (const char *path, GCancellable *cancellable, GError **error)
   return FALSE;
 }
 
+/* Element e of the file (row i, column j) as a matrix of dtype holds it;
+ * FALSE with the error for an integer beyond int32. */
+static gboolean
+element_as (const char *path, const NpyInfo *info, TlDtype dtype, guint8 *e, gsize i, gsize j,
+            double *out, GError **error)
+{
+  gint64 wide = 0;
+  gboolean wide_ok = TRUE;
+  double v = element_value (info, e, &wide, &wide_ok);
+  if (dtype == TL_DTYPE_INT32)
+    {
+      if (!wide_ok || wide < G_MININT32 || wide > G_MAXINT32)
+        {
+          tl_io_set_error (error, TL_ERROR_UNSUPPORTED, path, 0, 0,
+                           _("the value at row %zu, column %zu (%" PRId64
+                             "%s) does not fit in int32: convert the array to "
+                             "int32 or float64 before saving"),
+                           i + 1, j + 1, wide, wide_ok ? "" : "+");
+          return FALSE;
+        }
+      *out = (double) wide;
+    }
+  else
+    *out = dtype == TL_DTYPE_FLOAT32 ? (double) (float) v : v;
+  return TRUE;
+}
+
 /* The data, straight into the matrix when numpy's layout is ours, else
  * chunk by chunk (converting, reordering, swapping bytes); the
  * cancellable is polled between pieces. */
@@ -581,22 +608,11 @@ read_data (const char *path, FILE *f, const NpyInfo *pinfo, guint64 data_start,
         {
           gsize i = (gsize) (info.fortran ? k % rows : k / cols);
           gsize j = (gsize) (info.fortran ? k / rows : k % cols);
-          gint64 wide = 0;
-          gboolean wide_ok = TRUE;
-          double v = element_value (&info, chunk + c * (gsize) info.size, &wide, &wide_ok);
+          double v;
+          if (!element_as (path, &info, dtype, chunk + c * (gsize) info.size, i, j, &v, error))
+            return FALSE;
           if (dtype == TL_DTYPE_INT32)
-            {
-              if (!wide_ok || wide < G_MININT32 || wide > G_MAXINT32)
-                {
-                  tl_io_set_error (error, TL_ERROR_UNSUPPORTED, path, 0, 0,
-                                   _("the value at row %zu, column %zu (%" PRId64
-                                     "%s) does not fit in int32: convert the array to "
-                                     "int32 or float64 before saving"),
-                                   i + 1, j + 1, wide, wide_ok ? "" : "+");
-                  return FALSE;
-                }
-              ((gint32 *) m->data)[i * cols + j] = (gint32) wide;
-            }
+            ((gint32 *) m->data)[i * cols + j] = (gint32) v;
           else if (dtype == TL_DTYPE_FLOAT32)
             ((float *) m->data)[i * cols + j] = (float) v;
           else
@@ -609,8 +625,8 @@ read_data (const char *path, FILE *f, const NpyInfo *pinfo, guint64 data_start,
 /* The header, checked against the file's size: the dtype and shape of
  * its matrix, f at the data. */
 static gboolean
-open_data (const char *path, FILE *f, guint64 file_size, NpyInfo *info, TlDtype *dtype,
-           guint64 *data_start, guint64 *data_bytes, GError **error)
+open_data (const char *path, FILE *f, guint64 file_size, gboolean for_matrix, NpyInfo *info,
+           TlDtype *dtype, guint64 *data_start, guint64 *data_bytes, GError **error)
 {
   if (!read_header (path, f, file_size, info, data_start, error))
     return FALSE;
@@ -618,7 +634,9 @@ open_data (const char *path, FILE *f, guint64 file_size, NpyInfo *info, TlDtype 
                                     : TL_DTYPE_INT32;
   guint64 rows = info->shape[0], cols = info->shape[1];
   g_autoptr (GError) local = NULL;
-  if (!tl_matrix_check_size (*dtype, rows, cols, NULL, &local))
+  /* the budget is asked only for a matrix: a summary streams the data */
+  if (for_matrix ? !tl_matrix_check_size (*dtype, rows, cols, NULL, &local)
+                 : !tl_matrix_check_shape (rows, cols, &local))
     {
       tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, 0, 0, "%s", local->message);
       return FALSE;
@@ -641,18 +659,52 @@ open_data (const char *path, FILE *f, guint64 file_size, NpyInfo *info, TlDtype 
   return TRUE;
 }
 
+/* The C-order data of info's rows × cols into pass, a chunk at a time. */
+static gboolean
+summarize_data (const char *path, FILE *f, const NpyInfo *info, TlDtype dtype, guint64 rows,
+                guint64 cols, TlSummaryPass *pass, GError **error)
+{
+  gsize size = (gsize) info->size, per_chunk = NPY_CHUNK / size;
+  g_autofree guint8 *chunk = g_malloc (NPY_CHUNK);
+  g_autofree double *values = g_new (double, per_chunk);
+  gboolean native = is_native (info, dtype) && dtype == TL_DTYPE_FLOAT64;
+  for (guint64 k = 0, n = rows * cols; k < n;)
+    {
+      gsize count = (gsize) MIN ((guint64) per_chunk, n - k);
+      if (!read_exact (f, chunk, count * size))
+        return read_failed (path, NULL, error);
+      for (gsize c = 0; !native && c < count; c++)
+        if (!element_as (path, info, dtype, chunk + c * size, (gsize) ((k + c) / cols),
+                         (gsize) ((k + c) % cols), &values[c], error))
+          return FALSE;
+      tl_summary_pass_add (pass, native ? (const double *) chunk : values, count);
+      k += count;
+    }
+  return TRUE;
+}
+
 gboolean
-tl_npy_open_data (const char *path, FILE *f, guint64 file_size, TlDtype *dtype, guint64 *rows,
-                  guint64 *cols, gboolean *native, GError **error)
+tl_npy_summarize (const char *path, FILE *f, guint64 file_size, TlDtype *dtype,
+                  guint64 *rows, guint64 *cols, TlSummaryPass *pass, gboolean *streamed,
+                  GError **error)
 {
   NpyInfo info = { 0 };
   guint64 data_start, data_bytes;
-  if (!open_data (path, f, file_size, &info, dtype, &data_start, &data_bytes, error))
+  *streamed = FALSE;
+  if (!open_data (path, f, file_size, FALSE, &info, dtype, &data_start, &data_bytes, error))
     return FALSE;
   *rows = info.shape[0];
   *cols = info.shape[1];
-  *native = is_native (&info, *dtype);
-  return TRUE;
+  if (info.fortran && info.shape[0] > 1 && info.shape[1] > 1)
+    return TRUE; /* column by column: the caller loads it */
+  /* as tl_matrix_summarize sees a matrix without cells */
+  tl_summary_pass_begin (pass, *cols == 0 ? 0 : (gsize) *rows, *rows == 0 ? 0 : (gsize) *cols);
+  *streamed = TRUE;
+  if (summarize_data (path, f, &info, *dtype, *rows, *cols, pass, error))
+    return TRUE;
+  TlMatrixSummary unused;
+  tl_summary_pass_end (pass, &unused);
+  return FALSE;
 }
 
 static TlMatrix *
@@ -662,7 +714,7 @@ load_stream (const char *path, FILE *f, guint64 file_size, GCancellable *cancell
   NpyInfo info = { 0 };
   TlDtype dtype;
   guint64 data_start, data_bytes;
-  if (!open_data (path, f, file_size, &info, &dtype, &data_start, &data_bytes, error))
+  if (!open_data (path, f, file_size, TRUE, &info, &dtype, &data_start, &data_bytes, error))
     return NULL;
 
   /* the file holds exactly the data the header declares: allocate */

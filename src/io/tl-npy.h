@@ -6,6 +6,7 @@
 #include <gio/gio.h>
 #include <stdio.h>
 #include "core/tl-matrix.h"
+#include "core/tl-matrix-summary.h"
 
 G_BEGIN_DECLS
 
@@ -20,14 +21,15 @@ TlMatrix *tl_npy_load_stream   (const char *path, FILE *f, guint64 file_size,
 /* The shape a .npy file's header declares, its data not read (a
  * caller that knows the shape it wants refuses another at once). */
 gboolean  tl_npy_read_shape    (const char *path, guint64 *rows, guint64 *cols, GError **error);
-/* The header of the .npy stream f (file_size bytes, read from its
- * start) read and checked against its size, f left at the data: its
- * dtype and shape, and *native when the data is the matrix's own bytes
- * (C order, this machine's byte order, float32, float64 or int32), which
- * a reader may then take row after row as it comes. */
-gboolean  tl_npy_open_data     (const char *path, FILE *f, guint64 file_size, TlDtype *dtype,
-                                guint64 *rows, guint64 *cols, gboolean *native,
-                                GError **error);
+/* The .npy stream f (file_size bytes, read from its start) summarized
+ * without a matrix: its header read and checked against its size (the
+ * shape, never the memory budget), its dtype and shape, then — unless it
+ * is a matrix in Fortran order — its values handed to pass as a load
+ * would hold them, a chunk at a time (*streamed: the pass was begun; the
+ * caller ends it on success). */
+gboolean  tl_npy_summarize     (const char *path, FILE *f, guint64 file_size, TlDtype *dtype,
+                                guint64 *rows, guint64 *cols, TlSummaryPass *pass,
+                                gboolean *streamed, GError **error);
 gboolean  tl_npy_write         (FILE *out, const TlMatrix *matrix, gpointer user_data,
                                 GError **error);
 

@@ -215,7 +215,7 @@ read_header (TlIoSource *src, guint64 size[2], TlDtype *dtype, gboolean *infer, 
   return TRUE;
 }
 
-/* The values after the header, into fill when it has a matrix (a file too
+/* The values after the header, into fill when it takes them (a file too
  * short for its header is read without one, to say where it ends). */
 static gboolean
 read_values (TlIoSource *src, const guint64 size[2], TlDtype dtype, TlIoFill *fill,
@@ -234,11 +234,11 @@ read_values (TlIoSource *src, const guint64 size[2], TlDtype dtype, TlIoFill *fi
       double v = 0;
       gboolean is_int = FALSE;
       const char *at = src->p;
-      if (count < want && fill->m != NULL
+      if (count < want && fill->taking
           && tl_io_source_plain_number (src, &plain_stop, as_float32,
-                                        fill->m->dtype == TL_DTYPE_INT32, &v, &is_int))
+                                        fill->dtype == TL_DTYPE_INT32, &v, &is_int))
         {
-          if (fill->m->dtype == TL_DTYPE_INT32 && !fill->infer && !is_int)
+          if (fill->dtype == TL_DTYPE_INT32 && !fill->infer && !is_int)
             src->p = at; /* for the general path to say so */
           else
             {
@@ -276,7 +276,7 @@ read_values (TlIoSource *src, const guint64 size[2], TlDtype dtype, TlIoFill *fi
           tl_io_number_error (error, path, line, col, tok, len, r, dtype);
           return FALSE;
         }
-      if (fill->m != NULL && !tl_io_fill_put (fill, v, is_int, error))
+      if (fill->taking && !tl_io_fill_put (fill, v, is_int, error))
         return FALSE;
       count++;
     }
@@ -290,8 +290,8 @@ read_values (TlIoSource *src, const guint64 size[2], TlDtype dtype, TlIoFill *fi
   return TRUE;
 }
 
-TlMatrix *
-tl_text_load (TlIoSource *src, GError **error)
+gboolean
+tl_text_read (TlIoSource *src, TlIoFill *fill, GError **error)
 {
   const char *path = src->path;
   guint64 size[2];
@@ -300,27 +300,37 @@ tl_text_load (TlIoSource *src, GError **error)
 
   guint header_line = 0;
   if (!read_header (src, size, &dtype, &infer, &header_line, error))
-    return NULL;
+    return FALSE;
 
   g_autoptr (GError) local = NULL;
-  if (!tl_matrix_check_size (dtype, size[0], size[1], NULL, &local))
+  if (!tl_io_fill_check_size (fill, dtype, size[0], size[1], &local))
     {
       tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, header_line, 0, "%s", local->message);
-      return NULL;
+      return FALSE;
     }
   /* both sizes are below 2³¹ now; values are separated by at least one
    * byte, and a file too short for them is read without a matrix */
-  TlIoFill fill = { .path = path, .infer = infer };
+  fill->infer = infer;
   if (tl_io_can_fill (size[0] * size[1], 2, tl_io_source_left (src))
-      && !tl_io_fill_init (&fill, path, header_line, dtype, infer, size[0], size[1], error))
-    return NULL;
-  if (!read_values (src, size, dtype, &fill, error))
+      && !tl_io_fill_init (fill, path, header_line, dtype, infer, size[0], size[1], error))
+    return FALSE;
+  if (!read_values (src, size, dtype, fill, error))
     {
-      tl_io_fill_clear (&fill);
-      return NULL;
+      tl_io_fill_clear (fill);
+      return FALSE;
     }
-  g_assert (fill.m != NULL); /* a file that held all values passed tl_io_can_fill */
-  return tl_io_fill_finish (&fill, (gsize) size[0]);
+  g_assert (fill->taking); /* a file that held all values passed tl_io_can_fill */
+  tl_io_fill_flush (fill);
+  return TRUE;
+}
+
+TlMatrix *
+tl_text_load (TlIoSource *src, GError **error)
+{
+  TlIoFill fill = { 0 };
+  if (!tl_text_read (src, &fill, error))
+    return NULL;
+  return tl_io_fill_finish (&fill, fill.m->rows);
 }
 
 TlMatrix *

@@ -5,11 +5,14 @@
 
 #include <stdio.h>
 #include "core/tl-matrix.h"
-#include "io/tl-io-source.h"
+#include "io/tl-io-reader.h"
 
 G_BEGIN_DECLS
 
 TlMatrix *tl_text_load         (TlIoSource *src, GError **error);
+/* The values into fill (zeroed, or set to summarize: io/tl-io-reader.h);
+ * on success a matrix fill holds its matrix. */
+gboolean  tl_text_read         (TlIoSource *src, TlIoFill *fill, GError **error);
 /* The same from a buffer in memory. */
 TlMatrix *tl_text_load_data    (const char *path, const char *buf, gsize len, GError **error);
 gboolean  tl_text_write        (FILE *out, const TlMatrix *matrix, gpointer user_data,
