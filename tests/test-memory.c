@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1
@@ -224,10 +225,71 @@ test_rlimit (gconstpointer data)
   g_test_trap_assert_passed ();
 }
 
+/* The resident set, bytes. */
+static guint64
+resident_bytes (void)
+{
+  g_autofree char *statm = NULL;
+  g_assert_true (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL));
+  char *rest = strchr (statm, ' ');
+  g_assert_nonnull (rest);
+  return g_ascii_strtoull (rest + 1, NULL, 10) * (guint64) sysconf (_SC_PAGESIZE);
+}
+
+#define MIB ((gsize) 1 << 20)
+
+/* A remote run's work on the runner thread: a payload freed (glibc's
+ * mmap threshold then rises to its size, so smaller blocks come from the
+ * thread's heap), then 20 MiB of messages freed, into the heap's top. */
+static gpointer
+job_thread (gpointer data)
+{
+  char *payload = g_malloc (16 * MIB);
+  memset (payload, 1, 16 * MIB);
+  g_free (payload);
+  char *blocks[20];
+  for (guint i = 0; i < G_N_ELEMENTS (blocks); i++)
+    {
+      blocks[i] = g_malloc (MIB);
+      memset (blocks[i], 1, MIB);
+    }
+  for (guint i = G_N_ELEMENTS (blocks); i-- > 0;)
+    g_free (blocks[i]);
+  return NULL;
+}
+
+/* What another thread freed goes back when the program gives back (the
+ * app after a remote run): its threads share the main arena, whose free
+ * top malloc_trim reaches (a thread's own arena keeps it). */
+static void
+test_give_back (void)
+{
+#if defined(UNDER_ASAN) || !defined(__GLIBC__)
+  g_test_skip ("glibc's malloc only");
+  return;
+#endif
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  g_thread_join (g_thread_new ("job", job_thread, NULL));
+  guint64 held = resident_bytes ();
+  tl_memory_give_back ();
+  guint64 after = resident_bytes ();
+  g_test_message ("resident after the job %.1f MiB, given back %.1f MiB", (double) held / MIB,
+                  (double) after / MIB);
+  g_assert_cmpuint (after + 16 * MIB, <=, held);
+}
+
 int
 main (int argc, char **argv)
 {
+  /* as the app's main does, before any thread */
+  tl_memory_share_one_arena ();
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/memory/give-back", test_give_back);
   g_test_add_func ("/memory/parse-kib", test_parse_kib);
   g_test_add_func ("/memory/cgroup-v2-ancestors", test_cgroup_v2_ancestors);
   g_test_add_func ("/memory/cgroup-v1", test_cgroup_v1);

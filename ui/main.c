@@ -29,6 +29,8 @@ main (int argc, char **argv)
    * visuals, about a third of the time to the first frame */
   g_setenv ("GDK_GL", "disable", FALSE);
   tl_memory_fit_malloc ();
+  /* what a remote run's thread freed can go back (tl_remote_host) */
+  tl_memory_share_one_arena ();
   tl_locale_init ();
 
   g_autoptr (TlApplication) app = tl_application_new ();

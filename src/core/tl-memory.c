@@ -321,3 +321,21 @@ tl_memory_fit_malloc (void)
   if (b.kind != TL_MEMORY_LIMIT_NONE)
     mallopt (M_ARENA_MAX, 1);
 }
+
+void
+tl_memory_share_one_arena (void)
+{
+#ifdef M_ARENA_MAX
+  mallopt (M_ARENA_MAX, 1);
+#endif
+}
+
+void
+tl_memory_give_back (void)
+{
+#ifdef __GLIBC__
+  gint64 t0 = g_get_monotonic_time ();
+  malloc_trim (0);
+  g_debug ("memory: freed memory given back in %.1f ms", (g_get_monotonic_time () - t0) / 1000.0);
+#endif
+}

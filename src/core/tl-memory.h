@@ -81,6 +81,17 @@ gpointer  tl_memory_alloc           (guint64 n, gsize size, gboolean zeroed, con
  * stack (GLib aborts).  Without a limit this does nothing. */
 void      tl_memory_fit_malloc      (void);
 
+/* First thing in the app's main, before any thread: every thread shares
+ * glibc's main arena, so that tl_memory_give_back reaches what they free.
+ * malloc_trim gives back the free pages of every arena's free lists but
+ * the free top only of the main arena; a thread's own arena keeps its top
+ * (up to twice the largest block freed lately, 64 MiB at most) resident
+ * for as long as the program runs — the app would hold each remote run's
+ * messages and payloads after it, on the runner thread that parsed them. */
+void      tl_memory_share_one_arena (void);
+/* What the program freed goes back to the system (malloc_trim); a few ms. */
+void      tl_memory_give_back       (void);
+
 /* The parsers behind tl_memory_budget_read, for tests: each returns FALSE
  * when its text says nothing usable. */
 gboolean  tl_memory_parse_kib       (const char *text, const char *key, guint64 *out_bytes);

@@ -2,6 +2,7 @@
 #include "remote/tl-remote-host.h"
 
 #include "core/tl-error.h"
+#include "core/tl-memory.h"
 #include "core/tl-json.h"
 #include "io/tl-io.h"
 #include "record/tl-gauss-record.h"
@@ -10,7 +11,6 @@
 #include "run/tl-user-run.h"
 
 #include <glib/gi18n-lib.h>
-#include <malloc.h>
 #include <math.h>
 #include <string.h>
 
@@ -182,19 +182,15 @@ typedef struct
 
 /* What a job freed (its messages' text and parsed trees, payload
  * buffers) goes back to the system once the job is done, on the runner's
- * thread after its result went: glibc keeps freed blocks in the thread's
- * arena otherwise, and the app would hold each job's peak for as long as
- * it runs.  The record the job made stays, and so do blocks a record of
- * an earlier job left that the next job takes. */
+ * thread after its result went: glibc keeps freed blocks otherwise, and
+ * the app would hold each job's peak for as long as it runs (the app's
+ * threads share one arena for this: tl_memory_share_one_arena).  The
+ * record the job made stays, and so do blocks a record of an earlier job
+ * left that the next job takes. */
 static void
 give_back_freed_memory (void)
 {
-#ifdef __GLIBC__
-  gint64 t0 = g_get_monotonic_time ();
-  malloc_trim (0);
-  g_debug ("remote: freed memory given back in %.1f ms",
-           (g_get_monotonic_time () - t0) / 1000.0);
-#endif
+  tl_memory_give_back ();
 }
 
 static void
