@@ -370,6 +370,82 @@ test_two_failures (void)
   g_assert_nonnull (strstr (text, "truncated-b.npy"));
 }
 
+/* path a copy of the hostile file `from`, under a name of its own (the
+ * window may still show an earlier error naming `from`). */
+static GFile *
+hostile_copy (const char *from, const char *as)
+{
+  g_autofree char *src = g_build_filename (dir, from, NULL);
+  g_autofree char *data = NULL;
+  gsize len = 0;
+  g_assert_true (g_file_get_contents (src, &data, &len, NULL));
+  g_autofree char *path = write_file (as, data, (gssize) len);
+  return g_file_new_for_path (path);
+}
+
+/* A and B show the matrices they showed, in their cards and heatmaps. */
+static void
+assert_still_shown (TlWindow *win, TlMatrix *a, TlMatrix *b)
+{
+  g_assert_true (tl_window_get_source (win, TL_TARGET_A) == a);
+  g_assert_true (tl_window_get_source (win, TL_TARGET_B) == b);
+  g_assert_true (tl_heatmap_view_get_matrix (TL_HEATMAP_VIEW (gui_test_heatmap (win, "A"))) == a);
+  g_assert_true (tl_heatmap_view_get_matrix (TL_HEATMAP_VIEW (gui_test_heatmap (win, "B"))) == b);
+  g_autofree char *cards = cards_text ();
+  g_autofree char *shape_a = g_strdup_printf ("A  %zu×%zu", a->rows, a->cols);
+  g_autofree char *shape_b = g_strdup_printf ("B  %zu×%zu", b->rows, b->cols);
+  g_assert_nonnull (strstr (cards, shape_a));
+  g_assert_nonnull (strstr (cards, shape_b));
+}
+
+/* Hostile .npy (pickled objects, data cut short, a shape beyond any
+ * memory) the ways a user opens a matrix: A's and B's Open dialogs, a
+ * drop, the recent files.  Each ends in an error naming the file, and A
+ * and B keep the matrices and pictures they showed. */
+void
+test_npy_every_way_keeps_shown (void)
+{
+  TlWindow *win = TL_WINDOW (main_window ());
+  wait_until_idle (win, 30);
+  g_autofree char *good = write_file ("b-good.csv", "1,2,3\n4,5,6\n", -1);
+  g_autoptr (GFile) good_file = g_file_new_for_path (good);
+  tl_window_load_source (win, TL_TARGET_B, good_file);
+  wait_until_idle (win, 30);
+  TlMatrix *a = tl_window_get_source (win, TL_TARGET_A), *b = tl_window_get_source (win, TL_TARGET_B);
+  g_assert_nonnull (a);
+  g_assert_nonnull (b);
+  g_assert_true (gui_test_wait_until (gui_test_window_settled, win, 60));
+  static const struct { const char *from, *as, *way; } cases[] = {
+    { "objects.npy", "dialog-a.npy", "open-a" },
+    { "truncated.npy", "dialog-b.npy", "open-b" },
+    { "huge.npy", "dropped.npy", "drop" },
+    { "objects.npy", "recent.npy", "recent" },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GFile) f = hostile_copy (cases[i].from, cases[i].as);
+      if (g_str_equal (cases[i].way, "drop"))
+        {
+          if (!gui_test_drop_file (GTK_WIDGET (win), f))
+            continue; /* drops are simulated on X11 only */
+        }
+      else if (g_str_equal (cases[i].way, "recent"))
+        {
+          g_autofree char *uri = g_file_get_uri (f);
+          g_action_group_activate_action (G_ACTION_GROUP (win), "open-recent",
+                                          g_variant_new_string (uri));
+        }
+      else
+        gui_test_open_with_dialog (G_ACTION_GROUP (win), cases[i].way, f);
+      g_autofree char *text = wait_for_error (cases[i].as, 30);
+      g_test_message ("%s (%s): %s", cases[i].as, cases[i].way, text);
+      g_assert_nonnull (strstr (text, "kept its previous matrix"));
+      wait_until_idle (win, 30);
+      assert_still_shown (win, a, b);
+      assert_responsive ();
+    }
+}
+
 void
 gui_hostile_load_cleanup (void)
 {

@@ -269,10 +269,7 @@ test_open (void)
 }
 
 /* The Open dialog (Ctrl+J: open a run record), answered as a user would.
- * (Not A's and B's: GTK 3.24's chooser, listing a folder of matrices,
- * leaks the icons' content-type guesses and its sort keys under
- * LeakSanitizer; their hostile matrices come in through GApplication
- * open, a drop and the recent files, which end in the same load.) */
+ * (A's and B's: test_npy_every_way_keeps_shown.) */
 static void
 test_open_dialog (void)
 {
@@ -515,6 +512,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-hostile/load-cancel-and-fail-keep", test_load_cancel_and_fail_keep);
   g_test_add_func ("/gui-hostile/error-outlives-other-load", test_error_outlives_other_load);
   g_test_add_func ("/gui-hostile/two-failures", test_two_failures);
+  g_test_add_func ("/gui-hostile/npy-every-way-keeps-shown", test_npy_every_way_keeps_shown);
   g_test_add_func ("/gui-hostile/memory-limit", test_memory_limit);
   g_test_add_func ("/gui-hostile/still-usable", test_still_usable);
   /* (after a run: the Matrices page's picture is of its record) */

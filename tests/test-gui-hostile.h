@@ -33,4 +33,5 @@ void        test_load_live                 (void);
 void        test_load_cancel_and_fail_keep (void);
 void        test_error_outlives_other_load (void);
 void        test_two_failures              (void);
+void        test_npy_every_way_keeps_shown (void);
 void        gui_hostile_load_cleanup       (void);
