@@ -6,6 +6,7 @@
 #pragma once
 
 #include <glib.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -22,6 +23,28 @@ cli_test_locate (void)
   else
     cli_path = g_build_filename (g_getenv ("G_TEST_BUILDDIR") ? g_getenv ("G_TEST_BUILDDIR") : ".",
                                  "..", "src", "cli", "tilelab-cli", NULL);
+}
+
+/* TRUE once process pid has a handler for SIGINT (Linux: SigCgt in
+ * /proc/PID/status, a hex mask with bit SIGINT − 1): tilelab-cli watches
+ * SIGINT last of its stop signals, so then it stops cleanly on any.
+ * Before, a signal ends it by the default action. */
+static inline gboolean
+cli_test_wait_catches_sigint (const char *pid, double seconds)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%s/status", pid);
+  gint64 end = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+  while (g_get_monotonic_time () < end)
+    {
+      g_autofree char *status = NULL;
+      if (!g_file_get_contents (path, &status, NULL, NULL))
+        return FALSE;
+      const char *line = strstr (status, "SigCgt:");
+      if (line != NULL && (g_ascii_strtoull (line + 7, NULL, 16) & (1ull << (SIGINT - 1))))
+        return TRUE;
+      g_usleep (10 * 1000);
+    }
+  return FALSE;
 }
 
 /* Sets cli_path; FALSE (with a message) when there is no program there. */

@@ -120,12 +120,15 @@ marked_worker_clear (MarkedWorker *w)
 }
 
 /* Starts argv (a tilelab-cli command through the marked worker), waits
- * until at least `processes` of the worker's are running and half a second
- * more, sends SIGINT as Ctrl+C does; returns the exit status and sets
- * *took_ms to the time from SIGINT to exit. */
+ * until it handles SIGINT, and then until at least `processes` of the
+ * worker's are running (the client itself is one) and, when that is more
+ * than the client, half a second more; sends SIGINT as Ctrl+C does;
+ * returns the exit status and sets *took_ms to the time from SIGINT to
+ * exit.  A test's earlier processes are gone first: they would count. */
 static inline int
 interrupt_cli (const MarkedWorker *w, const char *const *argv, guint processes, double *took_ms)
 {
+  g_assert_cmpuint (marked_worker_wait_gone (w, 10), ==, 0);
   GPid pid;
   g_autoptr (GError) error = NULL;
   /* the client's stderr, said when it did not exit as it should */
@@ -138,10 +141,14 @@ interrupt_cli (const MarkedWorker *w, const char *const *argv, guint processes, 
                                                    NULL, NULL, -1, -1, log_fd, NULL, NULL, 0,
                                                    &pid, NULL, NULL, NULL, &error));
   close (log_fd);
+  /* before, Ctrl+C ends it by the default action, as any program */
+  g_autofree char *pid_text = g_strdup_printf ("%d", (int) pid);
+  g_assert_true (cli_test_wait_catches_sigint (pid_text, 20));
   gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   while (marked_worker_count (w) < processes && g_get_monotonic_time () < end)
     g_usleep (50000);
-  g_usleep (500000);
+  if (processes > 1)
+    g_usleep (500000);
   gint64 t0 = g_get_monotonic_time ();
   kill (pid, SIGINT);
   int status = 0;

@@ -228,26 +228,6 @@ test_bench_cpu (void)
   g_rmdir (dir);
 }
 
-/* TRUE once process pid has a handler for SIGINT (Linux: SigCgt in
- * /proc/PID/status, a hex mask with bit SIGINT − 1). */
-static gboolean
-wait_catches_sigint (const char *pid, double seconds)
-{
-  g_autofree char *path = g_strdup_printf ("/proc/%s/status", pid);
-  gint64 end = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
-  while (g_get_monotonic_time () < end)
-    {
-      g_autofree char *status = NULL;
-      if (!g_file_get_contents (path, &status, NULL, NULL))
-        return FALSE;
-      const char *line = strstr (status, "SigCgt:");
-      if (line != NULL && (g_ascii_strtoull (line + 7, NULL, 16) & (1ull << (SIGINT - 1))))
-        return TRUE;
-      g_usleep (10 * 1000);
-    }
-  return FALSE;
-}
-
 /* tilelab-cli COMMAND with args, G_MESSAGES_DEBUG=Tilelab (the runner logs
  * each job's start and finished kernel), its stderr a pipe the test reads
  * line by line. */
@@ -292,7 +272,7 @@ read_until (GSubprocess *p, GDataInputStream *in, const char *marker, GString *s
 static int
 interrupt_and_wait (GSubprocess *p, GDataInputStream *in, GString *seen)
 {
-  g_assert_true (wait_catches_sigint (g_subprocess_get_identifier (p), 20.0));
+  g_assert_true (cli_test_wait_catches_sigint (g_subprocess_get_identifier (p), 20.0));
   g_subprocess_send_signal (p, SIGINT);
   read_until (p, in, "\x01never\x01", seen);
   g_autoptr (GError) error = NULL;
@@ -408,7 +388,7 @@ test_interrupt_twice (void)
                                                 NULL);
   g_assert_no_error (error);
   const char *pid = g_subprocess_get_identifier (p);
-  g_assert_true (wait_catches_sigint (pid, 20.0));
+  g_assert_true (cli_test_wait_catches_sigint (pid, 20.0));
   /* blocked for good once the pipe is full */
   int out_fd = g_unix_input_stream_get_fd (G_UNIX_INPUT_STREAM (g_subprocess_get_stdout_pipe (p)));
   int capacity = fcntl (out_fd, F_GETPIPE_SZ), queued = 0;
@@ -456,7 +436,7 @@ test_interrupt_render (void)
                              NULL };
       g_autoptr (GSubprocess) p = spawn_logged ("render", args);
       g_autoptr (GDataInputStream) in = g_data_input_stream_new (g_subprocess_get_stderr_pipe (p));
-      g_assert_true (wait_catches_sigint (g_subprocess_get_identifier (p), 20.0));
+      g_assert_true (cli_test_wait_catches_sigint (g_subprocess_get_identifier (p), 20.0));
       g_subprocess_send_signal (p, signals[k]);
       g_autoptr (GString) seen = g_string_new (NULL);
       read_until (p, in, "\x01never\x01", seen);

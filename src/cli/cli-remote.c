@@ -651,6 +651,10 @@ int
 tl_cli_remote_run (const char *command, int argc, char **argv, const char *host,
                    const char *launcher, const char *remote_cli, const char *command_line)
 {
+  /* Ctrl+C from here on exits 130, during the checks and the connection
+   * too (before, it ends the program by the default action) */
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  tl_cli_catch_interrupts (cancellable);
   Remote *r = g_new0 (Remote, 1);
   r->command = command;
   r->command_line = g_strdup (command_line);
@@ -678,8 +682,6 @@ tl_cli_remote_run (const char *command, int argc, char **argv, const char *host,
     }
 
   g_autoptr (TlRunner) runner = tl_runner_new_full (TL_RUNNER_FLAGS_NONE);
-  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
-  tl_cli_catch_interrupts (cancellable);
   /* the runner frees r (and closes the connection) on its worker */
   gpointer result = tl_cli_run_func (runner, remote_job_func, r, (GDestroyNotify) remote_free,
                                      NULL, cancellable, &error);

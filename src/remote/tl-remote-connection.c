@@ -25,6 +25,8 @@ typedef struct
   GError *stop_error;     /* on_message's: the job is cancelled, then this is the outcome */
   gboolean cancel_sent;
   GSource *grace;         /* after a cancel: how long the worker has to end the job */
+  GMainContext *context;  /* the connection's, woken by a cancel */
+  gint cancelled;         /* set by the cancellable's handler, on any thread */
 } Wait;
 
 struct _TlRemoteConnection
@@ -241,13 +243,26 @@ cancel_job (TlRemoteConnection *conn, Wait *w)
   g_source_unref (w->grace);
 }
 
-static gboolean
-cancelled_cb (GCancellable *cancellable, gpointer data)
+/* On the thread that cancels (Ctrl+C's: tl-stop-signals'): the wait sees
+ * it when its context wakes.  (Not a GCancellableSource: GLib 2.74 leaks
+ * one that its context destroys while another thread is still emitting
+ * "cancelled" — the source fires, the wait ends and drops it, and the
+ * reference it took for that emission is never given back.) */
+static void
+cancel_requested_cb (GCancellable *cancellable, gpointer data)
 {
-  TlRemoteConnection *conn = data;
+  Wait *w = data;
+  g_atomic_int_set (&w->cancelled, TRUE);
+  g_main_context_wakeup (w->context);
+}
+
+/* The cancel, on the connection's context. */
+static void
+cancelled (TlRemoteConnection *conn)
+{
   Wait *w = conn->wait;
-  if (w == NULL || w->finished)
-    return G_SOURCE_REMOVE;
+  if (w->finished)
+    return;
   g_debug ("remote: cancel for %s at %.3f ms (monotonic)", tl_remote_target_host (conn->target),
            g_get_monotonic_time () / 1000.0);
   if (w->job_id == 0)
@@ -260,7 +275,6 @@ cancelled_cb (GCancellable *cancellable, gpointer data)
     }
   else
     cancel_job (conn, w);
-  return G_SOURCE_REMOVE;
 }
 
 static gboolean
@@ -285,28 +299,32 @@ wait_for (TlRemoteConnection *conn, Wait *w, GCancellable *cancellable, guint ti
           GError **error)
 {
   conn->wait = w;
-  GSource *cancel_source = NULL, *timeout = NULL;
-  if (cancellable)
-    {
-      cancel_source = g_cancellable_source_new (cancellable);
-      g_source_set_callback (cancel_source, (GSourceFunc) (void (*) (void)) cancelled_cb, conn,
-                             NULL);
-      g_source_attach (cancel_source, conn->context);
-    }
+  w->context = conn->context;
+  gulong cancel_handler = cancellable ? g_cancellable_connect (cancellable,
+                                                               G_CALLBACK (cancel_requested_cb),
+                                                               w, NULL)
+                                      : 0;
+  GSource *timeout = NULL;
   if (timeout_s)
     {
       timeout = g_timeout_source_new_seconds (timeout_s);
       g_source_set_callback (timeout, hello_timeout_cb, conn, NULL);
       g_source_attach (timeout, conn->context);
     }
+  gboolean cancel_seen = FALSE;
   while (!w->finished)
-    g_main_context_iteration (conn->context, TRUE);
-  g_clear_pointer (&w->grace, g_source_destroy);
-  if (cancel_source)
     {
-      g_source_destroy (cancel_source);
-      g_source_unref (cancel_source);
+      if (!cancel_seen && g_atomic_int_get (&w->cancelled))
+        {
+          cancel_seen = TRUE;
+          cancelled (conn);
+          continue;
+        }
+      g_main_context_iteration (conn->context, TRUE);
     }
+  /* (waits for an emission in flight on another thread to end) */
+  g_cancellable_disconnect (cancellable, cancel_handler);
+  g_clear_pointer (&w->grace, g_source_destroy);
   if (timeout)
     {
       g_source_destroy (timeout);
