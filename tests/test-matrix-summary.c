@@ -287,7 +287,7 @@ test_file_stream_cases (void)
   assert_streams_as_loaded (column, "8");
   g_autofree char *fortran = write_npy (dir, "f.npy", "{'descr': '<i8', 'fortran_order': True, "
                                         "'shape': (2, 3), }", ints, sizeof ints);
-  assert_streams_as_loaded (fortran, NULL); /* loaded */
+  assert_streams_as_loaded (fortran, "8");
   g_autofree char *none = write_npy (dir, "none.npy", "{'descr': '<f4', 'fortran_order': False, "
                                      "'shape': (0, 3), }", NULL, 0);
   assert_streams_as_loaded (none, "8");
@@ -302,6 +302,18 @@ test_file_stream_cases (void)
   g_assert_error (error, TL_ERROR, TL_ERROR_UNSUPPORTED);
   g_assert_nonnull (strstr (error->message, "row 1, column 2 (1099511627776)"));
   g_clear_error (&error);
+  /* in Fortran order, two: the first in the file's order named, as a load
+   * names it (row 2, column 1), not the first row's (row 1, column 3) */
+  const gint64 two[6] = { 1, (gint64) 1 << 40, 3, 4, -((gint64) 1 << 40), 6 };
+  g_autofree char *two_path = write_npy (dir, "two.npy", "{'descr': '<i8', 'fortran_order': True, "
+                                         "'shape': (2, 3), }", two, sizeof two);
+  g_autoptr (GError) load_error = NULL;
+  g_autoptr (TlMatrix) none_loaded = tl_matrix_load (two_path, TL_FORMAT_AUTO, &load_error);
+  g_assert_null (none_loaded);
+  g_assert_false (tl_matrix_file_summarize (two_path, TL_FORMAT_AUTO, &info, &got, &error));
+  g_assert_cmpstr (error->message, ==, load_error->message);
+  g_assert_nonnull (strstr (error->message, "row 2, column 1"));
+  g_clear_error (&error);
   /* a CSV whose last row is short: the reader's error, the pass's sums freed */
   g_autofree char *short_row = write_file (dir, "short.csv", "1,2\n3\n", 6);
   g_assert_false (tl_matrix_file_summarize (short_row, TL_FORMAT_AUTO, &info, &got, &error));
@@ -309,9 +321,31 @@ test_file_stream_cases (void)
   g_assert_nonnull (strstr (error->message, "short.csv:2:"));
   g_clear_error (&error);
 
-  const char *const all[] = { i8, be, column, fortran, none, wide, short_row };
+  const char *const all[] = { i8, be, column, fortran, none, wide, two_path, short_row };
   for (guint k = 0; k < G_N_ELEMENTS (all); k++)
     g_assert_cmpint (g_remove (all[k]), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+/* A float32 matrix in Fortran order, more rows than one band of a
+ * summary holds (1 Mi values: 349 rows of 3000): summarized band by
+ * band, in row-major order, as the loaded matrix is. */
+static void
+test_file_stream_fortran_bands (void)
+{
+  TlRng rng;
+  tl_rng_init (&rng, g_test_rand_int ());
+  const gsize rows = 800, cols = 3000;
+  g_autofree float *data = g_new (float, rows * cols);
+  for (gsize k = 0; k < rows * cols; k++)
+    data[k] = (float) (tl_rng_normal (&rng) * (k % 97 == 0 ? 1e20 : 1.0));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-summary-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *path = write_npy (dir, "bands.npy", "{'descr': '<f4', 'fortran_order': True, "
+                                     "'shape': (800, 3000), }", data, rows * cols * sizeof (float));
+  assert_streams_as_loaded (path, "8");
+  g_assert_cmpint (g_remove (path), ==, 0);
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
@@ -344,6 +378,7 @@ main (int argc, char **argv)
   g_test_add_func ("/matrix-summary/too-wide", test_too_wide);
   g_test_add_func ("/matrix-summary/file-stream", test_file_stream);
   g_test_add_func ("/matrix-summary/file-stream-cases", test_file_stream_cases);
+  g_test_add_func ("/matrix-summary/file-stream-fortran-bands", test_file_stream_fortran_bands);
   g_test_add_func ("/matrix-summary/file-stream-cut", test_file_stream_cut);
   return g_test_run ();
 }

@@ -23,7 +23,7 @@ summarize_matrix (const TlMatrix *m, TlFileSummary *out)
   tl_matrix_summarize (m, &out->summary);
 }
 
-/* An .npy: streamed, unless it is a matrix in Fortran order (*done FALSE:
+/* An .npy, streamed (*done FALSE: too wide for the 1-norm's column sums,
  * load it).  Takes fd. */
 static gboolean
 summarize_npy (const char *path, int fd, guint64 size, TlFileSummary *out, gboolean *done,
@@ -39,12 +39,12 @@ summarize_npy (const char *path, int fd, guint64 size, TlFileSummary *out, gbool
     }
   TlSummaryPass pass;
   guint64 rows = 0, cols = 0;
-  gboolean ok = tl_npy_summarize (path, f, size, &out->dtype, &rows, &cols, &pass, done, error);
+  gboolean ok = tl_npy_summarize (path, f, size, &out->dtype, &rows, &cols, &pass, error);
   fclose (f);
   out->rows = (gsize) rows;
   out->cols = (gsize) cols;
   /* a matrix too wide for the 1-norm's column sums is loaded instead */
-  if (ok && *done)
+  if (ok)
     *done = tl_summary_pass_end (&pass, &out->summary);
   return ok;
 }
@@ -99,7 +99,7 @@ tl_matrix_file_summarize (const char *path, TlFormat format, TlLoadInfo *info,
   tl_io_opened_clear (&opened);
   if (!ok || done)
     return ok;
-  /* in Fortran order or too wide to stream: loaded, as tl_matrix_load_with loads it */
+  /* too wide to stream: loaded, as tl_matrix_load_with loads it */
   tl_load_info_clear (info);
   g_autoptr (TlMatrix) m = tl_matrix_load_with (path, format, NULL, info, error);
   if (m == NULL)

@@ -683,24 +683,91 @@ summarize_data (const char *path, FILE *f, const NpyInfo *info, TlDtype dtype, g
   return TRUE;
 }
 
+/* n bytes at offset `at` of fd, all of them. */
+static gboolean
+pread_exact (int fd, void *buf, gsize n, guint64 at)
+{
+  for (gsize done = 0; done < n;)
+    {
+      gssize got = pread (fd, (char *) buf + done, n - done, (off_t) (at + done));
+      if (got <= 0 && !(got < 0 && errno == EINTR))
+        return FALSE;
+      done += (gsize) MAX (got, 0);
+    }
+  return TRUE;
+}
+
+/* The error a load gives for Fortran-order data holding an integer beyond
+ * int32: the first such value in the file's order, found by one pass. */
+static gboolean
+fortran_misfit (const char *path, int fd, const NpyInfo *info, TlDtype dtype, guint64 data_start,
+                guint64 rows, guint64 cols, GError **error)
+{
+  gsize size = (gsize) info->size, per_chunk = NPY_CHUNK / size;
+  g_autofree guint8 *chunk = g_malloc (NPY_CHUNK);
+  double v;
+  for (guint64 k = 0, n = rows * cols; k < n;)
+    {
+      gsize count = (gsize) MIN ((guint64) per_chunk, n - k);
+      if (!pread_exact (fd, chunk, count * size, data_start + k * size))
+        return read_failed (path, NULL, error);
+      for (gsize c = 0; c < count; c++, k++)
+        if (!element_as (path, info, dtype, chunk + c * size, (gsize) (k % rows),
+                         (gsize) (k / rows), &v, error))
+          return FALSE;
+    }
+  /* the value that did not fit is gone: the file was written meanwhile */
+  tl_io_set_error (error, TL_ERROR_IO, path, 0, 0,
+                   _("the file changed while it was read: read it again"));
+  return FALSE;
+}
+
+/* Fortran-order data (element (i, j) is number j·rows + i of the file)
+ * into pass row after row: a band of rows at a time, each of its columns
+ * read where it lies, so the band (NPY_CHUNK doubles, or one row) is all
+ * that is held. */
+static gboolean
+summarize_fortran (const char *path, int fd, const NpyInfo *info, TlDtype dtype,
+                   guint64 data_start, guint64 rows, guint64 cols, TlSummaryPass *pass,
+                   GError **error)
+{
+  gsize size = (gsize) info->size;
+  gsize band = (gsize) MIN (rows, MAX (NPY_CHUNK / cols, 1));
+  g_autofree double *values = g_new (double, band * cols);
+  g_autofree guint8 *column = g_malloc (band * size);
+  for (guint64 i0 = 0; i0 < rows; i0 += band)
+    {
+      gsize n = (gsize) MIN ((guint64) band, rows - i0);
+      for (guint64 j = 0; j < cols; j++)
+        {
+          if (!pread_exact (fd, column, n * size, data_start + (j * rows + i0) * size))
+            return read_failed (path, NULL, error);
+          for (gsize r = 0; r < n; r++)
+            if (!element_as (path, info, dtype, column + r * size, 0, 0, &values[r * cols + j],
+                             NULL))
+              return fortran_misfit (path, fd, info, dtype, data_start, rows, cols, error);
+        }
+      tl_summary_pass_add (pass, values, n * cols);
+    }
+  return TRUE;
+}
+
 gboolean
 tl_npy_summarize (const char *path, FILE *f, guint64 file_size, TlDtype *dtype,
-                  guint64 *rows, guint64 *cols, TlSummaryPass *pass, gboolean *streamed,
-                  GError **error)
+                  guint64 *rows, guint64 *cols, TlSummaryPass *pass, GError **error)
 {
   NpyInfo info = { 0 };
   guint64 data_start, data_bytes;
-  *streamed = FALSE;
   if (!open_data (path, f, file_size, FALSE, &info, dtype, &data_start, &data_bytes, error))
     return FALSE;
   *rows = info.shape[0];
   *cols = info.shape[1];
-  if (info.fortran && info.shape[0] > 1 && info.shape[1] > 1)
-    return TRUE; /* column by column: the caller loads it */
   /* as tl_matrix_summarize sees a matrix without cells */
   tl_summary_pass_begin (pass, *cols == 0 ? 0 : (gsize) *rows, *rows == 0 ? 0 : (gsize) *cols);
-  *streamed = TRUE;
-  if (summarize_data (path, f, &info, *dtype, *rows, *cols, pass, error))
+  gboolean by_columns = info.fortran && info.shape[0] > 1 && info.shape[1] > 1;
+  if (by_columns ? summarize_fortran (path, fileno (f), &info, *dtype, data_start, *rows, *cols,
+                                      pass, error)
+                 : summarize_data (path, f, &info, *dtype, *rows, *cols, pass, error))
     return TRUE;
   TlMatrixSummary unused;
   tl_summary_pass_end (pass, &unused);

@@ -21,15 +21,16 @@ TlMatrix *tl_npy_load_stream   (const char *path, FILE *f, guint64 file_size,
 /* The shape a .npy file's header declares, its data not read (a
  * caller that knows the shape it wants refuses another at once). */
 gboolean  tl_npy_read_shape    (const char *path, guint64 *rows, guint64 *cols, GError **error);
-/* The .npy stream f (file_size bytes, read from its start) summarized
- * without a matrix: its header read and checked against its size (the
- * shape, never the memory budget), its dtype and shape, then — unless it
- * is a matrix in Fortran order — its values handed to pass as a load
- * would hold them, a chunk at a time (*streamed: the pass was begun; the
- * caller ends it on success). */
+/* The .npy stream f (file_size bytes, read from its start; a file, read
+ * where its values lie when they are in Fortran order) summarized without
+ * a matrix: its header read and checked against its size (the shape,
+ * never the memory budget), its dtype and shape, then its values handed
+ * to pass in row-major order as a load would hold them, a chunk or a band
+ * of rows at a time.  On success the caller ends the pass; on failure it
+ * was ended (or never begun). */
 gboolean  tl_npy_summarize     (const char *path, FILE *f, guint64 file_size, TlDtype *dtype,
                                 guint64 *rows, guint64 *cols, TlSummaryPass *pass,
-                                gboolean *streamed, GError **error);
+                                GError **error);
 gboolean  tl_npy_write         (FILE *out, const TlMatrix *matrix, gpointer user_data,
                                 GError **error);
 
