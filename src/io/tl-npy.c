@@ -722,10 +722,13 @@ fortran_misfit (const char *path, int fd, const NpyInfo *info, TlDtype dtype, gu
   return FALSE;
 }
 
+#define FORTRAN_GROUP 8 /* columns read before they are spread across the band's rows */
+
 /* Fortran-order data (element (i, j) is number j·rows + i of the file)
  * into pass row after row: a band of rows at a time, each of its columns
  * read where it lies, so the band (NPY_CHUNK doubles, or one row) is all
- * that is held. */
+ * that is held.  Columns come FORTRAN_GROUP at a time, so each row of the
+ * band is written a cache line at once, not a value a line. */
 static gboolean
 summarize_fortran (const char *path, int fd, const NpyInfo *info, TlDtype dtype,
                    guint64 data_start, guint64 rows, guint64 cols, TlSummaryPass *pass,
@@ -734,18 +737,22 @@ summarize_fortran (const char *path, int fd, const NpyInfo *info, TlDtype dtype,
   gsize size = (gsize) info->size;
   gsize band = (gsize) MIN (rows, MAX (NPY_CHUNK / cols, 1));
   g_autofree double *values = g_new (double, band * cols);
-  g_autofree guint8 *column = g_malloc (band * size);
+  g_autofree guint8 *group = g_malloc (FORTRAN_GROUP * band * size);
   for (guint64 i0 = 0; i0 < rows; i0 += band)
     {
       gsize n = (gsize) MIN ((guint64) band, rows - i0);
-      for (guint64 j = 0; j < cols; j++)
+      for (guint64 j0 = 0; j0 < cols; j0 += FORTRAN_GROUP)
         {
-          if (!pread_exact (fd, column, n * size, data_start + (j * rows + i0) * size))
-            return read_failed (path, NULL, error);
+          gsize g = (gsize) MIN ((guint64) FORTRAN_GROUP, cols - j0);
+          for (gsize c = 0; c < g; c++)
+            if (!pread_exact (fd, group + c * n * size, n * size,
+                              data_start + ((j0 + c) * rows + i0) * size))
+              return read_failed (path, NULL, error);
           for (gsize r = 0; r < n; r++)
-            if (!element_as (path, info, dtype, column + r * size, 0, 0, &values[r * cols + j],
-                             NULL))
-              return fortran_misfit (path, fd, info, dtype, data_start, rows, cols, error);
+            for (gsize c = 0; c < g; c++)
+              if (!element_as (path, info, dtype, group + (c * n + r) * size, 0, 0,
+                               &values[r * cols + j0 + c], NULL))
+                return fortran_misfit (path, fd, info, dtype, data_start, rows, cols, error);
         }
       tl_summary_pass_add (pass, values, n * cols);
     }
