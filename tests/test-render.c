@@ -245,7 +245,7 @@ load_doc_record (TlRenderInput *in, const char *name, gboolean more)
 
 /* The Compare page's picture as its screen: the bars coloured by a counter
  * with the legend line under them, over the size sweep of the records (two
- * sizes), or the sweep alone; a single size keeps the bars alone; a counter
+ * sizes, titled by them), or the sweep alone; a single size keeps the bars alone; a counter
  * the page does not offer is refused by name. */
 static void
 test_compare_charts (void)
@@ -277,6 +277,10 @@ test_compare_charts (void)
         g_assert_true ((bars != NULL) == (charts[c] != TL_RENDER_CHARTS_SWEEP));
         if (charts[c] == TL_RENDER_CHARTS_BARS_OVER_SWEEP)
           g_assert_cmpfloat (legend->y + legend->h, <=, sweep->y);
+        /* the sweep's title says what it holds (the CPU kernels ran on the
+         * H200 host's CPU), not "this session" */
+        if (sweep != NULL)
+          g_assert_cmpstr (sweep->text, ==, "Size sweep: GFLOP/s of 2 records on 2 machines");
         g_autoptr (GString) report = g_string_new (NULL);
         if (tl_paint_text_boxes_check (boxes, 1600, 900, report) != 0)
           g_error ("charts %u presenting %d: %s", c, presenting, report->str);

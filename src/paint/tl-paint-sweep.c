@@ -1,16 +1,14 @@
 /* tl-paint-sweep.c — GFLOP/s against the problem size, a line per kernel and machine. */
-#include "paint/tl-paint-sweep.h"
+#include "paint/tl-paint-sweep-private.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
-#include "paint/tl-kernel-colors.h"
-#include "paint/tl-paint-labels.h"
 #include "paint/tl-paint-util.h"
 
 #define MAX_TICKS 64
 
-static gboolean
-point_ok (const TlSweepSeries *se, guint i)
+gboolean
+tl_sweep_point_ok (const TlSweepSeries *se, guint i)
 {
   return se->n[i] > 0 && se->gflops[i] > 0 && isfinite (se->gflops[i]) && isfinite (se->n[i]);
 }
@@ -22,8 +20,8 @@ point_square (const TlSweepSeries *se, guint i)
          || (se->shape[3 * i] == se->shape[3 * i + 1] && se->shape[3 * i + 1] == se->shape[3 * i + 2]);
 }
 
-static void
-series_look (const TlSweepModel *model, guint s, TlKernelLook *look)
+void
+tl_sweep_series_look (const TlSweepModel *model, guint s, TlKernelLook *look)
 {
   if (model->series[s].kernel_id)
     tl_kernel_look (model->series[s].kernel_id, look);
@@ -31,8 +29,8 @@ series_look (const TlSweepModel *model, guint s, TlKernelLook *look)
     tl_kernel_look_at (s, look);
 }
 
-static void
-set_dash (cairo_t *cr, const TlPaintStyle *style, guint machine)
+void
+tl_sweep_set_dash (cairo_t *cr, const TlPaintStyle *style, guint machine)
 {
   double u = TL_PX (style, 1);
   switch (machine % 4)
@@ -61,113 +59,8 @@ set_dash (cairo_t *cr, const TlPaintStyle *style, guint machine)
     }
 }
 
-#define LEGEND_SWATCH_EM 3.0
-#define LEGEND_LABEL_CAP_EM 18.0
-/* a legend name cut shorter than this many ems reads as a riddle */
-#define LEGEND_LABEL_MIN_EM 14.0
-/* the plot keeps at least this many ems of height when the legend goes under it */
+/* the plot keeps at least this many ems of height */
 #define PLOT_MIN_EM 8.0
-
-/* A line of the legend: a kernel (its colour and marker, and its
- * machine's line style, solid when it ran on several), or, first when the
- * sweep spans machines, a machine's line style in the text colour. */
-typedef struct
-{
-  const char *label;
-  guint series;     /* the kernel's first series; G_MAXUINT: a machine's key */
-  guint machine;    /* the line style */
-  gboolean several; /* the kernel ran on more than one machine */
-} LegendEntry;
-
-static gboolean
-same_kernel (const TlSweepSeries *a, const TlSweepSeries *b)
-{
-  if (a->kernel_id || b->kernel_id)
-    return g_strcmp0 (a->kernel_id, b->kernel_id) == 0;
-  return a->label && g_strcmp0 (a->label, b->label) == 0;
-}
-
-/* The machines' key, then each kernel once: a kernel run on two machines
- * keeps one colour and marker, and the key tells its lines apart, so no
- * name carries its machine ("… · NVIDIA H200" cut the names short). */
-static GArray *
-legend_entries (const TlSweepModel *model)
-{
-  GArray *entries = g_array_new (FALSE, FALSE, sizeof (LegendEntry));
-  if (model->n_machines > 1)
-    for (guint m = 0; m < model->n_machines; m++)
-      {
-        LegendEntry e = { model->machines[m], G_MAXUINT, m, FALSE };
-        g_array_append_val (entries, e);
-      }
-  guint first_kernel = entries->len;
-  for (guint s = 0; s < model->n_series; s++)
-    {
-      const TlSweepSeries *se = &model->series[s];
-      gboolean seen = FALSE;
-      for (guint j = first_kernel; j < entries->len && !seen; j++)
-        {
-          LegendEntry *e = &g_array_index (entries, LegendEntry, j);
-          if (same_kernel (&model->series[e->series], se))
-            {
-              e->several |= e->machine != se->machine;
-              seen = TRUE;
-            }
-        }
-      if (!seen)
-        {
-          LegendEntry e = { se->label, s, se->machine, FALSE };
-          g_array_append_val (entries, e);
-        }
-    }
-  return entries;
-}
-
-static double
-widest_label (const GArray *entries, const TlPaintStyle *style, cairo_t *cr)
-{
-  double label_w = 0;
-  tl_paint_set_font (cr, style, style->font_size, FALSE);
-  for (guint i = 0; i < entries->len; i++)
-    {
-      const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
-      if (e->label)
-        label_w = MAX (label_w, tl_paint_text_width (cr, e->label));
-    }
-  return label_w;
-}
-
-/* The legend: every series, in as many columns as the height needs, right
- * of the plot.  Where that would cut the names short (a narrow window) and
- * the height allows, in rows under the plot, as wide as the picture.
- * Returns the height the legend takes from the plot (0 when beside it). */
-static double
-legend_layout (const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr, double width,
-               double avail_h, TlSweepLayout *out)
-{
-  double font = TL_PX (style, style->font_size);
-  g_autoptr (GArray) entries = legend_entries (model);
-  guint n = entries->len;
-  double label_w = widest_label (entries, style, cr);
-  double swatch = font * LEGEND_SWATCH_EM;
-  TlLegendGrid *grid = &out->legend;
-  tl_paint_legend_grid (style, n, label_w, LEGEND_SWATCH_EM, LEGEND_LABEL_CAP_EM, avail_h, width * 0.45, grid);
-  gboolean cut = grid->col_w - swatch - font * 0.8 < MIN (label_w, font * LEGEND_LABEL_MIN_EM) - 0.5;
-  if (!cut || n == 0)
-    return 0;
-
-  double full_w = width - font * 1.2;
-  double col_w = swatch + MIN (label_w, font * LEGEND_LABEL_CAP_EM) + font * 0.8;
-  guint cols = (guint) CLAMP (floor (full_w / col_w), 1, n);
-  guint rows = (n + cols - 1) / cols;
-  double legend_h = rows * grid->row_h + font * 0.5;
-  if (avail_h - legend_h < font * PLOT_MIN_EM)
-    return 0;
-  out->legend.rows = rows;
-  out->legend.cols = cols;
-  out->legend.col_w = full_w / cols;
-  return legend_h;
-}
 
 double
 tl_paint_sweep_min_height (const TlSweepModel *model, const TlPaintStyle *style)
@@ -176,9 +69,78 @@ tl_paint_sweep_min_height (const TlSweepModel *model, const TlPaintStyle *style)
   double font = TL_PX (style, style->font_size);
   double top = (model->title ? TL_PX (style, style->title_font_size) * 1.35 : 0) + font * 0.9;
   /* the legend under the plot in two columns */
-  g_autoptr (GArray) entries = legend_entries (model);
-  guint rows = (entries->len + 1) / 2;
-  return ceil (top + font * (PLOT_MIN_EM + 3.6) + rows * font * 1.45 + font * 0.5);
+  TlPaintStyle key;
+  tl_sweep_legend_style (style, &key);
+  double key_font = TL_PX (&key, key.font_size);
+  guint rows = (tl_sweep_legend_count (model) + 1) / 2;
+  return ceil (top + font * (PLOT_MIN_EM + 3.6) + rows * key_font * 1.45 + key_font * 0.5);
+}
+
+/* The sizes' and values' ranges of the points (a made-up one when there
+ * are none); square: every problem is a cube. */
+static void
+data_ranges (const TlSweepModel *model, double *n_lo, double *n_hi, double *g_lo, double *g_hi,
+             gboolean *square)
+{
+  *n_lo = *g_lo = INFINITY;
+  *n_hi = *g_hi = -INFINITY;
+  *square = TRUE;
+  for (guint s = 0; s < model->n_series; s++)
+    {
+      const TlSweepSeries *se = &model->series[s];
+      for (guint i = 0; i < se->count; i++)
+        {
+          if (!tl_sweep_point_ok (se, i))
+            continue;
+          *n_lo = MIN (*n_lo, se->n[i]);
+          *n_hi = MAX (*n_hi, se->n[i]);
+          *g_lo = MIN (*g_lo, se->gflops[i]);
+          *g_hi = MAX (*g_hi, se->gflops[i]);
+          *square &= point_square (se, i);
+        }
+    }
+  if (!isfinite (*n_lo))
+    {
+      *n_lo = 256;
+      *n_hi = 4096;
+      *g_lo = 1;
+      *g_hi = 1000;
+    }
+}
+
+static GArray *distinct_problems (const TlSweepModel *model);
+static void    problem_label (const double *p, char *buf, gsize size);
+
+/* Half the width of the tick labels of the smallest and the largest
+ * problem, which are centred on the plot's ends. */
+static void
+end_label_halves (cairo_t *cr, const TlSweepModel *model, const TlPaintStyle *style, double *first,
+                  double *last)
+{
+  g_autoptr (GArray) probs = distinct_problems (model);
+  *first = *last = 0;
+  if (probs->len == 0)
+    return;
+  char buf[48];
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  problem_label (&g_array_index (probs, double, 0), buf, sizeof buf);
+  *first = tl_paint_text_width (cr, buf) / 2;
+  problem_label (&g_array_index (probs, double, 4 * (probs->len - 1)), buf, sizeof buf);
+  *last = tl_paint_text_width (cr, buf) / 2;
+}
+
+/* The size axis from just before the smallest size to just past the
+ * largest: lo_px and hi_px of plot_w left as air at its ends, so a marker
+ * never sits on the frame and the axis ends where the data does (one
+ * size: an octave either side). */
+static void
+size_axis (double lo, double hi, double plot_w, double lo_px, double hi_px, TlSweepLayout *out)
+{
+  double span = log2 (hi / lo);
+  double octaves = span > 0 ? span / MAX (1 - (lo_px + hi_px) / plot_w, 0.5) : 1;
+  double air = span > 0 ? octaves - span : 1;
+  out->n_lo = lo / exp2 (air * lo_px / (lo_px + hi_px));
+  out->n_hi = hi * exp2 (air * hi_px / (lo_px + hi_px));
 }
 
 void
@@ -188,33 +150,11 @@ tl_paint_sweep_layout (const TlSweepModel *model, const TlPaintStyle *style,
   g_return_if_fail (model != NULL && style != NULL && out != NULL);
 
   double font = TL_PX (style, style->font_size);
-  double n_lo = INFINITY, n_hi = -INFINITY, g_lo = INFINITY, g_hi = -INFINITY;
+  double n_lo, n_hi, g_lo, g_hi;
 
-  *out = (TlSweepLayout) { .square = TRUE };
-  for (guint s = 0; s < model->n_series; s++)
-    {
-      const TlSweepSeries *se = &model->series[s];
-      for (guint i = 0; i < se->count; i++)
-        {
-          if (!point_ok (se, i))
-            continue;
-          n_lo = MIN (n_lo, se->n[i]);
-          n_hi = MAX (n_hi, se->n[i]);
-          g_lo = MIN (g_lo, se->gflops[i]);
-          g_hi = MAX (g_hi, se->gflops[i]);
-          out->square &= point_square (se, i);
-        }
-    }
-  if (!isfinite (n_lo))
-    {
-      n_lo = 64;
-      n_hi = 4096;
-      g_lo = 1;
-      g_hi = 1000;
-    }
-  /* a quarter octave and a bit of a decade of air, so no point sits on the frame */
-  out->n_lo = pow (2.0, floor (log2 (n_lo)) - 0.25);
-  out->n_hi = pow (2.0, ceil (log2 (n_hi)) + 0.25);
+  *out = (TlSweepLayout) { 0 };
+  data_ranges (model, &n_lo, &n_hi, &g_lo, &g_hi, &out->square);
+  /* a bit of a decade of air above and below */
   out->g_lo = pow (10.0, floor (log10 (g_lo / 1.25)));
   out->g_hi = pow (10.0, ceil (log10 (g_hi * 1.25)));
 
@@ -222,22 +162,32 @@ tl_paint_sweep_layout (const TlSweepModel *model, const TlPaintStyle *style,
   out->plot_y = (model->title ? TL_PX (style, style->title_font_size) * 1.35 : 0) + font * 0.9;
   double bottom = font * 3.6;
   double avail_h = MAX (height - out->plot_y - bottom, 10);
-  double legend_h = legend_layout (model, style, cr, width, avail_h, out);
-
+  /* right of the plot: the tags, and the last size's label half out */
+  double pad = font * 0.8, first_half, last_half;
+  end_label_halves (cr, model, style, &first_half, &last_half);
+  double right = MAX (tl_sweep_tags_width (cr, model, style) + font * 1.6, last_half - pad + font * 0.6);
   out->plot_x = font * 5.2;
+  /* the plot keeps half the picture's width (a legend beside it) or half
+   * its height (a legend under it) */
+  double beside_w = width * 0.5 - out->plot_x - right;
+  double legend_h = tl_sweep_legend_layout (model, style, cr, width, beside_w, avail_h, height * 0.5, out);
+
+  out->plot_h = avail_h - legend_h;
   if (legend_h > 0)
     {
-      out->plot_w = MAX (width - out->plot_x - font * 1.6, 10);
-      out->plot_h = avail_h - legend_h;
+      out->plot_w = MAX (width - out->plot_x - right, 10);
       out->legend_x = font * 0.6;
       out->legend_y = out->plot_y + out->plot_h + bottom + font * 0.5;
-      return;
     }
-  double legend_w = out->legend.cols * out->legend.col_w;
-  out->plot_w = MAX (width - out->plot_x - legend_w - font * 1.6, 10);
-  out->plot_h = avail_h;
-  out->legend_x = out->plot_x + out->plot_w + font * 1.2;
-  out->legend_y = out->plot_y;
+  else
+    {
+      double legend_w = out->legend.cols * out->legend.col_w;
+      out->plot_w = MAX (width - out->plot_x - right - legend_w, 10);
+      out->legend_x = out->plot_x + out->plot_w + right - font * 0.4;
+      out->legend_y = out->plot_y;
+    }
+  /* the first size's label clears the lowest value's, left of the plot */
+  size_axis (n_lo, n_hi, out->plot_w, MAX (pad, first_half + font * 0.2), pad, out);
 }
 
 void
@@ -250,8 +200,6 @@ tl_sweep_layout_point (const TlSweepLayout *lay, double n, double gflops,
   *out_y = lay->plot_y + (1.0 - ty) * lay->plot_h;
 }
 
-/* x ticks: powers of two for cubes; otherwise the problems themselves,
- * "m×k×n", as many as fit side by side. */
 /* The distinct problems of the sweep's points, by size: n, m, k, n each. */
 static GArray *
 distinct_problems (const TlSweepModel *model)
@@ -262,7 +210,7 @@ distinct_problems (const TlSweepModel *model)
       const TlSweepSeries *se = &model->series[s];
       for (guint i = 0; i < se->count; i++)
         {
-          if (!point_ok (se, i))
+          if (!tl_sweep_point_ok (se, i))
             continue;
           double p[4] = { se->n[i], se->n[i], se->n[i], se->n[i] };
           if (se->shape)
@@ -290,29 +238,25 @@ distinct_problems (const TlSweepModel *model)
   return probs;
 }
 
+/* "1024" for a cube, "1000×777×1111" otherwise (p: n, m, k, n) */
+static void
+problem_label (const double *p, char *buf, gsize size)
+{
+  if (p[1] == p[2] && p[2] == p[3])
+    g_snprintf (buf, size, "%.0f", p[1]);
+  else
+    g_snprintf (buf, size, "%.0f×%.0f×%.0f", p[1], p[2], p[3]);
+}
+
+/* The x ticks: the problems measured, each labelled where its label
+ * clears the ones kept — the odd shapes first ("300×177×411" beside 256
+ * is the one a lecturer points at), then the cubes ("1024"); a problem
+ * whose label does not fit keeps its grid line (an empty label). */
 static guint
 size_ticks (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay, double *at,
             char (*labels)[48], guint max_out)
 {
   guint n = 0;
-  double px_per_octave = lay->plot_w / log2 (lay->n_hi / lay->n_lo);
-  if (lay->square)
-    {
-      double v[MAX_TICKS];
-      n = tl_paint_power_ticks (cr, 2.0, lay->n_lo, lay->n_hi, px_per_octave, FALSE,
-                                tl_format_index, v, MIN (max_out, MAX_TICKS));
-      for (guint i = 0; i < n; i++)
-        {
-          at[i] = v[i];
-          tl_format_index (v[i], labels[i], sizeof labels[i]);
-        }
-      return n;
-    }
-
-  /* Each problem's label where it clears the labels kept: the odd shapes
-   * first ("300×177×411" beside 256 is the one a lecturer points at),
-   * then the cubes; a problem whose label does not fit keeps its grid
-   * line (an empty label). */
   g_autoptr (GArray) probs = distinct_problems (model);
   double em = tl_paint_text_height (cr), left[MAX_TICKS], right[MAX_TICKS];
   for (int odd_pass = 1; odd_pass >= 0; odd_pass--)
@@ -323,10 +267,7 @@ size_ticks (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay, do
         if (cube == odd_pass)
           continue;
         char buf[48];
-        if (cube)
-          g_snprintf (buf, sizeof buf, "%.0f", p[1]);
-        else
-          g_snprintf (buf, sizeof buf, "%.0f×%.0f×%.0f", p[1], p[2], p[3]);
+        problem_label (p, buf, sizeof buf);
         double x, y, half = tl_paint_text_width (cr, buf) / 2 + em * 0.35;
         tl_sweep_layout_point (lay, p[0], lay->g_lo, &x, &y);
         gboolean clears = TRUE;
@@ -394,17 +335,17 @@ paint_series (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay, 
   TlKernelLook look;
   gboolean pen_down = FALSE;
 
-  series_look (model, s, &look);
+  tl_sweep_series_look (model, s, &look);
   cairo_save (cr);
   cairo_rectangle (cr, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
   cairo_clip (cr);
   cairo_set_source_rgb (cr, look.rgb[0], look.rgb[1], look.rgb[2]);
   cairo_set_line_width (cr, TL_LINE (style, se->reference ? 3.0 : 2.0));
-  set_dash (cr, style, se->machine);
+  tl_sweep_set_dash (cr, style, se->machine);
   for (guint i = 0; i < se->count; i++)
     {
       double x, y;
-      if (!point_ok (se, i))
+      if (!tl_sweep_point_ok (se, i))
         {
           pen_down = FALSE;
           continue;
@@ -421,52 +362,12 @@ paint_series (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay, 
   for (guint i = 0; i < se->count; i++)
     {
       double x, y;
-      if (!point_ok (se, i))
+      if (!tl_sweep_point_ok (se, i))
         continue;
       tl_sweep_layout_point (lay, se->n[i], se->gflops[i], &x, &y);
       tl_paint_marker (cr, look.marker, x, y, TL_PX (style, 4));
     }
   cairo_restore (cr);
-}
-
-static void
-paint_legend (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
-              const TlPaintStyle *style)
-{
-  double font = TL_PX (style, style->font_size);
-  g_autoptr (GArray) entries = legend_entries (model);
-  /* names cut to their column stay told apart ("cuBL…TF32", "cuBL…BF16") */
-  const char **names = g_newa (const char *, entries->len + 1);
-  for (guint i = 0; i < entries->len; i++)
-    names[i] = g_array_index (entries, LegendEntry, i).label;
-  g_auto (GStrv) labels = tl_paint_legend_labels (cr, style, names, entries->len, lay->legend.col_w - font * 3.2);
-  for (guint i = 0; i < entries->len; i++)
-    {
-      const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
-      const TlSweepSeries *se = e->series == G_MAXUINT ? NULL : &model->series[e->series];
-      TlKernelLook look;
-      double lx, ly;
-      tl_paint_legend_entry_at (&lay->legend, lay->legend_x, lay->legend_y, i, &lx, &ly);
-
-      if (se)
-        {
-          series_look (model, e->series, &look);
-          cairo_set_source_rgb (cr, look.rgb[0], look.rgb[1], look.rgb[2]);
-        }
-      else
-        tl_paint_set_fg (cr, style);
-      cairo_set_line_width (cr, TL_LINE (style, se && se->reference ? 3.0 : 2.5));
-      set_dash (cr, style, e->several ? 0 : e->machine);
-      cairo_move_to (cr, lx, ly);
-      cairo_line_to (cr, lx + font * 2.2, ly);
-      cairo_stroke (cr);
-      cairo_set_dash (cr, NULL, 0, 0);
-      if (se)
-        tl_paint_marker (cr, look.marker, lx + font * 1.1, ly, TL_PX (style, 4));
-      tl_paint_set_fg (cr, style);
-      if (e->label)
-        tl_paint_text_fit (cr, lx + font * 2.7, ly, 0, 0.5, lay->legend.col_w - font * 3.2, labels[i]);
-    }
 }
 
 void
@@ -491,6 +392,7 @@ tl_paint_sweep (cairo_t *cr, const TlSweepModel *model,
   paint_axes (cr, model, &lay, style);
   for (guint s = 0; s < model->n_series; s++)
     paint_series (cr, model, &lay, s, style);
-  paint_legend (cr, model, &lay, style);
+  tl_sweep_paint_tags (cr, model, &lay, style);
+  tl_sweep_paint_legend (cr, model, &lay, style);
   cairo_restore (cr);
 }

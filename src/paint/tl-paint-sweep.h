@@ -4,11 +4,17 @@
  * and marker (tl-kernel-colors.h), a machine its line style (solid,
  * dashed, dotted, dash-dot), so a GPU record and this laptop's CPU run are
  * never joined into one line.  Cubes are placed at n; a non-square problem
- * m×k×n at ∛(m·k·n), and then the axis is labelled with the problems
- * themselves ("1000×500×1000"), never "n (m = n = k)".  The legend keys
- * the machines' line styles first (when there are several) and then names
- * each kernel once, in as many columns as it needs, beside the plot, or
- * under it where beside it would cut the names short.
+ * m×k×n at ∛(m·k·n).  The size axis runs from just before the smallest
+ * problem to just past the largest, a tick at each problem measured,
+ * labelled with the problem itself ("1000×500×1000", "4096").
+ *
+ * Each line's end carries its tag ("17", "cuBLAS TF32"), right of the
+ * plot, so two dozen lines are told apart by more than their colours.
+ * The legend keys the machines' line styles first (when there are
+ * several) and then names each kernel once: beside the plot where the
+ * names fit whole, else under it in as many columns as leave the plot
+ * half the picture's height, names cut where they must but never cut to
+ * the same words.
  */
 #pragma once
 

@@ -105,7 +105,9 @@ tl_render_draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderO
       g_ptr_array_add (records, input->record);
       for (guint i = 0; i < input->n_more; i++)
         g_ptr_array_add (records, input->more[i]);
-      sweep = tl_sweep_data_new_session (input->sweep ? input->sweep : records, o->sweep_percent);
+      /* the app's export draws its session's sweep; render, its records' */
+      sweep = input->sweep ? tl_sweep_data_new_session (input->sweep, o->sweep_percent)
+                           : tl_sweep_data_new_records (records, o->sweep_percent);
     }
   TlRenderCharts charts = sweep && tl_sweep_model_has_sizes (&sweep->model) ? o->charts
                                                                               : TL_RENDER_CHARTS_BARS;
@@ -141,7 +143,7 @@ tl_render_draw_sweep (cairo_t *cr, const TlRenderInput *input, const TlRenderOpt
   g_ptr_array_add (records, input->record);
   for (guint i = 0; i < input->n_more; i++)
     g_ptr_array_add (records, input->more[i]);
-  g_autoptr (TlSweepData) data = tl_sweep_data_new (records, _("GEMM: GFLOP/s against the problem size"));
+  g_autoptr (TlSweepData) data = tl_sweep_data_new_records (records, FALSE);
   if (data->model.n_series == 0)
     {
       g_set_error (error, TL_ERROR, TL_ERROR_INVALID,

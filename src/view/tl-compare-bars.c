@@ -274,13 +274,39 @@ sweep_line_for (GPtrArray *lines, GPtrArray *machines, const TlKernelRun *r, con
   return l;
 }
 
+/* The short name at the end of line l: the rung's number, with its
+ * precision where another line has the same number ("10 TF32", "10
+ * BF16"); a GPU reference as "cuBLAS TF32", the CPU's as "OpenBLAS"; NULL
+ * for a kernel off the ladder (the legend names it). */
+static char *
+sweep_tag (const SweepLine *l, GPtrArray *lines)
+{
+  const TlKernelInfo *info = l->info;
+  if (info == NULL || (info->number <= 0 && !info->reference))
+    return NULL;
+  g_autofree char *precision = g_ascii_strup (info->precision ? info->precision : "", -1);
+  if (info->reference)
+    return info->backend == TL_BACKEND_GPU ? g_strdup_printf ("cuBLAS %s", precision) : g_strdup ("OpenBLAS");
+  for (guint j = 0; j < lines->len; j++)
+    {
+      const SweepLine *o = lines->pdata[j];
+      if (o->info && o->info->number == info->number && g_strcmp0 (o->kernel_id, l->kernel_id) != 0)
+        return g_strdup_printf ("%02d %s", info->number, precision);
+    }
+  return g_strdup_printf ("%02d", info->number);
+}
+
 /* A series of data from line l, its arrays kept by data; labelled by its
  * kernel (the legend keys the machines apart). */
 static void
-sweep_add_series (TlSweepData *data, const SweepLine *l, GPtrArray *machines)
+sweep_add_series (TlSweepData *data, const SweepLine *l, GPtrArray *lines, GPtrArray *machines)
 {
   TlSweepSeries s = { 0 };
   char *label = tl_kernel_display_name (l->info, l->kernel_id);
+  char *tag = sweep_tag (l, lines);
+  if (tag)
+    g_ptr_array_add (data->keep, tag);
+  s.tag = tag;
   guint count = l->points->len / 2;
   double *n = g_new (double, MAX (count, 1)), *gf = g_new (double, MAX (count, 1));
   gsize *shape = g_memdup2 (l->shapes->data, sizeof (gsize) * 3 * MAX (count, 1));
@@ -335,7 +361,7 @@ tl_sweep_data_new_metric (GPtrArray *records, const char *title, gboolean percen
     }
 
   for (guint i = 0; i < lines->len; i++)
-    sweep_add_series (data, lines->pdata[i], machines);
+    sweep_add_series (data, lines->pdata[i], lines, machines);
   const char **names = g_new0 (const char *, machines->len + 1);
   for (guint j = 0; j < machines->len; j++)
     {
@@ -376,6 +402,41 @@ tl_sweep_data_new_session (GPtrArray *records, gboolean percent)
       percent ? _("Size sweep: % of the vendor in the same run, every run of this session")
               : _("Size sweep: GFLOP/s of every run of this session"),
       percent);
+}
+
+/* "on NVIDIA H200", or "on 2 machines" where the legend keys them */
+static char *
+sweep_where (const TlSweepModel *model)
+{
+  if (model->n_machines == 1)
+    return g_strdup (model->machines[0]);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u machine", "%u machines", model->n_machines),
+                          model->n_machines);
+}
+
+TlSweepData *
+tl_sweep_data_new_records (GPtrArray *records, gboolean percent)
+{
+  g_return_val_if_fail (records != NULL, NULL);
+  TlSweepData *data = tl_sweep_data_new_metric (records, NULL, percent);
+  guint n = 0;
+  for (guint h = 0; h < records->len; h++)
+    {
+      const TlRunRecord *rec = records->pdata[h];
+      n += rec->job != NULL && !job_is_lu (rec->job);
+    }
+  g_autofree char *where = sweep_where (&data->model);
+  char *title
+    = percent ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                              "Size sweep: %% of the vendor in the same run, %u record on %s",
+                                              "Size sweep: %% of the vendor in the same run, %u records on %s", n),
+                                 n, where)
+              : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Size sweep: GFLOP/s of %u record on %s",
+                                              "Size sweep: GFLOP/s of %u records on %s", n),
+                                 n, where);
+  g_ptr_array_add (data->keep, title);
+  data->model.title = title;
+  return data;
 }
 
 gboolean

@@ -100,6 +100,8 @@ typedef struct
   const gsize *shape;    /* m, k, n per point (3·count values); NULL: cubes of n */
   guint count;
   gboolean reference;    /* a yardstick (cuBLAS, OpenBLAS): a thicker line */
+  const char *tag;       /* the short name at the line's end: the rung "07" ("10 TF32"
+                            where two rungs share 10), "cuBLAS TF32"; NULL: none */
 } TlSweepSeries;
 
 typedef struct
@@ -152,8 +154,13 @@ TlSweepData *tl_sweep_data_new_metric (GPtrArray *records, const char *title, gb
 void         tl_sweep_data_free (TlSweepData *data);
 /* The Compare page's sweep, as it titles it: GFLOP/s (or, percent, % of
  * the vendor) of every run of the session's records — the page and its
- * exported picture draw this one. */
+ * exported picture draw this one (`render` titles by its records:
+ * tl_sweep_data_new_records). */
 TlSweepData *tl_sweep_data_new_session (GPtrArray *records, gboolean percent);
+/* The sweep of records as `tilelab-cli render` draws them, titled by
+ * what it holds: "Size sweep: GFLOP/s of 2 records on NVIDIA H200" (the
+ * sizes are the axis's ticks, the machines the legend's key when several). */
+TlSweepData *tl_sweep_data_new_records (GPtrArray *records, gboolean percent);
 /* Whether the sweep has at least two problem sizes: one size is a single
  * column of points, and Compare then shows (and exports) the bars alone. */
 gboolean     tl_sweep_model_has_sizes (const TlSweepModel *model);

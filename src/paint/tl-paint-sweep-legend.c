@@ -1,0 +1,201 @@
+/* tl-paint-sweep-legend.c — the sweep's legend: the machines' line styles, then each kernel once. */
+#include "paint/tl-paint-sweep-private.h"
+
+#include <math.h>
+#include "paint/tl-paint-labels.h"
+#include "paint/tl-paint-util.h"
+
+/* a swatch: a short line with the kernel's marker, then its name */
+#define LEGEND_SWATCH_EM 2.6
+#define LEGEND_LINE_EM 1.9
+#define LEGEND_TEXT_EM 2.3
+#define LEGEND_LABEL_CAP_EM 18.0
+/* beside the plot, a name cut shorter than this many ems reads as a riddle */
+#define LEGEND_LABEL_MIN_EM 14.0
+/* under it, columns narrow down to this many ems a name to keep the plot tall */
+#define LEGEND_LABEL_FLOOR_EM 9.0
+/* the plot keeps at least this many ems of height when the legend goes under it */
+#define PLOT_MIN_EM 8.0
+
+/* A line of the legend: a kernel (its colour and marker, and its
+ * machine's line style, solid when it ran on several), or, first when the
+ * sweep spans machines, a machine's line style in the text colour. */
+typedef struct
+{
+  const char *label;
+  guint series;     /* the kernel's first series; G_MAXUINT: a machine's key */
+  guint machine;    /* the line style */
+  gboolean several; /* the kernel ran on more than one machine */
+} LegendEntry;
+
+void
+tl_sweep_legend_style (const TlPaintStyle *style, TlPaintStyle *out)
+{
+  *out = *style;
+  double px = TL_PX (style, style->font_size);
+  double key_px = MAX (px * 0.8, MIN (px, 12.0));
+  out->font_size = style->font_size * key_px / px;
+}
+
+static gboolean
+same_kernel (const TlSweepSeries *a, const TlSweepSeries *b)
+{
+  if (a->kernel_id || b->kernel_id)
+    return g_strcmp0 (a->kernel_id, b->kernel_id) == 0;
+  return a->label && g_strcmp0 (a->label, b->label) == 0;
+}
+
+/* The machines' key, then each kernel once: a kernel run on two machines
+ * keeps one colour and marker, and the key tells its lines apart, so no
+ * name carries its machine ("… · NVIDIA H200" cut the names short). */
+static GArray *
+legend_entries (const TlSweepModel *model)
+{
+  GArray *entries = g_array_new (FALSE, FALSE, sizeof (LegendEntry));
+  if (model->n_machines > 1)
+    for (guint m = 0; m < model->n_machines; m++)
+      {
+        LegendEntry e = { model->machines[m], G_MAXUINT, m, FALSE };
+        g_array_append_val (entries, e);
+      }
+  guint first_kernel = entries->len;
+  for (guint s = 0; s < model->n_series; s++)
+    {
+      const TlSweepSeries *se = &model->series[s];
+      gboolean seen = FALSE;
+      for (guint j = first_kernel; j < entries->len && !seen; j++)
+        {
+          LegendEntry *e = &g_array_index (entries, LegendEntry, j);
+          if (same_kernel (&model->series[e->series], se))
+            {
+              e->several |= e->machine != se->machine;
+              seen = TRUE;
+            }
+        }
+      if (!seen)
+        {
+          LegendEntry e = { se->label, s, se->machine, FALSE };
+          g_array_append_val (entries, e);
+        }
+    }
+  return entries;
+}
+
+guint
+tl_sweep_legend_count (const TlSweepModel *model)
+{
+  g_autoptr (GArray) entries = legend_entries (model);
+  return entries->len;
+}
+
+static double
+widest_label (const GArray *entries, const TlPaintStyle *style, cairo_t *cr)
+{
+  double label_w = 0;
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
+      if (e->label)
+        label_w = MAX (label_w, tl_paint_text_width (cr, e->label));
+    }
+  return label_w;
+}
+
+/* The legend under the plot, as wide as the picture: the columns its
+ * names take whole, or more and narrower ones until the plot keeps
+ * plot_min_h (down to LEGEND_LABEL_FLOOR_EM a name).  Returns its height,
+ * or 0 when even then the plot would be squashed. */
+static double
+legend_under (guint n, double label_w, double font, double plot_font, double width, double avail_h,
+              double plot_min_h, TlLegendGrid *grid)
+{
+  double full_w = width - font * 1.2;
+  double room = font * (LEGEND_SWATCH_EM + 0.8);
+  double col_w = room + MIN (label_w, font * LEGEND_LABEL_CAP_EM);
+  guint cols = (guint) CLAMP (floor (full_w / col_w), 1, n);
+  while (cols < n && ((n + cols - 1) / cols) * grid->row_h + font * 0.5 > avail_h - plot_min_h
+         && full_w / (cols + 1) - room >= font * LEGEND_LABEL_FLOOR_EM)
+    cols++;
+  guint rows = (n + cols - 1) / cols;
+  double legend_h = rows * grid->row_h + font * 0.5;
+  if (avail_h - legend_h < plot_font * PLOT_MIN_EM)
+    return 0;
+  grid->rows = rows;
+  grid->cols = cols;
+  grid->col_w = full_w / cols;
+  return legend_h;
+}
+
+double
+tl_sweep_legend_layout (const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr,
+                        double width, double beside_w, double avail_h, double plot_min_h,
+                        TlSweepLayout *out)
+{
+  TlPaintStyle key;
+  tl_sweep_legend_style (style, &key);
+  double font = TL_PX (&key, key.font_size);
+  g_autoptr (GArray) entries = legend_entries (model);
+  guint n = entries->len;
+  double label_w = widest_label (entries, &key, cr);
+  double swatch = font * LEGEND_SWATCH_EM;
+  TlLegendGrid *grid = &out->legend;
+  tl_paint_legend_grid (&key, n, label_w, LEGEND_SWATCH_EM, LEGEND_LABEL_CAP_EM, avail_h, MAX (beside_w, 0), grid);
+  gboolean cut = grid->col_w - swatch - font * 0.8 < MIN (label_w, font * LEGEND_LABEL_MIN_EM) - 0.5
+                 || grid->cols * grid->col_w > beside_w;
+  if (!cut || n == 0)
+    return 0;
+  return legend_under (n, label_w, font, TL_PX (style, style->font_size), width, avail_h, plot_min_h, grid);
+}
+
+/* Entry e's swatch at (x, y): its line style and, for a kernel, its
+ * colour and marker. */
+static void
+paint_swatch (cairo_t *cr, const TlSweepModel *model, const LegendEntry *e, double x, double y,
+              const TlPaintStyle *style)
+{
+  double font = TL_PX (style, style->font_size);
+  const TlSweepSeries *se = e->series == G_MAXUINT ? NULL : &model->series[e->series];
+  TlKernelLook look;
+  if (se)
+    {
+      tl_sweep_series_look (model, e->series, &look);
+      cairo_set_source_rgb (cr, look.rgb[0], look.rgb[1], look.rgb[2]);
+    }
+  else
+    tl_paint_set_fg (cr, style);
+  cairo_set_line_width (cr, TL_LINE (style, se && se->reference ? 3.0 : 2.5));
+  tl_sweep_set_dash (cr, style, e->several ? 0 : e->machine);
+  cairo_move_to (cr, x, y);
+  cairo_line_to (cr, x + font * LEGEND_LINE_EM, y);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+  if (se)
+    tl_paint_marker (cr, look.marker, x + font * LEGEND_LINE_EM / 2, y, TL_PX (style, 4));
+}
+
+void
+tl_sweep_paint_legend (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
+                       const TlPaintStyle *style)
+{
+  TlPaintStyle key;
+  tl_sweep_legend_style (style, &key);
+  double font = TL_PX (&key, key.font_size);
+  double label_w = lay->legend.col_w - font * (LEGEND_TEXT_EM + 0.5);
+  g_autoptr (GArray) entries = legend_entries (model);
+  /* names cut to their column stay told apart ("cuBL…TF32", "cuBL…BF16") */
+  const char **names = g_newa (const char *, entries->len + 1);
+  for (guint i = 0; i < entries->len; i++)
+    names[i] = g_array_index (entries, LegendEntry, i).label;
+  g_auto (GStrv) labels = tl_paint_legend_labels (cr, &key, names, entries->len, label_w);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
+      double lx, ly;
+      tl_paint_legend_entry_at (&lay->legend, lay->legend_x, lay->legend_y, i, &lx, &ly);
+      paint_swatch (cr, model, e, lx, ly, &key);
+      tl_paint_set_fg (cr, &key);
+      if (e->label)
+        tl_paint_text_fit (cr, lx + font * LEGEND_TEXT_EM, ly, 0, 0.5, label_w, labels[i]);
+    }
+}

@@ -1,0 +1,189 @@
+/* test-paint-sweep.c — the size sweep as the back row sees it: the whole
+ * ladder presenting at 1024×768 and 1280×800, its tags, its size axis. */
+#include <math.h>
+#include <string.h>
+#include "view/tl-compare-bars.h"
+#include "paint/tl-paint-sweep.h"
+#include "paint/tl-paint-text-boxes.h"
+#include "paint/tl-paint-util.h"
+#include "paint-test-util.h"
+
+/* the ladder as the registry names it, a user's kernel besides */
+static const struct
+{
+  const char *label, *tag;
+  gboolean reference;
+} ladder[] = {
+  { "naive triple loop", NULL, FALSE },
+  { "cache-blocked, multi-threaded", NULL, FALSE },
+  { "OpenBLAS ?gemm", "OpenBLAS ?gemm", TRUE },
+  { "01 naive (uncoalesced)", "01", FALSE },
+  { "02 coalesced", "02", FALSE },
+  { "03 shared memory 16×16", "03", FALSE },
+  { "04 shared memory 32×32", "04", FALSE },
+  { "05 seed 004: three kernels", "05", FALSE },
+  { "06 1-D register tiling", "06", FALSE },
+  { "07 2-D register tiling", "07", FALSE },
+  { "08 vectorised, conflict-free", "08", FALSE },
+  { "09 warp tiling + async copy", "09", FALSE },
+  { "10 tensor cores (WMMA, TF32)", "10 TF32", FALSE },
+  { "10 tensor cores (WMMA, BF16)", "10 BF16", FALSE },
+  { "11 Hopper wgmma + TMA", "11", FALSE },
+  { "12 register tiling, float64", "12", FALSE },
+  { "13 Hopper wgmma, TF32", "13", FALSE },
+  { "14 Hopper wgmma, persistent", "14", FALSE },
+  { "15 FP64 tensor cores (DMMA)", "15", FALSE },
+  { "16 double-buffered, 4×8 warps, planned", "16", FALSE },
+  { "17 warp-specialised SIMT + TMA", "17", FALSE },
+  { "cuBLAS SGEMM (pedantic)", "cuBLAS FP32", TRUE },
+  { "cuBLAS TF32", "cuBLAS TF32", TRUE },
+  { "cuBLAS BF16", "cuBLAS BF16", TRUE },
+  { "cuBLAS DGEMM", "cuBLAS FP64", TRUE },
+  { "mine.cu", NULL, FALSE },
+};
+enum { N_SERIES = G_N_ELEMENTS (ladder), N_SIZES = 6 };
+
+/* the default sweep's sizes and 4096: cubes and one odd shape */
+static const gsize shapes[N_SIZES * 3] = { 256, 256, 256, 512, 512, 512, 1000, 777, 1111,
+                                           1024, 1024, 1024, 2048, 2048, 2048, 4096, 4096, 4096 };
+
+typedef struct
+{
+  double n[N_SIZES];
+  double gflops[N_SERIES][N_SIZES];
+  TlSweepSeries series[N_SERIES];
+  TlSweepModel model;
+} Ladder;
+
+static void
+ladder_init (Ladder *l)
+{
+  for (guint j = 0; j < N_SIZES; j++)
+    l->n[j] = cbrt ((double) shapes[3 * j] * shapes[3 * j + 1] * shapes[3 * j + 2]);
+  for (guint i = 0; i < N_SERIES; i++)
+    {
+      for (guint j = 0; j < N_SIZES; j++)
+        l->gflops[i][j] = tl_test_random (0.8, 1.2) * (i + 1) * 40 * (j + 1);
+      l->series[i] = (TlSweepSeries) { .label = ladder[i].label, .tag = ladder[i].tag, .n = l->n,
+                                       .gflops = l->gflops[i], .shape = shapes, .count = N_SIZES,
+                                       .reference = ladder[i].reference };
+    }
+  l->model = (TlSweepModel) { .series = l->series, .n_series = N_SERIES,
+                              .title = "Size sweep: GFLOP/s of 6 records on NVIDIA H200" };
+}
+
+/* Presenting the whole ladder on a projector: the plot takes half the
+ * picture or more, every word is 14 px or taller, no two legend names
+ * read the same, each line's end carries its tag, nothing overlaps. */
+static void
+test_sweep_presenting (void)
+{
+  static const int screens[][2] = { { 1024, 768 }, { 1280, 800 }, { 1920, 1080 } };
+  Ladder l;
+  ladder_init (&l);
+  TlPaintStyle style;
+  tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, FALSE);
+  for (guint k = 0; k < G_N_ELEMENTS (screens); k++)
+    {
+      int w = screens[k][0], h = screens[k][1];
+      cairo_t *cr;
+      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+      cr = cairo_create (s);
+      g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+      tl_paint_text_boxes_attach (cr, boxes);
+      tl_paint_sweep (cr, &l.model, &style, w, h);
+      TlSweepLayout lay;
+      tl_paint_sweep_layout (&l.model, &style, cr, w, h, &lay);
+      g_test_message ("%d×%d: plot %.0f×%.0f, legend %u×%u", w, h, lay.plot_w, lay.plot_h,
+                      lay.legend.cols, lay.legend.rows);
+      g_assert_cmpfloat (lay.plot_h, >=, h * 0.5);
+      g_assert_cmpfloat (lay.plot_w, >=, w * 0.5);
+      g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+      guint named = 0;
+      for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
+        {
+          const TlPaintTextBox *box = tl_paint_text_boxes_index (boxes, b);
+          g_assert_cmpfloat (box->h, >=, 14.0);
+          gboolean in_legend = box->x >= lay.legend_x - 1 && box->y >= lay.legend_y - 1;
+          for (guint i = 0; i < N_SERIES && in_legend; i++)
+            if (strncmp (box->text, ladder[i].label, 4) == 0)
+              {
+                /* a legend name: never the same words as another's */
+                g_assert_false (g_hash_table_contains (seen, box->text));
+                g_hash_table_add (seen, box->text);
+                named++;
+                break;
+              }
+        }
+      g_assert_cmpuint (named, ==, N_SERIES);
+      g_assert_nonnull (tl_paint_text_boxes_find (boxes, "17"));
+      g_assert_nonnull (tl_paint_text_boxes_find (boxes, "cuBLAS TF32"));
+      g_assert_nonnull (tl_paint_text_boxes_find (boxes, "1000×777×1111"));
+      g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
+      cairo_destroy (cr);
+      cairo_surface_destroy (s);
+    }
+}
+
+/* The size axis ends just past the largest size and starts just before
+ * the smallest, a tick at each size measured ("1000", not only powers of
+ * two), in a window and presenting. */
+static void
+test_sweep_size_axis (void)
+{
+  static const double n[] = { 300, 1000, 5000 };
+  double g[3] = { tl_test_random (1, 10), tl_test_random (10, 100), tl_test_random (100, 1000) };
+  TlSweepSeries series = { .label = "03 shared memory 16×16", .tag = "03", .n = n, .gflops = g, .count = 3 };
+  TlSweepModel model = { .series = &series, .n_series = 1, .title = "sweep" };
+  for (int presenting = 0; presenting < 2; presenting++)
+    {
+      TlPaintStyle style;
+      if (presenting)
+        tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, FALSE);
+      else
+        tl_paint_style_init (&style, 1);
+      int w = 900, h = 500;
+      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+      cairo_t *cr = cairo_create (s);
+      g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+      tl_paint_text_boxes_attach (cr, boxes);
+      tl_paint_sweep (cr, &model, &style, w, h);
+      TlSweepLayout lay;
+      tl_paint_sweep_layout (&model, &style, cr, w, h, &lay);
+      g_assert_cmpfloat (lay.n_hi, >, 5000);
+      g_assert_cmpfloat (lay.n_hi, <=, 5000 * 1.15);
+      g_assert_cmpfloat (lay.n_lo, <, 300);
+      g_assert_cmpfloat (lay.n_lo, >=, 300 / 1.25);
+      for (guint i = 0; i < 3; i++)
+        {
+          char label[16];
+          g_snprintf (label, sizeof label, "%.0f", n[i]);
+          const TlPaintTextBox *b = tl_paint_text_boxes_find (boxes, label);
+          g_assert_nonnull (b);
+          double x, y;
+          tl_sweep_layout_point (&lay, n[i], g[i], &x, &y);
+          g_assert_cmpfloat (fabs (b->x + b->w / 2 - x), <, 1.5);
+        }
+      /* the last point's marker inside the frame, its tag right of it */
+      double x, y;
+      tl_sweep_layout_point (&lay, 5000, g[2], &x, &y);
+      g_assert_cmpfloat (x + TL_PX (&style, 4), <=, lay.plot_x + lay.plot_w);
+      const TlPaintTextBox *tag = tl_paint_text_boxes_find (boxes, "03");
+      g_assert_nonnull (tag);
+      g_assert_cmpfloat (tag->x, >, lay.plot_x + lay.plot_w);
+      g_assert_cmpfloat (fabs (tag->y + tag->h / 2 - y), <, 1.5);
+      g_assert_null (tl_paint_text_boxes_find (boxes, "4096"));
+      g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
+      cairo_destroy (cr);
+      cairo_surface_destroy (s);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/sweep/presenting", test_sweep_presenting);
+  g_test_add_func ("/sweep/size-axis", test_sweep_size_axis);
+  return g_test_run ();
+}
