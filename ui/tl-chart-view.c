@@ -84,6 +84,7 @@ tl_chart_view_set_sweep (TlChartView *self, const TlSweepModel *model)
       TlSweepSeries s = model->series[i];
       s.label = keep (self, s.label);
       s.kernel_id = keep (self, s.kernel_id);
+      s.tag = keep (self, s.tag);
       s.n = g_memdup2 (s.n, sizeof (double) * MAX (s.count, 1));
       s.gflops = g_memdup2 (s.gflops, sizeof (double) * MAX (s.count, 1));
       if (s.shape)

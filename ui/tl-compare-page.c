@@ -63,8 +63,11 @@ update_layout (TlComparePage *self)
   gtk_widget_set_visible (self->bars_box, !one_at_a_time || !self->showing_sweep);
   gtk_widget_set_visible (self->sweep_box, self->sweep_has_sizes && (!one_at_a_time || self->showing_sweep));
   gtk_widget_set_visible (self->details_box, !self->presentation && self->selected_bar >= 0);
-  /* presenting the sweep, the LU facts (nothing to do with it) leave it the room */
-  gtk_widget_set_visible (self->lu_label, self->has_lu && !(one_at_a_time && self->showing_sweep));
+  /* presenting the sweep, the LU facts and what the bars show (nothing to
+   * do with it) leave it the room */
+  gboolean sweep_slide = one_at_a_time && self->showing_sweep;
+  gtk_widget_set_visible (self->lu_label, self->has_lu && !sweep_slide);
+  gtk_widget_set_visible (gtk_widget_get_parent (gtk_widget_get_parent (self->metric_combo)), !sweep_slide);
 }
 
 /* A picked run's details beside the bars leave them too little width on

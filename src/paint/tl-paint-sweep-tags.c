@@ -24,6 +24,7 @@ typedef struct
   double y;            /* the tag's middle */
   double value;        /* the last point's value: the fastest are kept first */
   gboolean reference;
+  gboolean alone;      /* no other line ends within a tag's height of it */
 } Tag;
 
 static gboolean
@@ -52,14 +53,29 @@ tl_sweep_tags_width (cairo_t *cr, const TlSweepModel *model, const TlPaintStyle 
   return w > 0 ? MIN (w, font * TAG_CAP_EM) + font * (TAG_GAP_EM + 0.3) : 0;
 }
 
-/* references first, then the highest */
+/* references first, then the lines that end alone (their tags cost no
+ * room: "01" far below the rest), then the highest */
 static gint
 tag_priority_cmp (gconstpointer a, gconstpointer b)
 {
   const Tag *p = a, *q = b;
   if (p->reference != q->reference)
     return p->reference ? -1 : 1;
+  if (p->alone != q->alone)
+    return p->alone ? -1 : 1;
   return (p->value < q->value) - (p->value > q->value);
+}
+
+static void
+mark_alone (GArray *tags, double tag_h)
+{
+  for (guint i = 0; i < tags->len; i++)
+    {
+      Tag *t = &g_array_index (tags, Tag, i);
+      t->alone = TRUE;
+      for (guint j = 0; j < tags->len && t->alone; j++)
+        t->alone = j == i || fabs (g_array_index (tags, Tag, j).end_y - t->end_y) >= tag_h;
+    }
 }
 
 static gint
@@ -136,6 +152,7 @@ place_end_tags (const TlSweepModel *model, const TlSweepLayout *lay, double tag_
           right_end = MAX (right_end, t.end_x);
         }
     }
+  mark_alone (tags, tag_h);
   g_array_sort (tags, tag_priority_cmp);
   guint kept = 0, fit = (guint) MAX (floor (lay->plot_h / tag_h), 0);
   for (guint i = 0; i < tags->len && kept < fit; i++)
