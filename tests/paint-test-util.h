@@ -32,6 +32,16 @@ tl_test_pixel (cairo_surface_t *s, double x, double y)
                _got & 0xffffff, (expected) & 0xffffff);                               \
   } G_STMT_END
 
+/* The style of a window (1:1) or of presentation mode. */
+static inline void
+tl_test_style_init (TlPaintStyle *style, gboolean presenting)
+{
+  if (presenting)
+    tl_paint_style_init_presentation (style, TL_PAINT_PRESENTATION_SCALE, FALSE);
+  else
+    tl_paint_style_init (style, 1);
+}
+
 /* A render's input from a record file (a run record, a Gauss record or both). */
 static inline gboolean
 tl_test_render_input_load (TlRenderInput *input, const char *path, GError **error)

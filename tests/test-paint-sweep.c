@@ -82,7 +82,7 @@ test_sweep_presenting (void)
   Ladder l;
   ladder_init (&l);
   TlPaintStyle style;
-  tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, FALSE);
+  tl_test_style_init (&style, TRUE);
   for (guint k = 0; k < G_N_ELEMENTS (screens); k++)
     {
       int w = screens[k][0], h = screens[k][1];
@@ -138,10 +138,7 @@ test_sweep_size_axis (void)
   for (int presenting = 0; presenting < 2; presenting++)
     {
       TlPaintStyle style;
-      if (presenting)
-        tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, FALSE);
-      else
-        tl_paint_style_init (&style, 1);
+      tl_test_style_init (&style, presenting);
       int w = 900, h = 500;
       cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
       cairo_t *cr = cairo_create (s);
