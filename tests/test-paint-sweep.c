@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 #include "view/tl-compare-bars.h"
+#include "paint/tl-kernel-colors.h"
 #include "paint/tl-paint-sweep.h"
 #include "paint/tl-paint-text-boxes.h"
 #include "paint/tl-paint-util.h"
@@ -176,11 +177,57 @@ test_sweep_size_axis (void)
     }
 }
 
+/* A kernel picked on the bars: its line in its own colour, bold, its tag
+ * kept; the others faded most of the way to the background. */
+static void
+test_sweep_picked (void)
+{
+  static const double n[] = { 256, 1024, 4096 };
+  static const char *const ids[] = { "gemm-03-smem16", "gemm-07-regtile2d", "cublas-fp32" };
+  static const char *const tags[] = { "03", "07", "cuBLAS FP32" };
+  double g[3][3];
+  TlSweepSeries series[3];
+  for (guint i = 0; i < 3; i++)
+    {
+      for (guint j = 0; j < 3; j++)
+        g[i][j] = pow (10, i + 1) * (j + 1) * tl_test_random (0.9, 1.1);
+      series[i] = (TlSweepSeries) { .label = tags[i], .kernel_id = ids[i], .tag = tags[i], .n = n,
+                                    .gflops = g[i], .count = 3, .reference = i == 2 };
+    }
+  TlSweepModel model = { .series = series, .n_series = 3, .title = "sweep", .picked = ids[1] };
+  TlPaintStyle style;
+  tl_test_style_init (&style, FALSE);
+  int w = 900, h = 500;
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (s);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  tl_paint_sweep (cr, &model, &style, w, h);
+  TlSweepLayout lay;
+  tl_paint_sweep_layout (&model, &style, cr, w, h, &lay);
+  for (guint i = 0; i < 3; i++)
+    {
+      TlKernelLook look;
+      tl_kernel_look (ids[i], &look);
+      double keep = i == 1 ? 1.0 : 0.3, x, y;
+      guint32 want = tl_test_rgb ((int) lround ((keep * look.rgb[0] + 1 - keep) * 255),
+                                  (int) lround ((keep * look.rgb[1] + 1 - keep) * 255),
+                                  (int) lround ((keep * look.rgb[2] + 1 - keep) * 255));
+      tl_sweep_layout_point (&lay, n[1], g[i][1], &x, &y);
+      tl_assert_pixel_near (s, x, y, want, 2);
+      g_assert_nonnull (tl_paint_text_boxes_find (boxes, tags[i]));
+    }
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sweep/presenting", test_sweep_presenting);
   g_test_add_func ("/sweep/size-axis", test_sweep_size_axis);
+  g_test_add_func ("/sweep/picked", test_sweep_picked);
   return g_test_run ();
 }

@@ -94,6 +94,8 @@ tl_chart_view_set_sweep (TlChartView *self, const TlSweepModel *model)
   self->sweep_model.series = (const TlSweepSeries *) self->series->data;
   self->sweep_model.n_series = self->series->len;
   self->sweep_model.title = keep (self, model->title);
+  if (model->picked != NULL)
+    self->sweep_model.picked = keep (self, model->picked);
   self->sweep_model.percent = model->percent;
   g_ptr_array_set_size (self->machines, 0);
   for (guint m = 0; m < model->n_machines; m++)
@@ -116,6 +118,14 @@ tl_chart_view_set_selected (TlChartView *self, gint index)
 {
   g_return_if_fail (TL_IS_CHART_VIEW (self));
   self->bars_model.selected_index = index;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+tl_chart_view_set_picked (TlChartView *self, const char *kernel_id)
+{
+  g_return_if_fail (TL_IS_CHART_VIEW (self));
+  self->sweep_model.picked = keep (self, kernel_id);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

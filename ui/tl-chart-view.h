@@ -24,6 +24,8 @@ void tl_chart_view_set_bars  (TlChartView *self, const TlCompareModel *model);
 void tl_chart_view_set_sweep (TlChartView *self, const TlSweepModel *model);
 void tl_chart_view_set_metric (TlChartView *self, TlCompareMetric metric);
 void tl_chart_view_set_selected (TlChartView *self, gint index);
+/* The sweep's picked kernel (kept across set_sweep); NULL: none. */
+void tl_chart_view_set_picked (TlChartView *self, const char *kernel_id);
 void tl_chart_view_set_presentation (TlChartView *self, double scale, gboolean high_contrast);
 guint tl_chart_view_get_n_bars (TlChartView *self);
 

@@ -273,7 +273,11 @@ bar_activated_cb (TlChartView *view, gint index, TlComparePage *self)
 
   self->selected_bar = index;
   update_layout (self);
-  if (runs == NULL || index < 0 || (guint) index >= runs->len)
+  gboolean valid = runs != NULL && index >= 0 && (guint) index < runs->len;
+  /* the sweep shows the picked kernel's lines over the others */
+  tl_chart_view_set_picked (TL_CHART_VIEW (self->sweep),
+                            valid ? ((const TlKernelRun *) runs->pdata[index])->kernel_id : NULL);
+  if (!valid)
     return;
   const TlKernelRun *r = runs->pdata[index];
   GString *s = g_string_new (NULL);
@@ -348,6 +352,7 @@ results_changed_cb (TlSession *session, TlComparePage *self)
   self->selected_bar = -1;
   update_bars (self);
   tl_chart_view_set_selected (TL_CHART_VIEW (self->bars), -1);
+  tl_chart_view_set_picked (TL_CHART_VIEW (self->sweep), NULL);
   update_layout (self);
 }
 
@@ -410,17 +415,23 @@ compare_step (TlPage *page, int direction)
   TlComparePage *self = TL_COMPARE_PAGE (page);
   gint n = (gint) tl_compare_page_get_n_bars (self);
   gboolean slides = self->presentation && self->sweep_has_sizes;
+  /* the sweep slide shows every line alike (no bar is picked there: the
+   * last bar's kernel would stand out for no reason); back on the bars,
+   * the last bar is picked again */
   if (slides && self->showing_sweep)
     {
       if (direction > 0)
         return FALSE;
       self->showing_sweep = FALSE;
+      if (n > 0)
+        tl_compare_page_select_bar (self, n - 1);
       update_layout (self);
       return TRUE;
     }
   if (slides && direction > 0 && (n == 0 || self->selected_bar >= n - 1))
     {
       self->showing_sweep = TRUE;
+      tl_compare_page_select_bar (self, -1);
       update_layout (self);
       return TRUE;
     }

@@ -11,6 +11,12 @@ G_BEGIN_DECLS
 gboolean tl_sweep_point_ok    (const TlSweepSeries *se, guint i);
 /* Series s's colour and marker: its kernel's, or by its index. */
 void     tl_sweep_series_look (const TlSweepModel *model, guint s, TlKernelLook *look);
+/* Whether series s is not the picked kernel's while one is picked. */
+gboolean tl_sweep_series_faded (const TlSweepModel *model, guint s);
+/* The colour series s is drawn in: its look's, or faded most of the way
+ * to the background when another kernel is picked. */
+void     tl_sweep_series_rgb  (const TlSweepModel *model, guint s, const TlPaintStyle *style,
+                               double rgb[3]);
 /* The line style of machine: solid, dashed, dotted, dash-dot. */
 void     tl_sweep_set_dash    (cairo_t *cr, const TlPaintStyle *style, guint machine);
 

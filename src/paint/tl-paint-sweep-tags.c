@@ -23,6 +23,7 @@ typedef struct
   double end_x, end_y; /* the line's last point */
   double y;            /* the tag's middle */
   double value;        /* the last point's value: the fastest are kept first */
+  gboolean picked;     /* the kernel picked on the bars */
   gboolean reference;
   gboolean alone;      /* no other line ends within a tag's height of it */
 } Tag;
@@ -53,12 +54,14 @@ tl_sweep_tags_width (cairo_t *cr, const TlSweepModel *model, const TlPaintStyle 
   return w > 0 ? MIN (w, font * TAG_CAP_EM) + font * (TAG_GAP_EM + 0.3) : 0;
 }
 
-/* references first, then the lines that end alone (their tags cost no
- * room: "01" far below the rest), then the highest */
+/* the picked kernel's, the references', then the lines that end alone
+ * (their tags cost no room: "01" far below the rest), then the highest */
 static gint
 tag_priority_cmp (gconstpointer a, gconstpointer b)
 {
   const Tag *p = a, *q = b;
+  if (p->picked != q->picked)
+    return p->picked ? -1 : 1;
   if (p->reference != q->reference)
     return p->reference ? -1 : 1;
   if (p->alone != q->alone)
@@ -145,7 +148,8 @@ place_end_tags (const TlSweepModel *model, const TlSweepLayout *lay, double tag_
   double right_end = -INFINITY;
   for (guint s = 0; s < model->n_series; s++)
     {
-      Tag t = { .series = s, .reference = model->series[s].reference };
+      Tag t = { .series = s, .reference = model->series[s].reference,
+                .picked = model->picked != NULL && !tl_sweep_series_faded (model, s) };
       if (model->series[s].tag && last_point (model, lay, s, &t.end_x, &t.end_y, &t.value))
         {
           g_array_append_val (tags, t);
@@ -182,14 +186,15 @@ tl_sweep_paint_tags (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout
   for (guint i = 0; i < tags->len; i++)
     {
       const Tag *t = &g_array_index (tags, Tag, i);
-      TlKernelLook look;
-      tl_sweep_series_look (model, t->series, &look);
-      cairo_set_source_rgb (cr, look.rgb[0], look.rgb[1], look.rgb[2]);
-      cairo_set_line_width (cr, TL_LINE (style, 1.5));
+      double rgb[3];
+      tl_sweep_series_rgb (model, t->series, style, rgb);
+      cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+      cairo_set_line_width (cr, TL_LINE (style, t->picked ? 3.0 : 1.5));
       cairo_move_to (cr, t->end_x, t->end_y);
       cairo_line_to (cr, text_x - font * 0.2, t->y);
       cairo_stroke (cr);
       tl_paint_set_fg (cr, style);
+      tl_paint_set_font (cr, style, style->font_size, t->picked);
       tl_paint_text_fit (cr, text_x, t->y, 0, 0.5, font * TAG_CAP_EM, model->series[t->series].tag);
     }
 }

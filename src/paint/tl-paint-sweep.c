@@ -29,6 +29,22 @@ tl_sweep_series_look (const TlSweepModel *model, guint s, TlKernelLook *look)
     tl_kernel_look_at (s, look);
 }
 
+gboolean
+tl_sweep_series_faded (const TlSweepModel *model, guint s)
+{
+  return model->picked != NULL && g_strcmp0 (model->series[s].kernel_id, model->picked) != 0;
+}
+
+void
+tl_sweep_series_rgb (const TlSweepModel *model, guint s, const TlPaintStyle *style, double rgb[3])
+{
+  TlKernelLook look;
+  tl_sweep_series_look (model, s, &look);
+  double keep = tl_sweep_series_faded (model, s) ? 0.3 : 1.0;
+  for (int c = 0; c < 3; c++)
+    rgb[c] = keep * look.rgb[c] + (1 - keep) * style->bg[c];
+}
+
 void
 tl_sweep_set_dash (cairo_t *cr, const TlPaintStyle *style, guint machine)
 {
@@ -335,12 +351,15 @@ paint_series (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay, 
   TlKernelLook look;
   gboolean pen_down = FALSE;
 
+  double rgb[3];
   tl_sweep_series_look (model, s, &look);
+  tl_sweep_series_rgb (model, s, style, rgb);
+  gboolean picked = model->picked != NULL && !tl_sweep_series_faded (model, s);
   cairo_save (cr);
   cairo_rectangle (cr, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
   cairo_clip (cr);
-  cairo_set_source_rgb (cr, look.rgb[0], look.rgb[1], look.rgb[2]);
-  cairo_set_line_width (cr, TL_LINE (style, se->reference ? 3.0 : 2.0));
+  cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+  cairo_set_line_width (cr, TL_LINE (style, picked ? 4.5 : se->reference ? 3.0 : 2.0));
   tl_sweep_set_dash (cr, style, se->machine);
   for (guint i = 0; i < se->count; i++)
     {
@@ -365,7 +384,7 @@ paint_series (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay, 
       if (!tl_sweep_point_ok (se, i))
         continue;
       tl_sweep_layout_point (lay, se->n[i], se->gflops[i], &x, &y);
-      tl_paint_marker (cr, look.marker, x, y, TL_PX (style, 4));
+      tl_paint_marker (cr, look.marker, x, y, TL_PX (style, picked ? 6 : 4));
     }
   cairo_restore (cr);
 }
@@ -390,8 +409,11 @@ tl_paint_sweep (cairo_t *cr, const TlSweepModel *model,
       tl_paint_text_fit (cr, font * 0.6, 0, 0, 0, width - font * 1.2, model->title);
     }
   paint_axes (cr, model, &lay, style);
-  for (guint s = 0; s < model->n_series; s++)
-    paint_series (cr, model, &lay, s, style);
+  /* the picked kernel's lines over the faded others */
+  for (int pass = 0; pass < 2; pass++)
+    for (guint s = 0; s < model->n_series; s++)
+      if ((model->picked != NULL && !tl_sweep_series_faded (model, s)) == (pass == 1))
+        paint_series (cr, model, &lay, s, style);
   tl_sweep_paint_tags (cr, model, &lay, style);
   tl_sweep_paint_legend (cr, model, &lay, style);
   cairo_restore (cr);

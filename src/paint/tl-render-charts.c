@@ -111,6 +111,9 @@ tl_render_draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderO
     }
   TlRenderCharts charts = sweep && tl_sweep_model_has_sizes (&sweep->model) ? o->charts
                                                                               : TL_RENDER_CHARTS_BARS;
+  /* the picked bar's kernel stands out in the sweep too */
+  if (sweep)
+    sweep->model.picked = o->selected;
   if (charts == TL_RENDER_CHARTS_SWEEP)
     {
       tl_paint_sweep (cr, &sweep->model, style, w, h);

@@ -114,6 +114,9 @@ typedef struct
    * legend keys them by line style, and a series' label is its kernel's */
   const char *const *machines;
   guint n_machines;
+  /* the kernel picked on the bars (its id): its lines drawn bold over the
+   * others, which fade; NULL: none */
+  const char *picked;
 } TlSweepModel;
 
 /* runs: TlKernelRun *.  by_title: label bars "03 shared memory 16×16"
