@@ -9,7 +9,7 @@
 #define LEGEND_SWATCH_EM 2.6
 #define LEGEND_LINE_EM 1.9
 #define LEGEND_TEXT_EM 2.3
-#define LEGEND_LABEL_CAP_EM 18.0
+#define LEGEND_LABEL_CAP_EM 22.0
 /* beside the plot, a name cut shorter than this many ems reads as a riddle */
 #define LEGEND_LABEL_MIN_EM 14.0
 /* under it, columns narrow down to this many ems a name to keep the plot tall */
