@@ -73,6 +73,21 @@ ladder_init (Ladder *l)
                               .title = "Size sweep: GFLOP/s of 6 records on NVIDIA H200" };
 }
 
+/* The sweep drawn on a new w×h surface (the context holds it: destroy
+ * the context), its texts collected in boxes, its layout in lay. */
+static cairo_t *
+draw_sweep (const TlSweepModel *model, const TlPaintStyle *style, int w, int h, TlPaintTextBoxes *boxes,
+            TlSweepLayout *lay)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (s);
+  cairo_surface_destroy (s);
+  tl_paint_text_boxes_attach (cr, boxes);
+  tl_paint_sweep (cr, model, style, w, h);
+  tl_paint_sweep_layout (model, style, cr, w, h, lay);
+  return cr;
+}
+
 /* Presenting the whole ladder on a projector: the plot takes half the
  * picture or more, every word is 14 px or taller, no two legend names
  * read the same, each line's end carries its tag, nothing overlaps. */
@@ -87,14 +102,9 @@ test_sweep_presenting (void)
   for (guint k = 0; k < G_N_ELEMENTS (screens); k++)
     {
       int w = screens[k][0], h = screens[k][1];
-      cairo_t *cr;
-      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-      cr = cairo_create (s);
       g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
-      tl_paint_text_boxes_attach (cr, boxes);
-      tl_paint_sweep (cr, &l.model, &style, w, h);
       TlSweepLayout lay;
-      tl_paint_sweep_layout (&l.model, &style, cr, w, h, &lay);
+      cairo_t *cr = draw_sweep (&l.model, &style, w, h, boxes, &lay);
       g_test_message ("%d×%d: plot %.0f×%.0f, legend %u×%u", w, h, lay.plot_w, lay.plot_h,
                       lay.legend.cols, lay.legend.rows);
       g_assert_cmpfloat (lay.plot_h, >=, h * 0.5);
@@ -122,7 +132,6 @@ test_sweep_presenting (void)
       g_assert_nonnull (tl_paint_text_boxes_find (boxes, "1000×777×1111"));
       g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
       cairo_destroy (cr);
-      cairo_surface_destroy (s);
     }
 }
 
@@ -141,13 +150,9 @@ test_sweep_size_axis (void)
       TlPaintStyle style;
       tl_test_style_init (&style, presenting);
       int w = 900, h = 500;
-      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-      cairo_t *cr = cairo_create (s);
       g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
-      tl_paint_text_boxes_attach (cr, boxes);
-      tl_paint_sweep (cr, &model, &style, w, h);
       TlSweepLayout lay;
-      tl_paint_sweep_layout (&model, &style, cr, w, h, &lay);
+      cairo_t *cr = draw_sweep (&model, &style, w, h, boxes, &lay);
       g_assert_cmpfloat (lay.n_hi, >, 5000);
       g_assert_cmpfloat (lay.n_hi, <=, 5000 * 1.15);
       g_assert_cmpfloat (lay.n_lo, <, 300);
@@ -173,7 +178,6 @@ test_sweep_size_axis (void)
       g_assert_null (tl_paint_text_boxes_find (boxes, "4096"));
       g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
       cairo_destroy (cr);
-      cairo_surface_destroy (s);
     }
 }
 
@@ -198,13 +202,10 @@ test_sweep_picked (void)
   TlPaintStyle style;
   tl_test_style_init (&style, FALSE);
   int w = 900, h = 500;
-  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  cairo_t *cr = cairo_create (s);
   g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
-  tl_paint_text_boxes_attach (cr, boxes);
-  tl_paint_sweep (cr, &model, &style, w, h);
   TlSweepLayout lay;
-  tl_paint_sweep_layout (&model, &style, cr, w, h, &lay);
+  cairo_t *cr = draw_sweep (&model, &style, w, h, boxes, &lay);
+  cairo_surface_t *s = cairo_get_target (cr);
   for (guint i = 0; i < 3; i++)
     {
       TlKernelLook look;
@@ -219,7 +220,6 @@ test_sweep_picked (void)
     }
   g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
   cairo_destroy (cr);
-  cairo_surface_destroy (s);
 }
 
 int
