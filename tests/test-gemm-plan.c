@@ -231,7 +231,7 @@ test_dmma_tiles (void)
 {
   TlGpuFacts f = h200 ();
   TlGpuGemmPlan small, big, odd, even, tiny, none;
-  g_assert_cmpint (tl_gpu_gemm_plan_count ("gemm-15-dmma-f64"), ==, 17);
+  g_assert_cmpint (tl_gpu_gemm_plan_count ("gemm-15-dmma-f64"), ==, 21);
   g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 256, 256, 256, &f, NULL, &tiny), ==,
                    TL_GPU_OK);
   g_assert_cmpstr (tiny.name, ==, "32x32");
@@ -262,6 +262,16 @@ test_dmma_tiles (void)
                    TL_GPU_OK);
   g_assert_cmpint (small.tile_m * small.tile_n, <, 128 * 128);
   g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 4096, 4096, 4096, &f, NULL, &big), ==,
+                   TL_GPU_OK);
+  g_assert_cmpstr (big.name, ==, "128x128");
+  /* 1536³: 144 tiles of 128×128 make two rounds on 132 SMs, the second of
+   * 12; 128 tiles of 192×96 make one */
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 1536, 1536, 1536, &f, NULL, &big), ==,
+                   TL_GPU_OK);
+  g_assert_cmpstr (big.name, ==, "192x96");
+  g_assert_cmpint (big.work, ==, 128);
+  g_assert_cmpint (big.waves, ==, 1);
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 2048, 2048, 2048, &f, NULL, &big), ==,
                    TL_GPU_OK);
   g_assert_cmpstr (big.name, ==, "128x128");
   g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 1000, 1111, 777, &f, "128x128/s2",

@@ -64,7 +64,11 @@
 // profiles.
 //
 // Plans (gpu/tl-gpu-plan.c; the tiles in tl-gemm-plans.h): 128×128 for
-// large products; 64×128 (4 warps of 32×64), 64×64 (4 warps of 32×32)
+// large products; 192×96 (12 warps of 32×48) for products of about one
+// round of tiles — 1536³ is 144 tiles of 128×128 on 132 SMs (two rounds,
+// the second of 12) but 128 of 192×96 (one): 89.1% → 98.8% of cuBLAS
+// DGEMM on an H200 (docs/perf/gemm-h200-2026-11-30.md);
+// 64×128 (4 warps of 32×64), 64×64 (4 warps of 32×32)
 // and 32×64 (2 warps of 32×32) when 128×128 tiles would leave SMs idle —
 // k-tiles of 16 and m16n8k4 there, which measured faster than k8 for the
 // small tiles; 32×32 (4 warps of 16×16, m16n8k16, never split: cuBLAS's
@@ -526,11 +530,21 @@ shape_tile (const TlGemmLaunch *l, TlGemmShape *out)
 // (two a chunk per warp: the widest MMA, fewest issue gaps), and never a
 // split of k — at 256³ its 64 CTAs each run all of k, with no cluster
 // barrier and no exchange of partial tiles.
+//
+// The 192×96 tile is for products of about one round of tiles (1536³:
+// 144 tiles of 128×128 on 132 SMs make two rounds, the second of 12; 128
+// of 192×96 make one): 12 warps of 32×48 (48 accumulators a lane), k-tiles
+// of 16 in 4 stages of 43.5 KB, m16n8k4 MMAs (with m16n8k8's larger
+// fragments ptxas spilled 44 bytes at the 168 registers 384 threads
+// leave; with k4, 168 and no spills).  Rows padded to BK+4 = 20 and
+// BN+4 = 100 doubles, both 4 modulo 16, as the header asks.
 template <int BM, int BN, int WN = (BN == 128 ? 64 : 32), int WARPS = BM / 32 * (BN / WN)>
 using Tile15 = std::conditional_t<
-  BM * BN >= 128 * 128, DmmaTile<BM, BN, 32, 3, 8, 32, 64, 1>,
-  std::conditional_t<BM * BN <= 32 * 32, DmmaTile<BM, BN, 32, 5, 16, 16, 16, 2>,
-                     DmmaTile<BM, BN, 16, 4, 4, 32, WN, 8 / WARPS>>>;
+  BM == 192 && BN == 96, DmmaTile<192, 96, 16, 4, 4, 32, 48, 1>,
+  std::conditional_t<
+    BM * BN >= 128 * 128, DmmaTile<BM, BN, 32, 3, 8, 32, 64, 1>,
+    std::conditional_t<BM * BN <= 32 * 32, DmmaTile<BM, BN, 32, 5, 16, 16, 16, 2>,
+                       DmmaTile<BM, BN, 16, 4, 4, 32, WN, 8 / WARPS>>>>;
 
 template <typename R, typename Op>
 R
