@@ -23,9 +23,11 @@
 // contiguous for each m — exactly K-major.  The wgmma A operand is Bᵀ, and
 // wgmma can take its A operand from *registers*, in any layout we like to
 // load it from: each consumer thread reads its fragment of the B tile from
-// shared memory with ordinary loads, 16 floats per k-step, and rounds them
-// to TF32 (cvt.rna); A's tile goes to the tensor cores straight from
-// shared memory (their hardware truncates fp32 to TF32).
+// shared memory with ordinary loads, 16 floats per k-step, and hands their
+// bits to wgmma as they are; A's tile goes to the tensor cores straight
+// from shared memory.  The tensor cores read the TF32 part of both (the
+// float32's upper 19 bits) and ignore the rest (load_frag says what
+// rounding first cost).
 //
 // Loading the register fragment without bank conflicts.  A thread's four
 // registers per k8 hold rows {g, g+8} × columns {t, t+4} of the 64×8
@@ -152,7 +154,15 @@ frag_offsets (int lane, int (&off)[2][2])
       }
 }
 
-// The whole k-step's fragment: 4 k8 steps × 4 registers.
+// The whole k-step's fragment: 4 k8 steps × 4 registers, the float32 bits
+// as they are: the tensor cores read the TF32 part of each (its 10 upper
+// mantissa bits) and drop the rest, as they do for A's tile in shared
+// memory.  Rounding first (cvt.rna.tf32.f32) cost a conversion per
+// element and the moves around it: at 4096³ the kernel executed 87.3 M
+// instructions with it and 61.8 M without (ncu, H200; cuBLAS TF32's
+// kernel 58.2 M), ran 1–2% faster without (95.3% → 96.2% of cuBLAS), and
+// the worst error grew from 4.9e-5 to 8.0e-5 of |A|·|B| against a bound
+// of 2.4e-3 (docs/perf/gemm-h200-2026-11-30.md).
 __device__ __forceinline__ void
 load_frag (uint32_t (&f)[4][4], const unsigned char *box, const int (&off)[2][2])
 {
@@ -162,8 +172,7 @@ load_frag (uint32_t (&f)[4][4], const unsigned char *box, const int (&off)[2][2]
     for (int v = 0; v < 2; v++)
 #pragma unroll
       for (int h = 0; h < 2; h++)
-        f[kk][h + 2 * v]
-          = tl_to_tf32 (*reinterpret_cast<const float *> (box + kk * 512 + off[v][h]));
+        f[kk][h + 2 * v] = *reinterpret_cast<const uint32_t *> (box + kk * 512 + off[v][h]);
 }
 
 // Keeps a fragment's registers alive (and unmodified) until this point:

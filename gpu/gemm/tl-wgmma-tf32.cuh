@@ -103,11 +103,3 @@ tl_wgmma_tf32_rs (float (&d)[16], const uint32_t (&a)[4], uint64_t desc_b, int s
   tl_wgmma_m64n32k8_tf32_rs (d, a, desc_b, scale_d);
 }
 
-// Round to TF32 (nearest, ties away), as cuBLAS's conversion does.
-__device__ __forceinline__ uint32_t
-tl_to_tf32 (float x)
-{
-  uint32_t r;
-  asm ("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
-  return r;
-}
