@@ -13,7 +13,7 @@
  *
  *     waves = ⌈work / slots⌉                                  rounds
  *     load  = ⌈work / (slots / per_sm)⌉                       CTAs on the busiest SM
- *     T     = LAUNCH + waves × (FILL · a^β + SPLIT) + load × (MAIN + STORE)   µs
+ *     T     = LAUNCH + waves × (FILL · a^β + SPLIT) + load × (MAIN + STORE) + WRITE   µs
  *     MAIN  = 2 · tile_m · tile_n · k_slice / (R · eff)
  *     SPLIT = splits > 1 : SPLIT_US · a^β (two cluster barriers and the
  *             partial tiles' exchange through distributed shared memory,
@@ -21,6 +21,15 @@
  *     STORE = unsplit, n not a multiple of 4 : tile_m · tile_n · SCALAR_NS
  *             (C's rows do not start on 16-byte boundaries, and the
  *             rung's own epilogue stores them element by element)
+ *     WRITE = waves × min(work, slots) · tile_m · tile_n · C_PS / per_sm
+ *             (a wave's tiles of C written to DRAM, C_PS the picoseconds
+ *             one element takes at the copy bandwidth: an SM with one CTA
+ *             has nothing to do while its tile drains, one with per_sm
+ *             overlaps the rest with its other CTAs' loads and multiplies;
+ *             only where k is small is this a visible part of the time —
+ *             FP64 4096×64×4096: 128×128 measured 81 µs, one CTA an SM,
+ *             64×128 and 64×64 63 µs, two and three — and it is the
+ *             rung's own, 0 where not fitted)
  *     and where k or n is odd, the largest tile's eff × ODD_EFF (a rung
  *     whose copies then move one element at a time, and whose largest
  *     tile issues the most of them per thread: rung 15)
@@ -91,6 +100,7 @@ typedef struct
   double fill_exponent;    /* β: a smaller tile's FILL and SPLIT are FILL, SPLIT_US · (its area /
                               the largest's)^β */
   double scalar_store_ns;  /* SCALAR_NS: per C element an unsplit plan stores one by one */
+  double write_ps;         /* C_PS: per C element a wave writes to DRAM (0: not counted) */
   int pair;                /* unsplit plans run as clusters of this many CTAs (multicast) */
   int raster_rows;         /* launch order: bands of this many rows of C (0: row order),
                               or, negative, of −raster_rows tile-rows */
@@ -110,12 +120,14 @@ static const PlanTile tiles_15[] = { TL_GEMM_15_TILES (TILE) };
 #define N_OF(a) ((int) (sizeof (a) / sizeof (a)[0]))
 
 static const PlannedRung planned[] = {
-  { "gemm-16-doublebuf", 256.0, 3.0, 2.0, 0.0, 0.0, 0.0, 1, 0, tiles_16, N_OF (tiles_16) },
-  { "gemm-17-simt-tma", 256.0, 3.3, 2.4, 2.5, 0.0, 0.0, 1, -8, tiles_17, N_OF (tiles_17) },
-  { "gemm-13-wgmma-tf32", 2048.0, 2.8, 7.8, 3.4, 0.5, 0.0, 2, 2048, tiles_13, N_OF (tiles_13) },
-  { "gemm-14-wgmma-persistent", 4096.0, 3.8, 4.4, 4.1, 0.55, 0.5, 2, 2048, tiles_14,
+  { "gemm-16-doublebuf", 256.0, 3.0, 2.0, 0.0, 0.0, 0.0, 0.0, 1, 0, tiles_16, N_OF (tiles_16) },
+  { "gemm-17-simt-tma", 256.0, 3.3, 2.4, 2.5, 0.0, 0.0, 0.0, 1, -8, tiles_17, N_OF (tiles_17) },
+  { "gemm-13-wgmma-tf32", 2048.0, 2.8, 7.8, 3.4, 0.5, 0.0, 0.0, 2, 2048, tiles_13, N_OF (tiles_13) },
+  { "gemm-14-wgmma-persistent", 4096.0, 3.8, 4.4, 4.1, 0.55, 0.5, 0.0, 2, 2048, tiles_14,
     N_OF (tiles_14) },
-  { "gemm-15-dmma-f64", 256.0, 2.6, 2.4, 3.7, 0.0, 0.77, 1, -8, tiles_15, N_OF (tiles_15), 0.72 },
+  /* rung 15's C_PS: 8 bytes at the H200's 4.3 TB/s copy bandwidth */
+  { "gemm-15-dmma-f64", 256.0, 2.6, 2.4, 3.7, 0.0, 0.77, 1.86, 1, -8, tiles_15, N_OF (tiles_15),
+    0.72 },
 };
 
 /* k is cut into 1, 2, 4 or 8 slices: a cluster holds at most 8 CTAs
@@ -198,7 +210,10 @@ model_us (const PlannedRung *r, const PlanTile *t, const TlGpuGemmPlan *p, int n
   const double fill = r->fill_us * shrink;
   const double split = p->splits > 1 ? r->split_us * shrink : 0.0;
   const double store = p->splits == 1 && n % 4 != 0 ? area * r->scalar_store_ns * 1e-3 : 0.0;
-  return r->launch_us + p->waves * (fill + split) + load * (main_loop + store);
+  const int per_wave = p->work < p->slots ? p->work : p->slots;
+  const double write
+    = p->waves * (double) per_wave * area * r->write_ps * 1e-6 / (p->ctas_per_sm > 0 ? p->ctas_per_sm : 1);
+  return r->launch_us + p->waves * (fill + split) + load * (main_loop + store) + write;
 }
 
 /* The plan's geometry and cost, without the sentence. */
