@@ -135,6 +135,185 @@ table_least_width (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, co
   return c.title_w + c.before_w + c.after_w + c.arrow + c.gap / 2 + 3 * c.gap;
 }
 
+/* ---- titles on more lines ----------------------------------------------------
+ * A page narrower than the table's titles (529 px beside a wide sidebar,
+ * German's "Shared-Memory-Warteschlange voll") wraps them rather than cut
+ * them: at spaces and after hyphens, on at most three lines, the row as
+ * high as its title. */
+
+#define TITLE_MAX_LINES 3
+
+/* title's lines at max_w in cr's font: broken at spaces and after hyphens,
+ * as few as fit; a piece wider than max_w is a line of its own.  max_w 0:
+ * every piece on a line of its own. */
+static GPtrArray *
+title_lines (cairo_t *cr, const char *title, double max_w)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GString) line = g_string_new (NULL);
+  gboolean spaced = FALSE; /* a space between the line and the next piece */
+  for (const char *p = title; *p != '\0';)
+    {
+      const char *end = p + strcspn (p, " -");
+      if (*end == '-')
+        end++;
+      gsize keep = line->len;
+      if (keep > 0 && spaced)
+        g_string_append_c (line, ' ');
+      g_string_append_len (line, p, end - p);
+      if (keep > 0 && tl_paint_text_width (cr, line->str) > max_w)
+        {
+          g_string_truncate (line, keep);
+          g_ptr_array_add (lines, g_strdup (line->str));
+          g_string_assign (line, "");
+          g_string_append_len (line, p, end - p);
+        }
+      spaced = *end == ' ';
+      p = spaced ? end + 1 : end;
+    }
+  if (line->len > 0 || lines->len == 0)
+    g_ptr_array_add (lines, g_strdup (line->str));
+  return lines;
+}
+
+/* The widest piece of any row's title that a line cannot break (its
+ * indent included), in cr's font. */
+static double
+widest_title_piece (cairo_t *cr, const TlLesson *l, double indent)
+{
+  double widest = 0;
+  for (guint i = 0; i < l->rows->len; i++)
+    {
+      const TlLessonRow *row = l->rows->pdata[i];
+      if (row->heading)
+        continue;
+      g_autoptr (GPtrArray) pieces = title_lines (cr, row->title, 0);
+      for (guint k = 0; k < pieces->len; k++)
+        widest = MAX (widest, tl_paint_text_width (cr, pieces->pdata[k])
+                                + (row->indented ? indent : 0));
+    }
+  return widest;
+}
+
+/* The table's columns in table_w at a type: the titles what they need
+ * (at least a quarter), the change what is left — in words where there is
+ * room, else its short form, else the arrow alone. */
+typedef struct
+{
+  Columns c;
+  double title_w, change_w;
+  double row_h;   /* a row of one line */
+  double line_h;  /* each further line of a title */
+} Table;
+
+static void
+table_geometry (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double font,
+                double table_w, guint rows, Table *t)
+{
+  table_columns (cr, l, style, font, rows, &t->c);
+  const Columns *c = &t->c;
+  double beside = table_w - c->before_w - c->after_w - 3 * c->gap;
+  t->change_w = CLAMP (beside - c->title_w, c->arrow + c->gap / 2, c->words_w);
+  t->title_w = MAX (beside - t->change_w, table_w / 4);
+  tl_paint_set_font (cr, style, font, FALSE);
+  t->row_h = tl_paint_text_height (cr) * 1.3;
+  t->line_h = tl_paint_text_height (cr) * 1.1;
+}
+
+/* Lines of row's title in the table's column (cr in the table's type). */
+static guint
+row_lines (cairo_t *cr, const Table *t, const TlLessonRow *row)
+{
+  if (row->heading)
+    return 1;
+  g_autoptr (GPtrArray) lines = title_lines (cr, row->title,
+                                             t->title_w - (row->indented ? t->c.gap : 0) + 0.5);
+  return MIN (lines->len, TITLE_MAX_LINES);
+}
+
+/* A row of one line, or of a title on more lines with air above and
+ * below it, that the rows do not run together. */
+#define WRAPPED_ROW_AIR 0.3
+
+static double
+row_height (cairo_t *cr, const Table *t, const TlLessonRow *row)
+{
+  guint n = row_lines (cr, t, row);
+  return t->row_h + (n - 1.0) * t->line_h + (n > 1 ? WRAPPED_ROW_AIR * t->line_h : 0);
+}
+
+/* The height of l's first n rows and the heading row over them, in a
+ * table of table_w whose columns fit those rows (the rows of one line
+ * counted, not summed, as the table's height was before titles went on
+ * more lines). */
+static double
+table_height (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double font,
+              double table_w, guint n)
+{
+  Table t;
+  cairo_save (cr);
+  table_geometry (cr, l, style, font, table_w, n, &t);
+  double more = 0;
+  for (guint i = 0; i < n; i++)
+    more += row_height (cr, &t, l->rows->pdata[i]) - t.row_h;
+  cairo_restore (cr);
+  return (n + 1) * t.row_h + more;
+}
+
+/* How many of l's rows (from the first) fit max_h under the heading row;
+ * their height, heading included, in *height. */
+static guint
+table_rows_in (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double font,
+               double table_w, double max_h, double *height)
+{
+  guint n = l->rows->len;
+  for (; n > 0; n--)
+    if ((*height = table_height (cr, l, style, font, table_w, n)) <= max_h + 1e-6)
+      return n;
+  *height = table_height (cr, l, style, font, table_w, 0);
+  return 0;
+}
+
+/* Titles wrapped in a table of table_w: the largest type down to
+ * table_min_font at which no title's piece is cut and every row fits
+ * max_h, then fits body_h (the diff leaves: the Source page shows the
+ * code); sets o's table_font and row_h. */
+static void
+fit_table_wrapped (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, Layout *o,
+                   double table_w, double max_h, double body_h)
+{
+  double min_font = table_min_font (style);
+  for (guint pass = 0; pass < 2; pass++)
+    for (double f = style->font_size;; f = MAX (f * 0.95, min_font))
+      {
+        Table t;
+        double h;
+        cairo_save (cr);
+        table_geometry (cr, l, style, f, table_w, l->rows->len, &t);
+        gboolean whole = widest_title_piece (cr, l, t.c.gap) <= t.title_w + 0.5;
+        guint rows = table_rows_in (cr, l, style, f, table_w, pass == 0 ? max_h : body_h, &h);
+        cairo_restore (cr);
+        o->table_font = f;
+        o->row_h = t.row_h;
+        if (whole && rows == l->rows->len)
+          return;
+        if (f <= min_font)
+          break;
+      }
+}
+
+/* Places the table (its width already in o) at x, y with room max_h: the
+ * rows that fit, their height. */
+static void
+place_table (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, Layout *o, double x,
+             double y, double max_h)
+{
+  Parts *p = &o->parts;
+  p->table_x = x;
+  p->table_y = y;
+  p->table_rows = table_rows_in (cr, l, style, o->table_font, p->table_w, max_h, &p->table_h);
+}
+
 /* The charts' least share of the body's width: the roofline's plot and
  * the timelines' lanes are what the back row must read, so they get
  * nearly half of it, more where the table, whole at 14 px presenting,
@@ -159,16 +338,24 @@ layout_pictures_first (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style
   fit_table (cr, l, style, o, table_max, body_h * 0.62);
   /* the table's titles whole at its least type before the charts' share:
    * the charts keep at least their least (a window of 1024 px beside the
-   * sidebar) */
-  table_max = MAX (table_max, MIN (table_least_width (cr, l, style, o),
-                                   inner_w * (1 - (l->has_blocks ? TIMELINES_LEAST : ROOFLINE_LEAST))));
+   * sidebar), and two fifths of the page where its margins eat that (529
+   * px beside a sidebar dragged wider) */
+  double charts_least = MAX (inner_w * (l->has_blocks ? TIMELINES_LEAST : ROOFLINE_LEAST),
+                             o->width * 0.4);
+  table_max = MAX (table_max, MIN (table_least_width (cr, l, style, o), inner_w - charts_least));
   p->table_w = table_width (cr, l, style, o, inner_w * 0.4, table_max);
+  /* narrower than its titles: they go on more lines, and the table may
+   * take the diff's room */
+  double table_room = body_h * 0.62;
+  if (table_least_width (cr, l, style, o) > p->table_w + 0.5)
+    {
+      fit_table_wrapped (cr, l, style, o, p->table_w, table_room, body_h);
+      double h;
+      if (table_rows_in (cr, l, style, o->table_font, p->table_w, table_room, &h) < l->rows->len)
+        table_room = body_h;
+    }
   double chart_w = inner_w - p->table_w;
-  p->table_x = 2 * o->pad + chart_w;
-  p->table_y = body_y;
-  guint fit = (guint) MAX (floor (body_h * 0.62 / o->row_h) - 1, 0);
-  p->table_rows = MIN (l->rows->len, fit);
-  p->table_h = (p->table_rows + 1) * o->row_h;
+  place_table (cr, l, style, o, 2 * o->pad + chart_w, body_y, table_room);
   p->diff_x = p->table_x;
   p->diff_y = body_y + p->table_h + o->pad;
   p->diff_w = p->table_w;
@@ -239,15 +426,13 @@ layout_diff_and_table (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style
   double inner_w = o->width - 3 * o->pad;
   fit_table (cr, l, style, o, inner_w * 0.6, body_h);
   p->table_w = table_width (cr, l, style, o, inner_w * 0.4, inner_w * 0.6);
+  if (table_least_width (cr, l, style, o) > p->table_w + 0.5)
+    fit_table_wrapped (cr, l, style, o, p->table_w, body_h, body_h);
   p->diff_x = o->pad;
   p->diff_y = body_y;
   p->diff_w = inner_w - p->table_w;
   p->diff_h = body_h;
-  guint fit = (guint) MAX (floor (body_h / o->row_h) - 1, 0);
-  p->table_rows = MIN (l->rows->len, fit);
-  p->table_x = 2 * o->pad + p->diff_w;
-  p->table_y = body_y;
-  p->table_h = (p->table_rows + 1) * o->row_h;
+  place_table (cr, l, style, o, 2 * o->pad + p->diff_w, body_y, body_h);
 }
 
 /* The pictures first where there are any (the roofline with counters,
@@ -457,52 +642,71 @@ paint_arrow (cairo_t *cr, const TlPaintStyle *style, const TlLessonRow *row, dou
   cairo_fill (cr);
 }
 
+/* A row's title on its lines, from the top of the row (cr in the table's
+ * type). */
+static void
+paint_row_title (cairo_t *cr, const Table *t, const TlLessonRow *row, double x, double y)
+{
+  double indent = row->indented ? t->c.gap : 0;
+  /* half a pixel for the sums' rounding, as the change's */
+  double max_w = t->title_w - indent + 0.5;
+  g_autoptr (GPtrArray) lines = title_lines (cr, row->title, max_w);
+  guint n = MIN (lines->len, TITLE_MAX_LINES);
+  if (n > 1)
+    y += WRAPPED_ROW_AIR / 2 * t->line_h;
+  for (guint k = 0; k < n; k++)
+    {
+      /* what does not fit goes into the last line's ellipsis */
+      g_autofree char *rest = k + 1 == n && lines->len > n
+                                ? g_strjoinv (" ", (char **) lines->pdata + k)
+                                : g_strdup (lines->pdata[k]);
+      tl_paint_text_fit (cr, x + indent, y + t->row_h / 2 + k * t->line_h, 0, 0.5, max_w, rest);
+    }
+}
+
 static void
 paint_table (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const Layout *o)
 {
   const Parts *p = &o->parts;
-  Columns c;
-  table_columns (cr, l, style, o->table_font, p->table_rows, &c);
-  double gap = c.gap, before_w = c.before_w, after_w = c.after_w, arrow = c.arrow;
-  /* the titles get what they need, the change what is left: in words
-   * where there is room, else its short form, else (the type at its
-   * smallest) the arrow alone; the titles at least a quarter */
-  double beside = p->table_w - before_w - after_w - 3 * gap;
-  double change_w = CLAMP (beside - c.title_w, arrow + gap / 2, c.words_w);
-  double title_w = MAX (beside - change_w, p->table_w / 4);
-  double x_before = p->table_x + title_w + gap + before_w;  /* right-aligned */
-  double x_after = x_before + gap + after_w;
+  Table t;
+  table_geometry (cr, l, style, o->table_font, p->table_w, p->table_rows, &t);
+  double gap = t.c.gap, arrow = t.c.arrow;
+  double x_before = p->table_x + t.title_w + gap + t.c.before_w; /* right-aligned */
+  double x_after = x_before + gap + t.c.after_w;
   double x_change = x_after + gap;
   double change_max = p->table_x + p->table_w - x_change;
 
   tl_paint_set_fg (cr, style);
   tl_paint_set_font (cr, style, o->table_font, TRUE);
-  double y = p->table_y + o->row_h / 2;
-  tl_paint_text_fit (cr, x_before, y, 1, 0.5, before_w, l->lower_short);
-  tl_paint_text_fit (cr, x_after, y, 1, 0.5, after_w, l->upper_short);
+  double y = p->table_y + t.row_h / 2;
+  tl_paint_text_fit (cr, x_before, y, 1, 0.5, t.c.before_w, l->lower_short);
+  tl_paint_text_fit (cr, x_after, y, 1, 0.5, t.c.after_w, l->upper_short);
   tl_paint_set_fg_alpha (cr, style, 0.5);
   cairo_set_line_width (cr, TL_LINE (style, 1));
-  cairo_move_to (cr, p->table_x, p->table_y + o->row_h - 0.5);
-  cairo_line_to (cr, p->table_x + p->table_w, p->table_y + o->row_h - 0.5);
+  cairo_move_to (cr, p->table_x, p->table_y + t.row_h - 0.5);
+  cairo_line_to (cr, p->table_x + p->table_w, p->table_y + t.row_h - 0.5);
   cairo_stroke (cr);
 
   tl_paint_set_font (cr, style, o->table_font, FALSE);
+  double top = p->table_y + t.row_h;
   for (guint i = 0; i < p->table_rows; i++)
     {
       const TlLessonRow *row = l->rows->pdata[i];
-      y = p->table_y + (i + 1.5) * o->row_h;
+      double row_h = row_height (cr, &t, row);
+      double row_top = top;
+      top += row_h;
       tl_paint_set_fg (cr, style);
       if (row->heading)
         {
-          tl_paint_text_fit (cr, p->table_x, y, 0, 0.5, p->table_w, row->title);
+          tl_paint_text_fit (cr, p->table_x, row_top + t.row_h / 2, 0, 0.5, p->table_w, row->title);
           continue;
         }
-      double indent = row->indented ? gap : 0;
-      /* half a pixel for the sums' rounding, as the change's */
-      tl_paint_text_fit (cr, p->table_x + indent, y, 0, 0.5, title_w - indent + 0.5, row->title);
-      tl_paint_text_fit (cr, x_before, y, 1, 0.5, before_w, row->before);
-      tl_paint_text_fit (cr, x_after, y, 1, 0.5, after_w, row->after);
-      paint_arrow (cr, style, row, x_change, y, arrow);
+      paint_row_title (cr, &t, row, p->table_x, row_top);
+      /* the values and the change beside the title's middle */
+      double mid = row_top + row_h / 2;
+      tl_paint_text_fit (cr, x_before, mid, 1, 0.5, t.c.before_w, row->before);
+      tl_paint_text_fit (cr, x_after, mid, 1, 0.5, t.c.after_w, row->after);
+      paint_arrow (cr, style, row, x_change, mid, arrow);
       tl_paint_set_fg (cr, style);
       double change_x = x_change + arrow + gap / 2;
       /* the words where they fit, else the factor, else the arrow alone
@@ -512,7 +716,7 @@ paint_table (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const La
                            : tl_paint_text_width (cr, row->factor) <= room ? row->factor
                                                                              : "";
       if (*change)
-        tl_paint_text (cr, change_x, y, 0, 0.5, change);
+        tl_paint_text (cr, change_x, mid, 0, 0.5, change);
     }
 }
 

@@ -6,7 +6,8 @@
  * height: both points on the roofline joined by an arrow (with counters)
  * above the two SM timelines on one time scale (with block records).  On the right the
  * table, the rung below → the rung, each row with an arrow up or down
- * coloured by whether the change helps, and under it the kernels' bodies
+ * coloured by whether the change helps (a title longer than its column,
+ * on a narrow page, on two or three lines), and under it the kernels' bodies
  * as a diff (removed lines tinted red with −, added ones green with +,
  * unchanged stretches folded into one line).  Without pictures the diff
  * takes the left.  What the record lacks is said at the bottom.
