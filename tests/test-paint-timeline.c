@@ -3,6 +3,7 @@
  * time scale. */
 #include <math.h>
 #include <string.h>
+#include "core/tl-locale.h"
 #include "view/tl-colormap.h"
 #include "paint/tl-kernel-colors.h"
 #include "paint/tl-paint-text-boxes.h"
@@ -428,10 +429,76 @@ test_tail_label_contrast (void)
     }
 }
 
+/* 328 blocks of 100 µs on 132 SMs, two at a time: a wave of 264 slots,
+ * then a tail of 64 — the numbers of the H200's 1000×500×1000. */
+static TlBlockRecord *
+tail_blocks (gsize *n)
+{
+  *n = 328;
+  TlBlockRecord *b = g_new0 (TlBlockRecord, *n);
+  for (guint i = 0; i < *n; i++)
+    b[i] = (TlBlockRecord) { .block_x = i % 41, .block_y = i / 41, .unit = (i % 264) / 2,
+                             .start_ns = (i / 264) * 100000, .end_ns = (i / 264) * 100000 + 100000 };
+  return b;
+}
+
+/* The tail's label on a narrow track (the Blocks page beside the
+ * sidebar, two kernels, German "Ende: 64/264, 10…"): in fewer words,
+ * the numbers alone, or not at all, never cut; the test runs again as
+ * test-paint-timeline-de. */
+static void
+test_tail_label_narrow (void)
+{
+  gsize n;
+  g_autofree TlBlockRecord *b = tail_blocks (&n);
+  g_autoptr (TlBlockStats) st = tl_block_stats_new (b, n, 132, 2, -1);
+  g_assert_cmpuint (st->last_wave_blocks, ==, 64);
+  g_assert_cmpuint (st->capacity, ==, 264);
+  TlTimelineTrack tracks[2] = {
+    { .label = "gemm-07-regtile2d", .blocks = b, .n_blocks = n, .stats = st, .unit_label = "SM" },
+    { .label = "gemm-08-vectorized", .blocks = b, .n_blocks = n, .stats = st, .unit_label = "SM" },
+  };
+  TlTimelineModel model;
+  tl_timeline_model_init (&model);
+  model.tracks = tracks;
+  model.n_tracks = 2;
+  guint labels = 0;
+  for (int presenting = 0; presenting < 2; presenting++)
+    for (int w = 160; w <= 900; w += 20)
+      {
+        TlPaintStyle style;
+        if (presenting)
+          tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, FALSE);
+        else
+          tl_paint_style_init (&style, 1.0);
+        cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, 600);
+        cairo_t *cr = cairo_create (s);
+        g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+        tl_paint_text_boxes_attach (cr, boxes);
+        tl_paint_timeline (cr, &model, &style, w, 600);
+        cairo_destroy (cr);
+        cairo_surface_destroy (s);
+        for (guint k = 0; k < tl_paint_text_boxes_len (boxes); k++)
+          {
+            const char *text = tl_paint_text_boxes_index (boxes, k)->text;
+            if (strstr (text, "/264") == NULL)
+              continue;
+            labels++;
+            if (g_str_has_suffix (text, "…") || strstr (text, "64/264") == NULL)
+              g_error ("%d px%s: the tail's label is cut: “%s”", w,
+                       presenting ? ", presenting" : "", text);
+          }
+      }
+  /* most widths show it */
+  g_assert_cmpuint (labels, >, 40);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  /* LANGUAGE=de (test-paint-timeline-de): the build tree's catalogue */
+  tl_locale_init ();
   g_test_add_func ("/paint-timeline/known-pixels", test_bars_at_known_pixels);
   g_test_add_func ("/paint-timeline/two-kernels", test_two_kernels_one_scale);
   g_test_add_func ("/paint-timeline/own-scales", test_two_kernels_own_scales);
@@ -439,5 +506,6 @@ main (int argc, char **argv)
   g_test_add_func ("/paint-timeline/slots", test_concurrent_slots);
   g_test_add_func ("/paint-timeline/track-title-choice", test_track_title_choice);
   g_test_add_func ("/paint-timeline/tail-label-contrast", test_tail_label_contrast);
+  g_test_add_func ("/paint-timeline/tail-label-narrow", test_tail_label_narrow);
   return g_test_run ();
 }

@@ -479,6 +479,39 @@ paint_waves (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *
   g_free (launch);
 }
 
+/* The tail's label in the words that fit max_w (cr in its type), longest
+ * first: the sentence, the numbers with "slots", with "tail", the numbers
+ * alone (in the tail's red frame, on its shading); FALSE where not even
+ * those fit (a narrow track, German): the track's summary says the tail,
+ * and a label cut to "tail: 64/264, 10…" says less. */
+static gboolean
+tail_label_text (cairo_t *cr, const TlPaintStyle *style, const TlBlockStats *s, double max_w,
+                 char *buf, gsize size, double *bw, double *bh)
+{
+  char pct[32];
+  tl_format_percent (100.0 * s->tail_share, pct, sizeof pct);
+  for (guint form = 0; form < 4; form++)
+    {
+      if (form == 0)
+        g_snprintf (buf, size, _("tail: last wave %u of %u slots busy, %s of the time"),
+                    s->last_wave_blocks, s->capacity, pct);
+      else if (form == 1)
+        /* a narrow track (two side by side, presenting): the numbers, cut
+         * last, not the words that tell one track's tail from another's */
+        g_snprintf (buf, size, _("tail: %u/%u slots, %s"), s->last_wave_blocks, s->capacity, pct);
+      else if (form == 2)
+        g_snprintf (buf, size, _("tail: %u/%u, %s"), s->last_wave_blocks, s->capacity, pct);
+      else
+        /* TRANSLATORS: the tail's label where no word fits: blocks of the last wave / its
+           slots, the share of the time ("64/264, 10%") */
+        g_snprintf (buf, size, _("%u/%u, %s"), s->last_wave_blocks, s->capacity, pct);
+      tl_paint_label_boxed_size (cr, style, buf, bw, bh);
+      if (*bw <= max_w)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 paint_tail_label (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *lay,
                   guint t, const TlPaintStyle *style)
@@ -488,36 +521,21 @@ paint_tail_label (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLay
   if (!s->last_wave_partial || s->n_blocks == 0 || !track_has_room_for_labels (tl, style))
     return;
 
-  char buf[160], pct[32];
+  char buf[160];
   double font = TL_PX (style, style->font_size);
   double x1 = tl->x + s->t1_ns * tl->px_per_ns;
-  tl_format_percent (100.0 * s->tail_share, pct, sizeof pct);
-  g_snprintf (buf, sizeof buf, _("tail: last wave %u of %u slots busy, %s of the time"),
-              s->last_wave_blocks, s->capacity, pct);
   cairo_save (cr);
   tl_paint_set_font (cr, style, style->font_size, TRUE);
   /* in a box framed in the tail's colour, ending where the kernel ends,
    * along the bottom of the track: the words in fg, which read on a
    * projector in every theme, where the error red itself does not */
   double bw, bh;
-  tl_paint_label_boxed_size (cr, style, buf, &bw, &bh);
-  if (bw > tl->w - font * 0.4)
+  if (tail_label_text (cr, style, s, tl->w - font * 0.4, buf, sizeof buf, &bw, &bh))
     {
-      /* a narrow track (two side by side, presenting): the numbers, cut
-       * last, not the words that tell one track's tail from another's */
-      g_snprintf (buf, sizeof buf, _("tail: %u/%u slots, %s"), s->last_wave_blocks,
-                  s->capacity, pct);
-      tl_paint_label_boxed_size (cr, style, buf, &bw, &bh);
+      double x = CLAMP (x1 - bw, tl->x + font * 0.2, tl->x + tl->w - bw - font * 0.2);
+      double y = tl->y + tl->h - bh - font * 0.3;
+      tl_paint_label_boxed (cr, style, x, y, bw, style->error, buf);
     }
-  if (bw > tl->w - font * 0.4)
-    {
-      g_snprintf (buf, sizeof buf, _("tail: %u/%u, %s"), s->last_wave_blocks, s->capacity, pct);
-      tl_paint_label_boxed_size (cr, style, buf, &bw, &bh);
-    }
-  bw = MIN (bw, tl->w - font * 0.4);
-  double x = CLAMP (x1 - bw, tl->x + font * 0.2, tl->x + tl->w - bw - font * 0.2);
-  double y = tl->y + tl->h - bh - font * 0.3;
-  tl_paint_label_boxed (cr, style, x, y, bw, style->error, buf);
   cairo_restore (cr);
 }
 
