@@ -444,49 +444,70 @@ tail_blocks (gsize *n)
 
 /* The tail's label on a narrow track (the Blocks page beside the
  * sidebar, two kernels, German "Ende: 64/264, 10…"): in fewer words,
- * the numbers alone, or not at all, never cut; the test runs again as
- * test-paint-timeline-de. */
+ * the numbers alone, or not at all, never cut; on a short track (two
+ * kernels under the tile grid, 45 px) not over the bars it labels.  The
+ * test runs again as test-paint-timeline-de. */
 static void
 test_tail_label_narrow (void)
 {
   gsize n;
-  g_autofree TlBlockRecord *b = tail_blocks (&n);
-  g_autoptr (TlBlockStats) st = tl_block_stats_new (b, n, 132, 2, -1);
+  g_autofree TlBlockRecord *blocks = tail_blocks (&n);
+  g_autoptr (TlBlockStats) st = tl_block_stats_new (blocks, n, 132, 2, -1);
   g_assert_cmpuint (st->last_wave_blocks, ==, 64);
   g_assert_cmpuint (st->capacity, ==, 264);
   TlTimelineTrack tracks[2] = {
-    { .label = "gemm-07-regtile2d", .blocks = b, .n_blocks = n, .stats = st, .unit_label = "SM" },
-    { .label = "gemm-08-vectorized", .blocks = b, .n_blocks = n, .stats = st, .unit_label = "SM" },
+    { .label = "gemm-07-regtile2d", .blocks = blocks, .n_blocks = n, .stats = st, .unit_label = "SM" },
+    { .label = "gemm-08-vectorized", .blocks = blocks, .n_blocks = n, .stats = st, .unit_label = "SM" },
   };
   TlTimelineModel model;
   tl_timeline_model_init (&model);
   model.tracks = tracks;
   model.n_tracks = 2;
   guint labels = 0;
+  /* narrow to wide tracks, 600 px high; two tracks of 40 to 70 px high
+   * (about the labels' least), 460 and 900 px wide */
+  int sizes[38 + 2 * 15][2], n_sizes = 0;
+  for (int w = 160; w <= 900; w += 20, n_sizes++)
+    sizes[n_sizes][0] = w, sizes[n_sizes][1] = 600;
+  for (int h = 250; h < 400; h += 10, n_sizes += 2)
+    {
+      sizes[n_sizes][0] = 460, sizes[n_sizes][1] = h;
+      sizes[n_sizes + 1][0] = 900, sizes[n_sizes + 1][1] = h;
+    }
+  g_assert_cmpint (n_sizes, ==, G_N_ELEMENTS (sizes));
   for (int presenting = 0; presenting < 2; presenting++)
-    for (int w = 160; w <= 900; w += 20)
+    for (int i = 0; i < n_sizes; i++)
       {
+        int w = sizes[i][0], h = sizes[i][1];
         TlPaintStyle style;
         if (presenting)
           tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, FALSE);
         else
           tl_paint_style_init (&style, 1.0);
-        cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, 600);
+        cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
         cairo_t *cr = cairo_create (s);
         g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
         tl_paint_text_boxes_attach (cr, boxes);
-        tl_paint_timeline (cr, &model, &style, w, 600);
+        tl_paint_timeline (cr, &model, &style, w, h);
         cairo_destroy (cr);
         cairo_surface_destroy (s);
+        TlTimelineLayout lay;
+        tl_paint_timeline_layout (&model, &style, w, h, &lay);
         for (guint k = 0; k < tl_paint_text_boxes_len (boxes); k++)
           {
-            const char *text = tl_paint_text_boxes_index (boxes, k)->text;
-            if (strstr (text, "/264") == NULL)
+            const TlPaintTextBox *b = tl_paint_text_boxes_index (boxes, k);
+            if (strstr (b->text, "/264") == NULL)
               continue;
             labels++;
-            if (g_str_has_suffix (text, "…") || strstr (text, "64/264") == NULL)
-              g_error ("%d px%s: the tail's label is cut: “%s”", w,
-                       presenting ? ", presenting" : "", text);
+            if (g_str_has_suffix (b->text, "…") || strstr (b->text, "64/264") == NULL)
+              g_error ("%d×%d px%s: the tail's label is cut: “%s”", w, h,
+                       presenting ? ", presenting" : "", b->text);
+            /* the words over at most 30% of the lanes (their box over a third;
+             * 45 px lanes under a box of 20 px with the words 15 px high hid
+             * the bars) */
+            if (b->h > lay.track[0].h * 0.3)
+              g_error ("%d×%d px%s: the tail's label, %.0f px high, hides a %.0f px track", w, h,
+                       presenting ? ", presenting" : "", b->h, lay.track[0].h);
           }
       }
   /* most widths show it */

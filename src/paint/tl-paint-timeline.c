@@ -530,7 +530,11 @@ paint_tail_label (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLay
    * along the bottom of the track: the words in fg, which read on a
    * projector in every theme, where the error red itself does not */
   double bw, bh;
-  if (tail_label_text (cr, style, s, tl->w - font * 0.4, buf, sizeof buf, &bw, &bh))
+  /* on a short track (two kernels beside the tile grid) a box over more
+   * than a third of the lanes hides the bars it labels: the summary says
+   * the tail there */
+  if (tail_label_text (cr, style, s, tl->w - font * 0.4, buf, sizeof buf, &bw, &bh)
+      && bh <= tl->h / 3)
     {
       double x = CLAMP (x1 - bw, tl->x + font * 0.2, tl->x + tl->w - bw - font * 0.2);
       double y = tl->y + tl->h - bh - font * 0.3;
