@@ -26,15 +26,24 @@ known_blocks (TlBlockRecord *b, double stretch)
     };
 }
 
+/* The timeline painted on a w × h picture, its texts in boxes (when not NULL). */
 static cairo_surface_t *
-paint (const TlTimelineModel *model, const TlPaintStyle *style, int w, int h)
+paint_texts (const TlTimelineModel *model, const TlPaintStyle *style, int w, int h,
+             TlPaintTextBoxes *boxes)
 {
   cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
   cairo_t *cr = cairo_create (s);
+  tl_paint_text_boxes_attach (cr, boxes);
   tl_paint_timeline (cr, model, style, w, h);
   g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
   cairo_destroy (cr);
   return s;
+}
+
+static cairo_surface_t *
+paint (const TlTimelineModel *model, const TlPaintStyle *style, int w, int h)
+{
+  return paint_texts (model, style, w, h, NULL);
 }
 
 static guint32
@@ -204,12 +213,8 @@ test_two_kernels_own_scales (void)
   for (int own = 0; own < 2; own++)
     {
       model.own_time_scale = own;
-      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-      cairo_t *cr = cairo_create (s);
       g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
-      tl_paint_text_boxes_attach (cr, boxes);
-      tl_paint_timeline (cr, &model, &style, w, h);
-      cairo_destroy (cr);
+      cairo_surface_t *s = paint_texts (&model, &style, w, h, boxes);
       TlTimelineLayout lay;
       tl_paint_timeline_layout (&model, &style, w, h, &lay);
       const TlTimelineTrackLayout *t0 = &lay.track[0], *t1 = &lay.track[1];
@@ -484,13 +489,8 @@ test_tail_label_narrow (void)
           tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, FALSE);
         else
           tl_paint_style_init (&style, 1.0);
-        cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-        cairo_t *cr = cairo_create (s);
         g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
-        tl_paint_text_boxes_attach (cr, boxes);
-        tl_paint_timeline (cr, &model, &style, w, h);
-        cairo_destroy (cr);
-        cairo_surface_destroy (s);
+        cairo_surface_destroy (paint_texts (&model, &style, w, h, boxes));
         TlTimelineLayout lay;
         tl_paint_timeline_layout (&model, &style, w, h, &lay);
         for (guint k = 0; k < tl_paint_text_boxes_len (boxes); k++)
