@@ -9,11 +9,14 @@
  * extension or the content, the text streamed through the file window):
  * it must be the same matrix, bit for bit (signed zeros kept, any NaN
  * for a NaN) and of the same dtype.  A writer may refuse a matrix with a
- * message; what it writes must read back whole. */
+ * message; what it writes must read back whole.  `info` on the saved
+ * .npy (its header and one streaming pass over its data, never the
+ * matrix) must say what the loaded matrix's summary says, bit for bit. */
 #include "fuzz-common.h"
 
 #include "io/tl-csv.h"
 #include "io/tl-io.h"
+#include "io/tl-io-summary.h"
 #include "io/tl-mtx.h"
 #include "io/tl-text.h"
 
@@ -29,6 +32,37 @@ load_as (TlFormat format, const uint8_t *data, size_t size, GError **error)
     case TL_FORMAT_CSV: return tl_csv_load_data ("fuzz.csv", text, size, error);
     default: return tl_text_load_data ("fuzz.txt", text, size, error);
     }
+}
+
+/* a and b the same double: NaN for NaN, a zero's sign kept */
+static gboolean
+same_double (double a, double b)
+{
+  return isnan (a) ? isnan (b) : a == b && !signbit (a) == !signbit (b);
+}
+
+/* info on the file at path: the summary of m */
+static void
+assert_summary (const TlMatrix *m, const char *path, const char *name)
+{
+  TlLoadInfo info;
+  TlFileSummary file;
+  g_autoptr (GError) error = NULL;
+  if (!tl_matrix_file_summarize (path, TL_FORMAT_AUTO, &info, &file, &error))
+    g_error ("info on a saved %s fails: %s", name, error->message);
+  TlMatrixSummary want;
+  tl_matrix_summarize (m, &want);
+  const TlMatrixStats *a = &want.stats, *b = &file.summary.stats;
+  if (file.rows != m->rows || file.cols != m->cols || file.dtype != m->dtype
+      || a->n_nan != b->n_nan || a->n_inf != b->n_inf || a->n_finite != b->n_finite
+      || !same_double (a->min, b->min) || !same_double (a->max, b->max)
+      || !same_double (a->mean, b->mean) || !same_double (want.norm_one, file.summary.norm_one)
+      || !same_double (want.norm_inf, file.summary.norm_inf)
+      || !same_double (want.norm_frobenius, file.summary.norm_frobenius)
+      || !same_double (want.norm_max, file.summary.norm_max))
+    g_error ("info on a saved %zu×%zu %s says otherwise than the loaded matrix: mean %.17g, "
+             "not %.17g; Frobenius %.17g, not %.17g", m->rows, m->cols, name, b->mean, a->mean,
+             file.summary.norm_frobenius, want.norm_frobenius);
 }
 
 static void
@@ -53,6 +87,8 @@ convert (const TlMatrix *m, TlFormat format)
   if (back == NULL)
     g_error ("a loaded matrix saved as %s does not load: %s", name, error->message);
   fuzz_assert_same (m, back, TRUE, name);
+  if (format == TL_FORMAT_NPY)
+    assert_summary (m, path, name);
   g_unlink (path);
 }
 
