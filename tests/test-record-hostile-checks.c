@@ -123,6 +123,27 @@ assert_round_trip (const char *path)
   tl_record_file_clear (&file);
 }
 
+/* An older plan lacks tiles, k_per_split and work: they are made from the
+ * job, so the plan is whole and, written back, loads again (it was
+ * written with zeros that contradicted the job: the fuzzer's
+ * fuzz-found-plan-without-k-per-split.json). */
+static void
+test_plan_counts_filled (void)
+{
+  g_autofree char *path = corpus_path ("run-record", "plan-counts-missing.json");
+  TlRecordFile file;
+  g_autoptr (GError) error = NULL;
+  g_assert_true (tl_record_file_load (&file, path, TL_RECORD_LOAD_DEFAULT, &error));
+  g_assert_no_error (error);
+  const TlKernelRun *run = file.record->runs->pdata[0];
+  g_assert_true (run->has_plan);
+  g_assert_cmpint (run->plan.tiles, ==, 9);       /* 150×130 in 64×64 tiles */
+  g_assert_cmpint (run->plan.k_per_split, ==, 10); /* k = 20 in 2 slices */
+  g_assert_cmpint (run->plan.work, ==, 18);       /* 9 tiles × 2 slices */
+  tl_record_file_clear (&file);
+  assert_round_trip (path);
+}
+
 static char *
 make_record (const char *name, const char *const *args)
 {
@@ -375,6 +396,7 @@ main (int argc, char **argv)
     return 77;
   tmp_dir = g_dir_make_tmp ("tl-record-checks-XXXXXX", NULL);
   g_test_add_func ("/record-checks/refusals", test_refusals);
+  g_test_add_func ("/record-checks/plan-counts-filled", test_plan_counts_filled);
   g_test_add_func ("/record-checks/written-records-load", test_written_records_load);
   g_test_add_func ("/record-checks/planned-records-load", test_planned_records_load);
   g_test_add_func ("/record-checks/info", test_info);

@@ -36,8 +36,8 @@ has (JsonObject *plan, const char *name)
 }
 
 gboolean
-tl_record_check_plan (JsonObject *obj, const char *path, const TlGpuGemmPlan *p,
-                      const TlJob *job, GError **error)
+tl_record_check_plan (JsonObject *obj, const char *path, TlGpuGemmPlan *p, const TlJob *job,
+                      GError **error)
 {
   const struct { const char *name; int value; } sizes[] = {
     { "tile_m", p->tile_m }, { "tile_n", p->tile_n }, { "splits", p->splits },
@@ -49,27 +49,36 @@ tl_record_check_plan (JsonObject *obj, const char *path, const TlGpuGemmPlan *p,
         return tl_json_fail (error, pm, _("%d: a plan's tile and splits are at least 1"),
                              sizes[i].value);
       }
+  /* an older plan lacks some of the counts the job makes: they are filled
+   * in (written back as 0 they would contradict the job when read again) */
   gint64 tiles = MIN (ceil_div (job->m, p->tile_m) * ceil_div (job->n, p->tile_n),
                       PLAN_MAX_COUNT);
-  if (has (obj, "tiles") && p->tiles != tiles)
+  gint64 k_per_split = ceil_div (job->k, p->splits); /* k ≤ G_MAXINT32 */
+  if (!has (obj, "tiles"))
+    p->tiles = (int) tiles;
+  else if (p->tiles != tiles)
     {
       g_autofree char *pt = tl_json_path (path, "tiles");
       return tl_json_fail (error, pt, _("%d, but a %zu×%zu C has %" PRId64 " tiles of %d×%d"),
                            p->tiles, job->m, job->n, tiles, p->tile_m, p->tile_n);
     }
-  if (has (obj, "k_per_split") && p->k_per_split != ceil_div (job->k, p->splits))
+  if (!has (obj, "k_per_split"))
+    p->k_per_split = (int) k_per_split;
+  else if (p->k_per_split != k_per_split)
     {
       g_autofree char *pk = tl_json_path (path, "k_per_split");
       return tl_json_fail (error, pk, _("%d, but k = %zu cut in %d slices makes %" PRId64),
-                           p->k_per_split, job->k, p->splits, ceil_div (job->k, p->splits));
+                           p->k_per_split, job->k, p->splits, k_per_split);
     }
   /* a CTA's work is a tile and a slice of k; a multicast pair (cluster
    * of an unsplit plan) takes a lone last tile as a pair */
-  if (has (obj, "work") && has (obj, "cluster") && p->cluster >= 1)
+  if (has (obj, "cluster") && p->cluster >= 1)
     {
       gint64 units = p->splits > 1 ? tiles : ceil_div (tiles, p->cluster);
       gint64 work = MIN (units * p->cluster, PLAN_MAX_COUNT);
-      if (p->work != work)
+      if (!has (obj, "work"))
+        p->work = (int) work;
+      else if (p->work != work)
         {
           g_autofree char *pw = tl_json_path (path, "work");
           return tl_json_fail (error, pw, _("%d, but %" PRId64 " tiles in %d slices of k, "

@@ -49,8 +49,9 @@ TlKernelRun *tl_record_read_run (JsonObject *obj, const char *path, const TlJob 
 
 /* What a run says together (tl-record-check-run.c), each error naming the
  * JSON path and the values.  The plan (the object obj at path, as read
- * into p) against the job's sizes: its tile count, slice of k and work. */
-gboolean tl_record_check_plan (JsonObject *obj, const char *path, const TlGpuGemmPlan *p,
+ * into p) against the job's sizes: its tile count, slice of k and work,
+ * each filled in from the job where obj lacks it (an older plan). */
+gboolean tl_record_check_plan (JsonObject *obj, const char *path, TlGpuGemmPlan *p,
                                const TlJob *job, GError **error);
 /* The run's blocks (at path) on the tiles of C its tile size makes (in
  * either orientation), within its plan's tile and slices, and no tile of
