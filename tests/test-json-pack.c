@@ -206,6 +206,28 @@ test_narrow (void)
   both_clear (&b);
 }
 
+/* Arrays of an integer and a double, one after another: each reuses the
+ * room of the one before and is widened; the room once doubled with each
+ * array (the 23rd asked the budget for 32 GiB, the fuzzer's 615-byte
+ * Gauss record for 512 MiB). */
+static void
+test_many_mixed (void)
+{
+  GString *t = g_string_new ("{\"a\": [");
+  for (int i = 0; i < 40; i++)
+    g_string_append_printf (t, "%s[%d, 0.5]", i ? ", " : "", i);
+  g_string_append (t, "]}");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (TlJsonDoc) doc = tl_json_doc_parse (t->str, t->len, &error);
+  g_assert_no_error (error);
+  JsonArray *a = json_object_get_array_member (json_node_get_object (tl_json_doc_root (doc)), "a");
+  g_assert_cmpuint (json_array_get_length (a), ==, 40);
+  JsonArray *last = json_array_get_array_element (a, 39);
+  g_assert_cmpint (json_array_get_int_element (last, 0), ==, 39);
+  g_assert_cmpfloat (json_array_get_double_element (last, 1), ==, 0.5);
+  g_string_free (t, TRUE);
+}
+
 /* Made whole again, a document writes as the tree of the same text does. */
 static void
 test_unpack (void)
@@ -464,6 +486,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/json-pack/read-alike", test_read_alike);
   g_test_add_func ("/json-pack/narrow", test_narrow);
+  g_test_add_func ("/json-pack/many-mixed", test_many_mixed);
   g_test_add_func ("/json-pack/unpack", test_unpack);
   g_test_add_func ("/json-pack/forged", test_forged);
   g_test_add_func ("/json-pack/errors", test_errors);

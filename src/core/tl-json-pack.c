@@ -126,11 +126,16 @@ grow (Builder *b, GError **error)
   return TRUE;
 }
 
-/* An integer beyond 32 bits: the int32 values so far become int64. */
+/* An integer beyond 32 bits: the int32 values so far become int64, with
+ * room for those values (not for the int32 room: that may be the bytes of
+ * an earlier candidate counted in int32s, and widening it doubled it for
+ * each array of integers and doubles — a 615-byte record asked 512 MiB). */
 static gboolean
 widen (Builder *b, GError **error)
 {
-  gsize cap = MAX (b->cap, 1024);
+  gsize cap = 1024;
+  while (cap < b->n)
+    cap *= 2;
   guint64 bytes = (guint64) cap * sizeof (gint64);
   if (!tl_memory_check (bytes, _("an array of numbers in the JSON document"), error))
     return FALSE;
