@@ -47,8 +47,11 @@ esac
 case $jobs in
   ''|0|*[!0-9]*) echo "tools/fuzz-all.sh: JOBS must be a whole number from 1, not “$jobs”" >&2; exit 2 ;;
 esac
+# with -fork a crash stops only the child that found it (hangs and
+# over-allocations already do): the harness keeps fuzzing, and its
+# crashes/ folder says it found something
 fork=()
-[ "$jobs" -gt 1 ] && fork=(-fork="$jobs")
+[ "$jobs" -gt 1 ] && fork=(-fork="$jobs" -ignore_crashes=1)
 export TL_FUZZ_BUILD=${TL_FUZZ_BUILD:-build-fuzz}
 build=$TL_FUZZ_BUILD
 
@@ -81,6 +84,7 @@ for name in $targets; do
   work="$build/fuzz-$name"
   rm -rf "$work/scratch" "$work/time"
   mkdir -p "$work/scratch" "$work/crashes"
+  touch "$work/started"  # what crashes/ got since is this run's
   more=()
   [ -n "${TL_FUZZ_CORPUS:-}" ] && [ -d "$TL_FUZZ_CORPUS/$name" ] && more=("$TL_FUZZ_CORPUS/$name")
   ${timer[@]:+"${timer[@]}" "$work/time"} \
@@ -123,10 +127,11 @@ for name in $targets; do
     cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.0f", u + s }')
   fi
   result=OK
-  if [ $rc -ne 0 ]; then
+  found=$(find "$build/fuzz-$name/crashes" -type f -newer "$build/fuzz-$name/started" | wc -l)
+  if [ $rc -ne 0 ] || [ "$found" -gt 0 ]; then
     result=FAIL
     status=1
-    echo "tools/fuzz-all.sh: fuzz-$name found a problem (exit $rc):" >&2
+    echo "tools/fuzz-all.sh: fuzz-$name found a problem (exit $rc, $found new inputs in crashes/):" >&2
     grep -E 'ERROR|Bail out|SUMMARY|Test unit written' "$log" | head -8 >&2
   fi
   printf '%-14s %-6s %12s %8s %6s %6s %7s %6s MB %7s\n' "$name" "$result" "${execs:-?}" \
