@@ -17,6 +17,12 @@
 # CPU-minutes a harness).  A fork child runs for up to its job number of
 # seconds and is waited for: the run may end a minute or so after SECONDS.
 #
+# TL_FUZZ_JOBS_FOR="NAME=N …" runs those harnesses with N processes
+# instead of JOBS (a campaign continued over several runs evens out the
+# CPU minutes of one that got fewer).  With JOBS over 1 a crash stops
+# only the fork child that found it (-ignore_crashes=1), as hangs and
+# over-allocations do: the harness fuzzes on and FAILs at the end.
+#
 # TL_FUZZ_PREBUILT=1 skips the build and runs the harnesses already in
 # $TL_FUZZ_BUILD/tests/fuzz/ (a build copied from another machine, with
 # its shared libraries on LD_LIBRARY_PATH: tools/make-fuzz-bundle.sh packs
@@ -47,11 +53,31 @@ esac
 case $jobs in
   ''|0|*[!0-9]*) echo "tools/fuzz-all.sh: JOBS must be a whole number from 1, not “$jobs”" >&2; exit 2 ;;
 esac
+# JOBS of harness NAME: TL_FUZZ_JOBS_FOR="NAME=N …" gives some another
+# number (a campaign evens out the CPU minutes of one that lost some)
+jobs_of() {
+  local kv n=$jobs
+  for kv in ${TL_FUZZ_JOBS_FOR:-}; do
+    [ "${kv%%=*}" = "$1" ] && n=${kv#*=}
+  done
+  case $n in
+    ''|0|*[!0-9]*) echo "tools/fuzz-all.sh: TL_FUZZ_JOBS_FOR gives $1 “$n” jobs" >&2; exit 2 ;;
+  esac
+  echo "$n"
+}
 # with -fork a crash stops only the child that found it (hangs and
 # over-allocations already do): the harness keeps fuzzing, and its
 # crashes/ folder says it found something
-fork=()
-[ "$jobs" -gt 1 ] && fork=(-fork="$jobs" -ignore_crashes=1)
+fork_of() {
+  local n
+  n=$(jobs_of "$1") || exit 2
+  if [ "$n" -gt 1 ]; then
+    echo "-fork=$n -ignore_crashes=1"
+  fi
+}
+for name in $targets; do
+  fork_of "$name" >/dev/null || exit 2
+done
 export TL_FUZZ_BUILD=${TL_FUZZ_BUILD:-build-fuzz}
 build=$TL_FUZZ_BUILD
 
@@ -88,7 +114,7 @@ for name in $targets; do
   more=()
   [ -n "${TL_FUZZ_CORPUS:-}" ] && [ -d "$TL_FUZZ_CORPUS/$name" ] && more=("$TL_FUZZ_CORPUS/$name")
   ${timer[@]:+"${timer[@]}" "$work/time"} \
-  "$build/tests/fuzz/fuzz-$name" "${fork[@]}" -max_total_time="$seconds" \
+  "$build/tests/fuzz/fuzz-$name" $(fork_of "$name") -max_total_time="$seconds" \
     -timeout="${TL_FUZZ_TIMEOUT:-5}" \
     -max_len=65536 \
     -rss_limit_mb=2048 -malloc_limit_mb=512 -print_final_stats=1 \

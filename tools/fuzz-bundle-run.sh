@@ -52,6 +52,10 @@ else
     "$here/fuzz.tar.xz" "$work" || exit 1
 fi
 
+# the scripts beside the archive are the ones to run
+mkdir -p "$work/tools"
+cp "$here/fuzz-all.sh" "$work/tools/fuzz-all.sh" || exit 1
+
 # the corpus to continue from, as an absolute folder of NAME/ folders
 if [ -n "$given" ]; then
   case $given in

@@ -29,8 +29,8 @@
 #
 # The bundle: the harnesses (debug info stripped: a report names
 # functions, lines come from replaying the input here), every shared
-# library ldd names except glibc's, GNU time (peak RSS), tools/fuzz-all.sh,
-# .ci/lsan.supp and tests/fuzz/corpus/, as one .tar.xz beside run.sh.  A
+# library ldd names except glibc's, GNU time (peak RSS), .ci/lsan.supp and
+# tests/fuzz/corpus/, as one .tar.xz beside run.sh and tools/fuzz-all.sh.  A
 # device run carries at most 64 MiB, the checkout (about 29 MiB) included:
 # this is about 14 MiB.
 #
@@ -61,7 +61,6 @@ for name in $targets; do
   bins="$bins $build/tests/fuzz/fuzz-$name"
 done
 cp /usr/bin/time "$stage/bin/time"
-cp "$src/tools/fuzz-all.sh" "$stage/tools/"
 cp "$src/.ci/lsan.supp" "$stage/.ci/"
 cp -r "$src/tests/fuzz/corpus" "$stage/tests/fuzz/"
 
@@ -80,6 +79,8 @@ mkdir -p "$dest"
 # xz packs OpenBLAS (its kernels for every x86 generation) 2.5 times
 # tighter than gzip: 4 MiB instead of 10
 tar -C "$stage" -cf - . | xz -9 -T2 >"$dest/fuzz.tar.xz"
+# the scripts beside it, uncompressed: a fix to them needs no new archive
 cp "$src/tools/fuzz-bundle-run.sh" "$dest/run.sh"
+cp "$src/tools/fuzz-all.sh" "$dest/fuzz-all.sh"
 chmod +x "$dest/run.sh"
 du -sh "$dest"
