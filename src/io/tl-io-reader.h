@@ -168,8 +168,11 @@ tl_io_fill_put (TlIoFill *fill, double v, gboolean is_int, GError **error)
     return FALSE;
   if (G_UNLIKELY (fill->pass != NULL))
     {
-      /* as the matrix would hold it: float32 rounded, int32 exact */
-      fill->batch[fill->n_batch++] = fill->dtype == TL_DTYPE_FLOAT32 ? (double) (float) v : v;
+      /* as the matrix would hold it: float32 rounded, int32 exact ("-0"
+       * is 0 there: info said min −0 of an integer table) */
+      fill->batch[fill->n_batch++] = fill->dtype == TL_DTYPE_FLOAT32 ? (double) (float) v
+                                     : fill->dtype == TL_DTYPE_INT32 ? (double) (gint32) v
+                                                                      : v;
       fill->n++;
       if (fill->n_batch == TL_IO_FILL_BATCH)
         tl_io_fill_flush (fill);
