@@ -17,8 +17,8 @@
 # (libFuzzer's -merge=1), replays the committed corpus with that set once
 # (the coverage of the whole, the slowest input) and writes to
 # $TL_FUZZ_OUT, else $OUT, else ./fuzz-out — six files, as a device run
-# brings back at most 8 (beside other work, set TL_FUZZ_OUT to a folder
-# and pack it into one file of $OUT):
+# brings back at most 8 (beside other work, TL_FUZZ_PACK=$OUT/fuzz.tar
+# packs them, with run.sh's output, into one):
 #   summary.txt     the table: executions, exec/s, cov, features, corpus,
 #                   peak RSS, CPU seconds, slowest input, result
 #   results.json    the same, one JSON line a harness
@@ -32,10 +32,11 @@
 # library ldd names except glibc's, GNU time (peak RSS), .ci/lsan.supp and
 # tests/fuzz/corpus/, as one .tar.xz beside run.sh and tools/fuzz-all.sh.  A
 # device run carries at most 64 MiB, the checkout (about 29 MiB) included:
-# this is about 14 MiB.
+# this is 14.3 MiB (OpenBLAS 4.2 of it).
 #
 # Environment: BUILD (the clang build, default build-fuzz, set up by
-# tools/fuzz.sh as it does for itself).  run.sh's: TL_FUZZ_OUT, TL_FUZZ_WORK
+# tools/fuzz.sh as it does for itself).  run.sh's: TL_FUZZ_OUT, TL_FUZZ_PACK,
+# TL_FUZZ_TMPDIR, TL_FUZZ_JOBS_FOR (tools/fuzz-all.sh), TL_FUZZ_WORK
 # (where it unpacks, default /tmp/tl-fuzz-campaign), TL_FUZZ_STEP_LIMIT
 # (seconds for each merge and replay, default 120: a merge that does not
 # finish keeps the corpus unmerged), TL_FUZZ_TIMEOUT (a hang, default 5 s).
