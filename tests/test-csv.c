@@ -86,6 +86,12 @@ test_no_silent_loss (void)
     { "bom2.csv", "\xef\xbb\xbf\xef\xbb\xbf" "1,2\n2,3\n", TL_ERROR_PARSE, ":1:1:" },
     /* a header with a number in it is data, and says which field is wrong */
     { "mixed.csv", "id,2020\n1,2\n", TL_ERROR_PARSE, ":1:1:" },
+    /* numbers written wrong are no header: hex floats, trailing garbage,
+     * an ambiguous decimal comma, a fraction */
+    { "hex.csv", "0x1p3,0x10\n1,2\n", TL_ERROR_PARSE, ":1:1:" },
+    { "garbage.csv", "1.5x,2.5x\n1,2\n", TL_ERROR_PARSE, ":1:1:" },
+    { "ambiguous.csv", "1.234,5;-2.345,6\n1;2\n", TL_ERROR_PARSE, ":1:1:" },
+    { "fraction.csv", "x,-3/4\n1,2\n", TL_ERROR_PARSE, ":1:1:" },
     { "cr.csv", "1,2\r3,x\r", TL_ERROR_PARSE, ":2:3:" },
   };
   io_test_expect_errors (dir, cases, G_N_ELEMENTS (cases), TL_FORMAT_AUTO);

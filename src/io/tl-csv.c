@@ -3,9 +3,9 @@
  * The delimiter is sniffed from the first row: a tab if there is one,
  * else ';' (spreadsheets in German or Italian locales, which also write a
  * decimal comma: "1,5;2,25"), else ',', else runs of blanks.  A first row
- * in which no field is a number (not even one beyond float64's range) is
- * a header and skipped; a row with any number is data, so a row of
- * numbers is never dropped.  Fields may be quoted ("1.5", with "" for a
+ * in which no field is a number (not even one beyond float64's range) and
+ * none begins like one ("0x10", "1.5x") is a header and skipped; a row
+ * with any number is data, so a row of numbers is never dropped.  Fields may be quoted ("1.5", with "" for a
  * quote inside).  Blank lines and lines starting with '#' are skipped.
  * Every row must have as many fields as the first.  The dtype follows the
  * values: int32 when every value is written as an integer that fits,
@@ -250,13 +250,28 @@ is_float32_note (TlIoSource *src)
 
 /* ---- the first row: its fields, and whether it is a header ------------ */
 
+/* Whether the field begins as a number does: a digit, or a sign or point
+ * before one ("0x1p3", "1.5x", "-.5e" are numbers written wrong, not a
+ * column's name, so their row is data and the error points at them). */
+static gboolean
+starts_like_number (const Field *f)
+{
+  gsize i = 0;
+  if (i < f->len && (f->text[i] == '+' || f->text[i] == '-'))
+    i++;
+  if (i < f->len && (f->text[i] == '.' || f->text[i] == ','))
+    i++;
+  return i < f->len && g_ascii_isdigit (f->text[i]);
+}
+
 static gboolean
 probe_field_cb (Csv *csv, const Field *f, guint k, gpointer data, GError **error)
 {
   gboolean *has_number = data;
   double v;
-  if (tl_io_parse_number (f->text, f->len, csv->decimal_comma, FALSE, &v, NULL)
-      != TL_IO_NUMBER_BAD)
+  if (starts_like_number (f)
+      || tl_io_parse_number (f->text, f->len, csv->decimal_comma, FALSE, &v, NULL)
+           != TL_IO_NUMBER_BAD)
     *has_number = TRUE;
   return TRUE;
 }
