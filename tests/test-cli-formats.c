@@ -100,6 +100,16 @@ test_convert (void)
   g_assert_no_error (error);
   g_assert_cmpint (im->dtype, ==, TL_DTYPE_INT32);
 
+  /* to float32: a finite value beyond its range is refused, not made ±Inf */
+  g_autofree char *huge = g_build_filename (dir, "huge.csv", NULL);
+  g_assert_true (g_file_set_contents (huge, "1.5,-1e300\n", -1, NULL));
+  g_autofree char *f32 = g_build_filename (dir, "f32.npy", NULL);
+  g_autofree char *err32 = NULL;
+  g_assert_cmpint (run_cli ((const char *[]) { "convert", huge, f32, "--dtype", "float32", NULL },
+                            NULL, &err32), ==, 1);
+  g_assert_nonnull (strstr (err32, "row 1, column 2 (-1.0000000000000001e+300) is beyond float32"));
+  g_assert_false (g_file_test (f32, G_FILE_TEST_EXISTS));
+
   /* a missing input is a runtime failure; wrong arguments are usage errors */
   g_autofree char *missing = g_build_filename (dir, "missing.mtx", NULL);
   g_assert_cmpint (run_cli ((const char *[]) { "convert", missing, odd, "-f", "npy", NULL },

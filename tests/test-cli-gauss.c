@@ -185,6 +185,21 @@ test_bad_input (void)
   g_assert_cmpint (r.status, ==, 1);
   assert_has (r.err, "NaN at row 1, column 2");
 
+  /* a NaN in B is named with B's file, not "the matrix" of A */
+  g_autofree char *a = write_file ("a.csv", "1,2\n3,4\n");
+  g_autofree char *b = write_file ("b-inf.csv", "1\n-inf\n");
+  g_auto (Result) rhs;
+  cli_test_run (&rhs, "solve", a, b, NULL);
+  g_assert_cmpint (rhs.status, ==, 1);
+  g_autofree char *named = g_strdup_printf ("%s: The matrix holds -Inf at row 2, column 1", b);
+  assert_has (rhs.err, named);
+  /* and a value float32 cannot hold is named as itself, not as the Inf it would become */
+  g_autofree char *big = write_file ("big.csv", "1e300,0\n0,1\n");
+  g_auto (Result) f32;
+  cli_test_run (&f32, "det", "--dtype", "float32", big, NULL);
+  g_assert_cmpint (f32.status, ==, 1);
+  assert_has (f32.err, "row 1, column 1 (1.0000000000000001e+300) is beyond float32");
+
   g_auto (Result) piv;
   cli_test_run (&piv, "lu", "--gen", "hilbert", "--size", "3", "--pivoting", "full", NULL);
   g_assert_cmpint (piv.status, ==, 2);

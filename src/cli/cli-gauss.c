@@ -134,9 +134,27 @@ tl_cli_gauss_load (TlCliGauss *o, const char *path, GError **error)
     return NULL;
   /* integer files are eliminated in floating point (or exactly with --mod) */
   TlDtype want = o->dtype ? o->dtype_value : (m->dtype == TL_DTYPE_FLOAT32 ? TL_DTYPE_FLOAT32 : TL_DTYPE_FLOAT64);
-  if (m->dtype == want)
-    return g_steal_pointer (&m);
-  return tl_matrix_convert (m, want, error);
+  if (m->dtype != want)
+    {
+      if (want == TL_DTYPE_FLOAT32 && !tl_cli_fits_float32 (m, error))
+        {
+          g_prefix_error (error, "%s: ", path);
+          return NULL;
+        }
+      TlMatrix *converted = tl_matrix_convert (m, want, error);
+      if (converted == NULL)
+        return NULL;
+      g_clear_pointer (&m, tl_matrix_unref);
+      m = converted;
+    }
+  /* a NaN in B (or A) is named with its file: "The matrix" alone could
+   * be either */
+  if (!tl_lu_check_finite (m, error))
+    {
+      g_prefix_error (error, "%s: ", path);
+      return NULL;
+    }
+  return g_steal_pointer (&m);
 }
 
 TlMatrix *
