@@ -19,7 +19,8 @@
 #
 # TL_FUZZ_JOBS_FOR="NAME=N …" runs those harnesses with N processes
 # instead of JOBS (a campaign continued over several runs evens out the
-# CPU minutes of one that got fewer).  With JOBS over 1 a crash stops
+# CPU minutes of one that got fewer); TL_FUZZ_TARGETS="NAME …" fuzzes
+# only those harnesses (one that is still owed its hour).  With JOBS over 1 a crash stops
 # only the fork child that found it (-ignore_crashes=1), as hangs and
 # over-allocations do: the harness fuzzes on and FAILs at the end.
 #
@@ -44,7 +45,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-targets="mtx npy csv text convert run-record gauss-record"
+targets=${TL_FUZZ_TARGETS:-"mtx npy csv text convert run-record gauss-record"}
 seconds=${1:-60}
 jobs=${2:-1}
 case $seconds in

@@ -38,7 +38,7 @@ if [ -n "$pack_file" ]; then
   # an earlier call's files on a machine still warm must not come back again
   [ -z "${TL_FUZZ_OUT:-}" ] && out=$work-out && rm -rf "$out"
 fi
-targets="mtx npy csv text convert run-record gauss-record"
+targets=${TL_FUZZ_TARGETS:-"mtx npy csv text convert run-record gauss-record"}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 [ -n "$pack_file" ] && exec >"$out/run.txt" 2>&1
