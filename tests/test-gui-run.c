@@ -29,6 +29,23 @@ test_launch (void)
   g_assert_null (tl_window_get_source (win, TL_TARGET_A));
 }
 
+/* the status bar says what the page on show offers to read: Compare has no
+ * heatmap or block to point at */
+void
+test_status_hint (void)
+{
+  tl_window_show_view (win, "compare");
+  g_assert_nonnull (strstr (tl_window_get_hover_text (win), "bar"));
+  g_assert_null (strstr (tl_window_get_hover_text (win), "heatmap"));
+  tl_window_show_view (win, "matrices");
+  g_assert_nonnull (strstr (tl_window_get_hover_text (win), "heatmap"));
+  tl_window_show_view (win, "blocks");
+  g_assert_nonnull (strstr (tl_window_get_hover_text (win), "block"));
+  tl_window_show_view (win, "source");
+  g_assert_cmpstr (tl_window_get_hover_text (win), ==, "");
+  tl_window_show_view (win, "matrices");
+}
+
 void
 test_generate (void)
 {

@@ -37,6 +37,7 @@ void test_open_files (void);
 void test_generate (void);
 void test_run_cpu (void);
 void test_lecture_views (void);
+void test_status_hint (void);
 void test_fresh_results (void);
 void test_remembers_kernels (void);
 /* test-gui-cancel.c: cancelling a run and a factorisation */

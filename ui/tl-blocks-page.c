@@ -361,9 +361,16 @@ blocks_export_options (TlPage *page, TlRenderOptions *o)
   return TRUE;
 }
 
+static const char *
+blocks_hint (TlPage *page)
+{
+  return _("Point at a block to read it");
+}
+
 static void
 tl_blocks_page_page_init (TlPageInterface *iface)
 {
+  iface->hint = blocks_hint;
   iface->set_session = blocks_set_session;
   iface->set_presentation = blocks_set_presentation;
   iface->step = blocks_step;

@@ -483,9 +483,16 @@ compare_add_actions (TlPage *page, GActionMap *map)
   g_action_map_add_action_entries (map, entries, G_N_ELEMENTS (entries), page);
 }
 
+static const char *
+compare_hint (TlPage *page)
+{
+  return _("Click a bar for its details");
+}
+
 static void
 tl_compare_page_page_init (TlPageInterface *iface)
 {
+  iface->hint = compare_hint;
   iface->add_actions = compare_add_actions;
   iface->set_session = compare_set_session;
   iface->set_presentation = compare_set_presentation;

@@ -566,9 +566,16 @@ matrices_show_tile (TlPage *page, const char *kernel_id, guint64 row0, guint64 r
     tl_heatmap_view_set_highlight_span (HM (self->hm_c), (gssize) row0, rows, (gssize) col0, cols);
 }
 
+static const char *
+matrices_hint (TlPage *page)
+{
+  return _("Point at a heatmap to read it");
+}
+
 static void
 tl_matrices_page_page_init (TlPageInterface *iface)
 {
+  iface->hint = matrices_hint;
   iface->set_session = matrices_set_session;
   iface->set_presentation = matrices_set_presentation;
   iface->step = matrices_step;

@@ -41,6 +41,14 @@ show_kernel_cb (TlPage *from, const char *kernel_id, const char *view, gboolean 
     gtk_stack_set_visible_child (GTK_STACK (self), page);
 }
 
+/* another page came up: the status bar says what this one offers to read */
+static void
+visible_child_cb (TlPageStack *self, GParamSpec *pspec, gpointer data)
+{
+  TlPage *page = tl_page_stack_get_page (self);
+  g_signal_emit (self, signals[SIGNAL_HOVER_TEXT], 0, page ? tl_page_get_hint (page) : "");
+}
+
 static void
 tl_page_stack_class_init (TlPageStackClass *klass)
 {
@@ -51,6 +59,7 @@ tl_page_stack_class_init (TlPageStackClass *klass)
 static void
 tl_page_stack_init (TlPageStack *self)
 {
+  g_signal_connect (self, "notify::visible-child", G_CALLBACK (visible_child_cb), NULL);
 }
 
 void
@@ -67,6 +76,7 @@ tl_page_stack_set_session (TlPageStack *self, TlSession *session, GActionMap *ma
       g_signal_connect_object (page, "tile-hovered", G_CALLBACK (tile_hovered_cb), self, 0);
       g_signal_connect_object (page, "show-kernel", G_CALLBACK (show_kernel_cb), self, 0);
     }
+  visible_child_cb (self, NULL, NULL);
 }
 
 void

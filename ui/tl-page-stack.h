@@ -8,7 +8,8 @@
  * a kernel to the page named for it ("show-kernel", which may come up).
  *
  * "hover-text" (const char *text): what the pointer is over on any page,
- *   for the status bar.
+ *   for the status bar; when a page comes up, what it offers to read
+ *   (tl_page_get_hint).
  */
 #pragma once
 

@@ -112,6 +112,15 @@ tl_page_prepare_run (TlPage *self, GError **error)
   return iface->prepare_run ? iface->prepare_run (self, error) : TRUE;
 }
 
+const char *
+tl_page_get_hint (TlPage *self)
+{
+  g_return_val_if_fail (TL_IS_PAGE (self), "");
+  TlPageInterface *iface = TL_PAGE_GET_IFACE (self);
+  const char *hint = iface->hint ? iface->hint (self) : NULL;
+  return hint ? hint : "";
+}
+
 void
 tl_page_show_tile (TlPage *self, const char *kernel_id, guint64 row0, guint64 rows, guint64 col0,
                    guint64 cols)

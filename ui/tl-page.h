@@ -65,6 +65,9 @@ struct _TlPageInterface
    * ready (the Source page turns an edited kernel into a new version);
    * FALSE with error stops the run */
   gboolean (*prepare_run)      (TlPage *self, GError **error);
+  /* what the status bar says while the page is shown and the pointer is
+   * over nothing to read ("Point at a block to read it"); NULL: nothing */
+  const char *(*hint)          (TlPage *self);
 };
 
 void     tl_page_set_session      (TlPage *self, TlSession *session);
@@ -81,6 +84,7 @@ void     tl_page_show_kernel      (TlPage *self, const char *kernel_id);
 void     tl_page_show_tile        (TlPage *self, const char *kernel_id, guint64 row0, guint64 rows,
                                    guint64 col0, guint64 cols);
 gboolean tl_page_prepare_run      (TlPage *self, GError **error);
+const char *tl_page_get_hint      (TlPage *self); /* "" when the page has none */
 
 /* For pages: the interface's signals. */
 void     tl_page_emit_hover_text  (TlPage *self, const char *text);

@@ -710,6 +710,13 @@ tl_window_get_info_message (TlWindow *self)
   return gtk_label_get_text (GTK_LABEL (self->info_label));
 }
 
+const char *
+tl_window_get_hover_text (TlWindow *self)
+{
+  g_return_val_if_fail (TL_IS_WINDOW (self), NULL);
+  return gtk_label_get_text (GTK_LABEL (self->hover_label));
+}
+
 gboolean
 tl_window_is_running (TlWindow *self)
 {

@@ -36,6 +36,8 @@ void         tl_window_cancel (TlWindow *self);
 /* state, for tests and probes */
 TlMatrix    *tl_window_get_source (TlWindow *self, guint target);
 const char  *tl_window_get_info_message (TlWindow *self); /* NULL when the info bar is hidden */
+/* the status bar's left line: what the pointer is over, or what the page on show offers to read */
+const char  *tl_window_get_hover_text (TlWindow *self);
 gboolean     tl_window_is_running (TlWindow *self);
 gboolean     tl_window_is_busy (TlWindow *self);          /* loading, generating or running */
 guint        tl_window_get_n_live_results (TlWindow *self);
