@@ -6,6 +6,7 @@
 
 #include "view/tl-player.h"
 #include "tl-compare-page.h"
+#include "tl-chart-view.h"
 #include "tl-device-page.h"
 #include "tl-heatmap-view.h"
 #include "tl-blocks-page.h"
@@ -44,6 +45,31 @@ test_status_hint (void)
   tl_window_show_view (win, "source");
   g_assert_cmpstr (tl_window_get_hover_text (win), ==, "");
   tl_window_show_view (win, "matrices");
+}
+
+/* a bar's name cut to fit its column reads whole in the bar's tooltip */
+void
+test_bar_tooltip (void)
+{
+  static const char name[] = "16 double-buffered, 4×8 warps, planned";
+  TlCompareBar bars[] = { { .label = "02 coalesced", .median_ms = 2, .min_ms = 2, .max_ms = 2 },
+                          { .label = name, .median_ms = 1, .min_ms = 1, .max_ms = 1 } };
+  TlCompareModel model;
+  tl_compare_model_init (&model);
+  model.bars = bars;
+  model.n_bars = G_N_ELEMENTS (bars);
+  GtkWidget *window = gtk_offscreen_window_new ();
+  GtkWidget *chart = tl_chart_view_new (TL_CHART_BARS);
+  tl_chart_view_set_bars (TL_CHART_VIEW (chart), &model);
+  gtk_widget_set_size_request (chart, 400, 300);
+  gtk_container_add (GTK_CONTAINER (window), chart);
+  gtk_widget_show_all (window);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_true (gtk_widget_get_has_tooltip (chart));
+  g_assert_cmpstr (tl_chart_view_get_bar_label_at (TL_CHART_VIEW (chart), 20, 200), ==, name);
+  g_assert_cmpstr (tl_chart_view_get_bar_label_at (TL_CHART_VIEW (chart), 20, 2), ==, NULL);
+  gtk_widget_destroy (window);
 }
 
 void

@@ -38,6 +38,7 @@ void test_generate (void);
 void test_run_cpu (void);
 void test_lecture_views (void);
 void test_status_hint (void);
+void test_bar_tooltip (void);
 void test_fresh_results (void);
 void test_remembers_kernels (void);
 /* test-gui-cancel.c: cancelling a run and a factorisation */

@@ -28,6 +28,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/gui/launch", test_launch);
   g_test_add_func ("/gui/status-hint", test_status_hint);
+  g_test_add_func ("/gui/bar-tooltip", test_bar_tooltip);
   g_test_add_func ("/gui/open-files", test_open_files);
   g_test_add_func ("/gui/generate", test_generate);
   g_test_add_func ("/gui/run-cpu", test_run_cpu);

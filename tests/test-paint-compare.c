@@ -417,6 +417,40 @@ test_bars_legible (void)
   cairo_surface_destroy (s);
 }
 
+/* Compare in a 1024×768 window (a chart 560 px wide) with a few bars: a
+ * name too wide for its column ("16 double-buffered, 4×8 warps, planned")
+ * reads whole on two lines, not cut to "16 double-buffered, 4×8 warps,…". */
+static void
+test_bars_long_names (void)
+{
+  static const char *const names[] = { "16 double-buffered, 4×8 warps, planned", "02 coalesced",
+                                       "cuBLAS SGEMM (pedantic)" };
+  enum { N = G_N_ELEMENTS (names) };
+  TlCompareBar bars[N];
+  for (guint i = 0; i < N; i++)
+    bars[i] = (TlCompareBar) { .label = names[i], .median_ms = 1.0 + i, .min_ms = 0.9 + i,
+                               .max_ms = 1.1 + i, .flops = 1e9 };
+  TlCompareModel model;
+  tl_compare_model_init (&model);
+  model.bars = bars;
+  model.n_bars = N;
+  model.title = "C = A·B, 4096×4096 · 4096×4096 (float32)";
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1.0);
+  cairo_t *cr;
+  cairo_surface_t *s = surface (560, 300, &cr);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  tl_paint_compare (cr, &model, &style, 560, 300);
+  g_assert_false (any_cut (boxes));
+  g_assert_null (tl_paint_text_boxes_find (boxes, names[0]));
+  g_assert_nonnull (tl_paint_text_boxes_find (boxes, "planned"));
+  g_assert_nonnull (tl_paint_text_boxes_find (boxes, "16 double-buffered"));
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, 560, 300, NULL), ==, 0);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
 /* Three bars drawn as `tilelab-cli render --view compare` draws them, on
  * a 1600×900 slide, window and presenting: the bars spread over the page
  * (from the first bar's top to the last's bottom at least half its
@@ -582,6 +616,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/sweep-shapes", test_sweep_shapes);
   g_test_add_func ("/compare/sweep-legend-all", test_sweep_legend_all);
   g_test_add_func ("/compare/bars-legible", test_bars_legible);
+  g_test_add_func ("/compare/bars-long-names", test_bars_long_names);
   g_test_add_func ("/compare/bars-fill-page", test_bars_fill_page);
   g_test_add_func ("/compare/sweep-legend-under", test_sweep_legend_under);
   g_test_add_func ("/compare/sweep-machine-key", test_sweep_machine_key);

@@ -203,6 +203,30 @@ tl_chart_view_button_press (GtkWidget *widget, GdkEventButton *event)
   return TRUE;
 }
 
+const char *
+tl_chart_view_get_bar_label_at (TlChartView *self, double x, double y)
+{
+  g_return_val_if_fail (TL_IS_CHART_VIEW (self), NULL);
+  if (self->kind != TL_CHART_BARS)
+    return NULL;
+  GtkWidget *widget = GTK_WIDGET (self);
+  gint i = tl_paint_compare_bar_at (&self->bars_model, &self->drawn_style,
+                                    gtk_widget_get_allocated_width (widget),
+                                    gtk_widget_get_allocated_height (widget), x, y);
+  return i >= 0 ? self->bars_model.bars[i].label : NULL;
+}
+
+/* a name cut to fit its column reads whole under the pointer */
+static gboolean
+tl_chart_view_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip)
+{
+  const char *label = keyboard ? NULL : tl_chart_view_get_bar_label_at (TL_CHART_VIEW (widget), x, y);
+  if (label == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, label);
+  return TRUE;
+}
+
 static void
 tl_chart_view_finalize (GObject *object)
 {
@@ -224,6 +248,7 @@ tl_chart_view_class_init (TlChartViewClass *klass)
   object_class->finalize = tl_chart_view_finalize;
   widget_class->draw = tl_chart_view_draw;
   widget_class->button_press_event = tl_chart_view_button_press;
+  widget_class->query_tooltip = tl_chart_view_query_tooltip;
   widget_class->get_preferred_height = tl_chart_view_get_preferred_height;
   signals[SIGNAL_BAR_ACTIVATED] =
     g_signal_new ("bar-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
@@ -250,5 +275,6 @@ tl_chart_view_new (TlChartKind kind)
 {
   TlChartView *self = g_object_new (TL_TYPE_CHART_VIEW, NULL);
   self->kind = kind;
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), kind == TL_CHART_BARS);
   return GTK_WIDGET (self);
 }

@@ -28,5 +28,7 @@ void tl_chart_view_set_selected (TlChartView *self, gint index);
 void tl_chart_view_set_picked (TlChartView *self, const char *kernel_id);
 void tl_chart_view_set_presentation (TlChartView *self, double scale, gboolean high_contrast);
 guint tl_chart_view_get_n_bars (TlChartView *self);
+/* The whole name of the bar drawn at x, y (its tooltip); NULL: none there. */
+const char *tl_chart_view_get_bar_label_at (TlChartView *self, double x, double y);
 
 G_END_DECLS

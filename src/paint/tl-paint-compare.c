@@ -449,6 +449,50 @@ bar_annotation (cairo_t *cr, const TlCompareModel *model, const TlCompareLayout 
   g_string_free (note, TRUE);
 }
 
+/* The byte where name breaks onto a second line: the space nearest its
+ * middle that leaves both lines within room; -1: none does. */
+static gssize
+name_break (cairo_t *cr, const char *name, double room)
+{
+  gssize best = -1, len = (gssize) strlen (name);
+  for (const char *p = strchr (name, ' '); p; p = strchr (p + 1, ' '))
+    {
+      gssize at = p - name;
+      g_autofree char *first = g_strndup (name, (gsize) at);
+      if (tl_paint_text_width (cr, first) > room || tl_paint_text_width (cr, p + 1) > room)
+        continue;
+      if (best < 0 || ABS (2 * at - len) < ABS (2 * best - len))
+        best = at;
+    }
+  return best;
+}
+
+/* a bar's name right of its column: whole on two lines where it is too wide
+ * for one and the row has room for two, else as fitted (fitted) */
+static void
+paint_bar_name (cairo_t *cr, const TlCompareLayout *lay, const TlPaintStyle *style, double cy,
+                const char *name, const char *fitted)
+{
+  double font = TL_PX (style, style->font_size);
+  double x = lay->plot_x - font * 0.8, room = lay->plot_x - font * 1.2;
+  double two_size = row_font_size (lay, style, TRUE);
+  if (tl_paint_text_width (cr, name) > room && two_size >= style->font_size * ROW_FONT_MIN_RATIO)
+    {
+      tl_paint_set_font (cr, style, two_size, FALSE);
+      gssize at = name_break (cr, name, room);
+      if (at >= 0)
+        {
+          double lh = TL_PX (style, two_size) * LINE_HEIGHT;
+          g_autofree char *first = g_strndup (name, (gsize) at);
+          tl_paint_text_fit (cr, x, cy - lh * 0.05, 1.0, 1.0, room, first);
+          tl_paint_text_fit (cr, x, cy + lh * 0.05, 1.0, 0.0, room, name + at + 1);
+          return;
+        }
+      tl_paint_set_font (cr, style, row_font_size (lay, style, FALSE), FALSE);
+    }
+  tl_paint_text_fit (cr, x, cy, 1.0, 0.5, room, fitted);
+}
+
 static void
 paint_bar (cairo_t *cr, const TlCompareModel *model, const TlCompareLayout *lay, guint i,
            const char *label, const TlPaintStyle *style, double width)
@@ -471,7 +515,8 @@ paint_bar (cairo_t *cr, const TlCompareModel *model, const TlCompareLayout *lay,
   tl_paint_set_fg (cr, style);
   tl_paint_set_font (cr, style, size, FALSE);
   if (label)
-    tl_paint_text_fit (cr, lay->plot_x - font * 0.8, cy, 1.0, 0.5, lay->plot_x - font * 1.2, label);
+    paint_bar_name (cr, lay, style, cy, b->label, label);
+  tl_paint_set_font (cr, style, size, FALSE);
 
   double v = tl_compare_bar_value (model, i, &lo, &hi);
   if (isnan (v))
