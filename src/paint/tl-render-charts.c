@@ -71,14 +71,41 @@ compare_caption (cairo_t *cr, const TlPaintStyle *style, const char *legend, dou
   return caption_h;
 }
 
-/* a painter's picture in the band y … y + h of the page */
+/* a painter's picture in the band x … x + w, y … y + h of the page */
 static void
-compare_band_begin (cairo_t *cr, double y, double w, double h)
+compare_band_begin (cairo_t *cr, double x, double y, double w, double h)
 {
   cairo_save (cr);
-  cairo_translate (cr, 0, y);
+  cairo_translate (cr, x, y);
   cairo_rectangle (cr, 0, 0, w, h);
   cairo_clip (cr);
+}
+
+/* The bars' share of the page over the sweep; a page too short for the
+ * sweep under them (1600×768: 345 px for 24 lines that need 440) puts the
+ * two side by side, half each, where a half keeps 40 ems for the titles
+ * and names (presenting's larger type stays over) */
+#define BARS_OVER_SWEEP_SHARE 0.55
+#define BESIDE_MIN_EM 40
+
+static gboolean
+sweep_beside_bars (const TlSweepModel *sweep, const TlPaintStyle *style, double w, double h)
+{
+  return w / 2 >= TL_PX (style, style->font_size) * BESIDE_MIN_EM
+         && h * (1 - BARS_OVER_SWEEP_SHARE) < tl_paint_sweep_min_height (sweep, style);
+}
+
+/* the bars with their caption under them, on a w × h band */
+static void
+compare_bars_band (cairo_t *cr, const TlCompareModel *model, const TlPaintStyle *style,
+                   const char *legend, double w, double h)
+{
+  tl_paint_background (cr, style, w, h);
+  double caption_h = compare_caption (cr, style, legend, w, h, FALSE);
+  compare_band_begin (cr, 0, 0, w, h - caption_h);
+  tl_paint_compare (cr, model, style, w, h - caption_h);
+  cairo_restore (cr);
+  compare_caption (cr, style, legend, w, h, TRUE);
 }
 
 /* The Compare page's picture: its bars as on show (metric, titles, the
@@ -119,18 +146,20 @@ tl_render_draw_compare (cairo_t *cr, const TlRenderInput *input, const TlRenderO
       tl_paint_sweep (cr, &sweep->model, style, w, h);
       return TRUE;
     }
-  /* in a window the bars take the page's share above the sweep */
-  double bars_h = charts == TL_RENDER_CHARTS_BARS_OVER_SWEEP ? round (h * 0.55) : h;
-  tl_paint_background (cr, style, w, bars_h);
-  double caption_h = compare_caption (cr, style, legend, w, bars_h, FALSE);
-  compare_band_begin (cr, 0, w, bars_h - caption_h);
-  tl_paint_compare (cr, &model, style, w, bars_h - caption_h);
+  /* in a window the bars take the page's share above the sweep, or the
+   * left half beside it */
+  gboolean both = charts == TL_RENDER_CHARTS_BARS_OVER_SWEEP;
+  gboolean beside = both && sweep_beside_bars (&sweep->model, style, w, h);
+  double bars_w = beside ? round (w / 2) : w;
+  double bars_h = both && !beside ? round (h * BARS_OVER_SWEEP_SHARE) : h;
+  compare_band_begin (cr, 0, 0, bars_w, bars_h);
+  compare_bars_band (cr, &model, style, legend, bars_w, bars_h);
   cairo_restore (cr);
-  compare_caption (cr, style, legend, w, bars_h, TRUE);
-  if (charts == TL_RENDER_CHARTS_BARS_OVER_SWEEP)
+  if (both)
     {
-      compare_band_begin (cr, bars_h, w, h - bars_h);
-      tl_paint_sweep (cr, &sweep->model, style, w, h - bars_h);
+      double x = beside ? bars_w : 0, y = beside ? 0 : bars_h;
+      compare_band_begin (cr, x, y, w - x, h - y);
+      tl_paint_sweep (cr, &sweep->model, style, w - x, h - y);
       cairo_restore (cr);
     }
   return TRUE;
