@@ -11,30 +11,10 @@
 
 #include "core/tl-matrix.h"
 #include "core/tl-matrix-summary.h"
-#include "io/tl-io.h"
 #include "io/tl-io-error.h"
 #include "io/tl-io-source.h"
 
 G_BEGIN_DECLS
-
-/* ---- the file and its format ------------------------------------------ */
-
-typedef struct
-{
-  TlFormat format;   /* what the file is read as */
-  int fd;            /* an .npy's descriptor, or -1 */
-  guint64 size;      /* the file's size */
-  TlIoSource src;    /* any other format's source */
-  char *note;        /* why a .txt's "rows cols" line was (not) a header */
-} TlIoOpened;
-
-/* path opened (a regular file only) and its format chosen: by content
- * first (the .npy magic, the Matrix Market banner), then by name, then
- * text or CSV by a look inside.  progress (may be NULL) gets the size and
- * the source's reading.  FALSE with the error. */
-gboolean  tl_io_open           (const char *path, TlFormat format, GCancellable *cancellable,
-                                TlLoadProgress *progress, TlIoOpened *out, GError **error);
-void      tl_io_opened_clear   (TlIoOpened *opened);
 
 /* ---- numbers --------------------------------------------------------- */
 

@@ -13,6 +13,7 @@
 #include <gio/gio.h>
 #include "core/tl-matrix.h"
 #include "core/tl-save.h"
+#include "io/tl-io-source.h"
 
 G_BEGIN_DECLS
 
@@ -78,5 +79,24 @@ gboolean    tl_matrix_save_with (const TlMatrix *matrix, const char *path, TlFor
  * (core/tl-save-set.h).  The error names path. */
 gboolean    tl_matrix_save_into (const TlMatrix *matrix, TlSave *save, const char *path,
                                  TlFormat format, GError **error);
+
+/* The file opened and its format chosen, before any reader runs (load
+ * and info share it: io/tl-io-reader.h reads on from here). */
+typedef struct
+{
+  TlFormat format;   /* what the file is read as */
+  int fd;            /* an .npy's descriptor, or -1 */
+  guint64 size;      /* the file's size */
+  TlIoSource src;    /* any other format's source */
+  char *note;        /* why a .txt's "rows cols" line was (not) a header */
+} TlIoOpened;
+
+/* path opened (a regular file only) and its format chosen: by content
+ * first (the .npy magic, the Matrix Market banner), then by name, then
+ * text or CSV by a look inside.  progress (may be NULL) gets the size and
+ * the source's reading.  FALSE with the error. */
+gboolean  tl_io_open           (const char *path, TlFormat format, GCancellable *cancellable,
+                                TlLoadProgress *progress, TlIoOpened *out, GError **error);
+void      tl_io_opened_clear   (TlIoOpened *opened);
 
 G_END_DECLS

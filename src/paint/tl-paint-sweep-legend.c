@@ -1,5 +1,5 @@
 /* tl-paint-sweep-legend.c — the sweep's legend: the machines' line styles, then each kernel once. */
-#include "paint/tl-paint-sweep-private.h"
+#include "paint/tl-paint-sweep-legend.h"
 
 #include <math.h>
 #include "paint/tl-paint-labels.h"

@@ -7,7 +7,7 @@
  * have their tags stacked one under another, each joined to its line's
  * last point by a thin line of the line's colour.
  */
-#include "paint/tl-paint-sweep-private.h"
+#include "paint/tl-paint-sweep-tags.h"
 
 #include <math.h>
 #include "paint/tl-paint-util.h"

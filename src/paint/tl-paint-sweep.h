@@ -18,30 +18,15 @@
  */
 #pragma once
 
-#include <cairo.h>
-#include <glib.h>
-#include "paint/tl-paint-style.h"
-#include "paint/tl-paint-util.h"
-#include "view/tl-compare-bars.h"
+#include "paint/tl-paint-sweep-series.h"
 
 G_BEGIN_DECLS
-
-typedef struct
-{
-  double plot_x, plot_y, plot_w, plot_h;
-  double n_lo, n_hi, g_lo, g_hi;  /* axis ranges (log) */
-  double legend_x, legend_y;      /* the legend's top left */
-  TlLegendGrid legend;            /* its rows and columns */
-  gboolean square;                /* every problem is a cube */
-} TlSweepLayout;
 
 void     tl_paint_sweep_layout (const TlSweepModel *model, const TlPaintStyle *style,
                                 cairo_t *cr, double width, double height, TlSweepLayout *out);
 /* The least height that shows the plot and, under it, the legend whole
  * in two columns: a page gives the chart this much and scrolls. */
 double   tl_paint_sweep_min_height (const TlSweepModel *model, const TlPaintStyle *style);
-void     tl_sweep_layout_point (const TlSweepLayout *layout, double n, double gflops,
-                                double *out_x, double *out_y);
 void     tl_paint_sweep        (cairo_t *cr, const TlSweepModel *model,
                                 const TlPaintStyle *style, double width, double height);
 
