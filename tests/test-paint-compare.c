@@ -503,9 +503,42 @@ test_bars_fill_page (void)
 
 /* Twenty series named with their machine in a chart 650 px wide, as
  * tall as tl_paint_sweep_min_height: the legend goes under the plot,
- * which keeps half the height; names cut to their columns keep their
- * rung and never read alike; the axis titles say less rather than end in
- * "…". */
+ * which keeps half the height (two columns' worth) or eight ems (as many
+ * columns as 650 px take, a window's compare page at 1024×768: half as
+ * many rows, where two columns' height made the page scroll to the
+ * legend); names cut to their columns keep their rung and never read
+ * alike; the axis titles say less rather than end in "…". */
+static void
+check_legend_under (const TlSweepModel *model, const TlPaintStyle *style, int w, int h,
+                    double plot_min_h)
+{
+  cairo_t *cr;
+  cairo_surface_t *s = surface (w, h, &cr);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  tl_paint_sweep (cr, model, style, w, h);
+  TlSweepLayout lay;
+  tl_paint_sweep_layout (model, style, cr, w, h, &lay);
+  g_assert_cmpfloat (lay.legend_y, >, lay.plot_y + lay.plot_h);
+  g_assert_cmpfloat (lay.plot_h, >=, plot_min_h);
+  for (guint i = 0; i < model->n_series; i++)
+    {
+      char head[16];
+      g_snprintf (head, sizeof head, "%02u tiled k", i);
+      g_assert_nonnull (tl_paint_text_boxes_find (boxes, head));
+    }
+  g_autoptr (GString) report = g_string_new (NULL);
+  tl_paint_text_boxes_check (boxes, w, h, report);
+  g_test_message ("%dx%d: %s", w, h, report->str);
+  /* above the legend (the title, the axes) nothing is cut */
+  for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
+    if (tl_paint_text_boxes_index (boxes, b)->y < lay.legend_y - 1)
+      g_assert_null (strstr (tl_paint_text_boxes_index (boxes, b)->text, "…"));
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
 static void
 test_sweep_legend_under (void)
 {
@@ -526,32 +559,14 @@ test_sweep_legend_under (void)
   TlSweepModel model = { .series = series, .n_series = 20, .title = "Size sweep: GFLOP/s" };
   TlPaintStyle style;
   tl_paint_style_init (&style, 1);
-  int w = 650, h = (int) ceil (tl_paint_sweep_min_height (&model, &style));
-  cairo_t *cr;
-  cairo_surface_t *s = surface (w, h, &cr);
-  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
-  tl_paint_text_boxes_attach (cr, boxes);
-  tl_paint_sweep (cr, &model, &style, w, h);
-  TlSweepLayout lay;
-  tl_paint_sweep_layout (&model, &style, cr, w, h, &lay);
-  g_assert_cmpfloat (lay.legend_y, >, lay.plot_y + lay.plot_h);
-  g_assert_cmpfloat (lay.plot_h, >=, h * 0.5);
-  for (guint i = 0; i < 20; i++)
-    {
-      char head[16];
-      g_snprintf (head, sizeof head, "%02u tiled k", i);
-      g_assert_nonnull (tl_paint_text_boxes_find (boxes, head));
-    }
-  g_autoptr (GString) report = g_string_new (NULL);
-  tl_paint_text_boxes_check (boxes, w, h, report);
-  g_test_message ("%s", report->str);
-  /* above the legend (the title, the axes) nothing is cut */
-  for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
-    if (tl_paint_text_boxes_index (boxes, b)->y < lay.legend_y - 1)
-      g_assert_null (strstr (tl_paint_text_boxes_index (boxes, b)->text, "…"));
-  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
-  cairo_destroy (cr);
-  cairo_surface_destroy (s);
+  int w = 650;
+  int two_columns = (int) ceil (tl_paint_sweep_min_height (&model, &style, 0));
+  int in_width = (int) ceil (tl_paint_sweep_min_height (&model, &style, w));
+  double key_row = 12 * 1.45;
+  g_test_message ("least height: %d px in two columns, %d px in 650 px", two_columns, in_width);
+  g_assert_cmpfloat (in_width, <=, two_columns - 4 * key_row);
+  check_legend_under (&model, &style, w, two_columns, two_columns * 0.5);
+  check_legend_under (&model, &style, w, in_width, TL_PX (&style, style.font_size) * 8 - 1);
 }
 
 /* Twenty kernels on a GPU and three on two CPUs, presenting at 1024×768:

@@ -171,18 +171,37 @@ tl_chart_view_draw (GtkWidget *widget, cairo_t *cr)
 }
 
 /* As tall as the chart needs to stay legible (tl_paint_compare_min_height,
- * tl_paint_sweep_min_height); the page around it scrolls when the window
- * is shorter. */
-static void
-tl_chart_view_get_preferred_height (GtkWidget *widget, int *minimum, int *natural)
+ * tl_paint_sweep_min_height) at width (0: not known yet); the page around
+ * it scrolls when the window is shorter. */
+static int
+min_height_for_width (TlChartView *self, int width)
 {
-  TlChartView *self = TL_CHART_VIEW (widget);
   double h = 200;
   if (self->kind == TL_CHART_BARS && self->bars->len > 0)
     h = MAX (h, tl_paint_compare_min_height (&self->bars_model, &self->style));
   else if (self->kind == TL_CHART_SWEEP)
-    h = MAX (h, tl_paint_sweep_min_height (&self->sweep_model, &self->style));
-  *minimum = *natural = (int) ceil (h);
+    h = MAX (h, tl_paint_sweep_min_height (&self->sweep_model, &self->style, MAX (width, 0)));
+  return (int) ceil (h);
+}
+
+static void
+tl_chart_view_get_preferred_height (GtkWidget *widget, int *minimum, int *natural)
+{
+  *minimum = *natural = min_height_for_width (TL_CHART_VIEW (widget), 0);
+}
+
+/* the sweep's legend takes as many columns as the width gives it, so a
+ * wide chart needs fewer rows of it */
+static void
+tl_chart_view_get_preferred_height_for_width (GtkWidget *widget, int width, int *minimum, int *natural)
+{
+  *minimum = *natural = min_height_for_width (TL_CHART_VIEW (widget), width);
+}
+
+static GtkSizeRequestMode
+tl_chart_view_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
 }
 
 static gboolean
@@ -250,6 +269,8 @@ tl_chart_view_class_init (TlChartViewClass *klass)
   widget_class->button_press_event = tl_chart_view_button_press;
   widget_class->query_tooltip = tl_chart_view_query_tooltip;
   widget_class->get_preferred_height = tl_chart_view_get_preferred_height;
+  widget_class->get_preferred_height_for_width = tl_chart_view_get_preferred_height_for_width;
+  widget_class->get_request_mode = tl_chart_view_get_request_mode;
   signals[SIGNAL_BAR_ACTIVATED] =
     g_signal_new ("bar-activated", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 1, G_TYPE_INT);

@@ -28,7 +28,7 @@ struct _TlComparePage
   GtkWidget *csv_button;
   GtkWidget *color_legend;
   GtkWidget *stale_label, *lu_label, *placeholder;
-  GtkWidget *compare_paned, *charts_scroller;
+  GtkWidget *compare_paned, *charts_scroller, *charts_column;
   GtkWidget *bars_box;
   GtkWidget *sweep_box;
   GtkWidget *details_box, *details_label;
@@ -72,7 +72,9 @@ update_layout (TlComparePage *self)
 
 /* A picked run's details beside the bars leave them too little width on
  * a 1024- or 1280-pixel screen (names cut, "× faster" dropped, every fact
- * wrapped twice): narrower than this, the details go below the bars. */
+ * wrapped twice): narrower than this, the details go under both charts,
+ * never between the bars and the sweep (at 1024×768 they pushed the
+ * sweep's legend off the page). */
 #define DETAILS_BESIDE_MIN_WIDTH 1000
 
 #define DETAILS_BELOW_MIN_LINES 12
@@ -88,16 +90,26 @@ details_line_height (TlComparePage *self)
   return MAX (h, 1);
 }
 
+static void
+move_details (TlComparePage *self, GtkWidget *box)
+{
+  if (gtk_widget_get_parent (self->details_box) == box)
+    return;
+  g_object_ref (self->details_box);
+  gtk_container_remove (GTK_CONTAINER (gtk_widget_get_parent (self->details_box)), self->details_box);
+  gtk_box_pack_end (GTK_BOX (box), self->details_box, FALSE, TRUE, 0);
+  g_object_unref (self->details_box);
+}
+
 static gboolean
 turn_details_cb (gpointer data)
 {
   TlComparePage *self = data;
   self->turn_id = 0;
   gboolean beside = gtk_widget_get_allocated_width (self->bars_box) >= DETAILS_BESIDE_MIN_WIDTH;
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->bars_box),
-                                  beside ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL);
-  /* below the bars, the details keep a dozen lines (the page scrolls to
-   * the sweep) rather than the two lines the bars left them */
+  move_details (self, beside ? self->bars_box : self->charts_column);
+  /* under the charts, the details keep a dozen lines (the page scrolls to
+   * them) rather than the two lines a short window leaves */
   gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->details_box),
                                               beside ? -1 : DETAILS_BELOW_MIN_LINES * details_line_height (self));
   return G_SOURCE_REMOVE;
@@ -107,7 +119,7 @@ static void
 bars_box_allocate_cb (GtkWidget *box, GdkRectangle *alloc, TlComparePage *self)
 {
   gboolean beside = alloc->width >= DETAILS_BESIDE_MIN_WIDTH;
-  gboolean is_beside = gtk_orientable_get_orientation (GTK_ORIENTABLE (box)) == GTK_ORIENTATION_HORIZONTAL;
+  gboolean is_beside = gtk_widget_get_parent (self->details_box) == box;
   if (beside != is_beside && self->turn_id == 0)
     self->turn_id = g_idle_add (turn_details_cb, self);
 }
@@ -538,6 +550,7 @@ tl_compare_page_class_init (TlComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, placeholder);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, compare_paned);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, charts_scroller);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, charts_column);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, bars_box);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_box);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, details_box);

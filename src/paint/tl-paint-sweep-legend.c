@@ -102,6 +102,16 @@ widest_label (const GArray *entries, const TlPaintStyle *style, cairo_t *cr)
   return label_w;
 }
 
+guint
+tl_sweep_legend_columns_under (const TlPaintStyle *key, guint n, double width)
+{
+  if (width <= 0)
+    return MIN (n, 2);
+  double font = TL_PX (key, key->font_size);
+  double narrowest = font * (LEGEND_SWATCH_EM + 0.8 + LEGEND_LABEL_FLOOR_EM);
+  return (guint) CLAMP (floor ((width - font * 1.2) / narrowest), 1, MAX (n, 1));
+}
+
 /* The legend under the plot, as wide as the picture: the columns its
  * names take whole, or more and narrower ones until the plot keeps
  * plot_min_h (down to LEGEND_LABEL_FLOOR_EM a name).  Returns its height,

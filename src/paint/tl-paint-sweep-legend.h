@@ -17,6 +17,9 @@ void     tl_sweep_legend_style  (const TlPaintStyle *style, TlPaintStyle *out);
 double   tl_sweep_legend_layout (const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr,
                                  double width, double beside_w, double avail_h, double plot_min_h,
                                  TlSweepLayout *out);
+/* The most columns the legend's n entries take under a plot width wide
+ * in key's type (names cut to 9 ems at the least); 2 when width is 0. */
+guint    tl_sweep_legend_columns_under (const TlPaintStyle *key, guint n, double width);
 /* The legend's entries: the machines' key, then each kernel once. */
 guint    tl_sweep_legend_count  (const TlSweepModel *model);
 void     tl_sweep_paint_legend  (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,

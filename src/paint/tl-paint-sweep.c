@@ -20,16 +20,18 @@ point_square (const TlSweepSeries *se, guint i)
 #define PLOT_MIN_EM 8.0
 
 double
-tl_paint_sweep_min_height (const TlSweepModel *model, const TlPaintStyle *style)
+tl_paint_sweep_min_height (const TlSweepModel *model, const TlPaintStyle *style, double width)
 {
   g_return_val_if_fail (model != NULL && style != NULL, 0);
   double font = TL_PX (style, style->font_size);
   double top = (model->title ? TL_PX (style, style->title_font_size) * 1.35 : 0) + font * 0.9;
-  /* the legend under the plot in two columns */
+  /* the legend under the plot in as many columns as the width takes */
   TlPaintStyle key;
   tl_sweep_legend_style (style, &key);
   double key_font = TL_PX (&key, key.font_size);
-  guint rows = (tl_sweep_legend_count (model) + 1) / 2;
+  guint n = tl_sweep_legend_count (model);
+  guint cols = MAX (tl_sweep_legend_columns_under (&key, n, width), 1);
+  guint rows = (n + cols - 1) / cols;
   return ceil (top + font * (PLOT_MIN_EM + 3.6) + rows * key_font * 1.45 + key_font * 0.5);
 }
 

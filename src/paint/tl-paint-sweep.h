@@ -24,9 +24,11 @@ G_BEGIN_DECLS
 
 void     tl_paint_sweep_layout (const TlSweepModel *model, const TlPaintStyle *style,
                                 cairo_t *cr, double width, double height, TlSweepLayout *out);
-/* The least height that shows the plot and, under it, the legend whole
- * in two columns: a page gives the chart this much and scrolls. */
-double   tl_paint_sweep_min_height (const TlSweepModel *model, const TlPaintStyle *style);
+/* The least height that shows the plot and, under it, the legend in as
+ * many columns as width takes (names cut to 9 ems at the least; two
+ * columns when width is 0): a page gives the chart this much and scrolls. */
+double   tl_paint_sweep_min_height (const TlSweepModel *model, const TlPaintStyle *style,
+                                    double width);
 void     tl_paint_sweep        (cairo_t *cr, const TlSweepModel *model,
                                 const TlPaintStyle *style, double width, double height);
 

@@ -92,7 +92,7 @@ static gboolean
 sweep_beside_bars (const TlSweepModel *sweep, const TlPaintStyle *style, double w, double h)
 {
   return w / 2 >= TL_PX (style, style->font_size) * BESIDE_MIN_EM
-         && h * (1 - BARS_OVER_SWEEP_SHARE) < tl_paint_sweep_min_height (sweep, style);
+         && h * (1 - BARS_OVER_SWEEP_SHARE) < tl_paint_sweep_min_height (sweep, style, 0);
 }
 
 /* the bars with their caption under them, on a w × h band */
