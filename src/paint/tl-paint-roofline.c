@@ -133,6 +133,21 @@ legend_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_t *cr, doub
                         out->legend_below ? width : width * 0.36, &out->legend);
 }
 
+/* How many lines (up to two) the widest point's limiter takes under the
+ * plot: every point's, so that the plot stays put as points are selected. */
+static guint
+limiter_lines (const TlRoofline *m, const TlPaintStyle *style, cairo_t *cr, double max_w)
+{
+  guint lines = 1;
+  tl_paint_set_font (cr, style, style->font_size, TRUE);
+  for (guint i = 0; i < m->n_points && lines < 2; i++)
+    {
+      g_autofree char *limit = tl_roofline_limiter_text (m, &m->points[i]);
+      lines = MAX (lines, tl_paint_text_wrap_count (cr, max_w, limit));
+    }
+  return MIN (lines, 2u);
+}
+
 void
 tl_paint_roofline_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_t *cr,
                           double width, double height, TlRooflineLayout *out)
@@ -142,10 +157,18 @@ tl_paint_roofline_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_
   memset (out, 0, sizeof *out);
   ranges (m, out);
   out->marker_r = TL_PX (style, 5);
-  out->plot_y = TL_PX (style, style->title_font_size) * 1.35 + font * 0.9;
-  /* tick labels, the axis title, two caption lines and the note's */
-  double bottom = font * 3.3 + font * 1.45 * (m->note != NULL && m->n_points > 0 ? 3 : 2)
-                  + font * 0.4;
+  /* a title wider than the picture ("Roofline — NVIDIA H100 80GB HBM3" on
+   * a narrow page) on two lines rather than cut */
+  tl_paint_set_font (cr, style, style->title_font_size, TRUE);
+  out->title_lines = MIN (tl_paint_text_wrap_count (cr, width - font * 1.2, m->title), 2u);
+  out->title_lines = MAX (out->title_lines, 1u);
+  double title_h = TL_PX (style, style->title_font_size) * 1.35;
+  out->plot_y = title_h * out->title_lines + font * 0.9;
+  /* tick labels, the axis title, the caption (the numbers, what limits
+   * the point on up to two lines) and the note's line */
+  out->limiter_lines = limiter_lines (m, style, cr, width - font * 1.2);
+  double bottom = font * 3.3 + font * 0.4
+                  + font * 1.45 * (1 + out->limiter_lines + (m->note != NULL && m->n_points > 0));
   double avail_h = MAX (height - out->plot_y - bottom, 10);
   out->plot_x = font * 5.2;
   /* a few points (a rung beside the rung below) on a picture not much
@@ -157,7 +180,8 @@ tl_paint_roofline_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_
       legend_layout (m, style, cr, width - font * 1.2, font * 1.45 * m->n_points + 1, out);
       double legend_h = out->legend.rows * out->legend.row_h + 2 * font * 1.45;
       out->plot_w = MAX (width - out->plot_x - font * 1.6, 10);
-      out->plot_h = MAX (avail_h - legend_h, 10);
+      /* the limiter's second line is the legend's second spare one */
+      out->plot_h = MAX (avail_h - legend_h + font * 1.45 * (out->limiter_lines - 1), 10);
       out->legend_x = font * 0.6;
       out->legend_y = out->plot_y + out->plot_h + font * 3.3;
       out->caption_y = out->legend_y + out->legend.rows * out->legend.row_h + font * 0.3;
@@ -581,21 +605,26 @@ paint_legend (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
 
 /* One line of the caption: its type a little smaller (never under 11 px at
  * scale 1, what the back row reads) rather than the line cut, and in fewer
- * words where even that does not fit (choices, one a line). */
-static void
+ * words where even that does not fit (choices, one a line); the fewest
+ * wrapped onto up to max_lines lines.  Returns the lines it took. */
+static guint
 caption_line (cairo_t *cr, const TlPaintStyle *style, double x, double y, double max_w,
-              gboolean bold, const char *choices)
+              gboolean bold, guint max_lines, const char *choices)
 {
   g_auto (GStrv) lines = g_strsplit (choices, "\n", -1);
   for (guint i = 0; lines[i]; i++)
     {
       tl_paint_fit_font (cr, style, style->font_size, style->font_size * 11.0 / 12.0, bold, max_w, lines[i]);
-      if (lines[i + 1] == NULL || tl_paint_text_width (cr, lines[i]) <= max_w)
+      if (tl_paint_text_width (cr, lines[i]) <= max_w)
         {
-          tl_paint_text_fit (cr, x, y, 0, 0, max_w, lines[i]);
-          return;
+          tl_paint_text (cr, x, y, 0, 0, lines[i]);
+          return 1;
         }
+      if (lines[i + 1] == NULL)
+        return tl_paint_text_wrap (cr, x, y, max_w, TL_PX (style, style->font_size) * 1.45, max_lines,
+                                   lines[i]);
     }
+  return 0;
 }
 
 /* Under the plot: the selected point, its numbers and what limits it (or
@@ -623,33 +652,25 @@ paint_caption (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
       g_autofree char *fewest = g_strdup_printf (_("%s: %s, %s FLOP/B"), number, rate, ai);
       g_autofree char *numbers = g_strjoin ("\n", whole, brief, fewest, NULL);
       g_autofree char *limit = tl_roofline_limiter_text (m, p);
-      caption_line (cr, style, x, y, max_w, FALSE, numbers);
+      caption_line (cr, style, x, y, max_w, FALSE, 1, numbers);
       y += font * 1.45;
-      if (lay->legend_below)
-        {
-          tl_paint_set_font (cr, style, style->font_size, TRUE);
-          y += tl_paint_text_wrap (cr, x, y, max_w, font * 1.45, 3, limit) * font * 1.45;
-        }
-      else
-        {
-          caption_line (cr, style, x, y, max_w, TRUE, limit);
-          y += font * 1.45;
-        }
+      /* what limits it wrapped, never cut ("26% of…") */
+      tl_paint_set_font (cr, style, style->font_size, TRUE);
+      y += tl_paint_text_wrap (cr, x, y, max_w, font * 1.45, lay->legend_below ? 3 : lay->limiter_lines, limit) * font * 1.45;
     }
   else if (m->n_points > 0)
     {
       g_autofree char *how = g_strjoin ("\n",
                                         _("Each point is a kernel: its FLOPs counted per DRAM byte across, per second of its median time up."),
                                         _("Each point is a kernel: FLOPs per DRAM byte across, FLOP/s up."), NULL);
-      caption_line (cr, style, x, y, max_w, FALSE, how);
-      caption_line (cr, style, x, y + font * 1.45, max_w, FALSE,
-                    _("Select a point to see what limits it."));
-      y += font * 2.9;
+      y += caption_line (cr, style, x, y, max_w, FALSE, lay->limiter_lines, how) * font * 1.45;
+      y += caption_line (cr, style, x, y, max_w, FALSE, 1, _("Select a point to see what limits it."))
+           * font * 1.45;
     }
   if (m->note != NULL && m->n_points > 0)
     {
       cairo_set_source_rgb (cr, style->error[0], style->error[1], style->error[2]);
-      caption_line (cr, style, x, y, max_w, FALSE, m->note);
+      caption_line (cr, style, x, y, max_w, FALSE, 1, m->note);
     }
 }
 
@@ -681,7 +702,8 @@ tl_paint_roofline (cairo_t *cr, const TlRoofline *m, int selected, const TlPaint
   tl_paint_roofline_layout (m, style, cr, width, height, &lay);
   tl_paint_set_fg (cr, style);
   tl_paint_set_font (cr, style, style->title_font_size, TRUE);
-  tl_paint_text_fit (cr, font * 0.6, 0, 0, 0, width - font * 1.2, m->title);
+  tl_paint_text_wrap (cr, font * 0.6, 0, width - font * 1.2, TL_PX (style, style->title_font_size) * 1.35,
+                      lay.title_lines, m->title);
   paint_axes (cr, &lay, style);
   take_markers (m, &lay, &taken);
   paint_roofs (cr, m, &lay, style, &taken);
