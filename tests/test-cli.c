@@ -148,6 +148,19 @@ test_gemm_record_and_files (void)
       g_assert_cmpfloat (diff.rel_norm, <, 1e-13);
     }
 
+  /* a float64 value beyond float32's range, run in float32 (the default):
+   * refused up front naming the file and the value, not a FAIL at ±Inf */
+  g_autofree char *big_path = g_build_filename (dir, "big.npy", NULL);
+  tl_matrix_set (b, 2, 1, -1e300);
+  g_assert_true (tl_matrix_save (b, big_path, TL_FORMAT_NPY, &error));
+  g_auto (Result) big;
+  cli_test_run (&big, "gemm", "--kernel", "cpu-naive", "--a", a_path, "--b", big_path,
+                "--repeats", "1", NULL);
+  g_assert_cmpint (big.status, ==, 1);
+  g_assert_nonnull (strstr (big.err, "big.npy: the value at row 3, column 2 "
+                                     "(-1.0000000000000001e+300) is beyond float32"));
+  g_assert_null (strstr (big.out, "FAIL"));
+
   g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
   const char *name;
   while ((name = g_dir_read_name (d)))

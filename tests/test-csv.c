@@ -175,6 +175,10 @@ test_errors (void)
     { "word.csv", "1,2\n3,four\n", TL_ERROR_PARSE, ":2:3:" },
     { "emptyfield.csv", "1,2\n3,\n", TL_ERROR_PARSE, ":2:3:" },
     { "quote.csv", "1,2\n\"3,4\n", TL_ERROR_PARSE, ":2:1:" },
+    /* a first row whose quote is never closed: its comma hid the delimiter */
+    { "openquote.csv", "\"1,2\n3,4\n", TL_ERROR_PARSE, ":1:1: the quoted field has no closing" },
+    { "openquote1.csv", "\"1,2\n", TL_ERROR_PARSE, ":1:1: the quoted field has no closing" },
+    { "openquote2.csv", "# c\n  \"1,2\n3,4\n", TL_ERROR_PARSE, ":2:3: the quoted field" },
     { "afterquote.csv", "1,2\n\"3\"x,4\n", TL_ERROR_PARSE, ":2:4:" },
     { "thousands.csv", "1;2\n1.234,5;2\n", TL_ERROR_PARSE, ":2:1:" },
     { "range.csv", "1,2\n3,1e999\n", TL_ERROR_PARSE, ":2:3:" },

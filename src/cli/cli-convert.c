@@ -55,7 +55,7 @@ convert_work (gpointer data, GCancellable *cancellable, GError **error)
     {
       if (c->dtype == TL_DTYPE_INT32 && !c->round_values && !check_int32 (c->m, error))
         return FALSE;
-      if (c->dtype == TL_DTYPE_FLOAT32 && !tl_cli_fits_float32 (c->m, error))
+      if (c->dtype == TL_DTYPE_FLOAT32 && !tl_matrix_fits_float32 (c->m, error))
         return FALSE;
       TlMatrix *converted = tl_matrix_convert (c->m, c->dtype, error);
       if (converted == NULL)

@@ -136,7 +136,7 @@ tl_cli_gauss_load (TlCliGauss *o, const char *path, GError **error)
   TlDtype want = o->dtype ? o->dtype_value : (m->dtype == TL_DTYPE_FLOAT32 ? TL_DTYPE_FLOAT32 : TL_DTYPE_FLOAT64);
   if (m->dtype != want)
     {
-      if (want == TL_DTYPE_FLOAT32 && !tl_cli_fits_float32 (m, error))
+      if (want == TL_DTYPE_FLOAT32 && !tl_matrix_fits_float32 (m, error))
         {
           g_prefix_error (error, "%s: ", path);
           return NULL;

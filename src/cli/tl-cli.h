@@ -38,9 +38,6 @@ int      tl_cli_usage_error (const char *command, const char *format, ...) G_GNU
  * address space this process may still use (ulimit -v) */
 gboolean tl_cli_blas_fits (const char *command);
 
-/* Before a conversion to float32: fails naming the first finite value
- * beyond float32's range (it would become ±Inf). */
-gboolean tl_cli_fits_float32 (const TlMatrix *m, GError **error);
 /* An option's value as a number in lo…hi, parsed from the option's text
  * (NULL when the option was not given: *out keeps its default), so a
  * value given out of range ("--block-size 0", "--tol nan", "--mod 0") is

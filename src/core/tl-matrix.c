@@ -345,6 +345,26 @@ tl_matrix_convert (const TlMatrix *self, TlDtype dtype, GError **error)
   return out;
 }
 
+gboolean
+tl_matrix_fits_float32 (const TlMatrix *m, GError **error)
+{
+  if (m->dtype != TL_DTYPE_FLOAT64)
+    return TRUE;
+  for (gsize i = 0; i < m->rows; i++)
+    for (gsize j = 0; j < m->cols; j++)
+      {
+        double v = tl_matrix_get (m, i, j);
+        if (isfinite (v) && isinf ((float) v))
+          {
+            g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                         _("the value at row %zu, column %zu (%.17g) is beyond float32's range "
+                           "(±3.4028235e+38): it would become infinite"), i + 1, j + 1, v);
+            return FALSE;
+          }
+      }
+  return TRUE;
+}
+
 TlMatrix *
 tl_matrix_copy (const TlMatrix *self, GError **error)
 {

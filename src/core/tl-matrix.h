@@ -98,6 +98,9 @@ TlMatrix    *tl_matrix_view      (TlMatrix *self, gsize row0, gsize col0,
                                   gsize rows, gsize cols);
 TlMatrix    *tl_matrix_copy      (const TlMatrix *self, GError **error);
 TlMatrix    *tl_matrix_convert   (const TlMatrix *self, TlDtype dtype, GError **error);
+/* Before a conversion to float32: fails naming the first finite value
+ * beyond float32's range (it would become ±Inf). */
+gboolean     tl_matrix_fits_float32 (const TlMatrix *m, GError **error);
 gboolean     tl_matrix_is_contiguous (const TlMatrix *self);
 gsize        tl_matrix_n_elements (const TlMatrix *self);
 gsize        tl_matrix_n_bytes   (const TlMatrix *self); /* rows × cols × element size */

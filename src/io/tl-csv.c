@@ -188,15 +188,19 @@ walk_row (Csv *csv, guint k, FieldFunc visit, gpointer data, GError **error)
 }
 
 /* Tab, then ';', then ',' outside quotes on the line at p, else blanks;
- * p stays where it was. */
+ * p stays where it was.  *open_quote_col: the column of a quote that
+ * begins a field and is never closed on the line (its comma would hide
+ * the delimiter), else 0. */
 static char
-sniff_delimiter (TlIoSource *src)
+sniff_delimiter (TlIoSource *src, guint *open_quote_col)
 {
   TlIoMark start;
   tl_io_source_mark (src, &start);
   TlIoByteSet stop;
   tl_io_byte_set_init (&stop, "\"\t;,\r\n");
   gboolean quoted = FALSE, tab = FALSE, semi = FALSE, comma = FALSE;
+  char before = ','; /* the byte before the next interesting one: the line's start begins a field */
+  guint quote_col = 0;
   for (;;)
     {
       const char *run;
@@ -204,16 +208,25 @@ sniff_delimiter (TlIoSource *src)
       /* runs between interesting bytes may be long: only their end matters */
       if (!tl_io_source_span (src, &stop, &run, &len))
         break;
+      if (len > 0)
+        before = run[len - 1];
       int c = tl_io_source_peek (src);
       if (c == TL_IO_EOF || c == '\n' || c == '\r')
         break;
       if (c == '"')
-        quoted = !quoted;
+        {
+          quoted = !quoted;
+          if (quoted)
+            quote_col = before != 0 && strchr (" \t,;", before) ? tl_io_source_col (src, src->p)
+                                                                 : 0;
+        }
       else if (!quoted)
         tab |= c == '\t', semi |= c == ';', comma |= c == ',';
+      before = (char) c;
       tl_io_source_advance (src);
     }
   tl_io_source_seek (src, &start);
+  *open_quote_col = quoted ? quote_col : 0;
   return tab ? '\t' : semi ? ';' : comma ? ',' : DELIM_BLANKS;
 }
 
@@ -436,7 +449,14 @@ tl_csv_read (TlIoSource *src, TlIoFill *fill, GError **error)
   guint first_line = tl_io_source_line (src);
   TlIoMark first_row;
   tl_io_source_mark (src, &first_row);
-  csv_set_delimiter (&csv, sniff_delimiter (src));
+  guint open_quote_col;
+  csv_set_delimiter (&csv, sniff_delimiter (src, &open_quote_col));
+  if (open_quote_col > 0)
+    {
+      tl_io_set_error (error, TL_ERROR_PARSE, path, first_line, open_quote_col,
+                       _("the quoted field has no closing quote on this line"));
+      return FALSE;
+    }
 
   /* the first row: its width, and whether it is a header */
   gboolean has_number = FALSE;

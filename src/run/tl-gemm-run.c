@@ -63,6 +63,14 @@ make_input (const TlSource *source, TlMatrix *given, TlDtype dtype, gsize rows, 
       }
   if (m == NULL)
     return NULL;
+  /* a float64 value beyond float32's range would become ±Inf: the run
+   * would then judge a conversion, not a kernel */
+  if (dtype == TL_DTYPE_FLOAT32 && !tl_matrix_fits_float32 (m, error))
+    {
+      g_prefix_error (error, "%s: ", source->kind == TL_SOURCE_FILE && source->path ? source->path
+                                                                                     : name);
+      return NULL;
+    }
   return as_job_matrix (m, dtype, error);
 }
 
