@@ -1,7 +1,10 @@
 /* test-paint-lesson.c — "why is rung N faster than N−1?" as the back row
  * sees it.  From the H200 records of docs/records (one with block records,
- * one with counters), at 1024×768, 1280×800 and 1920×1080, in window and
- * presentation type (and high contrast's bold), every lesson of the ladder:
+ * one with counters) and the H100's, at 1024×768, 1280×800 and 1920×1080,
+ * in window and presentation type (and high contrast's bold), and as
+ * `render -p` draws it (its type 1.6 times its plain render's) at those
+ * sizes and 1920×1040, every lesson of the ladder and the one render
+ * shows without --kernel:
  *
  *   - the pictures get room: each SM timeline's lanes at least six lines
  *     of type high, the roofline's plot at least eight (presenting at
@@ -34,6 +37,7 @@
 #include "core/tl-locale.h"
 
 #include "paint/tl-paint-lesson.h"
+#include "paint/tl-paint-lesson-charts.h"
 #include "paint/tl-paint-roofline.h"
 #include "paint/tl-paint-text-boxes.h"
 #include "paint/tl-paint-util.h"
@@ -44,6 +48,8 @@ static const int sizes[][2] = { { 1024, 768 }, { 1280, 800 }, { 1920, 1080 } };
 /* the page in a window of 1024×768 beside the sidebar (652 px), beside a
  * sidebar dragged wider (529 px): titles too long for their column go on
  * more lines, never cut */
+/* render -p's pictures: the screens, and a 1920×1080 one less a taskbar */
+static const int render_sizes[][2] = { { 1024, 768 }, { 1280, 800 }, { 1920, 1080 }, { 1920, 1040 } };
 static const int beside_sidebar[][2] = { { 652, 586 }, { 529, 586 } };
 
 static TlRunRecord *
@@ -85,22 +91,17 @@ drawn_whole_at (const TlPaintTextBoxes *boxes, guint k, const char *text)
   return 0;
 }
 
-/* One lesson on a width × height page (the window's status bar taken off). */
+/* One lesson on a width × height page in style; presenting: its text at
+ * least 14 px; how: the style's name for the messages. */
 static void
-check_lesson (const TlRunRecord *record, const TlLesson *lesson, int width, int height,
-              int presenting)
+check_lesson_styled (const TlRunRecord *record, const TlLesson *lesson, const TlPaintStyle *given,
+                     int width, int height, gboolean presenting, const char *how)
 {
-  TlPaintStyle style;
-  if (presenting)
-    tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, presenting > 1);
-  else
-    tl_paint_style_init (&style, 1.0);
+  TlPaintStyle style = *given;
   double line = TL_PX (&style, style.font_size);
   cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
   cairo_t *cr = cairo_create (s);
-  g_autofree char *where = g_strdup_printf ("%s at %d×%d %s", lesson->upper_id, width, height,
-                                            presenting > 1 ? "presenting, high contrast"
-                                            : presenting ? "presenting" : "in a window");
+  g_autofree char *where = g_strdup_printf ("%s at %d×%d %s", lesson->upper_id, width, height, how);
 
   TlLessonParts parts;
   tl_paint_lesson_layout (cr, lesson, &style, width, height, &parts);
@@ -112,9 +113,8 @@ check_lesson (const TlRunRecord *record, const TlLesson *lesson, int width, int 
                  tl.track[i].h, 6 * line);
   if (parts.roofline_w > 0)
     {
-      TlPaintStyle sub = style;
       TlRooflineLayout rl;
-      tl_paint_roofline_layout (lesson->roofline, &sub, cr, parts.roofline_w, parts.roofline_h, &rl);
+      tl_paint_lesson_roofline_layout (cr, lesson, &style, parts.roofline_w, parts.roofline_h, &rl);
       if (rl.plot_h < 8 * line)
         g_error ("%s: the roofline's plot is %.0f px high, under eight lines of type (%.0f px)",
                  where, rl.plot_h, 8 * line);
@@ -211,15 +211,50 @@ check_lesson (const TlRunRecord *record, const TlLesson *lesson, int width, int 
   cairo_surface_destroy (s);
 }
 
+/* One lesson on a width × height page of the app (the window's status bar
+ * taken off): in a window, presenting, presenting in high contrast. */
+static void
+check_lesson (const TlRunRecord *record, const TlLesson *lesson, int width, int height,
+              int presenting)
+{
+  TlPaintStyle style;
+  if (presenting)
+    tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, presenting > 1);
+  else
+    tl_paint_style_init (&style, 1.0);
+  check_lesson_styled (record, lesson, &style, width, height, presenting > 0,
+                       presenting > 1 ? "presenting, high contrast"
+                       : presenting ? "presenting" : "in a window");
+}
+
+/* `render --view lesson -p` of a width × height picture: the CLI's type,
+ * 1.6 times as large as its plain render's (35 px at 1920×1080, where 24
+ * units left no room for the table's last rows in German at 1920×1040). */
+static void
+check_lesson_rendered (const TlRunRecord *record, const TlLesson *lesson, int width, int height)
+{
+  TlRenderOptions o;
+  tl_render_options_init (&o);
+  o.view = TL_RENDER_LESSON;
+  o.presentation = TRUE;
+  TlPaintStyle style;
+  tl_render_style_init (&style, &o, width, height, 1.0);
+  check_lesson_styled (record, lesson, &style, width, height, TRUE, "rendered, presenting");
+}
+
 static void
 check_record (const char *name, gboolean want_blocks, gboolean want_roofline)
 {
   TlRunRecord *record = load_record (name);
   g_autoptr (GPtrArray) ladder = tl_lesson_ladder (record);
   guint seen_blocks = 0, seen_roofline = 0;
-  for (guint i = 1; i < ladder->len; i++)
+  /* every rung of the ladder, then the lesson render shows without
+   * --kernel (08 → 17 on the H200: its last stall row was dropped
+   * presenting at 1920×1040 in German) */
+  for (guint i = 1; i <= ladder->len; i++)
     {
-      g_autoptr (TlLesson) lesson = tl_lesson_new (record, ladder->pdata[i], NULL);
+      g_autoptr (TlLesson) lesson = tl_lesson_new (record, i < ladder->len ? ladder->pdata[i] : NULL,
+                                                   NULL);
       if (lesson == NULL)
         continue;
       seen_blocks += lesson->has_blocks;
@@ -229,6 +264,8 @@ check_record (const char *name, gboolean want_blocks, gboolean want_roofline)
         for (int presenting = 0; presenting < 3; presenting++)
           /* the window's status bar off the screen's height */
           check_lesson (record, lesson, sizes[k][0], sizes[k][1] - 40, presenting);
+      for (guint k = 0; k < G_N_ELEMENTS (render_sizes); k++)
+        check_lesson_rendered (record, lesson, render_sizes[k][0], render_sizes[k][1]);
       /* presenting hides the sidebar */
       for (guint k = 0; k < G_N_ELEMENTS (beside_sidebar); k++)
         check_lesson (record, lesson, beside_sidebar[k][0], beside_sidebar[k][1], 0);
@@ -250,6 +287,14 @@ test_roofline (void)
   check_record ("h200-gemm-4096-fp32-counters.json", FALSE, TRUE);
 }
 
+/* the H100's ladder, float32 and float64: other rows, other names */
+static void
+test_roofline_h100 (void)
+{
+  check_record ("h100-gemm-4096-fp32-counters.json", FALSE, TRUE);
+  check_record ("h100-gemm-4096-fp64-counters.json", FALSE, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -261,5 +306,6 @@ main (int argc, char **argv)
     g_error ("LANGUAGE=de, but no German catalogue in %s", tl_locale_dir ());
   g_test_add_func ("/paint/lesson/timelines", test_timelines);
   g_test_add_func ("/paint/lesson/roofline", test_roofline);
+  g_test_add_func ("/paint/lesson/roofline-h100", test_roofline_h100);
   return g_test_run ();
 }

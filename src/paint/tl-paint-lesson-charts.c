@@ -5,16 +5,36 @@
 #include <math.h>
 #include <string.h>
 
-#include "paint/tl-paint-roofline.h"
 #include "paint/tl-paint-util.h"
 #include "view/tl-block-stats.h"
+
+/* The roofline's style in the lesson: over the page's background, its
+ * title at the table's heading size (the page's question is the title;
+ * "Roofline — NVIDIA H100 80GB HBM3" on one line, the plot a line
+ * taller). */
+static void
+roofline_style (const TlPaintStyle *style, TlPaintStyle *sub)
+{
+  *sub = *style;
+  sub->transparent = TRUE;
+  sub->title_font_size = MIN (style->title_font_size, style->font_size * 1.1);
+}
+
+void
+tl_paint_lesson_roofline_layout (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style,
+                                 double w, double h, TlRooflineLayout *out)
+{
+  TlPaintStyle sub;
+  roofline_style (style, &sub);
+  tl_paint_roofline_layout (l->roofline, &sub, cr, w, h, out);
+}
 
 void
 tl_paint_lesson_roofline (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double x,
                           double y, double w, double h)
 {
-  TlPaintStyle sub = *style;
-  sub.transparent = TRUE;
+  TlPaintStyle sub;
+  roofline_style (style, &sub);
   cairo_save (cr);
   cairo_translate (cr, x, y);
   tl_paint_roofline (cr, l->roofline, 1, &sub, w, h);

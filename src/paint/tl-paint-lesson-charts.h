@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cairo.h>
+#include "paint/tl-paint-roofline.h"
 #include "paint/tl-paint-style.h"
 #include "paint/tl-paint-timeline.h"
 #include "record/tl-record.h"
@@ -20,6 +21,9 @@ G_BEGIN_DECLS
 /* l's roofline (l->roofline not NULL) in x, y, w × h. */
 void     tl_paint_lesson_roofline         (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style,
                                            double x, double y, double w, double h);
+/* Its layout as tl_paint_lesson_roofline draws it, in its w × h. */
+void     tl_paint_lesson_roofline_layout  (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style,
+                                           double w, double h, TlRooflineLayout *out);
 /* The two rungs' timelines from record in x, y, w × h; nothing where a
  * rung has no block records. */
 void     tl_paint_lesson_timelines        (cairo_t *cr, const TlLesson *l, const TlRunRecord *record,

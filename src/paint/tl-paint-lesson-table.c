@@ -48,12 +48,14 @@ table_columns (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double
 }
 
 
-/* The smallest type of the table: 14 px presenting (three quarters of
- * its type), in a window the body's size — what the back row still reads. */
+/* The smallest type of the table, in style units: what the back row still
+ * reads — three quarters of the body's type, never under 14 px (a render
+ * of 1024×768 presenting has 18 px body type) nor over the body (a
+ * window's 12 px stays 12). */
 static double
 table_min_font (const TlPaintStyle *style)
 {
-  return style->font_size * (style->scale > 1 ? 0.75 : 1.0);
+  return MIN (style->font_size, MAX (14.0 / style->scale, style->font_size * 0.75));
 }
 
 double

@@ -18,7 +18,8 @@ G_BEGIN_DECLS
 
 /* The table's type, as large as lets every row and every title whole
  * (the change by its short form) fit max_w × max_h, down to the least
- * the back row reads (14 px presenting, in a window the body's size). */
+ * the back row reads: three quarters of the body's type, never under
+ * 14 px nor over the body's type). */
 double tl_paint_lesson_table_fit          (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style,
                                            double max_w, double max_h);
 /* Titles wrapped in a table of table_w: the largest type down to that

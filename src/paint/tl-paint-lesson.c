@@ -24,8 +24,9 @@ typedef struct
   double answer_y;
   double changed_y, line_h;
   guint changed_lines;
-  double missing_y;
+  double missing_x, missing_y, missing_w;
   guint missing_lines;
+  gboolean missing_beside; /* the note under the table, not across the foot */
   double table_font;
   Parts parts;
 } Layout;
@@ -61,6 +62,47 @@ place_table (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, Layout *
 #define ROOFLINE_LEAST 0.42
 #define TIMELINES_LEAST 0.44
 
+/* A page under this many lines of its type high puts the note of what
+ * the record lacks under the table (on at most so many lines), that the
+ * pictures take the foot of the page: the lanes of two timelines six
+ * lines high each, the roofline's plot eight. */
+#define SHORT_PAGE_LINES 36
+#define NOTE_BESIDE_MAX_LINES 6
+
+/* The table at x, y above a diff of some lines, or with the diff's room
+ * too where its rows need it (titles on more lines, a page of few lines
+ * of type); the note of what the record lacks under it where it goes
+ * beside the pictures; the diff's top under both. */
+static void
+place_table_and_note (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, Layout *o,
+                      double x, double y, double body_h)
+{
+  Parts *p = &o->parts;
+  double note_h = 0;
+  if (o->missing_beside)
+    {
+      cairo_save (cr);
+      tl_paint_set_font (cr, style, style->font_size, FALSE);
+      o->missing_lines = lines_for (cr, l->missing, p->table_w, NOTE_BESIDE_MAX_LINES);
+      cairo_restore (cr);
+      note_h = o->missing_lines * o->line_h + o->pad;
+    }
+  double table_room = body_h * 0.62, h;
+  if (tl_paint_lesson_table_rows_in (cr, l, style, o->table_font, p->table_w, table_room, &h)
+      < l->rows->len)
+    table_room = body_h - note_h;
+  place_table (cr, l, style, o, x, y, table_room);
+  p->diff_y = y + p->table_h + o->pad;
+  if (o->missing_beside)
+    {
+      o->missing_x = p->table_x;
+      o->missing_w = p->table_w;
+      o->missing_y = p->diff_y - o->pad * 0.5;
+      p->diff_y += note_h;
+    }
+  p->diff_x = p->table_x;
+}
+
 /* The charts stacked in a column on the left as high as the body, the
  * table on the right above the diff. */
 static void
@@ -81,21 +123,12 @@ layout_pictures_first (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style
   double least_w = tl_paint_lesson_table_least_width (cr, l, style, o->table_font);
   table_max = MAX (table_max, MIN (least_w, inner_w - charts_least));
   p->table_w = tl_paint_lesson_table_width (cr, l, style, o->table_font, inner_w * 0.4, table_max);
-  /* narrower than its titles: they go on more lines, and the table may
-   * take the diff's room */
-  double table_room = body_h * 0.62;
+  /* narrower than its titles: they go on more lines */
   if (least_w > p->table_w + 0.5)
-    {
-      o->table_font = tl_paint_lesson_table_fit_wrapped (cr, l, style, p->table_w, table_room,
-                                                         body_h);
-      double h;
-      if (tl_paint_lesson_table_rows_in (cr, l, style, o->table_font, p->table_w, table_room, &h) < l->rows->len)
-        table_room = body_h;
-    }
+    o->table_font = tl_paint_lesson_table_fit_wrapped (cr, l, style, p->table_w, body_h * 0.62,
+                                                       body_h);
   double chart_w = inner_w - p->table_w;
-  place_table (cr, l, style, o, 2 * o->pad + chart_w, body_y, table_room);
-  p->diff_x = p->table_x;
-  p->diff_y = body_y + p->table_h + o->pad;
+  place_table_and_note (cr, l, style, o, 2 * o->pad + chart_w, body_y, body_h);
   p->diff_w = p->table_w;
   p->diff_h = MAX (body_y + body_h - p->diff_y, 0);
   if (p->diff_h < 4 * o->line_h)
@@ -150,6 +183,8 @@ layout_words (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double 
   o->line_h = tl_paint_text_height (cr) * 1.2;
   o->changed_lines = lines_for (cr, l->what_changed, text_w, short_screen ? 2 : 3);
   o->missing_lines = lines_for (cr, l->missing, text_w, 3);
+  o->missing_x = o->pad;
+  o->missing_w = text_w;
   o->missing_y = height - o->pad - o->missing_lines * o->line_h;
   cairo_restore (cr);
 }
@@ -182,8 +217,15 @@ lesson_layout (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double
 {
   layout_words (cr, l, style, width, height, o);
   double body_y = o->changed_y + o->changed_lines * o->line_h + o->pad * 0.6;
-  double body_h = MAX (o->missing_y - o->pad * 0.5 - body_y, 1.0);
-  if (l->roofline != NULL || l->has_blocks)
+  gboolean pictures = l->roofline != NULL || l->has_blocks;
+  /* a page of few lines of type (a 16:9 render presenting: 31 at
+   * 1920×1080) gives the pictures the foot too: the note goes under the
+   * table */
+  o->missing_beside = pictures && l->missing != NULL
+                      && height < TL_PX (style, style->font_size) * SHORT_PAGE_LINES;
+  double foot = o->missing_beside ? height - o->pad * 0.5 : o->missing_y;
+  double body_h = MAX (foot - o->pad * 0.5 - body_y, 1.0);
+  if (pictures)
     layout_pictures_first (cr, l, style, o, body_y, body_h);
   else
     layout_diff_and_table (cr, l, style, o, body_y, body_h);
@@ -213,8 +255,8 @@ paint_header (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const L
   if (l->missing)
     {
       tl_paint_set_fg_alpha (cr, style, 0.75);
-      tl_paint_text_wrap (cr, o->pad, o->missing_y, text_w, o->line_h, o->missing_lines,
-                          l->missing);
+      tl_paint_text_wrap (cr, o->missing_x, o->missing_y, o->missing_w, o->line_h,
+                          o->missing_lines, l->missing);
     }
 }
 

@@ -13,21 +13,18 @@ tl_render_style_init (TlPaintStyle *style, const TlRenderOptions *options,
 {
   /* type grows with the canvas: 18-unit labels on 1600×900 */
   double f = CLAMP (MIN (width / TL_RENDER_DEFAULT_WIDTH, height / TL_RENDER_DEFAULT_HEIGHT), 0.5, 4.0);
+  /* presenting enlarges type, lines and gaps as the app's presentation
+   * mode enlarges a window's (TL_PAINT_PRESENTATION_SCALE): render -p of a
+   * canvas is its plain render with everything 1.6 times as large */
+  double enlarge = options->presentation ? TL_PAINT_PRESENTATION_SCALE : 1.0;
 
   if (options->presentation || options->high_contrast)
-    {
-      tl_paint_style_init_presentation (style, scale, options->high_contrast);
-      style->font_size = (options->presentation ? 24.0 : 18.0) * f;
-      style->title_font_size = (options->presentation ? 32.0 : 24.0) * f;
-      style->line_width = (options->high_contrast ? 2.5 : 2.0) * f;
-    }
+    tl_paint_style_init_presentation (style, scale * enlarge, options->high_contrast);
   else
-    {
-      tl_paint_style_init (style, scale);
-      style->font_size = 18.0 * f;
-      style->title_font_size = 24.0 * f;
-      style->line_width = 1.5 * f;
-    }
+    tl_paint_style_init (style, scale);
+  style->font_size = 18.0 * f;
+  style->title_font_size = 24.0 * f;
+  style->line_width = (options->high_contrast ? 2.5 : 1.5) * f;
 }
 
 gboolean

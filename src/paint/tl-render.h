@@ -7,8 +7,9 @@
  *
  * Type and lines grow with the canvas (a 1600×900 picture uses 18-unit
  * labels), so a picture reads from the back of a lecture hall;
- * presentation mode makes them larger still and high contrast black on
- * white.
+ * presentation mode enlarges type, lines and gaps 1.6 times, as the app's
+ * presentation mode does (TL_PAINT_PRESENTATION_SCALE), and high contrast
+ * draws black on white.
  */
 #pragma once
 
