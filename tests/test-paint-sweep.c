@@ -1,5 +1,6 @@
 /* test-paint-sweep.c — the size sweep as the back row sees it: the whole
- * ladder presenting at 1024×768 and 1280×800, its tags, its size axis. */
+ * ladder presenting at 1024×768 and 1280×800 and in a window's Compare
+ * page, its tags, its size axis. */
 #include <math.h>
 #include <string.h>
 #include "view/tl-compare-bars.h"
@@ -88,6 +89,29 @@ draw_sweep (const TlSweepModel *model, const TlPaintStyle *style, int w, int h, 
   return cr;
 }
 
+/* The ladder's names in the legend (boxes right of and under its top
+ * left that start as a name does), each never the same words as another. */
+static guint
+legend_names (const TlPaintTextBoxes *boxes, const TlSweepLayout *lay)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  guint named = 0;
+  for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
+    {
+      const TlPaintTextBox *box = tl_paint_text_boxes_index (boxes, b);
+      gboolean in_legend = box->x >= lay->legend_x - 1 && box->y >= lay->legend_y - 1;
+      for (guint i = 0; i < N_SERIES && in_legend; i++)
+        if (strncmp (box->text, ladder[i].label, 4) == 0)
+          {
+            g_assert_false (g_hash_table_contains (seen, box->text));
+            g_hash_table_add (seen, box->text);
+            named++;
+            break;
+          }
+    }
+  return named;
+}
+
 /* Presenting the whole ladder on a projector: the plot takes half the
  * picture or more, every word is 14 px or taller, no two legend names
  * read the same, each line's end carries its tag, nothing overlaps. */
@@ -109,27 +133,43 @@ test_sweep_presenting (void)
                       lay.legend.cols, lay.legend.rows);
       g_assert_cmpfloat (lay.plot_h, >=, h * 0.5);
       g_assert_cmpfloat (lay.plot_w, >=, w * 0.5);
-      g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-      guint named = 0;
       for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
-        {
-          const TlPaintTextBox *box = tl_paint_text_boxes_index (boxes, b);
-          g_assert_cmpfloat (box->h, >=, 14.0);
-          gboolean in_legend = box->x >= lay.legend_x - 1 && box->y >= lay.legend_y - 1;
-          for (guint i = 0; i < N_SERIES && in_legend; i++)
-            if (strncmp (box->text, ladder[i].label, 4) == 0)
-              {
-                /* a legend name: never the same words as another's */
-                g_assert_false (g_hash_table_contains (seen, box->text));
-                g_hash_table_add (seen, box->text);
-                named++;
-                break;
-              }
-        }
-      g_assert_cmpuint (named, ==, N_SERIES);
+        g_assert_cmpfloat (tl_paint_text_boxes_index (boxes, b)->h, >=, 14.0);
+      g_assert_cmpuint (legend_names (boxes, &lay), ==, N_SERIES);
       g_assert_nonnull (tl_paint_text_boxes_find (boxes, "17"));
       g_assert_nonnull (tl_paint_text_boxes_find (boxes, "cuBLAS TF32"));
       g_assert_nonnull (tl_paint_text_boxes_find (boxes, "1000×777×1111"));
+      g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
+      cairo_destroy (cr);
+    }
+}
+
+/* The whole ladder in a window's Compare page at 1024×768 (the chart 640
+ * px wide beside the sidebar), as tall as it asks (under the bars) and
+ * as tall as the page (alone): the legend under the plot ends inside the
+ * picture, every kernel named in it, and the plot keeps 40% of the
+ * height (26 names left it 90 of 280 px, a smear of lines). */
+static void
+test_sweep_window (void)
+{
+  Ladder l;
+  ladder_init (&l);
+  TlPaintStyle style;
+  tl_test_style_init (&style, FALSE);
+  int w = 640, least = (int) ceil (tl_paint_sweep_min_height (&l.model, &style, w));
+  int heights[] = { least, 518 };
+  for (guint k = 0; k < G_N_ELEMENTS (heights); k++)
+    {
+      int h = heights[k];
+      g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+      TlSweepLayout lay;
+      cairo_t *cr = draw_sweep (&l.model, &style, w, h, boxes, &lay);
+      g_test_message ("%d×%d: plot %.0f×%.0f, legend %u×%u", w, h, lay.plot_w, lay.plot_h,
+                      lay.legend.cols, lay.legend.rows);
+      g_assert_cmpfloat (lay.plot_h, >=, h * 0.4);
+      g_assert_cmpfloat (lay.legend_y, >, lay.plot_y + lay.plot_h);
+      g_assert_cmpfloat (lay.legend_y + lay.legend.rows * lay.legend.row_h, <=, h);
+      g_assert_cmpuint (legend_names (boxes, &lay), ==, N_SERIES);
       g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
       cairo_destroy (cr);
     }
@@ -227,6 +267,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/sweep/presenting", test_sweep_presenting);
+  g_test_add_func ("/sweep/window", test_sweep_window);
   g_test_add_func ("/sweep/size-axis", test_sweep_size_axis);
   g_test_add_func ("/sweep/picked", test_sweep_picked);
   return g_test_run ();

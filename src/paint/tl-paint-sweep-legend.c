@@ -102,8 +102,10 @@ widest_label (const GArray *entries, const TlPaintStyle *style, cairo_t *cr)
   return label_w;
 }
 
-guint
-tl_sweep_legend_columns_under (const TlPaintStyle *key, guint n, double width)
+/* The most columns n entries take under a plot width wide in key's type
+ * (names cut to LEGEND_LABEL_FLOOR_EM at the least); 2 when width is 0. */
+static guint
+columns_under (const TlPaintStyle *key, guint n, double width)
 {
   if (width <= 0)
     return MIN (n, 2);
@@ -112,13 +114,30 @@ tl_sweep_legend_columns_under (const TlPaintStyle *key, guint n, double width)
   return (guint) CLAMP (floor ((width - font * 1.2) / narrowest), 1, MAX (n, 1));
 }
 
+double
+tl_sweep_legend_under_height (const TlSweepModel *model, const TlPaintStyle *style, double width)
+{
+  TlPaintStyle key;
+  tl_sweep_legend_style (style, &key);
+  double font = TL_PX (&key, key.font_size);
+  guint n = tl_sweep_legend_count (model);
+  guint cols = MAX (columns_under (&key, n, width), 1);
+  return ((n + cols - 1) / cols) * font * 1.45 + font * 0.5;
+}
+
+double
+tl_sweep_plot_floor (const TlPaintStyle *style, double height)
+{
+  return MAX (TL_PX (style, style->font_size) * PLOT_MIN_EM, height * TL_SWEEP_PLOT_MIN_SHARE);
+}
+
 /* The legend under the plot, as wide as the picture: the columns its
  * names take whole, or more and narrower ones until the plot keeps
  * plot_min_h (down to LEGEND_LABEL_FLOOR_EM a name).  Returns its height,
- * or 0 when even then the plot would be squashed. */
+ * or 0 when even then the plot would keep less than plot_floor. */
 static double
-legend_under (guint n, double label_w, double font, double plot_font, double width, double avail_h,
-              double plot_min_h, TlLegendGrid *grid)
+legend_under (guint n, double label_w, double font, double width, double avail_h, double plot_min_h,
+              double plot_floor, TlLegendGrid *grid)
 {
   double full_w = width - font * 1.2;
   double room = font * (LEGEND_SWATCH_EM + 0.8);
@@ -129,7 +148,7 @@ legend_under (guint n, double label_w, double font, double plot_font, double wid
     cols++;
   guint rows = (n + cols - 1) / cols;
   double legend_h = rows * grid->row_h + font * 0.5;
-  if (avail_h - legend_h < plot_font * PLOT_MIN_EM)
+  if (avail_h - legend_h < plot_floor)
     return 0;
   grid->rows = rows;
   grid->cols = cols;
@@ -139,7 +158,7 @@ legend_under (guint n, double label_w, double font, double plot_font, double wid
 
 double
 tl_sweep_legend_layout (const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr,
-                        double width, double beside_w, double avail_h, double plot_min_h,
+                        double width, double beside_w, double avail_h, double height,
                         TlSweepLayout *out)
 {
   TlPaintStyle key;
@@ -155,7 +174,8 @@ tl_sweep_legend_layout (const TlSweepModel *model, const TlPaintStyle *style, ca
                  || grid->cols * grid->col_w > beside_w;
   if (!cut || n == 0)
     return 0;
-  return legend_under (n, label_w, font, TL_PX (style, style->font_size), width, avail_h, plot_min_h, grid);
+  return legend_under (n, label_w, font, width, avail_h, height * 0.6, tl_sweep_plot_floor (style, height),
+                       grid);
 }
 
 /* Entry e's swatch at (x, y): its line style and, for a kernel, its

@@ -16,23 +16,17 @@ point_square (const TlSweepSeries *se, guint i)
          || (se->shape[3 * i] == se->shape[3 * i + 1] && se->shape[3 * i + 1] == se->shape[3 * i + 2]);
 }
 
-/* the plot keeps at least this many ems of height */
-#define PLOT_MIN_EM 8.0
-
 double
 tl_paint_sweep_min_height (const TlSweepModel *model, const TlPaintStyle *style, double width)
 {
   g_return_val_if_fail (model != NULL && style != NULL, 0);
   double font = TL_PX (style, style->font_size);
-  double top = (model->title ? TL_PX (style, style->title_font_size) * 1.35 : 0) + font * 0.9;
-  /* the legend under the plot in as many columns as the width takes */
-  TlPaintStyle key;
-  tl_sweep_legend_style (style, &key);
-  double key_font = TL_PX (&key, key.font_size);
-  guint n = tl_sweep_legend_count (model);
-  guint cols = MAX (tl_sweep_legend_columns_under (&key, n, width), 1);
-  guint rows = (n + cols - 1) / cols;
-  return ceil (top + font * (PLOT_MIN_EM + 3.6) + rows * key_font * 1.45 + key_font * 0.5);
+  /* the title and the axes' labels and titles around the plot */
+  double frame = (model->title ? TL_PX (style, style->title_font_size) * 1.35 : 0) + font * (0.9 + 3.6);
+  double legend = tl_sweep_legend_under_height (model, style, width);
+  /* the plot keeps its floor: 8 ems, and its share of the whole */
+  double by_share = (frame + legend) / (1 - TL_SWEEP_PLOT_MIN_SHARE);
+  return ceil (MAX (frame + legend + tl_sweep_plot_floor (style, 0), by_share));
 }
 
 /* The sizes' and values' ranges of the points (a made-up one when there
@@ -129,7 +123,7 @@ tl_paint_sweep_layout (const TlSweepModel *model, const TlPaintStyle *style,
   /* the plot keeps half the picture's width (a legend beside it) or, the
    * legend's names allowing, 60% of its height (a legend under it) */
   double beside_w = width * 0.5 - out->plot_x - right;
-  double legend_h = tl_sweep_legend_layout (model, style, cr, width, beside_w, avail_h, height * 0.6, out);
+  double legend_h = tl_sweep_legend_layout (model, style, cr, width, beside_w, avail_h, height, out);
 
   out->plot_h = avail_h - legend_h;
   if (legend_h > 0)

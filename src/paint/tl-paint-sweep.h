@@ -13,8 +13,8 @@
  * The legend keys the machines' line styles first (when there are
  * several) and then names each kernel once: beside the plot where the
  * names fit whole, else under it in as many columns as leave the plot
- * half the picture's height, names cut where they must but never cut to
- * the same words.
+ * 60% of the picture's height (40% at the least), names cut where they
+ * must but never cut to the same words.
  */
 #pragma once
 
@@ -26,7 +26,8 @@ void     tl_paint_sweep_layout (const TlSweepModel *model, const TlPaintStyle *s
                                 cairo_t *cr, double width, double height, TlSweepLayout *out);
 /* The least height that shows the plot and, under it, the legend in as
  * many columns as width takes (names cut to 9 ems at the least; two
- * columns when width is 0): a page gives the chart this much and scrolls. */
+ * columns when width is 0), the plot keeping 40% of it: a page gives the
+ * chart this much, or shows it alone where it has not that much room. */
 double   tl_paint_sweep_min_height (const TlSweepModel *model, const TlPaintStyle *style,
                                     double width);
 void     tl_paint_sweep        (cairo_t *cr, const TlSweepModel *model,
