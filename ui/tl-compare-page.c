@@ -34,9 +34,12 @@ struct _TlComparePage
   GtkWidget *details_box, *details_label;
   gboolean presentation;
   gboolean sweep_has_sizes; /* the sweep chart has something to show */
-  gboolean showing_sweep;   /* presenting: the sweep on the screen instead of the bars */
+  gboolean showing_sweep;   /* one chart at a time: the sweep on the screen instead of the bars */
+  gboolean window_too_short; /* for both charts (and the details under them) */
   gboolean has_lu;          /* an LU record's facts to show */
-  guint turn_id;            /* the details going beside or below the bars */
+  guint fit_id;             /* placing the details and fitting the charts to the page */
+  int fitted_w, fitted_h;   /* the charts' page as last fitted */
+  GtkWidget *chart_switch, *bars_shown, *sweep_shown;
   GtkWidget *sweep_sizes, *sweep_percent;
 };
 
@@ -51,23 +54,43 @@ current_runs (TlComparePage *self)
   return self->session ? tl_session_get_runs (self->session) : NULL;
 }
 
+/* One chart at a time: presenting (a clicker's Page Down goes from the
+ * last bar to the sweep: two dozen bars and as many sweep lines in half a
+ * projector each were unreadable), and in a window too short for both
+ * (1024×768: the bars and the sweep's legend asked 95 px more than the
+ * page had), where the switch in the toolbar chooses. */
+static gboolean
+one_at_a_time (TlComparePage *self)
+{
+  return self->sweep_has_sizes && (self->presentation || self->window_too_short);
+}
+
 /* In a window the bars and, once there are two sizes, the sweep under
- * them, with a run's details beside the bars once one is picked.
- * Presenting, one chart at a time gets the whole screen (a clicker's Page
- * Down goes from the last bar to the sweep): two dozen bars and as many
- * sweep lines in half a projector each were unreadable. */
+ * them, with a run's details beside the bars once one is picked (under
+ * both charts on a narrow page); or one chart at a time. */
 static void
 update_layout (TlComparePage *self)
 {
-  gboolean one_at_a_time = self->presentation && self->sweep_has_sizes;
-  gtk_widget_set_visible (self->bars_box, !one_at_a_time || !self->showing_sweep);
-  gtk_widget_set_visible (self->sweep_box, self->sweep_has_sizes && (!one_at_a_time || self->showing_sweep));
-  gtk_widget_set_visible (self->details_box, !self->presentation && self->selected_bar >= 0);
+  gboolean single = one_at_a_time (self);
+  gboolean sweep_alone = single && self->showing_sweep;
+  gtk_widget_set_visible (self->bars_box, !sweep_alone);
+  gtk_widget_set_visible (self->sweep_box, self->sweep_has_sizes && (!single || self->showing_sweep));
+  gtk_widget_set_visible (self->details_box, !self->presentation && !sweep_alone && self->selected_bar >= 0);
+  gtk_widget_set_visible (self->chart_switch, single && !self->presentation);
+  if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->sweep_shown)) != sweep_alone)
+    gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (sweep_alone ? self->sweep_shown : self->bars_shown), TRUE);
   /* presenting the sweep, the LU facts and what the bars show (nothing to
    * do with it) leave it the room */
-  gboolean sweep_slide = one_at_a_time && self->showing_sweep;
+  gboolean sweep_slide = sweep_alone && self->presentation;
   gtk_widget_set_visible (self->lu_label, self->has_lu && !sweep_slide);
   gtk_widget_set_visible (gtk_widget_get_parent (gtk_widget_get_parent (self->metric_combo)), !sweep_slide);
+}
+
+static void
+chart_switch_toggled_cb (GtkToggleButton *sweep_shown, TlComparePage *self)
+{
+  self->showing_sweep = gtk_toggle_button_get_active (sweep_shown);
+  update_layout (self);
 }
 
 /* A picked run's details beside the bars leave them too little width on
@@ -77,7 +100,12 @@ update_layout (TlComparePage *self)
  * sweep's legend off the page). */
 #define DETAILS_BESIDE_MIN_WIDTH 1000
 
-#define DETAILS_BELOW_MIN_LINES 12
+/* under the charts, the details keep a dozen lines; under the bars alone,
+ * what the page leaves, never fewer than four (their box scrolls) */
+#define DETAILS_BELOW_MAX_LINES 12
+#define DETAILS_BELOW_MIN_LINES 4
+/* the paned's handle and the column's spacing */
+#define CHARTS_GAPS 12
 
 /* a line of the details in their font, in pixels */
 static int
@@ -101,27 +129,58 @@ move_details (TlComparePage *self, GtkWidget *box)
   g_object_unref (self->details_box);
 }
 
+/* the least height a chart asks at the column's width */
+static int
+chart_height (GtkWidget *chart, int width)
+{
+  int h;
+  gtk_widget_get_preferred_height_for_width (chart, width, &h, NULL);
+  return h;
+}
+
+/* Where the details go (beside the bars on a wide page, else under the
+ * charts), and whether both charts and the details under them fit the
+ * page's height: else one chart at a time, the details under the bars
+ * taking the height the bars leave. */
 static gboolean
-turn_details_cb (gpointer data)
+fit_charts_cb (gpointer data)
 {
   TlComparePage *self = data;
-  self->turn_id = 0;
-  gboolean beside = gtk_widget_get_allocated_width (self->bars_box) >= DETAILS_BESIDE_MIN_WIDTH;
+  self->fit_id = 0;
+  int width = gtk_widget_get_allocated_width (self->charts_column);
+  int page_h = gtk_widget_get_allocated_height (self->charts_scroller);
+  gboolean beside = width >= DETAILS_BESIDE_MIN_WIDTH;
   move_details (self, beside ? self->bars_box : self->charts_column);
-  /* under the charts, the details keep a dozen lines (the page scrolls to
-   * them) rather than the two lines a short window leaves */
+  int line_h = details_line_height (self), bars_h = chart_height (self->bars, width);
+  gboolean details_under = !beside && self->selected_bar >= 0;
+  int details_h = details_under ? DETAILS_BELOW_MAX_LINES * line_h + CHARTS_GAPS : 0;
+  int sweep_h = self->sweep_has_sizes ? chart_height (self->sweep, width) + CHARTS_GAPS : 0;
+  self->window_too_short = bars_h + sweep_h + details_h > page_h;
+  int lines = DETAILS_BELOW_MAX_LINES;
+  if (one_at_a_time (self))
+    lines = CLAMP ((page_h - bars_h - 2 * CHARTS_GAPS) / line_h, DETAILS_BELOW_MIN_LINES, DETAILS_BELOW_MAX_LINES);
   gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->details_box),
-                                              beside ? -1 : DETAILS_BELOW_MIN_LINES * details_line_height (self));
+                                              beside ? -1 : lines * line_h);
+  update_layout (self);
   return G_SOURCE_REMOVE;
 }
 
 static void
-bars_box_allocate_cb (GtkWidget *box, GdkRectangle *alloc, TlComparePage *self)
+fit_charts_soon (TlComparePage *self)
 {
-  gboolean beside = alloc->width >= DETAILS_BESIDE_MIN_WIDTH;
-  gboolean is_beside = gtk_widget_get_parent (self->details_box) == box;
-  if (beside != is_beside && self->turn_id == 0)
-    self->turn_id = g_idle_add (turn_details_cb, self);
+  if (self->fit_id == 0)
+    self->fit_id = g_idle_add (fit_charts_cb, self);
+}
+
+static void
+scroller_allocate_cb (GtkWidget *scroller, GdkRectangle *alloc, TlComparePage *self)
+{
+  if (alloc->width != self->fitted_w || alloc->height != self->fitted_h)
+    {
+      self->fitted_w = alloc->width;
+      self->fitted_h = alloc->height;
+      fit_charts_soon (self);
+    }
 }
 
 /* the charts, or why there are none yet */
@@ -169,6 +228,7 @@ update_bars (TlComparePage *self)
   gtk_label_set_text (GTK_LABEL (self->color_legend), legend ? legend : "");
   gtk_widget_set_visible (self->color_legend, legend != NULL);
   tl_chart_view_set_bars (TL_CHART_VIEW (self->bars), &model);
+  fit_charts_soon (self);
 
   /* results of inputs no longer shown are marked, not hidden: the timings still hold */
   const char *stale = tl_session_stale_text (self->session);
@@ -193,6 +253,7 @@ update_sweep (TlComparePage *self)
   if (!self->sweep_has_sizes)
     self->showing_sweep = FALSE;
   update_layout (self);
+  fit_charts_soon (self);
   update_visibility (self);
 }
 
@@ -285,6 +346,7 @@ bar_activated_cb (TlChartView *view, gint index, TlComparePage *self)
 
   self->selected_bar = index;
   update_layout (self);
+  fit_charts_soon (self);
   gboolean valid = runs != NULL && index >= 0 && (guint) index < runs->len;
   /* the sweep shows the picked kernel's lines over the others */
   tl_chart_view_set_picked (TL_CHART_VIEW (self->sweep),
@@ -417,16 +479,17 @@ compare_set_presentation (TlPage *page, gboolean on, gboolean high_contrast)
   gtk_widget_set_visible (self->csv_button, !on);
   self->showing_sweep = FALSE;
   update_layout (self);
+  fit_charts_soon (self);
 }
 
-/* clickers: the previous or next bar; presenting, past the last bar the
- * sweep, and back */
+/* clickers: the previous or next bar; one chart at a time (presenting, a
+ * short window), past the last bar the sweep, and back */
 static gboolean
 compare_step (TlPage *page, int direction)
 {
   TlComparePage *self = TL_COMPARE_PAGE (page);
   gint n = (gint) tl_compare_page_get_n_bars (self);
-  gboolean slides = self->presentation && self->sweep_has_sizes;
+  gboolean slides = one_at_a_time (self);
   /* the sweep slide shows every line alike (no bar is picked there: the
    * last bar's kernel would stand out for no reason); back on the bars,
    * the last bar is picked again */
@@ -533,7 +596,7 @@ tl_compare_page_dispose (GObject *object)
 {
   TlComparePage *self = TL_COMPARE_PAGE (object);
   tl_page_disconnect_session (&self->session, self);
-  g_clear_handle_id (&self->turn_id, g_source_remove);
+  g_clear_handle_id (&self->fit_id, g_source_remove);
   G_OBJECT_CLASS (tl_compare_page_parent_class)->dispose (object);
 }
 
@@ -563,6 +626,10 @@ tl_compare_page_class_init (TlComparePageClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, color_changed_cb);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_sizes);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_percent);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, chart_switch);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, bars_shown);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_shown);
+  gtk_widget_class_bind_template_callback (widget_class, chart_switch_toggled_cb);
   gtk_widget_class_bind_template_callback (widget_class, sweep_sizes_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, sweep_sizes_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, sweep_percent_toggled_cb);
@@ -579,7 +646,7 @@ tl_compare_page_init (TlComparePage *self)
   gtk_widget_set_hexpand (self->bars, TRUE);
   gtk_box_pack_start (GTK_BOX (self->bars_box), self->bars, TRUE, TRUE, 0);
   g_signal_connect (self->bars, "bar-activated", G_CALLBACK (bar_activated_cb), self);
-  g_signal_connect_after (self->bars_box, "size-allocate", G_CALLBACK (bars_box_allocate_cb), self);
+  g_signal_connect_after (self->charts_scroller, "size-allocate", G_CALLBACK (scroller_allocate_cb), self);
   self->sweep = tl_chart_view_new (TL_CHART_SWEEP);
   gtk_box_pack_start (GTK_BOX (self->sweep_box), self->sweep, TRUE, TRUE, 0);
   gtk_widget_show (self->bars);

@@ -1,0 +1,154 @@
+/* test-gui-compare.c — the Compare page fits the window as a lecturer
+ * shows it: two records (1000×500×1000 and 4096, 26 names in the sweep's
+ * legend) at 1024×768 beside the sidebar, where the bars and the sweep
+ * under them asked 95 px more than the page had and the sweep's plot was
+ * 90 px tall; and at 1600×1000, where both fit.  Exits 77 (skip) without
+ * a display.
+ */
+#include <gtk/gtk.h>
+
+#include "tl-chart-view.h"
+#include "gui-test-util.h"
+
+static TlApplication *app;
+static TlWindow *win;
+
+static gboolean
+is_idle (gpointer data)
+{
+  return gui_test_window_settled (win);
+}
+
+static void
+collect (GtkWidget *widget, gpointer data)
+{
+  GPtrArray *found = data;
+  if (TL_IS_CHART_VIEW (widget) || GTK_IS_RADIO_BUTTON (widget))
+    g_ptr_array_add (found, widget);
+  if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), collect, data);
+}
+
+/* The page's two charts (bars first) and the switch's "Sweep" button. */
+typedef struct
+{
+  GtkWidget *bars, *sweep, *sweep_shown, *bars_shown;
+} Charts;
+
+static void
+find_charts (Charts *c)
+{
+  g_autoptr (GPtrArray) found = g_ptr_array_new ();
+  collect (GTK_WIDGET (gui_test_compare (win)), found);
+  *c = (Charts) { 0 };
+  for (guint i = 0; i < found->len; i++)
+    {
+      GtkWidget *w = found->pdata[i];
+      if (TL_IS_CHART_VIEW (w))
+        *(c->bars ? &c->sweep : &c->bars) = w;
+      else
+        *(c->bars_shown ? &c->sweep_shown : &c->bars_shown) = w;
+    }
+  g_assert_true (c->bars && c->sweep && c->bars_shown && c->sweep_shown);
+}
+
+/* The charts' page shows all it holds: it does not scroll. */
+static void
+assert_no_scroll (const Charts *c, const char *what)
+{
+  GtkWidget *shown = gtk_widget_get_mapped (c->bars) ? c->bars : c->sweep;
+  GtkWidget *scroller = gtk_widget_get_ancestor (shown, GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  double over = gtk_adjustment_get_upper (adj) - gtk_adjustment_get_page_size (adj);
+  g_test_message ("%s: page %.0f px, %.0f px more", what, gtk_adjustment_get_page_size (adj), over);
+  if (over > 1)
+    g_error ("%s: the Compare page scrolls %.0f px", what, over);
+}
+
+/* A chart on show gets the height it asks at its width. */
+static void
+assert_whole (GtkWidget *chart)
+{
+  int want;
+  gtk_widget_get_preferred_height_for_width (chart, gtk_widget_get_allocated_width (chart), &want, NULL);
+  g_assert_true (gtk_widget_get_mapped (chart));
+  g_assert_cmpint (gtk_widget_get_allocated_height (chart), >=, want);
+}
+
+static void
+open_two_sizes (void)
+{
+  const char *src = g_getenv ("TL_SOURCE_DIR");
+  g_assert_nonnull (src);
+  g_autofree char *small = g_build_filename (src, "docs", "records", "h200-gemm-1000x500x1000.json", NULL);
+  g_autofree char *big = g_build_filename (src, "docs", "records", "h200-gemm-4096-fp32-counters.json", NULL);
+  g_autoptr (GFile) f1 = g_file_new_for_path (small);
+  g_autoptr (GFile) f2 = g_file_new_for_path (big);
+  tl_window_open_record (win, f1);
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 60));
+  tl_window_open_record (win, f2);
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 60));
+  g_assert_null (tl_window_get_info_message (win));
+  g_assert_cmpuint (tl_session_get_history (tl_window_get_session (win))->len, ==, 2);
+  tl_window_show_view (win, "compare");
+}
+
+/* 1024×768: one chart at a time, each whole, chosen by the switch; a
+ * picked bar's details under the bars in the height they leave. */
+static void
+test_small_screen (void)
+{
+  Charts c;
+  find_charts (&c);
+  gui_test_fill_screen (win, 1024, 768);
+  gui_test_pump (0.5);
+  assert_no_scroll (&c, "1024×768, the bars");
+  g_assert_true (gtk_widget_get_mapped (c.sweep_shown));
+  assert_whole (c.bars);
+  g_assert_false (gtk_widget_get_mapped (c.sweep));
+
+  gtk_button_clicked (GTK_BUTTON (c.sweep_shown));
+  gui_test_pump (0.5);
+  assert_whole (c.sweep);
+  g_assert_false (gtk_widget_get_mapped (c.bars));
+  assert_no_scroll (&c, "1024×768, the sweep");
+
+  gtk_button_clicked (GTK_BUTTON (c.bars_shown));
+  tl_compare_page_select_bar (gui_test_compare (win), 3);
+  gui_test_pump (0.5);
+  assert_whole (c.bars);
+  assert_no_scroll (&c, "1024×768, the bars and a run's details");
+  tl_compare_page_select_bar (gui_test_compare (win), -1);
+}
+
+/* 1600×1000: both charts, each whole, no switch. */
+static void
+test_large_screen (void)
+{
+  Charts c;
+  find_charts (&c);
+  gui_test_fill_screen (win, 1600, 1000);
+  gui_test_pump (0.5);
+  assert_whole (c.bars);
+  assert_whole (c.sweep);
+  g_assert_false (gtk_widget_get_mapped (c.sweep_shown));
+  assert_no_scroll (&c, "1600×1000");
+}
+
+int
+main (int argc, char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  if (gdk_display_get_default () == NULL)
+    return 77;
+  win = gui_test_start_app (&app);
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+  open_two_sizes ();
+  g_test_add_func ("/gui-compare/1024x768", test_small_screen);
+  g_test_add_func ("/gui-compare/1600x1000", test_large_screen);
+  int rc = g_test_run ();
+  gtk_widget_destroy (GTK_WIDGET (win));
+  g_application_release (G_APPLICATION (app));
+  g_object_unref (app);
+  return rc;
+}
