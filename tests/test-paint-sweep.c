@@ -86,6 +86,8 @@ draw_sweep (const TlSweepModel *model, const TlPaintStyle *style, int w, int h, 
   tl_paint_text_boxes_attach (cr, boxes);
   tl_paint_sweep (cr, model, style, w, h);
   tl_paint_sweep_layout (model, style, cr, w, h, lay);
+  g_test_message ("%d×%d: plot %.0f×%.0f, legend %u×%u", w, h, lay->plot_w, lay->plot_h, lay->legend.cols,
+                  lay->legend.rows);
   return cr;
 }
 
@@ -129,8 +131,6 @@ test_sweep_presenting (void)
       g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
       TlSweepLayout lay;
       cairo_t *cr = draw_sweep (&l.model, &style, w, h, boxes, &lay);
-      g_test_message ("%d×%d: plot %.0f×%.0f, legend %u×%u", w, h, lay.plot_w, lay.plot_h,
-                      lay.legend.cols, lay.legend.rows);
       g_assert_cmpfloat (lay.plot_h, >=, h * 0.5);
       g_assert_cmpfloat (lay.plot_w, >=, w * 0.5);
       for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
@@ -164,8 +164,6 @@ test_sweep_window (void)
       g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
       TlSweepLayout lay;
       cairo_t *cr = draw_sweep (&l.model, &style, w, h, boxes, &lay);
-      g_test_message ("%d×%d: plot %.0f×%.0f, legend %u×%u", w, h, lay.plot_w, lay.plot_h,
-                      lay.legend.cols, lay.legend.rows);
       g_assert_cmpfloat (lay.plot_h, >=, h * 0.4);
       g_assert_cmpfloat (lay.legend_y, >, lay.plot_y + lay.plot_h);
       g_assert_cmpfloat (lay.legend_y + lay.legend.rows * lay.legend.row_h, <=, h);
