@@ -54,3 +54,13 @@ tl_test_render_input_load (TlRenderInput *input, const char *path, GError **erro
   input->lu = file.lu;
   return TRUE;
 }
+
+/* A record of docs/records by its name, loaded as `render --run` loads it. */
+static inline void
+tl_test_doc_record_load (TlRenderInput *input, const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "docs", "records", name, NULL);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (tl_test_render_input_load (input, path, &error));
+  g_assert_no_error (error);
+}

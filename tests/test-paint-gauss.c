@@ -1,7 +1,14 @@
 /* test-paint-gauss.c — a known Gauss step marks its known pivot at its known
  * pixel (the frames' replay: test-view-gauss-frame.c); the time chart's
- * "now" keeps clear of its axis. */
+ * "now" keeps clear of its axis; `render -p` of the H200 LU record at the
+ * lecture's screens keeps every text whole (its line under the title on
+ * two lines where one would cut it), at least 14 px, clear of the others,
+ * and its time chart's bars (run with LANGUAGE=de too:
+ * test-paint-gauss-de). */
+#include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
+#include "core/tl-locale.h"
 #include "core/tl-error.h"
 #include "view/tl-gauss-frame.h"
 #include "lu/tl-gfp.h"
@@ -9,6 +16,7 @@
 #include "lu-test-util.h"
 #include "paint/tl-paint-gauss.h"
 #include "paint/tl-paint-text-boxes.h"
+#include "paint/tl-render.h"
 #include "paint-test-util.h"
 
 static const double scales[] = { 1.0, 2.0 };
@@ -200,10 +208,67 @@ test_gfp_cells (void)
   cairo_surface_destroy (s);
 }
 
+/* One step of the record as render -p draws it at width × height. */
+static void
+check_render_step (const TlRenderInput *input, guint step, int width, int height)
+{
+  TlRenderOptions o;
+  tl_render_options_init (&o);
+  o.view = TL_RENDER_GAUSS;
+  o.presentation = TRUE;
+  o.step = step;
+  TlPaintStyle style;
+  tl_render_style_init (&style, &o, width, height, 1.0);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (s);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  g_autoptr (GError) error = NULL;
+  g_assert_true (tl_render_draw (cr, input, &o, &style, width, height, &error));
+  g_assert_no_error (error);
+
+  g_autoptr (GString) report = g_string_new (NULL);
+  if (tl_paint_text_boxes_check (boxes, width, height, report) > 0)
+    g_error ("step %u at %d×%d: problems with the text:\n%s", step, width, height, report->str);
+  for (guint k = 0; k < tl_paint_text_boxes_len (boxes); k++)
+    {
+      const TlPaintTextBox *b = tl_paint_text_boxes_index (boxes, k);
+      if (g_str_has_suffix (b->text, "…"))
+        g_error ("step %u at %d×%d: “%s” is cut", step, width, height, b->text);
+      if (b->h < 14 && MIN (b->w, b->h) > 0)
+        g_error ("step %u at %d×%d: “%s” is %.1f px high, under 14", step, width, height, b->text,
+                 b->h);
+    }
+  /* the time chart drew its bars: the step now is marked over them */
+  if (step < 96 && tl_paint_text_boxes_find (boxes, g_dgettext (GETTEXT_PACKAGE, "now")) == NULL)
+    g_error ("step %u at %d×%d: the time chart has no bars", step, width, height);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
+static void
+test_render_presenting (void)
+{
+  static const int sizes[][2] = { { 1024, 768 }, { 1280, 800 }, { 1920, 1080 }, { 1920, 1040 } };
+  static const guint steps[] = { 0, 40, 95, 96 };
+  TlRenderInput input;
+  tl_test_doc_record_load (&input, "h200-lu-02-blocked-96.json");
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    for (guint k = 0; k < G_N_ELEMENTS (steps); k++)
+      check_render_step (&input, steps[k], sizes[i][0], sizes[i][1]);
+  tl_render_input_clear (&input);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  /* LANGUAGE=de: the build tree's German catalogue, as the app finds it */
+  tl_locale_init ();
+  if (g_strcmp0 (g_getenv ("LANGUAGE"), "de") == 0
+      && strcmp (g_dgettext (GETTEXT_PACKAGE, "pivot search"), "pivot search") == 0)
+    g_error ("LANGUAGE=de, but no German catalogue in %s", tl_locale_dir ());
+  g_test_add_func ("/paint-gauss/render-presenting", test_render_presenting);
   g_test_add_func ("/paint-gauss/pivot-pixels", test_pivot_pixels);
   g_test_add_func ("/paint-gauss/blocked-timing", test_blocked_timing);
   g_test_add_func ("/paint-gauss/gfp-cells", test_gfp_cells);

@@ -22,10 +22,7 @@ static const char *const mode_names[N_MODES] = { "normal", "presentation", "high
 static void
 load_record (const char *name, TlRenderInput *input)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "docs", "records", name, NULL);
-  g_autoptr (GError) error = NULL;
-  g_assert_true (tl_test_render_input_load (input, path, &error));
-  g_assert_no_error (error);
+  tl_test_doc_record_load (input, name);
 }
 
 /* The style a widget of this size would draw with on screen (the views'

@@ -55,11 +55,8 @@ static const int beside_sidebar[][2] = { { 652, 586 }, { 529, 586 } };
 static TlRunRecord *
 load_record (const char *name)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "docs", "records", name, NULL);
   TlRenderInput input;
-  g_autoptr (GError) error = NULL;
-  g_assert_true (tl_test_render_input_load (&input, path, &error));
-  g_assert_no_error (error);
+  tl_test_doc_record_load (&input, name);
   TlRunRecord *record = g_steal_pointer (&input.record);
   tl_render_input_clear (&input);
   return record;

@@ -26,15 +26,22 @@ phase_rgb (guint phase, double rgb[3])
  * presentation mode keeps every line large — wrapped onto a second line
  * when it is too long; returns the height it took. */
 static double
-fit_text (cairo_t *cr, const TlPaintStyle *style, double x, double y, double max_w, double size,
-          gboolean bold, const char *text)
+fit_text_lines (cairo_t *cr, const TlPaintStyle *style, double x, double y, double max_w,
+                double size, gboolean bold, guint max_lines, const char *text)
 {
   cairo_save (cr);
   tl_paint_set_font (cr, style, size, bold);
   double line = TL_PX (style, size) * 1.27;
-  guint n = tl_paint_text_wrap (cr, x, y, max_w, line, 2, text);
+  guint n = tl_paint_text_wrap (cr, x, y, max_w, line, max_lines, text);
   cairo_restore (cr);
   return n * line;
+}
+
+static double
+fit_text (cairo_t *cr, const TlPaintStyle *style, double x, double y, double max_w, double size,
+          gboolean bold, const char *text)
+{
+  return fit_text_lines (cr, style, x, y, max_w, size, bold, 2, text);
 }
 
 /* A line of the facts (wrapped onto two when needed); returns how far
@@ -81,7 +88,7 @@ longest_step (const TlLuRecorder *rec)
 /* the phases' colours, two per line when they fit, else one per line;
  * returns the height it took */
 static double
-chart_legend (cairo_t *cr, const TlPaintStyle *style, double x, double y, double w)
+chart_legend (cairo_t *cr, const TlPaintStyle *style, double x, double y, double w, double row)
 {
   double font = TL_PX (style, style->font_size);
   tl_paint_set_font (cr, style, style->font_size, FALSE);
@@ -93,7 +100,7 @@ chart_legend (cairo_t *cr, const TlPaintStyle *style, double x, double y, double
     {
       double rgb[3];
       double lx = x + (p % per_line) * w / 2;
-      double ly = y + (p / per_line) * font * 1.35;
+      double ly = y + (p / per_line) * font * row;
       phase_rgb (p, rgb);
       cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
       cairo_rectangle (cr, lx, ly + font * 0.15, font * 0.9, font * 0.9);
@@ -101,7 +108,7 @@ chart_legend (cairo_t *cr, const TlPaintStyle *style, double x, double y, double
       tl_paint_set_fg (cr, style);
       tl_paint_text (cr, lx + font * 1.3, ly, 0, 0, _(phase_labels[p]));
     }
-  return font * 1.35 * (TL_LU_N_PHASES / per_line) + font * 0.5;
+  return font * row * (TL_LU_N_PHASES / per_line) + font * 0.5;
 }
 
 /* The plot's area and scale: time 0 … tmax (ns) shown in unit_div ns
@@ -224,13 +231,22 @@ tl_paint_gauss_chart (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle
   y += fit_text (cr, style, box_x, y, box_w, style->font_size * 1.05, TRUE,
                  _("Time per block step (seed 004, Fig. 5)"));
   y += font * 0.2;
-  y += chart_legend (cr, style, box_x, y, box_w);
+  /* a short box (a 16:9 render presenting) packs the legend's rows */
+  gboolean short_box = box_h < font * 17;
+  y += chart_legend (cr, style, box_x, y, box_w, short_box ? 1.2 : 1.35);
 
-  /* the value axis' unit, as a caption above it */
+  /* the value axis' unit, as a caption above it; on a short box (a 16:9
+   * render presenting) the unit alone, at the axis' top beside the
+   * "now", that the bars keep three lines of type */
   char ylab[64];
   g_snprintf (ylab, sizeof ylab, _("time per block step (%s)"), unit);
-  tl_paint_text_fit (cr, box_x, y, 0, 0, box_w, ylab);
-  y += font * 1.4;
+  if (!short_box)
+    {
+      tl_paint_text_fit (cr, box_x, y, 0, 0, box_w, ylab);
+      y += font * 1.4;
+    }
+  else
+    tl_paint_text (cr, box_x, y, 0, 0, unit);
   c.px = box_x + font * 3.6;
   c.pw = box_w - font * 3.8;
   /* room above the tallest bar for its "now" */
@@ -291,7 +307,7 @@ facts_so_far (cairo_t *cr, const TlPaintStyle *style, const TlGaussFrame *f, dou
 }
 
 /* The step on show: its pivot and swap; or when all are done, the
- * factorisation's rank (and determinant); returns where the next line goes. */
+ * factorisation's rank (and determinant); returns where its last line ends. */
 static double
 facts_step (cairo_t *cr, const TlPaintStyle *style, const TlGaussFrame *f, double x, double y,
             double box_w, double font)
@@ -336,21 +352,17 @@ facts_step (cairo_t *cr, const TlPaintStyle *style, const TlGaussFrame *f, doubl
       else
         g_snprintf (buf, sizeof buf, _("done: PA = LU, rank %zu"), rec->rank);
     }
-  fit_text (cr, style, x, y, box_w, style->font_size * 1.1, TRUE, buf);
-  return y;
+  /* the finished factorisation's rank, sign and ln|det| on up to three
+   * lines (German, a narrow column presenting) */
+  return y + fit_text_lines (cr, style, x, y, box_w, style->font_size * 1.1, TRUE, 3, buf);
 }
 
-void
-tl_paint_gauss_facts (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle *style,
-                      double box_x, double box_y, double box_w, double box_h)
+/* The facts from x, y down; returns where they end. */
+static double
+paint_facts (cairo_t *cr, const TlGaussFrame *f, const TlPaintStyle *style, double x, double y,
+             double box_w)
 {
-  const TlGaussFrame *f = frame;
   double font = TL_PX (style, style->font_size) * 1.1;
-  double y = box_y, x = box_x;
-
-  cairo_save (cr);
-  cairo_rectangle (cr, x, y, box_w, box_h);
-  cairo_clip (cr);
   tl_paint_set_fg (cr, style);
   tl_paint_set_font (cr, style, style->font_size * 1.1, FALSE);
 
@@ -359,11 +371,33 @@ tl_paint_gauss_facts (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle
   if (!f->exact)
     {
       char buf[160];
-      y += font * 1.4;
+      y += font * 0.13; /* 1.4 lines under the last line's top, as one line is 1.27 */
       tl_paint_set_font (cr, style, style->font_size, FALSE);
       g_snprintf (buf, sizeof buf, _("(matrix as after step %u: large records keep snapshots only)"),
                   f->matrix_steps);
-      fit_text (cr, style, x, y, box_w, style->font_size, FALSE, buf);
+      y += fit_text (cr, style, x, y, box_w, style->font_size, FALSE, buf);
     }
+  return y;
+}
+
+void
+tl_paint_gauss_facts (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle *style,
+                      double box_x, double box_y, double box_w, double box_h)
+{
+  cairo_save (cr);
+  cairo_rectangle (cr, box_x, box_y, box_w, box_h);
+  cairo_clip (cr);
+  paint_facts (cr, frame, style, box_x, box_y, box_w);
   cairo_restore (cr);
+}
+
+double
+tl_paint_gauss_facts_height (const TlGaussFrame *frame, const TlPaintStyle *style, double box_w)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  double h = paint_facts (cr, frame, style, 0, 0, box_w);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return h;
 }

@@ -16,5 +16,8 @@ void tl_paint_gauss_chart (cairo_t *cr, const TlGaussFrame *frame, const TlPaint
  * it did, in the box. */
 void tl_paint_gauss_facts (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle *style,
                            double box_x, double box_y, double box_w, double box_h);
+/* The height the facts take in box_w (their lines wrapped as drawn). */
+double tl_paint_gauss_facts_height (const TlGaussFrame *frame, const TlPaintStyle *style,
+                                    double box_w);
 
 G_END_DECLS

@@ -53,10 +53,61 @@ heat_model (const TlGaussModel *model, TlHeatmapModel *hm)
   hm->caption = _("working matrix");
 }
 
-static double
-header_height (const TlPaintStyle *style)
+/* The line under the title: the matrix, the pivoting, the block, the step. */
+static GString *
+subtitle_text (const TlGaussFrame *f)
 {
-  return TL_PX (style, style->title_font_size) * 1.4 + TL_PX (style, style->font_size) * 1.5;
+  const TlLuRecorder *rec = f->record;
+  GString *s = g_string_new (NULL);
+  g_string_append_printf (s, "%u×%u %s", rec->rows, rec->cols,
+                          rec->modulus ? "GF(p)" : rec->dtype ? rec->dtype : "");
+  if (rec->modulus)
+    g_string_append_printf (s, " p = %" G_GUINT64_FORMAT, rec->modulus);
+  if (rec->modulus > 0)
+    g_string_append (s, _(" · pivot: first nonzero (exact)"));
+  else
+    g_string_append_printf (s, _(" · pivoting %s"), tl_pivoting_name (rec->pivoting));
+  if (rec->block_size > 0)
+    g_string_append_printf (s, _(" · block %u"), rec->block_size);
+  if (f->current)
+    g_string_append_printf (s, _(" · step k = %u of 0…%u: eliminate column %u"), f->step,
+                            f->n_steps - 1, f->step);
+  else
+    g_string_append_printf (s, _(" · finished after %u steps: L\\U packed"), f->n_steps);
+  if (f->block >= 0)
+    g_string_append_printf (s, _(" · block step %d of %u"), f->block + 1, rec->blocks->len);
+  return s;
+}
+
+#define SUBTITLE_SIZE 1.1 /* of the body's type */
+
+/* The subtitle's lines at width: two where one would cut it ("… eliminate
+ * column 40 · block ste…" at 1280×800 presenting, German at 1024×768). */
+static guint
+subtitle_lines (const TlGaussFrame *f, const TlPaintStyle *style, double width)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  GString *s = subtitle_text (f);
+  tl_paint_set_font (cr, style, style->font_size * SUBTITLE_SIZE, FALSE);
+  guint n = tl_paint_text_width (cr, s->str) > width - 2 * TL_PX (style, 4) ? 2 : 1;
+  g_string_free (s, TRUE);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return n;
+}
+
+static double
+subtitle_line_h (const TlPaintStyle *style)
+{
+  return TL_PX (style, style->font_size) * SUBTITLE_SIZE * 1.2;
+}
+
+static double
+header_height (const TlPaintStyle *style, guint lines)
+{
+  return TL_PX (style, style->title_font_size) * 1.4 + TL_PX (style, style->font_size) * 1.5
+         + (lines - 1) * subtitle_line_h (style);
 }
 
 void
@@ -66,9 +117,10 @@ tl_paint_gauss_layout (const TlGaussModel *model, const TlPaintStyle *style,
   g_return_if_fail (model != NULL && model->frame != NULL && style != NULL && out != NULL);
 
   double font = TL_PX (style, style->font_size);
-  double top = header_height (style);
-
   *out = (TlGaussLayout) {0};
+  out->subtitle_lines = subtitle_lines (model->frame, style, width);
+  double top = header_height (style, out->subtitle_lines);
+
   heat_model (model, &out->heat);
 
   /* right panel: a third of the width, enough for its facts at full size
@@ -101,7 +153,11 @@ tl_paint_gauss_layout (const TlGaussModel *model, const TlPaintStyle *style,
   double rx = out->strip_x + strip_w + font * 2.0;
   double rw = MAX (width - rx - font * 0.5, 1.0);
   gboolean timing = model->show_timing && model->frame->record->blocks->len > 0;
-  double facts_h = font * 1.45 * 7.5;
+  /* the facts' usual room, more where their lines wrap (a narrow column
+   * presenting: "Schritt 95: Pivotelement 0.9014" / "bereits in Zeile 95:
+   * kein Tausch" on four lines ran off the page) */
+  double facts_h = MAX (font * 1.45 * 7.5,
+                        tl_paint_gauss_facts_height (model->frame, style, rw) + font * 0.5);
   out->facts_x = rx;
   out->facts_w = rw;
   if (timing)
@@ -465,8 +521,14 @@ strip_pivot (cairo_t *cr, const TlGaussFrame *f, const TlGaussLayout *lay, const
     tl_format_value (st->pivot_value, val, sizeof val);
   g_snprintf (buf, sizeof buf, _("pivot %s"), val);
   tl_paint_set_font (cr, style, style->font_size, TRUE);
+  /* beside the pivot's bar, from the heatmap's edge (its colour bar's
+   * title beside it on a wide page) to past the strip; the value alone
+   * where the words do not fit there */
+  double least_x = lay->heat_x + lay->heat_w, most_x = lay->strip_x + lay->strip_w + font * 1.8;
+  if (tl_paint_text_width (cr, buf) > most_x - least_x)
+    g_strlcpy (buf, val, sizeof buf);
   double tw = tl_paint_text_width (cr, buf);
-  double tx = MIN (lay->strip_x + TL_PX (style, 4), lay->strip_x + lay->strip_w + font * 1.8 - tw);
+  double tx = MAX (least_x, MIN (lay->strip_x + TL_PX (style, 4), most_x - tw));
   double ty = py + font * 0.4;
   if (ty + font * 1.3 > h->plot_y + h->plot_h)
     ty = py - font * 1.7;
@@ -509,10 +571,10 @@ paint_strip (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
 }
 
 static void
-paint_title (cairo_t *cr, const TlGaussModel *model, const TlPaintStyle *style, double width)
+paint_title (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
+             const TlPaintStyle *style, double width)
 {
   const TlGaussFrame *f = model->frame;
-  const TlLuRecorder *rec = f->record;
   char buf[256];
   double x = TL_PX (style, 4);
 
@@ -521,29 +583,14 @@ paint_title (cairo_t *cr, const TlGaussModel *model, const TlPaintStyle *style, 
   if (model->title)
     g_strlcpy (buf, model->title, sizeof buf);
   else
-    g_snprintf (buf, sizeof buf, _("Gauss elimination · %s"), rec->kernel_id ? rec->kernel_id : "LU");
+    g_snprintf (buf, sizeof buf, _("Gauss elimination · %s"),
+                f->record->kernel_id ? f->record->kernel_id : "LU");
   tl_paint_text_fit (cr, x, 0, 0, 0, width - 2 * x, buf);
 
-  GString *s = g_string_new (NULL);
-  g_string_append_printf (s, "%u×%u %s", rec->rows, rec->cols,
-                          rec->modulus ? "GF(p)" : rec->dtype ? rec->dtype : "");
-  if (rec->modulus)
-    g_string_append_printf (s, " p = %" G_GUINT64_FORMAT, rec->modulus);
-  if (rec->modulus > 0)
-    g_string_append (s, _(" · pivot: first nonzero (exact)"));
-  else
-    g_string_append_printf (s, _(" · pivoting %s"), tl_pivoting_name (rec->pivoting));
-  if (rec->block_size > 0)
-    g_string_append_printf (s, _(" · block %u"), rec->block_size);
-  if (f->current)
-    g_string_append_printf (s, _(" · step k = %u of 0…%u: eliminate column %u"), f->step,
-                            f->n_steps - 1, f->step);
-  else
-    g_string_append_printf (s, _(" · finished after %u steps: L\\U packed"), f->n_steps);
-  if (f->block >= 0)
-    g_string_append_printf (s, _(" · block step %d of %u"), f->block + 1, rec->blocks->len);
-  tl_paint_set_font (cr, style, style->font_size * 1.1, FALSE);
-  tl_paint_text_fit (cr, x, TL_PX (style, style->title_font_size) * 1.4, 0, 0, width - 2 * x, s->str);
+  GString *s = subtitle_text (f);
+  tl_paint_set_font (cr, style, style->font_size * SUBTITLE_SIZE, FALSE);
+  tl_paint_text_wrap (cr, x, TL_PX (style, style->title_font_size) * 1.4, width - 2 * x,
+                      subtitle_line_h (style), lay->subtitle_lines, s->str);
   g_string_free (s, TRUE);
 }
 
@@ -570,6 +617,6 @@ tl_paint_gauss (cairo_t *cr, const TlGaussModel *model, const TlPaintStyle *styl
   paint_strip (cr, model, &lay, style);
   tl_paint_gauss_chart (cr, model->frame, style, lay.chart_x, lay.chart_y, lay.chart_w, lay.chart_h);
   tl_paint_gauss_facts (cr, model->frame, style, lay.facts_x, lay.facts_y, lay.facts_w, lay.facts_h);
-  paint_title (cr, model, style, width);
+  paint_title (cr, model, &lay, style, width);
   cairo_restore (cr);
 }

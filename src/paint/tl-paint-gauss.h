@@ -40,6 +40,7 @@ typedef struct
   double strip_x, strip_w;       /* pivot-search bars; rows as in the heatmap */
   double chart_x, chart_y, chart_w, chart_h; /* time-split bars (w = 0 when none) */
   double facts_x, facts_y, facts_w, facts_h;
+  guint subtitle_lines;          /* the line under the title: 1, or 2 where it is too long */
 } TlGaussLayout;
 
 void     tl_gauss_model_init   (TlGaussModel *model);
