@@ -179,6 +179,24 @@ test_now_on_first_step (void)
     }
 }
 
+/* rec's step 0 painted on 1200×700 in style, its texts in boxes. */
+static cairo_surface_t *
+paint_first_step (TlLuRecorder *rec, const TlPaintStyle *style, TlPaintTextBoxes *boxes)
+{
+  TlGaussModel model;
+  tl_gauss_model_init (&model);
+  g_autoptr (TlGaussFrame) f0 = tl_gauss_frame_new (rec, 0, NULL);
+  model.frame = f0;
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 700);
+  cairo_t *cr = cairo_create (s);
+  tl_paint_text_boxes_attach (cr, boxes);
+  tl_paint_gauss (cr, &model, style, 1200, 700);
+  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+  return s;
+}
+
 /* A GF(p) frame paints its exact integers in the cells without an error. */
 static void
 test_gfp_cells (void)
@@ -190,21 +208,44 @@ test_gfp_cells (void)
 
   TlPaintStyle style;
   tl_paint_style_init (&style, 1);
-  TlGaussModel model;
-  tl_gauss_model_init (&model);
-  g_autoptr (TlGaussFrame) f0 = tl_gauss_frame_new (rec, 0, NULL);
-  model.frame = f0;
-  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 700);
-  cairo_t *cr = cairo_create (s);
   g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
-  tl_paint_text_boxes_attach (cr, boxes);
-  tl_paint_gauss (cr, &model, &style, 1200, 700);
-  g_assert_cmpint (cairo_status (cr), ==, CAIRO_STATUS_SUCCESS);
+  cairo_surface_t *s = paint_first_step (rec, &style, boxes);
   /* the pivot found below the zero, printed as an integer */
+  g_autoptr (TlGaussFrame) f0 = tl_gauss_frame_new (rec, 0, NULL);
   char want[16];
   g_snprintf (want, sizeof want, "%u", (guint) tl_pooled_grid_get (f0->matrix, 1, 0));
   g_assert_nonnull (tl_paint_text_boxes_find (boxes, want));
-  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
+/* On a dark theme the pivot's label is light: the brown of a light page
+ * read 2:1 on Adwaita's dark grey. */
+static void
+test_pivot_label_dark (void)
+{
+  g_autoptr (TlMatrix) a = random_matrix (6, 6);
+  tl_matrix_set (a, 3, 0, 5.0);
+  g_autoptr (TlLuRecorder) rec = tl_lu_recorder_new (0);
+  g_autoptr (TlLuResult) res = NULL;
+  g_assert_true (tl_lu_factor ("lu-cpu-unblocked", a, 0, TL_PIVOTING_PARTIAL, rec, NULL, &res, NULL));
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1.0);
+  style.bg[0] = style.bg[1] = style.bg[2] = 0.19;
+  style.fg[0] = style.fg[1] = style.fg[2] = 0.93;
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  cairo_surface_t *s = paint_first_step (rec, &style, boxes);
+  const TlPaintTextBox *b = tl_paint_text_boxes_find (boxes, "pivot 5");
+  g_assert_nonnull (b);
+  /* its brightest pixel: the text's colour */
+  double lightest = 0;
+  for (double y = b->y; y < b->y + b->h; y++)
+    for (double x = b->x; x < b->x + b->w; x++)
+      {
+        guint32 p = tl_test_pixel (s, x, y);
+        double lum = (0.299 * ((p >> 16) & 0xff) + 0.587 * ((p >> 8) & 0xff) + 0.114 * (p & 0xff)) / 255;
+        lightest = MAX (lightest, lum);
+      }
+  g_assert_cmpfloat (lightest, >, 0.6);
   cairo_surface_destroy (s);
 }
 
@@ -269,6 +310,7 @@ main (int argc, char **argv)
       && strcmp (g_dgettext (GETTEXT_PACKAGE, "pivot search"), "pivot search") == 0)
     g_error ("LANGUAGE=de, but no German catalogue in %s", tl_locale_dir ());
   g_test_add_func ("/paint-gauss/render-presenting", test_render_presenting);
+  g_test_add_func ("/paint-gauss/pivot-label-dark", test_pivot_label_dark);
   g_test_add_func ("/paint-gauss/pivot-pixels", test_pivot_pixels);
   g_test_add_func ("/paint-gauss/blocked-timing", test_blocked_timing);
   g_test_add_func ("/paint-gauss/gfp-cells", test_gfp_cells);

@@ -547,6 +547,27 @@ test_empty (void)
   cairo_surface_t *s = paint (&model, &style, 200, 100);
   tl_assert_pixel_near (s, 2, 2, tl_test_rgb (255, 255, 255), 0);
   cairo_surface_destroy (s);
+
+  /* a panel narrower than its words wraps them, whole (the Matrices
+   * page's C panel presenting at 1024×768 in German cut them: "C: für
+   * diese A, B „Ausführen“ d…") */
+  const char *words = "C: für diese A, B „Ausführen“ drücken";
+  model.empty_text = words;
+  tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, FALSE);
+  s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 210, 200);
+  cairo_t *cr = cairo_create (s);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  tl_paint_heatmap (cr, &model, &style, 210, 200);
+  g_autoptr (GString) drawn = g_string_new (NULL);
+  for (guint i = 0; i < tl_paint_text_boxes_len (boxes); i++)
+    g_string_append_printf (drawn, "%s%s", i ? " " : "", tl_paint_text_boxes_index (boxes, i)->text);
+  g_assert_cmpstr (drawn->str, ==, words);
+  g_assert_cmpuint (tl_paint_text_boxes_len (boxes), >, 1);
+  g_autoptr (GString) report = g_string_new (NULL);
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, 210, 200, report), ==, 0);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
 }
 
 /* a pooled grid becomes one opaque pixel per cell, NaN in magenta */

@@ -532,7 +532,12 @@ strip_pivot (cairo_t *cr, const TlGaussFrame *f, const TlGaussLayout *lay, const
   double ty = py + font * 0.4;
   if (ty + font * 1.3 > h->plot_y + h->plot_h)
     ty = py - font * 1.7;
-  label_box (cr, style, tx, ty, 0, 0, 0.55, 0.25, 0.0, buf);
+  /* the pivot's orange, dark on a light page, light on a dark one (the
+   * brown read 2:1 on Adwaita's dark grey) */
+  if (tl_paint_style_is_dark (style))
+    label_box (cr, style, tx, ty, 0, 0, 1.0, 0.65, 0.3, buf);
+  else
+    label_box (cr, style, tx, ty, 0, 0, 0.55, 0.25, 0.0, buf);
 
   if (st->swapped && st->pivot_row != st->k)
     swap_arrow (cr, lay, style, ky, py);

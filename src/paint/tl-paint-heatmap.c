@@ -505,13 +505,9 @@ tl_paint_heatmap (cairo_t *cr, const TlHeatmapModel *model,
 
   if (model->grid == NULL || model->grid->grid_rows == 0 || model->grid->grid_cols == 0)
     {
-      if (model->empty_text)
-        {
-          tl_paint_set_fg (cr, style);
-          tl_paint_set_font (cr, style, style->font_size, FALSE);
-          tl_paint_text_fit (cr, width / 2, height / 2, 0.5, 0.5, width - TL_PX (style, 8),
-                             model->empty_text);
-        }
+      /* wrapped, not cut: "C: für diese A, B „Ausführen“ d…" in a panel
+       * of 210 px presenting */
+      tl_paint_hint (cr, style, width, height, model->empty_text);
       cairo_restore (cr);
       return;
     }

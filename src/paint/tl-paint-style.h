@@ -47,6 +47,13 @@ typedef struct
 /* How much presentation mode enlarges everything. */
 #define TL_PAINT_PRESENTATION_SCALE 1.6
 
+/* Is the background dark (a dark theme)? */
+static inline gboolean
+tl_paint_style_is_dark (const TlPaintStyle *style)
+{
+  return 0.299 * style->bg[0] + 0.587 * style->bg[1] + 0.114 * style->bg[2] < 0.5;
+}
+
 static inline void
 tl_paint_style_set_high_contrast (TlPaintStyle *style, gboolean high_contrast)
 {
@@ -54,8 +61,7 @@ tl_paint_style_set_high_contrast (TlPaintStyle *style, gboolean high_contrast)
   if (!high_contrast)
     return;
   /* pure black on light backgrounds, pure white on dark ones */
-  double lum = 0.299 * style->bg[0] + 0.587 * style->bg[1] + 0.114 * style->bg[2];
-  style->fg[0] = style->fg[1] = style->fg[2] = lum < 0.5 ? 1.0 : 0.0;
+  style->fg[0] = style->fg[1] = style->fg[2] = tl_paint_style_is_dark (style) ? 1.0 : 0.0;
 }
 
 static inline void
