@@ -111,21 +111,28 @@ paint_diff_heading (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, d
 }
 
 /* The changed lines from the first not shown on, counted at y in the
- * diff's last line. */
+ * diff's last line, in the body's type: in words, or where they do not
+ * fit the column ("… und 323 weitere geänderte Zeilen (Seite Q…" at
+ * 1024×768 presenting) as the heading counts them, "… −120 +203". */
 static void
 paint_diff_more (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, guint shown, double x,
                  double y, double w)
 {
-  guint changes = 0;
+  guint removed = 0, added = 0;
   for (guint i = shown; i < l->diff->lines->len; i++)
-    changes += g_array_index (l->diff->lines, TlDiffLine, i).op == TL_DIFF_ADDED
-               || g_array_index (l->diff->lines, TlDiffLine, i).op == TL_DIFF_REMOVED;
-  g_autofree char *more = g_strdup_printf (
+    {
+      TlDiffOp op = g_array_index (l->diff->lines, TlDiffLine, i).op;
+      removed += op == TL_DIFF_REMOVED;
+      added += op == TL_DIFF_ADDED;
+    }
+  g_autofree char *words = g_strdup_printf (
     g_dngettext (GETTEXT_PACKAGE, "… and %u more changed line (Source page)",
-                 "… and %u more changed lines (Source page)", changes),
-    changes);
+                 "… and %u more changed lines (Source page)", removed + added),
+    removed + added);
+  g_autofree char *choices = g_strdup_printf ("%s\n… −%u +%u", words, removed, added);
+  tl_paint_set_font (cr, style, style->font_size * 0.85, FALSE);
   tl_paint_set_fg_alpha (cr, style, 0.75);
-  tl_paint_text_fit (cr, x, y, 0, 0.5, w, more);
+  tl_paint_text_fit_choice (cr, x, y, 0, 0.5, w, choices);
 }
 
 void
