@@ -316,7 +316,7 @@ test_track_title_choice (void)
   model.n_tracks = 1;
   TlPaintStyle style;
   tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, FALSE);
-  static const int widths[] = { 900, 480 };
+  static const int widths[] = { 900, 340 };
   static const char *const titles[] = { "10 tensor cores (WMMA, BF16)", "10 BF16" };
   for (guint k = 0; k < G_N_ELEMENTS (widths); k++)
     {

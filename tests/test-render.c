@@ -243,6 +243,71 @@ load_doc_record (TlRenderInput *in, const char *name, gboolean more)
     g_assert_true (tl_render_input_add_run (in, one.record, NULL));
 }
 
+/* How many of the boxes say needle. */
+static guint
+count_boxes (const TlPaintTextBoxes *boxes, const char *needle)
+{
+  guint n = 0;
+  for (guint i = 0; i < tl_paint_text_boxes_len (boxes); i++)
+    n += strstr (tl_paint_text_boxes_index (boxes, i)->text, needle) != NULL;
+  return n;
+}
+
+/* The Blocks page presenting two kernels on a lecture screen (the page's
+ * size under the toolbar at 1024×768, 1280×800, 1920×1080): each track
+ * keeps its two summary lines, its wave names and the tail's label, all
+ * in type of 14 px or more, and the grid is readable beside the timelines
+ * or above them, or not shown.  Once the grid took half the height and
+ * left two tracks of 60 px with none of these words. */
+static void
+test_blocks_and_timeline_presenting (void)
+{
+  static const int sizes[][2] = { { 1024, 676 }, { 1280, 708 }, { 1920, 988 } };
+  TlRenderInput in;
+  load_doc_record (&in, "h200-gemm-1000x500x1000.json", FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      int w = sizes[i][0], h = sizes[i][1];
+      TlPaintStyle style;
+      tl_paint_style_init_presentation (&style, TL_PAINT_PRESENTATION_SCALE, FALSE);
+      TlRenderOptions o;
+      tl_render_options_init (&o);
+      o.view = TL_RENDER_BLOCKS_AND_TIMELINE;
+      o.kernels = "cpu-blocked,gemm-03-smem16";
+      o.presentation = TRUE;
+      g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+      cairo_t *cr = cairo_create (s);
+      tl_paint_text_boxes_attach (cr, boxes);
+      g_autoptr (GError) error = NULL;
+      g_assert_true (tl_render_draw (cr, &in, &o, &style, w, h, &error));
+      g_assert_no_error (error);
+      cairo_destroy (cr);
+      cairo_surface_destroy (s);
+
+      g_test_message ("%d×%d: %u texts", w, h, tl_paint_text_boxes_len (boxes));
+      g_assert_cmpuint (count_boxes (boxes, "median"), ==, 2); /* each track's block times */
+      g_assert_cmpuint (count_boxes (boxes, "wave 2"), ==, 2); /* each track's wave names */
+      g_assert_cmpuint (count_boxes (boxes, "slots"), ==, 1);  /* gemm-03's tail; cpu-blocked has none */
+      /* the grid readable beside or above, or (1024×768) not there at all:
+       * never a thumbnail with "til…" up its side */
+      g_assert_true ((tl_paint_text_boxes_find (boxes, "tile row") != NULL) == (w > 1024));
+      for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
+        {
+          /* the type's height, turned or not: from the first corner to the fourth */
+          const TlPaintTextBox *t = tl_paint_text_boxes_index (boxes, b);
+          g_assert_cmpfloat (hypot (t->corner_x[3] - t->corner_x[0], t->corner_y[3] - t->corner_y[0]), >=, 14);
+          /* the summaries' numbers whole: "max 544 …" reads as another number */
+          if (strstr (t->text, "median") || strstr (t->text, " blocks") || g_str_has_prefix (t->text, "til"))
+            g_assert_null (strstr (t->text, "…"));
+        }
+      g_autoptr (GString) report = g_string_new (NULL);
+      if (tl_paint_text_boxes_check (boxes, w, h, report) != 0)
+        g_error ("%d×%d: %s", w, h, report->str);
+    }
+  tl_render_input_clear (&in);
+}
+
 /* render's default for several records, 1600×1500: the bars over the
  * sweep, each with its own share */
 static void
@@ -704,6 +769,7 @@ main (int argc, char **argv)
   g_test_add_func ("/render/formats", test_formats);
   g_test_add_func ("/render/errors", test_errors);
   g_test_add_func ("/render/blocks-and-timeline", test_blocks_and_timeline);
+  g_test_add_func ("/render/blocks-and-timeline-presenting", test_blocks_and_timeline_presenting);
   g_test_add_func ("/render/blocks-plan", test_blocks_plan);
   g_test_add_func ("/render/compare-charts", test_compare_charts);
   g_test_add_func ("/render/cpu-run-timeline", test_cpu_run_timeline);

@@ -6,6 +6,7 @@
 #include "gemm/tl-kernels.h"
 #include "view/tl-block-stats.h"
 #include "paint/tl-paint-util.h"
+#include "paint/tl-blocks-arrange.h"
 #include "paint/tl-paint-blocks.h"
 #include "paint/tl-paint-timeline.h"
 #include "tl-render-area.h"
@@ -29,6 +30,8 @@ struct _TlBlocksPage
   GtkWidget *time_scale_box, *time_scale_combo;
   GtkWidget *note;
   GtkWidget *paned;
+  guint arrange_id;             /* the idle that places the grid */
+  int arranged_w, arranged_h;   /* the paned's size it was placed for */
   gboolean presentation;
 };
 
@@ -91,40 +94,52 @@ find_block (const TlKernelRun *run, guint tx, guint ty)
   return NULL;
 }
 
+/* The first kernel's grid, as the grid's area paints it (the same layout
+ * for its hover and for the page's arrangement); FALSE when none is shown. */
 static gboolean
-grid_motion_cb (GtkWidget *area, GdkEventMotion *ev, TlBlocksPage *self)
+fill_grid_model (TlBlocksPage *self, TlBlocksModel *m, TlPlanView **plan)
 {
   const TlKernelRun *run = self->runs[0];
-  TlBlocksModel m;
-  TlBlocksLayout lay;
-  TlPaintStyle style;
-  guint tx, ty;
 
+  *plan = NULL;
   if (run == NULL || self->record == NULL)
     return FALSE;
-  /* the same model tl-render draws, for the same layout */
-  tl_blocks_model_init (&m);
-  m.blocks = run->blocks;
-  m.n_blocks = run->n_blocks;
-  m.tile_m = run->block_tile_m;
-  m.tile_n = run->block_tile_n;
+  tl_blocks_model_init (m);
+  m->blocks = run->blocks;
+  m->n_blocks = run->n_blocks;
+  m->tile_m = run->block_tile_m;
+  m->tile_n = run->block_tile_n;
   const TlJob *job = self->record->job;
   if (job && run->block_tile_m > 0 && run->block_tile_n > 0)
     {
-      m.grid_x = (guint) ((job->n + run->block_tile_n - 1) / run->block_tile_n);
-      m.grid_y = (guint) ((job->m + run->block_tile_m - 1) / run->block_tile_m);
+      m->grid_x = (guint) ((job->n + run->block_tile_n - 1) / run->block_tile_n);
+      m->grid_y = (guint) ((job->m + run->block_tile_m - 1) / run->block_tile_m);
     }
-  m.title = run->kernel_id;
-  m.caption = job ? "C" : NULL;
-  g_autoptr (TlPlanView) plan = job ? tl_plan_view_new_for_record (self->record, run) : NULL;
-  m.plan = plan;
-  if (plan && m.tile_m == 0)
-    m.tile_m = plan->tile_m, m.tile_n = plan->tile_n;
+  m->title = run->kernel_id;
+  m->caption = job ? "C" : NULL;
+  *plan = job ? tl_plan_view_new_for_record (self->record, run) : NULL;
+  m->plan = *plan;
+  if (*plan && m->tile_m == 0)
+    m->tile_m = (*plan)->tile_m, m->tile_n = (*plan)->tile_n;
+  return TRUE;
+}
+
+static gboolean
+grid_motion_cb (GtkWidget *area, GdkEventMotion *ev, TlBlocksPage *self)
+{
+  TlBlocksModel m;
+  TlBlocksLayout lay;
+  TlPaintStyle style;
+  g_autoptr (TlPlanView) plan = NULL;
+  guint tx, ty;
+
+  if (!fill_grid_model (self, &m, &plan))
+    return FALSE;
   tl_render_area_get_style (TL_RENDER_AREA (area), &style);
   tl_paint_blocks_layout (&m, &style, gtk_widget_get_allocated_width (area),
                           gtk_widget_get_allocated_height (area), &lay);
   if (tl_blocks_layout_tile_at (&lay, ev->x, ev->y, &tx, &ty))
-    set_tile (self, (gint) tx, (gint) ty, find_block (run, tx, ty));
+    set_tile (self, (gint) tx, (gint) ty, find_block (self->runs[0], tx, ty));
   else
     set_tile (self, -1, -1, NULL);
   return FALSE;
@@ -188,6 +203,53 @@ showing_two (TlBlocksPage *self)
   return k && o && *o && g_strcmp0 (k, o) != 0;
 }
 
+/* ---- the grid above the timelines, or beside them ------------------------ */
+
+/* The grid's place for the page's size (tl-blocks-arrange.h), set from an
+ * idle: an orientation changed inside size-allocate is dropped. */
+static gboolean
+arrange_cb (gpointer data)
+{
+  TlBlocksPage *self = data;
+  GtkAllocation a;
+  TlBlocksModel m;
+  TlPaintStyle style;
+  g_autoptr (TlPlanView) plan = NULL;
+  guint n_tracks = showing_two (self) ? 2 : 1;
+  double share = tl_blocks_grid_share (n_tracks, self->presentation);
+
+  self->arrange_id = 0;
+  gtk_widget_get_allocation (self->paned, &a);
+  TlBlocksArrangement arr = { .split = share * a.height };
+  if (a.width > 1 && a.height > 1 && fill_grid_model (self, &m, &plan))
+    {
+      tl_render_area_get_style (TL_RENDER_AREA (self->grid), &style);
+      tl_blocks_arrange (&m, n_tracks, &style, share, a.width, a.height, &arr);
+    }
+  self->arranged_w = a.width;
+  self->arranged_h = a.height;
+  GtkOrientation o = arr.beside ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL;
+  if (gtk_orientable_get_orientation (GTK_ORIENTABLE (self->paned)) != o)
+    gtk_orientable_set_orientation (GTK_ORIENTABLE (self->paned), o);
+  tl_paned_set_ratio (GTK_PANED (self->paned), arr.split / MAX (arr.beside ? a.width : a.height, 1));
+  gtk_widget_set_visible (self->grid, !arr.grid_hidden);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+arrange_soon (TlBlocksPage *self)
+{
+  if (self->arrange_id == 0)
+    self->arrange_id = g_idle_add_full (G_PRIORITY_HIGH_IDLE, arrange_cb, self, NULL);
+}
+
+static void
+paned_allocated_cb (GtkWidget *paned, GdkRectangle *allocation, TlBlocksPage *self)
+{
+  if (allocation->width != self->arranged_w || allocation->height != self->arranged_h)
+    arrange_soon (self);
+}
+
 /* The toolbar: the two kernel choosers in one group, the options in
  * another, so that it takes one row where the page is wide and two where
  * it is not (1024×768 in high contrast), never one per control.  In
@@ -204,10 +266,7 @@ update_toolbar (TlBlocksPage *self)
   gtk_widget_set_visible (self->timeline_color_box, !self->presentation);
   gtk_widget_set_visible (self->toolbar, !self->presentation || two);
   gtk_widget_set_visible (self->note, !self->presentation);
-  /* two timelines need the room of two: in a window the grid gets two
-   * fifths; presenting, each picture half the screen (the grid keeps C's
-   * proportions, so it needs the height) */
-  tl_paned_set_ratio (GTK_PANED (self->paned), two && !self->presentation ? 0.4 : 0.5);
+  arrange_soon (self);
 }
 
 static void
@@ -422,6 +481,7 @@ tl_blocks_page_dispose (GObject *object)
 {
   TlBlocksPage *self = TL_BLOCKS_PAGE (object);
   tl_page_disconnect_session (&self->session, self);
+  g_clear_handle_id (&self->arrange_id, g_source_remove);
   G_OBJECT_CLASS (tl_blocks_page_parent_class)->dispose (object);
   /* after the areas that borrow it are gone */
   for (guint i = 0; i < 2; i++)
@@ -485,6 +545,7 @@ tl_blocks_page_init (TlBlocksPage *self)
   gtk_widget_show (self->grid);
   gtk_widget_show (self->timeline);
   tl_paned_keep_ratio (GTK_PANED (self->paned), 0.5);
+  g_signal_connect (self->paned, "size-allocate", G_CALLBACK (paned_allocated_cb), self);
   g_signal_connect (self->grid, "motion-notify-event", G_CALLBACK (grid_motion_cb), self);
   g_signal_connect (self->timeline, "motion-notify-event", G_CALLBACK (timeline_motion_cb), self);
   g_signal_connect (self->grid, "leave-notify-event", G_CALLBACK (area_leave_cb), self);

@@ -73,6 +73,41 @@ time_unit (double t_max_ns, const char **name)
   return 1e6;
 }
 
+/* a track's title and its summary lines above its lanes */
+static double
+header_height (const TlPaintStyle *style, guint summary_lines)
+{
+  double font = TL_PX (style, style->font_size);
+  return font * 1.5 + summary_lines * font * 1.35 + font * 0.3;
+}
+
+/* the time axis under a track: ticks, their numbers, its title */
+static double
+axis_height (const TlPaintStyle *style)
+{
+  return TL_PX (style, 5) + TL_PX (style, style->font_size) * 2.65;
+}
+
+/* Lanes this tall hold the wave names along their top and the tail's
+ * label along their bottom, the label a third of them at most (below,
+ * track_has_room_for_labels and paint_tail_label). */
+static double
+readable_track_height (const TlPaintStyle *style)
+{
+  return TL_PX (style, style->font_size) * 5.0;
+}
+
+double
+tl_paint_timeline_min_height (const TlPaintStyle *style, guint n_tracks, gboolean title)
+{
+  g_return_val_if_fail (style != NULL, 0);
+  double font = TL_PX (style, style->font_size);
+  guint nt = CLAMP (n_tracks, 1, TL_TIMELINE_MAX_TRACKS);
+  double top = font * 0.4 + (title ? TL_PX (style, style->title_font_size) * 1.4 : 0);
+  return ceil (top + nt * (header_height (style, 2) + readable_track_height (style) + axis_height (style))
+               + (nt - 1) * font * 0.8);
+}
+
 void
 tl_paint_timeline_layout (const TlTimelineModel *model, const TlPaintStyle *style,
                           double width, double height, TlTimelineLayout *out)
@@ -109,7 +144,7 @@ tl_paint_timeline_layout (const TlTimelineModel *model, const TlPaintStyle *styl
   out->cb_w = tl_paint_colorbar_preferred_width (style);
   right += out->cb_w + font * 0.6;
 
-  double axis = tick + font * 1.3 + font * 1.35;
+  double axis = axis_height (style);
   double gap = font * 0.8;
   double header = 0, track_h = 0;
   /* the summary's two lines under each title give way, the block times
@@ -118,7 +153,7 @@ tl_paint_timeline_layout (const TlTimelineModel *model, const TlPaintStyle *styl
   for (int lines = model->show_summary ? 2 : 0; lines >= 0; lines--)
     {
       out->summary_lines = (guint) lines;
-      header = font * 1.5 + lines * font * 1.35 + font * 0.3;
+      header = header_height (style, (guint) lines);
       double avail = height - top - nt * (header + axis) - (nt > 1 ? (nt - 1) * gap : 0);
       track_h = MAX (avail / MAX (nt, 1), TL_PX (style, 8));
       if (track_h >= font * 2.5)
@@ -332,6 +367,23 @@ paint_lane_axis (cairo_t *cr, const TlTimelineTrack *tr, const TlTimelineTrackLa
   cairo_restore (cr);
 }
 
+/* The first summary line where even its short form does not fit (two
+ * kernels presented beside the tile grid): "3969 blocks · 132 SMs · 4
+ * waves · tail 40%" */
+static char *
+headline_shortest (const TlBlockStats *s, const char *unit_label)
+{
+  g_autofree char *units = tl_block_count_units (s->n_units, unit_label ? unit_label : _("SM"));
+  g_autofree char *blocks = g_strdup_printf (ngettext ("%zu block", "%zu blocks", s->n_blocks), s->n_blocks);
+  g_autofree char *waves = g_strdup_printf (ngettext ("%u wave", "%u waves", s->n_waves), s->n_waves);
+  char pct[32];
+  tl_format_percent (100.0 * s->tail_share, pct, sizeof pct);
+  /* TRANSLATORS: the share of the time the last, partial wave took: "tail 40%" */
+  g_autofree char *tail = s->tail_share > 0 ? g_strdup_printf (_("tail %s"), pct) : g_strdup (_("no tail"));
+  /* TRANSLATORS: "3969 blocks · 132 SMs · 4 waves · tail 40%" */
+  return g_strdup_printf (_("%s · %s · %s · %s"), blocks, units, waves, tail);
+}
+
 static void
 paint_header (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *lay,
               const TlTimelineTrack *tr, const TlTimelineTrackLayout *tl, const TlPaintStyle *style,
@@ -341,8 +393,9 @@ paint_header (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout 
   double y = tl->y - font * 0.3 - lay->summary_lines * font * 1.35 - font * 1.5;
   double x = TL_PX (style, 4);
   /* up to the right end of the lanes: the colour bar beside them spans the
-   * headers of the tracks below the first */
-  double right = tl->x + tl->w;
+   * headers of the tracks below the first; the first's, above the colour
+   * bar, may run on to the picture's edge */
+  double right = tl == &lay->track[0] ? width - TL_PX (style, 4) : tl->x + tl->w;
   double room = right - x;
   const TlBlockStats *s = tr->stats;
 
@@ -375,8 +428,11 @@ paint_header (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout 
     t.span);
   g_autofree char *l2_short = g_strdup_printf (_("min %s · median %s · max %s · span %s"), t.min,
                                                t.median, t.max, t.span);
-  g_autofree char *l1_choices = g_strconcat (l1, "\n", l1_short, NULL);
-  g_autofree char *l2_choices = g_strconcat (l2, "\n", l2_short, NULL);
+  g_autofree char *l1_shortest = headline_shortest (s, tr->unit_label);
+  /* TRANSLATORS: the timeline's block times where the track is narrow (two kernels beside the tile grid) */
+  g_autofree char *l2_shortest = g_strdup_printf (_("median %s · max %s · span %s"), t.median, t.max, t.span);
+  g_autofree char *l1_choices = g_strconcat (l1, "\n", l1_short, "\n", l1_shortest, NULL);
+  g_autofree char *l2_choices = g_strconcat (l2, "\n", l2_short, "\n", l2_shortest, NULL);
 
   x = TL_PX (style, 4);
   room = right - x;

@@ -78,6 +78,10 @@ typedef struct
 void     tl_timeline_model_init   (TlTimelineModel *model);
 void     tl_paint_timeline_layout (const TlTimelineModel *model, const TlPaintStyle *style,
                                    double width, double height, TlTimelineLayout *out);
+/* The height that gives each of n_tracks tracks its two summary lines and
+ * lanes tall enough for the wave names and the tail's label (with a title
+ * above when title): less, and the painter drops words to keep the bars. */
+double   tl_paint_timeline_min_height (const TlPaintStyle *style, guint n_tracks, gboolean title);
 /* The rectangle of block i of track t, in device pixels. */
 void     tl_timeline_layout_bar   (const TlTimelineLayout *layout, const TlTimelineModel *model,
                                    guint track, gsize block, double *x, double *y,

@@ -6,9 +6,86 @@
 
 #include "core/tl-error.h"
 #include "view/tl-block-stats.h"
+#include "paint/tl-blocks-arrange.h"
 #include "paint/tl-paint-blocks.h"
+#include "paint/tl-paint-colorbar.h"
 #include "paint/tl-paint-timeline.h"
 #include "view/tl-render-runs.h"
+
+/* The first kernel's tile grid as tl_paint_blocks draws it; what it owns
+ * goes with grid_model_clear. */
+typedef struct
+{
+  TlBlocksModel model;
+  char *title, *caption;
+  TlPlanView *plan;
+} GridModel;
+
+static void
+grid_model_clear (GridModel *g)
+{
+  g_clear_pointer (&g->title, g_free);
+  g_clear_pointer (&g->caption, g_free);
+  g_clear_pointer (&g->plan, tl_plan_view_free);
+}
+
+/* FALSE with error where the launch asked for ran no block */
+static gboolean
+check_launch (const TlKernelRun *run, const TlBlocksModel *model, gint launch, GError **error)
+{
+  if (launch < 0 || tl_blocks_model_find (model, 0, 0) >= 0)
+    return TRUE;
+  for (gsize i = 0; i < run->n_blocks; i++)
+    if (run->blocks[i].launch == (guint32) launch)
+      return TRUE;
+  g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+               _("kernel “%s” has no blocks in launch %d"), run->kernel_id, launch);
+  return FALSE;
+}
+
+static gboolean
+grid_model_fill (GridModel *g, const TlRenderInput *input, const TlRenderOptions *o, GError **error)
+{
+  *g = (GridModel) {0};
+  g_autoptr (GPtrArray) runs = tl_render_select_runs (input->record, o->kernels, TL_RENDER_NEED_BLOCKS_OR_PLAN, FALSE, error);
+  if (runs == NULL)
+    return FALSE;
+  const TlKernelRun *run = runs->pdata[0];
+  TlBlocksModel *model = &g->model;
+
+  tl_blocks_model_init (model);
+  if (o->color && !tl_blocks_color_from_name (o->color, &model->color))
+    {
+      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
+                   _("the blocks view colours by “duration” or “start”, not “%s”"), o->color);
+      return FALSE;
+    }
+  model->blocks = run->blocks;
+  model->n_blocks = run->n_blocks;
+  model->launch = o->launch;
+  model->highlight_x = o->tile_x;
+  model->highlight_y = o->tile_y;
+  model->tile_m = run->block_tile_m;
+  model->tile_n = run->block_tile_n;
+  const TlJob *job = input->record->job;
+  if (job && run->block_tile_m > 0 && run->block_tile_n > 0)
+    {
+      model->grid_x = (guint) ((job->n + run->block_tile_n - 1) / run->block_tile_n);
+      model->grid_y = (guint) ((job->m + run->block_tile_m - 1) / run->block_tile_m);
+    }
+  g->title = tl_render_kernel_title (run);
+  g->caption = job ? g_strdup_printf (_("C is %zu×%zu"), job->m, job->n) : NULL;
+  model->title = g->title;
+  model->caption = g->caption;
+  g->plan = job ? tl_plan_view_new_for_record (input->record, run) : NULL;
+  model->plan = g->plan;
+  if (g->plan && model->tile_m == 0)
+    {
+      model->tile_m = g->plan->tile_m;
+      model->tile_n = g->plan->tile_n;
+    }
+  return check_launch (run, model, o->launch, error);
+}
 
 gboolean
 tl_render_draw_blocks (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
@@ -16,57 +93,12 @@ tl_render_draw_blocks (cairo_t *cr, const TlRenderInput *input, const TlRenderOp
 {
   if (!tl_render_need_record (input, "blocks", error))
     return FALSE;
-  g_autoptr (GPtrArray) runs = tl_render_select_runs (input->record, o->kernels, TL_RENDER_NEED_BLOCKS_OR_PLAN, FALSE, error);
-  if (runs == NULL)
-    return FALSE;
-  const TlKernelRun *run = runs->pdata[0];
-
-  TlBlocksModel model;
-  tl_blocks_model_init (&model);
-  if (o->color && !tl_blocks_color_from_name (o->color, &model.color))
-    {
-      g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
-                   _("the blocks view colours by “duration” or “start”, not “%s”"), o->color);
-      return FALSE;
-    }
-  model.blocks = run->blocks;
-  model.n_blocks = run->n_blocks;
-  model.launch = o->launch;
-  model.highlight_x = o->tile_x;
-  model.highlight_y = o->tile_y;
-  model.tile_m = run->block_tile_m;
-  model.tile_n = run->block_tile_n;
-  const TlJob *job = input->record->job;
-  if (job && run->block_tile_m > 0 && run->block_tile_n > 0)
-    {
-      model.grid_x = (guint) ((job->n + run->block_tile_n - 1) / run->block_tile_n);
-      model.grid_y = (guint) ((job->m + run->block_tile_m - 1) / run->block_tile_m);
-    }
-  g_autofree char *title = tl_render_kernel_title (run);
-  g_autofree char *caption = job ? g_strdup_printf (_("C is %zu×%zu"), job->m, job->n) : NULL;
-  model.title = title;
-  model.caption = caption;
-  g_autoptr (TlPlanView) plan = job ? tl_plan_view_new_for_record (input->record, run) : NULL;
-  model.plan = plan;
-  if (plan && model.tile_m == 0)
-    {
-      model.tile_m = plan->tile_m;
-      model.tile_n = plan->tile_n;
-    }
-  if (o->launch >= 0 && tl_blocks_model_find (&model, 0, 0) < 0)
-    {
-      gboolean any = FALSE;
-      for (gsize i = 0; i < run->n_blocks && !any; i++)
-        any = run->blocks[i].launch == (guint32) o->launch;
-      if (!any)
-        {
-          g_set_error (error, TL_ERROR, TL_ERROR_INVALID,
-                       _("kernel “%s” has no blocks in launch %d"), run->kernel_id, o->launch);
-          return FALSE;
-        }
-    }
-  tl_paint_blocks (cr, &model, style, w, h);
-  return TRUE;
+  GridModel grid;
+  gboolean ok = grid_model_fill (&grid, input, o, error);
+  if (ok)
+    tl_paint_blocks (cr, &grid.model, style, w, h);
+  grid_model_clear (&grid);
+  return ok;
 }
 
 /* The timeline's tracks: kernels of one record, or one kernel of each
@@ -229,10 +261,67 @@ tl_render_draw_timeline (cairo_t *cr, const TlRenderInput *input, const TlRender
   return ok;
 }
 
-/* The Blocks page as on screen: the first kernel's tile grid over the
- * timeline of every kernel asked for (the grid gets two fifths of the
- * height when two kernels share the timeline, half for one and in
- * presentation). */
+/* ---- the grid above the timelines, or beside them (tl-blocks-arrange.h) ---- */
+
+/* The narrowest timeline that still reads: its summary lines whole in
+ * their short forms ("min 17.0 µs · median 30.7 µs · max 41.8 µs · span
+ * 135 µs", some 28 characters' widths), the colour bar beside. */
+static double
+timeline_min_width (const TlPaintStyle *style)
+{
+  return TL_PX (style, style->font_size) * 30 + tl_paint_colorbar_preferred_width (style);
+}
+
+/* the area the grid's cells get in a w × h box; 0 where they come out
+ * too small to point at or to tell apart (a thumbnail under its titles) */
+static double
+grid_cells_area (const TlBlocksModel *grid, const TlPaintStyle *style, double w, double h)
+{
+  if (w < 1 || h < 1)
+    return 0;
+  TlBlocksLayout lay;
+  tl_paint_blocks_layout (grid, style, w, h, &lay);
+  double least = TL_PX (style, 5);
+  return lay.cell_w >= least && lay.cell_h >= least ? lay.plot_w * lay.plot_h : 0;
+}
+
+double
+tl_blocks_grid_share (guint n_tracks, gboolean presentation)
+{
+  return n_tracks > 1 && !presentation ? 0.4 : 0.5;
+}
+
+void
+tl_blocks_arrange (const TlBlocksModel *grid, guint n_tracks, const TlPaintStyle *style,
+                   double grid_share, double width, double height, TlBlocksArrangement *out)
+{
+  g_return_if_fail (grid != NULL && style != NULL && out != NULL);
+
+  double needed = tl_paint_timeline_min_height (style, n_tracks, FALSE);
+  out->beside = FALSE;
+  out->grid_hidden = FALSE;
+  out->split = round (height * CLAMP (grid_share, 0, 1));
+  if (height - out->split >= needed)
+    return;
+
+  /* not room for both at their usual shares: the timelines keep their
+   * height, the grid takes the bigger of what is left above or beside */
+  double above = MAX (height - needed, 0);
+  double beside = width - MAX (timeline_min_width (style), round (width * 0.55));
+  double area_above = grid_cells_area (grid, style, width, above);
+  double area_beside = grid_cells_area (grid, style, beside, height);
+  out->beside = area_beside > area_above;
+  out->split = out->beside ? beside : above;
+  /* neither leaves a grid to read (two kernels presented at 1024×768):
+   * the timelines take the page */
+  out->grid_hidden = area_beside <= 0 && area_above <= 0;
+  if (out->grid_hidden)
+    out->split = 0;
+}
+
+/* The Blocks page as on screen: the first kernel's tile grid above the
+ * timeline of every kernel asked for, or beside it where the timelines
+ * would not be readable under it (tl-blocks-arrange.h). */
 gboolean
 tl_render_draw_blocks_and_timeline (cairo_t *cr, const TlRenderInput *input, const TlRenderOptions *o,
                                     const TlPaintStyle *style, double w, double h, GError **error)
@@ -243,23 +332,35 @@ tl_render_draw_blocks_and_timeline (cairo_t *cr, const TlRenderInput *input, con
   g_autoptr (GPtrArray) records = g_ptr_array_new ();
   if (!timeline_runs (input, o->kernels, runs, records, error))
     return FALSE;
-  double top = round (h * (runs->len > 1 && !o->presentation ? 0.4 : 0.5));
-  TlRenderOptions grid = *o, timeline = *o;
-  grid.kernels = ((const TlKernelRun *) runs->pdata[0])->kernel_id;
+  TlRenderOptions grid_o = *o, timeline = *o;
+  grid_o.kernels = ((const TlKernelRun *) runs->pdata[0])->kernel_id;
   timeline.color = o->timeline_color;
+  GridModel grid;
+  if (!grid_model_fill (&grid, input, &grid_o, error))
+    {
+      grid_model_clear (&grid);
+      return FALSE;
+    }
+
+  TlBlocksArrangement a;
+  tl_blocks_arrange (&grid.model, runs->len, style, tl_blocks_grid_share (runs->len, o->presentation), w, h, &a);
+  double gw = a.beside ? a.split : w, gh = a.beside ? h : a.split;
+  if (!a.grid_hidden)
+    {
+      cairo_save (cr);
+      cairo_rectangle (cr, 0, 0, gw, gh);
+      cairo_clip (cr);
+      tl_paint_blocks (cr, &grid.model, style, gw, gh);
+      cairo_restore (cr);
+    }
+  grid_model_clear (&grid);
 
   cairo_save (cr);
-  cairo_rectangle (cr, 0, 0, w, top);
+  cairo_translate (cr, a.beside ? gw : 0, a.beside ? 0 : gh);
+  cairo_rectangle (cr, 0, 0, a.beside ? w - gw : w, a.beside ? h : h - gh);
   cairo_clip (cr);
-  gboolean ok = tl_render_draw_blocks (cr, input, &grid, style, w, top, error);
-  cairo_restore (cr);
-  if (!ok)
-    return FALSE;
-  cairo_save (cr);
-  cairo_translate (cr, 0, top);
-  cairo_rectangle (cr, 0, 0, w, h - top);
-  cairo_clip (cr);
-  ok = tl_render_draw_timeline (cr, input, &timeline, style, w, h - top, error);
+  gboolean ok = tl_render_draw_timeline (cr, input, &timeline, style, a.beside ? w - gw : w,
+                                         a.beside ? h : h - gh, error);
   cairo_restore (cr);
   return ok;
 }

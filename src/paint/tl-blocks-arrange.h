@@ -1,0 +1,37 @@
+/* tl-blocks-arrange.h — where the Blocks page puts its tile grid and its timelines.
+ *
+ * The grid sits above the timelines while the timelines keep, in the rest
+ * of the page, the height at which every track is readable (its summary,
+ * its wave names, its tail's label: tl_paint_timeline_min_height).  Where
+ * they would not (two kernels presented on a 1024×768 projector), the
+ * grid moves beside them, to the left, if its cells come out bigger there
+ * than squeezed into what is left above; the timelines keep their height
+ * either way.  Where neither leaves cells big enough to read, the grid is
+ * not shown at all rather than as a thumbnail.  The page and the export (tl-render-blocks.c) both ask here,
+ * so a picture shows what the screen showed.  (Made in tl-render-blocks.c.)
+ */
+#pragma once
+
+#include "paint/tl-paint-blocks.h"
+#include "paint/tl-paint-style.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  gboolean beside;      /* the grid left of the timelines; FALSE: above them */
+  gboolean grid_hidden; /* no room for a grid to read: the timelines alone */
+  double split;         /* the grid's width (beside) or height (above), in device pixels */
+} TlBlocksArrangement;
+
+/* The grid's usual share of the height: two fifths beside two timelines
+ * in a window (they need the room of two), half for one and presenting
+ * (the grid keeps C's proportions, so it needs the height). */
+double tl_blocks_grid_share (guint n_tracks, gboolean presentation);
+
+/* grid: the tile grid as it will be painted; grid_share: the grid's share
+ * of the height where the timelines keep their readable height anyway. */
+void tl_blocks_arrange (const TlBlocksModel *grid, guint n_tracks, const TlPaintStyle *style,
+                        double grid_share, double width, double height, TlBlocksArrangement *out);
+
+G_END_DECLS
