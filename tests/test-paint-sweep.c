@@ -114,6 +114,21 @@ legend_names (const TlPaintTextBoxes *boxes, const TlSweepLayout *lay)
   return named;
 }
 
+/* The names in the legend that end in "…". */
+static guint
+names_cut (const TlPaintTextBoxes *boxes, const TlSweepLayout *lay)
+{
+  guint cut = 0;
+  for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
+    {
+      const TlPaintTextBox *box = tl_paint_text_boxes_index (boxes, b);
+      if (box->x >= lay->legend_x - 1 && box->y >= lay->legend_y - 1 && strstr (box->text, "…"))
+        cut++;
+    }
+  g_test_message ("%u names cut in the legend", cut);
+  return cut;
+}
+
 /* Presenting the whole ladder on a projector: the plot takes half the
  * picture or more, every word is 14 px or taller, no two legend names
  * read the same, each line's end carries its tag, nothing overlaps. */
@@ -148,7 +163,8 @@ test_sweep_presenting (void)
  * px wide beside the sidebar), as tall as it asks (under the bars) and
  * as tall as the page (alone): the legend under the plot ends inside the
  * picture, every kernel named in it, and the plot keeps 40% of the
- * height (26 names left it 90 of 280 px, a smear of lines). */
+ * height (26 names left it 90 of 280 px, a smear of lines); alone, the
+ * names mostly whole. */
 static void
 test_sweep_window (void)
 {
@@ -168,6 +184,10 @@ test_sweep_window (void)
       g_assert_cmpfloat (lay.legend_y, >, lay.plot_y + lay.plot_h);
       g_assert_cmpfloat (lay.legend_y + lay.legend.rows * lay.legend.row_h, <=, h);
       g_assert_cmpuint (legend_names (boxes, &lay), ==, N_SERIES);
+      /* alone on the page, the legend takes the columns that leave the
+       * plot half the height, not more: four cut 19 of 26 names short */
+      if (h > least)
+        g_assert_cmpuint (names_cut (boxes, &lay), <=, N_SERIES / 3);
       g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
       cairo_destroy (cr);
     }

@@ -174,7 +174,7 @@ tl_sweep_legend_layout (const TlSweepModel *model, const TlPaintStyle *style, ca
                  || grid->cols * grid->col_w > beside_w;
   if (!cut || n == 0)
     return 0;
-  return legend_under (n, label_w, font, width, avail_h, height * 0.6, tl_sweep_plot_floor (style, height),
+  return legend_under (n, label_w, font, width, avail_h, height * 0.5, tl_sweep_plot_floor (style, height),
                        grid);
 }
 

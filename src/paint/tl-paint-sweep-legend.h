@@ -18,7 +18,7 @@ void     tl_sweep_legend_style  (const TlPaintStyle *style, TlPaintStyle *out);
 double   tl_sweep_plot_floor    (const TlPaintStyle *style, double height);
 /* Lays out the legend in out->legend: beside the plot where the names fit
  * whole in beside_w, else under it, width wide, in as many columns as
- * keep the plot 60% of height, or at least tl_sweep_plot_floor (names
+ * keep the plot half of height, or at least tl_sweep_plot_floor (names
  * then cut, told apart).  avail_h: the plot's and the legend's height.
  * Returns the height it takes under the plot (0 when beside). */
 double   tl_sweep_legend_layout (const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr,

@@ -121,7 +121,7 @@ tl_paint_sweep_layout (const TlSweepModel *model, const TlPaintStyle *style,
   double right = MAX (tl_sweep_tags_width (cr, model, style) + font * 1.6, last_half - pad + font * 0.6);
   out->plot_x = font * 5.2;
   /* the plot keeps half the picture's width (a legend beside it) or, the
-   * legend's names allowing, 60% of its height (a legend under it) */
+   * legend's names allowing, half its height (a legend under it) */
   double beside_w = width * 0.5 - out->plot_x - right;
   double legend_h = tl_sweep_legend_layout (model, style, cr, width, beside_w, avail_h, height, out);
 

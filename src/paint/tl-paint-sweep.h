@@ -13,7 +13,7 @@
  * The legend keys the machines' line styles first (when there are
  * several) and then names each kernel once: beside the plot where the
  * names fit whole, else under it in as many columns as leave the plot
- * 60% of the picture's height (40% at the least), names cut where they
+ * half the picture's height (40% at the least), names cut where they
  * must but never cut to the same words.
  */
 #pragma once
