@@ -248,6 +248,56 @@ test_info_streams (void)
     }
 }
 
+/* info of path within 150 MiB of address space: exit 0, its output
+ * holding each of the lines given (NULL-terminated), no matrix made. */
+static void
+assert_info_within_150_mib (const char *path, ...)
+{
+  Run r;
+  run_big (&r, 150 * MIB, "info", path, NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  va_list ap;
+  va_start (ap, path);
+  for (const char *line; (line = va_arg (ap, const char *)) != NULL;)
+    assert_has (r.out, line);
+  va_end (ap);
+  assert_peak_within (&r, 0);
+  run_clear (&r);
+  g_unlink (path);
+}
+
+/* info of Matrix Market files within 150 MiB of address space, no matrix
+ * made: a 4000 × 4000 array file (122 MiB as float64, which a load could
+ * not hold there), a 100000² coordinate file of its diagonal in order
+ * (74.5 GiB as a matrix) and a 20000² one out of order (its map of cells
+ * seen, 48 MiB, is all it costs) */
+static void
+test_info_streams_mtx (void)
+{
+  if (skipped_under_asan ())
+    return;
+  g_autofree char *array = write_rows ("a.mtx", "%%MatrixMarket matrix array real general\n"
+                                       "4000 4000\n", "0.5\n", 4000 * 4000);
+  assert_info_within_150_mib (array, "4000 × 4000", "mean       0.5\n",
+                              "1: 2000   ∞: 2000   Frobenius: 2000   max: 0.5", NULL);
+
+  g_autoptr (GString) text = g_string_new ("%%MatrixMarket matrix coordinate real general\n"
+                                           "100000 100000 100000\n");
+  for (guint i = 1; i <= 100000; i++)
+    g_string_append_printf (text, "%u %u %s\n", i, i, i % 2 ? "2" : "-2");
+  g_autofree char *diagonal = tmp_path ("d.mtx");
+  g_assert_true (g_file_set_contents (diagonal, text->str, (gssize) text->len, NULL));
+  assert_info_within_150_mib (diagonal, "100000 × 100000", "min        -2\n",
+                              "1: 2   ∞: 2   Frobenius: 632.455532   max: 2", NULL);
+
+  static const char shuffled[] = "%%MatrixMarket matrix coordinate integer general\n"
+                                 "20000 20000 3\n20000 1 7\n1 20000 -3\n5 5 4\n";
+  g_autofree char *any = tmp_path ("s.mtx");
+  g_assert_true (g_file_set_contents (any, shuffled, -1, NULL));
+  assert_info_within_150_mib (any, "20000 × 20000",
+                              "1: 7   ∞: 7   Frobenius: 8.60232527   max: 7", NULL);
+}
+
 /* Matrix Market: a 3.9 GB file of one entry and then a hole, refused at
  * the first byte after the entry; a 200000² matrix, refused at its size
  * line. */
@@ -416,6 +466,7 @@ main (int argc, char **argv)
   g_assert_nonnull (tmp_dir);
   g_test_add_func ("/cli-big/wide-npy", test_wide_npy);
   g_test_add_func ("/cli-big/info-streams", test_info_streams);
+  g_test_add_func ("/cli-big/info-streams-mtx", test_info_streams_mtx);
   g_test_add_func ("/cli-big/holey-mtx", test_holey_mtx);
   g_test_add_func ("/cli-big/one-column-csv", test_one_column_csv);
   g_test_add_func ("/cli-big/record-extensions", test_record_extensions);

@@ -8,6 +8,7 @@
 #include "core/tl-rng.h"
 #include "io/tl-io-summary.h"
 
+#include <float.h>
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
@@ -233,11 +234,6 @@ test_file_stream (void)
         assert_streams_as_loaded (path, "4096");
         g_assert_cmpint (g_remove (path), ==, 0);
       }
-  g_autofree char *mtx = g_build_filename (dir, "m.mtx", NULL);
-  g_autoptr (TlMatrix) small = random_matrix (&rng, 7, 5, 1e30);
-  g_assert_true (tl_matrix_save (small, mtx, TL_FORMAT_AUTO, &error));
-  assert_streams_as_loaded (mtx, NULL); /* Matrix Market: loaded */
-  g_assert_cmpint (g_remove (mtx), ==, 0);
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
@@ -369,6 +365,250 @@ test_file_stream_cut (void)
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
+/* How much of a Matrix Market file's summary is the loaded matrix's bit
+ * for bit: the rest is within the rounding of a sum in another order. */
+typedef enum
+{
+  MTX_EXACT_NO_SUMS,  /* counts, min, max, max-norm */
+  MTX_EXACT_NORMS,    /* and the 1- and ∞-norms (rows and columns each in order) */
+  MTX_EXACT_ALL,      /* every figure (the file row after row) */
+} MtxExact;
+
+/* got within the rounding of a sum of n terms whose magnitudes add up to
+ * abs_sum, taken in another order: each sum is off by at most
+ * (n − 1)·ε·abs_sum, two of them twice that */
+static void
+assert_sum_close (double got, double want, double n, double abs_sum)
+{
+  if (got == want || (isnan (got) && isnan (want)))
+    return;
+  double bound = 2 * n * DBL_EPSILON * abs_sum;
+  if (!(fabs (got - want) <= bound))
+    g_error ("%.17g against %.17g: off by %.3g, more than %.3g", got, want, fabs (got - want),
+             bound);
+}
+
+/* `info`'s summary of a Matrix Market file, streamed with no matrix
+ * allowed (TL_MAX_MATRIX_BYTES 8), against the loaded matrix's */
+static void
+assert_mtx_streams (const char *path, MtxExact exact)
+{
+  g_autoptr (GError) error = NULL;
+  TlLoadInfo want_info, info;
+  g_autoptr (TlMatrix) m = tl_matrix_load_with (path, TL_FORMAT_AUTO, NULL, &want_info, &error);
+  g_assert_no_error (error);
+  TlMatrixSummary want;
+  tl_matrix_summarize (m, &want);
+  TlFileSummary got;
+  g_setenv ("TL_MAX_MATRIX_BYTES", "8", TRUE);
+  gboolean ok = tl_matrix_file_summarize (path, TL_FORMAT_AUTO, &info, &got, &error);
+  g_unsetenv ("TL_MAX_MATRIX_BYTES");
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  g_assert_cmpint (info.format, ==, want_info.format);
+  g_assert_cmpint (got.dtype, ==, m->dtype);
+  g_assert_cmpuint (got.rows, ==, m->rows);
+  g_assert_cmpuint (got.cols, ==, m->cols);
+  const TlMatrixSummary *s = &got.summary;
+  if (exact == MTX_EXACT_ALL)
+    g_assert_cmpmem (s, sizeof *s, &want, sizeof want);
+  g_assert_cmpmem (&s->stats.n_nan, 3 * sizeof (gsize), &want.stats.n_nan, 3 * sizeof (gsize));
+  /* (a zero's sign too: the last zero in row-major order, as a load's) */
+  g_assert_cmpmem (&s->stats.min, sizeof (double), &want.stats.min, sizeof (double));
+  g_assert_cmpmem (&s->stats.max, sizeof (double), &want.stats.max, sizeof (double));
+  g_assert_cmpfloat (s->norm_max, ==, want.norm_max);
+  if (exact >= MTX_EXACT_NORMS)
+    {
+      g_assert_cmpfloat (s->norm_one, ==, want.norm_one);
+      g_assert_cmpfloat (s->norm_inf, ==, want.norm_inf);
+    }
+  /* the magnitudes: of the finite values for the mean, of the squares
+   * relative to the norm's own square for the Frobenius norm */
+  double abs_sum = 0, n = (double) (m->rows * m->cols);
+  for (gsize i = 0; i < m->rows; i++)
+    for (gsize j = 0; j < m->cols; j++)
+      abs_sum += isfinite (tl_matrix_get (m, i, j)) ? fabs (tl_matrix_get (m, i, j)) : 0;
+  assert_sum_close (s->stats.mean * (double) want.stats.n_finite,
+                    want.stats.mean * (double) want.stats.n_finite, n, abs_sum);
+  assert_sum_close (s->norm_frobenius, want.norm_frobenius, n, want.norm_frobenius);
+  assert_sum_close (s->norm_one, want.norm_one, (double) m->rows, want.norm_one);
+  assert_sum_close (s->norm_inf, want.norm_inf, (double) m->cols, want.norm_inf);
+  tl_load_info_clear (&info);
+  tl_load_info_clear (&want_info);
+}
+
+/* A coordinate file of m's nonzero cells (those of the lower triangle
+ * for a symmetry but "general"), in row-major order or shuffled. */
+static char *
+write_coordinate (const char *dir, const char *name, const TlMatrix *m, const char *field,
+                  const char *symmetry, TlRng *shuffle)
+{
+  gboolean lower = strcmp (symmetry, "general") != 0;
+  gboolean strict = strcmp (symmetry, "skew-symmetric") == 0;
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  for (gsize i = 0; i < m->rows; i++)
+    for (gsize j = 0; j < (lower ? i + !strict : m->cols); j++)
+      if (tl_matrix_get (m, i, j) != 0)
+        g_ptr_array_add (lines, strcmp (field, "pattern") == 0
+                                  ? g_strdup_printf ("%zu %zu\n", i + 1, j + 1)
+                                  : g_strdup_printf ("%zu %zu %.17g\n", i + 1, j + 1,
+                                                     tl_matrix_get (m, i, j)));
+  for (guint k = lines->len; shuffle && k > 1; k--)
+    {
+      guint r = (guint) tl_rng_int_range (shuffle, 0, k - 1);
+      gpointer t = lines->pdata[k - 1];
+      lines->pdata[k - 1] = lines->pdata[r];
+      lines->pdata[r] = t;
+    }
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_string_append_printf (text, "%%%%MatrixMarket matrix coordinate %s %s\n%% a comment\n"
+                          "%zu %zu %u\n", field, symmetry, m->rows, m->cols, lines->len);
+  for (guint k = 0; k < lines->len; k++)
+    g_string_append (text, lines->pdata[k]);
+  return write_file (dir, name, text->str, text->len);
+}
+
+/* A rows × cols matrix of small integers, about half of them 0, NaN and
+ * ±Inf among them unless whole. */
+static TlMatrix *
+sparse_matrix (TlRng *rng, gsize rows, gsize cols, gboolean whole)
+{
+  TlMatrix *m = tl_matrix_new (TL_DTYPE_FLOAT64, rows, cols, NULL);
+  for (gsize i = 0; i < rows; i++)
+    for (gsize j = 0; j < cols; j++)
+      {
+        double u = tl_rng_uniform (rng), v = 0;
+        if (u < 0.5)
+          v = (double) tl_rng_int_range (rng, -1000, 1000) * (whole ? 1 : 0.1);
+        else if (!whole && u < 0.51)
+          v = u < 0.505 ? NAN : (u < 0.508 ? INFINITY : -INFINITY);
+        tl_matrix_set (m, i, j, v);
+      }
+  return m;
+}
+
+/* Matrix Market files summarized as they are read, no matrix: array files
+ * of each dtype (column by column: the 1- and ∞-norms bit for bit, the
+ * mean and the Frobenius norm within rounding), coordinate files in
+ * row-major order (all bit for bit), shuffled (within rounding),
+ * symmetric, skew-symmetric and pattern files */
+static void
+test_file_stream_mtx (void)
+{
+  TlRng rng;
+  tl_rng_init (&rng, g_test_rand_int ());
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-summary-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *path = g_build_filename (dir, "a.mtx", NULL);
+  const TlDtype dtypes[] = { TL_DTYPE_FLOAT64, TL_DTYPE_FLOAT32, TL_DTYPE_INT32 };
+  for (guint d = 0; d < G_N_ELEMENTS (dtypes); d++)
+    {
+      g_autoptr (TlMatrix) wide = random_matrix (&rng, 131, 77, 1e30);
+      g_autoptr (TlMatrix) m = tl_matrix_convert (wide, dtypes[d], &error);
+      g_assert_no_error (error);
+      g_assert_true (tl_matrix_save (m, path, TL_FORMAT_AUTO, &error));
+      assert_mtx_streams (path, MTX_EXACT_NORMS);
+    }
+  g_assert_cmpint (g_remove (path), ==, 0);
+
+  g_autoptr (TlMatrix) general = sparse_matrix (&rng, 97, 61, FALSE);
+  g_autofree char *sorted = write_coordinate (dir, "sorted.mtx", general, "real", "general", NULL);
+  assert_mtx_streams (sorted, MTX_EXACT_ALL);
+  g_autofree char *shuffled = write_coordinate (dir, "shuffled.mtx", general, "real", "general",
+                                                &rng);
+  assert_mtx_streams (shuffled, MTX_EXACT_NO_SUMS);
+  g_autoptr (TlMatrix) square = sparse_matrix (&rng, 83, 83, TRUE);
+  static const char *const kinds[][2] = { { "real", "symmetric" }, { "integer", "symmetric" },
+                                          { "integer", "skew-symmetric" },
+                                          { "pattern", "symmetric" }, { "pattern", "general" } };
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      g_autofree char *in_order = write_coordinate (dir, "k.mtx", square, kinds[k][0],
+                                                    kinds[k][1], NULL);
+      assert_mtx_streams (in_order, strcmp (kinds[k][1], "general") == 0 ? MTX_EXACT_ALL
+                                                                         : MTX_EXACT_NORMS);
+      g_autofree char *any = write_coordinate (dir, "k.mtx", square, kinds[k][0], kinds[k][1],
+                                               &rng);
+      assert_mtx_streams (any, MTX_EXACT_NO_SUMS);
+    }
+  static const char *const arrays[] = {
+    "%%MatrixMarket matrix array real symmetric\n3 3\n1\n-2\n3.5\n4\n-5e300\n6\n",
+    "%%MatrixMarket matrix array integer skew-symmetric\n3 3\n1\n-2\n3\n",
+    "%%MatrixMarket matrix array real general\n% tilelab: dtype=float32\n2 2\n0.1\n3e38\n-0\nnan\n",
+    "%%MatrixMarket matrix coordinate real general\n4 0 0\n",
+    "%%MatrixMarket matrix array real general\n0 5\n",
+    /* min or max 0: −0 where the last zero in row-major order is −0 */
+    "%%MatrixMarket matrix coordinate real general\n2 2 2\n2 2 -0\n1 1 1\n",
+    "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 2 -0\n1 1 1\n",
+    "%%MatrixMarket matrix coordinate real general\n2 3 3\n2 3 -0\n1 1 -1\n2 1 -0\n",
+    "%%MatrixMarket matrix coordinate real symmetric\n2 2 1\n2 1 -0\n",
+    "%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n2 1 -0\n2 2 -0\n",
+    "%%MatrixMarket matrix array real general\n2 2\n1\n-0\n0\n2\n",
+    "%%MatrixMarket matrix array real general\n2 2\n-1\n0\n-0\n-2\n",
+    "%%MatrixMarket matrix array real skew-symmetric\n2 2\n-0\n",
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (arrays); k++)
+    {
+      g_autofree char *small = write_file (dir, "s.mtx", arrays[k], strlen (arrays[k]));
+      assert_mtx_streams (small, MTX_EXACT_NORMS);
+    }
+  const char *const all[] = { sorted, shuffled, path };
+  for (guint k = 0; k < G_N_ELEMENTS (all); k++)
+    g_remove (all[k]);
+  g_remove (path);
+  g_autofree char *k_path = g_build_filename (dir, "k.mtx", NULL), *s_path = g_build_filename (dir, "s.mtx", NULL);
+  g_remove (k_path);
+  g_remove (s_path);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+/* A bad Matrix Market file: info refuses it with the load's own words */
+static void
+test_file_stream_mtx_errors (void)
+{
+  static const char *const bad[] = {
+    /* a repeated entry after the entries left their order, and right after itself */
+    "%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 1\n3 2 2\n2 2 3\n3 2 4\n",
+    "%%MatrixMarket matrix coordinate real general\n3 3 3\n1 1 1\n2 2 2\n2 2 3\n",
+    "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 3\n3 1\n2 2\n3 1\n",
+    /* above the diagonal, an index beyond, too many, too few, a short file
+     * with a repeat (the end said, as a load says it) */
+    "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n1 1 1\n1 2 2\n",
+    "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n4 1 2\n",
+    "%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1\n2 2 2\n",
+    "%%MatrixMarket matrix coordinate real general\n3 3 5\n1 1 1\n2 2 2\n",
+    "%%MatrixMarket matrix coordinate real general\n30 30 20\n1 1 1\n1 1 1\n",
+    "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n",
+    "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n5\n",
+    "%%MatrixMarket matrix array integer skew-symmetric\n2 2\n-2147483648\n",
+    "%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n1 1 1\n",
+    "%%MatrixMarket matrix coordinate real general\n3 3 10\n",
+    "%%MatrixMarket matrix array real symmetric\n2 3\n",
+    "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n",
+    "",
+  };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-summary-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "bad.mtx", NULL);
+  for (guint k = 0; k < G_N_ELEMENTS (bad); k++)
+    {
+      g_assert_true (g_file_set_contents (path, bad[k], -1, NULL));
+      g_autoptr (GError) load_error = NULL;
+      g_autoptr (TlMatrix) none = tl_matrix_load (path, TL_FORMAT_MTX, &load_error);
+      g_assert_null (none);
+      TlLoadInfo info;
+      TlFileSummary got;
+      g_assert_false (tl_matrix_file_summarize (path, TL_FORMAT_MTX, &info, &got, &error));
+      g_test_message ("%s", error->message);
+      g_assert_cmpstr (error->message, ==, load_error->message);
+      g_assert_cmpint (error->code, ==, load_error->code);
+      g_clear_error (&error);
+    }
+  g_assert_cmpint (g_remove (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -380,5 +620,7 @@ main (int argc, char **argv)
   g_test_add_func ("/matrix-summary/file-stream-cases", test_file_stream_cases);
   g_test_add_func ("/matrix-summary/file-stream-fortran-bands", test_file_stream_fortran_bands);
   g_test_add_func ("/matrix-summary/file-stream-cut", test_file_stream_cut);
+  g_test_add_func ("/matrix-summary/file-stream-mtx", test_file_stream_mtx);
+  g_test_add_func ("/matrix-summary/file-stream-mtx-errors", test_file_stream_mtx_errors);
   return g_test_run ();
 }

@@ -1,5 +1,8 @@
 /* tl-matrix-summary.c — stats and norms in one pass (see the header). */
 #include "core/tl-matrix-summary.h"
+#include "core/tl-memory.h"
+
+#include <glib/gi18n-lib.h>
 
 #include <math.h>
 #include <string.h>
@@ -26,32 +29,41 @@ tl_summary_pass_begin (TlSummaryPass *pass, gsize rows, gsize cols)
     pass->has_one = FALSE;
 }
 
+/* v into the figures that do not depend on its place: the counts, the
+ * sum, min and max, the max-norm and Blue's accumulators; |v| returned. */
+static inline double
+add_value (TlSummaryPass *p, double v)
+{
+  double a = fabs (v);
+  if (isnan (v))
+    p->st.n_nan++;
+  else if (isinf (v))
+    p->st.n_inf++;
+  else
+    {
+      p->st.n_finite++;
+      p->sum += v;
+      p->lo = MIN (p->lo, v);
+      p->hi = MAX (p->hi, v);
+    }
+  if (a > p->max_abs) /* NaN never is */
+    p->max_abs = a;
+  if (a > TBIG)
+    p->big += (a * SBIG) * (a * SBIG);
+  else if (a < TSML)
+    p->small += (a * SSML) * (a * SSML);
+  else
+    p->middle += a * a; /* NaN lands here */
+  return a;
+}
+
 void
 tl_summary_pass_add (TlSummaryPass *pass, const double *values, gsize n)
 {
   TlSummaryPass p = *pass; /* in registers for the loop */
   for (gsize k = 0; k < n; k++)
     {
-      double v = values[k], a = fabs (v);
-      if (isnan (v))
-        p.st.n_nan++;
-      else if (isinf (v))
-        p.st.n_inf++;
-      else
-        {
-          p.st.n_finite++;
-          p.sum += v;
-          p.lo = MIN (p.lo, v);
-          p.hi = MAX (p.hi, v);
-        }
-      if (a > p.max_abs) /* NaN never is */
-        p.max_abs = a;
-      if (a > TBIG)
-        p.big += (a * SBIG) * (a * SBIG);
-      else if (a < TSML)
-        p.small += (a * SSML) * (a * SSML);
-      else
-        p.middle += a * a; /* NaN lands here */
+      double a = add_value (&p, values[k]);
       p.row_sum += a;
       if (p.col_sums)
         p.col_sums[p.j] += a;
@@ -63,6 +75,70 @@ tl_summary_pass_add (TlSummaryPass *pass, const double *values, gsize n)
         }
     }
   *pass = p;
+}
+
+gboolean
+tl_summary_pass_begin_cells (TlSummaryPass *pass, gsize rows, gsize cols, GError **error)
+{
+  /* no cells: the empty matrix's figures, as tl_matrix_summarize's */
+  if (rows == 0 || cols == 0)
+    rows = cols = 0;
+  tl_summary_pass_begin (pass, 0, 0);
+  pass->rows = rows;
+  pass->cols = cols;
+  pass->has_one = TRUE;
+  pass->row_sums = tl_memory_new0 (double, rows, _("the sums per row"), error);
+  if (pass->row_sums != NULL)
+    pass->col_sums = tl_memory_new0 (double, cols, _("the sums per column"), error);
+  if (pass->col_sums == NULL)
+    g_clear_pointer (&pass->row_sums, g_free);
+  return pass->col_sums != NULL;
+}
+
+void
+tl_summary_pass_add_cell (TlSummaryPass *pass, gsize i, gsize j, double v)
+{
+  g_assert (i < pass->rows && j < pass->cols);
+  double a = add_value (pass, v);
+  pass->row_sums[i] += a;
+  pass->col_sums[j] += a;
+  guint64 index = (guint64) i * pass->cols + j;
+  if (v == 0 && index + 1 > pass->last_zero)
+    {
+      pass->last_zero = index + 1;
+      pass->last_zero_negative = signbit (v) != 0;
+    }
+}
+
+gboolean
+tl_summary_pass_zero_sign_open (const TlSummaryPass *pass, guint64 *index)
+{
+  *index = pass->last_zero > 0 ? pass->last_zero - 1 : 0;
+  /* (a min or max of 0 is one when no value below or above was given) */
+  return pass->last_zero_negative && (pass->lo >= 0 || pass->hi <= 0);
+}
+
+void
+tl_summary_pass_add_zeros (TlSummaryPass *pass, guint64 n, gboolean after)
+{
+  if (n == 0)
+    return;
+  pass->st.n_finite += n;
+  pass->lo = MIN (pass->lo, 0.0);
+  pass->hi = MAX (pass->hi, 0.0);
+  pass->zeros_after = after || pass->last_zero == 0;
+}
+
+/* A min or max of 0: the last zero's sign, as a row-major pass leaves it
+ * (MIN and MAX keep the later of two equal values). */
+static void
+sign_zero_bounds (const TlSummaryPass *pass, TlMatrixStats *st)
+{
+  double last = pass->last_zero_negative && !pass->zeros_after ? -0.0 : 0.0;
+  if (st->min == 0)
+    st->min = last;
+  if (st->max == 0)
+    st->max = last;
 }
 
 /* Blue's accumulators combined (dnrm2's ending). */
@@ -99,9 +175,14 @@ tl_summary_pass_end (TlSummaryPass *pass, TlMatrixSummary *out)
       out->stats.min = pass->lo;
       out->stats.max = pass->hi;
       out->stats.mean = pass->sum / (double) pass->st.n_finite;
+      if (pass->row_sums != NULL)
+        sign_zero_bounds (pass, &out->stats);
     }
   out->norm_max = pass->max_abs;
   out->norm_inf = pass->inf;
+  for (gsize i = 0; pass->row_sums && i < pass->rows; i++)
+    out->norm_inf = fmax (out->norm_inf, pass->row_sums[i]);
+  g_clear_pointer (&pass->row_sums, g_free);
   out->norm_frobenius = frobenius (pass);
   if (pass->rows <= 1)
     out->norm_one = pass->max_abs; /* each column's sum is its one |value| */

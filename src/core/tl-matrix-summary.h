@@ -13,6 +13,18 @@
  * costs a division.  NaN is skipped by min, max, mean, the max-norm and
  * the 1- and ∞-norms' maxima (a column or row with a NaN sum never wins),
  * and makes the Frobenius norm NaN.
+ *
+ * A pass over cells (tl_summary_pass_begin_cells) takes values with their
+ * position, in any order — a Matrix Market file's entries — and keeps a
+ * sum per row and one per column (rows + cols doubles); the cells never
+ * given are zeros (tl_summary_pass_add_zeros), and a min or max of 0 has
+ * the sign of the last zero in row-major order, as in a row-major pass.
+ * Each sum is taken in the
+ * order the values come: the row-major pass's figures bit for bit where
+ * that order is the row-major one (every row's values in column order,
+ * every column's in row order, for the 1- and ∞-norms; the whole matrix
+ * row after row for the mean and the Frobenius norm), else within the
+ * rounding of a sum in another order.
  */
 #pragma once
 
@@ -33,6 +45,10 @@ typedef struct
   gsize cols, j;       /* the row's length and the next value's column */
   gsize rows;
   double *col_sums;    /* NULL: a single row, or too wide (has_one FALSE) */
+  double *row_sums;    /* a pass over cells: each row's sum (else NULL) */
+  guint64 last_zero;   /* a pass over cells: 1 + the row-major index of the
+                        * last zero given in row-major order (0: none) */
+  gboolean last_zero_negative, zeros_after;
   gboolean has_one;    /* the 1-norm is known at the end */
   double row_sum, sum, lo, hi, max_abs, inf, one;
   double small, middle, big; /* Blue's accumulators */
@@ -43,6 +59,20 @@ typedef struct
 void     tl_summary_pass_begin (TlSummaryPass *pass, gsize rows, gsize cols);
 /* The next n values in row-major order. */
 void     tl_summary_pass_add   (TlSummaryPass *pass, const double *values, gsize n);
+/* A pass over a rows × cols matrix's cells, given in any order; FALSE
+ * with the error set (TL_ERROR_OUT_OF_MEMORY) when the memory budget has
+ * no room for the sums per row and per column. */
+gboolean tl_summary_pass_begin_cells (TlSummaryPass *pass, gsize rows, gsize cols,
+                                      GError **error);
+/* The value v of cell (i, j), each cell at most once. */
+void     tl_summary_pass_add_cell (TlSummaryPass *pass, gsize i, gsize j, double v);
+/* Whether the sign of a min or max of 0 depends on where the cells never
+ * given lie: a row-major pass leaves the last zero it met there, and the
+ * last zero given is −0; *index: its row-major index. */
+gboolean tl_summary_pass_zero_sign_open (const TlSummaryPass *pass, guint64 *index);
+/* n cells never given: zeros; after: whether one of them lies after the
+ * last zero given in row-major order. */
+void     tl_summary_pass_add_zeros (TlSummaryPass *pass, guint64 n, gboolean after);
 /* The summary; FALSE when the 1-norm is not known (out->norm_one NAN: a
  * matrix of more than one row and more than TL_SUMMARY_MAX_COLS columns).
  * Frees what the pass held. */

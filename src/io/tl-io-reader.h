@@ -140,6 +140,16 @@ TlMatrix *tl_io_fill_finish    (TlIoFill *fill, gsize rows);
 /* After a failed read: the matrix freed, a begun pass ended. */
 void      tl_io_fill_clear     (TlIoFill *fill);
 
+/* v as a matrix of dtype holds it: float32 rounded, int32 exact ("-0" is
+ * 0 there: info said min −0 of an integer table). */
+static inline double
+tl_io_as_stored (TlDtype dtype, double v)
+{
+  return dtype == TL_DTYPE_FLOAT32 ? (double) (float) v
+         : dtype == TL_DTYPE_INT32 ? (double) (gint32) v
+                                   : v;
+}
+
 static inline gboolean
 tl_io_fill_put (TlIoFill *fill, double v, gboolean is_int, GError **error)
 {
@@ -148,11 +158,7 @@ tl_io_fill_put (TlIoFill *fill, double v, gboolean is_int, GError **error)
     return FALSE;
   if (G_UNLIKELY (fill->pass != NULL))
     {
-      /* as the matrix would hold it: float32 rounded, int32 exact ("-0"
-       * is 0 there: info said min −0 of an integer table) */
-      fill->batch[fill->n_batch++] = fill->dtype == TL_DTYPE_FLOAT32 ? (double) (float) v
-                                     : fill->dtype == TL_DTYPE_INT32 ? (double) (gint32) v
-                                                                      : v;
+      fill->batch[fill->n_batch++] = tl_io_as_stored (fill->dtype, v);
       fill->n++;
       if (fill->n_batch == TL_IO_FILL_BATCH)
         tl_io_fill_flush (fill);

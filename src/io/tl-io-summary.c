@@ -68,6 +68,21 @@ summarize_text (TlIoOpened *opened, TlFileSummary *out, gboolean *done, GError *
   return TRUE;
 }
 
+/* A Matrix Market file, its values taken in the file's order (by
+ * position: column by column, or entries in any order). */
+static gboolean
+summarize_mtx (TlIoSource *src, TlFileSummary *out, GError **error)
+{
+  TlSummaryPass pass;
+  guint64 rows = 0, cols = 0;
+  if (!tl_mtx_summarize (src, &pass, &out->dtype, &rows, &cols, error))
+    return FALSE;
+  out->rows = (gsize) rows;
+  out->cols = (gsize) cols;
+  tl_summary_pass_end (&pass, &out->summary);
+  return TRUE;
+}
+
 gboolean
 tl_matrix_file_summarize (const char *path, TlFormat format, TlLoadInfo *info,
                           TlFileSummary *out, GError **error)
@@ -85,13 +100,7 @@ tl_matrix_file_summarize (const char *path, TlFormat format, TlLoadInfo *info,
       ok = summarize_npy (path, fd, opened.size, out, &done, error);
     }
   else if (opened.format == TL_FORMAT_MTX)
-    {
-      /* entries come column by column or in any order: loaded */
-      g_autoptr (TlMatrix) m = tl_mtx_load (&opened.src, error);
-      if ((ok = m != NULL))
-        summarize_matrix (m, out);
-      done = ok;
-    }
+    ok = done = summarize_mtx (&opened.src, out, error);
   else
     ok = summarize_text (&opened, out, &done, error);
   if (ok)

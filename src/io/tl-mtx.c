@@ -291,33 +291,76 @@ end_of_line (TlIoSource *src, const char *message, GError **error)
   return TRUE;
 }
 
-static gboolean
-negate_into (const char *path, guint line, guint col, TlMatrix *m, gsize i, gsize j, double v,
-             GError **error)
+/* Where the values go: a load's matrix, or `info`'s summary pass (each
+ * value as the matrix would hold it, in the file's order; no matrix).  A
+ * file too short for what its size line declares is read through without
+ * taking anything, to say where it ends. */
+typedef struct
 {
-  if (m->dtype == TL_DTYPE_INT32 && v == (double) G_MININT32)
+  const MtxHeader *h;
+  TlSummaryPass *pass;  /* info; NULL for a load */
+  TlMatrix *m;          /* a load's matrix, once taking */
+  gboolean taking;
+  guint64 given;        /* the summary's cells given (the rest are zeros) */
+  gboolean zeros_after; /* one of the rest lies after the last zero given */
+} MtxSink;
+
+/* Starts taking: the load's matrix (zeroed: what the file leaves out is
+ * zero), or the summary's sums per row and per column. */
+static gboolean
+sink_take (MtxSink *s, guint size_line, guint64 rows, guint64 cols, gboolean zeroed,
+           GError **error)
+{
+  if (s->pass == NULL)
+    s->m = tl_io_matrix_new (s->h->path, size_line, s->h->dtype, rows, cols, zeroed, error);
+  else
     {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, line, col,
-                       _("−(%d) does not fit in int32, so this skew-symmetric matrix cannot "
-                         "be expanded"), G_MININT32);
-      return FALSE;
+      g_autoptr (GError) local = NULL;
+      if (!tl_summary_pass_begin_cells (s->pass, (gsize) rows, (gsize) cols, &local))
+        {
+          tl_io_set_error (error, local->code, s->h->path, size_line, 0, "%s", local->message);
+          return FALSE;
+        }
     }
-  tl_matrix_set (m, i, j, -v);
-  return TRUE;
+  s->taking = s->pass != NULL || s->m != NULL;
+  return s->taking;
 }
 
-/* Stores v at (i, j) and its mirror for symmetric and skew-symmetric
+static void
+sink_put (MtxSink *s, gsize i, gsize j, double v)
+{
+  if (s->m != NULL)
+    tl_matrix_set (s->m, i, j, v);
+  else
+    {
+      tl_summary_pass_add_cell (s->pass, i, j, v);
+      s->given++;
+    }
+}
+
+/* Takes v at (i, j) and its mirror for symmetric and skew-symmetric
  * files (v as stored: an int32 or float32 value, rounded once). */
 static gboolean
-store_entry (const MtxHeader *h, TlMatrix *m, gsize i, gsize j, double v, guint line,
-             guint col, GError **error)
+sink_store (MtxSink *s, gsize i, gsize j, double v, guint line, guint col, GError **error)
 {
-  tl_matrix_set (m, i, j, v);
-  v = tl_matrix_get (m, i, j);
+  const MtxHeader *h = s->h;
+  if (!s->taking)
+    return TRUE;
+  v = tl_io_as_stored (h->dtype, v);
+  sink_put (s, i, j, v);
   if (i != j && h->symmetry == MTX_SYMMETRIC)
-    tl_matrix_set (m, j, i, v);
-  else if (h->symmetry == MTX_SKEW && !negate_into (h->path, line, col, m, j, i, v, error))
-    return FALSE;
+    sink_put (s, j, i, v);
+  else if (h->symmetry == MTX_SKEW)
+    {
+      if (h->dtype == TL_DTYPE_INT32 && v == (double) G_MININT32)
+        {
+          tl_io_set_error (error, TL_ERROR_PARSE, h->path, line, col,
+                           _("−(%d) does not fit in int32, so this skew-symmetric matrix cannot "
+                             "be expanded"), G_MININT32);
+          return FALSE;
+        }
+      sink_put (s, j, i, tl_io_as_stored (h->dtype, -v));
+    }
   return TRUE;
 }
 
@@ -394,31 +437,143 @@ duplicate_error (const MtxHeader *h, TlIoSource *src, const TlIoMark *entries, g
   return FALSE;
 }
 
-/* Coordinate files list entries; the rest is zero.  The dense matrix is
- * allocated (zeroed lazily: a sparse file costs only the pages it
- * touches) when the file is long enough for the entries it declares, and
- * a bitmap of one bit per cell finds a repeated position as it is read. */
-static TlMatrix *
-load_coordinate (const MtxHeader *h, TlIoSource *src, guint size_line, guint64 rows,
-                 guint64 cols, guint64 nnz, GError **error)
+/* Whether the entries so far came in strictly increasing order, row
+ * after row or column after column: then none repeats a position, and no
+ * map of the cells seen is needed (what Tilelab, MATLAB and most
+ * exporters write). */
+typedef struct
 {
-  const char *path = h->path;
-  g_autoptr (TlMatrix) m = NULL;
-  g_autofree guint8 *seen = NULL;
-  /* the shortest entry is "1 1" and a line end */
-  if (tl_io_can_fill (nnz, 4, tl_io_source_left (src)))
+  gboolean by_row, by_col;
+  guint64 last_by_row, last_by_col;
+} MtxOrder;
+
+static gboolean
+order_holds (MtxOrder *o, guint64 count, guint64 rows, guint64 cols, const MtxEntry *e)
+{
+  guint64 by_row = e->i * cols + e->j, by_col = e->j * rows + e->i;
+  if (count > 0)
     {
-      m = tl_io_matrix_new (path, size_line, h->dtype, rows, cols, TRUE, error);
-      if (m == NULL)
-        return NULL;
-      g_autoptr (GError) local = NULL;
-      seen = tl_memory_new0 (guint8, (rows * cols + 7) / 8, _("the map of entries seen"), &local);
-      if (seen == NULL)
-        {
-          tl_io_set_error (error, local->code, path, size_line, 0, "%s", local->message);
-          return NULL;
-        }
+      o->by_row = o->by_row && by_row > o->last_by_row;
+      o->by_col = o->by_col && by_col > o->last_by_col;
     }
+  o->last_by_row = by_row;
+  o->last_by_col = by_col;
+  return o->by_row || o->by_col;
+}
+
+/* Whether the bit of cell (i, j) was set before; sets it. */
+static gboolean
+seen_before (guint8 *seen, guint64 cols, const MtxEntry *e)
+{
+  guint64 bit = e->i * cols + e->j;
+  gboolean was = (seen[bit / 8] & (1u << (bit % 8))) != 0;
+  seen[bit / 8] |= (guint8) (1u << (bit % 8));
+  return was;
+}
+
+/* The next entry of a file read again (it was read well before: if it
+ * is not now, the file changed meanwhile). */
+static gboolean
+reread_entry (const MtxHeader *h, TlIoSource *src, guint64 rows, guint64 cols, MtxEntry *e,
+              GError **error)
+{
+  if (tl_io_source_next_content (src, 0) && read_entry (h, src, rows, cols, e, NULL))
+    return TRUE;
+  if (!tl_io_source_failed (src, error))
+    tl_io_set_error (error, TL_ERROR_IO, h->path, 0, 0,
+                     _("the file changed while it was read: read it again"));
+  return FALSE;
+}
+
+/* The map of cells seen (one bit per cell), begun where the entries leave
+ * their order: the count entries before are read again into it (they
+ * came in order, so none repeats) and src is left before the entry that
+ * broke the order. */
+static guint8 *
+start_seen_map (const MtxHeader *h, TlIoSource *src, const TlIoMark *entries, guint size_line,
+                guint64 rows, guint64 cols, guint64 count, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  g_autofree guint8 *seen = tl_memory_new0 (guint8, (rows * cols + 7) / 8,
+                                            _("the map of entries seen"), &local);
+  if (seen == NULL)
+    {
+      tl_io_set_error (error, local->code, h->path, size_line, 0, "%s", local->message);
+      return NULL;
+    }
+  tl_io_source_seek (src, entries);
+  for (guint64 k = 0; k < count; k++)
+    {
+      MtxEntry e;
+      if (!reread_entry (h, src, rows, cols, &e, error))
+        return NULL;
+      seen_before (seen, cols, &e);
+    }
+  return g_steal_pointer (&seen);
+}
+
+/* The next entry (count before it) into e, checked against those seen:
+ * a repeated position is an error naming both lines. */
+static gboolean
+next_entry (const MtxHeader *h, TlIoSource *src, const TlIoMark *entries, guint size_line,
+            guint64 rows, guint64 cols, guint64 count, MtxOrder *order, guint8 **seen,
+            MtxEntry *e, GError **error)
+{
+  TlIoMark at;
+  tl_io_source_mark (src, &at);
+  if (!read_entry (h, src, rows, cols, e, error))
+    return FALSE;
+  if (*seen == NULL && !order_holds (order, count, rows, cols, e))
+    {
+      if ((*seen = start_seen_map (h, src, entries, size_line, rows, cols, count, error)) == NULL)
+        return FALSE;
+      tl_io_source_seek (src, &at);
+      if (!read_entry (h, src, rows, cols, e, error))
+        return FALSE;
+    }
+  if (*seen != NULL && seen_before (*seen, cols, e))
+    return duplicate_error (h, src, entries, rows, cols, e, error);
+  return TRUE;
+}
+
+/* Whether a cell the file leaves out (a zero) lies after the given cell
+ * at row-major index `index`: fewer cells than lie after it are given
+ * after it (the entries read again, each with its mirror). */
+static gboolean
+zero_after (const MtxHeader *h, TlIoSource *src, const TlIoMark *entries, guint64 rows,
+            guint64 cols, guint64 nnz, guint64 index, gboolean *after, GError **error)
+{
+  guint64 given_after = 0;
+  tl_io_source_seek (src, entries);
+  for (guint64 k = 0; k < nnz; k++)
+    {
+      MtxEntry e;
+      if (!reread_entry (h, src, rows, cols, &e, error))
+        return FALSE;
+      given_after += e.i * cols + e.j > index;
+      if (h->symmetry != MTX_GENERAL && e.i != e.j)
+        given_after += e.j * cols + e.i > index;
+    }
+  *after = rows * cols - 1 - index > given_after;
+  return TRUE;
+}
+
+/* Coordinate files list entries; the rest is zero.  The values are taken
+ * (the matrix allocated, zeroed lazily: a sparse file costs only the
+ * pages it touches) when the file is long enough for the entries it
+ * declares; entries out of order start a map of one bit per cell, which
+ * finds a repeated position as it is read. */
+static gboolean
+read_coordinate (MtxSink *sink, TlIoSource *src, guint size_line, guint64 rows, guint64 cols,
+                 guint64 nnz, GError **error)
+{
+  const MtxHeader *h = sink->h;
+  /* the shortest entry is "1 1" and a line end */
+  if (tl_io_can_fill (nnz, 4, tl_io_source_left (src))
+      && !sink_take (sink, size_line, rows, cols, TRUE, error))
+    return FALSE;
+  g_autofree guint8 *seen = NULL;
+  MtxOrder order = { TRUE, TRUE, 0, 0 };
   TlIoMark entries;
   tl_io_source_mark (src, &entries);
   guint64 count = 0;
@@ -426,43 +581,77 @@ load_coordinate (const MtxHeader *h, TlIoSource *src, guint size_line, guint64 r
     {
       if (count == nnz)
         {
-          tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_source_line (src), 1,
+          tl_io_set_error (error, TL_ERROR_PARSE, h->path, tl_io_source_line (src), 1,
                            _("more entries than the %" PRIu64 " the size line declares"), nnz);
-          return NULL;
+          return FALSE;
         }
       MtxEntry e;
-      if (!read_entry (h, src, rows, cols, &e, error))
-        return NULL;
+      if (sink->taking
+            ? !next_entry (h, src, &entries, size_line, rows, cols, count, &order, &seen, &e,
+                           error)
+            : !read_entry (h, src, rows, cols, &e, error))
+        return FALSE;
       count++;
-      if (m == NULL)
-        continue;
-      guint64 bit = e.i * cols + e.j;
-      if (seen[bit / 8] & (1u << (bit % 8)))
-        {
-          duplicate_error (h, src, &entries, rows, cols, &e, error);
-          return NULL;
-        }
-      seen[bit / 8] |= (guint8) (1u << (bit % 8));
-      if (!store_entry (h, m, (gsize) e.i, (gsize) e.j, e.v, e.line, e.col, error))
-        return NULL;
+      if (!sink_store (sink, (gsize) e.i, (gsize) e.j, e.v, e.line, e.col, error))
+        return FALSE;
     }
   if (tl_io_source_failed (src, error))
-    return NULL;
+    return FALSE;
   if (count < nnz)
     {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_source_end_line (src), 0,
+      tl_io_set_error (error, TL_ERROR_PARSE, h->path, tl_io_source_end_line (src), 0,
                        _("the file ends early: the size line declares %" PRIu64
                          " entries, found %" PRIu64), nnz, count);
-      return NULL;
+      return FALSE;
     }
-  g_assert (m != NULL); /* a file that held all entries passed tl_io_can_fill */
-  return g_steal_pointer (&m);
+  g_assert (sink->taking); /* a file that held all entries passed tl_io_can_fill */
+  guint64 last_zero;
+  if (sink->pass != NULL && tl_summary_pass_zero_sign_open (sink->pass, &last_zero))
+    return zero_after (h, src, &entries, rows, cols, nnz, last_zero, &sink->zeros_after, error);
+  return TRUE;
 }
 
-static TlMatrix *
-load_array (const MtxHeader *h, TlIoSource *src, guint size_line, guint64 rows, guint64 cols,
+/* The value of an array file's next line (count read before, of want),
+ * and where it was written. */
+static gboolean
+array_value (const MtxSink *sink, TlIoSource *src, const TlIoByteSet *line_end, guint64 want,
+             guint64 count, double *v, guint *line, guint *col, GError **error)
+{
+  const MtxHeader *h = sink->h;
+  gboolean is_int = FALSE;
+  const char *at = src->p;
+  if (sink->taking
+      && tl_io_source_plain_number (src, line_end, h->dtype == TL_DTYPE_FLOAT32,
+                                    h->dtype == TL_DTYPE_INT32, v, &is_int))
+    {
+      if (h->dtype != TL_DTYPE_INT32 || is_int)
+        {
+          *line = tl_io_source_line (src);
+          *col = tl_io_source_col (src, at);
+          tl_io_source_newline (src);
+          return TRUE;
+        }
+      src->p = at; /* for the general path to say so */
+    }
+  if (!tl_io_source_next_content (src, 0))
+    {
+      if (!tl_io_source_failed (src, error))
+        tl_io_set_error (error, TL_ERROR_PARSE, h->path, tl_io_source_end_line (src), 0,
+                         _("the file ends early: expected %" PRIu64 " values, "
+                           "found %" PRIu64), want, count);
+      return FALSE;
+    }
+  *line = tl_io_source_line (src);
+  return read_value (src, h, "", v, col, error)
+         && end_of_line (src, _("expected one value per line in an array file, found "
+                                "also %s"), error);
+}
+
+static gboolean
+read_array (MtxSink *sink, TlIoSource *src, guint size_line, guint64 rows, guint64 cols,
             GError **error)
 {
+  const MtxHeader *h = sink->h;
   const char *path = h->path;
   /* column by column; symmetric files hold i ≥ j, skew-symmetric i > j
    * (square, so the triangle has n(n±1)/2 values) */
@@ -476,14 +665,10 @@ load_array (const MtxHeader *h, TlIoSource *src, guint size_line, guint64 rows, 
                                         : (rows > 0 ? rows * (rows - 1) / 2 : 0);
   /* one value per line, a digit and a line end: a file too short for
    * them is read without a matrix, to say where it ends */
-  g_autoptr (TlMatrix) m = NULL;
-  if (tl_io_can_fill (want, 2, tl_io_source_left (src)))
-    {
-      m = tl_io_matrix_new (path, size_line, h->dtype, rows, cols,
-                            h->symmetry == MTX_SKEW /* the zero diagonal */, error);
-      if (m == NULL)
-        return NULL;
-    }
+  if (tl_io_can_fill (want, 2, tl_io_source_left (src))
+      && !sink_take (sink, size_line, rows, cols, h->symmetry == MTX_SKEW /* the zero diagonal */,
+                     error))
+    return FALSE;
 
   guint64 count = 0;
   /* the common line: a plain number and its line end */
@@ -494,51 +679,23 @@ load_array (const MtxHeader *h, TlIoSource *src, guint size_line, guint64 rows, 
     for (guint64 i = first_offset == G_MAXUINT64 ? 0 : j + first_offset; i < rows; i++)
       {
         double v;
-        gboolean is_int = FALSE;
-        const char *at = src->p;
-        if (m != NULL
-            && tl_io_source_plain_number (src, &line_end, h->dtype == TL_DTYPE_FLOAT32,
-                                          h->dtype == TL_DTYPE_INT32, &v, &is_int))
-          {
-            if (h->dtype == TL_DTYPE_INT32 && !is_int)
-              src->p = at; /* for the general path to say so */
-            else
-              {
-                guint line = tl_io_source_line (src), col = tl_io_source_col (src, at);
-                tl_io_source_newline (src);
-                count++;
-                if (!store_entry (h, m, (gsize) i, (gsize) j, v, line, col, error))
-                  return NULL;
-                continue;
-              }
-          }
-        if (!tl_io_source_next_content (src, 0))
-          {
-            if (!tl_io_source_failed (src, error))
-              tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_source_end_line (src), 0,
-                               _("the file ends early: expected %" PRIu64 " values, "
-                                 "found %" PRIu64), want, count);
-            return NULL;
-          }
-        guint col, line = tl_io_source_line (src);
-        if (!read_value (src, h, "", &v, &col, error)
-            || !end_of_line (src, _("expected one value per line in an array file, found "
-                                    "also %s"), error))
-          return NULL;
+        guint line, col;
+        if (!array_value (sink, src, &line_end, want, count, &v, &line, &col, error))
+          return FALSE;
         count++;
-        if (m != NULL && !store_entry (h, m, (gsize) i, (gsize) j, v, line, col, error))
-          return NULL;
+        if (!sink_store (sink, (gsize) i, (gsize) j, v, line, col, error))
+          return FALSE;
       }
   if (tl_io_source_next_content (src, 0))
     {
       tl_io_set_error (error, TL_ERROR_PARSE, path, tl_io_source_line (src), 1,
                        _("more values than the %" PRIu64 " the size line declares"), want);
-      return NULL;
+      return FALSE;
     }
   if (tl_io_source_failed (src, error))
-    return NULL;
-  g_assert (m != NULL); /* a file that held all values passed tl_io_can_fill */
-  return g_steal_pointer (&m);
+    return FALSE;
+  g_assert (sink->taking); /* a file that held all values passed tl_io_can_fill */
+  return TRUE;
 }
 
 /* Comments ('%' at the start of a line, our float32 note among them) and
@@ -587,62 +744,110 @@ read_sizes (MtxHeader *h, TlIoSource *src, guint64 size[3], guint *size_line, GE
   return end_of_line (src, expected, error);
 }
 
-TlMatrix *
-tl_mtx_load (TlIoSource *src, GError **error)
+/* The banner and the size line, checked: the shape against the memory
+ * budget for a load (for_matrix), only as a shape for a summary; a
+ * coordinate file's entry count against the room its shape has. */
+static gboolean
+read_head (TlIoSource *src, MtxHeader *h, gboolean for_matrix, guint64 size[3],
+           guint *size_line, GError **error)
 {
   const char *path = src->path;
-  MtxHeader h = { .path = path };
-
   if (tl_io_source_peek (src) == TL_IO_EOF)
     {
       if (!tl_io_source_failed (src, error))
         tl_io_set_error (error, TL_ERROR_PARSE, path, 1, 0,
                          _("the file is empty: expected the banner “%%%%MatrixMarket …”"));
-      return NULL;
+      return FALSE;
     }
-  guint64 size[3];
-  guint size_line;
-  if (!parse_banner (src, &h, error) || !read_sizes (&h, src, size, &size_line, error))
-    return NULL;
-  if (h.symmetry != MTX_GENERAL && size[0] != size[1])
+  if (!parse_banner (src, h, error) || !read_sizes (h, src, size, size_line, error))
+    return FALSE;
+  const char *symmetry = h->symmetry == MTX_GENERAL     ? "general"
+                         : h->symmetry == MTX_SYMMETRIC ? "symmetric"
+                                                        : "skew-symmetric";
+  if (h->symmetry != MTX_GENERAL && size[0] != size[1])
     {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, size_line, 1,
+      tl_io_set_error (error, TL_ERROR_PARSE, path, *size_line, 1,
                        _("a %s matrix must be square, but the size line says %"
-                         PRIu64 "×%" PRIu64),
-                       h.symmetry == MTX_SYMMETRIC ? "symmetric" : "skew-symmetric",
-                       size[0], size[1]);
-      return NULL;
+                         PRIu64 "×%" PRIu64), symmetry, size[0], size[1]);
+      return FALSE;
     }
 
   /* the size is checked against the budget before the entry count, so a
    * huge header says how much memory it would take */
   g_autoptr (GError) local = NULL;
-  if (!tl_matrix_check_size (h.dtype, size[0], size[1], NULL, &local))
+  if (for_matrix ? !tl_matrix_check_size (h->dtype, size[0], size[1], NULL, &local)
+                 : !tl_matrix_check_shape (size[0], size[1], &local))
     {
-      tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, size_line, 0, "%s", local->message);
-      return NULL;
+      tl_io_set_error (error, TL_ERROR_TOO_LARGE, path, *size_line, 0, "%s", local->message);
+      return FALSE;
     }
   /* from here both sizes are below 2³¹: their products cannot overflow */
-  if (!h.coordinate)
-    return load_array (&h, src, size_line, size[0], size[1], error);
-
+  if (!h->coordinate)
+    return TRUE;
   guint64 max_nnz = size[0] * size[1];
-  if (h.symmetry == MTX_SYMMETRIC)
+  if (h->symmetry == MTX_SYMMETRIC)
     max_nnz = size[0] * (size[0] + 1) / 2;
-  else if (h.symmetry == MTX_SKEW)
+  else if (h->symmetry == MTX_SKEW)
     max_nnz = size[0] > 0 ? size[0] * (size[0] - 1) / 2 : 0;
   if (size[2] > max_nnz)
     {
-      tl_io_set_error (error, TL_ERROR_PARSE, path, size_line, 0,
+      tl_io_set_error (error, TL_ERROR_PARSE, path, *size_line, 0,
                        _("the size line declares %" PRIu64 " entries, but a %"
                          PRIu64 "×%" PRIu64 " %s matrix has room for "
-                         "only %" PRIu64), size[2], size[0], size[1],
-                       h.symmetry == MTX_GENERAL ? "general"
-                       : h.symmetry == MTX_SYMMETRIC ? "symmetric" : "skew-symmetric",
-                       max_nnz);
-      return NULL;
+                         "only %" PRIu64), size[2], size[0], size[1], symmetry, max_nnz);
+      return FALSE;
     }
-  return load_coordinate (&h, src, size_line, size[0], size[1], size[2], error);
+  return TRUE;
+}
+
+/* The whole file into sink (see tl_mtx_load and tl_mtx_summarize). */
+static gboolean
+read_file (TlIoSource *src, MtxSink *sink, MtxHeader *h, guint64 size[3], GError **error)
+{
+  guint size_line;
+  if (!read_head (src, h, sink->pass == NULL, size, &size_line, error))
+    return FALSE;
+  return h->coordinate ? read_coordinate (sink, src, size_line, size[0], size[1], size[2], error)
+                       : read_array (sink, src, size_line, size[0], size[1], error);
+}
+
+TlMatrix *
+tl_mtx_load (TlIoSource *src, GError **error)
+{
+  MtxHeader h = { .path = src->path };
+  MtxSink sink = { .h = &h };
+  guint64 size[3];
+  if (read_file (src, &sink, &h, size, error))
+    return sink.m;
+  g_clear_pointer (&sink.m, tl_matrix_unref);
+  return NULL;
+}
+
+gboolean
+tl_mtx_summarize (TlIoSource *src, TlSummaryPass *pass, TlDtype *dtype, guint64 *rows,
+                  guint64 *cols, GError **error)
+{
+  MtxHeader h = { .path = src->path };
+  MtxSink sink = { .h = &h, .pass = pass };
+  guint64 size[3] = { 0, 0, 0 };
+  memset (pass, 0, sizeof *pass);
+  gboolean ok = read_file (src, &sink, &h, size, error);
+  if (ok)
+    {
+      *dtype = h.dtype;
+      *rows = size[0];
+      *cols = size[1];
+      /* (a skew-symmetric array file leaves out the diagonal: its last
+       * cell is last in row-major order) */
+      gboolean after = h.coordinate ? sink.zeros_after : h.symmetry == MTX_SKEW;
+      tl_summary_pass_add_zeros (pass, size[0] * size[1] - sink.given, after);
+    }
+  else
+    {
+      TlMatrixSummary unused;
+      tl_summary_pass_end (pass, &unused); /* frees the sums */
+    }
+  return ok;
 }
 
 TlMatrix *
