@@ -28,8 +28,9 @@ main (int argc, char **argv)
    * backend loads the GL driver (Mesa and LLVM) at start-up just to choose
    * visuals, about a third of the time to the first frame */
   g_setenv ("GDK_GL", "disable", FALSE);
-  tl_memory_fit_malloc ();
-  /* what a remote run's thread freed can go back (tl_remote_host) */
+  /* one malloc arena, before any thread: what a remote run's thread freed
+   * can go back (tl_remote_host), and no thread reserves an arena of its
+   * own under ulimit -v */
   tl_memory_share_one_arena ();
   tl_locale_init ();
 

@@ -319,7 +319,7 @@ tl_memory_fit_malloc (void)
   TlMemoryBudget b;
   tl_memory_address_budget_read (&b);
   if (b.kind != TL_MEMORY_LIMIT_NONE)
-    mallopt (M_ARENA_MAX, 1);
+    tl_memory_share_one_arena ();
 }
 
 void

@@ -74,20 +74,27 @@ gpointer  tl_memory_alloc           (guint64 n, gsize size, gboolean zeroed, con
 #define   tl_memory_new0(T, n, what, error) \
   ((T *) tl_memory_alloc ((n), sizeof (T), TRUE, (what), (error)))
 
-/* First thing in main: under ulimit -v or -d, every thread shares one
- * malloc arena.  glibc gives a thread that finds the arena locked one of
- * its own, reserving 64 MiB of address space — how many a program takes
- * depends on timing — and a thread then started finds no room for its
- * stack (GLib aborts).  Without a limit this does nothing. */
-void      tl_memory_fit_malloc      (void);
-
-/* First thing in the app's main, before any thread: every thread shares
- * glibc's main arena, so that tl_memory_give_back reaches what they free.
+/* Which malloc arenas the threads use, decided once, first thing in
+ * main before any thread starts — each program calls one of these:
+ *
+ *   the app         tl_memory_share_one_arena: one arena always, so that
+ *                   tl_memory_give_back reaches what every thread freed
+ *   tilelab-cli     tl_memory_fit_malloc: one arena under ulimit -v or -d
+ *                   only; without a limit glibc's arena per thread stays
+ *                   (no malloc lock shared by the CPU kernels' threads)
+ *   its `serve`     tl_memory_share_one_arena too as the worker starts (it
+ *                   gives memory back between jobs, as the app does)
+ *
+ * Why one arena under a limit: glibc gives a thread that finds the arena
+ * locked one of its own, reserving 64 MiB of address space — how many a
+ * program takes depends on timing — and a thread then started finds no
+ * room for its stack (GLib aborts).  Why one arena to give memory back:
  * malloc_trim gives back the free pages of every arena's free lists but
  * the free top only of the main arena; a thread's own arena keeps its top
  * (up to twice the largest block freed lately, 64 MiB at most) resident
  * for as long as the program runs — the app would hold each remote run's
  * messages and payloads after it, on the runner thread that parsed them. */
+void      tl_memory_fit_malloc      (void);
 void      tl_memory_share_one_arena (void);
 /* What the program freed goes back to the system (malloc_trim); a few ms. */
 void      tl_memory_give_back       (void);

@@ -3,6 +3,7 @@
 
 #include "core/tl-error.h"
 #include "core/tl-json.h"
+#include "core/tl-memory.h"
 #include "io/tl-io.h"
 #include "record/tl-machine.h"
 #include "remote/tl-serve-writer.h"
@@ -676,8 +677,8 @@ keep_freed_memory (void)
 #ifdef M_MMAP_THRESHOLD
   mallopt (M_MMAP_THRESHOLD, WORKER_MMAP_THRESHOLD);
   mallopt (M_TRIM_THRESHOLD, WORKER_TRIM_THRESHOLD);
-  mallopt (M_ARENA_MAX, 1);
 #endif
+  tl_memory_share_one_arena ();
 }
 
 /* ...until no job has run for a while: then the finished jobs' matrices
