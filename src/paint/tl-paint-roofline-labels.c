@@ -34,8 +34,10 @@ tl_taken_is_free (const TlTaken *t, guint kinds, double x, double y, double w, d
     {
       if (!(kinds & (1u << t->kind[i])))
         continue;
-      double p = t->kind[i] == TL_TAKEN_POINT_LABEL ? pad : 0;
-      if (x - p < t->x[i] + t->w[i] && t->x[i] < x + w + p && y < t->y[i] + t->h[i] && t->y[i] < y + h)
+      gboolean text = t->kind[i] == TL_TAKEN_TEXT || t->kind[i] == TL_TAKEN_POINT_LABEL;
+      double g = text ? t->text_gap : 0, p = g + (t->kind[i] == TL_TAKEN_POINT_LABEL ? pad : 0);
+      if (x - p < t->x[i] + t->w[i] && t->x[i] < x + w + p && y - g < t->y[i] + t->h[i]
+          && t->y[i] < y + h + g)
         return FALSE;
     }
   return TRUE;
@@ -235,8 +237,9 @@ leader (cairo_t *cr, const TlPaintStyle *style, double x, double y, double r, do
 }
 
 /* The crowded points first, while the room beside them is still free;
- * the labels that found none then go first in a second and third try,
- * and the try that places the most is drawn.  Where none fits, the legend
+ * the labels that found none then go first in up to seven more tries
+ * (with every text a few pixels from the next, a crowded ladder needs
+ * more than three), and the try that places the most is drawn.  Where none fits, the legend
  * names the point. */
 void
 tl_roofline_label_points (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
@@ -262,7 +265,7 @@ tl_roofline_label_points (cairo_t *cr, const TlRoofline *m, const TlRooflineLayo
     }
   g_qsort_with_data (order, m->n_points, sizeof *order, by_crowding, crowd);
   guint best_n = 0;
-  for (guint attempt = 0; attempt < 3 && best_n < m->n_points; attempt++)
+  for (guint attempt = 0; attempt < 8 && best_n < m->n_points; attempt++)
     {
       *trial = *taken;
       guint n = place_all (m, lay, style, th, order, trial, spots);

@@ -29,11 +29,13 @@ typedef struct
   double w[TL_ROOFLINE_MAX_TAKEN], h[TL_ROOFLINE_MAX_TAKEN];
   TlTakenKind kind[TL_ROOFLINE_MAX_TAKEN];
   guint n;
+  double text_gap; /* what every text keeps from every other: a few device pixels */
 } TlTaken;
 
 void     tl_taken_add     (TlTaken *taken, TlTakenKind kind, double x, double y, double w, double h);
-/* Whether the box lies in the plot, clear of every box taken of the kinds
- * in `kinds` (a bit per kind) and pad beside every point's label. */
+/* Whether the box (a text) lies in the plot, clear of every box taken of
+ * the kinds in `kinds` (a bit per kind), text_gap from every text, and
+ * pad more beside every point's label. */
 gboolean tl_taken_is_free (const TlTaken *taken, guint kinds, double x, double y, double w, double h,
                            double pad, const TlRooflineLayout *lay);
 
