@@ -93,6 +93,20 @@ tl_session_is_exporting (TlSession *self)
 
 /* ---- showing a record ------------------------------------------------------ */
 
+/* When a record was made, as a reader says it: "2026-11-24 07:07 UTC"
+ * for "2026-11-24T07:07:41Z"; a time in another form stays as it is. */
+static char *
+record_time (const char *created)
+{
+  if (created == NULL)
+    return g_strdup ("?");
+  g_autoptr (GDateTime) t = g_date_time_new_from_iso8601 (created, NULL);
+  if (t == NULL)
+    return g_strdup (created);
+  g_autoptr (GDateTime) utc = g_date_time_to_utc (t);
+  return g_date_time_format (utc, "%Y-%m-%d %H:%M UTC");
+}
+
 void
 tl_session_show_record (TlSession *self, TlRunRecord *record, gboolean with_sources)
 {
@@ -109,9 +123,9 @@ tl_session_show_record (TlSession *self, TlRunRecord *record, gboolean with_sour
   if (with_sources && record->job)
     {
       GString *s = g_string_new (NULL);
+      g_autofree char *when = record_time (record->created);
       g_string_append_printf (s, _("Run record from %s (%s)"),
-                              record->machine.host_name ? record->machine.host_name : "?",
-                              record->created ? record->created : "?");
+                              record->machine.host_name ? record->machine.host_name : "?", when);
       if (record->has_device)
         g_string_append_printf (s, " · %s", record->device.name);
       tl_session_set_status (self, s->str);

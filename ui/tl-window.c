@@ -68,7 +68,8 @@ progress_cb (TlSession *session, const char *text, double fraction, TlWindow *se
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), fraction);
 }
 
-/* a status line may be cut short: its tooltip keeps it whole */
+/* a status line wraps onto a second line, and may be cut after that:
+ * its tooltip keeps it whole */
 static void
 set_status_text (GtkWidget *label, const char *text)
 {
@@ -82,10 +83,13 @@ status_cb (TlSession *session, const char *text, TlWindow *self)
   set_status_text (self->last_label, text);
 }
 
+/* the hover facts take room only while there are some: presenting, an
+ * empty third of the status bar cut the message beside it */
 static void
 hover_text_cb (TlPageStack *pages, const char *text, TlWindow *self)
 {
   set_status_text (self->hover_label, text);
+  gtk_widget_set_visible (self->hover_label, text != NULL && *text != '\0');
 }
 
 static void
@@ -182,6 +186,10 @@ apply_look (TlWindow *self)
     gtk_widget_set_visible (titlebar, !on);
   gtk_widget_set_visible (self->sidebar, !on && g_variant_get_boolean (sidebar));
   gtk_widget_set_visible (self->gpu_bar, !on);
+  /* the type is half as large again when presenting: the hover facts as
+   * wide as their words, so that the status message keeps the room */
+  gtk_label_set_width_chars (GTK_LABEL (self->hover_label), on ? -1 : 30);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->hover_label), on ? 30 : 60);
   tl_page_stack_set_presentation (TL_PAGE_STACK (self->view_stack), on, hc);
   tl_presentation_mark (GTK_WIDGET (self), on, hc);
 }

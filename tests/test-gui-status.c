@@ -1,0 +1,146 @@
+/* test-gui-status.c — the status bar's message whole when presenting: a
+ * run record opened, on a screen of 1024×768 and of 1280×800, on every
+ * page (with and without the page's hover facts beside it), the message
+ * "Run record from vm (2026-11-24 07:07 UTC) · NVIDIA H200" is shown on
+ * one or two lines, never cut ("Run record from vm (2026-…").  Run in
+ * English and, by meson, in German (test-gui-status-de).  Exits 77 (skip)
+ * without a display.
+ */
+#include <gtk/gtk.h>
+
+#include "core/tl-locale.h"
+#include "tl-window.h"
+
+#include "gui-test-util.h"
+
+static TlApplication *app;
+static TlWindow *win;
+
+static gboolean
+is_idle (gpointer data)
+{
+  return gui_test_window_settled (win);
+}
+
+typedef struct
+{
+  const char *needle;
+  GtkLabel *found;
+} LabelSearch;
+
+static void
+find_label_cb (GtkWidget *widget, gpointer data)
+{
+  LabelSearch *search = data;
+  if (search->found == NULL && GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
+      && strstr (gtk_label_get_text (GTK_LABEL (widget)), search->needle) != NULL)
+    search->found = GTK_LABEL (widget);
+  else if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), find_label_cb, data);
+}
+
+/* the label on show whose text holds needle */
+static GtkLabel *
+find_label (const char *needle)
+{
+  LabelSearch search = { needle, NULL };
+  gtk_container_forall (GTK_CONTAINER (win), find_label_cb, &search);
+  return search.found;
+}
+
+/* The window presenting on a screen of w × h: the look of F5, the
+ * window the screen's size (the screen under test is larger). */
+static int want_w, want_h;
+
+/* what the window shows: its content, without the border that a window
+ * drawing its own decorations keeps for resizing */
+static GtkWidget *
+content (void)
+{
+  return gtk_bin_get_child (GTK_BIN (win));
+}
+
+static gboolean
+has_wanted_size (gpointer data)
+{
+  return gtk_widget_get_allocated_width (content ()) == want_w
+         && gtk_widget_get_allocated_height (content ()) == want_h;
+}
+
+static void
+present_at (int w, int h)
+{
+  tl_window_set_presentation (win, TRUE);
+  gtk_window_unfullscreen (GTK_WINDOW (win));
+  want_w = w;
+  want_h = h;
+  gtk_window_resize (GTK_WINDOW (win), w, h);
+  gui_test_wait_until (has_wanted_size, NULL, 3);
+  /* the border comes on top of the size asked for */
+  int extra_w = gtk_widget_get_allocated_width (GTK_WIDGET (win)) - gtk_widget_get_allocated_width (content ());
+  int extra_h = gtk_widget_get_allocated_height (GTK_WIDGET (win)) - gtk_widget_get_allocated_height (content ());
+  gtk_window_resize (GTK_WINDOW (win), w - extra_w, h - extra_h);
+  if (!gui_test_wait_until (has_wanted_size, NULL, 10))
+    g_error ("the window shows %d×%d, not %d×%d", gtk_widget_get_allocated_width (content ()),
+             gtk_widget_get_allocated_height (content ()), w, h);
+}
+
+static void
+check_message_whole (const char *page, int w, int h)
+{
+  /* the record's time as a reader says it, not "2026-11-24T07:07:41Z" */
+  GtkLabel *label = find_label ("2026-11-24 07:07 UTC");
+  g_assert_nonnull (label);
+  const char *text = gtk_label_get_text (label);
+  g_assert_nonnull (strstr (text, "vm"));
+  g_assert_nonnull (strstr (text, "NVIDIA H200"));
+  PangoLayout *layout = gtk_label_get_layout (label);
+  if (pango_layout_is_ellipsized (layout))
+    g_error ("presenting at %d×%d on %s, the status “%s” is cut to %d px", w, h, page, text,
+             gtk_widget_get_allocated_width (GTK_WIDGET (label)));
+  g_assert_cmpint (pango_layout_get_line_count (layout), <=, 2);
+  /* every line inside the window */
+  int x, y;
+  g_assert_true (gtk_widget_translate_coordinates (GTK_WIDGET (label), content (), 0, 0, &x, &y));
+  g_assert_cmpint (y + gtk_widget_get_allocated_height (GTK_WIDGET (label)), <=, h);
+}
+
+static void
+test_record_message (void)
+{
+  static const int screens[][2] = { { 1024, 768 }, { 1280, 800 } };
+  static const char *const pages[] = { "matrices", "compare", "blocks", "gauss", "source",
+                                       "device", "roofline", "lesson" };
+  gui_test_open_doc_record (win, "h200-gemm-4096-fp32-counters.json");
+  for (guint s = 0; s < G_N_ELEMENTS (screens); s++)
+    {
+      present_at (screens[s][0], screens[s][1]);
+      for (guint p = 0; p < G_N_ELEMENTS (pages); p++)
+        {
+          tl_window_show_view (win, pages[p]);
+          g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+          gui_test_pump (0.2);
+          check_message_whole (pages[p], screens[s][0], screens[s][1]);
+        }
+    }
+  tl_window_set_presentation (win, FALSE);
+}
+
+int
+main (int argc, char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  /* after gtk_test_init, which sets a locale of its own */
+  tl_locale_init ();
+  if (gdk_display_get_default () == NULL)
+    return 77;
+  win = gui_test_start_app (&app);
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+  g_test_add_func ("/gui-status/record-message-whole", test_record_message);
+  int rc = g_test_run ();
+
+  gtk_widget_destroy (GTK_WIDGET (win));
+  g_application_release (G_APPLICATION (app));
+  g_object_unref (app);
+  return rc;
+}
