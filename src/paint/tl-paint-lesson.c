@@ -25,6 +25,7 @@ typedef struct
   double changed_y, line_h;
   guint changed_lines;
   double missing_x, missing_y, missing_w;
+  double missing_scale;    /* its type, of the body's: smaller beside the table */
   guint missing_lines;
   gboolean missing_beside; /* the note under the table, not across the foot */
   double table_font;
@@ -68,6 +69,7 @@ place_table (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, Layout *
  * lines high each, the roofline's plot eight. */
 #define SHORT_PAGE_LINES 36
 #define NOTE_BESIDE_MAX_LINES 6
+#define NOTE_BESIDE_SCALE 0.85
 
 /* The table at x, y above a diff of some lines, or with the diff's room
  * too where its rows need it (titles on more lines, a page of few lines
@@ -81,11 +83,13 @@ place_table_and_note (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style,
   double note_h = 0;
   if (o->missing_beside)
     {
+      /* a side note, that the diff keeps its heading under it */
+      o->missing_scale = NOTE_BESIDE_SCALE;
       cairo_save (cr);
-      tl_paint_set_font (cr, style, style->font_size, FALSE);
+      tl_paint_set_font (cr, style, style->font_size * o->missing_scale, FALSE);
       o->missing_lines = lines_for (cr, l->missing, p->table_w, NOTE_BESIDE_MAX_LINES);
       cairo_restore (cr);
-      note_h = o->missing_lines * o->line_h + o->pad;
+      note_h = o->missing_lines * o->line_h * o->missing_scale + o->pad;
     }
   double table_room = body_h * 0.62, h;
   if (tl_paint_lesson_table_rows_in (cr, l, style, o->table_font, p->table_w, table_room, &h)
@@ -131,8 +135,8 @@ layout_pictures_first (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style
   place_table_and_note (cr, l, style, o, 2 * o->pad + chart_w, body_y, body_h);
   p->diff_w = p->table_w;
   p->diff_h = MAX (body_y + body_h - p->diff_y, 0);
-  if (p->diff_h < 4 * o->line_h)
-    p->diff_w = 0; /* no room for it: the Source page shows the code */
+  if (p->diff_h < 2.2 * o->line_h)
+    p->diff_w = 0; /* no room for its heading and count: the Source page shows the code */
 
   /* the roofline above the timelines, the timelines (two tracks) the
    * larger share */
@@ -183,6 +187,7 @@ layout_words (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, double 
   o->line_h = tl_paint_text_height (cr) * 1.2;
   o->changed_lines = lines_for (cr, l->what_changed, text_w, short_screen ? 2 : 3);
   o->missing_lines = lines_for (cr, l->missing, text_w, 3);
+  o->missing_scale = 1.0;
   o->missing_x = o->pad;
   o->missing_w = text_w;
   o->missing_y = height - o->pad - o->missing_lines * o->line_h;
@@ -255,8 +260,9 @@ paint_header (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, const L
   if (l->missing)
     {
       tl_paint_set_fg_alpha (cr, style, 0.75);
-      tl_paint_text_wrap (cr, o->missing_x, o->missing_y, o->missing_w, o->line_h,
-                          o->missing_lines, l->missing);
+      tl_paint_set_font (cr, style, style->font_size * o->missing_scale, FALSE);
+      tl_paint_text_wrap (cr, o->missing_x, o->missing_y, o->missing_w,
+                          o->line_h * o->missing_scale, o->missing_lines, l->missing);
     }
 }
 
