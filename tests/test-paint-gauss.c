@@ -179,13 +179,13 @@ test_now_on_first_step (void)
     }
 }
 
-/* rec's step 0 painted on 1200×700 in style, its texts in boxes. */
+/* rec's step painted on 1200×700 in style, its texts in boxes. */
 static cairo_surface_t *
-paint_first_step (TlLuRecorder *rec, const TlPaintStyle *style, TlPaintTextBoxes *boxes)
+paint_step (TlLuRecorder *rec, guint step, const TlPaintStyle *style, TlPaintTextBoxes *boxes)
 {
   TlGaussModel model;
   tl_gauss_model_init (&model);
-  g_autoptr (TlGaussFrame) f0 = tl_gauss_frame_new (rec, 0, NULL);
+  g_autoptr (TlGaussFrame) f0 = tl_gauss_frame_new (rec, step, NULL);
   model.frame = f0;
   cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 700);
   cairo_t *cr = cairo_create (s);
@@ -209,7 +209,7 @@ test_gfp_cells (void)
   TlPaintStyle style;
   tl_paint_style_init (&style, 1);
   g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
-  cairo_surface_t *s = paint_first_step (rec, &style, boxes);
+  cairo_surface_t *s = paint_step (rec, 0, &style, boxes);
   /* the pivot found below the zero, printed as an integer */
   g_autoptr (TlGaussFrame) f0 = tl_gauss_frame_new (rec, 0, NULL);
   char want[16];
@@ -218,10 +218,29 @@ test_gfp_cells (void)
   cairo_surface_destroy (s);
 }
 
-/* On a dark theme the pivot's label is light: the brown of a light page
- * read 2:1 on Adwaita's dark grey. */
+/* The brightest pixel of the text drawn as text in s (its colour on a
+ * dark page). */
+static double
+lightest_in (cairo_surface_t *s, const TlPaintTextBoxes *boxes, const char *text)
+{
+  const TlPaintTextBox *b = tl_paint_text_boxes_find (boxes, text);
+  g_assert_nonnull (b);
+  double lightest = 0;
+  for (double y = b->y; y < b->y + b->h; y++)
+    for (double x = b->x; x < b->x + b->w; x++)
+      {
+        guint32 p = tl_test_pixel (s, x, y);
+        double lum = (0.299 * ((p >> 16) & 0xff) + 0.587 * ((p >> 8) & 0xff) + 0.114 * (p & 0xff)) / 255;
+        lightest = MAX (lightest, lum);
+      }
+  return lightest;
+}
+
+/* On a dark theme the pivot's label and the regions' names are light:
+ * the brown of a light page, U's blue and the panel's green read about
+ * 2:1 on Adwaita's dark grey. */
 static void
-test_pivot_label_dark (void)
+test_labels_dark (void)
 {
   g_autoptr (TlMatrix) a = random_matrix (6, 6);
   tl_matrix_set (a, 3, 0, 5.0);
@@ -233,19 +252,12 @@ test_pivot_label_dark (void)
   style.bg[0] = style.bg[1] = style.bg[2] = 0.19;
   style.fg[0] = style.fg[1] = style.fg[2] = 0.93;
   g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
-  cairo_surface_t *s = paint_first_step (rec, &style, boxes);
-  const TlPaintTextBox *b = tl_paint_text_boxes_find (boxes, "pivot 5");
-  g_assert_nonnull (b);
-  /* its brightest pixel: the text's colour */
-  double lightest = 0;
-  for (double y = b->y; y < b->y + b->h; y++)
-    for (double x = b->x; x < b->x + b->w; x++)
-      {
-        guint32 p = tl_test_pixel (s, x, y);
-        double lum = (0.299 * ((p >> 16) & 0xff) + 0.587 * ((p >> 8) & 0xff) + 0.114 * (p & 0xff)) / 255;
-        lightest = MAX (lightest, lum);
-      }
-  g_assert_cmpfloat (lightest, >, 0.6);
+  cairo_surface_t *s = paint_step (rec, 0, &style, boxes);
+  g_assert_cmpfloat (lightest_in (s, boxes, "pivot 5"), >, 0.6);
+  cairo_surface_destroy (s);
+  g_autoptr (TlPaintTextBoxes) later = tl_paint_text_boxes_new ();
+  s = paint_step (rec, 3, &style, later);
+  g_assert_cmpfloat (lightest_in (s, later, "U"), >, 0.6);
   cairo_surface_destroy (s);
 }
 
@@ -310,7 +322,7 @@ main (int argc, char **argv)
       && strcmp (g_dgettext (GETTEXT_PACKAGE, "pivot search"), "pivot search") == 0)
     g_error ("LANGUAGE=de, but no German catalogue in %s", tl_locale_dir ());
   g_test_add_func ("/paint-gauss/render-presenting", test_render_presenting);
-  g_test_add_func ("/paint-gauss/pivot-label-dark", test_pivot_label_dark);
+  g_test_add_func ("/paint-gauss/labels-dark", test_labels_dark);
   g_test_add_func ("/paint-gauss/pivot-pixels", test_pivot_pixels);
   g_test_add_func ("/paint-gauss/blocked-timing", test_blocked_timing);
   g_test_add_func ("/paint-gauss/gfp-cells", test_gfp_cells);

@@ -221,11 +221,15 @@ stroke_outline (cairo_t *cr, const TlPaintStyle *style, double r, double g, doub
   cairo_set_dash (cr, NULL, 0, 0);
 }
 
+/* A region's name in its colour, lightened on a dark page (the blue U and
+ * the green panel read about 2:1 on Adwaita's dark grey). */
 static void
 label_box (cairo_t *cr, const TlPaintStyle *style, double x, double y, double ha, double va,
            double r, double g, double b, const char *text)
 {
   double rgb[3] = { r, g, b };
+  for (int i = 0; tl_paint_style_is_dark (style) && i < 3; i++)
+    rgb[i] += (1 - rgb[i]) * 0.45;
   tl_paint_label_on_patch (cr, style, x, y, ha, va, rgb, text);
 }
 
@@ -534,10 +538,9 @@ strip_pivot (cairo_t *cr, const TlGaussFrame *f, const TlGaussLayout *lay, const
     ty = py - font * 1.7;
   /* the pivot's orange, dark on a light page, light on a dark one (the
    * brown read 2:1 on Adwaita's dark grey) */
-  if (tl_paint_style_is_dark (style))
-    label_box (cr, style, tx, ty, 0, 0, 1.0, 0.65, 0.3, buf);
-  else
-    label_box (cr, style, tx, ty, 0, 0, 0.55, 0.25, 0.0, buf);
+  static const double pivot_dark[3] = { 1.0, 0.65, 0.3 }, pivot_light[3] = { 0.55, 0.25, 0.0 };
+  tl_paint_label_on_patch (cr, style, tx, ty, 0, 0,
+                           tl_paint_style_is_dark (style) ? pivot_dark : pivot_light, buf);
 
   if (st->swapped && st->pivot_row != st->k)
     swap_arrow (cr, lay, style, ky, py);
