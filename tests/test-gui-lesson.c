@@ -172,6 +172,7 @@ check_source_room (TlSourcePage *source, double min_columns, const char *where)
 {
   gui_test_pump (0.3);
   g_assert_true (gui_test_wait_until (source_placed, source, 10));
+  gui_test_pump (0.2); /* turned, its handle is placed when idle */
   double columns = tl_source_page_get_code_columns (source);
   if (columns < min_columns)
     g_error ("%s: the Source page shows %.0f characters of a line", where, columns);
@@ -191,8 +192,22 @@ check_source_room (TlSourcePage *source, double min_columns, const char *where)
     }
   /* the facts still show some lines */
   GtkWidget *side = gtk_paned_get_child2 (GTK_PANED (split));
-  g_assert_cmpint (gtk_widget_get_allocated_height (side), >, 100);
+  g_assert_cmpint (gtk_widget_get_allocated_height (side), >, 50);
   g_assert_cmpint (gtk_widget_get_allocated_width (side), >, 250);
+}
+
+/* Lines of code in view: the code view's visible height in its lines */
+static double
+code_lines_shown (TlSourcePage *source)
+{
+  GtkTextView *view = GTK_TEXT_VIEW (gtk_bin_get_child (GTK_BIN (code_scroller (source))));
+  GdkRectangle rect;
+  gtk_text_view_get_visible_rect (view, &rect);
+  GtkTextIter first;
+  int y, line_h;
+  gtk_text_buffer_get_start_iter (gtk_text_view_get_buffer (view), &first);
+  gtk_text_view_get_line_yrange (view, &first, &y, &line_h);
+  return rect.height / (double) MAX (line_h, 1);
 }
 
 static void
@@ -207,6 +222,11 @@ test_source_room (void)
    * facts beside it left 36) */
   check_source_room (source, 56, "1024×768");
   g_assert_false (tl_source_page_get_code_beside (source));
+  /* the code most of the page, its facts a few compact lines below (once
+   * the facts above it took the height and left about 10 lines) */
+  double lines = code_lines_shown (source);
+  g_test_message ("1024×768: %.1f lines of code", lines);
+  g_assert_cmpfloat (lines, >=, 24.5);
   /* a record made before constant memory was recorded says so */
   g_autoptr (GPtrArray) labels = g_ptr_array_new ();
   collect_labels (GTK_WIDGET (source), labels);

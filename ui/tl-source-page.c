@@ -31,6 +31,8 @@ struct _TlSourcePage
   gboolean placed;           /* the split's handle was put where it belongs */
   int placed_w, placed_h;    /* for this size of the split */
   GtkWidget *facts;
+  char *facts_markup;        /* the facts a line each (shown beside the code) */
+  char *facts_shown;         /* the markup the facts' label holds */
   guint rehighlight_id;      /* an edited user kernel is coloured again when typing pauses */
   const TlKernelInfo *shown; /* whose text the view holds */
   GHashTable *edits;         /* user kernel id → its text as edited, not yet run: kept while
@@ -144,6 +146,92 @@ facts_width (TlSourcePage *self)
   return MAX ((int) ceil (FACTS_CHARS * char_width (self->facts)), 320);
 }
 
+/* Lines of code the page keeps in view above the facts where it has them
+ * (1024×768 in a window, beside the sidebar): a kernel's main loop. */
+#define CODE_LINES 26
+/* and lines of the facts it keeps below them, the rest scrolled */
+#define FACTS_LINES 3
+
+/* a widget's lines of type as it lays them out: from one line to the next, px */
+static int
+line_pitch (GtkWidget *widget)
+{
+  PangoLayout *layout = gtk_widget_create_pango_layout (widget, "Ag");
+  int one, two;
+  pango_layout_get_pixel_size (layout, NULL, &one);
+  pango_layout_set_text (layout, "Ag\nAg", -1);
+  pango_layout_get_pixel_size (layout, NULL, &two);
+  g_object_unref (layout);
+  return MAX (two - one, 1);
+}
+
+/* The facts a section a line where they go below the code: "time  1.84 s",
+ * "GFLOP/s  0.5427" on lines of their own above, "Measured (…) · time
+ * 1.84 s · GFLOP/s 0.5427" below, so that their few lines say most. */
+static char *
+facts_compact (const char *markup)
+{
+  g_auto (GStrv) sections = g_strsplit (markup, "\n\n", -1);
+  GString *out = g_string_new (NULL);
+  for (guint i = 0; sections[i]; i++)
+    {
+      g_auto (GStrv) lines = g_strsplit (sections[i], "\n", -1);
+      gboolean first = TRUE;
+      for (guint j = 0; lines[j]; j++)
+        {
+          if (*g_strstrip (lines[j]) == '\0')
+            continue;
+          if (first && out->len > 0)
+            g_string_append_c (out, '\n');
+          g_string_append (out, first ? "" : " · ");
+          g_string_append (out, lines[j]);
+          first = FALSE;
+        }
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+show_facts (TlSourcePage *self)
+{
+  if (self->facts_markup == NULL)
+    return;
+  g_autofree char *compact = tl_source_page_get_code_beside (self) ? NULL : facts_compact (self->facts_markup);
+  const char *markup = compact ? compact : self->facts_markup;
+  /* the same words again would lay the split out again, after its handle was placed */
+  if (g_strcmp0 (markup, self->facts_shown) == 0)
+    return;
+  g_free (self->facts_shown);
+  self->facts_shown = g_strdup (markup);
+  gtk_label_set_markup (GTK_LABEL (self->facts), markup);
+  /* below the code, a narrower frame round their few lines */
+  gtk_widget_set_margin_top (self->facts, compact ? 6 : 12);
+  gtk_widget_set_margin_bottom (self->facts, compact ? 6 : 12);
+}
+
+/* Below: the code CODE_LINES lines and the facts the rest, FACTS_LINES
+ * of their lines at least; less of the code where the facts need less. */
+static int
+code_height_above_facts (TlSourcePage *self, int width, int height)
+{
+  int handle = 0, facts_natural = 0;
+  gtk_widget_style_get (self->split, "handle-size", &handle, NULL);
+  gtk_widget_get_preferred_height_for_width (self->facts, width, NULL, &facts_natural);
+  /* a line of code as the view lays it out (its spacing included); the
+   * code's horizontal scroll bar and margins */
+  GtkTextIter first;
+  int y, code_line = 0;
+  gtk_text_buffer_get_start_iter (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->view)), &first);
+  gtk_text_view_get_line_yrange (GTK_TEXT_VIEW (self->view), &first, &y, &code_line);
+  int code_need = CODE_LINES * MAX (code_line, line_pitch (self->view)) + 24;
+  /* whole lines of the facts under their top margin, never the top of
+   * one more peeking out */
+  int pitch = line_pitch (self->facts), top = gtk_widget_get_margin_top (self->facts);
+  int lines = MAX ((height - handle - code_need - top) / pitch, FACTS_LINES);
+  int facts = MIN (facts_natural, top + lines * pitch);
+  return height - handle - facts;
+}
+
 static gboolean
 turn_cb (gpointer data)
 {
@@ -152,11 +240,22 @@ turn_cb (gpointer data)
   int width = gtk_widget_get_allocated_width (self->split);
   int height = gtk_widget_get_allocated_height (self->split);
   gboolean beside = width >= code_width (self) + facts_width (self);
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->split),
-                                  beside ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL);
+  GtkOrientation o = beside ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL;
+  if (gtk_orientable_get_orientation (GTK_ORIENTABLE (self->split)) != o)
+    {
+      /* turned, the handle is placed once laid out the new way: GtkPaned
+       * moves a position set now by the old way's length less the new
+       * way's (71 px too high at 1024×768) */
+      gtk_orientable_set_orientation (GTK_ORIENTABLE (self->split), o);
+      show_facts (self);
+      self->turn_id = g_idle_add (turn_cb, self);
+      return G_SOURCE_REMOVE;
+    }
+  show_facts (self);
   /* beside: the facts their width, the code the rest; below: the code
-   * three fifths of the height */
-  gtk_paned_set_position (GTK_PANED (self->split), beside ? width - facts_width (self) : height * 3 / 5);
+   * most of the height */
+  gtk_paned_set_position (GTK_PANED (self->split),
+                          beside ? width - facts_width (self) : code_height_above_facts (self, width, height));
   self->placed = TRUE;
   self->placed_w = width;
   self->placed_h = height;
@@ -454,8 +553,12 @@ update (TlSourcePage *self)
     }
   else
     g_string_append (facts, _("\nRun it (or open a run record) to see its numbers here."));
-  gtk_label_set_markup (GTK_LABEL (self->facts), facts->str);
-  g_string_free (facts, TRUE);
+  g_free (self->facts_markup);
+  self->facts_markup = g_string_free (facts, FALSE);
+  show_facts (self);
+  /* below the code, the facts of another kernel take their own lines */
+  if (!tl_source_page_get_code_beside (self) && self->turn_id == 0)
+    self->turn_id = g_idle_add (turn_cb, self);
 }
 
 static gboolean
@@ -548,7 +651,8 @@ source_export_options (TlPage *page, TlRenderOptions *options)
   GtkWidget *window = gtk_widget_get_toplevel (GTK_WIDGET (self));
   if (GTK_IS_CONTAINER (window))
     gtk_container_check_resize (GTK_CONTAINER (window));
-  if (self->turn_id != 0)
+  /* turned, then its handle placed: twice at most */
+  for (guint i = 0; i < 2 && self->turn_id != 0; i++)
     {
       g_source_remove (self->turn_id);
       turn_cb (self);
@@ -662,6 +766,8 @@ tl_source_page_dispose (GObject *object)
   tl_page_disconnect_session (&self->session, self);
   g_clear_pointer (&self->compile_error, g_free);
   g_clear_pointer (&self->export_sheet, tl_sheet_unref);
+  g_clear_pointer (&self->facts_markup, g_free);
+  g_clear_pointer (&self->facts_shown, g_free);
   g_clear_pointer (&self->edits, g_hash_table_unref);
   if (self->rehighlight_id)
     {
