@@ -239,6 +239,15 @@ test_source_room (void)
   check_source_room (source, 72, "presenting");
   tl_window_set_presentation (win, FALSE);
   gui_test_pump (0.3);
+  /* 1280×800: still below its facts beside the sidebar, the handle where
+   * it was put (once 256 px higher: GtkPaned moved it by the width less
+   * the height after the split turned) */
+  gui_test_fill_screen (win, 1280, 800);
+  check_source_room (source, 56, "1280×800");
+  g_assert_false (tl_source_page_get_code_beside (source));
+  lines = code_lines_shown (source);
+  g_test_message ("1280×800: %.1f lines of code", lines);
+  g_assert_cmpfloat (lines, >=, 25);
 }
 
 /* The lines the export of a page gives (first and count), and the lines

@@ -244,12 +244,13 @@ turn_cb (gpointer data)
   if (gtk_orientable_get_orientation (GTK_ORIENTABLE (self->split)) != o)
     {
       /* turned, the handle is placed once laid out the new way: GtkPaned
-       * moves a position set now by the old way's length less the new
-       * way's (71 px too high at 1024×768) */
+       * moves a position set before by the old way's length less the new
+       * way's (71 px too high at 1024×768, 256 at 1280×800) */
       gtk_orientable_set_orientation (GTK_ORIENTABLE (self->split), o);
       show_facts (self);
-      self->turn_id = g_idle_add (turn_cb, self);
-      return G_SOURCE_REMOVE;
+      GtkWidget *window = gtk_widget_get_toplevel (self->split);
+      if (GTK_IS_CONTAINER (window))
+        gtk_container_check_resize (GTK_CONTAINER (window));
     }
   show_facts (self);
   /* beside: the facts their width, the code the rest; below: the code
@@ -651,8 +652,7 @@ source_export_options (TlPage *page, TlRenderOptions *options)
   GtkWidget *window = gtk_widget_get_toplevel (GTK_WIDGET (self));
   if (GTK_IS_CONTAINER (window))
     gtk_container_check_resize (GTK_CONTAINER (window));
-  /* turned, then its handle placed: twice at most */
-  for (guint i = 0; i < 2 && self->turn_id != 0; i++)
+  if (self->turn_id != 0)
     {
       g_source_remove (self->turn_id);
       turn_cb (self);
