@@ -448,6 +448,8 @@ test_unwritable (void)
 int
 main (int argc, char **argv)
 {
+  if (!gui_test_have_display ())
+    return 77;
   gtk_test_init (&argc, &argv, NULL);
   if (gdk_display_get_default () == NULL)
     return 77;

@@ -470,6 +470,8 @@ test_drawn (void)
 int
 main (int argc, char **argv)
 {
+  if (!gui_test_have_display ())
+    return 77;
   gtk_test_init (&argc, &argv, NULL);
   /* after gtk_test_init, which sets a locale of its own: LANGUAGE=de
    * finds the build tree's catalogue */

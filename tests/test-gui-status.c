@@ -129,6 +129,8 @@ test_record_message (void)
 int
 main (int argc, char **argv)
 {
+  if (!gui_test_have_display ())
+    return 77;
   gtk_test_init (&argc, &argv, NULL);
   /* after gtk_test_init, which sets a locale of its own */
   tl_locale_init ();
