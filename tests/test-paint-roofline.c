@@ -412,12 +412,27 @@ lines_of_one_label (const TlPaintTextBox *a, const TlPaintTextBox *b)
   return upright && fabs (between) <= 0.5 && fabs (a->x - b->x) <= 2;
 }
 
+/* Presenting, the legend beside the plot is one column: in two, every
+ * name was cut to half ("01 naiv (ohn…" at 1024×768 in German). */
+static void
+check_legend_one_column (const TlRoofline *r, const TlPaintStyle *style, int w, int h)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 4, 4);
+  cairo_t *cr = cairo_create (s);
+  TlRooflineLayout lay;
+  tl_paint_roofline_layout (r, style, cr, w, h, &lay);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  if (lay.legend.cols != 1)
+    g_error ("presenting at %d×%d, the legend in %u columns", w, h, lay.legend.cols);
+}
+
 /* The records of docs/records with counters, as the app shows them at
  * 1024×768, 1280×800 and 1920×1080, in a window and presenting, plain
  * and high contrast, with no point and with each point selected: no text
  * touches another (a ceiling's label flush against a point's, "17" on
- * "FP32 · FP64 tensor 66.9 TFLOP/s"); two keep 2 px at least.  Runs in
- * German too (test-paint-roofline-de). */
+ * "FP32 · FP64 tensor 66.9 TFLOP/s"); two keep 2 px at least; presenting,
+ * the legend is one column.  Runs in German too (test-paint-roofline-de). */
 static void
 test_paint_records_apart (void)
 {
@@ -435,6 +450,8 @@ test_paint_records_apart (void)
               init_style (&style, mode & 1);
               tl_paint_style_set_high_contrast (&style, mode >= 2);
               g_autoptr (TlPaintTextBoxes) boxes = draw_texts (r, sel, &style, area[0], area[1]);
+              if (mode & 1)
+                check_legend_one_column (r, &style, area[0], area[1]);
               guint n = tl_paint_text_boxes_len (boxes);
               for (guint i = 0; i < n; i++)
                 for (guint j = i + 1; j < n; j++)

@@ -187,7 +187,11 @@ tl_paint_roofline_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_
       out->caption_y = out->legend_y + out->legend.rows * out->legend.row_h + font * 0.3;
       return;
     }
-  legend_layout (m, style, cr, width, avail_h, out);
+  /* beside the plot the legend may run on past its foot, beside the x
+   * axis's ticks and title, down to the caption: the ladder's nineteen
+   * names in one column at 1024×768 presenting in German, not two
+   * columns of names cut to "01 naiv (ohn…" */
+  legend_layout (m, style, cr, width, avail_h + font * 3.0, out);
   double legend_w = out->legend.cols * out->legend.col_w;
   out->plot_w = MAX (width - out->plot_x - legend_w - font * 1.6, 10);
   out->plot_h = avail_h;
