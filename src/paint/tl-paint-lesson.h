@@ -10,7 +10,9 @@
  * on a narrow page, on two or three lines), and under it the kernels' bodies
  * as a diff (removed lines tinted red with −, added ones green with +,
  * unchanged stretches folded into one line).  Without pictures the diff
- * takes the left.  What the record lacks is said at the bottom.
+ * takes the left.  What the record lacks is said at the bottom, or on a
+ * page of few lines of type (a 16:9 render presenting) under the table,
+ * that the pictures take the whole height.
  */
 #pragma once
 
