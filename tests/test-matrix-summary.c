@@ -117,6 +117,13 @@ test_nan_inf_and_empty (void)
   g_assert_cmpfloat (s.norm_one, ==, INFINITY);
   g_assert_true (isnan (s.norm_frobenius));
 
+  /* a sum beyond float64 on the way: the mean as it is, not Inf */
+  g_autoptr (TlMatrix) huge = tl_matrix_new (TL_DTYPE_FLOAT64, 2, 2, NULL);
+  const double big[] = { 1e308, 1e308, -1e308, 1e308 };
+  memcpy (huge->data, big, sizeof big);
+  tl_matrix_summarize (huge, &s);
+  g_assert_cmpfloat_with_epsilon (s.stats.mean / 5e307, 1.0, 1e-15);
+
   g_autoptr (TlMatrix) empty = tl_matrix_new (TL_DTYPE_FLOAT64, 0, 7, NULL);
   tl_matrix_summarize (empty, &s);
   g_assert_cmpuint (s.stats.n_finite, ==, 0);
@@ -323,25 +330,41 @@ test_file_stream_cases (void)
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
-/* A float32 matrix in Fortran order, more rows than one band of a
- * summary holds (1 Mi values: 349 rows of 3000): summarized band by
- * band, in row-major order, as the loaded matrix is. */
+/* Matrices in Fortran order, more rows than one band of a summary holds
+ * (1 Mi values): summarized band by band, in row-major order, as the
+ * loaded matrix is — 800 × 3000 float32 (columns of 3200 bytes, each
+ * band picked out of a pass over the data: 349 rows a band) and 1200 ×
+ * 1000 float64 (columns of 9600 bytes, read where they lie: 1048 rows a
+ * band). */
 static void
 test_file_stream_fortran_bands (void)
 {
   TlRng rng;
   tl_rng_init (&rng, g_test_rand_int ());
-  const gsize rows = 800, cols = 3000;
-  g_autofree float *data = g_new (float, rows * cols);
-  for (gsize k = 0; k < rows * cols; k++)
-    data[k] = (float) (tl_rng_normal (&rng) * (k % 97 == 0 ? 1e20 : 1.0));
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("tl-summary-XXXXXX", &error);
   g_assert_no_error (error);
-  g_autofree char *path = write_npy (dir, "bands.npy", "{'descr': '<f4', 'fortran_order': True, "
-                                     "'shape': (800, 3000), }", data, rows * cols * sizeof (float));
-  assert_streams_as_loaded (path, "8");
-  g_assert_cmpint (g_remove (path), ==, 0);
+  static const struct { gsize rows, cols, size; const char *dict; } files[] = {
+    { 800, 3000, 4, "{'descr': '<f4', 'fortran_order': True, 'shape': (800, 3000), }" },
+    { 1200, 1000, 8, "{'descr': '<f8', 'fortran_order': True, 'shape': (1200, 1000), }" },
+  };
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      gsize n = files[f].rows * files[f].cols;
+      g_autofree guint8 *data = g_malloc (n * files[f].size);
+      for (gsize k = 0; k < n; k++)
+        {
+          double v = tl_rng_normal (&rng) * (k % 97 == 0 ? 1e20 : 1.0);
+          float x = (float) v;
+          if (files[f].size == 4)
+            memcpy (data + 4 * k, &x, 4);
+          else
+            memcpy (data + 8 * k, &v, 8);
+        }
+      g_autofree char *path = write_npy (dir, "bands.npy", files[f].dict, data, n * files[f].size);
+      assert_streams_as_loaded (path, "8");
+      g_assert_cmpint (g_remove (path), ==, 0);
+    }
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 

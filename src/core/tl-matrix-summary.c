@@ -13,6 +13,11 @@
 #define TBIG 0x1p486
 #define SSML 0x1p537
 #define SBIG 0x1p-538
+/* The sum for the mean, scaled down beside the plain one: n values of at
+ * most DBL_MAX add up to at most n·2⁻⁶⁴·DBL_MAX, within range for any
+ * matrix (n < 2⁶²); exact for every |value| ≥ 2⁻⁹⁵⁸, and where the plain
+ * sum overflows the smaller ones do not count. */
+#define SUM_SCALE 0x1p-64
 
 void
 tl_summary_pass_begin (TlSummaryPass *pass, gsize rows, gsize cols)
@@ -43,6 +48,7 @@ add_value (TlSummaryPass *p, double v)
     {
       p->st.n_finite++;
       p->sum += v;
+      p->sum_scaled += v * SUM_SCALE;
       p->lo = MIN (p->lo, v);
       p->hi = MAX (p->hi, v);
     }
@@ -174,7 +180,9 @@ tl_summary_pass_end (TlSummaryPass *pass, TlMatrixSummary *out)
     {
       out->stats.min = pass->lo;
       out->stats.max = pass->hi;
-      out->stats.mean = pass->sum / (double) pass->st.n_finite;
+      double n = (double) pass->st.n_finite;
+      /* a sum beyond float64 (1e308 + 1e308 − 1e308) is taken scaled */
+      out->stats.mean = isfinite (pass->sum) ? pass->sum / n : pass->sum_scaled / n / SUM_SCALE;
       if (pass->row_sums != NULL)
         sign_zero_bounds (pass, &out->stats);
     }

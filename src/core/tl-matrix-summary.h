@@ -10,7 +10,9 @@
  * norm is Blue's algorithm, as LAPACK's dnrm2: squares summed in three
  * accumulators (tiny, middling, huge values, the outer ones scaled by
  * powers of two), so nothing overflows or underflows and no element
- * costs a division.  NaN is skipped by min, max, mean, the max-norm and
+ * costs a division.  The mean's sum is kept scaled by 2⁻⁶⁴ beside the
+ * plain one, which it replaces where that overflows: the mean of 1e308,
+ * 1e308 and −1e308 is 3.3e307, not Inf.  NaN is skipped by min, max, mean, the max-norm and
  * the 1- and ∞-norms' maxima (a column or row with a NaN sum never wins),
  * and makes the Frobenius norm NaN.
  *
@@ -50,7 +52,7 @@ typedef struct
                         * last zero given in row-major order (0: none) */
   gboolean last_zero_negative, zeros_after;
   gboolean has_one;    /* the 1-norm is known at the end */
-  double row_sum, sum, lo, hi, max_abs, inf, one;
+  double row_sum, sum, sum_scaled, lo, hi, max_abs, inf, one;
   double small, middle, big; /* Blue's accumulators */
   TlMatrixStats st;
 } TlSummaryPass;
