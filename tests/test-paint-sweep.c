@@ -129,9 +129,52 @@ names_cut (const TlPaintTextBoxes *boxes, const TlSweepLayout *lay)
   return cut;
 }
 
+/* The texts in the legend: each a kernel's name whole, its tag, or its
+ * name cut with at least six characters before the "…" ("cuBLAS S…");
+ * "04 sh…", "1…T…" and "c…S…" named no kernel on a slide.  Returns how
+ * many there are. */
+static guint
+legend_readable (const TlPaintTextBoxes *boxes, const TlSweepLayout *lay)
+{
+  guint named = 0;
+  for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
+    {
+      const TlPaintTextBox *box = tl_paint_text_boxes_index (boxes, b);
+      if (box->x < lay->legend_x - 1 || box->y < lay->legend_y - 1)
+        continue;
+      const char *ell = strstr (box->text, "…");
+      if (ell)
+        g_assert_cmpint (g_utf8_strlen (box->text, ell - box->text), >=, 6);
+      gboolean found = FALSE;
+      for (guint i = 0; i < N_SERIES && !found; i++)
+        found = g_strcmp0 (box->text, ladder[i].label) == 0 || g_strcmp0 (box->text, ladder[i].tag) == 0
+                || (ell && strncmp (box->text, ladder[i].label, ell - box->text) == 0);
+      g_assert_true (found);
+      named++;
+    }
+  return named;
+}
+
+/* The ladder under the Compare bars presenting (render -p --view compare
+ * over two records: the sweep gets the picture's lower 45%): the legend
+ * beside the plot names every kernel readably, by its tag where its name
+ * does not fit ("10 TF32", was "1…T…"), and the plot keeps 28% of the width. */
+static void
+check_under_bars (const TlSweepModel *model, const TlPaintStyle *style, int w, int h)
+{
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  TlSweepLayout lay;
+  cairo_t *cr = draw_sweep (model, style, w, (int) (h * 0.45), boxes, &lay);
+  g_assert_cmpuint (legend_readable (boxes, &lay), ==, N_SERIES);
+  g_assert_cmpfloat (lay.plot_w, >=, w * 0.28);
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, (int) (h * 0.45), NULL), ==, 0);
+  cairo_destroy (cr);
+}
+
 /* Presenting the whole ladder on a projector: the plot takes half the
  * picture or more, every word is 14 px or taller, no two legend names
- * read the same, each line's end carries its tag, nothing overlaps. */
+ * read the same, each line's end carries its tag, nothing overlaps; and
+ * under the Compare bars, every legend name readable. */
 static void
 test_sweep_presenting (void)
 {
@@ -156,6 +199,7 @@ test_sweep_presenting (void)
       g_assert_nonnull (tl_paint_text_boxes_find (boxes, "1000×777×1111"));
       g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
       cairo_destroy (cr);
+      check_under_bars (&l.model, &style, w, h);
     }
 }
 

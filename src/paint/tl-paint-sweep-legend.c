@@ -16,6 +16,9 @@
 #define LEGEND_LABEL_FLOOR_EM 9.0
 /* the plot keeps at least this many ems of height when the legend goes under it */
 #define PLOT_MIN_EM 8.0
+/* a legend beside the plot with its names cut may take this share of the
+ * picture's width more than the plot leaves it, for the short names */
+#define LEGEND_BESIDE_GROW 0.2
 
 /* A line of the legend: a kernel (its colour and marker, and its
  * machine's line style, solid when it ran on several), or, first when the
@@ -102,6 +105,25 @@ widest_label (const GArray *entries, const TlPaintStyle *style, cairo_t *cr)
   return label_w;
 }
 
+/* The widest of the legend's short names: a kernel's tag where it has
+ * one, else its name up to LEGEND_LABEL_FLOOR_EM. */
+static double
+widest_short (const GArray *entries, const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr)
+{
+  double font = TL_PX (style, style->font_size), w = 0;
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
+      const char *tag = e->series == G_MAXUINT ? NULL : model->series[e->series].tag;
+      if (tag)
+        w = MAX (w, tl_paint_text_width (cr, tag));
+      else if (e->label)
+        w = MAX (w, MIN (tl_paint_text_width (cr, e->label), font * LEGEND_LABEL_FLOOR_EM));
+    }
+  return w;
+}
+
 /* The most columns n entries take under a plot width wide in key's type
  * (names cut to LEGEND_LABEL_FLOOR_EM at the least); 2 when width is 0. */
 static guint
@@ -174,8 +196,16 @@ tl_sweep_legend_layout (const TlSweepModel *model, const TlPaintStyle *style, ca
                  || grid->cols * grid->col_w > beside_w;
   if (!cut || n == 0)
     return 0;
-  return legend_under (n, label_w, font, width, avail_h, height * 0.5, tl_sweep_plot_floor (style, height),
-                       grid);
+  double under_h = legend_under (n, label_w, font, width, avail_h, height * 0.5,
+                                 tl_sweep_plot_floor (style, height), grid);
+  if (under_h > 0)
+    return under_h;
+  /* beside and cut (a chart under the Compare bars): the names give way
+   * to their tags, and the legend takes a bit more of the plot's width so
+   * that those read whole ("10 TF32", not "1…T…") */
+  tl_paint_legend_grid (&key, n, widest_short (entries, model, &key, cr), LEGEND_SWATCH_EM,
+                        LEGEND_LABEL_CAP_EM, avail_h, MAX (beside_w, 0) + width * LEGEND_BESIDE_GROW, grid);
+  return 0;
 }
 
 /* Entry e's swatch at (x, y): its line style and, for a kernel, its
@@ -204,6 +234,28 @@ paint_swatch (cairo_t *cr, const TlSweepModel *model, const LegendEntry *e, doub
     tl_paint_marker (cr, look.marker, x + font * LEGEND_LINE_EM / 2, y, TL_PX (style, 4));
 }
 
+/* Each entry's text in label_w: its name whole; in a column narrower
+ * than LEGEND_LABEL_FLOOR_EM the tag its line ends with ("04", "10 TF32":
+ * the bars above and the plot's tags name the rung the same), as names
+ * cut that short read "1…T…" and "c…S…"; else its name cut, told apart
+ * from the others ("cuBL…TF32"). */
+static char **
+entry_labels (cairo_t *cr, const TlSweepModel *model, const GArray *entries, const TlPaintStyle *key,
+              double label_w)
+{
+  tl_paint_set_font (cr, key, key->font_size, FALSE);
+  gboolean narrow = label_w < TL_PX (key, key->font_size) * LEGEND_LABEL_FLOOR_EM;
+  const char **names = g_newa (const char *, entries->len + 1);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
+      const char *tag = e->series == G_MAXUINT ? NULL : model->series[e->series].tag;
+      gboolean whole = e->label == NULL || tl_paint_text_width (cr, e->label) <= label_w;
+      names[i] = narrow && !whole && tag && tl_paint_text_width (cr, tag) <= label_w ? tag : e->label;
+    }
+  return tl_paint_legend_labels (cr, key, names, entries->len, label_w);
+}
+
 void
 tl_sweep_paint_legend (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
                        const TlPaintStyle *style)
@@ -213,11 +265,7 @@ tl_sweep_paint_legend (cairo_t *cr, const TlSweepModel *model, const TlSweepLayo
   double font = TL_PX (&key, key.font_size);
   double label_w = lay->legend.col_w - font * (LEGEND_TEXT_EM + 0.5);
   g_autoptr (GArray) entries = legend_entries (model);
-  /* names cut to their column stay told apart ("cuBL…TF32", "cuBL…BF16") */
-  const char **names = g_newa (const char *, entries->len + 1);
-  for (guint i = 0; i < entries->len; i++)
-    names[i] = g_array_index (entries, LegendEntry, i).label;
-  g_auto (GStrv) labels = tl_paint_legend_labels (cr, &key, names, entries->len, label_w);
+  g_auto (GStrv) labels = entry_labels (cr, model, entries, &key, label_w);
   for (guint i = 0; i < entries->len; i++)
     {
       const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
