@@ -5,6 +5,8 @@
 #include "view/tl-block-stats.h"
 #include "core/tl-error.h"
 #include "paint/tl-paint-blocks.h"
+#include "paint/tl-paint-text-boxes.h"
+#include "paint/tl-paint-util.h"
 #include "paint-test-util.h"
 
 static const double scales[] = { 1.0, 2.0 };
@@ -208,6 +210,60 @@ test_empty (void)
   g_assert_false (tl_blocks_color_from_name ("wave", &c));
 }
 
+/* The Blocks page in a window beside the sidebar (its drawing area at
+ * 1024×768 and 1280×800): every word at the views' 12-px type at least,
+ * none cut to "…", none on another or beyond its area. */
+static void
+check_page_text (const TlRenderInput *input, const char *kernels, int w, int h)
+{
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1);
+  TlRenderOptions o;
+  tl_render_options_init (&o);
+  o.view = TL_RENDER_BLOCKS_AND_TIMELINE;
+  o.kernels = kernels;
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (s);
+  tl_paint_set_font (cr, &style, style.font_size, FALSE);
+  double least = tl_paint_text_height (cr) - 0.01;
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  g_autoptr (GError) error = NULL;
+  tl_paint_text_boxes_attach (cr, boxes);
+  g_assert_true (tl_render_draw (cr, input, &o, &style, w, h, &error));
+  g_assert_no_error (error);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+
+  g_autoptr (GString) report = g_string_new (NULL);
+  for (guint i = 0; i < tl_paint_text_boxes_len (boxes); i++)
+    {
+      const TlPaintTextBox *b = tl_paint_text_boxes_index (boxes, i);
+      double tall = hypot (b->corner_x[3] - b->corner_x[0], b->corner_y[3] - b->corner_y[0]);
+      if (tall < least)
+        g_string_append_printf (report, "“%s” is %.1f px tall, under %.1f\n", b->text, tall, least);
+      if (strstr (b->text, "…"))
+        g_string_append_printf (report, "“%s” is cut\n", b->text);
+    }
+  tl_paint_text_boxes_check (boxes, w, h, report);
+  if (report->len > 0)
+    g_error ("blocks page %s at %d×%d:\n%s", kernels, w, h, report->str);
+  g_assert_cmpuint (tl_paint_text_boxes_len (boxes), >=, 20);
+}
+
+static void
+test_page_text (void)
+{
+  TlRenderInput input;
+  tl_test_doc_record_load (&input, "h200-gemm-1000x500x1000.json");
+  static const int sizes[][2] = { { 656, 480 }, { 912, 512 } };
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      check_page_text (&input, "gemm-03-smem16", sizes[k][0], sizes[k][1]);
+      check_page_text (&input, "gemm-01-naive,gemm-11-wgmma", sizes[k][0], sizes[k][1]);
+    }
+  tl_render_input_clear (&input);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -217,5 +273,6 @@ main (int argc, char **argv)
   g_test_add_func ("/paint-blocks/long-grid", test_long_grid);
   g_test_add_func ("/paint-blocks/true-proportions", test_true_proportions);
   g_test_add_func ("/paint-blocks/empty", test_empty);
+  g_test_add_func ("/paint-blocks/page-text", test_page_text);
   return g_test_run ();
 }

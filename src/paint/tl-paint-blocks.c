@@ -10,6 +10,8 @@
 #include "paint/tl-paint-util.h"
 
 #define EMPTY_RGB 0.86
+/* the facts' lines, in lines of type apart */
+#define FACTS_LINE 1.3
 
 gboolean
 tl_blocks_color_from_name (const char *name, TlBlocksColor *out)
@@ -118,6 +120,51 @@ tl_blocks_model_value (const TlBlocksModel *model, guint tile_x, guint tile_y)
   return r;
 }
 
+/* The line under the title: the grid's size, how many tiles ran a block,
+ * what the colour says and C's size; owned by the caller. */
+static char *
+facts_text (const TlBlocksModel *model, const double *v, guint gx, guint gy)
+{
+  gsize shown = 0;
+  GString *facts = g_string_new (NULL);
+
+  for (gsize i = 0; i < (gsize) gx * gy; i++)
+    shown += !isnan (v[i]);
+  g_string_append_printf (facts, _("%u×%u tiles"), gx, gy);
+  if (model->tile_m > 0 && model->tile_n > 0)
+    g_string_append_printf (facts, _(" of %u×%u"), model->tile_m, model->tile_n);
+  if (model->n_blocks > 0)
+    g_string_append_printf (facts, _(" · %zu with a block"), shown);
+  else
+    g_string_append (facts, _(" · not timed (no block records)"));
+  if (model->launch >= 0)
+    g_string_append_printf (facts, _(" · launch %d"), model->launch);
+  if (model->n_blocks > 0)
+    g_string_append_printf (facts, " · %s",
+                          model->color == TL_BLOCKS_COLOR_START
+                            ? _("colour: when the block started")
+                            : _("colour: how long the block ran"));
+  if (model->caption)
+    g_string_append_printf (facts, " · %s", model->caption);
+  return g_string_free (facts, FALSE);
+}
+
+/* the lines the facts take wrapped in the page's width (a grid beside two
+ * timelines is narrow): at most FACTS_MAX_LINES */
+#define FACTS_MAX_LINES 3
+
+static guint
+facts_lines (const TlPaintStyle *style, const char *facts, double width)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create (s);
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  guint n = tl_paint_text_wrap_count (cr, width - 2 * TL_PX (style, 4), facts);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  return CLAMP (n, 1u, FACTS_MAX_LINES);
+}
+
 static void
 layout_with_values (const TlBlocksModel *model, const TlPaintStyle *style, double width,
                     double height, const double *v, guint gx, guint gy, TlBlocksLayout *out)
@@ -131,7 +178,8 @@ layout_with_values (const TlBlocksModel *model, const TlPaintStyle *style, doubl
 
   if (model->title)
     top += TL_PX (style, style->title_font_size) * 1.4;
-  top += font * 1.4;                      /* facts line */
+  g_autofree char *facts = facts_text (model, v, gx, gy);
+  top += font * 1.4 + font * FACTS_LINE * (facts_lines (style, facts, width) - 1); /* facts */
   top += font * 1.35;                     /* "tile column" */
   top += font * 1.25 + TL_PX (style, 6);  /* tick labels and ticks */
   left = font * 1.5 + font * (0.62 * tl_paint_digits (gy) + 0.5) + TL_PX (style, 5);
@@ -328,11 +376,6 @@ paint_header (cairo_t *cr, const TlBlocksModel *model, const TlBlocksLayout *lay
 {
   double y = 0, x = TL_PX (style, 4);
   double room = width - 2 * x;
-  gsize shown = 0;
-  GString *facts = g_string_new (NULL);
-
-  for (gsize i = 0; i < (gsize) lay->grid_x * lay->grid_y; i++)
-    shown += !isnan (v[i]);
 
   tl_paint_set_fg (cr, style);
   if (model->title)
@@ -341,26 +384,9 @@ paint_header (cairo_t *cr, const TlBlocksModel *model, const TlBlocksLayout *lay
       tl_paint_text_fit (cr, x, y, 0, 0, room, model->title);
       y += TL_PX (style, style->title_font_size) * 1.4;
     }
-  g_string_append_printf (facts, _("%u×%u tiles"), lay->grid_x, lay->grid_y);
-  if (model->tile_m > 0 && model->tile_n > 0)
-    g_string_append_printf (facts, _(" of %u×%u"), model->tile_m, model->tile_n);
-  if (model->n_blocks > 0)
-    g_string_append_printf (facts, _(" · %zu with a block"), shown);
-  else
-    g_string_append (facts, _(" · not timed (no block records)"));
-  if (model->launch >= 0)
-    g_string_append_printf (facts, _(" · launch %d"), model->launch);
-  if (model->n_blocks > 0)
-    g_string_append_printf (facts, " · %s",
-                          model->color == TL_BLOCKS_COLOR_START
-                            ? _("colour: when the block started")
-                            : _("colour: how long the block ran"));
-  if (model->caption)
-    g_string_append_printf (facts, " · %s", model->caption);
-
+  g_autofree char *facts = facts_text (model, v, lay->grid_x, lay->grid_y);
   tl_paint_set_font (cr, style, style->font_size, FALSE);
-  tl_paint_text_fit (cr, x, y, 0, 0, room, facts->str);
-  g_string_free (facts, TRUE);
+  tl_paint_text_wrap (cr, x, y, room, TL_PX (style, style->font_size) * FACTS_LINE, FACTS_MAX_LINES, facts);
 }
 
 static void

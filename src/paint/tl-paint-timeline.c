@@ -495,7 +495,7 @@ paint_waves (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLayout *
   /* boundaries only where they are far enough apart to read */
   double last_x = -INFINITY, last_label = -INFINITY;
   cairo_save (cr);
-  tl_paint_set_font (cr, style, style->font_size * 0.9, FALSE);
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
   for (guint w = 1; w < s->n_waves; w++)
     {
       if (!isfinite (start[w]))
