@@ -169,3 +169,38 @@ test_blocks_toolbar_rows (void)
   pump (0.3);
   tl_window_show_view (win, "matrices");
 }
+
+/* Blocks with a record of block records open and a record of counters
+ * (none) opened after it: the page shows the one with blocks and says so */
+void
+test_blocks_other_record (void)
+{
+  const char *ids[2];
+  open_record_with_two_timed_kernels (ids);
+  g_autofree char *path = record_path ("h200-gemm-4096-fp32-counters.json");
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  GFile *files[] = { file };
+  g_application_open (G_APPLICATION (app), files, 1, "");
+  g_assert_true (wait_until (is_idle, NULL, 60));
+  pump (0.1);
+
+  TlSession *session = tl_window_get_session (win);
+  const TlRunRecord *shown = tl_session_get_record (session);
+  g_assert_nonnull (shown);
+  g_assert_nonnull (shown->job);
+  g_assert_cmpuint (shown->job->m, ==, 4096); /* the counters record is on show */
+
+  TlBlocksPage *blocks = TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks"));
+  TlRenderOptions o;
+  tl_render_area_get_options (TL_RENDER_AREA (tl_blocks_page_get_area (blocks, TRUE)), &o);
+  /* a kernel of the other record (the counters record has none with blocks) */
+  g_assert_nonnull (o.kernels);
+  GPtrArray *all = tl_session_get_history (session);
+  gboolean found = FALSE;
+  for (guint i = 0; i < all->len; i++)
+    {
+      const TlRunRecord *r = all->pdata[i];
+      found |= r->job && r->job->m == 1000 && tl_run_record_find_run (r, o.kernels) != NULL;
+    }
+  g_assert_true (found);
+}

@@ -53,6 +53,7 @@ void test_records_side_by_side (void);
 /* test-gui-blocks.c: the Blocks page's time scales and toolbar */
 void test_blocks_time_scale (void);
 void test_blocks_toolbar_rows (void);
+void test_blocks_other_record (void);
 /* test-gui-keys.c: keys and the shortcuts window */
 void test_menu_and_sidebar_keys (void);
 void test_high_contrast_follows (void);

@@ -42,6 +42,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/records-side-by-side", test_records_side_by_side);
   g_test_add_func ("/gui/blocks-time-scale", test_blocks_time_scale);
   g_test_add_func ("/gui/blocks-toolbar-rows", test_blocks_toolbar_rows);
+  g_test_add_func ("/gui/blocks-other-record", test_blocks_other_record);
   g_test_add_func ("/gui/fresh-results", test_fresh_results);
   g_test_add_func ("/gui/menu-and-sidebar-keys", test_menu_and_sidebar_keys);
   g_test_add_func ("/gui/high-contrast-follows", test_high_contrast_follows);

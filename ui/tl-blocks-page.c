@@ -9,6 +9,7 @@
 #include "paint/tl-blocks-arrange.h"
 #include "paint/tl-paint-blocks.h"
 #include "paint/tl-paint-timeline.h"
+#include "tl-record-choice.h"
 #include "tl-render-area.h"
 #include "tl-ui-util.h"
 
@@ -358,10 +359,52 @@ show_record (TlBlocksPage *self, TlRunRecord *record)
   g_clear_pointer (&old, tl_run_record_unref);
 }
 
+static gboolean
+record_has_blocks (const TlRunRecord *record)
+{
+  for (guint i = 0; record && i < record->runs->len; i++)
+    {
+      const TlKernelRun *r = record->runs->pdata[i];
+      if (r->n_blocks > 0 || r->has_plan)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* The session's record on show when a kernel of it recorded its blocks;
+ * else the newest open record that has some (a record with counters
+ * opened after an instrumented one), with *other set. */
+static TlRunRecord *
+record_with_blocks (TlSession *session, gboolean *other)
+{
+  TlRunRecord *shown = session ? tl_session_get_record (session) : NULL;
+  GPtrArray *all = session ? tl_session_get_history (session) : NULL;
+  *other = FALSE;
+  if (shown == NULL || record_has_blocks (shown))
+    return shown;
+  for (guint i = all ? all->len : 0; i-- > 0;)
+    if (record_has_blocks (all->pdata[i]))
+      {
+        *other = TRUE;
+        return all->pdata[i];
+      }
+  return shown;
+}
+
 static void
 results_changed_cb (TlSession *session, TlBlocksPage *self)
 {
-  show_record (self, tl_session_get_record (session));
+  gboolean other;
+  TlRunRecord *record = record_with_blocks (session, &other);
+  show_record (self, record);
+  if (other)
+    {
+      /* say which: the status bar names the session's other record */
+      g_autofree char *which = tl_record_choice_label (record, FALSE);
+      g_autofree char *note = g_strdup_printf (_("Blocks of the open record %s (the one on show has no block records)."),
+                                               which);
+      gtk_label_set_text (GTK_LABEL (self->note), note);
+    }
 }
 
 /* ---- TlPage ------------------------------------------------------------------ */
@@ -370,8 +413,9 @@ static void
 blocks_set_session (TlPage *page, TlSession *session)
 {
   TlBlocksPage *self = TL_BLOCKS_PAGE (page);
-  tl_page_connect_session (&self->session, session, self, "results-changed", results_changed_cb, NULL);
-  show_record (self, session ? tl_session_get_record (session) : NULL);
+  tl_page_connect_session (&self->session, session, self, "results-changed", results_changed_cb,
+                           "history-changed", results_changed_cb, NULL);
+  results_changed_cb (session, self);
 }
 
 static void

@@ -17,8 +17,8 @@ tl_record_has_counters (const TlRunRecord *record)
 }
 
 /* "4096×4096×4096 · NVIDIA H200 · 2026-11-24 07:08 — no counters" */
-static char *
-record_label (const TlRunRecord *record)
+char *
+tl_record_choice_label (const TlRunRecord *record, gboolean say_counters)
 {
   GString *s = g_string_new (NULL);
   if (record->job)
@@ -29,7 +29,7 @@ record_label (const TlRunRecord *record)
     g_string_append_printf (s, " · %s", where);
   if (record->created && strlen (record->created) >= 16)
     g_string_append_printf (s, " · %.10s %.5s", record->created, record->created + 11);
-  if (!tl_record_has_counters (record))
+  if (say_counters && !tl_record_has_counters (record))
     g_string_append (s, _(" — no counters"));
   return g_string_free (s, FALSE);
 }
@@ -54,7 +54,7 @@ tl_record_choice_fill (GtkComboBoxText *combo, TlSession *session, TlRecordWante
     {
       TlRunRecord *r = all->pdata[i];
       g_autofree char *id = g_strdup_printf ("%u", i);
-      g_autofree char *label = record_label (r);
+      g_autofree char *label = tl_record_choice_label (r, TRUE);
       gtk_combo_box_text_append (combo, id, label);
       if (r == kept)
         choice = (int) i;

@@ -21,6 +21,10 @@ typedef gboolean (*TlRecordWanted) (const TlRunRecord *record);
 /* TRUE for a record with a GPU run whose counters were measured. */
 gboolean     tl_record_has_counters (const TlRunRecord *record);
 
+/* "4096×4096×4096 · NVIDIA H200 · 2026-11-24 07:08", then " — no counters"
+ * where say_counters and it has none */
+char        *tl_record_choice_label (const TlRunRecord *record, gboolean say_counters);
+
 /* Refills combo with the session's GEMM records, keeping the record chosen
  * before when it is still there (else the default). */
 void         tl_record_choice_fill (GtkComboBoxText *combo, TlSession *session, TlRecordWanted wanted);
