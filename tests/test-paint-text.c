@@ -168,6 +168,27 @@ test_check_turned (void)
   cairo_surface_destroy (s);
 }
 
+/* a context in a legend's 12 px type */
+static cairo_t *
+label_context (cairo_surface_t **s)
+{
+  cairo_t *cr = new_context (10, 10, s);
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1.0);
+  tl_paint_set_font (cr, &style, 12, FALSE);
+  return cr;
+}
+
+/* the n names fitted distinct to w, each no wider */
+static char **
+fit_checked (cairo_t *cr, const char *const *names, guint n, double w)
+{
+  char **fit = tl_paint_fit_distinct (cr, names, n, w);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpfloat (tl_paint_text_width (cr, fit[i]), <=, w + 0.5);
+  return fit;
+}
+
 /* Names cut to a narrow column stay told apart: those that would read the
  * same keep the part where they differ; every result fits. */
 static void
@@ -178,16 +199,12 @@ test_fit_distinct (void)
     "cuBLAS TF32", "cuBLAS BF16", "02 coalesced", "02 coalesced",
   };
   cairo_surface_t *s;
-  cairo_t *cr = new_context (10, 10, &s);
-  TlPaintStyle style;
-  tl_paint_style_init (&style, 1.0);
-  tl_paint_set_font (cr, &style, 12, FALSE);
+  cairo_t *cr = label_context (&s);
   for (double w = 40; w <= 260; w += 20)
     {
-      g_auto (GStrv) fit = tl_paint_fit_distinct (cr, names, G_N_ELEMENTS (names), w);
+      g_auto (GStrv) fit = fit_checked (cr, names, G_N_ELEMENTS (names), w);
       for (guint i = 0; i < G_N_ELEMENTS (names); i++)
         {
-          g_assert_cmpfloat (tl_paint_text_width (cr, fit[i]), <=, w + 0.5);
           for (guint j = i + 1; j < G_N_ELEMENTS (names) && w >= 80; j++)
             if (strcmp (names[i], names[j]) != 0 && strcmp (fit[i], fit[j]) == 0)
               g_error ("at %.0f px “%s” and “%s” both read “%s”", w, names[i], names[j], fit[i]);
@@ -204,6 +221,50 @@ test_fit_distinct (void)
   cairo_surface_destroy (s);
 }
 
+/* the words after a name's rung number ("Hopper w…" of "11 Hopper w…") */
+static const char *
+past_rung (const char *text)
+{
+  const char *p = text;
+  while (g_ascii_isdigit (*p))
+    p++;
+  return p > text && *p == ' ' ? p + 1 : text;
+}
+
+/* A legend of the ladder's rungs cut to its column (the roofline's at
+ * 1024×768 presenting read "11 Hopper w…", "13 Hopper w…", "14 Hopper w…"):
+ * no two names read alike once their rung numbers are set aside, and each
+ * keeps its rung number and what sets it apart. */
+static void
+test_fit_distinct_rungs (void)
+{
+  static const char *const names[] = {
+    "11 Hopper wgmma + TMA", "13 Hopper wgmma, TF32", "14 Hopper wgmma, persistent",
+    "03 shared memory 16×16", "04 shared memory 32×32", "02 coalesced", "cuBLAS TF32",
+  };
+  cairo_surface_t *s;
+  cairo_t *cr = label_context (&s);
+  for (double w = 90; w <= 200; w += 10)
+    {
+      g_auto (GStrv) fit = fit_checked (cr, names, G_N_ELEMENTS (names), w);
+      for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+        {
+          for (guint j = i + 1; j < G_N_ELEMENTS (names); j++)
+            if (strcmp (past_rung (fit[i]), past_rung (fit[j])) == 0)
+              g_error ("at %.0f px “%s” and “%s” read alike", w, fit[i], fit[j]);
+        }
+      g_assert_true (g_str_has_prefix (fit[0], "11 "));
+    }
+  g_auto (GStrv) narrow = tl_paint_fit_distinct (cr, names, 5, 110);
+  g_assert_nonnull (strstr (narrow[0], "TMA"));
+  g_assert_nonnull (strstr (narrow[1], "TF32"));
+  g_assert_nonnull (strstr (narrow[2], "persist"));
+  g_assert_nonnull (strstr (narrow[3], "16"));
+  g_assert_nonnull (strstr (narrow[4], "32"));
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -212,5 +273,6 @@ main (int argc, char **argv)
   g_test_add_func ("/paint/text/check", test_check);
   g_test_add_func ("/paint/text/check-turned", test_check_turned);
   g_test_add_func ("/paint/text/fit-distinct", test_fit_distinct);
+  g_test_add_func ("/paint/text/fit-distinct-rungs", test_fit_distinct_rungs);
   return g_test_run ();
 }
