@@ -72,6 +72,44 @@ test_bar_tooltip (void)
   gtk_widget_destroy (window);
 }
 
+static void
+collect_heatmaps (GtkWidget *w, gpointer data)
+{
+  if (TL_IS_HEATMAP_VIEW (w))
+    g_ptr_array_add (data, w);
+  else if (GTK_IS_CONTAINER (w))
+    gtk_container_forall (GTK_CONTAINER (w), collect_heatmaps, data);
+}
+
+/* Before a run, presenting, the Matrices page gives A and B the height:
+ * the reference and error panels, a line of text each, took half of it
+ * (A and B ~150 px in a 335 px panel at 1024×768) */
+static void
+inputs_get_the_room (void)
+{
+  tl_window_show_view (win, "matrices");
+  tl_window_set_presentation (win, TRUE);
+  pump (0.5);
+  g_autoptr (GPtrArray) maps = g_ptr_array_new ();
+  collect_heatmaps (tl_window_get_page (win, "matrices"), maps);
+  g_assert_cmpuint (maps->len, ==, 5); /* A, B, C; the reference and the error under them */
+  int a_h = G_MAXINT, ref_h = 0;
+  for (guint i = 0; i < maps->len; i++)
+    {
+      int top, h = gtk_widget_get_allocated_height (maps->pdata[i]);
+      gtk_container_child_get (GTK_CONTAINER (gtk_widget_get_parent (maps->pdata[i])), maps->pdata[i],
+                               "top-attach", &top, NULL);
+      if (top == 0)
+        a_h = MIN (a_h, h);
+      else
+        ref_h = MAX (ref_h, h);
+    }
+  g_test_message ("presenting before a run: A %d px high, the reference %d px", a_h, ref_h);
+  g_assert_cmpint (2 * a_h, >=, 3 * ref_h);
+  tl_window_set_presentation (win, FALSE);
+  pump (0.3);
+}
+
 void
 test_generate (void)
 {
@@ -104,6 +142,7 @@ test_generate (void)
   g_assert_cmpuint (b->rows, ==, 61);
   g_assert_cmpuint (b->cols, ==, 83);
   g_assert_null (tl_window_get_info_message (win));
+  inputs_get_the_room ();
 }
 
 /* `tilelab FILE FILE`: the first becomes A, the second B (the bundled samples) */

@@ -350,6 +350,32 @@ update_summary (TlMatricesPage *self, const TlKernelRun *r)
   g_string_free (s, TRUE);
 }
 
+/* Before a run the reference and error panels hold a line of text each:
+ * their row takes only its natural height (the summary's, or the panels'
+ * 100 px) and A, B and C get the rest, instead of half the page each. */
+static void
+give_inputs_the_room (TlMatricesPage *self, gboolean before_run)
+{
+  GtkWidget *summary = gtk_widget_get_ancestor (self->summary_label, GTK_TYPE_SCROLLED_WINDOW);
+  GtkWidget *grid = gtk_widget_get_parent (self->hm_ref);
+  gtk_grid_set_row_homogeneous (GTK_GRID (grid), !before_run);
+  gtk_widget_set_vexpand (self->hm_ref, !before_run);
+  gtk_widget_set_vexpand (self->hm_err, !before_run);
+  if (summary)
+    {
+      gtk_widget_set_vexpand (summary, !before_run);
+      /* the summary whole at the width it has (its natural height is
+       * that of one long line) */
+      int width = gtk_widget_get_allocated_width (summary), text_h = -1;
+      if (before_run && width > 1)
+        {
+          gtk_widget_get_preferred_height_for_width (self->summary_label, width - 24, NULL, &text_h);
+          text_h += 12;
+        }
+      gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (summary), text_h);
+    }
+}
+
 static void
 refresh_c_panels (TlMatricesPage *self)
 {
@@ -378,6 +404,7 @@ refresh_c_panels (TlMatricesPage *self)
     tl_heatmap_view_set_matrix (HM (self->hm_ref), ref, _("reference (float64)"), "float64");
   else
     tl_heatmap_view_set_matrix (HM (self->hm_ref), NULL, NULL, NULL);
+  give_inputs_the_room (self, !(r && r->c) && !ref);
   start_diff (self, r, ref);
   update_summary (self, r);
 }
