@@ -266,6 +266,39 @@ assert_info_within_150_mib (const char *path, ...)
   g_unlink (path);
 }
 
+/* info of a 2 × 2²⁵ float32 .npy (256 MiB) in C and in Fortran order
+ * within 150 MiB of address space: a matrix too wide for the column sums
+ * (256 MiB of them), streamed a block of columns at a time — not loaded
+ * (refused there), 3 and −4 in its first column, 2 in its last. */
+static void
+test_info_too_wide (void)
+{
+  if (skipped_under_asan ())
+    return;
+  guint64 cols = (guint64) 1 << 25;
+  static const struct { guint64 i, j; float v; } cells[] = {
+    { 0, 0, 3 }, { 1, 0, -4 }, { 1, ((guint64) 1 << 25) - 1, 2 },
+  };
+  for (int fortran = 0; fortran < 2; fortran++)
+    {
+      g_autofree char *path = write_sparse_npy ("wide2.npy", "<f4", 2, cols);
+      int fd = open (path, O_WRONLY);
+      g_assert_cmpint (fd, >=, 0);
+      if (fortran) /* 'fortran_order': True, the header's length kept */
+        g_assert_cmpint (pwrite (fd, "True, ", 6, 10 + strlen ("{'descr': '<f4', 'fortran_order': ")),
+                         ==, 6);
+      for (guint k = 0; k < G_N_ELEMENTS (cells); k++)
+        {
+          guint64 index = fortran ? cells[k].j * 2 + cells[k].i
+                                  : cells[k].i * cols + cells[k].j;
+          g_assert_cmpint (pwrite (fd, &cells[k].v, 4, (off_t) (128 + 4 * index)), ==, 4);
+        }
+      close (fd);
+      assert_info_within_150_mib (path, "2 × 33554432", "min        -4\n", "max        3\n",
+                                  "1: 7   ∞: 6   Frobenius: 5.38516481   max: 4", NULL);
+    }
+}
+
 /* info of Matrix Market files within 150 MiB of address space, no matrix
  * made: a 4000 × 4000 array file (122 MiB as float64, which a load could
  * not hold there), a 100000² coordinate file of its diagonal in order
@@ -466,6 +499,7 @@ main (int argc, char **argv)
   g_assert_nonnull (tmp_dir);
   g_test_add_func ("/cli-big/wide-npy", test_wide_npy);
   g_test_add_func ("/cli-big/info-streams", test_info_streams);
+  g_test_add_func ("/cli-big/info-too-wide", test_info_too_wide);
   g_test_add_func ("/cli-big/info-streams-mtx", test_info_streams_mtx);
   g_test_add_func ("/cli-big/holey-mtx", test_holey_mtx);
   g_test_add_func ("/cli-big/one-column-csv", test_one_column_csv);

@@ -411,10 +411,11 @@ assert_sum_close (double got, double want, double n, double abs_sum)
              bound);
 }
 
-/* `info`'s summary of a Matrix Market file, streamed with no matrix
- * allowed (TL_MAX_MATRIX_BYTES 8), against the loaded matrix's */
+/* `info`'s summary of a file (Matrix Market, or an .npy too wide for the
+ * column sums), streamed with no matrix allowed (TL_MAX_MATRIX_BYTES 8),
+ * against the loaded matrix's */
 static void
-assert_mtx_streams (const char *path, MtxExact exact)
+assert_streams_close (const char *path, MtxExact exact)
 {
   g_autoptr (GError) error = NULL;
   TlLoadInfo want_info, info;
@@ -458,6 +459,38 @@ assert_mtx_streams (const char *path, MtxExact exact)
   assert_sum_close (s->norm_inf, want.norm_inf, (double) m->cols, want.norm_inf);
   tl_load_info_clear (&info);
   tl_load_info_clear (&want_info);
+}
+
+/* An .npy 2 × (TL_SUMMARY_MAX_COLS + 5) float32, too wide for the column
+ * sums, in C and in Fortran order: streamed a block of columns at a time
+ * (512 Ki columns, the last block 5), each row's and column's sum in
+ * order as the loaded matrix's (1- and ∞-norms, counts, min and max bit
+ * for bit), the mean and the Frobenius norm summed column block after
+ * block, within the rounding of another order. */
+static void
+test_file_stream_too_wide (void)
+{
+  TlRng rng;
+  tl_rng_init (&rng, g_test_rand_int ());
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tl-summary-XXXXXX", &error);
+  g_assert_no_error (error);
+  gsize cols = TL_SUMMARY_MAX_COLS + 5, n = 2 * cols;
+  g_autofree float *data = g_new (float, n);
+  for (gsize k = 0; k < n; k++)
+    data[k] = (float) (tl_rng_normal (&rng) * (k % 97 == 0 ? 1e20 : 1.0));
+  data[n - 1] = 7e20f; /* a column of the last block wins the 1-norm */
+  data[3] = -0.0f;
+  static const char *const orders[] = { "False", "True" };
+  for (guint f = 0; f < G_N_ELEMENTS (orders); f++)
+    {
+      g_autofree char *dict = g_strdup_printf ("{'descr': '<f4', 'fortran_order': %s, "
+                                               "'shape': (2, %zu), }", orders[f], cols);
+      g_autofree char *path = write_npy (dir, "wide.npy", dict, data, n * sizeof (float));
+      assert_streams_close (path, MTX_EXACT_NORMS);
+      g_assert_cmpint (g_remove (path), ==, 0);
+    }
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
 /* A coordinate file of m's nonzero cells (those of the lower triangle
@@ -531,16 +564,16 @@ test_file_stream_mtx (void)
       g_autoptr (TlMatrix) m = tl_matrix_convert (wide, dtypes[d], &error);
       g_assert_no_error (error);
       g_assert_true (tl_matrix_save (m, path, TL_FORMAT_AUTO, &error));
-      assert_mtx_streams (path, MTX_EXACT_NORMS);
+      assert_streams_close (path, MTX_EXACT_NORMS);
     }
   g_assert_cmpint (g_remove (path), ==, 0);
 
   g_autoptr (TlMatrix) general = sparse_matrix (&rng, 97, 61, FALSE);
   g_autofree char *sorted = write_coordinate (dir, "sorted.mtx", general, "real", "general", NULL);
-  assert_mtx_streams (sorted, MTX_EXACT_ALL);
+  assert_streams_close (sorted, MTX_EXACT_ALL);
   g_autofree char *shuffled = write_coordinate (dir, "shuffled.mtx", general, "real", "general",
                                                 &rng);
-  assert_mtx_streams (shuffled, MTX_EXACT_NO_SUMS);
+  assert_streams_close (shuffled, MTX_EXACT_NO_SUMS);
   g_autoptr (TlMatrix) square = sparse_matrix (&rng, 83, 83, TRUE);
   static const char *const kinds[][2] = { { "real", "symmetric" }, { "integer", "symmetric" },
                                           { "integer", "skew-symmetric" },
@@ -549,11 +582,11 @@ test_file_stream_mtx (void)
     {
       g_autofree char *in_order = write_coordinate (dir, "k.mtx", square, kinds[k][0],
                                                     kinds[k][1], NULL);
-      assert_mtx_streams (in_order, strcmp (kinds[k][1], "general") == 0 ? MTX_EXACT_ALL
+      assert_streams_close (in_order, strcmp (kinds[k][1], "general") == 0 ? MTX_EXACT_ALL
                                                                          : MTX_EXACT_NORMS);
       g_autofree char *any = write_coordinate (dir, "k.mtx", square, kinds[k][0], kinds[k][1],
                                                &rng);
-      assert_mtx_streams (any, MTX_EXACT_NO_SUMS);
+      assert_streams_close (any, MTX_EXACT_NO_SUMS);
     }
   static const char *const arrays[] = {
     "%%MatrixMarket matrix array real symmetric\n3 3\n1\n-2\n3.5\n4\n-5e300\n6\n",
@@ -574,7 +607,7 @@ test_file_stream_mtx (void)
   for (guint k = 0; k < G_N_ELEMENTS (arrays); k++)
     {
       g_autofree char *small = write_file (dir, "s.mtx", arrays[k], strlen (arrays[k]));
-      assert_mtx_streams (small, MTX_EXACT_NORMS);
+      assert_streams_close (small, MTX_EXACT_NORMS);
     }
   const char *const all[] = { sorted, shuffled, path };
   for (guint k = 0; k < G_N_ELEMENTS (all); k++)
@@ -642,6 +675,7 @@ main (int argc, char **argv)
   g_test_add_func ("/matrix-summary/file-stream", test_file_stream);
   g_test_add_func ("/matrix-summary/file-stream-cases", test_file_stream_cases);
   g_test_add_func ("/matrix-summary/file-stream-fortran-bands", test_file_stream_fortran_bands);
+  g_test_add_func ("/matrix-summary/file-stream-too-wide", test_file_stream_too_wide);
   g_test_add_func ("/matrix-summary/file-stream-cut", test_file_stream_cut);
   g_test_add_func ("/matrix-summary/file-stream-mtx", test_file_stream_mtx);
   g_test_add_func ("/matrix-summary/file-stream-mtx-errors", test_file_stream_mtx_errors);

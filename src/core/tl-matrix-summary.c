@@ -117,6 +117,42 @@ tl_summary_pass_add_cell (TlSummaryPass *pass, gsize i, gsize j, double v)
 }
 
 gboolean
+tl_summary_pass_begin_blocks (TlSummaryPass *pass, gsize rows, gsize cols, GError **error)
+{
+  g_return_val_if_fail (rows > 1, FALSE);
+  tl_summary_pass_begin (pass, 0, 0);
+  pass->rows = rows;
+  pass->cols = cols;
+  pass->has_one = pass->blocks = TRUE;
+  pass->row_sums = tl_memory_new0 (double, rows, _("the sums per row"), error);
+  return pass->row_sums != NULL;
+}
+
+void
+tl_summary_pass_add_block (TlSummaryPass *pass, gsize j0, gsize n, const double *values)
+{
+  g_assert (pass->blocks && j0 + n <= pass->cols);
+  g_autofree double *col_sums = g_new0 (double, n);
+  TlSummaryPass p = *pass; /* in registers for the loop */
+  for (gsize i = 0; i < p.rows; i++)
+    for (gsize c = 0; c < n; c++)
+      {
+        double v = values[i * n + c], a = add_value (&p, v);
+        p.row_sums[i] += a;
+        col_sums[c] += a;
+        guint64 index = (guint64) i * p.cols + j0 + c;
+        if (v == 0 && index + 1 > p.last_zero)
+          {
+            p.last_zero = index + 1;
+            p.last_zero_negative = signbit (v) != 0;
+          }
+      }
+  for (gsize c = 0; c < n; c++)
+    p.one = fmax (p.one, col_sums[c]); /* never a NaN sum */
+  *pass = p;
+}
+
+gboolean
 tl_summary_pass_zero_sign_open (const TlSummaryPass *pass, guint64 *index)
 {
   *index = pass->last_zero > 0 ? pass->last_zero - 1 : 0;
@@ -194,6 +230,8 @@ tl_summary_pass_end (TlSummaryPass *pass, TlMatrixSummary *out)
   out->norm_frobenius = frobenius (pass);
   if (pass->rows <= 1)
     out->norm_one = pass->max_abs; /* each column's sum is its one |value| */
+  else if (pass->blocks)
+    out->norm_one = pass->one;
   else if (pass->col_sums)
     for (gsize j = 0; j < pass->cols; j++)
       out->norm_one = fmax (out->norm_one, pass->col_sums[j]);

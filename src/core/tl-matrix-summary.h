@@ -21,7 +21,11 @@
  * sum per row and one per column (rows + cols doubles); the cells never
  * given are zeros (tl_summary_pass_add_zeros), and a min or max of 0 has
  * the sign of the last zero in row-major order, as in a row-major pass.
- * Each sum is taken in the
+ * A pass by blocks of columns (tl_summary_pass_begin_blocks) takes a
+ * matrix too wide for the column sums a block of columns at a time, with
+ * a sum per row (rows doubles); each row's sum is still taken in column
+ * order and each column's in row order, the mean's and Blue's sums are
+ * not.  Each sum is taken in the
  * order the values come: the row-major pass's figures bit for bit where
  * that order is the row-major one (every row's values in column order,
  * every column's in row order, for the 1- and ∞-norms; the whole matrix
@@ -52,6 +56,7 @@ typedef struct
                         * last zero given in row-major order (0: none) */
   gboolean last_zero_negative, zeros_after;
   gboolean has_one;    /* the 1-norm is known at the end */
+  gboolean blocks;     /* a pass by blocks of columns: one is the 1-norm */
   double row_sum, sum, sum_scaled, lo, hi, max_abs, inf, one;
   double small, middle, big; /* Blue's accumulators */
   TlMatrixStats st;
@@ -68,6 +73,17 @@ gboolean tl_summary_pass_begin_cells (TlSummaryPass *pass, gsize rows, gsize col
                                       GError **error);
 /* The value v of cell (i, j), each cell at most once. */
 void     tl_summary_pass_add_cell (TlSummaryPass *pass, gsize i, gsize j, double v);
+/* A pass over a rows × cols matrix (rows > 1) a block of columns at a
+ * time, for one too wide for the column sums: each row's sum is kept
+ * (rows doubles), each block's column sums are taken and folded into the
+ * 1-norm at once.  FALSE with the error set (TL_ERROR_OUT_OF_MEMORY) when
+ * the memory budget has no room for the sums per row. */
+gboolean tl_summary_pass_begin_blocks (TlSummaryPass *pass, gsize rows, gsize cols,
+                                       GError **error);
+/* Columns j0 … j0 + n − 1 of every row, row-major (rows × n values); the
+ * blocks come in column order, each column once. */
+void     tl_summary_pass_add_block (TlSummaryPass *pass, gsize j0, gsize n,
+                                    const double *values);
 /* Whether the sign of a min or max of 0 depends on where the cells never
  * given lie: a row-major pass leaves the last zero it met there, and the
  * last zero given is −0; *index: its row-major index. */

@@ -23,8 +23,7 @@ summarize_matrix (const TlMatrix *m, TlFileSummary *out)
   tl_matrix_summarize (m, &out->summary);
 }
 
-/* An .npy, streamed (*done FALSE: too wide for the 1-norm's column sums,
- * load it).  Takes fd. */
+/* An .npy, streamed (any width: *done TRUE).  Takes fd. */
 static gboolean
 summarize_npy (const char *path, int fd, guint64 size, TlFileSummary *out, gboolean *done,
                GError **error)
@@ -43,7 +42,6 @@ summarize_npy (const char *path, int fd, guint64 size, TlFileSummary *out, gbool
   fclose (f);
   out->rows = (gsize) rows;
   out->cols = (gsize) cols;
-  /* a matrix too wide for the 1-norm's column sums is loaded instead */
   if (ok)
     *done = tl_summary_pass_end (&pass, &out->summary);
   return ok;

@@ -33,7 +33,13 @@
  *     magnitudes; test-matrix-summary checks this bound);
  *   - shuffled coordinate files give the 1- and ∞-norms within the same
  *     rounding (each row's or column's sum in the file's order).
- * A matrix too wide for the column sums (core/tl-matrix-summary.h) is
+ * An .npy too wide for the column sums (core/tl-matrix-summary.h) is
+ * read a block of columns at a time (rows × block ≤ 1 Mi values), with
+ * a sum per row (rows doubles): its counts, min, max (zeros' signs
+ * included) and the four norms but Frobenius are the loaded matrix's bit
+ * for bit, the mean and the Frobenius norm summed block after block,
+ * within the rounding of a sum of n terms in another order (the bound
+ * above; test-matrix-summary checks it).  A CSV or text file that wide is
  * loaded as tl_matrix_load_with loads it, then summarized.
  */
 #pragma once

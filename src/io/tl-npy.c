@@ -698,10 +698,10 @@ pread_exact (int fd, void *buf, gsize n, guint64 at)
   return TRUE;
 }
 
-/* The error a load gives for Fortran-order data holding an integer beyond
- * int32: the first such value in the file's order, found by one pass. */
+/* The error a load gives for data holding an integer beyond int32: the
+ * first such value in the file's order, found by one pass. */
 static gboolean
-fortran_misfit (const char *path, int fd, const NpyInfo *info, TlDtype dtype, guint64 data_start,
+first_misfit (const char *path, int fd, const NpyInfo *info, TlDtype dtype, guint64 data_start,
                 guint64 rows, guint64 cols, GError **error)
 {
   gsize size = (gsize) info->size, per_chunk = NPY_CHUNK / size;
@@ -713,8 +713,9 @@ fortran_misfit (const char *path, int fd, const NpyInfo *info, TlDtype dtype, gu
       if (!pread_exact (fd, chunk, count * size, data_start + k * size))
         return read_failed (path, NULL, error);
       for (gsize c = 0; c < count; c++, k++)
-        if (!element_as (path, info, dtype, chunk + c * size, (gsize) (k % rows),
-                         (gsize) (k / rows), &v, error))
+        if (!element_as (path, info, dtype, chunk + c * size,
+                         (gsize) (info->fortran ? k % rows : k / cols),
+                         (gsize) (info->fortran ? k / rows : k % cols), &v, error))
           return FALSE;
     }
   /* the value that did not fit is gone: the file was written meanwhile */
@@ -816,9 +817,59 @@ summarize_fortran (const char *path, int fd, const NpyInfo *info, TlDtype dtype,
                                     values, &misfit, error)
                     : band_by_columns (path, fd, info, dtype, data_start, rows, cols, i0, n,
                                        buffer, values, &misfit, error)))
-        return misfit ? fortran_misfit (path, fd, info, dtype, data_start, rows, cols, error)
+        return misfit ? first_misfit (path, fd, info, dtype, data_start, rows, cols, error)
                       : FALSE;
       tl_summary_pass_add (pass, values, n * cols);
+    }
+  return TRUE;
+}
+
+#define BLOCK_VALUES ((gsize) 1 << 20) /* a block of columns: 8 MiB of doubles */
+
+/* Columns j0 … j0 + n − 1 of every row into values (row-major, rows × n):
+ * in C order one read per row, in Fortran order one read (the columns lie
+ * one after another).  FALSE: a read failed (error set) or, with *misfit,
+ * a value does not fit. */
+static gboolean
+read_block (const char *path, int fd, const NpyInfo *info, TlDtype dtype, guint64 data_start,
+            guint64 rows, guint64 cols, guint64 j0, gsize n, guint8 *bytes, double *values,
+            gboolean *misfit, GError **error)
+{
+  gsize size = (gsize) info->size;
+  for (guint64 i = 0; i < (info->fortran ? 1 : rows); i++)
+    if (info->fortran ? !pread_exact (fd, bytes, n * rows * size, data_start + j0 * rows * size)
+                      : !pread_exact (fd, bytes + i * n * size, n * size,
+                                      data_start + (i * cols + j0) * size))
+      return read_failed (path, NULL, error);
+  for (gsize i = 0; i < rows; i++)
+    for (gsize c = 0; c < n; c++)
+      if (!element_as (path, info, dtype,
+                       bytes + (info->fortran ? c * rows + i : i * n + c) * size, 0, 0,
+                       &values[i * n + c], NULL))
+        return !(*misfit = TRUE);
+  return TRUE;
+}
+
+/* A matrix too wide for the 1-norm's column sums into pass a block of
+ * columns at a time (rows × block ≤ BLOCK_VALUES, at least one column):
+ * a 2 × 2²⁸ float32 file in 512 blocks of 2 MiB a row, 12 MiB held. */
+static gboolean
+summarize_blocks (const char *path, int fd, const NpyInfo *info, TlDtype dtype,
+                  guint64 data_start, guint64 rows, guint64 cols, TlSummaryPass *pass,
+                  GError **error)
+{
+  gsize width = (gsize) MIN (cols, MAX ((guint64) BLOCK_VALUES / rows, 1));
+  g_autofree guint8 *bytes = g_malloc (rows * width * (gsize) info->size);
+  g_autofree double *values = g_new (double, rows * width);
+  gboolean misfit = FALSE;
+  for (guint64 j0 = 0; j0 < cols; j0 += width)
+    {
+      gsize n = (gsize) MIN ((guint64) width, cols - j0);
+      if (!read_block (path, fd, info, dtype, data_start, rows, cols, j0, n, bytes, values,
+                       &misfit, error))
+        return misfit ? first_misfit (path, fd, info, dtype, data_start, rows, cols, error)
+                      : FALSE;
+      tl_summary_pass_add_block (pass, (gsize) j0, n, values);
     }
   return TRUE;
 }
@@ -835,14 +886,17 @@ tl_npy_summarize (const char *path, FILE *f, guint64 file_size, TlDtype *dtype,
   *cols = info.shape[1];
   /* as tl_matrix_summarize sees a matrix without cells */
   tl_summary_pass_begin (pass, *cols == 0 ? 0 : (gsize) *rows, *rows == 0 ? 0 : (gsize) *cols);
-  /* too wide for the 1-norm's column sums: the caller loads it, so no
-   * pass over the data first */
-  if (!pass->has_one)
-    return TRUE;
+  /* too wide for the 1-norm's column sums: a block of columns at a time */
+  gboolean by_blocks = !pass->has_one;
+  if (by_blocks && !tl_summary_pass_begin_blocks (pass, (gsize) *rows, (gsize) *cols, error))
+    return FALSE;
   gboolean by_columns = info.fortran && info.shape[0] > 1 && info.shape[1] > 1;
-  if (by_columns ? summarize_fortran (path, fileno (f), &info, *dtype, data_start, *rows, *cols,
-                                      pass, error)
-                 : summarize_data (path, f, &info, *dtype, *rows, *cols, pass, error))
+  int fd = fileno (f);
+  if (by_blocks ? summarize_blocks (path, fd, &info, *dtype, data_start, *rows, *cols, pass,
+                                    error)
+      : by_columns ? summarize_fortran (path, fd, &info, *dtype, data_start, *rows, *cols, pass,
+                                        error)
+                   : summarize_data (path, f, &info, *dtype, *rows, *cols, pass, error))
     return TRUE;
   TlMatrixSummary unused;
   tl_summary_pass_end (pass, &unused);

@@ -26,7 +26,8 @@ gboolean  tl_npy_read_shape    (const char *path, guint64 *rows, guint64 *cols, 
  * a matrix: its header read and checked against its size (the shape,
  * never the memory budget), its dtype and shape, then its values handed
  * to pass in row-major order as a load would hold them, a chunk or a band
- * of rows at a time.  On success the caller ends the pass; on failure it
+ * of rows at a time — or, too wide for the pass's column sums, a block of
+ * columns at a time (tl_summary_pass_begin_blocks).  On success the caller ends the pass; on failure it
  * was ended (or never begun). */
 gboolean  tl_npy_summarize     (const char *path, FILE *f, guint64 file_size, TlDtype *dtype,
                                 guint64 *rows, guint64 *cols, TlSummaryPass *pass,
