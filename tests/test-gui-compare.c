@@ -23,16 +23,17 @@ static void
 collect (GtkWidget *widget, gpointer data)
 {
   GPtrArray *found = data;
-  if (TL_IS_CHART_VIEW (widget) || GTK_IS_RADIO_BUTTON (widget))
+  if (TL_IS_CHART_VIEW (widget) || GTK_IS_CHECK_BUTTON (widget))
     g_ptr_array_add (found, widget);
   if (GTK_IS_CONTAINER (widget))
     gtk_container_forall (GTK_CONTAINER (widget), collect, data);
 }
 
-/* The page's two charts (bars first) and the switch's "Sweep" button. */
+/* The page's two charts (bars first), the switch's buttons and the
+ * sweep's "Percent of vendor". */
 typedef struct
 {
-  GtkWidget *bars, *sweep, *sweep_shown, *bars_shown;
+  GtkWidget *bars, *sweep, *sweep_shown, *bars_shown, *percent;
 } Charts;
 
 static void
@@ -46,10 +47,12 @@ find_charts (Charts *c)
       GtkWidget *w = found->pdata[i];
       if (TL_IS_CHART_VIEW (w))
         *(c->bars ? &c->sweep : &c->bars) = w;
-      else
+      else if (GTK_IS_RADIO_BUTTON (w))
         *(c->bars_shown ? &c->sweep_shown : &c->bars_shown) = w;
+      else
+        c->percent = w;
     }
-  g_assert_true (c->bars && c->sweep && c->bars_shown && c->sweep_shown);
+  g_assert_true (c->bars && c->sweep && c->bars_shown && c->sweep_shown && c->percent);
 }
 
 /* How far the charts' page scrolls. */
@@ -144,6 +147,13 @@ test_small_screen (void)
   assert_whole (c.bars);
   assert_no_scroll (&c, "1024×768, the bars and a run's details");
   tl_compare_page_select_bar (gui_test_compare (win), -1);
+
+  /* the sweep's own "Percent of vendor" shows the sweep it changes */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (c.percent), TRUE);
+  assert_whole (c.sweep);
+  g_assert_false (gtk_widget_get_mapped (c.bars));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (c.percent), FALSE);
+  gtk_button_clicked (GTK_BUTTON (c.bars_shown));
 }
 
 /* 1600×1000: both charts, each whole, no switch. */

@@ -257,9 +257,26 @@ update_sweep (TlComparePage *self)
   update_visibility (self);
 }
 
+/* The sweep's own controls — its button, Enter in its sizes, its "% of
+ * the vendor" — show the sweep where one chart shows at a time: the bars
+ * stayed on screen and the sweep asked for changed out of sight. */
+static void
+show_the_sweep (TlComparePage *self)
+{
+  self->showing_sweep = TRUE;
+  update_layout (self);
+}
+
+static void
+sweep_button_clicked_cb (GtkButton *button, TlComparePage *self)
+{
+  show_the_sweep (self);
+}
+
 static void
 sweep_percent_toggled_cb (GtkToggleButton *button, TlComparePage *self)
 {
+  self->showing_sweep = TRUE;
   update_sweep (self);
 }
 
@@ -289,7 +306,10 @@ sweep_sizes_activate_cb (GtkEntry *entry, TlComparePage *self)
 {
   GActionGroup *win = gtk_widget_get_action_group (GTK_WIDGET (self), "win");
   if (win != NULL && g_action_group_get_action_enabled (win, "sweep"))
-    g_action_group_activate_action (win, "sweep", NULL);
+    {
+      show_the_sweep (self);
+      g_action_group_activate_action (win, "sweep", NULL);
+    }
 }
 
 /* ---- a run's details ------------------------------------------------------- */
@@ -630,6 +650,7 @@ tl_compare_page_class_init (TlComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, bars_shown);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_shown);
   gtk_widget_class_bind_template_callback (widget_class, chart_switch_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, sweep_button_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, sweep_sizes_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, sweep_sizes_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, sweep_percent_toggled_cb);
