@@ -2,10 +2,12 @@
  * run record opened, on a screen of 1024×768 and of 1280×800, on every
  * page (with and without the page's hover facts beside it), the message
  * "Run record from vm (2026-11-24 07:07 UTC) · NVIDIA H200" is shown on
- * one or two lines, never cut ("Run record from vm (2026-…").  Run in
+ * one or two lines, never cut ("Run record from vm (2026-…"); the page's
+ * hint beside it in the window's type.  Run in
  * English and, by meson, in German (test-gui-status-de).  Exits 77 (skip)
  * without a display.
  */
+#include <glib/gi18n-lib.h>
 #include <gtk/gtk.h>
 
 #include "core/tl-locale.h"
@@ -126,6 +128,35 @@ test_record_message (void)
   tl_window_set_presentation (win, FALSE);
 }
 
+/* The page's hint beside the message ("Point at a heatmap to read it") is
+ * in the window's type, as the message is — it was in monospace, the
+ * sidebar's facts' font, and read as a stray line of code. */
+static void
+test_hint_in_window_type (void)
+{
+  tl_window_show_view (win, "matrices");
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+  gui_test_pump (0.2);
+  GtkLabel *hint = find_label (_("Point at a heatmap to read it"));
+  g_assert_nonnull (hint);
+  PangoFontDescription *font = NULL, *window_font = NULL;
+  gtk_style_context_get (gtk_widget_get_style_context (GTK_WIDGET (hint)), GTK_STATE_FLAG_NORMAL, "font", &font, NULL);
+  gtk_style_context_get (gtk_widget_get_style_context (GTK_WIDGET (win)), GTK_STATE_FLAG_NORMAL, "font", &window_font, NULL);
+  g_assert_cmpstr (pango_font_description_get_family (font), ==, pango_font_description_get_family (window_font));
+  pango_font_description_free (font);
+  pango_font_description_free (window_font);
+}
+
+/* An LU record's time is said as a run record's is, not
+ * "2026-11-21T23:12:01Z" */
+static void
+test_lu_record_time (void)
+{
+  gui_test_open_doc_record (win, "h200-lu-02-blocked-96.json");
+  gui_test_pump (0.2);
+  g_assert_nonnull (find_label ("2026-11-21 23:12 UTC"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -139,6 +170,8 @@ main (int argc, char **argv)
   win = gui_test_start_app (&app);
   g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
   g_test_add_func ("/gui-status/record-message-whole", test_record_message);
+  g_test_add_func ("/gui-status/hint-in-window-type", test_hint_in_window_type);
+  g_test_add_func ("/gui-status/lu-record-time", test_lu_record_time);
   int rc = g_test_run ();
 
   gtk_widget_destroy (GTK_WIDGET (win));

@@ -125,3 +125,8 @@ guint     tl_session_host_run_gauss (TlSession *self, int host, const TlGaussJob
 /* A job on host ended: a launcher's connection (a Slurm job holding a GPU)
  * is let go after some minutes without another. */
 void      tl_session_host_job_ended (TlSession *self, TlRunner *runner);
+
+/* When a record was made, as a reader says it: "2026-11-24 07:07 UTC"
+ * for "2026-11-24T07:07:41Z"; a time in another form stays as it is. */
+char *tl_session_record_time (const char *created);
+

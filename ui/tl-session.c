@@ -93,10 +93,8 @@ tl_session_is_exporting (TlSession *self)
 
 /* ---- showing a record ------------------------------------------------------ */
 
-/* When a record was made, as a reader says it: "2026-11-24 07:07 UTC"
- * for "2026-11-24T07:07:41Z"; a time in another form stays as it is. */
-static char *
-record_time (const char *created)
+char *
+tl_session_record_time (const char *created)
 {
   if (created == NULL)
     return g_strdup ("?");
@@ -123,7 +121,7 @@ tl_session_show_record (TlSession *self, TlRunRecord *record, gboolean with_sour
   if (with_sources && record->job)
     {
       GString *s = g_string_new (NULL);
-      g_autofree char *when = record_time (record->created);
+      g_autofree char *when = tl_session_record_time (record->created);
       g_string_append_printf (s, _("Run record from %s (%s)"),
                               record->machine.host_name ? record->machine.host_name : "?", when);
       if (record->has_device)

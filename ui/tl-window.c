@@ -189,7 +189,7 @@ apply_look (TlWindow *self)
   /* the type is half as large again when presenting: the hover facts as
    * wide as their words, so that the status message keeps the room */
   gtk_label_set_width_chars (GTK_LABEL (self->hover_label), on ? -1 : 30);
-  gtk_label_set_max_width_chars (GTK_LABEL (self->hover_label), on ? 30 : 60);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->hover_label), on ? 24 : 60);
   tl_page_stack_set_presentation (TL_PAGE_STACK (self->view_stack), on, hc);
   tl_presentation_mark (GTK_WIDGET (self), on, hc);
 }
