@@ -156,6 +156,53 @@ test_small_screen (void)
   gtk_button_clicked (GTK_BUTTON (c.bars_shown));
 }
 
+static void
+find_hint (GtkWidget *widget, gpointer data)
+{
+  GtkWidget **hint = data;
+  if (GTK_IS_LABEL (widget) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (widget)), "Page "))
+    *hint = widget;
+  if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), find_hint, data);
+}
+
+/* The line that says which key shows the other chart, when on screen. */
+static const char *
+slide_hint (void)
+{
+  GtkWidget *hint = NULL;
+  find_hint (GTK_WIDGET (gui_test_compare (win)), &hint);
+  return hint && gtk_widget_get_mapped (hint) ? gtk_label_get_text (GTK_LABEL (hint)) : NULL;
+}
+
+/* Presenting at 1024×768, the bars alone say that the sweep comes past
+ * the last bar, the sweep how to get back: nothing on screen told a
+ * lecturer the sweep was there. */
+static void
+test_presenting (void)
+{
+  Charts c;
+  find_charts (&c);
+  gui_test_fill_screen (win, 1024, 768);
+  tl_window_set_presentation (win, TRUE);
+  assert_whole (c.bars);
+  g_assert_false (gtk_widget_get_mapped (c.sweep));
+  g_assert_cmpstr (slide_hint (), ==, "Page Down past the last bar: the size sweep");
+
+  TlPage *page = TL_PAGE (gui_test_compare (win));
+  while (!gtk_widget_get_visible (gtk_widget_get_parent (c.sweep)))
+    g_assert_true (tl_page_step (page, 1));
+  assert_whole (c.sweep);
+  g_assert_cmpstr (slide_hint (), ==, "Page Up: the bars");
+
+  g_assert_true (tl_page_step (page, -1));
+  assert_whole (c.bars);
+  g_assert_cmpstr (slide_hint (), ==, "Page Down past the last bar: the size sweep");
+  tl_window_set_presentation (win, FALSE);
+  tl_compare_page_select_bar (gui_test_compare (win), -1);
+  gui_test_pump (0.3);
+}
+
 /* 1600×1000: both charts, each whole, no switch. */
 static void
 test_large_screen (void)
@@ -167,6 +214,7 @@ test_large_screen (void)
   assert_no_scroll (&c, "1600×1000");
   assert_whole (c.bars);
   g_assert_false (gtk_widget_get_mapped (c.sweep_shown));
+  g_assert_null (slide_hint ());
 }
 
 int
@@ -181,6 +229,7 @@ main (int argc, char **argv)
   g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
   open_two_sizes ();
   g_test_add_func ("/gui-compare/1024x768", test_small_screen);
+  g_test_add_func ("/gui-compare/1024x768-presenting", test_presenting);
   g_test_add_func ("/gui-compare/1600x1000", test_large_screen);
   int rc = g_test_run ();
   gtk_widget_destroy (GTK_WIDGET (win));

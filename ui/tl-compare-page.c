@@ -32,6 +32,7 @@ struct _TlComparePage
   GtkWidget *bars_box;
   GtkWidget *sweep_box;
   GtkWidget *details_box, *details_label;
+  GtkWidget *slide_hint;    /* presenting one chart: the key to the other */
   gboolean presentation;
   gboolean sweep_has_sizes; /* the sweep chart has something to show */
   gboolean showing_sweep;   /* one chart at a time: the sweep on the screen instead of the bars */
@@ -84,6 +85,10 @@ update_layout (TlComparePage *self)
   gboolean sweep_slide = sweep_alone && self->presentation;
   gtk_widget_set_visible (self->lu_label, self->has_lu && !sweep_slide);
   gtk_widget_set_visible (gtk_widget_get_parent (gtk_widget_get_parent (self->metric_combo)), !sweep_slide);
+  /* a lecturer forgets the sweep past the last bar, and the way back */
+  gtk_widget_set_visible (self->slide_hint, single && self->presentation);
+  gtk_label_set_text (GTK_LABEL (self->slide_hint),
+                      sweep_alone ? _("Page Up: the bars") : _("Page Down past the last bar: the size sweep"));
 }
 
 static void
@@ -638,6 +643,7 @@ tl_compare_page_class_init (TlComparePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_box);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, details_box);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, details_label);
+  gtk_widget_class_bind_template_child (widget_class, TlComparePage, slide_hint);
   gtk_widget_class_bind_template_callback (widget_class, metric_changed_cb);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, color_combo);
   gtk_widget_class_bind_template_child (widget_class, TlComparePage, sweep_group);
