@@ -130,9 +130,28 @@ names_cut (const TlPaintTextBoxes *boxes, const TlSweepLayout *lay)
 }
 
 /* The texts in the legend: each a kernel's name whole, its tag, or its
- * name cut with at least six characters before the "…" ("cuBLAS S…");
- * "04 sh…", "1…T…" and "c…S…" named no kernel on a slide.  Returns how
- * many there are. */
+ * name cut to at least six characters around its "…"s, the pieces found
+ * in the name in order, the first one starting it unless the text starts
+ * with "…" ("cuBLAS S…", tl_paint_fit_distinct's "14…persistent",
+ * "(W…BF16)", "…cache-b…"); "04 sh…", "1…T…" and "c…S…" named no kernel
+ * on a slide.  Returns how many there are. */
+static gboolean
+is_cut_from (const char *text, const char *label)
+{
+  g_auto (GStrv) pieces = g_strsplit (text, "…", -1);
+  const char *at = label;
+  for (guint p = 0; pieces[p] != NULL; p++)
+    {
+      if (pieces[p][0] == '\0')
+        continue;
+      const char *found = strstr (at, pieces[p]);
+      if (found == NULL || (p == 0 && found != label))
+        return FALSE;
+      at = found + strlen (pieces[p]);
+    }
+  return TRUE;
+}
+
 static guint
 legend_readable (const TlPaintTextBoxes *boxes, const TlSweepLayout *lay)
 {
@@ -144,12 +163,17 @@ legend_readable (const TlPaintTextBoxes *boxes, const TlSweepLayout *lay)
         continue;
       const char *ell = strstr (box->text, "…");
       if (ell)
-        g_assert_cmpint (g_utf8_strlen (box->text, ell - box->text), >=, 6);
+        {
+          g_auto (GStrv) pieces = g_strsplit (box->text, "…", -1);
+          g_autofree char *joined = g_strjoinv ("", pieces);
+          g_assert_cmpint (g_utf8_strlen (joined, -1), >=, 6);
+        }
       gboolean found = FALSE;
       for (guint i = 0; i < N_SERIES && !found; i++)
         found = g_strcmp0 (box->text, ladder[i].label) == 0 || g_strcmp0 (box->text, ladder[i].tag) == 0
-                || (ell && strncmp (box->text, ladder[i].label, ell - box->text) == 0);
-      g_assert_true (found);
+                || (ell && is_cut_from (box->text, ladder[i].label));
+      if (!found)
+        g_error ("the legend's “%s” names no kernel", box->text);
       named++;
     }
   return named;
