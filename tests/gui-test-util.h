@@ -10,6 +10,7 @@
 #include <gdk/gdkx.h>
 #endif
 
+#include "core/tl-locale.h"
 #include "tl-application.h"
 #include "tl-compare-page.h"
 #include "tl-heatmap-view.h"
@@ -137,6 +138,7 @@ gui_test_never (gpointer data)
 typedef struct
 {
   GType type;
+  gboolean exact;
   GtkWidget *found;
 } GuiTestFind;
 
@@ -144,7 +146,8 @@ static inline void
 gui_test_find_cb (GtkWidget *w, gpointer data)
 {
   GuiTestFind *f = data;
-  if (f->found == NULL && G_TYPE_CHECK_INSTANCE_TYPE (w, f->type))
+  gboolean match = f->exact ? G_OBJECT_TYPE (w) == f->type : G_TYPE_CHECK_INSTANCE_TYPE (w, f->type);
+  if (f->found == NULL && match)
     f->found = w;
   else if (f->found == NULL && GTK_IS_CONTAINER (w))
     gtk_container_forall (GTK_CONTAINER (w), gui_test_find_cb, data);
@@ -155,7 +158,17 @@ gui_test_find_cb (GtkWidget *w, gpointer data)
 static inline GtkWidget *
 gui_test_find_widget (GtkWidget *root, GType type)
 {
-  GuiTestFind f = { type, NULL };
+  GuiTestFind f = { type, FALSE, NULL };
+  gui_test_find_cb (root, &f);
+  return f.found;
+}
+
+/* The same, of type itself and not a subclass: the first GtkCheckButton
+ * that is not a GtkRadioButton. */
+static inline GtkWidget *
+gui_test_find_widget_exact (GtkWidget *root, GType type)
+{
+  GuiTestFind f = { type, TRUE, NULL };
   gui_test_find_cb (root, &f);
   return f.found;
 }
@@ -329,6 +342,48 @@ gui_test_start_app (TlApplication **app)
   g_main_context_acquire (g_main_context_default ());
   g_application_activate (G_APPLICATION (*app));
   return TL_WINDOW (gtk_application_get_active_window (GTK_APPLICATION (*app)));
+}
+
+/* What one GUI test program adds around the window gui_test_run_app
+ * starts for it. */
+typedef struct
+{
+  /* tl_locale_init after gtk_test_init (which sets a locale of its own),
+   * as the app's main does: LANGUAGE=de finds the build tree's catalogue */
+  gboolean app_locale;
+  /* the window shown and settled: g_test_add_func, records opened, a size */
+  void (*add_tests) (void);
+  /* after the tests, before the window goes: scratch removed */
+  void (*after_tests) (void);
+} GuiTestApp;
+
+/* A GUI test's main(): 77 (skip) without a display; otherwise starts the
+ * app with its window (*win while the tests run), waits until it has
+ * settled, runs the tests test adds and closes the window and the app.
+ * Returns g_test_run's status. */
+static inline int
+gui_test_run_app (int argc, char **argv, const GuiTestApp *test, TlWindow **win)
+{
+  if (!gui_test_have_display ())
+    return 77;
+  gtk_test_init (&argc, &argv, NULL);
+  if (test->app_locale)
+    tl_locale_init ();
+  if (gdk_display_get_default () == NULL)
+    return 77;
+  TlApplication *app = NULL;
+  *win = gui_test_start_app (&app);
+  g_assert_true (gui_test_wait_until (gui_test_window_settled, *win, 30));
+  if (test->add_tests)
+    test->add_tests ();
+  int rc = g_test_run ();
+
+  if (test->after_tests)
+    test->after_tests ();
+  gtk_widget_destroy (GTK_WIDGET (*win));
+  g_application_release (G_APPLICATION (app));
+  g_object_unref (app);
+  return rc;
 }
 
 /* The window fills the screen it is shot on (Xvfb's -screen), as on a

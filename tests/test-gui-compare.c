@@ -10,7 +10,6 @@
 #include "tl-chart-view.h"
 #include "gui-test-util.h"
 
-static TlApplication *app;
 static TlWindow *win;
 
 static gboolean
@@ -217,23 +216,18 @@ test_large_screen (void)
   g_assert_null (slide_hint ());
 }
 
-int
-main (int argc, char **argv)
+static void
+add_tests (void)
 {
-  if (!gui_test_have_display ())
-    return 77;
-  gtk_test_init (&argc, &argv, NULL);
-  if (gdk_display_get_default () == NULL)
-    return 77;
-  win = gui_test_start_app (&app);
-  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
   open_two_sizes ();
   g_test_add_func ("/gui-compare/1024x768", test_small_screen);
   g_test_add_func ("/gui-compare/1024x768-presenting", test_presenting);
   g_test_add_func ("/gui-compare/1600x1000", test_large_screen);
-  int rc = g_test_run ();
-  gtk_widget_destroy (GTK_WIDGET (win));
-  g_application_release (G_APPLICATION (app));
-  g_object_unref (app);
-  return rc;
+}
+
+int
+main (int argc, char **argv)
+{
+  const GuiTestApp test = { .add_tests = add_tests };
+  return gui_test_run_app (argc, argv, &test, &win);
 }

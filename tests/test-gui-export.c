@@ -17,7 +17,6 @@
 #include "gui-test-util.h"
 #include "picture-test-util.h"
 
-static TlApplication *app;
 static TlWindow *win;
 static char *dir;
 
@@ -445,35 +444,33 @@ test_unwritable (void)
   assert_folder_holds (n_exported);
 }
 
-int
-main (int argc, char **argv)
+static void
+add_tests (void)
 {
-  if (!gui_test_have_display ())
-    return 77;
-  gtk_test_init (&argc, &argv, NULL);
-  if (gdk_display_get_default () == NULL)
-    return 77;
   g_autoptr (GError) error = NULL;
   dir = g_dir_make_tmp ("tilelab-export-XXXXXX", &error);
   g_assert_no_error (error);
-
-  win = gui_test_start_app (&app);
-  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
   g_test_add_func ("/gui-export/every-page-listed", test_every_page_listed);
   g_test_add_func ("/gui-export/live-run", test_live_run);
   g_test_add_func ("/gui-export/records", test_records);
   g_test_add_func ("/gui-export/compare-sweep", test_compare_sweep);
   g_test_add_func ("/gui-export/cancel", test_cancel);
   g_test_add_func ("/gui-export/unwritable", test_unwritable);
-  int rc = g_test_run ();
+}
 
-  /* TL_TEST_KEEP_EXPORTS=1: the pictures stay, to be looked at */
+/* TL_TEST_KEEP_EXPORTS=1: the pictures stay, to be looked at */
+static void
+after_tests (void)
+{
   if (g_getenv ("TL_TEST_KEEP_EXPORTS") == NULL)
     gui_test_remove_folder (dir);
   else
     g_printerr ("exports kept in %s\n", dir);
-  gtk_widget_destroy (GTK_WIDGET (win));
-  g_application_release (G_APPLICATION (app));
-  g_object_unref (app);
-  return rc;
+}
+
+int
+main (int argc, char **argv)
+{
+  const GuiTestApp test = { .add_tests = add_tests, .after_tests = after_tests };
+  return gui_test_run_app (argc, argv, &test, &win);
 }

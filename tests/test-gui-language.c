@@ -10,13 +10,11 @@
  */
 #include <gtk/gtk.h>
 
-#include "core/tl-locale.h"
 #include "paint/tl-paint-text-boxes.h"
 #include "tl-window.h"
 
 #include "gui-test-util.h"
 
-static TlApplication *app;
 static TlWindow *win;
 static GHashTable *german;   /* msgstr → msgid, of the translated entries */
 static GHashTable *english;  /* msgid → msgstr */
@@ -248,29 +246,25 @@ test_device_fits (void)
   gui_test_pump (0.3);
 }
 
+static void
+add_tests (void)
+{
+  g_assert_cmpstr (g_getenv ("LANGUAGE"), ==, "de");
+  read_catalogue ();
+  g_test_add_func ("/gui-language/every-view-in-german", test_every_view_in_german);
+  g_test_add_func ("/gui-language/device-fits-1024", test_device_fits);
+}
+
+static void
+after_tests (void)
+{
+  g_hash_table_unref (german);
+  g_hash_table_unref (english);
+}
+
 int
 main (int argc, char **argv)
 {
-  if (!gui_test_have_display ())
-    return 77;
-  gtk_test_init (&argc, &argv, NULL);
-  /* after gtk_test_init, which sets a locale of its own */
-  tl_locale_init ();
-  if (gdk_display_get_default () == NULL)
-    return 77;
-  g_assert_cmpstr (g_getenv ("LANGUAGE"), ==, "de");
-  read_catalogue ();
-
-  win = gui_test_start_app (&app);
-  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
-  g_test_add_func ("/gui-language/every-view-in-german", test_every_view_in_german);
-  g_test_add_func ("/gui-language/device-fits-1024", test_device_fits);
-  int rc = g_test_run ();
-
-  gtk_widget_destroy (GTK_WIDGET (win));
-  g_application_release (G_APPLICATION (app));
-  g_object_unref (app);
-  g_hash_table_unref (german);
-  g_hash_table_unref (english);
-  return rc;
+  const GuiTestApp test = { .app_locale = TRUE, .add_tests = add_tests, .after_tests = after_tests };
+  return gui_test_run_app (argc, argv, &test, &win);
 }

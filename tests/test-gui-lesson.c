@@ -16,7 +16,6 @@
 #include <gtk/gtk.h>
 #include <string.h>
 
-#include "core/tl-locale.h"
 #include "paint/tl-paint-text-boxes.h"
 #include "paint/tl-paint-util.h"
 #include "tl-lesson-page.h"
@@ -27,7 +26,6 @@
 
 #include "gui-test-util.h"
 
-static TlApplication *app;
 static TlWindow *win;
 
 static gboolean
@@ -467,28 +465,20 @@ test_drawn (void)
     }
 }
 
-int
-main (int argc, char **argv)
+static void
+add_tests (void)
 {
-  if (!gui_test_have_display ())
-    return 77;
-  gtk_test_init (&argc, &argv, NULL);
-  /* after gtk_test_init, which sets a locale of its own: LANGUAGE=de
-   * finds the build tree's catalogue */
-  tl_locale_init ();
-  if (gdk_display_get_default () == NULL)
-    return 77;
-  win = gui_test_start_app (&app);
-  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
   g_test_add_func ("/gui-lesson/counters", test_counters);
   g_test_add_func ("/gui-lesson/blocks-only", test_blocks_only);
   g_test_add_func ("/gui-lesson/source-room", test_source_room);
   g_test_add_func ("/gui-lesson/source-export-shown", test_source_export_shown);
   g_test_add_func ("/gui-lesson/diff-off-main-loop", test_diff_off_main_loop);
   g_test_add_func ("/gui-lesson/drawn", test_drawn);
-  int rc = g_test_run ();
-  gtk_widget_destroy (GTK_WIDGET (win));
-  g_application_release (G_APPLICATION (app));
-  g_object_unref (app);
-  return rc;
+}
+
+int
+main (int argc, char **argv)
+{
+  const GuiTestApp test = { .app_locale = TRUE, .add_tests = add_tests };
+  return gui_test_run_app (argc, argv, &test, &win);
 }

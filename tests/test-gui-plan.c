@@ -20,7 +20,6 @@
 #include "gui-test-util.h"
 #include "plan-test-util.h"
 
-static TlApplication *app;
 static TlWindow *win;
 static char *dir;
 
@@ -157,26 +156,6 @@ test_source (void)
   g_assert_false (label_contains (source, "The cost model"));
 }
 
-/* The first descendant of w of type t itself, not a subclass (the
- * Compare page's Bars | Sweep radio buttons are check buttons too, ahead
- * of its "Percent of vendor") */
-static GtkWidget *
-find_widget (GtkWidget *w, GType t)
-{
-  if (G_OBJECT_TYPE (w) == t)
-    return w;
-  if (!GTK_IS_CONTAINER (w))
-    return NULL;
-  g_autoptr (GList) children = gtk_container_get_children (GTK_CONTAINER (w));
-  for (GList *l = children; l; l = l->next)
-    {
-      GtkWidget *found = find_widget (l->data, t);
-      if (found)
-        return found;
-    }
-  return NULL;
-}
-
 static gboolean
 history_has (gpointer data)
 {
@@ -200,7 +179,7 @@ test_sweep_cpu (void)
   /* Compare's size list: a wrong item is marked and said, the last good list kept */
   GtkWidget *compare = GTK_WIDGET (tl_window_get_page (win, "compare"));
   tl_window_show_view (win, "compare");
-  GtkWidget *entry = find_widget (compare, GTK_TYPE_ENTRY);
+  GtkWidget *entry = gui_test_find_widget_exact (compare, GTK_TYPE_ENTRY);
   g_assert_nonnull (entry);
   g_assert_cmpstr (gtk_entry_get_text (GTK_ENTRY (entry)), ==, TL_SWEEP_SIZES_DEFAULT);
   gtk_entry_set_text (GTK_ENTRY (entry), "64, 0");
@@ -244,8 +223,9 @@ test_sweep_cpu (void)
         g_assert_cmpuint (rec->runs->len, ==, 1);
     }
 
-  /* the sweep as % of the vendor: its own axis, and the vendor at 100% */
-  GtkWidget *percent = find_widget (compare, GTK_TYPE_CHECK_BUTTON);
+  /* the sweep as % of the vendor: its own axis, and the vendor at 100%
+   * (the Bars | Sweep radio buttons, check buttons too, come first) */
+  GtkWidget *percent = gui_test_find_widget_exact (compare, GTK_TYPE_CHECK_BUTTON);
   g_assert_nonnull (percent);
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (percent), TRUE);
   gui_test_pump (0.3);
@@ -281,20 +261,12 @@ test_sweep_cancel (void)
   g_assert_true (tl_session_set_sweep_sizes (session, TL_SWEEP_SIZES_DEFAULT, NULL));
 }
 
-int
-main (int argc, char **argv)
+static void
+add_tests (void)
 {
-  if (!gui_test_have_display ())
-    return 77;
-  gtk_test_init (&argc, &argv, NULL);
-  if (gdk_display_get_default () == NULL)
-    return 77;
   g_autoptr (GError) error = NULL;
   dir = g_dir_make_tmp ("tilelab-plan-XXXXXX", &error);
   g_assert_no_error (error);
-
-  win = gui_test_start_app (&app);
-  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
   if (g_getenv ("TL_TEST_PICTURES"))
     gui_test_fill_screen (win, 1920, 1080);
   else
@@ -303,11 +275,17 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-plan/source", test_source);
   g_test_add_func ("/gui-plan/sweep-cpu", test_sweep_cpu);
   g_test_add_func ("/gui-plan/sweep-cancel", test_sweep_cancel);
-  int rc = g_test_run ();
+}
 
+static void
+after_tests (void)
+{
   gui_test_remove_folder (dir);
-  gtk_widget_destroy (GTK_WIDGET (win));
-  g_application_release (G_APPLICATION (app));
-  g_object_unref (app);
-  return rc;
+}
+
+int
+main (int argc, char **argv)
+{
+  const GuiTestApp test = { .add_tests = add_tests, .after_tests = after_tests };
+  return gui_test_run_app (argc, argv, &test, &win);
 }

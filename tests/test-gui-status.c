@@ -10,12 +10,10 @@
 #include <glib/gi18n-lib.h>
 #include <gtk/gtk.h>
 
-#include "core/tl-locale.h"
 #include "tl-window.h"
 
 #include "gui-test-util.h"
 
-static TlApplication *app;
 static TlWindow *win;
 
 static gboolean
@@ -157,25 +155,17 @@ test_lu_record_time (void)
   g_assert_nonnull (find_label ("2026-11-21 23:12 UTC"));
 }
 
-int
-main (int argc, char **argv)
+static void
+add_tests (void)
 {
-  if (!gui_test_have_display ())
-    return 77;
-  gtk_test_init (&argc, &argv, NULL);
-  /* after gtk_test_init, which sets a locale of its own */
-  tl_locale_init ();
-  if (gdk_display_get_default () == NULL)
-    return 77;
-  win = gui_test_start_app (&app);
-  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
   g_test_add_func ("/gui-status/record-message-whole", test_record_message);
   g_test_add_func ("/gui-status/hint-in-window-type", test_hint_in_window_type);
   g_test_add_func ("/gui-status/lu-record-time", test_lu_record_time);
-  int rc = g_test_run ();
+}
 
-  gtk_widget_destroy (GTK_WIDGET (win));
-  g_application_release (G_APPLICATION (app));
-  g_object_unref (app);
-  return rc;
+int
+main (int argc, char **argv)
+{
+  const GuiTestApp test = { .app_locale = TRUE, .add_tests = add_tests };
+  return gui_test_run_app (argc, argv, &test, &win);
 }
