@@ -31,6 +31,19 @@ gui_test_have_display (void)
   return FALSE;
 }
 
+/* g_test_init and gtk_init_check, for a test that starts the app itself
+ * (g_application_run): FALSE, said, where no display opens, and main
+ * returns 77 (skip). */
+static inline gboolean
+gui_test_init_check (int *argc, char ***argv)
+{
+  g_test_init (argc, argv, NULL);
+  if (gtk_init_check (argc, argv))
+    return TRUE;
+  g_printerr ("no display: skipping the GUI tests\n");
+  return FALSE;
+}
+
 /* The window's pages the tests drive most. */
 /* CPU time of the calling (main) thread, in µs: a long main-loop gap with
  * little CPU is the scheduler (other processes), one full of CPU is our

@@ -494,12 +494,8 @@ opened_cb (GApplication *application, gpointer files, int n_files, const char *h
 int
 main (int argc, char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check (&argc, &argv))
-    {
-      g_printerr ("no display: skipping the GUI tests\n");
-      return 77;
-    }
+  if (!gui_test_init_check (&argc, &argv))
+    return 77;
   make_hostile_files ();
 
   g_test_add_func ("/gui-hostile/command-line", test_command_line);

@@ -254,12 +254,8 @@ activate_cb (GApplication *application, gpointer data)
 int
 main (int argc, char **argv)
 {
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check (&argc, &argv))
-    {
-      g_printerr ("no display: skipping the GUI tests\n");
-      return 77;
-    }
+  if (!gui_test_init_check (&argc, &argv))
+    return 77;
   dir = g_dir_make_tmp ("tl-gui-user-XXXXXX", NULL);
   good_path = g_build_filename (dir, "mine.cu", NULL);
   bad_path = g_build_filename (dir, "notes.cu", NULL);

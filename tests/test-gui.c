@@ -11,12 +11,8 @@ int
 main (int argc, char **argv)
 {
   count_json_parses ();
-  g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check (&argc, &argv))
-    {
-      g_printerr ("no display: skipping the GUI tests\n");
-      return 77;
-    }
+  if (!gui_test_init_check (&argc, &argv))
+    return 77;
 
   /* Own the main context for the whole test, as a running GMainLoop does:
    * the runner's worker then always posts to it instead of calling in. */
