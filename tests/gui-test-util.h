@@ -3,6 +3,7 @@
 #pragma once
 
 #include <glib/gstdio.h>
+#include <locale.h>
 #include <time.h>
 #include <unistd.h>
 #include <gtk/gtk.h>
@@ -18,19 +19,6 @@
 #include "tl-matrices-page.h"
 #include "tl-window.h"
 
-/* Before gtk_test_init, which aborts where no display opens: with no
- * X or Wayland display named (meson test outside xvfb-run) a GUI test
- * skips, as the ones starting with gtk_init_check do. */
-static inline gboolean
-gui_test_have_display (void)
-{
-  const char *x11 = g_getenv ("DISPLAY"), *wayland = g_getenv ("WAYLAND_DISPLAY");
-  if ((x11 && *x11) || (wayland && *wayland))
-    return TRUE;
-  g_printerr ("no display: skipping the GUI tests\n");
-  return FALSE;
-}
-
 /* g_test_init and gtk_init_check, for a test that starts the app itself
  * (g_application_run): FALSE, said, where no display opens, and main
  * returns 77 (skip). */
@@ -41,6 +29,25 @@ gui_test_init_check (int *argc, char ***argv)
   if (gtk_init_check (argc, argv))
     return TRUE;
   g_printerr ("no display: skipping the GUI tests\n");
+  return FALSE;
+}
+
+/* gtk_test_init's set-up (no GTK modules, the C locale, no XInput 2 for
+ * the simulated events) with gtk_init_check in place of its gtk_init,
+ * which aborts the program where no display opens: none named (meson
+ * test outside xvfb-run) or one that does not answer (a stale DISPLAY in
+ * CI). FALSE, said, and main returns 77 (skip). */
+static inline gboolean
+gui_test_init_for_window (int *argc, char ***argv)
+{
+  g_test_init (argc, argv, NULL);
+  g_setenv ("GTK_MODULES", "", TRUE);
+  gtk_disable_setlocale ();
+  setlocale (LC_ALL, "C");
+  gdk_disable_multidevice ();
+  if (gtk_init_check (argc, argv))
+    return TRUE;
+  g_printerr ("no display opens: skipping the GUI tests\n");
   return FALSE;
 }
 
@@ -361,7 +368,7 @@ gui_test_start_app (TlApplication **app)
  * starts for it. */
 typedef struct
 {
-  /* tl_locale_init after gtk_test_init (which sets a locale of its own),
+  /* tl_locale_init after gui_test_init_for_window (which sets the C locale),
    * as the app's main does: LANGUAGE=de finds the build tree's catalogue */
   gboolean app_locale;
   /* the window shown and settled: g_test_add_func, records opened, a size */
@@ -377,13 +384,10 @@ typedef struct
 static inline int
 gui_test_run_app (int argc, char **argv, const GuiTestApp *test, TlWindow **win)
 {
-  if (!gui_test_have_display ())
+  if (!gui_test_init_for_window (&argc, &argv))
     return 77;
-  gtk_test_init (&argc, &argv, NULL);
   if (test->app_locale)
     tl_locale_init ();
-  if (gdk_display_get_default () == NULL)
-    return 77;
   TlApplication *app = NULL;
   *win = gui_test_start_app (&app);
   g_assert_true (gui_test_wait_until (gui_test_window_settled, *win, 30));
