@@ -2,6 +2,7 @@
 #include "test-gui-window.h"
 
 #include <math.h>
+#include <string.h>
 #include <glib/gstdio.h>
 
 #include "view/tl-player.h"
@@ -92,14 +93,54 @@ collect_combos (GtkWidget *widget, gpointer data)
     gtk_container_forall (GTK_CONTAINER (widget), collect_combos, data);
 }
 
-static void
-find_flow_box (GtkWidget *widget, gpointer data)
+/* what a search under a widget looks for */
+typedef gboolean (*WidgetTest) (GtkWidget *w, gconstpointer data);
+
+typedef struct
 {
-  GtkWidget **found = data;
-  if (*found == NULL && GTK_IS_FLOW_BOX (widget))
-    *found = widget;
-  else if (*found == NULL && GTK_IS_CONTAINER (widget))
-    gtk_container_forall (GTK_CONTAINER (widget), find_flow_box, data);
+  WidgetTest test;
+  gconstpointer data;
+  GtkWidget *found;
+} Search;
+
+static void
+search_cb (GtkWidget *w, gpointer data)
+{
+  Search *s = data;
+  if (s->found == NULL && s->test (w, s->data))
+    s->found = w;
+  else if (s->found == NULL && GTK_IS_CONTAINER (w))
+    gtk_container_forall (GTK_CONTAINER (w), search_cb, data);
+}
+
+/* The first widget under root (internal children too) that test takes. */
+static GtkWidget *
+find_under (GtkWidget *root, WidgetTest test, gconstpointer data)
+{
+  Search s = { test, data, NULL };
+  search_cb (root, &s);
+  return s.found;
+}
+
+static gboolean
+is_flow_box (GtkWidget *w, gconstpointer data)
+{
+  return GTK_IS_FLOW_BOX (w);
+}
+
+static gboolean
+is_named (GtkWidget *w, gconstpointer name)
+{
+  return g_strcmp0 (gtk_buildable_get_name (GTK_BUILDABLE (w)), name) == 0;
+}
+
+/* the chooser of the open records with block records */
+static GtkWidget *
+record_chooser (TlBlocksPage *blocks)
+{
+  GtkWidget *combo = find_under (GTK_WIDGET (blocks), is_named, "record_combo");
+  g_assert_nonnull (combo);
+  return combo;
 }
 
 void
@@ -124,8 +165,7 @@ test_blocks_toolbar_rows (void)
   TlBlocksPage *blocks = TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks"));
   tl_window_show_view (win, "blocks");
   tl_blocks_page_show_kernels (blocks, ids[0], ids[1]);
-  GtkWidget *toolbar = NULL;
-  find_flow_box (GTK_WIDGET (blocks), &toolbar);
+  GtkWidget *toolbar = find_under (GTK_WIDGET (blocks), is_flow_box, NULL);
   g_assert_nonnull (toolbar);
 
   for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
@@ -147,7 +187,7 @@ test_blocks_toolbar_rows (void)
       /* every choice is there, and they lie in at most two rows */
       g_autoptr (GPtrArray) combos = g_ptr_array_new ();
       collect_combos (toolbar, combos);
-      g_assert_cmpuint (combos->len, ==, 5);
+      g_assert_cmpuint (combos->len, ==, 5 + gtk_widget_is_visible (record_chooser (blocks)));
       int rows = 0, last_y = G_MININT;
       int right = gtk_widget_get_allocated_width (toolbar);
       for (guint i = 0; i < combos->len; i++)
@@ -203,4 +243,131 @@ test_blocks_other_record (void)
       found |= r->job && r->job->m == 1000 && tl_run_record_find_run (r, o.kernels) != NULL;
     }
   g_assert_true (found);
+}
+
+/* ---- which record: chosen, and named while presenting ---------------------- */
+
+/* A copy of the instrumented record made at another time (created), in
+ * dir: a second open record with block records; owned by the caller. */
+static char *
+record_copy (const char *dir, const char *created)
+{
+  g_autofree char *from = record_path ("h200-gemm-1000x500x1000.json");
+  g_autofree char *text = NULL;
+  g_assert_true (g_file_get_contents (from, &text, NULL, NULL));
+  GString *s = g_string_new (text);
+  g_autofree char *made = g_strdup_printf ("\"created\":\"%s\"", created);
+  g_assert_cmpuint (g_string_replace (s, "\"created\":\"2026-11-21T22:56:21Z\"", made, 1), ==, 1);
+  g_autofree char *name = g_strdup_printf ("record-%.10s.json", created);
+  char *to = g_build_filename (dir, name, NULL);
+  g_assert_true (g_file_set_contents (to, s->str, (gssize) s->len, NULL));
+  g_string_free (s, TRUE);
+  return to;
+}
+
+static void
+open_path (const char *path)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  GFile *files[] = { file };
+  g_application_open (G_APPLICATION (app), files, 1, "");
+  g_assert_true (wait_until (is_idle, NULL, 60));
+  pump (0.2);
+}
+
+/* the date the Blocks page's record was made, as its file says */
+static const char *
+blocks_record_made (TlBlocksPage *blocks)
+{
+  TlRunRecord *r = tl_page_export_record (TL_PAGE (blocks));
+  g_assert_nonnull (r);
+  return r->created;
+}
+
+
+/* Several open records with block records: a record chooser lists them,
+ * the newest shown until the user chooses, the choice kept as another
+ * opens; what it shows is what it exports */
+void
+test_blocks_record_choice (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tl-blocks-XXXXXX", NULL);
+  g_autofree char *later = record_copy (dir, "2026-11-25T09:30:00Z");
+  g_autofree char *latest = record_copy (dir, "2026-11-26T10:00:00Z");
+  const char *ids[2];
+  open_record_with_two_timed_kernels (ids);
+  open_path (later);
+  TlBlocksPage *blocks = TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks"));
+  tl_window_show_view (win, "blocks");
+  pump (0.1);
+  g_assert_cmpstr (blocks_record_made (blocks), ==, "2026-11-25T09:30:00Z"); /* the newest */
+
+  GtkComboBox *combo = GTK_COMBO_BOX (record_chooser (blocks));
+  g_assert_true (gtk_widget_is_visible (GTK_WIDGET (combo)));
+  GtkTreeModel *model = gtk_combo_box_get_model (combo);
+  GtkTreeIter it;
+  int older = -1, rows = 0;
+  for (gboolean ok = gtk_tree_model_get_iter_first (model, &it); ok; ok = gtk_tree_model_iter_next (model, &it))
+    {
+      g_autofree char *text = NULL;
+      gtk_tree_model_get (model, &it, 0, &text, -1);
+      g_assert_null (strstr (text, "4096×4096×4096")); /* the counters record has no block records */
+      if (strstr (text, "2026-11-21 22:56"))
+        older = rows;
+      rows++;
+    }
+  g_assert_cmpint (older, >=, 0);
+  gtk_combo_box_set_active (combo, older);
+  pump (0.1);
+  g_assert_cmpstr (blocks_record_made (blocks), ==, "2026-11-21T22:56:21Z");
+  TlRenderOptions o;
+  tl_render_area_get_options (TL_RENDER_AREA (tl_blocks_page_get_area (blocks, FALSE)), &o);
+  g_assert_nonnull (o.kernels);
+
+  open_path (latest); /* the user's choice stays */
+  g_assert_cmpstr (blocks_record_made (blocks), ==, "2026-11-21T22:56:21Z");
+  g_assert_cmpint (gtk_tree_model_iter_n_children (model, NULL), ==, rows + 1);
+  gui_test_remove_folder (dir);
+  tl_window_show_view (win, "matrices");
+}
+
+/* Presenting at 1024×768 with several records open, the page names the
+ * record it shows, in one line, its size and machine whole */
+static gboolean
+is_label_naming (GtkWidget *w, gconstpointer words)
+{
+  return GTK_IS_LABEL (w) && gtk_widget_get_mapped (w) && strstr (gtk_label_get_text (GTK_LABEL (w)), words);
+}
+
+void
+test_blocks_record_named_presenting (void)
+{
+  static const char words[] = "1000×500×1000 · NVIDIA H200";
+  int w_was, h_was;
+  gtk_window_get_size (GTK_WINDOW (win), &w_was, &h_was);
+  TlBlocksPage *blocks = TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks"));
+  tl_window_show_view (win, "blocks");
+  gui_test_fill_screen (win, 1024, 768);
+  tl_window_set_presentation (win, TRUE);
+  pump (0.5);
+
+  GtkWidget *label = find_under (GTK_WIDGET (blocks), is_label_naming, words);
+  if (label == NULL)
+    g_error ("presenting at 1024×768, nothing on the Blocks page names its record (%s)", words);
+  PangoLayout *shown = gtk_label_get_layout (GTK_LABEL (label));
+  g_assert_cmpint (pango_layout_get_line_count (shown), ==, 1);
+  /* what comes up to the machine's name fits, an ellipsis after it */
+  const char *text = gtk_label_get_text (GTK_LABEL (label));
+  g_autofree char *head = g_strndup (text, (gsize) (strstr (text, words) - text) + strlen (words));
+  g_autofree char *with_dots = g_strconcat (head, "…", NULL);
+  PangoLayout *need = gtk_widget_create_pango_layout (label, with_dots);
+  int need_w;
+  pango_layout_get_pixel_size (need, &need_w, NULL);
+  g_object_unref (need);
+  g_assert_cmpint (need_w, <=, gtk_widget_get_allocated_width (label));
+
+  tl_window_set_presentation (win, FALSE);
+  gtk_window_resize (GTK_WINDOW (win), w_was, h_was);
+  pump (0.3);
+  tl_window_show_view (win, "matrices");
 }

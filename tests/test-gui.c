@@ -39,6 +39,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/blocks-time-scale", test_blocks_time_scale);
   g_test_add_func ("/gui/blocks-toolbar-rows", test_blocks_toolbar_rows);
   g_test_add_func ("/gui/blocks-other-record", test_blocks_other_record);
+  g_test_add_func ("/gui/blocks-record-choice", test_blocks_record_choice);
+  g_test_add_func ("/gui/blocks-record-named-presenting", test_blocks_record_named_presenting);
   g_test_add_func ("/gui/fresh-results", test_fresh_results);
   g_test_add_func ("/gui/menu-and-sidebar-keys", test_menu_and_sidebar_keys);
   g_test_add_func ("/gui/high-contrast-follows", test_high_contrast_follows);

@@ -26,9 +26,10 @@ struct _TlBlocksPage
   GtkWidget *grid, *timeline;   /* TlRenderArea */
 
   GtkWidget *toolbar;           /* a flow box of two: the kernels, the options */
-  GtkWidget *kernels_box, *kernel_combo, *other_combo;
+  GtkWidget *kernels_box, *record_combo, *kernel_combo, *other_combo;
   GtkWidget *grid_color_box, *grid_color, *timeline_color_box, *timeline_color;
   GtkWidget *time_scale_box, *time_scale_combo;
+  GtkWidget *record_note;       /* which record, where that is in question */
   GtkWidget *note;
   GtkWidget *paned;
   guint arrange_id;             /* the idle that places the grid */
@@ -251,6 +252,30 @@ paned_allocated_cb (GtkWidget *paned, GdkRectangle *allocation, TlBlocksPage *se
     arrange_soon (self);
 }
 
+/* The line naming the record: where the one on show has no block records
+ * (its own words then stand for the note below), and in presentation
+ * where the record chooser is not there to say it.  The note below says
+ * how to read the pictures, in a window. */
+static void
+show_notes (TlBlocksPage *self)
+{
+  gboolean other = self->record && self->session && self->record != tl_session_get_record (self->session);
+  gboolean chooser = gtk_widget_get_visible (self->record_combo);
+  gboolean named = other || (self->presentation && chooser);
+
+  if (named)
+    {
+      g_autofree char *which = tl_record_choice_label (self->record, FALSE);
+      g_autofree char *text = other && !chooser
+                                ? g_strdup_printf (_("Blocks of the open record %s (the one on show has no block records)."), which)
+                                : g_strdup_printf (_("Blocks of the record %s"), which);
+      gtk_label_set_text (GTK_LABEL (self->record_note), text);
+      gtk_widget_set_tooltip_text (self->record_note, text);
+    }
+  gtk_widget_set_visible (self->record_note, named);
+  gtk_widget_set_visible (self->note, !self->presentation && !(other && !chooser));
+}
+
 /* The toolbar: the two kernel choosers in one group, the options in
  * another, so that it takes one row where the page is wide and two where
  * it is not (1024×768 in high contrast), never one per control.  In
@@ -266,7 +291,7 @@ update_toolbar (TlBlocksPage *self)
   gtk_widget_set_visible (self->grid_color_box, !self->presentation);
   gtk_widget_set_visible (self->timeline_color_box, !self->presentation);
   gtk_widget_set_visible (self->toolbar, !self->presentation || two);
-  gtk_widget_set_visible (self->note, !self->presentation);
+  show_notes (self);
   arrange_soon (self);
 }
 
@@ -371,40 +396,26 @@ record_has_blocks (const TlRunRecord *record)
   return FALSE;
 }
 
-/* The session's record on show when a kernel of it recorded its blocks;
- * else the newest open record that has some (a record with counters
- * opened after an instrumented one), with *other set. */
-static TlRunRecord *
-record_with_blocks (TlSession *session, gboolean *other)
+static void
+record_changed_cb (TlBlocksPage *self)
 {
-  TlRunRecord *shown = session ? tl_session_get_record (session) : NULL;
-  GPtrArray *all = session ? tl_session_get_history (session) : NULL;
-  *other = FALSE;
-  if (shown == NULL || record_has_blocks (shown))
-    return shown;
-  for (guint i = all ? all->len : 0; i-- > 0;)
-    if (record_has_blocks (all->pdata[i]))
-      {
-        *other = TRUE;
-        return all->pdata[i];
-      }
-  return shown;
+  TlRunRecord *record = tl_record_choice_get (GTK_COMBO_BOX (self->record_combo), self->session);
+  if (record)
+    show_record (self, record);
 }
 
+/* The open records with block records to choose from (none: the one on
+ * show, to say that none of its kernels kept any). */
 static void
 results_changed_cb (TlSession *session, TlBlocksPage *self)
 {
-  gboolean other;
-  TlRunRecord *record = record_with_blocks (session, &other);
-  show_record (self, record);
-  if (other)
-    {
-      /* say which: the status bar names the session's other record */
-      g_autofree char *which = tl_record_choice_label (record, FALSE);
-      g_autofree char *note = g_strdup_printf (_("Blocks of the open record %s (the one on show has no block records)."),
-                                               which);
-      gtk_label_set_text (GTK_LABEL (self->note), note);
-    }
+  GtkComboBoxText *combo = GTK_COMBO_BOX_TEXT (self->record_combo);
+  g_signal_handlers_block_by_func (combo, record_changed_cb, self);
+  guint n = tl_record_choice_fill_wanted (combo, session, record_has_blocks);
+  g_signal_handlers_unblock_by_func (combo, record_changed_cb, self);
+  gtk_widget_set_visible (self->record_combo, n > 1);
+  TlRunRecord *record = tl_record_choice_get (GTK_COMBO_BOX (combo), session);
+  show_record (self, record ? record : session ? tl_session_get_record (session) : NULL);
 }
 
 /* ---- TlPage ------------------------------------------------------------------ */
@@ -464,6 +475,13 @@ blocks_export_options (TlPage *page, TlRenderOptions *o)
   return TRUE;
 }
 
+/* the record shown, which may not be the one on show */
+static TlRunRecord *
+blocks_export_record (TlPage *page)
+{
+  return TL_BLOCKS_PAGE (page)->record;
+}
+
 static const char *
 blocks_hint (TlPage *page)
 {
@@ -478,6 +496,7 @@ tl_blocks_page_page_init (TlPageInterface *iface)
   iface->set_presentation = blocks_set_presentation;
   iface->step = blocks_step;
   iface->export_options = blocks_export_options;
+  iface->export_record = blocks_export_record;
   iface->has_content = blocks_has_content;
 }
 
@@ -552,6 +571,7 @@ tl_blocks_page_class_init (TlBlocksPageClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tilelab/Tilelab/ui/tl-blocks-page.ui");
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, toolbar);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, kernels_box);
+  gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, record_combo);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, kernel_combo);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, other_combo);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, grid_color_box);
@@ -560,15 +580,21 @@ tl_blocks_page_class_init (TlBlocksPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, timeline_color);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, time_scale_box);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, time_scale_combo);
+  gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, record_note);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, note);
   gtk_widget_class_bind_template_child (widget_class, TlBlocksPage, paned);
   gtk_widget_class_bind_template_callback (widget_class, blocks_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, record_changed_cb);
 }
 
 static void
 tl_blocks_page_init (TlBlocksPage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* records told apart by their ends: the size and the time */
+  tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->record_combo), 20);
+  g_autoptr (GList) cells = gtk_cell_layout_get_cells (GTK_CELL_LAYOUT (self->record_combo));
+  g_object_set (cells->data, "ellipsize", PANGO_ELLIPSIZE_MIDDLE, NULL);
   tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->kernel_combo), 12);
   tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->other_combo), 12);
   /* "Tiles by" and its choice fit 1024 px beside the sidebar in Serbian too */

@@ -79,6 +79,60 @@ tl_record_choice_fill (GtkComboBoxText *combo, TlSession *session, TlRecordWante
   gtk_combo_box_set_active (GTK_COMBO_BOX (combo), choice);
 }
 
+/* the label of the record the user chose, kept on the combo */
+#define USER_CHOICE "tl-record-choice-user"
+
+static void
+user_chose_cb (GtkComboBox *combo, gpointer data)
+{
+  g_object_set_data_full (G_OBJECT (combo), USER_CHOICE,
+                          gtk_combo_box_text_get_active_text (GTK_COMBO_BOX_TEXT (combo)), g_free);
+}
+
+/* the history's index of the newest record labelled label, or -1 */
+static int
+newest_labelled (GPtrArray *all, TlRecordWanted wanted, const char *label)
+{
+  for (guint i = all->len; label && i-- > 0;)
+    {
+      g_autofree char *l = tl_record_choice_label (all->pdata[i], FALSE);
+      if (wanted (all->pdata[i]) && strcmp (l, label) == 0)
+        return (int) i;
+    }
+  return -1;
+}
+
+guint
+tl_record_choice_fill_wanted (GtkComboBoxText *combo, TlSession *session, TlRecordWanted wanted)
+{
+  g_return_val_if_fail (GTK_IS_COMBO_BOX_TEXT (combo) && wanted != NULL, 0);
+  if (g_signal_handler_find (combo, G_SIGNAL_MATCH_FUNC, 0, 0, NULL, user_chose_cb, NULL) == 0)
+    g_signal_connect (combo, "changed", G_CALLBACK (user_chose_cb), NULL);
+  g_signal_handlers_block_by_func (combo, user_chose_cb, NULL);
+  gtk_combo_box_text_remove_all (combo);
+
+  GPtrArray *all = gemm_records (session);
+  TlRunRecord *shown = session ? tl_session_get_record (session) : NULL;
+  g_autofree char *shown_label = shown && wanted (shown) ? tl_record_choice_label (shown, FALSE) : NULL;
+  const char *chosen = g_object_get_data (G_OBJECT (combo), USER_CHOICE);
+  int newest = -1, choice = -1;
+  guint n = 0;
+  for (guint i = 0; all && i < all->len; i++)
+    {
+      g_autofree char *label = tl_record_choice_label (all->pdata[i], FALSE);
+      if (newest_labelled (all, wanted, label) != (int) i)
+        continue; /* not wanted, or an older copy */
+      g_autofree char *id = g_strdup_printf ("%u", i);
+      gtk_combo_box_text_append (combo, id, label);
+      newest = (int) n++;
+      if (g_strcmp0 (label, chosen) == 0 || (chosen == NULL && g_strcmp0 (label, shown_label) == 0))
+        choice = newest;
+    }
+  gtk_combo_box_set_active (GTK_COMBO_BOX (combo), choice >= 0 ? choice : newest);
+  g_signal_handlers_unblock_by_func (combo, user_chose_cb, NULL);
+  return n;
+}
+
 TlRunRecord *
 tl_record_choice_get (GtkComboBox *combo, TlSession *session)
 {

@@ -28,6 +28,12 @@ char        *tl_record_choice_label (const TlRunRecord *record, gboolean say_cou
 /* Refills combo with the session's GEMM records, keeping the record chosen
  * before when it is still there (else the default). */
 void         tl_record_choice_fill (GtkComboBoxText *combo, TlSession *session, TlRecordWanted wanted);
+/* Refills combo with the session's GEMM records that wanted accepts, a
+ * record opened twice listed once (its newest copy).  The record the user
+ * chose stays chosen as others open; until the user chooses, the one on
+ * show where wanted accepts it, else the newest that it does.  Returns
+ * how many are listed. */
+guint        tl_record_choice_fill_wanted (GtkComboBoxText *combo, TlSession *session, TlRecordWanted wanted);
 /* The record chosen (borrowed from the session), or NULL. */
 TlRunRecord *tl_record_choice_get  (GtkComboBox *combo, TlSession *session);
 
