@@ -2,8 +2,8 @@
  * shows it: two records (1000×500×1000 and 4096, 26 names in the sweep's
  * legend) at 1024×768 beside the sidebar, where the bars and the sweep
  * under them asked 95 px more than the page had and the sweep's plot was
- * 90 px tall; and at 1600×1000, where both fit.  Exits 77 (skip) without
- * a display.
+ * 90 px tall; and at 1600×1000, where both fit.  Export draws the
+ * chart or charts on the screen.  Exits 77 (skip) without a display.
  */
 #include <gtk/gtk.h>
 
@@ -105,6 +105,16 @@ assert_whole (GtkWidget *chart)
   g_assert_cmpint (gtk_widget_get_allocated_height (chart), >=, want);
 }
 
+/* What Export (Ctrl+E) draws from the page as it is now. */
+static TlRenderCharts
+exported_charts (void)
+{
+  TlRenderOptions o;
+  tl_render_options_init (&o);
+  g_assert_true (tl_page_export_options (TL_PAGE (gui_test_compare (win)), &o));
+  return o.charts;
+}
+
 static void
 open_two_sizes (void)
 {
@@ -135,11 +145,14 @@ test_small_screen (void)
   g_assert_true (gtk_widget_get_mapped (c.sweep_shown));
   assert_whole (c.bars);
   g_assert_false (gtk_widget_get_mapped (c.sweep));
+  /* Export draws the chart on the screen, not both */
+  g_assert_cmpint (exported_charts (), ==, TL_RENDER_CHARTS_BARS);
 
   gtk_button_clicked (GTK_BUTTON (c.sweep_shown));
   assert_whole (c.sweep);
   assert_no_scroll (&c, "1024×768, the sweep");
   g_assert_false (gtk_widget_get_mapped (c.bars));
+  g_assert_cmpint (exported_charts (), ==, TL_RENDER_CHARTS_SWEEP);
 
   gtk_button_clicked (GTK_BUTTON (c.bars_shown));
   tl_compare_page_select_bar (gui_test_compare (win), 3);
@@ -193,10 +206,12 @@ test_presenting (void)
     g_assert_true (tl_page_step (page, 1));
   assert_whole (c.sweep);
   g_assert_cmpstr (slide_hint (), ==, "Page Up: the bars");
+  g_assert_cmpint (exported_charts (), ==, TL_RENDER_CHARTS_SWEEP);
 
   g_assert_true (tl_page_step (page, -1));
   assert_whole (c.bars);
   g_assert_cmpstr (slide_hint (), ==, "Page Down past the last bar: the size sweep");
+  g_assert_cmpint (exported_charts (), ==, TL_RENDER_CHARTS_BARS);
   tl_window_set_presentation (win, FALSE);
   tl_compare_page_select_bar (gui_test_compare (win), -1);
   gui_test_pump (0.3);
@@ -214,6 +229,7 @@ test_large_screen (void)
   assert_whole (c.bars);
   g_assert_false (gtk_widget_get_mapped (c.sweep_shown));
   g_assert_null (slide_hint ());
+  g_assert_cmpint (exported_charts (), ==, TL_RENDER_CHARTS_BARS_OVER_SWEEP);
 }
 
 static void

@@ -551,13 +551,14 @@ compare_export_options (TlPage *page, TlRenderOptions *o)
   o->color = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->metric_combo));
   if (runs && self->selected_bar >= 0 && (guint) self->selected_bar < runs->len)
     o->selected = ((const TlKernelRun *) runs->pdata[self->selected_bar])->kernel_id;
-  /* the bars' colours, and the charts on the screen: in a window the
-   * sweep under the bars, presenting the one chart shown */
+  /* the bars' colours, and the charts on the screen: the sweep under the
+   * bars where both show, else the one chart shown (presenting, and in a
+   * window too short for both: 1024×768 exported both where it showed one) */
   o->counter = gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->color_combo));
   o->sweep_percent = gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->sweep_percent));
   if (!self->sweep_has_sizes)
     o->charts = TL_RENDER_CHARTS_BARS;
-  else if (!self->presentation)
+  else if (!one_at_a_time (self))
     o->charts = TL_RENDER_CHARTS_BARS_OVER_SWEEP;
   else
     o->charts = self->showing_sweep ? TL_RENDER_CHARTS_SWEEP : TL_RENDER_CHARTS_BARS;
