@@ -281,7 +281,7 @@ sweep_button_clicked_cb (GtkButton *button, TlComparePage *self)
 static void
 sweep_percent_toggled_cb (GtkToggleButton *button, TlComparePage *self)
 {
-  self->showing_sweep = TRUE;
+  show_the_sweep (self);
   update_sweep (self);
 }
 
