@@ -417,6 +417,54 @@ test_bars_legible (void)
   cairo_surface_destroy (s);
 }
 
+/* The bars of the 1000×500×1000 record as a window shows them beside the
+ * sidebar (the chart 650×530 at 1024×768, 906×560 at 1280×800): every
+ * word — names, numbers, the notes beside them — at the 12-px type of the
+ * window's other pages (the notes and their numbers were 10.5 px on two
+ * lines at 1024×768), none cut to "…", none on another. */
+static void
+test_bars_window_text (void)
+{
+  static const int sizes[][2] = { { 650, 530 }, { 906, 560 } };
+  TlRenderInput input;
+  tl_test_doc_record_load (&input, "h200-gemm-1000x500x1000.json");
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1);
+  TlRenderOptions o;
+  tl_render_options_init (&o);
+  o.view = TL_RENDER_COMPARE;
+  o.color = "time";
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      int w = sizes[k][0], h = sizes[k][1];
+      cairo_t *cr;
+      cairo_surface_t *s = surface (w, h, &cr);
+      tl_paint_set_font (cr, &style, style.font_size, FALSE);
+      double least = tl_paint_text_height (cr) - 0.01;
+      g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+      g_autoptr (GError) error = NULL;
+      tl_paint_text_boxes_attach (cr, boxes);
+      g_assert_true (tl_render_draw (cr, &input, &o, &style, w, h, &error));
+      g_assert_no_error (error);
+      cairo_destroy (cr);
+      cairo_surface_destroy (s);
+      g_autoptr (GString) report = g_string_new (NULL);
+      for (guint i = 0; i < tl_paint_text_boxes_len (boxes); i++)
+        {
+          const TlPaintTextBox *b = tl_paint_text_boxes_index (boxes, i);
+          if (b->h < least)
+            g_string_append_printf (report, "“%s” is %.1f px tall, under %.1f\n", b->text, b->h, least);
+        }
+      if (any_cut (boxes))
+        g_string_append (report, "a text is cut\n");
+      tl_paint_text_boxes_check (boxes, w, h, report);
+      g_assert_nonnull (tl_paint_text_boxes_find (boxes, "of cuBLAS SGEMM"));
+      if (report->len > 0)
+        g_error ("compare bars at %d×%d:\n%s", w, h, report->str);
+    }
+  tl_render_input_clear (&input);
+}
+
 /* Compare in a 1024×768 window (a chart 560 px wide) with a few bars: a
  * name too wide for its column ("16 double-buffered, 4×8 warps, planned")
  * reads whole on two lines, not cut to "16 double-buffered, 4×8 warps,…". */
@@ -629,6 +677,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/sweep-shapes", test_sweep_shapes);
   g_test_add_func ("/compare/sweep-legend-all", test_sweep_legend_all);
   g_test_add_func ("/compare/bars-legible", test_bars_legible);
+  g_test_add_func ("/compare/bars-window-text", test_bars_window_text);
   g_test_add_func ("/compare/bars-long-names", test_bars_long_names);
   g_test_add_func ("/compare/bars-fill-page", test_bars_fill_page);
   g_test_add_func ("/compare/sweep-legend-under", test_sweep_legend_under);

@@ -199,9 +199,22 @@ tl_paint_compare_layout (const TlCompareModel *model, const TlPaintStyle *style,
   layout_axis (model, cr, lo, hi, out);
 }
 
-/* the smallest type a row's texts get: the back row reads 11 px */
+/* the smallest type a row's texts get: 11/12 of the chart's, and never
+ * under a window's 12 px (the other pages' least; the notes were drawn
+ * at 10.5 px in a 1024×768 window) */
 #define ROW_FONT_MIN_RATIO (11.0 / 12.0)
+#define ROW_FONT_MIN_PX 12.0
+/* a note goes on a second line under its number in type this near the chart's */
+#define TWO_LINE_FONT_MIN_RATIO 0.8
 #define LINE_HEIGHT 1.164
+
+/* The least type of a row's texts, in style units, at ratio of the
+ * chart's type: never under ROW_FONT_MIN_PX (nor over the chart's type). */
+static double
+row_font_least (const TlPaintStyle *style, double ratio)
+{
+  return MIN (style->font_size, MAX (ROW_FONT_MIN_PX / style->scale, style->font_size * ratio));
+}
 
 double
 tl_paint_compare_min_height (const TlCompareModel *model, const TlPaintStyle *style)
@@ -209,7 +222,7 @@ tl_paint_compare_min_height (const TlCompareModel *model, const TlPaintStyle *st
   g_return_val_if_fail (model != NULL && style != NULL, 0);
   double font = TL_PX (style, style->font_size);
   double top = model->title ? TL_PX (style, style->title_font_size) * 1.6 : font * 0.6;
-  double row = TL_PX (style, style->font_size * ROW_FONT_MIN_RATIO) * LINE_HEIGHT * 1.1;
+  double row = TL_PX (style, row_font_least (style, ROW_FONT_MIN_RATIO)) * LINE_HEIGHT * 1.1;
   return ceil (top + font * 3.2 + row * model->n_bars);
 }
 
@@ -436,7 +449,8 @@ bar_annotation (cairo_t *cr, const TlCompareModel *model, const TlCompareLayout 
   bar_note (model, i, num, sizeof num, note);
   double ax = lay->plot_x + lay->plot_w + font * 0.6;
   double room = width - ax - TL_PX (style, 2);
-  gboolean two = note->len > 0 && row_font_size (lay, style, TRUE) >= style->font_size * 0.8;
+  gboolean two = note->len > 0
+                 && row_font_size (lay, style, TRUE) >= row_font_least (style, TWO_LINE_FONT_MIN_RATIO);
   double nsize = two ? row_font_size (lay, style, TRUE) : size;
   double lh = TL_PX (style, nsize) * LINE_HEIGHT;
   tl_paint_set_font (cr, style, nsize, TRUE);
@@ -476,7 +490,7 @@ paint_bar_name (cairo_t *cr, const TlCompareLayout *lay, const TlPaintStyle *sty
   double font = TL_PX (style, style->font_size);
   double x = lay->plot_x - font * 0.8, room = lay->plot_x - font * 1.2;
   double two_size = row_font_size (lay, style, TRUE);
-  if (tl_paint_text_width (cr, name) > room && two_size >= style->font_size * ROW_FONT_MIN_RATIO)
+  if (tl_paint_text_width (cr, name) > room && two_size >= row_font_least (style, ROW_FONT_MIN_RATIO))
     {
       tl_paint_set_font (cr, style, two_size, FALSE);
       gssize at = name_break (cr, name, room);

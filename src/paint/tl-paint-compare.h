@@ -37,7 +37,7 @@ typedef struct
 void     tl_paint_compare_layout (const TlCompareModel *model, const TlPaintStyle *style,
                                   cairo_t *cr, double width, double height, TlCompareLayout *out);
 /* The least height at which every row's texts keep their smallest
- * legible type (11 px at scale 1): a page gives the chart this much and
+ * legible type (12 px at scale 1): a page gives the chart this much and
  * scrolls, rather than shrinking the names to specks. */
 double   tl_paint_compare_min_height (const TlCompareModel *model, const TlPaintStyle *style);
 /* x of a value on the axis */
