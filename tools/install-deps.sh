@@ -12,6 +12,8 @@ packages=(
   # the fuzz step of CI (tools/fuzz-all.sh): clang with libFuzzer
   clang
   xvfb xauth imagemagick desktop-file-utils appstream python3 poppler-utils
+  # a private session bus for test-gui-launch-twice (GTestDBus)
+  dbus-daemon
   # the worker through ssh and Slurm: the client, and the real services the
   # remote tests start on 127.0.0.1 (tools/test-services.sh)
   openssh-client openssh-server slurm-wlm munge

@@ -34,7 +34,7 @@ main (int argc, char **argv)
   tl_memory_share_one_arena ();
   tl_locale_init ();
 
-  g_autoptr (TlApplication) app = tl_application_new ();
+  g_autoptr (TlApplication) app = tl_application_new_for_desktop ();
   tl_stop_signals_watch (stop_cb, app);
   int status = g_application_run (G_APPLICATION (app), argc, argv);
   /* an export still being written is not whole: its temporary goes, the

@@ -85,6 +85,13 @@ tl_application_handle_local_options (GApplication *app, GVariantDict *options)
       g_print ("tilelab %s\n", TL_VERSION);
       return 0;
     }
+  /* a window of its own: an instance of its own, which does not pass its
+   * files on to the running one.  --generate fills the new window's A and
+   * B, so it asks for one too (a running window would never see it), as
+   * does a start-up probe (it times a start of its own). */
+  if (g_variant_dict_contains (options, "new-window") || g_variant_dict_contains (options, "generate")
+      || g_getenv ("TILELAB_PROBE") != NULL)
+    g_application_set_flags (app, g_application_get_flags (app) | G_APPLICATION_NON_UNIQUE);
   if (g_variant_dict_lookup (options, "generate", "&s", &spec))
     {
       if (strrchr (spec, ':') == NULL)
@@ -196,6 +203,8 @@ tl_application_init (TlApplication *self)
   static const GOptionEntry entries[] = {
     { "generate", 'g', 0, G_OPTION_ARG_STRING, NULL,
       N_("Start with A and B generated: SPEC:N, e.g. random-uniform:512 (both N×N)"), N_("SPEC:N") },
+    { "new-window", 0, 0, G_OPTION_ARG_NONE, NULL,
+      N_("Open a window of its own, beside a running Tilelab"), NULL },
     { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
     { NULL }
   };
@@ -205,14 +214,30 @@ tl_application_init (TlApplication *self)
     _("Open matrices (.mtx, .npy, .csv, .tsv, .txt) as A and B, or run records (.json)."));
 }
 
+static TlApplication *
+application_new (GApplicationFlags flags)
+{
+  return g_object_new (TL_TYPE_APPLICATION,
+                       "application-id", TL_APPLICATION_ID,
+                       "flags", G_APPLICATION_HANDLES_OPEN | flags,
+                       "resource-base-path", "/org/tilelab/Tilelab",
+                       NULL);
+}
+
+/* One instance of its own, which needs no session bus: what the tests and
+ * tools that drive a window start. */
 TlApplication *
 tl_application_new (void)
 {
-  /* non-unique: a lecture laptop may run two windows side by side, and
-   * the tests need no session bus */
-  return g_object_new (TL_TYPE_APPLICATION,
-                       "application-id", TL_APPLICATION_ID,
-                       "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE,
-                       "resource-base-path", "/org/tilelab/Tilelab",
-                       NULL);
+  return application_new (G_APPLICATION_NON_UNIQUE);
+}
+
+/* The desktop app: one per session.  `tilelab RECORD.json` while it runs
+ * hands the file to the running window over D-Bus (the record joins those
+ * open there, the window comes to the front) and exits; --new-window opens
+ * a second window beside it.  Without a session bus it runs on its own. */
+TlApplication *
+tl_application_new_for_desktop (void)
+{
+  return application_new (G_APPLICATION_DEFAULT_FLAGS);
 }

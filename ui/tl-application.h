@@ -10,5 +10,6 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TlApplication, tl_application, TL, APPLICATION, GtkApplication)
 
 TlApplication *tl_application_new (void);
+TlApplication *tl_application_new_for_desktop (void);
 
 G_END_DECLS
