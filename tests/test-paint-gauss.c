@@ -15,6 +15,7 @@
 #include "lu/tl-lu.h"
 #include "lu-test-util.h"
 #include "paint/tl-paint-gauss.h"
+#include "paint/tl-paint-gauss-side.h"
 #include "paint/tl-paint-text-boxes.h"
 #include "paint/tl-render.h"
 #include "paint-test-util.h"
@@ -312,6 +313,43 @@ test_render_presenting (void)
   tl_render_input_clear (&input);
 }
 
+/* The time chart presenting on a 16:9 (and 4:3) page: its bars get a
+ * quarter of the page's height or more at every step (they had 79 px of
+ * 1080, 65 of 900 under a legend of one phase per line, a title on two
+ * lines and a subtitle's second line for "4 of 6"); German's longer
+ * words a fifth. */
+static void
+test_chart_share_presenting (void)
+{
+  static const int sizes[][2] = { { 1920, 1080 }, { 1920, 1040 }, { 1600, 900 },
+                                  { 1280, 800 }, { 1024, 768 } };
+  static const guint steps[] = { 0, 50, 95, 96 };
+  gboolean german = g_strcmp0 (g_getenv ("LANGUAGE"), "de") == 0;
+  TlRenderInput input;
+  tl_test_doc_record_load (&input, "h200-lu-02-blocked-96.json");
+  TlRenderOptions o;
+  tl_render_options_init (&o);
+  o.view = TL_RENDER_GAUSS;
+  o.presentation = TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    for (guint k = 0; k < G_N_ELEMENTS (steps); k++)
+      {
+        int width = sizes[i][0], height = sizes[i][1];
+        TlPaintStyle style;
+        tl_render_style_init (&style, &o, width, height, 1.0);
+        g_autoptr (TlGaussFrame) frame = tl_gauss_frame_new (input.lu, steps[k], NULL);
+        TlGaussModel model;
+        tl_gauss_model_init (&model);
+        model.frame = frame;
+        TlGaussLayout lay;
+        tl_paint_gauss_layout (&model, &style, width, height, &lay);
+        double bars = tl_paint_gauss_chart_plot_height (frame, &style, lay.chart_w, lay.chart_h);
+        g_test_message ("%d×%d step %u: bars %.0f px high", width, height, steps[k], bars);
+        g_assert_cmpfloat (bars, >=, height * (german ? 0.2 : 0.25));
+      }
+  tl_render_input_clear (&input);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -327,5 +365,6 @@ main (int argc, char **argv)
   g_test_add_func ("/paint-gauss/blocked-timing", test_blocked_timing);
   g_test_add_func ("/paint-gauss/gfp-cells", test_gfp_cells);
   g_test_add_func ("/paint-gauss/now-on-first-step", test_now_on_first_step);
+  g_test_add_func ("/paint-gauss/chart-share-presenting", test_chart_share_presenting);
   return g_test_run ();
 }

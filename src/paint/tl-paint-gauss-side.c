@@ -85,21 +85,44 @@ longest_step (const TlLuRecorder *rec)
   return tmax > 0 ? tmax : 1;
 }
 
-/* the phases' colours, two per line when they fit, else one per line;
- * returns the height it took */
+/* The legend's two columns at size: the phases 0 and 2 on the left,
+ * 1 and 3 on the right, each as wide as its longest label and swatch;
+ * returns the second column's x offset, the whole width in *need. */
 static double
-chart_legend (cairo_t *cr, const TlPaintStyle *style, double x, double y, double w, double row)
+legend_columns (cairo_t *cr, const TlPaintStyle *style, double size, double w, double *need)
 {
-  double font = TL_PX (style, style->font_size);
-  tl_paint_set_font (cr, style, style->font_size, FALSE);
-  double widest = 0;
+  double font = TL_PX (style, size), col[2] = { 0, 0 };
+  tl_paint_set_font (cr, style, size, FALSE);
   for (guint p = 0; p < TL_LU_N_PHASES; p++)
-    widest = MAX (widest, tl_paint_text_width (cr, _(phase_labels[p])));
-  guint per_line = 2 * (widest + font * 2.0) <= w ? 2 : 1;
+    col[p % 2] = MAX (col[p % 2], font * 1.3 + tl_paint_text_width (cr, _(phase_labels[p])));
+  *need = col[0] + font * 0.7 + col[1];
+  return MIN (MAX (w / 2, col[0] + font * 0.7), w - col[1]);
+}
+
+/* the phases' colours, two per line when they fit — on a short box at a
+ * type down to LEGEND_LEAST of the body's, that the bars keep the rows —
+ * else one per line at the body's type; returns the height it took */
+#define LEGEND_LEAST 0.8
+static double
+chart_legend (cairo_t *cr, const TlPaintStyle *style, double x, double y, double w,
+              gboolean short_box)
+{
+  double size = style->font_size, least = short_box ? size * LEGEND_LEAST : size, need;
+  double second = legend_columns (cr, style, size, w, &need);
+  while (need > w && size > least)
+    {
+      size = MAX (size * 0.95, least);
+      second = legend_columns (cr, style, size, w, &need);
+    }
+  guint per_line = need <= w ? 2 : 1;
+  if (per_line == 1)
+    size = style->font_size;
+  double font = TL_PX (style, size), row = short_box ? 1.2 : 1.35;
+  tl_paint_set_font (cr, style, size, FALSE);
   for (guint p = 0; p < TL_LU_N_PHASES; p++)
     {
       double rgb[3];
-      double lx = x + (p % per_line) * w / 2;
+      double lx = x + (p % per_line) * second;
       double ly = y + (p / per_line) * font * row;
       phase_rgb (p, rgb);
       cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
@@ -108,7 +131,8 @@ chart_legend (cairo_t *cr, const TlPaintStyle *style, double x, double y, double
       tl_paint_set_fg (cr, style);
       tl_paint_text (cr, lx + font * 1.3, ly, 0, 0, _(phase_labels[p]));
     }
-  return font * row * (TL_LU_N_PHASES / per_line) + font * 0.5;
+  tl_paint_set_font (cr, style, style->font_size, FALSE);
+  return font * row * (TL_LU_N_PHASES / per_line) + TL_PX (style, style->font_size) * 0.5;
 }
 
 /* The plot's area and scale: time 0 … tmax (ns) shown in unit_div ns
@@ -210,30 +234,30 @@ chart_step_axis (cairo_t *cr, const TlPaintStyle *style, const ChartPlot *c, gui
   tl_paint_text (cr, c->px + c->pw / 2, c->py + c->ph + font * 1.35, 0.5, 0, _("block step"));
 }
 
-void
-tl_paint_gauss_chart (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle *style,
-                      double box_x, double box_y, double box_w, double box_h)
+/* The chart's head in the box: its title, the phases' legend and the
+ * value axis' unit, painted; the plot's place under them in *c. */
+static void
+chart_head (cairo_t *cr, const TlLuRecorder *rec, const TlPaintStyle *style, double box_x,
+            double box_y, double box_w, double box_h, ChartPlot *c)
 {
-  const TlLuRecorder *rec = frame->record;
-  guint nb = rec->blocks->len;
   double font = TL_PX (style, style->font_size);
+  *c = (ChartPlot) { .tmax = longest_step (rec), .tick = TL_PX (style, 5) };
+  const char *unit = c->tmax < 2e6 ? "µs" : "ms";
+  c->unit_div = c->tmax < 2e6 ? 1e3 : 1e6;
 
-  if (box_w <= 0 || nb == 0)
-    return;
-
-  ChartPlot c = { .tmax = longest_step (rec), .tick = TL_PX (style, 5) };
-  const char *unit = c.tmax < 2e6 ? "µs" : "ms";
-  c.unit_div = c.tmax < 2e6 ? 1e3 : 1e6;
-
-  cairo_save (cr);
   tl_paint_set_fg (cr, style);
   double y = box_y;
-  y += fit_text (cr, style, box_x, y, box_w, style->font_size * 1.05, TRUE,
-                 _("Time per block step (seed 004, Fig. 5)"));
+  /* a short box (a 16:9 page presenting) packs the title on one line
+   * and the legend's rows */
+  gboolean short_box = box_h < font * 24;
+  const char *title = _("Time per block step (seed 004, Fig. 5)");
+  double title_size = style->font_size * 1.05;
+  if (short_box)
+    title_size = tl_paint_fit_font (cr, style, title_size, style->font_size * LEGEND_LEAST, TRUE,
+                                    box_w, title);
+  y += fit_text (cr, style, box_x, y, box_w, title_size, TRUE, title);
   y += font * 0.2;
-  /* a short box (a 16:9 render presenting) packs the legend's rows */
-  gboolean short_box = box_h < font * 17;
-  y += chart_legend (cr, style, box_x, y, box_w, short_box ? 1.2 : 1.35);
+  y += chart_legend (cr, style, box_x, y, box_w, short_box);
 
   /* the value axis' unit, as a caption above it; on a short box (a 16:9
    * render presenting) the unit alone, at the axis' top beside the
@@ -247,11 +271,27 @@ tl_paint_gauss_chart (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle
     }
   else
     tl_paint_text (cr, box_x, y, 0, 0, unit);
-  c.px = box_x + font * 3.6;
-  c.pw = box_w - font * 3.8;
+  c->px = box_x + font * 3.6;
+  c->pw = box_w - font * 3.8;
   /* room above the tallest bar for its "now" */
-  c.py = y + font * 1.2;
-  c.ph = box_y + box_h - c.py - c.tick - font * 2.8;
+  c->py = y + font * 1.2;
+  c->ph = box_y + box_h - c->py - c->tick - font * 2.8;
+}
+
+void
+tl_paint_gauss_chart (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle *style,
+                      double box_x, double box_y, double box_w, double box_h)
+{
+  const TlLuRecorder *rec = frame->record;
+  guint nb = rec->blocks->len;
+  double font = TL_PX (style, style->font_size);
+
+  if (box_w <= 0 || nb == 0)
+    return;
+
+  ChartPlot c;
+  cairo_save (cr);
+  chart_head (cr, rec, style, box_x, box_y, box_w, box_h, &c);
   if (c.ph >= font * 2 && c.pw >= font * 2)
     {
       c.slot = c.pw / nb;
@@ -260,6 +300,21 @@ tl_paint_gauss_chart (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle
       chart_step_axis (cr, style, &c, nb);
     }
   cairo_restore (cr);
+}
+
+double
+tl_paint_gauss_chart_plot_height (const TlGaussFrame *frame, const TlPaintStyle *style,
+                                  double box_w, double box_h)
+{
+  if (box_w <= 0 || frame->record->blocks->len == 0)
+    return 0;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  ChartPlot c;
+  chart_head (cr, frame->record, style, 0, 0, box_w, box_h, &c);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return MAX (c.ph, 0);
 }
 
 /* The record so far: steps, swaps, and the growth factor and sign of

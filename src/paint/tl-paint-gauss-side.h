@@ -12,6 +12,10 @@ G_BEGIN_DECLS
  * solve, GEMM update), the frame's step marked, in the box. */
 void tl_paint_gauss_chart (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle *style,
                            double box_x, double box_y, double box_w, double box_h);
+/* The height of the chart's bars in a box of box_w × box_h, under its
+ * title, legend and unit (0 when there are none). */
+double tl_paint_gauss_chart_plot_height (const TlGaussFrame *frame, const TlPaintStyle *style,
+                                         double box_w, double box_h);
 /* The facts: the record's problem and kernel, the frame's step and what
  * it did, in the box. */
 void tl_paint_gauss_facts (cairo_t *cr, const TlGaussFrame *frame, const TlPaintStyle *style,

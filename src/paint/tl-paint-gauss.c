@@ -53,9 +53,10 @@ heat_model (const TlGaussModel *model, TlHeatmapModel *hm)
   hm->caption = _("working matrix");
 }
 
-/* The line under the title: the matrix, the pivoting, the block, the step. */
+/* The line under the title: the matrix, the pivoting, the block, and the
+ * step (current: step k, else finished) in block step block (-1: none). */
 static GString *
-subtitle_text (const TlGaussFrame *f)
+subtitle_text_at (const TlGaussFrame *f, gboolean current, guint k, gint block)
 {
   const TlLuRecorder *rec = f->record;
   GString *s = g_string_new (NULL);
@@ -69,45 +70,81 @@ subtitle_text (const TlGaussFrame *f)
     g_string_append_printf (s, _(" · pivoting %s"), tl_pivoting_name (rec->pivoting));
   if (rec->block_size > 0)
     g_string_append_printf (s, _(" · block %u"), rec->block_size);
-  if (f->current)
-    g_string_append_printf (s, _(" · step k = %u of 0…%u: eliminate column %u"), f->step,
-                            f->n_steps - 1, f->step);
+  if (current)
+    g_string_append_printf (s, _(" · step k = %u of 0…%u: eliminate column %u"), k,
+                            f->n_steps - 1, k);
   else
     g_string_append_printf (s, _(" · finished after %u steps: L\\U packed"), f->n_steps);
-  if (f->block >= 0)
-    g_string_append_printf (s, _(" · block step %d of %u"), f->block + 1, rec->blocks->len);
+  if (block >= 0)
+    g_string_append_printf (s, _(" · block step %d of %u"), block + 1, rec->blocks->len);
   return s;
 }
 
-#define SUBTITLE_SIZE 1.1 /* of the body's type */
+static GString *
+subtitle_text (const TlGaussFrame *f)
+{
+  return subtitle_text_at (f, f->current != NULL, f->step, f->block);
+}
 
-/* The subtitle's lines at width: two where one would cut it ("… eliminate
- * column 40 · block ste…" at 1280×800 presenting, German at 1024×768). */
-static guint
-subtitle_lines (const TlGaussFrame *f, const TlPaintStyle *style, double width)
+#define SUBTITLE_SIZE 1.1  /* of the body's type */
+#define SUBTITLE_LEAST 0.95 /* on one line, where the full size would take two */
+
+/* The width of the record's longest subtitle in cr's font: at its last
+ * step and block step, or finished. */
+static double
+subtitle_widest (cairo_t *cr, const TlGaussFrame *f)
+{
+  gint last_block = (gint) f->record->blocks->len - 1;
+  GString *texts[] = {
+    subtitle_text_at (f, TRUE, f->n_steps - 1, last_block),
+    subtitle_text_at (f, FALSE, f->n_steps, -1),
+    subtitle_text_at (f, FALSE, f->n_steps, last_block),
+  };
+  double widest = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    {
+      widest = MAX (widest, tl_paint_text_width (cr, texts[i]->str));
+      g_string_free (texts[i], TRUE);
+    }
+  return widest;
+}
+
+/* The subtitle's type and lines at width: one line, its type down to
+ * SUBTITLE_LEAST of the body's where the record's longest subtitle then
+ * fits (the same type on every frame: a second line for "4 of 6" took 46
+ * px from the time chart at 1920×1080 presenting); else at full size,
+ * two where one would cut it ("… eliminate column 40 · block ste…" at
+ * 1280×800 presenting, German at 1024×768). */
+static void
+subtitle_fit (const TlGaussFrame *f, const TlPaintStyle *style, double width, TlGaussLayout *out)
 {
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_A8, 1, 1);
   cairo_t *cr = cairo_create (surface);
+  double max_w = width - 2 * TL_PX (style, 4);
+  out->subtitle_size = style->font_size * SUBTITLE_SIZE;
+  tl_paint_set_font (cr, style, out->subtitle_size, FALSE);
+  double widest = subtitle_widest (cr, f);
+  if (widest > max_w && widest * SUBTITLE_LEAST / SUBTITLE_SIZE <= max_w)
+    out->subtitle_size *= max_w / widest * 0.98; /* type does not scale exactly */
   GString *s = subtitle_text (f);
-  tl_paint_set_font (cr, style, style->font_size * SUBTITLE_SIZE, FALSE);
-  guint n = tl_paint_text_width (cr, s->str) > width - 2 * TL_PX (style, 4) ? 2 : 1;
+  tl_paint_set_font (cr, style, out->subtitle_size, FALSE);
+  out->subtitle_lines = tl_paint_text_width (cr, s->str) > max_w ? 2 : 1;
   g_string_free (s, TRUE);
   cairo_destroy (cr);
   cairo_surface_destroy (surface);
-  return n;
 }
 
 static double
-subtitle_line_h (const TlPaintStyle *style)
+subtitle_line_h (const TlPaintStyle *style, const TlGaussLayout *lay)
 {
-  return TL_PX (style, style->font_size) * SUBTITLE_SIZE * 1.2;
+  return TL_PX (style, lay->subtitle_size) * 1.2;
 }
 
 static double
-header_height (const TlPaintStyle *style, guint lines)
+header_height (const TlPaintStyle *style, const TlGaussLayout *lay)
 {
   return TL_PX (style, style->title_font_size) * 1.4 + TL_PX (style, style->font_size) * 1.5
-         + (lines - 1) * subtitle_line_h (style);
+         + (lay->subtitle_lines - 1) * subtitle_line_h (style, lay);
 }
 
 void
@@ -118,8 +155,8 @@ tl_paint_gauss_layout (const TlGaussModel *model, const TlPaintStyle *style,
 
   double font = TL_PX (style, style->font_size);
   *out = (TlGaussLayout) {0};
-  out->subtitle_lines = subtitle_lines (model->frame, style, width);
-  double top = header_height (style, out->subtitle_lines);
+  subtitle_fit (model->frame, style, width, out);
+  double top = header_height (style, out);
 
   heat_model (model, &out->heat);
 
@@ -165,8 +202,8 @@ tl_paint_gauss_layout (const TlGaussModel *model, const TlPaintStyle *style,
       out->chart_x = rx;
       out->chart_y = top;
       out->chart_w = rw;
-      out->chart_h = MAX (height - top - facts_h - font, font * 6);
-      out->facts_y = out->chart_y + out->chart_h + font;
+      out->chart_h = MAX (height - top - facts_h - font * 0.4, font * 6);
+      out->facts_y = out->chart_y + out->chart_h + font * 0.4;
     }
   else
     out->facts_y = top + font;
@@ -596,9 +633,9 @@ paint_title (cairo_t *cr, const TlGaussModel *model, const TlGaussLayout *lay,
   tl_paint_text_fit (cr, x, 0, 0, 0, width - 2 * x, buf);
 
   GString *s = subtitle_text (f);
-  tl_paint_set_font (cr, style, style->font_size * SUBTITLE_SIZE, FALSE);
+  tl_paint_set_font (cr, style, lay->subtitle_size, FALSE);
   tl_paint_text_wrap (cr, x, TL_PX (style, style->title_font_size) * 1.4, width - 2 * x,
-                      subtitle_line_h (style), lay->subtitle_lines, s->str);
+                      subtitle_line_h (style, lay), lay->subtitle_lines, s->str);
   g_string_free (s, TRUE);
 }
 

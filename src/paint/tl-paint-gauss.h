@@ -41,6 +41,7 @@ typedef struct
   double chart_x, chart_y, chart_w, chart_h; /* time-split bars (w = 0 when none) */
   double facts_x, facts_y, facts_w, facts_h;
   guint subtitle_lines;          /* the line under the title: 1, or 2 where it is too long */
+  double subtitle_size;          /* its type, points */
 } TlGaussLayout;
 
 void     tl_gauss_model_init   (TlGaussModel *model);
