@@ -107,6 +107,29 @@ place_table_and_note (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style,
   p->diff_x = p->table_x;
 }
 
+/* The table's type where its whole titles leave it under TABLE_GOAL px
+ * (1024×768 presenting, German or high contrast's bold: 14 px beside the
+ * body's 19): its titles on more lines in the table's usual room, else in
+ * the diff's too but for the diff's heading, where that gives larger type. */
+#define TABLE_GOAL 16.0
+static void
+table_type_nearer_body (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style, Layout *o,
+                        double body_h)
+{
+  double goal = MIN (style->font_size, TABLE_GOAL / style->scale);
+  double w = o->parts.table_w;
+  if (o->table_font >= goal)
+    return;
+  double usual = body_h * 0.62;
+  double wrapped = tl_paint_lesson_table_fit_wrapped (cr, l, style, w, usual, usual);
+  if (wrapped < goal)
+    {
+      double room = MAX (body_h - 2.2 * o->line_h - o->pad, usual);
+      wrapped = MAX (wrapped, tl_paint_lesson_table_fit_wrapped (cr, l, style, w, room, room));
+    }
+  o->table_font = MAX (o->table_font, wrapped);
+}
+
 /* The charts stacked in a column on the left as high as the body, the
  * table on the right above the diff. */
 static void
@@ -131,6 +154,8 @@ layout_pictures_first (cairo_t *cr, const TlLesson *l, const TlPaintStyle *style
   if (least_w > p->table_w + 0.5)
     o->table_font = tl_paint_lesson_table_fit_wrapped (cr, l, style, p->table_w, body_h * 0.62,
                                                        body_h);
+  else
+    table_type_nearer_body (cr, l, style, o, body_h);
   double chart_w = inner_w - p->table_w;
   place_table_and_note (cr, l, style, o, 2 * o->pad + chart_w, body_y, body_h);
   p->diff_w = p->table_w;
