@@ -29,6 +29,9 @@ struct _TlMatricesPage
   GtkWidget *tiles_check;
   GtkWidget *hm_a, *hm_b, *hm_c, *hm_ref, *hm_err;
   GtkWidget *summary_label;
+  gboolean before_run;   /* the summary's row as high as its text */
+  int summary_width;     /* the width its height was fitted at */
+  guint summary_fit_id;  /* an idle that fits it again at a new width */
 };
 
 static void tl_matrices_page_page_init (TlPageInterface *iface);
@@ -350,6 +353,44 @@ update_summary (TlMatricesPage *self, const TlKernelRun *r)
   g_string_free (s, TRUE);
 }
 
+/* Before a run the summary's scrolled window is as high as its text at
+ * the width it has (its natural height is that of one long line); after
+ * one it shares the row's height. */
+static void
+fit_summary_height (TlMatricesPage *self)
+{
+  GtkWidget *summary = gtk_widget_get_ancestor (self->summary_label, GTK_TYPE_SCROLLED_WINDOW);
+  if (summary == NULL)
+    return;
+  int width = gtk_widget_get_allocated_width (summary), text_h = -1;
+  if (self->before_run && width > 1)
+    {
+      gtk_widget_get_preferred_height_for_width (self->summary_label, width - 24, NULL, &text_h);
+      text_h += 12;
+    }
+  self->summary_width = width;
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (summary), text_h);
+}
+
+static gboolean
+summary_fit_cb (gpointer data)
+{
+  TlMatricesPage *self = data;
+  self->summary_fit_id = 0;
+  fit_summary_height (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* A new width (the window resized): the text's height again, after this
+ * allocation (it was kept from the first one: cut at 1024×768 after
+ * 1920×1080, a gap the other way) */
+static void
+summary_allocate_cb (GtkWidget *summary, GdkRectangle *allocation, TlMatricesPage *self)
+{
+  if (self->before_run && allocation->width != self->summary_width && self->summary_fit_id == 0)
+    self->summary_fit_id = g_idle_add (summary_fit_cb, self);
+}
+
 /* Before a run the reference and error panels hold a line of text each:
  * their row takes only its natural height (the summary's, or the panels'
  * 100 px) and A, B and C get the rest, instead of half the page each. */
@@ -358,22 +399,13 @@ give_inputs_the_room (TlMatricesPage *self, gboolean before_run)
 {
   GtkWidget *summary = gtk_widget_get_ancestor (self->summary_label, GTK_TYPE_SCROLLED_WINDOW);
   GtkWidget *grid = gtk_widget_get_parent (self->hm_ref);
+  self->before_run = before_run;
   gtk_grid_set_row_homogeneous (GTK_GRID (grid), !before_run);
   gtk_widget_set_vexpand (self->hm_ref, !before_run);
   gtk_widget_set_vexpand (self->hm_err, !before_run);
   if (summary)
-    {
-      gtk_widget_set_vexpand (summary, !before_run);
-      /* the summary whole at the width it has (its natural height is
-       * that of one long line) */
-      int width = gtk_widget_get_allocated_width (summary), text_h = -1;
-      if (before_run && width > 1)
-        {
-          gtk_widget_get_preferred_height_for_width (self->summary_label, width - 24, NULL, &text_h);
-          text_h += 12;
-        }
-      gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (summary), text_h);
-    }
+    gtk_widget_set_vexpand (summary, !before_run);
+  fit_summary_height (self);
 }
 
 static void
@@ -404,9 +436,10 @@ refresh_c_panels (TlMatricesPage *self)
     tl_heatmap_view_set_matrix (HM (self->hm_ref), ref, _("reference (float64)"), "float64");
   else
     tl_heatmap_view_set_matrix (HM (self->hm_ref), NULL, NULL, NULL);
+  /* the summary's text first: its height is fitted to it */
+  update_summary (self, r);
   give_inputs_the_room (self, !(r && r->c) && !ref);
   start_diff (self, r, ref);
-  update_summary (self, r);
 }
 
 /* the kernels with a C to show, keeping the choice (else the newest) */
@@ -678,6 +711,7 @@ tl_matrices_page_dispose (GObject *object)
     g_cancellable_cancel (self->diff_cancellable);
   g_clear_object (&self->diff_cancellable);
   tl_page_disconnect_session (&self->session, self);
+  g_clear_handle_id (&self->summary_fit_id, g_source_remove);
   G_OBJECT_CLASS (tl_matrices_page_parent_class)->dispose (object);
 }
 
@@ -735,4 +769,7 @@ tl_matrices_page_init (TlMatricesPage *self)
   gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->pool_combo), "mean");
   colour_changed_cb (NULL, self);
   update_summary (self, NULL);
+  GtkWidget *summary = gtk_widget_get_ancestor (self->summary_label, GTK_TYPE_SCROLLED_WINDOW);
+  if (summary)
+    g_signal_connect (summary, "size-allocate", G_CALLBACK (summary_allocate_cb), self);
 }
