@@ -3,8 +3,9 @@
  * the way its menu does, through its main loop, with exit status 128 +
  * the signal.  (A second signal while the first is honoured quits at once:
  * test-save and test-cli's /cli/interrupt-twice, where the first can be
- * kept from finishing.)  Runs ui/tilelab beside this test's build folder; exits 77 (skip)
- * without a display. */
+ * kept from finishing.)  Runs ui/tilelab beside this test's build folder,
+ * --new-window (not handed to a Tilelab running on the session bus);
+ * exits 77 (skip) without a display. */
 #include <glib.h>
 #include <gio/gio.h>
 #include <signal.h>
@@ -62,7 +63,7 @@ start_app (void)
   g_autoptr (GError) error = NULL;
   GSubprocess *p = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE
                                      | G_SUBPROCESS_FLAGS_STDERR_PIPE, &error,
-                                     app_path, sample, NULL);
+                                     app_path, "--new-window", sample, NULL);
   g_assert_no_error (error);
   wait_started (g_subprocess_get_identifier (p));
   return p;
