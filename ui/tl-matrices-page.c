@@ -382,8 +382,8 @@ summary_fit_cb (gpointer data)
 }
 
 /* A new width (the window resized): the text's height again, after this
- * allocation (it was kept from the first one: cut at 1024×768 after
- * 1920×1080, a gap the other way) */
+ * allocation (fitted once, at the width it had then, it was 100 px of
+ * the 194 its text needs at 1024×768) */
 static void
 summary_allocate_cb (GtkWidget *summary, GdkRectangle *allocation, TlMatricesPage *self)
 {
