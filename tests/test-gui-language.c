@@ -6,7 +6,8 @@
  * The catalogue is found as `build/ui/tilelab` finds it (tl_locale_init:
  * the build tree's po/ for a program inside the build tree); what counts
  * as translated is read from po/de.po.  At 1024×768, window and
- * presenting, the Device page's longer German facts wrap at its edge.  Exits 77 (skip) without a display.
+ * presenting, the Device page's longer German facts wrap at its edge, a
+ * value's lines in its own column.  Exits 77 (skip) without a display.
  */
 #include <gtk/gtk.h>
 
@@ -144,6 +145,25 @@ open_record (const char *name)
   g_assert_true (gui_test_wait_until (is_idle, NULL, 60));
 }
 
+/* An LU record opened alone: the Device page shows the GPU it was made
+ * on, as the status bar names it, not "no CUDA GPU in this session". */
+static void
+test_device_of_lu_record (void)
+{
+  open_record ("h200-lu-02-blocked-96.json");
+  GtkWidget *page = tl_window_get_page (win, "device");
+  tl_window_show_view (win, "device");
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+  TlRenderOptions options = { 0 };
+  g_assert_true (tl_page_export_options (TL_PAGE (page), &options));
+  gboolean named = FALSE;
+  for (guint i = 0; i < tl_sheet_get_n_rows (options.sheet); i++)
+    named |= tl_sheet_get_row (options.sheet, i)->kind == TL_SHEET_HEADING
+             && strstr (tl_sheet_get_row (options.sheet, i)->label, "H200") != NULL;
+  if (!named)
+    g_error ("the Device page does not show the LU record's GPU (NVIDIA H200)");
+}
+
 static void
 test_every_view_in_german (void)
 {
@@ -216,9 +236,80 @@ check_device_edges (GtkWidget *page, const char *where)
   g_string_free (e.beyond, TRUE);
 }
 
+/* ---- a fact's value that wraps stays in its column ------------------------------ */
+
+/* the page's x of label's character at byte index */
+static int
+page_x_of (GtkWidget *page, GtkLabel *label, int index)
+{
+  PangoRectangle pos;
+  int layout_x, layout_y, x, y;
+  pango_layout_index_to_pos (gtk_label_get_layout (label), index, &pos);
+  gtk_label_get_layout_offsets (label, &layout_x, &layout_y);
+  GtkAllocation a;
+  gtk_widget_get_allocation (GTK_WIDGET (label), &a);
+  gtk_widget_translate_coordinates (GTK_WIDGET (label), page, layout_x - a.x + PANGO_PIXELS (pos.x), 0, &x, &y);
+  return x;
+}
+
+/* the label on the page that shows value: the one that is value, else
+ * the first that holds it */
+static void
+find_value_cb (GtkWidget *widget, gpointer data)
+{
+  gpointer *find = data;
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget))
+    {
+      const char *text = gtk_label_get_text (GTK_LABEL (widget));
+      if (g_strcmp0 (text, find[0]) == 0 || (find[1] == NULL && strstr (text, find[0])))
+        find[1] = widget;
+    }
+  if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), find_value_cb, data);
+}
+
+/* each line of value after its first starts where its first does */
+static void
+check_value_lines (GtkWidget *page, const char *value, GString *bad)
+{
+  gpointer find[2] = { (gpointer) value, NULL };
+  find_value_cb (page, find);
+  if (find[1] == NULL)
+    return;
+  GtkLabel *label = find[1];
+  const char *text = gtk_label_get_text (label);
+  int start = (int) (strstr (text, value) - text), end = start + (int) strlen (value);
+  int column = page_x_of (page, label, start);
+  for (GSList *l = pango_layout_get_lines_readonly (gtk_label_get_layout (label)); l; l = l->next)
+    {
+      const PangoLayoutLine *line = l->data;
+      int x = page_x_of (page, label, line->start_index);
+      if (line->start_index > start && line->start_index < end && ABS (x - column) > 2)
+        g_string_append_printf (bad, " “%.30s…” goes on at %d px, not at its column's %d px;",
+                                value, x, column);
+    }
+}
+
+/* every fact's value on the Device page, as its export lists them */
+static void
+check_device_columns (GtkWidget *page, const char *where)
+{
+  TlRenderOptions options = { 0 };
+  g_assert_true (tl_page_export_options (TL_PAGE (page), &options));
+  GString *bad = g_string_new (NULL);
+  for (guint i = 0; i < tl_sheet_get_n_rows (options.sheet); i++)
+    if (tl_sheet_get_row (options.sheet, i)->kind == TL_SHEET_ROW)
+      check_value_lines (page, tl_sheet_get_row (options.sheet, i)->value, bad);
+  if (bad->len)
+    g_error ("the Device page's values wrap under their labels %s:%s", where, bad->str);
+  g_string_free (bad, TRUE);
+}
+
 /* The Device page's facts, a GPU rung's among them, wrap at the page's
  * edge rather than run under it (the threads line did in Serbian at
- * 1024×768): at 1024×768 presenting and not, and on a page of 480 px. */
+ * 1024×768): at 1024×768 presenting and not, and on a page of 480 px,
+ * where a value's second line starts under its first, not under the
+ * labels (it did in the page's one monospace label). */
 static void
 test_device_fits (void)
 {
@@ -242,6 +333,7 @@ test_device_fits (void)
   narrow.width = 480;
   gtk_widget_size_allocate (page, &narrow);
   check_device_edges (page, "on a page of 480 px");
+  check_device_columns (page, "on a page of 480 px");
   gtk_widget_queue_resize (page);
   gui_test_pump (0.3);
 }
@@ -251,6 +343,7 @@ add_tests (void)
 {
   g_assert_cmpstr (g_getenv ("LANGUAGE"), ==, "de");
   read_catalogue ();
+  g_test_add_func ("/gui-language/device-of-lu-record", test_device_of_lu_record);
   g_test_add_func ("/gui-language/every-view-in-german", test_every_view_in_german);
   g_test_add_func ("/gui-language/device-fits-1024", test_device_fits);
 }

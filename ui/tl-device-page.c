@@ -4,6 +4,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "view/tl-device-facts.h"
+#include "tl-sheet-grid.h"
 #include "tl-ui-util.h"
 
 struct _TlDevicePage
@@ -11,9 +12,9 @@ struct _TlDevicePage
   GtkScrolledWindow parent_instance;
 
   TlSession *session;
-  GtkWidget *device_label;
+  GtkWidget *device_grid;
   GtkWidget *rung_combo;
-  GtkWidget *rung_label;
+  GtkWidget *rung_grid;
   TlSheet *export_sheet;     /* the facts the last export_options gave */
 };
 
@@ -36,54 +37,26 @@ this_machine (void)
   return &facts;
 }
 
-/* A sheet's rows as the page's monospace text: headings in bold, each
- * value in a column after the widest label, notes under the values. */
-static char *
-sheet_markup (const TlSheet *sheet)
+/* the record whose GPU the page shows: the GEMM record's, else that of
+ * the LU record opened beside it (a Gauss lecture opens that alone) */
+static TlRunRecord *
+record_with_device (TlDevicePage *self)
 {
-  glong column = 0;
-  for (guint i = 0; i < tl_sheet_get_n_rows (sheet); i++)
-    if (tl_sheet_get_row (sheet, i)->kind == TL_SHEET_ROW)
-      column = MAX (column, g_utf8_strlen (tl_sheet_get_row (sheet, i)->label, -1));
-  column = MIN (column, 28) + 2;
-  GString *s = g_string_new (NULL);
-  for (guint i = 0; i < tl_sheet_get_n_rows (sheet); i++)
-    {
-      const TlSheetRow *row = tl_sheet_get_row (sheet, i);
-      g_autofree char *label = g_markup_escape_text (row->label, -1);
-      g_autofree char *value = g_markup_escape_text (row->value, -1);
-      if (i > 0)
-        g_string_append (s, row->kind == TL_SHEET_HEADING ? "\n\n" : "\n");
-      switch (row->kind)
-        {
-        case TL_SHEET_HEADING:
-          g_string_append_printf (s, "<b>%s</b>", label);
-          break;
-        case TL_SHEET_SENTENCE:
-          g_string_append (s, value);
-          break;
-        case TL_SHEET_NOTE:
-          g_string_append_printf (s, "<i>%*s%s</i>", (int) column, "", value);
-          break;
-        case TL_SHEET_ROW:
-          g_string_append (s, label);
-          for (glong pad = g_utf8_strlen (row->label, -1); pad < column; pad++)
-            g_string_append_c (s, ' ');
-          g_string_append (s, value);
-          break;
-        }
-    }
-  return g_string_free (s, FALSE);
+  TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
+  if (record && record->has_device)
+    return record;
+  record = self->session ? tl_session_get_lu_run (self->session) : NULL;
+  return record && record->has_device ? record : NULL;
 }
 
 /* the device's facts: the record's GPU, else this session's, else this machine */
 static TlSheet *
 device_sheet (TlDevicePage *self)
 {
-  TlRunRecord *record = self->session ? tl_session_get_record (self->session) : NULL;
+  TlRunRecord *record = record_with_device (self);
   GArray *gpus = self->session ? tl_session_get_gpus (self->session) : NULL;
   TlSheet *sheet = tl_sheet_new ("device", NULL, FALSE);
-  if (record && record->has_device)
+  if (record != NULL)
     tl_device_facts_record (sheet, record);
   else if (gpus && gpus->len > 0)
     tl_device_facts_gpu (sheet, &g_array_index (gpus, TlGpuFacts,
@@ -101,8 +74,7 @@ update_device_label (TlDevicePage *self)
   if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
     return;
   g_autoptr (TlSheet) sheet = device_sheet (self);
-  g_autofree char *markup = sheet_markup (sheet);
-  gtk_label_set_markup (GTK_LABEL (self->device_label), markup);
+  tl_sheet_grid_fill (GTK_GRID (self->device_grid), sheet, 0);
 }
 
 /* the chosen rung's launch facts and counters */
@@ -125,10 +97,8 @@ update_rung_label (TlDevicePage *self)
 {
   g_autoptr (TlSheet) sheet = kernel_sheet (self);
   /* the combo box above names the rung */
-  if (tl_sheet_get_n_rows (sheet) > 0 && tl_sheet_get_row (sheet, 0)->kind == TL_SHEET_HEADING)
-    g_array_remove_index (sheet->rows, 0);
-  g_autofree char *markup = sheet_markup (sheet);
-  gtk_label_set_markup (GTK_LABEL (self->rung_label), markup);
+  gboolean named = tl_sheet_get_n_rows (sheet) > 0 && tl_sheet_get_row (sheet, 0)->kind == TL_SHEET_HEADING;
+  tl_sheet_grid_fill (GTK_GRID (self->rung_grid), sheet, named ? 1 : 0);
 }
 
 static void
@@ -155,6 +125,8 @@ update_rungs (TlDevicePage *self)
   if (!active || !gtk_combo_box_set_active_id (GTK_COMBO_BOX (self->rung_combo), active))
     gtk_combo_box_set_active (GTK_COMBO_BOX (self->rung_combo), 0);
   g_signal_handlers_unblock_by_func (self->rung_combo, rung_changed_cb, self);
+  /* an empty list to drop down says nothing: greyed until a kernel ran */
+  gtk_widget_set_sensitive (self->rung_combo, runs && runs->len > 0);
   update_rung_label (self);
 }
 
@@ -172,6 +144,12 @@ devices_changed_cb (TlSession *session, TlDevicePage *self)
 }
 
 static void
+record_opened_cb (TlSession *session, gboolean has_gemm, gboolean has_lu, TlDevicePage *self)
+{
+  update_device_label (self);
+}
+
+static void
 map_cb (GtkWidget *widget, TlDevicePage *self)
 {
   update_device_label (self);
@@ -184,7 +162,8 @@ device_set_session (TlPage *page, TlSession *session)
   tl_page_connect_session (&self->session, session, self,
                            "results-changed", results_changed_cb,
                            "devices-changed", devices_changed_cb,
-                           "device-changed", devices_changed_cb, NULL);
+                           "device-changed", devices_changed_cb,
+                           "record-opened", record_opened_cb, NULL);
   results_changed_cb (session, self);
 }
 
@@ -254,9 +233,9 @@ tl_device_page_class_init (TlDevicePageClass *klass)
 
   G_OBJECT_CLASS (klass)->dispose = tl_device_page_dispose;
   gtk_widget_class_set_template_from_resource (widget_class, "/org/tilelab/Tilelab/ui/tl-device-page.ui");
-  gtk_widget_class_bind_template_child (widget_class, TlDevicePage, device_label);
+  gtk_widget_class_bind_template_child (widget_class, TlDevicePage, device_grid);
   gtk_widget_class_bind_template_child (widget_class, TlDevicePage, rung_combo);
-  gtk_widget_class_bind_template_child (widget_class, TlDevicePage, rung_label);
+  gtk_widget_class_bind_template_child (widget_class, TlDevicePage, rung_grid);
   gtk_widget_class_bind_template_callback (widget_class, rung_changed_cb);
 }
 
