@@ -338,6 +338,69 @@ test_device_fits (void)
   gui_test_pump (0.3);
 }
 
+/* ---- the header bar names every view where it has room --------------------------- */
+
+/* the text that the view switcher's button for title shows: its words, or
+ * NULL where it shows an icon */
+static void
+find_switcher_label_cb (GtkWidget *widget, gpointer data)
+{
+  gpointer *find = data;
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), find[0]) == 0
+      && gtk_widget_get_mapped (widget))
+    find[1] = widget;
+  if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), find_switcher_label_cb, data);
+}
+
+static gboolean
+switcher_names (const char *title)
+{
+  GtkWidget *header = gtk_window_get_titlebar (GTK_WINDOW (win));
+  gpointer find[2] = { (gpointer) title, NULL };
+  find_switcher_label_cb (gtk_header_bar_get_custom_title (GTK_HEADER_BAR (header)), find);
+  return find[1] != NULL;
+}
+
+static gboolean
+switcher_names_lesson (gpointer data)
+{
+  return switcher_names (data);
+}
+
+static gboolean
+window_is_wide (gpointer data)
+{
+  return gtk_widget_get_allocated_width (GTK_WIDGET (win)) >= 1400;
+}
+
+/* "Warum schneller?" (the lesson view, an icon until now) in words on a
+ * wide window; back at 1024 px, where the words do not fit, the icon
+ * comes back and the window is as narrow as it was. */
+static void
+test_switcher_names (void)
+{
+  const char *title = g_hash_table_lookup (english, "Why Faster?");
+  g_assert_nonnull (title);
+  tl_window_set_presentation (win, FALSE);
+  gui_test_fill_screen (win, 1024, 768);
+  gui_test_pump (0.3);
+  int narrow = gtk_widget_get_allocated_width (GTK_WIDGET (win));
+  gui_test_fill_screen (win, 1600, 1000);
+  if (!gui_test_wait_until (window_is_wide, NULL, 5))
+    {
+      g_test_skip_printf ("a screen narrower than 1400 px (%d)", gtk_widget_get_allocated_width (GTK_WIDGET (win)));
+      return;
+    }
+  if (!gui_test_wait_until (switcher_names_lesson, (gpointer) title, 5))
+    g_error ("the header bar shows the lesson view as an icon alone on a window of %d px",
+             gtk_widget_get_allocated_width (GTK_WIDGET (win)));
+  gui_test_fill_screen (win, 1024, 768);
+  gui_test_pump (0.3);
+  g_assert_cmpint (gtk_widget_get_allocated_width (GTK_WIDGET (win)), <=, narrow);
+  g_assert_false (switcher_names (title));
+}
+
 static void
 add_tests (void)
 {
@@ -346,6 +409,7 @@ add_tests (void)
   g_test_add_func ("/gui-language/device-of-lu-record", test_device_of_lu_record);
   g_test_add_func ("/gui-language/every-view-in-german", test_every_view_in_german);
   g_test_add_func ("/gui-language/device-fits-1024", test_device_fits);
+  g_test_add_func ("/gui-language/switcher-names", test_switcher_names);
 }
 
 static void

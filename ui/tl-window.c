@@ -12,6 +12,7 @@
 #include "tl-presentation.h"
 #include "tl-recent-menu.h"
 #include "tl-sources-panel.h"
+#include "tl-switcher-fit.h"
 #include "tl-ui-util.h"
 #include "tl-window-size.h"
 
@@ -563,6 +564,9 @@ tl_window_init (TlWindow *self)
   g_signal_connect_object (gtk_widget_get_settings (GTK_WIDGET (self)), "notify::gtk-theme-name",
                            G_CALLBACK (theme_changed_cb), self, 0);
   apply_look (self);
+  GtkWidget *header = gtk_window_get_titlebar (GTK_WINDOW (self));
+  tl_switcher_fit_follow (GTK_WINDOW (self),
+                          GTK_STACK_SWITCHER (gtk_header_bar_get_custom_title (GTK_HEADER_BAR (header))));
 
   tl_kernel_panel_tick_defaults (TL_KERNEL_PANEL (self->kernel_panel), NULL);
   update_actions (self);
