@@ -371,3 +371,44 @@ test_blocks_record_named_presenting (void)
   pump (0.3);
   tl_window_show_view (win, "matrices");
 }
+
+/* At 1024×768, in a window beside the sidebar, the tile grid of one
+ * kernel gets a readable share of the page (it was 153 px of the
+ * pictures' 467): its plot 40 % of their height at least (presented, as
+ * the timelines below it: half each), its cells square as the tiles are */
+static void
+assert_grid_share (TlBlocksPage *blocks, double share, const char *where)
+{
+  TlBlocksLayout lay;
+  g_assert_true (tl_blocks_page_get_grid_layout (blocks, &lay));
+  int pictures = gtk_widget_get_allocated_height (tl_blocks_page_get_area (blocks, FALSE))
+                 + gtk_widget_get_allocated_height (tl_blocks_page_get_area (blocks, TRUE));
+  g_test_message ("%s: the grid's plot %.0f×%.0f px of the pictures' %d px", where, lay.plot_w, lay.plot_h,
+                  pictures);
+  if (lay.plot_h < share * pictures)
+    g_error ("%s: the tile grid is %.0f px high of the pictures' %d", where, lay.plot_h, pictures);
+  g_assert_cmpfloat (fabs (lay.cell_w - lay.cell_h), <, 0.5);
+}
+
+void
+test_blocks_grid_share (void)
+{
+  const char *ids[2];
+  open_record_with_two_timed_kernels (ids);
+  int w_was, h_was;
+  gtk_window_get_size (GTK_WINDOW (win), &w_was, &h_was);
+  TlBlocksPage *blocks = TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks"));
+  tl_window_show_view (win, "blocks");
+  tl_blocks_page_show_kernels (blocks, ids[0], NULL);
+  gui_test_fill_screen (win, 1024, 768);
+  pump (0.3);
+  assert_grid_share (blocks, 0.4, "1024×768");
+  tl_window_set_presentation (win, TRUE);
+  pump (0.5);
+  assert_grid_share (blocks, 0.3, "1024×768 presenting");
+
+  tl_window_set_presentation (win, FALSE);
+  gtk_window_resize (GTK_WINDOW (win), w_was, h_was);
+  pump (0.3);
+  tl_window_show_view (win, "matrices");
+}

@@ -126,20 +126,30 @@ fill_grid_model (TlBlocksPage *self, TlBlocksModel *m, TlPlanView **plan)
   return TRUE;
 }
 
+gboolean
+tl_blocks_page_get_grid_layout (TlBlocksPage *self, TlBlocksLayout *out)
+{
+  g_return_val_if_fail (TL_IS_BLOCKS_PAGE (self) && out != NULL, FALSE);
+  TlBlocksModel m;
+  TlPaintStyle style;
+  g_autoptr (TlPlanView) plan = NULL;
+
+  if (!gtk_widget_get_visible (self->grid) || !fill_grid_model (self, &m, &plan))
+    return FALSE;
+  tl_render_area_get_style (TL_RENDER_AREA (self->grid), &style);
+  tl_paint_blocks_layout (&m, &style, gtk_widget_get_allocated_width (self->grid),
+                          gtk_widget_get_allocated_height (self->grid), out);
+  return TRUE;
+}
+
 static gboolean
 grid_motion_cb (GtkWidget *area, GdkEventMotion *ev, TlBlocksPage *self)
 {
-  TlBlocksModel m;
   TlBlocksLayout lay;
-  TlPaintStyle style;
-  g_autoptr (TlPlanView) plan = NULL;
   guint tx, ty;
 
-  if (!fill_grid_model (self, &m, &plan))
+  if (!tl_blocks_page_get_grid_layout (self, &lay))
     return FALSE;
-  tl_render_area_get_style (TL_RENDER_AREA (area), &style);
-  tl_paint_blocks_layout (&m, &style, gtk_widget_get_allocated_width (area),
-                          gtk_widget_get_allocated_height (area), &lay);
   if (tl_blocks_layout_tile_at (&lay, ev->x, ev->y, &tx, &ty))
     set_tile (self, (gint) tx, (gint) ty, find_block (self->runs[0], tx, ty));
   else
@@ -226,7 +236,7 @@ arrange_cb (gpointer data)
   if (a.width > 1 && a.height > 1 && fill_grid_model (self, &m, &plan))
     {
       tl_render_area_get_style (TL_RENDER_AREA (self->grid), &style);
-      tl_blocks_arrange (&m, n_tracks, &style, share, a.width, a.height, &arr);
+      tl_blocks_arrange (&m, n_tracks, &style, self->presentation, a.width, a.height, &arr);
     }
   self->arranged_w = a.width;
   self->arranged_h = a.height;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
+#include "paint/tl-paint-blocks.h"
 #include "tl-page.h"
 
 G_BEGIN_DECLS
@@ -23,6 +24,9 @@ void       tl_blocks_page_set_own_time_scale (TlBlocksPage *self, gboolean own);
 gboolean   tl_blocks_page_time_scale_shown (TlBlocksPage *self);
 /* the grid, or the timeline */
 GtkWidget *tl_blocks_page_get_area (TlBlocksPage *self, gboolean timeline);
+/* the tile grid as painted now, in the grid area's pixels; FALSE when
+ * none is shown */
+gboolean   tl_blocks_page_get_grid_layout (TlBlocksPage *self, TlBlocksLayout *out);
 /* as if the pointer were over tile (x, y) of the grid; −1 clears */
 void       tl_blocks_page_hover_tile (TlBlocksPage *self, gint tile_x, gint tile_y);
 

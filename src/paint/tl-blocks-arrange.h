@@ -24,14 +24,24 @@ typedef struct
   double split;         /* the grid's width (beside) or height (above), in device pixels */
 } TlBlocksArrangement;
 
+/* The least share of the height the grid's plot gets in a window where
+ * the timelines keep their readable height below it: a lecturer shows
+ * which block ran where (a 16×16 grid was 153 px of a 1024×768 window's
+ * 467).  Presented, the grid and the timelines get half each (gui-screens
+ * checks it), the type bigger. */
+#define TL_BLOCKS_GRID_PLOT_SHARE 0.4
+
 /* The grid's usual share of the height: two fifths beside two timelines
  * in a window (they need the room of two), half for one and presenting
  * (the grid keeps C's proportions, so it needs the height). */
 double tl_blocks_grid_share (guint n_tracks, gboolean presentation);
 
-/* grid: the tile grid as it will be painted; grid_share: the grid's share
- * of the height where the timelines keep their readable height anyway. */
+/* grid: the tile grid as it will be painted.  Where the timelines keep
+ * their readable height anyway, the grid gets its usual share of the
+ * height (tl_blocks_grid_share), in a window more (up to what they leave)
+ * where its plot would come out less than TL_BLOCKS_GRID_PLOT_SHARE of
+ * the height. */
 void tl_blocks_arrange (const TlBlocksModel *grid, guint n_tracks, const TlPaintStyle *style,
-                        double grid_share, double width, double height, TlBlocksArrangement *out);
+                        gboolean presentation, double width, double height, TlBlocksArrangement *out);
 
 G_END_DECLS

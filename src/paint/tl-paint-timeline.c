@@ -723,6 +723,14 @@ paint_wave_legend (cairo_t *cr, const TlTimelineModel *model, const TlTimelineLa
   cairo_restore (cr);
 }
 
+/* The colour bar's words, or on a short bar (a grid above it, presenting)
+ * the unit alone: the summary above names the block time. */
+static char *
+colorbar_label (void)
+{
+  return g_strconcat (_("block time (µs)"), "\nµs", NULL);
+}
+
 void
 tl_paint_timeline (cairo_t *cr, const TlTimelineModel *model, const TlPaintStyle *style,
                    double width, double height)
@@ -788,7 +796,8 @@ tl_paint_timeline (cairo_t *cr, const TlTimelineModel *model, const TlPaintStyle
     paint_wave_legend (cr, model, &lay, style);
   else if (lay.cb_w > 0)
     {
-      TlColorbarModel cb = { .scale = scale, .label = _("block time (µs)") };
+      g_autofree char *label = colorbar_label ();
+      TlColorbarModel cb = { .scale = scale, .label = label };
       cairo_save (cr);
       cairo_translate (cr, lay.cb_x, lay.cb_y);
       tl_paint_colorbar (cr, &cb, style, lay.cb_w, lay.cb_h);

@@ -285,6 +285,27 @@ grid_cells_area (const TlBlocksModel *grid, const TlPaintStyle *style, double w,
   return lay.cell_w >= least && lay.cell_h >= least ? lay.plot_w * lay.plot_h : 0;
 }
 
+/* The smallest height in [low, high] at which the grid's plot is as tall
+ * as it gets for target (its cells stop growing once they fill the width) */
+static double
+grid_height_for_plot (const TlBlocksModel *grid, const TlPaintStyle *style, double width,
+                      double target, double low, double high)
+{
+  TlBlocksLayout lay;
+  tl_paint_blocks_layout (grid, style, width, high, &lay);
+  double want = MIN (target, lay.plot_h) - 0.5;
+  while (high - low > 1)
+    {
+      double mid = floor ((low + high) / 2);
+      tl_paint_blocks_layout (grid, style, width, mid, &lay);
+      if (lay.plot_h >= want)
+        high = mid;
+      else
+        low = mid;
+    }
+  return high;
+}
+
 double
 tl_blocks_grid_share (guint n_tracks, gboolean presentation)
 {
@@ -293,16 +314,27 @@ tl_blocks_grid_share (guint n_tracks, gboolean presentation)
 
 void
 tl_blocks_arrange (const TlBlocksModel *grid, guint n_tracks, const TlPaintStyle *style,
-                   double grid_share, double width, double height, TlBlocksArrangement *out)
+                   gboolean presentation, double width, double height, TlBlocksArrangement *out)
 {
   g_return_if_fail (grid != NULL && style != NULL && out != NULL);
 
   double needed = tl_paint_timeline_min_height (style, n_tracks, FALSE);
   out->beside = FALSE;
   out->grid_hidden = FALSE;
-  out->split = round (height * CLAMP (grid_share, 0, 1));
+  out->split = round (height * tl_blocks_grid_share (n_tracks, presentation));
   if (height - out->split >= needed)
-    return;
+    {
+      /* the timelines have room to spare: in a window the grid grows
+       * until its plot is TL_BLOCKS_GRID_PLOT_SHARE of the height (or
+       * fills its width); presented, the two pictures keep half each */
+      double most = presentation ? out->split : height - needed;
+      TlBlocksLayout lay;
+      tl_paint_blocks_layout (grid, style, width, out->split, &lay);
+      if (lay.plot_h < TL_BLOCKS_GRID_PLOT_SHARE * height && most > out->split)
+        out->split = grid_height_for_plot (grid, style, width, TL_BLOCKS_GRID_PLOT_SHARE * height,
+                                           out->split, most);
+      return;
+    }
 
   /* not room for both at their usual shares: the timelines keep their
    * height, the grid takes the bigger of what is left above or beside */
@@ -343,7 +375,7 @@ tl_render_draw_blocks_and_timeline (cairo_t *cr, const TlRenderInput *input, con
     }
 
   TlBlocksArrangement a;
-  tl_blocks_arrange (&grid.model, runs->len, style, tl_blocks_grid_share (runs->len, o->presentation), w, h, &a);
+  tl_blocks_arrange (&grid.model, runs->len, style, o->presentation, w, h, &a);
   double gw = a.beside ? a.split : w, gh = a.beside ? h : a.split;
   if (!a.grid_hidden)
     {
