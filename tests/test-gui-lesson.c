@@ -208,14 +208,22 @@ code_lines_shown (TlSourcePage *source)
   return rect.height / (double) MAX (line_h, 1);
 }
 
-static void
-test_source_room (void)
+/* The Source page of rung 8 of the record with counters, at 1024×768 */
+static TlSourcePage *
+show_rung_8_at_1024x768 (void)
 {
   gui_test_open_doc_record (win, "h200-gemm-4096-fp32-counters.json");
   gui_test_fill_screen (win, 1024, 768);
   TlSourcePage *source = TL_SOURCE_PAGE (tl_window_get_page (win, "source"));
   tl_window_show_view (win, "source");
   tl_source_page_show_kernel (source, "gemm-08-vectorized");
+  return source;
+}
+
+static void
+test_source_room (void)
+{
+  TlSourcePage *source = show_rung_8_at_1024x768 ();
   /* beside the sidebar: what the page has (60 to 70 characters; its
    * facts beside it left 36) */
   check_source_room (source, 56, "1024×768");
@@ -246,6 +254,47 @@ test_source_room (void)
   lines = code_lines_shown (source);
   g_test_message ("1280×800: %.1f lines of code", lines);
   g_assert_cmpfloat (lines, >=, 25);
+}
+
+/* Presenting at 1024×768 the code keeps most of the page and its facts a
+ * few lines below it: what was measured among those lines, in view
+ * without a scroll (it came after the facts, out of sight) */
+static void
+test_source_measured_seen (void)
+{
+  TlSourcePage *source = show_rung_8_at_1024x768 ();
+  tl_window_set_presentation (win, TRUE);
+  check_source_room (source, 72, "presenting");
+  double lines = code_lines_shown (source);
+  g_test_message ("1024×768 presenting: %.1f lines of code", lines);
+  /* 19.3 lines (17 where the status bar's bigger type came after the
+   * handle was placed), as with the facts in one column */
+  g_assert_cmpfloat (lines, >=, 17);
+
+  GtkWidget *side = gtk_paned_get_child2 (GTK_PANED (gtk_widget_get_parent (code_scroller (source))));
+  GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (side));
+  g_assert_cmpfloat (gtk_adjustment_get_value (v), ==, gtk_adjustment_get_lower (v));
+  g_autoptr (GPtrArray) labels = g_ptr_array_new ();
+  collect_labels (side, labels);
+  int bottom = G_MAXINT;
+  for (guint i = 0; i < labels->len; i++)
+    {
+      GtkWidget *label = labels->pdata[i];
+      const char *text = gtk_label_get_text (GTK_LABEL (label));
+      const char *word = strstr (text, "Measured");
+      int x, y;
+      if (word == NULL || !gtk_widget_get_mapped (label)
+          || !gtk_widget_translate_coordinates (label, side, 0, 0, &x, &y))
+        continue;
+      PangoRectangle at;
+      pango_layout_index_to_pos (gtk_label_get_layout (GTK_LABEL (label)), (int) (word - text), &at);
+      bottom = y + gtk_widget_get_margin_top (label) + PANGO_PIXELS (at.y + at.height);
+    }
+  g_test_message ("\"Measured\" ends %d px down the facts' %d", bottom, gtk_widget_get_allocated_height (side));
+  if (bottom > gtk_widget_get_allocated_height (side))
+    g_error ("presenting at 1024×768, \"Measured\" is out of sight below the Source page's facts");
+  tl_window_set_presentation (win, FALSE);
+  gui_test_pump (0.3);
 }
 
 /* The lines the export of a page gives (first and count), and the lines
@@ -471,6 +520,7 @@ add_tests (void)
   g_test_add_func ("/gui-lesson/counters", test_counters);
   g_test_add_func ("/gui-lesson/blocks-only", test_blocks_only);
   g_test_add_func ("/gui-lesson/source-room", test_source_room);
+  g_test_add_func ("/gui-lesson/source-measured-seen", test_source_measured_seen);
   g_test_add_func ("/gui-lesson/source-export-shown", test_source_export_shown);
   g_test_add_func ("/gui-lesson/diff-off-main-loop", test_diff_off_main_loop);
   g_test_add_func ("/gui-lesson/drawn", test_drawn);

@@ -30,9 +30,12 @@ struct _TlSourcePage
   guint turn_id;             /* the split is turned (beside ↔ below) when idle */
   gboolean placed;           /* the split's handle was put where it belongs */
   int placed_w, placed_h;    /* for this size of the split */
-  GtkWidget *facts;
+  GtkWidget *facts_box;
+  GtkWidget *facts;          /* what the kernel is */
+  GtkWidget *measured;       /* and what was measured, beside it below the code */
   char *facts_markup;        /* the facts a line each (shown beside the code) */
-  char *facts_shown;         /* the markup the facts' label holds */
+  char *measured_markup;     /* "Measured" and the counters, a line each, or how to get them */
+  char *facts_shown;         /* the markup the labels hold, for telling a change */
   guint rehighlight_id;      /* an edited user kernel is coloured again when typing pauses */
   const TlKernelInfo *shown; /* whose text the view holds */
   GHashTable *edits;         /* user kernel id → its text as edited, not yet run: kept while
@@ -191,22 +194,35 @@ facts_compact (const char *markup)
   return g_string_free (out, FALSE);
 }
 
+/* Beside the code, the facts and the measured numbers one column a line
+ * each; below it, each a section a line in two columns, so that what was
+ * measured is seen with the few lines the facts get there (it came after
+ * the facts, off screen, presenting at 1024×768). */
 static void
 show_facts (TlSourcePage *self)
 {
   if (self->facts_markup == NULL)
     return;
-  g_autofree char *compact = tl_source_page_get_code_beside (self) ? NULL : facts_compact (self->facts_markup);
-  const char *markup = compact ? compact : self->facts_markup;
+  gboolean below = !tl_source_page_get_code_beside (self);
+  g_autofree char *all = g_strconcat (self->facts_markup, self->measured_markup, NULL);
+  g_autofree char *facts = below ? facts_compact (self->facts_markup) : NULL;
+  g_autofree char *measured = below ? facts_compact (self->measured_markup) : NULL;
+  g_autofree char *shown = g_strdup_printf ("%d%s", below, all);
   /* the same words again would lay the split out again, after its handle was placed */
-  if (g_strcmp0 (markup, self->facts_shown) == 0)
+  if (g_strcmp0 (shown, self->facts_shown) == 0)
     return;
   g_free (self->facts_shown);
-  self->facts_shown = g_strdup (markup);
-  gtk_label_set_markup (GTK_LABEL (self->facts), markup);
+  self->facts_shown = g_steal_pointer (&shown);
+  gtk_label_set_markup (GTK_LABEL (self->facts), below ? facts : all);
+  gtk_label_set_markup (GTK_LABEL (self->measured), below ? measured : "");
+  gtk_widget_set_visible (self->measured, below);
   /* below the code, a narrower frame round their few lines */
-  gtk_widget_set_margin_top (self->facts, compact ? 6 : 12);
-  gtk_widget_set_margin_bottom (self->facts, compact ? 6 : 12);
+  GtkWidget *labels[] = { self->facts, self->measured };
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    {
+      gtk_widget_set_margin_top (labels[i], below ? 6 : 12);
+      gtk_widget_set_margin_bottom (labels[i], below ? 6 : 12);
+    }
 }
 
 /* Below: the code CODE_LINES lines and the facts the rest, FACTS_LINES
@@ -216,7 +232,7 @@ code_height_above_facts (TlSourcePage *self, int width, int height)
 {
   int handle = 0, facts_natural = 0;
   gtk_widget_style_get (self->split, "handle-size", &handle, NULL);
-  gtk_widget_get_preferred_height_for_width (self->facts, width, NULL, &facts_natural);
+  gtk_widget_get_preferred_height_for_width (self->facts_box, width, NULL, &facts_natural);
   /* a line of code as the view lays it out (its spacing included); the
    * code's horizontal scroll bar and margins */
   GtkTextIter first;
@@ -523,7 +539,7 @@ update (TlSourcePage *self)
   gtk_text_buffer_get_bounds (buf, &a, &b);
   gtk_text_buffer_remove_tag_by_name (buf, "error-line", &a, &b);
 
-  GString *facts = g_string_new (NULL);
+  GString *facts = g_string_new (NULL), *measured = g_string_new (NULL);
   g_autofree char *lesson = g_markup_escape_text (info->lesson && *info->lesson ? _(info->lesson) : "", -1);
   g_string_append_printf (facts, "<b>%s</b>\n<i>%s</i>\n", _(info->title), lesson);
   if (info->changed != NULL)
@@ -546,16 +562,18 @@ update (TlSourcePage *self)
   describe_plan (self, info, record, r, facts);
   if (r && r->status == TL_RUN_OK && r->time.count)
     {
-      describe_measured (record, r, facts);
+      describe_measured (record, r, measured);
       g_autofree char *counters = r->backend == TL_BACKEND_GPU
                                     ? tl_counters_lesson_markup (record, id) : NULL;
       if (counters != NULL)
-        g_string_append_printf (facts, "\n%s", counters);
+        g_string_append_printf (measured, "\n%s", counters);
     }
   else
-    g_string_append (facts, _("\nRun it (or open a run record) to see its numbers here."));
+    g_string_append (measured, _("\nRun it (or open a run record) to see its numbers here."));
   g_free (self->facts_markup);
   self->facts_markup = g_string_free (facts, FALSE);
+  g_free (self->measured_markup);
+  self->measured_markup = g_string_free (measured, FALSE);
   show_facts (self);
   /* below the code, the facts of another kernel take their own lines */
   if (!tl_source_page_get_code_beside (self) && self->turn_id == 0)
@@ -767,6 +785,7 @@ tl_source_page_dispose (GObject *object)
   g_clear_pointer (&self->compile_error, g_free);
   g_clear_pointer (&self->export_sheet, tl_sheet_unref);
   g_clear_pointer (&self->facts_markup, g_free);
+  g_clear_pointer (&self->measured_markup, g_free);
   g_clear_pointer (&self->facts_shown, g_free);
   g_clear_pointer (&self->edits, g_hash_table_unref);
   if (self->rehighlight_id)
@@ -794,7 +813,9 @@ tl_source_page_class_init (TlSourcePageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TlSourcePage, split);
   gtk_widget_class_bind_template_child (widget_class, TlSourcePage, view);
   gtk_widget_class_bind_template_child (widget_class, TlSourcePage, side);
+  gtk_widget_class_bind_template_child (widget_class, TlSourcePage, facts_box);
   gtk_widget_class_bind_template_child (widget_class, TlSourcePage, facts);
+  gtk_widget_class_bind_template_child (widget_class, TlSourcePage, measured);
   gtk_widget_class_bind_template_callback (widget_class, kernel_changed_cb);
 }
 
