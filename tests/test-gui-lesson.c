@@ -286,6 +286,9 @@ test_source_measured_seen (void)
       if (word == NULL || !gtk_widget_get_mapped (label)
           || !gtk_widget_translate_coordinates (label, side, 0, 0, &x, &y))
         continue;
+      /* the rate in its unit, as Compare says it ("GFLOP/s  4.573e+04" before) */
+      g_assert_nonnull (strstr (word, "TFLOP/s"));
+      g_assert_null (strstr (word, "e+0"));
       PangoRectangle at;
       pango_layout_index_to_pos (gtk_label_get_layout (GTK_LABEL (label)), (int) (word - text), &at);
       bottom = y + gtk_widget_get_margin_top (label) + PANGO_PIXELS (at.y + at.height);

@@ -8,6 +8,7 @@
 #include "gemm/tl-kernels.h"
 #include "gemm/tl-user-kernel.h"
 #include "record/tl-counters-lesson.h"
+#include "view/tl-format.h"
 #include "view/tl-plan-view.h"
 #include "tl-code-highlight.h"
 #include "tl-listing-sheet.h"
@@ -320,9 +321,13 @@ describe_measured (const TlRunRecord *record, const TlKernelRun *r, GString *fac
   const TlJob *job = record->job;
   double flops = job ? tl_stats_gemm_flops (job->m, job->k, job->n) : NAN;
   g_autofree char *time = tl_run_text_time (r->time.median);
-  g_autofree char *gflops = tl_run_text_number (tl_stats_gflops (flops, r->time.median));
-  g_string_append_printf (facts, _("\n<b>Measured</b> (%zu×%zu·%zu×%zu)\ntime  %s\nGFLOP/s  %s\n"),
-                          job ? job->m : 0, job ? job->k : 0, job ? job->k : 0, job ? job->n : 0, time, gflops);
+  /* "45.7 TFLOP/s", as Compare says it (not "GFLOP/s  4.573e+04") */
+  double gflops = tl_stats_gflops (flops, r->time.median);
+  char rate[64] = "—";
+  if (isfinite (gflops) && gflops > 0)
+    tl_format_gflops (gflops, rate, sizeof rate);
+  g_string_append_printf (facts, _("\n<b>Measured</b> (%zu×%zu·%zu×%zu)\ntime  %s\nthroughput  %s\n"),
+                          job ? job->m : 0, job ? job->k : 0, job ? job->k : 0, job ? job->n : 0, time, rate);
   if (!isnan (r->percent_of_reference))
     {
       g_autofree char *pct = tl_run_text_percent (r->percent_of_reference);
