@@ -133,6 +133,40 @@ open_two_sizes (void)
   tl_window_show_view (win, "compare");
 }
 
+static void
+find_sidebar_row (GtkWidget *widget, gpointer data)
+{
+  GtkWidget **found = data;
+  if (*found || widget == GTK_WIDGET (gui_test_compare (win)))
+    return;
+  if (GTK_IS_LIST_BOX_ROW (widget) && gtk_widget_get_mapped (widget))
+    *found = widget;
+  else if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), find_sidebar_row, data);
+}
+
+/* Page Down with the focus in the sidebar (a kernel's row, as a click
+ * leaves it), the sweep on show and nothing past it: the chart stays, and
+ * so do the sidebar's focus and scroll — the key moved them (the list's
+ * cursor went a page down). */
+static void
+assert_page_down_stays_on_sweep (const Charts *c)
+{
+  GtkWidget *row = NULL;
+  find_sidebar_row (GTK_WIDGET (win), &row);
+  g_assert_nonnull (row);
+  gtk_widget_grab_focus (row);
+  GtkWidget *scroller = gtk_widget_get_ancestor (row, GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  double scrolled = gtk_adjustment_get_value (adj);
+  for (int i = 0; i < 3; i++)
+    gui_test_press_key (win, GDK_KEY_Page_Down, 0);
+  gui_test_pump (0.3);
+  g_assert_true (gtk_window_get_focus (GTK_WINDOW (win)) == row);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), ==, scrolled);
+  g_assert_true (gtk_widget_get_mapped (c->sweep));
+}
+
 /* 1024×768: one chart at a time, each whole, chosen by the switch; a
  * picked bar's details under the bars in the height they leave. */
 static void
@@ -153,6 +187,7 @@ test_small_screen (void)
   assert_no_scroll (&c, "1024×768, the sweep");
   g_assert_false (gtk_widget_get_mapped (c.bars));
   g_assert_cmpint (exported_charts (), ==, TL_RENDER_CHARTS_SWEEP);
+  assert_page_down_stays_on_sweep (&c);
 
   gtk_button_clicked (GTK_BUTTON (c.bars_shown));
   tl_compare_page_select_bar (gui_test_compare (win), 3);

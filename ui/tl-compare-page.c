@@ -508,7 +508,9 @@ compare_set_presentation (TlPage *page, gboolean on, gboolean high_contrast)
 }
 
 /* clickers: the previous or next bar; one chart at a time (presenting, a
- * short window), past the last bar the sweep, and back */
+ * short window), past the last bar the sweep, and back.  At either end the
+ * key is taken all the same: passed on, it scrolled the focused sidebar
+ * under a chart that stayed. */
 static gboolean
 compare_step (TlPage *page, int direction)
 {
@@ -521,7 +523,7 @@ compare_step (TlPage *page, int direction)
   if (slides && self->showing_sweep)
     {
       if (direction > 0)
-        return FALSE;
+        return TRUE;
       self->showing_sweep = FALSE;
       if (n > 0)
         tl_compare_page_select_bar (self, n - 1);
