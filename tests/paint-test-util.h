@@ -4,9 +4,13 @@
 
 #include <cairo.h>
 #include <glib.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/tl-matrix.h"
+#include "paint/tl-paint-text-boxes.h"
+#include "paint/tl-paint-util.h"
 #include "paint/tl-render.h"
 #include "record/tl-record-file.h"
 #include "view-test-util.h"
@@ -63,4 +67,38 @@ tl_test_doc_record_load (TlRenderInput *input, const char *name)
   g_autoptr (GError) error = NULL;
   g_assert_true (tl_test_render_input_load (input, path, &error));
   g_assert_no_error (error);
+}
+
+/* What a reader of a window sees wrong in options' view of input drawn
+ * w × h in the window's style (scale 1): a text shorter than the 12-px
+ * line, a text cut to "…", and tl_paint_text_boxes_check's problems, a
+ * line each (empty: none).  The texts drawn are added to boxes. */
+static inline GString *
+tl_test_window_text_problems (const TlRenderInput *input, const TlRenderOptions *options, int w, int h,
+                              TlPaintTextBoxes *boxes)
+{
+  TlPaintStyle style;
+  tl_paint_style_init (&style, 1);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cairo_t *cr = cairo_create (s);
+  tl_paint_set_font (cr, &style, style.font_size, FALSE);
+  double least = tl_paint_text_height (cr) - 0.01;
+  g_autoptr (GError) error = NULL;
+  tl_paint_text_boxes_attach (cr, boxes);
+  g_assert_true (tl_render_draw (cr, input, options, &style, w, h, &error));
+  g_assert_no_error (error);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  GString *report = g_string_new (NULL);
+  for (guint i = 0; i < tl_paint_text_boxes_len (boxes); i++)
+    {
+      const TlPaintTextBox *b = tl_paint_text_boxes_index (boxes, i);
+      double tall = hypot (b->corner_x[3] - b->corner_x[0], b->corner_y[3] - b->corner_y[0]);
+      if (tall < least)
+        g_string_append_printf (report, "“%s” is %.1f px tall, under %.1f\n", b->text, tall, least);
+      if (strstr (b->text, "…"))
+        g_string_append_printf (report, "“%s” is cut\n", b->text);
+    }
+  tl_paint_text_boxes_check (boxes, w, h, report);
+  return report;
 }

@@ -216,35 +216,12 @@ test_empty (void)
 static void
 check_page_text (const TlRenderInput *input, const char *kernels, int w, int h)
 {
-  TlPaintStyle style;
-  tl_paint_style_init (&style, 1);
   TlRenderOptions o;
   tl_render_options_init (&o);
   o.view = TL_RENDER_BLOCKS_AND_TIMELINE;
   o.kernels = kernels;
-  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  cairo_t *cr = cairo_create (s);
-  tl_paint_set_font (cr, &style, style.font_size, FALSE);
-  double least = tl_paint_text_height (cr) - 0.01;
   g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
-  g_autoptr (GError) error = NULL;
-  tl_paint_text_boxes_attach (cr, boxes);
-  g_assert_true (tl_render_draw (cr, input, &o, &style, w, h, &error));
-  g_assert_no_error (error);
-  cairo_destroy (cr);
-  cairo_surface_destroy (s);
-
-  g_autoptr (GString) report = g_string_new (NULL);
-  for (guint i = 0; i < tl_paint_text_boxes_len (boxes); i++)
-    {
-      const TlPaintTextBox *b = tl_paint_text_boxes_index (boxes, i);
-      double tall = hypot (b->corner_x[3] - b->corner_x[0], b->corner_y[3] - b->corner_y[0]);
-      if (tall < least)
-        g_string_append_printf (report, "“%s” is %.1f px tall, under %.1f\n", b->text, tall, least);
-      if (strstr (b->text, "…"))
-        g_string_append_printf (report, "“%s” is cut\n", b->text);
-    }
-  tl_paint_text_boxes_check (boxes, w, h, report);
+  g_autoptr (GString) report = tl_test_window_text_problems (input, &o, w, h, boxes);
   if (report->len > 0)
     g_error ("blocks page %s at %d×%d:\n%s", kernels, w, h, report->str);
   g_assert_cmpuint (tl_paint_text_boxes_len (boxes), >=, 20);

@@ -428,39 +428,17 @@ test_bars_window_text (void)
   static const int sizes[][2] = { { 650, 530 }, { 906, 560 } };
   TlRenderInput input;
   tl_test_doc_record_load (&input, "h200-gemm-1000x500x1000.json");
-  TlPaintStyle style;
-  tl_paint_style_init (&style, 1);
   TlRenderOptions o;
   tl_render_options_init (&o);
   o.view = TL_RENDER_COMPARE;
   o.color = "time";
   for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
     {
-      int w = sizes[k][0], h = sizes[k][1];
-      cairo_t *cr;
-      cairo_surface_t *s = surface (w, h, &cr);
-      tl_paint_set_font (cr, &style, style.font_size, FALSE);
-      double least = tl_paint_text_height (cr) - 0.01;
       g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
-      g_autoptr (GError) error = NULL;
-      tl_paint_text_boxes_attach (cr, boxes);
-      g_assert_true (tl_render_draw (cr, &input, &o, &style, w, h, &error));
-      g_assert_no_error (error);
-      cairo_destroy (cr);
-      cairo_surface_destroy (s);
-      g_autoptr (GString) report = g_string_new (NULL);
-      for (guint i = 0; i < tl_paint_text_boxes_len (boxes); i++)
-        {
-          const TlPaintTextBox *b = tl_paint_text_boxes_index (boxes, i);
-          if (b->h < least)
-            g_string_append_printf (report, "“%s” is %.1f px tall, under %.1f\n", b->text, b->h, least);
-        }
-      if (any_cut (boxes))
-        g_string_append (report, "a text is cut\n");
-      tl_paint_text_boxes_check (boxes, w, h, report);
+      g_autoptr (GString) report = tl_test_window_text_problems (&input, &o, sizes[k][0], sizes[k][1], boxes);
       g_assert_nonnull (tl_paint_text_boxes_find (boxes, "of cuBLAS SGEMM"));
       if (report->len > 0)
-        g_error ("compare bars at %d×%d:\n%s", w, h, report->str);
+        g_error ("compare bars at %d×%d:\n%s", sizes[k][0], sizes[k][1], report->str);
     }
   tl_render_input_clear (&input);
 }
