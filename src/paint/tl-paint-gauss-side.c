@@ -99,15 +99,26 @@ legend_columns (cairo_t *cr, const TlPaintStyle *style, double size, double w, d
   return MIN (MAX (w / 2, col[0] + font * 0.7), w - col[1]);
 }
 
+/* The least type of the chart's title and legend on a short box: so much
+ * of the body's (German's "Zeilenvertauschungen" in high contrast's bold
+ * beside "Dreieckslösung" at 1920×1080 presenting), never under 14 px. */
+#define LEGEND_LEAST 0.7
+#define TITLE_LEAST 0.8
+static double
+least_type (const TlPaintStyle *style, double share)
+{
+  return MIN (style->font_size, MAX (style->font_size * share, 14.0 / style->scale));
+}
+
 /* the phases' colours, two per line when they fit — on a short box at a
  * type down to LEGEND_LEAST of the body's, that the bars keep the rows —
  * else one per line at the body's type; returns the height it took */
-#define LEGEND_LEAST 0.8
 static double
 chart_legend (cairo_t *cr, const TlPaintStyle *style, double x, double y, double w,
               gboolean short_box)
 {
-  double size = style->font_size, least = short_box ? size * LEGEND_LEAST : size, need;
+  double size = style->font_size, need;
+  double least = short_box ? least_type (style, LEGEND_LEAST) : size;
   double second = legend_columns (cr, style, size, w, &need);
   while (need > w && size > least)
     {
@@ -253,7 +264,7 @@ chart_head (cairo_t *cr, const TlLuRecorder *rec, const TlPaintStyle *style, dou
   const char *title = _("Time per block step (seed 004, Fig. 5)");
   double title_size = style->font_size * 1.05;
   if (short_box)
-    title_size = tl_paint_fit_font (cr, style, title_size, style->font_size * LEGEND_LEAST, TRUE,
+    title_size = tl_paint_fit_font (cr, style, title_size, least_type (style, TITLE_LEAST), TRUE,
                                     box_w, title);
   y += fit_text (cr, style, box_x, y, box_w, title_size, TRUE, title);
   y += font * 0.2;
