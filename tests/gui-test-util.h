@@ -12,6 +12,7 @@
 #endif
 
 #include "core/tl-locale.h"
+#include "paint/tl-paint-text-boxes.h"
 #include "tl-application.h"
 #include "tl-compare-page.h"
 #include "tl-heatmap-view.h"
@@ -437,4 +438,24 @@ gui_test_remove_folder (const char *dir)
       g_unlink (p);
     }
   g_rmdir (dir);
+}
+
+/* The texts widget paints, drawn as the window draws it, into a surface
+ * of its size.  A resize queued since the window settled (the slower ASan
+ * build meets one) is done first: GTK draws only a widget whose
+ * allocation is done. */
+static inline TlPaintTextBoxes *
+gui_test_widget_texts (GtkWidget *widget)
+{
+  gtk_container_check_resize (GTK_CONTAINER (gtk_widget_get_toplevel (widget)));
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, gtk_widget_get_allocated_width (widget),
+                                                   gtk_widget_get_allocated_height (widget));
+  cairo_t *cr = cairo_create (s);
+  TlPaintTextBoxes *boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  gtk_widget_draw (widget, cr);
+  tl_paint_text_boxes_attach (cr, NULL);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  return boxes;
 }

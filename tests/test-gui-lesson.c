@@ -455,18 +455,8 @@ check_drawn (TlLessonPage *page, gboolean presenting, const char *where)
   GtkWidget *area = NULL;
   find_area (GTK_WIDGET (page), &area);
   g_assert_nonnull (area);
-  /* a resize queued since the page settled (the slower ASan build meets
-   * one) is done first: GTK draws only a widget whose allocation is done */
-  gtk_container_check_resize (GTK_CONTAINER (gtk_widget_get_toplevel (area)));
+  g_autoptr (TlPaintTextBoxes) boxes = gui_test_widget_texts (area);
   int w = gtk_widget_get_allocated_width (area), h = gtk_widget_get_allocated_height (area);
-  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  cairo_t *cr = cairo_create (s);
-  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
-  tl_paint_text_boxes_attach (cr, boxes);
-  gtk_widget_draw (area, cr);
-  tl_paint_text_boxes_attach (cr, NULL);
-  cairo_destroy (cr);
-  cairo_surface_destroy (s);
   g_autofree char *at = g_strdup_printf ("%s, %s on %d×%d", where, tl_lesson_page_get_rung (page), w, h);
   g_autoptr (GString) report = g_string_new (NULL);
   if (tl_paint_text_boxes_check (boxes, w, h, report) > 0)

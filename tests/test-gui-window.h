@@ -57,6 +57,7 @@ void test_blocks_other_record (void);
 void test_blocks_record_choice (void);
 void test_blocks_record_named_presenting (void);
 void test_blocks_grid_share (void);
+void test_blocks_grid_as_painted (void);
 /* test-gui-keys.c: keys and the shortcuts window */
 void test_menu_and_sidebar_keys (void);
 void test_high_contrast_follows (void);

@@ -96,48 +96,31 @@ find_block (const TlKernelRun *run, guint tx, guint ty)
   return NULL;
 }
 
-/* The first kernel's grid, as the grid's area paints it (the same layout
+/* The first kernel's grid as the grid's area paints it (the same model
  * for its hover and for the page's arrangement); FALSE when none is shown. */
 static gboolean
-fill_grid_model (TlBlocksPage *self, TlBlocksModel *m, TlPlanView **plan)
+fill_grid (TlBlocksPage *self, TlBlocksGrid *grid)
 {
-  const TlKernelRun *run = self->runs[0];
+  TlRenderInput input = { .record = self->record };
+  TlRenderOptions o;
 
-  *plan = NULL;
-  if (run == NULL || self->record == NULL)
+  if (self->runs[0] == NULL || self->record == NULL)
     return FALSE;
-  tl_blocks_model_init (m);
-  m->blocks = run->blocks;
-  m->n_blocks = run->n_blocks;
-  m->tile_m = run->block_tile_m;
-  m->tile_n = run->block_tile_n;
-  const TlJob *job = self->record->job;
-  if (job && run->block_tile_m > 0 && run->block_tile_n > 0)
-    {
-      m->grid_x = (guint) ((job->n + run->block_tile_n - 1) / run->block_tile_n);
-      m->grid_y = (guint) ((job->m + run->block_tile_m - 1) / run->block_tile_m);
-    }
-  m->title = run->kernel_id;
-  m->caption = job ? "C" : NULL;
-  *plan = job ? tl_plan_view_new_for_record (self->record, run) : NULL;
-  m->plan = *plan;
-  if (*plan && m->tile_m == 0)
-    m->tile_m = (*plan)->tile_m, m->tile_n = (*plan)->tile_n;
-  return TRUE;
+  tl_render_area_get_options (TL_RENDER_AREA (self->grid), &o);
+  return tl_blocks_grid_fill (grid, &input, &o, NULL);
 }
 
 gboolean
 tl_blocks_page_get_grid_layout (TlBlocksPage *self, TlBlocksLayout *out)
 {
   g_return_val_if_fail (TL_IS_BLOCKS_PAGE (self) && out != NULL, FALSE);
-  TlBlocksModel m;
+  g_auto (TlBlocksGrid) grid = { 0 };
   TlPaintStyle style;
-  g_autoptr (TlPlanView) plan = NULL;
 
-  if (!gtk_widget_get_visible (self->grid) || !fill_grid_model (self, &m, &plan))
+  if (!gtk_widget_get_visible (self->grid) || !fill_grid (self, &grid))
     return FALSE;
   tl_render_area_get_style (TL_RENDER_AREA (self->grid), &style);
-  tl_paint_blocks_layout (&m, &style, gtk_widget_get_allocated_width (self->grid),
+  tl_paint_blocks_layout (&grid.model, &style, gtk_widget_get_allocated_width (self->grid),
                           gtk_widget_get_allocated_height (self->grid), out);
   return TRUE;
 }
@@ -224,19 +207,18 @@ arrange_cb (gpointer data)
 {
   TlBlocksPage *self = data;
   GtkAllocation a;
-  TlBlocksModel m;
+  g_auto (TlBlocksGrid) grid = { 0 };
   TlPaintStyle style;
-  g_autoptr (TlPlanView) plan = NULL;
   guint n_tracks = showing_two (self) ? 2 : 1;
   double share = tl_blocks_grid_share (n_tracks, self->presentation);
 
   self->arrange_id = 0;
   gtk_widget_get_allocation (self->paned, &a);
   TlBlocksArrangement arr = { .split = share * a.height };
-  if (a.width > 1 && a.height > 1 && fill_grid_model (self, &m, &plan))
+  if (a.width > 1 && a.height > 1 && fill_grid (self, &grid))
     {
       tl_render_area_get_style (TL_RENDER_AREA (self->grid), &style);
-      tl_blocks_arrange (&m, n_tracks, &style, self->presentation, a.width, a.height, &arr);
+      tl_blocks_arrange (&grid.model, n_tracks, &style, self->presentation, a.width, a.height, &arr);
     }
   self->arranged_w = a.width;
   self->arranged_h = a.height;

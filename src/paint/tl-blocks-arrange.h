@@ -14,8 +14,26 @@
 
 #include "paint/tl-paint-blocks.h"
 #include "paint/tl-paint-style.h"
+#include "paint/tl-render.h"
 
 G_BEGIN_DECLS
+
+/* The first kernel's tile grid as the blocks view paints it: the page's
+ * hover and arrangement read the same model.  What it owns goes with
+ * tl_blocks_grid_clear (after a fill that failed too). */
+typedef struct
+{
+  TlBlocksModel model;
+  char *title, *caption;
+  TlPlanView *plan;
+} TlBlocksGrid;
+
+/* FALSE with error where the blocks view would not draw (no such kernel,
+ * no blocks in that launch). */
+gboolean tl_blocks_grid_fill (TlBlocksGrid *grid, const TlRenderInput *input, const TlRenderOptions *o,
+                              GError **error);
+void     tl_blocks_grid_clear (TlBlocksGrid *grid);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TlBlocksGrid, tl_blocks_grid_clear)
 
 typedef struct
 {

@@ -12,17 +12,8 @@
 #include "paint/tl-paint-timeline.h"
 #include "view/tl-render-runs.h"
 
-/* The first kernel's tile grid as tl_paint_blocks draws it; what it owns
- * goes with grid_model_clear. */
-typedef struct
-{
-  TlBlocksModel model;
-  char *title, *caption;
-  TlPlanView *plan;
-} GridModel;
-
-static void
-grid_model_clear (GridModel *g)
+void
+tl_blocks_grid_clear (TlBlocksGrid *g)
 {
   g_clear_pointer (&g->title, g_free);
   g_clear_pointer (&g->caption, g_free);
@@ -43,10 +34,10 @@ check_launch (const TlKernelRun *run, const TlBlocksModel *model, gint launch, G
   return FALSE;
 }
 
-static gboolean
-grid_model_fill (GridModel *g, const TlRenderInput *input, const TlRenderOptions *o, GError **error)
+gboolean
+tl_blocks_grid_fill (TlBlocksGrid *g, const TlRenderInput *input, const TlRenderOptions *o, GError **error)
 {
-  *g = (GridModel) {0};
+  *g = (TlBlocksGrid) {0};
   g_autoptr (GPtrArray) runs = tl_render_select_runs (input->record, o->kernels, TL_RENDER_NEED_BLOCKS_OR_PLAN, FALSE, error);
   if (runs == NULL)
     return FALSE;
@@ -93,11 +84,11 @@ tl_render_draw_blocks (cairo_t *cr, const TlRenderInput *input, const TlRenderOp
 {
   if (!tl_render_need_record (input, "blocks", error))
     return FALSE;
-  GridModel grid;
-  gboolean ok = grid_model_fill (&grid, input, o, error);
+  TlBlocksGrid grid;
+  gboolean ok = tl_blocks_grid_fill (&grid, input, o, error);
   if (ok)
     tl_paint_blocks (cr, &grid.model, style, w, h);
-  grid_model_clear (&grid);
+  tl_blocks_grid_clear (&grid);
   return ok;
 }
 
@@ -367,10 +358,10 @@ tl_render_draw_blocks_and_timeline (cairo_t *cr, const TlRenderInput *input, con
   TlRenderOptions grid_o = *o, timeline = *o;
   grid_o.kernels = ((const TlKernelRun *) runs->pdata[0])->kernel_id;
   timeline.color = o->timeline_color;
-  GridModel grid;
-  if (!grid_model_fill (&grid, input, &grid_o, error))
+  TlBlocksGrid grid;
+  if (!tl_blocks_grid_fill (&grid, input, &grid_o, error))
     {
-      grid_model_clear (&grid);
+      tl_blocks_grid_clear (&grid);
       return FALSE;
     }
 
@@ -385,7 +376,7 @@ tl_render_draw_blocks_and_timeline (cairo_t *cr, const TlRenderInput *input, con
       tl_paint_blocks (cr, &grid.model, style, gw, gh);
       cairo_restore (cr);
     }
-  grid_model_clear (&grid);
+  tl_blocks_grid_clear (&grid);
 
   cairo_save (cr);
   cairo_translate (cr, a.beside ? gw : 0, a.beside ? 0 : gh);
