@@ -62,3 +62,4 @@ void test_blocks_grid_as_painted (void);
 void test_menu_and_sidebar_keys (void);
 void test_high_contrast_follows (void);
 void test_shortcuts_window_lists_the_keys (void);
+void test_shortcuts_window_fits (void);

@@ -47,6 +47,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/menu-and-sidebar-keys", test_menu_and_sidebar_keys);
   g_test_add_func ("/gui/high-contrast-follows", test_high_contrast_follows);
   g_test_add_func ("/gui/shortcuts-window", test_shortcuts_window_lists_the_keys);
+  g_test_add_func ("/gui/shortcuts-window-fits", test_shortcuts_window_fits);
   g_test_add_func ("/gui/remembers-kernels", test_remembers_kernels);
   int rc = g_test_run ();
 

@@ -9,6 +9,7 @@
 #include "tl-kernel-panel.h"
 #include "tl-page-stack.h"
 #include "tl-pages.h"
+#include "tl-help-overlay.h"
 #include "tl-presentation.h"
 #include "tl-recent-menu.h"
 #include "tl-sources-panel.h"
@@ -575,7 +576,12 @@ tl_window_init (TlWindow *self)
 TlWindow *
 tl_window_new (GtkApplication *app)
 {
-  return g_object_new (TL_TYPE_WINDOW, "application", app, NULL);
+  TlWindow *self = g_object_new (TL_TYPE_WINDOW, "application", app, NULL);
+  /* the application gives the window its shortcuts window as it joins */
+  GtkShortcutsWindow *overlay = gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (self));
+  if (overlay != NULL)
+    tl_help_overlay_wrap (overlay);
+  return self;
 }
 
 /* ---- entry points ---------------------------------------------------------------- */
