@@ -36,21 +36,138 @@ in_plot (const TlPaintTextBox *b, const TlRooflineLayout *lay)
          && b->x + b->w <= lay->plot_x + lay->plot_w + 0.5 && b->y + b->h <= lay->plot_y + lay->plot_h + 0.5;
 }
 
+/* The number format a label's second word names: "FP64" for both FP64 units. */
+static gboolean
+math_named (TlMath math, const char *word)
+{
+  const char *label = tl_math_label (math == TL_MATH_FP64_TENSOR ? TL_MATH_FP64 : math);
+  return strcmp (word, label) == 0;
+}
+
 /* The points a label names: "07" rung 7, "10 TF32" rung 10 in TF32,
  * "cuBLAS BF16" the BF16 reference, "mine.cu" the kernel off the ladder. */
 static gboolean
 label_names (const TlRoofline *r, const char *text, guint i)
 {
   const TlRooflinePoint *p = &r->points[i];
+  const char *space = strchr (text, ' ');
   if (g_str_has_prefix (text, "cuBLAS "))
-    return p->number <= 0 && p->info && p->info->reference;
+    return p->number <= 0 && p->info && p->info->reference && math_named (p->math, space + 1);
   if (g_ascii_isdigit (text[0]) && g_ascii_isdigit (text[1]))
-    return p->number == atoi (text);
+    return p->number == atoi (text) && (space == NULL || math_named (p->math, space + 1));
   return p->number <= 0 && !(p->info && p->info->reference);
 }
 
-/* Every point's label lies near its point: within two and a half lines
- * of the marker's edge (a leader joins the farther ones). */
+/* Every point has its label on the plot; the ones without are named. */
+static void
+check_all_labelled (const TlRoofline *r, const TlPaintTextBoxes *boxes, const TlRooflineLayout *lay,
+                    const char *where)
+{
+  g_autoptr (GString) missing = g_string_new (NULL);
+  for (guint i = 0; i < r->n_points; i++)
+    {
+      gboolean found = FALSE;
+      for (guint b = 0; b < tl_paint_text_boxes_len (boxes) && !found; b++)
+        {
+          const TlPaintTextBox *box = tl_paint_text_boxes_index (boxes, b);
+          found = in_plot (box, lay) && label_names (r, box->text, i);
+        }
+      if (!found)
+        g_string_append_printf (missing, " “%s”", tl_kernel_title (r->points[i].info, r->points[i].kernel_id));
+    }
+  if (missing->len > 0)
+    g_error ("%s: no label for%s", where, missing->str);
+}
+
+/* How far the box is from the marker of point i, and whether it names it. */
+static double
+marker_distance (const TlRoofline *r, const TlRooflineLayout *lay, guint i, const TlPaintTextBox *box)
+{
+  double x, y;
+  tl_roofline_layout_point (lay, r->points[i].intensity, r->points[i].flops_per_s, &x, &y);
+  return hypot (x - CLAMP (x, box->x, box->x + box->w), y - CLAMP (y, box->y, box->y + box->h));
+}
+
+/* Whether a pixel within one of (x, y) is drawn darker than the white
+ * background: a leader's line passes there. */
+static gboolean
+drawn_near (cairo_surface_t *s, double x, double y)
+{
+  for (int dy = -1; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++)
+      {
+        guint32 p = tl_test_pixel (s, x + dx, y + dy);
+        if (((p >> 16) & 0xff) + ((p >> 8) & 0xff) + (p & 0xff) < 3 * 200)
+          return TRUE;
+      }
+  return FALSE;
+}
+
+/* No point's label reads as another point's: at its marker's edge no
+ * other marker is nearer it; set away, a leader joins it to its marker
+ * and no other marker is nearer it within a line of it ("cuBLAS BF16"
+ * beside the TF32 triangle).  A marker overlapping its own is let be. */
+static void
+check_labels_own_marker (const TlRoofline *r, const TlPaintTextBoxes *boxes,
+                         const TlRooflineLayout *lay, cairo_surface_t *s)
+{
+  for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
+    {
+      const TlPaintTextBox *box = tl_paint_text_boxes_index (boxes, b);
+      double own = INFINITY, ox = 0, oy = 0;
+      for (guint i = 0; in_plot (box, lay) && i < r->n_points; i++)
+        if (label_names (r, box->text, i) && marker_distance (r, lay, i, box) < own)
+          {
+            own = marker_distance (r, lay, i, box);
+            tl_roofline_layout_point (lay, r->points[i].intensity, r->points[i].flops_per_s, &ox, &oy);
+          }
+      if (!isfinite (own))
+        continue;
+      gboolean away = own > lay->marker_r * 1.6 + 3;
+      double nx = CLAMP (ox, box->x, box->x + box->w), ny = CLAMP (oy, box->y, box->y + box->h);
+      double t = (lay->marker_r * 1.3 + own) / 2 / own;
+      if (away && s != NULL && !drawn_near (s, ox + (nx - ox) * t, oy + (ny - oy) * t))
+        g_error ("label “%s” %.0f px from its point, no leader", box->text, own);
+      for (guint j = 0; j < r->n_points; j++)
+        {
+          double x, y;
+          tl_roofline_layout_point (lay, r->points[j].intensity, r->points[j].flops_per_s, &x, &y);
+          double d = marker_distance (r, lay, j, box);
+          if (label_names (r, box->text, j) || hypot (x - ox, y - oy) < 2 * lay->marker_r)
+            continue;
+          if (d < own - 0.5 && (!away || d < box->h - 0.5))
+            g_error ("label “%s” %.0f px from another point's marker, %.0f px from its own", box->text, d, own);
+        }
+    }
+}
+
+/* Beside a roof's label, a point's keeps about an em: "13" never reads
+ * into "TF32 535 TFLOP/s" as "13 TF32 535 TFLOP/s". */
+static void
+check_apart_from_roof_labels (const TlPaintTextBoxes *boxes, const TlRooflineLayout *lay, double em)
+{
+  for (guint a = 0; a < tl_paint_text_boxes_len (boxes); a++)
+    {
+      const TlPaintTextBox *p = tl_paint_text_boxes_index (boxes, a);
+      if (!in_plot (p, lay))
+        continue;
+      for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
+        {
+          const TlPaintTextBox *c = tl_paint_text_boxes_index (boxes, b);
+          gboolean roof = (g_str_has_suffix (c->text, "FLOP/s") || strstr (c->text, "FP") || strstr (c->text, "TF32")
+                           || strstr (c->text, "BF16")) && !is_point_label (c->text);
+          gboolean upright = c->corner_y[0] == c->corner_y[1];
+          if (!roof || !upright || p->y >= c->y + c->h || c->y >= p->y + p->h)
+            continue;
+          double gap = MAX (c->x - (p->x + p->w), p->x - (c->x + c->w));
+          if (gap < em - 0.5)
+            g_error ("point label “%s” %.1f px beside roof label “%s” (em %.0f px)", p->text, gap, c->text, em);
+        }
+    }
+}
+
+/* Every point's label lies near its point: within four lines of the
+ * marker's edge (a leader joins the farther ones). */
 static void
 check_labels_near (const TlRoofline *r, const TlPaintTextBoxes *boxes, const TlRooflineLayout *lay)
 {
@@ -69,7 +186,7 @@ check_labels_near (const TlRoofline *r, const TlPaintTextBoxes *boxes, const TlR
           nearest = MIN (nearest, hypot (x - CLAMP (x, box->x, box->x + box->w),
                                          y - CLAMP (y, box->y, box->y + box->h)));
         }
-      if (nearest > lay->marker_r * 1.6 + 2.5 * box->h + 3)
+      if (nearest > lay->marker_r * 1.6 + 4 * box->h + 3)
         g_error ("label “%s” %.0f px from its point (text %.0f px tall)", box->text, nearest, box->h);
     }
 }
@@ -163,6 +280,8 @@ draw_and_check (const TlRoofline *r, int selected, const TlPaintStyle *style, in
     g_assert_nonnull (tl_paint_text_boxes_find (boxes, r->note));
   check_roofs_labelled (r, boxes, &lay);
   check_labels_near (r, boxes, &lay);
+  check_labels_own_marker (r, boxes, &lay, s);
+  check_apart_from_roof_labels (boxes, &lay, TL_PX (style, style->font_size));
   /* on a projector's screen every point gets its label */
   guint labelled = check_point_labels_apart (boxes, &lay);
   if (w >= 1280)
@@ -291,7 +410,10 @@ test_paint_app_areas (void)
           tl_paint_roofline_layout (r, &style, cr, area[0], area[1], &lay);
           cairo_destroy (cr);
           cairo_surface_destroy (s);
-          g_assert_cmpuint (check_point_labels_apart (boxes, &lay), ==, r->n_points);
+          g_autofree char *where = g_strdup_printf ("%d×%d %s, selected %d", area[0], area[1],
+                                                    presenting ? "presenting" : "window", sel);
+          check_all_labelled (r, boxes, &lay, where);
+          check_point_labels_apart (boxes, &lay);
           for (guint b = 0; presenting && b < tl_paint_text_boxes_len (boxes); b++)
             {
               const TlPaintTextBox *box = tl_paint_text_boxes_index (boxes, b);

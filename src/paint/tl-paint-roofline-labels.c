@@ -8,41 +8,6 @@
 #include "gemm/tl-kernels.h"
 #include "paint/tl-paint-util.h"
 
-/* ---- what is in the way: boxes already taken ------------------------------- */
-
-void
-tl_taken_add (TlTaken *t, TlTakenKind kind, double x, double y, double w, double h)
-{
-  if (t->n == TL_ROOFLINE_MAX_TAKEN)
-    return;
-  t->x[t->n] = x;
-  t->y[t->n] = y;
-  t->w[t->n] = w;
-  t->h[t->n] = h;
-  t->kind[t->n] = kind;
-  t->n++;
-}
-
-gboolean
-tl_taken_is_free (const TlTaken *t, guint kinds, double x, double y, double w, double h, double pad,
-                  const TlRooflineLayout *lay)
-{
-  if (x < lay->plot_x || y < lay->plot_y || x + w > lay->plot_x + lay->plot_w
-      || y + h > lay->plot_y + lay->plot_h)
-    return FALSE;
-  for (guint i = 0; i < t->n; i++)
-    {
-      if (!(kinds & (1u << t->kind[i])))
-        continue;
-      gboolean text = t->kind[i] == TL_TAKEN_TEXT || t->kind[i] == TL_TAKEN_POINT_LABEL;
-      double g = text ? t->text_gap : 0, p = g + (t->kind[i] == TL_TAKEN_POINT_LABEL ? pad : 0);
-      if (x - p < t->x[i] + t->w[i] && t->x[i] < x + w + p && y - g < t->y[i] + t->h[i]
-          && t->y[i] < y + h + g)
-        return FALSE;
-    }
-  return TRUE;
-}
-
 /* ---- the labels ---------------------------------------------------------------- */
 
 /* The number format of a point's math, short: "FP64" for both FP64 units. */
@@ -91,11 +56,15 @@ box_distance (double px, double py, double x, double y, double w, double h)
   return hypot (px - CLAMP (px, x, x + w), py - CLAMP (py, y, y + h));
 }
 
-/* Whether a marker other than point i lies about as near the box as point
- * i's, or nearer: a label there could be read as that point's. */
+/* Whether a label's box (x, y, w, h) could be read as another point's.
+ * At its marker's edge: another marker lies about as near the box
+ * (within the marker's radius) or nearer; one overlapping its own,
+ * nearer.  Away from it, joined by a leader: another marker lies nearer
+ * than its own and closer to the box than `keep` (beside it, where the
+ * eye would join them first); one overlapping its own cannot be helped. */
 static gboolean
 nearer_to_another (const TlRoofline *m, const TlRooflineLayout *lay, guint i, double x, double y,
-                   double w, double h)
+                   double w, double h, gboolean away, double keep)
 {
   double px, py;
   point_at (m, lay, i, &px, &py);
@@ -104,7 +73,9 @@ nearer_to_another (const TlRoofline *m, const TlRooflineLayout *lay, guint i, do
     {
       double qx, qy;
       point_at (m, lay, j, &qx, &qy);
-      if (j != i && box_distance (qx, qy, x, y, w, h) < own + lay->marker_r)
+      gboolean overlaps = hypot (qx - px, qy - py) < 2 * lay->marker_r;
+      double limit = away ? (overlaps ? 0 : MIN (own, keep)) : own + (overlaps ? 0 : lay->marker_r);
+      if (j != i && box_distance (qx, qy, x, y, w, h) < limit)
         return TRUE;
     }
   return FALSE;
@@ -149,32 +120,23 @@ neighbours (const TlRoofline *m, const TlRooflineLayout *lay, guint i, double ra
   return n;
 }
 
-/* Where a label went: its box, and whether it sits a little away from
- * its marker (joined to it by a thin line). */
-typedef struct
-{
-  char text[64];
-  double x, y, w;
-  gboolean placed, far;
-} Spot;
-
 /* Sixteen ways round a point, the plain ones first: right, left, above,
  * below, the diagonals, then the ways between. */
 static const double label_angles[] = { 0, 180, 90, 270, 45, 315, 135, 225,
                                        22.5, 337.5, 157.5, 202.5, 67.5, 292.5, 112.5, 247.5 };
 
 /* Finds point i's label a place as near its marker as it fits: at the
- * marker's edge if it can, else up to two and a half lines out.  A label
- * keeps half a line from the next one beside it, so that two never read
- * as one ("17 cuBLAS FP32"), one at the edge is never about as near
- * another point as its own, and a leader never passes over a marker. */
+ * marker's edge if it can, else up to two and a half lines out (joined
+ * to it by a leader).  Clear of every text by the gaps of taken; at the
+ * edge never about as near another point as its own, away never nearer
+ * another, and its leader never over a marker. */
 static void
-place (const TlRoofline *m, const TlRooflineLayout *lay, const TlPaintStyle *style, double th,
-       guint i, TlTaken *taken, Spot *spot)
+place (const TlRoofline *m, const TlRooflineLayout *lay, double th, double gap, guint i,
+       TlTaken *taken, TlPointLabel *spot)
 {
-  double x, y, r = lay->marker_r, gap = TL_PX (style, 3), pad = th * 0.5;
+  double x, y, r = lay->marker_r;
   point_at (m, lay, i, &x, &y);
-  for (guint step = 0; step <= 5; step++)
+  for (guint step = 0; step <= 8; step++)
     for (guint d = 0; d < G_N_ELEMENTS (label_angles); d++)
       {
         double a = label_angles[d] * G_PI / 180, c = cos (a), s = sin (a);
@@ -182,29 +144,45 @@ place (const TlRoofline *m, const TlRooflineLayout *lay, const TlPaintStyle *sty
         /* the box's corner or side nearest the point lies at reach */
         double ax = fabs (c) < 0.3 ? 0.5 : c < 0 ? 1 : 0, ay = fabs (s) < 0.3 ? 0.5 : s > 0 ? 1 : 0;
         double lx = x + c * reach - ax * spot->w, ly = y - s * reach - ay * th;
-        if (!tl_taken_is_free (taken, TL_TAKEN_ANY, lx, ly, spot->w, th, pad, lay)
-            || (step == 0 && nearer_to_another (m, lay, i, lx, ly, spot->w, th))
+        if (!tl_taken_is_free (taken, TL_TAKEN_POINT_LABEL, lx, ly, spot->w, th, lay)
+            || nearer_to_another (m, lay, i, lx, ly, spot->w, th, step > 0, th)
             || (step > 0 && leader_crosses (m, lay, i, lx, ly, spot->w, th)))
           continue;
         tl_taken_add (taken, TL_TAKEN_POINT_LABEL, lx, ly, spot->w, th);
         spot->x = lx;
         spot->y = ly;
+        spot->h = th;
         spot->far = step > 0;
         spot->placed = TRUE;
         return;
       }
 }
 
+/* What is taken: the markers and lines (base), the roofs' labels but the
+ * one skipped (or none: -1), the points' labels placed. */
+static void
+compose (const TlTaken *base, const TlRoofLabels *roofs, int skip, const TlPointLabel *spots,
+         guint n, TlTaken *out)
+{
+  *out = *base;
+  for (guint c = 0; c < roofs->n; c++)
+    if ((int) c != skip)
+      tl_roof_label_take (&roofs->label[c], out);
+  for (guint i = 0; i < n; i++)
+    if (spots[i].placed)
+      tl_taken_add (out, TL_TAKEN_POINT_LABEL, spots[i].x, spots[i].y, spots[i].w, spots[i].h);
+}
+
 /* Places the labels in this order; returns how many found room. */
 static guint
-place_all (const TlRoofline *m, const TlRooflineLayout *lay, const TlPaintStyle *style, double th,
-           const guint *order, TlTaken *taken, Spot *spots)
+place_all (const TlRoofline *m, const TlRooflineLayout *lay, double th, double gap,
+           const guint *order, TlTaken *taken, TlPointLabel *spots)
 {
   guint n = 0;
   for (guint k = 0; k < m->n_points; k++)
     {
       spots[order[k]].placed = FALSE;
-      place (m, lay, style, th, order[k], taken, &spots[order[k]]);
+      place (m, lay, th, gap, order[k], taken, &spots[order[k]]);
       n += spots[order[k]].placed;
     }
   return n;
@@ -218,81 +196,184 @@ by_crowding (gconstpointer a, gconstpointer b, gpointer crowd)
   return n[ia] != n[ib] ? (n[ia] < n[ib] ? 1 : -1) : (ia > ib) - (ia < ib);
 }
 
+/* Point i's label found no room: a roof's label in its way moves along
+ * its roof, if it finds room there itself.  Returns whether one did. */
+static gboolean
+move_a_roof_label (const TlRoofline *m, const TlRooflineLayout *lay, double th, double gap, guint i,
+                   const TlTaken *base, TlRoofLabels *roofs, TlPointLabel *spots)
+{
+  g_autofree TlTaken *t = g_new (TlTaken, 1);
+  for (guint c = 0; c < roofs->n; c++)
+    {
+      if (!roofs->label[c].placed)
+        continue;
+      compose (base, roofs, (int) c, spots, m->n_points, t);
+      TlPointLabel spot = spots[i];
+      place (m, lay, th, gap, i, t, &spot);
+      TlRoofLabel moved = roofs->label[c];
+      if (!spot.placed || !tl_roof_label_place (&moved, m, lay, t))
+        continue;
+      roofs->label[c] = moved;
+      spots[i] = spot;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* Point i's label found no room: a neighbour's label in its way moves
+ * to another place beside its own point, if it finds one once i's is
+ * placed (or, `depth` more times, by moving one in its own way).
+ * Returns whether one did. */
+static gboolean
+move_a_point_label (const TlRoofline *m, const TlRooflineLayout *lay, double th, double gap, guint i,
+                    const TlTaken *base, const TlRoofLabels *roofs, TlPointLabel *spots, guint depth)
+{
+  g_autofree TlTaken *t = g_new (TlTaken, 1);
+  double x, y;
+  point_at (m, lay, i, &x, &y);
+  for (guint j = 0; j < m->n_points; j++)
+    {
+      double qx, qy;
+      point_at (m, lay, j, &qx, &qy);
+      if (j == i || !spots[j].placed || hypot (qx - x, qy - y) > 8 * th)
+        continue;
+      TlPointLabel was = spots[j], spot = spots[i];
+      spots[j].placed = FALSE;
+      compose (base, roofs, -1, spots, m->n_points, t);
+      place (m, lay, th, gap, i, t, &spot);
+      if (!spot.placed)
+        {
+          spots[j] = was;
+          continue;
+        }
+      place (m, lay, th, gap, j, t, &spots[j]);
+      TlPointLabel left_out = spots[i];
+      spots[i] = spot;
+      if (spots[j].placed
+          || (depth > 0 && move_a_point_label (m, lay, th, gap, j, base, roofs, spots, depth - 1)))
+        return TRUE;
+      spots[i] = left_out;
+      spots[j] = was;
+    }
+  return FALSE;
+}
+
+/* One try in this order: each label in turn, then for each left out a
+ * roof's label or a neighbour's moved out of its way.  Returns how many
+ * found room. */
+static guint
+try_order (const TlRoofline *m, const TlRooflineLayout *lay, double th, double gap,
+           const TlTaken *base, const guint *order, TlRoofLabels *roofs, TlPointLabel *spots)
+{
+  g_autofree TlTaken *taken = g_new (TlTaken, 1);
+  compose (base, roofs, -1, spots, 0, taken);
+  guint n = place_all (m, lay, th, gap, order, taken, spots);
+  for (guint k = 0; k < m->n_points; k++)
+    if (!spots[order[k]].placed
+        && (move_a_roof_label (m, lay, th, gap, order[k], base, roofs, spots)
+            || move_a_point_label (m, lay, th, gap, order[k], base, roofs, spots, 1)))
+      n++;
+  return n;
+}
+
+/* The next order: the ones left out first, the others shuffled (the same
+ * way every time, so that a picture is drawn the same every time). */
+static void
+next_order (const TlPointLabel *spots, guint n, GRand *rand, guint *order)
+{
+  g_autofree guint *next = g_new (guint, n);
+  guint k = 0, first;
+  for (guint j = 0; j < n; j++)
+    if (!spots[order[j]].placed)
+      next[k++] = order[j];
+  first = k;
+  for (guint j = 0; j < n; j++)
+    if (spots[order[j]].placed)
+      next[k++] = order[j];
+  for (guint j = n; j > first + 1; j--)
+    {
+      guint r = first + (guint) g_rand_int_range (rand, 0, (gint32) (j - first)), t = next[j - 1];
+      next[j - 1] = next[r];
+      next[r] = t;
+    }
+  memcpy (order, next, n * sizeof *order);
+}
+
+/* The crowded points first, while the room beside them is still free;
+ * where some find none, up to fifteen more tries in other orders, and
+ * the try that places the most is kept.  Where none fits, the legend
+ * names the point. */
+TlPointLabel *
+tl_roofline_place_point_labels (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
+                                const TlPaintStyle *style, const TlTaken *base, TlRoofLabels *roofs)
+{
+  TlPointLabel *best = g_new0 (TlPointLabel, MAX (m->n_points, 1));
+  tl_paint_set_font (cr, style, style->font_size, TRUE);
+  double th = tl_paint_text_height (cr), gap = TL_PX (style, 3);
+  g_autofree guint *crowd = g_new0 (guint, m->n_points + 1);
+  g_autofree guint *order = g_new0 (guint, m->n_points + 1);
+  g_autofree TlPointLabel *spots = g_new0 (TlPointLabel, m->n_points + 1);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (23);
+  TlTaken gaps = *base;
+  gaps.labels_gap = th * 0.5;
+  gaps.roof_gap = TL_PX (style, style->font_size);
+  for (guint i = 0; i < m->n_points; i++)
+    {
+      crowd[i] = neighbours (m, lay, i, th * 3);
+      order[i] = i;
+      point_label (m, i, best[i].text, sizeof best[i].text);
+      best[i].w = tl_paint_text_width (cr, best[i].text);
+    }
+  g_qsort_with_data (order, m->n_points, sizeof *order, by_crowding, crowd);
+  TlRoofLabels tried, chosen = *roofs;
+  memcpy (spots, best, m->n_points * sizeof *spots);
+  for (guint attempt = 0, best_n = 0; attempt < 16 && best_n < m->n_points; attempt++)
+    {
+      tried = *roofs;
+      guint n = try_order (m, lay, th, gap, &gaps, order, &tried, spots);
+      if (attempt == 0 || n > best_n)
+        {
+          best_n = n;
+          memcpy (best, spots, m->n_points * sizeof *spots);
+          chosen = tried;
+        }
+      next_order (spots, m->n_points, rand, order);
+    }
+  *roofs = chosen;
+  return best;
+}
+
 /* A thin line from the marker's edge at (x, y) to the nearest point of a
  * label's box, for a label set a little away from its point. */
 static void
-leader (cairo_t *cr, const TlPaintStyle *style, double x, double y, double r, double lx, double ly,
-        double w, double h)
+leader (cairo_t *cr, const TlPaintStyle *style, double x, double y, double r, const TlPointLabel *l)
 {
-  double nx = CLAMP (x, lx, lx + w), ny = CLAMP (y, ly, ly + h);
+  double nx = CLAMP (x, l->x, l->x + l->w), ny = CLAMP (y, l->y, l->y + l->h);
   double d = hypot (nx - x, ny - y);
-  if (d <= r * 1.5)
+  if (d <= r * 1.3)
     return;
   cairo_save (cr);
-  cairo_set_line_width (cr, TL_LINE (style, 0.8));
+  cairo_set_line_width (cr, TL_LINE (style, 1.0));
   cairo_move_to (cr, x + (nx - x) * r * 1.3 / d, y + (ny - y) * r * 1.3 / d);
   cairo_line_to (cr, nx, ny);
   cairo_stroke (cr);
   cairo_restore (cr);
 }
 
-/* The crowded points first, while the room beside them is still free;
- * the labels that found none then go first in up to seven more tries
- * (with every text a few pixels from the next, a crowded ladder needs
- * more than three), and the try that places the most is drawn.  Where none fits, the legend
- * names the point. */
 void
-tl_roofline_label_points (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
-                          const TlPaintStyle *style, TlTaken *taken)
+tl_roofline_draw_point_labels (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
+                               const TlPaintStyle *style, const TlPointLabel *labels)
 {
-  if (m->n_points == 0)
-    return;
   tl_paint_set_font (cr, style, style->font_size, TRUE);
   tl_paint_set_fg (cr, style);
-  double th = tl_paint_text_height (cr);
-  g_autofree guint *crowd = g_new0 (guint, m->n_points);
-  g_autofree guint *order = g_new0 (guint, m->n_points);
-  g_autofree Spot *spots = g_new0 (Spot, m->n_points);
-  g_autofree Spot *best = g_new0 (Spot, m->n_points);
-  g_autofree TlTaken *trial = g_new (TlTaken, 1);
-  g_autofree TlTaken *chosen = g_new (TlTaken, 1);
   for (guint i = 0; i < m->n_points; i++)
     {
-      crowd[i] = neighbours (m, lay, i, th * 3);
-      order[i] = i;
-      point_label (m, i, spots[i].text, sizeof spots[i].text);
-      spots[i].w = tl_paint_text_width (cr, spots[i].text);
-    }
-  g_qsort_with_data (order, m->n_points, sizeof *order, by_crowding, crowd);
-  guint best_n = 0;
-  for (guint attempt = 0; attempt < 8 && best_n < m->n_points; attempt++)
-    {
-      *trial = *taken;
-      guint n = place_all (m, lay, style, th, order, trial, spots);
-      if (attempt == 0 || n > best_n)
-        {
-          best_n = n;
-          memcpy (best, spots, m->n_points * sizeof *spots);
-          *chosen = *trial;
-        }
-      /* the ones left out first next time, each group in its order */
-      g_autofree guint *next = g_new (guint, m->n_points);
-      guint k = 0;
-      for (int placed = 0; placed < 2; placed++)
-        for (guint j = 0; j < m->n_points; j++)
-          if (spots[order[j]].placed == placed)
-            next[k++] = order[j];
-      memcpy (order, next, m->n_points * sizeof *order);
-    }
-  *taken = *chosen;
-  for (guint i = 0; i < m->n_points; i++)
-    {
-      if (!best[i].placed)
+      if (!labels[i].placed)
         continue;
       double x, y;
       point_at (m, lay, i, &x, &y);
-      tl_paint_text (cr, best[i].x, best[i].y, 0, 0, best[i].text);
-      if (best[i].far)
-        leader (cr, style, x, y, lay->marker_r, best[i].x, best[i].y, best[i].w, th);
+      tl_paint_text (cr, labels[i].x, labels[i].y, 0, 0, labels[i].text);
+      if (labels[i].far)
+        leader (cr, style, x, y, lay->marker_r, &labels[i]);
     }
 }

@@ -1,47 +1,34 @@
-/* tl-paint-roofline-labels.h — the roofline's label placer, and what the
- * painter shares with it: the boxes already taken on the plot. */
+/* tl-paint-roofline-labels.h — the roofline's point labels: each as near
+ * its marker as it fits, clear of the markers, the roofs and their labels
+ * (a roof's label moves along its roof where it is in the way). */
 #pragma once
 
 #include <cairo.h>
+#include "paint/tl-paint-roofline-ceilings.h"
 #include "paint/tl-paint-roofline-layout.h"
+#include "paint/tl-paint-roofline-taken.h"
 #include "paint/tl-paint-style.h"
 #include "view/tl-roofline.h"
 
 G_BEGIN_DECLS
 
-#define TL_ROOFLINE_MAX_TAKEN 256
-
-/* What a box taken holds: a marker, a flat roof's line, a text (a roof's
- * label), a point's label (which other labels keep a gap from). */
-typedef enum
-{
-  TL_TAKEN_MARKER,
-  TL_TAKEN_LINE,
-  TL_TAKEN_TEXT,
-  TL_TAKEN_POINT_LABEL,
-} TlTakenKind;
-
-#define TL_TAKEN_ANY (~0u)
-
+/* Where a point's label ("07", "10 TF32", "cuBLAS BF16", "mine.cu") went:
+ * its box, and whether it sits a little away from its marker (joined to
+ * it by a leader).  Not placed: the legend alone names the point. */
 typedef struct
 {
-  double x[TL_ROOFLINE_MAX_TAKEN], y[TL_ROOFLINE_MAX_TAKEN];
-  double w[TL_ROOFLINE_MAX_TAKEN], h[TL_ROOFLINE_MAX_TAKEN];
-  TlTakenKind kind[TL_ROOFLINE_MAX_TAKEN];
-  guint n;
-  double text_gap; /* what every text keeps from every other: a few device pixels */
-} TlTaken;
+  char text[64];
+  double x, y, w, h;
+  gboolean placed, far;
+} TlPointLabel;
 
-void     tl_taken_add     (TlTaken *taken, TlTakenKind kind, double x, double y, double w, double h);
-/* Whether the box (a text) lies in the plot, clear of every box taken of
- * the kinds in `kinds` (a bit per kind), text_gap from every text, and
- * pad more beside every point's label. */
-gboolean tl_taken_is_free (const TlTaken *taken, guint kinds, double x, double y, double w, double h,
-                           double pad, const TlRooflineLayout *lay);
-
-/* Every point's label ("07", "10 TF32", "cuBLAS BF16", "mine.cu") as near
- * its marker as it fits, clear of everything taken. */
-void     tl_roofline_label_points (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
-                                   const TlPaintStyle *style, TlTaken *taken);
+/* Every point's label placed clear of base (the markers and roof lines)
+ * and of the roofs' labels, which it may move; one per point, g_free it. */
+TlPointLabel *tl_roofline_place_point_labels (cairo_t *cr, const TlRoofline *m,
+                                              const TlRooflineLayout *lay, const TlPaintStyle *style,
+                                              const TlTaken *base, TlRoofLabels *roofs);
+void          tl_roofline_draw_point_labels  (cairo_t *cr, const TlRoofline *m,
+                                              const TlRooflineLayout *lay, const TlPaintStyle *style,
+                                              const TlPointLabel *labels);
 
 G_END_DECLS

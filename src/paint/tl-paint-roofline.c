@@ -13,49 +13,6 @@
 
 #define MAX_TICKS 64
 
-/* Roofs of (nearly) equal height drawn as one line: FP32 and FP64 tensor
- * are both 67 TFLOP/s on an H100. */
-typedef struct
-{
-  double peak;
-  char label[64];
-} Roof;
-
-static guint
-flat_roofs (const TlRoofline *m, Roof *out)
-{
-  guint n = 0;
-  for (int k = 0; k < TL_MATH_COUNT; k++)
-    {
-      if (!(m->peak[k] > 0))
-        continue;
-      guint j = 0;
-      while (j < n && fabs (out[j].peak / m->peak[k] - 1.0) > 0.02)
-        j++;
-      if (j == n)
-        {
-          out[n].peak = m->peak[k];
-          g_strlcpy (out[n].label, tl_math_label (k), sizeof out[n].label);
-          n++;
-        }
-      else
-        {
-          g_strlcat (out[j].label, " · ", sizeof out[j].label);
-          g_strlcat (out[j].label, tl_math_label (k), sizeof out[j].label);
-        }
-    }
-  return n;
-}
-
-static double
-highest_peak (const TlRoofline *m)
-{
-  double top = 0;
-  for (int k = 0; k < TL_MATH_COUNT; k++)
-    top = MAX (top, m->peak[k]);
-  return top;
-}
-
 static double
 lowest_peak (const TlRoofline *m)
 {
@@ -89,7 +46,7 @@ ranges (const TlRoofline *m, TlRooflineLayout *out)
       y_lo = MIN (y_lo, m->points[i].flops_per_s);
       y_hi = MAX (y_hi, m->points[i].flops_per_s);
     }
-  double top = highest_peak (m), low = lowest_peak (m);
+  double top = tl_roofline_highest_peak (m), low = lowest_peak (m);
   if (top > 0)
     y_hi = MAX (y_hi, top);
   if (isfinite (low))
@@ -113,9 +70,9 @@ ranges (const TlRoofline *m, TlRooflineLayout *out)
   /* some air around every point and roof, no more: the ticks stay on
    * whole decades, and the points get the room */
   out->x_lo = x_lo / 1.6;
-  out->x_hi = x_hi * 2.5; /* the labels right of the last points */
+  out->x_hi = x_hi * 4.0; /* the labels right of the last points */
   out->y_lo = y_lo / 1.6;
-  out->y_hi = y_hi * 1.6;
+  out->y_hi = y_hi * 3.0; /* a line over the top roof: the labels of the points under it */
 }
 
 static void
@@ -220,12 +177,6 @@ tl_roofline_layout_hit (const TlRooflineLayout *lay, const TlRoofline *m, double
   return best;
 }
 
-static gboolean
-is_free (const TlTaken *taken, double x, double y, double w, double h, const TlRooflineLayout *lay)
-{
-  return tl_taken_is_free (taken, TL_TAKEN_ANY, x, y, w, h, 0, lay);
-}
-
 /* ---- axes ------------------------------------------------------------------- */
 
 static void
@@ -289,22 +240,12 @@ format_rate (double flops_per_s, char *buf, gsize size)
   tl_format_gflops (flops_per_s / 1e9, buf, size);
 }
 
-/* "3.88 TB/s" */
-static void
-format_bandwidth (double bytes_per_s, char *buf, gsize size)
-{
-  char num[G_ASCII_DTOSTR_BUF_SIZE];
-  double tb = bytes_per_s / 1e12;
-  g_ascii_formatd (num, sizeof num, tb >= 9.995 ? "%.1f" : "%.2f", tb);
-  g_snprintf (buf, size, "%s TB/s", num);
-}
-
 /* A slanted roof: bandwidth × intensity, up to the highest flat roof. */
 static void
 paint_slant (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
              const TlPaintStyle *style, double bandwidth, gboolean dashed)
 {
-  double top = highest_peak (m) > 0 ? highest_peak (m) : lay->y_hi;
+  double top = tl_roofline_highest_peak (m) > 0 ? tl_roofline_highest_peak (m) : lay->y_hi;
   double x0, y0, x1, y1;
   tl_roofline_layout_point (lay, lay->x_lo, bandwidth * lay->x_lo, &x0, &y0);
   tl_roofline_layout_point (lay, top / bandwidth, top, &x1, &y1);
@@ -318,193 +259,34 @@ paint_slant (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
   cairo_set_dash (cr, NULL, 0, 0);
 }
 
-/* The flat roofs: each from its knee on the DRAM roof to the right edge. */
+/* The flat roofs: each from its knee on the DRAM roof to the right edge;
+ * their lines taken, since a label on one would be read as that roof's. */
 static void
 paint_flat (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
-            const TlPaintStyle *style, const Roof *roofs, guint n)
+            const TlPaintStyle *style, TlTaken *taken)
 {
+  double peaks[TL_MATH_COUNT];
+  char names[TL_MATH_COUNT][64];
+  guint n = tl_roofline_flat_roofs (m, peaks, names, TL_MATH_COUNT);
   tl_paint_set_fg_alpha (cr, style, 0.85);
   cairo_set_line_width (cr, TL_LINE (style, 2.0));
   for (guint i = 0; i < n; i++)
     {
-      double knee = m->dram_bytes_per_s > 0 ? roofs[i].peak / m->dram_bytes_per_s : lay->x_lo;
+      double knee = m->dram_bytes_per_s > 0 ? peaks[i] / m->dram_bytes_per_s : lay->x_lo;
       double x0, y, x1, y1;
-      tl_roofline_layout_point (lay, MAX (knee, lay->x_lo), roofs[i].peak, &x0, &y);
-      tl_roofline_layout_point (lay, lay->x_hi, roofs[i].peak, &x1, &y1);
+      tl_roofline_layout_point (lay, MAX (knee, lay->x_lo), peaks[i], &x0, &y);
+      tl_roofline_layout_point (lay, lay->x_hi, peaks[i], &x1, &y1);
       cairo_move_to (cr, x0, y);
       cairo_line_to (cr, x1, y);
       cairo_stroke (cr);
+      tl_taken_add (taken, TL_TAKEN_LINE, x0, y - TL_PX (style, 1), x1 - x0, TL_PX (style, 2));
     }
-}
-
-/* Where a box w × h beside the flat roof at height y fits.  First over
- * the line's start, ending at its knee: above the slanted roof, where no
- * kernel can be, so the label stays clear of the points.  Else over the
- * line (under it when that is taken) at its right end or as far left as
- * it fits.  Never over a point, a text nor another roof. */
-static gboolean
-find_flat_spot (const TlTaken *taken, const TlRooflineLayout *lay, double x_knee, double x_end,
-                double y, double w, double h, double gap, double step, double *out_x, double *out_y)
-{
-  if (is_free (taken, x_knee - w, y - gap - h, w, h, lay))
-    {
-      *out_x = x_knee - w;
-      *out_y = y - gap - h;
-      return TRUE;
-    }
-  for (double x = x_end - w - 2 * gap; x >= MAX (lay->plot_x, x_knee - w - gap); x -= step)
-    for (int below = 0; below < 2; below++)
-      {
-        double top = below ? y + gap : y - gap - h;
-        if (is_free (taken, x, top, w, h, lay))
-          {
-            *out_x = x;
-            *out_y = top;
-            return TRUE;
-          }
-      }
-  return FALSE;
-}
-
-/* Every flat roof's label, "FP32 · FP64 tensor 66.9 TFLOP/s" on one line,
- * or its name over its rate where the line leaves no room for that. */
-static void
-label_flat (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
-            const TlPaintStyle *style, const Roof *roofs, guint n, TlTaken *taken)
-{
-  tl_paint_set_font (cr, style, style->font_size, FALSE);
-  double th = tl_paint_text_height (cr), gap = TL_PX (style, 3);
-  for (guint i = 0; i < n; i++)
-    {
-      char rate[64], text[160];
-      format_rate (roofs[i].peak, rate, sizeof rate);
-      g_snprintf (text, sizeof text, "%s %s", roofs[i].label, rate);
-      double knee = m->dram_bytes_per_s > 0 ? roofs[i].peak / m->dram_bytes_per_s : lay->x_lo;
-      double x_knee, x_end, y, x, top;
-      tl_roofline_layout_point (lay, MAX (knee, lay->x_lo), roofs[i].peak, &x_knee, &y);
-      tl_roofline_layout_point (lay, lay->x_hi, roofs[i].peak, &x_end, &y);
-      double w = tl_paint_text_width (cr, text);
-      if (find_flat_spot (taken, lay, x_knee, x_end, y, w, th, gap, th * 0.5, &x, &top))
-        {
-          tl_taken_add (taken, TL_TAKEN_TEXT, x, top, w, th);
-          tl_paint_label_on_patch (cr, style, x, top, 0, 0, NULL, text);
-          continue;
-        }
-      double name_w = tl_paint_text_width (cr, roofs[i].label), rate_w = tl_paint_text_width (cr, rate);
-      w = MAX (name_w, rate_w);
-      if (find_flat_spot (taken, lay, x_knee, x_end, y, w, 2 * th, gap, th * 0.5, &x, &top))
-        {
-          tl_taken_add (taken, TL_TAKEN_TEXT, x, top, w, 2 * th);
-          tl_paint_label_on_patch (cr, style, x, top, 0, 0, NULL, roofs[i].label);
-          tl_paint_label_on_patch (cr, style, x, top + th, 0, 0, NULL, rate);
-        }
-    }
-}
-
-/* Where a label turned by angle and centred off its line at (cx, cy) lies,
- * as an upright box. */
-static void
-slant_box (double cx, double cy, double angle, double w, double th, double off, double *bx,
-           double *by, double *bw, double *bh)
-{
-  *bw = fabs (w * cos (angle)) + fabs (th * sin (angle));
-  *bh = fabs (w * sin (angle)) + fabs (th * cos (angle));
-  *bx = cx - sin (angle) * off - *bw / 2;
-  *by = cy + cos (angle) * off - *bh / 2;
-}
-
-#define SLANT_PIECES 8
-
-/* A label turned along a slanted roof as boxes piece by piece along its
- * length (its one upright box would be much larger than its words). */
-static void
-slant_pieces (double cx, double cy, double angle, double w, double th, double off,
-              double box[SLANT_PIECES][4])
-{
-  for (guint k = 0; k < SLANT_PIECES; k++)
-    {
-      double along = (k + 0.5) / SLANT_PIECES * w - w / 2;
-      slant_box (cx + cos (angle) * along, cy + sin (angle) * along, angle, w / SLANT_PIECES, th, off,
-                 &box[k][0], &box[k][1], &box[k][2], &box[k][3]);
-    }
-}
-
-static gboolean
-slant_is_free (const TlTaken *taken, const TlRooflineLayout *lay, double cx, double cy, double angle,
-               double w, double th, double off)
-{
-  double box[SLANT_PIECES][4];
-  slant_pieces (cx, cy, angle, w, th, off, box);
-  for (guint k = 0; k < SLANT_PIECES; k++)
-    if (!is_free (taken, box[k][0], box[k][1], box[k][2], box[k][3], lay))
-      return FALSE;
-  return TRUE;
-}
-
-/* How far (cx, cy) is from the nearest point. */
-static double
-distance_to_points (const TlRoofline *m, const TlRooflineLayout *lay, double cx, double cy)
-{
-  double d = INFINITY;
-  for (guint i = 0; i < m->n_points; i++)
-    {
-      double px, py;
-      tl_roofline_layout_point (lay, m->points[i].intensity, m->points[i].flops_per_s, &px, &py);
-      d = MIN (d, hypot (px - cx, py - cy));
-    }
-  return d;
-}
-
-/* A slanted roof's label, turned along it, where it is farthest from the
- * points; `below` puts it on the lower right side of its line. */
-static void
-label_slant (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
-             const TlPaintStyle *style, double bandwidth, const char *name, gboolean below,
-             TlTaken *taken)
-{
-  char bw[64], text[128];
-  format_bandwidth (bandwidth, bw, sizeof bw);
-  g_snprintf (text, sizeof text, "%s %s", name, bw);
-  double top = highest_peak (m) > 0 ? highest_peak (m) : lay->y_hi;
-  double xa, ya, xb, yb;
-  tl_roofline_layout_point (lay, lay->x_lo, bandwidth * lay->x_lo, &xa, &ya);
-  tl_roofline_layout_point (lay, top / bandwidth, top, &xb, &yb);
-  double angle = atan2 (yb - ya, xb - xa);
-  double w = tl_paint_text_width (cr, text), th = tl_paint_text_height (cr);
-  double off = (below ? 0.7 : -0.7) * th;
-  double best_t = -1, best_d = -1;
-  for (double t = 0.12; t <= 0.8; t += 0.04)
-    {
-      double cx = xa + t * (xb - xa), cy = ya + t * (yb - ya);
-      if (!slant_is_free (taken, lay, cx, cy, angle, w, th, off))
-        continue;
-      double d = distance_to_points (m, lay, cx, cy);
-      if (d > best_d)
-        {
-          best_d = d;
-          best_t = t;
-        }
-    }
-  if (best_t < 0)
-    return;
-  double cx = xa + best_t * (xb - xa), cy = ya + best_t * (yb - ya), box[SLANT_PIECES][4];
-  slant_pieces (cx, cy, angle, w, th, off, box);
-  for (guint k = 0; k < SLANT_PIECES; k++)
-    tl_taken_add (taken, TL_TAKEN_TEXT, box[k][0], box[k][1], box[k][2], box[k][3]);
-  cairo_save (cr);
-  cairo_translate (cr, cx, cy);
-  cairo_rotate (cr, angle);
-  tl_paint_set_fg (cr, style);
-  tl_paint_text (cr, 0, off, 0.5, 0.5, text);
-  cairo_restore (cr);
 }
 
 static void
 paint_roofs (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
              const TlPaintStyle *style, TlTaken *taken)
 {
-  Roof roofs[TL_MATH_COUNT];
-  guint n = flat_roofs (m, roofs);
   cairo_save (cr);
   cairo_rectangle (cr, lay->plot_x, lay->plot_y, lay->plot_w, lay->plot_h);
   cairo_clip (cr);
@@ -512,24 +294,24 @@ paint_roofs (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
     paint_slant (cr, m, lay, style, m->l2_bytes_per_s, TRUE);
   if (m->dram_bytes_per_s > 0)
     paint_slant (cr, m, lay, style, m->dram_bytes_per_s, FALSE);
-  paint_flat (cr, m, lay, style, roofs, n);
+  paint_flat (cr, m, lay, style, taken);
   cairo_restore (cr);
-  /* the flat roofs' lines: a label on one would be read as that roof's */
-  for (guint i = 0; i < n; i++)
-    {
-      double knee = m->dram_bytes_per_s > 0 ? roofs[i].peak / m->dram_bytes_per_s : lay->x_lo;
-      double x_knee, x_end, y;
-      tl_roofline_layout_point (lay, MAX (knee, lay->x_lo), roofs[i].peak, &x_knee, &y);
-      tl_roofline_layout_point (lay, lay->x_hi, roofs[i].peak, &x_end, &y);
-      tl_taken_add (taken, TL_TAKEN_LINE, x_knee, y - TL_PX (style, 1), x_end - x_knee, TL_PX (style, 2));
-    }
-  /* the slanted roofs first: their labels have only their line to go along */
-  tl_paint_set_font (cr, style, style->font_size, FALSE);
-  if (m->dram_bytes_per_s > 0)
-    label_slant (cr, m, lay, style, m->dram_bytes_per_s, "DRAM", TRUE, taken);
-  if (m->l2_bytes_per_s > 0)
-    label_slant (cr, m, lay, style, m->l2_bytes_per_s, "L2", FALSE, taken);
-  label_flat (cr, m, lay, style, roofs, n, taken);
+}
+
+/* The roofs' labels where they fit clear of the markers and the lines,
+ * the slanted ones first (they have only their line to go along); then
+ * the points' labels, which may move a roof's along its roof. */
+static TlPointLabel *
+place_labels (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
+              const TlPaintStyle *style, const TlTaken *base, TlRoofLabels *roofs)
+{
+  g_autofree TlTaken *taken = g_new (TlTaken, 1);
+  *taken = *base;
+  tl_roof_labels_measure (cr, m, lay, style, roofs);
+  for (guint c = 0; c < roofs->n; c++)
+    if (tl_roof_label_place (&roofs->label[c], m, lay, taken))
+      tl_roof_label_take (&roofs->label[c], taken);
+  return tl_roofline_place_point_labels (cr, m, lay, style, base, roofs);
 }
 
 /* ---- points ------------------------------------------------------------------ */
@@ -549,7 +331,7 @@ take_markers (const TlRoofline *m, const TlRooflineLayout *lay, TlTaken *taken)
 
 static void
 paint_points (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
-              const TlPaintStyle *style, int selected, TlTaken *taken)
+              const TlPaintStyle *style, int selected)
 {
   double r = lay->marker_r;
   for (guint i = 0; i < m->n_points; i++)
@@ -568,7 +350,6 @@ paint_points (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
           cairo_stroke (cr);
         }
     }
-  tl_roofline_label_points (cr, m, lay, style, taken);
 }
 
 /* ---- legend and caption ------------------------------------------------------ */
@@ -701,7 +482,9 @@ tl_paint_roofline (cairo_t *cr, const TlRoofline *m, int selected, const TlPaint
   double font = TL_PX (style, style->font_size);
   /* no text flush against another ("17" touching "FP32 · FP64 tensor
    * 66.9 TFLOP/s"): every roof's and point's label keeps a few pixels */
-  TlTaken taken = { .n = 0, .text_gap = 2.5 };
+  g_autofree TlTaken *taken = g_new0 (TlTaken, 1);
+  TlRoofLabels roofs;
+  taken->text_gap = 2.5;
 
   cairo_save (cr);
   tl_paint_background (cr, style, width, height);
@@ -711,9 +494,12 @@ tl_paint_roofline (cairo_t *cr, const TlRoofline *m, int selected, const TlPaint
   tl_paint_text_wrap (cr, font * 0.6, 0, width - font * 1.2, TL_PX (style, style->title_font_size) * 1.35,
                       lay.title_lines, m->title);
   paint_axes (cr, &lay, style);
-  take_markers (m, &lay, &taken);
-  paint_roofs (cr, m, &lay, style, &taken);
-  paint_points (cr, m, &lay, style, selected, &taken);
+  take_markers (m, &lay, taken);
+  paint_roofs (cr, m, &lay, style, taken);
+  g_autofree TlPointLabel *labels = place_labels (cr, m, &lay, style, taken, &roofs);
+  tl_roof_labels_draw (cr, style, &roofs);
+  paint_points (cr, m, &lay, style, selected);
+  tl_roofline_draw_point_labels (cr, m, &lay, style, labels);
   paint_legend (cr, m, &lay, style, selected);
   paint_caption (cr, m, &lay, style, selected, width);
   paint_empty (cr, m, &lay, style);
