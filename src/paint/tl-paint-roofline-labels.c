@@ -136,7 +136,7 @@ place (const TlRoofline *m, const TlRooflineLayout *lay, double th, double gap, 
 {
   double x, y, r = lay->marker_r;
   point_at (m, lay, i, &x, &y);
-  for (guint step = 0; step <= 8; step++)
+  for (guint step = 0; step <= spot->reach; step++)
     for (guint d = 0; d < G_N_ELEMENTS (label_angles); d++)
       {
         double a = label_angles[d] * G_PI / 180, c = cos (a), s = sin (a);
@@ -300,7 +300,8 @@ next_order (const TlPointLabel *spots, guint n, GRand *rand, guint *order)
 }
 
 /* The crowded points first, while the room beside them is still free;
- * where some find none, up to fifteen more tries in other orders, and
+ * where some find none, up to fifteen more tries in other orders (the
+ * last eight with labels farther out), and
  * the try that places the most is kept.  Where none fits, the legend
  * names the point. */
 TlPointLabel *
@@ -326,9 +327,16 @@ tl_roofline_place_point_labels (cairo_t *cr, const TlRoofline *m, const TlRoofli
     }
   g_qsort_with_data (order, m->n_points, sizeof *order, by_crowding, crowd);
   TlRoofLabels tried, chosen = *roofs;
+  g_autofree guint *crowded_first = g_memdup2 (order, m->n_points * sizeof *order);
   memcpy (spots, best, m->n_points * sizeof *spots);
   for (guint attempt = 0, best_n = 0; attempt < 16 && best_n < m->n_points; attempt++)
     {
+      /* two and a half lines out at most first; four where that leaves
+       * a point out, in the crowded order again */
+      if (attempt == 8)
+        memcpy (order, crowded_first, m->n_points * sizeof *order);
+      for (guint i = 0; i < m->n_points; i++)
+        spots[i].reach = attempt < 8 ? 5 : 8;
       tried = *roofs;
       guint n = try_order (m, lay, th, gap, &gaps, order, &tried, spots);
       if (attempt == 0 || n > best_n)

@@ -20,6 +20,7 @@ typedef struct
   char text[64];
   double x, y, w, h;
   gboolean placed, far;
+  guint reach;             /* how far out it may go, in half lines */
 } TlPointLabel;
 
 /* Every point's label placed clear of base (the markers and roof lines)
