@@ -268,9 +268,10 @@ find_value_cb (GtkWidget *widget, gpointer data)
     gtk_container_forall (GTK_CONTAINER (widget), find_value_cb, data);
 }
 
-/* each line of value after its first starts where its first does */
+/* each line of value after its first starts where its first does, and
+ * that where the first value's did (*first_column; -1: none yet) */
 static void
-check_value_lines (GtkWidget *page, const char *value, GString *bad)
+check_value_lines (GtkWidget *page, const char *value, int *first_column, GString *bad)
 {
   gpointer find[2] = { (gpointer) value, NULL };
   find_value_cb (page, find);
@@ -280,6 +281,11 @@ check_value_lines (GtkWidget *page, const char *value, GString *bad)
   const char *text = gtk_label_get_text (label);
   int start = (int) (strstr (text, value) - text), end = start + (int) strlen (value);
   int column = page_x_of (page, label, start);
+  if (*first_column < 0)
+    *first_column = column;
+  else if (ABS (column - *first_column) > 2)
+    g_string_append_printf (bad, " “%.30s…” starts at %d px, the first value at %d px;", value, column,
+                            *first_column);
   for (GSList *l = pango_layout_get_lines_readonly (gtk_label_get_layout (label)); l; l = l->next)
     {
       const PangoLayoutLine *line = l->data;
@@ -290,18 +296,20 @@ check_value_lines (GtkWidget *page, const char *value, GString *bad)
     }
 }
 
-/* every fact's value on the Device page, as its export lists them */
+/* every fact's value on the Device page, as its export lists them, the
+ * device's and the kernel's in one column */
 static void
 check_device_columns (GtkWidget *page, const char *where)
 {
   TlRenderOptions options = { 0 };
   g_assert_true (tl_page_export_options (TL_PAGE (page), &options));
   GString *bad = g_string_new (NULL);
+  int first_column = -1;
   for (guint i = 0; i < tl_sheet_get_n_rows (options.sheet); i++)
     if (tl_sheet_get_row (options.sheet, i)->kind == TL_SHEET_ROW)
-      check_value_lines (page, tl_sheet_get_row (options.sheet, i)->value, bad);
+      check_value_lines (page, tl_sheet_get_row (options.sheet, i)->value, &first_column, bad);
   if (bad->len)
-    g_error ("the Device page's values wrap under their labels %s:%s", where, bad->str);
+    g_error ("the Device page's values leave their column %s:%s", where, bad->str);
   g_string_free (bad, TRUE);
 }
 

@@ -15,6 +15,7 @@ struct _TlDevicePage
   GtkWidget *device_grid;
   GtkWidget *rung_combo;
   GtkWidget *rung_grid;
+  GtkSizeGroup *fact_names;  /* both grids' first column: one column of values */
   TlSheet *export_sheet;     /* the facts the last export_options gave */
 };
 
@@ -74,7 +75,7 @@ update_device_label (TlDevicePage *self)
   if (!gtk_widget_get_mapped (GTK_WIDGET (self)))
     return;
   g_autoptr (TlSheet) sheet = device_sheet (self);
-  tl_sheet_grid_fill (GTK_GRID (self->device_grid), sheet, 0);
+  tl_sheet_grid_fill (GTK_GRID (self->device_grid), sheet, 0, self->fact_names);
 }
 
 /* the chosen rung's launch facts and counters */
@@ -98,7 +99,7 @@ update_rung_label (TlDevicePage *self)
   g_autoptr (TlSheet) sheet = kernel_sheet (self);
   /* the combo box above names the rung */
   gboolean named = tl_sheet_get_n_rows (sheet) > 0 && tl_sheet_get_row (sheet, 0)->kind == TL_SHEET_HEADING;
-  tl_sheet_grid_fill (GTK_GRID (self->rung_grid), sheet, named ? 1 : 0);
+  tl_sheet_grid_fill (GTK_GRID (self->rung_grid), sheet, named ? 1 : 0, self->fact_names);
 }
 
 static void
@@ -223,6 +224,7 @@ tl_device_page_dispose (GObject *object)
   TlDevicePage *self = TL_DEVICE_PAGE (object);
   tl_page_disconnect_session (&self->session, self);
   g_clear_pointer (&self->export_sheet, tl_sheet_unref);
+  g_clear_object (&self->fact_names);
   G_OBJECT_CLASS (tl_device_page_parent_class)->dispose (object);
 }
 
@@ -243,6 +245,7 @@ static void
 tl_device_page_init (TlDevicePage *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->fact_names = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
   g_signal_connect_after (self, "map", G_CALLBACK (map_cb), self);
   tl_combo_box_allow_shrinking (GTK_COMBO_BOX (self->rung_combo), 12);
 }

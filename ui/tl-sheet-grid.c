@@ -34,7 +34,7 @@ cell_add_class (GtkWidget *label, const char *name)
 
 /* row at line top of grid; after: the row above it (NULL: none) */
 static void
-attach_row (GtkGrid *grid, const TlSheetRow *row, int top, const TlSheetRow *after)
+attach_row (GtkGrid *grid, const TlSheetRow *row, int top, const TlSheetRow *after, GtkSizeGroup *labels)
 {
   GtkWidget *cell;
   switch (row->kind)
@@ -59,7 +59,10 @@ attach_row (GtkGrid *grid, const TlSheetRow *row, int top, const TlSheetRow *aft
       gtk_grid_attach (grid, cell, 1, top, 1, 1);
       break;
     case TL_SHEET_ROW:
-      gtk_grid_attach (grid, cell_new (row->label, FALSE), 0, top, 1, 1);
+      cell = cell_new (row->label, FALSE);
+      if (labels != NULL)
+        gtk_size_group_add_widget (labels, cell);
+      gtk_grid_attach (grid, cell, 0, top, 1, 1);
       cell = cell_new (row->value, TRUE);
       cell_add_class (cell, "readout");
       gtk_grid_attach (grid, cell, 1, top, 1, 1);
@@ -68,7 +71,7 @@ attach_row (GtkGrid *grid, const TlSheetRow *row, int top, const TlSheetRow *aft
 }
 
 void
-tl_sheet_grid_fill (GtkGrid *grid, const TlSheet *sheet, guint from_row)
+tl_sheet_grid_fill (GtkGrid *grid, const TlSheet *sheet, guint from_row, GtkSizeGroup *labels)
 {
   g_return_if_fail (GTK_IS_GRID (grid) && sheet != NULL);
   GList *old = gtk_container_get_children (GTK_CONTAINER (grid));
@@ -77,5 +80,5 @@ tl_sheet_grid_fill (GtkGrid *grid, const TlSheet *sheet, guint from_row)
   g_list_free (old);
   for (guint i = from_row; i < tl_sheet_get_n_rows (sheet); i++)
     attach_row (grid, tl_sheet_get_row (sheet, i), (int) (i - from_row),
-                i > from_row ? tl_sheet_get_row (sheet, i - 1) : NULL);
+                i > from_row ? tl_sheet_get_row (sheet, i - 1) : NULL, labels);
 }

@@ -9,7 +9,9 @@
 G_BEGIN_DECLS
 
 /* grid's children replaced by sheet's rows; from_row: the first row shown
- * (1 leaves out a heading that a widget above already shows) */
-void tl_sheet_grid_fill (GtkGrid *grid, const TlSheet *sheet, guint from_row);
+ * (1 leaves out a heading that a widget above already shows); labels: the
+ * facts' names join it, so that grids sharing it put their values in one
+ * column (NULL: none) */
+void tl_sheet_grid_fill (GtkGrid *grid, const TlSheet *sheet, guint from_row, GtkSizeGroup *labels);
 
 G_END_DECLS
