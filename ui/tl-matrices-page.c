@@ -308,6 +308,7 @@ update_summary (TlMatricesPage *self, const TlKernelRun *r)
 {
   GString *s = g_string_new (NULL);
   GPtrArray *runs = current_runs (self);
+  g_autofree char *mismatch = NULL;
 
   if (r)
     {
@@ -334,6 +335,12 @@ update_summary (TlMatricesPage *self, const TlKernelRun *r)
         }
       if (!isnan (r->speedup_vs_naive) && r->speedup_vs_naive > 0)
         g_string_append_printf (s, _("%.1f× faster than CPU naive\n"), r->speedup_vs_naive);
+    }
+  else if (self->session && (mismatch = tl_session_mismatch_text (self->session)) != NULL)
+    {
+      /* A and B do not multiply: Run would only refuse, so say what to open */
+      g_autofree char *e = g_markup_escape_text (mismatch, -1);
+      g_string_append (s, e);
     }
   else if (self->session && tl_session_results_are_stale (self->session))
     {
