@@ -20,6 +20,16 @@
 #include "tl-matrices-page.h"
 #include "tl-window.h"
 
+/* every label's text under widget, a line each (data: a GString) */
+static inline void
+gui_test_append_label_texts (GtkWidget *widget, gpointer data)
+{
+  if (GTK_IS_LABEL (widget))
+    g_string_append_printf (data, "%s\n", gtk_label_get_text (GTK_LABEL (widget)));
+  else if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), gui_test_append_label_texts, data);
+}
+
 /* g_test_init and gtk_init_check, for a test that starts the app itself
  * (g_application_run): FALSE, said, where no display opens, and main
  * returns 77 (skip). */

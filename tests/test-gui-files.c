@@ -36,16 +36,6 @@ test_malformed (void)
   g_assert_true (tl_window_get_source (win, TL_TARGET_B) == b);
 }
 
-/* every label's text under widget, one after another */
-static void
-append_label_texts (GtkWidget *widget, gpointer data)
-{
-  if (GTK_IS_LABEL (widget))
-    g_string_append_printf (data, "%s\n", gtk_label_get_text (GTK_LABEL (widget)));
-  else if (GTK_IS_CONTAINER (widget))
-    gtk_container_forall (GTK_CONTAINER (widget), append_label_texts, data);
-}
-
 void
 test_size_mismatch (void)
 {
@@ -57,7 +47,7 @@ test_size_mismatch (void)
   g_assert_nonnull (strstr (tl_window_get_info_message (win), "21×10"));
   /* and the Matrices page's summary says what to open, not "Press Run" */
   g_autoptr (GString) page_text = g_string_new (NULL);
-  append_label_texts (GTK_WIDGET (gui_test_matrices (win)), page_text);
+  gui_test_append_label_texts (GTK_WIDGET (gui_test_matrices (win)), page_text);
   g_test_message ("Matrices page: %s", page_text->str);
   g_assert_null (strstr (page_text->str, "Press Run"));
   g_assert_nonnull (strstr (page_text->str, "B with 20 rows"));

@@ -58,20 +58,11 @@ source_buffer (void)
   return gtk_text_view_get_buffer (source_view ());
 }
 
-static void
-collect_labels (GtkWidget *w, gpointer data)
-{
-  if (GTK_IS_LABEL (w))
-    g_string_append_printf (data, "%s\n", gtk_label_get_text (GTK_LABEL (w)));
-  else if (GTK_IS_CONTAINER (w))
-    gtk_container_forall (GTK_CONTAINER (w), collect_labels, data);
-}
-
 static char *
 page_text (const char *name)
 {
   GString *s = g_string_new (NULL);
-  collect_labels (tl_window_get_page (window (), name), s);
+  gui_test_append_label_texts (tl_window_get_page (window (), name), s);
   return g_string_free (s, FALSE);
 }
 
