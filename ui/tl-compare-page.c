@@ -55,6 +55,24 @@ current_runs (TlComparePage *self)
   return self->session ? tl_session_get_runs (self->session) : NULL;
 }
 
+/* GEMM runs to chart, now or from a record */
+static gboolean
+has_gemm_runs (TlComparePage *self)
+{
+  GPtrArray *runs = current_runs (self);
+  GPtrArray *history = self->session ? tl_session_get_history (self->session) : NULL;
+  return (runs && runs->len) || (history && history->len);
+}
+
+/* An LU record's facts only when no GEMM bars are drawn: above a GEMM
+ * chart they described another record than the chart's (the last one
+ * opened), a lecturer's audience read them as the chart's caption. */
+static void
+show_lu_facts (TlComparePage *self)
+{
+  gtk_widget_set_visible (self->lu_label, self->has_lu && !has_gemm_runs (self));
+}
+
 /* One chart at a time: presenting (a clicker's Page Down goes from the
  * last bar to the sweep: two dozen bars and as many sweep lines in half a
  * projector each were unreadable), and in a window too short for both
@@ -80,10 +98,10 @@ update_layout (TlComparePage *self)
   gtk_widget_set_visible (self->chart_switch, single && !self->presentation);
   if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->sweep_shown)) != sweep_alone)
     gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (sweep_alone ? self->sweep_shown : self->bars_shown), TRUE);
-  /* presenting the sweep, the LU facts and what the bars show (nothing to
-   * do with it) leave it the room */
+  /* presenting the sweep, what the bars show (nothing to do with it)
+   * leaves it the room */
   gboolean sweep_slide = sweep_alone && self->presentation;
-  gtk_widget_set_visible (self->lu_label, self->has_lu && !sweep_slide);
+  show_lu_facts (self);
   gtk_widget_set_visible (gtk_widget_get_parent (gtk_widget_get_parent (self->metric_combo)), !sweep_slide);
   /* a lecturer forgets the sweep past the last bar, and the way back */
   gtk_widget_set_visible (self->slide_hint, single && self->presentation);
@@ -192,11 +210,10 @@ scroller_allocate_cb (GtkWidget *scroller, GdkRectangle *alloc, TlComparePage *s
 static void
 update_visibility (TlComparePage *self)
 {
-  GPtrArray *runs = current_runs (self);
-  GPtrArray *history = self->session ? tl_session_get_history (self->session) : NULL;
-  gboolean any = (runs && runs->len) || (history && history->len);
+  gboolean any = has_gemm_runs (self);
   gtk_widget_set_visible (self->charts_scroller, any);
   gtk_widget_set_visible (self->placeholder, !any);
+  show_lu_facts (self);
 }
 
 static void
