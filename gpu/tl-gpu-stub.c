@@ -21,12 +21,15 @@
 #include <time.h>
 
 #define MAX_SIMULATED 8
+/* marks a string for translation; src/device/tl-gpu-session.c translates
+ * the reason when it says there is no device */
+#define N_(text) text
 
 #if TL_GPU_LOADS_MODULE
 /* a CUDA build: nothing failed until the loader says why the module did not open */
 #define TL_GPU_STUB_REASON ""
 #else
-#define TL_GPU_STUB_REASON "Tilelab was built without CUDA (nvcc was not found at build time)"
+#define TL_GPU_STUB_REASON N_("Tilelab was built without CUDA (nvcc was not found at build time)")
 #endif
 
 /* why there is no device (tl_gpu_stub_set_reason) */

@@ -61,6 +61,8 @@ tl_gpu_error_set (GError **error, TlGpuStatus status, const char *what)
   const char *msg = tl_gpu_last_message ();
   if (msg == NULL || *msg == '\0')
     msg = tl_gpu_status_name (status);
+  else
+    msg = _(msg); /* the stub's reason is marked N_() in gpu/; a driver's words pass through */
   switch (status)
     {
     case TL_GPU_OK:
