@@ -20,6 +20,7 @@
 #include "paint/tl-paint-util.h"
 #include "tl-lesson-page.h"
 #include "tl-page.h"
+#include "tl-roofline-page.h"
 #include "tl-source-page.h"
 #include "tl-window.h"
 #include "view/tl-lesson.h"
@@ -507,9 +508,48 @@ test_drawn (void)
     }
 }
 
+/* the combos a page shows: each lists something to choose, or is greyed */
+static void
+check_combos_cb (GtkWidget *widget, gpointer data)
+{
+  const char *page = data;
+  if (GTK_IS_COMBO_BOX (widget) && gtk_widget_get_mapped (widget))
+    {
+      GtkTreeModel *model = gtk_combo_box_get_model (GTK_COMBO_BOX (widget));
+      int rows = model ? gtk_tree_model_iter_n_children (model, NULL) : 0;
+      if (rows == 0 && gtk_widget_is_sensitive (widget))
+        g_error ("with no record, the %s page shows an empty combo (“%s”)", page,
+                 gtk_widget_get_tooltip_text (widget));
+    }
+  else if (GTK_IS_CONTAINER (widget))
+    gtk_container_forall (GTK_CONTAINER (widget), check_combos_cb, data);
+}
+
+/* Before any record: the Roofline and Why Faster? pages showed two blank
+ * "▾" side by side (the record's and the kernel's) — the record's combo
+ * is hidden, the kernel's greyed, the page's text says what to open. */
+static void
+test_no_record (void)
+{
+  static const char *const pages[] = { "roofline", "lesson" };
+  const GType types[] = { TL_TYPE_ROOFLINE_PAGE, TL_TYPE_LESSON_PAGE };
+  g_assert_null (tl_window_get_record (win));
+  for (guint p = 0; p < G_N_ELEMENTS (pages); p++)
+    {
+      tl_window_show_view (win, pages[p]);
+      g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+      gui_test_pump (0.2);
+      GtkWidget *page = gui_test_find_widget (GTK_WIDGET (win), types[p]);
+      g_assert_nonnull (page);
+      g_assert_true (gtk_widget_get_mapped (page));
+      check_combos_cb (page, (gpointer) pages[p]);
+    }
+}
+
 static void
 add_tests (void)
 {
+  g_test_add_func ("/gui-lesson/no-record", test_no_record);
   g_test_add_func ("/gui-lesson/counters", test_counters);
   g_test_add_func ("/gui-lesson/blocks-only", test_blocks_only);
   g_test_add_func ("/gui-lesson/source-room", test_source_room);

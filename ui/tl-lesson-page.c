@@ -154,6 +154,7 @@ rebuild (TlLessonPage *self)
           gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->rung_combo), ladder->pdata[i], label);
         }
     }
+  gtk_widget_set_sensitive (self->rung_combo, self->rungs->len > 0);
   const char *rung = keep;
   if (rung == NULL || !g_ptr_array_find_with_equal_func (self->rungs, rung, g_str_equal, NULL))
     rung = self->rungs->len ? self->rungs->pdata[self->rungs->len - 1] : NULL;

@@ -77,6 +77,9 @@ tl_record_choice_fill (GtkComboBoxText *combo, TlSession *session, TlRecordWante
   if (choice < 0 && all && all->len > 0)
     choice = (int) all->len - 1;
   gtk_combo_box_set_active (GTK_COMBO_BOX (combo), choice);
+  /* with no record, an empty "▾" beside the page's own said nothing:
+   * the page's text says what to open */
+  gtk_widget_set_visible (GTK_WIDGET (combo), n > 0);
 }
 
 /* the label of the record the user chose, kept on the combo */

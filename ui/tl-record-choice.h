@@ -26,7 +26,8 @@ gboolean     tl_record_has_counters (const TlRunRecord *record);
 char        *tl_record_choice_label (const TlRunRecord *record, gboolean say_counters);
 
 /* Refills combo with the session's GEMM records, keeping the record chosen
- * before when it is still there (else the default). */
+ * before when it is still there (else the default); hides it while there
+ * are none. */
 void         tl_record_choice_fill (GtkComboBoxText *combo, TlSession *session, TlRecordWanted wanted);
 /* Refills combo with the session's GEMM records that wanted accepts, a
  * record opened twice listed once (its newest copy).  The record the user

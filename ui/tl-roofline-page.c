@@ -68,6 +68,8 @@ rebuild (TlRooflinePage *self)
       g_autofree char *label = tl_kernel_display_name (p->info, id);
       gtk_combo_box_text_append (GTK_COMBO_BOX_TEXT (self->point_combo), id, label);
     }
+  /* no point to choose: greyed, as the buttons beside it are */
+  gtk_widget_set_sensitive (self->point_combo, self->model && self->model->n_points > 0);
   self->selected = -1;
   tl_roofline_page_select_kernel (self, keep);
 }
