@@ -214,17 +214,24 @@ test_empty (void)
  * 1024×768 and 1280×800): every word at the views' 12-px type at least,
  * none cut to "…", none on another or beyond its area. */
 static void
-check_page_text (const TlRenderInput *input, const char *kernels, int w, int h)
+check_text (const TlRenderInput *input, TlRenderView view, const char *kernels, int w, int h,
+            guint least_texts)
 {
   TlRenderOptions o;
   tl_render_options_init (&o);
-  o.view = TL_RENDER_BLOCKS_AND_TIMELINE;
+  o.view = view;
   o.kernels = kernels;
   g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
   g_autoptr (GString) report = tl_test_window_text_problems (input, &o, w, h, boxes);
   if (report->len > 0)
     g_error ("blocks page %s at %d×%d:\n%s", kernels, w, h, report->str);
-  g_assert_cmpuint (tl_paint_text_boxes_len (boxes), >=, 20);
+  g_assert_cmpuint (tl_paint_text_boxes_len (boxes), >=, least_texts);
+}
+
+static void
+check_page_text (const TlRenderInput *input, const char *kernels, int w, int h)
+{
+  check_text (input, TL_RENDER_BLOCKS_AND_TIMELINE, kernels, w, h, 20);
 }
 
 static void
@@ -241,6 +248,18 @@ test_page_text (void)
   tl_render_input_clear (&input);
 }
 
+/* The grid's own area on the Blocks page with a second kernel beside, at
+ * 1024×768 (640×168 px): the colour bar beside an 86 px plot said
+ * "block tim…"; it says the unit alone there ("µs"), as the timeline's. */
+static void
+test_short_grid_text (void)
+{
+  TlRenderInput input;
+  tl_test_doc_record_load (&input, "h200-gemm-1000x500x1000.json");
+  check_text (&input, TL_RENDER_BLOCKS, "gemm-03-smem16", 640, 168, 10);
+  tl_render_input_clear (&input);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -251,5 +270,6 @@ main (int argc, char **argv)
   g_test_add_func ("/paint-blocks/true-proportions", test_true_proportions);
   g_test_add_func ("/paint-blocks/empty", test_empty);
   g_test_add_func ("/paint-blocks/page-text", test_page_text);
+  g_test_add_func ("/paint-blocks/short-grid-text", test_short_grid_text);
   return g_test_run ();
 }

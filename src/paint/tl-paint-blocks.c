@@ -447,11 +447,12 @@ tl_paint_blocks (cairo_t *cr, const TlBlocksModel *model, const TlPaintStyle *st
 
   if (lay.cb_w > 0)
     {
-      TlColorbarModel cb = {
-        .scale = lay.scale,
-        .label = model->color == TL_BLOCKS_COLOR_START ? _("block start (µs)")
-                                                       : _("block time (µs)"),
-      };
+      /* a short bar (a kernel beside, at 1024×768) says the unit alone
+       * rather than cut: the header above names what is coloured */
+      g_autofree char *label = g_strconcat (model->color == TL_BLOCKS_COLOR_START ? _("block start (µs)")
+                                                                                : _("block time (µs)"),
+                                            "\nµs", NULL);
+      TlColorbarModel cb = { .scale = lay.scale, .label = label };
       cairo_save (cr);
       cairo_translate (cr, lay.cb_x, lay.cb_y);
       tl_paint_colorbar (cr, &cb, style, lay.cb_w, lay.cb_h);
