@@ -643,6 +643,64 @@ test_sweep_machine_key (void)
   cairo_surface_destroy (s);
 }
 
+/* The texts cut to "…" in render -p of view over the two records that
+ * make a size sweep (1000×500×1000 and 4096), w × h; each told. */
+static guint
+presented_cut (TlRenderView view, int w, int h)
+{
+  TlRenderInput input, big;
+  tl_test_doc_record_load (&input, "h200-gemm-1000x500x1000.json");
+  tl_test_doc_record_load (&big, "h200-gemm-4096-fp32-counters.json");
+  g_assert_true (tl_render_input_add_run (&input, g_steal_pointer (&big.record), NULL));
+  tl_render_input_clear (&big);
+  TlRenderOptions o;
+  tl_render_options_init (&o);
+  o.view = view;
+  o.presentation = TRUE;
+  o.charts = view == TL_RENDER_COMPARE ? TL_RENDER_CHARTS_BARS_OVER_SWEEP : o.charts;
+  TlPaintStyle style;
+  tl_render_style_init (&style, &o, w, h, 1);
+  cairo_t *cr;
+  cairo_surface_t *s = surface (w, h, &cr);
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  tl_paint_text_boxes_attach (cr, boxes);
+  g_assert_true (tl_render_draw (cr, &input, &o, &style, w, h, NULL));
+  guint cut = 0;
+  for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
+    if (strstr (tl_paint_text_boxes_index (boxes, b)->text, "…"))
+      {
+        g_test_message ("%d×%d: “%s”", w, h, tl_paint_text_boxes_index (boxes, b)->text);
+        cut++;
+      }
+  g_assert_cmpuint (tl_paint_text_boxes_check (boxes, w, h, NULL), ==, 0);
+  cairo_destroy (cr);
+  cairo_surface_destroy (s);
+  tl_render_input_clear (&input);
+  return cut;
+}
+
+/* render -p of the sweep and of Compare over a sweep on a projector at
+ * 1024×768 and 1280×800: the legend's columns each as wide as its own
+ * longest name, and beside Compare's plot by the kernels' tags, cut no
+ * name of the sweep and one of Compare (equal columns cut 1 and 2 at
+ * 1280×800, 2 of Compare at 1024×768: "naive triple l…"). */
+static void
+test_legend_presenting (void)
+{
+  static const int screens[][2] = { { 1024, 768 }, { 1280, 800 }, { 1920, 1080 } };
+  for (guint k = 0; k < G_N_ELEMENTS (screens); k++)
+    {
+      guint sweep = presented_cut (TL_RENDER_SWEEP, screens[k][0], screens[k][1]);
+      guint compare = presented_cut (TL_RENDER_COMPARE, screens[k][0], screens[k][1]);
+      g_test_message ("%d×%d: %u cut in the sweep, %u in Compare", screens[k][0], screens[k][1], sweep, compare);
+      if (screens[k][0] < 1920)
+        {
+          g_assert_cmpuint (sweep, ==, 0);
+          g_assert_cmpuint (compare, <=, 1);
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -660,5 +718,6 @@ main (int argc, char **argv)
   g_test_add_func ("/compare/bars-fill-page", test_bars_fill_page);
   g_test_add_func ("/compare/sweep-legend-under", test_sweep_legend_under);
   g_test_add_func ("/compare/sweep-machine-key", test_sweep_machine_key);
+  g_test_add_func ("/compare/legend-presenting", test_legend_presenting);
   return g_test_run ();
 }

@@ -218,6 +218,9 @@ test_sweep_presenting (void)
       for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
         g_assert_cmpfloat (tl_paint_text_boxes_index (boxes, b)->h, >=, 14.0);
       g_assert_cmpuint (legend_names (boxes, &lay), ==, N_SERIES);
+      /* columns as wide as their own longest name: every name whole
+       * (equal columns cut one at 1024×768 and 1280×800) */
+      g_assert_cmpuint (names_cut (boxes, &lay), ==, 0);
       g_assert_nonnull (tl_paint_text_boxes_find (boxes, "17"));
       g_assert_nonnull (tl_paint_text_boxes_find (boxes, "cuBLAS TF32"));
       g_assert_nonnull (tl_paint_text_boxes_find (boxes, "1000×777×1111"));

@@ -10,10 +10,10 @@
 #define LEGEND_LINE_EM 1.9
 #define LEGEND_TEXT_EM 2.3
 #define LEGEND_LABEL_CAP_EM 22.0
-/* beside the plot, a name cut shorter than this many ems reads as a riddle */
-#define LEGEND_LABEL_MIN_EM 14.0
 /* under it, columns narrow down to this many ems a name to keep the plot tall */
 #define LEGEND_LABEL_FLOOR_EM 9.0
+/* beside the plot, columns share its room down to this many ems a name */
+#define LEGEND_LABEL_LEAST_EM 3.2
 /* the plot keeps at least this many ems of height when the legend goes under it */
 #define PLOT_MIN_EM 8.0
 /* a legend beside the plot with its names cut may take this share of the
@@ -91,37 +91,35 @@ tl_sweep_legend_count (const TlSweepModel *model)
   return entries->len;
 }
 
-static double
-widest_label (const GArray *entries, const TlPaintStyle *style, cairo_t *cr)
+/* Each entry's name's width in style's type (0 for none). */
+static void
+label_widths (const GArray *entries, const TlPaintStyle *style, cairo_t *cr, double *widths)
 {
-  double label_w = 0;
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   for (guint i = 0; i < entries->len; i++)
     {
       const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
-      if (e->label)
-        label_w = MAX (label_w, tl_paint_text_width (cr, e->label));
+      widths[i] = e->label ? tl_paint_text_width (cr, e->label) : 0;
     }
-  return label_w;
 }
 
-/* The widest of the legend's short names: a kernel's tag where it has
- * one, else its name up to LEGEND_LABEL_FLOOR_EM. */
-static double
-widest_short (const GArray *entries, const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr)
+/* Each entry's short name's width: a kernel's tag where it has one, else
+ * its name up to LEGEND_LABEL_FLOOR_EM. */
+static void
+short_widths (const GArray *entries, const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr,
+              double *widths)
 {
-  double font = TL_PX (style, style->font_size), w = 0;
+  double font = TL_PX (style, style->font_size);
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   for (guint i = 0; i < entries->len; i++)
     {
       const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
       const char *tag = e->series == G_MAXUINT ? NULL : model->series[e->series].tag;
       if (tag)
-        w = MAX (w, tl_paint_text_width (cr, tag));
-      else if (e->label)
-        w = MAX (w, MIN (tl_paint_text_width (cr, e->label), font * LEGEND_LABEL_FLOOR_EM));
+        widths[i] = tl_paint_text_width (cr, tag);
+      else
+        widths[i] = e->label ? MIN (tl_paint_text_width (cr, e->label), font * LEGEND_LABEL_FLOOR_EM) : 0;
     }
-  return w;
 }
 
 /* The most columns n entries take under a plot width wide in key's type
@@ -153,29 +151,43 @@ tl_sweep_plot_floor (const TlPaintStyle *style, double height)
   return MAX (TL_PX (style, style->font_size) * PLOT_MIN_EM, height * TL_SWEEP_PLOT_MIN_SHARE);
 }
 
-/* The legend under the plot, as wide as the picture: the columns its
- * names take whole, or more and narrower ones until the plot keeps
- * plot_min_h (down to LEGEND_LABEL_FLOOR_EM a name).  Returns its height,
- * or 0 when even then the plot would keep less than plot_floor. */
-static double
-legend_under (guint n, double label_w, double font, double width, double avail_h, double plot_min_h,
-              double plot_floor, TlLegendGrid *grid)
+/* Whether each column of grid leaves its names (widths) at least
+ * LEGEND_LABEL_FLOOR_EM, or whole where they are shorter. */
+static gboolean
+names_keep_floor (const TlLegendGrid *grid, const double *widths, guint n, double font)
 {
-  double full_w = width - font * 1.2;
-  double room = font * (LEGEND_SWATCH_EM + 0.8);
-  double col_w = room + MIN (label_w, font * LEGEND_LABEL_CAP_EM);
-  guint cols = (guint) CLAMP (floor (full_w / col_w), 1, n);
-  while (cols < n && ((n + cols - 1) / cols) * grid->row_h + font * 0.5 > avail_h - plot_min_h
-         && full_w / (cols + 1) - room >= font * LEGEND_LABEL_FLOOR_EM)
-    cols++;
-  guint rows = (n + cols - 1) / cols;
-  double legend_h = rows * grid->row_h + font * 0.5;
-  if (avail_h - legend_h < plot_floor)
-    return 0;
-  grid->rows = rows;
-  grid->cols = cols;
-  grid->col_w = full_w / cols;
-  return legend_h;
+  for (guint i = 0; i < n; i++)
+    {
+      double room = tl_paint_legend_entry_width (grid, i) - font * (LEGEND_TEXT_EM + 0.5);
+      if (room + 0.5 < MIN (widths[i], font * LEGEND_LABEL_FLOOR_EM))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The legend under the plot, as wide as the picture, its columns each as
+ * wide as its longest name: the rows that cut the fewest names while the
+ * plot keeps plot_min_h, or, where that leaves no row, plot_floor.
+ * Returns its height, or 0 when not even one row leaves the plot that or
+ * a name would be cut under LEGEND_LABEL_FLOOR_EM. */
+static double
+legend_under (const TlPaintStyle *key, guint n, const double *widths, double width, double avail_h,
+              double plot_min_h, double plot_floor, TlLegendGrid *grid)
+{
+  double font = TL_PX (key, key->font_size), row_h = font * 1.45;
+  const double plot_keeps[] = { plot_min_h, plot_floor };
+  for (guint k = 0; k < G_N_ELEMENTS (plot_keeps); k++)
+    {
+      double rows_h = avail_h - plot_keeps[k] - font * 0.5;
+      if (rows_h < row_h)
+        continue;
+      tl_paint_legend_grid_fit (key, n, widths, LEGEND_SWATCH_EM, LEGEND_LABEL_CAP_EM, LEGEND_LABEL_FLOOR_EM,
+                                (guint) floor (rows_h / row_h), width - font * 1.2, TRUE, grid);
+      if (names_keep_floor (grid, widths, n, font)
+          && tl_paint_legend_grid_width (grid) <= width - font * 1.2 + 0.5)
+        return grid->rows * grid->row_h + font * 0.5;
+    }
+  return 0;
 }
 
 double
@@ -188,23 +200,27 @@ tl_sweep_legend_layout (const TlSweepModel *model, const TlPaintStyle *style, ca
   double font = TL_PX (&key, key.font_size);
   g_autoptr (GArray) entries = legend_entries (model);
   guint n = entries->len;
-  double label_w = widest_label (entries, &key, cr);
-  double swatch = font * LEGEND_SWATCH_EM;
+  double *widths = g_newa (double, n + 1);
+  label_widths (entries, &key, cr, widths);
   TlLegendGrid *grid = &out->legend;
-  tl_paint_legend_grid (&key, n, label_w, LEGEND_SWATCH_EM, LEGEND_LABEL_CAP_EM, avail_h, MAX (beside_w, 0), grid);
-  gboolean cut = grid->col_w - swatch - font * 0.8 < MIN (label_w, font * LEGEND_LABEL_MIN_EM) - 0.5
-                 || grid->cols * grid->col_w > beside_w;
-  if (!cut || n == 0)
+  /* beside the plot, rows down its whole height before a name is cut */
+  guint beside_rows = (guint) MAX (floor (avail_h / (font * 1.45)), 1);
+  guint cut = tl_paint_legend_grid_fit (&key, n, widths, LEGEND_SWATCH_EM, LEGEND_LABEL_CAP_EM,
+                                        LEGEND_LABEL_LEAST_EM, beside_rows, MAX (beside_w, 0), FALSE, grid);
+  if (n == 0 || (cut == 0 && tl_paint_legend_grid_width (grid) <= beside_w + 0.5))
     return 0;
-  double under_h = legend_under (n, label_w, font, width, avail_h, height * 0.5,
+  double under_h = legend_under (&key, n, widths, width, avail_h, height * 0.5,
                                  tl_sweep_plot_floor (style, height), grid);
   if (under_h > 0)
     return under_h;
   /* beside and cut (a chart under the Compare bars): the names give way
    * to their tags, and the legend takes a bit more of the plot's width so
    * that those read whole ("10 TF32", not "1…T…") */
-  tl_paint_legend_grid (&key, n, widest_short (entries, model, &key, cr), LEGEND_SWATCH_EM,
-                        LEGEND_LABEL_CAP_EM, avail_h, MAX (beside_w, 0) + width * LEGEND_BESIDE_GROW, grid);
+  short_widths (entries, model, &key, cr, widths);
+  out->legend_tags = TRUE;
+  tl_paint_legend_grid_fit (&key, n, widths, LEGEND_SWATCH_EM, LEGEND_LABEL_CAP_EM, LEGEND_LABEL_LEAST_EM,
+                            beside_rows,
+                            MAX (beside_w, 0) + width * LEGEND_BESIDE_GROW, FALSE, grid);
   return 0;
 }
 
@@ -234,17 +250,18 @@ paint_swatch (cairo_t *cr, const TlSweepModel *model, const LegendEntry *e, doub
     tl_paint_marker (cr, look.marker, x + font * LEGEND_LINE_EM / 2, y, TL_PX (style, 4));
 }
 
-/* Each entry's text in label_w: its name whole; in a column narrower
+/* Each entry's text in label_w: its name whole; with tags (the legend
+ * laid out for them) or in a column narrower
  * than LEGEND_LABEL_FLOOR_EM the tag its line ends with ("04", "10 TF32":
  * the bars above and the plot's tags name the rung the same), as names
  * cut that short read "1…T…" and "c…S…"; else its name cut, told apart
  * from the others ("cuBL…TF32"). */
 static char **
 entry_labels (cairo_t *cr, const TlSweepModel *model, const GArray *entries, const TlPaintStyle *key,
-              double label_w)
+              double label_w, gboolean tags)
 {
   tl_paint_set_font (cr, key, key->font_size, FALSE);
-  gboolean narrow = label_w < TL_PX (key, key->font_size) * LEGEND_LABEL_FLOOR_EM;
+  gboolean narrow = tags || label_w < TL_PX (key, key->font_size) * LEGEND_LABEL_FLOOR_EM;
   const char **names = g_newa (const char *, entries->len + 1);
   for (guint i = 0; i < entries->len; i++)
     {
@@ -256,6 +273,22 @@ entry_labels (cairo_t *cr, const TlSweepModel *model, const GArray *entries, con
   return tl_paint_legend_labels (cr, key, names, entries->len, label_w);
 }
 
+/* The texts of the entries in the column col of the grid: each name
+ * whole where the column has room, else as entry_labels cuts it there. */
+static void
+column_labels (cairo_t *cr, const TlSweepModel *model, const GArray *entries, const TlPaintStyle *key,
+               const TlSweepLayout *lay, guint col, double label_w, char **out)
+{
+  const TlLegendGrid *grid = &lay->legend;
+  g_auto (GStrv) labels = entry_labels (cr, model, entries, key, label_w, lay->legend_tags);
+  guint rows = MAX (grid->rows, 1);
+  for (guint i = col * rows; i < MIN (entries->len, (col + 1) * rows); i++)
+    {
+      out[i] = labels[i] ? labels[i] : g_strdup ("");
+      labels[i] = g_strdup ("");
+    }
+}
+
 void
 tl_sweep_paint_legend (cairo_t *cr, const TlSweepModel *model, const TlSweepLayout *lay,
                        const TlPaintStyle *style)
@@ -263,17 +296,23 @@ tl_sweep_paint_legend (cairo_t *cr, const TlSweepModel *model, const TlSweepLayo
   TlPaintStyle key;
   tl_sweep_legend_style (style, &key);
   double font = TL_PX (&key, key.font_size);
-  double label_w = lay->legend.col_w - font * (LEGEND_TEXT_EM + 0.5);
   g_autoptr (GArray) entries = legend_entries (model);
-  g_auto (GStrv) labels = entry_labels (cr, model, entries, &key, label_w);
+  g_auto (GStrv) labels = g_new0 (char *, entries->len + 1);
+  for (guint c = 0; c < lay->legend.cols; c++)
+    {
+      double label_w = tl_paint_legend_entry_width (&lay->legend, c * MAX (lay->legend.rows, 1))
+                       - font * (LEGEND_TEXT_EM + 0.5);
+      column_labels (cr, model, entries, &key, lay, c, label_w, labels);
+    }
   for (guint i = 0; i < entries->len; i++)
     {
       const LegendEntry *e = &g_array_index (entries, LegendEntry, i);
       double lx, ly;
+      double label_w = tl_paint_legend_entry_width (&lay->legend, i) - font * (LEGEND_TEXT_EM + 0.5);
       tl_paint_legend_entry_at (&lay->legend, lay->legend_x, lay->legend_y, i, &lx, &ly);
       paint_swatch (cr, model, e, lx, ly, &key);
       tl_paint_set_fg (cr, &key);
-      if (e->label)
+      if (e->label && labels[i])
         tl_paint_text_fit (cr, lx + font * LEGEND_TEXT_EM, ly, 0, 0.5, label_w, labels[i]);
     }
 }

@@ -19,6 +19,7 @@ typedef struct
   double n_lo, n_hi, g_lo, g_hi;  /* axis ranges (log) */
   double legend_x, legend_y;      /* the legend's top left */
   TlLegendGrid legend;            /* its rows and columns */
+  gboolean legend_tags;           /* its kernels by their tags where names do not fit */
   gboolean square;                /* every problem is a cube */
 } TlSweepLayout;
 

@@ -134,7 +134,7 @@ tl_paint_sweep_layout (const TlSweepModel *model, const TlPaintStyle *style,
     }
   else
     {
-      double legend_w = out->legend.cols * out->legend.col_w;
+      double legend_w = tl_paint_legend_grid_width (&out->legend);
       out->plot_w = MAX (width - out->plot_x - right - legend_w, 10);
       out->legend_x = out->plot_x + out->plot_w + right - font * 0.4;
       out->legend_y = out->plot_y;

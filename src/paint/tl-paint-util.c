@@ -639,6 +639,116 @@ tl_paint_legend_grid (const TlPaintStyle *style, guint n, double label_w, double
   if (out->cols * col_w > max_w)
     col_w = MAX (max_w / MAX (out->cols, 1), swatch + font * 4);
   out->col_w = col_w;
+  for (guint c = 0; c < MIN (out->cols, TL_LEGEND_MAX_COLS); c++)
+    {
+      out->col_left[c] = c * col_w;
+      out->col_width[c] = col_w;
+    }
+}
+
+/* The widths of cols columns, rows entries each (column-major), as wide as
+ * their widest label (each capped at cap) plus extra; their sum. */
+static double
+legend_natural_widths (const double *label_w, guint n, guint rows, guint cols, double cap,
+                       double extra, double *widths)
+{
+  double sum = 0;
+  for (guint c = 0; c < cols; c++)
+    {
+      double w = 0;
+      for (guint i = c * rows; i < MIN (n, (c + 1) * rows); i++)
+        w = MAX (w, MIN (label_w[i], cap));
+      widths[c] = w + extra;
+      sum += widths[c];
+    }
+  return sum;
+}
+
+/* Shrinks widths (their sum total) to max_w: the columns narrower than a
+ * level keep their width, the others get the level (no narrower than
+ * least); the level found by halving. */
+static void
+legend_share_width (double *widths, guint cols, double total, double max_w, double least)
+{
+  if (total <= max_w)
+    return;
+  double lo = least, hi = 0;
+  for (guint c = 0; c < cols; c++)
+    hi = MAX (hi, widths[c]);
+  for (int step = 0; step < 40; step++)
+    {
+      double level = (lo + hi) / 2, sum = 0;
+      for (guint c = 0; c < cols; c++)
+        sum += MAX (MIN (widths[c], level), least);
+      if (sum > max_w)
+        hi = level;
+      else
+        lo = level;
+    }
+  for (guint c = 0; c < cols; c++)
+    widths[c] = MAX (MIN (widths[c], lo), least);
+}
+
+/* How many of the labels the columns (widths, less extra) cut. */
+static guint
+legend_cut_count (const double *label_w, guint n, guint rows, const double *widths, double extra)
+{
+  guint cut = 0;
+  for (guint i = 0; i < n; i++)
+    cut += label_w[i] > widths[i / rows] - extra + 0.5;
+  return cut;
+}
+
+guint
+tl_paint_legend_grid_fit (const TlPaintStyle *style, guint n, const double *label_w,
+                          double swatch_em, double label_cap_em, double label_least_em,
+                          guint max_rows, double max_w, gboolean fewest_rows, TlLegendGrid *out)
+{
+  double font = TL_PX (style, style->font_size);
+  double extra = font * (swatch_em + 0.8), cap = font * label_cap_em;
+  double widths[TL_LEGEND_MAX_COLS], best_w = G_MAXDOUBLE;
+  guint best_cut = G_MAXUINT, first_rows = MAX ((n + TL_LEGEND_MAX_COLS - 1) / TL_LEGEND_MAX_COLS, 1);
+  out->row_h = font * 1.45;
+  out->rows = first_rows;
+  out->cols = 0;
+  for (guint rows = first_rows; rows <= MAX (max_rows, first_rows) && n > 0; rows++)
+    {
+      guint cols = (n + rows - 1) / rows;
+      double total = legend_natural_widths (label_w, n, rows, cols, cap, extra, widths);
+      legend_share_width (widths, cols, total, max_w, extra + font * label_least_em);
+      guint cut = legend_cut_count (label_w, n, rows, widths, extra);
+      double sum = 0;
+      for (guint c = 0; c < cols; c++)
+        sum += widths[c];
+      if (sum > max_w + 0.5)
+        cut = n + 1; /* too wide even at the least: worse than any cut */
+      if (cut > best_cut || (cut == best_cut && (fewest_rows || sum >= best_w)))
+        continue;
+      best_cut = cut, best_w = sum;
+      out->rows = rows, out->cols = cols, out->col_w = 0;
+      for (guint c = 0; c < cols; c++)
+        {
+          out->col_left[c] = c ? out->col_left[c - 1] + out->col_width[c - 1] : 0;
+          out->col_width[c] = widths[c];
+          out->col_w = MAX (out->col_w, widths[c]);
+        }
+    }
+  return n > 0 ? best_cut : 0;
+}
+
+double
+tl_paint_legend_grid_width (const TlLegendGrid *grid)
+{
+  if (grid->cols == 0 || grid->cols > TL_LEGEND_MAX_COLS)
+    return grid->cols * grid->col_w;
+  return grid->col_left[grid->cols - 1] + grid->col_width[grid->cols - 1];
+}
+
+double
+tl_paint_legend_entry_width (const TlLegendGrid *grid, guint i)
+{
+  guint col = i / MAX (grid->rows, 1);
+  return col < MIN (grid->cols, TL_LEGEND_MAX_COLS) ? grid->col_width[col] : grid->col_w;
 }
 
 void
@@ -646,7 +756,7 @@ tl_paint_legend_entry_at (const TlLegendGrid *grid, double x0, double y0, guint 
                           double *y)
 {
   guint col = i / MAX (grid->rows, 1), row = i % MAX (grid->rows, 1);
-  *x = x0 + col * grid->col_w;
+  *x = x0 + (col < MIN (grid->cols, TL_LEGEND_MAX_COLS) ? grid->col_left[col] : col * grid->col_w);
   *y = y0 + (row + 0.5) * grid->row_h;
 }
 

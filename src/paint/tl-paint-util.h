@@ -91,10 +91,13 @@ void  tl_paint_plot_frame_titles (cairo_t *cr, const TlPaintStyle *style, double
  * swatch_em ems and the widest label (label_w device pixels, at most
  * label_cap_em ems) wide — all columns together at most max_w, where
  * labels then lose their ends. */
+#define TL_LEGEND_MAX_COLS 16
 typedef struct
 {
   guint rows, cols;
-  double col_w, row_h;
+  double col_w, row_h;                     /* col_w: the widest column */
+  double col_left[TL_LEGEND_MAX_COLS];     /* each column's left end from the grid's */
+  double col_width[TL_LEGEND_MAX_COLS];    /* and its width (swatch, label, gap) */
 } TlLegendGrid;
 
 void  tl_paint_legend_grid (const TlPaintStyle *style, guint n, double label_w, double swatch_em,
@@ -102,6 +105,20 @@ void  tl_paint_legend_grid (const TlPaintStyle *style, guint n, double label_w, 
 /* Where entry i of a legend grid whose top left is (x0, y0) goes: the
  * left end of its column (x) and the middle of its row (y); the entries
  * fill a column, then the next. */
+/* The same with each column as wide as its own longest label (label_w[i]
+ * for entry i, each capped at label_cap_em ems): of 1 to max_rows rows, the
+ * rows that cut the fewest labels in max_w (then the narrowest grid, or
+ * with fewest_rows the shortest); where labels must be cut, the narrow
+ * columns keep their width and the wide ones share what is left, down to
+ * label_least_em ems a label.  Returns how many labels are cut (n + 1:
+ * not even that fits). */
+guint tl_paint_legend_grid_fit (const TlPaintStyle *style, guint n, const double *label_w,
+                                double swatch_em, double label_cap_em, double label_least_em,
+                                guint max_rows, double max_w, gboolean fewest_rows, TlLegendGrid *out);
+/* The grid's width: all its columns together. */
+double tl_paint_legend_grid_width (const TlLegendGrid *grid);
+/* The width of the column that entry i of the grid goes in. */
+double tl_paint_legend_entry_width (const TlLegendGrid *grid, guint i);
 void  tl_paint_legend_entry_at (const TlLegendGrid *grid, double x0, double y0, guint i, double *x,
                                 double *y);
 
