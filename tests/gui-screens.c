@@ -52,6 +52,7 @@
 #include "paint/tl-paint-text-boxes.h"
 #include "tl-application.h"
 #include "tl-blocks-page.h"
+#include "tl-compare-page.h"
 #include "tl-gauss-page.h"
 #include "tl-heatmap-view.h"
 #include "tl-page.h"
@@ -500,9 +501,13 @@ shoot (const Matrix *m, const char *scenario, guint view_index, const char *view
   tl_window_show_view (win, sweep ? "compare" : view);
   if (sweep && presenting)
     {
-      TlPage *compare = TL_PAGE (tl_window_get_page (win, "compare"));
-      while (tl_page_step (compare, 1))
-        ;
+      /* past the last bar; the page takes Page Down at the sweep too (the
+       * key does nothing there), so step a bar count's times, not until
+       * the key is refused */
+      GtkWidget *compare = tl_window_get_page (win, "compare");
+      guint n_bars = tl_compare_page_get_n_bars (TL_COMPARE_PAGE (compare));
+      for (guint i = 0; i <= n_bars; i++)
+        tl_page_step (TL_PAGE (compare), 1);
     }
   fit_to_screen (m->screen_w, m->screen_h);
   n_gtk_warnings = 0;
