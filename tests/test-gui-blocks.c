@@ -376,13 +376,37 @@ test_blocks_record_named_presenting (void)
  * kernel gets a readable share of the page (it was 153 px of the
  * pictures' 467): its plot 40 % of their height at least (presented, as
  * the timelines below it: half each), its cells square as the tiles are */
+typedef struct
+{
+  TlBlocksPage *blocks;
+  double share;
+} GridShare;
+
+static int
+pictures_height (TlBlocksPage *blocks)
+{
+  return gtk_widget_get_allocated_height (tl_blocks_page_get_area (blocks, FALSE))
+         + gtk_widget_get_allocated_height (tl_blocks_page_get_area (blocks, TRUE));
+}
+
+/* the page arranges the grid in an idle after its allocation: a slow
+ * build (ASan, a loaded machine) is still a step behind after 0.3 s */
+static gboolean
+grid_share_reached (gpointer data)
+{
+  const GridShare *want = data;
+  TlBlocksLayout lay;
+  return tl_blocks_page_get_grid_layout (want->blocks, &lay) && lay.plot_h >= want->share * pictures_height (want->blocks);
+}
+
 static void
 assert_grid_share (TlBlocksPage *blocks, double share, const char *where)
 {
+  GridShare want = { blocks, share };
+  gui_test_wait_until (grid_share_reached, &want, 10);
   TlBlocksLayout lay;
   g_assert_true (tl_blocks_page_get_grid_layout (blocks, &lay));
-  int pictures = gtk_widget_get_allocated_height (tl_blocks_page_get_area (blocks, FALSE))
-                 + gtk_widget_get_allocated_height (tl_blocks_page_get_area (blocks, TRUE));
+  int pictures = pictures_height (blocks);
   g_test_message ("%s: the grid's plot %.0f×%.0f px of the pictures' %d px", where, lay.plot_w, lay.plot_h,
                   pictures);
   if (lay.plot_h < share * pictures)
