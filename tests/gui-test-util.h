@@ -453,9 +453,9 @@ gui_test_remove_folder (const char *dir)
 /* The texts widget paints, drawn as the window draws it, into a surface
  * of its size.  A resize queued since the window settled (the slower ASan
  * build meets one) is done first: GTK draws only a widget whose
- * allocation is done. */
+ * allocation is done.  The picture is kept at PNG_PATH where not NULL. */
 static inline TlPaintTextBoxes *
-gui_test_widget_texts (GtkWidget *widget)
+gui_test_widget_texts_kept (GtkWidget *widget, const char *png_path)
 {
   gtk_container_check_resize (GTK_CONTAINER (gtk_widget_get_toplevel (widget)));
   cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, gtk_widget_get_allocated_width (widget),
@@ -466,6 +466,15 @@ gui_test_widget_texts (GtkWidget *widget)
   gtk_widget_draw (widget, cr);
   tl_paint_text_boxes_attach (cr, NULL);
   cairo_destroy (cr);
+  if (png_path != NULL)
+    g_assert_cmpint (cairo_surface_write_to_png (s, png_path), ==, CAIRO_STATUS_SUCCESS);
   cairo_surface_destroy (s);
   return boxes;
+}
+
+/* the same, the picture not kept */
+static inline TlPaintTextBoxes *
+gui_test_widget_texts (GtkWidget *widget)
+{
+  return gui_test_widget_texts_kept (widget, NULL);
 }
