@@ -2,14 +2,15 @@
  * run record opened, on a screen of 1024×768 and of 1280×800, on every
  * page (with and without the page's hover facts beside it), the message
  * "Run record from vm (2026-11-24 07:07 UTC) · NVIDIA H200" is shown on
- * one or two lines, never cut ("Run record from vm (2026-…"); the page's
- * hint beside it in the window's type.  Run in
- * English and, by meson, in German (test-gui-status-de).  Exits 77 (skip)
- * without a display.
+ * one or two lines, never cut ("Run record from vm (2026-…"), and the
+ * page's hint beside it whole as well, in the window's type.  Run in
+ * English and, by meson, in German and Italian (test-gui-status-de, -it).
+ * Exits 77 (skip) without a display.
  */
 #include <glib/gi18n-lib.h>
 #include <gtk/gtk.h>
 
+#include "tl-page.h"
 #include "tl-window.h"
 
 #include "gui-test-util.h"
@@ -105,6 +106,27 @@ check_message_whole (const char *page, int w, int h)
   g_assert_cmpint (y + gtk_widget_get_allocated_height (GTK_WIDGET (label)), <=, h);
 }
 
+/* The page's hint beside it, whole as well: presenting, a hint cut to 24
+ * characters ("Fai clic su una barra per i det…", "Auf einen Block
+ * zeigen, um i…") read as a broken sentence to the back row. */
+static void
+check_hint_whole (const char *page, int w, int h)
+{
+  const char *hint = tl_page_get_hint (TL_PAGE (tl_window_get_page (win, page)));
+  if (*hint == '\0')
+    return;
+  GtkLabel *label = find_label (hint);
+  g_assert_nonnull (label);
+  g_assert_cmpstr (gtk_label_get_text (label), ==, hint);
+  if (pango_layout_is_ellipsized (gtk_label_get_layout (label)))
+    g_error ("presenting at %d×%d on %s, the hint “%s” is cut to %d px", w, h, page, hint,
+             gtk_widget_get_allocated_width (GTK_WIDGET (label)));
+  int x, y;
+  g_assert_true (gtk_widget_translate_coordinates (GTK_WIDGET (label), content (), 0, 0, &x, &y));
+  g_assert_cmpint (x + gtk_widget_get_allocated_width (GTK_WIDGET (label)), <=, w);
+  g_assert_cmpint (y + gtk_widget_get_allocated_height (GTK_WIDGET (label)), <=, h);
+}
+
 static void
 test_record_message (void)
 {
@@ -121,6 +143,7 @@ test_record_message (void)
           g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
           gui_test_pump (0.2);
           check_message_whole (pages[p], screens[s][0], screens[s][1]);
+          check_hint_whole (pages[p], screens[s][0], screens[s][1]);
         }
     }
   tl_window_set_presentation (win, FALSE);

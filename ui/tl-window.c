@@ -111,6 +111,8 @@ update_actions (TlWindow *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "cancel")), cancellable);
   /* Cancel takes Run's place while there is something to cancel */
   gtk_stack_set_visible_child (GTK_STACK (self->run_stack), cancellable ? self->cancel_button : self->run_button);
+  /* presenting, an idle progress bar gives its room to the words beside it */
+  gtk_widget_set_visible (self->progress_bar, cancellable || !self->presentation);
 }
 
 static void
@@ -188,12 +190,16 @@ apply_look (TlWindow *self)
     gtk_widget_set_visible (titlebar, !on);
   gtk_widget_set_visible (self->sidebar, !on && g_variant_get_boolean (sidebar));
   gtk_widget_set_visible (self->gpu_bar, !on);
-  /* the type is half as large again when presenting: the hover facts as
-   * wide as their words, so that the status message keeps the room */
+  /* the type is half as large again when presenting: the page's hint and
+   * the hover facts wrap at word ends beside the status message, never
+   * cut ("Fai clic su una barra per i det…" read as a broken sentence) */
   gtk_label_set_width_chars (GTK_LABEL (self->hover_label), on ? -1 : 30);
-  gtk_label_set_max_width_chars (GTK_LABEL (self->hover_label), on ? 24 : 60);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->hover_label), on ? -1 : 60);
+  gtk_label_set_line_wrap (GTK_LABEL (self->hover_label), on);
+  gtk_label_set_ellipsize (GTK_LABEL (self->hover_label), on ? PANGO_ELLIPSIZE_NONE : PANGO_ELLIPSIZE_END);
   tl_page_stack_set_presentation (TL_PAGE_STACK (self->view_stack), on, hc);
   tl_presentation_mark (GTK_WIDGET (self), on, hc);
+  update_actions (self);
 }
 
 static void
