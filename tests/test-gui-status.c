@@ -169,13 +169,41 @@ test_hint_in_window_type (void)
 }
 
 /* An LU record's time is said as a run record's is, not
- * "2026-11-21T23:12:01Z" */
+ * "2026-11-21T23:12:01Z" (on Gauss, which draws it) */
 static void
 test_lu_record_time (void)
 {
   gui_test_open_doc_record (win, "h200-lu-02-blocked-96.json");
+  tl_window_show_view (win, "gauss");
   gui_test_pump (0.2);
   g_assert_nonnull (find_label ("2026-11-21 23:12 UTC"));
+}
+
+/* The status line names the record the page on show draws, not the one
+ * opened last: a GEMM record, then an LU record opened, Roofline, Blocks
+ * and Why Faster? draw the GEMM record and the status said "LU record
+ * from …" beside them. */
+static void
+test_names_page_record (void)
+{
+  static const char *const gemm_pages[] = { "roofline", "blocks", "lesson", "compare", "matrices" };
+  gui_test_open_doc_record (win, "h200-gemm-4096-fp32-counters.json");
+  gui_test_open_doc_record (win, "h200-lu-02-blocked-96.json");
+  for (guint round = 0; round < 2; round++)
+    {
+      for (guint p = 0; p < G_N_ELEMENTS (gemm_pages); p++)
+        {
+          tl_window_show_view (win, gemm_pages[p]);
+          g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+          if (find_label ("2026-11-24 07:07 UTC") == NULL || find_label ("2026-11-21 23:12 UTC") != NULL)
+            g_error ("on %s, which draws the GEMM record of 2026-11-24 07:07, the status bar says “%s”", gemm_pages[p],
+                     find_label ("UTC") ? gtk_label_get_text (find_label ("UTC")) : "");
+        }
+      tl_window_show_view (win, "gauss");
+      g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+      g_assert_nonnull (find_label ("2026-11-21 23:12 UTC"));
+      g_assert_null (find_label ("2026-11-24 07:07 UTC"));
+    }
 }
 
 static void
@@ -184,6 +212,7 @@ add_tests (void)
   g_test_add_func ("/gui-status/record-message-whole", test_record_message);
   g_test_add_func ("/gui-status/hint-in-window-type", test_hint_in_window_type);
   g_test_add_func ("/gui-status/lu-record-time", test_lu_record_time);
+  g_test_add_func ("/gui-status/names-page-record", test_names_page_record);
 }
 
 int

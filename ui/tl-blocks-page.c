@@ -374,6 +374,7 @@ show_record (TlBlocksPage *self, TlRunRecord *record)
   tl_render_area_set_input (TL_RENDER_AREA (self->timeline), shown, NULL);
   apply_choice (self);
   g_clear_pointer (&old, tl_run_record_unref);
+  tl_page_emit_records_changed (TL_PAGE (self));
 }
 
 static gboolean

@@ -107,6 +107,7 @@ update_layout (TlComparePage *self)
   gtk_widget_set_visible (self->slide_hint, single && self->presentation);
   gtk_label_set_text (GTK_LABEL (self->slide_hint),
                       sweep_alone ? _("Page Up: the bars") : _("Page Down past the last bar: the size sweep"));
+  tl_page_emit_records_changed (TL_PAGE (self));
 }
 
 static void
@@ -609,10 +610,24 @@ compare_hint (TlPage *page)
   return _("Click a bar for its details");
 }
 
+/* the bars are of the record on show; the size sweep, where it shows,
+ * draws every record opened */
+static guint
+compare_shown_records (TlPage *page, TlRunRecord **shown)
+{
+  TlComparePage *self = TL_COMPARE_PAGE (page);
+  GPtrArray *history = self->session ? tl_session_get_history (self->session) : NULL;
+  if (gtk_widget_get_visible (self->sweep_box) && history && history->len > 1)
+    return history->len;
+  *shown = self->session ? tl_session_get_record (self->session) : NULL;
+  return *shown ? 1 : TL_PAGE_RECORDS_UNSAID;
+}
+
 static void
 tl_compare_page_page_init (TlPageInterface *iface)
 {
   iface->hint = compare_hint;
+  iface->shown_records = compare_shown_records;
   iface->add_actions = compare_add_actions;
   iface->set_session = compare_set_session;
   iface->set_presentation = compare_set_presentation;

@@ -271,9 +271,19 @@ gauss_export_options (TlPage *page, TlRenderOptions *o)
   return TRUE;
 }
 
+/* an LU record opened, else the steps of A factored here */
+static guint
+gauss_shown_records (TlPage *page, TlRunRecord **shown)
+{
+  TlSession *session = TL_GAUSS_PAGE (page)->session;
+  *shown = session ? tl_session_get_lu_run (session) : NULL;
+  return *shown ? 1 : TL_PAGE_RECORDS_UNSAID;
+}
+
 static void
 tl_gauss_page_page_init (TlPageInterface *iface)
 {
+  iface->shown_records = gauss_shown_records;
   iface->set_session = gauss_set_session;
   iface->set_presentation = gauss_set_presentation;
   iface->key = gauss_key;

@@ -134,6 +134,7 @@ rebuild (TlLessonPage *self)
 {
   g_autofree char *keep = g_strdup (tl_lesson_page_get_rung (self));
   self->record = tl_record_choice_get (GTK_COMBO_BOX (self->record_combo), self->session);
+  tl_page_emit_records_changed (TL_PAGE (self));
   g_ptr_array_set_size (self->rungs, 0);
   cancel_source (self);
   g_clear_pointer (&self->lesson, tl_lesson_free);

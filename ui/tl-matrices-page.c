@@ -639,10 +639,20 @@ matrices_hint (TlPage *page)
   return _("Point at a heatmap to read it");
 }
 
+/* C is of the record on show; a live run's inputs leave it unsaid */
+static guint
+matrices_shown_records (TlPage *page, TlRunRecord **shown)
+{
+  TlSession *session = TL_MATRICES_PAGE (page)->session;
+  *shown = session ? tl_session_get_record (session) : NULL;
+  return *shown ? 1 : TL_PAGE_RECORDS_UNSAID;
+}
+
 static void
 tl_matrices_page_page_init (TlPageInterface *iface)
 {
   iface->hint = matrices_hint;
+  iface->shown_records = matrices_shown_records;
   iface->set_session = matrices_set_session;
   iface->set_presentation = matrices_set_presentation;
   iface->step = matrices_step;

@@ -8,13 +8,21 @@ struct _TlPageStack
 
 G_DEFINE_FINAL_TYPE (TlPageStack, tl_page_stack, GTK_TYPE_STACK)
 
-enum { SIGNAL_HOVER_TEXT, N_SIGNALS };
+enum { SIGNAL_HOVER_TEXT, SIGNAL_RECORDS_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void
 hover_text_cb (TlPage *page, const char *text, TlPageStack *self)
 {
   g_signal_emit (self, signals[SIGNAL_HOVER_TEXT], 0, text);
+}
+
+/* the page on show chose another record: the status bar names it */
+static void
+records_changed_cb (TlPage *page, TlPageStack *self)
+{
+  if (page == tl_page_stack_get_page (self))
+    g_signal_emit (self, signals[SIGNAL_RECORDS_CHANGED], 0);
 }
 
 /* a block's tile of C under the pointer: every page marks what it read */
@@ -47,6 +55,7 @@ visible_child_cb (TlPageStack *self, GParamSpec *pspec, gpointer data)
 {
   TlPage *page = tl_page_stack_get_page (self);
   g_signal_emit (self, signals[SIGNAL_HOVER_TEXT], 0, page ? tl_page_get_hint (page) : "");
+  g_signal_emit (self, signals[SIGNAL_RECORDS_CHANGED], 0);
 }
 
 static void
@@ -54,6 +63,8 @@ tl_page_stack_class_init (TlPageStackClass *klass)
 {
   signals[SIGNAL_HOVER_TEXT] = g_signal_new ("hover-text", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                              NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[SIGNAL_RECORDS_CHANGED] = g_signal_new ("records-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
@@ -75,6 +86,7 @@ tl_page_stack_set_session (TlPageStack *self, TlSession *session, GActionMap *ma
       g_signal_connect_object (page, "hover-text", G_CALLBACK (hover_text_cb), self, 0);
       g_signal_connect_object (page, "tile-hovered", G_CALLBACK (tile_hovered_cb), self, 0);
       g_signal_connect_object (page, "show-kernel", G_CALLBACK (show_kernel_cb), self, 0);
+      g_signal_connect_object (page, "records-changed", G_CALLBACK (records_changed_cb), self, 0);
     }
   visible_child_cb (self, NULL, NULL);
 }

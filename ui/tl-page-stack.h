@@ -9,7 +9,9 @@
  *
  * "hover-text" (const char *text): what the pointer is over on any page,
  *   for the status bar; when a page comes up, what it offers to read
- *   (tl_page_get_hint).
+ *   (tl_page_get_hint);
+ * "records-changed": the page on show is another, or shows other run
+ *   records (tl_page_get_shown_records), for the status bar to name.
  */
 #pragma once
 

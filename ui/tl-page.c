@@ -3,7 +3,7 @@
 
 G_DEFINE_INTERFACE (TlPage, tl_page, GTK_TYPE_WIDGET)
 
-enum { SIGNAL_HOVER_TEXT, SIGNAL_SHOW_KERNEL, SIGNAL_TILE_HOVERED, N_SIGNALS };
+enum { SIGNAL_HOVER_TEXT, SIGNAL_SHOW_KERNEL, SIGNAL_TILE_HOVERED, SIGNAL_RECORDS_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void
@@ -18,6 +18,8 @@ tl_page_default_init (TlPageInterface *iface)
   signals[SIGNAL_TILE_HOVERED] = g_signal_new ("tile-hovered", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                                NULL, G_TYPE_NONE, 5, G_TYPE_STRING, G_TYPE_UINT64,
                                                G_TYPE_UINT64, G_TYPE_UINT64, G_TYPE_UINT64);
+  signals[SIGNAL_RECORDS_CHANGED] = g_signal_new ("records-changed", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                                  NULL, G_TYPE_NONE, 0);
 }
 
 void
@@ -67,6 +69,20 @@ tl_page_export_record (TlPage *self)
   g_return_val_if_fail (TL_IS_PAGE (self), NULL);
   TlPageInterface *iface = TL_PAGE_GET_IFACE (self);
   return iface->export_record ? iface->export_record (self) : NULL;
+}
+
+guint
+tl_page_get_shown_records (TlPage *self, TlRunRecord **shown)
+{
+  g_return_val_if_fail (TL_IS_PAGE (self), TL_PAGE_RECORDS_UNSAID);
+  TlPageInterface *iface = TL_PAGE_GET_IFACE (self);
+  *shown = NULL;
+  if (iface->shown_records)
+    return iface->shown_records (self, shown);
+  if (iface->export_record == NULL)
+    return TL_PAGE_RECORDS_UNSAID;
+  *shown = iface->export_record (self);
+  return *shown ? 1 : 0;
 }
 
 gboolean
@@ -151,6 +167,13 @@ tl_page_emit_tile_hovered (TlPage *self, const char *kernel_id, guint64 row0, gu
 {
   g_return_if_fail (TL_IS_PAGE (self));
   g_signal_emit (self, signals[SIGNAL_TILE_HOVERED], 0, kernel_id, row0, rows, col0, cols);
+}
+
+void
+tl_page_emit_records_changed (TlPage *self)
+{
+  g_return_if_fail (TL_IS_PAGE (self));
+  g_signal_emit (self, signals[SIGNAL_RECORDS_CHANGED], 0);
 }
 
 void

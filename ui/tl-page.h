@@ -17,7 +17,10 @@
  *   named view to show (show_kernel); present: that page comes up;
  * "tile-hovered" (const char *kernel_id, guint64 row0, guint64 rows,
  *   guint64 col0, guint64 cols): a block's tile of C under the pointer
- *   (kernel NULL: none); every page marks what it read (show_tile).
+ *   (kernel NULL: none); every page marks what it read (show_tile);
+ * "records-changed": the run records the page shows changed (its record
+ *   chooser, a sweep over several coming up), for the status bar to name
+ *   them (shown_records).
  */
 #pragma once
 
@@ -68,7 +71,14 @@ struct _TlPageInterface
   /* what the status bar says while the page is shown and the pointer is
    * over nothing to read ("Point at a block to read it"); NULL: nothing */
   const char *(*hint)          (TlPage *self);
+  /* the run records the page shows now, for the status bar to name: how
+   * many, and in *shown the one (borrowed) when it is one; unset: the
+   * export_record where the page has one, else TL_PAGE_RECORDS_UNSAID */
+  guint    (*shown_records)    (TlPage *self, TlRunRecord **shown);
 };
+
+/* a page that does not say which records it shows */
+#define TL_PAGE_RECORDS_UNSAID G_MAXUINT
 
 void     tl_page_set_session      (TlPage *self, TlSession *session);
 void     tl_page_set_presentation (TlPage *self, gboolean on, gboolean high_contrast);
@@ -85,6 +95,7 @@ void     tl_page_show_tile        (TlPage *self, const char *kernel_id, guint64 
                                    guint64 col0, guint64 cols);
 gboolean tl_page_prepare_run      (TlPage *self, GError **error);
 const char *tl_page_get_hint      (TlPage *self); /* "" when the page has none */
+guint    tl_page_get_shown_records (TlPage *self, TlRunRecord **shown);
 
 /* For pages: the interface's signals. */
 void     tl_page_emit_hover_text  (TlPage *self, const char *text);
@@ -92,6 +103,7 @@ void     tl_page_emit_show_kernel (TlPage *self, const char *kernel_id, const ch
                                    gboolean present);
 void     tl_page_emit_tile_hovered (TlPage *self, const char *kernel_id, guint64 row0, guint64 rows,
                                     guint64 col0, guint64 cols);
+void     tl_page_emit_records_changed (TlPage *self);
 
 /* For pages: holds a session and disconnects from it when replaced or
  * finalized. */

@@ -59,6 +59,7 @@ rebuild (TlRooflinePage *self)
   self->drawn = FALSE;
   if (record != NULL)
     self->model = tl_roofline_from_record (record);
+  tl_page_emit_records_changed (TL_PAGE (self));
 
   gtk_combo_box_text_remove_all (GTK_COMBO_BOX_TEXT (self->point_combo));
   for (guint i = 0; self->model && i < self->model->n_points; i++)

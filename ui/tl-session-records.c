@@ -74,12 +74,7 @@ record_done_cb (GObject *object, GAsyncResult *result, gpointer user_data)
     {
       g_clear_pointer (&self->lu_run, tl_run_record_unref);
       self->lu_run = g_steal_pointer (&r->record);
-      g_autofree char *when = tl_session_record_time (self->lu_run->created);
-      g_autofree char *status = g_strdup_printf (_("LU record from %s (%s)%s%s"),
-                                                 self->lu_run->machine.host_name ? self->lu_run->machine.host_name : "?",
-                                                 when,
-                                                 self->lu_run->has_device ? " · " : "",
-                                                 self->lu_run->has_device ? self->lu_run->device.name : "");
+      g_autofree char *status = tl_session_describe_record (self->lu_run);
       tl_session_set_status (self, status);
     }
   if (r->lu)

@@ -105,6 +105,24 @@ tl_session_record_time (const char *created)
   return g_date_time_format (utc, "%Y-%m-%d %H:%M UTC");
 }
 
+/* "Run record from vm (2026-11-24 07:07 UTC) · NVIDIA H200", or "LU
+ * record from …" */
+char *
+tl_session_describe_record (const TlRunRecord *record)
+{
+  g_return_val_if_fail (record != NULL, NULL);
+  g_autofree char *when = tl_session_record_time (record->created);
+  const char *host = record->machine.host_name ? record->machine.host_name : "?";
+  if (record->job && g_strcmp0 (record->job->kind, "lu") == 0)
+    return g_strdup_printf (_("LU record from %s (%s)%s%s"), host, when, record->has_device ? " · " : "",
+                            record->has_device ? record->device.name : "");
+  GString *s = g_string_new (NULL);
+  g_string_append_printf (s, _("Run record from %s (%s)"), host, when);
+  if (record->has_device)
+    g_string_append_printf (s, " · %s", record->device.name);
+  return g_string_free (s, FALSE);
+}
+
 void
 tl_session_show_record (TlSession *self, TlRunRecord *record, gboolean with_sources)
 {
@@ -120,14 +138,8 @@ tl_session_show_record (TlSession *self, TlRunRecord *record, gboolean with_sour
     self->results_serial = self->inputs_serial - 1;
   if (with_sources && record->job)
     {
-      GString *s = g_string_new (NULL);
-      g_autofree char *when = tl_session_record_time (record->created);
-      g_string_append_printf (s, _("Run record from %s (%s)"),
-                              record->machine.host_name ? record->machine.host_name : "?", when);
-      if (record->has_device)
-        g_string_append_printf (s, " · %s", record->device.name);
-      tl_session_set_status (self, s->str);
-      g_string_free (s, TRUE);
+      g_autofree char *status = tl_session_describe_record (record);
+      tl_session_set_status (self, status);
     }
   g_signal_emit (self, tl_session_signals[SIGNAL_RESULTS_CHANGED], 0);
 }

@@ -121,6 +121,9 @@ GPtrArray   *tl_session_get_runs   (TlSession *self);
 guint        tl_session_get_n_live_results (TlSession *self);
 /* NULL while a run is in flight or before the first */
 TlRunRecord *tl_session_get_record (TlSession *self);
+/* what the status bar says of a record: "Run record from vm (2026-11-24
+ * 07:07 UTC) · NVIDIA H200", "LU record from …" */
+char        *tl_session_describe_record (const TlRunRecord *record);
 /* the problem the runs on show solved */
 void         tl_session_get_size   (TlSession *self, gsize *m, gsize *k, gsize *n);
 TlDtype      tl_session_get_dtype  (TlSession *self);

@@ -27,6 +27,7 @@ struct _TlWindow
   gboolean high_contrast;     /* Ctrl+H, kept in the settings */
   guint inhibit_cookie;       /* screen blanking held off while presenting */
   TlWindowSize size;          /* the size to remember */
+  char *news;                 /* the session's last status line */
 
   /* template children */
   GMenu *recent_section;
@@ -82,7 +83,27 @@ set_status_text (GtkWidget *label, const char *text)
 static void
 status_cb (TlSession *session, const char *text, TlWindow *self)
 {
+  g_free (self->news);
+  self->news = g_strdup (text);
   set_status_text (self->last_label, text);
+}
+
+/* The status line names the record the page on show draws (Roofline's
+ * choice, not the LU record opened last), says how many where a page
+ * draws several (Compare's size sweep), and keeps the session's news on a
+ * page that draws no record. */
+static void
+page_records_cb (TlPageStack *pages, TlWindow *self)
+{
+  TlRunRecord *shown = NULL;
+  TlPage *page = tl_page_stack_get_page (pages);
+  guint n = page ? tl_page_get_shown_records (page, &shown) : TL_PAGE_RECORDS_UNSAID;
+  g_autofree char *text = NULL;
+  if (n == 1 && shown != NULL)
+    text = tl_session_describe_record (shown);
+  else if (n > 1 && n != TL_PAGE_RECORDS_UNSAID)
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u records", "%u records", n), n);
+  set_status_text (self->last_label, text ? text : self->news ? self->news : "");
 }
 
 /* the hover facts take room only while there are some: presenting, an
@@ -163,6 +184,7 @@ static void
 record_opened_cb (TlSession *session, gboolean has_gemm, gboolean has_lu, TlWindow *self)
 {
   tl_page_stack_show_first_with_content (TL_PAGE_STACK (self->view_stack));
+  page_records_cb (TL_PAGE_STACK (self->view_stack), self);
 }
 
 /* CUDA and the device probe stay off the path to the first frame */
@@ -486,6 +508,7 @@ connect_pages (TlWindow *self)
 {
   tl_page_stack_set_session (TL_PAGE_STACK (self->view_stack), self->session, G_ACTION_MAP (self));
   g_signal_connect (self->view_stack, "hover-text", G_CALLBACK (hover_text_cb), self);
+  g_signal_connect (self->view_stack, "records-changed", G_CALLBACK (page_records_cb), self);
 }
 
 static void
@@ -499,6 +522,7 @@ tl_window_dispose (GObject *object)
   if (self->settings)
     save_settings (self);
   g_clear_object (&self->settings);
+  g_clear_pointer (&self->news, g_free);
   if (self->inhibit_cookie && gtk_window_get_application (GTK_WINDOW (self)))
     gtk_application_uninhibit (gtk_window_get_application (GTK_WINDOW (self)), self->inhibit_cookie);
   self->inhibit_cookie = 0;
