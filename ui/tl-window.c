@@ -38,7 +38,7 @@ struct _TlWindow
   GtkWidget *sidebar;
   GtkWidget *sources_panel, *kernel_panel;
   GtkWidget *view_stack;
-  GtkWidget *hover_label, *progress_bar, *last_label;
+  GtkWidget *hover_label, *hover_separator, *progress_bar, *last_label;
 };
 
 G_DEFINE_FINAL_TYPE (TlWindow, tl_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -72,10 +72,13 @@ progress_cb (TlSession *session, const char *text, double fraction, TlWindow *se
 }
 
 /* a status line wraps onto a second line, and may be cut after that:
- * its tooltip keeps it whole */
+ * its tooltip keeps it whole; said again, it changes nothing (no new
+ * layout) */
 static void
 set_status_text (GtkWidget *label, const char *text)
 {
+  if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), text) == 0)
+    return;
   gtk_label_set_text (GTK_LABEL (label), text);
   gtk_widget_set_tooltip_text (label, text);
 }
@@ -107,12 +110,21 @@ page_records_cb (TlPageStack *pages, TlWindow *self)
 }
 
 /* the hover facts take room only while there are some: presenting, an
- * empty third of the status bar cut the message beside it */
+ * empty third of the status bar cut the message beside it; a line between
+ * them and the message where no progress bar stands there (presenting) */
+static void
+show_hover_text (TlWindow *self)
+{
+  gboolean some = *gtk_label_get_text (GTK_LABEL (self->hover_label)) != '\0';
+  gtk_widget_set_visible (self->hover_label, some);
+  gtk_widget_set_visible (self->hover_separator, some && self->presentation);
+}
+
 static void
 hover_text_cb (TlPageStack *pages, const char *text, TlWindow *self)
 {
   set_status_text (self->hover_label, text);
-  gtk_widget_set_visible (self->hover_label, text != NULL && *text != '\0');
+  show_hover_text (self);
 }
 
 static void
@@ -222,6 +234,7 @@ apply_look (TlWindow *self)
   tl_page_stack_set_presentation (TL_PAGE_STACK (self->view_stack), on, hc);
   tl_presentation_mark (GTK_WIDGET (self), on, hc);
   update_actions (self);
+  show_hover_text (self);
 }
 
 static void
@@ -556,6 +569,7 @@ tl_window_class_init (TlWindowClass *klass)
   CHILD (kernel_panel);
   CHILD (view_stack);
   CHILD (hover_label);
+  CHILD (hover_separator);
   CHILD (progress_bar);
   CHILD (last_label);
 #undef CHILD
