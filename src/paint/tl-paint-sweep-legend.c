@@ -9,6 +9,9 @@
 #define LEGEND_SWATCH_EM 2.6
 #define LEGEND_LINE_EM 1.9
 #define LEGEND_TEXT_EM 2.3
+/* a legend under the plot: the gap above its rows and the air below
+ * them, as its rows (TL_LEGEND_FIT_ROW_EM) leave the text little */
+#define LEGEND_UNDER_PAD_EM 0.8
 #define LEGEND_LABEL_CAP_EM 22.0
 /* under it, columns narrow down to this many ems a name to keep the plot tall */
 #define LEGEND_LABEL_FLOOR_EM 9.0
@@ -142,7 +145,7 @@ tl_sweep_legend_under_height (const TlSweepModel *model, const TlPaintStyle *sty
   double font = TL_PX (&key, key.font_size);
   guint n = tl_sweep_legend_count (model);
   guint cols = MAX (columns_under (&key, n, width), 1);
-  return ((n + cols - 1) / cols) * font * 1.45 + font * 0.5;
+  return ((n + cols - 1) / cols) * font * TL_LEGEND_FIT_ROW_EM + font * LEGEND_UNDER_PAD_EM;
 }
 
 double
@@ -174,18 +177,18 @@ static double
 legend_under (const TlPaintStyle *key, guint n, const double *widths, double width, double avail_h,
               double plot_min_h, double plot_floor, TlLegendGrid *grid)
 {
-  double font = TL_PX (key, key->font_size), row_h = font * 1.45;
+  double font = TL_PX (key, key->font_size), row_h = font * TL_LEGEND_FIT_ROW_EM;
   const double plot_keeps[] = { plot_min_h, plot_floor };
   for (guint k = 0; k < G_N_ELEMENTS (plot_keeps); k++)
     {
-      double rows_h = avail_h - plot_keeps[k] - font * 0.5;
+      double rows_h = avail_h - plot_keeps[k] - font * LEGEND_UNDER_PAD_EM;
       if (rows_h < row_h)
         continue;
       tl_paint_legend_grid_fit (key, n, widths, LEGEND_SWATCH_EM, LEGEND_LABEL_CAP_EM, LEGEND_LABEL_FLOOR_EM,
                                 (guint) floor (rows_h / row_h), width - font * 1.2, TRUE, grid);
       if (names_keep_floor (grid, widths, n, font)
           && tl_paint_legend_grid_width (grid) <= width - font * 1.2 + 0.5)
-        return grid->rows * grid->row_h + font * 0.5;
+        return grid->rows * grid->row_h + font * LEGEND_UNDER_PAD_EM;
     }
   return 0;
 }
@@ -204,7 +207,7 @@ tl_sweep_legend_layout (const TlSweepModel *model, const TlPaintStyle *style, ca
   label_widths (entries, &key, cr, widths);
   TlLegendGrid *grid = &out->legend;
   /* beside the plot, rows down its whole height before a name is cut */
-  guint beside_rows = (guint) MAX (floor (avail_h / (font * 1.45)), 1);
+  guint beside_rows = (guint) MAX (floor (avail_h / (font * TL_LEGEND_FIT_ROW_EM)), 1);
   guint cut = tl_paint_legend_grid_fit (&key, n, widths, LEGEND_SWATCH_EM, LEGEND_LABEL_CAP_EM,
                                         LEGEND_LABEL_LEAST_EM, beside_rows, MAX (beside_w, 0), FALSE, grid);
   if (n == 0 || (cut == 0 && tl_paint_legend_grid_width (grid) <= beside_w + 0.5))

@@ -708,7 +708,7 @@ tl_paint_legend_grid_fit (const TlPaintStyle *style, guint n, const double *labe
   double extra = font * (swatch_em + 0.8), cap = font * label_cap_em;
   double widths[TL_LEGEND_MAX_COLS], best_w = G_MAXDOUBLE;
   guint best_cut = G_MAXUINT, first_rows = MAX ((n + TL_LEGEND_MAX_COLS - 1) / TL_LEGEND_MAX_COLS, 1);
-  out->row_h = font * 1.45;
+  out->row_h = font * TL_LEGEND_FIT_ROW_EM;
   out->rows = first_rows;
   out->cols = 0;
   for (guint rows = first_rows; rows <= MAX (max_rows, first_rows) && n > 0; rows++)
