@@ -13,8 +13,20 @@
  *
  *     waves = ⌈work / slots⌉                                  rounds
  *     load  = ⌈work / (slots / per_sm)⌉                       CTAs on the busiest SM
- *     T     = LAUNCH + waves × (FILL · a^β + SPLIT) + load × (MAIN + STORE) + WRITE   µs
+ *     T     = LAUNCH + waves × (FILL · a^β + SPLIT) + BUSY + load × STORE + WRITE   µs
+ *     BUSY  = max(load × MAIN, ⌈load / per_sm⌉ × MAIN / SOLO)
  *     MAIN  = 2 · tile_m · tile_n · k_slice / (R · eff)
+ *     SOLO  = per_sm > 1 : the rung's SOLO, else 1
+ *             (eff of a tile an SM holds several of is its rate with
+ *             company: each k-tile's wait for its stage, its barrier and
+ *             its fragment loads are a chain of latencies that the other
+ *             CTAs on the SM fill.  A round of CTAs side by side on the
+ *             busiest SM — one alone, or fewer than fill it — takes at
+ *             least one CTA's k-loop alone, MAIN / SOLO.  FP64
+ *             4096×4096×128: 64×64 tiles make 128 CTAs, one to an SM,
+ *             measured 110 µs where their arithmetic at eff takes 82;
+ *             with k cut in 2, two CTAs to an SM, 98 µs.  The rung's
+ *             own, 1 where not fitted)
  *     SPLIT = splits > 1 : SPLIT_US · a^β (two cluster barriers and the
  *             partial tiles' exchange through distributed shared memory,
  *             which a smaller tile's fewer bytes shorten)
@@ -107,6 +119,8 @@ typedef struct
   const PlanTile *tiles;
   int n_tiles;
   double odd_eff;          /* ODD_EFF: the largest tile's eff × this when k or n is odd (0: × 1) */
+  double solo;             /* SOLO: the part of a tile's eff one CTA keeps alone on an SM that
+                              could hold several (0: all of it) */
 } PlannedRung;
 
 #define TILE(bm, bn, per_sm, eff, max_splits) { bm, bn, per_sm, eff, max_splits },
@@ -125,9 +139,11 @@ static const PlannedRung planned[] = {
   { "gemm-13-wgmma-tf32", 2048.0, 2.8, 7.8, 3.4, 0.5, 0.0, 0.0, 2, 2048, tiles_13, N_OF (tiles_13) },
   { "gemm-14-wgmma-persistent", 4096.0, 3.8, 4.4, 4.1, 0.55, 0.5, 0.0, 2, 2048, tiles_14,
     N_OF (tiles_14) },
-  /* rung 15's C_PS: 8 bytes at the H200's 4.3 TB/s copy bandwidth */
+  /* rung 15's C_PS: 8 bytes at the H200's 4.3 TB/s copy bandwidth; its
+   * SOLO: 64×64 alone on its SM at 4096×4096×128, 81.7 µs of arithmetic
+   * at eff measured as 104.7 µs of loop */
   { "gemm-15-dmma-f64", 256.0, 2.6, 2.4, 3.7, 0.0, 0.77, 1.86, 1, -8, tiles_15, N_OF (tiles_15),
-    0.72 },
+    0.72, 0.78 },
 };
 
 /* k is cut into 1, 2, 4 or 8 slices: a cluster holds at most 8 CTAs
@@ -211,9 +227,13 @@ model_us (const PlannedRung *r, const PlanTile *t, const TlGpuGemmPlan *p, int n
   const double split = p->splits > 1 ? r->split_us * shrink : 0.0;
   const double store = p->splits == 1 && n % 4 != 0 ? area * r->scalar_store_ns * 1e-3 : 0.0;
   const int per_wave = p->work < p->slots ? p->work : p->slots;
-  const double write
-    = p->waves * (double) per_wave * area * r->write_ps * 1e-6 / (p->ctas_per_sm > 0 ? p->ctas_per_sm : 1);
-  return r->launch_us + p->waves * (fill + split) + load * (main_loop + store) + write;
+  const int per_sm = p->ctas_per_sm > 0 ? p->ctas_per_sm : 1;
+  const double write = p->waves * (double) per_wave * area * r->write_ps * 1e-6 / per_sm;
+  /* the busiest SM: its CTAs' arithmetic at the tile's rate, or its
+   * rounds of CTAs side by side, each no faster than one CTA alone */
+  const double alone = per_sm > 1 && r->solo > 0.0 ? main_loop / r->solo : main_loop;
+  const double busy = fmax (load * main_loop, ceil_div (load, per_sm) * alone);
+  return r->launch_us + p->waves * (fill + split) + busy + load * store + write;
 }
 
 /* The plan's geometry and cost, without the sentence. */

@@ -308,6 +308,50 @@ plan_index (const char *kernel_id, const char *name)
   return -1;
 }
 
+/* Skinny products whose small tiles are about one per SM: a CTA alone on
+ * its SM covers none of its own k-loop's latencies, so rung 15 splits k
+ * in two and puts two CTAs on each SM (FP64 4096×4096×128 on an H200:
+ * 64×64 measured 110 µs, 64×64/s2 98 µs, the fastest of its 21 plans).
+ * Long k, few tiles: n = 128 and m = 128 alike, and m = 8192 with n = 64.
+ * A tile whose SM holds one CTA at a time keeps its estimate: the term
+ * is the company that tiles meant to share an SM lack. */
+static void
+test_dmma_skinny (void)
+{
+  TlGpuFacts f = h200 ();
+  const int shapes[][3] = { { 4096, 128, 4096 }, { 128, 4096, 4096 }, { 8192, 64, 4096 } };
+  for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+    {
+      TlGpuGemmPlan chosen, alone;
+      const int m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
+      g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", m, n, k, &f, NULL, &chosen), ==,
+                       TL_GPU_OK);
+      g_assert_cmpstr (chosen.name, ==, "64x64/s2");
+      g_assert_cmpint (chosen.work, >, f.sm_count);
+      g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", m, n, k, &f, "64x64", &alone), ==,
+                       TL_GPU_OK);
+      g_assert_cmpint (alone.work, <=, f.sm_count);
+      g_assert_cmpfloat (alone.model_us, >, chosen.model_us * 1.05);
+    }
+  /* the term is the company a tile meant to share its SM lacks: a
+   * device that holds one 64×64 CTA an SM (the occupancy calculator's
+   * count) gets the tile's plain rate, one that holds three pays for
+   * the lone CTA */
+  const int index = plan_index ("gemm-15-dmma-f64", "64x64");
+  g_assert_cmpint (index, >=, 0);
+  TlGpuPlanResidency one, three;
+  memset (&one, 0, sizeof one);
+  memset (&three, 0, sizeof three);
+  one.ctas_per_sm[index] = 1;
+  three.ctas_per_sm[index] = 3;
+  TlGpuGemmPlan shared, lone;
+  g_assert_true (tl_gpu_gemm_plan_nth_resident ("gemm-15-dmma-f64", index, 4096, 128, 4096, &f, &one,
+                                                &lone));
+  g_assert_true (tl_gpu_gemm_plan_nth_resident ("gemm-15-dmma-f64", index, 4096, 128, 4096, &f,
+                                                &three, &shared));
+  g_assert_cmpfloat (shared.model_us, >, lone.model_us * 1.1);
+}
+
 /* The CTAs per SM the device reports for a plan's kernel are the ones the
  * model counts: its slots, waves and idle SMs follow them, and without a
  * report the tile list's expectation stands in. */
@@ -473,6 +517,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gemm-plan/simt-tiles", test_simt_tiles);
   g_test_add_func ("/gemm-plan/wgmma-tiles", test_wgmma_tiles);
   g_test_add_func ("/gemm-plan/dmma-tiles", test_dmma_tiles);
+  g_test_add_func ("/gemm-plan/dmma-skinny", test_dmma_skinny);
   g_test_add_func ("/gemm-plan/residency", test_residency);
   g_test_add_func ("/gemm-plan/no-clusters", test_no_clusters);
   g_test_add_func ("/gemm-plan/record", test_record);
