@@ -16,6 +16,8 @@
  * tile.  2300×1000×4348 (k a multiple of 8 as well) is there for rows that
  * are multiples of 4 floats (the TMA path of rung 13), partial tiles, and
  * several tiles for each block of the persistent rungs 13 and 14.
+ * 4096×4096×128 is skinny (n = 128 over a long k): too few tiles for the
+ * SMs, so the planned rungs split k there (rung 15: 64×64/s2).
  *
  * 200×700×300 (TMA path) and 150×333×260 (copy path: k odd) give every
  * rung several tiles of C and many k-tiles at a size memcheck and
@@ -61,6 +63,7 @@ static const Shape shapes[] = {
   { "", 640, 2048, 1024 },
   { "", 1000, 500, 1000 },
   { "", 2300, 1000, 4348 },
+  { "", 4096, 4096, 128 },
   { "", 4097, 4095, 4093 },
   { "", 4000, 5000, 3000 },
 };
