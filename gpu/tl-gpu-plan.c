@@ -14,7 +14,7 @@
  *     waves = ⌈work / slots⌉                                  rounds
  *     load  = ⌈work / (slots / per_sm)⌉                       CTAs on the busiest SM
  *     T     = LAUNCH + waves × (FILL · a^β + SPLIT) + BUSY + load × STORE + WRITE   µs
- *     BUSY  = max(load × MAIN, ⌈load / per_sm⌉ × MAIN / SOLO)
+ *     BUSY  = max(load × MAIN, ⌈load / per_sm⌉ × MAIN / SOLO, load × FEED)
  *     MAIN  = 2 · tile_m · tile_n · k_slice / (R · eff)
  *     SOLO  = per_sm > 1 : the rung's SOLO, else 1
  *             (eff of a tile an SM holds several of is its rate with
@@ -27,6 +27,13 @@
  *             measured 110 µs where their arithmetic at eff takes 82;
  *             with k cut in 2, two CTAs to an SM, 98 µs.  The rung's
  *             own, 1 where not fitted)
+ *     FEED  = (tile_m + tile_n) · k_slice / (FEED_ELEMS · clock)
+ *             (an SM takes in only so many operand elements a cycle from
+ *             L2; a thin tile needs more of them per FLOP than the tensor
+ *             cores can use — BF16 4096×4096×64: 64×32 tiles in pairs,
+ *             192 bytes per k for 4096 FLOP, measured 21.7 µs, where 64×64
+ *             with k cut in 2 took 18.6.  The rung's own, 0 where not
+ *             fitted)
  *     SPLIT = splits > 1 : SPLIT_US · a^β (two cluster barriers and the
  *             partial tiles' exchange through distributed shared memory,
  *             which a smaller tile's fewer bytes shorten)
@@ -121,6 +128,7 @@ typedef struct
   double odd_eff;          /* ODD_EFF: the largest tile's eff × this when k or n is odd (0: × 1) */
   double solo;             /* SOLO: the part of a tile's eff one CTA keeps alone on an SM that
                               could hold several (0: all of it) */
+  double feed_elems;       /* FEED_ELEMS: operand elements an SM takes in per cycle (0: no limit) */
 } PlannedRung;
 
 #define TILE(bm, bn, per_sm, eff, max_splits) { bm, bn, per_sm, eff, max_splits },
@@ -137,13 +145,16 @@ static const PlannedRung planned[] = {
   { "gemm-16-doublebuf", 256.0, 3.0, 2.0, 0.0, 0.0, 0.0, 0.0, 1, 0, tiles_16, N_OF (tiles_16) },
   { "gemm-17-simt-tma", 256.0, 3.3, 2.4, 2.5, 0.0, 0.0, 0.0, 1, -8, tiles_17, N_OF (tiles_17) },
   { "gemm-13-wgmma-tf32", 2048.0, 2.8, 7.8, 3.4, 0.5, 0.0, 0.0, 2, 2048, tiles_13, N_OF (tiles_13) },
+  /* rung 14's FEED_ELEMS: 32 bytes of BF16 per SM cycle, where every plan
+   * measured at eleven shapes (256³ … 8192×4096×64, 2026-11-29/30) is best
+   * replayed: the term moves 64×32 pairs off the shapes of n or m = 64 */
   { "gemm-14-wgmma-persistent", 4096.0, 3.8, 4.4, 4.1, 0.55, 0.5, 0.0, 2, 2048, tiles_14,
-    N_OF (tiles_14) },
+    N_OF (tiles_14), 0.0, 0.0, 16.0 },
   /* rung 15's C_PS: 8 bytes at the H200's 4.3 TB/s copy bandwidth; its
    * SOLO: 64×64 alone on its SM at 4096×4096×128, 81.7 µs of arithmetic
    * at eff measured as 104.7 µs of loop */
   { "gemm-15-dmma-f64", 256.0, 2.6, 2.4, 3.7, 0.0, 0.77, 1.86, 1, -8, tiles_15, N_OF (tiles_15),
-    0.72, 0.78 },
+    0.72, 0.78, 0.0 },
 };
 
 /* k is cut into 1, 2, 4 or 8 slices: a cluster holds at most 8 CTAs
@@ -229,10 +240,14 @@ model_us (const PlannedRung *r, const PlanTile *t, const TlGpuGemmPlan *p, int n
   const int per_wave = p->work < p->slots ? p->work : p->slots;
   const int per_sm = p->ctas_per_sm > 0 ? p->ctas_per_sm : 1;
   const double write = p->waves * (double) per_wave * area * r->write_ps * 1e-6 / per_sm;
-  /* the busiest SM: its CTAs' arithmetic at the tile's rate, or its
-   * rounds of CTAs side by side, each no faster than one CTA alone */
+  /* the busiest SM: its CTAs' arithmetic at the tile's rate, its rounds
+   * of CTAs side by side, each no faster than one CTA alone, or the
+   * operands it must take in, whichever takes longest */
   const double alone = per_sm > 1 && r->solo > 0.0 ? main_loop / r->solo : main_loop;
-  const double busy = fmax (load * main_loop, ceil_div (load, per_sm) * alone);
+  const double feed = r->feed_elems > 0.0 ? (double) (t->tile_m + t->tile_n) * p->k_per_split
+                                              / (r->feed_elems * clock_ghz * 1e3)
+                                          : 0.0;
+  const double busy = fmax (fmax (load * main_loop, ceil_div (load, per_sm) * alone), load * feed);
   return r->launch_us + p->waves * (fill + split) + busy + load * store + write;
 }
 

@@ -294,6 +294,33 @@ test_dmma_tiles (void)
   g_assert_cmpfloat (odd.model_us, <, even.model_us * 1.01);
 }
 
+/* Rung 14 at n or m = 64 over a long k: the thinnest tile, 64×32 in
+ * pairs, needs more operand bytes per FLOP than an SM takes in from L2
+ * (BF16 4096×4096×64 on an H200: 64×32/c2 measured 21.7 µs, 64×64/s2
+ * 18.6, the fastest of its 28 plans); at 512³, where k is short and
+ * the pairs fill the SMs, 64×32/c2 stays the choice. */
+static void
+test_wgmma_feed (void)
+{
+  TlGpuFacts f = h200 ();
+  const int shapes[][3] = { { 4096, 64, 4096 }, { 64, 4096, 4096 } };
+  for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+    {
+      TlGpuGemmPlan chosen, thin;
+      const int m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
+      g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-14-wgmma-persistent", m, n, k, &f, NULL,
+                                                &chosen), ==, TL_GPU_OK);
+      g_assert_cmpstr (chosen.name, ==, "64x64/s2");
+      g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-14-wgmma-persistent", m, n, k, &f, "64x32/c2",
+                                                &thin), ==, TL_GPU_OK);
+      g_assert_cmpfloat (thin.model_us, >, chosen.model_us);
+    }
+  TlGpuGemmPlan small;
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-14-wgmma-persistent", 512, 512, 512, &f, NULL,
+                                            &small), ==, TL_GPU_OK);
+  g_assert_cmpstr (small.name, ==, "64x32/c2");
+}
+
 /* The index of kernel_id's plan `name`, or −1. */
 static int
 plan_index (const char *kernel_id, const char *name)
@@ -518,6 +545,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gemm-plan/wgmma-tiles", test_wgmma_tiles);
   g_test_add_func ("/gemm-plan/dmma-tiles", test_dmma_tiles);
   g_test_add_func ("/gemm-plan/dmma-skinny", test_dmma_skinny);
+  g_test_add_func ("/gemm-plan/wgmma-feed", test_wgmma_feed);
   g_test_add_func ("/gemm-plan/residency", test_residency);
   g_test_add_func ("/gemm-plan/no-clusters", test_no_clusters);
   g_test_add_func ("/gemm-plan/record", test_record);
