@@ -87,7 +87,8 @@
  * calculator counts, held to its largest tile from 2048³ up (docs/perf/
  * gemm-plans-h200.md, gemm-tc-small-h200-2026-11-29.md,
  * gemm-lu-h200-2026-11-29-lecture.md: the fits' error and where they
- * miss).
+ * miss; SOLO and FEED on every plan at the skinny shapes:
+ * gemm-h200-2026-11-30-skinny.md).
  * The plan is the cheapest T; ties (within 1%) go to the plan listed
  * first (larger tile, fewer splits).  Nothing here knows a size by name:
  * 512³ gets a split of k because its 8 large tiles leave 124 of 132 SMs
