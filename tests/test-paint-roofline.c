@@ -11,6 +11,7 @@
 #include "paint/tl-kernel-colors.h"
 #include "paint/tl-paint-roofline.h"
 #include "paint/tl-paint-text-boxes.h"
+#include "paint/tl-render.h"
 #include "paint-test-util.h"
 #include "roofline-test-util.h"
 
@@ -103,6 +104,16 @@ drawn_near (cairo_surface_t *s, double x, double y)
   return FALSE;
 }
 
+/* Whether a label own px from its marker's centre is set away from it
+ * (a leader joins them), not at its edge: farther than the marker's
+ * radius, its 0.6 more and the placer's gap (3 px at scale 1, 0.6 of a
+ * radius too, both grown with the style's scale). */
+static gboolean
+set_away (const TlRooflineLayout *lay, double own)
+{
+  return own > lay->marker_r * 2.2;
+}
+
 /* No point's label reads as another point's: at its marker's edge no
  * other marker is nearer it; set away, a leader joins it to its marker
  * and no other marker is nearer it within a line of it ("cuBLAS BF16"
@@ -123,7 +134,7 @@ check_labels_own_marker (const TlRoofline *r, const TlPaintTextBoxes *boxes,
           }
       if (!isfinite (own))
         continue;
-      gboolean away = own > lay->marker_r * 1.6 + 3;
+      gboolean away = set_away (lay, own);
       double nx = CLAMP (ox, box->x, box->x + box->w), ny = CLAMP (oy, box->y, box->y + box->h);
       double t = (lay->marker_r * 1.3 + own) / 2 / own;
       if (away && s != NULL && !drawn_near (s, ox + (nx - ox) * t, oy + (ny - oy) * t))
@@ -424,6 +435,122 @@ test_paint_app_areas (void)
         }
 }
 
+/* Where a point's label set away from its marker has its leader: from the
+ * marker's edge to the box's nearest point (as the painter draws it).
+ * FALSE for a label at its marker's edge or one not a point's. */
+static gboolean
+leader_of (const TlRoofline *r, const TlRooflineLayout *lay, const TlPaintTextBox *box,
+           double seg[4])
+{
+  double own = INFINITY;
+  for (guint i = 0; in_plot (box, lay) && i < r->n_points; i++)
+    if (label_names (r, box->text, i) && marker_distance (r, lay, i, box) < own)
+      {
+        own = marker_distance (r, lay, i, box);
+        tl_roofline_layout_point (lay, r->points[i].intensity, r->points[i].flops_per_s, &seg[0], &seg[1]);
+      }
+  if (!isfinite (own) || !set_away (lay, own))
+    return FALSE;
+  seg[2] = CLAMP (seg[0], box->x, box->x + box->w);
+  seg[3] = CLAMP (seg[1], box->y, box->y + box->h);
+  /* drawn from the marker's edge on */
+  double d = hypot (seg[2] - seg[0], seg[3] - seg[1]), t = lay->marker_r * 1.3 / d;
+  seg[0] += (seg[2] - seg[0]) * t;
+  seg[1] += (seg[3] - seg[1]) * t;
+  return TRUE;
+}
+
+/* Whether the segments a and b cross (not merely touch at an end):
+ * a0 + s·(a1 − a0) = b0 + t·(b1 − b0) with s and t inside (0, 1). */
+static gboolean
+segments_cross (const double a[4], const double b[4])
+{
+  double rx = a[2] - a[0], ry = a[3] - a[1], qx = b[2] - b[0], qy = b[3] - b[1];
+  double denom = rx * qy - ry * qx;
+  if (fabs (denom) < 1e-9)
+    return FALSE;
+  double sa = ((b[0] - a[0]) * qy - (b[1] - a[1]) * qx) / denom;
+  double tb = ((b[0] - a[0]) * ry - (b[1] - a[1]) * rx) / denom;
+  return sa > 1e-6 && sa < 1 - 1e-6 && tb > 1e-6 && tb < 1 - 1e-6;
+}
+
+/* Whether the segment passes through the box, shrunk by a pixel. */
+static gboolean
+segment_through_box (const double s[4], const TlPaintTextBox *box)
+{
+  double x0 = box->x + 1, y0 = box->y + 1, x1 = box->x + box->w - 1, y1 = box->y + box->h - 1;
+  double sides[4][4] = { { x0, y0, x1, y0 }, { x1, y0, x1, y1 }, { x1, y1, x0, y1 }, { x0, y1, x0, y0 } };
+  for (int k = 0; k < 4; k++)
+    if (segments_cross (s, sides[k]))
+      return TRUE;
+  return FALSE;
+}
+
+/* No two leaders cross, and none runs through another label: the eye
+ * follows a leader to its label and must not be led astray. */
+static void
+check_leaders_clear (const TlRoofline *r, const TlPaintTextBoxes *boxes,
+                     const TlRooflineLayout *lay, const char *where)
+{
+  guint n = tl_paint_text_boxes_len (boxes);
+  for (guint a = 0; a < n; a++)
+    {
+      double sa[4], sb[4];
+      const TlPaintTextBox *ba = tl_paint_text_boxes_index (boxes, a);
+      if (!leader_of (r, lay, ba, sa))
+        continue;
+      for (guint b = 0; b < n; b++)
+        {
+          const TlPaintTextBox *bb = tl_paint_text_boxes_index (boxes, b);
+          gboolean upright = bb->corner_y[0] == bb->corner_y[1];
+          if (b != a && leader_of (r, lay, bb, sb) && segments_cross (sa, sb))
+            g_error ("%s: the leaders of “%s” and “%s” cross", where, ba->text, bb->text);
+          if (b != a && upright && segment_through_box (sa, bb))
+            g_error ("%s: the leader of “%s” runs through “%s”", where, ba->text, bb->text);
+        }
+    }
+}
+
+/* The ladder as `tilelab-cli render -p` draws it on a whole screen of
+ * 1024×768, 1280×800 and 1920×1080 (type grown with the canvas): every
+ * point labelled, each label nearer its own marker than another's (or
+ * joined to it by a leader), the DRAM roof's bandwidth written on it;
+ * at 1024×768 no two leaders crossing nor one running through a label.
+ * In German too (test-paint-roofline-render-de): "DRAM 3.85 TB/s" and
+ * "cuBLAS BF16" were left out at 1920×1080; leaders crossed at 1024×768
+ * ("08" and "17"; "09" ran through "07"). */
+static void
+test_paint_render_sizes (void)
+{
+  g_autoptr (TlRoofline) r = ladder_roofline ();
+  for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
+    {
+      TlPaintStyle style;
+      TlRenderOptions render;
+      tl_render_options_init (&render);
+      render.presentation = TRUE;
+      tl_render_style_init (&style, &render, sizes[k][0], sizes[k][1], 1.0);
+      cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, sizes[k][0], sizes[k][1]);
+      cairo_t *cr = cairo_create (s);
+      g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+      tl_paint_text_boxes_attach (cr, boxes);
+      tl_paint_roofline (cr, r, -1, &style, sizes[k][0], sizes[k][1]);
+      TlRooflineLayout lay;
+      tl_paint_roofline_layout (r, &style, cr, sizes[k][0], sizes[k][1], &lay);
+      cairo_destroy (cr);
+      g_autofree char *where = g_strdup_printf ("render -p %d×%d", sizes[k][0], sizes[k][1]);
+      check_all_labelled (r, boxes, &lay, where);
+      check_labels_own_marker (r, boxes, &lay, s);
+      /* larger, the top right cluster's labels still need crossing
+       * leaders to be placed at all */
+      if (k == 0)
+        check_leaders_clear (r, boxes, &lay, where);
+      if (tl_paint_text_boxes_find (boxes, "3.85 TB/s") == NULL)
+        g_error ("%s: the DRAM roof's bandwidth not written", where);
+      cairo_surface_destroy (s);
+    }
+}
+
 /* On a narrow page (the roofline beside the sidebar, a half screen) the
  * title and the caption wrap rather than end in "…": the title over the
  * plot, the caption under the x axis's title (from 529 px on: the caption's
@@ -639,6 +766,7 @@ main (int argc, char **argv)
   g_test_add_func ("/roofline/paint/user-kernel", test_paint_user_kernel);
   g_test_add_func ("/roofline/paint/ladder", test_paint_ladder);
   g_test_add_func ("/roofline/paint/app-areas", test_paint_app_areas);
+  g_test_add_func ("/roofline/paint/render-sizes", test_paint_render_sizes);
   g_test_add_func ("/roofline/paint/narrow", test_paint_narrow);
   g_test_add_func ("/roofline/paint/records-apart", test_paint_records_apart);
   return g_test_run ();

@@ -56,6 +56,34 @@ box_distance (double px, double py, double x, double y, double w, double h)
   return hypot (px - CLAMP (px, x, x + w), py - CLAMP (py, y, y + h));
 }
 
+/* The leader from a marker of radius r at (px, py) to the nearest point
+ * of the box (x, y, w, h), from the marker's edge on: x0, y0, x1, y1.
+ * Returns its length (0: the box touches the marker, no leader). */
+static double
+leader_segment (double px, double py, double r, double x, double y, double w, double h, double seg[4])
+{
+  double nx = CLAMP (px, x, x + w), ny = CLAMP (py, y, y + h), d = hypot (nx - px, ny - py);
+  if (d <= r * 1.3)
+    return 0;
+  seg[0] = px + (nx - px) * r * 1.3 / d;
+  seg[1] = py + (ny - py) * r * 1.3 / d;
+  seg[2] = nx;
+  seg[3] = ny;
+  return d - r * 1.3;
+}
+
+/* A point's label set away from its point takes its leader too. */
+static void
+take_label (const TlRoofline *m, const TlRooflineLayout *lay, guint i, const TlPointLabel *spot,
+            TlTaken *taken)
+{
+  double px, py, seg[4];
+  tl_taken_add (taken, TL_TAKEN_POINT_LABEL, spot->x, spot->y, spot->w, spot->h);
+  point_at (m, lay, i, &px, &py);
+  if (spot->far && leader_segment (px, py, lay->marker_r, spot->x, spot->y, spot->w, spot->h, seg) > 0)
+    tl_taken_add_leader (taken, seg);
+}
+
 /* Whether a label's box (x, y, w, h) could be read as another point's.
  * At its marker's edge: another marker lies about as near the box
  * (within the marker's radius) or nearer; one overlapping its own,
@@ -122,14 +150,29 @@ neighbours (const TlRoofline *m, const TlRooflineLayout *lay, guint i, double ra
 
 /* Sixteen ways round a point, the plain ones first: right, left, above,
  * below, the diagonals, then the ways between. */
+#define TRIES 16
+
 static const double label_angles[] = { 0, 180, 90, 270, 45, 315, 135, 225,
                                        22.5, 337.5, 157.5, 202.5, 67.5, 292.5, 112.5, 247.5 };
 
+/* Whether a leader from point i to the box (x, y, w, h) would cross a
+ * text or another leader (the eye, following it, would be led astray). */
+static gboolean
+leader_tangles (const TlRoofline *m, const TlRooflineLayout *lay, guint i, double x, double y,
+                double w, double h, const TlTaken *taken)
+{
+  double px, py, seg[4];
+  point_at (m, lay, i, &px, &py);
+  return leader_segment (px, py, lay->marker_r, x, y, w, h, seg) > 0
+         && !tl_taken_leader_is_free (taken, seg);
+}
+
 /* Finds point i's label a place as near its marker as it fits: at the
  * marker's edge if it can, else up to two and a half lines out (joined
- * to it by a leader).  Clear of every text by the gaps of taken; at the
- * edge never about as near another point as its own, away never nearer
- * another, and its leader never over a marker. */
+ * to it by a leader).  Clear of every text and leader by the gaps of
+ * taken; at the edge never about as near another point as its own, away
+ * never nearer another, and its leader never over a marker, a text or
+ * another leader. */
 static void
 place (const TlRoofline *m, const TlRooflineLayout *lay, double th, double gap, guint i,
        TlTaken *taken, TlPointLabel *spot)
@@ -146,14 +189,15 @@ place (const TlRoofline *m, const TlRooflineLayout *lay, double th, double gap, 
         double lx = x + c * reach - ax * spot->w, ly = y - s * reach - ay * th;
         if (!tl_taken_is_free (taken, TL_TAKEN_POINT_LABEL, lx, ly, spot->w, th, lay)
             || nearer_to_another (m, lay, i, lx, ly, spot->w, th, step > 0, th)
-            || (step > 0 && leader_crosses (m, lay, i, lx, ly, spot->w, th)))
+            || (step > 0 && leader_crosses (m, lay, i, lx, ly, spot->w, th))
+            || (step > 0 && leader_tangles (m, lay, i, lx, ly, spot->w, th, taken)))
           continue;
-        tl_taken_add (taken, TL_TAKEN_POINT_LABEL, lx, ly, spot->w, th);
         spot->x = lx;
         spot->y = ly;
         spot->h = th;
         spot->far = step > 0;
         spot->placed = TRUE;
+        take_label (m, lay, i, spot, taken);
         return;
       }
 }
@@ -161,8 +205,8 @@ place (const TlRoofline *m, const TlRooflineLayout *lay, double th, double gap, 
 /* What is taken: the markers and lines (base), the roofs' labels but the
  * one skipped (or none: -1), the points' labels placed. */
 static void
-compose (const TlTaken *base, const TlRoofLabels *roofs, int skip, const TlPointLabel *spots,
-         guint n, TlTaken *out)
+compose (const TlRoofline *m, const TlRooflineLayout *lay, const TlTaken *base,
+         const TlRoofLabels *roofs, int skip, const TlPointLabel *spots, guint n, TlTaken *out)
 {
   *out = *base;
   for (guint c = 0; c < roofs->n; c++)
@@ -170,10 +214,12 @@ compose (const TlTaken *base, const TlRoofLabels *roofs, int skip, const TlPoint
       tl_roof_label_take (&roofs->label[c], out);
   for (guint i = 0; i < n; i++)
     if (spots[i].placed)
-      tl_taken_add (out, TL_TAKEN_POINT_LABEL, spots[i].x, spots[i].y, spots[i].w, spots[i].h);
+      take_label (m, lay, i, &spots[i], out);
 }
 
-/* Places the labels in this order; returns how many found room. */
+/* Places the labels in this order, each beside its point where it fits
+ * first, then the ones left set away (joined by leaders); returns how
+ * many found room. */
 static guint
 place_all (const TlRoofline *m, const TlRooflineLayout *lay, double th, double gap,
            const guint *order, TlTaken *taken, TlPointLabel *spots)
@@ -181,8 +227,16 @@ place_all (const TlRoofline *m, const TlRooflineLayout *lay, double th, double g
   guint n = 0;
   for (guint k = 0; k < m->n_points; k++)
     {
+      guint reach = spots[order[k]].reach;
       spots[order[k]].placed = FALSE;
+      spots[order[k]].reach = taken->leader_rule == TL_LEADERS_ANYHOW ? reach : 0;
       place (m, lay, th, gap, order[k], taken, &spots[order[k]]);
+      spots[order[k]].reach = reach;
+    }
+  for (guint k = 0; k < m->n_points; k++)
+    {
+      if (!spots[order[k]].placed)
+        place (m, lay, th, gap, order[k], taken, &spots[order[k]]);
       n += spots[order[k]].placed;
     }
   return n;
@@ -207,11 +261,13 @@ move_a_roof_label (const TlRoofline *m, const TlRooflineLayout *lay, double th, 
     {
       if (!roofs->label[c].placed)
         continue;
-      compose (base, roofs, (int) c, spots, m->n_points, t);
+      compose (m, lay, base, roofs, (int) c, spots, m->n_points, t);
       TlPointLabel spot = spots[i];
       place (m, lay, th, gap, i, t, &spot);
       TlRoofLabel moved = roofs->label[c];
-      if (!spot.placed || !tl_roof_label_place (&moved, m, lay, t))
+      /* moved, never cut to its rate alone nor broken in two lines */
+      if (!spot.placed || !tl_roof_label_place (&moved, m, lay, t)
+          || moved.brief != roofs->label[c].brief || moved.two_lines != roofs->label[c].two_lines)
         continue;
       roofs->label[c] = moved;
       spots[i] = spot;
@@ -239,7 +295,7 @@ move_a_point_label (const TlRoofline *m, const TlRooflineLayout *lay, double th,
         continue;
       TlPointLabel was = spots[j], spot = spots[i];
       spots[j].placed = FALSE;
-      compose (base, roofs, -1, spots, m->n_points, t);
+      compose (m, lay, base, roofs, -1, spots, m->n_points, t);
       place (m, lay, th, gap, i, t, &spot);
       if (!spot.placed)
         {
@@ -266,12 +322,12 @@ try_order (const TlRoofline *m, const TlRooflineLayout *lay, double th, double g
            const TlTaken *base, const guint *order, TlRoofLabels *roofs, TlPointLabel *spots)
 {
   g_autofree TlTaken *taken = g_new (TlTaken, 1);
-  compose (base, roofs, -1, spots, 0, taken);
+  compose (m, lay, base, roofs, -1, spots, 0, taken);
   guint n = place_all (m, lay, th, gap, order, taken, spots);
   for (guint k = 0; k < m->n_points; k++)
     if (!spots[order[k]].placed
         && (move_a_roof_label (m, lay, th, gap, order[k], base, roofs, spots)
-            || move_a_point_label (m, lay, th, gap, order[k], base, roofs, spots, 1)))
+            || move_a_point_label (m, lay, th, gap, order[k], base, roofs, spots, 2)))
       n++;
   return n;
 }
@@ -299,11 +355,66 @@ next_order (const TlPointLabel *spots, guint n, GRand *rand, guint *order)
   memcpy (order, next, n * sizeof *order);
 }
 
-/* The crowded points first, while the room beside them is still free;
- * where some find none, up to fifteen more tries in other orders (the
- * last eight with labels farther out), and
- * the try that places the most is kept.  Where none fits, the legend
- * names the point. */
+/* How long the leaders of the labels set away from their points are, in
+ * all: of two tries that place as many, the one with the shorter leaders
+ * keeps the labels nearer their points. */
+static double
+leaders_length (const TlRoofline *m, const TlRooflineLayout *lay, const TlPointLabel *spots)
+{
+  double total = 0, seg[4];
+  for (guint i = 0; i < m->n_points; i++)
+    {
+      double px, py;
+      point_at (m, lay, i, &px, &py);
+      if (spots[i].placed && spots[i].far)
+        total += leader_segment (px, py, lay->marker_r, spots[i].x, spots[i].y, spots[i].w,
+                                 spots[i].h, seg);
+    }
+  return total;
+}
+
+/* Up to TRIES tries: the crowded points first (crowded_first), while the
+ * room beside them is still free; where some find none or some are set
+ * away, other orders (the second half with labels farther out).  The try
+ * that places the most, with the shortest leaders, goes to best and
+ * chosen; returns how many it places. */
+static guint
+best_of_tries (const TlRoofline *m, const TlRooflineLayout *lay, double th, double gap,
+               const TlTaken *gaps, const guint *crowded_first, const TlRoofLabels *roofs,
+               TlPointLabel *best, TlRoofLabels *chosen)
+{
+  g_autofree guint *order = g_memdup2 (crowded_first, m->n_points * sizeof *order);
+  g_autofree TlPointLabel *spots = g_memdup2 (best, m->n_points * sizeof *spots);
+  g_autoptr (GRand) rand = g_rand_new_with_seed (23);
+  TlRoofLabels tried;
+  double best_length = 0;
+  guint best_n = 0;
+  for (guint attempt = 0; attempt < TRIES && (best_n < m->n_points || best_length > 0); attempt++)
+    {
+      if (attempt == TRIES / 2)
+        memcpy (order, crowded_first, m->n_points * sizeof *order);
+      for (guint i = 0; i < m->n_points; i++)
+        spots[i].reach = attempt < TRIES / 2 ? 5 : 8;
+      tried = *roofs;
+      guint n = try_order (m, lay, th, gap, gaps, order, &tried, spots);
+      double length = leaders_length (m, lay, spots);
+      if (attempt == 0 || n > best_n || (n == best_n && length < best_length))
+        {
+          best_n = n;
+          best_length = length;
+          memcpy (best, spots, m->n_points * sizeof *spots);
+          *chosen = tried;
+        }
+      next_order (spots, m->n_points, rand, order);
+    }
+  return best_n;
+}
+
+/* Each label beside its point where it fits, else set away with a
+ * leader apart from the other leaders and the texts; where that leaves
+ * some out, the tries again with leaders only kept from crossing, then
+ * (a label reached by a crossing leader beats none) let cross, kept if
+ * they place more.  Where none fits, the legend names the point. */
 TlPointLabel *
 tl_roofline_place_point_labels (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
                                 const TlPaintStyle *style, const TlTaken *base, TlRoofLabels *roofs)
@@ -313,8 +424,6 @@ tl_roofline_place_point_labels (cairo_t *cr, const TlRoofline *m, const TlRoofli
   double th = tl_paint_text_height (cr), gap = TL_PX (style, 3);
   g_autofree guint *crowd = g_new0 (guint, m->n_points + 1);
   g_autofree guint *order = g_new0 (guint, m->n_points + 1);
-  g_autofree TlPointLabel *spots = g_new0 (TlPointLabel, m->n_points + 1);
-  g_autoptr (GRand) rand = g_rand_new_with_seed (23);
   TlTaken gaps = *base;
   gaps.labels_gap = th * 0.5;
   gaps.roof_gap = TL_PX (style, style->font_size);
@@ -326,26 +435,21 @@ tl_roofline_place_point_labels (cairo_t *cr, const TlRoofline *m, const TlRoofli
       best[i].w = tl_paint_text_width (cr, best[i].text);
     }
   g_qsort_with_data (order, m->n_points, sizeof *order, by_crowding, crowd);
-  TlRoofLabels tried, chosen = *roofs;
-  g_autofree guint *crowded_first = g_memdup2 (order, m->n_points * sizeof *order);
-  memcpy (spots, best, m->n_points * sizeof *spots);
-  for (guint attempt = 0, best_n = 0; attempt < 16 && best_n < m->n_points; attempt++)
+  TlRoofLabels chosen = *roofs, loose_roofs;
+  g_autofree TlPointLabel *unnamed = g_memdup2 (best, MAX (m->n_points, 1) * sizeof *unnamed);
+  g_autofree TlPointLabel *loose = g_new (TlPointLabel, MAX (m->n_points, 1));
+  guint n = best_of_tries (m, lay, th, gap, &gaps, order, roofs, best, &chosen);
+  for (gaps.leader_rule = TL_LEADERS_UNCROSSED; n < m->n_points && gaps.leader_rule <= TL_LEADERS_ANYHOW;
+       gaps.leader_rule++)
     {
-      /* two and a half lines out at most first; four where that leaves
-       * a point out, in the crowded order again */
-      if (attempt == 8)
-        memcpy (order, crowded_first, m->n_points * sizeof *order);
-      for (guint i = 0; i < m->n_points; i++)
-        spots[i].reach = attempt < 8 ? 5 : 8;
-      tried = *roofs;
-      guint n = try_order (m, lay, th, gap, &gaps, order, &tried, spots);
-      if (attempt == 0 || n > best_n)
+      memcpy (loose, unnamed, m->n_points * sizeof *loose);
+      guint more = best_of_tries (m, lay, th, gap, &gaps, order, roofs, loose, &loose_roofs);
+      if (more > n)
         {
-          best_n = n;
-          memcpy (best, spots, m->n_points * sizeof *spots);
-          chosen = tried;
+          n = more;
+          memcpy (best, loose, m->n_points * sizeof *best);
+          chosen = loose_roofs;
         }
-      next_order (spots, m->n_points, rand, order);
     }
   *roofs = chosen;
   return best;
@@ -356,14 +460,13 @@ tl_roofline_place_point_labels (cairo_t *cr, const TlRoofline *m, const TlRoofli
 static void
 leader (cairo_t *cr, const TlPaintStyle *style, double x, double y, double r, const TlPointLabel *l)
 {
-  double nx = CLAMP (x, l->x, l->x + l->w), ny = CLAMP (y, l->y, l->y + l->h);
-  double d = hypot (nx - x, ny - y);
-  if (d <= r * 1.3)
+  double seg[4];
+  if (leader_segment (x, y, r, l->x, l->y, l->w, l->h, seg) <= 0)
     return;
   cairo_save (cr);
   cairo_set_line_width (cr, TL_LINE (style, 1.0));
-  cairo_move_to (cr, x + (nx - x) * r * 1.3 / d, y + (ny - y) * r * 1.3 / d);
-  cairo_line_to (cr, nx, ny);
+  cairo_move_to (cr, seg[0], seg[1]);
+  cairo_line_to (cr, seg[2], seg[3]);
   cairo_stroke (cr);
   cairo_restore (cr);
 }
