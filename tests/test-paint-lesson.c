@@ -92,6 +92,59 @@ drawn_whole_at (const TlPaintTextBoxes *boxes, guint k, const char *text)
 
 /* One lesson on a width × height page in style; presenting: its text at
  * least 14 px; how: the style's name for the messages. */
+/* Whether (x, y) lies inside the text's own corners (turned or not),
+ * shrunk by a pixel. */
+static gboolean
+inside_text (const TlPaintTextBox *b, double x, double y)
+{
+  double cx = 0, cy = 0;
+  for (int c = 0; c < 4; c++)
+    {
+      cx += b->corner_x[c] / 4;
+      cy += b->corner_y[c] / 4;
+    }
+  int sign = 0;
+  for (int c = 0; c < 4; c++)
+    {
+      double ax = b->corner_x[c], ay = b->corner_y[c];
+      double bx = b->corner_x[(c + 1) % 4], by = b->corner_y[(c + 1) % 4];
+      double len = hypot (bx - ax, by - ay);
+      double side = ((bx - ax) * (y - ay) - (by - ay) * (x - ax)) / MAX (len, 1e-9);
+      double centre = ((bx - ax) * (cy - ay) - (by - ay) * (cx - ax)) / MAX (len, 1e-9);
+      int s = centre > 0 ? 1 : -1;
+      if (side * s < 1)
+        return FALSE;
+      sign = s;
+    }
+  return sign != 0;
+}
+
+/* The arrow from the rung below to the rung runs through no text (at
+ * 1024×768 presenting it crossed "FP32 · FP64 tensor 66.9 TFLOP/s"):
+ * walked pixel by pixel. */
+static void
+check_arrow_clear (cairo_t *cr, const TlLesson *lesson, const TlPaintStyle *style,
+                   const TlLessonParts *parts, const TlPaintTextBoxes *boxes, const char *where)
+{
+  TlRooflineLayout rl;
+  double seg[4];
+  if (parts->roofline_w <= 0)
+    return;
+  tl_paint_lesson_roofline_layout (cr, lesson, style, parts->roofline_w, parts->roofline_h, &rl);
+  if (!tl_roofline_arrow_segment (&rl, lesson->roofline, 0, 1, seg))
+    return;
+  double len = hypot (seg[2] - seg[0], seg[3] - seg[1]);
+  for (double t = 0; t <= len; t += 1)
+    {
+      double x = parts->roofline_x + seg[0] + (seg[2] - seg[0]) * t / len;
+      double y = parts->roofline_y + seg[1] + (seg[3] - seg[1]) * t / len;
+      for (guint k = 0; k < tl_paint_text_boxes_len (boxes); k++)
+        if (inside_text (tl_paint_text_boxes_index (boxes, k), x, y))
+          g_error ("%s: the arrow runs through “%s”", where,
+                   tl_paint_text_boxes_index (boxes, k)->text);
+    }
+}
+
 static void
 check_lesson_styled (const TlRunRecord *record, const TlLesson *lesson, const TlPaintStyle *given,
                      int width, int height, gboolean presenting, const char *how)
@@ -138,6 +191,7 @@ check_lesson_styled (const TlRunRecord *record, const TlLesson *lesson, const Tl
   g_autoptr (GString) report = g_string_new (NULL);
   if (tl_paint_text_boxes_check (boxes, width, height, report) > 0)
     g_error ("%s: problems with the text:\n%s", where, report->str);
+  check_arrow_clear (cr, lesson, &style, &parts, boxes, where);
   for (guint k = 0; presenting && k < tl_paint_text_boxes_len (boxes); k++)
     {
       const TlPaintTextBox *b = tl_paint_text_boxes_index (boxes, k);

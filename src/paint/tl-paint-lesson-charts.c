@@ -37,32 +37,8 @@ tl_paint_lesson_roofline (cairo_t *cr, const TlLesson *l, const TlPaintStyle *st
   roofline_style (style, &sub);
   cairo_save (cr);
   cairo_translate (cr, x, y);
-  tl_paint_roofline (cr, l->roofline, 1, &sub, w, h);
-
-  /* the arrow from the rung below to the rung */
-  TlRooflineLayout rl;
-  tl_paint_roofline_layout (l->roofline, &sub, cr, w, h, &rl);
-  double x0, y0, x1, y1;
-  const TlRooflinePoint *a = &l->roofline->points[0], *b = &l->roofline->points[1];
-  tl_roofline_layout_point (&rl, a->intensity, a->flops_per_s, &x0, &y0);
-  tl_roofline_layout_point (&rl, b->intensity, b->flops_per_s, &x1, &y1);
-  double len = hypot (x1 - x0, y1 - y0), gap = rl.marker_r * 1.8;
-  if (len > 2 * gap + rl.marker_r)
-    {
-      double ux = (x1 - x0) / len, uy = (y1 - y0) / len;
-      double sx = x0 + ux * gap, sy = y0 + uy * gap, ex = x1 - ux * gap, ey = y1 - uy * gap;
-      double head = MIN (rl.marker_r * 2.2, len / 3);
-      tl_paint_set_fg (cr, style);
-      cairo_set_line_width (cr, TL_LINE (style, 2));
-      cairo_move_to (cr, sx, sy);
-      cairo_line_to (cr, ex - ux * head * 0.8, ey - uy * head * 0.8);
-      cairo_stroke (cr);
-      cairo_move_to (cr, ex, ey);
-      cairo_line_to (cr, ex - ux * head - uy * head * 0.5, ey - uy * head + ux * head * 0.5);
-      cairo_line_to (cr, ex - ux * head + uy * head * 0.5, ey - uy * head - ux * head * 0.5);
-      cairo_close_path (cr);
-      cairo_fill (cr);
-    }
+  /* the arrow from the rung below to the rung, clear of every label */
+  tl_paint_roofline_arrow (cr, l->roofline, 1, 0, 1, &sub, w, h);
   cairo_restore (cr);
 }
 

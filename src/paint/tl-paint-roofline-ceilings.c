@@ -222,7 +222,8 @@ measure_flat (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay, dou
   g_strlcpy (c->name, name, sizeof c->name);
   g_snprintf (c->text, sizeof c->text, "%s %s", name, c->rate);
   c->w = tl_paint_text_width (cr, c->text);
-  c->two_w = MAX (tl_paint_text_width (cr, c->name), tl_paint_text_width (cr, c->rate));
+  c->brief_w = tl_paint_text_width (cr, c->rate);
+  c->two_w = MAX (tl_paint_text_width (cr, c->name), c->brief_w);
   double knee = m->dram_bytes_per_s > 0 ? peak / m->dram_bytes_per_s : lay->x_lo;
   tl_roofline_layout_point (lay, MAX (knee, lay->x_lo), peak, &c->xa, &c->ya);
   tl_roofline_layout_point (lay, lay->x_hi, peak, &c->xb, &c->yb);
@@ -364,7 +365,8 @@ place_slant (TlRoofLabel *c, const TlRoofline *m, const TlRooflineLayout *lay, c
  * points.  Else over the line (under
  * it when that is taken) at its right end or as far left as it fits. */
 static gboolean
-find_flat_spot (TlRoofLabel *c, const TlRooflineLayout *lay, const TlTaken *taken, double w, double h)
+find_flat_spot (TlRoofLabel *c, const TlRooflineLayout *lay, const TlTaken *taken, double w, double h,
+                double pad)
 {
   double gap = c->gap, step = c->th * 0.5, y = c->ya;
   /* the top roof's label may slide left of its knee, by half its width
@@ -381,7 +383,7 @@ find_flat_spot (TlRoofLabel *c, const TlRooflineLayout *lay, const TlTaken *take
     for (int below = 0; below < 2; below++)
       {
         double top = below ? y + gap : y - gap - h;
-        if (tl_taken_is_free (taken, TL_TAKEN_TEXT, x, top, w, h, lay))
+        if (tl_taken_is_free (taken, TL_TAKEN_TEXT, x - pad, top, w + 2 * pad, h, lay))
           {
             c->x = x;
             c->y = top;
@@ -399,10 +401,15 @@ tl_roof_label_place (TlRoofLabel *c, const TlRoofline *m, const TlRooflineLayout
     c->placed = place_slant (c, m, lay, taken);
   else
     {
-      c->two_lines = FALSE;
-      c->placed = find_flat_spot (c, lay, taken, c->w, c->th);
+      /* in one line, else its name over its rate, else its rate alone
+       * ("66.9 TFLOP/s": a lecturer reads the roof's number still) */
+      c->two_lines = c->brief = FALSE;
+      c->placed = find_flat_spot (c, lay, taken, c->w, c->th, 0);
       if (!c->placed)
-        c->placed = c->two_lines = find_flat_spot (c, lay, taken, c->two_w, 2 * c->th);
+        c->placed = c->two_lines = find_flat_spot (c, lay, taken, c->two_w, 2 * c->th, 0);
+      /* … an em clear of the markers beside it: no "66.9 TFLOP/s ■ 09" */
+      if (!c->placed)
+        c->placed = c->brief = find_flat_spot (c, lay, taken, c->brief_w, c->th, c->th);
     }
   return c->placed;
 }
@@ -414,7 +421,8 @@ tl_roof_label_take (const TlRoofLabel *c, TlTaken *taken)
     return;
   if (!c->slanted)
     {
-      tl_taken_add (taken, TL_TAKEN_TEXT, c->x, c->y, c->two_lines ? c->two_w : c->w,
+      tl_taken_add (taken, TL_TAKEN_TEXT, c->x, c->y,
+                    c->two_lines ? c->two_w : c->brief ? c->brief_w : c->w,
                     c->two_lines ? 2 * c->th : c->th);
       return;
     }
@@ -434,7 +442,7 @@ tl_roof_labels_draw (cairo_t *cr, const TlPaintStyle *style, const TlRoofLabels 
       if (!c->placed)
         continue;
       if (!c->slanted && !c->two_lines)
-        tl_paint_label_on_patch (cr, style, c->x, c->y, 0, 0, NULL, c->text);
+        tl_paint_label_on_patch (cr, style, c->x, c->y, 0, 0, NULL, c->brief ? c->rate : c->text);
       else if (!c->slanted)
         {
           tl_paint_label_on_patch (cr, style, c->x, c->y, 0, 0, NULL, c->name);

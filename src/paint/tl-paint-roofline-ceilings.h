@@ -24,11 +24,11 @@ typedef struct
   gboolean top;             /* the highest flat roof: no slanted roof over its line */
   double th, gap;           /* its text's height; what it keeps from its flat roof */
   double w, two_w;          /* one line's width; name over rate: the wider */
-  double brief_w;           /* a slanted one's rate alone ("3.85 TB/s") */
+  double brief_w;           /* its rate alone ("3.85 TB/s", "66.9 TFLOP/s") */
   double xa, ya, xb, yb;    /* the roof from its start to its end (a flat one: knee to edge) */
   /* where it went */
   gboolean placed, two_lines;
-  gboolean brief;           /* a slanted one: its rate alone */
+  gboolean brief;           /* its rate alone, where its name found no room */
   double x, y;              /* a flat label's top left */
   double cx, cy;            /* a slanted label's centre on its roof */
 } TlRoofLabel;

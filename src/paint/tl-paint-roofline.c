@@ -473,9 +473,58 @@ paint_empty (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
   cairo_restore (cr);
 }
 
+/* ---- the arrow ----------------------------------------------------------------- */
+
+gboolean
+tl_roofline_arrow_segment (const TlRooflineLayout *lay, const TlRoofline *m, guint from, guint to,
+                           double seg[4])
+{
+  g_return_val_if_fail (lay != NULL && m != NULL, FALSE);
+  if (from >= m->n_points || to >= m->n_points)
+    return FALSE;
+  double x0, y0, x1, y1;
+  const TlRooflinePoint *a = &m->points[from], *b = &m->points[to];
+  tl_roofline_layout_point (lay, a->intensity, a->flops_per_s, &x0, &y0);
+  tl_roofline_layout_point (lay, b->intensity, b->flops_per_s, &x1, &y1);
+  double len = hypot (x1 - x0, y1 - y0), gap = lay->marker_r * 1.8;
+  if (len <= 2 * gap + lay->marker_r)
+    return FALSE;
+  double ux = (x1 - x0) / len, uy = (y1 - y0) / len;
+  seg[0] = x0 + ux * gap;
+  seg[1] = y0 + uy * gap;
+  seg[2] = x1 - ux * gap;
+  seg[3] = y1 - uy * gap;
+  return TRUE;
+}
+
+static void
+paint_arrow (cairo_t *cr, const TlPaintStyle *style, const TlRooflineLayout *lay, const double seg[4])
+{
+  double len = hypot (seg[2] - seg[0], seg[3] - seg[1]);
+  double ux = (seg[2] - seg[0]) / len, uy = (seg[3] - seg[1]) / len, ex = seg[2], ey = seg[3];
+  double head = MIN (lay->marker_r * 2.2, len / 3);
+  tl_paint_set_fg (cr, style);
+  cairo_set_line_width (cr, TL_LINE (style, 2));
+  cairo_move_to (cr, seg[0], seg[1]);
+  cairo_line_to (cr, ex - ux * head * 0.8, ey - uy * head * 0.8);
+  cairo_stroke (cr);
+  cairo_move_to (cr, ex, ey);
+  cairo_line_to (cr, ex - ux * head - uy * head * 0.5, ey - uy * head + ux * head * 0.5);
+  cairo_line_to (cr, ex - ux * head + uy * head * 0.5, ey - uy * head - ux * head * 0.5);
+  cairo_close_path (cr);
+  cairo_fill (cr);
+}
+
 void
 tl_paint_roofline (cairo_t *cr, const TlRoofline *m, int selected, const TlPaintStyle *style,
                    double width, double height)
+{
+  tl_paint_roofline_arrow (cr, m, selected, G_MAXUINT, G_MAXUINT, style, width, height);
+}
+
+void
+tl_paint_roofline_arrow (cairo_t *cr, const TlRoofline *m, int selected, guint from, guint to,
+                         const TlPaintStyle *style, double width, double height)
 {
   g_return_if_fail (cr != NULL && m != NULL && style != NULL);
   TlRooflineLayout lay;
@@ -496,10 +545,17 @@ tl_paint_roofline (cairo_t *cr, const TlRoofline *m, int selected, const TlPaint
   paint_axes (cr, &lay, style);
   take_markers (m, &lay, taken);
   paint_roofs (cr, m, &lay, style, taken);
+  /* the arrow taken as a leader: no label over it, no leader across it */
+  double arrow[4];
+  gboolean has_arrow = tl_roofline_arrow_segment (&lay, m, from, to, arrow);
+  if (has_arrow)
+    tl_taken_add_leader (taken, arrow);
   g_autofree TlPointLabel *labels = place_labels (cr, m, &lay, style, taken, &roofs);
   tl_roof_labels_draw (cr, style, &roofs);
   paint_points (cr, m, &lay, style, selected);
   tl_roofline_draw_point_labels (cr, m, &lay, style, labels);
+  if (has_arrow)
+    paint_arrow (cr, style, &lay, arrow);
   paint_legend (cr, m, &lay, style, selected);
   paint_caption (cr, m, &lay, style, selected, width);
   paint_empty (cr, m, &lay, style);

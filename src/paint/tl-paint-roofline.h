@@ -33,5 +33,13 @@ int      tl_roofline_layout_hit (const TlRooflineLayout *layout, const TlRooflin
  * says how to read the picture). */
 void     tl_paint_roofline (cairo_t *cr, const TlRoofline *model, int selected,
                             const TlPaintStyle *style, double width, double height);
+/* The same with an arrow from point `from` to point `to` (the rung below
+ * to the rung), which every label keeps clear of. */
+void     tl_paint_roofline_arrow (cairo_t *cr, const TlRoofline *model, int selected, guint from,
+                                  guint to, const TlPaintStyle *style, double width, double height);
+/* Where that arrow runs, from the edge of one marker's ring to the
+ * other's: x0, y0, x1, y1; FALSE where the points are too near for one. */
+gboolean tl_roofline_arrow_segment (const TlRooflineLayout *layout, const TlRoofline *model,
+                                    guint from, guint to, double seg[4]);
 
 G_END_DECLS
