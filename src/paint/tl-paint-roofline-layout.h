@@ -20,7 +20,7 @@ typedef struct
   gboolean legend_below;     /* under the plot (a few points on a picture less than
                               * twice as wide as high), not beside it */
   guint title_lines;         /* 1, or 2 where the title is wider than the picture */
-  guint limiter_lines;       /* what limits a point: 1 line, or 2 on a narrow page */
+  guint limiter_lines;       /* what limits a point: 1 line, 2 or 3 on a narrow page */
   double caption_y;          /* top of the caption lines under the plot */
   double marker_r;           /* device pixels */
 } TlRooflineLayout;

@@ -90,19 +90,19 @@ legend_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_t *cr, doub
                         out->legend_below ? width : width * 0.36, &out->legend);
 }
 
-/* How many lines (up to two) the widest point's limiter takes under the
+/* How many lines (up to three) the widest point's limiter takes under the
  * plot: every point's, so that the plot stays put as points are selected. */
 static guint
 limiter_lines (const TlRoofline *m, const TlPaintStyle *style, cairo_t *cr, double max_w)
 {
   guint lines = 1;
   tl_paint_set_font (cr, style, style->font_size, TRUE);
-  for (guint i = 0; i < m->n_points && lines < 2; i++)
+  for (guint i = 0; i < m->n_points && lines < 3; i++)
     {
       g_autofree char *limit = tl_roofline_limiter_text (m, &m->points[i]);
       lines = MAX (lines, tl_paint_text_wrap_count (cr, max_w, limit));
     }
-  return MIN (lines, 2u);
+  return MIN (lines, 3u);
 }
 
 void
