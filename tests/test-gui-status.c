@@ -206,6 +206,29 @@ test_names_page_record (void)
     }
 }
 
+/* A run made here keeps its news ("last: cpu-blocked …") on the pages
+ * that draw it: it was replaced by "Run record from <this host> …" */
+static void
+test_run_here_keeps_news (void)
+{
+  static const char *const ids[] = { "cpu-blocked", NULL };
+  tl_window_generate (win, TL_TARGET_A | TL_TARGET_B, "random-uniform", 64, 64, TL_DTYPE_FLOAT32, 5);
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 20));
+  gui_test_only_kernels (win, ids);
+  g_assert_true (tl_window_run (win));
+  g_assert_true (gui_test_wait_until (is_idle, NULL, 60));
+  const char *last = _("last: ");
+  static const char *const pages[] = { "matrices", "blocks" };
+  for (guint p = 0; p < G_N_ELEMENTS (pages); p++)
+    {
+      tl_window_show_view (win, pages[p]);
+      g_assert_true (gui_test_wait_until (is_idle, NULL, 30));
+      if (find_label (last) == NULL)
+        g_error ("on %s after a run here, the status bar says “%s”, not the run's news", pages[p],
+                 find_label ("UTC") ? gtk_label_get_text (find_label ("UTC")) : "?");
+    }
+}
+
 static void
 add_tests (void)
 {
@@ -213,6 +236,7 @@ add_tests (void)
   g_test_add_func ("/gui-status/hint-in-window-type", test_hint_in_window_type);
   g_test_add_func ("/gui-status/lu-record-time", test_lu_record_time);
   g_test_add_func ("/gui-status/names-page-record", test_names_page_record);
+  g_test_add_func ("/gui-status/run-here-keeps-news", test_run_here_keeps_news);
 }
 
 int

@@ -105,6 +105,13 @@ tl_session_record_time (const char *created)
   return g_date_time_format (utc, "%Y-%m-%d %H:%M UTC");
 }
 
+gboolean
+tl_session_record_from_file (TlSession *self)
+{
+  g_return_val_if_fail (TL_IS_SESSION (self), FALSE);
+  return self->record != NULL && self->results_from_file;
+}
+
 /* "Run record from vm (2026-11-24 07:07 UTC) · NVIDIA H200", or "LU
  * record from …" */
 char *

@@ -121,6 +121,8 @@ GPtrArray   *tl_session_get_runs   (TlSession *self);
 guint        tl_session_get_n_live_results (TlSession *self);
 /* NULL while a run is in flight or before the first */
 TlRunRecord *tl_session_get_record (TlSession *self);
+/* whether the record on show was read from a file (FALSE: run here) */
+gboolean     tl_session_record_from_file (TlSession *self);
 /* what the status bar says of a record: "Run record from vm (2026-11-24
  * 07:07 UTC) · NVIDIA H200", "LU record from …" */
 char        *tl_session_describe_record (const TlRunRecord *record);

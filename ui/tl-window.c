@@ -94,15 +94,17 @@ status_cb (TlSession *session, const char *text, TlWindow *self)
 /* The status line names the record the page on show draws (Roofline's
  * choice, not the LU record opened last), says how many where a page
  * draws several (Compare's size sweep), and keeps the session's news on a
- * page that draws no record. */
+ * page that draws no record or the run just made here ("last: …"). */
 static void
 page_records_cb (TlPageStack *pages, TlWindow *self)
 {
   TlRunRecord *shown = NULL;
   TlPage *page = tl_page_stack_get_page (pages);
   guint n = page ? tl_page_get_shown_records (page, &shown) : TL_PAGE_RECORDS_UNSAID;
+  gboolean made_here = shown != NULL && shown == tl_session_get_record (self->session)
+                       && !tl_session_record_from_file (self->session);
   g_autofree char *text = NULL;
-  if (n == 1 && shown != NULL)
+  if (n == 1 && shown != NULL && !made_here)
     text = tl_session_describe_record (shown);
   else if (n > 1 && n != TL_PAGE_RECORDS_UNSAID)
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u records", "%u records", n), n);
