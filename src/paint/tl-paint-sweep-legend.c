@@ -107,10 +107,10 @@ label_widths (const GArray *entries, const TlPaintStyle *style, cairo_t *cr, dou
 }
 
 /* Each entry's short name's width: a kernel's tag where it has one, else
- * its name up to LEGEND_LABEL_FLOOR_EM. */
+ * its name up to cap_em ems. */
 static void
 short_widths (const GArray *entries, const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr,
-              double *widths)
+              double cap_em, double *widths)
 {
   double font = TL_PX (style, style->font_size);
   tl_paint_set_font (cr, style, style->font_size, FALSE);
@@ -121,7 +121,7 @@ short_widths (const GArray *entries, const TlSweepModel *model, const TlPaintSty
       if (tag)
         widths[i] = tl_paint_text_width (cr, tag);
       else
-        widths[i] = e->label ? MIN (tl_paint_text_width (cr, e->label), font * LEGEND_LABEL_FLOOR_EM) : 0;
+        widths[i] = e->label ? MIN (tl_paint_text_width (cr, e->label), font * cap_em) : 0;
     }
 }
 
@@ -217,13 +217,24 @@ tl_sweep_legend_layout (const TlSweepModel *model, const TlPaintStyle *style, ca
   if (under_h > 0)
     return under_h;
   /* beside and cut (a chart under the Compare bars): the names give way
-   * to their tags, and the legend takes a bit more of the plot's width so
-   * that those read whole ("10 TF32", not "1…T…") */
-  short_widths (entries, model, &key, cr, widths);
+   * to their tags, the legend takes a bit more of the plot's width so
+   * that those read whole ("10 TF32", not "1…T…"), and its rows go on
+   * down beside the size axis to the picture's foot (at 1920×1080 six
+   * rows of four columns cut eight names: "cu…TF…"); a kernel with no
+   * tag keeps its whole name where that cuts no other ("cache-blocked,
+   * multi-threaded"), else its first LEGEND_LABEL_FLOOR_EM ems */
   out->legend_tags = TRUE;
-  tl_paint_legend_grid_fit (&key, n, widths, LEGEND_SWATCH_EM, LEGEND_LABEL_CAP_EM, LEGEND_LABEL_LEAST_EM,
-                            beside_rows,
-                            MAX (beside_w, 0) + width * LEGEND_BESIDE_GROW, FALSE, grid);
+  guint foot_rows = (guint) MAX (floor ((height - out->plot_y) / (font * TL_LEGEND_FIT_ROW_EM) - 0.3), 1);
+  const double name_caps[] = { LEGEND_LABEL_CAP_EM, LEGEND_LABEL_FLOOR_EM };
+  for (guint k = 0; k < G_N_ELEMENTS (name_caps); k++)
+    {
+      short_widths (entries, model, &key, cr, name_caps[k], widths);
+      cut = tl_paint_legend_grid_fit (&key, n, widths, LEGEND_SWATCH_EM, LEGEND_LABEL_CAP_EM,
+                                      LEGEND_LABEL_LEAST_EM, MAX (foot_rows, beside_rows),
+                                      MAX (beside_w, 0) + width * LEGEND_BESIDE_GROW, FALSE, grid);
+      if (cut == 0)
+        break;
+    }
   return 0;
 }
 
