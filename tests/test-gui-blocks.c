@@ -1,4 +1,4 @@
-/* test-gui-blocks.c — part of test-gui: the Blocks page: two timelines on shared or own time scales, the toolbar on a projector. */
+/* test-gui-blocks.c — part of test-gui: the Blocks page: two timelines on shared or own time scales, two kernels' grids side by side, the toolbar on a projector. */
 #include "test-gui-window.h"
 
 #include <math.h>
@@ -29,6 +29,16 @@ open_record_with_two_timed_kernels (const char *ids[2])
   g_assert_true (wait_until (is_idle, NULL, 60));
   gui_test_kernels_with_blocks (win, ids);
   g_assert_nonnull (ids[1]);
+}
+
+/* out of presentation, the window at its size before, the Matrices page */
+static void
+leave_presented_blocks (int w_was, int h_was)
+{
+  tl_window_set_presentation (win, FALSE);
+  gtk_window_resize (GTK_WINDOW (win), w_was, h_was);
+  pump (0.3);
+  tl_window_show_view (win, "matrices");
 }
 
 /* Blocks: two timelines on a shared or on their own time scales, a labelled
@@ -366,10 +376,7 @@ test_blocks_record_named_presenting (void)
   g_object_unref (need);
   g_assert_cmpint (need_w, <=, gtk_widget_get_allocated_width (label));
 
-  tl_window_set_presentation (win, FALSE);
-  gtk_window_resize (GTK_WINDOW (win), w_was, h_was);
-  pump (0.3);
-  tl_window_show_view (win, "matrices");
+  leave_presented_blocks (w_was, h_was);
 }
 
 /* At 1024×768, in a window beside the sidebar, the tile grid of one
@@ -396,7 +403,7 @@ grid_share_reached (gpointer data)
 {
   const GridShare *want = data;
   TlBlocksLayout lay;
-  return tl_blocks_page_get_grid_layout (want->blocks, &lay) && lay.plot_h >= want->share * pictures_height (want->blocks);
+  return tl_blocks_page_get_grid_layout (want->blocks, 0, &lay) && lay.plot_h >= want->share * pictures_height (want->blocks);
 }
 
 static void
@@ -405,7 +412,7 @@ assert_grid_share (TlBlocksPage *blocks, double share, const char *where)
   GridShare want = { blocks, share };
   gui_test_wait_until (grid_share_reached, &want, 10);
   TlBlocksLayout lay;
-  g_assert_true (tl_blocks_page_get_grid_layout (blocks, &lay));
+  g_assert_true (tl_blocks_page_get_grid_layout (blocks, 0, &lay));
   int pictures = pictures_height (blocks);
   g_test_message ("%s: the grid's plot %.0f×%.0f px of the pictures' %d px", where, lay.plot_w, lay.plot_h,
                   pictures);
@@ -440,10 +447,7 @@ test_blocks_grid_share (void)
   pump (0.5);
   assert_grid_share (blocks, 0.3, "1024×768 presenting");
 
-  tl_window_set_presentation (win, FALSE);
-  gtk_window_resize (GTK_WINDOW (win), w_was, h_was);
-  pump (0.3);
-  tl_window_show_view (win, "matrices");
+  leave_presented_blocks (w_was, h_was);
 }
 
 /* The page reads the grid as painted: at widths where the painted facts
@@ -474,7 +478,7 @@ test_blocks_grid_as_painted (void)
       gui_test_fill_screen (win, width, 768);
       pump (0.3);
       TlBlocksLayout lay;
-      g_assert_true (tl_blocks_page_get_grid_layout (blocks, &lay));
+      g_assert_true (tl_blocks_page_get_grid_layout (blocks, 0, &lay));
       double painted = painted_first_row_middle (area, &lay);
       g_test_message ("%d px: the first row's middle at %.1f, painted at %.1f", width,
                       lay.plot_y + lay.cell_h / 2, painted);
@@ -483,4 +487,92 @@ test_blocks_grid_as_painted (void)
   gtk_window_resize (GTK_WINDOW (win), w_was, h_was);
   pump (0.3);
   tl_window_show_view (win, "matrices");
+}
+
+/* Two kernels, rung N beside N−1: a tile grid each, side by side above the
+ * timelines, not the first kernel's alone as a strip (86–104 px high at
+ * 1024×768) nor, presenting, none at all.  The page arranges them in an
+ * idle after its allocation: awaited, as /gui/blocks-grid-share does. */
+typedef struct
+{
+  TlBlocksPage *blocks;
+  double least_px;
+} TwoGrids;
+
+static gboolean
+two_grids_shown (gpointer data)
+{
+  const TwoGrids *want = data;
+  TlBlocksLayout lay;
+  for (guint i = 0; i < 2; i++)
+    if (!tl_blocks_page_get_grid_layout (want->blocks, i, &lay) || lay.plot_h < want->least_px)
+      return FALSE;
+  return TRUE;
+}
+
+/* Both grids shown, side by side, each plot least_px high at least with
+ * square cells: 146 px each of a 467 px page in a window at 1024×768,
+ * 127 of 612 presented (the timelines keep half there, gui-screens' rule;
+ * three lines of titles in the larger type take the rest). */
+static void
+assert_two_grids (TlBlocksPage *blocks, double least_px, const char *where)
+{
+  TwoGrids want = { blocks, least_px };
+  gui_test_wait_until (two_grids_shown, &want, 10);
+  TlBlocksLayout lay[2];
+  for (guint i = 0; i < 2; i++)
+    {
+      if (!tl_blocks_page_get_grid_layout (blocks, i, &lay[i]))
+        g_error ("%s: grid %u of 2 is not shown", where, i + 1);
+      g_test_message ("%s: grid %u's plot %.0f×%.0f px at x %.0f of the pictures' %d px", where, i + 1,
+                      lay[i].plot_w, lay[i].plot_h, lay[i].plot_x, pictures_height (blocks));
+      if (lay[i].plot_h < least_px)
+        g_error ("%s: grid %u is %.0f px high, under %.0f", where, i + 1, lay[i].plot_h, least_px);
+      g_assert_cmpfloat (fabs (lay[i].cell_w - lay[i].cell_h), <, 0.5);
+    }
+  /* side by side, the second right of the first */
+  g_assert_cmpfloat (lay[0].plot_x + lay[0].plot_w, <, lay[1].plot_x);
+  g_assert_cmpfloat (fabs (lay[0].plot_y - lay[1].plot_y), <, 0.5);
+}
+
+static void
+remember_hovered_kernel_cb (TlPage *page, const char *kernel_id, guint64 row0, guint64 rows, guint64 col0,
+                            guint64 cols, char **out)
+{
+  g_free (*out);
+  *out = g_strdup (kernel_id);
+}
+
+void
+test_blocks_two_grids (void)
+{
+  const char *ids[2];
+  int w_was, h_was;
+  open_record_with_two_timed_kernels (ids);
+  gtk_window_get_size (GTK_WINDOW (win), &w_was, &h_was);
+  TlBlocksPage *blocks = TL_BLOCKS_PAGE (tl_window_get_page (win, "blocks"));
+  tl_window_show_view (win, "blocks");
+  tl_blocks_page_show_kernels (blocks, ids[0], ids[1]);
+  gui_test_fill_screen (win, 1024, 768);
+  pump (0.3);
+  assert_two_grids (blocks, 140, "1024×768");
+
+  /* the pointer on the second grid reads the second kernel's block */
+  TlBlocksLayout lay;
+  g_assert_true (tl_blocks_page_get_grid_layout (blocks, 1, &lay));
+  GtkWidget *area = tl_blocks_page_get_area (blocks, FALSE);
+  double x, y;
+  tl_blocks_layout_tile_centre (&lay, 1, 0, &x, &y);
+  g_autofree char *hovered = NULL;
+  gulong id = g_signal_connect (blocks, "tile-hovered", G_CALLBACK (remember_hovered_kernel_cb), &hovered);
+  GdkEventMotion motion = { .type = GDK_MOTION_NOTIFY, .window = gtk_widget_get_window (area), .x = x, .y = y };
+  gtk_widget_event (area, (GdkEvent *) &motion);
+  g_signal_handler_disconnect (blocks, id);
+  g_assert_cmpstr (hovered, ==, ids[1]);
+
+  tl_window_set_presentation (win, TRUE);
+  pump (0.5);
+  assert_two_grids (blocks, 120, "1024×768 presenting");
+
+  leave_presented_blocks (w_was, h_was);
 }

@@ -58,6 +58,7 @@ void test_blocks_record_choice (void);
 void test_blocks_record_named_presenting (void);
 void test_blocks_grid_share (void);
 void test_blocks_grid_as_painted (void);
+void test_blocks_two_grids (void);
 /* test-gui-keys.c: keys and the shortcuts window */
 void test_menu_and_sidebar_keys (void);
 void test_high_contrast_follows (void);

@@ -43,6 +43,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/blocks-record-named-presenting", test_blocks_record_named_presenting);
   g_test_add_func ("/gui/blocks-grid-share", test_blocks_grid_share);
   g_test_add_func ("/gui/blocks-grid-as-painted", test_blocks_grid_as_painted);
+  g_test_add_func ("/gui/blocks-two-grids", test_blocks_two_grids);
   g_test_add_func ("/gui/fresh-results", test_fresh_results);
   g_test_add_func ("/gui/menu-and-sidebar-keys", test_menu_and_sidebar_keys);
   g_test_add_func ("/gui/high-contrast-follows", test_high_contrast_follows);

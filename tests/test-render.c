@@ -254,11 +254,11 @@ count_boxes (const TlPaintTextBoxes *boxes, const char *needle)
 }
 
 /* The Blocks page presenting two kernels on a lecture screen (the page's
- * size under the toolbar at 1024×768, 1280×800, 1920×1080): each track
- * keeps its two summary lines, its wave names and the tail's label, all
- * in type of 14 px or more, and the grid is readable beside the timelines
- * or above them, or not shown.  Once the grid took half the height and
- * left two tracks of 60 px with none of these words. */
+ * size under the toolbar at 1024×768, 1280×800, 1920×1080): both kernels'
+ * tile grids side by side above their timelines, each timeline keeping
+ * its title and lanes, all in type of 14 px or more.  Once the grid of
+ * the first kernel alone was shown, and at 1024×768 none: rung N could not
+ * be set beside N−1.  The summaries' numbers, where shown, whole. */
 static void
 test_blocks_and_timeline_presenting (void)
 {
@@ -285,13 +285,13 @@ test_blocks_and_timeline_presenting (void)
       cairo_destroy (cr);
       cairo_surface_destroy (s);
 
-      g_test_message ("%d×%d: %u texts", w, h, tl_paint_text_boxes_len (boxes));
-      g_assert_cmpuint (count_boxes (boxes, "median"), ==, 2); /* each track's block times */
-      g_assert_cmpuint (count_boxes (boxes, "wave 2"), ==, 2); /* each track's wave names */
-      g_assert_cmpuint (count_boxes (boxes, "slots"), ==, 1);  /* gemm-03's tail; cpu-blocked has none */
-      /* the grid readable beside or above, or (1024×768) not there at all:
-       * never a thumbnail with "til…" up its side */
-      g_assert_true ((tl_paint_text_boxes_find (boxes, "tile row") != NULL) == (w > 1024));
+      g_test_message ("%d×%d: %u texts, %u summaries", w, h, tl_paint_text_boxes_len (boxes),
+                      count_boxes (boxes, "median"));
+      /* a grid each, titled as Compare names the rungs, and a track each */
+      g_assert_cmpuint (count_boxes (boxes, "tile row"), ==, 2);
+      g_assert_nonnull (tl_paint_text_boxes_find (boxes, "03 shared memory 16×16"));
+      g_assert_cmpuint (count_boxes (boxes, "gemm-03-smem16 — "), ==, 1);
+      g_assert_cmpuint (count_boxes (boxes, "cpu-blocked — "), ==, 1);
       for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
         {
           /* the type's height, turned or not: from the first corner to the fourth */

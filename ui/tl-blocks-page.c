@@ -96,47 +96,55 @@ find_block (const TlKernelRun *run, guint tx, guint ty)
   return NULL;
 }
 
-/* The first kernel's grid as the grid's area paints it (the same model
- * for its hover and for the page's arrangement); FALSE when none is shown. */
-static gboolean
-fill_grid (TlBlocksPage *self, TlBlocksGrid *grid)
+/* The grids as the grid's area paints them (the same models for its hover
+ * and for the page's arrangement): the kernel's, and the one beside it;
+ * how many (0: none shown). */
+static guint
+fill_grids (TlBlocksPage *self, TlBlocksGrid grids[TL_BLOCKS_MAX_GRIDS])
 {
   TlRenderInput input = { .record = self->record };
   TlRenderOptions o;
 
   if (self->runs[0] == NULL || self->record == NULL)
-    return FALSE;
+    return 0;
   tl_render_area_get_options (TL_RENDER_AREA (self->grid), &o);
-  return tl_blocks_grid_fill (grid, &input, &o, NULL);
+  return tl_blocks_grids_fill (grids, &input, &o, NULL);
 }
 
 gboolean
-tl_blocks_page_get_grid_layout (TlBlocksPage *self, TlBlocksLayout *out)
+tl_blocks_page_get_grid_layout (TlBlocksPage *self, guint which, TlBlocksLayout *out)
 {
   g_return_val_if_fail (TL_IS_BLOCKS_PAGE (self) && out != NULL, FALSE);
-  g_auto (TlBlocksGrid) grid = { 0 };
+  TlBlocksGrid grids[TL_BLOCKS_MAX_GRIDS];
   TlPaintStyle style;
 
-  if (!gtk_widget_get_visible (self->grid) || !fill_grid (self, &grid))
+  if (!gtk_widget_get_visible (self->grid))
     return FALSE;
-  tl_render_area_get_style (TL_RENDER_AREA (self->grid), &style);
-  tl_paint_blocks_layout (&grid.model, &style, gtk_widget_get_allocated_width (self->grid),
-                          gtk_widget_get_allocated_height (self->grid), out);
-  return TRUE;
+  guint n = fill_grids (self, grids);
+  if (which < n)
+    {
+      tl_render_area_get_style (TL_RENDER_AREA (self->grid), &style);
+      tl_blocks_grids_layout (grids, n, which, &style, gtk_widget_get_allocated_width (self->grid),
+                              gtk_widget_get_allocated_height (self->grid), out);
+    }
+  tl_blocks_grids_clear (grids, n);
+  return which < n;
 }
 
+/* the pointer on a grid: the tile under it in that kernel's grid */
 static gboolean
 grid_motion_cb (GtkWidget *area, GdkEventMotion *ev, TlBlocksPage *self)
 {
   TlBlocksLayout lay;
   guint tx, ty;
 
-  if (!tl_blocks_page_get_grid_layout (self, &lay))
-    return FALSE;
-  if (tl_blocks_layout_tile_at (&lay, ev->x, ev->y, &tx, &ty))
-    set_tile (self, (gint) tx, (gint) ty, find_block (self->runs[0], tx, ty));
-  else
-    set_tile (self, -1, -1, NULL);
+  for (guint i = 0; i < TL_BLOCKS_MAX_GRIDS && tl_blocks_page_get_grid_layout (self, i, &lay); i++)
+    if (tl_blocks_layout_tile_at (&lay, ev->x, ev->y, &tx, &ty))
+      {
+        set_tile (self, (gint) tx, (gint) ty, find_block (self->runs[i], tx, ty));
+        return FALSE;
+      }
+  set_tile (self, -1, -1, NULL);
   return FALSE;
 }
 
@@ -207,18 +215,20 @@ arrange_cb (gpointer data)
 {
   TlBlocksPage *self = data;
   GtkAllocation a;
-  g_auto (TlBlocksGrid) grid = { 0 };
+  TlBlocksGrid grids[TL_BLOCKS_MAX_GRIDS];
   TlPaintStyle style;
   guint n_tracks = showing_two (self) ? 2 : 1;
-  double share = tl_blocks_grid_share (n_tracks, self->presentation);
+  double share = tl_blocks_grid_share (n_tracks, n_tracks, self->presentation);
 
   self->arrange_id = 0;
   gtk_widget_get_allocation (self->paned, &a);
   TlBlocksArrangement arr = { .split = share * a.height };
-  if (a.width > 1 && a.height > 1 && fill_grid (self, &grid))
+  guint n_grids = a.width > 1 && a.height > 1 ? fill_grids (self, grids) : 0;
+  if (n_grids > 0)
     {
       tl_render_area_get_style (TL_RENDER_AREA (self->grid), &style);
-      tl_blocks_arrange (&grid.model, n_tracks, &style, self->presentation, a.width, a.height, &arr);
+      tl_blocks_arrange (grids, n_grids, n_tracks, &style, self->presentation, a.width, a.height, &arr);
+      tl_blocks_grids_clear (grids, n_grids);
     }
   self->arranged_w = a.width;
   self->arranged_h = a.height;
@@ -295,7 +305,7 @@ apply_choice (TlBlocksPage *self)
   gboolean beside = showing_two (self);
   g_autofree char *both = beside ? g_strdup_printf ("%s,%s", k, o) : g_strdup (k);
 
-  tl_render_area_set_kernels (TL_RENDER_AREA (self->grid), k);
+  tl_render_area_set_kernels (TL_RENDER_AREA (self->grid), both);
   tl_render_area_set_kernels (TL_RENDER_AREA (self->timeline), both);
 
   /* what is shown, for the hover's hit tests */
@@ -305,10 +315,11 @@ apply_choice (TlBlocksPage *self)
       g_clear_pointer (&self->stats[i], tl_block_stats_free);
       self->runs[i] = self->record && ids[i] ? tl_run_record_find_run (self->record, ids[i]) : NULL;
     }
+  /* the grids keep one colour scale where the timelines keep one time scale */
+  gboolean own = g_strcmp0 (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->time_scale_combo)), "own") == 0;
+  tl_render_area_set_own_time_scale (TL_RENDER_AREA (self->grid), own);
+  tl_render_area_set_own_time_scale (TL_RENDER_AREA (self->timeline), own);
   update_toolbar (self);
-  tl_render_area_set_own_time_scale (TL_RENDER_AREA (self->timeline),
-                                     g_strcmp0 (gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->time_scale_combo)),
-                                                "own") == 0);
   tl_render_area_set_color (TL_RENDER_AREA (self->grid),
                             gtk_combo_box_get_active_id (GTK_COMBO_BOX (self->grid_color)));
   tl_render_area_set_color (TL_RENDER_AREA (self->timeline),

@@ -24,9 +24,9 @@ void       tl_blocks_page_set_own_time_scale (TlBlocksPage *self, gboolean own);
 gboolean   tl_blocks_page_time_scale_shown (TlBlocksPage *self);
 /* the grid, or the timeline */
 GtkWidget *tl_blocks_page_get_area (TlBlocksPage *self, gboolean timeline);
-/* the tile grid as painted now, in the grid area's pixels; FALSE when
- * none is shown */
-gboolean   tl_blocks_page_get_grid_layout (TlBlocksPage *self, TlBlocksLayout *out);
+/* tile grid which (0: the kernel's, 1: the one beside it) as painted
+ * now, in the grid area's pixels; FALSE when it is not shown */
+gboolean   tl_blocks_page_get_grid_layout (TlBlocksPage *self, guint which, TlBlocksLayout *out);
 /* as if the pointer were over tile (x, y) of the grid; −1 clears */
 void       tl_blocks_page_hover_tile (TlBlocksPage *self, gint tile_x, gint tile_y);
 

@@ -95,7 +95,8 @@ render_context (RenderArgs *a)
       "timeline, compare, sweep: up to 4"), "FILE.json" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a->output, N_("The picture: .png, .svg or .pdf"), "FILE" },
     { "kernel", 'k', 0, G_OPTION_ARG_STRING, &a->kernel,
-      N_("Kernel id (timeline, compare: ids separated by commas; timelines are stacked on one time scale)"), "ID" },
+      N_("Kernel id (timeline, blocks-and-timeline, compare: ids separated by commas; timelines are stacked "
+         "on one time scale)"), "ID" },
     { "matrix", 'm', 0, G_OPTION_ARG_STRING, &a->matrix, N_("heatmap: A, B, C, ref or error (default C)"), "WHICH" },
     { "step", 's', 0, G_OPTION_ARG_INT, &a->step,
       N_("gauss: the frame, 0 … steps (step k before its pivot search; the last is the finished L\\U)"), "N" },
@@ -144,7 +145,8 @@ render_context (RenderArgs *a)
     "  heatmap   a matrix kept beside the record (gemm --save-matrices)\n"
     "  blocks    C's tiles coloured by their block's time (gemm --instrument)\n"
     "  timeline  one lane per SM (CPU: thread), one bar per block, waves and tail\n"
-    "  blocks-and-timeline  the Blocks page: the first kernel's tiles over the timeline\n"
+    "  blocks-and-timeline  the Blocks page: the tiles of the first two kernels side by\n"
+    "            side (one colour scale) over their timelines (one time scale)\n"
     "  compare   the kernels' GFLOP/s (or times) as bars; with several --run records\n"
     "            the first one's bars over the size sweep of them all\n"
     "  gauss     one step of Gauss elimination (lu --record)\n"

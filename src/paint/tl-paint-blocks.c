@@ -86,16 +86,26 @@ tile_values (const TlBlocksModel *model, guint gx, guint gy)
 }
 
 static void
-value_scale (const TlBlocksModel *model, const double *v, gsize n, TlColorScale *scale)
+values_range (const double *v, gsize n, double *lo, double *hi)
 {
-  double lo = INFINITY, hi = -INFINITY;
+  *lo = INFINITY, *hi = -INFINITY;
   for (gsize i = 0; i < n; i++)
     if (!isnan (v[i]))
       {
-        lo = MIN (lo, v[i]);
-        hi = MAX (hi, v[i]);
+        *lo = MIN (*lo, v[i]);
+        *hi = MAX (*hi, v[i]);
       }
-  if (!isfinite (lo))
+}
+
+static void
+value_scale (const TlBlocksModel *model, const double *v, gsize n, TlColorScale *scale)
+{
+  double lo, hi;
+  if (model->scale_shared)
+    lo = model->scale_lo, hi = model->scale_hi;
+  else
+    values_range (v, n, &lo, &hi);
+  if (!isfinite (lo) || !isfinite (hi))
     lo = 0, hi = 1;
   if (model->color == TL_BLOCKS_COLOR_START)
     lo = 0;
@@ -104,6 +114,18 @@ value_scale (const TlBlocksModel *model, const double *v, gsize n, TlColorScale 
   /* durations: one straggler 30× slower than the rest would flatten a linear scale */
   gboolean log = model->color == TL_BLOCKS_COLOR_DURATION && lo > 0 && hi / lo > 30;
   tl_color_scale_init (scale, model->colormap, log ? TL_SCALE_LOG : TL_SCALE_LINEAR, lo, hi);
+}
+
+gboolean
+tl_blocks_model_value_range (const TlBlocksModel *model, double *lo, double *hi)
+{
+  g_return_val_if_fail (model != NULL && lo != NULL && hi != NULL, FALSE);
+  guint gx, gy;
+  grid_size (model, &gx, &gy);
+  double *v = tile_values (model, gx, gy);
+  values_range (v, (gsize) gx * gy, lo, hi);
+  g_free (v);
+  return isfinite (*lo);
 }
 
 double
@@ -139,11 +161,16 @@ facts_text (const TlBlocksModel *model, const double *v, guint gx, guint gy)
     g_string_append (facts, _(" · not timed (no block records)"));
   if (model->launch >= 0)
     g_string_append_printf (facts, _(" · launch %d"), model->launch);
-  if (model->n_blocks > 0)
+  /* TRANSLATORS: two kernels' tile grids side by side, coloured on one scale */
+  if (model->n_blocks > 0 && model->scale_shared)
     g_string_append_printf (facts, " · %s",
-                          model->color == TL_BLOCKS_COLOR_START
-                            ? _("colour: when the block started")
-                            : _("colour: how long the block ran"));
+                            model->color == TL_BLOCKS_COLOR_START ? _("colour: block start, one scale for both")
+                                                                  : _("colour: block time, one scale for both"));
+  else if (model->n_blocks > 0)
+    g_string_append_printf (facts, " · %s",
+                            model->color == TL_BLOCKS_COLOR_START
+                              ? _("colour: when the block started")
+                              : _("colour: how long the block ran"));
   if (model->caption)
     g_string_append_printf (facts, " · %s", model->caption);
   return g_string_free (facts, FALSE);
@@ -182,6 +209,7 @@ layout_with_values (const TlBlocksModel *model, const TlPaintStyle *style, doubl
   top += font * 1.4 + font * FACTS_LINE * (facts_lines (style, facts, width) - 1); /* facts */
   top += font * 1.35;                     /* "tile column" */
   top += font * 1.25 + TL_PX (style, 6);  /* tick labels and ticks */
+  top = MAX (top, model->plot_top);
   left = font * 1.5 + font * (0.62 * tl_paint_digits (gy) + 0.5) + TL_PX (style, 5);
   right = font * 0.6;
   bottom = font * 0.6;

@@ -41,6 +41,11 @@ typedef struct
   gboolean show_colorbar;
   const TlPlanView *plan;   /* a planned rung's plan: its last wave marked, a legend under
                                the grid (tl-paint-plan.h); the grid without blocks; NULL: none */
+  gboolean scale_shared;    /* coloured on [scale_lo, scale_hi] µs, one scale with a grid
+                               beside it (the facts say so); FALSE: on its own values */
+  double scale_lo, scale_hi;
+  double plot_top;          /* the cells start this far down at least (grids side by side
+                               line up their plots); 0: under its own titles */
 } TlBlocksModel;
 
 typedef struct
@@ -63,6 +68,9 @@ void     tl_blocks_layout_tile_centre (const TlBlocksLayout *layout, guint tile_
                                        double *out_x, double *out_y);
 /* Index of the (first, in the selected launch) block record of a tile, or -1. */
 gssize   tl_blocks_model_find  (const TlBlocksModel *model, guint tile_x, guint tile_y);
+/* The least and greatest value its tiles are coloured by, in µs (FALSE:
+ * no tile ran a block): two grids on one colour scale take both ends. */
+gboolean tl_blocks_model_value_range (const TlBlocksModel *model, double *lo, double *hi);
 /* The value a tile is coloured by, in µs (NaN when no block ran it). */
 double   tl_blocks_model_value (const TlBlocksModel *model, guint tile_x, guint tile_y);
 void     tl_paint_blocks        (cairo_t *cr, const TlBlocksModel *model,

@@ -197,10 +197,17 @@ set_missing (TlLesson *l, const TlRunRecord *record, const TlKernelRun *lower,
       if (why != NULL)
         g_string_append_printf (s, " %s", why);
     }
-  if (!l->has_blocks)
+  if (!l->has_blocks && lower->n_blocks == 0 && upper->n_blocks == 0)
     g_string_append_printf (s, "%s%s", s->len ? " " : "",
-                            _("No block records for both rungs: run with --instrument for "
+                            _("No block records for either rung: run with --instrument for "
                               "their timelines."));
+  else if (!l->has_blocks)
+    {
+      const char *id = (lower->n_blocks == 0 ? lower : upper)->kernel_id;
+      g_string_append (s, s->len ? " " : "");
+      /* TRANSLATORS: %s is a kernel id, e.g. gemm-05-seed3k */
+      g_string_append_printf (s, _("No block records for %s: run with --instrument for its timeline."), id);
+    }
   l->missing = s->len ? g_string_free (s, FALSE) : (g_string_free (s, TRUE), NULL);
 }
 
