@@ -54,6 +54,30 @@ test_stats_waves_tail (void)
   g_assert_cmpfloat (f->tail_share, ==, 0.0);
 }
 
+/* a CPU run where one thread took every tile while the other waited: the
+ * mean (32 blocks per thread) alone would say the work was shared */
+static void
+test_stats_busiest_unit (void)
+{
+  TlBlockRecord b[64];
+  for (guint i = 0; i < 64; i++)
+    b[i] = (TlBlockRecord) { .block_x = i % 8, .block_y = i / 8, .unit = 0, .start_ns = i * 1000,
+                             .end_ns = i * 1000 + 900 };
+  g_autoptr (TlBlockStats) s = tl_block_stats_new (b, 64, 2, 1, -1);
+  g_assert_true (tl_block_stats_uneven (s));
+  g_autofree char *head = tl_block_stats_headline (s, "thread");
+  g_assert_nonnull (strstr (head, "32 blocks per thread"));
+  g_assert_nonnull (strstr (head, "the busiest thread ran 64 blocks"));
+
+  /* shared 33 / 31: the mean says it */
+  for (guint i = 33; i < 64; i++)
+    b[i].unit = 1, b[i].start_ns -= 33000, b[i].end_ns -= 33000;
+  g_autoptr (TlBlockStats) even = tl_block_stats_new (b, 64, 2, 1, -1);
+  g_assert_false (tl_block_stats_uneven (even));
+  g_autofree char *even_head = tl_block_stats_headline (even, "thread");
+  g_assert_null (strstr (even_head, "busiest"));
+}
+
 static void
 test_stats_slots_and_launches (void)
 {
@@ -122,6 +146,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/block-stats/waves-tail", test_stats_waves_tail);
+  g_test_add_func ("/block-stats/busiest-unit", test_stats_busiest_unit);
   g_test_add_func ("/block-stats/slots-launches", test_stats_slots_and_launches);
   g_test_add_func ("/block-stats/for-run", test_stats_for_run);
   return g_test_run ();

@@ -333,8 +333,26 @@ tl_block_stats_headline (const TlBlockStats *s, const char *unit_label)
 
   /* TRANSLATORS: "256 blocks on 132 SMs · 2 waves of up to 264 blocks (2 per SM) ·
    * 1.94 blocks per SM · tail 38% of the time" */
-  return g_strdup_printf (_("%s on %s · %s of %s (%u per %s) · %s blocks per %s · %s"), blocks,
-                          units, waves, capacity, s->slots, u, t.per_unit, u, tail);
+  g_autofree char *head = g_strdup_printf (_("%s on %s · %s of %s (%u per %s) · %s blocks per %s · %s"),
+                                           blocks, units, waves, capacity, s->slots, u, t.per_unit,
+                                           u, tail);
+  if (!tl_block_stats_uneven (s))
+    return g_steal_pointer (&head);
+  /* TRANSLATORS: added where one unit ran far more blocks than the mean
+   * says: "… · the busiest thread ran 64 blocks" */
+  g_autofree char *busiest = g_strdup_printf (ngettext ("the busiest %s ran %u block",
+                                                        "the busiest %s ran %u blocks",
+                                                        s->max_blocks_per_unit),
+                                              u, s->max_blocks_per_unit);
+  return g_strdup_printf ("%s · %s", head, busiest);
+}
+
+gboolean
+tl_block_stats_uneven (const TlBlockStats *s)
+{
+  g_return_val_if_fail (s != NULL, FALSE);
+  double mean = s->blocks_per_unit;
+  return s->max_blocks_per_unit >= ceil (mean) + 2 && s->max_blocks_per_unit >= 1.25 * mean;
 }
 
 char *

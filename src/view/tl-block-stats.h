@@ -86,6 +86,9 @@ char         *tl_block_count_units (guint n, const char *unit_label);
 /* The first summary line: "256 blocks on 132 SMs · 2 waves of up to 264
  * blocks (2 per SM) · 1.94 blocks per SM · tail 38% of the time". */
 char         *tl_block_stats_headline (const TlBlockStats *stats, const char *unit_label);
+/* TRUE where the busiest unit ran clearly more blocks than the mean (a CPU
+ * thread that took every tile while the other waited): the headline says so */
+gboolean      tl_block_stats_uneven   (const TlBlockStats *stats);
 /* Its short form, where the whole line would be cut: "256 blocks on 132
  * SMs · 2 waves · tail 38% of the time". */
 char         *tl_block_stats_headline_short (const TlBlockStats *stats, const char *unit_label);
