@@ -22,6 +22,11 @@
 /* a legend beside the plot with its names cut may take this share of the
  * picture's width more than the plot leaves it, for the short names */
 #define LEGEND_BESIDE_GROW 0.2
+/* beside Compare's plot on a wide slide, names may take this share of the
+ * legend's type (28 px at 1920×1080 presenting, the bars' labels 17 px) to stay
+ * whole, the type no smaller than LEGEND_LEAST_PX */
+#define LEGEND_SMALLER 0.85
+#define LEGEND_LEAST_PX 14.0
 
 /* A line of the legend: a kernel (its colour and marker, and its
  * machine's line style, solid when it ran on several), or, first when the
@@ -193,6 +198,20 @@ legend_under (const TlPaintStyle *key, guint n, const double *widths, double wid
   return 0;
 }
 
+/* The legend beside the plot by the kernels' tags, in key's type, its
+ * rows down foot_h, max_w wide, a name without a tag cut to cap_em ems;
+ * how many labels the columns cut (a name cut to cap_em not counted). */
+static guint
+beside_tags_fit (const GArray *entries, const TlSweepModel *model, const TlPaintStyle *key, cairo_t *cr,
+                 double cap_em, double foot_h, double max_w, double *widths, TlLegendGrid *grid)
+{
+  double font = TL_PX (key, key->font_size);
+  guint rows = (guint) MAX (floor (foot_h / (font * TL_LEGEND_FIT_ROW_EM) - 0.3), 1);
+  short_widths (entries, model, key, cr, cap_em, widths);
+  return tl_paint_legend_grid_fit (key, entries->len, widths, LEGEND_SWATCH_EM, LEGEND_LABEL_CAP_EM,
+                                   LEGEND_LABEL_LEAST_EM, rows, max_w, FALSE, grid);
+}
+
 double
 tl_sweep_legend_layout (const TlSweepModel *model, const TlPaintStyle *style, cairo_t *cr,
                         double width, double beside_w, double avail_h, double height,
@@ -222,19 +241,21 @@ tl_sweep_legend_layout (const TlSweepModel *model, const TlPaintStyle *style, ca
    * down beside the size axis to the picture's foot (at 1920×1080 six
    * rows of four columns cut eight names: "cu…TF…"); a kernel with no
    * tag keeps its whole name where that cuts no other ("cache-blocked,
-   * multi-threaded"), else its first LEGEND_LABEL_FLOOR_EM ems */
+   * multi-threaded"), in a smaller type where that does and the type
+   * stays LEGEND_LEAST_PX, else its first LEGEND_LABEL_FLOOR_EM ems */
   out->legend_tags = TRUE;
-  guint foot_rows = (guint) MAX (floor ((height - out->plot_y) / (font * TL_LEGEND_FIT_ROW_EM) - 0.3), 1);
-  const double name_caps[] = { LEGEND_LABEL_CAP_EM, LEGEND_LABEL_FLOOR_EM };
-  for (guint k = 0; k < G_N_ELEMENTS (name_caps); k++)
+  double max_w = MAX (beside_w, 0) + width * LEGEND_BESIDE_GROW, foot_h = height - out->plot_y;
+  TlPaintStyle small = key;
+  small.font_size *= LEGEND_SMALLER;
+  if (beside_tags_fit (entries, model, &key, cr, LEGEND_LABEL_CAP_EM, foot_h, max_w, widths, grid) == 0)
+    return 0;
+  if (font * LEGEND_SMALLER >= LEGEND_LEAST_PX
+      && beside_tags_fit (entries, model, &small, cr, LEGEND_LABEL_CAP_EM, foot_h, max_w, widths, grid) == 0)
     {
-      short_widths (entries, model, &key, cr, name_caps[k], widths);
-      cut = tl_paint_legend_grid_fit (&key, n, widths, LEGEND_SWATCH_EM, LEGEND_LABEL_CAP_EM,
-                                      LEGEND_LABEL_LEAST_EM, MAX (foot_rows, beside_rows),
-                                      MAX (beside_w, 0) + width * LEGEND_BESIDE_GROW, FALSE, grid);
-      if (cut == 0)
-        break;
+      out->legend_type = LEGEND_SMALLER;
+      return 0;
     }
+  beside_tags_fit (entries, model, &key, cr, LEGEND_LABEL_FLOOR_EM, foot_h, max_w, widths, grid);
   return 0;
 }
 
@@ -309,6 +330,7 @@ tl_sweep_paint_legend (cairo_t *cr, const TlSweepModel *model, const TlSweepLayo
 {
   TlPaintStyle key;
   tl_sweep_legend_style (style, &key);
+  key.font_size *= lay->legend_type > 0 ? lay->legend_type : 1;
   double font = TL_PX (&key, key.font_size);
   g_autoptr (GArray) entries = legend_entries (model);
   g_auto (GStrv) labels = g_new0 (char *, entries->len + 1);

@@ -20,6 +20,7 @@ typedef struct
   double legend_x, legend_y;      /* the legend's top left */
   TlLegendGrid legend;            /* its rows and columns */
   gboolean legend_tags;           /* its kernels by their tags where names do not fit */
+  double legend_type;             /* its type, a share of tl_sweep_legend_style's (0: all of it) */
   gboolean square;                /* every problem is a cube */
 } TlSweepLayout;
 
