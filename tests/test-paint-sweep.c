@@ -264,6 +264,34 @@ test_sweep_window (void)
     }
 }
 
+/* A title longer than a narrow picture (German, two records on two
+ * machines) gives way to its short form, never "…auf…": both sweeps'
+ * titles carry one. */
+static void
+test_sweep_title_narrow (void)
+{
+  Ladder l;
+  ladder_init (&l);
+  TlPaintStyle style;
+  tl_test_style_init (&style, FALSE);
+  g_autoptr (GPtrArray) none = g_ptr_array_new ();
+  g_autoptr (TlSweepData) session = tl_sweep_data_new_session (none, FALSE);
+  g_autoptr (TlSweepData) records = tl_sweep_data_new_records (none, TRUE);
+  g_assert_nonnull (strstr (session->model.title, "\nSize sweep: GFLOP/s"));
+  g_assert_nonnull (strstr (records->model.title, "\nSize sweep: % of the vendor"));
+
+  l.model.title = "Größen-Sweep: GFLOP/s aus 2 Laufaufzeichnungen auf 2 Rechnern\n"
+                  "Größen-Sweep: GFLOP/s";
+  int w = 480, h = (int) ceil (tl_paint_sweep_min_height (&l.model, &style, w));
+  g_autoptr (TlPaintTextBoxes) boxes = tl_paint_text_boxes_new ();
+  TlSweepLayout lay;
+  cairo_t *cr = draw_sweep (&l.model, &style, w, h, boxes, &lay);
+  g_assert_nonnull (tl_paint_text_boxes_find (boxes, "Größen-Sweep: GFLOP/s"));
+  for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
+    g_assert_false (g_str_has_prefix (tl_paint_text_boxes_index (boxes, b)->text, "Größen-Sweep: GFLOP/s aus"));
+  cairo_destroy (cr);
+}
+
 /* The size axis ends just past the largest size and starts just before
  * the smallest, a tick at each size measured ("1000", not only powers of
  * two), in a window and presenting. */
@@ -359,5 +387,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sweep/window", test_sweep_window);
   g_test_add_func ("/sweep/size-axis", test_sweep_size_axis);
   g_test_add_func ("/sweep/picked", test_sweep_picked);
+  g_test_add_func ("/sweep/title-narrow", test_sweep_title_narrow);
   return g_test_run ();
 }

@@ -333,7 +333,7 @@ tl_paint_sweep (cairo_t *cr, const TlSweepModel *model,
   if (model->title)
     {
       tl_paint_set_font (cr, style, style->title_font_size, TRUE);
-      tl_paint_text_fit (cr, font * 0.6, 0, 0, 0, width - font * 1.2, model->title);
+      tl_paint_text_fit_choice (cr, font * 0.6, 0, 0, 0, width - font * 1.2, model->title);
     }
   paint_axes (cr, model, &lay, style);
   /* the picked kernel's lines over the faded others */

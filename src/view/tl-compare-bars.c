@@ -393,15 +393,28 @@ tl_sweep_data_free (TlSweepData *data)
   g_free (data);
 }
 
+/* the sweep's title (taken), and after it the words a narrow picture
+ * keeps: the metric alone */
+static TlSweepData *
+title_with_short_form (TlSweepData *data, gboolean percent, char *title)
+{
+  /* xgettext:no-c-format */
+  const char *short_form = percent ? _("Size sweep: % of the vendor") : _("Size sweep: GFLOP/s");
+  char *choices = g_strconcat (title, "\n", short_form, NULL);
+  g_free (title);
+  g_ptr_array_add (data->keep, choices);
+  data->model.title = choices;
+  return data;
+}
+
 TlSweepData *
 tl_sweep_data_new_session (GPtrArray *records, gboolean percent)
 {
-  return tl_sweep_data_new_metric (
-      records,
-      /* xgettext:no-c-format */
-      percent ? _("Size sweep: % of the vendor in the same run, every run of this session")
-              : _("Size sweep: GFLOP/s of every run of this session"),
-      percent);
+  TlSweepData *data = tl_sweep_data_new_metric (records, NULL, percent);
+  /* xgettext:no-c-format */
+  const char *title = percent ? _("Size sweep: % of the vendor in the same run, every run of this session")
+                              : _("Size sweep: GFLOP/s of every run of this session");
+  return title_with_short_form (data, percent, g_strdup (title));
 }
 
 /* "on NVIDIA H200", or "on 2 machines" where the legend keys them */
@@ -434,9 +447,7 @@ tl_sweep_data_new_records (GPtrArray *records, gboolean percent)
               : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Size sweep: GFLOP/s of %u record on %s",
                                               "Size sweep: GFLOP/s of %u records on %s", n),
                                  n, where);
-  g_ptr_array_add (data->keep, title);
-  data->model.title = title;
-  return data;
+  return title_with_short_form (data, percent, title);
 }
 
 gboolean

@@ -108,7 +108,8 @@ typedef struct
 {
   const TlSweepSeries *series;
   guint n_series;
-  const char *title;
+  const char *title;     /* shorter wordings may follow, one a line, for a narrow
+                            picture (tl_paint_text_fit_choice) */
   gboolean percent;      /* the values are % of the vendor in the same run, not GFLOP/s */
   /* the machines' names, by TlSweepSeries.machine; with more than one the
    * legend keys them by line style, and a series' label is its kernel's */
