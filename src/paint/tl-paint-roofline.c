@@ -75,19 +75,50 @@ ranges (const TlRoofline *m, TlRooflineLayout *out)
   out->y_hi = y_hi * 3.0; /* a line over the top roof: the labels of the points under it */
 }
 
-static void
-legend_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_t *cr, double width,
-               double avail_h, TlRooflineLayout *out)
+/* The legend's names measured in the legend's type, one a point. */
+static double *
+legend_widths (const TlRoofline *m, const TlPaintStyle *style, cairo_t *cr)
 {
-  double label_w = 0;
+  double *widths = g_new0 (double, MAX (m->n_points, 1));
   tl_paint_set_font (cr, style, style->font_size, FALSE);
   for (guint i = 0; i < m->n_points; i++)
     {
       g_autofree char *label = legend_label (&m->points[i]);
-      label_w = MAX (label_w, tl_paint_text_width (cr, label));
+      widths[i] = tl_paint_text_width (cr, label);
     }
-  tl_paint_legend_grid (style, m->n_points, label_w, 1.6, 18, avail_h,
-                        out->legend_below ? width : width * 0.36, &out->legend);
+  return widths;
+}
+
+/* Under the plot (a few points): rows 1.45 lines apart, in avail_h. */
+static void
+legend_layout_below (const TlRoofline *m, const TlPaintStyle *style, cairo_t *cr, double width,
+                     double avail_h, TlRooflineLayout *out)
+{
+  g_autofree double *widths = legend_widths (m, style, cr);
+  double label_w = 0;
+  for (guint i = 0; i < m->n_points; i++)
+    label_w = MAX (label_w, widths[i]);
+  tl_paint_legend_grid (style, m->n_points, label_w, 1.6, 18, avail_h, width, &out->legend);
+}
+
+/* Beside the plot: rows as text is set (1.25 lines apart) down avail_h,
+ * each column as wide as its own longest name, as few columns as leave
+ * every name whole in up to 42% of the width — the ladder's nineteen
+ * names in one column at 1920×1080 presenting, not two columns of names cut
+ * to "03 sha…16×16" at 1.45 lines a row. */
+static guint
+legend_layout_beside (const TlRoofline *m, const TlPaintStyle *style, cairo_t *cr, double width,
+                      double avail_h, TlRooflineLayout *out)
+{
+  g_autofree double *widths = legend_widths (m, style, cr);
+  /* and a pixel and a half more, so that no two names touch (≥ 2 px
+   * between their boxes at window size, where 1.25 lines left 1.0) */
+  double row_h = TL_PX (style, style->font_size) * TL_LEGEND_FIT_ROW_EM + 1.5;
+  guint max_rows = (guint) MAX (floor (avail_h / row_h), 1);
+  guint cut = tl_paint_legend_grid_fit (style, m->n_points, widths, 1.6, 30, 6, max_rows, width * 0.42,
+                                        FALSE, &out->legend);
+  out->legend.row_h = row_h;
+  return cut;
 }
 
 /* How many lines (up to three) the widest point's limiter takes under the
@@ -103,6 +134,40 @@ limiter_lines (const TlRoofline *m, const TlPaintStyle *style, cairo_t *cr, doub
       lines = MAX (lines, tl_paint_text_wrap_count (cr, max_w, limit));
     }
   return MIN (lines, 3u);
+}
+
+/* Beside the plot the legend may run on past its foot, beside the x
+ * axis's ticks and title, down to the caption: the ladder's nineteen names
+ * in one column at 1024×768 presenting in German, not two columns of names
+ * cut to "01 naiv (ohn…".  Where they still need a second column or lose
+ * their ends, it may start up beside the title, if the title ends left of
+ * it: at 1920×1080 presenting in German the nineteen names whole in one
+ * column (down to the caption: 17 rows). */
+static void
+place_legend_beside (const TlRoofline *m, const TlPaintStyle *style, cairo_t *cr, double width,
+                     double avail_h, TlRooflineLayout *out)
+{
+  double font = TL_PX (style, style->font_size), top = font * 0.3;
+  guint cut = legend_layout_beside (m, style, cr, width, avail_h + font * 3.0, out);
+  out->legend_y = out->plot_y;
+  if ((cut > 0 || out->legend.cols > 1) && out->title_lines == 1)
+    {
+      TlLegendGrid below_title = out->legend;
+      guint tall_cut = legend_layout_beside (m, style, cr, width,
+                                             avail_h + font * 3.0 + out->plot_y - top, out);
+      double legend_x = width - tl_paint_legend_grid_width (&out->legend) - font * 0.4;
+      tl_paint_set_font (cr, style, style->title_font_size, TRUE);
+      gboolean clear = font * 0.6 + tl_paint_text_width (cr, m->title) + font * 1.2 <= legend_x;
+      if (clear && (tall_cut < cut || (tall_cut == cut && out->legend.cols < below_title.cols)))
+        out->legend_y = top;
+      else
+        out->legend = below_title;
+    }
+  double legend_w = tl_paint_legend_grid_width (&out->legend);
+  out->plot_w = MAX (width - out->plot_x - legend_w - font * 1.6, 10);
+  out->plot_h = avail_h;
+  out->legend_x = out->plot_x + out->plot_w + font * 1.2;
+  out->caption_y = out->plot_y + out->plot_h + font * 3.3;
 }
 
 void
@@ -134,7 +199,7 @@ tl_paint_roofline_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_
   out->legend_below = m->n_points > 0 && m->n_points <= 4 && width < 2 * height;
   if (out->legend_below)
     {
-      legend_layout (m, style, cr, width - font * 1.2, font * 1.45 * m->n_points + 1, out);
+      legend_layout_below (m, style, cr, width - font * 1.2, font * 1.45 * m->n_points + 1, out);
       double legend_h = out->legend.rows * out->legend.row_h + 2 * font * 1.45;
       out->plot_w = MAX (width - out->plot_x - font * 1.6, 10);
       /* the limiter's second line is the legend's second spare one */
@@ -144,17 +209,7 @@ tl_paint_roofline_layout (const TlRoofline *m, const TlPaintStyle *style, cairo_
       out->caption_y = out->legend_y + out->legend.rows * out->legend.row_h + font * 0.3;
       return;
     }
-  /* beside the plot the legend may run on past its foot, beside the x
-   * axis's ticks and title, down to the caption: the ladder's nineteen
-   * names in one column at 1024×768 presenting in German, not two
-   * columns of names cut to "01 naiv (ohn…" */
-  legend_layout (m, style, cr, width, avail_h + font * 3.0, out);
-  double legend_w = out->legend.cols * out->legend.col_w;
-  out->plot_w = MAX (width - out->plot_x - legend_w - font * 1.6, 10);
-  out->plot_h = avail_h;
-  out->legend_x = out->plot_x + out->plot_w + font * 1.2;
-  out->legend_y = out->plot_y;
-  out->caption_y = out->plot_y + out->plot_h + font * 3.3;
+  place_legend_beside (m, style, cr, width, avail_h, out);
 }
 
 int
@@ -384,7 +439,8 @@ paint_legend (cairo_t *cr, const TlRoofline *m, const TlRooflineLayout *lay,
         }
       tl_paint_set_font (cr, style, style->font_size, FALSE);
       tl_paint_set_fg (cr, style);
-      tl_paint_text_fit (cr, lx + font * 1.6, ly, 0, 0.5, lay->legend.col_w - font * 2.0, labels[i]);
+      tl_paint_text_fit (cr, lx + font * 1.6, ly, 0, 0.5,
+                         tl_paint_legend_entry_width (&lay->legend, i) - font * 2.0, labels[i]);
     }
 }
 
