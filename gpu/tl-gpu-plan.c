@@ -61,9 +61,10 @@
  *          calculator's count on the device that runs it (the harness
  *          passes it in a TlGpuPlanResidency), else the tile list's;
  *   slots  per_sm × the SMs a launch can fill: all of them for CTAs
- *          alone or in pairs, but clusters of 4 or 8 must sit inside one
- *          GPC, and only CLUSTER_FILL of the SMs take them (an H200 holds
- *          31 clusters of 4 = 124 SMs, 15 of 8 = 120).  With one CTA per SM
+ *          alone or in pairs, but a cluster of 3 … 8 must sit inside one
+ *          GPC, and each GPC takes only whole clusters (an H200 holds 31
+ *          clusters of 4 = 124 SMs, 15 of 8 = 120, 15 of 7 = 105:
+ *          clusters_that_fit).  With one CTA per SM
  *          `load` is `waves`; with three, a last round that gives some SMs
  *          one more CTA than others costs one CTA's share, not a round;
  *   FILL   a wave's start and finish that no arithmetic hides: the first
@@ -101,7 +102,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CLUSTER_FILL 0.956  /* SMs that clusters of 4 or 8 CTAs can fill */
+#define CLUSTER_FILL 0.956  /* SMs that clusters of 3 … 8 CTAs can fill, at most */
 #define TIE 0.01            /* a plan must be this much faster to beat an earlier one */
 #define MAX_COUNT (1 << 28) /* tiles and CTAs are counted up to this */
 
@@ -130,6 +131,8 @@ typedef struct
   double solo;             /* SOLO: the part of a tile's eff one CTA keeps alone on an SM that
                               could hold several (0: all of it) */
   double feed_elems;       /* FEED_ELEMS: operand elements an SM takes in per cycle (0: no limit) */
+  int every_split;         /* its kernel sums any count of slices up to the tile's max_splits
+                              (1), or only 2, 4 and 8 (0: not yet measured at other counts) */
 } PlannedRung;
 
 #define TILE(bm, bn, per_sm, eff, max_splits) { bm, bn, per_sm, eff, max_splits },
@@ -155,13 +158,14 @@ static const PlannedRung planned[] = {
    * SOLO: 64×64 alone on its SM at 4096×4096×128, 81.7 µs of arithmetic
    * at eff measured as 104.7 µs of loop */
   { "gemm-15-dmma-f64", 256.0, 2.6, 2.4, 3.7, 0.0, 0.77, 1.86, 1, -8, tiles_15, N_OF (tiles_15),
-    0.72, 0.78, 0.0 },
+    0.72, 0.78, 0.0, 1 },
 };
 
-/* k is cut into 1, 2, 4 or 8 slices: a cluster holds at most 8 CTAs
- * (the portable limit), and one cluster sums one tile. */
-static const int split_choices[] = { 1, 2, 4, 8 };
-#define N_SPLITS N_OF (split_choices)
+/* k is cut into at most 8 slices: a cluster holds at most 8 CTAs (the
+ * portable limit), and one cluster sums one tile.  A rung with
+ * every_split takes any count (k in thirds: 3 CTAs to a tile), the others
+ * the powers of two. */
+#define MAX_SPLITS 8
 
 static const PlannedRung *
 planned_find (const char *kernel_id)
@@ -178,11 +182,11 @@ static int
 plan_at (const PlannedRung *r, int index, const PlanTile **tile, int *splits)
 {
   for (int t = 0; t < r->n_tiles; t++)
-    for (int s = 0; s < N_SPLITS && split_choices[s] <= r->tiles[t].max_splits; s++)
-      if (index-- == 0)
+    for (int s = 1; s <= r->tiles[t].max_splits && s <= MAX_SPLITS; s++)
+      if ((r->every_split || (s & (s - 1)) == 0) && index-- == 0)
         {
           *tile = &r->tiles[t];
-          *splits = split_choices[s];
+          *splits = s;
           return 1;
         }
   return 0;
@@ -208,14 +212,38 @@ ceil_div (long a, long b)
 
 /* Slots, waves, the last wave's fill and its idle SMs for `work` CTAs
  * of which an SM holds `per_sm`; returns the busiest SM's CTAs (load). */
+/* Clusters of `cluster` CTAs, `per_sm` to an SM, that a GPU holds at
+ * once.  A cluster sits inside one GPC, so each GPC takes ⌊its SMs ·
+ * per_sm / cluster⌋ and the SMs left over in it stay idle.  An H100/H200's
+ * 132 SMs are taken as GPCs of 18, 18, 18, 18, 16, 16, 16 and 12: the
+ * layout that gives the 31 clusters of 4 and 15 of 8 the occupancy
+ * calculator counts on an H200 with one CTA an SM, and 15 of 7 (FP64
+ * 2048×4096×128: 16 clusters of 7 128×128 CTAs measured 104 µs, two
+ * rounds, where 16 of 6 took 62).  Counted also the older way, CLUSTER_FILL
+ * of the SMs, and the fewer taken; another SM count has that alone. */
+static int
+clusters_that_fit (int sms, int cluster, int per_sm)
+{
+  static const int gpc_sms[] = { 18, 18, 18, 18, 16, 16, 16, 12 };
+  const int usable = cluster > 2 ? (int) (sms * CLUSTER_FILL) : sms;
+  int fit = usable / cluster * per_sm;
+  if (cluster > 2 && sms == 132)
+    {
+      int by_gpc = 0;
+      for (int g = 0; g < N_OF (gpc_sms); g++)
+        by_gpc += gpc_sms[g] * per_sm / cluster;
+      fit = by_gpc < fit ? by_gpc : fit;
+    }
+  return fit > 0 ? fit : 1;
+}
+
 static int
 count_waves (TlGpuGemmPlan *p, int sms, int per_sm)
 {
-  const int usable = p->cluster > 2 ? (int) (sms * CLUSTER_FILL) : sms;
-  const int filled = usable / p->cluster * p->cluster > 0 ? usable / p->cluster * p->cluster
-                                                          : p->cluster;
   p->ctas_per_sm = per_sm;
-  p->slots = filled * per_sm;
+  p->slots = clusters_that_fit (sms, p->cluster, per_sm) * p->cluster;
+  /* the SMs a full wave fills */
+  const int filled = ceil_div (p->slots, per_sm);
   p->waves = ceil_div (p->work, p->slots);
   const int last = p->work - (p->waves - 1) * p->slots;
   p->last_wave_fill = (double) last / p->slots;
@@ -351,15 +379,16 @@ plan_explain (TlGpuGemmPlan *p, const TlGpuGemmPlan *base, int m, int n, int k, 
               m, k, n, p->waves, p->waves == 1 ? "" : "s", p->tile_m, p->tile_n,
               100.0 * p->last_wave_fill);
   else
-    snprintf (p->why, sizeof p->why,
+    {
+      char cut[32] = "";
+      if (p->splits > 1)
+        snprintf (cut, sizeof cut, " with k cut in %d", p->splits);
+      snprintf (p->why, sizeof p->why,
               "%d×%d tiles would make %d CTAs and leave %d of %d SMs idle; %d×%d tiles%s give %d "
               "CTAs, %d to an SM at once, with %d idle (%.1f µs against %.1f µs by the model).",
               base->tile_m, base->tile_n, base->work, base->idle_sms, sms, p->tile_m, p->tile_n,
-              p->splits > 1 ? (p->splits == 2   ? " with k cut in 2"
-                               : p->splits == 4 ? " with k cut in 4"
-                                                : " with k cut in 8")
-                            : "",
-              p->work, p->ctas_per_sm, p->idle_sms, p->model_us, base->model_us);
+              cut, p->work, p->ctas_per_sm, p->idle_sms, p->model_us, base->model_us);
+    }
 }
 
 TlGpuStatus

@@ -281,7 +281,7 @@ typedef struct
 } TlGpuGemmPlan;
 
 /* A rung offers at most this many plans. */
-#define TL_GPU_PLANS_MAX 32
+#define TL_GPU_PLANS_MAX 48
 
 /* How many CTAs of each plan's kernel one SM of a device holds at once, by
  * plan index: the occupancy calculator's answer for the kernel the plan

@@ -231,7 +231,9 @@ test_dmma_tiles (void)
 {
   TlGpuFacts f = h200 ();
   TlGpuGemmPlan small, big, odd, even, tiny, none;
-  g_assert_cmpint (tl_gpu_gemm_plan_count ("gemm-15-dmma-f64"), ==, 21);
+  /* five tiles with k cut in any count from 1 to 8 (its kernel sums any
+   * count of slices), and 32×32 unsplit */
+  g_assert_cmpint (tl_gpu_gemm_plan_count ("gemm-15-dmma-f64"), ==, 5 * 8 + 1);
   g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 256, 256, 256, &f, NULL, &tiny), ==,
                    TL_GPU_OK);
   g_assert_cmpstr (tiny.name, ==, "32x32");
@@ -377,6 +379,44 @@ test_dmma_skinny (void)
   g_assert_true (tl_gpu_gemm_plan_nth_resident ("gemm-15-dmma-f64", index, 4096, 128, 4096, &f,
                                                 &three, &shared));
   g_assert_cmpfloat (shared.model_us, >, lone.model_us * 1.1);
+}
+
+/* Rung 15 cuts k in any count of slices.  At n = 64 over a long k
+ * (FP64 4096×4096×64 on an H200, 2026-11-30) 64×64 tiles with k in 5 make
+ * 320 CTAs, three to an SM at most (measured 59 µs, the fastest of its 41
+ * plans), where the powers of two give 128 (one to an SM, 71 µs) or 256
+ * (two, 70 µs).  A cluster sits in one GPC: 16 clusters of seven 128×128
+ * CTAs (2048×4096×128) do not fit at once on an H200 (two rounds, 104 µs
+ * measured, where 64×64 with k in 5 took 57). */
+static void
+test_dmma_split_counts (void)
+{
+  TlGpuFacts f = h200 ();
+  TlGpuGemmPlan p, pow2;
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 4096, 64, 4096, &f, NULL, &p), ==,
+                   TL_GPU_OK);
+  g_assert_cmpstr (p.name, ==, "64x64/s5");
+  g_assert_cmpint (p.work, ==, 320);
+  g_assert_cmpint (p.waves, ==, 1);
+  g_assert_cmpint (p.k_per_split, ==, 820);
+  g_assert_nonnull (strstr (p.why, "k cut in 5"));
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 4096, 64, 4096, &f, "64x64/s2",
+                                            &pow2), ==, TL_GPU_OK);
+  g_assert_cmpfloat (pow2.model_us, >, p.model_us);
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 2048, 128, 4096, &f, "128x128/s7",
+                                            &p), ==, TL_GPU_OK);
+  g_assert_cmpint (p.work, ==, 112);
+  g_assert_cmpint (p.slots, ==, 105);
+  g_assert_cmpint (p.waves, ==, 2);
+  g_assert_cmpint (tl_gpu_gemm_plan_choose ("gemm-15-dmma-f64", 2048, 128, 4096, &f, NULL, &p), ==,
+                   TL_GPU_OK);
+  g_assert_cmpint (p.tile_m, ==, 64);
+  /* the other rungs' kernels are measured at 2, 4 and 8 slices only */
+  for (int i = 0; i < tl_gpu_gemm_plan_count ("gemm-14-wgmma-persistent"); i++)
+    {
+      g_assert_true (tl_gpu_gemm_plan_nth ("gemm-14-wgmma-persistent", i, 512, 512, 512, &f, &p));
+      g_assert_cmpint (p.splits & (p.splits - 1), ==, 0);
+    }
 }
 
 /* The CTAs per SM the device reports for a plan's kernel are the ones the
@@ -545,6 +585,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gemm-plan/wgmma-tiles", test_wgmma_tiles);
   g_test_add_func ("/gemm-plan/dmma-tiles", test_dmma_tiles);
   g_test_add_func ("/gemm-plan/dmma-skinny", test_dmma_skinny);
+  g_test_add_func ("/gemm-plan/dmma-split-counts", test_dmma_split_counts);
   g_test_add_func ("/gemm-plan/wgmma-feed", test_wgmma_feed);
   g_test_add_func ("/gemm-plan/residency", test_residency);
   g_test_add_func ("/gemm-plan/no-clusters", test_no_clusters);

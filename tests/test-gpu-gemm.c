@@ -17,7 +17,10 @@
  * are multiples of 4 floats (the TMA path of rung 13), partial tiles, and
  * several tiles for each block of the persistent rungs 13 and 14.
  * 4096×4096×128 is skinny (n = 128 over a long k): too few tiles for the
- * SMs, so the planned rungs split k there (rung 15: 64×64/s2).
+ * SMs, so the planned rungs split k there (rung 15: 64×64/s2); at
+ * 4096×4096×64 rung 15 cuts k in 5, a count that divides neither k's
+ * tiles nor the tile's 64 rows evenly (the cluster's sum shares them out
+ * 12, 13, 13, 13, 13).
  *
  * 200×700×300 (TMA path) and 150×333×260 (copy path: k odd) give every
  * rung several tiles of C and many k-tiles at a size memcheck and
@@ -64,6 +67,7 @@ static const Shape shapes[] = {
   { "", 1000, 500, 1000 },
   { "", 2300, 1000, 4348 },
   { "", 4096, 4096, 128 },
+  { "", 4096, 4096, 64 },
   { "", 4097, 4095, 4093 },
   { "", 4000, 5000, 3000 },
 };

@@ -74,7 +74,7 @@
 // small tiles; 32×32 (4 warps of 16×16, m16n8k16, never split: cuBLAS's
 // shape for the smallest products, where a cluster's barriers and the
 // exchange of partial tiles cost more than the k they share out); and
-// k cut into 2, 4 or 8 slices, one cluster per tile,
+// k cut into 2 … 8 slices (any count: 3 CTAs to a tile), one cluster per tile,
 // whose partial tiles are summed in a fixed order through distributed
 // shared memory (tl-gemm-splitk.cuh) — 512³ is 64 tiles of 64×64 for 132
 // SMs.  Large products run their tiles in bands of 8 tile-rows (the CTAs

@@ -15,9 +15,10 @@
 //   1. every CTA writes its partial tile into its own shared memory (the
 //      stage buffers, whose last copies have been consumed);
 //   2. cluster barrier: every partial is written and visible;
-//   3. CTA r of the cluster sums rows r·tile_m/splits … of all the partial
-//      tiles, reading them from slice 0, 1, 2, … in that order, and
-//      stores those rows of C;
+//   3. CTA r of the cluster sums rows ⌊r·tile_m/splits⌋ … ⌊(r+1)·tile_m/
+//      splits⌋ − 1 of all the partial tiles (any count of slices: with 3,
+//      a 64-row tile's rows go 21, 21, 22), reading them from slice 0, 1,
+//      2, … in that order, and stores those rows of C;
 //   4. cluster barrier: nobody leaves (and frees its shared memory) while
 //      another CTA still reads it.
 // The order of the sum is fixed, so the result is the same bit for bit on
@@ -103,10 +104,11 @@ tl_splitk_sum (const T *part, int pitch, int tile_m, int tile_n, int splits, int
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   constexpr int W = 16 / sizeof (T);   // elements per 16-byte vector
   cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster ();
-  const int rows = tile_m / splits, groups = tile_n / W;
+  const int first = tile_m * rank / splits, rows = tile_m * (rank + 1) / splits - first;
+  const int groups = tile_n / W;
   for (int e = t; e < rows * groups; e += nthreads)
     {
-      const int r = rank * rows + e / groups, c = (e % groups) * W;
+      const int r = first + e / groups, c = (e % groups) * W;
       T sum[W];
       if constexpr (kAllInFlight)
         {
