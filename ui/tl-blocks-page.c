@@ -111,35 +111,47 @@ fill_grids (TlBlocksPage *self, TlBlocksGrid grids[TL_BLOCKS_MAX_GRIDS])
   return tl_blocks_grids_fill (grids, &input, &o, NULL);
 }
 
-gboolean
-tl_blocks_page_get_grid_layout (TlBlocksPage *self, guint which, TlBlocksLayout *out)
+/* Every grid's layout as the grid's area paints it, from one fill of the
+ * grids; how many (0: none shown). */
+static guint
+grid_layouts (TlBlocksPage *self, TlBlocksLayout out[TL_BLOCKS_MAX_GRIDS])
 {
-  g_return_val_if_fail (TL_IS_BLOCKS_PAGE (self) && out != NULL, FALSE);
   TlBlocksGrid grids[TL_BLOCKS_MAX_GRIDS];
   TlPaintStyle style;
 
   if (!gtk_widget_get_visible (self->grid))
-    return FALSE;
+    return 0;
   guint n = fill_grids (self, grids);
-  if (which < n)
-    {
-      tl_render_area_get_style (TL_RENDER_AREA (self->grid), &style);
-      tl_blocks_grids_layout (grids, n, which, &style, gtk_widget_get_allocated_width (self->grid),
-                              gtk_widget_get_allocated_height (self->grid), out);
-    }
+  tl_render_area_get_style (TL_RENDER_AREA (self->grid), &style);
+  for (guint i = 0; i < n; i++)
+    tl_blocks_grids_layout (grids, n, i, &style, gtk_widget_get_allocated_width (self->grid),
+                            gtk_widget_get_allocated_height (self->grid), &out[i]);
   tl_blocks_grids_clear (grids, n);
-  return which < n;
+  return n;
 }
 
-/* the pointer on a grid: the tile under it in that kernel's grid */
+gboolean
+tl_blocks_page_get_grid_layout (TlBlocksPage *self, guint which, TlBlocksLayout *out)
+{
+  g_return_val_if_fail (TL_IS_BLOCKS_PAGE (self) && out != NULL, FALSE);
+  TlBlocksLayout lay[TL_BLOCKS_MAX_GRIDS];
+
+  if (which >= grid_layouts (self, lay))
+    return FALSE;
+  *out = lay[which];
+  return TRUE;
+}
+
+/* the pointer on a grid: the tile under it in that kernel's grid (the
+ * grids filled once per motion, not once per grid) */
 static gboolean
 grid_motion_cb (GtkWidget *area, GdkEventMotion *ev, TlBlocksPage *self)
 {
-  TlBlocksLayout lay;
-  guint tx, ty;
+  TlBlocksLayout lay[TL_BLOCKS_MAX_GRIDS];
+  guint tx, ty, n = grid_layouts (self, lay);
 
-  for (guint i = 0; i < TL_BLOCKS_MAX_GRIDS && tl_blocks_page_get_grid_layout (self, i, &lay); i++)
-    if (tl_blocks_layout_tile_at (&lay, ev->x, ev->y, &tx, &ty))
+  for (guint i = 0; i < n; i++)
+    if (tl_blocks_layout_tile_at (&lay[i], ev->x, ev->y, &tx, &ty))
       {
         set_tile (self, (gint) tx, (gint) ty, find_block (self->runs[i], tx, ty));
         return FALSE;
