@@ -210,8 +210,6 @@ ceil_div (long a, long b)
   return (int) ((a + b - 1) / b);
 }
 
-/* Slots, waves, the last wave's fill and its idle SMs for `work` CTAs
- * of which an SM holds `per_sm`; returns the busiest SM's CTAs (load). */
 /* Clusters of `cluster` CTAs, `per_sm` to an SM, that a GPU holds at
  * once.  A cluster sits inside one GPC, so each GPC takes ⌊its SMs ·
  * per_sm / cluster⌋ and the SMs left over in it stay idle.  An H100/H200's
@@ -237,6 +235,8 @@ clusters_that_fit (int sms, int cluster, int per_sm)
   return fit > 0 ? fit : 1;
 }
 
+/* Slots, waves, the last wave's fill and its idle SMs for `work` CTAs
+ * of which an SM holds `per_sm`; returns the busiest SM's CTAs (load). */
 static int
 count_waves (TlGpuGemmPlan *p, int sms, int per_sm)
 {
